@@ -1,0 +1,126 @@
+import os from 'node:os';
+import type { Command } from 'commander';
+import { TasksError, isTasksError } from '../core/errors.js';
+import { chooseList, type ListChoice } from '../core/lists.js';
+import { resolveConfigDir } from '../core/paths.js';
+import { renderErrorJson, renderErrorText } from '../render/error.js';
+import { decideColor, makeStyle, type Style } from '../render/style.js';
+import { EXIT, exitCodeFor, worse } from './exit-codes.js';
+
+/** The options every command shares, defined once on the root program. */
+export interface GlobalOptions {
+  list?: string;
+  configDir?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+/**
+ * What a command needs of the outside world, decided once per process: streams,
+ * environment, colour, width. Commands report results here; only main.ts turns the
+ * recorded worst code into the process's exit status.
+ */
+export class App {
+  readonly env: NodeJS.ProcessEnv;
+  readonly isTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  exitCode: number = EXIT.ok;
+  private styleCache: Style | undefined;
+  private root: Command | undefined;
+
+  constructor(
+    private readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+    private readonly stderr: NodeJS.WritableStream & { isTTY?: boolean },
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.env = env;
+    this.isTTY = Boolean(stdout.isTTY);
+    this.stderrIsTTY = Boolean(stderr.isTTY);
+  }
+
+  attach(root: Command): void {
+    this.root = root;
+  }
+
+  globals(): GlobalOptions {
+    return (this.root?.opts() ?? {}) as GlobalOptions;
+  }
+
+  get json(): boolean {
+    return Boolean(this.globals().json);
+  }
+
+  get style(): Style {
+    this.styleCache ??= makeStyle(decideColor({ flag: this.globals().color, env: this.env, isTTY: this.isTTY }));
+    return this.styleCache;
+  }
+
+  /** Colour on stderr follows the same rules, judged on stderr's own TTY. */
+  get errStyle(): Style {
+    return makeStyle(decideColor({ flag: this.globals().color, env: this.env, isTTY: this.stderrIsTTY }));
+  }
+
+  /** `process.stdout.columns` can be 0 in a pseudo-terminal: fall back to $COLUMNS, then 80. */
+  get columns(): number {
+    const fromStream = this.stdout.columns ?? 0;
+    if (fromStream > 0) return fromStream;
+    const fromEnv = Number.parseInt(this.env.COLUMNS ?? '', 10);
+    return fromEnv > 0 ? fromEnv : 80;
+  }
+
+  get configDir(): string {
+    return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.env.HOME || os.homedir() });
+  }
+
+  /** Pick the list; with several and no choice made, a read says on stderr which it took. */
+  list(forWrite: boolean): ListChoice {
+    const choice = chooseList(this.configDir, {
+      flag: this.globals().list,
+      env: this.env.CLAUDE_CODE_TASK_LIST_ID,
+      forWrite,
+    });
+    if (choice.how === 'most-recent') {
+      const others = choice.candidates.filter((c) => c !== choice.id);
+      this.note(`using list "${choice.id}", the most recently changed (others: ${others.join(', ')}); choose with --list`);
+    }
+    return choice;
+  }
+
+  /** Data, on stdout. */
+  out(text: string): void {
+    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Messages, warnings and progress, on stderr. */
+  note(text: string): void {
+    this.stderr.write(`${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.note(`${this.errStyle.yellow('warning:')} ${text}`);
+  }
+
+  /** Print an error (JSON with --json) and record its exit code; the batch goes on. */
+  fail(err: unknown): void {
+    const view = toErrorView(err);
+    this.exitCode = worse(this.exitCode, view.exit);
+    this.stderr.write(`${this.json ? renderErrorJson(view) : renderErrorText(view, this.errStyle, this.stderrIsTTY)}\n`);
+  }
+
+  /** Record a non-zero outcome that was already reported (a refused claim, say). */
+  setExit(code: number): void {
+    this.exitCode = worse(this.exitCode, code);
+  }
+}
+
+function toErrorView(err: unknown) {
+  if (isTasksError(err)) {
+    return { code: err.code, message: err.message, hint: err.hint, details: err.details, exit: exitCodeFor(err.code) };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message: `unexpected: ${message}`, hint: undefined, details: undefined, exit: EXIT.failure };
+}
+
+export function usage(message: string, hint?: string): TasksError {
+  return new TasksError('usage', message, hint === undefined ? {} : { hint });
+}

@@ -1,0 +1,48 @@
+import { Option, type Command } from 'commander';
+import { createTask } from '../../core/store.js';
+import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import type { App } from '../app.js';
+import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+
+interface CreateOptions {
+  description?: string;
+  activeForm?: string;
+  owner?: string;
+  status?: string;
+  blockedBy?: string[];
+  blocks?: string[];
+  meta?: string[];
+}
+
+export function registerCreate(program: Command, app: App): void {
+  program
+    .command('create')
+    .description('create a task (the id is allocated as agents allocate it)')
+    .argument('<subject>', 'imperative title, e.g. "Fix auth bug"')
+    .option('-d, --description <text>', 'what needs doing', '')
+    .option('--active-form <text>', 'present continuous, shown while in progress ("Fixing auth bug")')
+    .option('--owner <name>', 'assign to an agent or person')
+    .addOption(new Option('--status <status>', 'initial status').default('pending'))
+    .option('--blocked-by <ids...>', 'tasks that must be completed first')
+    .option('--blocks <ids...>', 'tasks that wait for this one')
+    .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect)
+    .addHelpText('after', '\nExamples:\n  tasks create "Run tests" -d "npm test" --blocked-by 2\n  id=$(tasks create "Deploy" --meta env=staging)')
+    .action(async (subject: string, opts: CreateOptions) => {
+      const input = {
+        subject: requireText('subject', subject) as string,
+        description: opts.description ?? '',
+        activeForm: opts.activeForm,
+        owner: requireText('--owner', opts.owner),
+        status: opts.status === undefined ? undefined : parseStatus(opts.status),
+        blockedBy: parseIds(opts.blockedBy),
+        blocks: parseIds(opts.blocks),
+        metadata: parseMeta(opts.meta),
+      };
+      const { dir } = app.list(true);
+      const task = await createTask(dir, input);
+      if (app.json) app.out(renderJson(task));
+      else if (app.isTTY) app.out(`${app.style.green('✔')} Created task #${task.id}: ${oneLine(task.subject)}`);
+      else app.out(task.id);
+    });
+}

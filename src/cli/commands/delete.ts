@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { TasksError } from '../../core/errors.js';
+import { readList } from '../../core/list-read.js';
+import { deleteTask, getTask } from '../../core/store.js';
+import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import type { App } from '../app.js';
+import { parseIds } from '../parse.js';
+
+interface DeleteOptions {
+  dryRun?: boolean;
+}
+
+interface DeleteReport {
+  id: string;
+  deleted: boolean;
+  subject?: string;
+  /** Tasks whose blocks/blockedBy named it (cleaned, or that would be). */
+  references: string[];
+  error?: { code: string; message: string };
+}
+
+export function registerDelete(program: Command, app: App): void {
+  program
+    .command('delete')
+    .alias('rm')
+    .description('delete tasks; their ids are never reused, and other tasks stop referring to them')
+    .argument('<ids...>', 'task ids')
+    .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
+    .addHelpText('after', '\nExamples:\n  tasks delete 3\n  tasks delete 3 4 5 --dry-run')
+    .action(async (rawIds: string[], opts: DeleteOptions) => {
+      const ids = parseIds(rawIds);
+      const { dir } = app.list(true);
+      const reports: DeleteReport[] = [];
+      for (const id of ids) {
+        try {
+          if (opts.dryRun) {
+            const task = getTask(dir, id);
+            const references = readList(dir)
+              .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
+              .map((t) => t.id);
+            reports.push({ id, deleted: false, subject: task.subject, references });
+            if (!app.json) app.out(`Would delete task #${id}: ${oneLine(task.subject)}${refs(references, 'and remove it from')}`);
+          } else {
+            const { task, cleaned } = await deleteTask(dir, id);
+            reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
+            if (!app.json) app.out(`Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`);
+          }
+        } catch (err) {
+          // One failure does not stop the others; the exit code is the worst one.
+          app.fail(err);
+          if (err instanceof TasksError) {
+            reports.push({ id, deleted: false, references: [], error: { code: err.code, message: err.message } });
+          } else throw err;
+        }
+      }
+      if (app.json) app.out(renderJson(reports));
+    });
+}
+
+function refs(ids: readonly string[], verb: string): string {
+  return ids.length === 0 ? '' : ` (${verb} ${ids.map((i) => `#${i}`).join(', ')})`;
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { indexTasks } from '../../core/blockers.js';
+import { parseTaskId } from '../../core/ids.js';
+import { readList } from '../../core/list-read.js';
+import { getTask } from '../../core/store.js';
+import { renderJson } from '../../render/json.js';
+import { renderTaskDetail } from '../../render/task-detail.js';
+import type { App } from '../app.js';
+
+export function registerGet(program: Command, app: App): void {
+  program
+    .command('get')
+    .description('show one task: every field, its blockers (open or done) and what it blocks')
+    .argument('<id>', 'task id, e.g. 4')
+    .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
+    .action((rawId: string) => {
+      const id = parseTaskId(rawId);
+      const { dir } = app.list(false);
+      const task = getTask(dir, id);
+      if (app.json) {
+        app.out(renderJson(task));
+        return;
+      }
+      // The rest of the list only to name blockers and blocked tasks.
+      const index = indexTasks(readList(dir).tasks);
+      index.set(task.id, task);
+      app.out(renderTaskDetail(task, index, app.style));
+    });
+}

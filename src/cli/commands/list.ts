@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { indexTasks } from '../../core/blockers.js';
+import { readList } from '../../core/list-read.js';
+import { filterTasks, type TaskFilter } from '../../core/filter.js';
+import { renderJson } from '../../render/json.js';
+import { renderSummary, renderTaskLines, renderTaskTable, summaryCounts } from '../../render/task-table.js';
+import { usage, type App } from '../app.js';
+import { collect, parseStatusList, requireText } from '../parse.js';
+
+interface ListOptions {
+  status?: string[];
+  owner?: string;
+  unowned?: boolean;
+  all?: boolean;
+}
+
+export function listFilterFrom(opts: ListOptions): TaskFilter {
+  return {
+    statuses: parseStatusList(opts.status),
+    owner: requireText('--owner', opts.owner),
+    unowned: Boolean(opts.unowned),
+    includeInternal: Boolean(opts.all),
+  };
+}
+
+export function registerList(program: Command, app: App): void {
+  program
+    .command('list')
+    .alias('ls')
+    .description('list the tasks of a list, in id order, with a summary')
+    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
+    .option('-o, --owner <name>', 'only tasks owned by <name>')
+    .option('--unowned', 'only tasks nobody owns')
+    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .addHelpText(
+      'after',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+    )
+    .action((opts: ListOptions) => {
+      const filter = listFilterFrom(opts);
+      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
+      const { dir } = app.list(false);
+      const snapshot = readList(dir);
+      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      // Blockers are judged against every task, shown or not.
+      const index = indexTasks(snapshot.tasks);
+      const tasks = filterTasks(snapshot.tasks, filter, index);
+      if (app.json) {
+        app.out(renderJson(tasks));
+        return;
+      }
+      const summary = renderSummary(summaryCounts(tasks, index), app.style);
+      if (app.isTTY) {
+        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns }));
+        app.out(summary);
+      } else {
+        if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
+        app.note(summary);
+      }
+    });
+}

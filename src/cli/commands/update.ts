@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { parseTaskId } from '../../core/ids.js';
+import type { TaskPatch } from '../../core/patch.js';
+import { deleteTask, updateTask } from '../../core/store.js';
+import { renderJson } from '../../render/json.js';
+import { usage, type App } from '../app.js';
+import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+
+interface UpdateOptions {
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  status?: string;
+  owner?: string | boolean;
+  meta?: string[];
+  unsetMeta?: string[];
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+}
+
+/** Flags -> a TaskPatch with TaskUpdate's semantics; `--status deleted` is handled by the caller. */
+export function patchFrom(opts: UpdateOptions): TaskPatch {
+  const patch: TaskPatch = {};
+  if (opts.subject !== undefined) patch.subject = requireText('--subject', opts.subject) as string;
+  if (opts.description !== undefined) patch.description = opts.description;
+  if (opts.activeForm !== undefined) patch.activeForm = opts.activeForm === '' ? null : opts.activeForm;
+  if (opts.status !== undefined) patch.status = parseStatus(opts.status);
+  // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
+  if (opts.owner === false) patch.owner = null;
+  else if (typeof opts.owner === 'string') patch.owner = requireText('--owner', opts.owner) as string;
+  const meta = parseMeta(opts.meta) ?? {};
+  for (const key of opts.unsetMeta ?? []) meta[key] = null;
+  if (Object.keys(meta).length > 0) patch.metadata = meta;
+  const addBlocks = parseIds(opts.addBlocks);
+  const addBlockedBy = parseIds(opts.addBlockedBy);
+  if (addBlocks.length > 0) patch.addBlocks = addBlocks;
+  if (addBlockedBy.length > 0) patch.addBlockedBy = addBlockedBy;
+  return patch;
+}
+
+export function registerUpdate(program: Command, app: App): void {
+  program
+    .command('update')
+    .description('change a task, merging as the agents\' TaskUpdate does')
+    .argument('<id>', 'task id')
+    .option('--subject <text>', 'new title')
+    .option('-d, --description <text>', 'new description')
+    .option('--active-form <text>', 'new active form ("" removes it)')
+    .option('--status <status>', 'pending, in_progress, completed (or deleted, which deletes the task)')
+    .option('--owner <name>', 'assign to an agent or person')
+    .option('--no-owner', 'remove the owner (unassign)')
+    .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
+    .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
+    .option('--add-blocks <ids...>', 'tasks this one blocks')
+    .option('--add-blocked-by <ids...>', 'tasks that block this one')
+    .addHelpText('after', '\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner')
+    .action(async (rawId: string, opts: UpdateOptions) => {
+      const id = parseTaskId(rawId);
+      if (opts.status?.trim().toLowerCase() === 'deleted') {
+        if (Object.keys(opts).some((k) => k !== 'status' && (opts as Record<string, unknown>)[k] !== undefined && k !== 'owner')) {
+          throw usage('--status deleted cannot be combined with other changes');
+        }
+        const { dir } = app.list(true);
+        const result = await deleteTask(dir, id);
+        app.out(app.json ? renderJson({ id, deleted: true, cleaned: result.cleaned }) : `Deleted task #${id}`);
+        return;
+      }
+      const patch = patchFrom(opts);
+      if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
+      const { dir } = app.list(true);
+      const result = await updateTask(dir, id, patch);
+      if (app.json) app.out(renderJson(result.task));
+      else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
+      else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
+    });
+}

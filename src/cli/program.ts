@@ -1,0 +1,42 @@
+import { Command, Option } from 'commander';
+import type { App } from './app.js';
+import { registerCommands } from './commands/index.js';
+import { VERSION } from './version.js';
+
+/**
+ * The root program, configured once before any subcommand is added: errors come back
+ * to main.ts instead of exiting, and global options are defined here only.
+ */
+export function buildProgram(app: App): Command {
+  const program = new Command('tasks')
+    .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
+    .version(VERSION, '-V, --version')
+    .option('-l, --list <id>', 'the task list (default: $CLAUDE_CODE_TASK_LIST_ID, else the only list)')
+    .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
+    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => process.stderr.write(s),
+      outputError: () => {
+        // main.ts prints usage errors itself, in the same shape as every other error.
+      },
+    });
+  app.attach(program);
+  registerCommands(program, app);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  tasks list                          where the agents stand
+  tasks list --status pending --json  for scripts (jq-friendly)
+  tasks get 4                         one task, with what blocks it
+  tasks create "Write docs" -d "README and examples"
+  tasks update 4 --status in_progress --owner me
+  tasks delete 3 5
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 124 timeout, 130 interrupted.`,
+  );
+  return program;
+}

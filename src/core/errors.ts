@@ -1,0 +1,42 @@
+/**
+ * Every failure that core can name is a TasksError with a stable `code`.
+ * The CLI maps codes to exit statuses in one table (src/cli/exit-codes.ts);
+ * core never decides how a process ends.
+ */
+export type ErrorCode =
+  | 'usage' // bad flag, bad value, bad input file
+  | 'not_found' // the task or list does not exist
+  | 'conflict' // a refusal: claim refused, precondition failed, cycle, hook said no
+  | 'busy' // a lock could not be had within the retry budget
+  | 'corrupt' // a file we must read to act is unreadable or invalid
+  | 'timeout' // a deadline passed
+  | 'interrupted'
+  | 'io'; // an I/O error nothing else covers
+
+export class TasksError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  /** Extra machine-readable facts for `--json` errors (ids, reasons, candidates). */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, opts: { hint?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'TasksError';
+    this.code = code;
+    this.hint = opts.hint;
+    this.details = opts.details;
+  }
+}
+
+export function isTasksError(err: unknown): err is TasksError {
+  return err instanceof TasksError;
+}
+
+/** The errno code of a Node system error, if it is one. */
+export function errnoCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) {
+    const code = (err as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}

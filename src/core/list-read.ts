@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError, errnoCode } from './errors.js';
+import { compareIds, parseHighWaterMark } from './ids.js';
+import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
+import type { Task } from './schema.js';
+import { readTaskFile } from './task-file.js';
+
+/** A file in a list folder that agents would try to read as a task, but cannot. */
+export interface FileProblem {
+  file: string;
+  reason: string;
+}
+
+export interface ListSnapshot {
+  tasks: Task[];
+  problems: FileProblem[];
+}
+
+/**
+ * Read every task of a list, without locks (as agents read). Files that fail to parse
+ * or validate are reported, never thrown: one bad file must not hide the others.
+ * Sync I/O on purpose: for many small files it is several times faster than promises.
+ */
+export function readList(listDir: string): ListSnapshot {
+  let names: string[];
+  try {
+    names = fs.readdirSync(listDir);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
+    if (code === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
+    throw new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
+  }
+  const tasks: Task[] = [];
+  const problems: FileProblem[] = [];
+  for (const name of names) {
+    // Claude Code reads every *.json; dot-files are our temp files' namespace.
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const result = readTaskFile(path.join(listDir, name));
+    if (result.kind === 'ok') tasks.push(result.task);
+    else if (result.kind === 'invalid') problems.push({ file: name, reason: result.reason });
+    // 'missing': deleted between readdir and read (deletes take no lock); not a problem.
+  }
+  tasks.sort((a, b) => compareIds(a.id, b.id));
+  return { tasks, problems };
+}
+
+/** Ids taken by files: every numeric `<n>.json`, valid or not (a corrupt file still holds its id). */
+export function fileIds(listDir: string): string[] {
+  const ids: string[] = [];
+  for (const name of fs.readdirSync(listDir)) {
+    const id = idFromFileName(name);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
+}
+
+export function readHighWaterMark(listDir: string): number {
+  try {
+    return parseHighWaterMark(fs.readFileSync(path.join(listDir, HIGH_WATER_MARK), 'utf8'));
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError, errnoCode } from './errors.js';
+import { LIST_LOCK_TARGET, taskPath } from './paths.js';
+
+/**
+ * Claude Code's locks (spec section 5): proper-lockfile with exactly these options,
+ * so that we and the agents queue for the same `mkdir` locks the same way.
+ * About 2.6 s of waiting in all before giving up.
+ */
+export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxTimeout: 100 } } as const;
+
+export type LockKind = 'list' | 'task';
+
+/**
+ * Run `fn` while holding the proper-lockfile lock on `target`. The lock is released
+ * whatever happens. If the lock is compromised (stolen as stale, or its heartbeat
+ * failed) `fn` is told through `stillHeld()` so it can refuse to write.
+ */
+async function withLock<T>(target: string, what: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  let compromised = false;
+  let release: () => Promise<void>;
+  // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.
+  const { default: lockfile } = await import('proper-lockfile');
+  try {
+    release = await lockfile.lock(target, {
+      ...CLAUDE_LOCK_OPTIONS,
+      // The default throws from a timer and kills the process.
+      onCompromised: () => {
+        compromised = true;
+      },
+    });
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ELOCKED') {
+      throw new TasksError('busy', `${what} is locked by another process (${path.basename(target)}.lock); try again`, {
+        hint: 'an agent or another tasks process is writing; locks held by dead processes expire after 10 s',
+        details: { lock: `${target}.lock` },
+      });
+    }
+    if (code === 'ENOENT') throw new TasksError('not_found', `${what} does not exist`);
+    throw new TasksError('io', `cannot lock ${what}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    return await fn(() => !compromised);
+  } finally {
+    try {
+      await release();
+    } catch {
+      // Already released or compromised: nothing of ours is left to clean up.
+    }
+  }
+}
+
+/** The list lock: target `<list>/.lock`, created with flag `wx` first (EEXIST ignored). */
+export async function withListLock<T>(listDir: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  const target = path.join(listDir, LIST_LOCK_TARGET);
+  try {
+    fs.writeFileSync(target, '', { flag: 'wx' });
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') {
+      if (errnoCode(err) === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
+      throw new TasksError('io', `cannot create ${target}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return withLock(target, 'the list', fn);
+}
+
+/** The task lock: target `<list>/<id>.json` (lock dir `<id>.json.lock`); the file must exist. */
+export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  const file = taskPath(listDir, id);
+  // proper-lockfile follows symlinks (realpath), which would put our lock outside the list.
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    stat = undefined;
+  }
+  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`);
+  if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
+  return withLock(file, `task #${id}`, fn);
+}
+
+/** Throw instead of writing when the lock we hold was taken from us. */
+export function assertStillHeld(stillHeld: () => boolean, what: string): void {
+  if (!stillHeld()) {
+    throw new TasksError('busy', `lost the lock on ${what} before writing; nothing was written`);
+  }
+}

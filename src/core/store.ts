@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError, errnoCode } from './errors.js';
+import { buildBlocksGraph, cycleIfAdded, formatCycle } from './graph.js';
+import { nextTaskId } from './ids.js';
+import { fileIds, readHighWaterMark, readList } from './list-read.js';
+import { assertStillHeld, withListLock, withTaskLock } from './locks.js';
+import { applyPatch, changedKeys, type TaskPatch } from './patch.js';
+import { HIGH_WATER_MARK, taskPath } from './paths.js';
+import { orderKeys } from './serialize.js';
+import type { Status, Task } from './schema.js';
+import { readTaskFile, writeFileAtomic, writeTaskFile } from './task-file.js';
+
+/**
+ * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
+ * with a pure function, write, release. Locks are held for milliseconds.
+ */
+
+/** Read one task, or throw not_found / corrupt. No lock (as agents read). */
+export function getTask(listDir: string, id: string): Task {
+  const result = readTaskFile(taskPath(listDir, id));
+  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  throw new TasksError('corrupt', `task #${id} is unreadable: ${id}.json: ${result.reason}`, {
+    hint: 'agents cannot see this task either; inspect or repair the file',
+    details: { id },
+  });
+}
+
+export function taskExists(listDir: string, id: string): boolean {
+  return readTaskFile(taskPath(listDir, id)).kind !== 'missing';
+}
+
+export interface NewTask {
+  subject: string;
+  description?: string;
+  activeForm?: string;
+  owner?: string;
+  status?: Status;
+  metadata?: Record<string, unknown>;
+  blockedBy?: readonly string[];
+  blocks?: readonly string[];
+}
+
+/**
+ * Create a task: list lock; id = max(file ids, high-water mark) + 1; write. Edges to
+ * other tasks are then added on their side, each under its own task lock.
+ */
+export async function createTask(listDir: string, input: NewTask): Promise<Task> {
+  const blockedBy = unique(input.blockedBy ?? []);
+  const blocks = unique(input.blocks ?? []);
+  const both = blockedBy.filter((id) => blocks.includes(id));
+  if (both.length > 0) {
+    throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
+  }
+  requireExisting(listDir, [...blockedBy, ...blocks]);
+  fs.mkdirSync(listDir, { recursive: true });
+  const task = await withListLock(listDir, (stillHeld) => {
+    const id = nextTaskId(fileIds(listDir), readHighWaterMark(listDir));
+    const created = orderKeys({
+      id,
+      subject: input.subject,
+      description: input.description ?? '',
+      activeForm: input.activeForm,
+      owner: input.owner,
+      status: input.status ?? 'pending',
+      blocks,
+      blockedBy,
+      metadata: input.metadata,
+    } as Task);
+    assertStillHeld(stillHeld, 'the list');
+    writeTaskFile(taskPath(listDir, id), created);
+    return created;
+  });
+  for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
+  for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
+  return task;
+}
+
+export interface UpdateResult {
+  before: Task;
+  task: Task;
+  changed: string[];
+}
+
+/** Checked inside the task lock, against the fresh file; throw to refuse (nothing is written). */
+export type Guard = (current: Task) => void;
+
+/**
+ * Update a task the way TaskUpdate does: task lock; re-read; merge; write.
+ * Edges added with `addBlocks` / `addBlockedBy` are mirrored on the other tasks,
+ * each under its own lock, after cycle and existence checks.
+ */
+export async function updateTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
+  const addBlocks = unique(patch.addBlocks ?? []);
+  const addBlockedBy = unique(patch.addBlockedBy ?? []);
+  if (addBlocks.length + addBlockedBy.length > 0) {
+    requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
+    refuseCycles(listDir, [
+      ...addBlocks.map((other) => [id, other] as const),
+      ...addBlockedBy.map((other) => [other, id] as const),
+    ]);
+  }
+  const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
+  for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
+  for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
+  return result;
+}
+
+/** One task-locked read-merge-write; the building block of every task change. */
+export async function patchTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
+  return withTaskLock(listDir, id, (stillHeld) => {
+    const before = getTask(listDir, id);
+    guard?.(before);
+    const { task, changed } = applyPatch(before, patch);
+    if (changed.length > 0) {
+      assertStillHeld(stillHeld, `task #${id}`);
+      writeTaskFile(taskPath(listDir, id), task);
+    }
+    return { before, task, changed };
+  });
+}
+
+/**
+ * Rewrite a task with a pure function of its current state, under its lock.
+ * For changes TaskPatch cannot express (removing edges, claims).
+ */
+export async function rewriteTask(
+  listDir: string,
+  id: string,
+  decide: (current: Task) => Task,
+): Promise<UpdateResult> {
+  return withTaskLock(listDir, id, (stillHeld) => {
+    const before = getTask(listDir, id);
+    // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
+    const task = orderKeys(decide(before));
+    const changed = changedKeys(before, task);
+    if (changed.length > 0) {
+      assertStillHeld(stillHeld, `task #${id}`);
+      writeTaskFile(taskPath(listDir, id), task);
+    }
+    return { before, task, changed };
+  });
+}
+
+/** Add "blocker blocks blocked" edges, both sides, after checks; idempotent. */
+export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  requireExisting(listDir, edges.flat());
+  refuseCycles(listDir, edges);
+  for (const [blocker, blocked] of edges) {
+    await patchTask(listDir, blocker, { addBlocks: [blocked] });
+    await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
+  }
+}
+
+export interface DeleteResult {
+  task: Task;
+  /** Other tasks whose blocks/blockedBy named it and were cleaned. */
+  cleaned: string[];
+}
+
+/**
+ * Delete: raise the high-water mark to the id, unlink, then remove the id from every
+ * other task's edges (task-locked updates). Claude Code takes no lock for the mark and
+ * the unlink; we take the list lock for them so two deletes cannot lower the mark.
+ */
+export async function deleteTask(listDir: string, id: string): Promise<DeleteResult> {
+  const task = await withListLock(listDir, (stillHeld) => {
+    const current = getTaskForDelete(listDir, id);
+    const mark = readHighWaterMark(listDir);
+    assertStillHeld(stillHeld, 'the list');
+    if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+    try {
+      fs.unlinkSync(taskPath(listDir, id));
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
+    }
+    return current;
+  });
+  const cleaned: string[] = [];
+  for (const other of readList(listDir).tasks) {
+    if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
+    try {
+      await rewriteTask(listDir, other.id, (t) => ({
+        ...t,
+        blocks: t.blocks.filter((x) => x !== id),
+        blockedBy: t.blockedBy.filter((x) => x !== id),
+      }));
+      cleaned.push(other.id);
+    } catch (err) {
+      // Deleted meanwhile: nothing left to clean there.
+      if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+    }
+  }
+  return { task, cleaned };
+}
+
+/** A corrupt file can still be deleted by id; we report what we can of it. */
+function getTaskForDelete(listDir: string, id: string): Task {
+  const result = readTaskFile(taskPath(listDir, id));
+  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  throw new TasksError('corrupt', `task #${id} is unreadable (${result.reason}); not deleting a file we cannot read`, {
+    details: { id },
+  });
+}
+
+function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
+
+function requireExisting(listDir: string, ids: readonly string[]): void {
+  for (const id of unique(ids)) {
+    const result = readTaskFile(taskPath(listDir, id));
+    if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+    if (result.kind === 'invalid') {
+      throw new TasksError('corrupt', `task #${id} is unreadable: ${id}.json: ${result.reason}`, { details: { id } });
+    }
+  }
+}
+
+function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
+  const graph = buildBlocksGraph(readList(listDir).tasks);
+  for (const [blocker, blocked] of edges) {
+    const cycle = cycleIfAdded(graph, blocker, blocked);
+    if (cycle) {
+      const message =
+        blocker === blocked
+          ? `task #${blocker} cannot block itself`
+          : `#${blocker} blocking #${blocked} would make a cycle: ${formatCycle(cycle)}`;
+      throw new TasksError('conflict', message, { details: { cycle } });
+    }
+    let set = graph.get(blocker);
+    if (!set) graph.set(blocker, (set = new Set()));
+    set.add(blocked);
+  }
+}

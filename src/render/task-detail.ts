@@ -1,0 +1,60 @@
+import { blockerState, type TaskIndex } from '../core/blockers.js';
+import { isKnownKey, type Task } from '../core/schema.js';
+import { statusLabel } from './status.js';
+import type { Style } from './style.js';
+import { multiLine, oneLine } from './text.js';
+
+function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'done' | 'missing' | 'plain'): string {
+  const t = index.get(id);
+  if (!t) return `#${id} ${style.dim('(missing task; does not block)')}`;
+  const owner = t.owner ? ` ${style.dim(`(${oneLine(t.owner)})`)}` : '';
+  const label = statusLabel(style, t.status);
+  const mark = state === 'open' ? style.red(' open') : '';
+  return `#${id} ${oneLine(t.subject)}  ${label}${owner}${mark}`;
+}
+
+/**
+ * Every field of one task, for a person: open and completed blockers told apart (each
+ * with its status and owner), what it blocks, metadata, and keys agents do not know.
+ */
+export function renderTaskDetail(task: Task, index: TaskIndex, style: Style): string {
+  const label = (s: string) => style.bold(s.padEnd(13));
+  const lines = [`${style.bold(`#${task.id}`)} ${style.bold(oneLine(task.subject))}`];
+  lines.push(`${label('Status:')}${statusLabel(style, task.status)}`);
+  if (task.activeForm !== undefined) lines.push(`${label('Active form:')}${oneLine(task.activeForm)}`);
+  lines.push(`${label('Owner:')}${task.owner !== undefined ? oneLine(task.owner) || style.dim('(empty)') : style.dim('none')}`);
+  const description = multiLine(task.description);
+  if (description.includes('\n')) {
+    lines.push(label('Description:'), ...description.split('\n').map((l) => `  ${l}`));
+  } else {
+    lines.push(`${label('Description:')}${description || style.dim('none')}`);
+  }
+  const blockers = blockerState(task, index);
+  if (task.blockedBy.length === 0) lines.push(`${label('Blocked by:')}${style.dim('nothing')}`);
+  else {
+    const summary =
+      blockers.open.length > 0 && task.status !== 'completed'
+        ? style.red(`${blockers.open.length} open`)
+        : style.green('none open');
+    lines.push(`${label('Blocked by:')}${summary}`);
+    for (const id of blockers.open) lines.push(`  ${refLine(id, index, style, 'open')}`);
+    for (const id of blockers.done) lines.push(`  ${refLine(id, index, style, 'done')}`);
+    for (const id of blockers.missing) lines.push(`  ${refLine(id, index, style, 'missing')}`);
+  }
+  if (task.blocks.length === 0) lines.push(`${label('Blocks:')}${style.dim('nothing')}`);
+  else {
+    lines.push(label('Blocks:').trimEnd());
+    for (const id of task.blocks) lines.push(`  ${refLine(id, index, style, 'plain')}`);
+  }
+  if (task.metadata && Object.keys(task.metadata).length > 0) {
+    lines.push(label('Metadata:').trimEnd());
+    for (const [key, value] of Object.entries(task.metadata)) {
+      lines.push(`  ${oneLine(key)}: ${oneLine(typeof value === 'string' ? value : JSON.stringify(value))}`);
+    }
+  }
+  const extra = Object.keys(task).filter((k) => !isKnownKey(k));
+  if (extra.length > 0) {
+    lines.push(`${label('Other keys:')}${style.dim(`${extra.map(oneLine).join(', ')} (agents drop these on their next write)`)}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,105 @@
+import { blockerState, countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
+import type { Task } from '../core/schema.js';
+import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
+import type { Style } from './style.js';
+import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
+
+export interface TableOptions {
+  style: Style;
+  /** Terminal width in columns. */
+  width: number;
+}
+
+/** The status a person cares about: a pending task with an open blocker reads "blocked". */
+function shownStatus(task: Task, index: TaskIndex): Task['status'] | 'blocked' {
+  return task.status !== 'completed' && blockerState(task, index).open.length > 0 ? 'blocked' : task.status;
+}
+
+function blockersCell(task: Task, index: TaskIndex): string {
+  if (task.status === 'completed') return '';
+  const { open, missing } = blockerState(task, index);
+  return [...open.map((id) => `#${id}`), ...missing.map((id) => `#${id}?`)].join(' ');
+}
+
+/**
+ * The terminal table: id, status (symbol and word), subject (with the activeForm of a
+ * task in progress), owner, open blockers. Own column layout: cli-table3 takes seconds
+ * for thousands of rows, and a borderless table reads better in a shell.
+ */
+export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: TableOptions): string {
+  const { style } = opts;
+  const rows = tasks.map((t) => {
+    const status = shownStatus(t, index);
+    const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
+    return {
+      id: `#${t.id}`,
+      status,
+      subject: oneLine(t.subject),
+      active,
+      owner: t.owner ? oneLine(t.owner) : '',
+      blockers: blockersCell(t, index),
+    };
+  });
+  const idW = Math.max(2, ...rows.map((r) => r.id.length));
+  const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
+  const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
+  const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
+  const gap = 2;
+  const subjectW = Math.max(12, opts.width - idW - statusW - ownerW - blockW - gap * 4);
+  const header = [
+    padStart('ID', idW),
+    padEnd('STATUS', statusW),
+    padEnd('SUBJECT', subjectW),
+    padEnd('OWNER', ownerW),
+    'BLOCKED BY',
+  ].join(' '.repeat(gap));
+  const lines = [style.bold(header.trimEnd())];
+  for (const r of rows) {
+    let subject = truncate(r.subject, subjectW);
+    if (r.active && displayWidth(subject) + 3 < subjectW) {
+      subject = `${subject} ${style.dim(`· ${truncate(r.active, subjectW - displayWidth(subject) - 3)}`)}`;
+    }
+    const statusCell = statusLabel(style, r.status) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[r.status].length));
+    const line = [
+      style.dim(padStart(r.id, idW)),
+      statusCell,
+      padEnd(subject, subjectW),
+      padEnd(truncate(r.owner, ownerW), ownerW),
+      style.red(truncate(r.blockers, blockW)),
+    ].join(' '.repeat(gap));
+    lines.push(line.trimEnd());
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Piped: one task per line, tab-separated, stable columns, no colour:
+ * id, status, owner (or -), open blockers (comma-separated, or -), subject.
+ */
+export function renderTaskLines(tasks: readonly Task[], index: TaskIndex): string {
+  return tasks
+    .map((t) => {
+      const { open } = blockerState(t, index);
+      const blockers = t.status === 'completed' || open.length === 0 ? '-' : open.join(',');
+      return [t.id, t.status, t.owner ? oneLine(t.owner) : '-', blockers, oneLine(t.subject)].join('\t');
+    })
+    .join('\n');
+}
+
+export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCounts {
+  return countTasks(tasks, index);
+}
+
+/** "5 tasks: 1 done, 1 in progress, 3 pending (2 blocked)" */
+export function renderSummary(counts: ListCounts, style: Style): string {
+  const noun = counts.total === 1 ? 'task' : 'tasks';
+  const parts = [
+    paintStatus(style, 'completed', `${counts.completed} ${STATUS_WORD.completed}`),
+    paintStatus(style, 'in_progress', `${counts.in_progress} ${STATUS_WORD.in_progress}`),
+    `${counts.pending} ${STATUS_WORD.pending}`,
+  ];
+  const blocked = counts.blocked > 0 ? ` ${paintStatus(style, 'blocked', `(${counts.blocked} blocked)`)}` : '';
+  return `${counts.total} ${noun}: ${parts.join(', ')}${blocked}`;
+}
+
+export { STATUS_SYMBOL };
