@@ -60,6 +60,14 @@ export class App {
     return makeStyle(decideColor({ flag: this.globals().color, env: this.env, isTTY: this.stderrIsTTY }));
   }
 
+  /**
+   * Human layout (tables, details) on a terminal, or when colour is forced into a pipe
+   * (FORCE_COLOR: someone wants what a terminal shows); otherwise plain lines.
+   */
+  get humanLayout(): boolean {
+    return this.isTTY || this.style.color;
+  }
+
   /** `process.stdout.columns` can be 0 in a pseudo-terminal: fall back to $COLUMNS, then 80. */
   get columns(): number {
     const fromStream = this.stdout.columns ?? 0;

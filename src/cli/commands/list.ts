@@ -50,7 +50,7 @@ export function registerList(program: Command, app: App): void {
         return;
       }
       const summary = renderSummary(summaryCounts(tasks, index), app.style);
-      if (app.isTTY) {
+      if (app.humanLayout) {
         if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns }));
         app.out(summary);
       } else {

@@ -23,6 +23,6 @@ export function registerLists(program: Command, app: App): void {
         app.note(`no task lists under ${app.configDir}`);
         return;
       }
-      app.out(app.isTTY ? renderListsTable(lists, app.style, Date.now()) : renderListsLines(lists));
+      app.out(app.humanLayout ? renderListsTable(lists, app.style, Date.now()) : renderListsLines(lists));
     });
 }

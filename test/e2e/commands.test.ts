@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixtureConfig, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+
+describe('create', () => {
+  it('creates a list on first use and writes every given field', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'my.team/x', 'create', 'Fix bug', '-d', 'in auth', '--active-form', 'Fixing bug', '--owner', 'me', '--status', 'in_progress', '--meta', 'prio=high', '--meta', 'n:=3', '--json']);
+    expect(r.code).toBe(0);
+    const file = path.join(config, 'tasks', 'my-team-x', '1.json');
+    expect(JSON.parse(r.stdout)).toEqual(readJson(file));
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      JSON.stringify({ id: '1', subject: 'Fix bug', description: 'in auth', activeForm: 'Fixing bug', owner: 'me', status: 'in_progress', blocks: [], blockedBy: [], metadata: { prio: 'high', n: 3 } }, null, 2),
+    );
+    expect(fs.existsSync(path.join(config, 'tasks', 'my-team-x', '.lock'))).toBe(true);
+    expect(fs.existsSync(path.join(config, 'tasks', 'my-team-x', '.highwatermark'))).toBe(false);
+  });
+
+  it('links both sides of --blocked-by and --blocks', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['create', 'Mid', '--blocked-by', '5', '--blocks', '4']).stdout).toBe('6\n');
+    expect(readJson(path.join(list, '6.json'))).toMatchObject({ blockedBy: ['5'], blocks: ['4'] });
+    expect(readJson(path.join(list, '5.json'))).toMatchObject({ blocks: ['6'] });
+    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '6'] });
+  });
+
+  it('uses $CLAUDE_CODE_TASK_LIST_ID when no --list is given', () => {
+    const config = tempConfig();
+    expect(run(config, ['create', 'x'], { env: { CLAUDE_CODE_TASK_LIST_ID: 'envlist' } }).code).toBe(0);
+    expect(fs.existsSync(path.join(config, 'tasks', 'envlist', '1.json'))).toBe(true);
+  });
+});
+
+describe('update', () => {
+  it('keeps unknown top-level keys and reports changed fields like TaskUpdate', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '9', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [], custom: { x: 1 } });
+    const r = run(config, ['update', '9', '--owner', 'amy', '--status', 'in_progress']);
+    expect(r.stdout).toBe('Updated task #9 owner, status\n');
+    const file = readJson(path.join(list, '9.json')) as Record<string, unknown>;
+    expect(file.custom).toEqual({ x: 1 });
+    expect(Object.keys(file)).toEqual(['id', 'subject', 'description', 'status', 'blocks', 'blockedBy', 'owner', 'custom']);
+  });
+
+  it('--no-owner unassigns; --active-form "" removes it; nothing-changed is said', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['update', '1', '--no-owner']).stdout).toBe('Updated task #1 owner\n');
+    expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+    expect(run(config, ['update', '2', '--active-form', '']).code).toBe(0);
+    expect(readJson(path.join(list, '2.json'))).not.toHaveProperty('activeForm');
+    expect(run(config, ['update', '5', '--status', 'pending']).stdout).toMatch(/nothing changed/);
+  });
+
+  it('--add-blocks writes both sides', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['update', '5', '--add-blocks', '4']).code).toBe(0);
+    expect(readJson(path.join(list, '5.json'))).toMatchObject({ blocks: ['4'] });
+    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '5'] });
+  });
+
+  it('--status deleted deletes, as TaskUpdate does', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['update', '5', '--status', 'deleted']).code).toBe(0);
+    expect(fs.existsSync(path.join(list, '5.json'))).toBe(false);
+  });
+});
+
+describe('delete', () => {
+  it('raises the mark, unlinks, and cleans references', () => {
+    const { config, list } = fixtureConfig();
+    const r = run(config, ['delete', '2']);
+    expect(r).toMatchObject({ code: 0, stdout: 'Deleted task #2: Refactor auth (removed from #1, #4)\n' });
+    expect(fs.existsSync(path.join(list, '2.json'))).toBe(false);
+    expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: [] });
+    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: [] });
+    expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('3'); // 2 < 3: unchanged
+    run(config, ['delete', '5']);
+    expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('5');
+    expect(run(config, ['create', 'after']).stdout).toBe('6\n');
+  });
+
+  it('does each id, reports each, exits with the worst code', () => {
+    const { config, list } = fixtureConfig();
+    const r = run(config, ['delete', '4', '99', '5']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/Deleted task #4.*\nDeleted task #5/);
+    expect(r.stderr.trim()).toBe('error: task #99 not found');
+    expect(fs.readdirSync(list).filter((n) => n.endsWith('.json')).sort()).toEqual(['1.json', '2.json']);
+  });
+
+  it('--dry-run writes nothing', () => {
+    const { config, list } = fixtureConfig();
+    const before = fs.readdirSync(list).map((n) => n + fs.readFileSync(path.join(list, n), 'utf8'));
+    const r = run(config, ['delete', '2', '--dry-run']);
+    expect(r.stdout).toBe('Would delete task #2: Refactor auth (and remove it from #1, #4)\n');
+    expect(fs.readdirSync(list).map((n) => n + fs.readFileSync(path.join(list, n), 'utf8'))).toEqual(before);
+  });
+});
+
+describe('choosing the list', () => {
+  function twoLists() {
+    const { config } = fixtureConfig();
+    const other = path.join(config, 'tasks', 'other');
+    writeTask(other, { id: '1', subject: 'o', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(path.join(config, 'tasks', 'refactor-auth'), old, old);
+    for (const f of fs.readdirSync(path.join(config, 'tasks', 'refactor-auth'))) fs.utimesSync(path.join(config, 'tasks', 'refactor-auth', f), old, old);
+    return config;
+  }
+
+  it('a read takes the most recently changed list and says so on stderr', () => {
+    const config = twoLists();
+    const r = run(config, ['list', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((t: { subject: string }) => t.subject)).toEqual(['o']);
+    expect(r.stderr).toMatch(/using list "other", the most recently changed \(others: refactor-auth\)/);
+  });
+
+  it('a mutation refuses and names the candidates', () => {
+    const config = twoLists();
+    const r = run(config, ['create', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('error: several task lists exist; choose one with --list: other, refactor-auth');
+  });
+
+  it('lists shows every list with counts', () => {
+    const config = twoLists();
+    const r = run(config, ['lists', '--json']);
+    const lists = JSON.parse(r.stdout);
+    expect(lists.map((l: { id: string }) => l.id)).toEqual(['other', 'refactor-auth']);
+    expect(lists[1]).toMatchObject({ total: 4, completed: 1, in_progress: 0, pending: 3 });
+    expect(run(config, ['lists']).stdout.split('\n')[1]).toMatch(/^refactor-auth\t4\t1\t0\t3\t\d{4}-/);
+  });
+});

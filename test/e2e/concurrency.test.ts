@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { TaskSchema } from '../../src/core/schema.js';
+
+describe('several processes at once', () => {
+  it('8 processes x 5 creates: 40 unique ids, none lost, every file valid', async () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'race');
+    const worker = async (w: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await runAsync(config, ['-l', 'race', 'create', `w${w}-${i}`]);
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        ids.push(r.stdout.trim());
+      }
+      return ids;
+    };
+    const ids = (await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)))).flat();
+    expect(new Set(ids).size).toBe(40);
+    expect(ids.map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const files = fs.readdirSync(list).filter((n) => n.endsWith('.json'));
+    expect(files).toHaveLength(40);
+    for (const f of files) expect(TaskSchema.safeParse(readJson(path.join(list, f))).success).toBe(true);
+    expect(fs.readdirSync(list).filter((n) => n.endsWith('.lock') && n !== '.lock')).toEqual([]);
+  });
+
+  it('6 processes updating different fields of one task lose nothing', async () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'one');
+    writeTask(list, { id: '1', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    await Promise.all(
+      Array.from({ length: 6 }, (_, w) =>
+        (async () => {
+          for (let i = 0; i < 4; i++) {
+            const r = await runAsync(config, ['-l', 'one', 'update', '1', '--meta', `w${w}i${i}=1`]);
+            expect(r.code).toBe(0);
+          }
+        })(),
+      ),
+    );
+    const meta = (readJson(path.join(list, '1.json')) as { metadata: Record<string, string> }).metadata;
+    expect(Object.keys(meta)).toHaveLength(24);
+  });
+
+  it('a lock nobody releases ends in exit 5 after the retry budget, nothing written', () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'held');
+    writeTask(list, { id: '1', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    fs.writeFileSync(path.join(list, '.lock'), '');
+    fs.mkdirSync(path.join(list, '.lock.lock')); // fresh: held by a live process as far as anyone knows
+    fs.mkdirSync(path.join(list, '1.json.lock'));
+    const started = Date.now();
+    const create = run(config, ['-l', 'held', 'create', 'x']);
+    expect(create.code).toBe(5);
+    expect(create.stderr.trim()).toMatch(/^error: the list is locked by another process/);
+    expect(Date.now() - started).toBeLessThan(9000);
+    const update = run(config, ['-l', 'held', 'update', '1', '--owner', 'me']);
+    expect(update.code).toBe(5);
+    expect(update.stderr.trim()).toMatch(/task #1 is locked by another process/);
+    expect(fs.readdirSync(list).filter((n) => n.endsWith('.json'))).toEqual(['1.json']);
+    expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+  });
+});

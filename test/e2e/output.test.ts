@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, fixtureConfig, run, writeTask } from '../helpers/cli.js';
+
+const ESC = '\u001b[';
+
+describe('output contract', () => {
+  it('piped list: one task per line, tab-separated, no colour; summary on stderr', () => {
+    const { config } = fixtureConfig();
+    const r = run(config, ['list']);
+    expect(r.stdout).toBe(
+      ['1\tcompleted\tresearcher\t-\tAnalyse code', '2\tpending\t-\t-\tRefactor auth', '4\tpending\t-\t2\tRun tests', '5\tpending\t-\t-\tWrite changelog', ''].join('\n'),
+    );
+    expect(r.stderr).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
+  });
+
+  it('FORCE_COLOR gives a coloured table with symbols; NO_COLOR and --no-color win', () => {
+    const { config } = fixtureConfig();
+    const forced = run(config, ['list'], { env: { FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain(ESC);
+    expect(run(config, ['list'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['list', '--no-color'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
+  });
+
+  it('filters by status, owner, unowned; hides _internal unless --all', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '6', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    const ids = (args: string[]) => JSON.parse(run(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
+    expect(ids([])).toEqual(['1', '2', '4', '5']);
+    expect(ids(['--all'])).toEqual(['1', '2', '4', '5', '6']);
+    expect(ids(['--status', 'completed'])).toEqual(['1']);
+    expect(ids(['-s', 'done,pending'])).toEqual(['1', '2', '4', '5']);
+    expect(ids(['--owner', 'researcher'])).toEqual(['1']);
+    expect(ids(['--unowned'])).toEqual(['2', '4', '5']);
+  });
+
+  it('strips control characters that agents wrote before they reach the terminal', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '6', subject: 'evil\u001b[2J\u001b]0;pwned\u0007 title', description: 'x\u001b[31m', status: 'pending', blocks: [], blockedBy: [], owner: 'a\rb' });
+    for (const args of [['list'], ['get', '6']]) {
+      const r = run(config, args, { env: { FORCE_COLOR: '0' } });
+      expect(r.stdout).not.toMatch(/\u001b|\u0007|\r/);
+    }
+    expect(JSON.parse(run(config, ['get', '6', '--json']).stdout).subject).toContain('\u001b[2J'); // data stays data
+  });
+
+  it('a closed pipe ends quietly with status 0', () => {
+    const { config, list } = fixtureConfig();
+    for (let i = 6; i < 3000; i++) writeTask(list, { id: String(i), subject: `task ${i} ${'x'.repeat(60)}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} list --json | head -1`], { env: baseEnv(config), encoding: 'utf8' });
+    expect(r.stdout).toBe('[\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('--version and --help succeed', () => {
+    const { config } = fixtureConfig();
+    expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    const help = run(config, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Examples:');
+    expect(run(config, ['create', '--help']).stdout).toContain('--blocked-by');
+  });
+
+  it('the table fits the terminal width', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '6', subject: 'a very long subject '.repeat(10), description: '', status: 'in_progress', activeForm: 'Doing it', owner: 'agent-with-a-long-name', blocks: [], blockedBy: [] });
+    const r = run(config, ['list'], { env: { FORCE_COLOR: '1', COLUMNS: '90' } });
+    const visible = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    for (const line of visible) expect([...line].length).toBeLessThanOrEqual(90);
+    expect(visible.join('\n')).toContain('…');
+    expect(path.basename(list)).toBe('refactor-auth');
+  });
+});
