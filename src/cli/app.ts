@@ -4,6 +4,7 @@ import { TasksError, isTasksError } from '../core/errors.js';
 import { chooseList, type ListChoice } from '../core/lists.js';
 import { resolveConfigDir } from '../core/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
+import { oneLine } from '../render/text.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
 
@@ -89,7 +90,7 @@ export class App {
     });
     if (choice.how === 'most-recent') {
       const others = choice.candidates.filter((c) => c !== choice.id);
-      this.note(`using list "${choice.id}", the most recently changed (others: ${others.join(', ')}); choose with --list`);
+      this.note(oneLine(`using list "${choice.id}", the most recently changed (others: ${others.join(', ')}); choose with --list`));
     }
     return choice;
   }
@@ -104,8 +105,9 @@ export class App {
     this.stderr.write(`${text}\n`);
   }
 
+  /** Warnings often quote file names and parse errors: shown without control characters. */
   warn(text: string): void {
-    this.note(`${this.errStyle.yellow('warning:')} ${text}`);
+    this.note(`${this.errStyle.yellow('warning:')} ${oneLine(text)}`);
   }
 
   /** Print an error (JSON with --json) and record its exit code; the batch goes on. */

@@ -1,5 +1,7 @@
 import { CommanderError } from 'commander';
 import { TasksError } from '../core/errors.js';
+import { onLockWait } from '../core/lock-acquire.js';
+import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
@@ -17,6 +19,7 @@ async function main(argv: string[]): Promise<void> {
   });
   const app = new App(process.stdout, process.stderr, process.env);
   const program = buildProgram(app);
+  onLockWait((event) => app.note(renderLockWait(event)));
   try {
     await program.parseAsync(argv);
   } catch (err) {

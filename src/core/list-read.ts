@@ -4,7 +4,16 @@ import { TasksError, errnoCode } from './errors.js';
 import { compareIds, parseHighWaterMark } from './ids.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';
-import { readTaskFile } from './task-file.js';
+import { MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile } from './task-file.js';
+
+/**
+ * Memory guard for a list as a whole: past this many bytes read, files larger than
+ * LARGE_FILE_BYTES are skipped with a reason instead of loaded (real task files are well
+ * under a kilobyte), so a folder of thousands of multi-megabyte files degrades instead
+ * of running out of memory.
+ */
+export const LIST_BYTES_BUDGET = 256 * 1024 * 1024;
+export const LARGE_FILE_BYTES = 64 * 1024;
 
 /** A file in a list folder that agents would try to read as a task, but cannot. */
 export interface FileProblem {
@@ -34,12 +43,20 @@ export function readList(listDir: string): ListSnapshot {
   }
   const tasks: Task[] = [];
   const problems: FileProblem[] = [];
+  let bytesRead = 0;
   for (const name of names) {
     // Claude Code reads every *.json; dot-files are our temp files' namespace.
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const result = readTaskFile(path.join(listDir, name));
-    if (result.kind === 'ok') tasks.push(result.task);
-    else if (result.kind === 'invalid') problems.push({ file: name, reason: result.reason });
+    const limit = bytesRead > LIST_BYTES_BUDGET ? LARGE_FILE_BYTES : MAX_TASK_FILE_BYTES;
+    const result = readTaskFile(path.join(listDir, name), limit);
+    if (result.kind === 'ok') {
+      tasks.push(result.task);
+      bytesRead += result.bytes ?? 0;
+    } else if (result.kind === 'invalid') {
+      const degraded = limit < MAX_TASK_FILE_BYTES && result.reason.includes('limit');
+      const reason = degraded ? `${result.reason} (over ${LIST_BYTES_BUDGET} bytes of tasks loaded already)` : result.reason;
+      problems.push({ file: name, reason });
+    }
     // 'missing': deleted between readdir and read (deletes take no lock); not a problem.
   }
   tasks.sort((a, b) => compareIds(a.id, b.id));
@@ -56,10 +73,11 @@ export function fileIds(listDir: string): string[] {
   return ids;
 }
 
+/**
+ * The mark as agents read it (unreadable or absent: 0). Read like a task file: never
+ * through a symlink, never from a FIFO or device, never more than a few bytes.
+ */
 export function readHighWaterMark(listDir: string): number {
-  try {
-    return parseHighWaterMark(fs.readFileSync(path.join(listDir, HIGH_WATER_MARK), 'utf8'));
-  } catch {
-    return 0;
-  }
+  const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 64);
+  return read.kind === 'text' ? parseHighWaterMark(read.text) : 0;
 }

@@ -21,12 +21,21 @@ export function listIds(configDir: string): string[] {
   try {
     return fs
       .readdirSync(tasksRoot(configDir), { withFileTypes: true })
-      .filter((e) => e.isDirectory())
+      // A symlinked list folder counts: agents follow it, and so do we.
+      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(tasksRoot(configDir), e.name))))
       .map((e) => e.name)
       .sort();
   } catch (err) {
     if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return [];
     throw new TasksError('io', `cannot read ${tasksRoot(configDir)}: ${(err as Error).message}`);
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from './errors.js';
+import { acquireLock } from './lock-acquire.js';
 import { LIST_LOCK_TARGET, taskPath } from './paths.js';
 
 /**
@@ -23,21 +24,17 @@ async function withLock<T>(target: string, what: string, fn: (stillHeld: () => b
   // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.
   const { default: lockfile } = await import('proper-lockfile');
   try {
-    release = await lockfile.lock(target, {
+    // Claude's retries first; then, for a lock that looks abandoned, up to the stale time.
+    release = await acquireLock(lockfile, target, {
       ...CLAUDE_LOCK_OPTIONS,
       // The default throws from a timer and kills the process.
       onCompromised: () => {
         compromised = true;
       },
-    });
+    }, what);
   } catch (err) {
+    if (err instanceof TasksError) throw err;
     const code = errnoCode(err);
-    if (code === 'ELOCKED') {
-      throw new TasksError('busy', `${what} is locked by another process (${path.basename(target)}.lock); try again`, {
-        hint: 'an agent or another tasks process is writing; locks held by dead processes expire after 10 s',
-        details: { lock: `${target}.lock` },
-      });
-    }
     if (code === 'ENOENT') throw new TasksError('not_found', `${what} does not exist`);
     throw new TasksError('io', `cannot lock ${what}: ${(err as Error).message}`, { cause: err });
   }
@@ -60,8 +57,15 @@ export async function withListLock<T>(listDir: string, fn: (stillHeld: () => boo
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') {
       if (errnoCode(err) === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
+      if (errnoCode(err) === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
       throw new TasksError('io', `cannot create ${target}: ${(err as Error).message}`, { cause: err });
     }
+  }
+  // proper-lockfile resolves symlinks: a symlinked `.lock` would put the lock elsewhere.
+  if (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new TasksError('corrupt', `${LIST_LOCK_TARGET} in ${listDir} is a symbolic link; refusing to lock through it`, {
+      hint: 'replace it with an empty regular file',
+    });
   }
   return withLock(target, 'the list', fn);
 }

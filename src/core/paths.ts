@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TasksError } from './errors.js';
 
 /**
  * Where things live (spec section 1-2). Pure: env and home come in as arguments.
@@ -35,7 +36,15 @@ export function taskFileName(id: string): string {
   return `${id}.json`;
 }
 
+/**
+ * The file of task `id`. Ids also come from file contents (`blocks`, `blockedBy`, `id`),
+ * which anyone can edit: only a positive decimal may become a file name, so that
+ * `"../../x"` can never reach outside the list folder.
+ */
 export function taskPath(listDir: string, id: string): string {
+  if (!/^[1-9][0-9]*$/.test(id)) {
+    throw new TasksError('corrupt', `"${id}" is not a task id; refusing to use it as a file name`, { details: { id } });
+  }
   return path.join(listDir, taskFileName(id));
 }
 

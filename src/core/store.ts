@@ -3,6 +3,7 @@ import path from 'node:path';
 import { TasksError, errnoCode } from './errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from './graph.js';
 import { nextTaskId } from './ids.js';
+import { ensureListDir } from './list-dir.js';
 import { fileIds, readHighWaterMark, readList } from './list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from './locks.js';
 import { applyPatch, changedKeys, type TaskPatch } from './patch.js';
@@ -54,7 +55,7 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
     throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
   }
   requireExisting(listDir, [...blockedBy, ...blocks]);
-  fs.mkdirSync(listDir, { recursive: true });
+  ensureListDir(listDir);
   const task = await withListLock(listDir, (stillHeld) => {
     const id = nextTaskId(fileIds(listDir), readHighWaterMark(listDir));
     const created = orderKeys({
@@ -188,8 +189,8 @@ export async function deleteTask(listDir: string, id: string): Promise<DeleteRes
       }));
       cleaned.push(other.id);
     } catch (err) {
-      // Deleted meanwhile: nothing left to clean there.
-      if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+      // Deleted meanwhile, or a file we must not write (corrupt, a foreign id): skip it.
+      if (!(err instanceof TasksError && (err.code === 'not_found' || err.code === 'corrupt'))) throw err;
     }
   }
   return { task, cleaned };

@@ -14,9 +14,12 @@ import { serializeTask } from './serialize.js';
  */
 
 export type ReadResult =
-  | { kind: 'ok'; task: Task }
+  | { kind: 'ok'; task: Task; /** bytes read */ bytes?: number }
   | { kind: 'missing' }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: string; cause?: InvalidCause };
+
+/** Why a file is not a task: not JSON, JSON but not the schema, too big, not a regular file, unreadable. */
+export type InvalidCause = 'json' | 'schema' | 'size' | 'type' | 'access';
 
 /** Above this a "task" is not something an agent wrote; refuse rather than load it. */
 export const MAX_TASK_FILE_BYTES = 8 * 1024 * 1024;
@@ -27,29 +30,18 @@ function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-export function readTaskFile(file: string): ReadResult {
+/**
+ * Read and validate one task file. Never throws for a bad file: everything about the
+ * file itself (a symlink, a FIFO, a directory, too big, unreadable) is an `invalid`
+ * result with a reason, so one hostile file cannot stop a listing. `maxBytes` lets a
+ * caller reading many files lower the limit once it has read a lot.
+ */
+export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTES): ReadResult {
   let lastReason = 'empty file';
   for (let attempt = 0; ; attempt++) {
-    let text: string;
-    try {
-      const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      try {
-        const size = fs.fstatSync(fd).size;
-        if (size > MAX_TASK_FILE_BYTES) {
-          return { kind: 'invalid', reason: `file is ${size} bytes, over the ${MAX_TASK_FILE_BYTES}-byte limit` };
-        }
-        text = fs.readFileSync(fd, 'utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch (err) {
-      const code = errnoCode(err);
-      if (code === 'ENOENT') return { kind: 'missing' };
-      if (code === 'ELOOP') return { kind: 'invalid', reason: 'is a symbolic link; task files must be regular files' };
-      if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file' };
-      if (code === 'EACCES' || code === 'EPERM') return { kind: 'invalid', reason: 'permission denied' };
-      throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
-    }
+    const read = readRegularFile(file, maxBytes);
+    if (read.kind !== 'text') return read;
+    const text = read.text;
     let parsed: unknown;
     let parsedOk = false;
     if (text.length > 0) {
@@ -62,12 +54,62 @@ export function readTaskFile(file: string): ReadResult {
     }
     if (parsedOk) {
       const result = validateTask(parsed);
-      return result.ok ? { kind: 'ok', task: result.task } : { kind: 'invalid', reason: result.reason };
+      return result.ok
+        ? { kind: 'ok', task: result.task, bytes: text.length }
+        : { kind: 'invalid', reason: result.reason, cause: 'schema' };
     }
     // Empty or unparsable: maybe an agent is half-way through a write.
     const delay = RETRY_DELAYS_MS[attempt];
-    if (delay === undefined) return { kind: 'invalid', reason: lastReason };
+    if (delay === undefined) return { kind: 'invalid', reason: lastReason, cause: 'json' };
     sleepSync(delay);
+  }
+}
+
+/**
+ * The bytes of a regular file, refusing what is not one: O_NOFOLLOW (a symlink could point
+ * anywhere), O_NONBLOCK (opening a FIFO would otherwise wait forever for a writer), and
+ * a size check before reading (a huge file, or a device, must not exhaust memory).
+ */
+export function readRegularFile(
+  file: string,
+  maxBytes: number,
+): { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'invalid'; reason: string; cause: InvalidCause } {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ELOOP') return { kind: 'invalid', reason: 'is a symbolic link; task files must be regular files', cause: 'type' };
+    if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
+    if (code === 'EACCES' || code === 'EPERM') return { kind: 'invalid', reason: 'permission denied', cause: 'access' };
+    if (code === 'ENXIO') return { kind: 'invalid', reason: 'is a socket or device, not a file', cause: 'type' };
+    return { kind: 'invalid', reason: `cannot be read (${code ?? (err as Error).message})`, cause: 'access' };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
+    if (!stat.isFile()) return { kind: 'invalid', reason: 'is not a regular file (a FIFO, socket or device)', cause: 'type' };
+    if (stat.size > maxBytes) {
+      return { kind: 'invalid', reason: `file is ${stat.size} bytes, over the ${maxBytes}-byte limit`, cause: 'size' };
+    }
+    // Read at most maxBytes + 1: the file may grow after the fstat.
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size, 0) + 64 * 1024));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) break;
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > maxBytes) return { kind: 'invalid', reason: `file is over the ${maxBytes}-byte limit`, cause: 'size' };
+    return { kind: 'text', text: buffer.toString('utf8', 0, length) };
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
+    return { kind: 'invalid', reason: `cannot be read (${code ?? (err as Error).message})`, cause: 'access' };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -111,6 +153,12 @@ function refuseSymlink(file: string): void {
   }
 }
 
+/** Refuses a task that would exceed the read limit: we must never write a file we would then refuse to read. */
 export function writeTaskFile(file: string, task: Task): void {
-  writeFileAtomic(file, serializeTask(task));
+  const text = serializeTask(task);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_TASK_FILE_BYTES) {
+    throw new TasksError('usage', `task #${task.id} would be ${bytes} bytes, over the ${MAX_TASK_FILE_BYTES}-byte limit; nothing written`);
+  }
+  writeFileAtomic(file, text);
 }

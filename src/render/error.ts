@@ -1,3 +1,4 @@
+import { escapeUnsafeJson } from './json.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 
@@ -16,5 +17,7 @@ export function renderErrorText(err: ErrorView, style: Style, showHint: boolean)
 
 /** `--json` errors, on stderr: {"error": {"code", "message", ...details}} */
 export function renderErrorJson(err: ErrorView): string {
-  return JSON.stringify({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...err.details } });
+  return escapeUnsafeJson(
+    JSON.stringify({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...err.details } }),
+  );
 }

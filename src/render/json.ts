@@ -1,4 +1,16 @@
+/**
+ * Characters JSON.stringify leaves raw that a terminal may act on: DEL and the C1 controls
+ * (U+009B is a one-byte CSI to some terminals), bidirectional overrides, line separators.
+ * Outside strings JSON is ASCII, so escaping them as \uXXXX changes no value a parser sees.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function escapeUnsafeJson(json: string): string {
+  return json.replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `--json`: one document, two-space indented like the task files themselves. */
 export function renderJson(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+  return escapeUnsafeJson(JSON.stringify(value, null, 2));
 }

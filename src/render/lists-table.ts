@@ -39,6 +39,6 @@ export function renderListsTable(lists: readonly ListSummary[], style: Style, no
 /** Piped: id, total, completed, in_progress, pending, last change (ISO), tab-separated. */
 export function renderListsLines(lists: readonly ListSummary[]): string {
   return lists
-    .map((l) => [l.id, l.total, l.counts.completed, l.counts.in_progress, l.counts.pending, new Date(l.changedAt).toISOString()].join('\t'))
+    .map((l) => [oneLine(l.id), l.total, l.counts.completed, l.counts.in_progress, l.counts.pending, new Date(l.changedAt).toISOString()].join('\t'))
     .join('\n');
 }

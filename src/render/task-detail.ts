@@ -6,11 +6,11 @@ import { multiLine, oneLine } from './text.js';
 
 function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'done' | 'missing' | 'plain'): string {
   const t = index.get(id);
-  if (!t) return `#${id} ${style.dim('(missing task; does not block)')}`;
+  if (!t) return `#${oneLine(id)} ${style.dim('(missing task; does not block)')}`;
   const owner = t.owner ? ` ${style.dim(`(${oneLine(t.owner)})`)}` : '';
   const label = statusLabel(style, t.status);
   const mark = state === 'open' ? style.red(' open') : '';
-  return `#${id} ${oneLine(t.subject)}  ${label}${owner}${mark}`;
+  return `#${oneLine(id)} ${oneLine(t.subject)}  ${label}${owner}${mark}`;
 }
 
 /**
@@ -19,7 +19,7 @@ function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'do
  */
 export function renderTaskDetail(task: Task, index: TaskIndex, style: Style): string {
   const label = (s: string) => style.bold(s.padEnd(13));
-  const lines = [`${style.bold(`#${task.id}`)} ${style.bold(oneLine(task.subject))}`];
+  const lines = [`${style.bold(`#${oneLine(task.id)}`)} ${style.bold(oneLine(task.subject))}`];
   lines.push(`${label('Status:')}${statusLabel(style, task.status)}`);
   if (task.activeForm !== undefined) lines.push(`${label('Active form:')}${oneLine(task.activeForm)}`);
   lines.push(`${label('Owner:')}${task.owner !== undefined ? oneLine(task.owner) || style.dim('(empty)') : style.dim('none')}`);

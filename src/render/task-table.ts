@@ -18,7 +18,7 @@ function shownStatus(task: Task, index: TaskIndex): Task['status'] | 'blocked' {
 function blockersCell(task: Task, index: TaskIndex): string {
   if (task.status === 'completed') return '';
   const { open, missing } = blockerState(task, index);
-  return [...open.map((id) => `#${id}`), ...missing.map((id) => `#${id}?`)].join(' ');
+  return [...open.map((id) => `#${oneLine(id)}`), ...missing.map((id) => `#${oneLine(id)}?`)].join(' ');
 }
 
 /**
@@ -32,7 +32,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     const status = shownStatus(t, index);
     const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
     return {
-      id: `#${t.id}`,
+      id: `#${oneLine(t.id)}`,
       status,
       subject: oneLine(t.subject),
       active,
@@ -80,8 +80,8 @@ export function renderTaskLines(tasks: readonly Task[], index: TaskIndex): strin
   return tasks
     .map((t) => {
       const { open } = blockerState(t, index);
-      const blockers = t.status === 'completed' || open.length === 0 ? '-' : open.join(',');
-      return [t.id, t.status, t.owner ? oneLine(t.owner) : '-', blockers, oneLine(t.subject)].join('\t');
+      const blockers = t.status === 'completed' || open.length === 0 ? '-' : oneLine(open.join(','));
+      return [oneLine(t.id), t.status, t.owner ? oneLine(t.owner) : '-', blockers, oneLine(t.subject)].join('\t');
     })
     .join('\n');
 }

@@ -3,7 +3,7 @@
  * (escape sequences, carriage returns, bells) could rewrite the screen or lie about it.
  */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** For one-line cells: every control character, newlines and tabs included, becomes a space or goes. */
 export function oneLine(text: string): string {

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { checkList } from '../../core/check-list.js';
+import { listDirOf } from '../../core/paths.js';
+import { listIds } from '../../core/lists.js';
+import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
+import { renderJson } from '../../render/json.js';
+import { PLAIN } from '../../render/style.js';
+import type { App } from '../app.js';
+import { EXIT } from '../exit-codes.js';
+import { parseDuration } from '../parse-duration.js';
+
+interface CheckOptions {
+  fix?: boolean;
+  staleAfter: string;
+  all?: boolean;
+}
+
+export function registerCheck(program: Command, app: App): void {
+  program
+    .command('check')
+    .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
+    .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
+    .option('--stale-after <duration>', 'report tasks owned but still pending and unchanged for this long (off to skip)', '1h')
+    .option('-a, --all', 'check every list under the config folder')
+    .addHelpText(
+      'after',
+      `
+Exit status: 0 when nothing is found (with --fix: when nothing is left), 4 when something is.
+Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
+too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
+edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
+stale_lock, bad_lock, temp_file, stale_claim.
+
+--fix never deletes a task file: a corrupt one is renamed <id>.json.corrupt-<time>, which
+agents ignore. Cycles, stale claims, symlinks and misnamed files are reported, not fixed.
+
+Examples:
+  tasks check
+  tasks check --fix
+  tasks check --all --json | jq '.[] | select(.clean | not) | .list'
+  tasks check --stale-after 30m`,
+    )
+    .action(async (opts: CheckOptions) => {
+      const claimStaleMs = parseDuration('--stale-after', opts.staleAfter);
+      const targets = opts.all
+        ? listIds(app.configDir).map((id) => ({ id, dir: listDirOf(app.configDir, id) }))
+        : [app.list(false)];
+      if (opts.all && targets.length === 0) app.note(`no task lists under ${app.configDir}`);
+      const views: CheckView[] = [];
+      for (const target of targets) {
+        try {
+          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, fix: Boolean(opts.fix) });
+          const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
+          views.push(view);
+          const left = opts.fix ? (report.remaining ?? []) : report.findings;
+          if (left.length > 0) app.setExit(EXIT.conflict);
+          if (!app.json) printView(app, view);
+        } catch (err) {
+          // One unreadable list does not stop the others (--all); the exit code is the worst.
+          app.fail(err);
+        }
+      }
+      if (app.json && (opts.all || views.length > 0)) {
+        const checkedAt = new Date().toISOString();
+        const docs = views.map((v) => checkJson(v, checkedAt));
+        app.out(renderJson(opts.all ? docs : docs[0]));
+      }
+    });
+}
+
+function printView(app: App, view: CheckView): void {
+  const style = app.humanLayout ? app.style : PLAIN;
+  const body = renderCheckReport(view, style);
+  if (body !== '') app.out(body);
+  const summary = renderCheckSummary(view, app.humanLayout ? app.style : app.errStyle);
+  if (app.humanLayout) app.out(summary);
+  else app.note(summary);
+}

@@ -1,0 +1,81 @@
+import type { CheckReport, CheckedFinding } from '../core/check-list.js';
+import type { Finding } from '../core/check.js';
+import type { Style } from './style.js';
+import { oneLine } from './text.js';
+
+/**
+ * `tasks check` for people. Every message quotes file names and file contents, so every
+ * line goes through oneLine. Findings first, each with what --fix did or what to do;
+ * then one summary line.
+ */
+
+export interface CheckView {
+  list: string;
+  report: CheckReport;
+  fix: boolean;
+}
+
+const WORD = { fixed: 'fixed', gone: 'already gone', failed: 'not fixed' } as const;
+
+function findingLine(f: CheckedFinding, style: Style, codeWidth: number): string[] {
+  const mark = f.severity === 'error' ? style.red('✖') : style.yellow('!');
+  const lines = [`${mark} ${style.bold(f.code.padEnd(codeWidth))}  ${oneLine(f.message)}`];
+  const indent = ' '.repeat(codeWidth + 4);
+  if (f.repair) {
+    const paint = f.repair.status === 'fixed' ? style.green : f.repair.status === 'gone' ? style.dim : style.red;
+    lines.push(`${indent}${paint(`${WORD[f.repair.status]}:`)} ${oneLine(f.repair.message)}`);
+  } else if (f.hint) {
+    lines.push(`${indent}${style.dim(`hint: ${oneLine(f.hint)}`)}`);
+  }
+  return lines;
+}
+
+/** The findings of one list, for a terminal (or plain, with a PLAIN style). */
+export function renderCheckReport(view: CheckView, style: Style): string {
+  const { report } = view;
+  if (report.findings.length === 0) return '';
+  const width = Math.max(...report.findings.map((f) => f.code.length));
+  return report.findings.flatMap((f) => findingLine(f, style, width)).join('\n');
+}
+
+function count(findings: readonly Finding[]): string {
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  const parts = [];
+  if (errors > 0) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/** "list "x": 3 problems (2 errors, 1 warning); 2 can be fixed with tasks check --fix" */
+export function renderCheckSummary(view: CheckView, style: Style): string {
+  const { report } = view;
+  const name = `list "${oneLine(view.list)}"`;
+  const files = `${report.files} task file${report.files === 1 ? '' : 's'}`;
+  if (report.findings.length === 0) return `${style.green('✔')} ${name}: no problems (${files} checked)`;
+  if (view.fix) {
+    const fixed = report.findings.filter((f) => f.repair?.status === 'fixed').length;
+    const remaining = report.remaining ?? [];
+    const tail = remaining.length === 0 ? style.green('nothing left to fix') : `${remaining.length} left (${count(remaining)})`;
+    return `${name}: ${report.findings.length} found, ${fixed} fixed; ${tail}`;
+  }
+  const fixable = report.findings.filter((f) => f.fixable).length;
+  const problems = `${report.findings.length} problem${report.findings.length === 1 ? '' : 's'} (${count(report.findings)})`;
+  const hint = fixable > 0 ? `; ${fixable} can be fixed with tasks check --fix` : '';
+  return `${style.red('✖')} ${name}: ${problems}${hint}`;
+}
+
+/** `--json`: one object per list; finding fields are flat, `repair` is added by --fix. */
+export function checkJson(view: CheckView, checkedAt: string): Record<string, unknown> {
+  const { report } = view;
+  const clean = (view.fix ? (report.remaining ?? []) : report.findings).length === 0;
+  return {
+    list: view.list,
+    path: report.dir,
+    checkedAt,
+    files: report.files,
+    clean,
+    findings: report.findings,
+    ...(view.fix ? { remaining: report.remaining ?? [] } : {}),
+  };
+}

@@ -1,0 +1,11 @@
+import type { LockWaitEvent } from '../core/lock-acquire.js';
+
+/** One line on stderr when a write has to wait for a lock beyond the agents' own retries. */
+export function renderLockWait(e: LockWaitEvent): string {
+  const age = Math.round(e.ageMs / 1000);
+  const expires = Math.max(1, Math.ceil(e.expiresInMs / 1000));
+  if (e.likelyDead) {
+    return `waiting for a stale lock left by a dead process (${e.lock}, ${age} s old, not refreshed; it expires in ${expires} s)`;
+  }
+  return `waiting for ${e.what}: ${e.lock} is held (${age} s old); a live holder refreshes it every 5 s, a dead one's expires in ${expires} s`;
+}
