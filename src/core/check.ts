@@ -122,22 +122,24 @@ function fileFindings(f: ScannedTaskFile, tasks: Map<string, Task>, mtimes: Map<
   const id = f.fileId;
   if (f.read.kind === 'invalid') {
     const code = CAUSE_CODE[f.read.cause];
-    const what = {
-      invalid_json: 'does not parse as JSON',
-      invalid_task: 'is not a valid task',
-      too_large: 'is too large to be a task',
-      not_regular_file: 'is not a regular file',
-      unreadable_file: 'cannot be read',
+    const text = {
+      invalid_json: `${f.name} does not parse as JSON: ${f.read.reason}; agents cannot see task #${id}`,
+      invalid_task: `${f.name} is not a valid task: ${f.read.reason}; agents cannot see task #${id}`,
+      too_large: `${f.name} is too large for tasks to load safely (${f.read.reason}); agents may still read it`,
+      not_regular_file: `${f.name} is not a regular file (${f.read.reason}); tasks will not touch it`,
+      unreadable_file: `${f.name} cannot be read (${f.read.reason}); nor can agents running as this user`,
     }[code];
+    // Only a file agents cannot read either is safe to move aside.
     const finding: Finding = {
       code,
       severity: 'error',
-      message: `${f.name} ${what}: ${f.read.reason}; agents cannot see task #${id}`,
-      fixable: code === 'invalid_json' || code === 'invalid_task' || code === 'too_large',
+      message: text,
+      fixable: code === 'invalid_json' || code === 'invalid_task',
       file: f.name,
       id,
       reason: f.read.reason,
     };
+    if (code === 'too_large') finding.hint = 'inspect it; if it is not a task, move it out of the list folder';
     if (code === 'not_regular_file') {
       finding.type = f.type;
       if (f.linkTarget !== undefined) {

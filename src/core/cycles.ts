@@ -85,8 +85,8 @@ function shortestCycle(graph: BlocksGraph, members: ReadonlySet<string>, start: 
 
 function pathFrom(prev: ReadonlyMap<string, string>, start: string, end: string): string[] {
   const path: string[] = [];
-  for (let cur = end; cur !== start; cur = prev.get(cur) as string) path.unshift(cur);
-  return path;
+  for (let cur = end; cur !== start; cur = prev.get(cur) as string) path.push(cur);
+  return path.reverse();
 }
 
 function byId(a: string, b: string): number {

@@ -62,7 +62,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
     for (const f of markFindings) await attempt(f, () => fixMark);
   }
   // 2. Corrupt files moved aside.
-  for (const f of of('invalid_json', 'invalid_task', 'too_large')) {
+  for (const f of of('invalid_json', 'invalid_task')) {
     await attempt(f, () => moveAside(listDir, f.id as string, opts.now));
   }
   // 3. Ids set to their file names.
@@ -136,6 +136,9 @@ async function moveAside(listDir: string, id: string, now: number): Promise<stri
       const current = readTaskFile(file);
       if (current.kind === 'missing') throw new NotNeeded(`${id}.json is gone`);
       if (current.kind === 'ok') throw new NotNeeded(`${id}.json reads fine now (an agent was writing it)`);
+      if (current.cause !== 'json' && current.cause !== 'schema') {
+        throw new TasksError('conflict', `${id}.json ${current.reason}; left alone`);
+      }
       assertStillHeld(listHeld, 'the list');
       assertStillHeld(taskHeld, `task #${id}`);
       // The id stays used: raise the mark before the file that holds it goes.

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from './errors.js';
-import { validateTask, type Task } from './schema.js';
+import { MAX_JSON_DEPTH, nestingExceeds } from './json-depth.js';
+import { isKnownKey, validateTask, type Task } from './schema.js';
 import { serializeTask } from './serialize.js';
 
 /**
@@ -18,7 +19,10 @@ export type ReadResult =
   | { kind: 'missing' }
   | { kind: 'invalid'; reason: string; cause?: InvalidCause };
 
-/** Why a file is not a task: not JSON, JSON but not the schema, too big, not a regular file, unreadable. */
+/**
+ * Why a file is not a task: not JSON, JSON but not the schema, too big (or too deeply
+ * nested) for us to load safely, not a regular file, unreadable.
+ */
 export type InvalidCause = 'json' | 'schema' | 'size' | 'type' | 'access';
 
 /** Above this a "task" is not something an agent wrote; refuse rather than load it. */
@@ -54,6 +58,9 @@ export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTE
     }
     if (parsedOk) {
       const result = validateTask(parsed);
+      if (result.ok && tooDeep(result.task)) {
+        return { kind: 'invalid', reason: `nested deeper than ${MAX_JSON_DEPTH} levels`, cause: 'size' };
+      }
       return result.ok
         ? { kind: 'ok', task: result.task, bytes: text.length }
         : { kind: 'invalid', reason: result.reason, cause: 'schema' };
@@ -63,6 +70,14 @@ export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTE
     if (delay === undefined) return { kind: 'invalid', reason: lastReason, cause: 'json' };
     sleepSync(delay);
   }
+}
+
+/** Only metadata and unknown keys are free-form; the rest the schema has already bounded. */
+function tooDeep(task: Task): boolean {
+  for (const [key, value] of Object.entries(task)) {
+    if ((key === 'metadata' || !isKnownKey(key)) && nestingExceeds(value, MAX_JSON_DEPTH - 1)) return true;
+  }
+  return false;
 }
 
 /**
@@ -155,6 +170,7 @@ function refuseSymlink(file: string): void {
 
 /** Refuses a task that would exceed the read limit: we must never write a file we would then refuse to read. */
 export function writeTaskFile(file: string, task: Task): void {
+  if (tooDeep(task)) throw new TasksError('usage', `task #${task.id} would nest deeper than ${MAX_JSON_DEPTH} levels; nothing written`);
   const text = serializeTask(task);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_TASK_FILE_BYTES) {
