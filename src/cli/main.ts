@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { TasksError } from '../core/errors.js';
 import { onLockWait } from '../core/lock-acquire.js';
+import { locksActive, onLocksIdle } from '../core/lock-activity.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
+  handleInterrupts();
   const app = new App(process.stdout, process.stderr, process.env);
   const program = buildProgram(app);
   onLockWait((event) => app.note(renderLockWait(event)));
@@ -39,6 +41,27 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   process.exitCode = app.exitCode;
+}
+
+/**
+ * SIGINT / SIGTERM: stop at once if no lock is in play; otherwise let the locked step
+ * finish (milliseconds: a write is synchronous, the release one rmdir) and stop before
+ * the next, so no lock is left behind and every file is either old or new. Waiting one
+ * macrotask after the last release lets a step that follows at once (the other side of
+ * an edge) complete too. A second signal stops at once. Exit status 130 either way.
+ * (Our listeners also keep signal-exit, loaded by proper-lockfile, out of the way.)
+ */
+function handleInterrupts(): void {
+  let interrupted = false;
+  const stopWhenIdle = (): void =>
+    onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? process.exit(EXIT.interrupted) : stopWhenIdle())));
+  const onSignal = (): void => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    stopWhenIdle();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 void main(process.argv);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from './errors.js';
 import { acquireLock } from './lock-acquire.js';
+import { holdingLock, lockFs } from './lock-activity.js';
 import { LIST_LOCK_TARGET, taskPath } from './paths.js';
 
 /**
@@ -27,6 +28,8 @@ async function withLock<T>(target: string, what: string, fn: (stillHeld: () => b
     // Claude's retries first; then, for a lock that looks abandoned, up to the stale time.
     release = await acquireLock(lockfile, target, {
       ...CLAUDE_LOCK_OPTIONS,
+      // Counted while under way, so an interrupt never lands between mkdir and bookkeeping.
+      fs: lockFs,
       // The default throws from a timer and kills the process.
       onCompromised: () => {
         compromised = true;
@@ -38,15 +41,17 @@ async function withLock<T>(target: string, what: string, fn: (stillHeld: () => b
     if (code === 'ENOENT') throw new TasksError('not_found', `${what} does not exist`);
     throw new TasksError('io', `cannot lock ${what}: ${(err as Error).message}`, { cause: err });
   }
-  try {
-    return await fn(() => !compromised);
-  } finally {
+  return holdingLock(async () => {
     try {
-      await release();
-    } catch {
-      // Already released or compromised: nothing of ours is left to clean up.
+      return await fn(() => !compromised);
+    } finally {
+      try {
+        await release();
+      } catch {
+        // Already released or compromised: nothing of ours is left to clean up.
+      }
     }
-  }
+  });
 }
 
 /** The list lock: target `<list>/.lock`, created with flag `wx` first (EEXIST ignored). */

@@ -1,7 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { TaskSchema } from '../../src/core/schema.js';
 
 describe('several processes at once', () => {
@@ -45,22 +46,35 @@ describe('several processes at once', () => {
     expect(Object.keys(meta)).toHaveLength(24);
   });
 
-  it('a lock nobody releases ends in exit 5 after the retry budget, nothing written', () => {
+  it('a lock held by a live process ends in exit 5 within the stale time, nothing written', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'held');
     writeTask(list, { id: '1', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] });
     fs.writeFileSync(path.join(list, '.lock'), '');
-    fs.mkdirSync(path.join(list, '.lock.lock')); // fresh: held by a live process as far as anyone knows
-    fs.mkdirSync(path.join(list, '1.json.lock'));
-    const started = Date.now();
-    const create = run(config, ['-l', 'held', 'create', 'x']);
-    expect(create.code).toBe(5);
-    expect(create.stderr.trim()).toMatch(/^error: the list is locked by another process/);
-    expect(Date.now() - started).toBeLessThan(9000);
-    const update = run(config, ['-l', 'held', 'update', '1', '--owner', 'me']);
-    expect(update.code).toBe(5);
-    expect(update.stderr.trim()).toMatch(/task #1 is locked by another process/);
-    expect(fs.readdirSync(list).filter((n) => n.endsWith('.json'))).toEqual(['1.json']);
-    expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+    // Agents that hold their locks (and refresh them) for longer than anyone waits.
+    const holders = [path.join(list, '.lock'), path.join(list, '1.json')].map(
+      (target) =>
+        new Promise<ChildProcess>((resolve) => {
+          const child = spawn(process.execPath, [path.join(ROOT, 'test/helpers/hold-lock.mjs'), target, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+          child.stdout?.once('data', () => resolve(child));
+        }),
+    );
+    const running = await Promise.all(holders);
+    try {
+      const started = Date.now();
+      const [create, update] = await Promise.all([
+        runAsync(config, ['-l', 'held', 'create', 'x']),
+        runAsync(config, ['-l', 'held', 'update', '1', '--owner', 'me']),
+      ]);
+      expect(create.code).toBe(5);
+      expect(create.stderr.trim().split('\n').pop()).toMatch(/^error: the list is locked by another process \(\.lock\.lock; its holder is alive/);
+      expect(update.code).toBe(5);
+      expect(update.stderr.trim().split('\n').pop()).toMatch(/task #1 is locked by another process \(1\.json\.lock; its holder is alive/);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(fs.readdirSync(list).filter((n) => n.endsWith('.json'))).toEqual(['1.json']);
+      expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+    } finally {
+      for (const child of running) child.kill('SIGKILL');
+    }
   });
 });
