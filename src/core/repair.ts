@@ -103,7 +103,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
 /** Not an error: the problem had gone by the time we held the lock. */
 class NotNeeded extends Error {}
 
-/** List lock; mark = max(current mark if readable, highest file id, `required`). */
+/** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
 async function fixHighWaterMark(listDir: string, required: number): Promise<string> {
   return withListLock(listDir, (stillHeld) => {
     const file = path.join(listDir, HIGH_WATER_MARK);
@@ -116,7 +116,8 @@ async function fixHighWaterMark(listDir: string, required: number): Promise<stri
     }
     const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(Number(text.trim()));
     const highestFile = Math.max(0, ...fileIds(listDir).map(Number));
-    const target = Math.max(valid ? current : 0, highestFile, required);
+    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
+    const target = Math.max(current, highestFile, required);
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));

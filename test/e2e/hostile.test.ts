@@ -167,3 +167,21 @@ describe('hostile input catalogue', () => {
     });
   }
 });
+
+describe('a symlinked list folder', () => {
+  it('is followed, as agents follow it: files and locks land in the real folder, lists shows it', () => {
+    const { config } = fixtureConfig();
+    const real = path.join(config, 'elsewhere', 'real-list');
+    fs.mkdirSync(real, { recursive: true });
+    fs.symlinkSync(real, path.join(config, 'tasks', 'linked'));
+    const created = run(config, ['-l', 'linked', 'create', 'through the link', '--json']);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ id: '1', subject: 'through the link' });
+    expect(fs.readdirSync(real).sort()).toEqual(['.lock', '1.json']);
+    expect(run(config, ['-l', 'linked', 'update', '1', '--owner', 'me']).code).toBe(0);
+    expect(fs.readdirSync(real).sort()).toEqual(['.lock', '1.json']); // no lock left, none elsewhere
+    const lists = run(config, ['lists', '--json']);
+    expect((JSON.parse(lists.stdout) as Array<{ id: string; total: number }>).map((l) => [l.id, l.total])).toContainEqual(['linked', 1]);
+    expect(run(config, ['-l', 'linked', 'check']).code).toBe(0);
+  });
+});

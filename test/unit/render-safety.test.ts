@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { renderErrorJson } from '../../src/render/error.js';
+import { renderJson } from '../../src/render/json.js';
+import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
+import { renderLockWait } from '../../src/render/lock-wait.js';
+import { renderTaskLines, renderTaskTable } from '../../src/render/task-table.js';
+import { renderTaskDetail } from '../../src/render/task-detail.js';
+import { indexTasks } from '../../src/core/blockers.js';
+import { PLAIN } from '../../src/render/style.js';
+import type { Task } from '../../src/core/schema.js';
+
+// Anything a terminal could act on: C0 (but \t and \n), DEL, C1, bidi controls.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const EVIL = 'a\u001b[2J\u009b31m\u0007\r\u202e\u2028z';
+
+const hostile: Task = {
+  id: `7${EVIL}`,
+  subject: EVIL,
+  description: `${EVIL}\n${EVIL}`,
+  activeForm: EVIL,
+  owner: EVIL,
+  status: 'in_progress',
+  blocks: [EVIL],
+  blockedBy: [EVIL],
+  metadata: { [EVIL]: EVIL },
+  [EVIL]: EVIL,
+};
+
+describe('renderers never pass control characters through', () => {
+  it('JSON: C1 and bidi controls escaped, values unchanged', () => {
+    const text = renderJson(hostile);
+    expect(text).not.toMatch(UNSAFE);
+    expect(JSON.parse(text)).toEqual(hostile);
+    const err = renderErrorJson({ code: 'corrupt', message: EVIL, details: { file: EVIL } });
+    expect(err).not.toMatch(UNSAFE);
+    expect(JSON.parse(err).error.file).toBe(EVIL);
+  });
+
+  it('tables, lines and details', () => {
+    const index = indexTasks([hostile]);
+    for (const out of [
+      renderTaskTable([hostile], index, { style: PLAIN, width: 120 }),
+      renderTaskLines([hostile], index),
+      renderTaskDetail(hostile, index, PLAIN),
+    ]) {
+      expect(out.replace(/[\t\n]/g, '')).not.toMatch(UNSAFE);
+      expect(out).toContain('a[2J31m');
+    }
+  });
+
+  it('check reports', () => {
+    const view = {
+      list: EVIL,
+      fix: true,
+      report: {
+        dir: '/x',
+        files: 1,
+        findings: [{ code: 'bad_file_name' as const, severity: 'warning' as const, message: EVIL, fixable: true, hint: EVIL, repair: { status: 'failed' as const, message: EVIL } }],
+        remaining: [],
+      },
+    };
+    expect(renderCheckReport(view, PLAIN).replace(/\n/g, '')).not.toMatch(UNSAFE);
+    expect(renderCheckSummary(view, PLAIN)).not.toMatch(UNSAFE);
+  });
+
+  it('the lock wait message', () => {
+    expect(renderLockWait({ what: 'task #1', lock: '1.json.lock', ageMs: 7200, expiresInMs: 2800, likelyDead: true })).toBe(
+      'waiting for a stale lock left by a dead process (1.json.lock, 7 s old, not refreshed; it expires in 3 s)',
+    );
+  });
+});
