@@ -1,6 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { checkList } from '../../core/check-list.js';
-import { listDirOf } from '../../core/paths.js';
+import { tasksRoot } from '../../core/paths.js';
 import { listIds } from '../../core/lists.js';
 import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
@@ -43,8 +44,9 @@ Examples:
     .action(async (opts: CheckOptions) => {
       const claimStaleMs = parseDuration('--stale-after', opts.staleAfter);
       const targets = opts.all
-        ? listIds(app.configDir).map((id) => ({ id, dir: listDirOf(app.configDir, id) }))
-        : [app.list(false)];
+        ? // Folder names as they are: one agents cannot address is still worth checking.
+          listIds(app.configDir).map((id) => ({ id, dir: path.join(tasksRoot(app.configDir), id) }))
+        : [app.list(Boolean(opts.fix))]; // --fix writes: with several lists, name one
       if (opts.all && targets.length === 0) app.note(`no task lists under ${app.configDir}`);
       const views: CheckView[] = [];
       for (const target of targets) {
