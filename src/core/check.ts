@@ -265,7 +265,7 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
       findings.push({
         code: 'highwatermark_invalid',
         severity: 'error',
-        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, not a number; ids of deleted tasks may be reused`,
+        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, ${/^\s*[0-9]+\s*$/.test(text) ? 'a number too large to be an id' : 'not a number'}; ids of deleted tasks may be reused`,
         fixable: true,
         file: HIGH_WATER_MARK,
         value: text.slice(0, 64),

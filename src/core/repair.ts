@@ -117,7 +117,7 @@ async function fixHighWaterMark(listDir: string, required: number): Promise<stri
     const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(Number(text.trim()));
     const highestFile = Math.max(0, ...fileIds(listDir).map(Number));
     // An unparsable mark may still start with the number it held ("12abc"): keep that much.
-    const target = Math.max(current, highestFile, required);
+    const target = Math.max(Number.isSafeInteger(current) ? current : 0, highestFile, required);
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));
