@@ -45,7 +45,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
   const gap = 2;
-  const subjectW = Math.max(12, opts.width - idW - statusW - ownerW - blockW - gap * 4);
+  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4;
+  // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
+  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0)));
+  const subjectW = Math.max(12, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
     padEnd('STATUS', statusW),
