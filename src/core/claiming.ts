@@ -1,16 +1,19 @@
 import { indexTasks } from './blockers.js';
 import { decideClaim, busyWith, nextCandidates, type ClaimOptions, type ClaimReason } from './claim.js';
 import { TasksError } from './errors.js';
+import { isTaskId } from './ids.js';
 import { readList } from './list-read.js';
 import { withListLock } from './locks.js';
+import { taskPath } from './paths.js';
 import type { Task } from './schema.js';
+import { readTaskFile } from './task-file.js';
 import { patchTask, taskExists, type Guard } from './store.js';
 
 /**
  * Claims with the agents' locks (spec section 5): the task lock; with the busy check,
- * the list lock and then the task lock inside it. Inside the task lock the task and the
- * rest of the list are read fresh and decideClaim rules; the write is TaskUpdate's
- * merge of `{owner}` (and `status` with `start`).
+ * the list lock and then the task lock inside it. Inside the task lock the task, its
+ * blockers (with the busy check: the whole list) are read fresh and decideClaim rules;
+ * the write is TaskUpdate's merge of `{owner}` (and `status` with `start`).
  */
 
 export type ClaimResult =
@@ -36,7 +39,9 @@ async function attempt(listDir: string, id: string, agent: string, req: ClaimReq
   try {
     const result = await patchTask(listDir, id, { owner: agent, ...(opts.start ? { status: 'in_progress' as const } : {}) }, (current) => {
       req.guard?.(current);
-      const index = indexTasks(readList(listDir).tasks);
+      // The busy check needs every task; otherwise only the blockers matter, and reading
+      // just those keeps the task lock short on a large list.
+      const index = opts.busyCheck ? indexTasks(readList(listDir).tasks) : readSome(listDir, current.blockedBy);
       index.set(current.id, current);
       const decision = decideClaim(current, agent, index, opts);
       if (!decision.ok) {
@@ -50,6 +55,17 @@ async function attempt(listDir: string, id: string, agent: string, req: ClaimReq
     if (err instanceof TasksError && err.code === 'not_found') return { success: false, reason: 'task_not_found' };
     throw err;
   }
+}
+
+/** The readable tasks among `ids`; missing or unreadable ones are left out, as a listing leaves them out. */
+function readSome(listDir: string, ids: readonly string[]): Map<string, Task> {
+  const index = new Map<string, Task>();
+  for (const id of new Set(ids)) {
+    if (!isTaskId(id)) continue;
+    const result = readTaskFile(taskPath(listDir, id));
+    if (result.kind === 'ok') index.set(result.task.id, result.task);
+  }
+  return index;
 }
 
 function pick(d: { openBlockers?: string[]; busyWith?: string[] }): { openBlockers?: string[]; busyWith?: string[] } {

@@ -14,6 +14,7 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
   { name: 'block: no --by', args: ['block', '5'], code: 2, message: /required option '--by <ids...>'/ },
   { name: 'block: a bad id', args: ['block', '5', '--by', 'x'], code: 2, message: /invalid task id "x"/ },
   { name: 'unblock: an unknown blocker', args: ['unblock', '4', '--by', '2', '77'], code: 3, message: /^error: task #77 not found/ },
+  { name: 'unblock: an empty --by', args: ['unblock', '4', '--by', ''], code: 2, message: /--by needs at least one task id/ },
   { name: 'unblock: a missing task', args: ['unblock', '42'], code: 3, message: /^error: task #42 not found$/ },
   { name: 'claim: without --as', args: ['claim', '5'], code: 2, message: /--as <agent> is required/ },
   { name: 'claim: empty --as', args: ['claim', '5', '--as', ' '], code: 2, message: /--as cannot be empty/ },

@@ -5,7 +5,7 @@ import { parseTaskId } from '../../core/ids.js';
 import { readList } from '../../core/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
-import type { App } from '../app.js';
+import { usage, type App } from '../app.js';
 import { parseIds } from '../parse.js';
 
 interface UnblockOptions {
@@ -32,6 +32,7 @@ Examples:
     .action(async (rawId: string, opts: UnblockOptions) => {
       const id = parseTaskId(rawId);
       const only = opts.by === undefined ? undefined : parseIds(opts.by);
+      if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
       const { dir } = app.list(true);
       const result = await unblockTask(dir, id, only);
       for (const b of result.notBlocking) app.warn(`#${b} does not block #${id}`);
