@@ -76,7 +76,7 @@ export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHel
   } catch {
     stat = undefined;
   }
-  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`);
+  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
   if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
   return withLock(file, `task #${id}`, fn);
 }

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { parseTaskId } from '../../core/ids.js';
 import type { TaskPatch } from '../../core/patch.js';
+import { preconditionGuard } from '../../core/preconditions.js';
 import { deleteTask, updateTask } from '../../core/store.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
 
-interface UpdateOptions {
+interface UpdateOptions extends PreconditionOptions {
   subject?: string;
   description?: string;
   activeForm?: string;
@@ -38,8 +40,10 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   return patch;
 }
 
+const PRECONDITION_KEYS = new Set(['ifStatus', 'ifOwner', 'ifUnowned']);
+
 export function registerUpdate(program: Command, app: App): void {
-  program
+  const cmd = program
     .command('update')
     .description('change a task, merging as the agents\' TaskUpdate does')
     .argument('<id>', 'task id')
@@ -52,23 +56,29 @@ export function registerUpdate(program: Command, app: App): void {
     .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
     .option('--add-blocks <ids...>', 'tasks this one blocks')
-    .option('--add-blocked-by <ids...>', 'tasks that block this one')
-    .addHelpText('after', '\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner')
+    .option('--add-blocked-by <ids...>', 'tasks that block this one');
+  addPreconditionOptions(cmd)
+    .addHelpText(
+      'after',
+      `\n${PRECONDITION_HELP}\n\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner me --if-unowned --if-status pending`,
+    )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
+      const guard = preconditionGuard(preconditionsFrom(opts));
       if (opts.status?.trim().toLowerCase() === 'deleted') {
-        if (Object.keys(opts).some((k) => k !== 'status' && (opts as Record<string, unknown>)[k] !== undefined && k !== 'owner')) {
-          throw usage('--status deleted cannot be combined with other changes');
-        }
+        const others = Object.keys(opts).filter(
+          (k) => k !== 'status' && k !== 'owner' && !PRECONDITION_KEYS.has(k) && (opts as Record<string, unknown>)[k] !== undefined,
+        );
+        if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
         const { dir } = app.list(true);
-        const result = await deleteTask(dir, id);
+        const result = await deleteTask(dir, id, guard);
         app.out(app.json ? renderJson({ id, deleted: true, cleaned: result.cleaned }) : `Deleted task #${id}`);
         return;
       }
       const patch = patchFrom(opts);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
       const { dir } = app.list(true);
-      const result = await updateTask(dir, id, patch);
+      const result = await updateTask(dir, id, patch, guard);
       if (app.json) app.out(renderJson(result.task));
       else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
