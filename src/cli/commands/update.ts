@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { parseTaskId } from '../../core/ids.js';
 import type { TaskPatch } from '../../core/patch.js';
-import { deleteTask, updateTask } from '../../core/store.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle.js';
+import { deleteTask } from '../../core/store.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
 
-interface UpdateOptions {
+interface UpdateOptions extends LifecycleFlags {
   subject?: string;
   description?: string;
   activeForm?: string;
@@ -39,7 +41,7 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
 }
 
 export function registerUpdate(program: Command, app: App): void {
-  program
+  const command = program
     .command('update')
     .description('change a task, merging as the agents\' TaskUpdate does')
     .argument('<id>', 'task id')
@@ -52,12 +54,17 @@ export function registerUpdate(program: Command, app: App): void {
     .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
     .option('--add-blocks <ids...>', 'tasks this one blocks')
-    .option('--add-blocked-by <ids...>', 'tasks that block this one')
-    .addHelpText('after', '\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner')
+    .option('--add-blocked-by <ids...>', 'tasks that block this one');
+  addLifecycleOptions(command)
+    .addHelpText(
+      'after',
+      '\nCompleting a task runs the TaskCompleted hooks of Claude Code\'s settings first; if one blocks,\nnothing is written and tasks exits 4. In a team\'s list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner alice --no-notify',
+    )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
       if (opts.status?.trim().toLowerCase() === 'deleted') {
-        if (Object.keys(opts).some((k) => k !== 'status' && (opts as Record<string, unknown>)[k] !== undefined && k !== 'owner')) {
+        const lifecycleFlags = new Set(['status', 'owner', 'hooks', 'notify']);
+        if (Object.keys(opts).some((k) => !lifecycleFlags.has(k) && (opts as Record<string, unknown>)[k] !== undefined)) {
           throw usage('--status deleted cannot be combined with other changes');
         }
         const { dir } = app.list(true);
@@ -67,8 +74,10 @@ export function registerUpdate(program: Command, app: App): void {
       }
       const patch = patchFrom(opts);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
-      const { dir } = app.list(true);
-      const result = await updateTask(dir, id, patch);
+      const choice = app.list(true);
+      const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, undefined, report));
+      if (updated === undefined) return;
+      const { result } = updated;
       if (app.json) app.out(renderJson(result.task));
       else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
