@@ -61,7 +61,7 @@ export interface HookRunReport {
   settingsWarnings: string[];
 }
 
-/** Claude Code shows an exit-2 reason as "[command]: stderr"; a JSON reason as is. */
+/** The reasons of the hooks that blocked, as they gave them (stderr, or the JSON `reason`). */
 export function blockReasons(report: HookRunReport): string[] {
   return report.outcomes.flatMap((o) => (o.verdict.kind === 'block' ? [o.verdict.reason] : []));
 }
@@ -129,7 +129,9 @@ export class HookBlockedError extends TasksError {
   readonly report: HookRunReport;
   constructor(report: HookRunReport, action: string) {
     const reasons = blockReasons(report);
-    const first = (reasons[0] ?? '').trim().split('\n')[0] ?? '';
+    // Test runners colour their output; the one-line message gets none of it.
+    // eslint-disable-next-line no-control-regex
+    const first = ((reasons[0] ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trim().split('\n')[0] ?? '').trim();
     super('conflict', `${report.event} hook blocked ${action} #${report.taskId}: ${first}`, {
       details: {
         reason: 'hook',

@@ -1,6 +1,6 @@
 import type { HookBlockedError, HookRunReport } from '../core/hooks.js';
 import type { LifecycleReport } from '../core/lifecycle.js';
-import { multiLine, oneLine } from './text.js';
+import { multiLine, oneLine, withoutEscapes } from './text.js';
 
 /**
  * What happened around a change (hooks run or skipped, inboxes written), as lines for
@@ -42,7 +42,7 @@ function hookWarnings(run: HookRunReport): string[] {
   for (const o of run.outcomes) {
     const who = `${run.event} hook "${oneLine(o.command)}"`;
     const v = o.verdict;
-    if (v.kind === 'error') out.push(`${who} failed (${oneLine(v.message)}); not a block, carrying on`);
+    if (v.kind === 'error') out.push(`${who} failed (${oneLine(withoutEscapes(v.message))}); not a block, carrying on`);
     else if (v.kind === 'timeout') out.push(`${who} timed out after ${v.seconds} s and was stopped; not a block, carrying on`);
     else if (v.kind === 'background-failed') out.push(`${who} (async) could not start: ${oneLine(v.message)}`);
   }
@@ -54,7 +54,7 @@ export function renderBlockDetails(err: HookBlockedError): string[] {
   const lines: string[] = [];
   const blocks = err.report.outcomes.filter((o) => o.verdict.kind === 'block');
   for (const o of blocks) {
-    const reason = multiLine((o.verdict as { reason: string }).reason).trimEnd();
+    const reason = multiLine(withoutEscapes((o.verdict as { reason: string }).reason)).trimEnd();
     // The first line is already in the error message when there is one block.
     if (blocks.length === 1 && !reason.includes('\n')) continue;
     lines.push(`  [${oneLine(o.command)}]`);
