@@ -21,10 +21,18 @@ export interface LifecycleFlags {
 /** Who assignment messages are from when a person reassigns work: Claude Code's own fallback. */
 export const ASSIGNED_BY = 'team-lead';
 
+/** For commands that can create or complete tasks. */
+export function addHooksOption(command: Command): Command {
+  return command.option('--no-hooks', "don't run the TaskCreated / TaskCompleted hooks of Claude Code's settings");
+}
+
+/** For commands that can change an owner (update, create, claim). */
+export function addNotifyOption(command: Command): Command {
+  return command.option('--no-notify', "don't write a task_assignment message to a new owner's team inbox");
+}
+
 export function addLifecycleOptions(command: Command): Command {
-  return command
-    .option('--no-hooks', "don't run the TaskCreated / TaskCompleted hooks of Claude Code's settings")
-    .option('--no-notify', "don't write a task_assignment message to a new owner's team inbox");
+  return addNotifyOption(addHooksOption(command));
 }
 
 /** `session_id` in hook input: says the event came from tasks, and which process. */

@@ -19,6 +19,14 @@ import { notifyAssignment, teamForList, type Notification, type Team } from './t
  * `createTaskWithLifecycle` and `updateTaskWithLifecycle` compose these with the store.
  * Any other command that completes a task or changes an owner (claim, release, import...)
  * calls the same three functions. No lock is held while hooks run or inboxes are written.
+ *
+ * Wiring another command (the CLI side is src/cli/lifecycle.ts, `runLifecycle`):
+ *   claim:   const r = await claimTask(ctx.listDir, id, agent, req);
+ *            if (r.success) await afterOwnerChange(ctx, r.before, r.task, report);
+ *   release: nothing to tell (an unassign notifies nobody); afterOwnerChange is a no-op for it.
+ *   a command that writes `status: completed` any other way: use updateTaskWithLifecycle,
+ *            or `await gateCompletion(ctx, current, report)` before its locked write, with a
+ *            guard that re-checks the status inside the lock (see updateTaskWithLifecycle).
  */
 
 export interface LifecycleContext {
