@@ -8,10 +8,12 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
 import { EXIT } from '../exit-codes.js';
+import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
+import { afterOwnerChange } from '../../core/lifecycle.js';
 import { requireText } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
 
-interface ClaimOptions extends PreconditionOptions {
+interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;
   next?: boolean;
   busyCheck?: boolean;
@@ -27,7 +29,7 @@ export function registerClaim(program: Command, app: App): void {
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
     .option('--busy-check', 'refuse (agent_busy) if the agent already owns an unfinished task')
     .option('--start', 'also set status in_progress, in the same locked write');
-  addPreconditionOptions(cmd)
+  addPreconditionOptions(addNotifyOption(cmd))
     .addHelpText(
       'after',
       `
@@ -52,20 +54,28 @@ Examples:
       const pre = preconditionsFrom(opts);
       if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
-      const { dir } = app.list(true);
+      const choice = app.list(true);
+      const { dir } = choice;
       const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
-      let result: ClaimResult;
-      if (id === undefined) {
-        const next = await claimNext(dir, agent, request);
-        if (next === undefined) {
-          throw new TasksError('not_found', 'no task is ready to claim (pending, unowned, no open blocker)', {
-            hint: 'tasks list --blocked shows what waits on what',
-          });
+      // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
+      const claimed = await runLifecycle(app, choice, { notify: opts.notify, hooks: false }, async (ctx, lifecycle) => {
+        let outcome: ClaimResult;
+        if (id === undefined) {
+          const next = await claimNext(dir, agent, request);
+          if (next === undefined) {
+            throw new TasksError('not_found', 'no task is ready to claim (pending, unowned, no open blocker)', {
+              hint: 'tasks list --blocked shows what waits on what',
+            });
+          }
+          outcome = next;
+        } else {
+          outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
         }
-        result = next;
-      } else {
-        result = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
-      }
+        if (outcome.success) await afterOwnerChange(ctx, outcome.before, outcome.task, lifecycle);
+        return outcome;
+      });
+      if (claimed === undefined) return;
+      const result = claimed;
       report(app, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
     });
 }

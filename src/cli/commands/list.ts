@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { indexTasks } from '../../core/blockers.js';
 import { readList } from '../../core/list-read.js';
 import { filterTasks, type TaskFilter } from '../../core/filter.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
 import { renderJson } from '../../render/json.js';
 import {
   missingBlockers,
@@ -41,7 +42,7 @@ export function registerList(program: Command, app: App): void {
     .alias('ls')
     .description('list the tasks of a list, in id order, with a summary')
     .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name>')
+    .option('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)")
     .option('--unowned', 'only tasks nobody owns')
     .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
     .option('--blocked', 'only unfinished tasks waiting for an open blocker')
@@ -54,9 +55,14 @@ export function registerList(program: Command, app: App): void {
       const filter = listFilterFrom(opts);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
-      const { dir } = app.list(false);
+      const { id: listId, dir } = app.list(false);
       const snapshot = readList(dir);
       for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      if (filter.owner !== undefined) {
+        // A typo in a name shows as an empty list; say so rather than leave it to guessing.
+        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(app.configDir, listId));
+        if (warning !== undefined) app.warn(warning);
+      }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);

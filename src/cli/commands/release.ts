@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { readList } from '../../core/list-read.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
 import { TasksError } from '../../core/errors.js';
 import { preconditionGuard } from '../../core/preconditions.js';
 import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/releasing.js';
@@ -42,10 +44,15 @@ Examples:
       if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');
       const pre = preconditionsFrom(opts);
       if (owner !== undefined && pre) throw usage('--if-* preconditions apply to given task ids, not to --owner');
-      const { dir } = app.list(true);
+      const { id: listId, dir } = app.list(true);
       const reports: ReleaseReport[] = [];
       if (owner !== undefined) {
         const released = await releaseOwner(dir, owner);
+        if (released.length === 0) {
+          // A team member's name with nothing to release is fine; a typo deserves a word.
+          const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(app.configDir, listId));
+          if (warning !== undefined) app.warn(warning);
+        }
         reports.push(...released);
         if (!app.json) {
           for (const r of released) app.out(line(r));
