@@ -40,6 +40,25 @@ describe('task_assignment messages', () => {
     expect(fs.existsSync(`${world.inbox('alice')}.lock`)).toBe(false);
   });
 
+  it('claim and claim --next tell the new owner; claiming your own task again tells nobody; --no-notify', () => {
+    const world = teamWorld();
+    writeTask(world.listDir, task('1'));
+    writeTask(world.listDir, task('2'));
+    writeTask(world.listDir, task('3'));
+    const claim = tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice']);
+    expect(claim).toMatchObject({ code: 0, stdout: '1\n', stderr: 'told alice of task #1 (inbox of team "core")\n' });
+    expect(tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice']).stderr).toBe('');
+    expect(tasks(world, ['-l', 'core', 'claim', '--next', '--as', 'bob']).stdout).toBe('2\n');
+    expect(tasks(world, ['-l', 'core', 'claim', '3', '--as', 'bob', '--no-notify']).code).toBe(0);
+    const alice = readJson(world.inbox('alice')) as Array<{ text: string }>;
+    const bob = readJson(world.inbox('bob')) as Array<{ text: string }>;
+    expect(alice.map((m) => JSON.parse(m.text).taskId)).toEqual(['1']);
+    expect(bob.map((m) => JSON.parse(m.text).taskId)).toEqual(['2']);
+    // A refused claim tells nobody.
+    expect(tasks(world, ['-l', 'core', 'claim', '1', '--as', 'bob']).code).toBe(4);
+    expect((readJson(world.inbox('bob')) as unknown[]).length).toBe(1);
+  });
+
   it('appends to an existing inbox and keeps entries it does not know', () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
