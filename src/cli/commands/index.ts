@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
+import { registerExport } from './export.js';
 import { registerGet } from './get.js';
+import { registerImport } from './import.js';
 import { registerList } from './list.js';
 import { registerLists } from './lists.js';
 import { registerUpdate } from './update.js';
@@ -15,4 +17,6 @@ export function registerCommands(program: Command, app: App): void {
   registerUpdate(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerImport(program, app);
+  registerExport(program, app);
 }
