@@ -5,7 +5,7 @@ import { kindOf, parseTodoItems, type TodoItem } from './todo-schema.js';
 /** Is this JSON value one of the TodoWrite shapes? (For detection; no validation.) */
 export function looksLikeTodos(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0 && value.every((v) => isObject(v) && 'content' in v);
-  return isObject(value) && (Array.isArray(value.todos) || Array.isArray(value.newTodos));
+  return isObject(value) && ('todos' in value || 'newTodos' in value);
 }
 
 /**
