@@ -61,13 +61,13 @@ Examples:
         if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
         throw err;
       }
-      app.note(`${opts.format === 'auto' ? `detected ${snapshot.format}` : `read ${snapshot.format}`}: ${snapshot.found}`);
 
       const choice = app.list(true);
       const exists = fs.existsSync(choice.dir);
       const current = exists ? readList(choice.dir) : { tasks: [], problems: [] };
       for (const p of current.problems) app.warn(`${p.file} is unreadable (${p.reason}); its subject cannot be matched`);
       const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain) });
+      app.note(`${opts.format === 'auto' ? `detected ${snapshot.format}` : `read ${snapshot.format}`}: ${snapshot.found}`);
 
       let created: Task[];
       let updated;
