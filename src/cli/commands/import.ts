@@ -76,7 +76,7 @@ Examples:
         const first = exists ? Number(nextTaskId(fileIds(choice.dir), readHighWaterMark(choice.dir))) : 1;
         ({ tasks: created, existing: updated } = predictImport(plan, first));
       } else {
-        const result = await applyImport(choice.dir, plan);
+        const result = await applyImport(choice.dir, plan, { now: () => performance.now() });
         ({ created, existing: updated } = result);
         warnings.push(...result.warnings);
       }
