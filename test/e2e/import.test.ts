@@ -72,6 +72,25 @@ describe('import from the real samples', () => {
     expect(list.stdout).toBe(['1\tcompleted\tresearcher\t-\tAnalyse code', '2\tpending\t-\t-\tRefactor auth', '3\tpending\t-\t2\tRun tests', '4\tpending\t-\t-\tWrite changelog', ''].join('\n'));
   });
 
+  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'rebuilt', 'import', sample('import/stream-json-tasks-edges.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Task tool calls \(6 created, 8 updated, 1 deleted\); the list they ended with: 5 tasks/);
+    const renumber: Record<string, string> = { '1': '1', '2': '2', '3': '3', '4': '4', '6': '5' };
+    for (const [oldId, newId] of Object.entries(renumber)) {
+      const agent = readJson(path.join(FIXTURES, 'import', 'tasks-edges', `${oldId}.json`)) as Record<string, unknown>;
+      const expected = {
+        ...agent,
+        id: newId,
+        blocks: (agent.blocks as string[]).map((b) => renumber[b]),
+        blockedBy: (agent.blockedBy as string[]).map((b) => renumber[b]),
+      };
+      // The agent's files are in update order (keys appended); ours in schema order: compare content.
+      expect(JSON.parse(file(config, 'rebuilt', newId))).toEqual(expected);
+    }
+  });
+
   it('into a list with tasks: ids after the high-water mark, matches skipped, edges to them kept', () => {
     const { config, list } = fixtureConfig();
     const input = path.join(config, 'todos.json');
