@@ -1,14 +1,9 @@
-import fs from 'node:fs';
 import { Option, type Command } from 'commander';
 import { TasksError } from '../../core/errors.js';
-import { nextTaskId } from '../../core/ids.js';
-import { applyImport } from '../../core/import-apply.js';
 import { parseImportText } from '../../core/import-parse.js';
-import { planImport, predictImport } from '../../core/import-plan.js';
-import { IMPORT_FORMATS, type ImportFormatChoice } from '../../core/import-snapshot.js';
+import { importSnapshot } from '../../core/import-run.js';
+import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/import-snapshot.js';
 import { readInputFile } from '../../core/input-file.js';
-import { fileIds, readHighWaterMark, readList } from '../../core/list-read.js';
-import type { Task } from '../../core/schema.js';
 import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
 import type { App } from '../app.js';
@@ -53,7 +48,7 @@ Examples:
     .action(async (file: string, opts: ImportOptions) => {
       const name = file === '-' ? 'stdin' : file;
       const text = file === '-' ? await readStdin(app) : readInputFile(file);
-      let snapshot;
+      let snapshot: Snapshot;
       try {
         snapshot = parseImportText(text, opts.format);
       } catch (err) {
@@ -61,36 +56,15 @@ Examples:
         if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
         throw err;
       }
-
       const choice = app.list(true);
-      const exists = fs.existsSync(choice.dir);
-      const current = exists ? readList(choice.dir) : { tasks: [], problems: [] };
-      for (const p of current.problems) app.warn(`${p.file} is unreadable (${p.reason}); its subject cannot be matched`);
-      const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain) });
-      app.note(`${opts.format === 'auto' ? `detected ${snapshot.format}` : `read ${snapshot.format}`}: ${snapshot.found}`);
-
-      let created: Task[];
-      let updated;
-      const warnings = [...snapshot.warnings, ...plan.warnings];
-      if (opts.dryRun) {
-        const first = exists ? Number(nextTaskId(fileIds(choice.dir), readHighWaterMark(choice.dir))) : 1;
-        ({ tasks: created, existing: updated } = predictImport(plan, first));
-      } else {
-        const result = await applyImport(choice.dir, plan, { now: () => performance.now() });
-        ({ created, existing: updated } = result);
-        warnings.push(...result.warnings);
-      }
-      for (const w of warnings) app.warn(w);
-      const report: ImportReport = {
-        list: choice.id,
-        format: snapshot.format,
-        found: snapshot.found,
+      const outcome = await importSnapshot(choice.dir, snapshot, {
+        chain: Boolean(opts.chain),
         dryRun: Boolean(opts.dryRun),
-        created,
-        skipped: plan.skip,
-        updated,
-        warnings,
-      };
+        now: () => performance.now(),
+      });
+      app.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
+      for (const w of outcome.warnings) app.warn(w);
+      const report: ImportReport = { list: choice.id, format: snapshot.format, found: snapshot.found, dryRun: Boolean(opts.dryRun), ...outcome };
       if (app.json) app.out(renderJson(report));
       else {
         const body = renderImportReport(report, app.style);
