@@ -137,6 +137,10 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
     if (input.description !== undefined) task.description = input.description;
     if (input.activeForm !== undefined) task.activeForm = input.activeForm;
     if (input.owner !== undefined) task.owner = input.owner;
+    else if (Array.isArray(data?.updatedFields) && data.updatedFields.includes('owner')) {
+      // In a team, an agent that starts an unowned task becomes its owner without saying so.
+      warnings.push(`line ${result.line}: the agent made itself owner of #${id} (a team's auto-claim); its name is not in the stream: left unset`);
+    }
     if (input.metadata !== undefined) {
       const merged: Record<string, unknown> = { ...(task.metadata ?? {}), ...input.metadata };
       for (const [key, value] of Object.entries(input.metadata)) if (value === null) delete merged[key];

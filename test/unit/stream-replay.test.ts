@@ -88,6 +88,17 @@ describe('rebuilding the list a Task-tools run ended with', () => {
   });
 });
 
+describe('what a stream cannot tell', () => {
+  it('an owner the agent set itself (team auto-claim) is reported, not invented', () => {
+    const a = use('TaskCreate', { subject: 'A', description: '' });
+    const u = use('TaskUpdate', { taskId: '1', status: 'in_progress' });
+    const s = parseImportText(stream(a.line, result(a.id, created('1', 'A')), u.line, result(u.id, { success: true, taskId: '1', updatedFields: ['owner', 'status'] })), 'auto');
+    expect(s.items[0]).toMatchObject({ status: 'in_progress' });
+    expect(s.items[0]).not.toHaveProperty('owner');
+    expect(s.warnings).toEqual([expect.stringMatching(/made itself owner of #1 .* left unset$/)]);
+  });
+});
+
 describe('TodoWrite snapshots in a stream', () => {
   const todos = (...names: string[]) => ({ todos: names.map((c) => ({ content: c, status: 'pending', activeForm: `${c}ing` })) });
 
