@@ -83,6 +83,24 @@ describe('export', () => {
     expect(fs.readdirSync(config).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('a bad -o path is a bad value: exit 2, one line, nothing read or written', () => {
+    const { config } = fixtureConfig();
+    fs.symlinkSync(path.join(config, 'elsewhere.json'), path.join(config, 'link.json'));
+    const cases: Array<[string, RegExp]> = [
+      [path.join(config, 'no', 'such', 'out.json'), /its folder .* does not exist$/],
+      [config, /it is a folder$/],
+      [path.join(config, 'link.json'), /it is a symbolic link; give its target instead$/],
+    ];
+    for (const [out, message] of cases) {
+      const r = run(config, ['export', '-o', out]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr.trimEnd()).toMatch(message);
+    }
+    expect(fs.existsSync(path.join(config, 'elsewhere.json'))).toBe(false);
+  });
+
   it('hides internal tasks unless -a, as agents\' TaskList does', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '7', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });

@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { indexTasks } from '../../core/blockers.js';
 import { toTodoWrite } from '../../core/export-todowrite.js';
 import { filterTasks } from '../../core/filter.js';
 import { readList } from '../../core/list-read.js';
+import { checkOutputPath } from '../../core/output-file.js';
 import { writeFileAtomic } from '../../core/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson } from '../../render/json.js';
@@ -59,6 +59,7 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (app.json ? 'json' : 'todowrite');
+      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
       const filter = listFilterFrom(opts);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       const { id, dir } = app.list(false);
@@ -80,11 +81,11 @@ Examples:
         text = renderMarkdownChecklist(tasks, index, { title: opts.title ?? `Tasks: ${id}` });
       }
 
-      if (opts.output === undefined || opts.output === '-') {
+      if (output === undefined) {
         if (text !== '') app.out(text);
         return;
       }
-      writeFileAtomic(path.resolve(opts.output), text === '' ? '' : `${text}\n`);
+      writeFileAtomic(output, text === '' ? '' : `${text}\n`);
       app.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
     });
 }
