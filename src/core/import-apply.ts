@@ -1,5 +1,6 @@
 import { TasksError } from './errors.js';
-import { existingChanges, materializeTask, type Endpoint, type ExistingChange, type ImportPlan } from './import-plan.js';
+import { existingChanges, materializeTask, type ExistingChange } from './import-materialize.js';
+import type { Endpoint, ImportPlan } from './import-plan.js';
 import type { Task } from './schema.js';
 import { createTaskBatch, getTask, patchTask, taskExists } from './store.js';
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { nextTaskId } from './ids.js';
 import { applyImport } from './import-apply.js';
-import { planImport, predictImport, type ExistingChange, type SkippedItem } from './import-plan.js';
+import { predictImport, type ExistingChange } from './import-materialize.js';
+import { planImport, type SkippedItem } from './import-plan.js';
 import type { Snapshot } from './import-snapshot.js';
 import { fileIds, readHighWaterMark, readList } from './list-read.js';
 import type { Task } from './schema.js';

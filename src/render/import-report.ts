@@ -1,4 +1,5 @@
-import type { ExistingChange, SkippedItem } from '../core/import-plan.js';
+import type { ExistingChange } from '../core/import-materialize.js';
+import type { SkippedItem } from '../core/import-plan.js';
 import type { ImportFormat } from '../core/import-snapshot.js';
 import type { Task } from '../core/schema.js';
 import { paintStatus } from './status.js';

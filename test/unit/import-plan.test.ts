@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TasksError } from '../../src/core/errors.js';
-import { planImport, predictImport } from '../../src/core/import-plan.js';
+import { predictImport } from '../../src/core/import-materialize.js';
+import { planImport } from '../../src/core/import-plan.js';
 import type { Snapshot, SnapshotItem } from '../../src/core/import-snapshot.js';
 import type { Task } from '../../src/core/schema.js';
 
