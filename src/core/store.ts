@@ -54,10 +54,8 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
     throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
   }
   requireExisting(listDir, [...blockedBy, ...blocks]);
-  fs.mkdirSync(listDir, { recursive: true });
-  const task = await withListLock(listDir, (stillHeld) => {
-    const id = nextTaskId(fileIds(listDir), readHighWaterMark(listDir));
-    const created = orderKeys({
+  const [task] = await createTaskBatch(listDir, 1, ([id]) => [
+    orderKeys({
       id,
       subject: input.subject,
       description: input.description ?? '',
@@ -67,14 +65,38 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
       blocks,
       blockedBy,
       metadata: input.metadata,
-    } as Task);
-    assertStillHeld(stillHeld, 'the list');
-    writeTaskFile(taskPath(listDir, id), created);
-    return created;
-  });
+    } as Task),
+  ]);
+  if (!task) throw new TasksError('io', 'the task was not created');
   for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
   for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
   return task;
+}
+
+/**
+ * Create `count` tasks in one hold of the list lock, with consecutive ids allocated as
+ * createTask allocates one (max(file ids, high-water mark) + 1, ...). `build` gets the
+ * ids and returns the tasks to write, so tasks of one batch can name each other; the
+ * other side of an edge to a task outside the batch is the caller's to write (a
+ * task-locked update). The lock is held while every file of the batch is written: keep
+ * batches to tens of tasks (agents stop waiting for the lock after about 2.6 s).
+ * The files are written in order; if one write fails, the ones before it stay.
+ */
+export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
+  fs.mkdirSync(listDir, { recursive: true });
+  return withListLock(listDir, (stillHeld) => {
+    const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
+    const ids = Array.from({ length: count }, (_, i) => String(first + i));
+    const tasks = build(ids);
+    for (const [i, task] of tasks.entries()) {
+      if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
+    }
+    for (const task of tasks) {
+      assertStillHeld(stillHeld, 'the list');
+      writeTaskFile(taskPath(listDir, task.id), task);
+    }
+    return tasks;
+  });
 }
 
 export interface UpdateResult {

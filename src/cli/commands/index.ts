@@ -4,7 +4,9 @@ import { registerBlock } from './block.js';
 import { registerClaim } from './claim.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
+import { registerExport } from './export.js';
 import { registerGet } from './get.js';
+import { registerImport } from './import.js';
 import { registerList } from './list.js';
 import { registerLists } from './lists.js';
 import { registerRelease } from './release.js';
@@ -23,4 +25,6 @@ export function registerCommands(program: Command, app: App): void {
   registerUnblock(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerImport(program, app);
+  registerExport(program, app);
 }
