@@ -1,0 +1,33 @@
+/** Small promise tools to line up agents and `tasks` processes in one scenario. */
+
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Resolves `all` once `count` parties have arrived. Used with the mock model's
+ * `beforeTurn` hook: every agent is held at the door until all are there, so their tool
+ * calls start together instead of one agent's start-up after another's.
+ */
+export function barrier(count: number): { arrive: () => void; all: Promise<void> } {
+  const done = deferred();
+  let arrived = 0;
+  return {
+    arrive: () => {
+      arrived += 1;
+      if (arrived === count) done.resolve();
+    },
+    all: done.promise,
+  };
+}
