@@ -31,3 +31,20 @@ export function barrier(count: number): { arrive: () => void; all: Promise<void>
     all: done.promise,
   };
 }
+
+/** A count that others can wait on: `reached(n)` resolves once `add` has been called n times. */
+export function counter(): { add: () => void; reached: (n: number) => Promise<void>; value: () => number } {
+  let value = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  return {
+    add: () => {
+      value += 1;
+      for (const w of waiters.filter((x) => x.n <= value)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    },
+    reached: (n) => (n <= value ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    value: () => value,
+  };
+}
