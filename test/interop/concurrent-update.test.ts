@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 import { callsOf } from './stream.js';
@@ -8,7 +8,7 @@ import { TasksCli } from './tasks-cli.js';
 
 /**
  * Scenario 5: an agent updates a task (metadata, status) while `tasks update` changes
- * other fields of the same task (subject, description). Both sides take the task lock
+ * other fields of the same task (subject, activeForm, owner). Both sides take the task lock
  * around read-merge-write, so both sides' changes survive. Each agent write adds a
  * metadata key of its own, so a write of ours made from a stale read (no lock) shows as
  * a missing key; each of our processes owns one field, so a lost write of ours shows as a
@@ -18,19 +18,23 @@ import { TasksCli } from './tasks-cli.js';
  * copy of the task read before it takes the task lock, so two metadata updates to one
  * task at once (even two of its own, in one turn) can lose a key. Nobody can prevent that
  * from outside; it is why our side never touches metadata here.
- * Run many times: a lost update needs a few milliseconds' overlap.
+ * The task carries a long description (as a task with a pasted log might): each side's
+ * read-merge-write then takes tens of milliseconds instead of a fraction of one, so a
+ * write made without the lock meets the other side's in most rounds rather than once in
+ * many runs. Run many times all the same.
  */
 
 const ROUNDS = 10;
 const AGENT_WRITES = 8;
-const FIELDS = ['subject', 'description'] as const;
+const FIELDS = ['subject', 'active-form', 'owner'] as const;
 const PER_PROC = 4;
+const LONG_DESCRIPTION = `${'A pasted build log line, long enough to make every read and write of this task slow.\n'.repeat(40_000)}`;
 
 describe('scenario 5: the agent and tasks update one task at the same time', () => {
   it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))('round %i: every change from both sides survives', async (round) => {
     const config = tempConfig();
     const cli = new TasksCli(config, `shared-${round}`);
-    expect(await cli.ok('create', 'Shared', '-d', 'edited from both sides')).toBe('1\n');
+    writeTask(cli.dir, { id: '1', subject: 'Shared', description: LONG_DESCRIPTION, status: 'pending', blocks: [], blockedBy: [] });
 
     const go = deferred();
     const ours = counter();
@@ -49,8 +53,9 @@ describe('scenario 5: the agent and tasks update one task at the same time', () 
 
     const procs = FIELDS.map(async (field) => {
       for (let i = 1; i <= PER_PROC; i++) {
-        const r = await cli.run('update', '1', `--${field}`, `${field} rev ${i}`);
-        expect(r, `${field} rev ${i}`).toMatchObject({ code: 0, stdout: `Updated task #1 ${field}\n`, stderr: '' });
+        const key = field === 'active-form' ? 'activeForm' : field;
+        const r = await cli.run('update', '1', `--${field}`, `${key} rev ${i}`);
+        expect(r, `${key} rev ${i}`).toMatchObject({ code: 0, stdout: `Updated task #1 ${key}\n`, stderr: '' });
         ours.add();
       }
     });
@@ -61,7 +66,8 @@ describe('scenario 5: the agent and tasks update one task at the same time', () 
     expect(said).toEqual(agentKeys.map((_, t) => (t === 0 ? 'Updated task #1 metadata, status' : 'Updated task #1 metadata')));
     const task = cli.files().get('1');
     expect(Object.keys(task?.metadata ?? {}).sort(), 'agent writes that survived').toEqual(agentKeys);
-    expect(task).toMatchObject({ status: 'in_progress', subject: `subject rev ${PER_PROC}`, description: `description rev ${PER_PROC}` });
+    expect(task).toMatchObject({ status: 'in_progress', subject: `subject rev ${PER_PROC}`, activeForm: `activeForm rev ${PER_PROC}`, owner: `owner rev ${PER_PROC}` });
+    expect(task?.description === LONG_DESCRIPTION, 'the long description is intact').toBe(true);
     expect(cli.leftoverLocks()).toEqual([]);
   });
 });
