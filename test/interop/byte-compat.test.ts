@@ -37,6 +37,7 @@ const START: Record<string, string> = {
   '9': fresh('9', 'Café ✓ 日本語 🚀'),
   '10': fresh('10', 'J', { metadata: { cfg: { a: 1, b: [1, 2] }, other: 'x' } }),
   '11': fresh('11', 'K'),
+  '12': fresh('12', 'L'),
 };
 
 /** Each change, as the agent's TaskUpdate input and as `tasks update` flags. */
@@ -53,10 +54,10 @@ const UPDATES: Array<{ input: Record<string, unknown>; flags: string[] }> = [
   { input: { taskId: '8', owner: 'zed' }, flags: ['--owner', 'zed'] },
   { input: { taskId: '9', description: 'naïve “quotes” \u2028 and a tab\there' }, flags: ['-d', 'naïve “quotes” \u2028 and a tab\there'] },
   { input: { taskId: '10', metadata: { cfg: { c: 3 } } }, flags: ['--meta', 'cfg:={"c":3}'] },
-  { input: { taskId: '11', status: 'pending', subject: 'K2', addBlockedBy: ['1'] }, flags: ['--status', 'pending', '--subject', 'K2', '--add-blocked-by', '1'] },
+  { input: { taskId: '11', status: 'pending', subject: 'K2', addBlockedBy: ['12'] }, flags: ['--status', 'pending', '--subject', 'K2', '--add-blocked-by', '12'] },
 ];
 
-/** Creates, as TaskCreate input and as `tasks create` arguments; ids 12 and 13 on both sides. */
+/** Creates, as TaskCreate input and as `tasks create` arguments; ids 13 and 14 on both sides. */
 const CREATES: Array<{ input: Record<string, unknown>; args: string[] }> = [
   {
     input: { subject: 'New one', description: 'with everything', activeForm: 'Making one', metadata: { priority: 'high', n: 2 } },
@@ -86,7 +87,7 @@ describe('byte compatibility with the agent', () => {
     seed(agentSide);
     seed(ourSide);
 
-    // Updates touch disjoint tasks (5 also touches 6), so one turn may run them at once.
+    // Updates touch disjoint tasks (5 also touches 6, 11 touches 12), so one turn may run them at once.
     const turns: Turn[] = [
       UPDATES.map((u): ToolCallSpec => ({ name: 'TaskUpdate', input: u.input })),
       ...CREATES.map((c): Turn => [{ name: 'TaskCreate', input: c.input }]),
@@ -100,13 +101,13 @@ describe('byte compatibility with the agent', () => {
       expect(said.trimEnd(), `tasks update ${id} reports what TaskUpdate reported`).toBe(agentSaid.get(id));
     }
     for (const c of CREATES) await ourSide.ok('create', ...c.args);
-    expect(callsOf(stream, 'TaskCreate').map((c) => c.text)).toEqual(['Task #12 created successfully: New one', 'Task #13 created successfully: Plain']);
+    expect(callsOf(stream, 'TaskCreate').map((c) => c.text)).toEqual(['Task #13 created successfully: New one', 'Task #14 created successfully: Plain']);
 
     const theirs = snapshot(agentSide);
     const ours = snapshot(ourSide);
     expect(Object.keys(ours)).toEqual(Object.keys(theirs));
     for (const name of Object.keys(theirs)) expect(ours[name], name).toBe(theirs[name]);
-    // Each starting file was rewritten by the change (6 through the edge), so none passed untested.
+    // Each starting file was rewritten by the change (6 and 12 through edges), so none passed untested.
     for (const id of Object.keys(START)) expect(theirs[`${id}.json`], `${id}.json changed`).not.toBe(START[id]);
   });
 });
