@@ -25,9 +25,9 @@ import { TasksCli } from './tasks-cli.js';
  */
 
 const ROUNDS = 10;
-const AGENT_WRITES = 8;
+const AGENT_WRITES = 6;
 const FIELDS = ['subject', 'active-form', 'owner'] as const;
-const PER_PROC = 4;
+const PER_PROC = 3;
 const LONG_DESCRIPTION = `${'A pasted build log line, long enough to make every read and write of this task slow.\n'.repeat(40_000)}`;
 
 describe('scenario 5: the agent and tasks update one task at the same time', () => {
