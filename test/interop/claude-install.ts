@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -74,11 +75,15 @@ export function binaryIn(prefix: string): string | undefined {
 
 /** What `claude --version` says, e.g. "2.1.328 (Claude Code)"; throws when it cannot run. */
 export function reportedVersion(bin: string): string {
+  // A throwaway home and config folder: nothing of the developer's, nothing left in the cache.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-claude-version-'));
   const r = spawnSync(bin, ['--version'], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: path.dirname(bin), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+    cwd: home,
+    env: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
   });
+  fs.rmSync(home, { recursive: true, force: true });
   if (r.status !== 0) {
     throw new Error(`${bin} --version failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.error?.message || '').trim()}`);
   }

@@ -52,7 +52,12 @@ describe('scenario 4: concurrent creates from agents and tasks', () => {
       });
     });
 
-    await ready.all;
+    // An agent that dies before its first turn fails the test (and lets the others go)
+    // instead of leaving it waiting at the barrier.
+    await Promise.race([ready.all, Promise.all(agents)]).catch((err: unknown) => {
+      go.resolve();
+      throw err;
+    });
     const procs = Array.from({ length: PROCS }, async (_, p) => {
       const made: Array<[string, string]> = [];
       for (let i = 0; i < PER_PROC; i++) {
@@ -65,9 +70,11 @@ describe('scenario 4: concurrent creates from agents and tasks', () => {
       return made;
     });
     go.resolve();
+    const ourRuns = Promise.all(procs).finally(ours.release);
+    ourRuns.catch(() => undefined); // awaited below, after the agents; no unhandled rejection meanwhile
 
     const runs = await Promise.all(agents);
-    const byUs = (await Promise.all(procs)).flat();
+    const byUs = (await ourRuns).flat();
     const byAgents = runs.flatMap((run) =>
       callsOf(run.stream, 'TaskCreate').map((c) => {
         expect(c.text).toMatch(/^Task #\d+ created successfully: /);

@@ -60,7 +60,7 @@ describe('scenario 5: the agent and tasks update one task at the same time', () 
       }
     });
     go.resolve();
-    const [{ stream }] = await Promise.all([agent, ...procs]);
+    const [{ stream }] = await Promise.all([agent, Promise.all(procs).finally(ours.release)]);
 
     const said = callsOf(stream, 'TaskUpdate').map((c) => c.text);
     expect(said).toEqual(agentKeys.map((_, t) => (t === 0 ? 'Updated task #1 metadata, status' : 'Updated task #1 metadata')));

@@ -32,19 +32,30 @@ export function barrier(count: number): { arrive: () => void; all: Promise<void>
   };
 }
 
-/** A count that others can wait on: `reached(n)` resolves once `add` has been called n times. */
-export function counter(): { add: () => void; reached: (n: number) => Promise<void>; value: () => number } {
+/**
+ * A count that others can wait on: `reached(n)` resolves once `add` has been called n
+ * times, or once `release` is called (the counting side finished or failed: nobody may
+ * be left waiting, or an agent would hang on a reply that never comes).
+ */
+export function counter(): { add: () => void; release: () => void; reached: (n: number) => Promise<void> } {
   let value = 0;
+  let released = false;
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const wake = () => {
+    for (const w of waiters.filter((x) => released || x.n <= value)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   return {
     add: () => {
       value += 1;
-      for (const w of waiters.filter((x) => x.n <= value)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
+      wake();
     },
-    reached: (n) => (n <= value ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
-    value: () => value,
+    release: () => {
+      released = true;
+      wake();
+    },
+    reached: (n) => (released || n <= value ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
   };
 }
