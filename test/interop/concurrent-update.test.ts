@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { tempConfig, writeTask } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
@@ -18,6 +19,7 @@ import { TasksCli } from './tasks-cli.js';
  * copy of the task read before it takes the task lock, so two metadata updates to one
  * task at once (even two of its own, in one turn) can lose a key. Nobody can prevent that
  * from outside; it is why our side never touches metadata here.
+ *
  * The task carries a long description (as a task with a pasted log might): each side's
  * read-merge-write then takes tens of milliseconds instead of a fraction of one, so a
  * write made without the lock meets the other side's in most rounds rather than once in
@@ -28,7 +30,8 @@ const ROUNDS = 10;
 const AGENT_WRITES = 6;
 const FIELDS = ['subject', 'active-form', 'owner'] as const;
 const PER_PROC = 3;
-const LONG_DESCRIPTION = `${'A pasted build log line, long enough to make every read and write of this task slow.\n'.repeat(40_000)}`;
+/** About 3.5 MB. */
+const LONG_DESCRIPTION = 'A pasted build log line, long enough to make every read and write of this task slow.\n'.repeat(40_000);
 
 describe('scenario 5: the agent and tasks update one task at the same time', () => {
   it.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))('round %i: every change from both sides survives', async (round) => {
@@ -69,5 +72,6 @@ describe('scenario 5: the agent and tasks update one task at the same time', () 
     expect(task).toMatchObject({ status: 'in_progress', subject: `subject rev ${PER_PROC}`, activeForm: `activeForm rev ${PER_PROC}`, owner: `owner rev ${PER_PROC}` });
     expect(task?.description === LONG_DESCRIPTION, 'the long description is intact').toBe(true);
     expect(cli.leftoverLocks()).toEqual([]);
+    fs.rmSync(config, { recursive: true, force: true }); // kept only when a round fails, to look at
   });
 });
