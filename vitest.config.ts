@@ -1,13 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// The interop suite runs the real Claude Code (slow, needs its binary): left out of
-// `npm test`, run by naming it: `npx vitest run test/interop/<file>`.
-const interopAsked = process.argv.some((arg) => arg.replace(/\\/g, '/').includes('test/interop'));
-
+// The interop suite (test/interop, the real Claude Code) has a config of its own:
+// `npm run test:interop` (vitest.interop.config.ts). `npm test` stays fast without it.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: interopAsked ? ['node_modules/**'] : ['test/interop/**', 'node_modules/**'],
+    exclude: ['test/interop/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

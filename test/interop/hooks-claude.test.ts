@@ -3,20 +3,19 @@
  * and both are held to it. Self-contained: a scripted stand-in for the Messages API runs
  * in this process on 127.0.0.1; nothing leaves the machine.
  *
- * Run: npx vitest run test/interop/hooks-claude.test.ts
- * Needs the Claude Code binary: $CLAUDE_BIN, else the cached 2.1.328 build below
- * (`npm install --no-save --prefix "$CACHE" @anthropic-ai/claude-code@2.1.328`).
+ * Run with the rest of the interop suite: npm run test:interop.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readJson, run } from '../helpers/cli.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings, writeTeam } from '../helpers/hooks.js';
 
-const CLAUDE_BIN = process.env.CLAUDE_BIN ?? '/work/cache/claude/node_modules/@anthropic-ai/claude-code-linux-x64/claude';
+// The pinned Claude Code, found or installed once per run by global-setup.ts.
+const CLAUDE_BIN = inject('claudeBin');
 const haveClaude = fs.existsSync(CLAUDE_BIN);
 
 type ToolCall = { name: string; input: Record<string, unknown> };
