@@ -48,16 +48,19 @@ async function main(argv: string[]): Promise<void> {
  * finish (milliseconds: a write is synchronous, the release one rmdir) and stop before
  * the next, so no lock is left behind and every file is either old or new. Waiting one
  * macrotask after the last release lets a step that follows at once (the other side of
- * an edge) complete too. A second signal stops at once. Exit status 130 either way.
+ * an edge) complete too. A command that handles the signal itself (one running hooks
+ * turns it into an abort, and unwinds through its locks' releases) is left to do so.
+ * A second signal stops at once. Exit status 130 either way.
  * (Our listeners also keep signal-exit, loaded by proper-lockfile, out of the way.)
  */
 function handleInterrupts(): void {
-  let interrupted = false;
+  let signals = 0;
   const stopWhenIdle = (): void =>
     onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? process.exit(EXIT.interrupted) : stopWhenIdle())));
-  const onSignal = (): void => {
-    if (interrupted) process.exit(EXIT.interrupted);
-    interrupted = true;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals++;
+    if (signals > 1) process.exit(EXIT.interrupted);
+    if (process.listenerCount(signal) > 1) return;
     stopWhenIdle();
   };
   process.on('SIGINT', onSignal);

@@ -80,7 +80,7 @@ function seconds(ms: number): number {
 type Lockfile = { lock(file: string, options: LockOptions): Promise<() => Promise<void>> };
 
 /**
- * Take the lock on `target` (lock directory `<target>.lock`) with `options`, waiting out
+ * Take the lock on `target` (lock directory `<target>.lock`, or `options.lockfilePath`), waiting out
  * an abandoned lock within LOCK_WAIT_BOUND_MS. Throws TasksError `busy` when the lock
  * cannot be had, saying what is known of its holder; other errors pass through.
  */
@@ -90,7 +90,7 @@ export async function acquireLock(
   options: LockOptions,
   what: string,
 ): Promise<() => Promise<void>> {
-  const lockDir = `${target}.lock`;
+  const lockDir = options.lockfilePath ?? `${target}.lock`;
   const lockName = path.basename(lockDir);
   const started = Date.now();
   let last: LockDirState | undefined;
