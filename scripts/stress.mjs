@@ -8,7 +8,8 @@
 //     while writing in place are counted apart: agents' plain writeFile can tear them);
 //   - no id handed out twice;
 //   - no lost task: every created task exists, unless some delete targeted it;
-//   - no lost update: every metadata key a process reported set is there;
+//   - no lost update: every metadata key a process reported set is there, every claim
+//     reported made still holds (nobody else takes a claimed task);
 //   - every edge whose both writes were reported done is mirrored, if both tasks exist;
 //   - no lock directory stays beyond the stale time: once it has passed, a create and
 //     check --fix get through, and no lock directory is left.
@@ -55,6 +56,7 @@ delete env.FORCE_COLOR;
 const created = []; // ids, in order reported
 const meta = []; // [id, key]
 const edges = []; // [blocker, blocked]
+const claims = []; // [id, agent]: successful claims
 const deleteTargets = new Set(); // any delete aimed at it, finished or not
 const tornCandidates = new Set(); // files an agent was killed while writing in place
 const stats = { ops: {}, killed: { tasks: 0, agents: 0 }, exits: {}, agentBusy: 0, agentErrors: [] };
@@ -105,7 +107,10 @@ async function tasksWorker(deadline, n) {
     } else if (r < 0.6) {
       op = 'update';
       args = ['update', pick(all), '--meta', `${key}=x`];
-    } else if (r < 0.72) {
+    } else if (r < 0.66) {
+      op = 'claim';
+      args = ['claim', pick(all), '--as', key];
+    } else if (r < 0.74) {
       op = 'edge';
       const sorted = all.map(Number).sort((a, b) => a - b);
       const a = Math.floor(Math.random() * (sorted.length - 1));
@@ -131,6 +136,7 @@ async function tasksWorker(deadline, n) {
     if (op === 'create') created.push(res.stdout.trim());
     if (op === 'update') meta.push([args[1], key]);
     if (op === 'edge') edges.push([args[3], args[1]]);
+    if (op === 'claim') claims.push([args[1], key]);
     if (op === 'list') JSON.parse(res.stdout); // one whole document, or the run fails here
   }
 }
@@ -203,6 +209,10 @@ for (const [id, key] of meta) {
   const t = tasks.get(id);
   if (t && t.metadata?.[key] !== 'x') violations.push(`lost update: ${key} on #${id}`);
 }
+for (const [id, agent] of claims) {
+  const t = tasks.get(id);
+  if (t && t.owner !== agent) violations.push(`claim of #${id} by ${agent} lost (owner ${t.owner ?? 'none'})`);
+}
 for (const [a, b] of edges) {
   const ta = tasks.get(a);
   const tb = tasks.get(b);
@@ -227,7 +237,7 @@ const totalOps = Object.values(stats.ops).reduce((a, b) => a + b, 0);
 console.log(`ran ${Math.round(ranMs / 1000)} s: ${totalOps} operations, ${stats.killed.tasks} tasks processes and ${stats.killed.agents} agent writers killed`);
 for (const [k, v] of Object.entries(stats.ops).sort()) console.log(`  ${k.padEnd(28)} ${v}`);
 console.log(`  agent lock give-ups (ELOCKED) ${stats.agentBusy}${stats.agentErrors.length ? `, agent errors ${stats.agentErrors.length}: ${stats.agentErrors.slice(0, 3).join(' | ')}` : ''}`);
-console.log(`final list: ${tasks.size} tasks; ${created.length} creates, ${meta.length} updates, ${edges.length} edges reported done`);
+console.log(`final list: ${tasks.size} tasks; ${created.length} creates, ${meta.length} updates, ${claims.length} claims, ${edges.length} edges reported done`);
 console.log(`files torn by agents killed mid-write (their plain writeFile; expected): ${torn.length ? torn.join(', ') : 'none'}`);
 console.log(`lock directories waiting out the stale time: ${locksBefore.length ? locksBefore.join(', ') : 'none'}`);
 console.log(`check --fix found: ${byCode(fixed.findings ?? [])}; left: ${byCode(fixed.remaining ?? [])}`);

@@ -11,7 +11,7 @@ import { oneLine } from './text.js';
  * an agent's text cannot turn into links, HTML or formatting.
  */
 export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex, opts: { title: string }): string {
-  const lines = [`### ${escapeMarkdown(opts.title)}`, ''];
+  const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
   const c = countTasks(tasks, index);
   const parts = [`**${c.completed}/${c.total} done**`, `${c.in_progress} in progress`, `${c.pending} pending`];
@@ -38,11 +38,11 @@ function checklistItem(t: Task, index: TaskIndex): string {
     const deps = t.blockedBy.map((id) => {
       const blocker = index.get(id);
       const state = !blocker ? 'missing' : blocker.status === 'completed' ? 'done' : blocker.status === 'in_progress' ? 'in progress' : 'pending';
-      return `${codeSpan(`#${id}`)} (${state})`;
+      return `${codeSpan(`#${oneLine(id)}`)} (${state})`;
     });
     details.push(`depends on ${deps.join(', ')}`);
   }
-  return `- ${box} ${codeSpan(`#${t.id}`)} ${escapeMarkdown(oneLine(t.subject))} — ${details.join(' · ')}`;
+  return `- ${box} ${codeSpan(`#${oneLine(t.id)}`)} ${escapeMarkdown(oneLine(t.subject))} — ${details.join(' · ')}`;
 }
 
 /** Backslash-escape what Markdown (and GitHub's HTML) would interpret. */

@@ -22,7 +22,7 @@ export interface ImportReport {
   warnings: string[];
 }
 
-const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
+const refs = (ids: readonly string[]) => ids.map((id) => `#${oneLine(id)}`).join(', ');
 
 /**
  * One line per task: what happens to it, its id, status and subject, and its

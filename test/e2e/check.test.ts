@@ -190,6 +190,21 @@ describe('tasks check', () => {
     expect(check(config).report.findings).toEqual([]);
   });
 
+  it('--fix repairs what its own repairs uncover: references to a file it moved aside', () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, t('1', { blocks: ['2'] }));
+    fs.writeFileSync(path.join(list, '2.json'), '{"id": "2", "subj');
+    const { code, report } = check(config, '--fix');
+    expect(report.findings.map((f) => [f.code, f.repair?.status])).toEqual([
+      ['invalid_json', 'fixed'],
+      ['missing_reference', 'fixed'],
+    ]);
+    expect(report.remaining).toEqual([]);
+    expect(code).toBe(0);
+    expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: [] });
+  });
+
   it('--stale-after sets the claim threshold; off skips it; a bad value is a usage error', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');

@@ -98,15 +98,16 @@ function ageLocks(list: string, names: readonly string[]): void {
 const t = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
 
 describe('fault injection', () => {
-  it('SIGKILL during create, update and delete, 100 rounds: no partial file, no lost task, no id reused, no lock stuck past the stale time', async () => {
+  it('SIGKILL during create, update, claim and delete, 100 rounds: no partial file, no lost task, no id reused, no lock stuck past the stale time', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'f');
-    // A chain 1 -> 2 -> ... -> 30, both sides of every edge written.
+    // Pairs 1 -> 2, 3 -> 4, ...: both sides of every edge written; half the tasks claimable.
     for (let i = 1; i <= 30; i++) {
-      writeTask(list, t(String(i), { blocks: i < 30 ? [String(i + 1)] : [], blockedBy: i > 1 ? [String(i - 1)] : [] }));
+      writeTask(list, t(String(i), i % 2 === 1 ? { blocks: [String(i + 1)] } : { blockedBy: [String(i - 1)] }));
     }
     const everUsed = new Set(inspect(list).ids);
     const expectedMeta = new Map<string, string[]>(); // successful updates: id -> keys
+    const expectedOwner = new Map<string, string>(); // successful claims: id -> agent
     let killedCount = 0;
     let leftLocks = 0; // lock directories killed processes left
     let leftTemps = 0;
@@ -115,14 +116,14 @@ describe('fault injection', () => {
     for (let round = 0; round < 100; round++) {
       const before = inspect(list);
       const pick = before.ids[Math.floor(Math.random() * before.ids.length)] as string;
-      const op = (['create', 'update', 'delete'] as const)[round % 3];
-      const when = whens[Math.floor(round / 3) % 3] as When;
-      const args =
-        op === 'create'
-          ? ['-l', 'f', 'create', `round ${round}`, '--blocked-by', pick]
-          : op === 'update'
-            ? ['-l', 'f', 'update', pick, '--meta', `r${round}=x`]
-            : ['-l', 'f', 'delete', pick];
+      const op = (['create', 'update', 'claim', 'delete'] as const)[round % 4];
+      const when = whens[Math.floor(round / 4) % 3] as When;
+      const args = {
+        create: ['-l', 'f', 'create', `round ${round}`, '--blocked-by', pick],
+        update: ['-l', 'f', 'update', pick, '--meta', `r${round}=x`],
+        claim: ['-l', 'f', 'claim', pick, '--as', `agent-${round}`],
+        delete: ['-l', 'f', 'delete', pick],
+      }[op];
       const started = Date.now();
       const out = await runAndHit(config, list, args, 'SIGKILL', when);
       const elapsed = Date.now() - started;
@@ -134,6 +135,12 @@ describe('fault injection', () => {
       if (ok && op === 'delete') expect(after.ids).not.toContain(pick);
       if (ok && op === 'create') expect(after.ids).toContain(out.stdout.trim());
       if (ok && op === 'update') expectedMeta.set(pick, [...(expectedMeta.get(pick) ?? []), `r${round}`]);
+      if (ok && op === 'claim') expectedOwner.set(pick, `agent-${round}`);
+      // A claim is one locked write: killed or not, the task has no owner or the claimant.
+      if (op === 'claim' && !expectedOwner.has(pick) && after.tasks.has(pick)) {
+        expect([undefined, `agent-${round}`]).toContain(after.tasks.get(pick)?.owner);
+        if (after.tasks.get(pick)?.owner !== undefined) expectedOwner.set(pick, `agent-${round}`);
+      }
       // No id ever handed out twice.
       for (const id of after.ids) {
         if (!before.ids.includes(id)) {
@@ -145,6 +152,11 @@ describe('fault injection', () => {
       for (const [id, keys] of expectedMeta) {
         const task = after.tasks.get(id);
         if (task) for (const key of keys) expect((task.metadata as Record<string, unknown>)?.[key], `round ${round}: lost ${key} on #${id}`).toBe('x');
+      }
+      // A claim once made holds: later claims by others are refused.
+      for (const [id, agent] of expectedOwner) {
+        const task = after.tasks.get(id);
+        if (task) expect(task.owner, `round ${round}: owner of #${id}`).toBe(agent);
       }
       // A lock left by the killed process: the next writer must get past it within the
       // stale time. Twice we really wait for it; otherwise its age is set past the stale

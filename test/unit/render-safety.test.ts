@@ -3,6 +3,8 @@ import { renderErrorJson } from '../../src/render/error.js';
 import { renderJson } from '../../src/render/json.js';
 import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
 import { renderLockWait } from '../../src/render/lock-wait.js';
+import { describeRefusal } from '../../src/render/claim-result.js';
+import { renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 import { renderTaskLines, renderTaskTable } from '../../src/render/task-table.js';
 import { renderTaskDetail } from '../../src/render/task-detail.js';
 import { indexTasks } from '../../src/core/blockers.js';
@@ -46,6 +48,14 @@ describe('renderers never pass control characters through', () => {
       expect(out.replace(/[\t\n]/g, '')).not.toMatch(UNSAFE);
       expect(out).toContain('a[2J31m');
     }
+  });
+
+  it('claim refusals and the Markdown export', () => {
+    const index = indexTasks([hostile]);
+    expect(describeRefusal('7', { success: false, reason: 'blocked', task: hostile, openBlockers: [EVIL] })).not.toMatch(UNSAFE);
+    expect(describeRefusal('7', { success: false, reason: 'agent_busy', task: hostile, busyWith: [EVIL] })).not.toMatch(UNSAFE);
+    expect(describeRefusal('7', { success: false, reason: 'already_claimed', task: hostile })).not.toMatch(UNSAFE);
+    expect(renderMarkdownChecklist([hostile], index, { title: EVIL }).replace(/\n/g, '')).not.toMatch(UNSAFE);
   });
 
   it('check reports', () => {
