@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MAX_CONFIG_BYTES, readBoundedText } from './bounded-read.js';
 import { errnoCode } from './errors.js';
 
 /**
@@ -93,7 +94,7 @@ function realOrSelf(file: string): string {
 function readSettingsFile(file: string, warnings: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBoundedText(file, MAX_CONFIG_BYTES);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

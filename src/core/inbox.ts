@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { MAX_INBOX_BYTES, readBoundedText } from './bounded-read.js';
 import { TasksError, errnoCode } from './errors.js';
 import { assertStillHeld, withInboxLock } from './locks.js';
 import { sanitizeListId } from './paths.js';
@@ -61,7 +62,7 @@ export async function appendToInbox(file: string, message: InboxMessage): Promis
 export function readInbox(file: string): unknown[] {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBoundedText(file, MAX_INBOX_BYTES);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return [];
     throw new TasksError('io', `cannot read inbox ${file}: ${(err as Error).message}`, { cause: err });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MAX_CONFIG_BYTES, readBoundedText } from './bounded-read.js';
 import { errnoCode } from './errors.js';
 import { sanitizeListId } from './paths.js';
 
@@ -53,7 +54,7 @@ export function readTeam(dir: string): TeamRead {
   const file = path.join(dir, 'config.json');
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBoundedText(file, MAX_CONFIG_BYTES);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };

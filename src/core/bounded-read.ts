@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Read a small text file we do not own the shape of (settings, a team config, an inbox)
+ * without the ways a plain readFileSync can hang or exhaust memory: a FIFO (opened
+ * non-blocking and refused), a device or a symlink to one such as /dev/zero (refused: not
+ * a regular file), a huge file (refused past `maxBytes`). Symlinks to regular files are
+ * followed: settings often live in a dotfiles repository. Failures are thrown as errors
+ * with an errno-style `code` (ENOENT, EISDIR, EACCES... or EFTYPE, EFBIG), so callers
+ * that already sort readFileSync's errors keep working.
+ */
+export function readBoundedText(file: string, maxBytes: number): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error(`${path.basename(file)} is a directory`), { code: 'EISDIR' });
+    if (!stat.isFile()) throw Object.assign(new Error(`${path.basename(file)} is not a regular file`), { code: 'EFTYPE' });
+    if (stat.size > maxBytes) {
+      throw Object.assign(new Error(`${path.basename(file)} is ${stat.size} bytes, over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
+    }
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, stat.size + 64 * 1024));
+    let length = 0;
+    while (length < buffer.length) {
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > maxBytes) throw Object.assign(new Error(`${path.basename(file)} is over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Settings and team configs: far smaller than this. */
+export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+/** An inbox grows with every message; generous, but bounded. */
+export const MAX_INBOX_BYTES = 64 * 1024 * 1024;
