@@ -19,12 +19,13 @@ export function readBoundedText(file: string, maxBytes: number): string {
     if (stat.size > maxBytes) {
       throw Object.assign(new Error(`${path.basename(file)} is ${stat.size} bytes, over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
     }
-    const buffer = Buffer.alloc(Math.min(maxBytes + 1, stat.size + 64 * 1024));
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stat.size + 4096));
     let length = 0;
     while (length < buffer.length) {
-      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
+      const wanted = buffer.length - length;
+      const n = fs.readSync(fd, buffer, length, wanted, null);
       length += n;
+      if (n < wanted) break; // a short read of a regular file is its end
     }
     if (length > maxBytes) throw Object.assign(new Error(`${path.basename(file)} is over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
     return buffer.toString('utf8', 0, length);

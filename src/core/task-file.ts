@@ -109,13 +109,13 @@ export function readRegularFile(
       return { kind: 'invalid', reason: `file is ${stat.size} bytes, over the ${maxBytes}-byte limit`, cause: 'size' };
     }
     // Read at most maxBytes + 1: the file may grow after the fstat.
-    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size, 0) + 64 * 1024));
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stat.size + 4096));
     let length = 0;
-    for (;;) {
-      if (length === buffer.length) break;
-      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
+    while (length < buffer.length) {
+      const wanted = buffer.length - length;
+      const n = fs.readSync(fd, buffer, length, wanted, null);
       length += n;
+      if (n < wanted) break; // a short read of a regular file is its end
     }
     if (length > maxBytes) return { kind: 'invalid', reason: `file is over the ${maxBytes}-byte limit`, cause: 'size' };
     return { kind: 'text', text: buffer.toString('utf8', 0, length) };
