@@ -4,8 +4,8 @@ import { TasksError, isTasksError } from '../core/errors.js';
 import { chooseList, type ListChoice } from '../core/lists.js';
 import { resolveConfigDir } from '../core/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
-import { oneLine } from '../render/text.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
+import { oneLine } from '../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
 
 /** The options every command shares, defined once on the root program. */
