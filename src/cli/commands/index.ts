@@ -6,6 +6,7 @@ import { registerGet } from './get.js';
 import { registerList } from './list.js';
 import { registerLists } from './lists.js';
 import { registerUpdate } from './update.js';
+import { registerWatch } from './watch.js';
 
 /** Every subcommand, one file each; the order here is the order in `--help`. */
 export function registerCommands(program: Command, app: App): void {
@@ -15,4 +16,5 @@ export function registerCommands(program: Command, app: App): void {
   registerUpdate(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerWatch(program, app);
 }

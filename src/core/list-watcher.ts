@@ -1,0 +1,241 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from './clock.js';
+import type { FileProblem } from './list-read.js';
+import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff.js';
+import { isTaskHint, rescanDueAt } from './watch-hints.js';
+import { scanList, type ScanResult } from './watch-scan.js';
+
+export interface ListWatcherOptions {
+  /** The list folder; it need not exist yet. */
+  dir: string;
+  clock: Clock;
+  /** Quiet time after the last hint before a rescan (ms). */
+  debounceMs?: number;
+  /** Longest a rescan waits after the first hint of a burst (ms). */
+  maxDelayMs?: number;
+  /** Safety net: rescan this long after the last rescan even without a hint (ms). */
+  rescanMs?: number;
+}
+
+export interface WatchUpdate {
+  at: number;
+  /** What changed since the last update; empty when only `exists` or `problems` did. */
+  events: ChangeEvent[];
+  exists: boolean;
+  snapshot: TaskSnapshot;
+  /** Files that stayed unreadable; their last good version stays in the snapshot. */
+  problems: FileProblem[];
+}
+
+export interface ListWatcherHandlers {
+  onUpdate(update: WatchUpdate): void;
+  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
+  onError(err: unknown): void;
+  /** Something the user should know that does not stop watching. */
+  onWarning?(message: string): void;
+}
+
+/**
+ * Watches one list folder and reports every change as events, without missing any:
+ *
+ * - fs.watch events are hints only; each burst of them, after a short debounce, causes
+ *   a full rescan of the folder, diffed against the last snapshot;
+ * - a rescan also runs `rescanMs` after the previous one, whatever happened, because
+ *   inotify drops events silently when its queue overflows;
+ * - when the folder is missing, the nearest existing ancestor is watched until it
+ *   appears; when it is removed and made again (a new inode), the watch is re-attached.
+ *
+ * Reads take no lock, as agents' reads do; nothing is ever written.
+ */
+export class ListWatcher {
+  private readonly dir: string;
+  private readonly clock: Clock;
+  private readonly debounceMs: number;
+  private readonly maxDelayMs: number;
+  private readonly rescanMs: number;
+  private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+  private dirWatcher: fs.FSWatcher | undefined;
+  private dirWatcherInode: string | undefined;
+  private ancestorWatcher: fs.FSWatcher | undefined;
+  private ancestorWatched: string | undefined;
+  private debounceTimer: NodeJS.Timeout | undefined;
+  private firstHintAt: number | undefined;
+  private safetyTimer: NodeJS.Timeout | undefined;
+  /** Unreadable files seen by the last scan, before the two-scan rule below. */
+  private lastRawProblems: FileProblem[] = [];
+  private warnedNoWatch = false;
+  private closed = false;
+
+  constructor(
+    opts: ListWatcherOptions,
+    private readonly handlers: ListWatcherHandlers,
+  ) {
+    this.dir = path.resolve(opts.dir);
+    this.clock = opts.clock;
+    this.debounceMs = opts.debounceMs ?? 100;
+    this.maxDelayMs = opts.maxDelayMs ?? 500;
+    this.rescanMs = opts.rescanMs ?? 2000;
+  }
+
+  /** The first scan (synchronous; throws on an I/O error), then watching begins. */
+  start(): WatchUpdate {
+    this.state = this.scan();
+    this.attach();
+    this.armSafetyNet();
+    return this.update([]);
+  }
+
+  get current(): WatchUpdate {
+    return this.update([]);
+  }
+
+  /** Rescan now (tests and callers that know something changed). */
+  rescan(): void {
+    if (this.closed) return;
+    this.clearDebounce();
+    let next: ScanResult;
+    try {
+      next = this.scan();
+    } catch (err) {
+      this.close();
+      this.handlers.onError(err);
+      return;
+    }
+    const events = diffSnapshots(this.state.snapshot, next.snapshot);
+    const existsChanged = next.exists !== this.state.exists;
+    const problemsChanged = problemKey(next.problems) !== problemKey(this.state.problems);
+    this.state = next;
+    this.attach();
+    this.armSafetyNet();
+    if (events.length > 0 || existsChanged || problemsChanged) this.handlers.onUpdate(this.update(events));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clearDebounce();
+    if (this.safetyTimer) clearTimeout(this.safetyTimer);
+    this.safetyTimer = undefined;
+    this.closeDirWatcher();
+    this.closeAncestorWatcher();
+  }
+
+  /**
+   * A file that failed to read is reported only when it fails again on the next scan,
+   * which a new failure brings forward: an agent's plain writeFile caught half-way has
+   * finished by then, and is retried, not reported.
+   */
+  private scan(): ScanResult {
+    const result = scanList(this.dir, this.state.snapshot);
+    const before = new Set(this.lastRawProblems.map((p) => p.file));
+    const fresh = result.problems.some((p) => !before.has(p.file));
+    this.lastRawProblems = result.problems;
+    if (fresh) this.hint();
+    return { ...result, problems: result.problems.filter((p) => before.has(p.file)) };
+  }
+
+  private update(events: ChangeEvent[]): WatchUpdate {
+    return { at: this.clock.now(), events, exists: this.state.exists, snapshot: this.state.snapshot, problems: this.state.problems };
+  }
+
+  private hint(): void {
+    if (this.closed) return;
+    const now = this.clock.now();
+    this.firstHintAt ??= now;
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    const due = rescanDueAt(this.firstHintAt, now, this.debounceMs, this.maxDelayMs);
+    this.debounceTimer = setTimeout(() => this.rescan(), due - now);
+  }
+
+  private clearDebounce(): void {
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    this.debounceTimer = undefined;
+    this.firstHintAt = undefined;
+  }
+
+  private armSafetyNet(): void {
+    if (this.closed) return;
+    if (this.safetyTimer) clearTimeout(this.safetyTimer);
+    this.safetyTimer = setTimeout(() => this.rescan(), this.rescanMs);
+  }
+
+  /** Watch the folder if it exists (re-attaching if it is a new one), else its nearest ancestor. */
+  private attach(): void {
+    if (this.closed) return;
+    if (this.state.exists) {
+      this.closeAncestorWatcher();
+      if (this.dirWatcher && this.dirWatcherInode === this.state.inode) return;
+      this.closeDirWatcher();
+      const self = path.basename(this.dir);
+      this.dirWatcher = this.watch(this.dir, (name) => {
+        // The folder's own name: it was moved or removed; a rescan finds out which.
+        if (isTaskHint(name) || name === self) this.hint();
+      });
+      this.dirWatcherInode = this.dirWatcher ? this.state.inode : undefined;
+      return;
+    }
+    this.closeDirWatcher();
+    const { ancestor, child } = nearestAncestor(this.dir);
+    if (this.ancestorWatcher && this.ancestorWatched === ancestor) return;
+    this.closeAncestorWatcher();
+    this.ancestorWatcher = this.watch(ancestor, (name) => {
+      if (name === null || name === undefined || name === child) this.hint();
+    });
+    this.ancestorWatched = this.ancestorWatcher ? ancestor : undefined;
+  }
+
+  private watch(target: string, onName: (name: string | null) => void): fs.FSWatcher | undefined {
+    try {
+      const watcher = fs.watch(target, { persistent: true }, (_type, name) => onName(name === null ? null : String(name)));
+      watcher.on('error', () => {
+        // Typically the folder went away; drop this watch and let a rescan decide.
+        if (watcher === this.dirWatcher) this.closeDirWatcher();
+        if (watcher === this.ancestorWatcher) this.closeAncestorWatcher();
+        this.hint();
+      });
+      return watcher;
+    } catch (err) {
+      // Out of inotify watches, say: the periodic rescan still sees every change, later.
+      if (!this.warnedNoWatch) {
+        this.warnedNoWatch = true;
+        this.handlers.onWarning?.(`cannot watch ${target} (${(err as Error).message}); checking every ${this.rescanMs / 1000}s instead`);
+      }
+      return undefined;
+    }
+  }
+
+  private closeDirWatcher(): void {
+    this.dirWatcher?.close();
+    this.dirWatcher = undefined;
+    this.dirWatcherInode = undefined;
+  }
+
+  private closeAncestorWatcher(): void {
+    this.ancestorWatcher?.close();
+    this.ancestorWatcher = undefined;
+    this.ancestorWatched = undefined;
+  }
+}
+
+function problemKey(problems: readonly FileProblem[]): string {
+  return problems.map((p) => `${p.file}\0${p.reason}`).sort().join('\n');
+}
+
+/** The deepest existing folder on the way to `dir`, and the name under it that leads there. */
+function nearestAncestor(dir: string): { ancestor: string; child: string } {
+  let child = path.basename(dir);
+  let ancestor = path.dirname(dir);
+  while (!isDir(ancestor) && path.dirname(ancestor) !== ancestor) {
+    child = path.basename(ancestor);
+    ancestor = path.dirname(ancestor);
+  }
+  return { ancestor, child };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
