@@ -102,7 +102,7 @@ function restLine(rest: readonly Task[], index: TaskIndex, style: Style): string
     counts.pending > 0 ? `${counts.pending} pending` : '',
     counts.completed > 0 ? `${counts.completed} done` : '',
   ].filter(Boolean);
-  return style.dim(`   … ${rest.length} more (${parts.join(', ')}); make the window taller to see them`);
+  return style.dim(`… ${rest.length} more: ${parts.join(', ')}`);
 }
 
 function taskRows(m: WatchFrameModel, shown: readonly Task[], o: FrameOptions, width: number): string[] {
@@ -205,7 +205,7 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
  */
 export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] {
   // One column for the left margin, one left free at the right edge.
-  const width = Math.max(20, o.width - 2);
+  const width = Math.max(8, o.width - 2);
   const counts = countTasks(m.tasks, m.index);
   const problem = problemLine(m, o.style);
   const chrome = o.final ? 2 : 5 + (problem ? 1 : 0);
