@@ -16,6 +16,8 @@ export interface ListWatcherOptions {
   maxDelayMs?: number;
   /** Safety net: rescan this long after the last rescan even without a hint (ms). */
   rescanMs?: number;
+  /** How long a file must stay unreadable before it is reported (ms). */
+  problemGraceMs?: number;
 }
 
 export interface WatchUpdate {
@@ -54,6 +56,7 @@ export class ListWatcher {
   private readonly debounceMs: number;
   private readonly maxDelayMs: number;
   private readonly rescanMs: number;
+  private readonly problemGraceMs: number;
   private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
   private dirWatcher: fs.FSWatcher | undefined;
   private dirWatcherInode: string | undefined;
@@ -62,8 +65,8 @@ export class ListWatcher {
   private debounceTimer: NodeJS.Timeout | undefined;
   private firstHintAt: number | undefined;
   private safetyTimer: NodeJS.Timeout | undefined;
-  /** Unreadable files seen by the last scan, before the two-scan rule below. */
-  private lastRawProblems: FileProblem[] = [];
+  /** When each file that the last scan could not read was first seen unreadable. */
+  private problemSince = new Map<string, number>();
   private warnedNoWatch = false;
   private closed = false;
 
@@ -76,6 +79,7 @@ export class ListWatcher {
     this.debounceMs = opts.debounceMs ?? 100;
     this.maxDelayMs = opts.maxDelayMs ?? 500;
     this.rescanMs = opts.rescanMs ?? 2000;
+    this.problemGraceMs = opts.problemGraceMs ?? 1000;
   }
 
   /** The first scan (synchronous; throws on an I/O error), then watching begins. */
@@ -121,17 +125,17 @@ export class ListWatcher {
   }
 
   /**
-   * A file that failed to read is reported only when it fails again on the next scan,
-   * which a new failure brings forward: an agent's plain writeFile caught half-way has
-   * finished by then, and is retried, not reported.
+   * A file that failed to read is reported only once it has failed for `problemGraceMs`:
+   * an agent's plain writeFile caught half-way (or a slow writer) has finished by then,
+   * and its finishing write brings a rescan. Until then it is retried, not reported.
    */
   private scan(): ScanResult {
     const result = scanList(this.dir, this.state.snapshot);
-    const before = new Set(this.lastRawProblems.map((p) => p.file));
-    const fresh = result.problems.some((p) => !before.has(p.file));
-    this.lastRawProblems = result.problems;
-    if (fresh) this.hint();
-    return { ...result, problems: result.problems.filter((p) => before.has(p.file)) };
+    const now = this.clock.now();
+    const seen = new Map<string, number>();
+    for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
+    this.problemSince = seen;
+    return { ...result, problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs) };
   }
 
   private update(events: ChangeEvent[]): WatchUpdate {

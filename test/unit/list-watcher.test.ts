@@ -72,7 +72,7 @@ describe('ListWatcher', () => {
     writeTask(dir, task('1'));
     const w = start(dir, { rescanMs: 150 });
     fs.writeFileSync(path.join(dir, '1.json'), '{"id": "1", "subject": "s1", "descr');
-    await waitFor(() => w.updates.some((u) => u.problems.length > 0), 'the problem to be reported after two scans');
+    await waitFor(() => w.updates.some((u) => u.problems.length > 0), 'the problem to be reported once it lasted');
     expect(w.events()).toEqual([]);
     expect(w.watcher.current.snapshot.get('1')).toEqual(task('1'));
     writeTask(dir, task('1', { owner: 'amy' }));
