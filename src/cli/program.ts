@@ -35,6 +35,7 @@ Examples:
   tasks create "Write docs" -d "README and examples"
   tasks update 4 --status in_progress --owner me
   tasks delete 3 5
+  tasks watch --until all-completed --timeout 30m   wait for the agents (CI)
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 124 timeout, 130 interrupted.`,
   );

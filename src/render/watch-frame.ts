@@ -169,7 +169,8 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
 function changeLine(m: WatchFrameModel, o: FrameOptions): string {
   const { style } = o;
   if (!m.lastChange) return style.dim('No changes yet.');
-  return `${style.dim(`Last change ${ago(m.lastChange.at, o.now)}:`)} ${describeEvents(m.lastChange.events, style)}`;
+  const when = o.now - m.lastChange.at < 1000 ? 'just now' : ago(m.lastChange.at, o.now);
+  return `${style.dim(`Last change ${when}:`)} ${describeEvents(m.lastChange.events, style)}`;
 }
 
 function problemLine(m: WatchFrameModel, style: Style): string | undefined {
