@@ -163,7 +163,11 @@ export class ListWatcher {
     this.safetyTimer = setTimeout(() => this.rescan(), this.rescanMs);
   }
 
-  /** Watch the folder if it exists (re-attaching if it is a new one), else its nearest ancestor. */
+  /**
+   * Watch the folder if it exists (re-attaching if it is a new one), else its nearest
+   * ancestor. A new watch cannot report what happened between the scan and its start,
+   * so it is followed by a rescan.
+   */
   private attach(): void {
     if (this.closed) return;
     if (this.state.exists) {
@@ -176,6 +180,7 @@ export class ListWatcher {
         if (isTaskHint(name) || name === self) this.hint();
       });
       this.dirWatcherInode = this.dirWatcher ? this.state.inode : undefined;
+      if (this.dirWatcher) this.hint();
       return;
     }
     this.closeDirWatcher();
@@ -186,6 +191,7 @@ export class ListWatcher {
       if (name === null || name === undefined || name === child) this.hint();
     });
     this.ancestorWatched = this.ancestorWatcher ? ancestor : undefined;
+    if (this.ancestorWatcher) this.hint();
   }
 
   private watch(target: string, onName: (name: string | null) => void): fs.FSWatcher | undefined {
