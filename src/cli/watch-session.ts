@@ -48,6 +48,7 @@ export interface WatchOutcome {
 }
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
   const all = [...update.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
@@ -94,12 +95,21 @@ export class WatchSession {
         return;
       }
       for (const s of STOP_SIGNALS) process.on(s, this.onSignal);
-      if (this.opts.timeoutMs !== undefined) {
-        this.deadlineTimer = setTimeout(() => this.finish('timeout'), this.opts.timeoutMs);
-      }
+      const deadline = this.opts.timeoutMs === undefined ? undefined : this.opts.clock.now() + this.opts.timeoutMs;
       this.sink.begin(this.view);
       if (this.holds()) this.finish('condition-met');
+      else if (deadline !== undefined) this.armDeadline(deadline);
     });
+  }
+
+  /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
+  private armDeadline(at: number): void {
+    const left = at - this.opts.clock.now();
+    if (left <= 0) {
+      this.finish('timeout');
+      return;
+    }
+    this.deadlineTimer = setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
   }
 
   /** End the watch as if interrupted (the live view's `q` and Ctrl-C keys). */
