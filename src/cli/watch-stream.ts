@@ -47,7 +47,7 @@ export class StreamSink implements WatchSink {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);
-      if (!this.warned.has(p.file)) this.app.warn(`${p.file} is unreadable (${p.reason}); reporting its last good version until it reads again`);
+      if (!this.warned.has(p.file)) this.app.warn(`skipped ${p.file}: ${p.reason} (no events for it until it reads again)`);
     }
     this.warned = now;
   }

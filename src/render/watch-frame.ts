@@ -123,7 +123,7 @@ function taskRows(m: WatchFrameModel, shown: readonly Task[], o: FrameOptions, w
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
-  let ownerW = Math.min(20, Math.max(0, ...rows.map((r) => displayWidth(r.owner))));
+  let ownerW = Math.min(Math.max(20, Math.floor(width / 4)), Math.max(0, ...rows.map((r) => displayWidth(r.owner))));
   let blockW = Math.min(24, Math.max(0, ...rows.map((r) => displayWidth(r.blockers))));
   const fixed = () => 2 + idW + 2 + (ownerW > 0 ? ownerW + 2 : 0) + (blockW > 0 ? blockW + 2 : 0);
   if (width - fixed() < 16) blockW = 0;
@@ -174,11 +174,11 @@ function changeLine(m: WatchFrameModel, o: FrameOptions): string {
 }
 
 function problemLine(m: WatchFrameModel, style: Style): string | undefined {
-  if (m.problems.length === 0) return undefined;
+  const first = m.problems[0];
+  if (!first) return undefined;
+  if (m.problems.length === 1) return style.yellow(`⚠ ${oneLine(first.file)} is unreadable (agents skip it too): ${oneLine(first.reason)}`);
   const names = m.problems.map((p) => oneLine(p.file)).join(', ');
-  const first = m.problems[0] as FileProblem;
-  const why = m.problems.length === 1 ? ` (${oneLine(first.reason)})` : '';
-  return style.yellow(`⚠ unreadable: ${names}${why}; showing the last good version`);
+  return style.yellow(`⚠ ${m.problems.length} files are unreadable (agents skip them too): ${names}`);
 }
 
 function footerLine(m: WatchFrameModel, o: FrameOptions): string {

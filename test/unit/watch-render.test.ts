@@ -93,8 +93,10 @@ describe('renderWatchFrame', () => {
 
   it('warns about unreadable files', () => {
     expect(frame(model({ problems: [{ file: '7.json', reason: 'not valid JSON' }] })).join('\n')).toContain(
-      '⚠ unreadable: 7.json (not valid JSON); showing the last good version',
+      '⚠ 7.json is unreadable (agents skip it too): not valid JSON',
     );
+    const two = [{ file: '7.json', reason: 'x' }, { file: '9.json', reason: 'y' }];
+    expect(frame(model({ problems: two })).join('\n')).toContain('⚠ 2 files are unreadable (agents skip them too): 7.json, 9.json');
   });
 });
 
