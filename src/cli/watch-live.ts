@@ -34,6 +34,7 @@ export class LiveSink implements WatchSink {
   private view: WatchView | undefined;
   private lastChange: { at: number; events: ChangeEvent[] } | undefined;
   private prev: string[] | undefined;
+  private notice: string | undefined;
   private entered = false;
   private done = false;
   private enterTimer: NodeJS.Immediate | undefined;
@@ -71,6 +72,12 @@ export class LiveSink implements WatchSink {
 
   abort(): void {
     this.leave();
+  }
+
+  /** Shown on the view (stderr would scribble over it). */
+  warn(message: string): void {
+    this.notice = message;
+    if (this.entered) this.draw();
   }
 
   private enter(): void {
@@ -111,6 +118,7 @@ export class LiveSink implements WatchSink {
       hidden: this.opts.filterLabel ? view.all.length - view.shown.length : 0,
       filterLabel: this.opts.filterLabel,
       problems: view.problems,
+      notice: this.notice,
       lastChange: this.lastChange,
       until: this.opts.until,
       deadline: this.opts.deadline,

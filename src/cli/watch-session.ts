@@ -30,6 +30,8 @@ export interface WatchSink {
   end(view: WatchView, reason: EndReason, met: boolean): void;
   /** The watch failed: undo what begin did (restore the screen); the error is reported after. */
   abort?(): void;
+  /** Something to tell the user that does not stop the watch. */
+  warn(message: string): void;
 }
 
 export interface WatchSessionOptions {
@@ -84,6 +86,7 @@ export class WatchSession {
         {
           onUpdate: (u) => this.onUpdate(u),
           onError: (err) => this.fail(err),
+          onWarning: (message) => this.sink.warn(message),
         },
       );
       this.watcher = watcher;

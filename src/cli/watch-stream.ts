@@ -21,12 +21,12 @@ export class StreamSink implements WatchSink {
 
   begin(view: WatchView): void {
     this.app.out(renderSnapshotEvent(view.at, this.listId, view.exists, view.shown));
-    this.warn(view.problems);
+    this.warnProblems(view.problems);
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
     for (const e of events) this.app.out(renderChangeEvent(view.at, e));
-    this.warn(view.problems);
+    this.warnProblems(view.problems);
   }
 
   end(view: WatchView, reason: EndReason, met: boolean): void {
@@ -43,7 +43,11 @@ export class StreamSink implements WatchSink {
     );
   }
 
-  private warn(problems: readonly FileProblem[]): void {
+  warn(message: string): void {
+    this.app.warn(message);
+  }
+
+  private warnProblems(problems: readonly FileProblem[]): void {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from './clock.js';
 import type { FileProblem } from './list-read.js';
 import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff.js';
-import { isTaskHint, rescanDueAt } from './watch-hints.js';
+import { FolderWatch } from './folder-watch.js';
+import { rescanDueAt } from './watch-hints.js';
 import { scanList, type ScanResult } from './watch-scan.js';
 
 export interface ListWatcherOptions {
@@ -58,16 +58,12 @@ export class ListWatcher {
   private readonly rescanMs: number;
   private readonly problemGraceMs: number;
   private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
-  private dirWatcher: fs.FSWatcher | undefined;
-  private dirWatcherInode: string | undefined;
-  private ancestorWatcher: fs.FSWatcher | undefined;
-  private ancestorWatched: string | undefined;
+  private readonly folder: FolderWatch;
   private debounceTimer: NodeJS.Timeout | undefined;
   private firstHintAt: number | undefined;
   private safetyTimer: NodeJS.Timeout | undefined;
   /** When each file that the last scan could not read was first seen unreadable. */
   private problemSince = new Map<string, number>();
-  private warnedNoWatch = false;
   private closed = false;
 
   constructor(
@@ -80,12 +76,18 @@ export class ListWatcher {
     this.maxDelayMs = opts.maxDelayMs ?? 500;
     this.rescanMs = opts.rescanMs ?? 2000;
     this.problemGraceMs = opts.problemGraceMs ?? 1000;
+    this.folder = new FolderWatch(
+      this.dir,
+      () => this.hint(),
+      // The periodic rescan still sees every change, only later.
+      (target, err) => this.handlers.onWarning?.(`cannot watch ${target} (${err.message}); checking every ${this.rescanMs / 1000}s instead`),
+    );
   }
 
   /** The first scan (synchronous; throws on an I/O error), then watching begins. */
   start(): WatchUpdate {
     this.state = this.scan();
-    this.attach();
+    this.follow();
     this.armSafetyNet();
     return this.update([]);
   }
@@ -110,7 +112,7 @@ export class ListWatcher {
     const existsChanged = next.exists !== this.state.exists;
     const problemsChanged = problemKey(next.problems) !== problemKey(this.state.problems);
     this.state = next;
-    this.attach();
+    this.follow();
     this.armSafetyNet();
     if (events.length > 0 || existsChanged || problemsChanged) this.handlers.onUpdate(this.update(events));
   }
@@ -120,8 +122,7 @@ export class ListWatcher {
     this.clearDebounce();
     if (this.safetyTimer) clearTimeout(this.safetyTimer);
     this.safetyTimer = undefined;
-    this.closeDirWatcher();
-    this.closeAncestorWatcher();
+    this.folder.close();
   }
 
   /**
@@ -136,6 +137,11 @@ export class ListWatcher {
     for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
     this.problemSince = seen;
     return { ...result, problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs) };
+  }
+
+  /** Keep the fs.watch on the folder the last scan saw; a new watch is followed by a rescan. */
+  private follow(): void {
+    if (!this.closed && this.folder.sync(this.state.exists, this.state.inode)) this.hint();
   }
 
   private update(events: ChangeEvent[]): WatchUpdate {
@@ -162,90 +168,8 @@ export class ListWatcher {
     if (this.safetyTimer) clearTimeout(this.safetyTimer);
     this.safetyTimer = setTimeout(() => this.rescan(), this.rescanMs);
   }
-
-  /**
-   * Watch the folder if it exists (re-attaching if it is a new one), else its nearest
-   * ancestor. A new watch cannot report what happened between the scan and its start,
-   * so it is followed by a rescan.
-   */
-  private attach(): void {
-    if (this.closed) return;
-    if (this.state.exists) {
-      this.closeAncestorWatcher();
-      if (this.dirWatcher && this.dirWatcherInode === this.state.inode) return;
-      this.closeDirWatcher();
-      const self = path.basename(this.dir);
-      this.dirWatcher = this.watch(this.dir, (name) => {
-        // The folder's own name: it was moved or removed; a rescan finds out which.
-        if (isTaskHint(name) || name === self) this.hint();
-      });
-      this.dirWatcherInode = this.dirWatcher ? this.state.inode : undefined;
-      if (this.dirWatcher) this.hint();
-      return;
-    }
-    this.closeDirWatcher();
-    const { ancestor, child } = nearestAncestor(this.dir);
-    if (this.ancestorWatcher && this.ancestorWatched === ancestor) return;
-    this.closeAncestorWatcher();
-    this.ancestorWatcher = this.watch(ancestor, (name) => {
-      if (name === null || name === undefined || name === child) this.hint();
-    });
-    this.ancestorWatched = this.ancestorWatcher ? ancestor : undefined;
-    if (this.ancestorWatcher) this.hint();
-  }
-
-  private watch(target: string, onName: (name: string | null) => void): fs.FSWatcher | undefined {
-    try {
-      const watcher = fs.watch(target, { persistent: true }, (_type, name) => onName(name === null ? null : String(name)));
-      watcher.on('error', () => {
-        // Typically the folder went away; drop this watch and let a rescan decide.
-        if (watcher === this.dirWatcher) this.closeDirWatcher();
-        if (watcher === this.ancestorWatcher) this.closeAncestorWatcher();
-        this.hint();
-      });
-      return watcher;
-    } catch (err) {
-      // Out of inotify watches, say: the periodic rescan still sees every change, later.
-      if (!this.warnedNoWatch) {
-        this.warnedNoWatch = true;
-        this.handlers.onWarning?.(`cannot watch ${target} (${(err as Error).message}); checking every ${this.rescanMs / 1000}s instead`);
-      }
-      return undefined;
-    }
-  }
-
-  private closeDirWatcher(): void {
-    this.dirWatcher?.close();
-    this.dirWatcher = undefined;
-    this.dirWatcherInode = undefined;
-  }
-
-  private closeAncestorWatcher(): void {
-    this.ancestorWatcher?.close();
-    this.ancestorWatcher = undefined;
-    this.ancestorWatched = undefined;
-  }
 }
 
 function problemKey(problems: readonly FileProblem[]): string {
   return problems.map((p) => `${p.file}\0${p.reason}`).sort().join('\n');
-}
-
-/** The deepest existing folder on the way to `dir`, and the name under it that leads there. */
-function nearestAncestor(dir: string): { ancestor: string; child: string } {
-  let child = path.basename(dir);
-  let ancestor = path.dirname(dir);
-  while (!isDir(ancestor) && path.dirname(ancestor) !== ancestor) {
-    child = path.basename(ancestor);
-    ancestor = path.dirname(ancestor);
-  }
-  return { ancestor, child };
-}
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -1,4 +1,4 @@
-import { blockerState, countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
+import { countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
 import type { FileProblem } from '../core/list-read.js';
 import type { Task } from '../core/schema.js';
 import type { ChangeEvent } from '../core/watch-diff.js';
@@ -6,10 +6,16 @@ import { formatDuration } from './duration.js';
 import { fitStyled } from './fit.js';
 import { ago } from './lists-table.js';
 import { renderProgressBar } from './progress-bar.js';
-import { STATUS_SYMBOL, paintStatus } from './status.js';
+import { paintStatus } from './status.js';
 import type { Style } from './style.js';
-import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
+import { displayWidth, oneLine, truncate } from './text.js';
 import { describeEvents } from './watch-change.js';
+import { pickRows, renderRestLine, renderTaskRows, spinnerFrame } from './watch-rows.js';
+
+export { SPINNER, SPINNER_INTERVAL_MS } from './watch-rows.js';
+
+/** How long a changed task's id stays highlighted. */
+const RECENT_MS = 5000;
 
 /** Everything one frame of `tasks watch` shows; built by the command from the watcher's state. */
 export interface WatchFrameModel {
@@ -25,6 +31,8 @@ export interface WatchFrameModel {
   /** "status pending, owner amy", when filters are on. */
   filterLabel?: string | undefined;
   problems: readonly FileProblem[];
+  /** A warning that does not stop the watch ("cannot watch …; checking every 2s"). */
+  notice?: string | undefined;
   lastChange?: { at: number; events: readonly ChangeEvent[] } | undefined;
   /** `--until`, as typed. */
   until?: string | undefined;
@@ -43,18 +51,6 @@ export interface FrameOptions {
    * key help, every task (no height limit).
    */
   final?: boolean;
-}
-
-export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-/** How often the spinner moves; the live view redraws this often only while one shows. */
-export const SPINNER_INTERVAL_MS = 100;
-/** How long a changed task's id stays highlighted. */
-const RECENT_MS = 5000;
-
-type Shown = Task['status'] | 'blocked';
-
-function shownStatus(task: Task, index: TaskIndex): Shown {
-  return task.status !== 'completed' && blockerState(task, index).open.length > 0 ? 'blocked' : task.status;
 }
 
 /** Does this frame need the spinner ticking? */
@@ -82,78 +78,11 @@ function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, wid
   return `${style.bold(name)}${bar}  ${style.bold(done)}${tail}`;
 }
 
-/** Which tasks fit in `rows`: those in progress first, then pending, blocked, and the latest done. */
-function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number): { shown: Task[]; rest: Task[] } {
-  if (tasks.length <= rows) return { shown: [...tasks], rest: [] };
-  const room = Math.max(0, rows - 1); // one row says what was left out
-  const rank = (t: Task): number => {
-    const s = shownStatus(t, index);
-    return s === 'in_progress' ? 0 : s === 'pending' ? 1 : s === 'blocked' ? 2 : 3;
-  };
-  const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? Number(b.id) - Number(a.id) : Number(a.id) - Number(b.id)));
-  const keep = new Set(order.slice(0, room));
-  return { shown: tasks.filter((t) => keep.has(t)), rest: tasks.filter((t) => !keep.has(t)) };
-}
-
-function restLine(rest: readonly Task[], index: TaskIndex, style: Style): string {
-  const counts = countTasks(rest, index);
-  const parts = [
-    counts.in_progress > 0 ? `${counts.in_progress} in progress` : '',
-    counts.pending > 0 ? `${counts.pending} pending` : '',
-    counts.completed > 0 ? `${counts.completed} done` : '',
-  ].filter(Boolean);
-  return style.dim(`… ${rest.length} more: ${parts.join(', ')}`);
-}
-
-function taskRows(m: WatchFrameModel, shown: readonly Task[], o: FrameOptions, width: number): string[] {
-  const { style } = o;
-  const recent = new Set<string>();
-  if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
-    for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
-  }
-  const rows = shown.map((t) => {
-    const status = shownStatus(t, m.index);
-    const { open, missing } = blockerState(t, m.index);
-    return {
-      task: t,
-      status,
-      id: `#${t.id}`,
-      owner: t.owner ? `@${oneLine(t.owner)}` : '',
-      blockers: status === 'blocked' || (t.status !== 'completed' && missing.length > 0) ? `blocked by ${[...open.map((x) => `#${x}`), ...missing.map((x) => `#${x}?`)].join(' ')}` : '',
-    };
-  });
-  const idW = Math.max(2, ...rows.map((r) => r.id.length));
-  let ownerW = Math.min(Math.max(20, Math.floor(width / 4)), Math.max(0, ...rows.map((r) => displayWidth(r.owner))));
-  let blockW = Math.min(24, Math.max(0, ...rows.map((r) => displayWidth(r.blockers))));
-  const fixed = () => 2 + idW + 2 + (ownerW > 0 ? ownerW + 2 : 0) + (blockW > 0 ? blockW + 2 : 0);
-  if (width - fixed() < 16) blockW = 0;
-  if (width - fixed() < 16) ownerW = 0;
-  const labels = rows.map((r) => (r.status === 'in_progress' && r.task.activeForm ? oneLine(r.task.activeForm) : oneLine(r.task.subject)));
-  // As wide as the longest label, so owners and blockers sit next to the text.
-  const textW = Math.max(8, Math.min(width - fixed(), Math.max(...labels.map(displayWidth))));
-  const spin = SPINNER[Math.floor(o.now / SPINNER_INTERVAL_MS) % SPINNER.length] as string;
-  return rows.map((r, i) => {
-    const t = r.task;
-    const symbol = paintStatus(style, r.status, r.status === 'in_progress' && !o.final ? spin : STATUS_SYMBOL[r.status]);
-    const id = recent.has(t.id) ? style.yellow(style.bold(padStart(r.id, idW))) : style.dim(padStart(r.id, idW));
-    const cut = truncate(labels[i] as string, textW);
-    const text = r.status === 'completed' ? style.dim(cut) : r.status === 'in_progress' ? style.cyan(cut) : cut;
-    const owner = ownerW > 0 && r.owner ? style.magenta(truncate(r.owner, ownerW)) : '';
-    const blockers = blockW > 0 && r.blockers ? style.red(truncate(r.blockers, blockW)) : '';
-    // Pad only what has something after it: no trailing blanks to redraw.
-    const cells = [`${symbol} ${id}`, text, owner, blockers];
-    while (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
-    return cells
-      .map((c, k) => (k === cells.length - 1 ? c : k === 1 ? padEnd(c, textW) : k === 2 ? padEnd(c, ownerW) : c))
-      .join('  ');
-  });
-}
-
 function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: number): string[] {
   const { style } = o;
   if (!m.exists) {
     return [
-      `${style.cyan(SPINNER[Math.floor(o.now / SPINNER_INTERVAL_MS) % SPINNER.length] as string)} Waiting for the list to appear: ${style.dim(oneLine(m.dir))}`,
+      `${style.cyan(spinnerFrame(o.now))} Waiting for the list to appear: ${style.dim(oneLine(m.dir))}`,
       style.dim('  (agents create it on first use)'),
     ];
   }
@@ -161,8 +90,12 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
     return [m.hidden > 0 ? style.dim(`No tasks match the filter (${m.hidden} hidden).`) : style.dim('No tasks yet.')];
   }
   const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.index, rows);
-  const lines = taskRows(m, shown, o, width);
-  if (rest.length > 0) lines.push(restLine(rest, m.index, style));
+  const recent = new Set<string>();
+  if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
+    for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
+  }
+  const lines = renderTaskRows(shown, m.index, { style, width, now: o.now, final: Boolean(o.final), recent });
+  if (rest.length > 0) lines.push(renderRestLine(rest, m.index, style));
   return lines;
 }
 
@@ -208,13 +141,13 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   // One column for the left margin, one left free at the right edge.
   const width = Math.max(8, o.width - 2);
   const counts = countTasks(m.tasks, m.index);
-  const problem = problemLine(m, o.style);
-  const chrome = o.final ? 2 : 5 + (problem ? 1 : 0);
+  const notices = [problemLine(m, o.style), m.notice ? o.style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
+  const chrome = o.final ? 2 : 5 + notices.length;
   const rows = Math.max(1, o.height - chrome);
   const lines = [headerLine(m, counts, o, width), '', ...bodyLines(m, o, width, rows)];
   if (!o.final) {
     lines.push('', changeLine(m, o));
-    if (problem) lines.push(problem);
+    lines.push(...notices);
     lines.push(footerLine(m, o));
   }
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
