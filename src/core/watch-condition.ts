@@ -21,7 +21,8 @@ export function parseUntil(raw: string): UntilCondition {
   const task = /^task:#?([^:]+):(.+)$/.exec(value);
   if (task) {
     const id = task[1] as string;
-    const status = (task[2] as string).replace(/-/g, '_');
+    const word = (task[2] as string).replace(/-/g, '_');
+    const status = word === 'done' ? 'completed' : word;
     if (!isTaskId(id)) throw new TasksError('usage', `invalid --until "${raw}": "${id}" is not a task id`);
     if (!(STATUSES as readonly string[]).includes(status)) {
       throw new TasksError('usage', `invalid --until "${raw}": expected task:<id>:${STATUSES.join('|')}`);

@@ -15,6 +15,7 @@ describe('parseUntil', () => {
     [' EMPTY ', { kind: 'empty' }],
     ['task:4:completed', { kind: 'task-status', id: '4', status: 'completed' }],
     ['task:#12:in-progress', { kind: 'task-status', id: '12', status: 'in_progress' }],
+    ['task:3:done', { kind: 'task-status', id: '3', status: 'completed' }],
   ])('%s', (raw, expected) => {
     expect(parseUntil(raw)).toEqual(expected);
     expect(parseUntil(formatUntil(expected as UntilCondition))).toEqual(expected);
