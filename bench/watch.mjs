@@ -2,8 +2,8 @@
 // How fast `tasks watch` reports a change, and what it costs while nothing happens.
 //
 //   npm run bench:watch                          100 changes, then a minute idle
-//   node scripts/bench-watch.mjs --idle 10s      a shorter idle window
-//   node scripts/bench-watch.mjs --changes 200 --tasks 500
+//   node bench/watch.mjs --idle 10s      a shorter idle window
+//   node bench/watch.mjs --changes 200 --tasks 500
 //
 // Latency: from just before a task file is written (a plain writeFile, as agents write)
 // to the moment its event line arrives on the watcher's stdout (median, p95 over the
