@@ -131,6 +131,19 @@ describe('watch --until and --timeout', () => {
     expect(events.at(-1)).toMatchObject({ reason: 'condition-met', counts: { total: 2, completed: 2 } });
   });
 
+  it('--blocked --until empty: waits until nothing waits on a blocker; a task leaving the filter is an update', async () => {
+    const { config } = listWith([t('1', { status: 'in_progress', owner: 'a', blocks: ['2'] }), t('2', { blockedBy: ['1'] }), t('3')]);
+    const watch = startWatch(config, ['-l', 'ci', 'watch', '--blocked', '--until', 'empty', '--json']);
+    const snapshot = await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+    expect(snapshot.tasks?.map((x) => x.id)).toEqual(['2']);
+    await cli(config, ['update', '1', '--status', 'completed']);
+    const r = await watch.exited;
+    expect(r.code).toBe(0);
+    // #1 was never blocked: its update is not reported; #2 did not change, and simply left the filter.
+    expect(parseNdjson(r.stdout).map((e) => e.event)).toEqual(['snapshot', 'end']);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ reason: 'condition-met', tasks: [] });
+  });
+
   it('piped without --json: NDJSON on stdout, a one-line text error on stderr at the deadline', () => {
     const { config } = listWith([t('1'), t('2', { status: 'in_progress' })]);
     const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '1s']);
@@ -172,6 +185,7 @@ describe('watch: bad input', () => {
     [['--until', 'task:x:completed'], /^error: invalid --until "task:x:completed": "x" is not a task id$/],
     [['--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration like 90s, 5m, 1h or 1h30m$/],
     [['--owner', 'a', '--unowned'], /^error: --owner and --unowned cannot be used together$/],
+    [['--ready', '--blocked'], /^error: --ready and --blocked cannot be used together$/],
     [['--status', 'nope'], /^error: invalid status "nope"/],
   ])('%j: exit 2, one line on stderr, nothing on stdout or disk', (args, message) => {
     const before = fs.readdirSync(dir);

@@ -20,6 +20,8 @@ interface WatchOptions {
   status?: string[];
   owner?: string;
   unowned?: boolean;
+  ready?: boolean;
+  blocked?: boolean;
   all?: boolean;
   until?: string;
   timeout?: string;
@@ -49,13 +51,16 @@ Examples:
   tasks watch                                           live view of the list
   tasks watch --until all-completed --timeout 30m --json   CI: wait for the agents
   tasks watch --json | jq -c 'select(.event == "updated") | {id: .task.id, changes}'
-  tasks watch --owner amy --until all-completed && echo "amy is done"`;
+  tasks watch --owner amy --until all-completed && echo "amy is done"
+  tasks watch --blocked --until empty                    until nothing waits on a blocker`;
 
 function filterLabel(filter: TaskFilter): string | undefined {
   const parts: string[] = [];
   if (filter.statuses) parts.push(`status ${filter.statuses.join(',')}`);
   if (filter.owner !== undefined) parts.push(`owner ${filter.owner}`);
   if (filter.unowned) parts.push('unowned');
+  if (filter.ready) parts.push('ready');
+  if (filter.blocked) parts.push('blocked');
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
@@ -66,6 +71,8 @@ export function registerWatch(program: Command, app: App): void {
     .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
     .option('-o, --owner <name>', 'only tasks owned by <name>')
     .option('--unowned', 'only tasks nobody owns')
+    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
+    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
     .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
     .option('-u, --until <condition>', `end with exit 0 when it holds: ${UNTIL_FORMS.join(', ')}`)
     .option('-t, --timeout <duration>', 'end with exit 124 when this passes first: 90s, 5m, 1h, 1h30m')
@@ -73,6 +80,7 @@ export function registerWatch(program: Command, app: App): void {
     .action(async (opts: WatchOptions) => {
       const filter = listFilterFrom(opts);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
+      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
       const { id, dir } = app.list(false);
