@@ -36,6 +36,9 @@ async function waitForPane(check: (screen: string) => boolean, what: string, opt
   }
 }
 
+/** A screen is read while the terminal may be half-way through drawing it: wait for all of it. */
+const showsAll = (...patterns: RegExp[]) => (screen: string) => patterns.every((p) => p.test(screen));
+
 afterAll(() => {
   if (TMUX && fs.existsSync(socket)) spawnSync('tmux', ['-S', socket, 'kill-server']);
 });
@@ -49,24 +52,33 @@ describe.skipIf(!TMUX)(title, () => {
     type(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch; echo "EXIT=$?"`);
     key('Enter');
 
-    const first = await waitForPane((s) => s.includes('@researcher'), 'the live view');
-    const lines = first.split('\n');
+    const expected = [
+      /^ refactor-auth {2}█+░+ {2}1\/4 done {2}3 pending \(1 blocked\)$/m,
+      /✔ #1 {2}Analyse code +@researcher/,
+      /○ #2 {2}Refactor auth/,
+      /■ #4 {2}Run tests +blocked by #2/,
+      /No changes yet\./,
+      /q quit/,
+    ];
+    const first = await waitForPane(showsAll(...expected), 'the live view');
     expect(first).not.toContain('BEFORE-WATCH'); // the alternate screen
-    expect(lines[0]).toMatch(/^ refactor-auth {2}█+░+ {2}1\/4 done {2}3 pending \(1 blocked\)$/);
-    expect(first).toMatch(/✔ #1 {2}Analyse code +@researcher/);
-    expect(first).toMatch(/○ #2 {2}Refactor auth/);
-    expect(first).toMatch(/■ #4 {2}Run tests +blocked by #2/);
-    expect(first).toContain('No changes yet.');
-    expect(first).toContain('q quit');
+    for (const pattern of expected) expect(first).toMatch(pattern);
 
     expect(run(config, ['update', '2', '--status', 'in_progress', '--owner', 'coder']).code).toBe(0);
-    const changed = await waitForPane((s) => s.includes('Last change'), 'the change');
-    expect(changed).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] #2 {2}Refactoring auth +@coder/);
-    expect(changed).toMatch(/Last change (just now|\d+s ago): #2 Refactor auth: status pending → in progress; owner → coder/);
-    expect(changed.split('\n')[0]).toContain('1 in progress');
+    const afterChange = [
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] #2 {2}Refactoring auth +@coder/,
+      /Last change (just now|\d+s ago): #2 Refactor auth: status pending → in progress; owner → coder/,
+      /^ refactor-auth .* 1 in progress/,
+      /q quit/,
+    ];
+    const changed = await waitForPane(showsAll(...afterChange), 'the change');
+    for (const pattern of afterChange) expect(changed).toMatch(pattern);
 
     tmux('resize-window', '-t', 'w', '-x', '60', '-y', '20');
-    const narrow = await waitForPane((s) => !s.split('\n')[0]?.includes('in progress') && s.includes('@coder'), 'the redraw at 60 columns');
+    const narrow = await waitForPane(
+      (s) => !s.split('\n')[0]?.includes('in progress') && s.includes('@coder') && s.includes('q quit'),
+      'the redraw at 60 columns',
+    );
     for (const line of narrow.split('\n')) expect(line.length).toBeLessThan(60);
 
     key('C-c');
@@ -82,7 +94,7 @@ describe.skipIf(!TMUX)(title, () => {
     key('Enter');
     type(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch; echo "EXIT=$?"`);
     key('Enter');
-    await waitForPane((s) => s.includes('q quit'), 'the live view');
+    await waitForPane(showsAll(/#5 {2}Write changelog/, /q quit/), 'the live view');
     type('q');
     await waitForPane((s) => /^EXIT=0$/m.test(s), 'exit 0 after q');
 
@@ -90,9 +102,9 @@ describe.skipIf(!TMUX)(title, () => {
     key('Enter');
     type(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --until task:4:completed --timeout 2m; echo "EXIT=$?"`);
     key('Enter');
-    await waitForPane((s) => s.includes('timeout in'), 'the live view with its deadline');
+    await waitForPane(showsAll(/#5 {2}Write changelog/, /timeout in/), 'the live view with its deadline');
     expect(run(config, ['update', '4', '--status', 'completed']).code).toBe(0);
-    const done = await waitForPane((s) => /^EXIT=\d+$/m.test(s), 'the end');
+    const done = await waitForPane(showsAll(/^EXIT=\d+$/m, /holds/), 'the end');
     expect(done).toMatch(/✔ #4 {2}Run tests/);
     expect(done).toContain('✔ task:4:completed holds');
     expect(done).toMatch(/^EXIT=0$/m);
