@@ -12,6 +12,7 @@ import { registerLists } from './lists.js';
 import { registerRelease } from './release.js';
 import { registerUnblock } from './unblock.js';
 import { registerUpdate } from './update.js';
+import { registerWatch } from './watch.js';
 
 /** Every subcommand, one file each; the order here is the order in `--help`. */
 export function registerCommands(program: Command, app: App): void {
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, app: App): void {
   registerUnblock(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerWatch(program, app);
   registerImport(program, app);
   registerExport(program, app);
 }
