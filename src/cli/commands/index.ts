@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
+import { registerCompletion } from './completion.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
 import { registerGet } from './get.js';
@@ -15,4 +16,5 @@ export function registerCommands(program: Command, app: App): void {
   registerUpdate(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerCompletion(program, app);
 }
