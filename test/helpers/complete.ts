@@ -73,37 +73,11 @@ function shellResult(r: ReturnType<typeof spawnSync>): ShellRun {
   return { lines: stdout.split('\n').filter((l) => l !== ''), stdout, stderr: String(r.stderr ?? ''), code: r.status ?? -1 };
 }
 
-/**
- * Bash: source the script and call its completion function as bash would, with
- * COMP_LINE, COMP_POINT, COMP_WORDS and COMP_CWORD of `line` (split as bash splits it,
- * '=' apart). Prints COMPREPLY one a line, then `compopt: ...` with the options set.
- */
+/** Bash: the script's completion function called as bash calls it (test/helpers/bash-complete.sh). */
 export function bashComplete(line: string, config: string, bin: string, opts: { cwd?: string; env?: Record<string, string | undefined>; compType?: number } = {}): ShellRun {
-  const script = `
-source "$COMPLETIONS/tasks.bash"
-compopt() { __opts+=("$*"); }
-COMP_LINE=$LINE
-COMP_POINT=\${#LINE}
-COMP_TYPE=$CTYPE
-# Split as readline does with the default COMP_WORDBREAKS (spaces apart, '=' and ':' words of their own).
-COMP_WORDS=()
-rest=$LINE
-while [[ -n $rest ]]; do
-  rest=\${rest#"\${rest%%[![:space:]]*}"}
-  [[ -z $rest ]] && break
-  if [[ $rest == [=:]* ]]; then COMP_WORDS+=("\${rest:0:1}"); rest=\${rest:1}; continue; fi
-  word=\${rest%%[[:space:]=:]*}
-  COMP_WORDS+=("$word"); rest=\${rest:\${#word}}
-done
-[[ $LINE == *[[:space:]] || $LINE == *[=:] ]] && COMP_WORDS+=("")
-COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
-__opts=()
-__tasks_complete
-printf '%s\\n' "\${COMPREPLY[@]}"
-printf 'compopt: %s\\n' "\${__opts[*]}"
-`;
-  const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
-    env: { ...shellEnv(config, bin, opts.env), COMPLETIONS, LINE: line, CTYPE: String(opts.compType ?? 9) },
+  const harness = path.join(ROOT, 'test', 'helpers', 'bash-complete.sh');
+  const r = spawnSync('bash', ['--norc', '--noprofile', harness, path.join(COMPLETIONS, 'tasks.bash'), line, String(opts.compType ?? 9)], {
+    env: shellEnv(config, bin, opts.env),
     cwd: opts.cwd ?? config,
     encoding: 'utf8',
     timeout: 60_000,

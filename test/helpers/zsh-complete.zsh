@@ -4,8 +4,8 @@
 #   zsh -f zsh-complete.zsh <completion script> <command line>
 #
 # An interactive zsh in a pseudo-terminal (zpty) loads compinit and the script, then
-# gets the line and a TAB. compadd is wrapped so that every candidate zsh would show is
-# printed instead, one a line: `value` or `value -- display`, plus `group-unsorted` when
+# gets the line and a TAB. compadd is wrapped so that every candidate zsh adds is also
+# printed, one a line: `value` or `value -- display`, plus `group-unsorted` when
 # zsh was asked to keep their order (compadd -V or -o nosort). Exit 0 when the completion ran, 2 when
 # the shell did not answer in time.
 
@@ -40,6 +40,7 @@ setup=(
        if (( $#__shown >= __i )) && [[ -n ${__shown[__i]} ]]; then print -r -- "$IPREFIX${__hits[__i]} -- ${__shown[__i]}"
        else print -r -- "$IPREFIX${__hits[__i]}"; fi
      done
+     builtin compadd "$@"
    }'
   'print -r -- "<<<READY>>>"'
 )
