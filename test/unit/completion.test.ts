@@ -106,7 +106,7 @@ describe('completion of a program it has never seen', () => {
     expect(values(['block', '1', '--by', '2'], '')).toEqual(['3', '12']);
     // Back to <ids...>: no id on the line is offered again.
     expect(values(['block', '1', '--by', '2', '--json'], '')).toEqual(['3', '12']);
-    expect(values(['block', '--by', '2,'], '')).toEqual([]);
+    expect(values(['block', '--by', '2,'], '')).toEqual(['1', '3', '12']);
     expect(values(['block', '--by'], '2,')).toEqual(['2,1', '2,3', '2,12']);
   });
 
