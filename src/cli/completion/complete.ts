@@ -5,7 +5,8 @@ import { loadSpec } from './spec-load.js';
 /**
  * `tasks __complete <words...> <current word>`: the hidden command the completion
  * scripts run on every TAB (cobra's protocol; see candidates.ts). bin/tasks.js sends
- * it here before anything else is loaded: no commander, chalk, zod or proper-lockfile,
+ * it here before anything else is loaded, as one CommonJS bundle made by the build
+ * (dist/complete.cjs): no ES module loader, no commander, chalk, zod or proper-lockfile,
  * so a TAB costs little more than starting Node.
  *
  * Contract: stdout is the candidates and a last `:<directive>` line, and nothing else;
@@ -27,4 +28,4 @@ async function completeMain(args: readonly string[], env: NodeJS.ProcessEnv): Pr
 
 // A shell that stops reading (a second TAB) must not turn into an error report.
 process.stdout.on('error', () => {});
-process.stdout.write(await completeMain(process.argv.slice(3), process.env));
+void completeMain(process.argv.slice(3), process.env).then((output) => process.stdout.write(output));
