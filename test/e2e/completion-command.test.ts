@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentSpec } from '../../src/cli/completion/spec-from-program.js';
+import { loadSpec } from '../../src/cli/completion/spec-load.js';
 import { ROOT, run, tempConfig } from '../helpers/cli.js';
 import { COMPLETIONS } from '../helpers/complete.js';
 
@@ -44,6 +45,11 @@ describe('the completion spec', () => {
   it('written by the build is the one the program defines now', () => {
     const built = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'cli', 'completion', 'spec.json'), 'utf8'));
     expect(built).toEqual(JSON.parse(JSON.stringify(currentSpec())));
+  });
+
+  it('comes from the program itself where the build wrote none (a build by plain tsc)', async () => {
+    // Run from src/, where no spec.json and no bundle exist.
+    expect(await loadSpec()).toEqual(currentSpec());
   });
 
   it('holds every command of the program with its options', () => {

@@ -176,11 +176,19 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** What oneLine() would change, or a run of spaces: most text has none, and skips the work. */
+// eslint-disable-next-line no-control-regex
+const UNTIDY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|\s\s/;
+
+function tidy(text: string): string {
+  return UNTIDY.test(text) ? oneLine(text).replace(/\s+/g, ' ').trim() : text.trim();
+}
+
 /** Values and descriptions travel as `value<TAB>description` lines: no control characters in either. */
 function candidate(value: string, description?: string): Candidate {
-  const out: Candidate = { value: oneLine(value) };
+  const out: Candidate = { value: tidy(value) };
   if (description !== undefined && description !== '') {
-    const text = oneLine(description).replace(/\s+/g, ' ').trim();
+    const text = tidy(description);
     out.description = text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
   }
   return out;
