@@ -139,6 +139,11 @@ describe('__complete: values from the list', () => {
     writeTask(path.join(elsewhere, 'tasks', 'far'), task('42', 'Far away', 'pending'));
     expect(complete(config, ['--config-dir', elsewhere, 'get', '']).values).toEqual(['42']);
     expect(complete(config, ['--config-dir', elsewhere, '--list', '']).values).toEqual(['far']);
+    // `~` as typed: the shell leaves it to us.
+    const home = path.join(config, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(home, 'claude'));
+    expect(complete(config, ['--config-dir', '~/claude', 'get', '']).values).toEqual(['42']);
     // Relative to where the shell is, as the command would take it.
     expect(complete(config, ['--config-dir', path.basename(elsewhere), '--list', ''], {}, path.dirname(elsewhere)).values).toEqual(['far']);
   });

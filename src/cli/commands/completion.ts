@@ -11,7 +11,7 @@ export function registerCompletion(program: Command, app: App): void {
   program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .addArgument(new Argument('<shell>', 'the shell that loads the script').choices(SHELLS))
     .addHelpText(
       'after',
       `
