@@ -41,7 +41,7 @@ function stub(output: string): string {
   return binDir(output);
 }
 
-describe.runIf(needs('bash'))('bash', () => {
+describe.runIf(needs('bash'))('bash', { timeout: 120_000 }, () => {
   it('completes subcommands', () => {
     expect(bashComplete('tasks up', config, bin).lines[0]).toBe('update');
     const all = bashComplete('tasks ', config, bin).lines;
@@ -114,7 +114,8 @@ describe.runIf(needs('bash'))('bash', () => {
   });
 });
 
-describe.runIf(needs('zsh'))('zsh', () => {
+// Each line starts an interactive zsh with compinit: seconds each on a busy machine.
+describe.runIf(needs('zsh'))('zsh', { timeout: 300_000 }, () => {
   it('completes subcommands with descriptions', () => {
     const r = zshComplete('tasks up', config, bin);
     expect(r.code).toBe(0);
@@ -152,7 +153,7 @@ describe.runIf(needs('zsh'))('zsh', () => {
   });
 });
 
-describe.runIf(needs('fish'))('fish', () => {
+describe.runIf(needs('fish'))('fish', { timeout: 120_000 }, () => {
   it('completes subcommands with descriptions', () => {
     const r = fishComplete('tasks up', config, bin);
     expect(r.code).toBe(0);
