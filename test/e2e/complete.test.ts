@@ -23,11 +23,22 @@ function listWithTen(): { config: string; list: string } {
 }
 
 describe('__complete: commands and options', () => {
-  it('offers subcommands with their descriptions, in help order, and no file names', () => {
+  it('offers the subcommands that --help shows, in its order, with descriptions and no file names', () => {
     const c = complete(tempConfig(), ['']);
     expect(c.run.code).toBe(0);
     expect(c.run.stderr).toBe('');
-    expect(c.values).toEqual(['list', 'get', 'create', 'update', 'delete', 'lists', 'completion', 'help']);
+    const help = run(tempConfig(), ['--help']).stdout;
+    const section = help.slice(help.indexOf('Commands:'));
+    const listed = section
+      .slice(0, section.indexOf('\n\n'))
+      .split('\n')
+      .slice(1)
+      .filter((line) => /^ {2}\S/.test(line))
+      .map((line) => line.trim().split(/[\s|]/)[0]);
+    expect(listed.length).toBeGreaterThan(5);
+    expect(c.values).toEqual(listed);
+    expect(c.values.slice(0, 4)).toEqual(['list', 'get', 'create', 'update']);
+    expect(c.values).toEqual(expect.arrayContaining(['completion', 'help']));
     expect(c.descriptions.update).toMatch(/TaskUpdate/);
     expect(c.directive).toBe(NO_FILES);
     expect(c.values).not.toContain('__complete');
@@ -164,6 +175,27 @@ describe('__complete: values from the list', () => {
     const c = complete(tempConfig(), ['--config-dir', '']);
     expect(c.values).toEqual([]);
     expect(c.directive).toBe(16);
+  });
+});
+
+describe('__complete: commands that declare nothing for completion', () => {
+  it('claim, release, block and unblock take ids and owners by their names', () => {
+    const { config } = listWithTen();
+    expect(complete(config, ['claim', '']).values).toEqual(['1', '2', '3', '4', '5', '10']);
+    expect(complete(config, ['claim', '2', '--as', '']).values).toEqual(['amy', 'researcher']);
+    expect(complete(config, ['release', '--owner', 'a']).values).toEqual(['amy']);
+    expect(complete(config, ['block', '4', '--by', '']).values).toEqual(['1', '2', '3', '5', '10']);
+    expect(complete(config, ['unblock', '4', '--by', '1', '']).values).toEqual(['2', '3', '5', '10']);
+    expect(complete(config, ['update', '4', '--if-status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
+  });
+
+  it('import takes a file; export offers its formats and a file for -o', () => {
+    const { config } = listWithTen();
+    expect(complete(config, ['import', ''])).toMatchObject({ values: [], directive: 0 });
+    expect(complete(config, ['export', '-o', ''])).toMatchObject({ values: [], directive: 0 });
+    const formats = complete(config, ['export', '--format', '']);
+    expect(formats.values).toEqual(expect.arrayContaining(['json', 'markdown']));
+    expect(formats.directive).toBe(NO_FILES | KEEP_ORDER);
   });
 });
 
