@@ -27,11 +27,11 @@ const UTF8 = { encoding: 'utf8', flag: 'r' } as const;
 const MAX_PEEK_CHARS = 256 * 1024;
 
 /**
- * The ids that task files hold (`<n>.json`), in id order, from the folder listing alone.
+ * The ids that task files hold (`<n>.json`), from the folder listing alone, unsorted.
  * Only regular files: a symbolic link named like a task is not read as one (as by every
  * read of a task file), and the listing tells so without a call per file.
  */
-export function peekIds(listDir: string): string[] {
+function listedIds(listDir: string): string[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(listDir, { withFileTypes: true });
@@ -43,7 +43,16 @@ export function peekIds(listDir: string): string[] {
     const id = idFromFileName(entry.name);
     if (id !== undefined && entry.isFile()) ids.push(id);
   }
-  return ids.sort(compareIds);
+  return ids;
+}
+
+/** How many task files a list holds, from the names alone (0 when it cannot be read). */
+export function countTaskFiles(listDir: string): number {
+  try {
+    return fs.readdirSync(listDir).filter((name) => idFromFileName(name) !== undefined).length;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -54,8 +63,8 @@ export function peekTasks(listDir: string, wanted: (id: string) => boolean = () 
   const tasks: TaskPeek[] = [];
   // Joined by hand: path.join normalizes on every call, a third of the time on 1,000 files.
   const prefix = listDir.endsWith(path.sep) ? listDir : listDir + path.sep;
-  for (const id of peekIds(listDir)) {
-    if (!wanted(id)) continue;
+  // Picked before sorting: a typed prefix leaves a few ids of many.
+  for (const id of listedIds(listDir).filter(wanted).sort(compareIds)) {
     try {
       // One call that opens, reads and closes (Node's fast path for UTF-8): about half the
       // time of open/fstat/read/close from JavaScript, on a 1,000-task list.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { chooseList, listIds } from '../../core/list-choice.js';
-import { peekIds, peekTasks } from '../../core/list-peek.js';
+import { countTaskFiles, peekTasks } from '../../core/list-peek.js';
 import { listDirOf, resolveConfigDir } from '../../core/paths.js';
 import type { LineSources, ValueSource } from './candidates.js';
 
@@ -33,7 +33,7 @@ export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSour
     },
     lists() {
       try {
-        return listIds(configDir).map((id) => ({ id, tasks: peekIds(listDirOf(configDir, id)).length }));
+        return listIds(configDir).map((id) => ({ id, tasks: countTaskFiles(listDirOf(configDir, id)) }));
       } catch {
         return [];
       }
