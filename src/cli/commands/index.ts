@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { registerBlock } from './block.js';
 import { registerClaim } from './claim.js';
+import { registerCompletion } from './completion.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
 import { registerExport } from './export.js';
@@ -29,4 +30,5 @@ export function registerCommands(program: Command, app: App): void {
   registerWatch(program, app);
   registerImport(program, app);
   registerExport(program, app);
+  registerCompletion(program, app);
 }
