@@ -39,6 +39,7 @@ Examples:
   tasks block 4 --by 2 3
   tasks release --owner worker-2
   tasks delete 3 5
+  tasks watch --until all-completed   wait until the agents are done
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 124 timeout, 130 interrupted.`,
   );

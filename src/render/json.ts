@@ -14,3 +14,8 @@ export function escapeUnsafeJson(json: string): string {
 export function renderJson(value: unknown): string {
   return escapeUnsafeJson(JSON.stringify(value, null, 2));
 }
+
+/** One line of NDJSON (streams, JSON Lines), escaped as renderJson escapes. */
+export function renderJsonLine(value: unknown): string {
+  return escapeUnsafeJson(JSON.stringify(value));
+}

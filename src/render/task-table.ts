@@ -108,9 +108,9 @@ export function renderMissingLegend(style: Style): string {
 
 /** Piped, the same fact goes to stderr, one line per task. */
 export function renderMissingWarning(entry: { id: string; missing: string[] }): string {
-  const names = entry.missing.map((m) => `#${m}`).join(', ');
+  const names = entry.missing.map((m) => `#${oneLine(m)}`).join(', ');
   const verb = entry.missing.length === 1 ? 'does' : 'do';
-  return `task #${entry.id} is blocked by ${names}, which ${verb} not exist (${entry.missing.length === 1 ? 'it does' : 'they do'} not block)`;
+  return `task #${oneLine(entry.id)} is blocked by ${names}, which ${verb} not exist (${entry.missing.length === 1 ? 'it does' : 'they do'} not block)`;
 }
 
 export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCounts {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderErrorJson } from '../../src/render/error.js';
-import { renderJson } from '../../src/render/json.js';
+import { renderJson, renderJsonLine } from '../../src/render/json.js';
+import { renderChangeEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
+import { renderTaskRows } from '../../src/render/watch-rows.js';
 import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
 import { renderLockWait } from '../../src/render/lock-wait.js';
 import { describeRefusal } from '../../src/render/claim-result.js';
@@ -38,12 +40,21 @@ describe('renderers never pass control characters through', () => {
     expect(JSON.parse(err).error.file).toBe(EVIL);
   });
 
+  it('NDJSON lines: watch events and JSON Lines', () => {
+    for (const line of [renderJsonLine(hostile), renderSnapshotEvent(0, EVIL, true, [hostile]), renderChangeEvent(0, { type: 'created', task: hostile })]) {
+      expect(line).not.toMatch(UNSAFE);
+      expect(line).not.toContain('\n');
+    }
+    expect(JSON.parse(renderJsonLine(hostile))).toEqual(hostile);
+  });
+
   it('tables, lines and details', () => {
     const index = indexTasks([hostile]);
     for (const out of [
       renderTaskTable([hostile], index, { style: PLAIN, width: 120 }),
       renderTaskLines([hostile], index),
       renderTaskDetail(hostile, index, PLAIN),
+      renderTaskRows([hostile], index, { style: PLAIN, width: 120, now: 0, final: true, recent: new Set() }).join('\n'),
     ]) {
       expect(out.replace(/[\t\n]/g, '')).not.toMatch(UNSAFE);
       expect(out).toContain('a[2J31m');

@@ -6,7 +6,7 @@ import { readList } from '../../core/list-read.js';
 import { checkOutputPath } from '../../core/output-file.js';
 import { writeFileAtomic } from '../../core/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
-import { renderJson } from '../../render/json.js';
+import { renderJson, renderJsonLine } from '../../render/json.js';
 import { usage, type App } from '../app.js';
 import { collect } from '../parse.js';
 import { listFilterFrom } from './list.js';
@@ -76,7 +76,7 @@ Examples:
       } else if (format === 'json') {
         text = renderJson(tasks);
       } else if (format === 'jsonl') {
-        text = tasks.map((t) => JSON.stringify(t)).join('\n');
+        text = tasks.map((t) => renderJsonLine(t)).join('\n');
       } else {
         text = renderMarkdownChecklist(tasks, index, { title: opts.title ?? `Tasks: ${id}` });
       }

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { registerBlock } from './block.js';
 import { registerCheck } from './check.js';
 import { registerClaim } from './claim.js';
+import { registerCompletion } from './completion.js';
 import { registerCreate } from './create.js';
 import { registerDelete } from './delete.js';
 import { registerExport } from './export.js';
@@ -13,6 +14,7 @@ import { registerLists } from './lists.js';
 import { registerRelease } from './release.js';
 import { registerUnblock } from './unblock.js';
 import { registerUpdate } from './update.js';
+import { registerWatch } from './watch.js';
 
 /** Every subcommand, one file each; the order here is the order in `--help`. */
 export function registerCommands(program: Command, app: App): void {
@@ -26,7 +28,9 @@ export function registerCommands(program: Command, app: App): void {
   registerUnblock(program, app);
   registerDelete(program, app);
   registerLists(program, app);
+  registerWatch(program, app);
   registerImport(program, app);
   registerExport(program, app);
   registerCheck(program, app);
+  registerCompletion(program, app);
 }
