@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
-  const interrupted = handleInterrupts();
+  handleInterrupts();
   const app = new App(process.stdout, process.stderr, process.env);
   const program = buildProgram(app);
   onLockWait((event) => app.note(renderLockWait(event)));
@@ -40,8 +40,6 @@ async function main(argv: string[]): Promise<void> {
       if (process.env.TASKS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     }
   }
-  // A command that handled the signal itself ran to its end: it still was interrupted.
-  if (interrupted()) app.setExit(EXIT.interrupted);
   process.exitCode = app.exitCode;
 }
 
@@ -51,11 +49,11 @@ async function main(argv: string[]): Promise<void> {
  * the next, so no lock is left behind and every file is either old or new. Waiting one
  * macrotask after the last release lets a step that follows at once (the other side of
  * an edge) complete too. A command that handles the signal itself (one running hooks
- * turns it into an abort, and unwinds through its locks' releases) is left to do so,
- * and ends with 130 too. A second signal stops at once. Returns "was a signal received".
+ * turns it into an abort, and unwinds through its locks' releases; watch quits) is left
+ * to do so, and to choose its exit status. A second signal stops at once, with 130.
  * (Our listeners also keep signal-exit, loaded by proper-lockfile, out of the way.)
  */
-function handleInterrupts(): () => boolean {
+function handleInterrupts(): void {
   let signals = 0;
   const stopWhenIdle = (): void =>
     onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? process.exit(EXIT.interrupted) : stopWhenIdle())));
@@ -67,7 +65,6 @@ function handleInterrupts(): () => boolean {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  return () => signals > 0;
 }
 
 void main(process.argv);

@@ -201,27 +201,41 @@ describe('fault injection', () => {
   }, 240_000);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} during update and create: the old or the new file, never a lock left, exit 130`, async () => {
+    it(`${signal} during update, create, block and unblock: the old or the new file, both sides of an edge or neither, never a lock left`, async () => {
       const config = tempConfig();
       const list = path.join(config, 'tasks', 's');
       writeTask(list, t('1'));
-      const interrupted: string[] = [];
-      for (let round = 0; round < 16; round++) {
-        const create = round % 2 === 1;
+      writeTask(list, t('2'));
+      const handled: string[] = []; // signalled, and ended by our code rather than by the signal
+      for (let round = 0; round < 24; round++) {
+        const kind = (['update', 'create', 'block', 'unblock'] as const)[round % 4];
+        const create = kind === 'create';
         const before = inspect(list);
-        const args = create ? ['-l', 's', 'create', `c${round}`, '--blocked-by', '1'] : ['-l', 's', 'update', '1', '--meta', `k${round}=v`];
+        const args = {
+          update: ['-l', 's', 'update', '1', '--meta', `k${round}=v`],
+          create: ['-l', 's', 'create', `c${round}`, '--blocked-by', '1'],
+          // Two task-locked writes in one command: never one without the other.
+          block: ['-l', 's', 'block', '2', '--by', '1'],
+          unblock: ['-l', 's', 'unblock', '2', '--by', '1'],
+        }[kind];
         const out = await runAndHit(config, list, args, signal, round % 4 < 2 ? 'lock' : 'random');
         const after = inspect(list);
         expect(after.locks, `round ${round}`).toEqual([]);
         expect(after.temps, `round ${round}`).toEqual([]);
         if (out.killed) {
-          // Our handler turns a signal into exit 130; before it is installed, the default
-          // action applies; a process already on its way out may still end with 0.
+          // Our handler stops with 130 once the locked step is done; a command that handles
+          // the signal itself (create and update, for their hooks) finishes and ends with 0;
+          // before any handler is installed, the default action applies.
           expect(out.code === 130 || out.signal === signal || out.code === 0, `round ${round}: ${out.code} ${out.signal}`).toBe(true);
-          if (out.code === 130) interrupted.push(String(round));
+          if (out.signal === null) handled.push(String(round));
         } else expect(out.code).toBe(0);
         const finished = out.code === 0;
-        if (!create) {
+        if (kind === 'block' || kind === 'unblock') {
+          const one = after.tasks.get('1')?.blocks as string[];
+          const two = after.tasks.get('2')?.blockedBy as string[];
+          expect(one.includes('2'), `round ${round}: edge half written`).toBe(two.includes('1'));
+          if (finished) expect(two.includes('1')).toBe(kind === 'block');
+        } else if (!create) {
           const meta = (after.tasks.get('1')?.metadata ?? {}) as Record<string, unknown>;
           const old = (before.tasks.get('1')?.metadata ?? {}) as Record<string, unknown>;
           // Either untouched, or the whole change.
@@ -236,8 +250,8 @@ describe('fault injection', () => {
           }
         }
       }
-      // The signal landed while a lock was in play at least a few times, and was handled.
-      expect(interrupted.length).toBeGreaterThan(2);
+      // The signal landed while the command ran (a lock in play) at least a few times, and was handled.
+      expect(handled.length).toBeGreaterThan(2);
     }, 120_000);
   }
 });
