@@ -34,7 +34,12 @@ Examples:
   tasks get 4                         one task, with what blocks it
   tasks create "Write docs" -d "README and examples"
   tasks update 4 --status in_progress --owner me
+  tasks update 4 --status completed   runs Claude Code's TaskCompleted hooks first
+  tasks claim --next --as worker-1 --start
+  tasks block 4 --by 2 3
+  tasks release --owner worker-2
   tasks delete 3 5
+  tasks watch --until all-completed   wait until the agents are done
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 124 timeout, 130 interrupted.`,
   );

@@ -10,21 +10,39 @@ import { LIST_LOCK_TARGET, taskPath } from './paths.js';
  */
 export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxTimeout: 100 } } as const;
 
+/**
+ * The inbox lock of agent teams (spec section 8), as Claude Code 2.1.328 takes it:
+ * `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in all).
+ * The spec's "retries: 10" is this object: a bare number would make proper-lockfile
+ * wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
+ */
+export const INBOX_LOCK_RETRIES = { retries: 10, minTimeout: 5, maxTimeout: 100 } as const;
+
 export type LockKind = 'list' | 'task';
+
+interface LockOptions {
+  retries: { readonly retries: number; readonly minTimeout: number; readonly maxTimeout: number };
+  lockfilePath?: string;
+}
 
 /**
  * Run `fn` while holding the proper-lockfile lock on `target`. The lock is released
  * whatever happens. If the lock is compromised (stolen as stale, or its heartbeat
  * failed) `fn` is told through `stillHeld()` so it can refuse to write.
  */
-async function withLock<T>(target: string, what: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+async function withLock<T>(
+  target: string,
+  what: string,
+  fn: (stillHeld: () => boolean) => T | Promise<T>,
+  options: LockOptions = CLAUDE_LOCK_OPTIONS,
+): Promise<T> {
   let compromised = false;
   let release: () => Promise<void>;
   // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.
   const { default: lockfile } = await import('proper-lockfile');
   try {
     release = await lockfile.lock(target, {
-      ...CLAUDE_LOCK_OPTIONS,
+      ...options,
       // The default throws from a timer and kills the process.
       onCompromised: () => {
         compromised = true;
@@ -33,9 +51,10 @@ async function withLock<T>(target: string, what: string, fn: (stillHeld: () => b
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ELOCKED') {
-      throw new TasksError('busy', `${what} is locked by another process (${path.basename(target)}.lock); try again`, {
+      const lock = options.lockfilePath ?? `${target}.lock`;
+      throw new TasksError('busy', `${what} is locked by another process (${path.basename(lock)}); try again`, {
         hint: 'an agent or another tasks process is writing; locks held by dead processes expire after 10 s',
-        details: { lock: `${target}.lock` },
+        details: { lock },
       });
     }
     if (code === 'ENOENT') throw new TasksError('not_found', `${what} does not exist`);
@@ -76,7 +95,7 @@ export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHel
   } catch {
     stat = undefined;
   }
-  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`);
+  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
   if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
   return withLock(file, `task #${id}`, fn);
 }
@@ -86,4 +105,12 @@ export function assertStillHeld(stillHeld: () => boolean, what: string): void {
   if (!stillHeld()) {
     throw new TasksError('busy', `lost the lock on ${what} before writing; nothing was written`);
   }
+}
+
+/**
+ * The inbox lock: target `<inbox>`, lock dir `<inbox>.lock` (given as lockfilePath, as
+ * Claude Code does). The inbox file must exist: create it as `[]` with flag `wx` first.
+ */
+export async function withInboxLock<T>(inbox: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  return withLock(inbox, `inbox ${path.basename(inbox)}`, fn, { retries: INBOX_LOCK_RETRIES, lockfilePath: `${inbox}.lock` });
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { STATUSES, looksLikeTask } from './task-guard.js';
+
+export { STATUSES, looksLikeTask } from './task-guard.js';
 
 /**
  * The task file schema (spec section 3). Claude Code validates every read with the
  * same shape; a file that fails it is invisible to agents, so we must never write one.
  * Unknown top-level keys pass through so that a rewrite keeps them.
  */
-export const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export const StatusSchema = z.enum(STATUSES);
 export type Status = z.infer<typeof StatusSchema>;
 
@@ -41,32 +43,6 @@ export const KNOWN_KEYS = [
 const KNOWN = new Set<string>(KNOWN_KEYS);
 export function isKnownKey(key: string): boolean {
   return KNOWN.has(key);
-}
-
-function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string');
-}
-
-/**
- * A cheap structural check with the same verdict as TaskSchema, for the listing path
- * (zod on every file of a large list costs more than reading them). Anything it
- * rejects goes through TaskSchema for a precise reason.
- */
-export function looksLikeTask(v: unknown): v is Task {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const t = v as Record<string, unknown>;
-  return (
-    typeof t.id === 'string' &&
-    typeof t.subject === 'string' &&
-    typeof t.description === 'string' &&
-    (t.activeForm === undefined || typeof t.activeForm === 'string') &&
-    (t.owner === undefined || typeof t.owner === 'string') &&
-    (t.status === 'pending' || t.status === 'in_progress' || t.status === 'completed') &&
-    isStringArray(t.blocks) &&
-    isStringArray(t.blockedBy) &&
-    (t.metadata === undefined ||
-      (typeof t.metadata === 'object' && t.metadata !== null && !Array.isArray(t.metadata)))
-  );
 }
 
 /** Parse an already-JSON-decoded value; returns the task or a one-line reason. */

@@ -54,10 +54,8 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
     throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
   }
   requireExisting(listDir, [...blockedBy, ...blocks]);
-  fs.mkdirSync(listDir, { recursive: true });
-  const task = await withListLock(listDir, (stillHeld) => {
-    const id = nextTaskId(fileIds(listDir), readHighWaterMark(listDir));
-    const created = orderKeys({
+  const [task] = await createTaskBatch(listDir, 1, ([id]) => [
+    orderKeys({
       id,
       subject: input.subject,
       description: input.description ?? '',
@@ -67,14 +65,38 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
       blocks,
       blockedBy,
       metadata: input.metadata,
-    } as Task);
-    assertStillHeld(stillHeld, 'the list');
-    writeTaskFile(taskPath(listDir, id), created);
-    return created;
-  });
+    } as Task),
+  ]);
+  if (!task) throw new TasksError('io', 'the task was not created');
   for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
   for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
   return task;
+}
+
+/**
+ * Create `count` tasks in one hold of the list lock, with consecutive ids allocated as
+ * createTask allocates one (max(file ids, high-water mark) + 1, ...). `build` gets the
+ * ids and returns the tasks to write, so tasks of one batch can name each other; the
+ * other side of an edge to a task outside the batch is the caller's to write (a
+ * task-locked update). The lock is held while every file of the batch is written: keep
+ * batches to tens of tasks (agents stop waiting for the lock after about 2.6 s).
+ * The files are written in order; if one write fails, the ones before it stay.
+ */
+export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
+  fs.mkdirSync(listDir, { recursive: true });
+  return withListLock(listDir, (stillHeld) => {
+    const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
+    const ids = Array.from({ length: count }, (_, i) => String(first + i));
+    const tasks = build(ids);
+    for (const [i, task] of tasks.entries()) {
+      if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
+    }
+    for (const task of tasks) {
+      assertStillHeld(stillHeld, 'the list');
+      writeTaskFile(taskPath(listDir, task.id), task);
+    }
+    return tasks;
+  });
 }
 
 export interface UpdateResult {
@@ -89,22 +111,25 @@ export type Guard = (current: Task) => void;
 /**
  * Update a task the way TaskUpdate does: task lock; re-read; merge; write.
  * Edges added with `addBlocks` / `addBlockedBy` are mirrored on the other tasks,
- * each under its own lock, after cycle and existence checks.
+ * each under its own lock, after cycle and existence checks; with edges, the whole
+ * change runs under the list lock so that two of our processes cannot each add half
+ * of a cycle (agents take no such lock; their edges can still make one).
  */
 export async function updateTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
   const addBlocks = unique(patch.addBlocks ?? []);
   const addBlockedBy = unique(patch.addBlockedBy ?? []);
-  if (addBlocks.length + addBlockedBy.length > 0) {
+  if (addBlocks.length + addBlockedBy.length === 0) return patchTask(listDir, id, patch, guard);
+  return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
     refuseCycles(listDir, [
       ...addBlocks.map((other) => [id, other] as const),
       ...addBlockedBy.map((other) => [other, id] as const),
     ]);
-  }
-  const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
-  for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
-  for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
-  return result;
+    const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
+    for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
+    for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
+    return result;
+  });
 }
 
 /** One task-locked read-merge-write; the building block of every task change. */
@@ -143,14 +168,40 @@ export async function rewriteTask(
   });
 }
 
-/** Add "blocker blocks blocked" edges, both sides, after checks; idempotent. */
-export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  requireExisting(listDir, edges.flat());
-  refuseCycles(listDir, edges);
-  for (const [blocker, blocked] of edges) {
-    await patchTask(listDir, blocker, { addBlocks: [blocked] });
-    await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
-  }
+/** What addEdges did: edges written (on at least one side), and edges already complete. */
+export interface EdgeReport {
+  added: Array<[string, string]>;
+  already: Array<[string, string]>;
+}
+
+/**
+ * Add "blocker blocks blocked" edges, both sides, idempotent. Under the list lock (so the
+ * cycle check and the writes are one step for every `tasks` process): every task must
+ * exist (not_found), no edge may close a cycle or be a self-block (conflict, the path
+ * in details); then each side is a task-locked update, blocker first, as agents do.
+ * Nothing is written when a check fails. If the second side of an edge cannot be
+ * written, the first is taken back (best effort) before the error goes up.
+ */
+export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<EdgeReport> {
+  return withListLock(listDir, async () => {
+    requireExisting(listDir, edges.flat());
+    refuseCycles(listDir, edges);
+    const report: EdgeReport = { added: [], already: [] };
+    for (const [blocker, blocked] of edges) {
+      const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
+      let second: UpdateResult;
+      try {
+        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
+      } catch (err) {
+        if (first.changed.length > 0) {
+          await rewriteTask(listDir, blocker, (t) => ({ ...t, blocks: t.blocks.filter((x) => x !== blocked) })).catch(() => undefined);
+        }
+        throw err;
+      }
+      (first.changed.length + second.changed.length > 0 ? report.added : report.already).push([blocker, blocked]);
+    }
+    return report;
+  });
 }
 
 export interface DeleteResult {
@@ -162,21 +213,28 @@ export interface DeleteResult {
 /**
  * Delete: raise the high-water mark to the id, unlink, then remove the id from every
  * other task's edges (task-locked updates). Claude Code takes no lock for the mark and
- * the unlink; we take the list lock for them so two deletes cannot lower the mark.
+ * the unlink; we take the list lock for them so two deletes cannot lower the mark, and
+ * the task lock inside it (list, then task: the agents' order) so that a `guard`
+ * (preconditions) is checked against the file as it is deleted and no agent's update
+ * of that task is under way.
  */
-export async function deleteTask(listDir: string, id: string): Promise<DeleteResult> {
-  const task = await withListLock(listDir, (stillHeld) => {
-    const current = getTaskForDelete(listDir, id);
-    const mark = readHighWaterMark(listDir);
-    assertStillHeld(stillHeld, 'the list');
-    if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
-    try {
-      fs.unlinkSync(taskPath(listDir, id));
-    } catch (err) {
-      if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
-    }
-    return current;
-  });
+export async function deleteTask(listDir: string, id: string, guard?: Guard): Promise<DeleteResult> {
+  const task = await withListLock(listDir, (listHeld) =>
+    withTaskLock(listDir, id, (taskHeld) => {
+      const current = getTaskForDelete(listDir, id);
+      guard?.(current);
+      const mark = readHighWaterMark(listDir);
+      assertStillHeld(listHeld, 'the list');
+      assertStillHeld(taskHeld, `task #${id}`);
+      if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+      try {
+        fs.unlinkSync(taskPath(listDir, id));
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
+      }
+      return current;
+    }),
+  );
   const cleaned: string[] = [];
   for (const other of readList(listDir).tasks) {
     if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
@@ -209,7 +267,8 @@ function unique(ids: readonly string[]): string[] {
   return [...new Set(ids)];
 }
 
-function requireExisting(listDir: string, ids: readonly string[]): void {
+/** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
+export function requireExisting(listDir: string, ids: readonly string[]): void {
   for (const id of unique(ids)) {
     const result = readTaskFile(taskPath(listDir, id));
     if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
@@ -219,7 +278,8 @@ function requireExisting(listDir: string, ids: readonly string[]): void {
   }
 }
 
-function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
+/** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */
+export function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
   const graph = buildBlocksGraph(readList(listDir).tasks);
   for (const [blocker, blocked] of edges) {
     const cycle = cycleIfAdded(graph, blocker, blocked);

@@ -45,7 +45,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
   const gap = 2;
-  const subjectW = Math.max(12, opts.width - idW - statusW - ownerW - blockW - gap * 4);
+  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4;
+  // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
+  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0)));
+  const subjectW = Math.max(12, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
     padEnd('STATUS', statusW),
@@ -65,7 +68,8 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       statusCell,
       padEnd(subject, subjectW),
       padEnd(truncate(r.owner, ownerW), ownerW),
-      style.red(truncate(r.blockers, blockW)),
+      // Red when something open blocks it; dim when only missing tasks are named (they do not block).
+      (r.status === 'blocked' ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));
     lines.push(line.trimEnd());
   }
@@ -84,6 +88,29 @@ export function renderTaskLines(tasks: readonly Task[], index: TaskIndex): strin
       return [t.id, t.status, t.owner ? oneLine(t.owner) : '-', blockers, oneLine(t.subject)].join('\t');
     })
     .join('\n');
+}
+
+/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
+export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
+  const out: Array<{ id: string; missing: string[] }> = [];
+  for (const t of tasks) {
+    if (t.status === 'completed') continue;
+    const { missing } = blockerState(t, index);
+    if (missing.length > 0) out.push({ id: t.id, missing });
+  }
+  return out;
+}
+
+/** The table's legend for `#9?`: shown under the summary when some row has one. */
+export function renderMissingLegend(style: Style): string {
+  return style.dim('#n? names a task that does not exist; it does not block (tasks unblock <id> --by n removes it)');
+}
+
+/** Piped, the same fact goes to stderr, one line per task. */
+export function renderMissingWarning(entry: { id: string; missing: string[] }): string {
+  const names = entry.missing.map((m) => `#${m}`).join(', ');
+  const verb = entry.missing.length === 1 ? 'does' : 'do';
+  return `task #${entry.id} is blocked by ${names}, which ${verb} not exist (${entry.missing.length === 1 ? 'it does' : 'they do'} not block)`;
 }
 
 export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCounts {

@@ -1,11 +1,12 @@
 import { Option, type Command } from 'commander';
-import { createTask } from '../../core/store.js';
+import { createTaskWithLifecycle } from '../../core/lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
 
-interface CreateOptions {
+interface CreateOptions extends LifecycleFlags {
   description?: string;
   activeForm?: string;
   owner?: string;
@@ -16,7 +17,7 @@ interface CreateOptions {
 }
 
 export function registerCreate(program: Command, app: App): void {
-  program
+  const command = program
     .command('create')
     .description('create a task (the id is allocated as agents allocate it)')
     .argument('<subject>', 'imperative title, e.g. "Fix auth bug"')
@@ -26,8 +27,12 @@ export function registerCreate(program: Command, app: App): void {
     .addOption(new Option('--status <status>', 'initial status').default('pending'))
     .option('--blocked-by <ids...>', 'tasks that must be completed first')
     .option('--blocks <ids...>', 'tasks that wait for this one')
-    .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect)
-    .addHelpText('after', '\nExamples:\n  tasks create "Run tests" -d "npm test" --blocked-by 2\n  id=$(tasks create "Deploy" --meta env=staging)')
+    .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect);
+  addLifecycleOptions(command)
+    .addHelpText(
+      'after',
+      '\nTaskCreated hooks from Claude Code\'s settings run after the task is written; if one blocks,\nthe task is removed again (its id stays used) and tasks exits 4. In a team\'s list, --owner\nwrites a task_assignment message to that member\'s inbox.\n\nExamples:\n  tasks create "Run tests" -d "npm test" --blocked-by 2\n  id=$(tasks create "Deploy" --meta env=staging)\n  tasks create "Spike" --no-hooks',
+    )
     .action(async (subject: string, opts: CreateOptions) => {
       const input = {
         subject: requireText('subject', subject) as string,
@@ -39,8 +44,10 @@ export function registerCreate(program: Command, app: App): void {
         blocks: parseIds(opts.blocks),
         metadata: parseMeta(opts.meta),
       };
-      const { dir } = app.list(true);
-      const task = await createTask(dir, input);
+      const choice = app.list(true);
+      const created = await runLifecycle(app, choice, opts, (ctx, report) => createTaskWithLifecycle(ctx, input, report));
+      if (created === undefined) return;
+      const { task } = created;
       if (app.json) app.out(renderJson(task));
       else if (app.isTTY) app.out(`${app.style.green('✔')} Created task #${task.id}: ${oneLine(task.subject)}`);
       else app.out(task.id);

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/errors.js';
 import { readList } from '../../core/list-read.js';
+import { preconditionGuard } from '../../core/preconditions.js';
 import { deleteTask, getTask } from '../../core/store.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
 import { parseIds } from '../parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
 
-interface DeleteOptions {
+interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;
 }
 
@@ -21,28 +23,32 @@ interface DeleteReport {
 }
 
 export function registerDelete(program: Command, app: App): void {
-  program
+  const cmd = program
     .command('delete')
     .alias('rm')
     .description('delete tasks; their ids are never reused, and other tasks stop referring to them')
     .argument('<ids...>', 'task ids')
-    .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
-    .addHelpText('after', '\nExamples:\n  tasks delete 3\n  tasks delete 3 4 5 --dry-run')
+    .option('-n, --dry-run', 'show what would be deleted and changed; write nothing');
+  addPreconditionOptions(cmd)
+    .addHelpText('after', `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`)
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
+      const pre = preconditionsFrom(opts);
+      const guard = preconditionGuard(pre);
       const { dir } = app.list(true);
       const reports: DeleteReport[] = [];
       for (const id of ids) {
         try {
           if (opts.dryRun) {
             const task = getTask(dir, id);
+            guard?.(task);
             const references = readList(dir)
               .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
               .map((t) => t.id);
             reports.push({ id, deleted: false, subject: task.subject, references });
             if (!app.json) app.out(`Would delete task #${id}: ${oneLine(task.subject)}${refs(references, 'and remove it from')}`);
           } else {
-            const { task, cleaned } = await deleteTask(dir, id);
+            const { task, cleaned } = await deleteTask(dir, id, guard);
             reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
             if (!app.json) app.out(`Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`);
           }

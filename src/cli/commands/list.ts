@@ -2,8 +2,17 @@ import type { Command } from 'commander';
 import { indexTasks } from '../../core/blockers.js';
 import { readList } from '../../core/list-read.js';
 import { filterTasks, type TaskFilter } from '../../core/filter.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
 import { renderJson } from '../../render/json.js';
-import { renderSummary, renderTaskLines, renderTaskTable, summaryCounts } from '../../render/task-table.js';
+import {
+  missingBlockers,
+  renderMissingLegend,
+  renderMissingWarning,
+  renderSummary,
+  renderTaskLines,
+  renderTaskTable,
+  summaryCounts,
+} from '../../render/task-table.js';
 import { usage, type App } from '../app.js';
 import { collect, parseStatusList, requireText } from '../parse.js';
 
@@ -12,6 +21,8 @@ interface ListOptions {
   owner?: string;
   unowned?: boolean;
   all?: boolean;
+  ready?: boolean;
+  blocked?: boolean;
 }
 
 export function listFilterFrom(opts: ListOptions): TaskFilter {
@@ -20,6 +31,8 @@ export function listFilterFrom(opts: ListOptions): TaskFilter {
     owner: requireText('--owner', opts.owner),
     unowned: Boolean(opts.unowned),
     includeInternal: Boolean(opts.all),
+    ready: Boolean(opts.ready),
+    blocked: Boolean(opts.blocked),
   };
 }
 
@@ -29,19 +42,27 @@ export function registerList(program: Command, app: App): void {
     .alias('ls')
     .description('list the tasks of a list, in id order, with a summary')
     .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name>')
+    .option('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)")
     .option('--unowned', 'only tasks nobody owns')
+    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
+    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
     .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
     .addHelpText(
       'after',
-      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
       const filter = listFilterFrom(opts);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      const { dir } = app.list(false);
+      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
+      const { id: listId, dir } = app.list(false);
       const snapshot = readList(dir);
       for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      if (filter.owner !== undefined) {
+        // A typo in a name shows as an empty list; say so rather than leave it to guessing.
+        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(app.configDir, listId));
+        if (warning !== undefined) app.warn(warning);
+      }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);
@@ -50,12 +71,15 @@ export function registerList(program: Command, app: App): void {
         return;
       }
       const summary = renderSummary(summaryCounts(tasks, index), app.style);
+      const missing = missingBlockers(tasks, index);
       if (app.humanLayout) {
         if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns }));
         app.out(summary);
+        if (missing.length > 0) app.out(renderMissingLegend(app.style));
       } else {
         if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
         app.note(summary);
+        for (const m of missing) app.warn(renderMissingWarning(m));
       }
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { summarizeLists } from '../../core/lists.js';
+import { teamMembers, teamsByList } from '../../core/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsTable, renderListsLines } from '../../render/lists-table.js';
 import type { App } from '../app.js';
@@ -7,14 +8,32 @@ import type { App } from '../app.js';
 export function registerLists(program: Command, app: App): void {
   program
     .command('lists')
-    .description('every task list under the config folder, with counts and last change')
-    .addHelpText('after', '\nExamples:\n  tasks lists\n  tasks lists --json | jq -r \'.[0].id\'')
+    .description('every task list under the config folder, with counts, last change, and the team it belongs to')
+    .addHelpText(
+      'after',
+      '\nA list belongs to a team when <config>/teams/<team>/config.json names a team whose name is the list id.\nPiped: id, total, completed, in_progress, pending, last change, team (-), members (comma-separated, -).\n\nExamples:\n  tasks lists\n  tasks lists --json | jq -r \'.[0].id\'\n  tasks lists --json | jq -r \'.[] | select(.team) | "\\(.id): \\(.members | join(", "))"\'',
+    )
     .action(() => {
       const lists = summarizeLists(app.configDir);
+      const { byList, problems } = teamsByList(app.configDir);
+      for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
+      const teamOf = (id: string) => {
+        const team = byList.get(id);
+        return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
+      };
       if (app.json) {
         app.out(
           renderJson(
-            lists.map((l) => ({ id: l.id, path: l.dir, total: l.total, ...l.counts, problems: l.problems, changedAt: new Date(l.changedAt).toISOString() })),
+            lists.map((l) => ({
+              id: l.id,
+              path: l.dir,
+              total: l.total,
+              ...l.counts,
+              problems: l.problems,
+              changedAt: new Date(l.changedAt).toISOString(),
+              team: teamOf(l.id)?.name ?? null,
+              members: teamOf(l.id)?.members ?? [],
+            })),
           ),
         );
         return;
@@ -23,6 +42,7 @@ export function registerLists(program: Command, app: App): void {
         app.note(`no task lists under ${app.configDir}`);
         return;
       }
-      app.out(app.humanLayout ? renderListsTable(lists, app.style, Date.now()) : renderListsLines(lists));
+      const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
+      app.out(app.humanLayout ? renderListsTable(rows, app.style, Date.now()) : renderListsLines(rows));
     });
 }

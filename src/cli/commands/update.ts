@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
 import { parseTaskId } from '../../core/ids.js';
 import type { TaskPatch } from '../../core/patch.js';
-import { deleteTask, updateTask } from '../../core/store.js';
+import { preconditionGuard } from '../../core/preconditions.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle.js';
+import { deleteTask } from '../../core/store.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
 
-interface UpdateOptions {
+interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;
   description?: string;
   activeForm?: string;
@@ -38,8 +42,10 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   return patch;
 }
 
+const PRECONDITION_KEYS = new Set(['ifStatus', 'ifOwner', 'ifUnowned']);
+
 export function registerUpdate(program: Command, app: App): void {
-  program
+  const cmd = program
     .command('update')
     .description('change a task, merging as the agents\' TaskUpdate does')
     .argument('<id>', 'task id')
@@ -52,23 +58,30 @@ export function registerUpdate(program: Command, app: App): void {
     .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
     .option('--add-blocks <ids...>', 'tasks this one blocks')
-    .option('--add-blocked-by <ids...>', 'tasks that block this one')
-    .addHelpText('after', '\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner')
+    .option('--add-blocked-by <ids...>', 'tasks that block this one');
+  addPreconditionOptions(addLifecycleOptions(cmd))
+    .addHelpText(
+      'after',
+      `\n${PRECONDITION_HELP}\n\nCompleting a task runs the TaskCompleted hooks of Claude Code's settings first; if one blocks,\nnothing is written and tasks exits 4. In a team's list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner me --if-unowned --if-status pending\n  tasks update 4 --owner alice --no-notify`,
+    )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
+      const guard = preconditionGuard(preconditionsFrom(opts));
       if (opts.status?.trim().toLowerCase() === 'deleted') {
-        if (Object.keys(opts).some((k) => k !== 'status' && (opts as Record<string, unknown>)[k] !== undefined && k !== 'owner')) {
-          throw usage('--status deleted cannot be combined with other changes');
-        }
+        const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
+        const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
+        if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
         const { dir } = app.list(true);
-        const result = await deleteTask(dir, id);
+        const result = await deleteTask(dir, id, guard);
         app.out(app.json ? renderJson({ id, deleted: true, cleaned: result.cleaned }) : `Deleted task #${id}`);
         return;
       }
       const patch = patchFrom(opts);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
-      const { dir } = app.list(true);
-      const result = await updateTask(dir, id, patch);
+      const choice = app.list(true);
+      const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
+      if (updated === undefined) return;
+      const { result } = updated;
       if (app.json) app.out(renderJson(result.task));
       else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { blockTask } from '../../core/dependencies.js';
+import { parseTaskId } from '../../core/ids.js';
+import { renderJson } from '../../render/json.js';
+import { idRefs as refs } from '../../render/refs.js';
+import { usage, type App } from '../app.js';
+import { parseIds } from '../parse.js';
+
+interface BlockOptions {
+  by?: string[];
+}
+
+export function registerBlock(program: Command, app: App): void {
+  program
+    .command('block')
+    .description('make a task wait for others: <id> is blocked by each --by task (both sides written)')
+    .argument('<id>', 'the task that waits')
+    .requiredOption('--by <ids...>', 'the tasks it waits for (space- or comma-separated)')
+    .addHelpText(
+      'after',
+      `
+Writes both sides as agents do (blocker.blocks, then id.blockedBy), each under its task
+lock; already-recorded edges are left as they are. Refused, with nothing written: a
+task blocking itself or an edge that would close a cycle (exit 4, the cycle shown), a
+task that does not exist (exit 3).
+
+Examples:
+  tasks block 4 --by 2
+  tasks block 7 --by 3 5
+  tasks block 4 --by 2 --json | jq .blockedBy`,
+    )
+    .action(async (rawId: string, opts: BlockOptions) => {
+      const id = parseTaskId(rawId);
+      const blockers = parseIds(opts.by);
+      if (blockers.length === 0) throw usage('--by needs at least one task id');
+      const { dir } = app.list(true);
+      const result = await blockTask(dir, id, blockers);
+      if (app.json) app.out(renderJson(result.task));
+      else if (result.added.length === 0) app.out(`Task #${id} was already blocked by ${refs(result.already)}; nothing changed`);
+      else {
+        const already = result.already.length > 0 ? ` (already: ${refs(result.already)})` : '';
+        app.out(`Task #${id} is now blocked by ${refs(result.added)}${already}`);
+      }
+    });
+}

@@ -1,0 +1,108 @@
+import type { Command } from 'commander';
+import { claimNext, claimTask, type ClaimResult } from '../../core/claiming.js';
+import { TasksError } from '../../core/errors.js';
+import { parseTaskId } from '../../core/ids.js';
+import { preconditionGuard } from '../../core/preconditions.js';
+import { claimDocument, describeRefusal } from '../../render/claim-result.js';
+import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import { usage, type App } from '../app.js';
+import { EXIT } from '../exit-codes.js';
+import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
+import { afterOwnerChange } from '../../core/lifecycle.js';
+import { requireText } from '../parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+
+interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
+  as?: string;
+  next?: boolean;
+  busyCheck?: boolean;
+  start?: boolean;
+}
+
+export function registerClaim(program: Command, app: App): void {
+  const cmd = program
+    .command('claim')
+    .description("claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)")
+    .argument('[id]', 'task id (or --next)')
+    .option('--as <agent>', 'the agent (or person) that claims it (required)')
+    .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
+    .option('--busy-check', 'refuse (agent_busy) if the agent already owns an unfinished task')
+    .option('--start', 'also set status in_progress, in the same locked write');
+  addPreconditionOptions(addNotifyOption(cmd))
+    .addHelpText(
+      'after',
+      `
+Checks, in the agents' order: task_not_found (exit 3), already_claimed, already_resolved,
+blocked, agent_busy (exit 4). Claiming a task you already own succeeds. Locks: the task
+lock; with --busy-check or --next, the list lock and then the task lock.
+Piped, a success prints the task id; --json prints {"success", "reason", "task"}.
+--next exits 3 when no task is ready.
+${PRECONDITION_HELP}
+
+Examples:
+  tasks claim 4 --as alice
+  tasks claim 4 --as alice --start --busy-check
+  id=$(tasks claim --next --as worker-1 --start) && echo "working on #$id"
+  tasks claim 4 --as bob --json | jq -r .reason`,
+    )
+    .action(async (rawId: string | undefined, opts: ClaimOptions) => {
+      const agent = requireText('--as', opts.as);
+      if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
+      if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
+      if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
+      const pre = preconditionsFrom(opts);
+      if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
+      const id = rawId === undefined ? undefined : parseTaskId(rawId);
+      const choice = app.list(true);
+      const { dir } = choice;
+      const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
+      // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
+      const claimed = await runLifecycle(app, choice, { notify: opts.notify, hooks: false }, async (ctx, lifecycle) => {
+        let outcome: ClaimResult;
+        if (id === undefined) {
+          const next = await claimNext(dir, agent, request);
+          if (next === undefined) {
+            throw new TasksError('not_found', 'no task is ready to claim (pending, unowned, no open blocker)', {
+              hint: 'tasks list --blocked shows what waits on what',
+            });
+          }
+          outcome = next;
+        } else {
+          outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
+        }
+        if (outcome.success) await afterOwnerChange(ctx, outcome.before, outcome.task, lifecycle);
+        return outcome;
+      });
+      if (claimed === undefined) return;
+      const result = claimed;
+      report(app, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
+    });
+}
+
+function report(app: App, id: string, agent: string, result: ClaimResult, start: boolean): void {
+  if (!result.success) {
+    const code = result.reason === 'task_not_found' ? EXIT.notFound : EXIT.conflict;
+    if (app.json) {
+      // The refusal is the result (the agents' shape), on stdout; the exit status says it failed.
+      app.out(renderJson(claimDocument(result)));
+      app.setExit(code);
+    } else {
+      app.fail(new TasksError(code === EXIT.notFound ? 'not_found' : 'conflict', describeRefusal(id, result)));
+    }
+    return;
+  }
+  const task = result.task;
+  if (app.json) app.out(renderJson(claimDocument(result)));
+  else if (!app.isTTY) app.out(task.id);
+  else {
+    const mine = result.before.owner === agent;
+    const subject = oneLine(task.subject);
+    const who = oneLine(agent);
+    let line: string;
+    if (!mine) line = `Claimed task #${task.id} for ${who}${start && result.changed.includes('status') ? ' and started it' : ''}: ${subject}`;
+    else if (result.changed.length > 0) line = `Started task #${task.id} (already ${who}'s): ${subject}`;
+    else line = `Task #${task.id} is already ${who}'s; nothing changed: ${subject}`;
+    app.out(`${app.style.green('✔')} ${line}`);
+  }
+}

@@ -1,0 +1,34 @@
+import { Argument, type Command } from 'commander';
+import { SHELLS, completionScript, type Shell } from '../completion/scripts/index.js';
+import type { App } from '../app.js';
+
+/**
+ * `tasks completion <shell>`: print the completion script. The script asks the hidden
+ * `tasks __complete` for candidates on every TAB (src/cli/completion/complete.ts), so
+ * new commands, options and the lists on disk need no new script.
+ */
+export function registerCompletion(program: Command, app: App): void {
+  program
+    .command('completion')
+    .description('print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell that loads the script').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+Completes commands, options, task ids (with subject and status), statuses, lists,
+owners and file names, from the list that --list, --config-dir, $CLAUDE_CONFIG_DIR
+and $CLAUDE_CODE_TASK_LIST_ID point to.
+
+Install:
+  bash  echo 'source <(tasks completion bash)' >> ~/.bashrc
+        or: tasks completion bash > ~/.local/share/bash-completion/completions/tasks
+  zsh   tasks completion zsh > "\${fpath[1]}/_tasks"      (then start a new shell)
+        or, in ~/.zshrc after compinit: source <(tasks completion zsh)
+  fish  tasks completion fish > ~/.config/fish/completions/tasks.fish
+
+The same scripts are in the package's completions/ folder.`,
+    )
+    .action((shell: Shell) => {
+      app.out(completionScript(shell, program.name()));
+    });
+}

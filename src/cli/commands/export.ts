@@ -1,0 +1,91 @@
+import { Option, type Command } from 'commander';
+import { indexTasks } from '../../core/blockers.js';
+import { toTodoWrite } from '../../core/export-todowrite.js';
+import { filterTasks } from '../../core/filter.js';
+import { readList } from '../../core/list-read.js';
+import { checkOutputPath } from '../../core/output-file.js';
+import { writeFileAtomic } from '../../core/task-file.js';
+import { renderMarkdownChecklist } from '../../render/export-markdown.js';
+import { renderJson } from '../../render/json.js';
+import { usage, type App } from '../app.js';
+import { collect } from '../parse.js';
+import { listFilterFrom } from './list.js';
+
+const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+interface ExportOptions {
+  format?: ExportFormat;
+  output?: string;
+  status?: string[];
+  owner?: string;
+  unowned?: boolean;
+  all?: boolean;
+  title?: string;
+}
+
+export function registerExport(program: Command, app: App): void {
+  program
+    .command('export')
+    .description('print a list as a TodoWrite snapshot, JSON, JSON Lines or a Markdown checklist')
+    .addOption(new Option('-f, --format <format>', 'output format (default: todowrite; json with --json)').choices([...EXPORT_FORMATS]))
+    .option('-o, --output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout')
+    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
+    .option('--owner <name>', 'only tasks owned by <name>')
+    .option('--unowned', 'only tasks nobody owns')
+    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
+    .addHelpText(
+      'after',
+      `
+Formats:
+  todowrite  {"todos": [{content, status, activeForm}]} in id order: valid TodoWrite input.
+             content is the subject; a missing activeForm is derived from it ("Fix auth bug"
+             -> "Fixing auth bug"; a subject that does not start with a known verb ->
+             "Working on <subject>"). Statuses are kept; several in_progress are reported.
+  json       the tasks as stored, an array (as \`tasks list --json\`)
+  jsonl      the tasks as stored, one per line
+  markdown   a checklist with statuses, owners and dependencies (ids as code spans, so
+             GitHub does not link them to issues)
+
+Examples:
+  tasks export > todos.json
+  tasks export --format markdown >> "$GITHUB_STEP_SUMMARY"
+  tasks export --format json -o backup.json && tasks -l other import backup.json
+  tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
+    )
+    .action((opts: ExportOptions) => {
+      if (app.json && opts.format !== undefined && opts.format !== 'json') {
+        throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
+      }
+      const format: ExportFormat = opts.format ?? (app.json ? 'json' : 'todowrite');
+      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
+      const filter = listFilterFrom(opts);
+      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
+      const { id, dir } = app.list(false);
+      const snapshot = readList(dir);
+      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      const index = indexTasks(snapshot.tasks);
+      const tasks = filterTasks(snapshot.tasks, filter, index);
+
+      let text: string;
+      if (format === 'todowrite') {
+        const { snapshot: todos, warnings } = toTodoWrite(tasks);
+        for (const w of warnings) app.warn(w);
+        text = renderJson(todos);
+      } else if (format === 'json') {
+        text = renderJson(tasks);
+      } else if (format === 'jsonl') {
+        text = tasks.map((t) => JSON.stringify(t)).join('\n');
+      } else {
+        text = renderMarkdownChecklist(tasks, index, { title: opts.title ?? `Tasks: ${id}` });
+      }
+
+      if (output === undefined) {
+        if (text !== '') app.out(text);
+        return;
+      }
+      writeFileAtomic(output, text === '' ? '' : `${text}\n`);
+      app.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
+    });
+}

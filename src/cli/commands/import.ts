@@ -1,0 +1,83 @@
+import { Option, type Command } from 'commander';
+import { TasksError } from '../../core/errors.js';
+import { parseImportText } from '../../core/import-parse.js';
+import { importSnapshot } from '../../core/import-run.js';
+import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/import-snapshot.js';
+import { readInputFile } from '../../core/input-file.js';
+import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
+import { renderJson } from '../../render/json.js';
+import type { App } from '../app.js';
+
+interface ImportOptions {
+  format: ImportFormatChoice;
+  chain?: boolean;
+  dryRun?: boolean;
+}
+
+export function registerImport(program: Command, app: App): void {
+  program
+    .command('import')
+    .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
+    .argument('<file>', 'the input file, or - for stdin')
+    .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
+    .option('--chain', 'make each task blocked by the one before it (a todo list\'s order is its plan)')
+    .option('-n, --dry-run', 'print the plan (predicted ids); write nothing')
+    .addHelpText(
+      'after',
+      `
+Formats (auto detects them and says on stderr what it found):
+  todowrite     [{content, status, activeForm}, ...], {"todos": [...]} (a TodoWrite input),
+                or an old ~/.claude/todos/*.json file (also {id, content, status, priority} items)
+  stream-json   claude -p --output-format stream-json / Agent SDK output (JSON Lines)
+  transcript    a session transcript, ~/.claude/projects/<project>/<session>.jsonl
+                (both: the last TodoWrite snapshot of the main agent; or, if the run used
+                the Task tools, the task list those calls ended with, dependencies included)
+  tasks         tasks as \`tasks list --json\` or \`export --format json|jsonl\` print them;
+                new ids here, blocks/blockedBy rewritten to them
+
+A todo becomes a task: content -> subject, activeForm and status kept. Items whose subject
+is already a task's subject in the list are skipped, so importing twice creates nothing new.
+Bad input: one error naming the line or item, exit 2, nothing written.
+
+Examples:
+  tasks import ~/.claude/todos/1f0c...-agent-1f0c....json --list refactor
+  claude -p "..." --output-format stream-json --verbose | tasks import - --list ci --chain
+  tasks -l old export --format json | tasks -l new import - --dry-run
+  tasks import session.jsonl --list refactor --json | jq '.created[].id'`,
+    )
+    .action(async (file: string, opts: ImportOptions) => {
+      const name = file === '-' ? 'stdin' : file;
+      const text = file === '-' ? await readStdin(app) : readInputFile(file);
+      let snapshot: Snapshot;
+      try {
+        snapshot = parseImportText(text, opts.format);
+      } catch (err) {
+        // Name the input in the one line: "session.jsonl: line 7: not valid JSON (...)".
+        if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
+        throw err;
+      }
+      const choice = app.list(true);
+      const outcome = await importSnapshot(choice.dir, snapshot, {
+        chain: Boolean(opts.chain),
+        dryRun: Boolean(opts.dryRun),
+        now: () => performance.now(),
+      });
+      app.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
+      for (const w of outcome.warnings) app.warn(w);
+      const report: ImportReport = { list: choice.id, format: snapshot.format, found: snapshot.found, dryRun: Boolean(opts.dryRun), ...outcome };
+      if (app.json) app.out(renderJson(report));
+      else {
+        const body = renderImportReport(report, app.style);
+        if (body !== '') app.out(body);
+      }
+      app.note(renderImportSummary(report));
+    });
+}
+
+/** All of stdin, as text. A terminal gets a word on how to end the input. */
+async function readStdin(app: App): Promise<string> {
+  if (process.stdin.isTTY) app.note('reading from stdin; end with Ctrl-D');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { readList } from '../../core/list-read.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
+import { TasksError } from '../../core/errors.js';
+import { preconditionGuard } from '../../core/preconditions.js';
+import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/releasing.js';
+import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import { usage, type App } from '../app.js';
+import { parseIds, requireText } from '../parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+
+interface ReleaseOptions extends PreconditionOptions {
+  owner?: string;
+}
+
+type ReleaseReport = ReleaseResult | { id: string; released: false; error: { code: string; message: string } };
+
+export function registerRelease(program: Command, app: App): void {
+  const cmd = program
+    .command('release')
+    .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
+    .argument('[ids...]', 'task ids')
+    .option('--owner <agent>', "release every unfinished task of <agent> (what Claude Code does when a teammate exits)");
+  addPreconditionOptions(cmd)
+    .addHelpText(
+      'after',
+      `
+Each task is a task-locked update, the very one agents make. A completed task keeps its
+owner (exit 4 if named); --owner skips completed tasks. With several ids, each is
+reported and the exit status is the worst.
+${PRECONDITION_HELP}
+
+Examples:
+  tasks release 4
+  tasks release 4 --if-owner alice     only if alice still has it
+  tasks release --owner worker-2       worker-2 crashed: free its tasks
+  tasks release --owner worker-2 --json | jq -r '.[].id'`,
+    )
+    .action(async (rawIds: string[], opts: ReleaseOptions) => {
+      const owner = requireText('--owner', opts.owner);
+      const ids = parseIds(rawIds);
+      if (owner !== undefined && ids.length > 0) throw usage('give task ids or --owner, not both');
+      if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');
+      const pre = preconditionsFrom(opts);
+      if (owner !== undefined && pre) throw usage('--if-* preconditions apply to given task ids, not to --owner');
+      const { id: listId, dir } = app.list(true);
+      const reports: ReleaseReport[] = [];
+      if (owner !== undefined) {
+        const released = await releaseOwner(dir, owner);
+        if (released.length === 0) {
+          // A team member's name with nothing to release is fine; a typo deserves a word.
+          const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(app.configDir, listId));
+          if (warning !== undefined) app.warn(warning);
+        }
+        reports.push(...released);
+        if (!app.json) {
+          for (const r of released) app.out(line(r));
+          if (released.length === 0) app.note(`${oneLine(owner)} holds no unfinished task; nothing released`);
+        }
+      } else {
+        const guard = preconditionGuard(pre);
+        for (const id of ids) {
+          try {
+            const r = await releaseTask(dir, id, guard);
+            reports.push(r);
+            if (!app.json) app.out(line(r));
+          } catch (err) {
+            // One failure does not stop the others; the exit code is the worst one.
+            app.fail(err);
+            if (!(err instanceof TasksError)) throw err;
+            reports.push({ id, released: false, error: { code: err.code, message: err.message } });
+          }
+        }
+      }
+      if (app.json) app.out(renderJson(reports));
+    });
+}
+
+function line(r: ReleaseResult): string {
+  const subject = oneLine(r.task.subject);
+  if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
+  const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
+  const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
+  return `Released task #${r.id}${from}${status}: ${subject}`;
+}

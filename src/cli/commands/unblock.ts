@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { blockerState, indexTasks } from '../../core/blockers.js';
+import { unblockTask } from '../../core/dependencies.js';
+import { parseTaskId } from '../../core/ids.js';
+import { readList } from '../../core/list-read.js';
+import { renderJson } from '../../render/json.js';
+import { idRefs as refs } from '../../render/refs.js';
+import { usage, type App } from '../app.js';
+import { parseIds } from '../parse.js';
+
+interface UnblockOptions {
+  by?: string[];
+}
+
+export function registerUnblock(program: Command, app: App): void {
+  program
+    .command('unblock')
+    .description("remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)")
+    .argument('<id>', 'the task that waits')
+    .option('--by <ids...>', 'only these blockers (space- or comma-separated)')
+    .addHelpText(
+      'after',
+      `
+Removes each edge from both sides (id.blockedBy first, then blocker.blocks), each under
+its task lock; blockers that name missing tasks are removed too. Agents' tools cannot
+do this: it is how to free an agent stuck behind a dependency that no longer matters.
+
+Examples:
+  tasks unblock 4 --by 2
+  tasks unblock 4                all of #4's blockers`,
+    )
+    .action(async (rawId: string, opts: UnblockOptions) => {
+      const id = parseTaskId(rawId);
+      const only = opts.by === undefined ? undefined : parseIds(opts.by);
+      if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
+      const { dir } = app.list(true);
+      const result = await unblockTask(dir, id, only);
+      for (const b of result.notBlocking) app.warn(`#${b} does not block #${id}`);
+      if (app.json) {
+        app.out(renderJson(result.task));
+        return;
+      }
+      if (result.removed.length === 0) {
+        app.out(`Task #${id} ${only === undefined ? 'has no blockers' : 'is not blocked by those'}; nothing changed`);
+        return;
+      }
+      const open = blockerState(result.task, indexTasks(readList(dir).tasks)).open;
+      const still = open.length > 0 && result.task.status !== 'completed' ? ` (still blocked by ${refs(open)})` : '';
+      app.out(`Task #${id} is no longer blocked by ${refs(result.removed)}${still}`);
+    });
+}

@@ -1,0 +1,50 @@
+import os from 'node:os';
+import path from 'node:path';
+import { chooseList, listIds } from '../../core/list-choice.js';
+import { countTaskFiles, peekTasks } from '../../core/list-peek.js';
+import { listDirOf, resolveConfigDir } from '../../core/paths.js';
+import type { LineSources, ValueSource } from './candidates.js';
+
+/**
+ * Values from disk for completion, found as every command finds them: the config
+ * folder from --config-dir, $CLAUDE_CONFIG_DIR or ~/.claude; the list from --list,
+ * $CLAUDE_CODE_TASK_LIST_ID, the only list, or else the most recently changed one (as a
+ * read would; a change refuses to guess, but offering the ids it will then ask about
+ * helps more than offering none). Never throws: what cannot be read offers nothing.
+ */
+export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSource {
+  const home = env.HOME || os.homedir();
+  const configDir = resolveConfigDir({ flag: expandHome(line.configDir, home), env: env.CLAUDE_CONFIG_DIR, home });
+  let listDir: string | null | undefined;
+  const chosenList = (): string | null => {
+    if (listDir === undefined) {
+      try {
+        listDir = chooseList(configDir, { flag: line.list, env: env.CLAUDE_CODE_TASK_LIST_ID, forWrite: false }).dir;
+      } catch {
+        listDir = null;
+      }
+    }
+    return listDir;
+  };
+  return {
+    tasks(wanted) {
+      const dir = chosenList();
+      return dir === null ? [] : peekTasks(dir, wanted);
+    },
+    lists() {
+      try {
+        return listIds(configDir).map((id) => ({ id, tasks: countTaskFiles(listDirOf(configDir, id)) }));
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** The shell leaves `~` unexpanded in the words it hands to completion. */
+function expandHome(dir: string | undefined, home: string): string | undefined {
+  if (dir === undefined) return undefined;
+  if (dir === '~') return home;
+  if (dir.startsWith('~/')) return path.join(home, dir.slice(2));
+  return dir;
+}

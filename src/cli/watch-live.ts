@@ -1,0 +1,147 @@
+import type { Clock } from '../core/clock.js';
+import type { ChangeEvent } from '../core/watch-diff.js';
+import { SCREEN, screenPatch } from '../render/screen.js';
+import type { Style } from '../render/style.js';
+import type { EndReason } from '../render/watch-events.js';
+import { SPINNER_INTERVAL_MS, frameHasSpinner, renderWatchFrame, type WatchFrameModel } from '../render/watch-frame.js';
+import type { Terminal } from './terminal.js';
+import type { WatchSink, WatchView } from './watch-session.js';
+
+export interface LiveOptions {
+  listId: string;
+  dir: string;
+  until?: string | undefined;
+  deadline?: number | undefined;
+  filterLabel?: string | undefined;
+  style: Style;
+  clock: Clock;
+  /** Called when the user asks to quit (q, Ctrl-C). */
+  onQuit(): void;
+  /** Where the final frame goes once the watch ended on its own (stdout). */
+  print(text: string): void;
+}
+
+const QUIT_KEYS = new Set(['q', 'Q', '\u0003', '\u0004']);
+const REDRAW_KEY = '\u000c'; // Ctrl-L
+
+/**
+ * The live view: the alternate screen, redrawn in place. A frame is rendered on every
+ * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
+ * second for the "3s ago" texts); only rows that differ are written, and nothing at all
+ * when the frame is unchanged, so it does not flicker and costs little while idle.
+ */
+export class LiveSink implements WatchSink {
+  private view: WatchView | undefined;
+  private lastChange: { at: number; events: ChangeEvent[] } | undefined;
+  private prev: string[] | undefined;
+  private notice: string | undefined;
+  private entered = false;
+  private done = false;
+  private enterTimer: NodeJS.Immediate | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: Array<() => void> = [];
+  private readonly restoreOnExit = () => this.leave();
+
+  constructor(
+    private readonly term: Terminal,
+    private readonly opts: LiveOptions,
+  ) {}
+
+  begin(view: WatchView): void {
+    this.view = view;
+    // Entered on the next turn: if --until already holds, the view never flashes up.
+    this.enterTimer = setImmediate(() => this.enter());
+  }
+
+  change(view: WatchView, events: ChangeEvent[]): void {
+    this.view = view;
+    if (events.length > 0) this.lastChange = { at: view.at, events };
+    if (this.entered) this.draw();
+  }
+
+  end(view: WatchView, reason: EndReason): void {
+    this.view = view;
+    this.leave();
+    // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
+    // final state of the list behind, as `tasks list` would show it.
+    if (reason !== 'stopped') {
+      const { width, height } = this.term.size();
+      this.opts.print(renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'));
+    }
+  }
+
+  abort(): void {
+    this.leave();
+  }
+
+  /** Shown on the view (stderr would scribble over it). */
+  warn(message: string): void {
+    this.notice = message;
+    if (this.entered) this.draw();
+  }
+
+  private enter(): void {
+    if (this.done) return;
+    this.entered = true;
+    this.term.write(SCREEN.enter);
+    process.once('exit', this.restoreOnExit);
+    this.unsubscribe.push(
+      this.term.onResize(() => this.redrawAll()),
+      this.term.onKey((key) => {
+        if (QUIT_KEYS.has(key)) this.opts.onQuit();
+        else if (key === REDRAW_KEY) this.redrawAll();
+      }),
+    );
+    this.draw();
+  }
+
+  private leave(): void {
+    this.done = true;
+    if (this.enterTimer) clearImmediate(this.enterTimer);
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+    process.off('exit', this.restoreOnExit);
+    if (this.entered) {
+      this.entered = false;
+      this.term.write(SCREEN.leave);
+    }
+  }
+
+  private model(): WatchFrameModel {
+    const view = this.view as WatchView;
+    return {
+      listId: this.opts.listId,
+      dir: this.opts.dir,
+      exists: view.exists,
+      tasks: view.shown,
+      index: view.index,
+      hidden: this.opts.filterLabel ? view.all.length - view.shown.length : 0,
+      filterLabel: this.opts.filterLabel,
+      problems: view.problems,
+      notice: this.notice,
+      lastChange: this.lastChange,
+      until: this.opts.until,
+      deadline: this.opts.deadline,
+    };
+  }
+
+  private redrawAll(): void {
+    if (!this.entered) return;
+    this.prev = undefined;
+    this.term.write(SCREEN.clear);
+    this.draw();
+  }
+
+  private draw(): void {
+    if (!this.entered || !this.view) return;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    const now = this.opts.clock.now();
+    const { width, height } = this.term.size();
+    const lines = renderWatchFrame(this.model(), { style: this.opts.style, width, height, now });
+    const patch = screenPatch(this.prev, lines);
+    if (patch !== '') this.term.write(patch);
+    this.prev = lines;
+    const period = frameHasSpinner(this.view.shown, this.view.exists) ? SPINNER_INTERVAL_MS : 1000;
+    this.tickTimer = setTimeout(() => this.draw(), period - (now % period) + 1);
+  }
+}

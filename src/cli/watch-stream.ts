@@ -1,0 +1,58 @@
+import { countTasks } from '../core/blockers.js';
+import type { FileProblem } from '../core/list-read.js';
+import type { ChangeEvent } from '../core/watch-diff.js';
+import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndReason } from '../render/watch-events.js';
+import type { App } from './app.js';
+import type { WatchSink, WatchView } from './watch-session.js';
+
+/**
+ * `watch --json`, or a watch whose stdout is not a terminal: NDJSON on stdout, one event
+ * per line, written as soon as it is known. Unreadable files are warned about on stderr,
+ * once each until they read again.
+ */
+export class StreamSink implements WatchSink {
+  private warned = new Set<string>();
+
+  constructor(
+    private readonly app: App,
+    private readonly listId: string,
+    private readonly until: string | undefined,
+  ) {}
+
+  begin(view: WatchView): void {
+    this.app.out(renderSnapshotEvent(view.at, this.listId, view.exists, view.shown));
+    this.warnProblems(view.problems);
+  }
+
+  change(view: WatchView, events: ChangeEvent[]): void {
+    for (const e of events) this.app.out(renderChangeEvent(view.at, e));
+    this.warnProblems(view.problems);
+  }
+
+  end(view: WatchView, reason: EndReason, met: boolean): void {
+    this.app.out(
+      renderEndEvent({
+        at: view.at,
+        reason,
+        until: this.until,
+        met,
+        exists: view.exists,
+        counts: countTasks(view.shown, view.index),
+        tasks: view.shown,
+      }),
+    );
+  }
+
+  warn(message: string): void {
+    this.app.warn(message);
+  }
+
+  private warnProblems(problems: readonly FileProblem[]): void {
+    const now = new Set<string>();
+    for (const p of problems) {
+      now.add(p.file);
+      if (!this.warned.has(p.file)) this.app.warn(`skipped ${p.file}: ${p.reason} (no events for it until it reads again)`);
+    }
+    this.warned = now;
+  }
+}

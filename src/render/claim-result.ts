@@ -1,0 +1,38 @@
+import type { ClaimResult } from '../core/claiming.js';
+import { idRefs } from './refs.js';
+import { oneLine } from './text.js';
+
+const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
+
+type Refusal = Extract<ClaimResult, { success: false }>;
+
+/** One line for a person: which claim was refused and why, with the agents' reason name first. */
+export function describeRefusal(id: string, refusal: Refusal): string {
+  switch (refusal.reason) {
+    case 'task_not_found':
+      return `cannot claim task #${id}: task_not_found`;
+    case 'already_claimed':
+      return `cannot claim task #${id}: already_claimed by ${oneLine(refusal.task?.owner ?? 'another agent')}`;
+    case 'already_resolved':
+      return `cannot claim task #${id}: already_resolved (it is completed)`;
+    case 'blocked':
+      return `cannot claim task #${id}: blocked by ${refs(refusal.openBlockers)}`;
+    case 'agent_busy':
+      return `cannot claim task #${id}: agent_busy (the agent already owns ${refs(refusal.busyWith)})`;
+  }
+}
+
+/**
+ * `--json`: the agents' own result shape, `{success, reason, task}`, with the task in the
+ * shape of its file (null when there is none), plus the ids behind a refusal.
+ */
+export function claimDocument(result: ClaimResult): Record<string, unknown> {
+  if (result.success) return { success: true, task: result.task };
+  return {
+    success: false,
+    reason: result.reason,
+    task: result.task ?? null,
+    ...(result.openBlockers ? { openBlockers: result.openBlockers } : {}),
+    ...(result.busyWith ? { busyWith: result.busyWith } : {}),
+  };
+}

@@ -1,0 +1,59 @@
+import { blockerState, countTasks, type TaskIndex } from '../core/blockers.js';
+import type { Task } from '../core/schema.js';
+import { oneLine } from './text.js';
+
+/**
+ * A Markdown checklist of tasks, for a PR description or a CI job summary
+ * ($GITHUB_STEP_SUMMARY): one item a task with its status, owner and dependencies.
+ *
+ * Ids and owners are code spans: on GitHub a bare "#2" links to issue 2 and "@amy"
+ * notifies a user, neither of which a task list means. Subjects are escaped so that
+ * an agent's text cannot turn into links, HTML or formatting.
+ */
+export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex, opts: { title: string }): string {
+  const lines = [`### ${escapeMarkdown(opts.title)}`, ''];
+  if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
+  const c = countTasks(tasks, index);
+  const parts = [`**${c.completed}/${c.total} done**`, `${c.in_progress} in progress`, `${c.pending} pending`];
+  if (c.blocked > 0) parts.push(`${c.blocked} blocked`);
+  lines.push(parts.join(' · '), '');
+  for (const t of tasks) lines.push(checklistItem(t, index));
+  return lines.join('\n');
+}
+
+function checklistItem(t: Task, index: TaskIndex): string {
+  const box = t.status === 'completed' ? '[x]' : '[ ]';
+  const { open } = blockerState(t, index);
+  const status =
+    t.status === 'completed'
+      ? 'done'
+      : t.status === 'in_progress'
+        ? `in progress${t.activeForm ? ` (${escapeMarkdown(oneLine(t.activeForm))})` : ''}`
+        : open.length > 0
+          ? 'blocked'
+          : 'pending';
+  const details = [status];
+  if (t.owner) details.push(`owner ${codeSpan(oneLine(t.owner))}`);
+  if (t.blockedBy.length > 0) {
+    const deps = t.blockedBy.map((id) => {
+      const blocker = index.get(id);
+      const state = !blocker ? 'missing' : blocker.status === 'completed' ? 'done' : blocker.status === 'in_progress' ? 'in progress' : 'pending';
+      return `${codeSpan(`#${id}`)} (${state})`;
+    });
+    details.push(`depends on ${deps.join(', ')}`);
+  }
+  return `- ${box} ${codeSpan(`#${t.id}`)} ${escapeMarkdown(oneLine(t.subject))} — ${details.join(' · ')}`;
+}
+
+/** Backslash-escape what Markdown (and GitHub's HTML) would interpret. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#+!|~&]/g, '\\$&');
+}
+
+/** A code span that survives backticks in its text (CommonMark: a longer fence, padded). */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 || text.startsWith(' ') || text.endsWith(' ') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

@@ -1,0 +1,67 @@
+import type { ExistingChange } from '../core/import-materialize.js';
+import type { SkippedItem } from '../core/import-plan.js';
+import type { ImportFormat } from '../core/import-snapshot.js';
+import type { Task } from '../core/schema.js';
+import { paintStatus } from './status.js';
+import type { Style } from './style.js';
+import { oneLine } from './text.js';
+
+/** What `import` did (or, with --dry-run, would do); also its `--json` document. */
+export interface ImportReport {
+  list: string;
+  format: ImportFormat;
+  /** What the input held, in words. */
+  found: string;
+  dryRun: boolean;
+  /** New tasks in the shape of their files (predicted ids in a dry run). */
+  created: Task[];
+  /** Items matched by subject with a task already in the list, and left alone. */
+  skipped: SkippedItem[];
+  /** Existing tasks that gain an edge to a new task. */
+  updated: ExistingChange[];
+  warnings: string[];
+}
+
+const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
+
+/**
+ * One line per task: what happens to it, its id, status and subject, and its
+ * dependencies. The same lines on a terminal (coloured) and in a pipe.
+ */
+export function renderImportReport(report: ImportReport, style: Style): string {
+  const verb = (done: string, planned: string) => (report.dryRun ? planned : done);
+  const ids = [...report.created.map((t) => t.id), ...report.skipped.map((s) => s.existingId), ...report.updated.map((u) => u.id)];
+  const idW = Math.max(0, ...ids.map((id) => id.length)) + 1;
+  const verbW = report.dryRun ? 6 : 7;
+  const line = (v: string, id: string, status: Task['status'] | undefined, text: string) =>
+    [v, `#${id}`.padEnd(idW), status ? paintStatus(style, status, status.padEnd(11)) : ''.padEnd(11), text].join('  ').trimEnd();
+  const out: string[] = [];
+  for (const t of report.created) {
+    const deps = [t.blockedBy.length > 0 ? `blocked by ${refs(t.blockedBy)}` : '', t.owner ? `owner ${oneLine(t.owner)}` : '']
+      .filter(Boolean)
+      .join('; ');
+    out.push(line(style.green(verb('created', 'create').padEnd(verbW)), t.id, t.status, `${oneLine(t.subject)}${deps ? style.dim(` (${deps})`) : ''}`));
+  }
+  for (const s of report.skipped) {
+    const differs = s.status !== s.existingStatus ? `; the import says ${s.status}` : '';
+    out.push(line(style.dim(verb('skipped', 'skip').padEnd(verbW)), s.existingId, s.existingStatus, `${oneLine(s.subject)}${style.dim(` (already in the list${differs})`)}`));
+  }
+  for (const u of report.updated) {
+    const gains = [u.addBlockedBy.length > 0 ? `now blocked by ${refs(u.addBlockedBy)}` : '', u.addBlocks.length > 0 ? `now blocks ${refs(u.addBlocks)}` : '']
+      .filter(Boolean)
+      .join('; ');
+    out.push(line(style.yellow(verb('updated', 'update').padEnd(verbW)), u.id, undefined, gains));
+  }
+  return out.join('\n');
+}
+
+/** The one-line summary, for stderr. */
+export function renderImportSummary(report: ImportReport): string {
+  const n = report.created.length;
+  const tasks = `${n} task${n === 1 ? '' : 's'}`;
+  const range = n === 0 ? '' : n === 1 ? ` (#${report.created[0]?.id})` : ` (#${report.created[0]?.id}-#${report.created.at(-1)?.id})`;
+  const skipped = report.skipped.length > 0 ? `; ${report.skipped.length} already there, skipped` : '';
+  if (report.dryRun) return `dry run: would import ${tasks} into list "${report.list}"${range}${skipped}; nothing written`;
+  if (n === 0) return `nothing to import into list "${report.list}"${skipped}`;
+  return `imported ${tasks} into list "${report.list}"${range}${skipped}`;
+}

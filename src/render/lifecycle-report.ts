@@ -1,0 +1,64 @@
+import type { HookBlockedError, HookRunReport } from '../core/hooks.js';
+import type { LifecycleReport } from '../core/lifecycle.js';
+import { multiLine, oneLine, withoutEscapes } from './text.js';
+
+/**
+ * What happened around a change (hooks run or skipped, inboxes written), as lines for
+ * stderr. Pure: the CLI decides where they go and how warnings are marked.
+ */
+export interface ReportLines {
+  notes: string[];
+  warnings: string[];
+}
+
+export function renderLifecycleReport(report: LifecycleReport): ReportLines {
+  const notes: string[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const run of report.hookRuns) {
+    for (const w of run.settingsWarnings) {
+      if (!seen.has(w)) warnings.push(oneLine(w));
+      seen.add(w);
+    }
+    warnings.push(...hookWarnings(run));
+  }
+  for (const s of report.skippedHooks) {
+    const what = s.count === 0 ? `${s.event} hooks (none configured)` : `${s.count} ${s.event} hook${s.count === 1 ? '' : 's'}`;
+    notes.push(`skipped ${what} for task #${s.taskId} (--no-hooks)`);
+  }
+  const team = report.team?.name ?? '';
+  for (const n of report.notifications) {
+    notes.push(`told ${oneLine(n.owner)} of task #${n.taskId} (inbox of team "${oneLine(team)}")`);
+  }
+  for (const s of report.notifySkipped) notes.push(`not telling ${oneLine(s.owner)} of task #${s.taskId} (--no-notify)`);
+  for (const f of report.notifyFailures) {
+    warnings.push(`task #${f.taskId} is assigned to ${oneLine(f.owner)}, but their inbox could not be written: ${oneLine(f.error.message)}`);
+  }
+  return { notes, warnings };
+}
+
+function hookWarnings(run: HookRunReport): string[] {
+  const out: string[] = [];
+  for (const o of run.outcomes) {
+    const who = `${run.event} hook "${oneLine(o.command)}"`;
+    const v = o.verdict;
+    if (v.kind === 'error') out.push(`${who} failed (${oneLine(withoutEscapes(v.message))}); not a block, carrying on`);
+    else if (v.kind === 'timeout') out.push(`${who} timed out after ${v.seconds} s and was stopped; not a block, carrying on`);
+    else if (v.kind === 'background-failed') out.push(`${who} (async) could not start: ${oneLine(v.message)}`);
+  }
+  return out;
+}
+
+/** The reasons of a block, in full, for the lines under the one-line error. */
+export function renderBlockDetails(err: HookBlockedError): string[] {
+  const lines: string[] = [];
+  const blocks = err.report.outcomes.filter((o) => o.verdict.kind === 'block');
+  for (const o of blocks) {
+    const reason = multiLine(withoutEscapes((o.verdict as { reason: string }).reason)).trimEnd();
+    // The first line is already in the error message when there is one block.
+    if (blocks.length === 1 && !reason.includes('\n')) continue;
+    lines.push(`  [${oneLine(o.command)}]`);
+    for (const line of reason.split('\n')) lines.push(`    ${line}`);
+  }
+  return lines;
+}

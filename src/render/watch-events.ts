@@ -1,0 +1,62 @@
+import type { ListCounts } from '../core/blockers.js';
+import type { Task } from '../core/schema.js';
+import type { ChangeEvent } from '../core/watch-diff.js';
+
+/**
+ * The `watch --json` stream: NDJSON, one event per line, each with `event` and `at`
+ * (ISO 8601, UTC). Tasks are printed exactly in the shape of their files.
+ *
+ *   {"event":"snapshot","at":…,"list":"x","exists":true,"tasks":[…]}
+ *   {"event":"created","at":…,"task":{…}}
+ *   {"event":"updated","at":…,"task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
+ *   {"event":"deleted","at":…,"task":{…last known version…}}
+ *   {"event":"list-cleared","at":…,"tasks":[…every task that vanished…]}
+ *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped",…,"counts":{…},"tasks":[…]}
+ *
+ * In `changes`, a missing `old` (or `new`) means the field was absent on that side.
+ */
+
+function stamp(at: number): string {
+  return new Date(at).toISOString();
+}
+
+export function renderSnapshotEvent(at: number, list: string, exists: boolean, tasks: readonly Task[]): string {
+  return JSON.stringify({ event: 'snapshot', at: stamp(at), list, exists, tasks });
+}
+
+export function renderChangeEvent(at: number, e: ChangeEvent): string {
+  switch (e.type) {
+    case 'list-cleared':
+      return JSON.stringify({ event: e.type, at: stamp(at), tasks: e.tasks });
+    case 'updated':
+      return JSON.stringify({ event: e.type, at: stamp(at), task: e.task, changes: e.changes });
+    default:
+      return JSON.stringify({ event: e.type, at: stamp(at), task: e.task });
+  }
+}
+
+export type EndReason = 'condition-met' | 'timeout' | 'stopped';
+
+export interface EndView {
+  at: number;
+  reason: EndReason;
+  until?: string | undefined;
+  /** Whether the --until condition held at the end (only with --until). */
+  met?: boolean | undefined;
+  exists: boolean;
+  counts: ListCounts;
+  tasks: readonly Task[];
+}
+
+/** The last line: why the watch ended, and where the list stands. */
+export function renderEndEvent(end: EndView): string {
+  return JSON.stringify({
+    event: 'end',
+    at: stamp(end.at),
+    reason: end.reason,
+    ...(end.until === undefined ? {} : { until: end.until, met: Boolean(end.met) }),
+    exists: end.exists,
+    counts: end.counts,
+    tasks: end.tasks,
+  });
+}

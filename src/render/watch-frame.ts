@@ -1,0 +1,156 @@
+import { countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
+import type { FileProblem } from '../core/list-read.js';
+import type { Task } from '../core/schema.js';
+import type { ChangeEvent } from '../core/watch-diff.js';
+import { formatDuration } from './duration.js';
+import { fitStyled } from './fit.js';
+import { ago } from './lists-table.js';
+import { renderProgressBar } from './progress-bar.js';
+import { paintStatus } from './status.js';
+import type { Style } from './style.js';
+import { displayWidth, oneLine, truncate } from './text.js';
+import { describeEvents } from './watch-change.js';
+import { pickRows, renderRestLine, renderTaskRows, spinnerFrame } from './watch-rows.js';
+
+export { SPINNER, SPINNER_INTERVAL_MS } from './watch-rows.js';
+
+/** How long a changed task's id stays highlighted. */
+const RECENT_MS = 5000;
+
+/** Everything one frame of `tasks watch` shows; built by the command from the watcher's state. */
+export interface WatchFrameModel {
+  listId: string;
+  dir: string;
+  exists: boolean;
+  /** The tasks shown (after the filters), in id order. */
+  tasks: readonly Task[];
+  /** Every task of the list: blockers are judged against all of them. */
+  index: TaskIndex;
+  /** How many tasks the filters hide. */
+  hidden: number;
+  /** "status pending, owner amy", when filters are on. */
+  filterLabel?: string | undefined;
+  problems: readonly FileProblem[];
+  /** A warning that does not stop the watch ("cannot watch …; checking every 2s"). */
+  notice?: string | undefined;
+  lastChange?: { at: number; events: readonly ChangeEvent[] } | undefined;
+  /** `--until`, as typed. */
+  until?: string | undefined;
+  /** When `--timeout` ends the watch (ms since the epoch). */
+  deadline?: number | undefined;
+}
+
+export interface FrameOptions {
+  style: Style;
+  /** Terminal size. */
+  width: number;
+  height: number;
+  now: number;
+  /**
+   * The frame printed once the watch has ended, on the normal screen: no spinner, no
+   * key help, every task (no height limit).
+   */
+  final?: boolean;
+}
+
+/** Does this frame need the spinner ticking? */
+export function frameHasSpinner(tasks: readonly Task[], exists: boolean): boolean {
+  return !exists || tasks.some((t) => t.status === 'in_progress');
+}
+
+function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, width: number): string {
+  const { style } = o;
+  const name = truncate(oneLine(m.listId), Math.max(8, Math.floor(width / 3)));
+  const done = `${counts.completed}/${counts.total} done`;
+  const parts = [
+    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) : '',
+    counts.pending > 0 ? `${counts.pending} pending${counts.blocked > 0 ? ` (${paintStatus(style, 'blocked', `${counts.blocked} blocked`)})` : ''}` : '',
+  ].filter(Boolean);
+  const details = parts.length > 0 ? `  ${parts.join(style.dim(' · '))}` : '';
+  const fixed = displayWidth(name) + 2 + 2 + displayWidth(done);
+  let barWidth = Math.min(40, width - fixed - displayWidth(details.replace(/\u001b\[[0-9;]*m/g, '')));
+  let tail = details;
+  if (barWidth < 10) {
+    tail = '';
+    barWidth = Math.min(40, width - fixed);
+  }
+  const bar = barWidth >= 5 ? `  ${renderProgressBar(counts.completed, counts.total, barWidth, style)}` : '';
+  return `${style.bold(name)}${bar}  ${style.bold(done)}${tail}`;
+}
+
+function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: number): string[] {
+  const { style } = o;
+  if (!m.exists) {
+    return [
+      `${style.cyan(spinnerFrame(o.now))} Waiting for the list to appear: ${style.dim(oneLine(m.dir))}`,
+      style.dim('  (agents create it on first use)'),
+    ];
+  }
+  if (m.tasks.length === 0) {
+    return [m.hidden > 0 ? style.dim(`No tasks match the filter (${m.hidden} hidden).`) : style.dim('No tasks yet.')];
+  }
+  const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.index, rows);
+  const recent = new Set<string>();
+  if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
+    for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
+  }
+  const lines = renderTaskRows(shown, m.index, { style, width, now: o.now, final: Boolean(o.final), recent });
+  if (rest.length > 0) lines.push(renderRestLine(rest, m.index, style));
+  return lines;
+}
+
+function changeLine(m: WatchFrameModel, o: FrameOptions): string {
+  const { style } = o;
+  if (!m.lastChange) return style.dim('No changes yet.');
+  const when = o.now - m.lastChange.at < 1000 ? 'just now' : ago(m.lastChange.at, o.now);
+  return `${style.dim(`Last change ${when}:`)} ${describeEvents(m.lastChange.events, style)}`;
+}
+
+function problemLine(m: WatchFrameModel, style: Style): string | undefined {
+  const first = m.problems[0];
+  if (!first) return undefined;
+  if (m.problems.length === 1) return style.yellow(`⚠ ${oneLine(first.file)} is unreadable (agents skip it too): ${oneLine(first.reason)}`);
+  const names = m.problems.map((p) => oneLine(p.file)).join(', ');
+  return style.yellow(`⚠ ${m.problems.length} files are unreadable (agents skip them too): ${names}`);
+}
+
+function footerLine(m: WatchFrameModel, o: FrameOptions): string {
+  const parts = ['q quit'];
+  if (m.until) parts.push(`until ${m.until}`);
+  if (m.deadline !== undefined) parts.push(`timeout in ${formatDuration(m.deadline - o.now)}`);
+  if (m.filterLabel) parts.push(`filter: ${m.filterLabel}`);
+  if (m.hidden > 0) parts.push(`${m.hidden} hidden`);
+  return o.style.dim(parts.join(' · '));
+}
+
+/**
+ * One frame of the live view, as rows that each fit the width (one column is left
+ * free: a character in the last column of the last row makes some terminals scroll):
+ *
+ *   refactor-auth  ██████████░░░░░░░░░░  2/5 done  1 in progress · 2 pending · 1 blocked
+ *
+ *   ✔ #1  Analyse code                               @researcher
+ *   ⠹ #2  Refactoring auth module                    @coder
+ *   ■ #4  Run tests                                               blocked by #2
+ *   ○ #5  Write changelog
+ *
+ *   Last change 3s ago: #2 Refactor auth module: status pending → in progress
+ *   q quit · until all-completed · timeout in 4m 03s
+ */
+export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] {
+  // One column for the left margin, one left free at the right edge.
+  const width = Math.max(8, o.width - 2);
+  const counts = countTasks(m.tasks, m.index);
+  const notices = [problemLine(m, o.style), m.notice ? o.style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
+  const chrome = o.final ? 2 : 5 + notices.length;
+  const rows = Math.max(1, o.height - chrome);
+  const lines = [headerLine(m, counts, o, width), '', ...bodyLines(m, o, width, rows)];
+  if (!o.final) {
+    lines.push('', changeLine(m, o));
+    lines.push(...notices);
+    lines.push(footerLine(m, o));
+  }
+  const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
+  return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));
+}
+

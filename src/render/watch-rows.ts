@@ -1,0 +1,100 @@
+import { blockerState, countTasks, type TaskIndex } from '../core/blockers.js';
+import type { Task } from '../core/schema.js';
+import { STATUS_SYMBOL, paintStatus } from './status.js';
+import type { Style } from './style.js';
+import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
+
+/** The task rows of the live view (and of its final frame). */
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** How often the spinner moves; the live view redraws this often only while one shows. */
+export const SPINNER_INTERVAL_MS = 100;
+
+export function spinnerFrame(now: number): string {
+  return SPINNER[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER.length] as string;
+}
+
+export type Shown = Task['status'] | 'blocked';
+
+/** The status a person cares about: a task with an open blocker reads "blocked". */
+export function shownStatus(task: Task, index: TaskIndex): Shown {
+  return task.status !== 'completed' && blockerState(task, index).open.length > 0 ? 'blocked' : task.status;
+}
+
+/** Which tasks fit in `rows`: those in progress first, then pending, blocked, and the latest done. */
+export function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number): { shown: Task[]; rest: Task[] } {
+  if (tasks.length <= rows) return { shown: [...tasks], rest: [] };
+  const room = Math.max(0, rows - 1); // one row says what was left out
+  const rank = (t: Task): number => {
+    const s = shownStatus(t, index);
+    return s === 'in_progress' ? 0 : s === 'pending' ? 1 : s === 'blocked' ? 2 : 3;
+  };
+  const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? Number(b.id) - Number(a.id) : Number(a.id) - Number(b.id)));
+  const keep = new Set(order.slice(0, room));
+  return { shown: tasks.filter((t) => keep.has(t)), rest: tasks.filter((t) => !keep.has(t)) };
+}
+
+export function renderRestLine(rest: readonly Task[], index: TaskIndex, style: Style): string {
+  const counts = countTasks(rest, index);
+  const parts = [
+    counts.in_progress > 0 ? `${counts.in_progress} in progress` : '',
+    counts.pending > 0 ? `${counts.pending} pending` : '',
+    counts.completed > 0 ? `${counts.completed} done` : '',
+  ].filter(Boolean);
+  return style.dim(`… ${rest.length} more: ${parts.join(', ')}`);
+}
+
+export interface RowOptions {
+  style: Style;
+  width: number;
+  now: number;
+  /** No spinner: the frame left on the screen once the watch ended. */
+  final: boolean;
+  /** Ids changed a moment ago: highlighted. */
+  recent: ReadonlySet<string>;
+}
+
+/**
+ * One row a task: status symbol (a spinner while in progress), id, subject (the
+ * activeForm while in progress), owner, open blockers; columns aligned, cut to `width`.
+ */
+export function renderTaskRows(shown: readonly Task[], index: TaskIndex, o: RowOptions): string[] {
+  const { width, recent } = o;
+  const { style } = o;
+  const rows = shown.map((t) => {
+    const status = shownStatus(t, index);
+    const { open, missing } = blockerState(t, index);
+    return {
+      task: t,
+      status,
+      id: `#${t.id}`,
+      owner: t.owner ? `@${oneLine(t.owner)}` : '',
+      blockers: status === 'blocked' || (t.status !== 'completed' && missing.length > 0) ? `blocked by ${[...open.map((x) => `#${x}`), ...missing.map((x) => `#${x}?`)].join(' ')}` : '',
+    };
+  });
+  const idW = Math.max(2, ...rows.map((r) => r.id.length));
+  let ownerW = Math.min(Math.max(20, Math.floor(width / 4)), Math.max(0, ...rows.map((r) => displayWidth(r.owner))));
+  let blockW = Math.min(24, Math.max(0, ...rows.map((r) => displayWidth(r.blockers))));
+  const fixed = () => 2 + idW + 2 + (ownerW > 0 ? ownerW + 2 : 0) + (blockW > 0 ? blockW + 2 : 0);
+  if (width - fixed() < 16) blockW = 0;
+  if (width - fixed() < 16) ownerW = 0;
+  const labels = rows.map((r) => (r.status === 'in_progress' && r.task.activeForm ? oneLine(r.task.activeForm) : oneLine(r.task.subject)));
+  // As wide as the longest label, so owners and blockers sit next to the text.
+  const textW = Math.max(8, Math.min(width - fixed(), Math.max(...labels.map(displayWidth))));
+  const spin = spinnerFrame(o.now);
+  return rows.map((r, i) => {
+    const t = r.task;
+    const symbol = paintStatus(style, r.status, r.status === 'in_progress' && !o.final ? spin : STATUS_SYMBOL[r.status]);
+    const id = recent.has(t.id) ? style.yellow(style.bold(padStart(r.id, idW))) : style.dim(padStart(r.id, idW));
+    const cut = truncate(labels[i] as string, textW);
+    const text = r.status === 'completed' ? style.dim(cut) : r.status === 'in_progress' ? style.cyan(cut) : cut;
+    const owner = ownerW > 0 && r.owner ? style.magenta(truncate(r.owner, ownerW)) : '';
+    const blockers = blockW > 0 && r.blockers ? style.red(truncate(r.blockers, blockW)) : '';
+    const cells = [`${symbol} ${id}`, padEnd(text, textW)];
+    if (ownerW > 0) cells.push(padEnd(owner, ownerW));
+    if (blockW > 0) cells.push(blockers);
+    // No trailing blanks: less to write on each redraw.
+    return cells.join('  ').replace(/ +$/, '');
+  });
+}
+

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixtureConfig, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
+
+/** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
+const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
+
+describe('claim', () => {
+  it('sets the owner and nothing else, as the agents\' claim writes it', () => {
+    const { config, list } = fixtureConfig();
+    const r = run(config, ['claim', '2', '--as', 'amy']);
+    expect(r).toMatchObject({ code: 0, stdout: '2\n', stderr: '' });
+    // TaskUpdate's merge: the new owner key lands after the existing ones.
+    expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
+      JSON.stringify({ id: '2', subject: 'Refactor auth', description: 'Split auth.py', activeForm: 'Refactoring auth', status: 'pending', blocks: ['4'], blockedBy: ['1'], owner: 'amy' }, null, 2),
+    );
+  });
+
+  it('--start sets in_progress in the same write; --json prints {success, task}', () => {
+    const { config, list } = fixtureConfig();
+    const r = run(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ success: true, task: file(list, '5') });
+    expect(file(list, '5')).toMatchObject({ owner: 'amy', status: 'in_progress' });
+  });
+
+  it('claiming your own task again succeeds (with the busy check too)', () => {
+    const { config } = fixtureConfig();
+    run(config, ['claim', '5', '--as', 'amy']);
+    expect(run(config, ['claim', '5', '--as', 'amy', '--busy-check'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
+  });
+
+  it('each refusal: its reason, exit 4 (3 for task_not_found), the agents\' JSON shape', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '6', subject: 'mine', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] });
+    writeTask(list, { id: '7', subject: 'done', description: '', status: 'completed', blocks: [], blockedBy: [] });
+    const cases: Array<[string[], number, string, Record<string, unknown>]> = [
+      [['claim', '9', '--as', 'amy'], 3, 'task_not_found', { task: null }],
+      [['claim', '1', '--as', 'amy'], 4, 'already_claimed', { task: file(list, '1') }],
+      [['claim', '6', '--as', 'bob'], 4, 'already_claimed', { task: file(list, '6') }],
+      [['claim', '4', '--as', 'amy'], 4, 'blocked', { task: file(list, '4'), openBlockers: ['2'] }],
+      [['claim', '7', '--as', 'amy'], 4, 'already_resolved', { task: file(list, '7') }],
+      [['claim', '5', '--as', 'amy', '--busy-check'], 4, 'agent_busy', { task: file(list, '5'), busyWith: ['6'] }],
+    ];
+    for (const [args, code, reason, rest] of cases) {
+      const before = snapshotDir(list);
+      const json = run(config, [...args, '--json']);
+      expect(json.code, args.join(' ')).toBe(code);
+      expect(json.stderr).toBe('');
+      expect(JSON.parse(json.stdout)).toEqual({ success: false, reason, ...rest });
+      const text = run(config, args);
+      expect(text.code).toBe(code);
+      expect(text.stdout).toBe('');
+      expect(text.stderr).toMatch(new RegExp(`^error: cannot claim task #\\d+: ${reason}.*\\n$`));
+      expect(snapshotDir(list)).toEqual(before);
+    }
+  });
+
+  it('--next takes the lowest-id ready task; exit 3 when none is ready', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
+    expect(run(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(file(list, '5')).toMatchObject({ owner: 'b', status: 'in_progress' });
+    const before = snapshotDir(list);
+    const none = run(config, ['claim', '--next', '--as', 'c']);
+    expect(none).toMatchObject({ code: 3, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
+    expect(snapshotDir(list)).toEqual(before);
+  });
+
+  it('--next --busy-check refuses an agent that already holds a task', () => {
+    const { config, list } = fixtureConfig();
+    run(config, ['claim', '5', '--as', 'a']);
+    const before = snapshotDir(list);
+    const r = run(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] });
+    expect(snapshotDir(list)).toEqual(before);
+  });
+
+  it('--next skips internal tasks, as agents never see them', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '3', subject: 'internal', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    expect(run(config, ['claim', '--next', '--as', 'a']).stdout).toBe('2\n');
+  });
+});
+
+describe('release', () => {
+  it('removes the owner and puts an in_progress task back to pending', () => {
+    const { config, list } = fixtureConfig();
+    run(config, ['claim', '2', '--as', 'amy', '--start']);
+    const r = run(config, ['release', '2']);
+    expect(r).toMatchObject({ code: 0, stdout: 'Released task #2 from amy (in_progress -> pending): Refactor auth\n', stderr: '' });
+    expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
+      JSON.stringify({ id: '2', subject: 'Refactor auth', description: 'Split auth.py', activeForm: 'Refactoring auth', status: 'pending', blocks: ['4'], blockedBy: ['1'] }, null, 2),
+    );
+    expect(run(config, ['release', '2']).stdout).toBe('Task #2 has no owner and is pending; nothing to release: Refactor auth\n');
+  });
+
+  it('--owner releases every unfinished task of that agent and lists them', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '6', subject: 'done by w', description: '', status: 'completed', owner: 'w', blocks: [], blockedBy: [] });
+    run(config, ['claim', '2', '--as', 'w', '--start']);
+    run(config, ['claim', '5', '--as', 'w']);
+    run(config, ['claim', '4', '--as', 'other']);
+    const r = run(config, ['release', '--owner', 'w', '--json']);
+    expect(r.code).toBe(0);
+    const released = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(released.map((x) => [x.id, x.previousOwner, x.previousStatus])).toEqual([
+      ['2', 'w', 'in_progress'],
+      ['5', 'w', 'pending'],
+    ]);
+    expect(released[0]!.task).toEqual(file(list, '2'));
+    expect(file(list, '5')).not.toHaveProperty('owner');
+    expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
+    expect(run(config, ['release', '--owner', 'w'])).toMatchObject({ code: 0, stdout: '', stderr: 'w holds no unfinished task; nothing released\n' });
+  });
+
+  it('several ids: each reported, the worst exit code', () => {
+    const { config } = fixtureConfig();
+    run(config, ['claim', '5', '--as', 'a']);
+    const r = run(config, ['release', '5', '99', '1']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('Released task #5 from a: Write changelog\n');
+    expect(r.stderr).toBe('error: task #99 not found\nerror: task #1 is completed; release leaves finished work alone (update --no-owner removes its owner)\n');
+  });
+});
+
+describe('preconditions', () => {
+  it('update --owner --if-owner reassigns only from the expected owner', () => {
+    const { config, list } = fixtureConfig();
+    run(config, ['claim', '2', '--as', 'amy', '--start']);
+    expect(run(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({ code: 0, stdout: 'Updated task #2 owner\n' });
+    const before = snapshotDir(list);
+    const r = run(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: 'conflict', message: 'precondition failed: task #2 is owned by bob, not amy; nothing changed', id: '2', precondition: 'if-owner', expected: 'amy', actual: 'bob' },
+    });
+    expect(snapshotDir(list)).toEqual(before);
+  });
+
+  it('--if-unowned and --if-status (any of several)', () => {
+    const { config, list } = fixtureConfig();
+    expect(run(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress']).code).toBe(0);
+    expect(file(list, '5')).toMatchObject({ owner: 'me' });
+    expect(run(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({ code: 4, stderr: 'error: precondition failed: task #5 is owned by me; nothing changed\n' });
+  });
+
+  it('apply to claim, release and delete too', () => {
+    const { config, list } = fixtureConfig();
+    run(config, ['claim', '5', '--as', 'amy']);
+    expect(run(config, ['release', '5', '--if-owner', 'bob']).code).toBe(4);
+    expect(run(config, ['delete', '5', '--if-unowned']).code).toBe(4);
+    expect(run(config, ['update', '5', '--status', 'deleted', '--if-unowned']).code).toBe(4);
+    expect(run(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress']).code).toBe(4);
+    expect(fs.existsSync(path.join(list, '5.json'))).toBe(true);
+    expect(run(config, ['release', '5', '--if-owner', 'amy']).code).toBe(0);
+    expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({ code: 0, stdout: 'Deleted task #5: Write changelog\n' });
+  });
+});

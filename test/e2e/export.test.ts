@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { TodoItemSchema } from '../../src/core/todo-schema.js';
+
+interface FileTask {
+  id: string;
+  subject: string;
+  blocks: string[];
+  blockedBy: string[];
+  [key: string]: unknown;
+}
+
+describe('export', () => {
+  it('todowrite (the default): valid TodoWrite input in id order, activeForm derived when missing', () => {
+    const { config, list } = fixtureConfig();
+    const before = snapshotDir(list);
+    const r = run(config, ['export']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      todos: [
+        { content: 'Analyse code', status: 'completed', activeForm: 'Analysing code' },
+        { content: 'Refactor auth', status: 'pending', activeForm: 'Refactoring auth' },
+        { content: 'Run tests', status: 'pending', activeForm: 'Running tests' },
+        { content: 'Write changelog', status: 'pending', activeForm: 'Writing changelog' },
+      ],
+    });
+    for (const t of JSON.parse(r.stdout).todos) expect(TodoItemSchema.strict().safeParse(t).success).toBe(true);
+    expect(snapshotDir(list)).toEqual(before);
+  });
+
+  it('says so when several tasks are in progress, and keeps their statuses', () => {
+    const { config } = fixtureConfig();
+    run(config, ['update', '2', '--status', 'in_progress']);
+    run(config, ['update', '5', '--status', 'in_progress']);
+    const r = run(config, ['export', '--status', 'in_progress']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).todos.map((t: { status: string }) => t.status)).toEqual(['in_progress', 'in_progress']);
+    expect(r.stderr).toBe('warning: 2 tasks are in_progress (#2, #5); TodoWrite expects at most one, exported as they are\n');
+  });
+
+  it('json and jsonl: the tasks as stored; --json means json', () => {
+    const { config, list } = fixtureConfig();
+    const stored = ['1', '2', '4', '5'].map((id) => readJson(path.join(list, `${id}.json`)));
+    expect(JSON.parse(run(config, ['export', '--format', 'json']).stdout)).toEqual(stored);
+    expect(JSON.parse(run(config, ['export', '--json']).stdout)).toEqual(stored);
+    const lines = run(config, ['export', '-f', 'jsonl']).stdout;
+    expect(lines.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(stored);
+    const bad = run(config, ['export', '--json', '-f', 'markdown']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error.message).toBe('--json prints JSON; it cannot be combined with --format markdown');
+  });
+
+  it('markdown: a checklist with statuses, owners and dependencies', () => {
+    const { config } = fixtureConfig();
+    const r = run(config, ['export', '--format', 'markdown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '### Tasks: refactor-auth',
+        '',
+        '**1/4 done** · 0 in progress · 3 pending · 1 blocked',
+        '',
+        '- [x] `#1` Analyse code — done · owner `researcher`',
+        '- [ ] `#2` Refactor auth — pending · depends on `#1` (done)',
+        '- [ ] `#4` Run tests — blocked · depends on `#2` (pending)',
+        '- [ ] `#5` Write changelog — pending',
+        '',
+      ].join('\n'),
+    );
+    expect(run(config, ['export', '-f', 'markdown', '--title', 'Agents']).stdout.split('\n')[0]).toBe('### Agents');
+  });
+
+  it('-o writes the file (atomically, with a final newline) and says so on stderr', () => {
+    const { config } = fixtureConfig();
+    const out = path.join(config, 'snapshot.json');
+    const r = run(config, ['export', '-o', out]);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toBe(`wrote 4 tasks (todowrite) to ${out}\n`);
+    expect(fs.readFileSync(out, 'utf8')).toBe(run(config, ['export']).stdout);
+    expect(fs.readdirSync(config).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a bad -o path is a bad value: exit 2, one line, nothing read or written', () => {
+    const { config } = fixtureConfig();
+    fs.symlinkSync(path.join(config, 'elsewhere.json'), path.join(config, 'link.json'));
+    const cases: Array<[string, RegExp]> = [
+      [path.join(config, 'no', 'such', 'out.json'), /its folder .* does not exist$/],
+      [config, /it is a folder$/],
+      [path.join(config, 'link.json'), /it is a symbolic link; give its target instead$/],
+    ];
+    for (const [out, message] of cases) {
+      const r = run(config, ['export', '-o', out]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr.trimEnd()).toMatch(message);
+    }
+    expect(fs.existsSync(path.join(config, 'elsewhere.json'))).toBe(false);
+  });
+
+  it('hides internal tasks unless -a, as agents\' TaskList does', () => {
+    const { config, list } = fixtureConfig();
+    writeTask(list, { id: '7', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    expect(JSON.parse(run(config, ['export', '-f', 'json']).stdout)).toHaveLength(4);
+    expect(JSON.parse(run(config, ['export', '-f', 'json', '-a']).stdout)).toHaveLength(5);
+  });
+
+  it('an unknown list is "not found"', () => {
+    const { config } = fixtureConfig();
+    const r = run(config, ['-l', 'nope', 'export']);
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim()).toMatch(/^error: list folder .*nope does not exist$/);
+  });
+});
+
+describe('round trips', () => {
+  it('export todowrite -> import into an empty list -> export: the same snapshot', () => {
+    const { config } = fixtureConfig();
+    run(config, ['update', '2', '--status', 'in_progress']);
+    const first = run(config, ['export']).stdout;
+    const imported = run(config, ['-l', 'copy', 'import', '-'], { input: first });
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toMatch(/^detected todowrite: a TodoWrite input \{"todos": \[\.\.\.\]\} \(4 todos\)\n/);
+    const second = run(config, ['-l', 'copy', 'export']).stdout;
+    expect(second).toBe(first);
+  });
+
+  it('export json from one list -> import into another keeps every dependency, renumbered', () => {
+    const { config } = fixtureConfig();
+    // A richer graph first: 5 blocks 4 (a later id blocking an earlier one), 1 blocks 5.
+    run(config, ['update', '5', '--add-blocks', '4', '--add-blocked-by', '1']);
+    const exported = run(config, ['export', '--format', 'json']).stdout;
+    const source = JSON.parse(exported) as FileTask[];
+    const r = run(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^detected tasks: 4 tasks \(a JSON array\)\n/);
+    const created = JSON.parse(r.stdout).created as FileTask[];
+    expect(created.map((t) => t.id)).toEqual(['1', '2', '3', '4']);
+    // Blockers are created first: 5 ("Write changelog") now blocks 4, so it gets the lower new id.
+    expect(created.map((t) => t.subject)).toEqual(['Analyse code', 'Refactor auth', 'Write changelog', 'Run tests']);
+    const bySubject = new Map(created.map((t) => [t.subject, t]));
+    const newId = new Map(source.map((s) => [s.id, bySubject.get(s.subject)!.id]));
+    const target = JSON.parse(run(config, ['-l', 'other', 'export', '-f', 'json']).stdout) as FileTask[];
+    expect(target).toEqual(created);
+    for (const s of source) {
+      const t = bySubject.get(s.subject)!;
+      const { id: _a, blocks: _b, blockedBy: _c, ...sourceRest } = s;
+      const { id: _d, blocks: _e, blockedBy: _f, ...targetRest } = t;
+      expect(targetRest).toEqual(sourceRest);
+      expect([...t.blocks].sort()).toEqual(s.blocks.map((b) => newId.get(b)).sort());
+      expect([...t.blockedBy].sort()).toEqual(s.blockedBy.map((b) => newId.get(b)).sort());
+    }
+    expect(source.flatMap((s) => s.blockedBy)).toHaveLength(4);
+    // Every edge has both sides in the new list.
+    for (const t of target) for (const b of t.blocks) expect(target.find((x) => x.id === b)?.blockedBy).toContain(t.id);
+  });
+
+  it('jsonl round trip; a partial export drops edges to tasks left out, with a warning', () => {
+    const { config } = fixtureConfig();
+    const pending = run(config, ['export', '-f', 'jsonl', '--status', 'pending']).stdout;
+    const r = run(config, ['-l', 'part', 'import', '-'], { input: pending });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('detected tasks: 3 tasks (JSON Lines)');
+    expect(r.stderr).toContain('warning: #2 names #1 in its blockedBy, which is not in the import: dropped');
+    const part = JSON.parse(run(config, ['-l', 'part', 'export', '-f', 'json']).stdout) as FileTask[];
+    expect(part.map((t) => [t.id, t.subject, t.blockedBy, t.blocks])).toEqual([
+      ['1', 'Refactor auth', [], ['2']],
+      ['2', 'Run tests', ['1'], []],
+      ['3', 'Write changelog', [], []],
+    ]);
+  });
+
+  it('the rebuilt Task-tools list exports as the agent\'s own list does (modulo ids)', () => {
+    const config = tempConfig();
+    run(config, ['-l', 'rebuilt', 'import', path.join(FIXTURES, 'stream-json-tasks-v2.jsonl')]);
+    const agent = fixtureConfig();
+    expect(run(config, ['-l', 'rebuilt', 'export']).stdout).toBe(run(agent.config, ['export']).stdout);
+  });
+});

@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig } from '../helpers/cli.js';
+
+const sample = (name: string) => path.join(FIXTURES, name);
+const listDir = (config: string, id: string) => path.join(config, 'tasks', id);
+const file = (config: string, list: string, id: string) => fs.readFileSync(path.join(listDir(config, list), `${id}.json`), 'utf8');
+const todoTask = (id: string, subject: string, activeForm: string, status: string) =>
+  JSON.stringify({ id, subject, description: '', activeForm, status, blocks: [], blockedBy: [] }, null, 2);
+
+describe('import from the real samples', () => {
+  it('the TodoWrite stream: its last snapshot, statuses kept, files as agents write them', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('detected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n');
+    expect(r.stdout).toBe(
+      ['created  #1  completed    Analyse code', 'created  #2  in_progress  Refactor auth', 'created  #3  pending      Run tests', ''].join('\n'),
+    );
+    expect(file(config, 'work', '1')).toBe(todoTask('1', 'Analyse code', 'Analysing code', 'completed'));
+    expect(file(config, 'work', '2')).toBe(todoTask('2', 'Refactor auth', 'Refactoring auth', 'in_progress'));
+    expect(file(config, 'work', '3')).toBe(todoTask('3', 'Run tests', 'Running tests', 'pending'));
+    expect(fs.readdirSync(listDir(config, 'work')).sort()).toEqual(['.lock', '1.json', '2.json', '3.json']);
+  });
+
+  it('the transcript gives the same tasks; importing it after the stream creates nothing', () => {
+    const config = tempConfig();
+    const first = run(config, ['-l', 'work', 'import', sample('transcript-todowrite-v1.jsonl'), '--json']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^detected transcript: the last TodoWrite snapshot, line 23 \(3 todos/);
+    const report = JSON.parse(first.stdout);
+    expect(report).toMatchObject({ list: 'work', format: 'transcript', dryRun: false, skipped: [], updated: [], warnings: [] });
+    expect(report.created.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['1', 'completed'], ['2', 'in_progress'], ['3', 'pending']]);
+    expect(report.created[0]).toEqual(JSON.parse(file(config, 'work', '1')));
+
+    const before = snapshotDir(listDir(config, 'work'));
+    const again = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(
+      [
+        'skipped  #1  completed    Analyse code (already in the list)',
+        'skipped  #2  in_progress  Refactor auth (already in the list)',
+        'skipped  #3  pending      Run tests (already in the list)',
+        '',
+      ].join('\n'),
+    );
+    expect(again.stderr).toMatch(/nothing to import into list "work"; 3 already there, skipped\n$/);
+    expect(snapshotDir(listDir(config, 'work'))).toEqual(before);
+  });
+
+  it('the Task-tools stream rebuilds the list that run left on disk, renumbered', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^detected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/);
+    // The agent's list: 1, 2, 4, 5 (3 was deleted). Here: 1, 2, 3, 4.
+    const renumber: Record<string, string> = { '1': '1', '2': '2', '4': '3', '5': '4' };
+    for (const [oldId, newId] of Object.entries(renumber)) {
+      const agent = readJson(path.join(FIXTURES, 'tasks', 'refactor-auth', `${oldId}.json`)) as Record<string, unknown>;
+      const expected = {
+        ...agent,
+        id: newId,
+        blocks: (agent.blocks as string[]).map((b) => renumber[b]),
+        blockedBy: (agent.blockedBy as string[]).map((b) => renumber[b]),
+      };
+      // Byte for byte: same keys, same order, same serialization as the agent's file.
+      expect(file(config, 'rebuilt', newId)).toBe(JSON.stringify(expected, null, 2));
+    }
+    expect(fs.readdirSync(listDir(config, 'rebuilt')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
+    const list = run(config, ['-l', 'rebuilt', 'list']);
+    expect(list.stdout).toBe(['1\tcompleted\tresearcher\t-\tAnalyse code', '2\tpending\t-\t-\tRefactor auth', '3\tpending\t-\t2\tRun tests', '4\tpending\t-\t-\tWrite changelog', ''].join('\n'));
+  });
+
+  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'rebuilt', 'import', sample('import/stream-json-tasks-edges.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Task tool calls \(6 created, 8 updated, 1 deleted\); the list they ended with: 5 tasks/);
+    const renumber: Record<string, string> = { '1': '1', '2': '2', '3': '3', '4': '4', '6': '5' };
+    for (const [oldId, newId] of Object.entries(renumber)) {
+      const agent = readJson(path.join(FIXTURES, 'import', 'tasks-edges', `${oldId}.json`)) as Record<string, unknown>;
+      const expected = {
+        ...agent,
+        id: newId,
+        blocks: (agent.blocks as string[]).map((b) => renumber[b]),
+        blockedBy: (agent.blockedBy as string[]).map((b) => renumber[b]),
+      };
+      // The agent's files are in update order (keys appended); ours in schema order: compare content.
+      expect(JSON.parse(file(config, 'rebuilt', newId))).toEqual(expected);
+    }
+  });
+
+  it('into a list with tasks: ids after the high-water mark, matches skipped, edges to them kept', () => {
+    const { config, list } = fixtureConfig();
+    const input = path.join(config, 'todos.json');
+    fs.writeFileSync(input, JSON.stringify({ todos: [
+      { content: 'Refactor auth', status: 'completed', activeForm: 'Refactoring auth' },
+      { content: 'Review PR', status: 'pending', activeForm: 'Reviewing PR' },
+      { content: 'Run tests', status: 'pending', activeForm: 'Running tests' },
+    ] }));
+    const r = run(config, ['import', input, '--chain']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'created  #6  pending      Review PR (blocked by #2)',
+        'skipped  #2  pending      Refactor auth (already in the list; the import says completed)',
+        'skipped  #4  pending      Run tests (already in the list)',
+        'updated  #2               now blocks #6',
+        'updated  #4               now blocked by #6',
+        '',
+      ].join('\n'),
+    );
+    expect(readJson(path.join(list, '6.json'))).toMatchObject({ blockedBy: ['2'], blocks: ['4'] });
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ status: 'pending', blocks: ['4', '6'] });
+    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '6'] });
+  });
+});
+
+describe('--chain, --dry-run, stdin', () => {
+  const todos = JSON.stringify([
+    { content: 'Plan', status: 'completed', activeForm: 'Planning' },
+    { content: 'Build', status: 'in_progress', activeForm: 'Building' },
+    { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
+  ]);
+
+  it('--chain makes each task blocked by the one before, both sides written', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^detected todowrite: a todos array \(3 todos\)\n/);
+    const t = (id: string) => readJson(path.join(listDir(config, 'c'), `${id}.json`));
+    expect([t('1'), t('2'), t('3')].map((x) => [(x as { blockedBy: string[] }).blockedBy, (x as { blocks: string[] }).blocks])).toEqual([
+      [[], ['2']],
+      [['1'], ['3']],
+      [['2'], []],
+    ]);
+  });
+
+  it('--dry-run prints the plan and writes nothing, not even the list folder; its ids are the ones a run gets', () => {
+    const config = tempConfig();
+    const dry = run(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run'], { input: todos });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toBe(
+      ['create  #1  completed    Plan', 'create  #2  in_progress  Build (blocked by #1)', 'create  #3  pending      Ship (blocked by #2)', ''].join('\n'),
+    );
+    expect(dry.stderr).toMatch(/dry run: would import 3 tasks into list "d" \(#1-#3\); nothing written\n$/);
+    expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
+
+    const plan = JSON.parse(run(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run', '--json'], { input: todos }).stdout);
+    expect(plan.dryRun).toBe(true);
+    const real = JSON.parse(run(config, ['-l', 'd', 'import', '-', '--chain', '--json'], { input: todos }).stdout);
+    expect(real.dryRun).toBe(false);
+    expect(real.created).toEqual(plan.created);
+  });
+
+  it('--dry-run on a list with tasks changes nothing in it', () => {
+    const { config, list } = fixtureConfig();
+    const before = snapshotDir(list);
+    const r = run(config, ['import', sample('stream-json-tasks-v2.jsonl'), '-n', '--chain']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^skip /m);
+    expect(snapshotDir(list)).toEqual(before);
+  });
+});
+
+describe('import: bad input', () => {
+  const cut = () => {
+    const text = fs.readFileSync(sample('stream-json-tasks-v2.jsonl'), 'utf8');
+    return text.slice(0, text.indexOf('\n', 3000) + 200);
+  };
+  const cases: Array<{ name: string; content?: string; stdin?: string; args?: string[]; message: RegExp }> = [
+    { name: 'truncated JSON Lines', content: cut(), message: /in\.jsonl: line \d+: not valid JSON \(.*\); the input looks cut short$/ },
+    { name: 'a wrong shape', content: '{"items": [1, 2]}', message: /in\.jsonl: unrecognised input: an object with keys items; expected/ },
+    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "done"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "done"$/ },
+    { name: 'an empty file', content: '', message: /in\.jsonl: the input is empty$/ },
+    { name: 'a file that does not exist', args: ['import', '/nonexistent/todos.json'], message: /^error: cannot read \/nonexistent\/todos\.json: no such file$/ },
+    { name: 'a folder', args: ['import', FIXTURES], message: /cannot read .*: it is a folder$/ },
+    { name: 'bad stdin', stdin: '{"todos": [{"content": "x", "status": "pending"}, {"content": ""}]}', args: ['import', '-'], message: /^error: stdin: todos\[1\]\.content: must not be empty$/ },
+    { name: 'empty stdin', stdin: '', args: ['import', '-'], message: /^error: stdin: the input is empty$/ },
+    { name: 'an unknown --format', content: '[]', args: ['import', 'IN', '--format', 'yaml'], message: /argument 'yaml' is invalid/ },
+    { name: 'JSON Lines given as --format todowrite', content: '{"type":"a"}\n{"type":"b"}', args: ['import', 'IN', '--format', 'todowrite'], message: /the input is JSON Lines/ },
+    { name: 'a dependency cycle in exported tasks', content: JSON.stringify([
+      { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: ['2'] },
+      { id: '2', subject: 'B', description: '', status: 'pending', blocks: [], blockedBy: ['1'] },
+    ]), message: /^error: the import would make a dependency cycle: "A" -> "B" -> "A"$/ },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: one line on stderr, nothing written`, () => {
+      const { config, list } = fixtureConfig();
+      const input = path.join(config, 'in.jsonl');
+      if (c.content !== undefined) fs.writeFileSync(input, c.content);
+      const before = snapshotDir(list);
+      const args = (c.args ?? ['import', input]).map((a) => (a === 'IN' ? input : a));
+      const r = run(config, args, c.stdin !== undefined ? { input: c.stdin } : {});
+      expect(r.code).toBe(c.name.includes('cycle') ? 4 : 2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr.trimEnd()).toMatch(c.message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(snapshotDir(list)).toEqual(before);
+      expect(fs.readdirSync(path.join(config, 'tasks'))).toEqual(['refactor-auth']);
+    });
+  }
+
+  it('with --json the error is JSON on stderr, stdout empty', () => {
+    const config = tempConfig();
+    const r = run(config, ['-l', 'x', 'import', '-', '--json'], { input: '{"type":"system"}\n{"type":' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'usage', message: expect.stringMatching(/^stdin: line 2: not valid JSON/) } });
+    expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
+  });
+
+  it('an empty list folder is not created for a refused import', () => {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'new', 'import', '-'], { input: '[{"content": 1, "status": "pending"}]' }).code).toBe(2);
+    expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
+  });
+});

@@ -1,0 +1,55 @@
+import type { Task } from '../../src/core/schema.js';
+
+/**
+ * What the agents' TaskList and TaskGet tools show for a given set of task files, as
+ * spec section 6 describes (and Claude Code 2.1.328 prints). Tests build these from
+ * `tasks list --json` / `tasks get --json` and compare them with what the real agent was
+ * told, so a disagreement between our reading of a list and the agent's shows up exactly.
+ */
+
+export interface AgentListEntry {
+  id: string;
+  subject: string;
+  status: string;
+  owner?: string;
+  blockedBy: string[];
+}
+
+/** TaskList's data: `_internal` tasks hidden; completed blockers left out (missing ones stay). */
+export function taskListData(tasks: readonly Task[]): AgentListEntry[] {
+  const visible = tasks.filter((t) => !t.metadata?._internal);
+  const completed = new Set(visible.filter((t) => t.status === 'completed').map((t) => t.id));
+  return visible.map((t) => ({
+    id: t.id,
+    subject: t.subject,
+    status: t.status,
+    ...(t.owner !== undefined ? { owner: t.owner } : {}),
+    blockedBy: t.blockedBy.filter((id) => !completed.has(id)),
+  }));
+}
+
+/** TaskList's text: `#4 [pending] Run tests (owner) [blocked by #2]`, one task a line. */
+export function taskListText(tasks: readonly Task[]): string {
+  const entries = taskListData(tasks);
+  if (entries.length === 0) return 'No tasks found';
+  return entries
+    .map((e) => {
+      const owner = e.owner ? ` (${e.owner})` : '';
+      const blocked = e.blockedBy.length > 0 ? ` [blocked by ${e.blockedBy.map((id) => `#${id}`).join(', ')}]` : '';
+      return `#${e.id} [${e.status}] ${e.subject}${owner}${blocked}`;
+    })
+    .join('\n');
+}
+
+/** TaskGet's data: these fields only (no owner, no metadata), `blockedBy` as stored. */
+export function taskGetData(task: Task): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
+  return { id: task.id, subject: task.subject, description: task.description, status: task.status, blocks: task.blocks, blockedBy: task.blockedBy };
+}
+
+/** TaskGet's text. */
+export function taskGetText(task: Task): string {
+  const lines = [`Task #${task.id}: ${task.subject}`, `Status: ${task.status}`, `Description: ${task.description}`];
+  if (task.blockedBy.length > 0) lines.push(`Blocked by: ${task.blockedBy.map((id) => `#${id}`).join(', ')}`);
+  if (task.blocks.length > 0) lines.push(`Blocks: ${task.blocks.map((id) => `#${id}`).join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { PIN } from './claude-install.js';
+import { startMockModel, type MockModelOptions, type ReceivedResult, type Turn } from './mock-model.js';
+import { parseStream, type AgentStream } from './stream.js';
+
+/**
+ * Run the real Claude Code once, headless, against a scripted model on loopback, with its
+ * task tools pointed at `<configDir>/tasks/<listId>/`. Asynchronous on purpose: the mock
+ * model answers from this process, so nothing here may block the event loop (use
+ * runAsync, never spawnSync, for `tasks` while an agent runs).
+ */
+
+/** The tools the scripts use; granted by --allowedTools (as root, --dangerously-skip-permissions is refused). */
+const TOOLS = 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite';
+
+export interface AgentOptions {
+  configDir: string;
+  listId: string;
+  turns: readonly Turn[];
+  beforeTurn?: MockModelOptions['beforeTurn'];
+  /** Default 120 s: generous, the machine is shared. */
+  timeoutMs?: number;
+}
+
+export interface AgentRun {
+  stream: AgentStream;
+  stdout: string;
+  stderr: string;
+  /** The tool results as the mock model received them. */
+  received: ReceivedResult[];
+}
+
+/** The pinned binary, found or installed once by the global setup. */
+export function claudeBin(): string {
+  return inject('claudeBin');
+}
+
+/**
+ * Only what Claude Code needs, nothing of the developer's own environment (no real
+ * credentials, settings or list id leak in). Non-essential traffic is off, and any request
+ * that still tries to leave meets a proxy on a closed loopback port, so everything stays
+ * on 127.0.0.1: the mock is reached directly through NO_PROXY.
+ */
+export function agentEnv(configDir: string, home: string, listId: string, modelUrl: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    TMPDIR: os.tmpdir(),
+    LANG: 'C.UTF-8',
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_TASK_LIST_ID: listId,
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'sk-mock-loopback-only',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    HTTP_PROXY: 'http://127.0.0.1:9',
+    HTTPS_PROXY: 'http://127.0.0.1:9',
+    NO_PROXY: '127.0.0.1,localhost',
+  };
+}
+
+/**
+ * Run one agent to the end of its script. Throws, with its stderr, when the run is not
+ * clean: not the pinned version, a non-zero exit, a turn left unserved, a tool call left
+ * unanswered, or a request the mock does not serve.
+ */
+export async function runAgent(options: AgentOptions): Promise<AgentRun> {
+  const model = await startMockModel({ turns: options.turns, beforeTurn: options.beforeTurn });
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-agent-home-'));
+  try {
+    const child = spawn(
+      claudeBin(),
+      ['-p', 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
+      { cwd: home, env: agentEnv(options.configDir, home, options.listId, model.url), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (c) => resolve(c));
+    }).finally(() => clearTimeout(timer));
+
+    const stream = parseStream(stdout);
+    const problems: string[] = [];
+    if (timedOut) problems.push(`killed after ${timeoutMs} ms`);
+    if (code !== 0) problems.push(`exit code ${code}`);
+    if (stream.version !== PIN.version) problems.push(`reports Claude Code ${stream.version ?? '(no init event)'}, pinned ${PIN.version}`);
+    if (model.turnsServed() !== options.turns.length) problems.push(`${model.turnsServed()} of ${options.turns.length} turns served`);
+    const unanswered = stream.calls.filter((c) => !c.answered).map((c) => c.name);
+    if (unanswered.length > 0) problems.push(`calls without a result: ${unanswered.join(', ')}`);
+    if (model.strayRequests.length > 0) problems.push(`requests the mock does not serve: ${model.strayRequests.join(', ')}`);
+    if (stream.resultSubtype !== 'success') problems.push(`result ${stream.resultSubtype ?? '(none)'}`);
+    if (problems.length > 0) {
+      throw new Error(`agent run failed (${problems.join('; ')})\nstderr: ${stderr.trim().slice(-2000)}\nstdout tail: ${stdout.slice(-1500)}`);
+    }
+    return { stream, stdout, stderr, received: model.received };
+  } finally {
+    await model.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}

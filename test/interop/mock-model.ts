@@ -1,0 +1,187 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A scripted stand-in for the Anthropic Messages API, on 127.0.0.1 only, in the test's
+ * own process. It makes the real Claude Code binary call its task tools: each request
+ * that offers tools gets the next turn of the script as `tool_use` blocks; after the last
+ * turn, a plain text reply ends the conversation.
+ *
+ * Improvements over a one-file script: the OS picks a free port (listen on port 0, no
+ * guessing and no collisions between parallel runs); a `beforeTurn` hook can hold a
+ * reply, so a test can line several agents up with `tasks` processes; what the agent
+ * sent back (its tool results) is kept as data; streaming and non-streaming requests get
+ * the same turn.
+ */
+
+export interface ToolCallSpec {
+  name: 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite';
+  input: Record<string, unknown>;
+}
+
+/** The tool calls of one assistant message; Claude Code may run them concurrently. */
+export type Turn = readonly ToolCallSpec[];
+
+export interface MockModelOptions {
+  turns: readonly Turn[];
+  /**
+   * Awaited before turn `index` (0-based) is sent: hold a reply until other processes are
+   * ready, or pace an agent. Nothing is answered while it is pending.
+   */
+  beforeTurn?: (index: number) => Promise<void> | void;
+}
+
+export interface ReceivedResult {
+  /** Index of the turn whose calls these results answer. */
+  turn: number;
+  toolUseId: string;
+  text: string;
+}
+
+export interface MockModel {
+  readonly url: string;
+  /** Turns sent so far. */
+  turnsServed(): number;
+  /** Tool results as the model received them, in arrival order. */
+  readonly received: ReceivedResult[];
+  /** Requests for anything but /v1/messages (Claude Code should make none here). */
+  readonly strayRequests: string[];
+  close(): Promise<void>;
+}
+
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+interface Message {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: Block[];
+  stop_reason: 'tool_use' | 'end_turn';
+  stop_sequence: null;
+  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+}
+
+const USAGE = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+function sseEvents(message: Message): Array<[string, Record<string, unknown>]> {
+  const events: Array<[string, Record<string, unknown>]> = [
+    ['message_start', { message: { ...message, content: [], stop_reason: null } }],
+  ];
+  message.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
+      events.push(['content_block_delta', { index, delta: { type: 'text_delta', text: block.text } }]);
+    } else {
+      events.push(['content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }]);
+      events.push(['content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }]);
+    }
+    events.push(['content_block_stop', { index }]);
+  });
+  events.push(['message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } }]);
+  events.push(['message_stop', {}]);
+  return events;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((c) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join('');
+  }
+  return '';
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::ffff:127.0.0.1' || address === '::1';
+}
+
+export async function startMockModel(options: MockModelOptions): Promise<MockModel> {
+  let served = 0;
+  let seq = 0;
+  const received: ReceivedResult[] = [];
+  const strayRequests: string[] = [];
+
+  const nextMessage = async (offersTools: boolean): Promise<Message> => {
+    seq += 1;
+    const id = `msg_mock_${seq}`;
+    if (offersTools && served < options.turns.length) {
+      const index = served;
+      served += 1;
+      await options.beforeTurn?.(index);
+      const turn = options.turns[index] ?? [];
+      const content: Block[] = turn.map((call, i) => ({ type: 'tool_use', id: `toolu_mock_${index + 1}_${i}`, name: call.name, input: call.input }));
+      return { id, type: 'message', role: 'assistant', model: 'claude-mock', content, stop_reason: 'tool_use', stop_sequence: null, usage: USAGE };
+    }
+    return { id, type: 'message', role: 'assistant', model: 'claude-mock', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', stop_sequence: null, usage: USAGE };
+  };
+
+  const handle = async (req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> => {
+    const url = req.url ?? '';
+    if (req.method !== 'POST' || !url.startsWith('/v1/messages')) {
+      strayRequests.push(`${req.method} ${url}`);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: not served' } }));
+      return;
+    }
+    let parsed: { tools?: unknown[]; stream?: boolean; messages?: Array<{ content?: unknown }> } = {};
+    try {
+      parsed = JSON.parse(body || '{}') as typeof parsed;
+    } catch {
+      // An unparsable body gets the closing reply; the run's assertions will show the gap.
+    }
+    if (url.startsWith('/v1/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: 10 }));
+      return;
+    }
+    const last = parsed.messages?.at(-1)?.content;
+    if (Array.isArray(last)) {
+      for (const block of last as Array<{ type?: string; tool_use_id?: string; content?: unknown }>) {
+        if (block.type === 'tool_result') {
+          received.push({ turn: served - 1, toolUseId: String(block.tool_use_id), text: resultText(block.content) });
+        }
+      }
+    }
+    const message = await nextMessage((parsed.tools ?? []).length > 0);
+    if (parsed.stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const [type, data] of sseEvents(message)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      res.end();
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(message));
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      handle(req, body, res).catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    turnsServed: () => served,
+    received,
+    strayRequests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

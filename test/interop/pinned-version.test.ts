@@ -1,0 +1,23 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/cli.js';
+import { claudeBin, runAgent } from './agent.js';
+import { PIN, reportedVersion } from './claude-install.js';
+
+describe('the Claude Code under test', () => {
+  it(`is the pinned release (${PIN.version}), by its --version and by its own stream`, async () => {
+    expect(reportedVersion(claudeBin())).toBe(`${PIN.version} (Claude Code)`);
+    const config = tempConfig();
+    const { stream, received } = await runAgent({
+      configDir: config,
+      listId: 'pin',
+      turns: [[{ name: 'TaskCreate', input: { subject: 'Check the pin', description: 'version' } }]],
+    });
+    expect(stream.version).toBe(PIN.version);
+    expect(stream.calls.map((c) => c.text)).toEqual(['Task #1 created successfully: Check the pin']);
+    // The model was told the same as the stream says.
+    expect(received.map((r) => r.text)).toEqual(['Task #1 created successfully: Check the pin']);
+    expect(fs.readdirSync(path.join(config, 'tasks', 'pin')).sort()).toEqual(['.lock', '1.json']);
+  });
+});

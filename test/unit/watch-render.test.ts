@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { indexTasks } from '../../src/core/blockers.js';
+import type { Task } from '../../src/core/schema.js';
+import { diffSnapshots, snapshotOf } from '../../src/core/watch-diff.js';
+import { formatDuration } from '../../src/render/duration.js';
+import { fitStyled } from '../../src/render/fit.js';
+import { renderProgressBar } from '../../src/render/progress-bar.js';
+import { SCREEN, screenPatch } from '../../src/render/screen.js';
+import { PLAIN, makeStyle } from '../../src/render/style.js';
+import { visibleWidth } from '../../src/render/text.js';
+import { describeEvents } from '../../src/render/watch-change.js';
+import { renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
+import { SPINNER, renderWatchFrame, type WatchFrameModel } from '../../src/render/watch-frame.js';
+
+const task = (id: string, extra: Partial<Task> = {}): Task => ({
+  id, subject: `Task number ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+});
+
+const tasks = [
+  task('1', { status: 'completed', owner: 'researcher', blocks: ['2'] }),
+  task('2', { status: 'in_progress', activeForm: 'Refactoring auth', owner: 'coder', blockedBy: ['1'], blocks: ['4'] }),
+  task('4', { blockedBy: ['2'] }),
+  task('5', { subject: 'Write \u001b[2Jchangelog' }),
+];
+const model = (extra: Partial<WatchFrameModel> = {}): WatchFrameModel => ({
+  listId: 'refactor-auth', dir: '/c/tasks/refactor-auth', exists: true, tasks, index: indexTasks(tasks), hidden: 0, problems: [], ...extra,
+});
+const frame = (m: WatchFrameModel, width = 100, height = 30, now = 1_000_000) => renderWatchFrame(m, { style: PLAIN, width, height, now });
+
+describe('renderWatchFrame', () => {
+  it('shows progress, every task with its symbol, activeForm and spinner, owner and open blockers', () => {
+    const lines = frame(model());
+    expect(lines[0]).toMatch(/^ refactor-auth {2}█+░+ {2}1\/4 done {2}1 in progress · 2 pending \(1 blocked\)$/);
+    const row = (id: string) => lines.find((l) => l.includes(`#${id} `)) ?? '';
+    expect(row('1')).toMatch(/✔ #1 {2}Task number 1 +@researcher$/);
+    expect(row('2')).toMatch(new RegExp(`[${SPINNER.join('')}] #2  Refactoring auth +@coder$`));
+    expect(row('4')).toMatch(/■ #4 {2}Task number 4 +blocked by #2$/);
+    expect(row('5')).toContain('○ #5  Write [2Jchangelog'); // the escape character is stripped
+    expect(lines.join('\n')).not.toContain('\u001b');
+    expect(lines.at(-2)).toBe(' No changes yet.');
+    expect(lines.at(-1)).toBe(' q quit');
+  });
+
+  it('moves the spinner with time, and only while a task is in progress', () => {
+    const a = frame(model(), 100, 30, 1_000_000);
+    const b = frame(model(), 100, 30, 1_000_100);
+    expect(a).not.toEqual(b);
+    const idle = tasks.map((t) => ({ ...t, status: 'pending' as const }));
+    expect(frame(model({ tasks: idle, index: indexTasks(idle) }), 100, 30, 1_000_000)).toEqual(
+      frame(model({ tasks: idle, index: indexTasks(idle) }), 100, 30, 1_000_100),
+    );
+  });
+
+  it('never writes a line wider than the terminal, or more lines than it has', () => {
+    const many = Array.from({ length: 60 }, (_, i) => task(String(i + 1), { subject: 'x'.repeat(200), owner: 'o'.repeat(50), status: i % 3 === 0 ? 'completed' : 'pending' }));
+    for (const [w, h] of [[12, 3], [20, 5], [40, 10], [80, 24], [200, 60]] as const) {
+      const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), { style: makeStyle(true), width: w, height: h, now: 0 });
+      expect(lines.length).toBeLessThanOrEqual(h);
+      for (const l of lines) expect(visibleWidth(l)).toBeLessThan(w);
+    }
+  });
+
+  it('when tasks do not fit, keeps those in progress and says how many are left out', () => {
+    const many = Array.from({ length: 30 }, (_, i) => task(String(i + 1), { status: i === 25 ? 'in_progress' : i < 20 ? 'completed' : 'pending' }));
+    const lines = frame(model({ tasks: many, index: indexTasks(many) }), 80, 12);
+    expect(lines).toHaveLength(12);
+    expect(lines.some((l) => l.includes('#26 '))).toBe(true);
+    expect(lines.find((l) => l.includes('more'))).toMatch(/… 24 more: \d+ pending, \d+ done/);
+  });
+
+  it('says what changed last and when, and counts down the timeout', () => {
+    const before = snapshotOf(tasks);
+    const after = snapshotOf(tasks.map((t) => (t.id === '4' ? { ...t, owner: 'amy', status: 'in_progress' as const } : t)));
+    const events = diffSnapshots(before, after);
+    const lines = frame(model({ lastChange: { at: 1_000_000 - 3000, events }, until: 'all-completed', deadline: 1_000_000 + 65_000 }));
+    expect(lines.at(-2)).toBe(' Last change 3s ago: #4 Task number 4: status pending → in progress; owner → amy');
+    expect(lines.at(-1)).toBe(' q quit · until all-completed · timeout in 1m 05s');
+  });
+
+  it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {
+    expect(frame(model({ exists: false, tasks: [], index: new Map() })).join('\n')).toContain('Waiting for the list to appear: /c/tasks/refactor-auth');
+    expect(frame(model({ tasks: [], index: new Map() })).join('\n')).toContain('No tasks yet.');
+    expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
+  });
+
+  it('the final frame has every task, no spinner and no key help', () => {
+    const many = Array.from({ length: 40 }, (_, i) => task(String(i + 1), { status: 'in_progress' }));
+    const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), { style: PLAIN, width: 80, height: 10, now: 0, final: true });
+    expect(lines).toHaveLength(42);
+    expect(lines.join('\n')).not.toMatch(/q quit|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    expect(lines[2]).toMatch(/▶ +#1 /);
+  });
+
+  it('warns about unreadable files', () => {
+    expect(frame(model({ problems: [{ file: '7.json', reason: 'not valid JSON' }] })).join('\n')).toContain(
+      '⚠ 7.json is unreadable (agents skip it too): not valid JSON',
+    );
+    const two = [{ file: '7.json', reason: 'x' }, { file: '9.json', reason: 'y' }];
+    expect(frame(model({ problems: two })).join('\n')).toContain('⚠ 2 files are unreadable (agents skip them too): 7.json, 9.json');
+  });
+});
+
+describe('describeEvents', () => {
+  it('names the most telling change of a batch and counts the rest', () => {
+    const before = snapshotOf([task('1'), task('2')]);
+    const after = snapshotOf([task('1', { blocks: ['3'] }), task('2'), task('3', { subject: 'New', blockedBy: ['1'] })]);
+    expect(describeEvents(diffSnapshots(before, after), PLAIN)).toBe('#3 created: New (+1 more)');
+    expect(describeEvents(diffSnapshots(before, new Map()), PLAIN)).toBe('list cleared: 2 tasks removed');
+  });
+});
+
+describe('screenPatch', () => {
+  it('writes every non-empty row of a first frame', () => {
+    expect(screenPatch(undefined, ['a', '', 'c'])).toBe(`${SCREEN.syncStart}\u001b[1;1Ha\u001b[K\u001b[3;1Hc\u001b[K${SCREEN.syncEnd}`);
+  });
+  it('writes nothing for an unchanged frame, and only the changed rows otherwise', () => {
+    expect(screenPatch(['a', 'b'], ['a', 'b'])).toBe('');
+    expect(screenPatch(['a', 'b', 'c'], ['a', 'B'])).toBe(`${SCREEN.syncStart}\u001b[2;1HB\u001b[K\u001b[3;1H\u001b[2K${SCREEN.syncEnd}`);
+  });
+});
+
+describe('fitStyled', () => {
+  it('cuts by visible width, keeps colour codes and resets at the cut', () => {
+    const red = makeStyle(true).red('abcdef');
+    expect(fitStyled(red, 4)).toBe('\u001b[31mabc\u001b[0m…');
+    expect(fitStyled(red, 6)).toBe(red);
+    expect(fitStyled('日本語', 4)).toBe('日\u001b[0m…');
+    expect(fitStyled('日本語', 5)).toBe('日本\u001b[0m…');
+  });
+});
+
+describe('NDJSON events', () => {
+  it('carry the event name, an ISO timestamp and tasks in the shape of their files', () => {
+    const at = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
+    expect(JSON.parse(renderSnapshotEvent(at, 'x', true, [tasks[0] as Task]))).toEqual({ event: 'snapshot', at: '2025-01-02T03:04:05.006Z', list: 'x', exists: true, tasks: [tasks[0]] });
+    const [updated] = diffSnapshots(snapshotOf([task('1', { owner: 'a' })]), snapshotOf([task('1', { status: 'completed' })]));
+    expect(JSON.parse(renderChangeEvent(at, updated!))).toEqual({
+      event: 'updated', at: '2025-01-02T03:04:05.006Z', task: task('1', { status: 'completed' }),
+      changes: { status: { old: 'pending', new: 'completed' }, owner: { old: 'a' } },
+    });
+    const end = JSON.parse(renderEndEvent({ at, reason: 'timeout', until: 'empty', met: false, exists: true, counts: { total: 0, completed: 0, in_progress: 0, pending: 0, blocked: 0 }, tasks: [] }));
+    expect(end).toMatchObject({ event: 'end', reason: 'timeout', until: 'empty', met: false });
+    expect(renderChangeEvent(at, { type: 'created', task: task('1') })).not.toContain('\n');
+  });
+});
+
+describe('small pieces', () => {
+  it('progress bar and durations', () => {
+    expect(renderProgressBar(1, 4, 8, PLAIN)).toBe('██░░░░░░');
+    expect(renderProgressBar(0, 0, 4, PLAIN)).toBe('░░░░');
+    expect(formatDuration(65_000)).toBe('1m 05s');
+    expect(formatDuration(3_700_000)).toBe('1h 01m');
+    expect(formatDuration(1)).toBe('1s');
+  });
+});
