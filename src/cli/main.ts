@@ -3,6 +3,7 @@ import { TasksError } from '../core/errors.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
+import { loadColour } from '../render/style.js';
 
 /**
  * The one place that decides how the process ends: every other module throws or
@@ -16,7 +17,8 @@ async function main(argv: string[]): Promise<void> {
     throw err;
   });
   const app = new App(process.stdout, process.stderr, process.env);
-  const program = buildProgram(app);
+  if (app.mayColour(argv)) await loadColour();
+  const program = await buildProgram(app, argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {
