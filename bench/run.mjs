@@ -160,7 +160,7 @@ add(`create, ${big}`, ...tasksCmd(`bench-${big}`, 'create', 'Benchmark task', '-
 
 // Completion of ids, when the program has it.
 const hasComplete = spawnSync(process.execPath, [BIN, '__complete', ''], { env: envFor(), encoding: 'utf8' }).status === 0;
-if (hasComplete) add('__complete ids, 1000', process.execPath, [BIN, '-l', 'bench-1000', '__complete', 'get', ''], envFor(), 1.3);
+if (hasComplete) add('__complete ids, 1000', process.execPath, [BIN, '__complete', '--list', 'bench-1000', 'update', ''], envFor(), 1.3);
 
 // watch: start to first snapshot line, when the program has it.
 const hasWatch = /^\s+watch\b/m.test(spawnSync(process.execPath, [BIN, '--help'], { env: envFor(), encoding: 'utf8' }).stdout);
