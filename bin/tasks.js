@@ -13,5 +13,9 @@ if (process.argv[2] === '__complete') {
     import('../dist/cli/completion/complete.js');
   }
 } else {
-  import('../dist/cli/main.js');
+  // The CLI as one bundle (scripts/build-cli.mjs), else the same code unbundled.
+  import('../dist/bundle/main.js').catch((err) => {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    return import('../dist/cli/main.js');
+  });
 }

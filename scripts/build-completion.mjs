@@ -12,7 +12,7 @@ import { currentSpec } from '../dist/cli/completion/spec-from-program.js';
 import { specFile } from '../dist/cli/completion/spec-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const spec = currentSpec();
+const spec = await currentSpec();
 fs.writeFileSync(specFile(), `${JSON.stringify(spec)}\n`);
 
 await build({

@@ -56,6 +56,17 @@ export class App {
     return this.styleCache;
   }
 
+  /**
+   * Could any output of this run be coloured? Decided before the command line is parsed
+   * (so that chalk is loaded only when it may be used): `--no-color` anywhere says no.
+   */
+  mayColour(argv: readonly string[]): boolean {
+    const flag = argv.includes('--no-color') ? false : undefined;
+    return (
+      decideColor({ flag, env: this.env, isTTY: this.isTTY }) || decideColor({ flag, env: this.env, isTTY: this.stderrIsTTY })
+    );
+  }
+
   /** Colour on stderr follows the same rules, judged on stderr's own TTY. */
   get errStyle(): Style {
     return makeStyle(decideColor({ flag: this.globals().color, env: this.env, isTTY: this.stderrIsTTY }));

@@ -6,6 +6,7 @@ import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
+import { loadColour } from '../render/style.js';
 
 /**
  * The one place that decides how the process ends: every other module throws or
@@ -20,7 +21,8 @@ async function main(argv: string[]): Promise<void> {
   });
   handleInterrupts();
   const app = new App(process.stdout, process.stderr, process.env);
-  const program = buildProgram(app);
+  if (app.mayColour(argv)) await loadColour();
+  const program = await buildProgram(app, argv);
   onLockWait((event) => app.note(renderLockWait(event)));
   try {
     await program.parseAsync(argv);

@@ -7,7 +7,7 @@ import { VERSION } from './version.js';
  * The root program, configured once before any subcommand is added: errors come back
  * to main.ts instead of exiting, and global options are defined here only.
  */
-export function buildProgram(app: App): Command {
+export async function buildProgram(app: App, argv?: readonly string[]): Promise<Command> {
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
@@ -24,7 +24,7 @@ export function buildProgram(app: App): Command {
       },
     });
   app.attach(program);
-  registerCommands(program, app);
+  await registerCommands(program, app, argv);
   program.addHelpText(
     'after',
     `

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from './errors.js';
-import { compareIds, parseHighWaterMark } from './ids.js';
+import { compareIds, isTaskId, parseHighWaterMark } from './ids.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';
 import { MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile } from './task-file.js';
@@ -80,4 +80,19 @@ export function fileIds(listDir: string): string[] {
 export function readHighWaterMark(listDir: string): number {
   const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 64);
   return read.kind === 'text' ? parseHighWaterMark(read.text) : 0;
+}
+
+/**
+ * Read just these tasks (a task's blockers and dependents, say) instead of the whole
+ * list. Ids come from files, so anything that is not a plain task id is passed over:
+ * "../x" must never become a path. Missing and unreadable ones are left out.
+ */
+export function readTasks(listDir: string, ids: readonly string[]): Task[] {
+  const tasks: Task[] = [];
+  for (const id of new Set(ids)) {
+    if (!isTaskId(id)) continue;
+    const result = readTaskFile(path.join(listDir, `${id}.json`));
+    if (result.kind === 'ok') tasks.push(result.task);
+  }
+  return tasks;
 }

@@ -1,4 +1,4 @@
-import { Chalk } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
 /** Colours decided once per process (render/color-choice.ts); renderers only apply them. */
 export interface Style {
@@ -12,8 +12,27 @@ export interface Style {
   magenta(s: string): string;
 }
 
+const same = (s: string) => s;
+
+/** No colour: no chalk either (it costs start-up time, and a pipe or --json needs none). */
+export const PLAIN: Style = { color: false, bold: same, dim: same, green: same, yellow: same, red: same, cyan: same, magenta: same };
+
+let colourChalk: ChalkInstance | undefined;
+
+/**
+ * Load chalk, once, before the first coloured Style is made; the CLI calls this at
+ * start-up only when some output may be coloured.
+ */
+export async function loadColour(): Promise<void> {
+  if (colourChalk) return;
+  const { Chalk } = await import('chalk');
+  colourChalk = new Chalk({ level: 1 });
+}
+
 export function makeStyle(color: boolean): Style {
-  const chalk = new Chalk({ level: color ? 1 : 0 });
+  if (!color) return PLAIN;
+  const chalk = colourChalk;
+  if (!chalk) throw new Error('makeStyle(true) before loadColour()');
   return {
     color,
     bold: (s) => chalk.bold(s),
@@ -25,8 +44,6 @@ export function makeStyle(color: boolean): Style {
     magenta: (s) => chalk.magenta(s),
   };
 }
-
-export const PLAIN: Style = makeStyle(false);
 
 /**
  * Colour: `--no-color` wins, then NO_COLOR (any non-empty value), then FORCE_COLOR,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/blockers.js';
 import type { Task } from '../../src/core/schema.js';
 import { diffSnapshots, snapshotOf } from '../../src/core/watch-diff.js';
@@ -6,11 +6,14 @@ import { formatDuration } from '../../src/render/duration.js';
 import { fitStyled } from '../../src/render/fit.js';
 import { renderProgressBar } from '../../src/render/progress-bar.js';
 import { SCREEN, screenPatch } from '../../src/render/screen.js';
-import { PLAIN, makeStyle } from '../../src/render/style.js';
+import { PLAIN, loadColour, makeStyle } from '../../src/render/style.js';
 import { visibleWidth } from '../../src/render/text.js';
 import { describeEvents } from '../../src/render/watch-change.js';
 import { renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
 import { SPINNER, renderWatchFrame, type WatchFrameModel } from '../../src/render/watch-frame.js';
+
+// Coloured styles need chalk loaded first, as the CLI does at start-up.
+beforeAll(loadColour);
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
   id, subject: `Task number ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/blockers.js';
 import { parseTaskId } from '../../core/ids.js';
-import { readList } from '../../core/list-read.js';
+import { readTasks } from '../../core/list-read.js';
 import { getTask } from '../../core/store.js';
 import { renderJson } from '../../render/json.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
@@ -21,8 +21,9 @@ export function registerGet(program: Command, app: App): void {
         app.out(renderJson(task));
         return;
       }
-      // The rest of the list only to name blockers and blocked tasks.
-      const index = indexTasks(readList(dir).tasks);
+      // Only the tasks it names, to show their subjects and states: a 10,000-task list
+      // is not read to show one task.
+      const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
       index.set(task.id, task);
       app.out(renderTaskDetail(task, index, app.style));
     });

@@ -1,36 +1,55 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { registerBlock } from './block.js';
-import { registerCheck } from './check.js';
-import { registerClaim } from './claim.js';
-import { registerCompletion } from './completion.js';
-import { registerCreate } from './create.js';
-import { registerDelete } from './delete.js';
-import { registerExport } from './export.js';
-import { registerGet } from './get.js';
-import { registerImport } from './import.js';
-import { registerList } from './list.js';
-import { registerLists } from './lists.js';
-import { registerRelease } from './release.js';
-import { registerUnblock } from './unblock.js';
-import { registerUpdate } from './update.js';
-import { registerWatch } from './watch.js';
 
-/** Every subcommand, one file each; the order here is the order in `--help`. */
-export function registerCommands(program: Command, app: App): void {
-  registerList(program, app);
-  registerGet(program, app);
-  registerCreate(program, app);
-  registerUpdate(program, app);
-  registerClaim(program, app);
-  registerRelease(program, app);
-  registerBlock(program, app);
-  registerUnblock(program, app);
-  registerDelete(program, app);
-  registerLists(program, app);
-  registerWatch(program, app);
-  registerImport(program, app);
-  registerExport(program, app);
-  registerCheck(program, app);
-  registerCompletion(program, app);
+type Register = (program: Command, app: App) => void;
+
+/**
+ * Every subcommand, one file each; the order here is the order in `--help`. Each is
+ * loaded only when needed: a run of `tasks list` loads the list command and what it
+ * uses, not the watcher, the importer or the hooks (start-up is most of what a command
+ * costs; `npm run bench` prints the figures).
+ */
+const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
+  { names: ['list', 'ls'], load: async () => (await import('./list.js')).registerList },
+  { names: ['get'], load: async () => (await import('./get.js')).registerGet },
+  { names: ['create'], load: async () => (await import('./create.js')).registerCreate },
+  { names: ['update'], load: async () => (await import('./update.js')).registerUpdate },
+  { names: ['claim'], load: async () => (await import('./claim.js')).registerClaim },
+  { names: ['release'], load: async () => (await import('./release.js')).registerRelease },
+  { names: ['block'], load: async () => (await import('./block.js')).registerBlock },
+  { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
+  { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
+  { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
+  { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
+  { names: ['import'], load: async () => (await import('./import.js')).registerImport },
+  { names: ['export'], load: async () => (await import('./export.js')).registerExport },
+  { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+  { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
+];
+
+/** Global options that take a value: the word after them is not the command. */
+const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--config-dir']);
+
+/** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any. */
+export function commandNameIn(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') return argv[i + 1];
+    if (GLOBAL_WITH_VALUE.has(word)) i++;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
+}
+
+/**
+ * Register the command `argv` names, or every command when it names none we know
+ * (`tasks --help`, `tasks help list`, a typo that commander should answer with its
+ * suggestions), or when no argv is given (the completion spec wants them all).
+ */
+export async function registerCommands(program: Command, app: App, argv?: readonly string[]): Promise<void> {
+  const name = argv === undefined ? undefined : commandNameIn(argv);
+  const one = name === undefined ? undefined : COMMANDS.find((c) => c.names.includes(name));
+  const chosen = one ? [one] : COMMANDS;
+  const registers = await Promise.all(chosen.map((c) => c.load()));
+  for (const register of registers) register(program, app);
 }

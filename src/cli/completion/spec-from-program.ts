@@ -14,8 +14,8 @@ export function specFromProgram(program: Command): CompletionSpec {
 }
 
 /** The spec of this program, as built for a run (no command runs). */
-export function currentSpec(): CompletionSpec {
-  return specFromProgram(buildProgram(new App(process.stdout, process.stderr, process.env)));
+export async function currentSpec(): Promise<CompletionSpec> {
+  return specFromProgram(await buildProgram(new App(process.stdout, process.stderr, process.env)));
 }
 
 function commandSpec(cmd: Command, path: readonly string[]): CommandSpec {

@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+// Benchmark: whole-process timings of `tasks` against `node -e 0`, measured in the same run.
+// Usage: npm run bench (node bench/run.mjs [--quick] [--runs N]); --quick is the form .ci/run prints.
+// Prints one table: each scenario's median, spread (p10-p90), ratio to node -e 0, peak memory.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'tasks.js');
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || (QUICK ? 7 : 25);
+const WARMUP = QUICK ? 1 : 3;
+const SIZES = QUICK ? [100, 1000] : [100, 1000, 10000];
+
+// Every timed command, baseline included, runs without NODE_EXTRA_CA_CERTS (it adds ~70 ms to each Node start).
+const ENV = { ...process.env };
+delete ENV.NODE_EXTRA_CA_CERTS;
+delete ENV.FORCE_COLOR;
+delete ENV.NO_COLOR;
+delete ENV.CLAUDE_CODE_TASK_LIST_ID;
+
+if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) && !fs.existsSync(path.join(ROOT, 'dist', 'tasks.js'))) {
+  console.error('bench: build first (npm run build)');
+  process.exit(2);
+}
+
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+// ---- data -------------------------------------------------------------------------------
+
+const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Test', 'Remove', 'Rename', 'Profile', 'Review', 'Migrate'];
+const NOUNS = ['auth flow', 'session cache', 'billing API', 'CLI parser', 'config loader', 'retry logic', 'user model', 'search index', 'upload path', 'rate limiter'];
+const OWNERS = ['researcher', 'implementer', 'tester', 'reviewer', 'docs-writer', 'team-lead'];
+const ING = { Fix: 'Fixing', Add: 'Adding', Refactor: 'Refactoring', Document: 'Documenting', Test: 'Testing', Remove: 'Removing', Rename: 'Renaming', Profile: 'Profiling', Review: 'Reviewing', Migrate: 'Migrating' };
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** n realistic tasks: subjects, descriptions, owners, mirrored dependencies, some metadata. */
+function makeTasks(n) {
+  const rand = rng(n);
+  const pick = (a) => a[Math.floor(rand() * a.length)];
+  const tasks = [];
+  for (let i = 1; i <= n; i++) {
+    const verb = pick(VERBS);
+    const noun = pick(NOUNS);
+    const r = rand();
+    const status = r < 0.4 ? 'completed' : r < 0.55 ? 'in_progress' : 'pending';
+    const t = {
+      id: String(i),
+      subject: `${verb} ${noun} (${i})`,
+      description: `${verb} the ${noun} so that it handles the edge cases found in review; see notes in docs/${noun.replace(' ', '-')}.md and keep the public interface stable.`,
+      activeForm: `${ING[verb]} ${noun}`,
+      ...(status !== 'pending' || rand() < 0.3 ? { owner: pick(OWNERS) } : {}),
+      status,
+      blocks: [],
+      blockedBy: [],
+      ...(rand() < 0.3 ? { metadata: { priority: pick(['low', 'medium', 'high']), estimate: Math.ceil(rand() * 8) } } : {}),
+    };
+    tasks.push(t);
+  }
+  for (const t of tasks) {
+    const id = Number(t.id);
+    if (id > 3 && rand() < 0.3) {
+      const k = 1 + Math.floor(rand() * 3);
+      for (let j = 0; j < k; j++) {
+        const b = String(1 + Math.floor(rand() * (id - 1)));
+        if (!t.blockedBy.includes(b)) {
+          t.blockedBy.push(b);
+          tasks[Number(b) - 1].blocks.push(t.id);
+        }
+      }
+    }
+  }
+  return tasks;
+}
+
+function writeList(config, listId, tasks) {
+  const dir = path.join(config, 'tasks', listId);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.lock'), '');
+  for (const t of tasks) fs.writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify(t, null, 2));
+  return dir;
+}
+
+// ---- timing -----------------------------------------------------------------------------
+
+function once(cmd, cmdArgs, env) {
+  const memFile = path.join(os.tmpdir(), `bench-mem-${process.pid}`);
+  const argv = TIME ? [TIME, ['-f', '%M', '-o', memFile, cmd, ...cmdArgs]] : [cmd, cmdArgs];
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv[1], { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  let kb = NaN;
+  if (TIME) {
+    try {
+      kb = Number(fs.readFileSync(memFile, 'utf8').trim().split('\n').pop());
+    } catch {}
+  }
+  return { ms, kb, status: r.status, stderr: String(r.stderr ?? '') };
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+}
+
+function measure(cmd, cmdArgs, env = ENV, runs = RUNS) {
+  for (let i = 0; i < WARMUP; i++) once(cmd, cmdArgs, env);
+  const times = [];
+  let peak = 0;
+  let failures = 0;
+  let lastErr = '';
+  for (let i = 0; i < runs; i++) {
+    const r = once(cmd, cmdArgs, env);
+    times.push(r.ms);
+    if (r.kb > peak) peak = r.kb;
+    if (r.status !== 0) {
+      failures++;
+      lastErr = r.stderr.trim().split('\n').pop() ?? '';
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: peak / 1024, failures, lastErr };
+}
+
+// ---- scenarios --------------------------------------------------------------------------
+
+const rows = [];
+const config = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-'));
+const envFor = (extra = {}) => ({ ...ENV, CLAUDE_CONFIG_DIR: config, ...extra });
+const tasksCmd = (list, ...rest) => [process.execPath, [BIN, '-l', list, ...rest]];
+
+console.error(`bench: ${RUNS} runs per scenario after ${WARMUP} warm-up; config ${config}`);
+const baseline = measure(process.execPath, ['-e', '0']);
+rows.push({ name: 'node -e 0 (baseline)', ...baseline });
+
+const lists = {};
+for (const n of SIZES) lists[n] = writeList(config, `bench-${n}`, makeTasks(n));
+
+function add(name, cmd, cmdArgs, env, target) {
+  const m = measure(cmd, cmdArgs, env);
+  rows.push({ name, ...m, target });
+}
+
+for (const n of SIZES) {
+  add(`list --json, ${n}`, ...tasksCmd(`bench-${n}`, 'list', '--json'), envFor(), n === 1000 ? 1.6 : n === 10000 ? 5 : undefined);
+  add(`list (plain), ${n}`, ...tasksCmd(`bench-${n}`, 'list'), envFor());
+  add(`list (colour table), ${n}`, ...tasksCmd(`bench-${n}`, 'list'), envFor({ FORCE_COLOR: '1', COLUMNS: '120' }), n === 1000 ? 1.8 : undefined);
+}
+const big = SIZES.at(-1);
+add(`get 1 task, ${big}`, ...tasksCmd(`bench-${big}`, 'get', String(Math.floor(big / 2))), envFor(), big === 10000 ? 1.3 : undefined);
+add(`get 1 task --json, ${big}`, ...tasksCmd(`bench-${big}`, 'get', String(Math.floor(big / 2)), '--json'), envFor());
+add(`create, ${big}`, ...tasksCmd(`bench-${big}`, 'create', 'Benchmark task', '-d', 'made by the benchmark'), envFor(), big === 10000 ? 1.5 : undefined);
+
+// Completion of ids, when the program has it.
+const hasComplete = spawnSync(process.execPath, [BIN, '__complete', ''], { env: envFor(), encoding: 'utf8' }).status === 0;
+if (hasComplete) add('__complete ids, 1000', process.execPath, [BIN, '__complete', '--list', 'bench-1000', 'update', ''], envFor(), 1.3);
+
+// watch: start to first snapshot line, when the program has it.
+const hasWatch = /^\s+watch\b/m.test(spawnSync(process.execPath, [BIN, '--help'], { env: envFor(), encoding: 'utf8' }).stdout);
+if (hasWatch) {
+  const times = [];
+  for (let i = 0; i < Math.max(3, Math.floor(RUNS / 3)); i++) times.push(await firstLine(['-l', `bench-${big}`, 'watch', '--json']));
+  times.sort((a, b) => a - b);
+  rows.push({ name: `watch to first snapshot, ${big}`, median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: NaN, failures: 0 });
+}
+
+function firstLine(cmdArgs) {
+  return new Promise((resolve) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [BIN, ...cmdArgs], { env: envFor(), stdio: ['ignore', 'pipe', 'ignore'] });
+    let done = false;
+    child.stdout.on('data', (d) => {
+      if (!done && String(d).includes('\n')) {
+        done = true;
+        resolve(Number(process.hrtime.bigint() - start) / 1e6);
+        child.kill('SIGTERM');
+      }
+    });
+    child.on('close', () => !done && resolve(NaN));
+  });
+}
+
+// 8 processes x 25 locked updates on one task (x 5 in --quick): wall time, failures, lost updates.
+{
+  const PER = QUICK ? 5 : 25;
+  const dir = writeList(config, 'contended', makeTasks(1));
+  const start = process.hrtime.bigint();
+  const results = await Promise.all(
+    Array.from({ length: 8 }, (_, w) =>
+      new Promise((resolve) => {
+        const script = `for i in $(seq ${PER}); do node ${JSON.stringify(BIN)} -l contended update 1 --meta w${w}i$i=1 >/dev/null 2>>${JSON.stringify(path.join(config, `err${w}`))} || echo fail; done`;
+        const child = spawn('bash', ['-c', script], { env: envFor(), stdio: ['ignore', 'pipe', 'ignore'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve((out.match(/fail/g) ?? []).length));
+      }),
+    ),
+  );
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  const meta = JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).metadata ?? {};
+  const lost = 8 * PER - Object.keys(meta).filter((k) => /^w\di\d+$/.test(k)).length;
+  rows.push({ name: `8 x ${PER} contended updates (wall)`, median: wall, p10: NaN, p90: NaN, peakMb: NaN, failures: results.reduce((a, b) => a + b, 0), note: `${lost} lost` });
+}
+
+// References: jq over the same files, and Taskwarrior on the same 1,000 tasks.
+const refN = 1000;
+add(`jq -s over ${refN} files (reference)`, 'bash', ['-c', `jq -s . ${lists[refN]}/*.json`], ENV);
+const task = ensureTaskwarrior();
+if (task) {
+  const twData = path.join(config, 'taskwarrior');
+  fs.mkdirSync(twData, { recursive: true });
+  const rc = path.join(config, 'taskrc');
+  fs.writeFileSync(rc, `data.location=${twData}\nconfirmation=off\nverbose=nothing\nhooks=off\nnews.version=2.6.2\n`);
+  const twEnv = { ...ENV, TASKRC: rc, TASKDATA: twData };
+  const importFile = path.join(config, 'tw-import.json');
+  fs.writeFileSync(importFile, JSON.stringify(makeTasks(refN).map((t) => ({ description: t.subject, status: 'pending', project: 'bench', ...(t.owner ? { tags: [t.owner] } : {}) }))));
+  spawnSync(task, ['import', importFile], { env: twEnv, stdio: 'ignore' });
+  add(`taskwarrior list, ${refN} (reference)`, task, ['list'], twEnv);
+}
+
+function ensureTaskwarrior() {
+  const found = spawnSync('bash', ['-c', 'command -v task'], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found;
+  if (QUICK || process.getuid?.() !== 0) return undefined; // the quick form installs nothing
+  console.error('bench: installing taskwarrior from Debian packages for the reference row...');
+  spawnSync('bash', ['-c', 'apt-get install -y taskwarrior >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y taskwarrior >/dev/null 2>&1)'], { stdio: 'ignore' });
+  return spawnSync('bash', ['-c', 'command -v task'], { encoding: 'utf8' }).stdout.trim() || undefined;
+}
+
+// ---- report -----------------------------------------------------------------------------
+
+const base = baseline.median;
+const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+const header = ['scenario', 'median ms', 'p10-p90 ms', 'x node -e 0', 'target', 'peak MB', 'failures'];
+const table = rows.map((r) => {
+  const ratio = r.median / base;
+  const met = r.target === undefined ? '' : ratio <= r.target ? `<= ${r.target}x ok` : `<= ${r.target}x MISSED`;
+  return [r.name, fmt(r.median), `${fmt(r.p10)}-${fmt(r.p90)}`, fmt(ratio, 2), met, fmt(r.peakMb, 1), `${r.failures ?? 0}${r.note ? ` (${r.note})` : ''}`];
+});
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
+const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+console.log(`tasks benchmark, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} cores, node -e 0 = ${fmt(base, 1)} ms`);
+console.log(line(header));
+for (const row of table) console.log(line(row));
+fs.rmSync(config, { recursive: true, force: true });
