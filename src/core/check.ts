@@ -94,7 +94,7 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
         severity: 'warning',
         message: `task #${id} is owned by ${task.owner} but still pending, unchanged for ${duration(pendingForMs)}`,
         fixable: false,
-        hint: `if ${task.owner} is gone, unassign it: tasks update ${id} --no-owner`,
+        hint: `if ${task.owner} is gone, give it back: tasks release ${id} (or tasks release --owner ${task.owner})`,
         id,
         owner: task.owner,
         pendingForMs: Math.round(pendingForMs),
