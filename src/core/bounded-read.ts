@@ -19,16 +19,9 @@ export function readBoundedText(file: string, maxBytes: number): string {
     if (stat.size > maxBytes) {
       throw Object.assign(new Error(`${path.basename(file)} is ${stat.size} bytes, over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
     }
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stat.size + 4096));
-    let length = 0;
-    while (length < buffer.length) {
-      const wanted = buffer.length - length;
-      const n = fs.readSync(fd, buffer, length, wanted, null);
-      length += n;
-      if (n < wanted) break; // a short read of a regular file is its end
-    }
-    if (length > maxBytes) throw Object.assign(new Error(`${path.basename(file)} is over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
-    return buffer.toString('utf8', 0, length);
+    const text = readOpenFile(fd, stat.size, maxBytes);
+    if (text === undefined) throw Object.assign(new Error(`${path.basename(file)} is over the ${maxBytes}-byte limit`), { code: 'EFBIG' });
+    return text;
   } finally {
     fs.closeSync(fd);
   }
@@ -38,3 +31,19 @@ export function readBoundedText(file: string, maxBytes: number): string {
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 /** An inbox grows with every message; generous, but bounded. */
 export const MAX_INBOX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The text of an open regular file of `size` bytes (by fstat), reading at most
+ * maxBytes + 1 since the file may grow meanwhile; undefined when it is over maxBytes.
+ */
+export function readOpenFile(fd: number, size: number, maxBytes: number): string | undefined {
+  const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size + 4096));
+  let length = 0;
+  while (length < buffer.length) {
+    const wanted = buffer.length - length;
+    const n = fs.readSync(fd, buffer, length, wanted, null);
+    length += n;
+    if (n < wanted) break; // a short read of a regular file is its end
+  }
+  return length > maxBytes ? undefined : buffer.toString('utf8', 0, length);
+}

@@ -4,6 +4,7 @@ import { TasksError, errnoCode } from './errors.js';
 import { MAX_JSON_DEPTH, nestingExceeds } from './json-depth.js';
 import { isKnownKey, validateTask, type Task } from './schema.js';
 import { serializeTask } from './serialize.js';
+import { readOpenFile } from './bounded-read.js';
 
 /**
  * Reading and writing one task file.
@@ -108,17 +109,9 @@ export function readRegularFile(
     if (stat.size > maxBytes) {
       return { kind: 'invalid', reason: `file is ${stat.size} bytes, over the ${maxBytes}-byte limit`, cause: 'size' };
     }
-    // Read at most maxBytes + 1: the file may grow after the fstat.
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stat.size + 4096));
-    let length = 0;
-    while (length < buffer.length) {
-      const wanted = buffer.length - length;
-      const n = fs.readSync(fd, buffer, length, wanted, null);
-      length += n;
-      if (n < wanted) break; // a short read of a regular file is its end
-    }
-    if (length > maxBytes) return { kind: 'invalid', reason: `file is over the ${maxBytes}-byte limit`, cause: 'size' };
-    return { kind: 'text', text: buffer.toString('utf8', 0, length) };
+    const text = readOpenFile(fd, stat.size, maxBytes);
+    if (text === undefined) return { kind: 'invalid', reason: `file is over the ${maxBytes}-byte limit`, cause: 'size' };
+    return { kind: 'text', text };
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
