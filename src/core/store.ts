@@ -133,18 +133,9 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   });
 }
 
-/** One task-locked read-merge-write; the building block of every task change. */
+/** One task-locked read-merge-write with TaskUpdate's merge; the building block of task changes. */
 export async function patchTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
-  return withTaskLock(listDir, id, (stillHeld) => {
-    const before = getTask(listDir, id);
-    guard?.(before);
-    const { task, changed } = applyPatch(before, patch);
-    if (changed.length > 0) {
-      assertStillHeld(stillHeld, `task #${id}`);
-      writeTaskFile(taskPath(listDir, id), task);
-    }
-    return { before, task, changed };
-  });
+  return changeTask(listDir, id, (before) => applyPatch(before, patch), guard);
 }
 
 /**
@@ -156,11 +147,24 @@ export async function rewriteTask(
   id: string,
   decide: (current: Task) => Task,
 ): Promise<UpdateResult> {
-  return withTaskLock(listDir, id, (stillHeld) => {
-    const before = getTask(listDir, id);
+  return changeTask(listDir, id, (before) => {
     // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
     const task = orderKeys(decide(before));
-    const changed = changedKeys(before, task);
+    return { task, changed: changedKeys(before, task) };
+  });
+}
+
+/** Task lock; re-read; guard; decide; write only when something changed; release. */
+async function changeTask(
+  listDir: string,
+  id: string,
+  decide: (before: Task) => { task: Task; changed: string[] },
+  guard?: Guard,
+): Promise<UpdateResult> {
+  return withTaskLock(listDir, id, (stillHeld) => {
+    const before = getTask(listDir, id);
+    guard?.(before);
+    const { task, changed } = decide(before);
     if (changed.length > 0) {
       assertStillHeld(stillHeld, `task #${id}`);
       writeTaskFile(taskPath(listDir, id), task);
@@ -270,13 +274,7 @@ function unique(ids: readonly string[]): string[] {
 
 /** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
 export function requireExisting(listDir: string, ids: readonly string[]): void {
-  for (const id of unique(ids)) {
-    const result = readTaskFile(taskPath(listDir, id));
-    if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
-    if (result.kind === 'invalid') {
-      throw new TasksError('corrupt', `task #${id} is unreadable: ${id}.json: ${result.reason}`, { details: { id } });
-    }
-  }
+  for (const id of unique(ids)) getTask(listDir, id);
 }
 
 /** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */

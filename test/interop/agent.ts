@@ -24,6 +24,10 @@ export interface AgentOptions {
   beforeTurn?: MockModelOptions['beforeTurn'];
   /** Default 120 s: generous, the machine is shared. */
   timeoutMs?: number;
+  /** The agent's working folder, whose .claude/settings*.json it reads (default: a fresh home). */
+  cwd?: string;
+  /** More environment, e.g. to turn on agent teams. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface AgentRun {
@@ -77,7 +81,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     const child = spawn(
       claudeBin(),
       ['-p', 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
-      { cwd: home, env: agentEnv(options.configDir, home, options.listId, model.url), stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        cwd: options.cwd ?? home,
+        env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let stdout = '';
     let stderr = '';
