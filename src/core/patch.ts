@@ -1,4 +1,5 @@
 import type { Status, Task } from './schema.js';
+import { sameValue } from './same-value.js';
 import { mergeInClaudeOrder, orderKeys } from './serialize.js';
 
 /**
@@ -68,6 +69,6 @@ export function changedKeys(before: Task, after: Task): string[] {
   const b = after as Record<string, unknown>;
   const rank = (k: string) => (REPORT_ORDER.includes(k) ? REPORT_ORDER.indexOf(k) : REPORT_ORDER.length);
   return Object.keys({ ...a, ...b })
-    .filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]))
+    .filter((key) => !sameValue(a[key], b[key]))
     .sort((x, y) => rank(x) - rank(y));
 }

@@ -3,6 +3,7 @@ import type { ChangeEvent, FieldChange } from '../core/watch-diff.js';
 import { STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
+import { sameValue } from '../core/same-value.js';
 
 function isStatus(v: unknown): v is Status {
   return v === 'pending' || v === 'in_progress' || v === 'completed';
@@ -49,7 +50,7 @@ export function describeField(key: string, change: FieldChange, style: Style): s
     case 'metadata': {
       const o = (change.old ?? {}) as Record<string, unknown>;
       const n = (change.new ?? {}) as Record<string, unknown>;
-      const keys = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => JSON.stringify(o[k]) !== JSON.stringify(n[k]));
+      const keys = [...new Set([...Object.keys(o), ...Object.keys(n)])].filter((k) => !sameValue(o[k], n[k]));
       return `metadata ${keys.map(oneLine).join(', ')}`;
     }
     default:
