@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_INBOX_BYTES, readBoundedText } from './bounded-read.js';
@@ -32,7 +31,7 @@ export function inboxPath(configDir: string, teamName: string, agentName: string
 }
 
 /** Pure but for the id: the envelope the agents' own writer puts around a message. */
-export function inboxMessage(from: string, text: string, timestamp: string, msgId: string = randomUUID()): InboxMessage {
+export function inboxMessage(from: string, text: string, timestamp: string, msgId: string = newMessageId()): InboxMessage {
   return { from, text, timestamp, msgV: 1, msg_id: msgId, type: 'message', read: false };
 }
 
@@ -76,4 +75,9 @@ export function readInbox(file: string): unknown[] {
   }
   if (!Array.isArray(parsed)) throw new TasksError('corrupt', `inbox ${file} is not a JSON array; not writing over it`);
   return parsed;
+}
+
+/** Web Crypto's global loads node:crypto on first use, not whenever this module loads. */
+function newMessageId(): string {
+  return globalThis.crypto.randomUUID();
 }

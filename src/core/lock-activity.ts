@@ -63,5 +63,12 @@ function trackedFs(): typeof fs {
   return wrapped as unknown as typeof fs;
 }
 
-/** One instance: proper-lockfile caches the mtime precision on it. */
-export const lockFs: typeof fs = trackedFs();
+let tracked: typeof fs | undefined;
+/**
+ * One instance: proper-lockfile caches the mtime precision on it. Made on first use:
+ * copying fs reads its lazy getters (fs.promises loads readline and the streams), which
+ * costs a command that takes no lock about 7 ms of start-up.
+ */
+export function lockFs(): typeof fs {
+  return (tracked ??= trackedFs());
+}

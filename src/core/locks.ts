@@ -50,7 +50,7 @@ async function withLock<T>(
       {
         ...options,
         // Counted while under way, so an interrupt never lands between mkdir and bookkeeping.
-        fs: lockFs,
+        fs: lockFs(),
         // The default throws from a timer and kills the process.
         onCompromised: () => {
           compromised = true;

@@ -20,6 +20,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   cwd?: string;
+  /** Another copy of bin/tasks.js to run. */
+  bin?: string;
 }
 
 /** A clean environment: no colour forcing, no list id, nothing from the real ~/.claude. */
@@ -37,7 +39,7 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
 }
 
 export function run(configDir: string, args: string[], opts: RunOptions = {}): RunResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(process.execPath, [opts.bin ?? BIN, ...args], {
     env: baseEnv(configDir, opts.env),
     input: opts.input,
     cwd: opts.cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir()),
