@@ -44,11 +44,13 @@ export function readList(listDir: string): ListSnapshot {
   const tasks: Task[] = [];
   const problems: FileProblem[] = [];
   let bytesRead = 0;
+  // Plain concatenation: path.join normalizes each of thousands of paths (10 ms per 10,000).
+  const prefix = listDir.endsWith(path.sep) ? listDir : `${listDir}${path.sep}`;
   for (const name of names) {
     // Claude Code reads every *.json; dot-files are our temp files' namespace.
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
     const limit = bytesRead > LIST_BYTES_BUDGET ? LARGE_FILE_BYTES : MAX_TASK_FILE_BYTES;
-    const result = readTaskFile(path.join(listDir, name), limit);
+    const result = readTaskFile(prefix + name, limit);
     if (result.kind === 'ok') {
       tasks.push(result.task);
       bytesRead += result.bytes ?? 0;

@@ -15,6 +15,12 @@ import { fixtureConfig, run } from '../helpers/cli.js';
 const valid = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra }, null, 2);
 
+/** Task 7 whose file is exactly `bytes` long: the padding goes into its description. */
+const exactly = (bytes: number) => {
+  const empty = valid('7', { description: '' });
+  return valid('7', { description: 'd'.repeat(bytes - Buffer.byteLength(empty)) });
+};
+
 interface Ctx {
   config: string;
   list: string;
@@ -70,6 +76,8 @@ const cases: Case[] = [
   { name: 'a non-numeric id on the command line', setup: plant('abc.json', valid('abc')), args: ['get', 'abc'], code: 2, stderr: /^error: invalid task id "abc": expected a positive number like 4\n$/ },
   { name: 'a file name with escape sequences', setup: plant('\u001b]0;pwned\u0007\u001b[2J.json', '{'), args: ['list'], code: 0, stderr: /^warning: skipped \]0;pwned\[2J\.json: not valid JSON/ },
   // --- size
+  { name: 'a 100 KB description (past the quick read) is read in full', setup: plant('7.json', valid('7', { description: 'd'.repeat(100 * 1024) })), args: ['get', '7', '--json'], code: 0, stdout: /"description": "d{102400}",/ },
+  { name: 'a task exactly the size of the quick-read buffer is read in full', setup: plant('7.json', exactly(64 * 1024)), args: ['get', '7', '--json'], code: 0, stdout: /"description": "d+",/ },
   { name: 'a 10 MB subject: list skips it with a message', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: file is \d+ bytes, over the 8388608-byte limit\n/ },
   { name: 'a 10 MB subject: get', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['get', '7'], code: 1, stderr: /^error: task #7 is unreadable: 7\.json: file is \d+ bytes, over the 8388608-byte limit\n$/ },
   { name: 'a 10 MB subject: update refused', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['update', '7', '--status', 'completed'], code: 1, stderr: /over the 8388608-byte limit/ },
