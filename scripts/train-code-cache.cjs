@@ -21,19 +21,17 @@ const Module = require('node:module');
 
 const [bundle, cacheFile] = process.argv.slice(2).map((p) => path.resolve(p));
 
+// The commands people and scripts run most. Each one trained grows the cache, and V8
+// reads all of it on every start (measured: ~1 ms per 30 KB); the rest compile on use.
 const TRAINING = [
   ['create', 'Write the parser', '--description', 'Parse the config file', '--active-form', 'Writing the parser'],
   ['create', 'Test the parser', '--description', 'Cover the edge cases'],
-  ['create', 'Review the parser'],
   ['block', '2', '--by', '1'],
-  ['list'],
   ['list', '--json'],
-  ['list', '--ready'],
-  ['get', '1'],
-  ['get', '2', '--json'],
+  ['get', '1', '--json'],
   ['update', '1', '--status', 'in_progress', '--owner', 'builder'],
-  ['claim', '3', '--as', 'reviewer'],
-  ['lists'],
+  ['list'],
+  ['get', '2'],
 ];
 
 async function main() {
@@ -47,8 +45,8 @@ async function main() {
   try {
     process.env = { ...saved.env, CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_TASK_LIST_ID: 'training', NO_COLOR: '1' };
     for (const [i, words] of TRAINING.entries()) {
-      // Half the runs in colour: the styled renderers are worth caching too.
-      if (i >= TRAINING.length / 2) {
+      // The last two in colour, as in a terminal: the styled renderers are worth caching too.
+      if (i >= TRAINING.length - 2) {
         delete process.env.NO_COLOR;
         process.env.FORCE_COLOR = '1';
       }
