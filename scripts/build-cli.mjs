@@ -18,6 +18,9 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 
 // Written by build-completion.mjs, which runs first.
 const spec = JSON.parse(fs.readFileSync(specFile(), 'utf8'));
 const lazyChildProcess = path.join(root, 'scripts', 'lazy-child-process.cjs');
+const noColourDetection = path.join(root, 'scripts', 'no-colour-detection.mjs');
+const ourCode = path.join(root, 'dist') + path.sep;
+const inPackage = (name, importer) => importer.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
 
 // The ES module bundle of earlier builds.
 fs.rmSync(path.join(root, 'dist', 'bundle'), { recursive: true, force: true });
@@ -35,11 +38,24 @@ await build({
   logOverride: { 'empty-import-meta': 'silent' },
   plugins: [
     {
-      name: 'lazy-child-process',
+      name: 'start-up-stand-ins',
       setup(b) {
         b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-          args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: lazyChildProcess } : undefined,
+          inPackage('commander', args.importer) ? { path: lazyChildProcess } : undefined,
         );
+        b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+          inPackage('chalk', args.importer) ? { path: noColourDetection } : undefined,
+        );
+        // `import fs from 'node:fs'` in each of our modules would otherwise copy every
+        // property of the module into a new object (esbuild's CommonJS interop), some
+        // forty times a start (about 4 ms): one shared default export instead.
+        b.onResolve({ filter: /^node:(fs|path|os)$/ }, (args) =>
+          args.importer.startsWith(ourCode) ? { path: args.path, namespace: 'node-default' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'node-default' }, (args) => ({
+          contents: `const m = require(${JSON.stringify(args.path)}); export default m;`,
+          loader: 'js',
+        }));
       },
     },
   ],

@@ -5,8 +5,12 @@
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 /** For one-line cells: every control character, newlines and tabs included, becomes a space or goes. */
 export function oneLine(text: string): string {
+  if (!CONTROL_OR_BREAK.test(text)) return text; // most cells: one scan, no copies
   return text.replace(/[\r\n\t]+/g, ' ').replace(CONTROL, '');
 }
 
@@ -23,8 +27,11 @@ export function withoutEscapes(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '');
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Display width, counting wide East Asian characters and emoji as two columns. */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length; // most text: no walk by code point
   let width = 0;
   for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);
   return width;
