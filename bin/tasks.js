@@ -48,7 +48,13 @@ function runWithCodeCache(file) {
     // no cache: compile
   }
   const Module = require('node:module');
-  const script = new (require('node:vm').Script)(Module.wrap(source), { filename: file, cachedData });
+  const vm = require('node:vm');
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    // An import() left in the bundle loads as it would from a file required by Node.
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));

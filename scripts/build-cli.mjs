@@ -48,8 +48,9 @@ await build({
         );
         // `import fs from 'node:fs'` in each of our modules would otherwise copy every
         // property of the module into a new object (esbuild's CommonJS interop), some
-        // forty times a start (about 4 ms): one shared default export instead.
-        b.onResolve({ filter: /^node:(fs|path|os)$/ }, (args) =>
+        // forty times a start (about 4 ms): one shared default export instead. It also
+        // makes `await import('node:tty')` a lazy require, not an ES module import.
+        b.onResolve({ filter: /^node:(fs|path|os|tty)$/ }, (args) =>
           args.importer.startsWith(ourCode) ? { path: args.path, namespace: 'node-default' } : undefined,
         );
         b.onLoad({ filter: /.*/, namespace: 'node-default' }, (args) => ({

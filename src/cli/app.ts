@@ -7,6 +7,7 @@ import { renderErrorJson, renderErrorText } from '../render/error.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
 import { oneLine } from '../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
+import type { OutputTarget } from './fd-output.js';
 
 /** The options every command shares, defined once on the root program. */
 export interface GlobalOptions {
@@ -30,8 +31,8 @@ export class App {
   private root: Command | undefined;
 
   constructor(
-    private readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
-    private readonly stderr: NodeJS.WritableStream & { isTTY?: boolean },
+    private readonly stdout: OutputTarget,
+    private readonly stderr: OutputTarget,
     env: NodeJS.ProcessEnv,
   ) {
     this.env = env;

@@ -5,6 +5,7 @@ import { locksActive, onLocksIdle } from '../core/lock-activity.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
+import { standardError, standardOutput } from './fd-output.js';
 import { buildProgram } from './program.js';
 import { loadColour } from '../render/style.js';
 
@@ -15,12 +16,17 @@ import { loadColour } from '../render/style.js';
  */
 async function main(argv: string[]): Promise<void> {
   // `tasks list | head -1`: the reader went away; that is not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
-    throw err;
-  });
+  const readerGone = (): never => process.exit(EXIT.ok);
+  const stdout = await standardOutput(readerGone);
+  if (stdout.isTTY) {
+    // A terminal's stdout is process.stdout itself (fd-output.ts).
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') readerGone();
+      throw err;
+    });
+  }
   handleInterrupts();
-  const app = new App(process.stdout, process.stderr, process.env);
+  const app = new App(stdout, await standardError(), process.env);
   if (app.mayColour(argv)) await loadColour();
   const program = await buildProgram(app, argv);
   onLockWait((event) => app.note(renderLockWait(event)));

@@ -21,6 +21,10 @@ describe('the CLI bundle and its code cache', () => {
     expect(script.cachedDataRejected).toBe(false);
   });
 
+  it('the bundle has no import() left: bin/tasks.js runs it as a script, where one needs a loader', () => {
+    expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+  });
+
   it('a command runs the same with the cache of another build, or a damaged one, beside the bundle', () => {
     const { config } = fixtureConfig();
     const before = run(config, ['list', '--json']);

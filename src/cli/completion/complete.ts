@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { DIRECTIVE, complete, formatCompletion } from './candidates.js';
 import { liveValues } from './live-values.js';
 import { loadSpec } from './spec-load.js';
+import { writeAllSync } from '../fd-output.js';
 
 /**
  * `tasks __complete <words...> <current word>`: the hidden command the completion
@@ -29,20 +29,13 @@ async function completeMain(args: readonly string[], env: NodeJS.ProcessEnv): Pr
 
 /**
  * Straight to file descriptor 1: process.stdout would load the stream machinery first,
- * a sixth of a TAB's time. A pipe that is full for a moment (EAGAIN) is waited for; one
- * the shell closed (EPIPE) ends the output quietly.
+ * a sixth of a TAB's time. A shell that closed the pipe ends the output quietly.
  */
 function writeOut(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  let offset = 0;
-  while (offset < bytes.length) {
-    try {
-      offset += fs.writeSync(1, bytes, offset);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-      Atomics.wait(pause, 0, 0, 1);
-    }
+  try {
+    writeAllSync(1, text);
+  } catch {
+    // nothing to tell anyone: a TAB shows no errors
   }
 }
 

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+
+/** What App writes to: a stream, or a file descriptor written directly. */
+export interface OutputTarget {
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+  write(text: string): unknown;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Write all of `text` to a file descriptor, synchronously. A pipe that is full for a
+ * moment (EAGAIN: the reader is slow and the pipe non-blocking) is waited for; false when
+ * the reader has gone (EPIPE), true when everything was written.
+ */
+export function writeAllSync(fd: number, text: string): boolean {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(fd, bytes, offset);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return false;
+      if (code !== 'EAGAIN') throw err;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a descriptor is a terminal, without loading node:tty (which loads net and the
+ * streams) unless it may be one: pipes, files and sockets never are, nor is /dev/null
+ * (where a benchmark or a cron job sends output). Only another character device is asked.
+ */
+export async function isTerminal(fd: number): Promise<boolean> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.fstatSync(fd);
+  } catch {
+    return false; // closed
+  }
+  if (!stat.isCharacterDevice()) return false;
+  try {
+    if (stat.rdev === fs.statSync('/dev/null').rdev) return false;
+  } catch {
+    // no /dev/null to compare with: ask
+  }
+  const tty = (await import('node:tty')).default;
+  return tty.isatty(fd);
+}
+
+/**
+ * stdout for a run whose output goes to a pipe or a file (scripts, CI, `| jq`): written
+ * straight to descriptor 1, so that Node never builds process.stdout and loads the stream
+ * machinery for it (about 4 ms of every such run). A terminal gets process.stdout itself:
+ * the live views need its size and resize events. `onClosed` runs when the reader has
+ * gone (`tasks list | head -1`).
+ */
+export async function standardOutput(onClosed: () => void): Promise<OutputTarget> {
+  if (await isTerminal(1)) return process.stdout;
+  return {
+    isTTY: false,
+    write: (text: string) => {
+      if (!writeAllSync(1, text)) onClosed();
+    },
+  };
+}
+
+/** stderr, built only when something is written to it; whether it is a terminal known without it. */
+export async function standardError(): Promise<OutputTarget> {
+  return { isTTY: await isTerminal(2), write: (text: string) => process.stderr.write(text) };
+}
