@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { lazySchemas } from './zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from './bounded-read.js';
 import { errnoCode } from './errors.js';
 
@@ -53,17 +53,19 @@ export function settingsSources(configDir: string, projectDir: string | undefine
   return sources;
 }
 
-const GroupSchema = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) }).passthrough();
-const CommandHookSchema = z
-  .object({
-    type: z.literal('command'),
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    timeout: z.number().positive().optional(),
-    async: z.boolean().optional(),
-    asyncRewake: z.boolean().optional(),
-  })
-  .passthrough();
+const schemas = lazySchemas((z) => ({
+  Group: z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) }).passthrough(),
+  CommandHook: z
+    .object({
+      type: z.literal('command'),
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      timeout: z.number().positive().optional(),
+      async: z.boolean().optional(),
+      asyncRewake: z.boolean().optional(),
+    })
+    .passthrough(),
+}));
 
 /** Read every settings file; collect the command hooks of both task events, deduplicated. */
 export function loadTaskHookSettings(configDir: string, projectDir: string | undefined): TaskHookSettings {
@@ -130,7 +132,7 @@ function collectHooks(hooks: unknown, file: string, into: TaskHookSettings): voi
       continue;
     }
     groups.forEach((group, g) => {
-      const parsedGroup = GroupSchema.safeParse(group);
+      const parsedGroup = schemas().Group.safeParse(group);
       if (!parsedGroup.success) {
         into.warnings.push(`ignoring hooks.${event}[${g}] in ${file}: expected {"hooks": [...]}`);
         return;
@@ -142,7 +144,7 @@ function collectHooks(hooks: unknown, file: string, into: TaskHookSettings): voi
           into.warnings.push(`skipping ${where}: a "${type}" hook; tasks runs command hooks only`);
           return;
         }
-        const parsed = CommandHookSchema.safeParse(hook);
+        const parsed = schemas().CommandHook.safeParse(hook);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
           into.warnings.push(`ignoring ${where}: ${issue ? `${issue.path.join('.') || 'hook'}: ${issue.message}` : 'invalid'}`);

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchemas } from './zod.js';
 import { STATUSES, looksLikeTask } from './task-guard.js';
 
 export { STATUSES, looksLikeTask } from './task-guard.js';
@@ -8,24 +9,26 @@ export { STATUSES, looksLikeTask } from './task-guard.js';
  * same shape; a file that fails it is invisible to agents, so we must never write one.
  * Unknown top-level keys pass through so that a rewrite keeps them.
  */
-export const StatusSchema = z.enum(STATUSES);
-export type Status = z.infer<typeof StatusSchema>;
+export const taskSchemas = lazySchemas((z) => {
+  const StatusSchema = z.enum(STATUSES);
+  const TaskSchema = z
+    .object({
+      id: z.string(),
+      subject: z.string(),
+      description: z.string(),
+      activeForm: z.string().optional(),
+      owner: z.string().optional(),
+      status: StatusSchema,
+      blocks: z.array(z.string()),
+      blockedBy: z.array(z.string()),
+      metadata: z.record(z.unknown()).optional(),
+    })
+    .passthrough();
+  return { StatusSchema, TaskSchema };
+});
 
-export const TaskSchema = z
-  .object({
-    id: z.string(),
-    subject: z.string(),
-    description: z.string(),
-    activeForm: z.string().optional(),
-    owner: z.string().optional(),
-    status: StatusSchema,
-    blocks: z.array(z.string()),
-    blockedBy: z.array(z.string()),
-    metadata: z.record(z.unknown()).optional(),
-  })
-  .passthrough();
-
-export type Task = z.infer<typeof TaskSchema>;
+export type Status = (typeof STATUSES)[number];
+export type Task = z.infer<ReturnType<typeof taskSchemas>['TaskSchema']>;
 
 /** Claude Code's key order: files it writes follow it, and so do ours. */
 export const KNOWN_KEYS = [
@@ -48,7 +51,7 @@ export function isKnownKey(key: string): boolean {
 /** Parse an already-JSON-decoded value; returns the task or a one-line reason. */
 export function validateTask(value: unknown): { ok: true; task: Task } | { ok: false; reason: string } {
   if (looksLikeTask(value)) return { ok: true, task: value };
-  const result = TaskSchema.safeParse(value);
+  const result = taskSchemas().TaskSchema.safeParse(value);
   if (result.success) return { ok: true, task: result.data };
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { TasksError } from './errors.js';
 import { compareIds } from './ids.js';
 import type { SnapshotItem } from './import-snapshot.js';
@@ -6,6 +6,7 @@ import { isObject } from './import-todowrite.js';
 import { STATUSES, type Status } from './schema.js';
 import type { StreamEvent, ToolCall, ToolResult } from './stream-events.js';
 import { describeIssue } from './todo-schema.js';
+import { lazySchemas } from './zod.js';
 
 /**
  * Rebuild the task list a stream's TaskCreate / TaskUpdate calls ended with, by the
@@ -38,30 +39,31 @@ export interface TaskReplay {
   warnings: string[];
 }
 
-const Id = z.union([z.string(), z.number()]).transform(String);
-
-const CreateInput = z
-  .object({
-    subject: z.string().optional(),
-    description: z.string().optional(),
-    activeForm: z.string().optional(),
-    metadata: z.record(z.unknown()).optional(),
-  })
-  .passthrough();
-
-const UpdateInput = z
-  .object({
-    taskId: Id.optional(),
-    subject: z.string().optional(),
-    description: z.string().optional(),
-    activeForm: z.string().optional(),
-    status: z.enum([...STATUSES, 'deleted']).optional(),
-    owner: z.string().optional(),
-    metadata: z.record(z.unknown()).optional(),
-    addBlocks: z.array(Id).optional(),
-    addBlockedBy: z.array(Id).optional(),
-  })
-  .passthrough();
+const inputs = lazySchemas((z) => {
+  const Id = z.union([z.string(), z.number()]).transform(String);
+  const Create = z
+    .object({
+      subject: z.string().optional(),
+      description: z.string().optional(),
+      activeForm: z.string().optional(),
+      metadata: z.record(z.unknown()).optional(),
+    })
+    .passthrough();
+  const Update = z
+    .object({
+      taskId: Id.optional(),
+      subject: z.string().optional(),
+      description: z.string().optional(),
+      activeForm: z.string().optional(),
+      status: z.enum([...STATUSES, 'deleted']).optional(),
+      owner: z.string().optional(),
+      metadata: z.record(z.unknown()).optional(),
+      addBlocks: z.array(Id).optional(),
+      addBlockedBy: z.array(Id).optional(),
+    })
+    .passthrough();
+  return { Create, Update };
+});
 
 const CREATED = /^Task #(\S+) created successfully/;
 
@@ -94,7 +96,7 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
   const create = (call: ToolCall, result: ToolResult) => {
     const data = isObject(result.data) && isObject(result.data.task) ? result.data.task : undefined;
     const rawId = data && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : CREATED.exec(result.text)?.[1];
-    const input = parseInput(CreateInput, alias(call.input, [['title', 'subject'], ['name', 'subject'], ['content', 'description'], ['active_form', 'activeForm']]), call);
+    const input = parseInput(inputs().Create, alias(call.input, [['title', 'subject'], ['name', 'subject'], ['content', 'description'], ['active_form', 'activeForm']]), call);
     const subject = typeof data?.subject === 'string' ? data.subject : input.subject;
     if (rawId === undefined) {
       warnings.push(`line ${call.line}: TaskCreate ${JSON.stringify(subject ?? '')} has no task id in its result (line ${result.line}): not imported`);
@@ -112,7 +114,7 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
   };
 
   const update = (call: ToolCall, result: ToolResult) => {
-    const input = parseInput(UpdateInput, alias(call.input, [['id', 'taskId'], ['task_id', 'taskId'], ['active_form', 'activeForm']]), call);
+    const input = parseInput(inputs().Update, alias(call.input, [['id', 'taskId'], ['task_id', 'taskId'], ['active_form', 'activeForm']]), call);
     const data = isObject(result.data) ? result.data : undefined;
     if (data?.success === false) return;
     const id = input.taskId ?? (typeof data?.taskId === 'string' ? data.taskId : undefined);

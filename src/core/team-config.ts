@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { lazySchemas } from './zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from './bounded-read.js';
 import { errnoCode } from './errors.js';
 import { sanitizeListId } from './paths.js';
@@ -31,8 +31,10 @@ export interface TeamProblem {
   reason: string;
 }
 
-const MemberSchema = z.object({ name: z.string().min(1), agentId: z.string().optional() }).passthrough();
-const TeamConfigSchema = z.object({ name: z.string().min(1), members: z.array(z.unknown()).optional() }).passthrough();
+const schemas = lazySchemas((z) => ({
+  Member: z.object({ name: z.string().min(1), agentId: z.string().optional() }).passthrough(),
+  TeamConfig: z.object({ name: z.string().min(1), members: z.array(z.unknown()).optional() }).passthrough(),
+}));
 
 export function teamsRoot(configDir: string): string {
   return path.join(configDir, 'teams');
@@ -66,11 +68,11 @@ export function readTeam(dir: string): TeamRead {
   } catch (err) {
     return { kind: 'invalid', reason: `not valid JSON (${(err as Error).message})` };
   }
-  const config = TeamConfigSchema.safeParse(parsed);
+  const config = schemas().TeamConfig.safeParse(parsed);
   if (!config.success) return { kind: 'invalid', reason: `${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message ?? 'invalid'}` };
   // A malformed member is left out rather than hiding the whole team.
   const members = (config.data.members ?? []).flatMap((m) => {
-    const member = MemberSchema.safeParse(m);
+    const member = schemas().Member.safeParse(m);
     return member.success ? [{ name: member.data.name, agentId: member.data.agentId }] : [];
   });
   return { kind: 'ok', team: { name: config.data.name, dir, members } };

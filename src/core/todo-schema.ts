@@ -1,23 +1,26 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { TasksError } from './errors.js';
-import { StatusSchema } from './schema.js';
+import { taskSchemas } from './schema.js';
+import { lazySchemas } from './zod.js';
 
 /**
  * TodoWrite items (spec section 9). Current Claude Code requires `{content, status,
  * activeForm}` with both strings non-empty; old todos files lack `activeForm`, and the
  * oldest items are `{id, content, status, priority}`. We accept all three shapes.
  */
-export const TodoItemSchema = z
-  .object({
-    content: z.string({ required_error: 'missing (expected string)' }).refine((s) => s.trim() !== '', 'must not be empty'),
-    status: StatusSchema,
-    activeForm: z.string().optional(),
-    id: z.union([z.string(), z.number()]).optional(),
-    priority: z.string().optional(),
-  })
-  .passthrough();
+export const todoItemSchema = lazySchemas((z) =>
+  z
+    .object({
+      content: z.string({ required_error: 'missing (expected string)' }).refine((s) => s.trim() !== '', 'must not be empty'),
+      status: taskSchemas().StatusSchema,
+      activeForm: z.string().optional(),
+      id: z.union([z.string(), z.number()]).optional(),
+      priority: z.string().optional(),
+    })
+    .passthrough(),
+);
 
-export type TodoItem = z.infer<typeof TodoItemSchema>;
+export type TodoItem = z.infer<ReturnType<typeof todoItemSchema>>;
 
 /** One line naming where and what: `todos[2].status: expected pending, in_progress or completed, got "done"`. */
 export function describeIssue(where: string, issue: z.ZodIssue | undefined): string {
@@ -50,7 +53,7 @@ export function parseTodoItems(value: unknown, where: string): TodoItem[] {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       throw new TasksError('usage', `${at(i)}: expected a todo object {content, status, activeForm}, got ${kindOf(item)}`);
     }
-    const result = TodoItemSchema.safeParse(item);
+    const result = todoItemSchema().safeParse(item);
     if (!result.success) throw new TasksError('usage', describeIssue(at(i), result.error.issues[0]));
     return result.data;
   });

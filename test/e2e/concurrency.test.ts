@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
-import { TaskSchema } from '../../src/core/schema.js';
+import { taskSchemas } from '../../src/core/schema.js';
 
 describe('several processes at once', () => {
   it('8 processes x 5 creates: 40 unique ids, none lost, every file valid', async () => {
@@ -24,7 +24,7 @@ describe('several processes at once', () => {
     expect(ids.map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     const files = fs.readdirSync(list).filter((n) => n.endsWith('.json'));
     expect(files).toHaveLength(40);
-    for (const f of files) expect(TaskSchema.safeParse(readJson(path.join(list, f))).success).toBe(true);
+    for (const f of files) expect(taskSchemas().TaskSchema.safeParse(readJson(path.join(list, f))).success).toBe(true);
     expect(fs.readdirSync(list).filter((n) => n.endsWith('.lock') && n !== '.lock')).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
-import { TaskSchema } from '../../src/core/schema.js';
+import { taskSchemas } from '../../src/core/schema.js';
 
 /**
  * Fault injection through the built binary: processes killed with SIGKILL (nothing of
@@ -71,7 +71,7 @@ function inspect(list: string): FileState {
       const text = fs.readFileSync(path.join(list, name), 'utf8');
       let parsed: unknown;
       expect(() => (parsed = JSON.parse(text)), `${name} is partial: ${JSON.stringify(text.slice(0, 80))}`).not.toThrow();
-      const result = TaskSchema.safeParse(parsed);
+      const result = taskSchemas().TaskSchema.safeParse(parsed);
       expect(result.success, `${name} is not a valid task`).toBe(true);
       const task = parsed as Record<string, unknown>;
       expect(task.id).toBe(name.slice(0, -5));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/blockers.js';
 import { toTodoWrite } from '../../src/core/export-todowrite.js';
-import { TodoItemSchema } from '../../src/core/todo-schema.js';
+import { todoItemSchema } from '../../src/core/todo-schema.js';
 import type { Task } from '../../src/core/schema.js';
 import { codeSpan, escapeMarkdown, renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 
@@ -24,7 +24,7 @@ describe('toTodoWrite', () => {
       ],
     });
     expect(warnings).toEqual([]);
-    for (const t of snapshot.todos) expect(TodoItemSchema.safeParse(t).success).toBe(true);
+    for (const t of snapshot.todos) expect(todoItemSchema().safeParse(t).success).toBe(true);
   });
 
   it('says so when several are in progress, and names an empty subject', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/cli.js';
-import { TaskSchema, type Task } from '../../src/core/schema.js';
+import { taskSchemas, type Task } from '../../src/core/schema.js';
 import { taskGetData, taskGetText, taskListData, taskListText } from '../interop/agent-views.js';
 import { callsOf, createdId, parseStream } from '../interop/stream.js';
 
@@ -16,7 +16,7 @@ const listDir = path.join(FIXTURES, 'tasks', 'refactor-auth');
 const files: Task[] = fs
   .readdirSync(listDir)
   .filter((n) => n.endsWith('.json'))
-  .map((n) => TaskSchema.parse(JSON.parse(fs.readFileSync(path.join(listDir, n), 'utf8'))))
+  .map((n) => taskSchemas().TaskSchema.parse(JSON.parse(fs.readFileSync(path.join(listDir, n), 'utf8'))))
   .sort((a, b) => Number(a.id) - Number(b.id));
 
 describe('parseStream', () => {
