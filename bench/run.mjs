@@ -110,13 +110,27 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
 }
 
+/** Every baseline sample of the run, for its row. */
+const baselineTimes = [];
+let baselinePeakKb = 0;
+const BASELINE = [process.execPath, ['-e', '0']];
+
+/**
+ * Time a command, each run paired with a run of `node -e 0` just before it: the ratio
+ * compares medians taken over the same stretch of time, so that a shared machine that
+ * slows down or speeds up mid-run moves both sides alike.
+ */
 function measure(cmd, cmdArgs, env = ENV, runs = RUNS) {
   for (let i = 0; i < WARMUP; i++) once(cmd, cmdArgs, env);
   const times = [];
+  const base = [];
   let peak = 0;
   let failures = 0;
   let lastErr = '';
   for (let i = 0; i < runs; i++) {
+    const b = once(BASELINE[0], BASELINE[1], ENV);
+    base.push(b.ms);
+    if (b.kb > baselinePeakKb) baselinePeakKb = b.kb;
     const r = once(cmd, cmdArgs, env);
     times.push(r.ms);
     if (r.kb > peak) peak = r.kb;
@@ -126,7 +140,9 @@ function measure(cmd, cmdArgs, env = ENV, runs = RUNS) {
     }
   }
   times.sort((a, b) => a - b);
-  return { median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: peak / 1024, failures, lastErr };
+  base.sort((a, b) => a - b);
+  baselineTimes.push(...base);
+  return { median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: peak / 1024, failures, lastErr, base: quantile(base, 0.5) };
 }
 
 // ---- scenarios --------------------------------------------------------------------------
@@ -136,9 +152,9 @@ const config = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-'));
 const envFor = (extra = {}) => ({ ...ENV, CLAUDE_CONFIG_DIR: config, ...extra });
 const tasksCmd = (list, ...rest) => [process.execPath, [BIN, '-l', list, ...rest]];
 
-console.error(`bench: ${RUNS} runs per scenario after ${WARMUP} warm-up; config ${config}`);
-const baseline = measure(process.execPath, ['-e', '0']);
-rows.push({ name: 'node -e 0 (baseline)', ...baseline });
+console.error(`bench: ${RUNS} runs per scenario after ${WARMUP} warm-up, each paired with a run of node -e 0; config ${config}`);
+const baselineRow = { name: 'node -e 0 (baseline, all runs)', peakMb: NaN, failures: 0 };
+rows.push(baselineRow);
 
 const lists = {};
 for (const n of SIZES) lists[n] = writeList(config, `bench-${n}`, makeTasks(n));
@@ -211,6 +227,11 @@ function firstLine(cmdArgs) {
 
 // References: jq over the same files, and Taskwarrior on the same 1,000 tasks.
 const refN = 1000;
+// The floor for a listing in Node: a bare script that reads, parses and prints the same files
+// as `list --json` (no checks, no options, no locks), which no CLI on Node can beat by much.
+for (const n of SIZES.filter((size) => size >= refN)) {
+  add(`bare Node script: read, parse, print ${n} files (floor)`, process.execPath, [path.join(ROOT, 'bench', 'floor.cjs'), lists[n]], ENV);
+}
 add(`jq -s over ${refN} files (reference)`, 'bash', ['-c', `jq -s . ${lists[refN]}/*.json`], ENV);
 const task = ensureTaskwarrior();
 if (task) {
@@ -236,11 +257,14 @@ function ensureTaskwarrior() {
 
 // ---- report -----------------------------------------------------------------------------
 
-const base = baseline.median;
+baselineTimes.sort((a, b) => a - b);
+Object.assign(baselineRow, { peakMb: baselinePeakKb / 1024, median: quantile(baselineTimes, 0.5), p10: quantile(baselineTimes, 0.1), p90: quantile(baselineTimes, 0.9), base: quantile(baselineTimes, 0.5) });
+const base = baselineRow.median;
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-const header = ['scenario', 'median ms', 'p10-p90 ms', 'x node -e 0', 'target', 'peak MB', 'failures'];
+const header = ['scenario', 'median ms', 'p10-p90 ms', 'x paired node -e 0', 'target', 'peak MB', 'failures'];
 const table = rows.map((r) => {
-  const ratio = r.median / base;
+  // Against the baseline runs paired with this scenario's (the watch and contention rows have none).
+  const ratio = r.median / (r.base ?? base);
   const met = r.target === undefined ? '' : ratio <= r.target ? `<= ${r.target}x ok` : `<= ${r.target}x MISSED`;
   return [r.name, fmt(r.median), `${fmt(r.p10)}-${fmt(r.p90)}`, fmt(ratio, 2), met, fmt(r.peakMb, 1), `${r.failures ?? 0}${r.note ? ` (${r.note})` : ''}`];
 });

@@ -1,4 +1,4 @@
-import { blockerState, countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
+import { blockerState, countTasks, type BlockerState, type ListCounts, type TaskIndex } from '../core/blockers.js';
 import type { Task } from '../core/schema.js';
 import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
@@ -11,13 +11,12 @@ export interface TableOptions {
 }
 
 /** The status a person cares about: a pending task with an open blocker reads "blocked". */
-function shownStatus(task: Task, index: TaskIndex): Task['status'] | 'blocked' {
-  return task.status !== 'completed' && blockerState(task, index).open.length > 0 ? 'blocked' : task.status;
+function shownStatus(task: Task, blockers: BlockerState): Task['status'] | 'blocked' {
+  return task.status !== 'completed' && blockers.open.length > 0 ? 'blocked' : task.status;
 }
 
-function blockersCell(task: Task, index: TaskIndex): string {
-  if (task.status === 'completed') return '';
-  const { open, missing } = blockerState(task, index);
+function blockersCell(task: Task, { open, missing }: BlockerState): string {
+  if (task.status === 'completed' || (open.length === 0 && missing.length === 0)) return '';
   return [...open.map((id) => `#${oneLine(id)}`), ...missing.map((id) => `#${oneLine(id)}?`)].join(' ');
 }
 
@@ -29,7 +28,8 @@ function blockersCell(task: Task, index: TaskIndex): string {
 export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: TableOptions): string {
   const { style } = opts;
   const rows = tasks.map((t) => {
-    const status = shownStatus(t, index);
+    const blockers = blockerState(t, index);
+    const status = shownStatus(t, blockers);
     const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
     return {
       id: `#${oneLine(t.id)}`,
@@ -37,9 +37,19 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       subject: oneLine(t.subject),
       active,
       owner: t.owner ? oneLine(t.owner) : '',
-      blockers: blockersCell(t, index),
+      blockers: blockersCell(t, blockers),
     };
   });
+  // Four statuses, four painted labels: made once, not once a row.
+  const labels = new Map<Task['status'] | 'blocked', string>();
+  const label = (status: Task['status'] | 'blocked'): string => {
+    let painted = labels.get(status);
+    if (painted === undefined) {
+      painted = statusLabel(style, status) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[status].length));
+      labels.set(status, painted);
+    }
+    return painted;
+  };
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
   const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
@@ -62,10 +72,9 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     if (r.active && displayWidth(subject) + 3 < subjectW) {
       subject = `${subject} ${style.dim(`· ${truncate(r.active, subjectW - displayWidth(subject) - 3)}`)}`;
     }
-    const statusCell = statusLabel(style, r.status) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[r.status].length));
     const line = [
       style.dim(padStart(r.id, idW)),
-      statusCell,
+      label(r.status),
       padEnd(subject, subjectW),
       padEnd(truncate(r.owner, ownerW), ownerW),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
