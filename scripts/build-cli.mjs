@@ -17,8 +17,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 // Written by build-completion.mjs, which runs first.
 const spec = JSON.parse(fs.readFileSync(specFile(), 'utf8'));
-const lazyChildProcess = path.join(root, 'scripts', 'lazy-child-process.cjs');
-const noColourDetection = path.join(root, 'scripts', 'no-colour-detection.mjs');
+const standIn = (name) => path.join(root, 'scripts', 'stand-ins', name);
 const ourCode = path.join(root, 'dist') + path.sep;
 const inPackage = (name, importer) => importer.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
 
@@ -41,10 +40,16 @@ await build({
       name: 'start-up-stand-ins',
       setup(b) {
         b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-          inPackage('commander', args.importer) ? { path: lazyChildProcess } : undefined,
+          inPackage('commander', args.importer) ? { path: standIn('lazy-child-process.cjs') } : undefined,
+        );
+        b.onResolve({ filter: /^graceful-fs$/ }, (args) =>
+          inPackage('proper-lockfile', args.importer) ? { path: standIn('graceful-fs.cjs') } : undefined,
+        );
+        b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+          inPackage('signal-exit', args.importer) ? { path: standIn('assert-equal.cjs') } : undefined,
         );
         b.onResolve({ filter: /^#supports-color$/ }, (args) =>
-          inPackage('chalk', args.importer) ? { path: noColourDetection } : undefined,
+          inPackage('chalk', args.importer) ? { path: standIn('no-colour-detection.mjs') } : undefined,
         );
         // `import fs from 'node:fs'` in each of our modules would otherwise copy every
         // property of the module into a new object (esbuild's CommonJS interop), some

@@ -1,5 +1,4 @@
 import { TasksError } from './errors.js';
-import { runHookProcess, startBackgroundHook } from './hook-process.js';
 import { loadTaskHookSettings, type CommandHook, type TaskHookEvent } from './hook-settings.js';
 import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
 import type { Task } from './schema.js';
@@ -95,6 +94,9 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
 
 async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, env: Record<string, string | undefined>, ctx: HookContext): Promise<HookOutcome> {
   const base = { command: hook.command, source: hook.source };
+  // Loaded when a hook runs: it brings node:child_process, which a run without hooks
+  // (most) should not pay for at start-up.
+  const { runHookProcess, startBackgroundHook } = await import('./hook-process.js');
   if (hook.background) {
     const failed = startBackgroundHook({ command: hook.command, args: hook.args, stdin, cwd: ctx.projectDir, env });
     return { ...base, verdict: failed === undefined ? { kind: 'background' } : { kind: 'background-failed', message: failed } };

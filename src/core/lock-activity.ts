@@ -42,9 +42,13 @@ export async function holdingLock<T>(operation: () => Promise<T>): Promise<T> {
 
 type Callback = (...args: unknown[]) => void;
 
-/** Node's fs, with the callback calls proper-lockfile makes counted while under way. */
+/**
+ * Node's fs, with the callback calls proper-lockfile makes counted while under way.
+ * Everything else comes from fs itself through the prototype: copying fs would read its
+ * lazy getters (fs.promises loads readline and the streams, ~7 ms of start-up).
+ */
 function trackedFs(): typeof fs {
-  const wrapped: Record<string, unknown> = { ...fs };
+  const wrapped = Object.create(fs) as Record<string, unknown>;
   for (const name of ['mkdir', 'rmdir', 'stat', 'utimes', 'realpath'] as const) {
     const original = fs[name] as unknown as (...args: unknown[]) => void;
     wrapped[name] = (...args: unknown[]) => {
@@ -64,11 +68,7 @@ function trackedFs(): typeof fs {
 }
 
 let tracked: typeof fs | undefined;
-/**
- * One instance: proper-lockfile caches the mtime precision on it. Made on first use:
- * copying fs reads its lazy getters (fs.promises loads readline and the streams), which
- * costs a command that takes no lock about 7 ms of start-up.
- */
+/** One instance, made on first use: proper-lockfile caches the mtime precision on it. */
 export function lockFs(): typeof fs {
   return (tracked ??= trackedFs());
 }

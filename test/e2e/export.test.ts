@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
-import { TodoItemSchema } from '../../src/core/todo-schema.js';
+import { todoItemSchema } from '../../src/core/todo-schema.js';
 
 interface FileTask {
   id: string;
@@ -27,7 +27,7 @@ describe('export', () => {
         { content: 'Write changelog', status: 'pending', activeForm: 'Writing changelog' },
       ],
     });
-    for (const t of JSON.parse(r.stdout).todos) expect(TodoItemSchema.strict().safeParse(t).success).toBe(true);
+    for (const t of JSON.parse(r.stdout).todos) expect(todoItemSchema().strict().safeParse(t).success).toBe(true);
     expect(snapshotDir(list)).toEqual(before);
   });
 
