@@ -109,7 +109,17 @@ export class App {
 
   /** Data, on stdout. */
   out(text: string): void {
-    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Text on stdout as it is (commander's help and version). */
+  write(text: string): void {
+    this.stdout.write(text);
+  }
+
+  /** Text on stderr as it is. */
+  writeErr(text: string): void {
+    this.stderr.write(text);
   }
 
   /** Messages, warnings and progress, on stderr. */

@@ -17,8 +17,9 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
+      // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
+      writeOut: (s) => app.write(s),
+      writeErr: (s) => app.writeErr(s),
       outputError: () => {
         // main.ts prints usage errors itself, in the same shape as every other error.
       },

@@ -55,6 +55,15 @@ describe('output contract', () => {
     expect(r.status).toBe(0);
   });
 
+  it('into a pipe its reader has already closed, every kind of output ends quietly with status 0', () => {
+    const { config } = fixtureConfig();
+    // `true` exits without reading, long before node has started: every write meets EPIPE.
+    for (const args of [['help', 'get'], ['--help'], ['--version'], ['list'], ['list', '--json'], ['get', '1'], ['lists']]) {
+      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} ${args.join(' ')} | true`], { env: baseEnv(config), encoding: 'utf8' });
+      expect({ args, stderr: r.stderr, status: r.status }).toEqual({ args, stderr: '', status: 0 });
+    }
+  });
+
   it('--version and --help succeed', () => {
     const { config } = fixtureConfig();
     expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
