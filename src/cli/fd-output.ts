@@ -69,7 +69,21 @@ export async function standardOutput(onClosed: () => void): Promise<OutputTarget
   };
 }
 
-/** stderr, built only when something is written to it; whether it is a terminal known without it. */
+/**
+ * stderr: like stdout, straight to descriptor 2 unless it is a terminal (a summary or a
+ * warning would otherwise load the streams for one line). Nothing written to stderr
+ * may stop a command: a closed or failing stderr just loses the message.
+ */
 export async function standardError(): Promise<OutputTarget> {
-  return { isTTY: await isTerminal(2), write: (text: string) => process.stderr.write(text) };
+  if (await isTerminal(2)) return { isTTY: true, write: (text: string) => process.stderr.write(text) };
+  return {
+    isTTY: false,
+    write: (text: string) => {
+      try {
+        writeAllSync(2, text);
+      } catch {
+        // nowhere left to say it
+      }
+    },
+  };
 }

@@ -6,10 +6,13 @@ import type { Task } from './schema.js';
  * an id of a missing task does not block either (it is reported as missing).
  */
 export interface BlockerState {
-  open: string[];
-  done: string[];
-  missing: string[];
+  readonly open: readonly string[];
+  readonly done: readonly string[];
+  readonly missing: readonly string[];
 }
+
+/** Most tasks wait on nothing: one shared answer for them, not three new arrays each. */
+const UNBLOCKED: BlockerState = Object.freeze({ open: Object.freeze([]), done: Object.freeze([]), missing: Object.freeze([]) });
 
 export type TaskIndex = ReadonlyMap<string, Task>;
 
@@ -18,14 +21,17 @@ export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
 }
 
 export function blockerState(task: Task, index: TaskIndex): BlockerState {
-  const state: BlockerState = { open: [], done: [], missing: [] };
+  if (task.blockedBy.length === 0) return UNBLOCKED;
+  const open: string[] = [];
+  const done: string[] = [];
+  const missing: string[] = [];
   for (const id of task.blockedBy) {
     const blocker = index.get(id);
-    if (!blocker) state.missing.push(id);
-    else if (blocker.status === 'completed') state.done.push(id);
-    else state.open.push(id);
+    if (!blocker) missing.push(id);
+    else if (blocker.status === 'completed') done.push(id);
+    else open.push(id);
   }
-  return state;
+  return { open, done, missing };
 }
 
 export function isBlocked(task: Task, index: TaskIndex): boolean {

@@ -33,7 +33,7 @@ export function decideClaim(task: Task | undefined, agent: string, index: TaskIn
   if (task.status === 'completed') return { ok: false, reason: 'already_resolved' };
   // Ids of missing tasks do not block; completed blockers do not either.
   const open = blockerState(task, index).open;
-  if (open.length > 0) return { ok: false, reason: 'blocked', openBlockers: open };
+  if (open.length > 0) return { ok: false, reason: 'blocked', openBlockers: [...open] };
   if (opts.busyCheck) {
     const busy = busyWith(agent, index, task.id);
     if (busy.length > 0) return { ok: false, reason: 'agent_busy', busyWith: busy };

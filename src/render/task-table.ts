@@ -105,7 +105,7 @@ export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array
   for (const t of tasks) {
     if (t.status === 'completed') continue;
     const { missing } = blockerState(t, index);
-    if (missing.length > 0) out.push({ id: t.id, missing });
+    if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
   }
   return out;
 }
