@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sharedNodeModules } from './shared-node-modules.mjs';
 import { specFile } from '../dist/cli/completion/spec-load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,19 +52,9 @@ await build({
         b.onResolve({ filter: /^#supports-color$/ }, (args) =>
           inPackage('chalk', args.importer) ? { path: standIn('no-colour-detection.mjs') } : undefined,
         );
-        // `import fs from 'node:fs'` in each of our modules would otherwise copy every
-        // property of the module into a new object (esbuild's CommonJS interop), some
-        // forty times a start (about 4 ms): one shared default export instead. It also
-        // makes `await import('node:tty')` a lazy require, not an ES module import.
-        b.onResolve({ filter: /^node:(fs|path|os|tty)$/ }, (args) =>
-          args.importer.startsWith(ourCode) ? { path: args.path, namespace: 'node-default' } : undefined,
-        );
-        b.onLoad({ filter: /.*/, namespace: 'node-default' }, (args) => ({
-          contents: `const m = require(${JSON.stringify(args.path)}); export default m;`,
-          loader: 'js',
-        }));
       },
     },
+    sharedNodeModules(ourCode),
   ],
   // Its first line names this build; the code cache made for it carries the same line.
   banner: { js: `// tasks build ${randomUUID()}` },

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sharedNodeModules } from './shared-node-modules.mjs';
 import { currentSpec } from '../dist/cli/completion/spec-from-program.js';
 import { specFile } from '../dist/cli/completion/spec-load.js';
 
@@ -27,6 +28,7 @@ await build({
   external: ['./spec-from-program.js'],
   // import.meta.url is only read on that fallback path; silence the CommonJS warning.
   logOverride: { 'empty-import-meta': 'silent' },
+  plugins: [sharedNodeModules(path.join(root, 'dist'))],
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
