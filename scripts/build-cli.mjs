@@ -58,7 +58,9 @@ await build({
   ],
   // Its first line names this build; the code cache made for it carries the same line.
   banner: { js: `// tasks build ${randomUUID()}` },
-  minifySyntax: true,
+  // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
+  // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
+  minify: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
