@@ -41,8 +41,11 @@ async function main() {
   if (!build.startsWith('// tasks build ')) throw new Error('the bundle does not name its build on its first line');
   const script = new vm.Script(Module.wrap(source), { filename: bundle });
   const run = script.runInThisContext();
-  const saved = { argv: process.argv, env: process.env };
+  const saved = { argv: process.argv, env: process.env, cwd: process.cwd() };
   try {
+    // The project folder is the working folder: run there, so that no project settings
+    // (hooks) of wherever the build runs are read.
+    process.chdir(config);
     process.env = { ...saved.env, CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_TASK_LIST_ID: 'training', NO_COLOR: '1' };
     for (const [i, words] of TRAINING.entries()) {
       // The last two in colour, as in a terminal: the styled renderers are worth caching too.
@@ -61,6 +64,7 @@ async function main() {
   } finally {
     process.argv = saved.argv;
     process.env = saved.env;
+    process.chdir(saved.cwd);
     fs.rmSync(config, { recursive: true, force: true });
   }
   fs.writeFileSync(cacheFile, Buffer.concat([Buffer.from(build), script.createCachedData()]));
