@@ -12,6 +12,7 @@
 //   created <id>         a task was created
 //   updated <id> <key>   metadata <key> was set to "x" on <id>
 //   blocked <a> <b>      <a> blocks <b>, both sides written
+//   deleting <id>        about to remove the file of <id> (a kill now may or may not have)
 //   deleted <id>         the file of <id> was removed (references are cleaned after)
 //   busy <op>            a lock could not be had (as "Lock file is already being held")
 import fs from 'node:fs';
@@ -115,6 +116,7 @@ async function remove() {
   } catch {}
   // Claude Code takes no lock for the mark and the unlink.
   if (Number(id) > mark) writeInPlace(markFile, id);
+  say(`deleting ${id}`);
   try {
     fs.unlinkSync(path.join(listDir, `${id}.json`));
   } catch {

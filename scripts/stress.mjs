@@ -54,6 +54,7 @@ delete env.FORCE_COLOR;
 
 // --- what processes reported
 const created = []; // ids, in order reported
+const creators = new Map(); // "<id>#<n>" -> who reported creating it
 const meta = []; // [id, key]
 const edges = []; // [blocker, blocked]
 const claims = []; // [id, agent]: successful claims
@@ -133,7 +134,7 @@ async function tasksWorker(deadline, n) {
     count(`tasks ${op}: ${outcome}`);
     stats.exits[res.code] = (stats.exits[res.code] ?? 0) + 1;
     if (res.killed || res.code !== 0) continue;
-    if (op === 'create') created.push(res.stdout.trim());
+    if (op === 'create') (created.push(res.stdout.trim()), creators.set(`${res.stdout.trim()}#${created.length}`, `tasks worker ${n}`));
     if (op === 'update') meta.push([args[1], key]);
     if (op === 'edge') edges.push([args[3], args[1]]);
     if (op === 'claim') claims.push([args[1], key]);
@@ -153,9 +154,10 @@ async function agentWorker(deadline, n) {
       const [word, a, b] = line.split(' ');
       if (word === 'w') open.add(a);
       else if (word === 'd') open.delete(a);
-      else if (word === 'created') (created.push(a), count('agent create'));
+      else if (word === 'created') (created.push(a), creators.set(`${a}#${created.length}`, `agent a${n}x${life}`), count('agent create'));
       else if (word === 'updated') (meta.push([a, b]), count('agent update'));
       else if (word === 'blocked') (edges.push([a, b]), count('agent edge'));
+      else if (word === 'deleting') deleteTargets.add(a); // said before the unlink: a kill may land between
       else if (word === 'deleted') (deleteTargets.add(a), count('agent delete'));
       else if (word === 'busy') stats.agentBusy++;
       else if (word === 'error') stats.agentErrors.push(line);
@@ -200,8 +202,9 @@ for (const name of fs.readdirSync(listDir)) {
   tasks.set(verdict.task.id, verdict.task);
 }
 const seen = new Set();
+const by = (id) => [...creators].filter(([k]) => k.startsWith(`${id}#`)).map(([, v]) => v).join(' and ');
 for (const id of created) {
-  if (seen.has(id)) violations.push(`id ${id} handed out twice`);
+  if (seen.has(id)) violations.push(`id ${id} handed out twice (by ${by(id)})`);
   seen.add(id);
   if (!tasks.has(id) && !deleteTargets.has(id) && !torn.includes(`${id}.json`)) violations.push(`task #${id} lost (created, never deleted)`);
 }
