@@ -10,7 +10,7 @@ import { applyPatch, changedKeys, type TaskPatch } from './patch.js';
 import { HIGH_WATER_MARK, taskPath } from './paths.js';
 import { orderKeys } from './serialize.js';
 import type { Status, Task } from './schema.js';
-import { readTaskFile, writeFileAtomic, writeTaskFile } from './task-file.js';
+import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from './task-file.js';
 
 /**
  * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
@@ -82,23 +82,40 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
  * task-locked update). The lock is held while every file of the batch is written: keep
  * batches to tens of tasks (agents stop waiting for the lock after about 2.6 s).
  * The files are written in order; if one write fails, the ones before it stay.
+ * A file is never written over: if one of the ids turns out taken (another writer holding
+ * the list lock at the same moment), the ids are allocated again while nothing of the
+ * batch is written yet, and otherwise the batch stops there with `id_taken`.
  */
 export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
   ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
-    const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
-    const ids = Array.from({ length: count }, (_, i) => String(first + i));
-    const tasks = build(ids);
-    for (const [i, task] of tasks.entries()) {
-      if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
+    for (let allocation = 1; ; allocation++) {
+      const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
+      const ids = Array.from({ length: count }, (_, i) => String(first + i));
+      const tasks = build(ids);
+      for (const [i, task] of tasks.entries()) {
+        if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
+      }
+      let written = 0;
+      try {
+        for (const task of tasks) {
+          assertStillHeld(stillHeld, 'the list');
+          // New files only: one that appeared since the ids were allocated is never replaced.
+          writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
+          written++;
+        }
+        return tasks;
+      } catch (err) {
+        // Someone else holds the list lock too: allocate again, while nothing of ours is written.
+        if (isIdTaken(err) && written === 0 && allocation < MAX_ALLOCATIONS) continue;
+        throw err;
+      }
     }
-    for (const task of tasks) {
-      assertStillHeld(stillHeld, 'the list');
-      writeTaskFile(taskPath(listDir, task.id), task);
-    }
-    return tasks;
   });
 }
+
+/** Allocations a create tries when another writer takes its id (see publishNew). */
+const MAX_ALLOCATIONS = 5;
 
 export interface UpdateResult {
   before: Task;

@@ -171,7 +171,7 @@ export function readRegularFile(
  * `.json` (agents count every *.json as a task), fsync, rename. Call under the lock that
  * guards `file`. Mode follows the umask, as Claude Code's writeFile does.
  */
-export function writeFileAtomic(file: string, content: string): void {
+export function writeFileAtomic(file: string, content: string, opts: WriteOptions = {}): void {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   refuseSymlink(file);
@@ -182,12 +182,51 @@ export function writeFileAtomic(file: string, content: string): void {
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
-    fs.renameSync(tmp, file);
+    if (opts.createOnly) publishNew(tmp, file);
+    else fs.renameSync(tmp, file);
   } catch (err) {
     if (fd !== undefined) fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
+    if (err instanceof TasksError) throw err;
     throw new TasksError('io', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+export interface WriteOptions {
+  /** The file is new: never replace one of that name (see publishNew). */
+  createOnly?: boolean;
+}
+
+/** Where the file system has no hard links, a new file is published by rename as before. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+/**
+ * Give a written temp file its name only if nothing has that name yet: link(2) fails
+ * with EEXIST where rename(2) would replace. A task file that appeared after its id was
+ * allocated was written by someone who took the list lock at the same moment (two
+ * processes breaking one stale lock can both get it, a proper-lockfile race that agents
+ * share); it is never overwritten. Throws `id_taken`.
+ */
+function publishNew(tmp: string, file: string): void {
+  try {
+    fs.linkSync(tmp, file);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'EEXIST') {
+      throw new TasksError('conflict', `${path.basename(file)} was created by another writer at the same moment; it was left as it is`, {
+        details: { file: path.basename(file), reason: 'id_taken' },
+      });
+    }
+    if (code === undefined || !NO_HARD_LINKS.has(code)) throw err;
+    fs.renameSync(tmp, file);
+    return;
+  }
+  fs.rmSync(tmp, { force: true });
+}
+
+/** A new task's id was taken by another writer before its file was published. */
+export function isIdTaken(err: unknown): boolean {
+  return err instanceof TasksError && err.details?.reason === 'id_taken';
 }
 
 /** A symlinked task file could point anywhere; we never write through one (or replace it). */
@@ -207,12 +246,12 @@ function refuseSymlink(file: string): void {
 }
 
 /** Refuses a task that would exceed the read limit: we must never write a file we would then refuse to read. */
-export function writeTaskFile(file: string, task: Task): void {
+export function writeTaskFile(file: string, task: Task, opts: WriteOptions = {}): void {
   if (tooDeep(task)) throw new TasksError('usage', `task #${task.id} would nest deeper than ${MAX_JSON_DEPTH} levels; nothing written`);
   const text = serializeTask(task);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_TASK_FILE_BYTES) {
     throw new TasksError('usage', `task #${task.id} would be ${bytes} bytes, over the ${MAX_TASK_FILE_BYTES}-byte limit; nothing written`);
   }
-  writeFileAtomic(file, text);
+  writeFileAtomic(file, text, opts);
 }
