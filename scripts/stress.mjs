@@ -136,7 +136,7 @@ async function tasksWorker(deadline, n) {
     if (res.killed || res.code !== 0) continue;
     if (op === 'create') (created.push(res.stdout.trim()), creators.set(`${res.stdout.trim()}#${created.length}`, `tasks worker ${n}`));
     if (op === 'update') meta.push([args[1], key]);
-    if (op === 'edge') edges.push([args[3], args[1]]);
+    if (op === 'edge') edges.push([args[3], args[1], `tasks worker ${n}`]);
     if (op === 'claim') claims.push([args[1], key]);
     if (op === 'list') JSON.parse(res.stdout); // one whole document, or the run fails here
   }
@@ -156,7 +156,7 @@ async function agentWorker(deadline, n) {
       else if (word === 'd') open.delete(a);
       else if (word === 'created') (created.push(a), creators.set(`${a}#${created.length}`, `agent a${n}x${life}`), count('agent create'));
       else if (word === 'updated') (meta.push([a, b]), count('agent update'));
-      else if (word === 'blocked') (edges.push([a, b]), count('agent edge'));
+      else if (word === 'blocked') (edges.push([a, b, `agent a${n}x${life}`]), count('agent edge'));
       else if (word === 'deleting') deleteTargets.add(a); // said before the unlink: a kill may land between
       else if (word === 'deleted') (deleteTargets.add(a), count('agent delete'));
       else if (word === 'busy') stats.agentBusy++;
@@ -216,10 +216,10 @@ for (const [id, agent] of claims) {
   const t = tasks.get(id);
   if (t && t.owner !== agent) violations.push(`claim of #${id} by ${agent} lost (owner ${t.owner ?? 'none'})`);
 }
-for (const [a, b] of edges) {
+for (const [a, b, who] of edges) {
   const ta = tasks.get(a);
   const tb = tasks.get(b);
-  if (ta && tb && (!ta.blocks.includes(b) || !tb.blockedBy.includes(a))) violations.push(`edge #${a} -> #${b} not mirrored`);
+  if (ta && tb && (!ta.blocks.includes(b) || !tb.blockedBy.includes(a))) violations.push(`edge #${a} -> #${b} not mirrored (written by ${who})`);
 }
 // Locks: once the stale time has passed since the last kill, writers get through at once.
 const wait = Math.max(0, lastKill + STALE_MS + 500 - Date.now());
