@@ -124,7 +124,7 @@ export class App {
 
   /** Messages, warnings and progress, on stderr. */
   note(text: string): void {
-    this.stderr.write(`${text}\n`);
+    this.writeErr(`${text}\n`);
   }
 
   /** Warnings often quote file names and parse errors: shown without control characters. */
@@ -136,7 +136,7 @@ export class App {
   fail(err: unknown): void {
     const view = toErrorView(err);
     this.exitCode = worse(this.exitCode, view.exit);
-    this.stderr.write(`${this.json ? renderErrorJson(view) : renderErrorText(view, this.errStyle, this.stderrIsTTY)}\n`);
+    this.writeErr(`${this.json ? renderErrorJson(view) : renderErrorText(view, this.errStyle, this.stderrIsTTY)}\n`);
   }
 
   /** Record a non-zero outcome that was already reported (a refused claim, say). */

@@ -43,13 +43,22 @@ export async function isTerminal(fd: number): Promise<boolean> {
     return false; // closed
   }
   if (!stat.isCharacterDevice()) return false;
-  try {
-    if (stat.rdev === fs.statSync('/dev/null').rdev) return false;
-  } catch {
-    // no /dev/null to compare with: ask
-  }
+  if (stat.rdev === devNullRdev()) return false;
   const tty = (await import('node:tty')).default;
   return tty.isatty(fd);
+}
+
+let devNull: number | null | undefined;
+/** The device number of /dev/null, looked up once for stdout and stderr (null: none here). */
+function devNullRdev(): number | null {
+  if (devNull === undefined) {
+    try {
+      devNull = fs.statSync('/dev/null').rdev;
+    } catch {
+      devNull = null;
+    }
+  }
+  return devNull;
 }
 
 /**

@@ -40,18 +40,13 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       blockers: blockersCell(t, blockers),
     };
   });
-  // Four statuses, four painted labels: made once, not once a row.
-  const labels = new Map<Task['status'] | 'blocked', string>();
-  const label = (status: Task['status'] | 'blocked'): string => {
-    let painted = labels.get(status);
-    if (painted === undefined) {
-      painted = statusLabel(style, status) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[status].length));
-      labels.set(status, painted);
-    }
-    return painted;
-  };
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
   const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
+  // Four statuses, four painted labels: made once, not once a row.
+  const statuses = Object.keys(STATUS_WORD) as Array<keyof typeof STATUS_WORD>;
+  const labels = Object.fromEntries(
+    statuses.map((s) => [s, statusLabel(style, s) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[s].length))]),
+  ) as Record<keyof typeof STATUS_WORD, string>;
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
   const gap = 2;
@@ -74,7 +69,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     }
     const line = [
       style.dim(padStart(r.id, idW)),
-      label(r.status),
+      labels[r.status],
       padEnd(subject, subjectW),
       padEnd(truncate(r.owner, ownerW), ownerW),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
