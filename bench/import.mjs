@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 const dist = new URL('../dist/core/', import.meta.url);
-const { parseImportText } = await import(new URL('import-parse.js', dist));
-const { planImport } = await import(new URL('import-plan.js', dist));
-const { applyImport } = await import(new URL('import-apply.js', dist));
+const { parseImportText } = await import(new URL('snapshots/import-parse.js', dist));
+const { planImport } = await import(new URL('snapshots/import-plan.js', dist));
+const { applyImport } = await import(new URL('snapshots/import-apply.js', dist));
 
 const n = Number(process.argv[2] ?? 2000);
 const todos = Array.from({ length: n }, (_, i) => ({ content: `Step ${i + 1}`, status: 'pending', activeForm: `Doing step ${i + 1}` }));

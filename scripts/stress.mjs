@@ -29,7 +29,7 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
   console.error('stress: run npm run build first');
   process.exit(2);
 }
-const { validateTask } = await import(path.join(ROOT, 'dist', 'core', 'schema.js'));
+const { validateTask } = await import(path.join(ROOT, 'dist', 'core', 'store', 'schema.js'));
 
 const { values: opts } = parseArgs({
   options: {

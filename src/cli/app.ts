@@ -1,8 +1,8 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { TasksError, isTasksError } from '../core/errors.js';
-import { chooseList, type ListChoice } from '../core/lists.js';
-import { resolveConfigDir } from '../core/paths.js';
+import { TasksError, isTasksError } from '../core/base/errors.js';
+import { chooseList, type ListChoice } from '../core/lists/list-summary.js';
+import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
 import { oneLine } from '../render/text.js';

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
-import { TasksError } from '../core/errors.js';
-import { onLockWait } from '../core/lock-acquire.js';
-import { locksActive, onLocksIdle } from '../core/lock-activity.js';
+import { TasksError } from '../core/base/errors.js';
+import { onLockWait } from '../core/locks/lock-acquire.js';
+import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';

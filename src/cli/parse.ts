@@ -1,6 +1,6 @@
-import { TasksError } from '../core/errors.js';
-import { parseTaskId } from '../core/ids.js';
-import { STATUSES, type Status } from '../core/schema.js';
+import { TasksError } from '../core/base/errors.js';
+import { parseTaskId } from '../core/store/ids.js';
+import { STATUSES, type Status } from '../core/store/schema.js';
 
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 

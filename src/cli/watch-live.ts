@@ -1,5 +1,5 @@
-import type { Clock } from '../core/clock.js';
-import type { ChangeEvent } from '../core/watch-diff.js';
+import type { Clock } from '../core/base/clock.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { SCREEN, screenPatch } from '../render/screen.js';
 import type { Style } from '../render/style.js';
 import type { EndReason } from '../render/watch-events.js';

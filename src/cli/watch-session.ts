@@ -1,13 +1,13 @@
-import { indexTasks, type TaskIndex } from '../core/blockers.js';
-import type { Clock } from '../core/clock.js';
-import { filterTasks, type TaskFilter } from '../core/filter.js';
-import { compareIds } from '../core/ids.js';
-import type { FileProblem } from '../core/list-read.js';
-import { ListWatcher, type WatchUpdate } from '../core/list-watcher.js';
-import type { Task } from '../core/schema.js';
-import { untilHolds, type UntilCondition } from '../core/watch-condition.js';
-import type { ChangeEvent } from '../core/watch-diff.js';
-import { filterEvents } from '../core/watch-filter.js';
+import { indexTasks, type TaskIndex } from '../core/graph/blockers.js';
+import type { Clock } from '../core/base/clock.js';
+import { filterTasks, type TaskFilter } from '../core/lists/task-filter.js';
+import { compareIds } from '../core/store/ids.js';
+import type { FileProblem } from '../core/store/list-read.js';
+import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
+import type { Task } from '../core/store/schema.js';
+import { untilHolds, type UntilCondition } from '../core/watch/watch-condition.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
+import { filterEvents } from '../core/watch/watch-filter.js';
 import type { EndReason } from '../render/watch-events.js';
 
 /** The list as a watch shows it at one moment. */

@@ -1,6 +1,6 @@
-import { countTasks } from '../core/blockers.js';
-import type { FileProblem } from '../core/list-read.js';
-import type { ChangeEvent } from '../core/watch-diff.js';
+import { countTasks } from '../core/graph/blockers.js';
+import type { FileProblem } from '../core/store/list-read.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndReason } from '../render/watch-events.js';
 import type { App } from './app.js';
 import type { WatchSink, WatchView } from './watch-session.js';

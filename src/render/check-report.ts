@@ -1,5 +1,5 @@
-import type { CheckReport, CheckedFinding } from '../core/check-list.js';
-import type { Finding } from '../core/check.js';
+import type { CheckReport, CheckedFinding } from '../core/check/check-list.js';
+import type { Finding } from '../core/check/findings.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 

@@ -1,4 +1,4 @@
-import type { ClaimResult } from '../core/claiming.js';
+import type { ClaimResult } from '../core/claims/claim-apply.js';
 import { idRefs } from './refs.js';
 import { oneLine } from './text.js';
 

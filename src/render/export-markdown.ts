@@ -1,5 +1,5 @@
-import { blockerState, countTasks, type TaskIndex } from '../core/blockers.js';
-import type { Task } from '../core/schema.js';
+import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
+import type { Task } from '../core/store/schema.js';
 import { oneLine } from './text.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { ExistingChange } from '../core/import-materialize.js';
-import type { SkippedItem } from '../core/import-plan.js';
-import type { ImportFormat } from '../core/import-snapshot.js';
-import type { Task } from '../core/schema.js';
+import type { ExistingChange } from '../core/snapshots/import-materialize.js';
+import type { SkippedItem } from '../core/snapshots/import-plan.js';
+import type { ImportFormat } from '../core/snapshots/import-snapshot.js';
+import type { Task } from '../core/store/schema.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';

@@ -1,5 +1,5 @@
-import type { HookBlockedError, HookRunReport } from '../core/hooks.js';
-import type { LifecycleReport } from '../core/lifecycle.js';
+import type { HookBlockedError, HookRunReport } from '../core/hooks/hooks.js';
+import type { LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
 import { multiLine, oneLine, withoutEscapes } from './text.js';
 
 /**

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { ListSummary } from '../core/lists.js';
+import type { ListSummary } from '../core/lists/list-summary.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 

@@ -1,4 +1,4 @@
-import type { LockWaitEvent } from '../core/lock-acquire.js';
+import type { LockWaitEvent } from '../core/locks/lock-acquire.js';
 
 /** One line on stderr when a write has to wait for a lock beyond the agents' own retries. */
 export function renderLockWait(e: LockWaitEvent): string {

@@ -1,4 +1,4 @@
-import type { Status } from '../core/schema.js';
+import type { Status } from '../core/store/schema.js';
 import type { Style } from './style.js';
 
 /** How a status reads: a symbol for the eye, a word for everyone. */

@@ -1,5 +1,5 @@
-import { blockerState, type TaskIndex } from '../core/blockers.js';
-import { isKnownKey, type Task } from '../core/schema.js';
+import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
+import { isKnownKey, type Task } from '../core/store/schema.js';
 import { statusLabel } from './status.js';
 import type { Style } from './style.js';
 import { multiLine, oneLine } from './text.js';

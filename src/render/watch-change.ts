@@ -1,9 +1,9 @@
-import type { Status } from '../core/schema.js';
-import type { ChangeEvent, FieldChange } from '../core/watch-diff.js';
+import type { Status } from '../core/store/schema.js';
+import type { ChangeEvent, FieldChange } from '../core/watch/watch-diff.js';
 import { STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
-import { sameValue } from '../core/same-value.js';
+import { sameValue } from '../core/base/same-value.js';
 
 function isStatus(v: unknown): v is Status {
   return v === 'pending' || v === 'in_progress' || v === 'completed';

@@ -1,6 +1,6 @@
-import type { ListCounts } from '../core/blockers.js';
-import type { Task } from '../core/schema.js';
-import type { ChangeEvent } from '../core/watch-diff.js';
+import type { ListCounts } from '../core/graph/blockers.js';
+import type { Task } from '../core/store/schema.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { renderJsonLine } from './json.js';
 
 /**

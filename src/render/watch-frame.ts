@@ -1,7 +1,7 @@
-import { countTasks, type ListCounts, type TaskIndex } from '../core/blockers.js';
-import type { FileProblem } from '../core/list-read.js';
-import type { Task } from '../core/schema.js';
-import type { ChangeEvent } from '../core/watch-diff.js';
+import { countTasks, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
+import type { FileProblem } from '../core/store/list-read.js';
+import type { Task } from '../core/store/schema.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { formatDuration } from './duration.js';
 import { fitStyled } from './fit.js';
 import { ago } from './lists-table.js';

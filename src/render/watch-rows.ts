@@ -1,5 +1,5 @@
-import { blockerState, countTasks, type TaskIndex } from '../core/blockers.js';
-import type { Task } from '../core/schema.js';
+import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
+import type { Task } from '../core/store/schema.js';
 import { STATUS_SYMBOL, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';

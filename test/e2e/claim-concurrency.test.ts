@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgentWriter } from '../helpers/agent.js';
 import { readJson, runAsync, tempConfig, writeTask, type RunResult } from '../helpers/cli.js';
-import type { Task } from '../../src/core/schema.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 /**
  * Claims, dependencies and updates from many real processes at once, with the agents'

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
-import { taskSchemas } from '../../src/core/schema.js';
+import { taskSchemas } from '../../src/core/store/schema.js';
 
 describe('several processes at once', () => {
   it('8 processes x 5 creates: 40 unique ids, none lost, every file valid', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
-import { todoItemSchema } from '../../src/core/todo-schema.js';
+import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
 
 interface FileTask {
   id: string;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
-import { taskSchemas } from '../../src/core/schema.js';
+import { taskSchemas } from '../../src/core/store/schema.js';
 
 /**
  * Fault injection through the built binary: processes killed with SIGKILL (nothing of

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJson, runAsync, tempConfig } from '../helpers/cli.js';
-import { taskSchemas, type Task } from '../../src/core/schema.js';
+import { taskSchemas, type Task } from '../../src/core/store/schema.js';
 
 describe('a large import while other processes create tasks', () => {
   it('300 chained todos + 4 processes x 6 creates: nobody fails, no id is shared, every chain link on both sides', async () => {

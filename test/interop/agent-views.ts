@@ -1,4 +1,4 @@
-import type { Task } from '../../src/core/schema.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 /**
  * What the agents' TaskList and TaskGet tools show for a given set of task files, as

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/cli.js';
-import type { Task } from '../../src/core/schema.js';
+import type { Task } from '../../src/core/store/schema.js';
 import { runAgent } from './agent.js';
 import { taskListData, taskListText } from './agent-views.js';
 import { callsOf } from './stream.js';

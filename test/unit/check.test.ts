@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findProblems, type Finding } from '../../src/core/check.js';
-import { findCycles } from '../../src/core/cycles.js';
-import { buildBlocksGraph } from '../../src/core/graph.js';
-import type { ListScan, ScannedTaskFile } from '../../src/core/list-scan.js';
-import type { Task } from '../../src/core/schema.js';
+import { findProblems, type Finding } from '../../src/core/check/findings.js';
+import { findCycles } from '../../src/core/graph/cycles.js';
+import { buildBlocksGraph } from '../../src/core/graph/graph.js';
+import type { ListScan, ScannedTaskFile } from '../../src/core/store/list-scan.js';
+import type { Task } from '../../src/core/store/schema.js';
 import { parseDuration } from '../../src/cli/parse-duration.js';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/blockers.js';
-import { busyWith, decideClaim, nextCandidates } from '../../src/core/claim.js';
-import type { Task } from '../../src/core/schema.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import { busyWith, decideClaim, nextCandidates } from '../../src/core/claims/claim-rule.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, over: Partial<Task> = {}): Task => ({
   id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...over,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DIRECTIVE, complete, formatCompletion, type LineSources, type ValueSource } from '../../src/cli/completion/candidates.js';
 import { specFromProgram } from '../../src/cli/completion/spec-from-program.js';
 import { argumentValueKind, optionValueKind } from '../../src/cli/completion/value-kinds.js';
-import type { TaskPeek } from '../../src/core/list-peek.js';
+import type { TaskPeek } from '../../src/core/store/list-peek.js';
 
 /**
  * The completion engine on a program of its own, with commands the way other commands

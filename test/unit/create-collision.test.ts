@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TasksError } from '../../src/core/errors.js';
-import { createTaskBatch } from '../../src/core/store.js';
-import type { Task } from '../../src/core/schema.js';
+import { TasksError } from '../../src/core/base/errors.js';
+import { createTaskBatch } from '../../src/core/writes/task-writes.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 /**
  * Two processes that break one stale lock at the same moment can both hold it (a

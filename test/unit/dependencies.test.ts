@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks, isBlocked, isReady } from '../../src/core/blockers.js';
-import { blockersOf, withoutEdges } from '../../src/core/edges.js';
-import { matchesFilter } from '../../src/core/filter.js';
-import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/graph.js';
-import { decideRelease, heldBy } from '../../src/core/release.js';
-import type { Task } from '../../src/core/schema.js';
+import { indexTasks, isBlocked, isReady } from '../../src/core/graph/blockers.js';
+import { blockersOf, withoutEdges } from '../../src/core/graph/edges.js';
+import { matchesFilter } from '../../src/core/lists/task-filter.js';
+import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/graph/graph.js';
+import { decideRelease, heldBy } from '../../src/core/claims/release-rule.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, over: Partial<Task> = {}): Task => ({
   id, subject: id, description: '', status: 'pending', blocks: [], blockedBy: [], ...over,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/blockers.js';
-import { toTodoWrite } from '../../src/core/export-todowrite.js';
-import { todoItemSchema } from '../../src/core/todo-schema.js';
-import type { Task } from '../../src/core/schema.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import { toTodoWrite } from '../../src/core/snapshots/export-todowrite.js';
+import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
+import type { Task } from '../../src/core/store/schema.js';
 import { codeSpan, escapeMarkdown, renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 
 const task = (id: string, subject: string, extra: Partial<Task> = {}): Task => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/graph.js';
-import type { Task } from '../../src/core/schema.js';
+import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/graph/graph.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, blocks: string[] = [], blockedBy: string[] = []): Task => ({
   id, subject: id, description: '', status: 'pending', blocks, blockedBy,

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOOK_TIMEOUT_SECONDS, loadTaskHookSettings } from '../../src/core/hook-settings.js';
-import { hookInput } from '../../src/core/hooks.js';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS, loadTaskHookSettings } from '../../src/core/hooks/hook-settings.js';
+import { hookInput } from '../../src/core/hooks/hooks.js';
 
 function dirs() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-hooks-unit-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HookProcessResult } from '../../src/core/hook-process.js';
-import { judgeHookRun } from '../../src/core/hook-verdict.js';
+import type { HookProcessResult } from '../../src/core/hooks/hook-process.js';
+import { judgeHookRun } from '../../src/core/hooks/hook-verdict.js';
 
 function run(partial: Partial<HookProcessResult>): HookProcessResult {
   return { code: 0, signal: null, stdout: '', stderr: '', timedOut: false, interrupted: false, ...partial };

@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 // Count the holds of the list lock, and what each hold wrote.
 const holds: Array<{ before: number; after: number }> = [];
-vi.mock('../../src/core/locks.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/core/locks.js')>();
+vi.mock('../../src/core/locks/locks.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/core/locks/locks.js')>();
   return {
     ...original,
     withListLock: async <T>(dir: string, fn: (stillHeld: () => boolean) => T | Promise<T>) => {
@@ -21,9 +21,9 @@ vi.mock('../../src/core/locks.js', async (importOriginal) => {
   };
 });
 
-const { applyImport, nextBatchSize } = await import('../../src/core/import-apply.js');
-const { planImport } = await import('../../src/core/import-plan.js');
-const { readList } = await import('../../src/core/list-read.js');
+const { applyImport, nextBatchSize } = await import('../../src/core/snapshots/import-apply.js');
+const { planImport } = await import('../../src/core/snapshots/import-plan.js');
+const { readList } = await import('../../src/core/store/list-read.js');
 
 describe('applyImport', () => {
   it('takes the list lock in pieces of batchSize, never across the whole import', async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TasksError } from '../../src/core/errors.js';
-import { parseImportText } from '../../src/core/import-parse.js';
-import type { ImportFormatChoice } from '../../src/core/import-snapshot.js';
+import { TasksError } from '../../src/core/base/errors.js';
+import { parseImportText } from '../../src/core/snapshots/import-parse.js';
+import type { ImportFormatChoice } from '../../src/core/snapshots/import-snapshot.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { TasksError } from '../../src/core/errors.js';
-import { predictImport } from '../../src/core/import-materialize.js';
-import { planImport } from '../../src/core/import-plan.js';
-import type { Snapshot, SnapshotItem } from '../../src/core/import-snapshot.js';
-import type { Task } from '../../src/core/schema.js';
+import { TasksError } from '../../src/core/base/errors.js';
+import { predictImport } from '../../src/core/snapshots/import-materialize.js';
+import { planImport } from '../../src/core/snapshots/import-plan.js';
+import type { Snapshot, SnapshotItem } from '../../src/core/snapshots/import-snapshot.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 const item = (ref: string, subject: string, blockedBy: string[] = [], extra: Partial<SnapshotItem> = {}): SnapshotItem => ({
   ref, subject, description: '', status: 'pending', blockedBy, ...extra,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/cli.js';
-import { taskSchemas, type Task } from '../../src/core/schema.js';
+import { taskSchemas, type Task } from '../../src/core/store/schema.js';
 import { taskGetData, taskGetText, taskListData, taskListText } from '../interop/agent-views.js';
 import { callsOf, createdId, parseStream } from '../interop/stream.js';
 

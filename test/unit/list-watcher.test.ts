@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ListWatcher, type ListWatcherOptions, type WatchUpdate } from '../../src/core/list-watcher.js';
+import { ListWatcher, type ListWatcherOptions, type WatchUpdate } from '../../src/core/watch/list-watcher.js';
 import { tempConfig, writeTask } from '../helpers/cli.js';
 
 /** The watcher against a real folder and real fs.watch; timings are generous on purpose. */

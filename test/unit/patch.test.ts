@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPatch } from '../../src/core/patch.js';
-import type { Task } from '../../src/core/schema.js';
-import { serializeTask } from '../../src/core/serialize.js';
+import { applyPatch } from '../../src/core/store/patch.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { serializeTask } from '../../src/core/store/serialize.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 const recorded = (name: string) => fs.readFileSync(path.join(FIXTURES, 'update-order', name), 'utf8');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TasksError } from '../../src/core/errors.js';
-import { failedPrecondition, preconditionGuard } from '../../src/core/preconditions.js';
-import type { Task } from '../../src/core/schema.js';
+import { TasksError } from '../../src/core/base/errors.js';
+import { failedPrecondition, preconditionGuard } from '../../src/core/writes/preconditions.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 const task: Task = { id: '4', subject: 's', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] };
 

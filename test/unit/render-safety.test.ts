@@ -9,9 +9,9 @@ import { describeRefusal } from '../../src/render/claim-result.js';
 import { renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 import { renderTaskLines, renderTaskTable } from '../../src/render/task-table.js';
 import { renderTaskDetail } from '../../src/render/task-detail.js';
-import { indexTasks } from '../../src/core/blockers.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
 import { PLAIN } from '../../src/render/style.js';
-import type { Task } from '../../src/core/schema.js';
+import type { Task } from '../../src/core/store/schema.js';
 
 // Anything a terminal could act on: C0 (but \t and \n), DEL, C1, bidi controls.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

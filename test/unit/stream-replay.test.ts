@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseImportText } from '../../src/core/import-parse.js';
+import { parseImportText } from '../../src/core/snapshots/import-parse.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 /** Build stream-json lines by hand: tool calls and their results. */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inboxMessage, inboxPath } from '../../src/core/inbox.js';
-import { assignmentText, teamForList, teamMembers, unknownOwnerWarning } from '../../src/core/teams.js';
+import { inboxMessage, inboxPath } from '../../src/core/teams/inbox.js';
+import { assignmentText, teamForList, teamMembers, unknownOwnerWarning } from '../../src/core/teams/teams.js';
 
 function configWithTeam(dirName: string, config: unknown): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-teams-unit-'));

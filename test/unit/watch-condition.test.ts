@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/blockers.js';
-import type { Task } from '../../src/core/schema.js';
-import { formatUntil, parseUntil, untilHolds, type UntilCondition } from '../../src/core/watch-condition.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { formatUntil, parseUntil, untilHolds, type UntilCondition } from '../../src/core/watch/watch-condition.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
   id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,

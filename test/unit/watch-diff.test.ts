@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../src/core/schema.js';
-import { diffSnapshots, fieldChanges, snapshotOf } from '../../src/core/watch-diff.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { diffSnapshots, fieldChanges, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { normalize, replay, type StreamEvent, type TaskRecord } from '../helpers/replay.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/blockers.js';
-import { parseDuration } from '../../src/core/duration.js';
-import type { Task } from '../../src/core/schema.js';
-import { snapshotOf, diffSnapshots } from '../../src/core/watch-diff.js';
-import { filterEvents } from '../../src/core/watch-filter.js';
-import { isTaskHint, rescanDueAt } from '../../src/core/watch-hints.js';
-import { keepLastGood } from '../../src/core/watch-scan.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import { parseDuration } from '../../src/core/base/duration-flag.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { snapshotOf, diffSnapshots } from '../../src/core/watch/watch-diff.js';
+import { filterEvents } from '../../src/core/watch/watch-filter.js';
+import { isTaskHint, rescanDueAt } from '../../src/core/watch/watch-hints.js';
+import { keepLastGood } from '../../src/core/watch/watch-scan.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
   id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,

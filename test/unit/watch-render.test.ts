@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/blockers.js';
-import type { Task } from '../../src/core/schema.js';
-import { diffSnapshots, snapshotOf } from '../../src/core/watch-diff.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { formatDuration } from '../../src/render/duration.js';
 import { fitStyled } from '../../src/render/fit.js';
 import { renderProgressBar } from '../../src/render/progress-bar.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { blockTask } from '../../core/dependencies.js';
-import { parseTaskId } from '../../core/ids.js';
+import { blockTask } from '../../core/graph/dependencies.js';
+import { parseTaskId } from '../../core/store/ids.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
 import { usage, type App } from '../app.js';

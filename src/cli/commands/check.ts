@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkList } from '../../core/check-list.js';
-import { tasksRoot } from '../../core/paths.js';
-import { listIds } from '../../core/lists.js';
+import { checkList } from '../../core/check/check-list.js';
+import { tasksRoot } from '../../core/store/paths.js';
+import { listIds } from '../../core/lists/list-summary.js';
 import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import { claimNext, claimTask, type ClaimResult } from '../../core/claiming.js';
-import { TasksError } from '../../core/errors.js';
-import { parseTaskId } from '../../core/ids.js';
-import { preconditionGuard } from '../../core/preconditions.js';
+import { claimNext, claimTask, type ClaimResult } from '../../core/claims/claim-apply.js';
+import { TasksError } from '../../core/base/errors.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { claimDocument, describeRefusal } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
 import { EXIT } from '../exit-codes.js';
-import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
-import { afterOwnerChange } from '../../core/lifecycle.js';
+import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
+import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { requireText } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;

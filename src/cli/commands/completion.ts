@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { SHELLS, completionScript, type Shell } from '../completion/scripts/index.js';
+import { SHELLS, completionScript, type Shell } from '../completion/scripts/shell-scripts.js';
 import type { App } from '../app.js';
 
 /**

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { createTaskWithLifecycle } from '../../core/lifecycle.js';
+import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
 
 interface CreateOptions extends LifecycleFlags {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { TasksError } from '../../core/errors.js';
-import { readList } from '../../core/list-read.js';
-import { preconditionGuard } from '../../core/preconditions.js';
-import { deleteTask, getTask } from '../../core/store.js';
+import { TasksError } from '../../core/base/errors.js';
+import { readList } from '../../core/store/list-read.js';
+import { preconditionGuard } from '../../core/writes/preconditions.js';
+import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
 import { parseIds } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;

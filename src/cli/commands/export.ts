@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
-import { indexTasks } from '../../core/blockers.js';
-import { toTodoWrite } from '../../core/export-todowrite.js';
-import { filterTasks } from '../../core/filter.js';
-import { readList } from '../../core/list-read.js';
-import { checkOutputPath } from '../../core/output-file.js';
-import { writeFileAtomic } from '../../core/task-file.js';
+import { indexTasks } from '../../core/graph/blockers.js';
+import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
+import { filterTasks } from '../../core/lists/task-filter.js';
+import { readList } from '../../core/store/list-read.js';
+import { checkOutputPath } from '../../core/snapshots/output-file.js';
+import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { usage, type App } from '../app.js';

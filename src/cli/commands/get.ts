@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { indexTasks } from '../../core/blockers.js';
-import { parseTaskId } from '../../core/ids.js';
-import { readTasks } from '../../core/list-read.js';
-import { getTask } from '../../core/store.js';
+import { indexTasks } from '../../core/graph/blockers.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { readTasks } from '../../core/store/list-read.js';
+import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
 import type { App } from '../app.js';

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import { TasksError } from '../../core/errors.js';
-import { parseImportText } from '../../core/import-parse.js';
-import { importSnapshot } from '../../core/import-run.js';
-import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/import-snapshot.js';
-import { readInputFile } from '../../core/input-file.js';
+import { TasksError } from '../../core/base/errors.js';
+import { parseImportText } from '../../core/snapshots/import-parse.js';
+import { importSnapshot } from '../../core/snapshots/import-run.js';
+import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
+import { readInputFile } from '../../core/snapshots/input-file.js';
 import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
 import type { App } from '../app.js';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { indexTasks } from '../../core/blockers.js';
-import { readList } from '../../core/list-read.js';
-import { filterTasks, type TaskFilter } from '../../core/filter.js';
-import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
+import { indexTasks } from '../../core/graph/blockers.js';
+import { readList } from '../../core/store/list-read.js';
+import { filterTasks, type TaskFilter } from '../../core/lists/task-filter.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import {
   missingBlockers,

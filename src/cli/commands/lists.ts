@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { summarizeLists } from '../../core/lists.js';
-import { teamMembers, teamsByList } from '../../core/teams.js';
+import { summarizeLists } from '../../core/lists/list-summary.js';
+import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsTable, renderListsLines } from '../../render/lists-table.js';
 import type { App } from '../app.js';

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { readList } from '../../core/list-read.js';
-import { teamForList, unknownOwnerWarning } from '../../core/teams.js';
-import { TasksError } from '../../core/errors.js';
-import { preconditionGuard } from '../../core/preconditions.js';
-import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/releasing.js';
+import { readList } from '../../core/store/list-read.js';
+import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
+import { TasksError } from '../../core/base/errors.js';
+import { preconditionGuard } from '../../core/writes/preconditions.js';
+import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims/release-apply.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
 import { parseIds, requireText } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;

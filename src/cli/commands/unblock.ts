@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { blockerState, indexTasks } from '../../core/blockers.js';
-import { unblockTask } from '../../core/dependencies.js';
-import { parseTaskId } from '../../core/ids.js';
-import { readList } from '../../core/list-read.js';
+import { blockerState, indexTasks } from '../../core/graph/blockers.js';
+import { unblockTask } from '../../core/graph/dependencies.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
 import { usage, type App } from '../app.js';

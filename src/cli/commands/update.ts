@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { parseTaskId } from '../../core/ids.js';
-import type { TaskPatch } from '../../core/patch.js';
-import { preconditionGuard } from '../../core/preconditions.js';
-import { updateTaskWithLifecycle } from '../../core/lifecycle.js';
-import { deleteTask } from '../../core/store.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import type { TaskPatch } from '../../core/store/patch.js';
+import { preconditionGuard } from '../../core/writes/preconditions.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
+import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../preconditions.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { countTasks } from '../../core/blockers.js';
-import type { Clock } from '../../core/clock.js';
-import { parseDuration } from '../../core/duration.js';
-import { TasksError } from '../../core/errors.js';
-import type { TaskFilter } from '../../core/filter.js';
-import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch-condition.js';
+import { countTasks } from '../../core/graph/blockers.js';
+import type { Clock } from '../../core/base/clock.js';
+import { parseDuration } from '../../core/base/duration-flag.js';
+import { TasksError } from '../../core/base/errors.js';
+import type { TaskFilter } from '../../core/lists/task-filter.js';
+import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { formatDuration } from '../../render/duration.js';
 import { renderSummary } from '../../render/task-table.js';
 import { PLAIN } from '../../render/style.js';

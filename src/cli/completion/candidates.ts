@@ -1,5 +1,5 @@
-import type { TaskPeek } from '../../core/list-peek.js';
-import { STATUSES } from '../../core/task-guard.js';
+import type { TaskPeek } from '../../core/store/list-peek.js';
+import { STATUSES } from '../../core/store/task-guard.js';
 import { oneLine } from '../../render/text.js';
 import { readLine, type LineReading, type ValueSlot } from './line.js';
 import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';

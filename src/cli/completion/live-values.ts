@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
-import { chooseList, listIds } from '../../core/list-choice.js';
-import { countTaskFiles, peekTasks } from '../../core/list-peek.js';
-import { listDirOf, resolveConfigDir } from '../../core/paths.js';
+import { chooseList, listIds } from '../../core/lists/list-choice.js';
+import { countTaskFiles, peekTasks } from '../../core/store/list-peek.js';
+import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { LineSources, ValueSource } from './candidates.js';
 
 /**

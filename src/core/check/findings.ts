@@ -1,0 +1,378 @@
+import { findCycles } from '../graph/cycles.js';
+import { buildBlocksGraph } from '../graph/graph.js';
+import { compareIds } from '../store/ids.js';
+import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
+import { SET_ASIDE } from '../store/list-scan.js';
+import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
+
+/**
+ * What `tasks check` reports: a pure function of a scanned list folder and the time.
+ * Every finding has a stable `code` (documented in the README); its other fields
+ * depend on the code and are flat, so `jq '.findings[] | .cycle'` works.
+ */
+export const FINDING_CODES = [
+  'invalid_json',
+  'invalid_task',
+  'too_large',
+  'not_regular_file',
+  'unreadable_file',
+  'bad_file_name',
+  'id_mismatch',
+  'edge_not_mirrored',
+  'missing_reference',
+  'cycle',
+  'highwatermark_invalid',
+  'highwatermark_behind',
+  'stale_lock',
+  'bad_lock',
+  'temp_file',
+  'stale_claim',
+] as const;
+
+export type FindingCode = (typeof FINDING_CODES)[number];
+
+export interface Finding {
+  code: FindingCode;
+  /** error: agents are (or will be) affected; warning: worth a look, harmless meanwhile. */
+  severity: 'error' | 'warning';
+  message: string;
+  /** `check --fix` knows a safe repair. */
+  fixable: boolean;
+  /** What a person can do, for findings --fix leaves alone. */
+  hint?: string;
+  /** The file in the list folder it is about. */
+  file?: string;
+  /** The task it is about. */
+  id?: string;
+  [field: string]: unknown;
+}
+
+export interface CheckOptions {
+  now: number;
+  /** A pending task with an owner, unchanged for longer than this, is reported; undefined: never. */
+  claimStaleMs?: number | undefined;
+  /** proper-lockfile's staleness; also the age past which a temp file is abandoned. */
+  lockStaleMs?: number;
+}
+
+const CAUSE_CODE = { json: 'invalid_json', schema: 'invalid_task', size: 'too_large', type: 'not_regular_file', access: 'unreadable_file' } as const;
+
+export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
+  const lockStaleMs = opts.lockStaleMs ?? LOCK_STALE_MS;
+  const findings: Finding[] = [];
+  const fileIds = new Set(scan.taskFiles.map((f) => f.fileId).filter((id): id is string => id !== undefined));
+  /** Valid tasks in the file their id names: the ones agents can address. */
+  const tasks = new Map<string, Task>();
+  const mtimes = new Map<string, number>();
+
+  for (const f of scan.taskFiles) findings.push(...fileFindings(f, tasks, mtimes));
+
+  findings.push(...edgeFindings(tasks, fileIds));
+  findings.push(...cycleFindings(tasks));
+  findings.push(...markFindings(scan, tasks, fileIds));
+  findings.push(...lockFindings(scan, opts.now, lockStaleMs));
+  for (const t of scan.temps) {
+    const ageMs = opts.now - t.mtimeMs;
+    if (ageMs <= lockStaleMs) continue; // a write in flight
+    findings.push({
+      code: 'temp_file',
+      severity: 'warning',
+      message: `${t.name} is a temp file left by an interrupted write (${seconds(ageMs)} s old); agents ignore it`,
+      fixable: true,
+      file: t.name,
+      ageMs: Math.round(ageMs),
+    });
+  }
+  if (opts.claimStaleMs !== undefined) {
+    for (const [id, task] of tasks) {
+      const pendingForMs = opts.now - (mtimes.get(id) ?? opts.now);
+      if (task.status !== 'pending' || !task.owner || pendingForMs <= opts.claimStaleMs) continue;
+      findings.push({
+        code: 'stale_claim',
+        severity: 'warning',
+        message: `task #${id} is owned by ${task.owner} but still pending, unchanged for ${duration(pendingForMs)}`,
+        fixable: false,
+        hint: `if ${task.owner} is gone, give it back: tasks release ${id} (or tasks release --owner ${task.owner})`,
+        id,
+        owner: task.owner,
+        pendingForMs: Math.round(pendingForMs),
+      });
+    }
+  }
+  return findings;
+}
+
+function fileFindings(f: ScannedTaskFile, tasks: Map<string, Task>, mtimes: Map<string, number>): Finding[] {
+  if (f.fileId === undefined) {
+    const content = f.read.kind === 'ok' ? `it holds task #${f.read.task.id}` : f.read.reason;
+    return [
+      {
+        code: 'bad_file_name',
+        severity: 'warning',
+        message: `${f.name} is not named <id>.json, yet agents read every *.json as a task (${content})`,
+        fixable: false,
+        hint: 'rename it to something not ending in .json if it is not a task',
+        file: f.name,
+        ...(f.read.kind === 'ok' ? { contentId: f.read.task.id } : { reason: f.read.reason }),
+      },
+    ];
+  }
+  const id = f.fileId;
+  if (f.read.kind === 'invalid') {
+    const code = CAUSE_CODE[f.read.cause];
+    const text = {
+      invalid_json: `${f.name} does not parse as JSON: ${f.read.reason}; agents cannot see task #${id}`,
+      invalid_task: `${f.name} is not a valid task: ${f.read.reason}; agents cannot see task #${id}`,
+      too_large: `${f.name} is too large for tasks to load safely (${f.read.reason}); agents may still read it`,
+      not_regular_file: `${f.name} is not a regular file (${f.read.reason}); tasks will not touch it`,
+      unreadable_file: `${f.name} cannot be read (${f.read.reason}); nor can agents running as this user`,
+    }[code];
+    // Only a file agents cannot read either is safe to move aside.
+    const finding: Finding = {
+      code,
+      severity: 'error',
+      message: text,
+      fixable: code === 'invalid_json' || code === 'invalid_task',
+      file: f.name,
+      id,
+      reason: f.read.reason,
+    };
+    if (code === 'too_large') finding.hint = 'inspect it; if it is not a task, move it out of the list folder';
+    if (code === 'not_regular_file') {
+      finding.type = f.type;
+      if (f.linkTarget !== undefined) {
+        finding.target = f.linkTarget;
+        finding.message = `${f.name} is a symbolic link to ${f.linkTarget}: agents follow it (and would write through it); tasks refuses to`;
+      }
+      finding.hint = 'replace it with a regular file, or move it out of the list folder';
+    } else if (code === 'unreadable_file') {
+      finding.hint = 'fix its permissions, or move it out of the list folder';
+    }
+    return [finding];
+  }
+  const task = f.read.task;
+  if (task.id !== id) {
+    return [
+      {
+        code: 'id_mismatch',
+        severity: 'error',
+        message: `${f.name} holds task "${task.id}": agents address it as #${id}, and their next update of it rewrites the id`,
+        fixable: true,
+        file: f.name,
+        id,
+        contentId: task.id,
+      },
+    ];
+  }
+  tasks.set(id, task);
+  mtimes.set(id, f.mtimeMs);
+  return [];
+}
+
+function edgeFindings(tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const mirror = (blocker: string, blocked: string, missingOn: string, field: 'blocks' | 'blockedBy') => {
+    const key = `${blocker}>${blocked}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const has = missingOn === blocked ? blocker : blocked;
+    const side = field === 'blocks' ? 'blockedBy' : 'blocks';
+    findings.push({
+      code: 'edge_not_mirrored',
+      severity: 'error',
+      message: `#${blocker} blocks #${blocked} according to #${has}'s ${side}, but #${missingOn}'s ${field} does not list #${has}`,
+      fixable: true,
+      id: missingOn,
+      blocker,
+      blocked,
+      missingOn,
+      field,
+    });
+  };
+  for (const [id, task] of [...tasks].sort(([a], [b]) => compareIds(a, b))) {
+    for (const field of ['blocks', 'blockedBy'] as const) {
+      for (const ref of task[field]) {
+        if (ref === id) continue; // a self-edge is a cycle, reported as such
+        const other = tasks.get(ref);
+        if (other === undefined) {
+          if (fileIds.has(ref)) continue; // exists, but unreadable or misnamed: reported on its own
+          findings.push({
+            code: 'missing_reference',
+            severity: 'warning',
+            message: `task #${id} lists #${ref} in ${field}, but there is no task #${ref}`,
+            fixable: true,
+            id,
+            field,
+            ref,
+          });
+          continue;
+        }
+        if (field === 'blocks' && !other.blockedBy.includes(id)) mirror(id, ref, ref, 'blockedBy');
+        if (field === 'blockedBy' && !other.blocks.includes(id)) mirror(ref, id, ref, 'blocks');
+      }
+    }
+  }
+  return findings;
+}
+
+function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
+  // Only edges between tasks that exist: a missing task cannot take part in a cycle.
+  const present = [...tasks.values()].map((t) => ({
+    ...t,
+    blocks: t.blocks.filter((x) => tasks.has(x)),
+    blockedBy: t.blockedBy.filter((x) => tasks.has(x)),
+  }));
+  return findCycles(buildBlocksGraph(present)).map((cycle) => ({
+    code: 'cycle' as const,
+    severity: 'error' as const,
+    message:
+      cycle.length === 2
+        ? `task #${cycle[0]} blocks itself: it can never start`
+        : `dependency cycle ${cycle.map((x) => `#${x}`).join(' -> ')}: none of these can start`,
+    fixable: false,
+    hint: 'remove one of the edges (decide which: tasks check does not guess)',
+    id: cycle[0],
+    cycle,
+  }));
+}
+
+/**
+ * Spec section 4: next id = max(highest file id, mark) + 1, and ids are never reused.
+ * A mark below the highest file id is normal (it is written on delete and reset only).
+ * What is wrong: a mark agents cannot parse, and an id known to have been used (still
+ * referenced by a task, or the name of a lock, temp or set-aside file) that the next
+ * create would hand out again.
+ */
+function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  let mark = 0;
+  if (scan.mark.kind === 'invalid') {
+    findings.push({
+      code: 'highwatermark_invalid',
+      severity: 'error',
+      message: `${HIGH_WATER_MARK} ${scan.mark.reason}; ids of deleted tasks may be reused`,
+      fixable: scan.mark.type === 'file',
+      ...(scan.mark.type === 'file' ? {} : { hint: `replace ${HIGH_WATER_MARK} with a regular file holding the highest id used` }),
+      file: HIGH_WATER_MARK,
+      reason: scan.mark.reason,
+    });
+  } else if (scan.mark.kind === 'text') {
+    const text = scan.mark.text;
+    if (!/^\s*[0-9]+\s*$/.test(text) || !Number.isSafeInteger(Number(text.trim()))) {
+      findings.push({
+        code: 'highwatermark_invalid',
+        severity: 'error',
+        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, ${/^\s*[0-9]+\s*$/.test(text) ? 'a number too large to be an id' : 'not a number'}; ids of deleted tasks may be reused`,
+        fixable: true,
+        file: HIGH_WATER_MARK,
+        value: text.slice(0, 64),
+      });
+    } else {
+      mark = Number(text.trim());
+    }
+  }
+  let highestFile = 0;
+  for (const id of fileIds) highestFile = Math.max(highestFile, Number(id));
+  const next = Math.max(highestFile, mark) + 1;
+
+  let used: { id: number; evidence: string } | undefined;
+  const consider = (raw: string, evidence: string) => {
+    if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(Number(raw)) || fileIds.has(raw)) return;
+    const id = Number(raw);
+    if (id >= next && (used === undefined || id > used.id)) used = { id, evidence };
+  };
+  for (const [id, task] of tasks) {
+    for (const ref of task.blocks) consider(ref, `task #${id} lists it in blocks`);
+    for (const ref of task.blockedBy) consider(ref, `task #${id} lists it in blockedBy`);
+  }
+  for (const name of scan.setAside) consider(SET_ASIDE.exec(name)?.[1] ?? '', `${name} was moved aside`);
+  for (const lock of scan.locks) consider(lockedId(lock.name) ?? '', `${lock.name} exists`);
+  for (const temp of scan.temps) consider(idFromFileName(temp.target) ?? '', `${temp.name} exists`);
+  if (used !== undefined) {
+    findings.push({
+      code: 'highwatermark_behind',
+      severity: 'error',
+      message: `id ${used.id} was used (${used.evidence}), but the next new task would get id ${next} again: ${HIGH_WATER_MARK} is ${scan.mark.kind === 'absent' ? 'missing' : mark}`,
+      fixable: true,
+      file: HIGH_WATER_MARK,
+      mark,
+      next: String(next),
+      usedId: String(used.id),
+      evidence: used.evidence,
+    });
+  }
+  return findings;
+}
+
+/** `7.json.lock` -> `7` */
+function lockedId(lockName: string): string | undefined {
+  return idFromFileName(lockName.slice(0, -'.lock'.length));
+}
+
+function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding[] {
+  const findings: Finding[] = [];
+  if (scan.lockTarget === 'symlink') {
+    findings.push({
+      code: 'bad_lock',
+      severity: 'error',
+      message: `${LIST_LOCK_TARGET} is a symbolic link: the list lock would be taken wherever it points; tasks refuses to lock through it`,
+      fixable: false,
+      hint: `replace ${LIST_LOCK_TARGET} with an empty regular file`,
+      file: LIST_LOCK_TARGET,
+      reason: 'symlink',
+    });
+  }
+  for (const lock of scan.locks) {
+    const ageMs = Math.max(0, now - lock.mtimeMs);
+    if (lock.type !== 'directory') {
+      findings.push({
+        code: 'bad_lock',
+        severity: 'error',
+        message: `${lock.name} is a ${lock.type === 'file' ? 'file' : lock.type}, not a lock directory: nobody can take or break that lock`,
+        fixable: false,
+        hint: `inspect and remove ${lock.name} by hand`,
+        file: lock.name,
+        reason: 'not_a_directory',
+      });
+    } else if (ageMs > lockStaleMs) {
+      findings.push({
+        code: 'stale_lock',
+        severity: 'warning',
+        message: lock.empty
+          ? `${lock.name} is a stale lock (${seconds(ageMs)} s old, not refreshed): its holder died; the next writer breaks it`
+          : `${lock.name} is a stale lock (${seconds(ageMs)} s old) and not empty: nobody can break it until it is emptied`,
+        fixable: lock.empty,
+        ...(lock.empty ? {} : { hint: `look inside ${lock.name}, then remove it by hand` }),
+        file: lock.name,
+        ageMs: Math.round(ageMs),
+        empty: lock.empty,
+      });
+    } else if (!lock.empty) {
+      findings.push({
+        code: 'bad_lock',
+        severity: 'error',
+        message: `${lock.name} is not empty: its holder cannot release it, and nobody can break it`,
+        fixable: false,
+        hint: `look inside ${lock.name}, then remove it by hand`,
+        file: lock.name,
+        reason: 'not_empty',
+      });
+    }
+  }
+  return findings;
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 1000);
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} d`;
+}

@@ -1,0 +1,222 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Finding } from './findings.js';
+import { TasksError, errnoCode } from '../base/errors.js';
+import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { fileIds, readHighWaterMark } from '../store/list-read.js';
+import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
+import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
+import { patchTask, rewriteTask } from '../writes/task-writes.js';
+import { readTaskFile, writeFileAtomic } from '../store/task-file.js';
+
+/**
+ * `check --fix`: the repairs that are safe while agents run, each under the lock an
+ * agent would take for the same change, each lock held for one small step:
+ *
+ * - the high-water mark: rewritten or raised under the list lock;
+ * - a corrupt task file: under the list lock and then its task lock (the order agents'
+ *   busy-checked claims use), re-read; if still corrupt, the mark is raised to its id
+ *   (so the id is never handed out again) and the file is renamed `<id>.json.corrupt-
+ *   <time>`, a name agents ignore. Never deleted;
+ * - an id that differs from the file name: set to the file name (what the agents' next
+ *   update of that task writes anyway), under the task lock;
+ * - references to tasks that do not exist: dropped, under the referring task's lock
+ *   (what delete does), after the mark covers them;
+ * - a half-mirrored edge: the missing side added, under that task's lock;
+ * - a stale, empty lock directory: broken by proper-lockfile itself (lock + release with
+ *   its own staleness rule), so a live holder's lock can never be taken from it;
+ * - a temp file of ours older than the stale time: removed.
+ *
+ * Cycles, stale claims, symlinks, unreadable or misnamed files are left to a person.
+ */
+
+export interface Repair {
+  /** fixed: repaired now; gone: nothing left to do by the time we held the lock; failed: see message. */
+  status: 'fixed' | 'gone' | 'failed';
+  message: string;
+}
+
+export interface RepairOptions {
+  now: number;
+  lockStaleMs?: number;
+}
+
+/** Repairs in a safe order; the result says, for each fixable finding, what was done. */
+export async function repairList(listDir: string, findings: readonly Finding[], opts: RepairOptions): Promise<Map<Finding, Repair>> {
+  const results = new Map<Finding, Repair>();
+  const attempt = async (finding: Finding, fix: () => Promise<string> | string) => {
+    try {
+      results.set(finding, { status: 'fixed', message: await fix() });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      results.set(finding, { status: err instanceof NotNeeded ? 'gone' : 'failed', message });
+    }
+  };
+  const of = (...codes: string[]) => findings.filter((f) => f.fixable && codes.includes(f.code));
+
+  // 1. The mark first: ids in use must be covered before any evidence of them goes away.
+  const markFindings = of('highwatermark_invalid', 'highwatermark_behind');
+  if (markFindings.length > 0) {
+    const required = Math.max(0, ...markFindings.map((f) => Number(f.usedId ?? 0)));
+    const fixMark = fixHighWaterMark(listDir, required);
+    for (const f of markFindings) await attempt(f, () => fixMark);
+  }
+  // 2. Corrupt files moved aside.
+  for (const f of of('invalid_json', 'invalid_task')) {
+    await attempt(f, () => moveAside(listDir, f.id as string, opts.now));
+  }
+  // 3. Ids set to their file names.
+  for (const f of of('id_mismatch')) {
+    await attempt(f, async () => {
+      const id = f.id as string;
+      const { before, changed } = await rewriteTask(listDir, id, (t) => ({ ...t, id }));
+      if (changed.length === 0) throw new NotNeeded(`#${id} already holds its own id`);
+      return `set the id inside ${id}.json from "${before.id}" to "${id}"`;
+    });
+  }
+  // 4. References to missing tasks dropped, one locked rewrite per referring task.
+  const byTask = new Map<string, Finding[]>();
+  for (const f of of('missing_reference')) byTask.set(f.id as string, [...(byTask.get(f.id as string) ?? []), f]);
+  for (const [id, group] of byTask) {
+    const refs = new Set(group.map((f) => f.ref as string));
+    let outcome: Promise<string> | undefined;
+    for (const f of group) {
+      outcome ??= dropReferences(listDir, id, refs);
+      await attempt(f, () => outcome as Promise<string>);
+    }
+  }
+  // 5. Half-mirrored edges completed.
+  for (const f of of('edge_not_mirrored')) {
+    await attempt(f, () => completeEdge(listDir, f.blocker as string, f.blocked as string, f.missingOn as string));
+  }
+  // 6. Stale empty locks broken the way proper-lockfile breaks them.
+  for (const f of of('stale_lock')) {
+    await attempt(f, () => breakStaleLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS));
+  }
+  // 7. Abandoned temp files removed.
+  for (const f of of('temp_file')) {
+    await attempt(f, () => removeTemp(listDir, f.file as string, opts.now, opts.lockStaleMs ?? LOCK_STALE_MS));
+  }
+  return results;
+}
+
+/** Not an error: the problem had gone by the time we held the lock. */
+class NotNeeded extends Error {}
+
+/** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
+async function fixHighWaterMark(listDir: string, required: number): Promise<string> {
+  return withListLock(listDir, (stillHeld) => {
+    const file = path.join(listDir, HIGH_WATER_MARK);
+    const current = readHighWaterMark(listDir);
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(Number(text.trim()));
+    const highestFile = Math.max(0, ...fileIds(listDir).map(Number));
+    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
+    const target = Math.max(Number.isSafeInteger(current) ? current : 0, highestFile, required);
+    if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
+    assertStillHeld(stillHeld, 'the list');
+    writeFileAtomic(file, String(target));
+    return `set ${HIGH_WATER_MARK} to ${target}${text === undefined ? '' : ` (was ${JSON.stringify(text.slice(0, 40))})`}`;
+  });
+}
+
+/** `20260102T030405Z`: sorts, and has no characters a shell or another OS minds. */
+export function stamp(now: number): string {
+  return new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+async function moveAside(listDir: string, id: string, now: number): Promise<string> {
+  return withListLock(listDir, (listHeld) =>
+    withTaskLock(listDir, id, (taskHeld) => {
+      const file = taskPath(listDir, id);
+      const current = readTaskFile(file);
+      if (current.kind === 'missing') throw new NotNeeded(`${id}.json is gone`);
+      if (current.kind === 'ok') throw new NotNeeded(`${id}.json reads fine now (an agent was writing it)`);
+      if (current.cause !== 'json' && current.cause !== 'schema') {
+        throw new TasksError('conflict', `${id}.json ${current.reason}; left alone`);
+      }
+      assertStillHeld(listHeld, 'the list');
+      assertStillHeld(taskHeld, `task #${id}`);
+      // The id stays used: raise the mark before the file that holds it goes.
+      const markFile = path.join(listDir, HIGH_WATER_MARK);
+      if (readHighWaterMark(listDir) < Number(id)) writeFileAtomic(markFile, id);
+      let aside = `${id}.json.corrupt-${stamp(now)}`;
+      for (let n = 2; fs.existsSync(path.join(listDir, aside)); n++) aside = `${id}.json.corrupt-${stamp(now)}-${n}`;
+      try {
+        fs.renameSync(file, path.join(listDir, aside));
+      } catch (err) {
+        throw new TasksError('io', `cannot move ${id}.json aside: ${(err as Error).message}`);
+      }
+      return `moved ${id}.json aside to ${aside} (agents ignore it; id ${id} stays used)`;
+    }),
+  );
+}
+
+function isMissing(listDir: string, ref: string): boolean {
+  if (!/^[1-9][0-9]*$/.test(ref)) return true;
+  try {
+    fs.lstatSync(taskPath(listDir, ref));
+    return false;
+  } catch (err) {
+    return errnoCode(err) === 'ENOENT';
+  }
+}
+
+async function dropReferences(listDir: string, id: string, refs: ReadonlySet<string>): Promise<string> {
+  const dropped: string[] = [];
+  const { changed } = await rewriteTask(listDir, id, (t) => {
+    const gone = (x: string) => refs.has(x) && isMissing(listDir, x);
+    for (const x of [...t.blocks, ...t.blockedBy]) if (gone(x) && !dropped.includes(x)) dropped.push(x);
+    return { ...t, blocks: t.blocks.filter((x) => !gone(x)), blockedBy: t.blockedBy.filter((x) => !gone(x)) };
+  });
+  if (changed.length === 0) throw new NotNeeded(`task #${id} no longer refers to a missing task`);
+  return `removed ${dropped.map((x) => `#${x}`).join(', ')} from task #${id}`;
+}
+
+async function completeEdge(listDir: string, blocker: string, blocked: string, missingOn: string): Promise<string> {
+  const has = missingOn === blocked ? blocker : blocked;
+  // The side that records the edge must still record it, or the edge was being removed.
+  const source = readTaskFile(taskPath(listDir, has));
+  const stillThere =
+    source.kind === 'ok' && (has === blocker ? source.task.blocks.includes(blocked) : source.task.blockedBy.includes(blocker));
+  if (!stillThere) throw new NotNeeded(`#${has} no longer records the edge`);
+  const patch = missingOn === blocked ? { addBlockedBy: [blocker] } : { addBlocks: [blocked] };
+  const { changed } = await patchTask(listDir, missingOn, patch);
+  if (changed.length === 0) throw new NotNeeded(`#${missingOn} already records the edge`);
+  return missingOn === blocked ? `added #${blocker} to #${blocked}'s blockedBy` : `added #${blocked} to #${blocker}'s blocks`;
+}
+
+/** proper-lockfile breaks a lock only if it is stale by its own rule, and only if empty. */
+async function breakStaleLock(listDir: string, lockName: string, staleMs: number): Promise<string> {
+  const { default: lockfile } = await import('proper-lockfile');
+  const target = path.join(listDir, lockName.slice(0, -'.lock'.length));
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, { realpath: false, stale: staleMs, retries: 0, onCompromised: () => {} });
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ELOCKED') throw new TasksError('busy', `${lockName} is held again (refreshed or re-taken); left alone`);
+    if (code === 'ENOTEMPTY') throw new TasksError('conflict', `${lockName} is not empty; remove it by hand`);
+    throw err;
+  }
+  await release();
+  return `removed the stale lock ${lockName}`;
+}
+
+function removeTemp(listDir: string, name: string, now: number, staleMs: number): string {
+  const file = path.join(listDir, name);
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    throw new NotNeeded(`${name} is gone`);
+  }
+  if (now - st.mtimeMs <= staleMs) throw new NotNeeded(`${name} was written again; left alone`);
+  fs.unlinkSync(file);
+  return `removed ${name}`;
+}

@@ -1,0 +1,113 @@
+import { indexTasks } from '../graph/blockers.js';
+import { decideClaim, busyWith, nextCandidates, type ClaimOptions, type ClaimReason } from './claim-rule.js';
+import { TasksError } from '../base/errors.js';
+import { isTaskId } from '../store/ids.js';
+import { readList } from '../store/list-read.js';
+import { withListLock } from '../locks/locks.js';
+import { taskPath } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
+import { readTaskFile } from '../store/task-file.js';
+import { patchTask, taskExists, type Guard } from '../writes/task-writes.js';
+
+/**
+ * Claims with the agents' locks (spec section 5): the task lock; with the busy check,
+ * the list lock and then the task lock inside it. Inside the task lock the task, its
+ * blockers (with the busy check: the whole list) are read fresh and decideClaim rules;
+ * the write is TaskUpdate's merge of `{owner}` (and `status` with `start`).
+ */
+
+export type ClaimResult =
+  | { success: true; task: Task; before: Task; changed: string[] }
+  | { success: false; reason: ClaimReason; task?: Task; openBlockers?: string[]; busyWith?: string[] };
+
+export interface ClaimRequest extends ClaimOptions {
+  /** Preconditions, checked in the task lock before the claim's own checks. */
+  guard?: Guard | undefined;
+}
+
+/** Thrown from inside the lock to carry a refusal out without writing; never escapes this module. */
+class Refused extends Error {
+  constructor(readonly result: Extract<ClaimResult, { success: false }>) {
+    super(result.reason);
+  }
+}
+
+/** One attempt: task lock, fresh read, decide, write. Returns the agents' result shape. */
+async function attempt(listDir: string, id: string, agent: string, req: ClaimRequest): Promise<ClaimResult> {
+  if (!taskExists(listDir, id)) return { success: false, reason: 'task_not_found' };
+  const opts: ClaimOptions = { busyCheck: Boolean(req.busyCheck), start: Boolean(req.start) };
+  try {
+    const result = await patchTask(listDir, id, { owner: agent, ...(opts.start ? { status: 'in_progress' as const } : {}) }, (current) => {
+      req.guard?.(current);
+      // The busy check needs every task; otherwise only the blockers matter, and reading
+      // just those keeps the task lock short on a large list.
+      const index = opts.busyCheck ? indexTasks(readList(listDir).tasks) : readSome(listDir, current.blockedBy);
+      index.set(current.id, current);
+      const decision = decideClaim(current, agent, index, opts);
+      if (!decision.ok) {
+        throw new Refused({ success: false, reason: decision.reason, task: current, ...pick(decision) });
+      }
+    });
+    return { success: true, task: result.task, before: result.before, changed: result.changed };
+  } catch (err) {
+    if (err instanceof Refused) return err.result;
+    // Deleted between our look and the lock.
+    if (err instanceof TasksError && err.code === 'not_found') return { success: false, reason: 'task_not_found' };
+    throw err;
+  }
+}
+
+/** The readable tasks among `ids`; missing or unreadable ones are left out, as a listing leaves them out. */
+function readSome(listDir: string, ids: readonly string[]): Map<string, Task> {
+  const index = new Map<string, Task>();
+  for (const id of new Set(ids)) {
+    if (!isTaskId(id)) continue;
+    const result = readTaskFile(taskPath(listDir, id));
+    if (result.kind === 'ok') index.set(result.task.id, result.task);
+  }
+  return index;
+}
+
+function pick(d: { openBlockers?: string[]; busyWith?: string[] }): { openBlockers?: string[]; busyWith?: string[] } {
+  return {
+    ...(d.openBlockers ? { openBlockers: d.openBlockers } : {}),
+    ...(d.busyWith ? { busyWith: d.busyWith } : {}),
+  };
+}
+
+/**
+ * Claim `id` for `agent`, exactly as an agent would. Refusals are results, not errors
+ * (the agents' `{success: false, reason, task}`); lock timeouts and unreadable files
+ * are errors (busy, corrupt). A failed precondition is a conflict error.
+ */
+export async function claimTask(listDir: string, id: string, agent: string, req: ClaimRequest = {}): Promise<ClaimResult> {
+  return req.busyCheck ? withListLock(listDir, () => attempt(listDir, id, agent, req)) : attempt(listDir, id, agent, req);
+}
+
+/**
+ * Claim the lowest-id ready task (pending, unowned, no open blocker, not internal) for
+ * `agent`, under the list lock so that two `claim --next` never pick the same task.
+ * Agents claim with the task lock only, so a candidate can still be taken between our
+ * read and its lock: then the next candidate is tried. Returns undefined when no task
+ * is ready; with the busy check, agent_busy when the agent already holds one.
+ */
+export async function claimNext(listDir: string, agent: string, req: ClaimOptions = {}): Promise<ClaimResult | undefined> {
+  return withListLock(listDir, async () => {
+    const tasks = readList(listDir).tasks;
+    const index = indexTasks(tasks);
+    const candidates = nextCandidates(tasks, index);
+    const first = candidates[0];
+    if (first === undefined) return undefined;
+    if (req.busyCheck) {
+      const busy = busyWith(agent, index);
+      if (busy.length > 0) return { success: false, reason: 'agent_busy', task: first, busyWith: busy };
+    }
+    for (const candidate of candidates) {
+      const result = await attempt(listDir, candidate.id, agent, req);
+      if (result.success) return result;
+      // The busy check only fails for reasons that hold for every candidate.
+      if (result.reason === 'agent_busy') return result;
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,64 @@
+import type { Task } from '../store/schema.js';
+
+/**
+ * How a task's `blockedBy` stands, by the agents' rules (spec section 6): an id that
+ * names an existing task that is not completed blocks; a completed one does not;
+ * an id of a missing task does not block either (it is reported as missing).
+ */
+export interface BlockerState {
+  readonly open: readonly string[];
+  readonly done: readonly string[];
+  readonly missing: readonly string[];
+}
+
+/** Most tasks wait on nothing: one shared answer for them, not three new arrays each. */
+const UNBLOCKED: BlockerState = Object.freeze({ open: Object.freeze([]), done: Object.freeze([]), missing: Object.freeze([]) });
+
+export type TaskIndex = ReadonlyMap<string, Task>;
+
+export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
+  return new Map(tasks.map((t) => [t.id, t]));
+}
+
+export function blockerState(task: Task, index: TaskIndex): BlockerState {
+  if (task.blockedBy.length === 0) return UNBLOCKED;
+  const open: string[] = [];
+  const done: string[] = [];
+  const missing: string[] = [];
+  for (const id of task.blockedBy) {
+    const blocker = index.get(id);
+    if (!blocker) missing.push(id);
+    else if (blocker.status === 'completed') done.push(id);
+    else open.push(id);
+  }
+  return { open, done, missing };
+}
+
+export function isBlocked(task: Task, index: TaskIndex): boolean {
+  return task.status !== 'completed' && task.blockedBy.some((id) => {
+    const b = index.get(id);
+    return b !== undefined && b.status !== 'completed';
+  });
+}
+
+/** Ready to claim: pending, unowned, no open blocker. */
+export function isReady(task: Task, index: TaskIndex): boolean {
+  return task.status === 'pending' && !task.owner && !isBlocked(task, index);
+}
+
+export interface ListCounts {
+  total: number;
+  completed: number;
+  in_progress: number;
+  pending: number;
+  blocked: number;
+}
+
+export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts {
+  const counts: ListCounts = { total: tasks.length, completed: 0, in_progress: 0, pending: 0, blocked: 0 };
+  for (const t of tasks) {
+    counts[t.status]++;
+    if (isBlocked(t, index)) counts.blocked++;
+  }
+  return counts;
+}

@@ -1,0 +1,80 @@
+import { blockersOf, withoutEdges } from './edges.js';
+import { TasksError } from '../base/errors.js';
+import { readList } from '../store/list-read.js';
+import { withListLock } from '../locks/locks.js';
+import type { Task } from '../store/schema.js';
+import { addEdges, getTask, rewriteTask, taskExists } from '../writes/task-writes.js';
+
+/**
+ * Adding and removing "blocked by" edges by hand, both sides, safe while agents run:
+ * each side is a task-locked read-merge-write; the checks and the writes of one command
+ * run under the list lock, so concurrent `tasks` processes never interleave half edges
+ * or build a cycle between them.
+ */
+
+export interface BlockResult {
+  /** The blocked task as it is on disk afterwards. */
+  task: Task;
+  /** Blockers newly recorded (on either side). */
+  added: string[];
+  /** Blockers that were already recorded on both sides. */
+  already: string[];
+}
+
+/**
+ * `id` is blocked by each of `blockers`: not_found (exit 3) for a missing task, conflict
+ * (exit 4) for a self-block or a cycle (path in details); nothing written then.
+ */
+export async function blockTask(listDir: string, id: string, blockers: readonly string[]): Promise<BlockResult> {
+  const unique = [...new Set(blockers)];
+  const report = await addEdges(listDir, unique.map((b) => [b, id] as const));
+  return {
+    task: getTask(listDir, id),
+    added: report.added.map(([b]) => b),
+    already: report.already.map(([b]) => b),
+  };
+}
+
+export interface UnblockResult {
+  task: Task;
+  /** Blockers whose edge was removed (from every side where it was recorded). */
+  removed: string[];
+  /** Asked-for ids that exist but did not block `id`. */
+  notBlocking: string[];
+}
+
+/**
+ * Remove "`b` blocks `id`" for each `b` of `only` (default: every blocker of `id`, from
+ * either side), on both sides: `id`'s blockedBy first (that is what agents read to decide
+ * whether it is blocked), then each blocker's `blocks`. Ids of missing tasks are removed
+ * from `id` too. An id in `only` that names no task and no edge is not_found (nothing
+ * written); one that names a task that does not block `id` is reported, not an error.
+ */
+export async function unblockTask(listDir: string, id: string, only?: readonly string[]): Promise<UnblockResult> {
+  return withListLock(listDir, async () => {
+    getTask(listDir, id);
+    const recorded = blockersOf(id, readList(listDir).tasks);
+    const asked = only === undefined ? recorded : [...new Set(only)];
+    const notBlocking: string[] = [];
+    for (const b of asked) {
+      if (recorded.includes(b)) continue;
+      if (!taskExists(listDir, b)) {
+        throw new TasksError('not_found', `task #${b} not found (and #${id} does not name it)`, { details: { id: b } });
+      }
+      notBlocking.push(b);
+    }
+    const removed = asked.filter((b) => recorded.includes(b));
+    if (removed.length > 0) {
+      await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }));
+      for (const b of removed) {
+        try {
+          await rewriteTask(listDir, b, (t) => withoutEdges(t, { blocks: [id] }));
+        } catch (err) {
+          // A blocker that is gone (or never existed) has no side of its own to clean.
+          if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+        }
+      }
+    }
+    return { task: getTask(listDir, id), removed, notBlocking };
+  });
+}

@@ -1,0 +1,40 @@
+import { TasksError } from '../base/errors.js';
+import { lastChange, listIds } from './list-choice.js';
+import { readList } from '../store/list-read.js';
+import { listDirOf } from '../store/paths.js';
+import type { Status } from '../store/schema.js';
+
+export { chooseList, lastChange, listIds, type ListChoice } from './list-choice.js';
+
+export interface ListSummary {
+  id: string;
+  dir: string;
+  counts: Record<Status, number>;
+  total: number;
+  /** Files agents cannot read. */
+  problems: number;
+  /** Last change: newest mtime of the folder and its task files, in ms since the epoch. */
+  changedAt: number;
+}
+
+export function summarizeList(configDir: string, id: string): ListSummary {
+  const dir = listDirOf(configDir, id);
+  const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
+  let total = 0;
+  let problems = 0;
+  try {
+    const snapshot = readList(dir);
+    for (const t of snapshot.tasks) counts[t.status]++;
+    total = snapshot.tasks.length;
+    problems = snapshot.problems.length;
+  } catch (err) {
+    if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+  }
+  return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
+}
+
+export function summarizeLists(configDir: string): ListSummary[] {
+  return listIds(configDir)
+    .map((id) => summarizeList(configDir, id))
+    .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+}

@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LockOptions } from 'proper-lockfile';
+import { TasksError, errnoCode } from '../base/errors.js';
+
+/**
+ * Taking a proper-lockfile lock the way Claude Code does, plus one thing it does not do:
+ * wait out a lock left by a dead process.
+ *
+ * proper-lockfile calls a lock stale when its directory's mtime is over 10 s old (the
+ * holder refreshes it every 5 s) and then breaks it; but Claude Code's retry budget ends
+ * after about 2.6 s, so a process killed while holding a lock makes every writer fail
+ * for up to 10 s. When our budget runs out we look at the lock directory:
+ *
+ * - the same directory (inode) with a newer mtime: its holder is alive and refreshing,
+ *   so it holds the lock for a long time: give up now (busy);
+ * - otherwise (not refreshed, or other processes taking turns): try again, round after
+ *   round of the same retries, until the lock is ours or LOCK_WAIT_BOUND_MS have passed
+ *   since we started (about the stale time: by then a dead holder's lock has expired).
+ *
+ * Listeners hear when we start waiting, so the CLI can say so on stderr.
+ */
+
+/** proper-lockfile's default staleness, which Claude Code uses. */
+export const LOCK_STALE_MS = 10_000;
+/** How often a live holder touches its lock directory (stale / 2). */
+export const LOCK_REFRESH_MS = 5_000;
+/** The longest we keep trying a lock that looks abandoned: the stale time, plus a margin. */
+export const LOCK_WAIT_BOUND_MS = LOCK_STALE_MS + 1_500;
+
+export interface LockWaitEvent {
+  /** "the list", "task #4" */
+  what: string;
+  /** The lock directory's name in the list folder (".lock.lock", "4.json.lock"). */
+  lock: string;
+  /** Time since the lock directory was last created or refreshed. */
+  ageMs: number;
+  /** When a dead holder's lock becomes stale and can be broken. */
+  expiresInMs: number;
+  /** Not refreshed for longer than a live holder would allow. */
+  likelyDead: boolean;
+}
+
+type WaitListener = (event: LockWaitEvent) => void;
+let waitListener: WaitListener | undefined;
+
+/** One listener per process (the CLI's stderr); core itself never prints. */
+export function onLockWait(listener: WaitListener | undefined): void {
+  waitListener = listener;
+}
+
+interface LockDirState {
+  ino: number;
+  mtimeMs: number;
+  isDirectory: boolean;
+  empty: boolean;
+}
+
+function lockDirState(lockDir: string): LockDirState | undefined {
+  try {
+    const st = fs.lstatSync(lockDir);
+    let empty = true;
+    if (st.isDirectory()) {
+      try {
+        empty = fs.readdirSync(lockDir).length === 0;
+      } catch {
+        // removed meanwhile, or unreadable: say empty, as proper-lockfile would assume
+      }
+    }
+    return { ino: st.ino, mtimeMs: st.mtimeMs, isDirectory: st.isDirectory(), empty };
+  } catch {
+    return undefined;
+  }
+}
+
+function seconds(ms: number): number {
+  return Math.max(0, Math.round(ms / 1000));
+}
+
+type Lockfile = { lock(file: string, options: LockOptions): Promise<() => Promise<void>> };
+
+/**
+ * Take the lock on `target` (lock directory `<target>.lock`, or `options.lockfilePath`), waiting out
+ * an abandoned lock within LOCK_WAIT_BOUND_MS. Throws TasksError `busy` when the lock
+ * cannot be had, saying what is known of its holder; other errors pass through.
+ */
+export async function acquireLock(
+  lockfile: Lockfile,
+  target: string,
+  options: LockOptions,
+  what: string,
+): Promise<() => Promise<void>> {
+  const lockDir = options.lockfilePath ?? `${target}.lock`;
+  const lockName = path.basename(lockDir);
+  const started = Date.now();
+  let last: LockDirState | undefined;
+  let announced = false;
+  for (;;) {
+    try {
+      return await lockfile.lock(target, options);
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EEXIST') {
+        // proper-lockfile found the lock stale but could not remove it.
+        throw new TasksError('busy', `${what} cannot be locked: ${lockName} is stale but ${code === 'ENOTEMPTY' ? 'not empty' : 'not a directory'}, so nobody can break it`, {
+          hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
+          details: { lock: lockDir, reason: code === 'ENOTEMPTY' ? 'not_empty' : 'not_a_directory' },
+        });
+      }
+      if (code !== 'ELOCKED') throw err;
+    }
+    const now = Date.now();
+    const state = lockDirState(lockDir);
+    if (state === undefined) continue; // released meanwhile: try again at once
+    const ageMs = Math.max(0, now - state.mtimeMs);
+    if (!state.isDirectory) {
+      throw new TasksError('busy', `${what} cannot be locked: ${lockName} is not a directory, so nobody can take or break it`, {
+        hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
+        details: { lock: lockDir, reason: 'not_a_directory' },
+      });
+    }
+    // The same directory touched again: only a live holder's heartbeat does that.
+    const refreshed = last !== undefined && last.ino === state.ino && state.mtimeMs > last.mtimeMs;
+    if (refreshed || now - started >= LOCK_WAIT_BOUND_MS) {
+      const holder = refreshed
+        ? `its holder is alive: it refreshed the lock ${seconds(ageMs)} s ago`
+        : `the lock is ${seconds(ageMs)} s old`;
+      throw new TasksError('busy', `${what} is locked by another process (${lockName}; ${holder}); try again`, {
+        hint: 'an agent or another tasks process is writing; a lock left by a dead process expires after 10 s',
+        details: { lock: lockDir, ageMs: Math.round(ageMs), holderAlive: refreshed, waitedMs: now - started },
+      });
+    }
+    last = state;
+    if (!announced) {
+      announced = true;
+      waitListener?.({
+        what,
+        lock: lockName,
+        ageMs,
+        expiresInMs: Math.max(0, LOCK_STALE_MS - ageMs),
+        likelyDead: ageMs > LOCK_REFRESH_MS + 1_000,
+      });
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError, errnoCode } from '../base/errors.js';
+import { acquireLock } from './lock-acquire.js';
+import { holdingLock, lockFs } from './lock-activity.js';
+import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
+
+/**
+ * Claude Code's locks (spec section 5): proper-lockfile with exactly these options,
+ * so that we and the agents queue for the same `mkdir` locks the same way.
+ * About 2.6 s of waiting in all before giving up.
+ */
+export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxTimeout: 100 } } as const;
+
+/**
+ * The inbox lock of agent teams (spec section 8), as Claude Code 2.1.328 takes it:
+ * `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in all).
+ * The spec's "retries: 10" is this object: a bare number would make proper-lockfile
+ * wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
+ */
+export const INBOX_LOCK_RETRIES = { retries: 10, minTimeout: 5, maxTimeout: 100 } as const;
+
+export type LockKind = 'list' | 'task';
+
+interface LockOptions {
+  retries: { readonly retries: number; readonly minTimeout: number; readonly maxTimeout: number };
+  lockfilePath?: string;
+}
+
+/**
+ * Run `fn` while holding the proper-lockfile lock on `target`. The lock is released
+ * whatever happens. If the lock is compromised (stolen as stale, or its heartbeat
+ * failed) `fn` is told through `stillHeld()` so it can refuse to write.
+ */
+async function withLock<T>(
+  target: string,
+  what: string,
+  fn: (stillHeld: () => boolean) => T | Promise<T>,
+  options: LockOptions = CLAUDE_LOCK_OPTIONS,
+): Promise<T> {
+  let compromised = false;
+  let release: () => Promise<void>;
+  // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.
+  const { default: lockfile } = await import('proper-lockfile');
+  try {
+    // Claude's retries first; then, for a lock that looks abandoned, up to the stale time.
+    release = await acquireLock(
+      lockfile,
+      target,
+      {
+        ...options,
+        // Counted while under way, so an interrupt never lands between mkdir and bookkeeping.
+        fs: lockFs(),
+        // The default throws from a timer and kills the process.
+        onCompromised: () => {
+          compromised = true;
+        },
+      },
+      what,
+    );
+  } catch (err) {
+    if (err instanceof TasksError) throw err;
+    const code = errnoCode(err);
+    if (code === 'ENOENT') throw new TasksError('not_found', `${what} does not exist`);
+    throw new TasksError('io', `cannot lock ${what}: ${(err as Error).message}`, { cause: err });
+  }
+  return holdingLock(async () => {
+    try {
+      return await fn(() => !compromised);
+    } finally {
+      try {
+        await release();
+      } catch {
+        // Already released or compromised: nothing of ours is left to clean up.
+      }
+    }
+  });
+}
+
+/** The list lock: target `<list>/.lock`, created with flag `wx` first (EEXIST ignored). */
+export async function withListLock<T>(listDir: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  const target = path.join(listDir, LIST_LOCK_TARGET);
+  try {
+    fs.writeFileSync(target, '', { flag: 'wx' });
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') {
+      if (errnoCode(err) === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
+      if (errnoCode(err) === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
+      throw new TasksError('io', `cannot create ${target}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  // proper-lockfile resolves symlinks: a symlinked `.lock` would put the lock elsewhere.
+  if (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new TasksError('corrupt', `${LIST_LOCK_TARGET} in ${listDir} is a symbolic link; refusing to lock through it`, {
+      hint: 'replace it with an empty regular file',
+    });
+  }
+  return withLock(target, 'the list', fn);
+}
+
+/** The task lock: target `<list>/<id>.json` (lock dir `<id>.json.lock`); the file must exist. */
+export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  const file = taskPath(listDir, id);
+  // proper-lockfile follows symlinks (realpath), which would put our lock outside the list.
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    stat = undefined;
+  }
+  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
+  return withLock(file, `task #${id}`, fn);
+}
+
+/** Throw instead of writing when the lock we hold was taken from us. */
+export function assertStillHeld(stillHeld: () => boolean, what: string): void {
+  if (!stillHeld()) {
+    throw new TasksError('busy', `lost the lock on ${what} before writing; nothing was written`);
+  }
+}
+
+/**
+ * The inbox lock: target `<inbox>`, lock dir `<inbox>.lock` (given as lockfilePath, as
+ * Claude Code does). The inbox file must exist: create it as `[]` with flag `wx` first.
+ */
+export async function withInboxLock<T>(inbox: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  return withLock(inbox, `inbox ${path.basename(inbox)}`, fn, { retries: INBOX_LOCK_RETRIES, lockfilePath: `${inbox}.lock` });
+}

@@ -1,0 +1,32 @@
+import { deriveActiveForm } from './active-form.js';
+import type { Status, Task } from '../store/schema.js';
+
+/** A TodoWrite input: what Claude Code's TodoWrite tool accepts (spec section 9). */
+export interface TodoWriteSnapshot {
+  todos: Array<{ content: string; status: Status; activeForm: string }>;
+}
+
+/**
+ * Tasks (in the order given: callers pass id order) -> a valid TodoWrite input.
+ * TodoWrite requires `content` and `activeForm` to be non-empty: a task without an
+ * activeForm gets one derived from its subject (active-form.ts), and a task with an
+ * empty subject is named "Task #<id>". Statuses are kept as they are; TodoWrite's
+ * convention of at most one `in_progress` item is reported, not enforced.
+ */
+export function toTodoWrite(tasks: readonly Task[]): { snapshot: TodoWriteSnapshot; warnings: string[] } {
+  const warnings: string[] = [];
+  const todos = tasks.map((t) => {
+    let content = t.subject;
+    if (content.trim() === '') {
+      content = `Task #${t.id}`;
+      warnings.push(`#${t.id} has an empty subject; exported as "${content}" (TodoWrite requires content)`);
+    }
+    const activeForm = t.activeForm !== undefined && t.activeForm.trim() !== '' ? t.activeForm : deriveActiveForm(content);
+    return { content, status: t.status, activeForm };
+  });
+  const active = tasks.filter((t) => t.status === 'in_progress').map((t) => `#${t.id}`);
+  if (active.length > 1) {
+    warnings.push(`${active.length} tasks are in_progress (${active.join(', ')}); TodoWrite expects at most one, exported as they are`);
+  }
+  return { snapshot: { todos }, warnings };
+}

@@ -1,0 +1,124 @@
+import { TasksError } from '../base/errors.js';
+import type { ImportFormatChoice, Snapshot } from './import-snapshot.js';
+import { snapshotFromStream, streamKind } from './import-stream.js';
+import { looksLikeTask, snapshotFromTasks } from './import-tasks-json.js';
+import { count, isObject, keyList, looksLikeTodos, snapshotFromTodoJson } from './import-todowrite.js';
+import type { JsonLine } from './stream-events.js';
+import { kindOf } from './todo-schema.js';
+
+/**
+ * Input text -> a normalized snapshot. Pure: the caller reads the file or stdin.
+ * Everything is validated here, before the list is looked at, so that a bad input
+ * is refused (TasksError 'usage', one line naming the line or item) with nothing written.
+ *
+ * One JSON document: a TodoWrite snapshot (array of todos, {"todos": [...]},
+ * {"newTodos": [...]}) or tasks (an array, or one task). Otherwise JSON Lines: a
+ * stream-json output or transcript, or tasks one per line (`export --format jsonl`).
+ */
+export function parseImportText(text: string, choice: ImportFormatChoice): Snapshot {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') throw new TasksError('usage', 'the input is empty');
+  const whole = tryJson(body);
+  if (whole.ok) return fromDocument(whole.value, choice);
+  const lines = jsonLines(body, whole.error);
+  return fromLines(lines, choice);
+}
+
+function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {
+  switch (choice) {
+    case 'todowrite':
+      return snapshotFromTodoJson(value);
+    case 'tasks':
+      return tasksFromDocument(value);
+    case 'transcript':
+    case 'stream-json':
+      if (!isObject(value)) throw new TasksError('usage', `expected JSON Lines (one JSON object a line), got ${kindOf(value)}`);
+      return snapshotFromStream([{ line: 1, value }], choice);
+    case 'auto':
+      break;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return snapshotFromTodoJson(value);
+    if (value.every(looksLikeTask)) return tasksFromDocument(value);
+    if (looksLikeTodos(value)) return snapshotFromTodoJson(value);
+    const i = value.findIndex((v) => !looksLikeTask(v) && !(isObject(v) && 'content' in v));
+    const at = Math.max(i, 0);
+    const odd = value[at];
+    throw new TasksError(
+      'usage',
+      `item ${at}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got ${kindOf(odd)}${isObject(odd) ? ` with keys ${keyList(odd)}` : ''}`,
+    );
+  }
+  if (looksLikeTodos(value)) return snapshotFromTodoJson(value);
+  if (looksLikeTask(value)) return tasksFromDocument(value);
+  if (isObject(value) && typeof value.type === 'string') return snapshotFromStream([{ line: 1, value }], 'stream-json');
+  throw new TasksError(
+    'usage',
+    `unrecognised input: ${kindOf(value)}${isObject(value) ? ` with keys ${keyList(value)}` : ''}; expected a TodoWrite snapshot, tasks, or Claude Code JSON Lines`,
+  );
+}
+
+function tasksFromDocument(value: unknown): Snapshot {
+  if (Array.isArray(value)) return snapshotFromTasks(value, (i) => `item ${i}`, `${count(value.length, 'task')} (a JSON array)`);
+  if (isObject(value)) return snapshotFromTasks([value], () => 'the task', '1 task (one JSON object)');
+  throw new TasksError('usage', `expected tasks (a JSON array of task objects), got ${kindOf(value)}`);
+}
+
+function fromLines(lines: JsonLine[], choice: ImportFormatChoice): Snapshot {
+  if (choice === 'todowrite') {
+    throw new TasksError('usage', 'expected one JSON document (a TodoWrite snapshot), but the input is JSON Lines; try --format auto');
+  }
+  const allTasks = lines.every(({ value }) => looksLikeTask(value));
+  if (choice === 'tasks' || (choice === 'auto' && allTasks)) {
+    const byIndex = lines.map((l) => l.line);
+    return snapshotFromTasks(
+      lines.map((l) => l.value),
+      (i) => `line ${byIndex[i] ?? i + 1}`,
+      `${count(lines.length, 'task')} (JSON Lines)`,
+    );
+  }
+  return snapshotFromStream(lines, choice === 'auto' ? streamKind(lines) : choice);
+}
+
+/**
+ * Split JSON Lines. When even the first line is not JSON, the input was meant as one
+ * document: report that document's own parse error, with its line and column.
+ */
+function jsonLines(body: string, wholeError: string): JsonLine[] {
+  const raw = body.split('\n');
+  const lines: JsonLine[] = [];
+  let last = raw.length;
+  while (last > 0 && (raw[last - 1] ?? '').trim() === '') last--;
+  for (let i = 0; i < last; i++) {
+    const text = (raw[i] ?? '').trim();
+    if (text === '') continue;
+    const parsed = tryJson(text);
+    if (!parsed.ok) {
+      if (lines.length === 0) throw new TasksError('usage', `not valid JSON: ${withLineColumn(wholeError, body)}`);
+      const cut = i === last - 1 ? '; the input looks cut short' : '';
+      throw new TasksError('usage', `line ${i + 1}: not valid JSON (${parsed.error})${cut}`);
+    }
+    if (!isObject(parsed.value)) throw new TasksError('usage', `line ${i + 1}: expected a JSON object, got ${kindOf(parsed.value)}`);
+    lines.push({ line: i + 1, value: parsed.value });
+  }
+  return lines;
+}
+
+function tryJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/** V8 says "at position 123"; people want a line and a column. */
+function withLineColumn(message: string, text: string): string {
+  const clean = message.replace(/\s*\(line \d+ column \d+\)/, '');
+  const position = /at position (\d+)/.exec(clean);
+  if (!position) return clean;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${clean.replace(/ in JSON at position \d+/, '')} at line ${line}, column ${column}`;
+}

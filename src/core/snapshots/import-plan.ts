@@ -1,0 +1,170 @@
+import { TasksError } from '../base/errors.js';
+import { buildBlocksGraph, cycleIfAdded, type BlocksGraph } from '../graph/graph.js';
+import type { Snapshot } from './import-snapshot.js';
+import type { Status, Task } from '../store/schema.js';
+
+/**
+ * Pure: what importing a snapshot into a list creates. No I/O, no ids yet: ids are
+ * allocated by the list at write time (import-apply.ts), or predicted for a dry run.
+ *
+ * - An item whose subject (trimmed) is the subject of an existing task is skipped, so
+ *   importing the same snapshot twice creates nothing the second time. Matching is one
+ *   to one: two items "Run tests" against one existing "Run tests" create one.
+ * - Dependencies follow the items to wherever they land: to the new task, or to the
+ *   existing task an item was matched with. An edge between two existing tasks is left
+ *   alone (the import does not rewrite what is already there).
+ * - `chain`: each item is also blocked by the one before it (a todo list's order is its plan).
+ * - A dependency cycle, in the snapshot or with the list's own edges, is refused.
+ * - Creation order: every new blocker before what it blocks, otherwise the source's
+ *   order, so each new task can be written with its `blockedBy` complete from the start.
+ */
+
+export interface ImportOptions {
+  chain?: boolean;
+}
+
+export type Endpoint = { kind: 'new'; ref: string } | { kind: 'existing'; id: string };
+
+export interface PlannedTask {
+  ref: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  status: Status;
+  owner?: string;
+  metadata?: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+  blockedBy: Endpoint[];
+  blocks: Endpoint[];
+}
+
+export interface SkippedItem {
+  ref: string;
+  subject: string;
+  /** The task already in the list that this item was matched with. */
+  existingId: string;
+  status: Status;
+  existingStatus: Status;
+}
+
+export interface ImportPlan {
+  create: PlannedTask[];
+  skip: SkippedItem[];
+  warnings: string[];
+}
+
+export function planImport(existing: readonly Task[], snapshot: Snapshot, opts: ImportOptions = {}): ImportPlan {
+  const warnings: string[] = [];
+  // One to one matching on the trimmed subject, existing tasks in id order.
+  const pool = new Map<string, Task[]>();
+  for (const t of existing) {
+    const key = t.subject.trim();
+    pool.set(key, [...(pool.get(key) ?? []), t]);
+  }
+  const matched = new Map<string, Task>();
+  const skip: SkippedItem[] = [];
+  for (const item of snapshot.items) {
+    const twin = pool.get(item.subject.trim())?.shift();
+    if (!twin) continue;
+    matched.set(item.ref, twin);
+    skip.push({ ref: item.ref, subject: item.subject, existingId: twin.id, status: item.status, existingStatus: twin.status });
+  }
+
+  const target = (ref: string): Endpoint => {
+    const twin = matched.get(ref);
+    return twin ? { kind: 'existing', id: twin.id } : { kind: 'new', ref };
+  };
+  const pairs: Array<[string, string]> = [];
+  for (const item of snapshot.items) for (const blocker of item.blockedBy) pairs.push([blocker, item.ref]);
+  if (opts.chain) {
+    snapshot.items.forEach((item, i) => {
+      const before = snapshot.items[i - 1];
+      if (before) pairs.push([before.ref, item.ref]);
+    });
+  }
+  const blockedBy = new Map<string, Endpoint[]>();
+  const blocks = new Map<string, Endpoint[]>();
+  const seen = new Set<string>();
+  const graph = namedGraph(existing);
+  const names = new Map(snapshot.items.map((i) => [i.ref, i.subject]));
+  for (const [blockerRef, blockedRef] of pairs) {
+    const a = target(blockerRef);
+    const b = target(blockedRef);
+    if (a.kind === 'existing' && b.kind === 'existing') continue;
+    const ka = nodeKey(a);
+    const kb = nodeKey(b);
+    if (ka === kb || seen.has(`${ka}>${kb}`)) continue;
+    seen.add(`${ka}>${kb}`);
+    const cycle = cycleIfAdded(graph, ka, kb);
+    if (cycle) {
+      const shown = cycle.map((k) => (k.startsWith('#') ? k : JSON.stringify(names.get(k.slice(1)) ?? k))).join(' -> ');
+      throw new TasksError('conflict', `the import would make a dependency cycle: ${shown}`, { details: { cycle: shown } });
+    }
+    let set = graph.get(ka);
+    if (!set) graph.set(ka, (set = new Set()));
+    set.add(kb);
+    if (b.kind === 'new') blockedBy.set(b.ref, [...(blockedBy.get(b.ref) ?? []), a]);
+    if (a.kind === 'new') blocks.set(a.ref, [...(blocks.get(a.ref) ?? []), b]);
+  }
+
+  const fresh = snapshot.items.filter((i) => !matched.has(i.ref));
+  const order = creationOrder(
+    fresh.map((i) => i.ref),
+    (ref) => (blockedBy.get(ref) ?? []).flatMap((e) => (e.kind === 'new' ? [e.ref] : [])),
+  );
+  const byRef = new Map(fresh.map((i) => [i.ref, i]));
+  const create = order.map((ref): PlannedTask => {
+    const item = byRef.get(ref);
+    if (!item) throw new Error(`unknown ref ${ref}`);
+    const planned: PlannedTask = {
+      ref,
+      subject: item.subject,
+      description: item.description,
+      status: item.status,
+      blockedBy: blockedBy.get(ref) ?? [],
+      blocks: blocks.get(ref) ?? [],
+    };
+    if (item.activeForm !== undefined) planned.activeForm = item.activeForm;
+    if (item.owner !== undefined) planned.owner = item.owner;
+    if (item.metadata !== undefined) planned.metadata = item.metadata;
+    if (item.extra !== undefined) planned.extra = item.extra;
+    return planned;
+  });
+  return { create, skip, warnings };
+}
+
+/** Existing tasks are `#<id>`, new ones `~<ref>`, so the two never collide in one graph. */
+function nodeKey(e: Endpoint): string {
+  return e.kind === 'existing' ? `#${e.id}` : `~${e.ref}`;
+}
+
+function namedGraph(existing: readonly Task[]): BlocksGraph {
+  const graph: BlocksGraph = new Map();
+  for (const [from, tos] of buildBlocksGraph(existing)) graph.set(`#${from}`, new Set([...tos].map((t) => `#${t}`)));
+  return graph;
+}
+
+/** Kahn's algorithm, taking the earliest ready item in source order each time (stable). */
+function creationOrder(refs: readonly string[], blockersOf: (ref: string) => string[]): string[] {
+  const index = new Map(refs.map((r, i) => [r, i]));
+  const waiting = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const ref of refs) {
+    const blockers = blockersOf(ref).filter((b) => index.has(b));
+    waiting.set(ref, blockers.length);
+    for (const b of blockers) dependents.set(b, [...(dependents.get(b) ?? []), ref]);
+  }
+  const ready = refs.filter((r) => waiting.get(r) === 0);
+  const out: string[] = [];
+  while (ready.length > 0) {
+    ready.sort((x, y) => (index.get(x) ?? 0) - (index.get(y) ?? 0));
+    const next = ready.shift() as string;
+    out.push(next);
+    for (const d of dependents.get(next) ?? []) {
+      const left = (waiting.get(d) ?? 0) - 1;
+      waiting.set(d, left);
+      if (left === 0) ready.push(d);
+    }
+  }
+  return out;
+}

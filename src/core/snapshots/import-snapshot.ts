@@ -1,0 +1,34 @@
+import type { Status } from '../store/schema.js';
+
+/**
+ * What every import source is read into, before anything looks at the list: the tasks
+ * the source ended with, in its own order, with dependencies named by the source's refs.
+ */
+
+export const IMPORT_FORMATS = ['auto', 'todowrite', 'transcript', 'stream-json', 'tasks'] as const;
+export type ImportFormatChoice = (typeof IMPORT_FORMATS)[number];
+export type ImportFormat = Exclude<ImportFormatChoice, 'auto'>;
+
+export interface SnapshotItem {
+  /** The item's name in the source: its id (tasks, Task tools) or its position from 1 (todos). */
+  ref: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  status: Status;
+  owner?: string;
+  metadata?: Record<string, unknown>;
+  /** Top-level keys agents do not know, carried over from a task file as they are. */
+  extra?: Record<string, unknown>;
+  /** Refs of items of this snapshot that block this one (both sides of the source's edges). */
+  blockedBy: string[];
+}
+
+export interface Snapshot {
+  format: ImportFormat;
+  /** What was found, for people: "TodoWrite snapshot at line 4 (3 todos)". */
+  found: string;
+  items: SnapshotItem[];
+  /** Things dropped or doubtful in the source; the import goes on. */
+  warnings: string[];
+}

@@ -1,0 +1,65 @@
+import { TasksError } from '../base/errors.js';
+import { compareIds } from '../store/ids.js';
+import type { Snapshot, SnapshotItem } from './import-snapshot.js';
+import { isObject } from './import-todowrite.js';
+import { isKnownKey, validateTask, type Task } from '../store/schema.js';
+
+/** Does this JSON value look like a task file (for detection; no validation)? */
+export function looksLikeTask(value: unknown): boolean {
+  return isObject(value) && 'subject' in value && ('blockedBy' in value || 'blocks' in value || 'id' in value);
+}
+
+/**
+ * Tasks as `tasks list --json` prints them (or `get --json`, or `export --format jsonl`),
+ * from another list. Their ids are refs only: the import allocates new ones. An edge is
+ * kept when both ends are in the import (from either side: `blocks` or `blockedBy`);
+ * one to a task left out is dropped with a warning.
+ * `where(i)` names the i-th value in errors: `[2]` or `line 3`.
+ */
+export function snapshotFromTasks(values: readonly unknown[], where: (i: number) => string, found: string): Snapshot {
+  const tasks: Task[] = [];
+  const seen = new Map<string, number>();
+  values.forEach((value, i) => {
+    const result = validateTask(value);
+    if (!result.ok) throw new TasksError('usage', `${where(i)}: not a task: ${result.reason}`);
+    const id = result.task.id;
+    const earlier = seen.get(id);
+    if (earlier !== undefined) throw new TasksError('usage', `${where(i)}: task id "${id}" appears twice (also ${where(earlier)})`);
+    seen.set(id, i);
+    tasks.push(result.task);
+  });
+  const warnings: string[] = [];
+  const blockedBy = new Map<string, Set<string>>(tasks.map((t) => [t.id, new Set<string>()]));
+  const edge = (blocker: string, blocked: string, from: string) => {
+    if (!seen.has(blocker) || !seen.has(blocked)) {
+      const outside = seen.has(blocker) ? blocked : blocker;
+      warnings.push(`#${from} names #${outside} in its ${from === blocker ? 'blocks' : 'blockedBy'}, which is not in the import: dropped`);
+      return;
+    }
+    if (blocker === blocked) {
+      warnings.push(`#${blocker} blocks itself: dropped`);
+      return;
+    }
+    blockedBy.get(blocked)?.add(blocker);
+  };
+  for (const t of tasks) {
+    for (const b of t.blockedBy) edge(b, t.id, t.id);
+    for (const b of t.blocks) edge(t.id, b, t.id);
+  }
+  const items = tasks.map((t): SnapshotItem => {
+    const item: SnapshotItem = {
+      ref: t.id,
+      subject: t.subject,
+      description: t.description,
+      status: t.status,
+      blockedBy: [...(blockedBy.get(t.id) ?? [])].sort(compareIds),
+    };
+    if (t.activeForm !== undefined) item.activeForm = t.activeForm;
+    if (t.owner !== undefined) item.owner = t.owner;
+    if (t.metadata !== undefined) item.metadata = t.metadata;
+    const extra = Object.fromEntries(Object.entries(t).filter(([k]) => !isKnownKey(k)));
+    if (Object.keys(extra).length > 0) item.extra = extra;
+    return item;
+  });
+  return { format: 'tasks', found, items, warnings: [...new Set(warnings)] };
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError } from '../base/errors.js';
+
+/**
+ * Check a path given to write output to (`export -o`), before any work: its folder must
+ * exist and be writable, and the path must not be a folder. A bad path is a bad flag
+ * value (exit 2), said in one line.
+ */
+export function checkOutputPath(file: string): string {
+  const target = path.resolve(file);
+  const dir = path.dirname(target);
+  let dirStat: fs.Stats;
+  try {
+    dirStat = fs.statSync(dir);
+  } catch {
+    throw new TasksError('usage', `cannot write ${file}: its folder ${dir} does not exist`);
+  }
+  if (!dirStat.isDirectory()) throw new TasksError('usage', `cannot write ${file}: ${dir} is not a folder`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new TasksError('usage', `cannot write ${file}: permission denied in ${dir}`);
+  }
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(target);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isDirectory()) throw new TasksError('usage', `cannot write ${file}: it is a folder`);
+  // Replacing a link by rename would cut it; writing through it could land anywhere.
+  if (stat?.isSymbolicLink()) throw new TasksError('usage', `cannot write ${file}: it is a symbolic link; give its target instead`);
+  if (stat && !stat.isFile()) throw new TasksError('usage', `cannot write ${file}: not a regular file`);
+  return target;
+}

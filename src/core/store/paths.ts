@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { TasksError } from '../base/errors.js';
+
+/**
+ * Where things live (spec section 1-2). Pure: env and home come in as arguments.
+ */
+
+export interface ConfigSources {
+  /** `--config-dir` */
+  flag?: string | undefined;
+  /** `$CLAUDE_CONFIG_DIR`; an empty string is used as is, as Claude Code does */
+  env?: string | undefined;
+  home: string;
+}
+
+export function resolveConfigDir({ flag, env, home }: ConfigSources): string {
+  if (flag !== undefined) return path.resolve(flag);
+  if (env !== undefined) return path.resolve(env);
+  return path.join(home, '.claude');
+}
+
+/** Claude Code's own rule; also what keeps a list id from escaping `tasks/`. */
+export function sanitizeListId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '-');
+}
+
+export function tasksRoot(configDir: string): string {
+  return path.join(configDir, 'tasks');
+}
+
+export function listDirOf(configDir: string, listId: string): string {
+  return path.join(tasksRoot(configDir), sanitizeListId(listId));
+}
+
+export function taskFileName(id: string): string {
+  return `${id}.json`;
+}
+
+/**
+ * The file of task `id`. Ids also come from file contents (`blocks`, `blockedBy`, `id`),
+ * which anyone can edit: only a positive decimal may become a file name, so that
+ * `"../../x"` can never reach outside the list folder.
+ */
+export function taskPath(listDir: string, id: string): string {
+  if (!/^[1-9][0-9]*$/.test(id)) {
+    throw new TasksError('corrupt', `"${id}" is not a task id; refusing to use it as a file name`, { details: { id } });
+  }
+  return path.join(listDir, taskFileName(id));
+}
+
+export const LIST_LOCK_TARGET = '.lock';
+export const HIGH_WATER_MARK = '.highwatermark';
+
+/** A task file is `<positive decimal>.json`; anything else in the folder is not ours to parse as a task id. */
+const TASK_FILE = /^([1-9][0-9]*)\.json$/;
+
+export function idFromFileName(name: string): string | undefined {
+  return TASK_FILE.exec(name)?.[1];
+}

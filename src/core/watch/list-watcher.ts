@@ -1,0 +1,175 @@
+import path from 'node:path';
+import type { Clock } from '../base/clock.js';
+import type { FileProblem } from '../store/list-read.js';
+import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff.js';
+import { FolderWatch } from './folder-watch.js';
+import { rescanDueAt } from './watch-hints.js';
+import { scanList, type ScanResult } from './watch-scan.js';
+
+export interface ListWatcherOptions {
+  /** The list folder; it need not exist yet. */
+  dir: string;
+  clock: Clock;
+  /** Quiet time after the last hint before a rescan (ms). */
+  debounceMs?: number;
+  /** Longest a rescan waits after the first hint of a burst (ms). */
+  maxDelayMs?: number;
+  /** Safety net: rescan this long after the last rescan even without a hint (ms). */
+  rescanMs?: number;
+  /** How long a file must stay unreadable before it is reported (ms). */
+  problemGraceMs?: number;
+}
+
+export interface WatchUpdate {
+  at: number;
+  /** What changed since the last update; empty when only `exists` or `problems` did. */
+  events: ChangeEvent[];
+  exists: boolean;
+  snapshot: TaskSnapshot;
+  /** Files that stayed unreadable; their last good version stays in the snapshot. */
+  problems: FileProblem[];
+}
+
+export interface ListWatcherHandlers {
+  onUpdate(update: WatchUpdate): void;
+  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
+  onError(err: unknown): void;
+  /** Something the user should know that does not stop watching. */
+  onWarning?(message: string): void;
+}
+
+/**
+ * Watches one list folder and reports every change as events, without missing any:
+ *
+ * - fs.watch events are hints only; each burst of them, after a short debounce, causes
+ *   a full rescan of the folder, diffed against the last snapshot;
+ * - a rescan also runs `rescanMs` after the previous one, whatever happened, because
+ *   inotify drops events silently when its queue overflows;
+ * - when the folder is missing, the nearest existing ancestor is watched until it
+ *   appears; when it is removed and made again (a new inode), the watch is re-attached.
+ *
+ * Reads take no lock, as agents' reads do; nothing is ever written.
+ */
+export class ListWatcher {
+  private readonly dir: string;
+  private readonly clock: Clock;
+  private readonly debounceMs: number;
+  private readonly maxDelayMs: number;
+  private readonly rescanMs: number;
+  private readonly problemGraceMs: number;
+  private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+  private readonly folder: FolderWatch;
+  private debounceTimer: NodeJS.Timeout | undefined;
+  private firstHintAt: number | undefined;
+  private safetyTimer: NodeJS.Timeout | undefined;
+  /** When each file that the last scan could not read was first seen unreadable. */
+  private problemSince = new Map<string, number>();
+  private closed = false;
+
+  constructor(
+    opts: ListWatcherOptions,
+    private readonly handlers: ListWatcherHandlers,
+  ) {
+    this.dir = path.resolve(opts.dir);
+    this.clock = opts.clock;
+    this.debounceMs = opts.debounceMs ?? 100;
+    this.maxDelayMs = opts.maxDelayMs ?? 500;
+    this.rescanMs = opts.rescanMs ?? 2000;
+    this.problemGraceMs = opts.problemGraceMs ?? 1000;
+    this.folder = new FolderWatch(
+      this.dir,
+      () => this.hint(),
+      // The periodic rescan still sees every change, only later.
+      (target, err) => this.handlers.onWarning?.(`cannot watch ${target} (${err.message}); checking every ${this.rescanMs / 1000}s instead`),
+    );
+  }
+
+  /** The first scan (synchronous; throws on an I/O error), then watching begins. */
+  start(): WatchUpdate {
+    this.state = this.scan();
+    this.follow();
+    this.armSafetyNet();
+    return this.update([]);
+  }
+
+  get current(): WatchUpdate {
+    return this.update([]);
+  }
+
+  /** Rescan now (tests and callers that know something changed). */
+  rescan(): void {
+    if (this.closed) return;
+    this.clearDebounce();
+    let next: ScanResult;
+    try {
+      next = this.scan();
+    } catch (err) {
+      this.close();
+      this.handlers.onError(err);
+      return;
+    }
+    const events = diffSnapshots(this.state.snapshot, next.snapshot);
+    const existsChanged = next.exists !== this.state.exists;
+    const problemsChanged = problemKey(next.problems) !== problemKey(this.state.problems);
+    this.state = next;
+    this.follow();
+    this.armSafetyNet();
+    if (events.length > 0 || existsChanged || problemsChanged) this.handlers.onUpdate(this.update(events));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.clearDebounce();
+    if (this.safetyTimer) clearTimeout(this.safetyTimer);
+    this.safetyTimer = undefined;
+    this.folder.close();
+  }
+
+  /**
+   * A file that failed to read is reported only once it has failed for `problemGraceMs`:
+   * an agent's plain writeFile caught half-way (or a slow writer) has finished by then,
+   * and its finishing write brings a rescan. Until then it is retried, not reported.
+   */
+  private scan(): ScanResult {
+    const result = scanList(this.dir, this.state.snapshot);
+    const now = this.clock.now();
+    const seen = new Map<string, number>();
+    for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
+    this.problemSince = seen;
+    return { ...result, problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs) };
+  }
+
+  /** Keep the fs.watch on the folder the last scan saw; a new watch is followed by a rescan. */
+  private follow(): void {
+    if (!this.closed && this.folder.sync(this.state.exists, this.state.inode)) this.hint();
+  }
+
+  private update(events: ChangeEvent[]): WatchUpdate {
+    return { at: this.clock.now(), events, exists: this.state.exists, snapshot: this.state.snapshot, problems: this.state.problems };
+  }
+
+  private hint(): void {
+    if (this.closed) return;
+    const now = this.clock.now();
+    this.firstHintAt ??= now;
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    const due = rescanDueAt(this.firstHintAt, now, this.debounceMs, this.maxDelayMs);
+    this.debounceTimer = setTimeout(() => this.rescan(), due - now);
+  }
+
+  private clearDebounce(): void {
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    this.debounceTimer = undefined;
+    this.firstHintAt = undefined;
+  }
+
+  private armSafetyNet(): void {
+    if (this.closed) return;
+    if (this.safetyTimer) clearTimeout(this.safetyTimer);
+    this.safetyTimer = setTimeout(() => this.rescan(), this.rescanMs);
+  }
+}
+
+function problemKey(problems: readonly FileProblem[]): string {
+  return problems.map((p) => `${p.file}\0${p.reason}`).sort().join('\n');
+}

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { TasksError } from '../base/errors.js';
+import { readList, type FileProblem } from '../store/list-read.js';
+import { idFromFileName } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
+import { snapshotOf, type TaskSnapshot } from './watch-diff.js';
+
+/** What one rescan of a list folder saw. */
+export interface ScanResult {
+  exists: boolean;
+  /** The folder's identity, to notice it was removed and made again. */
+  inode: string | undefined;
+  snapshot: Map<string, Task>;
+  problems: FileProblem[];
+}
+
+/**
+ * Pure: the snapshot to believe after a scan. A file that stayed unparsable through
+ * readList's retries (an agent's plain writeFile caught half-way, or a broken file) is
+ * neither a change nor a deletion: its last good version stands until it reads again.
+ */
+export function keepLastGood(previous: TaskSnapshot, tasks: readonly Task[], problems: readonly FileProblem[]): Map<string, Task> {
+  const next = snapshotOf(tasks);
+  for (const p of problems) {
+    const id = idFromFileName(p.file);
+    const last = id === undefined ? undefined : previous.get(id);
+    if (last && !next.has(last.id)) next.set(last.id, last);
+  }
+  return next;
+}
+
+/**
+ * Read the folder (no lock, as agents read). A folder that does not exist is an empty
+ * list that may appear later; any other error is thrown.
+ */
+export function scanList(dir: string, previous: TaskSnapshot): ScanResult {
+  let inode: string;
+  try {
+    const st = fs.statSync(dir);
+    inode = `${st.dev}:${st.ino}`;
+  } catch {
+    return { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+  }
+  try {
+    const { tasks, problems } = readList(dir);
+    return { exists: true, inode, snapshot: keepLastGood(previous, tasks, problems), problems };
+  } catch (err) {
+    // Removed between the stat and the read.
+    if (err instanceof TasksError && err.code === 'not_found') {
+      return { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+    }
+    throw err;
+  }
+}

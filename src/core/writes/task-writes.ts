@@ -1,0 +1,313 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError, errnoCode } from '../base/errors.js';
+import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
+import { nextTaskId } from '../store/ids.js';
+import { ensureListDir } from '../store/list-dir.js';
+import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
+import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
+import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
+import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
+import { orderKeys } from '../store/serialize.js';
+import type { Status, Task } from '../store/schema.js';
+import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../store/task-file.js';
+
+/**
+ * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
+ * with a pure function, write, release. Locks are held for milliseconds.
+ */
+
+/** Read one task, or throw not_found / corrupt. No lock (as agents read). */
+export function getTask(listDir: string, id: string): Task {
+  const result = readTaskFile(taskPath(listDir, id));
+  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  throw new TasksError('corrupt', `task #${id} is unreadable: ${id}.json: ${result.reason}`, {
+    hint: 'agents cannot see this task either; inspect or repair the file',
+    details: { id },
+  });
+}
+
+export function taskExists(listDir: string, id: string): boolean {
+  return readTaskFile(taskPath(listDir, id)).kind !== 'missing';
+}
+
+export interface NewTask {
+  subject: string;
+  description?: string;
+  activeForm?: string;
+  owner?: string;
+  status?: Status;
+  metadata?: Record<string, unknown>;
+  blockedBy?: readonly string[];
+  blocks?: readonly string[];
+}
+
+/**
+ * Create a task: list lock; id = max(file ids, high-water mark) + 1; write. Edges to
+ * other tasks are then added on their side, each under its own task lock.
+ */
+export async function createTask(listDir: string, input: NewTask): Promise<Task> {
+  const blockedBy = unique(input.blockedBy ?? []);
+  const blocks = unique(input.blocks ?? []);
+  const both = blockedBy.filter((id) => blocks.includes(id));
+  if (both.length > 0) {
+    throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
+  }
+  requireExisting(listDir, [...blockedBy, ...blocks]);
+  const [task] = await createTaskBatch(listDir, 1, ([id]) => [
+    orderKeys({
+      id,
+      subject: input.subject,
+      description: input.description ?? '',
+      activeForm: input.activeForm,
+      owner: input.owner,
+      status: input.status ?? 'pending',
+      blocks,
+      blockedBy,
+      metadata: input.metadata,
+    } as Task),
+  ]);
+  if (!task) throw new TasksError('io', 'the task was not created');
+  for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
+  for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
+  return task;
+}
+
+/**
+ * Create `count` tasks in one hold of the list lock, with consecutive ids allocated as
+ * createTask allocates one (max(file ids, high-water mark) + 1, ...). `build` gets the
+ * ids and returns the tasks to write, so tasks of one batch can name each other; the
+ * other side of an edge to a task outside the batch is the caller's to write (a
+ * task-locked update). The lock is held while every file of the batch is written: keep
+ * batches to tens of tasks (agents stop waiting for the lock after about 2.6 s).
+ * The files are written in order; if one write fails, the ones before it stay.
+ * A file is never written over: if one of the ids turns out taken (another writer holding
+ * the list lock at the same moment), the ids are allocated again while nothing of the
+ * batch is written yet, and otherwise the batch stops there with `id_taken`.
+ */
+export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
+  ensureListDir(listDir);
+  return withListLock(listDir, (stillHeld) => {
+    for (let allocation = 1; ; allocation++) {
+      const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
+      const ids = Array.from({ length: count }, (_, i) => String(first + i));
+      const tasks = build(ids);
+      for (const [i, task] of tasks.entries()) {
+        if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
+      }
+      let written = 0;
+      try {
+        for (const task of tasks) {
+          assertStillHeld(stillHeld, 'the list');
+          // New files only: one that appeared since the ids were allocated is never replaced.
+          writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
+          written++;
+        }
+        return tasks;
+      } catch (err) {
+        // Someone else holds the list lock too: allocate again, while nothing of ours is written.
+        if (isIdTaken(err) && written === 0 && allocation < MAX_ALLOCATIONS) continue;
+        throw err;
+      }
+    }
+  });
+}
+
+/** Allocations a create tries when another writer takes its id (see publishNew). */
+const MAX_ALLOCATIONS = 5;
+
+export interface UpdateResult {
+  before: Task;
+  task: Task;
+  changed: string[];
+}
+
+/** Checked inside the task lock, against the fresh file; throw to refuse (nothing is written). */
+export type Guard = (current: Task) => void;
+
+/**
+ * Update a task the way TaskUpdate does: task lock; re-read; merge; write.
+ * Edges added with `addBlocks` / `addBlockedBy` are mirrored on the other tasks,
+ * each under its own lock, after cycle and existence checks; with edges, the whole
+ * change runs under the list lock so that two of our processes cannot each add half
+ * of a cycle (agents take no such lock; their edges can still make one).
+ */
+export async function updateTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
+  const addBlocks = unique(patch.addBlocks ?? []);
+  const addBlockedBy = unique(patch.addBlockedBy ?? []);
+  if (addBlocks.length + addBlockedBy.length === 0) return patchTask(listDir, id, patch, guard);
+  return withListLock(listDir, async () => {
+    requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
+    refuseCycles(listDir, [
+      ...addBlocks.map((other) => [id, other] as const),
+      ...addBlockedBy.map((other) => [other, id] as const),
+    ]);
+    const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
+    for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
+    for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
+    return result;
+  });
+}
+
+/** One task-locked read-merge-write with TaskUpdate's merge; the building block of task changes. */
+export async function patchTask(listDir: string, id: string, patch: TaskPatch, guard?: Guard): Promise<UpdateResult> {
+  return changeTask(listDir, id, (before) => applyPatch(before, patch), guard);
+}
+
+/**
+ * Rewrite a task with a pure function of its current state, under its lock.
+ * For changes TaskPatch cannot express (removing edges, claims).
+ */
+export async function rewriteTask(
+  listDir: string,
+  id: string,
+  decide: (current: Task) => Task,
+): Promise<UpdateResult> {
+  return changeTask(listDir, id, (before) => {
+    // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
+    const task = orderKeys(decide(before));
+    return { task, changed: changedKeys(before, task) };
+  });
+}
+
+/** Task lock; re-read; guard; decide; write only when something changed; release. */
+async function changeTask(
+  listDir: string,
+  id: string,
+  decide: (before: Task) => { task: Task; changed: string[] },
+  guard?: Guard,
+): Promise<UpdateResult> {
+  return withTaskLock(listDir, id, (stillHeld) => {
+    const before = getTask(listDir, id);
+    guard?.(before);
+    const { task, changed } = decide(before);
+    if (changed.length > 0) {
+      assertStillHeld(stillHeld, `task #${id}`);
+      writeTaskFile(taskPath(listDir, id), task);
+    }
+    return { before, task, changed };
+  });
+}
+
+/** What addEdges did: edges written (on at least one side), and edges already complete. */
+export interface EdgeReport {
+  added: Array<[string, string]>;
+  already: Array<[string, string]>;
+}
+
+/**
+ * Add "blocker blocks blocked" edges, both sides, idempotent. Under the list lock (so the
+ * cycle check and the writes are one step for every `tasks` process): every task must
+ * exist (not_found), no edge may close a cycle or be a self-block (conflict, the path
+ * in details); then each side is a task-locked update, blocker first, as agents do.
+ * Nothing is written when a check fails. If the second side of an edge cannot be
+ * written, the first is taken back (best effort) before the error goes up.
+ */
+export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<EdgeReport> {
+  return withListLock(listDir, async () => {
+    requireExisting(listDir, edges.flat());
+    refuseCycles(listDir, edges);
+    const report: EdgeReport = { added: [], already: [] };
+    for (const [blocker, blocked] of edges) {
+      const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
+      let second: UpdateResult;
+      try {
+        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
+      } catch (err) {
+        if (first.changed.length > 0) {
+          await rewriteTask(listDir, blocker, (t) => ({ ...t, blocks: t.blocks.filter((x) => x !== blocked) })).catch(() => undefined);
+        }
+        throw err;
+      }
+      (first.changed.length + second.changed.length > 0 ? report.added : report.already).push([blocker, blocked]);
+    }
+    return report;
+  });
+}
+
+export interface DeleteResult {
+  task: Task;
+  /** Other tasks whose blocks/blockedBy named it and were cleaned. */
+  cleaned: string[];
+}
+
+/**
+ * Delete: raise the high-water mark to the id, unlink, then remove the id from every
+ * other task's edges (task-locked updates). Claude Code takes no lock for the mark and
+ * the unlink; we take the list lock for them so two deletes cannot lower the mark, and
+ * the task lock inside it (list, then task: the agents' order) so that a `guard`
+ * (preconditions) is checked against the file as it is deleted and no agent's update
+ * of that task is under way.
+ */
+export async function deleteTask(listDir: string, id: string, guard?: Guard): Promise<DeleteResult> {
+  const task = await withListLock(listDir, (listHeld) =>
+    withTaskLock(listDir, id, (taskHeld) => {
+      const current = getTaskForDelete(listDir, id);
+      guard?.(current);
+      const mark = readHighWaterMark(listDir);
+      assertStillHeld(listHeld, 'the list');
+      assertStillHeld(taskHeld, `task #${id}`);
+      if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+      try {
+        fs.unlinkSync(taskPath(listDir, id));
+      } catch (err) {
+        if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
+      }
+      return current;
+    }),
+  );
+  const cleaned: string[] = [];
+  for (const other of readList(listDir).tasks) {
+    if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
+    try {
+      await rewriteTask(listDir, other.id, (t) => ({
+        ...t,
+        blocks: t.blocks.filter((x) => x !== id),
+        blockedBy: t.blockedBy.filter((x) => x !== id),
+      }));
+      cleaned.push(other.id);
+    } catch (err) {
+      // Deleted meanwhile, or a file we must not write (corrupt, a foreign id): skip it.
+      if (!(err instanceof TasksError && (err.code === 'not_found' || err.code === 'corrupt'))) throw err;
+    }
+  }
+  return { task, cleaned };
+}
+
+/** A corrupt file can still be deleted by id; we report what we can of it. */
+function getTaskForDelete(listDir: string, id: string): Task {
+  const result = readTaskFile(taskPath(listDir, id));
+  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  throw new TasksError('corrupt', `task #${id} is unreadable (${result.reason}); not deleting a file we cannot read`, {
+    details: { id },
+  });
+}
+
+function unique(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
+}
+
+/** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
+export function requireExisting(listDir: string, ids: readonly string[]): void {
+  for (const id of unique(ids)) getTask(listDir, id);
+}
+
+/** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */
+export function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
+  const graph = buildBlocksGraph(readList(listDir).tasks);
+  for (const [blocker, blocked] of edges) {
+    const cycle = cycleIfAdded(graph, blocker, blocked);
+    if (cycle) {
+      const message =
+        blocker === blocked
+          ? `task #${blocker} cannot block itself`
+          : `#${blocker} blocking #${blocked} would make a cycle: ${formatCycle(cycle)}`;
+      throw new TasksError('conflict', message, { details: { cycle } });
+    }
+    let set = graph.get(blocker);
+    if (!set) graph.set(blocker, (set = new Set()));
+    set.add(blocked);
+  }
+}
