@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { blockTask } from '../../core/graph/dependencies.js';
+import { blockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';

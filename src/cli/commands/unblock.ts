@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { blockerState, indexTasks } from '../../core/graph/blockers.js';
-import { unblockTask } from '../../core/graph/dependencies.js';
+import { unblockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';

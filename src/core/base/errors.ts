@@ -1,4 +1,10 @@
 /**
+ * The ground floor of core: what every other folder may stand on and nothing here
+ * stands on them. Typed errors with stable codes (this file), the clock, bounded reads of
+ * files we do not trust, the lazy zod loader, a structural comparison, a nesting-depth
+ * check, and duration parsing. No task, list or lock concept lives here.
+ */
+/**
  * Every failure that core can name is a TasksError with a stable `code`.
  * The CLI maps codes to exit statuses in one table (src/cli/exit-codes.ts);
  * core never decides how a process ends.

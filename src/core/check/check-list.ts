@@ -1,3 +1,8 @@
+/**
+ * Check: what is wrong with a list folder and how to repair it. A scan without
+ * locks (store/list-scan.ts), findings decided by a pure function (findings.ts), and
+ * repairs applied under the agents' locks (repair.ts); this file ties them together.
+ */
 import { findProblems, type CheckOptions, type Finding } from './findings.js';
 import { scanList } from '../store/list-scan.js';
 import { repairList, type Repair } from './repair.js';

@@ -1,3 +1,9 @@
+/**
+ * Claims: who may take a task and giving it back (spec section 6, "claim" and
+ * "unassign"). Each has its pure rule (claim-rule.ts, release-rule.ts: the agents'
+ * checks, in their order, with their reason names) beside its locked application
+ * (claim-apply.ts, release-apply.ts: which locks, re-read, apply the rule, write).
+ */
 import { blockerState, isReady, type TaskIndex } from '../graph/blockers.js';
 import { compareIds } from '../store/ids.js';
 import type { TaskPatch } from '../store/patch.js';

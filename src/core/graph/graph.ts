@@ -1,3 +1,8 @@
+/**
+ * The dependency graph as pure rules over tasks already read (spec section 6,
+ * "block"): both sides of an edge, open blockers and readiness (blockers.ts), cycles
+ * (cycles.ts) and edge edits (edges.ts). No I/O; writes/ applies them under locks.
+ */
 import type { Task } from '../store/schema.js';
 
 /**

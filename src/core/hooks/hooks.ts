@@ -1,3 +1,8 @@
+/**
+ * Hooks (spec section 7): the TaskCreated / TaskCompleted commands of Claude Code's
+ * settings files, found (hook-settings.ts), run as Claude Code runs them
+ * (hook-process.ts), and their answer read (hook-verdict.ts).
+ */
 import { TasksError } from '../base/errors.js';
 import { loadTaskHookSettings, type CommandHook, type TaskHookEvent } from './hook-settings.js';
 import { judgeHookRun, type HookVerdict } from './hook-verdict.js';

@@ -1,3 +1,8 @@
+/**
+ * Lists: which lists exist, which one a command works on (this file, spec sections
+ * 1 and 10), a summary of each for `tasks lists` (list-summary.ts), and the filters that
+ * narrow a list's tasks (task-filter.ts).
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';

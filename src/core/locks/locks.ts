@@ -1,3 +1,8 @@
+/**
+ * The agents' lock protocol (spec section 5): proper-lockfile with Claude Code's
+ * exact options on the list lock (`.lock`), task locks (`<id>.json`) and team inboxes,
+ * with liveness checks so that a lock lost mid-change is noticed before a write.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';

@@ -1,8 +1,16 @@
+/**
+ * The store: Claude Code's on-disk task format and every lock-free read of it
+ * (spec sections 1-4): where a list lives (paths.ts), the task file schema (this file and
+ * task-guard.ts), serialization, id rules and the high-water mark (ids.ts), reading one
+ * file safely against torn writes (task-file.ts), reading and scanning a whole list, and
+ * TaskUpdate's merge as a pure function (patch.ts). Nothing here takes a lock or writes
+ * a task; writes/ does, through locks/.
+ */
 import type { z } from 'zod';
 import { lazySchemas } from '../base/zod.js';
-import { STATUSES, looksLikeTask } from './task-guard.js';
+import { STATUSES, looksLikeTask, type Task } from './task-guard.js';
 
-export { STATUSES, looksLikeTask } from './task-guard.js';
+export { STATUSES, looksLikeTask, type Status, type Task } from './task-guard.js';
 
 /**
  * The task file schema (spec section 3). Claude Code validates every read with the
@@ -27,8 +35,10 @@ export const taskSchemas = lazySchemas((z) => {
   return { StatusSchema, TaskSchema };
 });
 
-export type Status = (typeof STATUSES)[number];
-export type Task = z.infer<ReturnType<typeof taskSchemas>['TaskSchema']>;
+/** What the zod schema infers must be task-guard.ts's `Task`, both ways: one shape, two checks. */
+type Inferred = z.infer<ReturnType<typeof taskSchemas>['TaskSchema']>;
+type Holds<T extends true> = T;
+export type SchemaMatchesTask = Holds<[Inferred] extends [Task] ? ([Task] extends [Inferred] ? true : false) : false>;
 
 /** Claude Code's key order: files it writes follow it, and so do ours. */
 export const KNOWN_KEYS = [

@@ -1,11 +1,28 @@
-import type { Task } from './schema.js';
-
 /**
  * The statuses and the cheap structural check of a task, without zod: the shell
  * completion path reads task files on every TAB and must not pay for loading zod.
  * schema.ts re-exports both; its zod schema gives the same verdict, with reasons.
  */
 export const STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export type Status = (typeof STATUSES)[number];
+
+/**
+ * A task file (spec section 3), written out by hand so that this file needs nothing
+ * from schema.ts; schema.ts checks at compile time that its zod schema infers exactly
+ * this shape. Unknown top-level keys are kept, so that a rewrite does not drop them.
+ */
+export interface Task {
+  id: string;
+  subject: string;
+  description: string;
+  activeForm?: string | undefined;
+  owner?: string | undefined;
+  status: Status;
+  blocks: string[];
+  blockedBy: string[];
+  metadata?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');

@@ -1,3 +1,7 @@
+/**
+ * Teams (spec section 8): reading team configs, which list is a team's, and the
+ * team inboxes that an owner change writes to, under the inbox lock the agents take.
+ */
 import path from 'node:path';
 import { appendToInbox, inboxMessage, inboxPath, type InboxMessage } from './inbox.js';
 import type { Task } from '../store/schema.js';

@@ -1,3 +1,9 @@
+/**
+ * Watch: following a list folder live. Change hints from the file system
+ * (folder-watch.ts, watch-hints.ts), debounced rescans (watch-scan.ts), what changed
+ * between two scans (watch-diff.ts), and the conditions and filters a watch waits on.
+ * Reads only, without locks, as agents read.
+ */
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { FileProblem } from '../store/list-read.js';

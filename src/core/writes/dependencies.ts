@@ -1,9 +1,9 @@
-import { blockersOf, withoutEdges } from './edges.js';
+import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { TasksError } from '../base/errors.js';
 import { readList } from '../store/list-read.js';
 import { withListLock } from '../locks/locks.js';
 import type { Task } from '../store/schema.js';
-import { addEdges, getTask, rewriteTask, taskExists } from '../writes/task-writes.js';
+import { addEdges, getTask, rewriteTask, taskExists } from './task-writes.js';
 
 /**
  * Adding and removing "blocked by" edges by hand, both sides, safe while agents run:
