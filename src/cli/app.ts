@@ -1,10 +1,13 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { TasksError, isTasksError } from '../core/base/errors.js';
-import { chooseList, type ListChoice } from '../core/lists/list-summary.js';
+import { chooseList, listIds, type ListChoice } from '../core/lists/list-choice.js';
+import { nearNames } from '../core/lists/near-names.js';
+import { SessionIndex } from '../core/sessions/session-index.js';
 import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
+import { renderChoiceNote } from '../render/list-choice-note.js';
 import { oneLine } from '../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
 import type { OutputTarget } from './fd-output.js';
@@ -12,6 +15,7 @@ import type { OutputTarget } from './fd-output.js';
 /** The options every command shares, defined once on the root program. */
 export interface GlobalOptions {
   list?: string;
+  session?: string;
   configDir?: string;
   json?: boolean;
   color?: boolean;
@@ -29,6 +33,7 @@ export class App {
   exitCode: number = EXIT.ok;
   private styleCache: Style | undefined;
   private root: Command | undefined;
+  private sessionIndex: SessionIndex | undefined;
 
   constructor(
     private readonly stdout: OutputTarget,
@@ -93,18 +98,65 @@ export class App {
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.env.HOME || os.homedir() });
   }
 
-  /** Pick the list; with several and no choice made, a read says on stderr which it took. */
-  list(forWrite: boolean): ListChoice {
+  /** Where the command runs (a deleted working directory reads as home: no project). */
+  get cwd(): string {
+    return currentDir(this.home);
+  }
+
+  get home(): string {
+    return this.env.HOME || os.homedir();
+  }
+
+  /** One session index per process: every command that needs sessions shares its reads. */
+  get sessions(): SessionIndex {
+    this.sessionIndex ??= new SessionIndex(this.configDir);
+    return this.sessionIndex;
+  }
+
+  /**
+   * Pick the list (core's rules); say on stderr which and why when it was not named. A
+   * list that does not exist is not found (exit 3, with the names it is close to),
+   * unless the command `creates` lists (create, import: a new list is announced, and a
+   * name one typo away from an existing list is refused without --new-list) or
+   * `mayBeMissing` (watch waits for it).
+   */
+  list(forWrite: boolean, opts: { creates?: boolean; newList?: boolean; mayBeMissing?: boolean } = {}): ListChoice {
+    const globals = this.globals();
     const choice = chooseList(this.configDir, {
-      flag: this.globals().list,
+      flag: globals.list,
+      session: globals.session,
       env: this.env.CLAUDE_CODE_TASK_LIST_ID,
       forWrite,
+      cwd: this.cwd,
+      home: this.home,
+      index: this.sessions,
     });
-    if (choice.how === 'most-recent') {
-      const others = choice.candidates.filter((c) => c !== choice.id);
-      this.note(oneLine(`using list "${choice.id}", the most recently changed (others: ${others.join(', ')}); choose with --list`));
-    }
+    const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100 });
+    if (note !== undefined) this.note(oneLine(note));
+    if (!choice.exists) this.missingList(choice, opts);
     return choice;
+  }
+
+  private missingList(choice: ListChoice, opts: { creates?: boolean; newList?: boolean; mayBeMissing?: boolean }): void {
+    if (opts.mayBeMissing) return;
+    const near = nearNames(choice.id, listIds(this.configDir));
+    if (!opts.creates) {
+      throw new TasksError('not_found', `list "${choice.id}" does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`, {
+        hint: near.length > 0 ? undefined : 'tasks lists shows the lists there are',
+        details: { list: choice.id, ...(near.length > 0 ? { suggestions: near } : {}) },
+      });
+    }
+    if (near.length > 0 && !opts.newList && choice.how === 'flag') {
+      throw new TasksError('usage', `list "${choice.id}" does not exist; did you mean ${near.join(' or ')}? add --new-list to create it`, {
+        details: { list: choice.id, suggestions: near },
+      });
+    }
+    this.note(oneLine(`new list "${choice.id}" (${choice.dir})`));
+  }
+
+  private get stderrColumns(): number {
+    const fromEnv = Number.parseInt(this.env.COLUMNS ?? '', 10);
+    return fromEnv > 0 ? fromEnv : 100;
   }
 
   /** Data, on stdout. */
@@ -142,6 +194,15 @@ export class App {
   /** Record a non-zero outcome that was already reported (a refused claim, say). */
   setExit(code: number): void {
     this.exitCode = worse(this.exitCode, code);
+  }
+}
+
+/** The working directory; a directory deleted under us reads as home (no project). */
+function currentDir(home: string): string {
+  try {
+    return process.cwd();
+  } catch {
+    return home;
   }
 }
 

@@ -11,7 +11,8 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
-    .option('-l, --list <id>', 'the task list (default: $CLAUDE_CODE_TASK_LIST_ID, else the only list)')
+    .option('-l, --list <id>', 'the task list: an id, or a unique prefix of one (default: see "Which list" below)')
+    .option('--session <id>', "the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)")
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
@@ -29,6 +30,12 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
   program.addHelpText(
     'after',
     `
+Which list (the first rule that applies; stderr says which was chosen and why):
+  --list <id or prefix>, --session <id or prefix>, $CLAUDE_CODE_TASK_LIST_ID,
+  else the list of this directory's Claude Code session (the live one, else the most
+  recently active; sessions of parent directories below ~ count too), else the only
+  list, else (reads only) the most recently changed list. A change never guesses.
+
 Examples:
   tasks list                          where the agents stand
   tasks list --status pending --json  for scripts (jq-friendly)

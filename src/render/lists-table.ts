@@ -1,7 +1,9 @@
-import Table from 'cli-table3';
-import type { ListSummary } from '../core/lists/list-summary.js';
+import type { ListOverview } from '../core/lists/list-summary.js';
+import type { SessionInfo } from '../core/sessions/session-index.js';
+import { fitStyled } from './fit.js';
+import { promptText, stateText, tildePath } from './session-text.js';
 import type { Style } from './style.js';
-import { oneLine } from './text.js';
+import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
 
 /** "3 min ago": how long since a list changed, for a person. */
 export function ago(ms: number, now: number): string {
@@ -13,7 +15,7 @@ export function ago(ms: number, now: number): string {
 }
 
 /** A list, with the team it belongs to (if any) and that team's member names. */
-export type ListRow = ListSummary & { team?: { name: string; members: string[] } | undefined };
+export type ListRow = ListOverview & { team?: { name: string; members: string[] } | undefined };
 
 /** "core (3: lead, alice, bob)"; members past the first few are counted, not named. */
 export function teamCell(team: ListRow['team'], max = 4): string {
@@ -23,40 +25,107 @@ export function teamCell(team: ListRow['team'], max = 4): string {
   return `${oneLine(team.name)} (${team.members.length}${names.length > 0 ? `: ${names.join(', ')}${more}` : ''})`;
 }
 
-/** A handful of lists: cli-table3 serves well here (its cost only shows past hundreds of rows). */
-export function renderListsTable(lists: readonly ListRow[], style: Style, now: number): string {
+/** The session a row shows: the live one, else the latest (sessions come sorted so). */
+export function shownSession(row: ListOverview): SessionInfo | undefined {
+  return row.sessions[0];
+}
+
+/** A long path keeps its end, where the project's name is: "…/work/myproj". */
+function cutPath(text: string, max: number): string {
+  if (visibleWidth(text) <= max) return text;
+  return `…${[...text].slice(-(max - 1)).join('')}`;
+}
+
+interface Layout {
+  style: Style;
+  now: number;
+  width: number;
+  home: string;
+}
+
+/**
+ * The terminal table: one row per list, newest first; the prompt takes the room the
+ * other columns leave, and no row is wider than the terminal.
+ */
+export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
+  const { style } = o;
   const withTeams = lists.some((l) => l.team !== undefined);
-  const table = new Table({
-    head: ['LIST', 'TASKS', 'DONE', 'IN PROGRESS', 'PENDING', 'CHANGED', ...(withTeams ? ['TEAM'] : [])].map((h) => style.bold(h)),
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
-      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-    },
+  const cells = lists.map((l) => {
+    const s = shownSession(l);
+    const problems = l.problems > 0 ? ` (${l.problems} unreadable)` : '';
+    return {
+      list: oneLine(l.shortId),
+      project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
+      branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
+      state: stateText(s),
+      prompt: s?.prompt,
+      done: String(l.counts.completed),
+      active: String(l.counts.in_progress),
+      pending: String(l.counts.pending),
+      problems,
+      changed: ago(l.changedAt, o.now),
+      team: withTeams ? teamCell(l.team) : '',
+      live: s?.state === 'live',
+      crashed: s?.state === 'crashed',
+    };
   });
-  for (const l of lists) {
-    const problems = l.problems > 0 ? style.red(` (${l.problems} unreadable)`) : '';
-    table.push([
-      oneLine(l.id),
-      `${l.total}${problems}`,
-      style.green(String(l.counts.completed)),
-      style.cyan(String(l.counts.in_progress)),
-      String(l.counts.pending),
-      style.dim(ago(l.changedAt, now)),
-      ...(withTeams ? [style.magenta(teamCell(l.team))] : []),
-    ]);
+  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', done: 'DONE', active: 'ACTIVE', pending: 'PENDING', changed: 'CHANGED', team: 'TEAM' };
+  const widthOf = (key: keyof typeof head) => Math.max(visibleWidth(head[key]), ...cells.map((c) => visibleWidth(c[key] + (key === 'pending' ? c.problems : ''))));
+  const fixed = (['list', 'project', 'branch', 'state', 'done', 'active', 'pending', 'changed'] as const).map((k) => ({ k, w: widthOf(k) }));
+  const gap = 2;
+  const used = fixed.reduce((sum, c) => sum + c.w + gap, 0) + (withTeams ? widthOf('team') + gap : 0);
+  const promptWidth = Math.max(12, Math.min(60, o.width - used));
+  const line = (v: Record<string, string>, prompt: string) =>
+    [
+      padEnd(v.list!, fixed[0]!.w),
+      padEnd(v.project!, fixed[1]!.w),
+      padEnd(v.branch!, fixed[2]!.w),
+      padEnd(v.state!, fixed[3]!.w),
+      padEnd(prompt, promptWidth),
+      padEnd(v.done!, fixed[4]!.w),
+      padEnd(v.active!, fixed[5]!.w),
+      padEnd(v.pending!, fixed[6]!.w),
+      padEnd(v.changed!, fixed[7]!.w),
+      ...(withTeams ? [v.team!] : []),
+    ]
+      .join(' '.repeat(gap))
+      .trimEnd();
+  const rows = [fitStyled(style.bold(line(head, 'PROMPT')), o.width)];
+  for (const c of cells) {
+    const state = c.live ? style.green(c.state) : c.crashed ? style.red(c.state) : style.dim(c.state);
+    const { prompt, live, crashed, ...plain } = c;
+    const text = line(
+      {
+        ...plain,
+        list: style.bold(c.list),
+        project: style.cyan(c.project),
+        state: padEnd(state, fixed[3]!.w),
+        done: style.green(c.done),
+        active: style.cyan(c.active),
+        pending: c.pending + (c.problems === '' ? '' : style.red(c.problems)),
+        changed: style.dim(c.changed),
+        team: style.magenta(c.team),
+      },
+      promptText(prompt, promptWidth),
+    );
+    void live;
+    void crashed;
+    rows.push(fitStyled(text, o.width));
   }
-  return table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
+  return rows.join('\n');
 }
 
 /**
  * Piped: id, total, completed, in_progress, pending, last change (ISO), team (`-`),
- * members (comma-separated, `-`), tab-separated. New columns go at the end.
+ * members (comma-separated, `-`), then the session: state, working directory, branch,
+ * session id, prompt (`-` where unknown). Tab-separated; new columns go at the end.
  */
 export function renderListsLines(lists: readonly ListRow[]): string {
+  const field = (v: string | undefined) => (v === undefined || v === '' ? '-' : oneLine(v).replace(/\t/g, ' '));
   return lists
-    .map((l) =>
-      [
+    .map((l) => {
+      const s = shownSession(l);
+      return [
         oneLine(l.id),
         l.total,
         l.counts.completed,
@@ -65,7 +134,12 @@ export function renderListsLines(lists: readonly ListRow[]): string {
         new Date(l.changedAt).toISOString(),
         l.team ? oneLine(l.team.name) : '-',
         l.team && l.team.members.length > 0 ? l.team.members.map(oneLine).join(',') : '-',
-      ].join('\t'),
-    )
+        field(s?.state),
+        field(s?.cwd),
+        field(s?.branch),
+        field(s?.sessionId),
+        field(s?.prompt?.replace(/\s+/g, ' ')),
+      ].join('\t');
+    })
     .join('\n');
 }

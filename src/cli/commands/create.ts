@@ -14,6 +14,7 @@ interface CreateOptions extends LifecycleFlags {
   blockedBy?: string[];
   blocks?: string[];
   meta?: string[];
+  newList?: boolean;
 }
 
 export function registerCreate(program: Command, app: App): void {
@@ -27,7 +28,8 @@ export function registerCreate(program: Command, app: App): void {
     .addOption(new Option('--status <status>', 'initial status').default('pending'))
     .option('--blocked-by <ids...>', 'tasks that must be completed first')
     .option('--blocks <ids...>', 'tasks that wait for this one')
-    .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect);
+    .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect)
+    .option('--new-list', 'create the list named by --list even when its name is close to an existing one');
   addLifecycleOptions(command)
     .addHelpText(
       'after',
@@ -44,7 +46,7 @@ export function registerCreate(program: Command, app: App): void {
         blocks: parseIds(opts.blocks),
         metadata: parseMeta(opts.meta),
       };
-      const choice = app.list(true);
+      const choice = app.list(true, { creates: true, newList: opts.newList });
       const created = await runLifecycle(app, choice, opts, (ctx, report) => createTaskWithLifecycle(ctx, input, report));
       if (created === undefined) return;
       const { task } = created;

@@ -12,6 +12,7 @@ interface ImportOptions {
   format: ImportFormatChoice;
   chain?: boolean;
   dryRun?: boolean;
+  newList?: boolean;
 }
 
 export function registerImport(program: Command, app: App): void {
@@ -22,6 +23,7 @@ export function registerImport(program: Command, app: App): void {
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each task blocked by the one before it (a todo list\'s order is its plan)')
     .option('-n, --dry-run', 'print the plan (predicted ids); write nothing')
+    .option('--new-list', 'create the list named by --list even when its name is close to an existing one')
     .addHelpText(
       'after',
       `
@@ -56,7 +58,7 @@ Examples:
         if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
         throw err;
       }
-      const choice = app.list(true);
+      const choice = app.list(true, { creates: true, newList: opts.newList });
       const outcome = await importSnapshot(choice.dir, snapshot, {
         chain: Boolean(opts.chain),
         dryRun: Boolean(opts.dryRun),

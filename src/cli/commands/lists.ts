@@ -1,20 +1,47 @@
 import type { Command } from 'commander';
-import { summarizeLists } from '../../core/lists/list-summary.js';
+import { isWithin, overviewLists, type ListOverview } from '../../core/lists/list-summary.js';
+import type { SessionInfo } from '../../core/sessions/session-index.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { renderListsTable, renderListsLines } from '../../render/lists-table.js';
+import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
 import type { App } from '../app.js';
+
+interface ListsOptions {
+  here?: boolean;
+  live?: boolean;
+}
 
 export function registerLists(program: Command, app: App): void {
   program
     .command('lists')
-    .description('every task list under the config folder, with counts, last change, and the team it belongs to')
+    .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
+    .option('--here', 'only lists of sessions that ran in the current directory or below it')
+    .option('--live', 'only lists of sessions that are running now')
     .addHelpText(
       'after',
-      '\nA list belongs to a team when <config>/teams/<team>/config.json names a team whose name is the list id.\nPiped: id, total, completed, in_progress, pending, last change, team (-), members (comma-separated, -).\n\nExamples:\n  tasks lists\n  tasks lists --json | jq -r \'.[0].id\'\n  tasks lists --json | jq -r \'.[] | select(.team) | "\\(.id): \\(.members | join(", "))"\'',
+      `
+A list belongs to the session whose UUID names it (or session-<first 8 hex>, for sessions
+with agent teams), or to a team (<config>/teams/<team>/config.json names the team and its
+lead session). Session facts come from Claude Code's transcripts (<config>/projects/) and
+live-session files (<config>/sessions/): live (busy or idle), ended, or crashed (its
+process is gone without ending the session). LIST shows a session UUID by its shortest
+unique prefix of at least 8 characters; --list and --session take any unique prefix.
+
+Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
+state, cwd, branch, session id, prompt (- where unknown), tab-separated.
+
+Examples:
+  tasks lists
+  tasks lists --here --live
+  tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
-    .action(() => {
-      const lists = summarizeLists(app.configDir);
+    .action((opts: ListsOptions) => {
+      const here = opts.here ? app.cwd : undefined;
+      const lists = overviewLists(app.configDir, app.sessions).filter(
+        (l) =>
+          (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
+          (!opts.live || l.sessions.some((s) => s.state === 'live')),
+      );
       const { byList, problems } = teamsByList(app.configDir);
       for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
       const teamOf = (id: string) => {
@@ -22,27 +49,54 @@ export function registerLists(program: Command, app: App): void {
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
       };
       if (app.json) {
-        app.out(
-          renderJson(
-            lists.map((l) => ({
-              id: l.id,
-              path: l.dir,
-              total: l.total,
-              ...l.counts,
-              problems: l.problems,
-              changedAt: new Date(l.changedAt).toISOString(),
-              team: teamOf(l.id)?.name ?? null,
-              members: teamOf(l.id)?.members ?? [],
-            })),
-          ),
-        );
+        app.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
         return;
       }
       if (lists.length === 0) {
-        app.note(`no task lists under ${app.configDir}`);
+        app.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${app.configDir}`);
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
-      app.out(app.humanLayout ? renderListsTable(rows, app.style, Date.now()) : renderListsLines(rows));
+      app.out(
+        app.humanLayout
+          ? renderListsTable(rows, { style: app.style, now: Date.now(), width: app.columns, home: app.home })
+          : renderListsLines(rows),
+      );
     });
+}
+
+/** Every field in full; the shown session's fields at the top level, every session in `sessions`. */
+function listJson(l: ListOverview, team: { name: string; members: string[] } | undefined) {
+  const s = shownSession(l);
+  return {
+    id: l.id,
+    shortId: l.shortId,
+    path: l.dir,
+    total: l.total,
+    ...l.counts,
+    problems: l.problems,
+    changedAt: new Date(l.changedAt).toISOString(),
+    team: team?.name ?? null,
+    members: team?.members ?? [],
+    ...sessionJson(s),
+    sessions: l.sessions.map(sessionJson),
+  };
+}
+
+function sessionJson(s: SessionInfo | undefined) {
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return {
+    sessionId: s?.sessionId ?? null,
+    state: s?.state ?? null,
+    activity: s?.activity ?? null,
+    pid: s?.pid ?? null,
+    sessionName: s?.name ?? null,
+    cwd: s?.cwd ?? null,
+    branch: s?.branch ?? null,
+    prompt: s?.prompt ?? null,
+    lastPrompt: s?.lastPrompt ?? null,
+    firstActivity: iso(s?.firstActivity),
+    lastActivity: iso(s?.lastActivity),
+    transcript: s?.transcript ?? null,
+  };
 }

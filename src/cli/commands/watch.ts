@@ -83,7 +83,7 @@ export function registerWatch(program: Command, app: App): void {
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
-      const { id, dir } = app.list(false);
+      const { id, dir } = app.list(false, { mayBeMissing: true });
       const clock: Clock = { now: () => Date.now() };
       const untilText = until ? formatUntil(until) : undefined;
 

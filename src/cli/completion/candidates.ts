@@ -45,6 +45,7 @@ export interface ValueSource {
 
 export interface LineSources {
   list?: string;
+  session?: string;
   configDir?: string;
 }
 
@@ -79,6 +80,7 @@ export function complete(spec: CompletionSpec, words: readonly string[], current
 function sourcesOf(reading: LineReading): LineSources {
   const out: LineSources = {};
   if (reading.list !== undefined) out.list = reading.list;
+  if (reading.session !== undefined) out.session = reading.session;
   if (reading.configDir !== undefined) out.configDir = reading.configDir;
   return out;
 }

@@ -32,6 +32,7 @@ export interface LineReading {
   current: string;
   /** `--list` and `--config-dir` as given on the line, for the values to come from the right place. */
   list?: string;
+  session?: string;
   configDir?: string;
   /** Every value given to a task-id slot: no use offering them again. */
   taskIds: string[];
@@ -47,6 +48,7 @@ interface Walk {
   given: Map<string, string[]>;
   taskIds: string[];
   list?: string;
+  session?: string;
   configDir?: string;
 }
 
@@ -56,6 +58,7 @@ export function readLine(root: CommandSpec, words: readonly string[], current: s
   const reading = (target: Target, text = current): LineReading => {
     const out: LineReading = { target, current: text, taskIds: walk.taskIds };
     if (walk.list !== undefined) out.list = walk.list;
+    if (walk.session !== undefined) out.session = walk.session;
     if (walk.configDir !== undefined) out.configDir = walk.configDir;
     return out;
   };
@@ -151,9 +154,10 @@ function shortOptions(walk: Walk, word: string): void {
 }
 
 function giveOption(walk: Walk, option: OptionSpec, value: string): void {
-  // The root's --list and --config-dir decide where values come from.
+  // The root's --list, --session and --config-dir decide where values come from.
   if (walk.chain[0]?.options.includes(option)) {
     if (option.attribute === 'list') walk.list = value;
+    if (option.attribute === 'session') walk.session = value;
     if (option.attribute === 'configDir') walk.configDir = value;
   }
   giveValue(walk, `opt:${option.attribute}`, option.kind, value);

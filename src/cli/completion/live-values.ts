@@ -19,7 +19,14 @@ export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSour
   const chosenList = (): string | null => {
     if (listDir === undefined) {
       try {
-        listDir = chooseList(configDir, { flag: line.list, env: env.CLAUDE_CODE_TASK_LIST_ID, forWrite: false }).dir;
+        listDir = chooseList(configDir, {
+          flag: line.list,
+          session: line.session,
+          env: env.CLAUDE_CODE_TASK_LIST_ID,
+          forWrite: false,
+          cwd: process.cwd(),
+          home,
+        }).dir;
       } catch {
         listDir = null;
       }

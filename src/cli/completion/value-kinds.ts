@@ -39,6 +39,7 @@ export type ValueKind = (typeof VALUE_KINDS)[number];
 export const VALUE_KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
   // Options, on any command, by their long flag.
   '--list': 'list',
+  '--session': 'text',
   '--config-dir': 'dir',
   '--status': 'status',
   '--if-status': 'status',

@@ -1,17 +1,18 @@
 /**
  * Lists: which lists exist, which one a command works on (this file, spec sections
- * 1 and 10), a summary of each for `tasks lists` (list-summary.ts), and the filters that
- * narrow a list's tasks (task-filter.ts).
+ * 1 and 10, through the session index of sessions/), a summary of each for `tasks lists`
+ * (list-summary.ts), the filters that narrow a list's tasks (task-filter.ts), and the
+ * short forms of session UUIDs (short-ids.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
+import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 
 /**
- * Which lists exist and which one a command works on. Kept free of zod and of task
- * parsing (list-summary.ts re-exports it), so that shell completion can choose a list as
- * every command does without loading them.
+ * Kept free of zod and of task parsing (list-summary.ts re-exports it), so that shell
+ * completion can choose a list as every command does without loading them.
  */
 
 /** The folder names under `<config>/tasks/`; empty when there is none yet. */
@@ -56,22 +57,164 @@ export function lastChange(dir: string): number {
   return newest;
 }
 
-export type ListChoice =
-  | { id: string; dir: string; how: 'flag' | 'env' | 'only' }
-  | { id: string; dir: string; how: 'most-recent'; candidates: string[] };
+/** How a list was chosen: the first rule of the list choice that applied. */
+export type ChoiceRule = 'flag' | 'flag-prefix' | 'session' | 'env' | 'project' | 'only' | 'most-recent';
+
+export interface ListChoice {
+  id: string;
+  dir: string;
+  how: ChoiceRule;
+  /** Whether the list folder exists now (a named list may not exist yet). */
+  exists: boolean;
+  /** The session the list belongs to, when the choice went through one. */
+  session?: SessionInfo | undefined;
+  /** The project rule: the directory whose sessions were looked at. */
+  projectDir?: string | undefined;
+  /** What was typed, when a prefix was resolved. */
+  typed?: string | undefined;
+  /** Lists that could have been chosen instead (most recent first). */
+  candidates?: string[] | undefined;
+}
+
+export interface ChooseListOptions {
+  /** `--list`: a list id, or a unique prefix of one. */
+  flag?: string | undefined;
+  /** `--session`: a session id, or a unique prefix of one. */
+  session?: string | undefined;
+  /** `$CLAUDE_CODE_TASK_LIST_ID` */
+  env?: string | undefined;
+  /** A change goes ahead only on a certain choice; a read may take the likeliest list. */
+  forWrite: boolean;
+  /** Where the command runs, and the home directory the project search stops below. */
+  cwd: string;
+  home: string;
+  index?: SessionIndex | undefined;
+}
 
 /**
- * Which list a command works on (design: never guess silently):
- * `--list`, else `$CLAUDE_CODE_TASK_LIST_ID`, else the only list there is. With several,
- * a read may take the most recently changed one (the caller says so on stderr), while a
- * mutation refuses and names the candidates.
+ * Which list a command works on, first rule that applies (design: never guess silently):
+ * 1. `--list`: the list of that name, else the one list whose name starts with it;
+ * 2. `--session`: that session's list;
+ * 3. `$CLAUDE_CODE_TASK_LIST_ID`;
+ * 4. the project: the sessions that ran in the current directory, else in its nearest
+ *    ancestor that has sessions with lists (never the home directory or above, unless
+ *    the command runs there): the one live session's list, else the most recently active;
+ * 5. the only list; else, for a read, the most recently changed one.
+ * A change refuses (usage, the candidates in details) wherever rules 4 and 5 leave more
+ * than one candidate; the caller says on stderr which list was chosen and why.
  */
-export function chooseList(
-  configDir: string,
-  opts: { flag?: string | undefined; env?: string | undefined; forWrite: boolean },
-): ListChoice {
-  if (opts.flag !== undefined) return pick(configDir, opts.flag, 'flag');
-  if (opts.env !== undefined && opts.env !== '') return pick(configDir, opts.env, 'env');
+export function chooseList(configDir: string, opts: ChooseListOptions): ListChoice {
+  if (opts.flag !== undefined) return byFlag(configDir, opts.flag);
+  const index = opts.index ?? new SessionIndex(configDir);
+  if (opts.session !== undefined) return bySession(configDir, index, opts.session, opts.forWrite);
+  if (opts.env !== undefined && opts.env !== '') return named(configDir, opts.env, 'env');
+  return byProject(configDir, index, opts) ?? byRecency(configDir, opts.forWrite);
+}
+
+function named(configDir: string, raw: string, how: ChoiceRule): ListChoice {
+  if (raw === '') throw new TasksError('usage', 'the list id is empty');
+  const id = sanitizeListId(raw);
+  const dir = listDirOf(configDir, id);
+  return { id, dir, how, exists: isDirectory(dir) };
+}
+
+function byFlag(configDir: string, raw: string): ListChoice {
+  const exact = named(configDir, raw, 'flag');
+  if (exact.exists) return exact;
+  const matches = listIds(configDir).filter((id) => id.startsWith(exact.id));
+  if (matches.length === 1) return { ...named(configDir, matches[0] as string, 'flag-prefix'), typed: raw };
+  if (matches.length > 1) {
+    throw new TasksError('usage', `list prefix "${raw}" is ambiguous: ${matches.join(', ')}`, {
+      hint: 'type more of the list id',
+      details: { candidates: matches },
+    });
+  }
+  return exact;
+}
+
+function bySession(configDir: string, index: SessionIndex, raw: string, forWrite: boolean): ListChoice {
+  if (raw === '') throw new TasksError('usage', 'the session id is empty');
+  const matches = index.sessionsByPrefix(raw.toLowerCase());
+  if (matches.length > 1) {
+    throw new TasksError('usage', `session prefix "${raw}" is ambiguous: ${matches.join(', ')}`, {
+      hint: 'type more of the session id',
+      details: { candidates: matches },
+    });
+  }
+  const sessionId = matches[0];
+  if (sessionId === undefined) {
+    throw new TasksError('not_found', `no session "${raw}" under ${configDir}`, { hint: 'tasks lists shows the sessions that have lists' });
+  }
+  const session = index.session(sessionId);
+  const list = index.listsOfSession(sessionId)[0];
+  if (list === undefined && !forWrite) {
+    throw new TasksError('not_found', `session ${sessionId} has no task list`, { details: { sessionId } });
+  }
+  // A change to a session without a list starts the one its agent would use: its UUID's.
+  return { ...named(configDir, list ?? sessionId, 'session'), session };
+}
+
+interface Candidate {
+  list: string;
+  session: SessionInfo;
+}
+
+/** Rule 4: undefined when no directory from cwd up has sessions with lists. */
+function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptions): ListChoice | undefined {
+  for (const dir of projectDirs(opts.cwd, opts.home)) {
+    const withList = (id: string) => index.listsOfSession(id).length > 0;
+    const candidates: Candidate[] = index
+      .sessionsIn(dir, withList)
+      .map((session) => ({ session, list: index.listsOfSession(session.sessionId)[0] as string }))
+      .sort((a, b) => (b.session.lastActivity ?? 0) - (a.session.lastActivity ?? 0));
+    if (candidates.length === 0) continue;
+    const live = candidates.filter((c) => c.session.state === 'live');
+    const pool = live.length > 0 ? live : candidates;
+    const lists = [...new Set(pool.map((c) => c.list))];
+    if (lists.length > 1 && opts.forWrite) {
+      throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list`, {
+        hint: 'tasks lists --here shows them with their prompts',
+        details: { candidates: pool.map((c) => candidateDetails(c)) },
+      });
+    }
+    const chosen = pool[0] as Candidate;
+    return {
+      ...named(configDir, chosen.list, 'project'),
+      session: chosen.session,
+      projectDir: dir,
+      candidates: lists.length > 1 ? lists : undefined,
+    };
+  }
+  return undefined;
+}
+
+function candidateDetails({ list, session }: Candidate) {
+  return { list, sessionId: session.sessionId, state: session.state, cwd: session.cwd ?? null, prompt: session.prompt ?? null };
+}
+
+/**
+ * The current directory, then its ancestors while they are below the home directory (a
+ * session run in ~ must not capture every project), or above the root when outside it.
+ */
+export function projectDirs(cwd: string, home: string): string[] {
+  const start = path.resolve(cwd);
+  const top = home === '' ? '' : path.resolve(home);
+  if (start === top) return [start];
+  const underHome = top !== '' && isBelow(start, top);
+  const dirs = [start];
+  for (let dir = path.dirname(start); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (underHome && !isBelow(dir, top)) break;
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+function isBelow(dir: string, ancestor: string): boolean {
+  return dir.startsWith(ancestor.endsWith(path.sep) ? ancestor : ancestor + path.sep);
+}
+
+/** Rule 5. */
+function byRecency(configDir: string, forWrite: boolean): ListChoice {
   const ids = listIds(configDir);
   if (ids.length === 0) {
     if (!fs.existsSync(configDir)) {
@@ -79,27 +222,20 @@ export function chooseList(
         hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses',
       });
     }
-    throw new TasksError(opts.forWrite ? 'usage' : 'not_found', `no task lists under ${tasksRoot(configDir)}`, {
+    throw new TasksError(forWrite ? 'usage' : 'not_found', `no task lists under ${tasksRoot(configDir)}`, {
       hint: 'name one with --list <id> (or CLAUDE_CODE_TASK_LIST_ID)',
     });
   }
-  if (ids.length === 1) return pick(configDir, ids[0] as string, 'only');
-  const byRecency = ids
+  if (ids.length === 1) return named(configDir, ids[0] as string, 'only');
+  const byChange = ids
     .map((id) => ({ id, at: lastChange(listDirOf(configDir, id)) }))
     .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
     .map((x) => x.id);
-  if (opts.forWrite) {
-    throw new TasksError('usage', `several task lists exist; choose one with --list: ${byRecency.join(', ')}`, {
-      hint: 'or set CLAUDE_CODE_TASK_LIST_ID',
-      details: { candidates: byRecency },
+  if (forWrite) {
+    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list`, {
+      hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
+      details: { candidates: byChange },
     });
   }
-  const id = byRecency[0] as string;
-  return { id, dir: listDirOf(configDir, id), how: 'most-recent', candidates: byRecency };
-}
-
-function pick(configDir: string, raw: string, how: 'flag' | 'env' | 'only'): ListChoice {
-  if (raw === '') throw new TasksError('usage', 'the list id is empty');
-  const id = sanitizeListId(raw);
-  return { id, dir: listDirOf(configDir, id), how };
+  return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
 }

@@ -2,7 +2,9 @@ import { TasksError } from '../base/errors.js';
 import { lastChange, listIds } from './list-choice.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Status } from '../store/schema.js';
+import { shortIds } from './short-ids.js';
 
 export { chooseList, lastChange, listIds, type ListChoice } from './list-choice.js';
 
@@ -37,4 +39,28 @@ export function summarizeLists(configDir: string): ListSummary[] {
   return listIds(configDir)
     .map((id) => summarizeList(configDir, id))
     .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+}
+
+/** A list with the sessions it belongs to: the first is the one to show (live, else the latest). */
+export interface ListOverview extends ListSummary {
+  shortId: string;
+  sessions: SessionInfo[];
+}
+
+/** Every list, newest change first, with its sessions and its short id. */
+export function overviewLists(configDir: string, index: SessionIndex): ListOverview[] {
+  const lists = summarizeLists(configDir);
+  const short = shortIds(lists.map((l) => l.id));
+  return lists.map((l) => ({
+    ...l,
+    shortId: short.get(l.id) ?? l.id,
+    sessions: index
+      .sessionsOfList(l.id)
+      .sort((a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0)),
+  }));
+}
+
+/** Is `dir` the directory `base` or below it? */
+export function isWithin(dir: string, base: string): boolean {
+  return dir === base || dir.startsWith(base.endsWith('/') ? base : `${base}/`);
 }

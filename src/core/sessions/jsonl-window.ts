@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+
+/**
+ * Bounded looks into a JSON Lines file that may be megabytes long, still being written,
+ * or not a regular file at all: the first complete lines, or the last ones. Nothing here
+ * reads a whole file. A FIFO, a device or a directory is refused (opened non-blocking, so
+ * a FIFO with no writer cannot hang us); a symlink loop or a missing file is an error
+ * for the caller to treat as "no context".
+ */
+
+/** Open for a bounded read: a regular file only. Returns the fd and its size. */
+function openRegular(file: string): { fd: number; size: number; mtimeMs: number } {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const stat = fs.fstatSync(fd);
+  if (!stat.isFile()) {
+    fs.closeSync(fd);
+    throw Object.assign(new Error('not a regular file'), { code: 'EFTYPE' });
+  }
+  return { fd, size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+/**
+ * Feed complete lines from the start of `file` to `visit` until it returns true (found
+ * what it wanted) or `maxBytes` have been read. A line longer than what is left of the
+ * budget is never parsed: it is skipped whole when its end is seen. Reads `chunk` bytes
+ * at a time, so the common case (what we want is in the first few KB) costs one read.
+ */
+export function scanHead(file: string, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 16 * 1024): void {
+  const { fd, size } = openRegular(file);
+  try {
+    const limit = Math.min(size, maxBytes);
+    const buffer = Buffer.allocUnsafe(limit);
+    let filled = 0;
+    let lineStart = 0;
+    while (filled < limit) {
+      const n = fs.readSync(fd, buffer, filled, Math.min(chunk, limit - filled), filled);
+      if (n <= 0) break;
+      const end = filled + n;
+      let nl = buffer.indexOf(10, filled);
+      filled = end;
+      while (nl !== -1 && nl < end) {
+        if (nl > lineStart && visit(buffer.toString('utf8', lineStart, nl))) return;
+        lineStart = nl + 1;
+        nl = buffer.indexOf(10, lineStart);
+      }
+    }
+    // A last line without its newline, when the file ends within the budget.
+    if (filled === size && lineStart < filled) visit(buffer.toString('utf8', lineStart, filled));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The complete lines within the last `bytes` of `file`, newest last (the first, partial
+ * line of the window is dropped unless the window starts at the beginning of the file).
+ */
+export function tailLines(file: string, bytes = 16 * 1024): { lines: string[]; size: number; mtimeMs: number } {
+  const { fd, size, mtimeMs } = openRegular(file);
+  try {
+    const start = Math.max(0, size - bytes);
+    const buffer = Buffer.allocUnsafe(size - start);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = fs.readSync(fd, buffer, filled, buffer.length - filled, start + filled);
+      if (n <= 0) break;
+      filled += n;
+    }
+    const lines = buffer.toString('utf8', 0, filled).split('\n');
+    if (start > 0) lines.shift();
+    return { lines: lines.filter((l) => l.length > 0), size, mtimeMs };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** JSON.parse that answers undefined for anything that is not a JSON object. */
+export function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

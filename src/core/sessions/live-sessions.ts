@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { readBoundedText } from '../base/bounded-read.js';
+
+/**
+ * Claude Code's live-session files (spec section 10): `<config>/sessions/<pid>.json`
+ * exists while a session runs and is removed when it ends. A file whose process is gone,
+ * or whose pid now belongs to another process (a different start time in
+ * `/proc/<pid>/stat`), is left over from a crash.
+ */
+export interface LiveSessionFile {
+  file: string;
+  pid: number;
+  sessionId: string;
+  cwd?: string | undefined;
+  name?: string | undefined;
+  /** "busy" while the agent works on a turn; anything else is idle. */
+  status?: string | undefined;
+  /** The process start time in clock ticks since boot, as /proc/<pid>/stat field 22 gives it. */
+  procStart?: string | undefined;
+  /** `linux:<machine-id>:pid:[<pid namespace>]`: where the pid means something. */
+  pidDomain?: string | undefined;
+  startedAt?: number | undefined;
+  updatedAt?: number | undefined;
+}
+
+/** What we can say of a live-session file's process. */
+export type ProcessVerdict = 'running' | 'gone' | 'unknown';
+
+/** How to look at processes; the default reads /proc. Tests and other systems pass their own. */
+export interface ProcessProbe {
+  /** Field 22 of /proc/<pid>/stat, or undefined when there is no such process. */
+  startTime(pid: number): string | undefined;
+  /** This machine's and pid namespace's `pidDomain`, when it can be known. */
+  domain(): string | undefined;
+}
+
+const MAX_SESSION_FILE_BYTES = 64 * 1024;
+
+export const procProbe: ProcessProbe = {
+  startTime(pid) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      // The command name (field 2) is in parentheses and may hold spaces or ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return fields[19];
+    } catch {
+      return undefined;
+    }
+  },
+  domain() {
+    try {
+      const machine = fs.readFileSync('/etc/machine-id', 'utf8').trim();
+      return `linux:${machine}:${fs.readlinkSync('/proc/self/ns/pid')}`;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** Is this live-session file's process still the session that wrote it? */
+export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): ProcessVerdict {
+  const here = probe.domain();
+  // A pid from another machine or container cannot be looked up here.
+  if (live.pidDomain !== undefined && here !== undefined && live.pidDomain !== here) return 'unknown';
+  const start = probe.startTime(live.pid);
+  if (start === undefined) return 'gone';
+  if (live.procStart !== undefined && live.procStart !== start) return 'gone';
+  return 'running';
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Every readable live-session file; damaged, foreign or unreadable ones are skipped. */
+export function readLiveSessionFiles(configDir: string): LiveSessionFile[] {
+  const dir = path.join(configDir, 'sessions');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const found: LiveSessionFile[] = [];
+  for (const name of names) {
+    if (!/^[1-9][0-9]{0,9}\.json$/.test(name)) continue;
+    const file = path.join(dir, name);
+    let value: unknown;
+    try {
+      value = JSON.parse(readBoundedText(file, MAX_SESSION_FILE_BYTES));
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const v = value as Record<string, unknown>;
+    const pid = num(v.pid);
+    const sessionId = str(v.sessionId);
+    if (pid === undefined || !Number.isInteger(pid) || pid <= 0 || sessionId === undefined) continue;
+    found.push({
+      file,
+      pid,
+      sessionId,
+      cwd: str(v.cwd),
+      name: str(v.name),
+      status: str(v.status),
+      procStart: typeof v.procStart === 'number' ? String(v.procStart) : str(v.procStart),
+      pidDomain: str(v.pidDomain),
+      startedAt: num(v.startedAt),
+      updatedAt: num(v.updatedAt),
+    });
+  }
+  return found;
+}

@@ -1,0 +1,95 @@
+import { parseObject, scanHead, tailLines } from './jsonl-window.js';
+
+/**
+ * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`, spec
+ * section 10) tells about it, read from its first lines and its last few KB only:
+ * transcripts grow to megabytes and are appended to while a session runs.
+ */
+export interface TranscriptFacts {
+  sessionId?: string | undefined;
+  cwd?: string | undefined;
+  branch?: string | undefined;
+  /** The opening prompt: the first `user` entry that a person typed. */
+  prompt?: string | undefined;
+  /** The latest prompt, from the last `last-prompt` entry near the end. */
+  lastPrompt?: string | undefined;
+  version?: string | undefined;
+  /** ms since the epoch: the first entry's timestamp. */
+  firstActivity?: number | undefined;
+  /** ms since the epoch: the newest timestamp near the end, else the file's mtime. */
+  lastActivity?: number | undefined;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function time(v: unknown): number | undefined {
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/**
+ * The text a person typed, from a `user` entry's message: a string, or text blocks.
+ * Tool results, meta entries and slash-command echoes are not prompts.
+ */
+export function promptOf(entry: Record<string, unknown>): string | undefined {
+  if (entry.isMeta === true) return undefined;
+  const message = entry.message as { content?: unknown } | undefined;
+  const content = message?.content;
+  let text: string | undefined;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    const parts = content.filter((b): b is { type: 'text'; text: string } => b?.type === 'text' && typeof b.text === 'string');
+    if (parts.length > 0 && parts.length === content.length) text = parts.map((b) => b.text).join('\n');
+  }
+  if (text === undefined) return undefined;
+  text = text.trim();
+  if (text === '' || /^<(command-|local-command-)/.test(text)) return undefined;
+  return text;
+}
+
+/** Read a transcript's facts; a file that cannot be read gives what could be read (maybe nothing). */
+export function readTranscriptFacts(file: string): TranscriptFacts {
+  const facts: TranscriptFacts = {};
+  try {
+    scanHead(file, (line) => {
+      // Cheap test before parsing: most early lines are attachments and bookkeeping.
+      if (facts.firstActivity === undefined && line.includes('"timestamp"')) facts.firstActivity = time(parseObject(line)?.timestamp);
+      if (!line.includes('"type":"user"')) return false;
+      const entry = parseObject(line);
+      if (!entry || entry.type !== 'user') return false;
+      facts.sessionId ??= str(entry.sessionId);
+      facts.cwd ??= str(entry.cwd);
+      facts.branch ??= str(entry.gitBranch);
+      facts.version ??= str(entry.version);
+      facts.prompt = promptOf(entry);
+      return facts.prompt !== undefined;
+    });
+  } catch {
+    return facts;
+  }
+  try {
+    const tail = tailLines(file);
+    let tailBranch: string | undefined;
+    let tailTime: number | undefined;
+    for (const line of tail.lines.reverse()) {
+      const wants =
+        (facts.lastPrompt === undefined && line.includes('"last-prompt"')) ||
+        (tailBranch === undefined && line.includes('"gitBranch"')) ||
+        (tailTime === undefined && line.includes('"timestamp"'));
+      if (!wants) continue;
+      const entry = parseObject(line);
+      if (!entry) continue;
+      if (entry.type === 'last-prompt') facts.lastPrompt ??= str(entry.lastPrompt);
+      tailBranch ??= str(entry.gitBranch);
+      tailTime ??= time(entry.timestamp);
+      if (facts.lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined) break;
+    }
+    // The branch a session is on now is the one of its latest entries.
+    if (tailBranch !== undefined) facts.branch = tailBranch;
+    facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, tail.mtimeMs) || undefined;
+  } catch {
+    // the head is all we have
+  }
+  return facts;
+}

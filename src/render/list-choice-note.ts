@@ -1,0 +1,46 @@
+import type { ListChoice } from '../core/lists/list-choice.js';
+import { ago } from './lists-table.js';
+import { promptText, tildePath } from './session-text.js';
+
+/**
+ * The stderr line that says which list a command took and why, whenever the person did
+ * not name it outright: `using list 2d483082 (live session "fix the login bug",
+ * ~/work/myproj)`. Undefined when the list was named in full or by the environment.
+ */
+export function renderChoiceNote(choice: ListChoice, opts: { home: string; now: number; width: number }): string | undefined {
+  const shown = shortListId(choice.id);
+  switch (choice.how) {
+    case 'flag':
+    case 'env':
+      return undefined;
+    case 'flag-prefix':
+      return `using list ${choice.id}, the only one whose id starts with "${choice.typed ?? ''}"`;
+    case 'session':
+    case 'project': {
+      const s = choice.session;
+      const parts: string[] = [];
+      if (s) {
+        const state = s.state === 'live' ? 'live session' : `${s.state} session`;
+        const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
+        parts.push(prompt === '' ? state : `${state} "${prompt}"`);
+        const where = s.cwd ?? choice.projectDir;
+        if (where !== undefined) parts.push(tildePath(where, opts.home));
+        if (s.state !== 'live' && s.lastActivity !== undefined) parts.push(`active ${ago(s.lastActivity, opts.now)}`);
+      }
+      const others = (choice.candidates ?? []).filter((c) => c !== choice.id).length;
+      const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} here: tasks lists --here` : '';
+      return `using list ${shown} (${parts.join(', ')})${more}`;
+    }
+    case 'only':
+      return `using list ${shown}, the only one`;
+    case 'most-recent': {
+      const others = (choice.candidates ?? []).filter((c) => c !== choice.id).map(shortListId);
+      return `using list ${shown}, the most recently changed (others: ${others.join(', ')}); choose with --list`;
+    }
+  }
+}
+
+/** The id a person can type back: a session UUID's first 8 characters, other names whole. */
+function shortListId(id: string): string {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(id) ? id.slice(0, 8) : id;
+}

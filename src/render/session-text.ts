@@ -1,0 +1,21 @@
+import type { SessionInfo } from '../core/sessions/session-index.js';
+import { oneLine, truncate } from './text.js';
+
+/** Paths under the home directory as a person writes them: `~/work/myproj`. */
+export function tildePath(dir: string, home: string): string {
+  if (home === '' || home === '/') return dir;
+  if (dir === home) return '~';
+  return dir.startsWith(`${home}/`) ? `~${dir.slice(home.length)}` : dir;
+}
+
+/** A prompt on one line, cut to `max` columns ("fix the login bug in…"). */
+export function promptText(prompt: string | undefined, max: number): string {
+  return prompt === undefined ? '' : truncate(oneLine(prompt.replace(/\s+/g, ' ')), Math.max(4, max));
+}
+
+/** "live, busy", "live, idle", "ended", "crashed": a session's state in words. */
+export function stateText(session: Pick<SessionInfo, 'state' | 'activity'> | undefined): string {
+  if (session === undefined) return '';
+  if (session.state === 'live') return session.activity === undefined ? 'live' : `live, ${session.activity}`;
+  return session.state;
+}
