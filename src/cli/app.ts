@@ -131,8 +131,13 @@ export class App {
       home: this.home,
       index: this.sessions,
     });
-    const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100 });
-    if (note !== undefined) this.note(oneLine(note));
+    // The only list there is needs no explaining to a script; a person is told whose it is.
+    const quiet = choice.how === 'only' && !this.stderrIsTTY;
+    if (!quiet) {
+      if (choice.how === 'only' && choice.exists) choice.session = this.sessions.sessionsOfList(choice.id)[0];
+      const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100 });
+      if (note !== undefined) this.note(oneLine(note));
+    }
     if (!choice.exists) this.missingList(choice, opts);
     return choice;
   }
@@ -141,7 +146,7 @@ export class App {
     if (opts.mayBeMissing) return;
     const near = nearNames(choice.id, listIds(this.configDir));
     if (!opts.creates) {
-      throw new TasksError('not_found', `list "${choice.id}" does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`, {
+      throw new TasksError('not_found', `list folder ${choice.dir} does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`, {
         hint: near.length > 0 ? undefined : 'tasks lists shows the lists there are',
         details: { list: choice.id, ...(near.length > 0 ? { suggestions: near } : {}) },
       });
@@ -151,7 +156,8 @@ export class App {
         details: { list: choice.id, suggestions: near },
       });
     }
-    this.note(oneLine(`new list "${choice.id}" (${choice.dir})`));
+    // With --json the created tasks say it; stderr stays for errors alone.
+    if (!this.json) this.note(oneLine(`new list "${choice.id}"`));
   }
 
   private get stderrColumns(): number {

@@ -17,27 +17,34 @@ export function renderChoiceNote(choice: ListChoice, opts: { home: string; now: 
       return `using list ${choice.id}, the only one whose id starts with "${choice.typed ?? ''}"`;
     case 'session':
     case 'project': {
-      const s = choice.session;
-      const parts: string[] = [];
-      if (s) {
-        const state = s.state === 'live' ? 'live session' : `${s.state} session`;
-        const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
-        parts.push(prompt === '' ? state : `${state} "${prompt}"`);
-        const where = s.cwd ?? choice.projectDir;
-        if (where !== undefined) parts.push(tildePath(where, opts.home));
-        if (s.state !== 'live' && s.lastActivity !== undefined) parts.push(`active ${ago(s.lastActivity, opts.now)}`);
-      }
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).length;
       const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} here: tasks lists --here` : '';
-      return `using list ${shown} (${parts.join(', ')})${more}`;
+      return `using list ${shown} (${sessionWords(choice, opts).join(', ')})${more}`;
     }
-    case 'only':
-      return `using list ${shown}, the only one`;
+    case 'only': {
+      const words = sessionWords(choice, opts);
+      return `using list ${shown}, the only one${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
+    }
     case 'most-recent': {
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).map(shortListId);
       return `using list ${shown}, the most recently changed (others: ${others.join(', ')}); choose with --list`;
     }
   }
+}
+
+/** `live session "fix the login bug", ~/work/myproj[, active 5 min ago]` */
+function sessionWords(choice: ListChoice, opts: { home: string; now: number; width: number }): string[] {
+  const s = choice.session;
+  const where = s?.cwd ?? choice.projectDir;
+  const parts: string[] = [];
+  if (s) {
+    const state = `${s.state === 'live' ? 'live' : s.state} session`;
+    const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
+    parts.push(prompt === '' ? state : `${state} "${prompt}"`);
+  }
+  if (where !== undefined) parts.push(tildePath(where, opts.home));
+  if (s && s.state !== 'live' && s.lastActivity !== undefined) parts.push(`active ${ago(s.lastActivity, opts.now)}`);
+  return parts;
 }
 
 /** The id a person can type back: a session UUID's first 8 characters, other names whole. */

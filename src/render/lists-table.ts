@@ -69,48 +69,40 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       crashed: s?.state === 'crashed',
     };
   });
-  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', done: 'DONE', active: 'ACTIVE', pending: 'PENDING', changed: 'CHANGED', team: 'TEAM' };
-  const widthOf = (key: keyof typeof head) => Math.max(visibleWidth(head[key]), ...cells.map((c) => visibleWidth(c[key] + (key === 'pending' ? c.problems : ''))));
-  const fixed = (['list', 'project', 'branch', 'state', 'done', 'active', 'pending', 'changed'] as const).map((k) => ({ k, w: widthOf(k) }));
+  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', done: 'DONE', active: 'ACTIVE', pending: 'PENDING', changed: 'CHANGED', team: 'TEAM' };
+  type Key = keyof typeof head;
+  // Session columns nobody has (lists made by hand, no transcripts) take no room.
+  const shown = (Object.keys(head) as Key[]).filter(
+    (k) => !['project', 'branch', 'state', 'prompt', 'team'].includes(k) || cells.some((c) => (c[k] ?? '') !== ''),
+  );
+  const text = (c: (typeof cells)[number], k: Key) => (k === 'pending' ? c.pending + c.problems : (c[k] ?? ''));
+  const widthOf = (k: Key) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(text(c, k))));
   const gap = 2;
-  const used = fixed.reduce((sum, c) => sum + c.w + gap, 0) + (withTeams ? widthOf('team') + gap : 0);
-  const promptWidth = Math.max(12, Math.min(60, o.width - used));
-  const line = (v: Record<string, string>, prompt: string) =>
-    [
-      padEnd(v.list!, fixed[0]!.w),
-      padEnd(v.project!, fixed[1]!.w),
-      padEnd(v.branch!, fixed[2]!.w),
-      padEnd(v.state!, fixed[3]!.w),
-      padEnd(prompt, promptWidth),
-      padEnd(v.done!, fixed[4]!.w),
-      padEnd(v.active!, fixed[5]!.w),
-      padEnd(v.pending!, fixed[6]!.w),
-      padEnd(v.changed!, fixed[7]!.w),
-      ...(withTeams ? [v.team!] : []),
-    ]
+  const fixedWidth = shown.filter((k) => k !== 'prompt' && k !== 'team').reduce((sum, k) => sum + widthOf(k) + gap, 0);
+  const teamWidth = shown.includes('team') ? widthOf('team') + gap : 0;
+  const promptWidth = Math.max(12, Math.min(60, o.width - fixedWidth - teamWidth));
+  const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthOf(k)])) as Record<Key, number>;
+  const line = (values: Record<Key, string>) =>
+    shown
+      .map((k, i) => (i === shown.length - 1 ? values[k] : padEnd(values[k], widths[k])))
       .join(' '.repeat(gap))
       .trimEnd();
-  const rows = [fitStyled(style.bold(line(head, 'PROMPT')), o.width)];
+  const rows = [fitStyled(style.bold(line(head)), o.width)];
   for (const c of cells) {
     const state = c.live ? style.green(c.state) : c.crashed ? style.red(c.state) : style.dim(c.state);
-    const { prompt, live, crashed, ...plain } = c;
-    const text = line(
-      {
-        ...plain,
-        list: style.bold(c.list),
-        project: style.cyan(c.project),
-        state: padEnd(state, fixed[3]!.w),
-        done: style.green(c.done),
-        active: style.cyan(c.active),
-        pending: c.pending + (c.problems === '' ? '' : style.red(c.problems)),
-        changed: style.dim(c.changed),
-        team: style.magenta(c.team),
-      },
-      promptText(prompt, promptWidth),
-    );
-    void live;
-    void crashed;
-    rows.push(fitStyled(text, o.width));
+    const row = line({
+      list: style.bold(c.list),
+      project: style.cyan(c.project),
+      branch: c.branch,
+      state,
+      prompt: promptText(c.prompt, promptWidth),
+      done: style.green(c.done),
+      active: style.cyan(c.active),
+      pending: c.pending + (c.problems === '' ? '' : style.red(c.problems)),
+      changed: style.dim(c.changed),
+      team: style.magenta(c.team),
+    });
+    rows.push(fitStyled(row, o.width));
   }
   return rows.join('\n');
 }

@@ -114,14 +114,14 @@ describe('choosing the list', () => {
     const r = run(config, ['list', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((t: { subject: string }) => t.subject)).toEqual(['o']);
-    expect(r.stderr).toMatch(/using list "other", the most recently changed \(others: refactor-auth\)/);
+    expect(r.stderr).toMatch(/using list other, the most recently changed \(others: refactor-auth\)/);
   });
 
   it('a mutation refuses and names the candidates', () => {
     const config = twoLists();
     const r = run(config, ['create', 'x']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('error: several task lists exist; choose one with --list: other, refactor-auth');
+    expect(r.stderr.trim()).toBe("error: several task lists exist and none belongs to this directory's sessions; choose one with --list: other, refactor-auth");
   });
 
   it('lists shows every list with counts', () => {

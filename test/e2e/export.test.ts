@@ -123,7 +123,7 @@ describe('round trips', () => {
     const first = run(config, ['export']).stdout;
     const imported = run(config, ['-l', 'copy', 'import', '-'], { input: first });
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toMatch(/^detected todowrite: a TodoWrite input \{"todos": \[\.\.\.\]\} \(4 todos\)\n/);
+    expect(imported.stderr).toMatch(/^new list "copy"\ndetected todowrite: a TodoWrite input \{"todos": \[\.\.\.\]\} \(4 todos\)\n/);
     const second = run(config, ['-l', 'copy', 'export']).stdout;
     expect(second).toBe(first);
   });

@@ -30,7 +30,7 @@ describe('TaskCreated hooks on create', () => {
     const { command, log } = recorder(world);
     writeSettings(world, 'project', settingsWith({ TaskCreated: [{ command }] }));
     const r = tasks(world, ['create', 'Run tests', '-d', 'npm test']);
-    expect(r).toMatchObject({ code: 0, stdout: '1\n', stderr: '' });
+    expect(r).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "l"\n' });
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ id: '1', subject: 'Run tests', status: 'pending' });
     const [entry] = logLines(log) as Array<Record<string, unknown>>;
     expect(entry?.stdin).toEqual({
@@ -92,7 +92,7 @@ describe('TaskCreated hooks on create', () => {
     writeSettings(world, 'project', settingsWith({ TaskCreated: [{ command: created.command }], TaskCompleted: [{ command: gate }] }));
     const r = tasks(world, ['create', 'Done already', '--status', 'completed']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe('error: TaskCompleted hook blocked completing task #1: not done\n');
+    expect(r.stderr).toBe('new list "l"\nerror: TaskCompleted hook blocked completing task #1: not done\n');
     expect(logLines(created.log)).toHaveLength(1);
     expect(fs.existsSync(path.join(world.list, '1.json'))).toBe(false);
   });

@@ -14,7 +14,7 @@ describe('import from the real samples', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('detected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n');
+    expect(r.stderr).toBe('new list "work"\ndetected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n');
     expect(r.stdout).toBe(
       ['created  #1  completed    Analyse code', 'created  #2  in_progress  Refactor auth', 'created  #3  pending      Run tests', ''].join('\n'),
     );
@@ -53,7 +53,7 @@ describe('import from the real samples', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^detected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/);
+    expect(r.stderr).toMatch(/^new list "rebuilt"\ndetected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/);
     // The agent's list: 1, 2, 4, 5 (3 was deleted). Here: 1, 2, 3, 4.
     const renumber: Record<string, string> = { '1': '1', '2': '2', '4': '3', '5': '4' };
     for (const [oldId, newId] of Object.entries(renumber)) {
@@ -128,7 +128,7 @@ describe('--chain, --dry-run, stdin', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^detected todowrite: a todos array \(3 todos\)\n/);
+    expect(r.stderr).toMatch(/^new list "c"\ndetected todowrite: a todos array \(3 todos\)\n/);
     const t = (id: string) => readJson(path.join(listDir(config, 'c'), `${id}.json`));
     expect([t('1'), t('2'), t('3')].map((x) => [(x as { blockedBy: string[] }).blockedBy, (x as { blocks: string[] }).blocks])).toEqual([
       [[], ['2']],

@@ -30,6 +30,15 @@ export function listIds(configDir: string): string[] {
   }
 }
 
+function somethingAt(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch (err) {
+    return errnoCode(err) !== 'ENOENT';
+  }
+}
+
 function isDirectory(p: string): boolean {
   try {
     return fs.statSync(p).isDirectory();
@@ -64,7 +73,7 @@ export interface ListChoice {
   id: string;
   dir: string;
   how: ChoiceRule;
-  /** Whether the list folder exists now (a named list may not exist yet). */
+  /** Whether something is at the list's path now (a named list may not exist yet). */
   exists: boolean;
   /** The session the list belongs to, when the choice went through one. */
   session?: SessionInfo | undefined;
@@ -108,14 +117,16 @@ export function chooseList(configDir: string, opts: ChooseListOptions): ListChoi
   const index = opts.index ?? new SessionIndex(configDir);
   if (opts.session !== undefined) return bySession(configDir, index, opts.session, opts.forWrite);
   if (opts.env !== undefined && opts.env !== '') return named(configDir, opts.env, 'env');
-  return byProject(configDir, index, opts) ?? byRecency(configDir, opts.forWrite);
+  return byProject(configDir, index, opts) ?? byRecency(configDir, index, opts.forWrite);
 }
 
 function named(configDir: string, raw: string, how: ChoiceRule): ListChoice {
   if (raw === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(raw);
   const dir = listDirOf(configDir, id);
-  return { id, dir, how, exists: isDirectory(dir) };
+  // Anything in the way (a file, a dangling link) counts as there: the command's own
+  // read or write then says precisely what is wrong with it.
+  return { id, dir, how, exists: somethingAt(dir) };
 }
 
 function byFlag(configDir: string, raw: string): ListChoice {
@@ -172,8 +183,9 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
     const pool = live.length > 0 ? live : candidates;
     const lists = [...new Set(pool.map((c) => c.list))];
     if (lists.length > 1 && opts.forWrite) {
-      throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list`, {
-        hint: 'tasks lists --here shows them with their prompts',
+      const named = pool.map((c) => describeCandidate(c.list, c.session)).join(', ');
+      throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`, {
+        hint: 'tasks lists --here shows them',
         details: { candidates: pool.map((c) => candidateDetails(c)) },
       });
     }
@@ -186,6 +198,15 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
     };
   }
   return undefined;
+}
+
+/** `2d483082 ("fix the login bug", /home/me/work/myproj)`: what a person needs to choose. */
+function describeCandidate(list: string, session: SessionInfo | undefined): string {
+  const id = /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(list) ? list.slice(0, 8) : list;
+  if (session === undefined) return id;
+  const prompt = session.prompt?.replace(/\s+/g, ' ');
+  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(Boolean);
+  return facts.length > 0 ? `${id} (${facts.join(', ')})` : id;
 }
 
 function candidateDetails({ list, session }: Candidate) {
@@ -214,7 +235,7 @@ function isBelow(dir: string, ancestor: string): boolean {
 }
 
 /** Rule 5. */
-function byRecency(configDir: string, forWrite: boolean): ListChoice {
+function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): ListChoice {
   const ids = listIds(configDir);
   if (ids.length === 0) {
     if (!fs.existsSync(configDir)) {
@@ -232,7 +253,8 @@ function byRecency(configDir: string, forWrite: boolean): ListChoice {
     .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
     .map((x) => x.id);
   if (forWrite) {
-    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list`, {
+    const named = byChange.map((id) => describeCandidate(id, index.sessionsOfList(id)[0]));
+    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`, {
       hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
       details: { candidates: byChange },
     });
