@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { TasksError, isTasksError } from '../core/base/errors.js';
 import { chooseList, listIds, type ListChoice } from '../core/lists/list-choice.js';
 import { nearNames } from '../core/lists/near-names.js';
+import { shortIds } from '../core/lists/short-ids.js';
 import { SessionIndex } from '../core/sessions/session-index.js';
 import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
@@ -135,7 +136,9 @@ export class App {
     const quiet = choice.how === 'only' && !this.stderrIsTTY;
     if (!quiet) {
       if (choice.how === 'only' && choice.exists) choice.session = this.sessions.sessionsOfList(choice.id)[0];
-      const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100 });
+      const known = shortIds([...new Set([...listIds(this.configDir), choice.id])]);
+      const short = (id: string) => known.get(id) ?? id;
+      const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100, short });
       if (note !== undefined) this.note(oneLine(note));
     }
     if (!choice.exists) this.missingList(choice, opts);

@@ -7,8 +7,11 @@ import { promptText, tildePath } from './session-text.js';
  * not name it outright: `using list 2d483082 (live session "fix the login bug",
  * ~/work/myproj)`. Undefined when the list was named in full or by the environment.
  */
-export function renderChoiceNote(choice: ListChoice, opts: { home: string; now: number; width: number }): string | undefined {
-  const shown = shortListId(choice.id);
+export function renderChoiceNote(
+  choice: ListChoice,
+  opts: { home: string; now: number; width: number; short: (id: string) => string },
+): string | undefined {
+  const shown = opts.short(choice.id);
   switch (choice.how) {
     case 'flag':
     case 'env':
@@ -26,7 +29,7 @@ export function renderChoiceNote(choice: ListChoice, opts: { home: string; now: 
       return `using list ${shown}, the only one${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
     }
     case 'most-recent': {
-      const others = (choice.candidates ?? []).filter((c) => c !== choice.id).map(shortListId);
+      const others = (choice.candidates ?? []).filter((c) => c !== choice.id).map(opts.short);
       return `using list ${shown}, the most recently changed (others: ${others.join(', ')}); choose with --list`;
     }
   }
@@ -47,7 +50,3 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   return parts;
 }
 
-/** The id a person can type back: a session UUID's first 8 characters, other names whole. */
-function shortListId(id: string): string {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(id) ? id.slice(0, 8) : id;
-}

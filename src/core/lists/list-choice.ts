@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
+import { shortIds } from './short-ids.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 
 /**
@@ -183,7 +184,8 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
     const pool = live.length > 0 ? live : candidates;
     const lists = [...new Set(pool.map((c) => c.list))];
     if (lists.length > 1 && opts.forWrite) {
-      const named = pool.map((c) => describeCandidate(c.list, c.session)).join(', ');
+      const short = shortIds(listIds(configDir));
+      const named = pool.map((c) => describeCandidate(c.list, c.session, short)).join(', ');
       throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`, {
         hint: 'tasks lists --here shows them',
         details: { candidates: pool.map((c) => candidateDetails(c)) },
@@ -201,8 +203,8 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
 }
 
 /** `2d483082 ("fix the login bug", /home/me/work/myproj)`: what a person needs to choose. */
-function describeCandidate(list: string, session: SessionInfo | undefined): string {
-  const id = /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(list) ? list.slice(0, 8) : list;
+function describeCandidate(list: string, session: SessionInfo | undefined, short: Map<string, string>): string {
+  const id = short.get(list) ?? list;
   if (session === undefined) return id;
   const prompt = session.prompt?.replace(/\s+/g, ' ');
   const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(Boolean);
@@ -253,7 +255,8 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
     .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
     .map((x) => x.id);
   if (forWrite) {
-    const named = byChange.map((id) => describeCandidate(id, index.sessionsOfList(id)[0]));
+    const short = shortIds(ids);
+    const named = byChange.map((id) => describeCandidate(id, index.sessionsOfList(id)[0], short));
     throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`, {
       hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
       details: { candidates: byChange },

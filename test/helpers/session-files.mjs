@@ -1,0 +1,88 @@
+// Claude Code's session files, written as the real agent writes them, for tests and the
+// benchmark: a transcript made from the real one in test/fixtures (its lines, with this
+// session's id, working directory, branch, prompt and times), and live-session files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code-2.1.328', 'transcript-todowrite-v1.jsonl');
+const REAL = fs.readFileSync(FIXTURE, 'utf8').trimEnd().split('\n');
+const REAL_ID = '86bc41b1-7b55-4382-aa2a-0eca0db6ae41';
+
+/** Claude Code's project folder name for a working directory. */
+export function projectFolder(cwd) {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/**
+ * Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines.
+ * opts: { sessionId, cwd, prompt, branch, lastPrompt, start (ms), end (ms), padTo (bytes) }.
+ * Returns the file's path; its mtime is `end`.
+ */
+export function writeTranscript(config, opts) {
+  const start = opts.start ?? Date.now() - 60_000;
+  const end = opts.end ?? start + 30_000;
+  const dir = path.join(config, 'projects', projectFolder(opts.cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${opts.sessionId}.jsonl`);
+  const step = (end - start) / REAL.length;
+  const lines = REAL.map((line, i) => {
+    const entry = JSON.parse(line);
+    const text = JSON.stringify(entry)
+      .replaceAll(REAL_ID, opts.sessionId)
+      .replaceAll('"/home/user/project"', JSON.stringify(opts.cwd))
+      .replaceAll('"gitBranch":"HEAD"', `"gitBranch":${JSON.stringify(opts.branch ?? 'main')}`);
+    const fixed = JSON.parse(text);
+    if (typeof fixed.timestamp === 'string') fixed.timestamp = new Date(start + i * step).toISOString();
+    if (fixed.type === 'user' && typeof fixed.message?.content === 'string') fixed.message.content = opts.prompt ?? 'follow the plan';
+    if (fixed.type === 'queue-operation' && typeof fixed.content === 'string') fixed.content = opts.prompt ?? 'follow the plan';
+    if (fixed.type === 'last-prompt') fixed.lastPrompt = opts.lastPrompt ?? opts.prompt ?? 'follow the plan';
+    return JSON.stringify(fixed);
+  });
+  // Padding: more of the middle (assistant turns and results), as long sessions have.
+  if (opts.padTo) {
+    const middle = lines.slice(5, -5);
+    const out = [...lines.slice(0, -5)];
+    let size = out.reduce((n, l) => n + l.length + 1, 0);
+    for (let i = 0; size < opts.padTo; i++) {
+      const l = middle[i % middle.length];
+      out.push(l);
+      size += l.length + 1;
+    }
+    lines.splice(0, lines.length, ...out, ...lines.slice(-5));
+  }
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  fs.utimesSync(file, end / 1000, end / 1000);
+  return file;
+}
+
+/** Field 22 of /proc/<pid>/stat: the process start time that Claude Code records. */
+export function procStart(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+/** Write `<config>/sessions/<pid>.json` as a running session does. */
+export function writeLiveSession(config, { pid, sessionId, cwd, status = 'busy', name = 'proj-a1', start, procStartTicks }) {
+  const dir = path.join(config, 'sessions');
+  fs.mkdirSync(dir, { recursive: true });
+  const at = start ?? Date.now();
+  const body = {
+    pid,
+    sessionId,
+    cwd,
+    startedAt: at,
+    procStart: procStartTicks ?? procStart(pid),
+    version: '2.1.328',
+    kind: 'interactive',
+    entrypoint: 'cli',
+    name,
+    nameSource: 'derived',
+    status,
+    updatedAt: at,
+    statusUpdatedAt: at,
+  };
+  const file = path.join(dir, `${pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(body));
+  return file;
+}
