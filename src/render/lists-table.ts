@@ -2,6 +2,7 @@ import type { ListOverview } from '../core/lists/list-summary.js';
 import type { SessionInfo } from '../core/sessions/session-index.js';
 import { fitStyled } from './fit.js';
 import { promptText, stateText, tildePath } from './session-text.js';
+import { STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
 
@@ -44,43 +45,42 @@ interface Layout {
 }
 
 /**
- * The terminal table: one row per list, newest first; the prompt takes the room the
- * other columns leave, and no row is wider than the terminal.
+ * The terminal table: one row per list, newest first. TASKS reads "done/total", with the
+ * number in progress after ▶. The prompt takes the room the other columns leave; on a
+ * narrow screen BRANCH gives way first, then CHANGED, and no row is wider than the screen.
  */
 export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const { style } = o;
-  const withTeams = lists.some((l) => l.team !== undefined);
   const cells = lists.map((l) => {
     const s = shownSession(l);
-    const problems = l.problems > 0 ? ` (${l.problems} unreadable)` : '';
     return {
       list: oneLine(l.shortId),
       project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
-      prompt: s?.prompt,
-      done: String(l.counts.completed),
-      active: String(l.counts.in_progress),
-      pending: String(l.counts.pending),
-      problems,
+      prompt: s?.prompt ?? '',
+      tasks: `${l.counts.completed}/${l.total}${l.counts.in_progress > 0 ? ` ${STATUS_SYMBOL.in_progress}${l.counts.in_progress}` : ''}`,
+      problems: l.problems > 0 ? ` (${l.problems} unreadable)` : '',
       changed: ago(l.changedAt, o.now),
-      team: withTeams ? teamCell(l.team) : '',
-      live: s?.state === 'live',
-      crashed: s?.state === 'crashed',
+      team: teamCell(l.team),
+      sessionState: s?.state,
     };
   });
-  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', done: 'DONE', active: 'ACTIVE', pending: 'PENDING', changed: 'CHANGED', team: 'TEAM' };
+  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', tasks: 'TASKS', changed: 'CHANGED', team: 'TEAM' };
   type Key = keyof typeof head;
-  // Session columns nobody has (lists made by hand, no transcripts) take no room.
-  const shown = (Object.keys(head) as Key[]).filter(
-    (k) => !['project', 'branch', 'state', 'prompt', 'team'].includes(k) || cells.some((c) => (c[k] ?? '') !== ''),
-  );
-  const text = (c: (typeof cells)[number], k: Key) => (k === 'pending' ? c.pending + c.problems : (c[k] ?? ''));
+  const text = (c: (typeof cells)[number], k: Key) => (k === 'tasks' ? c.tasks + c.problems : c[k]);
   const widthOf = (k: Key) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(text(c, k))));
   const gap = 2;
-  const fixedWidth = shown.filter((k) => k !== 'prompt' && k !== 'team').reduce((sum, k) => sum + widthOf(k) + gap, 0);
-  const teamWidth = shown.includes('team') ? widthOf('team') + gap : 0;
-  const promptWidth = Math.max(12, Math.min(60, o.width - fixedWidth - teamWidth));
+  // Session columns nobody has (lists made by hand, no transcripts) take no room.
+  let shown = (Object.keys(head) as Key[]).filter(
+    (k) => !['project', 'branch', 'state', 'prompt', 'team'].includes(k) || cells.some((c) => c[k] !== ''),
+  );
+  const promptRoom = () => o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthOf(k) + gap, 0);
+  for (const drop of ['branch', 'changed'] as const) {
+    if (!shown.includes('prompt') || promptRoom() >= 20) break;
+    shown = shown.filter((k) => k !== drop);
+  }
+  const promptWidth = Math.max(12, Math.min(60, promptRoom()));
   const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthOf(k)])) as Record<Key, number>;
   const line = (values: Record<Key, string>) =>
     shown
@@ -89,16 +89,14 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       .trimEnd();
   const rows = [fitStyled(style.bold(line(head)), o.width)];
   for (const c of cells) {
-    const state = c.live ? style.green(c.state) : c.crashed ? style.red(c.state) : style.dim(c.state);
+    const state = c.sessionState === 'live' ? style.green(c.state) : c.sessionState === 'crashed' ? style.red(c.state) : style.dim(c.state);
     const row = line({
       list: style.bold(c.list),
       project: style.cyan(c.project),
       branch: c.branch,
       state,
-      prompt: promptText(c.prompt, promptWidth),
-      done: style.green(c.done),
-      active: style.cyan(c.active),
-      pending: c.pending + (c.problems === '' ? '' : style.red(c.problems)),
+      prompt: promptText(c.prompt === '' ? undefined : c.prompt, promptWidth),
+      tasks: c.tasks + (c.problems === '' ? '' : style.red(c.problems)),
       changed: style.dim(c.changed),
       team: style.magenta(c.team),
     });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -184,5 +184,137 @@ describe('prefixes and refusals', () => {
     expect(created).toMatchObject({ code: 0, stdout: '1\n' });
     // The short id is the shortest unique prefix: B and C share their first 8 characters.
     expect(created.stderr).toMatch(new RegExp(`^using list 7c1e2f30-2 \\(ended session "c", ~/c, active \\d+s ago\\)\nnew list "${C}"\n$`));
+  });
+});
+
+describe('tasks lists', () => {
+  it('shows project, branch, state, prompt and counts; --json carries every field; --here and --live filter', () => {
+    const w = world();
+    const myproj = w.dir('work/myproj');
+    const api = w.dir('work/myproj/packages/api');
+    const other = w.dir('work/other');
+    w.list(A, 2);
+    w.list(B, 1);
+    w.list(C, 3);
+    w.list('by-hand', 1);
+    const now = Date.now();
+    writeTranscript(w.config, { sessionId: A, cwd: myproj, branch: 'feat/login', prompt: 'fix the login bug\nand its tests', lastPrompt: 'now the tests', start: now - 60 * MIN, end: now - 10 * MIN });
+    writeTranscript(w.config, { sessionId: B, cwd: api, prompt: 'speed up the api', start: now - 30 * MIN, end: now - 5 * MIN });
+    writeTranscript(w.config, { sessionId: C, cwd: other, prompt: 'crashed run', start: now - 20 * MIN, end: now - 15 * MIN });
+    const pid = liveProcess();
+    writeLiveSession(w.config, { pid, sessionId: B, cwd: api, status: 'busy', name: 'api-b2' });
+    // C's process is gone; its live file stayed: a crash.
+    const dead = spawn('true');
+    children.push(dead);
+    writeLiveSession(w.config, { pid: 999_999_9, sessionId: C, cwd: other, procStartTicks: '12345' });
+    const json = JSON.parse(run(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
+    const byId = Object.fromEntries(json.map((l) => [l.id, l]));
+    expect(byId[A]).toMatchObject({
+      shortId: '2d483082',
+      sessionId: A,
+      state: 'ended',
+      activity: null,
+      pid: null,
+      cwd: myproj,
+      branch: 'feat/login',
+      prompt: 'fix the login bug\nand its tests',
+      lastPrompt: 'now the tests',
+      total: 2,
+      pending: 2,
+      transcript: path.join(w.config, 'projects', projectFolder(myproj), `${A}.jsonl`),
+    });
+    expect(byId[B]).toMatchObject({ shortId: '7c1e2f30-1', state: 'live', activity: 'busy', pid, sessionName: 'api-b2', cwd: api });
+    expect(byId[C]).toMatchObject({ shortId: '7c1e2f30-2', state: 'crashed', pid: 9999999 });
+    expect(byId['by-hand']).toMatchObject({ shortId: 'by-hand', sessionId: null, state: null, sessions: [] });
+    // --here: sessions in this directory or below it.
+    const here = JSON.parse(run(w.config, ['lists', '--here', '--json'], { cwd: myproj }).stdout) as Array<{ id: string }>;
+    expect(here.map((l) => l.id).sort()).toEqual([A, B].sort());
+    const live = JSON.parse(run(w.config, ['lists', '--live', '--json']).stdout) as Array<{ id: string }>;
+    expect(live.map((l) => l.id)).toEqual([B]);
+    // Piped: the old columns first, then state, cwd, branch, session id, prompt.
+    const lines = run(w.config, ['lists']).stdout.trim().split('\n');
+    const lineA = lines.find((l) => l.startsWith(A))!.split('\t');
+    expect(lineA.slice(8)).toEqual(['ended', myproj, 'feat/login', A, 'fix the login bug and its tests']);
+    expect(lines.find((l) => l.startsWith('by-hand'))!.split('\t').slice(8)).toEqual(['-', '-', '-', '-', '-']);
+  });
+
+  it('in a terminal: one row per list, newest first, prompts cut to fit, no row wider than the screen', () => {
+    const w = world();
+    const now = Date.now();
+    for (const [i, id] of [A, B, C].entries()) {
+      const d = w.list(id, i + 1);
+      fs.utimesSync(d, (now - i * MIN) / 1000, (now - i * MIN) / 1000);
+      for (const f of fs.readdirSync(d)) fs.utimesSync(path.join(d, f), (now - i * MIN) / 1000, (now - i * MIN) / 1000);
+      writeTranscript(w.config, { sessionId: id, cwd: w.dir(`work/project-${i}`), prompt: `${'a very long opening prompt '.repeat(5)}${i}` });
+    }
+    for (const width of [80, 140]) {
+      const r = run(w.config, ['lists'], { env: { FORCE_COLOR: '1', COLUMNS: String(width) } });
+      // eslint-disable-next-line no-control-regex
+      const plain = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+      // At 80 columns the branch gives way to the prompt; at 140 there is room for all.
+      expect(plain[0]).toMatch(width === 80 ? /^LIST\s+PROJECT\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/ : /^LIST\s+PROJECT\s+BRANCH\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
+      expect(plain.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['2d483082', '7c1e2f30-1', '7c1e2f30-2']);
+      expect(plain[1]).toMatch(/~\/work\/project-0\s+(main\s+)?ended\s+a very long opening pr.*…\s+0\/1\s+\d+s ago$/);
+      expect(plain[3]).toMatch(/\s0\/3\s/);
+      for (const line of plain) expect([...line].length).toBeLessThanOrEqual(width);
+    }
+  });
+});
+
+describe('damaged or foreign session files', () => {
+  it('never crash or hang a command: the list just has less context', () => {
+    const w = world();
+    const proj = w.dir('proj');
+    w.list(A, 2);
+    const folder = path.join(w.config, 'projects', projectFolder(proj));
+    fs.mkdirSync(folder, { recursive: true });
+    const sessions = path.join(w.config, 'sessions');
+    fs.mkdirSync(sessions, { recursive: true });
+    // A's transcript: truncated mid-line after a huge first line and binary noise.
+    const huge = JSON.stringify({ type: 'attachment', cwd: proj, content: 'x'.repeat(3_000_000) });
+    fs.writeFileSync(path.join(folder, `${A}.jsonl`), `${huge}\n\u0000\u0001\u00ff garbage\n{"type":"user","message":{"content":"tru`);
+    // Foreign things where transcripts and session files go.
+    spawnSync('mkfifo', [path.join(folder, `${B}.jsonl`)]);
+    fs.symlinkSync(path.join(folder, 'loop-b.jsonl'), path.join(folder, `${C}.jsonl`));
+    fs.symlinkSync(path.join(folder, `${C}.jsonl`), path.join(folder, 'loop-b.jsonl'));
+    fs.writeFileSync(path.join(sessions, '1.json'), JSON.stringify({ pid: 1, sessionId: A, cwd: proj, procStart: '1', status: 'busy' }));
+    fs.writeFileSync(path.join(sessions, '2.json'), '{"pid": 2, "sessionId"');
+    fs.writeFileSync(path.join(sessions, '3.json'), Buffer.from([0, 1, 2, 255]));
+    spawnSync('mkfifo', [path.join(sessions, '4.json')]);
+    fs.writeFileSync(path.join(sessions, '5.json'), JSON.stringify({ pid: -5, sessionId: 7 }));
+    fs.mkdirSync(path.join(sessions, '6.json'));
+    const started = Date.now();
+    for (const args of [['list', '--json'], ['lists', '--json'], ['lists'], ['get', '1'], ['--session', '2d48', 'list', '--json']]) {
+      const r = run(w.config, args, { cwd: proj });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+|TypeError|RangeError/);
+    }
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const [overview] = JSON.parse(run(w.config, ['lists', '--json'], { cwd: proj }).stdout) as Array<Record<string, unknown>>;
+    // pid 1 runs, but not with the start time the file names: a crash, not a live session.
+    expect(overview).toMatchObject({ id: A, state: 'crashed', prompt: null, cwd: proj });
+    // The list was still found through the project (the session file names its cwd).
+    expect(run(w.config, ['list', '--json'], { cwd: proj }).stderr).toMatch(/^using list 2d483082 \(crashed session, ~\/proj/);
+  });
+});
+
+describe('team lists', () => {
+  it('a team list belongs to its lead session: lists shows it, --session and the project find it', () => {
+    const w = world();
+    const proj = w.dir('team-proj');
+    w.list('my-team', 2);
+    fs.mkdirSync(path.join(w.config, 'teams', 'my-team'), { recursive: true });
+    fs.writeFileSync(
+      path.join(w.config, 'teams', 'my-team', 'config.json'),
+      JSON.stringify({ name: 'my-team', leadAgentId: 'team-lead@my-team', leadSessionId: A, members: [{ name: 'team-lead', agentId: 'team-lead@my-team' }] }),
+    );
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'lead the team' });
+    const [row] = JSON.parse(run(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
+    expect(row).toMatchObject({ id: 'my-team', team: 'my-team', sessionId: A, cwd: proj, prompt: 'lead the team' });
+    expect(JSON.parse(run(w.config, ['--session', '2d48', 'list', '--json']).stdout)).toHaveLength(2);
+    w.list('unrelated', 1);
+    const r = run(w.config, ['list', '--json'], { cwd: proj });
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    expect(r.stderr).toMatch(/^using list my-team \(ended session "lead the team", ~\/team-proj/);
   });
 });

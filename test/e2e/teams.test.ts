@@ -144,7 +144,7 @@ describe('teams in lists and list --owner', () => {
     const plain = t.stdout.replace(/\u001b\[[0-9;]*m/g, '');
     expect(r.stdout).toMatch(/\tcore\t/);
     // No session is known here: the session columns take no room.
-    expect(plain.split('\n')[0]).toMatch(/^LIST\s+DONE\s+ACTIVE\s+PENDING\s+CHANGED\s+TEAM$/);
+    expect(plain.split('\n')[0]).toMatch(/^LIST\s+TASKS\s+CHANGED\s+TEAM$/);
     expect(plain.split('\n')[1]).toMatch(/core \(3: team-lead, alice, bob\)$/);
   });
 
