@@ -4,6 +4,7 @@ import { TasksError, isTasksError } from '../core/base/errors.js';
 import { chooseList, listIds, type ListChoice } from '../core/lists/list-choice.js';
 import { nearNames } from '../core/lists/near-names.js';
 import { shortIds } from '../core/lists/short-ids.js';
+import { goneOwners, type GoneOwners } from '../core/sessions/gone-owners.js';
 import { SessionIndex } from '../core/sessions/session-index.js';
 import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
@@ -106,6 +107,22 @@ export class App {
 
   get home(): string {
     return this.env.HOME || os.homedir();
+  }
+
+  /** The person running tasks, by login name: an owner that is never "gone". */
+  get person(): string | undefined {
+    const fromEnv = this.env.USER || this.env.LOGNAME;
+    if (fromEnv) return fromEnv;
+    try {
+      return os.userInfo().username;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Owners in this list whose session is over, or undefined when none can be said to be. */
+  goneOwners(listId: string): GoneOwners | undefined {
+    return goneOwners(this.sessions, listId, this.person);
   }
 
   /** One session index per process: every command that needs sessions shares its reads. */

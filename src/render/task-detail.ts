@@ -17,12 +17,13 @@ function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'do
  * Every field of one task, for a person: open and completed blockers told apart (each
  * with its status and owner), what it blocks, metadata, and keys agents do not know.
  */
-export function renderTaskDetail(task: Task, index: TaskIndex, style: Style): string {
+export function renderTaskDetail(task: Task, index: TaskIndex, style: Style, ownerGone?: string): string {
   const label = (s: string) => style.bold(s.padEnd(13));
   const lines = [`${style.bold(`#${oneLine(task.id)}`)} ${style.bold(oneLine(task.subject))}`];
   lines.push(`${label('Status:')}${statusLabel(style, task.status)}`);
   if (task.activeForm !== undefined) lines.push(`${label('Active form:')}${oneLine(task.activeForm)}`);
-  lines.push(`${label('Owner:')}${task.owner !== undefined ? oneLine(task.owner) || style.dim('(empty)') : style.dim('none')}`);
+  const gone = ownerGone === undefined ? '' : ` ${style.red(`(gone: ${oneLine(ownerGone)})`)}`;
+  lines.push(`${label('Owner:')}${task.owner !== undefined ? (oneLine(task.owner) || style.dim('(empty)')) + gone : style.dim('none')}`);
   const description = multiLine(task.description);
   if (description.includes('\n')) {
     lines.push(label('Description:'), ...description.split('\n').map((l) => `  ${l}`));

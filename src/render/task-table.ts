@@ -8,6 +8,8 @@ export interface TableOptions {
   style: Style;
   /** Terminal width in columns. */
   width: number;
+  /** Is this unfinished task's owner gone (its session over)? Marked "(gone)" in red. */
+  isGone?: ((task: Task) => boolean) | undefined;
 }
 
 /** The status a person cares about: a pending task with an open blocker reads "blocked". */
@@ -36,7 +38,8 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       status,
       subject: oneLine(t.subject),
       active,
-      owner: t.owner ? oneLine(t.owner) : '',
+      gone: Boolean(t.owner) && opts.isGone?.(t) === true,
+      owner: t.owner ? oneLine(t.owner) + (t.owner && opts.isGone?.(t) ? ' (gone)' : '') : '',
       blockers: blockersCell(t, blockers),
     };
   });
@@ -71,7 +74,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       style.dim(padStart(r.id, idW)),
       labels[r.status],
       padEnd(subject, subjectW),
-      padEnd(truncate(r.owner, ownerW), ownerW),
+      padEnd(r.gone ? style.red(truncate(r.owner, ownerW)) : truncate(r.owner, ownerW), ownerW),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
       (r.status === 'blocked' ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));

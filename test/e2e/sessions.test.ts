@@ -318,3 +318,63 @@ describe('team lists', () => {
     expect(r.stderr).toMatch(/^using list my-team \(ended session "lead the team", ~\/team-proj/);
   });
 });
+
+describe('owners whose session is over', () => {
+  function staleWorld() {
+    const w = world();
+    const proj = w.dir('proj');
+    const dir = w.list(A, 0);
+    writeTask(dir, task('1', { status: 'in_progress', owner: 'worker-1', subject: 'Migrate db' }));
+    writeTask(dir, task('2', { status: 'completed', owner: 'worker-2' }));
+    writeTask(dir, task('3', { owner: 'alice' }));
+    writeTask(dir, task('4', { owner: 'worker-1' }));
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'migrate', start: Date.now() - 90 * MIN, end: Date.now() - 60 * MIN });
+    return { w, proj, dir, env: { USER: 'alice' } };
+  }
+
+  it('list and get mark them; check reports them; release --gone gives their work back', () => {
+    const { w, dir, env } = staleWorld();
+    const table = run(w.config, ['-l', A, 'list'], { env: { ...env, FORCE_COLOR: '1', COLUMNS: '120' } });
+    // eslint-disable-next-line no-control-regex
+    const plain = table.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/#1 .*worker-1 \(gone\)/);
+    expect(plain).toMatch(/#4 .*worker-1 \(gone\)/);
+    expect(plain).not.toMatch(/worker-2 \(gone\)|alice \(gone\)/);
+    expect(plain).toContain('2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks release --gone gives them back');
+    const piped = run(w.config, ['-l', A, 'list'], { env });
+    expect(piped.stdout.split('\n')[0]).toBe('1\tin_progress\tworker-1\t-\tMigrate db');
+    expect(piped.stderr).toContain('warning: 2 unfinished tasks are owned by agents whose session 2d483082 ended');
+    expect(run(w.config, ['-l', A, 'get', '1'], { env }).stdout).toMatch(/Owner: +worker-1 \(gone: session 2d483082 ended\)/);
+    expect(run(w.config, ['-l', A, 'get', '2'], { env }).stdout).not.toMatch(/gone/);
+    const check = run(w.config, ['-l', A, 'check', '--json'], { env });
+    const findings = (JSON.parse(check.stdout) as { findings: Array<{ code: string; id: string }> }).findings.filter((f) => f.code === 'owner_gone');
+    expect(findings.map((f) => f.id)).toEqual(['1', '4']);
+    const dry = run(w.config, ['-l', A, 'release', '--gone', '--dry-run'], { env });
+    expect(dry).toMatchObject({ code: 0, stdout: 'Would release task #1 from worker-1 (session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n' });
+    expect(readJson(path.join(dir, '1.json'))).toMatchObject({ owner: 'worker-1', status: 'in_progress' });
+    const released = run(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
+    expect(released.code).toBe(0);
+    expect((JSON.parse(released.stdout) as Array<{ id: string; released: boolean }>).map((r) => [r.id, r.released])).toEqual([['1', true], ['4', true]]);
+    expect(readJson(path.join(dir, '1.json'))).not.toHaveProperty('owner');
+    expect(readJson(path.join(dir, '1.json'))).toMatchObject({ status: 'pending' });
+    expect(readJson(path.join(dir, '2.json'))).toMatchObject({ owner: 'worker-2' });
+    expect(readJson(path.join(dir, '3.json'))).toMatchObject({ owner: 'alice' });
+    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({ code: 0, stderr: 'no unfinished task is held by a gone owner; nothing released\n' });
+  });
+
+  it('nobody is gone while the session runs, or when no session is known', () => {
+    const { w, proj, env } = staleWorld();
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj });
+    const r = run(w.config, ['-l', A, 'list'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(r.stdout).not.toMatch(/gone/);
+    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'no owner here is known to be gone (no ended or crashed session owns this list)\n',
+    });
+    const byHand = w.list('by-hand', 0);
+    writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
+    expect(run(w.config, ['-l', 'by-hand', 'list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toMatch(/gone/);
+    expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({ code: 2, stderr: 'error: --dry-run goes with --gone\n' });
+  });
+});

@@ -30,7 +30,7 @@ Exit status: 0 when nothing is found (with --fix: when nothing is left), 4 when 
 Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
-stale_lock, bad_lock, temp_file, stale_claim.
+stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed).
 
 --fix never deletes a task file: a corrupt one is renamed <id>.json.corrupt-<time>, which
 agents ignore. Cycles, stale claims, symlinks and misnamed files are reported, not fixed.
@@ -51,7 +51,9 @@ Examples:
       const views: CheckView[] = [];
       for (const target of targets) {
         try {
-          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, fix: Boolean(opts.fix) });
+          const gone = app.goneOwners(target.id);
+          const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
+          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;

@@ -15,7 +15,7 @@ export function registerGet(program: Command, app: App): void {
     .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
     .action((rawId: string) => {
       const id = parseTaskId(rawId);
-      const { dir } = app.list(false);
+      const { id: listId, dir } = app.list(false);
       const task = getTask(dir, id);
       if (app.json) {
         app.out(renderJson(task));
@@ -25,6 +25,7 @@ export function registerGet(program: Command, app: App): void {
       // is not read to show one task.
       const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
       index.set(task.id, task);
-      app.out(renderTaskDetail(task, index, app.style));
+      const gone = task.status !== 'completed' && task.owner ? app.goneOwners(listId) : undefined;
+      app.out(renderTaskDetail(task, index, app.style, gone?.isGone(task.owner) ? gone.why : undefined));
     });
 }

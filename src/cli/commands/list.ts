@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { readList } from '../../core/store/list-read.js';
+import type { Task } from '../../core/store/schema.js';
 import { filterTasks, type TaskFilter } from '../../core/lists/task-filter.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
@@ -70,16 +71,26 @@ export function registerList(program: Command, app: App): void {
         app.out(renderJson(tasks));
         return;
       }
+      const gone = app.goneOwners(listId);
+      const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
+      const goneCount = tasks.filter(isGone).length;
       const summary = renderSummary(summaryCounts(tasks, index), app.style);
       const missing = missingBlockers(tasks, index);
       if (app.humanLayout) {
-        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns }));
+        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, isGone }));
         app.out(summary);
+        if (goneCount > 0) app.out(app.style.red(goneNote(goneCount, gone!.why)));
         if (missing.length > 0) app.out(renderMissingLegend(app.style));
       } else {
         if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
         app.note(summary);
+        if (goneCount > 0) app.warn(goneNote(goneCount, gone!.why));
         for (const m of missing) app.warn(renderMissingWarning(m));
       }
     });
+}
+
+/** "2 unfinished tasks are owned by agents of session 2d483082, which ended: tasks release --gone" */
+function goneNote(count: number, why: string): string {
+  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: tasks release --gone gives them back`;
 }

@@ -12,6 +12,8 @@ import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type Prec
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;
+  gone?: boolean;
+  dryRun?: boolean;
 }
 
 type ReleaseReport = ReleaseResult | { id: string; released: false; error: { code: string; message: string } };
@@ -21,7 +23,9 @@ export function registerRelease(program: Command, app: App): void {
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
     .argument('[ids...]', 'task ids')
-    .option('--owner <agent>', "release every unfinished task of <agent> (what Claude Code does when a teammate exits)");
+    .option('--owner <agent>', "release every unfinished task of <agent> (what Claude Code does when a teammate exits)")
+    .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
+    .option('-n, --dry-run', 'with --gone: say what would be released; change nothing');
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -35,11 +39,14 @@ Examples:
   tasks release 4
   tasks release 4 --if-owner alice     only if alice still has it
   tasks release --owner worker-2       worker-2 crashed: free its tasks
+  tasks release --gone --dry-run       what the agents of ended sessions still hold
   tasks release --owner worker-2 --json | jq -r '.[].id'`,
     )
     .action(async (rawIds: string[], opts: ReleaseOptions) => {
       const owner = requireText('--owner', opts.owner);
       const ids = parseIds(rawIds);
+      if (opts.gone) return releaseGone(app, opts, ids, owner);
+      if (opts.dryRun) throw usage('--dry-run goes with --gone');
       if (owner !== undefined && ids.length > 0) throw usage('give task ids or --owner, not both');
       if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');
       const pre = preconditionsFrom(opts);
@@ -83,4 +90,40 @@ function line(r: ReleaseResult): string {
   const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
   const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
   return `Released task #${r.id}${from}${status}: ${subject}`;
+}
+
+/**
+ * `--gone`: every unfinished task whose owner's session is over. Each release is checked
+ * under the task lock against the owner we saw, so a task an agent or person took over
+ * meanwhile is left alone (reported, exit 4).
+ */
+async function releaseGone(app: App, opts: ReleaseOptions, ids: string[], owner: string | undefined): Promise<void> {
+  if (ids.length > 0 || owner !== undefined) throw usage('--gone takes no task ids and no --owner');
+  if (preconditionsFrom(opts)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
+  const { id: listId, dir } = app.list(true);
+  const gone = app.goneOwners(listId);
+  const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
+  if (targets.length === 0) {
+    if (app.json) app.out(renderJson([]));
+    else app.note(gone === undefined ? 'no owner here is known to be gone (no ended or crashed session owns this list)' : 'no unfinished task is held by a gone owner; nothing released');
+    return;
+  }
+  if (opts.dryRun) {
+    if (app.json) app.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
+    else for (const t of targets) app.out(`Would release task #${t.id} from ${oneLine(t.owner ?? '')} (${gone!.why}): ${oneLine(t.subject)}`);
+    return;
+  }
+  const reports: ReleaseReport[] = [];
+  for (const t of targets) {
+    try {
+      const r = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
+      reports.push(r);
+      if (!app.json) app.out(line(r));
+    } catch (err) {
+      app.fail(err);
+      if (!(err instanceof TasksError)) throw err;
+      reports.push({ id: t.id, released: false, error: { code: err.code, message: err.message } });
+    }
+  }
+  if (app.json) app.out(renderJson(reports));
 }

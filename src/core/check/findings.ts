@@ -29,6 +29,7 @@ export const FINDING_CODES = [
   'bad_lock',
   'temp_file',
   'stale_claim',
+  'owner_gone',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -55,6 +56,11 @@ export interface CheckOptions {
   claimStaleMs?: number | undefined;
   /** proper-lockfile's staleness; also the age past which a temp file is abandoned. */
   lockStaleMs?: number;
+  /**
+   * Owners whose session is over (from the session index, which this folder does not
+   * read): why they are gone, or undefined while they may still work.
+   */
+  ownerGone?: ((owner: string) => string | undefined) | undefined;
 }
 
 const CAUSE_CODE = { json: 'invalid_json', schema: 'invalid_task', size: 'too_large', type: 'not_regular_file', access: 'unreadable_file' } as const;
@@ -98,6 +104,21 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
         id,
         owner: task.owner,
         pendingForMs: Math.round(pendingForMs),
+      });
+    }
+  }
+  if (opts.ownerGone !== undefined) {
+    for (const [id, task] of tasks) {
+      const why = task.owner ? opts.ownerGone(task.owner) : undefined;
+      if (task.status === 'completed' || why === undefined) continue;
+      findings.push({
+        code: 'owner_gone',
+        severity: 'warning',
+        message: `task #${id} is ${task.status === 'in_progress' ? 'in progress' : 'pending'} and owned by ${task.owner}, whose ${why}`,
+        fixable: false,
+        hint: 'give it back for another agent or person: tasks release --gone',
+        id,
+        owner: task.owner,
       });
     }
   }
