@@ -91,11 +91,11 @@ function writeList(config, listId, tasks) {
 
 // ---- timing -----------------------------------------------------------------------------
 
-function once(cmd, cmdArgs, env) {
+function once(cmd, cmdArgs, env, cwd) {
   const memFile = path.join(os.tmpdir(), `bench-mem-${process.pid}`);
   const argv = TIME ? [TIME, ['-f', '%M', '-o', memFile, cmd, ...cmdArgs]] : [cmd, cmdArgs];
   const start = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv[1], { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const r = spawnSync(argv[0], argv[1], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   let kb = NaN;
   if (TIME) {
@@ -225,6 +225,58 @@ function firstLine(cmdArgs) {
   rows.push({ name: `8 x ${PER} contended updates (wall)`, median: wall, p10: NaN, p90: NaN, peakMb: NaN, failures: results.reduce((a, b) => a + b, 0), note: `${lost} lost` });
 }
 
+// Sessions: a heavy user's config (300 transcripts, 60 lists) against the same lists with
+// no projects/ folder, each run of one paired with a run of the other (ratio: with/without).
+{
+  const { makeSessionWorld } = await import('./session-world.mjs');
+  const heavy = path.join(config, 'heavy');
+  const bare = path.join(config, 'bare');
+  const { project, list } = makeSessionWorld(heavy, { writeList, makeTasks });
+  fs.cpSync(path.join(heavy, 'tasks'), path.join(bare, 'tasks'), { recursive: true });
+  const heavyEnv = { ...ENV, CLAUDE_CONFIG_DIR: heavy, HOME: path.join(heavy, 'home') };
+  const bareEnv = { ...ENV, CLAUDE_CONFIG_DIR: bare, HOME: path.join(heavy, 'home') };
+  const pair = (name, a, b, target) => {
+    const m = measurePair(a, b);
+    rows.push({ name, ...m.a, base: m.b.median, target, note: `vs ${fmtMs(m.b.median)} without projects/` });
+  };
+  // The project picks the list (rule 4) against naming it with no sessions to look at.
+  pair('list, 20 tasks, chosen by project; 300 transcripts', { args: [BIN, 'list'], env: heavyEnv, cwd: project }, { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project }, 1.2);
+  pair('list -l, 20 tasks; 300 transcripts', { args: [BIN, '-l', list, 'list'], env: heavyEnv, cwd: project }, { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project }, 1.2);
+  const lists = measure(process.execPath, [BIN, 'lists'], heavyEnv);
+  rows.push({ name: 'lists, 60 lists; 300 transcripts (target: under 100 ms)', ...lists, note: lists.median < 100 ? 'under 100 ms: ok' : 'over 100 ms: MISSED' });
+  rows.push({ name: 'lists --json, 60 lists; 300 transcripts', ...measure(process.execPath, [BIN, 'lists', '--json'], heavyEnv) });
+}
+
+/** Two commands, each run of one paired with a run of the other: medians of both. */
+function measurePair(a, b, runs = RUNS) {
+  for (let i = 0; i < WARMUP; i++) {
+    once(process.execPath, a.args, a.env, a.cwd);
+    once(process.execPath, b.args, b.env, b.cwd);
+  }
+  const ta = [];
+  const tb = [];
+  let peak = 0;
+  let failures = 0;
+  for (let i = 0; i < runs; i++) {
+    const rb = once(process.execPath, b.args, b.env, b.cwd);
+    const ra = once(process.execPath, a.args, a.env, a.cwd);
+    tb.push(rb.ms);
+    ta.push(ra.ms);
+    if (ra.kb > peak) peak = ra.kb;
+    if (ra.status !== 0 || rb.status !== 0) failures++;
+  }
+  ta.sort((x, y) => x - y);
+  tb.sort((x, y) => x - y);
+  return {
+    a: { median: quantile(ta, 0.5), p10: quantile(ta, 0.1), p90: quantile(ta, 0.9), peakMb: peak / 1024, failures },
+    b: { median: quantile(tb, 0.5) },
+  };
+}
+
+function fmtMs(x) {
+  return `${x.toFixed(0)} ms`;
+}
+
 // References: jq over the same files, and Taskwarrior on the same 1,000 tasks.
 const refN = 1000;
 // The floor for a listing in Node: a bare script that reads, parses and prints the same files
@@ -261,7 +313,7 @@ baselineTimes.sort((a, b) => a - b);
 Object.assign(baselineRow, { peakMb: baselinePeakKb / 1024, median: quantile(baselineTimes, 0.5), p10: quantile(baselineTimes, 0.1), p90: quantile(baselineTimes, 0.9), base: quantile(baselineTimes, 0.5) });
 const base = baselineRow.median;
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
-const header = ['scenario', 'median ms', 'p10-p90 ms', 'x paired node -e 0', 'target', 'peak MB', 'failures'];
+const header = ['scenario', 'median ms', 'p10-p90 ms', 'x paired baseline', 'target', 'peak MB', 'failures'];
 const table = rows.map((r) => {
   // Against the baseline runs paired with this scenario's (the watch and contention rows have none).
   const ratio = r.median / (r.base ?? base);

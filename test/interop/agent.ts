@@ -19,7 +19,10 @@ const TOOLS = 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite';
 
 export interface AgentOptions {
   configDir: string;
-  listId: string;
+  /** CLAUDE_CODE_TASK_LIST_ID; undefined: the session's own list (its UUID). */
+  listId: string | undefined;
+  /** The prompt the session opens with (its transcript keeps it). */
+  prompt?: string;
   turns: readonly Turn[];
   beforeTurn?: MockModelOptions['beforeTurn'];
   /** Default 120 s: generous, the machine is shared. */
@@ -49,8 +52,8 @@ export function claudeBin(): string {
  * that still tries to leave meets a proxy on a closed loopback port, so everything stays
  * on 127.0.0.1: the mock is reached directly through NO_PROXY.
  */
-export function agentEnv(configDir: string, home: string, listId: string, modelUrl: string): NodeJS.ProcessEnv {
-  return {
+export function agentEnv(configDir: string, home: string, listId: string | undefined, modelUrl: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     TMPDIR: os.tmpdir(),
@@ -67,6 +70,8 @@ export function agentEnv(configDir: string, home: string, listId: string, modelU
     HTTPS_PROXY: 'http://127.0.0.1:9',
     NO_PROXY: '127.0.0.1,localhost',
   };
+  if (listId === undefined) delete env.CLAUDE_CODE_TASK_LIST_ID;
+  return env;
 }
 
 /**
@@ -80,7 +85,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   try {
     const child = spawn(
       claudeBin(),
-      ['-p', 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
+      ['-p', options.prompt ?? 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
       {
         cwd: options.cwd ?? home,
         env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },

@@ -21,6 +21,8 @@ export interface ToolCall {
 export interface AgentStream {
   /** `claude_code_version` from the init event. */
   version: string | undefined;
+  /** `session_id` from the init event: the session's UUID, which names its own list. */
+  sessionId: string | undefined;
   /** Every tool call, in the order the agent made them. */
   calls: ToolCall[];
   /** The final `result` event: `success` when the conversation ended normally. */
@@ -45,6 +47,7 @@ interface StreamEvent {
   subtype?: string;
   is_error?: boolean;
   claude_code_version?: string;
+  session_id?: string;
   message?: { content?: ContentBlock[] | string };
   tool_use_result?: unknown;
 }
@@ -60,7 +63,7 @@ function blockText(content: unknown): string {
 }
 
 export function parseStream(stdout: string): AgentStream {
-  const out: AgentStream = { version: undefined, calls: [], resultSubtype: undefined, resultIsError: undefined, junk: [] };
+  const out: AgentStream = { version: undefined, sessionId: undefined, calls: [], resultSubtype: undefined, resultIsError: undefined, junk: [] };
   const byId = new Map<string, ToolCall>();
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
@@ -71,7 +74,10 @@ export function parseStream(stdout: string): AgentStream {
       out.junk.push(line);
       continue;
     }
-    if (event.type === 'system' && event.subtype === 'init') out.version = event.claude_code_version;
+    if (event.type === 'system' && event.subtype === 'init') {
+      out.version = event.claude_code_version;
+      out.sessionId = event.session_id;
+    }
     if (event.type === 'result') {
       out.resultSubtype = event.subtype;
       out.resultIsError = event.is_error;

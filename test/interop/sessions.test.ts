@@ -1,0 +1,143 @@
+/**
+ * Interop: lists named by the real Claude Code's sessions. Sessions run in two projects
+ * (no CLAUDE_CODE_TASK_LIST_ID: each writes to tasks/<its session UUID>/); in each
+ * project `tasks list` takes that session's list and says why; `tasks lists` tells them
+ * apart by project and prompt; a session held mid-run is live, then ended once it exits;
+ * a session killed with SIGKILL is crashed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAsync, tempConfig } from '../helpers/cli.js';
+import { runAgent } from './agent.js';
+import type { Turn } from './mock-model.js';
+
+const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
+
+interface Row {
+  id: string;
+  shortId: string;
+  sessionId: string | null;
+  state: string | null;
+  activity: string | null;
+  pid: number | null;
+  cwd: string | null;
+  prompt: string | null;
+  total: number;
+}
+
+/** A gate the mock model waits on before a turn: the session stays alive (busy) meanwhile. */
+function gate() {
+  let open!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  const arrived = new Promise<void>((r) => (reached = r));
+  return {
+    open,
+    arrived,
+    wait: async () => {
+      reached();
+      await opened;
+    },
+  };
+}
+
+/** The live-session file Claude Code keeps for the session running in `cwd`. */
+function liveFile(config: string, cwd: string): { pid: number; sessionId: string } | undefined {
+  const dir = path.join(config, 'sessions');
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (!name.endsWith('.json')) continue;
+    const value = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as { pid: number; sessionId: string; cwd: string };
+    if (value.cwd === cwd) return value;
+  }
+  return undefined;
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the real Claude Code: whose list is it', () => {
+  it('two projects, live then ended, and a crash', async () => {
+    const config = tempConfig();
+    const home = path.join(config, 'home');
+    const projA = path.join(home, 'work', 'alpha');
+    const projB = path.join(home, 'work', 'beta');
+    const projC = path.join(home, 'work', 'gamma');
+    for (const d of [projA, projB, projC]) fs.mkdirSync(d, { recursive: true });
+    const tasks = (cwd: string, args: string[]) => runAsync(config, args, { cwd });
+    const lists = async () => JSON.parse((await tasks(home, ['lists', '--json'])).stdout) as Row[];
+
+    // A holds before its last turn (alive, busy); B runs to the end meanwhile.
+    const holdA = gate();
+    const runA = runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: projA,
+      prompt: 'fix the login bug',
+      turns: [CREATE('Reproduce the bug'), CREATE('Fix the session check'), [{ name: 'TaskList', input: {} }]],
+      beforeTurn: (i) => (i === 2 ? holdA.wait() : undefined),
+    });
+    await holdA.arrived;
+    const runB = await runAgent({ configDir: config, listId: undefined, cwd: projB, prompt: 'write the release notes', turns: [CREATE('Draft the notes')] });
+    const sessionA = (await waitFor('A live file', () => liveFile(config, projA))).sessionId;
+    const sessionB = runB.stream.sessionId as string;
+    expect(fs.existsSync(path.join(config, 'tasks', sessionA, '2.json'))).toBe(true);
+    expect(fs.existsSync(path.join(config, 'tasks', sessionB, '1.json'))).toBe(true);
+
+    // In each project, its session's list, and stderr says why.
+    const inA = await tasks(projA, ['list', '--json']);
+    expect(inA.code, inA.stderr).toBe(0);
+    expect((JSON.parse(inA.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Reproduce the bug', 'Fix the session check']);
+    expect(inA.stderr).toBe(`using list ${sessionA.slice(0, 8)} (live session "fix the login bug", ~/work/alpha)\n`);
+    const inB = await tasks(projB, ['list', '--json']);
+    expect((JSON.parse(inB.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Draft the notes']);
+    expect(inB.stderr).toMatch(new RegExp(`^using list ${sessionB.slice(0, 8)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`));
+    // A change in a project goes to its session's list without --list.
+    expect(await tasks(projB, ['create', 'Added by hand'])).toMatchObject({ code: 0, stdout: '2\n' });
+
+    // lists: both, told apart by project and prompt; A live and busy.
+    const live = await lists();
+    const byId = Object.fromEntries(live.map((l) => [l.id, l]));
+    expect(byId[sessionA]).toMatchObject({ sessionId: sessionA, state: 'live', activity: 'busy', cwd: projA, prompt: 'fix the login bug', total: 2 });
+    expect(byId[sessionA]!.pid).toEqual(expect.any(Number));
+    expect(byId[sessionB]).toMatchObject({ sessionId: sessionB, state: 'ended', pid: null, cwd: projB, prompt: 'write the release notes', total: 2 });
+    const table = await runAsync(config, ['lists'], { cwd: home, env: { FORCE_COLOR: '1', COLUMNS: '140' } });
+    // eslint-disable-next-line no-control-regex
+    const plain = table.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(new RegExp(`${sessionA.slice(0, 8)}\\s+~/work/alpha\\s+\\S+\\s+live, busy\\s+fix the login bug`));
+    expect(plain).toMatch(new RegExp(`${sessionB.slice(0, 8)}\\s+~/work/beta\\s+\\S+\\s+ended\\s+write the release notes`));
+
+    // A exits: ended.
+    holdA.open();
+    await runA;
+    expect((await lists()).find((l) => l.id === sessionA)).toMatchObject({ state: 'ended', pid: null });
+
+    // C is killed with SIGKILL while held: its live file outlives it, so it is crashed.
+    const holdC = gate();
+    const runC = runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: projC,
+      prompt: 'refactor the database layer',
+      turns: [CREATE('Split the repository'), [{ name: 'TaskList', input: {} }]],
+      beforeTurn: (i) => (i === 1 ? holdC.wait() : undefined),
+    }).catch((err: unknown) => err);
+    await holdC.arrived;
+    const c = await waitFor('C live file', () => liveFile(config, projC));
+    expect((await lists()).find((l) => l.id === c.sessionId)).toMatchObject({ state: 'live', pid: c.pid });
+    process.kill(c.pid, 'SIGKILL');
+    holdC.open();
+    expect(String(await runC)).toMatch(/agent run failed/);
+    const crashed = (await lists()).find((l) => l.id === c.sessionId);
+    expect(crashed).toMatchObject({ state: 'crashed', pid: c.pid, cwd: projC, prompt: 'refactor the database layer' });
+    const inC = await tasks(projC, ['list']);
+    expect(inC.stderr).toMatch(new RegExp(`^using list ${c.sessionId.slice(0, 8)} \\(crashed session "refactor the database layer", ~/work/gamma`));
+  });
+});
