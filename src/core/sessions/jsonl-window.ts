@@ -25,15 +25,21 @@ function openRegular(file: string): { fd: number; size: number; mtimeMs: number 
  * budget is never parsed: it is skipped whole when its end is seen. Reads `chunk` bytes
  * at a time, so the common case (what we want is in the first few KB) costs one read.
  */
-export function scanHead(file: string, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 16 * 1024): void {
+export function scanHead(file: string, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 4096): void {
   const { fd, size } = openRegular(file);
   try {
     const limit = Math.min(size, maxBytes);
-    const buffer = Buffer.allocUnsafe(limit);
+    // Grown as needed: what is wanted is usually in the first chunk.
+    let buffer = Buffer.allocUnsafe(Math.min(limit, chunk));
     let filled = 0;
     let lineStart = 0;
     while (filled < limit) {
-      const n = fs.readSync(fd, buffer, filled, Math.min(chunk, limit - filled), filled);
+      if (filled === buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      const n = fs.readSync(fd, buffer, filled, Math.min(chunk, buffer.length - filled), filled);
       if (n <= 0) break;
       const end = filled + n;
       let nl = buffer.indexOf(10, filled);

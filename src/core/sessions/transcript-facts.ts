@@ -48,13 +48,25 @@ export function promptOf(entry: Record<string, unknown>): string | undefined {
   return text;
 }
 
-/** Read a transcript's facts; a file that cannot be read gives what could be read (maybe nothing). */
+/** A top-level string field of a JSON line, without parsing it (first occurrence). */
+function field(line: string, name: string): string | undefined {
+  const at = line.indexOf(`"${name}":"`);
+  if (at === -1) return undefined;
+  const from = at + name.length + 4;
+  const to = line.indexOf('"', from);
+  return to === -1 ? undefined : line.slice(from, to);
+}
+
+/**
+ * Read a transcript's facts; a file that cannot be read gives what could be read (maybe
+ * nothing). Only the opening prompt's line and `last-prompt` lines are parsed as JSON;
+ * times and branches are picked out of the text (their values hold no escapes).
+ */
 export function readTranscriptFacts(file: string): TranscriptFacts {
   const facts: TranscriptFacts = {};
   try {
     scanHead(file, (line) => {
-      // Cheap test before parsing: most early lines are attachments and bookkeeping.
-      if (facts.firstActivity === undefined && line.includes('"timestamp"')) facts.firstActivity = time(parseObject(line)?.timestamp);
+      facts.firstActivity ??= time(field(line, 'timestamp'));
       if (!line.includes('"type":"user"')) return false;
       const entry = parseObject(line);
       if (!entry || entry.type !== 'user') return false;
@@ -69,25 +81,28 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
     return facts;
   }
   try {
-    const tail = tailLines(file);
-    let tailBranch: string | undefined;
-    let tailTime: number | undefined;
-    for (const line of tail.lines.reverse()) {
-      const wants =
-        (facts.lastPrompt === undefined && line.includes('"last-prompt"')) ||
-        (tailBranch === undefined && line.includes('"gitBranch"')) ||
-        (tailTime === undefined && line.includes('"timestamp"'));
-      if (!wants) continue;
-      const entry = parseObject(line);
-      if (!entry) continue;
-      if (entry.type === 'last-prompt') facts.lastPrompt ??= str(entry.lastPrompt);
-      tailBranch ??= str(entry.gitBranch);
-      tailTime ??= time(entry.timestamp);
-      if (facts.lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined) break;
+    // The last few KB hold the latest entries; look further back only when they lack them.
+    for (const bytes of [4096, 32768]) {
+      const tail = tailLines(file, bytes);
+      let tailBranch: string | undefined;
+      let tailTime: number | undefined;
+      let lastPrompt: string | undefined;
+      for (let i = tail.lines.length - 1; i >= 0; i--) {
+        const line = tail.lines[i] as string;
+        if (lastPrompt === undefined && line.includes('"last-prompt"')) {
+          const entry = parseObject(line);
+          if (entry?.type === 'last-prompt') lastPrompt = str(entry.lastPrompt);
+        }
+        tailBranch ??= field(line, 'gitBranch') || undefined;
+        tailTime ??= time(field(line, 'timestamp'));
+        if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined) break;
+      }
+      facts.lastPrompt = lastPrompt ?? facts.lastPrompt;
+      // The branch a session is on now is the one of its latest entries.
+      if (tailBranch !== undefined) facts.branch = tailBranch;
+      facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, tail.mtimeMs) || undefined;
+      if ((lastPrompt !== undefined && tailBranch !== undefined) || tail.size <= bytes) break;
     }
-    // The branch a session is on now is the one of its latest entries.
-    if (tailBranch !== undefined) facts.branch = tailBranch;
-    facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, tail.mtimeMs) || undefined;
   } catch {
     // the head is all we have
   }
