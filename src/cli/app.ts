@@ -36,6 +36,8 @@ export class App {
   private styleCache: Style | undefined;
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
+  /** Set by `undo`: the journal txn this run takes back. */
+  undoing: string | undefined;
 
   constructor(
     private readonly stdout: OutputTarget,

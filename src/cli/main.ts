@@ -6,6 +6,7 @@ import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { standardError, standardOutput } from './fd-output.js';
+import { recordChanges } from './journal-recording.js';
 import { buildProgram } from './program.js';
 import { loadColour } from '../render/style.js';
 
@@ -16,7 +17,10 @@ import { loadColour } from '../render/style.js';
  */
 async function main(argv: string[]): Promise<void> {
   // `tasks list | head -1`: the reader went away; that is not an error.
-  const readerGone = (): never => process.exit(EXIT.ok);
+  const readerGone = (): never => {
+    stopJournal();
+    return process.exit(EXIT.ok);
+  };
   const stdout = await standardOutput(readerGone);
   if (stdout.isTTY) {
     // A terminal's stdout is process.stdout itself (fd-output.ts).
@@ -30,6 +34,9 @@ async function main(argv: string[]): Promise<void> {
   if (app.mayColour(argv)) await loadColour();
   const program = await buildProgram(app, argv);
   onLockWait((event) => app.note(renderLockWait(event)));
+  program.hook('preAction', (_root, command) => {
+    journal = recordChanges(app, command);
+  });
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -48,7 +55,16 @@ async function main(argv: string[]): Promise<void> {
       if (process.env.TASKS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     }
   }
+  stopJournal();
   process.exitCode = app.exitCode;
+}
+
+/** What this run changed, recorded in each list's journal when it ends (however it ends). */
+let journal: { stop: () => void } | undefined;
+
+function stopJournal(): void {
+  journal?.stop();
+  journal = undefined;
 }
 
 /**
@@ -64,10 +80,14 @@ async function main(argv: string[]): Promise<void> {
 function handleInterrupts(): void {
   let signals = 0;
   const stopWhenIdle = (): void =>
-    onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? process.exit(EXIT.interrupted) : stopWhenIdle())));
+    onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
+  const interruptedExit = (): never => {
+    stopJournal();
+    return process.exit(EXIT.interrupted);
+  };
   const onSignal = (signal: NodeJS.Signals): void => {
     signals++;
-    if (signals > 1) process.exit(EXIT.interrupted);
+    if (signals > 1) interruptedExit();
     if (process.listenerCount(signal) > 1) return;
     stopWhenIdle();
   };

@@ -1,9 +1,13 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { readTimeline } from '../../core/history/timeline.js';
 import { readTasks } from '../../core/store/list-read.js';
+import { taskPath } from '../../core/store/paths.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
+import { renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
 import type { App } from '../app.js';
 
@@ -27,5 +31,9 @@ export function registerGet(program: Command, app: App): void {
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? app.goneOwners(listId) : undefined;
       app.out(renderTaskDetail(task, index, app.style, gone?.isGone(task.owner) ? gone.why : undefined));
+      // Its last recorded change; transcripts last written before the file changed cannot hold it.
+      const changedAt = fs.statSync(taskPath(dir, id), { throwIfNoEntry: false })?.mtimeMs;
+      const last = readTimeline(dir, { index: app.sessions, listId, task: id, changedSince: changedAt === undefined ? undefined : changedAt - 2000 }).events.at(-1);
+      if (last !== undefined) app.out(app.style.dim(renderLastChange(last, Date.now())));
     });
 }

@@ -24,11 +24,13 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },
   { names: ['export'], load: async () => (await import('./export.js')).registerExport },
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+  { names: ['log'], load: async () => (await import('./log.js')).registerLog },
+  { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
 ];
 
 /** Global options that take a value: the word after them is not the command. */
-const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--config-dir']);
+const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
 /** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any. */
 export function commandNameIn(argv: readonly string[]): string | undefined {

@@ -17,6 +17,7 @@ import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import { orderKeys } from '../store/serialize.js';
 import type { Status, Task } from '../store/schema.js';
 import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../store/task-file.js';
+import { announceTaskWrite } from './write-events.js';
 
 /**
  * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
@@ -108,6 +109,7 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
           writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
+          announceTaskWrite({ listDir, id: task.id, after: task });
           written++;
         }
         return tasks;
@@ -117,6 +119,26 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
         throw err;
       }
     }
+  });
+}
+
+/**
+ * Put a deleted task back under its own id (undo of a delete). Ids are never handed out
+ * again, so the id is free unless someone restored it first: then conflict, nothing
+ * written. Under the list lock, as creates are.
+ */
+export async function restoreTask(listDir: string, task: Task): Promise<Task> {
+  ensureListDir(listDir);
+  return withListLock(listDir, (stillHeld) => {
+    assertStillHeld(stillHeld, 'the list');
+    try {
+      writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
+    } catch (err) {
+      if (isIdTaken(err)) throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
+      throw err;
+    }
+    announceTaskWrite({ listDir, id: task.id, after: task });
+    return task;
   });
 }
 
@@ -191,6 +213,7 @@ async function changeTask(
     if (changed.length > 0) {
       assertStillHeld(stillHeld, `task #${id}`);
       writeTaskFile(taskPath(listDir, id), task);
+      announceTaskWrite({ listDir, id, before, after: task });
     }
     return { before, task, changed };
   });
@@ -257,6 +280,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
       if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
       try {
         fs.unlinkSync(taskPath(listDir, id));
+        announceTaskWrite({ listDir, id, before: current });
       } catch (err) {
         if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
       }

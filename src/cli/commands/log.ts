@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { parseDuration } from '../../core/base/duration-flag.js';
+import { gapsOf, readTimeline } from '../../core/history/timeline.js';
+import { readList } from '../../core/store/list-read.js';
+import { renderLogLines, stamp } from '../../render/log-lines.js';
+import type { App } from '../app.js';
+import { usage } from '../app.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { PLAIN } from '../../render/style.js';
+
+interface LogOptions {
+  since?: string;
+  limit?: string;
+}
+
+export function registerLog(program: Command, app: App): void {
+  program
+    .command('log')
+    .description('who changed what, and when: the changes made with tasks and by agents, oldest first')
+    .argument('[id]', 'only this task')
+    .option('--since <duration>', 'only changes in the last <duration> (90s, 30m, 2h, 7d)')
+    .option('--limit <n>', 'only the last <n> changes')
+    .addHelpText(
+      'after',
+      `
+Two records are merged: the journal of the changes made with tasks (<list>/.tasks-journal.jsonl:
+who, with which command, every field before and after) and the transcripts of the Claude Code
+sessions the list belongs to (every TaskCreate and TaskUpdate, with its time; subagents too).
+A change seen in neither (a hand edit, a transcript since deleted, a list named by
+CLAUDE_CODE_TASK_LIST_ID, whose sessions are not known) cannot be named: the log says where
+its record starts. An old value a transcript does not state is shown as "→ new".
+
+--json: one object per line (NDJSON): {at, task, op, who: {kind, name, session}, changes:
+{field: {old, new}}, source: "journal" | "transcript", command}.
+
+Examples:
+  tasks log
+  tasks log 4
+  tasks log --since 2h --json | jq -c 'select(.who.kind == "person")'`,
+    )
+    .action((rawId: string | undefined, opts: LogOptions) => {
+      const task = rawId === undefined ? undefined : parseTaskId(rawId);
+      const since = opts.since === undefined ? undefined : Date.now() - parseDuration(opts.since, '--since');
+      const limit = opts.limit === undefined ? undefined : Number(opts.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
+      const { id: listId, dir } = app.list(false);
+      const timeline = readTimeline(dir, { index: app.sessions, listId, task });
+      for (const d of timeline.damaged) app.warn(`skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
+      let events = timeline.events;
+      if (since !== undefined) events = events.filter((e) => Date.parse(e.at) >= since);
+      if (limit !== undefined) events = events.slice(-limit);
+      if (app.json) {
+        if (events.length > 0) app.out(events.map((e) => JSON.stringify(e)).join('\n'));
+        return;
+      }
+      const tasks = readList(dir).tasks.filter((t) => task === undefined || t.id === task);
+      const gaps = gapsOf(timeline.events, tasks);
+      const first = timeline.events[0];
+      const start =
+        first === undefined
+          ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded`
+          : `history from ${stamp(first.at)}`;
+      const notes = [
+        `${start} (the journal of tasks' own changes${timeline.transcripts > 0 ? `, and ${timeline.transcripts} transcript${timeline.transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known'})`,
+        ...(gaps.before.length > 0 ? [`created before this record starts: ${gaps.before.map((id) => `#${id}`).join(', ')}`] : []),
+        ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (by hand?): ${gaps.unexplained.map((id) => `#${id}`).join(', ')}`] : []),
+      ];
+      for (const n of notes) app.note(n);
+      if (events.length > 0) app.out(renderLogLines(events, app.humanLayout ? app.style : PLAIN));
+    });
+}

@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { applyUndo, planLastUndo, shownValue, type UndoPlan, type UndoStep } from '../../core/history/undo-plan.js';
+import { readTaskFile } from '../../core/store/task-file.js';
+import { taskPath } from '../../core/store/paths.js';
+import { renderJson } from '../../render/json.js';
+import { stamp } from '../../render/log-lines.js';
+import { oneLine } from '../../render/text.js';
+import type { App } from '../app.js';
+
+interface UndoOptions {
+  dryRun?: boolean;
+}
+
+export function registerUndo(program: Command, app: App): void {
+  program
+    .command('undo')
+    .description("take back the last change made with tasks in this list (from its journal), if nothing has changed it since")
+    .option('-n, --dry-run', 'say what would be taken back; change nothing')
+    .addHelpText(
+      'after',
+      `
+Only changes made with tasks are in the journal: an agent's own changes are not undone.
+Each task must still hold what that change wrote, or nothing is done (exit 4, naming what
+changed since). A deleted task comes back under its own id (ids are never handed out again),
+with the references the delete removed. An undo is recorded too: undo twice redoes.
+
+Examples:
+  tasks undo --dry-run
+  tasks undo
+  tasks undo --json | jq '.steps'`,
+    )
+    .action(async (opts: UndoOptions) => {
+      const { dir } = app.list(true);
+      const current = (id: string) => {
+        const read = readTaskFile(taskPath(dir, id));
+        return read.kind === 'ok' ? read.task : undefined;
+      };
+      const plan = planLastUndo(dir, current);
+      if (!opts.dryRun) {
+        app.undoing = plan.txn;
+        await applyUndo(dir, plan);
+      }
+      if (app.json) {
+        app.out(renderJson(planJson(plan, Boolean(opts.dryRun))));
+        return;
+      }
+      const head = `${opts.dryRun ? 'Would undo' : 'Undid'} ${plan.command} by ${oneLine(plan.actor.name)} at ${stamp(plan.at)}:`;
+      app.out([head, ...plan.steps.map((s) => `  ${stepText(s)}`)].join('\n'));
+    });
+}
+
+function stepText(step: UndoStep): string {
+  if (step.kind === 'delete') return `#${step.id} removed again: ${oneLine(step.task.subject)}`;
+  if (step.kind === 'restore') return `#${step.id} restored: ${oneLine(step.task.subject)}`;
+  const fields = Object.entries(step.fields).map(([k, { from, to }]) => `${k} ${show(shownValue(from))} → ${show(shownValue(to))}`);
+  return `#${step.id} ${fields.join(', ')}`;
+}
+
+function show(v: unknown): string {
+  return v === null ? '(none)' : oneLine(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
+function planJson(plan: UndoPlan, dryRun: boolean) {
+  return {
+    undone: !dryRun,
+    txn: plan.txn,
+    command: plan.command,
+    actor: plan.actor,
+    at: plan.at,
+    steps: plan.steps.map((s) =>
+      s.kind === 'revert'
+        ? { kind: s.kind, id: s.id, fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])) }
+        : { kind: s.kind, id: s.id, task: s.task },
+    ),
+  };
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { startRecording } from '../core/history/recorder.js';
+import type { App } from './app.js';
+
+/**
+ * Every run records what it changed in each list's journal (history/journal.ts): who
+ * (the `--as` agent where the command has one, else the person by login name), which
+ * command, and every task write. Runs that change nothing record nothing. A journal that
+ * cannot be written is a warning; the change stands.
+ */
+export function recordChanges(app: App, command: Command): { stop: () => void } {
+  const as = (command.opts() as { as?: unknown }).as;
+  const actor =
+    typeof as === 'string' && as !== ''
+      ? { kind: 'agent' as const, name: as }
+      : { kind: 'person' as const, name: app.person ?? 'unknown' };
+  return startRecording({
+    actor,
+    command: command.name(),
+    txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    undoes: () => app.undoing,
+    now: () => new Date(),
+    onError: (listDir, err) => app.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
+  });
+}

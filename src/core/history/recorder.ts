@@ -1,0 +1,84 @@
+import { sameValue } from '../base/same-value.js';
+import type { Task } from '../store/schema.js';
+import { onTaskWrite, type TaskWrite } from '../writes/write-events.js';
+import { appendJournal, type Actor, type FieldChange, type JournalChange } from './journal.js';
+
+/** The fields a change touched, with their values before and after (absent: no key). */
+export function fieldChanges(before: Task, after: Task): Record<string, FieldChange> {
+  const fields: Record<string, FieldChange> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const had = Object.prototype.hasOwnProperty.call(before, key);
+    const has = Object.prototype.hasOwnProperty.call(after, key);
+    if (had && has && sameValue(before[key], after[key])) continue;
+    fields[key] = { ...(had ? { old: before[key] } : {}), ...(has ? { new: after[key] } : {}) };
+  }
+  return fields;
+}
+
+export function changeOf(write: TaskWrite): JournalChange | undefined {
+  if (write.before === undefined && write.after !== undefined) return { id: write.id, op: 'create', task: write.after };
+  if (write.before !== undefined && write.after === undefined) return { id: write.id, op: 'delete', task: write.before };
+  if (write.before !== undefined && write.after !== undefined) {
+    const fields = fieldChanges(write.before, write.after);
+    return Object.keys(fields).length > 0 ? { id: write.id, op: 'update', fields } : undefined;
+  }
+  return undefined;
+}
+
+export interface RecorderOptions {
+  actor: Actor;
+  command: string;
+  txn: string;
+  /** For an undo: the txn it takes back (known once the command has looked). */
+  undoes?: () => string | undefined;
+  now: () => Date;
+  /** A journal that cannot be written: told once per list, never fatal. */
+  onError: (listDir: string, err: unknown) => void;
+}
+
+/** Changes kept in memory before they are appended (a 100,000-task import goes in pieces). */
+const FLUSH_EVERY = 200;
+
+/**
+ * Records every task write of this process into its list's journal: one entry per list
+ * per command, appended when the command ends (`stop`), or in pieces of FLUSH_EVERY
+ * changes for large ones. Writes are announced under the lock, as they happen, so the
+ * record follows the order of the files' changes.
+ */
+export function startRecording(opts: RecorderOptions): { stop: () => void } {
+  const pending = new Map<string, JournalChange[]>();
+  const failed = new Set<string>();
+  const flush = (listDir: string) => {
+    const changes = pending.get(listDir);
+    pending.delete(listDir);
+    if (!changes || changes.length === 0 || failed.has(listDir)) return;
+    try {
+      appendJournal(listDir, {
+        v: 1,
+        at: opts.now().toISOString(),
+        actor: opts.actor,
+        command: opts.command,
+        txn: opts.txn,
+        ...(opts.undoes?.() === undefined ? {} : { undoes: opts.undoes?.() }),
+        changes,
+      });
+    } catch (err) {
+      failed.add(listDir);
+      opts.onError(listDir, err);
+    }
+  };
+  const unsubscribe = onTaskWrite((write) => {
+    const change = changeOf(write);
+    if (change === undefined) return;
+    const changes = pending.get(write.listDir) ?? [];
+    changes.push(change);
+    pending.set(write.listDir, changes);
+    if (changes.length >= FLUSH_EVERY) flush(write.listDir);
+  });
+  return {
+    stop: () => {
+      unsubscribe();
+      for (const listDir of [...pending.keys()]) flush(listDir);
+    },
+  };
+}
