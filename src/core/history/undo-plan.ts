@@ -107,6 +107,13 @@ export function planLastUndo(listDir: string, current: (id: string) => Task | un
 
 /** Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile). */
 export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> {
+  // Deleting one task of a batch cleans its id out of the others: not a change by anyone else.
+  const deleting = new Set(plan.steps.filter((s) => s.kind === 'delete').map((s) => s.id));
+  const withoutDeleted = (t: Task): Task => ({
+    ...t,
+    blocks: t.blocks.filter((id) => !deleting.has(id)),
+    blockedBy: t.blockedBy.filter((id) => !deleting.has(id)),
+  });
   for (const step of plan.steps) {
     if (step.kind === 'revert') {
       await rewriteTask(listDir, step.id, (t) => {
@@ -124,7 +131,7 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> 
       });
     } else if (step.kind === 'delete') {
       await deleteTask(listDir, step.id, (t) => {
-        if (!sameValue(t, step.task)) throw new TasksError('conflict', `cannot undo: #${step.id} changed meanwhile`, { details: { id: step.id } });
+        if (!sameValue(withoutDeleted(t), withoutDeleted(step.task))) throw new TasksError('conflict', `cannot undo: #${step.id} changed meanwhile`, { details: { id: step.id } });
       });
     } else {
       await restoreTask(listDir, step.task);
