@@ -10,11 +10,6 @@ export interface TableOptions {
   width: number;
 }
 
-/** The status a person cares about: a pending task with an open blocker reads "blocked". */
-function shownStatus(task: Task, blockers: BlockerState): Task['status'] | 'blocked' {
-  return task.status !== 'completed' && blockers.open.length > 0 ? 'blocked' : task.status;
-}
-
 function blockersCell(task: Task, { open, missing }: BlockerState): string {
   if (task.status === 'completed' || (open.length === 0 && missing.length === 0)) return '';
   return [...open.map((id) => `#${oneLine(id)}`), ...missing.map((id) => `#${oneLine(id)}?`)].join(' ');
@@ -29,7 +24,9 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const { style } = opts;
   const rows = tasks.map((t) => {
     const blockers = blockerState(t, index);
-    const status = shownStatus(t, blockers);
+    // The status as stored; waiting on an open blocker is the BLOCKED BY column's fact.
+    const status = t.status;
+    const waiting = status !== 'completed' && blockers.open.length > 0;
     const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
     return {
       id: `#${oneLine(t.id)}`,
@@ -38,15 +35,16 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       active,
       owner: t.owner ? oneLine(t.owner) : '',
       blockers: blockersCell(t, blockers),
+      waiting,
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
   const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
-  // Four statuses, four painted labels: made once, not once a row.
-  const statuses = Object.keys(STATUS_WORD) as Array<keyof typeof STATUS_WORD>;
+  // Three statuses, three painted labels: made once, not once a row.
+  const statuses: Array<Task['status']> = ['pending', 'in_progress', 'completed'];
   const labels = Object.fromEntries(
     statuses.map((s) => [s, statusLabel(style, s) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[s].length))]),
-  ) as Record<keyof typeof STATUS_WORD, string>;
+  ) as Record<Task['status'], string>;
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
   const gap = 2;
@@ -73,7 +71,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       padEnd(subject, subjectW),
       padEnd(truncate(r.owner, ownerW), ownerW),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
-      (r.status === 'blocked' ? style.red : style.dim)(truncate(r.blockers, blockW)),
+      (r.waiting ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));
     lines.push(line.trimEnd());
   }
@@ -121,16 +119,19 @@ export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCou
   return countTasks(tasks, index);
 }
 
-/** "5 tasks: 1 done, 1 in progress, 3 pending (2 blocked)" */
+/**
+ * "6 tasks: 1 done, 2 in progress (1 blocked), 3 pending (2 blocked)": each task counted
+ * once by its status, so the parts add up; how many of them wait on a blocker, per status.
+ */
 export function renderSummary(counts: ListCounts, style: Style): string {
   const noun = counts.total === 1 ? 'task' : 'tasks';
+  const blocked = (n: number) => (n > 0 ? ` ${paintStatus(style, 'blocked', `(${n} blocked)`)}` : '');
   const parts = [
     paintStatus(style, 'completed', `${counts.completed} ${STATUS_WORD.completed}`),
-    paintStatus(style, 'in_progress', `${counts.in_progress} ${STATUS_WORD.in_progress}`),
-    `${counts.pending} ${STATUS_WORD.pending}`,
+    paintStatus(style, 'in_progress', `${counts.in_progress} ${STATUS_WORD.in_progress}`) + blocked(counts.blockedInProgress),
+    `${counts.pending} ${STATUS_WORD.pending}${blocked(counts.blockedPending)}`,
   ];
-  const blocked = counts.blocked > 0 ? ` ${paintStatus(style, 'blocked', `(${counts.blocked} blocked)`)}` : '';
-  return `${counts.total} ${noun}: ${parts.join(', ')}${blocked}`;
+  return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
 
 export { STATUS_SYMBOL };

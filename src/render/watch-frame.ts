@@ -62,9 +62,10 @@ function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, wid
   const { style } = o;
   const name = truncate(oneLine(m.listId), Math.max(8, Math.floor(width / 3)));
   const done = `${counts.completed}/${counts.total} done`;
+  const blocked = (n: number) => (n > 0 ? ` (${paintStatus(style, 'blocked', `${n} blocked`)})` : '');
   const parts = [
-    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) : '',
-    counts.pending > 0 ? `${counts.pending} pending${counts.blocked > 0 ? ` (${paintStatus(style, 'blocked', `${counts.blocked} blocked`)})` : ''}` : '',
+    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) + blocked(counts.blockedInProgress) : '',
+    counts.pending > 0 ? `${counts.pending} pending${blocked(counts.blockedPending)}` : '',
   ].filter(Boolean);
   const details = parts.length > 0 ? `  ${parts.join(style.dim(' · '))}` : '';
   const fixed = displayWidth(name) + 2 + 2 + displayWidth(done);
@@ -127,11 +128,11 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
  * One frame of the live view, as rows that each fit the width (one column is left
  * free: a character in the last column of the last row makes some terminals scroll):
  *
- *   refactor-auth  ██████████░░░░░░░░░░  2/5 done  1 in progress · 2 pending · 1 blocked
+ *   refactor-auth  ██████████░░░░░░░░░░  2/5 done  1 in progress · 2 pending (1 blocked)
  *
  *   ✔ #1  Analyse code                               @researcher
  *   ⠹ #2  Refactoring auth module                    @coder
- *   ■ #4  Run tests                                               blocked by #2
+ *   ○ #4  Run tests                                               blocked by #2
  *   ○ #5  Write changelog
  *
  *   Last change 3s ago: #2 Refactor auth module: status pending → in progress

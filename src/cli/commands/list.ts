@@ -70,7 +70,7 @@ export function registerList(program: Command, app: App): void {
         app.out(renderJson(tasks));
         return;
       }
-      const summary = renderSummary(summaryCounts(tasks, index), app.style);
+      const summary = renderSummary(summaryCounts(tasks, index), app.humanLayout ? app.style : app.errStyle);
       const missing = missingBlockers(tasks, index);
       if (app.humanLayout) {
         if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns }));

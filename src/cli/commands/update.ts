@@ -6,6 +6,7 @@ import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js'
 import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
+import { warnOpenBlockers } from '../open-blockers-warning.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
@@ -82,6 +83,9 @@ export function registerUpdate(program: Command, app: App): void {
       const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
       if (updated === undefined) return;
       const { result } = updated;
+      if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
+        warnOpenBlockers(app, choice.dir, result.task);
+      }
       if (app.json) app.out(renderJson(result.task));
       else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
