@@ -248,3 +248,35 @@ describe('tasks check', () => {
     expect(r.stdout).toMatch(/bad_file_name +\[2Jevil\.json is not named <id>\.json/);
   });
 });
+
+describe('check announces everything --fix does, and --fix does no more', () => {
+  /** 1.json corrupt; #2 waits for #1 (kept: #1 may be restored); #3 names a typo id 42. */
+  function damaged(): { config: string; list: string } {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, t('2', { blockedBy: ['1'] }));
+    writeTask(list, t('3', { blockedBy: ['42'] }));
+    fs.writeFileSync(path.join(list, '1.json'), '{"id": "1", "subject": ');
+    return { config, list };
+  }
+
+  it('references to a quarantined task are kept; a dangling one is dropped without raising the mark', () => {
+    const { config, list } = damaged();
+    const r = check(config, '--fix');
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ blockedBy: ['1'] });
+    expect(readJson(path.join(list, '3.json'))).toMatchObject({ blockedBy: [] });
+    const mark = fs.existsSync(path.join(list, '.highwatermark')) ? Number(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')) : 0;
+    expect(mark).toBeLessThan(42);
+    expect(r.report.findings.map((f) => f.code).sort()).toEqual(['invalid_json', 'missing_reference']);
+  });
+
+  it('every repair --fix makes was announced by check, in the same words', () => {
+    const { config } = damaged();
+    const looked = run(config, ['-l', 'l', 'check']);
+    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
+    const announced = [...looked.stdout.matchAll(/^\s+--fix will: (.*)$/gm)].map((m) => m[1]);
+    const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) => m[1]);
+    expect(announced.length).toBe(2);
+    expect(done).toEqual(announced.map((a) => (a as string).replace(/^move/, 'moved').replace(/^drop/, 'dropped')));
+  });
+});

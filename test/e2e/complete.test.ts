@@ -269,3 +269,14 @@ describe('__complete: never an error in the terminal', () => {
     expect(loaded).not.toContain('/dist/tasks.cjs');
   });
 });
+
+describe('__complete: watch --until', () => {
+  it('offers the fixed conditions and task:<id>: for each task, then the statuses after task:<id>:', () => {
+    const { config } = listWithTen();
+    const c = complete(config, ['watch', '--until', '']);
+    expect(c.run.code).toBe(0);
+    expect(c.values).toEqual(expect.arrayContaining(['all-completed', 'ready', 'empty', 'task:1:', 'task:10:']));
+    const statuses = complete(config, ['watch', '--until', 'task:4:']);
+    expect(statuses.values).toEqual(['task:4:pending', 'task:4:in_progress', 'task:4:completed']);
+  });
+});

@@ -219,3 +219,25 @@ describe('import: bad input', () => {
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
   });
 });
+
+describe('--chain with a task that already exists', () => {
+  it('chains only the tasks this import created; the existing task is left alone', () => {
+    const config = tempConfig();
+    run(config, ['-l', 'c', 'create', 'Build']);
+    const dir = listDir(config, 'c');
+    const existing = fs.readFileSync(path.join(dir, '1.json'), 'utf8');
+    const todos = JSON.stringify([
+      { content: 'Plan', status: 'completed', activeForm: 'Planning' },
+      { content: 'Build', status: 'pending', activeForm: 'Building' },
+      { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
+    ]);
+    const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(existing);
+    const t = (id: string) => readJson(path.join(dir, `${id}.json`)) as { subject: string; blocks: string[]; blockedBy: string[] };
+    expect([t('2'), t('3')].map((x) => [x.subject, x.blockedBy, x.blocks])).toEqual([
+      ['Plan', [], ['3']],
+      ['Ship', ['2'], []],
+    ]);
+  });
+});

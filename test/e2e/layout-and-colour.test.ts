@@ -16,6 +16,6 @@ describe('FORCE_COLOR in a pipe (CI sets it often)', () => {
     expect(text(detail)).toBe(text(run(config, ['get', '4']).stdout));
     const forced = run(config, ['list'], { env: { FORCE_COLOR: '1' } });
     expect(forced.stdout.split('\n')[0]).toBe('1\tcompleted\tresearcher\t-\tAnalyse code');
-    expect(forced.stderr.replace(/\u001b\[[0-9;]*m/g, '')).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
+    expect(forced.stderr.replace(/\u001b\[[0-9;]*m/g, '')).toBe('6 tasks: 1 done, 0 in progress, 5 pending (1 blocked)\n');
   });
 });
