@@ -37,7 +37,7 @@ Examples:
   tasks update 4 --status in_progress --owner me
   tasks update 4 --status completed   runs Claude Code's TaskCompleted hooks first
   tasks claim --next --as worker-1 --start
-  tasks block 4 --by 2 3
+  tasks block 4 --by 2,3
   tasks release --owner worker-2
   tasks delete 3 5
   tasks watch --until all-completed   wait until the agents are done

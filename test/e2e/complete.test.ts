@@ -54,7 +54,7 @@ describe('__complete: commands and options', () => {
     const c = complete(tempConfig(), ['update', '4', '--']);
     expect(c.values).toEqual(expect.arrayContaining(['--status', '--owner', '--no-owner', '--add-blocks', '--add-blocked-by', '--list', '--config-dir', '--json', '--help']));
     expect(c.values).not.toContain('--version');
-    expect(c.descriptions['--add-blocks']).toBe('tasks this one blocks');
+    expect(c.descriptions['--add-blocks']).toBe('tasks this one blocks (comma-separated, or repeat)');
     expect(c.directive).toBe(NO_FILES);
     // A single dash adds the short forms, as cobra does.
     expect(complete(tempConfig(), ['list', '-']).values).toEqual(expect.arrayContaining(['-s', '--status', '-o', '--owner', '-l', '--list']));
@@ -99,8 +99,9 @@ describe('__complete: values from the list', () => {
   it('offers ids for id-taking options, without those already on the line', () => {
     const { config } = listWithTen();
     expect(complete(config, ['update', '4', '--add-blocks', '']).values).toEqual(['1', '2', '3', '5', '10']);
-    // A variadic option goes on taking ids after the first.
-    expect(complete(config, ['create', 'x', '--blocked-by', '1', '']).values).toEqual(['2', '3', '4', '5', '10']);
+    // An id option takes one id a time: repeated, it offers the ids not given yet.
+    expect(complete(config, ['create', 'x', '--blocked-by', '1', '--blocked-by', '']).values).toEqual(['2', '3', '4', '5', '10']);
+    expect(complete(config, ['create', 'x', '--blocked-by', '1,']).values).toEqual(['1,2', '1,3', '1,4', '1,5', '1,10']);
     expect(complete(config, ['delete', '2', '3', '']).values).toEqual(['1', '4', '5', '10']);
     expect(complete(config, ['delete', '2,3,']).values).toEqual(['2,3,1', '2,3,4', '2,3,5', '2,3,10']);
   });
@@ -185,14 +186,14 @@ describe('__complete: commands that declare nothing for completion', () => {
     expect(complete(config, ['claim', '2', '--as', '']).values).toEqual(['amy', 'researcher']);
     expect(complete(config, ['release', '--owner', 'a']).values).toEqual(['amy']);
     expect(complete(config, ['block', '4', '--by', '']).values).toEqual(['1', '2', '3', '5', '10']);
-    expect(complete(config, ['unblock', '4', '--by', '1', '']).values).toEqual(['2', '3', '5', '10']);
+    expect(complete(config, ['unblock', '4', '--by', '1', '--by', '']).values).toEqual(['2', '3', '5', '10']);
     expect(complete(config, ['update', '4', '--if-status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
   });
 
-  it('import takes a file; export offers its formats and a file for -o', () => {
+  it('import takes a file; export offers its formats and a file for --output', () => {
     const { config } = listWithTen();
     expect(complete(config, ['import', ''])).toMatchObject({ values: [], directive: 0 });
-    expect(complete(config, ['export', '-o', ''])).toMatchObject({ values: [], directive: 0 });
+    expect(complete(config, ['export', '--output', ''])).toMatchObject({ values: [], directive: 0 });
     const formats = complete(config, ['export', '--format', '']);
     expect(formats.values).toEqual(expect.arrayContaining(['json', 'markdown']));
     expect(formats.directive).toBe(NO_FILES | KEEP_ORDER);

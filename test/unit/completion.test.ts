@@ -96,7 +96,7 @@ describe('completion of a program it has never seen', () => {
 
   it('leaves file names to the shell where a file is expected', () => {
     expect(complete(spec, ['import'], '', source())).toEqual({ candidates: [], directive: 0 });
-    expect(complete(spec, ['export', '-o'], 'out', source())).toEqual({ candidates: [], directive: 0 });
+    expect(complete(spec, ['export', '--output'], 'out', source())).toEqual({ candidates: [], directive: 0 });
     expect(complete(spec, ['export', '--output=out'], '', source()).directive).toBe(DIRECTIVE.noFiles); // a finished word
     expect(directive(['export'], '--output=')).toBe(0);
     expect(directive(['--config-dir'], '')).toBe(DIRECTIVE.filterDirs);

@@ -37,7 +37,7 @@ describe('renderWatchFrame', () => {
     const row = (id: string) => lines.find((l) => l.includes(`#${id} `)) ?? '';
     expect(row('1')).toMatch(/✔ #1 {2}Task number 1 +@researcher$/);
     expect(row('2')).toMatch(new RegExp(`[${SPINNER.join('')}] #2  Refactoring auth +@coder$`));
-    expect(row('4')).toMatch(/■ #4 {2}Task number 4 +blocked by #2$/);
+    expect(row('4')).toMatch(/○ #4 {2}Task number 4 +blocked by #2$/);
     expect(row('5')).toContain('○ #5  Write [2Jchangelog'); // the escape character is stripped
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.at(-2)).toBe(' No changes yet.');

@@ -25,8 +25,8 @@ export function registerCreate(program: Command, app: App): void {
     .option('--active-form <text>', 'present continuous, shown while in progress ("Fixing auth bug")')
     .option('--owner <name>', 'assign to an agent or person')
     .addOption(new Option('--status <status>', 'initial status').default('pending'))
-    .option('--blocked-by <ids...>', 'tasks that must be completed first')
-    .option('--blocks <ids...>', 'tasks that wait for this one')
+    .option('--blocked-by <ids>', 'tasks that must be completed first (comma-separated, or repeat)', collect)
+    .option('--blocks <ids>', 'tasks that wait for this one (comma-separated, or repeat)', collect)
     .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect);
   addLifecycleOptions(command)
     .addHelpText(

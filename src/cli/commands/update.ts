@@ -58,8 +58,8 @@ export function registerUpdate(program: Command, app: App): void {
     .option('--no-owner', 'remove the owner (unassign)')
     .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
-    .option('--add-blocks <ids...>', 'tasks this one blocks')
-    .option('--add-blocked-by <ids...>', 'tasks that block this one');
+    .option('--add-blocks <ids>', 'tasks this one blocks (comma-separated, or repeat)', collect)
+    .option('--add-blocked-by <ids>', 'tasks that block this one (comma-separated, or repeat)', collect);
   addPreconditionOptions(addLifecycleOptions(cmd))
     .addHelpText(
       'after',
