@@ -213,7 +213,7 @@ describe('--until a task that does not exist', () => {
       await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
       const until = Date.now() + 20_000;
       while (!w.stderr().includes('warning') && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      expect(w.stderr()).toBe('warning: task #99 does not exist (yet); waiting for it to be created and completed\n');
+      expect(w.stderr()).toBe('warning: task #99 does not exist (yet); waiting for it to be created and done\n');
       fs.writeFileSync(path.join(config, 'tasks', 'w', '.highwatermark'), '98');
       run(config, ['-l', 'w', 'create', 'ninety-nine']);
       run(config, ['-l', 'w', 'update', '99', '--status', 'completed']);
