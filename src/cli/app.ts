@@ -108,6 +108,11 @@ export class App {
     return choice;
   }
 
+  /** A stream that may wait long between writes ends as soon as its reader goes (fd-output.ts). */
+  followReader(): () => void {
+    return this.stdout.followReader?.() ?? (() => {});
+  }
+
   /** Data, on stdout. */
   out(text: string): void {
     this.write(text.endsWith('\n') ? text : `${text}\n`);
