@@ -38,7 +38,9 @@ export function startInTmux(
   };
   const quoted = [process.execPath, BIN, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
   const cwd = fs.existsSync(config) ? config : '/';
-  tmux('new-session', '-d', '-s', 'p', '-x', String(size.width), '-y', String(size.height), '-c', cwd, `bash --norc --noprofile -c ${JSON.stringify(`${quoted}; echo EXIT=$?; sleep 600`)}`);
+  // tmux hands the command to sh -c: single quotes keep $? for bash.
+  const script = `${quoted}; echo EXIT=$?; sleep 600`.replace(/'/g, `'\\''`);
+  tmux('new-session', '-d', '-s', 'p', '-x', String(size.width), '-y', String(size.height), '-c', cwd, `bash --norc --noprofile -c '${script}'`);
   const pane: Pane = {
     screen: () => tmux('capture-pane', '-p', '-t', 'p'),
     type: (text) => void tmux('send-keys', '-t', 'p', '-l', text),

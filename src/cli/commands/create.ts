@@ -49,7 +49,7 @@ export function registerCreate(program: Command, app: App): void {
       if (created === undefined) return;
       const { task } = created;
       if (app.json) app.out(renderJson(task));
-      else if (app.isTTY) app.out(`${app.style.green('✔')} Created task #${task.id}: ${oneLine(task.subject)}`);
+      else if (app.isTTY) app.out(`${app.style.green('✔')} Created #${task.id} in ${oneLine(choice.id)}: ${oneLine(task.subject)}`);
       else app.out(task.id);
     });
 }

@@ -5,6 +5,9 @@ import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
+import { fieldChanges } from '../../core/watch/watch-diff.js';
 import { usage, type App } from '../app.js';
 import { warnOpenBlockers } from '../open-blockers-warning.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
@@ -72,9 +75,10 @@ export function registerUpdate(program: Command, app: App): void {
         const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
         const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
         if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
-        const { dir } = app.list(true);
-        const result = await deleteTask(dir, id, guard);
-        app.out(app.json ? renderJson({ id, deleted: true, cleaned: result.cleaned }) : `Deleted task #${id}`);
+        const choice = app.list(true);
+        const result = await deleteTask(choice.dir, id, guard);
+        if (app.json) app.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
+        else app.out(app.isTTY ? `${app.style.green('✔')} Deleted #${id} from ${oneLine(choice.id)}` : `Deleted task #${id}`);
         return;
       }
       const patch = patchFrom(opts);
@@ -87,7 +91,10 @@ export function registerUpdate(program: Command, app: App): void {
         warnOpenBlockers(app, choice.dir, result.task);
       }
       if (app.json) app.out(renderJson(result.task));
-      else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
+      else if (result.changed.length === 0) app.out(renderUnchangedMessage(choice.id, id));
+      // In a terminal, what changed, in words; piped, the agents' own TaskUpdate wording,
+      // which scripts written against agents' output already read.
+      else if (app.isTTY) app.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), app.style));
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
     });
 }
