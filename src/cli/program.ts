@@ -15,6 +15,8 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
+    // Each command's help lists the global options it accepts too (-l, --json, --config-dir).
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       // Through the App: stdout may be written straight to its descriptor (fd-output.ts).

@@ -64,6 +64,14 @@ describe('output contract', () => {
     }
   });
 
+  it('each command\'s help shows the global options it inherits', () => {
+    const { config } = fixtureConfig();
+    for (const command of ['get', 'list', 'update', 'watch']) {
+      const help = run(config, [command, '--help']).stdout;
+      expect(help).toMatch(/^Global Options:\n(.*\n)*\s+-l, --list <id>(.*\n)*\s+--config-dir <dir>(.*\n)*\s+--json /m);
+    }
+  });
+
   it('--version and --help succeed', () => {
     const { config } = fixtureConfig();
     expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
