@@ -59,6 +59,20 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
   return out;
 }
 
+/** `--meta key=value` as a filter: the value as text; `key:=<json>` compares JSON texts. */
+export function parseMetaFilter(raw: readonly string[] | undefined): Record<string, string> | undefined {
+  const parsed = parseMeta(raw);
+  if (parsed === undefined) return undefined;
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+/** A positive whole number: `--limit 20`. */
+export function parsePositiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
+  return Number(raw.trim());
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }

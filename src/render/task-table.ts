@@ -1,5 +1,7 @@
 import { blockerState, countTasks, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { deriveActiveForm } from '../core/snapshots/active-form.js';
+import { ago } from './lists-table.js';
 import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -8,6 +10,15 @@ export interface TableOptions {
   style: Style;
   /** Terminal width in columns. */
   width: number;
+  /** When each task's file last changed (ms): the UPDATED column, when given. */
+  updated?: ReadonlyMap<string, number>;
+  now?: number;
+}
+
+/** An activeForm that only says the subject again ("Fix auth" / "Fixing auth") adds nothing to a row. */
+function restatesSubject(task: Task): boolean {
+  const fold = (s: string) => s.trim().toLowerCase();
+  return task.activeForm !== undefined && fold(task.activeForm) === fold(deriveActiveForm(task.subject));
 }
 
 function blockersCell(task: Task, { open, missing }: BlockerState): string {
@@ -27,7 +38,8 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     // The status as stored; waiting on an open blocker is the BLOCKED BY column's fact.
     const status = t.status;
     const waiting = status !== 'completed' && blockers.open.length > 0;
-    const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
+    const active = t.status === 'in_progress' && t.activeForm && !restatesSubject(t) ? oneLine(t.activeForm) : '';
+    const changedAt = opts.updated?.get(t.id);
     return {
       id: `#${oneLine(t.id)}`,
       status,
@@ -36,6 +48,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       owner: t.owner ? oneLine(t.owner) : '',
       blockers: blockersCell(t, blockers),
       waiting,
+      updated: changedAt === undefined ? '' : ago(changedAt, opts.now ?? Date.now()),
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
@@ -47,8 +60,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   ) as Record<Task['status'], string>;
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
+  const showUpdated = opts.updated !== undefined;
+  const updatedW = showUpdated ? Math.max(7, ...rows.map((r) => r.updated.length)) : 0;
   const gap = 2;
-  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4;
+  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
   const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0)));
   const subjectW = Math.max(12, Math.min(available, needed));
@@ -57,6 +72,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     padEnd('STATUS', statusW),
     padEnd('SUBJECT', subjectW),
     padEnd('OWNER', ownerW),
+    ...(showUpdated ? [padEnd('UPDATED', updatedW)] : []),
     'BLOCKED BY',
   ].join(' '.repeat(gap));
   const lines = [style.bold(header.trimEnd())];
@@ -70,6 +86,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       labels[r.status],
       padEnd(subject, subjectW),
       padEnd(truncate(r.owner, ownerW), ownerW),
+      ...(showUpdated ? [style.dim(padEnd(r.updated, updatedW))] : []),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
       (r.waiting ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));
