@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { TasksError } from '../core/base/errors.js';
 import { parseTaskId } from '../core/store/ids.js';
 import { STATUSES, type Status } from '../core/store/schema.js';
@@ -75,6 +76,26 @@ export function parsePositiveInt(name: string, raw: string | undefined): number 
 
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`):
+ * $USER (or $LOGNAME), else the account's name.
+ */
+export function requireOwner(name: string, value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const text = requireText(name, value);
+  if (text?.trim() !== '@me') return text;
+  const login = env.USER || env.LOGNAME || safeUsername();
+  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
+  return login;
+}
+
+function safeUsername(): string | undefined {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A non-empty single-line text value (subjects, owners). */

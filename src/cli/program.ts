@@ -36,7 +36,7 @@ Examples:
   tasks list --status pending --json  for scripts (jq-friendly)
   tasks get 4                         one task, with what blocks it
   tasks create "Write docs" -d "README and examples"
-  tasks update 4 --status in_progress --owner me
+  tasks update 4 --status in_progress --owner @me
   tasks update 4 --status completed   runs Claude Code's TaskCompleted hooks first
   tasks claim --next --as worker-1 --start
   tasks block 4 --by 2,3

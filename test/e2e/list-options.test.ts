@@ -73,3 +73,16 @@ describe('list options', () => {
     expect(screen).toMatch(/#3 +○ pending +Task 3 +2 h ago/);
   });
 });
+
+describe('--owner @me', () => {
+  it('means the login name ($USER) in list, update, create, claim --as and --if-owner', () => {
+    const { config, dir } = world();
+    const env = { USER: 'amy' };
+    expect(JSON.parse(run(config, ['-l', 'l', 'list', '--json', '--owner', '@me'], { env }).stdout).map((t: { id: string }) => t.id)).toEqual(['2']);
+    expect(run(config, ['-l', 'l', 'update', '3', '--owner', '@me'], { env }).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).owner).toBe('amy');
+    expect(run(config, ['-l', 'l', 'update', '3', '--status', 'in_progress', '--if-owner', '@me'], { env }).code).toBe(0);
+    expect(run(config, ['-l', 'l', 'claim', '4', '--as', '@me'], { env }).stdout).toBe('4\n');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '4.json'), 'utf8')).owner).toBe('amy');
+  });
+});

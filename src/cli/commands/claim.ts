@@ -10,7 +10,7 @@ import { usage, type App } from '../app.js';
 import { EXIT } from '../exit-codes.js';
 import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
-import { requireText } from '../parse.js';
+import { requireOwner } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
@@ -47,7 +47,7 @@ Examples:
   tasks claim 4 --as bob --json | jq -r .reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
-      const agent = requireText('--as', opts.as);
+      const agent = requireOwner('--as', opts.as);
       if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
       if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');

@@ -4,7 +4,7 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -38,7 +38,7 @@ export function registerCreate(program: Command, app: App): void {
         subject: requireText('subject', subject) as string,
         description: opts.description ?? '',
         activeForm: opts.activeForm,
-        owner: requireText('--owner', opts.owner),
+        owner: requireOwner('--owner', opts.owner),
         status: opts.status === undefined ? undefined : parseStatus(opts.status),
         blockedBy: parseIds(opts.blockedBy),
         blocks: parseIds(opts.blocks),

@@ -16,7 +16,7 @@ import {
   summaryCounts,
 } from '../../render/task-table.js';
 import { usage, type App } from '../app.js';
-import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireText } from '../parse.js';
+import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../parse.js';
 
 interface ListOptions {
   status?: string[];
@@ -35,7 +35,7 @@ interface ListOptions {
 export function listFilterFrom(opts: ListOptions): TaskFilter {
   return {
     statuses: parseStatusList(opts.status),
-    owner: requireText('--owner', opts.owner),
+    owner: requireOwner('--owner', opts.owner),
     unowned: Boolean(opts.unowned),
     includeInternal: Boolean(opts.all),
     ready: Boolean(opts.ready),

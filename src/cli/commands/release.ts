@@ -7,7 +7,7 @@ import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
-import { parseIds, requireText } from '../parse.js';
+import { parseIds, requireOwner } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ReleaseOptions extends PreconditionOptions {
@@ -38,7 +38,7 @@ Examples:
   tasks release --owner worker-2 --json | jq -r '.[].id'`,
     )
     .action(async (rawIds: string[], opts: ReleaseOptions) => {
-      const owner = requireText('--owner', opts.owner);
+      const owner = requireOwner('--owner', opts.owner);
       const ids = parseIds(rawIds);
       if (owner !== undefined && ids.length > 0) throw usage('give task ids or --owner, not both');
       if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');

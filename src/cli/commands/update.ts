@@ -11,7 +11,7 @@ import { fieldChanges } from '../../core/watch/watch-diff.js';
 import { usage, type App } from '../app.js';
 import { warnOpenBlockers } from '../open-blockers-warning.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
@@ -35,7 +35,7 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   if (opts.status !== undefined) patch.status = parseStatus(opts.status);
   // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
   if (opts.owner === false) patch.owner = null;
-  else if (typeof opts.owner === 'string') patch.owner = requireText('--owner', opts.owner) as string;
+  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner) as string;
   const meta = parseMeta(opts.meta) ?? {};
   for (const key of opts.unsetMeta ?? []) meta[key] = null;
   if (Object.keys(meta).length > 0) patch.metadata = meta;
@@ -66,7 +66,7 @@ export function registerUpdate(program: Command, app: App): void {
   addPreconditionOptions(addLifecycleOptions(cmd))
     .addHelpText(
       'after',
-      `\n${PRECONDITION_HELP}\n\nCompleting a task runs the TaskCompleted hooks of Claude Code's settings first; if one blocks,\nnothing is written and tasks exits 4. In a team's list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner me --if-unowned --if-status pending\n  tasks update 4 --owner alice --no-notify`,
+      `\n${PRECONDITION_HELP}\n\nCompleting a task runs the TaskCompleted hooks of Claude Code's settings first; if one blocks,\nnothing is written and tasks exits 4. In a team's list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner @me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner @me --if-unowned --if-status pending\n  tasks update 4 --owner alice --no-notify`,
     )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
