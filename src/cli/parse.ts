@@ -2,24 +2,14 @@ import os from 'node:os';
 import { TasksError } from '../core/base/errors.js';
 import { parseTaskId } from '../core/store/ids.js';
 import { STATUSES, type Status } from '../core/store/schema.js';
+import { statusFromWord } from '../core/store/status-words.js';
 
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
-const STATUS_ALIASES: Record<string, Status> = {
-  pending: 'pending',
-  todo: 'pending',
-  in_progress: 'in_progress',
-  'in-progress': 'in_progress',
-  inprogress: 'in_progress',
-  active: 'in_progress',
-  completed: 'completed',
-  done: 'completed',
-};
-
 export function parseStatus(raw: string): Status {
-  const status = STATUS_ALIASES[raw.trim().toLowerCase()];
+  const status = statusFromWord(raw);
   if (!status) {
-    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')}`);
+    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')} (or todo, active, done)`);
   }
   return status;
 }

@@ -65,7 +65,7 @@ describe('__complete: commands and options', () => {
     expect(c.values).not.toContain('--owner');
     expect(c.values).not.toContain('--no-owner'); // the same setting
     expect(c.values).toContain('--meta');
-    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status']);
+    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--search', '--sort']);
   });
 
   it('offers options once every argument is given, and nothing for free text', () => {
@@ -279,5 +279,14 @@ describe('__complete: watch --until', () => {
     expect(c.values).toEqual(expect.arrayContaining(['all-completed', 'ready', 'empty', 'task:1:', 'task:10:']));
     const statuses = complete(config, ['watch', '--until', 'task:4:']);
     expect(statuses.values).toEqual(['task:4:pending', 'task:4:in_progress', 'task:4:completed']);
+  });
+});
+
+describe('__complete: short status words', () => {
+  it('offers done, todo, active when no stored status fits what is typed', () => {
+    const config = tempConfig();
+    expect(complete(config, ['list', '--status', 'd']).values).toEqual(['done']);
+    expect(complete(config, ['update', '1', '--status', 'a']).values).toEqual(['active']);
+    expect(complete(config, ['list', '--status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
   });
 });

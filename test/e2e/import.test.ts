@@ -170,7 +170,7 @@ describe('import: bad input', () => {
   const cases: Array<{ name: string; content?: string; stdin?: string; args?: string[]; message: RegExp }> = [
     { name: 'truncated JSON Lines', content: cut(), message: /in\.jsonl: line \d+: not valid JSON \(.*\); the input looks cut short$/ },
     { name: 'a wrong shape', content: '{"items": [1, 2]}', message: /in\.jsonl: unrecognised input: an object with keys items; expected/ },
-    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "done"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "done"$/ },
+    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "finished"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "finished"$/ },
     { name: 'an empty file', content: '', message: /in\.jsonl: the input is empty$/ },
     { name: 'a file that does not exist', args: ['import', '/nonexistent/todos.json'], message: /^error: cannot read \/nonexistent\/todos\.json: no such file$/ },
     { name: 'a folder', args: ['import', FIXTURES], message: /cannot read .*: it is a folder$/ },

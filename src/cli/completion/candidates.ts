@@ -1,5 +1,6 @@
 import type { TaskPeek } from '../../core/store/list-peek.js';
 import { STATUSES } from '../../core/store/task-guard.js';
+import { SHORT_STATUS_WORDS } from '../../core/store/status-words.js';
 import { oneLine } from '../../render/text.js';
 import { readLine, type LineReading, type ValueSlot } from './line.js';
 import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';
@@ -120,11 +121,15 @@ function valueCompletion(slot: ValueSlot, prefix: string, parent: CommandSpec, r
     return offer(slot.choices.map((c) => ({ value: c })), DIRECTIVE.noFiles | DIRECTIVE.keepOrder);
   }
   switch (slot.kind) {
-    case 'status':
+    case 'status': {
+      const stored = STATUSES.filter((s) => !given.has(s) && s.startsWith(typed));
+      // The short forms only when no stored value fits what is typed (`d<TAB>` -> done), as for command aliases.
+      const short = stored.length > 0 ? [] : SHORT_STATUS_WORDS.filter(([w, s]) => !given.has(w) && !given.has(s)).map(([w, s]) => candidate(w, `= ${s}`));
       return offer(
-        STATUSES.filter((s) => !given.has(s)).map((s) => candidate(s, STATUS_HELP[s])),
+        [...stored.map((s) => candidate(s, STATUS_HELP[s])), ...short],
         DIRECTIVE.noFiles | DIRECTIVE.keepOrder,
       );
+    }
     case 'task-id': {
       // Agents print ids as `#4`, and `#4` is accepted: keep the hash if it was typed.
       const hash = typed.startsWith('#') ? '#' : '';
