@@ -39,9 +39,9 @@ describe('a task in progress with an open blocker', () => {
     const config = listWithBlockedWork();
     const screen = await runInTmux(config, ['-l', 'l', 'list'], { width: 100, height: 12 });
     const row = screen.split('\n').find((l) => l.includes('#2')) ?? '';
-    expect(row).toMatch(/▶ in progress\s+Task 2 · Working on two\s+#1/);
+    expect(row).toMatch(/▶ in progress\s+Task 2 · Working on two\s+\S+ ago\s+#1/);
     const pending = screen.split('\n').find((l) => l.includes('#3')) ?? '';
-    expect(pending).toMatch(/○ pending\s+Task 3\s+#1/);
+    expect(pending).toMatch(/○ pending\s+Task 3\s+\S+ ago\s+#1/);
     expect(screen).toContain('3 tasks: 0 done, 1 in progress (1 blocked), 2 pending (1 blocked)');
   });
 });
@@ -66,5 +66,19 @@ describe('starting or completing a task with open blockers (allowed, as for agen
   it('claim --start of a blocked task is still refused (the agents\' claim rule)', () => {
     const config = listWithBlockedWork();
     expect(run(config, ['-l', 'l', 'claim', '3', '--as', 'amy', '--start']).code).toBe(4);
+  });
+});
+
+describe('tasks start <id> and tasks done <id>', () => {
+  it('start sets in_progress, done sets completed; open blockers are named; output as update', () => {
+    const config = listWithBlockedWork();
+    const started = run(config, ['-l', 'l', 'start', '3']);
+    expect(started).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: 'warning: #3 is still blocked by #1 (pending)\n' });
+    const done = run(config, ['-l', 'l', 'done', '1', '--json']);
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ id: '1', status: 'completed' });
+    expect(run(config, ['-l', 'l', 'done', '1'])).toMatchObject({ code: 0, stdout: 'Task #1 in l is already as asked; nothing changed\n' });
+    expect(run(config, ['-l', 'l', 'done', '99'])).toMatchObject({ code: 3, stderr: 'error: task #99 not found\n' });
+    expect(run(config, ['-l', 'l', 'start', 'x'])).toMatchObject({ code: 2 });
   });
 });
