@@ -83,11 +83,12 @@ export class App {
   }
 
   /**
-   * Human layout (tables, details) on a terminal, or when colour is forced into a pipe
-   * (FORCE_COLOR: someone wants what a terminal shows); otherwise plain lines.
+   * Human layout (tables) on a terminal, plain lines otherwise: the terminal alone
+   * decides. FORCE_COLOR, NO_COLOR and --no-color decide colour only (CI systems set
+   * FORCE_COLOR, and a script reading the lines must get the same lines there).
    */
   get humanLayout(): boolean {
-    return this.isTTY || this.style.color;
+    return this.isTTY;
   }
 
   /** `process.stdout.columns` can be 0 in a pseudo-terminal: fall back to $COLUMNS, then 80. */
@@ -185,6 +186,11 @@ export class App {
   private get stderrColumns(): number {
     const fromEnv = Number.parseInt(this.env.COLUMNS ?? '', 10);
     return fromEnv > 0 ? fromEnv : 100;
+  }
+
+  /** A stream that may wait long between writes ends as soon as its reader goes (fd-output.ts). */
+  followReader(): () => void {
+    return this.stdout.followReader?.() ?? (() => {});
   }
 
   /** Data, on stdout. */

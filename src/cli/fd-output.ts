@@ -1,11 +1,20 @@
 import fs from 'node:fs';
+import { pipeHasReader } from './pipe-reader.js';
 
 /** What App writes to: a stream, or a file descriptor written directly. */
 export interface OutputTarget {
   readonly isTTY?: boolean;
   readonly columns?: number;
   write(text: string): unknown;
+  /**
+   * For output that may wait long between writes (a watch): notice a reader that goes
+   * away meanwhile, not only at the next write. Returns the function that stops looking.
+   */
+  followReader?(): () => void;
 }
+
+/** How often a waiting stream looks for its pipe's reader. */
+const READER_CHECK_MS = 500;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -74,6 +83,13 @@ export async function standardOutput(onClosed: () => void): Promise<OutputTarget
     isTTY: false,
     write: (text: string) => {
       if (!writeAllSync(1, text)) onClosed();
+    },
+    followReader: () => {
+      const timer = setInterval(() => {
+        if (pipeHasReader(1) === false) onClosed();
+      }, READER_CHECK_MS);
+      timer.unref();
+      return () => clearInterval(timer);
     },
   };
 }

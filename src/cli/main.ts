@@ -6,6 +6,7 @@ import { renderLockWait } from '../render/lock-wait.js';
 import { App } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { standardError, standardOutput } from './fd-output.js';
+import { explainIdOptionMistake } from './id-option-mistake.js';
 import { recordChanges } from './journal-recording.js';
 import { buildProgram } from './program.js';
 import { loadColour } from '../render/style.js';
@@ -47,8 +48,9 @@ async function main(argv: string[]): Promise<void> {
         // `tasks` with no command: the help was printed to stderr; that is a usage error.
         app.setExit(EXIT.usage);
       } else {
-        const message = err.message.replace(/^error:\s*/i, '');
-        app.fail(new TasksError('usage', message, { hint: 'add --help for usage' }));
+        const mistake = err.code === 'commander.excessArguments' ? explainIdOptionMistake(argv) : undefined;
+        const message = mistake ?? err.message.replace(/^error:\s*/i, '');
+        app.fail(new TasksError('usage', message, mistake === undefined ? { hint: 'add --help for usage' } : {}));
       }
     } else {
       app.fail(err);

@@ -1,24 +1,15 @@
+import os from 'node:os';
 import { TasksError } from '../core/base/errors.js';
 import { parseTaskId } from '../core/store/ids.js';
 import { STATUSES, type Status } from '../core/store/schema.js';
+import { statusFromWord } from '../core/store/status-words.js';
 
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
-const STATUS_ALIASES: Record<string, Status> = {
-  pending: 'pending',
-  todo: 'pending',
-  in_progress: 'in_progress',
-  'in-progress': 'in_progress',
-  inprogress: 'in_progress',
-  active: 'in_progress',
-  completed: 'completed',
-  done: 'completed',
-};
-
 export function parseStatus(raw: string): Status {
-  const status = STATUS_ALIASES[raw.trim().toLowerCase()];
+  const status = statusFromWord(raw);
   if (!status) {
-    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')}`);
+    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')} (or todo, active, done)`);
   }
   return status;
 }
@@ -59,8 +50,42 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
   return out;
 }
 
+/** `--meta key=value` as a filter: the value as text; `key:=<json>` compares JSON texts. */
+export function parseMetaFilter(raw: readonly string[] | undefined): Record<string, string> | undefined {
+  const parsed = parseMeta(raw);
+  if (parsed === undefined) return undefined;
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+/** A positive whole number: `--limit 20`. */
+export function parsePositiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
+  return Number(raw.trim());
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`):
+ * $USER (or $LOGNAME), else the account's name.
+ */
+export function requireOwner(name: string, value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const text = requireText(name, value);
+  if (text?.trim() !== '@me') return text;
+  const login = env.USER || env.LOGNAME || safeUsername();
+  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
+  return login;
+}
+
+function safeUsername(): string | undefined {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A non-empty single-line text value (subjects, owners). */

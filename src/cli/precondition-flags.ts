@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Preconditions } from '../core/writes/preconditions.js';
 import { usage } from './app.js';
-import { collect, parseStatusList, requireText } from './parse.js';
+import { collect, parseStatusList, requireOwner } from './parse.js';
 
 /** `--if-status`, `--if-owner`, `--if-unowned`: defined once, for every mutation that takes them. */
 export interface PreconditionOptions {
@@ -20,7 +20,7 @@ export function addPreconditionOptions(cmd: Command): Command {
 export function preconditionsFrom(opts: PreconditionOptions): Preconditions | undefined {
   const pre: Preconditions = {
     status: parseStatusList(opts.ifStatus),
-    owner: requireText('--if-owner', opts.ifOwner),
+    owner: requireOwner('--if-owner', opts.ifOwner),
     unowned: Boolean(opts.ifUnowned),
   };
   if (pre.owner !== undefined && pre.unowned) throw usage('--if-owner and --if-unowned cannot be used together');

@@ -16,6 +16,8 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
+    // Each command's help lists the global options it accepts too (-l, --json, --config-dir).
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
@@ -41,10 +43,10 @@ Examples:
   tasks list --status pending --json  for scripts (jq-friendly)
   tasks get 4                         one task, with what blocks it
   tasks create "Write docs" -d "README and examples"
-  tasks update 4 --status in_progress --owner me
+  tasks update 4 --status in_progress --owner @me
   tasks update 4 --status completed   runs Claude Code's TaskCompleted hooks first
   tasks claim --next --as worker-1 --start
-  tasks block 4 --by 2 3
+  tasks block 4 --by 2,3
   tasks release --owner worker-2
   tasks delete 3 5
   tasks watch --until all-completed   wait until the agents are done

@@ -3,7 +3,9 @@ import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { SCREEN, screenPatch } from '../render/screen.js';
 import type { Style } from '../render/style.js';
 import type { EndReason } from '../render/watch-events.js';
-import { SPINNER_INTERVAL_MS, frameHasSpinner, renderWatchFrame, type WatchFrameModel } from '../render/watch-frame.js';
+import type { Task } from '../core/store/schema.js';
+import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../render/watch-frame.js';
+import { keyActions, type WatchAction } from './watch-keys.js';
 import type { Terminal } from './terminal.js';
 import type { WatchSink, WatchView } from './watch-session.js';
 
@@ -21,8 +23,6 @@ export interface LiveOptions {
   print(text: string): void;
 }
 
-const QUIT_KEYS = new Set(['q', 'Q', '\u0003', '\u0004']);
-const REDRAW_KEY = '\u000c'; // Ctrl-L
 
 /**
  * The live view: the alternate screen, redrawn in place. A frame is rendered on every
@@ -30,6 +30,12 @@ const REDRAW_KEY = '\u000c'; // Ctrl-L
  * second for the "3s ago" texts); only rows that differ are written, and nothing at all
  * when the frame is unchanged, so it does not flicker and costs little while idle.
  */
+/** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
+function matchesText(task: Task, text: string): boolean {
+  const needle = text.toLowerCase();
+  return [`#${task.id}`, task.subject, task.activeForm ?? '', task.owner ?? ''].some((s) => s.toLowerCase().includes(needle));
+}
+
 export class LiveSink implements WatchSink {
   private view: WatchView | undefined;
   private lastChange: { at: number; events: ChangeEvent[] } | undefined;
@@ -41,6 +47,9 @@ export class LiveSink implements WatchSink {
   private tickTimer: NodeJS.Timeout | undefined;
   private unsubscribe: Array<() => void> = [];
   private readonly restoreOnExit = () => this.leave();
+  /** Where the person scrolled to (undefined: not scrolled), and the `/` filter. */
+  private scroll: number | undefined;
+  private search: { text: string; typing: boolean } | undefined;
 
   constructor(
     private readonly term: Terminal,
@@ -87,11 +96,46 @@ export class LiveSink implements WatchSink {
     process.once('exit', this.restoreOnExit);
     this.unsubscribe.push(
       this.term.onResize(() => this.redrawAll()),
-      this.term.onKey((key) => {
-        if (QUIT_KEYS.has(key)) this.opts.onQuit();
-        else if (key === REDRAW_KEY) this.redrawAll();
+      this.term.onKey((chunk) => {
+        for (const action of keyActions(chunk, Boolean(this.search?.typing))) this.act(action);
       }),
     );
+    this.draw();
+  }
+
+  private act(action: WatchAction): void {
+    if (action.type === 'quit') return this.opts.onQuit();
+    if (action.type === 'redraw') return this.redrawAll();
+    const { height } = this.term.size();
+    const frame = { height, style: this.opts.style };
+    switch (action.type) {
+      case 'scroll': {
+        const step = action.by === 'line' ? 1 : Math.max(1, taskRowsFor(this.model(), frame) - 1);
+        this.scroll = (this.scroll ?? 0) + step * action.direction;
+        break;
+      }
+      case 'scroll-to':
+        this.scroll = action.where === 'top' ? 0 : Number.MAX_SAFE_INTEGER;
+        break;
+      case 'filter-start':
+        this.search = { text: this.search?.text ?? '', typing: true };
+        break;
+      case 'filter-text':
+        if (this.search) this.search = { ...this.search, text: this.search.text + action.text };
+        this.scroll = this.scroll === undefined ? undefined : 0;
+        break;
+      case 'filter-erase':
+        if (this.search) this.search = { ...this.search, text: [...this.search.text].slice(0, -1).join('') };
+        break;
+      case 'filter-done':
+        this.search = this.search && this.search.text !== '' ? { ...this.search, typing: false } : undefined;
+        break;
+      case 'filter-clear':
+        this.search = undefined;
+        this.scroll = undefined;
+        break;
+    }
+    if (this.scroll !== undefined) this.scroll = Math.min(Math.max(0, this.scroll), maxScroll(this.model(), frame));
     this.draw();
   }
 
@@ -109,14 +153,18 @@ export class LiveSink implements WatchSink {
 
   private model(): WatchFrameModel {
     const view = this.view as WatchView;
+    const tasks = this.search && this.search.text !== '' ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text)) : view.shown;
+    const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
       listId: this.opts.listId,
       dir: this.opts.dir,
       exists: view.exists,
-      tasks: view.shown,
+      tasks,
       index: view.index,
-      hidden: this.opts.filterLabel ? view.all.length - view.shown.length : 0,
+      hidden: filtered ? view.all.length - tasks.length : 0,
       filterLabel: this.opts.filterLabel,
+      scroll: this.scroll,
+      search: this.search,
       problems: view.problems,
       notice: this.notice,
       lastChange: this.lastChange,

@@ -19,8 +19,12 @@ export class StreamSink implements WatchSink {
     private readonly until: string | undefined,
   ) {}
 
+  private stopFollowing: (() => void) | undefined;
+
   begin(view: WatchView): void {
     this.app.out(renderSnapshotEvent(view.at, this.listId, view.exists, view.shown));
+    // Between changes nothing is written, so a reader that went away would go unnoticed.
+    this.stopFollowing = this.app.followReader();
     this.warnProblems(view.problems);
   }
 
@@ -30,6 +34,7 @@ export class StreamSink implements WatchSink {
   }
 
   end(view: WatchView, reason: EndReason, met: boolean): void {
+    this.stopFollowing?.();
     this.app.out(
       renderEndEvent({
         at: view.at,

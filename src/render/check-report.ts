@@ -24,6 +24,8 @@ function findingLine(f: CheckedFinding, style: Style, codeWidth: number): string
   if (f.repair) {
     const paint = f.repair.status === 'fixed' ? style.green : f.repair.status === 'gone' ? style.dim : style.red;
     lines.push(`${indent}${paint(`${WORD[f.repair.status]}:`)} ${oneLine(f.repair.message)}`);
+  } else if (f.fix !== undefined) {
+    lines.push(`${indent}${style.dim('--fix will:')} ${oneLine(f.fix)}`);
   } else if (f.hint) {
     lines.push(`${indent}${style.dim(`hint: ${oneLine(f.hint)}`)}`);
   }

@@ -4,11 +4,19 @@ import { oneLine } from './text.js';
 
 const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
 
-type Refusal = Extract<ClaimResult, { success: false }>;
+/**
+ * A claim's outcome: the agents' result, or, for `claim --next`, `no_task_ready` (our
+ * reason, not the agents': their claim always names a task).
+ */
+export type ClaimOutcome = ClaimResult | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
+
+type Refusal = Extract<ClaimOutcome, { success: false }>;
 
 /** One line for a person: which claim was refused and why, with the agents' reason name first. */
 export function describeRefusal(id: string, refusal: Refusal): string {
   switch (refusal.reason) {
+    case 'no_task_ready':
+      return 'no task is ready to claim (pending, unowned, no open blocker)';
     case 'task_not_found':
       return `cannot claim task #${id}: task_not_found`;
     case 'already_claimed':
@@ -26,7 +34,7 @@ export function describeRefusal(id: string, refusal: Refusal): string {
  * `--json`: the agents' own result shape, `{success, reason, task}`, with the task in the
  * shape of its file (null when there is none), plus the ids behind a refusal.
  */
-export function claimDocument(result: ClaimResult): Record<string, unknown> {
+export function claimDocument(result: ClaimOutcome): Record<string, unknown> {
   if (result.success) return { success: true, task: result.task };
   return {
     success: false,

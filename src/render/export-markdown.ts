@@ -14,8 +14,8 @@ export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex
   const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
   const c = countTasks(tasks, index);
-  const parts = [`**${c.completed}/${c.total} done**`, `${c.in_progress} in progress`, `${c.pending} pending`];
-  if (c.blocked > 0) parts.push(`${c.blocked} blocked`);
+  const blocked = (n: number) => (n > 0 ? ` (${n} blocked)` : '');
+  const parts = [`**${c.completed}/${c.total} done**`, `${c.in_progress} in progress${blocked(c.blockedInProgress)}`, `${c.pending} pending${blocked(c.blockedPending)}`];
   lines.push(parts.join(' · '), '');
   for (const t of tasks) lines.push(checklistItem(t, index));
   return lines.join('\n');
@@ -29,10 +29,9 @@ function checklistItem(t: Task, index: TaskIndex): string {
       ? 'done'
       : t.status === 'in_progress'
         ? `in progress${t.activeForm ? ` (${escapeMarkdown(oneLine(t.activeForm))})` : ''}`
-        : open.length > 0
-          ? 'blocked'
-          : 'pending';
-  const details = [status];
+        : 'pending';
+  // The status as stored, and beside it whether an open blocker holds it back.
+  const details = t.status !== 'completed' && open.length > 0 ? [status, 'blocked'] : [status];
   if (t.owner) details.push(`owner ${codeSpan(oneLine(t.owner))}`);
   if (t.blockedBy.length > 0) {
     const deps = t.blockedBy.map((id) => {

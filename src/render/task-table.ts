@@ -1,5 +1,7 @@
 import { blockerState, countTasks, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { deriveActiveForm } from '../core/snapshots/active-form.js';
+import { ago } from './lists-table.js';
 import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -10,11 +12,15 @@ export interface TableOptions {
   width: number;
   /** Is this unfinished task's owner gone (its session over)? Marked "(gone)" in red. */
   isGone?: ((task: Task) => boolean) | undefined;
+  /** When each task's file last changed (ms): the UPDATED column, when given. */
+  updated?: ReadonlyMap<string, number>;
+  now?: number;
 }
 
-/** The status a person cares about: a pending task with an open blocker reads "blocked". */
-function shownStatus(task: Task, blockers: BlockerState): Task['status'] | 'blocked' {
-  return task.status !== 'completed' && blockers.open.length > 0 ? 'blocked' : task.status;
+/** An activeForm that only says the subject again ("Fix auth" / "Fixing auth") adds nothing to a row. */
+function restatesSubject(task: Task): boolean {
+  const fold = (s: string) => s.trim().toLowerCase();
+  return task.activeForm !== undefined && fold(task.activeForm) === fold(deriveActiveForm(task.subject));
 }
 
 function blockersCell(task: Task, { open, missing }: BlockerState): string {
@@ -31,8 +37,11 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const { style } = opts;
   const rows = tasks.map((t) => {
     const blockers = blockerState(t, index);
-    const status = shownStatus(t, blockers);
-    const active = t.status === 'in_progress' && t.activeForm ? oneLine(t.activeForm) : '';
+    // The status as stored; waiting on an open blocker is the BLOCKED BY column's fact.
+    const status = t.status;
+    const waiting = status !== 'completed' && blockers.open.length > 0;
+    const active = t.status === 'in_progress' && t.activeForm && !restatesSubject(t) ? oneLine(t.activeForm) : '';
+    const changedAt = opts.updated?.get(t.id);
     return {
       id: `#${oneLine(t.id)}`,
       status,
@@ -41,19 +50,23 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       gone: Boolean(t.owner) && opts.isGone?.(t) === true,
       owner: t.owner ? oneLine(t.owner) + (t.owner && opts.isGone?.(t) ? ' (gone)' : '') : '',
       blockers: blockersCell(t, blockers),
+      waiting,
+      updated: changedAt === undefined ? '' : ago(changedAt, opts.now ?? Date.now()),
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
   const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
-  // Four statuses, four painted labels: made once, not once a row.
-  const statuses = Object.keys(STATUS_WORD) as Array<keyof typeof STATUS_WORD>;
+  // Three statuses, three painted labels: made once, not once a row.
+  const statuses: Array<Task['status']> = ['pending', 'in_progress', 'completed'];
   const labels = Object.fromEntries(
     statuses.map((s) => [s, statusLabel(style, s) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[s].length))]),
-  ) as Record<keyof typeof STATUS_WORD, string>;
+  ) as Record<Task['status'], string>;
   const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
   const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
+  const showUpdated = opts.updated !== undefined;
+  const updatedW = showUpdated ? Math.max(7, ...rows.map((r) => r.updated.length)) : 0;
   const gap = 2;
-  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4;
+  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
   const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0)));
   const subjectW = Math.max(12, Math.min(available, needed));
@@ -62,6 +75,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     padEnd('STATUS', statusW),
     padEnd('SUBJECT', subjectW),
     padEnd('OWNER', ownerW),
+    ...(showUpdated ? [padEnd('UPDATED', updatedW)] : []),
     'BLOCKED BY',
   ].join(' '.repeat(gap));
   const lines = [style.bold(header.trimEnd())];
@@ -75,8 +89,9 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       labels[r.status],
       padEnd(subject, subjectW),
       padEnd(r.gone ? style.red(truncate(r.owner, ownerW)) : truncate(r.owner, ownerW), ownerW),
+      ...(showUpdated ? [style.dim(padEnd(r.updated, updatedW))] : []),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
-      (r.status === 'blocked' ? style.red : style.dim)(truncate(r.blockers, blockW)),
+      (r.waiting ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));
     lines.push(line.trimEnd());
   }
@@ -124,16 +139,19 @@ export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCou
   return countTasks(tasks, index);
 }
 
-/** "5 tasks: 1 done, 1 in progress, 3 pending (2 blocked)" */
+/**
+ * "6 tasks: 1 done, 2 in progress (1 blocked), 3 pending (2 blocked)": each task counted
+ * once by its status, so the parts add up; how many of them wait on a blocker, per status.
+ */
 export function renderSummary(counts: ListCounts, style: Style): string {
   const noun = counts.total === 1 ? 'task' : 'tasks';
+  const blocked = (n: number) => (n > 0 ? ` ${paintStatus(style, 'blocked', `(${n} blocked)`)}` : '');
   const parts = [
     paintStatus(style, 'completed', `${counts.completed} ${STATUS_WORD.completed}`),
-    paintStatus(style, 'in_progress', `${counts.in_progress} ${STATUS_WORD.in_progress}`),
-    `${counts.pending} ${STATUS_WORD.pending}`,
+    paintStatus(style, 'in_progress', `${counts.in_progress} ${STATUS_WORD.in_progress}`) + blocked(counts.blockedInProgress),
+    `${counts.pending} ${STATUS_WORD.pending}${blocked(counts.blockedPending)}`,
   ];
-  const blocked = counts.blocked > 0 ? ` ${paintStatus(style, 'blocked', `(${counts.blocked} blocked)`)}` : '';
-  return `${counts.total} ${noun}: ${parts.join(', ')}${blocked}`;
+  return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
 
 export { STATUS_SYMBOL };

@@ -38,6 +38,13 @@ export interface WatchFrameModel {
   until?: string | undefined;
   /** When `--timeout` ends the watch (ms since the epoch). */
   deadline?: number | undefined;
+  /**
+   * The first task row shown, in id order, once the person has scrolled; undefined:
+   * the view picks what fits (work in progress first).
+   */
+  scroll?: number | undefined;
+  /** The `/` filter: its text, and whether it is still being typed. */
+  search?: { text: string; typing: boolean } | undefined;
 }
 
 export interface FrameOptions {
@@ -62,9 +69,10 @@ function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, wid
   const { style } = o;
   const name = truncate(oneLine(m.listId), Math.max(8, Math.floor(width / 3)));
   const done = `${counts.completed}/${counts.total} done`;
+  const blocked = (n: number) => (n > 0 ? ` (${paintStatus(style, 'blocked', `${n} blocked`)})` : '');
   const parts = [
-    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) : '',
-    counts.pending > 0 ? `${counts.pending} pending${counts.blocked > 0 ? ` (${paintStatus(style, 'blocked', `${counts.blocked} blocked`)})` : ''}` : '',
+    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) + blocked(counts.blockedInProgress) : '',
+    counts.pending > 0 ? `${counts.pending} pending${blocked(counts.blockedPending)}` : '',
   ].filter(Boolean);
   const details = parts.length > 0 ? `  ${parts.join(style.dim(' · '))}` : '';
   const fixed = displayWidth(name) + 2 + 2 + displayWidth(done);
@@ -89,12 +97,22 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
   if (m.tasks.length === 0) {
     return [m.hidden > 0 ? style.dim(`No tasks match the filter (${m.hidden} hidden).`) : style.dim('No tasks yet.')];
   }
-  const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.index, rows);
   const recent = new Set<string>();
   if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
     for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
   }
-  const lines = renderTaskRows(shown, m.index, { style, width, now: o.now, final: Boolean(o.final), recent });
+  const rowOptions = { style, width, now: o.now, final: Boolean(o.final), recent };
+  if (!o.final && m.scroll !== undefined && m.tasks.length > rows) {
+    // Scrolled: a window of the list in id order, and one line saying what lies beyond it.
+    const room = Math.max(1, rows - 1);
+    const start = Math.min(Math.max(0, m.scroll), m.tasks.length - room);
+    const lines = renderTaskRows(m.tasks.slice(start, start + room), m.index, rowOptions);
+    const below = m.tasks.length - start - room;
+    lines.push(style.dim(`↑ ${start} above · ↓ ${below} below`));
+    return lines;
+  }
+  const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.index, rows);
+  const lines = renderTaskRows(shown, m.index, rowOptions);
   if (rest.length > 0) lines.push(renderRestLine(rest, m.index, style));
   return lines;
 }
@@ -115,11 +133,14 @@ function problemLine(m: WatchFrameModel, style: Style): string | undefined {
 }
 
 function footerLine(m: WatchFrameModel, o: FrameOptions): string {
+  if (m.search?.typing) return `/${oneLine(m.search.text)}▏ ${o.style.dim('Enter keeps the filter · Esc clears it')}`;
   const parts = ['q quit'];
+  if (m.tasks.length > taskRowsFor(m, o)) parts.push('↑↓ PgUp PgDn scroll');
   if (m.until) parts.push(`until ${m.until}`);
   if (m.deadline !== undefined) parts.push(`timeout in ${formatDuration(m.deadline - o.now)}`);
   if (m.filterLabel) parts.push(`filter: ${m.filterLabel}`);
   if (m.hidden > 0) parts.push(`${m.hidden} hidden`);
+  parts.push(m.search ? `/${oneLine(m.search.text)} (Esc clears)` : '/ filter');
   return o.style.dim(parts.join(' · '));
 }
 
@@ -127,23 +148,37 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
  * One frame of the live view, as rows that each fit the width (one column is left
  * free: a character in the last column of the last row makes some terminals scroll):
  *
- *   refactor-auth  ██████████░░░░░░░░░░  2/5 done  1 in progress · 2 pending · 1 blocked
+ *   refactor-auth  ██████████░░░░░░░░░░  2/5 done  1 in progress · 2 pending (1 blocked)
  *
  *   ✔ #1  Analyse code                               @researcher
  *   ⠹ #2  Refactoring auth module                    @coder
- *   ■ #4  Run tests                                               blocked by #2
+ *   ○ #4  Run tests                                               blocked by #2
  *   ○ #5  Write changelog
  *
  *   Last change 3s ago: #2 Refactor auth module: status pending → in progress
  *   q quit · until all-completed · timeout in 4m 03s
  */
+function noticeLines(m: WatchFrameModel, style: Style): string[] {
+  return [problemLine(m, style), m.notice ? style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
+}
+
+/** How many rows the frame has for tasks: the height less the header, change line, notices and footer. */
+export function taskRowsFor(m: WatchFrameModel, o: Pick<FrameOptions, 'height' | 'final' | 'style'>): number {
+  const chrome = o.final ? 2 : 5 + noticeLines(m, o.style).length;
+  return Math.max(1, o.height - chrome);
+}
+
+/** The furthest a person can scroll: the last task on the last row, under the "above/below" line. */
+export function maxScroll(m: WatchFrameModel, o: Pick<FrameOptions, 'height' | 'final' | 'style'>): number {
+  return Math.max(0, m.tasks.length - Math.max(1, taskRowsFor(m, o) - 1));
+}
+
 export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] {
   // One column for the left margin, one left free at the right edge.
   const width = Math.max(8, o.width - 2);
   const counts = countTasks(m.tasks, m.index);
-  const notices = [problemLine(m, o.style), m.notice ? o.style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
-  const chrome = o.final ? 2 : 5 + notices.length;
-  const rows = Math.max(1, o.height - chrome);
+  const notices = noticeLines(m, o.style);
+  const rows = taskRowsFor(m, o);
   const lines = [headerLine(m, counts, o, width), '', ...bodyLines(m, o, width, rows)];
   if (!o.final) {
     lines.push('', changeLine(m, o));

@@ -1,4 +1,4 @@
-import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
+import { blockerState, countTasks, isBlocked, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import { STATUS_SYMBOL, paintStatus } from './status.js';
 import type { Style } from './style.js';
@@ -14,20 +14,14 @@ export function spinnerFrame(now: number): string {
   return SPINNER[Math.floor(now / SPINNER_INTERVAL_MS) % SPINNER.length] as string;
 }
 
-export type Shown = Task['status'] | 'blocked';
-
-/** The status a person cares about: a task with an open blocker reads "blocked". */
-export function shownStatus(task: Task, index: TaskIndex): Shown {
-  return task.status !== 'completed' && blockerState(task, index).open.length > 0 ? 'blocked' : task.status;
-}
-
-/** Which tasks fit in `rows`: those in progress first, then pending, blocked, and the latest done. */
+/** Which tasks fit in `rows`: those in progress first, then pending (waiting on a blocker last), and the latest done. */
 export function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number): { shown: Task[]; rest: Task[] } {
   if (tasks.length <= rows) return { shown: [...tasks], rest: [] };
   const room = Math.max(0, rows - 1); // one row says what was left out
   const rank = (t: Task): number => {
-    const s = shownStatus(t, index);
-    return s === 'in_progress' ? 0 : s === 'pending' ? 1 : s === 'blocked' ? 2 : 3;
+    if (t.status === 'in_progress') return 0;
+    if (t.status === 'pending') return isBlocked(t, index) ? 2 : 1;
+    return 3;
   };
   const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? Number(b.id) - Number(a.id) : Number(a.id) - Number(b.id)));
   const keep = new Set(order.slice(0, room));
@@ -62,14 +56,15 @@ export function renderTaskRows(shown: readonly Task[], index: TaskIndex, o: RowO
   const { width, recent } = o;
   const { style } = o;
   const rows = shown.map((t) => {
-    const status = shownStatus(t, index);
+    // The status as stored (a spinner while in progress), and beside it what it waits on.
+    const status = t.status;
     const { open, missing } = blockerState(t, index);
     return {
       task: t,
       status,
       id: `#${oneLine(t.id)}`,
       owner: t.owner ? `@${oneLine(t.owner)}` : '',
-      blockers: status === 'blocked' || (t.status !== 'completed' && missing.length > 0) ? `blocked by ${[...open.map((x) => `#${oneLine(x)}`), ...missing.map((x) => `#${oneLine(x)}?`)].join(' ')}` : '',
+      blockers: t.status !== 'completed' && open.length + missing.length > 0 ? `blocked by ${[...open.map((x) => `#${oneLine(x)}`), ...missing.map((x) => `#${oneLine(x)}?`)].join(' ')}` : '',
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));

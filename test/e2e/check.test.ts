@@ -59,7 +59,7 @@ describe('tasks check', () => {
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] })); // 2 does not list 1 in blockedBy
     writeTask(list, t('2'));
-    writeTask(list, t('3', { blockedBy: ['40'] })); // 40 never existed: next id would be 40 (mark 39)
+    writeTask(list, t('3', { blockedBy: ['40'] })); // 40 never existed: a reference, not a use of the id
     writeTask(list, t('4', { blocks: ['5'], blockedBy: ['5'] }));
     writeTask(list, t('5', { blocks: ['4'], blockedBy: ['4'] })); // 4 <-> 5 cycle
     writeTask(list, t('6', { owner: 'alice' }));
@@ -93,7 +93,7 @@ describe('tasks check', () => {
     expect(byCode('edge_not_mirrored')).toMatchObject([{ blocker: '1', blocked: '2', missingOn: '2', field: 'blockedBy' }]);
     expect(byCode('missing_reference')).toMatchObject([{ id: '3', field: 'blockedBy', ref: '40' }]);
     expect(byCode('cycle')).toMatchObject([{ cycle: ['4', '5', '4'], fixable: false }]);
-    expect(byCode('highwatermark_behind')).toMatchObject([{ usedId: '40', next: '40', mark: 39 }]);
+    expect(byCode('highwatermark_behind')).toEqual([]);
     expect(byCode('stale_lock')).toMatchObject([
       { file: '.lock.lock', empty: true, fixable: true },
       { file: '2.json.lock', empty: false, fixable: false },
@@ -101,7 +101,7 @@ describe('tasks check', () => {
     expect(byCode('bad_lock')).toMatchObject([{ file: '3.json.lock', reason: 'not_a_directory' }]);
     expect(byCode('temp_file')).toMatchObject([{ file: '.1.json.4242.abcd1234.tmp' }]);
     expect(byCode('stale_claim')).toMatchObject([{ id: '6', owner: 'alice' }]);
-    expect(report.findings).toHaveLength(14);
+    expect(report.findings).toHaveLength(13);
     expect(snapshotDir(list)).toEqual(before);
 
     // Text for people: one line per finding (plus its hint), the summary on stderr when piped.
@@ -109,7 +109,7 @@ describe('tasks check', () => {
     expect(text.code).toBe(4);
     expect(text.stdout).toMatch(/^✖ invalid_json +7\.json does not parse as JSON/m);
     expect(text.stdout).toMatch(/^✖ cycle +dependency cycle #4 -> #5 -> #4: none of these can start$/m);
-    expect(text.stderr.trim()).toBe('✖ list "l": 14 problems (8 errors, 6 warnings); 8 can be fixed with tasks check --fix');
+    expect(text.stderr.trim()).toBe('✖ list "l": 13 problems (7 errors, 6 warnings); 7 can be fixed with tasks check --fix');
     expect(snapshotDir(list)).toEqual(before);
   });
 
@@ -135,10 +135,10 @@ describe('tasks check', () => {
 
     const { code, report } = check(config, '--fix');
     const repairOf = (c: string) => report.findings.filter((f) => f.code === c).map((f) => f.repair);
-    expect(repairOf('highwatermark_invalid')).toEqual([{ status: 'fixed', message: 'set .highwatermark to 12 (was "oops")' }]);
+    expect(repairOf('highwatermark_invalid')).toEqual([{ status: 'fixed', message: 'rewrote .highwatermark with the highest id known to be used (9)' }]);
     expect(repairOf('invalid_json')[0]?.message).toMatch(/^moved 7\.json aside to 7\.json\.corrupt-\d{8}T\d{6}Z \(agents ignore it; id 7 stays used\)$/);
     expect(repairOf('id_mismatch')).toEqual([{ status: 'fixed', message: 'set the id inside 9.json from "3" to "9"' }]);
-    expect(repairOf('missing_reference')).toEqual([{ status: 'fixed', message: 'removed #12 from task #3' }]);
+    expect(repairOf('missing_reference')).toEqual([{ status: 'fixed', message: "dropped #12 from task #3's blockedBy" }]);
     expect(repairOf('edge_not_mirrored')).toEqual([
       { status: 'fixed', message: "added #1 to #2's blockedBy" },
       { status: 'fixed', message: "added #3 to #1's blocks" },
@@ -156,13 +156,13 @@ describe('tasks check', () => {
     expect(names.filter((n) => n.endsWith('.json'))).toEqual(['1.json', '2.json', '3.json', '4.json', '5.json', '9.json']);
     expect(names.some((n) => n.endsWith('.lock') && n !== '.lock')).toBe(false);
     expect(names.some((n) => n.endsWith('.tmp'))).toBe(false);
-    expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('12');
+    expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('9');
     expect(readJson(path.join(list, '2.json'))).toMatchObject({ blockedBy: ['1'] });
     expect(readJson(path.join(list, '3.json'))).toMatchObject({ blockedBy: ['1'] });
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: ['2', '3'] });
     expect(readJson(path.join(list, '9.json'))).toMatchObject({ id: '9', subject: 'misfiled' });
-    // The next id skips every id ever used.
-    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('13\n');
+    // The next id skips every id ever used (a dangling reference to 12 was no use of it).
+    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('10\n');
   });
 
   it('--fix on a clean list, and after a fix, a second check is clean (exit 0)', () => {
@@ -190,19 +190,16 @@ describe('tasks check', () => {
     expect(check(config).report.findings).toEqual([]);
   });
 
-  it('--fix repairs what its own repairs uncover: references to a file it moved aside', () => {
+  it('--fix keeps references to a file it moved aside (it may be restored); nothing is left', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] }));
     fs.writeFileSync(path.join(list, '2.json'), '{"id": "2", "subj');
     const { code, report } = check(config, '--fix');
-    expect(report.findings.map((f) => [f.code, f.repair?.status])).toEqual([
-      ['invalid_json', 'fixed'],
-      ['missing_reference', 'fixed'],
-    ]);
+    expect(report.findings.map((f) => [f.code, f.repair?.status])).toEqual([['invalid_json', 'fixed']]);
     expect(report.remaining).toEqual([]);
     expect(code).toBe(0);
-    expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: [] });
+    expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: ['2'] });
   });
 
   it('--stale-after sets the claim threshold; off skips it; a bad value is a usage error', () => {
@@ -246,5 +243,37 @@ describe('tasks check', () => {
     expect(r.code).toBe(4);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/bad_file_name +\[2Jevil\.json is not named <id>\.json/);
+  });
+});
+
+describe('check announces everything --fix does, and --fix does no more', () => {
+  /** 1.json corrupt; #2 waits for #1 (kept: #1 may be restored); #3 names a typo id 42. */
+  function damaged(): { config: string; list: string } {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, t('2', { blockedBy: ['1'] }));
+    writeTask(list, t('3', { blockedBy: ['42'] }));
+    fs.writeFileSync(path.join(list, '1.json'), '{"id": "1", "subject": ');
+    return { config, list };
+  }
+
+  it('references to a quarantined task are kept; a dangling one is dropped without raising the mark', () => {
+    const { config, list } = damaged();
+    const r = check(config, '--fix');
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ blockedBy: ['1'] });
+    expect(readJson(path.join(list, '3.json'))).toMatchObject({ blockedBy: [] });
+    const mark = fs.existsSync(path.join(list, '.highwatermark')) ? Number(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')) : 0;
+    expect(mark).toBeLessThan(42);
+    expect(r.report.findings.map((f) => f.code).sort()).toEqual(['invalid_json', 'missing_reference']);
+  });
+
+  it('every repair --fix makes was announced by check, in the same words', () => {
+    const { config } = damaged();
+    const looked = run(config, ['-l', 'l', 'check']);
+    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
+    const announced = [...looked.stdout.matchAll(/^\s+--fix will: (.*)$/gm)].map((m) => m[1]);
+    const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) => (m[1] as string).replace(/corrupt-\d{8}T\d{6}Z/, 'corrupt-<time>'));
+    expect(announced.length).toBe(2);
+    expect(done).toEqual(announced.map((a) => (a as string).replace(/^move/, 'moved').replace(/^drop/, 'dropped')));
   });
 });

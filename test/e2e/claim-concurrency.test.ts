@@ -137,7 +137,7 @@ describe('dependencies and updates alongside an agent', () => {
       }
       return out;
     };
-    const blocker = sequence(edges.flatMap(([b, t]) => [['block', t, '--by', b]]).concat([['block', '6', '--by', '1', '5']]));
+    const blocker = sequence(edges.flatMap(([b, t]) => [['block', t, '--by', b]]).concat([['block', '6', '--by', '1,5']]));
     const unblocker = sequence([
       ['unblock', '4', '--by', '1'],
       ['unblock', '6'],

@@ -160,3 +160,16 @@ describe('preconditions', () => {
     expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({ code: 0, stdout: 'Deleted task #5: Write changelog\n' });
   });
 });
+
+describe('claim --next --json: one shape for every outcome', () => {
+  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 3', () => {
+    const { config, list } = fixtureConfig();
+    for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
+    const before = snapshotDir(list);
+    const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
+    expect(snapshotDir(list)).toEqual(before);
+  });
+});

@@ -46,7 +46,7 @@ describe('__complete: commands and options', () => {
 
   it('filters by what is typed, and offers an alias only when no name fits', () => {
     expect(complete(tempConfig(), ['up']).values).toEqual(['update']);
-    expect(complete(tempConfig(), ['l']).values).toEqual(['list', 'lists']);
+    expect(complete(tempConfig(), ['l']).values).toEqual(['list', 'lists', 'log']);
     expect(complete(tempConfig(), ['rm']).values).toEqual(['rm']);
   });
 
@@ -54,7 +54,7 @@ describe('__complete: commands and options', () => {
     const c = complete(tempConfig(), ['update', '4', '--']);
     expect(c.values).toEqual(expect.arrayContaining(['--status', '--owner', '--no-owner', '--add-blocks', '--add-blocked-by', '--list', '--config-dir', '--json', '--help']));
     expect(c.values).not.toContain('--version');
-    expect(c.descriptions['--add-blocks']).toBe('tasks this one blocks');
+    expect(c.descriptions['--add-blocks']).toBe('tasks this one blocks (comma-separated, or repeat)');
     expect(c.directive).toBe(NO_FILES);
     // A single dash adds the short forms, as cobra does.
     expect(complete(tempConfig(), ['list', '-']).values).toEqual(expect.arrayContaining(['-s', '--status', '-o', '--owner', '-l', '--list']));
@@ -65,7 +65,7 @@ describe('__complete: commands and options', () => {
     expect(c.values).not.toContain('--owner');
     expect(c.values).not.toContain('--no-owner'); // the same setting
     expect(c.values).toContain('--meta');
-    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--session']);
+    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--search', '--sort', '--session']);
   });
 
   it('offers options once every argument is given, and nothing for free text', () => {
@@ -99,8 +99,9 @@ describe('__complete: values from the list', () => {
   it('offers ids for id-taking options, without those already on the line', () => {
     const { config } = listWithTen();
     expect(complete(config, ['update', '4', '--add-blocks', '']).values).toEqual(['1', '2', '3', '5', '10']);
-    // A variadic option goes on taking ids after the first.
-    expect(complete(config, ['create', 'x', '--blocked-by', '1', '']).values).toEqual(['2', '3', '4', '5', '10']);
+    // An id option takes one id a time: repeated, it offers the ids not given yet.
+    expect(complete(config, ['create', 'x', '--blocked-by', '1', '--blocked-by', '']).values).toEqual(['2', '3', '4', '5', '10']);
+    expect(complete(config, ['create', 'x', '--blocked-by', '1,']).values).toEqual(['1,2', '1,3', '1,4', '1,5', '1,10']);
     expect(complete(config, ['delete', '2', '3', '']).values).toEqual(['1', '4', '5', '10']);
     expect(complete(config, ['delete', '2,3,']).values).toEqual(['2,3,1', '2,3,4', '2,3,5', '2,3,10']);
   });
@@ -185,14 +186,14 @@ describe('__complete: commands that declare nothing for completion', () => {
     expect(complete(config, ['claim', '2', '--as', '']).values).toEqual(['amy', 'researcher']);
     expect(complete(config, ['release', '--owner', 'a']).values).toEqual(['amy']);
     expect(complete(config, ['block', '4', '--by', '']).values).toEqual(['1', '2', '3', '5', '10']);
-    expect(complete(config, ['unblock', '4', '--by', '1', '']).values).toEqual(['2', '3', '5', '10']);
+    expect(complete(config, ['unblock', '4', '--by', '1', '--by', '']).values).toEqual(['2', '3', '5', '10']);
     expect(complete(config, ['update', '4', '--if-status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
   });
 
-  it('import takes a file; export offers its formats and a file for -o', () => {
+  it('import takes a file; export offers its formats and a file for --output', () => {
     const { config } = listWithTen();
     expect(complete(config, ['import', ''])).toMatchObject({ values: [], directive: 0 });
-    expect(complete(config, ['export', '-o', ''])).toMatchObject({ values: [], directive: 0 });
+    expect(complete(config, ['export', '--output', ''])).toMatchObject({ values: [], directive: 0 });
     const formats = complete(config, ['export', '--format', '']);
     expect(formats.values).toEqual(expect.arrayContaining(['json', 'markdown']));
     expect(formats.directive).toBe(NO_FILES | KEEP_ORDER);
@@ -267,5 +268,25 @@ describe('__complete: never an error in the terminal', () => {
     expect(loaded).not.toMatch(heavy);
     expect(loaded).not.toContain('/dist/cli/');
     expect(loaded).not.toContain('/dist/tasks.cjs');
+  });
+});
+
+describe('__complete: watch --until', () => {
+  it('offers the fixed conditions and task:<id>: for each task, then the statuses after task:<id>:', () => {
+    const { config } = listWithTen();
+    const c = complete(config, ['watch', '--until', '']);
+    expect(c.run.code).toBe(0);
+    expect(c.values).toEqual(expect.arrayContaining(['all-completed', 'ready', 'empty', 'task:1:', 'task:10:']));
+    const statuses = complete(config, ['watch', '--until', 'task:4:']);
+    expect(statuses.values).toEqual(['task:4:pending', 'task:4:in_progress', 'task:4:completed']);
+  });
+});
+
+describe('__complete: short status words', () => {
+  it('offers done, todo, active when no stored status fits what is typed', () => {
+    const config = tempConfig();
+    expect(complete(config, ['list', '--status', 'd']).values).toEqual(['done']);
+    expect(complete(config, ['update', '1', '--status', 'a']).values).toEqual(['active']);
+    expect(complete(config, ['list', '--status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
   });
 });

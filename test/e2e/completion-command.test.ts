@@ -56,7 +56,7 @@ describe('the completion spec', () => {
     const spec = await currentSpec();
     const update = spec.program.commands.find((c) => c.name === 'update');
     expect(update?.arguments).toEqual([{ name: 'id', required: true, variadic: false, kind: 'task-id' }]);
-    expect(update?.options.find((o) => o.long === '--add-blocks')).toMatchObject({ kind: 'task-id', variadic: true, repeatable: true });
+    expect(update?.options.find((o) => o.long === '--add-blocks')).toMatchObject({ kind: 'task-id', repeatable: true });
     expect(update?.options.find((o) => o.long === '--status')).toMatchObject({ kind: 'status', value: 'required' });
     expect(update?.options.find((o) => o.long === '--no-owner')).toMatchObject({ attribute: 'owner' });
     expect(spec.program.options.find((o) => o.long === '--list')).toMatchObject({ short: '-l', kind: 'list' });

@@ -51,7 +51,7 @@ describe.runIf(needs('bash'))('bash', { timeout: 120_000 }, () => {
 
   it('completes options with descriptions', () => {
     const r = bashComplete('tasks update 4 --add-b', config, bin);
-    expect(r.lines.slice(0, 2)).toEqual(['--add-blocks      (tasks this one blocks)', '--add-blocked-by  (tasks that block this one)']);
+    expect(r.lines.slice(0, 2)).toEqual(['--add-blocks      (tasks this one blocks (comma-separated, or repeat))', '--add-blocked-by  (tasks that block this one (comma-separated, or repeat))']);
     expect(r.lines).toContain('compopt: +o default');
   });
 
@@ -171,7 +171,7 @@ describe.runIf(needs('fish'))('fish', { timeout: 120_000 }, () => {
   });
 
   it('completes options, statuses in their order, and lists', () => {
-    expect(fishComplete('tasks update 4 --add-b', config, bin).lines).toEqual(['--add-blocked-by\ttasks that block this one', '--add-blocks\ttasks this one blocks']);
+    expect(fishComplete('tasks update 4 --add-b', config, bin).lines).toEqual(['--add-blocked-by\ttasks that block this one (comma-separated, or repeat)', '--add-blocks\ttasks this one blocks (comma-separated, or repeat)']);
     expect(fishComplete('tasks list --status ', config, bin).lines).toEqual(['pending\tnot started', 'in_progress\tbeing worked on', 'completed\tdone']);
     expect(fishComplete('tasks --list ', config, bin).lines).toEqual(['other\t1 task', 'refactor-auth\t5 tasks']);
     expect(fishComplete('tasks --list=other get ', config, bin).lines).toEqual(['7\tOther work (pending)']);

@@ -61,11 +61,11 @@ describe('export', () => {
       [
         '### Tasks: refactor-auth',
         '',
-        '**1/4 done** · 0 in progress · 3 pending · 1 blocked',
+        '**1/4 done** · 0 in progress · 3 pending (1 blocked)',
         '',
         '- [x] `#1` Analyse code — done · owner `researcher`',
         '- [ ] `#2` Refactor auth — pending · depends on `#1` (done)',
-        '- [ ] `#4` Run tests — blocked · depends on `#2` (pending)',
+        '- [ ] `#4` Run tests — pending · blocked · depends on `#2` (pending)',
         '- [ ] `#5` Write changelog — pending',
         '',
       ].join('\n'),
@@ -76,7 +76,7 @@ describe('export', () => {
   it('-o writes the file (atomically, with a final newline) and says so on stderr', () => {
     const { config } = fixtureConfig();
     const out = path.join(config, 'snapshot.json');
-    const r = run(config, ['export', '-o', out]);
+    const r = run(config, ['export', '--output', out]);
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(r.stderr).toBe(`wrote 4 tasks (todowrite) to ${out}\n`);
     expect(fs.readFileSync(out, 'utf8')).toBe(run(config, ['export']).stdout);
@@ -92,7 +92,7 @@ describe('export', () => {
       [path.join(config, 'link.json'), /it is a symbolic link; give its target instead$/],
     ];
     for (const [out, message] of cases) {
-      const r = run(config, ['export', '-o', out]);
+      const r = run(config, ['export', '--output', out]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -21,7 +21,7 @@ describe('import from the real samples', () => {
     expect(file(config, 'work', '1')).toBe(todoTask('1', 'Analyse code', 'Analysing code', 'completed'));
     expect(file(config, 'work', '2')).toBe(todoTask('2', 'Refactor auth', 'Refactoring auth', 'in_progress'));
     expect(file(config, 'work', '3')).toBe(todoTask('3', 'Run tests', 'Running tests', 'pending'));
-    expect(fs.readdirSync(listDir(config, 'work')).sort()).toEqual(['.lock', '1.json', '2.json', '3.json']);
+    expect(fs.readdirSync(listDir(config, 'work')).sort()).toEqual(['.lock', '.tasks-journal.jsonl', '1.json', '2.json', '3.json']);
   });
 
   it('the transcript gives the same tasks; importing it after the stream creates nothing', () => {
@@ -91,7 +91,7 @@ describe('import from the real samples', () => {
     }
   });
 
-  it('into a list with tasks: ids after the high-water mark, matches skipped, edges to them kept', () => {
+  it('into a list with tasks: ids after the high-water mark, matches skipped and left out of the chain', () => {
     const { config, list } = fixtureConfig();
     const input = path.join(config, 'todos.json');
     fs.writeFileSync(input, JSON.stringify({ todos: [
@@ -103,17 +103,15 @@ describe('import from the real samples', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        'created  #6  pending      Review PR (blocked by #2)',
+        'created  #6  pending      Review PR',
         'skipped  #2  pending      Refactor auth (already in the list; the import says completed)',
         'skipped  #4  pending      Run tests (already in the list)',
-        'updated  #2               now blocks #6',
-        'updated  #4               now blocked by #6',
         '',
       ].join('\n'),
     );
-    expect(readJson(path.join(list, '6.json'))).toMatchObject({ blockedBy: ['2'], blocks: ['4'] });
-    expect(readJson(path.join(list, '2.json'))).toMatchObject({ status: 'pending', blocks: ['4', '6'] });
-    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '6'] });
+    expect(readJson(path.join(list, '6.json'))).toMatchObject({ blockedBy: [], blocks: [] });
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ status: 'pending', blocks: ['4'] });
+    expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2'] });
   });
 });
 
@@ -172,7 +170,7 @@ describe('import: bad input', () => {
   const cases: Array<{ name: string; content?: string; stdin?: string; args?: string[]; message: RegExp }> = [
     { name: 'truncated JSON Lines', content: cut(), message: /in\.jsonl: line \d+: not valid JSON \(.*\); the input looks cut short$/ },
     { name: 'a wrong shape', content: '{"items": [1, 2]}', message: /in\.jsonl: unrecognised input: an object with keys items; expected/ },
-    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "done"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "done"$/ },
+    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "finished"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "finished"$/ },
     { name: 'an empty file', content: '', message: /in\.jsonl: the input is empty$/ },
     { name: 'a file that does not exist', args: ['import', '/nonexistent/todos.json'], message: /^error: cannot read \/nonexistent\/todos\.json: no such file$/ },
     { name: 'a folder', args: ['import', FIXTURES], message: /cannot read .*: it is a folder$/ },
@@ -217,5 +215,27 @@ describe('import: bad input', () => {
     const config = tempConfig();
     expect(run(config, ['-l', 'new', 'import', '-'], { input: '[{"content": 1, "status": "pending"}]' }).code).toBe(2);
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
+  });
+});
+
+describe('--chain with a task that already exists', () => {
+  it('chains only the tasks this import created; the existing task is left alone', () => {
+    const config = tempConfig();
+    run(config, ['-l', 'c', 'create', 'Build']);
+    const dir = listDir(config, 'c');
+    const existing = fs.readFileSync(path.join(dir, '1.json'), 'utf8');
+    const todos = JSON.stringify([
+      { content: 'Plan', status: 'completed', activeForm: 'Planning' },
+      { content: 'Build', status: 'pending', activeForm: 'Building' },
+      { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
+    ]);
+    const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(existing);
+    const t = (id: string) => readJson(path.join(dir, `${id}.json`)) as { subject: string; blocks: string[]; blockedBy: string[] };
+    expect([t('2'), t('3')].map((x) => [x.subject, x.blockedBy, x.blocks])).toEqual([
+      ['Plan', [], ['3']],
+      ['Ship', ['2'], []],
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, fixtureConfig, run, writeTask } from '../helpers/cli.js';
+import { runInTmux } from '../helpers/tmux.js';
 
 const ESC = '\u001b[';
 
@@ -15,13 +16,12 @@ describe('output contract', () => {
     expect(r.stderr).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
   });
 
-  it('FORCE_COLOR gives a coloured table with symbols; NO_COLOR and --no-color win', () => {
+  it('FORCE_COLOR colours a detail piped, never the plain lines; NO_COLOR and --no-color win', () => {
     const { config } = fixtureConfig();
-    const forced = run(config, ['list'], { env: { FORCE_COLOR: '1' } });
-    expect(forced.stdout).toContain(ESC);
-    expect(run(config, ['list'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
-    expect(run(config, ['list', '--no-color'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
     expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['get', '4', '--no-color'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
   });
 
   it('filters by status, owner, unowned; hides _internal unless --all', () => {
@@ -64,6 +64,14 @@ describe('output contract', () => {
     }
   });
 
+  it('each command\'s help shows the global options it inherits', () => {
+    const { config } = fixtureConfig();
+    for (const command of ['get', 'list', 'update', 'watch']) {
+      const help = run(config, [command, '--help']).stdout;
+      expect(help).toMatch(/^Global Options:\n(.*\n)*\s+-l, --list <id>(.*\n)*\s+--config-dir <dir>(.*\n)*\s+--json /m);
+    }
+  });
+
   it('--version and --help succeed', () => {
     const { config } = fixtureConfig();
     expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
@@ -73,11 +81,10 @@ describe('output contract', () => {
     expect(run(config, ['create', '--help']).stdout).toContain('--blocked-by');
   });
 
-  it('the table fits the terminal width', () => {
+  it('the table fits the terminal width', async () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'a very long subject '.repeat(10), description: '', status: 'in_progress', activeForm: 'Doing it', owner: 'agent-with-a-long-name', blocks: [], blockedBy: [] });
-    const r = run(config, ['list'], { env: { FORCE_COLOR: '1', COLUMNS: '90' } });
-    const visible = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+    const visible = (await runInTmux(config, ['list'], { width: 90, height: 20 })).split('\n');
     for (const line of visible) expect([...line].length).toBeLessThanOrEqual(90);
     expect(visible.join('\n')).toContain('…');
     expect(path.basename(list)).toBe('refactor-auth');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /** Lists named by sessions, as Claude Code leaves them, in projects under a home folder. */
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -238,7 +239,7 @@ describe('tasks lists', () => {
     expect(lines.find((l) => l.startsWith('by-hand'))!.split('\t').slice(8)).toEqual(['-', '-', '-', '-', '-']);
   });
 
-  it('in a terminal: one row per list, newest first, prompts cut to fit, no row wider than the screen', () => {
+  it.runIf(tmuxAvailable())('in a terminal: one row per list, newest first, prompts cut to fit, no row wider than the screen', async () => {
     const w = world();
     const now = Date.now();
     for (const [i, id] of [A, B, C].entries()) {
@@ -248,9 +249,8 @@ describe('tasks lists', () => {
       writeTranscript(w.config, { sessionId: id, cwd: w.dir(`work/project-${i}`), prompt: `${'a very long opening prompt '.repeat(5)}${i}` });
     }
     for (const width of [80, 140]) {
-      const r = run(w.config, ['lists'], { env: { FORCE_COLOR: '1', COLUMNS: String(width) } });
-      // eslint-disable-next-line no-control-regex
-      const plain = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+      const screen = await runInTmux(w.config, ['lists'], { width, height: 12 });
+      const plain = screen.trimEnd().split('\n').filter((l) => l.trim() !== '' && !l.startsWith('EXIT='));
       // At 80 columns the branch gives way to the prompt; at 140 there is room for all.
       expect(plain[0]).toMatch(width === 80 ? /^LIST\s+PROJECT\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/ : /^LIST\s+PROJECT\s+BRANCH\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
       expect(plain.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['2d483082', '7c1e2f30-1', '7c1e2f30-2']);
@@ -332,11 +332,10 @@ describe('owners whose session is over', () => {
     return { w, proj, dir, env: { USER: 'alice' } };
   }
 
-  it('list and get mark them; check reports them; release --gone gives their work back', () => {
+  it.runIf(tmuxAvailable())('list and get mark them; check reports them; release --gone gives their work back', async () => {
     const { w, dir, env } = staleWorld();
-    const table = run(w.config, ['-l', A, 'list'], { env: { ...env, FORCE_COLOR: '1', COLUMNS: '120' } });
-    // eslint-disable-next-line no-control-regex
-    const plain = table.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    const pane = startInTmux(w.config, ['-l', A, 'list'], { width: 140, height: 12 }, env);
+    const plain = await pane.waitFor((s) => /EXIT=\d+/.test(s), 'list').finally(() => pane.kill());
     expect(plain).toMatch(/#1 .*worker-1 \(gone\)/);
     expect(plain).toMatch(/#4 .*worker-1 \(gone\)/);
     expect(plain).not.toMatch(/worker-2 \(gone\)|alice \(gone\)/);
@@ -365,8 +364,7 @@ describe('owners whose session is over', () => {
   it('nobody is gone while the session runs, or when no session is known', () => {
     const { w, proj, env } = staleWorld();
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj });
-    const r = run(w.config, ['-l', A, 'list'], { env: { ...env, FORCE_COLOR: '1' } });
-    expect(r.stdout).not.toMatch(/gone/);
+    expect(run(w.config, ['-l', A, 'list'], { env }).stderr).not.toMatch(/gone/);
     expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
       code: 0,
       stdout: '',
@@ -374,7 +372,7 @@ describe('owners whose session is over', () => {
     });
     const byHand = w.list('by-hand', 0);
     writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
-    expect(run(w.config, ['-l', 'by-hand', 'list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toMatch(/gone/);
+    expect(run(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);
     expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({ code: 2, stderr: 'error: --dry-run goes with --gone\n' });
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, ROOT, baseEnv, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { normalize, replay, type TaskRecord } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
@@ -47,7 +47,8 @@ describe('watch --json: the stream replays to the folder', () => {
     let changes = 0;
     const cli = async (args: string[]) => {
       const r = await runAsync(config, ['-l', 'busy', ...args]);
-      expect(r.stderr).toBe('');
+      // Starting or completing a task whose blocker is open is allowed, and said.
+      expect(r.stderr.replace(/^warning: #\d+ is still blocked by .*\n/gm, '')).toBe('');
       expect(r.code).toBe(0);
       changes++;
       return r.stdout.trim();
@@ -115,4 +116,23 @@ describe('watch --json: the stream replays to the folder', () => {
     // The end event states where the list stands, too.
     expect(normalize((events.at(-1)?.tasks ?? []) as TaskRecord[])).toEqual(normalize(folderState(dir)));
   }, 240_000);
+});
+
+describe('watch whose reader goes away', () => {
+  it('watch --json | head -1 ends without waiting for a change, status 0', async () => {
+    const config = tempConfig();
+    run(config, ['-l', 'w', 'create', 'one']);
+    // Nothing changes the list while this runs: only the reader's exit can end the watch.
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -l w watch --json | head -1`], { env: baseEnv(config) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ event: 'snapshot', list: 'w' });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  }, 30_000);
 });

@@ -56,7 +56,7 @@ describe.skipIf(!TMUX)(title, () => {
       /^ refactor-auth {2}█+░+ {2}1\/4 done {2}3 pending \(1 blocked\)$/m,
       /✔ #1 {2}Analyse code +@researcher/,
       /○ #2 {2}Refactor auth/,
-      /■ #4 {2}Run tests +blocked by #2/,
+      /○ #4 {2}Run tests +blocked by #2/,
       /No changes yet\./,
       /q quit/,
     ];

@@ -203,3 +203,24 @@ describe('watch: bad input', () => {
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--until') } });
   });
 });
+
+describe('--until a task that does not exist', () => {
+  it('warns on stderr at once, and still waits (the task may yet be created)', async () => {
+    const config = tempConfig();
+    run(config, ['-l', 'w', 'create', 'one']);
+    const w = startWatch(config, ['-l', 'w', 'watch', '--json', '--until', 'task:99:completed']);
+    try {
+      await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      const until = Date.now() + 20_000;
+      while (!w.stderr().includes('warning') && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      expect(w.stderr()).toBe('warning: task #99 does not exist (yet); waiting for it to be created and done\n');
+      fs.writeFileSync(path.join(config, 'tasks', 'w', '.highwatermark'), '98');
+      run(config, ['-l', 'w', 'create', 'ninety-nine']);
+      run(config, ['-l', 'w', 'update', '99', '--status', 'completed']);
+      const end = await w.exited;
+      expect(end.code).toBe(0);
+    } finally {
+      await w.stop();
+    }
+  });
+});

@@ -26,10 +26,10 @@ describe('scenario 2: tasks writes, the agent reads', () => {
     expect(await cli.ok('create', 'Run tests', '-d', 'npm test', '--meta', 'priority=high')).toBe('4\n');
     expect(await cli.ok('create', 'Write changelog', '-d', 'docs', '--owner', 'writer')).toBe('5\n');
     expect(await cli.ok('create', 'Bookkeeping', '--meta', '_internal:=true')).toBe('6\n');
-    expect(await cli.ok('create', 'Release', '-d', 'tag and publish', '--blocked-by', '4', '5')).toBe('7\n');
+    expect(await cli.ok('create', 'Release', '-d', 'tag and publish', '--blocked-by', '4,5')).toBe('7\n');
 
     // Block with update flags (both sides written), assign, start, complete, unassign, delete.
-    expect(await cli.ok('update', '4', '--add-blocked-by', '2', '3')).toBe('Updated task #4 blockedBy\n');
+    expect(await cli.ok('update', '4', '--add-blocked-by', '2,3')).toBe('Updated task #4 blockedBy\n');
     expect(await cli.ok('update', '2', '--add-blocked-by', '1')).toBe('Updated task #2 blockedBy\n');
     expect(await cli.ok('update', '1', '--owner', 'researcher', '--status', 'in_progress')).toBe('Updated task #1 owner, status\n');
     expect(await cli.ok('update', '1', '--status', 'completed')).toBe('Updated task #1 status\n');

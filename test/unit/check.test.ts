@@ -118,12 +118,19 @@ describe('findProblems', () => {
       scan({ taskFiles: [file(task('1', { blockedBy: ['6'] }))], mark: { kind: 'text', text: '3' } }),
       { now: NOW },
     );
-    expect(behind).toMatchObject([
-      { code: 'missing_reference', ref: '6' },
-      { code: 'highwatermark_behind', usedId: '6', next: '4', mark: 3 },
-    ]);
+    // A reference is no proof that an id was used (a typo would burn ids): only files are.
+    expect(behind).toMatchObject([{ code: 'missing_reference', ref: '6' }]);
+    expect(behind).toHaveLength(1);
+    const locked = findProblems(
+      scan({ taskFiles: [file(task('1'))], mark: { kind: 'text', text: '3' }, locks: [{ name: '6.json.lock', type: 'directory', mtimeMs: NOW, empty: true }] }),
+      { now: NOW },
+    );
+    expect(locked).toMatchObject([{ code: 'highwatermark_behind', usedId: '6', next: '4', mark: 3 }]);
     const aside = findProblems(scan({ taskFiles: [file(task('1'))], setAside: ['5.json.corrupt-20260101T000000Z'] }), { now: NOW });
     expect(aside).toMatchObject([{ code: 'highwatermark_behind', usedId: '5', next: '2' }]);
+    // References to a task moved aside are kept: it may be restored.
+    const kept = findProblems(scan({ taskFiles: [file(task('1', { blockedBy: ['5'] }))], setAside: ['5.json.corrupt-20260101T000000Z'], mark: { kind: 'text', text: '5' } }), { now: NOW });
+    expect(kept).toEqual([]);
     // A used id below the next one is no problem at all.
     expect(findProblems(scan({ taskFiles: [file(task('8', { blockedBy: ['6'] }))] }), { now: NOW })).toMatchObject([
       { code: 'missing_reference' },

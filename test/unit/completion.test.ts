@@ -90,13 +90,15 @@ describe('completion of a program it has never seen', () => {
     expect(values(['export', '--format'], '')).toEqual(['json', 'todo', 'markdown']);
     expect(values(['export', '--format'], 'm')).toEqual(['markdown']);
     expect(values(['paint'], '')).toEqual(['red', 'blue']);
-    expect(values(['watch', '--until'], '')).toEqual([]);
-    expect(directive(['watch', '--until'], '')).toBe(DIRECTIVE.noFiles);
+    expect(values(['watch', '--until'], '')).toEqual(['all-completed', 'ready', 'empty', 'task:1:', 'task:2:', 'task:3:', 'task:12:']);
+    expect(values(['watch', '--until'], 'task:1')).toEqual(['task:1:', 'task:12:']);
+    expect(directive(['watch', '--until'], 'task:1')).toBe(DIRECTIVE.noFiles | DIRECTIVE.keepOrder | DIRECTIVE.noSpace);
+    expect(values(['watch', '--until'], 'task:2:c')).toEqual(['task:2:completed']);
   });
 
   it('leaves file names to the shell where a file is expected', () => {
     expect(complete(spec, ['import'], '', source())).toEqual({ candidates: [], directive: 0 });
-    expect(complete(spec, ['export', '-o'], 'out', source())).toEqual({ candidates: [], directive: 0 });
+    expect(complete(spec, ['export', '--output'], 'out', source())).toEqual({ candidates: [], directive: 0 });
     expect(complete(spec, ['export', '--output=out'], '', source()).directive).toBe(DIRECTIVE.noFiles); // a finished word
     expect(directive(['export'], '--output=')).toBe(0);
     expect(directive(['--config-dir'], '')).toBe(DIRECTIVE.filterDirs);

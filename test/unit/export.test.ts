@@ -49,11 +49,11 @@ describe('renderMarkdownChecklist', () => {
       [
         '### Tasks: refactor-auth',
         '',
-        '**1/3 done** · 1 in progress · 1 pending · 1 blocked',
+        '**1/3 done** · 1 in progress · 1 pending (1 blocked)',
         '',
         '- [x] `#1` Analyse code — done · owner `researcher`',
         '- [ ] `#2` Refactor \\*auth\\* — in progress (Refactoring auth) · depends on `#1` (done)',
-        '- [ ] `#4` Run tests — blocked · depends on `#2` (in progress), `#9` (missing)',
+        '- [ ] `#4` Run tests — pending · blocked · depends on `#2` (in progress), `#9` (missing)',
       ].join('\n'),
     );
   });

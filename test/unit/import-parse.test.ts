@@ -65,7 +65,10 @@ describe('TodoWrite shapes', () => {
   });
 
   it('names the item and the field that is wrong', () => {
-    expect(refusal(JSON.stringify([todo('A'), todo('B', 'done')]))).toBe('item 1: status: expected pending, in_progress, completed, got "done"');
+    expect(refusal(JSON.stringify([todo('A'), todo('B', 'finished')]))).toBe('item 1: status: expected pending, in_progress, completed, got "finished"');
+    // The short forms the command line takes are taken here too.
+    const short = parseImportText(JSON.stringify([todo('A', 'done'), todo('B', 'todo'), todo('C', 'active')]), 'todowrite');
+    expect(short.items.map((i) => i.status)).toEqual(['completed', 'pending', 'in_progress']);
     expect(refusal(JSON.stringify({ todos: [todo('A'), { status: 'pending' }] }))).toBe('todos[1].content: missing (expected string)');
     expect(refusal(JSON.stringify({ todos: [todo('  ')] }))).toBe('todos[0].content: must not be empty');
     expect(refusal(JSON.stringify({ todos: 'x' }))).toBe('todos: expected an array of todos, got a string');

@@ -37,11 +37,11 @@ describe('renderWatchFrame', () => {
     const row = (id: string) => lines.find((l) => l.includes(`#${id} `)) ?? '';
     expect(row('1')).toMatch(/✔ #1 {2}Task number 1 +@researcher$/);
     expect(row('2')).toMatch(new RegExp(`[${SPINNER.join('')}] #2  Refactoring auth +@coder$`));
-    expect(row('4')).toMatch(/■ #4 {2}Task number 4 +blocked by #2$/);
+    expect(row('4')).toMatch(/○ #4 {2}Task number 4 +blocked by #2$/);
     expect(row('5')).toContain('○ #5  Write [2Jchangelog'); // the escape character is stripped
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.at(-2)).toBe(' No changes yet.');
-    expect(lines.at(-1)).toBe(' q quit');
+    expect(lines.at(-1)).toBe(' q quit · / filter');
   });
 
   it('moves the spinner with time, and only while a task is in progress', () => {
@@ -77,7 +77,7 @@ describe('renderWatchFrame', () => {
     const events = diffSnapshots(before, after);
     const lines = frame(model({ lastChange: { at: 1_000_000 - 3000, events }, until: 'all-completed', deadline: 1_000_000 + 65_000 }));
     expect(lines.at(-2)).toBe(' Last change 3s ago: #4 Task number 4: status pending → in progress; owner → amy');
-    expect(lines.at(-1)).toBe(' q quit · until all-completed · timeout in 1m 05s');
+    expect(lines.at(-1)).toBe(' q quit · until all-completed · timeout in 1m 05s · / filter');
   });
 
   it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {

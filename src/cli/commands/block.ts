@@ -4,7 +4,7 @@ import { parseTaskId } from '../../core/store/ids.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
 import { usage, type App } from '../app.js';
-import { parseIds } from '../parse.js';
+import { collect, parseIds } from '../parse.js';
 
 interface BlockOptions {
   by?: string[];
@@ -15,7 +15,7 @@ export function registerBlock(program: Command, app: App): void {
     .command('block')
     .description('make a task wait for others: <id> is blocked by each --by task (both sides written)')
     .argument('<id>', 'the task that waits')
-    .requiredOption('--by <ids...>', 'the tasks it waits for (space- or comma-separated)')
+    .requiredOption('--by <ids>', 'the tasks it waits for (comma-separated, or repeat --by)', collect)
     .addHelpText(
       'after',
       `
@@ -26,7 +26,7 @@ task that does not exist (exit 3).
 
 Examples:
   tasks block 4 --by 2
-  tasks block 7 --by 3 5
+  tasks block 7 --by 3,5
   tasks block 4 --by 2 --json | jq .blockedBy`,
     )
     .action(async (rawId: string, opts: BlockOptions) => {

@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
-import { claimNext, claimTask, type ClaimResult } from '../../core/claims/claim-apply.js';
+import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { TasksError } from '../../core/base/errors.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { claimDocument, describeRefusal } from '../../render/claim-result.js';
+import { claimDocument, describeRefusal, type ClaimOutcome } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
 import { EXIT } from '../exit-codes.js';
 import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
-import { requireText } from '../parse.js';
+import { requireOwner } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
@@ -37,7 +37,7 @@ Checks, in the agents' order: task_not_found (exit 3), already_claimed, already_
 blocked, agent_busy (exit 4). Claiming a task you already own succeeds. Locks: the task
 lock; with --busy-check or --next, the list lock and then the task lock.
 Piped, a success prints the task id; --json prints {"success", "reason", "task"}.
---next exits 3 when no task is ready.
+--next exits 3 when no task is ready (reason no_task_ready, task null).
 ${PRECONDITION_HELP}
 
 Examples:
@@ -47,7 +47,7 @@ Examples:
   tasks claim 4 --as bob --json | jq -r .reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
-      const agent = requireText('--as', opts.as);
+      const agent = requireOwner('--as', opts.as);
       if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
       if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
@@ -59,15 +59,9 @@ Examples:
       const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(app, choice, { notify: opts.notify, hooks: false }, async (ctx, lifecycle) => {
-        let outcome: ClaimResult;
+        let outcome: ClaimOutcome;
         if (id === undefined) {
-          const next = await claimNext(dir, agent, request);
-          if (next === undefined) {
-            throw new TasksError('not_found', 'no task is ready to claim (pending, unowned, no open blocker)', {
-              hint: 'tasks list --blocked shows what waits on what',
-            });
-          }
-          outcome = next;
+          outcome = (await claimNext(dir, agent, request)) ?? { success: false, reason: 'no_task_ready' };
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
         }
@@ -80,15 +74,17 @@ Examples:
     });
 }
 
-function report(app: App, id: string, agent: string, result: ClaimResult, start: boolean): void {
+function report(app: App, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
   if (!result.success) {
-    const code = result.reason === 'task_not_found' ? EXIT.notFound : EXIT.conflict;
+    const notFound = result.reason === 'task_not_found' || result.reason === 'no_task_ready';
+    const code = notFound ? EXIT.notFound : EXIT.conflict;
     if (app.json) {
       // The refusal is the result (the agents' shape), on stdout; the exit status says it failed.
       app.out(renderJson(claimDocument(result)));
       app.setExit(code);
     } else {
-      app.fail(new TasksError(code === EXIT.notFound ? 'not_found' : 'conflict', describeRefusal(id, result)));
+      const hint = result.reason === 'no_task_ready' ? { hint: 'tasks list --blocked shows what waits on what' } : {};
+      app.fail(new TasksError(notFound ? 'not_found' : 'conflict', describeRefusal(id, result), hint));
     }
     return;
   }

@@ -4,7 +4,7 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { App } from '../app.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -26,8 +26,8 @@ export function registerCreate(program: Command, app: App): void {
     .option('--active-form <text>', 'present continuous, shown while in progress ("Fixing auth bug")')
     .option('--owner <name>', 'assign to an agent or person')
     .addOption(new Option('--status <status>', 'initial status').default('pending'))
-    .option('--blocked-by <ids...>', 'tasks that must be completed first')
-    .option('--blocks <ids...>', 'tasks that wait for this one')
+    .option('--blocked-by <ids>', 'tasks that must be completed first (comma-separated, or repeat)', collect)
+    .option('--blocks <ids>', 'tasks that wait for this one (comma-separated, or repeat)', collect)
     .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--new-list', 'create the list named by --list even when its name is close to an existing one');
   addLifecycleOptions(command)
@@ -40,7 +40,7 @@ export function registerCreate(program: Command, app: App): void {
         subject: requireText('subject', subject) as string,
         description: opts.description ?? '',
         activeForm: opts.activeForm,
-        owner: requireText('--owner', opts.owner),
+        owner: requireOwner('--owner', opts.owner),
         status: opts.status === undefined ? undefined : parseStatus(opts.status),
         blockedBy: parseIds(opts.blockedBy),
         blocks: parseIds(opts.blocks),
@@ -51,7 +51,7 @@ export function registerCreate(program: Command, app: App): void {
       if (created === undefined) return;
       const { task } = created;
       if (app.json) app.out(renderJson(task));
-      else if (app.isTTY) app.out(`${app.style.green('✔')} Created task #${task.id}: ${oneLine(task.subject)}`);
+      else if (app.isTTY) app.out(`${app.style.green('✔')} Created #${task.id} in ${oneLine(choice.id)}: ${oneLine(task.subject)}`);
       else app.out(task.id);
     });
 }

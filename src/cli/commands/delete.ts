@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { readList } from '../../core/store/list-read.js';
+import { readList, readTasks } from '../../core/store/list-read.js';
+import type { Task } from '../../core/store/schema.js';
+import { canAsk, confirm } from '../confirm.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
@@ -11,6 +13,7 @@ import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type Prec
 
 interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;
+  yes?: boolean;
 }
 
 interface DeleteReport {
@@ -28,14 +31,23 @@ export function registerDelete(program: Command, app: App): void {
     .alias('rm')
     .description('delete tasks; their ids are never reused, and other tasks stop referring to them')
     .argument('<ids...>', 'task ids')
-    .option('-n, --dry-run', 'show what would be deleted and changed; write nothing');
+    .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
+    .option('-y, --yes', 'do not ask for confirmation (only asked in a terminal)');
   addPreconditionOptions(cmd)
-    .addHelpText('after', `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`)
+    .addHelpText('after', `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`)
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
       const pre = preconditionsFrom(opts);
       const guard = preconditionGuard(pre);
-      const { dir } = app.list(true);
+      const { id: listId, dir } = app.list(true);
+      if (!opts.dryRun && !opts.yes && !app.json && canAsk(app.stderrIsTTY)) {
+        // A person at a terminal sees what goes before it goes; scripts are never asked.
+        const named = readTasks(dir, ids);
+        const what = ids.map((id) => `#${id}${subjectOf(named, id)}`).join(', ');
+        if (!(await confirm(`Delete ${what} from ${oneLine(listId)}?`))) {
+          throw new TasksError('interrupted', 'nothing deleted', { hint: 'add -y to delete without being asked' });
+        }
+      }
       const reports: DeleteReport[] = [];
       for (const id of ids) {
         try {
@@ -50,7 +62,9 @@ export function registerDelete(program: Command, app: App): void {
           } else {
             const { task, cleaned } = await deleteTask(dir, id, guard);
             reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
-            if (!app.json) app.out(`Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`);
+            if (app.json) continue;
+            const line = `Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`;
+            app.out(app.isTTY ? `${app.style.green('✔')} ${line.replace(`Deleted task #${id}:`, `Deleted #${id} from ${oneLine(listId)}:`)}` : line);
           }
         } catch (err) {
           // One failure does not stop the others; the exit code is the worst one.
@@ -62,6 +76,11 @@ export function registerDelete(program: Command, app: App): void {
       }
       if (app.json) app.out(renderJson(reports));
     });
+}
+
+function subjectOf(tasks: readonly Task[], id: string): string {
+  const task = tasks.find((t) => t.id === id);
+  return task === undefined ? '' : ` ${JSON.stringify(oneLine(task.subject))}`;
 }
 
 function refs(ids: readonly string[], verb: string): string {

@@ -29,9 +29,9 @@ export function registerExport(program: Command, app: App): void {
     .command('export')
     .description('print a list as a TodoWrite snapshot, JSON, JSON Lines or a Markdown checklist')
     .addOption(new Option('-f, --format <format>', 'output format (default: todowrite; json with --json)').choices([...EXPORT_FORMATS]))
-    .option('-o, --output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout')
+    .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout')
     .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('--owner <name>', 'only tasks owned by <name>')
+    .option('-o, --owner <name>', 'only tasks owned by <name> (-o means --owner in every command)')
     .option('--unowned', 'only tasks nobody owns')
     .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
     .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
@@ -51,7 +51,7 @@ Formats:
 Examples:
   tasks export > todos.json
   tasks export --format markdown >> "$GITHUB_STEP_SUMMARY"
-  tasks export --format json -o backup.json && tasks -l other import backup.json
+  tasks export --format json --output backup.json && tasks -l other import backup.json
   tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
     )
     .action((opts: ExportOptions) => {

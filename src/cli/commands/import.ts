@@ -21,7 +21,7 @@ export function registerImport(program: Command, app: App): void {
     .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
-    .option('--chain', 'make each task blocked by the one before it (a todo list\'s order is its plan)')
+    .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')
     .option('-n, --dry-run', 'print the plan (predicted ids); write nothing')
     .option('--new-list', 'create the list named by --list even when its name is close to an existing one')
     .addHelpText(

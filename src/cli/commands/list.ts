@@ -1,4 +1,6 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { SORT_KEYS, sortTasks, type SortKey } from '../../core/lists/task-sort.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { readList } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
@@ -15,7 +17,7 @@ import {
   summaryCounts,
 } from '../../render/task-table.js';
 import { usage, type App } from '../app.js';
-import { collect, parseStatusList, requireText } from '../parse.js';
+import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../parse.js';
 
 interface ListOptions {
   status?: string[];
@@ -24,16 +26,23 @@ interface ListOptions {
   all?: boolean;
   ready?: boolean;
   blocked?: boolean;
+  search?: string;
+  meta?: string[];
+  sort?: SortKey;
+  limit?: string;
+  quiet?: boolean;
 }
 
 export function listFilterFrom(opts: ListOptions): TaskFilter {
   return {
     statuses: parseStatusList(opts.status),
-    owner: requireText('--owner', opts.owner),
+    owner: requireOwner('--owner', opts.owner),
     unowned: Boolean(opts.unowned),
     includeInternal: Boolean(opts.all),
     ready: Boolean(opts.ready),
     blocked: Boolean(opts.blocked),
+    search: opts.search,
+    meta: parseMetaFilter(opts.meta),
   };
 }
 
@@ -48,12 +57,18 @@ export function registerList(program: Command, app: App): void {
     .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
     .option('--blocked', 'only unfinished tasks waiting for an open blocker')
     .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .option('--search <text>', 'only tasks whose subject or description holds <text> (any case)')
+    .option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)', collect)
+    .addOption(new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]))
+    .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
+    .option('-q, --quiet', 'no summary line')
     .addHelpText(
       'after',
-      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
       const filter = listFilterFrom(opts);
+      const limit = parsePositiveInt('--limit', opts.limit);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const { id: listId, dir } = app.list(false);
@@ -66,24 +81,31 @@ export function registerList(program: Command, app: App): void {
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const tasks = filterTasks(snapshot.tasks, filter, index);
+      const matching = filterTasks(snapshot.tasks, filter, index);
+      // File times are read only when shown (the table) or sorted by: one stat a task.
+      const sort = opts.sort ?? 'id';
+      const needTimes = sort === 'updated' || (app.humanLayout && !app.json);
+      const times = needTimes ? taskFileTimes(dir, matching.map((t) => t.id)) : new Map<string, number>();
+      const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
+      const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
       if (app.json) {
         app.out(renderJson(tasks));
         return;
       }
       const gone = app.goneOwners(listId);
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
-      const goneCount = tasks.filter(isGone).length;
-      const summary = renderSummary(summaryCounts(tasks, index), app.style);
+      const goneCount = matching.filter(isGone).length;
+      const shownOf = tasks.length < matching.length ? ` (showing ${tasks.length}; --limit)` : '';
+      const summary = renderSummary(summaryCounts(matching, index), app.humanLayout ? app.style : app.errStyle) + shownOf;
       const missing = missingBlockers(tasks, index);
       if (app.humanLayout) {
-        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, isGone }));
-        app.out(summary);
-        if (goneCount > 0) app.out(app.style.red(goneNote(goneCount, gone!.why)));
-        if (missing.length > 0) app.out(renderMissingLegend(app.style));
+        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, updated: times, now: Date.now(), isGone }));
+        if (!opts.quiet) app.out(summary);
+        if (goneCount > 0 && !opts.quiet) app.out(app.style.red(goneNote(goneCount, gone!.why)));
+        if (missing.length > 0 && !opts.quiet) app.out(renderMissingLegend(app.style));
       } else {
         if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
-        app.note(summary);
+        if (!opts.quiet) app.note(summary);
         if (goneCount > 0) app.warn(goneNote(goneCount, gone!.why));
         for (const m of missing) app.warn(renderMissingWarning(m));
       }

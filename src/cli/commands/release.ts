@@ -7,7 +7,7 @@ import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { usage, type App } from '../app.js';
-import { parseIds, requireText } from '../parse.js';
+import { parseIds, requireOwner } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface ReleaseOptions extends PreconditionOptions {
@@ -43,7 +43,7 @@ Examples:
   tasks release --owner worker-2 --json | jq -r '.[].id'`,
     )
     .action(async (rawIds: string[], opts: ReleaseOptions) => {
-      const owner = requireText('--owner', opts.owner);
+      const owner = requireOwner('--owner', opts.owner);
       const ids = parseIds(rawIds);
       if (opts.gone) return releaseGone(app, opts, ids, owner);
       if (opts.dryRun) throw usage('--dry-run goes with --gone');

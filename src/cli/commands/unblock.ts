@@ -6,7 +6,7 @@ import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
 import { usage, type App } from '../app.js';
-import { parseIds } from '../parse.js';
+import { collect, parseIds } from '../parse.js';
 
 interface UnblockOptions {
   by?: string[];
@@ -17,7 +17,7 @@ export function registerUnblock(program: Command, app: App): void {
     .command('unblock')
     .description("remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)")
     .argument('<id>', 'the task that waits')
-    .option('--by <ids...>', 'only these blockers (space- or comma-separated)')
+    .option('--by <ids>', 'only these blockers (comma-separated, or repeat --by)', collect)
     .addHelpText(
       'after',
       `

@@ -5,9 +5,13 @@ import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
+import { oneLine } from '../../render/text.js';
+import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
+import { fieldChanges } from '../../core/watch/watch-diff.js';
 import { usage, type App } from '../app.js';
+import { warnOpenBlockers } from '../open-blockers-warning.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireText } from '../parse.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
@@ -31,7 +35,7 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   if (opts.status !== undefined) patch.status = parseStatus(opts.status);
   // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
   if (opts.owner === false) patch.owner = null;
-  else if (typeof opts.owner === 'string') patch.owner = requireText('--owner', opts.owner) as string;
+  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner) as string;
   const meta = parseMeta(opts.meta) ?? {};
   for (const key of opts.unsetMeta ?? []) meta[key] = null;
   if (Object.keys(meta).length > 0) patch.metadata = meta;
@@ -57,12 +61,12 @@ export function registerUpdate(program: Command, app: App): void {
     .option('--no-owner', 'remove the owner (unassign)')
     .option('--meta <key=value>', 'set metadata; key:=<json> for a JSON value (repeatable)', collect)
     .option('--unset-meta <key>', 'remove a metadata key (repeatable)', collect)
-    .option('--add-blocks <ids...>', 'tasks this one blocks')
-    .option('--add-blocked-by <ids...>', 'tasks that block this one');
+    .option('--add-blocks <ids>', 'tasks this one blocks (comma-separated, or repeat)', collect)
+    .option('--add-blocked-by <ids>', 'tasks that block this one (comma-separated, or repeat)', collect);
   addPreconditionOptions(addLifecycleOptions(cmd))
     .addHelpText(
       'after',
-      `\n${PRECONDITION_HELP}\n\nCompleting a task runs the TaskCompleted hooks of Claude Code's settings first; if one blocks,\nnothing is written and tasks exits 4. In a team's list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner me --if-unowned --if-status pending\n  tasks update 4 --owner alice --no-notify`,
+      `\n${PRECONDITION_HELP}\n\nCompleting a task runs the TaskCompleted hooks of Claude Code's settings first; if one blocks,\nnothing is written and tasks exits 4. In a team's list, a new owner gets a task_assignment\nmessage in their inbox, as agents send.\n\nExamples:\n  tasks update 4 --status in_progress --owner @me\n  tasks update 4 --status completed\n  tasks update 4 --meta priority=high --unset-meta note\n  tasks update 4 --no-owner\n  tasks update 4 --owner bob --if-owner alice       reassign, only if alice still has it\n  tasks update 4 --owner @me --if-unowned --if-status pending\n  tasks update 4 --owner alice --no-notify`,
     )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
@@ -71,9 +75,10 @@ export function registerUpdate(program: Command, app: App): void {
         const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
         const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
         if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
-        const { dir } = app.list(true);
-        const result = await deleteTask(dir, id, guard);
-        app.out(app.json ? renderJson({ id, deleted: true, cleaned: result.cleaned }) : `Deleted task #${id}`);
+        const choice = app.list(true);
+        const result = await deleteTask(choice.dir, id, guard);
+        if (app.json) app.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
+        else app.out(app.isTTY ? `${app.style.green('✔')} Deleted #${id} from ${oneLine(choice.id)}` : `Deleted task #${id}`);
         return;
       }
       const patch = patchFrom(opts);
@@ -82,8 +87,14 @@ export function registerUpdate(program: Command, app: App): void {
       const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
       if (updated === undefined) return;
       const { result } = updated;
+      if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
+        warnOpenBlockers(app, choice.dir, result.task);
+      }
       if (app.json) app.out(renderJson(result.task));
-      else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
+      else if (result.changed.length === 0) app.out(renderUnchangedMessage(choice.id, id));
+      // In a terminal, what changed, in words; piped, the agents' own TaskUpdate wording,
+      // which scripts written against agents' output already read.
+      else if (app.isTTY) app.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), app.style));
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
     });
 }

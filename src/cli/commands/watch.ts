@@ -5,7 +5,9 @@ import { parseDuration } from '../../core/base/duration-flag.js';
 import { TasksError } from '../../core/base/errors.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import { readTasks } from '../../core/store/list-read.js';
 import { formatDuration } from '../../render/duration.js';
+import { STATUS_WORD } from '../../render/status.js';
 import { renderSummary } from '../../render/task-table.js';
 import { PLAIN } from '../../render/style.js';
 import { usage, type App } from '../app.js';
@@ -86,6 +88,10 @@ export function registerWatch(program: Command, app: App): void {
       const { id, dir } = app.list(false, { mayBeMissing: true });
       const clock: Clock = { now: () => Date.now() };
       const untilText = until ? formatUntil(until) : undefined;
+      if (until?.kind === 'task-status' && readTasks(dir, [until.id]).length === 0) {
+        // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
+        app.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
+      }
 
       let session: WatchSession | undefined;
       let sink: WatchSink;

@@ -1,5 +1,6 @@
 import type { TaskPeek } from '../../core/store/list-peek.js';
 import { STATUSES } from '../../core/store/task-guard.js';
+import { SHORT_STATUS_WORDS } from '../../core/store/status-words.js';
 import { oneLine } from '../../render/text.js';
 import { readLine, type LineReading, type ValueSlot } from './line.js';
 import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';
@@ -122,11 +123,15 @@ function valueCompletion(slot: ValueSlot, prefix: string, parent: CommandSpec, r
     return offer(slot.choices.map((c) => ({ value: c })), DIRECTIVE.noFiles | DIRECTIVE.keepOrder);
   }
   switch (slot.kind) {
-    case 'status':
+    case 'status': {
+      const stored = STATUSES.filter((s) => !given.has(s) && s.startsWith(typed));
+      // The short forms only when no stored value fits what is typed (`d<TAB>` -> done), as for command aliases.
+      const short = stored.length > 0 ? [] : SHORT_STATUS_WORDS.filter(([w, s]) => !given.has(w) && !given.has(s)).map(([w, s]) => candidate(w, `= ${s}`));
       return offer(
-        STATUSES.filter((s) => !given.has(s)).map((s) => candidate(s, STATUS_HELP[s])),
+        [...stored.map((s) => candidate(s, STATUS_HELP[s])), ...short],
         DIRECTIVE.noFiles | DIRECTIVE.keepOrder,
       );
+    }
     case 'task-id': {
       // Agents print ids as `#4`, and `#4` is accepted: keep the hash if it was typed.
       const hash = typed.startsWith('#') ? '#' : '';
@@ -154,9 +159,40 @@ function valueCompletion(slot: ValueSlot, prefix: string, parent: CommandSpec, r
       return { candidates: [], directive: DIRECTIVE.filterDirs };
     case 'command':
       return offer(commandCandidates(parent, ''), DIRECTIVE.noFiles);
+    case 'until':
+      return untilCompletion(typed, head, source);
     case 'text':
       return { candidates: [], directive: DIRECTIVE.noFiles };
   }
+}
+
+/** Conditions `watch --until` holds to, as in watch-condition.ts; `task:<id>:` is finished with a status. */
+const UNTIL_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['all-completed', 'every task is completed'],
+  ['ready', 'some task is ready to claim'],
+  ['empty', 'no tasks, or no list'],
+];
+
+/**
+ * `--until <TAB>`: the fixed conditions, then `task:<id>:` for each task (no space after
+ * it: a status follows); `--until task:4:<TAB>`: that task's three statuses.
+ */
+function untilCompletion(typed: string, head: string, source: () => ValueSource): Completion {
+  const ofTask = /^task:([^:]*):(.*)$/.exec(typed);
+  if (ofTask) {
+    const stem = `task:${ofTask[1]}:`;
+    const candidates = STATUSES.filter((s) => s.startsWith(ofTask[2] ?? '')).map((s) => candidate(head + stem + s, STATUS_HELP[s]));
+    return { candidates, directive: DIRECTIVE.noFiles | DIRECTIVE.keepOrder };
+  }
+  const fixed = UNTIL_HELP.filter(([value]) => value.startsWith(typed)).map(([value, help]) => candidate(head + value, help));
+  if (!'task:'.startsWith(typed) && !typed.startsWith('task:')) return { candidates: fixed, directive: DIRECTIVE.noFiles | DIRECTIVE.keepOrder };
+  const digits = typed.startsWith('task:') ? typed.slice(5) : '';
+  const tasks = source().tasks((id) => id.startsWith(digits));
+  const perTask = tasks.map((t) => candidate(`${head}task:${t.id}:`, `${t.subject} (${t.status})`)).filter((c) => c.value.startsWith(head + typed));
+  const all = [...fixed, ...perTask];
+  // Only task:<id>: forms left: the word goes on (a status follows), so no space after it.
+  const directive = DIRECTIVE.noFiles | DIRECTIVE.keepOrder | (fixed.length === 0 ? DIRECTIVE.noSpace : 0);
+  return { candidates: all, directive };
 }
 
 /** The owners of the list, with how much each holds; the busiest first would reorder as work moves, so by name. */

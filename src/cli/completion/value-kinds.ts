@@ -31,6 +31,7 @@ export const VALUE_KINDS = [
   'file', // a path: the shell completes file names
   'dir', // a folder: the shell completes directory names
   'command', // a subcommand of the parent (for `help <command>`)
+  'until', // a watch condition: all-completed, ready, empty, task:<id>:<status>
   'text', // free text: nothing to offer
 ] as const;
 
@@ -54,6 +55,7 @@ export const VALUE_KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
   '--remove-blocks': 'task-id',
   '--remove-blocked-by': 'task-id',
   '--by': 'task-id',
+  'watch --until': 'until',
   '--output': 'file',
   '--input': 'file',
 

@@ -4,6 +4,7 @@ import { compareIds } from '../store/ids.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
+import { plannedFix } from './fix-words.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 
@@ -43,6 +44,8 @@ export interface Finding {
   fixable: boolean;
   /** What a person can do, for findings --fix leaves alone. */
   hint?: string;
+  /** For a fixable finding: what `--fix` will do, in the words it reports when done. */
+  fix?: string;
   /** The file in the list folder it is about. */
   file?: string;
   /** The task it is about. */
@@ -75,7 +78,9 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
 
   for (const f of scan.taskFiles) findings.push(...fileFindings(f, tasks, mtimes));
 
-  findings.push(...edgeFindings(tasks, fileIds));
+  // Ids whose file was moved aside: references to them are kept (the file may be restored).
+  const setAsideIds = new Set(scan.setAside.map((name) => SET_ASIDE.exec(name)?.[1]).filter((id): id is string => id !== undefined));
+  findings.push(...edgeFindings(tasks, new Set([...fileIds, ...setAsideIds])));
   findings.push(...cycleFindings(tasks));
   findings.push(...markFindings(scan, tasks, fileIds));
   findings.push(...lockFindings(scan, opts.now, lockStaleMs));
@@ -121,6 +126,10 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
         owner: task.owner,
       });
     }
+  }
+  for (const f of findings) {
+    const fix = plannedFix(f);
+    if (fix !== undefined) f.fix = fix;
   }
   return findings;
 }
@@ -219,7 +228,7 @@ function edgeFindings(tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<str
         if (ref === id) continue; // a self-edge is a cycle, reported as such
         const other = tasks.get(ref);
         if (other === undefined) {
-          if (fileIds.has(ref)) continue; // exists, but unreadable or misnamed: reported on its own
+          if (fileIds.has(ref)) continue; // exists, but unreadable, misnamed or moved aside: reported on its own
           findings.push({
             code: 'missing_reference',
             severity: 'warning',
@@ -263,8 +272,8 @@ function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
 /**
  * Spec section 4: next id = max(highest file id, mark) + 1, and ids are never reused.
  * A mark below the highest file id is normal (it is written on delete and reset only).
- * What is wrong: a mark agents cannot parse, and an id known to have been used (still
- * referenced by a task, or the name of a lock, temp or set-aside file) that the next
+ * What is wrong: a mark agents cannot parse, and an id known to have been used (the
+ * name of a lock, temp or set-aside file) that the next
  * create would hand out again.
  */
 function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
@@ -305,10 +314,8 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
     const id = Number(raw);
     if (id >= next && (used === undefined || id > used.id)) used = { id, evidence };
   };
-  for (const [id, task] of tasks) {
-    for (const ref of task.blocks) consider(ref, `task #${id} lists it in blocks`);
-    for (const ref of task.blockedBy) consider(ref, `task #${id} lists it in blockedBy`);
-  }
+  // A reference is not evidence that an id was used: a typo ("42") would burn every id
+  // up to it. Files are: a set-aside task, a lock, a temp file of a write.
   for (const name of scan.setAside) consider(SET_ASIDE.exec(name)?.[1] ?? '', `${name} was moved aside`);
   for (const lock of scan.locks) consider(lockedId(lock.name) ?? '', `${lock.name} exists`);
   for (const temp of scan.temps) consider(idFromFileName(temp.target) ?? '', `${temp.name} exists`);

@@ -8,6 +8,7 @@ import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import { patchTask, rewriteTask } from '../writes/task-writes.js';
 import { readTaskFile, writeFileAtomic } from '../store/task-file.js';
+import { doneFix } from './fix-words.js';
 
 /**
  * `check --fix`: the repairs that are safe while agents run, each under the lock an
@@ -20,8 +21,9 @@ import { readTaskFile, writeFileAtomic } from '../store/task-file.js';
  *   <time>`, a name agents ignore. Never deleted;
  * - an id that differs from the file name: set to the file name (what the agents' next
  *   update of that task writes anyway), under the task lock;
- * - references to tasks that do not exist: dropped, under the referring task's lock
- *   (what delete does), after the mark covers them;
+ * - references to tasks that do not exist (and were not moved aside): dropped, under the
+ *   referring task's lock (what delete does); the mark is left alone, since a reference
+ *   may be a typo and is no proof that an id was used;
  * - a half-mirrored edge: the missing side added, under that task's lock;
  * - a stale, empty lock directory: broken by proper-lockfile itself (lock + release with
  *   its own staleness rule), so a live holder's lock can never be taken from it;
@@ -44,9 +46,12 @@ export interface RepairOptions {
 /** Repairs in a safe order; the result says, for each fixable finding, what was done. */
 export async function repairList(listDir: string, findings: readonly Finding[], opts: RepairOptions): Promise<Map<Finding, Repair>> {
   const results = new Map<Finding, Repair>();
-  const attempt = async (finding: Finding, fix: () => Promise<string> | string) => {
+  // What was done is told in the words `check` announced (fix-words.ts); a fix returns
+  // only what it alone knew (the name a file was moved to, the mark it wrote).
+  const attempt = async (finding: Finding, fix: () => Promise<FixDetail> | FixDetail) => {
     try {
-      results.set(finding, { status: 'fixed', message: await fix() });
+      const detail = await fix();
+      results.set(finding, { status: 'fixed', message: doneFix(finding, typeof detail === 'object' ? detail : undefined) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       results.set(finding, { status: err instanceof NotNeeded ? 'gone' : 'failed', message });
@@ -79,10 +84,13 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   for (const f of of('missing_reference')) byTask.set(f.id as string, [...(byTask.get(f.id as string) ?? []), f]);
   for (const [id, group] of byTask) {
     const refs = new Set(group.map((f) => f.ref as string));
-    let outcome: Promise<string> | undefined;
+    let outcome: Promise<string[]> | undefined;
     for (const f of group) {
       outcome ??= dropReferences(listDir, id, refs);
-      await attempt(f, () => outcome as Promise<string>);
+      await attempt(f, async () => {
+        if (!(await (outcome as Promise<string[]>)).includes(f.ref as string)) throw new NotNeeded(`task #${id} no longer refers to #${String(f.ref)}`);
+        return {};
+      });
     }
   }
   // 5. Half-mirrored edges completed.
@@ -103,8 +111,10 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
 /** Not an error: the problem had gone by the time we held the lock. */
 class NotNeeded extends Error {}
 
+type FixDetail = { aside?: string; mark?: number } | string | void;
+
 /** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
-async function fixHighWaterMark(listDir: string, required: number): Promise<string> {
+async function fixHighWaterMark(listDir: string, required: number): Promise<FixDetail> {
   return withListLock(listDir, (stillHeld) => {
     const file = path.join(listDir, HIGH_WATER_MARK);
     const current = readHighWaterMark(listDir);
@@ -121,7 +131,7 @@ async function fixHighWaterMark(listDir: string, required: number): Promise<stri
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));
-    return `set ${HIGH_WATER_MARK} to ${target}${text === undefined ? '' : ` (was ${JSON.stringify(text.slice(0, 40))})`}`;
+    return { mark: target };
   });
 }
 
@@ -130,7 +140,7 @@ export function stamp(now: number): string {
   return new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
-async function moveAside(listDir: string, id: string, now: number): Promise<string> {
+async function moveAside(listDir: string, id: string, now: number): Promise<FixDetail> {
   return withListLock(listDir, (listHeld) =>
     withTaskLock(listDir, id, (taskHeld) => {
       const file = taskPath(listDir, id);
@@ -152,7 +162,7 @@ async function moveAside(listDir: string, id: string, now: number): Promise<stri
       } catch (err) {
         throw new TasksError('io', `cannot move ${id}.json aside: ${(err as Error).message}`);
       }
-      return `moved ${id}.json aside to ${aside} (agents ignore it; id ${id} stays used)`;
+      return { aside };
     }),
   );
 }
@@ -167,7 +177,8 @@ function isMissing(listDir: string, ref: string): boolean {
   }
 }
 
-async function dropReferences(listDir: string, id: string, refs: ReadonlySet<string>): Promise<string> {
+/** Returns the references dropped. */
+async function dropReferences(listDir: string, id: string, refs: ReadonlySet<string>): Promise<string[]> {
   const dropped: string[] = [];
   const { changed } = await rewriteTask(listDir, id, (t) => {
     const gone = (x: string) => refs.has(x) && isMissing(listDir, x);
@@ -175,7 +186,7 @@ async function dropReferences(listDir: string, id: string, refs: ReadonlySet<str
     return { ...t, blocks: t.blocks.filter((x) => !gone(x)), blockedBy: t.blockedBy.filter((x) => !gone(x)) };
   });
   if (changed.length === 0) throw new NotNeeded(`task #${id} no longer refers to a missing task`);
-  return `removed ${dropped.map((x) => `#${x}`).join(', ')} from task #${id}`;
+  return dropped;
 }
 
 async function completeEdge(listDir: string, blocker: string, blocked: string, missingOn: string): Promise<string> {

@@ -46,19 +46,29 @@ export function isReady(task: Task, index: TaskIndex): boolean {
   return task.status === 'pending' && !task.owner && !isBlocked(task, index);
 }
 
+/**
+ * Tasks by status; `blocked` counts the unfinished ones waiting for an open blocker, a
+ * second fact beside their status, so it is also split by status: a task in progress can
+ * wait on a blocker too (agents may start it), and the parts must add up.
+ */
 export interface ListCounts {
   total: number;
   completed: number;
   in_progress: number;
   pending: number;
   blocked: number;
+  blockedInProgress: number;
+  blockedPending: number;
 }
 
 export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts {
-  const counts: ListCounts = { total: tasks.length, completed: 0, in_progress: 0, pending: 0, blocked: 0 };
+  const counts: ListCounts = { total: tasks.length, completed: 0, in_progress: 0, pending: 0, blocked: 0, blockedInProgress: 0, blockedPending: 0 };
   for (const t of tasks) {
     counts[t.status]++;
-    if (isBlocked(t, index)) counts.blocked++;
+    if (!isBlocked(t, index)) continue;
+    counts.blocked++;
+    if (t.status === 'in_progress') counts.blockedInProgress++;
+    else counts.blockedPending++;
   }
   return counts;
 }

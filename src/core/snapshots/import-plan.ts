@@ -13,7 +13,9 @@ import type { Status, Task } from '../store/schema.js';
  * - Dependencies follow the items to wherever they land: to the new task, or to the
  *   existing task an item was matched with. An edge between two existing tasks is left
  *   alone (the import does not rewrite what is already there).
- * - `chain`: each item is also blocked by the one before it (a todo list's order is its plan).
+ * - `chain`: each task this import creates is also blocked by the one created before it
+ *   (a todo list's order is its plan). Items matched with existing tasks are left out of
+ *   the chain: an unrelated task that happens to share a subject is not wired into it.
  * - A dependency cycle, in the snapshot or with the list's own edges, is refused.
  * - Creation order: every new blocker before what it blocks, otherwise the source's
  *   order, so each new task can be written with its `blockedBy` complete from the start.
@@ -77,8 +79,9 @@ export function planImport(existing: readonly Task[], snapshot: Snapshot, opts: 
   const pairs: Array<[string, string]> = [];
   for (const item of snapshot.items) for (const blocker of item.blockedBy) pairs.push([blocker, item.ref]);
   if (opts.chain) {
-    snapshot.items.forEach((item, i) => {
-      const before = snapshot.items[i - 1];
+    const created = snapshot.items.filter((item) => !matched.has(item.ref));
+    created.forEach((item, i) => {
+      const before = created[i - 1];
       if (before) pairs.push([before.ref, item.ref]);
     });
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { TasksError } from '../base/errors.js';
 import { taskSchemas } from '../store/schema.js';
+import { statusFromWord } from '../store/status-words.js';
 import { lazySchemas } from '../base/zod.js';
 
 /**
@@ -12,7 +13,8 @@ export const todoItemSchema = lazySchemas((z) =>
   z
     .object({
       content: z.string({ required_error: 'missing (expected string)' }).refine((s) => s.trim() !== '', 'must not be empty'),
-      status: taskSchemas().StatusSchema,
+      // todo, active, done and the other short forms are taken as `tasks` takes them on the command line.
+      status: z.preprocess((v) => (typeof v === 'string' ? (statusFromWord(v) ?? v) : v), taskSchemas().StatusSchema),
       activeForm: z.string().optional(),
       id: z.union([z.string(), z.number()]).optional(),
       priority: z.string().optional(),

@@ -2,6 +2,7 @@ import { isReady, type TaskIndex } from '../graph/blockers.js';
 import { TasksError } from '../base/errors.js';
 import { isTaskId } from '../store/ids.js';
 import { STATUSES, type Status, type Task } from '../store/schema.js';
+import { statusFromWord } from '../store/status-words.js';
 
 /**
  * What `watch --until` waits for. Pure: parsed from the flag, evaluated against each
@@ -21,8 +22,7 @@ export function parseUntil(raw: string): UntilCondition {
   const task = /^task:#?([^:]+):(.+)$/.exec(value);
   if (task) {
     const id = task[1] as string;
-    const word = (task[2] as string).replace(/-/g, '_');
-    const status = word === 'done' ? 'completed' : word;
+    const status = statusFromWord(task[2] as string) ?? (task[2] as string);
     if (!isTaskId(id)) throw new TasksError('usage', `invalid --until "${raw}": "${id}" is not a task id`);
     if (!(STATUSES as readonly string[]).includes(status)) {
       throw new TasksError('usage', `invalid --until "${raw}": expected task:<id>:${STATUSES.join('|')}`);

@@ -1,0 +1,22 @@
+import type { FieldChange } from '../core/watch/watch-diff.js';
+import type { Task } from '../core/store/schema.js';
+import type { Style } from './style.js';
+import { oneLine } from './text.js';
+import { describeField } from './watch-change.js';
+
+/**
+ * What an update changed, in the words the live view uses for the same change:
+ * "✔ Updated #2 in web-v2: owner alice → bob; status pending → in progress".
+ */
+export function renderUpdateMessage(listId: string, task: Task, changes: Record<string, FieldChange>, style: Style): string {
+  const fields = Object.entries(changes).map(([key, change]) =>
+    // The live view shows the new subject beside the change; this line must say it.
+    key === 'subject' ? `subject "${oneLine(String(change.old))}" → "${oneLine(String(change.new))}"` : describeField(key, change, style),
+  );
+  return `${style.green('✔')} Updated #${oneLine(task.id)} in ${oneLine(listId)}: ${fields.join('; ')}`;
+}
+
+/** "Task #2 in web-v2 is already as asked; nothing changed" */
+export function renderUnchangedMessage(listId: string, id: string): string {
+  return `Task #${oneLine(id)} in ${oneLine(listId)} is already as asked; nothing changed`;
+}
