@@ -247,6 +247,30 @@ function firstLine(cmdArgs) {
   rows.push({ name: 'lists --json, 60 lists; 300 transcripts', ...measure(process.execPath, [BIN, 'lists', '--json'], heavyEnv) });
 }
 
+// History: tasks log of a list written by a session and its 4 subagents, 5 MB transcripts
+// each (target: under 300 ms); and what the journal append adds to one change, in-process.
+{
+  const { makeHistoryWorld } = await import('./session-world.mjs');
+  const hist = path.join(config, 'history');
+  const list = makeHistoryWorld(hist, { writeList, makeTasks, bytes: QUICK ? 2_000_000 : 5_000_000 });
+  const histEnv = { ...ENV, CLAUDE_CONFIG_DIR: hist, HOME: path.join(hist, 'home') };
+  const log = measure(process.execPath, [BIN, '-l', list, 'log', '--json'], histEnv);
+  const mb = QUICK ? 2 : 5;
+  rows.push({ name: `log --json, 1 session + 4 subagents, ${mb} MB transcripts each (target: under 300 ms)`, ...log, note: log.median < 300 ? 'under 300 ms: ok' : 'over 300 ms: MISSED' });
+  const { appendJournal } = await import(new URL('../dist/core/history/journal.js', import.meta.url));
+  const dir = writeList(config, 'journal-bench', makeTasks(1));
+  const entry = (i) => ({ v: 1, at: new Date().toISOString(), actor: { kind: 'person', name: 'bench' }, command: 'update', txn: `t${i}`, changes: [{ id: '1', op: 'update', fields: { owner: { old: 'a', new: `b${i}` }, status: { old: 'pending', new: 'in_progress' } } }] });
+  for (let i = 0; i < 50; i++) appendJournal(dir, entry(i));
+  const times = [];
+  for (let i = 0; i < 500; i++) {
+    const t = process.hrtime.bigint();
+    appendJournal(dir, entry(i));
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((x, y) => x - y);
+  rows.push({ name: 'journal append, one change (in-process; target: under 1 ms)', median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), base: NaN, peakMb: NaN, failures: 0, note: quantile(times, 0.5) < 1 ? 'under 1 ms: ok' : 'MISSED' });
+}
+
 /** Two commands, each run of one paired with a run of the other: medians of both. */
 function measurePair(a, b, runs = RUNS) {
   for (let i = 0; i < WARMUP; i++) {

@@ -43,3 +43,39 @@ export function makeSessionWorld(config, { transcripts = 300, withLists = 60, wr
   }
   return { project, list: target };
 }
+
+/**
+ * A list written by one session and its four subagents, each transcript about 5 MB, with
+ * 40 Task-tool changes spread through each (for `tasks log`). Returns the list id.
+ */
+export function makeHistoryWorld(config, { writeList, makeTasks, bytes = 5_000_000 }) {
+  const home = path.join(config, 'home');
+  const cwd = path.join(home, 'work', 'history');
+  fs.mkdirSync(cwd, { recursive: true });
+  const session = uuid(9001);
+  const main = writeTranscript(config, { sessionId: session, cwd, prompt: 'ship it', padTo: bytes });
+  writeList(config, session, makeTasks(20));
+  const files = [main];
+  const subagents = path.join(path.dirname(main), session, 'subagents');
+  fs.mkdirSync(subagents, { recursive: true });
+  for (let a = 1; a <= 4; a++) {
+    const file = path.join(subagents, `agent-a${a}.jsonl`);
+    fs.copyFileSync(main, file);
+    files.push(file);
+  }
+  const start = Date.now() - 3_600_000;
+  files.forEach((file, f) => {
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const step = Math.floor(lines.length / 41);
+    for (let k = 40; k >= 1; k--) {
+      const id = String(1 + ((k + f) % 20));
+      const at = (ms) => new Date(start + f * 600_000 + k * 10_000 + ms).toISOString();
+      const use = `toolu_bench_${f}_${k}`;
+      const call = { type: 'assistant', timestamp: at(0), sessionId: session, message: { content: [{ type: 'tool_use', id: use, name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner: `agent-${f}` } }] } };
+      const result = { type: 'user', timestamp: at(50), sessionId: session, toolUseResult: { success: true, taskId: id, updatedFields: ['owner', 'status'], statusChange: { from: 'pending', to: 'in_progress' } }, message: { content: [{ type: 'tool_result', tool_use_id: use, content: `Updated task #${id} owner, status` }] } };
+      lines.splice(k * step, 0, JSON.stringify(call), JSON.stringify(result));
+    }
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  });
+  return session;
+}

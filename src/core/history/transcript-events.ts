@@ -24,45 +24,63 @@ const CHUNK = 1024 * 1024;
 /** A line past this is no Task-tool call or result (they are small): skipped unread. */
 const MAX_LINE = 4 * 1024 * 1024;
 
-/** Feed every line of `file` to `visit`, reading it in pieces; lines over MAX_LINE are skipped. */
-export function forEachLine(file: string, visit: (line: string) => void): void {
+/**
+ * Feed `visit` every line of `file` that holds one of `needles`, in file order. The file
+ * is read in 1 MB pieces and searched as bytes; only the lines that match are decoded.
+ * A line over MAX_LINE bytes is skipped.
+ */
+export function forEachMatchingLine(file: string, needles: readonly string[], visit: (line: string) => void): void {
+  const patterns = needles.map((n) => Buffer.from(n));
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
     if (!fs.fstatSync(fd).isFile()) return;
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer[] = [];
-    let carried = 0;
-    let skipping = false;
+    let buffer = Buffer.allocUnsafe(CHUNK);
+    let kept = 0; // an unfinished line carried over at the start of `buffer`
     for (;;) {
-      const n = fs.readSync(fd, buffer, 0, CHUNK, null);
-      if (n <= 0) break;
-      let start = 0;
-      for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < n; nl = buffer.indexOf(10, start)) {
-        if (!skipping) {
-          const piece = buffer.subarray(start, nl);
-          const line = carried > 0 ? Buffer.concat([...carry, piece]).toString('utf8') : piece.toString('utf8');
-          if (line.length > 0) visit(line);
-        }
-        carry = [];
-        carried = 0;
-        skipping = false;
-        start = nl + 1;
-      }
-      if (start < n && !skipping) {
-        carry.push(Buffer.from(buffer.subarray(start, n)));
-        carried += n - start;
-        if (carried > MAX_LINE) {
-          carry = [];
-          carried = 0;
-          skipping = true;
+      if (kept === buffer.length) {
+        if (buffer.length >= MAX_LINE) kept = 0; // too long to be a Task-tool entry: dropped
+        else {
+          const bigger = Buffer.allocUnsafe(buffer.length * 2);
+          buffer.copy(bigger, 0, 0, kept);
+          buffer = bigger;
         }
       }
+      const n = fs.readSync(fd, buffer, kept, buffer.length - kept, null);
+      const end = kept + n;
+      if (n <= 0) {
+        if (end > 0) visitMatches(buffer.subarray(0, end), patterns, visit); // a last line with no newline
+        break;
+      }
+      const last = buffer.lastIndexOf(10, end - 1);
+      if (last < 0) {
+        kept = end;
+        continue;
+      }
+      visitMatches(buffer.subarray(0, last + 1), patterns, visit);
+      buffer.copy(buffer, 0, last + 1, end);
+      kept = end - last - 1;
     }
-    if (carried > 0 && !skipping) visit(Buffer.concat(carry).toString('utf8'));
   } finally {
     fs.closeSync(fd);
   }
 }
+
+/** The lines of `region` (whole lines) that hold a pattern, decoded, in order, each once. */
+function visitMatches(region: Buffer, patterns: readonly Buffer[], visit: (line: string) => void): void {
+  const starts = new Set<number>();
+  for (const p of patterns) {
+    for (let at = region.indexOf(p); at !== -1; at = region.indexOf(p, at + p.length)) {
+      starts.add(region.lastIndexOf(10, at) + 1);
+    }
+  }
+  for (const start of [...starts].sort((a, b) => a - b)) {
+    const nl = region.indexOf(10, start);
+    visit(region.toString('utf8', start, nl === -1 ? region.length : nl));
+  }
+}
+
+/** What a Task-tool call or its result always holds, as Claude Code writes its transcripts. */
+const NEEDLES = ['"name":"TaskCreate"', '"name":"TaskUpdate"', '"toolUseResult":{"task":', '"toolUseResult":{"success":'];
 
 interface PendingCall {
   name: 'TaskCreate' | 'TaskUpdate';
@@ -76,10 +94,7 @@ export function readAgentChanges(file: string, sessionId: string, agent?: string
   const calls = new Map<string, PendingCall>();
   const changes: AgentChange[] = [];
   try {
-    forEachLine(file, (line) => {
-      const isCall = line.includes('"tool_use"') && (line.includes('"TaskCreate"') || line.includes('"TaskUpdate"'));
-      const isResult = line.includes('"toolUseResult":{');
-      if (!isCall && !isResult) return;
+    forEachMatchingLine(file, NEEDLES, (line) => {
       let entry: Record<string, unknown>;
       try {
         entry = JSON.parse(line) as Record<string, unknown>;
