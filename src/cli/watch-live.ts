@@ -2,10 +2,9 @@ import type { Clock } from '../core/base/clock.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { SCREEN, screenPatch } from '../render/screen.js';
 import type { Style } from '../render/style.js';
-import type { EndReason } from '../render/watch-events.js';
 import { SPINNER_INTERVAL_MS, frameHasSpinner, renderWatchFrame, type WatchFrameModel } from '../render/watch-frame.js';
 import type { Terminal } from './terminal.js';
-import type { WatchSink, WatchView } from './watch-session.js';
+import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
 
 export interface LiveOptions {
   listId: string;
@@ -13,6 +12,8 @@ export interface LiveOptions {
   until?: string | undefined;
   deadline?: number | undefined;
   filterLabel?: string | undefined;
+  /** What a run's watch reads: "the stream on stdin", "transcript of session 2d483082". */
+  following?: string | undefined;
   style: Style;
   clock: Clock;
   /** Called when the user asks to quit (q, Ctrl-C). */
@@ -59,12 +60,12 @@ export class LiveSink implements WatchSink {
     if (this.entered) this.draw();
   }
 
-  end(view: WatchView, reason: EndReason): void {
+  end(view: WatchView, end: WatchEnd): void {
     this.view = view;
     this.leave();
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
-    if (reason !== 'stopped') {
+    if (end.reason !== 'stopped') {
       const { width, height } = this.term.size();
       this.opts.print(renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'));
     }
@@ -110,8 +111,10 @@ export class LiveSink implements WatchSink {
   private model(): WatchFrameModel {
     const view = this.view as WatchView;
     return {
-      listId: this.opts.listId,
+      listId: view.list ?? this.opts.listId,
       dir: this.opts.dir,
+      following: this.opts.following,
+      nudge: view.nudge?.message,
       exists: view.exists,
       tasks: view.shown,
       index: view.index,

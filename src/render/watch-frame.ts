@@ -33,6 +33,10 @@ export interface WatchFrameModel {
   problems: readonly FileProblem[];
   /** A warning that does not stop the watch ("cannot watch …; checking every 2s"). */
   notice?: string | undefined;
+  /** The verification nudge, while it applies. */
+  nudge?: string | undefined;
+  /** What a run's watch reads ("the stream on stdin"); undefined for a list folder. */
+  following?: string | undefined;
   lastChange?: { at: number; events: readonly ChangeEvent[] } | undefined;
   /** `--until`, as typed. */
   until?: string | undefined;
@@ -116,6 +120,7 @@ function problemLine(m: WatchFrameModel, style: Style): string | undefined {
 
 function footerLine(m: WatchFrameModel, o: FrameOptions): string {
   const parts = ['q quit'];
+  if (m.following) parts.push(`following ${m.following}`);
   if (m.until) parts.push(`until ${m.until}`);
   if (m.deadline !== undefined) parts.push(`timeout in ${formatDuration(m.deadline - o.now)}`);
   if (m.filterLabel) parts.push(`filter: ${m.filterLabel}`);
@@ -142,13 +147,17 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   const width = Math.max(8, o.width - 2);
   const counts = countTasks(m.tasks, m.index);
   const notices = [problemLine(m, o.style), m.notice ? o.style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
-  const chrome = o.final ? 2 : 5 + notices.length;
+  const nudge = m.nudge ? o.style.yellow(`⚑ ${oneLine(m.nudge)}`) : undefined;
+  const chrome = o.final ? (nudge ? 4 : 2) : 5 + notices.length + (nudge ? 1 : 0);
   const rows = Math.max(1, o.height - chrome);
   const lines = [headerLine(m, counts, o, width), '', ...bodyLines(m, o, width, rows)];
   if (!o.final) {
     lines.push('', changeLine(m, o));
+    if (nudge) lines.push(nudge);
     lines.push(...notices);
     lines.push(footerLine(m, o));
+  } else if (nudge) {
+    lines.push('', nudge);
   }
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
   return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));

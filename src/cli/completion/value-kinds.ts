@@ -56,6 +56,7 @@ export const VALUE_KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
   '--by': 'task-id',
   '--output': 'file',
   '--input': 'file',
+  'watch --stream': 'file',
 
   // Arguments by name, and option values by their placeholder (`<ids...>` is '<ids>').
   '<id>': 'task-id',

@@ -11,6 +11,7 @@ import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff
 import { FolderWatch } from './folder-watch.js';
 import { rescanDueAt } from './watch-hints.js';
 import { scanList, type ScanResult } from './watch-scan.js';
+import type { WatchSource } from './watch-source.js';
 
 export interface ListWatcherOptions {
   /** The list folder; it need not exist yet. */
@@ -28,6 +29,8 @@ export interface ListWatcherOptions {
 
 export interface WatchUpdate {
   at: number;
+  /** The list's id, when the source learnt it itself (a run names its session's list). */
+  list?: string | undefined;
   /** What changed since the last update; empty when only `exists` or `problems` did. */
   events: ChangeEvent[];
   exists: boolean;
@@ -56,7 +59,7 @@ export interface ListWatcherHandlers {
  *
  * Reads take no lock, as agents' reads do; nothing is ever written.
  */
-export class ListWatcher {
+export class ListWatcher implements WatchSource {
   private readonly dir: string;
   private readonly clock: Clock;
   private readonly debounceMs: number;
