@@ -4,6 +4,8 @@ import type { TaskPatch } from '../../core/store/patch.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
+import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
+import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { usage, type App } from '../app.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
@@ -79,11 +81,15 @@ export function registerUpdate(program: Command, app: App): void {
       const patch = patchFrom(opts);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
       const choice = app.list(true);
+      const before = patch.status === 'completed' ? readList(choice.dir).tasks : undefined;
       const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
       if (updated === undefined) return;
       const { result } = updated;
       if (app.json) app.out(renderJson(result.task));
       else if (result.changed.length === 0) app.out(`Task #${id} already as asked; nothing changed`);
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
+      // This completion closed out the list: Claude Code's agents would be told to verify.
+      const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
+      if (nudge) app.note(`note: ${nudge.message}`);
     });
 }
