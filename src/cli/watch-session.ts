@@ -109,6 +109,8 @@ export class WatchSession {
   /** When each task last changed, for --fail-if-stalled. */
   private changedAt = new Map<string, number>();
   private finished = false;
+  /** Updates that came while the first state was on its way (a run's lines arrive in bursts). */
+  private early: WatchUpdate[] = [];
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
   private readonly onSignal = () => {
@@ -155,11 +157,13 @@ export class WatchSession {
     }
     const deadline = this.opts.timeoutMs === undefined ? undefined : this.opts.clock.now() + this.opts.timeoutMs;
     this.sink.begin(this.view);
-    if (this.holds()) this.finish({ reason: 'condition-met' });
-    else {
-      if (deadline !== undefined) this.armDeadline(deadline);
-      this.checkStalled();
+    if (this.holds()) {
+      this.finish({ reason: 'condition-met' });
+      return;
     }
+    if (deadline !== undefined) this.armDeadline(deadline);
+    this.checkStalled();
+    for (const update of this.early.splice(0)) this.onUpdate(update);
   }
 
   /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
@@ -183,7 +187,11 @@ export class WatchSession {
   }
 
   private onUpdate(update: WatchUpdate): void {
-    if (this.finished || !this.view) return;
+    if (this.finished) return;
+    if (!this.view) {
+      this.early.push(update);
+      return;
+    }
     const before = this.view;
     const view = viewOf(update, this.opts.filter);
     this.view = view;
