@@ -7,11 +7,11 @@
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { FileProblem } from '../store/list-read.js';
-import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff.js';
+import { diffSnapshots, type ChangeEvent } from './watch-diff.js';
 import { FolderWatch } from './folder-watch.js';
 import { rescanDueAt } from './watch-hints.js';
 import { scanList, type ScanResult } from './watch-scan.js';
-import type { WatchSource } from './watch-source.js';
+import type { ListWatcherHandlers, WatchSource, WatchUpdate } from './watch-source.js';
 
 export interface ListWatcherOptions {
   /** The list folder; it need not exist yet. */
@@ -27,25 +27,7 @@ export interface ListWatcherOptions {
   problemGraceMs?: number;
 }
 
-export interface WatchUpdate {
-  at: number;
-  /** The list's id, when the source learnt it itself (a run names its session's list). */
-  list?: string | undefined;
-  /** What changed since the last update; empty when only `exists` or `problems` did. */
-  events: ChangeEvent[];
-  exists: boolean;
-  snapshot: TaskSnapshot;
-  /** Files that stayed unreadable; their last good version stays in the snapshot. */
-  problems: FileProblem[];
-}
-
-export interface ListWatcherHandlers {
-  onUpdate(update: WatchUpdate): void;
-  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
-  onError(err: unknown): void;
-  /** Something the user should know that does not stop watching. */
-  onWarning?(message: string): void;
-}
+export type { ListWatcherHandlers, WatchUpdate } from './watch-source.js';
 
 /**
  * Watches one list folder and reports every change as events, without missing any:

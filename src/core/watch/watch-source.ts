@@ -1,4 +1,5 @@
-import type { ListWatcherHandlers, WatchUpdate } from './list-watcher.js';
+import type { FileProblem } from '../store/list-read.js';
+import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
 
 /**
  * What a watch follows: a list folder (ListWatcher), or an agent's run read from its
@@ -28,3 +29,24 @@ export interface WatchSourceHandlers extends ListWatcherHandlers {
   /** The run ended (only sources that follow a run call it); called once, last. */
   onRunEnd?(end: RunEnd): void;
 }
+
+export interface WatchUpdate {
+  at: number;
+  /** The list's id, when the source learnt it itself (a run names its session's list). */
+  list?: string | undefined;
+  /** What changed since the last update; empty when only `exists` or `problems` did. */
+  events: ChangeEvent[];
+  exists: boolean;
+  snapshot: TaskSnapshot;
+  /** Files that stayed unreadable; their last good version stays in the snapshot. */
+  problems: FileProblem[];
+}
+
+export interface ListWatcherHandlers {
+  onUpdate(update: WatchUpdate): void;
+  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
+  onError(err: unknown): void;
+  /** Something the user should know that does not stop watching. */
+  onWarning?(message: string): void;
+}
+
