@@ -8,6 +8,10 @@ export const EXIT = {
   notFound: 3,
   conflict: 4,
   busy: 5,
+  /** watch --stream / --session: the run ended before the --until condition held. */
+  runEnded: 6,
+  /** watch --fail-if-stalled: a task stalled. */
+  stalled: 7,
   timeout: 124,
   interrupted: 130,
 } as const;
@@ -22,6 +26,8 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   corrupt: EXIT.failure,
   timeout: EXIT.timeout,
   interrupted: EXIT.interrupted,
+  run_ended: EXIT.runEnded,
+  stalled: EXIT.stalled,
   io: EXIT.failure,
 };
 

@@ -51,7 +51,8 @@ Examples:
   tasks delete 3 5
   tasks watch --until all-completed   wait until the agents are done
 
-Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 124 timeout, 130 interrupted.`,
+Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
+7 stalled, 124 timeout, 130 interrupted.`,
   );
   return program;
 }

@@ -2,12 +2,11 @@ import type { Clock } from '../core/base/clock.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { SCREEN, screenPatch } from '../render/screen.js';
 import type { Style } from '../render/style.js';
-import type { EndReason } from '../render/watch-events.js';
 import type { Task } from '../core/store/schema.js';
 import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../render/watch-frame.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 import type { Terminal } from './terminal.js';
-import type { WatchSink, WatchView } from './watch-session.js';
+import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
 
 export interface LiveOptions {
   listId: string;
@@ -15,6 +14,8 @@ export interface LiveOptions {
   until?: string | undefined;
   deadline?: number | undefined;
   filterLabel?: string | undefined;
+  /** What a run's watch reads: "the stream on stdin", "transcript of session 2d483082". */
+  following?: string | undefined;
   style: Style;
   clock: Clock;
   /** Called when the user asks to quit (q, Ctrl-C). */
@@ -68,12 +69,12 @@ export class LiveSink implements WatchSink {
     if (this.entered) this.draw();
   }
 
-  end(view: WatchView, reason: EndReason): void {
+  end(view: WatchView, end: WatchEnd): void {
     this.view = view;
     this.leave();
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
-    if (reason !== 'stopped') {
+    if (end.reason !== 'stopped') {
       const { width, height } = this.term.size();
       this.opts.print(renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'));
     }
@@ -156,8 +157,10 @@ export class LiveSink implements WatchSink {
     const tasks = this.search && this.search.text !== '' ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text)) : view.shown;
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
-      listId: this.opts.listId,
+      listId: view.list ?? this.opts.listId,
       dir: this.opts.dir,
+      following: this.opts.following,
+      nudge: view.nudge?.message,
       exists: view.exists,
       tasks,
       index: view.index,

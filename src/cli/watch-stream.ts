@@ -1,17 +1,27 @@
 import { countTasks } from '../core/graph/blockers.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndReason } from '../render/watch-events.js';
+import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../render/watch-events.js';
 import type { App } from './app.js';
-import type { WatchSink, WatchView } from './watch-session.js';
+import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
+
+/** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
+export function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+  return {
+    run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
+    stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
+    nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
+  };
+}
 
 /**
  * `watch --json`, or a watch whose stdout is not a terminal: NDJSON on stdout, one event
  * per line, written as soon as it is known. Unreadable files are warned about on stderr,
- * once each until they read again.
+ * once each until they read again; so is the verification nudge, when it comes due.
  */
 export class StreamSink implements WatchSink {
   private warned = new Set<string>();
+  private nudged = false;
 
   constructor(
     private readonly app: App,
@@ -22,34 +32,42 @@ export class StreamSink implements WatchSink {
   private stopFollowing: (() => void) | undefined;
 
   begin(view: WatchView): void {
-    this.app.out(renderSnapshotEvent(view.at, this.listId, view.exists, view.shown));
+    this.app.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.app.followReader();
     this.warnProblems(view.problems);
+    this.tellNudge(view);
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
     for (const e of events) this.app.out(renderChangeEvent(view.at, e));
     this.warnProblems(view.problems);
+    this.tellNudge(view);
   }
 
-  end(view: WatchView, reason: EndReason, met: boolean): void {
+  end(view: WatchView, end: WatchEnd): void {
     this.stopFollowing?.();
     this.app.out(
       renderEndEvent({
         at: view.at,
-        reason,
+        reason: end.reason,
         until: this.until,
-        met,
+        met: end.met,
         exists: view.exists,
         counts: countTasks(view.shown, view.index),
         tasks: view.shown,
+        ...endExtras(view, end),
       }),
     );
   }
 
   warn(message: string): void {
     this.app.warn(message);
+  }
+
+  private tellNudge(view: WatchView): void {
+    if (view.nudge && !this.nudged) this.app.note(`note: ${view.nudge.message}`);
+    this.nudged = view.nudge !== undefined;
   }
 
   private warnProblems(problems: readonly FileProblem[]): void {

@@ -15,6 +15,8 @@ export interface TableOptions {
   /** When each task's file last changed (ms): the UPDATED column, when given. */
   updated?: ReadonlyMap<string, number>;
   now?: number;
+  /** How long this task in progress has stalled (ms), if it has: marked "stalled 45m" in yellow. */
+  stalledFor?: ((task: Task) => number | undefined) | undefined;
 }
 
 /** An activeForm that only says the subject again ("Fix auth" / "Fixing auth") adds nothing to a row. */
@@ -47,6 +49,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
       status,
       subject: oneLine(t.subject),
       active,
+      stalled: stalledMark(opts.stalledFor?.(t)),
       gone: Boolean(t.owner) && opts.isGone?.(t) === true,
       owner: t.owner ? oneLine(t.owner) + (t.owner && opts.isGone?.(t) ? ' (gone)' : '') : '',
       blockers: blockersCell(t, blockers),
@@ -68,7 +71,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const gap = 2;
   const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
-  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0)));
+  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)));
   const subjectW = Math.max(12, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
@@ -80,8 +83,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   ].join(' '.repeat(gap));
   const lines = [style.bold(header.trimEnd())];
   for (const r of rows) {
-    let subject = truncate(r.subject, subjectW);
-    if (r.active && displayWidth(subject) + 3 < subjectW) {
+    // The mark is kept whole: it is why the row matters.
+    let subject = truncate(r.subject, r.stalled ? Math.max(4, subjectW - r.stalled.length - 1) : subjectW);
+    if (r.stalled) subject = `${subject} ${style.yellow(r.stalled)}`;
+    else if (r.active && displayWidth(subject) + 3 < subjectW) {
       subject = `${subject} ${style.dim(`· ${truncate(r.active, subjectW - displayWidth(subject) - 3)}`)}`;
     }
     const line = [
@@ -96,6 +101,14 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
     lines.push(line.trimEnd());
   }
   return lines.join('\n');
+}
+
+/** "stalled 45m": how long a task in progress has gone without a change. */
+function stalledMark(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const minutes = Math.floor(ms / 60_000);
+  const text = ms < 60_000 ? `${Math.floor(ms / 1000)}s` : minutes >= 120 ? `${Math.floor(minutes / 60)}h` : minutes >= 60 ? `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m` : `${minutes}m`;
+  return `stalled ${text}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { renderJsonLine } from './json.js';
  *   {"event":"updated","at":…,"task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
  *   {"event":"deleted","at":…,"task":{…last known version…}}
  *   {"event":"list-cleared","at":…,"tasks":[…every task that vanished…]}
- *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped",…,"counts":{…},"tasks":[…]}
+ *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped"|"run-ended"|…,…,"counts":{…},"tasks":[…]}
  *
  * In `changes`, a missing `old` (or `new`) means the field was absent on that side.
  */
@@ -36,7 +36,12 @@ export function renderChangeEvent(at: number, e: ChangeEvent): string {
   }
 }
 
-export type EndReason = 'condition-met' | 'timeout' | 'stopped';
+/**
+ * condition-met, timeout, stopped: as always. run-ended: the followed run's `result`
+ * event; input-ended: its input ended without one; session-ended: a followed
+ * transcript's session stopped running; stalled: --fail-if-stalled.
+ */
+export type EndReason = 'condition-met' | 'timeout' | 'stopped' | 'run-ended' | 'input-ended' | 'session-ended' | 'stalled';
 
 export interface EndView {
   at: number;
@@ -47,6 +52,12 @@ export interface EndView {
   exists: boolean;
   counts: ListCounts;
   tasks: readonly Task[];
+  /** A followed run's end: its result's subtype and is_error (null when it had none). */
+  run?: { result: string | null; isError: boolean | null } | undefined;
+  /** --fail-if-stalled: the tasks in progress that stopped changing, and for how long. */
+  stalled?: ReadonlyArray<{ id: string; idleMs: number }> | undefined;
+  /** Every task completed, none a verification step: Claude Code's nudge. */
+  nudge?: { code: string; message: string } | undefined;
 }
 
 /** The last line: why the watch ended, and where the list stands. */
@@ -56,6 +67,9 @@ export function renderEndEvent(end: EndView): string {
     at: stamp(end.at),
     reason: end.reason,
     ...(end.until === undefined ? {} : { until: end.until, met: Boolean(end.met) }),
+    ...(end.run === undefined ? {} : { run: end.run }),
+    ...(end.stalled === undefined ? {} : { stalled: end.stalled }),
+    ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     exists: end.exists,
     counts: end.counts,
     tasks: end.tasks,

@@ -33,6 +33,10 @@ export interface WatchFrameModel {
   problems: readonly FileProblem[];
   /** A warning that does not stop the watch ("cannot watch …; checking every 2s"). */
   notice?: string | undefined;
+  /** The verification nudge, while it applies. */
+  nudge?: string | undefined;
+  /** What a run's watch reads ("the stream on stdin"); undefined for a list folder. */
+  following?: string | undefined;
   lastChange?: { at: number; events: readonly ChangeEvent[] } | undefined;
   /** `--until`, as typed. */
   until?: string | undefined;
@@ -136,6 +140,7 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
   if (m.search?.typing) return `/${oneLine(m.search.text)}▏ ${o.style.dim('Enter keeps the filter · Esc clears it')}`;
   const parts = ['q quit'];
   if (m.tasks.length > taskRowsFor(m, o)) parts.push('↑↓ PgUp PgDn scroll');
+  if (m.following) parts.push(`following ${m.following}`);
   if (m.until) parts.push(`until ${m.until}`);
   if (m.deadline !== undefined) parts.push(`timeout in ${formatDuration(m.deadline - o.now)}`);
   if (m.filterLabel) parts.push(`filter: ${m.filterLabel}`);
@@ -164,7 +169,8 @@ function noticeLines(m: WatchFrameModel, style: Style): string[] {
 
 /** How many rows the frame has for tasks: the height less the header, change line, notices and footer. */
 export function taskRowsFor(m: WatchFrameModel, o: Pick<FrameOptions, 'height' | 'final' | 'style'>): number {
-  const chrome = o.final ? 2 : 5 + noticeLines(m, o.style).length;
+  const nudge = m.nudge === undefined ? 0 : 1;
+  const chrome = o.final ? 2 + 2 * nudge : 5 + noticeLines(m, o.style).length + nudge;
   return Math.max(1, o.height - chrome);
 }
 
@@ -178,12 +184,16 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   const width = Math.max(8, o.width - 2);
   const counts = countTasks(m.tasks, m.index);
   const notices = noticeLines(m, o.style);
+  const nudge = m.nudge ? o.style.yellow(`⚑ ${oneLine(m.nudge)}`) : undefined;
   const rows = taskRowsFor(m, o);
   const lines = [headerLine(m, counts, o, width), '', ...bodyLines(m, o, width, rows)];
   if (!o.final) {
     lines.push('', changeLine(m, o));
+    if (nudge) lines.push(nudge);
     lines.push(...notices);
     lines.push(footerLine(m, o));
+  } else if (nudge) {
+    lines.push('', nudge);
   }
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
   return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));

@@ -65,7 +65,7 @@ describe('__complete: commands and options', () => {
     expect(c.values).not.toContain('--owner');
     expect(c.values).not.toContain('--no-owner'); // the same setting
     expect(c.values).toContain('--meta');
-    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--search', '--sort', '--session']);
+    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--search', '--sort', '--stalled', '--session']);
   });
 
   it('offers options once every argument is given, and nothing for free text', () => {

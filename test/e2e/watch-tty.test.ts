@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, fixtureConfig, run } from '../helpers/cli.js';
+import { BIN, FIXTURES, baseEnv, fixtureConfig, run } from '../helpers/cli.js';
 
 /**
  * The live view in a real terminal: tmux runs a shell in a pane of a fixed size; we type
@@ -107,6 +107,36 @@ describe.skipIf(!TMUX)(title, () => {
     const done = await waitForPane(showsAll(/^EXIT=\d+$/m, /holds/), 'the end');
     expect(done).toMatch(/✔ #4 {2}Run tests/);
     expect(done).toContain('✔ task:4:completed holds');
+    expect(done).toMatch(/^EXIT=0$/m);
+    expect(done).not.toContain('q quit');
+  }, 90_000);
+
+  it('--stream: the live view follows a run piped in line by line, and leaves its final list and the nudge', async () => {
+    const stream = path.join(FIXTURES, 'follow', 'stream-json-todowrite-run.jsonl');
+    const session = (JSON.parse(fs.readFileSync(stream, 'utf8').split('\n')[0] as string) as { session_id: string }).session_id;
+    tmux('resize-window', '-t', 'w', '-x', '120', '-y', '30');
+    type('clear');
+    key('Enter');
+    // A run as a pipe delivers it: one line every half second.
+    const feed = `while IFS= read -r l; do printf '%s\\n' "$l"; sleep 0.5; done < ${JSON.stringify(stream)}`;
+    type(`(${feed}) | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --stream - --until all-completed; echo "EXIT=$?"`);
+    key('Enter');
+    const progress = [
+      new RegExp(`^ ${session.slice(0, 8)}-\\S* .* 1/3 done {2}1 in progress · 1 pending$`, 'm'),
+      /✔ #1 {2}Read the failing test/,
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] #2 {2}Fixing the race/,
+      /○ #3 {2}Run the suite/,
+      // One TodoWrite changed two items: the first is told, the other counted.
+      /Last change (just now|\d+s ago): #1 Read the failing test: status in progress → \S+ \(\+1 more\)/,
+      /q quit · following the stream on stdin · until all-completed/,
+    ];
+    const mid = await waitForPane(showsAll(...progress), 'the run half-way');
+    for (const pattern of progress) expect(mid).toMatch(pattern);
+
+    const done = await waitForPane(showsAll(/^EXIT=\d+$/m, /holds/), 'the end of the run');
+    expect(done).toMatch(/✔ #3 {2}Run the suite/);
+    expect(done).toContain('⚑ all 3 tasks are completed and none is a verification step');
+    expect(done).toContain('✔ all-completed holds');
     expect(done).toMatch(/^EXIT=0$/m);
     expect(done).not.toContain('q quit');
   }, 90_000);

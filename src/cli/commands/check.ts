@@ -30,7 +30,8 @@ Exit status: 0 when nothing is found (with --fix: when nothing is left), 4 when 
 Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
-stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed).
+stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed),
+verification_missing (3+ tasks, all completed, none a verification step: /verif/i).
 
 --fix never deletes a task file: a corrupt one is renamed <id>.json.corrupt-<time>, which
 agents ignore. Cycles, stale claims, symlinks and misnamed files are reported, not fixed.

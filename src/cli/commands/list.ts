@@ -16,6 +16,9 @@ import {
   renderTaskTable,
   summaryCounts,
 } from '../../render/task-table.js';
+import { parseDuration } from '../../core/base/duration-flag.js';
+import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
+import { formatDuration } from '../../render/duration.js';
 import { usage, type App } from '../app.js';
 import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../parse.js';
 
@@ -31,6 +34,7 @@ interface ListOptions {
   sort?: SortKey;
   limit?: string;
   quiet?: boolean;
+  stalled?: string | boolean;
 }
 
 export function listFilterFrom(opts: ListOptions): TaskFilter {
@@ -62,15 +66,17 @@ export function registerList(program: Command, app: App): void {
     .addOption(new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]))
     .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
     .option('-q, --quiet', 'no summary line')
+    .option('--stalled [duration]', 'only tasks in progress whose file has not changed for this long (default 30m) while their session is not busy')
     .addHelpText(
       'after',
-      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
       const filter = listFilterFrom(opts);
       const limit = parsePositiveInt('--limit', opts.limit);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
+      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration(opts.stalled, '--stalled') : DEFAULT_STALLED_MS;
       const { id: listId, dir } = app.list(false);
       const snapshot = readList(dir);
       for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
@@ -81,7 +87,8 @@ export function registerList(program: Command, app: App): void {
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const matching = filterTasks(snapshot.tasks, filter, index);
+      const stalled = stalledIn(app, listId, dir, snapshot.tasks, stalledAfter);
+      const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
       const needTimes = sort === 'updated' || (app.humanLayout && !app.json);
@@ -99,17 +106,44 @@ export function registerList(program: Command, app: App): void {
       const summary = renderSummary(summaryCounts(matching, index), app.humanLayout ? app.style : app.errStyle) + shownOf;
       const missing = missingBlockers(tasks, index);
       if (app.humanLayout) {
-        if (tasks.length > 0) app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, updated: times, now: Date.now(), isGone }));
+        if (tasks.length > 0) {
+          app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, updated: times, now: Date.now(), isGone, stalledFor: (t) => stalled.get(t.id) }));
+        }
         if (!opts.quiet) app.out(summary);
+        const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
+        if (shownStalled > 0 && !opts.quiet) app.out(app.style.yellow(stalledNote(shownStalled, stalledAfter)));
         if (goneCount > 0 && !opts.quiet) app.out(app.style.red(goneNote(goneCount, gone!.why)));
         if (missing.length > 0 && !opts.quiet) app.out(renderMissingLegend(app.style));
       } else {
         if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
         if (!opts.quiet) app.note(summary);
         if (goneCount > 0) app.warn(goneNote(goneCount, gone!.why));
+        for (const t of tasks) {
+          const idle = stalled.get(t.id);
+          if (idle !== undefined) app.warn(`task #${t.id} is stalled: in progress, unchanged for ${formatDuration(idle)}`);
+        }
         for (const m of missing) app.warn(renderMissingWarning(m));
       }
     });
+}
+
+/**
+ * The tasks in progress that stalled, with how long (ms). The session index is asked
+ * only when some task is old enough: a busy session means its agent is working.
+ */
+function stalledIn(app: App, listId: string, dir: string, tasks: readonly Task[], afterMs: number): Map<string, number> {
+  const working = tasks.filter((t) => t.status === 'in_progress');
+  if (working.length === 0) return new Map();
+  const times = taskFileTimes(dir, working.map((t) => t.id));
+  const now = Date.now();
+  const due = stalledTasks(working, (id) => times.get(id), now, afterMs, undefined);
+  if (due.length === 0) return new Map();
+  const stalled = stalledTasks(working, (id) => times.get(id), now, afterMs, listSessionBusy(app.sessions, listId));
+  return new Map(stalled.map((s) => [s.id, s.idleMs]));
+}
+
+function stalledNote(count: number, afterMs: number): string {
+  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatDuration(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
 }
 
 /** "2 unfinished tasks are owned by agents of session 2d483082, which ended: tasks release --gone" */

@@ -4,6 +4,8 @@ import type { TaskPatch } from '../../core/store/patch.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
+import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
+import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
@@ -84,6 +86,7 @@ export function registerUpdate(program: Command, app: App): void {
       const patch = patchFrom(opts);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
       const choice = app.list(true);
+      const before = patch.status === 'completed' ? readList(choice.dir).tasks : undefined;
       const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
       if (updated === undefined) return;
       const { result } = updated;
@@ -96,5 +99,8 @@ export function registerUpdate(program: Command, app: App): void {
       // which scripts written against agents' output already read.
       else if (app.isTTY) app.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), app.style));
       else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
+      // This completion closed out the list: Claude Code's agents would be told to verify.
+      const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
+      if (nudge) app.note(`note: ${nudge.message}`);
     });
 }

@@ -15,6 +15,7 @@ import { collect } from '../parse.js';
 import { processTerminal } from '../terminal.js';
 import { LiveSink } from '../watch-live.js';
 import { WatchSession, type WatchSink } from '../watch-session.js';
+import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch-sources.js';
 import { StreamSink } from '../watch-stream.js';
 import { listFilterFrom } from './list.js';
 
@@ -27,6 +28,8 @@ interface WatchOptions {
   all?: boolean;
   until?: string;
   timeout?: string;
+  stream?: string;
+  failIfStalled?: string;
 }
 
 const HELP = `
@@ -36,7 +39,9 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
   {"event":"created"|"deleted","at":"…","task":{…}}
   {"event":"updated","at":"…","task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
   {"event":"list-cleared","at":"…","tasks":[…]}                        every task vanished at once
-  {"event":"end","at":"…","reason":"condition-met|timeout|stopped",…}   last, with counts and tasks
+  {"event":"end","at":"…","reason":"condition-met|timeout|stopped|…",…} last, with counts and tasks;
+      "nudge":{"code":"verification_missing",…} when every task is completed and none
+      is a verification step (subject matching /verif/i): verify before reporting done
 
 --until conditions (checked at once, then after every change; exit 0 when one holds):
   all-completed         there are tasks, and every one is completed
@@ -46,15 +51,44 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
 Filters narrow what is shown and what the conditions speak of (--owner amy --until
 all-completed waits for amy's tasks). A list that does not exist yet is waited for.
 
-Exit: 0 condition met or stopped, 124 --timeout passed first, 130 stopped (Ctrl-C, SIGTERM)
-before the --until condition held.
+Following an agent's run as it happens:
+  --stream <file|->     read a run's stream-json output (claude -p --output-format
+                        stream-json --verbose, the Agent SDK) from stdin, or from a file
+                        still being written (followed like tail -f): its TodoWrite list,
+                        or the tasks its TaskCreate / TaskUpdate calls make. Where the
+                        run's list folder exists (its session id, named by the stream's
+                        first event, or $CLAUDE_CODE_TASK_LIST_ID / --list), the files are
+                        watched instead and the stream only says when the run ended.
+  --session <id>        (the global option) a session's list, as for every command; when
+                        the session has no list on disk (a TodoWrite session), its
+                        transcript is followed the same way, until the session stops.
+  The run's end ends the watch: reason run-ended (its result event, "run":{"result":…}),
+  input-ended (no result event: the agent was killed), or session-ended. Lines that are
+  not JSON are skipped with a warning each.
+
+--fail-if-stalled <duration>: end early when a task shown has been in_progress without a
+change for that long while its session (where known) is not busy on a turn.
+
+Exit: 0 condition met, stopped, or the run ended (without --until); 6 the run ended
+before the --until condition held; 7 a task stalled (--fail-if-stalled); 124 --timeout
+passed first; 130 stopped (Ctrl-C, SIGTERM) before the --until condition held.
 
 Examples:
   tasks watch                                           live view of the list
   tasks watch --until all-completed --timeout 30m --json   CI: wait for the agents
   tasks watch --json | jq -c 'select(.event == "updated") | {id: .task.id, changes}'
   tasks watch --owner amy --until all-completed && echo "amy is done"
-  tasks watch --blocked --until empty                    until nothing waits on a blocker`;
+  tasks watch --blocked --until empty                    until nothing waits on a blocker
+  claude -p "fix the flaky tests" --output-format stream-json --verbose \
+    | tee run.jsonl | tasks watch --stream - --until all-completed --timeout 30m
+  tasks watch --session 2d48 --until all-completed       a TodoWrite session, by its transcript
+  tasks watch --until all-completed --fail-if-stalled 20m --json   CI: fail fast`;
+
+function describeRunEnd(reason: string): string {
+  if (reason === 'input-ended') return 'the run\'s input ended without a result event';
+  if (reason === 'session-ended') return 'the session stopped running';
+  return 'the run ended';
+}
 
 function filterLabel(filter: TaskFilter): string | undefined {
   const parts: string[] = [];
@@ -78,6 +112,8 @@ export function registerWatch(program: Command, app: App): void {
     .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
     .option('-u, --until <condition>', `end with exit 0 when it holds: ${UNTIL_FORMS.join(', ')}`)
     .option('-t, --timeout <duration>', 'end with exit 124 when this passes first: 90s, 5m, 1h, 1h30m')
+    .option('--stream <file>', "follow an agent's run from its stream-json output: a file (followed as it grows) or - for stdin")
+    .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long')
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = listFilterFrom(opts);
@@ -85,10 +121,20 @@ export function registerWatch(program: Command, app: App): void {
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
-      const { id, dir } = app.list(false, { mayBeMissing: true });
+      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration(opts.failIfStalled, '--fail-if-stalled');
+      if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const clock: Clock = { now: () => Date.now() };
+      const globals = app.globals();
+      if (opts.stream !== undefined && globals.session !== undefined) {
+        throw usage('--stream and --session cannot be used together: a stream names its own session');
+      }
+      const target =
+        opts.stream !== undefined
+          ? streamTarget(app, opts.stream, clock)
+          : ((globals.session === undefined ? undefined : transcriptTarget(app, globals.session, clock)) ?? listTarget(app, clock));
       const untilText = until ? formatUntil(until) : undefined;
-      if (until?.kind === 'task-status' && readTasks(dir, [until.id]).length === 0) {
+      const watchedDir = target.listDir();
+      if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
         // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
         app.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
       }
@@ -96,32 +142,46 @@ export function registerWatch(program: Command, app: App): void {
       let session: WatchSession | undefined;
       let sink: WatchSink;
       if (app.json || !app.isTTY) {
-        sink = new StreamSink(app, id, untilText);
+        sink = new StreamSink(app, target.listId, untilText);
       } else {
         sink = new LiveSink(processTerminal(app.env), {
-          listId: id,
-          dir,
+          listId: target.listId,
+          dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
           filterLabel: filterLabel(filter),
+          following: target.following,
           style: app.style,
           clock,
           onQuit: () => session?.stop(),
           print: (text) => app.out(text),
         });
       }
-      session = new WatchSession({ dir, filter, until, timeoutMs, clock }, sink);
+      const stall = stallMs === undefined ? undefined : stallWatch(app, target, stallMs);
+      session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock }, sink);
       const outcome = await session.run();
 
-      const where = renderSummary(countTasks(outcome.view.shown, outcome.view.index), PLAIN);
+      const counts = countTasks(outcome.view.shown, outcome.view.index);
+      const where = renderSummary(counts, PLAIN);
       if (outcome.reason === 'timeout') {
         const waited = `timed out after ${formatDuration(timeoutMs ?? 0)}`;
         throw new TasksError('timeout', until ? `${waited} before ${untilText} held; ${where}` : `${waited}; ${where}`, {
-          details: { until: untilText, counts: countTasks(outcome.view.shown, outcome.view.index) },
+          details: { until: untilText, counts },
+        });
+      }
+      if (outcome.reason === 'stalled') {
+        throw new TasksError('stalled', `${describeStalled(outcome.stalled ?? [])}; ${where}`, {
+          hint: 'is the agent stuck? tasks list --stalled shows such tasks',
+          details: { stalled: (outcome.stalled ?? []).map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })), counts },
         });
       }
       if (outcome.reason === 'stopped' && until && !outcome.met) {
         throw new TasksError('interrupted', `stopped before ${untilText} held; ${where}`);
+      }
+      if (outcome.run && until && !outcome.met) {
+        throw new TasksError('run_ended', `${describeRunEnd(outcome.reason)} before ${untilText} held; ${where}`, {
+          details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
+        });
       }
       if (outcome.reason === 'condition-met' && !app.json && app.isTTY) app.note(`${app.errStyle.green('✔')} ${untilText} holds`);
     });

@@ -58,6 +58,7 @@ export const VALUE_KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
   'watch --until': 'until',
   '--output': 'file',
   '--input': 'file',
+  'watch --stream': 'file',
 
   // Arguments by name, and option values by their placeholder (`<ids...>` is '<ids>').
   '<id>': 'task-id',

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'corrupt' // a file we must read to act is unreadable or invalid
   | 'timeout' // a deadline passed
   | 'interrupted'
+  | 'run_ended' // a followed agent run ended before the awaited condition held
+  | 'stalled' // work in progress stopped changing (watch --fail-if-stalled)
   | 'io'; // an I/O error nothing else covers
 
 export class TasksError extends Error {

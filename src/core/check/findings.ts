@@ -7,6 +7,7 @@ import { SET_ASIDE } from '../store/list-scan.js';
 import { plannedFix } from './fix-words.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
+import { verificationNudge } from '../progress/verification-nudge.js';
 
 /**
  * What `tasks check` reports: a pure function of a scanned list folder and the time.
@@ -31,6 +32,7 @@ export const FINDING_CODES = [
   'temp_file',
   'stale_claim',
   'owner_gone',
+  'verification_missing',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -126,6 +128,17 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
         owner: task.owner,
       });
     }
+  }
+  const nudge = verificationNudge([...tasks.values()]);
+  if (nudge) {
+    findings.push({
+      code: 'verification_missing',
+      severity: 'warning',
+      message: `${nudge.message} (Claude Code nudges its agents the same way)`,
+      fixable: false,
+      hint: 'add a verification step and do it: tasks create "Verify: run the tests" --status in_progress',
+      completed: nudge.completed,
+    });
   }
   for (const f of findings) {
     const fix = plannedFix(f);

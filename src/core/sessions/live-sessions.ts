@@ -111,3 +111,14 @@ export function readLiveSessionFiles(configDir: string): LiveSessionFile[] {
   }
   return found;
 }
+
+/**
+ * Is this session running now, and busy on a turn? Reads only the live-session files
+ * (no transcripts): cheap enough to ask every second while following a session.
+ * undefined: no live-session file of it has a running process.
+ */
+export function sessionActivity(configDir: string, sessionId: string, probe: ProcessProbe = procProbe): 'busy' | 'idle' | undefined {
+  const running = readLiveSessionFiles(configDir).filter((l) => l.sessionId === sessionId && judgeProcess(l, probe) === 'running');
+  if (running.length === 0) return undefined;
+  return running.some((l) => l.status === 'busy') ? 'busy' : 'idle';
+}

@@ -7,10 +7,11 @@
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { FileProblem } from '../store/list-read.js';
-import { diffSnapshots, type ChangeEvent, type TaskSnapshot } from './watch-diff.js';
+import { diffSnapshots, type ChangeEvent } from './watch-diff.js';
 import { FolderWatch } from './folder-watch.js';
 import { rescanDueAt } from './watch-hints.js';
 import { scanList, type ScanResult } from './watch-scan.js';
+import type { ListWatcherHandlers, WatchSource, WatchUpdate } from './watch-source.js';
 
 export interface ListWatcherOptions {
   /** The list folder; it need not exist yet. */
@@ -26,23 +27,7 @@ export interface ListWatcherOptions {
   problemGraceMs?: number;
 }
 
-export interface WatchUpdate {
-  at: number;
-  /** What changed since the last update; empty when only `exists` or `problems` did. */
-  events: ChangeEvent[];
-  exists: boolean;
-  snapshot: TaskSnapshot;
-  /** Files that stayed unreadable; their last good version stays in the snapshot. */
-  problems: FileProblem[];
-}
-
-export interface ListWatcherHandlers {
-  onUpdate(update: WatchUpdate): void;
-  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
-  onError(err: unknown): void;
-  /** Something the user should know that does not stop watching. */
-  onWarning?(message: string): void;
-}
+export type { ListWatcherHandlers, WatchUpdate } from './watch-source.js';
 
 /**
  * Watches one list folder and reports every change as events, without missing any:
@@ -56,7 +41,7 @@ export interface ListWatcherHandlers {
  *
  * Reads take no lock, as agents' reads do; nothing is ever written.
  */
-export class ListWatcher {
+export class ListWatcher implements WatchSource {
   private readonly dir: string;
   private readonly clock: Clock;
   private readonly debounceMs: number;

@@ -1,0 +1,141 @@
+import path from 'node:path';
+import type { Clock } from '../core/base/clock.js';
+import { TasksError } from '../core/base/errors.js';
+import { listSessionBusy, type StalledTask } from '../core/progress/stalled-work.js';
+import { taskFileTimes } from '../core/store/task-times.js';
+import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../core/runs/line-feed.js';
+import { RunWatcher } from '../core/runs/run-watcher.js';
+import { sessionActivity } from '../core/sessions/live-sessions.js';
+import { SessionIndex } from '../core/sessions/session-index.js';
+import { listDirOf, sanitizeListId } from '../core/store/paths.js';
+import type { Task } from '../core/store/schema.js';
+import { ListWatcher } from '../core/watch/list-watcher.js';
+import type { WatchSource, WatchSourceHandlers } from '../core/watch/watch-source.js';
+import { formatDuration } from '../render/duration.js';
+import type { App } from './app.js';
+import type { StallWatch } from './watch-session.js';
+
+/**
+ * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's
+ * stream-json output (`--stream <file|->`), or, for `--session <id>` when that session's
+ * todos exist only in its transcript, the transcript.
+ */
+export interface WatchTarget {
+  /** The list id shown until the source names its own. */
+  listId: string;
+  /** The folder of that list (shown while it does not exist). */
+  dir: string;
+  /** The session whose busy state says whether its work stalls, when known. */
+  sessionId(): string | undefined;
+  /** The list folder whose file times say when tasks last changed, when known. */
+  listDir(): string | undefined;
+  /** Set for a run: what is read, for people. */
+  following?: string | undefined;
+  source(handlers: WatchSourceHandlers): WatchSource;
+}
+
+export function listTarget(app: App, clock: Clock): WatchTarget {
+  const { id, dir } = app.list(false, { mayBeMissing: true });
+  return {
+    listId: id,
+    dir,
+    sessionId: () => undefined,
+    listDir: () => dir,
+    source: (handlers) => new ListWatcher({ dir, clock }, handlers),
+  };
+}
+
+/**
+ * `--stream <file|->`. The run's list is $CLAUDE_CODE_TASK_LIST_ID or --list when given
+ * (the agent uses it too), else its session's, named by the stream's first event.
+ */
+export function streamTarget(app: App, file: string, clock: Clock): WatchTarget {
+  if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
+  const fromStdin = file === '-';
+  if (fromStdin && process.stdin.isTTY) {
+    throw new TasksError('usage', '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)');
+  }
+  const named = app.globals().list ?? (app.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
+  const listId = named === undefined ? undefined : sanitizeListId(named);
+  const configDir = app.configDir;
+  let watcher: RunWatcher | undefined;
+  return {
+    listId: listId ?? '(run)',
+    dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
+    sessionId: () => watcher?.sessionId,
+    listDir: () => watcher?.listDir,
+    following: fromStdin ? 'the stream on stdin' : file,
+    source: (handlers) =>
+      (watcher = new RunWatcher(
+        {
+          configDir,
+          listId,
+          clock,
+          openFeed: (h) => (fromStdin ? new StreamLineFeed(process.stdin, h) : openLineFeed(file, h)),
+        },
+        handlers,
+      )),
+  };
+}
+
+/**
+ * `watch --session <id>`: the session's list when it has one on disk (as --session
+ * means for every command); else, when it has a transcript, that transcript, followed
+ * until the session stops running. Undefined: let the usual list choice decide (and
+ * report an unknown or ambiguous session).
+ */
+export function transcriptTarget(app: App, raw: string, clock: Clock): WatchTarget | undefined {
+  const index = app.sessions;
+  const matches = index.sessionsByPrefix(raw.toLowerCase());
+  const sessionId = matches[0];
+  if (matches.length !== 1 || sessionId === undefined) return undefined;
+  if (index.listsOfSession(sessionId).length > 0) return undefined;
+  const transcript = index.transcripts().get(sessionId);
+  if (transcript === undefined) return undefined;
+  const configDir = app.configDir;
+  app.note(`following the transcript of session ${sessionId.slice(0, 8)} (it has no task list; its todos are in ${transcript})`);
+  return {
+    listId: sessionId,
+    dir: listDirOf(configDir, sessionId),
+    sessionId: () => sessionId,
+    listDir: () => listDirOf(configDir, sessionId),
+    following: `transcript ${path.basename(transcript)}`,
+    source: (handlers) =>
+      new RunWatcher(
+        {
+          configDir,
+          sessionId,
+          clock,
+          openFeed: (h) => new FollowedFileFeed(transcript, h),
+          sessionOver: () => sessionActivity(configDir, sessionId) === undefined,
+        },
+        handlers,
+      ),
+  };
+}
+
+/** --fail-if-stalled for a target: file times where the files exist; the session's activity where known. */
+export function stallWatch(app: App, target: WatchTarget, afterMs: number): StallWatch {
+  const configDir = app.configDir;
+  return {
+    afterMs,
+    initialTimes: (tasks: readonly Task[]) => {
+      const dir = target.listDir();
+      return dir === undefined ? new Map() : taskFileTimes(dir, tasks.map((t) => t.id));
+    },
+    sessionBusy: () => {
+      const session = target.sessionId();
+      if (session !== undefined) return sessionActivity(configDir, session) === 'busy';
+      // A fresh index: live-session files change while we watch.
+      return target.following === undefined ? listSessionBusy(new SessionIndex(configDir), target.listId) : undefined;
+    },
+  };
+}
+
+/** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
+export function describeStalled(stalled: readonly StalledTask[]): string {
+  const first = stalled[0];
+  if (!first) return 'no task stalled';
+  const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';
+  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatDuration(first.idleMs)}${more}`;
+}

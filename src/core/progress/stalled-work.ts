@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { taskPath } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+
+/**
+ * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
+ * the person or job waiting on agents gets the same signal here: a task `in_progress`
+ * whose file has not changed for `afterMs`, while its session (where the session index
+ * knows it) is not busy on a turn. A busy session may be in a long tool call: that is
+ * work, not a stall.
+ */
+
+export const DEFAULT_STALLED_MS = 30 * 60_000;
+
+export interface StalledTask {
+  id: string;
+  task: Task;
+  /** How long the task has gone without a change (ms). */
+  idleMs: number;
+}
+
+/**
+ * Pure. `changedAt(id)`: when the task last changed (its file's mtime, or when a watch
+ * saw it change); unknown times never count as stalled. `sessionBusy`: true when a
+ * session of the list is busy (then nothing is stalled), false or undefined otherwise.
+ */
+export function stalledTasks(
+  tasks: readonly Task[],
+  changedAt: (id: string) => number | undefined,
+  now: number,
+  afterMs: number,
+  sessionBusy: boolean | undefined,
+): StalledTask[] {
+  if (sessionBusy === true) return [];
+  const out: StalledTask[] = [];
+  for (const task of tasks) {
+    if (task.status !== 'in_progress') continue;
+    const at = changedAt(task.id);
+    if (at === undefined) continue;
+    const idleMs = now - at;
+    if (idleMs >= afterMs) out.push({ id: task.id, task, idleMs });
+  }
+  return out;
+}
+
+/**
+ * Is a session of this list busy on a turn? true: some live session is busy; false: the
+ * index knows the list's sessions and none is busy; undefined: it knows none.
+ */
+export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
+  const sessions = index.sessionsOfList(listId);
+  if (sessions.length === 0) return undefined;
+  return sessions.some((s) => s.state === 'live' && s.activity === 'busy');
+}

@@ -1,0 +1,52 @@
+import type { FileProblem } from '../store/list-read.js';
+import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
+
+/**
+ * What a watch follows: a list folder (ListWatcher), or an agent's run read from its
+ * stream-json output or transcript (runs/run-watcher.ts). Either gives a first state,
+ * then updates through the handlers until closed; a run also ends on its own.
+ */
+export interface WatchSource {
+  /** The first state; a run's source reads up to its first `system` event first. */
+  start(): WatchUpdate | Promise<WatchUpdate>;
+  close(): void;
+}
+
+/** How a followed run ended. */
+export interface RunEnd {
+  /**
+   * result: the stream's `result` event; input-ended: the input ended without one (the
+   * agent was killed, or the pipe closed); session-ended: a followed transcript's session
+   * is no longer running.
+   */
+  how: 'result' | 'input-ended' | 'session-ended';
+  /** The result event's `subtype` ("success", "error_max_turns"...). */
+  subtype?: string | undefined;
+  isError?: boolean | undefined;
+}
+
+export interface WatchSourceHandlers extends ListWatcherHandlers {
+  /** The run ended (only sources that follow a run call it); called once, last. */
+  onRunEnd?(end: RunEnd): void;
+}
+
+export interface WatchUpdate {
+  at: number;
+  /** The list's id, when the source learnt it itself (a run names its session's list). */
+  list?: string | undefined;
+  /** What changed since the last update; empty when only `exists` or `problems` did. */
+  events: ChangeEvent[];
+  exists: boolean;
+  snapshot: TaskSnapshot;
+  /** Files that stayed unreadable; their last good version stays in the snapshot. */
+  problems: FileProblem[];
+}
+
+export interface ListWatcherHandlers {
+  onUpdate(update: WatchUpdate): void;
+  /** A rescan failed for a reason other than the folder missing; the watcher stops. */
+  onError(err: unknown): void;
+  /** Something the user should know that does not stop watching. */
+  onWarning?(message: string): void;
+}
+
