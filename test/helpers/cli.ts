@@ -22,6 +22,8 @@ export interface RunOptions {
   cwd?: string;
   /** Another copy of bin/tasks.js to run. */
   bin?: string;
+  /** Kill the run (SIGKILL) after this long; default 60 s. */
+  timeoutMs?: number;
 }
 
 /** A clean environment: no colour forcing, no list id, nothing from the real ~/.claude. */
@@ -44,7 +46,9 @@ export function run(configDir: string, args: string[], opts: RunOptions = {}): R
     input: opts.input,
     cwd: opts.cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir()),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: opts.timeoutMs ?? 60_000,
+    // SIGKILL: a run that ignores SIGTERM (a bug under test) must still end the test.
+    killSignal: 'SIGKILL',
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

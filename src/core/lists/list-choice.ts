@@ -98,8 +98,15 @@ export function chooseList(
   return { id, dir: listDirOf(configDir, id), how: 'most-recent', candidates: byRecency };
 }
 
+/** The longest file name Linux and macOS file systems take: a list folder's name is one. */
+export const MAX_LIST_ID_BYTES = 255;
+
 function pick(configDir: string, raw: string, how: 'flag' | 'env' | 'only'): ListChoice {
   if (raw === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(raw);
+  // Sanitized ids are ASCII: characters are bytes.
+  if (id.length > MAX_LIST_ID_BYTES) {
+    throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
+  }
   return { id, dir: listDirOf(configDir, id), how };
 }
