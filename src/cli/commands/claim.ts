@@ -67,6 +67,7 @@ Examples:
               hint: 'tasks list --blocked shows what waits on what',
             });
           }
+          for (const p of next.success ? (next.passedOver ?? []) : []) app.warn(`passed over task #${p.id}: ${p.reason}`);
           outcome = next;
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });

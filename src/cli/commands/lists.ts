@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { summarizeLists } from '../../core/lists/list-summary.js';
+import { listFolders, summarizeLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsTable, renderListsLines } from '../../render/lists-table.js';
@@ -15,6 +15,9 @@ export function registerLists(program: Command, app: App): void {
     )
     .action(() => {
       const lists = summarizeLists(app.configDir);
+      for (const name of listFolders(app.configDir).foreign) {
+        app.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
+      }
       const { byList, problems } = teamsByList(app.configDir);
       for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
       const teamOf = (id: string) => {

@@ -4,7 +4,7 @@ import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 
-export { chooseList, lastChange, listIds, type ListChoice } from './list-choice.js';
+export { chooseList, lastChange, listFolders, listIds, type ListChoice } from './list-choice.js';
 
 export interface ListSummary {
   id: string;

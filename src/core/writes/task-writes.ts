@@ -10,7 +10,7 @@ import { TasksError, errnoCode } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
 import { nextTaskId } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
-import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
+import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
@@ -23,8 +23,13 @@ import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../stor
  * with a pure function, write, release. Locks are held for milliseconds.
  */
 
-/** Read one task, or throw not_found / corrupt. No lock (as agents read). */
+/** Read one task, or throw not_found / corrupt. No lock (as agents read). Its id is its file's. */
 export function getTask(listDir: string, id: string): Task {
+  return namedByFile(readStoredTask(listDir, id), id);
+}
+
+/** The task as its file holds it, `id` inside included: what a locked rewrite starts from. */
+function readStoredTask(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
   if (result.kind === 'ok') return result.task;
   if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
@@ -185,7 +190,8 @@ async function changeTask(
   guard?: Guard,
 ): Promise<UpdateResult> {
   return withTaskLock(listDir, id, (stillHeld) => {
-    const before = getTask(listDir, id);
+    // As stored, so that a write that puts the file's id back inside counts as a change.
+    const before = readStoredTask(listDir, id);
     guard?.(before);
     const { task, changed } = decide(before);
     if (changed.length > 0) {
@@ -284,7 +290,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
 /** A corrupt file can still be deleted by id; we report what we can of it. */
 function getTaskForDelete(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
-  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'ok') return namedByFile(result.task, id);
   if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
   throw new TasksError('corrupt', `task #${id} is unreadable (${result.reason}); not deleting a file we cannot read`, {
     details: { id },
