@@ -1,6 +1,6 @@
 import { findCycles } from '../graph/cycles.js';
 import { buildBlocksGraph } from '../graph/graph.js';
-import { compareIds } from '../store/ids.js';
+import { MAX_ALLOCATABLE_ID, compareIds, highestUsedId, isTaskId } from '../store/ids.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
@@ -25,6 +25,7 @@ export const FINDING_CODES = [
   'cycle',
   'highwatermark_invalid',
   'highwatermark_behind',
+  'ids_past_limit',
   'stale_lock',
   'bad_lock',
   'temp_file',
@@ -248,7 +249,7 @@ function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
  */
 function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
-  let mark = 0;
+  let mark = 0n;
   if (scan.mark.kind === 'invalid') {
     findings.push({
       code: 'highwatermark_invalid',
@@ -261,27 +262,39 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
     });
   } else if (scan.mark.kind === 'text') {
     const text = scan.mark.text;
-    if (!/^\s*[0-9]+\s*$/.test(text) || !Number.isSafeInteger(Number(text.trim()))) {
+    if (!/^\s*[0-9]+\s*$/.test(text)) {
       findings.push({
         code: 'highwatermark_invalid',
         severity: 'error',
-        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, ${/^\s*[0-9]+\s*$/.test(text) ? 'a number too large to be an id' : 'not a number'}; ids of deleted tasks may be reused`,
+        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, not a number; ids of deleted tasks may be reused`,
         fixable: true,
         file: HIGH_WATER_MARK,
         value: text.slice(0, 64),
       });
     } else {
-      mark = Number(text.trim());
+      mark = BigInt(text.trim());
     }
   }
-  let highestFile = 0;
-  for (const id of fileIds) highestFile = Math.max(highestFile, Number(id));
-  const next = Math.max(highestFile, mark) + 1;
+  const highestFile = highestUsedId([...fileIds], 0n);
+  const highest = highestFile > mark ? highestFile : mark;
+  const next = highest + 1n;
+  if (highest > MAX_ALLOCATABLE_ID) {
+    const where = highestFile >= mark ? `${highestFile}.json` : HIGH_WATER_MARK;
+    findings.push({
+      code: 'ids_past_limit',
+      severity: 'error',
+      message: `ids up to ${highest} are in use (${where}), past ${MAX_ALLOCATABLE_ID}, the highest Claude Code counts exactly: agents can hand out a used id again, and tasks create refuses to allocate`,
+      fixable: false,
+      hint: 'move the work to a new list; ids cannot be lowered without agents reusing them',
+      highestUsed: String(highest),
+      limit: String(MAX_ALLOCATABLE_ID),
+    });
+  }
 
-  let used: { id: number; evidence: string } | undefined;
+  let used: { id: bigint; evidence: string } | undefined;
   const consider = (raw: string, evidence: string) => {
-    if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(Number(raw)) || fileIds.has(raw)) return;
-    const id = Number(raw);
+    if (!isTaskId(raw) || fileIds.has(raw)) return;
+    const id = BigInt(raw);
     if (id >= next && (used === undefined || id > used.id)) used = { id, evidence };
   };
   for (const [id, task] of tasks) {
@@ -298,7 +311,7 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
       message: `id ${used.id} was used (${used.evidence}), but the next new task would get id ${next} again: ${HIGH_WATER_MARK} is ${scan.mark.kind === 'absent' ? 'missing' : mark}`,
       fixable: true,
       file: HIGH_WATER_MARK,
-      mark,
+      mark: Number(mark),
       next: String(next),
       usedId: String(used.id),
       evidence: used.evidence,

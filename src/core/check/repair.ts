@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Finding } from './findings.js';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
@@ -57,7 +58,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   // 1. The mark first: ids in use must be covered before any evidence of them goes away.
   const markFindings = of('highwatermark_invalid', 'highwatermark_behind');
   if (markFindings.length > 0) {
-    const required = Math.max(0, ...markFindings.map((f) => Number(f.usedId ?? 0)));
+    const required = markFindings.reduce((max, f) => (typeof f.usedId === 'string' && BigInt(f.usedId) > max ? BigInt(f.usedId) : max), 0n);
     const fixMark = fixHighWaterMark(listDir, required);
     for (const f of markFindings) await attempt(f, () => fixMark);
   }
@@ -104,9 +105,10 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
 class NotNeeded extends Error {}
 
 /** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
-async function fixHighWaterMark(listDir: string, required: number): Promise<string> {
+async function fixHighWaterMark(listDir: string, required: bigint): Promise<string> {
   return withListLock(listDir, (stillHeld) => {
     const file = path.join(listDir, HIGH_WATER_MARK);
+    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
     const current = readHighWaterMark(listDir);
     let text: string | undefined;
     try {
@@ -114,10 +116,9 @@ async function fixHighWaterMark(listDir: string, required: number): Promise<stri
     } catch {
       text = undefined;
     }
-    const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(Number(text.trim()));
-    const highestFile = Math.max(0, ...fileIds(listDir).map(Number));
-    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
-    const target = Math.max(Number.isSafeInteger(current) ? current : 0, highestFile, required);
+    const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text);
+    const highest = highestUsedId(fileIds(listDir), current);
+    const target = highest > required ? highest : required;
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));
@@ -144,7 +145,7 @@ async function moveAside(listDir: string, id: string, now: number): Promise<stri
       assertStillHeld(taskHeld, `task #${id}`);
       // The id stays used: raise the mark before the file that holds it goes.
       const markFile = path.join(listDir, HIGH_WATER_MARK);
-      if (readHighWaterMark(listDir) < Number(id)) writeFileAtomic(markFile, id);
+      if (readHighWaterMark(listDir) < BigInt(id)) writeFileAtomic(markFile, id);
       let aside = `${id}.json.corrupt-${stamp(now)}`;
       for (let n = 2; fs.existsSync(path.join(listDir, aside)); n++) aside = `${id}.json.corrupt-${stamp(now)}-${n}`;
       try {

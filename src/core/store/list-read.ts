@@ -89,9 +89,9 @@ export function fileIds(listDir: string): string[] {
  * The mark as agents read it (unreadable or absent: 0). Read like a task file: never
  * through a symlink, never from a FIFO or device, never more than a few bytes.
  */
-export function readHighWaterMark(listDir: string): number {
-  const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 64);
-  return read.kind === 'text' ? parseHighWaterMark(read.text) : 0;
+export function readHighWaterMark(listDir: string): bigint {
+  const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 300);
+  return read.kind === 'text' ? parseHighWaterMark(read.text) : 0n;
 }
 
 /**

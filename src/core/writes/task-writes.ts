@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
-import { nextTaskId } from '../store/ids.js';
+import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
@@ -101,8 +101,7 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
   ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
     for (let allocation = 1; ; allocation++) {
-      const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
-      const ids = Array.from({ length: count }, (_, i) => String(first + i));
+      const ids = allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), count);
       const tasks = build(ids);
       for (const [i, task] of tasks.entries()) {
         if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
@@ -260,7 +259,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
       const mark = readHighWaterMark(listDir);
       assertStillHeld(listHeld, 'the list');
       assertStillHeld(taskHeld, `task #${id}`);
-      if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+      if (BigInt(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
       try {
         fs.unlinkSync(taskPath(listDir, id));
       } catch (err) {
