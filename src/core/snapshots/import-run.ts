@@ -14,6 +14,8 @@ export interface ImportRunOptions {
   dryRun?: boolean;
   /** A clock in ms, to size the batches by how long a hold of the list lock takes. */
   now?: () => number;
+  /** Aborted (Ctrl-C): stop between batches, keeping what is written (import-apply.ts). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ImportOutcome {
@@ -46,6 +48,6 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
     const { tasks, existing } = predictImport(plan, ids?.[0] ?? '1');
     return { created: tasks, skipped: plan.skip, updated: existing, warnings };
   }
-  const result = await applyImport(listDir, plan, opts.now ? { now: opts.now } : {});
+  const result = await applyImport(listDir, plan, { ...(opts.now ? { now: opts.now } : {}), signal: opts.signal });
   return { created: result.created, skipped: plan.skip, updated: result.existing, warnings: [...warnings, ...result.warnings] };
 }
