@@ -49,6 +49,8 @@ export function run(configDir: string, args: string[], opts: RunOptions = {}): R
     timeout: opts.timeoutMs ?? 60_000,
     // SIGKILL: a run that ignores SIGTERM (a bug under test) must still end the test.
     killSignal: 'SIGKILL',
+    // Large plans and listings print megabytes; the default buffer (1 MB) would cut them.
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
