@@ -1,6 +1,8 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError, isTasksError } from '../core/base/errors.js';
+import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { chooseList, type ListChoice } from '../core/lists/list-summary.js';
 import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
@@ -91,6 +93,24 @@ export class App {
 
   get configDir(): string {
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.env.HOME || os.homedir() });
+  }
+
+  /**
+   * Where Claude Code keeps what decides which hooks may run. Its global config (folder
+   * trust) is `.claude.json` in the config folder when one is named (`--config-dir`,
+   * `$CLAUDE_CONFIG_DIR`), else `~/.claude.json`. Managed settings live in
+   * /etc/claude-code (macOS: /Library/Application Support/ClaudeCode);
+   * `$TASKS_MANAGED_SETTINGS_DIR` points elsewhere (tests, unusual installs).
+   */
+  get hookPolicy(): HookPolicySources {
+    const named = this.globals().configDir !== undefined || this.env.CLAUDE_CONFIG_DIR !== undefined;
+    const home = this.env.HOME || os.homedir();
+    const defaultManaged = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code';
+    return {
+      globalConfigFile: named ? path.join(this.configDir, '.claude.json') : path.join(home, '.claude.json'),
+      managedDir: this.env.TASKS_MANAGED_SETTINGS_DIR || defaultManaged,
+      sandboxed: Boolean(this.env.CLAUDE_CODE_SANDBOXED),
+    };
   }
 
   /** Pick the list; with several and no choice made, a read says on stderr which it took. */

@@ -28,7 +28,14 @@ export interface RunOptions {
 
 /** A clean environment: no colour forcing, no list id, nothing from the real ~/.claude. */
 export function baseEnv(configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: configDir, HOME: path.join(configDir, 'home') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLAUDE_CONFIG_DIR: configDir,
+    HOME: path.join(configDir, 'home'),
+    // Managed settings from the test's folder, never the machine's /etc/claude-code.
+    TASKS_MANAGED_SETTINGS_DIR: path.join(configDir, 'managed'),
+  };
+  delete env.CLAUDE_CODE_SANDBOXED;
   delete env.CLAUDE_CODE_TASK_LIST_ID;
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
