@@ -2,6 +2,7 @@ import { findCycles } from '../graph/cycles.js';
 import { buildBlocksGraph } from '../graph/graph.js';
 import { MAX_ALLOCATABLE_ID, compareIds, highestUsedId, isTaskId } from '../store/ids.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { datedAheadMs } from '../locks/future-lock.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from '../store/paths.js';
@@ -27,6 +28,7 @@ export const FINDING_CODES = [
   'highwatermark_behind',
   'ids_past_limit',
   'stale_lock',
+  'future_lock',
   'bad_lock',
   'temp_file',
   'stale_claim',
@@ -349,6 +351,18 @@ function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding
         hint: `inspect and remove ${lock.name} by hand`,
         file: lock.name,
         reason: 'not_a_directory',
+      });
+    } else if (datedAheadMs(lock.mtimeMs, now) > 0) {
+      const aheadMs = datedAheadMs(lock.mtimeMs, now);
+      findings.push({
+        code: 'future_lock',
+        severity: 'error',
+        message: `${lock.name} is dated ${seconds(aheadMs)} s in the future (the clock was set back after it was taken?): agents cannot break it until then; a live holder would refresh it within 5 s${lock.empty ? '' : ', and it is not empty'}`,
+        fixable: lock.empty,
+        hint: lock.empty ? 'tasks check --fix removes it once it stays unchanged for 10 s' : `look inside ${lock.name}, then remove it by hand`,
+        file: lock.name,
+        futureMs: Math.round(aheadMs),
+        empty: lock.empty,
       });
     } else if (ageMs > lockStaleMs) {
       findings.push({

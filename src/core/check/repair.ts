@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Finding } from './findings.js';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { breakFutureLock, type FutureLockOutcome } from '../locks/future-lock.js';
 import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
@@ -93,6 +94,12 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   // 6. Stale empty locks broken the way proper-lockfile breaks them.
   for (const f of of('stale_lock')) {
     await attempt(f, () => breakStaleLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS));
+  }
+  // 6b. Locks dated in the future, watched for the stale time and broken if unchanged.
+  const future = of('future_lock');
+  const outcomes = await Promise.all(future.map((f) => breakFutureLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS)));
+  for (const [i, f] of future.entries()) {
+    await attempt(f, () => futureLockRepair(f, outcomes[i] as FutureLockOutcome, opts.lockStaleMs ?? LOCK_STALE_MS));
   }
   // 7. Abandoned temp files removed.
   for (const f of of('temp_file')) {
@@ -207,6 +214,15 @@ async function breakStaleLock(listDir: string, lockName: string, staleMs: number
   }
   await release();
   return `removed the stale lock ${lockName}`;
+}
+
+function futureLockRepair(f: Finding, outcome: FutureLockOutcome, watchedMs: number): string {
+  const name = f.file as string;
+  const ahead = `dated ${Math.round(Number(f.futureMs) / 1000)} s in the future`;
+  if (outcome === 'gone') throw new NotNeeded(`${name} is gone (released or broken meanwhile)`);
+  if (outcome === 'changed') throw new TasksError('busy', `${name} changed while watched: a live holder may have it; left alone`);
+  if (outcome === 'not_empty') throw new TasksError('conflict', `${name} is not empty; remove it by hand`);
+  return `removed ${name}, ${ahead} and unchanged for ${Math.round(watchedMs / 1000)} s: no live holder (one refreshes its lock every 5 s)`;
 }
 
 function removeTemp(listDir: string, name: string, now: number, staleMs: number): string {
