@@ -1,11 +1,14 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError, isTasksError } from '../core/base/errors.js';
 import { chooseList, listIds, type ListChoice } from '../core/lists/list-choice.js';
 import { nearNames } from '../core/lists/near-names.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { goneOwners, type GoneOwners } from '../core/sessions/gone-owners.js';
+import { onTaskWrite } from '../core/writes/write-events.js';
 import { SessionIndex } from '../core/sessions/session-index.js';
+import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
@@ -103,6 +106,24 @@ export class App {
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.env.HOME || os.homedir() });
   }
 
+  /**
+   * Where Claude Code keeps what decides which hooks may run. Its global config (folder
+   * trust) is `.claude.json` in the config folder when one is named (`--config-dir`,
+   * `$CLAUDE_CONFIG_DIR`), else `~/.claude.json`. Managed settings live in
+   * /etc/claude-code (macOS: /Library/Application Support/ClaudeCode);
+   * `$TASKS_MANAGED_SETTINGS_DIR` points elsewhere (tests, unusual installs).
+   */
+  get hookPolicy(): HookPolicySources {
+    const named = this.globals().configDir !== undefined || this.env.CLAUDE_CONFIG_DIR !== undefined;
+    const home = this.env.HOME || os.homedir();
+    const defaultManaged = process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code';
+    return {
+      globalConfigFile: named ? path.join(this.configDir, '.claude.json') : path.join(home, '.claude.json'),
+      managedDir: this.env.TASKS_MANAGED_SETTINGS_DIR || defaultManaged,
+      sandboxed: Boolean(this.env.CLAUDE_CODE_SANDBOXED),
+    };
+  }
+
   /** Where the command runs (a deleted working directory reads as home: no project). */
   get cwd(): string {
     return currentDir(this.home);
@@ -179,8 +200,14 @@ export class App {
         details: { list: choice.id, suggestions: near },
       });
     }
-    // With --json the created tasks say it; stderr stays for errors alone.
-    if (!this.json) this.note(oneLine(`new list "${choice.id}"`));
+    // Said when its first task is written (a folder that cannot be made is an error, not
+    // a new list); with --json the created tasks say it, and stderr stays for errors alone.
+    if (this.json) return;
+    const stop = onTaskWrite((write) => {
+      if (write.listDir !== choice.dir) return;
+      stop();
+      this.note(oneLine(`new list "${choice.id}"`));
+    });
   }
 
   private get stderrColumns(): number {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { pipeHasReader } from './pipe-reader.js';
+import { pipeHasReader } from './pipe-has-reader.js';
 
 /** What App writes to: a stream, or a file descriptor written directly. */
 export interface OutputTarget {

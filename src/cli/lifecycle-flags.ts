@@ -56,6 +56,7 @@ export function lifecycleContext(app: App, choice: ListChoice, flags: LifecycleF
     listId: choice.id,
     listDir: choice.dir,
     projectDir: project,
+    hookPolicy: app.hookPolicy,
     hooks: flags.hooks === false ? undefined : { projectDir: project, env: app.env, sessionId: hookSessionId(), signal },
     notify: flags.notify !== false,
     assignedBy: ASSIGNED_BY,

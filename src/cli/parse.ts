@@ -3,6 +3,7 @@ import { TasksError } from '../core/base/errors.js';
 import { parseTaskId } from '../core/store/ids.js';
 import { STATUSES, type Status } from '../core/store/schema.js';
 import { statusFromWord } from '../core/store/status-words.js';
+import { setOwn } from '../core/base/own-key.js';
 
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
@@ -37,12 +38,12 @@ export function parseMeta(raw: readonly string[] | undefined): Record<string, un
     if (json) {
       const key = json[1]!.trim();
       try {
-        out[key] = JSON.parse(json[2]!);
+        setOwn(out, key, JSON.parse(json[2]!));
       } catch {
         throw new TasksError('usage', `invalid --meta "${item}": the value after ":=" must be JSON`);
       }
     } else if (plain && plain[1]!.trim() !== '') {
-      out[plain[1]!.trim()] = plain[2]!;
+      setOwn(out, plain[1]!.trim(), plain[2]!);
     } else {
       throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
     }

@@ -1,5 +1,6 @@
 import { blockerState, countTasks, isBlocked, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { compareIds } from '../core/store/ids.js';
 import { STATUS_SYMBOL, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -23,7 +24,7 @@ export function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number)
     if (t.status === 'pending') return isBlocked(t, index) ? 2 : 1;
     return 3;
   };
-  const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? Number(b.id) - Number(a.id) : Number(a.id) - Number(b.id)));
+  const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? compareIds(b.id, a.id) : compareIds(a.id, b.id)));
   const keep = new Set(order.slice(0, room));
   return { shown: tasks.filter((t) => keep.has(t)), rest: tasks.filter((t) => !keep.has(t)) };
 }

@@ -102,16 +102,17 @@ const cases: Case[] = [
   { name: 'an unreadable file (mode 000)', setup: ({ list }) => { fs.writeFileSync(path.join(list, '7.json'), valid('7')); fs.chmodSync(path.join(list, '7.json'), 0); }, args: ['list'], code: 0, stderr: /warning: skipped 7\.json: permission denied\n/, skip: isRoot ? 'running as root: mode 000 does not stop root from reading' : undefined },
   // --- a file where a folder should be
   { name: 'a file where the list folder should be: list', setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'), args: ['-l', 'flat', 'list'], code: 1, stderr: /^error: .*tasks\/flat is not a folder\n$/ },
-  { name: 'a file where the list folder should be: create', setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'), args: ['-l', 'flat', 'create', 'x'], code: 1, stderr: /^error: cannot use .*tasks\/flat as a list folder: it, or a folder above it, is a file\n$/ },
-  { name: 'a file where tasks/ should be: create', setup: ({ config }) => { fs.rmSync(path.join(config, 'tasks'), { recursive: true }); fs.writeFileSync(path.join(config, 'tasks'), 'x'); }, args: ['-l', 'new', 'create', 'x'], code: 1, stderr: /^error: cannot use .*tasks\/new as a list folder/ },
+  { name: 'a file where the list folder should be: create', setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'), args: ['-l', 'flat', 'create', 'x'], code: 2, stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/ },
+  { name: 'a file where tasks/ should be: create', setup: ({ config }) => { fs.rmSync(path.join(config, 'tasks'), { recursive: true }); fs.writeFileSync(path.join(config, 'tasks'), 'x'); }, args: ['-l', 'new', 'create', 'x'], code: 2, stderr: /^error: cannot create the list folder .*tasks\/new: it, or a folder above it, is a file\n$/ },
   // --- reaching outside
   { name: 'traversal in a list id stays under tasks/ (read)', args: ['-l', '../../etc', 'list'], code: 3, stderr: /^error: list folder .*\/tasks\/------etc does not exist\n$/ },
   { name: 'traversal in a list id stays under tasks/ (write)', args: ['-l', '../../escape', 'create', 'x'], code: 0, stdout: '1\n', changes: ['tasks/------escape/'] },
   { name: 'an absolute path as a list id', args: ['-l', '/tmp/abs', 'list'], code: 3, stderr: /^error: list folder .*\/tasks\/-tmp-abs does not exist\n$/ },
   { name: 'traversal as a task id', args: ['get', '../../outside'], code: 2, stderr: /^error: invalid task id/ },
   { name: 'an absolute path as a task id', args: ['update', '/etc/passwd', '--owner', 'x'], code: 2, stderr: /^error: invalid task id "\/etc\/passwd"/ },
-  { name: 'an id too long to be one', args: ['get', '99999999999999999999'], code: 2, stderr: /^error: invalid task id/ },
-  { name: 'a path as an id inside a file: delete cleans references, never writes there', setup: ({ config, list }) => { fs.writeFileSync(path.join(list, '3.json'), valid('../../outside', { blocks: ['5'] })); fs.writeFileSync(path.join(config, 'outside.json'), valid('9', { blocks: ['5'] })); }, args: ['delete', '5'], code: 0, stdout: 'Deleted task #5: Write changelog\n', changes: [`${L}/5.json`, `${L}/.highwatermark`] },
+  { name: 'an id too long to be a file name', args: ['get', '9'.repeat(251)], code: 2, stderr: /^error: invalid task id/ },
+  { name: 'an id past 2^53 is still an id (agents can write such files)', args: ['get', '99999999999999999999'], code: 3, stderr: /^error: task #99999999999999999999 not found\n$/ },
+  { name: 'a path as an id inside a file: delete cleans references, never writes there', setup: ({ config, list }) => { fs.writeFileSync(path.join(list, '3.json'), valid('../../outside', { blocks: ['5'] })); fs.writeFileSync(path.join(config, 'outside.json'), valid('9', { blocks: ['5'] })); }, args: ['delete', '5'], code: 0, stdout: 'Deleted task #5: Write changelog (removed from #3)\n', changes: [`${L}/3.json`, `${L}/5.json`, `${L}/.highwatermark`] },
   { name: 'a path in blockedBy: update still works, nothing written outside', setup: plant('7.json', valid('7', { blockedBy: ['../../../outside'] })), args: ['update', '7', '--owner', 'me'], code: 0, stdout: 'Updated task #7 owner\n', changes: [`${L}/7.json`] },
 ];
 

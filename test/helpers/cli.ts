@@ -22,11 +22,20 @@ export interface RunOptions {
   cwd?: string;
   /** Another copy of bin/tasks.js to run. */
   bin?: string;
+  /** Kill the run (SIGKILL) after this long; default 60 s. */
+  timeoutMs?: number;
 }
 
 /** A clean environment: no colour forcing, no list id, nothing from the real ~/.claude. */
 export function baseEnv(configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: configDir, HOME: path.join(configDir, 'home') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CLAUDE_CONFIG_DIR: configDir,
+    HOME: path.join(configDir, 'home'),
+    // Managed settings from the test's folder, never the machine's /etc/claude-code.
+    TASKS_MANAGED_SETTINGS_DIR: path.join(configDir, 'managed'),
+  };
+  delete env.CLAUDE_CODE_SANDBOXED;
   delete env.CLAUDE_CODE_TASK_LIST_ID;
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
@@ -44,7 +53,11 @@ export function run(configDir: string, args: string[], opts: RunOptions = {}): R
     input: opts.input,
     cwd: opts.cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir()),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: opts.timeoutMs ?? 60_000,
+    // SIGKILL: a run that ignores SIGTERM (a bug under test) must still end the test.
+    killSignal: 'SIGKILL',
+    // Large plans and listings print megabytes; the default buffer (1 MB) would cut them.
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

@@ -11,13 +11,36 @@ export interface HookWorld {
   list: string;
 }
 
-export function hookWorld(): HookWorld {
+/**
+ * A config folder and a project folder. The project is trusted by default, as Claude Code
+ * records it once someone accepts its trust dialog there (trustFolder); `trusted: false`
+ * leaves it as a fresh clone would be.
+ */
+export function hookWorld(opts: { trusted?: boolean } = {}): HookWorld {
   const root = tempConfig();
   const config = path.join(root, 'config');
   const project = path.join(root, 'project');
   fs.mkdirSync(path.join(project, '.claude'), { recursive: true });
   fs.mkdirSync(config, { recursive: true });
-  return { root, config, project, list: path.join(config, 'tasks', 'l') };
+  const world = { root, config, project, list: path.join(config, 'tasks', 'l') };
+  if (opts.trusted !== false) trustFolder(world, project);
+  return world;
+}
+
+/** What accepting Claude Code's trust dialog in `folder` writes: projects[folder].hasTrustDialogAccepted. */
+export function trustFolder(world: HookWorld, folder: string): void {
+  const file = path.join(world.config, '.claude.json');
+  const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { projects?: Record<string, unknown> }) : {};
+  const projects = { ...(current.projects ?? {}), [folder]: { allowedTools: [], hasTrustDialogAccepted: true } };
+  fs.writeFileSync(file, JSON.stringify({ ...current, projects }, null, 2));
+}
+
+/** Managed (policy) settings, where the tests' TASKS_MANAGED_SETTINGS_DIR points. */
+export function writeManagedSettings(world: HookWorld, content: unknown, dropIn?: string): void {
+  const dir = path.join(world.config, 'managed');
+  const file = dropIn === undefined ? path.join(dir, 'managed-settings.json') : path.join(dir, 'managed-settings.d', dropIn);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(content, null, 2));
 }
 
 /** Write an executable script into the project and return its path. */

@@ -41,15 +41,37 @@ export function taskListText(tasks: readonly Task[]): string {
     .join('\n');
 }
 
-/** TaskGet's data: these fields only (no owner, no metadata), `blockedBy` as stored. */
-export function taskGetData(task: Task): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
-  return { id: task.id, subject: task.subject, description: task.description, status: task.status, blocks: task.blocks, blockedBy: task.blockedBy };
+/**
+ * How a Claude Code release's TaskGet shows `blockedBy`: 2.1.328 shows it as stored;
+ * 2.1.332 leaves completed blockers out (text and data), as TaskList does. First seen in
+ * 2.1.332 (the registry's latest on 2026-11-30); 2.1.329 to 2.1.331 were not checked.
+ */
+export interface TaskGetView {
+  /** Ids of the list's completed tasks, when this TaskGet leaves them out of `blockedBy`. */
+  completed?: ReadonlySet<string>;
+}
+
+export function taskGetViewFor(version: string, tasks: Iterable<Task>): TaskGetView {
+  const [major = 0, minor = 0, patch = 0] = version.split(/[.-]/).map(Number);
+  const hides = major * 1e6 + minor * 1e3 + patch >= 2 * 1e6 + 1 * 1e3 + 332;
+  if (!hides) return {};
+  return { completed: new Set([...tasks].filter((t) => t.status === 'completed').map((t) => t.id)) };
+}
+
+function shownBlockers(task: Task, view: TaskGetView): string[] {
+  return view.completed ? task.blockedBy.filter((id) => !view.completed?.has(id)) : task.blockedBy;
+}
+
+/** TaskGet's data: these fields only (no owner, no metadata), `blockedBy` as the release shows it. */
+export function taskGetData(task: Task, view: TaskGetView = {}): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
+  return { id: task.id, subject: task.subject, description: task.description, status: task.status, blocks: task.blocks, blockedBy: shownBlockers(task, view) };
 }
 
 /** TaskGet's text. */
-export function taskGetText(task: Task): string {
+export function taskGetText(task: Task, view: TaskGetView = {}): string {
   const lines = [`Task #${task.id}: ${task.subject}`, `Status: ${task.status}`, `Description: ${task.description}`];
-  if (task.blockedBy.length > 0) lines.push(`Blocked by: ${task.blockedBy.map((id) => `#${id}`).join(', ')}`);
+  const blockedBy = shownBlockers(task, view);
+  if (blockedBy.length > 0) lines.push(`Blocked by: ${blockedBy.map((id) => `#${id}`).join(', ')}`);
   if (task.blocks.length > 0) lines.push(`Blocks: ${task.blocks.map((id) => `#${id}`).join(', ')}`);
   return lines.join('\n');
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { runAgent } from './agent.js';
-import { taskGetData, taskGetText, taskListData, taskListText } from './agent-views.js';
+import { claudeVersion, runAgent } from './agent.js';
+import { taskGetData, taskGetText, taskGetViewFor, taskListData, taskListText } from './agent-views.js';
 import type { Turn } from './mock-model.js';
 import { callsOf, createdId } from './stream.js';
 import { TasksCli } from './tasks-cli.js';
@@ -101,8 +101,9 @@ describe('scenario 1: the agent writes, tasks reads', () => {
     expect(taskList?.text).toContain('#11 [pending] Write docs part 11 [blocked by #9]');
     const four = files.get('4') as Task;
     const eleven = files.get('11') as Task;
-    expect(get4).toMatchObject({ text: taskGetText(four), data: { task: taskGetData(four) } });
-    expect(get11).toMatchObject({ text: taskGetText(eleven), data: { task: taskGetData(eleven) } });
+    const view = taskGetViewFor(claudeVersion(), files.values());
+    expect(get4).toMatchObject({ text: taskGetText(four, view), data: { task: taskGetData(four, view) } });
+    expect(get11).toMatchObject({ text: taskGetText(eleven, view), data: { task: taskGetData(eleven, view) } });
     expect(get3).toMatchObject({ text: 'Task not found', data: { task: null } });
     expect(await cli.run('get', '3')).toMatchObject({ code: 3, stdout: '' });
 

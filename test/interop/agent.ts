@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { PIN } from './claude-install.js';
 import { startMockModel, type MockModelOptions, type ReceivedResult, type Turn } from './mock-model.js';
 import { parseStream, type AgentStream } from './stream.js';
 
@@ -41,9 +40,14 @@ export interface AgentRun {
   received: ReceivedResult[];
 }
 
-/** The pinned binary, found or installed once by the global setup. */
+/** The binary under test, found or installed once by the global setup. */
 export function claudeBin(): string {
   return inject('claudeBin');
+}
+
+/** Its version: the pin, unless TASKS_INTEROP_CLAUDE_VERSION chose another. */
+export function claudeVersion(): string {
+  return inject('claudeVersion');
 }
 
 /**
@@ -111,7 +115,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     const problems: string[] = [];
     if (timedOut) problems.push(`killed after ${timeoutMs} ms`);
     if (code !== 0) problems.push(`exit code ${code}`);
-    if (stream.version !== PIN.version) problems.push(`reports Claude Code ${stream.version ?? '(no init event)'}, pinned ${PIN.version}`);
+    if (stream.version !== claudeVersion()) problems.push(`reports Claude Code ${stream.version ?? '(no init event)'}, under test ${claudeVersion()}`);
     if (model.turnsServed() !== options.turns.length) problems.push(`${model.turnsServed()} of ${options.turns.length} turns served`);
     const unanswered = stream.calls.filter((c) => !c.answered).map((c) => c.name);
     if (unanswered.length > 0) problems.push(`calls without a result: ${unanswered.join(', ')}`);

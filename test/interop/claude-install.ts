@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url';
  *
  * The pin lives in claude-version.json and nowhere else: moving it is a one-line change,
  * after which the suite installs that release and checks that the binary it runs reports
- * that version. Claude Code is never a dependency of this package (users' `npm install`
- * stays small); it goes into a cache folder of its own with `npm install --no-save --prefix`.
+ * that version. `$TASKS_INTEROP_CLAUDE_VERSION` runs another release instead: an exact
+ * version, or a dist-tag such as `latest`, resolved through the npm registry once per run
+ * (`.ci/run` runs the suite against the pin and against `latest`). Claude Code is never a
+ * dependency of this package (users' `npm install` stays small); it goes into a cache
+ * folder of its own with `npm install --no-save --prefix`.
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -23,13 +26,34 @@ interface Pin {
 
 export const PIN: Pin = JSON.parse(fs.readFileSync(path.join(HERE, 'claude-version.json'), 'utf8')) as Pin;
 
+const EXACT = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * The release under test: `$TASKS_INTEROP_CLAUDE_VERSION` if set (an exact version, or a
+ * dist-tag like `latest` that the registry resolves), else the pin. Throws InstallError
+ * when a tag cannot be resolved.
+ */
+export function versionUnderTest(env: NodeJS.ProcessEnv = process.env): string {
+  const wanted = (env.TASKS_INTEROP_CLAUDE_VERSION ?? '').trim();
+  if (wanted === '') return PIN.version;
+  if (EXACT.test(wanted)) return wanted;
+  const r = spawnSync('npm', ['view', `${PIN.package}@${wanted}`, 'version'], { encoding: 'utf8', timeout: 120_000 });
+  const resolved = (r.stdout ?? '').trim().split('\n').at(-1)?.trim() ?? '';
+  if (r.status !== 0 || !EXACT.test(resolved)) {
+    throw new InstallError(
+      `cannot resolve ${PIN.package}@${wanted} (TASKS_INTEROP_CLAUDE_VERSION) through the npm registry: ${npmErrorSummary(`${r.stderr ?? ''}`) || r.error?.message || 'no version'}`,
+    );
+  }
+  return resolved;
+}
+
 /**
  * The cache this suite installs into: `$TASKS_INTEROP_CACHE`, else `.interop-cache/` in the
  * repository (git-ignored). One folder per version, so moving the pin never mixes releases.
  */
-export function ownCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function ownCacheDir(version: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.TASKS_INTEROP_CACHE || path.join(ROOT, '.interop-cache');
-  return path.join(path.resolve(base), `claude-code-${PIN.version}`);
+  return path.join(path.resolve(base), `claude-code-${version}`);
 }
 
 /**
@@ -59,12 +83,12 @@ function readVersion(packageJson: string): string | undefined {
   }
 }
 
-/** The binary under `prefix` if it holds exactly the pinned release for this platform. */
-export function binaryIn(prefix: string): string | undefined {
+/** The binary under `prefix` if it holds exactly `version` for this platform. */
+export function binaryIn(prefix: string, version: string): string | undefined {
   const { name, bin } = platformPackage();
   const dir = path.join(prefix, 'node_modules', ...name.split('/'));
   const file = path.join(dir, bin);
-  if (readVersion(path.join(dir, 'package.json')) !== PIN.version) return undefined;
+  if (readVersion(path.join(dir, 'package.json')) !== version) return undefined;
   try {
     fs.accessSync(file, fs.constants.X_OK);
   } catch {
@@ -95,17 +119,17 @@ export class InstallError extends Error {
 }
 
 /**
- * The pinned binary: found in our cache or a shared one, else installed into our cache.
+ * The binary of `version`: found in our cache or a shared one, else installed into our cache.
  * Throws InstallError with what to do when npm cannot install it (offline, no registry,
  * no build for this platform). `log` receives progress for the person waiting.
  */
-export function ensureClaude(log: (line: string) => void = () => {}): string {
-  const own = ownCacheDir();
+export function ensureClaude(version: string, log: (line: string) => void = () => {}): string {
+  const own = ownCacheDir(version);
   for (const prefix of [own, ...sharedPrefixes()]) {
-    const found = binaryIn(prefix);
-    if (found) return checked(found);
+    const found = binaryIn(prefix, version);
+    if (found) return checked(found, version);
   }
-  const spec = `${PIN.package}@${PIN.version}`;
+  const spec = `${PIN.package}@${version}`;
   log(`interop: installing ${spec} into ${own} (about 370 MB, once per version)`);
   try {
     fs.mkdirSync(own, { recursive: true });
@@ -118,7 +142,7 @@ export function ensureClaude(log: (line: string) => void = () => {}): string {
     timeout: 15 * 60_000,
     cwd: own,
   });
-  const installed = binaryIn(own);
+  const installed = binaryIn(own, version);
   if (r.status !== 0 || !installed) {
     const why = r.error ? r.error.message : `npm exited with ${r.status ?? r.signal}`;
     const tail = npmErrorSummary(`${r.stderr ?? ''}\n${r.stdout ?? ''}`);
@@ -129,7 +153,7 @@ export function ensureClaude(log: (line: string) => void = () => {}): string {
         'TASKS_INTEROP_CACHE (a writable cache) or TASKS_INTEROP_SHARED_CACHES (an npm prefix that already holds it).',
     );
   }
-  return checked(installed);
+  return checked(installed, version);
 }
 
 /** The lines of npm's error output that say what went wrong, without its stack trace. */
@@ -141,11 +165,11 @@ function npmErrorSummary(output: string): string {
   return lines.slice(0, 5).join('\n  ');
 }
 
-/** The binary must say it is the pinned release, whatever its package.json claims. */
-function checked(bin: string): string {
+/** The binary must say it is the release under test, whatever its package.json claims. */
+function checked(bin: string, version: string): string {
   const said = reportedVersion(bin);
-  if (!said.startsWith(`${PIN.version} `) && said !== PIN.version) {
-    throw new InstallError(`${bin} reports "${said}", not the pinned ${PIN.version} (test/interop/claude-version.json)`);
+  if (!said.startsWith(`${version} `) && said !== version) {
+    throw new InstallError(`${bin} reports "${said}", not ${version}, the release under test`);
   }
   return bin;
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { runAgent } from './agent.js';
-import { taskGetData, taskGetText, taskListData, taskListText } from './agent-views.js';
+import { claudeVersion, runAgent } from './agent.js';
+import { taskGetData, taskGetText, taskGetViewFor, taskListData, taskListText } from './agent-views.js';
 import { callsOf } from './stream.js';
 import { TasksCli } from './tasks-cli.js';
 
@@ -73,10 +73,11 @@ describe('scenario 2: tasks writes, the agent reads', () => {
 
     // TaskGet found every file we wrote (none dropped by its schema check), _internal included.
     const gets = callsOf(stream, 'TaskGet');
+    const view = taskGetViewFor(claudeVersion(), files.values());
     for (const [i, id] of ids.entries()) {
       const task = files.get(id) as Task;
-      expect(gets[i]?.text, `TaskGet ${id}`).toBe(taskGetText(task));
-      expect((gets[i]?.data as { task: unknown }).task).toEqual(taskGetData(task));
+      expect(gets[i]?.text, `TaskGet ${id}`).toBe(taskGetText(task, view));
+      expect((gets[i]?.data as { task: unknown }).task).toEqual(taskGetData(task, view));
     }
     expect(gets[ids.indexOf('4')]?.text).toBe('Task #4: Run tests\nStatus: pending\nDescription: npm test\nBlocked by: #2\nBlocks: #7');
     expect(gets.at(-1)).toMatchObject({ text: 'Task not found', data: { task: null } });

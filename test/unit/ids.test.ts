@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { compareIds, nextTaskId, parseHighWaterMark, parseTaskId } from '../../src/core/store/ids.js';
+import { allocateIds, compareIds, nextTaskId, parseHighWaterMark, parseTaskId } from '../../src/core/store/ids.js';
 import { sanitizeListId, resolveConfigDir } from '../../src/core/store/paths.js';
 
 describe('ids', () => {
   it('takes the max of file ids and the high-water mark, plus one', () => {
-    expect(nextTaskId(['1', '2', '4', '5'], 3)).toBe('6');
-    expect(nextTaskId(['1', '2'], 7)).toBe('8');
-    expect(nextTaskId([], 0)).toBe('1');
-    expect(nextTaskId(['9', '10'], 0)).toBe('11');
+    expect(nextTaskId(['1', '2', '4', '5'], 3n)).toBe('6');
+    expect(nextTaskId(['1', '2'], 7n)).toBe('8');
+    expect(nextTaskId([], 0n)).toBe('1');
+    expect(nextTaskId(['9', '10'], 0n)).toBe('11');
+  });
+  it('counts exactly past 2^53, where Number rounds', () => {
+    expect(nextTaskId(['9007199254740992'], 0n)).toBe('9007199254740993');
+    expect(nextTaskId([], 9999999999999999n)).toBe('10000000000000000');
+    expect(['10000000000000001', '9999999999999999', '10000000000000000'].sort(compareIds)).toEqual([
+      '9999999999999999',
+      '10000000000000000',
+      '10000000000000001',
+    ]);
+  });
+  it('allocates up to Number.MAX_SAFE_INTEGER and refuses past it', () => {
+    expect(allocateIds('l', [], 9007199254740989n, 2)).toEqual(['9007199254740990', '9007199254740991']);
+    expect(() => allocateIds('l', [], 9007199254740990n, 2)).toThrow(/has ids left only up to 9007199254740991/);
   });
   it('sorts numerically', () => {
     expect(['10', '9', '1', '100'].sort(compareIds)).toEqual(['1', '9', '10', '100']);
@@ -18,9 +31,10 @@ describe('ids', () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '', '../1', '01', '1e3']) expect(() => parseTaskId(bad)).toThrow(/invalid task id/);
   });
   it('reads the high-water mark leniently', () => {
-    expect(parseHighWaterMark('3')).toBe(3);
-    expect(parseHighWaterMark('12\n')).toBe(12);
-    expect(parseHighWaterMark('junk')).toBe(0);
+    expect(parseHighWaterMark('3')).toBe(3n);
+    expect(parseHighWaterMark('12\n')).toBe(12n);
+    expect(parseHighWaterMark('12abc')).toBe(12n);
+    expect(parseHighWaterMark('junk')).toBe(0n);
   });
 });
 

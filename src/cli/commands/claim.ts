@@ -61,7 +61,9 @@ Examples:
       const claimed = await runLifecycle(app, choice, { notify: opts.notify, hooks: false }, async (ctx, lifecycle) => {
         let outcome: ClaimOutcome;
         if (id === undefined) {
-          outcome = (await claimNext(dir, agent, request)) ?? { success: false, reason: 'no_task_ready' };
+          const next = await claimNext(dir, agent, request);
+          if (next?.success) for (const p of next.passedOver ?? []) app.warn(`passed over task #${p.id}: ${p.reason}`);
+          outcome = next ?? { success: false, reason: 'no_task_ready' };
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
         }

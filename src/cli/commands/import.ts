@@ -3,10 +3,11 @@ import { TasksError } from '../../core/base/errors.js';
 import { parseImportText } from '../../core/snapshots/import-parse.js';
 import { importSnapshot } from '../../core/snapshots/import-run.js';
 import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
-import { readInputFile } from '../../core/snapshots/input-file.js';
+import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
 import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
 import type { App } from '../app.js';
+import { withInterrupt } from '../lifecycle-flags.js';
 
 interface ImportOptions {
   format: ImportFormatChoice;
@@ -49,7 +50,7 @@ Examples:
     )
     .action(async (file: string, opts: ImportOptions) => {
       const name = file === '-' ? 'stdin' : file;
-      const text = file === '-' ? await readStdin(app) : readInputFile(file);
+      const text = file === '-' ? await readStdin(app) : await readInputFile(file);
       let snapshot: Snapshot;
       try {
         snapshot = parseImportText(text, opts.format);
@@ -59,11 +60,15 @@ Examples:
         throw err;
       }
       const choice = app.list(true, { creates: true, newList: opts.newList });
-      const outcome = await importSnapshot(choice.dir, snapshot, {
-        chain: Boolean(opts.chain),
-        dryRun: Boolean(opts.dryRun),
-        now: () => performance.now(),
-      });
+      // Ctrl-C while writing: stop between two batches (nothing half-written), exit 130.
+      const outcome = await withInterrupt((signal) =>
+        importSnapshot(choice.dir, snapshot, {
+          chain: Boolean(opts.chain),
+          dryRun: Boolean(opts.dryRun),
+          now: () => performance.now(),
+          signal,
+        }),
+      );
       app.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
       for (const w of outcome.warnings) app.warn(w);
       const report: ImportReport = { list: choice.id, format: snapshot.format, found: snapshot.found, dryRun: Boolean(opts.dryRun), ...outcome };
@@ -76,10 +81,9 @@ Examples:
     });
 }
 
-/** All of stdin, as text. A terminal gets a word on how to end the input. */
+/** All of stdin, as text, up to the import limit. A terminal gets a word on how to end the input. */
 async function readStdin(app: App): Promise<string> {
-  if (process.stdin.isTTY) app.note('reading from stdin; end with Ctrl-D');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  if (!process.stdin.isTTY) return readInputDescriptor(0, 'stdin');
+  app.note('reading from stdin; end with Ctrl-D');
+  return readBoundedStream(process.stdin, 'stdin');
 }

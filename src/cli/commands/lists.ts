@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isWithin, overviewLists, type ListOverview } from '../../core/lists/list-summary.js';
+import { isWithin, listFolders, overviewLists, type ListOverview } from '../../core/lists/list-summary.js';
 import type { SessionInfo } from '../../core/sessions/session-index.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
@@ -42,6 +42,9 @@ Examples:
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
       );
+      for (const name of listFolders(app.configDir).foreign) {
+        app.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
+      }
       const { byList, problems } = teamsByList(app.configDir);
       for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
       const teamOf = (id: string) => {

@@ -15,6 +15,7 @@ import { warnOpenBlockers } from '../open-blockers-warning.js';
 import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { setOwn } from '../../core/base/own-key.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;
@@ -39,7 +40,7 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   if (opts.owner === false) patch.owner = null;
   else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner) as string;
   const meta = parseMeta(opts.meta) ?? {};
-  for (const key of opts.unsetMeta ?? []) meta[key] = null;
+  for (const key of opts.unsetMeta ?? []) setOwn(meta, key, null);
   if (Object.keys(meta).length > 0) patch.metadata = meta;
   const addBlocks = parseIds(opts.addBlocks);
   const addBlockedBy = parseIds(opts.addBlockedBy);

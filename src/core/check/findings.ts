@@ -1,7 +1,8 @@
 import { findCycles } from '../graph/cycles.js';
 import { buildBlocksGraph } from '../graph/graph.js';
-import { compareIds } from '../store/ids.js';
+import { MAX_ALLOCATABLE_ID, compareIds, highestUsedId, isTaskId } from '../store/ids.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { datedAheadMs } from '../locks/future-lock.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
 import { plannedFix } from './fix-words.js';
@@ -27,7 +28,9 @@ export const FINDING_CODES = [
   'cycle',
   'highwatermark_invalid',
   'highwatermark_behind',
+  'ids_past_limit',
   'stale_lock',
+  'future_lock',
   'bad_lock',
   'temp_file',
   'stale_claim',
@@ -291,7 +294,7 @@ function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
  */
 function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
-  let mark = 0;
+  let mark = 0n;
   if (scan.mark.kind === 'invalid') {
     findings.push({
       code: 'highwatermark_invalid',
@@ -304,27 +307,39 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
     });
   } else if (scan.mark.kind === 'text') {
     const text = scan.mark.text;
-    if (!/^\s*[0-9]+\s*$/.test(text) || !Number.isSafeInteger(Number(text.trim()))) {
+    if (!/^\s*[0-9]+\s*$/.test(text)) {
       findings.push({
         code: 'highwatermark_invalid',
         severity: 'error',
-        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, ${/^\s*[0-9]+\s*$/.test(text) ? 'a number too large to be an id' : 'not a number'}; ids of deleted tasks may be reused`,
+        message: `${HIGH_WATER_MARK} holds ${JSON.stringify(text.slice(0, 40))}, not a number; ids of deleted tasks may be reused`,
         fixable: true,
         file: HIGH_WATER_MARK,
         value: text.slice(0, 64),
       });
     } else {
-      mark = Number(text.trim());
+      mark = BigInt(text.trim());
     }
   }
-  let highestFile = 0;
-  for (const id of fileIds) highestFile = Math.max(highestFile, Number(id));
-  const next = Math.max(highestFile, mark) + 1;
+  const highestFile = highestUsedId([...fileIds], 0n);
+  const highest = highestFile > mark ? highestFile : mark;
+  const next = highest + 1n;
+  if (highest > MAX_ALLOCATABLE_ID) {
+    const where = highestFile >= mark ? `${highestFile}.json` : HIGH_WATER_MARK;
+    findings.push({
+      code: 'ids_past_limit',
+      severity: 'error',
+      message: `ids up to ${highest} are in use (${where}), past ${MAX_ALLOCATABLE_ID}, the highest Claude Code counts exactly: agents can hand out a used id again, and tasks create refuses to allocate`,
+      fixable: false,
+      hint: 'move the work to a new list; ids cannot be lowered without agents reusing them',
+      highestUsed: String(highest),
+      limit: String(MAX_ALLOCATABLE_ID),
+    });
+  }
 
-  let used: { id: number; evidence: string } | undefined;
+  let used: { id: bigint; evidence: string } | undefined;
   const consider = (raw: string, evidence: string) => {
-    if (!/^[1-9][0-9]*$/.test(raw) || !Number.isSafeInteger(Number(raw)) || fileIds.has(raw)) return;
-    const id = Number(raw);
+    if (!isTaskId(raw) || fileIds.has(raw)) return;
+    const id = BigInt(raw);
     if (id >= next && (used === undefined || id > used.id)) used = { id, evidence };
   };
   // A reference is not evidence that an id was used: a typo ("42") would burn every id
@@ -339,7 +354,7 @@ function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds:
       message: `id ${used.id} was used (${used.evidence}), but the next new task would get id ${next} again: ${HIGH_WATER_MARK} is ${scan.mark.kind === 'absent' ? 'missing' : mark}`,
       fixable: true,
       file: HIGH_WATER_MARK,
-      mark,
+      mark: Number(mark),
       next: String(next),
       usedId: String(used.id),
       evidence: used.evidence,
@@ -377,6 +392,18 @@ function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding
         hint: `inspect and remove ${lock.name} by hand`,
         file: lock.name,
         reason: 'not_a_directory',
+      });
+    } else if (datedAheadMs(lock.mtimeMs, now) > 0) {
+      const aheadMs = datedAheadMs(lock.mtimeMs, now);
+      findings.push({
+        code: 'future_lock',
+        severity: 'error',
+        message: `${lock.name} is dated ${seconds(aheadMs)} s in the future (the clock was set back after it was taken?): agents cannot break it until then; a live holder would refresh it within 5 s${lock.empty ? '' : ', and it is not empty'}`,
+        fixable: lock.empty,
+        hint: lock.empty ? 'tasks check --fix removes it once it stays unchanged for 10 s' : `look inside ${lock.name}, then remove it by hand`,
+        file: lock.name,
+        futureMs: Math.round(aheadMs),
+        empty: lock.empty,
       });
     } else if (ageMs > lockStaleMs) {
       findings.push({

@@ -38,6 +38,8 @@ export function plannedFix(f: Finding): string | undefined {
       return `remove the stale lock ${String(f.file)}`;
     case 'temp_file':
       return `remove ${String(f.file)}`;
+    case 'future_lock':
+      return `remove ${String(f.file)} once it has stayed unchanged for the stale time (no live holder refreshes it)`;
     default:
       return undefined;
   }
@@ -46,7 +48,7 @@ export function plannedFix(f: Finding): string | undefined {
 const PAST: Readonly<Record<string, string>> = { move: 'moved', set: 'set', add: 'added', drop: 'dropped', raise: 'raised', rewrite: 'rewrote', remove: 'removed' };
 
 /** The plan in the past tense; `detail` fills in what only the repair knew (a file name, a number). */
-export function doneFix(f: Finding, detail?: { aside?: string; mark?: number }): string {
+export function doneFix(f: Finding, detail?: { aside?: string; mark?: number | bigint }): string {
   const plan = plannedFix(f) ?? f.message;
   const [verb = '', ...rest] = plan.split(' ');
   let text = [PAST[verb] ?? verb, ...rest].join(' ');

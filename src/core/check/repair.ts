@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Finding } from './findings.js';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { breakFutureLock, type FutureLockOutcome } from '../locks/future-lock.js';
+import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
@@ -51,7 +53,9 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   const attempt = async (finding: Finding, fix: () => Promise<FixDetail> | FixDetail) => {
     try {
       const detail = await fix();
-      results.set(finding, { status: 'fixed', message: doneFix(finding, typeof detail === 'object' ? detail : undefined) });
+      // A repair that knows more than the plan said (a lock's real age) tells it in its own words.
+      const message = typeof detail === 'string' && detail !== '' ? detail : doneFix(finding, typeof detail === 'object' ? detail : undefined);
+      results.set(finding, { status: 'fixed', message });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       results.set(finding, { status: err instanceof NotNeeded ? 'gone' : 'failed', message });
@@ -62,7 +66,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   // 1. The mark first: ids in use must be covered before any evidence of them goes away.
   const markFindings = of('highwatermark_invalid', 'highwatermark_behind');
   if (markFindings.length > 0) {
-    const required = Math.max(0, ...markFindings.map((f) => Number(f.usedId ?? 0)));
+    const required = markFindings.reduce((max, f) => (typeof f.usedId === 'string' && BigInt(f.usedId) > max ? BigInt(f.usedId) : max), 0n);
     const fixMark = fixHighWaterMark(listDir, required);
     for (const f of markFindings) await attempt(f, () => fixMark);
   }
@@ -101,6 +105,12 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   for (const f of of('stale_lock')) {
     await attempt(f, () => breakStaleLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS));
   }
+  // 6b. Locks dated in the future, watched for the stale time and broken if unchanged.
+  const future = of('future_lock');
+  const outcomes = await Promise.all(future.map((f) => breakFutureLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS)));
+  for (const [i, f] of future.entries()) {
+    await attempt(f, () => futureLockRepair(f, outcomes[i] as FutureLockOutcome, opts.lockStaleMs ?? LOCK_STALE_MS));
+  }
   // 7. Abandoned temp files removed.
   for (const f of of('temp_file')) {
     await attempt(f, () => removeTemp(listDir, f.file as string, opts.now, opts.lockStaleMs ?? LOCK_STALE_MS));
@@ -111,12 +121,13 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
 /** Not an error: the problem had gone by the time we held the lock. */
 class NotNeeded extends Error {}
 
-type FixDetail = { aside?: string; mark?: number } | string | void;
+type FixDetail = { aside?: string; mark?: bigint } | string | void;
 
 /** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
-async function fixHighWaterMark(listDir: string, required: number): Promise<FixDetail> {
+async function fixHighWaterMark(listDir: string, required: bigint): Promise<FixDetail> {
   return withListLock(listDir, (stillHeld) => {
     const file = path.join(listDir, HIGH_WATER_MARK);
+    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
     const current = readHighWaterMark(listDir);
     let text: string | undefined;
     try {
@@ -124,10 +135,9 @@ async function fixHighWaterMark(listDir: string, required: number): Promise<FixD
     } catch {
       text = undefined;
     }
-    const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text) && Number.isSafeInteger(Number(text.trim()));
-    const highestFile = Math.max(0, ...fileIds(listDir).map(Number));
-    // An unparsable mark may still start with the number it held ("12abc"): keep that much.
-    const target = Math.max(Number.isSafeInteger(current) ? current : 0, highestFile, required);
+    const valid = text !== undefined && /^\s*[0-9]+\s*$/.test(text);
+    const highest = highestUsedId(fileIds(listDir), current);
+    const target = highest > required ? highest : required;
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));
@@ -154,7 +164,7 @@ async function moveAside(listDir: string, id: string, now: number): Promise<FixD
       assertStillHeld(taskHeld, `task #${id}`);
       // The id stays used: raise the mark before the file that holds it goes.
       const markFile = path.join(listDir, HIGH_WATER_MARK);
-      if (readHighWaterMark(listDir) < Number(id)) writeFileAtomic(markFile, id);
+      if (readHighWaterMark(listDir) < BigInt(id)) writeFileAtomic(markFile, id);
       let aside = `${id}.json.corrupt-${stamp(now)}`;
       for (let n = 2; fs.existsSync(path.join(listDir, aside)); n++) aside = `${id}.json.corrupt-${stamp(now)}-${n}`;
       try {
@@ -217,6 +227,15 @@ async function breakStaleLock(listDir: string, lockName: string, staleMs: number
   }
   await release();
   return `removed the stale lock ${lockName}`;
+}
+
+function futureLockRepair(f: Finding, outcome: FutureLockOutcome, watchedMs: number): string {
+  const name = f.file as string;
+  const ahead = `dated ${Math.round(Number(f.futureMs) / 1000)} s in the future`;
+  if (outcome === 'gone') throw new NotNeeded(`${name} is gone (released or broken meanwhile)`);
+  if (outcome === 'changed') throw new TasksError('busy', `${name} changed while watched: a live holder may have it; left alone`);
+  if (outcome === 'not_empty') throw new TasksError('conflict', `${name} is not empty; remove it by hand`);
+  return `removed ${name}, ${ahead} and unchanged for ${Math.round(watchedMs / 1000)} s: no live holder (one refreshes its lock every 5 s)`;
 }
 
 function removeTemp(listDir: string, name: string, now: number, staleMs: number): string {

@@ -17,12 +17,18 @@ import { patchTask, taskExists, type Guard } from '../writes/task-writes.js';
  */
 
 export type ClaimResult =
-  | { success: true; task: Task; before: Task; changed: string[] }
+  | { success: true; task: Task; before: Task; changed: string[]; passedOver?: PassedOver[] }
   | { success: false; reason: ClaimReason; task?: Task; openBlockers?: string[]; busyWith?: string[] };
 
 export interface ClaimRequest extends ClaimOptions {
   /** Preconditions, checked in the task lock before the claim's own checks. */
   guard?: Guard | undefined;
+}
+
+/** A ready task `claim --next` could not lock (held, or a lock nobody can take), and why. */
+export interface PassedOver {
+  id: string;
+  reason: string;
 }
 
 /** Thrown from inside the lock to carry a refusal out without writing; never escapes this module. */
@@ -102,12 +108,26 @@ export async function claimNext(listDir: string, agent: string, req: ClaimOption
       const busy = busyWith(agent, index);
       if (busy.length > 0) return { success: false, reason: 'agent_busy', task: first, busyWith: busy };
     }
+    // A candidate whose task lock cannot be had (an agent holds it, or the lock is
+    // unusable) is passed over for the next one: it is no reason to take nothing.
+    const passedOver: PassedOver[] = [];
+    let firstBusy: TasksError | undefined;
     for (const candidate of candidates) {
-      const result = await attempt(listDir, candidate.id, agent, req);
-      if (result.success) return result;
+      let result: ClaimResult;
+      try {
+        result = await attempt(listDir, candidate.id, agent, req);
+      } catch (err) {
+        if (!(err instanceof TasksError && err.code === 'busy')) throw err;
+        firstBusy ??= err;
+        passedOver.push({ id: candidate.id, reason: err.message });
+        continue;
+      }
+      if (result.success) return passedOver.length > 0 ? { ...result, passedOver } : result;
       // The busy check only fails for reasons that hold for every candidate.
       if (result.reason === 'agent_busy') return result;
     }
+    // Every candidate left was locked: that is busy (exit 5, retry), not "none ready".
+    if (firstBusy) throw firstBusy;
     return undefined;
   });
 }

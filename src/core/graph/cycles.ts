@@ -1,3 +1,4 @@
+import { compareIds } from '../store/ids.js';
 import type { BlocksGraph } from './graph.js';
 
 /**
@@ -89,6 +90,5 @@ function pathFrom(prev: ReadonlyMap<string, string>, start: string, end: string)
   return path.reverse();
 }
 
-function byId(a: string, b: string): number {
-  return Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
-}
+/** Ids in numeric order (exact at any length); other node names after them, by text. */
+const byId = compareIds;

@@ -3,14 +3,24 @@ import path from 'node:path';
 import { lazySchemas } from '../base/zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
+import { folderTrust, type TrustSources, type TrustVerdict } from './folder-trust.js';
 
 /**
  * The task hooks configured for Claude Code (spec section 7), read from the settings
- * files it reads: user `<config>/settings.json`, project `<project>/.claude/settings.json`,
- * local `<project>/.claude/settings.local.json`. Hooks of all three run; a broken file
- * is skipped with a warning, never fatal (a typo in settings must not stop a command).
+ * files it reads, with the same say over which of them run (checked against 2.1.328):
  *
- * As Claude Code 2.1.328 does for these two events, a group's `matcher` is ignored:
+ * - managed settings (`/etc/claude-code/managed-settings.json`, then the files of
+ *   `managed-settings.d/` in name order): their hooks always run; `"disableAllHooks":
+ *   true` there turns every hook off, `"allowManagedHooksOnly": true` every other one;
+ * - user `<config>/settings.json`;
+ * - project `<project>/.claude/settings.json` and local `.claude/settings.local.json`:
+ *   read only when Claude Code records the folder as trusted (folder-trust.ts): a freshly
+ *   cloned repository's hooks are not run by merely standing in it;
+ * - `"disableAllHooks": true` in user, project or local settings turns off their hooks
+ *   (not managed ones, which only managed settings can turn off).
+ *
+ * A broken file is skipped with a warning, never fatal (a typo in settings must not stop
+ * a command). As Claude Code does for these two events, a group's `matcher` is ignored:
  * every group runs (the events have nothing to match against).
  */
 
@@ -35,21 +45,45 @@ export interface TaskHookSettings {
   hooks: Record<TaskHookEvent, CommandHook[]>;
   /** One line each: files or entries that were skipped, and why. */
   warnings: string[];
-  /** Set when a settings file says `"disableAllHooks": true`; no hook runs then. */
+  /** Set when a settings file says `"disableAllHooks": true` (managed: no hook runs; others: theirs do not). */
   disabledBy?: string | undefined;
 }
 
 export interface SettingsSource {
-  scope: 'user' | 'project' | 'local';
+  scope: 'managed' | 'user' | 'project' | 'local';
   file: string;
 }
 
-export function settingsSources(configDir: string, projectDir: string | undefined): SettingsSource[] {
-  const sources: SettingsSource[] = [{ scope: 'user', file: path.join(configDir, 'settings.json') }];
+/**
+ * What, beside the settings files, decides which hooks may run: where folder trust is
+ * recorded and where managed settings live. Comes from the caller (environment, paths).
+ */
+export interface HookPolicySources extends TrustSources {
+  /** The managed settings folder: /etc/claude-code on Linux. */
+  managedDir: string;
+}
+
+export function settingsSources(configDir: string, projectDir: string | undefined, managedDir?: string): SettingsSource[] {
+  const sources: SettingsSource[] = managedDir === undefined ? [] : managedSources(managedDir);
+  sources.push({ scope: 'user', file: path.join(configDir, 'settings.json') });
   if (projectDir !== undefined) {
     sources.push({ scope: 'project', file: path.join(projectDir, '.claude', 'settings.json') });
     sources.push({ scope: 'local', file: path.join(projectDir, '.claude', 'settings.local.json') });
   }
+  return sources;
+}
+
+/** `managed-settings.json`, then `managed-settings.d/*.json` in name order (later ones refine). */
+function managedSources(managedDir: string): SettingsSource[] {
+  const sources: SettingsSource[] = [{ scope: 'managed', file: path.join(managedDir, 'managed-settings.json') }];
+  const dropIns = path.join(managedDir, 'managed-settings.d');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dropIns).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+  } catch {
+    // none
+  }
+  for (const name of names) sources.push({ scope: 'managed', file: path.join(dropIns, name) });
   return sources;
 }
 
@@ -67,22 +101,72 @@ const schemas = lazySchemas((z) => ({
     .passthrough(),
 }));
 
-/** Read every settings file; collect the command hooks of both task events, deduplicated. */
-export function loadTaskHookSettings(configDir: string, projectDir: string | undefined): TaskHookSettings {
+/**
+ * Read every settings file whose hooks may run; collect the command hooks of both task
+ * events, deduplicated. Without `policy` (tests of the format), every file is read as
+ * trusted and there are no managed settings.
+ */
+export function loadTaskHookSettings(configDir: string, projectDir: string | undefined, policy?: HookPolicySources): TaskHookSettings {
   const result: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: [] };
+  const managed: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings };
   const seenFiles = new Set<string>();
-  for (const { file } of settingsSources(configDir, projectDir)) {
+  let managedOnly: string | undefined;
+  const untrusted: string[] = [];
+  // Decided once, and only if a project or local settings file exists.
+  let trust: TrustVerdict | undefined;
+  const projectTrust = (dir: string) => (trust ??= policy === undefined ? { trusted: true, by: 'caller' } : folderTrust(dir, policy));
+  for (const { scope, file } of settingsSources(configDir, projectDir, policy?.managedDir)) {
     const real = realOrSelf(file);
     // cwd = $HOME: the user file is also the project file; read it once.
     if (seenFiles.has(real)) continue;
     seenFiles.add(real);
     const settings = readSettingsFile(file, result.warnings);
     if (settings === undefined) continue;
+    if (scope === 'managed') {
+      if (settings.disableAllHooks === true) return { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, disabledBy: file };
+      if (settings.allowManagedHooksOnly === true) managedOnly ??= file;
+      collectHooks(settings.hooks, file, managed);
+      continue;
+    }
+    if (managedOnly !== undefined) {
+      if (hasTaskHooks(settings.hooks)) {
+        result.warnings.push(`skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`);
+      }
+      continue;
+    }
+    if ((scope === 'project' || scope === 'local') && projectDir !== undefined && !projectTrust(projectDir).trusted) {
+      if (hasTaskHooks(settings.hooks)) untrusted.push(file);
+      continue;
+    }
     if (settings.disableAllHooks === true) result.disabledBy ??= file;
     collectHooks(settings.hooks, file, result);
   }
-  if (result.disabledBy !== undefined) result.hooks = { TaskCreated: [], TaskCompleted: [] };
+  if (untrusted.length > 0 && trust !== undefined && !trust.trusted && projectDir !== undefined) {
+    result.warnings.push(
+      `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run claude in ${trust.recordKey} and accept the trust dialog, or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
+    );
+  }
+  const own = result.disabledBy === undefined ? result.hooks : { TaskCreated: [], TaskCompleted: [] };
+  const merged: Record<TaskHookEvent, CommandHook[]> = { TaskCreated: [], TaskCompleted: [] };
+  for (const event of TASK_HOOK_EVENTS) {
+    // Managed hooks first; an identical command elsewhere runs once, as Claude Code runs it.
+    merged[event] = [...managed.hooks[event]];
+    for (const hook of own[event]) if (!merged[event].some((m) => sameCommand(m, hook))) merged[event].push(hook);
+  }
+  result.hooks = merged;
   return result;
+}
+
+function hasTaskHooks(hooks: unknown): boolean {
+  if (typeof hooks !== 'object' || hooks === null) return false;
+  return TASK_HOOK_EVENTS.some((event) => {
+    const groups = (hooks as Record<string, unknown>)[event];
+    return Array.isArray(groups) && groups.length > 0;
+  });
+}
+
+function sameCommand(a: CommandHook, b: CommandHook): boolean {
+  return a.command === b.command && JSON.stringify(a.args ?? null) === JSON.stringify(b.args ?? null);
 }
 
 function realOrSelf(file: string): string {

@@ -4,7 +4,7 @@
  * (hook-process.ts), and their answer read (hook-verdict.ts).
  */
 import { TasksError } from '../base/errors.js';
-import { loadTaskHookSettings, type CommandHook, type TaskHookEvent } from './hook-settings.js';
+import { loadTaskHookSettings, type CommandHook, type HookPolicySources, type TaskHookEvent } from './hook-settings.js';
 import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
 import type { Task } from '../store/schema.js';
 
@@ -17,6 +17,8 @@ import type { Task } from '../store/schema.js';
 /** Where and as whom hooks run. Everything from the outside world comes in here. */
 export interface HookContext {
   configDir: string;
+  /** Folder trust and managed settings: which settings files' hooks may run. */
+  policy: HookPolicySources;
   /** The project folder (Claude Code's cwd): project settings, hooks' cwd, `cwd` on stdin. */
   projectDir: string;
   /** The environment hooks inherit (plus CLAUDE_PROJECT_DIR, CLAUDE_CONFIG_DIR, CLAUDE_CODE_TASK_LIST_ID). */
@@ -72,7 +74,7 @@ export function blockReasons(report: HookRunReport): string[] {
 
 /** Run every configured hook of `event` at once (as Claude Code does) and wait for all. */
 export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
-  const settings = loadTaskHookSettings(ctx.configDir, ctx.projectDir);
+  const settings = loadTaskHookSettings(ctx.configDir, ctx.projectDir, ctx.policy);
   const stdin = JSON.stringify(hookInput(event, ctx, info));
   const env = {
     ...ctx.env,
@@ -119,8 +121,8 @@ async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, en
 }
 
 /** The number of hooks that would run for `event` (for "skipped N hooks (--no-hooks)"). */
-export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string): number {
-  return loadTaskHookSettings(configDir, projectDir).hooks[event].length;
+export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string, policy: HookPolicySources): number {
+  return loadTaskHookSettings(configDir, projectDir, policy).hooks[event].length;
 }
 
 export function runTaskCreatedHooks(ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {

@@ -4,6 +4,7 @@
  */
 import { TasksError } from '../base/errors.js';
 import { HookBlockedError, runTaskHooks, countTaskHooks, type HookContext, type HookRunReport } from '../hooks/hooks.js';
+import type { HookPolicySources } from '../hooks/hook-settings.js';
 import type { TaskHookEvent } from '../hooks/hook-settings.js';
 import type { TaskPatch } from '../store/patch.js';
 import type { Task } from '../store/schema.js';
@@ -38,7 +39,9 @@ export interface LifecycleContext {
   listId: string;
   listDir: string;
   /** How hooks run; undefined with --no-hooks (the report then says what was skipped). */
-  hooks: Omit<HookContext, 'configDir' | 'listId'> | undefined;
+  hooks: Omit<HookContext, 'configDir' | 'listId' | 'policy'> | undefined;
+  /** Folder trust and managed settings, for running hooks and for counting those skipped. */
+  hookPolicy: HookPolicySources;
   /** The project folder, to count the hooks that --no-hooks skipped. */
   projectDir: string;
   /** false with --no-notify. */
@@ -73,12 +76,12 @@ export function lifecycleTeam(ctx: LifecycleContext): Team | undefined {
 
 async function gate(event: TaskHookEvent, ctx: LifecycleContext, task: Task, report: LifecycleReport, action: string): Promise<void> {
   if (ctx.hooks === undefined) {
-    report.skippedHooks.push({ event, taskId: task.id, count: countTaskHooks(event, ctx.configDir, ctx.projectDir) });
+    report.skippedHooks.push({ event, taskId: task.id, count: countTaskHooks(event, ctx.configDir, ctx.projectDir, ctx.hookPolicy) });
     return;
   }
   const team = lifecycleTeam(ctx);
   report.team = team;
-  const run = await runTaskHooks(event, { ...ctx.hooks, configDir: ctx.configDir, listId: ctx.listId }, { task, teamName: team?.name });
+  const run = await runTaskHooks(event, { ...ctx.hooks, configDir: ctx.configDir, listId: ctx.listId, policy: ctx.hookPolicy }, { task, teamName: team?.name });
   report.hookRuns.push(run);
   if (run.blocked) throw new HookBlockedError(run, action);
 }

@@ -16,19 +16,35 @@ import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
  * completion can choose a list as every command does without loading them.
  */
 
-/** The folder names under `<config>/tasks/`; empty when there is none yet. */
-export function listIds(configDir: string): string[] {
+/** The longest file name Linux and macOS file systems take: a list folder's name is one. */
+export const MAX_LIST_ID_BYTES = 255;
+
+/**
+ * The folders under `<config>/tasks/`: `ids`, the lists (a folder name that is its own
+ * sanitized id), and `foreign`, folders no list id can name (`we ird`, `a.b`): agents
+ * never use them, and a list summary of one would be of a folder that `--list` cannot
+ * reach. Both empty when there is no `tasks/` yet.
+ */
+export function listFolders(configDir: string): { ids: string[]; foreign: string[] } {
+  let names: string[];
   try {
-    return fs
+    names = fs
       .readdirSync(tasksRoot(configDir), { withFileTypes: true })
       // A symlinked list folder counts: agents follow it, and so do we.
       .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(tasksRoot(configDir), e.name))))
       .map((e) => e.name)
       .sort();
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return [];
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return { ids: [], foreign: [] };
     throw new TasksError('io', `cannot read ${tasksRoot(configDir)}: ${(err as Error).message}`);
   }
+  const usable = (name: string) => sanitizeListId(name) === name && name.length <= MAX_LIST_ID_BYTES;
+  return { ids: names.filter(usable), foreign: names.filter((n) => !usable(n)) };
+}
+
+/** The lists under `<config>/tasks/`, by folder name; empty when there is none yet. */
+export function listIds(configDir: string): string[] {
+  return listFolders(configDir).ids;
 }
 
 function somethingAt(p: string): boolean {
@@ -124,6 +140,10 @@ export function chooseList(configDir: string, opts: ChooseListOptions): ListChoi
 function named(configDir: string, raw: string, how: ChoiceRule): ListChoice {
   if (raw === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(raw);
+  // Sanitized ids are ASCII: characters are bytes.
+  if (id.length > MAX_LIST_ID_BYTES) {
+    throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
+  }
   const dir = listDirOf(configDir, id);
   // Anything in the way (a file, a dangling link) counts as there: the command's own
   // read or write then says precisely what is wrong with it.

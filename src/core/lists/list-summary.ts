@@ -6,7 +6,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Status } from '../store/schema.js';
 import { shortIds } from './short-ids.js';
 
-export { chooseList, lastChange, listIds, type ListChoice } from './list-choice.js';
+export { chooseList, lastChange, listFolders, listIds, type ListChoice } from './list-choice.js';
 
 export interface ListSummary {
   id: string;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LockOptions } from 'proper-lockfile';
 import { TasksError, errnoCode } from '../base/errors.js';
+import { datedAheadMs, removeIfUnchanged, sameLock, type LockIdentity } from './future-lock.js';
 
 /**
  * Taking a proper-lockfile lock the way Claude Code does, plus one thing it does not do:
@@ -39,6 +40,8 @@ export interface LockWaitEvent {
   expiresInMs: number;
   /** Not refreshed for longer than a live holder would allow. */
   likelyDead: boolean;
+  /** How far in the future the lock is dated (0: it is not); see future-lock.ts. */
+  aheadMs: number;
 }
 
 type WaitListener = (event: LockWaitEvent) => void;
@@ -95,6 +98,8 @@ export async function acquireLock(
   const started = Date.now();
   let last: LockDirState | undefined;
   let announced = false;
+  // A lock dated in the future, as first seen, and when (monotonic clock).
+  let ahead: { seen: LockIdentity; since: number } | undefined;
   for (;;) {
     try {
       return await lockfile.lock(target, options);
@@ -119,12 +124,29 @@ export async function acquireLock(
         details: { lock: lockDir, reason: 'not_a_directory' },
       });
     }
+    const aheadMs = datedAheadMs(state.mtimeMs, now);
+    if (aheadMs > 0) {
+      // Unchanged for the stale time while dated ahead: no live holder (future-lock.ts).
+      const seen = { ino: state.ino, mtimeMs: state.mtimeMs };
+      if (ahead === undefined || !sameLock(ahead.seen, seen)) ahead = { seen, since: performance.now() };
+      else if (performance.now() - ahead.since >= LOCK_STALE_MS) {
+        removeIfUnchanged(lockDir, ahead.seen);
+        ahead = undefined;
+        continue;
+      }
+    } else {
+      ahead = undefined;
+    }
     // The same directory touched again: only a live holder's heartbeat does that.
     const refreshed = last !== undefined && last.ino === state.ino && state.mtimeMs > last.mtimeMs;
-    if (refreshed || now - started >= LOCK_WAIT_BOUND_MS) {
+    // Watching a lock dated ahead: wait out the stale time from when it was first seen.
+    const watching = ahead !== undefined && performance.now() - ahead.since < LOCK_STALE_MS + LOCK_REFRESH_MS;
+    if (refreshed || (now - started >= LOCK_WAIT_BOUND_MS && !watching)) {
       const holder = refreshed
         ? `its holder is alive: it refreshed the lock ${seconds(ageMs)} s ago`
-        : `the lock is ${seconds(ageMs)} s old`;
+        : aheadMs > 0
+          ? `the lock is dated ${seconds(aheadMs)} s in the future`
+          : `the lock is ${seconds(ageMs)} s old`;
       throw new TasksError('busy', `${what} is locked by another process (${lockName}; ${holder}); try again`, {
         hint: 'an agent or another tasks process is writing; a lock left by a dead process expires after 10 s',
         details: { lock: lockDir, ageMs: Math.round(ageMs), holderAlive: refreshed, waitedMs: now - started },
@@ -139,6 +161,7 @@ export async function acquireLock(
         ageMs,
         expiresInMs: Math.max(0, LOCK_STALE_MS - ageMs),
         likelyDead: ageMs > LOCK_REFRESH_MS + 1_000,
+        aheadMs,
       });
     }
   }

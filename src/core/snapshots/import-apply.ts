@@ -15,6 +15,11 @@ export interface ApplyOptions {
   now?: () => number;
   targetHoldMs?: number;
   maxBatchSize?: number;
+  /**
+   * Stop between two locked steps once aborted (Ctrl-C): what is written stays, whole
+   * and valid, and the same import run again finishes the job.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ImportResult {
@@ -50,7 +55,11 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
   const warnings: string[] = [];
   const createdIds = () => plan.create.flatMap((p) => ids.get(p.ref) ?? []);
 
+  const stopIfAborted = () => {
+    if (opts.signal?.aborted) throw partial(new TasksError('interrupted', 'import interrupted'), createdIds(), plan.create.length);
+  };
   for (let start = 0; start < plan.create.length; ) {
+    stopIfAborted();
     const batch = plan.create.slice(start, start + size);
     start += batch.length;
     let heldFrom = 0;
@@ -87,6 +96,8 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
         if (other !== undefined) side(other).addBlockedBy.push(self);
       }
     }
+    // The other sides of this batch's edges are written before stopping: a task written
+    // with a blocker always has that blocker's side too, as far as this run can see to it.
     for (const [id, change] of mirror) {
       try {
         await patchTask(listDir, id, change);

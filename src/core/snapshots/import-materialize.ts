@@ -32,8 +32,9 @@ export interface ExistingChange {
 }
 
 /** What a dry run predicts: ids from `firstId` on, in creation order, and the edges existing tasks gain. */
-export function predictImport(plan: ImportPlan, firstId: number): { tasks: Task[]; existing: ExistingChange[] } {
-  const ids = new Map(plan.create.map((p, i) => [p.ref, String(firstId + i)]));
+export function predictImport(plan: ImportPlan, firstId: string): { tasks: Task[]; existing: ExistingChange[] } {
+  const first = BigInt(firstId);
+  const ids = new Map(plan.create.map((p, i) => [p.ref, String(first + BigInt(i))]));
   const idOf = (e: Endpoint) => (e.kind === 'existing' ? e.id : ids.get(e.ref));
   const tasks = plan.create.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
   return { tasks, existing: existingChanges(plan, idOf) };

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { nextTaskId } from '../store/ids.js';
+import path from 'node:path';
+import { allocateIds } from '../store/ids.js';
 import { applyImport } from './import-apply.js';
 import { predictImport, type ExistingChange } from './import-materialize.js';
 import { planImport, type SkippedItem } from './import-plan.js';
@@ -13,6 +14,8 @@ export interface ImportRunOptions {
   dryRun?: boolean;
   /** A clock in ms, to size the batches by how long a hold of the list lock takes. */
   now?: () => number;
+  /** Aborted (Ctrl-C): stop between batches, keeping what is written (import-apply.ts). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ImportOutcome {
@@ -40,10 +43,11 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
   const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain) });
   warnings.push(...plan.warnings);
   if (opts.dryRun) {
-    const first = exists ? Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir))) : 1;
-    const { tasks, existing } = predictImport(plan, first);
+    // The ids a real run would get, or its refusal past the limit agents count to.
+    const ids = exists ? allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), plan.create.length) : undefined;
+    const { tasks, existing } = predictImport(plan, ids?.[0] ?? '1');
     return { created: tasks, skipped: plan.skip, updated: existing, warnings };
   }
-  const result = await applyImport(listDir, plan, opts.now ? { now: opts.now } : {});
+  const result = await applyImport(listDir, plan, { ...(opts.now ? { now: opts.now } : {}), signal: opts.signal });
   return { created: result.created, skipped: plan.skip, updated: result.existing, warnings: [...warnings, ...result.warnings] };
 }

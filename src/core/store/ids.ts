@@ -1,7 +1,18 @@
 import { TasksError } from '../base/errors.js';
 
-/** Task ids are decimal strings of positive integers, as Claude Code writes them. */
-const ID = /^[1-9][0-9]{0,15}$/;
+/**
+ * Task ids are decimal strings of positive integers, as Claude Code writes them, of any
+ * length a file name can hold (`<id>.json` in 255 bytes). Arithmetic on them is exact
+ * (BigInt): Number rounds past 2^53, where "9007199254740992" + 1 is itself again.
+ */
+const ID = /^[1-9][0-9]{0,249}$/;
+
+/**
+ * The highest id Claude Code counts to exactly: its next-id rule is Number arithmetic
+ * (parseInt, Math.max, + 1), exact up to Number.MAX_SAFE_INTEGER. Past it an agent can
+ * hand out an id that is already used, so `tasks` allocates no id above it.
+ */
+export const MAX_ALLOCATABLE_ID = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function isTaskId(value: string): boolean {
   return ID.test(value);
@@ -16,22 +27,62 @@ export function parseTaskId(raw: string): string {
   return value;
 }
 
-/** Numeric order: "10" after "9". */
+/** Numeric order, exact at any length: "10" after "9". Non-ids sort after ids, by text. */
 export function compareIds(a: string, b: string): number {
-  return Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
+  const ia = ID.test(a);
+  const ib = ID.test(b);
+  if (ia && ib) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  if (ia !== ib) return ia ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Spec section 4: next id = max(highest file id, high-water mark) + 1. */
-export function nextTaskId(fileIds: readonly string[], highWaterMark: number): string {
-  let max = Number.isFinite(highWaterMark) && highWaterMark > 0 ? Math.floor(highWaterMark) : 0;
+/** The larger of two ids (canonical decimals). */
+export function maxId(a: string, b: string): string {
+  return compareIds(a, b) >= 0 ? a : b;
+}
+
+/** The highest id in use: max(file ids, high-water mark); "0" when there is none. */
+export function highestUsedId(fileIds: readonly string[], highWaterMark: bigint): bigint {
+  let max = highWaterMark > 0n ? highWaterMark : 0n;
   for (const id of fileIds) {
-    const n = Number(id);
+    if (!isTaskId(id)) continue;
+    const n = BigInt(id);
     if (n > max) max = n;
   }
-  return String(max + 1);
+  return max;
 }
 
-export function parseHighWaterMark(text: string): number {
-  const n = Number.parseInt(text.trim(), 10);
-  return Number.isFinite(n) && n > 0 ? n : 0;
+/** Spec section 4: next id = max(highest file id, high-water mark) + 1, exactly. */
+export function nextTaskId(fileIds: readonly string[], highWaterMark: bigint): string {
+  return String(highestUsedId(fileIds, highWaterMark) + 1n);
+}
+
+/**
+ * `count` consecutive new ids for list `listName`, or a refusal (conflict) when any would
+ * pass MAX_ALLOCATABLE_ID. Pure: the caller holds the list lock.
+ */
+export function allocateIds(listName: string, fileIds: readonly string[], highWaterMark: bigint, count: number): string[] {
+  const highest = highestUsedId(fileIds, highWaterMark);
+  const last = highest + BigInt(count);
+  if (last > MAX_ALLOCATABLE_ID) {
+    const need = count === 1 ? `a new task would need ${last}` : `${count} new tasks would need ids up to ${last}`;
+    const limit = 'the highest Claude Code counts exactly';
+    const used =
+      highest === MAX_ALLOCATABLE_ID
+        ? `has used every id up to ${highest}, ${limit}`
+        : highest > MAX_ALLOCATABLE_ID
+          ? `has used every id up to ${highest}, past ${MAX_ALLOCATABLE_ID}, ${limit}`
+          : `has ids left only up to ${MAX_ALLOCATABLE_ID}, ${limit}`;
+    throw new TasksError('conflict', `list "${listName}" ${used}; ${need}`, {
+      hint: 'start a new list (--list <id>); ids past this limit could be handed out twice by agents',
+      details: { highestUsed: String(highest), limit: String(MAX_ALLOCATABLE_ID) },
+    });
+  }
+  return Array.from({ length: count }, (_, i) => String(highest + 1n + BigInt(i)));
+}
+
+/** The mark as agents read it: parseInt's leading digits, else 0. Exact at any length. */
+export function parseHighWaterMark(text: string): bigint {
+  const digits = /^\s*([0-9]+)/.exec(text)?.[1];
+  return digits === undefined ? 0n : BigInt(digits);
 }

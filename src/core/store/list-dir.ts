@@ -1,19 +1,33 @@
-import fs from 'node:fs';
 import { TasksError, errnoCode } from '../base/errors.js';
+import { makeDirs } from '../base/make-dirs.js';
+
+/** Errors that say the folder named is wrong, not that the machine is failing. */
+const WRONG_PLACE: Record<string, string> = {
+  EEXIST: 'it, or a folder above it, is a file',
+  ENOTDIR: 'it, or a folder above it, is a file',
+  ENOENT: 'folders cannot be made there',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'the path is too long',
+};
 
 /**
- * Make a list folder (and its parents) for a first create. A file where a folder should
- * be (the list, `tasks/`, or the config folder) is named plainly instead of surfacing
- * as an errno. A symlinked list folder is followed, as agents follow it.
+ * Make a list folder (and its parents) for a first create. A config folder where it
+ * cannot be made (a file in the way, /proc, no permission) is a usage error naming it:
+ * the folder given is wrong. Only a failing disk (ENOSPC, EIO) is an I/O error. A
+ * symlinked list folder is followed, as agents follow it.
  */
 export function ensureListDir(listDir: string): void {
   try {
-    fs.mkdirSync(listDir, { recursive: true });
+    makeDirs(listDir);
   } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new TasksError('corrupt', `cannot use ${listDir} as a list folder: it, or a folder above it, is a file`, {
-        details: { path: listDir },
+    const code = errnoCode(err) ?? '';
+    const why = WRONG_PLACE[code];
+    if (why !== undefined) {
+      throw new TasksError('usage', `cannot create the list folder ${listDir}: ${why}`, {
+        hint: 'check --config-dir or CLAUDE_CONFIG_DIR',
+        details: { path: listDir, errno: code },
       });
     }
     throw new TasksError('io', `cannot create ${listDir}: ${(err as Error).message}`, { cause: err });

@@ -52,7 +52,7 @@ export function readList(listDir: string): ListSnapshot {
     const limit = bytesRead > LIST_BYTES_BUDGET ? LARGE_FILE_BYTES : MAX_TASK_FILE_BYTES;
     const result = readTaskFile(prefix + name, limit);
     if (result.kind === 'ok') {
-      tasks.push(result.task);
+      tasks.push(namedByFile(result.task, idFromFileName(name)));
       bytesRead += result.bytes ?? 0;
     } else if (result.kind === 'invalid') {
       const degraded = limit < MAX_TASK_FILE_BYTES && result.reason.includes('limit');
@@ -63,6 +63,16 @@ export function readList(listDir: string): ListSnapshot {
   }
   tasks.sort((a, b) => compareIds(a.id, b.id));
   return { tasks, problems };
+}
+
+/**
+ * A task is the id of its file (spec section 3): agents address it by the file name and
+ * their next write of it puts that id inside. An `id` inside that differs (a hand edit, a
+ * copied file) is shown as the file's, so that two files never show as one id;
+ * `tasks check` reports the difference (id_mismatch). Names that are not ids keep theirs.
+ */
+export function namedByFile(task: Task, fileId: string | undefined): Task {
+  return fileId === undefined || task.id === fileId ? task : { ...task, id: fileId };
 }
 
 /** Ids taken by files: every numeric `<n>.json`, valid or not (a corrupt file still holds its id). */
@@ -79,9 +89,9 @@ export function fileIds(listDir: string): string[] {
  * The mark as agents read it (unreadable or absent: 0). Read like a task file: never
  * through a symlink, never from a FIFO or device, never more than a few bytes.
  */
-export function readHighWaterMark(listDir: string): number {
-  const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 64);
-  return read.kind === 'text' ? parseHighWaterMark(read.text) : 0;
+export function readHighWaterMark(listDir: string): bigint {
+  const read = readRegularFile(path.join(listDir, HIGH_WATER_MARK), 300);
+  return read.kind === 'text' ? parseHighWaterMark(read.text) : 0n;
 }
 
 /**
@@ -94,7 +104,7 @@ export function readTasks(listDir: string, ids: readonly string[]): Task[] {
   for (const id of new Set(ids)) {
     if (!isTaskId(id)) continue;
     const result = readTaskFile(path.join(listDir, `${id}.json`));
-    if (result.kind === 'ok') tasks.push(result.task);
+    if (result.kind === 'ok') tasks.push(namedByFile(result.task, id));
   }
   return tasks;
 }

@@ -1,4 +1,5 @@
 import { KNOWN_KEYS, isKnownKey, type Task } from './schema.js';
+import { setOwn } from '../base/own-key.js';
 
 /**
  * Byte-compatible with Claude Code: `JSON.stringify(task, null, 2)`, no trailing newline.
@@ -14,10 +15,10 @@ export function serializeTask(task: Task): string {
 export function orderKeys(task: Task): Task {
   const out: Record<string, unknown> = {};
   for (const key of KNOWN_KEYS) {
-    if (task[key] !== undefined) out[key] = task[key];
+    if (task[key] !== undefined) setOwn(out, key, task[key]);
   }
   for (const [key, value] of Object.entries(task)) {
-    if (!isKnownKey(key) && value !== undefined) out[key] = value;
+    if (!isKnownKey(key) && value !== undefined) setOwn(out, key, value);
   }
   return out as Task;
 }
@@ -32,12 +33,11 @@ export function mergeInClaudeOrder(old: Task, changes: Partial<Task>): Task {
   const known: Record<string, unknown> = {};
   const unknown: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(base)) {
-    (isKnownKey(key) ? known : unknown)[key] = value;
+    setOwn(isKnownKey(key) ? known : unknown, key, value);
   }
   for (const [key, value] of Object.entries(changes)) {
     if (key === 'id') continue;
-    if (isKnownKey(key)) known[key] = value;
-    else unknown[key] = value;
+    setOwn(isKnownKey(key) ? known : unknown, key, value);
   }
   const merged: Record<string, unknown> = { ...known, id: old.id, ...unknown };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];

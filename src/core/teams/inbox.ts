@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_INBOX_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { TasksError, errnoCode } from '../base/errors.js';
+import { makeDirs } from '../base/make-dirs.js';
 import { assertStillHeld, withInboxLock } from '../locks/locks.js';
 import { sanitizeListId } from '../store/paths.js';
 import { writeFileAtomic } from '../store/task-file.js';
@@ -42,7 +43,7 @@ export function inboxMessage(from: string, text: string, timestamp: string, msgI
  */
 export async function appendToInbox(file: string, message: InboxMessage): Promise<void> {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file));
     fs.writeFileSync(file, '[]', { flag: 'wx' });
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') {

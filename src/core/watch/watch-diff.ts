@@ -1,6 +1,7 @@
 import { compareIds } from '../store/ids.js';
 import type { Task } from '../store/schema.js';
 import { sameValue } from '../base/same-value.js';
+import { setOwn } from '../base/own-key.js';
 
 /** The tasks of a list at one moment, by id. */
 export type TaskSnapshot = ReadonlyMap<string, Task>;
@@ -38,7 +39,7 @@ export function fieldChanges(before: Task, after: Task): Record<string, FieldCha
     const change: FieldChange = {};
     if (had) change.old = b[key];
     if (has) change.new = a[key];
-    changes[key] = change;
+    setOwn(changes, key, change);
   }
   return changes;
 }

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
-import { nextTaskId } from '../store/ids.js';
+import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
-import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
+import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
@@ -24,8 +24,13 @@ import { announceTaskWrite } from './write-events.js';
  * with a pure function, write, release. Locks are held for milliseconds.
  */
 
-/** Read one task, or throw not_found / corrupt. No lock (as agents read). */
+/** Read one task, or throw not_found / corrupt. No lock (as agents read). Its id is its file's. */
 export function getTask(listDir: string, id: string): Task {
+  return namedByFile(readStoredTask(listDir, id), id);
+}
+
+/** The task as its file holds it, `id` inside included: what a locked rewrite starts from. */
+function readStoredTask(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
   if (result.kind === 'ok') return result.task;
   if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
@@ -97,8 +102,7 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
   ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
     for (let allocation = 1; ; allocation++) {
-      const first = Number(nextTaskId(fileIds(listDir), readHighWaterMark(listDir)));
-      const ids = Array.from({ length: count }, (_, i) => String(first + i));
+      const ids = allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), count);
       const tasks = build(ids);
       for (const [i, task] of tasks.entries()) {
         if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);
@@ -207,7 +211,8 @@ async function changeTask(
   guard?: Guard,
 ): Promise<UpdateResult> {
   return withTaskLock(listDir, id, (stillHeld) => {
-    const before = getTask(listDir, id);
+    // As stored, so that a write that puts the file's id back inside counts as a change.
+    const before = readStoredTask(listDir, id);
     guard?.(before);
     const { task, changed } = decide(before);
     if (changed.length > 0) {
@@ -277,7 +282,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
       const mark = readHighWaterMark(listDir);
       assertStillHeld(listHeld, 'the list');
       assertStillHeld(taskHeld, `task #${id}`);
-      if (Number(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+      if (BigInt(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
       try {
         fs.unlinkSync(taskPath(listDir, id));
         announceTaskWrite({ listDir, id, before: current });
@@ -308,7 +313,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
 /** A corrupt file can still be deleted by id; we report what we can of it. */
 function getTaskForDelete(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
-  if (result.kind === 'ok') return result.task;
+  if (result.kind === 'ok') return namedByFile(result.task, id);
   if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
   throw new TasksError('corrupt', `task #${id} is unreadable (${result.reason}); not deleting a file we cannot read`, {
     details: { id },

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { errnoCode } from './errors.js';
+
+/**
+ * `mkdir -p`, one level at a time. Node 20's `mkdirSync(dir, {recursive: true})` loops
+ * forever, synchronously (so deaf to signals), where a parent exists but a child cannot
+ * be made in it and mkdir says ENOENT, as under /proc. Here every failure is thrown once,
+ * with its errno code, for the caller to name.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let cur = path.resolve(dir); ; ) {
+    if (existsAsDirectory(cur)) break;
+    missing.push(cur);
+    const parent = path.dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      fs.mkdirSync(folder);
+    } catch (err) {
+      // Made by someone else meanwhile: fine, as mkdir -p.
+      if (errnoCode(err) === 'EEXIST' && existsAsDirectory(folder)) continue;
+      throw err;
+    }
+  }
+}
+
+/** A folder (or a symlink to one) is there; anything else, or nothing, is not. */
+function existsAsDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+
+/** What list, lists and claim --next say must be what is on disk, and what agents would do. */
+
+const task = (id: string, subject: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
+
+describe('list: a task is named by its file', () => {
+  it('shows the file name as the id when the id inside differs (no two rows "#2")', () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, task('1', 'one'));
+    writeTask(list, task('2', 'two'));
+    // 3.json says it is #2: agents address it as 3 (the file), and their next write says so.
+    fs.writeFileSync(path.join(list, '3.json'), JSON.stringify(task('2', 'three'), null, 2));
+    const r = run(config, ['-l', 'l', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\tpending\t-\t-\tone\n2\tpending\t-\t-\ttwo\n3\tpending\t-\t-\tthree\n');
+    const json = JSON.parse(run(config, ['-l', 'l', 'list', '--json']).stdout) as Array<{ id: string }>;
+    expect(json.map((t) => t.id)).toEqual(['1', '2', '3']);
+    expect(run(config, ['-l', 'l', 'get', '3', '--json']).stdout).toContain('"subject": "three"');
+  });
+});
+
+describe('lists: only folders agents can use', () => {
+  it('leaves out a folder whose name is not a sanitized list id, and says why, instead of "0 tasks, 1970"', () => {
+    const config = tempConfig();
+    writeTask(path.join(config, 'tasks', 'good'), task('1', 'one'));
+    writeTask(path.join(config, 'tasks', 'we ird'), task('1', 'hidden'));
+    const r = run(config, ['lists', '--json']);
+    expect(r.code).toBe(0);
+    const lists = JSON.parse(r.stdout) as Array<{ id: string; changedAt: string }>;
+    expect(lists.map((l) => l.id)).toEqual(['good']);
+    expect(lists.every((l) => !l.changedAt.startsWith('1970'))).toBe(true);
+    expect(r.stderr).toBe(
+      'warning: skipped tasks/we ird: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)\n',
+    );
+    // And it is not "the only list" that a command would pick.
+    expect(run(config, ['list']).stdout).toBe('1\tpending\t-\t-\tone\n');
+  });
+});
+
+describe('claim --next: a ready task whose lock cannot be had is passed over', () => {
+  it('claims the next ready task when the lowest one has an unusable lock, and says so', () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, task('1', 'one'));
+    writeTask(list, task('2', 'two'));
+    fs.writeFileSync(path.join(list, '1.json.lock'), ''); // a file: nobody can take or break it
+    const r = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('2\n');
+    expect(r.stderr).toMatch(/^warning: passed over task #1: .*1\.json\.lock is not a directory.*\n$/);
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ owner: 'w' });
+    expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
+  });
+
+  it('exits 5 when every ready task is locked', () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'l');
+    writeTask(list, task('1', 'one'));
+    fs.writeFileSync(path.join(list, '1.json.lock'), '');
+    const r = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/1\.json\.lock is not a directory/);
+  });
+});
