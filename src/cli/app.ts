@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -5,11 +6,12 @@ import { TasksError, isTasksError } from '../core/base/errors.js';
 import { chooseList, listIds, type ListChoice } from '../core/lists/list-choice.js';
 import { nearNames } from '../core/lists/near-names.js';
 import { shortIds } from '../core/lists/short-ids.js';
+import { ownersSetWithTasks } from '../core/history/journal.js';
 import { goneOwners, type GoneOwners } from '../core/sessions/gone-owners.js';
 import { onTaskWrite } from '../core/writes/write-events.js';
 import { SessionIndex } from '../core/sessions/session-index.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
-import { resolveConfigDir } from '../core/store/paths.js';
+import { listDirOf, resolveConfigDir } from '../core/store/paths.js';
 import { renderErrorJson, renderErrorText } from '../render/error.js';
 import { decideColor, makeStyle, type Style } from '../render/style.js';
 import { renderChoiceNote } from '../render/list-choice-note.js';
@@ -41,6 +43,8 @@ export class App {
   private sessionIndex: SessionIndex | undefined;
   /** Set by `undo`: the journal txn this run takes back. */
   undoing: string | undefined;
+  /** Append this run's journal record now, rather than when it ends (set by main.ts). */
+  flushJournal: () => void = () => {};
 
   constructor(
     private readonly stdout: OutputTarget,
@@ -124,13 +128,22 @@ export class App {
     };
   }
 
-  /** Where the command runs (a deleted working directory reads as home: no project). */
-  get cwd(): string {
-    return currentDir(this.home);
+  /** Where the command runs; undefined when that directory was deleted (no project then). */
+  get cwd(): string | undefined {
+    return currentDir();
   }
 
+  /**
+   * The home directory as Claude Code records paths: resolved (a symlinked $HOME points
+   * where sessions' working directories really are).
+   */
   get home(): string {
-    return this.env.HOME || os.homedir();
+    const home = this.env.HOME || os.homedir();
+    try {
+      return fs.realpathSync(home);
+    } catch {
+      return home;
+    }
   }
 
   /** The person running tasks, by login name: an owner that is never "gone". */
@@ -146,7 +159,14 @@ export class App {
 
   /** Owners in this list whose session is over, or undefined when none can be said to be. */
   goneOwners(listId: string): GoneOwners | undefined {
-    return goneOwners(this.sessions, listId, this.person);
+    const people = () => {
+      const named = ownersSetWithTasks(listDirOf(this.configDir, listId));
+      if (this.person !== undefined) named.add(this.person);
+      return named;
+    };
+    // The journal is read only when some session of the list is over.
+    const probe = goneOwners(this.sessions, listId);
+    return probe === undefined ? undefined : goneOwners(this.sessions, listId, people());
   }
 
   /** One session index per process: every command that needs sessions shares its reads. */
@@ -166,6 +186,7 @@ export class App {
     const globals = this.globals();
     const choice = chooseList(this.configDir, {
       flag: globals.list,
+      exact: opts.newList,
       session: globals.session,
       env: this.env.CLAUDE_CODE_TASK_LIST_ID,
       forWrite,
@@ -258,12 +279,12 @@ export class App {
   }
 }
 
-/** The working directory; a directory deleted under us reads as home (no project). */
-function currentDir(home: string): string {
+/** The working directory, or undefined when it was deleted under us. */
+function currentDir(): string | undefined {
   try {
     return process.cwd();
   } catch {
-    return home;
+    return undefined;
   }
 }
 

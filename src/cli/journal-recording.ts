@@ -8,7 +8,7 @@ import type { App } from './app.js';
  * command, and every task write. Runs that change nothing record nothing. A journal that
  * cannot be written is a warning; the change stands.
  */
-export function recordChanges(app: App, command: Command): { stop: () => void } {
+export function recordChanges(app: App, command: Command): { stop: () => void; flush: () => void } {
   const as = (command.opts() as { as?: unknown }).as;
   const actor =
     typeof as === 'string' && as !== ''
@@ -20,6 +20,8 @@ export function recordChanges(app: App, command: Command): { stop: () => void } 
     txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     undoes: () => app.undoing,
     now: () => new Date(),
+    onCut: (_listDir, ids) =>
+      app.warn(`the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`),
     onError: (listDir, err) => app.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
   });
 }

@@ -37,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
   onLockWait((event) => app.note(renderLockWait(event)));
   program.hook('preAction', (_root, command) => {
     journal = recordChanges(app, command);
+    app.flushJournal = journal.flush;
   });
   try {
     await program.parseAsync(argv);
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** What this run changed, recorded in each list's journal when it ends (however it ends). */
-let journal: { stop: () => void } | undefined;
+let journal: { stop: () => void; flush: () => void } | undefined;
 
 function stopJournal(): void {
   journal?.stop();

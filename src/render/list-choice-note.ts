@@ -21,7 +21,8 @@ export function renderChoiceNote(
     case 'session':
     case 'project': {
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).length;
-      const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} here: tasks lists --here` : '';
+      const where = choice.projectDir === undefined ? 'here' : `in ${tildePath(choice.projectDir, opts.home)}`;
+      const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} of sessions ${where}: tasks lists` : '';
       return `using list ${shown} (${sessionWords(choice, opts).join(', ')})${more}`;
     }
     case 'only': {

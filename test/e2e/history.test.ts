@@ -141,7 +141,7 @@ describe('tasks log', () => {
       '#1  agent of session 2d483082  status pending → in_progress, owner (none) → tester',
       '#1  alice (person)             owner tester → bob',
     ]);
-    expect(text.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\ncreated before this record starts: #2\n$/);
+    expect(text.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\nno record of the creation of #2 \(made before the record starts, or by a session that is not known\)\n$/);
     const json = t('log', '1', '--json').stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(json).toEqual([
       { at: at(200), task: '1', op: 'create', who: { kind: 'agent', name: null, session }, changes: { subject: { new: 'Run tests' }, description: { new: 'npm test' }, status: { new: 'pending' } }, source: 'transcript', command: null },
@@ -154,7 +154,12 @@ describe('tasks log', () => {
     expect(t('get', '1').stdout).toMatch(/\nlast changed \d+s ago by alice \(person\): owner tester → bob\n$/);
     // A hand edit: the record no longer explains the file.
     writeTask(list, { id: '1', subject: 'Run tests', description: 'npm test', owner: 'carol', status: 'in_progress', blocks: [], blockedBy: [] });
-    expect(t('log').stderr).toContain('changed in ways no record shows (by hand?): #1');
+    const later = Date.now() / 1000 + 10;
+    fs.utimesSync(path.join(list, '1.json'), later, later);
+    expect(t('log').stderr).toContain('changed in ways no record shows (a hand edit, or an agent whose session is not known): #1');
+    expect(t('get', '1').stdout).toMatch(/\nchanged since then by a change no record shows/);
+    expect(t('log', '99')).toMatchObject({ code: 3, stderr: expect.stringContaining('error: task #99 not found, and no change to it is recorded') });
+    expect(t('log', '--limit', '0x2').code).toBe(2);
     expect(t('log', '--limit', '0')).toMatchObject({ code: 2, stderr: 'error: invalid --limit "0": expected a whole number above 0\n' });
   });
 

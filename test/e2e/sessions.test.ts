@@ -90,7 +90,7 @@ describe('list choice by project', () => {
     // No live session: the most recently active one, and a read says another is here.
     const before = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(before.stdout)).toHaveLength(2);
-    expect(before.stderr).toMatch(/^using list 7c1e2f30 \(ended session "quick fix", ~\/proj, active 2 min ago\); 1 other list here: tasks lists --here\n$/);
+    expect(before.stderr).toMatch(/^using list 7c1e2f30 \(ended session "quick fix", ~\/proj, active 2 min ago\); 1 other list of sessions in ~\/proj: tasks lists\n$/);
     // ... and a change refuses, naming both with prompt and project.
     const refused = inDir(w, proj, ['create', 'x']);
     expect(refused.code).toBe(2);
@@ -100,7 +100,7 @@ describe('list choice by project', () => {
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj, status: 'idle' });
     const live = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(live.stdout)).toHaveLength(1);
-    expect(live.stderr).toBe('using list 2d483082 (live session "long running", ~/proj)\n');
+    expect(live.stderr).toBe('using list 2d483082 (live session "long running", ~/proj); 1 other list of sessions in ~/proj: tasks lists\n');
     expect(inDir(w, proj, ['create', 'y'])).toMatchObject({ code: 0, stdout: '2\n' });
   });
 

@@ -34,6 +34,12 @@ export function registerGet(program: Command, app: App): void {
       // Its last recorded change; transcripts last written before the file changed cannot hold it.
       const changedAt = fs.statSync(taskPath(dir, id), { throwIfNoEntry: false })?.mtimeMs;
       const last = readTimeline(dir, { index: app.sessions, listId, task: id, changedSince: changedAt === undefined ? undefined : changedAt - 2000 }).events.at(-1);
-      if (last !== undefined) app.out(app.style.dim(renderLastChange(last, Date.now())));
+      if (last !== undefined) {
+        app.out(app.style.dim(renderLastChange(last, Date.now())));
+        // The file is newer than any record of it: someone no record shows changed it since.
+        if (changedAt !== undefined && changedAt > Date.parse(last.at) + 2000) {
+          app.out(app.style.dim('changed since then by a change no record shows (a hand edit, or an agent whose session is not known)'));
+        }
+      }
     });
 }

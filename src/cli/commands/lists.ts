@@ -4,7 +4,7 @@ import type { SessionInfo } from '../../core/sessions/session-index.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
-import type { App } from '../app.js';
+import { usage, type App } from '../app.js';
 
 interface ListsOptions {
   here?: boolean;
@@ -37,6 +37,7 @@ Examples:
     )
     .action((opts: ListsOptions) => {
       const here = opts.here ? app.cwd : undefined;
+      if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       const lists = overviewLists(app.configDir, app.sessions).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&

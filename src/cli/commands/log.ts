@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { parseDuration } from '../../core/base/duration-flag.js';
 import { gapsOf, readTimeline } from '../../core/history/timeline.js';
-import { readList } from '../../core/store/list-read.js';
+import { TasksError } from '../../core/base/errors.js';
+import { readList, readTasks } from '../../core/store/list-read.js';
 import { renderLogLines, stamp } from '../../render/log-lines.js';
 import type { App } from '../app.js';
 import { usage } from '../app.js';
@@ -41,11 +42,14 @@ Examples:
     .action((rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
       const since = opts.since === undefined ? undefined : Date.now() - parseDuration(opts.since, '--since');
-      const limit = opts.limit === undefined ? undefined : Number(opts.limit);
-      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
+      const limit = opts.limit === undefined ? undefined : /^[0-9]+$/.test(opts.limit) ? Number(opts.limit) : NaN;
+      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
       const { id: listId, dir } = app.list(false);
       const timeline = readTimeline(dir, { index: app.sessions, listId, task });
-      for (const d of timeline.damaged) app.warn(`skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
+      for (const d of timeline.damaged) app.warn(d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
+      if (task !== undefined && timeline.events.length === 0 && readTasks(dir, [task]).length === 0) {
+        throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
+      }
       let events = timeline.events;
       if (since !== undefined) events = events.filter((e) => Date.parse(e.at) >= since);
       if (limit !== undefined) events = events.slice(-limit);
@@ -62,8 +66,8 @@ Examples:
           : `history from ${stamp(first.at)}`;
       const notes = [
         `${start} (the journal of tasks' own changes${timeline.transcripts > 0 ? `, and ${timeline.transcripts} transcript${timeline.transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known'})`,
-        ...(gaps.before.length > 0 ? [`created before this record starts: ${gaps.before.map((id) => `#${id}`).join(', ')}`] : []),
-        ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (by hand?): ${gaps.unexplained.map((id) => `#${id}`).join(', ')}`] : []),
+        ...(gaps.before.length > 0 ? [`no record of the creation of ${gaps.before.map((id) => `#${id}`).join(', ')} (made before the record starts, or by a session that is not known)`] : []),
+        ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${gaps.unexplained.map((id) => `#${id}`).join(', ')}`] : []),
       ];
       for (const n of notes) app.note(n);
       if (events.length > 0) app.out(renderLogLines(events, app.humanLayout ? app.style : PLAIN));

@@ -19,7 +19,7 @@ import type { Task } from '../store/schema.js';
 
 export const JOURNAL_FILE = '.tasks-journal.jsonl';
 /** Longer strings are stored cut (an agent's 10 MB description must not make a line of it). */
-export const MAX_VALUE_CHARS = 4096;
+export const MAX_VALUE_CHARS = 16384;
 /** A line is at most about this long; more changes go on more lines of the same txn. */
 export const MAX_LINE_BYTES = 60 * 1024;
 /** Reading: a journal past this is read from its end. */
@@ -93,8 +93,10 @@ export function journalPath(listDir: string): string {
 /**
  * Append an entry: one line per write(2), opened for append. Changes beyond a line's
  * room go on further lines of the same txn. Throws on an I/O error; callers warn and go on.
+ * Returns the ids of tasks whose change was stored with a value cut (undo cannot restore it).
  */
-export function appendJournal(listDir: string, entry: JournalEntry): void {
+export function appendJournal(listDir: string, entry: JournalEntry): string[] {
+  const cutIds: string[] = [];
   const lines: string[] = [];
   let batch: JournalChange[] = [];
   let size = 0;
@@ -105,14 +107,24 @@ export function appendJournal(listDir: string, entry: JournalEntry): void {
   };
   for (const change of entry.changes) {
     const stored = cut(change) as JournalChange;
+    if (holdsCut(stored)) cutIds.push(change.id);
     const bytes = Buffer.byteLength(JSON.stringify(stored));
     if (size + bytes > MAX_LINE_BYTES) push();
     batch.push(stored);
     size += bytes;
   }
   push();
-  const fd = fs.openSync(journalPath(listDir), fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o644);
+  // Non-blocking: a FIFO put where the journal goes must not hang the command.
+  const fd = fs.openSync(
+    journalPath(listDir),
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    0o644,
+  );
   try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${JOURNAL_FILE} is not a regular file`);
+    // A line torn by a crash mid-write: ours starts on a line of its own, not glued to it.
+    if (stat.size > 0 && lastByte(journalPath(listDir), stat.size) !== 10) lines[0] = `\n${lines[0]}`;
     for (const line of lines) {
       const data = Buffer.from(`${line}\n`);
       const n = fs.writeSync(fd, data);
@@ -121,10 +133,23 @@ export function appendJournal(listDir: string, entry: JournalEntry): void {
   } finally {
     fs.closeSync(fd);
   }
+  return cutIds;
+}
+
+function lastByte(file: string, size: number): number | undefined {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    const one = Buffer.alloc(1);
+    return fs.readSync(fd, one, 0, 1, size - 1) === 1 ? one[0] : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export interface JournalRead {
   entries: JournalEntry[];
+  /** The line number of the last entry (0: none). */
+  lastEntryLine: number;
   /** Lines that are not journal entries: skipped, each with its line number. */
   damaged: Array<{ line: number; reason: string }>;
 }
@@ -153,13 +178,13 @@ function looksLikeEntry(v: unknown): v is JournalEntry {
 
 /** Every entry, oldest first; a missing journal is an empty one. */
 export function readJournal(listDir: string): JournalRead {
-  const out: JournalRead = { entries: [], damaged: [] };
+  const out: JournalRead = { entries: [], lastEntryLine: 0, damaged: [] };
   let text: string;
   try {
     const fd = fs.openSync(journalPath(listDir), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
     try {
       const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return { entries: [], damaged: [{ line: 0, reason: `${JOURNAL_FILE} is not a regular file` }] };
+      if (!stat.isFile()) return { entries: [], lastEntryLine: 0, damaged: [{ line: 0, reason: `${JOURNAL_FILE} is not a regular file` }] };
       const start = Math.max(0, stat.size - MAX_READ_BYTES);
       const buffer = Buffer.allocUnsafe(stat.size - start);
       let filled = 0;
@@ -186,8 +211,25 @@ export function readJournal(listDir: string): JournalRead {
       out.damaged.push({ line: i + 1, reason: 'not JSON' });
       return;
     }
-    if (looksLikeEntry(value)) out.entries.push(value);
-    else out.damaged.push({ line: i + 1, reason: 'not a journal entry' });
+    if (looksLikeEntry(value)) {
+      out.entries.push(value);
+      out.lastEntryLine = i + 1;
+    } else out.damaged.push({ line: i + 1, reason: 'not a journal entry' });
   });
   return out;
+}
+
+/**
+ * Owners that changes made with `tasks` gave tasks: people and `--as` names, not a
+ * session's agents, so never "gone" with a session.
+ */
+export function ownersSetWithTasks(listDir: string): Set<string> {
+  const owners = new Set<string>();
+  for (const entry of readJournal(listDir).entries) {
+    for (const change of entry.changes) {
+      const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
+      if (typeof owner === 'string' && owner !== '') owners.add(owner);
+    }
+  }
+  return owners;
 }

@@ -34,6 +34,8 @@ export interface RecorderOptions {
   now: () => Date;
   /** A journal that cannot be written: told once per list, never fatal. */
   onError: (listDir: string, err: unknown) => void;
+  /** Tasks whose change the journal keeps only in part (a value too long): undo cannot restore them. */
+  onCut?: (listDir: string, ids: string[]) => void;
 }
 
 /** Changes kept in memory before they are appended (a 100,000-task import goes in pieces). */
@@ -45,7 +47,7 @@ const FLUSH_EVERY = 200;
  * changes for large ones. Writes are announced under the lock, as they happen, so the
  * record follows the order of the files' changes.
  */
-export function startRecording(opts: RecorderOptions): { stop: () => void } {
+export function startRecording(opts: RecorderOptions): { stop: () => void; flush: () => void } {
   const pending = new Map<string, JournalChange[]>();
   const failed = new Set<string>();
   const flush = (listDir: string) => {
@@ -53,7 +55,7 @@ export function startRecording(opts: RecorderOptions): { stop: () => void } {
     pending.delete(listDir);
     if (!changes || changes.length === 0 || failed.has(listDir)) return;
     try {
-      appendJournal(listDir, {
+      const cutIds = appendJournal(listDir, {
         v: 1,
         at: opts.now().toISOString(),
         actor: opts.actor,
@@ -62,6 +64,7 @@ export function startRecording(opts: RecorderOptions): { stop: () => void } {
         ...(opts.undoes?.() === undefined ? {} : { undoes: opts.undoes?.() }),
         changes,
       });
+      if (cutIds.length > 0) opts.onCut?.(listDir, cutIds);
     } catch (err) {
       failed.add(listDir);
       opts.onError(listDir, err);
@@ -78,6 +81,10 @@ export function startRecording(opts: RecorderOptions): { stop: () => void } {
   return {
     stop: () => {
       unsubscribe();
+      for (const listDir of [...pending.keys()]) flush(listDir);
+    },
+    /** Append what is recorded so far now (an undo does, before it lets the next one look). */
+    flush: () => {
       for (const listDir of [...pending.keys()]) flush(listDir);
     },
   };

@@ -96,7 +96,16 @@ export function planUndo(entries: readonly JournalEntry[], current: (id: string)
 
 /** Read the journal and plan; not_found when nothing is recorded. */
 export function planLastUndo(listDir: string, current: (id: string) => Task | undefined): UndoPlan {
-  const entries = lastChange(readJournal(listDir).entries);
+  const journal = readJournal(listDir);
+  // A damaged line after the last good one may be the last change: taking back the one
+  // before it instead would undo the wrong thing.
+  const after = journal.damaged.filter((d) => d.line > journal.lastEntryLine);
+  if (after.length > 0) {
+    throw new TasksError('conflict', `cannot undo: the journal's last line${after.length === 1 ? ' is' : 's are'} damaged (line ${after.map((d) => d.line).join(', ')}: ${after[0]!.reason}), so its last change is not known`, {
+      hint: 'tasks log shows what is recorded',
+    });
+  }
+  const entries = lastChange(journal.entries);
   if (entries === undefined) {
     throw new TasksError('not_found', 'nothing to undo: no change made with tasks is recorded in this list', {
       hint: 'tasks log shows its history',

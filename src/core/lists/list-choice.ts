@@ -105,14 +105,16 @@ export interface ListChoice {
 export interface ChooseListOptions {
   /** `--list`: a list id, or a unique prefix of one. */
   flag?: string | undefined;
+  /** `--list` names exactly this list, never a prefix (`create --new-list`). */
+  exact?: boolean | undefined;
   /** `--session`: a session id, or a unique prefix of one. */
   session?: string | undefined;
   /** `$CLAUDE_CODE_TASK_LIST_ID` */
   env?: string | undefined;
   /** A change goes ahead only on a certain choice; a read may take the likeliest list. */
   forWrite: boolean;
-  /** Where the command runs, and the home directory the project search stops below. */
-  cwd: string;
+  /** Where the command runs (undefined: a deleted directory, no project), and the home directory the project search stops below. */
+  cwd: string | undefined;
   home: string;
   index?: SessionIndex | undefined;
 }
@@ -130,7 +132,7 @@ export interface ChooseListOptions {
  * than one candidate; the caller says on stderr which list was chosen and why.
  */
 export function chooseList(configDir: string, opts: ChooseListOptions): ListChoice {
-  if (opts.flag !== undefined) return byFlag(configDir, opts.flag);
+  if (opts.flag !== undefined) return opts.exact ? named(configDir, opts.flag, 'flag') : byFlag(configDir, opts.flag);
   const index = opts.index ?? new SessionIndex(configDir);
   if (opts.session !== undefined) return bySession(configDir, index, opts.session, opts.forWrite);
   if (opts.env !== undefined && opts.env !== '') return named(configDir, opts.env, 'env');
@@ -193,6 +195,7 @@ interface Candidate {
 
 /** Rule 4: undefined when no directory from cwd up has sessions with lists. */
 function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptions): ListChoice | undefined {
+  if (opts.cwd === undefined) return undefined;
   for (const dir of projectDirs(opts.cwd, opts.home)) {
     const withList = (id: string) => index.listsOfSession(id).length > 0;
     const candidates: Candidate[] = index
@@ -212,11 +215,12 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
       });
     }
     const chosen = pool[0] as Candidate;
+    const all = [...new Set(candidates.map((c) => c.list))];
     return {
       ...named(configDir, chosen.list, 'project'),
       session: chosen.session,
       projectDir: dir,
-      candidates: lists.length > 1 ? lists : undefined,
+      candidates: all.length > 1 ? all : undefined,
     };
   }
   return undefined;

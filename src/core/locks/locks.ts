@@ -132,3 +132,17 @@ export function assertStillHeld(stillHeld: () => boolean, what: string): void {
 export async function withInboxLock<T>(inbox: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
   return withLock(inbox, `inbox ${path.basename(inbox)}`, fn, { retries: INBOX_LOCK_RETRIES, lockfilePath: `${inbox}.lock` });
 }
+
+/**
+ * A lock of `tasks`' own on a file of its own (the journal, for `undo`): agents never
+ * take it, so it never makes them wait; it only keeps two of our processes from taking
+ * back the same change at once. The file is created (empty) when missing.
+ */
+export async function withOwnFileLock<T>(file: string, what: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644));
+  } catch (err) {
+    throw new TasksError('io', `cannot open ${path.basename(file)}: ${(err as Error).message}`);
+  }
+  return withLock(file, what, fn, { retries: CLAUDE_LOCK_OPTIONS.retries, lockfilePath: `${file}.lock` });
+}

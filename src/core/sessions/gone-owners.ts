@@ -6,8 +6,9 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
  * that session). When the index knows those sessions and every one has ended or
  * crashed, no agent is left to finish what they own: those owners are gone. Nothing is
  * said when the list has no known session, when any of its sessions is live, or when a
- * session's process cannot be looked up here (another machine or container). A
- * person's own name (their login) is never gone: people are not sessions.
+ * session's process cannot be looked up here (another machine or container). `people`
+ * are never gone: the person's login name, and owners that people gave tasks with
+ * `tasks` (its journal knows them); people are not sessions.
  */
 export interface GoneOwners {
   /** "session 2d483082 ended" / "crashed": why the owners are gone. */
@@ -17,7 +18,7 @@ export interface GoneOwners {
   isGone(owner: string | undefined): boolean;
 }
 
-export function goneOwners(index: SessionIndex, listId: string, person?: string): GoneOwners | undefined {
+export function goneOwners(index: SessionIndex, listId: string, people: ReadonlySet<string> = new Set()): GoneOwners | undefined {
   const sessions = index.sessionsOfList(listId);
   if (sessions.length === 0 || sessions.some((s) => s.state === 'live' || s.state === 'unknown')) return undefined;
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
@@ -26,6 +27,6 @@ export function goneOwners(index: SessionIndex, listId: string, person?: string)
   return {
     why,
     sessions: sorted,
-    isGone: (owner) => owner !== undefined && owner !== '' && owner !== person,
+    isGone: (owner) => owner !== undefined && owner !== '' && !people.has(owner),
   };
 }
