@@ -41,6 +41,7 @@ export class App {
   private styleCache: Style | undefined;
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
+  private homeCache: string | undefined;
   /** Set by `undo`: the journal txn this run takes back. */
   undoing: string | undefined;
   /** Append this run's journal record now, rather than when it ends (set by main.ts). */
@@ -138,12 +139,14 @@ export class App {
    * where sessions' working directories really are).
    */
   get home(): string {
+    if (this.homeCache !== undefined) return this.homeCache;
     const home = this.env.HOME || os.homedir();
     try {
-      return fs.realpathSync(home);
+      this.homeCache = fs.realpathSync(home);
     } catch {
-      return home;
+      this.homeCache = home;
     }
+    return this.homeCache;
   }
 
   /** The person running tasks, by login name: an owner that is never "gone". */
@@ -164,9 +167,7 @@ export class App {
       if (this.person !== undefined) named.add(this.person);
       return named;
     };
-    // The journal is read only when some session of the list is over.
-    const probe = goneOwners(this.sessions, listId);
-    return probe === undefined ? undefined : goneOwners(this.sessions, listId, people());
+    return goneOwners(this.sessions, listId, people);
   }
 
   /** One session index per process: every command that needs sessions shares its reads. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode } from './errors.js';
+import { isDirectory } from './is-directory.js';
 
 /**
  * `mkdir -p`, one level at a time. Node 20's `mkdirSync(dir, {recursive: true})` loops
@@ -11,7 +12,7 @@ import { errnoCode } from './errors.js';
 export function makeDirs(dir: string): void {
   const missing: string[] = [];
   for (let cur = path.resolve(dir); ; ) {
-    if (existsAsDirectory(cur)) break;
+    if (isDirectory(cur)) break;
     missing.push(cur);
     const parent = path.dirname(cur);
     if (parent === cur) break;
@@ -22,17 +23,9 @@ export function makeDirs(dir: string): void {
       fs.mkdirSync(folder);
     } catch (err) {
       // Made by someone else meanwhile: fine, as mkdir -p.
-      if (errnoCode(err) === 'EEXIST' && existsAsDirectory(folder)) continue;
+      if (errnoCode(err) === 'EEXIST' && isDirectory(folder)) continue;
       throw err;
     }
   }
 }
 
-/** A folder (or a symlink to one) is there; anything else, or nothing, is not. */
-function existsAsDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -10,6 +10,7 @@ import { TasksError, errnoCode } from '../base/errors.js';
 import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
 import { shortIds } from './short-ids.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { isDirectory } from '../base/is-directory.js';
 
 /**
  * Kept free of zod and of task parsing (list-summary.ts re-exports it), so that shell
@@ -56,13 +57,6 @@ function somethingAt(p: string): boolean {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** When a list last changed: its folder (creates, deletes) and its task files (updates). */
 export function lastChange(dir: string): number {
@@ -256,7 +250,7 @@ export function projectDirs(cwd: string, home: string): string[] {
   return dirs;
 }
 
-function isBelow(dir: string, ancestor: string): boolean {
+export function isBelow(dir: string, ancestor: string): boolean {
   return dir.startsWith(ancestor.endsWith(path.sep) ? ancestor : ancestor + path.sep);
 }
 

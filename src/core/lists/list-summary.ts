@@ -1,5 +1,5 @@
 import { TasksError } from '../base/errors.js';
-import { lastChange, listIds } from './list-choice.js';
+import { isBelow, lastChange, listIds } from './list-choice.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
@@ -62,5 +62,5 @@ export function overviewLists(configDir: string, index: SessionIndex): ListOverv
 
 /** Is `dir` the directory `base` or below it? */
 export function isWithin(dir: string, base: string): boolean {
-  return dir === base || dir.startsWith(base.endsWith('/') ? base : `${base}/`);
+  return dir === base || isBelow(dir, base);
 }

@@ -15,6 +15,7 @@ import { diffSnapshots, snapshotOf, type ChangeEvent } from '../watch/watch-diff
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
 import { RunModel } from './run-model.js';
+import { isDirectory } from '../base/is-directory.js';
 
 export interface RunWatcherOptions {
   configDir: string;
@@ -221,10 +222,3 @@ export class RunWatcher implements WatchSource {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

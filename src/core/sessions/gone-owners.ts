@@ -18,15 +18,17 @@ export interface GoneOwners {
   isGone(owner: string | undefined): boolean;
 }
 
-export function goneOwners(index: SessionIndex, listId: string, people: ReadonlySet<string> = new Set()): GoneOwners | undefined {
+export function goneOwners(index: SessionIndex, listId: string, people: () => ReadonlySet<string> = () => new Set()): GoneOwners | undefined {
   const sessions = index.sessionsOfList(listId);
   if (sessions.length === 0 || sessions.some((s) => s.state === 'live' || s.state === 'unknown')) return undefined;
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
   const latest = sorted[0] as SessionInfo;
   const why = `session ${latest.sessionId.slice(0, 8)} ${latest.state}`;
+  // Asked for only now that some session is over (it may mean reading the journal).
+  const never = people();
   return {
     why,
     sessions: sorted,
-    isGone: (owner) => owner !== undefined && owner !== '' && !people.has(owner),
+    isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
   };
 }

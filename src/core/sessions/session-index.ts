@@ -16,6 +16,7 @@ import { judgeProcess, procProbe, readLiveSessionFiles, type LiveSessionFile, ty
 import { projectFolderName } from './project-folders.js';
 import { readTeamLeads } from './team-leads.js';
 import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
+import { isDirectory } from '../base/is-directory.js';
 
 /** live: its process runs; ended: it exited cleanly; crashed: its live file outlived its process. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
@@ -167,10 +168,3 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

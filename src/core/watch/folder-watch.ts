@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTaskHint } from './watch-hints.js';
+import { isDirectory } from '../base/is-directory.js';
 
 /**
  * One fs.watch, kept on a list folder, or on its nearest existing ancestor while the
@@ -76,17 +77,10 @@ export class FolderWatch {
 function nearestAncestor(dir: string): { ancestor: string; child: string } {
   let child = path.basename(dir);
   let ancestor = path.dirname(dir);
-  while (!isDir(ancestor) && path.dirname(ancestor) !== ancestor) {
+  while (!isDirectory(ancestor) && path.dirname(ancestor) !== ancestor) {
     child = path.basename(ancestor);
     ancestor = path.dirname(ancestor);
   }
   return { ancestor, child };
 }
 
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
