@@ -2,6 +2,7 @@ import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
 import { orderKeys } from '../store/serialize.js';
 import type { Task } from '../store/schema.js';
+import { removeEmptyList } from '../writes/list-removal.js';
 import { deleteTask, restoreTask, rewriteTask } from '../writes/task-writes.js';
 import { holdsCut, readJournal, type JournalChange, type JournalEntry } from './journal.js';
 
@@ -23,6 +24,8 @@ export interface UndoPlan {
   actor: JournalEntry['actor'];
   at: string;
   steps: UndoStep[];
+  /** The change made the list folder: once undone, the list goes too if nothing else is in it. */
+  newList: boolean;
 }
 
 const ABSENT = Symbol('absent');
@@ -91,7 +94,7 @@ export function planUndo(entries: readonly JournalEntry[], current: (id: string)
       details: { txn: first.txn, changed: moved },
     });
   }
-  return { txn: first.txn, command: first.command, actor: first.actor, at: first.at, steps };
+  return { txn: first.txn, command: first.command, actor: first.actor, at: first.at, steps, newList: entries.some((e) => e.newList === true) };
 }
 
 /** Read the journal and plan; not_found when nothing is recorded. */
@@ -114,8 +117,12 @@ export function planLastUndo(listDir: string, current: (id: string) => Task | un
   return planUndo(entries, current);
 }
 
-/** Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile). */
-export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> {
+/**
+ * Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile).
+ * Undoing the change that made the list takes the list folder back too when nothing else
+ * is left in it; returns whether it did.
+ */
+export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ removedList: boolean }> {
   // Deleting one task of a batch cleans its id out of the others: not a change by anyone else.
   const deleting = new Set(plan.steps.filter((s) => s.kind === 'delete').map((s) => s.id));
   const withoutDeleted = (t: Task): Task => ({
@@ -146,6 +153,7 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> 
       await restoreTask(listDir, step.task);
     }
   }
+  return { removedList: plan.newList ? await removeEmptyList(listDir) : false };
 }
 
 /** A step's value for a person or a JSON reader: an absent field is null. */

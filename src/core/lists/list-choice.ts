@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
-import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
+import { SessionIndex, isSessionId, type SessionInfo } from '../sessions/session-index.js';
 import { shortIds } from './short-ids.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { isDirectory } from '../base/is-directory.js';
@@ -115,7 +115,7 @@ export interface ChooseListOptions {
 
 /**
  * Which list a command works on, first rule that applies (design: never guess silently):
- * 1. `--list`: the list of that name, else the one list whose name starts with it;
+ * 1. `--list`: the list of that name, else the one session UUID list it is a prefix of;
  * 2. `--session`: that session's list;
  * 3. `$CLAUDE_CODE_TASK_LIST_ID`;
  * 4. the project: the sessions that ran in the current directory, else in its nearest
@@ -146,10 +146,15 @@ function named(configDir: string, raw: string, how: ChoiceRule): ListChoice {
   return { id, dir, how, exists: somethingAt(dir) };
 }
 
+/**
+ * `--list`: the list of exactly that name. Names are never matched by prefix (`build-9` is
+ * not `build-99`); only a session UUID list may be named by a unique prefix of at least
+ * four hex characters, as git takes short hashes.
+ */
 function byFlag(configDir: string, raw: string): ListChoice {
   const exact = named(configDir, raw, 'flag');
   if (exact.exists) return exact;
-  const matches = listIds(configDir).filter((id) => id.startsWith(exact.id));
+  const matches = sessionListsByPrefix(configDir, raw);
   if (matches.length === 1) return { ...named(configDir, matches[0] as string, 'flag-prefix'), typed: raw };
   if (matches.length > 1) {
     throw new TasksError('usage', `list prefix "${raw}" is ambiguous: ${matches.join(', ')}`, {
@@ -158,6 +163,16 @@ function byFlag(configDir: string, raw: string): ListChoice {
     });
   }
   return exact;
+}
+
+/** A typed start of a session UUID: at least four hex characters, then only what a UUID holds. */
+const UUID_PREFIX = /^[0-9a-f]{4}[0-9a-f-]{0,32}$/;
+
+/** The session UUID lists whose id starts with `typed` (empty unless it can start a UUID). */
+export function sessionListsByPrefix(configDir: string, typed: string): string[] {
+  const prefix = typed.toLowerCase();
+  if (!UUID_PREFIX.test(prefix)) return [];
+  return listIds(configDir).filter((id) => isSessionId(id) && id.startsWith(prefix));
 }
 
 function bySession(configDir: string, index: SessionIndex, raw: string, forWrite: boolean): ListChoice {

@@ -99,7 +99,7 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
  * batch is written yet, and otherwise the batch stops there with `id_taken`.
  */
 export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
-  ensureListDir(listDir);
+  let madeList = ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
     for (let allocation = 1; ; allocation++) {
       const ids = allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), count);
@@ -113,7 +113,8 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
           writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
-          announceTaskWrite({ listDir, id: task.id, after: task });
+          announceTaskWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) });
+          madeList = false;
           written++;
         }
         return tasks;
