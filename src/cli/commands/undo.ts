@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { journalPath } from '../../core/history/journal.js';
-import { withOwnFileLock } from '../../core/locks/locks.js';
-import { applyUndo, planLastUndo, shownValue, type UndoPlan, type UndoStep } from '../../core/history/undo-plan.js';
+import { shownValue, undoLast, type UndoPlan, type UndoStep } from '../../core/history/undo-plan.js';
 import { readTaskFile } from '../../core/store/task-file.js';
 import { taskPath } from '../../core/store/paths.js';
 import { renderJson } from '../../render/json.js';
@@ -37,16 +35,11 @@ Examples:
         const read = readTaskFile(taskPath(dir, id));
         return read.kind === 'ok' ? read.task : undefined;
       };
-      // One undo at a time per list: the next one must see this one's record, or two
-      // processes would both take back the same change.
-      const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
-        const planned = planLastUndo(dir, current);
-        if (!opts.dryRun) {
-          app.undoing = planned.txn;
-          await applyUndo(dir, planned);
-          app.flushJournal();
-        }
-        return planned;
+      const { plan } = await undoLast(dir, {
+        dryRun: Boolean(opts.dryRun),
+        current,
+        applying: (planned) => (app.undoing = planned.txn),
+        recorded: () => app.flushJournal(),
       });
       if (app.json) {
         app.out(renderJson(planJson(plan, Boolean(opts.dryRun))));

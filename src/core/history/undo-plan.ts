@@ -4,7 +4,8 @@ import { orderKeys } from '../store/serialize.js';
 import type { Task } from '../store/schema.js';
 import { removeEmptyList } from '../writes/list-removal.js';
 import { deleteTask, restoreTask, rewriteTask } from '../writes/task-writes.js';
-import { holdsCut, readJournal, type JournalChange, type JournalEntry } from './journal.js';
+import { withOwnFileLock } from '../locks/locks.js';
+import { holdsCut, journalPath, readJournal, type JournalChange, type JournalEntry } from './journal.js';
 
 /**
  * `tasks undo`: take back the last change `tasks` made in a list (the journal's last
@@ -154,6 +155,34 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ remo
     }
   }
   return { removedList: plan.newList ? await removeEmptyList(listDir) : false };
+}
+
+export interface UndoRun {
+  plan: UndoPlan;
+  /** The change made the list, and undoing it took the list folder back. */
+  removedList: boolean;
+}
+
+/**
+ * `tasks undo [--dry-run]`: plan from the journal and the tasks as they are, then (not
+ * for a dry run) apply under a lock of our own on the journal, so that two undos take
+ * turns and the second sees the first's record (`recorded` appends it, inside the lock).
+ * Planned first without any lock: a dry run, nothing to undo, a damaged last line or a
+ * task that moved on leaves the list exactly as it was (no journal file made, no lock).
+ */
+export async function undoLast(
+  listDir: string,
+  opts: { dryRun: boolean; current: (id: string) => Task | undefined; applying?: (plan: UndoPlan) => void; recorded?: () => void },
+): Promise<UndoRun> {
+  const seen = planLastUndo(listDir, opts.current);
+  if (opts.dryRun) return { plan: seen, removedList: false };
+  return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
+    const plan = planLastUndo(listDir, opts.current);
+    opts.applying?.(plan);
+    const { removedList } = await applyUndo(listDir, plan);
+    opts.recorded?.();
+    return { plan, removedList };
+  });
 }
 
 /** A step's value for a person or a JSON reader: an absent field is null. */

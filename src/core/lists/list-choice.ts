@@ -9,7 +9,7 @@ import path from 'node:path';
 import { TasksError, errnoCode } from '../base/errors.js';
 import { SessionIndex, isSessionId, type SessionInfo } from '../sessions/session-index.js';
 import { shortIds } from './short-ids.js';
-import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { HIGH_WATER_MARK, listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { isDirectory } from '../base/is-directory.js';
 
 /**
@@ -58,23 +58,34 @@ function somethingAt(p: string): boolean {
 }
 
 
-/** When a list last changed: its folder (creates, deletes) and its task files (updates). */
+/**
+ * When a list last changed: its newest task file (creates, updates) or its high-water
+ * mark (deletes raise it). Never the folder's own time: locks are folders made and
+ * removed in it, so a read-only agent or a refused change would move it. A folder with
+ * neither (emptied by hand) falls back to its own time.
+ */
 export function lastChange(dir: string): number {
   let newest = 0;
+  let names: string[];
   try {
-    newest = fs.statSync(dir).mtimeMs;
-    for (const name of fs.readdirSync(dir)) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        newest = Math.max(newest, fs.statSync(path.join(dir, name)).mtimeMs);
-      } catch {
-        // deleted meanwhile
-      }
-    }
+    names = fs.readdirSync(dir);
   } catch {
-    // folder vanished meanwhile
+    return 0; // vanished meanwhile
   }
-  return newest;
+  for (const name of names) {
+    if (!name.endsWith('.json') && name !== HIGH_WATER_MARK) continue;
+    try {
+      newest = Math.max(newest, fs.statSync(path.join(dir, name)).mtimeMs);
+    } catch {
+      // deleted meanwhile
+    }
+  }
+  if (newest > 0) return newest;
+  try {
+    return fs.statSync(dir).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** How a list was chosen: the first rule of the list choice that applied. */
