@@ -1,6 +1,6 @@
 /**
- * Claims: who may take a task and giving it back (docs/task-store.md sections 6.5,
- * "claim", and 6.6, "unassign an agent"). Each has its pure rule (claim-rule.ts,
+ * Claims: who may take a task and giving it back (docs/task-store.md sections 6.5 and
+ * 6.6: "claim" and "unassign an agent"). Each has its pure rule (claim-rule.ts,
  * release-rule.ts: the agents' checks, in their order, with their reason names) beside
  * its locked application (claim-apply.ts, release-apply.ts: which locks, re-read, apply
  * the rule, write).
