@@ -52,7 +52,7 @@ export function forbiddenCoreImports(files: readonly string[], map: ReturnType<t
   return offences;
 }
 
-/** design.md: core knows nothing of the terminal; dependencies point down only. */
+/** docs/design.md: core knows nothing of the terminal; dependencies point down only. */
 describe('layers', () => {
   it('keeps core free of CLI concerns', () => {
     const offenders = sources(CORE).filter((file) =>
