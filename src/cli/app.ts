@@ -9,6 +9,7 @@ import { shortIds } from '../core/lists/short-ids.js';
 import { ownersSetWithTasks } from '../core/history/journal.js';
 import { goneOwners, type GoneOwners } from '../core/sessions/gone-owners.js';
 import { onTaskWrite } from '../core/writes/write-events.js';
+import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import { SessionIndex } from '../core/sessions/session-index.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { listDirOf, resolveConfigDir } from '../core/store/paths.js';
@@ -198,7 +199,7 @@ export class App {
     // The only list there is needs no explaining to a script; a person is told whose it is.
     const quiet = choice.how === 'only' && !this.stderrIsTTY;
     if (!quiet) {
-      if (choice.how === 'only' && choice.exists) choice.session = this.sessions.sessionsOfList(choice.id)[0];
+      if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(this.sessions, choice.id)[0];
       const known = shortIds([...new Set([...listIds(this.configDir), choice.id])]);
       const short = (id: string) => known.get(id) ?? id;
       const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.stderrIsTTY ? this.stderrColumns : 100, short });

@@ -2,7 +2,9 @@ import { sameValue } from '../base/same-value.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import type { Task } from '../store/schema.js';
 import { readJournal, type FieldChange, type JournalEntry } from './journal.js';
-import { readAgentChanges, sessionTranscripts, type AgentChange } from './transcript-events.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
+import { readAgentChanges, type AgentChange } from './transcript-events.js';
 
 /** Who made a change: a person (by login name) or an agent (by its `--as` name, or its session). */
 export interface Who {
@@ -122,7 +124,7 @@ export function readTimeline(listDir: string, opts: TimelineOptions): Timeline {
   const journal = readJournal(listDir);
   const events = fromJournal(journal.entries);
   let transcripts = 0;
-  for (const session of opts.index.sessionsOfList(opts.listId)) {
+  for (const session of sessionsOfList(opts.index, opts.listId, { deep: true })) {
     if (session.transcript === undefined) continue;
     if (opts.changedSince !== undefined && (session.lastActivity ?? Infinity) < opts.changedSince) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
