@@ -3,7 +3,7 @@
  * settings file says so. `tasks use <list>` sets `env.CLAUDE_CODE_TASK_LIST_ID` in the
  * local settings Claude Code reads there (`.claude/settings.local.json`, per user and not
  * committed), so that every new session started there, and `tasks` itself, share that
- * list (spec sections 1 and 11). This folder reads the binding exactly as Claude Code
+ * list (docs/task-store.md sections 1 and 11). This folder reads the binding exactly as Claude Code
  * does (settings-files.ts: which files, in which precedence; this file: the value) and
  * writes it without disturbing anything else in the file (binding-write.ts).
  */
