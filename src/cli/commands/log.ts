@@ -45,7 +45,7 @@ Examples:
       const limit = opts.limit === undefined ? undefined : /^[0-9]+$/.test(opts.limit) ? Number(opts.limit) : NaN;
       if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
       const { id: listId, dir } = app.list(false);
-      const timeline = readTimeline(dir, { index: app.sessions, listId, task });
+      const timeline = readTimeline(dir, { index: app.sessions, listId, task, deep: true });
       for (const d of timeline.damaged) app.warn(d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
       if (task !== undefined && timeline.events.length === 0 && readTasks(dir, [task]).length === 0) {
         throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });

@@ -117,6 +117,12 @@ export interface TimelineOptions {
   task?: string | undefined;
   /** Skip transcripts not written since this time (ms): they cannot hold later changes. */
   changedSince?: number | undefined;
+  /**
+   * Also the sessions tied to a named list by their transcripts (sessions/list-sessions.ts):
+   * reads them all, so only `log` asks; `get`'s last change makes do with the sessions
+   * the files name.
+   */
+  deep?: boolean | undefined;
 }
 
 /** Every recorded change to a list (or one task), oldest first: the journal and its sessions' transcripts. */
@@ -124,7 +130,7 @@ export function readTimeline(listDir: string, opts: TimelineOptions): Timeline {
   const journal = readJournal(listDir);
   const events = fromJournal(journal.entries);
   let transcripts = 0;
-  for (const session of sessionsOfList(opts.index, opts.listId, { deep: true })) {
+  for (const session of sessionsOfList(opts.index, opts.listId, { deep: opts.deep })) {
     if (session.transcript === undefined) continue;
     if (opts.changedSince !== undefined && (session.lastActivity ?? Infinity) < opts.changedSince) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
