@@ -3,12 +3,12 @@ import { TasksError } from '../core/base/errors.js';
 import { onLockWait } from '../core/locks/lock-acquire.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { renderLockWait } from '../render/lock-wait.js';
-import { App } from './app.js';
-import { EXIT } from './exit-codes.js';
-import { standardError, standardOutput } from './fd-output.js';
-import { explainIdOptionMistake } from './id-option-mistake.js';
-import { recordChanges } from './journal-recording.js';
-import { buildProgram } from './program.js';
+import { App } from './runtime/app.js';
+import { EXIT } from './runtime/exit-codes.js';
+import { standardError, standardOutput } from './runtime/fd-output.js';
+import { explainIdOptionMistake } from './flags/id-option-mistake.js';
+import { recordChanges } from './runtime/journal-recording.js';
+import { buildProgram } from './commands/program.js';
 import { loadColour } from '../render/style.js';
 
 /**

@@ -4,7 +4,7 @@ import { findCycles } from '../../src/core/graph/cycles.js';
 import { buildBlocksGraph } from '../../src/core/graph/graph.js';
 import type { ListScan, ScannedTaskFile } from '../../src/core/store/list-scan.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { parseDuration } from '../../src/cli/parse-duration.js';
+import { parseDuration } from '../../src/cli/flags/parse-duration.js';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');
 

@@ -3,8 +3,8 @@ import { blockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
-import { usage, type App } from '../app.js';
-import { collect, parseIds } from '../parse.js';
+import { usage, type App } from '../runtime/app.js';
+import { collect, parseIds } from '../flags/parse.js';
 
 interface BlockOptions {
   by?: string[];

@@ -6,9 +6,9 @@ import { listIds } from '../../core/lists/list-summary.js';
 import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
-import type { App } from '../app.js';
-import { EXIT } from '../exit-codes.js';
-import { parseDuration } from '../parse-duration.js';
+import type { App } from '../runtime/app.js';
+import { EXIT } from '../runtime/exit-codes.js';
+import { parseDuration } from '../flags/parse-duration.js';
 
 interface CheckOptions {
   fix?: boolean;

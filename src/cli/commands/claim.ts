@@ -6,12 +6,12 @@ import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { claimDocument, describeRefusal, type ClaimOutcome } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import { usage, type App } from '../app.js';
-import { EXIT } from '../exit-codes.js';
-import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
+import { usage, type App } from '../runtime/app.js';
+import { EXIT } from '../runtime/exit-codes.js';
+import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
-import { requireOwner } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { requireOwner } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;

@@ -1,6 +1,6 @@
 import { Argument, type Command } from 'commander';
 import { SHELLS, completionScript, type Shell } from '../completion/scripts/shell-scripts.js';
-import type { App } from '../app.js';
+import type { App } from '../runtime/app.js';
 
 /**
  * `tasks completion <shell>`: print the completion script. The script asks the hidden

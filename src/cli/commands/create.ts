@@ -2,9 +2,9 @@ import { Option, type Command } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
+import type { App } from '../runtime/app.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;

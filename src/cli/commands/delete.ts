@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
-import { canAsk, confirm } from '../confirm.js';
+import { canAsk, confirm } from '../runtime/confirm.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
-import { parseIds } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import type { App } from '../runtime/app.js';
+import { parseIds } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
 
 interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;

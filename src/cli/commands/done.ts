@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { App } from '../app.js';
-import { addLifecycleOptions, type LifecycleFlags } from '../lifecycle-flags.js';
-import { changeStatus } from '../status-change.js';
+import type { App } from '../runtime/app.js';
+import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { changeStatus } from '../lifecycle/status-change.js';
 
 export function registerDone(program: Command, app: App): void {
   const command = program

@@ -7,8 +7,8 @@ import { checkOutputPath } from '../../core/snapshots/output-file.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
-import { usage, type App } from '../app.js';
-import { collect } from '../parse.js';
+import { usage, type App } from '../runtime/app.js';
+import { collect } from '../flags/parse.js';
 import { listFilterFrom } from './list.js';
 
 const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;

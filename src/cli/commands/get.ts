@@ -9,7 +9,7 @@ import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
-import type { App } from '../app.js';
+import type { App } from '../runtime/app.js';
 
 export function registerGet(program: Command, app: App): void {
   program

@@ -6,8 +6,8 @@ import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../co
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
 import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
-import type { App } from '../app.js';
-import { withInterrupt } from '../lifecycle-flags.js';
+import type { App } from '../runtime/app.js';
+import { withInterrupt } from '../flags/lifecycle-flags.js';
 
 interface ImportOptions {
   format: ImportFormatChoice;

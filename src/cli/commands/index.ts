@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { App } from '../app.js';
+import type { App } from '../runtime/app.js';
 
 type Register = (program: Command, app: App) => void;
 

@@ -19,8 +19,8 @@ import {
 import { parseDuration } from '../../core/base/duration-flag.js';
 import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
 import { formatDuration } from '../../render/duration.js';
-import { usage, type App } from '../app.js';
-import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../parse.js';
+import { usage, type App } from '../runtime/app.js';
+import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../flags/parse.js';
 
 interface ListOptions {
   status?: string[];

@@ -4,7 +4,7 @@ import type { SessionInfo } from '../../core/sessions/session-index.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
-import { usage, type App } from '../app.js';
+import { usage, type App } from '../runtime/app.js';
 
 interface ListsOptions {
   here?: boolean;

@@ -4,8 +4,8 @@ import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
 import { renderLogLines, stamp } from '../../render/log-lines.js';
-import type { App } from '../app.js';
-import { usage } from '../app.js';
+import type { App } from '../runtime/app.js';
+import { usage } from '../runtime/app.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { PLAIN } from '../../render/style.js';
 

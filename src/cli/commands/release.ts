@@ -6,9 +6,9 @@ import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims/release-apply.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import { usage, type App } from '../app.js';
-import { parseIds, requireOwner } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { usage, type App } from '../runtime/app.js';
+import { parseIds, requireOwner } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;

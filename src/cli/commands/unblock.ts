@@ -5,8 +5,8 @@ import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
-import { usage, type App } from '../app.js';
-import { collect, parseIds } from '../parse.js';
+import { usage, type App } from '../runtime/app.js';
+import { collect, parseIds } from '../flags/parse.js';
 
 interface UnblockOptions {
   by?: string[];

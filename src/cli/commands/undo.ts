@@ -7,7 +7,7 @@ import { taskPath } from '../../core/store/paths.js';
 import { renderJson } from '../../render/json.js';
 import { stamp } from '../../render/log-lines.js';
 import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
+import type { App } from '../runtime/app.js';
 
 interface UndoOptions {
   dryRun?: boolean;

@@ -10,11 +10,11 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
 import { fieldChanges } from '../../core/watch/watch-diff.js';
-import { usage, type App } from '../app.js';
-import { warnOpenBlockers } from '../open-blockers-warning.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { usage, type App } from '../runtime/app.js';
+import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
+import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
 import { setOwn } from '../../core/base/own-key.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {

@@ -10,13 +10,13 @@ import { formatDuration } from '../../render/duration.js';
 import { STATUS_WORD } from '../../render/status.js';
 import { renderSummary } from '../../render/task-table.js';
 import { PLAIN } from '../../render/style.js';
-import { usage, type App } from '../app.js';
-import { collect } from '../parse.js';
-import { processTerminal } from '../terminal.js';
-import { LiveSink } from '../watch-live.js';
-import { WatchSession, type WatchSink } from '../watch-session.js';
-import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch-sources.js';
-import { StreamSink } from '../watch-stream.js';
+import { usage, type App } from '../runtime/app.js';
+import { collect } from '../flags/parse.js';
+import { processTerminal } from '../runtime/terminal.js';
+import { LiveSink } from '../watch/watch-live.js';
+import { WatchSession, type WatchSink } from '../watch/watch-session.js';
+import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
+import { StreamSink } from '../watch/watch-stream.js';
 import { listFilterFrom } from './list.js';
 
 interface WatchOptions {

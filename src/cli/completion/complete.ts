@@ -1,7 +1,7 @@
 import { DIRECTIVE, complete, formatCompletion } from './candidates.js';
 import { liveValues } from './live-values.js';
 import { loadSpec } from './spec-load.js';
-import { writeAllSync } from '../fd-output.js';
+import { writeAllSync } from '../runtime/fd-output.js';
 
 /**
  * `tasks __complete <words...> <current word>`: the hidden command the completion

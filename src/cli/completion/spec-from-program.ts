@@ -1,6 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
-import { App } from '../app.js';
-import { buildProgram } from '../program.js';
+import { App } from '../runtime/app.js';
+import { buildProgram } from '../commands/program.js';
 import { SPEC_VERSION, type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec } from './spec.js';
 import { argumentValueKind, optionValueKind } from './value-kinds.js';
 

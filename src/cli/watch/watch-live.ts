@@ -1,11 +1,11 @@
-import type { Clock } from '../core/base/clock.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { SCREEN, screenPatch } from '../render/screen.js';
-import type { Style } from '../render/style.js';
-import type { Task } from '../core/store/schema.js';
-import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../render/watch-frame.js';
+import type { Clock } from '../../core/base/clock.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import { SCREEN, screenPatch } from '../../render/screen.js';
+import type { Style } from '../../render/style.js';
+import type { Task } from '../../core/store/schema.js';
+import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../../render/watch-frame.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
-import type { Terminal } from './terminal.js';
+import type { Terminal } from '../runtime/terminal.js';
 import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
 
 export interface LiveOptions {

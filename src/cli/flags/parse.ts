@@ -1,9 +1,9 @@
 import os from 'node:os';
-import { TasksError } from '../core/base/errors.js';
-import { parseTaskId } from '../core/store/ids.js';
-import { STATUSES, type Status } from '../core/store/schema.js';
-import { statusFromWord } from '../core/store/status-words.js';
-import { setOwn } from '../core/base/own-key.js';
+import { TasksError } from '../../core/base/errors.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { STATUSES, type Status } from '../../core/store/schema.js';
+import { statusFromWord } from '../../core/store/status-words.js';
+import { setOwn } from '../../core/base/own-key.js';
 
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 

@@ -1,18 +1,18 @@
 import path from 'node:path';
-import type { Clock } from '../core/base/clock.js';
-import { TasksError } from '../core/base/errors.js';
-import { listSessionBusy, type StalledTask } from '../core/progress/stalled-work.js';
-import { taskFileTimes } from '../core/store/task-times.js';
-import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../core/runs/line-feed.js';
-import { RunWatcher } from '../core/runs/run-watcher.js';
-import { sessionActivity } from '../core/sessions/live-sessions.js';
-import { SessionIndex } from '../core/sessions/session-index.js';
-import { listDirOf, sanitizeListId } from '../core/store/paths.js';
-import type { Task } from '../core/store/schema.js';
-import { ListWatcher } from '../core/watch/list-watcher.js';
-import type { WatchSource, WatchSourceHandlers } from '../core/watch/watch-source.js';
-import { formatDuration } from '../render/duration.js';
-import type { App } from './app.js';
+import type { Clock } from '../../core/base/clock.js';
+import { TasksError } from '../../core/base/errors.js';
+import { listSessionBusy, type StalledTask } from '../../core/progress/stalled-work.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
+import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
+import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { SessionIndex } from '../../core/sessions/session-index.js';
+import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
+import type { Task } from '../../core/store/schema.js';
+import { ListWatcher } from '../../core/watch/list-watcher.js';
+import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
+import { formatDuration } from '../../render/duration.js';
+import type { App } from '../runtime/app.js';
 import type { StallWatch } from './watch-session.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { App } from './app.js';
-import { registerCommands } from './commands/index.js';
+import type { App } from '../runtime/app.js';
+import { registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
 /**

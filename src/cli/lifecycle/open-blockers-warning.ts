@@ -1,9 +1,9 @@
-import { blockerState, indexTasks } from '../core/graph/blockers.js';
-import { readTasks } from '../core/store/list-read.js';
-import type { Task } from '../core/store/schema.js';
-import { idRefs } from '../render/refs.js';
-import { STATUS_WORD } from '../render/status.js';
-import type { App } from './app.js';
+import { blockerState, indexTasks } from '../../core/graph/blockers.js';
+import { readTasks } from '../../core/store/list-read.js';
+import type { Task } from '../../core/store/schema.js';
+import { idRefs } from '../../render/refs.js';
+import { STATUS_WORD } from '../../render/status.js';
+import type { App } from '../runtime/app.js';
 
 /**
  * Agents may start or complete a task whose blockers are still open, so `tasks` allows

@@ -1,11 +1,11 @@
-import { updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
-import { parseTaskId } from '../core/store/ids.js';
-import type { Status } from '../core/store/schema.js';
-import { fieldChanges } from '../core/watch/watch-diff.js';
-import { renderJson } from '../render/json.js';
-import { renderUnchangedMessage, renderUpdateMessage } from '../render/update-message.js';
-import type { App } from './app.js';
-import { runLifecycle, type LifecycleFlags } from './lifecycle-flags.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import type { Status } from '../../core/store/schema.js';
+import { fieldChanges } from '../../core/watch/watch-diff.js';
+import { renderJson } from '../../render/json.js';
+import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
+import type { App } from '../runtime/app.js';
+import { runLifecycle, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { warnOpenBlockers } from './open-blockers-warning.js';
 
 /**

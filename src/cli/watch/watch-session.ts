@@ -1,18 +1,18 @@
-import { indexTasks, type TaskIndex } from '../core/graph/blockers.js';
-import type { Clock } from '../core/base/clock.js';
-import { TasksError } from '../core/base/errors.js';
-import { filterTasks, type TaskFilter } from '../core/lists/task-filter.js';
-import { stalledTasks, type StalledTask } from '../core/progress/stalled-work.js';
-import { verificationNudge, type VerificationNudge } from '../core/progress/verification-nudge.js';
-import { compareIds } from '../core/store/ids.js';
-import type { FileProblem } from '../core/store/list-read.js';
-import type { WatchUpdate } from '../core/watch/list-watcher.js';
-import type { Task } from '../core/store/schema.js';
-import { untilHolds, type UntilCondition } from '../core/watch/watch-condition.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { filterEvents } from '../core/watch/watch-filter.js';
-import type { RunEnd, WatchSource, WatchSourceHandlers } from '../core/watch/watch-source.js';
-import type { EndReason } from '../render/watch-events.js';
+import { indexTasks, type TaskIndex } from '../../core/graph/blockers.js';
+import type { Clock } from '../../core/base/clock.js';
+import { TasksError } from '../../core/base/errors.js';
+import { filterTasks, type TaskFilter } from '../../core/lists/task-filter.js';
+import { stalledTasks, type StalledTask } from '../../core/progress/stalled-work.js';
+import { verificationNudge, type VerificationNudge } from '../../core/progress/verification-nudge.js';
+import { compareIds } from '../../core/store/ids.js';
+import type { FileProblem } from '../../core/store/list-read.js';
+import type { WatchUpdate } from '../../core/watch/list-watcher.js';
+import type { Task } from '../../core/store/schema.js';
+import { untilHolds, type UntilCondition } from '../../core/watch/watch-condition.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import { filterEvents } from '../../core/watch/watch-filter.js';
+import type { RunEnd, WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
+import type { EndReason } from '../../render/watch-events.js';
 
 /** The list as a watch shows it at one moment. */
 export interface WatchView {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startRecording } from '../core/history/recorder.js';
+import { startRecording } from '../../core/history/recorder.js';
 import type { App } from './app.js';
 
 /**

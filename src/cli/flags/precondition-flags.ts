@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Preconditions } from '../core/writes/preconditions.js';
-import { usage } from './app.js';
+import type { Preconditions } from '../../core/writes/preconditions.js';
+import { usage } from '../runtime/app.js';
 import { collect, parseStatusList, requireOwner } from './parse.js';
 
 /** `--if-status`, `--if-owner`, `--if-unowned`: defined once, for every mutation that takes them. */

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { HookBlockedError } from '../core/hooks/hooks.js';
-import { emptyReport, type LifecycleContext, type LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
-import type { ListChoice } from '../core/lists/list-summary.js';
-import { renderBlockDetails, renderLifecycleReport } from '../render/lifecycle-report.js';
-import type { App } from './app.js';
+import { HookBlockedError } from '../../core/hooks/hooks.js';
+import { emptyReport, type LifecycleContext, type LifecycleReport } from '../../core/lifecycle/task-lifecycle.js';
+import type { ListChoice } from '../../core/lists/list-summary.js';
+import { renderBlockDetails, renderLifecycleReport } from '../../render/lifecycle-report.js';
+import type { App } from '../runtime/app.js';
 
 /**
  * What every command that creates, completes or reassigns tasks shares: the

@@ -1,8 +1,8 @@
-import { countTasks } from '../core/graph/blockers.js';
-import type { FileProblem } from '../core/store/list-read.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../render/watch-events.js';
-import type { App } from './app.js';
+import { countTasks } from '../../core/graph/blockers.js';
+import type { FileProblem } from '../../core/store/list-read.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../../render/watch-events.js';
+import type { App } from '../runtime/app.js';
 import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */

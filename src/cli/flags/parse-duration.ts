@@ -1,4 +1,4 @@
-import { TasksError } from '../core/base/errors.js';
+import { TasksError } from '../../core/base/errors.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
 
