@@ -1,3 +1,9 @@
+/**
+ * The commands: one file each, registering its options, help and action on the root
+ * program (program.ts). A command is thin: its flags, one call to core, and render's
+ * text for the result. No command imports another; what several share is in flags/,
+ * lifecycle/ or runtime/.
+ */
 import type { Command } from 'commander';
 import type { App } from '../runtime/app.js';
 

@@ -1,11 +1,11 @@
+/** Option parsers: every flag value is checked here, before anything touches the disk. */
+
 import os from 'node:os';
 import { TasksError } from '../../core/base/errors.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { STATUSES, type Status } from '../../core/store/schema.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { setOwn } from '../../core/base/own-key.js';
-
-/** Option parsers: every flag value is checked here, before anything touches the disk. */
 
 export function parseStatus(raw: string): Status {
   const status = statusFromWord(raw);

@@ -1,3 +1,8 @@
+/**
+ * What commands that change a task's state share beyond their flags: `start` and `done`
+ * as the updates they are, and a word on stderr when a task starts or completes with
+ * its blockers still open.
+ */
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';

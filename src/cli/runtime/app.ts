@@ -1,3 +1,9 @@
+/**
+ * The context a command runs in, decided once per run: the streams it writes to (stdout
+ * for data, stderr for everything else), colour, width, whether a person is reading, and
+ * where it works (config folder, home, the person, sessions, which list). Commands
+ * report results and errors here; only main.ts turns the recorded code into an exit status.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

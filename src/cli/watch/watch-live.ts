@@ -1,3 +1,10 @@
+/**
+ * The live view: the alternate screen, redrawn in place. A frame is rendered on every
+ * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
+ * second for the "3s ago" texts); only rows that differ are written, and nothing at all
+ * when the frame is unchanged, so it does not flicker and costs little while idle.
+ */
+
 import type { Clock } from '../../core/base/clock.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
@@ -24,13 +31,6 @@ export interface LiveOptions {
   print(text: string): void;
 }
 
-
-/**
- * The live view: the alternate screen, redrawn in place. A frame is rendered on every
- * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
- * second for the "3s ago" texts); only rows that differ are written, and nothing at all
- * when the frame is unchanged, so it does not flicker and costs little while idle.
- */
 /** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
 function matchesText(task: Task, text: string): boolean {
   const needle = text.toLowerCase();
