@@ -3,9 +3,11 @@ import { TasksError } from '../core/base/errors.js';
 import { onLockWait } from '../core/locks/lock-acquire.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { renderLockWait } from '../render/lock-wait.js';
-import { App } from './runtime/app.js';
+import { Context, processCwd } from './runtime/context.js';
+import { IO } from './runtime/io.js';
 import { EXIT } from './runtime/exit-codes.js';
-import { standardError, standardOutput } from './runtime/fd-output.js';
+import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
+import { processTerminal } from './runtime/terminal.js';
 import { explainIdOptionMistake } from './flags/id-option-mistake.js';
 import { recordChanges } from './runtime/journal-recording.js';
 import { buildProgram } from './commands/program.js';
@@ -13,7 +15,7 @@ import { loadColour } from '../render/style.js';
 
 /**
  * The one place that decides how the process ends: every other module throws or
- * records a code on the App; here it becomes `process.exitCode`. We never call
+ * records a code on the run's IO; here it becomes `process.exitCode`. We never call
  * process.exit() after output, which can cut a large write to a pipe.
  */
 async function main(argv: string[]): Promise<void> {
@@ -31,35 +33,37 @@ async function main(argv: string[]): Promise<void> {
     });
   }
   handleInterrupts();
-  const app = new App(stdout, await standardError(), process.env);
-  if (app.mayColour(argv)) await loadColour();
-  const program = await buildProgram(app, argv);
-  onLockWait((event) => app.note(renderLockWait(event)));
+  const env = process.env;
+  const io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
+  const ctx = new Context(io, { env, cwd: processCwd() });
+  if (ctx.io.mayColour(argv)) await loadColour();
+  const program = await buildProgram(ctx, argv);
+  onLockWait((event) => ctx.io.note(renderLockWait(event)));
   program.hook('preAction', (_root, command) => {
-    journal = recordChanges(app, command);
-    app.flushJournal = journal.flush;
+    journal = recordChanges(ctx, command);
+    ctx.flushJournal = journal.flush;
   });
   try {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
-        app.setExit(EXIT.ok);
+        ctx.io.setExit(EXIT.ok);
       } else if (err.code === 'commander.help') {
         // `tasks` with no command: the help was printed to stderr; that is a usage error.
-        app.setExit(EXIT.usage);
+        ctx.io.setExit(EXIT.usage);
       } else {
         const mistake = err.code === 'commander.excessArguments' ? explainIdOptionMistake(argv) : undefined;
         const message = mistake ?? err.message.replace(/^error:\s*/i, '');
-        app.fail(new TasksError('usage', message, mistake === undefined ? { hint: 'add --help for usage' } : {}));
+        ctx.io.fail(new TasksError('usage', message, mistake === undefined ? { hint: 'add --help for usage' } : {}));
       }
     } else {
-      app.fail(err);
+      ctx.io.fail(err);
       if (process.env.TASKS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     }
   }
   stopJournal();
-  process.exitCode = app.exitCode;
+  process.exitCode = ctx.io.exitCode;
 }
 
 /** What this run changed, recorded in each list's journal when it ends (however it ends). */

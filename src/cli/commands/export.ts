@@ -7,7 +7,7 @@ import { checkOutputPath } from '../../core/snapshots/output-file.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
-import { usage, type App } from '../runtime/app.js';
+import { usage, type Context } from '../runtime/context.js';
 import { collect } from '../flags/parse.js';
 import { listFilterFrom } from './list.js';
 
@@ -24,7 +24,7 @@ interface ExportOptions {
   title?: string;
 }
 
-export function registerExport(program: Command, app: App): void {
+export function registerExport(program: Command, ctx: Context): void {
   program
     .command('export')
     .description('print a list as a TodoWrite snapshot, JSON, JSON Lines or a Markdown checklist')
@@ -55,23 +55,23 @@ Examples:
   tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
     )
     .action((opts: ExportOptions) => {
-      if (app.json && opts.format !== undefined && opts.format !== 'json') {
+      if (ctx.io.json && opts.format !== undefined && opts.format !== 'json') {
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
-      const format: ExportFormat = opts.format ?? (app.json ? 'json' : 'todowrite');
+      const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
       const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
-      const filter = listFilterFrom(opts);
+      const filter = listFilterFrom(opts, ctx);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      const { id, dir } = app.list(false);
+      const { id, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);
 
       let text: string;
       if (format === 'todowrite') {
         const { snapshot: todos, warnings } = toTodoWrite(tasks);
-        for (const w of warnings) app.warn(w);
+        for (const w of warnings) ctx.io.warn(w);
         text = renderJson(todos);
       } else if (format === 'json') {
         text = renderJson(tasks);
@@ -82,10 +82,10 @@ Examples:
       }
 
       if (output === undefined) {
-        if (text !== '') app.out(text);
+        if (text !== '') ctx.io.out(text);
         return;
       }
       writeFileAtomic(output, text === '' ? '' : `${text}\n`);
-      app.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
+      ctx.io.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
     });
 }

@@ -5,9 +5,9 @@
  * lifecycle/ or runtime/.
  */
 import type { Command } from 'commander';
-import type { App } from '../runtime/app.js';
+import type { Context } from '../runtime/context.js';
 
-type Register = (program: Command, app: App) => void;
+type Register = (program: Command, ctx: Context) => void;
 
 /**
  * Every subcommand, one file each; the order here is the order in `--help`. Each is
@@ -56,10 +56,10 @@ export function commandNameIn(argv: readonly string[]): string | undefined {
  * (`tasks --help`, `tasks help list`, a typo that commander should answer with its
  * suggestions), or when no argv is given (the completion spec wants them all).
  */
-export async function registerCommands(program: Command, app: App, argv?: readonly string[]): Promise<void> {
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
   const name = argv === undefined ? undefined : commandNameIn(argv);
   const one = name === undefined ? undefined : COMMANDS.find((c) => c.names.includes(name));
   const chosen = one ? [one] : COMMANDS;
   const registers = await Promise.all(chosen.map((c) => c.load()));
-  for (const register of registers) register(program, app);
+  for (const register of registers) register(program, ctx);
 }

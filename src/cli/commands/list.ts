@@ -19,8 +19,8 @@ import {
 import { parseDuration } from '../../core/base/duration-flag.js';
 import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
 import { formatDuration } from '../../render/duration.js';
-import { usage, type App } from '../runtime/app.js';
-import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../flags/parse.js';
+import { usage, type Context } from '../runtime/context.js';
+import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner, type Me } from '../flags/parse.js';
 
 interface ListOptions {
   status?: string[];
@@ -37,10 +37,10 @@ interface ListOptions {
   stalled?: string | boolean;
 }
 
-export function listFilterFrom(opts: ListOptions): TaskFilter {
+export function listFilterFrom(opts: ListOptions, me: Me): TaskFilter {
   return {
     statuses: parseStatusList(opts.status),
-    owner: requireOwner('--owner', opts.owner),
+    owner: requireOwner('--owner', opts.owner, me),
     unowned: Boolean(opts.unowned),
     includeInternal: Boolean(opts.all),
     ready: Boolean(opts.ready),
@@ -50,7 +50,7 @@ export function listFilterFrom(opts: ListOptions): TaskFilter {
   };
 }
 
-export function registerList(program: Command, app: App): void {
+export function registerList(program: Command, ctx: Context): void {
   program
     .command('list')
     .alias('ls')
@@ -72,57 +72,57 @@ export function registerList(program: Command, app: App): void {
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
-      const filter = listFilterFrom(opts);
+      const filter = listFilterFrom(opts, ctx);
       const limit = parsePositiveInt('--limit', opts.limit);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const stalledAfter = typeof opts.stalled === 'string' ? parseDuration(opts.stalled, '--stalled') : DEFAULT_STALLED_MS;
-      const { id: listId, dir } = app.list(false);
+      const { id: listId, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);
       if (filter.owner !== undefined) {
         // A typo in a name shows as an empty list; say so rather than leave it to guessing.
-        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(app.configDir, listId));
-        if (warning !== undefined) app.warn(warning);
+        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(ctx.configDir, listId));
+        if (warning !== undefined) ctx.io.warn(warning);
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const stalled = stalledIn(app, listId, dir, snapshot.tasks, stalledAfter);
+      const stalled = stalledIn(ctx, listId, dir, snapshot.tasks, stalledAfter);
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
-      const needTimes = sort === 'updated' || (app.humanLayout && !app.json);
+      const needTimes = sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json);
       const times = needTimes ? taskFileTimes(dir, matching.map((t) => t.id)) : new Map<string, number>();
       const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
       const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
-      if (app.json) {
-        app.out(renderJson(tasks));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(tasks));
         return;
       }
-      const gone = app.goneOwners(listId);
+      const gone = ctx.goneOwners(listId);
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
       const goneCount = matching.filter(isGone).length;
       const shownOf = tasks.length < matching.length ? ` (showing ${tasks.length}; --limit)` : '';
-      const summary = renderSummary(summaryCounts(matching, index), app.humanLayout ? app.style : app.errStyle) + shownOf;
+      const summary = renderSummary(summaryCounts(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) + shownOf;
       const missing = missingBlockers(tasks, index);
-      if (app.humanLayout) {
+      if (ctx.io.humanLayout) {
         if (tasks.length > 0) {
-          app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, updated: times, now: Date.now(), isGone, stalledFor: (t) => stalled.get(t.id) }));
+          ctx.io.out(renderTaskTable(tasks, index, { style: ctx.io.style, width: ctx.io.columns, updated: times, now: Date.now(), isGone, stalledFor: (t) => stalled.get(t.id) }));
         }
-        if (!opts.quiet) app.out(summary);
+        if (!opts.quiet) ctx.io.out(summary);
         const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
-        if (shownStalled > 0 && !opts.quiet) app.out(app.style.yellow(stalledNote(shownStalled, stalledAfter)));
-        if (goneCount > 0 && !opts.quiet) app.out(app.style.red(goneNote(goneCount, gone!.why)));
-        if (missing.length > 0 && !opts.quiet) app.out(renderMissingLegend(app.style));
+        if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(stalledNote(shownStalled, stalledAfter)));
+        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(goneNote(goneCount, gone!.why)));
+        if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
-        if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
-        if (!opts.quiet) app.note(summary);
-        if (goneCount > 0) app.warn(goneNote(goneCount, gone!.why));
+        if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
+        if (!opts.quiet) ctx.io.note(summary);
+        if (goneCount > 0) ctx.io.warn(goneNote(goneCount, gone!.why));
         for (const t of tasks) {
           const idle = stalled.get(t.id);
-          if (idle !== undefined) app.warn(`task #${t.id} is stalled: in progress, unchanged for ${formatDuration(idle)}`);
+          if (idle !== undefined) ctx.io.warn(`task #${t.id} is stalled: in progress, unchanged for ${formatDuration(idle)}`);
         }
-        for (const m of missing) app.warn(renderMissingWarning(m));
+        for (const m of missing) ctx.io.warn(renderMissingWarning(m));
       }
     });
 }
@@ -131,14 +131,14 @@ export function registerList(program: Command, app: App): void {
  * The tasks in progress that stalled, with how long (ms). The session index is asked
  * only when some task is old enough: a busy session means its agent is working.
  */
-function stalledIn(app: App, listId: string, dir: string, tasks: readonly Task[], afterMs: number): Map<string, number> {
+function stalledIn(ctx: Context, listId: string, dir: string, tasks: readonly Task[], afterMs: number): Map<string, number> {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return new Map();
   const times = taskFileTimes(dir, working.map((t) => t.id));
   const now = Date.now();
   const due = stalledTasks(working, (id) => times.get(id), now, afterMs, undefined);
   if (due.length === 0) return new Map();
-  const stalled = stalledTasks(working, (id) => times.get(id), now, afterMs, listSessionBusy(app.sessions, listId));
+  const stalled = stalledTasks(working, (id) => times.get(id), now, afterMs, listSessionBusy(ctx.sessions, listId));
   return new Map(stalled.map((s) => [s.id, s.idleMs]));
 }
 

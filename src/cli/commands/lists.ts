@@ -4,14 +4,14 @@ import type { SessionInfo } from '../../core/sessions/session-index.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
-import { usage, type App } from '../runtime/app.js';
+import { usage, type Context } from '../runtime/context.js';
 
 interface ListsOptions {
   here?: boolean;
   live?: boolean;
 }
 
-export function registerLists(program: Command, app: App): void {
+export function registerLists(program: Command, ctx: Context): void {
   program
     .command('lists')
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
@@ -36,34 +36,34 @@ Examples:
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
     .action((opts: ListsOptions) => {
-      const here = opts.here ? app.cwd : undefined;
+      const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
-      const lists = overviewLists(app.configDir, app.sessions).filter(
+      const lists = overviewLists(ctx.configDir, ctx.sessions).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
       );
-      for (const name of listFolders(app.configDir).foreign) {
-        app.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
+      for (const name of listFolders(ctx.configDir).foreign) {
+        ctx.io.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
       }
-      const { byList, problems } = teamsByList(app.configDir);
-      for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
+      const { byList, problems } = teamsByList(ctx.configDir);
+      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);
       const teamOf = (id: string) => {
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
       };
-      if (app.json) {
-        app.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
         return;
       }
       if (lists.length === 0) {
-        app.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${app.configDir}`);
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${ctx.configDir}`);
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
-      app.out(
-        app.humanLayout
-          ? renderListsTable(rows, { style: app.style, now: Date.now(), width: app.columns, home: app.home })
+      ctx.io.out(
+        ctx.io.humanLayout
+          ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })
           : renderListsLines(rows),
       );
     });

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { App } from '../runtime/app.js';
+import type { Context } from '../runtime/context.js';
 import { registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
@@ -7,7 +7,7 @@ import { VERSION } from './version.js';
  * The root program, configured once before any subcommand is added: errors come back
  * to main.ts instead of exiting, and global options are defined here only.
  */
-export async function buildProgram(app: App, argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
@@ -21,14 +21,14 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
     .exitOverride()
     .configureOutput({
       // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
-      writeOut: (s) => app.write(s),
-      writeErr: (s) => app.writeErr(s),
+      writeOut: (s) => ctx.io.write(s),
+      writeErr: (s) => ctx.io.writeErr(s),
       outputError: () => {
         // main.ts prints usage errors itself, in the same shape as every other error.
       },
     });
-  app.attach(program);
-  await registerCommands(program, app, argv);
+  ctx.attach(program);
+  await registerCommands(program, ctx, argv);
   program.addHelpText(
     'after',
     `

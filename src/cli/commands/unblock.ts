@@ -5,14 +5,14 @@ import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { idRefs as refs } from '../../render/refs.js';
-import { usage, type App } from '../runtime/app.js';
+import { usage, type Context } from '../runtime/context.js';
 import { collect, parseIds } from '../flags/parse.js';
 
 interface UnblockOptions {
   by?: string[];
 }
 
-export function registerUnblock(program: Command, app: App): void {
+export function registerUnblock(program: Command, ctx: Context): void {
   program
     .command('unblock')
     .description("remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)")
@@ -33,19 +33,19 @@ Examples:
       const id = parseTaskId(rawId);
       const only = opts.by === undefined ? undefined : parseIds(opts.by);
       if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
-      const { dir } = app.list(true);
+      const { dir } = ctx.list(true);
       const result = await unblockTask(dir, id, only);
-      for (const b of result.notBlocking) app.warn(`#${b} does not block #${id}`);
-      if (app.json) {
-        app.out(renderJson(result.task));
+      for (const b of result.notBlocking) ctx.io.warn(`#${b} does not block #${id}`);
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(result.task));
         return;
       }
       if (result.removed.length === 0) {
-        app.out(`Task #${id} ${only === undefined ? 'has no blockers' : 'is not blocked by those'}; nothing changed`);
+        ctx.io.out(`Task #${id} ${only === undefined ? 'has no blockers' : 'is not blocked by those'}; nothing changed`);
         return;
       }
       const open = blockerState(result.task, indexTasks(readList(dir).tasks)).open;
       const still = open.length > 0 && result.task.status !== 'completed' ? ` (still blocked by ${refs(open)})` : '';
-      app.out(`Task #${id} is no longer blocked by ${refs(result.removed)}${still}`);
+      ctx.io.out(`Task #${id} is no longer blocked by ${refs(result.removed)}${still}`);
     });
 }

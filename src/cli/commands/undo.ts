@@ -7,13 +7,13 @@ import { taskPath } from '../../core/store/paths.js';
 import { renderJson } from '../../render/json.js';
 import { stamp } from '../../render/log-lines.js';
 import { oneLine } from '../../render/text.js';
-import type { App } from '../runtime/app.js';
+import type { Context } from '../runtime/context.js';
 
 interface UndoOptions {
   dryRun?: boolean;
 }
 
-export function registerUndo(program: Command, app: App): void {
+export function registerUndo(program: Command, ctx: Context): void {
   program
     .command('undo')
     .description("take back the last change made with tasks in this list (from its journal), if nothing has changed it since")
@@ -32,7 +32,7 @@ Examples:
   tasks undo --json | jq '.steps'`,
     )
     .action(async (opts: UndoOptions) => {
-      const { dir } = app.list(true);
+      const { dir } = ctx.list(true);
       const current = (id: string) => {
         const read = readTaskFile(taskPath(dir, id));
         return read.kind === 'ok' ? read.task : undefined;
@@ -42,18 +42,18 @@ Examples:
       const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
         const planned = planLastUndo(dir, current);
         if (!opts.dryRun) {
-          app.undoing = planned.txn;
+          ctx.undoing = planned.txn;
           await applyUndo(dir, planned);
-          app.flushJournal();
+          ctx.flushJournal();
         }
         return planned;
       });
-      if (app.json) {
-        app.out(renderJson(planJson(plan, Boolean(opts.dryRun))));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(planJson(plan, Boolean(opts.dryRun))));
         return;
       }
       const head = `${opts.dryRun ? 'Would undo' : 'Undid'} ${plan.command} by ${oneLine(plan.actor.name)} at ${stamp(plan.at)}:`;
-      app.out([head, ...plan.steps.map((s) => `  ${stepText(s)}`)].join('\n'));
+      ctx.io.out([head, ...plan.steps.map((s) => `  ${stepText(s)}`)].join('\n'));
     });
 }
 

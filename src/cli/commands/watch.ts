@@ -10,9 +10,8 @@ import { formatDuration } from '../../render/duration.js';
 import { STATUS_WORD } from '../../render/status.js';
 import { renderSummary } from '../../render/task-table.js';
 import { PLAIN } from '../../render/style.js';
-import { usage, type App } from '../runtime/app.js';
+import { usage, type Context } from '../runtime/context.js';
 import { collect } from '../flags/parse.js';
-import { processTerminal } from '../runtime/terminal.js';
 import { LiveSink } from '../watch/watch-live.js';
 import { WatchSession, type WatchSink } from '../watch/watch-session.js';
 import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
@@ -100,7 +99,7 @@ function filterLabel(filter: TaskFilter): string | undefined {
   return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
-export function registerWatch(program: Command, app: App): void {
+export function registerWatch(program: Command, ctx: Context): void {
   program
     .command('watch')
     .description('watch a list live; or stream its changes as NDJSON; or wait until a condition holds')
@@ -116,7 +115,7 @@ export function registerWatch(program: Command, app: App): void {
     .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long')
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
-      const filter = listFilterFrom(opts);
+      const filter = listFilterFrom(opts, ctx);
       if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
       if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
@@ -124,40 +123,40 @@ export function registerWatch(program: Command, app: App): void {
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration(opts.failIfStalled, '--fail-if-stalled');
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const clock: Clock = { now: () => Date.now() };
-      const globals = app.globals();
+      const globals = ctx.globals();
       if (opts.stream !== undefined && globals.session !== undefined) {
         throw usage('--stream and --session cannot be used together: a stream names its own session');
       }
       const target =
         opts.stream !== undefined
-          ? streamTarget(app, opts.stream, clock)
-          : ((globals.session === undefined ? undefined : transcriptTarget(app, globals.session, clock)) ?? listTarget(app, clock));
+          ? streamTarget(ctx, opts.stream, clock)
+          : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
       const untilText = until ? formatUntil(until) : undefined;
       const watchedDir = target.listDir();
       if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
         // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
-        app.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
+        ctx.io.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
       }
 
       let session: WatchSession | undefined;
       let sink: WatchSink;
-      if (app.json || !app.isTTY) {
-        sink = new StreamSink(app, target.listId, untilText);
+      if (ctx.io.json || !ctx.io.humanLayout) {
+        sink = new StreamSink(ctx, target.listId, untilText);
       } else {
-        sink = new LiveSink(processTerminal(app.env), {
+        sink = new LiveSink(ctx.io.terminal(), {
           listId: target.listId,
           dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
           filterLabel: filterLabel(filter),
           following: target.following,
-          style: app.style,
+          style: ctx.io.style,
           clock,
           onQuit: () => session?.stop(),
-          print: (text) => app.out(text),
+          print: (text) => ctx.io.out(text),
         });
       }
-      const stall = stallMs === undefined ? undefined : stallWatch(app, target, stallMs);
+      const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
       session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock }, sink);
       const outcome = await session.run();
 
@@ -183,6 +182,6 @@ export function registerWatch(program: Command, app: App): void {
           details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
         });
       }
-      if (outcome.reason === 'condition-met' && !app.json && app.isTTY) app.note(`${app.errStyle.green('✔')} ${untilText} holds`);
+      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout) ctx.io.note(`${ctx.io.errStyle.green('✔')} ${untilText} holds`);
     });
 }

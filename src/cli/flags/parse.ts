@@ -1,6 +1,5 @@
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
-import os from 'node:os';
 import { TasksError } from '../../core/base/errors.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { STATUSES, type Status } from '../../core/store/schema.js';
@@ -69,24 +68,18 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/**
- * An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`):
- * $USER (or $LOGNAME), else the account's name.
- */
-export function requireOwner(name: string, value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const text = requireText(name, value);
-  if (text?.trim() !== '@me') return text;
-  const login = env.USER || env.LOGNAME || safeUsername();
-  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
-  return login;
+/** Who `@me` is: the person running tasks (the run's context knows, by login name). */
+export interface Me {
+  readonly person: string | undefined;
 }
 
-function safeUsername(): string | undefined {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return undefined;
-  }
+/** An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`). */
+export function requireOwner(name: string, value: string | undefined, me: Me): string | undefined {
+  const text = requireText(name, value);
+  if (text?.trim() !== '@me') return text;
+  const login = me.person;
+  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
+  return login;
 }
 
 /** A non-empty single-line text value (subjects, owners). */

@@ -3,18 +3,18 @@ import { readTasks } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
 import { idRefs } from '../../render/refs.js';
 import { STATUS_WORD } from '../../render/status.js';
-import type { App } from '../runtime/app.js';
+import type { Context } from '../runtime/context.js';
 
 /**
  * Agents may start or complete a task whose blockers are still open, so `tasks` allows
  * it too; but a person should hear that the order was skipped. Reads only the blockers,
  * after the write: "warning: #3 is still blocked by #1 (pending), #2 (in progress)".
  */
-export function warnOpenBlockers(app: App, dir: string, task: Task): void {
+export function warnOpenBlockers(ctx: Context, dir: string, task: Task): void {
   if (task.blockedBy.length === 0) return;
   const index = indexTasks([task, ...readTasks(dir, task.blockedBy)]);
   const { open } = blockerState(task, index);
   if (open.length === 0) return;
   const named = open.map((id) => `${idRefs([id])} (${STATUS_WORD[index.get(id)?.status ?? 'pending']})`).join(', ');
-  app.warn(`${idRefs([task.id])} is still blocked by ${named}`);
+  ctx.io.warn(`${idRefs([task.id])} is still blocked by ${named}`);
 }

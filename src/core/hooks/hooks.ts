@@ -19,8 +19,12 @@ export interface HookContext {
   configDir: string;
   /** Folder trust and managed settings: which settings files' hooks may run. */
   policy: HookPolicySources;
-  /** The project folder (Claude Code's cwd): project settings, hooks' cwd, `cwd` on stdin. */
-  projectDir: string;
+  /**
+   * The project folder (Claude Code's cwd): project settings, hooks' cwd, `cwd` on stdin.
+   * Undefined when there is no project (the command's directory was deleted): only user
+   * and managed settings count, and hooks run in the config folder.
+   */
+  projectDir: string | undefined;
   /** The environment hooks inherit (plus CLAUDE_PROJECT_DIR, CLAUDE_CONFIG_DIR, CLAUDE_CODE_TASK_LIST_ID). */
   env: Record<string, string | undefined>;
   /** `session_id` on stdin; says the event came from `tasks` (e.g. "tasks-cli-4242"). */
@@ -38,11 +42,11 @@ export interface HookTaskInfo {
 }
 
 /** The JSON a hook reads on stdin. `transcript_path` is "": there is no transcript. */
-export function hookInput(event: TaskHookEvent, ctx: Pick<HookContext, 'sessionId' | 'projectDir'>, info: HookTaskInfo): Record<string, unknown> {
+export function hookInput(event: TaskHookEvent, ctx: { sessionId: string; cwd: string }, info: HookTaskInfo): Record<string, unknown> {
   return {
     session_id: ctx.sessionId,
     transcript_path: '',
-    cwd: ctx.projectDir,
+    cwd: ctx.cwd,
     hook_event_name: event,
     task_id: info.task.id,
     task_subject: info.task.subject,
@@ -72,13 +76,19 @@ export function blockReasons(report: HookRunReport): string[] {
   return report.outcomes.flatMap((o) => (o.verdict.kind === 'block' ? [o.verdict.reason] : []));
 }
 
+/** Where hooks run: the project folder, else (no project) the config folder, which exists. */
+function hooksCwd(ctx: Pick<HookContext, 'projectDir' | 'configDir'>): string {
+  return ctx.projectDir ?? ctx.configDir;
+}
+
 /** Run every configured hook of `event` at once (as Claude Code does) and wait for all. */
 export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
   const settings = loadTaskHookSettings(ctx.configDir, ctx.projectDir, ctx.policy);
-  const stdin = JSON.stringify(hookInput(event, ctx, info));
+  const cwd = hooksCwd(ctx);
+  const stdin = JSON.stringify(hookInput(event, { sessionId: ctx.sessionId, cwd }, info));
   const env = {
     ...ctx.env,
-    CLAUDE_PROJECT_DIR: ctx.projectDir,
+    CLAUDE_PROJECT_DIR: cwd,
     // So that `tasks` inside a hook works on the same list.
     CLAUDE_CONFIG_DIR: ctx.configDir,
     CLAUDE_CODE_TASK_LIST_ID: ctx.listId,
@@ -105,14 +115,14 @@ async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, en
   // (most) should not pay for at start-up.
   const { runHookProcess, startBackgroundHook } = await import('./hook-process.js');
   if (hook.background) {
-    const failed = startBackgroundHook({ command: hook.command, args: hook.args, stdin, cwd: ctx.projectDir, env });
+    const failed = startBackgroundHook({ command: hook.command, args: hook.args, stdin, cwd: hooksCwd(ctx), env });
     return { ...base, verdict: failed === undefined ? { kind: 'background' } : { kind: 'background-failed', message: failed } };
   }
   const run = await runHookProcess({
     command: hook.command,
     args: hook.args,
     stdin,
-    cwd: ctx.projectDir,
+    cwd: hooksCwd(ctx),
     env,
     timeoutMs: Math.round(hook.timeoutSeconds * 1000),
     signal: ctx.signal,
@@ -121,7 +131,7 @@ async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, en
 }
 
 /** The number of hooks that would run for `event` (for "skipped N hooks (--no-hooks)"). */
-export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string, policy: HookPolicySources): number {
+export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string | undefined, policy: HookPolicySources): number {
   return loadTaskHookSettings(configDir, projectDir, policy).hooks[event].length;
 }
 

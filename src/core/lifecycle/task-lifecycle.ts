@@ -25,7 +25,7 @@ import { notifyAssignment, teamForList, type Notification, type Team } from '../
  * Any other command that completes a task or changes an owner (claim, release, import...)
  * calls the same three functions. No lock is held while hooks run or inboxes are written.
  *
- * Wiring another command (the CLI side is src/cli/flags/lifecycle-flags.ts, `runLifecycle`):
+ * Wiring another command (the CLI side is src/cli/lifecycle/run-lifecycle.ts, `runLifecycle`):
  *   claim:   const r = await claimTask(ctx.listDir, id, agent, req);
  *            if (r.success) await afterOwnerChange(ctx, r.before, r.task, report);
  *   release: nothing to tell (an unassign notifies nobody); afterOwnerChange is a no-op for it.
@@ -42,8 +42,8 @@ export interface LifecycleContext {
   hooks: Omit<HookContext, 'configDir' | 'listId' | 'policy'> | undefined;
   /** Folder trust and managed settings, for running hooks and for counting those skipped. */
   hookPolicy: HookPolicySources;
-  /** The project folder, to count the hooks that --no-hooks skipped. */
-  projectDir: string;
+  /** The project folder, to count the hooks that --no-hooks skipped (undefined: no project). */
+  projectDir: string | undefined;
   /** false with --no-notify. */
   notify: boolean;
   /** `from` / `assignedBy` of assignment messages. */
