@@ -168,6 +168,15 @@ describe('the map of cli', () => {
     expect(forbiddenImports(CLI, inFolders, map)).toEqual([]);
   });
 
+  it('has no command that imports another: what commands share lives in flags/, lifecycle/ or runtime/', () => {
+    const COMMANDS = path.join(CLI, 'commands');
+    const registry = new Set(['index.ts', 'program.ts', 'version.ts'].map((f) => path.join(COMMANDS, f)));
+    const offences = sources(COMMANDS)
+      .filter((f) => !registry.has(f))
+      .flatMap((f) => importsOf(f).filter((t) => path.dirname(t) === COMMANDS).map((t) => `${path.basename(f)} imports ${path.basename(t)}`));
+    expect(offences).toEqual([]);
+  });
+
   it('catches an import against the map', () => {
     // A flag parser reaching for a command is the kind of edge the map forbids.
     const scratch = path.join(CLI, 'flags', '.scratch-forbidden.ts');

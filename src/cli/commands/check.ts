@@ -8,7 +8,7 @@ import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
-import { parseDuration } from '../flags/parse-duration.js';
+import { parseDurationOrOff } from '../flags/duration-flags.js';
 
 interface CheckOptions {
   fix?: boolean;
@@ -21,7 +21,7 @@ export function registerCheck(program: Command, ctx: Context): void {
     .command('check')
     .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
     .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
-    .option('--stale-after <duration>', 'report tasks owned but still pending and unchanged for this long (off to skip)', '1h')
+    .option('--stale-after <duration>', 'report tasks owned but still pending and unchanged for this long, or off (durations: see tasks --help)', '1h')
     .option('-a, --all', 'check every list under the config folder')
     .addHelpText(
       'after',
@@ -43,7 +43,7 @@ Examples:
   tasks check --stale-after 30m`,
     )
     .action(async (opts: CheckOptions) => {
-      const claimStaleMs = parseDuration('--stale-after', opts.staleAfter);
+      const claimStaleMs = parseDurationOrOff('--stale-after', opts.staleAfter);
       const targets = opts.all
         ? // Folder names as they are: one agents cannot address is still worth checking.
           listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }))

@@ -8,32 +8,24 @@ import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { usage, type Context } from '../runtime/context.js';
-import { collect } from '../flags/parse.js';
-import { listFilterFrom } from './list.js';
+import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
 
 const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-interface ExportOptions {
+interface ExportOptions extends FilterOptions {
   format?: ExportFormat;
   output?: string;
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  all?: boolean;
   title?: string;
 }
 
 export function registerExport(program: Command, ctx: Context): void {
-  program
+  const command = program
     .command('export')
     .description('print a list as a TodoWrite snapshot, JSON, JSON Lines or a Markdown checklist')
     .addOption(new Option('-f, --format <format>', 'output format (default: todowrite; json with --json)').choices([...EXPORT_FORMATS]))
-    .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name> (-o means --owner in every command)')
-    .option('--unowned', 'only tasks nobody owns')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'all'])
     .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
     .addHelpText(
       'after',
@@ -60,8 +52,7 @@ Examples:
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
       const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
-      const filter = listFilterFrom(opts, ctx);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
+      const filter = filterFrom(opts, ctx);
       const { id, dir } = ctx.list(false);
       const snapshot = readList(dir);
       for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);

@@ -4,7 +4,7 @@ import { taskFileTimes } from '../../core/store/task-times.js';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { readList } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
-import { filterTasks, type TaskFilter } from '../../core/lists/task-filter.js';
+import { filterTasks } from '../../core/lists/task-filter.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import {
@@ -16,67 +16,38 @@ import {
   renderTaskTable,
   summaryCounts,
 } from '../../render/task-table.js';
-import { parseDuration } from '../../core/base/duration-flag.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
 import { formatDuration } from '../../render/duration.js';
-import { usage, type Context } from '../runtime/context.js';
-import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner, type Me } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
+import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
+import { parsePositiveInt } from '../flags/parse.js';
 
-interface ListOptions {
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  all?: boolean;
-  ready?: boolean;
-  blocked?: boolean;
-  search?: string;
-  meta?: string[];
+interface ListOptions extends FilterOptions {
   sort?: SortKey;
   limit?: string;
   quiet?: boolean;
   stalled?: string | boolean;
 }
 
-export function listFilterFrom(opts: ListOptions, me: Me): TaskFilter {
-  return {
-    statuses: parseStatusList(opts.status),
-    owner: requireOwner('--owner', opts.owner, me),
-    unowned: Boolean(opts.unowned),
-    includeInternal: Boolean(opts.all),
-    ready: Boolean(opts.ready),
-    blocked: Boolean(opts.blocked),
-    search: opts.search,
-    meta: parseMetaFilter(opts.meta),
-  };
-}
-
 export function registerList(program: Command, ctx: Context): void {
-  program
+  const command = program
     .command('list')
     .alias('ls')
-    .description('list the tasks of a list, in id order, with a summary')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)")
-    .option('--unowned', 'only tasks nobody owns')
-    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
-    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
-    .option('--search <text>', 'only tasks whose subject or description holds <text> (any case)')
-    .option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)', collect)
+    .description('list the tasks of a list, in id order, with a summary');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all', 'search', 'meta'])
     .addOption(new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]))
     .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
     .option('-q, --quiet', 'no summary line')
-    .option('--stalled [duration]', 'only tasks in progress whose file has not changed for this long (default 30m) while their session is not busy')
+    .option('--stalled [duration]', 'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy')
     .addHelpText(
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
-      const filter = listFilterFrom(opts, ctx);
+      const filter = filterFrom(opts, ctx);
       const limit = parsePositiveInt('--limit', opts.limit);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
-      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration(opts.stalled, '--stalled') : DEFAULT_STALLED_MS;
+      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
       const { id: listId, dir } = ctx.list(false);
       const snapshot = readList(dir);
       for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../../core/base/duration-flag.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
@@ -19,7 +19,7 @@ export function registerLog(program: Command, ctx: Context): void {
     .command('log')
     .description('who changed what, and when: the changes made with tasks and by agents, oldest first')
     .argument('[id]', 'only this task')
-    .option('--since <duration>', 'only changes in the last <duration> (90s, 30m, 2h, 7d)')
+    .option('--since <duration>', 'only changes in the last <duration> (durations: see tasks --help)')
     .option('--limit <n>', 'only the last <n> changes')
     .addHelpText(
       'after',
@@ -41,7 +41,7 @@ Examples:
     )
     .action((rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
-      const since = opts.since === undefined ? undefined : Date.now() - parseDuration(opts.since, '--since');
+      const since = opts.since === undefined ? undefined : Date.now() - parseDuration('--since', opts.since);
       const limit = opts.limit === undefined ? undefined : /^[0-9]+$/.test(opts.limit) ? Number(opts.limit) : NaN;
       if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
       const { id: listId, dir } = ctx.list(false);

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../runtime/context.js';
+import { DURATION_HELP } from '../flags/duration-flags.js';
 import { registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
@@ -50,6 +51,8 @@ Examples:
   tasks release --owner worker-2
   tasks delete 3 5
   tasks watch --until all-completed   wait until the agents are done
+
+${DURATION_HELP}
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
 7 stalled, 124 timeout, 130 interrupted.`,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { countTasks } from '../../core/graph/blockers.js';
 import type { Clock } from '../../core/base/clock.js';
-import { parseDuration } from '../../core/base/duration-flag.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { TasksError } from '../../core/base/errors.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
@@ -11,20 +11,13 @@ import { STATUS_WORD } from '../../render/status.js';
 import { renderSummary } from '../../render/task-table.js';
 import { PLAIN } from '../../render/style.js';
 import { usage, type Context } from '../runtime/context.js';
-import { collect } from '../flags/parse.js';
+import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
 import { LiveSink } from '../watch/watch-live.js';
 import { WatchSession, type WatchSink } from '../watch/watch-session.js';
 import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
 import { StreamSink } from '../watch/watch-stream.js';
-import { listFilterFrom } from './list.js';
 
-interface WatchOptions {
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  ready?: boolean;
-  blocked?: boolean;
-  all?: boolean;
+interface WatchOptions extends FilterOptions {
   until?: string;
   timeout?: string;
   stream?: string;
@@ -100,27 +93,20 @@ function filterLabel(filter: TaskFilter): string | undefined {
 }
 
 export function registerWatch(program: Command, ctx: Context): void {
-  program
+  const command = program
     .command('watch')
-    .description('watch a list live; or stream its changes as NDJSON; or wait until a condition holds')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name>')
-    .option('--unowned', 'only tasks nobody owns')
-    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
-    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .description('watch a list live; or stream its changes as NDJSON; or wait until a condition holds');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all'])
     .option('-u, --until <condition>', `end with exit 0 when it holds: ${UNTIL_FORMS.join(', ')}`)
-    .option('-t, --timeout <duration>', 'end with exit 124 when this passes first: 90s, 5m, 1h, 1h30m')
+    .option('-t, --timeout <duration>', 'end with exit 124 when this passes first (durations: see tasks --help)')
     .option('--stream <file>', "follow an agent's run from its stream-json output: a file (followed as it grows) or - for stdin")
-    .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long')
+    .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)')
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
-      const filter = listFilterFrom(opts, ctx);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
+      const filter = filterFrom(opts, ctx);
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
-      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
-      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration(opts.failIfStalled, '--fail-if-stalled');
+      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
+      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const clock: Clock = { now: () => Date.now() };
       const globals = ctx.globals();
