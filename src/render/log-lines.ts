@@ -78,3 +78,34 @@ export function renderLogLines(events: readonly TimelineEvent[], style: Style): 
 export function renderLastChange(e: TimelineEvent, now: number): string {
   return `last changed ${ago(Date.parse(e.at), now)} by ${whoText(e.who)}: ${eventText(e)}`;
 }
+
+/** A journal line that could not be read (line 0: the journal itself). */
+export function renderJournalDamage(d: { line: number; reason: string }): string {
+  return d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`;
+}
+
+/**
+ * What `tasks log` says on stderr before the changes: where the record starts, what it
+ * is made of, and what no record explains.
+ */
+export function renderLogNotes(opts: {
+  task: string | undefined;
+  first: TimelineEvent | undefined;
+  transcripts: number;
+  gaps: { before: readonly string[]; unexplained: readonly string[] };
+}): string[] {
+  const { task, first, transcripts, gaps } = opts;
+  const start = first === undefined ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded` : `history from ${stamp(first.at)}`;
+  const sources = transcripts > 0 ? `, and ${transcripts} transcript${transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known';
+  const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
+  return [
+    `${start} (the journal of tasks' own changes${sources})`,
+    ...(gaps.before.length > 0 ? [`no record of the creation of ${refs(gaps.before)} (made before the record starts, or by a session that is not known)`] : []),
+    ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${refs(gaps.unexplained)}`] : []),
+  ];
+}
+
+/** Under `get`'s last change, when the file is newer than any record of it. */
+export function renderChangedSince(): string {
+  return 'changed since then by a change no record shows (a hand edit, or an agent whose session is not known)';
+}

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { blockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { renderJson } from '../../render/json.js';
-import { idRefs as refs } from '../../render/refs.js';
+import { renderBlocked } from '../../render/change-lines.js';
 import { usage, type Context } from '../runtime/context.js';
 import { collect, parseIds } from '../flags/parse.js';
 
@@ -36,10 +36,6 @@ Examples:
       const { dir } = ctx.list(true);
       const result = await blockTask(dir, id, blockers);
       if (ctx.io.json) ctx.io.out(renderJson(result.task));
-      else if (result.added.length === 0) ctx.io.out(`Task #${id} was already blocked by ${refs(result.already)}; nothing changed`);
-      else {
-        const already = result.already.length > 0 ? ` (already: ${refs(result.already)})` : '';
-        ctx.io.out(`Task #${id} is now blocked by ${refs(result.added)}${already}`);
-      }
+      else ctx.io.out(renderBlocked(id, result.added, result.already));
     });
 }

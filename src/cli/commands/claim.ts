@@ -3,9 +3,8 @@ import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { TasksError } from '../../core/base/errors.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { claimDocument, describeRefusal, type ClaimOutcome } from '../../render/claim-result.js';
+import { claimDocument, describeRefusal, renderClaimed, renderPassedOver, type ClaimOutcome } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
 import { usage, type Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
@@ -63,7 +62,7 @@ Examples:
         let outcome: ClaimOutcome;
         if (id === undefined) {
           const next = await claimNext(dir, agent, request);
-          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(`passed over task #${p.id}: ${p.reason}`);
+          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p));
           outcome = next ?? { success: false, reason: 'no_task_ready' };
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
@@ -94,14 +93,5 @@ function report(ctx: Context, id: string, agent: string, result: ClaimOutcome, s
   const task = result.task;
   if (ctx.io.json) ctx.io.out(renderJson(claimDocument(result)));
   else if (!ctx.io.humanLayout) ctx.io.out(task.id);
-  else {
-    const mine = result.before.owner === agent;
-    const subject = oneLine(task.subject);
-    const who = oneLine(agent);
-    let line: string;
-    if (!mine) line = `Claimed task #${task.id} for ${who}${start && result.changed.includes('status') ? ' and started it' : ''}: ${subject}`;
-    else if (result.changed.length > 0) line = `Started task #${task.id} (already ${who}'s): ${subject}`;
-    else line = `Task #${task.id} is already ${who}'s; nothing changed: ${subject}`;
-    ctx.io.out(`${ctx.io.style.green('✔')} ${line}`);
-  }
+  else ctx.io.out(`${ctx.io.style.green('✔')} ${renderClaimed(result, agent, start)}`);
 }

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
-import type { Task } from '../../core/store/schema.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
+import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
 import type { Context } from '../runtime/context.js';
 import { parseIds } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
@@ -41,9 +40,7 @@ export function registerDelete(program: Command, ctx: Context): void {
       const { id: listId, dir } = ctx.list(true);
       if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {
         // A person at a terminal sees what goes before it goes; scripts are never asked.
-        const named = readTasks(dir, ids);
-        const what = ids.map((id) => `#${id}${subjectOf(named, id)}`).join(', ');
-        if (!(await ctx.io.confirm(`Delete ${what} from ${oneLine(listId)}?`))) {
+        if (!(await ctx.io.confirm(renderDeleteQuestion(ids, readTasks(dir, ids), listId)))) {
           throw new TasksError('interrupted', 'nothing deleted', { hint: 'add -y to delete without being asked' });
         }
       }
@@ -57,13 +54,12 @@ export function registerDelete(program: Command, ctx: Context): void {
               .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
               .map((t) => t.id);
             reports.push({ id, deleted: false, subject: task.subject, references });
-            if (!ctx.io.json) ctx.io.out(`Would delete task #${id}: ${oneLine(task.subject)}${refs(references, 'and remove it from')}`);
+            if (!ctx.io.json) ctx.io.out(renderWouldDelete(task, references));
           } else {
             const { task, cleaned } = await deleteTask(dir, id, guard);
             reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
             if (ctx.io.json) continue;
-            const line = `Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`;
-            ctx.io.out(ctx.io.humanLayout ? `${ctx.io.style.green('✔')} ${line.replace(`Deleted task #${id}:`, `Deleted #${id} from ${oneLine(listId)}:`)}` : line);
+            ctx.io.out(renderDeleted(task, cleaned, listId, ctx.io.humanLayout ? { style: ctx.io.style } : undefined));
           }
         } catch (err) {
           // One failure does not stop the others; the exit code is the worst one.
@@ -75,13 +71,4 @@ export function registerDelete(program: Command, ctx: Context): void {
       }
       if (ctx.io.json) ctx.io.out(renderJson(reports));
     });
-}
-
-function subjectOf(tasks: readonly Task[], id: string): string {
-  const task = tasks.find((t) => t.id === id);
-  return task === undefined ? '' : ` ${JSON.stringify(oneLine(task.subject))}`;
-}
-
-function refs(ids: readonly string[], verb: string): string {
-  return ids.length === 0 ? '' : ` (${verb} ${ids.map((i) => `#${i}`).join(', ')})`;
 }

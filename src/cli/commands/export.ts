@@ -5,7 +5,8 @@ import { filterTasks } from '../../core/lists/task-filter.js';
 import { readList } from '../../core/store/list-read.js';
 import { checkOutputPath } from '../../core/snapshots/output-file.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
-import { renderMarkdownChecklist } from '../../render/export-markdown.js';
+import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
+import { renderSkippedFile } from '../../render/list-notes.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { usage, type Context } from '../runtime/context.js';
 import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
@@ -55,7 +56,7 @@ Examples:
       const filter = filterFrom(opts, ctx);
       const { id, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);
 
@@ -77,6 +78,6 @@ Examples:
         return;
       }
       writeFileAtomic(output, text === '' ? '' : `${text}\n`);
-      ctx.io.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
+      ctx.io.note(renderExportWritten(tasks.length, format, opts.output ?? ''));
     });
 }

@@ -7,7 +7,7 @@ import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
-import { renderLastChange } from '../../render/log-lines.js';
+import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
 import type { Context } from '../runtime/context.js';
 
@@ -38,7 +38,7 @@ export function registerGet(program: Command, ctx: Context): void {
         ctx.io.out(ctx.io.style.dim(renderLastChange(last, Date.now())));
         // The file is newer than any record of it: someone no record shows changed it since.
         if (changedAt !== undefined && changedAt > Date.parse(last.at) + 2000) {
-          ctx.io.out(ctx.io.style.dim('changed since then by a change no record shows (a hand edit, or an agent whose session is not known)'));
+          ctx.io.out(ctx.io.style.dim(renderChangedSince()));
         }
       }
     });

@@ -1,24 +1,16 @@
 import { Option, type Command } from 'commander';
 import { SORT_KEYS, sortTasks, type SortKey } from '../../core/lists/task-sort.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
-import { indexTasks } from '../../core/graph/blockers.js';
+import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
 import { readList } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import {
-  missingBlockers,
-  renderMissingLegend,
-  renderMissingWarning,
-  renderSummary,
-  renderTaskLines,
-  renderTaskTable,
-  summaryCounts,
-} from '../../render/task-table.js';
+import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
-import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
-import { formatDuration } from '../../render/duration.js';
+import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
 import type { Context } from '../runtime/context.js';
 import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
 import { parsePositiveInt } from '../flags/parse.js';
@@ -50,7 +42,7 @@ export function registerList(program: Command, ctx: Context): void {
       const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
       const { id: listId, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) ctx.io.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       if (filter.owner !== undefined) {
         // A typo in a name shows as an empty list; say so rather than leave it to guessing.
         const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(ctx.configDir, listId));
@@ -58,7 +50,7 @@ export function registerList(program: Command, ctx: Context): void {
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const stalled = stalledIn(ctx, listId, dir, snapshot.tasks, stalledAfter);
+      const stalled = stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions });
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
@@ -73,8 +65,7 @@ export function registerList(program: Command, ctx: Context): void {
       const gone = ctx.goneOwners(listId);
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
       const goneCount = matching.filter(isGone).length;
-      const shownOf = tasks.length < matching.length ? ` (showing ${tasks.length}; --limit)` : '';
-      const summary = renderSummary(summaryCounts(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) + shownOf;
+      const summary = renderSummary(countTasks(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) + renderLimitNote(tasks.length, matching.length);
       const missing = missingBlockers(tasks, index);
       if (ctx.io.humanLayout) {
         if (tasks.length > 0) {
@@ -82,42 +73,18 @@ export function registerList(program: Command, ctx: Context): void {
         }
         if (!opts.quiet) ctx.io.out(summary);
         const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
-        if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(stalledNote(shownStalled, stalledAfter)));
-        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(goneNote(goneCount, gone!.why)));
+        if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, stalledAfter)));
+        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why)));
         if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
         if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
         if (!opts.quiet) ctx.io.note(summary);
-        if (goneCount > 0) ctx.io.warn(goneNote(goneCount, gone!.why));
+        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why));
         for (const t of tasks) {
           const idle = stalled.get(t.id);
-          if (idle !== undefined) ctx.io.warn(`task #${t.id} is stalled: in progress, unchanged for ${formatDuration(idle)}`);
+          if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle));
         }
         for (const m of missing) ctx.io.warn(renderMissingWarning(m));
       }
     });
-}
-
-/**
- * The tasks in progress that stalled, with how long (ms). The session index is asked
- * only when some task is old enough: a busy session means its agent is working.
- */
-function stalledIn(ctx: Context, listId: string, dir: string, tasks: readonly Task[], afterMs: number): Map<string, number> {
-  const working = tasks.filter((t) => t.status === 'in_progress');
-  if (working.length === 0) return new Map();
-  const times = taskFileTimes(dir, working.map((t) => t.id));
-  const now = Date.now();
-  const due = stalledTasks(working, (id) => times.get(id), now, afterMs, undefined);
-  if (due.length === 0) return new Map();
-  const stalled = stalledTasks(working, (id) => times.get(id), now, afterMs, listSessionBusy(ctx.sessions, listId));
-  return new Map(stalled.map((s) => [s.id, s.idleMs]));
-}
-
-function stalledNote(count: number, afterMs: number): string {
-  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatDuration(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
-}
-
-/** "2 unfinished tasks are owned by agents of session 2d483082, which ended: tasks release --gone" */
-function goneNote(count: number, why: string): string {
-  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: tasks release --gone gives them back`;
 }

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { isWithin, listFolders, overviewLists, type ListOverview } from '../../core/lists/list-summary.js';
-import type { SessionInfo } from '../../core/sessions/session-index.js';
+import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
+import { listJson, renderListsLines, renderListsTable } from '../../render/lists-table.js';
 import { usage, type Context } from '../runtime/context.js';
 
 interface ListsOptions {
@@ -67,40 +66,4 @@ Examples:
           : renderListsLines(rows),
       );
     });
-}
-
-/** Every field in full; the shown session's fields at the top level, every session in `sessions`. */
-function listJson(l: ListOverview, team: { name: string; members: string[] } | undefined) {
-  const s = shownSession(l);
-  return {
-    id: l.id,
-    shortId: l.shortId,
-    path: l.dir,
-    total: l.total,
-    ...l.counts,
-    problems: l.problems,
-    changedAt: new Date(l.changedAt).toISOString(),
-    team: team?.name ?? null,
-    members: team?.members ?? [],
-    ...sessionJson(s),
-    sessions: l.sessions.map(sessionJson),
-  };
-}
-
-function sessionJson(s: SessionInfo | undefined) {
-  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-  return {
-    sessionId: s?.sessionId ?? null,
-    state: s?.state ?? null,
-    activity: s?.activity ?? null,
-    pid: s?.pid ?? null,
-    sessionName: s?.name ?? null,
-    cwd: s?.cwd ?? null,
-    branch: s?.branch ?? null,
-    prompt: s?.prompt ?? null,
-    lastPrompt: s?.lastPrompt ?? null,
-    firstActivity: iso(s?.firstActivity),
-    lastActivity: iso(s?.lastActivity),
-    transcript: s?.transcript ?? null,
-  };
 }

@@ -3,9 +3,9 @@ import { parseDuration } from '../flags/duration-flags.js';
 import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
-import { renderLogLines, stamp } from '../../render/log-lines.js';
+import { renderJournalDamage, renderLogLines, renderLogNotes } from '../../render/log-lines.js';
+import { parsePositiveInt } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
-import { usage } from '../runtime/context.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { PLAIN } from '../../render/style.js';
 
@@ -42,11 +42,10 @@ Examples:
     .action((rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
       const since = opts.since === undefined ? undefined : Date.now() - parseDuration('--since', opts.since);
-      const limit = opts.limit === undefined ? undefined : /^[0-9]+$/.test(opts.limit) ? Number(opts.limit) : NaN;
-      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
+      const limit = parsePositiveInt('--limit', opts.limit);
       const { id: listId, dir } = ctx.list(false);
       const timeline = readTimeline(dir, { index: ctx.sessions, listId, task });
-      for (const d of timeline.damaged) ctx.io.warn(d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
+      for (const d of timeline.damaged) ctx.io.warn(renderJournalDamage(d));
       if (task !== undefined && timeline.events.length === 0 && readTasks(dir, [task]).length === 0) {
         throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
       }
@@ -59,17 +58,7 @@ Examples:
       }
       const tasks = readList(dir).tasks.filter((t) => task === undefined || t.id === task);
       const gaps = gapsOf(timeline.events, tasks);
-      const first = timeline.events[0];
-      const start =
-        first === undefined
-          ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded`
-          : `history from ${stamp(first.at)}`;
-      const notes = [
-        `${start} (the journal of tasks' own changes${timeline.transcripts > 0 ? `, and ${timeline.transcripts} transcript${timeline.transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known'})`,
-        ...(gaps.before.length > 0 ? [`no record of the creation of ${gaps.before.map((id) => `#${id}`).join(', ')} (made before the record starts, or by a session that is not known)`] : []),
-        ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${gaps.unexplained.map((id) => `#${id}`).join(', ')}`] : []),
-      ];
-      for (const n of notes) ctx.io.note(n);
+      for (const n of renderLogNotes({ task, first: timeline.events[0], transcripts: timeline.transcripts, gaps })) ctx.io.note(n);
       if (events.length > 0) ctx.io.out(renderLogLines(events, ctx.io.humanLayout ? ctx.io.style : PLAIN));
     });
 }

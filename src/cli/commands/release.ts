@@ -5,7 +5,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims/release-apply.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
+import { renderNoneGone, renderNothingHeld, renderReleaseLine, renderWouldRelease } from '../../render/release-lines.js';
 import { usage, type Context } from '../runtime/context.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
@@ -62,8 +62,8 @@ Examples:
         }
         reports.push(...released);
         if (!ctx.io.json) {
-          for (const r of released) ctx.io.out(line(r));
-          if (released.length === 0) ctx.io.note(`${oneLine(owner)} holds no unfinished task; nothing released`);
+          for (const r of released) ctx.io.out(renderReleaseLine(r));
+          if (released.length === 0) ctx.io.note(renderNothingHeld(owner));
         }
       } else {
         const guard = preconditionGuard(pre);
@@ -71,7 +71,7 @@ Examples:
           try {
             const r = await releaseTask(dir, id, guard);
             reports.push(r);
-            if (!ctx.io.json) ctx.io.out(line(r));
+            if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
           } catch (err) {
             // One failure does not stop the others; the exit code is the worst one.
             ctx.io.fail(err);
@@ -82,14 +82,6 @@ Examples:
       }
       if (ctx.io.json) ctx.io.out(renderJson(reports));
     });
-}
-
-function line(r: ReleaseResult): string {
-  const subject = oneLine(r.task.subject);
-  if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
-  const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
-  const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
-  return `Released task #${r.id}${from}${status}: ${subject}`;
 }
 
 /**
@@ -105,12 +97,12 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else ctx.io.note(gone === undefined ? 'no owner here is known to be gone (no ended or crashed session owns this list)' : 'no unfinished task is held by a gone owner; nothing released');
+    else ctx.io.note(renderNoneGone(gone !== undefined));
     return;
   }
   if (opts.dryRun) {
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
-    else for (const t of targets) ctx.io.out(`Would release task #${t.id} from ${oneLine(t.owner ?? '')} (${gone!.why}): ${oneLine(t.subject)}`);
+    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
     return;
   }
   const reports: ReleaseReport[] = [];
@@ -118,7 +110,7 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
     try {
       const r = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
       reports.push(r);
-      if (!ctx.io.json) ctx.io.out(line(r));
+      if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
     } catch (err) {
       ctx.io.fail(err);
       if (!(err instanceof TasksError)) throw err;

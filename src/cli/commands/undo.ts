@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { journalPath } from '../../core/history/journal.js';
 import { withOwnFileLock } from '../../core/locks/locks.js';
-import { applyUndo, planLastUndo, shownValue, type UndoPlan, type UndoStep } from '../../core/history/undo-plan.js';
+import { applyUndo, planLastUndo } from '../../core/history/undo-plan.js';
 import { readTaskFile } from '../../core/store/task-file.js';
 import { taskPath } from '../../core/store/paths.js';
 import { renderJson } from '../../render/json.js';
-import { stamp } from '../../render/log-lines.js';
-import { oneLine } from '../../render/text.js';
+import { renderUndo, undoJson } from '../../render/undo-report.js';
 import type { Context } from '../runtime/context.js';
 
 interface UndoOptions {
@@ -49,36 +48,9 @@ Examples:
         return planned;
       });
       if (ctx.io.json) {
-        ctx.io.out(renderJson(planJson(plan, Boolean(opts.dryRun))));
+        ctx.io.out(renderJson(undoJson(plan, Boolean(opts.dryRun))));
         return;
       }
-      const head = `${opts.dryRun ? 'Would undo' : 'Undid'} ${plan.command} by ${oneLine(plan.actor.name)} at ${stamp(plan.at)}:`;
-      ctx.io.out([head, ...plan.steps.map((s) => `  ${stepText(s)}`)].join('\n'));
+      ctx.io.out(renderUndo(plan, Boolean(opts.dryRun)));
     });
-}
-
-function stepText(step: UndoStep): string {
-  if (step.kind === 'delete') return `#${step.id} removed again: ${oneLine(step.task.subject)}`;
-  if (step.kind === 'restore') return `#${step.id} restored: ${oneLine(step.task.subject)}`;
-  const fields = Object.entries(step.fields).map(([k, { from, to }]) => `${k} ${show(shownValue(from))} → ${show(shownValue(to))}`);
-  return `#${step.id} ${fields.join(', ')}`;
-}
-
-function show(v: unknown): string {
-  return v === null ? '(none)' : oneLine(typeof v === 'string' ? v : JSON.stringify(v));
-}
-
-function planJson(plan: UndoPlan, dryRun: boolean) {
-  return {
-    undone: !dryRun,
-    txn: plan.txn,
-    command: plan.command,
-    actor: plan.actor,
-    at: plan.at,
-    steps: plan.steps.map((s) =>
-      s.kind === 'revert'
-        ? { kind: s.kind, id: s.id, fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])) }
-        : { kind: s.kind, id: s.id, task: s.task },
-    ),
-  };
 }

@@ -7,9 +7,8 @@ import { deleteTask } from '../../core/writes/task-writes.js';
 import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
 import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
-import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
-import { fieldChanges } from '../../core/watch/watch-diff.js';
+import { renderNote } from '../../render/note.js';
+import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
 import { usage, type Context } from '../runtime/context.js';
 import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
@@ -82,7 +81,7 @@ export function registerUpdate(program: Command, ctx: Context): void {
         const choice = ctx.list(true);
         const result = await deleteTask(choice.dir, id, guard);
         if (ctx.io.json) ctx.io.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
-        else ctx.io.out(ctx.io.humanLayout ? `${ctx.io.style.green('✔')} Deleted #${id} from ${oneLine(choice.id)}` : `Deleted task #${id}`);
+        else ctx.io.out(renderDeletedByUpdate(choice.id, id, { human: ctx.io.humanLayout, style: ctx.io.style }));
         return;
       }
       const patch = patchFrom(opts, ctx);
@@ -96,13 +95,9 @@ export function registerUpdate(program: Command, ctx: Context): void {
         warnOpenBlockers(ctx, choice.dir, result.task);
       }
       if (ctx.io.json) ctx.io.out(renderJson(result.task));
-      else if (result.changed.length === 0) ctx.io.out(renderUnchangedMessage(choice.id, id));
-      // In a terminal, what changed, in words; piped, the agents' own TaskUpdate wording,
-      // which scripts written against agents' output already read.
-      else if (ctx.io.humanLayout) ctx.io.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), ctx.io.style));
-      else ctx.io.out(`Updated task #${id} ${result.changed.join(', ')}`);
+      else ctx.io.out(renderUpdateResult(choice.id, result, { human: ctx.io.humanLayout, style: ctx.io.style }));
       // This completion closed out the list: Claude Code's agents would be told to verify.
       const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
-      if (nudge) ctx.io.note(`note: ${nudge.message}`);
+      if (nudge) ctx.io.note(renderNote(nudge.message));
     });
 }

@@ -3,18 +3,14 @@ import { countTasks } from '../../core/graph/blockers.js';
 import type { Clock } from '../../core/base/clock.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { TasksError } from '../../core/base/errors.js';
-import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { readTasks } from '../../core/store/list-read.js';
-import { formatDuration } from '../../render/duration.js';
-import { STATUS_WORD } from '../../render/status.js';
-import { renderSummary } from '../../render/task-table.js';
-import { PLAIN } from '../../render/style.js';
+import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
 import { usage, type Context } from '../runtime/context.js';
 import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
 import { LiveSink } from '../watch/watch-live.js';
 import { WatchSession, type WatchSink } from '../watch/watch-session.js';
-import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
+import { listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
 import { StreamSink } from '../watch/watch-stream.js';
 
 interface WatchOptions extends FilterOptions {
@@ -76,22 +72,6 @@ Examples:
   tasks watch --session 2d48 --until all-completed       a TodoWrite session, by its transcript
   tasks watch --until all-completed --fail-if-stalled 20m --json   CI: fail fast`;
 
-function describeRunEnd(reason: string): string {
-  if (reason === 'input-ended') return 'the run\'s input ended without a result event';
-  if (reason === 'session-ended') return 'the session stopped running';
-  return 'the run ended';
-}
-
-function filterLabel(filter: TaskFilter): string | undefined {
-  const parts: string[] = [];
-  if (filter.statuses) parts.push(`status ${filter.statuses.join(',')}`);
-  if (filter.owner !== undefined) parts.push(`owner ${filter.owner}`);
-  if (filter.unowned) parts.push('unowned');
-  if (filter.ready) parts.push('ready');
-  if (filter.blocked) parts.push('blocked');
-  return parts.length > 0 ? parts.join(', ') : undefined;
-}
-
 export function registerWatch(program: Command, ctx: Context): void {
   const command = program
     .command('watch')
@@ -121,7 +101,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       const watchedDir = target.listDir();
       if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
         // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
-        ctx.io.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
+        ctx.io.warn(renderTaskNotYet(until.id, until.status));
       }
 
       let session: WatchSession | undefined;
@@ -134,7 +114,7 @@ export function registerWatch(program: Command, ctx: Context): void {
           dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
-          filterLabel: filterLabel(filter),
+          filterLabel: renderFilterLabel(filter),
           following: target.following,
           style: ctx.io.style,
           clock,
@@ -147,27 +127,23 @@ export function registerWatch(program: Command, ctx: Context): void {
       const outcome = await session.run();
 
       const counts = countTasks(outcome.view.shown, outcome.view.index);
-      const where = renderSummary(counts, PLAIN);
       if (outcome.reason === 'timeout') {
-        const waited = `timed out after ${formatDuration(timeoutMs ?? 0)}`;
-        throw new TasksError('timeout', until ? `${waited} before ${untilText} held; ${where}` : `${waited}; ${where}`, {
-          details: { until: untilText, counts },
-        });
+        throw new TasksError('timeout', watchEndMessage.timeout(timeoutMs ?? 0, untilText, counts), { details: { until: untilText, counts } });
       }
       if (outcome.reason === 'stalled') {
-        throw new TasksError('stalled', `${describeStalled(outcome.stalled ?? [])}; ${where}`, {
+        throw new TasksError('stalled', watchEndMessage.stalled(outcome.stalled ?? [], counts), {
           hint: 'is the agent stuck? tasks list --stalled shows such tasks',
           details: { stalled: (outcome.stalled ?? []).map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })), counts },
         });
       }
-      if (outcome.reason === 'stopped' && until && !outcome.met) {
-        throw new TasksError('interrupted', `stopped before ${untilText} held; ${where}`);
+      if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
+        throw new TasksError('interrupted', watchEndMessage.stopped(untilText, counts));
       }
-      if (outcome.run && until && !outcome.met) {
-        throw new TasksError('run_ended', `${describeRunEnd(outcome.reason)} before ${untilText} held; ${where}`, {
+      if (outcome.run && untilText !== undefined && !outcome.met) {
+        throw new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, counts), {
           details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
         });
       }
-      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout) ctx.io.note(`${ctx.io.errStyle.green('✔')} ${untilText} holds`);
+      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout) ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
     });
 }

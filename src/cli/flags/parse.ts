@@ -60,8 +60,9 @@ export function parseMetaFilter(raw: readonly string[] | undefined): Record<stri
 /** A positive whole number: `--limit 20`. */
 export function parsePositiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
-  return Number(raw.trim());
+  const n = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
+  return n;
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {

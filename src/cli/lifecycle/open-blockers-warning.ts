@@ -1,8 +1,7 @@
 import { blockerState, indexTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
-import { idRefs } from '../../render/refs.js';
-import { STATUS_WORD } from '../../render/status.js';
+import { renderStillBlocked } from '../../render/refs.js';
 import type { Context } from '../runtime/context.js';
 
 /**
@@ -15,6 +14,5 @@ export function warnOpenBlockers(ctx: Context, dir: string, task: Task): void {
   const index = indexTasks([task, ...readTasks(dir, task.blockedBy)]);
   const { open } = blockerState(task, index);
   if (open.length === 0) return;
-  const named = open.map((id) => `${idRefs([id])} (${STATUS_WORD[index.get(id)?.status ?? 'pending']})`).join(', ');
-  ctx.io.warn(`${idRefs([task.id])} is still blocked by ${named}`);
+  ctx.io.warn(renderStillBlocked(task, open, index));
 }

@@ -1,9 +1,8 @@
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
-import { fieldChanges } from '../../core/watch/watch-diff.js';
 import { renderJson } from '../../render/json.js';
-import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
+import { renderUpdateResult } from '../../render/update-message.js';
 import type { Context } from '../runtime/context.js';
 import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { runLifecycle } from './run-lifecycle.js';
@@ -22,7 +21,5 @@ export async function changeStatus(ctx: Context, rawId: string, status: Status, 
   const { result } = updated;
   if (result.changed.length > 0) warnOpenBlockers(ctx, choice.dir, result.task);
   if (ctx.io.json) ctx.io.out(renderJson(result.task));
-  else if (result.changed.length === 0) ctx.io.out(renderUnchangedMessage(choice.id, id));
-  else if (ctx.io.humanLayout) ctx.io.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), ctx.io.style));
-  else ctx.io.out(`Updated task #${id} ${result.changed.join(', ')}`);
+  else ctx.io.out(renderUpdateResult(choice.id, result, { human: ctx.io.humanLayout, style: ctx.io.style }));
 }

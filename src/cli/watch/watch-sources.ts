@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
-import { listSessionBusy, type StalledTask } from '../../core/progress/stalled-work.js';
+import { listSessionBusy } from '../../core/progress/stalled-work.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
@@ -11,7 +11,7 @@ import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
-import { formatDuration } from '../../render/duration.js';
+import { renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import type { StallWatch } from './watch-session.js';
 
@@ -93,7 +93,7 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
   const transcript = index.transcripts().get(sessionId);
   if (transcript === undefined) return undefined;
   const configDir = ctx.configDir;
-  ctx.io.note(`following the transcript of session ${sessionId.slice(0, 8)} (it has no task list; its todos are in ${transcript})`);
+  ctx.io.note(renderFollowingTranscript(sessionId, transcript));
   return {
     listId: sessionId,
     dir: listDirOf(configDir, sessionId),
@@ -130,12 +130,4 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       return target.following === undefined ? listSessionBusy(new SessionIndex(configDir), target.listId) : undefined;
     },
   };
-}
-
-/** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
-export function describeStalled(stalled: readonly StalledTask[]): string {
-  const first = stalled[0];
-  if (!first) return 'no task stalled';
-  const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';
-  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatDuration(first.idleMs)}${more}`;
 }

@@ -2,6 +2,8 @@ import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../../render/watch-events.js';
+import { renderSkippedWhileWatching } from '../../render/list-notes.js';
+import { renderNote } from '../../render/note.js';
 import type { Context } from '../runtime/context.js';
 import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
 
@@ -66,7 +68,7 @@ export class StreamSink implements WatchSink {
   }
 
   private tellNudge(view: WatchView): void {
-    if (view.nudge && !this.nudged) this.ctx.io.note(`note: ${view.nudge.message}`);
+    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message));
     this.nudged = view.nudge !== undefined;
   }
 
@@ -74,7 +76,7 @@ export class StreamSink implements WatchSink {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);
-      if (!this.warned.has(p.file)) this.ctx.io.warn(`skipped ${p.file}: ${p.reason} (no events for it until it reads again)`);
+      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p));
     }
     this.warned = now;
   }

@@ -4,6 +4,7 @@
  * (hook-process.ts), and their answer read (hook-verdict.ts).
  */
 import { TasksError } from '../base/errors.js';
+import { withoutEscapes } from '../base/program-output.js';
 import { loadTaskHookSettings, type CommandHook, type HookPolicySources, type TaskHookEvent } from './hook-settings.js';
 import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
 import type { Task } from '../store/schema.js';
@@ -149,8 +150,7 @@ export class HookBlockedError extends TasksError {
   constructor(report: HookRunReport, action: string) {
     const reasons = blockReasons(report);
     // Test runners colour their output; the one-line message gets none of it.
-    // eslint-disable-next-line no-control-regex
-    const first = ((reasons[0] ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trim().split('\n')[0] ?? '').trim();
+    const first = (withoutEscapes(reasons[0] ?? '').trim().split('\n')[0] ?? '').trim();
     super('conflict', `${report.event} hook blocked ${action} #${report.taskId}: ${first}`, {
       details: {
         reason: 'hook',
