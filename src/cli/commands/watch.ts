@@ -7,9 +7,10 @@ import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-con
 import { readTasks } from '../../core/store/list-read.js';
 import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
 import { usage, type Context } from '../runtime/context.js';
+import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
 import { LiveSink } from '../watch/watch-live.js';
-import { WatchSession, type WatchSink } from '../watch/watch-session.js';
+import { WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
 import { listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
 import { StreamSink } from '../watch/watch-stream.js';
 
@@ -123,8 +124,12 @@ export function registerWatch(program: Command, ctx: Context): void {
         });
       }
       const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
-      session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock }, sink);
-      const outcome = await session.run();
+      const timers = { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) };
+      // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
+      const outcome = await withInterrupt((stop) => {
+        session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock, timers, stop }, sink);
+        return session.run();
+      }, [...INTERRUPTS, 'SIGHUP']);
 
       const counts = countTasks(outcome.view.shown, outcome.view.index);
       if (outcome.reason === 'timeout') {

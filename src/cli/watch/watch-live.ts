@@ -13,7 +13,7 @@ import type { Task } from '../../core/store/schema.js';
 import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../../render/watch-frame.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 import type { Terminal } from '../runtime/terminal.js';
-import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 export interface LiveOptions {
   listId: string;

@@ -13,7 +13,7 @@ import { ListWatcher } from '../../core/watch/list-watcher.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
-import type { StallWatch } from './watch-session.js';
+import type { StallWatch } from '../../core/watch/watch-session.js';
 
 /**
  * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's

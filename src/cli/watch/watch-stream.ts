@@ -5,7 +5,7 @@ import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } 
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
 import type { Context } from '../runtime/context.js';
-import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
 export function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
