@@ -59,19 +59,18 @@ describe('human layout', () => {
 });
 
 describe('the working directory', () => {
-  it('is an input: relative paths and a relative config folder are read from it', () => {
+  it('is an input: a relative config folder is read from it', () => {
     const ctx = new Context(io(), { env: { HOME: '/home/x' }, cwd: '/work/p' });
-    expect(ctx.resolvePath('out.json')).toBe(path.join('/work/p', 'out.json'));
-    expect(ctx.resolvePath('/abs/out.json')).toBe('/abs/out.json');
     expect(resolveConfigDir({ flag: 'conf', home: '/home/x', cwd: '/work/p' })).toBe('/work/p/conf');
     expect(resolveConfigDir({ env: '../conf', home: '/home/x', cwd: '/work/p' })).toBe('/work/conf');
     expect(ctx.configDir).toBe('/home/x/.claude');
   });
 
-  it('deleted (undefined) means no project: a relative path is left as given', () => {
-    const ctx = new Context(io(), { env: { HOME: '/home/x' }, cwd: undefined });
+  it('deleted (undefined) means no project: a relative config folder is read from the process\'s', () => {
+    const ctx = new Context(io(), { env: { HOME: '/home/x', CLAUDE_CONFIG_DIR: '/abs/conf' }, cwd: undefined });
     expect(ctx.cwd).toBeUndefined();
-    expect(ctx.resolvePath('out.json')).toBe('out.json');
+    expect(ctx.configDir).toBe('/abs/conf');
+    expect(resolveConfigDir({ flag: 'conf', home: '/home/x' })).toBe(path.resolve('conf'));
   });
 });
 

@@ -52,7 +52,7 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
-      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
+      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output, ctx.cwd);
       const filter = filterFrom(opts, ctx);
       const { id, dir } = ctx.list(false);
       const snapshot = readList(dir);

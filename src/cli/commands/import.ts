@@ -50,7 +50,7 @@ Examples:
     )
     .action(async (file: string, opts: ImportOptions) => {
       const name = file === '-' ? 'stdin' : file;
-      const text = file === '-' ? await readStdin(ctx) : await readInputFile(file);
+      const text = file === '-' ? await readStdin(ctx) : await readInputFile(file, { cwd: ctx.cwd });
       let snapshot: Snapshot;
       try {
         snapshot = parseImportText(text, opts.format);

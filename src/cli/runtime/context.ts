@@ -79,6 +79,8 @@ export class Context {
   undoing: string | undefined;
   /** Append this run's journal record now, rather than when it ends (set by the run). */
   flushJournal: () => void = () => {};
+  /** What this run subscribed to, undone when it ends (dispose). */
+  private readonly subscriptions: Array<() => void> = [];
 
   constructor(
     readonly io: IO,
@@ -95,13 +97,13 @@ export class Context {
     this.io.useFlags(() => this.globals());
   }
 
-  globals(): GlobalOptions {
-    return (this.root?.opts() ?? {}) as GlobalOptions;
+  /** The run ended: stop listening for what it no longer needs to hear. */
+  dispose(): void {
+    for (const off of this.subscriptions.splice(0)) off();
   }
 
-  /** A path given on the command line, as the run's working directory reads it. */
-  resolvePath(given: string): string {
-    return this.cwd === undefined ? given : path.resolve(this.cwd, given);
+  globals(): GlobalOptions {
+    return (this.root?.opts() ?? {}) as GlobalOptions;
   }
 
   get configDir(): string {
@@ -220,6 +222,7 @@ export class Context {
       stop();
       this.io.note(oneLine(`new list "${choice.id}"`));
     });
+    this.subscriptions.push(stop);
   }
 }
 

@@ -71,7 +71,7 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? new StreamLineFeed(ctx.io.stdin.stream(), h) : openLineFeed(file, h)),
+          openFeed: (h) => (fromStdin ? new StreamLineFeed(ctx.io.stdin.stream(), h) : openLineFeed(file, h, ctx.cwd)),
         },
         handlers,
       )),
