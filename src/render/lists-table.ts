@@ -19,7 +19,7 @@ export function ago(ms: number, now: number): string {
 export type ListRow = ListOverview & { team?: { name: string; members: string[] } | undefined };
 
 /** "core (3: lead, alice, bob)"; members past the first few are counted, not named. */
-export function teamCell(team: ListRow['team'], max = 4): string {
+function teamCell(team: ListRow['team'], max = 4): string {
   if (team === undefined) return '';
   const names = team.members.slice(0, max).map(oneLine);
   const more = team.members.length > max ? `, +${team.members.length - max}` : '';
@@ -27,7 +27,7 @@ export function teamCell(team: ListRow['team'], max = 4): string {
 }
 
 /** The session a row shows: the live one, else the latest (sessions come sorted so). */
-export function shownSession(row: ListOverview): SessionInfo | undefined {
+function shownSession(row: ListOverview): SessionInfo | undefined {
   return row.sessions[0];
 }
 

@@ -4,7 +4,7 @@ import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 
 /** `alice (person)`, `worker-1 (agent)`, `agent of session 2d483082`, `subagent a1b2 of session 2d483082` */
-export function whoText(who: Who): string {
+function whoText(who: Who): string {
   if (who.kind === 'person') return `${oneLine(who.name ?? 'someone')} (person)`;
   const session = who.session === null ? '' : `session ${who.session.slice(0, 8)}`;
   if (who.name === null) return `agent of ${session}`;
@@ -40,7 +40,7 @@ function fieldText(key: string, c: EventChange): string[] {
 }
 
 /** What an event did, in words: `created "Fix auth"`, `status pending → completed, owner → bob`, `deleted`. */
-export function eventText(e: TimelineEvent): string {
+function eventText(e: TimelineEvent): string {
   const by = e.command === 'undo' ? 'undo: ' : '';
   return by + whatText(e);
 }

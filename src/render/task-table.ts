@@ -2,7 +2,7 @@ import { blockerState, type BlockerState, type ListCounts, type TaskIndex } from
 import type { Task } from '../core/store/schema.js';
 import { deriveActiveForm } from '../core/snapshots/active-form.js';
 import { ago } from './lists-table.js';
-import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
+import { statusLabel, STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
@@ -152,4 +152,3 @@ export function renderSummary(counts: ListCounts, style: Style): string {
   return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
 
-export { STATUS_SYMBOL };

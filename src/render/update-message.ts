@@ -8,7 +8,7 @@ import { describeField } from './watch-change.js';
  * What an update changed, in the words the live view uses for the same change:
  * "✔ Updated #2 in web-v2: owner alice → bob; status pending → in progress".
  */
-export function renderUpdateMessage(listId: string, task: Task, changes: Record<string, FieldChange>, style: Style): string {
+function renderUpdateMessage(listId: string, task: Task, changes: Record<string, FieldChange>, style: Style): string {
   const fields = Object.entries(changes).map(([key, change]) =>
     // The live view shows the new subject beside the change; this line must say it.
     key === 'subject' ? `subject "${oneLine(String(change.old))}" → "${oneLine(String(change.new))}"` : describeField(key, change, style),
@@ -17,7 +17,7 @@ export function renderUpdateMessage(listId: string, task: Task, changes: Record<
 }
 
 /** "Task #2 in web-v2 is already as asked; nothing changed" */
-export function renderUnchangedMessage(listId: string, id: string): string {
+function renderUnchangedMessage(listId: string, id: string): string {
   return `Task #${oneLine(id)} in ${oneLine(listId)} is already as asked; nothing changed`;
 }
 

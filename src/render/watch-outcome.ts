@@ -31,7 +31,7 @@ export function renderFollowingTranscript(sessionId: string, transcript: string)
 }
 
 /** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
-export function describeStalled(stalled: readonly StalledTask[]): string {
+function describeStalled(stalled: readonly StalledTask[]): string {
   const first = stalled[0];
   if (!first) return 'no task stalled';
   const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';

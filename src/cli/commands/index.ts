@@ -41,7 +41,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
 /** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any. */
-export function commandNameIn(argv: readonly string[]): string | undefined {
+function commandNameIn(argv: readonly string[]): string | undefined {
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') return argv[i + 1];

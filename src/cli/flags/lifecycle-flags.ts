@@ -12,7 +12,7 @@ export interface LifecycleFlags {
 }
 
 /** For commands that can create or complete tasks. */
-export function addHooksOption(command: Command): Command {
+function addHooksOption(command: Command): Command {
   return command.option('--no-hooks', "don't run the TaskCreated / TaskCompleted hooks of Claude Code's settings");
 }
 

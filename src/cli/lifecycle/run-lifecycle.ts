@@ -14,15 +14,15 @@ import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
 /** Who assignment messages are from when a person reassigns work: Claude Code's own fallback. */
-export const ASSIGNED_BY = 'team-lead';
+const ASSIGNED_BY = 'team-lead';
 
 /** `session_id` in hook input: says the event came from tasks, and which process. */
-export function hookSessionId(): string {
+function hookSessionId(): string {
   return `tasks-cli-${process.pid}`;
 }
 
 /** The run's directory is the project; a deleted one is none (Context.cwd). */
-export function lifecycleContext(ctx: Context, choice: ListChoice, flags: LifecycleFlags, signal: AbortSignal): LifecycleContext {
+function lifecycleContext(ctx: Context, choice: ListChoice, flags: LifecycleFlags, signal: AbortSignal): LifecycleContext {
   const project = ctx.cwd;
   return {
     configDir: ctx.configDir,
@@ -37,7 +37,7 @@ export function lifecycleContext(ctx: Context, choice: ListChoice, flags: Lifecy
   };
 }
 
-export function tellLifecycle(ctx: Context, report: LifecycleReport): void {
+function tellLifecycle(ctx: Context, report: LifecycleReport): void {
   const { notes, warnings } = renderLifecycleReport(report);
   for (const w of warnings) ctx.io.warn(w);
   for (const n of notes) ctx.io.note(n);

@@ -56,7 +56,7 @@ export function writeAllSync(fd: number, text: string): boolean {
  * streams) unless it may be one: pipes, files and sockets never are, nor is /dev/null
  * (where a benchmark or a cron job sends output). Only another character device is asked.
  */
-export async function isTerminal(fd: number): Promise<boolean> {
+async function isTerminal(fd: number): Promise<boolean> {
   let stat: fs.Stats;
   try {
     stat = fs.fstatSync(fd);

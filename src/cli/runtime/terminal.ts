@@ -32,7 +32,7 @@ export function terminalColumns(streamColumns: number | undefined, env: NodeJS.P
 }
 
 /** The height, by the same rule: the stream's rows, then $LINES, then 24. */
-export function terminalRows(streamRows: number | undefined, env: NodeJS.ProcessEnv): number {
+function terminalRows(streamRows: number | undefined, env: NodeJS.ProcessEnv): number {
   return positive(streamRows, env.LINES) ?? 24;
 }
 

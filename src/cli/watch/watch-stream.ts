@@ -8,7 +8,7 @@ import type { Context } from '../runtime/context.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-export function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),

@@ -73,7 +73,7 @@ export interface HookRunReport {
 }
 
 /** The reasons of the hooks that blocked, as they gave them (stderr, or the JSON `reason`). */
-export function blockReasons(report: HookRunReport): string[] {
+function blockReasons(report: HookRunReport): string[] {
   return report.outcomes.flatMap((o) => (o.verdict.kind === 'block' ? [o.verdict.reason] : []));
 }
 
@@ -134,14 +134,6 @@ async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, en
 /** The number of hooks that would run for `event` (for "skipped N hooks (--no-hooks)"). */
 export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string | undefined, policy: HookPolicySources): number {
   return loadTaskHookSettings(configDir, projectDir, policy).hooks[event].length;
-}
-
-export function runTaskCreatedHooks(ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
-  return runTaskHooks('TaskCreated', ctx, info);
-}
-
-export function runTaskCompletedHooks(ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
-  return runTaskHooks('TaskCompleted', ctx, info);
 }
 
 /** A hook said no: exit 4. `details.reason` is "hook" so scripts can tell it from other conflicts. */

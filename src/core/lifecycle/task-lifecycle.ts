@@ -68,7 +68,7 @@ export function emptyReport(): LifecycleReport {
 const teamCache = new WeakMap<LifecycleContext, { team: Team | undefined }>();
 
 /** The team the list belongs to, looked up once per context. */
-export function lifecycleTeam(ctx: LifecycleContext): Team | undefined {
+function lifecycleTeam(ctx: LifecycleContext): Team | undefined {
   let entry = teamCache.get(ctx);
   if (!entry) teamCache.set(ctx, (entry = { team: teamForList(ctx.configDir, ctx.listId) }));
   return entry.team;
@@ -87,12 +87,12 @@ async function gate(event: TaskHookEvent, ctx: LifecycleContext, task: Task, rep
 }
 
 /** Before writing `completed` to `task` (read fresh, not yet completed). Throws on a block. */
-export function gateCompletion(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
+function gateCompletion(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
   return gate('TaskCompleted', ctx, task, report, 'completing task');
 }
 
 /** After `task` was written by a create. Throws on a block: the caller deletes the task. */
-export function gateCreation(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
+function gateCreation(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
   return gate('TaskCreated', ctx, task, report, 'creating task');
 }
 

@@ -35,7 +35,7 @@ export function listDirOf(configDir: string, listId: string): string {
   return path.join(tasksRoot(configDir), sanitizeListId(listId));
 }
 
-export function taskFileName(id: string): string {
+function taskFileName(id: string): string {
   return `${id}.json`;
 }
 
