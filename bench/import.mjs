@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Figures for `tasks import`: parse, plan and write times, and how long each hold of the
-// list lock lasted (the spec wants each well under a second; agents give up after ~2.6 s).
-// usage: npm run build && node bench/import.mjs [todos=2000]
+// list lock lasted (docs/task-store.md section 5 wants each well under a second; agents
+// give up after ~2.6 s). usage: npm run build && node bench/import.mjs [todos=2000]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,7 +2,8 @@
 // A stand-in for a Claude Code agent writing a task list, for the stress test: the same
 // locks with the same options (proper-lockfile, retries 30 / 5 ms / 100 ms), the same id
 // rule, and plain writeFile (truncate, then write) as TaskCreate / TaskUpdate do
-// (spec section 5-6). It runs random operations until killed or until its time is up.
+// (docs/task-store.md sections 5-6). It runs random operations until killed or until its
+// time is up.
 //
 // Usage: node scripts/agent-writer.mjs <listDir> <ms to run> <name>
 //

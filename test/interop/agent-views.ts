@@ -2,9 +2,10 @@ import type { Task } from '../../src/core/store/schema.js';
 
 /**
  * What the agents' TaskList and TaskGet tools show for a given set of task files, as
- * spec section 6 describes (and Claude Code 2.1.328 prints). Tests build these from
- * `tasks list --json` / `tasks get --json` and compare them with what the real agent was
- * told, so a disagreement between our reading of a list and the agent's shows up exactly.
+ * docs/task-store.md section 6.8 describes (and Claude Code 2.1.328 prints). Tests build
+ * these from `tasks list --json` / `tasks get --json` and compare them with what the real
+ * agent was told, so a disagreement between our reading of a list and the agent's shows
+ * up exactly.
  */
 
 export interface AgentListEntry {

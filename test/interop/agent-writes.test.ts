@@ -40,8 +40,9 @@ const turns: Turn[] = [
     { name: 'TaskUpdate', input: { taskId: '10', status: 'completed' } },
   ],
   // A turn of its own: the agent runs one turn's calls at once, and its TaskUpdate merges
-  // from a copy read before the task lock (spec section 6), so an update of #1 beside the
-  // delete that cleans #3 out of #1's blocks could write '3' back (seen once in CI-like runs).
+  // from a copy read before the task lock (docs/task-store.md section 6.2), so an update
+  // of #1 beside the delete that cleans #3 out of #1's blocks could write '3' back (seen
+  // once in CI-like runs).
   [{ name: 'TaskUpdate', input: { taskId: '3', status: 'deleted' } }],
   [{ name: 'TaskUpdate', input: { taskId: '4', metadata: { priority: null, note: 'after refactor' } } }],
   [

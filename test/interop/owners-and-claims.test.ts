@@ -10,7 +10,7 @@ import { TasksCli } from './tasks-cli.js';
 
 /**
  * Scenario 6: owners set by agents and by `tasks`, and claims, with the agents' rules
- * (spec section 6).
+ * (docs/task-store.md sections 6.2 and 6.5).
  *
  * - TaskUpdate's owner rule: setting `owner` replaces whatever owner there was (that is
  *   how agents claim and hand over work), changes nothing else, and `owner: ""` is stored

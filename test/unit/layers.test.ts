@@ -83,7 +83,7 @@ function mainFilesWithoutParagraph(base: string, map: FolderMap): string[] {
     .map(([folder, { main }]) => `${folder}/${main}`);
 }
 
-/** design.md: core knows nothing of the terminal; dependencies point down only. */
+/** docs/design.md: core knows nothing of the terminal; dependencies point down only. */
 describe('layers', () => {
   it('keeps core free of CLI concerns', () => {
     const offenders = sources(CORE).filter((file) =>

@@ -47,7 +47,8 @@ describe('untilHolds', () => {
     expect(holds('ready', unblocked)).toBe(true);
     // The blocker is hidden by a filter, and still blocks.
     expect(holds('ready', blocked, [blocked[1] as Task])).toBe(false);
-    // A missing blocker does not block (spec: ids of missing tasks do not block).
+    // A missing blocker does not block (docs/task-store.md section 6.5: ids of missing
+    // tasks do not block).
     expect(holds('ready', [task('2', { blockedBy: ['9'] })])).toBe(true);
   });
 

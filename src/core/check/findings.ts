@@ -286,11 +286,11 @@ function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
 }
 
 /**
- * Spec section 4: next id = max(highest file id, mark) + 1, and ids are never reused.
- * A mark below the highest file id is normal (it is written on delete and reset only).
- * What is wrong: a mark agents cannot parse, and an id known to have been used (the
- * name of a lock, temp or set-aside file) that the next
- * create would hand out again.
+ * docs/task-store.md section 4: next id = max(highest file id, mark) + 1, and ids are
+ * never reused. A mark below the highest file id is normal (it is written on delete and
+ * reset only). What is wrong: a mark agents cannot parse, and an id known to have been
+ * used (the name of a lock, temp or set-aside file) that the next create would hand out
+ * again.
  */
 function markFindings(scan: ListScan, fileIds: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];

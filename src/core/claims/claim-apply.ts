@@ -10,10 +10,10 @@ import { readTaskFile } from '../store/task-file.js';
 import { patchTask, taskExists, type Guard } from '../writes/task-writes.js';
 
 /**
- * Claims with the agents' locks (spec section 5): the task lock; with the busy check,
- * the list lock and then the task lock inside it. Inside the task lock the task, its
- * blockers (with the busy check: the whole list) are read fresh and decideClaim rules;
- * the write is TaskUpdate's merge of `{owner}` (and `status` with `start`).
+ * Claims with the agents' locks (docs/task-store.md section 5): the task lock; with the
+ * busy check, the list lock and then the task lock inside it. Inside the task lock the
+ * task, its blockers (with the busy check: the whole list) are read fresh and decideClaim
+ * rules; the write is TaskUpdate's merge of `{owner}` (and `status` with `start`).
  */
 
 export type ClaimResult =

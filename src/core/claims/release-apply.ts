@@ -5,9 +5,9 @@ import type { Task } from '../store/schema.js';
 import { patchTask, type Guard } from '../writes/task-writes.js';
 
 /**
- * Releasing tasks (spec section 6, "unassign an agent"): each one is a task-locked
- * read-merge-write of `{owner: undefined, status: "pending"}`, the very update Claude Code
- * makes when a teammate exits. No list lock, as there.
+ * Releasing tasks (docs/task-store.md section 6.6, "unassign an agent"): each one is a
+ * task-locked read-merge-write of `{owner: undefined, status: "pending"}`, the very
+ * update Claude Code makes when a teammate exits. No list lock, as there.
  */
 
 export interface ReleaseResult {

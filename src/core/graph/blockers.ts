@@ -1,9 +1,9 @@
 import type { Task } from '../store/schema.js';
 
 /**
- * How a task's `blockedBy` stands, by the agents' rules (spec section 6): an id that
- * names an existing task that is not completed blocks; a completed one does not;
- * an id of a missing task does not block either (it is reported as missing).
+ * How a task's `blockedBy` stands, by the agents' rules (docs/task-store.md section 6.5):
+ * an id that names an existing task that is not completed blocks; a completed one does
+ * not; an id of a missing task does not block either (it is reported as missing).
  */
 export interface BlockerState {
   readonly open: readonly string[];

@@ -1,9 +1,9 @@
 /**
  * History: who changed what, and when. Agents' changes are already recorded, with time
- * and author, in their sessions' transcripts (spec sections 9 and 10); the changes made
- * by `tasks` itself are recorded here, in a journal beside the tasks (this file), and the
- * two are merged into one timeline (timeline.ts) that `tasks log` shows and from which
- * `tasks undo` takes back a person's last change (undo.ts).
+ * and author, in their sessions' transcripts (docs/task-store.md sections 9 and 10); the
+ * changes made by `tasks` itself are recorded here, in a journal beside the tasks (this
+ * file), and the two are merged into one timeline (timeline.ts) that `tasks log` shows
+ * and from which `tasks undo` takes back a person's last change (undo.ts).
  *
  * The journal is `<list>/.tasks-journal.jsonl`: agents read only `*.json` files, and a
  * list reset deletes only task files, so it is invisible to them and outlives a reset.

@@ -5,9 +5,9 @@ import type { FieldChange } from './journal.js';
 /**
  * Task changes an agent made, read from its session's transcript: each TaskCreate /
  * TaskUpdate is an `assistant` entry's `tool_use` block, and its outcome the next `user`
- * entry's `toolUseResult`, with the time it happened (spec sections 9 and 10). The file is
- * read in pieces and only lines that can hold one of these are parsed: transcripts grow
- * to megabytes.
+ * entry's `toolUseResult`, with the time it happened (docs/task-store.md sections 9 and
+ * 10). The file is read in pieces and only lines that can hold one of these are parsed:
+ * transcripts grow to megabytes.
  */
 export interface AgentChange {
   at: number;

@@ -6,8 +6,9 @@ import { errnoCode } from '../base/errors.js';
 import { folderTrust, type TrustSources, type TrustVerdict } from './folder-trust.js';
 
 /**
- * The task hooks configured for Claude Code (spec section 7), read from the settings
- * files it reads, with the same say over which of them run (checked against 2.1.328):
+ * The task hooks configured for Claude Code (docs/task-store.md section 7), read from the
+ * settings files it reads, with the same say over which of them run (checked against
+ * 2.1.328):
  *
  * - managed settings (`/etc/claude-code/managed-settings.json`, then the files of
  *   `managed-settings.d/` in name order): their hooks always run; `"disableAllHooks":

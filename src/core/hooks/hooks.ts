@@ -1,6 +1,6 @@
 /**
- * Hooks (spec section 7): the TaskCreated / TaskCompleted commands of Claude Code's
- * settings files, found (hook-settings.ts), run as Claude Code runs them
+ * Hooks (docs/task-store.md section 7): the TaskCreated / TaskCompleted commands of
+ * Claude Code's settings files, found (hook-settings.ts), run as Claude Code runs them
  * (hook-process.ts), and their answer read (hook-verdict.ts).
  */
 import { TasksError } from '../base/errors.js';
@@ -10,9 +10,10 @@ import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
 import type { Task } from '../store/schema.js';
 
 /**
- * Running the agents' task hooks from outside an agent (spec section 7). Hooks run with
- * no lock held: a hook can take minutes, and agents give up on a lock after about 2.6 s.
- * Callers hold no lock when they call these, and re-check the task under its lock after.
+ * Running the agents' task hooks from outside an agent (docs/task-store.md section 7).
+ * Hooks run with no lock held: a hook can take minutes, and agents give up on a lock
+ * after about 2.6 s. Callers hold no lock when they call these, and re-check the task
+ * under its lock after.
  */
 
 /** Where and as whom hooks run. Everything from the outside world comes in here. */

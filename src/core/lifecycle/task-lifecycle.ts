@@ -1,6 +1,6 @@
 /**
  * Lifecycle: the task state machine meeting the outside world, hooks (hooks/) and
- * team inboxes (teams/), around the writes of writes/ (spec sections 6-8).
+ * team inboxes (teams/), around the writes of writes/ (docs/task-store.md sections 6-8).
  */
 import { TasksError } from '../base/errors.js';
 import { HookBlockedError, runTaskHooks, countTaskHooks, type HookContext, type HookRunReport } from '../hooks/hooks.js';

@@ -1,8 +1,8 @@
 /**
- * Lists: which lists exist, which one a command works on (this file, spec sections
- * 1 and 10, through the session index of sessions/), a summary of each for `tasks lists`
- * (list-summary.ts), the filters that narrow a list's tasks (task-filter.ts), and the
- * short forms of session UUIDs (short-ids.ts).
+ * Lists: which lists exist, which one a command works on (this file,
+ * docs/task-store.md sections 1 and 10, through the session index of sessions/), a
+ * summary of each for `tasks lists` (list-summary.ts), the filters that narrow a list's
+ * tasks (task-filter.ts), and the short forms of session UUIDs (short-ids.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,7 +114,8 @@ export interface ChooseListOptions {
 }
 
 /**
- * Which list a command works on, first rule that applies (design: never guess silently):
+ * Which list a command works on, first rule that applies (docs/design.md: never guess
+ * silently):
  * 1. `--list`: the list of that name, else the one list whose name starts with it;
  * 2. `--session`: that session's list;
  * 3. `$CLAUDE_CODE_TASK_LIST_ID`;

@@ -1,7 +1,7 @@
 /**
- * The agents' lock protocol (spec section 5): proper-lockfile with Claude Code's
- * exact options on the list lock (`.lock`), task locks (`<id>.json`) and team inboxes,
- * with liveness checks so that a lock lost mid-change is noticed before a write.
+ * The agents' lock protocol (docs/task-store.md section 5): proper-lockfile with Claude
+ * Code's exact options on the list lock (`.lock`), task locks (`<id>.json`) and team
+ * inboxes, with liveness checks so that a lock lost mid-change is noticed before a write.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,17 +11,17 @@ import { holdingLock, lockFs } from './lock-activity.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 
 /**
- * Claude Code's locks (spec section 5): proper-lockfile with exactly these options,
- * so that we and the agents queue for the same `mkdir` locks the same way.
- * About 2.6 s of waiting in all before giving up.
+ * Claude Code's locks (docs/task-store.md section 5): proper-lockfile with exactly these
+ * options, so that we and the agents queue for the same `mkdir` locks the same way. About
+ * 2.6 s of waiting in all before giving up.
  */
 export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxTimeout: 100 } } as const;
 
 /**
- * The inbox lock of agent teams (spec section 8), as Claude Code 2.1.328 takes it:
- * `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in all).
- * The spec's "retries: 10" is this object: a bare number would make proper-lockfile
- * wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
+ * The inbox lock of agent teams (docs/task-store.md section 8), as Claude Code 2.1.328
+ * takes it: `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in
+ * all). A "retries: 10" in Claude Code is this object: a bare number would make
+ * proper-lockfile wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
  */
 export const INBOX_LOCK_RETRIES = { retries: 10, minTimeout: 5, maxTimeout: 100 } as const;
 

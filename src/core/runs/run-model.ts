@@ -11,10 +11,11 @@ import { assignTodoIds, NO_TODO_IDS, type TodoIdState } from './todo-ids.js';
 /**
  * The list of a run as its stream-json output (or transcript) tells it so far, one line
  * at a time: the main agent's latest TodoWrite snapshot, or the tasks its TaskCreate /
- * TaskUpdate calls made (spec section 9), whichever it used last, as `tasks import`
- * reads a finished stream. A change is applied when its result comes back, so a call the
- * agent's tool refused changes nothing. Also: the session id (the `system` event, or a
- * transcript entry's `sessionId`) and the end of the run (the `result` event).
+ * TaskUpdate calls made (docs/task-store.md section 9), whichever it used last, as `tasks
+ * import` reads a finished stream. A change is applied when its result comes back, so a
+ * call the agent's tool refused changes nothing. Also: the session id (the `system`
+ * event, or a transcript entry's `sessionId`) and the end of the run (the `result`
+ * event).
  */
 export interface LineEffect {
   /** The list changed. */

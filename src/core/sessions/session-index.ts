@@ -1,13 +1,13 @@
 /**
- * Sessions: whose list is it (spec section 10). Claude Code keeps what tells lists apart
- * beside them: each session's transcript (`<config>/projects/<project>/<id>.jsonl`: its
- * working directory, branch, prompts, times) and, while it runs, a live-session file
- * (`<config>/sessions/<pid>.json`: pid, name, busy or idle). This index joins them to the
- * lists: a list named by a session's UUID, `session-<first 8 hex>` for sessions with agent
- * teams, or a team's list whose config names the session as its lead. Everything is read
- * lazily and in bounded pieces (names and mtimes, a transcript's first lines and its
- * tail), so a command pays only for what it asks; damaged or foreign files only mean less
- * context, never an error.
+ * Sessions: whose list is it (docs/task-store.md section 10). Claude Code keeps what
+ * tells lists apart beside them: each session's transcript
+ * (`<config>/projects/<project>/<id>.jsonl`: its working directory, branch, prompts,
+ * times) and, while it runs, a live-session file (`<config>/sessions/<pid>.json`: pid,
+ * name, busy or idle). This index joins them to the lists: a list named by a session's
+ * UUID, `session-<first 8 hex>` for sessions with agent teams, or a team's list whose
+ * config names the session as its lead. Everything is read lazily and in bounded pieces
+ * (names and mtimes, a transcript's first lines and its tail), so a command pays only for
+ * what it asks; damaged or foreign files only mean less context, never an error.
  */
 import fs from 'node:fs';
 import path from 'node:path';

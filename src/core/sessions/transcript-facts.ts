@@ -1,9 +1,9 @@
 import { parseObject, scanHead, tailLines } from './jsonl-window.js';
 
 /**
- * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`, spec
- * section 10) tells about it, read from its first lines and its last few KB only:
- * transcripts grow to megabytes and are appended to while a session runs.
+ * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`,
+ * docs/task-store.md section 10) tells about it, read from its first lines and its last
+ * few KB only: transcripts grow to megabytes and are appended to while a session runs.
  */
 export interface TranscriptFacts {
   sessionId?: string | undefined;

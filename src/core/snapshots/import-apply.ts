@@ -5,7 +5,7 @@ import type { Task } from '../store/schema.js';
 import { createTaskBatch, getTask, patchTask, taskExists } from '../writes/task-writes.js';
 
 export interface ApplyOptions {
-  /** Tasks written per hold of the list lock (spec section 5: never hold it across a whole batch). */
+  /** Tasks written per hold of the list lock (docs/task-store.md section 5: never across a whole batch). */
   batchSize?: number;
   /**
    * A clock in ms. When given, the batch size adapts so that a hold of the list lock lasts

@@ -10,11 +10,11 @@ import { lazySchemas } from '../base/zod.js';
 
 /**
  * Rebuild the task list a stream's TaskCreate / TaskUpdate calls ended with, by the
- * agents' own rules (spec section 6), applied in the order their results came back
- * (results of one turn can arrive out of order). A create's id is in its result
- * (`{task: {id, subject}}`, else the text "Task #N created successfully"); a call
- * refused by the agent (`is_error`, `success: false`) changed nothing; a call with no
- * result in the stream is not applied (the run ended before it), with a warning.
+ * agents' own rules (docs/task-store.md section 6), applied in the order their results
+ * came back (results of one turn can arrive out of order). A create's id is in its result
+ * (`{task: {id, subject}}`, else the text "Task #N created successfully"); a call refused
+ * by the agent (`is_error`, `success: false`) changed nothing; a call with no result in
+ * the stream is not applied (the run ended before it), with a warning.
  */
 
 interface SimTask {

@@ -5,9 +5,9 @@ import { statusFromWord } from '../store/status-words.js';
 import { lazySchemas } from '../base/zod.js';
 
 /**
- * TodoWrite items (spec section 9). Current Claude Code requires `{content, status,
- * activeForm}` with both strings non-empty; old todos files lack `activeForm`, and the
- * oldest items are `{id, content, status, priority}`. We accept all three shapes.
+ * TodoWrite items (docs/task-store.md section 9). Current Claude Code requires `{content,
+ * status, activeForm}` with both strings non-empty; old todos files lack `activeForm`,
+ * and the oldest items are `{id, content, status, priority}`. We accept all three shapes.
  */
 export const todoItemSchema = lazySchemas((z) =>
   z

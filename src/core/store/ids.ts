@@ -47,7 +47,7 @@ export function highestUsedId(fileIds: readonly string[], highWaterMark: bigint)
   return max;
 }
 
-/** Spec section 4: next id = max(highest file id, high-water mark) + 1, exactly. */
+/** docs/task-store.md section 4: next id = max(highest file id, high-water mark) + 1, exactly. */
 export function nextTaskId(fileIds: readonly string[], highWaterMark: bigint): string {
   return String(highestUsedId(fileIds, highWaterMark) + 1n);
 }

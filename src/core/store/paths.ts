@@ -2,7 +2,8 @@ import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 
 /**
- * Where things live (spec section 1-2). Pure: env and home come in as arguments.
+ * Where things live (docs/task-store.md sections 1-2). Pure: env and home come in as
+ * arguments.
  */
 
 export interface ConfigSources {

@@ -9,9 +9,10 @@ import { writeFileAtomic } from '../store/task-file.js';
 import { teamsRoot } from './team-config.js';
 
 /**
- * Agents' inboxes (spec section 8): `<config>/teams/<sanitize(team)>/inboxes/<sanitize(agent)>.json`,
- * a JSON array of messages. Written as Claude Code 2.1.328 writes them: create the file as
- * `[]` (flag `wx`), take the inbox lock, re-read, append, write (temp + rename), release.
+ * Agents' inboxes (docs/task-store.md section 8):
+ * `<config>/teams/<sanitize(team)>/inboxes/<sanitize(agent)>.json`, a JSON array of
+ * messages. Written as Claude Code 2.1.328 writes them: create the file as `[]` (flag
+ * `wx`), take the inbox lock, re-read, append, write (temp + rename), release.
  */
 
 /** A message exactly as Claude Code 2.1.328 appends it (key order included). */

@@ -6,8 +6,9 @@ import { errnoCode } from '../base/errors.js';
 import { sanitizeListId } from '../store/paths.js';
 
 /**
- * Agent teams' configs (spec section 8): `<config>/teams/<team>/config.json` with
- * `{name, members: [{name, agentId, ...}], ...}`. Read only, never written by us.
+ * Agent teams' configs (docs/task-store.md section 8):
+ * `<config>/teams/<team>/config.json` with `{name, members: [{name, agentId, ...}],
+ * ...}`. Read only, never written by us.
  *
  * Claude Code names a team's folder `name.replace(/[^a-zA-Z0-9]/g, '-').toLowerCase()`,
  * its task list `sanitize(name)` (the list rule, which keeps `_` and case), and its

@@ -1,8 +1,9 @@
 /**
- * Writes: every change to task files, on the one path of design.md (take the lock
- * Claude Code takes, re-read, decide with a pure function, write, release), spec section
- * 6: create, update, delete (this file), both sides of block/unblock edges
- * (dependencies.ts), and the preconditions a person can put on a change.
+ * Writes: every change to task files, on the one path of docs/design.md (take the lock
+ * Claude Code takes, re-read, decide with a pure function, write, release),
+ * docs/task-store.md section 6: create, update, delete (this file), both sides of
+ * block/unblock edges (dependencies.ts), and the preconditions a person can put on a
+ * change.
  */
 import fs from 'node:fs';
 import path from 'node:path';
