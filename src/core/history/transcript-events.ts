@@ -29,7 +29,7 @@ const MAX_LINE = 4 * 1024 * 1024;
  * is read in 1 MB pieces and searched as bytes; only the lines that match are decoded.
  * A line over MAX_LINE bytes is skipped.
  */
-export function forEachMatchingLine(file: string, needles: readonly string[], visit: (line: string) => void): void {
+function forEachMatchingLine(file: string, needles: readonly string[], visit: (line: string) => void): void {
   const patterns = needles.map((n) => Buffer.from(n));
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {

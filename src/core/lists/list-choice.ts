@@ -238,7 +238,7 @@ function candidateDetails({ list, session }: Candidate) {
  * The current directory, then its ancestors while they are below the home directory (a
  * session run in ~ must not capture every project), or above the root when outside it.
  */
-export function projectDirs(cwd: string, home: string): string[] {
+function projectDirs(cwd: string, home: string): string[] {
   const start = path.resolve(cwd);
   const top = home === '' ? '' : path.resolve(home);
   if (start === top) return [start];
