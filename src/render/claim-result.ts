@@ -44,3 +44,19 @@ export function claimDocument(result: ClaimOutcome): Record<string, unknown> {
     ...(result.busyWith ? { busyWith: result.busyWith } : {}),
   };
 }
+
+/** A claim that succeeded, for a person: claimed, started, or already theirs. */
+export function renderClaimed(result: Extract<ClaimOutcome, { success: true }>, agent: string, start: boolean): string {
+  const task = result.task;
+  const mine = result.before.owner === agent;
+  const subject = oneLine(task.subject);
+  const who = oneLine(agent);
+  if (!mine) return `Claimed task #${task.id} for ${who}${start && result.changed.includes('status') ? ' and started it' : ''}: ${subject}`;
+  if (result.changed.length > 0) return `Started task #${task.id} (already ${who}'s): ${subject}`;
+  return `Task #${task.id} is already ${who}'s; nothing changed: ${subject}`;
+}
+
+/** `claim --next` passed over a task that looked ready (another agent took it meanwhile, say). */
+export function renderPassedOver(passed: { id: string; reason: string }): string {
+  return `passed over task #${passed.id}: ${passed.reason}`;
+}

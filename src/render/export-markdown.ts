@@ -56,3 +56,8 @@ export function codeSpan(text: string): string {
   const pad = longest > 0 || text.startsWith(' ') || text.endsWith(' ') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }
+
+/** `export --output <file>`, on stderr: "wrote 3 tasks (json) to backup.json". */
+export function renderExportWritten(count: number, format: string, file: string): string {
+  return `wrote ${count} task${count === 1 ? '' : 's'} (${format}) to ${file}`;
+}

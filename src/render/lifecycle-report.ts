@@ -1,6 +1,7 @@
 import type { HookBlockedError, HookRunReport } from '../core/hooks/hooks.js';
 import type { LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
-import { multiLine, oneLine, withoutEscapes } from './text.js';
+import { withoutEscapes } from '../core/base/program-output.js';
+import { multiLine, oneLine } from './text.js';
 
 /**
  * What happened around a change (hooks run or skipped, inboxes written), as lines for

@@ -1,8 +1,8 @@
-import { blockerState, countTasks, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
+import { blockerState, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import { deriveActiveForm } from '../core/snapshots/active-form.js';
 import { ago } from './lists-table.js';
-import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
+import { statusLabel, STATUS_WORD, paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
@@ -125,17 +125,6 @@ export function renderTaskLines(tasks: readonly Task[], index: TaskIndex): strin
     .join('\n');
 }
 
-/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
-export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
-  const out: Array<{ id: string; missing: string[] }> = [];
-  for (const t of tasks) {
-    if (t.status === 'completed') continue;
-    const { missing } = blockerState(t, index);
-    if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
-  }
-  return out;
-}
-
 /** The table's legend for `#9?`: shown under the summary when some row has one. */
 export function renderMissingLegend(style: Style): string {
   return style.dim('#n? names a task that does not exist; it does not block (tasks unblock <id> --by n removes it)');
@@ -146,10 +135,6 @@ export function renderMissingWarning(entry: { id: string; missing: string[] }): 
   const names = entry.missing.map((m) => `#${oneLine(m)}`).join(', ');
   const verb = entry.missing.length === 1 ? 'does' : 'do';
   return `task #${oneLine(entry.id)} is blocked by ${names}, which ${verb} not exist (${entry.missing.length === 1 ? 'it does' : 'they do'} not block)`;
-}
-
-export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCounts {
-  return countTasks(tasks, index);
 }
 
 /**
@@ -167,4 +152,3 @@ export function renderSummary(counts: ListCounts, style: Style): string {
   return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
 
-export { STATUS_SYMBOL };

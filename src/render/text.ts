@@ -19,14 +19,6 @@ export function multiLine(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
 }
 
-// eslint-disable-next-line no-control-regex
-const ESCAPE_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/** Output of programs (hooks, test runners): their colour codes go whole, not as "[31m" debris. */
-export function withoutEscapes(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '');
-}
-
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Display width, counting wide East Asian characters and emoji as two columns. */

@@ -59,7 +59,7 @@ export function describeField(key: string, change: FieldChange, style: Style): s
 }
 
 /** One event in words, for the live view's "last change" line. */
-export function describeEvent(e: ChangeEvent, style: Style): string {
+function describeEvent(e: ChangeEvent, style: Style): string {
   switch (e.type) {
     case 'created':
       return `${style.bold(`#${e.task.id}`)} created: ${oneLine(e.task.subject)}`;

@@ -212,9 +212,12 @@ describe('tasks check', () => {
     expect(short.code).toBe(4);
     expect(short.report.findings).toMatchObject([{ code: 'stale_claim', id: '1', owner: 'bob', message: 'task #1 is owned by bob but still pending, unchanged for 20 min' }]);
     expect(check(config, '--stale-after', 'off').code).toBe(0);
+    // The grammar every duration flag shares: compound and `min` forms too.
+    expect(check(config, '--stale-after', '0h15min').code).toBe(4);
+    expect(check(config, '--stale-after', '1h30m').code).toBe(0);
     const bad = run(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toBe('error: invalid --stale-after "soon": expected a duration like 90s, 15m, 1h, 2d, or off');
+    expect(bad.stderr.trim()).toBe('error: invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off');
   });
 
   it('--all checks every list; a missing list is exit 3', () => {

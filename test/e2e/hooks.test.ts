@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
-import { hookWorld, logLines, pidAlive, script, settingsWith, waitFor, writeSettings, type HookWorld } from '../helpers/hooks.js';
+import { hookWorld, logLines, pidAlive, script, settingsWith, trustFolder, waitFor, writeSettings, type HookWorld } from '../helpers/hooks.js';
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: `about ${id}`, status: 'pending', blocks: [], blockedBy: [], ...extra });
 
@@ -227,5 +227,29 @@ describe('TaskCompleted hooks on update --status completed', () => {
     expect(stderr).toBe('error: interrupted while TaskCompleted hooks were running for task #1\n');
     expect(snapshotDir(world.list)).toEqual(before);
     expect(await waitFor(() => !pidAlive(Number(fs.readFileSync(pidFile, 'utf8'))))).toBe(true);
+  });
+});
+
+describe('a command whose directory was deleted', () => {
+  it('has no project: user settings count, the config folder is not read as a project, hooks run in the config folder', () => {
+    const world = hookWorld();
+    writeTask(world.list, task('1'));
+    const { command, log } = recorder(world);
+    writeSettings(world, 'user', settingsWith({ TaskCompleted: [{ command }] }));
+    // Were the config folder taken for the project, its .claude/settings.json would block.
+    const blocker = script(world, 'block.sh', 'cat >/dev/null; echo "config folder read as a project" >&2; exit 2');
+    fs.mkdirSync(path.join(world.config, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(world.config, '.claude', 'settings.json'), JSON.stringify(settingsWith({ TaskCompleted: [{ command: blocker }] })));
+    trustFolder(world, world.config);
+    const gone = path.join(world.root, 'gone');
+    fs.mkdirSync(gone);
+    const r = spawnSync('sh', ['-c', 'cd "$1" && rmdir "$1" && exec "$2" "$3" -l l done 1', 'sh', gone, process.execPath, BIN], {
+      env: baseEnv(world.config),
+      encoding: 'utf8',
+    });
+    expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ status: 'completed' });
+    const [entry] = logLines(log) as Array<Record<string, unknown>>;
+    expect(entry).toMatchObject({ pwd: world.config, projectDir: world.config, stdin: expect.objectContaining({ cwd: world.config }) });
   });
 });

@@ -178,12 +178,21 @@ describe('watch --until and --timeout', () => {
   });
 });
 
+describe('watch: durations', () => {
+  it('--timeout and --fail-if-stalled read the grammar every duration flag shares (2min, 1h30m)', () => {
+    const { config } = listWith([t('1', { status: 'completed' })]);
+    const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '2min', '--fail-if-stalled', '1h30m', '--json']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true });
+  });
+});
+
 describe('watch: bad input', () => {
   const { config, dir } = listWith([t('1')]);
   it.each([
     [['--until', 'done'], /^error: invalid --until "done": expected one of all-completed, ready, empty, task:<id>:completed$/],
     [['--until', 'task:x:completed'], /^error: invalid --until "task:x:completed": "x" is not a task id$/],
-    [['--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration like 90s, 5m, 1h or 1h30m$/],
+    [['--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration like 90s, 15m, 1h30m or 2d$/],
     [['--owner', 'a', '--unowned'], /^error: --owner and --unowned cannot be used together$/],
     [['--ready', '--blocked'], /^error: --ready and --blocked cannot be used together$/],
     [['--status', 'nope'], /^error: invalid status "nope"/],

@@ -4,7 +4,6 @@ import { findCycles } from '../../src/core/graph/cycles.js';
 import { buildBlocksGraph } from '../../src/core/graph/graph.js';
 import type { ListScan, ScannedTaskFile } from '../../src/core/store/list-scan.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { parseDuration } from '../../src/cli/parse-duration.js';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');
 
@@ -215,14 +214,3 @@ describe('findCycles', () => {
   });
 });
 
-describe('parseDuration', () => {
-  it('reads units, bare seconds and off', () => {
-    expect(parseDuration('--x', '90s')).toBe(90_000);
-    expect(parseDuration('--x', '15m')).toBe(900_000);
-    expect(parseDuration('--x', '1.5h')).toBe(5_400_000);
-    expect(parseDuration('--x', '2d')).toBe(172_800_000);
-    expect(parseDuration('--x', '30')).toBe(30_000);
-    expect(parseDuration('--x', 'off')).toBeUndefined();
-    expect(() => parseDuration('--x', 'soon')).toThrow(/invalid --x "soon"/);
-  });
-});

@@ -64,7 +64,7 @@ describe('loadTaskHookSettings', () => {
 
 describe('hookInput', () => {
   it('has the fields Claude Code sends, in its order, and says where it came from', () => {
-    const input = hookInput('TaskCompleted', { sessionId: 'tasks-cli-7', projectDir: '/p' }, { task: { id: '4', subject: 'S', description: '' }, teamName: 'core' });
+    const input = hookInput('TaskCompleted', { sessionId: 'tasks-cli-7', cwd: '/p' }, { task: { id: '4', subject: 'S', description: '' }, teamName: 'core' });
     expect(Object.keys(input)).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'task_id', 'task_subject', 'task_description', 'team_name']);
     expect(input).toMatchObject({ session_id: 'tasks-cli-7', transcript_path: '', cwd: '/p', hook_event_name: 'TaskCompleted', task_id: '4' });
   });

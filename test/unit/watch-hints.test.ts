@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
-import { parseDuration } from '../../src/core/base/duration-flag.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { snapshotOf, diffSnapshots } from '../../src/core/watch/watch-diff.js';
 import { filterEvents } from '../../src/core/watch/watch-filter.js';
@@ -69,20 +68,3 @@ describe('filterEvents', () => {
   });
 });
 
-describe('parseDuration', () => {
-  it.each([
-    ['90s', 90_000],
-    ['5m', 300_000],
-    ['1h', 3_600_000],
-    ['1h30m', 5_400_000],
-    ['500ms', 500],
-    ['2', 2000],
-    ['0', 0],
-    ['1.5s', 1500],
-  ])('%s', (raw, ms) => {
-    expect(parseDuration(raw)).toBe(ms);
-  });
-  it.each(['', 'soon', '5 m', '-1s', '5x', 'm', '1h 30m'])('refuses %j', (raw) => {
-    expect(() => parseDuration(raw)).toThrow(expect.objectContaining({ code: 'usage', message: expect.stringContaining('--timeout') }));
-  });
-});

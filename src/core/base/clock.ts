@@ -6,3 +6,9 @@ export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
 }
+
+/** Timers, passed in beside the clock for the same reason: a test moves time by hand. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}

@@ -87,7 +87,7 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
   const setAsideIds = new Set(scan.setAside.map((name) => SET_ASIDE.exec(name)?.[1]).filter((id): id is string => id !== undefined));
   findings.push(...edgeFindings(tasks, new Set([...fileIds, ...setAsideIds])));
   findings.push(...cycleFindings(tasks));
-  findings.push(...markFindings(scan, tasks, fileIds));
+  findings.push(...markFindings(scan, fileIds));
   findings.push(...lockFindings(scan, opts.now, lockStaleMs));
   for (const t of scan.temps) {
     const ageMs = opts.now - t.mtimeMs;
@@ -292,7 +292,7 @@ function cycleFindings(tasks: ReadonlyMap<string, Task>): Finding[] {
  * used (the name of a lock, temp or set-aside file) that the next create would hand out
  * again.
  */
-function markFindings(scan: ListScan, tasks: ReadonlyMap<string, Task>, fileIds: ReadonlySet<string>): Finding[] {
+function markFindings(scan: ListScan, fileIds: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
   let mark = 0n;
   if (scan.mark.kind === 'invalid') {

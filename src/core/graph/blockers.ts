@@ -72,3 +72,14 @@ export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts
   }
   return counts;
 }
+
+/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
+export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
+  const out: Array<{ id: string; missing: string[] }> = [];
+  for (const t of tasks) {
+    if (t.status === 'completed') continue;
+    const { missing } = blockerState(t, index);
+    if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
+  }
+  return out;
+}

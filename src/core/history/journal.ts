@@ -60,7 +60,7 @@ export interface CutValue {
   $cut: { length: number; sha256: string; head: string };
 }
 
-export function isCut(value: unknown): value is CutValue {
+function isCut(value: unknown): value is CutValue {
   return typeof value === 'object' && value !== null && '$cut' in value;
 }
 

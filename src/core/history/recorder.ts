@@ -16,7 +16,7 @@ export function fieldChanges(before: Task, after: Task): Record<string, FieldCha
   return fields;
 }
 
-export function changeOf(write: TaskWrite): JournalChange | undefined {
+function changeOf(write: TaskWrite): JournalChange | undefined {
   if (write.before === undefined && write.after !== undefined) return { id: write.id, op: 'create', task: write.after };
   if (write.before !== undefined && write.after === undefined) return { id: write.id, op: 'delete', task: write.before };
   if (write.before !== undefined && write.after !== undefined) {

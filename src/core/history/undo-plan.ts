@@ -43,7 +43,7 @@ export function lastChange(entries: readonly JournalEntry[]): JournalEntry[] | u
 }
 
 /** Steps that take `entries` back from `current`, last change first; conflict when a task has moved on. */
-export function planUndo(entries: readonly JournalEntry[], current: (id: string) => Task | undefined): UndoPlan {
+function planUndo(entries: readonly JournalEntry[], current: (id: string) => Task | undefined): UndoPlan {
   const first = entries[0] as JournalEntry;
   const changes: JournalChange[] = entries.flatMap((e) => e.changes);
   const moved: string[] = [];

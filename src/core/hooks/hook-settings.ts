@@ -64,7 +64,7 @@ export interface HookPolicySources extends TrustSources {
   managedDir: string;
 }
 
-export function settingsSources(configDir: string, projectDir: string | undefined, managedDir?: string): SettingsSource[] {
+function settingsSources(configDir: string, projectDir: string | undefined, managedDir?: string): SettingsSource[] {
   const sources: SettingsSource[] = managedDir === undefined ? [] : managedSources(managedDir);
   sources.push({ scope: 'user', file: path.join(configDir, 'settings.json') });
   if (projectDir !== undefined) {

@@ -25,7 +25,7 @@ import { notifyAssignment, teamForList, type Notification, type Team } from '../
  * Any other command that completes a task or changes an owner (claim, release, import...)
  * calls the same three functions. No lock is held while hooks run or inboxes are written.
  *
- * Wiring another command (the CLI side is src/cli/lifecycle-flags.ts, `runLifecycle`):
+ * Wiring another command (the CLI side is src/cli/lifecycle/run-lifecycle.ts, `runLifecycle`):
  *   claim:   const r = await claimTask(ctx.listDir, id, agent, req);
  *            if (r.success) await afterOwnerChange(ctx, r.before, r.task, report);
  *   release: nothing to tell (an unassign notifies nobody); afterOwnerChange is a no-op for it.
@@ -42,8 +42,8 @@ export interface LifecycleContext {
   hooks: Omit<HookContext, 'configDir' | 'listId' | 'policy'> | undefined;
   /** Folder trust and managed settings, for running hooks and for counting those skipped. */
   hookPolicy: HookPolicySources;
-  /** The project folder, to count the hooks that --no-hooks skipped. */
-  projectDir: string;
+  /** The project folder, to count the hooks that --no-hooks skipped (undefined: no project). */
+  projectDir: string | undefined;
   /** false with --no-notify. */
   notify: boolean;
   /** `from` / `assignedBy` of assignment messages. */
@@ -68,7 +68,7 @@ export function emptyReport(): LifecycleReport {
 const teamCache = new WeakMap<LifecycleContext, { team: Team | undefined }>();
 
 /** The team the list belongs to, looked up once per context. */
-export function lifecycleTeam(ctx: LifecycleContext): Team | undefined {
+function lifecycleTeam(ctx: LifecycleContext): Team | undefined {
   let entry = teamCache.get(ctx);
   if (!entry) teamCache.set(ctx, (entry = { team: teamForList(ctx.configDir, ctx.listId) }));
   return entry.team;
@@ -87,12 +87,12 @@ async function gate(event: TaskHookEvent, ctx: LifecycleContext, task: Task, rep
 }
 
 /** Before writing `completed` to `task` (read fresh, not yet completed). Throws on a block. */
-export function gateCompletion(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
+function gateCompletion(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
   return gate('TaskCompleted', ctx, task, report, 'completing task');
 }
 
 /** After `task` was written by a create. Throws on a block: the caller deletes the task. */
-export function gateCreation(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
+function gateCreation(ctx: LifecycleContext, task: Task, report: LifecycleReport): Promise<void> {
   return gate('TaskCreated', ctx, task, report, 'creating task');
 }
 

@@ -9,7 +9,7 @@ import type { Todo } from '../sessions/transcript-tasks.js';
 import type { Status } from '../store/schema.js';
 import { shortIds } from './short-ids.js';
 
-export { chooseList, lastChange, listFolders, listIds, type ListChoice } from './list-choice.js';
+export { listFolders, listIds, type ListChoice } from './list-choice.js';
 
 export interface ListSummary {
   id: string;
@@ -22,7 +22,7 @@ export interface ListSummary {
   changedAt: number;
 }
 
-export function summarizeList(configDir: string, id: string): ListSummary {
+function summarizeList(configDir: string, id: string): ListSummary {
   const dir = listDirOf(configDir, id);
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
@@ -38,7 +38,7 @@ export function summarizeList(configDir: string, id: string): ListSummary {
   return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
 }
 
-export function summarizeLists(configDir: string): ListSummary[] {
+function summarizeLists(configDir: string): ListSummary[] {
   return listIds(configDir)
     .map((id) => summarizeList(configDir, id))
     .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));

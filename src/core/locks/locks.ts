@@ -25,8 +25,6 @@ export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxT
  */
 export const INBOX_LOCK_RETRIES = { retries: 10, minTimeout: 5, maxTimeout: 100 } as const;
 
-export type LockKind = 'list' | 'task';
-
 interface LockOptions {
   retries: { readonly retries: number; readonly minTimeout: number; readonly maxTimeout: number };
   lockfilePath?: string;

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import { taskPath } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
+import { taskFileTimes } from '../store/task-times.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
 
@@ -59,4 +58,24 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   const life = signsOfLife(index, listId, sessions);
   if (life?.busy) return true;
   return sessions.length === 0 && life === undefined ? undefined : false;
+}
+
+/**
+ * The tasks of a list folder that stalled, with how long (ms), by their files' times.
+ * The session index is asked only when some task is old enough: a busy session means
+ * its agent is working.
+ */
+export function stalledInList(
+  listDir: string,
+  listId: string,
+  tasks: readonly Task[],
+  opts: { afterMs: number; now: number; sessions: SessionIndex },
+): Map<string, number> {
+  const working = tasks.filter((t) => t.status === 'in_progress');
+  if (working.length === 0) return new Map();
+  const times = taskFileTimes(listDir, working.map((t) => t.id));
+  const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
+  if (due.length === 0) return new Map();
+  const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));
+  return new Map(stalled.map((s) => [s.id, s.idleMs]));
 }

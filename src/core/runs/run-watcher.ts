@@ -6,7 +6,6 @@
  * its files are watched instead (watch/), the stream then telling only when the run
  * ended. Reads only; nothing is ever written.
  */
-import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';

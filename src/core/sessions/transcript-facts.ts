@@ -40,7 +40,7 @@ function time(v: unknown): number | undefined {
  * The text a person typed, from a `user` entry's message: a string, or text blocks.
  * Tool results, meta entries and slash-command echoes are not prompts.
  */
-export function promptOf(entry: Record<string, unknown>): string | undefined {
+function promptOf(entry: Record<string, unknown>): string | undefined {
   if (entry.isMeta === true) return undefined;
   const message = entry.message as { content?: unknown } | undefined;
   const content = message?.content;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { TasksError, errnoCode } from '../base/errors.js';
 
@@ -23,11 +24,13 @@ const close = promisify(fs.close);
  * FIFO or socket (`<(claude -p ...)`, a named pipe), read as a stream up to the limit.
  * Opened non-blocking: a FIFO with no writer is waited for by the event loop, not by a
  * blocked open(). Devices (/dev/zero, a terminal) are refused: pipe them in instead.
+ * A relative `file` is read from `cwd` when given; messages name it as given.
  */
-export async function readInputFile(file: string, maxBytes: number = MAX_IMPORT_BYTES): Promise<string> {
+export async function readInputFile(file: string, opts: { cwd?: string | undefined; maxBytes?: number } = {}): Promise<string> {
+  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
   let fd: number;
   try {
-    fd = await open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fd = await open(opts.cwd === undefined ? file : path.resolve(opts.cwd, file), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (err) {
     throw cannotRead(file, describeErrno(err));
   }

@@ -60,7 +60,7 @@ export async function appendToInbox(file: string, message: InboxMessage): Promis
 }
 
 /** Read an inbox's entries; throws `corrupt` for a file that is not a JSON array. */
-export function readInbox(file: string): unknown[] {
+function readInbox(file: string): unknown[] {
   let text: string;
   try {
     text = readBoundedText(file, MAX_INBOX_BYTES);

@@ -370,12 +370,12 @@ function unique(ids: readonly string[]): string[] {
 }
 
 /** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
-export function requireExisting(listDir: string, ids: readonly string[]): void {
+function requireExisting(listDir: string, ids: readonly string[]): void {
   for (const id of unique(ids)) getTask(listDir, id);
 }
 
 /** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */
-export function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
+function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
   const graph = buildBlocksGraph(readList(listDir).tasks);
   for (const [blocker, blocked] of edges) {
     const cycle = cycleIfAdded(graph, blocker, blocked);

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../core/base/errors.js';
+import type { ErrorCode } from '../../core/base/errors.js';
 
 /** The one table of exit statuses (also in the README). Each code means one thing. */
 export const EXIT = {

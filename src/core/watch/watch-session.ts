@@ -1,18 +1,25 @@
-import { indexTasks, type TaskIndex } from '../core/graph/blockers.js';
-import type { Clock } from '../core/base/clock.js';
-import { TasksError } from '../core/base/errors.js';
-import { filterTasks, type TaskFilter } from '../core/lists/task-filter.js';
-import { stalledTasks, type StalledTask } from '../core/progress/stalled-work.js';
-import { verificationNudge, type VerificationNudge } from '../core/progress/verification-nudge.js';
-import { compareIds } from '../core/store/ids.js';
-import type { FileProblem } from '../core/store/list-read.js';
-import type { WatchUpdate } from '../core/watch/list-watcher.js';
-import type { Task } from '../core/store/schema.js';
-import { untilHolds, type UntilCondition } from '../core/watch/watch-condition.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { filterEvents } from '../core/watch/watch-filter.js';
-import type { RunEnd, WatchSource, WatchSourceHandlers } from '../core/watch/watch-source.js';
-import type { EndReason } from '../render/watch-events.js';
+/**
+ * One watch, from its first state to its end, with everything from outside passed in:
+ * the source it follows, the clock and timers, and an abort signal for "stop" (the CLI
+ * ties it to SIGINT, SIGTERM and SIGHUP). Sinks (the NDJSON stream, the live view) are
+ * told what it sees; the caller turns the outcome into an exit status.
+ */
+import type { Clock, Timers } from '../base/clock.js';
+import { TasksError } from '../base/errors.js';
+import { indexTasks, type TaskIndex } from '../graph/blockers.js';
+import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
+import { stalledTasks, type StalledTask } from '../progress/stalled-work.js';
+import { verificationNudge, type VerificationNudge } from '../progress/verification-nudge.js';
+import { compareIds } from '../store/ids.js';
+import type { FileProblem } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
+import { untilHolds, type UntilCondition } from './watch-condition.js';
+import type { ChangeEvent } from './watch-diff.js';
+import { filterEvents } from './watch-filter.js';
+import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
+
+/** Why a watch ended, as its end event says. */
+export type EndReason = 'condition-met' | 'timeout' | 'stopped' | 'run-ended' | 'input-ended' | 'session-ended' | 'stalled';
 
 /** The list as a watch shows it at one moment. */
 export interface WatchView {
@@ -70,13 +77,15 @@ export interface WatchSessionOptions {
   timeoutMs?: number | undefined;
   stall?: StallWatch | undefined;
   clock: Clock;
+  timers: Timers;
+  /** Aborted: the watch stops (reason "stopped"), or fails when the first state has not come yet. */
+  stop?: AbortSignal | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
   view: WatchView;
 }
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const RUN_END_REASON: Record<RunEnd['how'], EndReason> = { result: 'run-ended', 'input-ended': 'input-ended', 'session-ended': 'session-ended' };
 
@@ -97,14 +106,13 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
 
 /**
  * One watch, from the first snapshot to its end: the condition is checked against the
- * first snapshot and after every change; the deadline, a signal (SIGINT, SIGTERM,
- * SIGHUP), `stop()`, the end of a followed run, or a stalled task (with --fail-if-stalled)
- * end it too. The caller turns the outcome into an exit status.
+ * first snapshot and after every change; the deadline, the stop signal, `stop()`, the
+ * end of a followed run, or a stalled task (with --fail-if-stalled) end it too.
  */
 export class WatchSession {
   private source: WatchSource | undefined;
-  private deadlineTimer: NodeJS.Timeout | undefined;
-  private stallTimer: NodeJS.Timeout | undefined;
+  private deadlineTimer: unknown;
+  private stallTimer: unknown;
   private view: WatchView | undefined;
   /** When each task last changed, for --fail-if-stalled. */
   private changedAt = new Map<string, number>();
@@ -113,7 +121,7 @@ export class WatchSession {
   private early: WatchUpdate[] = [];
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
-  private readonly onSignal = () => {
+  private readonly onStop = () => {
     // Still waiting for a run's first event: nothing to show, only stop.
     if (!this.view) this.fail(new TasksError('interrupted', 'stopped before the run began'));
     else this.finish({ reason: 'stopped' });
@@ -128,7 +136,13 @@ export class WatchSession {
     return new Promise<WatchOutcome>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
-      for (const s of STOP_SIGNALS) process.on(s, this.onSignal);
+      const stop = this.opts.stop;
+      if (stop?.aborted) {
+        this.finished = true;
+        reject(new TasksError('interrupted', 'stopped before the run began'));
+        return;
+      }
+      stop?.addEventListener('abort', this.onStop, { once: true });
       const source = this.opts.source({
         onUpdate: (u) => this.onUpdate(u),
         onError: (err) => this.fail(err),
@@ -173,7 +187,7 @@ export class WatchSession {
       this.finish({ reason: 'timeout' });
       return;
     }
-    this.deadlineTimer = setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
+    this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
   }
 
   /** End the watch as if interrupted (the live view's `q` and Ctrl-C keys). */
@@ -213,7 +227,7 @@ export class WatchSession {
   private checkStalled(): void {
     const stall = this.opts.stall;
     if (!stall || !this.view || this.finished) return;
-    if (this.stallTimer) clearTimeout(this.stallTimer);
+    if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
     const now = this.opts.clock.now();
     const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
     if (due.length > 0) {
@@ -229,15 +243,15 @@ export class WatchSession {
       if (t.status === 'in_progress' && at !== undefined) next = Math.min(next, at + stall.afterMs - now);
     }
     // A busy session is asked again a second later; nothing in progress: the next change re-arms.
-    this.stallTimer = setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
+    this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
   }
 
   private cleanup(): void {
     this.finished = true;
     this.source?.close();
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
-    if (this.stallTimer) clearTimeout(this.stallTimer);
-    for (const s of STOP_SIGNALS) process.off(s, this.onSignal);
+    if (this.deadlineTimer !== undefined) this.opts.timers.clearTimeout(this.deadlineTimer);
+    if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
   private finish(end: Omit<WatchEnd, 'met'>): void {

@@ -1,16 +1,28 @@
 import fs from 'node:fs';
 import { pipeHasReader } from './pipe-has-reader.js';
 
-/** What App writes to: a stream, or a file descriptor written directly. */
+/** What a run's IO writes to: a stream, or a file descriptor written directly. */
 export interface OutputTarget {
   readonly isTTY?: boolean;
   readonly columns?: number;
+  /** The stream itself, where there is one (readline asks its questions on it). */
+  readonly asStream?: NodeJS.WritableStream;
   write(text: string): unknown;
   /**
    * For output that may wait long between writes (a watch): notice a reader that goes
    * away meanwhile, not only at the next write. Returns the function that stops looking.
    */
   followReader?(): () => void;
+}
+
+/** Standard input as a run sees it. */
+export interface InputSource {
+  /** A terminal: a person types there. */
+  readonly isTTY: boolean;
+  /** A descriptor to read straight from, when there is one (the process's 0). */
+  readonly fd?: number | undefined;
+  /** The input as a stream; made on first use (process.stdin costs start-up time). */
+  stream(): NodeJS.ReadableStream;
 }
 
 /** How often a waiting stream looks for its pipe's reader. */
@@ -44,7 +56,7 @@ export function writeAllSync(fd: number, text: string): boolean {
  * streams) unless it may be one: pipes, files and sockets never are, nor is /dev/null
  * (where a benchmark or a cron job sends output). Only another character device is asked.
  */
-export async function isTerminal(fd: number): Promise<boolean> {
+async function isTerminal(fd: number): Promise<boolean> {
   let stat: fs.Stats;
   try {
     stat = fs.fstatSync(fd);
@@ -100,7 +112,18 @@ export async function standardOutput(onClosed: () => void): Promise<OutputTarget
  * may stop a command: a closed or failing stderr just loses the message.
  */
 export async function standardError(): Promise<OutputTarget> {
-  if (await isTerminal(2)) return { isTTY: true, write: (text: string) => process.stderr.write(text) };
+  if (await isTerminal(2)) {
+    return {
+      isTTY: true,
+      get columns() {
+        return process.stderr.columns;
+      },
+      get asStream() {
+        return process.stderr;
+      },
+      write: (text: string) => process.stderr.write(text),
+    };
+  }
   return {
     isTTY: false,
     write: (text: string) => {
@@ -110,5 +133,16 @@ export async function standardError(): Promise<OutputTarget> {
         // nowhere left to say it
       }
     },
+  };
+}
+
+/** The process's stdin: process.stdin is made only when something reads it or asks what it is. */
+export function standardInput(): InputSource {
+  return {
+    get isTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
+    fd: 0,
+    stream: () => process.stdin,
   };
 }

@@ -1,12 +1,19 @@
-import type { Clock } from '../core/base/clock.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { SCREEN, screenPatch } from '../render/screen.js';
-import type { Style } from '../render/style.js';
-import type { Task } from '../core/store/schema.js';
-import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../render/watch-frame.js';
+/**
+ * The live view: the alternate screen, redrawn in place. A frame is rendered on every
+ * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
+ * second for the "3s ago" texts); only rows that differ are written, and nothing at all
+ * when the frame is unchanged, so it does not flicker and costs little while idle.
+ */
+
+import type { Clock } from '../../core/base/clock.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import { SCREEN, screenPatch } from '../../render/screen.js';
+import type { Style } from '../../render/style.js';
+import type { Task } from '../../core/store/schema.js';
+import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../../render/watch-frame.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
-import type { Terminal } from './terminal.js';
-import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
+import type { Terminal } from '../runtime/terminal.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 export interface LiveOptions {
   listId: string;
@@ -24,13 +31,6 @@ export interface LiveOptions {
   print(text: string): void;
 }
 
-
-/**
- * The live view: the alternate screen, redrawn in place. A frame is rendered on every
- * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
- * second for the "3s ago" texts); only rows that differ are written, and nothing at all
- * when the frame is unchanged, so it does not flicker and costs little while idle.
- */
 /** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
 function matchesText(task: Task, text: string): boolean {
   const needle = text.toLowerCase();

@@ -7,7 +7,7 @@ declare const TASKS_VERSION: string | undefined;
 function readVersion(): string {
   if (typeof TASKS_VERSION !== 'undefined') return TASKS_VERSION;
   try {
-    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { startRecording } from '../core/history/recorder.js';
-import type { App } from './app.js';
+import { startRecording } from '../../core/history/recorder.js';
+import type { Context } from './context.js';
 
 /**
  * Every run records what it changed in each list's journal (history/journal.ts): who
@@ -8,20 +8,20 @@ import type { App } from './app.js';
  * command, and every task write. Runs that change nothing record nothing. A journal that
  * cannot be written is a warning; the change stands.
  */
-export function recordChanges(app: App, command: Command): { stop: () => void; flush: () => void } {
+export function recordChanges(ctx: Context, command: Command): { stop: () => void; flush: () => void } {
   const as = (command.opts() as { as?: unknown }).as;
   const actor =
     typeof as === 'string' && as !== ''
       ? { kind: 'agent' as const, name: as }
-      : { kind: 'person' as const, name: app.person ?? 'unknown' };
+      : { kind: 'person' as const, name: ctx.person ?? 'unknown' };
   return startRecording({
     actor,
     command: command.name(),
     txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    undoes: () => app.undoing,
+    undoes: () => ctx.undoing,
     now: () => new Date(),
     onCut: (_listDir, ids) =>
-      app.warn(`the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`),
-    onError: (listDir, err) => app.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
+      ctx.io.warn(`the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`),
+    onError: (listDir, err) => ctx.io.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
   });
 }

@@ -23,7 +23,20 @@ function positive(...values: Array<number | string | undefined>): number | undef
   return undefined;
 }
 
-/** The process's own terminal. `columns` can be 0 in a pseudo-terminal: then $COLUMNS, then 80. */
+/**
+ * The width of a terminal, the one rule for every output: the stream's own columns,
+ * which can be 0 in a pseudo-terminal; then $COLUMNS; then 80.
+ */
+export function terminalColumns(streamColumns: number | undefined, env: NodeJS.ProcessEnv): number {
+  return positive(streamColumns, env.COLUMNS) ?? 80;
+}
+
+/** The height, by the same rule: the stream's rows, then $LINES, then 24. */
+function terminalRows(streamRows: number | undefined, env: NodeJS.ProcessEnv): number {
+  return positive(streamRows, env.LINES) ?? 24;
+}
+
+/** The process's own terminal. */
 export function processTerminal(env: NodeJS.ProcessEnv): Terminal {
   const out = process.stdout;
   const input = process.stdin;
@@ -31,10 +44,7 @@ export function processTerminal(env: NodeJS.ProcessEnv): Terminal {
     write: (text) => {
       out.write(text);
     },
-    size: () => ({
-      width: positive(out.columns, env.COLUMNS) ?? 80,
-      height: positive(out.rows, env.LINES) ?? 24,
-    }),
+    size: () => ({ width: terminalColumns(out.columns, env), height: terminalRows(out.rows, env) }),
     onResize: (fn) => {
       out.on('resize', fn);
       return () => out.off('resize', fn);

@@ -1,13 +1,14 @@
 import { Command, Option } from 'commander';
-import type { App } from './app.js';
-import { registerCommands } from './commands/index.js';
+import type { Context } from '../runtime/context.js';
+import { DURATION_HELP } from '../flags/duration-flags.js';
+import { registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
 /**
  * The root program, configured once before any subcommand is added: errors come back
  * to main.ts instead of exiting, and global options are defined here only.
  */
-export async function buildProgram(app: App, argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
@@ -21,14 +22,14 @@ export async function buildProgram(app: App, argv?: readonly string[]): Promise<
     .exitOverride()
     .configureOutput({
       // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
-      writeOut: (s) => app.write(s),
-      writeErr: (s) => app.writeErr(s),
+      writeOut: (s) => ctx.io.write(s),
+      writeErr: (s) => ctx.io.writeErr(s),
       outputError: () => {
         // main.ts prints usage errors itself, in the same shape as every other error.
       },
     });
-  app.attach(program);
-  await registerCommands(program, app, argv);
+  ctx.attach(program);
+  await registerCommands(program, ctx, argv);
   program.addHelpText(
     'after',
     `
@@ -50,6 +51,8 @@ Examples:
   tasks release --owner worker-2
   tasks delete 3 5
   tasks watch --until all-completed   wait until the agents are done
+
+${DURATION_HELP}
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
 7 stalled, 124 timeout, 130 interrupted.`,

@@ -1,11 +1,10 @@
-import os from 'node:os';
-import { TasksError } from '../core/base/errors.js';
-import { parseTaskId } from '../core/store/ids.js';
-import { STATUSES, type Status } from '../core/store/schema.js';
-import { statusFromWord } from '../core/store/status-words.js';
-import { setOwn } from '../core/base/own-key.js';
-
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
+
+import { TasksError } from '../../core/base/errors.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { STATUSES, type Status } from '../../core/store/schema.js';
+import { statusFromWord } from '../../core/store/status-words.js';
+import { setOwn } from '../../core/base/own-key.js';
 
 export function parseStatus(raw: string): Status {
   const status = statusFromWord(raw);
@@ -61,32 +60,27 @@ export function parseMetaFilter(raw: readonly string[] | undefined): Record<stri
 /** A positive whole number: `--limit 20`. */
 export function parsePositiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
-  return Number(raw.trim());
+  const n = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
+  return n;
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-/**
- * An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`):
- * $USER (or $LOGNAME), else the account's name.
- */
-export function requireOwner(name: string, value: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const text = requireText(name, value);
-  if (text?.trim() !== '@me') return text;
-  const login = env.USER || env.LOGNAME || safeUsername();
-  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
-  return login;
+/** Who `@me` is: the person running tasks (the run's context knows, by login name). */
+export interface Me {
+  readonly person: string | undefined;
 }
 
-function safeUsername(): string | undefined {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return undefined;
-  }
+/** An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`). */
+export function requireOwner(name: string, value: string | undefined, me: Me): string | undefined {
+  const text = requireText(name, value);
+  if (text?.trim() !== '@me') return text;
+  const login = me.person;
+  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
+  return login;
 }
 
 /** A non-empty single-line text value (subjects, owners). */

@@ -1,19 +1,19 @@
 import path from 'node:path';
-import type { Clock } from '../core/base/clock.js';
-import { TasksError } from '../core/base/errors.js';
-import { listSessionBusy, type StalledTask } from '../core/progress/stalled-work.js';
-import { taskFileTimes } from '../core/store/task-times.js';
-import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../core/runs/line-feed.js';
-import { RunWatcher } from '../core/runs/run-watcher.js';
-import { sessionActivity } from '../core/sessions/live-sessions.js';
-import { SessionIndex } from '../core/sessions/session-index.js';
-import { listDirOf, sanitizeListId } from '../core/store/paths.js';
-import type { Task } from '../core/store/schema.js';
-import { ListWatcher } from '../core/watch/list-watcher.js';
-import type { WatchSource, WatchSourceHandlers } from '../core/watch/watch-source.js';
-import { formatDuration } from '../render/duration.js';
-import type { App } from './app.js';
-import type { StallWatch } from './watch-session.js';
+import type { Clock } from '../../core/base/clock.js';
+import { TasksError } from '../../core/base/errors.js';
+import { listSessionBusy } from '../../core/progress/stalled-work.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
+import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
+import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { SessionIndex } from '../../core/sessions/session-index.js';
+import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
+import type { Task } from '../../core/store/schema.js';
+import { ListWatcher } from '../../core/watch/list-watcher.js';
+import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
+import { renderFollowingTranscript } from '../../render/watch-outcome.js';
+import type { Context } from '../runtime/context.js';
+import type { StallWatch } from '../../core/watch/watch-session.js';
 
 /**
  * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's
@@ -34,8 +34,8 @@ export interface WatchTarget {
   source(handlers: WatchSourceHandlers): WatchSource;
 }
 
-export function listTarget(app: App, clock: Clock): WatchTarget {
-  const { id, dir } = app.list(false, { mayBeMissing: true });
+export function listTarget(ctx: Context, clock: Clock): WatchTarget {
+  const { id, dir } = ctx.list(false, { mayBeMissing: true });
   return {
     listId: id,
     dir,
@@ -49,15 +49,15 @@ export function listTarget(app: App, clock: Clock): WatchTarget {
  * `--stream <file|->`. The run's list is $CLAUDE_CODE_TASK_LIST_ID or --list when given
  * (the agent uses it too), else its session's, named by the stream's first event.
  */
-export function streamTarget(app: App, file: string, clock: Clock): WatchTarget {
+export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTarget {
   if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
   const fromStdin = file === '-';
-  if (fromStdin && process.stdin.isTTY) {
+  if (fromStdin && ctx.io.stdin.isTTY) {
     throw new TasksError('usage', '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)');
   }
-  const named = app.globals().list ?? (app.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
+  const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
   const listId = named === undefined ? undefined : sanitizeListId(named);
-  const configDir = app.configDir;
+  const configDir = ctx.configDir;
   let watcher: RunWatcher | undefined;
   return {
     listId: listId ?? '(run)',
@@ -71,7 +71,7 @@ export function streamTarget(app: App, file: string, clock: Clock): WatchTarget 
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? new StreamLineFeed(process.stdin, h) : openLineFeed(file, h)),
+          openFeed: (h) => (fromStdin ? new StreamLineFeed(ctx.io.stdin.stream(), h) : openLineFeed(file, h, ctx.cwd)),
         },
         handlers,
       )),
@@ -84,16 +84,16 @@ export function streamTarget(app: App, file: string, clock: Clock): WatchTarget 
  * until the session stops running. Undefined: let the usual list choice decide (and
  * report an unknown or ambiguous session).
  */
-export function transcriptTarget(app: App, raw: string, clock: Clock): WatchTarget | undefined {
-  const index = app.sessions;
+export function transcriptTarget(ctx: Context, raw: string, clock: Clock): WatchTarget | undefined {
+  const index = ctx.sessions;
   const matches = index.sessionsByPrefix(raw.toLowerCase());
   const sessionId = matches[0];
   if (matches.length !== 1 || sessionId === undefined) return undefined;
   if (index.listsOfSession(sessionId).length > 0) return undefined;
   const transcript = index.transcripts().get(sessionId);
   if (transcript === undefined) return undefined;
-  const configDir = app.configDir;
-  app.note(`following the transcript of session ${sessionId.slice(0, 8)} (it has no task list; its todos are in ${transcript})`);
+  const configDir = ctx.configDir;
+  ctx.io.note(renderFollowingTranscript(sessionId, transcript));
   return {
     listId: sessionId,
     dir: listDirOf(configDir, sessionId),
@@ -115,8 +115,8 @@ export function transcriptTarget(app: App, raw: string, clock: Clock): WatchTarg
 }
 
 /** --fail-if-stalled for a target: file times where the files exist; the session's activity where known. */
-export function stallWatch(app: App, target: WatchTarget, afterMs: number): StallWatch {
-  const configDir = app.configDir;
+export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): StallWatch {
+  const configDir = ctx.configDir;
   return {
     afterMs,
     initialTimes: (tasks: readonly Task[]) => {
@@ -130,12 +130,4 @@ export function stallWatch(app: App, target: WatchTarget, afterMs: number): Stal
       return target.following === undefined ? listSessionBusy(new SessionIndex(configDir), target.listId) : undefined;
     },
   };
-}
-
-/** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
-export function describeStalled(stalled: readonly StalledTask[]): string {
-  const first = stalled[0];
-  if (!first) return 'no task stalled';
-  const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';
-  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatDuration(first.idleMs)}${more}`;
 }

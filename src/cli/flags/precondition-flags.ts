@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Preconditions } from '../core/writes/preconditions.js';
-import { usage } from './app.js';
-import { collect, parseStatusList, requireOwner } from './parse.js';
+import type { Preconditions } from '../../core/writes/preconditions.js';
+import { usage } from '../runtime/context.js';
+import { collect, parseStatusList, requireOwner, type Me } from './parse.js';
 
 /** `--if-status`, `--if-owner`, `--if-unowned`: defined once, for every mutation that takes them. */
 export interface PreconditionOptions {
@@ -17,10 +17,10 @@ export function addPreconditionOptions(cmd: Command): Command {
     .option('--if-unowned', 'only if nobody owns the task');
 }
 
-export function preconditionsFrom(opts: PreconditionOptions): Preconditions | undefined {
+export function preconditionsFrom(opts: PreconditionOptions, me: Me): Preconditions | undefined {
   const pre: Preconditions = {
     status: parseStatusList(opts.ifStatus),
-    owner: requireOwner('--if-owner', opts.ifOwner),
+    owner: requireOwner('--if-owner', opts.ifOwner, me),
     unowned: Boolean(opts.ifUnowned),
   };
   if (pre.owner !== undefined && pre.unowned) throw usage('--if-owner and --if-unowned cannot be used together');

@@ -1,12 +1,14 @@
-import { countTasks } from '../core/graph/blockers.js';
-import type { FileProblem } from '../core/store/list-read.js';
-import type { ChangeEvent } from '../core/watch/watch-diff.js';
-import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../render/watch-events.js';
-import type { App } from './app.js';
-import type { WatchEnd, WatchSink, WatchView } from './watch-session.js';
+import { countTasks } from '../../core/graph/blockers.js';
+import type { FileProblem } from '../../core/store/list-read.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../../render/watch-events.js';
+import { renderSkippedWhileWatching } from '../../render/list-notes.js';
+import { renderNote } from '../../render/note.js';
+import type { Context } from '../runtime/context.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-export function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -24,7 +26,7 @@ export class StreamSink implements WatchSink {
   private nudged = false;
 
   constructor(
-    private readonly app: App,
+    private readonly ctx: Context,
     private readonly listId: string,
     private readonly until: string | undefined,
   ) {}
@@ -32,22 +34,22 @@ export class StreamSink implements WatchSink {
   private stopFollowing: (() => void) | undefined;
 
   begin(view: WatchView): void {
-    this.app.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
+    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
     // Between changes nothing is written, so a reader that went away would go unnoticed.
-    this.stopFollowing = this.app.followReader();
+    this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
     this.tellNudge(view);
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
-    for (const e of events) this.app.out(renderChangeEvent(view.at, e));
+    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e));
     this.warnProblems(view.problems);
     this.tellNudge(view);
   }
 
   end(view: WatchView, end: WatchEnd): void {
     this.stopFollowing?.();
-    this.app.out(
+    this.ctx.io.out(
       renderEndEvent({
         at: view.at,
         reason: end.reason,
@@ -62,11 +64,11 @@ export class StreamSink implements WatchSink {
   }
 
   warn(message: string): void {
-    this.app.warn(message);
+    this.ctx.io.warn(message);
   }
 
   private tellNudge(view: WatchView): void {
-    if (view.nudge && !this.nudged) this.app.note(`note: ${view.nudge.message}`);
+    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message));
     this.nudged = view.nudge !== undefined;
   }
 
@@ -74,7 +76,7 @@ export class StreamSink implements WatchSink {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);
-      if (!this.warned.has(p.file)) this.app.warn(`skipped ${p.file}: ${p.reason} (no events for it until it reads again)`);
+      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p));
     }
     this.warned = now;
   }
