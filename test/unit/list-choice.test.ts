@@ -81,7 +81,7 @@ describe('refusals, dry runs and the config folder', () => {
     w.list(A);
     w.list(B);
     const proj = w.dir('p');
-    expect(() => w.choose(proj, { forWrite: true })).toThrow(/several task lists exist/);
+    expect(() => w.choose(proj, { forWrite: true })).toThrow(/2 task lists exist/);
     try {
       w.choose(proj, { forWrite: true });
     } catch (err) {
@@ -89,7 +89,7 @@ describe('refusals, dry runs and the config folder', () => {
     }
     const dry = w.choose(proj, { forWrite: true, dryRun: true });
     expect(dry.how).toBe('most-recent');
-    expect(dry.writeRefusal?.message).toMatch(/several task lists exist/);
+    expect(dry.writeRefusal?.message).toMatch(/2 task lists exist/);
   });
 
   it('a config folder that does not exist is not found, for reads and writes; no lists at all says how to start one', () => {

@@ -28,6 +28,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
   { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
+  { names: ['use'], load: async () => (await import('./use.js')).registerUse },
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },
   { names: ['export'], load: async () => (await import('./export.js')).registerExport },

@@ -29,7 +29,7 @@ Examples:
   tasks undo --json | jq '.steps'`,
     )
     .action(async (opts: UndoOptions) => {
-      const { dir } = ctx.list(true);
+      const { dir } = ctx.list(true, { dryRun: opts.dryRun });
       const current = (id: string) => {
         const read = readTaskFile(taskPath(dir, id));
         return read.kind === 'ok' ? read.task : undefined;

@@ -1,3 +1,4 @@
+import { expandHome } from '../../core/store/paths.js';
 import type { Command } from 'commander';
 import { countTasks } from '../../core/graph/blockers.js';
 import type { Clock } from '../../core/base/clock.js';
@@ -96,7 +97,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       }
       const target =
         opts.stream !== undefined
-          ? streamTarget(ctx, opts.stream, clock)
+          ? streamTarget(ctx, opts.stream === '-' ? '-' : expandHome(opts.stream, ctx.home), clock)
           : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
       const untilText = until ? formatUntil(until) : undefined;
       const watchedDir = target.listDir();

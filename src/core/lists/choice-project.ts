@@ -69,8 +69,8 @@ interface Candidate {
 function refusal(configDir: string, dir: string, pool: readonly Candidate[], live: boolean): TasksError {
   const short = shortIds([...new Set([...listIds(configDir), ...pool.map((c) => c.list)])]);
   const lists = [...new Set(pool.map((c) => c.list))];
-  const named = pool.map((c) => describeCandidate(c.list, c.session, short)).join(', ');
-  return new TasksError('usage', `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}; a change needs one named: ${named}`, {
+  // The candidates, with their prompts, are in details: the command line adds what to type for each.
+  return new TasksError('usage', `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so a change needs its list named`, {
     hint: 'tasks lists --here shows them',
     details: { candidates: pool.map((c) => candidateDetails(c, short)) },
   });

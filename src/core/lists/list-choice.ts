@@ -172,10 +172,11 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
     .map((x) => x.id);
   if (forWrite) {
     const short = shortIds(ids);
-    const named = byChange.map((id) => describeCandidate(id, sessionsOfList(index, id)[0], short));
-    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; a change needs one named: ${named.join(', ')}`, {
+    throw new TasksError('usage', `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`, {
       hint: 'tasks lists shows them with their projects and prompts',
-      details: { candidates: byChange.map((id) => ({ list: id, shortId: short.get(id) ?? id })) },
+      details: {
+        candidates: byChange.map((id) => ({ list: id, shortId: short.get(id) ?? id, prompt: sessionsOfList(index, id)[0]?.prompt ?? null })),
+      },
     });
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };

@@ -52,7 +52,7 @@ export interface SessionInfo extends TranscriptFacts {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function isSessionId(id: string): boolean {
+export function isSessionId(id: string): boolean {
   return UUID.test(id);
 }
 
