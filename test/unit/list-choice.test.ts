@@ -85,7 +85,7 @@ describe('refusals, dry runs and the config folder', () => {
     try {
       w.choose(proj, { forWrite: true });
     } catch (err) {
-      expect((err as { details: { candidates: unknown } }).details.candidates).toEqual(expect.arrayContaining([{ list: A, shortId: '2d483082' }]));
+      expect((err as { details: { candidates: unknown } }).details.candidates).toEqual(expect.arrayContaining([{ list: A, shortId: '2d483082', prompt: null }]));
     }
     const dry = w.choose(proj, { forWrite: true, dryRun: true });
     expect(dry.how).toBe('most-recent');
