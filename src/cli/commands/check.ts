@@ -67,7 +67,7 @@ Examples:
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
           if (left.length > 0) ctx.io.setExit(EXIT.conflict);
-          if (!ctx.io.json) printView(ctx, view, chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen));
+          if (!ctx.io.json) printView(ctx, { ...view, list: ctx.shortId(view.list) }, chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen));
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
           ctx.io.fail(err);
