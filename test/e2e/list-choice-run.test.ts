@@ -246,10 +246,11 @@ describe('a TodoWrite session', () => {
     const write = w.tasks(proj, ['--session', '9c0f', 'done', '2']);
     expect(write.code).toBe(3);
     expect(write.stderr).toMatch(/keeps its todos with TodoWrite, not in a task list/);
+    expect(write.stderr).toContain(`; tasks -l ${V1} import ${transcript} makes one of them\n`);
     const hint = w.tasks(proj, ['--session', '9c0f', 'create', 'x', '--json']);
-    const { error } = JSON.parse(hint.stderr) as { error: { hint: string } };
-    expect(error.hint).toBe(`tasks -l ${V1} import ${transcript} makes a list of them`);
-    const made = paste(w.config, proj, error.hint.replace(/ makes a list of them$/, ''));
+    const { error } = JSON.parse(hint.stderr) as { error: { command: string } };
+    expect(error.command).toBe(`tasks -l ${V1} import ${transcript}`);
+    const made = paste(w.config, proj, error.command);
     expect(made.code, made.stderr).toBe(0);
     expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'list', '--json']).stdout)).toHaveLength(3);
   });

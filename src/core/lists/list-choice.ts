@@ -145,9 +145,9 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
   const todos = session?.transcript === undefined ? undefined : cachedTranscriptTasks(session.transcript, memoryCache()).todos;
   if (todos !== undefined) {
     if (forWrite) {
-      throw new TasksError('not_found', `session ${sessionId} keeps its todos with TodoWrite, not in a task list: there is no list to change`, {
-        hint: `tasks -l ${sessionId} import ${session?.transcript} makes a list of them`,
-        details: { sessionId, transcript: session?.transcript ?? null },
+      const command = `tasks -l ${sessionId} import ${shellWord(session?.transcript ?? '')}`;
+      throw new TasksError('not_found', `session ${sessionId} keeps its todos with TodoWrite, not in a task list: there is no list to change; ${command} makes one of them`, {
+        details: { sessionId, transcript: session?.transcript ?? null, command },
       });
     }
     return { id: sessionId, dir: '', how: 'session', exists: false, session, todos, warnings: [] };
@@ -180,4 +180,9 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
     });
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
+}
+
+/** A word as a POSIX shell reads it back: plain when safe, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
