@@ -8,7 +8,7 @@ import path from 'node:path';
  * whose transcripts say nothing yet. Read only where a command asks whether a list's
  * agents are gone (lists, release --gone, stalled work), never for a plain read.
  *
- * A process is Claude Code when its program is named `claude` (the native binary, or the
+ * A process is Claude Code when its program is named `claude` (the native binary, by the
  * name it was started under) or its command line runs the npm package
  * `@anthropic-ai/claude-code` (its script is the program's first argument). Its environment (`/proc/<pid>/environ`, readable for our
  * own processes only) gives the list variable and the config folder it was started with;
@@ -48,7 +48,7 @@ export function readClaudeProcess(pid: number, procRoot = '/proc'): ClaudeProces
   if (pid === process.pid) return undefined;
   const dir = path.join(procRoot, String(pid));
   const argv = readNulList(path.join(dir, 'cmdline'));
-  if (argv === undefined || !isClaude(argv, dir)) return undefined;
+  if (argv === undefined || !isClaude(argv)) return undefined;
   const env = readNulList(path.join(dir, 'environ'));
   if (env === undefined) return undefined; // another user's process, or gone
   const vars = new Map(env.map((kv) => [kv.slice(0, Math.max(0, kv.indexOf('='))), kv.slice(kv.indexOf('=') + 1)]));
@@ -65,11 +65,15 @@ export function readClaudeProcess(pid: number, procRoot = '/proc'): ClaudeProces
   };
 }
 
-function isClaude(argv: readonly string[], dir: string): boolean {
+/**
+ * Told by the command line alone (one read a process; a readlink of every process's
+ * `exe` would cost as much again, for no process it would add: the native binary's
+ * command line starts with its path).
+ */
+function isClaude(argv: readonly string[]): boolean {
   if (path.basename(argv[0] ?? '') === 'claude') return true;
   // `node <prefix>/@anthropic-ai/claude-code/cli.js`: the script itself, not a command line that mentions it.
-  if (argv.slice(1, 3).some((a) => /@anthropic-ai\/claude-code[^/]*\/(cli\.[cm]?js|claude)$/.test(a))) return true;
-  return path.basename(readLink(path.join(dir, 'exe')) ?? '') === 'claude';
+  return argv.slice(1, 3).some((a) => /@anthropic-ai\/claude-code[^/]*\/(cli\.[cm]?js|claude)$/.test(a));
 }
 
 function optionValue(argv: readonly string[], option: string): string | undefined {

@@ -35,7 +35,14 @@ export interface TranscriptTasks {
   todos?: Todo[] | undefined;
 }
 
-/** What a line must hold to be one of the calls or results read here. */
+/**
+ * What a line must hold to be one of the calls or results read here. The file is searched
+ * for the three stems they share (each search is a pass over the bytes: three, not
+ * nine; a shorter stem such as `"name":"T` would also catch every ToolSearch line, tens
+ * of KB each); a line that holds a stem is checked for a whole needle, as bytes, before
+ * it is decoded and parsed.
+ */
+const STEMS = ['"name":"Task', '"name":"TodoWrite"', '"toolUseResult":{"'];
 const NEEDLES = [
   '"name":"TaskCreate"',
   '"name":"TaskUpdate"',
@@ -57,7 +64,8 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
   const calls = new Map<string, { name: TaskTool; input: Record<string, unknown> }>();
   const out: TranscriptTasks = { tasks: [], usesTasks: false };
   try {
-    forEachMatchingLine(file, NEEDLES, (line) => {
+    forEachMatchingLine(file, STEMS, (line) => {
+      if (!NEEDLES.some((n) => line.includes(n))) return;
       const entry = parse(line);
       const content = (entry?.message as { content?: unknown } | undefined)?.content;
       if (!entry || !Array.isArray(content)) return;
