@@ -83,12 +83,14 @@ describe('the real Claude Code: which list', () => {
     const w = world();
     const repo = w.dir('work/api');
     spawnSync('git', ['init', '-q', repo]);
+    // Another list, so that only the binding (not "the only list") can make tasks quiet.
+    expect((await w.tasks(w.home, ['-l', 'other', 'create', 'Elsewhere'])).code).toBe(0);
     const bound = await w.tasks(repo, ['use', 'refactor']);
     expect(bound.code, bound.stderr).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'refactor' } });
     await runAgent({ configDir: w.config, listId: undefined, cwd: repo, prompt: 'split the handlers', turns: [CREATE('Split the handlers')] });
     await runAgent({ configDir: w.config, listId: undefined, cwd: w.dir('work/api/src'), prompt: 'test the handlers', turns: [CREATE('Test the handlers')] });
-    expect(fs.readdirSync(path.join(w.config, 'tasks'))).toEqual(['refactor']);
+    expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(['other', 'refactor']);
     // tasks in the project: the bound list, and not a word about it.
     const listed = await w.tasks(w.dir('work/api/src'), ['list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
