@@ -110,8 +110,8 @@ describe('the real Claude Code: whose list is it', () => {
     expect(byId[sessionB]).toMatchObject({ sessionId: sessionB, state: 'ended', pid: null, cwd: projB, prompt: 'write the release notes', total: 2 });
     // Piped: the session's state, working directory, branch, id and prompt close each line.
     const piped = (await runAsync(config, ['lists'], { cwd: home })).stdout.trimEnd().split('\n').map((l) => l.split('\t'));
-    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual(['live', projA, expect.any(String), sessionA, 'fix the login bug']);
-    expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual(['ended', projB, expect.any(String), sessionB, 'write the release notes']);
+    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual(['live', projA, expect.any(String), sessionA, 'fix the login bug', 'tasks', '-']);
+    expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual(['ended', projB, expect.any(String), sessionB, 'write the release notes', 'tasks', '-']);
 
     // A exits: ended.
     holdA.open();
