@@ -22,6 +22,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
   { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
   { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
+  { names: ['board'], load: async () => (await import('./board-command.js')).registerBoard },
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+
+/**
+ * A real browser for the board's tests: Debian's chromium (`apt-get install chromium`),
+ * driven by playwright-core, which downloads no browser of its own. Headless, with a
+ * fresh profile, nothing reaching the network but the board on 127.0.0.1.
+ */
+export const CHROMIUM = process.env.TASKS_CHROMIUM ?? '/usr/bin/chromium';
+
+export function chromiumAvailable(): boolean {
+  return fs.existsSync(CHROMIUM);
+}
+
+export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
