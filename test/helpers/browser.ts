@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 /**
  * A real browser for the board's tests: Debian's chromium (`apt-get install chromium`),
@@ -14,12 +14,14 @@ export function chromiumAvailable(): boolean {
   return fs.existsSync(CHROMIUM);
 }
 
-export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+export async function launchChromium(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
   const { chromium } = await import('playwright-core');
+  // A fresh profile each time (playwright passes it as --user-data-dir).
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-chromium-'));
-  const browser = await chromium.launch({
+  const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    viewport: { width: 1440, height: 900 },
     args: [
       '--headless',
       '--no-sandbox',
@@ -29,7 +31,6 @@ export async function launchChromium(): Promise<{ browser: Browser; close: () =>
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
   });
   return {

@@ -32,7 +32,7 @@ function shapeKey(tasks: readonly BoardTask[]): string {
 export function graphOf(list: ListPayload, includeInternal: boolean, rowWidth: number): ListGraph {
   const tasks = list.tasks.filter((t) => includeInternal || !list.facts[t.id]?.internal);
   const key = `${list.id}|${rowWidth}|${shapeKey(tasks)}`;
-  if (cached?.key !== key) cached = { key, graph: listGraph(tasks as Task[], { maxRowWidth: rowWidth }) };
+  if (cached?.key !== key) cached = { key, graph: listGraph(tasks as Task[], { maxRowWidth: rowWidth, nodeWidth: 200, layerGap: 56 }) };
   return cached.graph;
 }
 
@@ -66,7 +66,8 @@ export function renderGraph(container: HTMLElement, list: ListPayload, shownIds:
   const byId = new Map(list.tasks.map((t) => [t.id, t]));
   const { layout } = graph;
   const pad = 24;
-  const full: View = { x: -pad, y: -pad, w: Math.max(layout.width + 2 * pad, 300), h: Math.max(layout.height + 2 * pad, 200) };
+  // Room above for the tools that float over the drawing.
+  const full: View = { x: -pad, y: -pad - 40, w: Math.max(layout.width + 2 * pad, 300), h: Math.max(layout.height + 2 * pad + 40, 200) };
   if (viewFor !== list.id || !view) {
     view = initialView(full, panelWidth, panelHeight);
     viewFor = list.id;
@@ -114,7 +115,7 @@ export function renderGraph(container: HTMLElement, list: ListPayload, shownIds:
       },
       s('rect', { width: n.width, height: n.height, rx: 8, ry: 8 }),
       s('rect', { class: 'status-bar', width: 5, height: n.height, rx: 2, ry: 2 }),
-      s('text', { x: 14, y: 20, class: 'title' }, s('tspan', { class: 'nid' }, `#${cutLine(n.id, 10)} `), cutLine(t.subject, 26)),
+      s('text', { x: 14, y: 20, class: 'title' }, s('tspan', { class: 'nid' }, `#${cutLine(n.id, 10)} `), cutLine(t.subject, 24)),
       s('text', { x: 14, y: 38, class: 'sub' }, second),
     );
     g.append(s('title', {}, `#${n.id} ${cutLine(t.subject, 200)}`));
