@@ -76,7 +76,7 @@ function connect(): void {
       if (!state.overview) return;
       const lists = state.overview.lists.filter((l) => l.id !== row.id);
       state.overview = { ...state.overview, lists: [row, ...lists].sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id)) };
-      drawSidebar();
+      sidebarSoon();
     },
     list: (payload) => {
       if (payload.id !== state.listId) return;
@@ -102,6 +102,15 @@ function selectList(id: string): void {
   drawSidebar();
   drawMain();
   connect();
+}
+
+let sidebarTimer: number | undefined;
+/** Rows arrive one per change: the sidebar is drawn once for a burst of them. */
+function sidebarSoon(): void {
+  sidebarTimer ??= window.setTimeout(() => {
+    sidebarTimer = undefined;
+    drawSidebar();
+  }, 50);
 }
 
 function drawSidebar(): void {

@@ -24,12 +24,29 @@ export const COLUMNS: ReadonlyArray<{ status: BoardStatus; title: string }> = [
 
 const cache = new Map<string, { key: string; el: HTMLElement }>();
 
+/** The columns drawn last, kept so that a change moves or replaces only the cards it touched. */
+let drawn: { list: string; root: HTMLElement; bodies: Map<BoardStatus, HTMLElement>; counts: Map<BoardStatus, HTMLElement> } | undefined;
+
 export function renderColumns(container: HTMLElement, list: ListPayload, shown: readonly BoardTask[], selected: string | undefined, handlers: CardHandlers): void {
   const now = Date.now();
   const seen = new Set<string>();
-  const columns = COLUMNS.map(({ status, title }) => {
+  if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
+    const bodies = new Map<BoardStatus, HTMLElement>();
+    const counts = new Map<BoardStatus, HTMLElement>();
+    const columns = COLUMNS.map(({ status, title }) => {
+      const body = h('div', { class: 'column-body' });
+      const count = h('span', { class: 'col-count' });
+      bodies.set(status, body);
+      counts.set(status, count);
+      return h('section', { class: `column col-${status}`, 'data-status': status }, h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, count), body);
+    });
+    const root = h('div', { class: 'columns' }, ...columns);
+    container.replaceChildren(root);
+    drawn = { list: list.id, root, bodies, counts };
+  }
+  for (const { status } of COLUMNS) {
     const tasks = shown.filter((t) => t.status === status);
-    const cards = tasks.map((t) => {
+    const cards: Element[] = tasks.map((t) => {
       const facts = list.facts[t.id];
       // Time shown in minutes: a card is redrawn when its "x min ago" changes, not every second.
       const key = JSON.stringify([t, facts, t.id === selected, handlers.readOnly, facts?.changedAt === undefined ? 0 : Math.floor((now - facts.changedAt) / 60_000)]);
@@ -41,13 +58,28 @@ export function renderColumns(container: HTMLElement, list: ListPayload, shown: 
       cache.set(cacheKey, { key, el });
       return el;
     });
-    const body = h('div', { class: 'column-body' });
-    body.replaceChildren(...cards);
-    if (cards.length === 0) body.append(h('p', { class: 'empty' }, 'Nothing here'));
-    return h('section', { class: `column col-${status}`, 'data-status': status }, h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, h('span', { class: 'col-count' }, String(tasks.length))), body);
-  });
+    if (cards.length === 0) cards.push(h('p', { class: 'empty' }, 'Nothing here'));
+    reconcile(drawn.bodies.get(status) as HTMLElement, cards);
+    (drawn.counts.get(status) as HTMLElement).textContent = String(tasks.length);
+  }
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
-  container.replaceChildren(h('div', { class: 'columns' }, ...columns));
+}
+
+/** Make `parent`'s children exactly `wanted`, moving only what is out of place. */
+function reconcile(parent: HTMLElement, wanted: readonly Element[]): void {
+  let at = parent.firstElementChild;
+  for (const el of wanted) {
+    if (el === at) {
+      at = at.nextElementSibling;
+      continue;
+    }
+    parent.insertBefore(el, at);
+  }
+  while (at) {
+    const next = at.nextElementSibling;
+    at.remove();
+    at = next;
+  }
 }
 
 function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {

@@ -50,11 +50,23 @@ export function renderSidebar(
       'section',
       { class: 'project' },
       h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48)),
-      ...lists.map((row) => listItem(row, row.id === selected, now, onSelect)),
+      ...lists.map((row) => cachedItem(row, row.id === selected, now, onSelect)),
     ),
   );
   if (sections.length === 0) sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
   container.replaceChildren(...sections);
+}
+
+const items = new Map<string, { key: string; el: HTMLElement }>();
+
+/** A list's item is made again only when what it shows changed (a change elsewhere redraws nothing here). */
+function cachedItem(row: ListRowView, selected: boolean, now: number, onSelect: (id: string) => void): HTMLElement {
+  const key = JSON.stringify([row, selected, Math.floor((now - row.changedAt) / 60_000)]);
+  const hit = items.get(row.id);
+  if (hit && hit.key === key) return hit.el;
+  const el = listItem(row, selected, now, onSelect);
+  items.set(row.id, { key, el });
+  return el;
 }
 
 function listItem(row: ListRowView, selected: boolean, now: number, onSelect: (id: string) => void): HTMLElement {
