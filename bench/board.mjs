@@ -145,9 +145,13 @@ function get(url) {
 
 // ---- run ----------------------------------------------------------------------------------
 
-const config = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-board-'));
-console.error(`writing ${SESSIONS} transcripts and ${LISTS} lists into ${config} ...`);
-makeSessionWorld(config, { transcripts: SESSIONS, withLists: LISTS, writeList, makeTasks: (n) => makeTasks(n) });
+// --config <dir>: a world written by an earlier run with --keep (writing one takes minutes).
+const reuse = process.argv.includes('--config') ? process.argv[process.argv.indexOf('--config') + 1] : undefined;
+const config = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-board-'));
+if (!reuse) {
+  console.error(`writing ${SESSIONS} transcripts and ${LISTS} lists into ${config} ...`);
+  makeSessionWorld(config, { transcripts: SESSIONS, withLists: LISTS, writeList, makeTasks: (n) => makeTasks(n) });
+}
 const bigDir = writeList(config, 'big', makeTasks(TASKS));
 const small = 'small';
 const smallDir = writeList(config, small, makeTasks(20));
@@ -252,7 +256,8 @@ try {
 } finally {
   await browser.close();
   fs.rmSync(profile, { recursive: true, force: true });
-  if (!process.argv.includes('--keep')) fs.rmSync(config, { recursive: true, force: true });
+  if (!process.argv.includes('--keep') && !reuse) fs.rmSync(config, { recursive: true, force: true });
+  else console.error(`the world stays in ${config} (--config ${config} runs again on it)`);
 }
 
 const width = Math.max(...rows.map((r) => r[0].length));

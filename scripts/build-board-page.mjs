@@ -1,5 +1,6 @@
 // The board's page, made by `npm run build` into dist/board-page/: board.js (the page's
-// TypeScript bundled by esbuild for the browser, minified), board.css and index.html,
+// TypeScript bundled by esbuild for the browser, minified), board-worker.js (the
+// shared worker that holds the tabs' event streams), board.css and index.html,
 // copied as they are. The server (src/board/board-server.ts) serves these three files
 // and nothing else; no CDN, nothing fetched at run time.
 import fs from 'node:fs';
@@ -12,9 +13,9 @@ const page = path.join(root, 'src', 'board', 'page');
 const out = path.join(root, 'dist', 'board-page');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
-await build({
-  entryPoints: [path.join(page, 'board-page.ts')],
-  outfile: path.join(out, 'board.js'),
+for (const [entry, file] of [['board-page.ts', 'board.js'], ['board-worker.ts', 'board-worker.js']]) await build({
+  entryPoints: [path.join(page, entry)],
+  outfile: path.join(out, file),
   bundle: true,
   platform: 'browser',
   format: 'iife',

@@ -11,7 +11,7 @@ import { hostAllowed, originAllowed, SECURITY_HEADERS, tokenMatches } from './bo
 import { historyPayload, type BoardContext, type Sessions } from './board-state.js';
 
 /**
- * The board's HTTP server (node:http; the page is three static files and a JSON API,
+ * The board's HTTP server (node:http; the page is four static files and a JSON API,
  * which needs no framework). Every request passes the checks of board-security.ts
  * first: Host, then the token (the first segment of the path), then, for actions and
  * the event stream, Origin. Nothing is served to a request that fails one.
@@ -59,6 +59,7 @@ function loadAssets(): Map<string, Asset> {
   const files: Array<[string, string, string]> = [
     ['', 'index.html', 'text/html; charset=utf-8'],
     ['board.js', 'board.js', 'text/javascript; charset=utf-8'],
+    ['board-worker.js', 'board-worker.js', 'text/javascript; charset=utf-8'],
     ['board.css', 'board.css', 'text/css; charset=utf-8'],
   ];
   for (const [route, file, type] of files) {

@@ -195,6 +195,23 @@ describe.skipIf(!available)(`the board in a real browser${available ? '' : ` (sk
     await shot(p, 'conflict');
   });
 
+  it('keeps ten tabs of one browser live (they share their event streams)', async () => {
+    const { config, api } = world();
+    const first = await open(config, `#list=${API}`);
+    const tabs = [first];
+    // A browser keeps six connections to one server: a stream per tab would starve the seventh.
+    for (let i = 1; i < 10; i++) {
+      const tab = await browser.newPage();
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(`${board!.url}#list=${API}`, { timeout: 10_000 });
+      tabs.push(tab);
+    }
+    for (const tab of tabs) await tab.waitForSelector('.card[data-task="7"]', { timeout: 10_000 });
+    agent(api, 'update', '7', JSON.stringify({ subject: 'Document the limits, with examples' }));
+    for (const tab of tabs) await tab.waitForSelector('.card[data-task="7"] .subject:text("Document the limits, with examples")', { timeout: 10_000 });
+    for (const tab of tabs.slice(1)) await tab.close();
+  });
+
   it('draws the dependency graph, open blockers in red', async () => {
     const { config } = world();
     const p = await open(config, `#list=${API}&view=graph&task=5`);

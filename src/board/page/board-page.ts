@@ -1,5 +1,5 @@
 import type { ActionRequest, BoardStatus, BoardTask, Expectation, HistoryEventView, ListPayload, ListRowView, OverviewPayload } from '../board-protocol.js';
-import { act, follow, history } from './page-api.js';
+import { act, follow, history, type Following } from './page-api.js';
 import { renderColumns, type CardAction } from './page-columns.js';
 import { renderDetail, type DetailAction } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
@@ -23,7 +23,7 @@ interface State {
   events: { task: string; list: string; events: HistoryEventView[] } | undefined;
   filter: PageFilter;
   listQuery: string;
-  source: EventSource | undefined;
+  source: Following | undefined;
 }
 
 const state: State = { overview: undefined, list: undefined, listId: undefined, view: 'board', task: undefined, events: undefined, filter: NO_FILTER, listQuery: '', source: undefined };
@@ -189,7 +189,8 @@ function drawHead(list: ListPayload | undefined): void {
             ? h(
                 'button',
                 { class: 'ghost', id: 'undo', type: 'button', title: `take back ${lastChange.command} by ${lastChange.actor.name} (${lastChange.tasks.map((t) => `#${t}`).join(', ')})`, onclick: () => void undo() },
-                `↶ Undo ${cleanLine(lastChange.command)} by ${cutLine(lastChange.actor.name, 20)} · ${ago(Date.parse(lastChange.at), now)}`,
+                // Undoing an undo redoes: say so.
+                `${lastChange.command === 'undo' ? '↷ Redo' : `↶ Undo ${cleanLine(lastChange.command)}`} by ${cutLine(lastChange.actor.name, 20)} · ${ago(Date.parse(lastChange.at), now)}`,
               )
             : null,
           h('button', { class: 'primary', id: 'new-task', type: 'button', onclick: () => void createTask() }, '+ New task'),
@@ -364,6 +365,8 @@ async function undo(): Promise<void> {
 function toast(kind: 'ok' | 'conflict' | 'error', text: string): void {
   const node = h('div', { class: `toast ${kind}`, role: kind === 'ok' ? 'status' : 'alert' }, text);
   el.toasts().append(node);
+  // The latest few: a burst of changes does not bury the page.
+  while (el.toasts().childElementCount > 3) el.toasts().firstElementChild?.remove();
   window.setTimeout(() => node.remove(), kind === 'ok' ? 3000 : 9000);
 }
 

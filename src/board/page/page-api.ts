@@ -11,14 +11,46 @@ export interface LiveHandlers {
   connection(state: 'live' | 'reconnecting'): void;
 }
 
-export function follow(list: string | undefined, handlers: LiveHandlers): EventSource {
+/** A followed feed; close() stops following (another list, or the page going away). */
+export interface Following {
+  close(): void;
+}
+
+/**
+ * Follow the overview and a list: through the shared worker (board-worker.ts), so tabs
+ * share their event streams; where a browser has no SharedWorker, with a stream of its own.
+ */
+export function follow(list: string | undefined, handlers: LiveHandlers): Following {
+  const dispatch = (type: string, data: string) => {
+    if (type === 'overview') handlers.overview(JSON.parse(data) as OverviewPayload);
+    else if (type === 'row') handlers.row(JSON.parse(data) as ListRowView);
+    else if (type === 'list') handlers.list(JSON.parse(data) as ListPayload);
+    else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
+  };
+  if (typeof SharedWorker === 'function') {
+    try {
+      const port = new SharedWorker('board-worker.js', { name: 'tasks-board' }).port;
+      port.onmessage = (m: MessageEvent<{ type: string; data: string }>) => dispatch(m.data.type, m.data.data);
+      port.start();
+      port.postMessage({ type: 'follow', list });
+      const bye = () => port.postMessage({ type: 'bye' });
+      window.addEventListener('pagehide', bye);
+      return {
+        close: () => {
+          window.removeEventListener('pagehide', bye);
+          bye();
+          port.close();
+        },
+      };
+    } catch {
+      // No worker here (a policy, a private window): a stream of this page's own.
+    }
+  }
   const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
-  source.addEventListener('overview', (e) => handlers.overview(JSON.parse((e as MessageEvent<string>).data) as OverviewPayload));
-  source.addEventListener('row', (e) => handlers.row(JSON.parse((e as MessageEvent<string>).data) as ListRowView));
-  source.addEventListener('list', (e) => handlers.list(JSON.parse((e as MessageEvent<string>).data) as ListPayload));
+  for (const type of ['overview', 'row', 'list']) source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   source.addEventListener('open', () => handlers.connection('live'));
   source.addEventListener('error', () => handlers.connection('reconnecting'));
-  return source;
+  return { close: () => source.close() };
 }
 
 export async function act(request: ActionRequest): Promise<{ status: number; result: ActionResult }> {
