@@ -132,6 +132,36 @@ function memory(pid) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/**
+ * When each page shows `subject` on card `id`, by the page's own clock (a MutationObserver,
+ * so that measuring costs the page nothing while it waits): epoch ms, comparable to Date.now().
+ */
+async function watchFor(pages, id, subject) {
+  await Promise.all(
+    pages.map((p) =>
+      p.evaluate(([id, subject]) => {
+        window.__seenAt = undefined;
+        const check = () => {
+          if (window.__seenAt === undefined && document.querySelector(`.card[data-task="${id}"] .subject`)?.textContent === subject) {
+            window.__seenAt = performance.timeOrigin + performance.now();
+            observer.disconnect();
+          }
+        };
+        const observer = new MutationObserver(check);
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }, [id, subject]),
+    ),
+  );
+  return async () => {
+    for (let i = 0; i < 400; i++) {
+      const seen = await Promise.all(pages.map((p) => p.evaluate(() => window.__seenAt)));
+      if (seen.every((t) => t !== undefined)) return seen;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('a tab never showed the change');
+  };
+}
+
 function get(url) {
   const t0 = performance.now();
   return new Promise((resolve, reject) =>
@@ -219,10 +249,10 @@ try {
     const file = path.join(smallDir, '1.json');
     const task = JSON.parse(fs.readFileSync(file, 'utf8'));
     const subject = `Changed ${k} ${Date.now()}`;
-    const t0 = performance.now();
+    const seen = await watchFor([one], '1', subject);
+    const t0 = Date.now();
     fs.writeFileSync(file, JSON.stringify({ ...task, subject }, null, 2));
-    await one.waitForFunction((s) => document.querySelector('.card[data-task="1"] .subject')?.textContent === s, subject, { polling: 5, timeout: 10_000 });
-    oneTab.push(performance.now() - t0);
+    oneTab.push(Math.max(...(await seen())) - t0);
     await new Promise((r) => setTimeout(r, 150));
   }
   await one.close();
@@ -238,18 +268,21 @@ try {
     tabs.push(p);
   }
   const allTabs = [];
+  const firstTab = [];
   for (let k = 0; k < Math.min(10, CHANGES); k++) {
     const file = path.join(bigDir, '7.json');
     const task = JSON.parse(fs.readFileSync(file, 'utf8'));
     const subject = `Tabs ${k} ${Date.now()}`;
-    const t0 = performance.now();
+    const seen = await watchFor(tabs, '7', subject);
+    const t0 = Date.now();
     fs.writeFileSync(file, JSON.stringify({ ...task, subject }, null, 2));
-    await Promise.all(tabs.map((p) => p.waitForFunction((s) => document.querySelector('.card[data-task="7"] .subject')?.textContent === s, subject, { polling: 5, timeout: 10_000 })));
-    allTabs.push(performance.now() - t0);
+    const times = await seen();
+    allTabs.push(Math.max(...times) - t0);
+    firstTab.push(Math.min(...times) - t0);
     await new Promise((r) => setTimeout(r, 200));
   }
   const after = memory(board.child.pid);
-  rows.push([`live: ${TABS} tabs on the ${TASKS}-task list, file written to the last tab showing it`, `${ms(median(allTabs))}; max ${ms(Math.max(...allTabs))}`, '']);
+  rows.push([`live: ${TABS} tabs on the ${TASKS}-task list, file written to the first / last tab showing it`, `${ms(median(firstTab))} / ${ms(median(allTabs))}`, '']);
   rows.push([`server memory: RSS before the tabs / with ${TABS} tabs / peak`, `${before.rss.toFixed(0)} / ${after.rss.toFixed(0)} / ${after.peak.toFixed(0)} MB`, 'bounded']);
   for (const p of tabs) await p.close();
   await stop(board);

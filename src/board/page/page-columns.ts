@@ -1,5 +1,5 @@
 import type { BoardStatus, BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
-import { h } from './page-dom.js';
+import { h, reconcile } from './page-dom.js';
 import { ago, cutLine, duration } from './page-text.js';
 
 /**
@@ -63,23 +63,6 @@ export function renderColumns(container: HTMLElement, list: ListPayload, shown: 
     (drawn.counts.get(status) as HTMLElement).textContent = String(tasks.length);
   }
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
-}
-
-/** Make `parent`'s children exactly `wanted`, moving only what is out of place. */
-function reconcile(parent: HTMLElement, wanted: readonly Element[]): void {
-  let at = parent.firstElementChild;
-  for (const el of wanted) {
-    if (el === at) {
-      at = at.nextElementSibling;
-      continue;
-    }
-    parent.insertBefore(el, at);
-  }
-  while (at) {
-    const next = at.nextElementSibling;
-    at.remove();
-    at = next;
-  }
 }
 
 function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {

@@ -49,3 +49,20 @@ export function byId<T extends HTMLElement>(id: string): T {
   if (!el) throw new Error(`#${id} missing`);
   return el as T;
 }
+
+/** Make `parent`'s children exactly `wanted`, moving only what is out of place (unchanged nodes stay put). */
+export function reconcile(parent: Element, wanted: readonly Element[]): void {
+  let at = parent.firstElementChild;
+  for (const el of wanted) {
+    if (el === at) {
+      at = at.nextElementSibling;
+      continue;
+    }
+    parent.insertBefore(el, at);
+  }
+  while (at) {
+    const next = at.nextElementSibling;
+    at.remove();
+    at = next;
+  }
+}

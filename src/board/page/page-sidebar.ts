@@ -1,5 +1,5 @@
 import type { ListRowView, OverviewPayload, SessionView } from '../board-protocol.js';
-import { h } from './page-dom.js';
+import { h, reconcile } from './page-dom.js';
 import { ago, cutLine } from './page-text.js';
 
 /**
@@ -45,16 +45,28 @@ export function renderSidebar(
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   const ordered = [...groups].sort(([a, ra], [b, rb]) => (a === '' ? 1 : b === '' ? -1 : Math.max(...rb.map((r) => r.changedAt)) - Math.max(...ra.map((r) => r.changedAt))));
-  const sections = ordered.map(([project, lists]) =>
-    h(
-      'section',
-      { class: 'project' },
-      h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48)),
-      ...lists.map((row) => cachedItem(row, row.id === selected, now, onSelect)),
-    ),
-  );
+  // Sections and items are kept and only moved or replaced where something changed:
+  // a change to one list redraws one item, even among hundreds.
+  const sections: Element[] = ordered.map(([project, lists]) => {
+    let section = sectionCache.get(project);
+    if (!section) {
+      section = h('section', { class: 'project' });
+      sectionCache.set(project, section);
+    }
+    reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, row.id === selected, now, onSelect))]);
+    return section;
+  });
   if (sections.length === 0) sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
-  container.replaceChildren(...sections);
+  reconcile(container, sections);
+}
+
+const sectionCache = new Map<string, HTMLElement>();
+const headings = new Map<string, HTMLElement>();
+
+function headingOf(project: string): HTMLElement {
+  let heading = headings.get(project);
+  if (!heading) headings.set(project, (heading = h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48))));
+  return heading;
 }
 
 const items = new Map<string, { key: string; el: HTMLElement }>();
