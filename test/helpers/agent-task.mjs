@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// One change to a task list as a Claude Code agent's tools make it (spec sections 5-6):
+// One change to a task list as a Claude Code agent's tools make it (docs/task-store.md section 5, locks, and 6.1-6.2, create and update):
 // TaskCreate takes the list lock, allocates max(file ids, .highwatermark) + 1 and writes
 // the file with a plain writeFile; TaskUpdate takes the task lock, re-reads, merges
 // ({...old, ...patch, id}) and writes in place. Locks: proper-lockfile with Claude
