@@ -66,7 +66,16 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       sessionState: s?.state,
     };
   });
-  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', tasks: 'TASKS', changed: 'CHANGED', team: 'TEAM' };
+  const head = {
+    list: 'LIST',
+    project: 'PROJECT',
+    branch: 'BRANCH',
+    state: 'SESSION',
+    prompt: 'PROMPT',
+    tasks: 'TASKS',
+    changed: 'CHANGED',
+    team: 'TEAM',
+  };
   type Key = keyof typeof head;
   const text = (c: (typeof cells)[number], k: Key) => (k === 'tasks' ? c.tasks + c.problems : c[k]);
   const widthOf = (k: Key) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(text(c, k))));

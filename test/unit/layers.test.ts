@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 }
 
 const CORE = path.join(ROOT, 'src/core');
@@ -30,7 +30,10 @@ function readMap(readme: string): Map<string, { main: string; mayUse: string[]; 
       const cells = line.split('|').map((c) => c.trim());
       const folder = cells[1]!.replace(/`/g, '');
       const main = cells[2]!.replace(/`/g, '');
-      const mayUse = cells[4]!.split(',').map((s) => s.trim()).filter(Boolean);
+      const mayUse = cells[4]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return [folder, { main, mayUse, row }];
     }),
   );
@@ -51,7 +54,7 @@ function folderIn(base: string, map: FolderMap, file: string): string {
 }
 
 /** Import edges from one folder of a map to another that the map does not allow. */
-export function forbiddenImports(base: string, files: readonly string[], map: FolderMap): string[] {
+function forbiddenImports(base: string, files: readonly string[], map: FolderMap): string[] {
   const offences: string[] = [];
   for (const file of files) {
     const from = folderIn(base, map, file);
@@ -100,7 +103,9 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
   it('sets the exit code in one place only', () => {
-    const setters = sources(path.join(ROOT, 'src')).filter((file) => /process\.exitCode\s*=|process\.exit\(/.test(fs.readFileSync(file, 'utf8')));
+    const setters = sources(path.join(ROOT, 'src')).filter((file) =>
+      /process\.exitCode\s*=|process\.exit\(/.test(fs.readFileSync(file, 'utf8')),
+    );
     expect(setters.map((f) => path.relative(ROOT, f))).toEqual(['src/cli/main.ts']);
   });
 });
@@ -112,7 +117,10 @@ describe('the map of core', () => {
   it('names every folder of core, and only those; no file is loose in src/core', () => {
     const entries = fs.readdirSync(CORE, { withFileTypes: true });
     expect(entries.filter((e) => e.isFile() && e.name !== 'README.md').map((e) => e.name)).toEqual([]);
-    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...map.keys()].sort()).toEqual(folders);
   });
 
@@ -173,7 +181,11 @@ describe('the map of cli', () => {
     const registry = new Set(['index.ts', 'program.ts', 'version.ts'].map((f) => path.join(COMMANDS, f)));
     const offences = sources(COMMANDS)
       .filter((f) => !registry.has(f))
-      .flatMap((f) => importsOf(f).filter((t) => path.dirname(t) === COMMANDS).map((t) => `${path.basename(f)} imports ${path.basename(t)}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((t) => path.dirname(t) === COMMANDS)
+          .map((t) => `${path.basename(f)} imports ${path.basename(t)}`),
+      );
     expect(offences).toEqual([]);
   });
 

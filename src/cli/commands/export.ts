@@ -1,15 +1,15 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
-import { readList } from '../../core/store/list-read.js';
+import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { checkOutputPath } from '../../core/snapshots/output-file.js';
+import { readList } from '../../core/store/list-read.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
-import { renderSkippedFile } from '../../render/list-notes.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
-import { usage, type Context } from '../runtime/context.js';
-import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
+import { renderSkippedFile } from '../../render/list-notes.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { journalPath } from '../../core/history/journal.js';
-import { withOwnFileLock } from '../../core/locks/locks.js';
 import { applyUndo, planLastUndo } from '../../core/history/undo-plan.js';
-import { readTaskFile } from '../../core/store/task-file.js';
+import { withOwnFileLock } from '../../core/locks/locks.js';
 import { taskPath } from '../../core/store/paths.js';
+import { readTaskFile } from '../../core/store/task-file.js';
 import { renderJson } from '../../render/json.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
 import type { Context } from '../runtime/context.js';
@@ -15,7 +15,7 @@ interface UndoOptions {
 export function registerUndo(program: Command, ctx: Context): void {
   program
     .command('undo')
-    .description("take back the last change made with tasks in this list (from its journal), if nothing has changed it since")
+    .description('take back the last change made with tasks in this list (from its journal), if nothing has changed it since')
     .option('-n, --dry-run', 'say what would be taken back; change nothing')
     .addHelpText(
       'after',

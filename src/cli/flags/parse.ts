@@ -1,10 +1,10 @@
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
 import { TasksError } from '../../core/base/errors.js';
+import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { STATUSES, type Status } from '../../core/store/schema.js';
 import { statusFromWord } from '../../core/store/status-words.js';
-import { setOwn } from '../../core/base/own-key.js';
 
 export function parseStatus(raw: string): Status {
   const status = statusFromWord(raw);
@@ -17,11 +17,17 @@ export function parseStatus(raw: string): Status {
 /** `--status pending,in_progress` or repeated flags. */
 export function parseStatusList(raw: readonly string[] | undefined): Status[] | undefined {
   if (!raw || raw.length === 0) return undefined;
-  return raw.flatMap((r) => r.split(',')).filter((s) => s.trim() !== '').map(parseStatus);
+  return raw
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseStatus);
 }
 
 export function parseIds(raw: readonly string[] | undefined): string[] {
-  return (raw ?? []).flatMap((r) => r.split(',')).filter((s) => s.trim() !== '').map(parseTaskId);
+  return (raw ?? [])
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseTaskId);
 }
 
 /**

@@ -13,10 +13,10 @@ import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { ownersSetWithTasks } from '../../core/history/journal.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
-import { chooseList, listIds, type ListChoice } from '../../core/lists/list-choice.js';
+import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { nearNames } from '../../core/lists/near-names.js';
 import { shortIds } from '../../core/lists/short-ids.js';
-import { goneOwners, type GoneOwners } from '../../core/sessions/gone-owners.js';
+import { type GoneOwners, goneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
@@ -204,10 +204,14 @@ export class Context {
     if (opts.mayBeMissing) return;
     const near = nearNames(choice.id, listIds(this.configDir));
     if (!opts.creates) {
-      throw new TasksError('not_found', `list folder ${choice.dir} does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`, {
-        hint: near.length > 0 ? undefined : 'tasks lists shows the lists there are',
-        details: { list: choice.id, ...(near.length > 0 ? { suggestions: near } : {}) },
-      });
+      throw new TasksError(
+        'not_found',
+        `list folder ${choice.dir} does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`,
+        {
+          hint: near.length > 0 ? undefined : 'tasks lists shows the lists there are',
+          details: { list: choice.id, ...(near.length > 0 ? { suggestions: near } : {}) },
+        },
+      );
     }
     if (near.length > 0 && !opts.newList && choice.how === 'flag') {
       throw new TasksError('usage', `list "${choice.id}" does not exist; did you mean ${near.join(' or ')}? add --new-list to create it`, {

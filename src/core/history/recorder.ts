@@ -1,14 +1,14 @@
 import { sameValue } from '../base/same-value.js';
 import type { Task } from '../store/schema.js';
 import { onTaskWrite, type TaskWrite } from '../writes/write-events.js';
-import { appendJournal, type Actor, type FieldChange, type JournalChange } from './journal.js';
+import { type Actor, appendJournal, type FieldChange, type JournalChange } from './journal.js';
 
 /** The fields a change touched, with their values before and after (absent: no key). */
 export function fieldChanges(before: Task, after: Task): Record<string, FieldChange> {
   const fields: Record<string, FieldChange> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const had = Object.prototype.hasOwnProperty.call(before, key);
-    const has = Object.prototype.hasOwnProperty.call(after, key);
+    const had = Object.hasOwn(before, key);
+    const has = Object.hasOwn(after, key);
     if (had && has && sameValue(before[key], after[key])) continue;
     fields[key] = { ...(had ? { old: before[key] } : {}), ...(has ? { new: after[key] } : {}) };
   }

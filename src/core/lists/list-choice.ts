@@ -6,11 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
-import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
-import { shortIds } from './short-ids.js';
-import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
+import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { shortIds } from './short-ids.js';
 
 /**
  * Kept free of zod and of task parsing (list-summary.ts re-exports it), so that shell
@@ -56,7 +56,6 @@ function somethingAt(p: string): boolean {
     return errnoCode(err) !== 'ENOENT';
   }
 }
-
 
 /** When a list last changed: its folder (creates, deletes) and its task files (updates). */
 export function lastChange(dir: string): number {
@@ -204,10 +203,14 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
     if (lists.length > 1 && opts.forWrite) {
       const short = shortIds(listIds(configDir));
       const named = pool.map((c) => describeCandidate(c.list, c.session, short)).join(', ');
-      throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`, {
-        hint: 'tasks lists --here shows them',
-        details: { candidates: pool.map((c) => candidateDetails(c)) },
-      });
+      throw new TasksError(
+        'usage',
+        `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`,
+        {
+          hint: 'tasks lists --here shows them',
+          details: { candidates: pool.map((c) => candidateDetails(c)) },
+        },
+      );
     }
     const chosen = pool[0] as Candidate;
     const all = [...new Set(candidates.map((c) => c.list))];
@@ -226,7 +229,9 @@ function describeCandidate(list: string, session: SessionInfo | undefined, short
   const id = short.get(list) ?? list;
   if (session === undefined) return id;
   const prompt = session.prompt?.replace(/\s+/g, ' ');
-  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(Boolean);
+  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(
+    Boolean,
+  );
   return facts.length > 0 ? `${id} (${facts.join(', ')})` : id;
 }
 
@@ -276,10 +281,14 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
   if (forWrite) {
     const short = shortIds(ids);
     const named = byChange.map((id) => describeCandidate(id, index.sessionsOfList(id)[0], short));
-    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`, {
-      hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
-      details: { candidates: byChange },
-    });
+    throw new TasksError(
+      'usage',
+      `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`,
+      {
+        hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
+        details: { candidates: byChange },
+      },
+    );
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
 }

@@ -1,12 +1,12 @@
 import { TasksError } from '../base/errors.js';
-import { isBelow, lastChange, listIds } from './list-choice.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
-import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Status } from '../store/schema.js';
+import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
 
-export { listFolders, listIds, type ListChoice } from './list-choice.js';
+export { type ListChoice, listFolders, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;

@@ -1,6 +1,6 @@
+import type { SessionIndex } from '../sessions/session-index.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
-import type { SessionIndex } from '../sessions/session-index.js';
 
 /**
  * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
@@ -66,7 +66,10 @@ export function stalledInList(
 ): Map<string, number> {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return new Map();
-  const times = taskFileTimes(listDir, working.map((t) => t.id));
+  const times = taskFileTimes(
+    listDir,
+    working.map((t) => t.id),
+  );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return new Map();
   const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));

@@ -11,12 +11,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDirectory } from '../base/is-directory.js';
 import { listDirOf } from '../store/paths.js';
-import { judgeProcess, procProbe, readLiveSessionFiles, type LiveSessionFile, type ProcessProbe } from './live-sessions.js';
+import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { projectFolderName } from './project-folders.js';
 import { readTeamLeads } from './team-leads.js';
 import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
-import { isDirectory } from '../base/is-directory.js';
 
 /** live: its process runs; ended: it exited cleanly; crashed: its live file outlived its process. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
@@ -68,7 +68,8 @@ export class SessionIndex {
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
-    for (const file of readLiveSessionFiles(this.configDir)) bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
+    for (const file of readLiveSessionFiles(this.configDir))
+      bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
     return (this.liveCache = bySession);
   }
 
@@ -95,8 +96,7 @@ export class SessionIndex {
   private applyLive(info: SessionInfo, lives: readonly LiveSessionFile[]): void {
     // A resumed session can leave more than one file; a running process wins.
     const judged = lives.map((live) => ({ live, verdict: judgeProcess(live, this.probe) }));
-    const pick =
-      judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
+    const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
     info.state = verdict === 'running' ? 'live' : verdict === 'unknown' ? 'unknown' : 'crashed';
@@ -167,4 +167,3 @@ function safeReaddir(dir: string): string[] {
     return [];
   }
 }
-

@@ -1,7 +1,7 @@
-import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { TasksError } from '../base/errors.js';
-import { readList } from '../store/list-read.js';
+import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { withListLock } from '../locks/locks.js';
+import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { addEdges, getTask, rewriteTask, taskExists } from './task-writes.js';
 
@@ -27,7 +27,10 @@ export interface BlockResult {
  */
 export async function blockTask(listDir: string, id: string, blockers: readonly string[]): Promise<BlockResult> {
   const unique = [...new Set(blockers)];
-  const report = await addEdges(listDir, unique.map((b) => [b, id] as const));
+  const report = await addEdges(
+    listDir,
+    unique.map((b) => [b, id] as const),
+  );
   return {
     task: getTask(listDir, id),
     added: report.added.map(([b]) => b),
