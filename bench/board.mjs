@@ -7,7 +7,8 @@
 // 1. start-up: from spawning `tasks board --json` to its URL on stdout;
 // 2. first page: from navigating to the URL to every list shown in the sidebar (the
 //    overview of a config folder with --sessions transcripts, --lists of them with a
-//    list; bench/session-world.mjs builds it), and the server's time for the overview;
+//    list; bench/session-world.mjs builds it, with bench/task-world.mjs's tasks, as
+//    npm run bench does), and the server's time for the overview;
 // 3. a --tasks list: from navigating to its board to every card drawn, and from the
 //    Graph tab to every node of the layered graph drawn (plus the page's own render time);
 // 4. live: from a task file written (as an agent writes it) to the change on the page,
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { makeSessionWorld } from './session-world.mjs';
+import { makeTasks, writeList } from './task-world.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'tasks.js');
@@ -42,57 +44,6 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 const { chromium } = await import('playwright-core');
 
-// ---- a world ------------------------------------------------------------------------------
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
-const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Test', 'Remove', 'Profile', 'Review'];
-const NOUNS = ['auth flow', 'session cache', 'billing API', 'CLI parser', 'config loader', 'retry logic', 'search index', 'rate limiter'];
-const OWNERS = ['researcher', 'implementer', 'tester', 'reviewer', 'docs-writer'];
-
-/** n tasks as agents leave them: a mix of statuses, owners, and dependencies on earlier tasks. */
-function makeTasks(n) {
-  const rand = rng(n);
-  const pick = (a) => a[Math.floor(rand() * a.length)];
-  const tasks = [];
-  for (let i = 1; i <= n; i++) {
-    const r = rand();
-    const status = r < 0.4 ? 'completed' : r < 0.55 ? 'in_progress' : 'pending';
-    const verb = pick(VERBS);
-    const noun = pick(NOUNS);
-    tasks.push({
-      id: String(i),
-      subject: `${verb} ${noun} (${i})`,
-      description: `${verb} the ${noun} so that it handles the edge cases found in review.`,
-      activeForm: `${verb}ing ${noun}`,
-      ...(status !== 'pending' || rand() < 0.3 ? { owner: pick(OWNERS) } : {}),
-      status,
-      blocks: [],
-      blockedBy: [],
-    });
-  }
-  for (const t of tasks) {
-    const id = Number(t.id);
-    if (id <= 3 || rand() >= 0.5) continue;
-    for (let j = 1 + Math.floor(rand() * 2); j > 0; j--) {
-      const b = String(Math.max(1, id - 1 - Math.floor(rand() * Math.min(id - 1, rand() < 0.8 ? 12 : id))));
-      if (b === t.id || t.blockedBy.includes(b)) continue;
-      t.blockedBy.push(b);
-      tasks[Number(b) - 1].blocks.push(t.id);
-    }
-  }
-  return tasks;
-}
-
-function writeList(config, listId, tasks) {
-  const dir = path.join(config, 'tasks', listId);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const t of tasks) fs.writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify(t, null, 2));
-  return dir;
-}
-
 // ---- helpers ------------------------------------------------------------------------------
 
 const median = (xs) => {
@@ -103,7 +54,10 @@ const ms = (x) => `${Math.round(x)} ms`;
 
 function startBoard(config) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'board', '--json'], { env: { ...process.env, CLAUDE_CONFIG_DIR: config, HOME: path.join(config, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'board', '--json'], {
+    env: { ...process.env, CLAUDE_CONFIG_DIR: config, HOME: path.join(config, 'home') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => process.stderr.write(d));
@@ -139,17 +93,20 @@ function memory(pid) {
 async function watchFor(pages, id, subject) {
   await Promise.all(
     pages.map((p) =>
-      p.evaluate(([id, subject]) => {
-        window.__seenAt = undefined;
-        const check = () => {
-          if (window.__seenAt === undefined && document.querySelector(`.card[data-task="${id}"] .subject`)?.textContent === subject) {
-            window.__seenAt = performance.timeOrigin + performance.now();
-            observer.disconnect();
-          }
-        };
-        const observer = new MutationObserver(check);
-        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-      }, [id, subject]),
+      p.evaluate(
+        ([id, subject]) => {
+          window.__seenAt = undefined;
+          const check = () => {
+            if (window.__seenAt === undefined && document.querySelector(`.card[data-task="${id}"] .subject`)?.textContent === subject) {
+              window.__seenAt = performance.timeOrigin + performance.now();
+              observer.disconnect();
+            }
+          };
+          const observer = new MutationObserver(check);
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        },
+        [id, subject],
+      ),
     ),
   );
   return async () => {
@@ -165,11 +122,13 @@ async function watchFor(pages, id, subject) {
 function get(url) {
   const t0 = performance.now();
   return new Promise((resolve, reject) =>
-    http.get(url, (res) => {
-      let n = 0;
-      res.on('data', (d) => (n += d.length));
-      res.on('end', () => resolve({ ms: performance.now() - t0, bytes: n }));
-    }).on('error', reject),
+    http
+      .get(url, (res) => {
+        let n = 0;
+        res.on('data', (d) => (n += d.length));
+        res.on('end', () => resolve({ ms: performance.now() - t0, bytes: n }));
+      })
+      .on('error', reject),
   );
 }
 
@@ -180,7 +139,7 @@ const reuse = process.argv.includes('--config') ? process.argv[process.argv.inde
 const config = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-board-'));
 if (!reuse) {
   console.error(`writing ${SESSIONS} transcripts and ${LISTS} lists into ${config} ...`);
-  makeSessionWorld(config, { transcripts: SESSIONS, withLists: LISTS, writeList, makeTasks: (n) => makeTasks(n) });
+  makeSessionWorld(config, { transcripts: SESSIONS, withLists: LISTS, writeList, makeTasks });
 }
 const bigDir = writeList(config, 'big', makeTasks(TASKS));
 const small = 'small';
@@ -192,7 +151,16 @@ const browser = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
   headless: true,
   viewport: { width: 1440, height: 900 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const rows = [];
 try {
@@ -214,7 +182,7 @@ try {
   }
   rows.push(['start-up: `tasks board` to its URL', ms(median(starts)), '< 1 s']);
   rows.push([`first page: ${listCount} lists (${SESSIONS} sessions), every list shown`, ms(median(firstPages)), '< 1 s']);
-  rows.push(['  of which the server\'s overview (cached after the first)', ms(median(overviews)), '']);
+  rows.push(["  of which the server's overview (cached after the first)", ms(median(overviews)), '']);
 
   const board = await startBoard(config);
   const boards = [];
@@ -256,7 +224,11 @@ try {
     await new Promise((r) => setTimeout(r, 150));
   }
   await one.close();
-  rows.push([`live: file written to the page showing it, 1 tab (median of ${CHANGES}; max)`, `${ms(median(oneTab))}; ${ms(Math.max(...oneTab))}`, '< 300 ms']);
+  rows.push([
+    `live: file written to the page showing it, 1 tab (median of ${CHANGES}; max)`,
+    `${ms(median(oneTab))}; ${ms(Math.max(...oneTab))}`,
+    '< 300 ms',
+  ]);
 
   // Ten tabs on one server, following the 1,000-task list.
   const before = memory(board.child.pid);
@@ -282,8 +254,16 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const after = memory(board.child.pid);
-  rows.push([`live: ${TABS} tabs on the ${TASKS}-task list, file written to the first / last tab showing it`, `${ms(median(firstTab))} / ${ms(median(allTabs))}`, '']);
-  rows.push([`server memory: RSS before the tabs / with ${TABS} tabs / peak`, `${before.rss.toFixed(0)} / ${after.rss.toFixed(0)} / ${after.peak.toFixed(0)} MB`, 'bounded']);
+  rows.push([
+    `live: ${TABS} tabs on the ${TASKS}-task list, file written to the first / last tab showing it`,
+    `${ms(median(firstTab))} / ${ms(median(allTabs))}`,
+    '',
+  ]);
+  rows.push([
+    `server memory: RSS before the tabs / with ${TABS} tabs / peak`,
+    `${before.rss.toFixed(0)} / ${after.rss.toFixed(0)} / ${after.peak.toFixed(0)} MB`,
+    'bounded',
+  ]);
   for (const p of tabs) await p.close();
   await stop(board);
 } finally {
@@ -294,5 +274,7 @@ try {
 }
 
 const width = Math.max(...rows.map((r) => r[0].length));
-console.log(`tasks board, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores, chromium ${CHROMIUM}`);
+console.log(
+  `tasks board, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores, chromium ${CHROMIUM}`,
+);
 for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padEnd(22)}  ${target}`);

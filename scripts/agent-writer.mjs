@@ -2,7 +2,8 @@
 // A stand-in for a Claude Code agent writing a task list, for the stress test: the same
 // locks with the same options (proper-lockfile, retries 30 / 5 ms / 100 ms), the same id
 // rule, and plain writeFile (truncate, then write) as TaskCreate / TaskUpdate do
-// (spec section 5-6). It runs random operations until killed or until its time is up.
+// (docs/task-store.md sections 5-6). It runs random operations until killed or until its
+// time is up.
 //
 // Usage: node scripts/agent-writer.mjs <listDir> <ms to run> <name>
 //
@@ -94,7 +95,9 @@ async function update() {
 }
 
 async function block() {
-  const all = ids().map(Number).sort((a, b) => a - b);
+  const all = ids()
+    .map(Number)
+    .sort((a, b) => a - b);
   if (all.length < 2) return;
   const i = Math.floor(Math.random() * (all.length - 1));
   const a = String(all[i]);
@@ -126,7 +129,11 @@ async function remove() {
   for (const other of ids()) {
     const t = readTask(other);
     if (t && (t.blocks.includes(id) || t.blockedBy.includes(id))) {
-      await updateTask(other, (x) => ({ ...x, blocks: x.blocks.filter((y) => y !== id), blockedBy: x.blockedBy.filter((y) => y !== id) })).catch(() => {});
+      await updateTask(other, (x) => ({
+        ...x,
+        blocks: x.blocks.filter((y) => y !== id),
+        blockedBy: x.blockedBy.filter((y) => y !== id),
+      })).catch(() => {});
     }
   }
 }

@@ -13,16 +13,20 @@ const page = path.join(root, 'src', 'board', 'page');
 const out = path.join(root, 'dist', 'board-page');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
-for (const [entry, file] of [['board-page.ts', 'board.js'], ['board-worker.ts', 'board-worker.js']]) await build({
-  entryPoints: [path.join(page, entry)],
-  outfile: path.join(out, file),
-  bundle: true,
-  platform: 'browser',
-  format: 'iife',
-  target: ['chrome110', 'firefox115', 'safari16'],
-  tsconfig: path.join(page, 'tsconfig.json'),
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+for (const [entry, file] of [
+  ['board-page.ts', 'board.js'],
+  ['board-worker.ts', 'board-worker.js'],
+])
+  await build({
+    entryPoints: [path.join(page, entry)],
+    outfile: path.join(out, file),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    tsconfig: path.join(page, 'tsconfig.json'),
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
 for (const file of ['board.css', 'index.html']) fs.copyFileSync(path.join(page, file), path.join(out, file));

@@ -1,11 +1,12 @@
 import { TasksError } from '../core/base/errors.js';
 import { releaseTask } from '../core/claims/release-apply.js';
 import { journalPath } from '../core/history/journal.js';
-import { startRecording } from '../core/history/recorder.js';
+import { newTxn, startRecording } from '../core/history/recorder.js';
 import { applyUndo, planLastUndo } from '../core/history/undo-plan.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
-import { createTaskWithLifecycle, emptyReport, updateTaskWithLifecycle, type LifecycleContext } from '../core/lifecycle/task-lifecycle.js';
+import { personLifecycle } from '../core/lifecycle/person-change.js';
+import { createTaskWithLifecycle, emptyReport, updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
 import { withOwnFileLock } from '../core/locks/locks.js';
 import { isTaskId } from '../core/store/ids.js';
 import type { TaskPatch } from '../core/store/patch.js';
@@ -30,12 +31,15 @@ export interface ActionContext {
   /** Who the journal names: the person who started the board. */
   person: string;
   hookPolicy: HookPolicySources;
-  /** Where project hooks are looked for: the folder the board was started in. */
-  projectDir: string;
+  /** Where project hooks are looked for: the folder the board was started in (undefined: it was deleted). */
+  projectDir: string | undefined;
   env: NodeJS.ProcessEnv;
+  /** The board's process, named in hook input as a command's is. */
+  pid: number;
   /** Aborted when the board stops: running hooks are stopped. */
   signal: AbortSignal;
-  hookSessionId: string;
+  /** A journal that cannot be written: the change stands, and the person is told where the board runs. */
+  warn: (message: string) => void;
 }
 
 export interface ActionOutcome {
@@ -43,8 +47,6 @@ export interface ActionOutcome {
   result: ActionResult;
 }
 
-/** Who assignment messages are from when a person reassigns work: Claude Code's own fallback. */
-const ASSIGNED_BY = 'team-lead';
 const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 const MAX_TEXT = 100_000;
 const HTTP_OF: Record<string, number> = { usage: 400, not_found: 404, conflict: 409, busy: 503, interrupted: 503, timeout: 504 };
@@ -83,10 +85,11 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
   const recording = startRecording({
     actor: { kind: 'person', name: ctx.person },
     command: COMMAND[req.action],
-    txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    txn: newTxn(Date.now(), ctx.pid),
     undoes: () => undoes,
     now: () => new Date(),
-    onError: () => undefined,
+    onError: (listDir, err) =>
+      ctx.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
   });
   try {
     const done = await apply(ctx, req, (txn) => (undoes = txn), recording.flush);
@@ -105,17 +108,20 @@ async function apply(
   flush: () => void,
 ): Promise<{ message: string; task?: BoardTask }> {
   const dir = listDirOf(ctx.configDir, req.list);
-  const lifecycle: LifecycleContext = {
+  // Hooks run and owners are told, as a command without --no-hooks / --no-notify does.
+  const lifecycle = personLifecycle({
     configDir: ctx.configDir,
     listId: req.list,
     listDir: dir,
     projectDir: ctx.projectDir,
     hookPolicy: ctx.hookPolicy,
-    hooks: { projectDir: ctx.projectDir, env: ctx.env, sessionId: ctx.hookSessionId, signal: ctx.signal },
+    env: ctx.env,
+    pid: ctx.pid,
+    signal: ctx.signal,
+    hooks: true,
     notify: true,
-    assignedBy: ASSIGNED_BY,
     now: () => new Date(),
-  };
+  });
   const update = async (id: string, patch: TaskPatch, expect: Expectation, verb: string) => {
     const { result } = await updateTaskWithLifecycle(lifecycle, id, patch, guardFor(expect), emptyReport());
     return { message: result.changed.length === 0 ? `#${id} unchanged` : `${verb} #${id}`, task: result.task as BoardTask };
@@ -135,11 +141,23 @@ async function apply(
     }
     case 'block': {
       const r = await blockTask(dir, req.id, req.by, guardFor(req.expect));
-      return { message: r.added.length === 0 ? `#${req.id} was already blocked by those` : `#${req.id} now waits for ${req.by.map((b) => `#${b}`).join(', ')}`, task: r.task as BoardTask };
+      return {
+        message:
+          r.added.length === 0
+            ? `#${req.id} was already blocked by those`
+            : `#${req.id} now waits for ${req.by.map((b) => `#${b}`).join(', ')}`,
+        task: r.task as BoardTask,
+      };
     }
     case 'unblock': {
       const r = await unblockTask(dir, req.id, req.by.length === 0 ? undefined : req.by, guardFor(req.expect));
-      return { message: r.removed.length === 0 ? `#${req.id} was not blocked by those` : `#${req.id} no longer waits for ${r.removed.map((b) => `#${b}`).join(', ')}`, task: r.task as BoardTask };
+      return {
+        message:
+          r.removed.length === 0
+            ? `#${req.id} was not blocked by those`
+            : `#${req.id} no longer waits for ${r.removed.map((b) => `#${b}`).join(', ')}`,
+        task: r.task as BoardTask,
+      };
     }
     case 'create': {
       const { task } = await createTaskWithLifecycle(
@@ -151,7 +169,7 @@ async function apply(
     }
     case 'delete': {
       const r = await deleteTask(dir, req.id, guardFor(req.expect));
-      return { message: `Deleted #${req.id}` , task: r.task as BoardTask };
+      return { message: `Deleted #${req.id}`, task: r.task as BoardTask };
     }
     case 'undo': {
       const current = (id: string): Task | undefined => {
@@ -162,9 +180,13 @@ async function apply(
       const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
         const planned = planLastUndo(dir, current);
         if (planned.txn !== req.txn) {
-          throw new TasksError('conflict', `the last change is no longer the one shown (${planned.command} by ${planned.actor.name} came after it); nothing undone`, {
-            details: { precondition: 'last-change', expected: req.txn, actual: planned.txn },
-          });
+          throw new TasksError(
+            'conflict',
+            `the last change is no longer the one shown (${planned.command} by ${planned.actor.name} came after it); nothing undone`,
+            {
+              details: { precondition: 'last-change', expected: req.txn, actual: planned.txn },
+            },
+          );
         }
         undoing(planned.txn);
         await applyUndo(dir, planned);
@@ -178,7 +200,9 @@ async function apply(
 
 /** The card's state as core preconditions: this status, and this owner or none. */
 function guardFor(expect: Expectation): Guard | undefined {
-  return preconditionGuard(expect.owner === null ? { status: [expect.status], unowned: true } : { status: [expect.status], owner: expect.owner });
+  return preconditionGuard(
+    expect.owner === null ? { status: [expect.status], unowned: true } : { status: [expect.status], owner: expect.owner },
+  );
 }
 
 function failure(err: unknown): ActionOutcome {
@@ -194,7 +218,10 @@ function failure(err: unknown): ActionOutcome {
     if (typeof d.id === 'string') error.id = d.id;
     return { status: HTTP_OF[err.code] ?? 500, result: { ok: false, error } };
   }
-  return { status: 500, result: { ok: false, error: { code: 'internal', message: `unexpected: ${err instanceof Error ? err.message : String(err)}` } } };
+  return {
+    status: 500,
+    result: { ok: false, error: { code: 'internal', message: `unexpected: ${err instanceof Error ? err.message : String(err)}` } },
+  };
 }
 
 function bad(message: string): TasksError {
@@ -246,7 +273,13 @@ export function parseRequest(body: unknown): ActionRequest {
     case 'delete':
       return { action: b.action, list, id: taskId(b.id), expect: expectation(b.expect) };
     case 'reassign':
-      return { action: 'reassign', list, id: taskId(b.id), expect: expectation(b.expect), owner: b.owner === null ? null : ownerName(b.owner, 'owner') };
+      return {
+        action: 'reassign',
+        list,
+        id: taskId(b.id),
+        expect: expectation(b.expect),
+        owner: b.owner === null ? null : ownerName(b.owner, 'owner'),
+      };
     case 'block':
     case 'unblock': {
       const by = ids(b.by ?? [], 'by');
@@ -257,7 +290,14 @@ export function parseRequest(body: unknown): ActionRequest {
       const subject = text(b.subject, 'subject', { max: 10_000 }) as string;
       if (subject.trim() === '') throw bad('subject must not be empty');
       const owner = b.owner === undefined || b.owner === '' ? undefined : ownerName(b.owner, 'owner');
-      return { action: 'create', list, subject, description: text(b.description, 'description', { optional: true }), owner, blockedBy: b.blockedBy === undefined ? [] : ids(b.blockedBy, 'blockedBy') };
+      return {
+        action: 'create',
+        list,
+        subject,
+        description: text(b.description, 'description', { optional: true }),
+        owner,
+        blockedBy: b.blockedBy === undefined ? [] : ids(b.blockedBy, 'blockedBy'),
+      };
     }
     case 'undo':
       return { action: 'undo', list, txn: text(b.txn, 'txn', { max: 200 }) as string };

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import path from 'node:path';
 import { summarizeList } from '../core/lists/list-summary.js';
 import { listDirOf, tasksRoot } from '../core/store/paths.js';
+import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
-import { teamForList } from '../core/teams/teams.js';
 import type { ListPayload, OverviewPayload } from './board-protocol.js';
-import { listPayload, overviewPayload, rowView, shortIdsNow, type BoardContext, type Sessions } from './board-state.js';
+import { type BoardContext, listPayload, overviewPayload, rowView, type Sessions, shortIdsNow } from './board-state.js';
 
 /**
  * The board, live: one ListWatcher (core's, as `tasks watch` follows a list) per list
@@ -76,7 +76,9 @@ export class BoardLive {
     const followed = this.followed.get(listId);
     if (followed?.last !== undefined) return followed.last;
     const scan = scanList(listDirOf(this.o.ctx.configDir, listId), new Map());
-    return JSON.stringify(this.payloadOf(listId, { at: this.o.ctx.now(), events: [], exists: scan.exists, snapshot: scan.snapshot, problems: scan.problems }));
+    return JSON.stringify(
+      this.payloadOf(listId, { at: this.o.ctx.now(), events: [], exists: scan.exists, snapshot: scan.snapshot, problems: scan.problems }),
+    );
   }
 
   private payloadOf(listId: string, update: WatchUpdate): ListPayload {
@@ -108,7 +110,12 @@ export class BoardLive {
     if (!followed) {
       const entry: Followed = { clients: new Set(), last: undefined, watcher: undefined as unknown as ListWatcher };
       entry.watcher = new ListWatcher(
-        { dir: listDirOf(this.o.ctx.configDir, listId), clock: { now: this.o.ctx.now }, debounceMs: this.o.debounceMs, maxDelayMs: this.o.maxDelayMs },
+        {
+          dir: listDirOf(this.o.ctx.configDir, listId),
+          clock: { now: this.o.ctx.now },
+          debounceMs: this.o.debounceMs,
+          maxDelayMs: this.o.maxDelayMs,
+        },
         {
           onUpdate: (update) => this.listChanged(listId, entry, update),
           onError: () => this.unfollowAll(listId),
@@ -218,7 +225,11 @@ export class BoardLive {
     for (const id of ids) {
       if (!fs.existsSync(listDirOf(this.o.ctx.configDir, id))) continue;
       const summary = summarizeList(this.o.ctx.configDir, id);
-      const row = rowView({ ...summary, shortId: short.get(id) ?? id, sessions: index.sessionsOfList(id) }, teamForList(this.o.ctx.configDir, id), this.o.ctx.home);
+      const row = rowView(
+        { ...summary, shortId: short.get(id) ?? id, sessions: index.sessionsOfList(id) },
+        teamForList(this.o.ctx.configDir, id),
+        this.o.ctx.home,
+      );
       this.broadcast('row', JSON.stringify(row));
     }
   }

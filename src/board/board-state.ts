@@ -1,20 +1,30 @@
-import { blockerState, indexTasks, isBlocked, isReady } from '../core/graph/blockers.js';
-import { ownersSetWithTasks, readJournal } from '../core/history/journal.js';
-import { lastChange as lastTxn } from '../core/history/undo-plan.js';
+import { blockerState, countTasks, indexTasks, isBlocked, isReady, missingBlockers } from '../core/graph/blockers.js';
+import { readJournal } from '../core/history/journal.js';
+import { goneOwnersOfList } from '../core/history/list-owners.js';
 import { readTimeline } from '../core/history/timeline.js';
-import { lastChange, listIds, overviewLists, type ListOverview } from '../core/lists/list-summary.js';
+import { lastChange as lastTxn } from '../core/history/undo-plan.js';
+import { lastChange } from '../core/lists/list-choice.js';
+import { type ListOverview, listIds, overviewLists } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
-import { listSessionBusy, stalledTasks } from '../core/progress/stalled-work.js';
-import { goneOwners, type GoneOwners } from '../core/sessions/gone-owners.js';
+import { stalledInList } from '../core/progress/stalled-work.js';
 import { SessionIndex, type SessionInfo } from '../core/sessions/session-index.js';
 import { compareIds } from '../core/store/ids.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import { listDirOf } from '../core/store/paths.js';
 import { isInternal, type Task } from '../core/store/schema.js';
 import { taskFileTimes } from '../core/store/task-times.js';
-import { teamMembers, teamsByList, type Team } from '../core/teams/teams.js';
+import { type Team, teamMembers, teamsByList } from '../core/teams/teams.js';
 import { tildePath } from '../render/session-text.js';
-import type { BoardTask, HistoryPayload, LastChangeView, ListPayload, ListRowView, OverviewPayload, SessionView, TaskFacts } from './board-protocol.js';
+import type {
+  BoardTask,
+  HistoryPayload,
+  LastChangeView,
+  ListPayload,
+  ListRowView,
+  OverviewPayload,
+  SessionView,
+  TaskFacts,
+} from './board-protocol.js';
 
 /**
  * The board's data, made from core's answers: the overview of every list (as
@@ -78,7 +88,9 @@ function teamView(team: Team | undefined): ListRowView['team'] {
 
 /** The session a list shows: the live one, else the latest (as `tasks lists` orders them). */
 function sortedSessions(sessions: readonly SessionInfo[]): SessionInfo[] {
-  return [...sessions].sort((a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
+  return [...sessions].sort(
+    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
+  );
 }
 
 export function rowView(l: ListOverview, team: Team | undefined, home: string): ListRowView {
@@ -102,25 +114,6 @@ export function overviewPayload(ctx: BoardContext, index: SessionIndex, readOnly
     readOnly,
     lists: overviewLists(ctx.configDir, index).map((l) => rowView(l, byList.get(l.id), ctx.home)),
   };
-}
-
-/** Owners whose session is over, as `tasks list` marks them (people are never gone). */
-export function goneOwnersOf(ctx: BoardContext, index: SessionIndex, listId: string): GoneOwners | undefined {
-  return goneOwners(index, listId, () => {
-    const people = ownersSetWithTasks(listDirOf(ctx.configDir, listId));
-    if (ctx.person !== undefined) people.add(ctx.person);
-    return people;
-  });
-}
-
-/** Tasks in progress that stalled, with how long (ms), as `tasks list --stalled` finds them. */
-export function stalledOf(ctx: BoardContext, index: SessionIndex, listId: string, tasks: readonly Task[], times: ReadonlyMap<string, number>): Map<string, number> {
-  const working = tasks.filter((t) => t.status === 'in_progress');
-  const now = ctx.now();
-  const due = stalledTasks(working, (id) => times.get(id), now, ctx.stalledAfterMs, undefined);
-  if (due.length === 0) return new Map();
-  const stalled = stalledTasks(working, (id) => times.get(id), now, ctx.stalledAfterMs, listSessionBusy(index, listId));
-  return new Map(stalled.map((s) => [s.id, s.idleMs]));
 }
 
 function lastChangeView(listDir: string): LastChangeView | null {
@@ -148,27 +141,30 @@ export function listPayload(
   const dir = listDirOf(ctx.configDir, listId);
   const tasks = [...state.tasks].sort((a, b) => compareIds(a.id, b.id));
   const byId = indexTasks(tasks);
-  const times = taskFileTimes(dir, tasks.map((t) => t.id));
-  const stalled = stalledOf(ctx, index, listId, tasks, times);
-  const gone = goneOwnersOf(ctx, index, listId);
+  const times = taskFileTimes(
+    dir,
+    tasks.map((t) => t.id),
+  );
+  const stalled = stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index });
+  const gone = goneOwnersOfList(index, dir, listId, ctx.person);
+  const missing = new Map(missingBlockers(tasks, byId).map((m) => [m.id, m.missing]));
   const facts: Record<string, TaskFacts> = {};
   for (const t of tasks) {
-    const blockers = blockerState(t, byId);
     const stalledMs = stalled.get(t.id);
     const changedAt = times.get(t.id);
     facts[t.id] = {
       blocked: isBlocked(t, byId),
       ready: isReady(t, byId),
       internal: isInternal(t),
-      openBlockers: t.status === 'completed' ? [] : [...blockers.open],
-      missingBlockers: [...blockers.missing],
+      openBlockers: t.status === 'completed' ? [] : [...blockerState(t, byId).open],
+      missingBlockers: missing.get(t.id) ?? [],
       ownerGone: t.status !== 'completed' && gone?.isGone(t.owner) === true,
       ...(stalledMs === undefined ? {} : { stalledMs }),
       ...(changedAt === undefined ? {} : { changedAt }),
     };
   }
-  const counts = { pending: 0, in_progress: 0, completed: 0 };
-  for (const t of tasks) counts[t.status]++;
+  const { pending, in_progress, completed } = countTasks(tasks, byId);
+  const counts = { pending, in_progress, completed };
   const sessions = sortedSessions(index.sessionsOfList(listId));
   const row: ListRowView = {
     id: listId,

@@ -1,25 +1,23 @@
-import { CommanderError } from 'commander';
-import { TasksError } from '../core/base/errors.js';
-import { onLockWait } from '../core/locks/lock-acquire.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
-import { renderLockWait } from '../render/lock-wait.js';
-import { App } from './app.js';
-import { EXIT } from './exit-codes.js';
-import { standardError, standardOutput } from './fd-output.js';
-import { explainIdOptionMistake } from './id-option-mistake.js';
-import { recordChanges } from './journal-recording.js';
-import { buildProgram } from './program.js';
-import { loadColour } from '../render/style.js';
+import { type RunHandle, run } from './run.js';
+import { processCwd } from './runtime/context.js';
+import { EXIT } from './runtime/exit-codes.js';
+import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
+import { IO } from './runtime/io.js';
+import { processTerminal } from './runtime/terminal.js';
 
 /**
- * The one place that decides how the process ends: every other module throws or
- * records a code on the App; here it becomes `process.exitCode`. We never call
- * process.exit() after output, which can cut a large write to a pipe.
+ * The process's entry, and the one place that decides how the process ends: a run
+ * (run.ts) returns its exit code, which becomes `process.exitCode` here. We never call
+ * process.exit() after output, which can cut a large write to a pipe; only a reader
+ * that went away, or a second signal, ends the process at once. What is the process's
+ * alone stays here: its streams, SIGINT / SIGTERM, a closed pipe.
  */
 async function main(argv: string[]): Promise<void> {
+  let current: RunHandle | undefined;
   // `tasks list | head -1`: the reader went away; that is not an error.
   const readerGone = (): never => {
-    stopJournal();
+    current?.stopJournal();
     return process.exit(EXIT.ok);
   };
   const stdout = await standardOutput(readerGone);
@@ -30,44 +28,10 @@ async function main(argv: string[]): Promise<void> {
       throw err;
     });
   }
-  handleInterrupts();
-  const app = new App(stdout, await standardError(), process.env);
-  if (app.mayColour(argv)) await loadColour();
-  const program = await buildProgram(app, argv);
-  onLockWait((event) => app.note(renderLockWait(event)));
-  program.hook('preAction', (_root, command) => {
-    journal = recordChanges(app, command);
-    app.flushJournal = journal.flush;
-  });
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
-        app.setExit(EXIT.ok);
-      } else if (err.code === 'commander.help') {
-        // `tasks` with no command: the help was printed to stderr; that is a usage error.
-        app.setExit(EXIT.usage);
-      } else {
-        const mistake = err.code === 'commander.excessArguments' ? explainIdOptionMistake(argv) : undefined;
-        const message = mistake ?? err.message.replace(/^error:\s*/i, '');
-        app.fail(new TasksError('usage', message, mistake === undefined ? { hint: 'add --help for usage' } : {}));
-      }
-    } else {
-      app.fail(err);
-      if (process.env.TASKS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    }
-  }
-  stopJournal();
-  process.exitCode = app.exitCode;
-}
-
-/** What this run changed, recorded in each list's journal when it ends (however it ends). */
-let journal: { stop: () => void; flush: () => void } | undefined;
-
-function stopJournal(): void {
-  journal?.stop();
-  journal = undefined;
+  handleInterrupts(() => current?.stopJournal());
+  const env = process.env;
+  const io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
+  process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
 }
 
 /**
@@ -80,10 +44,9 @@ function stopJournal(): void {
  * to do so, and to choose its exit status. A second signal stops at once, with 130.
  * (Our listeners also keep signal-exit, loaded by proper-lockfile, out of the way.)
  */
-function handleInterrupts(): void {
+function handleInterrupts(stopJournal: () => void): void {
   let signals = 0;
-  const stopWhenIdle = (): void =>
-    onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
+  const stopWhenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
   const interruptedExit = (): never => {
     stopJournal();
     return process.exit(EXIT.interrupted);

@@ -8,7 +8,9 @@ const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
  * A claim's outcome: the agents' result, or, for `claim --next`, `no_task_ready` (our
  * reason, not the agents': their claim always names a task).
  */
-export type ClaimOutcome = ClaimResult | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
+export type ClaimOutcome =
+  | ClaimResult
+  | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
 
 type Refusal = Extract<ClaimOutcome, { success: false }>;
 
@@ -43,4 +45,20 @@ export function claimDocument(result: ClaimOutcome): Record<string, unknown> {
     ...(result.openBlockers ? { openBlockers: result.openBlockers } : {}),
     ...(result.busyWith ? { busyWith: result.busyWith } : {}),
   };
+}
+
+/** A claim that succeeded, for a person: claimed, started, or already theirs. */
+export function renderClaimed(result: Extract<ClaimOutcome, { success: true }>, agent: string, start: boolean): string {
+  const task = result.task;
+  const mine = result.before.owner === agent;
+  const subject = oneLine(task.subject);
+  const who = oneLine(agent);
+  if (!mine) return `Claimed task #${task.id} for ${who}${start && result.changed.includes('status') ? ' and started it' : ''}: ${subject}`;
+  if (result.changed.length > 0) return `Started task #${task.id} (already ${who}'s): ${subject}`;
+  return `Task #${task.id} is already ${who}'s; nothing changed: ${subject}`;
+}
+
+/** `claim --next` passed over a task that looked ready (another agent took it meanwhile, say). */
+export function renderPassedOver(passed: { id: string; reason: string }): string {
+  return `passed over task #${passed.id}: ${passed.reason}`;
 }

@@ -47,7 +47,7 @@ export function renderMermaid(graph: ListGraph, index: TaskIndex): string {
     const kind = kindOf(task, index);
     byKind.set(kind, [...(byKind.get(kind) ?? []), `t${node.id}`]);
   }
-  graph.edges.forEach((e) => lines.push(`  t${e.from} --> t${e.to}`));
+  for (const e of graph.edges) lines.push(`  t${e.from} --> t${e.to}`);
   for (const [kind, ids] of byKind) lines.push(`  class ${ids.join(',')} ${kind}`);
   for (const kind of Object.keys(COLOURS) as Kind[]) {
     const c = COLOURS[kind];

@@ -50,4 +50,3 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   if (s && s.state !== 'live' && s.lastActivity !== undefined) parts.push(`active ${ago(s.lastActivity, opts.now)}`);
   return parts;
 }
-

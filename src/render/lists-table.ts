@@ -19,7 +19,7 @@ export function ago(ms: number, now: number): string {
 export type ListRow = ListOverview & { team?: { name: string; members: string[] } | undefined };
 
 /** "core (3: lead, alice, bob)"; members past the first few are counted, not named. */
-export function teamCell(team: ListRow['team'], max = 4): string {
+function teamCell(team: ListRow['team'], max = 4): string {
   if (team === undefined) return '';
   const names = team.members.slice(0, max).map(oneLine);
   const more = team.members.length > max ? `, +${team.members.length - max}` : '';
@@ -27,7 +27,7 @@ export function teamCell(team: ListRow['team'], max = 4): string {
 }
 
 /** The session a row shows: the live one, else the latest (sessions come sorted so). */
-export function shownSession(row: ListOverview): SessionInfo | undefined {
+function shownSession(row: ListOverview): SessionInfo | undefined {
   return row.sessions[0];
 }
 
@@ -66,7 +66,16 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       sessionState: s?.state,
     };
   });
-  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', tasks: 'TASKS', changed: 'CHANGED', team: 'TEAM' };
+  const head = {
+    list: 'LIST',
+    project: 'PROJECT',
+    branch: 'BRANCH',
+    state: 'SESSION',
+    prompt: 'PROMPT',
+    tasks: 'TASKS',
+    changed: 'CHANGED',
+    team: 'TEAM',
+  };
   type Key = keyof typeof head;
   const text = (c: (typeof cells)[number], k: Key) => (k === 'tasks' ? c.tasks + c.problems : c[k]);
   const widthOf = (k: Key) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(text(c, k))));
@@ -132,4 +141,40 @@ export function renderListsLines(lists: readonly ListRow[]): string {
       ].join('\t');
     })
     .join('\n');
+}
+
+/** `lists --json`: every field in full; the shown session's fields at the top level, every session in `sessions`. */
+export function listJson(l: ListOverview, team: { name: string; members: string[] } | undefined) {
+  const s = shownSession(l);
+  return {
+    id: l.id,
+    shortId: l.shortId,
+    path: l.dir,
+    total: l.total,
+    ...l.counts,
+    problems: l.problems,
+    changedAt: new Date(l.changedAt).toISOString(),
+    team: team?.name ?? null,
+    members: team?.members ?? [],
+    ...sessionJson(s),
+    sessions: l.sessions.map(sessionJson),
+  };
+}
+
+function sessionJson(s: SessionInfo | undefined) {
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return {
+    sessionId: s?.sessionId ?? null,
+    state: s?.state ?? null,
+    activity: s?.activity ?? null,
+    pid: s?.pid ?? null,
+    sessionName: s?.name ?? null,
+    cwd: s?.cwd ?? null,
+    branch: s?.branch ?? null,
+    prompt: s?.prompt ?? null,
+    lastPrompt: s?.lastPrompt ?? null,
+    firstActivity: iso(s?.firstActivity),
+    lastActivity: iso(s?.lastActivity),
+    transcript: s?.transcript ?? null,
+  };
 }

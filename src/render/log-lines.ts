@@ -4,7 +4,7 @@ import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 
 /** `alice (person)`, `worker-1 (agent)`, `agent of session 2d483082`, `subagent a1b2 of session 2d483082` */
-export function whoText(who: Who): string {
+function whoText(who: Who): string {
   if (who.kind === 'person') return `${oneLine(who.name ?? 'someone')} (person)`;
   const session = who.session === null ? '' : `session ${who.session.slice(0, 8)}`;
   if (who.name === null) return `agent of ${session}`;
@@ -40,7 +40,7 @@ function fieldText(key: string, c: EventChange): string[] {
 }
 
 /** What an event did, in words: `created "Fix auth"`, `status pending → completed, owner → bob`, `deleted`. */
-export function eventText(e: TimelineEvent): string {
+function eventText(e: TimelineEvent): string {
   const by = e.command === 'undo' ? 'undo: ' : '';
   return by + whatText(e);
 }
@@ -48,7 +48,11 @@ export function eventText(e: TimelineEvent): string {
 function whatText(e: TimelineEvent): string {
   if (e.op === 'create') return `created ${value(e.changes.subject?.new)}`;
   if (e.op === 'delete') return `deleted${e.changes.subject?.old === undefined ? '' : ` ${value(e.changes.subject.old)}`}`;
-  return Object.entries(e.changes).flatMap(([k, c]) => fieldText(k, c)).join(', ') || 'no visible change';
+  return (
+    Object.entries(e.changes)
+      .flatMap(([k, c]) => fieldText(k, c))
+      .join(', ') || 'no visible change'
+  );
 }
 
 /** "2026-11-30 12:53:59" in local time: a log is read against a clock. */
@@ -77,4 +81,43 @@ export function renderLogLines(events: readonly TimelineEvent[], style: Style): 
 /** "last changed 5 min ago by alice (person): status → in_progress" */
 export function renderLastChange(e: TimelineEvent, now: number): string {
   return `last changed ${ago(Date.parse(e.at), now)} by ${whoText(e.who)}: ${eventText(e)}`;
+}
+
+/** A journal line that could not be read (line 0: the journal itself). */
+export function renderJournalDamage(d: { line: number; reason: string }): string {
+  return d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`;
+}
+
+/**
+ * What `tasks log` says on stderr before the changes: where the record starts, what it
+ * is made of, and what no record explains.
+ */
+export function renderLogNotes(opts: {
+  task: string | undefined;
+  first: TimelineEvent | undefined;
+  transcripts: number;
+  gaps: { before: readonly string[]; unexplained: readonly string[] };
+}): string[] {
+  const { task, first, transcripts, gaps } = opts;
+  const start =
+    first === undefined ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded` : `history from ${stamp(first.at)}`;
+  const sources =
+    transcripts > 0
+      ? `, and ${transcripts} transcript${transcripts === 1 ? '' : 's'} of this list's sessions`
+      : '; no session of this list is known';
+  const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
+  return [
+    `${start} (the journal of tasks' own changes${sources})`,
+    ...(gaps.before.length > 0
+      ? [`no record of the creation of ${refs(gaps.before)} (made before the record starts, or by a session that is not known)`]
+      : []),
+    ...(gaps.unexplained.length > 0
+      ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${refs(gaps.unexplained)}`]
+      : []),
+  ];
+}
+
+/** Under `get`'s last change, when the file is newer than any record of it. */
+export function renderChangedSince(): string {
+  return 'changed since then by a change no record shows (a hand edit, or an agent whose session is not known)';
 }

@@ -1,8 +1,8 @@
-import { blockerState, countTasks, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
-import type { Task } from '../core/store/schema.js';
+import { type BlockerState, blockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import { deriveActiveForm } from '../core/snapshots/active-form.js';
+import type { Task } from '../core/store/schema.js';
 import { ago } from './lists-table.js';
-import { statusLabel, STATUS_SYMBOL, STATUS_WORD, paintStatus } from './status.js';
+import { paintStatus, STATUS_WORD, statusLabel } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
@@ -71,7 +71,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const gap = 2;
   const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
-  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)));
+  const needed = Math.max(
+    7,
+    ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)),
+  );
   const subjectW = Math.max(12, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
@@ -107,7 +110,14 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
 function stalledMark(ms: number | undefined): string {
   if (ms === undefined) return '';
   const minutes = Math.floor(ms / 60_000);
-  const text = ms < 60_000 ? `${Math.floor(ms / 1000)}s` : minutes >= 120 ? `${Math.floor(minutes / 60)}h` : minutes >= 60 ? `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m` : `${minutes}m`;
+  const text =
+    ms < 60_000
+      ? `${Math.floor(ms / 1000)}s`
+      : minutes >= 120
+        ? `${Math.floor(minutes / 60)}h`
+        : minutes >= 60
+          ? `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`
+          : `${minutes}m`;
   return `stalled ${text}`;
 }
 
@@ -125,17 +135,6 @@ export function renderTaskLines(tasks: readonly Task[], index: TaskIndex): strin
     .join('\n');
 }
 
-/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
-export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
-  const out: Array<{ id: string; missing: string[] }> = [];
-  for (const t of tasks) {
-    if (t.status === 'completed') continue;
-    const { missing } = blockerState(t, index);
-    if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
-  }
-  return out;
-}
-
 /** The table's legend for `#9?`: shown under the summary when some row has one. */
 export function renderMissingLegend(style: Style): string {
   return style.dim('#n? names a task that does not exist; it does not block (tasks unblock <id> --by n removes it)');
@@ -146,10 +145,6 @@ export function renderMissingWarning(entry: { id: string; missing: string[] }): 
   const names = entry.missing.map((m) => `#${oneLine(m)}`).join(', ');
   const verb = entry.missing.length === 1 ? 'does' : 'do';
   return `task #${oneLine(entry.id)} is blocked by ${names}, which ${verb} not exist (${entry.missing.length === 1 ? 'it does' : 'they do'} not block)`;
-}
-
-export function summaryCounts(tasks: readonly Task[], index: TaskIndex): ListCounts {
-  return countTasks(tasks, index);
 }
 
 /**
@@ -166,5 +161,3 @@ export function renderSummary(counts: ListCounts, style: Style): string {
   ];
   return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
-
-export { STATUS_SYMBOL };

@@ -1,6 +1,7 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
+import type { EndReason } from '../core/watch/watch-session.js';
 import { renderJsonLine } from './json.js';
 
 /**
@@ -41,7 +42,6 @@ export function renderChangeEvent(at: number, e: ChangeEvent): string {
  * event; input-ended: its input ended without one; session-ended: a followed
  * transcript's session stopped running; stalled: --fail-if-stalled.
  */
-export type EndReason = 'condition-met' | 'timeout' | 'stopped' | 'run-ended' | 'input-ended' | 'session-ended' | 'stalled';
 
 export interface EndView {
   at: number;

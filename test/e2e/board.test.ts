@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
 import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
-import { postAction, request, startBoard, type BoardRun } from '../helpers/board.js';
 
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
 
@@ -55,7 +55,10 @@ describe('tasks board: serving', () => {
     const js = await request(b.port, `/${b.token}/board.js`);
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
-    const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { tasks: Array<{ id: string }>; facts: Record<string, { blocked: boolean; ready: boolean }> };
+    const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as {
+      tasks: Array<{ id: string }>;
+      facts: Record<string, { blocked: boolean; ready: boolean }>;
+    };
     expect(list.tasks.map((t) => t.id)).toEqual(['1', '2', '3']);
     expect(list.facts['2']).toMatchObject({ blocked: false, ready: true });
     const ended = await b.stop('SIGTERM');
@@ -73,7 +76,14 @@ describe('tasks board: serving', () => {
   it('refuses a request without the token, or with another one (404, nothing else said)', async () => {
     const { config } = demo();
     const b = await board(config);
-    for (const p of ['/', '/api/overview', `/${b.token.slice(0, -1)}x/`, `/${b.token.slice(0, -1)}x/api/overview`, '/%E0%A4%A/', `/x/${b.token}/`]) {
+    for (const p of [
+      '/',
+      '/api/overview',
+      `/${b.token.slice(0, -1)}x/`,
+      `/${b.token.slice(0, -1)}x/api/overview`,
+      '/%E0%A4%A/',
+      `/x/${b.token}/`,
+    ]) {
       const r = await request(b.port, p);
       expect(r.status, p).toBe(404);
       expect(r.body).toBe('not found\n');
@@ -83,7 +93,13 @@ describe('tasks board: serving', () => {
   it('refuses a foreign Host (DNS rebinding), even with the token', async () => {
     const { config } = demo();
     const b = await board(config);
-    for (const host of [`evil.example:${b.port}`, `127.0.0.1.nip.io:${b.port}`, `127.0.0.1:${b.port + 1}`, '127.0.0.1', `10.0.0.1:${b.port}`]) {
+    for (const host of [
+      `evil.example:${b.port}`,
+      `127.0.0.1.nip.io:${b.port}`,
+      `127.0.0.1:${b.port + 1}`,
+      '127.0.0.1',
+      `10.0.0.1:${b.port}`,
+    ]) {
       const r = await request(b.port, `/${b.token}/api/overview`, { headers: { Host: host } });
       expect(r.status, host).toBe(403);
       expect(r.body).not.toContain('"lists"');
@@ -102,7 +118,11 @@ describe('tasks board: serving', () => {
     expect(foreign.status).toBe(403);
     const crossSite = await postAction(b, start, { 'Sec-Fetch-Site': 'cross-site' });
     expect(crossSite.status).toBe(403);
-    const noOrigin = await request(b.port, `/${b.token}/api/action`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(start) });
+    const noOrigin = await request(b.port, `/${b.token}/api/action`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(start),
+    });
     expect(noOrigin.status).toBe(403);
     const form = await postAction(b, start, { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
@@ -118,16 +138,34 @@ describe('tasks board: serving', () => {
     // The card showed #3 pending and unowned; an agent takes it first.
     agent(dir, 'update', '3', JSON.stringify({ owner: 'worker-1', status: 'in_progress' }));
     const after = fs.readFileSync(path.join(dir, '3.json'), 'utf8');
-    const r = await postAction(b, { action: 'reassign', list: 'demo', id: '3', expect: { status: 'pending', owner: null }, owner: 'alice' });
+    const r = await postAction(b, {
+      action: 'reassign',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'pending', owner: null },
+      owner: 'alice',
+    });
     expect(r.status).toBe(409);
     const body = JSON.parse(r.body) as { ok: boolean; error: { code: string; precondition: string; expected: string; actual: string } };
-    expect(body).toMatchObject({ ok: false, error: { code: 'conflict', precondition: 'if-status', expected: 'pending', actual: 'in_progress' } });
+    expect(body).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', precondition: 'if-status', expected: 'pending', actual: 'in_progress' },
+    });
     expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(after);
     // With the state as it is now, it goes through, and is the person's change in the journal.
-    const ok = await postAction(b, { action: 'reassign', list: 'demo', id: '3', expect: { status: 'in_progress', owner: 'worker-1' }, owner: 'alice' });
+    const ok = await postAction(b, {
+      action: 'reassign',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'in_progress', owner: 'worker-1' },
+      owner: 'alice',
+    });
     expect(ok.status).toBe(200);
     expect((readJson(path.join(dir, '3.json')) as { owner: string }).owner).toBe('alice');
-    const log = run(config, ['-l', 'demo', 'log', '3', '--json']).stdout.trim().split('\n').map((l) => JSON.parse(l) as { who: { kind: string }; command: string });
+    const log = run(config, ['-l', 'demo', 'log', '3', '--json'])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { who: { kind: string }; command: string });
     expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
   });
 
@@ -144,7 +182,13 @@ describe('tasks board: serving', () => {
     expect(ok.status).toBe(200);
     expect((readJson(path.join(dir, '2.json')) as { blocks: string[] }).blocks).toEqual(['3']);
     agent(dir, 'update', '3', JSON.stringify({ owner: 'bob' }));
-    const staleUnblock = await postAction(b, { action: 'unblock', list: 'demo', id: '3', expect: { status: 'in_progress', owner: null }, by: [] });
+    const staleUnblock = await postAction(b, {
+      action: 'unblock',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'in_progress', owner: null },
+      by: [],
+    });
     expect(staleUnblock.status).toBe(409);
     expect((readJson(path.join(dir, '3.json')) as { blockedBy: string[] }).blockedBy).toEqual(['2']);
   });
@@ -153,7 +197,9 @@ describe('tasks board: serving', () => {
     const { config, dir } = demo();
     const b = await board(config);
     expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
-    const shown = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string; command: string } }).lastChange;
+    const shown = (
+      JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string; command: string } }
+    ).lastChange;
     expect(shown.command).toBe('start');
     // Someone else's change with tasks comes after it: the undo shown is no longer the last change.
     expect(run(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);
@@ -173,7 +219,14 @@ describe('tasks board: serving', () => {
     expect((JSON.parse((await request(ro.port, `/${ro.token}/api/overview`)).body) as { readOnly: boolean }).readOnly).toBe(true);
     await ro.stop();
     const rw = await board(config);
-    const pending = Array.from({ length: 20 }, (_, i) => postAction(rw, { action: i % 2 ? 'start' : 'reopen', list: 'demo', id: '3', expect: { status: i % 2 ? 'pending' : 'in_progress', owner: null } }).catch(() => undefined));
+    const pending = Array.from({ length: 20 }, (_, i) =>
+      postAction(rw, {
+        action: i % 2 ? 'start' : 'reopen',
+        list: 'demo',
+        id: '3',
+        expect: { status: i % 2 ? 'pending' : 'in_progress', owner: null },
+      }).catch(() => undefined),
+    );
     await new Promise((r) => setTimeout(r, 30));
     const ended = await rw.stop('SIGINT');
     await Promise.all(pending);

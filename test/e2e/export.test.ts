@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
+import { FIXTURES, fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 interface FileTask {
   id: string;
@@ -13,10 +14,10 @@ interface FileTask {
 }
 
 describe('export', () => {
-  it('todowrite (the default): valid TodoWrite input in id order, activeForm derived when missing', () => {
+  it('todowrite (the default): valid TodoWrite input in id order, activeForm derived when missing', async () => {
     const { config, list } = fixtureConfig();
     const before = snapshotDir(list);
-    const r = run(config, ['export']);
+    const r = await runInProcess(config, ['export']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
@@ -31,31 +32,36 @@ describe('export', () => {
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('says so when several tasks are in progress, and keeps their statuses', () => {
+  it('says so when several tasks are in progress, and keeps their statuses', async () => {
     const { config } = fixtureConfig();
-    run(config, ['update', '2', '--status', 'in_progress']);
-    run(config, ['update', '5', '--status', 'in_progress']);
-    const r = run(config, ['export', '--status', 'in_progress']);
+    await runInProcess(config, ['update', '2', '--status', 'in_progress']);
+    await runInProcess(config, ['update', '5', '--status', 'in_progress']);
+    const r = await runInProcess(config, ['export', '--status', 'in_progress']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).todos.map((t: { status: string }) => t.status)).toEqual(['in_progress', 'in_progress']);
     expect(r.stderr).toBe('warning: 2 tasks are in_progress (#2, #5); TodoWrite expects at most one, exported as they are\n');
   });
 
-  it('json and jsonl: the tasks as stored; --json means json', () => {
+  it('json and jsonl: the tasks as stored; --json means json', async () => {
     const { config, list } = fixtureConfig();
     const stored = ['1', '2', '4', '5'].map((id) => readJson(path.join(list, `${id}.json`)));
-    expect(JSON.parse(run(config, ['export', '--format', 'json']).stdout)).toEqual(stored);
-    expect(JSON.parse(run(config, ['export', '--json']).stdout)).toEqual(stored);
-    const lines = run(config, ['export', '-f', 'jsonl']).stdout;
-    expect(lines.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(stored);
-    const bad = run(config, ['export', '--json', '-f', 'markdown']);
+    expect(JSON.parse((await runInProcess(config, ['export', '--format', 'json'])).stdout)).toEqual(stored);
+    expect(JSON.parse((await runInProcess(config, ['export', '--json'])).stdout)).toEqual(stored);
+    const lines = (await runInProcess(config, ['export', '-f', 'jsonl'])).stdout;
+    expect(
+      lines
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(stored);
+    const bad = await runInProcess(config, ['export', '--json', '-f', 'markdown']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error.message).toBe('--json prints JSON; it cannot be combined with --format markdown');
   });
 
-  it('markdown: a checklist with statuses, owners and dependencies', () => {
+  it('markdown: a checklist with statuses, owners and dependencies', async () => {
     const { config } = fixtureConfig();
-    const r = run(config, ['export', '--format', 'markdown']);
+    const r = await runInProcess(config, ['export', '--format', 'markdown']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -70,20 +76,20 @@ describe('export', () => {
         '',
       ].join('\n'),
     );
-    expect(run(config, ['export', '-f', 'markdown', '--title', 'Agents']).stdout.split('\n')[0]).toBe('### Agents');
+    expect((await runInProcess(config, ['export', '-f', 'markdown', '--title', 'Agents'])).stdout.split('\n')[0]).toBe('### Agents');
   });
 
-  it('-o writes the file (atomically, with a final newline) and says so on stderr', () => {
+  it('-o writes the file (atomically, with a final newline) and says so on stderr', async () => {
     const { config } = fixtureConfig();
     const out = path.join(config, 'snapshot.json');
-    const r = run(config, ['export', '--output', out]);
+    const r = await runInProcess(config, ['export', '--output', out]);
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(r.stderr).toBe(`wrote 4 tasks (todowrite) to ${out}\n`);
-    expect(fs.readFileSync(out, 'utf8')).toBe(run(config, ['export']).stdout);
+    expect(fs.readFileSync(out, 'utf8')).toBe((await runInProcess(config, ['export'])).stdout);
     expect(fs.readdirSync(config).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('a bad -o path is a bad value: exit 2, one line, nothing read or written', () => {
+  it('a bad -o path is a bad value: exit 2, one line, nothing read or written', async () => {
     const { config } = fixtureConfig();
     fs.symlinkSync(path.join(config, 'elsewhere.json'), path.join(config, 'link.json'));
     const cases: Array<[string, RegExp]> = [
@@ -92,7 +98,7 @@ describe('export', () => {
       [path.join(config, 'link.json'), /it is a symbolic link; give its target instead$/],
     ];
     for (const [out, message] of cases) {
-      const r = run(config, ['export', '--output', out]);
+      const r = await runInProcess(config, ['export', '--output', out]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -101,40 +107,48 @@ describe('export', () => {
     expect(fs.existsSync(path.join(config, 'elsewhere.json'))).toBe(false);
   });
 
-  it('hides internal tasks unless -a, as agents\' TaskList does', () => {
+  it("hides internal tasks unless -a, as agents' TaskList does", async () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '7', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
-    expect(JSON.parse(run(config, ['export', '-f', 'json']).stdout)).toHaveLength(4);
-    expect(JSON.parse(run(config, ['export', '-f', 'json', '-a']).stdout)).toHaveLength(5);
+    writeTask(list, {
+      id: '7',
+      subject: 'hidden',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
+    expect(JSON.parse((await runInProcess(config, ['export', '-f', 'json'])).stdout)).toHaveLength(4);
+    expect(JSON.parse((await runInProcess(config, ['export', '-f', 'json', '-a'])).stdout)).toHaveLength(5);
   });
 
-  it('an unknown list is "not found"', () => {
+  it('an unknown list is "not found"', async () => {
     const { config } = fixtureConfig();
-    const r = run(config, ['-l', 'nope', 'export']);
+    const r = await runInProcess(config, ['-l', 'nope', 'export']);
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/^error: list folder .*nope does not exist$/);
   });
 });
 
 describe('round trips', () => {
-  it('export todowrite -> import into an empty list -> export: the same snapshot', () => {
+  it('export todowrite -> import into an empty list -> export: the same snapshot', async () => {
     const { config } = fixtureConfig();
-    run(config, ['update', '2', '--status', 'in_progress']);
-    const first = run(config, ['export']).stdout;
-    const imported = run(config, ['-l', 'copy', 'import', '-'], { input: first });
+    await runInProcess(config, ['update', '2', '--status', 'in_progress']);
+    const first = (await runInProcess(config, ['export'])).stdout;
+    const imported = await runInProcess(config, ['-l', 'copy', 'import', '-'], { input: first });
     expect(imported.code).toBe(0);
     expect(imported.stderr).toMatch(/^new list "copy"\ndetected todowrite: a TodoWrite input \{"todos": \[\.\.\.\]\} \(4 todos\)\n/);
-    const second = run(config, ['-l', 'copy', 'export']).stdout;
+    const second = (await runInProcess(config, ['-l', 'copy', 'export'])).stdout;
     expect(second).toBe(first);
   });
 
-  it('export json from one list -> import into another keeps every dependency, renumbered', () => {
+  it('export json from one list -> import into another keeps every dependency, renumbered', async () => {
     const { config } = fixtureConfig();
     // A richer graph first: 5 blocks 4 (a later id blocking an earlier one), 1 blocks 5.
-    run(config, ['update', '5', '--add-blocks', '4', '--add-blocked-by', '1']);
-    const exported = run(config, ['export', '--format', 'json']).stdout;
+    await runInProcess(config, ['update', '5', '--add-blocks', '4', '--add-blocked-by', '1']);
+    const exported = (await runInProcess(config, ['export', '--format', 'json'])).stdout;
     const source = JSON.parse(exported) as FileTask[];
-    const r = run(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
+    const r = await runInProcess(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^detected tasks: 4 tasks \(a JSON array\)\n/);
     const created = JSON.parse(r.stdout).created as FileTask[];
@@ -143,7 +157,7 @@ describe('round trips', () => {
     expect(created.map((t) => t.subject)).toEqual(['Analyse code', 'Refactor auth', 'Write changelog', 'Run tests']);
     const bySubject = new Map(created.map((t) => [t.subject, t]));
     const newId = new Map(source.map((s) => [s.id, bySubject.get(s.subject)!.id]));
-    const target = JSON.parse(run(config, ['-l', 'other', 'export', '-f', 'json']).stdout) as FileTask[];
+    const target = JSON.parse((await runInProcess(config, ['-l', 'other', 'export', '-f', 'json'])).stdout) as FileTask[];
     expect(target).toEqual(created);
     for (const s of source) {
       const t = bySubject.get(s.subject)!;
@@ -158,14 +172,14 @@ describe('round trips', () => {
     for (const t of target) for (const b of t.blocks) expect(target.find((x) => x.id === b)?.blockedBy).toContain(t.id);
   });
 
-  it('jsonl round trip; a partial export drops edges to tasks left out, with a warning', () => {
+  it('jsonl round trip; a partial export drops edges to tasks left out, with a warning', async () => {
     const { config } = fixtureConfig();
-    const pending = run(config, ['export', '-f', 'jsonl', '--status', 'pending']).stdout;
-    const r = run(config, ['-l', 'part', 'import', '-'], { input: pending });
+    const pending = (await runInProcess(config, ['export', '-f', 'jsonl', '--status', 'pending'])).stdout;
+    const r = await runInProcess(config, ['-l', 'part', 'import', '-'], { input: pending });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('detected tasks: 3 tasks (JSON Lines)');
     expect(r.stderr).toContain('warning: #2 names #1 in its blockedBy, which is not in the import: dropped');
-    const part = JSON.parse(run(config, ['-l', 'part', 'export', '-f', 'json']).stdout) as FileTask[];
+    const part = JSON.parse((await runInProcess(config, ['-l', 'part', 'export', '-f', 'json'])).stdout) as FileTask[];
     expect(part.map((t) => [t.id, t.subject, t.blockedBy, t.blocks])).toEqual([
       ['1', 'Refactor auth', [], ['2']],
       ['2', 'Run tests', ['1'], []],
@@ -173,10 +187,10 @@ describe('round trips', () => {
     ]);
   });
 
-  it('the rebuilt Task-tools list exports as the agent\'s own list does (modulo ids)', () => {
+  it("the rebuilt Task-tools list exports as the agent's own list does (modulo ids)", async () => {
     const config = tempConfig();
-    run(config, ['-l', 'rebuilt', 'import', path.join(FIXTURES, 'stream-json-tasks-v2.jsonl')]);
+    await runInProcess(config, ['-l', 'rebuilt', 'import', path.join(FIXTURES, 'stream-json-tasks-v2.jsonl')]);
     const agent = fixtureConfig();
-    expect(run(config, ['-l', 'rebuilt', 'export']).stdout).toBe(run(agent.config, ['export']).stdout);
+    expect((await runInProcess(config, ['-l', 'rebuilt', 'export'])).stdout).toBe((await runInProcess(agent.config, ['export'])).stdout);
   });
 });

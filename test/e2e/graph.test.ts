@@ -71,7 +71,10 @@ describe('tasks graph', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('○ #1 A  blocked by #2\n└─○ #2 B  blocked by #1\n  └─○ #1 A  ↻ closes a cycle\n');
     expect(r.stderr).toBe('warning: dependency cycle #1 -> #2 -> #1: none of these can start\n');
-    const json = JSON.parse(run(config, ['-l', 'loop', 'graph', '--json']).stdout) as { cycles: string[][]; edges: Array<{ reversed: boolean }> };
+    const json = JSON.parse(run(config, ['-l', 'loop', 'graph', '--json']).stdout) as {
+      cycles: string[][];
+      edges: Array<{ reversed: boolean }>;
+    };
     expect(json.cycles).toEqual([['1', '2', '1']]);
     expect(json.edges.filter((e) => e.reversed)).toHaveLength(1);
   });
@@ -111,7 +114,15 @@ describe('tasks graph', () => {
 
   it('leaves internal tasks out unless -a', () => {
     const { config, dir } = demoList();
-    writeTask(dir, { id: '6', subject: 'internal', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    writeTask(dir, {
+      id: '6',
+      subject: 'internal',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
     expect(run(config, ['-l', 'demo', 'graph']).stdout).not.toContain('#6');
     expect(run(config, ['-l', 'demo', 'graph', '-a']).stdout).toContain('○ #6 internal');
   });

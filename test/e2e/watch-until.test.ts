@@ -6,7 +6,15 @@ import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
 type Seed = Array<Record<string, unknown>>;
-const t = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const t = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function listWith(tasks: Seed): { config: string; dir: string } {
   const config = tempConfig();
@@ -99,7 +107,9 @@ describe.concurrent.each(CASES)('watch --until $until', (c) => {
     expect(events[1]?.tasks).toEqual(c.pending);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ error: { code: 'timeout', message: expect.stringContaining(`timed out after 1s before ${c.until} held`) } });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      error: { code: 'timeout', message: expect.stringContaining(`timed out after 1s before ${c.until} held`) },
+    });
   });
 });
 
@@ -178,12 +188,21 @@ describe('watch --until and --timeout', () => {
   });
 });
 
+describe('watch: durations', () => {
+  it('--timeout and --fail-if-stalled read the grammar every duration flag shares (2min, 1h30m)', () => {
+    const { config } = listWith([t('1', { status: 'completed' })]);
+    const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '2min', '--fail-if-stalled', '1h30m', '--json']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true });
+  });
+});
+
 describe('watch: bad input', () => {
   const { config, dir } = listWith([t('1')]);
   it.each([
     [['--until', 'done'], /^error: invalid --until "done": expected one of all-completed, ready, empty, task:<id>:completed$/],
     [['--until', 'task:x:completed'], /^error: invalid --until "task:x:completed": "x" is not a task id$/],
-    [['--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration like 90s, 5m, 1h or 1h30m$/],
+    [['--timeout', 'soon'], /^error: invalid --timeout "soon": expected a duration like 90s, 15m, 1h30m or 2d$/],
     [['--owner', 'a', '--unowned'], /^error: --owner and --unowned cannot be used together$/],
     [['--ready', '--blocked'], /^error: --ready and --blocked cannot be used together$/],
     [['--status', 'nope'], /^error: invalid status "nope"/],

@@ -30,7 +30,11 @@ if (op === 'create') {
   const lock = path.join(listDir, '.lock');
   if (!fs.existsSync(lock)) fs.writeFileSync(lock, '');
   task = await locked(lock, () => {
-    const ids = fs.readdirSync(listDir).map((n) => /^([1-9][0-9]*)\.json$/.exec(n)?.[1]).filter(Boolean).map(Number);
+    const ids = fs
+      .readdirSync(listDir)
+      .map((n) => /^([1-9][0-9]*)\.json$/.exec(n)?.[1])
+      .filter(Boolean)
+      .map(Number);
     let mark = 0;
     try {
       mark = Number(fs.readFileSync(path.join(listDir, '.highwatermark'), 'utf8')) || 0;

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Stands in for a Claude Code agent's TaskUpdate (spec sections 5-6): for each update,
-// take the task lock with proper-lockfile and Claude Code's exact options, re-read the
-// task, merge one metadata key ({...old, metadata: {...old.metadata, key}, id}), write it
-// back with a plain writeFile (not temp + rename, as the agent does), release.
+// Stands in for a Claude Code agent's TaskUpdate (docs/task-store.md sections 5-6): for
+// each update, take the task lock with proper-lockfile and Claude Code's exact options,
+// re-read the task, merge one metadata key ({...old, metadata: {...old.metadata, key},
+// id}), write it back with a plain writeFile (not temp + rename, as the agent does),
+// release.
 //
 // usage: node agent-writer.mjs <listDir> <tag> <count> <id...>
 // Update i goes to ids[i % ids.length] and sets metadata["<tag>-<i>"] = i.

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { BIN, baseEnv } from './cli.js';
 
@@ -13,8 +13,17 @@ export interface BoardRun {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-export async function startBoard(config: string, args: string[] = [], env: Record<string, string | undefined> = {}, cwd?: string): Promise<BoardRun> {
-  const child = spawn(process.execPath, [BIN, 'board', '--json', ...args], { env: baseEnv(config, env), cwd: cwd ?? config, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startBoard(
+  config: string,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+  cwd?: string,
+): Promise<BoardRun> {
+  const child = spawn(process.execPath, [BIN, 'board', '--json', ...args], {
+    env: baseEnv(config, env),
+    cwd: cwd ?? config,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -59,20 +68,27 @@ export interface HttpReply {
 }
 
 /** A raw request, with whatever Host and Origin a test wants to send. */
-export function request(port: number, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpReply> {
+export function request(
+  port: number,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { Host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      // An event stream does not end: the first event is enough.
-      res.on('data', (d: string) => {
-        body += d;
-        if (String(res.headers['content-type']).startsWith('text/event-stream') && body.includes('\n\n')) res.destroy();
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      res.on('end', done);
-      res.on('close', done);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { Host: `127.0.0.1:${port}`, ...opts.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        // An event stream does not end: the first event is enough.
+        res.on('data', (d: string) => {
+          body += d;
+          if (String(res.headers['content-type']).startsWith('text/event-stream') && body.includes('\n\n')) res.destroy();
+        });
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        res.on('end', done);
+        res.on('close', done);
+      },
+    );
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();

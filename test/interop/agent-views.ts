@@ -2,9 +2,10 @@ import type { Task } from '../../src/core/store/schema.js';
 
 /**
  * What the agents' TaskList and TaskGet tools show for a given set of task files, as
- * spec section 6 describes (and Claude Code 2.1.328 prints). Tests build these from
- * `tasks list --json` / `tasks get --json` and compare them with what the real agent was
- * told, so a disagreement between our reading of a list and the agent's shows up exactly.
+ * docs/task-store.md section 6.8 describes (and Claude Code 2.1.328 prints). Tests build
+ * these from `tasks list --json` / `tasks get --json` and compare them with what the real
+ * agent was told, so a disagreement between our reading of a list and the agent's shows
+ * up exactly.
  */
 
 export interface AgentListEntry {
@@ -63,8 +64,18 @@ function shownBlockers(task: Task, view: TaskGetView): string[] {
 }
 
 /** TaskGet's data: these fields only (no owner, no metadata), `blockedBy` as the release shows it. */
-export function taskGetData(task: Task, view: TaskGetView = {}): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
-  return { id: task.id, subject: task.subject, description: task.description, status: task.status, blocks: task.blocks, blockedBy: shownBlockers(task, view) };
+export function taskGetData(
+  task: Task,
+  view: TaskGetView = {},
+): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
+  return {
+    id: task.id,
+    subject: task.subject,
+    description: task.description,
+    status: task.status,
+    blocks: task.blocks,
+    blockedBy: shownBlockers(task, view),
+  };
 }
 
 /** TaskGet's text. */

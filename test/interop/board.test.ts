@@ -8,11 +8,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { tempConfig } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { tempConfig } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 
@@ -23,7 +23,14 @@ function gate() {
   let reached!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   const arrived = new Promise<void>((r) => (reached = r));
-  return { open, arrived, wait: async () => (reached(), await opened) };
+  return {
+    open,
+    arrived,
+    wait: async () => {
+      reached();
+      await opened;
+    },
+  };
 }
 
 describe.skipIf(!available)(`the real Claude Code, seen on the board${available ? '' : ` (skipped: no chromium at ${CHROMIUM})`}`, () => {
@@ -83,7 +90,10 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
       expect(file.status).toBe('completed');
       afterStart.open();
       const done = await run;
-      const told = done.received.filter((r) => r.turn === 2).map((r) => r.text).join('\n');
+      const told = done.received
+        .filter((r) => r.turn === 2)
+        .map((r) => r.text)
+        .join('\n');
       expect(told).toMatch(/Status: completed/);
     } finally {
       await page.close();

@@ -65,9 +65,7 @@ interface Message {
 const USAGE = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
 function sseEvents(message: Message): Array<[string, Record<string, unknown>]> {
-  const events: Array<[string, Record<string, unknown>]> = [
-    ['message_start', { message: { ...message, content: [], stop_reason: null } }],
-  ];
+  const events: Array<[string, Record<string, unknown>]> = [['message_start', { message: { ...message, content: [], stop_reason: null } }]];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
@@ -109,10 +107,33 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       served += 1;
       await options.beforeTurn?.(index);
       const turn = options.turns[index] ?? [];
-      const content: Block[] = turn.map((call, i) => ({ type: 'tool_use', id: `toolu_mock_${index + 1}_${i}`, name: call.name, input: call.input }));
-      return { id, type: 'message', role: 'assistant', model: 'claude-mock', content, stop_reason: 'tool_use', stop_sequence: null, usage: USAGE };
+      const content: Block[] = turn.map((call, i) => ({
+        type: 'tool_use',
+        id: `toolu_mock_${index + 1}_${i}`,
+        name: call.name,
+        input: call.input,
+      }));
+      return {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-mock',
+        content,
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: USAGE,
+      };
     }
-    return { id, type: 'message', role: 'assistant', model: 'claude-mock', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', stop_sequence: null, usage: USAGE };
+    return {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-mock',
+      content: [{ type: 'text', text: 'done' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: USAGE,
+    };
   };
 
   const handle = async (req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequest } from '../../src/board/board-actions.js';
 import { hostAllowed, originAllowed, tokenMatches } from '../../src/board/board-security.js';
-import { matchesPageFilter, NO_FILTER, parseMetaTerm, type PageFilter } from '../../src/board/page/page-filter.js';
+import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from '../../src/board/page/page-filter.js';
 import { cleanLine, cleanText } from '../../src/board/page/page-text.js';
 import { blockerState, indexTasks, isBlocked, isReady } from '../../src/core/graph/blockers.js';
 import { matchesFilter } from '../../src/core/lists/task-filter.js';
@@ -19,7 +19,16 @@ describe('board security', () => {
     expect(hostAllowed('localhost:8080', 8080, true)).toBe(true);
     expect(hostAllowed('[::1]:8080', 8080, true)).toBe(true);
     expect(hostAllowed('LOCALHOST:8080', 8080, true)).toBe(true);
-    for (const bad of ['127.0.0.1:8081', '127.0.0.1', 'evil.example:8080', 'localhost.evil.example:8080', '192.168.1.5:8080', undefined, '127.0.0.1:8080:1', 'a@127.0.0.1:8080']) {
+    for (const bad of [
+      '127.0.0.1:8081',
+      '127.0.0.1',
+      'evil.example:8080',
+      'localhost.evil.example:8080',
+      '192.168.1.5:8080',
+      undefined,
+      '127.0.0.1:8080:1',
+      'a@127.0.0.1:8080',
+    ]) {
       expect(hostAllowed(bad, 8080, true), String(bad)).toBe(false);
     }
     expect(hostAllowed('192.168.1.5:8080', 8080, false)).toBe(true);
@@ -42,9 +51,16 @@ describe('board security', () => {
 describe('board actions: what a request may hold', () => {
   const expect_ = { status: 'pending', owner: null };
   it('takes well-formed actions', () => {
-    expect(parseRequest({ action: 'start', list: 'demo', id: '4', expect: expect_ })).toEqual({ action: 'start', list: 'demo', id: '4', expect: expect_ });
+    expect(parseRequest({ action: 'start', list: 'demo', id: '4', expect: expect_ })).toEqual({
+      action: 'start',
+      list: 'demo',
+      id: '4',
+      expect: expect_,
+    });
     expect(parseRequest({ action: 'reassign', list: 'demo', id: '4', expect: expect_, owner: null })).toMatchObject({ owner: null });
-    expect(parseRequest({ action: 'block', list: 'demo', id: '4', expect: expect_, by: ['2', '2', '3'] })).toMatchObject({ by: ['2', '3'] });
+    expect(parseRequest({ action: 'block', list: 'demo', id: '4', expect: expect_, by: ['2', '2', '3'] })).toMatchObject({
+      by: ['2', '3'],
+    });
     expect(parseRequest({ action: 'create', list: 'demo', subject: 'x' })).toMatchObject({ subject: 'x', blockedBy: [] });
   });
   it('refuses anything else as a usage error', () => {
@@ -79,7 +95,10 @@ describe('board text', () => {
 describe("the page's filters give core's answers", () => {
   function random(seed: number): () => number {
     let s = seed >>> 0;
-    return () => ((s = (s * 1664525 + 1013904223) >>> 0), s / 2 ** 32);
+    return () => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
   }
   it('on random tasks and filters', () => {
     const rnd = random(42);
@@ -109,9 +128,25 @@ describe("the page's filters give core's answers", () => {
         search: rnd() < 0.3 ? pick(['auth', 'DOCS', 'x']) : '',
         meta: meta.map((m) => parseMetaTerm(m)!),
       };
-      const core = { statuses: f.statuses.length > 0 ? [...f.statuses] : undefined, owner: f.owner, unowned: f.unowned, ready: f.ready, blocked: f.blocked, includeInternal: f.all, search: f.search === '' ? undefined : f.search, meta: f.meta.length > 0 ? Object.fromEntries(f.meta) : undefined };
+      const core = {
+        statuses: f.statuses.length > 0 ? [...f.statuses] : undefined,
+        owner: f.owner,
+        unowned: f.unowned,
+        ready: f.ready,
+        blocked: f.blocked,
+        includeInternal: f.all,
+        search: f.search === '' ? undefined : f.search,
+        meta: f.meta.length > 0 ? Object.fromEntries(f.meta) : undefined,
+      };
       for (const t of tasks) {
-        const facts = { blocked: isBlocked(t, index), ready: isReady(t, index), internal: isInternal(t), openBlockers: [...blockerState(t, index).open], missingBlockers: [], ownerGone: false };
+        const facts = {
+          blocked: isBlocked(t, index),
+          ready: isReady(t, index),
+          internal: isInternal(t),
+          openBlockers: [...blockerState(t, index).open],
+          missingBlockers: [],
+          ownerGone: false,
+        };
         expect(matchesPageFilter(t as never, facts, f), `${JSON.stringify(t)} ${JSON.stringify(f)}`).toBe(matchesFilter(t, core, index));
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutGraph, spacedClosest, type GraphLayout, type LaidNode } from '../../src/core/graph/layered-layout.js';
+import { type GraphLayout, type LaidNode, layoutGraph, spacedClosest } from '../../src/core/graph/layered-layout.js';
 
 type Edge = readonly [string, string];
 
@@ -44,7 +44,10 @@ function crossingsOf(layout: GraphLayout): number {
 
 describe('layoutGraph', () => {
   it('puts a chain in consecutive layers, left to right, on one line', () => {
-    const layout = layoutGraph(ids(3), [['1', '2'], ['2', '3']]);
+    const layout = layoutGraph(ids(3), [
+      ['1', '2'],
+      ['2', '3'],
+    ]);
     expect(layout.layers).toEqual([['1'], ['2'], ['3']]);
     const [a, b, c] = layout.nodes;
     expect(a!.x).toBeLessThan(b!.x);
@@ -75,7 +78,12 @@ describe('layoutGraph', () => {
   });
 
   it('tolerates cycles: one edge of a three-cycle is drawn reversed, a self-block is reported', () => {
-    const layout = layoutGraph(ids(4), [['1', '2'], ['2', '3'], ['3', '1'], ['4', '4']]);
+    const layout = layoutGraph(ids(4), [
+      ['1', '2'],
+      ['2', '3'],
+      ['3', '1'],
+      ['4', '4'],
+    ]);
     expect(layout.edges).toHaveLength(3);
     expect(layout.edges.filter((e) => e.reversed).map((e) => [e.from, e.to])).toEqual([['3', '1']]);
     expect(layout.selfLoops).toEqual(['4']);
@@ -83,7 +91,11 @@ describe('layoutGraph', () => {
   });
 
   it('bends a long edge around the task in between (a dummy node per layer)', () => {
-    const layout = layoutGraph(ids(3), [['1', '2'], ['2', '3'], ['1', '3']]);
+    const layout = layoutGraph(ids(3), [
+      ['1', '2'],
+      ['2', '3'],
+      ['1', '3'],
+    ]);
     const long = layout.edges.find((e) => e.from === '1' && e.to === '3')!;
     expect(long.points).toHaveLength(4);
     const middle = byId(layout).get('2')!;
@@ -95,8 +107,16 @@ describe('layoutGraph', () => {
 
   it('reorders a layer by barycenters to remove a crossing the first order has', () => {
     // Depth-first from #1 puts 4, 5 before 3, and 1->5 crosses 2->4; 5, 4, 3 crosses nothing.
-    const layout = layoutGraph(ids(5), [['1', '4'], ['1', '5'], ['2', '3'], ['2', '4']]);
-    expect(layout.layers).toEqual([['1', '2'], ['5', '4', '3']]);
+    const layout = layoutGraph(ids(5), [
+      ['1', '4'],
+      ['1', '5'],
+      ['2', '3'],
+      ['2', '4'],
+    ]);
+    expect(layout.layers).toEqual([
+      ['1', '2'],
+      ['5', '4', '3'],
+    ]);
     expect(layout.crossings).toBe(0);
   });
 
@@ -147,7 +167,11 @@ describe('layoutGraph', () => {
   });
 
   it('is deterministic, and keeps the given order where nothing else decides', () => {
-    const edges: Edge[] = [['2', '5'], ['1', '3'], ['3', '4']];
+    const edges: Edge[] = [
+      ['2', '5'],
+      ['1', '3'],
+      ['3', '4'],
+    ];
     const a = layoutGraph(ids(6), edges);
     const b = layoutGraph(ids(6), edges);
     expect(a).toEqual(b);
@@ -157,7 +181,15 @@ describe('layoutGraph', () => {
   });
 
   it('ignores edges to tasks it was not given, and duplicate edges', () => {
-    const layout = layoutGraph(['1', '2'], [['1', '2'], ['1', '2'], ['1', '9'], ['8', '2']]);
+    const layout = layoutGraph(
+      ['1', '2'],
+      [
+        ['1', '2'],
+        ['1', '2'],
+        ['1', '9'],
+        ['8', '2'],
+      ],
+    );
     expect(layout.edges).toHaveLength(1);
     expect(layout.layers).toEqual([['1'], ['2']]);
   });

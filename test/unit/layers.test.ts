@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 }
 
 const CORE = path.join(ROOT, 'src/core');
+const CLI = path.join(ROOT, 'src/cli');
+const BOARD = path.join(ROOT, 'src/board');
+const PAGE = path.join(BOARD, 'page');
 
 /** Every relative import of a file (static, type-only, re-exports and dynamic), resolved to a .ts path. */
 function importsOf(file: string): string[] {
@@ -18,32 +21,48 @@ function importsOf(file: string): string[] {
   return specs.map((s) => path.resolve(path.dirname(file), s).replace(/\.js$/, '.ts'));
 }
 
-/** src/core/README.md's table: folder -> its main file and the folders it may use. */
-function coreMap(): Map<string, { main: string; mayUse: string[]; row: number }> {
+/** A map's table (src/core/README.md, src/cli/README.md): folder -> its main file and the folders it may use. */
+function readMap(readme: string): Map<string, { main: string; mayUse: string[]; row: number }> {
   const rows = fs
-    .readFileSync(path.join(CORE, 'README.md'), 'utf8')
+    .readFileSync(readme, 'utf8')
     .split('\n')
-    .filter((l) => /^\| `[a-z-]+` \|/.test(l));
+    .filter((l) => /^\| `[a-z/-]+` \|/.test(l));
   return new Map(
     rows.map((line, row) => {
       const cells = line.split('|').map((c) => c.trim());
       const folder = cells[1]!.replace(/`/g, '');
       const main = cells[2]!.replace(/`/g, '');
-      const mayUse = cells[4]!.split(',').map((s) => s.trim()).filter(Boolean);
+      const mayUse = cells[4]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return [folder, { main, mayUse, row }];
     }),
   );
 }
 
-/** Import edges from one core folder to another that the map does not allow. */
-export function forbiddenCoreImports(files: readonly string[], map: ReturnType<typeof coreMap>): string[] {
-  const folderOf = (file: string) => path.relative(CORE, file).split(path.sep)[0]!;
+type FolderMap = ReturnType<typeof readMap>;
+
+/**
+ * The map's folder a file belongs to: the longest row naming a folder that holds it
+ * (`completion/scripts` before `completion`); "." for a file loose in `base`, and the
+ * file's own first folder when no row names it.
+ */
+function folderIn(base: string, map: FolderMap, file: string): string {
+  const rel = path.relative(base, path.dirname(file)).split(path.sep).join('/');
+  if (rel === '') return '.';
+  const rows = [...map.keys()].filter((f) => rel === f || rel.startsWith(`${f}/`));
+  return rows.sort((a, b) => b.length - a.length)[0] ?? rel.split('/')[0]!;
+}
+
+/** Import edges from one folder of a map to another that the map does not allow. */
+function forbiddenImports(base: string, files: readonly string[], map: FolderMap): string[] {
   const offences: string[] = [];
   for (const file of files) {
-    const from = folderOf(file);
+    const from = folderIn(base, map, file);
     for (const target of importsOf(file)) {
-      if (!target.startsWith(CORE + path.sep)) continue;
-      const to = folderOf(target);
+      if (!target.startsWith(base + path.sep)) continue;
+      const to = folderIn(base, map, target);
       if (to !== from && !map.get(from)?.mayUse.includes(to)) {
         offences.push(`${path.relative(ROOT, file)} imports ${path.relative(ROOT, target)} (${from} may not use ${to})`);
       }
@@ -52,48 +71,159 @@ export function forbiddenCoreImports(files: readonly string[], map: ReturnType<t
   return offences;
 }
 
-/** design.md: core knows nothing of the terminal; dependencies point down only. */
+/** Rows whose "may use" names a folder that is not listed above them. */
+function upwardRows(map: FolderMap): string[] {
+  return [...map].flatMap(([folder, { mayUse, row }]) =>
+    mayUse.filter((used) => !map.has(used) || map.get(used)!.row >= row).map((used) => `${folder} -> ${used}`),
+  );
+}
+
+/** Main files that are missing or do not open with a paragraph saying what the folder is. */
+function mainFilesWithoutParagraph(base: string, map: FolderMap): string[] {
+  return [...map]
+    .filter(([folder, { main }]) => {
+      const file = path.join(base, folder, main);
+      return !fs.existsSync(file) || !fs.readFileSync(file, 'utf8').startsWith('/**');
+    })
+    .map(([folder, { main }]) => `${folder}/${main}`);
+}
+
+/** docs/design.md: core knows nothing of the terminal; dependencies point down only. */
 describe('layers', () => {
   it('keeps core free of CLI concerns', () => {
     const offenders = sources(CORE).filter((file) =>
-      /from ['"](commander|chalk|cli-table3)['"]|from ['"](\.\.\/)+(cli|render)\/|console\.|process\.(exit|stdout|stderr|argv)/.test(
+      /from ['"](commander|chalk|cli-table3)['"]|from ['"](\.\.\/)+(cli|render|board)\/|console\.|process\.(exit|stdout|stderr|argv)/.test(
         fs.readFileSync(file, 'utf8'),
       ),
     );
     expect(offenders).toEqual([]);
   });
-  it('keeps render free of cli and of I/O', () => {
+  it('keeps render free of cli, of the board and of I/O', () => {
     const offenders = sources(path.join(ROOT, 'src/render')).filter((file) =>
-      /from ['"]\.\.\/cli\/|from ['"]node:fs['"]|process\.(exit|stdout|stderr)/.test(fs.readFileSync(file, 'utf8')),
+      /from ['"]\.\.\/(cli|board)\/|from ['"]node:fs['"]|process\.(exit|stdout|stderr)/.test(fs.readFileSync(file, 'utf8')),
     );
     expect(offenders).toEqual([]);
   });
   it('sets the exit code in one place only', () => {
-    const setters = sources(path.join(ROOT, 'src')).filter((file) => /process\.exitCode\s*=|process\.exit\(/.test(fs.readFileSync(file, 'utf8')));
+    const setters = sources(path.join(ROOT, 'src')).filter((file) =>
+      /process\.exitCode\s*=|process\.exit\(/.test(fs.readFileSync(file, 'utf8')),
+    );
     expect(setters.map((f) => path.relative(ROOT, f))).toEqual(['src/cli/main.ts']);
+  });
+});
+
+/** Every module a file names that is not a relative path: node's (`node:fs`) and packages'. */
+function bareImportsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)['"]([^'"./\s][^'"\s]*)['"]/gm)].map((m) => m[1]!);
+}
+
+/**
+ * What the board's page reaches: its files and every file they import, type-only
+ * imports included (the page's tsconfig compiles them all), each with the node or
+ * package modules it names. The page runs in a browser: that list must be empty.
+ */
+function pageReach(entries: readonly string[]): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.set(file, bareImportsOf(file));
+    for (const next of importsOf(file)) visit(next);
+  };
+  for (const f of entries) visit(f);
+  return reached;
+}
+
+function nodeInPage(entries: readonly string[]): string[] {
+  return [...pageReach(entries)].flatMap(([file, bare]) => bare.map((m) => `${path.relative(ROOT, file)} imports ${m}`));
+}
+
+/**
+ * The board (docs/design.md, "Layers"): its server, src/board, is an adapter beside the
+ * CLI that may use core and render and never cli; `tasks board` (a command) starts it.
+ * Its page, src/board/page, runs in the browser: nothing it reaches may use node or a
+ * package, and the protocol it shares with the server imports nothing.
+ */
+describe('the board', () => {
+  const server = sources(BOARD).filter((f) => !f.startsWith(PAGE + path.sep));
+  const page = sources(PAGE);
+
+  it('is one of the four layers of src, with core, render and cli', () => {
+    const top = fs
+      .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(top).toEqual(['board', 'cli', 'core', 'render']);
+  });
+
+  it('uses core and render, never cli', () => {
+    const offences = server.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith(CLI + path.sep))
+        .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('is started by a command only: no other part of the CLI imports it', () => {
+    const offences = sources(CLI)
+      .filter((f) => !f.startsWith(path.join(CLI, 'commands') + path.sep))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((t) => t.startsWith(BOARD + path.sep))
+          .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+      );
+    expect(offences).toEqual([]);
+  });
+
+  it('has a page that reaches nothing of node and no package', () => {
+    expect(page.length).toBeGreaterThan(0);
+    expect(nodeInPage(page)).toEqual([]);
+    // The page reaches core's layout (pure), never the server.
+    const reached = [...pageReach(page).keys()];
+    expect(
+      reached.filter((f) => f.startsWith(BOARD + path.sep) && !f.startsWith(PAGE + path.sep)).map((f) => path.relative(ROOT, f)),
+    ).toEqual(['src/board/board-protocol.ts']);
+  });
+
+  it('shares a protocol with its page that imports nothing', () => {
+    const protocol = path.join(BOARD, 'board-protocol.ts');
+    expect([...importsOf(protocol), ...bareImportsOf(protocol)]).toEqual([]);
+  });
+
+  it('catches the page reaching node, however far', () => {
+    // A page file importing a core file that uses node:fs is the kind of reach forbidden.
+    const scratch = path.join(PAGE, '.scratch-forbidden.ts');
+    fs.writeFileSync(scratch, "import { readList } from '../../core/store/list-read.js';\nexport const x = readList;\n");
+    try {
+      expect(nodeInPage([scratch])).toContain('src/core/store/list-read.ts imports node:fs');
+    } finally {
+      fs.rmSync(scratch);
+    }
   });
 });
 
 /** src/core/README.md is the map of core; these hold the code to it. */
 describe('the map of core', () => {
-  const map = coreMap();
+  const map = readMap(path.join(CORE, 'README.md'));
 
   it('names every folder of core, and only those; no file is loose in src/core', () => {
     const entries = fs.readdirSync(CORE, { withFileTypes: true });
     expect(entries.filter((e) => e.isFile() && e.name !== 'README.md').map((e) => e.name)).toEqual([]);
-    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect([...map.keys()].sort()).toEqual(folders);
   });
 
   it('goes one way: each folder may use only folders listed above it', () => {
-    const upward = [...map].flatMap(([folder, { mayUse, row }]) =>
-      mayUse.filter((used) => !map.has(used) || map.get(used)!.row >= row).map((used) => `${folder} -> ${used}`),
-    );
-    expect(upward).toEqual([]);
+    expect(upwardRows(map)).toEqual([]);
   });
 
   it('is obeyed: no folder imports one that its row does not name', () => {
-    expect(forbiddenCoreImports(sources(CORE), map)).toEqual([]);
+    expect(forbiddenImports(CORE, sources(CORE), map)).toEqual([]);
   });
 
   it('catches an import against the map', () => {
@@ -101,7 +231,7 @@ describe('the map of core', () => {
     const scratch = path.join(CORE, 'store', '.scratch-forbidden.ts');
     fs.writeFileSync(scratch, "import { getTask } from '../writes/task-writes.js';\nexport const x = getTask;\n");
     try {
-      expect(forbiddenCoreImports([scratch], map)).toEqual([
+      expect(forbiddenImports(CORE, [scratch], map)).toEqual([
         'src/core/store/.scratch-forbidden.ts imports src/core/writes/task-writes.ts (store may not use writes)',
       ]);
     } finally {
@@ -110,13 +240,64 @@ describe('the map of core', () => {
   });
 
   it('opens each folder with its main file, which says what the concept is', () => {
-    const missing = [...map]
-      .filter(([folder, { main }]) => {
-        const file = path.join(CORE, folder, main);
-        return !fs.existsSync(file) || !fs.readFileSync(file, 'utf8').startsWith('/**');
-      })
-      .map(([folder, { main }]) => `${folder}/${main}`);
-    expect(missing).toEqual([]);
+    expect(mainFilesWithoutParagraph(CORE, map)).toEqual([]);
+  });
+});
+
+/** src/cli/README.md is the map of the CLI; these hold the code to it. */
+describe('the map of cli', () => {
+  const map = readMap(path.join(CLI, 'README.md'));
+
+  /** Every folder under src/cli, nested ones included, as "a/b". */
+  const folders = (dir: string, prefix = ''): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((e) => [`${prefix}${e.name}`, ...folders(path.join(dir, e.name), `${prefix}${e.name}/`)]);
+
+  it('names every folder of the CLI, and only those; at most four files are loose in src/cli', () => {
+    expect([...map.keys()].sort()).toEqual(folders(CLI).sort());
+    const loose = fs.readdirSync(CLI, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
+    expect(loose.length).toBeLessThanOrEqual(4);
+  });
+
+  it('goes one way: each folder may use only folders listed above it', () => {
+    expect(upwardRows(map)).toEqual([]);
+  });
+
+  it('is obeyed: no folder imports one that its row does not name, nor a file loose in src/cli', () => {
+    const inFolders = sources(CLI).filter((f) => folderIn(CLI, map, f) !== '.');
+    expect(forbiddenImports(CLI, inFolders, map)).toEqual([]);
+  });
+
+  it('has no command that imports another: what commands share lives in flags/, lifecycle/ or runtime/', () => {
+    const COMMANDS = path.join(CLI, 'commands');
+    const registry = new Set(['index.ts', 'program.ts', 'version.ts'].map((f) => path.join(COMMANDS, f)));
+    const offences = sources(COMMANDS)
+      .filter((f) => !registry.has(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((t) => path.dirname(t) === COMMANDS)
+          .map((t) => `${path.basename(f)} imports ${path.basename(t)}`),
+      );
+    expect(offences).toEqual([]);
+  });
+
+  it('catches an import against the map', () => {
+    // A flag parser reaching for a command is the kind of edge the map forbids.
+    const scratch = path.join(CLI, 'flags', '.scratch-forbidden.ts');
+    fs.writeFileSync(scratch, "import { registerList } from '../commands/list.js';\nexport const x = registerList;\n");
+    try {
+      expect(forbiddenImports(CLI, [scratch], map)).toEqual([
+        'src/cli/flags/.scratch-forbidden.ts imports src/cli/commands/list.ts (flags may not use commands)',
+      ]);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+
+  it('opens each folder with its main file, which says what the concept is', () => {
+    expect(mainFilesWithoutParagraph(CLI, map)).toEqual([]);
   });
 });
 

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
-import { parseDuration } from '../../src/core/base/duration-flag.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { snapshotOf, diffSnapshots } from '../../src/core/watch/watch-diff.js';
+import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { filterEvents } from '../../src/core/watch/watch-filter.js';
 import { isTaskHint, rescanDueAt } from '../../src/core/watch/watch-hints.js';
 import { keepLastGood } from '../../src/core/watch/watch-scan.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
-  id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 describe('isTaskHint', () => {
@@ -56,7 +61,9 @@ describe('filterEvents', () => {
   const after = [task('1', { owner: 'amy', status: 'completed' }), task('2', { owner: 'amy' }), task('3', { owner: 'bob' })];
   const events = diffSnapshots(snapshotOf(before), snapshotOf(after));
   const run = (filter: Parameters<typeof filterEvents>[1]) =>
-    filterEvents(events, filter, indexTasks(before), indexTasks(after)).map((e) => (e.type === 'list-cleared' ? e.type : `${e.type} ${e.task.id}`));
+    filterEvents(events, filter, indexTasks(before), indexTasks(after)).map((e) =>
+      e.type === 'list-cleared' ? e.type : `${e.type} ${e.task.id}`,
+    );
 
   it('keeps an update whose task matches before or after', () => {
     expect(run({ owner: 'amy' })).toEqual(['updated 1', 'updated 2']);
@@ -66,23 +73,5 @@ describe('filterEvents', () => {
   it('keeps a list-cleared with the matching tasks it removed', () => {
     const cleared = diffSnapshots(snapshotOf(before), new Map());
     expect(filterEvents(cleared, { owner: 'bob' }, indexTasks(before), new Map())).toEqual([{ type: 'list-cleared', tasks: [before[1]] }]);
-  });
-});
-
-describe('parseDuration', () => {
-  it.each([
-    ['90s', 90_000],
-    ['5m', 300_000],
-    ['1h', 3_600_000],
-    ['1h30m', 5_400_000],
-    ['500ms', 500],
-    ['2', 2000],
-    ['0', 0],
-    ['1.5s', 1500],
-  ])('%s', (raw, ms) => {
-    expect(parseDuration(raw)).toBe(ms);
-  });
-  it.each(['', 'soon', '5 m', '-1s', '5x', 'm', '1h 30m'])('refuses %j', (raw) => {
-    expect(() => parseDuration(raw)).toThrow(expect.objectContaining({ code: 'usage', message: expect.stringContaining('--timeout') }));
   });
 });

@@ -1,10 +1,19 @@
-import type { ActionRequest, BoardStatus, BoardTask, Expectation, HistoryEventView, ListPayload, ListRowView, OverviewPayload } from '../board-protocol.js';
-import { act, follow, history, type Following } from './page-api.js';
-import { renderColumns, type CardAction } from './page-columns.js';
-import { renderDetail, type DetailAction } from './page-detail.js';
+import type {
+  ActionRequest,
+  BoardStatus,
+  BoardTask,
+  Expectation,
+  HistoryEventView,
+  ListPayload,
+  ListRowView,
+  OverviewPayload,
+} from '../board-protocol.js';
+import { act, type Following, follow, history } from './page-api.js';
+import { type CardAction, renderColumns } from './page-columns.js';
+import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
 import { byId, fill, h } from './page-dom.js';
-import { matchesPageFilter, NO_FILTER, parseMetaTerm, type PageFilter } from './page-filter.js';
+import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { renderGraph } from './page-graph.js';
 import { progress, renderSidebar, sessionLabel } from './page-sidebar.js';
 import { ago, cleanLine, cutLine, duration } from './page-text.js';
@@ -26,7 +35,17 @@ interface State {
   source: Following | undefined;
 }
 
-const state: State = { overview: undefined, list: undefined, listId: undefined, view: 'board', task: undefined, events: undefined, filter: NO_FILTER, listQuery: '', source: undefined };
+const state: State = {
+  overview: undefined,
+  list: undefined,
+  listId: undefined,
+  view: 'board',
+  task: undefined,
+  events: undefined,
+  filter: NO_FILTER,
+  listQuery: '',
+  source: undefined,
+};
 
 const el = {
   lists: () => byId('lists'),
@@ -107,7 +126,8 @@ function selectList(id: string): void {
 let sidebarTimer: number | undefined;
 /** Rows arrive one per change: the sidebar is drawn once for a burst of them. */
 function sidebarSoon(): void {
-  sidebarTimer ??= window.setTimeout(() => {
+  if (sidebarTimer !== undefined) return;
+  sidebarTimer = window.setTimeout(() => {
     sidebarTimer = undefined;
     drawSidebar();
   }, 50);
@@ -155,7 +175,8 @@ function drawHead(list: ListPayload | undefined): void {
   const lastChange = list?.lastChange;
   const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined).length : 0;
   const gone = list ? list.tasks.filter((t) => list.facts[t.id]?.ownerGone).length : 0;
-  fill(el.head(),
+  fill(
+    el.head(),
     h(
       'div',
       { class: 'head-main' },
@@ -174,10 +195,16 @@ function drawHead(list: ListPayload | undefined): void {
         'div',
         { class: 'head-progress' },
         progress(row),
-        h('span', { class: 'progress-text' }, `${row.counts.completed}/${row.total} done · ${row.counts.in_progress} in progress · ${row.counts.pending} pending`),
+        h(
+          'span',
+          { class: 'progress-text' },
+          `${row.counts.completed}/${row.total} done · ${row.counts.in_progress} in progress · ${row.counts.pending} pending`,
+        ),
         stalled > 0 ? h('span', { class: 'warn' }, `${stalled} stalled`) : null,
         gone > 0 ? h('span', { class: 'warn red' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
-        list && list.problems.length > 0 ? h('span', { class: 'warn red' }, `${list.problems.length} unreadable file${list.problems.length === 1 ? '' : 's'}`) : null,
+        list && list.problems.length > 0
+          ? h('span', { class: 'warn red' }, `${list.problems.length} unreadable file${list.problems.length === 1 ? '' : 's'}`)
+          : null,
       ),
     ),
     readOnly()
@@ -188,7 +215,13 @@ function drawHead(list: ListPayload | undefined): void {
           lastChange
             ? h(
                 'button',
-                { class: 'ghost', id: 'undo', type: 'button', title: `take back ${lastChange.command} by ${lastChange.actor.name} (${lastChange.tasks.map((t) => `#${t}`).join(', ')})`, onclick: () => void undo() },
+                {
+                  class: 'ghost',
+                  id: 'undo',
+                  type: 'button',
+                  title: `take back ${lastChange.command} by ${lastChange.actor.name} (${lastChange.tasks.map((t) => `#${t}`).join(', ')})`,
+                  onclick: () => void undo(),
+                },
                 // Undoing an undo redoes: say so.
                 `${lastChange.command === 'undo' ? '↷ Redo' : `↶ Undo ${cleanLine(lastChange.command)}`} by ${cutLine(lastChange.actor.name, 20)} · ${ago(Date.parse(lastChange.at), now)}`,
               )
@@ -248,7 +281,12 @@ function drawDetail(): void {
   }
   panel.hidden = false;
   const events = state.events?.task === state.task && state.events.list === state.list.id ? state.events.events : undefined;
-  renderDetail(panel, state.list, state.task, events, { act: (a, t) => void detailAction(a, t), open: openTask, close: closeTask, readOnly: readOnly() });
+  renderDetail(panel, state.list, state.task, events, {
+    act: (a, t) => void detailAction(a, t),
+    open: openTask,
+    close: closeTask,
+    readOnly: readOnly(),
+  });
 }
 
 function expectOf(t: BoardTask): Expectation {
@@ -271,7 +309,10 @@ async function send(request: ActionRequest, taskId?: string): Promise<boolean> {
         : e.precondition === 'if-status'
           ? `it is now ${e.actual}; the card showed ${e.expected}`
           : e.message;
-    toast('conflict', `Conflict${taskId ? ` on #${taskId}` : ''}: changed meanwhile, ${what}. Nothing was written; the board shows it as it is now.`);
+    toast(
+      'conflict',
+      `Conflict${taskId ? ` on #${taskId}` : ''}: changed meanwhile, ${what}. Nothing was written; the board shows it as it is now.`,
+    );
     if (taskId) flagConflict(taskId);
     return false;
   }
@@ -312,25 +353,46 @@ async function detailAction(action: DetailAction, t: BoardTask): Promise<void> {
       return;
     case 'reassign': {
       const owners = [...new Set(state.list.tasks.map((x) => x.owner).filter((o): o is string => Boolean(o)))].sort();
-      const answer = await askForm(dialog, `Assign #${t.id}`, [{ name: 'owner', label: 'Owner', value: t.owner ?? '', placeholder: 'an agent or a person', options: owners, required: true }], 'Assign', t.owner ? { label: 'Unassign', value: { owner: '' } } : undefined);
+      const answer = await askForm(
+        dialog,
+        `Assign #${t.id}`,
+        [{ name: 'owner', label: 'Owner', value: t.owner ?? '', placeholder: 'an agent or a person', options: owners, required: true }],
+        'Assign',
+        t.owner ? { label: 'Unassign', value: { owner: '' } } : undefined,
+      );
       if (answer === undefined) return;
       await send({ action: 'reassign', list, id: t.id, expect, owner: answer.owner?.trim() ? answer.owner.trim() : null }, t.id);
       return;
     }
     case 'block': {
-      const answer = await askForm(dialog, `#${t.id} waits for…`, [{ name: 'by', label: 'Task ids', placeholder: '2, 3', required: true }], 'Block');
+      const answer = await askForm(
+        dialog,
+        `#${t.id} waits for…`,
+        [{ name: 'by', label: 'Task ids', placeholder: '2, 3', required: true }],
+        'Block',
+      );
       if (answer === undefined) return;
       await send({ action: 'block', list, id: t.id, expect, by: parseIds(answer.by ?? '') }, t.id);
       return;
     }
     case 'unblock': {
-      const answer = await askForm(dialog, `#${t.id} stops waiting for…`, [{ name: 'by', label: 'Task ids (empty: all of them)', value: t.blockedBy.join(', ') }], 'Unblock');
+      const answer = await askForm(
+        dialog,
+        `#${t.id} stops waiting for…`,
+        [{ name: 'by', label: 'Task ids (empty: all of them)', value: t.blockedBy.join(', ') }],
+        'Unblock',
+      );
       if (answer === undefined) return;
       await send({ action: 'unblock', list, id: t.id, expect, by: parseIds(answer.by ?? '') }, t.id);
       return;
     }
     case 'delete': {
-      const yes = await confirmDialog(dialog, `Delete #${t.id}?`, `“${cutLine(t.subject, 120)}” will be deleted, and its id never handed out again. Undo brings it back.`, 'Delete');
+      const yes = await confirmDialog(
+        dialog,
+        `Delete #${t.id}?`,
+        `“${cutLine(t.subject, 120)}” will be deleted, and its id never handed out again. Undo brings it back.`,
+        'Delete',
+      );
       if (!yes) return;
       if (await send({ action: 'delete', list, id: t.id, expect }, t.id)) closeTask();
       return;
@@ -353,7 +415,14 @@ async function createTask(): Promise<void> {
     'Create',
   );
   if (answer === undefined) return;
-  await send({ action: 'create', list, subject: answer.subject ?? '', description: answer.description ?? '', owner: answer.owner?.trim() || undefined, blockedBy: parseIds(answer.blockedBy ?? '') });
+  await send({
+    action: 'create',
+    list,
+    subject: answer.subject ?? '',
+    description: answer.description ?? '',
+    owner: answer.owner?.trim() || undefined,
+    blockedBy: parseIds(answer.blockedBy ?? ''),
+  });
 }
 
 async function undo(): Promise<void> {

@@ -55,7 +55,12 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
 
 export async function act(request: ActionRequest): Promise<{ status: number; result: ActionResult }> {
   try {
-    const res = await fetch('api/action', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request), referrerPolicy: 'no-referrer' });
+    const res = await fetch('api/action', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+      referrerPolicy: 'no-referrer',
+    });
     return { status: res.status, result: (await res.json()) as ActionResult };
   } catch (err) {
     return { status: 0, result: { ok: false, error: { code: 'network', message: `the board did not answer: ${(err as Error).message}` } } };
@@ -63,7 +68,9 @@ export async function act(request: ActionRequest): Promise<{ status: number; res
 }
 
 export async function history(list: string, task: string): Promise<HistoryPayload> {
-  const res = await fetch(`api/history?list=${encodeURIComponent(list)}&task=${encodeURIComponent(task)}`, { referrerPolicy: 'no-referrer' });
+  const res = await fetch(`api/history?list=${encodeURIComponent(list)}&task=${encodeURIComponent(task)}`, {
+    referrerPolicy: 'no-referrer',
+  });
   if (!res.ok) return { events: [] };
   return (await res.json()) as HistoryPayload;
 }

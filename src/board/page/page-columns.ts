@@ -27,7 +27,13 @@ const cache = new Map<string, { key: string; el: HTMLElement }>();
 /** The columns drawn last, kept so that a change moves or replaces only the cards it touched. */
 let drawn: { list: string; root: HTMLElement; bodies: Map<BoardStatus, HTMLElement>; counts: Map<BoardStatus, HTMLElement> } | undefined;
 
-export function renderColumns(container: HTMLElement, list: ListPayload, shown: readonly BoardTask[], selected: string | undefined, handlers: CardHandlers): void {
+export function renderColumns(
+  container: HTMLElement,
+  list: ListPayload,
+  shown: readonly BoardTask[],
+  selected: string | undefined,
+  handlers: CardHandlers,
+): void {
   const now = Date.now();
   const seen = new Set<string>();
   if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
@@ -38,7 +44,12 @@ export function renderColumns(container: HTMLElement, list: ListPayload, shown: 
       const count = h('span', { class: 'col-count' });
       bodies.set(status, body);
       counts.set(status, count);
-      return h('section', { class: `column col-${status}`, 'data-status': status }, h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, count), body);
+      return h(
+        'section',
+        { class: `column col-${status}`, 'data-status': status },
+        h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, count),
+        body,
+      );
     });
     const root = h('div', { class: 'columns' }, ...columns);
     container.replaceChildren(root);
@@ -49,7 +60,13 @@ export function renderColumns(container: HTMLElement, list: ListPayload, shown: 
     const cards: Element[] = tasks.map((t) => {
       const facts = list.facts[t.id];
       // Time shown in minutes: a card is redrawn when its "x min ago" changes, not every second.
-      const key = JSON.stringify([t, facts, t.id === selected, handlers.readOnly, facts?.changedAt === undefined ? 0 : Math.floor((now - facts.changedAt) / 60_000)]);
+      const key = JSON.stringify([
+        t,
+        facts,
+        t.id === selected,
+        handlers.readOnly,
+        facts?.changedAt === undefined ? 0 : Math.floor((now - facts.changedAt) / 60_000),
+      ]);
       const cacheKey = `${list.id}\u0000${t.id}`;
       seen.add(cacheKey);
       const hit = cache.get(cacheKey);
@@ -68,14 +85,29 @@ export function renderColumns(container: HTMLElement, list: ListPayload, shown: 
 function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {
   const marks: HTMLElement[] = [];
   if (facts?.blocked) marks.push(h('span', { class: 'mark blocked' }, `blocked by ${facts.openBlockers.map((b) => `#${b}`).join(', ')}`));
-  if (facts && facts.missingBlockers.length > 0 && t.status !== 'completed') marks.push(h('span', { class: 'mark missing', title: 'names tasks that do not exist (they do not block)' }, facts.missingBlockers.map((b) => `#${cutLine(b, 12)}?`).join(' ')));
-  if (facts?.stalledMs !== undefined) marks.push(h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${duration(facts.stalledMs)}`));
+  if (facts && facts.missingBlockers.length > 0 && t.status !== 'completed')
+    marks.push(
+      h(
+        'span',
+        { class: 'mark missing', title: 'names tasks that do not exist (they do not block)' },
+        facts.missingBlockers.map((b) => `#${cutLine(b, 12)}?`).join(' '),
+      ),
+    );
+  if (facts?.stalledMs !== undefined)
+    marks.push(
+      h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${duration(facts.stalledMs)}`),
+    );
   if (facts?.ready) marks.push(h('span', { class: 'mark ready' }, 'ready'));
   if (facts?.internal) marks.push(h('span', { class: 'mark internal' }, 'internal'));
   const metaKeys = Object.keys(t.metadata ?? {}).filter((k) => k !== '_internal');
-  if (metaKeys.length > 0) marks.push(h('span', { class: 'mark meta', title: metaKeys.map((k) => cutLine(k, 40)).join(', ') }, `${metaKeys.length} meta`));
+  if (metaKeys.length > 0)
+    marks.push(h('span', { class: 'mark meta', title: metaKeys.map((k) => cutLine(k, 40)).join(', ') }, `${metaKeys.length} meta`));
   const action: { name: CardAction; label: string } | undefined =
-    t.status === 'pending' ? { name: 'start', label: 'Start' } : t.status === 'in_progress' ? { name: 'done', label: 'Done' } : { name: 'reopen', label: 'Reopen' };
+    t.status === 'pending'
+      ? { name: 'start', label: 'Start' }
+      : t.status === 'in_progress'
+        ? { name: 'done', label: 'Done' }
+        : { name: 'reopen', label: 'Reopen' };
   return h(
     'article',
     {
@@ -91,10 +123,18 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
       'div',
       { class: 'card-top' },
       h('span', { class: 'task-id' }, `#${cutLine(t.id, 20)}`),
-      t.owner ? h('span', { class: `owner${facts?.ownerGone ? ' gone' : ''}`, title: facts?.ownerGone ? "this owner's session is over" : 'owner' }, `@${cutLine(t.owner, 24)}${facts?.ownerGone ? ' (gone)' : ''}`) : null,
+      t.owner
+        ? h(
+            'span',
+            { class: `owner${facts?.ownerGone ? ' gone' : ''}`, title: facts?.ownerGone ? "this owner's session is over" : 'owner' },
+            `@${cutLine(t.owner, 24)}${facts?.ownerGone ? ' (gone)' : ''}`,
+          )
+        : null,
     ),
     h('div', { class: 'subject agent-text' }, cutLine(t.subject, 140)),
-    t.status === 'in_progress' && t.activeForm ? h('div', { class: 'active-form agent-text' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), cutLine(t.activeForm, 100)) : null,
+    t.status === 'in_progress' && t.activeForm
+      ? h('div', { class: 'active-form agent-text' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), cutLine(t.activeForm, 100))
+      : null,
     marks.length > 0 ? h('div', { class: 'marks' }, ...marks) : null,
     h(
       'div',

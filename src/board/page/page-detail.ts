@@ -19,7 +19,7 @@ export interface DetailHandlers {
 const STATUS_WORD = { pending: 'pending', in_progress: 'in progress', completed: 'done' } as const;
 
 function value(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? 'null';
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
 }
 
 function taskRef(list: ListPayload, id: string, open: (id: string) => void): HTMLElement {
@@ -45,16 +45,34 @@ function changeText(e: HistoryEventView): string {
     .join('; ');
 }
 
-export function renderDetail(container: HTMLElement, list: ListPayload, id: string, events: readonly HistoryEventView[] | undefined, handlers: DetailHandlers): void {
+export function renderDetail(
+  container: HTMLElement,
+  list: ListPayload,
+  id: string,
+  events: readonly HistoryEventView[] | undefined,
+  handlers: DetailHandlers,
+): void {
   const t = list.tasks.find((x) => x.id === id);
   if (!t) {
-    container.replaceChildren(h('div', { class: 'detail-head' }, h('h2', {}, `#${cutLine(id, 20)}`), h('button', { class: 'close', type: 'button', onclick: handlers.close, 'aria-label': 'close' }, '×')), h('p', { class: 'empty' }, 'This task no longer exists.'));
+    container.replaceChildren(
+      h(
+        'div',
+        { class: 'detail-head' },
+        h('h2', {}, `#${cutLine(id, 20)}`),
+        h('button', { class: 'close', type: 'button', onclick: handlers.close, 'aria-label': 'close' }, '×'),
+      ),
+      h('p', { class: 'empty' }, 'This task no longer exists.'),
+    );
     return;
   }
   const facts = list.facts[t.id];
   const now = Date.now();
   const button = (action: DetailAction, label: string, cls = '') =>
-    h('button', { class: `act act-${action} ${cls}`, type: 'button', 'data-action': action, onclick: () => handlers.act(action, t) }, label);
+    h(
+      'button',
+      { class: `act act-${action} ${cls}`, type: 'button', 'data-action': action, onclick: () => handlers.act(action, t) },
+      label,
+    );
   const actions = handlers.readOnly
     ? null
     : h(
@@ -77,17 +95,27 @@ export function renderDetail(container: HTMLElement, list: ListPayload, id: stri
     h(
       'div',
       { class: 'detail-head' },
-      h('span', { class: `pill ${facts?.blocked ? 'blocked' : t.status}` }, facts?.blocked ? `${STATUS_WORD[t.status]} · blocked` : STATUS_WORD[t.status]),
+      h(
+        'span',
+        { class: `pill ${facts?.blocked ? 'blocked' : t.status}` },
+        facts?.blocked ? `${STATUS_WORD[t.status]} · blocked` : STATUS_WORD[t.status],
+      ),
       h('span', { class: 'task-id' }, `#${cutLine(t.id, 20)}`),
       h('button', { class: 'close', type: 'button', onclick: handlers.close, 'aria-label': 'close' }, '×'),
     ),
     h('h2', { class: 'detail-subject agent-text' }, cleanLine(t.subject)),
-    t.status === 'in_progress' && t.activeForm ? h('p', { class: 'active-form agent-text' }, h('span', { class: 'spinner' }), cleanLine(t.activeForm)) : null,
+    t.status === 'in_progress' && t.activeForm
+      ? h('p', { class: 'active-form agent-text' }, h('span', { class: 'spinner' }), cleanLine(t.activeForm))
+      : null,
     h(
       'dl',
       { class: 'facts' },
       h('dt', {}, 'Owner'),
-      h('dd', { class: `agent-text${facts?.ownerGone ? ' gone' : ''}` }, t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody'),
+      h(
+        'dd',
+        { class: `agent-text${facts?.ownerGone ? ' gone' : ''}` },
+        t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody',
+      ),
       facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
       facts?.changedAt !== undefined ? h('dd', {}, ago(facts.changedAt, now)) : null,
       facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
@@ -95,15 +123,28 @@ export function renderDetail(container: HTMLElement, list: ListPayload, id: stri
     ),
     actions,
     h('h3', {}, 'Description'),
-    t.description === '' ? h('p', { class: 'empty' }, 'No description.') : h('pre', { class: 'description agent-text' }, cleanText(t.description)),
+    t.description === ''
+      ? h('p', { class: 'empty' }, 'No description.')
+      : h('pre', { class: 'description agent-text' }, cleanText(t.description)),
     h('h3', {}, `Waits for (${waitsFor.length})`),
-    waitsFor.length === 0 ? h('p', { class: 'empty' }, 'Nothing.') : h('div', { class: 'refs' }, ...waitsFor.map((b) => taskRef(list, b, handlers.open))),
+    waitsFor.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing.')
+      : h('div', { class: 'refs' }, ...waitsFor.map((b) => taskRef(list, b, handlers.open))),
     h('h3', {}, `Blocks (${waitedBy.length})`),
-    waitedBy.length === 0 ? h('p', { class: 'empty' }, 'Nothing.') : h('div', { class: 'refs' }, ...waitedBy.map((b) => taskRef(list, b, handlers.open))),
+    waitedBy.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing.')
+      : h('div', { class: 'refs' }, ...waitedBy.map((b) => taskRef(list, b, handlers.open))),
     h('h3', {}, `Metadata (${metaEntries.length})`),
     metaEntries.length === 0
       ? h('p', { class: 'empty' }, 'None.')
-      : h('dl', { class: 'meta' }, ...metaEntries.flatMap(([k, v]) => [h('dt', { class: 'agent-text' }, cutLine(k, 60)), h('dd', { class: 'agent-text' }, cleanText(value(v)))])),
+      : h(
+          'dl',
+          { class: 'meta' },
+          ...metaEntries.flatMap(([k, v]) => [
+            h('dt', { class: 'agent-text' }, cutLine(k, 60)),
+            h('dd', { class: 'agent-text' }, cleanText(value(v))),
+          ]),
+        ),
     h('h3', {}, 'History'),
     events === undefined
       ? h('p', { class: 'empty' }, 'Loading…')
@@ -112,15 +153,23 @@ export function renderDetail(container: HTMLElement, list: ListPayload, id: stri
         : h(
             'ol',
             { class: 'history' },
-            ...[...events].reverse().map((e) =>
-              h(
-                'li',
-                {},
-                h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
-                h('span', { class: `who ${e.who.kind}` }, e.who.kind === 'agent' ? `agent ${cleanLine(e.who.name ?? (e.who.session ?? '').slice(0, 8))}` : cleanLine(e.who.name ?? 'someone')),
-                h('span', { class: 'what agent-text' }, changeText(e)),
+            ...[...events]
+              .reverse()
+              .map((e) =>
+                h(
+                  'li',
+                  {},
+                  h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
+                  h(
+                    'span',
+                    { class: `who ${e.who.kind}` },
+                    e.who.kind === 'agent'
+                      ? `agent ${cleanLine(e.who.name ?? (e.who.session ?? '').slice(0, 8))}`
+                      : cleanLine(e.who.name ?? 'someone'),
+                  ),
+                  h('span', { class: 'what agent-text' }, changeText(e)),
+                ),
               ),
-            ),
           ),
   );
 }

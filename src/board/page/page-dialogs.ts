@@ -14,18 +14,36 @@ export interface Field {
   options?: readonly string[];
 }
 
-export function askForm(dialog: HTMLDialogElement, title: string, fields: readonly Field[], submit: string, extra?: { label: string; value: Record<string, string> }): Promise<Record<string, string> | undefined> {
+export function askForm(
+  dialog: HTMLDialogElement,
+  title: string,
+  fields: readonly Field[],
+  submit: string,
+  extra?: { label: string; value: Record<string, string> },
+): Promise<Record<string, string> | undefined> {
   return new Promise((resolve) => {
     const inputs = new Map<string, HTMLInputElement | HTMLTextAreaElement>();
     const listId = (f: Field) => `dl-${f.name}`;
     const rows = fields.map((f) => {
       const input = f.multiline
         ? h('textarea', { name: f.name, rows: 4, placeholder: f.placeholder })
-        : h('input', { name: f.name, type: 'text', placeholder: f.placeholder, list: f.options ? listId(f) : undefined, autocomplete: 'off' });
+        : h('input', {
+            name: f.name,
+            type: 'text',
+            placeholder: f.placeholder,
+            list: f.options ? listId(f) : undefined,
+            autocomplete: 'off',
+          });
       input.value = f.value ?? '';
       if (f.required) input.required = true;
       inputs.set(f.name, input);
-      return h('label', { class: 'field' }, h('span', {}, f.label), input, f.options ? h('datalist', { id: listId(f) }, ...f.options.map((o) => h('option', { value: o }))) : null);
+      return h(
+        'label',
+        { class: 'field' },
+        h('span', {}, f.label),
+        input,
+        f.options ? h('datalist', { id: listId(f) }, ...f.options.map((o) => h('option', { value: o }))) : null,
+      );
     });
     let settled = false;
     const finish = (answer: Record<string, string> | undefined) => {
@@ -72,10 +90,21 @@ export function confirmDialog(dialog: HTMLDialogElement, title: string, body: st
     dialog.replaceChildren(
       h(
         'form',
-        { method: 'dialog', onsubmit: (e: Event) => (e.preventDefault(), finish(true)) },
+        {
+          method: 'dialog',
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            finish(true);
+          },
+        },
         h('h2', {}, title),
         h('p', { class: 'agent-text' }, body),
-        h('div', { class: 'dialog-buttons' }, h('button', { type: 'button', class: 'ghost', onclick: () => finish(false) }, 'Cancel'), h('button', { type: 'submit', class: 'danger', 'data-submit': 'true' }, yes)),
+        h(
+          'div',
+          { class: 'dialog-buttons' },
+          h('button', { type: 'button', class: 'ghost', onclick: () => finish(false) }, 'Cancel'),
+          h('button', { type: 'submit', class: 'danger', 'data-submit': 'true' }, yes),
+        ),
       ),
     );
     dialog.onclose = () => finish(false);

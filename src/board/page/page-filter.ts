@@ -22,7 +22,17 @@ export interface PageFilter {
   meta: ReadonlyArray<readonly [string, string]>;
 }
 
-export const NO_FILTER: PageFilter = { statuses: [], owner: undefined, unowned: false, ready: false, blocked: false, stalled: false, all: false, search: '', meta: [] };
+export const NO_FILTER: PageFilter = {
+  statuses: [],
+  owner: undefined,
+  unowned: false,
+  ready: false,
+  blocked: false,
+  stalled: false,
+  all: false,
+  search: '',
+  meta: [],
+};
 
 /** `key=value` (a string) or `key:=<json>` (compared as JSON text), as `--meta` parses. */
 export function parseMetaTerm(term: string): readonly [string, string] | undefined {

@@ -1,7 +1,7 @@
-import { listGraph, type ListGraph } from '../../core/graph/list-graph.js';
-import type { Task } from '../../core/store/schema.js';
+import { type ListGraph, listGraph } from '../../core/graph/list-graph.js';
+import type { Task } from '../../core/store/task-guard.js';
 import type { BoardTask, ListPayload } from '../board-protocol.js';
-import { s, h } from './page-dom.js';
+import { h, s } from './page-dom.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -58,7 +58,14 @@ function edgePath(points: ReadonlyArray<{ x: number; y: number }>): string {
   return d;
 }
 
-export function renderGraph(container: HTMLElement, list: ListPayload, shownIds: ReadonlySet<string>, includeInternal: boolean, selected: string | undefined, handlers: GraphHandlers): void {
+export function renderGraph(
+  container: HTMLElement,
+  list: ListPayload,
+  shownIds: ReadonlySet<string>,
+  includeInternal: boolean,
+  selected: string | undefined,
+  handlers: GraphHandlers,
+): void {
   // Components are packed in rows as wide as the panel, so a small list reads at full size.
   const panelWidth = Math.max(600, container.clientWidth - 48);
   const panelHeight = Math.max(400, container.clientHeight - 40);
@@ -79,8 +86,16 @@ export function renderGraph(container: HTMLElement, list: ListPayload, shownIds:
     s(
       'defs',
       {},
-      s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow' })),
-      s('marker', { id: 'arrow-open', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow open' })),
+      s(
+        'marker',
+        { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow' }),
+      ),
+      s(
+        'marker',
+        { id: 'arrow-open', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow open' }),
+      ),
     ),
   );
   const edges = s('g', { class: 'edges' });
@@ -103,7 +118,18 @@ export function renderGraph(container: HTMLElement, list: ListPayload, shownIds:
     if (!t) continue;
     const facts = list.facts[n.id];
     const kind = facts?.blocked ? 'blocked' : t.status;
-    const second = t.status === 'in_progress' && t.activeForm ? `⟳ ${cutLine(t.activeForm, 30)}` : t.owner ? `@${cutLine(t.owner, 28)}${facts?.ownerGone ? ' (gone)' : ''}` : t.status === 'completed' ? 'done' : facts?.blocked ? `waits for ${facts.openBlockers.map((b) => `#${b}`).join(' ')}` : t.status === 'in_progress' ? 'in progress' : 'pending';
+    const second =
+      t.status === 'in_progress' && t.activeForm
+        ? `⟳ ${cutLine(t.activeForm, 30)}`
+        : t.owner
+          ? `@${cutLine(t.owner, 28)}${facts?.ownerGone ? ' (gone)' : ''}`
+          : t.status === 'completed'
+            ? 'done'
+            : facts?.blocked
+              ? `waits for ${facts.openBlockers.map((b) => `#${b}`).join(' ')}`
+              : t.status === 'in_progress'
+                ? 'in progress'
+                : 'pending';
     const g = s(
       'g',
       {
@@ -128,8 +154,22 @@ export function renderGraph(container: HTMLElement, list: ListPayload, shownIds:
     { class: 'graph-tools' },
     h('button', { type: 'button', onclick: () => zoom(svg, apply, 0.8) }, '+'),
     h('button', { type: 'button', onclick: () => zoom(svg, apply, 1.25) }, '−'),
-    h('button', { type: 'button', onclick: () => ((view = { ...full }), apply()) }, 'Fit'),
-    h('span', { class: 'graph-note' }, `${layout.nodes.length} tasks · ${graph.edges.length} edges · ${graph.edges.filter((e) => e.open).length} open${graph.cycles.length > 0 ? ` · ${graph.cycles.length} cycle${graph.cycles.length === 1 ? '' : 's'}` : ''}`),
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => {
+          view = { ...full };
+          apply();
+        },
+      },
+      'Fit',
+    ),
+    h(
+      'span',
+      { class: 'graph-note' },
+      `${layout.nodes.length} tasks · ${graph.edges.length} edges · ${graph.edges.filter((e) => e.open).length} open${graph.cycles.length > 0 ? ` · ${graph.cycles.length} cycle${graph.cycles.length === 1 ? '' : 's'}` : ''}`,
+    ),
   );
   container.replaceChildren(h('div', { class: 'graph-wrap' }, tools, svg));
 }

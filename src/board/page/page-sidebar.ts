@@ -9,7 +9,8 @@ import { ago, cutLine } from './page-text.js';
  */
 export function sessionLabel(s: SessionView | null): { text: string; kind: string } {
   if (s === null) return { text: 'no session', kind: 'none' };
-  if (s.state === 'live') return { text: s.activity === 'busy' ? 'live · busy' : 'live · idle', kind: s.activity === 'busy' ? 'busy' : 'live' };
+  if (s.state === 'live')
+    return { text: s.activity === 'busy' ? 'live · busy' : 'live · idle', kind: s.activity === 'busy' ? 'busy' : 'live' };
   return { text: s.state, kind: s.state };
 }
 
@@ -44,7 +45,9 @@ export function renderSidebar(
     const key = row.session?.project ?? '';
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const ordered = [...groups].sort(([a, ra], [b, rb]) => (a === '' ? 1 : b === '' ? -1 : Math.max(...rb.map((r) => r.changedAt)) - Math.max(...ra.map((r) => r.changedAt))));
+  const ordered = [...groups].sort(([a, ra], [b, rb]) =>
+    a === '' ? 1 : b === '' ? -1 : Math.max(...rb.map((r) => r.changedAt)) - Math.max(...ra.map((r) => r.changedAt)),
+  );
   // Sections and items are kept and only moved or replaced where something changed:
   // a change to one list redraws one item, even among hundreds.
   const sections: Element[] = ordered.map(([project, lists]) => {
@@ -56,7 +59,8 @@ export function renderSidebar(
     reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, row.id === selected, now, onSelect))]);
     return section;
   });
-  if (sections.length === 0) sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
+  if (sections.length === 0)
+    sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
   reconcile(container, sections);
 }
 
@@ -65,7 +69,11 @@ const headings = new Map<string, HTMLElement>();
 
 function headingOf(project: string): HTMLElement {
   let heading = headings.get(project);
-  if (!heading) headings.set(project, (heading = h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48))));
+  if (!heading)
+    headings.set(
+      project,
+      (heading = h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48))),
+    );
   return heading;
 }
 
@@ -87,8 +95,20 @@ function listItem(row: ListRowView, selected: boolean, now: number, onSelect: (i
   const title = s?.name ?? row.team?.name ?? row.shortId;
   return h(
     'button',
-    { class: `list-item${selected ? ' selected' : ''}`, type: 'button', 'data-list': row.id, 'aria-current': selected ? 'true' : undefined, onclick: () => onSelect(row.id) },
-    h('div', { class: 'list-line' }, h('span', { class: `dot ${state.kind}`, title: state.text }), h('span', { class: 'list-title agent-text' }, cutLine(title, 40)), h('span', { class: `state ${state.kind}` }, state.text)),
+    {
+      class: `list-item${selected ? ' selected' : ''}`,
+      type: 'button',
+      'data-list': row.id,
+      'aria-current': selected ? 'true' : undefined,
+      onclick: () => onSelect(row.id),
+    },
+    h(
+      'div',
+      { class: 'list-line' },
+      h('span', { class: `dot ${state.kind}`, title: state.text }),
+      h('span', { class: 'list-title agent-text' }, cutLine(title, 40)),
+      h('span', { class: `state ${state.kind}` }, state.text),
+    ),
     s?.prompt ? h('div', { class: 'list-prompt agent-text' }, cutLine(s.prompt, 90)) : null,
     h(
       'div',

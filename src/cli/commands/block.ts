@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
-import { blockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { blockTask } from '../../core/writes/dependencies.js';
+import { renderBlocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
-import { idRefs as refs } from '../../render/refs.js';
-import { usage, type App } from '../app.js';
-import { collect, parseIds } from '../parse.js';
+import { collect, parseIds } from '../flags/parse.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface BlockOptions {
   by?: string[];
 }
 
-export function registerBlock(program: Command, app: App): void {
+export function registerBlock(program: Command, ctx: Context): void {
   program
     .command('block')
     .description('make a task wait for others: <id> is blocked by each --by task (both sides written)')
@@ -33,13 +33,9 @@ Examples:
       const id = parseTaskId(rawId);
       const blockers = parseIds(opts.by);
       if (blockers.length === 0) throw usage('--by needs at least one task id');
-      const { dir } = app.list(true);
+      const { dir } = ctx.list(true);
       const result = await blockTask(dir, id, blockers);
-      if (app.json) app.out(renderJson(result.task));
-      else if (result.added.length === 0) app.out(`Task #${id} was already blocked by ${refs(result.already)}; nothing changed`);
-      else {
-        const already = result.already.length > 0 ? ` (already: ${refs(result.already)})` : '';
-        app.out(`Task #${id} is now blocked by ${refs(result.added)}${already}`);
-      }
+      if (ctx.io.json) ctx.io.out(renderJson(result.task));
+      else ctx.io.out(renderBlocked(id, result.added, result.already));
     });
 }

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkList } from '../../core/check/check-list.js';
-import { tasksRoot } from '../../core/store/paths.js';
 import { listIds } from '../../core/lists/list-summary.js';
-import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
+import { tasksRoot } from '../../core/store/paths.js';
+import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
-import type { App } from '../app.js';
-import { EXIT } from '../exit-codes.js';
-import { parseDuration } from '../parse-duration.js';
+import { parseDurationOrOff } from '../flags/duration-flags.js';
+import type { Context } from '../runtime/context.js';
+import { EXIT } from '../runtime/exit-codes.js';
 
 interface CheckOptions {
   fix?: boolean;
@@ -16,12 +16,16 @@ interface CheckOptions {
   all?: boolean;
 }
 
-export function registerCheck(program: Command, app: App): void {
+export function registerCheck(program: Command, ctx: Context): void {
   program
     .command('check')
     .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
     .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
-    .option('--stale-after <duration>', 'report tasks owned but still pending and unchanged for this long (off to skip)', '1h')
+    .option(
+      '--stale-after <duration>',
+      'report tasks owned but still pending and unchanged for this long, or off (durations: see tasks --help)',
+      '1h',
+    )
     .option('-a, --all', 'check every list under the config folder')
     .addHelpText(
       'after',
@@ -43,41 +47,41 @@ Examples:
   tasks check --stale-after 30m`,
     )
     .action(async (opts: CheckOptions) => {
-      const claimStaleMs = parseDuration('--stale-after', opts.staleAfter);
+      const claimStaleMs = parseDurationOrOff('--stale-after', opts.staleAfter);
       const targets = opts.all
         ? // Folder names as they are: one agents cannot address is still worth checking.
-          listIds(app.configDir).map((id) => ({ id, dir: path.join(tasksRoot(app.configDir), id) }))
-        : [app.list(Boolean(opts.fix))]; // --fix writes: with several lists, name one
-      if (opts.all && targets.length === 0) app.note(`no task lists under ${app.configDir}`);
+          listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }))
+        : [ctx.list(Boolean(opts.fix))]; // --fix writes: with several lists, name one
+      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
       const views: CheckView[] = [];
       for (const target of targets) {
         try {
-          const gone = app.goneOwners(target.id);
+          const gone = ctx.goneOwners(target.id);
           const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
           const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
-          if (left.length > 0) app.setExit(EXIT.conflict);
-          if (!app.json) printView(app, view);
+          if (left.length > 0) ctx.io.setExit(EXIT.conflict);
+          if (!ctx.io.json) printView(ctx, view);
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
-          app.fail(err);
+          ctx.io.fail(err);
         }
       }
-      if (app.json && (opts.all || views.length > 0)) {
+      if (ctx.io.json && (opts.all || views.length > 0)) {
         const checkedAt = new Date().toISOString();
         const docs = views.map((v) => checkJson(v, checkedAt));
-        app.out(renderJson(opts.all ? docs : docs[0]));
+        ctx.io.out(renderJson(opts.all ? docs : docs[0]));
       }
     });
 }
 
-function printView(app: App, view: CheckView): void {
-  const style = app.humanLayout ? app.style : PLAIN;
+function printView(ctx: Context, view: CheckView): void {
+  const style = ctx.io.humanLayout ? ctx.io.style : PLAIN;
   const body = renderCheckReport(view, style);
-  if (body !== '') app.out(body);
-  const summary = renderCheckSummary(view, app.humanLayout ? app.style : app.errStyle);
-  if (app.humanLayout) app.out(summary);
-  else app.note(summary);
+  if (body !== '') ctx.io.out(body);
+  const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle);
+  if (ctx.io.humanLayout) ctx.io.out(summary);
+  else ctx.io.note(summary);
 }

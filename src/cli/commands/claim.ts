@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { TasksError } from '../../core/base/errors.js';
+import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
+import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { claimDocument, describeRefusal, type ClaimOutcome } from '../../render/claim-result.js';
+import { type ClaimOutcome, claimDocument, describeRefusal, renderClaimed, renderPassedOver } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
-import { usage, type App } from '../app.js';
-import { EXIT } from '../exit-codes.js';
-import { addNotifyOption, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
-import { requireOwner } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { requireOwner } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import { type Context, usage } from '../runtime/context.js';
+import { EXIT } from '../runtime/exit-codes.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;
@@ -20,10 +20,10 @@ interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   start?: boolean;
 }
 
-export function registerClaim(program: Command, app: App): void {
+export function registerClaim(program: Command, ctx: Context): void {
   const cmd = program
     .command('claim')
-    .description("claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)")
+    .description('claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)')
     .argument('[id]', 'task id (or --next)')
     .option('--as <agent>', 'the agent (or person) that claims it (required)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
@@ -47,60 +47,51 @@ Examples:
   tasks claim 4 --as bob --json | jq -r .reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
-      const agent = requireOwner('--as', opts.as);
+      const agent = requireOwner('--as', opts.as, ctx);
       if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
       if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
-      const pre = preconditionsFrom(opts);
+      const pre = preconditionsFrom(opts, ctx);
       if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
-      const choice = app.list(true);
+      const choice = ctx.list(true);
       const { dir } = choice;
       const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
-      const claimed = await runLifecycle(app, choice, { notify: opts.notify, hooks: false }, async (ctx, lifecycle) => {
+      const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {
         let outcome: ClaimOutcome;
         if (id === undefined) {
           const next = await claimNext(dir, agent, request);
-          if (next?.success) for (const p of next.passedOver ?? []) app.warn(`passed over task #${p.id}: ${p.reason}`);
+          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p));
           outcome = next ?? { success: false, reason: 'no_task_ready' };
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
         }
-        if (outcome.success) await afterOwnerChange(ctx, outcome.before, outcome.task, lifecycle);
+        if (outcome.success) await afterOwnerChange(lifecycle, outcome.before, outcome.task, lifecycleReport);
         return outcome;
       });
       if (claimed === undefined) return;
       const result = claimed;
-      report(app, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
+      report(ctx, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
     });
 }
 
-function report(app: App, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
+function report(ctx: Context, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
   if (!result.success) {
     const notFound = result.reason === 'task_not_found' || result.reason === 'no_task_ready';
     const code = notFound ? EXIT.notFound : EXIT.conflict;
-    if (app.json) {
+    if (ctx.io.json) {
       // The refusal is the result (the agents' shape), on stdout; the exit status says it failed.
-      app.out(renderJson(claimDocument(result)));
-      app.setExit(code);
+      ctx.io.out(renderJson(claimDocument(result)));
+      ctx.io.setExit(code);
     } else {
       const hint = result.reason === 'no_task_ready' ? { hint: 'tasks list --blocked shows what waits on what' } : {};
-      app.fail(new TasksError(notFound ? 'not_found' : 'conflict', describeRefusal(id, result), hint));
+      ctx.io.fail(new TasksError(notFound ? 'not_found' : 'conflict', describeRefusal(id, result), hint));
     }
     return;
   }
   const task = result.task;
-  if (app.json) app.out(renderJson(claimDocument(result)));
-  else if (!app.isTTY) app.out(task.id);
-  else {
-    const mine = result.before.owner === agent;
-    const subject = oneLine(task.subject);
-    const who = oneLine(agent);
-    let line: string;
-    if (!mine) line = `Claimed task #${task.id} for ${who}${start && result.changed.includes('status') ? ' and started it' : ''}: ${subject}`;
-    else if (result.changed.length > 0) line = `Started task #${task.id} (already ${who}'s): ${subject}`;
-    else line = `Task #${task.id} is already ${who}'s; nothing changed: ${subject}`;
-    app.out(`${app.style.green('✔')} ${line}`);
-  }
+  if (ctx.io.json) ctx.io.out(renderJson(claimDocument(result)));
+  else if (!ctx.io.humanLayout) ctx.io.out(task.id);
+  else ctx.io.out(`${ctx.io.style.green('✔')} ${renderClaimed(result, agent, start)}`);
 }

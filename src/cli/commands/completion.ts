@@ -1,13 +1,13 @@
 import { Argument, type Command } from 'commander';
-import { SHELLS, completionScript, type Shell } from '../completion/scripts/shell-scripts.js';
-import type { App } from '../app.js';
+import { completionScript, SHELLS, type Shell } from '../completion/scripts/shell-scripts.js';
+import type { Context } from '../runtime/context.js';
 
 /**
  * `tasks completion <shell>`: print the completion script. The script asks the hidden
  * `tasks __complete` for candidates on every TAB (src/cli/completion/complete.ts), so
  * new commands, options and the lists on disk need no new script.
  */
-export function registerCompletion(program: Command, app: App): void {
+export function registerCompletion(program: Command, ctx: Context): void {
   program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
@@ -29,6 +29,6 @@ Install:
 The same scripts are in the package's completions/ folder.`,
     )
     .action((shell: Shell) => {
-      app.out(completionScript(shell, program.name()));
+      ctx.io.out(completionScript(shell, program.name()));
     });
 }

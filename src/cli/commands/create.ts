@@ -1,10 +1,11 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
+import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import type { Context } from '../runtime/context.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -17,7 +18,7 @@ interface CreateOptions extends LifecycleFlags {
   newList?: boolean;
 }
 
-export function registerCreate(program: Command, app: App): void {
+export function registerCreate(program: Command, ctx: Context): void {
   const command = program
     .command('create')
     .description('create a task (the id is allocated as agents allocate it)')
@@ -40,18 +41,19 @@ export function registerCreate(program: Command, app: App): void {
         subject: requireText('subject', subject) as string,
         description: opts.description ?? '',
         activeForm: opts.activeForm,
-        owner: requireOwner('--owner', opts.owner),
+        owner: requireOwner('--owner', opts.owner, ctx),
         status: opts.status === undefined ? undefined : parseStatus(opts.status),
         blockedBy: parseIds(opts.blockedBy),
         blocks: parseIds(opts.blocks),
         metadata: parseMeta(opts.meta),
       };
-      const choice = app.list(true, { creates: true, newList: opts.newList });
-      const created = await runLifecycle(app, choice, opts, (ctx, report) => createTaskWithLifecycle(ctx, input, report));
+      const choice = ctx.list(true, { creates: true, newList: opts.newList });
+      const created = await runLifecycle(ctx, choice, opts, (lifecycle, report) => createTaskWithLifecycle(lifecycle, input, report));
       if (created === undefined) return;
       const { task } = created;
-      if (app.json) app.out(renderJson(task));
-      else if (app.isTTY) app.out(`${app.style.green('✔')} Created #${task.id} in ${oneLine(choice.id)}: ${oneLine(task.subject)}`);
-      else app.out(task.id);
+      if (ctx.io.json) ctx.io.out(renderJson(task));
+      else if (ctx.io.humanLayout)
+        ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(choice.id)}: ${oneLine(task.subject)}`);
+      else ctx.io.out(task.id);
     });
 }

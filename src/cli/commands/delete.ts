@@ -1,15 +1,13 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
-import type { Task } from '../../core/store/schema.js';
-import { canAsk, confirm } from '../confirm.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
+import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
-import { parseIds } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { parseIds } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import type { Context } from '../runtime/context.js';
 
 interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;
@@ -25,7 +23,7 @@ interface DeleteReport {
   error?: { code: string; message: string };
 }
 
-export function registerDelete(program: Command, app: App): void {
+export function registerDelete(program: Command, ctx: Context): void {
   const cmd = program
     .command('delete')
     .alias('rm')
@@ -34,17 +32,18 @@ export function registerDelete(program: Command, app: App): void {
     .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
     .option('-y, --yes', 'do not ask for confirmation (only asked in a terminal)');
   addPreconditionOptions(cmd)
-    .addHelpText('after', `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`)
+    .addHelpText(
+      'after',
+      `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`,
+    )
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
-      const pre = preconditionsFrom(opts);
+      const pre = preconditionsFrom(opts, ctx);
       const guard = preconditionGuard(pre);
-      const { id: listId, dir } = app.list(true);
-      if (!opts.dryRun && !opts.yes && !app.json && canAsk(app.stderrIsTTY)) {
+      const { id: listId, dir } = ctx.list(true);
+      if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {
         // A person at a terminal sees what goes before it goes; scripts are never asked.
-        const named = readTasks(dir, ids);
-        const what = ids.map((id) => `#${id}${subjectOf(named, id)}`).join(', ');
-        if (!(await confirm(`Delete ${what} from ${oneLine(listId)}?`))) {
+        if (!(await ctx.io.confirm(renderDeleteQuestion(ids, readTasks(dir, ids), listId)))) {
           throw new TasksError('interrupted', 'nothing deleted', { hint: 'add -y to delete without being asked' });
         }
       }
@@ -58,31 +57,21 @@ export function registerDelete(program: Command, app: App): void {
               .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
               .map((t) => t.id);
             reports.push({ id, deleted: false, subject: task.subject, references });
-            if (!app.json) app.out(`Would delete task #${id}: ${oneLine(task.subject)}${refs(references, 'and remove it from')}`);
+            if (!ctx.io.json) ctx.io.out(renderWouldDelete(task, references));
           } else {
             const { task, cleaned } = await deleteTask(dir, id, guard);
             reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
-            if (app.json) continue;
-            const line = `Deleted task #${id}: ${oneLine(task.subject)}${refs(cleaned, 'removed from')}`;
-            app.out(app.isTTY ? `${app.style.green('✔')} ${line.replace(`Deleted task #${id}:`, `Deleted #${id} from ${oneLine(listId)}:`)}` : line);
+            if (ctx.io.json) continue;
+            ctx.io.out(renderDeleted(task, cleaned, listId, ctx.io.humanLayout ? { style: ctx.io.style } : undefined));
           }
         } catch (err) {
           // One failure does not stop the others; the exit code is the worst one.
-          app.fail(err);
+          ctx.io.fail(err);
           if (err instanceof TasksError) {
             reports.push({ id, deleted: false, references: [], error: { code: err.code, message: err.message } });
           } else throw err;
         }
       }
-      if (app.json) app.out(renderJson(reports));
+      if (ctx.io.json) ctx.io.out(renderJson(reports));
     });
-}
-
-function subjectOf(tasks: readonly Task[], id: string): string {
-  const task = tasks.find((t) => t.id === id);
-  return task === undefined ? '' : ` ${JSON.stringify(oneLine(task.subject))}`;
-}
-
-function refs(ids: readonly string[], verb: string): string {
-  return ids.length === 0 ? '' : ` (${verb} ${ids.map((i) => `#${i}`).join(', ')})`;
 }

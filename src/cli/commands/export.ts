@@ -1,39 +1,32 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
-import { readList } from '../../core/store/list-read.js';
+import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { checkOutputPath } from '../../core/snapshots/output-file.js';
+import { readList } from '../../core/store/list-read.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
-import { renderMarkdownChecklist } from '../../render/export-markdown.js';
+import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
-import { usage, type App } from '../app.js';
-import { collect } from '../parse.js';
-import { listFilterFrom } from './list.js';
+import { renderSkippedFile } from '../../render/list-notes.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-interface ExportOptions {
+interface ExportOptions extends FilterOptions {
   format?: ExportFormat;
   output?: string;
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  all?: boolean;
   title?: string;
 }
 
-export function registerExport(program: Command, app: App): void {
-  program
+export function registerExport(program: Command, ctx: Context): void {
+  const command = program
     .command('export')
     .description('print a list as a TodoWrite snapshot, JSON, JSON Lines or a Markdown checklist')
     .addOption(new Option('-f, --format <format>', 'output format (default: todowrite; json with --json)').choices([...EXPORT_FORMATS]))
-    .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name> (-o means --owner in every command)')
-    .option('--unowned', 'only tasks nobody owns')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'all'])
     .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
     .addHelpText(
       'after',
@@ -55,23 +48,22 @@ Examples:
   tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
     )
     .action((opts: ExportOptions) => {
-      if (app.json && opts.format !== undefined && opts.format !== 'json') {
+      if (ctx.io.json && opts.format !== undefined && opts.format !== 'json') {
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
-      const format: ExportFormat = opts.format ?? (app.json ? 'json' : 'todowrite');
-      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output);
-      const filter = listFilterFrom(opts);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      const { id, dir } = app.list(false);
+      const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
+      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output, ctx.cwd);
+      const filter = filterFrom(opts, ctx);
+      const { id, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);
 
       let text: string;
       if (format === 'todowrite') {
         const { snapshot: todos, warnings } = toTodoWrite(tasks);
-        for (const w of warnings) app.warn(w);
+        for (const w of warnings) ctx.io.warn(w);
         text = renderJson(todos);
       } else if (format === 'json') {
         text = renderJson(tasks);
@@ -82,10 +74,10 @@ Examples:
       }
 
       if (output === undefined) {
-        if (text !== '') app.out(text);
+        if (text !== '') ctx.io.out(text);
         return;
       }
       writeFileAtomic(output, text === '' ? '' : `${text}\n`);
-      app.note(`wrote ${tasks.length} task${tasks.length === 1 ? '' : 's'} (${format}) to ${opts.output}`);
+      ctx.io.note(renderExportWritten(tasks.length, format, opts.output ?? ''));
     });
 }

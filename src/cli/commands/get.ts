@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { parseTaskId } from '../../core/store/ids.js';
 import { readTimeline } from '../../core/history/timeline.js';
+import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
-import { renderLastChange } from '../../render/log-lines.js';
+import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
-import type { App } from '../app.js';
+import type { Context } from '../runtime/context.js';
 
-export function registerGet(program: Command, app: App): void {
+export function registerGet(program: Command, ctx: Context): void {
   program
     .command('get')
     .description('show one task: every field, its blockers (open or done) and what it blocks')
@@ -19,26 +19,31 @@ export function registerGet(program: Command, app: App): void {
     .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
     .action((rawId: string) => {
       const id = parseTaskId(rawId);
-      const { id: listId, dir } = app.list(false);
+      const { id: listId, dir } = ctx.list(false);
       const task = getTask(dir, id);
-      if (app.json) {
-        app.out(renderJson(task));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(task));
         return;
       }
       // Only the tasks it names, to show their subjects and states: a 10,000-task list
       // is not read to show one task.
       const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
       index.set(task.id, task);
-      const gone = task.status !== 'completed' && task.owner ? app.goneOwners(listId) : undefined;
-      app.out(renderTaskDetail(task, index, app.style, gone?.isGone(task.owner) ? gone.why : undefined));
+      const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
+      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
       // Its last recorded change; transcripts last written before the file changed cannot hold it.
       const changedAt = fs.statSync(taskPath(dir, id), { throwIfNoEntry: false })?.mtimeMs;
-      const last = readTimeline(dir, { index: app.sessions, listId, task: id, changedSince: changedAt === undefined ? undefined : changedAt - 2000 }).events.at(-1);
+      const last = readTimeline(dir, {
+        index: ctx.sessions,
+        listId,
+        task: id,
+        changedSince: changedAt === undefined ? undefined : changedAt - 2000,
+      }).events.at(-1);
       if (last !== undefined) {
-        app.out(app.style.dim(renderLastChange(last, Date.now())));
+        ctx.io.out(ctx.io.style.dim(renderLastChange(last, Date.now())));
         // The file is newer than any record of it: someone no record shows changed it since.
         if (changedAt !== undefined && changedAt > Date.parse(last.at) + 2000) {
-          app.out(app.style.dim('changed since then by a change no record shows (a hand edit, or an agent whose session is not known)'));
+          ctx.io.out(ctx.io.style.dim(renderChangedSince()));
         }
       }
     });

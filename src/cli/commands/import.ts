@@ -1,13 +1,13 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { parseImportText } from '../../core/snapshots/import-parse.js';
 import { importSnapshot } from '../../core/snapshots/import-run.js';
 import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
-import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
+import { type ImportReport, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
-import type { App } from '../app.js';
-import { withInterrupt } from '../lifecycle-flags.js';
+import type { Context } from '../runtime/context.js';
+import { withInterrupt } from '../runtime/interrupt.js';
 
 interface ImportOptions {
   format: ImportFormatChoice;
@@ -16,7 +16,7 @@ interface ImportOptions {
   newList?: boolean;
 }
 
-export function registerImport(program: Command, app: App): void {
+export function registerImport(program: Command, ctx: Context): void {
   program
     .command('import')
     .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
@@ -50,7 +50,7 @@ Examples:
     )
     .action(async (file: string, opts: ImportOptions) => {
       const name = file === '-' ? 'stdin' : file;
-      const text = file === '-' ? await readStdin(app) : await readInputFile(file);
+      const text = file === '-' ? await readStdin(ctx) : await readInputFile(file, { cwd: ctx.cwd });
       let snapshot: Snapshot;
       try {
         snapshot = parseImportText(text, opts.format);
@@ -59,7 +59,7 @@ Examples:
         if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
         throw err;
       }
-      const choice = app.list(true, { creates: true, newList: opts.newList });
+      const choice = ctx.list(true, { creates: true, newList: opts.newList });
       // Ctrl-C while writing: stop between two batches (nothing half-written), exit 130.
       const outcome = await withInterrupt((signal) =>
         importSnapshot(choice.dir, snapshot, {
@@ -69,21 +69,28 @@ Examples:
           signal,
         }),
       );
-      app.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
-      for (const w of outcome.warnings) app.warn(w);
-      const report: ImportReport = { list: choice.id, format: snapshot.format, found: snapshot.found, dryRun: Boolean(opts.dryRun), ...outcome };
-      if (app.json) app.out(renderJson(report));
+      ctx.io.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
+      for (const w of outcome.warnings) ctx.io.warn(w);
+      const report: ImportReport = {
+        list: choice.id,
+        format: snapshot.format,
+        found: snapshot.found,
+        dryRun: Boolean(opts.dryRun),
+        ...outcome,
+      };
+      if (ctx.io.json) ctx.io.out(renderJson(report));
       else {
-        const body = renderImportReport(report, app.style);
-        if (body !== '') app.out(body);
+        const body = renderImportReport(report, ctx.io.style);
+        if (body !== '') ctx.io.out(body);
       }
-      app.note(renderImportSummary(report));
+      ctx.io.note(renderImportSummary(report));
     });
 }
 
 /** All of stdin, as text, up to the import limit. A terminal gets a word on how to end the input. */
-async function readStdin(app: App): Promise<string> {
-  if (!process.stdin.isTTY) return readInputDescriptor(0, 'stdin');
-  app.note('reading from stdin; end with Ctrl-D');
-  return readBoundedStream(process.stdin, 'stdin');
+async function readStdin(ctx: Context): Promise<string> {
+  const stdin = ctx.io.stdin;
+  if (!stdin.isTTY && stdin.fd !== undefined) return readInputDescriptor(stdin.fd, 'stdin');
+  if (stdin.isTTY) ctx.io.note('reading from stdin; end with Ctrl-D');
+  return readBoundedStream(stdin.stream() as AsyncIterable<Buffer | string>, 'stdin');
 }

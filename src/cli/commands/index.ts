@@ -1,7 +1,13 @@
+/**
+ * The commands: one file each, registering its options, help and action on the root
+ * program (program.ts). A command is thin: its flags, one call to core, and render's
+ * text for the result. No command imports another; what several share is in flags/,
+ * lifecycle/ or runtime/.
+ */
 import type { Command } from 'commander';
-import type { App } from '../app.js';
+import type { Context } from '../runtime/context.js';
 
-type Register = (program: Command, app: App) => void;
+type Register = (program: Command, ctx: Context) => void;
 
 /**
  * Every subcommand, one file each; the order here is the order in `--help`. Each is
@@ -21,8 +27,9 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['block'], load: async () => (await import('./block.js')).registerBlock },
   { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
   { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
+  // Not graph.ts: core's graph folder has that name, and no two files in src share one.
   { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
-  { names: ['board'], load: async () => (await import('./board-command.js')).registerBoard },
+  { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },
@@ -37,7 +44,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
 /** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any. */
-export function commandNameIn(argv: readonly string[]): string | undefined {
+function commandNameIn(argv: readonly string[]): string | undefined {
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') return argv[i + 1];
@@ -52,10 +59,10 @@ export function commandNameIn(argv: readonly string[]): string | undefined {
  * (`tasks --help`, `tasks help list`, a typo that commander should answer with its
  * suggestions), or when no argv is given (the completion spec wants them all).
  */
-export async function registerCommands(program: Command, app: App, argv?: readonly string[]): Promise<void> {
+export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
   const name = argv === undefined ? undefined : commandNameIn(argv);
   const one = name === undefined ? undefined : COMMANDS.find((c) => c.names.includes(name));
   const chosen = one ? [one] : COMMANDS;
   const registers = await Promise.all(chosen.map((c) => c.load()));
-  for (const register of registers) register(program, app);
+  for (const register of registers) register(program, ctx);
 }

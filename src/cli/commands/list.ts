@@ -1,152 +1,108 @@
-import { Option, type Command } from 'commander';
-import { SORT_KEYS, sortTasks, type SortKey } from '../../core/lists/task-sort.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { indexTasks } from '../../core/graph/blockers.js';
+import { type Command, Option } from 'commander';
+import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
+import { filterTasks } from '../../core/lists/task-filter.js';
+import { SORT_KEYS, type SortKey, sortTasks } from '../../core/lists/task-sort.js';
+import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
 import { readList } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
-import { filterTasks, type TaskFilter } from '../../core/lists/task-filter.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import {
-  missingBlockers,
-  renderMissingLegend,
-  renderMissingWarning,
-  renderSummary,
-  renderTaskLines,
-  renderTaskTable,
-  summaryCounts,
-} from '../../render/task-table.js';
-import { parseDuration } from '../../core/base/duration-flag.js';
-import { DEFAULT_STALLED_MS, listSessionBusy, stalledTasks } from '../../core/progress/stalled-work.js';
-import { formatDuration } from '../../render/duration.js';
-import { usage, type App } from '../app.js';
-import { collect, parseMetaFilter, parsePositiveInt, parseStatusList, requireOwner } from '../parse.js';
+import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
+import { parseDuration } from '../flags/duration-flags.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { parsePositiveInt } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
 
-interface ListOptions {
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  all?: boolean;
-  ready?: boolean;
-  blocked?: boolean;
-  search?: string;
-  meta?: string[];
+interface ListOptions extends FilterOptions {
   sort?: SortKey;
   limit?: string;
   quiet?: boolean;
   stalled?: string | boolean;
 }
 
-export function listFilterFrom(opts: ListOptions): TaskFilter {
-  return {
-    statuses: parseStatusList(opts.status),
-    owner: requireOwner('--owner', opts.owner),
-    unowned: Boolean(opts.unowned),
-    includeInternal: Boolean(opts.all),
-    ready: Boolean(opts.ready),
-    blocked: Boolean(opts.blocked),
-    search: opts.search,
-    meta: parseMetaFilter(opts.meta),
-  };
-}
-
-export function registerList(program: Command, app: App): void {
-  program
-    .command('list')
-    .alias('ls')
-    .description('list the tasks of a list, in id order, with a summary')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)")
-    .option('--unowned', 'only tasks nobody owns')
-    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
-    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
-    .option('--search <text>', 'only tasks whose subject or description holds <text> (any case)')
-    .option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)', collect)
-    .addOption(new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]))
+export function registerList(program: Command, ctx: Context): void {
+  const command = program.command('list').alias('ls').description('list the tasks of a list, in id order, with a summary');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all', 'search', 'meta'])
+    .addOption(
+      new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]),
+    )
     .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
     .option('-q, --quiet', 'no summary line')
-    .option('--stalled [duration]', 'only tasks in progress whose file has not changed for this long (default 30m) while their session is not busy')
+    .option(
+      '--stalled [duration]',
+      'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy',
+    )
     .addHelpText(
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => {
-      const filter = listFilterFrom(opts);
+      const filter = filterFrom(opts, ctx);
       const limit = parsePositiveInt('--limit', opts.limit);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
-      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration(opts.stalled, '--stalled') : DEFAULT_STALLED_MS;
-      const { id: listId, dir } = app.list(false);
+      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
+      const { id: listId, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) app.warn(`skipped ${p.file}: ${p.reason}`);
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       if (filter.owner !== undefined) {
         // A typo in a name shows as an empty list; say so rather than leave it to guessing.
-        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(app.configDir, listId));
-        if (warning !== undefined) app.warn(warning);
+        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(ctx.configDir, listId));
+        if (warning !== undefined) ctx.io.warn(warning);
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const stalled = stalledIn(app, listId, dir, snapshot.tasks, stalledAfter);
+      const stalled = stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions });
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
-      const needTimes = sort === 'updated' || (app.humanLayout && !app.json);
-      const times = needTimes ? taskFileTimes(dir, matching.map((t) => t.id)) : new Map<string, number>();
+      const needTimes = sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json);
+      const times = needTimes
+        ? taskFileTimes(
+            dir,
+            matching.map((t) => t.id),
+          )
+        : new Map<string, number>();
       const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
       const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
-      if (app.json) {
-        app.out(renderJson(tasks));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(tasks));
         return;
       }
-      const gone = app.goneOwners(listId);
+      const gone = ctx.goneOwners(listId);
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
       const goneCount = matching.filter(isGone).length;
-      const shownOf = tasks.length < matching.length ? ` (showing ${tasks.length}; --limit)` : '';
-      const summary = renderSummary(summaryCounts(matching, index), app.humanLayout ? app.style : app.errStyle) + shownOf;
+      const summary =
+        renderSummary(countTasks(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) +
+        renderLimitNote(tasks.length, matching.length);
       const missing = missingBlockers(tasks, index);
-      if (app.humanLayout) {
+      if (ctx.io.humanLayout) {
         if (tasks.length > 0) {
-          app.out(renderTaskTable(tasks, index, { style: app.style, width: app.columns, updated: times, now: Date.now(), isGone, stalledFor: (t) => stalled.get(t.id) }));
+          ctx.io.out(
+            renderTaskTable(tasks, index, {
+              style: ctx.io.style,
+              width: ctx.io.columns,
+              updated: times,
+              now: Date.now(),
+              isGone,
+              stalledFor: (t) => stalled.get(t.id),
+            }),
+          );
         }
-        if (!opts.quiet) app.out(summary);
+        if (!opts.quiet) ctx.io.out(summary);
         const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
-        if (shownStalled > 0 && !opts.quiet) app.out(app.style.yellow(stalledNote(shownStalled, stalledAfter)));
-        if (goneCount > 0 && !opts.quiet) app.out(app.style.red(goneNote(goneCount, gone!.why)));
-        if (missing.length > 0 && !opts.quiet) app.out(renderMissingLegend(app.style));
+        if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, stalledAfter)));
+        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why)));
+        if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
-        if (tasks.length > 0) app.out(renderTaskLines(tasks, index));
-        if (!opts.quiet) app.note(summary);
-        if (goneCount > 0) app.warn(goneNote(goneCount, gone!.why));
+        if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
+        if (!opts.quiet) ctx.io.note(summary);
+        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why));
         for (const t of tasks) {
           const idle = stalled.get(t.id);
-          if (idle !== undefined) app.warn(`task #${t.id} is stalled: in progress, unchanged for ${formatDuration(idle)}`);
+          if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle));
         }
-        for (const m of missing) app.warn(renderMissingWarning(m));
+        for (const m of missing) ctx.io.warn(renderMissingWarning(m));
       }
     });
-}
-
-/**
- * The tasks in progress that stalled, with how long (ms). The session index is asked
- * only when some task is old enough: a busy session means its agent is working.
- */
-function stalledIn(app: App, listId: string, dir: string, tasks: readonly Task[], afterMs: number): Map<string, number> {
-  const working = tasks.filter((t) => t.status === 'in_progress');
-  if (working.length === 0) return new Map();
-  const times = taskFileTimes(dir, working.map((t) => t.id));
-  const now = Date.now();
-  const due = stalledTasks(working, (id) => times.get(id), now, afterMs, undefined);
-  if (due.length === 0) return new Map();
-  const stalled = stalledTasks(working, (id) => times.get(id), now, afterMs, listSessionBusy(app.sessions, listId));
-  return new Map(stalled.map((s) => [s.id, s.idleMs]));
-}
-
-function stalledNote(count: number, afterMs: number): string {
-  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatDuration(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
-}
-
-/** "2 unfinished tasks are owned by agents of session 2d483082, which ended: tasks release --gone" */
-function goneNote(count: number, why: string): string {
-  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: tasks release --gone gives them back`;
 }

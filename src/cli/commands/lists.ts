@@ -1,17 +1,16 @@
 import type { Command } from 'commander';
-import { isWithin, listFolders, overviewLists, type ListOverview } from '../../core/lists/list-summary.js';
-import type { SessionInfo } from '../../core/sessions/session-index.js';
+import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { renderListsLines, renderListsTable, shownSession } from '../../render/lists-table.js';
-import { usage, type App } from '../app.js';
+import { listJson, renderListsLines, renderListsTable } from '../../render/lists-table.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
   here?: boolean;
   live?: boolean;
 }
 
-export function registerLists(program: Command, app: App): void {
+export function registerLists(program: Command, ctx: Context): void {
   program
     .command('lists')
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
@@ -36,71 +35,37 @@ Examples:
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
     .action((opts: ListsOptions) => {
-      const here = opts.here ? app.cwd : undefined;
+      const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
-      const lists = overviewLists(app.configDir, app.sessions).filter(
+      const lists = overviewLists(ctx.configDir, ctx.sessions).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
       );
-      for (const name of listFolders(app.configDir).foreign) {
-        app.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
+      for (const name of listFolders(ctx.configDir).foreign) {
+        ctx.io.warn(
+          `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+        );
       }
-      const { byList, problems } = teamsByList(app.configDir);
-      for (const p of problems) app.warn(`skipped team config ${p.file}: ${p.reason}`);
+      const { byList, problems } = teamsByList(ctx.configDir);
+      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);
       const teamOf = (id: string) => {
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
       };
-      if (app.json) {
-        app.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
         return;
       }
       if (lists.length === 0) {
-        app.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${app.configDir}`);
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${ctx.configDir}`);
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
-      app.out(
-        app.humanLayout
-          ? renderListsTable(rows, { style: app.style, now: Date.now(), width: app.columns, home: app.home })
+      ctx.io.out(
+        ctx.io.humanLayout
+          ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })
           : renderListsLines(rows),
       );
     });
-}
-
-/** Every field in full; the shown session's fields at the top level, every session in `sessions`. */
-function listJson(l: ListOverview, team: { name: string; members: string[] } | undefined) {
-  const s = shownSession(l);
-  return {
-    id: l.id,
-    shortId: l.shortId,
-    path: l.dir,
-    total: l.total,
-    ...l.counts,
-    problems: l.problems,
-    changedAt: new Date(l.changedAt).toISOString(),
-    team: team?.name ?? null,
-    members: team?.members ?? [],
-    ...sessionJson(s),
-    sessions: l.sessions.map(sessionJson),
-  };
-}
-
-function sessionJson(s: SessionInfo | undefined) {
-  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-  return {
-    sessionId: s?.sessionId ?? null,
-    state: s?.state ?? null,
-    activity: s?.activity ?? null,
-    pid: s?.pid ?? null,
-    sessionName: s?.name ?? null,
-    cwd: s?.cwd ?? null,
-    branch: s?.branch ?? null,
-    prompt: s?.prompt ?? null,
-    lastPrompt: s?.lastPrompt ?? null,
-    firstActivity: iso(s?.firstActivity),
-    lastActivity: iso(s?.lastActivity),
-    transcript: s?.transcript ?? null,
-  };
 }

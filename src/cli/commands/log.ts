@@ -1,25 +1,25 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../../core/base/duration-flag.js';
-import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { TasksError } from '../../core/base/errors.js';
-import { readList, readTasks } from '../../core/store/list-read.js';
-import { renderLogLines, stamp } from '../../render/log-lines.js';
-import type { App } from '../app.js';
-import { usage } from '../app.js';
+import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { readList, readTasks } from '../../core/store/list-read.js';
+import { renderJournalDamage, renderLogLines, renderLogNotes } from '../../render/log-lines.js';
 import { PLAIN } from '../../render/style.js';
+import { parseDuration } from '../flags/duration-flags.js';
+import { parsePositiveInt } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
 
 interface LogOptions {
   since?: string;
   limit?: string;
 }
 
-export function registerLog(program: Command, app: App): void {
+export function registerLog(program: Command, ctx: Context): void {
   program
     .command('log')
     .description('who changed what, and when: the changes made with tasks and by agents, oldest first')
     .argument('[id]', 'only this task')
-    .option('--since <duration>', 'only changes in the last <duration> (90s, 30m, 2h, 7d)')
+    .option('--since <duration>', 'only changes in the last <duration> (durations: see tasks --help)')
     .option('--limit <n>', 'only the last <n> changes')
     .addHelpText(
       'after',
@@ -41,35 +41,24 @@ Examples:
     )
     .action((rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
-      const since = opts.since === undefined ? undefined : Date.now() - parseDuration(opts.since, '--since');
-      const limit = opts.limit === undefined ? undefined : /^[0-9]+$/.test(opts.limit) ? Number(opts.limit) : NaN;
-      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) throw usage(`invalid --limit "${opts.limit}": expected a whole number above 0`);
-      const { id: listId, dir } = app.list(false);
-      const timeline = readTimeline(dir, { index: app.sessions, listId, task });
-      for (const d of timeline.damaged) app.warn(d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`);
+      const since = opts.since === undefined ? undefined : Date.now() - parseDuration('--since', opts.since);
+      const limit = parsePositiveInt('--limit', opts.limit);
+      const { id: listId, dir } = ctx.list(false);
+      const timeline = readTimeline(dir, { index: ctx.sessions, listId, task });
+      for (const d of timeline.damaged) ctx.io.warn(renderJournalDamage(d));
       if (task !== undefined && timeline.events.length === 0 && readTasks(dir, [task]).length === 0) {
         throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
       }
       let events = timeline.events;
       if (since !== undefined) events = events.filter((e) => Date.parse(e.at) >= since);
       if (limit !== undefined) events = events.slice(-limit);
-      if (app.json) {
-        if (events.length > 0) app.out(events.map((e) => JSON.stringify(e)).join('\n'));
+      if (ctx.io.json) {
+        if (events.length > 0) ctx.io.out(events.map((e) => JSON.stringify(e)).join('\n'));
         return;
       }
       const tasks = readList(dir).tasks.filter((t) => task === undefined || t.id === task);
       const gaps = gapsOf(timeline.events, tasks);
-      const first = timeline.events[0];
-      const start =
-        first === undefined
-          ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded`
-          : `history from ${stamp(first.at)}`;
-      const notes = [
-        `${start} (the journal of tasks' own changes${timeline.transcripts > 0 ? `, and ${timeline.transcripts} transcript${timeline.transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known'})`,
-        ...(gaps.before.length > 0 ? [`no record of the creation of ${gaps.before.map((id) => `#${id}`).join(', ')} (made before the record starts, or by a session that is not known)`] : []),
-        ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${gaps.unexplained.map((id) => `#${id}`).join(', ')}`] : []),
-      ];
-      for (const n of notes) app.note(n);
-      if (events.length > 0) app.out(renderLogLines(events, app.humanLayout ? app.style : PLAIN));
+      for (const n of renderLogNotes({ task, first: timeline.events[0], transcripts: timeline.transcripts, gaps })) ctx.io.note(n);
+      if (events.length > 0) ctx.io.out(renderLogLines(events, ctx.io.humanLayout ? ctx.io.style : PLAIN));
     });
 }

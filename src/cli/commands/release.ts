@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
+import { TasksError } from '../../core/base/errors.js';
+import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
 import { readList } from '../../core/store/list-read.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
-import { TasksError } from '../../core/base/errors.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims/release-apply.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
-import { usage, type App } from '../app.js';
-import { parseIds, requireOwner } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
+import { renderNoneGone, renderNothingHeld, renderReleaseLine, renderWouldRelease } from '../../render/release-lines.js';
+import { parseIds, requireOwner } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;
@@ -18,12 +18,12 @@ interface ReleaseOptions extends PreconditionOptions {
 
 type ReleaseReport = ReleaseResult | { id: string; released: false; error: { code: string; message: string } };
 
-export function registerRelease(program: Command, app: App): void {
+export function registerRelease(program: Command, ctx: Context): void {
   const cmd = program
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
     .argument('[ids...]', 'task ids')
-    .option('--owner <agent>', "release every unfinished task of <agent> (what Claude Code does when a teammate exits)")
+    .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing');
   addPreconditionOptions(cmd)
@@ -43,27 +43,27 @@ Examples:
   tasks release --owner worker-2 --json | jq -r '.[].id'`,
     )
     .action(async (rawIds: string[], opts: ReleaseOptions) => {
-      const owner = requireOwner('--owner', opts.owner);
+      const owner = requireOwner('--owner', opts.owner, ctx);
       const ids = parseIds(rawIds);
-      if (opts.gone) return releaseGone(app, opts, ids, owner);
+      if (opts.gone) return releaseGone(ctx, opts, ids, owner);
       if (opts.dryRun) throw usage('--dry-run goes with --gone');
       if (owner !== undefined && ids.length > 0) throw usage('give task ids or --owner, not both');
       if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');
-      const pre = preconditionsFrom(opts);
+      const pre = preconditionsFrom(opts, ctx);
       if (owner !== undefined && pre) throw usage('--if-* preconditions apply to given task ids, not to --owner');
-      const { id: listId, dir } = app.list(true);
+      const { id: listId, dir } = ctx.list(true);
       const reports: ReleaseReport[] = [];
       if (owner !== undefined) {
         const released = await releaseOwner(dir, owner);
         if (released.length === 0) {
           // A team member's name with nothing to release is fine; a typo deserves a word.
-          const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(app.configDir, listId));
-          if (warning !== undefined) app.warn(warning);
+          const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(ctx.configDir, listId));
+          if (warning !== undefined) ctx.io.warn(warning);
         }
         reports.push(...released);
-        if (!app.json) {
-          for (const r of released) app.out(line(r));
-          if (released.length === 0) app.note(`${oneLine(owner)} holds no unfinished task; nothing released`);
+        if (!ctx.io.json) {
+          for (const r of released) ctx.io.out(renderReleaseLine(r));
+          if (released.length === 0) ctx.io.note(renderNothingHeld(owner));
         }
       } else {
         const guard = preconditionGuard(pre);
@@ -71,25 +71,17 @@ Examples:
           try {
             const r = await releaseTask(dir, id, guard);
             reports.push(r);
-            if (!app.json) app.out(line(r));
+            if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
           } catch (err) {
             // One failure does not stop the others; the exit code is the worst one.
-            app.fail(err);
+            ctx.io.fail(err);
             if (!(err instanceof TasksError)) throw err;
             reports.push({ id, released: false, error: { code: err.code, message: err.message } });
           }
         }
       }
-      if (app.json) app.out(renderJson(reports));
+      if (ctx.io.json) ctx.io.out(renderJson(reports));
     });
-}
-
-function line(r: ReleaseResult): string {
-  const subject = oneLine(r.task.subject);
-  if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
-  const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
-  const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
-  return `Released task #${r.id}${from}${status}: ${subject}`;
 }
 
 /**
@@ -97,20 +89,21 @@ function line(r: ReleaseResult): string {
  * under the task lock against the owner we saw, so a task an agent or person took over
  * meanwhile is left alone (reported, exit 4).
  */
-async function releaseGone(app: App, opts: ReleaseOptions, ids: string[], owner: string | undefined): Promise<void> {
+async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], owner: string | undefined): Promise<void> {
   if (ids.length > 0 || owner !== undefined) throw usage('--gone takes no task ids and no --owner');
-  if (preconditionsFrom(opts)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
-  const { id: listId, dir } = app.list(true);
-  const gone = app.goneOwners(listId);
+  if (preconditionsFrom(opts, ctx)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
+  const { id: listId, dir } = ctx.list(true);
+  const gone = ctx.goneOwners(listId);
   const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
   if (targets.length === 0) {
-    if (app.json) app.out(renderJson([]));
-    else app.note(gone === undefined ? 'no owner here is known to be gone (no ended or crashed session owns this list)' : 'no unfinished task is held by a gone owner; nothing released');
+    if (ctx.io.json) ctx.io.out(renderJson([]));
+    else ctx.io.note(renderNoneGone(gone !== undefined));
     return;
   }
   if (opts.dryRun) {
-    if (app.json) app.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
-    else for (const t of targets) app.out(`Would release task #${t.id} from ${oneLine(t.owner ?? '')} (${gone!.why}): ${oneLine(t.subject)}`);
+    if (ctx.io.json)
+      ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
+    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
     return;
   }
   const reports: ReleaseReport[] = [];
@@ -118,12 +111,12 @@ async function releaseGone(app: App, opts: ReleaseOptions, ids: string[], owner:
     try {
       const r = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
       reports.push(r);
-      if (!app.json) app.out(line(r));
+      if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
     } catch (err) {
-      app.fail(err);
+      ctx.io.fail(err);
       if (!(err instanceof TasksError)) throw err;
       reports.push({ id: t.id, released: false, error: { code: err.code, message: err.message } });
     }
   }
-  if (app.json) app.out(renderJson(reports));
+  if (ctx.io.json) ctx.io.out(renderJson(reports));
 }

@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
 import { blockerState, indexTasks } from '../../core/graph/blockers.js';
-import { unblockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
+import { unblockTask } from '../../core/writes/dependencies.js';
+import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
-import { idRefs as refs } from '../../render/refs.js';
-import { usage, type App } from '../app.js';
-import { collect, parseIds } from '../parse.js';
+import { collect, parseIds } from '../flags/parse.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UnblockOptions {
   by?: string[];
 }
 
-export function registerUnblock(program: Command, app: App): void {
+export function registerUnblock(program: Command, ctx: Context): void {
   program
     .command('unblock')
-    .description("remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)")
+    .description('remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)')
     .argument('<id>', 'the task that waits')
     .option('--by <ids>', 'only these blockers (comma-separated, or repeat --by)', collect)
     .addHelpText(
@@ -33,19 +33,18 @@ Examples:
       const id = parseTaskId(rawId);
       const only = opts.by === undefined ? undefined : parseIds(opts.by);
       if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
-      const { dir } = app.list(true);
+      const { dir } = ctx.list(true);
       const result = await unblockTask(dir, id, only);
-      for (const b of result.notBlocking) app.warn(`#${b} does not block #${id}`);
-      if (app.json) {
-        app.out(renderJson(result.task));
+      for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(result.task));
         return;
       }
-      if (result.removed.length === 0) {
-        app.out(`Task #${id} ${only === undefined ? 'has no blockers' : 'is not blocked by those'}; nothing changed`);
-        return;
-      }
-      const open = blockerState(result.task, indexTasks(readList(dir).tasks)).open;
-      const still = open.length > 0 && result.task.status !== 'completed' ? ` (still blocked by ${refs(open)})` : '';
-      app.out(`Task #${id} is no longer blocked by ${refs(result.removed)}${still}`);
+      // A completed task waits for nothing; an unfinished one is told what still blocks it.
+      const stillOpen =
+        result.removed.length === 0 || result.task.status === 'completed'
+          ? []
+          : blockerState(result.task, indexTasks(readList(dir).tasks)).open;
+      ctx.io.out(renderUnblocked(id, result.removed, stillOpen, only !== undefined));
     });
 }

@@ -1,22 +1,21 @@
 import type { Command } from 'commander';
 import { journalPath } from '../../core/history/journal.js';
+import { applyUndo, planLastUndo } from '../../core/history/undo-plan.js';
 import { withOwnFileLock } from '../../core/locks/locks.js';
-import { applyUndo, planLastUndo, shownValue, type UndoPlan, type UndoStep } from '../../core/history/undo-plan.js';
-import { readTaskFile } from '../../core/store/task-file.js';
 import { taskPath } from '../../core/store/paths.js';
+import { readTaskFile } from '../../core/store/task-file.js';
 import { renderJson } from '../../render/json.js';
-import { stamp } from '../../render/log-lines.js';
-import { oneLine } from '../../render/text.js';
-import type { App } from '../app.js';
+import { renderUndo, undoJson } from '../../render/undo-report.js';
+import type { Context } from '../runtime/context.js';
 
 interface UndoOptions {
   dryRun?: boolean;
 }
 
-export function registerUndo(program: Command, app: App): void {
+export function registerUndo(program: Command, ctx: Context): void {
   program
     .command('undo')
-    .description("take back the last change made with tasks in this list (from its journal), if nothing has changed it since")
+    .description('take back the last change made with tasks in this list (from its journal), if nothing has changed it since')
     .option('-n, --dry-run', 'say what would be taken back; change nothing')
     .addHelpText(
       'after',
@@ -32,7 +31,7 @@ Examples:
   tasks undo --json | jq '.steps'`,
     )
     .action(async (opts: UndoOptions) => {
-      const { dir } = app.list(true);
+      const { dir } = ctx.list(true);
       const current = (id: string) => {
         const read = readTaskFile(taskPath(dir, id));
         return read.kind === 'ok' ? read.task : undefined;
@@ -42,43 +41,16 @@ Examples:
       const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
         const planned = planLastUndo(dir, current);
         if (!opts.dryRun) {
-          app.undoing = planned.txn;
+          ctx.undoing = planned.txn;
           await applyUndo(dir, planned);
-          app.flushJournal();
+          ctx.flushJournal();
         }
         return planned;
       });
-      if (app.json) {
-        app.out(renderJson(planJson(plan, Boolean(opts.dryRun))));
+      if (ctx.io.json) {
+        ctx.io.out(renderJson(undoJson(plan, Boolean(opts.dryRun))));
         return;
       }
-      const head = `${opts.dryRun ? 'Would undo' : 'Undid'} ${plan.command} by ${oneLine(plan.actor.name)} at ${stamp(plan.at)}:`;
-      app.out([head, ...plan.steps.map((s) => `  ${stepText(s)}`)].join('\n'));
+      ctx.io.out(renderUndo(plan, Boolean(opts.dryRun)));
     });
-}
-
-function stepText(step: UndoStep): string {
-  if (step.kind === 'delete') return `#${step.id} removed again: ${oneLine(step.task.subject)}`;
-  if (step.kind === 'restore') return `#${step.id} restored: ${oneLine(step.task.subject)}`;
-  const fields = Object.entries(step.fields).map(([k, { from, to }]) => `${k} ${show(shownValue(from))} → ${show(shownValue(to))}`);
-  return `#${step.id} ${fields.join(', ')}`;
-}
-
-function show(v: unknown): string {
-  return v === null ? '(none)' : oneLine(typeof v === 'string' ? v : JSON.stringify(v));
-}
-
-function planJson(plan: UndoPlan, dryRun: boolean) {
-  return {
-    undone: !dryRun,
-    txn: plan.txn,
-    command: plan.command,
-    actor: plan.actor,
-    at: plan.at,
-    steps: plan.steps.map((s) =>
-      s.kind === 'revert'
-        ? { kind: s.kind, id: s.id, fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])) }
-        : { kind: s.kind, id: s.id, task: s.task },
-    ),
-  };
 }

@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
+import { setOwn } from '../../core/base/own-key.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
+import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { readList } from '../../core/store/list-read.js';
 import type { TaskPatch } from '../../core/store/patch.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
-import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
-import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
-import { oneLine } from '../../render/text.js';
-import { renderUnchangedMessage, renderUpdateMessage } from '../../render/update-message.js';
-import { fieldChanges } from '../../core/watch/watch-diff.js';
-import { usage, type App } from '../app.js';
-import { warnOpenBlockers } from '../open-blockers-warning.js';
-import { addLifecycleOptions, runLifecycle, type LifecycleFlags } from '../lifecycle-flags.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../precondition-flags.js';
-import { setOwn } from '../../core/base/own-key.js';
+import { renderNote } from '../../render/note.js';
+import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
+import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
+import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;
@@ -30,7 +30,7 @@ interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
 }
 
 /** Flags -> a TaskPatch with TaskUpdate's semantics; `--status deleted` is handled by the caller. */
-export function patchFrom(opts: UpdateOptions): TaskPatch {
+function patchFrom(opts: UpdateOptions, me: Me): TaskPatch {
   const patch: TaskPatch = {};
   if (opts.subject !== undefined) patch.subject = requireText('--subject', opts.subject) as string;
   if (opts.description !== undefined) patch.description = opts.description;
@@ -38,7 +38,7 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
   if (opts.status !== undefined) patch.status = parseStatus(opts.status);
   // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
   if (opts.owner === false) patch.owner = null;
-  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner) as string;
+  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
   const meta = parseMeta(opts.meta) ?? {};
   for (const key of opts.unsetMeta ?? []) setOwn(meta, key, null);
   if (Object.keys(meta).length > 0) patch.metadata = meta;
@@ -51,10 +51,10 @@ export function patchFrom(opts: UpdateOptions): TaskPatch {
 
 const PRECONDITION_KEYS = new Set(['ifStatus', 'ifOwner', 'ifUnowned']);
 
-export function registerUpdate(program: Command, app: App): void {
+export function registerUpdate(program: Command, ctx: Context): void {
   const cmd = program
     .command('update')
-    .description('change a task, merging as the agents\' TaskUpdate does')
+    .description("change a task, merging as the agents' TaskUpdate does")
     .argument('<id>', 'task id')
     .option('--subject <text>', 'new title')
     .option('-d, --description <text>', 'new description')
@@ -73,35 +73,33 @@ export function registerUpdate(program: Command, app: App): void {
     )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
-      const guard = preconditionGuard(preconditionsFrom(opts));
+      const guard = preconditionGuard(preconditionsFrom(opts, ctx));
       if (opts.status?.trim().toLowerCase() === 'deleted') {
         const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
         const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
         if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
-        const choice = app.list(true);
+        const choice = ctx.list(true);
         const result = await deleteTask(choice.dir, id, guard);
-        if (app.json) app.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
-        else app.out(app.isTTY ? `${app.style.green('✔')} Deleted #${id} from ${oneLine(choice.id)}` : `Deleted task #${id}`);
+        if (ctx.io.json) ctx.io.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
+        else ctx.io.out(renderDeletedByUpdate(choice.id, id, { human: ctx.io.humanLayout, style: ctx.io.style }));
         return;
       }
-      const patch = patchFrom(opts);
+      const patch = patchFrom(opts, ctx);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
-      const choice = app.list(true);
+      const choice = ctx.list(true);
       const before = patch.status === 'completed' ? readList(choice.dir).tasks : undefined;
-      const updated = await runLifecycle(app, choice, opts, (ctx, report) => updateTaskWithLifecycle(ctx, id, patch, guard, report));
+      const updated = await runLifecycle(ctx, choice, opts, (lifecycle, report) =>
+        updateTaskWithLifecycle(lifecycle, id, patch, guard, report),
+      );
       if (updated === undefined) return;
       const { result } = updated;
       if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
-        warnOpenBlockers(app, choice.dir, result.task);
+        warnOpenBlockers(ctx, choice.dir, result.task);
       }
-      if (app.json) app.out(renderJson(result.task));
-      else if (result.changed.length === 0) app.out(renderUnchangedMessage(choice.id, id));
-      // In a terminal, what changed, in words; piped, the agents' own TaskUpdate wording,
-      // which scripts written against agents' output already read.
-      else if (app.isTTY) app.out(renderUpdateMessage(choice.id, result.task, fieldChanges(result.before, result.task), app.style));
-      else app.out(`Updated task #${id} ${result.changed.join(', ')}`);
+      if (ctx.io.json) ctx.io.out(renderJson(result.task));
+      else ctx.io.out(renderUpdateResult(choice.id, result, { human: ctx.io.humanLayout, style: ctx.io.style }));
       // This completion closed out the list: Claude Code's agents would be told to verify.
       const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
-      if (nudge) app.note(`note: ${nudge.message}`);
+      if (nudge) ctx.io.note(renderNote(nudge.message));
     });
 }

@@ -1,31 +1,20 @@
 import type { Command } from 'commander';
-import { countTasks } from '../../core/graph/blockers.js';
 import type { Clock } from '../../core/base/clock.js';
-import { parseDuration } from '../../core/base/duration-flag.js';
 import { TasksError } from '../../core/base/errors.js';
-import type { TaskFilter } from '../../core/lists/task-filter.js';
-import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
-import { formatDuration } from '../../render/duration.js';
-import { STATUS_WORD } from '../../render/status.js';
-import { renderSummary } from '../../render/task-table.js';
-import { PLAIN } from '../../render/style.js';
-import { usage, type App } from '../app.js';
-import { collect } from '../parse.js';
-import { processTerminal } from '../terminal.js';
-import { LiveSink } from '../watch-live.js';
-import { WatchSession, type WatchSink } from '../watch-session.js';
-import { describeStalled, listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch-sources.js';
-import { StreamSink } from '../watch-stream.js';
-import { listFilterFrom } from './list.js';
+import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import { WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
+import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
+import { parseDuration } from '../flags/duration-flags.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
+import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { LiveSink } from '../watch/watch-live.js';
+import { listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
+import { StreamSink } from '../watch/watch-stream.js';
 
-interface WatchOptions {
-  status?: string[];
-  owner?: string;
-  unowned?: boolean;
-  ready?: boolean;
-  blocked?: boolean;
-  all?: boolean;
+interface WatchOptions extends FilterOptions {
   until?: string;
   timeout?: string;
   stream?: string;
@@ -84,105 +73,94 @@ Examples:
   tasks watch --session 2d48 --until all-completed       a TodoWrite session, by its transcript
   tasks watch --until all-completed --fail-if-stalled 20m --json   CI: fail fast`;
 
-function describeRunEnd(reason: string): string {
-  if (reason === 'input-ended') return 'the run\'s input ended without a result event';
-  if (reason === 'session-ended') return 'the session stopped running';
-  return 'the run ended';
-}
-
-function filterLabel(filter: TaskFilter): string | undefined {
-  const parts: string[] = [];
-  if (filter.statuses) parts.push(`status ${filter.statuses.join(',')}`);
-  if (filter.owner !== undefined) parts.push(`owner ${filter.owner}`);
-  if (filter.unowned) parts.push('unowned');
-  if (filter.ready) parts.push('ready');
-  if (filter.blocked) parts.push('blocked');
-  return parts.length > 0 ? parts.join(', ') : undefined;
-}
-
-export function registerWatch(program: Command, app: App): void {
-  program
+export function registerWatch(program: Command, ctx: Context): void {
+  const command = program
     .command('watch')
-    .description('watch a list live; or stream its changes as NDJSON; or wait until a condition holds')
-    .option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)', collect)
-    .option('-o, --owner <name>', 'only tasks owned by <name>')
-    .option('--unowned', 'only tasks nobody owns')
-    .option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker')
-    .option('--blocked', 'only unfinished tasks waiting for an open blocker')
-    .option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too')
+    .description('watch a list live; or stream its changes as NDJSON; or wait until a condition holds');
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all'])
     .option('-u, --until <condition>', `end with exit 0 when it holds: ${UNTIL_FORMS.join(', ')}`)
-    .option('-t, --timeout <duration>', 'end with exit 124 when this passes first: 90s, 5m, 1h, 1h30m')
+    .option('-t, --timeout <duration>', 'end with exit 124 when this passes first (durations: see tasks --help)')
     .option('--stream <file>', "follow an agent's run from its stream-json output: a file (followed as it grows) or - for stdin")
-    .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long')
+    .option(
+      '--fail-if-stalled <duration>',
+      'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
+    )
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
-      const filter = listFilterFrom(opts);
-      if (filter.owner !== undefined && filter.unowned) throw usage('--owner and --unowned cannot be used together');
-      if (filter.ready && filter.blocked) throw usage('--ready and --blocked cannot be used together');
+      const filter = filterFrom(opts, ctx);
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
-      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
-      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration(opts.failIfStalled, '--fail-if-stalled');
+      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
+      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const clock: Clock = { now: () => Date.now() };
-      const globals = app.globals();
+      const globals = ctx.globals();
       if (opts.stream !== undefined && globals.session !== undefined) {
         throw usage('--stream and --session cannot be used together: a stream names its own session');
       }
       const target =
         opts.stream !== undefined
-          ? streamTarget(app, opts.stream, clock)
-          : ((globals.session === undefined ? undefined : transcriptTarget(app, globals.session, clock)) ?? listTarget(app, clock));
+          ? streamTarget(ctx, opts.stream, clock)
+          : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
       const untilText = until ? formatUntil(until) : undefined;
       const watchedDir = target.listDir();
       if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
         // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
-        app.warn(`task #${until.id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[until.status]}`);
+        ctx.io.warn(renderTaskNotYet(until.id, until.status));
       }
 
       let session: WatchSession | undefined;
       let sink: WatchSink;
-      if (app.json || !app.isTTY) {
-        sink = new StreamSink(app, target.listId, untilText);
+      if (ctx.io.json || !ctx.io.humanLayout) {
+        sink = new StreamSink(ctx, target.listId, untilText);
       } else {
-        sink = new LiveSink(processTerminal(app.env), {
+        sink = new LiveSink(ctx.io.terminal(), {
           listId: target.listId,
           dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
-          filterLabel: filterLabel(filter),
+          filterLabel: renderFilterLabel(filter),
           following: target.following,
-          style: app.style,
+          style: ctx.io.style,
           clock,
           onQuit: () => session?.stop(),
-          print: (text) => app.out(text),
+          print: (text) => ctx.io.out(text),
         });
       }
-      const stall = stallMs === undefined ? undefined : stallWatch(app, target, stallMs);
-      session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock }, sink);
-      const outcome = await session.run();
+      const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
+      const timers = {
+        setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+        clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+      };
+      // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
+      const outcome = await withInterrupt(
+        (stop) => {
+          session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock, timers, stop }, sink);
+          return session.run();
+        },
+        [...INTERRUPTS, 'SIGHUP'],
+      );
 
       const counts = countTasks(outcome.view.shown, outcome.view.index);
-      const where = renderSummary(counts, PLAIN);
       if (outcome.reason === 'timeout') {
-        const waited = `timed out after ${formatDuration(timeoutMs ?? 0)}`;
-        throw new TasksError('timeout', until ? `${waited} before ${untilText} held; ${where}` : `${waited}; ${where}`, {
+        throw new TasksError('timeout', watchEndMessage.timeout(timeoutMs ?? 0, untilText, counts), {
           details: { until: untilText, counts },
         });
       }
       if (outcome.reason === 'stalled') {
-        throw new TasksError('stalled', `${describeStalled(outcome.stalled ?? [])}; ${where}`, {
+        throw new TasksError('stalled', watchEndMessage.stalled(outcome.stalled ?? [], counts), {
           hint: 'is the agent stuck? tasks list --stalled shows such tasks',
           details: { stalled: (outcome.stalled ?? []).map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })), counts },
         });
       }
-      if (outcome.reason === 'stopped' && until && !outcome.met) {
-        throw new TasksError('interrupted', `stopped before ${untilText} held; ${where}`);
+      if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
+        throw new TasksError('interrupted', watchEndMessage.stopped(untilText, counts));
       }
-      if (outcome.run && until && !outcome.met) {
-        throw new TasksError('run_ended', `${describeRunEnd(outcome.reason)} before ${untilText} held; ${where}`, {
+      if (outcome.run && untilText !== undefined && !outcome.met) {
+        throw new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, counts), {
           details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
         });
       }
-      if (outcome.reason === 'condition-met' && !app.json && app.isTTY) app.note(`${app.errStyle.green('✔')} ${untilText} holds`);
+      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout)
+        ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
     });
 }

@@ -1,8 +1,3 @@
-import { DIRECTIVE, complete, formatCompletion } from './candidates.js';
-import { liveValues } from './live-values.js';
-import { loadSpec } from './spec-load.js';
-import { writeAllSync } from '../fd-output.js';
-
 /**
  * `tasks __complete <words...> <current word>`: the hidden command the completion
  * scripts run on every TAB (cobra's protocol; see candidates.ts). bin/tasks.js sends
@@ -15,6 +10,12 @@ import { writeAllSync } from '../fd-output.js';
  * folder, a word that makes no sense) gives fewer candidates, never a message in the
  * user's terminal; TASKS_DEBUG=1 prints it on stderr, which the scripts discard.
  */
+
+import { writeAllSync } from '../runtime/fd-output.js';
+import { complete, DIRECTIVE, formatCompletion } from './candidates.js';
+import { liveValues } from './live-values.js';
+import { loadSpec } from './spec-load.js';
+
 async function completeMain(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   try {
     const spec = await loadSpec();

@@ -1,7 +1,9 @@
 import type { Argument, Command, Option } from 'commander';
-import { App } from '../app.js';
-import { buildProgram } from '../program.js';
-import { SPEC_VERSION, type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec } from './spec.js';
+import { buildProgram } from '../commands/program.js';
+import { Context, processCwd } from '../runtime/context.js';
+import { standardInput } from '../runtime/fd-output.js';
+import { IO } from '../runtime/io.js';
+import { type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec, SPEC_VERSION } from './spec.js';
 import { argumentValueKind, optionValueKind } from './value-kinds.js';
 
 /**
@@ -15,7 +17,7 @@ export function specFromProgram(program: Command): CompletionSpec {
 
 /** The spec of this program, as built for a run (no command runs). */
 export async function currentSpec(): Promise<CompletionSpec> {
-  return specFromProgram(await buildProgram(new App(process.stdout, process.stderr, process.env)));
+  return specFromProgram(await buildProgram(programContext()));
 }
 
 function commandSpec(cmd: Command, path: readonly string[]): CommandSpec {
@@ -62,4 +64,10 @@ function argumentSpec(argument: Argument, path: readonly string[]): ArgumentSpec
 
 function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').trim();
+}
+
+/** A context to build the program in: only its commands, options and help are read. */
+function programContext(): Context {
+  const io = new IO({ stdout: process.stdout, stderr: process.stderr, stdin: standardInput() }, process.env);
+  return new Context(io, { env: process.env, cwd: processCwd() });
 }

@@ -6,7 +6,7 @@
  */
 /**
  * Every failure that core can name is a TasksError with a stable `code`.
- * The CLI maps codes to exit statuses in one table (src/cli/exit-codes.ts);
+ * The CLI maps codes to exit statuses in one table (src/cli/runtime/exit-codes.ts);
  * core never decides how a process ends.
  */
 export type ErrorCode =

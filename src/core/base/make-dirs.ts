@@ -28,4 +28,3 @@ export function makeDirs(dir: string): void {
     }
   }
 }
-

@@ -1,8 +1,9 @@
 /**
- * Claims: who may take a task and giving it back (spec section 6, "claim" and
- * "unassign"). Each has its pure rule (claim-rule.ts, release-rule.ts: the agents'
- * checks, in their order, with their reason names) beside its locked application
- * (claim-apply.ts, release-apply.ts: which locks, re-read, apply the rule, write).
+ * Claims: who may take a task and giving it back (docs/task-store.md sections 6.5 and
+ * 6.6: "claim" and "unassign an agent"). Each has its pure rule (claim-rule.ts,
+ * release-rule.ts: the agents' checks, in their order, with their reason names) beside
+ * its locked application (claim-apply.ts, release-apply.ts: which locks, re-read, apply
+ * the rule, write).
  */
 import { blockerState, isReady, type TaskIndex } from '../graph/blockers.js';
 import { compareIds } from '../store/ids.js';
@@ -10,9 +11,10 @@ import type { TaskPatch } from '../store/patch.js';
 import { isInternal, type Task } from '../store/schema.js';
 
 /**
- * The agents' claim rule (spec section 6, checked against Claude Code 2.1.328's
- * claimTask / claimTaskWithBusyCheck): the same checks, in the same order, with the
- * same reason names. Pure: the caller reads under the right locks and writes the patch.
+ * The agents' claim rule (docs/task-store.md section 6.5, checked against Claude Code
+ * 2.1.328's claimTask / claimTaskWithBusyCheck): the same checks, in the same order, with
+ * the same reason names. Pure: the caller reads under the right locks and writes the
+ * patch.
  */
 export const CLAIM_REASONS = ['task_not_found', 'already_claimed', 'already_resolved', 'blocked', 'agent_busy'] as const;
 export type ClaimReason = (typeof CLAIM_REASONS)[number];

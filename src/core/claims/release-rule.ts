@@ -2,9 +2,10 @@ import type { TaskPatch } from '../store/patch.js';
 import type { Task } from '../store/schema.js';
 
 /**
- * Releasing a task (spec section 6, "unassign an agent", as Claude Code does when a
- * teammate exits): the owner is removed and the status set to pending. Finished work is
- * left alone: a completed task keeps its owner, which records who did it.
+ * Releasing a task (docs/task-store.md section 6.6, "unassign an agent", as Claude Code
+ * does when a teammate exits): the owner is removed and the status set to pending.
+ * Finished work is left alone: a completed task keeps its owner, which records who did
+ * it.
  */
 export type ReleaseDecision = { ok: true; patch: TaskPatch } | { ok: false; reason: 'already_resolved' };
 

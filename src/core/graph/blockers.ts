@@ -1,9 +1,9 @@
 import type { Task } from '../store/schema.js';
 
 /**
- * How a task's `blockedBy` stands, by the agents' rules (spec section 6): an id that
- * names an existing task that is not completed blocks; a completed one does not;
- * an id of a missing task does not block either (it is reported as missing).
+ * How a task's `blockedBy` stands, by the agents' rules (docs/task-store.md section 6.5):
+ * an id that names an existing task that is not completed blocks; a completed one does
+ * not; an id of a missing task does not block either (it is reported as missing).
  */
 export interface BlockerState {
   readonly open: readonly string[];
@@ -35,10 +35,13 @@ export function blockerState(task: Task, index: TaskIndex): BlockerState {
 }
 
 export function isBlocked(task: Task, index: TaskIndex): boolean {
-  return task.status !== 'completed' && task.blockedBy.some((id) => {
-    const b = index.get(id);
-    return b !== undefined && b.status !== 'completed';
-  });
+  return (
+    task.status !== 'completed' &&
+    task.blockedBy.some((id) => {
+      const b = index.get(id);
+      return b !== undefined && b.status !== 'completed';
+    })
+  );
 }
 
 /** Ready to claim: pending, unowned, no open blocker. */
@@ -62,7 +65,15 @@ export interface ListCounts {
 }
 
 export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts {
-  const counts: ListCounts = { total: tasks.length, completed: 0, in_progress: 0, pending: 0, blocked: 0, blockedInProgress: 0, blockedPending: 0 };
+  const counts: ListCounts = {
+    total: tasks.length,
+    completed: 0,
+    in_progress: 0,
+    pending: 0,
+    blocked: 0,
+    blockedInProgress: 0,
+    blockedPending: 0,
+  };
   for (const t of tasks) {
     counts[t.status]++;
     if (!isBlocked(t, index)) continue;
@@ -71,4 +82,15 @@ export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts
     else counts.blockedPending++;
   }
   return counts;
+}
+
+/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
+export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
+  const out: Array<{ id: string; missing: string[] }> = [];
+  for (const t of tasks) {
+    if (t.status === 'completed') continue;
+    const { missing } = blockerState(t, index);
+    if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
+  }
+  return out;
 }

@@ -27,7 +27,10 @@ export function dependencyTree(graph: ListGraph): TreeRow[] {
   for (const e of layout.edges) {
     if (e.reversed) continue;
     const current = parent.get(e.to);
-    const deeper = current === undefined || (layerOf.get(e.from) ?? 0) > (layerOf.get(current) ?? 0) || ((layerOf.get(e.from) ?? 0) === (layerOf.get(current) ?? 0) && compareIds(e.from, current) < 0);
+    const deeper =
+      current === undefined ||
+      (layerOf.get(e.from) ?? 0) > (layerOf.get(current) ?? 0) ||
+      ((layerOf.get(e.from) ?? 0) === (layerOf.get(current) ?? 0) && compareIds(e.from, current) < 0);
     if (deeper) parent.set(e.to, e.from);
   }
   const children = new Map<string, Array<{ id: string; ref?: TreeRow['ref'] }>>();
@@ -37,8 +40,12 @@ export function dependencyTree(graph: ListGraph): TreeRow[] {
     list.push(full ? { id: e.to } : { id: e.to, ref: { shownUnder: e.reversed ? undefined : parent.get(e.to), cycle: e.reversed } });
     children.set(e.from, list);
   }
-  for (const list of children.values()) list.sort((a, b) => compareIds(a.id, b.id) || Number(a.ref !== undefined) - Number(b.ref !== undefined));
-  const roots = layout.nodes.map((n) => n.id).filter((id) => !parent.has(id)).sort(compareIds);
+  for (const list of children.values())
+    list.sort((a, b) => compareIds(a.id, b.id) || Number(a.ref !== undefined) - Number(b.ref !== undefined));
+  const roots = layout.nodes
+    .map((n) => n.id)
+    .filter((id) => !parent.has(id))
+    .sort(compareIds);
   const rows: TreeRow[] = [];
   // Iterative: a chain of thousands of tasks is thousands of levels deep.
   const stack: Array<{ id: string; depth: number; rails: boolean[]; last: boolean; ref?: TreeRow['ref'] }> = [];

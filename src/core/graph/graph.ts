@@ -1,9 +1,10 @@
 /**
- * The dependency graph as pure rules over tasks already read (spec section 6,
- * "block"): both sides of an edge, open blockers and readiness (blockers.ts), cycles
- * (cycles.ts) and edge edits (edges.ts). No I/O; writes/ applies them under locks.
+ * The dependency graph as pure rules over tasks already read
+ * (docs/task-store.md section 6.3, "block"): both sides of an edge, open blockers and
+ * readiness (blockers.ts), cycles (cycles.ts) and edge edits (edges.ts). No I/O; writes/
+ * applies them under locks.
  */
-import type { Task } from '../store/schema.js';
+import type { Task } from '../store/task-guard.js';
 
 /**
  * The dependency graph, from both sides of every edge: "A blocks B" is recorded as

@@ -116,7 +116,11 @@ interface Part {
   dy: number;
 }
 
-export function layoutGraph(nodes: readonly string[], edges: ReadonlyArray<readonly [string, string]>, options: LayoutOptions = {}): GraphLayout {
+export function layoutGraph(
+  nodes: readonly string[],
+  edges: ReadonlyArray<readonly [string, string]>,
+  options: LayoutOptions = {},
+): GraphLayout {
   const o = { ...DEFAULTS, ...options };
   const index = new Map<string, number>();
   for (const id of nodes) if (!index.has(id)) index.set(id, index.size);
@@ -141,7 +145,13 @@ export function layoutGraph(nodes: readonly string[], edges: ReadonlyArray<reado
     from.push(u);
     to.push(v);
   }
-  const parts = componentsOf(n, from, to).map((c) => layoutPart(c.members, c.edges.map((e) => [from[e] as number, to[e] as number] as const), o));
+  const parts = componentsOf(n, from, to).map((c) =>
+    layoutPart(
+      c.members,
+      c.edges.map((e) => [from[e] as number, to[e] as number] as const),
+      o,
+    ),
+  );
   const { width, height } = pack(parts, o);
 
   const laid: LaidNode[] = new Array<LaidNode>(n);
@@ -207,7 +217,7 @@ function componentsOf(n: number, from: readonly number[], to: readonly number[])
 function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [number, number]>, o: Required<LayoutOptions>): Part {
   const n = members.length;
   const local = new Map<number, number>();
-  members.forEach((m, i) => local.set(m, i));
+  for (const [i, m] of members.entries()) local.set(m, i);
   const edges = inputEdges.map(([a, b]) => [local.get(a) as number, local.get(b) as number] as const);
   const reversed = breakCycles(n, edges);
   const dag = edges.map(([a, b], e) => (reversed[e] ? ([b, a] as const) : ([a, b] as const)));
@@ -255,7 +265,7 @@ function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [numbe
   const y = new Float64Array(n);
   const order = new Int32Array(n);
   const realLayers: number[][] = layers.map((l) => l.filter((v) => !isDummy(v)));
-  realLayers.forEach((l) => l.forEach((v, i) => (order[v] = i)));
+  for (const l of realLayers) for (const [i, v] of l.entries()) order[v] = i;
   let minY = Infinity;
   let maxY = -Infinity;
   for (let v = 0; v < total; v++) {
@@ -303,7 +313,7 @@ function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [numbe
  */
 function breakCycles(n: number, edges: ReadonlyArray<readonly [number, number]>): boolean[] {
   const out: number[][] = Array.from({ length: n }, () => []);
-  edges.forEach(([a], e) => out[a]?.push(e));
+  for (const [e, [a]] of edges.entries()) out[a]?.push(e);
   const state = new Uint8Array(n); // 0 new, 1 on the stack, 2 done
   const reversed = new Array<boolean>(edges.length).fill(false);
   const stack: Array<{ v: number; next: number }> = [];
@@ -391,9 +401,17 @@ function initialOrder(total: number, n: number, nodeLayer: readonly number[], la
  * layer just fixed (a node without any keeps its place), alternately downwards and
  * upwards; the best order seen is kept. Returns the crossings it leaves.
  */
-function reduceCrossings(layers: number[][], nodeLayer: readonly number[], up: readonly number[][], down: readonly number[][], sweeps: number): number {
+function reduceCrossings(
+  layers: number[][],
+  nodeLayer: readonly number[],
+  up: readonly number[][],
+  down: readonly number[][],
+  sweeps: number,
+): number {
   const position = new Float64Array(up.length);
-  const renumber = (l: readonly number[]) => l.forEach((v, i) => (position[v] = i));
+  const renumber = (l: readonly number[]) => {
+    for (const [i, v] of l.entries()) position[v] = i;
+  };
   layers.forEach(renumber);
   // Positions as fractions of their layer's length, so layers of different sizes compare.
   const relative = (v: number) => ((position[v] as number) + 0.5) / (layers[nodeLayer[v] as number] as number[]).length;
@@ -437,7 +455,8 @@ function reduceCrossings(layers: number[][], nodeLayer: readonly number[], up: r
 /** Crossings between every pair of adjacent layers. */
 function countAll(layers: readonly number[][], down: readonly number[][], position: Float64Array): number {
   let total = 0;
-  for (let l = 0; l + 1 < layers.length; l++) total += countBetween(layers[l] as number[], (layers[l + 1] as number[]).length, down, position);
+  for (let l = 0; l + 1 < layers.length; l++)
+    total += countBetween(layers[l] as number[], (layers[l + 1] as number[]).length, down, position);
   return total;
 }
 
@@ -504,7 +523,7 @@ function placeVertically(
       const weight = layer.map((v) => (isDummy(v) ? 2 : 1));
       const gaps = layer.slice(1).map((v, i) => gapBetween(layer[i] as number, v));
       const placed = spacedClosest(want, weight, gaps);
-      layer.forEach((v, i) => (y[v] = placed[i] as number));
+      for (const [i, v] of layer.entries()) y[v] = placed[i] as number;
     }
   };
   const both = (v: number) => [...(up[v] as number[]), ...(down[v] as number[])];

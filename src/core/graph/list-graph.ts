@@ -1,8 +1,8 @@
 import { compareIds } from '../store/ids.js';
-import type { Task } from '../store/schema.js';
+import type { Task } from '../store/task-guard.js';
 import { findCycles } from './cycles.js';
 import { buildBlocksGraph } from './graph.js';
-import { layoutGraph, type GraphLayout, type LaidEdge, type LayoutOptions } from './layered-layout.js';
+import { type GraphLayout, type LaidEdge, type LayoutOptions, layoutGraph } from './layered-layout.js';
 
 /**
  * A list's dependency graph, drawn: every edge recorded on either side ("A blocks B"

@@ -1,9 +1,9 @@
 /**
  * History: who changed what, and when. Agents' changes are already recorded, with time
- * and author, in their sessions' transcripts (spec sections 9 and 10); the changes made
- * by `tasks` itself are recorded here, in a journal beside the tasks (this file), and the
- * two are merged into one timeline (timeline.ts) that `tasks log` shows and from which
- * `tasks undo` takes back a person's last change (undo.ts).
+ * and author, in their sessions' transcripts (docs/task-store.md sections 9 and 10); the
+ * changes made by `tasks` itself are recorded here, in a journal beside the tasks (this
+ * file), and the two are merged into one timeline (timeline.ts) that `tasks log` shows
+ * and from which `tasks undo` takes back a person's last change (undo.ts).
  *
  * The journal is `<list>/.tasks-journal.jsonl`: agents read only `*.json` files, and a
  * list reset deletes only task files, so it is invisible to them and outlives a reset.
@@ -58,7 +58,7 @@ export interface CutValue {
   $cut: { length: number; sha256: string; head: string };
 }
 
-export function isCut(value: unknown): value is CutValue {
+function isCut(value: unknown): value is CutValue {
   return typeof value === 'object' && value !== null && '$cut' in value;
 }
 
@@ -83,7 +83,9 @@ function cut(value: unknown): unknown {
 
 /** node:crypto, loaded the first time a value is cut: most commands never need it. */
 function crypto(): typeof import('node:crypto') {
-  return (typeof require === 'function' ? require('node:crypto') : createRequire(import.meta.url)('node:crypto')) as typeof import('node:crypto');
+  return (
+    typeof require === 'function' ? require('node:crypto') : createRequire(import.meta.url)('node:crypto')
+  ) as typeof import('node:crypto');
 }
 
 export function journalPath(listDir: string): string {

@@ -5,9 +5,9 @@ import type { FieldChange } from './journal.js';
 /**
  * Task changes an agent made, read from its session's transcript: each TaskCreate /
  * TaskUpdate is an `assistant` entry's `tool_use` block, and its outcome the next `user`
- * entry's `toolUseResult`, with the time it happened (spec sections 9 and 10). The file is
- * read in pieces and only lines that can hold one of these are parsed: transcripts grow
- * to megabytes.
+ * entry's `toolUseResult`, with the time it happened (docs/task-store.md sections 9 and
+ * 10). The file is read in pieces and only lines that can hold one of these are parsed:
+ * transcripts grow to megabytes.
  */
 export interface AgentChange {
   at: number;
@@ -29,7 +29,7 @@ const MAX_LINE = 4 * 1024 * 1024;
  * is read in 1 MB pieces and searched as bytes; only the lines that match are decoded.
  * A line over MAX_LINE bytes is skipped.
  */
-export function forEachMatchingLine(file: string, needles: readonly string[], visit: (line: string) => void): void {
+function forEachMatchingLine(file: string, needles: readonly string[], visit: (line: string) => void): void {
   const patterns = needles.map((n) => Buffer.from(n));
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
@@ -38,7 +38,8 @@ export function forEachMatchingLine(file: string, needles: readonly string[], vi
     let kept = 0; // an unfinished line carried over at the start of `buffer`
     for (;;) {
       if (kept === buffer.length) {
-        if (buffer.length >= MAX_LINE) kept = 0; // too long to be a Task-tool entry: dropped
+        if (buffer.length >= MAX_LINE)
+          kept = 0; // too long to be a Task-tool entry: dropped
         else {
           const bigger = Buffer.allocUnsafe(buffer.length * 2);
           buffer.copy(bigger, 0, 0, kept);

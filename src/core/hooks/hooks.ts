@@ -1,17 +1,19 @@
 /**
- * Hooks (spec section 7): the TaskCreated / TaskCompleted commands of Claude Code's
- * settings files, found (hook-settings.ts), run as Claude Code runs them
+ * Hooks (docs/task-store.md section 7): the TaskCreated / TaskCompleted commands of
+ * Claude Code's settings files, found (hook-settings.ts), run as Claude Code runs them
  * (hook-process.ts), and their answer read (hook-verdict.ts).
  */
 import { TasksError } from '../base/errors.js';
-import { loadTaskHookSettings, type CommandHook, type HookPolicySources, type TaskHookEvent } from './hook-settings.js';
-import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
+import { withoutEscapes } from '../base/program-output.js';
 import type { Task } from '../store/schema.js';
+import { type CommandHook, type HookPolicySources, loadTaskHookSettings, type TaskHookEvent } from './hook-settings.js';
+import { type HookVerdict, judgeHookRun } from './hook-verdict.js';
 
 /**
- * Running the agents' task hooks from outside an agent (spec section 7). Hooks run with
- * no lock held: a hook can take minutes, and agents give up on a lock after about 2.6 s.
- * Callers hold no lock when they call these, and re-check the task under its lock after.
+ * Running the agents' task hooks from outside an agent (docs/task-store.md section 7).
+ * Hooks run with no lock held: a hook can take minutes, and agents give up on a lock
+ * after about 2.6 s. Callers hold no lock when they call these, and re-check the task
+ * under its lock after.
  */
 
 /** Where and as whom hooks run. Everything from the outside world comes in here. */
@@ -19,8 +21,12 @@ export interface HookContext {
   configDir: string;
   /** Folder trust and managed settings: which settings files' hooks may run. */
   policy: HookPolicySources;
-  /** The project folder (Claude Code's cwd): project settings, hooks' cwd, `cwd` on stdin. */
-  projectDir: string;
+  /**
+   * The project folder (Claude Code's cwd): project settings, hooks' cwd, `cwd` on stdin.
+   * Undefined when there is no project (the command's directory was deleted): only user
+   * and managed settings count, and hooks run in the config folder.
+   */
+  projectDir: string | undefined;
   /** The environment hooks inherit (plus CLAUDE_PROJECT_DIR, CLAUDE_CONFIG_DIR, CLAUDE_CODE_TASK_LIST_ID). */
   env: Record<string, string | undefined>;
   /** `session_id` on stdin; says the event came from `tasks` (e.g. "tasks-cli-4242"). */
@@ -38,11 +44,11 @@ export interface HookTaskInfo {
 }
 
 /** The JSON a hook reads on stdin. `transcript_path` is "": there is no transcript. */
-export function hookInput(event: TaskHookEvent, ctx: Pick<HookContext, 'sessionId' | 'projectDir'>, info: HookTaskInfo): Record<string, unknown> {
+export function hookInput(event: TaskHookEvent, ctx: { sessionId: string; cwd: string }, info: HookTaskInfo): Record<string, unknown> {
   return {
     session_id: ctx.sessionId,
     transcript_path: '',
-    cwd: ctx.projectDir,
+    cwd: ctx.cwd,
     hook_event_name: event,
     task_id: info.task.id,
     task_subject: info.task.subject,
@@ -68,17 +74,23 @@ export interface HookRunReport {
 }
 
 /** The reasons of the hooks that blocked, as they gave them (stderr, or the JSON `reason`). */
-export function blockReasons(report: HookRunReport): string[] {
+function blockReasons(report: HookRunReport): string[] {
   return report.outcomes.flatMap((o) => (o.verdict.kind === 'block' ? [o.verdict.reason] : []));
+}
+
+/** Where hooks run: the project folder, else (no project) the config folder, which exists. */
+function hooksCwd(ctx: Pick<HookContext, 'projectDir' | 'configDir'>): string {
+  return ctx.projectDir ?? ctx.configDir;
 }
 
 /** Run every configured hook of `event` at once (as Claude Code does) and wait for all. */
 export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
   const settings = loadTaskHookSettings(ctx.configDir, ctx.projectDir, ctx.policy);
-  const stdin = JSON.stringify(hookInput(event, ctx, info));
+  const cwd = hooksCwd(ctx);
+  const stdin = JSON.stringify(hookInput(event, { sessionId: ctx.sessionId, cwd }, info));
   const env = {
     ...ctx.env,
-    CLAUDE_PROJECT_DIR: ctx.projectDir,
+    CLAUDE_PROJECT_DIR: cwd,
     // So that `tasks` inside a hook works on the same list.
     CLAUDE_CONFIG_DIR: ctx.configDir,
     CLAUDE_CODE_TASK_LIST_ID: ctx.listId,
@@ -99,20 +111,26 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
   return report;
 }
 
-async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, env: Record<string, string | undefined>, ctx: HookContext): Promise<HookOutcome> {
+async function runOne(
+  event: TaskHookEvent,
+  hook: CommandHook,
+  stdin: string,
+  env: Record<string, string | undefined>,
+  ctx: HookContext,
+): Promise<HookOutcome> {
   const base = { command: hook.command, source: hook.source };
   // Loaded when a hook runs: it brings node:child_process, which a run without hooks
   // (most) should not pay for at start-up.
   const { runHookProcess, startBackgroundHook } = await import('./hook-process.js');
   if (hook.background) {
-    const failed = startBackgroundHook({ command: hook.command, args: hook.args, stdin, cwd: ctx.projectDir, env });
+    const failed = startBackgroundHook({ command: hook.command, args: hook.args, stdin, cwd: hooksCwd(ctx), env });
     return { ...base, verdict: failed === undefined ? { kind: 'background' } : { kind: 'background-failed', message: failed } };
   }
   const run = await runHookProcess({
     command: hook.command,
     args: hook.args,
     stdin,
-    cwd: ctx.projectDir,
+    cwd: hooksCwd(ctx),
     env,
     timeoutMs: Math.round(hook.timeoutSeconds * 1000),
     signal: ctx.signal,
@@ -121,16 +139,8 @@ async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, en
 }
 
 /** The number of hooks that would run for `event` (for "skipped N hooks (--no-hooks)"). */
-export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string, policy: HookPolicySources): number {
+export function countTaskHooks(event: TaskHookEvent, configDir: string, projectDir: string | undefined, policy: HookPolicySources): number {
   return loadTaskHookSettings(configDir, projectDir, policy).hooks[event].length;
-}
-
-export function runTaskCreatedHooks(ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
-  return runTaskHooks('TaskCreated', ctx, info);
-}
-
-export function runTaskCompletedHooks(ctx: HookContext, info: HookTaskInfo): Promise<HookRunReport> {
-  return runTaskHooks('TaskCompleted', ctx, info);
 }
 
 /** A hook said no: exit 4. `details.reason` is "hook" so scripts can tell it from other conflicts. */
@@ -139,8 +149,11 @@ export class HookBlockedError extends TasksError {
   constructor(report: HookRunReport, action: string) {
     const reasons = blockReasons(report);
     // Test runners colour their output; the one-line message gets none of it.
-    // eslint-disable-next-line no-control-regex
-    const first = ((reasons[0] ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trim().split('\n')[0] ?? '').trim();
+    const first = (
+      withoutEscapes(reasons[0] ?? '')
+        .trim()
+        .split('\n')[0] ?? ''
+    ).trim();
     super('conflict', `${report.event} hook blocked ${action} #${report.taskId}: ${first}`, {
       details: {
         reason: 'hook',

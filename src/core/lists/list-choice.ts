@@ -1,16 +1,16 @@
 /**
- * Lists: which lists exist, which one a command works on (this file, spec sections
- * 1 and 10, through the session index of sessions/), a summary of each for `tasks lists`
- * (list-summary.ts), the filters that narrow a list's tasks (task-filter.ts), and the
- * short forms of session UUIDs (short-ids.ts).
+ * Lists: which lists exist, which one a command works on (this file,
+ * docs/task-store.md sections 1 and 10, through the session index of sessions/), a
+ * summary of each for `tasks lists` (list-summary.ts), the filters that narrow a list's
+ * tasks (task-filter.ts), and the short forms of session UUIDs (short-ids.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
-import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
-import { shortIds } from './short-ids.js';
-import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { SessionIndex, type SessionInfo } from '../sessions/session-index.js';
+import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { shortIds } from './short-ids.js';
 
 /**
  * Kept free of zod and of task parsing (list-summary.ts re-exports it), so that shell
@@ -56,7 +56,6 @@ function somethingAt(p: string): boolean {
     return errnoCode(err) !== 'ENOENT';
   }
 }
-
 
 /** When a list last changed: its folder (creates, deletes) and its task files (updates). */
 export function lastChange(dir: string): number {
@@ -114,7 +113,8 @@ export interface ChooseListOptions {
 }
 
 /**
- * Which list a command works on, first rule that applies (design: never guess silently):
+ * Which list a command works on, first rule that applies (docs/design.md: never guess
+ * silently):
  * 1. `--list`: the list of that name, else the one list whose name starts with it;
  * 2. `--session`: that session's list;
  * 3. `$CLAUDE_CODE_TASK_LIST_ID`;
@@ -203,10 +203,14 @@ function byProject(configDir: string, index: SessionIndex, opts: ChooseListOptio
     if (lists.length > 1 && opts.forWrite) {
       const short = shortIds(listIds(configDir));
       const named = pool.map((c) => describeCandidate(c.list, c.session, short)).join(', ');
-      throw new TasksError('usage', `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`, {
-        hint: 'tasks lists --here shows them',
-        details: { candidates: pool.map((c) => candidateDetails(c)) },
-      });
+      throw new TasksError(
+        'usage',
+        `${lists.length} lists belong to ${live.length > 0 ? 'live ' : ''}sessions in ${dir}; choose one with --list: ${named}`,
+        {
+          hint: 'tasks lists --here shows them',
+          details: { candidates: pool.map((c) => candidateDetails(c)) },
+        },
+      );
     }
     const chosen = pool[0] as Candidate;
     const all = [...new Set(candidates.map((c) => c.list))];
@@ -225,7 +229,9 @@ function describeCandidate(list: string, session: SessionInfo | undefined, short
   const id = short.get(list) ?? list;
   if (session === undefined) return id;
   const prompt = session.prompt?.replace(/\s+/g, ' ');
-  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(Boolean);
+  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(
+    Boolean,
+  );
   return facts.length > 0 ? `${id} (${facts.join(', ')})` : id;
 }
 
@@ -237,7 +243,7 @@ function candidateDetails({ list, session }: Candidate) {
  * The current directory, then its ancestors while they are below the home directory (a
  * session run in ~ must not capture every project), or above the root when outside it.
  */
-export function projectDirs(cwd: string, home: string): string[] {
+function projectDirs(cwd: string, home: string): string[] {
   const start = path.resolve(cwd);
   const top = home === '' ? '' : path.resolve(home);
   if (start === top) return [start];
@@ -275,10 +281,14 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
   if (forWrite) {
     const short = shortIds(ids);
     const named = byChange.map((id) => describeCandidate(id, index.sessionsOfList(id)[0], short));
-    throw new TasksError('usage', `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`, {
-      hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
-      details: { candidates: byChange },
-    });
+    throw new TasksError(
+      'usage',
+      `several task lists exist and none belongs to this directory's sessions; choose one with --list: ${named.join(', ')}`,
+      {
+        hint: 'tasks lists shows them with their projects and prompts; or set CLAUDE_CODE_TASK_LIST_ID',
+        details: { candidates: byChange },
+      },
+    );
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
 }

@@ -1,12 +1,12 @@
 import { TasksError } from '../base/errors.js';
-import { isBelow, lastChange, listIds } from './list-choice.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
-import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Status } from '../store/schema.js';
+import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
 
-export { chooseList, lastChange, listFolders, listIds, type ListChoice } from './list-choice.js';
+export { type ListChoice, listFolders, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;
@@ -19,6 +19,7 @@ export interface ListSummary {
   changedAt: number;
 }
 
+/** One list's counts, problems and last change, read now (the board's row of a list that changed). */
 export function summarizeList(configDir: string, id: string): ListSummary {
   const dir = listDirOf(configDir, id);
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
@@ -35,7 +36,7 @@ export function summarizeList(configDir: string, id: string): ListSummary {
   return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
 }
 
-export function summarizeLists(configDir: string): ListSummary[] {
+function summarizeLists(configDir: string): ListSummary[] {
   return listIds(configDir)
     .map((id) => summarizeList(configDir, id))
     .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));

@@ -25,7 +25,7 @@ export interface LockIdentity {
   mtimeMs: number;
 }
 
-export function lockIdentity(lockDir: string): LockIdentity | undefined {
+function lockIdentity(lockDir: string): LockIdentity | undefined {
   try {
     const st = fs.lstatSync(lockDir);
     return st.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;

@@ -1,31 +1,29 @@
 /**
- * The agents' lock protocol (spec section 5): proper-lockfile with Claude Code's
- * exact options on the list lock (`.lock`), task locks (`<id>.json`) and team inboxes,
- * with liveness checks so that a lock lost mid-change is noticed before a write.
+ * The agents' lock protocol (docs/task-store.md section 5): proper-lockfile with Claude
+ * Code's exact options on the list lock (`.lock`), task locks (`<id>.json`) and team
+ * inboxes, with liveness checks so that a lock lost mid-change is noticed before a write.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 import { acquireLock } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
-import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 
 /**
- * Claude Code's locks (spec section 5): proper-lockfile with exactly these options,
- * so that we and the agents queue for the same `mkdir` locks the same way.
- * About 2.6 s of waiting in all before giving up.
+ * Claude Code's locks (docs/task-store.md section 5): proper-lockfile with exactly these
+ * options, so that we and the agents queue for the same `mkdir` locks the same way. About
+ * 2.6 s of waiting in all before giving up.
  */
 export const CLAUDE_LOCK_OPTIONS = { retries: { retries: 30, minTimeout: 5, maxTimeout: 100 } } as const;
 
 /**
- * The inbox lock of agent teams (spec section 8), as Claude Code 2.1.328 takes it:
- * `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in all).
- * The spec's "retries: 10" is this object: a bare number would make proper-lockfile
- * wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
+ * The inbox lock of agent teams (docs/task-store.md section 8), as Claude Code 2.1.328
+ * takes it: `lockfilePath: <inbox>.lock` and this retry object (about 1 s of waiting in
+ * all). A "retries: 10" in Claude Code is this object: a bare number would make
+ * proper-lockfile wait 1 s, 2 s, 4 s... (its defaults), which is not what the agents do.
  */
 export const INBOX_LOCK_RETRIES = { retries: 10, minTimeout: 5, maxTimeout: 100 } as const;
-
-export type LockKind = 'list' | 'task';
 
 interface LockOptions {
   retries: { readonly retries: number; readonly minTimeout: number; readonly maxTimeout: number };
@@ -140,7 +138,9 @@ export async function withInboxLock<T>(inbox: string, fn: (stillHeld: () => bool
  */
 export async function withOwnFileLock<T>(file: string, what: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
   try {
-    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644));
+    fs.closeSync(
+      fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644),
+    );
   } catch (err) {
     throw new TasksError('io', `cannot open ${path.basename(file)}: ${(err as Error).message}`);
   }

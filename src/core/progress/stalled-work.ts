@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import { taskPath } from '../store/paths.js';
-import type { Task } from '../store/schema.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import type { Task } from '../store/schema.js';
+import { taskFileTimes } from '../store/task-times.js';
 
 /**
  * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
@@ -52,4 +51,27 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   const sessions = index.sessionsOfList(listId);
   if (sessions.length === 0) return undefined;
   return sessions.some((s) => s.state === 'live' && s.activity === 'busy');
+}
+
+/**
+ * The tasks of a list folder that stalled, with how long (ms), by their files' times.
+ * The session index is asked only when some task is old enough: a busy session means
+ * its agent is working.
+ */
+export function stalledInList(
+  listDir: string,
+  listId: string,
+  tasks: readonly Task[],
+  opts: { afterMs: number; now: number; sessions: SessionIndex },
+): Map<string, number> {
+  const working = tasks.filter((t) => t.status === 'in_progress');
+  if (working.length === 0) return new Map();
+  const times = taskFileTimes(
+    listDir,
+    working.map((t) => t.id),
+  );
+  const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
+  if (due.length === 0) return new Map();
+  const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));
+  return new Map(stalled.map((s) => [s.id, s.idleMs]));
 }

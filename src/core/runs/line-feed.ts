@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 
 /**
  * Lines of JSON Lines input as they arrive: from a readable stream (stdin, a FIFO) until
@@ -185,14 +186,18 @@ function openError(file: string, err: unknown): TasksError {
   return new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
 }
 
-/** A path to follow like `tail -f` (a regular file), or to read as a stream (a FIFO, a device). */
-export function openLineFeed(file: string, handlers: LineFeedHandlers): LineFeed {
+/**
+ * A path to follow like `tail -f` (a regular file), or to read as a stream (a FIFO, a
+ * device). A relative `file` is taken from `cwd` when given; messages name it as given.
+ */
+export function openLineFeed(file: string, handlers: LineFeedHandlers, cwd?: string): LineFeed {
+  const where = cwd === undefined ? file : path.resolve(cwd, file);
   let st: fs.Stats;
   try {
-    st = fs.statSync(file);
+    st = fs.statSync(where);
   } catch (err) {
     throw openError(file, err);
   }
   if (st.isDirectory()) throw openError(file, Object.assign(new Error('is a directory'), { code: 'EISDIR' }));
-  return st.isFile() ? new FollowedFileFeed(file, handlers) : new StreamLineFeed(fs.createReadStream(file), handlers);
+  return st.isFile() ? new FollowedFileFeed(where, handlers) : new StreamLineFeed(fs.createReadStream(where), handlers);
 }

@@ -18,7 +18,11 @@ export interface GoneOwners {
   isGone(owner: string | undefined): boolean;
 }
 
-export function goneOwners(index: SessionIndex, listId: string, people: () => ReadonlySet<string> = () => new Set()): GoneOwners | undefined {
+export function goneOwners(
+  index: SessionIndex,
+  listId: string,
+  people: () => ReadonlySet<string> = () => new Set(),
+): GoneOwners | undefined {
   const sessions = index.sessionsOfList(listId);
   if (sessions.length === 0 || sessions.some((s) => s.state === 'live' || s.state === 'unknown')) return undefined;
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { readBoundedText } from '../base/bounded-read.js';
 
 /**
- * Claude Code's live-session files (spec section 10): `<config>/sessions/<pid>.json`
- * exists while a session runs and is removed when it ends. A file whose process is gone,
- * or whose pid now belongs to another process (a different start time in
- * `/proc/<pid>/stat`), is left over from a crash.
+ * Claude Code's live-session files (docs/task-store.md section 10):
+ * `<config>/sessions/<pid>.json` exists while a session runs and is removed when it ends.
+ * A file whose process is gone, or whose pid now belongs to another process (a different
+ * start time in `/proc/<pid>/stat`), is left over from a crash.
  */
 export interface LiveSessionFile {
   file: string;

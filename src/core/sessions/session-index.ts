@@ -1,22 +1,22 @@
 /**
- * Sessions: whose list is it (spec section 10). Claude Code keeps what tells lists apart
- * beside them: each session's transcript (`<config>/projects/<project>/<id>.jsonl`: its
- * working directory, branch, prompts, times) and, while it runs, a live-session file
- * (`<config>/sessions/<pid>.json`: pid, name, busy or idle). This index joins them to the
- * lists: a list named by a session's UUID, `session-<first 8 hex>` for sessions with agent
- * teams, or a team's list whose config names the session as its lead. Everything is read
- * lazily and in bounded pieces (names and mtimes, a transcript's first lines and its
- * tail), so a command pays only for what it asks; damaged or foreign files only mean less
- * context, never an error.
+ * Sessions: whose list is it (docs/task-store.md section 10). Claude Code keeps what
+ * tells lists apart beside them: each session's transcript
+ * (`<config>/projects/<project>/<id>.jsonl`: its working directory, branch, prompts,
+ * times) and, while it runs, a live-session file (`<config>/sessions/<pid>.json`: pid,
+ * name, busy or idle). This index joins them to the lists: a list named by a session's
+ * UUID, `session-<first 8 hex>` for sessions with agent teams, or a team's list whose
+ * config names the session as its lead. Everything is read lazily and in bounded pieces
+ * (names and mtimes, a transcript's first lines and its tail), so a command pays only for
+ * what it asks; damaged or foreign files only mean less context, never an error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDirectory } from '../base/is-directory.js';
 import { listDirOf } from '../store/paths.js';
-import { judgeProcess, procProbe, readLiveSessionFiles, type LiveSessionFile, type ProcessProbe } from './live-sessions.js';
+import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { projectFolderName } from './project-folders.js';
 import { readTeamLeads } from './team-leads.js';
 import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
-import { isDirectory } from '../base/is-directory.js';
 
 /** live: its process runs; ended: it exited cleanly; crashed: its live file outlived its process. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
@@ -35,7 +35,7 @@ export interface SessionInfo extends TranscriptFacts {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function isSessionId(id: string): boolean {
+function isSessionId(id: string): boolean {
   return UUID.test(id);
 }
 
@@ -68,7 +68,8 @@ export class SessionIndex {
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
-    for (const file of readLiveSessionFiles(this.configDir)) bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
+    for (const file of readLiveSessionFiles(this.configDir))
+      bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
     return (this.liveCache = bySession);
   }
 
@@ -95,8 +96,7 @@ export class SessionIndex {
   private applyLive(info: SessionInfo, lives: readonly LiveSessionFile[]): void {
     // A resumed session can leave more than one file; a running process wins.
     const judged = lives.map((live) => ({ live, verdict: judgeProcess(live, this.probe) }));
-    const pick =
-      judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
+    const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
     info.state = verdict === 'running' ? 'live' : verdict === 'unknown' ? 'unknown' : 'crashed';
@@ -167,4 +167,3 @@ function safeReaddir(dir: string): string[] {
     return [];
   }
 }
-

@@ -1,9 +1,9 @@
 import { parseObject, scanHead, tailLines } from './jsonl-window.js';
 
 /**
- * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`, spec
- * section 10) tells about it, read from its first lines and its last few KB only:
- * transcripts grow to megabytes and are appended to while a session runs.
+ * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`,
+ * docs/task-store.md section 10) tells about it, read from its first lines and its last
+ * few KB only: transcripts grow to megabytes and are appended to while a session runs.
  */
 export interface TranscriptFacts {
   sessionId?: string | undefined;
@@ -32,7 +32,7 @@ function time(v: unknown): number | undefined {
  * The text a person typed, from a `user` entry's message: a string, or text blocks.
  * Tool results, meta entries and slash-command echoes are not prompts.
  */
-export function promptOf(entry: Record<string, unknown>): string | undefined {
+function promptOf(entry: Record<string, unknown>): string | undefined {
   if (entry.isMeta === true) return undefined;
   const message = entry.message as { content?: unknown } | undefined;
   const content = message?.content;
@@ -69,7 +69,7 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
       facts.firstActivity ??= time(field(line, 'timestamp'));
       if (!line.includes('"type":"user"')) return false;
       const entry = parseObject(line);
-      if (!entry || entry.type !== 'user') return false;
+      if (entry?.type !== 'user') return false;
       facts.sessionId ??= str(entry.sessionId);
       facts.cwd ??= str(entry.cwd);
       facts.branch ??= str(entry.gitBranch);

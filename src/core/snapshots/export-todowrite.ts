@@ -1,7 +1,7 @@
-import { deriveActiveForm } from './active-form.js';
 import type { Status, Task } from '../store/schema.js';
+import { deriveActiveForm } from './active-form.js';
 
-/** A TodoWrite input: what Claude Code's TodoWrite tool accepts (spec section 9). */
+/** A TodoWrite input: what Claude Code's TodoWrite tool accepts (docs/task-store.md section 9). */
 export interface TodoWriteSnapshot {
   todos: Array<{ content: string; status: Status; activeForm: string }>;
 }

@@ -1,8 +1,9 @@
 /**
- * Snapshots (spec section 9): TodoWrite snapshots and task lists in and out. Every
- * import source (TodoWrite files, transcripts, stream-json, task JSON) is parsed into one
- * snapshot shape (this file), planned against the list as a pure step (import-plan.ts)
- * and applied in locked pieces (import-apply.ts); export writes TodoWrite's format.
+ * Snapshots (docs/task-store.md section 9): TodoWrite snapshots and task lists in and
+ * out. Every import source (TodoWrite files, transcripts, stream-json, task JSON) is
+ * parsed into one snapshot shape (this file), planned against the list as a pure step
+ * (import-plan.ts) and applied in locked pieces (import-apply.ts); export writes
+ * TodoWrite's format.
  */
 import type { Status } from '../store/schema.js';
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 
 /**
  * Reading an import's input: asynchronously, so that Ctrl-C and SIGTERM are heard at
@@ -23,11 +24,13 @@ const close = promisify(fs.close);
  * FIFO or socket (`<(claude -p ...)`, a named pipe), read as a stream up to the limit.
  * Opened non-blocking: a FIFO with no writer is waited for by the event loop, not by a
  * blocked open(). Devices (/dev/zero, a terminal) are refused: pipe them in instead.
+ * A relative `file` is read from `cwd` when given; messages name it as given.
  */
-export async function readInputFile(file: string, maxBytes: number = MAX_IMPORT_BYTES): Promise<string> {
+export async function readInputFile(file: string, opts: { cwd?: string | undefined; maxBytes?: number } = {}): Promise<string> {
+  const maxBytes = opts.maxBytes ?? MAX_IMPORT_BYTES;
   let fd: number;
   try {
-    fd = await open(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    fd = await open(opts.cwd === undefined ? file : path.resolve(opts.cwd, file), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (err) {
     throw cannotRead(file, describeErrno(err));
   }
@@ -92,7 +95,8 @@ async function readRegular(fd: number, file: string, size: number, maxBytes: num
     length += n;
     if (n === 0 || length === buffer.length) break;
   }
-  if (length > maxBytes) throw new TasksError('usage', `${file} is over ${LIMIT_TEXT} (stopped reading there)`, { details: { file, limit: maxBytes } });
+  if (length > maxBytes)
+    throw new TasksError('usage', `${file} is over ${LIMIT_TEXT} (stopped reading there)`, { details: { file, limit: maxBytes } });
   return buffer.toString('utf8', 0, length);
 }
 
@@ -100,7 +104,11 @@ async function readRegular(fd: number, file: string, size: number, maxBytes: num
  * A stream's text (stdin, a pipe), stopping as soon as it passes maxBytes: an endless
  * input (`cat /dev/urandom |`) costs at most the limit in memory before exit 2.
  */
-export async function readBoundedStream(stream: AsyncIterable<Buffer | string>, name: string, maxBytes: number = MAX_IMPORT_BYTES): Promise<string> {
+export async function readBoundedStream(
+  stream: AsyncIterable<Buffer | string>,
+  name: string,
+  maxBytes: number = MAX_IMPORT_BYTES,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {

@@ -5,10 +5,10 @@ import { TasksError } from '../base/errors.js';
 /**
  * Check a path given to write output to (`export -o`), before any work: its folder must
  * exist and be writable, and the path must not be a folder. A bad path is a bad flag
- * value (exit 2), said in one line.
+ * value (exit 2), said in one line. A relative `file` is taken from `cwd` when given.
  */
-export function checkOutputPath(file: string): string {
-  const target = path.resolve(file);
+export function checkOutputPath(file: string, cwd?: string): string {
+  const target = cwd === undefined ? path.resolve(file) : path.resolve(cwd, file);
   const dir = path.dirname(target);
   let dirStat: fs.Stats;
   try {

@@ -36,11 +36,6 @@ export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The larger of two ids (canonical decimals). */
-export function maxId(a: string, b: string): string {
-  return compareIds(a, b) >= 0 ? a : b;
-}
-
 /** The highest id in use: max(file ids, high-water mark); "0" when there is none. */
 export function highestUsedId(fileIds: readonly string[], highWaterMark: bigint): bigint {
   let max = highWaterMark > 0n ? highWaterMark : 0n;
@@ -52,7 +47,7 @@ export function highestUsedId(fileIds: readonly string[], highWaterMark: bigint)
   return max;
 }
 
-/** Spec section 4: next id = max(highest file id, high-water mark) + 1, exactly. */
+/** docs/task-store.md section 4: next id = max(highest file id, high-water mark) + 1, exactly. */
 export function nextTaskId(fileIds: readonly string[], highWaterMark: bigint): string {
   return String(highestUsedId(fileIds, highWaterMark) + 1n);
 }

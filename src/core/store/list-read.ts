@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { compareIds, isTaskId, parseHighWaterMark } from './ids.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';
@@ -66,10 +66,11 @@ export function readList(listDir: string): ListSnapshot {
 }
 
 /**
- * A task is the id of its file (spec section 3): agents address it by the file name and
- * their next write of it puts that id inside. An `id` inside that differs (a hand edit, a
- * copied file) is shown as the file's, so that two files never show as one id;
- * `tasks check` reports the difference (id_mismatch). Names that are not ids keep theirs.
+ * A task is the id of its file (docs/task-store.md section 3): agents address it by the
+ * file name and their next write of it puts that id inside. An `id` inside that differs
+ * (a hand edit, a copied file) is shown as the file's, so that two files never show as
+ * one id; `tasks check` reports the difference (id_mismatch). Names that are not ids keep
+ * theirs.
  */
 export function namedByFile(task: Task, fileId: string | undefined): Task {
   return fileId === undefined || task.id === fileId ? task : { ...task, id: fileId };

@@ -1,11 +1,12 @@
-import type { Status, Task } from './schema.js';
 import { sameValue } from '../base/same-value.js';
+import type { Status, Task } from './schema.js';
 import { mergeInClaudeOrder, orderKeys } from './serialize.js';
 
 /**
- * A change to one task, with the agents' TaskUpdate semantics (spec section 6):
- * fields replace, `metadata` merges key by key (null removes a key), `owner: null`
- * unassigns, `activeForm: null` removes it. Edges are added, never removed here.
+ * A change to one task, with the agents' TaskUpdate semantics
+ * (docs/task-store.md section 6.2): fields replace, `metadata` merges key by key (null
+ * removes a key), `owner: null` unassigns, `activeForm: null` removes it. Edges are
+ * added, never removed here.
  */
 export interface TaskPatch {
   subject?: string;

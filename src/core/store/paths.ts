@@ -2,7 +2,8 @@ import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 
 /**
- * Where things live (spec section 1-2). Pure: env and home come in as arguments.
+ * Where things live (docs/task-store.md sections 1-2). Pure: env and home come in as
+ * arguments.
  */
 
 export interface ConfigSources {
@@ -11,11 +12,14 @@ export interface ConfigSources {
   /** `$CLAUDE_CONFIG_DIR`; an empty string is used as is, as Claude Code does */
   env?: string | undefined;
   home: string;
+  /** The folder a relative path is read from; the process's working directory when not given. */
+  cwd?: string | undefined;
 }
 
-export function resolveConfigDir({ flag, env, home }: ConfigSources): string {
-  if (flag !== undefined) return path.resolve(flag);
-  if (env !== undefined) return path.resolve(env);
+export function resolveConfigDir({ flag, env, home, cwd }: ConfigSources): string {
+  const resolve = (p: string) => (cwd === undefined ? path.resolve(p) : path.resolve(cwd, p));
+  if (flag !== undefined) return resolve(flag);
+  if (env !== undefined) return resolve(env);
   return path.join(home, '.claude');
 }
 
@@ -32,7 +36,7 @@ export function listDirOf(configDir: string, listId: string): string {
   return path.join(tasksRoot(configDir), sanitizeListId(listId));
 }
 
-export function taskFileName(id: string): string {
+function taskFileName(id: string): string {
   return `${id}.json`;
 }
 

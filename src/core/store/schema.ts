@@ -1,21 +1,21 @@
 /**
  * The store: Claude Code's on-disk task format and every lock-free read of it
- * (spec sections 1-4): where a list lives (paths.ts), the task file schema (this file and
- * task-guard.ts), serialization, id rules and the high-water mark (ids.ts), reading one
- * file safely against torn writes (task-file.ts), reading and scanning a whole list, and
- * TaskUpdate's merge as a pure function (patch.ts). Nothing here takes a lock or writes
- * a task; writes/ does, through locks/.
+ * (docs/task-store.md sections 1-4): where a list lives (paths.ts), the task file schema
+ * (this file and task-guard.ts), serialization, id rules and the high-water mark
+ * (ids.ts), reading one file safely against torn writes (task-file.ts), reading and
+ * scanning a whole list, and TaskUpdate's merge as a pure function (patch.ts). Nothing
+ * here takes a lock or writes a task; writes/ does, through locks/.
  */
 import type { z } from 'zod';
 import { lazySchemas } from '../base/zod.js';
-import { STATUSES, looksLikeTask, type Task } from './task-guard.js';
+import { looksLikeTask, STATUSES, type Task } from './task-guard.js';
 
-export { STATUSES, looksLikeTask, type Status, type Task } from './task-guard.js';
+export { looksLikeTask, STATUSES, type Status, type Task } from './task-guard.js';
 
 /**
- * The task file schema (spec section 3). Claude Code validates every read with the
- * same shape; a file that fails it is invisible to agents, so we must never write one.
- * Unknown top-level keys pass through so that a rewrite keeps them.
+ * The task file schema (docs/task-store.md section 3). Claude Code validates every read
+ * with the same shape; a file that fails it is invisible to agents, so we must never
+ * write one. Unknown top-level keys pass through so that a rewrite keeps them.
  */
 export const taskSchemas = lazySchemas((z) => {
   const StatusSchema = z.enum(STATUSES);
@@ -41,17 +41,7 @@ type Holds<T extends true> = T;
 export type SchemaMatchesTask = Holds<[Inferred] extends [Task] ? ([Task] extends [Inferred] ? true : false) : false>;
 
 /** Claude Code's key order: files it writes follow it, and so do ours. */
-export const KNOWN_KEYS = [
-  'id',
-  'subject',
-  'description',
-  'activeForm',
-  'owner',
-  'status',
-  'blocks',
-  'blockedBy',
-  'metadata',
-] as const;
+export const KNOWN_KEYS = ['id', 'subject', 'description', 'activeForm', 'owner', 'status', 'blocks', 'blockedBy', 'metadata'] as const;
 
 const KNOWN = new Set<string>(KNOWN_KEYS);
 export function isKnownKey(key: string): boolean {

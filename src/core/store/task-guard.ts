@@ -7,9 +7,10 @@ export const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type Status = (typeof STATUSES)[number];
 
 /**
- * A task file (spec section 3), written out by hand so that this file needs nothing
- * from schema.ts; schema.ts checks at compile time that its zod schema infers exactly
- * this shape. Unknown top-level keys are kept, so that a rewrite does not drop them.
+ * A task file (docs/task-store.md section 3), written out by hand so that this file needs
+ * nothing from schema.ts; schema.ts checks at compile time that its zod schema infers
+ * exactly this shape. Unknown top-level keys are kept, so that a rewrite does not drop
+ * them.
  */
 export interface Task {
   id: string;
@@ -45,7 +46,6 @@ export function looksLikeTask(v: unknown): v is Task {
     (t.status === 'pending' || t.status === 'in_progress' || t.status === 'completed') &&
     isStringArray(t.blocks) &&
     isStringArray(t.blockedBy) &&
-    (t.metadata === undefined ||
-      (typeof t.metadata === 'object' && t.metadata !== null && !Array.isArray(t.metadata)))
+    (t.metadata === undefined || (typeof t.metadata === 'object' && t.metadata !== null && !Array.isArray(t.metadata)))
   );
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_INBOX_BYTES, readBoundedText } from '../base/bounded-read.js';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 import { assertStillHeld, withInboxLock } from '../locks/locks.js';
 import { sanitizeListId } from '../store/paths.js';
@@ -9,9 +9,10 @@ import { writeFileAtomic } from '../store/task-file.js';
 import { teamsRoot } from './team-config.js';
 
 /**
- * Agents' inboxes (spec section 8): `<config>/teams/<sanitize(team)>/inboxes/<sanitize(agent)>.json`,
- * a JSON array of messages. Written as Claude Code 2.1.328 writes them: create the file as
- * `[]` (flag `wx`), take the inbox lock, re-read, append, write (temp + rename), release.
+ * Agents' inboxes (docs/task-store.md section 8):
+ * `<config>/teams/<sanitize(team)>/inboxes/<sanitize(agent)>.json`, a JSON array of
+ * messages. Written as Claude Code 2.1.328 writes them: create the file as `[]` (flag
+ * `wx`), take the inbox lock, re-read, append, write (temp + rename), release.
  */
 
 /** A message exactly as Claude Code 2.1.328 appends it (key order included). */
@@ -59,7 +60,7 @@ export async function appendToInbox(file: string, message: InboxMessage): Promis
 }
 
 /** Read an inbox's entries; throws `corrupt` for a file that is not a JSON array. */
-export function readInbox(file: string): unknown[] {
+function readInbox(file: string): unknown[] {
   let text: string;
   try {
     text = readBoundedText(file, MAX_INBOX_BYTES);

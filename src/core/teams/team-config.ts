@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lazySchemas } from '../base/zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
+import { lazySchemas } from '../base/zod.js';
 import { sanitizeListId } from '../store/paths.js';
 
 /**
- * Agent teams' configs (spec section 8): `<config>/teams/<team>/config.json` with
- * `{name, members: [{name, agentId, ...}], ...}`. Read only, never written by us.
+ * Agent teams' configs (docs/task-store.md section 8):
+ * `<config>/teams/<team>/config.json` with `{name, members: [{name, agentId, ...}],
+ * ...}`. Read only, never written by us.
  *
  * Claude Code names a team's folder `name.replace(/[^a-zA-Z0-9]/g, '-').toLowerCase()`,
  * its task list `sanitize(name)` (the list rule, which keeps `_` and case), and its
@@ -69,7 +70,11 @@ export function readTeam(dir: string): TeamRead {
     return { kind: 'invalid', reason: `not valid JSON (${(err as Error).message})` };
   }
   const config = schemas().TeamConfig.safeParse(parsed);
-  if (!config.success) return { kind: 'invalid', reason: `${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message ?? 'invalid'}` };
+  if (!config.success)
+    return {
+      kind: 'invalid',
+      reason: `${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message ?? 'invalid'}`,
+    };
   // A malformed member is left out rather than hiding the whole team.
   const members = (config.data.members ?? []).flatMap((m) => {
     const member = schemas().Member.safeParse(m);

@@ -1,9 +1,9 @@
-import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { TasksError } from '../base/errors.js';
-import { readList } from '../store/list-read.js';
+import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { withListLock } from '../locks/locks.js';
+import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
-import { addEdges, getTask, rewriteTask, taskExists, type Guard } from './task-writes.js';
+import { addEdges, type Guard, getTask, rewriteTask, taskExists } from './task-writes.js';
 
 /**
  * Adding and removing "blocked by" edges by hand, both sides, safe while agents run:
@@ -28,7 +28,11 @@ export interface BlockResult {
  */
 export async function blockTask(listDir: string, id: string, blockers: readonly string[], guard?: Guard): Promise<BlockResult> {
   const unique = [...new Set(blockers)];
-  const report = await addEdges(listDir, unique.map((b) => [b, id] as const), guard === undefined ? undefined : (blocked) => (blocked === id ? guard : undefined));
+  const report = await addEdges(
+    listDir,
+    unique.map((b) => [b, id] as const),
+    guard === undefined ? undefined : (blocked) => (blocked === id ? guard : undefined),
+  );
   return {
     task: getTask(listDir, id),
     added: report.added.map(([b]) => b),

@@ -22,7 +22,7 @@ export interface PreconditionFailure {
   message: string;
 }
 
-export function hasPreconditions(pre: Preconditions | undefined): boolean {
+function hasPreconditions(pre: Preconditions | undefined): boolean {
   return Boolean(pre && (pre.status !== undefined || pre.owner !== undefined || pre.unowned));
 }
 

@@ -1,21 +1,22 @@
 /**
- * Writes: every change to task files, on the one path of design.md (take the lock
- * Claude Code takes, re-read, decide with a pure function, write, release), spec section
- * 6: create, update, delete (this file), both sides of block/unblock edges
- * (dependencies.ts), and the preconditions a person can put on a change.
+ * Writes: every change to task files, on the one path of docs/design.md (take the lock
+ * Claude Code takes, re-read, decide with a pure function, write, release),
+ * docs/task-store.md section 6: create, update, delete (this file), both sides of
+ * block/unblock edges (dependencies.ts), and the preconditions a person can put on a
+ * change.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
+import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
-import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
-import { orderKeys } from '../store/serialize.js';
 import type { Status, Task } from '../store/schema.js';
+import { orderKeys } from '../store/serialize.js';
 import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../store/task-file.js';
 import { announceTaskWrite } from './write-events.js';
 
@@ -138,7 +139,8 @@ export async function restoreTask(listDir: string, task: Task): Promise<Task> {
     try {
       writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
     } catch (err) {
-      if (isIdTaken(err)) throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
+      if (isIdTaken(err))
+        throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
       throw err;
     }
     announceTaskWrite({ listDir, id: task.id, after: task });
@@ -171,10 +173,7 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   if (addBlocks.length + addBlockedBy.length === 0) return patchTask(listDir, id, patch, guard);
   return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
-    refuseCycles(listDir, [
-      ...addBlocks.map((other) => [id, other] as const),
-      ...addBlockedBy.map((other) => [other, id] as const),
-    ]);
+    refuseCycles(listDir, [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)]);
     const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
     for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
     for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
@@ -191,12 +190,7 @@ export async function patchTask(listDir: string, id: string, patch: TaskPatch, g
  * Rewrite a task with a pure function of its current state, under its lock.
  * For changes TaskPatch cannot express (removing edges, claims).
  */
-export async function rewriteTask(
-  listDir: string,
-  id: string,
-  decide: (current: Task) => Task,
-  guard?: Guard,
-): Promise<UpdateResult> {
+export async function rewriteTask(listDir: string, id: string, decide: (current: Task) => Task, guard?: Guard): Promise<UpdateResult> {
   return changeTask(
     listDir,
     id,
@@ -337,12 +331,12 @@ function unique(ids: readonly string[]): string[] {
 }
 
 /** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
-export function requireExisting(listDir: string, ids: readonly string[]): void {
+function requireExisting(listDir: string, ids: readonly string[]): void {
   for (const id of unique(ids)) getTask(listDir, id);
 }
 
 /** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */
-export function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
+function refuseCycles(listDir: string, edges: ReadonlyArray<readonly [string, string]>): void {
   const graph = buildBlocksGraph(readList(listDir).tasks);
   for (const [blocker, blocked] of edges) {
     const cycle = cycleIfAdded(graph, blocker, blocked);

@@ -1,3 +1,8 @@
+/**
+ * The shell side of completion: a script each for bash, zsh and fish that asks
+ * `tasks __complete` for candidates on every TAB, so the scripts never change when
+ * commands, options or lists do. Printed by `tasks completion <shell>`.
+ */
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { zshScript } from './zsh.js';

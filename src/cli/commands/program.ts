@@ -1,0 +1,61 @@
+import { Command, Option } from 'commander';
+import { DURATION_HELP } from '../flags/duration-flags.js';
+import type { Context } from '../runtime/context.js';
+import { registerCommands } from './index.js';
+import { VERSION } from './version.js';
+
+/**
+ * The root program, configured once before any subcommand is added: errors come back
+ * to main.ts instead of exiting, and global options are defined here only.
+ */
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+  const program = new Command('tasks')
+    .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
+    .version(VERSION, '-V, --version')
+    .option('-l, --list <id>', 'the task list: an id, or a unique prefix of one (default: see "Which list" below)')
+    .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
+    .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
+    .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
+    .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
+    // Each command's help lists the global options it accepts too (-l, --json, --config-dir).
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
+      writeOut: (s) => ctx.io.write(s),
+      writeErr: (s) => ctx.io.writeErr(s),
+      outputError: () => {
+        // main.ts prints usage errors itself, in the same shape as every other error.
+      },
+    });
+  ctx.attach(program);
+  await registerCommands(program, ctx, argv);
+  program.addHelpText(
+    'after',
+    `
+Which list (the first rule that applies; stderr says which was chosen and why):
+  --list <id or prefix>, --session <id or prefix>, $CLAUDE_CODE_TASK_LIST_ID,
+  else the list of this directory's Claude Code session (the live one, else the most
+  recently active; sessions of parent directories below ~ count too), else the only
+  list, else (reads only) the most recently changed list. A change never guesses.
+
+Examples:
+  tasks list                          where the agents stand
+  tasks list --status pending --json  for scripts (jq-friendly)
+  tasks get 4                         one task, with what blocks it
+  tasks create "Write docs" -d "README and examples"
+  tasks update 4 --status in_progress --owner @me
+  tasks update 4 --status completed   runs Claude Code's TaskCompleted hooks first
+  tasks claim --next --as worker-1 --start
+  tasks block 4 --by 2,3
+  tasks release --owner worker-2
+  tasks delete 3 5
+  tasks watch --until all-completed   wait until the agents are done
+
+${DURATION_HELP}
+
+Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
+7 stalled, 124 timeout, 130 interrupted.`,
+  );
+  return program;
+}

@@ -1,0 +1,106 @@
+/** Option parsers: every flag value is checked here, before anything touches the disk. */
+
+import { TasksError } from '../../core/base/errors.js';
+import { setOwn } from '../../core/base/own-key.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { STATUSES, type Status } from '../../core/store/schema.js';
+import { statusFromWord } from '../../core/store/status-words.js';
+
+export function parseStatus(raw: string): Status {
+  const status = statusFromWord(raw);
+  if (!status) {
+    throw new TasksError('usage', `invalid status "${raw}": expected one of ${STATUSES.join(', ')} (or todo, active, done)`);
+  }
+  return status;
+}
+
+/** `--status pending,in_progress` or repeated flags. */
+export function parseStatusList(raw: readonly string[] | undefined): Status[] | undefined {
+  if (!raw || raw.length === 0) return undefined;
+  return raw
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseStatus);
+}
+
+export function parseIds(raw: readonly string[] | undefined): string[] {
+  return (raw ?? [])
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseTaskId);
+}
+
+/**
+ * `--meta key=value` sets a string; `--meta key:=<json>` sets any JSON value
+ * (`n:=3`, `tags:=["a","b"]`), as httpie does, so "1.10" never turns into 1.1.
+ */
+export function parseMeta(raw: readonly string[] | undefined): Record<string, unknown> | undefined {
+  if (!raw || raw.length === 0) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const item of raw) {
+    const json = /^([^=:]+):=(.*)$/s.exec(item);
+    const plain = /^([^=]+)=(.*)$/s.exec(item);
+    if (json) {
+      const key = json[1]!.trim();
+      try {
+        setOwn(out, key, JSON.parse(json[2]!));
+      } catch {
+        throw new TasksError('usage', `invalid --meta "${item}": the value after ":=" must be JSON`);
+      }
+    } else if (plain && plain[1]!.trim() !== '') {
+      setOwn(out, plain[1]!.trim(), plain[2]!);
+    } else {
+      throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
+    }
+  }
+  return out;
+}
+
+/** `--meta key=value` as a filter: the value as text; `key:=<json>` compares JSON texts. */
+export function parseMetaFilter(raw: readonly string[] | undefined): Record<string, string> | undefined {
+  const parsed = parseMeta(raw);
+  if (parsed === undefined) return undefined;
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+/** A positive whole number: `--limit 20`. */
+export function parsePositiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
+  return n;
+}
+
+/** A TCP port to listen on: `--port 8080`; 0 means any free one. */
+export function parsePort(name: string, raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new TasksError('usage', `invalid ${name} "${raw}": expected a number from 0 to 65535 (0: any free port)`);
+  return port;
+}
+
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Who `@me` is: the person running tasks (the run's context knows, by login name). */
+export interface Me {
+  readonly person: string | undefined;
+}
+
+/** An owner or agent name; `@me` is the user's login name, as in gh (`--owner @me`). */
+export function requireOwner(name: string, value: string | undefined, me: Me): string | undefined {
+  const text = requireText(name, value);
+  if (text?.trim() !== '@me') return text;
+  const login = me.person;
+  if (!login) throw new TasksError('usage', `${name} @me: cannot tell your login name ($USER is not set)`);
+  return login;
+}
+
+/** A non-empty single-line text value (subjects, owners). */
+export function requireText(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new TasksError('usage', `${name} cannot be empty`);
+  return value;
+}

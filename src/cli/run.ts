@@ -1,0 +1,75 @@
+import { CommanderError } from 'commander';
+import { TasksError } from '../core/base/errors.js';
+import { onLockWait } from '../core/locks/lock-acquire.js';
+import { renderLockWait } from '../render/lock-wait.js';
+import { loadColour } from '../render/style.js';
+import { buildProgram } from './commands/program.js';
+import { explainIdOptionMistake } from './flags/id-option-mistake.js';
+import { Context, processCwd } from './runtime/context.js';
+import { EXIT } from './runtime/exit-codes.js';
+import type { IO } from './runtime/io.js';
+import { recordChanges } from './runtime/journal-recording.js';
+
+/** What the process around a run may need of it while it runs. */
+export interface RunHandle {
+  /** Record what this run has changed now: the process is about to end (a signal, a gone reader). */
+  stopJournal(): void;
+}
+
+export interface RunOptions {
+  /** The working directory (undefined: it was deleted); the process's by default. */
+  cwd?: string | undefined;
+  /** Told the run's handle before the command starts. */
+  started?: (run: RunHandle) => void;
+}
+
+/**
+ * One run of `tasks`, in process: the command line (`node tasks ...`, as process.argv
+ * is), the streams, the environment and the working directory in; the exit code out.
+ * main.ts runs it for the process; tests run it for output-only checks without a
+ * process. Everything a run installs (the journal's record of its writes, the lock-wait
+ * note, the new-list note, signal listeners while a command waits) is removed when it
+ * ends, so runs one after another in one process leave nothing behind. Runs must not
+ * overlap in one process: the write events a journal records are the process's.
+ */
+export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
+  const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd() });
+  let journal: { stop: () => void; flush: () => void } | undefined;
+  const stopJournal = (): void => {
+    journal?.stop();
+    journal = undefined;
+  };
+  opts.started?.({ stopJournal });
+  try {
+    if (io.mayColour(argv)) await loadColour();
+    const program = await buildProgram(ctx, argv);
+    onLockWait((event) => io.note(renderLockWait(event)));
+    program.hook('preAction', (_root, command) => {
+      journal = recordChanges(ctx, command);
+      ctx.flushJournal = journal.flush;
+      ctx.stopJournal = stopJournal;
+    });
+    await program.parseAsync([...argv]);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
+        io.setExit(EXIT.ok);
+      } else if (err.code === 'commander.help') {
+        // `tasks` with no command: the help was printed to stderr; that is a usage error.
+        io.setExit(EXIT.usage);
+      } else {
+        const mistake = err.code === 'commander.excessArguments' ? explainIdOptionMistake(argv) : undefined;
+        const message = mistake ?? err.message.replace(/^error:\s*/i, '');
+        io.fail(new TasksError('usage', message, mistake === undefined ? { hint: 'add --help for usage' } : {}));
+      }
+    } else {
+      io.fail(err);
+      if (env.TASKS_DEBUG && err instanceof Error) io.writeErr(`${err.stack}\n`);
+    }
+  } finally {
+    stopJournal();
+    onLockWait(undefined);
+    ctx.dispose();
+  }
+  return io.exitCode;
+}

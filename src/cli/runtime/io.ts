@@ -1,0 +1,170 @@
+/**
+ * What a run reads and writes, decided once per run: stdout for data, stderr for
+ * everything else, stdin, colour, width, and whether a person reads (a terminal). Kept
+ * apart from the context a command works in (context.ts), as gh keeps its IOStreams
+ * apart from its Factory: a test gives a run streams of its own, and a command reports
+ * its results and errors here. The worst exit code reported is kept for the caller
+ * (main.ts, or an in-process run) to return.
+ */
+import { isTasksError } from '../../core/base/errors.js';
+import { renderErrorJson, renderErrorText } from '../../render/error.js';
+import { decideColor, makeStyle, type Style } from '../../render/style.js';
+import { oneLine } from '../../render/text.js';
+import { EXIT, exitCodeFor, worse } from './exit-codes.js';
+import type { InputSource, OutputTarget } from './fd-output.js';
+import { type Terminal, terminalColumns } from './terminal.js';
+
+/** The streams of one run: the process's own (main.ts) or a test's. */
+export interface Streams {
+  stdout: OutputTarget;
+  stderr: OutputTarget;
+  stdin: InputSource;
+  /** The terminal a full-screen view draws on; only asked for when stdout is a terminal. */
+  terminal?: (() => Terminal) | undefined;
+}
+
+/** The global options that decide output: read after the command line is parsed. */
+export interface OutputFlags {
+  json?: boolean | undefined;
+  color?: boolean | undefined;
+}
+
+/**
+ * How wide a note on stderr may be when no terminal shows it: the note is then read in a
+ * log or by a script, and its width is a choice, not a terminal's.
+ */
+const PIPED_NOTE_WIDTH = 100;
+
+export class IO {
+  /**
+   * A person reads stdout (it is a terminal): human layout, tables and words; otherwise
+   * plain lines a script can read. The terminal alone decides: FORCE_COLOR, NO_COLOR and
+   * --no-color decide colour only (CI systems set FORCE_COLOR, and a script reading the
+   * lines must get the same lines there).
+   */
+  readonly humanLayout: boolean;
+  /** A person reads stderr: hints, the list choice told in full, questions may be asked. */
+  readonly stderrIsTTY: boolean;
+  exitCode: number = EXIT.ok;
+  private flags: () => OutputFlags = () => ({});
+  private styleCache: Style | undefined;
+
+  constructor(
+    private readonly streams: Streams,
+    /** For colour (NO_COLOR, FORCE_COLOR) and width ($COLUMNS) only. */
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.humanLayout = Boolean(streams.stdout.isTTY);
+    this.stderrIsTTY = Boolean(streams.stderr.isTTY);
+  }
+
+  /** Where --json and --no-color are read from, once the program exists. */
+  useFlags(flags: () => OutputFlags): void {
+    this.flags = flags;
+  }
+
+  get json(): boolean {
+    return Boolean(this.flags().json);
+  }
+
+  get style(): Style {
+    this.styleCache ??= makeStyle(decideColor({ flag: this.flags().color, env: this.env, isTTY: this.humanLayout }));
+    return this.styleCache;
+  }
+
+  /** Colour on stderr follows the same rules, judged on stderr's own terminal. */
+  get errStyle(): Style {
+    return makeStyle(decideColor({ flag: this.flags().color, env: this.env, isTTY: this.stderrIsTTY }));
+  }
+
+  /**
+   * Could any output of this run be coloured? Decided before the command line is parsed
+   * (so that chalk is loaded only when it may be used): `--no-color` anywhere says no.
+   */
+  mayColour(argv: readonly string[]): boolean {
+    const flag = argv.includes('--no-color') ? false : undefined;
+    return decideColor({ flag, env: this.env, isTTY: this.humanLayout }) || decideColor({ flag, env: this.env, isTTY: this.stderrIsTTY });
+  }
+
+  /** The width of stdout's terminal (terminal.ts says how it is found). */
+  get columns(): number {
+    return terminalColumns(this.streams.stdout.columns, this.env);
+  }
+
+  /** The width notes on stderr are fitted to: its terminal's, or a fixed width when piped. */
+  get noteColumns(): number {
+    return this.stderrIsTTY ? terminalColumns(this.streams.stderr.columns, this.env) : PIPED_NOTE_WIDTH;
+  }
+
+  get stdin(): InputSource {
+    return this.streams.stdin;
+  }
+
+  /** The terminal stdout is, for a full-screen view. */
+  terminal(): Terminal {
+    const make = this.streams.terminal;
+    if (!make) throw new Error('no terminal to draw on');
+    return make();
+  }
+
+  /** A question can be asked only of a person at a terminal: never of a script or a pipe. */
+  get canAsk(): boolean {
+    return this.stdin.isTTY && this.stderrIsTTY;
+  }
+
+  /** Ask a person a yes/no question: on stderr, answered on stdin (confirm.ts, loaded only to ask). */
+  async confirm(question: string): Promise<boolean> {
+    const { confirm } = await import('./confirm.js');
+    return confirm(question, this.stdin.stream(), this.streams.stderr);
+  }
+
+  /** A stream that may wait long between writes ends as soon as its reader goes (fd-output.ts). */
+  followReader(): () => void {
+    return this.streams.stdout.followReader?.() ?? (() => {});
+  }
+
+  /** Data, on stdout. */
+  out(text: string): void {
+    this.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Text on stdout as it is (commander's help and version). */
+  write(text: string): void {
+    this.streams.stdout.write(text);
+  }
+
+  /** Text on stderr as it is. */
+  writeErr(text: string): void {
+    this.streams.stderr.write(text);
+  }
+
+  /** Messages, warnings and progress, on stderr. */
+  note(text: string): void {
+    this.writeErr(`${text}\n`);
+  }
+
+  /** Warnings often quote file names and parse errors: shown without control characters. */
+  warn(text: string): void {
+    this.note(`${this.errStyle.yellow('warning:')} ${oneLine(text)}`);
+  }
+
+  /** Print an error (JSON with --json) and record its exit code; the batch goes on. */
+  fail(err: unknown): void {
+    const view = toErrorView(err);
+    this.exitCode = worse(this.exitCode, view.exit);
+    this.writeErr(`${this.json ? renderErrorJson(view) : renderErrorText(view, this.errStyle, this.stderrIsTTY)}\n`);
+  }
+
+  /** Record a non-zero outcome that was already reported (a refused claim, say). */
+  setExit(code: number): void {
+    this.exitCode = worse(this.exitCode, code);
+  }
+}
+
+function toErrorView(err: unknown) {
+  if (isTasksError(err)) {
+    return { code: err.code, message: err.message, hint: err.hint, details: err.details, exit: exitCodeFor(err.code) };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message: `unexpected: ${message}`, hint: undefined, details: undefined, exit: EXIT.failure };
+}

@@ -1,0 +1,216 @@
+/**
+ * The live view: the alternate screen, redrawn in place. A frame is rendered on every
+ * change, on a resize, and on a timer (every 100 ms while a spinner shows, else once a
+ * second for the "3s ago" texts); only rows that differ are written, and nothing at all
+ * when the frame is unchanged, so it does not flicker and costs little while idle.
+ */
+
+import type { Clock } from '../../core/base/clock.js';
+import type { Task } from '../../core/store/schema.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import { SCREEN, screenPatch } from '../../render/screen.js';
+import type { Style } from '../../render/style.js';
+import {
+  frameHasSpinner,
+  maxScroll,
+  renderWatchFrame,
+  SPINNER_INTERVAL_MS,
+  taskRowsFor,
+  type WatchFrameModel,
+} from '../../render/watch-frame.js';
+import type { Terminal } from '../runtime/terminal.js';
+import { keyActions, type WatchAction } from './watch-keys.js';
+
+export interface LiveOptions {
+  listId: string;
+  dir: string;
+  until?: string | undefined;
+  deadline?: number | undefined;
+  filterLabel?: string | undefined;
+  /** What a run's watch reads: "the stream on stdin", "transcript of session 2d483082". */
+  following?: string | undefined;
+  style: Style;
+  clock: Clock;
+  /** Called when the user asks to quit (q, Ctrl-C). */
+  onQuit(): void;
+  /** Where the final frame goes once the watch ended on its own (stdout). */
+  print(text: string): void;
+}
+
+/** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
+function matchesText(task: Task, text: string): boolean {
+  const needle = text.toLowerCase();
+  return [`#${task.id}`, task.subject, task.activeForm ?? '', task.owner ?? ''].some((s) => s.toLowerCase().includes(needle));
+}
+
+export class LiveSink implements WatchSink {
+  private view: WatchView | undefined;
+  private lastChange: { at: number; events: ChangeEvent[] } | undefined;
+  private prev: string[] | undefined;
+  private notice: string | undefined;
+  private entered = false;
+  private done = false;
+  private enterTimer: NodeJS.Immediate | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: Array<() => void> = [];
+  private readonly restoreOnExit = () => this.leave();
+  /** Where the person scrolled to (undefined: not scrolled), and the `/` filter. */
+  private scroll: number | undefined;
+  private search: { text: string; typing: boolean } | undefined;
+
+  constructor(
+    private readonly term: Terminal,
+    private readonly opts: LiveOptions,
+  ) {}
+
+  begin(view: WatchView): void {
+    this.view = view;
+    // Entered on the next turn: if --until already holds, the view never flashes up.
+    this.enterTimer = setImmediate(() => this.enter());
+  }
+
+  change(view: WatchView, events: ChangeEvent[]): void {
+    this.view = view;
+    if (events.length > 0) this.lastChange = { at: view.at, events };
+    if (this.entered) this.draw();
+  }
+
+  end(view: WatchView, end: WatchEnd): void {
+    this.view = view;
+    this.leave();
+    // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
+    // final state of the list behind, as `tasks list` would show it.
+    if (end.reason !== 'stopped') {
+      const { width, height } = this.term.size();
+      this.opts.print(
+        renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'),
+      );
+    }
+  }
+
+  abort(): void {
+    this.leave();
+  }
+
+  /** Shown on the view (stderr would scribble over it). */
+  warn(message: string): void {
+    this.notice = message;
+    if (this.entered) this.draw();
+  }
+
+  private enter(): void {
+    if (this.done) return;
+    this.entered = true;
+    this.term.write(SCREEN.enter);
+    process.once('exit', this.restoreOnExit);
+    this.unsubscribe.push(
+      this.term.onResize(() => this.redrawAll()),
+      this.term.onKey((chunk) => {
+        for (const action of keyActions(chunk, Boolean(this.search?.typing))) this.act(action);
+      }),
+    );
+    this.draw();
+  }
+
+  private act(action: WatchAction): void {
+    if (action.type === 'quit') {
+      this.opts.onQuit();
+      return;
+    }
+    if (action.type === 'redraw') {
+      this.redrawAll();
+      return;
+    }
+    const { height } = this.term.size();
+    const frame = { height, style: this.opts.style };
+    switch (action.type) {
+      case 'scroll': {
+        const step = action.by === 'line' ? 1 : Math.max(1, taskRowsFor(this.model(), frame) - 1);
+        this.scroll = (this.scroll ?? 0) + step * action.direction;
+        break;
+      }
+      case 'scroll-to':
+        this.scroll = action.where === 'top' ? 0 : Number.MAX_SAFE_INTEGER;
+        break;
+      case 'filter-start':
+        this.search = { text: this.search?.text ?? '', typing: true };
+        break;
+      case 'filter-text':
+        if (this.search) this.search = { ...this.search, text: this.search.text + action.text };
+        this.scroll = this.scroll === undefined ? undefined : 0;
+        break;
+      case 'filter-erase':
+        if (this.search) this.search = { ...this.search, text: [...this.search.text].slice(0, -1).join('') };
+        break;
+      case 'filter-done':
+        this.search = this.search && this.search.text !== '' ? { ...this.search, typing: false } : undefined;
+        break;
+      case 'filter-clear':
+        this.search = undefined;
+        this.scroll = undefined;
+        break;
+    }
+    if (this.scroll !== undefined) this.scroll = Math.min(Math.max(0, this.scroll), maxScroll(this.model(), frame));
+    this.draw();
+  }
+
+  private leave(): void {
+    this.done = true;
+    if (this.enterTimer) clearImmediate(this.enterTimer);
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    for (const off of this.unsubscribe.splice(0)) off();
+    process.off('exit', this.restoreOnExit);
+    if (this.entered) {
+      this.entered = false;
+      this.term.write(SCREEN.leave);
+    }
+  }
+
+  private model(): WatchFrameModel {
+    const view = this.view as WatchView;
+    const tasks =
+      this.search && this.search.text !== ''
+        ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text))
+        : view.shown;
+    const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
+    return {
+      listId: view.list ?? this.opts.listId,
+      dir: this.opts.dir,
+      following: this.opts.following,
+      nudge: view.nudge?.message,
+      exists: view.exists,
+      tasks,
+      index: view.index,
+      hidden: filtered ? view.all.length - tasks.length : 0,
+      filterLabel: this.opts.filterLabel,
+      scroll: this.scroll,
+      search: this.search,
+      problems: view.problems,
+      notice: this.notice,
+      lastChange: this.lastChange,
+      until: this.opts.until,
+      deadline: this.opts.deadline,
+    };
+  }
+
+  private redrawAll(): void {
+    if (!this.entered) return;
+    this.prev = undefined;
+    this.term.write(SCREEN.clear);
+    this.draw();
+  }
+
+  private draw(): void {
+    if (!this.entered || !this.view) return;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    const now = this.opts.clock.now();
+    const { width, height } = this.term.size();
+    const lines = renderWatchFrame(this.model(), { style: this.opts.style, width, height, now });
+    const patch = screenPatch(this.prev, lines);
+    if (patch !== '') this.term.write(patch);
+    this.prev = lines;
+    const period = frameHasSpinner(this.view.shown, this.view.exists) ? SPINNER_INTERVAL_MS : 1000;
+    this.tickTimer = setTimeout(() => this.draw(), period - (now % period) + 1);
+  }
+}

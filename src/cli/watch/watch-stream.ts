@@ -1,0 +1,83 @@
+import { countTasks } from '../../core/graph/blockers.js';
+import type { FileProblem } from '../../core/store/list-read.js';
+import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import { renderSkippedWhileWatching } from '../../render/list-notes.js';
+import { renderNote } from '../../render/note.js';
+import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../render/watch-events.js';
+import type { Context } from '../runtime/context.js';
+
+/** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+  return {
+    run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
+    stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
+    nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
+  };
+}
+
+/**
+ * `watch --json`, or a watch whose stdout is not a terminal: NDJSON on stdout, one event
+ * per line, written as soon as it is known. Unreadable files are warned about on stderr,
+ * once each until they read again; so is the verification nudge, when it comes due.
+ */
+export class StreamSink implements WatchSink {
+  private warned = new Set<string>();
+  private nudged = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly listId: string,
+    private readonly until: string | undefined,
+  ) {}
+
+  private stopFollowing: (() => void) | undefined;
+
+  begin(view: WatchView): void {
+    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
+    // Between changes nothing is written, so a reader that went away would go unnoticed.
+    this.stopFollowing = this.ctx.io.followReader();
+    this.warnProblems(view.problems);
+    this.tellNudge(view);
+  }
+
+  change(view: WatchView, events: ChangeEvent[]): void {
+    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e));
+    this.warnProblems(view.problems);
+    this.tellNudge(view);
+  }
+
+  end(view: WatchView, end: WatchEnd): void {
+    this.stopFollowing?.();
+    this.ctx.io.out(
+      renderEndEvent({
+        at: view.at,
+        reason: end.reason,
+        until: this.until,
+        met: end.met,
+        exists: view.exists,
+        counts: countTasks(view.shown, view.index),
+        tasks: view.shown,
+        ...endExtras(view, end),
+      }),
+    );
+  }
+
+  warn(message: string): void {
+    this.ctx.io.warn(message);
+  }
+
+  private tellNudge(view: WatchView): void {
+    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message));
+    this.nudged = view.nudge !== undefined;
+  }
+
+  private warnProblems(problems: readonly FileProblem[]): void {
+    const now = new Set<string>();
+    for (const p of problems) {
+      now.add(p.file);
+      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p));
+    }
+    this.warned = now;
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * One watch, from its first state to its end, with everything from outside passed in:
+ * the source it follows, the clock and timers, and an abort signal for "stop" (the CLI
+ * ties it to SIGINT, SIGTERM and SIGHUP). Sinks (the NDJSON stream, the live view) are
+ * told what it sees; the caller turns the outcome into an exit status.
+ */
+import type { Clock, Timers } from '../base/clock.js';
+import { TasksError } from '../base/errors.js';
+import { indexTasks, type TaskIndex } from '../graph/blockers.js';
+import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
+import { type StalledTask, stalledTasks } from '../progress/stalled-work.js';
+import { type VerificationNudge, verificationNudge } from '../progress/verification-nudge.js';
+import { compareIds } from '../store/ids.js';
+import type { FileProblem } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
+import { type UntilCondition, untilHolds } from './watch-condition.js';
+import type { ChangeEvent } from './watch-diff.js';
+import { filterEvents } from './watch-filter.js';
+import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
+
+/** Why a watch ended, as its end event says. */
+export type EndReason = 'condition-met' | 'timeout' | 'stopped' | 'run-ended' | 'input-ended' | 'session-ended' | 'stalled';
+
+/** The list as a watch shows it at one moment. */
+export interface WatchView {
+  at: number;
+  /** The list's id, when the source named it (a run's session list). */
+  list?: string | undefined;
+  exists: boolean;
+  /** Every task, id order. */
+  all: Task[];
+  index: TaskIndex;
+  /** The tasks that pass the filters, id order. */
+  shown: Task[];
+  problems: FileProblem[];
+  /** Every task completed, three or more, none a verification step. */
+  nudge?: VerificationNudge | undefined;
+}
+
+/** Why and how a watch ended, as its sinks report it. */
+export interface WatchEnd {
+  reason: EndReason;
+  /** Whether the --until condition held at the end (false without one). */
+  met: boolean;
+  /** A followed run's end. */
+  run?: RunEnd | undefined;
+  /** With --fail-if-stalled, the tasks that stalled. */
+  stalled?: StalledTask[] | undefined;
+}
+
+/** Where a watch sends what it sees: the NDJSON stream or the live view. */
+export interface WatchSink {
+  begin(view: WatchView): void;
+  /** `events` are already filtered; may be empty when only `exists` or `problems` changed. */
+  change(view: WatchView, events: ChangeEvent[]): void;
+  end(view: WatchView, end: WatchEnd): void;
+  /** The watch failed: undo what begin did (restore the screen); the error is reported after. */
+  abort?(): void;
+  /** Something to tell the user that does not stop the watch. */
+  warn(message: string): void;
+}
+
+/** `--fail-if-stalled`: how long, and how to know the tasks' times and the session's activity. */
+export interface StallWatch {
+  afterMs: number;
+  /** When each task of the first state last changed (file times); unknown: from now. */
+  initialTimes(tasks: readonly Task[]): Map<string, number>;
+  /** Is a session of the list busy on a turn (then nothing stalls)? Asked only when a task is due. */
+  sessionBusy(): boolean | undefined;
+}
+
+export interface WatchSessionOptions {
+  /** What is followed: a list folder, or a run. */
+  source(handlers: WatchSourceHandlers): WatchSource;
+  filter: TaskFilter;
+  until?: UntilCondition | undefined;
+  timeoutMs?: number | undefined;
+  stall?: StallWatch | undefined;
+  clock: Clock;
+  timers: Timers;
+  /** Aborted: the watch stops (reason "stopped"), or fails when the first state has not come yet. */
+  stop?: AbortSignal | undefined;
+}
+
+export interface WatchOutcome extends WatchEnd {
+  view: WatchView;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
+  result: 'run-ended',
+  'input-ended': 'input-ended',
+  'session-ended': 'session-ended',
+};
+
+function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
+  const all = [...update.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
+  const index = indexTasks(all);
+  return {
+    at: update.at,
+    list: update.list,
+    exists: update.exists,
+    all,
+    index,
+    shown: filterTasks(all, filter, index),
+    problems: update.problems,
+    nudge: verificationNudge(all),
+  };
+}
+
+/**
+ * One watch, from the first snapshot to its end: the condition is checked against the
+ * first snapshot and after every change; the deadline, the stop signal, `stop()`, the
+ * end of a followed run, or a stalled task (with --fail-if-stalled) end it too.
+ */
+export class WatchSession {
+  private source: WatchSource | undefined;
+  private deadlineTimer: unknown;
+  private stallTimer: unknown;
+  private view: WatchView | undefined;
+  /** When each task last changed, for --fail-if-stalled. */
+  private changedAt = new Map<string, number>();
+  private finished = false;
+  /** Updates that came while the first state was on its way (a run's lines arrive in bursts). */
+  private early: WatchUpdate[] = [];
+  private resolve: ((o: WatchOutcome) => void) | undefined;
+  private reject: ((err: unknown) => void) | undefined;
+  private readonly onStop = () => {
+    // Still waiting for a run's first event: nothing to show, only stop.
+    if (!this.view) this.fail(new TasksError('interrupted', 'stopped before the run began'));
+    else this.finish({ reason: 'stopped' });
+  };
+
+  constructor(
+    private readonly opts: WatchSessionOptions,
+    private readonly sink: WatchSink,
+  ) {}
+
+  run(): Promise<WatchOutcome> {
+    return new Promise<WatchOutcome>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      const stop = this.opts.stop;
+      if (stop?.aborted) {
+        this.finished = true;
+        reject(new TasksError('interrupted', 'stopped before the run began'));
+        return;
+      }
+      stop?.addEventListener('abort', this.onStop, { once: true });
+      const source = this.opts.source({
+        onUpdate: (u) => this.onUpdate(u),
+        onError: (err) => this.fail(err),
+        onWarning: (message) => this.sink.warn(message),
+        onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end }),
+      });
+      this.source = source;
+      Promise.resolve()
+        .then(() => source.start())
+        .then(
+          (first) => this.begin(first),
+          (err: unknown) => {
+            this.cleanup();
+            reject(err);
+          },
+        );
+    });
+  }
+
+  private begin(first: WatchUpdate): void {
+    if (this.finished) return;
+    this.view = viewOf(first, this.opts.filter);
+    if (this.opts.stall) {
+      const known = this.opts.stall.initialTimes(this.view.all);
+      for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
+    }
+    const deadline = this.opts.timeoutMs === undefined ? undefined : this.opts.clock.now() + this.opts.timeoutMs;
+    this.sink.begin(this.view);
+    if (this.holds()) {
+      this.finish({ reason: 'condition-met' });
+      return;
+    }
+    if (deadline !== undefined) this.armDeadline(deadline);
+    this.checkStalled();
+    for (const update of this.early.splice(0)) this.onUpdate(update);
+  }
+
+  /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
+  private armDeadline(at: number): void {
+    const left = at - this.opts.clock.now();
+    if (left <= 0) {
+      this.finish({ reason: 'timeout' });
+      return;
+    }
+    this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
+  }
+
+  /** End the watch as if interrupted (the live view's `q` and Ctrl-C keys). */
+  stop(): void {
+    this.finish({ reason: 'stopped' });
+  }
+
+  private holds(): boolean {
+    const { until } = this.opts;
+    return until !== undefined && this.view !== undefined && untilHolds(until, this.view.shown, this.view.index);
+  }
+
+  private onUpdate(update: WatchUpdate): void {
+    if (this.finished) return;
+    if (!this.view) {
+      this.early.push(update);
+      return;
+    }
+    const before = this.view;
+    const view = viewOf(update, this.opts.filter);
+    this.view = view;
+    for (const e of update.events) {
+      if (e.type === 'list-cleared') this.changedAt.clear();
+      else if (e.type === 'deleted') this.changedAt.delete(e.task.id);
+      else this.changedAt.set(e.task.id, update.at);
+    }
+    const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
+    this.sink.change(view, events);
+    if (this.holds()) this.finish({ reason: 'condition-met' });
+    else this.checkStalled();
+  }
+
+  /**
+   * --fail-if-stalled: end when a task shown has been in progress, unchanged, for that
+   * long and the session is not busy; else look again when the next one would be due.
+   */
+  private checkStalled(): void {
+    const stall = this.opts.stall;
+    if (!stall || !this.view || this.finished) return;
+    if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    const now = this.opts.clock.now();
+    const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
+    if (due.length > 0) {
+      const stalled = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
+      if (stalled.length > 0) {
+        this.finish({ reason: 'stalled', stalled });
+        return;
+      }
+    }
+    let next = stall.afterMs;
+    for (const t of this.view.shown) {
+      const at = this.changedAt.get(t.id);
+      if (t.status === 'in_progress' && at !== undefined) next = Math.min(next, at + stall.afterMs - now);
+    }
+    // A busy session is asked again a second later; nothing in progress: the next change re-arms.
+    this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
+  }
+
+  private cleanup(): void {
+    this.finished = true;
+    this.source?.close();
+    if (this.deadlineTimer !== undefined) this.opts.timers.clearTimeout(this.deadlineTimer);
+    if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    this.opts.stop?.removeEventListener('abort', this.onStop);
+  }
+
+  private finish(end: Omit<WatchEnd, 'met'>): void {
+    if (this.finished || !this.view) return;
+    this.cleanup();
+    const met = this.holds();
+    const view = { ...this.view, at: this.opts.clock.now() };
+    const outcome: WatchOutcome = { ...end, met, view };
+    try {
+      this.sink.end(view, outcome);
+    } catch (err) {
+      this.reject?.(err);
+      return;
+    }
+    this.resolve?.(outcome);
+  }
+
+  private fail(err: unknown): void {
+    if (this.finished) return;
+    this.cleanup();
+    this.sink.abort?.();
+    this.reject?.(err);
+  }
+}

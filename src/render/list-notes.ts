@@ -1,0 +1,33 @@
+import type { FileProblem } from '../core/store/list-read.js';
+import { formatDuration } from './duration.js';
+
+/** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
+
+/** " (showing 10; --limit)", after the summary, when --limit cut the list. */
+export function renderLimitNote(shown: number, matching: number): string {
+  return shown < matching ? ` (showing ${shown}; --limit)` : '';
+}
+
+export function renderStalledNote(count: number, afterMs: number): string {
+  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatDuration(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
+}
+
+/** Piped, one warning a stalled task. */
+export function renderStalledWarning(id: string, idleMs: number): string {
+  return `task #${id} is stalled: in progress, unchanged for ${formatDuration(idleMs)}`;
+}
+
+/** "2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks release --gone gives them back" */
+export function renderGoneNote(count: number, why: string): string {
+  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: tasks release --gone gives them back`;
+}
+
+/** A file of the list that could not be read as a task. */
+export function renderSkippedFile(problem: FileProblem): string {
+  return `skipped ${problem.file}: ${problem.reason}`;
+}
+
+/** The same, while watching: the file gets no events until it reads again. */
+export function renderSkippedWhileWatching(problem: FileProblem): string {
+  return `${renderSkippedFile(problem)} (no events for it until it reads again)`;
+}

@@ -1,0 +1,30 @@
+import type { ReleaseResult } from '../core/claims/release-apply.js';
+import type { Task } from '../core/store/schema.js';
+import { oneLine } from './text.js';
+
+/** What `tasks release` says of each task, one line each. */
+
+export function renderReleaseLine(r: ReleaseResult): string {
+  const subject = oneLine(r.task.subject);
+  if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
+  const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
+  const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
+  return `Released task #${r.id}${from}${status}: ${subject}`;
+}
+
+/** `release --owner <agent>` with nothing to release. */
+export function renderNothingHeld(owner: string): string {
+  return `${oneLine(owner)} holds no unfinished task; nothing released`;
+}
+
+/** `release --gone` with nothing to release: no owner is known to be gone, or none holds a task. */
+export function renderNoneGone(knowsGone: boolean): string {
+  return knowsGone
+    ? 'no unfinished task is held by a gone owner; nothing released'
+    : 'no owner here is known to be gone (no ended or crashed session owns this list)';
+}
+
+/** `release --gone --dry-run`, a task it would release and why its owner is gone. */
+export function renderWouldRelease(task: Task, why: string): string {
+  return `Would release task #${task.id} from ${oneLine(task.owner ?? '')} (${why}): ${oneLine(task.subject)}`;
+}

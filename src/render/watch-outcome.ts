@@ -1,0 +1,62 @@
+import type { ListCounts } from '../core/graph/blockers.js';
+import type { TaskFilter } from '../core/lists/task-filter.js';
+import type { StalledTask } from '../core/progress/stalled-work.js';
+import type { Status } from '../core/store/schema.js';
+import { formatDuration } from './duration.js';
+import { STATUS_WORD } from './status.js';
+import { PLAIN, type Style } from './style.js';
+import { renderSummary } from './task-table.js';
+
+/** What `tasks watch` says on stderr about how it started and why it ended. */
+
+/** "status pending, owner amy": the filters a live view shows in its header. */
+export function renderFilterLabel(filter: TaskFilter): string | undefined {
+  const parts: string[] = [];
+  if (filter.statuses) parts.push(`status ${filter.statuses.join(',')}`);
+  if (filter.owner !== undefined) parts.push(`owner ${filter.owner}`);
+  if (filter.unowned) parts.push('unowned');
+  if (filter.ready) parts.push('ready');
+  if (filter.blocked) parts.push('blocked');
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/** `--until task:9:completed` names a task the list does not have (yet). */
+export function renderTaskNotYet(id: string, status: Status): string {
+  return `task #${id} does not exist (yet); waiting for it to be created and ${STATUS_WORD[status]}`;
+}
+
+/** `--session <id>` whose todos live only in its transcript. */
+export function renderFollowingTranscript(sessionId: string, transcript: string): string {
+  return `following the transcript of session ${sessionId.slice(0, 8)} (it has no task list; its todos are in ${transcript})`;
+}
+
+/** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
+function describeStalled(stalled: readonly StalledTask[]): string {
+  const first = stalled[0];
+  if (!first) return 'no task stalled';
+  const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';
+  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatDuration(first.idleMs)}${more}`;
+}
+
+function describeRunEnd(reason: string): string {
+  if (reason === 'input-ended') return "the run's input ended without a result event";
+  if (reason === 'session-ended') return 'the session stopped running';
+  return 'the run ended';
+}
+
+/** The errors a watch ends with: each says why, then where the list stands. */
+export const watchEndMessage = {
+  timeout: (timeoutMs: number, until: string | undefined, counts: ListCounts): string => {
+    const waited = `timed out after ${formatDuration(timeoutMs)}`;
+    return until ? `${waited} before ${until} held; ${renderSummary(counts, PLAIN)}` : `${waited}; ${renderSummary(counts, PLAIN)}`;
+  },
+  stalled: (stalled: readonly StalledTask[], counts: ListCounts): string => `${describeStalled(stalled)}; ${renderSummary(counts, PLAIN)}`,
+  stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
+  runEnded: (reason: string, until: string, counts: ListCounts): string =>
+    `${describeRunEnd(reason)} before ${until} held; ${renderSummary(counts, PLAIN)}`,
+};
+
+/** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */
+export function renderConditionHeld(until: string | undefined, style: Style): string {
+  return `${style.green('✔')} ${until} holds`;
+}

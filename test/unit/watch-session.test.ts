@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { Task } from '../../src/core/store/schema.js';
+import { parseUntil } from '../../src/core/watch/watch-condition.js';
+import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
+import { type StallWatch, type WatchEnd, WatchSession, type WatchSink, type WatchView } from '../../src/core/watch/watch-session.js';
+import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from '../../src/core/watch/watch-source.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+
+const task = (id: string, extra: Partial<Task> = {}): Task => ({
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
+
+/** A source the test drives: its first state comes when `first` resolves; then updates and a run's end by hand. */
+class FakeSource implements WatchSource {
+  handlers: WatchSourceHandlers | undefined;
+  closed = false;
+  private tasks: Task[] = [];
+  private resolveFirst: ((u: WatchUpdate) => void) | undefined;
+  private readonly first: Promise<WatchUpdate>;
+
+  constructor(private readonly clock: FakeClock) {
+    this.first = new Promise((resolve) => (this.resolveFirst = resolve));
+  }
+
+  open(handlers: WatchSourceHandlers): WatchSource {
+    this.handlers = handlers;
+    return this;
+  }
+
+  start(): Promise<WatchUpdate> {
+    return this.first;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** The first state arrives. */
+  begin(tasks: Task[]): void {
+    this.tasks = tasks;
+    this.resolveFirst?.({ at: this.clock.now(), events: [], exists: true, snapshot: snapshotOf(tasks), problems: [] });
+  }
+
+  /** The list becomes `tasks`; the update carries the diff. */
+  change(tasks: Task[]): void {
+    const events = diffSnapshots(snapshotOf(this.tasks), snapshotOf(tasks));
+    this.tasks = tasks;
+    this.handlers?.onUpdate({ at: this.clock.now(), events, exists: true, snapshot: snapshotOf(tasks), problems: [] });
+  }
+
+  runEnds(end: RunEnd): void {
+    this.handlers?.onRunEnd?.(end);
+  }
+}
+
+/** A sink that records what it was told, in order. */
+class RecordingSink implements WatchSink {
+  calls: string[] = [];
+  views: WatchView[] = [];
+  ended: WatchEnd | undefined;
+  begin(view: WatchView): void {
+    this.calls.push(`begin ${view.shown.map((t) => `${t.id}:${t.status}`).join(' ')}`);
+    this.views.push(view);
+  }
+  change(view: WatchView, events: Parameters<WatchSink['change']>[1]): void {
+    this.calls.push(`change ${events.map((e) => (e.type === 'list-cleared' ? e.type : `${e.type} ${e.task.id}`)).join(', ')}`);
+    this.views.push(view);
+  }
+  end(_view: WatchView, end: WatchEnd): void {
+    this.calls.push(`end ${end.reason}`);
+    this.ended = end;
+  }
+  abort(): void {
+    this.calls.push('abort');
+  }
+  warn(message: string): void {
+    this.calls.push(`warn ${message}`);
+  }
+}
+
+function setUp(opts: { until?: string; timeoutMs?: number; stall?: StallWatch; stop?: AbortSignal } = {}) {
+  const clock = new FakeClock();
+  const source = new FakeSource(clock);
+  const sink = new RecordingSink();
+  const session = new WatchSession(
+    {
+      source: (h) => source.open(h),
+      filter: {},
+      until: opts.until === undefined ? undefined : parseUntil(opts.until),
+      timeoutMs: opts.timeoutMs,
+      stall: opts.stall,
+      clock,
+      timers: clock,
+      stop: opts.stop,
+    },
+    sink,
+  );
+  return { clock, source, sink, session, outcome: session.run() };
+}
+
+/** Let promise callbacks run (the session starts its source on a microtask). */
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe('WatchSession', () => {
+  it('ends at once when the condition holds on the first state', async () => {
+    const { source, sink, clock, outcome } = setUp({ until: 'all-completed', timeoutMs: 60_000 });
+    await settle();
+    source.begin([task('1', { status: 'completed' })]);
+    expect(await outcome).toMatchObject({ reason: 'condition-met', met: true });
+    expect(sink.calls).toEqual(['begin 1:completed', 'end condition-met']);
+    expect(source.closed).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('ends when a change makes the condition hold, after telling the sink of the change', async () => {
+    const { source, sink, outcome } = setUp({ until: 'all-completed' });
+    await settle();
+    source.begin([task('1'), task('2', { status: 'completed' })]);
+    await settle();
+    source.change([task('1', { status: 'in_progress' }), task('2', { status: 'completed' })]);
+    expect(sink.ended).toBeUndefined();
+    source.change([task('1', { status: 'completed' }), task('2', { status: 'completed' })]);
+    expect(await outcome).toMatchObject({ reason: 'condition-met', met: true });
+    expect(sink.calls).toEqual(['begin 1:pending 2:completed', 'change updated 1', 'change updated 1', 'end condition-met']);
+  });
+
+  it('times out when the deadline passes first; not a moment before', async () => {
+    const { source, sink, clock, outcome } = setUp({ until: 'all-completed', timeoutMs: 90_000 });
+    await settle();
+    source.begin([task('1')]);
+    await settle();
+    clock.advance(89_999);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(1);
+    expect(await outcome).toMatchObject({ reason: 'timeout', met: false });
+    expect(clock.pending).toBe(0);
+  });
+
+  it('waits a deadline longer than one timer can in steps', async () => {
+    const days40 = 40 * 86_400_000;
+    const { source, sink, clock, outcome } = setUp({ timeoutMs: days40 });
+    await settle();
+    source.begin([task('1')]);
+    await settle();
+    clock.advance(days40 - 1);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(1);
+    expect(await outcome).toMatchObject({ reason: 'timeout' });
+  });
+
+  it('stalls when a task shown stays in progress, unchanged, while no session is busy; a busy session defers it', async () => {
+    let busy = true;
+    const clock0 = Date.UTC(2026, 0, 1);
+    const stall: StallWatch = {
+      afterMs: 60_000,
+      // Task 1's file last changed 30 s before the watch began.
+      initialTimes: () => new Map([['1', clock0 - 30_000]]),
+      sessionBusy: () => busy,
+    };
+    const { source, sink, clock, outcome } = setUp({ stall });
+    await settle();
+    source.begin([task('1', { status: 'in_progress' }), task('2')]);
+    await settle();
+    clock.advance(29_000);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(5_000); // 64 s unchanged, but the session is busy on a turn
+    expect(sink.ended).toBeUndefined();
+    busy = false;
+    clock.advance(1_000); // asked again a second later
+    const end = await outcome;
+    expect(end).toMatchObject({ reason: 'stalled', stalled: [expect.objectContaining({ id: '1' })] });
+    expect(end.stalled?.[0]?.idleMs).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('a change to a task in progress restarts its stall time', async () => {
+    const stall: StallWatch = { afterMs: 60_000, initialTimes: () => new Map(), sessionBusy: () => false };
+    const { source, sink, clock, outcome } = setUp({ stall });
+    await settle();
+    source.begin([task('1', { status: 'in_progress' })]);
+    await settle();
+    clock.advance(50_000);
+    source.change([task('1', { status: 'in_progress', activeForm: 'Still going' })]);
+    clock.advance(50_000);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(10_001);
+    expect(await outcome).toMatchObject({ reason: 'stalled' });
+  });
+
+  it('keeps updates that arrive before the first state, and tells them after it, in order', async () => {
+    const { source, sink, outcome, session } = setUp();
+    await settle();
+    // A run's lines arrive in bursts: the source reports changes while its first state is on its way.
+    source.change([task('1')]);
+    source.change([task('1'), task('2')]);
+    expect(sink.calls).toEqual([]);
+    source.begin([]);
+    await settle();
+    expect(sink.calls).toEqual(['begin ', 'change created 1', 'change created 2']);
+    session.stop();
+    expect(await outcome).toMatchObject({ reason: 'stopped', met: false });
+  });
+
+  it('ends with the followed run: its reason and result', async () => {
+    const { source, sink, clock, outcome } = setUp({ until: 'all-completed', timeoutMs: 60_000 });
+    await settle();
+    source.begin([task('1')]);
+    await settle();
+    source.runEnds({ how: 'result', subtype: 'success' });
+    expect(await outcome).toMatchObject({ reason: 'run-ended', met: false, run: { how: 'result', subtype: 'success' } });
+    expect(sink.calls.at(-1)).toBe('end run-ended');
+    expect(clock.pending).toBe(0);
+    source.runEnds({ how: 'input-ended' });
+    expect(sink.calls.filter((c) => c.startsWith('end'))).toHaveLength(1);
+  });
+
+  it('stops when its signal is aborted, and lets go of the signal when it ends', async () => {
+    const controller = new AbortController();
+    const { source, outcome } = setUp({ until: 'all-completed', stop: controller.signal });
+    await settle();
+    source.begin([task('1')]);
+    await settle();
+    controller.abort();
+    expect(await outcome).toMatchObject({ reason: 'stopped', met: false });
+    expect(source.closed).toBe(true);
+  });
+
+  it('fails as interrupted when stopped before the first state came', async () => {
+    const controller = new AbortController();
+    const { sink, source, outcome } = setUp({ stop: controller.signal });
+    await settle();
+    controller.abort();
+    await expect(outcome).rejects.toMatchObject({ code: 'interrupted', message: 'stopped before the run began' });
+    expect(sink.calls).toEqual(['abort']);
+    expect(source.closed).toBe(true);
+  });
+
+  it('fails when the source fails, undoing what the sink began', async () => {
+    const { sink, source, outcome } = setUp();
+    await settle();
+    source.begin([task('1')]);
+    await settle();
+    source.handlers?.onError(new Error('disk gone'));
+    await expect(outcome).rejects.toThrow('disk gone');
+    expect(sink.calls).toEqual(['begin 1:pending', 'abort']);
+  });
+});
