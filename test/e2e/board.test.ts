@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
 import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
 
@@ -265,5 +266,54 @@ describe('tasks board: serving', () => {
     const ended = await failing.stop();
     expect(ended.code).toBe(0);
     expect(ended.stderr).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
+  });
+});
+
+describe('tasks board: the journal and hooks, as the commands have them', () => {
+  it('records each action once, as a change of its own, when the board ends', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
+    const reassign = { action: 'reassign', list: 'demo', id: '2', expect: { status: 'pending', owner: null }, owner: 'alice' };
+    expect((await postAction(b, reassign)).status).toBe(200);
+    expect((await b.stop()).code).toBe(0);
+    const journal = fs
+      .readFileSync(path.join(dir, '.tasks-journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { txn: string; command: string; actor: { kind: string }; changes: Array<{ id: string }> });
+    // Not a third entry for the whole run of `tasks board` holding both again.
+    expect(journal.map((e) => [e.command, e.actor.kind, e.changes.map((c) => c.id)])).toEqual([
+      ['start', 'person', ['3']],
+      ['update', 'person', ['2']],
+    ]);
+    expect(new Set(journal.map((e) => e.txn)).size).toBe(2);
+  });
+
+  it('runs the hooks a command runs: a TaskCompleted hook that blocks is a 409 with its reason, free of escape codes; nothing written', async () => {
+    const world = hookWorld();
+    writeTask(world.list, { id: '1', subject: 'Ship it', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+    const inputs = path.join(world.root, 'hook-input.jsonl');
+    const gate = script(world, 'gate.sh', `cat >> "${inputs}"; echo >> "${inputs}"; printf '\\033[31m3 tests fail\\033[0m\\n' >&2; exit 2`);
+    writeSettings(world, 'user', settingsWith({ TaskCompleted: [{ command: gate }] }));
+    const before = fs.readFileSync(path.join(world.list, '1.json'), 'utf8');
+    const b = await startBoard(world.config, [], {}, world.project);
+    boards.push(b);
+    const r = await postAction(b, { action: 'done', list: 'l', id: '1', expect: { status: 'in_progress', owner: null } });
+    expect(r.status).toBe(409);
+    expect(JSON.parse(r.body)).toEqual({
+      ok: false,
+      error: { code: 'hook', message: 'TaskCompleted hook blocked completing task #1: 3 tests fail' },
+    });
+    expect(fs.readFileSync(path.join(world.list, '1.json'), 'utf8')).toBe(before);
+    // The hook was told what a command tells it: this process, the project the board started in.
+    expect(logLines(inputs)).toEqual([
+      expect.objectContaining({
+        session_id: `tasks-cli-${b.child.pid}`,
+        cwd: world.project,
+        hook_event_name: 'TaskCompleted',
+        task_id: '1',
+      }),
+    ]);
   });
 });
