@@ -1,3 +1,4 @@
+import { ago } from '../../render/elapsed.js';
 import type {
   ActionRequest,
   BoardStatus,
@@ -16,7 +17,7 @@ import { byId, fill, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { renderGraph } from './page-graph.js';
 import { progress, renderSidebar, sessionLabel } from './page-sidebar.js';
-import { ago, cleanLine, cutLine, duration } from './page-text.js';
+import { cleanLine, cutLine } from './page-text.js';
 
 /**
  * The board's page: the state (the overview, the list followed, the filters, the task
@@ -488,7 +489,6 @@ function start(): void {
     drawSidebar();
     if (state.list) drawHead(state.list);
   }, 30_000);
-  void duration;
   drawMain();
   connect();
 }

@@ -1,6 +1,7 @@
+import { ago, idleFor } from '../../render/elapsed.js';
 import type { BoardStatus, BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
 import { h, reconcile } from './page-dom.js';
-import { ago, cutLine, duration } from './page-text.js';
+import { cutLine } from './page-text.js';
 
 /**
  * A list as three columns, pending / in progress / completed, one card a task: its id,
@@ -95,7 +96,7 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
     );
   if (facts?.stalledMs !== undefined)
     marks.push(
-      h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${duration(facts.stalledMs)}`),
+      h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${idleFor(facts.stalledMs)}`),
     );
   if (facts?.ready) marks.push(h('span', { class: 'mark ready' }, 'ready'));
   if (facts?.internal) marks.push(h('span', { class: 'mark internal' }, 'internal'));

@@ -1,6 +1,7 @@
+import { ago, idleFor } from '../../render/elapsed.js';
 import type { BoardTask, HistoryEventView, ListPayload } from '../board-protocol.js';
 import { fill, h } from './page-dom.js';
-import { ago, cleanLine, cleanText, cutLine, duration } from './page-text.js';
+import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
  * One task in full: subject, status, owner, activeForm, description, what it waits for
@@ -119,7 +120,7 @@ export function renderDetail(
       facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
       facts?.changedAt !== undefined ? h('dd', {}, ago(facts.changedAt, now)) : null,
       facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
-      facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${duration(facts.stalledMs)}, and no session busy`) : null,
+      facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
     ),
     actions,
     h('h3', {}, 'Description'),

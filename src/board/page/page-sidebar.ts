@@ -1,6 +1,7 @@
+import { ago } from '../../render/elapsed.js';
 import type { ListRowView, OverviewPayload, SessionView } from '../board-protocol.js';
 import { h, reconcile } from './page-dom.js';
-import { ago, cutLine } from './page-text.js';
+import { cutLine } from './page-text.js';
 
 /**
  * Every list, grouped by project (the working directory of its session; lists with no

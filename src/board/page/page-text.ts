@@ -32,20 +32,3 @@ export function cutLine(text: string, max: number): string {
   const chars = [...line];
   return chars.length <= max ? line : `${chars.slice(0, max - 1).join('')}…`;
 }
-
-/** "3 min ago" */
-export function ago(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
-
-/** "45m", "2h 5m" */
-export function duration(ms: number): string {
-  const m = Math.floor(ms / 60_000);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`;
-}
