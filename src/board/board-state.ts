@@ -4,7 +4,7 @@ import { goneOwnersOfList } from '../core/history/list-owners.js';
 import { readTimeline } from '../core/history/timeline.js';
 import { lastChange as lastTxn } from '../core/history/undo-plan.js';
 import { lastChange } from '../core/lists/list-choice.js';
-import { type ListOverview, listIds, overviewLists } from '../core/lists/list-summary.js';
+import { type ListOverview, listIds, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
 import { SessionIndex, type SessionInfo } from '../core/sessions/session-index.js';
@@ -86,13 +86,6 @@ function teamView(team: Team | undefined): ListRowView['team'] {
   return team === undefined ? null : { name: team.name, members: teamMembers(team) };
 }
 
-/** The session a list shows: the live one, else the latest (as `tasks lists` orders them). */
-function sortedSessions(sessions: readonly SessionInfo[]): SessionInfo[] {
-  return [...sessions].sort(
-    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
-  );
-}
-
 export function rowView(l: ListOverview, team: Team | undefined, home: string): ListRowView {
   return {
     id: l.id,
@@ -165,7 +158,7 @@ export function listPayload(
   }
   const { pending, in_progress, completed } = countTasks(tasks, byId);
   const counts = { pending, in_progress, completed };
-  const sessions = sortedSessions(index.sessionsOfList(listId));
+  const sessions = sessionsInShowOrder(index.sessionsOfList(listId));
   const row: ListRowView = {
     id: listId,
     shortId: shortId(listId),
