@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /** A list as agents leave it: #1 done, #2 in progress, #3 waits for #2, #5 for #3 and #1, #4 alone. */
@@ -19,9 +20,9 @@ function demoList(subject5 = 'Deploy') {
 }
 
 describe('tasks graph', () => {
-  it('prints the tree piped, plain, one task a line, each under its last blocker', () => {
+  it('prints the tree piped, plain, one task a line, each under its last blocker', async () => {
     const { config } = demoList();
-    const r = run(config, ['-l', 'demo', 'graph'], { env: { FORCE_COLOR: '1' } });
+    const r = await runInProcess(config, ['-l', 'demo', 'graph'], { env: { FORCE_COLOR: '1' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
@@ -37,9 +38,9 @@ describe('tasks graph', () => {
     );
   });
 
-  it('prints nodes, edges and layers with --json', () => {
+  it('prints nodes, edges and layers with --json', async () => {
     const { config } = demoList();
-    const r = run(config, ['-l', 'demo', 'graph', '--json']);
+    const r = await runInProcess(config, ['-l', 'demo', 'graph', '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as {
       list: string;
@@ -62,16 +63,16 @@ describe('tasks graph', () => {
     expect(doc.edges.every((e) => !e.reversed && e.points.length >= 2)).toBe(true);
   });
 
-  it('tolerates a cycle that agents made: drawn, marked, warned about', () => {
+  it('tolerates a cycle that agents made: drawn, marked, warned about', async () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'loop');
     writeTask(dir, { id: '1', subject: 'A', description: '', status: 'pending', blocks: ['2'], blockedBy: ['2'] });
     writeTask(dir, { id: '2', subject: 'B', description: '', status: 'pending', blocks: ['1'], blockedBy: ['1'] });
-    const r = run(config, ['-l', 'loop', 'graph']);
+    const r = await runInProcess(config, ['-l', 'loop', 'graph']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('○ #1 A  blocked by #2\n└─○ #2 B  blocked by #1\n  └─○ #1 A  ↻ closes a cycle\n');
     expect(r.stderr).toBe('warning: dependency cycle #1 -> #2 -> #1: none of these can start\n');
-    const json = JSON.parse(run(config, ['-l', 'loop', 'graph', '--json']).stdout) as {
+    const json = JSON.parse((await runInProcess(config, ['-l', 'loop', 'graph', '--json'])).stdout) as {
       cycles: string[][];
       edges: Array<{ reversed: boolean }>;
     };
@@ -79,10 +80,10 @@ describe('tasks graph', () => {
     expect(json.edges.filter((e) => e.reversed)).toHaveLength(1);
   });
 
-  it('escapes hostile subjects for Mermaid: labels stay labels', () => {
+  it('escapes hostile subjects for Mermaid: labels stay labels', async () => {
     const hostile = 'x"]; click t1 call alert(1) %% `m` <i> [y] |z| #1; \u001b[31mr\u202e';
     const { config } = demoList(hostile);
-    const r = run(config, ['-l', 'demo', 'graph', '--format', 'mermaid']);
+    const r = await runInProcess(config, ['-l', 'demo', 'graph', '--format', 'mermaid']);
     expect(r.code).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('  t5['))!;
     // One quoted label: nothing between its quotes that Mermaid would read as syntax.
@@ -94,10 +95,10 @@ describe('tasks graph', () => {
     expect(r.stdout).toMatch(/^ {2}linkStyle 2,3 stroke:#cf222e,stroke-width:2px$/m);
   });
 
-  it('escapes hostile subjects for DOT: a quoted string the DOT grammar reads back whole', () => {
+  it('escapes hostile subjects for DOT: a quoted string the DOT grammar reads back whole', async () => {
     const hostile = 'a "quoted" \\N back\\slash"; "9" -> "1" [label="pwned';
     const { config } = demoList(hostile);
-    const r = run(config, ['-l', 'demo', 'graph', '--format', 'dot']);
+    const r = await runInProcess(config, ['-l', 'demo', 'graph', '--format', 'dot']);
     expect(r.code).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('  "5" [label='))!;
     // A DOT quoted string: no unescaped quote inside; every backslash escapes one character.
@@ -112,7 +113,7 @@ describe('tasks graph', () => {
     }
   });
 
-  it('leaves internal tasks out unless -a', () => {
+  it('leaves internal tasks out unless -a', async () => {
     const { config, dir } = demoList();
     writeTask(dir, {
       id: '6',
@@ -123,17 +124,17 @@ describe('tasks graph', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
-    expect(run(config, ['-l', 'demo', 'graph']).stdout).not.toContain('#6');
-    expect(run(config, ['-l', 'demo', 'graph', '-a']).stdout).toContain('○ #6 internal');
+    expect((await runInProcess(config, ['-l', 'demo', 'graph'])).stdout).not.toContain('#6');
+    expect((await runInProcess(config, ['-l', 'demo', 'graph', '-a'])).stdout).toContain('○ #6 internal');
   });
 
-  it('refuses an unknown format (exit 2) and a missing list (exit 3), one line each', () => {
+  it('refuses an unknown format (exit 2) and a missing list (exit 3), one line each', async () => {
     const { config } = demoList();
-    const bad = run(config, ['-l', 'demo', 'graph', '--format', 'svg']);
+    const bad = await runInProcess(config, ['-l', 'demo', 'graph', '--format', 'svg']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/^error: option '-f, --format <format>' argument 'svg' is invalid/);
-    const missing = run(config, ['-l', 'nope', 'graph']);
+    const missing = await runInProcess(config, ['-l', 'nope', 'graph']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toMatch(/^error: list folder .* does not exist\n/);
