@@ -26,7 +26,13 @@ const planMs = performance.now() - t;
 // applyImport calls the clock when a hold starts (inside the lock) and right after it ends.
 const stamps = [];
 t = performance.now();
-await applyImport(dir, plan, { now: () => { const v = performance.now(); stamps.push(v); return v; } });
+await applyImport(dir, plan, {
+  now: () => {
+    const v = performance.now();
+    stamps.push(v);
+    return v;
+  },
+});
 const applyMs = performance.now() - t;
 const holds = [];
 for (let i = 0; i + 1 < stamps.length; i += 2) holds.push(stamps[i + 1] - stamps[i]);
@@ -34,6 +40,8 @@ holds.sort((a, b) => a - b);
 const q = (p) => holds[Math.min(holds.length - 1, Math.floor(p * holds.length))]?.toFixed(1);
 
 console.log(`todos: ${n} (chained), node ${process.version}, load ${os.loadavg()[0].toFixed(1)}`);
-console.log(`parse ${parseMs.toFixed(1)} ms, plan ${planMs.toFixed(1)} ms, write ${applyMs.toFixed(0)} ms (${(applyMs / n).toFixed(2)} ms a task)`);
+console.log(
+  `parse ${parseMs.toFixed(1)} ms, plan ${planMs.toFixed(1)} ms, write ${applyMs.toFixed(0)} ms (${(applyMs / n).toFixed(2)} ms a task)`,
+);
 console.log(`list-lock holds: ${holds.length}, p50 ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms`);
 fs.rmSync(path.dirname(dir), { recursive: true, force: true });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTasks, writeList } from './task-world.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'tasks.js');
@@ -30,64 +31,7 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')) && !fs.existsSync(
 
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-// ---- data -------------------------------------------------------------------------------
-
-const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Test', 'Remove', 'Rename', 'Profile', 'Review', 'Migrate'];
-const NOUNS = ['auth flow', 'session cache', 'billing API', 'CLI parser', 'config loader', 'retry logic', 'user model', 'search index', 'upload path', 'rate limiter'];
-const OWNERS = ['researcher', 'implementer', 'tester', 'reviewer', 'docs-writer', 'team-lead'];
-const ING = { Fix: 'Fixing', Add: 'Adding', Refactor: 'Refactoring', Document: 'Documenting', Test: 'Testing', Remove: 'Removing', Rename: 'Renaming', Profile: 'Profiling', Review: 'Reviewing', Migrate: 'Migrating' };
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
-
-/** n realistic tasks: subjects, descriptions, owners, mirrored dependencies, some metadata. */
-function makeTasks(n) {
-  const rand = rng(n);
-  const pick = (a) => a[Math.floor(rand() * a.length)];
-  const tasks = [];
-  for (let i = 1; i <= n; i++) {
-    const verb = pick(VERBS);
-    const noun = pick(NOUNS);
-    const r = rand();
-    const status = r < 0.4 ? 'completed' : r < 0.55 ? 'in_progress' : 'pending';
-    const t = {
-      id: String(i),
-      subject: `${verb} ${noun} (${i})`,
-      description: `${verb} the ${noun} so that it handles the edge cases found in review; see notes in docs/${noun.replace(' ', '-')}.md and keep the public interface stable.`,
-      activeForm: `${ING[verb]} ${noun}`,
-      ...(status !== 'pending' || rand() < 0.3 ? { owner: pick(OWNERS) } : {}),
-      status,
-      blocks: [],
-      blockedBy: [],
-      ...(rand() < 0.3 ? { metadata: { priority: pick(['low', 'medium', 'high']), estimate: Math.ceil(rand() * 8) } } : {}),
-    };
-    tasks.push(t);
-  }
-  for (const t of tasks) {
-    const id = Number(t.id);
-    if (id > 3 && rand() < 0.3) {
-      const k = 1 + Math.floor(rand() * 3);
-      for (let j = 0; j < k; j++) {
-        const b = String(1 + Math.floor(rand() * (id - 1)));
-        if (!t.blockedBy.includes(b)) {
-          t.blockedBy.push(b);
-          tasks[Number(b) - 1].blocks.push(t.id);
-        }
-      }
-    }
-  }
-  return tasks;
-}
-
-function writeList(config, listId, tasks) {
-  const dir = path.join(config, 'tasks', listId);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '.lock'), '');
-  for (const t of tasks) fs.writeFileSync(path.join(dir, `${t.id}.json`), JSON.stringify(t, null, 2));
-  return dir;
-}
+// ---- data: bench/task-world.mjs ----------------------------------------------------------
 
 // ---- timing -----------------------------------------------------------------------------
 
@@ -142,7 +86,15 @@ function measure(cmd, cmdArgs, env = ENV, runs = RUNS) {
   times.sort((a, b) => a - b);
   base.sort((a, b) => a - b);
   baselineTimes.push(...base);
-  return { median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: peak / 1024, failures, lastErr, base: quantile(base, 0.5) };
+  return {
+    median: quantile(times, 0.5),
+    p10: quantile(times, 0.1),
+    p90: quantile(times, 0.9),
+    peakMb: peak / 1024,
+    failures,
+    lastErr,
+    base: quantile(base, 0.5),
+  };
 }
 
 // ---- scenarios --------------------------------------------------------------------------
@@ -167,12 +119,22 @@ function add(name, cmd, cmdArgs, env, target) {
 for (const n of SIZES) {
   add(`list --json, ${n}`, ...tasksCmd(`bench-${n}`, 'list', '--json'), envFor(), n === 1000 ? 1.6 : n === 10000 ? 5 : undefined);
   add(`list (plain), ${n}`, ...tasksCmd(`bench-${n}`, 'list'), envFor());
-  add(`list (colour table), ${n}`, ...tasksCmd(`bench-${n}`, 'list'), envFor({ FORCE_COLOR: '1', COLUMNS: '120' }), n === 1000 ? 1.8 : undefined);
+  add(
+    `list (colour table), ${n}`,
+    ...tasksCmd(`bench-${n}`, 'list'),
+    envFor({ FORCE_COLOR: '1', COLUMNS: '120' }),
+    n === 1000 ? 1.8 : undefined,
+  );
 }
 const big = SIZES.at(-1);
 add(`get 1 task, ${big}`, ...tasksCmd(`bench-${big}`, 'get', String(Math.floor(big / 2))), envFor(), big === 10000 ? 1.3 : undefined);
 add(`get 1 task --json, ${big}`, ...tasksCmd(`bench-${big}`, 'get', String(Math.floor(big / 2)), '--json'), envFor());
-add(`create, ${big}`, ...tasksCmd(`bench-${big}`, 'create', 'Benchmark task', '-d', 'made by the benchmark'), envFor(), big === 10000 ? 1.5 : undefined);
+add(
+  `create, ${big}`,
+  ...tasksCmd(`bench-${big}`, 'create', 'Benchmark task', '-d', 'made by the benchmark'),
+  envFor(),
+  big === 10000 ? 1.5 : undefined,
+);
 
 // Completion of ids, when the program has it.
 const hasComplete = spawnSync(process.execPath, [BIN, '__complete', ''], { env: envFor(), encoding: 'utf8' }).status === 0;
@@ -184,7 +146,14 @@ if (hasWatch) {
   const times = [];
   for (let i = 0; i < Math.max(3, Math.floor(RUNS / 3)); i++) times.push(await firstLine(['-l', `bench-${big}`, 'watch', '--json']));
   times.sort((a, b) => a - b);
-  rows.push({ name: `watch to first snapshot, ${big}`, median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), peakMb: NaN, failures: 0 });
+  rows.push({
+    name: `watch to first snapshot, ${big}`,
+    median: quantile(times, 0.5),
+    p10: quantile(times, 0.1),
+    p90: quantile(times, 0.9),
+    peakMb: NaN,
+    failures: 0,
+  });
 }
 
 function firstLine(cmdArgs) {
@@ -209,20 +178,30 @@ function firstLine(cmdArgs) {
   const dir = writeList(config, 'contended', makeTasks(1));
   const start = process.hrtime.bigint();
   const results = await Promise.all(
-    Array.from({ length: 8 }, (_, w) =>
-      new Promise((resolve) => {
-        const script = `for i in $(seq ${PER}); do node ${JSON.stringify(BIN)} -l contended update 1 --meta w${w}i$i=1 >/dev/null 2>>${JSON.stringify(path.join(config, `err${w}`))} || echo fail; done`;
-        const child = spawn('bash', ['-c', script], { env: envFor(), stdio: ['ignore', 'pipe', 'ignore'] });
-        let out = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.on('close', () => resolve((out.match(/fail/g) ?? []).length));
-      }),
+    Array.from(
+      { length: 8 },
+      (_, w) =>
+        new Promise((resolve) => {
+          const script = `for i in $(seq ${PER}); do node ${JSON.stringify(BIN)} -l contended update 1 --meta w${w}i$i=1 >/dev/null 2>>${JSON.stringify(path.join(config, `err${w}`))} || echo fail; done`;
+          const child = spawn('bash', ['-c', script], { env: envFor(), stdio: ['ignore', 'pipe', 'ignore'] });
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.on('close', () => resolve((out.match(/fail/g) ?? []).length));
+        }),
     ),
   );
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   const meta = JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).metadata ?? {};
   const lost = 8 * PER - Object.keys(meta).filter((k) => /^w\di\d+$/.test(k)).length;
-  rows.push({ name: `8 x ${PER} contended updates (wall)`, median: wall, p10: NaN, p90: NaN, peakMb: NaN, failures: results.reduce((a, b) => a + b, 0), note: `${lost} lost` });
+  rows.push({
+    name: `8 x ${PER} contended updates (wall)`,
+    median: wall,
+    p10: NaN,
+    p90: NaN,
+    peakMb: NaN,
+    failures: results.reduce((a, b) => a + b, 0),
+    note: `${lost} lost`,
+  });
 }
 
 // Sessions: a heavy user's config (300 transcripts, 60 lists) against the same lists with
@@ -240,10 +219,24 @@ function firstLine(cmdArgs) {
     rows.push({ name, ...m.a, base: m.b.median, target, note: `vs ${fmtMs(m.b.median)} without projects/` });
   };
   // The project picks the list (rule 4) against naming it with no sessions to look at.
-  pair('list, 20 tasks, chosen by project; 300 transcripts', { args: [BIN, 'list'], env: heavyEnv, cwd: project }, { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project }, 1.2);
-  pair('list -l, 20 tasks; 300 transcripts', { args: [BIN, '-l', list, 'list'], env: heavyEnv, cwd: project }, { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project }, 1.2);
+  pair(
+    'list, 20 tasks, chosen by project; 300 transcripts',
+    { args: [BIN, 'list'], env: heavyEnv, cwd: project },
+    { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project },
+    1.2,
+  );
+  pair(
+    'list -l, 20 tasks; 300 transcripts',
+    { args: [BIN, '-l', list, 'list'], env: heavyEnv, cwd: project },
+    { args: [BIN, '-l', list, 'list'], env: bareEnv, cwd: project },
+    1.2,
+  );
   const lists = measure(process.execPath, [BIN, 'lists'], heavyEnv);
-  rows.push({ name: 'lists, 60 lists; 300 transcripts (target: under 100 ms)', ...lists, note: lists.median < 100 ? 'under 100 ms: ok' : 'over 100 ms: MISSED' });
+  rows.push({
+    name: 'lists, 60 lists; 300 transcripts (target: under 100 ms)',
+    ...lists,
+    note: lists.median < 100 ? 'under 100 ms: ok' : 'over 100 ms: MISSED',
+  });
   rows.push({ name: 'lists --json, 60 lists; 300 transcripts', ...measure(process.execPath, [BIN, 'lists', '--json'], heavyEnv) });
 }
 
@@ -256,10 +249,21 @@ function firstLine(cmdArgs) {
   const histEnv = { ...ENV, CLAUDE_CONFIG_DIR: hist, HOME: path.join(hist, 'home') };
   const log = measure(process.execPath, [BIN, '-l', list, 'log', '--json'], histEnv);
   const mb = QUICK ? 2 : 5;
-  rows.push({ name: `log --json, 1 session + 4 subagents, ${mb} MB transcripts each (target: under 300 ms)`, ...log, note: log.median < 300 ? 'under 300 ms: ok' : 'over 300 ms: MISSED' });
+  rows.push({
+    name: `log --json, 1 session + 4 subagents, ${mb} MB transcripts each (target: under 300 ms)`,
+    ...log,
+    note: log.median < 300 ? 'under 300 ms: ok' : 'over 300 ms: MISSED',
+  });
   const { appendJournal } = await import(new URL('../dist/core/history/journal.js', import.meta.url));
   const dir = writeList(config, 'journal-bench', makeTasks(1));
-  const entry = (i) => ({ v: 1, at: new Date().toISOString(), actor: { kind: 'person', name: 'bench' }, command: 'update', txn: `t${i}`, changes: [{ id: '1', op: 'update', fields: { owner: { old: 'a', new: `b${i}` }, status: { old: 'pending', new: 'in_progress' } } }] });
+  const entry = (i) => ({
+    v: 1,
+    at: new Date().toISOString(),
+    actor: { kind: 'person', name: 'bench' },
+    command: 'update',
+    txn: `t${i}`,
+    changes: [{ id: '1', op: 'update', fields: { owner: { old: 'a', new: `b${i}` }, status: { old: 'pending', new: 'in_progress' } } }],
+  });
   for (let i = 0; i < 50; i++) appendJournal(dir, entry(i));
   const times = [];
   for (let i = 0; i < 500; i++) {
@@ -268,7 +272,16 @@ function firstLine(cmdArgs) {
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   times.sort((x, y) => x - y);
-  rows.push({ name: 'journal append, one change (in-process; target: under 1 ms)', median: quantile(times, 0.5), p10: quantile(times, 0.1), p90: quantile(times, 0.9), base: NaN, peakMb: NaN, failures: 0, note: `${(quantile(times, 0.5) * 1000).toFixed(0)} µs median, p90 ${(quantile(times, 0.9) * 1000).toFixed(0)} µs: ${quantile(times, 0.5) < 1 ? 'under 1 ms: ok' : 'MISSED'}` });
+  rows.push({
+    name: 'journal append, one change (in-process; target: under 1 ms)',
+    median: quantile(times, 0.5),
+    p10: quantile(times, 0.1),
+    p90: quantile(times, 0.9),
+    base: NaN,
+    peakMb: NaN,
+    failures: 0,
+    note: `${(quantile(times, 0.5) * 1000).toFixed(0)} µs median, p90 ${(quantile(times, 0.9) * 1000).toFixed(0)} µs: ${quantile(times, 0.5) < 1 ? 'under 1 ms: ok' : 'MISSED'}`,
+  });
 }
 
 /** Two commands, each run of one paired with a run of the other: medians of both. */
@@ -317,7 +330,17 @@ if (task) {
   fs.writeFileSync(rc, `data.location=${twData}\nconfirmation=off\nverbose=nothing\nhooks=off\nnews.version=2.6.2\n`);
   const twEnv = { ...ENV, TASKRC: rc, TASKDATA: twData };
   const importFile = path.join(config, 'tw-import.json');
-  fs.writeFileSync(importFile, JSON.stringify(makeTasks(refN).map((t) => ({ description: t.subject, status: 'pending', project: 'bench', ...(t.owner ? { tags: [t.owner] } : {}) }))));
+  fs.writeFileSync(
+    importFile,
+    JSON.stringify(
+      makeTasks(refN).map((t) => ({
+        description: t.subject,
+        status: 'pending',
+        project: 'bench',
+        ...(t.owner ? { tags: [t.owner] } : {}),
+      })),
+    ),
+  );
   spawnSync(task, ['import', importFile], { env: twEnv, stdio: 'ignore' });
   add(`taskwarrior list, ${refN} (reference)`, task, ['list'], twEnv);
 }
@@ -327,14 +350,27 @@ function ensureTaskwarrior() {
   if (found) return found;
   if (QUICK || process.getuid?.() !== 0) return undefined; // the quick form installs nothing
   console.error('bench: installing taskwarrior from Debian packages for the reference row...');
-  spawnSync('bash', ['-c', 'apt-get install -y taskwarrior >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y taskwarrior >/dev/null 2>&1)'], { stdio: 'ignore' });
+  spawnSync(
+    'bash',
+    [
+      '-c',
+      'apt-get install -y taskwarrior >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y taskwarrior >/dev/null 2>&1)',
+    ],
+    { stdio: 'ignore' },
+  );
   return spawnSync('bash', ['-c', 'command -v task'], { encoding: 'utf8' }).stdout.trim() || undefined;
 }
 
 // ---- report -----------------------------------------------------------------------------
 
 baselineTimes.sort((a, b) => a - b);
-Object.assign(baselineRow, { peakMb: baselinePeakKb / 1024, median: quantile(baselineTimes, 0.5), p10: quantile(baselineTimes, 0.1), p90: quantile(baselineTimes, 0.9), base: quantile(baselineTimes, 0.5) });
+Object.assign(baselineRow, {
+  peakMb: baselinePeakKb / 1024,
+  median: quantile(baselineTimes, 0.5),
+  p10: quantile(baselineTimes, 0.1),
+  p90: quantile(baselineTimes, 0.9),
+  base: quantile(baselineTimes, 0.5),
+});
 const base = baselineRow.median;
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const header = ['scenario', 'median ms', 'p10-p90 ms', 'x paired baseline', 'target', 'peak MB', 'failures'];
@@ -342,11 +378,21 @@ const table = rows.map((r) => {
   // Against the baseline runs paired with this scenario's (the watch and contention rows have none).
   const ratio = r.median / (r.base ?? base);
   const met = r.target === undefined ? '' : ratio <= r.target ? `<= ${r.target}x ok` : `<= ${r.target}x MISSED`;
-  return [r.name, fmt(r.median), `${fmt(r.p10)}-${fmt(r.p90)}`, fmt(ratio, 2), met, fmt(r.peakMb, 1), `${r.failures ?? 0}${r.note ? ` (${r.note})` : ''}`];
+  return [
+    r.name,
+    fmt(r.median),
+    `${fmt(r.p10)}-${fmt(r.p90)}`,
+    fmt(ratio, 2),
+    met,
+    fmt(r.peakMb, 1),
+    `${r.failures ?? 0}${r.note ? ` (${r.note})` : ''}`,
+  ];
 });
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
 const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
-console.log(`tasks benchmark, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} cores, node -e 0 = ${fmt(base, 1)} ms`);
+console.log(
+  `tasks benchmark, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} cores, node -e 0 = ${fmt(base, 1)} ms`,
+);
 console.log(line(header));
 for (const row of table) console.log(line(row));
 fs.rmSync(config, { recursive: true, force: true });

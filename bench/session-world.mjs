@@ -71,8 +71,26 @@ export function makeHistoryWorld(config, { writeList, makeTasks, bytes = 5_000_0
       const id = String(1 + ((k + f) % 20));
       const at = (ms) => new Date(start + f * 600_000 + k * 10_000 + ms).toISOString();
       const use = `toolu_bench_${f}_${k}`;
-      const call = { type: 'assistant', timestamp: at(0), sessionId: session, message: { content: [{ type: 'tool_use', id: use, name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner: `agent-${f}` } }] } };
-      const result = { type: 'user', timestamp: at(50), sessionId: session, toolUseResult: { success: true, taskId: id, updatedFields: ['owner', 'status'], statusChange: { from: 'pending', to: 'in_progress' } }, message: { content: [{ type: 'tool_result', tool_use_id: use, content: `Updated task #${id} owner, status` }] } };
+      const call = {
+        type: 'assistant',
+        timestamp: at(0),
+        sessionId: session,
+        message: {
+          content: [{ type: 'tool_use', id: use, name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner: `agent-${f}` } }],
+        },
+      };
+      const result = {
+        type: 'user',
+        timestamp: at(50),
+        sessionId: session,
+        toolUseResult: {
+          success: true,
+          taskId: id,
+          updatedFields: ['owner', 'status'],
+          statusChange: { from: 'pending', to: 'in_progress' },
+        },
+        message: { content: [{ type: 'tool_result', tool_use_id: use, content: `Updated task #${id} owner, status` }] },
+      };
       lines.splice(k * step, 0, JSON.stringify(call), JSON.stringify(result));
     }
     fs.writeFileSync(file, `${lines.join('\n')}\n`);

@@ -27,7 +27,7 @@ function arg(name, fallback) {
 function seconds(text) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(text));
   if (!m) throw new Error(`bad duration ${text}`);
-  return Number(m[1]) * ({ ms: 0.001, s: 1, m: 60 }[m[2] ?? 's']);
+  return Number(m[1]) * { ms: 0.001, s: 1, m: 60 }[m[2] ?? 's'];
 }
 const CHANGES = Number(arg('changes', 100));
 const TASKS = Number(arg('tasks', 20));
@@ -37,8 +37,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const config = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-watch-'));
 const dir = path.join(config, 'tasks', 'bench');
 fs.mkdirSync(dir, { recursive: true });
-const task = (id, extra = {}) => ({ id, subject: `Task ${id}`, description: 'benchmark', status: 'pending', blocks: [], blockedBy: [], ...extra });
-for (let i = 1; i <= TASKS; i++) fs.writeFileSync(path.join(dir, `${i}.json`), JSON.stringify(task(String(i), i === 1 ? { status: 'in_progress', activeForm: 'Benchmarking' } : {}), null, 2));
+const task = (id, extra = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: 'benchmark',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
+for (let i = 1; i <= TASKS; i++)
+  fs.writeFileSync(
+    path.join(dir, `${i}.json`),
+    JSON.stringify(task(String(i), i === 1 ? { status: 'in_progress', activeForm: 'Benchmarking' } : {}), null, 2),
+  );
 
 const env = { ...process.env, CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_TASK_LIST_ID: 'bench' };
 delete env.NODE_EXTRA_CA_CERTS;
@@ -58,7 +70,9 @@ async function idleCpu(pid, label) {
   await sleep(IDLE_S * 1000);
   const used = cpuSeconds(pid) - c0;
   const wall = (performance.now() - t0) / 1000;
-  console.log(`idle CPU, ${label}: ${((100 * used) / wall).toFixed(2)}% of one core (${(used * 1000).toFixed(0)} ms CPU in ${wall.toFixed(1)} s)`);
+  console.log(
+    `idle CPU, ${label}: ${((100 * used) / wall).toFixed(2)}% of one core (${(used * 1000).toFixed(0)} ms CPU in ${wall.toFixed(1)} s)`,
+  );
 }
 
 function percentile(sorted, p) {
@@ -79,7 +93,14 @@ watch.stdout.on('data', (chunk) => {
     for (const w of waiters.splice(0)) if (!w(line, at)) waiters.push(w);
   }
 });
-const next = (match) => new Promise((resolve) => waiters.push((line, at) => (match(line) ? (resolve(at), true) : false)));
+const next = (match) =>
+  new Promise((resolve) =>
+    waiters.push((line, at) => {
+      if (!match(line)) return false;
+      resolve(at);
+      return true;
+    }),
+  );
 
 await next((e) => e.event === 'snapshot');
 const delays = [];
@@ -92,7 +113,9 @@ for (let i = 0; i < CHANGES; i++) {
   await sleep(20 + Math.random() * 60);
 }
 delays.sort((a, b) => a - b);
-console.log(`change -> event over ${CHANGES} changes (${TASKS} tasks): median ${percentile(delays, 50).toFixed(0)} ms, p95 ${percentile(delays, 95).toFixed(0)} ms, min ${delays[0].toFixed(0)} ms, max ${delays.at(-1).toFixed(0)} ms`);
+console.log(
+  `change -> event over ${CHANGES} changes (${TASKS} tasks): median ${percentile(delays, 50).toFixed(0)} ms, p95 ${percentile(delays, 95).toFixed(0)} ms, min ${delays[0].toFixed(0)} ms, max ${delays.at(-1).toFixed(0)} ms`,
+);
 console.log('  (the watcher waits 100 ms of quiet after a change before it rescans, so a burst costs one rescan)');
 
 fs.writeFileSync(path.join(dir, '1.json'), JSON.stringify(task('1', { status: 'in_progress', activeForm: 'Benchmarking' }), null, 2));

@@ -95,7 +95,9 @@ async function update() {
 }
 
 async function block() {
-  const all = ids().map(Number).sort((a, b) => a - b);
+  const all = ids()
+    .map(Number)
+    .sort((a, b) => a - b);
   if (all.length < 2) return;
   const i = Math.floor(Math.random() * (all.length - 1));
   const a = String(all[i]);
@@ -127,7 +129,11 @@ async function remove() {
   for (const other of ids()) {
     const t = readTask(other);
     if (t && (t.blocks.includes(id) || t.blockedBy.includes(id))) {
-      await updateTask(other, (x) => ({ ...x, blocks: x.blocks.filter((y) => y !== id), blockedBy: x.blockedBy.filter((y) => y !== id) })).catch(() => {});
+      await updateTask(other, (x) => ({
+        ...x,
+        blocks: x.blocks.filter((y) => y !== id),
+        blockedBy: x.blockedBy.filter((y) => y !== id),
+      })).catch(() => {});
     }
   }
 }

@@ -66,7 +66,11 @@ for (const [name, argv] of cases.slice(1)) {
 
 // Preloaded into every command alike: prints the process's CPU time as it exits.
 const hook = path.join(config, 'cpu-hook.cjs');
-fs.writeFileSync(hook, "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, `\\ncpu ${(u.user + u.system) / 1000}\\n`); });\n");
+fs.writeFileSync(
+  hook,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the hook's own source, a template literal in a string
+  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, `\\ncpu ${(u.user + u.system) / 1000}\\n`); });\n",
+);
 const wall = cases.map(() => []);
 const cpu = cases.map(() => []);
 for (let round = 0; round < WARMUP + RUNS; round++) {
@@ -86,7 +90,9 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const verdict = (ratio) => (ratio <= 1.3 ? 'ok ' : 'OVER');
-console.log(`tasks __complete, ${TASKS}-task list, medians of ${RUNS} runs after ${WARMUP} warm-up rounds (node ${process.version}, load ${os.loadavg()[0].toFixed(1)})`);
+console.log(
+  `tasks __complete, ${TASKS}-task list, medians of ${RUNS} runs after ${WARMUP} warm-up rounds (node ${process.version}, load ${os.loadavg()[0].toFixed(1)})`,
+);
 console.log(`${''.padEnd(40)} ${'wall ms'.padStart(8)} ${'ratio'.padStart(6)}      ${'cpu ms'.padStart(7)} ${'ratio'.padStart(6)}`);
 const baseWall = median(wall[0]);
 const baseCpu = median(cpu[0]);

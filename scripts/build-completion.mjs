@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { sharedNodeModules } from './shared-node-modules.mjs';
 import { currentSpec } from '../dist/cli/completion/spec-from-program.js';
 import { specFile } from '../dist/cli/completion/spec-load.js';
+import { sharedNodeModules } from './shared-node-modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const spec = await currentSpec();

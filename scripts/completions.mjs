@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SHELLS, completionFileName, completionScript } from '../dist/cli/completion/scripts/shell-scripts.js';
+import { completionFileName, completionScript, SHELLS } from '../dist/cli/completion/scripts/shell-scripts.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'completions');
 fs.mkdirSync(dir, { recursive: true });

@@ -64,7 +64,11 @@ const stats = { ops: {}, killed: { tasks: 0, agents: 0 }, exits: {}, agentBusy: 
 const count = (key) => (stats.ops[key] = (stats.ops[key] ?? 0) + 1);
 let lastKill = 0;
 
-const ids = () => fs.readdirSync(listDir).map((n) => /^([1-9][0-9]*)\.json$/.exec(n)?.[1]).filter(Boolean);
+const ids = () =>
+  fs
+    .readdirSync(listDir)
+    .map((n) => /^([1-9][0-9]*)\.json$/.exec(n)?.[1])
+    .filter(Boolean);
 const pick = (arr) => arr[Math.floor(Math.random() * arr.length)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -134,7 +138,10 @@ async function tasksWorker(deadline, n) {
     count(`tasks ${op}: ${outcome}`);
     stats.exits[res.code] = (stats.exits[res.code] ?? 0) + 1;
     if (res.killed || res.code !== 0) continue;
-    if (op === 'create') (created.push(res.stdout.trim()), creators.set(`${res.stdout.trim()}#${created.length}`, `tasks worker ${n}`));
+    if (op === 'create') {
+      created.push(res.stdout.trim());
+      creators.set(`${res.stdout.trim()}#${created.length}`, `tasks worker ${n}`);
+    }
     if (op === 'update') meta.push([args[1], key]);
     if (op === 'edge') edges.push([args[3], args[1], `tasks worker ${n}`]);
     if (op === 'claim') claims.push([args[1], key]);
@@ -154,12 +161,22 @@ async function agentWorker(deadline, n) {
       const [word, a, b] = line.split(' ');
       if (word === 'w') open.add(a);
       else if (word === 'd') open.delete(a);
-      else if (word === 'created') (created.push(a), creators.set(`${a}#${created.length}`, `agent a${n}x${life}`), count('agent create'));
-      else if (word === 'updated') (meta.push([a, b]), count('agent update'));
-      else if (word === 'blocked') (edges.push([a, b, `agent a${n}x${life}`]), count('agent edge'));
-      else if (word === 'deleting') deleteTargets.add(a); // said before the unlink: a kill may land between
-      else if (word === 'deleted') (deleteTargets.add(a), count('agent delete'));
-      else if (word === 'busy') stats.agentBusy++;
+      else if (word === 'created') {
+        created.push(a);
+        creators.set(`${a}#${created.length}`, `agent a${n}x${life}`);
+        count('agent create');
+      } else if (word === 'updated') {
+        meta.push([a, b]);
+        count('agent update');
+      } else if (word === 'blocked') {
+        edges.push([a, b, `agent a${n}x${life}`]);
+        count('agent edge');
+      } else if (word === 'deleting')
+        deleteTargets.add(a); // said before the unlink: a kill may land between
+      else if (word === 'deleted') {
+        deleteTargets.add(a);
+        count('agent delete');
+      } else if (word === 'busy') stats.agentBusy++;
       else if (word === 'error') stats.agentErrors.push(line);
     }
     if (res.killed) for (const f of open) tornCandidates.add(f);
@@ -174,7 +191,9 @@ for (let i = 1; i <= Number(opts.seed); i++) {
 }
 const started = Date.now();
 const deadline = started + DURATION_MS;
-console.log(`stress: ${opts.duration} s on ${listDir}, ${opts['tasks-workers']} tasks workers, ${opts['agent-workers']} agent writers, kill rate ${KILL_RATE}`);
+console.log(
+  `stress: ${opts.duration} s on ${listDir}, ${opts['tasks-workers']} tasks workers, ${opts['agent-workers']} agent writers, kill rate ${KILL_RATE}`,
+);
 await Promise.all([
   ...Array.from({ length: Number(opts['tasks-workers']) }, (_, n) => tasksWorker(deadline, n)),
   ...Array.from({ length: Number(opts['agent-workers']) }, (_, n) => agentWorker(deadline, n)),
@@ -202,11 +221,16 @@ for (const name of fs.readdirSync(listDir)) {
   tasks.set(verdict.task.id, verdict.task);
 }
 const seen = new Set();
-const by = (id) => [...creators].filter(([k]) => k.startsWith(`${id}#`)).map(([, v]) => v).join(' and ');
+const by = (id) =>
+  [...creators]
+    .filter(([k]) => k.startsWith(`${id}#`))
+    .map(([, v]) => v)
+    .join(' and ');
 for (const id of created) {
   if (seen.has(id)) violations.push(`id ${id} handed out twice (by ${by(id)})`);
   seen.add(id);
-  if (!tasks.has(id) && !deleteTargets.has(id) && !torn.includes(`${id}.json`)) violations.push(`task #${id} lost (created, never deleted)`);
+  if (!tasks.has(id) && !deleteTargets.has(id) && !torn.includes(`${id}.json`))
+    violations.push(`task #${id} lost (created, never deleted)`);
 }
 for (const [id, key] of meta) {
   const t = tasks.get(id);
@@ -219,7 +243,8 @@ for (const [id, agent] of claims) {
 for (const [a, b, who] of edges) {
   const ta = tasks.get(a);
   const tb = tasks.get(b);
-  if (ta && tb && (!ta.blocks.includes(b) || !tb.blockedBy.includes(a))) violations.push(`edge #${a} -> #${b} not mirrored (written by ${who})`);
+  if (ta && tb && (!ta.blocks.includes(b) || !tb.blockedBy.includes(a)))
+    violations.push(`edge #${a} -> #${b} not mirrored (written by ${who})`);
 }
 // Locks: once the stale time has passed since the last kill, writers get through at once.
 const wait = Math.max(0, lastKill + STALE_MS + 500 - Date.now());
@@ -235,12 +260,26 @@ const locksAfter = fs.readdirSync(listDir).filter((n) => n.endsWith('.lock') && 
 if (locksAfter.length > 0) violations.push(`lock directories left after the stale time: ${locksAfter.join(', ')}`);
 
 // --- report
-const byCode = (findings) => Object.entries(findings.reduce((m, f) => ((m[f.code] = (m[f.code] ?? 0) + 1), m), {})).map(([c, n]) => `${c} ${n}`).join(', ') || 'none';
+const byCode = (findings) =>
+  Object.entries(
+    findings.reduce((m, f) => {
+      m[f.code] = (m[f.code] ?? 0) + 1;
+      return m;
+    }, {}),
+  )
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ') || 'none';
 const totalOps = Object.values(stats.ops).reduce((a, b) => a + b, 0);
-console.log(`ran ${Math.round(ranMs / 1000)} s: ${totalOps} operations, ${stats.killed.tasks} tasks processes and ${stats.killed.agents} agent writers killed`);
+console.log(
+  `ran ${Math.round(ranMs / 1000)} s: ${totalOps} operations, ${stats.killed.tasks} tasks processes and ${stats.killed.agents} agent writers killed`,
+);
 for (const [k, v] of Object.entries(stats.ops).sort()) console.log(`  ${k.padEnd(28)} ${v}`);
-console.log(`  agent lock give-ups (ELOCKED) ${stats.agentBusy}${stats.agentErrors.length ? `, agent errors ${stats.agentErrors.length}: ${stats.agentErrors.slice(0, 3).join(' | ')}` : ''}`);
-console.log(`final list: ${tasks.size} tasks; ${created.length} creates, ${meta.length} updates, ${claims.length} claims, ${edges.length} edges reported done`);
+console.log(
+  `  agent lock give-ups (ELOCKED) ${stats.agentBusy}${stats.agentErrors.length ? `, agent errors ${stats.agentErrors.length}: ${stats.agentErrors.slice(0, 3).join(' | ')}` : ''}`,
+);
+console.log(
+  `final list: ${tasks.size} tasks; ${created.length} creates, ${meta.length} updates, ${claims.length} claims, ${edges.length} edges reported done`,
+);
 console.log(`files torn by agents killed mid-write (their plain writeFile; expected): ${torn.length ? torn.join(', ') : 'none'}`);
 console.log(`lock directories waiting out the stale time: ${locksBefore.length ? locksBefore.join(', ') : 'none'}`);
 console.log(`check --fix found: ${byCode(fixed.findings ?? [])}; left: ${byCode(fixed.remaining ?? [])}`);

@@ -5,7 +5,7 @@
 // streams: about 4 ms of every command that locks. The real module is loaded to make the
 // error, if a check ever fails.
 exports.equal = (actual, expected, message) => {
-  // eslint-disable-next-line eqeqeq -- assert.equal is loose equality
+  // biome-ignore lint/suspicious/noDoubleEquals: assert.equal is loose equality
   if (actual != expected) {
     const { AssertionError } = require('node:assert');
     throw new AssertionError({ actual, expected, operator: '==', message });

@@ -1,5 +1,5 @@
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
-import { run, type RunHandle } from './run.js';
+import { type RunHandle, run } from './run.js';
 import { processCwd } from './runtime/context.js';
 import { EXIT } from './runtime/exit-codes.js';
 import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
@@ -46,8 +46,7 @@ async function main(argv: string[]): Promise<void> {
  */
 function handleInterrupts(stopJournal: () => void): void {
   let signals = 0;
-  const stopWhenIdle = (): void =>
-    onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
+  const stopWhenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
   const interruptedExit = (): never => {
     stopJournal();
     return process.exit(EXIT.interrupted);

@@ -19,12 +19,19 @@ function where(target: BindingTarget): string {
 export function renderBound(wanted: { id: string; exists: boolean; near: readonly string[] }, outcome: BindOutcome, shown: Shown): string {
   const { target, write } = outcome;
   const dir = tildePath(target.dir, shown.home);
-  const near = wanted.near.length > 0 ? `; note: ${wanted.near.map((n) => `"${n}"`).join(', ')} exist${wanted.near.length === 1 ? 's' : ''}` : '';
+  const near =
+    wanted.near.length > 0 ? `; note: ${wanted.near.map((n) => `"${n}"`).join(', ')} exist${wanted.near.length === 1 ? 's' : ''}` : '';
   const fresh = wanted.exists ? '' : ` (a new list${near})`;
-  const head = write.changed ? `bound ${dir} to list "${shown.short(wanted.id)}"` : `${dir} is already bound to list "${shown.short(wanted.id)}"`;
+  const head = write.changed
+    ? `bound ${dir} to list "${shown.short(wanted.id)}"`
+    : `${dir} is already bound to list "${shown.short(wanted.id)}"`;
   const worktrees =
-    target.worktrees.length > 0 ? `; its worktrees read this file first too (${target.worktrees.map((w) => tildePath(w, shown.home)).join(', ')})` : '';
-  return oneLine(`${head}${fresh}: Claude Code sessions started ${where(target)} use it, and so does tasks there (${tildePath(target.file, shown.home)})${worktrees}`);
+    target.worktrees.length > 0
+      ? `; its worktrees read this file first too (${target.worktrees.map((w) => tildePath(w, shown.home)).join(', ')})`
+      : '';
+  return oneLine(
+    `${head}${fresh}: Claude Code sessions started ${where(target)} use it, and so does tasks there (${tildePath(target.file, shown.home)})${worktrees}`,
+  );
 }
 
 export function renderUnbound(outcome: BindOutcome, shown: Shown): string {
@@ -43,8 +50,14 @@ export function renderUnbound(outcome: BindOutcome, shown: Shown): string {
 /** `tasks use` with no list: the binding in effect here, or how to make one. */
 export function renderBindingShown(binding: Binding | undefined, target: BindingTarget, shown: Shown): string {
   const dir = tildePath(target.dir, shown.home);
-  if (binding === undefined) return oneLine(`no list is bound here; tasks use <list> binds one for Claude Code sessions started in ${dir} (${tildePath(target.file, shown.home)})`);
+  if (binding === undefined)
+    return oneLine(
+      `no list is bound here; tasks use <list> binds one for Claude Code sessions started in ${dir} (${tildePath(target.file, shown.home)})`,
+    );
   const file = tildePath(binding.file, shown.home);
-  if (binding.listId === undefined) return oneLine(`${file} sets CLAUDE_CODE_TASK_LIST_ID to "${binding.value}": no list (sessions started here use their own)`);
-  return oneLine(`bound by ${file} (${binding.scope} settings): Claude Code sessions started here use list "${shown.short(binding.listId)}"`);
+  if (binding.listId === undefined)
+    return oneLine(`${file} sets CLAUDE_CODE_TASK_LIST_ID to "${binding.value}": no list (sessions started here use their own)`);
+  return oneLine(
+    `bound by ${file} (${binding.scope} settings): Claude Code sessions started here use list "${shown.short(binding.listId)}"`,
+  );
 }

@@ -4,7 +4,8 @@ import { oneLine } from './text.js';
 
 /** What `delete`, `block` and `unblock` say they did, one line a change. */
 
-const withRefs = (ids: readonly string[], verb: string): string => (ids.length === 0 ? '' : ` (${verb} ${ids.map((i) => `#${i}`).join(', ')})`);
+const withRefs = (ids: readonly string[], verb: string): string =>
+  ids.length === 0 ? '' : ` (${verb} ${ids.map((i) => `#${i}`).join(', ')})`;
 
 /** `delete --dry-run`: "Would delete task #3: Write docs (and remove it from #4, #5)". */
 export function renderWouldDelete(task: Task, references: readonly string[]): string {
@@ -12,7 +13,12 @@ export function renderWouldDelete(task: Task, references: readonly string[]): st
 }
 
 /** A task deleted: piped, the plain line; in a terminal, a tick and the list it left. */
-export function renderDeleted(task: Task, cleaned: readonly string[], listId: string, human: { style: { green(s: string): string } } | undefined): string {
+export function renderDeleted(
+  task: Task,
+  cleaned: readonly string[],
+  listId: string,
+  human: { style: { green(s: string): string } } | undefined,
+): string {
   const rest = `${oneLine(task.subject)}${withRefs(cleaned, 'removed from')}`;
   return human ? `${human.style.green('✔')} Deleted #${task.id} from ${oneLine(listId)}: ${rest}` : `Deleted task #${task.id}: ${rest}`;
 }

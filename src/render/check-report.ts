@@ -1,4 +1,4 @@
-import type { CheckReport, CheckedFinding } from '../core/check/check-list.js';
+import type { CheckedFinding, CheckReport } from '../core/check/check-list.js';
 import type { Finding } from '../core/check/findings.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';

@@ -8,7 +8,9 @@ const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
  * A claim's outcome: the agents' result, or, for `claim --next`, `no_task_ready` (our
  * reason, not the agents': their claim always names a task).
  */
-export type ClaimOutcome = ClaimResult | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
+export type ClaimOutcome =
+  | ClaimResult
+  | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
 
 type Refusal = Extract<ClaimOutcome, { success: false }>;
 

@@ -15,7 +15,11 @@ export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
   const c = countTasks(tasks, index);
   const blocked = (n: number) => (n > 0 ? ` (${n} blocked)` : '');
-  const parts = [`**${c.completed}/${c.total} done**`, `${c.in_progress} in progress${blocked(c.blockedInProgress)}`, `${c.pending} pending${blocked(c.blockedPending)}`];
+  const parts = [
+    `**${c.completed}/${c.total} done**`,
+    `${c.in_progress} in progress${blocked(c.blockedInProgress)}`,
+    `${c.pending} pending${blocked(c.blockedPending)}`,
+  ];
   lines.push(parts.join(' · '), '');
   for (const t of tasks) lines.push(checklistItem(t, index));
   return lines.join('\n');
@@ -36,7 +40,13 @@ function checklistItem(t: Task, index: TaskIndex): string {
   if (t.blockedBy.length > 0) {
     const deps = t.blockedBy.map((id) => {
       const blocker = index.get(id);
-      const state = !blocker ? 'missing' : blocker.status === 'completed' ? 'done' : blocker.status === 'in_progress' ? 'in progress' : 'pending';
+      const state = !blocker
+        ? 'missing'
+        : blocker.status === 'completed'
+          ? 'done'
+          : blocker.status === 'in_progress'
+            ? 'in progress'
+            : 'pending';
       return `${codeSpan(`#${oneLine(id)}`)} (${state})`;
     });
     details.push(`depends on ${deps.join(', ')}`);

@@ -1,6 +1,5 @@
 import { displayWidth, visibleWidth } from './text.js';
 
-// eslint-disable-next-line no-control-regex
 const SGR = /^\u001b\[[0-9;]*m/;
 
 /**

@@ -40,14 +40,31 @@ export function renderImportReport(report: ImportReport, style: Style): string {
     const deps = [t.blockedBy.length > 0 ? `blocked by ${refs(t.blockedBy)}` : '', t.owner ? `owner ${oneLine(t.owner)}` : '']
       .filter(Boolean)
       .join('; ');
-    out.push(line(style.green(verb('created', 'create').padEnd(verbW)), t.id, t.status, `${oneLine(t.subject)}${deps ? style.dim(` (${deps})`) : ''}`));
+    out.push(
+      line(
+        style.green(verb('created', 'create').padEnd(verbW)),
+        t.id,
+        t.status,
+        `${oneLine(t.subject)}${deps ? style.dim(` (${deps})`) : ''}`,
+      ),
+    );
   }
   for (const s of report.skipped) {
     const differs = s.status !== s.existingStatus ? `; the import says ${s.status}` : '';
-    out.push(line(style.dim(verb('skipped', 'skip').padEnd(verbW)), s.existingId, s.existingStatus, `${oneLine(s.subject)}${style.dim(` (already in the list${differs})`)}`));
+    out.push(
+      line(
+        style.dim(verb('skipped', 'skip').padEnd(verbW)),
+        s.existingId,
+        s.existingStatus,
+        `${oneLine(s.subject)}${style.dim(` (already in the list${differs})`)}`,
+      ),
+    );
   }
   for (const u of report.updated) {
-    const gains = [u.addBlockedBy.length > 0 ? `now blocked by ${refs(u.addBlockedBy)}` : '', u.addBlocks.length > 0 ? `now blocks ${refs(u.addBlocks)}` : '']
+    const gains = [
+      u.addBlockedBy.length > 0 ? `now blocked by ${refs(u.addBlockedBy)}` : '',
+      u.addBlocks.length > 0 ? `now blocks ${refs(u.addBlocks)}` : '',
+    ]
       .filter(Boolean)
       .join('; ');
     out.push(line(style.yellow(verb('updated', 'update').padEnd(verbW)), u.id, undefined, gains));

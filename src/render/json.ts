@@ -3,7 +3,6 @@
  * (U+009B is a one-byte CSI to some terminals), bidirectional overrides, line separators.
  * Outside strings JSON is ASCII, so escaping them as \uXXXX changes no value a parser sees.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function escapeUnsafeJson(json: string): string {

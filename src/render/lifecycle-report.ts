@@ -1,6 +1,6 @@
+import { withoutEscapes } from '../core/base/program-output.js';
 import type { HookBlockedError, HookRunReport } from '../core/hooks/hooks.js';
 import type { LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
-import { withoutEscapes } from '../core/base/program-output.js';
 import { multiLine, oneLine } from './text.js';
 
 /**
@@ -33,7 +33,9 @@ export function renderLifecycleReport(report: LifecycleReport): ReportLines {
   }
   for (const s of report.notifySkipped) notes.push(`not telling ${oneLine(s.owner)} of task #${s.taskId} (--no-notify)`);
   for (const f of report.notifyFailures) {
-    warnings.push(`task #${f.taskId} is assigned to ${oneLine(f.owner)}, but their inbox could not be written: ${oneLine(f.error.message)}`);
+    warnings.push(
+      `task #${f.taskId} is assigned to ${oneLine(f.owner)}, but their inbox could not be written: ${oneLine(f.error.message)}`,
+    );
   }
   return { notes, warnings };
 }

@@ -1,6 +1,6 @@
 import type { ListChoice } from '../core/lists/list-choice.js';
+import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
-import { ago } from './lists-table.js';
 import { promptText, tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 

@@ -1,19 +1,11 @@
 import type { ListOverview } from '../core/lists/list-summary.js';
 import type { SessionInfo } from '../core/sessions/session-index.js';
+import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
 import { promptText, stateText, tildePath } from './session-text.js';
 import { STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
-
-/** "3 min ago": how long since a list changed, for a person. */
-export function ago(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
 
 /** A list, with the team it belongs to (if any) and that team's member names. */
 export type ListRow = ListOverview & { team?: { name: string; members: string[] } | undefined };
@@ -59,14 +51,26 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
       prompt: s?.prompt ?? '',
-      tasks: l.kind === 'new' ? 'no tasks yet' : `${l.counts.completed}/${l.total}${l.counts.in_progress > 0 ? ` ${STATUS_SYMBOL.in_progress}${l.counts.in_progress}` : ''}`,
+      tasks:
+        l.kind === 'new'
+          ? 'no tasks yet'
+          : `${l.counts.completed}/${l.total}${l.counts.in_progress > 0 ? ` ${STATUS_SYMBOL.in_progress}${l.counts.in_progress}` : ''}`,
       problems: l.problems > 0 ? ` (${l.problems} unreadable)` : '',
       changed: ago(l.changedAt, o.now),
       team: teamCell(l.team),
       sessionState: s?.state,
     };
   });
-  const head = { list: 'LIST', project: 'PROJECT', branch: 'BRANCH', state: 'SESSION', prompt: 'PROMPT', tasks: 'TASKS', changed: 'CHANGED', team: 'TEAM' };
+  const head = {
+    list: 'LIST',
+    project: 'PROJECT',
+    branch: 'BRANCH',
+    state: 'SESSION',
+    prompt: 'PROMPT',
+    tasks: 'TASKS',
+    changed: 'CHANGED',
+    team: 'TEAM',
+  };
   type Key = keyof typeof head;
   const text = (c: (typeof cells)[number], k: Key) => (k === 'tasks' ? c.tasks + c.problems : c[k]);
   const widthOf = (k: Key) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(text(c, k))));

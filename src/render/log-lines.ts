@@ -1,5 +1,5 @@
 import type { EventChange, TimelineEvent, Who } from '../core/history/timeline.js';
-import { ago } from './lists-table.js';
+import { ago } from './elapsed.js';
 import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 
@@ -48,7 +48,11 @@ function eventText(e: TimelineEvent): string {
 function whatText(e: TimelineEvent): string {
   if (e.op === 'create') return `created ${value(e.changes.subject?.new)}`;
   if (e.op === 'delete') return `deleted${e.changes.subject?.old === undefined ? '' : ` ${value(e.changes.subject.old)}`}`;
-  return Object.entries(e.changes).flatMap(([k, c]) => fieldText(k, c)).join(', ') || 'no visible change';
+  return (
+    Object.entries(e.changes)
+      .flatMap(([k, c]) => fieldText(k, c))
+      .join(', ') || 'no visible change'
+  );
 }
 
 /** "2026-11-30 12:53:59" in local time: a log is read against a clock. */
@@ -95,13 +99,21 @@ export function renderLogNotes(opts: {
   gaps: { before: readonly string[]; unexplained: readonly string[] };
 }): string[] {
   const { task, first, transcripts, gaps } = opts;
-  const start = first === undefined ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded` : `history from ${stamp(first.at)}`;
-  const sources = transcripts > 0 ? `, and ${transcripts} transcript${transcripts === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known';
+  const start =
+    first === undefined ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded` : `history from ${stamp(first.at)}`;
+  const sources =
+    transcripts > 0
+      ? `, and ${transcripts} transcript${transcripts === 1 ? '' : 's'} of this list's sessions`
+      : '; no session of this list is known';
   const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
   return [
     `${start} (the journal of tasks' own changes${sources})`,
-    ...(gaps.before.length > 0 ? [`no record of the creation of ${refs(gaps.before)} (made before the record starts, or by a session that is not known)`] : []),
-    ...(gaps.unexplained.length > 0 ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${refs(gaps.unexplained)}`] : []),
+    ...(gaps.before.length > 0
+      ? [`no record of the creation of ${refs(gaps.before)} (made before the record starts, or by a session that is not known)`]
+      : []),
+    ...(gaps.unexplained.length > 0
+      ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${refs(gaps.unexplained)}`]
+      : []),
   ];
 }
 

@@ -34,9 +34,7 @@ export function renderTaskDetail(task: Task, index: TaskIndex, style: Style, own
   if (task.blockedBy.length === 0) lines.push(`${label('Blocked by:')}${style.dim('nothing')}`);
   else {
     const summary =
-      blockers.open.length > 0 && task.status !== 'completed'
-        ? style.red(`${blockers.open.length} open`)
-        : style.green('none open');
+      blockers.open.length > 0 && task.status !== 'completed' ? style.red(`${blockers.open.length} open`) : style.green('none open');
     lines.push(`${label('Blocked by:')}${summary}`);
     for (const id of blockers.open) lines.push(`  ${refLine(id, index, style, 'open')}`);
     for (const id of blockers.done) lines.push(`  ${refLine(id, index, style, 'done')}`);

@@ -1,8 +1,8 @@
-import { blockerState, type BlockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
-import type { Task } from '../core/store/schema.js';
+import { type BlockerState, blockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import { deriveActiveForm } from '../core/snapshots/active-form.js';
-import { ago } from './lists-table.js';
-import { statusLabel, STATUS_WORD, paintStatus } from './status.js';
+import type { Task } from '../core/store/schema.js';
+import { ago, idleFor } from './elapsed.js';
+import { paintStatus, STATUS_WORD, statusLabel } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
@@ -71,7 +71,10 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
   const gap = 2;
   const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
-  const needed = Math.max(7, ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)));
+  const needed = Math.max(
+    7,
+    ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)),
+  );
   const subjectW = Math.max(12, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
@@ -105,10 +108,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
 
 /** "stalled 45m": how long a task in progress has gone without a change. */
 function stalledMark(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  const minutes = Math.floor(ms / 60_000);
-  const text = ms < 60_000 ? `${Math.floor(ms / 1000)}s` : minutes >= 120 ? `${Math.floor(minutes / 60)}h` : minutes >= 60 ? `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m` : `${minutes}m`;
-  return `stalled ${text}`;
+  return ms === undefined ? '' : `stalled ${idleFor(ms)}`;
 }
 
 /**
@@ -151,4 +151,3 @@ export function renderSummary(counts: ListCounts, style: Style): string {
   ];
   return `${counts.total} ${noun}: ${parts.join(', ')}`;
 }
-

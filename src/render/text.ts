@@ -2,10 +2,8 @@
  * Text that agents wrote reaches the terminal only through here: control characters
  * (escape sequences, carriage returns, bells) could rewrite the screen or lie about it.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** For one-line cells: every control character, newlines and tabs included, becomes a space or goes. */
@@ -64,7 +62,6 @@ export function truncate(text: string, max: number): string {
   return `${out}…`;
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** Width of what shows: colour codes take no columns. */

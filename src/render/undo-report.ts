@@ -29,7 +29,11 @@ export function undoJson(plan: UndoPlan, dryRun: boolean) {
     at: plan.at,
     steps: plan.steps.map((s) =>
       s.kind === 'revert'
-        ? { kind: s.kind, id: s.id, fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])) }
+        ? {
+            kind: s.kind,
+            id: s.id,
+            fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])),
+          }
         : { kind: s.kind, id: s.id, task: s.task },
     ),
   };

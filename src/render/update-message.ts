@@ -1,5 +1,5 @@
-import { fieldChanges, type FieldChange } from '../core/watch/watch-diff.js';
 import type { Task } from '../core/store/schema.js';
+import { type FieldChange, fieldChanges } from '../core/watch/watch-diff.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 import { describeField } from './watch-change.js';

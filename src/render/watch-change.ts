@@ -1,9 +1,9 @@
+import { sameValue } from '../core/base/same-value.js';
 import type { Status } from '../core/store/schema.js';
 import type { ChangeEvent, FieldChange } from '../core/watch/watch-diff.js';
-import { STATUS_WORD, paintStatus } from './status.js';
+import { paintStatus, STATUS_WORD } from './status.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
-import { sameValue } from '../core/base/same-value.js';
 
 function isStatus(v: unknown): v is Status {
   return v === 'pending' || v === 'in_progress' || v === 'completed';

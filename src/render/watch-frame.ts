@@ -3,8 +3,8 @@ import type { FileProblem } from '../core/store/list-read.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import { formatDuration } from './duration.js';
+import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
-import { ago } from './lists-table.js';
 import { renderProgressBar } from './progress-bar.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
@@ -75,7 +75,9 @@ function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, wid
   const done = `${counts.completed}/${counts.total} done`;
   const blocked = (n: number) => (n > 0 ? ` (${paintStatus(style, 'blocked', `${n} blocked`)})` : '');
   const parts = [
-    counts.in_progress > 0 ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) + blocked(counts.blockedInProgress) : '',
+    counts.in_progress > 0
+      ? paintStatus(style, 'in_progress', `${counts.in_progress} in progress`) + blocked(counts.blockedInProgress)
+      : '',
     counts.pending > 0 ? `${counts.pending} pending${blocked(counts.blockedPending)}` : '',
   ].filter(Boolean);
   const details = parts.length > 0 ? `  ${parts.join(style.dim(' · '))}` : '';
@@ -198,4 +200,3 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
   return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));
 }
-

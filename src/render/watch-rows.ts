@@ -1,7 +1,7 @@
 import { blockerState, countTasks, isBlocked, type TaskIndex } from '../core/graph/blockers.js';
-import type { Task } from '../core/store/schema.js';
 import { compareIds } from '../core/store/ids.js';
-import { STATUS_SYMBOL, paintStatus } from './status.js';
+import type { Task } from '../core/store/schema.js';
+import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
@@ -65,7 +65,10 @@ export function renderTaskRows(shown: readonly Task[], index: TaskIndex, o: RowO
       status,
       id: `#${oneLine(t.id)}`,
       owner: t.owner ? `@${oneLine(t.owner)}` : '',
-      blockers: t.status !== 'completed' && open.length + missing.length > 0 ? `blocked by ${[...open.map((x) => `#${oneLine(x)}`), ...missing.map((x) => `#${oneLine(x)}?`)].join(' ')}` : '',
+      blockers:
+        t.status !== 'completed' && open.length + missing.length > 0
+          ? `blocked by ${[...open.map((x) => `#${oneLine(x)}`), ...missing.map((x) => `#${oneLine(x)}?`)].join(' ')}`
+          : '',
     };
   });
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
@@ -93,4 +96,3 @@ export function renderTaskRows(shown: readonly Task[], index: TaskIndex, o: RowO
     return cells.join('  ').replace(/ +$/, '');
   });
 }
-

@@ -42,7 +42,7 @@ function check(config: string, ...args: string[]): { code: number; report: Repor
 }
 
 describe('tasks check', () => {
-  it('a sound list (the real agent\'s): exit 0, nothing found, nothing changed', () => {
+  it("a sound list (the real agent's): exit 0, nothing found, nothing changed", () => {
     const { config, list } = fixtureConfig();
     const before = snapshotDir(list);
     const r = run(config, ['check']);
@@ -135,15 +135,23 @@ describe('tasks check', () => {
 
     const { code, report } = check(config, '--fix');
     const repairOf = (c: string) => report.findings.filter((f) => f.code === c).map((f) => f.repair);
-    expect(repairOf('highwatermark_invalid')).toEqual([{ status: 'fixed', message: 'rewrote .highwatermark with the highest id known to be used (9)' }]);
-    expect(repairOf('invalid_json')[0]?.message).toMatch(/^moved 7\.json aside to 7\.json\.corrupt-\d{8}T\d{6}Z \(agents ignore it; id 7 stays used\)$/);
+    expect(repairOf('highwatermark_invalid')).toEqual([
+      { status: 'fixed', message: 'rewrote .highwatermark with the highest id known to be used (9)' },
+    ]);
+    expect(repairOf('invalid_json')[0]?.message).toMatch(
+      /^moved 7\.json aside to 7\.json\.corrupt-\d{8}T\d{6}Z \(agents ignore it; id 7 stays used\)$/,
+    );
     expect(repairOf('id_mismatch')).toEqual([{ status: 'fixed', message: 'set the id inside 9.json from "3" to "9"' }]);
     expect(repairOf('missing_reference')).toEqual([{ status: 'fixed', message: "dropped #12 from task #3's blockedBy" }]);
     expect(repairOf('edge_not_mirrored')).toEqual([
       { status: 'fixed', message: "added #1 to #2's blockedBy" },
       { status: 'fixed', message: "added #3 to #1's blocks" },
     ]);
-    expect(repairOf('stale_lock').map((r) => r?.message).sort()).toEqual(['removed the stale lock .lock.lock', 'removed the stale lock 2.json.lock']);
+    expect(
+      repairOf('stale_lock')
+        .map((r) => r?.message)
+        .sort(),
+    ).toEqual(['removed the stale lock .lock.lock', 'removed the stale lock 2.json.lock']);
     expect(repairOf('temp_file')).toEqual([{ status: 'fixed', message: 'removed .1.json.4242.abcd1234.tmp' }]);
     expect(repairOf('cycle')).toEqual([undefined]);
     // What is left: the cycle, which is a person's call.
@@ -210,7 +218,9 @@ describe('tasks check', () => {
     expect(check(config).code).toBe(0); // default 1h
     const short = check(config, '--stale-after', '15m');
     expect(short.code).toBe(4);
-    expect(short.report.findings).toMatchObject([{ code: 'stale_claim', id: '1', owner: 'bob', message: 'task #1 is owned by bob but still pending, unchanged for 20 min' }]);
+    expect(short.report.findings).toMatchObject([
+      { code: 'stale_claim', id: '1', owner: 'bob', message: 'task #1 is owned by bob but still pending, unchanged for 20 min' },
+    ]);
     expect(check(config, '--stale-after', 'off').code).toBe(0);
     // The grammar every duration flag shares: compound and `min` forms too.
     expect(check(config, '--stale-after', '0h15min').code).toBe(4);
@@ -275,7 +285,9 @@ describe('check announces everything --fix does, and --fix does no more', () => 
     const looked = run(config, ['-l', 'l', 'check']);
     const fixed = run(config, ['-l', 'l', 'check', '--fix']);
     const announced = [...looked.stdout.matchAll(/^\s+--fix will: (.*)$/gm)].map((m) => m[1]);
-    const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) => (m[1] as string).replace(/corrupt-\d{8}T\d{6}Z/, 'corrupt-<time>'));
+    const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) =>
+      (m[1] as string).replace(/corrupt-\d{8}T\d{6}Z/, 'corrupt-<time>'),
+    );
     expect(announced.length).toBe(2);
     expect(done).toEqual(announced.map((a) => (a as string).replace(/^move/, 'moved').replace(/^drop/, 'dropped')));
   });

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAgentWriter } from '../helpers/agent.js';
-import { readJson, runAsync, tempConfig, writeTask, type RunResult } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { runAgentWriter } from '../helpers/agent.js';
+import { type RunResult, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 
 /**
  * Claims, dependencies and updates from many real processes at once, with the agents'
@@ -16,7 +16,15 @@ function newList(name: string, count: number, extra: (id: string) => Partial<Tas
   const config = tempConfig();
   const list = path.join(config, 'tasks', name);
   for (let i = 1; i <= count; i++) {
-    writeTask(list, { id: String(i), subject: `task ${i}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra(String(i)) });
+    writeTask(list, {
+      id: String(i),
+      subject: `task ${i}`,
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      ...extra(String(i)),
+    });
   }
   fs.writeFileSync(path.join(list, '.lock'), '');
   return { config, list };
@@ -102,7 +110,18 @@ describe('claims from many processes', () => {
           expect(doc.busyWith).toEqual([id]);
           refusals.push(again);
         }
-        const done = await runAsync(config, ['-l', 'busy', 'update', id, '--status', 'completed', '--if-owner', agent, '--if-status', 'in_progress']);
+        const done = await runAsync(config, [
+          '-l',
+          'busy',
+          'update',
+          id,
+          '--status',
+          'completed',
+          '--if-owner',
+          agent,
+          '--if-status',
+          'in_progress',
+        ]);
         // The worker that completes the 40th task is nudged to verify (no task is a verification step).
         expect(done.stderr.replace(/^note: all 40 tasks are completed and none is a verification step: .*\n$/, '')).toBe('');
         expect(done.code).toBe(0);
@@ -122,11 +141,21 @@ describe('claims from many processes', () => {
 });
 
 describe('dependencies and updates alongside an agent', () => {
-  it('block/unblock/update from several processes and two agents writing: no update lost, edges mirrored', { timeout: TIMEOUT }, async () => {
+  it('block/unblock/update from several processes and two agents writing: no update lost, edges mirrored', {
+    timeout: TIMEOUT,
+  }, async () => {
     const { config, list } = newList('deps', 6);
     const L = ['-l', 'deps'];
     // Edges always from a lower id to a higher one: no cycle can arise, every command must succeed.
-    const edges: Array<[string, string]> = [['1', '4'], ['2', '4'], ['1', '5'], ['3', '5'], ['2', '6'], ['4', '6'], ['3', '6']];
+    const edges: Array<[string, string]> = [
+      ['1', '4'],
+      ['2', '4'],
+      ['1', '5'],
+      ['3', '5'],
+      ['2', '6'],
+      ['4', '6'],
+      ['3', '6'],
+    ];
     const sequence = async (steps: string[][]) => {
       const out: RunResult[] = [];
       for (const args of steps) {
@@ -149,7 +178,10 @@ describe('dependencies and updates alongside an agent', () => {
     ]);
     const cliKeys = Array.from({ length: 8 }, (_, i) => ({ id: String((i % 6) + 1), key: `cli-${i}` }));
     const updater = sequence(cliKeys.map(({ id, key }) => ['update', id, '--meta', `${key}=1`]));
-    const agents = [runAgentWriter(list, 'agentA', 30, ['1', '2', '3', '4', '5', '6']), runAgentWriter(list, 'agentB', 30, ['6', '5', '4'])];
+    const agents = [
+      runAgentWriter(list, 'agentA', 30, ['1', '2', '3', '4', '5', '6']),
+      runAgentWriter(list, 'agentB', 30, ['6', '5', '4']),
+    ];
     const [, , , a, b] = await Promise.all([blocker, unblocker, updater, ...agents]);
     for (const agent of [a!, b!]) {
       expect(agent.stderr).toBe('');

@@ -7,13 +7,26 @@ import { fixtureConfig, readJson, run, snapshotDir, writeTask } from '../helpers
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
 
 describe('claim', () => {
-  it('sets the owner and nothing else, as the agents\' claim writes it', () => {
+  it("sets the owner and nothing else, as the agents' claim writes it", () => {
     const { config, list } = fixtureConfig();
     const r = run(config, ['claim', '2', '--as', 'amy']);
     expect(r).toMatchObject({ code: 0, stdout: '2\n', stderr: '' });
     // TaskUpdate's merge: the new owner key lands after the existing ones.
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
-      JSON.stringify({ id: '2', subject: 'Refactor auth', description: 'Split auth.py', activeForm: 'Refactoring auth', status: 'pending', blocks: ['4'], blockedBy: ['1'], owner: 'amy' }, null, 2),
+      JSON.stringify(
+        {
+          id: '2',
+          subject: 'Refactor auth',
+          description: 'Split auth.py',
+          activeForm: 'Refactoring auth',
+          status: 'pending',
+          blocks: ['4'],
+          blockedBy: ['1'],
+          owner: 'amy',
+        },
+        null,
+        2,
+      ),
     );
   });
 
@@ -32,7 +45,7 @@ describe('claim', () => {
     expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
   });
 
-  it('each refusal: its reason, exit 4 (3 for task_not_found), the agents\' JSON shape', () => {
+  it("each refusal: its reason, exit 4 (3 for task_not_found), the agents' JSON shape", () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'mine', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] });
     writeTask(list, { id: '7', subject: 'done', description: '', status: 'completed', blocks: [], blockedBy: [] });
@@ -81,7 +94,15 @@ describe('claim', () => {
 
   it('--next skips internal tasks, as agents never see them', () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '3', subject: 'internal', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    writeTask(list, {
+      id: '3',
+      subject: 'internal',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
     expect(run(config, ['claim', '--next', '--as', 'a']).stdout).toBe('2\n');
   });
 });
@@ -93,7 +114,19 @@ describe('release', () => {
     const r = run(config, ['release', '2']);
     expect(r).toMatchObject({ code: 0, stdout: 'Released task #2 from amy (in_progress -> pending): Refactor auth\n', stderr: '' });
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
-      JSON.stringify({ id: '2', subject: 'Refactor auth', description: 'Split auth.py', activeForm: 'Refactoring auth', status: 'pending', blocks: ['4'], blockedBy: ['1'] }, null, 2),
+      JSON.stringify(
+        {
+          id: '2',
+          subject: 'Refactor auth',
+          description: 'Split auth.py',
+          activeForm: 'Refactoring auth',
+          status: 'pending',
+          blocks: ['4'],
+          blockedBy: ['1'],
+        },
+        null,
+        2,
+      ),
     );
     expect(run(config, ['release', '2']).stdout).toBe('Task #2 has no owner and is pending; nothing to release: Refactor auth\n');
   });
@@ -114,7 +147,11 @@ describe('release', () => {
     expect(released[0]!.task).toEqual(file(list, '2'));
     expect(file(list, '5')).not.toHaveProperty('owner');
     expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
-    expect(run(config, ['release', '--owner', 'w'])).toMatchObject({ code: 0, stdout: '', stderr: 'w holds no unfinished task; nothing released\n' });
+    expect(run(config, ['release', '--owner', 'w'])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'w holds no unfinished task; nothing released\n',
+    });
   });
 
   it('several ids: each reported, the worst exit code', () => {
@@ -123,7 +160,9 @@ describe('release', () => {
     const r = run(config, ['release', '5', '99', '1']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('Released task #5 from a: Write changelog\n');
-    expect(r.stderr).toBe('error: task #99 not found\nerror: task #1 is completed; release leaves finished work alone (update --no-owner removes its owner)\n');
+    expect(r.stderr).toBe(
+      'error: task #99 not found\nerror: task #1 is completed; release leaves finished work alone (update --no-owner removes its owner)\n',
+    );
   });
 });
 
@@ -131,12 +170,22 @@ describe('preconditions', () => {
   it('update --owner --if-owner reassigns only from the expected owner', () => {
     const { config, list } = fixtureConfig();
     run(config, ['claim', '2', '--as', 'amy', '--start']);
-    expect(run(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({ code: 0, stdout: 'Updated task #2 owner\n' });
+    expect(run(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({
+      code: 0,
+      stdout: 'Updated task #2 owner\n',
+    });
     const before = snapshotDir(list);
     const r = run(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { code: 'conflict', message: 'precondition failed: task #2 is owned by bob, not amy; nothing changed', id: '2', precondition: 'if-owner', expected: 'amy', actual: 'bob' },
+      error: {
+        code: 'conflict',
+        message: 'precondition failed: task #2 is owned by bob, not amy; nothing changed',
+        id: '2',
+        precondition: 'if-owner',
+        expected: 'amy',
+        actual: 'bob',
+      },
     });
     expect(snapshotDir(list)).toEqual(before);
   });
@@ -145,7 +194,10 @@ describe('preconditions', () => {
     const { config, list } = fixtureConfig();
     expect(run(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress']).code).toBe(0);
     expect(file(list, '5')).toMatchObject({ owner: 'me' });
-    expect(run(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({ code: 4, stderr: 'error: precondition failed: task #5 is owned by me; nothing changed\n' });
+    expect(run(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({
+      code: 4,
+      stderr: 'error: precondition failed: task #5 is owned by me; nothing changed\n',
+    });
   });
 
   it('apply to claim, release and delete too', () => {
@@ -157,7 +209,10 @@ describe('preconditions', () => {
     expect(run(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress']).code).toBe(4);
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(true);
     expect(run(config, ['release', '5', '--if-owner', 'amy']).code).toBe(0);
-    expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({ code: 0, stdout: 'Deleted task #5: Write changelog\n' });
+    expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({
+      code: 0,
+      stdout: 'Deleted task #5: Write changelog\n',
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import Module from 'node:module';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { BIN, fixtureConfig, run } from '../helpers/cli.js';
@@ -36,7 +36,10 @@ describe('the CLI bundle and its code cache', () => {
       fs.mkdirSync(path.join(copy, 'dist'));
       fs.copyFileSync(bundle, path.join(copy, 'dist', 'tasks.cjs'));
       const cache = fs.readFileSync(`${bundle}.cache`);
-      fs.writeFileSync(path.join(copy, 'dist', 'tasks.cjs.cache'), Buffer.concat([Buffer.from('// tasks build 00000000-0000-0000-0000-000000000000\n'), cache.subarray(52)]));
+      fs.writeFileSync(
+        path.join(copy, 'dist', 'tasks.cjs.cache'),
+        Buffer.concat([Buffer.from('// tasks build 00000000-0000-0000-0000-000000000000\n'), cache.subarray(52)]),
+      );
       const bin = path.join(copy, 'bin', 'tasks.js');
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       // This build's name, then bytes that are not a code cache: V8 rejects them.

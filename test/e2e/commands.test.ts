@@ -6,12 +6,44 @@ import { fixtureConfig, readJson, run, tempConfig, writeTask } from '../helpers/
 describe('create', () => {
   it('creates a list on first use and writes every given field', () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'my.team/x', 'create', 'Fix bug', '-d', 'in auth', '--active-form', 'Fixing bug', '--owner', 'me', '--status', 'in_progress', '--meta', 'prio=high', '--meta', 'n:=3', '--json']);
+    const r = run(config, [
+      '-l',
+      'my.team/x',
+      'create',
+      'Fix bug',
+      '-d',
+      'in auth',
+      '--active-form',
+      'Fixing bug',
+      '--owner',
+      'me',
+      '--status',
+      'in_progress',
+      '--meta',
+      'prio=high',
+      '--meta',
+      'n:=3',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const file = path.join(config, 'tasks', 'my-team-x', '1.json');
     expect(JSON.parse(r.stdout)).toEqual(readJson(file));
     expect(fs.readFileSync(file, 'utf8')).toBe(
-      JSON.stringify({ id: '1', subject: 'Fix bug', description: 'in auth', activeForm: 'Fixing bug', owner: 'me', status: 'in_progress', blocks: [], blockedBy: [], metadata: { prio: 'high', n: 3 } }, null, 2),
+      JSON.stringify(
+        {
+          id: '1',
+          subject: 'Fix bug',
+          description: 'in auth',
+          activeForm: 'Fixing bug',
+          owner: 'me',
+          status: 'in_progress',
+          blocks: [],
+          blockedBy: [],
+          metadata: { prio: 'high', n: 3 },
+        },
+        null,
+        2,
+      ),
     );
     expect(fs.existsSync(path.join(config, 'tasks', 'my-team-x', '.lock'))).toBe(true);
     expect(fs.existsSync(path.join(config, 'tasks', 'my-team-x', '.highwatermark'))).toBe(false);
@@ -86,7 +118,12 @@ describe('delete', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/Deleted task #4.*\nDeleted task #5/);
     expect(r.stderr.trim()).toBe('error: task #99 not found');
-    expect(fs.readdirSync(list).filter((n) => n.endsWith('.json')).sort()).toEqual(['1.json', '2.json']);
+    expect(
+      fs
+        .readdirSync(list)
+        .filter((n) => n.endsWith('.json'))
+        .sort(),
+    ).toEqual(['1.json', '2.json']);
   });
 
   it('--dry-run writes nothing', () => {
@@ -105,7 +142,8 @@ describe('choosing the list', () => {
     writeTask(other, { id: '1', subject: 'o', description: '', status: 'pending', blocks: [], blockedBy: [] });
     const old = new Date(Date.now() - 3600_000);
     fs.utimesSync(path.join(config, 'tasks', 'refactor-auth'), old, old);
-    for (const f of fs.readdirSync(path.join(config, 'tasks', 'refactor-auth'))) fs.utimesSync(path.join(config, 'tasks', 'refactor-auth', f), old, old);
+    for (const f of fs.readdirSync(path.join(config, 'tasks', 'refactor-auth')))
+      fs.utimesSync(path.join(config, 'tasks', 'refactor-auth', f), old, old);
     return config;
   }
 

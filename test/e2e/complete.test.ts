@@ -52,12 +52,26 @@ describe('__complete: commands and options', () => {
 
   it("offers a command's own options and the global ones, with descriptions", () => {
     const c = complete(tempConfig(), ['update', '4', '--']);
-    expect(c.values).toEqual(expect.arrayContaining(['--status', '--owner', '--no-owner', '--add-blocks', '--add-blocked-by', '--list', '--config-dir', '--json', '--help']));
+    expect(c.values).toEqual(
+      expect.arrayContaining([
+        '--status',
+        '--owner',
+        '--no-owner',
+        '--add-blocks',
+        '--add-blocked-by',
+        '--list',
+        '--config-dir',
+        '--json',
+        '--help',
+      ]),
+    );
     expect(c.values).not.toContain('--version');
     expect(c.descriptions['--add-blocks']).toBe('tasks this one blocks (comma-separated, or repeat)');
     expect(c.directive).toBe(NO_FILES);
     // A single dash adds the short forms, as cobra does.
-    expect(complete(tempConfig(), ['list', '-']).values).toEqual(expect.arrayContaining(['-s', '--status', '-o', '--owner', '-l', '--list']));
+    expect(complete(tempConfig(), ['list', '-']).values).toEqual(
+      expect.arrayContaining(['-s', '--status', '-o', '--owner', '-l', '--list']),
+    );
   });
 
   it('leaves out options already given, except those that repeat', () => {
@@ -65,7 +79,13 @@ describe('__complete: commands and options', () => {
     expect(c.values).not.toContain('--owner');
     expect(c.values).not.toContain('--no-owner'); // the same setting
     expect(c.values).toContain('--meta');
-    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual(['--status', '--search', '--sort', '--stalled', '--session']);
+    expect(complete(tempConfig(), ['list', '-s', 'pending', '--s']).values).toEqual([
+      '--status',
+      '--search',
+      '--sort',
+      '--stalled',
+      '--session',
+    ]);
   });
 
   it('offers options once every argument is given, and nothing for free text', () => {

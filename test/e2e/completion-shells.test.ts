@@ -24,8 +24,23 @@ let work: string;
 beforeAll(() => {
   const fixture = fixtureConfig();
   config = fixture.config;
-  writeTask(fixture.list, { id: '10', subject: 'Ship it', description: '', owner: 'amy', status: 'in_progress', blocks: [], blockedBy: [] });
-  writeTask(path.join(path.dirname(fixture.list), 'other'), { id: '7', subject: 'Other work', description: '', status: 'pending', blocks: [], blockedBy: [] });
+  writeTask(fixture.list, {
+    id: '10',
+    subject: 'Ship it',
+    description: '',
+    owner: 'amy',
+    status: 'in_progress',
+    blocks: [],
+    blockedBy: [],
+  });
+  writeTask(path.join(path.dirname(fixture.list), 'other'), {
+    id: '7',
+    subject: 'Other work',
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+  });
   // `refactor-auth` is the most recent: the list a read picks.
   const past = Date.now() / 1000 - 3600;
   fs.utimesSync(path.join(path.dirname(fixture.list), 'other', '7.json'), past, past);
@@ -51,7 +66,10 @@ describe.runIf(needs('bash'))('bash', { timeout: 120_000 }, () => {
 
   it('completes options with descriptions', () => {
     const r = bashComplete('tasks update 4 --add-b', config, bin);
-    expect(r.lines.slice(0, 2)).toEqual(['--add-blocks      (tasks this one blocks (comma-separated, or repeat))', '--add-blocked-by  (tasks that block this one (comma-separated, or repeat))']);
+    expect(r.lines.slice(0, 2)).toEqual([
+      '--add-blocks      (tasks this one blocks (comma-separated, or repeat))',
+      '--add-blocked-by  (tasks that block this one (comma-separated, or repeat))',
+    ]);
     expect(r.lines).toContain('compopt: +o default');
   });
 
@@ -66,7 +84,10 @@ describe.runIf(needs('bash'))('bash', { timeout: 120_000 }, () => {
     ]);
     expect(r.lines[5]).toBe('compopt: +o default -o nosort');
     // One candidate left: the value alone, for bash to insert.
-    expect(bashComplete('tasks get 1', config, bin).lines.slice(0, 2)).toEqual(['1   (Analyse code (completed))', '10  (Ship it (in_progress))']);
+    expect(bashComplete('tasks get 1', config, bin).lines.slice(0, 2)).toEqual([
+      '1   (Analyse code (completed))',
+      '10  (Ship it (in_progress))',
+    ]);
     expect(bashComplete('tasks get 10', config, bin).lines[0]).toBe('10');
     // menu-complete inserts candidates one by one: values only.
     expect(bashComplete('tasks get 1', config, bin, { compType: 37 }).lines.slice(0, 2)).toEqual(['1', '10']);
@@ -171,8 +192,15 @@ describe.runIf(needs('fish'))('fish', { timeout: 120_000 }, () => {
   });
 
   it('completes options, statuses in their order, and lists', () => {
-    expect(fishComplete('tasks update 4 --add-b', config, bin).lines).toEqual(['--add-blocked-by\ttasks that block this one (comma-separated, or repeat)', '--add-blocks\ttasks this one blocks (comma-separated, or repeat)']);
-    expect(fishComplete('tasks list --status ', config, bin).lines).toEqual(['pending\tnot started', 'in_progress\tbeing worked on', 'completed\tdone']);
+    expect(fishComplete('tasks update 4 --add-b', config, bin).lines).toEqual([
+      '--add-blocked-by\ttasks that block this one (comma-separated, or repeat)',
+      '--add-blocks\ttasks this one blocks (comma-separated, or repeat)',
+    ]);
+    expect(fishComplete('tasks list --status ', config, bin).lines).toEqual([
+      'pending\tnot started',
+      'in_progress\tbeing worked on',
+      'completed\tdone',
+    ]);
     expect(fishComplete('tasks --list ', config, bin).lines).toEqual(['other\t1 task', 'refactor-auth\t5 tasks']);
     expect(fishComplete('tasks --list=other get ', config, bin).lines).toEqual(['7\tOther work (pending)']);
     expect(fishComplete('tasks list --owner ', config, bin).lines).toEqual(['amy\t1 task, 1 open', 'researcher\t1 task, 0 open']);

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { taskSchemas } from '../../src/core/store/schema.js';
+import { ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 
 describe('several processes at once', () => {
   it('8 processes x 5 creates: 40 unique ids, none lost, every file valid', async () => {
@@ -56,7 +56,9 @@ describe('several processes at once', () => {
     const holders = [path.join(list, '.lock'), path.join(list, '1.json')].map(
       (target) =>
         new Promise<ChildProcess>((resolve) => {
-          const child = spawn(process.execPath, [path.join(ROOT, 'test/helpers/hold-lock.mjs'), target, '60000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn(process.execPath, [path.join(ROOT, 'test/helpers/hold-lock.mjs'), target, '60000'], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
           child.stdout?.once('data', () => resolve(child));
         }),
     );
@@ -68,7 +70,9 @@ describe('several processes at once', () => {
         runAsync(config, ['-l', 'held', 'update', '1', '--owner', 'me']),
       ]);
       expect(create.code).toBe(5);
-      expect(create.stderr.trim().split('\n').pop()).toMatch(/^error: the list is locked by another process \(\.lock\.lock; its holder is alive/);
+      expect(create.stderr.trim().split('\n').pop()).toMatch(
+        /^error: the list is locked by another process \(\.lock\.lock; its holder is alive/,
+      );
       expect(update.code).toBe(5);
       expect(update.stderr.trim().split('\n').pop()).toMatch(/task #1 is locked by another process \(1\.json\.lock; its holder is alive/);
       expect(Date.now() - started).toBeLessThan(30_000);

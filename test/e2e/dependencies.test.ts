@@ -8,7 +8,7 @@ import { runInTmux } from '../helpers/tmux.js';
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
 
 describe('block', () => {
-  it('writes both sides, in the agents\' byte format, and reports what it added', () => {
+  it("writes both sides, in the agents' byte format, and reports what it added", () => {
     const { config, list } = fixtureConfig();
     const r = run(config, ['block', '5', '--by', '4,2']);
     expect(r).toMatchObject({ code: 0, stdout: 'Task #5 is now blocked by #4, #2\n', stderr: '' });
@@ -16,7 +16,11 @@ describe('block', () => {
     expect(file(list, '4')).toMatchObject({ blocks: ['5'] });
     expect(file(list, '2')).toMatchObject({ blocks: ['4', '5'] });
     expect(fs.readFileSync(path.join(list, '5.json'), 'utf8')).toBe(
-      JSON.stringify({ id: '5', subject: 'Write changelog', description: 'docs', status: 'pending', blocks: [], blockedBy: ['4', '2'] }, null, 2),
+      JSON.stringify(
+        { id: '5', subject: 'Write changelog', description: 'docs', status: 'pending', blocks: [], blockedBy: ['4', '2'] },
+        null,
+        2,
+      ),
     );
   });
 
@@ -80,8 +84,15 @@ describe('unblock', () => {
   it('a task that does not block it is a warning, not an error; unknown ids are not found', () => {
     const { config } = fixtureConfig();
     const r = run(config, ['unblock', '4', '--by', '5']);
-    expect(r).toMatchObject({ code: 0, stdout: 'Task #4 is not blocked by those; nothing changed\n', stderr: 'warning: #5 does not block #4\n' });
-    expect(run(config, ['unblock', '4', '--by', '77'])).toMatchObject({ code: 3, stderr: 'error: task #77 not found (and #4 does not name it)\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: 'Task #4 is not blocked by those; nothing changed\n',
+      stderr: 'warning: #5 does not block #4\n',
+    });
+    expect(run(config, ['unblock', '4', '--by', '77'])).toMatchObject({
+      code: 3,
+      stderr: 'error: task #77 not found (and #4 does not name it)\n',
+    });
   });
 
   it('unblocking makes the task ready to claim', () => {
@@ -100,7 +111,10 @@ describe('list --ready / --blocked, missing blockers, get', () => {
     const ids = (args: string[]) => JSON.parse(run(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
     expect(ids(['--ready'])).toEqual(['2', '5', '7']);
     expect(ids(['--blocked'])).toEqual(['4']);
-    expect(run(config, ['list', '--ready', '--blocked'])).toMatchObject({ code: 2, stderr: 'error: --ready and --blocked cannot be used together\n' });
+    expect(run(config, ['list', '--ready', '--blocked'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --ready and --blocked cannot be used together\n',
+    });
   });
 
   it('marks blockers that name missing tasks: #n? in the table, a warning when piped', async () => {
@@ -120,6 +134,8 @@ describe('list --ready / --blocked, missing blockers, get', () => {
     run(config, ['claim', '2', '--as', 'amy', '--start']);
     run(config, ['block', '4', '--by', '5']);
     const r = run(config, ['get', '4']);
-    expect(r.stdout).toMatch(/Blocked by:\s+2 open\n\s+#2 Refactor auth\s+▶ in progress \(amy\) open\n\s+#5 Write changelog\s+○ pending open/);
+    expect(r.stdout).toMatch(
+      /Blocked by:\s+2 open\n\s+#2 Refactor auth\s+▶ in progress \(amy\) open\n\s+#5 Write changelog\s+○ pending open/,
+    );
   });
 });

@@ -61,7 +61,10 @@ describe('bad input', () => {
   it('a corrupt task file is reported, never crashes, never overwritten', () => {
     const { config, list } = fixtureConfig();
     fs.writeFileSync(path.join(list, '7.json'), '{"id": "7", "subject": ');
-    fs.writeFileSync(path.join(list, '8.json'), JSON.stringify({ id: '8', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [], owner: null }));
+    fs.writeFileSync(
+      path.join(list, '8.json'),
+      JSON.stringify({ id: '8', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [], owner: null }),
+    );
     const listed = run(config, ['list', '--json']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((t: { id: string }) => t.id)).toEqual(['1', '2', '4', '5']);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
 import { FIXTURES, fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
 
 interface FileTask {
   id: string;
@@ -48,7 +48,12 @@ describe('export', () => {
     expect(JSON.parse((await runInProcess(config, ['export', '--format', 'json'])).stdout)).toEqual(stored);
     expect(JSON.parse((await runInProcess(config, ['export', '--json'])).stdout)).toEqual(stored);
     const lines = (await runInProcess(config, ['export', '-f', 'jsonl'])).stdout;
-    expect(lines.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(stored);
+    expect(
+      lines
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(stored);
     const bad = await runInProcess(config, ['export', '--json', '-f', 'markdown']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error.message).toBe('--json prints JSON; it cannot be combined with --format markdown');
@@ -102,9 +107,17 @@ describe('export', () => {
     expect(fs.existsSync(path.join(config, 'elsewhere.json'))).toBe(false);
   });
 
-  it('hides internal tasks unless -a, as agents\' TaskList does', async () => {
+  it("hides internal tasks unless -a, as agents' TaskList does", async () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '7', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    writeTask(list, {
+      id: '7',
+      subject: 'hidden',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
     expect(JSON.parse((await runInProcess(config, ['export', '-f', 'json'])).stdout)).toHaveLength(4);
     expect(JSON.parse((await runInProcess(config, ['export', '-f', 'json', '-a'])).stdout)).toHaveLength(5);
   });
@@ -174,7 +187,7 @@ describe('round trips', () => {
     ]);
   });
 
-  it('the rebuilt Task-tools list exports as the agent\'s own list does (modulo ids)', async () => {
+  it("the rebuilt Task-tools list exports as the agent's own list does (modulo ids)", async () => {
     const config = tempConfig();
     await runInProcess(config, ['-l', 'rebuilt', 'import', path.join(FIXTURES, 'stream-json-tasks-v2.jsonl')]);
     const agent = fixtureConfig();

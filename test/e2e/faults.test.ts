@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { taskSchemas } from '../../src/core/store/schema.js';
+import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
 
 /**
  * Fault injection through the built binary: processes killed with SIGKILL (nothing of
@@ -95,7 +95,15 @@ function ageLocks(list: string, names: readonly string[]): void {
   }
 }
 
-const t = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const t = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 describe('fault injection', () => {
   it('SIGKILL during create, update, claim and delete, 100 rounds: no partial file, no lost task, no id reused, no lock stuck past the stale time', async () => {
@@ -151,7 +159,9 @@ describe('fault injection', () => {
       // No lost update among those that reported success.
       for (const [id, keys] of expectedMeta) {
         const task = after.tasks.get(id);
-        if (task) for (const key of keys) expect((task.metadata as Record<string, unknown>)?.[key], `round ${round}: lost ${key} on #${id}`).toBe('x');
+        if (task)
+          for (const key of keys)
+            expect((task.metadata as Record<string, unknown>)?.[key], `round ${round}: lost ${key} on #${id}`).toBe('x');
       }
       // A claim once made holds: later claims by others are refused.
       for (const [id, agent] of expectedOwner) {
@@ -165,7 +175,12 @@ describe('fault injection', () => {
       leftLocks += newLocks.length;
       for (const lock of after.locks) {
         const id = /^(\d+)\.json\.lock$/.exec(lock)?.[1];
-        const probe = lock === '.lock.lock' ? ['-l', 'f', 'create', `probe ${round}`] : id && after.ids.includes(id) ? ['-l', 'f', 'update', id, '--meta', `p${round}=x`] : undefined;
+        const probe =
+          lock === '.lock.lock'
+            ? ['-l', 'f', 'create', `probe ${round}`]
+            : id && after.ids.includes(id)
+              ? ['-l', 'f', 'update', id, '--meta', `p${round}=x`]
+              : undefined;
         if (realWaits >= 2 || probe === undefined) {
           ageLocks(list, [lock]);
           continue;
@@ -197,7 +212,9 @@ describe('fault injection', () => {
     expect(again.code).toBe(0);
     expect(inspect(list).locks).toEqual([]);
     expect(killedCount).toBeGreaterThan(30);
-    console.log(`fault injection: 100 rounds, ${killedCount} killed, ${leftLocks} locks and ${leftTemps} temp files left behind, all recovered`);
+    console.log(
+      `fault injection: 100 rounds, ${killedCount} killed, ${leftLocks} locks and ${leftTemps} temp files left behind, all recovered`,
+    );
   }, 240_000);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -44,7 +44,7 @@ describe('the refactor-auth fixture', () => {
     expect(bytes.endsWith('}')).toBe(true);
     expect(JSON.parse(bytes).metadata).toEqual({ priority: 'high' });
     expect(fs.statSync(path.join(list, '4.json')).mode & 0o777).toBe(0o644 & ~process.umask());
-    expect(fs.readdirSync(list).filter((n) => n.includes('.tmp') || n.endsWith('.lock') && n !== '.lock')).toEqual([]);
+    expect(fs.readdirSync(list).filter((n) => n.includes('.tmp') || (n.endsWith('.lock') && n !== '.lock'))).toEqual([]);
   });
 
   it('get shows open and completed blockers apart, and what a task blocks', () => {

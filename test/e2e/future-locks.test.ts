@@ -42,9 +42,14 @@ describe('a lock dated in the future', () => {
     const { config, lock } = listWithFutureLock();
     const r = run(config, ['-l', 'l', 'check', '--fix', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { findings: Array<{ code: string; repair?: { status: string; message: string } }>; remaining: unknown[] };
+    const report = JSON.parse(r.stdout) as {
+      findings: Array<{ code: string; repair?: { status: string; message: string } }>;
+      remaining: unknown[];
+    };
     expect(report.findings[0]?.repair).toMatchObject({ status: 'fixed' });
-    expect(report.findings[0]?.repair?.message).toMatch(/^removed 1\.json\.lock, dated 3(59\d|600) s in the future and unchanged for 10 s: no live holder/);
+    expect(report.findings[0]?.repair?.message).toMatch(
+      /^removed 1\.json\.lock, dated 3(59\d|600) s in the future and unchanged for 10 s: no live holder/,
+    );
     expect(report.remaining).toEqual([]);
     expect(fs.existsSync(lock)).toBe(false);
   }, 60_000);
@@ -52,7 +57,10 @@ describe('a lock dated in the future', () => {
   it('check --fix leaves it alone while something keeps changing it (a live holder)', async () => {
     const { config, lock } = listWithFutureLock();
     // Touches the lock every second, as a holder's heartbeat would.
-    const toucher = spawn(process.execPath, ['-e', `const fs=require('fs');let n=0;setInterval(()=>{const t=Date.now()/1000+${HOUR}+(++n);try{fs.utimesSync(${JSON.stringify(lock)},t,t)}catch{}},1000)`]);
+    const toucher = spawn(process.execPath, [
+      '-e',
+      `const fs=require('fs');let n=0;setInterval(()=>{const t=Date.now()/1000+${HOUR}+(++n);try{fs.utimesSync(${JSON.stringify(lock)},t,t)}catch{}},1000)`,
+    ]);
     try {
       const r = await runAsync(config, ['-l', 'l', 'check', '--fix', '--json']);
       const report = JSON.parse(r.stdout) as { findings: Array<{ repair?: { status: string; message: string } }> };

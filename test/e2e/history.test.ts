@@ -11,13 +11,16 @@ const entries = (config: string, list = 'h') =>
     .readFileSync(journalOf(config, list), 'utf8')
     .trimEnd()
     .split('\n')
-    .map((l) => JSON.parse(l) as { actor: { kind: string; name: string }; command: string; txn: string; changes: Array<Record<string, unknown>> });
+    .map(
+      (l) =>
+        JSON.parse(l) as { actor: { kind: string; name: string }; command: string; txn: string; changes: Array<Record<string, unknown>> },
+    );
 
 function tasks(config: string, ...args: string[]) {
   return run(config, ['-l', 'h', ...args], { env: ENV });
 }
 
-describe('the journal of tasks\' own changes', () => {
+describe("the journal of tasks' own changes", () => {
   it('records each change once: who, which command, every field before and after; reads record nothing', () => {
     const config = tempConfig();
     tasks(config, 'create', 'Build', '-d', 'make it');
@@ -42,11 +45,28 @@ describe('the journal of tasks\' own changes', () => {
       { id: '1', op: 'update', fields: { blocks: { old: [], new: ['2'] } } },
     ]);
     expect(log[2]!.changes).toEqual([
-      { id: '1', op: 'update', fields: { status: { old: 'pending', new: 'in_progress' }, owner: { new: 'bob' }, metadata: { new: { p: 'high' } } } },
+      {
+        id: '1',
+        op: 'update',
+        fields: { status: { old: 'pending', new: 'in_progress' }, owner: { new: 'bob' }, metadata: { new: { p: 'high' } } },
+      },
     ]);
     // A delete: the whole task, and the references it cleaned.
     expect(log[5]!.changes).toEqual([
-      { id: '1', op: 'delete', task: { id: '1', subject: 'Build', description: 'make it', owner: 'bob', status: 'in_progress', blocks: ['2'], blockedBy: [], metadata: { p: 'high' } } },
+      {
+        id: '1',
+        op: 'delete',
+        task: {
+          id: '1',
+          subject: 'Build',
+          description: 'make it',
+          owner: 'bob',
+          status: 'in_progress',
+          blocks: ['2'],
+          blockedBy: [],
+          metadata: { p: 'high' },
+        },
+      },
       { id: '2', op: 'update', fields: { blockedBy: { old: ['1'], new: [] } } },
     ]);
     // Invisible to agents: not a *.json file; and check finds nothing wrong with it.
@@ -68,7 +88,10 @@ describe('the journal of tasks\' own changes', () => {
     expect(readJson(path.join(config, 'tasks', 'h', '1.json'))).toMatchObject({ description: long });
     // An undo that needs the cut value refuses rather than restore a part.
     tasks(config, 'delete', '1');
-    expect(tasks(config, 'undo')).toMatchObject({ code: 4, stderr: 'error: cannot undo: the journal keeps only part of a long value of task #1\n' });
+    expect(tasks(config, 'undo')).toMatchObject({
+      code: 4,
+      stderr: 'error: cannot undo: the journal keeps only part of a long value of task #1\n',
+    });
   });
 
   it('a journal that cannot be written never blocks the change: a warning, exit 0', () => {
@@ -100,7 +123,12 @@ describe('the journal of tasks\' own changes', () => {
     expect(runs.flat().every((r) => r.code === 0)).toBe(true);
     const lines = fs.readFileSync(journalOf(config, 'h'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(1 + 80);
-    const parsed = lines.map((l) => JSON.parse(l) as { changes: Array<{ id: string; op: string; task?: { subject: string }; fields?: { metadata?: { new: Record<string, unknown> } } }> });
+    const parsed = lines.map(
+      (l) =>
+        JSON.parse(l) as {
+          changes: Array<{ id: string; op: string; task?: { subject: string }; fields?: { metadata?: { new: Record<string, unknown> } } }>;
+        },
+    );
     const created = parsed.flatMap((e) => e.changes.filter((c) => c.op === 'create').map((c) => c.task!.subject));
     expect(new Set(created).size).toBe(41);
     const metaKeys = parsed.flatMap((e) => e.changes.filter((c) => c.op === 'update').map((c) => Object.keys(c.fields!.metadata!.new)));
@@ -123,42 +151,128 @@ describe('tasks log', () => {
     const file = writeTranscript(config, { sessionId: session, cwd: proj, prompt: 'plan', start, end: start + 1000 });
     const at = (ms: number) => new Date(start + ms).toISOString();
     const lines = [
-      { type: 'assistant', timestamp: at(100), sessionId: session, message: { content: [{ type: 'tool_use', id: 'toolu_a', name: 'TaskCreate', input: { subject: 'Run tests', description: 'npm test' } }] } },
-      { type: 'user', timestamp: at(200), sessionId: session, toolUseResult: { task: { id: '1', subject: 'Run tests' } }, message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'Task #1 created successfully: Run tests' }] } },
-      { type: 'assistant', timestamp: at(300), sessionId: session, message: { content: [{ type: 'tool_use', id: 'toolu_b', name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'tester' } }] } },
-      { type: 'user', timestamp: at(400), sessionId: session, toolUseResult: { success: true, taskId: '1', updatedFields: ['owner', 'status'], statusChange: { from: 'pending', to: 'in_progress' } }, message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: 'Updated task #1 owner, status' }] } },
+      {
+        type: 'assistant',
+        timestamp: at(100),
+        sessionId: session,
+        message: {
+          content: [{ type: 'tool_use', id: 'toolu_a', name: 'TaskCreate', input: { subject: 'Run tests', description: 'npm test' } }],
+        },
+      },
+      {
+        type: 'user',
+        timestamp: at(200),
+        sessionId: session,
+        toolUseResult: { task: { id: '1', subject: 'Run tests' } },
+        message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'Task #1 created successfully: Run tests' }] },
+      },
+      {
+        type: 'assistant',
+        timestamp: at(300),
+        sessionId: session,
+        message: {
+          content: [
+            { type: 'tool_use', id: 'toolu_b', name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'tester' } },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        timestamp: at(400),
+        sessionId: session,
+        toolUseResult: {
+          success: true,
+          taskId: '1',
+          updatedFields: ['owner', 'status'],
+          statusChange: { from: 'pending', to: 'in_progress' },
+        },
+        message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: 'Updated task #1 owner, status' }] },
+      },
     ];
-    fs.appendFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    fs.appendFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     fs.mkdirSync(list, { recursive: true });
-    writeTask(list, { id: '1', subject: 'Run tests', description: 'npm test', owner: 'tester', status: 'in_progress', blocks: [], blockedBy: [] });
+    writeTask(list, {
+      id: '1',
+      subject: 'Run tests',
+      description: 'npm test',
+      owner: 'tester',
+      status: 'in_progress',
+      blocks: [],
+      blockedBy: [],
+    });
     writeTask(list, { id: '2', subject: 'Older', description: '', status: 'pending', blocks: [], blockedBy: [] });
     const t = (...args: string[]) => run(config, ['-l', session, ...args], { env: ENV });
     expect(t('update', '1', '--owner', 'bob').code).toBe(0);
     const text = t('log');
     expect(text.code).toBe(0);
-    expect(text.stdout.trimEnd().split('\n').map((l) => l.replace(/^\S+ \S+\s+/, ''))).toEqual([
+    expect(
+      text.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.replace(/^\S+ \S+\s+/, '')),
+    ).toEqual([
       '#1  agent of session 2d483082  created "Run tests"'.replace('"Run tests"', 'Run tests'),
       '#1  agent of session 2d483082  status pending → in_progress, owner (none) → tester',
       '#1  alice (person)             owner tester → bob',
     ]);
-    expect(text.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\nno record of the creation of #2 \(made before the record starts, or by a session that is not known\)\n$/);
-    const json = t('log', '1', '--json').stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(text.stderr).toMatch(
+      /^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\nno record of the creation of #2 \(made before the record starts, or by a session that is not known\)\n$/,
+    );
+    const json = t('log', '1', '--json')
+      .stdout.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(json).toEqual([
-      { at: at(200), task: '1', op: 'create', who: { kind: 'agent', name: null, session }, changes: { subject: { new: 'Run tests' }, description: { new: 'npm test' }, status: { new: 'pending' } }, source: 'transcript', command: null },
-      { at: at(400), task: '1', op: 'update', who: { kind: 'agent', name: null, session }, changes: { status: { old: 'pending', new: 'in_progress' }, owner: { old: null, new: 'tester' } }, source: 'transcript', command: null },
-      { at: expect.any(String), task: '1', op: 'update', who: { kind: 'person', name: 'alice', session: null }, changes: { owner: { old: 'tester', new: 'bob' } }, source: 'journal', command: 'update' },
+      {
+        at: at(200),
+        task: '1',
+        op: 'create',
+        who: { kind: 'agent', name: null, session },
+        changes: { subject: { new: 'Run tests' }, description: { new: 'npm test' }, status: { new: 'pending' } },
+        source: 'transcript',
+        command: null,
+      },
+      {
+        at: at(400),
+        task: '1',
+        op: 'update',
+        who: { kind: 'agent', name: null, session },
+        changes: { status: { old: 'pending', new: 'in_progress' }, owner: { old: null, new: 'tester' } },
+        source: 'transcript',
+        command: null,
+      },
+      {
+        at: expect.any(String),
+        task: '1',
+        op: 'update',
+        who: { kind: 'person', name: 'alice', session: null },
+        changes: { owner: { old: 'tester', new: 'bob' } },
+        source: 'journal',
+        command: 'update',
+      },
     ]);
     expect(t('log', '--limit', '1', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(t('log', '--since', '1m', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
     // get ends with the last change.
     expect(t('get', '1').stdout).toMatch(/\nlast changed \d+s ago by alice \(person\): owner tester → bob\n$/);
     // A hand edit: the record no longer explains the file.
-    writeTask(list, { id: '1', subject: 'Run tests', description: 'npm test', owner: 'carol', status: 'in_progress', blocks: [], blockedBy: [] });
+    writeTask(list, {
+      id: '1',
+      subject: 'Run tests',
+      description: 'npm test',
+      owner: 'carol',
+      status: 'in_progress',
+      blocks: [],
+      blockedBy: [],
+    });
     const later = Date.now() / 1000 + 10;
     fs.utimesSync(path.join(list, '1.json'), later, later);
     expect(t('log').stderr).toContain('changed in ways no record shows (a hand edit, or an agent whose session is not known): #1');
     expect(t('get', '1').stdout).toMatch(/\nchanged since then by a change no record shows/);
-    expect(t('log', '99')).toMatchObject({ code: 3, stderr: expect.stringContaining('error: task #99 not found, and no change to it is recorded') });
+    expect(t('log', '99')).toMatchObject({
+      code: 3,
+      stderr: expect.stringContaining('error: task #99 not found, and no change to it is recorded'),
+    });
     expect(t('log', '--limit', '0x2').code).toBe(2);
     expect(t('log', '--limit', '0')).toMatchObject({ code: 2, stderr: 'error: invalid --limit "0": expected a whole number above 0\n' });
   });
@@ -187,7 +301,12 @@ describe('tasks undo', () => {
     // update
     tasks(config, 'update', '1', '--owner', 'bob', '--status', 'in_progress');
     const dry = tasks(config, 'undo', '--dry-run');
-    expect(dry).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Would undo update by alice at \S+ \S+:\n {2}#1 status "?in_progress"? → "?pending"?, owner "?bob"? → \(none\)\n$/) });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^Would undo update by alice at \S+ \S+:\n {2}#1 status "?in_progress"? → "?pending"?, owner "?bob"? → \(none\)\n$/,
+      ),
+    });
     expect(file('1')).toMatchObject({ owner: 'bob' });
     expect(tasks(config, 'undo').code).toBe(0);
     expect(file('1')).not.toHaveProperty('owner');
@@ -197,14 +316,25 @@ describe('tasks undo', () => {
     expect(file('1')).toMatchObject({ owner: 'bob', status: 'in_progress' });
     // claim
     tasks(config, 'claim', '2', '--as', 'w1');
-    expect(JSON.parse(tasks(config, 'undo', '--json').stdout)).toMatchObject({ undone: true, command: 'claim', actor: { kind: 'agent', name: 'w1' }, steps: [{ kind: 'revert', id: '2', fields: { owner: { from: 'w1', to: null } } }] });
+    expect(JSON.parse(tasks(config, 'undo', '--json').stdout)).toMatchObject({
+      undone: true,
+      command: 'claim',
+      actor: { kind: 'agent', name: 'w1' },
+      steps: [{ kind: 'revert', id: '2', fields: { owner: { from: 'w1', to: null } } }],
+    });
     expect(file('2')).not.toHaveProperty('owner');
     // block: both sides go back.
     tasks(config, 'block', '2', '--by', '1');
     expect(tasks(config, 'undo').code).toBe(0);
     expect([file('1').blocks, file('2').blockedBy]).toEqual([[], []]);
     // import: every task it created goes.
-    const r = run(config, ['-l', 'h', 'import', '-', '--chain'], { env: ENV, input: JSON.stringify([{ content: 'x', status: 'pending', activeForm: 'x' }, { content: 'y', status: 'pending', activeForm: 'y' }]) });
+    const r = run(config, ['-l', 'h', 'import', '-', '--chain'], {
+      env: ENV,
+      input: JSON.stringify([
+        { content: 'x', status: 'pending', activeForm: 'x' },
+        { content: 'y', status: 'pending', activeForm: 'y' },
+      ]),
+    });
     expect(r.code).toBe(0);
     expect(fs.existsSync(path.join(dir, '4.json'))).toBe(true);
     expect(tasks(config, 'undo').code).toBe(0);
@@ -214,7 +344,11 @@ describe('tasks undo', () => {
     const agentEdit = { ...file('2'), status: 'completed' };
     fs.writeFileSync(path.join(dir, '2.json'), JSON.stringify(agentEdit, null, 2));
     const refused = tasks(config, 'undo');
-    expect(refused).toMatchObject({ code: 4, stdout: '', stderr: 'error: cannot undo update by alice: #2 status is "completed" now (the change set "in_progress")\n' });
+    expect(refused).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'error: cannot undo update by alice: #2 status is "completed" now (the change set "in_progress")\n',
+    });
     expect(file('2')).toMatchObject({ status: 'completed' });
   });
 

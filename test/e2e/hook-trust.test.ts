@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/cli.js';
-import { hookWorld, script, settingsWith, trustFolder, writeManagedSettings, writeSettings, type HookWorld } from '../helpers/hooks.js';
+import { type HookWorld, hookWorld, script, settingsWith, trustFolder, writeManagedSettings, writeSettings } from '../helpers/hooks.js';
 
 /**
  * Project hooks run only in a folder Claude Code records as trusted, and managed policy
@@ -63,7 +63,10 @@ describe('project hooks and folder trust', () => {
     const sub = path.join(world.project, 'sub');
     fs.mkdirSync(path.join(sub, '.claude'), { recursive: true });
     const subMark = path.join(world.root, 'sub.ran');
-    fs.writeFileSync(path.join(sub, '.claude', 'settings.json'), JSON.stringify(settingsWith({ TaskCreated: [{ command: `touch "${subMark}"` }] })));
+    fs.writeFileSync(
+      path.join(sub, '.claude', 'settings.json'),
+      JSON.stringify(settingsWith({ TaskCreated: [{ command: `touch "${subMark}"` }] })),
+    );
     expect(create(world, sub)).toMatchObject({ code: 0, stderr: '' });
     expect(fs.existsSync(subMark)).toBe(true);
   });
@@ -109,12 +112,17 @@ describe('managed settings', () => {
     const world = hookWorld();
     const user = marking(world, 'user', 'user');
     const managedMark = path.join(world.root, 'managed.ran');
-    writeManagedSettings(world, { allowManagedHooksOnly: true, hooks: settingsWith({ TaskCreated: [{ command: `touch "${managedMark}"` }] }).hooks });
+    writeManagedSettings(world, {
+      allowManagedHooksOnly: true,
+      hooks: settingsWith({ TaskCreated: [{ command: `touch "${managedMark}"` }] }).hooks,
+    });
     const r = create(world);
     expect(r.code).toBe(0);
     expect(fs.existsSync(managedMark)).toBe(true);
     expect(fs.existsSync(user)).toBe(false);
-    expect(r.stderr).toMatch(/^warning: skipped the hooks in .*settings\.json: managed settings allow only managed hooks \(allowManagedHooksOnly in .*managed-settings\.json\)\n$/);
+    expect(r.stderr).toMatch(
+      /^warning: skipped the hooks in .*settings\.json: managed settings allow only managed hooks \(allowManagedHooksOnly in .*managed-settings\.json\)\n$/,
+    );
   });
 
   it('managed hooks (also from managed-settings.d) run in an untrusted folder; a user "disableAllHooks" cannot stop them', () => {

@@ -3,9 +3,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
-import { hookWorld, logLines, pidAlive, script, settingsWith, trustFolder, waitFor, writeSettings, type HookWorld } from '../helpers/hooks.js';
+import {
+  type HookWorld,
+  hookWorld,
+  logLines,
+  pidAlive,
+  script,
+  settingsWith,
+  trustFolder,
+  waitFor,
+  writeSettings,
+} from '../helpers/hooks.js';
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: `about ${id}`, status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: `about ${id}`,
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function tasks(world: HookWorld, args: string[], env: Record<string, string | undefined> = {}) {
   return run(world.config, ['-l', 'l', ...args], { cwd: world.project, env });
@@ -64,7 +82,11 @@ describe('TaskCreated hooks on create', () => {
 
   it('block by JSON: {"decision":"block"} on stdout; --json puts the reasons in the error', () => {
     const world = hookWorld();
-    const gate = script(world, 'gate.sh', 'cat >/dev/null; printf \'%s\\n\' \'{"decision":"block","reason":"no new tasks on Fridays\\nsee policy"}\'');
+    const gate = script(
+      world,
+      'gate.sh',
+      'cat >/dev/null; printf \'%s\\n\' \'{"decision":"block","reason":"no new tasks on Fridays\\nsee policy"}\'',
+    );
     writeSettings(world, 'local', settingsWith({ TaskCreated: [{ command: gate }] }));
     const r = tasks(world, ['create', 'Ship', '--json']);
     expect(r.code).toBe(4);
@@ -76,13 +98,21 @@ describe('TaskCreated hooks on create', () => {
         reason: 'hook',
         event: 'TaskCreated',
         taskId: '1',
-        hooks: [{ command: gate, source: path.join(world.project, '.claude', 'settings.local.json'), reason: 'no new tasks on Fridays\nsee policy' }],
+        hooks: [
+          {
+            command: gate,
+            source: path.join(world.project, '.claude', 'settings.local.json'),
+            reason: 'no new tasks on Fridays\nsee policy',
+          },
+        ],
       },
     });
     expect(fs.readdirSync(world.list).filter((n) => n.endsWith('.json'))).toEqual([]);
     // Without --json, the whole reason follows the one-line error.
     const text = tasks(world, ['create', 'Ship']);
-    expect(text.stderr).toBe(`error: TaskCreated hook blocked creating task #2: no new tasks on Fridays\n  [${gate}]\n    no new tasks on Fridays\n    see policy\n`);
+    expect(text.stderr).toBe(
+      `error: TaskCreated hook blocked creating task #2: no new tasks on Fridays\n  [${gate}]\n    no new tasks on Fridays\n    see policy\n`,
+    );
   });
 
   it('a task created completed must pass TaskCompleted hooks too', () => {
@@ -108,7 +138,12 @@ describe('TaskCompleted hooks on update --status completed', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'Updated task #1 subject, status\n', stderr: '' });
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ subject: 'Renamed', status: 'completed' });
     const [entry] = logLines(log) as Array<{ stdin: Record<string, unknown>; locks: string }>;
-    expect(entry?.stdin).toMatchObject({ hook_event_name: 'TaskCompleted', task_id: '1', task_subject: 'Task 1', task_description: 'about 1' });
+    expect(entry?.stdin).toMatchObject({
+      hook_event_name: 'TaskCompleted',
+      task_id: '1',
+      task_subject: 'Task 1',
+      task_description: 'about 1',
+    });
     expect(entry?.locks).toBe('');
     // Already completed: no hook runs again; other changes run none.
     tasks(world, ['update', '1', '--status', 'completed']);
@@ -168,7 +203,9 @@ describe('TaskCompleted hooks on update --status completed', () => {
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: noexec }] }));
     const r = tasks(world, ['update', '1', '--status', 'completed']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`^warning: TaskCompleted hook "${noexec}" failed \\(exited 126: .*[Pp]ermission denied\\); not a block, carrying on\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^warning: TaskCompleted hook "${noexec}" failed \\(exited 126: .*[Pp]ermission denied\\); not a block, carrying on\\n$`),
+    );
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ status: 'completed' });
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: missing }] }));
     const m = tasks(world, ['update', '2', '--status', 'completed']);
@@ -206,18 +243,24 @@ describe('TaskCompleted hooks on update --status completed', () => {
       code: 0,
       stderr: 'skipped 1 TaskCompleted hook for task #1 (--no-hooks)\n',
     });
-    expect(tasks(world, ['create', 'x', '--no-hooks'])).toMatchObject({ code: 0, stderr: 'skipped 1 TaskCreated hook for task #2 (--no-hooks)\n' });
+    expect(tasks(world, ['create', 'x', '--no-hooks'])).toMatchObject({
+      code: 0,
+      stderr: 'skipped 1 TaskCreated hook for task #2 (--no-hooks)\n',
+    });
     expect(logLines(log)).toEqual([]);
   });
 
-  it('Ctrl-C while a hook runs: exit 130, the hook\'s group is stopped, nothing written', async () => {
+  it("Ctrl-C while a hook runs: exit 130, the hook's group is stopped, nothing written", async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     const pidFile = path.join(world.root, 'sleeper.pid');
     const hang = script(world, 'hang.sh', `cat >/dev/null; sleep 60 & echo $! > "${pidFile}"; wait`);
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: hang }] }));
     const before = snapshotDir(world.list);
-    const child = spawn(process.execPath, [BIN, '-l', 'l', 'update', '1', '--status', 'completed'], { cwd: world.project, env: baseEnv(world.config) });
+    const child = spawn(process.execPath, [BIN, '-l', 'l', 'update', '1', '--status', 'completed'], {
+      cwd: world.project,
+      env: baseEnv(world.config),
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -239,7 +282,10 @@ describe('a command whose directory was deleted', () => {
     // Were the config folder taken for the project, its .claude/settings.json would block.
     const blocker = script(world, 'block.sh', 'cat >/dev/null; echo "config folder read as a project" >&2; exit 2');
     fs.mkdirSync(path.join(world.config, '.claude'), { recursive: true });
-    fs.writeFileSync(path.join(world.config, '.claude', 'settings.json'), JSON.stringify(settingsWith({ TaskCompleted: [{ command: blocker }] })));
+    fs.writeFileSync(
+      path.join(world.config, '.claude', 'settings.json'),
+      JSON.stringify(settingsWith({ TaskCompleted: [{ command: blocker }] })),
+    );
     trustFolder(world, world.config);
     const gone = path.join(world.root, 'gone');
     fs.mkdirSync(gone);

@@ -54,66 +54,417 @@ const L = 'tasks/refactor-auth';
 
 const cases: Case[] = [
   // --- files that are not valid tasks
-  { name: 'malformed JSON: list skips it and says so', setup: plant('7.json', '{"id": "7", "subject": '), args: ['list'], code: 0, stdout: /^1\t.*\n2\t.*\n4\t.*\n5\t.*\n$/, stderr: /^warning: skipped 7\.json: not valid JSON .*\n4 tasks/ },
-  { name: 'malformed JSON: get', setup: plant('7.json', '{"id": "7", "subject": '), args: ['get', '7'], code: 1, stderr: /^error: task #7 is unreadable: 7\.json: not valid JSON/ },
-  { name: 'malformed JSON: update refuses to overwrite it', setup: plant('7.json', '{"id": "7"'), args: ['update', '7', '--owner', 'me'], code: 1, stderr: /^error: task #7 is unreadable/ },
-  { name: 'malformed JSON: delete refuses to remove it', setup: plant('7.json', '{"id": "7"'), args: ['delete', '7'], code: 1, stderr: /^error: task #7 is unreadable \(not valid JSON .*\); not deleting a file we cannot read\n$/ },
-  { name: 'trailing garbage after the JSON', setup: plant('7.json', `${valid('7')}xyz`), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: not valid JSON/ },
+  {
+    name: 'malformed JSON: list skips it and says so',
+    setup: plant('7.json', '{"id": "7", "subject": '),
+    args: ['list'],
+    code: 0,
+    stdout: /^1\t.*\n2\t.*\n4\t.*\n5\t.*\n$/,
+    stderr: /^warning: skipped 7\.json: not valid JSON .*\n4 tasks/,
+  },
+  {
+    name: 'malformed JSON: get',
+    setup: plant('7.json', '{"id": "7", "subject": '),
+    args: ['get', '7'],
+    code: 1,
+    stderr: /^error: task #7 is unreadable: 7\.json: not valid JSON/,
+  },
+  {
+    name: 'malformed JSON: update refuses to overwrite it',
+    setup: plant('7.json', '{"id": "7"'),
+    args: ['update', '7', '--owner', 'me'],
+    code: 1,
+    stderr: /^error: task #7 is unreadable/,
+  },
+  {
+    name: 'malformed JSON: delete refuses to remove it',
+    setup: plant('7.json', '{"id": "7"'),
+    args: ['delete', '7'],
+    code: 1,
+    stderr: /^error: task #7 is unreadable \(not valid JSON .*\); not deleting a file we cannot read\n$/,
+  },
+  {
+    name: 'trailing garbage after the JSON',
+    setup: plant('7.json', `${valid('7')}xyz`),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: not valid JSON/,
+  },
   { name: 'an empty file', setup: plant('7.json', ''), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: empty file\n/ },
-  { name: 'a top-level array', setup: plant('7.json', '[]'), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: Expected object, received array\n/ },
-  { name: 'a top-level null', setup: plant('7.json', 'null'), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: Expected object, received null\n/ },
-  { name: 'a number where the subject should be', setup: plant('7.json', valid('7', { subject: 42 })), args: ['list'], code: 0, stderr: /skipped 7\.json: subject: Expected string, received number\n/ },
-  { name: 'a status agents do not know', setup: plant('7.json', valid('7', { status: 'done' })), args: ['list'], code: 0, stderr: /skipped 7\.json: status: Invalid enum value/ },
-  { name: 'a string where blocks should be an array', setup: plant('7.json', valid('7', { blocks: '2' })), args: ['list'], code: 0, stderr: /skipped 7\.json: blocks: Expected array, received string\n/ },
-  { name: 'a number inside blockedBy', setup: plant('7.json', valid('7', { blockedBy: [2] })), args: ['list'], code: 0, stderr: /skipped 7\.json: blockedBy\.0: Expected string, received number\n/ },
-  { name: 'owner: null (invalid, as for agents): get', setup: plant('7.json', valid('7', { owner: null })), args: ['get', '7'], code: 1, stderr: /^error: task #7 is unreadable: 7\.json: owner: Expected string, received null\n$/ },
-  { name: 'metadata that is an array', setup: plant('7.json', valid('7', { metadata: [1] })), args: ['list'], code: 0, stderr: /skipped 7\.json: metadata: Expected object, received array\n/ },
-  { name: 'description missing', setup: plant('7.json', JSON.stringify({ id: '7', subject: 's', status: 'pending', blocks: [], blockedBy: [] })), args: ['list'], code: 0, stderr: /skipped 7\.json: description: Required\n/ },
-  { name: 'id missing', setup: plant('7.json', JSON.stringify({ subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] })), args: ['list'], code: 0, stderr: /skipped 7\.json: id: Required\n/ },
-  { name: 'a UTF-8 byte order mark', setup: plant('7.json', `\ufeff${valid('7')}`), args: ['list'], code: 0, stderr: /skipped 7\.json: not valid JSON/ },
+  {
+    name: 'a top-level array',
+    setup: plant('7.json', '[]'),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: Expected object, received array\n/,
+  },
+  {
+    name: 'a top-level null',
+    setup: plant('7.json', 'null'),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: Expected object, received null\n/,
+  },
+  {
+    name: 'a number where the subject should be',
+    setup: plant('7.json', valid('7', { subject: 42 })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: subject: Expected string, received number\n/,
+  },
+  {
+    name: 'a status agents do not know',
+    setup: plant('7.json', valid('7', { status: 'done' })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: status: Invalid enum value/,
+  },
+  {
+    name: 'a string where blocks should be an array',
+    setup: plant('7.json', valid('7', { blocks: '2' })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: blocks: Expected array, received string\n/,
+  },
+  {
+    name: 'a number inside blockedBy',
+    setup: plant('7.json', valid('7', { blockedBy: [2] })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: blockedBy\.0: Expected string, received number\n/,
+  },
+  {
+    name: 'owner: null (invalid, as for agents): get',
+    setup: plant('7.json', valid('7', { owner: null })),
+    args: ['get', '7'],
+    code: 1,
+    stderr: /^error: task #7 is unreadable: 7\.json: owner: Expected string, received null\n$/,
+  },
+  {
+    name: 'metadata that is an array',
+    setup: plant('7.json', valid('7', { metadata: [1] })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: metadata: Expected object, received array\n/,
+  },
+  {
+    name: 'description missing',
+    setup: plant('7.json', JSON.stringify({ id: '7', subject: 's', status: 'pending', blocks: [], blockedBy: [] })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: description: Required\n/,
+  },
+  {
+    name: 'id missing',
+    setup: plant('7.json', JSON.stringify({ subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] })),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: id: Required\n/,
+  },
+  {
+    name: 'a UTF-8 byte order mark',
+    setup: plant('7.json', `\ufeff${valid('7')}`),
+    args: ['list'],
+    code: 0,
+    stderr: /skipped 7\.json: not valid JSON/,
+  },
   // --- names
-  { name: 'a non-numeric file name is shown as agents show it', setup: plant('abc.json', valid('abc')), args: ['list'], code: 0, stdout: /^abc\tpending\t-\t-\ttask abc$/m },
-  { name: 'a non-numeric id on the command line', setup: plant('abc.json', valid('abc')), args: ['get', 'abc'], code: 2, stderr: /^error: invalid task id "abc": expected a positive number like 4\n$/ },
-  { name: 'a file name with escape sequences', setup: plant('\u001b]0;pwned\u0007\u001b[2J.json', '{'), args: ['list'], code: 0, stderr: /^warning: skipped \]0;pwned\[2J\.json: not valid JSON/ },
+  {
+    name: 'a non-numeric file name is shown as agents show it',
+    setup: plant('abc.json', valid('abc')),
+    args: ['list'],
+    code: 0,
+    stdout: /^abc\tpending\t-\t-\ttask abc$/m,
+  },
+  {
+    name: 'a non-numeric id on the command line',
+    setup: plant('abc.json', valid('abc')),
+    args: ['get', 'abc'],
+    code: 2,
+    stderr: /^error: invalid task id "abc": expected a positive number like 4\n$/,
+  },
+  {
+    name: 'a file name with escape sequences',
+    setup: plant('\u001b]0;pwned\u0007\u001b[2J.json', '{'),
+    args: ['list'],
+    code: 0,
+    stderr: /^warning: skipped \]0;pwned\[2J\.json: not valid JSON/,
+  },
   // --- size
-  { name: 'a 100 KB description (past the quick read) is read in full', setup: plant('7.json', valid('7', { description: 'd'.repeat(100 * 1024) })), args: ['get', '7', '--json'], code: 0, stdout: /"description": "d{102400}",/ },
-  { name: 'a task exactly the size of the quick-read buffer is read in full', setup: plant('7.json', exactly(64 * 1024)), args: ['get', '7', '--json'], code: 0, stdout: /"description": "d+",/ },
-  { name: 'a 10 MB subject: list skips it with a message', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: file is \d+ bytes, over the 8388608-byte limit\n/ },
-  { name: 'a 10 MB subject: get', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['get', '7'], code: 1, stderr: /^error: task #7 is unreadable: 7\.json: file is \d+ bytes, over the 8388608-byte limit\n$/ },
-  { name: 'a 10 MB subject: update refused', setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })), args: ['update', '7', '--status', 'completed'], code: 1, stderr: /over the 8388608-byte limit/ },
-  { name: 'metadata nested 100,000 deep: list --json still works', setup: plant('7.json', `{"id":"7","subject":"s","description":"","status":"pending","blocks":[],"blockedBy":[],"metadata":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`), args: ['list', '--json'], code: 0, stdout: /^\[\n  \{\n    "id": "1"/, stderr: /skipped 7\.json: nested deeper than 100 levels\n$/ },
+  {
+    name: 'a 100 KB description (past the quick read) is read in full',
+    setup: plant('7.json', valid('7', { description: 'd'.repeat(100 * 1024) })),
+    args: ['get', '7', '--json'],
+    code: 0,
+    stdout: /"description": "d{102400}",/,
+  },
+  {
+    name: 'a task exactly the size of the quick-read buffer is read in full',
+    setup: plant('7.json', exactly(64 * 1024)),
+    args: ['get', '7', '--json'],
+    code: 0,
+    stdout: /"description": "d+",/,
+  },
+  {
+    name: 'a 10 MB subject: list skips it with a message',
+    setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: file is \d+ bytes, over the 8388608-byte limit\n/,
+  },
+  {
+    name: 'a 10 MB subject: get',
+    setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })),
+    args: ['get', '7'],
+    code: 1,
+    stderr: /^error: task #7 is unreadable: 7\.json: file is \d+ bytes, over the 8388608-byte limit\n$/,
+  },
+  {
+    name: 'a 10 MB subject: update refused',
+    setup: plant('7.json', valid('7', { subject: 'x'.repeat(10 * 1024 * 1024) })),
+    args: ['update', '7', '--status', 'completed'],
+    code: 1,
+    stderr: /over the 8388608-byte limit/,
+  },
+  {
+    name: 'metadata nested 100,000 deep: list --json still works',
+    setup: plant(
+      '7.json',
+      `{"id":"7","subject":"s","description":"","status":"pending","blocks":[],"blockedBy":[],"metadata":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+    ),
+    args: ['list', '--json'],
+    code: 0,
+    stdout: /^\[\n {2}\{\n {4}"id": "1"/,
+    stderr: /skipped 7\.json: nested deeper than 100 levels\n$/,
+  },
   // --- text that would drive the terminal
-  { name: 'escape sequences in subject, owner and activeForm: list', setup: plant('7.json', valid('7', { subject: 'evil\u001b[2J\u001b]52;c;cGF5bG9hZA==\u0007', owner: 'o\u001b[31mwner', status: 'in_progress', activeForm: 'x\u009b2J' })), args: ['list'], code: 0, stdout: /^7\tin_progress\to\[31mwner\t-\tevil\[2J\]52;c;cGF5bG9hZA==$/m },
-  { name: 'escape sequences in every field: get', setup: plant('7.json', valid('7', { subject: 's\u001b[2J', description: 'line1\r\u001b[1Aline2', owner: '\u0007o', metadata: { 'k\u001b': 'v\u009b' } })), args: ['get', '7'], code: 0, stdout: /^#7 s\[2J\n/ },
-  { name: 'C1 controls and bidi overrides are escaped in --json', setup: plant('7.json', valid('7', { subject: 'a\u009b2Jb\u202egnp.exe' })), args: ['get', '7', '--json'], code: 0, stdout: /"subject": "a\\u009b2Jb\\u202egnp\.exe"/ },
+  {
+    name: 'escape sequences in subject, owner and activeForm: list',
+    setup: plant(
+      '7.json',
+      valid('7', {
+        subject: 'evil\u001b[2J\u001b]52;c;cGF5bG9hZA==\u0007',
+        owner: 'o\u001b[31mwner',
+        status: 'in_progress',
+        activeForm: 'x\u009b2J',
+      }),
+    ),
+    args: ['list'],
+    code: 0,
+    stdout: /^7\tin_progress\to\[31mwner\t-\tevil\[2J\]52;c;cGF5bG9hZA==$/m,
+  },
+  {
+    name: 'escape sequences in every field: get',
+    setup: plant(
+      '7.json',
+      valid('7', { subject: 's\u001b[2J', description: 'line1\r\u001b[1Aline2', owner: '\u0007o', metadata: { 'k\u001b': 'v\u009b' } }),
+    ),
+    args: ['get', '7'],
+    code: 0,
+    stdout: /^#7 s\[2J\n/,
+  },
+  {
+    name: 'C1 controls and bidi overrides are escaped in --json',
+    setup: plant('7.json', valid('7', { subject: 'a\u009b2Jb\u202egnp.exe' })),
+    args: ['get', '7', '--json'],
+    code: 0,
+    stdout: /"subject": "a\\u009b2Jb\\u202egnp\.exe"/,
+  },
   // --- things that are not regular files
-  { name: 'a task file symlinked outside the list: list skips it', setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: is a symbolic link; task files must be regular files\n/ },
-  { name: 'a task file symlinked outside the list: update refuses to write through it', setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')), args: ['update', '7', '--owner', 'me'], code: 1, stderr: /^error: 7\.json is not a regular file; refusing to touch it\n$/ },
-  { name: 'a task file symlinked outside the list: delete refuses', setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')), args: ['delete', '7'], code: 1, stderr: /^error: 7\.json is not a regular file; refusing to touch it\n$/ },
-  { name: 'a dangling symlink still holds its id: create takes the next', setup: ({ list }) => fs.symlinkSync('/nonexistent/x', path.join(list, '7.json')), args: ['create', 'next'], code: 0, stdout: '8\n', changes: [`${L}/8.json`] },
-  { name: 'a directory named 7.json', setup: ({ list }) => fs.mkdirSync(path.join(list, '7.json')), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: is a directory, not a file\n/ },
-  { name: 'a FIFO named 7.json does not hang list', setup: ({ list }) => execFileSync('mkfifo', [path.join(list, '7.json')]), args: ['list'], code: 0, stderr: /warning: skipped 7\.json: is not a regular file \(a FIFO, socket or device\)\n/ },
-  { name: 'a corrupt file and a FIFO do not stop watch', setup: ({ list }) => { fs.writeFileSync(path.join(list, '7.json'), '{"id":'); execFileSync('mkfifo', [path.join(list, '8.json')]); }, args: ['watch', '--json', '--until', 'all-completed', '--timeout', '2s'], code: 124, dataOnFailure: true, stdout: /^\{"event":"snapshot",.*"tasks":\[\{"id":"1".*\n\{"event":"end",.*"reason":"timeout"/ },
-  { name: 'a FIFO as the high-water mark does not hang create', setup: ({ list }) => { fs.rmSync(path.join(list, '.highwatermark')); execFileSync('mkfifo', [path.join(list, '.highwatermark')]); }, args: ['create', 'next'], code: 0, stdout: '6\n', changes: [`${L}/6.json`] },
-  { name: 'a FIFO as a team config does not hang lists', setup: ({ config }) => { fs.mkdirSync(path.join(config, 'teams', 'refactor-auth'), { recursive: true }); execFileSync('mkfifo', [path.join(config, 'teams', 'refactor-auth', 'config.json')]); }, args: ['lists'], code: 0, stdout: /^refactor-auth\t4\t/, stderr: /warning: skipped team config .*config\.json: config\.json is not a regular file\n$/ },
-  { name: 'settings.json as a link to /dev/zero does not hang or fill memory on create', setup: ({ config }) => fs.symlinkSync('/dev/zero', path.join(config, 'settings.json')), args: ['create', 'next'], code: 0, stdout: '6\n', stderr: /ignoring .*settings\.json: settings\.json is not a regular file/, changes: [`${L}/6.json`] },
-  { name: 'the high-water mark symlinked to /dev/zero: delete refuses, deletes nothing', setup: ({ list }) => { fs.rmSync(path.join(list, '.highwatermark')); fs.symlinkSync('/dev/zero', path.join(list, '.highwatermark')); }, args: ['delete', '5'], code: 1, stderr: /^error: \.highwatermark is a symbolic link; refusing to write through it\n$/ },
-  { name: 'the list lock target symlinked elsewhere: create refuses', setup: ({ list, outside }) => { fs.rmSync(path.join(list, '.lock')); fs.symlinkSync(outside, path.join(list, '.lock')); }, args: ['create', 'x'], code: 1, stderr: /^error: \.lock in .* is a symbolic link; refusing to lock through it\n$/ },
-  { name: 'an unreadable file (mode 000)', setup: ({ list }) => { fs.writeFileSync(path.join(list, '7.json'), valid('7')); fs.chmodSync(path.join(list, '7.json'), 0); }, args: ['list'], code: 0, stderr: /warning: skipped 7\.json: permission denied\n/, skip: isRoot ? 'running as root: mode 000 does not stop root from reading' : undefined },
+  {
+    name: 'a task file symlinked outside the list: list skips it',
+    setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: is a symbolic link; task files must be regular files\n/,
+  },
+  {
+    name: 'a task file symlinked outside the list: update refuses to write through it',
+    setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')),
+    args: ['update', '7', '--owner', 'me'],
+    code: 1,
+    stderr: /^error: 7\.json is not a regular file; refusing to touch it\n$/,
+  },
+  {
+    name: 'a task file symlinked outside the list: delete refuses',
+    setup: ({ list, outside }) => fs.symlinkSync(outside, path.join(list, '7.json')),
+    args: ['delete', '7'],
+    code: 1,
+    stderr: /^error: 7\.json is not a regular file; refusing to touch it\n$/,
+  },
+  {
+    name: 'a dangling symlink still holds its id: create takes the next',
+    setup: ({ list }) => fs.symlinkSync('/nonexistent/x', path.join(list, '7.json')),
+    args: ['create', 'next'],
+    code: 0,
+    stdout: '8\n',
+    changes: [`${L}/8.json`],
+  },
+  {
+    name: 'a directory named 7.json',
+    setup: ({ list }) => fs.mkdirSync(path.join(list, '7.json')),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: is a directory, not a file\n/,
+  },
+  {
+    name: 'a FIFO named 7.json does not hang list',
+    setup: ({ list }) => execFileSync('mkfifo', [path.join(list, '7.json')]),
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: is not a regular file \(a FIFO, socket or device\)\n/,
+  },
+  {
+    name: 'a corrupt file and a FIFO do not stop watch',
+    setup: ({ list }) => {
+      fs.writeFileSync(path.join(list, '7.json'), '{"id":');
+      execFileSync('mkfifo', [path.join(list, '8.json')]);
+    },
+    args: ['watch', '--json', '--until', 'all-completed', '--timeout', '2s'],
+    code: 124,
+    dataOnFailure: true,
+    stdout: /^\{"event":"snapshot",.*"tasks":\[\{"id":"1".*\n\{"event":"end",.*"reason":"timeout"/,
+  },
+  {
+    name: 'a FIFO as the high-water mark does not hang create',
+    setup: ({ list }) => {
+      fs.rmSync(path.join(list, '.highwatermark'));
+      execFileSync('mkfifo', [path.join(list, '.highwatermark')]);
+    },
+    args: ['create', 'next'],
+    code: 0,
+    stdout: '6\n',
+    changes: [`${L}/6.json`],
+  },
+  {
+    name: 'a FIFO as a team config does not hang lists',
+    setup: ({ config }) => {
+      fs.mkdirSync(path.join(config, 'teams', 'refactor-auth'), { recursive: true });
+      execFileSync('mkfifo', [path.join(config, 'teams', 'refactor-auth', 'config.json')]);
+    },
+    args: ['lists'],
+    code: 0,
+    stdout: /^refactor-auth\t4\t/,
+    stderr: /warning: skipped team config .*config\.json: config\.json is not a regular file\n$/,
+  },
+  {
+    name: 'settings.json as a link to /dev/zero does not hang or fill memory on create',
+    setup: ({ config }) => fs.symlinkSync('/dev/zero', path.join(config, 'settings.json')),
+    args: ['create', 'next'],
+    code: 0,
+    stdout: '6\n',
+    stderr: /ignoring .*settings\.json: settings\.json is not a regular file/,
+    changes: [`${L}/6.json`],
+  },
+  {
+    name: 'the high-water mark symlinked to /dev/zero: delete refuses, deletes nothing',
+    setup: ({ list }) => {
+      fs.rmSync(path.join(list, '.highwatermark'));
+      fs.symlinkSync('/dev/zero', path.join(list, '.highwatermark'));
+    },
+    args: ['delete', '5'],
+    code: 1,
+    stderr: /^error: \.highwatermark is a symbolic link; refusing to write through it\n$/,
+  },
+  {
+    name: 'the list lock target symlinked elsewhere: create refuses',
+    setup: ({ list, outside }) => {
+      fs.rmSync(path.join(list, '.lock'));
+      fs.symlinkSync(outside, path.join(list, '.lock'));
+    },
+    args: ['create', 'x'],
+    code: 1,
+    stderr: /^error: \.lock in .* is a symbolic link; refusing to lock through it\n$/,
+  },
+  {
+    name: 'an unreadable file (mode 000)',
+    setup: ({ list }) => {
+      fs.writeFileSync(path.join(list, '7.json'), valid('7'));
+      fs.chmodSync(path.join(list, '7.json'), 0);
+    },
+    args: ['list'],
+    code: 0,
+    stderr: /warning: skipped 7\.json: permission denied\n/,
+    skip: isRoot ? 'running as root: mode 000 does not stop root from reading' : undefined,
+  },
   // --- a file where a folder should be
-  { name: 'a file where the list folder should be: list', setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'), args: ['-l', 'flat', 'list'], code: 1, stderr: /^error: .*tasks\/flat is not a folder\n$/ },
-  { name: 'a file where the list folder should be: create', setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'), args: ['-l', 'flat', 'create', 'x'], code: 2, stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/ },
-  { name: 'a file where tasks/ should be: create', setup: ({ config }) => { fs.rmSync(path.join(config, 'tasks'), { recursive: true }); fs.writeFileSync(path.join(config, 'tasks'), 'x'); }, args: ['-l', 'new', 'create', 'x'], code: 2, stderr: /^error: cannot create the list folder .*tasks\/new: it, or a folder above it, is a file\n$/ },
+  {
+    name: 'a file where the list folder should be: list',
+    setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
+    args: ['-l', 'flat', 'list'],
+    code: 1,
+    stderr: /^error: .*tasks\/flat is not a folder\n$/,
+  },
+  {
+    name: 'a file where the list folder should be: create',
+    setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
+    args: ['-l', 'flat', 'create', 'x'],
+    code: 2,
+    stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/,
+  },
+  {
+    name: 'a file where tasks/ should be: create',
+    setup: ({ config }) => {
+      fs.rmSync(path.join(config, 'tasks'), { recursive: true });
+      fs.writeFileSync(path.join(config, 'tasks'), 'x');
+    },
+    args: ['-l', 'new', 'create', 'x'],
+    code: 2,
+    stderr: /^error: cannot create the list folder .*tasks\/new: it, or a folder above it, is a file\n$/,
+  },
   // --- reaching outside
-  { name: 'traversal in a list id stays under tasks/ (read)', args: ['-l', '../../etc', 'list'], code: 3, stderr: /^error: list folder .*\/tasks\/------etc does not exist\n$/ },
-  { name: 'traversal in a list id stays under tasks/ (write)', args: ['-l', '../../escape', 'create', 'x'], code: 0, stdout: '1\n', changes: ['tasks/------escape/'] },
-  { name: 'an absolute path as a list id', args: ['-l', '/tmp/abs', 'list'], code: 3, stderr: /^error: list folder .*\/tasks\/-tmp-abs does not exist\n$/ },
+  {
+    name: 'traversal in a list id stays under tasks/ (read)',
+    args: ['-l', '../../etc', 'list'],
+    code: 3,
+    stderr: /^error: list folder .*\/tasks\/------etc does not exist\n$/,
+  },
+  {
+    name: 'traversal in a list id stays under tasks/ (write)',
+    args: ['-l', '../../escape', 'create', 'x'],
+    code: 0,
+    stdout: '1\n',
+    changes: ['tasks/------escape/'],
+  },
+  {
+    name: 'an absolute path as a list id',
+    args: ['-l', '/tmp/abs', 'list'],
+    code: 3,
+    stderr: /^error: list folder .*\/tasks\/-tmp-abs does not exist\n$/,
+  },
   { name: 'traversal as a task id', args: ['get', '../../outside'], code: 2, stderr: /^error: invalid task id/ },
-  { name: 'an absolute path as a task id', args: ['update', '/etc/passwd', '--owner', 'x'], code: 2, stderr: /^error: invalid task id "\/etc\/passwd"/ },
+  {
+    name: 'an absolute path as a task id',
+    args: ['update', '/etc/passwd', '--owner', 'x'],
+    code: 2,
+    stderr: /^error: invalid task id "\/etc\/passwd"/,
+  },
   { name: 'an id too long to be a file name', args: ['get', '9'.repeat(251)], code: 2, stderr: /^error: invalid task id/ },
-  { name: 'an id past 2^53 is still an id (agents can write such files)', args: ['get', '99999999999999999999'], code: 3, stderr: /^error: task #99999999999999999999 not found\n$/ },
-  { name: 'a path as an id inside a file: delete cleans references, never writes there', setup: ({ config, list }) => { fs.writeFileSync(path.join(list, '3.json'), valid('../../outside', { blocks: ['5'] })); fs.writeFileSync(path.join(config, 'outside.json'), valid('9', { blocks: ['5'] })); }, args: ['delete', '5'], code: 0, stdout: 'Deleted task #5: Write changelog (removed from #3)\n', changes: [`${L}/3.json`, `${L}/5.json`, `${L}/.highwatermark`] },
-  { name: 'a path in blockedBy: update still works, nothing written outside', setup: plant('7.json', valid('7', { blockedBy: ['../../../outside'] })), args: ['update', '7', '--owner', 'me'], code: 0, stdout: 'Updated task #7 owner\n', changes: [`${L}/7.json`] },
+  {
+    name: 'an id past 2^53 is still an id (agents can write such files)',
+    args: ['get', '99999999999999999999'],
+    code: 3,
+    stderr: /^error: task #99999999999999999999 not found\n$/,
+  },
+  {
+    name: 'a path as an id inside a file: delete cleans references, never writes there',
+    setup: ({ config, list }) => {
+      fs.writeFileSync(path.join(list, '3.json'), valid('../../outside', { blocks: ['5'] }));
+      fs.writeFileSync(path.join(config, 'outside.json'), valid('9', { blocks: ['5'] }));
+    },
+    args: ['delete', '5'],
+    code: 0,
+    stdout: 'Deleted task #5: Write changelog (removed from #3)\n',
+    changes: [`${L}/3.json`, `${L}/5.json`, `${L}/.highwatermark`],
+  },
+  {
+    name: 'a path in blockedBy: update still works, nothing written outside',
+    setup: plant('7.json', valid('7', { blockedBy: ['../../../outside'] })),
+    args: ['update', '7', '--owner', 'me'],
+    code: 0,
+    stdout: 'Updated task #7 owner\n',
+    changes: [`${L}/7.json`],
+  },
 ];
 
 /** Every entry under `root`, with a digest of its bytes (or what it is). */
@@ -173,7 +524,11 @@ describe('hostile input catalogue', () => {
       // The journal of tasks' own changes is written beside the tasks on every change.
       expect(changed.filter((k) => !allowed(k, c.changes ?? []) && !k.endsWith('/.tasks-journal.jsonl'))).toEqual([]);
       // And each change the case expects did happen.
-      for (const want of c.changes ?? []) expect(changed.some((k) => allowed(k, [want])), want).toBe(true);
+      for (const want of c.changes ?? [])
+        expect(
+          changed.some((k) => allowed(k, [want])),
+          want,
+        ).toBe(true);
       expect(fs.readFileSync(outside, 'utf8')).toBe(outsideBefore);
       expect(fs.readdirSync(sandbox).filter((n) => n.startsWith(path.basename(config)))).toEqual([
         path.basename(config),

@@ -75,11 +75,19 @@ describe('ids at and past the limit agents can count to', () => {
     const report = JSON.parse(first.stdout) as { findings: Array<{ code: string; fixable: boolean }> };
     expect(report.findings.map((f) => f.code)).toEqual(['ids_past_limit']);
     expect(report.findings[0]?.fixable).toBe(false);
-    const before = fs.readdirSync(dir).sort().map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]);
+    const before = fs
+      .readdirSync(dir)
+      .sort()
+      .map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]);
     for (let i = 0; i < 2; i++) {
       const fixed = JSON.parse(run(config, ['-l', 'l', 'check', '--fix', '--json']).stdout) as { remaining: Array<{ code: string }> };
       expect(fixed.remaining.map((f) => f.code)).toEqual(['ids_past_limit']);
     }
-    expect(fs.readdirSync(dir).sort().map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')])).toEqual(before);
+    expect(
+      fs
+        .readdirSync(dir)
+        .sort()
+        .map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]),
+    ).toEqual(before);
   });
 });

@@ -36,7 +36,9 @@ describe('id options take one value each, or a comma list', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'x', 'create', 'Deploy', '--blocked-by', '2', '4']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toBe('error: unexpected argument "4": --blocked-by takes one id; give several as --blocked-by 2,4 or repeat --blocked-by\n');
+    expect(r.stderr).toBe(
+      'error: unexpected argument "4": --blocked-by takes one id; give several as --blocked-by 2,4 or repeat --blocked-by\n',
+    );
   });
 });
 
@@ -53,7 +55,23 @@ describe('one meaning per short flag', () => {
 describe('short flags across commands', () => {
   it('each short flag stands for the same long option in every command', () => {
     const config = tempConfig();
-    const commands = ['list', 'get', 'create', 'update', 'claim', 'release', 'block', 'unblock', 'delete', 'lists', 'watch', 'import', 'export', 'check', 'completion'];
+    const commands = [
+      'list',
+      'get',
+      'create',
+      'update',
+      'claim',
+      'release',
+      'block',
+      'unblock',
+      'delete',
+      'lists',
+      'watch',
+      'import',
+      'export',
+      'check',
+      'completion',
+    ];
     const meaning = new Map<string, string>();
     const clashes: string[] = [];
     for (const command of commands) {

@@ -14,7 +14,11 @@ import { BIN, baseEnv, run, tempConfig } from '../helpers/cli.js';
 const LIMIT = /over the 64 MB import limit/;
 
 /** Run under GNU time: exit code, stderr, wall seconds and peak RSS in MB. */
-function measured(config: string, args: string[], stdin: 'pipe' | number = 'pipe'): { code: number; stderr: string; seconds: number; peakMb: number } {
+function measured(
+  config: string,
+  args: string[],
+  stdin: 'pipe' | number = 'pipe',
+): { code: number; stderr: string; seconds: number; peakMb: number } {
   const stats = path.join(config, 'time.txt');
   const r = spawnSync('/usr/bin/time', ['-o', stats, '-f', '%e %M', process.execPath, BIN, ...args], {
     env: baseEnv(config),
@@ -29,7 +33,12 @@ function measured(config: string, args: string[], stdin: 'pipe' | number = 'pipe
 }
 
 /** Start an import and send it `signal` once `ready` holds; its exit code and stderr. */
-function interrupted(config: string, args: string[], ready: () => boolean, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+function interrupted(
+  config: string,
+  args: string[],
+  ready: () => boolean,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(config), cwd: config, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -55,7 +64,9 @@ describe('import: bounded, interruptible input', () => {
     const config = tempConfig();
     const r = measured(config, ['-l', 'l', 'import', '/dev/zero']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: cannot read /dev/zero: it is a device, not a file; to import a stream, pipe it in: ... | tasks import -\n');
+    expect(r.stderr).toBe(
+      'error: cannot read /dev/zero: it is a device, not a file; to import a stream, pipe it in: ... | tasks import -\n',
+    );
     expect(r.seconds).toBeLessThan(2);
     expect(r.peakMb).toBeLessThan(200);
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
@@ -109,12 +120,19 @@ describe('import: bounded, interruptible input', () => {
     const config = tempConfig();
     const fifo = path.join(config, 'fifo');
     spawnSync('mkfifo', [fifo]);
-    const r = spawnSync('sh', ['-c', `printf '%s' '[{"content":"From a pipe","status":"pending","activeForm":"Piping"}]' > "${fifo}" & "${process.execPath}" "${BIN}" -l l import "${fifo}"`], {
-      env: baseEnv(config),
-      encoding: 'utf8',
-      timeout: 30_000,
-      killSignal: 'SIGKILL',
-    });
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        `printf '%s' '[{"content":"From a pipe","status":"pending","activeForm":"Piping"}]' > "${fifo}" & "${process.execPath}" "${BIN}" -l l import "${fifo}"`,
+      ],
+      {
+        env: baseEnv(config),
+        encoding: 'utf8',
+        timeout: 30_000,
+        killSignal: 'SIGKILL',
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^created {2}#1 {2}pending +From a pipe\n$/);
   });
@@ -140,7 +158,9 @@ describe('import: bounded, interruptible input', () => {
 
     const again = run(config, ['-l', 'l', 'import', input, '--chain'], { timeoutMs: 120_000 });
     expect(again.code, again.stderr).toBe(0);
-    const tasks = taskFiles().map((f) => JSON.parse(fs.readFileSync(path.join(list, f), 'utf8')) as { subject: string; blockedBy: string[] });
+    const tasks = taskFiles().map(
+      (f) => JSON.parse(fs.readFileSync(path.join(list, f), 'utf8')) as { subject: string; blockedBy: string[] },
+    );
     expect(tasks).toHaveLength(n);
     expect(new Set(tasks.map((t) => t.subject)).size).toBe(n);
     // --chain links only the tasks an import creates: each run's steps are chained, and the

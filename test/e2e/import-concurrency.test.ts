@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Task, taskSchemas } from '../../src/core/store/schema.js';
 import { readJson, runAsync, tempConfig } from '../helpers/cli.js';
-import { taskSchemas, type Task } from '../../src/core/store/schema.js';
 
 describe('a large import while other processes create tasks', () => {
   it('300 chained todos + 4 processes x 6 creates: nobody fails, no id is shared, every chain link on both sides', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'busy');
-    const todos = Array.from({ length: 300 }, (_, i) => ({ content: `Step ${i + 1}`, status: 'pending', activeForm: `Doing step ${i + 1}` }));
+    const todos = Array.from({ length: 300 }, (_, i) => ({
+      content: `Step ${i + 1}`,
+      status: 'pending',
+      activeForm: `Doing step ${i + 1}`,
+    }));
     const creator = async (w: number) => {
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) {

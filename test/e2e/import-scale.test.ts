@@ -19,7 +19,10 @@ describe('import planning at scale', () => {
     const config = tempConfig();
     const input = path.join(config, 'todos.json');
     const n = 100_000;
-    fs.writeFileSync(input, JSON.stringify(Array.from({ length: n }, (_, i) => ({ content: `Step ${i + 1}`, status: 'pending', activeForm: `Doing ${i + 1}` }))));
+    fs.writeFileSync(
+      input,
+      JSON.stringify(Array.from({ length: n }, (_, i) => ({ content: `Step ${i + 1}`, status: 'pending', activeForm: `Doing ${i + 1}` }))),
+    );
     const r = dryRun(config, input);
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as { created: Array<{ id: string; subject: string }> };

@@ -14,9 +14,13 @@ describe('import from the real samples', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('new list "work"\ndetected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n');
+    expect(r.stderr).toBe(
+      'new list "work"\ndetected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n',
+    );
     expect(r.stdout).toBe(
-      ['created  #1  completed    Analyse code', 'created  #2  in_progress  Refactor auth', 'created  #3  pending      Run tests', ''].join('\n'),
+      ['created  #1  completed    Analyse code', 'created  #2  in_progress  Refactor auth', 'created  #3  pending      Run tests', ''].join(
+        '\n',
+      ),
     );
     expect(file(config, 'work', '1')).toBe(todoTask('1', 'Analyse code', 'Analysing code', 'completed'));
     expect(file(config, 'work', '2')).toBe(todoTask('2', 'Refactor auth', 'Refactoring auth', 'in_progress'));
@@ -31,7 +35,11 @@ describe('import from the real samples', () => {
     expect(first.stderr).toMatch(/^detected transcript: the last TodoWrite snapshot, line 23 \(3 todos/);
     const report = JSON.parse(first.stdout);
     expect(report).toMatchObject({ list: 'work', format: 'transcript', dryRun: false, skipped: [], updated: [], warnings: [] });
-    expect(report.created.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([['1', 'completed'], ['2', 'in_progress'], ['3', 'pending']]);
+    expect(report.created.map((t: { id: string; status: string }) => [t.id, t.status])).toEqual([
+      ['1', 'completed'],
+      ['2', 'in_progress'],
+      ['3', 'pending'],
+    ]);
     expect(report.created[0]).toEqual(JSON.parse(file(config, 'work', '1')));
 
     const before = snapshotDir(listDir(config, 'work'));
@@ -53,7 +61,9 @@ describe('import from the real samples', () => {
     const config = tempConfig();
     const r = run(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^new list "rebuilt"\ndetected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/);
+    expect(r.stderr).toMatch(
+      /^new list "rebuilt"\ndetected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/,
+    );
     // The agent's list: 1, 2, 4, 5 (3 was deleted). Here: 1, 2, 3, 4.
     const renumber: Record<string, string> = { '1': '1', '2': '2', '4': '3', '5': '4' };
     for (const [oldId, newId] of Object.entries(renumber)) {
@@ -69,7 +79,15 @@ describe('import from the real samples', () => {
     }
     expect(fs.readdirSync(listDir(config, 'rebuilt')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
     const list = run(config, ['-l', 'rebuilt', 'list']);
-    expect(list.stdout).toBe(['1\tcompleted\tresearcher\t-\tAnalyse code', '2\tpending\t-\t-\tRefactor auth', '3\tpending\t-\t2\tRun tests', '4\tpending\t-\t-\tWrite changelog', ''].join('\n'));
+    expect(list.stdout).toBe(
+      [
+        '1\tcompleted\tresearcher\t-\tAnalyse code',
+        '2\tpending\t-\t-\tRefactor auth',
+        '3\tpending\t-\t2\tRun tests',
+        '4\tpending\t-\t-\tWrite changelog',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', () => {
@@ -94,11 +112,16 @@ describe('import from the real samples', () => {
   it('into a list with tasks: ids after the high-water mark, matches skipped and left out of the chain', () => {
     const { config, list } = fixtureConfig();
     const input = path.join(config, 'todos.json');
-    fs.writeFileSync(input, JSON.stringify({ todos: [
-      { content: 'Refactor auth', status: 'completed', activeForm: 'Refactoring auth' },
-      { content: 'Review PR', status: 'pending', activeForm: 'Reviewing PR' },
-      { content: 'Run tests', status: 'pending', activeForm: 'Running tests' },
-    ] }));
+    fs.writeFileSync(
+      input,
+      JSON.stringify({
+        todos: [
+          { content: 'Refactor auth', status: 'completed', activeForm: 'Refactoring auth' },
+          { content: 'Review PR', status: 'pending', activeForm: 'Reviewing PR' },
+          { content: 'Run tests', status: 'pending', activeForm: 'Running tests' },
+        ],
+      }),
+    );
     const r = run(config, ['import', input, '--chain']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
@@ -140,7 +163,12 @@ describe('--chain, --dry-run, stdin', () => {
     const dry = run(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run'], { input: todos });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(
-      ['create  #1  completed    Plan', 'create  #2  in_progress  Build (blocked by #1)', 'create  #3  pending      Ship (blocked by #2)', ''].join('\n'),
+      [
+        'create  #1  completed    Plan',
+        'create  #2  in_progress  Build (blocked by #1)',
+        'create  #3  pending      Ship (blocked by #2)',
+        '',
+      ].join('\n'),
     );
     expect(dry.stderr).toMatch(/dry run: would import 3 tasks into list "d" \(#1-#3\); nothing written\n$/);
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
@@ -170,18 +198,40 @@ describe('import: bad input', () => {
   const cases: Array<{ name: string; content?: string; stdin?: string; args?: string[]; message: RegExp }> = [
     { name: 'truncated JSON Lines', content: cut(), message: /in\.jsonl: line \d+: not valid JSON \(.*\); the input looks cut short$/ },
     { name: 'a wrong shape', content: '{"items": [1, 2]}', message: /in\.jsonl: unrecognised input: an object with keys items; expected/ },
-    { name: 'a todo with a bad status', content: '[{"content": "a", "status": "finished"}]', message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "finished"$/ },
+    {
+      name: 'a todo with a bad status',
+      content: '[{"content": "a", "status": "finished"}]',
+      message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "finished"$/,
+    },
     { name: 'an empty file', content: '', message: /in\.jsonl: the input is empty$/ },
-    { name: 'a file that does not exist', args: ['import', '/nonexistent/todos.json'], message: /^error: cannot read \/nonexistent\/todos\.json: no such file$/ },
+    {
+      name: 'a file that does not exist',
+      args: ['import', '/nonexistent/todos.json'],
+      message: /^error: cannot read \/nonexistent\/todos\.json: no such file$/,
+    },
     { name: 'a folder', args: ['import', FIXTURES], message: /cannot read .*: it is a folder$/ },
-    { name: 'bad stdin', stdin: '{"todos": [{"content": "x", "status": "pending"}, {"content": ""}]}', args: ['import', '-'], message: /^error: stdin: todos\[1\]\.content: must not be empty$/ },
+    {
+      name: 'bad stdin',
+      stdin: '{"todos": [{"content": "x", "status": "pending"}, {"content": ""}]}',
+      args: ['import', '-'],
+      message: /^error: stdin: todos\[1\]\.content: must not be empty$/,
+    },
     { name: 'empty stdin', stdin: '', args: ['import', '-'], message: /^error: stdin: the input is empty$/ },
     { name: 'an unknown --format', content: '[]', args: ['import', 'IN', '--format', 'yaml'], message: /argument 'yaml' is invalid/ },
-    { name: 'JSON Lines given as --format todowrite', content: '{"type":"a"}\n{"type":"b"}', args: ['import', 'IN', '--format', 'todowrite'], message: /the input is JSON Lines/ },
-    { name: 'a dependency cycle in exported tasks', content: JSON.stringify([
-      { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: ['2'] },
-      { id: '2', subject: 'B', description: '', status: 'pending', blocks: [], blockedBy: ['1'] },
-    ]), message: /^error: the import would make a dependency cycle: "A" -> "B" -> "A"$/ },
+    {
+      name: 'JSON Lines given as --format todowrite',
+      content: '{"type":"a"}\n{"type":"b"}',
+      args: ['import', 'IN', '--format', 'todowrite'],
+      message: /the input is JSON Lines/,
+    },
+    {
+      name: 'a dependency cycle in exported tasks',
+      content: JSON.stringify([
+        { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: ['2'] },
+        { id: '2', subject: 'B', description: '', status: 'pending', blocks: [], blockedBy: ['1'] },
+      ]),
+      message: /^error: the import would make a dependency cycle: "A" -> "B" -> "A"$/,
+    },
   ];
 
   for (const c of cases) {

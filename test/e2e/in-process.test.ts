@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, run, snapshotDir, type RunResult } from '../helpers/cli.js';
-import { runInProcess, type InProcessOptions } from '../helpers/in-process.js';
+import { fixtureConfig, type RunResult, run, snapshotDir } from '../helpers/cli.js';
+import { type InProcessOptions, runInProcess } from '../helpers/in-process.js';
 
 /**
  * The in-process entry (src/cli/run.ts) against the built binary: the same command on
@@ -16,7 +16,7 @@ const CASES: Record<string, Case> = {
   'list, piped': { args: ['list'] },
   'list --json': { args: ['list', '--json'] },
   'list --status pending -o nobody': { args: ['list', '--status', 'pending', '-o', 'nobody'] },
-  'get': { args: ['get', '4'] },
+  get: { args: ['get', '4'] },
   'get --json': { args: ['get', '4', '--json'] },
   'a list that does not exist (exit 3)': { args: ['-l', 'nope', 'list'] },
   'a bad flag value (exit 2)': { args: ['list', '--status', 'nope'] },
@@ -32,11 +32,14 @@ const CASES: Record<string, Case> = {
   'done with an open blocker (a warning)': { args: ['done', '4'], files: true },
   'claim refused (exit 4)': { args: ['claim', '4', '--as', 'bob'], files: true },
   'delete --dry-run': { args: ['delete', '2', '--dry-run'], files: true },
-  'check': { args: ['check'] },
+  check: { args: ['check'] },
   'export markdown': { args: ['export', '-f', 'markdown'] },
-  'import from stdin, --dry-run': { args: ['import', '-', '--dry-run'], opts: { input: '{"todos":[{"content":"Ship it","status":"pending","activeForm":"Shipping it"}]}' } },
+  'import from stdin, --dry-run': {
+    args: ['import', '-', '--dry-run'],
+    opts: { input: '{"todos":[{"content":"Ship it","status":"pending","activeForm":"Shipping it"}]}' },
+  },
   'import from stdin': { args: ['-l', 'copy', 'import', '-'], opts: { input: '[{"content":"Ship it","status":"pending"}]' }, files: true },
-  '@me is $USER of the run\'s environment': { args: ['list', '--json', '-o', '@me'], opts: { env: { USER: 'agent-1' } } },
+  "@me is $USER of the run's environment": { args: ['list', '--json', '-o', '@me'], opts: { env: { USER: 'agent-1' } } },
   'a duration flag': { args: ['list', '--stalled', '1h30m'] },
 };
 
@@ -59,7 +62,11 @@ describe('the in-process entry', () => {
     const binary: RunResult = run(viaBinary.config, c.args, { env: c.opts?.env, input: c.opts?.input ?? '' });
     const own = await runInProcess(inProcess.config, c.args, c.opts);
     // Paths name each run's own temporary folder.
-    const same = (r: RunResult, config: string) => ({ ...r, stdout: r.stdout.replaceAll(config, '<config>'), stderr: r.stderr.replaceAll(config, '<config>') });
+    const same = (r: RunResult, config: string) => ({
+      ...r,
+      stdout: r.stdout.replaceAll(config, '<config>'),
+      stderr: r.stderr.replaceAll(config, '<config>'),
+    });
     expect(same(own, inProcess.config)).toEqual(same(binary, viaBinary.config));
     if (c.files) expect(taskFiles(inProcess.config)).toEqual(taskFiles(viaBinary.config));
   });
@@ -73,10 +80,13 @@ describe('the in-process entry', () => {
     const back = await runInProcess(config, ['-l', 'copy', 'import', 'backup.json'], { cwd: work });
     expect(back.code).toBe(0);
     expect(back.stderr).toContain('detected tasks:');
-    expect(await runInProcess(config, ['-l', 'copy', 'import', 'nope.json'], { cwd: work })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: cannot read nope\.json: /) });
+    expect(await runInProcess(config, ['-l', 'copy', 'import', 'nope.json'], { cwd: work })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: cannot read nope\.json: /),
+    });
   });
 
-  it('leaves nothing behind between runs: signal listeners, the journal\'s record of writes', async () => {
+  it("leaves nothing behind between runs: signal listeners, the journal's record of writes", async () => {
     const { config, list } = fixtureConfig();
     const listeners = () => ['SIGINT', 'SIGTERM', 'SIGHUP', 'exit'].map((e) => process.listenerCount(e));
     const before = listeners();

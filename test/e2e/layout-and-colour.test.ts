@@ -8,7 +8,11 @@ describe('FORCE_COLOR in a pipe (CI sets it often)', () => {
     for (const args of [['list'], ['lists'], ['check'], ['create', 'x']]) {
       const plain = run(config, args);
       const forced = run(config, args, { env: { FORCE_COLOR: '1' } });
-      expect({ args, stdout: forced.stdout, code: forced.code }).toEqual({ args, stdout: plain.stdout.replace(/^6\n$/, '7\n'), code: plain.code });
+      expect({ args, stdout: forced.stdout, code: forced.code }).toEqual({
+        args,
+        stdout: plain.stdout.replace(/^6\n$/, '7\n'),
+        code: plain.code,
+      });
     }
     // A detail is the same text piped or not: colour is all FORCE_COLOR adds.
     const detail = run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout;

@@ -4,7 +4,7 @@
  * used without a word, a chosen one in one line, errors name the variable and what was
  * meant, a write goes to the list named or nowhere.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,15 @@ const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
 const V1 = '9c0ffee0-2222-4a4a-8b8b-000000000003';
 const MIN = 60_000;
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -48,13 +56,18 @@ function world() {
     for (const f of fs.readdirSync(d)) fs.utimesSync(path.join(d, f), at, at);
     return d;
   };
-  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}, input?: string) => run(config, args, { cwd, env, input });
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
+    run(config, args, { cwd, env, input });
   return { config, home, dir, list, tasks };
 }
 
 /** Run a command line as printed (`tasks -l 2d483082 'create' x`), as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
-  const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], { cwd, env: baseEnv(config), encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
+    cwd,
+    env: baseEnv(config),
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -91,7 +104,13 @@ describe('a change that cannot choose: the candidates, each with a command to pa
       w.list(A, 10 * MIN);
       w.list(B, 50 * MIN);
       writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'quick fix', start: Date.now() - 20 * MIN, end: Date.now() - 10 * MIN });
-      writeTranscript(w.config, { sessionId: B, cwd: proj, prompt: 'long running', start: Date.now() - 60 * MIN, end: Date.now() - 50 * MIN });
+      writeTranscript(w.config, {
+        sessionId: B,
+        cwd: proj,
+        prompt: 'long running',
+        start: Date.now() - 60 * MIN,
+        end: Date.now() - 50 * MIN,
+      });
       // Something to undo in each list.
       for (const id of [A, B]) expect(w.tasks(proj, ['-l', id, 'update', '2', '--owner', 'bob']).code).toBe(0);
       const refused = w.tasks(proj, args, {}, input);
@@ -101,17 +120,26 @@ describe('a change that cannot choose: the candidates, each with a command to pa
       const commands = offered(refused.stderr);
       expect(commands).toHaveLength(2);
       expect(refused.stderr).toMatch(/\("quick fix"\) or tasks -l 7baec0ff .*\("long running"\); tasks use <id> makes the choice stick\n$/);
-      const pasted = input === undefined ? paste(w.config, proj, commands[0] as string) : run(w.config, ['-l', '2d483082', ...args], { cwd: proj, input });
+      const pasted =
+        input === undefined
+          ? paste(w.config, proj, commands[0] as string)
+          : run(w.config, ['-l', '2d483082', ...args], { cwd: proj, input });
       // check --fix runs on the list named; what it finds left there (its agents are gone) is its exit 4.
       expect(pasted.code, `${commands[0]}: ${pasted.stderr}`).toBe(args[0] === 'check' ? 4 : 0);
       if (args[0] === 'check') expect(pasted.stderr).toMatch(/^list "2d483082": /m);
-      if (input === undefined) expect(commands[0]).toBe(['tasks', '-l', '2d483082', ...args].map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' '));
+      if (input === undefined)
+        expect(commands[0]).toBe(['tasks', '-l', '2d483082', ...args].map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' '));
     });
   }
 });
 
 describe('a dry run is never refused', () => {
-  for (const args of [['release', '--gone', '-n'], ['delete', '3', '-n'], ['undo', '-n'], ['import', '-', '-n']]) {
+  for (const args of [
+    ['release', '--gone', '-n'],
+    ['delete', '3', '-n'],
+    ['undo', '-n'],
+    ['import', '-', '-n'],
+  ]) {
     it(`tasks ${args.join(' ')}: what would happen in the list a read picks, and what a real run needs`, () => {
       const w = world();
       w.list(A, 10 * MIN);
@@ -234,14 +262,24 @@ describe('a TodoWrite session', () => {
     const transcript = writeTranscript(w.config, { sessionId: V1, cwd: proj, prompt: 'write the docs' });
     const listed = w.tasks(proj, ['--session', '9c0f', 'list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as Array<{ id: string; subject: string; status: string }>).map((t) => [t.id, t.subject, t.status])).toEqual([
+    expect(
+      (JSON.parse(listed.stdout) as Array<{ id: string; subject: string; status: string }>).map((t) => [t.id, t.subject, t.status]),
+    ).toEqual([
       ['1', 'Analyse code', 'completed'],
       ['2', 'Refactor auth', 'in_progress'],
       ['3', 'Run tests', 'pending'],
     ]);
-    expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'get', '2', '--json']).stdout)).toMatchObject({ subject: 'Refactor auth', activeForm: 'Refactoring auth' });
+    expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'get', '2', '--json']).stdout)).toMatchObject({
+      subject: 'Refactor auth',
+      activeForm: 'Refactoring auth',
+    });
     expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'export', '--format', 'json']).stdout)).toHaveLength(3);
-    const rows = JSON.parse(w.tasks(proj, ['lists', '--json']).stdout) as Array<{ id: string; kind: string; total: number; todos: unknown[] }>;
+    const rows = JSON.parse(w.tasks(proj, ['lists', '--json']).stdout) as Array<{
+      id: string;
+      kind: string;
+      total: number;
+      todos: unknown[];
+    }>;
     expect(rows.find((r) => r.id === V1)).toMatchObject({ kind: 'todowrite', total: 3 });
     const write = w.tasks(proj, ['--session', '9c0f', 'done', '2']);
     expect(write.code).toBe(3);
@@ -256,7 +294,7 @@ describe('a TodoWrite session', () => {
   });
 });
 
-describe('the live session\'s list before it exists', () => {
+describe("the live session's list before it exists", () => {
   it('reads say it has no tasks yet; a change makes it, not the list of the session it replaced', () => {
     const w = world();
     const proj = w.dir('work/web');
@@ -268,7 +306,10 @@ describe('the live session\'s list before it exists', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toEqual([]);
     expect(read.stderr).toBe('using list 7baec0ff (live session, ~/work/web): no tasks yet; its list before: 2d483082\n');
-    expect(w.tasks(proj, ['get', '1'])).toMatchObject({ code: 3, stderr: expect.stringMatching(/\nerror: task #1 not found \(this live session has no tasks yet\)\n$/) });
+    expect(w.tasks(proj, ['get', '1'])).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/\nerror: task #1 not found \(this live session has no tasks yet\)\n$/),
+    });
     const made = w.tasks(proj, ['create', 'From tasks']);
     expect(made.code, made.stderr).toBe(0);
     expect(fs.existsSync(path.join(w.config, 'tasks', B, '1.json'))).toBe(true);
@@ -279,7 +320,9 @@ describe('the live session\'s list before it exists', () => {
     // The replaced session's agents are gone, but a live session in the project may pick their work up.
     const release = w.tasks(proj, ['-l', A, 'release', '--gone']);
     expect(release.code).toBe(4);
-    expect(release.stderr).toMatch(/^error: session 7baec0ff is live in ~\/work\/web, where this list's sessions ran: it may be about to pick this work up; nothing released: add --force/);
+    expect(release.stderr).toMatch(
+      /^error: session 7baec0ff is live in ~\/work\/web, where this list's sessions ran: it may be about to pick this work up; nothing released: add --force/,
+    );
     const dry = w.tasks(proj, ['-l', A, 'release', '--gone', '-n']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^Would release task #1 from worker-1 \(session 2d483082 was cleared\)/);

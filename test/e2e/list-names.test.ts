@@ -9,7 +9,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 const UUID = '7baec0ff-2d48-4a4a-8b8b-3e104fbfeff7';
 
 function withLists(...names: string[]): string {

@@ -7,7 +7,15 @@ import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /** `list --sort --limit --search --meta -q`, and the table's UPDATED column. */
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function world(): { config: string; dir: string } {
   const config = tempConfig();
@@ -48,7 +56,10 @@ describe('list options', () => {
     const r = await runInProcess(config, ['-l', 'l', 'list', '--limit', '1']);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toBe('4 tasks: 1 done, 1 in progress, 2 pending (showing 1; --limit)\n');
-    expect(await runInProcess(config, ['-l', 'l', 'list', '--limit', '0'])).toMatchObject({ code: 2, stderr: 'error: invalid --limit "0": expected a whole number above 0\n' });
+    expect(await runInProcess(config, ['-l', 'l', 'list', '--limit', '0'])).toMatchObject({
+      code: 2,
+      stderr: 'error: invalid --limit "0": expected a whole number above 0\n',
+    });
   });
 
   it('--search looks in subject and description, any case; --meta key=value and key:=<json>', async () => {
@@ -80,7 +91,11 @@ describe('--owner @me', () => {
   it('means the login name ($USER) in list, update, create, claim --as and --if-owner', async () => {
     const { config, dir } = world();
     const env = { USER: 'amy' };
-    expect(JSON.parse((await runInProcess(config, ['-l', 'l', 'list', '--json', '--owner', '@me'], { env })).stdout).map((t: { id: string }) => t.id)).toEqual(['2']);
+    expect(
+      JSON.parse((await runInProcess(config, ['-l', 'l', 'list', '--json', '--owner', '@me'], { env })).stdout).map(
+        (t: { id: string }) => t.id,
+      ),
+    ).toEqual(['2']);
     expect((await runInProcess(config, ['-l', 'l', 'update', '3', '--owner', '@me'], { env })).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).owner).toBe('amy');
     expect((await runInProcess(config, ['-l', 'l', 'update', '3', '--status', 'in_progress', '--if-owner', '@me'], { env })).code).toBe(0);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,9 @@ describe('locks left behind, locks held', () => {
     const waited = Date.now() - started;
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('2\n');
-    expect(r.stderr).toMatch(/^waiting for the list: \.lock\.lock is held \(\d+ s old\); a live holder refreshes it every 5 s, a dead one's expires in \d+ s\n$/);
+    expect(r.stderr).toMatch(
+      /^waiting for the list: \.lock\.lock is held \(\d+ s old\); a live holder refreshes it every 5 s, a dead one's expires in \d+ s\n$/,
+    );
     expect(waited).toBeLessThan(30_000); // the stale time (10 s) plus start-up, with room for a loaded machine
     expect(lockDirs(list)).toEqual([]);
   });
@@ -53,7 +55,9 @@ describe('locks left behind, locks held', () => {
     const r = await runAsync(config, ['-l', 'l', 'update', '1', '--owner', 'me']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Updated task #1 owner\n');
-    expect(r.stderr).toMatch(/^waiting for a stale lock left by a dead process \(1\.json\.lock, \d+ s old, not refreshed; it expires in \d+ s\)\n$/);
+    expect(r.stderr).toMatch(
+      /^waiting for a stale lock left by a dead process \(1\.json\.lock, \d+ s old, not refreshed; it expires in \d+ s\)\n$/,
+    );
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ owner: 'me' });
     expect(lockDirs(list)).toEqual([]);
   });
@@ -73,7 +77,9 @@ describe('locks left behind, locks held', () => {
       expect(text.stdout).toBe('');
       const lines = text.stderr.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^waiting for task #1: 1\.json\.lock is held/);
-      expect(lines[1]).toMatch(/^error: task #1 is locked by another process \(1\.json\.lock; its holder is alive: it refreshed the lock \d+ s ago\); try again$/);
+      expect(lines[1]).toMatch(
+        /^error: task #1 is locked by another process \(1\.json\.lock; its holder is alive: it refreshed the lock \d+ s ago\); try again$/,
+      );
       expect(lines).toHaveLength(2);
       expect(json.code).toBe(5);
       expect(json.stdout).toBe('');

@@ -16,7 +16,14 @@ function world() {
   const config = tempConfig();
   const proj = path.join(config, 'home', 'proj');
   fs.mkdirSync(proj, { recursive: true });
-  writeTask(path.join(config, 'tasks', 'shared'), { id: '1', subject: 'Ship it', description: '', status: 'pending', blocks: [], blockedBy: [] });
+  writeTask(path.join(config, 'tasks', 'shared'), {
+    id: '1',
+    subject: 'Ship it',
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+  });
   // A session with no list of its own: the kind whose transcript ties it to a named list.
   const transcript = writeTranscript(config, { sessionId: SESSION, cwd: proj, prompt: 'work on the shared list' });
   const unread = () => {
@@ -27,7 +34,7 @@ function world() {
   return { config, proj, unread, wasRead };
 }
 
-describe('a named list\'s ordinary commands read no transcript', () => {
+describe("a named list's ordinary commands read no transcript", () => {
   it('list, get, create, update, start, done, export and watch --timeout leave transcripts unread; lists reads them', () => {
     const w = world();
     w.unread();

@@ -11,7 +11,13 @@ describe('output contract', () => {
     const { config } = fixtureConfig();
     const r = run(config, ['list']);
     expect(r.stdout).toBe(
-      ['1\tcompleted\tresearcher\t-\tAnalyse code', '2\tpending\t-\t-\tRefactor auth', '4\tpending\t-\t2\tRun tests', '5\tpending\t-\t-\tWrite changelog', ''].join('\n'),
+      [
+        '1\tcompleted\tresearcher\t-\tAnalyse code',
+        '2\tpending\t-\t-\tRefactor auth',
+        '4\tpending\t-\t2\tRun tests',
+        '5\tpending\t-\t-\tWrite changelog',
+        '',
+      ].join('\n'),
     );
     expect(r.stderr).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
   });
@@ -26,7 +32,15 @@ describe('output contract', () => {
 
   it('filters by status, owner, unowned; hides _internal unless --all', () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '6', subject: 'hidden', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { _internal: true } });
+    writeTask(list, {
+      id: '6',
+      subject: 'hidden',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
     const ids = (args: string[]) => JSON.parse(run(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
     expect(ids([])).toEqual(['1', '2', '4', '5']);
     expect(ids(['--all'])).toEqual(['1', '2', '4', '5', '6']);
@@ -38,7 +52,15 @@ describe('output contract', () => {
 
   it('strips control characters that agents wrote before they reach the terminal', () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '6', subject: 'evil\u001b[2J\u001b]0;pwned\u0007 title', description: 'x\u001b[31m', status: 'pending', blocks: [], blockedBy: [], owner: 'a\rb' });
+    writeTask(list, {
+      id: '6',
+      subject: 'evil\u001b[2J\u001b]0;pwned\u0007 title',
+      description: 'x\u001b[31m',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      owner: 'a\rb',
+    });
     for (const args of [['list'], ['get', '6']]) {
       const r = run(config, args, { env: { FORCE_COLOR: '0' } });
       expect(r.stdout).not.toMatch(/\u001b|\u0007|\r/);
@@ -48,8 +70,19 @@ describe('output contract', () => {
 
   it('a closed pipe ends quietly with status 0', () => {
     const { config, list } = fixtureConfig();
-    for (let i = 6; i < 3000; i++) writeTask(list, { id: String(i), subject: `task ${i} ${'x'.repeat(60)}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
-    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} list --json | head -1`], { env: baseEnv(config), encoding: 'utf8' });
+    for (let i = 6; i < 3000; i++)
+      writeTask(list, {
+        id: String(i),
+        subject: `task ${i} ${'x'.repeat(60)}`,
+        description: '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: [],
+      });
+    const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} list --json | head -1`], {
+      env: baseEnv(config),
+      encoding: 'utf8',
+    });
     expect(r.stdout).toBe('[\n');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -59,12 +92,15 @@ describe('output contract', () => {
     const { config } = fixtureConfig();
     // `true` exits without reading, long before node has started: every write meets EPIPE.
     for (const args of [['help', 'get'], ['--help'], ['--version'], ['list'], ['list', '--json'], ['get', '1'], ['lists']]) {
-      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} ${args.join(' ')} | true`], { env: baseEnv(config), encoding: 'utf8' });
+      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} ${args.join(' ')} | true`], {
+        env: baseEnv(config),
+        encoding: 'utf8',
+      });
       expect({ args, stderr: r.stderr, status: r.status }).toEqual({ args, stderr: '', status: 0 });
     }
   });
 
-  it('each command\'s help shows the global options it inherits', () => {
+  it("each command's help shows the global options it inherits", () => {
     const { config } = fixtureConfig();
     for (const command of ['get', 'list', 'update', 'watch']) {
       const help = run(config, [command, '--help']).stdout;
@@ -83,7 +119,16 @@ describe('output contract', () => {
 
   it('the table fits the terminal width', async () => {
     const { config, list } = fixtureConfig();
-    writeTask(list, { id: '6', subject: 'a very long subject '.repeat(10), description: '', status: 'in_progress', activeForm: 'Doing it', owner: 'agent-with-a-long-name', blocks: [], blockedBy: [] });
+    writeTask(list, {
+      id: '6',
+      subject: 'a very long subject '.repeat(10),
+      description: '',
+      status: 'in_progress',
+      activeForm: 'Doing it',
+      owner: 'agent-with-a-long-name',
+      blocks: [],
+      blockedBy: [],
+    });
     const visible = (await runInTmux(config, ['list'], { width: 90, height: 20 })).split('\n');
     for (const line of visible) expect([...line].length).toBeLessThanOrEqual(90);
     expect(visible.join('\n')).toContain('…');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, baseEnv, tempConfig, writeTask } from '../helpers/cli.js';
+import { baseEnv, ROOT, tempConfig, writeTask } from '../helpers/cli.js';
 
 /**
  * The package as users install it: `npm pack`, then `npm install -g ./<tarball>` on a
@@ -21,11 +21,11 @@ describe('the packed tarball', () => {
     expect(path.basename(tarball)).toMatch(/^claude-code-tasks-\d+\.\d+\.\d+\.tgz$/);
 
     const prefix = path.join(work, 'prefix');
-    const install = spawnSync(
-      'npm',
-      ['install', '-g', '--prefix', prefix, '--cache', path.join(work, 'cache'), '--offline', tarball],
-      { cwd: work, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } },
-    );
+    const install = spawnSync('npm', ['install', '-g', '--prefix', prefix, '--cache', path.join(work, 'cache'), '--offline', tarball], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
     expect(install.stderr).toBe('');
     expect(install.status).toBe(0);
     const installed = path.join(prefix, 'lib', 'node_modules', 'claude-code-tasks');
@@ -34,7 +34,14 @@ describe('the packed tarball', () => {
     expect(fs.existsSync(path.join(installed, 'node_modules'))).toBe(false);
 
     const config = tempConfig();
-    writeTask(path.join(config, 'tasks', 'l'), { id: '1', subject: 'Ship it', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(path.join(config, 'tasks', 'l'), {
+      id: '1',
+      subject: 'Ship it',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
     // Only Node on the PATH besides the installed command.
     const env = baseEnv(config, { PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}` });
     const r = spawnSync('tasks', ['-l', 'l', 'list', '--json'], { env, cwd: work, encoding: 'utf8' });

@@ -5,13 +5,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 import { run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
-const task = (id: string, subject: string, status = 'pending', extra: Record<string, unknown> = {}) => ({ id, subject, description: '', status, blocks: [], blockedBy: [], ...extra });
-const NUDGE = 'note: all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done\n';
+const task = (id: string, subject: string, status = 'pending', extra: Record<string, unknown> = {}) => ({
+  id,
+  subject,
+  description: '',
+  status,
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
+const NUDGE =
+  'note: all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done\n';
 
 function list(tasks: Array<Record<string, unknown>>, id = 'l'): { config: string; dir: string } {
   const config = tempConfig();
@@ -29,7 +38,11 @@ function age(file: string, ms: number): void {
 
 describe('the verification nudge', () => {
   it('update: completing the last open task of 3, none a verification step, notes it on stderr', () => {
-    const { config } = list([task('1', 'Fix the bug', 'completed'), task('2', 'Refactor', 'completed'), task('3', 'Write docs', 'in_progress')]);
+    const { config } = list([
+      task('1', 'Fix the bug', 'completed'),
+      task('2', 'Refactor', 'completed'),
+      task('3', 'Write docs', 'in_progress'),
+    ]);
     const r = run(config, ['-l', 'l', 'update', '3', '--status', 'completed']);
     expect(r).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: NUDGE });
   });
@@ -52,7 +65,9 @@ describe('the verification nudge', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
-    expect(report.findings).toEqual([expect.objectContaining({ code: 'verification_missing', severity: 'warning', fixable: false, completed: 3 })]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ code: 'verification_missing', severity: 'warning', fixable: false, completed: 3 }),
+    ]);
     const ok = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'Verification: run the suite', 'completed')]);
     expect(run(ok.config, ['-l', 'l', 'check', '--json'])).toMatchObject({ code: 0, stderr: '' });
   });
@@ -79,7 +94,9 @@ describe('stalled work', () => {
     expect(r.stdout).toBe('1\tin_progress\t-\t-\tOld work\n');
     expect(r.stderr).toBe('1 task: 0 done, 1 in progress, 0 pending\nwarning: task #1 is stalled: in progress, unchanged for 2h 00m\n');
     expect(JSON.parse(run(config, ['-l', 'l', 'list', '--stalled', '3h', '--json']).stdout)).toEqual([]);
-    expect((JSON.parse(run(config, ['-l', 'l', 'list', '--stalled', '1h', '--json']).stdout) as Array<{ id: string }>).map((t) => t.id)).toEqual(['1']);
+    expect(
+      (JSON.parse(run(config, ['-l', 'l', 'list', '--stalled', '1h', '--json']).stdout) as Array<{ id: string }>).map((t) => t.id),
+    ).toEqual(['1']);
   });
 
   it.runIf(tmuxAvailable())('the table marks a stalled task, without --stalled too', async () => {
@@ -109,9 +126,26 @@ describe('stalled work', () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'Next')]);
     age(path.join(dir, '1.json'), 2 * 3600_000);
     const before = snapshotDir(dir);
-    const r = await runAsync(config, ['-l', 'l', 'watch', '--until', 'all-completed', '--timeout', '10m', '--fail-if-stalled', '1h', '--json']);
+    const r = await runAsync(config, [
+      '-l',
+      'l',
+      'watch',
+      '--until',
+      'all-completed',
+      '--timeout',
+      '10m',
+      '--fail-if-stalled',
+      '1h',
+      '--json',
+    ]);
     expect(r.code).toBe(7);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'stalled', message: expect.stringMatching(/^task #1 "Old work" has been in progress without a change for 2h 00m; 2 tasks/), stalled: [{ id: '1' }] } });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: {
+        code: 'stalled',
+        message: expect.stringMatching(/^task #1 "Old work" has been in progress without a change for 2h 00m; 2 tasks/),
+        stalled: [{ id: '1' }],
+      },
+    });
     const end = parseNdjson(r.stdout).at(-1)!;
     expect(end).toMatchObject({ event: 'end', reason: 'stalled', met: false, stalled: [{ id: '1' }] });
     expect(end.stalled as Array<{ idleMs: number }>).toEqual([{ id: '1', idleMs: expect.any(Number) }]);
@@ -121,6 +155,8 @@ describe('stalled work', () => {
     const fresh = list([task('1', 'Work', 'in_progress')]);
     const piped = await runAsync(fresh.config, ['-l', 'l', 'watch', '--fail-if-stalled', '1s']);
     expect(piped.code).toBe(7);
-    expect(piped.stderr).toMatch(/^error: task #1 "Work" has been in progress without a change for \ds; 1 task: 0 done, 1 in progress, 0 pending\n/);
+    expect(piped.stderr).toMatch(
+      /^error: task #1 "Work" has been in progress without a change for \ds; 1 task: 0 done, 1 in progress, 0 pending\n/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { fixtureConfig, run, snapshotDir } from '../helpers/cli.js';
  * The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone.
  */
 const cases: Array<{ name: string; args: string[]; code: number; message: RegExp }> = [
-  { name: 'block: a cycle', args: ['block', '1', '--by', '4'], code: 4, message: /^error: #4 blocking #1 would make a cycle: 4 -> 1 -> 2 -> 4$/ },
+  {
+    name: 'block: a cycle',
+    args: ['block', '1', '--by', '4'],
+    code: 4,
+    message: /^error: #4 blocking #1 would make a cycle: 4 -> 1 -> 2 -> 4$/,
+  },
   { name: 'block: a task blocking itself', args: ['block', '5', '--by', '5'], code: 4, message: /^error: task #5 cannot block itself$/ },
   { name: 'block: a missing blocker', args: ['block', '5', '--by', '2,42'], code: 3, message: /^error: task #42 not found$/ },
   { name: 'block: a missing task', args: ['block', '42', '--by', '2'], code: 3, message: /^error: task #42 not found$/ },
@@ -21,21 +26,76 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
   { name: 'claim: id and --next', args: ['claim', '5', '--next', '--as', 'a'], code: 2, message: /not both/ },
   { name: 'claim: neither id nor --next', args: ['claim', '--as', 'a'], code: 2, message: /give a task id, or --next/ },
   { name: 'claim: blocked', args: ['claim', '4', '--as', 'a'], code: 4, message: /^error: cannot claim task #4: blocked by #2$/ },
-  { name: 'claim: already claimed', args: ['claim', '1', '--as', 'a'], code: 4, message: /^error: cannot claim task #1: already_claimed by researcher$/ },
+  {
+    name: 'claim: already claimed',
+    args: ['claim', '1', '--as', 'a'],
+    code: 4,
+    message: /^error: cannot claim task #1: already_claimed by researcher$/,
+  },
   { name: 'claim: not found', args: ['claim', '9', '--as', 'a'], code: 3, message: /^error: cannot claim task #9: task_not_found$/ },
-  { name: 'claim: a failed precondition', args: ['claim', '5', '--as', 'a', '--if-status', 'in_progress'], code: 4, message: /^error: precondition failed: task #5 is pending, not in_progress; nothing changed$/ },
+  {
+    name: 'claim: a failed precondition',
+    args: ['claim', '5', '--as', 'a', '--if-status', 'in_progress'],
+    code: 4,
+    message: /^error: precondition failed: task #5 is pending, not in_progress; nothing changed$/,
+  },
   { name: 'claim --next with a precondition', args: ['claim', '--next', '--as', 'a', '--if-unowned'], code: 2, message: /not to --next/ },
-  { name: 'release: a completed task', args: ['release', '1'], code: 4, message: /^error: task #1 is completed; release leaves finished work alone/ },
+  {
+    name: 'release: a completed task',
+    args: ['release', '1'],
+    code: 4,
+    message: /^error: task #1 is completed; release leaves finished work alone/,
+  },
   { name: 'release: ids and --owner', args: ['release', '2', '--owner', 'a'], code: 2, message: /ids or --owner, not both/ },
   { name: 'release: nothing named', args: ['release'], code: 2, message: /give task ids, or --owner/ },
-  { name: 'release: a failed precondition', args: ['release', '2', '--if-owner', 'amy'], code: 4, message: /^error: precondition failed: task #2 is owned by nobody, not amy; nothing changed$/ },
-  { name: 'update: a failed precondition', args: ['update', '1', '--owner', 'x', '--if-unowned'], code: 4, message: /^error: precondition failed: task #1 is owned by researcher; nothing changed$/ },
-  { name: 'update: a precondition with edges', args: ['update', '5', '--add-blocks', '4', '--if-status', 'completed'], code: 4, message: /precondition failed: task #5 is pending, not completed/ },
-  { name: 'update: --if-owner and --if-unowned', args: ['update', '5', '--owner', 'x', '--if-owner', 'a', '--if-unowned'], code: 2, message: /cannot be used together/ },
-  { name: 'update: a bad --if-status', args: ['update', '5', '--owner', 'x', '--if-status', 'nope'], code: 2, message: /invalid status "nope"/ },
-  { name: 'update --status deleted: a failed precondition', args: ['update', '5', '--status', 'deleted', '--if-owner', 'x'], code: 4, message: /precondition failed/ },
-  { name: 'delete: a failed precondition', args: ['delete', '2', '--if-status', 'completed'], code: 4, message: /^error: precondition failed: task #2 is pending, not completed; nothing changed$/ },
-  { name: 'delete --dry-run: a failed precondition', args: ['delete', '2', '--dry-run', '--if-owner', 'x'], code: 4, message: /precondition failed/ },
+  {
+    name: 'release: a failed precondition',
+    args: ['release', '2', '--if-owner', 'amy'],
+    code: 4,
+    message: /^error: precondition failed: task #2 is owned by nobody, not amy; nothing changed$/,
+  },
+  {
+    name: 'update: a failed precondition',
+    args: ['update', '1', '--owner', 'x', '--if-unowned'],
+    code: 4,
+    message: /^error: precondition failed: task #1 is owned by researcher; nothing changed$/,
+  },
+  {
+    name: 'update: a precondition with edges',
+    args: ['update', '5', '--add-blocks', '4', '--if-status', 'completed'],
+    code: 4,
+    message: /precondition failed: task #5 is pending, not completed/,
+  },
+  {
+    name: 'update: --if-owner and --if-unowned',
+    args: ['update', '5', '--owner', 'x', '--if-owner', 'a', '--if-unowned'],
+    code: 2,
+    message: /cannot be used together/,
+  },
+  {
+    name: 'update: a bad --if-status',
+    args: ['update', '5', '--owner', 'x', '--if-status', 'nope'],
+    code: 2,
+    message: /invalid status "nope"/,
+  },
+  {
+    name: 'update --status deleted: a failed precondition',
+    args: ['update', '5', '--status', 'deleted', '--if-owner', 'x'],
+    code: 4,
+    message: /precondition failed/,
+  },
+  {
+    name: 'delete: a failed precondition',
+    args: ['delete', '2', '--if-status', 'completed'],
+    code: 4,
+    message: /^error: precondition failed: task #2 is pending, not completed; nothing changed$/,
+  },
+  {
+    name: 'delete --dry-run: a failed precondition',
+    args: ['delete', '2', '--dry-run', '--if-owner', 'x'],
+    code: 4,
+    message: /precondition failed/,
+  },
 ];
 
 describe('refusals change nothing', () => {

@@ -6,7 +6,15 @@ import { BIN, baseEnv, readJson, run, runAsync, tempConfig, writeTask } from '..
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 /** Defects a hostile review found in sessions and history; each test failed before its fix. */
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `T${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 const journal = (config: string, list = 'L') => path.join(config, 'tasks', list, '.tasks-journal.jsonl');
 
 describe('the journal, against damage', () => {
@@ -25,7 +33,10 @@ describe('the journal, against damage', () => {
     expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ subject: 'A1' });
     // A damaged line after the last good one: undo cannot know the last change.
     fs.appendFileSync(journal(config), 'garbage\n');
-    expect(t('undo')).toMatchObject({ code: 4, stderr: expect.stringMatching(/^error: cannot undo: the journal's last line is damaged \(line \d+: not JSON\)/) });
+    expect(t('undo')).toMatchObject({
+      code: 4,
+      stderr: expect.stringMatching(/^error: cannot undo: the journal's last line is damaged \(line \d+: not JSON\)/),
+    });
   });
 
   it('a FIFO where the journal goes: the change is made and the command ends, with a warning', () => {
@@ -33,7 +44,12 @@ describe('the journal, against damage', () => {
     run(config, ['-l', 'L', 'create', 'a']);
     fs.rmSync(journal(config));
     execFileSync('mkfifo', [journal(config)]);
-    const r = spawnSync(process.execPath, [BIN, '-l', 'L', 'update', '1', '--subject', 'X'], { env: baseEnv(config), encoding: 'utf8', timeout: 15_000, killSignal: 'SIGKILL' });
+    const r = spawnSync(process.execPath, [BIN, '-l', 'L', 'update', '1', '--subject', 'X'], {
+      env: baseEnv(config),
+      encoding: 'utf8',
+      timeout: 15_000,
+      killSignal: 'SIGKILL',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/^warning: could not record this change in .*: .*; the change itself is made\n$/);
     expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ subject: 'X' });
@@ -47,8 +63,12 @@ describe('the journal, against damage', () => {
     const [x, y] = await Promise.all([runAsync(config, ['-l', 'L', 'undo']), runAsync(config, ['-l', 'L', 'undo'])]);
     expect([x!.code, y!.code]).toEqual([0, 0]);
     const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ at .*/, '')).sort();
-    expect(said).toEqual(['Undid block by ' + said[0]!.split(' by ')[1], 'Undid undo by ' + said[1]!.split(' by ')[1]].sort());
-    const lines = fs.readFileSync(journal(config), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { command: string });
+    expect(said).toEqual([`Undid block by ${said[0]!.split(' by ')[1]}`, `Undid undo by ${said[1]!.split(' by ')[1]}`].sort());
+    const lines = fs
+      .readFileSync(journal(config), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { command: string });
     expect(lines.map((l) => l.command)).toEqual(['create', 'create', 'block', 'undo', 'undo']);
     // Undone, then redone: the edge is back.
     expect(readJson(path.join(config, 'tasks', 'L', '2.json'))).toMatchObject({ blockedBy: ['1'] });
@@ -59,7 +79,9 @@ describe('the journal, against damage', () => {
     run(config, ['-l', 'L', 'create', 'big', '-d', 'y'.repeat(20_000)]);
     const r = run(config, ['-l', 'L', 'delete', '1']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: the journal keeps only part of #1 (a value over 16,384 characters): undo cannot restore it in full');
+    expect(r.stderr).toContain(
+      'warning: the journal keeps only part of #1 (a value over 16,384 characters): undo cannot restore it in full',
+    );
   });
 });
 
@@ -74,7 +96,11 @@ describe('list choice, against odd places', () => {
     fs.mkdirSync(path.join(config, 'tasks', id), { recursive: true });
     writeTask(path.join(config, 'tasks', id), task('1'));
     fs.mkdirSync(path.join(config, 'tasks', 'other'), { recursive: true });
-    const r = spawnSync('bash', ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${BIN}" create "meant for a project"`], { env: baseEnv(config), encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${BIN}" create "meant for a project"`],
+      { env: baseEnv(config), encoding: 'utf8' },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: 2 task lists exist and none belongs to this directory's sessions/);
     expect(fs.readdirSync(path.join(config, 'tasks', id)).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
@@ -108,7 +134,7 @@ describe('list choice, against odd places', () => {
 });
 
 describe('owners that people gave with tasks are not gone with a session', () => {
-  it('bob, assigned with tasks in an ended session\'s list, is not marked and not released', () => {
+  it("bob, assigned with tasks in an ended session's list, is not marked and not released", () => {
     const config = tempConfig();
     const proj = path.join(config, 'home', 'proj');
     fs.mkdirSync(proj, { recursive: true });
@@ -125,4 +151,3 @@ describe('owners that people gave with tasks are not gone with a session', () =>
     expect(run(config, ['-l', id, 'get', '2']).stdout).not.toMatch(/gone/);
   });
 });
-

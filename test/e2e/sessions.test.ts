@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,15 @@ const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
 const B = '7c1e2f30-1111-4a4a-8b8b-000000000002';
 const C = '7c1e2f30-2222-4a4a-8b8b-000000000003';
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 interface World {
   config: string;
@@ -56,14 +64,26 @@ function inDir(w: World, cwd: string, args: string[], env: Record<string, string
 }
 
 describe('list choice by project', () => {
-  it('in each project, a read takes that project\'s session list and says why on stderr', () => {
+  it("in each project, a read takes that project's session list and says why on stderr", () => {
     const w = world();
     const myproj = w.dir('work/myproj');
     const other = w.dir('work/other');
     w.list(A, 2);
     w.list(B, 3);
-    writeTranscript(w.config, { sessionId: A, cwd: myproj, prompt: 'fix the login bug', start: Date.now() - 30 * MIN, end: Date.now() - 20 * MIN });
-    writeTranscript(w.config, { sessionId: B, cwd: other, prompt: 'write the docs', start: Date.now() - 5 * MIN, end: Date.now() - 1 * MIN });
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: myproj,
+      prompt: 'fix the login bug',
+      start: Date.now() - 30 * MIN,
+      end: Date.now() - 20 * MIN,
+    });
+    writeTranscript(w.config, {
+      sessionId: B,
+      cwd: other,
+      prompt: 'write the docs',
+      start: Date.now() - 5 * MIN,
+      end: Date.now() - 1 * MIN,
+    });
     const inMine = inDir(w, myproj, ['list', '--json']);
     expect(inMine.code).toBe(0);
     expect(JSON.parse(inMine.stdout)).toHaveLength(2);
@@ -85,12 +105,20 @@ describe('list choice by project', () => {
     const proj = w.dir('proj');
     w.list(A, 1);
     w.list(B, 2);
-    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'long running', start: Date.now() - 60 * MIN, end: Date.now() - 50 * MIN });
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: proj,
+      prompt: 'long running',
+      start: Date.now() - 60 * MIN,
+      end: Date.now() - 50 * MIN,
+    });
     writeTranscript(w.config, { sessionId: B, cwd: proj, prompt: 'quick fix', start: Date.now() - 5 * MIN, end: Date.now() - 2 * MIN });
     // No live session: the most recently active one, and a read says another is here.
     const before = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(before.stdout)).toHaveLength(2);
-    expect(before.stderr).toMatch(/^using list 7c1e2f30 \(ended session "quick fix", ~\/proj, active 2 min ago\); 1 other list of sessions in ~\/proj: tasks lists\n$/);
+    expect(before.stderr).toMatch(
+      /^using list 7c1e2f30 \(ended session "quick fix", ~\/proj, active 2 min ago\); 1 other list of sessions in ~\/proj: tasks lists\n$/,
+    );
     // ... and a change refuses, naming both with their prompts and the command to paste.
     const refused = inDir(w, proj, ['create', 'x']);
     expect(refused.code).toBe(2);
@@ -102,7 +130,9 @@ describe('list choice by project', () => {
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj, status: 'idle' });
     const live = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(live.stdout)).toHaveLength(1);
-    expect(live.stderr).toBe('using list 2d483082 (live session "long running", ~/proj); 1 other list of sessions in ~/proj: tasks lists\n');
+    expect(live.stderr).toBe(
+      'using list 2d483082 (live session "long running", ~/proj); 1 other list of sessions in ~/proj: tasks lists\n',
+    );
     expect(inDir(w, proj, ['create', 'y'])).toMatchObject({ code: 0, stdout: '2\n' });
   });
 
@@ -152,7 +182,14 @@ describe('prefixes and refusals', () => {
     expect(ambiguous.stderr).toBe(`error: list prefix "7c1e2f30" is ambiguous: ${B}, ${C}\n`);
     expect(readJson(path.join(w.config, 'tasks', B, '1.json'))).toMatchObject({ status: 'pending' });
     const json = run(w.config, ['-l', '7c1e', 'get', '1', '--json']);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: 'usage', message: `list prefix "7c1e" is ambiguous: ${B}, ${C}`, hint: 'type more of the list id', candidates: [B, C] } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: {
+        code: 'usage',
+        message: `list prefix "7c1e" is ambiguous: ${B}, ${C}`,
+        hint: 'type more of the list id',
+        candidates: [B, C],
+      },
+    });
   });
 
   it('a missing list is exit 3 with "did you mean"; create makes the list named and says what is near', () => {
@@ -167,7 +204,11 @@ describe('prefixes and refusals', () => {
     const made = run(w.config, ['-l', 'web-v3', 'create', 'x']);
     expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "web-v3" (note: "web-v2" exists)\n' });
     // --new-list is still taken, and changes nothing.
-    expect(run(w.config, ['-l', 'web-v4', 'create', 'x', '--new-list'])).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "web-v4" (note: "web-v2", "web-v3" exist)\n' });
+    expect(run(w.config, ['-l', 'web-v4', 'create', 'x', '--new-list'])).toMatchObject({
+      code: 0,
+      stdout: '1\n',
+      stderr: 'new list "web-v4" (note: "web-v2", "web-v3" exist)\n',
+    });
     const fresh = run(w.config, ['-l', 'deploys', 'create', 'x']);
     expect(fresh).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "deploys"\n' });
   });
@@ -201,7 +242,15 @@ describe('tasks lists', () => {
     w.list(C, 3);
     w.list('by-hand', 1);
     const now = Date.now();
-    writeTranscript(w.config, { sessionId: A, cwd: myproj, branch: 'feat/login', prompt: 'fix the login bug\nand its tests', lastPrompt: 'now the tests', start: now - 60 * MIN, end: now - 10 * MIN });
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: myproj,
+      branch: 'feat/login',
+      prompt: 'fix the login bug\nand its tests',
+      lastPrompt: 'now the tests',
+      start: now - 60 * MIN,
+      end: now - 10 * MIN,
+    });
     writeTranscript(w.config, { sessionId: B, cwd: api, prompt: 'speed up the api', start: now - 30 * MIN, end: now - 5 * MIN });
     writeTranscript(w.config, { sessionId: C, cwd: other, prompt: 'crashed run', start: now - 20 * MIN, end: now - 15 * MIN });
     const pid = liveProcess();
@@ -238,7 +287,12 @@ describe('tasks lists', () => {
     const lines = run(w.config, ['lists']).stdout.trim().split('\n');
     const lineA = lines.find((l) => l.startsWith(A))!.split('\t');
     expect(lineA.slice(8)).toEqual(['ended', myproj, 'feat/login', A, 'fix the login bug and its tests', 'tasks', '-']);
-    expect(lines.find((l) => l.startsWith('by-hand'))!.split('\t').slice(8)).toEqual(['-', '-', '-', '-', '-', 'tasks', '-']);
+    expect(
+      lines
+        .find((l) => l.startsWith('by-hand'))!
+        .split('\t')
+        .slice(8),
+    ).toEqual(['-', '-', '-', '-', '-', 'tasks', '-']);
   });
 
   it.runIf(tmuxAvailable())('in a terminal: one row per list, newest first, prompts cut to fit, no row wider than the screen', async () => {
@@ -248,13 +302,24 @@ describe('tasks lists', () => {
       const d = w.list(id, i + 1);
       fs.utimesSync(d, (now - i * MIN) / 1000, (now - i * MIN) / 1000);
       for (const f of fs.readdirSync(d)) fs.utimesSync(path.join(d, f), (now - i * MIN) / 1000, (now - i * MIN) / 1000);
-      writeTranscript(w.config, { sessionId: id, cwd: w.dir(`work/project-${i}`), prompt: `${'a very long opening prompt '.repeat(5)}${i}` });
+      writeTranscript(w.config, {
+        sessionId: id,
+        cwd: w.dir(`work/project-${i}`),
+        prompt: `${'a very long opening prompt '.repeat(5)}${i}`,
+      });
     }
     for (const width of [80, 140]) {
       const screen = await runInTmux(w.config, ['lists'], { width, height: 12 });
-      const plain = screen.trimEnd().split('\n').filter((l) => l.trim() !== '' && !l.startsWith('EXIT='));
+      const plain = screen
+        .trimEnd()
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !l.startsWith('EXIT='));
       // At 80 columns the branch gives way to the prompt; at 140 there is room for all.
-      expect(plain[0]).toMatch(width === 80 ? /^LIST\s+PROJECT\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/ : /^LIST\s+PROJECT\s+BRANCH\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
+      expect(plain[0]).toMatch(
+        width === 80
+          ? /^LIST\s+PROJECT\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/
+          : /^LIST\s+PROJECT\s+BRANCH\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/,
+      );
       expect(plain.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['2d483082', '7c1e2f30-1', '7c1e2f30-2']);
       expect(plain[1]).toMatch(/~\/work\/project-0\s+(main\s+)?ended\s+a very long opening pr.*…\s+0\/1\s+\d+s ago$/);
       expect(plain[3]).toMatch(/\s0\/3\s/);
@@ -308,7 +373,12 @@ describe('team lists', () => {
     fs.mkdirSync(path.join(w.config, 'teams', 'my-team'), { recursive: true });
     fs.writeFileSync(
       path.join(w.config, 'teams', 'my-team', 'config.json'),
-      JSON.stringify({ name: 'my-team', leadAgentId: 'team-lead@my-team', leadSessionId: A, members: [{ name: 'team-lead', agentId: 'team-lead@my-team' }] }),
+      JSON.stringify({
+        name: 'my-team',
+        leadAgentId: 'team-lead@my-team',
+        leadSessionId: A,
+        members: [{ name: 'team-lead', agentId: 'team-lead@my-team' }],
+      }),
     );
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'lead the team' });
     const [row] = JSON.parse(run(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
@@ -341,26 +411,40 @@ describe('owners whose session is over', () => {
     expect(plain).toMatch(/#1 .*worker-1 \(gone\)/);
     expect(plain).toMatch(/#4 .*worker-1 \(gone\)/);
     expect(plain).not.toMatch(/worker-2 \(gone\)|alice \(gone\)/);
-    expect(plain).toContain('2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks -l 2d483082 release --gone gives them back');
+    expect(plain).toContain(
+      '2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks -l 2d483082 release --gone gives them back',
+    );
     const piped = run(w.config, ['-l', A, 'list'], { env });
     expect(piped.stdout.split('\n')[0]).toBe('1\tin_progress\tworker-1\t-\tMigrate db');
     expect(piped.stderr).toContain('warning: 2 unfinished tasks are owned by agents whose session 2d483082 ended');
     expect(run(w.config, ['-l', A, 'get', '1'], { env }).stdout).toMatch(/Owner: +worker-1 \(gone: session 2d483082 ended\)/);
     expect(run(w.config, ['-l', A, 'get', '2'], { env }).stdout).not.toMatch(/gone/);
     const check = run(w.config, ['-l', A, 'check', '--json'], { env });
-    const findings = (JSON.parse(check.stdout) as { findings: Array<{ code: string; id: string }> }).findings.filter((f) => f.code === 'owner_gone');
+    const findings = (JSON.parse(check.stdout) as { findings: Array<{ code: string; id: string }> }).findings.filter(
+      (f) => f.code === 'owner_gone',
+    );
     expect(findings.map((f) => f.id)).toEqual(['1', '4']);
     const dry = run(w.config, ['-l', A, 'release', '--gone', '--dry-run'], { env });
-    expect(dry).toMatchObject({ code: 0, stdout: 'Would release task #1 from worker-1 (session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n' });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout:
+        'Would release task #1 from worker-1 (session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n',
+    });
     expect(readJson(path.join(dir, '1.json'))).toMatchObject({ owner: 'worker-1', status: 'in_progress' });
     const released = run(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
     expect(released.code).toBe(0);
-    expect((JSON.parse(released.stdout) as Array<{ id: string; released: boolean }>).map((r) => [r.id, r.released])).toEqual([['1', true], ['4', true]]);
+    expect((JSON.parse(released.stdout) as Array<{ id: string; released: boolean }>).map((r) => [r.id, r.released])).toEqual([
+      ['1', true],
+      ['4', true],
+    ]);
     expect(readJson(path.join(dir, '1.json'))).not.toHaveProperty('owner');
     expect(readJson(path.join(dir, '1.json'))).toMatchObject({ status: 'pending' });
     expect(readJson(path.join(dir, '2.json'))).toMatchObject({ owner: 'worker-2' });
     expect(readJson(path.join(dir, '3.json'))).toMatchObject({ owner: 'alice' });
-    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({ code: 0, stderr: 'no unfinished task is held by a gone owner; nothing released\n' });
+    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
+      code: 0,
+      stderr: 'no unfinished task is held by a gone owner; nothing released\n',
+    });
   });
 
   it('nobody is gone while the session runs, or when no session is known', () => {
@@ -375,6 +459,9 @@ describe('owners whose session is over', () => {
     const byHand = w.list('by-hand', 0);
     writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
     expect(run(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);
-    expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({ code: 2, stderr: 'error: --dry-run goes with --gone\n' });
+    expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({
+      code: 2,
+      stderr: 'error: --dry-run goes with --gone\n',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run, tempConfig, writeTask } from '../helpers/cli.js';
-import { tmuxAvailable, runInTmux } from '../helpers/tmux.js';
+import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /**
  * A task's status and "waiting on an open blocker" are two facts: every view shows both
@@ -63,7 +63,7 @@ describe('starting or completing a task with open blockers (allowed, as for agen
     expect(free).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('claim --start of a blocked task is still refused (the agents\' claim rule)', () => {
+  it("claim --start of a blocked task is still refused (the agents' claim rule)", () => {
     const config = listWithBlockedWork();
     expect(run(config, ['-l', 'l', 'claim', '3', '--as', 'amy', '--start']).code).toBe(4);
   });
@@ -73,7 +73,11 @@ describe('tasks start <id> and tasks done <id>', () => {
   it('start sets in_progress, done sets completed; open blockers are named; output as update', () => {
     const config = listWithBlockedWork();
     const started = run(config, ['-l', 'l', 'start', '3']);
-    expect(started).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: 'warning: #3 is still blocked by #1 (pending)\n' });
+    expect(started).toMatchObject({
+      code: 0,
+      stdout: 'Updated task #3 status\n',
+      stderr: 'warning: #3 is still blocked by #1 (pending)\n',
+    });
     const done = run(config, ['-l', 'l', 'done', '1', '--json']);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ id: '1', status: 'completed' });

@@ -3,10 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, readJson, run, runAsync, writeTask } from '../helpers/cli.js';
-import { hookWorld, writeTeam, type HookWorld } from '../helpers/hooks.js';
+import { type HookWorld, hookWorld, writeTeam } from '../helpers/hooks.js';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: `about ${id}`, status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: `about ${id}`,
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function teamWorld(): HookWorld & { listDir: string; inbox: (agent: string) => string } {
   const world = hookWorld();
@@ -20,24 +28,45 @@ function tasks(world: HookWorld, args: string[]) {
 }
 
 describe('task_assignment messages', () => {
-  it('update --owner in a team list writes exactly what TaskUpdate writes to the new owner\'s inbox', () => {
+  it("update --owner in a team list writes exactly what TaskUpdate writes to the new owner's inbox", () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     const started = Date.now();
     const r = tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice', '--subject', 'New title']);
-    expect(r).toMatchObject({ code: 0, stdout: 'Updated task #1 subject, owner\n', stderr: 'told alice of task #1 (inbox of team "core")\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: 'Updated task #1 subject, owner\n',
+      stderr: 'told alice of task #1 (inbox of team "core")\n',
+    });
     const bytes = fs.readFileSync(world.inbox('alice'), 'utf8');
     const messages = JSON.parse(bytes) as Array<Record<string, unknown>>;
     expect(bytes).toBe(JSON.stringify(messages, null, 2));
     expect(messages).toHaveLength(1);
     const [m] = messages;
     expect(Object.keys(m!)).toEqual(['from', 'text', 'timestamp', 'msgV', 'msg_id', 'type', 'read']);
-    expect(m).toEqual({ from: 'team-lead', text: expect.any(String), timestamp: expect.any(String), msgV: 1, msg_id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'message', read: false });
+    expect(m).toEqual({
+      from: 'team-lead',
+      text: expect.any(String),
+      timestamp: expect.any(String),
+      msgV: 1,
+      msg_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'message',
+      read: false,
+    });
     const at = Date.parse(m!.timestamp as string);
     expect(at).toBeGreaterThanOrEqual(started - 5);
     expect(at).toBeLessThanOrEqual(Date.now());
     // The text: the task as it was before this update (as TaskUpdate sends it), in its key order.
-    expect(m!.text).toBe(JSON.stringify({ type: 'task_assignment', taskId: '1', subject: 'Task 1', description: 'about 1', assignedBy: 'team-lead', timestamp: m!.timestamp }));
+    expect(m!.text).toBe(
+      JSON.stringify({
+        type: 'task_assignment',
+        taskId: '1',
+        subject: 'Task 1',
+        description: 'about 1',
+        assignedBy: 'team-lead',
+        timestamp: m!.timestamp,
+      }),
+    );
     expect(fs.existsSync(`${world.inbox('alice')}.lock`)).toBe(false);
   });
 
@@ -81,7 +110,10 @@ describe('task_assignment messages', () => {
     writeTask(world.list, task('1'));
     expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice']).stderr).toBe('');
     expect(tasks(world, ['-l', 'core', 'update', '1', '--no-owner']).stderr).toBe('');
-    expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob', '--no-notify'])).toMatchObject({ code: 0, stderr: 'not telling bob of task #1 (--no-notify)\n' });
+    expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob', '--no-notify'])).toMatchObject({
+      code: 0,
+      stderr: 'not telling bob of task #1 (--no-notify)\n',
+    });
     expect(readJson(path.join(world.listDir, '1.json'))).toMatchObject({ owner: 'bob' });
     expect(tasks(world, ['-l', 'l', 'update', '1', '--owner', 'alice'])).toMatchObject({ code: 0, stderr: '' });
     expect(fs.existsSync(path.join(world.config, 'teams', 'core', 'inboxes'))).toBe(false);
@@ -95,7 +127,9 @@ describe('task_assignment messages', () => {
     fs.writeFileSync(world.inbox('alice'), '{"not": "an array"}');
     const r = tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^warning: task #1 is assigned to alice, but their inbox could not be written: inbox .*alice\.json is not a JSON array; not writing over it\n$/);
+    expect(r.stderr).toMatch(
+      /^warning: task #1 is assigned to alice, but their inbox could not be written: inbox .*alice\.json is not a JSON array; not writing over it\n$/,
+    );
     expect(fs.readFileSync(world.inbox('alice'), 'utf8')).toBe('{"not": "an array"}');
     expect(readJson(path.join(world.listDir, '1.json'))).toMatchObject({ owner: 'alice' });
   });
@@ -104,12 +138,16 @@ describe('task_assignment messages', () => {
     const world = teamWorld();
     for (let i = 1; i <= 8; i++) writeTask(world.listDir, task(String(i)));
     const writer = new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [path.join(ROOT, 'test', 'helpers', 'inbox-writer.mjs'), world.inbox('alice'), '20', 'w'], { cwd: ROOT });
+      const child = spawn(process.execPath, [path.join(ROOT, 'test', 'helpers', 'inbox-writer.mjs'), world.inbox('alice'), '20', 'w'], {
+        cwd: ROOT,
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.on('close', () => resolve(out.trim()));
     });
-    const updates = Array.from({ length: 8 }, (_, i) => runAsync(world.config, ['-l', 'core', 'update', String(i + 1), '--owner', 'alice'], { cwd: world.project }));
+    const updates = Array.from({ length: 8 }, (_, i) =>
+      runAsync(world.config, ['-l', 'core', 'update', String(i + 1), '--owner', 'alice'], { cwd: world.project }),
+    );
     const results = await Promise.all(updates);
     for (const r of results) expect(r).toMatchObject({ code: 0, stderr: expect.stringMatching(/^told alice of task #\d+/) });
     expect(await writer).toBe('0');

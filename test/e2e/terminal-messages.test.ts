@@ -6,7 +6,15 @@ import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /** What a person at a terminal is told, and asked. */
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function list(): { config: string; dir: string } {
   const config = tempConfig();
@@ -19,8 +27,13 @@ function list(): { config: string; dir: string } {
 describe.skipIf(!tmuxAvailable())('in a terminal', () => {
   it('update says what changed, with the list: owner alice → bob', async () => {
     const { config } = list();
-    const screen = await runInTmux(config, ['-l', 'web-v2', 'update', '2', '--owner', 'bob', '--status', 'in_progress'], { width: 120, height: 10 });
-    expect(screen).toMatch(/✔ Updated #2 in web-v2: (status pending → in progress; owner alice → bob|owner alice → bob; status pending → in progress)/);
+    const screen = await runInTmux(config, ['-l', 'web-v2', 'update', '2', '--owner', 'bob', '--status', 'in_progress'], {
+      width: 120,
+      height: 10,
+    });
+    expect(screen).toMatch(
+      /✔ Updated #2 in web-v2: (status pending → in progress; owner alice → bob|owner alice → bob; status pending → in progress)/,
+    );
     // Piped, the agents' own TaskUpdate wording stays.
     expect(run(config, ['-l', 'web-v2', 'update', '2', '--owner', 'carol']).stdout).toBe('Updated task #2 owner\n');
   });

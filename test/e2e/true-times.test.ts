@@ -8,7 +8,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempConfig, writeTask } from '../helpers/cli.js';
 
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 /** Names, mtimes and ctimes of the folder and everything in it (atime is left out: reading may move it). */
 function stamps(dir: string): Record<string, string> {
@@ -90,7 +98,7 @@ describe('a command that changes nothing leaves the list as it was', () => {
   }
 });
 
-describe('a list\'s change time', () => {
+describe("a list's change time", () => {
   it('is its newest task file or high-water mark, not its folder: refusals do not move a list up', () => {
     const config = tempConfig();
     const older = agentList(config, 'older');

@@ -12,7 +12,11 @@ import { parseNdjson, replay } from '../helpers/replay.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { startWatch } from '../helpers/watch.js';
 
-const lines = (file: string) => fs.readFileSync(path.join(FIXTURES, file), 'utf8').split('\n').filter((l) => l !== '');
+const lines = (file: string) =>
+  fs
+    .readFileSync(path.join(FIXTURES, file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 const TODO_RUN = lines('follow/stream-json-todowrite-run.jsonl');
 const TASK_RUN = lines('follow/stream-json-tasks-run.jsonl');
 const TASKS_V2 = lines('stream-json-tasks-v2.jsonl');
@@ -32,7 +36,9 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const r = await watchStdin(config, TODO_RUN, ['--until', 'all-completed']);
     expect(r.code).toBe(0);
     // Three todos closed, none a verification step: Claude Code's nudge, once.
-    expect(r.stderr).toBe('note: all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done\n');
+    expect(r.stderr).toBe(
+      'note: all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done\n',
+    );
     const events = parseNdjson(r.stdout);
     expect(events[0]).toMatchObject({ event: 'snapshot', list: sessionOf(TODO_RUN), exists: true, tasks: [] });
     expect(events.slice(1, 4).map((e) => [e.event, e.task?.id, e.task?.subject, e.task?.status])).toEqual([
@@ -48,7 +54,13 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
       '3:completed',
     ]);
     const end = events.at(-1)!;
-    expect(end).toMatchObject({ event: 'end', reason: 'condition-met', until: 'all-completed', met: true, nudge: { code: 'verification_missing' } });
+    expect(end).toMatchObject({
+      event: 'end',
+      reason: 'condition-met',
+      until: 'all-completed',
+      met: true,
+      nudge: { code: 'verification_missing' },
+    });
     // It ended at the last TodoWrite, before the run's result event.
     expect(end.run).toBeUndefined();
     expect([...replay(events).values()].every((t) => t.status === 'completed')).toBe(true);
@@ -67,7 +79,8 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const imported = tempConfig();
     expect(run(imported, ['import', path.join(FIXTURES, 'stream-json-tasks-v2.jsonl'), '-l', 'x']).code).toBe(0);
     const list = JSON.parse(run(imported, ['list', '-l', 'x', '--json']).stdout) as Array<Record<string, unknown> & { id: string }>;
-    const strip = (ts: Iterable<Record<string, unknown> & { id: string }>) => [...ts].map((t) => ({ subject: t.subject, status: t.status, owner: t.owner, blockedBy: t.blockedBy }));
+    const strip = (ts: Iterable<Record<string, unknown> & { id: string }>) =>
+      [...ts].map((t) => ({ subject: t.subject, status: t.status, owner: t.owner, blockedBy: t.blockedBy }));
     expect(strip(replay(events).values())).toEqual(strip(list));
   });
 
@@ -83,11 +96,18 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     expect(waited.code).toBe(6);
     // With --json the error is JSON on stderr too.
     expect(JSON.parse(waited.stderr)).toMatchObject({
-      error: { code: 'run_ended', message: "the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending", reason: 'input-ended', result: null },
+      error: {
+        code: 'run_ended',
+        message: "the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending",
+        reason: 'input-ended',
+        result: null,
+      },
     });
     const piped = await runFed(config, ['watch', '--stream', '-', '--until', 'all-completed'], cut);
     expect(piped.code).toBe(6);
-    expect(piped.stderr).toBe("error: the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending\n");
+    expect(piped.stderr).toBe(
+      "error: the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending\n",
+    );
     expect(parseNdjson(waited.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', until: 'all-completed', met: false });
   });
 
@@ -96,9 +116,19 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const r = await watchStdin(config, TASK_RUN, ['--until', 'task:9:completed']);
     expect(r.code).toBe(6);
     expect(JSON.parse(r.stderr)).toMatchObject({
-      error: { code: 'run_ended', message: 'the run ended before task:9:completed held; 3 tasks: 3 done, 0 in progress, 0 pending', reason: 'run-ended', result: 'success' },
+      error: {
+        code: 'run_ended',
+        message: 'the run ended before task:9:completed held; 3 tasks: 3 done, 0 in progress, 0 pending',
+        reason: 'run-ended',
+        result: 'success',
+      },
     });
-    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, run: { result: 'success', isError: false } });
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({
+      event: 'end',
+      reason: 'run-ended',
+      met: false,
+      run: { result: 'success', isError: false },
+    });
     // A verification step was among them: no nudge.
     expect(parseNdjson(r.stdout).at(-1)).not.toHaveProperty('nudge');
   });
@@ -109,14 +139,17 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const r = await watchStdin(config, broken);
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
-    expect(warnings).toEqual([expect.stringMatching(/^warning: line 3 is not JSON \(.+\): skipped$/), 'warning: line 4 is not a JSON object: skipped']);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^warning: line 3 is not JSON \(.+\): skipped$/),
+      'warning: line 4 is not a JSON object: skipped',
+    ]);
     const events = parseNdjson(r.stdout);
     expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended' });
     expect([...replay(events).values()].map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
   });
 });
 
-describe('watch --stream: where the run\'s list folder exists, its files are watched', () => {
+describe("watch --stream: where the run's list folder exists, its files are watched", () => {
   it('shows changes made by others, and the stream ends the watch', async () => {
     const config = freshConfig();
     const session = sessionOf(TASKS_V2);
@@ -174,7 +207,9 @@ describe('watch --session <id>: a TodoWrite session followed by its transcript',
     writeTranscript(config, { sessionId: SESSION, cwd, prompt: 'refactor auth' });
     const r = await runAsync(config, ['watch', '--session', SESSION.slice(0, 8), '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`following the transcript of session 5b1f6a2e (it has no task list; its todos are in ${path.join(config, 'projects', projectFolder(cwd), `${SESSION}.jsonl`)})\n`);
+    expect(r.stderr).toBe(
+      `following the transcript of session 5b1f6a2e (it has no task list; its todos are in ${path.join(config, 'projects', projectFolder(cwd), `${SESSION}.jsonl`)})\n`,
+    );
     const events = parseNdjson(r.stdout);
     expect(events.map((e) => e.event)).toEqual(['snapshot', 'end']);
     expect(events[0]?.tasks?.map((t) => [t.subject, t.status])).toEqual([
@@ -200,21 +235,36 @@ describe('watch --session <id>: a TodoWrite session followed by its transcript',
       { content: 'Run tests', status: 'in_progress', activeForm: 'Running tests' },
     ];
     // A result whose call is not in the transcript still carries the whole list (newTodos).
-    const line = { ...done, tool_use_result: undefined, toolUseResult: { oldTodos: [], newTodos: todos }, sessionId: SESSION, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_new', content: 'ok' }] } };
+    const line = {
+      ...done,
+      tool_use_result: undefined,
+      toolUseResult: { oldTodos: [], newTodos: todos },
+      sessionId: SESSION,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_new', content: 'ok' }] },
+    };
     fs.appendFileSync(transcript, `${JSON.stringify(line)}\n`);
     const update = await watch.waitFor((e) => e.event === 'updated' && e.task?.subject === 'Refactor auth', 'the update');
     expect(update.changes).toEqual({ status: { old: 'in_progress', new: 'completed' } });
     fs.rmSync(live);
     const r = await watch.exited;
     expect(r.code).toBe(6);
-    expect(r.stderr.split('\n')[1]).toContain('"message":"the session stopped running before all-completed held; 3 tasks: 2 done, 1 in progress, 0 pending"');
+    expect(r.stderr.split('\n')[1]).toContain(
+      '"message":"the session stopped running before all-completed held; 3 tasks: 2 done, 1 in progress, 0 pending"',
+    );
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'session-ended', met: false });
   });
 
   it('a session with a list on disk: --session watches that list, as for every command', async () => {
     const config = freshConfig();
     writeTranscript(config, { sessionId: SESSION, cwd: path.join(config, 'home', 'proj') });
-    writeTask(path.join(config, 'tasks', SESSION), { id: '1', subject: 'On disk', description: '', status: 'completed', blocks: [], blockedBy: [] });
+    writeTask(path.join(config, 'tasks', SESSION), {
+      id: '1',
+      subject: 'On disk',
+      description: '',
+      status: 'completed',
+      blocks: [],
+      blockedBy: [],
+    });
     const r = await runAsync(config, ['watch', '--session', SESSION, '--json', '--until', 'all-completed']);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('transcript');
@@ -227,7 +277,12 @@ describe('watch --stream: bad input', () => {
   const cases: Array<[string, string[], number, RegExp]> = [
     ['a file that does not exist', ['watch', '--stream', 'nope.jsonl'], 3, /^error: nope\.jsonl does not exist\n$/],
     ['a folder', ['watch', '--stream', '.'], 2, /^error: \. is a folder, not a stream-json file\n$/],
-    ['--stream with --session', ['watch', '--stream', '-', '--session', 'abc'], 2, /^error: --stream and --session cannot be used together/],
+    [
+      '--stream with --session',
+      ['watch', '--stream', '-', '--session', 'abc'],
+      2,
+      /^error: --stream and --session cannot be used together/,
+    ],
     ['a bad --fail-if-stalled', ['watch', '--fail-if-stalled', 'soon'], 2, /^error: invalid --fail-if-stalled "soon"/],
     ['--fail-if-stalled 0', ['watch', '--fail-if-stalled', '0'], 2, /^error: --fail-if-stalled must be longer than 0/],
     ['an unknown session', ['watch', '--session', 'ffffffff'], 3, /^error: no session "ffffffff"/],

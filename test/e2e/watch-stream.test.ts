@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, baseEnv, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, ROOT, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { normalize, replay, type TaskRecord } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
@@ -124,7 +124,11 @@ describe('watch whose reader goes away', () => {
     run(config, ['-l', 'w', 'create', 'one']);
     // Nothing changes the list while this runs: only the reader's exit can end the watch.
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -l w watch --json | head -1`], { env: baseEnv(config) });
+      const child = spawn(
+        'bash',
+        ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -l w watch --json | head -1`],
+        { env: baseEnv(config) },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, baseEnv, fixtureConfig, run } from '../helpers/cli.js';
+import { BIN, baseEnv, FIXTURES, fixtureConfig, run } from '../helpers/cli.js';
 
 /**
  * The live view in a real terminal: tmux runs a shell in a pane of a fixed size; we type
@@ -37,7 +37,10 @@ async function waitForPane(check: (screen: string) => boolean, what: string, opt
 }
 
 /** A screen is read while the terminal may be half-way through drawing it: wait for all of it. */
-const showsAll = (...patterns: RegExp[]) => (screen: string) => patterns.every((p) => p.test(screen));
+const showsAll =
+  (...patterns: RegExp[]) =>
+  (screen: string) =>
+    patterns.every((p) => p.test(screen));
 
 afterAll(() => {
   if (TMUX && fs.existsSync(socket)) spawnSync('tmux', ['-S', socket, 'kill-server']);

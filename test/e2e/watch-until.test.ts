@@ -6,7 +6,15 @@ import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
 type Seed = Array<Record<string, unknown>>;
-const t = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const t = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 function listWith(tasks: Seed): { config: string; dir: string } {
   const config = tempConfig();
@@ -99,7 +107,9 @@ describe.concurrent.each(CASES)('watch --until $until', (c) => {
     expect(events[1]?.tasks).toEqual(c.pending);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ error: { code: 'timeout', message: expect.stringContaining(`timed out after 1s before ${c.until} held`) } });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      error: { code: 'timeout', message: expect.stringContaining(`timed out after 1s before ${c.until} held`) },
+    });
   });
 });
 

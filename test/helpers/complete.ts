@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, ROOT, baseEnv, run, type RunResult } from './cli.js';
+import { BIN, baseEnv, ROOT, type RunResult, run } from './cli.js';
 
 /** Helpers for completion tests: `tasks __complete` and the real shells with the real scripts. */
 
@@ -74,7 +74,12 @@ function shellResult(r: ReturnType<typeof spawnSync>): ShellRun {
 }
 
 /** Bash: the script's completion function called as bash calls it (test/helpers/bash-complete.sh). */
-export function bashComplete(line: string, config: string, bin: string, opts: { cwd?: string; env?: Record<string, string | undefined>; compType?: number } = {}): ShellRun {
+export function bashComplete(
+  line: string,
+  config: string,
+  bin: string,
+  opts: { cwd?: string; env?: Record<string, string | undefined>; compType?: number } = {},
+): ShellRun {
   const harness = path.join(ROOT, 'test', 'helpers', 'bash-complete.sh');
   const r = spawnSync('bash', ['--norc', '--noprofile', harness, path.join(COMPLETIONS, 'tasks.bash'), line, String(opts.compType ?? 9)], {
     env: shellEnv(config, bin, opts.env),
@@ -86,7 +91,12 @@ export function bashComplete(line: string, config: string, bin: string, opts: { 
 }
 
 /** Zsh: the real completion system in a pseudo-terminal (test/helpers/zsh-complete.zsh). */
-export function zshComplete(line: string, config: string, bin: string, opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): ShellRun {
+export function zshComplete(
+  line: string,
+  config: string,
+  bin: string,
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): ShellRun {
   const r = spawnSync('zsh', ['-f', path.join(ROOT, 'test', 'helpers', 'zsh-complete.zsh'), path.join(COMPLETIONS, '_tasks'), line], {
     env: { ...shellEnv(config, bin, opts.env), ZSH_COMPLETE_TIMEOUT: '50' },
     cwd: opts.cwd ?? config,
@@ -97,7 +107,12 @@ export function zshComplete(line: string, config: string, bin: string, opts: { c
 }
 
 /** Fish: `complete -C` after sourcing the script; prints `value<TAB>description` lines. */
-export function fishComplete(line: string, config: string, bin: string, opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): ShellRun {
+export function fishComplete(
+  line: string,
+  config: string,
+  bin: string,
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): ShellRun {
   const r = spawnSync('fish', ['--no-config', '-c', 'source $COMPLETIONS/tasks.fish; complete -C $LINE'], {
     env: { ...shellEnv(config, bin, opts.env), COMPLETIONS, LINE: line },
     cwd: opts.cwd ?? config,

@@ -5,7 +5,12 @@ import { BIN, baseEnv, type RunResult } from './cli.js';
  * `tasks <args>` with `lines` written to its stdin one at a time, `delayMs` apart, as a
  * running agent's pipe delivers them; stdin is closed after the last line unless `keepOpen`.
  */
-export function runFed(config: string, args: string[], lines: readonly string[], opts: { delayMs?: number; keepOpen?: boolean; env?: Record<string, string | undefined> } = {}): Promise<RunResult> {
+export function runFed(
+  config: string,
+  args: string[],
+  lines: readonly string[],
+  opts: { delayMs?: number; keepOpen?: boolean; env?: Record<string, string | undefined> } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(config, opts.env), cwd: config });
     let stdout = '';

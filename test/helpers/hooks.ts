@@ -75,7 +75,15 @@ export function writeTeam(world: HookWorld, name: string, members: string[]): vo
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'config.json'),
-    JSON.stringify({ name, leadAgentId: `team-lead@${name}`, members: members.map((m) => ({ name: m, agentId: `${m}@${name}`, agentType: 'general-purpose' })) }, null, 2),
+    JSON.stringify(
+      {
+        name,
+        leadAgentId: `team-lead@${name}`,
+        members: members.map((m) => ({ name: m, agentId: `${m}@${name}`, agentType: 'general-purpose' })),
+      },
+      null,
+      2,
+    ),
   );
 }
 

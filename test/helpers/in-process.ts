@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Readable } from 'node:stream';
 import { run } from '../../src/cli/run.js';
-import { IO } from '../../src/cli/runtime/io.js';
 import type { OutputTarget } from '../../src/cli/runtime/fd-output.js';
+import { IO } from '../../src/cli/runtime/io.js';
 import { baseEnv, type RunResult } from './cli.js';
 
 export interface InProcessOptions {

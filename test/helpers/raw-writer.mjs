@@ -10,7 +10,10 @@ import path from 'node:path';
 const [dir, first, last, changes, seedArg] = process.argv.slice(2);
 let seed = Number(seedArg) || 1;
 // The high bits: an LCG's low bits repeat with a short period.
-const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), Math.floor(seed / 65536) % n);
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return Math.floor(seed / 65536) % n;
+};
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const lo = Number(first);
 const hi = Number(last);

@@ -23,7 +23,7 @@ export function parseNdjson(text: string): StreamEvent[] {
 
 export function replay(events: readonly StreamEvent[]): Map<string, TaskRecord> {
   const first = events[0];
-  if (!first || first.event !== 'snapshot') throw new Error(`the stream must start with a snapshot, not ${first?.event}`);
+  if (first?.event !== 'snapshot') throw new Error(`the stream must start with a snapshot, not ${first?.event}`);
   const state = new Map<string, TaskRecord>((first.tasks ?? []).map((t) => [t.id, t]));
   for (const e of events.slice(1)) {
     switch (e.event) {
@@ -71,7 +71,11 @@ export function normalize(tasks: Iterable<TaskRecord>): Record<string, unknown> 
   const sortKeys = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sortKeys);
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+      );
     }
     return v;
   };

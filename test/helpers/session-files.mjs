@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code-2.1.328', 'transcript-todowrite-v1.jsonl');
+const FIXTURE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'claude-code-2.1.328',
+  'transcript-todowrite-v1.jsonl',
+);
 const REAL = fs.readFileSync(FIXTURE, 'utf8').trimEnd().split('\n');
 const REAL_ID = '86bc41b1-7b55-4382-aa2a-0eca0db6ae41';
 

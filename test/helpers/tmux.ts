@@ -40,7 +40,19 @@ export function startInTmux(
   const cwd = fs.existsSync(config) ? config : '/';
   // tmux hands the command to sh -c: single quotes keep $? for bash.
   const script = `${quoted}; echo EXIT=$?; sleep 600`.replace(/'/g, `'\\''`);
-  tmux('new-session', '-d', '-s', 'p', '-x', String(size.width), '-y', String(size.height), '-c', cwd, `bash --norc --noprofile -c '${script}'`);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'p',
+    '-x',
+    String(size.width),
+    '-y',
+    String(size.height),
+    '-c',
+    cwd,
+    `bash --norc --noprofile -c '${script}'`,
+  );
   const pane: Pane = {
     screen: () => tmux('capture-pane', '-p', '-t', 'p'),
     type: (text) => void tmux('send-keys', '-t', 'p', '-l', text),

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { BIN, baseEnv, type RunResult } from './cli.js';
 import { parseNdjson, type StreamEvent } from './replay.js';
 

@@ -64,8 +64,18 @@ function shownBlockers(task: Task, view: TaskGetView): string[] {
 }
 
 /** TaskGet's data: these fields only (no owner, no metadata), `blockedBy` as the release shows it. */
-export function taskGetData(task: Task, view: TaskGetView = {}): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
-  return { id: task.id, subject: task.subject, description: task.description, status: task.status, blocks: task.blocks, blockedBy: shownBlockers(task, view) };
+export function taskGetData(
+  task: Task,
+  view: TaskGetView = {},
+): Pick<Task, 'id' | 'subject' | 'description' | 'status' | 'blocks' | 'blockedBy'> {
+  return {
+    id: task.id,
+    subject: task.subject,
+    description: task.description,
+    status: task.status,
+    blocks: task.blocks,
+    blockedBy: shownBlockers(task, view),
+  };
 }
 
 /** TaskGet's text. */

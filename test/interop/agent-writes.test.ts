@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { tempConfig } from '../helpers/cli.js';
 import { claudeVersion, runAgent } from './agent.js';
 import { taskGetData, taskGetText, taskGetViewFor, taskListData, taskListText } from './agent-views.js';
 import type { Turn } from './mock-model.js';
@@ -15,7 +15,10 @@ import { TasksCli } from './tasks-cli.js';
  * is exercised, and the agent's own TaskList/TaskGet are compared with ours.
  */
 
-const docs = [5, 6, 7, 8, 9, 10, 11].map((n) => ({ name: 'TaskCreate' as const, input: { subject: `Write docs part ${n}`, description: `part ${n}` } }));
+const docs = [5, 6, 7, 8, 9, 10, 11].map((n) => ({
+  name: 'TaskCreate' as const,
+  input: { subject: `Write docs part ${n}`, description: `part ${n}` },
+}));
 
 const turns: Turn[] = [
   [
@@ -56,10 +59,21 @@ const turns: Turn[] = [
 /** What the script must leave, written out by hand from the agents' rules. */
 function expectedTasks(): Task[] {
   const plain = (id: string, subject: string, description: string, extra: Partial<Task> = {}): Task => ({
-    id, subject, description, status: 'pending', blocks: [], blockedBy: [], ...extra,
+    id,
+    subject,
+    description,
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+    ...extra,
   });
   return [
-    plain('1', 'Analyse code', 'Read src/ and list modules', { activeForm: 'Analysing code', owner: 'researcher', status: 'completed', blocks: ['2'] }),
+    plain('1', 'Analyse code', 'Read src/ and list modules', {
+      activeForm: 'Analysing code',
+      owner: 'researcher',
+      status: 'completed',
+      blocks: ['2'],
+    }),
     plain('2', 'Refactor auth module', 'Split auth.py in two', { activeForm: 'Refactoring auth', blocks: ['4'], blockedBy: ['1'] }),
     // 3 deleted: gone from 1.blocks and 4.blockedBy too
     plain('4', 'Run tests', 'npm test', { blockedBy: ['2'], metadata: { note: 'after refactor' } }),
@@ -101,7 +115,7 @@ describe('scenario 1: the agent writes, tasks reads', () => {
     // Our reading agrees with the agent's own TaskList and TaskGet, text and data.
     const [taskList, get4, get11, get3] = stream.calls.slice(-4);
     expect(taskList?.text).toBe(taskListText(listed));
-    expect((taskList?.data as { tasks: unknown }).tasks).toEqual(taskListData(listed));
+    expect((taskList!.data as { tasks: unknown }).tasks).toEqual(taskListData(listed));
     expect(taskList?.text).toContain('#11 [pending] Write docs part 11 [blocked by #9]');
     const four = files.get('4') as Task;
     const eleven = files.get('11') as Task;

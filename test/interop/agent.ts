@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { startMockModel, type MockModelOptions, type ReceivedResult, type Turn } from './mock-model.js';
-import { parseStream, type AgentStream } from './stream.js';
+import { type MockModelOptions, type ReceivedResult, startMockModel, type Turn } from './mock-model.js';
+import { type AgentStream, parseStream } from './stream.js';
 
 /**
  * Run the real Claude Code once, headless, against a scripted model on loopback, with its
@@ -115,14 +115,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     const problems: string[] = [];
     if (timedOut) problems.push(`killed after ${timeoutMs} ms`);
     if (code !== 0) problems.push(`exit code ${code}`);
-    if (stream.version !== claudeVersion()) problems.push(`reports Claude Code ${stream.version ?? '(no init event)'}, under test ${claudeVersion()}`);
+    if (stream.version !== claudeVersion())
+      problems.push(`reports Claude Code ${stream.version ?? '(no init event)'}, under test ${claudeVersion()}`);
     if (model.turnsServed() !== options.turns.length) problems.push(`${model.turnsServed()} of ${options.turns.length} turns served`);
     const unanswered = stream.calls.filter((c) => !c.answered).map((c) => c.name);
     if (unanswered.length > 0) problems.push(`calls without a result: ${unanswered.join(', ')}`);
     if (model.strayRequests.length > 0) problems.push(`requests the mock does not serve: ${model.strayRequests.join(', ')}`);
     if (stream.resultSubtype !== 'success') problems.push(`result ${stream.resultSubtype ?? '(none)'}`);
     if (problems.length > 0) {
-      throw new Error(`agent run failed (${problems.join('; ')})\nstderr: ${stderr.trim().slice(-2000)}\nstdout tail: ${stdout.slice(-1500)}`);
+      throw new Error(
+        `agent run failed (${problems.join('; ')})\nstderr: ${stderr.trim().slice(-2000)}\nstdout tail: ${stdout.slice(-1500)}`,
+      );
     }
     return { stream, stdout, stderr, received: model.received };
   } finally {

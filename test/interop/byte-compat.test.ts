@@ -26,7 +26,17 @@ const START: Record<string, string> = {
   '2': fresh('2', 'B'),
   '3': fresh('3', 'C'),
   '4': JSON.stringify(
-    { id: '4', subject: 'D', description: 'd', activeForm: 'Ding', owner: 'amy', status: 'in_progress', blocks: [], blockedBy: [], metadata: { keep: 1, drop: 2 } },
+    {
+      id: '4',
+      subject: 'D',
+      description: 'd',
+      activeForm: 'Ding',
+      owner: 'amy',
+      status: 'in_progress',
+      blocks: [],
+      blockedBy: [],
+      metadata: { keep: 1, drop: 2 },
+    },
     null,
     2,
   ),
@@ -48,13 +58,19 @@ const UPDATES: Array<{ input: Record<string, unknown>; flags: string[] }> = [
     input: { taskId: '3', metadata: { m: 1 }, owner: 'bob', activeForm: 'Cing', status: 'in_progress', subject: 'C2', description: 'd2' },
     flags: ['--meta', 'm:=1', '--owner', 'bob', '--active-form', 'Cing', '--status', 'in_progress', '--subject', 'C2', '-d', 'd2'],
   },
-  { input: { taskId: '4', status: 'completed', metadata: { drop: null, add: 'x' } }, flags: ['--status', 'completed', '--unset-meta', 'drop', '--meta', 'add=x'] },
+  {
+    input: { taskId: '4', status: 'completed', metadata: { drop: null, add: 'x' } },
+    flags: ['--status', 'completed', '--unset-meta', 'drop', '--meta', 'add=x'],
+  },
   { input: { taskId: '5', metadata: { k: null }, addBlocks: ['6'] }, flags: ['--unset-meta', 'k', '--add-blocks', '6'] },
   { input: { taskId: '7', status: 'in_progress' }, flags: ['--status', 'in_progress'] },
   { input: { taskId: '8', owner: 'zed' }, flags: ['--owner', 'zed'] },
   { input: { taskId: '9', description: 'naïve “quotes” \u2028 and a tab\there' }, flags: ['-d', 'naïve “quotes” \u2028 and a tab\there'] },
   { input: { taskId: '10', metadata: { cfg: { c: 3 } } }, flags: ['--meta', 'cfg:={"c":3}'] },
-  { input: { taskId: '11', status: 'pending', subject: 'K2', addBlockedBy: ['12'] }, flags: ['--status', 'pending', '--subject', 'K2', '--add-blocked-by', '12'] },
+  {
+    input: { taskId: '11', status: 'pending', subject: 'K2', addBlockedBy: ['12'] },
+    flags: ['--status', 'pending', '--subject', 'K2', '--add-blocked-by', '12'],
+  },
 ];
 
 /** Creates, as TaskCreate input and as `tasks create` arguments; ids 13 and 14 on both sides. */
@@ -101,7 +117,10 @@ describe('byte compatibility with the agent', () => {
       expect(said.trimEnd(), `tasks update ${id} reports what TaskUpdate reported`).toBe(agentSaid.get(id));
     }
     for (const c of CREATES) await ourSide.ok('create', ...c.args);
-    expect(callsOf(stream, 'TaskCreate').map((c) => c.text)).toEqual(['Task #13 created successfully: New one', 'Task #14 created successfully: Plain']);
+    expect(callsOf(stream, 'TaskCreate').map((c) => c.text)).toEqual([
+      'Task #13 created successfully: New one',
+      'Task #14 created successfully: Plain',
+    ]);
 
     const theirs = snapshot(agentSide);
     const ours = snapshot(ourSide);

@@ -105,7 +105,13 @@ export function reportedVersion(bin: string): string {
     encoding: 'utf8',
     timeout: 60_000,
     cwd: home,
-    env: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      CLAUDE_CONFIG_DIR: home,
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    },
   });
   fs.rmSync(home, { recursive: true, force: true });
   if (r.status !== 0) {
@@ -134,7 +140,9 @@ export function ensureClaude(version: string, log: (line: string) => void = () =
   try {
     fs.mkdirSync(own, { recursive: true });
   } catch (err) {
-    throw new InstallError(`cannot create the cache folder ${own}: ${(err as Error).message}; set TASKS_INTEROP_CACHE to a writable folder`);
+    throw new InstallError(
+      `cannot create the cache folder ${own}: ${(err as Error).message}; set TASKS_INTEROP_CACHE to a writable folder`,
+    );
   }
   // Node 20 makes npm warn about the package's engines field; it installs all the same.
   const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', own, spec], {
@@ -146,7 +154,10 @@ export function ensureClaude(version: string, log: (line: string) => void = () =
   if (r.status !== 0 || !installed) {
     const why = r.error ? r.error.message : `npm exited with ${r.status ?? r.signal}`;
     const tail = npmErrorSummary(`${r.stderr ?? ''}\n${r.stdout ?? ''}`);
-    const missing = r.status === 0 ? `; npm succeeded but ${platformPackage().name} (the native binary) is not there: no build of this release for ${process.platform}-${process.arch}?` : '';
+    const missing =
+      r.status === 0
+        ? `; npm succeeded but ${platformPackage().name} (the native binary) is not there: no build of this release for ${process.platform}-${process.arch}?`
+        : '';
     throw new InstallError(
       `cannot install ${spec} into ${own}: ${why}${missing}\n  ${tail}\n` +
         'The interop suite needs the real Claude Code. Check access to the npm registry, or set ' +

@@ -35,7 +35,10 @@ describe('scenario 4: concurrent creates from agents and tasks', () => {
 
     const agents = Array.from({ length: AGENTS }, (_, a) => {
       const turns: Turn[] = Array.from({ length: TURNS }, (_, t) =>
-        Array.from({ length: PER_TURN }, (_, i) => ({ name: 'TaskCreate' as const, input: { subject: `agent ${a} turn ${t} #${i}`, description: `a${a}` } })),
+        Array.from({ length: PER_TURN }, (_, i) => ({
+          name: 'TaskCreate' as const,
+          input: { subject: `agent ${a} turn ${t} #${i}`, description: `a${a}` },
+        })),
       );
       return runAgent({
         configDir: config,

@@ -69,7 +69,12 @@ describe('scenario 5: the agent and tasks update one task at the same time', () 
     expect(said).toEqual(agentKeys.map((_, t) => (t === 0 ? 'Updated task #1 metadata, status' : 'Updated task #1 metadata')));
     const task = cli.files().get('1');
     expect(Object.keys(task?.metadata ?? {}).sort(), 'agent writes that survived').toEqual(agentKeys);
-    expect(task).toMatchObject({ status: 'in_progress', subject: `subject rev ${PER_PROC}`, activeForm: `activeForm rev ${PER_PROC}`, owner: `owner rev ${PER_PROC}` });
+    expect(task).toMatchObject({
+      status: 'in_progress',
+      subject: `subject rev ${PER_PROC}`,
+      activeForm: `activeForm rev ${PER_PROC}`,
+      owner: `owner rev ${PER_PROC}`,
+    });
     expect(task?.description === LONG_DESCRIPTION, 'the long description is intact').toBe(true);
     expect(cli.leftoverLocks()).toEqual([]);
     fs.rmSync(config, { recursive: true, force: true }); // kept only when a round fails, to look at

@@ -85,7 +85,11 @@ function tasksRunsProjectHooks(w: World, cwd: string): boolean {
 describe('folder trust: tasks runs project hooks exactly where Claude Code trusts the folder', () => {
   const cases: Array<{ name: string; setup: (w: World) => { cwd: string; trusted: string[] }; trusted: boolean }> = [
     { name: 'no record', setup: (w) => ({ cwd: mkdir(w.root, 'plain'), trusted: [] }), trusted: false },
-    { name: 'a record on the folder', setup: (w) => ({ cwd: mkdir(w.root, 'plain'), trusted: [path.join(w.root, 'plain')] }), trusted: true },
+    {
+      name: 'a record on the folder',
+      setup: (w) => ({ cwd: mkdir(w.root, 'plain'), trusted: [path.join(w.root, 'plain')] }),
+      trusted: true,
+    },
     {
       name: 'a record on the repository root, run from a folder inside it',
       setup: (w) => {
@@ -99,7 +103,11 @@ describe('folder trust: tasks runs project hooks exactly where Claude Code trust
       setup: (w) => ({ cwd: gitRepo(w.root, 'repo'), trusted: [w.root] }),
       trusted: false,
     },
-    { name: 'outside a repository, a record on a folder above', setup: (w) => ({ cwd: mkdir(mkdir(w.root, 'a'), 'b'), trusted: [w.root] }), trusted: true },
+    {
+      name: 'outside a repository, a record on a folder above',
+      setup: (w) => ({ cwd: mkdir(mkdir(w.root, 'a'), 'b'), trusted: [w.root] }),
+      trusted: true,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: ${c.trusted ? 'trusted' : 'not trusted'}, by both`, () => {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { PIN, ensureClaude, versionUnderTest } from './claude-install.js';
+import { ensureClaude, PIN, versionUnderTest } from './claude-install.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,7 +18,10 @@ declare module 'vitest' {
 export default function setup(project: TestProject): void {
   const version = versionUnderTest();
   const bin = ensureClaude(version, (line) => process.stderr.write(`${line}\n`));
-  const which = version === PIN.version ? 'the pinned release' : `not the pinned ${PIN.version}: TASKS_INTEROP_CLAUDE_VERSION=${process.env.TASKS_INTEROP_CLAUDE_VERSION}`;
+  const which =
+    version === PIN.version
+      ? 'the pinned release'
+      : `not the pinned ${PIN.version}: TASKS_INTEROP_CLAUDE_VERSION=${process.env.TASKS_INTEROP_CLAUDE_VERSION}`;
   process.stderr.write(`interop: Claude Code ${version} (${which}) at ${bin}\n`);
   project.provide('claudeBin', bin);
   project.provide('claudeVersion', version);

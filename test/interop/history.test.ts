@@ -52,7 +52,10 @@ describe('the real Claude Code and tasks: one history', () => {
 
     const log = await tasks('log');
     expect(log.code, log.stderr).toBe(0);
-    const lines = log.stdout.trimEnd().split('\n').map((l) => l.replace(/^\S+ \S+ {2}/, '').replace(/ {2,}/g, '  '));
+    const lines = log.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/^\S+ \S+ {2}/, '').replace(/ {2,}/g, '  '));
     const agent = `agent of session ${session.slice(0, 8)}`;
     expect(lines).toEqual([
       `#1  ${agent}  created Plan`,
@@ -69,14 +72,49 @@ describe('the real Claude Code and tasks: one history', () => {
     ]);
     expect(log.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\n$/);
 
-    const json = (await tasks('log', '4', '--json')).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const json = (await tasks('log', '4', '--json')).stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const who = { kind: 'agent', name: null, session };
     const person = { kind: 'person', name: 'carol', session: null };
     expect(json).toEqual([
-      { at: expect.any(String), task: '4', op: 'create', who, changes: { subject: { new: 'Ship' }, description: { new: 'Ship (agent)' }, status: { new: 'pending' } }, source: 'transcript', command: null },
-      { at: expect.any(String), task: '4', op: 'update', who, changes: { blockedBy: { old: [], new: ['2'] } }, source: 'transcript', command: null },
-      { at: expect.any(String), task: '4', op: 'update', who: person, changes: { blockedBy: { old: ['2'], new: [] } }, source: 'journal', command: 'unblock' },
-      { at: expect.any(String), task: '4', op: 'update', who, changes: { status: { old: 'pending', new: 'in_progress' } }, source: 'transcript', command: null },
+      {
+        at: expect.any(String),
+        task: '4',
+        op: 'create',
+        who,
+        changes: { subject: { new: 'Ship' }, description: { new: 'Ship (agent)' }, status: { new: 'pending' } },
+        source: 'transcript',
+        command: null,
+      },
+      {
+        at: expect.any(String),
+        task: '4',
+        op: 'update',
+        who,
+        changes: { blockedBy: { old: [], new: ['2'] } },
+        source: 'transcript',
+        command: null,
+      },
+      {
+        at: expect.any(String),
+        task: '4',
+        op: 'update',
+        who: person,
+        changes: { blockedBy: { old: ['2'], new: [] } },
+        source: 'journal',
+        command: 'unblock',
+      },
+      {
+        at: expect.any(String),
+        task: '4',
+        op: 'update',
+        who,
+        changes: { status: { old: 'pending', new: 'in_progress' } },
+        source: 'transcript',
+        command: null,
+      },
     ]);
     const times = json.map((e) => Date.parse(e.at as string));
     expect([...times].sort((a, b) => a - b)).toEqual(times);

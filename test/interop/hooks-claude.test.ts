@@ -39,7 +39,9 @@ echo "test suite fails" >&2; exit 2`,
     expect(tasks(['create', 'Person task', '-d', 'done from the terminal']).stdout).toBe('2\n');
 
     // Gate closed: the agent's completion and ours are both refused; nothing changes.
-    const agentBlocked = await claude(world.config, world.project, 'shared', [[{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }]]);
+    const agentBlocked = await claude(world.config, world.project, 'shared', [
+      [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }],
+    ]);
     expect(agentBlocked.join('\n')).toMatch(/TaskCompleted hook feedback:[\s\S]*test suite fails/);
     const ours = tasks(['update', '2', '--status', 'completed']);
     expect(ours).toMatchObject({ code: 4, stderr: 'error: TaskCompleted hook blocked completing task #2: test suite fails\n' });
@@ -48,7 +50,9 @@ echo "test suite fails" >&2; exit 2`,
 
     // Gate open: both go through.
     fs.writeFileSync(passFile, '');
-    const agentAllowed = await claude(world.config, world.project, 'shared', [[{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }]]);
+    const agentAllowed = await claude(world.config, world.project, 'shared', [
+      [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }],
+    ]);
     expect(agentAllowed).toContain('Updated task #1 status');
     expect(tasks(['update', '2', '--status', 'completed'])).toMatchObject({ code: 0, stdout: 'Updated task #2 status\n' });
     expect(readJson(path.join(listDir, '1.json'))).toMatchObject({ status: 'completed' });
@@ -64,7 +68,11 @@ echo "test suite fails" >&2; exit 2`,
     ]);
     expect(inputs.map((i) => String(i.session_id).startsWith('tasks-cli-'))).toEqual([false, true, false, true]);
     for (const input of inputs) {
-      expect(input).toMatchObject({ task_subject: expect.any(String), task_description: expect.any(String), transcript_path: expect.any(String) });
+      expect(input).toMatchObject({
+        task_subject: expect.any(String),
+        task_description: expect.any(String),
+        transcript_path: expect.any(String),
+      });
     }
   }, 240_000);
 
@@ -90,6 +98,12 @@ echo "test suite fails" >&2; exit 2`,
     const agentText = JSON.parse(agent.text as string) as Record<string, unknown>;
     const ourText = JSON.parse(ours.text as string) as Record<string, unknown>;
     expect(Object.keys(ourText)).toEqual(Object.keys(agentText));
-    expect({ ...ourText, timestamp: '<ts>' }).toEqual({ ...agentText, taskId: '2', subject: 'Second', description: 'two', timestamp: '<ts>' });
+    expect({ ...ourText, timestamp: '<ts>' }).toEqual({
+      ...agentText,
+      taskId: '2',
+      subject: 'Second',
+      description: 'two',
+      timestamp: '<ts>',
+    });
   }, 240_000);
 });

@@ -32,7 +32,11 @@ describe('scenario 3: deleted ids stay used on both sides', () => {
     expect(createdId(create!)).toBe('4');
     expect(callsOf(stream, 'TaskList')[0]?.text).toBe('#1 [pending] One\n#2 [pending] Two\n#4 [pending] Four');
     expect([...cli.files().keys()].sort()).toEqual(['1', '2', '4']);
-    expect((await cli.list()).map((t) => [t.id, t.subject])).toEqual([['1', 'One'], ['2', 'Two'], ['4', 'Four']]);
+    expect((await cli.list()).map((t) => [t.id, t.subject])).toEqual([
+      ['1', 'One'],
+      ['2', 'Two'],
+      ['4', 'Four'],
+    ]);
   });
 
   it('the agent deletes (TaskUpdate status deleted), then tasks creates: tasks takes a fresh id', async () => {

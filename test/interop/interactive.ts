@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { claudeBin } from './agent.js';
-import { startMockModel, type MockModel, type Turn } from './mock-model.js';
+import { type MockModel, startMockModel, type Turn } from './mock-model.js';
 
 /**
  * The real Claude Code, interactive, in a tmux pane of its own server (a socket in the
@@ -32,10 +32,19 @@ export async function startInteractive(opts: {
   const model = await startMockModel({ turns: [], byPrompt: opts.byPrompt });
   const globalConfig = path.join(opts.configDir, '.claude.json');
   const existing = fs.existsSync(globalConfig) ? (JSON.parse(fs.readFileSync(globalConfig, 'utf8')) as Record<string, unknown>) : {};
-  const projects = { ...((existing.projects as Record<string, unknown>) ?? {}), [opts.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } };
+  const projects = {
+    ...((existing.projects as Record<string, unknown>) ?? {}),
+    [opts.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] },
+  };
   fs.writeFileSync(
     globalConfig,
-    JSON.stringify({ ...existing, hasCompletedOnboarding: true, theme: 'dark', projects, customApiKeyResponses: { approved: [KEY], rejected: [] } }),
+    JSON.stringify({
+      ...existing,
+      hasCompletedOnboarding: true,
+      theme: 'dark',
+      projects,
+      customApiKeyResponses: { approved: [KEY], rejected: [] },
+    }),
   );
   const socket = path.join(opts.configDir, `tmux-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
   const env: Record<string, string> = {
@@ -56,7 +65,9 @@ export async function startInteractive(opts: {
     ...opts.env,
   };
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = `cd ${quote(opts.cwd)} && env -i ${Object.entries(env).map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${quote(claudeBin())} --allowedTools ${quote('TaskCreate TaskUpdate TaskList TaskGet TodoWrite')}; sleep 600`;
+  const command = `cd ${quote(opts.cwd)} && env -i ${Object.entries(env)
+    .map(([k, v]) => quote(`${k}=${v}`))
+    .join(' ')} ${quote(claudeBin())} --allowedTools ${quote('TaskCreate TaskUpdate TaskList TaskGet TodoWrite')}; sleep 600`;
   const tmux = (...args: string[]) => {
     const r = spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', timeout: 20_000 });
     if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);

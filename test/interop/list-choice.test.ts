@@ -54,7 +54,10 @@ function liveFiles(config: string): Array<{ file: string; pid: number; sessionId
   return fs
     .readdirSync(dir)
     .filter((n) => /^\d+\.json$/.test(n))
-    .map((n) => ({ file: path.join(dir, n), ...(JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { pid: number; sessionId: string; cwd: string }) }));
+    .map((n) => ({
+      file: path.join(dir, n),
+      ...(JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { pid: number; sessionId: string; cwd: string }),
+    }));
 }
 
 function world() {
@@ -87,15 +90,32 @@ describe('the real Claude Code: which list', () => {
     expect((await w.tasks(w.home, ['-l', 'other', 'create', 'Elsewhere'])).code).toBe(0);
     const bound = await w.tasks(repo, ['use', 'refactor']);
     expect(bound.code, bound.stderr).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'refactor' } });
-    await runAgent({ configDir: w.config, listId: undefined, cwd: repo, prompt: 'split the handlers', turns: [CREATE('Split the handlers')] });
-    await runAgent({ configDir: w.config, listId: undefined, cwd: w.dir('work/api/src'), prompt: 'test the handlers', turns: [CREATE('Test the handlers')] });
+    expect(JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'refactor' },
+    });
+    await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: repo,
+      prompt: 'split the handlers',
+      turns: [CREATE('Split the handlers')],
+    });
+    await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: w.dir('work/api/src'),
+      prompt: 'test the handlers',
+      turns: [CREATE('Test the handlers')],
+    });
     expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(['other', 'refactor']);
     // tasks in the project: the bound list, and not a word about it.
     const listed = await w.tasks(w.dir('work/api/src'), ['list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stderr).toBe('');
-    expect((JSON.parse(listed.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Split the handlers', 'Test the handlers']);
+    expect((JSON.parse(listed.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual([
+      'Split the handlers',
+      'Test the handlers',
+    ]);
     // lists: the named list, with the two sessions that wrote to it.
     const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
     expect(rows.find((r) => r.id === 'refactor')?.sessions.map((s) => s.state)).toEqual(['ended', 'ended']);
@@ -109,7 +129,13 @@ describe('the real Claude Code: which list', () => {
     const w = world();
     const proj = w.dir('work/release');
     const env = { CLAUDE_CODE_TASK_LIST_ID: 'release-7' };
-    await runAgent({ configDir: w.config, listId: 'release-7', cwd: proj, prompt: 'plan the release', turns: [CREATE('Tag the release'), CREATE('Publish the notes')] });
+    await runAgent({
+      configDir: w.config,
+      listId: 'release-7',
+      cwd: proj,
+      prompt: 'plan the release',
+      turns: [CREATE('Tag the release'), CREATE('Publish the notes')],
+    });
     const hold = gate();
     const worker = runAgent({
       configDir: w.config,
@@ -117,12 +143,16 @@ describe('the real Claude Code: which list', () => {
       cwd: proj,
       prompt: 'work on the release',
       // As a worker does: look at the list, take a task, and work on it (held: alive and busy).
-      turns: [[{ name: 'TaskList', input: {} }], [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'worker' } }], [{ name: 'TaskList', input: {} }]],
+      turns: [
+        [{ name: 'TaskList', input: {} }],
+        [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'worker' } }],
+        [{ name: 'TaskList', input: {} }],
+      ],
       beforeTurn: (i) => (i === 2 ? hold.wait() : undefined),
       env,
     });
     await hold.arrived;
-    const live = await waitFor('the worker\'s live file', () => liveFiles(w.config)[0]);
+    const live = await waitFor("the worker's live file", () => liveFiles(w.config)[0]);
     const offered = async () => {
       const r = await w.tasks(proj, ['-l', 'release-7', 'release', '--gone', '-n', '--json']);
       expect(r.code, r.stderr).toBe(0);
@@ -190,7 +220,7 @@ describe('the real Claude Code: which list', () => {
     expect(write.stderr).toContain(`tasks -l ${sessionId} import `);
   });
 
-  it('after /clear in an interactive session, tasks create lands in the new session\'s list, and the agent sees it', async () => {
+  it("after /clear in an interactive session, tasks create lands in the new session's list, and the agent sees it", async () => {
     const w = world();
     const proj = w.dir('work/web');
     const session = await startInteractive({

@@ -72,9 +72,7 @@ interface Message {
 const USAGE = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
 function sseEvents(message: Message): Array<[string, Record<string, unknown>]> {
-  const events: Array<[string, Record<string, unknown>]> = [
-    ['message_start', { message: { ...message, content: [], stop_reason: null } }],
-  ];
+  const events: Array<[string, Record<string, unknown>]> = [['message_start', { message: { ...message, content: [], stop_reason: null } }]];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
@@ -138,18 +136,55 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     const typed = options.byPrompt && offersTools && prompt !== undefined ? options.byPrompt(prompt) : undefined;
     if (typed !== undefined) {
       served += 1;
-      const content: Block[] = typed.map((call, i) => ({ type: 'tool_use', id: `toolu_mock_${seq}_${i}`, name: call.name, input: call.input }));
-      return { id, type: 'message', role: 'assistant', model: 'claude-mock', content, stop_reason: 'tool_use', stop_sequence: null, usage: USAGE };
+      const content: Block[] = typed.map((call, i) => ({
+        type: 'tool_use',
+        id: `toolu_mock_${seq}_${i}`,
+        name: call.name,
+        input: call.input,
+      }));
+      return {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-mock',
+        content,
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: USAGE,
+      };
     }
     if (!options.byPrompt && offersTools && served < options.turns.length) {
       const index = served;
       served += 1;
       await options.beforeTurn?.(index);
       const turn = options.turns[index] ?? [];
-      const content: Block[] = turn.map((call, i) => ({ type: 'tool_use', id: `toolu_mock_${index + 1}_${i}`, name: call.name, input: call.input }));
-      return { id, type: 'message', role: 'assistant', model: 'claude-mock', content, stop_reason: 'tool_use', stop_sequence: null, usage: USAGE };
+      const content: Block[] = turn.map((call, i) => ({
+        type: 'tool_use',
+        id: `toolu_mock_${index + 1}_${i}`,
+        name: call.name,
+        input: call.input,
+      }));
+      return {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-mock',
+        content,
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: USAGE,
+      };
     }
-    return { id, type: 'message', role: 'assistant', model: 'claude-mock', content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', stop_sequence: null, usage: USAGE };
+    return {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-mock',
+      content: [{ type: 'text', text: 'done' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: USAGE,
+    };
   };
 
   const handle = async (req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> => {
@@ -179,7 +214,10 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
         }
       }
     }
-    const message = await nextMessage((parsed.tools ?? []).length > 0, typedPrompt(parsed.messages as Array<{ role?: string; content?: unknown }> | undefined));
+    const message = await nextMessage(
+      (parsed.tools ?? []).length > 0,
+      typedPrompt(parsed.messages as Array<{ role?: string; content?: unknown }> | undefined),
+    );
     if (parsed.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [type, data] of sseEvents(message)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);

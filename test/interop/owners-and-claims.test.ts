@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { tempConfig } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import { taskListData, taskListText } from './agent-views.js';
 import { callsOf } from './stream.js';
@@ -69,10 +69,16 @@ describe('scenario 6: owners and claims', () => {
     });
     const [before, after] = callsOf(stream, 'TaskList');
     expect(before?.text).toBe('#1 [in_progress] Build (bob)\n#2 [pending] Test\n#3 [in_progress] Ship (carol)');
-    expect((before?.data as { tasks: unknown }).tasks).toEqual(taskListData([...afterOurs.values()].sort((a, b) => Number(a.id) - Number(b.id))));
+    expect((before!.data as { tasks: unknown }).tasks).toEqual(
+      taskListData([...afterOurs.values()].sort((a, b) => Number(a.id) - Number(b.id))),
+    );
 
     // The agent takes #2 and empties #3's owner; setting bob again on #1 changes nothing.
-    expect(callsOf(stream, 'TaskUpdate').map((c) => c.text)).toEqual(['Updated task #2 owner', 'Updated task #3 owner', 'Updated task #1 ']);
+    expect(callsOf(stream, 'TaskUpdate').map((c) => c.text)).toEqual([
+      'Updated task #2 owner',
+      'Updated task #3 owner',
+      'Updated task #1 ',
+    ]);
     const listed = await cli.list();
     expect(after?.text).toBe(taskListText(listed));
     expect(after?.text).toBe('#1 [in_progress] Build (bob)\n#2 [pending] Test (dave)\n#3 [in_progress] Ship');
@@ -83,7 +89,7 @@ describe('scenario 6: owners and claims', () => {
     expect((await cli.ok('list')).split('\n')[2]).toBe('3\tin_progress\t-\t-\tShip');
   });
 
-  it('tasks claim gives the outcomes of the agents\' claim rules on a list the agent set up', async (ctx) => {
+  it("tasks claim gives the outcomes of the agents' claim rules on a list the agent set up", async (ctx) => {
     const config = tempConfig();
     const cli = new TasksCli(config, 'claims');
     // Commander answers `--help` after an unknown command with the root help and exit 0:
@@ -148,7 +154,14 @@ describe('scenario 6: owners and claims', () => {
     const listed = await cli.list();
     expect(callsOf(stream, 'TaskList')[0]?.text).toBe(taskListText(listed));
     expect(listed.map((t) => [t.id, t.owner ?? null])).toEqual([
-      ['1', 'alice'], ['2', null], ['3', 'alice'], ['4', null], ['5', null], ['6', 'bob'], ['7', 'carol'], ['8', 'dave'],
+      ['1', 'alice'],
+      ['2', null],
+      ['3', 'alice'],
+      ['4', null],
+      ['5', null],
+      ['6', 'bob'],
+      ['7', 'carol'],
+      ['8', 'dave'],
     ]);
   });
 });

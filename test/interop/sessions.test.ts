@@ -85,7 +85,13 @@ describe('the real Claude Code: whose list is it', () => {
       beforeTurn: (i) => (i === 2 ? holdA.wait() : undefined),
     });
     await holdA.arrived;
-    const runB = await runAgent({ configDir: config, listId: undefined, cwd: projB, prompt: 'write the release notes', turns: [CREATE('Draft the notes')] });
+    const runB = await runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: projB,
+      prompt: 'write the release notes',
+      turns: [CREATE('Draft the notes')],
+    });
     const sessionA = (await waitFor('A live file', () => liveFile(config, projA))).sessionId;
     const sessionB = runB.stream.sessionId as string;
     expect(fs.existsSync(path.join(config, 'tasks', sessionA, '2.json'))).toBe(true);
@@ -94,24 +100,62 @@ describe('the real Claude Code: whose list is it', () => {
     // In each project, its session's list, and stderr says why.
     const inA = await tasks(projA, ['list', '--json']);
     expect(inA.code, inA.stderr).toBe(0);
-    expect((JSON.parse(inA.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Reproduce the bug', 'Fix the session check']);
+    expect((JSON.parse(inA.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual([
+      'Reproduce the bug',
+      'Fix the session check',
+    ]);
     expect(inA.stderr).toBe(`using list ${sessionA.slice(0, 8)} (live session "fix the login bug", ~/work/alpha)\n`);
     const inB = await tasks(projB, ['list', '--json']);
     expect((JSON.parse(inB.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Draft the notes']);
-    expect(inB.stderr).toMatch(new RegExp(`^using list ${sessionB.slice(0, 8)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`));
+    expect(inB.stderr).toMatch(
+      new RegExp(`^using list ${sessionB.slice(0, 8)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`),
+    );
     // A change in a project goes to its session's list without --list.
     expect(await tasks(projB, ['create', 'Added by hand'])).toMatchObject({ code: 0, stdout: '2\n' });
 
     // lists: both, told apart by project and prompt; A live and busy.
     const live = await lists();
     const byId = Object.fromEntries(live.map((l) => [l.id, l]));
-    expect(byId[sessionA]).toMatchObject({ sessionId: sessionA, state: 'live', activity: 'busy', cwd: projA, prompt: 'fix the login bug', total: 2 });
+    expect(byId[sessionA]).toMatchObject({
+      sessionId: sessionA,
+      state: 'live',
+      activity: 'busy',
+      cwd: projA,
+      prompt: 'fix the login bug',
+      total: 2,
+    });
     expect(byId[sessionA]!.pid).toEqual(expect.any(Number));
-    expect(byId[sessionB]).toMatchObject({ sessionId: sessionB, state: 'ended', pid: null, cwd: projB, prompt: 'write the release notes', total: 2 });
+    expect(byId[sessionB]).toMatchObject({
+      sessionId: sessionB,
+      state: 'ended',
+      pid: null,
+      cwd: projB,
+      prompt: 'write the release notes',
+      total: 2,
+    });
     // Piped: the session's state, working directory, branch, id and prompt close each line.
-    const piped = (await runAsync(config, ['lists'], { cwd: home })).stdout.trimEnd().split('\n').map((l) => l.split('\t'));
-    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual(['live', projA, expect.any(String), sessionA, 'fix the login bug', 'tasks', '-']);
-    expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual(['ended', projB, expect.any(String), sessionB, 'write the release notes', 'tasks', '-']);
+    const piped = (await runAsync(config, ['lists'], { cwd: home })).stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual([
+      'live',
+      projA,
+      expect.any(String),
+      sessionA,
+      'fix the login bug',
+      'tasks',
+      '-',
+    ]);
+    expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual([
+      'ended',
+      projB,
+      expect.any(String),
+      sessionB,
+      'write the release notes',
+      'tasks',
+      '-',
+    ]);
 
     // A exits: ended.
     holdA.open();
@@ -137,6 +181,8 @@ describe('the real Claude Code: whose list is it', () => {
     const crashed = (await lists()).find((l) => l.id === c.sessionId);
     expect(crashed).toMatchObject({ state: 'crashed', pid: c.pid, cwd: projC, prompt: 'refactor the database layer' });
     const inC = await tasks(projC, ['list']);
-    expect(inC.stderr).toMatch(new RegExp(`^using list ${c.sessionId.slice(0, 8)} \\(crashed session "refactor the database layer", ~/work/gamma`));
+    expect(inC.stderr).toMatch(
+      new RegExp(`^using list ${c.sessionId.slice(0, 8)} \\(crashed session "refactor the database layer", ~/work/gamma`),
+    );
   });
 });

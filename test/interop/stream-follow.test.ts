@@ -25,10 +25,30 @@ const todos = (...items: Array<[string, string]>) => ({
 });
 
 const TODO_TURNS: Turn[] = [
-  [{ name: 'TodoWrite', input: todos(['Read the failing test', 'in_progress'], ['Fix the race', 'pending'], ['Run the suite', 'pending']) }],
-  [{ name: 'TodoWrite', input: todos(['Read the failing test', 'completed'], ['Fix the race', 'in_progress'], ['Run the suite', 'pending']) }],
-  [{ name: 'TodoWrite', input: todos(['Read the failing test', 'completed'], ['Fix the race', 'completed'], ['Run the suite', 'in_progress']) }],
-  [{ name: 'TodoWrite', input: todos(['Read the failing test', 'completed'], ['Fix the race', 'completed'], ['Run the suite', 'completed']) }],
+  [
+    {
+      name: 'TodoWrite',
+      input: todos(['Read the failing test', 'in_progress'], ['Fix the race', 'pending'], ['Run the suite', 'pending']),
+    },
+  ],
+  [
+    {
+      name: 'TodoWrite',
+      input: todos(['Read the failing test', 'completed'], ['Fix the race', 'in_progress'], ['Run the suite', 'pending']),
+    },
+  ],
+  [
+    {
+      name: 'TodoWrite',
+      input: todos(['Read the failing test', 'completed'], ['Fix the race', 'completed'], ['Run the suite', 'in_progress']),
+    },
+  ],
+  [
+    {
+      name: 'TodoWrite',
+      input: todos(['Read the failing test', 'completed'], ['Fix the race', 'completed'], ['Run the suite', 'completed']),
+    },
+  ],
 ];
 
 const TASK_TURNS: Turn[] = [
@@ -48,7 +68,12 @@ const TASK_TURNS: Turn[] = [
 
 /** `tasks watch --stream -` fed one line at a time, as a run writes them. */
 function feedWatch(config: string, stream: string, args: string[]) {
-  return runFed(config, ['watch', '--stream', '-', '--json', ...args], stream.split('\n').filter((l) => l !== ''), { delayMs: 30 });
+  return runFed(
+    config,
+    ['watch', '--stream', '-', '--json', ...args],
+    stream.split('\n').filter((l) => l !== ''),
+    { delayMs: 30 },
+  );
 }
 
 function save(name: string, stream: string): void {
@@ -61,7 +86,13 @@ function save(name: string, stream: string): void {
 describe('the real Claude Code: watch --stream follows its runs', () => {
   it('a TodoWrite run (CLAUDE_CODE_ENABLE_TASKS=0)', async () => {
     const config = tempConfig();
-    const run = await runAgent({ configDir: config, listId: undefined, prompt: 'fix the flaky test', turns: TODO_TURNS, env: { CLAUDE_CODE_ENABLE_TASKS: '0' } });
+    const run = await runAgent({
+      configDir: config,
+      listId: undefined,
+      prompt: 'fix the flaky test',
+      turns: TODO_TURNS,
+      env: { CLAUDE_CODE_ENABLE_TASKS: '0' },
+    });
     expect(run.stream.calls.map((c) => c.name)).toEqual(['TodoWrite', 'TodoWrite', 'TodoWrite', 'TodoWrite']);
     save('stream-json-todowrite-run.jsonl', run.stdout);
     // A TodoWrite session writes no list folder: the stream is all there is.
@@ -86,7 +117,10 @@ describe('the real Claude Code: watch --stream follows its runs', () => {
     const run = await runAgent({ configDir: config, listId: undefined, prompt: 'fix the flaky test', turns: TASK_TURNS });
     save('stream-json-tasks-run.jsonl', run.stdout);
     const listDir = path.join(config, 'tasks', run.stream.sessionId as string);
-    const files = fs.readdirSync(listDir).filter((n) => n.endsWith('.json')).map((n) => JSON.parse(fs.readFileSync(path.join(listDir, n), 'utf8')) as TaskRecord);
+    const files = fs
+      .readdirSync(listDir)
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => JSON.parse(fs.readFileSync(path.join(listDir, n), 'utf8')) as TaskRecord);
 
     // Replayed afterwards the folder exists from the start: the files are the truth.
     const r = await feedWatch(config, run.stdout, []);

@@ -55,15 +55,20 @@ interface StreamEvent {
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content
-      .map((c: unknown) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : ''))
-      .join('');
+    return content.map((c: unknown) => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join('');
   }
   return '';
 }
 
 export function parseStream(stdout: string): AgentStream {
-  const out: AgentStream = { version: undefined, sessionId: undefined, calls: [], resultSubtype: undefined, resultIsError: undefined, junk: [] };
+  const out: AgentStream = {
+    version: undefined,
+    sessionId: undefined,
+    calls: [],
+    resultSubtype: undefined,
+    resultIsError: undefined,
+    junk: [],
+  };
   const byId = new Map<string, ToolCall>();
   for (const line of stdout.split('\n')) {
     if (line.trim() === '') continue;
@@ -87,7 +92,15 @@ export function parseStream(stdout: string): AgentStream {
     if (event.type === 'assistant') {
       for (const block of content) {
         if (block.type !== 'tool_use' || !block.id) continue;
-        const call: ToolCall = { id: block.id, name: String(block.name), input: block.input ?? {}, text: '', data: undefined, isError: false, answered: false };
+        const call: ToolCall = {
+          id: block.id,
+          name: String(block.name),
+          input: block.input ?? {},
+          text: '',
+          data: undefined,
+          isError: false,
+          answered: false,
+        };
         byId.set(block.id, call);
         out.calls.push(call);
       }

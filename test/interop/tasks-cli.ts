@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { runAsync, type RunResult } from '../helpers/cli.js';
-import { taskSchemas, type Task } from '../../src/core/store/schema.js';
+import { type Task, taskSchemas } from '../../src/core/store/schema.js';
+import { type RunResult, runAsync } from '../helpers/cli.js';
 
 /**
  * `tasks` as a user runs it (the built bin/tasks.js), against the list an agent uses.

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/cli.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { tempConfig } from '../helpers/cli.js';
 import { claudeVersion, runAgent } from './agent.js';
 import { taskGetData, taskGetText, taskGetViewFor, taskListData, taskListText } from './agent-views.js';
 import { callsOf } from './stream.js';
@@ -49,7 +49,11 @@ describe('scenario 2: tasks writes, the agent reads', () => {
     const { stream } = await runAgent({
       configDir: config,
       listId: cli.listId,
-      turns: [[{ name: 'TaskList', input: {} }], ids.map((id) => ({ name: 'TaskGet' as const, input: { taskId: id } })), [{ name: 'TaskGet', input: { taskId: '3' } }]],
+      turns: [
+        [{ name: 'TaskList', input: {} }],
+        ids.map((id) => ({ name: 'TaskGet' as const, input: { taskId: id } })),
+        [{ name: 'TaskGet', input: { taskId: '3' } }],
+      ],
     });
 
     const [taskList] = callsOf(stream, 'TaskList');
@@ -69,7 +73,7 @@ describe('scenario 2: tasks writes, the agent reads', () => {
     const listed: Task[] = await cli.list('--all');
     expect(listed.map((t) => t.id)).toEqual(ids);
     expect(taskList?.text).toBe(taskListText(listed));
-    expect((taskList?.data as { tasks: unknown }).tasks).toEqual(taskListData(listed));
+    expect((taskList!.data as { tasks: unknown }).tasks).toEqual(taskListData(listed));
 
     // TaskGet found every file we wrote (none dropped by its schema check), _internal included.
     const gets = callsOf(stream, 'TaskGet');
@@ -77,7 +81,7 @@ describe('scenario 2: tasks writes, the agent reads', () => {
     for (const [i, id] of ids.entries()) {
       const task = files.get(id) as Task;
       expect(gets[i]?.text, `TaskGet ${id}`).toBe(taskGetText(task, view));
-      expect((gets[i]?.data as { task: unknown }).task).toEqual(taskGetData(task, view));
+      expect((gets[i]!.data as { task: unknown }).task).toEqual(taskGetData(task, view));
     }
     expect(gets[ids.indexOf('4')]?.text).toBe('Task #4: Run tests\nStatus: pending\nDescription: npm test\nBlocked by: #2\nBlocks: #7');
     expect(gets.at(-1)).toMatchObject({ text: 'Task not found', data: { task: null } });

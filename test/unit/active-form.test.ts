@@ -40,7 +40,15 @@ describe('deriveActiveForm', () => {
 
   it('spells the -ing forms by the usual rules', () => {
     expect(['tie', 'see', 'make', 'stop', 'fix', 'play', 'open', 'commit', 'panic'].map(gerund)).toEqual([
-      'tying', 'seeing', 'making', 'stopping', 'fixing', 'playing', 'opening', 'committing', 'panicking',
+      'tying',
+      'seeing',
+      'making',
+      'stopping',
+      'fixing',
+      'playing',
+      'opening',
+      'committing',
+      'panicking',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import { writeBinding } from '../../src/core/binding/binding-write.js';
 import { gitRoots } from '../../src/core/binding/git-roots.js';
 import { readBinding } from '../../src/core/binding/project-binding.js';
 import { editEnv, serialize } from '../../src/core/binding/settings-edit.js';
-import { settingsFilesFor, type SettingsPlaces } from '../../src/core/binding/settings-files.js';
+import { type SettingsPlaces, settingsFilesFor } from '../../src/core/binding/settings-files.js';
 
 const uid = process.getuid?.() ?? 0;
 
@@ -63,7 +63,7 @@ describe('git roots', () => {
 });
 
 describe('which settings files, in which order (as Claude Code 2.1.328 reads them)', () => {
-  it('outside a repository: the folder\'s own local and project files, then the user\'s; never a parent\'s', () => {
+  it("outside a repository: the folder's own local and project files, then the user's; never a parent's", () => {
     const { root, places } = world();
     const proj = mk(root, 'proj');
     const sub = mk(proj, 'sub');
@@ -85,7 +85,7 @@ describe('which settings files, in which order (as Claude Code 2.1.328 reads the
     expect(readBinding(sub, places).binding).toMatchObject({ listId: 'drop-in', scope: 'managed' });
   });
 
-  it('in a repository: the root\'s local file for every folder in it, above the folder\'s own; project settings only from the folder', () => {
+  it("in a repository: the root's local file for every folder in it, above the folder's own; project settings only from the folder", () => {
     const { root, places } = world();
     const repo = mk(root, 'repo');
     git(repo, 'init', '-q');
@@ -108,7 +108,7 @@ describe('which settings files, in which order (as Claude Code 2.1.328 reads the
     ]);
   });
 
-  it('a linked worktree reads the main checkout\'s local file first, its own only where a session starts in it', () => {
+  it("a linked worktree reads the main checkout's local file first, its own only where a session starts in it", () => {
     const { root, places } = world();
     const repo = mk(root, 'repo');
     git(repo, 'init', '-q');
@@ -169,7 +169,9 @@ describe('editing a settings file', () => {
   it('keeps other keys, their order and the indent style; removes an env it emptied', () => {
     const four = '{\n    "permissions": {\n        "allow": ["Bash(ls)"]\n    },\n    "env": {\n        "A": "1"\n    }\n}\n';
     const set = editEnv(four, 'f', 'CLAUDE_CODE_TASK_LIST_ID', 'refactor');
-    expect(set.text).toBe('{\n    "permissions": {\n        "allow": [\n            "Bash(ls)"\n        ]\n    },\n    "env": {\n        "A": "1",\n        "CLAUDE_CODE_TASK_LIST_ID": "refactor"\n    }\n}\n');
+    expect(set.text).toBe(
+      '{\n    "permissions": {\n        "allow": [\n            "Bash(ls)"\n        ]\n    },\n    "env": {\n        "A": "1",\n        "CLAUDE_CODE_TASK_LIST_ID": "refactor"\n    }\n}\n',
+    );
     expect(editEnv(set.text, 'f', 'CLAUDE_CODE_TASK_LIST_ID', 'refactor')).toMatchObject({ changed: false, text: set.text });
     const tabs = editEnv('{\n\t"x": 1\n}', 'f', 'K', 'v');
     expect(tabs.text).toBe('{\n\t"x": 1,\n\t"env": {\n\t\t"K": "v"\n\t}\n}');
@@ -218,7 +220,12 @@ describe('writing the binding', () => {
     const wt = path.join(root, 'wt');
     git(repo, 'worktree', 'add', '-q', wt);
     const sub = mk(repo, 'pkg');
-    expect(bindingTarget(sub, places)).toEqual({ file: path.join(repo, '.claude', 'settings.local.json'), reach: 'tree', dir: repo, worktrees: [wt] });
+    expect(bindingTarget(sub, places)).toEqual({
+      file: path.join(repo, '.claude', 'settings.local.json'),
+      reach: 'tree',
+      dir: repo,
+      worktrees: [wt],
+    });
     expect(bindingTarget(wt, places)).toMatchObject({ file: path.join(wt, '.claude', 'settings.local.json'), reach: 'folder', dir: wt });
     expect(bindingTarget(mk(root, 'plain'), places)).toMatchObject({ reach: 'folder', worktrees: [] });
 
@@ -228,7 +235,9 @@ describe('writing the binding', () => {
     expect(inRepo.after.binding).toMatchObject({ listId: 'main-list', file: path.join(repo, '.claude', 'settings.local.json') });
     // Now the main checkout's file wins in the worktree too: binding the worktree is refused, nothing written.
     const before = fs.readFileSync(path.join(wt, '.claude', 'settings.local.json'), 'utf8');
-    expect(() => bindHere(wt, places, 'feature-y')).toThrow(/sets CLAUDE_CODE_TASK_LIST_ID to "main-list", and Claude Code reads it before/);
+    expect(() => bindHere(wt, places, 'feature-y')).toThrow(
+      /sets CLAUDE_CODE_TASK_LIST_ID to "main-list", and Claude Code reads it before/,
+    );
     expect(fs.readFileSync(path.join(wt, '.claude', 'settings.local.json'), 'utf8')).toBe(before);
     const cleared = bindHere(repo, places, undefined);
     expect(cleared.write).toMatchObject({ changed: true, previous: 'main-list' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findProblems, type Finding } from '../../src/core/check/findings.js';
+import { type Finding, findProblems } from '../../src/core/check/findings.js';
 import { findCycles } from '../../src/core/graph/cycles.js';
 import { buildBlocksGraph } from '../../src/core/graph/graph.js';
 import type { ListScan, ScannedTaskFile } from '../../src/core/store/list-scan.js';
@@ -77,7 +77,13 @@ describe('findProblems', () => {
   });
 
   it('references to missing tasks, but not to files that exist and are unreadable', () => {
-    const corrupt: ScannedTaskFile = { name: '7.json', fileId: '7', type: 'file', mtimeMs: NOW, read: { kind: 'invalid', reason: 'x', cause: 'json' } };
+    const corrupt: ScannedTaskFile = {
+      name: '7.json',
+      fileId: '7',
+      type: 'file',
+      mtimeMs: NOW,
+      read: { kind: 'invalid', reason: 'x', cause: 'json' },
+    };
     const found = findProblems(
       scan({ taskFiles: [file(task('1', { blockedBy: ['7', '2', '../x'] })), corrupt], mark: { kind: 'text', text: '9' } }),
       { now: NOW },
@@ -113,22 +119,32 @@ describe('findProblems', () => {
     ]);
     // A trailing newline is what agents accept too.
     expect(findProblems(scan({ mark: { kind: 'text', text: '4\n' } }), { now: NOW })).toEqual([]);
-    const behind = findProblems(
-      scan({ taskFiles: [file(task('1', { blockedBy: ['6'] }))], mark: { kind: 'text', text: '3' } }),
-      { now: NOW },
-    );
+    const behind = findProblems(scan({ taskFiles: [file(task('1', { blockedBy: ['6'] }))], mark: { kind: 'text', text: '3' } }), {
+      now: NOW,
+    });
     // A reference is no proof that an id was used (a typo would burn ids): only files are.
     expect(behind).toMatchObject([{ code: 'missing_reference', ref: '6' }]);
     expect(behind).toHaveLength(1);
     const locked = findProblems(
-      scan({ taskFiles: [file(task('1'))], mark: { kind: 'text', text: '3' }, locks: [{ name: '6.json.lock', type: 'directory', mtimeMs: NOW, empty: true }] }),
+      scan({
+        taskFiles: [file(task('1'))],
+        mark: { kind: 'text', text: '3' },
+        locks: [{ name: '6.json.lock', type: 'directory', mtimeMs: NOW, empty: true }],
+      }),
       { now: NOW },
     );
     expect(locked).toMatchObject([{ code: 'highwatermark_behind', usedId: '6', next: '4', mark: 3 }]);
     const aside = findProblems(scan({ taskFiles: [file(task('1'))], setAside: ['5.json.corrupt-20260101T000000Z'] }), { now: NOW });
     expect(aside).toMatchObject([{ code: 'highwatermark_behind', usedId: '5', next: '2' }]);
     // References to a task moved aside are kept: it may be restored.
-    const kept = findProblems(scan({ taskFiles: [file(task('1', { blockedBy: ['5'] }))], setAside: ['5.json.corrupt-20260101T000000Z'], mark: { kind: 'text', text: '5' } }), { now: NOW });
+    const kept = findProblems(
+      scan({
+        taskFiles: [file(task('1', { blockedBy: ['5'] }))],
+        setAside: ['5.json.corrupt-20260101T000000Z'],
+        mark: { kind: 'text', text: '5' },
+      }),
+      { now: NOW },
+    );
     expect(kept).toEqual([]);
     // A used id below the next one is no problem at all.
     expect(findProblems(scan({ taskFiles: [file(task('8', { blockedBy: ['6'] }))] }), { now: NOW })).toMatchObject([
@@ -213,4 +229,3 @@ describe('findCycles', () => {
     expect(cycles[0]).toHaveLength(20_001);
   });
 });
-

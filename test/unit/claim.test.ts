@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/graph/blockers.js';
 import { busyWith, decideClaim, nextCandidates } from '../../src/core/claims/claim-rule.js';
+import { indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, over: Partial<Task> = {}): Task => ({
-  id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...over,
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...over,
 });
 
-describe('decideClaim: the agents\' checks, in their order', () => {
+describe("decideClaim: the agents' checks, in their order", () => {
   it('task_not_found when there is no task', () => {
     expect(decideClaim(undefined, 'a', indexTasks([]))).toEqual({ ok: false, reason: 'task_not_found' });
   });
@@ -59,7 +65,10 @@ describe('decideClaim: the agents\' checks, in their order', () => {
 
   it('start also sets in_progress; status is otherwise left alone', () => {
     const task = t('3', { status: 'in_progress' });
-    expect(decideClaim(task, 'amy', indexTasks([task]), { start: true })).toEqual({ ok: true, patch: { owner: 'amy', status: 'in_progress' } });
+    expect(decideClaim(task, 'amy', indexTasks([task]), { start: true })).toEqual({
+      ok: true,
+      patch: { owner: 'amy', status: 'in_progress' },
+    });
     expect(decideClaim(task, 'amy', indexTasks([task]))).toEqual({ ok: true, patch: { owner: 'amy' } });
   });
 
@@ -70,8 +79,13 @@ describe('decideClaim: the agents\' checks, in their order', () => {
 });
 
 describe('busyWith and nextCandidates', () => {
-  it('busyWith lists the agent\'s unfinished tasks but the one being claimed, in id order', () => {
-    const index = indexTasks([t('10', { owner: 'a' }), t('9', { owner: 'a', status: 'in_progress' }), t('3', { owner: 'a', status: 'completed' }), t('4', { owner: 'b' })]);
+  it("busyWith lists the agent's unfinished tasks but the one being claimed, in id order", () => {
+    const index = indexTasks([
+      t('10', { owner: 'a' }),
+      t('9', { owner: 'a', status: 'in_progress' }),
+      t('3', { owner: 'a', status: 'completed' }),
+      t('4', { owner: 'b' }),
+    ]);
     expect(busyWith('a', index)).toEqual(['9', '10']);
     expect(busyWith('a', index, '9')).toEqual(['10']);
     expect(busyWith('c', index)).toEqual([]);

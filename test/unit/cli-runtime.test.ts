@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfigDir } from '../../src/core/store/paths.js';
 import { requireOwner } from '../../src/cli/flags/parse.js';
 import { Context, loginName } from '../../src/cli/runtime/context.js';
 import type { OutputTarget } from '../../src/cli/runtime/fd-output.js';
 import { IO } from '../../src/cli/runtime/io.js';
 import { terminalColumns } from '../../src/cli/runtime/terminal.js';
+import { resolveConfigDir } from '../../src/core/store/paths.js';
 
 function target(opts: { isTTY?: boolean; columns?: number } = {}): OutputTarget & { text: string } {
   return {
@@ -24,7 +24,7 @@ function io(opts: { stdout?: OutputTarget; stderr?: OutputTarget; env?: NodeJS.P
 }
 
 describe('the login name', () => {
-  it('is read from the environment given, not the process\'s', () => {
+  it("is read from the environment given, not the process's", () => {
     expect(loginName({ USER: 'amy' })).toBe('amy');
     expect(loginName({ LOGNAME: 'bo' })).toBe('bo');
     expect(loginName({ USER: 'amy', LOGNAME: 'bo' })).toBe('amy');
@@ -35,14 +35,14 @@ describe('the login name', () => {
 });
 
 describe('the terminal width', () => {
-  it('is the stream\'s columns, else $COLUMNS, else 80', () => {
+  it("is the stream's columns, else $COLUMNS, else 80", () => {
     expect(terminalColumns(132, { COLUMNS: '90' })).toBe(132);
     expect(terminalColumns(0, { COLUMNS: '90' })).toBe(90);
     expect(terminalColumns(undefined, { COLUMNS: 'wide' })).toBe(80);
     expect(terminalColumns(undefined, {})).toBe(80);
   });
 
-  it('is the same rule for stdout and for notes on a terminal\'s stderr; a piped note has a fixed width', () => {
+  it("is the same rule for stdout and for notes on a terminal's stderr; a piped note has a fixed width", () => {
     const tty = io({ stdout: target({ isTTY: true }), stderr: target({ isTTY: true }), env: { COLUMNS: '70' } });
     expect([tty.columns, tty.noteColumns]).toEqual([70, 70]);
     const bare = io({ stdout: target({ isTTY: true }), stderr: target({ isTTY: true }) });
@@ -66,7 +66,7 @@ describe('the working directory', () => {
     expect(ctx.configDir).toBe('/home/x/.claude');
   });
 
-  it('deleted (undefined) means no project: a relative config folder is read from the process\'s', () => {
+  it("deleted (undefined) means no project: a relative config folder is read from the process's", () => {
     const ctx = new Context(io(), { env: { HOME: '/home/x', CLAUDE_CONFIG_DIR: '/abs/conf' }, cwd: undefined });
     expect(ctx.cwd).toBeUndefined();
     expect(ctx.configDir).toBe('/abs/conf');

@@ -1,6 +1,6 @@
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { DIRECTIVE, complete, formatCompletion, type LineSources, type ValueSource } from '../../src/cli/completion/candidates.js';
+import { complete, DIRECTIVE, formatCompletion, type LineSources, type ValueSource } from '../../src/cli/completion/candidates.js';
 import { specFromProgram } from '../../src/cli/completion/spec-from-program.js';
 import { argumentValueKind, optionValueKind } from '../../src/cli/completion/value-kinds.js';
 import type { TaskPeek } from '../../src/core/store/list-peek.js';
@@ -15,7 +15,12 @@ function program(): Command {
     .option('--config-dir <dir>', 'config folder')
     .option('--json', 'JSON output')
     .version('1.0.0', '-V, --version');
-  root.command('claim').description('claim a task').argument('<id>', 'task id').option('--as <agent>', 'claim for this agent').option('--force', 'even if owned');
+  root
+    .command('claim')
+    .description('claim a task')
+    .argument('<id>', 'task id')
+    .option('--as <agent>', 'claim for this agent')
+    .option('--force', 'even if owned');
   root.command('block').description('make tasks wait').argument('<ids...>').requiredOption('--by <ids...>', 'the blockers');
   root.command('import').description('import todos').argument('[file]', 'a JSON file').option('--dry-run');
   root
@@ -54,7 +59,8 @@ function source(seen: LineSources[] = []): (line: LineSources) => ValueSource {
 }
 
 const spec = specFromProgram(program());
-const values = (words: string[], current: string, seen?: LineSources[]) => complete(spec, words, current, source(seen)).candidates.map((c) => c.value);
+const values = (words: string[], current: string, seen?: LineSources[]) =>
+  complete(spec, words, current, source(seen)).candidates.map((c) => c.value);
 const directive = (words: string[], current: string) => complete(spec, words, current, source()).directive;
 
 describe('value kinds', () => {
@@ -153,7 +159,9 @@ describe('completion of a program it has never seen', () => {
 
 describe('the protocol output', () => {
   it('is value<TAB>description lines and a last :directive line', () => {
-    expect(formatCompletion({ candidates: [{ value: 'a', description: 'first' }, { value: 'b' }], directive: 36 })).toBe('a\tfirst\nb\n:36\n');
+    expect(formatCompletion({ candidates: [{ value: 'a', description: 'first' }, { value: 'b' }], directive: 36 })).toBe(
+      'a\tfirst\nb\n:36\n',
+    );
     expect(formatCompletion({ candidates: [], directive: 1 })).toBe(':1\n');
   });
 });

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TasksError } from '../../src/core/base/errors.js';
-import { createTaskBatch } from '../../src/core/writes/task-writes.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { createTaskBatch } from '../../src/core/writes/task-writes.js';
 
 /**
  * Two processes that break one stale lock at the same moment can both hold it (a
@@ -49,7 +49,9 @@ describe('creating never writes over a task file that appeared after its id was 
       fs.writeFileSync(path.join(dir, `${ids[1]}.json`), theirs);
       return ids.map((id) => ours(id, `ours ${id}`));
     });
-    await expect(attempt).rejects.toSatisfy((err) => err instanceof TasksError && err.code === 'conflict' && err.details?.reason === 'id_taken');
+    await expect(attempt).rejects.toSatisfy(
+      (err) => err instanceof TasksError && err.code === 'conflict' && err.details?.reason === 'id_taken',
+    );
     expect(JSON.parse(fs.readFileSync(path.join(dir, '2.json'), 'utf8')).subject).toBe('ours 2');
     expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(theirs);
     expect(fs.existsSync(path.join(dir, '4.json'))).toBe(false);

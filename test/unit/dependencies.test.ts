@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { decideRelease, heldBy } from '../../src/core/claims/release-rule.js';
 import { indexTasks, isBlocked, isReady } from '../../src/core/graph/blockers.js';
 import { blockersOf, withoutEdges } from '../../src/core/graph/edges.js';
-import { matchesFilter } from '../../src/core/lists/task-filter.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/graph/graph.js';
-import { decideRelease, heldBy } from '../../src/core/claims/release-rule.js';
+import { matchesFilter } from '../../src/core/lists/task-filter.js';
 import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, over: Partial<Task> = {}): Task => ({
-  id, subject: id, description: '', status: 'pending', blocks: [], blockedBy: [], ...over,
+  id,
+  subject: id,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...over,
 });
 
 describe('readiness', () => {
@@ -46,12 +52,22 @@ describe('readiness', () => {
 describe('cycle detection reports the path', () => {
   it('a long chain closed by the new edge', () => {
     // 1 blocks 2 blocks 3 blocks 4: "4 blocks 1" closes 4 -> 1 -> 2 -> 3 -> 4.
-    const graph = buildBlocksGraph([t('1', { blocks: ['2'] }), t('2', { blocks: ['3'], blockedBy: ['1'] }), t('3', { blocks: ['4'], blockedBy: ['2'] }), t('4', { blockedBy: ['3'] })]);
+    const graph = buildBlocksGraph([
+      t('1', { blocks: ['2'] }),
+      t('2', { blocks: ['3'], blockedBy: ['1'] }),
+      t('3', { blocks: ['4'], blockedBy: ['2'] }),
+      t('4', { blockedBy: ['3'] }),
+    ]);
     expect(formatCycle(cycleIfAdded(graph, '4', '1')!)).toBe('4 -> 1 -> 2 -> 3 -> 4');
     expect(cycleIfAdded(graph, '1', '4')).toBeUndefined(); // a shortcut, no cycle
   });
   it('the shortest cycle when there are several', () => {
-    const graph = buildBlocksGraph([t('1', { blocks: ['2', '5'] }), t('2', { blocks: ['3'] }), t('3', { blocks: ['4'] }), t('5', { blocks: ['4'] })]);
+    const graph = buildBlocksGraph([
+      t('1', { blocks: ['2', '5'] }),
+      t('2', { blocks: ['3'] }),
+      t('3', { blocks: ['4'] }),
+      t('5', { blocks: ['4'] }),
+    ]);
     expect(cycleIfAdded(graph, '4', '1')).toEqual(['4', '1', '5', '4']);
   });
 });
@@ -78,7 +94,12 @@ describe('release', () => {
     expect(decideRelease(t('1', { owner: 'a', status: 'completed' }))).toEqual({ ok: false, reason: 'already_resolved' });
   });
   it('heldBy: owned by the agent and unfinished', () => {
-    const tasks = [t('1', { owner: 'a' }), t('2', { owner: 'a', status: 'completed' }), t('3', { owner: 'b' }), t('4', { owner: 'a', status: 'in_progress' })];
+    const tasks = [
+      t('1', { owner: 'a' }),
+      t('2', { owner: 'a', status: 'completed' }),
+      t('3', { owner: 'b' }),
+      t('4', { owner: 'a', status: 'in_progress' }),
+    ];
     expect(heldBy('a', tasks).map((x) => x.id)).toEqual(['1', '4']);
   });
 });

@@ -36,7 +36,7 @@ function withoutFences(text: string): string {
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -44,7 +44,7 @@ export function slug(heading: string): string {
     .replace(/\s/g, '-');
 }
 
-export function headingAnchors(markdown: string): Set<string> {
+function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const m of withoutFences(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
@@ -57,7 +57,7 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 /** `## 6. Operations` -> 6, `### 6.5 claim(id, agent)` -> 6.5. */
-export function sectionNumbers(markdown: string): Set<string> {
+function sectionNumbers(markdown: string): Set<string> {
   const numbers = new Set<string>();
   for (const m of withoutFences(markdown).matchAll(/^#{2,3}\s+(\d+(?:\.\d+)?)\.?\s/gm)) numbers.add(m[1]!);
   return numbers;
@@ -85,7 +85,7 @@ function lineOf(text: string, index: number): number {
 }
 
 /** Every bad reference in one file (`file` relative to the root, with `/`). */
-export function badReferences(file: string, text: string, repo: Repo): string[] {
+function badReferences(file: string, text: string, repo: Repo): string[] {
   const problems: string[] = [];
   const dir = path.posix.dirname(file);
   const at = (index: number, what: string) => problems.push(`${file}:${lineOf(text, index)}: ${what}`);
@@ -126,7 +126,9 @@ export function badReferences(file: string, text: string, repo: Repo): string[] 
 
   const joined = joinedLines(text);
   const sections = repo.storeSections();
-  for (const m of joined.matchAll(/(?<![\w-])(?:docs\/)?task-store\.md,?\s+sections?\s+(\d+(?:\.\d+)?(?:\s*(?:,|[-–]|\band\b|\bor\b)\s*\d+(?:\.\d+)?)*)/gi)) {
+  for (const m of joined.matchAll(
+    /(?<![\w-])(?:docs\/)?task-store\.md,?\s+sections?\s+(\d+(?:\.\d+)?(?:\s*(?:,|[-–]|\band\b|\bor\b)\s*\d+(?:\.\d+)?)*)/gi,
+  )) {
     for (const n of citedNumbers(m[1]!)) {
       if (!sections.has(n)) problems.push(`${file}: cites ${STORE_DOC} section ${n}, which it does not have`);
     }
@@ -180,7 +182,9 @@ describe('references to documents', () => {
   it('every one in code, tests, scripts and markdown points at something in the repository', () => {
     const files = repoFiles();
     // The scan must see what it is meant to see, or an empty pass proves nothing.
-    expect(files).toEqual(expect.arrayContaining(['README.md', STORE_DOC, 'src/core/README.md', 'src/core/locks/locks.ts', 'test/interop/README.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', STORE_DOC, 'src/core/README.md', 'src/core/locks/locks.ts', 'test/interop/README.md']),
+    );
     const problems = files.flatMap((f) => badReferences(f, fs.readFileSync(path.join(ROOT, f), 'utf8'), realRepo));
     expect(problems).toEqual([]);
   });
@@ -215,9 +219,15 @@ describe('the reference check', () => {
   });
 
   it('catches a link to a missing file or heading, and one leaving the repository', () => {
-    expect(check('README.md', 'See [x](docs/missing.md).\n')).toEqual(['README.md:1: link to docs/missing.md: docs/missing.md does not exist']);
-    expect(check('README.md', 'See [x](docs/task-store.md#7-hooks).\n')).toEqual(['README.md:1: link to docs/task-store.md#7-hooks: docs/task-store.md has no heading #7-hooks']);
-    expect(check('docs/design.md', '\n[spec](../../shared/spec/task-store.md)\n')).toEqual(['docs/design.md:2: link to ../../shared/spec/task-store.md leaves the repository']);
+    expect(check('README.md', 'See [x](docs/missing.md).\n')).toEqual([
+      'README.md:1: link to docs/missing.md: docs/missing.md does not exist',
+    ]);
+    expect(check('README.md', 'See [x](docs/task-store.md#7-hooks).\n')).toEqual([
+      'README.md:1: link to docs/task-store.md#7-hooks: docs/task-store.md has no heading #7-hooks',
+    ]);
+    expect(check('docs/design.md', '\n[spec](../../shared/spec/task-store.md)\n')).toEqual([
+      'docs/design.md:2: link to ../../shared/spec/task-store.md leaves the repository',
+    ]);
   });
 
   it('catches a docs/ file that does not exist', () => {
@@ -225,18 +235,36 @@ describe('the reference check', () => {
   });
 
   it('catches a citation of a section docs/task-store.md does not have', () => {
-    expect(check('src/a.ts', '// (docs/task-store.md section 9)\n')).toEqual([`src/a.ts: cites ${STORE_DOC} section 9, which it does not have`]);
-    expect(check('src/a.ts', ' * (docs/task-store.md sections\n * 6.5 and 6.7)\n')).toEqual([`src/a.ts: cites ${STORE_DOC} section 6.7, which it does not have`]);
-    expect(check('src/a.ts', '// docs/task-store.md sections 1-3\n')).toEqual([2, 3].map((n) => `src/a.ts: cites ${STORE_DOC} section ${n}, which it does not have`));
+    expect(check('src/a.ts', '// (docs/task-store.md section 9)\n')).toEqual([
+      `src/a.ts: cites ${STORE_DOC} section 9, which it does not have`,
+    ]);
+    expect(check('src/a.ts', ' * (docs/task-store.md sections\n * 6.5 and 6.7)\n')).toEqual([
+      `src/a.ts: cites ${STORE_DOC} section 6.7, which it does not have`,
+    ]);
+    expect(check('src/a.ts', '// docs/task-store.md sections 1-3\n')).toEqual(
+      [2, 3].map((n) => `src/a.ts: cites ${STORE_DOC} section ${n}, which it does not have`),
+    );
   });
 
   it('catches the old forms that pointed outside the repository', () => {
-    expect(check('src/a.ts', ' * Locks (spec section\n * 5): ...\n')).toEqual([`src/a.ts: "spec section" cites a document outside the repository; cite ${STORE_DOC} section N`]);
-    expect(check('src/a.ts', '/** design.md: core knows nothing */\n')).toEqual(['src/a.ts:1: "design.md" outside docs/: write docs/design.md']);
-    expect(check('src/a.ts', '// not blocked (spec: ids of missing tasks do not block)\n')).toEqual([`src/a.ts: "(spec:" cites a document outside the repository; cite ${STORE_DOC} section N`]);
-    expect(check('src/a.ts', ' * time (design: core takes time)\n')).toEqual(['src/a.ts: "(design:" cites a document outside the repository; cite docs/design.md']);
+    expect(check('src/a.ts', ' * Locks (spec section\n * 5): ...\n')).toEqual([
+      `src/a.ts: "spec section" cites a document outside the repository; cite ${STORE_DOC} section N`,
+    ]);
+    expect(check('src/a.ts', '/** design.md: core knows nothing */\n')).toEqual([
+      'src/a.ts:1: "design.md" outside docs/: write docs/design.md',
+    ]);
+    expect(check('src/a.ts', '// not blocked (spec: ids of missing tasks do not block)\n')).toEqual([
+      `src/a.ts: "(spec:" cites a document outside the repository; cite ${STORE_DOC} section N`,
+    ]);
+    expect(check('src/a.ts', ' * time (design: core takes time)\n')).toEqual([
+      'src/a.ts: "(design:" cites a document outside the repository; cite docs/design.md',
+    ]);
     expect(check('src/a.ts', 'export function complete(spec: CompletionSpec) {}\n')).toEqual([]);
-    expect(check('test/fixtures/x/README.md', 'made with `/work/shared/interop/run-claude.sh`\n')).toEqual(['test/fixtures/x/README.md:1: /work/shared is outside the repository']);
-    expect(check('test/fixtures/README.md', 'real output is in `../shared/fixtures/`\n')).toEqual(['test/fixtures/README.md:1: ../shared names nothing in the repository']);
+    expect(check('test/fixtures/x/README.md', 'made with `/work/shared/interop/run-claude.sh`\n')).toEqual([
+      'test/fixtures/x/README.md:1: /work/shared is outside the repository',
+    ]);
+    expect(check('test/fixtures/README.md', 'real output is in `../shared/fixtures/`\n')).toEqual([
+      'test/fixtures/README.md:1: ../shared names nothing in the repository',
+    ]);
   });
 });

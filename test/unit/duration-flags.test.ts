@@ -36,7 +36,10 @@ describe('parseDuration', () => {
     expect(parseDurationOrOff('--stale-after', 'off')).toBeUndefined();
     expect(parseDurationOrOff('--stale-after', 'NEVER')).toBeUndefined();
     expect(() => parseDurationOrOff('--stale-after', 'soon')).toThrow(
-      expect.objectContaining({ code: 'usage', message: 'invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off' }),
+      expect.objectContaining({
+        code: 'usage',
+        message: 'invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off',
+      }),
     );
   });
 });

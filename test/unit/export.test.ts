@@ -6,7 +6,13 @@ import type { Task } from '../../src/core/store/schema.js';
 import { codeSpan, escapeMarkdown, renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 
 const task = (id: string, subject: string, extra: Partial<Task> = {}): Task => ({
-  id, subject, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 describe('toTodoWrite', () => {

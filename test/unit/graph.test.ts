@@ -3,7 +3,12 @@ import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../../src/core/grap
 import type { Task } from '../../src/core/store/schema.js';
 
 const t = (id: string, blocks: string[] = [], blockedBy: string[] = []): Task => ({
-  id, subject: id, description: '', status: 'pending', blocks, blockedBy,
+  id,
+  subject: id,
+  description: '',
+  status: 'pending',
+  blocks,
+  blockedBy,
 });
 
 describe('cycle detection', () => {

@@ -20,8 +20,16 @@ describe('loadTaskHookSettings', () => {
   it('collects both events from user, project and local settings, in that order, deduplicated', () => {
     const { config, project } = dirs();
     fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: { TaskCompleted: [group('user.sh', { timeout: 5 })] } }));
-    fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { TaskCompleted: [group('user.sh'), group('project.sh')], TaskCreated: [{ matcher: 'anything', ...group('created.sh') }] } }));
-    fs.writeFileSync(path.join(project, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { TaskCompleted: [group('local.sh', { async: true })], PreToolUse: [group('other.sh')] } }));
+    fs.writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: { TaskCompleted: [group('user.sh'), group('project.sh')], TaskCreated: [{ matcher: 'anything', ...group('created.sh') }] },
+      }),
+    );
+    fs.writeFileSync(
+      path.join(project, '.claude', 'settings.local.json'),
+      JSON.stringify({ hooks: { TaskCompleted: [group('local.sh', { async: true })], PreToolUse: [group('other.sh')] } }),
+    );
     const s = loadTaskHookSettings(config, project);
     expect(s.warnings).toEqual([]);
     expect(s.hooks.TaskCompleted.map((h) => [h.command, h.timeoutSeconds, h.background])).toEqual([
@@ -36,7 +44,15 @@ describe('loadTaskHookSettings', () => {
   it('warns about a malformed file and keeps the others', () => {
     const { config, project } = dirs();
     fs.writeFileSync(path.join(config, 'settings.json'), '{"hooks": {');
-    fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { TaskCompleted: [group('ok.sh'), { hooks: [{ type: 'command' }, { type: 'prompt', prompt: 'x' }] }, 'junk'], TaskCreated: {} } }));
+    fs.writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          TaskCompleted: [group('ok.sh'), { hooks: [{ type: 'command' }, { type: 'prompt', prompt: 'x' }] }, 'junk'],
+          TaskCreated: {},
+        },
+      }),
+    );
     const s = loadTaskHookSettings(config, project);
     expect(s.hooks.TaskCompleted.map((h) => h.command)).toEqual(['ok.sh']);
     expect(s.warnings).toHaveLength(5);
@@ -64,8 +80,27 @@ describe('loadTaskHookSettings', () => {
 
 describe('hookInput', () => {
   it('has the fields Claude Code sends, in its order, and says where it came from', () => {
-    const input = hookInput('TaskCompleted', { sessionId: 'tasks-cli-7', cwd: '/p' }, { task: { id: '4', subject: 'S', description: '' }, teamName: 'core' });
-    expect(Object.keys(input)).toEqual(['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'task_id', 'task_subject', 'task_description', 'team_name']);
-    expect(input).toMatchObject({ session_id: 'tasks-cli-7', transcript_path: '', cwd: '/p', hook_event_name: 'TaskCompleted', task_id: '4' });
+    const input = hookInput(
+      'TaskCompleted',
+      { sessionId: 'tasks-cli-7', cwd: '/p' },
+      { task: { id: '4', subject: 'S', description: '' }, teamName: 'core' },
+    );
+    expect(Object.keys(input)).toEqual([
+      'session_id',
+      'transcript_path',
+      'cwd',
+      'hook_event_name',
+      'task_id',
+      'task_subject',
+      'task_description',
+      'team_name',
+    ]);
+    expect(input).toMatchObject({
+      session_id: 'tasks-cli-7',
+      transcript_path: '',
+      cwd: '/p',
+      hook_event_name: 'TaskCompleted',
+      task_id: '4',
+    });
   });
 });

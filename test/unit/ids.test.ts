@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allocateIds, compareIds, nextTaskId, parseHighWaterMark, parseTaskId } from '../../src/core/store/ids.js';
-import { sanitizeListId, resolveConfigDir } from '../../src/core/store/paths.js';
+import { resolveConfigDir, sanitizeListId } from '../../src/core/store/paths.js';
 
 describe('ids', () => {
   it('takes the max of file ids and the high-water mark, plus one', () => {

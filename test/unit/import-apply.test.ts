@@ -28,7 +28,13 @@ const { readList } = await import('../../src/core/store/list-read.js');
 describe('applyImport', () => {
   it('takes the list lock in pieces of batchSize, never across the whole import', async () => {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-apply-')), 'list');
-    const items = Array.from({ length: 35 }, (_, i) => ({ ref: String(i + 1), subject: `Step ${i + 1}`, description: '', status: 'pending' as const, blockedBy: [] }));
+    const items = Array.from({ length: 35 }, (_, i) => ({
+      ref: String(i + 1),
+      subject: `Step ${i + 1}`,
+      description: '',
+      status: 'pending' as const,
+      blockedBy: [],
+    }));
     const plan = planImport([], { format: 'todowrite', found: '', items, warnings: [] }, { chain: true });
     holds.length = 0;
     const result = await applyImport(dir, plan, { batchSize: 10 });
@@ -47,7 +53,13 @@ describe('applyImport', () => {
 
   it('adapts the batch to how long a hold took, within 1 and the maximum', async () => {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-apply-')), 'list');
-    const items = Array.from({ length: 35 }, (_, i) => ({ ref: String(i + 1), subject: `S${i}`, description: '', status: 'pending' as const, blockedBy: [] }));
+    const items = Array.from({ length: 35 }, (_, i) => ({
+      ref: String(i + 1),
+      subject: `S${i}`,
+      description: '',
+      status: 'pending' as const,
+      blockedBy: [],
+    }));
     const plan = planImport([], { format: 'todowrite', found: '', items, warnings: [] });
     let clock = 0;
     holds.length = 0;

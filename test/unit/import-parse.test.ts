@@ -53,7 +53,10 @@ describe('TodoWrite shapes', () => {
     for (const text of [JSON.stringify(todos), JSON.stringify({ todos }), JSON.stringify({ oldTodos: [], newTodos: todos })]) {
       const s = parseImportText(text, 'auto');
       expect(s.format).toBe('todowrite');
-      expect(s.items.map((i) => [i.ref, i.subject, i.status, i.activeForm])).toEqual([['1', 'A', 'completed', 'Aing'], ['2', 'B', 'pending', undefined]]);
+      expect(s.items.map((i) => [i.ref, i.subject, i.status, i.activeForm])).toEqual([
+        ['1', 'A', 'completed', 'Aing'],
+        ['2', 'B', 'pending', undefined],
+      ]);
     }
     const oldest = parseImportText(JSON.stringify([{ id: '1', content: 'Old', status: 'in_progress', priority: 'high' }]), 'todowrite');
     expect(oldest.found).toMatch(/old todos file/);
@@ -65,37 +68,64 @@ describe('TodoWrite shapes', () => {
   });
 
   it('names the item and the field that is wrong', () => {
-    expect(refusal(JSON.stringify([todo('A'), todo('B', 'finished')]))).toBe('item 1: status: expected pending, in_progress, completed, got "finished"');
+    expect(refusal(JSON.stringify([todo('A'), todo('B', 'finished')]))).toBe(
+      'item 1: status: expected pending, in_progress, completed, got "finished"',
+    );
     // The short forms the command line takes are taken here too.
     const short = parseImportText(JSON.stringify([todo('A', 'done'), todo('B', 'todo'), todo('C', 'active')]), 'todowrite');
     expect(short.items.map((i) => i.status)).toEqual(['completed', 'pending', 'in_progress']);
     expect(refusal(JSON.stringify({ todos: [todo('A'), { status: 'pending' }] }))).toBe('todos[1].content: missing (expected string)');
     expect(refusal(JSON.stringify({ todos: [todo('  ')] }))).toBe('todos[0].content: must not be empty');
     expect(refusal(JSON.stringify({ todos: 'x' }))).toBe('todos: expected an array of todos, got a string');
-    expect(refusal(JSON.stringify([todo('A'), 7]), 'todowrite')).toBe('item 1: expected a todo object {content, status, activeForm}, got a number');
+    expect(refusal(JSON.stringify([todo('A'), 7]), 'todowrite')).toBe(
+      'item 1: expected a todo object {content, status, activeForm}, got a number',
+    );
   });
 });
 
 describe('tasks from another list', () => {
-  const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+  const task = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    subject: `T${id}`,
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+    ...extra,
+  });
 
   it('keeps edges from either side and drops those to tasks outside the import', () => {
-    const s = parseImportText(JSON.stringify([task('4', { blocks: ['7'] }), task('7'), task('9', { blockedBy: ['7', '12'], owner: 'amy', custom: 1 })]), 'auto');
+    const s = parseImportText(
+      JSON.stringify([task('4', { blocks: ['7'] }), task('7'), task('9', { blockedBy: ['7', '12'], owner: 'amy', custom: 1 })]),
+      'auto',
+    );
     expect(s.format).toBe('tasks');
-    expect(s.items.map((i) => [i.ref, i.blockedBy])).toEqual([['4', []], ['7', ['4']], ['9', ['7']]]);
+    expect(s.items.map((i) => [i.ref, i.blockedBy])).toEqual([
+      ['4', []],
+      ['7', ['4']],
+      ['9', ['7']],
+    ]);
     expect(s.items[2]).toMatchObject({ owner: 'amy', extra: { custom: 1 } });
     expect(s.warnings).toEqual(['#9 names #12 in its blockedBy, which is not in the import: dropped']);
   });
 
   it('reads JSON Lines of tasks and a single task', () => {
-    expect(parseImportText(`${JSON.stringify(task('1'))}\n${JSON.stringify(task('2', { blockedBy: ['1'] }))}\n`, 'auto').items.map((i) => i.blockedBy)).toEqual([[], ['1']]);
+    expect(
+      parseImportText(`${JSON.stringify(task('1'))}\n${JSON.stringify(task('2', { blockedBy: ['1'] }))}\n`, 'auto').items.map(
+        (i) => i.blockedBy,
+      ),
+    ).toEqual([[], ['1']]);
     expect(parseImportText(JSON.stringify(task('3')), 'auto').items).toHaveLength(1);
   });
 
   it('refuses an invalid task or a repeated id, naming it', () => {
-    expect(refusal(JSON.stringify([task('1'), { ...task('2'), owner: null }]))).toBe('item 1: not a task: owner: Expected string, received null');
+    expect(refusal(JSON.stringify([task('1'), { ...task('2'), owner: null }]))).toBe(
+      'item 1: not a task: owner: Expected string, received null',
+    );
     expect(refusal(JSON.stringify([task('1'), task('1')]))).toBe('item 1: task id "1" appears twice (also item 0)');
-    expect(refusal(`${JSON.stringify(task('1'))}\n${JSON.stringify({ ...task('2'), status: 'deleted' })}`, 'tasks')).toMatch(/^line 2: not a task: status:/);
+    expect(refusal(`${JSON.stringify(task('1'))}\n${JSON.stringify({ ...task('2'), status: 'deleted' })}`, 'tasks')).toMatch(
+      /^line 2: not a task: status:/,
+    );
   });
 });
 
@@ -120,9 +150,13 @@ describe('bad input', () => {
   });
 
   it('wrong shapes', () => {
-    expect(refusal('{"a": 1}')).toBe('unrecognised input: an object with keys a; expected a TodoWrite snapshot, tasks, or Claude Code JSON Lines');
+    expect(refusal('{"a": 1}')).toBe(
+      'unrecognised input: an object with keys a; expected a TodoWrite snapshot, tasks, or Claude Code JSON Lines',
+    );
     expect(refusal('42')).toMatch(/^unrecognised input: a number/);
-    expect(refusal('[{"x": 1}]')).toBe('item 0: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys x');
+    expect(refusal('[{"x": 1}]')).toBe(
+      'item 0: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys x',
+    );
     expect(refusal('{"a": 1}', 'todowrite')).toMatch(/^not a TodoWrite snapshot/);
     expect(refusal('{"type":"a"}\n{"type":"b"}', 'todowrite')).toMatch(/the input is JSON Lines/);
     expect(refusal('{"a":1}\n{"b":2}')).toMatch(/no line has a "type"/);
@@ -135,7 +169,11 @@ describe('bad input', () => {
   });
 
   it('a malformed last TodoWrite names its line', () => {
-    const use = (todos: unknown) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'TodoWrite', input: { todos } }] } });
+    const use = (todos: unknown) =>
+      JSON.stringify({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'TodoWrite', input: { todos } }] },
+      });
     expect(refusal(`{"type":"system"}\n${use([{ content: 'a', status: 'nope', activeForm: 'A' }])}`)).toBe(
       'line 2: TodoWrite todos[0].status: expected pending, in_progress, completed, got "nope"',
     );

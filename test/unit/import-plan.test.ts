@@ -6,11 +6,22 @@ import type { Snapshot, SnapshotItem } from '../../src/core/snapshots/import-sna
 import type { Task } from '../../src/core/store/schema.js';
 
 const item = (ref: string, subject: string, blockedBy: string[] = [], extra: Partial<SnapshotItem> = {}): SnapshotItem => ({
-  ref, subject, description: '', status: 'pending', blockedBy, ...extra,
+  ref,
+  subject,
+  description: '',
+  status: 'pending',
+  blockedBy,
+  ...extra,
 });
 const snap = (...items: SnapshotItem[]): Snapshot => ({ format: 'todowrite', found: '', items, warnings: [] });
 const task = (id: string, subject: string, extra: Partial<Task> = {}): Task => ({
-  id, subject, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 describe('planImport', () => {
@@ -27,7 +38,10 @@ describe('planImport', () => {
 
   it('skips items whose subject is already a task, one to one', () => {
     const existing = [task('3', 'Run tests'), task('5', 'Deploy ')];
-    const plan = planImport(existing, snap(item('1', 'Run tests', [], { status: 'completed' }), item('2', 'Run tests'), item('3', 'Deploy')));
+    const plan = planImport(
+      existing,
+      snap(item('1', 'Run tests', [], { status: 'completed' }), item('2', 'Run tests'), item('3', 'Deploy')),
+    );
     expect(plan.skip).toEqual([
       { ref: '1', subject: 'Run tests', existingId: '3', status: 'completed', existingStatus: 'pending' },
       { ref: '3', subject: 'Deploy', existingId: '5', status: 'pending', existingStatus: 'pending' },
@@ -46,7 +60,11 @@ describe('planImport', () => {
 
   it('--chain: each task blocked by the one before, both sides', () => {
     const { tasks } = predictImport(planImport([], snap(item('1', 'A'), item('2', 'B'), item('3', 'C')), { chain: true }), 7);
-    expect(tasks.map((t) => [t.id, t.blockedBy, t.blocks])).toEqual([['7', [], ['8']], ['8', ['7'], ['9']], ['9', ['8'], []]]);
+    expect(tasks.map((t) => [t.id, t.blockedBy, t.blocks])).toEqual([
+      ['7', [], ['8']],
+      ['8', ['7'], ['9']],
+      ['9', ['8'], []],
+    ]);
   });
 
   it('edges to a skipped item go to the existing task; edges between existing tasks are left alone', () => {
@@ -64,14 +82,20 @@ describe('planImport', () => {
     const plan = planImport([], snap(item('a', 'Deploy', ['c']), item('b', 'Docs'), item('c', 'Build')));
     expect(plan.create.map((p) => p.subject)).toEqual(['Docs', 'Build', 'Deploy']);
     const { tasks } = predictImport(plan, 1);
-    expect(tasks.map((t) => [t.id, t.subject, t.blockedBy])).toEqual([['1', 'Docs', []], ['2', 'Build', []], ['3', 'Deploy', ['2']]]);
+    expect(tasks.map((t) => [t.id, t.subject, t.blockedBy])).toEqual([
+      ['1', 'Docs', []],
+      ['2', 'Build', []],
+      ['3', 'Deploy', ['2']],
+    ]);
   });
 
   it('refuses a cycle in the snapshot, naming it', () => {
-    expect(() => planImport([], snap(item('1', 'A', ['2']), item('2', 'B', ['1'])))).toThrow('the import would make a dependency cycle: "A" -> "B" -> "A"');
+    expect(() => planImport([], snap(item('1', 'A', ['2']), item('2', 'B', ['1'])))).toThrow(
+      'the import would make a dependency cycle: "A" -> "B" -> "A"',
+    );
   });
 
-  it('refuses a cycle through the list\'s own edges', () => {
+  it("refuses a cycle through the list's own edges", () => {
     const existing = [task('1', 'X', { blocks: ['2'] }), task('2', 'Y', { blockedBy: ['1'] })];
     // New N: blocked by Y (existing 2) and blocking X (existing 1): 1 -> 2 -> N -> 1.
     let caught: unknown;
@@ -86,8 +110,21 @@ describe('planImport', () => {
   });
 
   it('carries owner, metadata and unknown keys of exported tasks', () => {
-    const { tasks } = predictImport(planImport([], snap(item('4', 'A', [], { owner: 'amy', metadata: { k: 1 }, extra: { custom: true } }))), 1);
-    expect(tasks[0]).toEqual({ id: '1', subject: 'A', description: '', owner: 'amy', status: 'pending', blocks: [], blockedBy: [], metadata: { k: 1 }, custom: true });
+    const { tasks } = predictImport(
+      planImport([], snap(item('4', 'A', [], { owner: 'amy', metadata: { k: 1 }, extra: { custom: true } }))),
+      1,
+    );
+    expect(tasks[0]).toEqual({
+      id: '1',
+      subject: 'A',
+      description: '',
+      owner: 'amy',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { k: 1 },
+      custom: true,
+    });
     expect(Object.keys(tasks[0]!).at(-1)).toBe('custom');
   });
 });

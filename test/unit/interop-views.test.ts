@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Task, taskSchemas } from '../../src/core/store/schema.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { taskSchemas, type Task } from '../../src/core/store/schema.js';
 import { taskGetData, taskGetText, taskListData, taskListText } from '../interop/agent-views.js';
 import { callsOf, createdId, parseStream } from '../interop/stream.js';
 
@@ -25,8 +25,21 @@ describe('parseStream', () => {
     expect(stream.resultSubtype).toBe('success');
     expect(stream.junk).toEqual([]);
     expect(stream.calls.map((c) => c.name)).toEqual([
-      'TaskCreate', 'TaskCreate', 'TaskCreate', 'TaskCreate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate', 'TaskUpdate',
-      'TaskUpdate', 'TaskUpdate', 'TaskCreate', 'TaskList', 'TaskGet', 'TaskGet', 'TaskUpdate',
+      'TaskCreate',
+      'TaskCreate',
+      'TaskCreate',
+      'TaskCreate',
+      'TaskUpdate',
+      'TaskUpdate',
+      'TaskUpdate',
+      'TaskUpdate',
+      'TaskUpdate',
+      'TaskUpdate',
+      'TaskCreate',
+      'TaskList',
+      'TaskGet',
+      'TaskGet',
+      'TaskUpdate',
     ]);
     expect(stream.calls.every((c) => c.answered)).toBe(true);
     expect(callsOf(stream, 'TaskCreate').map(createdId)).toEqual(['1', '2', '3', '4', '5']);
@@ -44,14 +57,14 @@ describe('agent views of a list', () => {
   it('TaskList text and data match what the agent was shown for these files', () => {
     const [list] = callsOf(stream, 'TaskList');
     expect(taskListText(files)).toBe(list?.text);
-    expect(taskListData(files)).toEqual((list?.data as { tasks: unknown }).tasks);
+    expect(taskListData(files)).toEqual((list!.data as { tasks: unknown }).tasks);
   });
 
   it('TaskGet text and data match too', () => {
     const [get] = callsOf(stream, 'TaskGet');
     const four = files.find((t) => t.id === '4') as Task;
     expect(taskGetText(four)).toBe(get?.text);
-    expect(taskGetData(four)).toEqual((get?.data as { task: unknown }).task);
+    expect(taskGetData(four)).toEqual((get!.data as { task: unknown }).task);
   });
 
   it('hides _internal tasks; an empty list says so', () => {

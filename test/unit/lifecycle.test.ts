@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyReport, updateTaskWithLifecycle, type LifecycleContext } from '../../src/core/lifecycle/task-lifecycle.js';
+import { emptyReport, type LifecycleContext, updateTaskWithLifecycle } from '../../src/core/lifecycle/task-lifecycle.js';
 import { readJson, writeTask } from '../helpers/cli.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseList, type ChooseListOptions } from '../../src/core/lists/list-choice.js';
+import { type ChooseListOptions, chooseList } from '../../src/core/lists/list-choice.js';
 import { listToBind, missingListError } from '../../src/core/lists/missing-list.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
@@ -30,10 +30,20 @@ function world() {
   const list = (id: string) => {
     const d = path.join(config, 'tasks', id);
     fs.mkdirSync(d, { recursive: true });
-    fs.writeFileSync(path.join(d, '1.json'), JSON.stringify({ id: '1', subject: 'x', description: '', status: 'pending', blocks: [], blockedBy: [] }));
+    fs.writeFileSync(
+      path.join(d, '1.json'),
+      JSON.stringify({ id: '1', subject: 'x', description: '', status: 'pending', blocks: [], blockedBy: [] }),
+    );
   };
   const choose = (cwd: string, opts: Partial<ChooseListOptions> = {}) =>
-    chooseList(config, { forWrite: false, cwd, home, settings: { home, uid: process.getuid?.() }, index: new SessionIndex(config, { settings: { home, uid: process.getuid?.() } }), ...opts });
+    chooseList(config, {
+      forWrite: false,
+      cwd,
+      home,
+      settings: { home, uid: process.getuid?.() },
+      index: new SessionIndex(config, { settings: { home, uid: process.getuid?.() } }),
+      ...opts,
+    });
   return { root, config, home, dir, list, choose };
 }
 
@@ -66,7 +76,11 @@ describe('the variable and the binding', () => {
     expect(bound.binding?.file).toBe(path.join(proj, '.claude', 'settings.local.json'));
     const env = w.choose(proj, { env: A });
     expect(env).toMatchObject({ id: A, how: 'env' });
-    expect(env.warnings).toEqual([expect.stringMatching(/^CLAUDE_CODE_TASK_LIST_ID is ".*" here, but Claude Code sessions started here use "refactor": .*settings\.local\.json overrides the environment$/)]);
+    expect(env.warnings).toEqual([
+      expect.stringMatching(
+        /^CLAUDE_CODE_TASK_LIST_ID is ".*" here, but Claude Code sessions started here use "refactor": .*settings\.local\.json overrides the environment$/,
+      ),
+    ]);
     // A broken settings file is skipped, as Claude Code skips it, and said.
     fs.writeFileSync(path.join(proj, '.claude', 'settings.local.json'), '{');
     const broken = w.choose(proj);
@@ -85,7 +99,9 @@ describe('refusals, dry runs and the config folder', () => {
     try {
       w.choose(proj, { forWrite: true });
     } catch (err) {
-      expect((err as { details: { candidates: unknown } }).details.candidates).toEqual(expect.arrayContaining([{ list: A, shortId: '2d483082', prompt: null }]));
+      expect((err as { details: { candidates: unknown } }).details.candidates).toEqual(
+        expect.arrayContaining([{ list: A, shortId: '2d483082', prompt: null }]),
+      );
     }
     const dry = w.choose(proj, { forWrite: true, dryRun: true });
     expect(dry.how).toBe('most-recent');
@@ -107,8 +123,8 @@ describe('refusals, dry runs and the config folder', () => {
   });
 });
 
-describe('the live session\'s list, even before it exists', () => {
-  it('a live session with no list folder yet is the project\'s list: fresh, and the earlier list of its process is named', () => {
+describe("the live session's list, even before it exists", () => {
+  it("a live session with no list folder yet is the project's list: fresh, and the earlier list of its process is named", () => {
     const w = world();
     const proj = w.dir('work/web');
     w.list(A);

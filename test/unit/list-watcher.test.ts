@@ -18,7 +18,8 @@ function start(dir: string, opts: Partial<ListWatcherOptions> = {}) {
   const watcher = new ListWatcher({ dir, clock, ...opts }, { onUpdate: (u) => updates.push(u), onError: (e) => errors.push(e) });
   open.push(watcher);
   const first = watcher.start();
-  const events = () => updates.flatMap((u) => u.events.map((e) => (e.type === 'list-cleared' ? `list-cleared ${e.tasks.length}` : `${e.type} ${e.task.id}`)));
+  const events = () =>
+    updates.flatMap((u) => u.events.map((e) => (e.type === 'list-cleared' ? `list-cleared ${e.tasks.length}` : `${e.type} ${e.task.id}`)));
   return { watcher, first, updates, errors, events };
 }
 
@@ -31,7 +32,15 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, subject: `s${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `s${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 describe('ListWatcher', () => {
   it('reports creates, updates and deletes made by plain writes', async () => {

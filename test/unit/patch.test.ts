@@ -8,7 +8,12 @@ import { FIXTURES } from '../helpers/cli.js';
 
 const recorded = (name: string) => fs.readFileSync(path.join(FIXTURES, 'update-order', name), 'utf8');
 const fresh = (id: string, subject: string, description: string): Task => ({
-  id, subject, description, status: 'pending', blocks: [], blockedBy: [],
+  id,
+  subject,
+  description,
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
 });
 
 describe('applyPatch matches the bytes Claude Code writes', () => {
@@ -22,7 +27,12 @@ describe('applyPatch matches the bytes Claude Code writes', () => {
   });
   it('writes many fields in one go as TaskUpdate does', () => {
     const { task, changed } = applyPatch(fresh('1', 'A', 'a'), {
-      metadata: { m: 1 }, owner: 'bob', activeForm: 'Aing', status: 'in_progress', subject: 'A2', description: 'd',
+      metadata: { m: 1 },
+      owner: 'bob',
+      activeForm: 'Aing',
+      status: 'in_progress',
+      subject: 'A2',
+      description: 'd',
     });
     expect(serializeTask(task)).toBe(recorded('1-many-fields.json'));
     expect(changed).toEqual(['subject', 'description', 'activeForm', 'owner', 'metadata', 'status']);

@@ -4,7 +4,15 @@ import { nudgeAfterCompletion, verificationNudge } from '../../src/core/progress
 import { assignTodoIds, NO_TODO_IDS } from '../../src/core/runs/todo-ids.js';
 import type { Task } from '../../src/core/store/schema.js';
 
-const t = (id: string, subject: string, status: Task['status'] = 'completed', extra: Partial<Task> = {}): Task => ({ id, subject, description: '', status, blocks: [], blockedBy: [], ...extra });
+const t = (id: string, subject: string, status: Task['status'] = 'completed', extra: Partial<Task> = {}): Task => ({
+  id,
+  subject,
+  description: '',
+  status,
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 describe('verificationNudge', () => {
   it('three or more, all completed, none a verification step', () => {
@@ -31,7 +39,11 @@ describe('verificationNudge', () => {
 
 describe('stalledTasks', () => {
   const tasks = [t('1', 'A', 'in_progress'), t('2', 'B', 'in_progress'), t('3', 'C', 'pending'), t('4', 'D', 'in_progress')];
-  const times = new Map([['1', 0], ['2', 50], ['3', 0]]);
+  const times = new Map([
+    ['1', 0],
+    ['2', 50],
+    ['3', 0],
+  ]);
   it('in progress, unchanged for at least the threshold, unknown times never', () => {
     expect(stalledTasks(tasks, (id) => times.get(id), 100, 60, undefined).map((s) => [s.id, s.idleMs])).toEqual([['1', 100]]);
     expect(stalledTasks(tasks, (id) => times.get(id), 100, 50, false).map((s) => s.id)).toEqual(['1', '2']);

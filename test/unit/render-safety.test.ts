@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
+import { describeRefusal } from '../../src/render/claim-result.js';
 import { renderErrorJson } from '../../src/render/error.js';
+import { renderMarkdownChecklist } from '../../src/render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../src/render/json.js';
+import { renderLockWait } from '../../src/render/lock-wait.js';
+import { PLAIN } from '../../src/render/style.js';
+import { renderTaskDetail } from '../../src/render/task-detail.js';
+import { renderTaskLines, renderTaskTable } from '../../src/render/task-table.js';
 import { renderChangeEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
 import { renderTaskRows } from '../../src/render/watch-rows.js';
-import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
-import { renderLockWait } from '../../src/render/lock-wait.js';
-import { describeRefusal } from '../../src/render/claim-result.js';
-import { renderMarkdownChecklist } from '../../src/render/export-markdown.js';
-import { renderTaskLines, renderTaskTable } from '../../src/render/task-table.js';
-import { renderTaskDetail } from '../../src/render/task-detail.js';
-import { indexTasks } from '../../src/core/graph/blockers.js';
-import { PLAIN } from '../../src/render/style.js';
-import type { Task } from '../../src/core/store/schema.js';
 
 // Anything a terminal could act on: C0 (but \t and \n), DEL, C1, bidi controls.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -41,7 +41,11 @@ describe('renderers never pass control characters through', () => {
   });
 
   it('NDJSON lines: watch events and JSON Lines', () => {
-    for (const line of [renderJsonLine(hostile), renderSnapshotEvent(0, EVIL, true, [hostile]), renderChangeEvent(0, { type: 'created', task: hostile })]) {
+    for (const line of [
+      renderJsonLine(hostile),
+      renderSnapshotEvent(0, EVIL, true, [hostile]),
+      renderChangeEvent(0, { type: 'created', task: hostile }),
+    ]) {
       expect(line).not.toMatch(UNSAFE);
       expect(line).not.toContain('\n');
     }
@@ -76,7 +80,16 @@ describe('renderers never pass control characters through', () => {
       report: {
         dir: '/x',
         files: 1,
-        findings: [{ code: 'bad_file_name' as const, severity: 'warning' as const, message: EVIL, fixable: true, hint: EVIL, repair: { status: 'failed' as const, message: EVIL } }],
+        findings: [
+          {
+            code: 'bad_file_name' as const,
+            severity: 'warning' as const,
+            message: EVIL,
+            fixable: true,
+            hint: EVIL,
+            repair: { status: 'failed' as const, message: EVIL },
+          },
+        ],
         remaining: [],
       },
     };

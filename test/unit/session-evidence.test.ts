@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ClaudeProcess } from '../../src/core/sessions/claude-processes.js';
 import { readClaudeProcesses } from '../../src/core/sessions/claude-processes.js';
-import { listsOfEvidence, scoreList, type ListFile } from '../../src/core/sessions/list-evidence.js';
+import { goneOwners } from '../../src/core/sessions/gone-owners.js';
+import { type ListFile, listsOfEvidence, scoreList } from '../../src/core/sessions/list-evidence.js';
 import { sessionsOfList } from '../../src/core/sessions/list-sessions.js';
+import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
 import { sessionsOfProcesses } from '../../src/core/sessions/process-sessions.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import { signsOfLife } from '../../src/core/sessions/signs-of-life.js';
 import { readTranscriptTasks } from '../../src/core/sessions/transcript-tasks.js';
-import { goneOwners } from '../../src/core/sessions/gone-owners.js';
-import type { ClaudeProcess } from '../../src/core/sessions/claude-processes.js';
-import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 const NAMED = path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl');
@@ -51,24 +51,64 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
 });
 
 describe('which list the tasks tie a session to', () => {
-  const files = (entries: Array<[string, string, number]>) => new Map<string, ListFile>(entries.map(([id, subject, mtimeMs]) => [id, { subject, mtimeMs }]));
+  const files = (entries: Array<[string, string, number]>) =>
+    new Map<string, ListFile>(entries.map(([id, subject, mtimeMs]) => [id, { subject, mtimeMs }]));
   const seen = [
     { id: '1', subject: 'Run tests', created: true },
     { id: '2', subject: 'Deploy', created: true },
   ];
 
   it('agreeing subjects count, other subjects count against, missing ids say nothing', () => {
-    expect(scoreList(seen, files([['1', 'Run tests', 2000], ['2', 'Deploy', 2000]]), 1000)).toBe(2);
-    expect(scoreList(seen, files([['1', 'Run tests', 2000], ['2', 'Something else', 2000]]), 1000)).toBe(0);
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 2000],
+          ['2', 'Deploy', 2000],
+        ]),
+        1000,
+      ),
+    ).toBe(2);
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 2000],
+          ['2', 'Something else', 2000],
+        ]),
+        1000,
+      ),
+    ).toBe(0);
     expect(scoreList(seen, files([['1', 'Run tests', 2000]]), 1000)).toBe(1);
     // A created task whose file is older than the session is a copy made before it.
-    expect(scoreList(seen, files([['1', 'Run tests', 0], ['2', 'Deploy', 0]]), 60_000)).toBe(0);
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 0],
+          ['2', 'Deploy', 0],
+        ]),
+        60_000,
+      ),
+    ).toBe(0);
   });
 
   it('pr-123 and pr-124 made from the same plan: the one written during the session', () => {
     const lists = new Map([
-      ['pr-123', files([['1', 'Run tests', 10_000], ['2', 'Deploy', 10_000]])],
-      ['pr-124', files([['1', 'Run tests', 100_000], ['2', 'Deploy', 100_000]])],
+      [
+        'pr-123',
+        files([
+          ['1', 'Run tests', 10_000],
+          ['2', 'Deploy', 10_000],
+        ]),
+      ],
+      [
+        'pr-124',
+        files([
+          ['1', 'Run tests', 100_000],
+          ['2', 'Deploy', 100_000],
+        ]),
+      ],
     ]);
     expect(listsOfEvidence(seen, lists, 90_000)).toEqual(['pr-124']);
     expect(listsOfEvidence(seen, lists, undefined)).toEqual(['pr-123', 'pr-124']);
@@ -93,7 +133,7 @@ describe('the sessions of each running process (/clear)', () => {
     expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'] }]);
   });
 
-  it('the file kept the old id: the newer transcript begun since is the process\'s session', () => {
+  it("the file kept the old id: the newer transcript begun since is the process's session", () => {
     const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
       stamps([
         ['old', 11, 20, true],
@@ -135,7 +175,12 @@ describe('Claude Code processes in /proc', () => {
     const dir = path.join(root, String(pid));
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'cmdline'), `${argv.join('\0')}\0`);
-    fs.writeFileSync(path.join(dir, 'environ'), `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\0')}\0`);
+    fs.writeFileSync(
+      path.join(dir, 'environ'),
+      `${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\0')}\0`,
+    );
     fs.writeFileSync(path.join(dir, 'stat'), `${pid} (x) S ${Array.from({ length: 30 }, (_, i) => i + 1).join(' ')}`);
     fs.symlinkSync(cwd, path.join(dir, 'cwd'));
     fs.symlinkSync(exe, path.join(dir, 'exe'));
@@ -144,9 +189,21 @@ describe('Claude Code processes in /proc', () => {
   it('finds the native binary and the npm script, with their list variable, config folder and team; nothing else', () => {
     const root = tmp();
     fakeProc(root, 101, ['claude', '--allowedTools', 'x'], { CLAUDE_CODE_TASK_LIST_ID: 'shared', CLAUDE_CONFIG_DIR: '/c' }, '/work');
-    fakeProc(root, 102, ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js', '--team-name', 'My Team'], { HOME: '/home/me' }, '/work');
+    fakeProc(
+      root,
+      102,
+      ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js', '--team-name', 'My Team'],
+      { HOME: '/home/me' },
+      '/work',
+    );
     fakeProc(root, 103, ['/opt/x/claude'], {}, '/', '/opt/x/claude');
-    fakeProc(root, 104, ['bash', '-c', 'cd /w && /root/node_modules/@anthropic-ai/claude-code-linux-x64/claude -p hi'], { CLAUDE_CONFIG_DIR: '/c' }, '/');
+    fakeProc(
+      root,
+      104,
+      ['bash', '-c', 'cd /w && /root/node_modules/@anthropic-ai/claude-code-linux-x64/claude -p hi'],
+      { CLAUDE_CONFIG_DIR: '/c' },
+      '/',
+    );
     fakeProc(root, 105, ['vim', 'claude.md'], { CLAUDE_CONFIG_DIR: '/c' }, '/');
     fs.mkdirSync(path.join(root, 'self'));
     const found = readClaudeProcesses(root).sort((a, b) => a.pid - b.pid);
@@ -169,7 +226,13 @@ describe('signs of life, and whose owners are gone', () => {
     // The files as the run left them: created during the session, which is an hour past.
     const start = Date.parse('2026-12-01T15:02:22.670Z');
     for (const f of fs.readdirSync(list)) fs.utimesSync(path.join(list, f), (start + 5000) / 1000, (start + 5000) / 1000);
-    const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcess: () => undefined, claudeProcesses: () => [], ...extra };
+    const probe: ProcessProbe = {
+      startTime: () => undefined,
+      domain: () => undefined,
+      claudeProcess: () => undefined,
+      claudeProcesses: () => [],
+      ...extra,
+    };
     const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
     return { config, list, transcript, index, start };
   }
@@ -199,7 +262,15 @@ describe('signs of life, and whose owners are gone', () => {
   });
 
   it('a Claude Code process naming the list in its environment, or a teammate of its team, keeps it alive', () => {
-    const proc = (p: Partial<ClaudeProcess>): ClaudeProcess => ({ pid: 42, startTime: '1', cwd: '/work/p', listVariable: undefined, configDir: undefined, teamName: undefined, ...p });
+    const proc = (p: Partial<ClaudeProcess>): ClaudeProcess => ({
+      pid: 42,
+      startTime: '1',
+      cwd: '/work/p',
+      listVariable: undefined,
+      configDir: undefined,
+      teamName: undefined,
+      ...p,
+    });
     const cases: Array<[ClaudeProcess[], boolean]> = [
       [[proc({ listVariable: ' shared-list ' })], true],
       [[proc({ teamName: 'shared list' })], true],

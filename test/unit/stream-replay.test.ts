@@ -8,10 +8,19 @@ import { FIXTURES } from '../helpers/cli.js';
 let n = 0;
 const use = (name: string, input: unknown, id = `t${++n}`, extra: Record<string, unknown> = {}) => ({
   id,
-  line: JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] }, parent_tool_use_id: null, ...extra }),
+  line: JSON.stringify({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] },
+    parent_tool_use_id: null,
+    ...extra,
+  }),
 });
 const result = (id: string, data: unknown, text = '', isError = false) =>
-  JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }] }, tool_use_result: data });
+  JSON.stringify({
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }] },
+    tool_use_result: data,
+  });
 const stream = (...lines: string[]) => [JSON.stringify({ type: 'system', subtype: 'init', session_id: 's' }), ...lines].join('\n');
 const created = (id: string, subject: string) => ({ task: { id, subject } });
 
@@ -20,7 +29,10 @@ describe('rebuilding the list a Task-tools run ended with', () => {
     const s = parseImportText(fs.readFileSync(path.join(FIXTURES, 'stream-json-tasks-v2.jsonl'), 'utf8'), 'auto');
     expect(s.found).toBe('Task tool calls (5 created, 5 updated, 1 deleted); the list they ended with: 4 tasks');
     const dir = path.join(FIXTURES, 'tasks', 'refactor-auth');
-    const onDisk = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+    const onDisk = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
     expect(s.items.map((i) => i.ref)).toEqual(onDisk.map((t) => t.id));
     for (const [i, task] of onDisk.entries()) {
       const { ref, blockedBy, ...fields } = s.items[i]!;
@@ -40,20 +52,35 @@ describe('rebuilding the list a Task-tools run ended with', () => {
     const bad = use('TaskUpdate', { taskId: '1', owner: 'x' });
     const s = parseImportText(
       stream(
-        a.line, b.line, result(b.id, created('2', 'B')), result(a.id, created('1', 'A')),
-        u2.line, u1.line, result(u1.id, { success: true }), result(u2.id, { success: true }),
-        bad.line, result(bad.id, { success: false, error: 'denied' }),
+        a.line,
+        b.line,
+        result(b.id, created('2', 'B')),
+        result(a.id, created('1', 'A')),
+        u2.line,
+        u1.line,
+        result(u1.id, { success: true }),
+        result(u2.id, { success: true }),
+        bad.line,
+        result(bad.id, { success: false, error: 'denied' }),
       ),
       'auto',
     );
-    expect(s.items.map((i) => [i.ref, i.subject, i.status, i.owner])).toEqual([['1', 'A', 'pending', undefined], ['2', 'B', 'completed', undefined]]);
+    expect(s.items.map((i) => [i.ref, i.subject, i.status, i.owner])).toEqual([
+      ['1', 'A', 'pending', undefined],
+      ['2', 'B', 'completed', undefined],
+    ]);
   });
 
   it('reads the id from the result text when there is no structured result; honours aliases', () => {
     const a = use('TaskCreate', { title: 'Aliased', content: 'desc', active_form: 'Aliasing' });
     const u = use('TaskUpdate', { id: '7', metadata: { k: 1 } });
-    const s = parseImportText(stream(a.line, result(a.id, undefined, 'Task #7 created successfully: Aliased'), u.line, result(u.id, { success: true })), 'auto');
-    expect(s.items).toEqual([{ ref: '7', subject: 'Aliased', description: 'desc', activeForm: 'Aliasing', status: 'pending', metadata: { k: 1 }, blockedBy: [] }]);
+    const s = parseImportText(
+      stream(a.line, result(a.id, undefined, 'Task #7 created successfully: Aliased'), u.line, result(u.id, { success: true })),
+      'auto',
+    );
+    expect(s.items).toEqual([
+      { ref: '7', subject: 'Aliased', description: 'desc', activeForm: 'Aliasing', status: 'pending', metadata: { k: 1 }, blockedBy: [] },
+    ]);
   });
 
   it('drops a deleted task and every reference to it; edges need both tasks', () => {
@@ -63,12 +90,25 @@ describe('rebuilding the list a Task-tools run ended with', () => {
     const del = use('TaskUpdate', { taskId: '2', status: 'deleted' });
     const s = parseImportText(
       stream(
-        a!.line, result(a!.id, created('1', 'A')), b!.line, result(b!.id, created('2', 'B')), c!.line, result(c!.id, created('3', 'C')),
-        e1.line, result(e1.id, { success: true }), e2.line, result(e2.id, { success: true }), del.line, result(del.id, { success: true }),
+        a!.line,
+        result(a!.id, created('1', 'A')),
+        b!.line,
+        result(b!.id, created('2', 'B')),
+        c!.line,
+        result(c!.id, created('3', 'C')),
+        e1.line,
+        result(e1.id, { success: true }),
+        e2.line,
+        result(e2.id, { success: true }),
+        del.line,
+        result(del.id, { success: true }),
       ),
       'auto',
     );
-    expect(s.items.map((i) => [i.ref, i.blockedBy])).toEqual([['1', []], ['3', ['1']]]);
+    expect(s.items.map((i) => [i.ref, i.blockedBy])).toEqual([
+      ['1', []],
+      ['3', ['1']],
+    ]);
   });
 
   it('warns about calls without a result, refused creates and tasks from before the stream', () => {
@@ -77,7 +117,15 @@ describe('rebuilding the list a Task-tools run ended with', () => {
     const old = use('TaskUpdate', { taskId: '40', status: 'completed' });
     const pending = use('TaskUpdate', { taskId: '1', status: 'completed' });
     const s = parseImportText(
-      stream(a.line, result(a.id, created('1', 'A')), refused.line, result(refused.id, undefined, 'hook said no', true), old.line, result(old.id, { success: true }), pending.line),
+      stream(
+        a.line,
+        result(a.id, created('1', 'A')),
+        refused.line,
+        result(refused.id, undefined, 'hook said no', true),
+        old.line,
+        result(old.id, { success: true }),
+        pending.line,
+      ),
       'auto',
     );
     expect(s.items.map((i) => [i.ref, i.status])).toEqual([['1', 'pending']]);
@@ -92,7 +140,15 @@ describe('what a stream cannot tell', () => {
   it('an owner the agent set itself (team auto-claim) is reported, not invented', () => {
     const a = use('TaskCreate', { subject: 'A', description: '' });
     const u = use('TaskUpdate', { taskId: '1', status: 'in_progress' });
-    const s = parseImportText(stream(a.line, result(a.id, created('1', 'A')), u.line, result(u.id, { success: true, taskId: '1', updatedFields: ['owner', 'status'] })), 'auto');
+    const s = parseImportText(
+      stream(
+        a.line,
+        result(a.id, created('1', 'A')),
+        u.line,
+        result(u.id, { success: true, taskId: '1', updatedFields: ['owner', 'status'] }),
+      ),
+      'auto',
+    );
     expect(s.items[0]).toMatchObject({ status: 'in_progress' });
     expect(s.items[0]).not.toHaveProperty('owner');
     expect(s.warnings).toEqual([expect.stringMatching(/made itself owner of #1 .* left unset$/)]);
@@ -102,11 +158,20 @@ describe('what a stream cannot tell', () => {
 describe('TodoWrite snapshots in a stream', () => {
   const todos = (...names: string[]) => ({ todos: names.map((c) => ({ content: c, status: 'pending', activeForm: `${c}ing` })) });
 
-  it('ignores a refused TodoWrite and subagents\' lists', () => {
+  it("ignores a refused TodoWrite and subagents' lists", () => {
     const good = use('TodoWrite', todos('A', 'B'));
     const refused = use('TodoWrite', todos('Refused'));
     const sub = use('TodoWrite', todos('Sub'), undefined, { parent_tool_use_id: 'toolu_parent' });
-    const s = parseImportText(stream(good.line, result(good.id, { oldTodos: [], newTodos: todos('A', 'B').todos }), refused.line, result(refused.id, undefined, 'InputValidationError', true), sub.line), 'auto');
+    const s = parseImportText(
+      stream(
+        good.line,
+        result(good.id, { oldTodos: [], newTodos: todos('A', 'B').todos }),
+        refused.line,
+        result(refused.id, undefined, 'InputValidationError', true),
+        sub.line,
+      ),
+      'auto',
+    );
     expect(s.items.map((i) => i.subject)).toEqual(['A', 'B']);
     expect(s.found).toMatch(/1 subagent snapshot ignored/);
   });
@@ -119,7 +184,10 @@ describe('TodoWrite snapshots in a stream', () => {
   it('when a stream has both, the one used last wins and the other is reported', () => {
     const t = use('TodoWrite', todos('Todo'));
     const c = use('TaskCreate', { subject: 'Task', description: '' });
-    const s = parseImportText(stream(t.line, result(t.id, { oldTodos: [], newTodos: todos('Todo').todos }), c.line, result(c.id, created('1', 'Task'))), 'auto');
+    const s = parseImportText(
+      stream(t.line, result(t.id, { oldTodos: [], newTodos: todos('Todo').todos }), c.line, result(c.id, created('1', 'Task'))),
+      'auto',
+    );
     expect(s.items.map((i) => i.subject)).toEqual(['Task']);
     expect(s.warnings).toEqual([expect.stringMatching(/TodoWrite snapshots .* come before its last Task tool call .*: ignored/)]);
   });

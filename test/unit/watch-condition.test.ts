@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { formatUntil, parseUntil, untilHolds, type UntilCondition } from '../../src/core/watch/watch-condition.js';
+import { formatUntil, parseUntil, type UntilCondition, untilHolds } from '../../src/core/watch/watch-condition.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
-  id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 const holds = (c: string, tasks: Task[], shown: Task[] = tasks) => untilHolds(parseUntil(c), shown, indexTasks(tasks));
 
@@ -35,7 +41,13 @@ describe('untilHolds', () => {
 
   it('all-completed speaks of the filtered tasks', () => {
     const all = [task('1', { status: 'completed', owner: 'amy' }), task('2', { owner: 'bob' })];
-    expect(holds('all-completed', all, all.filter((t) => t.owner === 'amy'))).toBe(true);
+    expect(
+      holds(
+        'all-completed',
+        all,
+        all.filter((t) => t.owner === 'amy'),
+      ),
+    ).toBe(true);
   });
 
   it('ready: pending, unowned, no open blocker (judged against every task)', () => {

@@ -4,13 +4,27 @@ import { diffSnapshots, fieldChanges, snapshotOf } from '../../src/core/watch/wa
 import { normalize, replay, type StreamEvent, type TaskRecord } from '../helpers/replay.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
-  id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 describe('diffSnapshots', () => {
   it('reports nothing for equal snapshots, whatever the key order', () => {
     const a = snapshotOf([task('1', { metadata: { a: 1, b: [1, 2] } })]);
-    const reordered = { metadata: { b: [1, 2], a: 1 }, blockedBy: [], blocks: [], status: 'pending', description: '', subject: 'task 1', id: '1' } as Task;
+    const reordered = {
+      metadata: { b: [1, 2], a: 1 },
+      blockedBy: [],
+      blocks: [],
+      status: 'pending',
+      description: '',
+      subject: 'task 1',
+      id: '1',
+    } as Task;
     expect(diffSnapshots(a, snapshotOf([reordered]))).toEqual([]);
   });
 
@@ -51,7 +65,10 @@ describe('diffSnapshots', () => {
 
   it('replays to the later snapshot, for random pairs of snapshots', () => {
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const randomTask = (id: string): Task => {
       const t = task(id, { status: (['pending', 'in_progress', 'completed'] as const)[rand(3)], subject: `s${rand(3)}` });
       if (rand(2)) t.owner = `o${rand(2)}`;
@@ -59,7 +76,12 @@ describe('diffSnapshots', () => {
       if (rand(3) === 0) t.blockedBy = [String(rand(5) + 1)];
       return t;
     };
-    const randomSnapshot = () => snapshotOf(Array.from({ length: 6 }, (_, i) => String(i + 1)).filter(() => rand(3) > 0).map(randomTask));
+    const randomSnapshot = () =>
+      snapshotOf(
+        Array.from({ length: 6 }, (_, i) => String(i + 1))
+          .filter(() => rand(3) > 0)
+          .map(randomTask),
+      );
     for (let round = 0; round < 300; round++) {
       const a = randomSnapshot();
       const b = randomSnapshot();

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { snapshotOf, diffSnapshots } from '../../src/core/watch/watch-diff.js';
+import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { filterEvents } from '../../src/core/watch/watch-filter.js';
 import { isTaskHint, rescanDueAt } from '../../src/core/watch/watch-hints.js';
 import { keepLastGood } from '../../src/core/watch/watch-scan.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
-  id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 describe('isTaskHint', () => {
@@ -55,7 +61,9 @@ describe('filterEvents', () => {
   const after = [task('1', { owner: 'amy', status: 'completed' }), task('2', { owner: 'amy' }), task('3', { owner: 'bob' })];
   const events = diffSnapshots(snapshotOf(before), snapshotOf(after));
   const run = (filter: Parameters<typeof filterEvents>[1]) =>
-    filterEvents(events, filter, indexTasks(before), indexTasks(after)).map((e) => (e.type === 'list-cleared' ? e.type : `${e.type} ${e.task.id}`));
+    filterEvents(events, filter, indexTasks(before), indexTasks(after)).map((e) =>
+      e.type === 'list-cleared' ? e.type : `${e.type} ${e.task.id}`,
+    );
 
   it('keeps an update whose task matches before or after', () => {
     expect(run({ owner: 'amy' })).toEqual(['updated 1', 'updated 2']);
@@ -67,4 +75,3 @@ describe('filterEvents', () => {
     expect(filterEvents(cleared, { owner: 'bob' }, indexTasks(before), new Map())).toEqual([{ type: 'list-cleared', tasks: [before[1]] }]);
   });
 });
-

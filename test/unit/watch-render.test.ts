@@ -6,17 +6,23 @@ import { formatDuration } from '../../src/render/duration.js';
 import { fitStyled } from '../../src/render/fit.js';
 import { renderProgressBar } from '../../src/render/progress-bar.js';
 import { SCREEN, screenPatch } from '../../src/render/screen.js';
-import { PLAIN, loadColour, makeStyle } from '../../src/render/style.js';
+import { loadColour, makeStyle, PLAIN } from '../../src/render/style.js';
 import { visibleWidth } from '../../src/render/text.js';
 import { describeEvents } from '../../src/render/watch-change.js';
 import { renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
-import { SPINNER, renderWatchFrame, type WatchFrameModel } from '../../src/render/watch-frame.js';
+import { renderWatchFrame, SPINNER, type WatchFrameModel } from '../../src/render/watch-frame.js';
 
 // Coloured styles need chalk loaded first, as the CLI does at start-up.
 beforeAll(loadColour);
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
-  id, subject: `Task number ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra,
+  id,
+  subject: `Task number ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
 });
 
 const tasks = [
@@ -26,7 +32,14 @@ const tasks = [
   task('5', { subject: 'Write \u001b[2Jchangelog' }),
 ];
 const model = (extra: Partial<WatchFrameModel> = {}): WatchFrameModel => ({
-  listId: 'refactor-auth', dir: '/c/tasks/refactor-auth', exists: true, tasks, index: indexTasks(tasks), hidden: 0, problems: [], ...extra,
+  listId: 'refactor-auth',
+  dir: '/c/tasks/refactor-auth',
+  exists: true,
+  tasks,
+  index: indexTasks(tasks),
+  hidden: 0,
+  problems: [],
+  ...extra,
 });
 const frame = (m: WatchFrameModel, width = 100, height = 30, now = 1_000_000) => renderWatchFrame(m, { style: PLAIN, width, height, now });
 
@@ -55,16 +68,31 @@ describe('renderWatchFrame', () => {
   });
 
   it('never writes a line wider than the terminal, or more lines than it has', () => {
-    const many = Array.from({ length: 60 }, (_, i) => task(String(i + 1), { subject: 'x'.repeat(200), owner: 'o'.repeat(50), status: i % 3 === 0 ? 'completed' : 'pending' }));
-    for (const [w, h] of [[12, 3], [20, 5], [40, 10], [80, 24], [200, 60]] as const) {
-      const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), { style: makeStyle(true), width: w, height: h, now: 0 });
+    const many = Array.from({ length: 60 }, (_, i) =>
+      task(String(i + 1), { subject: 'x'.repeat(200), owner: 'o'.repeat(50), status: i % 3 === 0 ? 'completed' : 'pending' }),
+    );
+    for (const [w, h] of [
+      [12, 3],
+      [20, 5],
+      [40, 10],
+      [80, 24],
+      [200, 60],
+    ] as const) {
+      const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), {
+        style: makeStyle(true),
+        width: w,
+        height: h,
+        now: 0,
+      });
       expect(lines.length).toBeLessThanOrEqual(h);
       for (const l of lines) expect(visibleWidth(l)).toBeLessThan(w);
     }
   });
 
   it('when tasks do not fit, keeps those in progress and says how many are left out', () => {
-    const many = Array.from({ length: 30 }, (_, i) => task(String(i + 1), { status: i === 25 ? 'in_progress' : i < 20 ? 'completed' : 'pending' }));
+    const many = Array.from({ length: 30 }, (_, i) =>
+      task(String(i + 1), { status: i === 25 ? 'in_progress' : i < 20 ? 'completed' : 'pending' }),
+    );
     const lines = frame(model({ tasks: many, index: indexTasks(many) }), 80, 12);
     expect(lines).toHaveLength(12);
     expect(lines.some((l) => l.includes('#26 '))).toBe(true);
@@ -81,14 +109,22 @@ describe('renderWatchFrame', () => {
   });
 
   it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {
-    expect(frame(model({ exists: false, tasks: [], index: new Map() })).join('\n')).toContain('Waiting for the list to appear: /c/tasks/refactor-auth');
+    expect(frame(model({ exists: false, tasks: [], index: new Map() })).join('\n')).toContain(
+      'Waiting for the list to appear: /c/tasks/refactor-auth',
+    );
     expect(frame(model({ tasks: [], index: new Map() })).join('\n')).toContain('No tasks yet.');
     expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
   });
 
   it('the final frame has every task, no spinner and no key help', () => {
     const many = Array.from({ length: 40 }, (_, i) => task(String(i + 1), { status: 'in_progress' }));
-    const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), { style: PLAIN, width: 80, height: 10, now: 0, final: true });
+    const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), {
+      style: PLAIN,
+      width: 80,
+      height: 10,
+      now: 0,
+      final: true,
+    });
     expect(lines).toHaveLength(42);
     expect(lines.join('\n')).not.toMatch(/q quit|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
     expect(lines[2]).toMatch(/▶ +#1 /);
@@ -98,7 +134,10 @@ describe('renderWatchFrame', () => {
     expect(frame(model({ problems: [{ file: '7.json', reason: 'not valid JSON' }] })).join('\n')).toContain(
       '⚠ 7.json is unreadable (agents skip it too): not valid JSON',
     );
-    const two = [{ file: '7.json', reason: 'x' }, { file: '9.json', reason: 'y' }];
+    const two = [
+      { file: '7.json', reason: 'x' },
+      { file: '9.json', reason: 'y' },
+    ];
     expect(frame(model({ problems: two })).join('\n')).toContain('⚠ 2 files are unreadable (agents skip them too): 7.json, 9.json');
   });
 });
@@ -135,13 +174,31 @@ describe('fitStyled', () => {
 describe('NDJSON events', () => {
   it('carry the event name, an ISO timestamp and tasks in the shape of their files', () => {
     const at = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
-    expect(JSON.parse(renderSnapshotEvent(at, 'x', true, [tasks[0] as Task]))).toEqual({ event: 'snapshot', at: '2025-01-02T03:04:05.006Z', list: 'x', exists: true, tasks: [tasks[0]] });
+    expect(JSON.parse(renderSnapshotEvent(at, 'x', true, [tasks[0] as Task]))).toEqual({
+      event: 'snapshot',
+      at: '2025-01-02T03:04:05.006Z',
+      list: 'x',
+      exists: true,
+      tasks: [tasks[0]],
+    });
     const [updated] = diffSnapshots(snapshotOf([task('1', { owner: 'a' })]), snapshotOf([task('1', { status: 'completed' })]));
     expect(JSON.parse(renderChangeEvent(at, updated!))).toEqual({
-      event: 'updated', at: '2025-01-02T03:04:05.006Z', task: task('1', { status: 'completed' }),
+      event: 'updated',
+      at: '2025-01-02T03:04:05.006Z',
+      task: task('1', { status: 'completed' }),
       changes: { status: { old: 'pending', new: 'completed' }, owner: { old: 'a' } },
     });
-    const end = JSON.parse(renderEndEvent({ at, reason: 'timeout', until: 'empty', met: false, exists: true, counts: { total: 0, completed: 0, in_progress: 0, pending: 0, blocked: 0 }, tasks: [] }));
+    const end = JSON.parse(
+      renderEndEvent({
+        at,
+        reason: 'timeout',
+        until: 'empty',
+        met: false,
+        exists: true,
+        counts: { total: 0, completed: 0, in_progress: 0, pending: 0, blocked: 0 },
+        tasks: [],
+      }),
+    );
     expect(end).toMatchObject({ event: 'end', reason: 'timeout', until: 'empty', met: false });
     expect(renderChangeEvent(at, { type: 'created', task: task('1') })).not.toContain('\n');
   });

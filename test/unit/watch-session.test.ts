@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/core/store/schema.js';
 import { parseUntil } from '../../src/core/watch/watch-condition.js';
 import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
-import { WatchSession, type StallWatch, type WatchEnd, type WatchSink, type WatchView } from '../../src/core/watch/watch-session.js';
+import { type StallWatch, type WatchEnd, WatchSession, type WatchSink, type WatchView } from '../../src/core/watch/watch-session.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from '../../src/core/watch/watch-source.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 
-const task = (id: string, extra: Partial<Task> = {}): Task => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
+const task = (id: string, extra: Partial<Task> = {}): Task => ({
+  id,
+  subject: `task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
 
 /** A source the test drives: its first state comes when `first` resolves; then updates and a run's end by hand. */
 class FakeSource implements WatchSource {

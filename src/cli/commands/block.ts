@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { blockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { renderJson } from '../../render/json.js';
+import { blockTask } from '../../core/writes/dependencies.js';
 import { renderBlocked } from '../../render/change-lines.js';
-import { usage, type Context } from '../runtime/context.js';
+import { renderJson } from '../../render/json.js';
 import { collect, parseIds } from '../flags/parse.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface BlockOptions {
   by?: string[];

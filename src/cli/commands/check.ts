@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkList } from '../../core/check/check-list.js';
-import { tasksRoot } from '../../core/store/paths.js';
 import { listIds, requireConfigDir } from '../../core/lists/list-choice.js';
-import { checkJson, renderCheckReport, renderCheckSummary, type CheckView } from '../../render/check-report.js';
+import { tasksRoot } from '../../core/store/paths.js';
+import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
+import { parseDurationOrOff } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
-import { parseDurationOrOff } from '../flags/duration-flags.js';
 
 interface CheckOptions {
   fix?: boolean;
@@ -21,7 +21,11 @@ export function registerCheck(program: Command, ctx: Context): void {
     .command('check')
     .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
     .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
-    .option('--stale-after <duration>', 'report tasks owned but still pending and unchanged for this long, or off (durations: see tasks --help)', '1h')
+    .option(
+      '--stale-after <duration>',
+      'report tasks owned but still pending and unchanged for this long, or off (durations: see tasks --help)',
+      '1h',
+    )
     .option('-a, --all', 'check every list under the config folder')
     .addHelpText(
       'after',
@@ -67,7 +71,12 @@ Examples:
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
           if (left.length > 0) ctx.io.setExit(EXIT.conflict);
-          if (!ctx.io.json) printView(ctx, { ...view, list: ctx.shortId(view.list) }, chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen));
+          if (!ctx.io.json)
+            printView(
+              ctx,
+              { ...view, list: ctx.shortId(view.list) },
+              chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen),
+            );
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
           ctx.io.fail(err);

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
-import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { TasksError } from '../../core/base/errors.js';
+import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
+import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { claimDocument, describeRefusal, renderClaimed, renderPassedOver, type ClaimOutcome } from '../../render/claim-result.js';
+import { type ClaimOutcome, claimDocument, describeRefusal, renderClaimed, renderPassedOver } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
-import { usage, type Context } from '../runtime/context.js';
-import { EXIT } from '../runtime/exit-codes.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { runLifecycle } from '../lifecycle/run-lifecycle.js';
-import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { requireOwner } from '../flags/parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import { type Context, usage } from '../runtime/context.js';
+import { EXIT } from '../runtime/exit-codes.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;
@@ -23,7 +23,7 @@ interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
 export function registerClaim(program: Command, ctx: Context): void {
   const cmd = program
     .command('claim')
-    .description("claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)")
+    .description('claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)')
     .argument('[id]', 'task id (or --next)')
     .option('--as <agent>', 'the agent (or person) that claims it (required)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')

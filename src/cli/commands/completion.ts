@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { SHELLS, completionScript, type Shell } from '../completion/scripts/shell-scripts.js';
+import { completionScript, SHELLS, type Shell } from '../completion/scripts/shell-scripts.js';
 import type { Context } from '../runtime/context.js';
 
 /**

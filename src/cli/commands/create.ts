@@ -1,11 +1,11 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
-import type { Context } from '../runtime/context.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import type { Context } from '../runtime/context.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -52,7 +52,8 @@ export function registerCreate(program: Command, ctx: Context): void {
       if (created === undefined) return;
       const { task } = created;
       if (ctx.io.json) ctx.io.out(renderJson(task));
-      else if (ctx.io.humanLayout) ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(ctx.shortId(choice.id))}: ${oneLine(task.subject)}`);
+      else if (ctx.io.humanLayout)
+        ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(ctx.shortId(choice.id))}: ${oneLine(task.subject)}`);
       else ctx.io.out(task.id);
     });
 }

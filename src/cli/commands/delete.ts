@@ -3,11 +3,11 @@ import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
-import { renderJson } from '../../render/json.js';
 import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
-import type { Context } from '../runtime/context.js';
+import { renderJson } from '../../render/json.js';
 import { parseIds } from '../flags/parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import type { Context } from '../runtime/context.js';
 
 interface DeleteOptions extends PreconditionOptions {
   dryRun?: boolean;
@@ -32,7 +32,10 @@ export function registerDelete(program: Command, ctx: Context): void {
     .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
     .option('-y, --yes', 'do not ask for confirmation (only asked in a terminal)');
   addPreconditionOptions(cmd)
-    .addHelpText('after', `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`)
+    .addHelpText(
+      'after',
+      `\n${PRECONDITION_HELP} Each id is checked on its own.\n\nExamples:\n  tasks delete 3          asks first in a terminal; -y does not\n  tasks delete 3 4 5 --dry-run\n  tasks delete 7 --if-status pending --if-unowned`,
+    )
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
       const pre = preconditionsFrom(opts, ctx);

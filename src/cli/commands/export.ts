@@ -1,16 +1,16 @@
-import { expandHome } from '../../core/store/paths.js';
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
-import { filterTasks } from '../../core/lists/task-filter.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
+import { filterTasks } from '../../core/lists/task-filter.js';
+import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { checkOutputPath } from '../../core/snapshots/output-file.js';
+import { expandHome } from '../../core/store/paths.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
-import { renderSkippedFile } from '../../render/list-notes.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
-import { usage, type Context } from '../runtime/context.js';
-import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
+import { renderSkippedFile } from '../../render/list-notes.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -53,7 +53,8 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
-      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(expandHome(opts.output, ctx.home), ctx.cwd);
+      const output =
+        opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(expandHome(opts.output, ctx.home), ctx.cwd);
       const filter = filterFrom(opts, ctx);
       const choice = ctx.list(false, { todos: true });
       const id = ctx.shortId(choice.id);

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { parseTaskId } from '../../core/store/ids.js';
 import { readTimeline } from '../../core/history/timeline.js';
+import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
+import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
 import { getTask } from '../../core/writes/task-writes.js';
-import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
@@ -40,7 +40,12 @@ export function registerGet(program: Command, ctx: Context): void {
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
       // Its last recorded change; transcripts last written before the file changed cannot hold it.
       const changedAt = fs.statSync(taskPath(dir, id), { throwIfNoEntry: false })?.mtimeMs;
-      const last = readTimeline(dir, { index: ctx.sessions, listId, task: id, changedSince: changedAt === undefined ? undefined : changedAt - 2000 }).events.at(-1);
+      const last = readTimeline(dir, {
+        index: ctx.sessions,
+        listId,
+        task: id,
+        changedSince: changedAt === undefined ? undefined : changedAt - 2000,
+      }).events.at(-1);
       if (last !== undefined) {
         ctx.io.out(ctx.io.style.dim(renderLastChange(last, Date.now())));
         // The file is newer than any record of it: someone no record shows changed it since.

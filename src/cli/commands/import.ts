@@ -1,10 +1,10 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { parseImportText } from '../../core/snapshots/import-parse.js';
 import { importSnapshot } from '../../core/snapshots/import-run.js';
 import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
-import { renderImportReport, renderImportSummary, type ImportReport } from '../../render/import-report.js';
+import { type ImportReport, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
@@ -71,7 +71,13 @@ Examples:
       );
       ctx.io.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
       for (const w of outcome.warnings) ctx.io.warn(w);
-      const report: ImportReport = { list: choice.id, format: snapshot.format, found: snapshot.found, dryRun: Boolean(opts.dryRun), ...outcome };
+      const report: ImportReport = {
+        list: choice.id,
+        format: snapshot.format,
+        found: snapshot.found,
+        dryRun: Boolean(opts.dryRun),
+        ...outcome,
+      };
       if (ctx.io.json) ctx.io.out(renderJson(report));
       else {
         const body = renderImportReport(report, ctx.io.style);

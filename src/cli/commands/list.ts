@@ -1,19 +1,19 @@
-import { Option, type Command } from 'commander';
-import { SORT_KEYS, sortTasks, type SortKey } from '../../core/lists/task-sort.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
+import { type Command, Option } from 'commander';
 import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
-import type { Task } from '../../core/store/schema.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
+import { SORT_KEYS, type SortKey, sortTasks } from '../../core/lists/task-sort.js';
+import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
+import type { Task } from '../../core/store/schema.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
-import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
-import type { Context } from '../runtime/context.js';
-import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { parsePositiveInt } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
 
 interface ListOptions extends FilterOptions {
   sort?: SortKey;
@@ -23,15 +23,17 @@ interface ListOptions extends FilterOptions {
 }
 
 export function registerList(program: Command, ctx: Context): void {
-  const command = program
-    .command('list')
-    .alias('ls')
-    .description('list the tasks of a list, in id order, with a summary');
+  const command = program.command('list').alias('ls').description('list the tasks of a list, in id order, with a summary');
   addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all', 'search', 'meta'])
-    .addOption(new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]))
+    .addOption(
+      new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]),
+    )
     .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
     .option('-q, --quiet', 'no summary line')
-    .option('--stalled [duration]', 'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy')
+    .option(
+      '--stalled [duration]',
+      'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy',
+    )
     .addHelpText(
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
@@ -52,12 +54,19 @@ export function registerList(program: Command, ctx: Context): void {
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const stalled = real ? stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions }) : new Map<string, number>();
+      const stalled = real
+        ? stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions })
+        : new Map<string, number>();
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
       const needTimes = real && (sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json));
-      const times = needTimes ? taskFileTimes(dir, matching.map((t) => t.id)) : new Map<string, number>();
+      const times = needTimes
+        ? taskFileTimes(
+            dir,
+            matching.map((t) => t.id),
+          )
+        : new Map<string, number>();
       const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
       const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
       if (ctx.io.json) {
@@ -68,11 +77,22 @@ export function registerList(program: Command, ctx: Context): void {
       const gone = real && matching.some((t) => t.status !== 'completed' && t.owner) ? ctx.goneOwners(listId) : undefined;
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
       const goneCount = matching.filter(isGone).length;
-      const summary = renderSummary(countTasks(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) + renderLimitNote(tasks.length, matching.length);
+      const summary =
+        renderSummary(countTasks(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) +
+        renderLimitNote(tasks.length, matching.length);
       const missing = missingBlockers(tasks, index);
       if (ctx.io.humanLayout) {
         if (tasks.length > 0) {
-          ctx.io.out(renderTaskTable(tasks, index, { style: ctx.io.style, width: ctx.io.columns, updated: times, now: Date.now(), isGone, stalledFor: (t) => stalled.get(t.id) }));
+          ctx.io.out(
+            renderTaskTable(tasks, index, {
+              style: ctx.io.style,
+              width: ctx.io.columns,
+              updated: times,
+              now: Date.now(),
+              isGone,
+              stalledFor: (t) => stalled.get(t.id),
+            }),
+          );
         }
         if (!opts.quiet) ctx.io.out(summary);
         const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;

@@ -4,7 +4,7 @@ import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summ
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { listJson, renderListsLines, renderListsTable, renderNoListsYet } from '../../render/lists-table.js';
-import { usage, type Context } from '../runtime/context.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
   here?: boolean;
@@ -50,7 +50,9 @@ Examples:
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
       );
       for (const name of listFolders(ctx.configDir).foreign) {
-        ctx.io.warn(`skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`);
+        ctx.io.warn(
+          `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+        );
       }
       const { byList, problems } = teamsByList(ctx.configDir);
       for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../flags/duration-flags.js';
-import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { TasksError } from '../../core/base/errors.js';
-import { readTasks } from '../../core/store/list-read.js';
+import { gapsOf, readTimeline } from '../../core/history/timeline.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
+import { parseTaskId } from '../../core/store/ids.js';
+import { readTasks } from '../../core/store/list-read.js';
 import { renderJournalDamage, renderLogLines, renderLogNotes } from '../../render/log-lines.js';
+import { PLAIN } from '../../render/style.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { parsePositiveInt } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
-import { parseTaskId } from '../../core/store/ids.js';
-import { PLAIN } from '../../render/style.js';
 
 interface LogOptions {
   since?: string;

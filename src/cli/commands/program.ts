@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../runtime/context.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
+import type { Context } from '../runtime/context.js';
 import { registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
@@ -12,8 +12,11 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
-    .option('-l, --list <id>', 'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex); default: see "Which list" below')
-    .option('--session <id>', "the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)")
+    .option(
+      '-l, --list <id>',
+      'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex); default: see "Which list" below',
+    )
+    .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))

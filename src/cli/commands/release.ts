@@ -1,15 +1,21 @@
 import type { Command } from 'commander';
+import { TasksError } from '../../core/base/errors.js';
+import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
+import { liveSessionsIn } from '../../core/sessions/live-lists.js';
 import { readList } from '../../core/store/list-read.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
-import { TasksError } from '../../core/base/errors.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { releaseOwner, releaseTask, type ReleaseResult } from '../../core/claims/release-apply.js';
 import { renderJson } from '../../render/json.js';
-import { liveSessionsIn } from '../../core/sessions/live-lists.js';
-import { renderLiveInProject, renderNoneGone, renderNothingHeld, renderReleaseLine, renderWouldRelease } from '../../render/release-lines.js';
-import { usage, type Context } from '../runtime/context.js';
+import {
+  renderLiveInProject,
+  renderNoneGone,
+  renderNothingHeld,
+  renderReleaseLine,
+  renderWouldRelease,
+} from '../../render/release-lines.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;
@@ -25,10 +31,10 @@ export function registerRelease(program: Command, ctx: Context): void {
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
     .argument('[ids...]', 'task ids')
-    .option('--owner <agent>', "release every unfinished task of <agent> (what Claude Code does when a teammate exits)")
+    .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
-    .option('--force', 'with --gone: release even while a session of the list\'s project is live');
+    .option('--force', "with --gone: release even while a session of the list's project is live");
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -107,9 +113,13 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
     return;
   }
   // A session live where the list's sessions ran (a new one after /clear) may take the work up.
-  const live = liveSessionsIn(ctx.sessions, gone!.sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd])));
+  const live = liveSessionsIn(
+    ctx.sessions,
+    gone!.sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd])),
+  );
   if (opts.dryRun) {
-    if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
+    if (ctx.io.json)
+      ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
     else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
     if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`);
     return;

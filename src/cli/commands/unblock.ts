@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { blockerState, indexTasks } from '../../core/graph/blockers.js';
-import { unblockTask } from '../../core/writes/dependencies.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
-import { renderJson } from '../../render/json.js';
+import { unblockTask } from '../../core/writes/dependencies.js';
 import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js';
-import { usage, type Context } from '../runtime/context.js';
+import { renderJson } from '../../render/json.js';
 import { collect, parseIds } from '../flags/parse.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UnblockOptions {
   by?: string[];
@@ -15,7 +15,7 @@ interface UnblockOptions {
 export function registerUnblock(program: Command, ctx: Context): void {
   program
     .command('unblock')
-    .description("remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)")
+    .description('remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)')
     .argument('<id>', 'the task that waits')
     .option('--by <ids>', 'only these blockers (comma-separated, or repeat --by)', collect)
     .addHelpText(
@@ -42,7 +42,9 @@ Examples:
       }
       // A completed task waits for nothing; an unfinished one is told what still blocks it.
       const stillOpen =
-        result.removed.length === 0 || result.task.status === 'completed' ? [] : blockerState(result.task, indexTasks(readList(dir).tasks)).open;
+        result.removed.length === 0 || result.task.status === 'completed'
+          ? []
+          : blockerState(result.task, indexTasks(readList(dir).tasks)).open;
       ctx.io.out(renderUnblocked(id, result.removed, stillOpen, only !== undefined));
     });
 }

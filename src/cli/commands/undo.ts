@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { undoLast } from '../../core/history/undo-plan.js';
-import { readTaskFile } from '../../core/store/task-file.js';
 import { taskPath } from '../../core/store/paths.js';
+import { readTaskFile } from '../../core/store/task-file.js';
 import { renderJson } from '../../render/json.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
 import type { Context } from '../runtime/context.js';
@@ -13,7 +13,7 @@ interface UndoOptions {
 export function registerUndo(program: Command, ctx: Context): void {
   program
     .command('undo')
-    .description("take back the last change made with tasks in this list (from its journal), if nothing has changed it since")
+    .description('take back the last change made with tasks in this list (from its journal), if nothing has changed it since')
     .option('-n, --dry-run', 'say what would be taken back; change nothing')
     .addHelpText(
       'after',

@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
+import { setOwn } from '../../core/base/own-key.js';
+import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
+import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { readList } from '../../core/store/list-read.js';
 import type { TaskPatch } from '../../core/store/patch.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
-import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
-import { readList } from '../../core/store/list-read.js';
 import { renderJson } from '../../render/json.js';
 import { renderNote } from '../../render/note.js';
 import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
-import { usage, type Context } from '../runtime/context.js';
-import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
+import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
-import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText, type Me } from '../flags/parse.js';
-import { addPreconditionOptions, PRECONDITION_HELP, preconditionsFrom, type PreconditionOptions } from '../flags/precondition-flags.js';
-import { setOwn } from '../../core/base/own-key.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;
@@ -54,7 +54,7 @@ const PRECONDITION_KEYS = new Set(['ifStatus', 'ifOwner', 'ifUnowned']);
 export function registerUpdate(program: Command, ctx: Context): void {
   const cmd = program
     .command('update')
-    .description('change a task, merging as the agents\' TaskUpdate does')
+    .description("change a task, merging as the agents' TaskUpdate does")
     .argument('<id>', 'task id')
     .option('--subject <text>', 'new title')
     .option('-d, --description <text>', 'new description')
@@ -88,7 +88,9 @@ export function registerUpdate(program: Command, ctx: Context): void {
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
       const choice = ctx.list(true);
       const before = patch.status === 'completed' ? readList(choice.dir).tasks : undefined;
-      const updated = await runLifecycle(ctx, choice, opts, (lifecycle, report) => updateTaskWithLifecycle(lifecycle, id, patch, guard, report));
+      const updated = await runLifecycle(ctx, choice, opts, (lifecycle, report) =>
+        updateTaskWithLifecycle(lifecycle, id, patch, guard, report),
+      );
       if (updated === undefined) return;
       const { result } = updated;
       if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {

@@ -6,7 +6,7 @@ import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { listToBind } from '../../core/lists/missing-list.js';
 import { renderBindingShown, renderBound, renderUnbound } from '../../render/binding-lines.js';
 import { renderJson } from '../../render/json.js';
-import { usage, type Context } from '../runtime/context.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UseOptions {
   clear?: boolean;
@@ -15,7 +15,7 @@ interface UseOptions {
 export function registerUse(program: Command, ctx: Context): void {
   program
     .command('use')
-    .description("bind this project to a list: new Claude Code sessions started here use it, and so does tasks")
+    .description('bind this project to a list: new Claude Code sessions started here use it, and so does tasks')
     .argument('[list]', 'the list to bind (a name, or a unique prefix of a session UUID list); none: show the binding')
     .option('--clear', 'remove the binding: sessions started here use their own lists again')
     .addHelpText(
@@ -46,7 +46,15 @@ Examples:
         const { binding, problems } = readBinding(cwd, places);
         for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`);
         if (ctx.io.json) {
-          ctx.io.out(renderJson({ list: binding?.listId ?? null, value: binding?.value ?? null, file: binding?.file ?? null, scope: binding?.scope ?? null, target: bindingTarget(cwd, places).file }));
+          ctx.io.out(
+            renderJson({
+              list: binding?.listId ?? null,
+              value: binding?.value ?? null,
+              file: binding?.file ?? null,
+              scope: binding?.scope ?? null,
+              target: bindingTarget(cwd, places).file,
+            }),
+          );
           return;
         }
         if (binding?.listId !== undefined) ctx.io.out(binding.listId);

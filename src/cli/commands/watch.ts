@@ -1,17 +1,17 @@
-import { expandHome } from '../../core/store/paths.js';
 import type { Command } from 'commander';
-import { countTasks } from '../../core/graph/blockers.js';
 import type { Clock } from '../../core/base/clock.js';
-import { parseDuration } from '../flags/duration-flags.js';
 import { TasksError } from '../../core/base/errors.js';
-import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
-import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
-import { usage, type Context } from '../runtime/context.js';
-import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
-import { addFilterOptions, filterFrom, type FilterOptions } from '../flags/filter-flags.js';
-import { LiveSink } from '../watch/watch-live.js';
+import { expandHome } from '../../core/store/paths.js';
+import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
+import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
+import { parseDuration } from '../flags/duration-flags.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
+import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { LiveSink } from '../watch/watch-live.js';
 import { listTarget, stallWatch, streamTarget, transcriptTarget } from '../watch/watch-sources.js';
 import { StreamSink } from '../watch/watch-stream.js';
 
@@ -82,7 +82,10 @@ export function registerWatch(program: Command, ctx: Context): void {
     .option('-u, --until <condition>', `end with exit 0 when it holds: ${UNTIL_FORMS.join(', ')}`)
     .option('-t, --timeout <duration>', 'end with exit 124 when this passes first (durations: see tasks --help)')
     .option('--stream <file>', "follow an agent's run from its stream-json output: a file (followed as it grows) or - for stdin")
-    .option('--fail-if-stalled <duration>', 'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)')
+    .option(
+      '--fail-if-stalled <duration>',
+      'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
+    )
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = filterFrom(opts, ctx);
@@ -125,16 +128,24 @@ export function registerWatch(program: Command, ctx: Context): void {
         });
       }
       const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
-      const timers = { setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) };
+      const timers = {
+        setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+        clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+      };
       // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
-      const outcome = await withInterrupt((stop) => {
-        session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock, timers, stop }, sink);
-        return session.run();
-      }, [...INTERRUPTS, 'SIGHUP']);
+      const outcome = await withInterrupt(
+        (stop) => {
+          session = new WatchSession({ source: target.source, filter, until, timeoutMs, stall, clock, timers, stop }, sink);
+          return session.run();
+        },
+        [...INTERRUPTS, 'SIGHUP'],
+      );
 
       const counts = countTasks(outcome.view.shown, outcome.view.index);
       if (outcome.reason === 'timeout') {
-        throw new TasksError('timeout', watchEndMessage.timeout(timeoutMs ?? 0, untilText, counts), { details: { until: untilText, counts } });
+        throw new TasksError('timeout', watchEndMessage.timeout(timeoutMs ?? 0, untilText, counts), {
+          details: { until: untilText, counts },
+        });
       }
       if (outcome.reason === 'stalled') {
         throw new TasksError('stalled', watchEndMessage.stalled(outcome.stalled ?? [], counts), {
@@ -150,6 +161,7 @@ export function registerWatch(program: Command, ctx: Context): void {
           details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
         });
       }
-      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout) ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
+      if (outcome.reason === 'condition-met' && !ctx.io.json && ctx.io.humanLayout)
+        ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
     });
 }

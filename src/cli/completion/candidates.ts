@@ -1,8 +1,8 @@
 import type { TaskPeek } from '../../core/store/list-peek.js';
-import { STATUSES } from '../../core/store/task-guard.js';
 import { SHORT_STATUS_WORDS } from '../../core/store/status-words.js';
+import { STATUSES } from '../../core/store/task-guard.js';
 import { oneLine } from '../../render/text.js';
-import { readLine, type LineReading, type ValueSlot } from './line.js';
+import { type LineReading, readLine, type ValueSlot } from './line.js';
 import type { CommandSpec, CompletionSpec, OptionSpec } from './spec.js';
 
 /**
@@ -63,7 +63,12 @@ const MAX_DESCRIPTION = 100;
  * `words` are the words after the program name, up to the one under the cursor;
  * `current` is that one (empty after a space).
  */
-export function complete(spec: CompletionSpec, words: readonly string[], current: string, sourceFor: (line: LineSources) => ValueSource): Completion {
+export function complete(
+  spec: CompletionSpec,
+  words: readonly string[],
+  current: string,
+  sourceFor: (line: LineSources) => ValueSource,
+): Completion {
   const reading = readLine(spec.program, words, current);
   const target = reading.target;
   switch (target.type) {
@@ -103,7 +108,13 @@ function optionCandidates(options: readonly OptionSpec[], current: string, longO
   return out;
 }
 
-function valueCompletion(slot: ValueSlot, prefix: string, parent: CommandSpec, reading: LineReading, source: () => ValueSource): Completion {
+function valueCompletion(
+  slot: ValueSlot,
+  prefix: string,
+  parent: CommandSpec,
+  reading: LineReading,
+  source: () => ValueSource,
+): Completion {
   // In a comma-separated list (`--status pending,in<TAB>`, `delete 3,4<TAB>`), complete the last item.
   let head = prefix;
   let typed = reading.current.slice(prefix.length);
@@ -120,17 +131,20 @@ function valueCompletion(slot: ValueSlot, prefix: string, parent: CommandSpec, r
   });
 
   if (slot.choices !== undefined) {
-    return offer(slot.choices.map((c) => ({ value: c })), DIRECTIVE.noFiles | DIRECTIVE.keepOrder);
+    return offer(
+      slot.choices.map((c) => ({ value: c })),
+      DIRECTIVE.noFiles | DIRECTIVE.keepOrder,
+    );
   }
   switch (slot.kind) {
     case 'status': {
       const stored = STATUSES.filter((s) => !given.has(s) && s.startsWith(typed));
       // The short forms only when no stored value fits what is typed (`d<TAB>` -> done), as for command aliases.
-      const short = stored.length > 0 ? [] : SHORT_STATUS_WORDS.filter(([w, s]) => !given.has(w) && !given.has(s)).map(([w, s]) => candidate(w, `= ${s}`));
-      return offer(
-        [...stored.map((s) => candidate(s, STATUS_HELP[s])), ...short],
-        DIRECTIVE.noFiles | DIRECTIVE.keepOrder,
-      );
+      const short =
+        stored.length > 0
+          ? []
+          : SHORT_STATUS_WORDS.filter(([w, s]) => !given.has(w) && !given.has(s)).map(([w, s]) => candidate(w, `= ${s}`));
+      return offer([...stored.map((s) => candidate(s, STATUS_HELP[s])), ...short], DIRECTIVE.noFiles | DIRECTIVE.keepOrder);
     }
     case 'task-id': {
       // Agents print ids as `#4`, and `#4` is accepted: keep the hash if it was typed.
@@ -185,10 +199,13 @@ function untilCompletion(typed: string, head: string, source: () => ValueSource)
     return { candidates, directive: DIRECTIVE.noFiles | DIRECTIVE.keepOrder };
   }
   const fixed = UNTIL_HELP.filter(([value]) => value.startsWith(typed)).map(([value, help]) => candidate(head + value, help));
-  if (!'task:'.startsWith(typed) && !typed.startsWith('task:')) return { candidates: fixed, directive: DIRECTIVE.noFiles | DIRECTIVE.keepOrder };
+  if (!'task:'.startsWith(typed) && !typed.startsWith('task:'))
+    return { candidates: fixed, directive: DIRECTIVE.noFiles | DIRECTIVE.keepOrder };
   const digits = typed.startsWith('task:') ? typed.slice(5) : '';
   const tasks = source().tasks((id) => id.startsWith(digits));
-  const perTask = tasks.map((t) => candidate(`${head}task:${t.id}:`, `${t.subject} (${t.status})`)).filter((c) => c.value.startsWith(head + typed));
+  const perTask = tasks
+    .map((t) => candidate(`${head}task:${t.id}:`, `${t.subject} (${t.status})`))
+    .filter((c) => c.value.startsWith(head + typed));
   const all = [...fixed, ...perTask];
   // Only task:<id>: forms left: the word goes on (a status follows), so no space after it.
   const directive = DIRECTIVE.noFiles | DIRECTIVE.keepOrder | (fixed.length === 0 ? DIRECTIVE.noSpace : 0);
@@ -215,7 +232,6 @@ function count(n: number, noun: string): string {
 }
 
 /** What oneLine() would change, or a run of spaces: most text has none, and skips the work. */
-// eslint-disable-next-line no-control-regex
 const UNTIDY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|\s\s/;
 
 function tidy(text: string): string {

@@ -11,10 +11,10 @@
  * user's terminal; TASKS_DEBUG=1 prints it on stderr, which the scripts discard.
  */
 
-import { DIRECTIVE, complete, formatCompletion } from './candidates.js';
+import { writeAllSync } from '../runtime/fd-output.js';
+import { complete, DIRECTIVE, formatCompletion } from './candidates.js';
 import { liveValues } from './live-values.js';
 import { loadSpec } from './spec-load.js';
-import { writeAllSync } from '../runtime/fd-output.js';
 
 async function completeMain(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   try {

@@ -1,9 +1,9 @@
 import type { Argument, Command, Option } from 'commander';
+import { buildProgram } from '../commands/program.js';
 import { Context, processCwd } from '../runtime/context.js';
 import { standardInput } from '../runtime/fd-output.js';
 import { IO } from '../runtime/io.js';
-import { buildProgram } from '../commands/program.js';
-import { SPEC_VERSION, type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec } from './spec.js';
+import { type ArgumentSpec, type CommandSpec, type CompletionSpec, type OptionSpec, SPEC_VERSION } from './spec.js';
 import { argumentValueKind, optionValueKind } from './value-kinds.js';
 
 /**

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { SPEC_VERSION, type CompletionSpec } from './spec.js';
+import { type CompletionSpec, SPEC_VERSION } from './spec.js';
 
 /**
  * The spec itself, when the build bundles the completion path (scripts/build-completion.mjs

@@ -1,7 +1,7 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { usage } from '../runtime/context.js';
-import { collect, parseMetaFilter, parseStatusList, requireOwner, type Me } from './parse.js';
+import { collect, type Me, parseMetaFilter, parseStatusList, requireOwner } from './parse.js';
 
 /**
  * The filter flags, declared once with one help text each, for every command that narrows
@@ -26,7 +26,8 @@ const FILTER_OPTIONS = {
   blocked: () => new Option('--blocked', 'only unfinished tasks waiting for an open blocker'),
   all: () => new Option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too'),
   search: () => new Option('--search <text>', 'only tasks whose subject or description holds <text> (any case)'),
-  meta: () => new Option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)').argParser(collect),
+  meta: () =>
+    new Option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)').argParser(collect),
 } as const;
 
 export type FilterFlag = keyof typeof FILTER_OPTIONS;

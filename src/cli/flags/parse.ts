@@ -1,10 +1,10 @@
 /** Option parsers: every flag value is checked here, before anything touches the disk. */
 
 import { TasksError } from '../../core/base/errors.js';
+import { setOwn } from '../../core/base/own-key.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { STATUSES, type Status } from '../../core/store/schema.js';
 import { statusFromWord } from '../../core/store/status-words.js';
-import { setOwn } from '../../core/base/own-key.js';
 
 export function parseStatus(raw: string): Status {
   const status = statusFromWord(raw);
@@ -17,11 +17,17 @@ export function parseStatus(raw: string): Status {
 /** `--status pending,in_progress` or repeated flags. */
 export function parseStatusList(raw: readonly string[] | undefined): Status[] | undefined {
   if (!raw || raw.length === 0) return undefined;
-  return raw.flatMap((r) => r.split(',')).filter((s) => s.trim() !== '').map(parseStatus);
+  return raw
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseStatus);
 }
 
 export function parseIds(raw: readonly string[] | undefined): string[] {
-  return (raw ?? []).flatMap((r) => r.split(',')).filter((s) => s.trim() !== '').map(parseTaskId);
+  return (raw ?? [])
+    .flatMap((r) => r.split(','))
+    .filter((s) => s.trim() !== '')
+    .map(parseTaskId);
 }
 
 /**
@@ -63,6 +69,15 @@ export function parsePositiveInt(name: string, raw: string | undefined): number 
   const n = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!(Number.isSafeInteger(n) && n > 0)) throw new TasksError('usage', `invalid ${name} "${raw}": expected a whole number above 0`);
   return n;
+}
+
+/** A TCP port to listen on: `--port 8080`; 0 means any free one. */
+export function parsePort(name: string, raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new TasksError('usage', `invalid ${name} "${raw}": expected a number from 0 to 65535 (0: any free port)`);
+  return port;
 }
 
 export function collect(value: string, previous: string[] | undefined): string[] {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Preconditions } from '../../core/writes/preconditions.js';
 import { usage } from '../runtime/context.js';
-import { collect, parseStatusList, requireOwner, type Me } from './parse.js';
+import { collect, type Me, parseStatusList, requireOwner } from './parse.js';
 
 /** `--if-status`, `--if-owner`, `--if-unowned`: defined once, for every mutation that takes them. */
 export interface PreconditionOptions {

@@ -3,10 +3,10 @@ import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
 import { renderJson } from '../../render/json.js';
 import { renderUpdateResult } from '../../render/update-message.js';
-import type { Context } from '../runtime/context.js';
 import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { runLifecycle } from './run-lifecycle.js';
+import type { Context } from '../runtime/context.js';
 import { warnOpenBlockers } from './open-blockers-warning.js';
+import { runLifecycle } from './run-lifecycle.js';
 
 /**
  * `tasks start <id>` and `tasks done <id>`: `update <id> --status <status>`, the two
@@ -16,7 +16,9 @@ import { warnOpenBlockers } from './open-blockers-warning.js';
 export async function changeStatus(ctx: Context, rawId: string, status: Status, flags: LifecycleFlags): Promise<void> {
   const id = parseTaskId(rawId);
   const choice = ctx.list(true);
-  const updated = await runLifecycle(ctx, choice, flags, (lifecycle, report) => updateTaskWithLifecycle(lifecycle, id, { status }, undefined, report));
+  const updated = await runLifecycle(ctx, choice, flags, (lifecycle, report) =>
+    updateTaskWithLifecycle(lifecycle, id, { status }, undefined, report),
+  );
   if (updated === undefined) return;
   const { result } = updated;
   if (result.changed.length > 0) warnOpenBlockers(ctx, choice.dir, result.task);

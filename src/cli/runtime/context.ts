@@ -12,14 +12,14 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
-import { ownersSetWithTasks } from '../../core/history/journal.js';
+import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
-import { goneOwners, type GoneOwners } from '../../core/sessions/gone-owners.js';
+import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { IO } from './io.js';
-import { chooseForRun, shortOf, type ChoiceNeeds } from './list-choice-run.js';
+import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
 
 /** The options every command shares, defined once on the root program. */
 export interface GlobalOptions {
@@ -83,6 +83,11 @@ export class Context {
   undoing: string | undefined;
   /** Append this run's journal record now, rather than when it ends (set by the run). */
   flushJournal: () => void = () => {};
+  /**
+   * Stop recording this run's writes as one change (set by the run): for a command that
+   * records each of its changes itself, as the board records each action as one.
+   */
+  stopJournal: () => void = () => {};
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
 
@@ -164,12 +169,7 @@ export class Context {
    * commands that act on it (release --gone, check); a plain read makes do without.
    */
   goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
-    const people = () => {
-      const named = ownersSetWithTasks(listDirOf(this.configDir, listId));
-      if (this.person !== undefined) named.add(this.person);
-      return named;
-    };
-    return goneOwners(this.sessions, listId, people, opts);
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person, opts);
   }
 
   /** Where Claude Code's settings live, for the binding (`tasks use`) and live sessions' lists. */

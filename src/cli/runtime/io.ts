@@ -12,7 +12,7 @@ import { decideColor, makeStyle, type Style } from '../../render/style.js';
 import { oneLine } from '../../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
 import type { InputSource, OutputTarget } from './fd-output.js';
-import { terminalColumns, type Terminal } from './terminal.js';
+import { type Terminal, terminalColumns } from './terminal.js';
 
 /** The streams of one run: the process's own (main.ts) or a test's. */
 export interface Streams {
@@ -83,9 +83,7 @@ export class IO {
    */
   mayColour(argv: readonly string[]): boolean {
     const flag = argv.includes('--no-color') ? false : undefined;
-    return (
-      decideColor({ flag, env: this.env, isTTY: this.humanLayout }) || decideColor({ flag, env: this.env, isTTY: this.stderrIsTTY })
-    );
+    return decideColor({ flag, env: this.env, isTTY: this.humanLayout }) || decideColor({ flag, env: this.env, isTTY: this.stderrIsTTY });
   }
 
   /** The width of stdout's terminal (terminal.ts says how it is found). */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startRecording } from '../../core/history/recorder.js';
+import { newTxn, startRecording } from '../../core/history/recorder.js';
 import type { Context } from './context.js';
 
 /**
@@ -11,17 +11,18 @@ import type { Context } from './context.js';
 export function recordChanges(ctx: Context, command: Command): { stop: () => void; flush: () => void } {
   const as = (command.opts() as { as?: unknown }).as;
   const actor =
-    typeof as === 'string' && as !== ''
-      ? { kind: 'agent' as const, name: as }
-      : { kind: 'person' as const, name: ctx.person ?? 'unknown' };
+    typeof as === 'string' && as !== '' ? { kind: 'agent' as const, name: as } : { kind: 'person' as const, name: ctx.person ?? 'unknown' };
   return startRecording({
     actor,
     command: command.name(),
-    txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    txn: newTxn(Date.now(), process.pid),
     undoes: () => ctx.undoing,
     now: () => new Date(),
     onCut: (_listDir, ids) =>
-      ctx.io.warn(`the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`),
-    onError: (listDir, err) => ctx.io.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
+      ctx.io.warn(
+        `the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`,
+      ),
+    onError: (listDir, err) =>
+      ctx.io.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
   });
 }

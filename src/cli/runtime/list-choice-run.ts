@@ -1,12 +1,18 @@
 import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
-import { chooseList, listIds, type ListChoice } from '../../core/lists/list-choice.js';
+import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
 import { shortIds } from '../../core/lists/short-ids.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../../core/sessions/session-index.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
-import { commandWithList, renderChoiceNote, renderDryRunNeeds, renderRefusalCommands, type RefusalCandidate } from '../../render/list-choice-note.js';
+import {
+  commandWithList,
+  type RefusalCandidate,
+  renderChoiceNote,
+  renderDryRunNeeds,
+  renderRefusalCommands,
+} from '../../render/list-choice-note.js';
 import { renderNewList, renderWaitingFor } from '../../render/new-list.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from './io.js';

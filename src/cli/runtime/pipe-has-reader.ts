@@ -17,7 +17,10 @@ export function pipeHasReader(fd: number): boolean | undefined {
   try {
     pipe = fs.readlinkSync(`/proc/self/fd/${fd}`);
     if (!pipe.startsWith('pipe:')) return undefined;
-    pids = fs.readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((n) => /^[0-9]+$/.test(n))
+      .map(Number);
   } catch {
     return undefined;
   }

@@ -6,14 +6,21 @@
  */
 
 import type { Clock } from '../../core/base/clock.js';
+import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
 import type { Style } from '../../render/style.js';
-import type { Task } from '../../core/store/schema.js';
-import { SPINNER_INTERVAL_MS, frameHasSpinner, maxScroll, renderWatchFrame, taskRowsFor, type WatchFrameModel } from '../../render/watch-frame.js';
-import { keyActions, type WatchAction } from './watch-keys.js';
+import {
+  frameHasSpinner,
+  maxScroll,
+  renderWatchFrame,
+  SPINNER_INTERVAL_MS,
+  taskRowsFor,
+  type WatchFrameModel,
+} from '../../render/watch-frame.js';
 import type { Terminal } from '../runtime/terminal.js';
-import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import { keyActions, type WatchAction } from './watch-keys.js';
 
 export interface LiveOptions {
   listId: string;
@@ -76,7 +83,9 @@ export class LiveSink implements WatchSink {
     // final state of the list behind, as `tasks list` would show it.
     if (end.reason !== 'stopped') {
       const { width, height } = this.term.size();
-      this.opts.print(renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'));
+      this.opts.print(
+        renderWatchFrame(this.model(), { style: this.opts.style, width, height, now: this.opts.clock.now(), final: true }).join('\n'),
+      );
     }
   }
 
@@ -105,8 +114,14 @@ export class LiveSink implements WatchSink {
   }
 
   private act(action: WatchAction): void {
-    if (action.type === 'quit') return this.opts.onQuit();
-    if (action.type === 'redraw') return this.redrawAll();
+    if (action.type === 'quit') {
+      this.opts.onQuit();
+      return;
+    }
+    if (action.type === 'redraw') {
+      this.redrawAll();
+      return;
+    }
     const { height } = this.term.size();
     const frame = { height, style: this.opts.style };
     switch (action.type) {
@@ -154,7 +169,10 @@ export class LiveSink implements WatchSink {
 
   private model(): WatchFrameModel {
     const view = this.view as WatchView;
-    const tasks = this.search && this.search.text !== '' ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text)) : view.shown;
+    const tasks =
+      this.search && this.search.text !== ''
+        ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text))
+        : view.shown;
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
       listId: view.list ?? this.opts.listId,

@@ -2,20 +2,20 @@ import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { listSessionBusy } from '../../core/progress/stalled-work.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { openLineFeed, FollowedFileFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
+import { FollowedFileFeed, openLineFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
-import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { useTranscriptCache } from '../../core/sessions/list-sessions.js';
+import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
+import type { StallWatch } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
-import type { StallWatch } from '../../core/watch/watch-session.js';
 
 /**
  * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's
@@ -55,7 +55,10 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
   if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
   const fromStdin = file === '-';
   if (fromStdin && ctx.io.stdin.isTTY) {
-    throw new TasksError('usage', '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)');
+    throw new TasksError(
+      'usage',
+      '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)',
+    );
   }
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
   const listId = named === undefined ? undefined : sanitizeListId(named);
@@ -125,7 +128,12 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
     afterMs,
     initialTimes: (tasks: readonly Task[]) => {
       const dir = target.listDir();
-      return dir === undefined ? new Map() : taskFileTimes(dir, tasks.map((t) => t.id));
+      return dir === undefined
+        ? new Map()
+        : taskFileTimes(
+            dir,
+            tasks.map((t) => t.id),
+          );
     },
     sessionBusy: () => {
       const session = target.sessionId();

@@ -1,11 +1,11 @@
 import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import { renderChangeEvent, renderEndEvent, renderSnapshotEvent, type EndView } from '../../render/watch-events.js';
+import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
+import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../render/watch-events.js';
 import type { Context } from '../runtime/context.js';
-import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
 function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {

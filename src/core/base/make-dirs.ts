@@ -35,4 +35,3 @@ export function makeDirs(dir: string): boolean {
   }
   return made;
 }
-

@@ -3,7 +3,6 @@
  * colour and cursor codes. Where it becomes data (an error's message, a reason kept in
  * a report), the codes go whole, not as "[31m" debris; render strips what is left.
  */
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** A program's output without its terminal escape sequences. */

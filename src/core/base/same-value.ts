@@ -13,5 +13,5 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const rb = b as Record<string, unknown>;
   const ka = Object.keys(ra);
   if (ka.length !== Object.keys(rb).length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(rb, k) && sameValue(ra[k], rb[k]));
+  return ka.every((k) => Object.hasOwn(rb, k) && sameValue(ra[k], rb[k]));
 }

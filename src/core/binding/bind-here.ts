@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
-import { bindingTarget, type BindingTarget } from './binding-target.js';
-import { writeBinding, type BindingWrite } from './binding-write.js';
-import { LIST_ID_VARIABLE, firstBinding, readBinding, type BindingRead } from './project-binding.js';
-import { settingsFilesFor, type SettingsPlaces } from './settings-files.js';
+import { type BindingTarget, bindingTarget } from './binding-target.js';
+import { type BindingWrite, writeBinding } from './binding-write.js';
+import { type BindingRead, firstBinding, LIST_ID_VARIABLE, readBinding } from './project-binding.js';
+import { type SettingsPlaces, settingsFilesFor } from './settings-files.js';
 
 export interface BindOutcome {
   target: BindingTarget;
@@ -26,10 +26,17 @@ export function bindHere(cwd: string, places: SettingsPlaces, listId: string | u
     const at = files.findIndex((f) => f.file === target.file);
     const above = firstBinding(at === -1 ? [] : files.slice(0, at)).binding;
     if (above !== undefined && above.listId !== listId) {
-      throw new TasksError('conflict', `${above.file} sets ${LIST_ID_VARIABLE} to "${above.value}", and Claude Code reads it before ${target.file}; nothing was written`, {
-        hint: above.scope === 'managed' ? 'managed settings are your administrator\'s' : `change it there, or run tasks use --clear in ${path.dirname(path.dirname(above.file))}`,
-        details: { file: above.file, value: above.value, target: target.file },
-      });
+      throw new TasksError(
+        'conflict',
+        `${above.file} sets ${LIST_ID_VARIABLE} to "${above.value}", and Claude Code reads it before ${target.file}; nothing was written`,
+        {
+          hint:
+            above.scope === 'managed'
+              ? "managed settings are your administrator's"
+              : `change it there, or run tasks use --clear in ${path.dirname(path.dirname(above.file))}`,
+          details: { file: above.file, value: above.value, target: target.file },
+        },
+      );
     }
   }
   const write = writeBinding(target.file, listId);

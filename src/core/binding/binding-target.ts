@@ -28,7 +28,12 @@ export function bindingTarget(cwd: string, places: SettingsPlaces): BindingTarge
   const here = path.resolve(cwd);
   const roots = gitRoots(here);
   if (roots !== undefined && !roots.linked && canonicalApplies(roots.canonical, places)) {
-    return { file: path.join(roots.canonical, LOCAL_SETTINGS), reach: 'tree', dir: roots.canonical, worktrees: linkedWorktrees(roots.canonical) };
+    return {
+      file: path.join(roots.canonical, LOCAL_SETTINGS),
+      reach: 'tree',
+      dir: roots.canonical,
+      worktrees: linkedWorktrees(roots.canonical),
+    };
   }
   return { file: path.join(here, LOCAL_SETTINGS), reach: 'folder', dir: here, worktrees: [] };
 }

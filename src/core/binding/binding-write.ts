@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 import { LIST_ID_VARIABLE } from './project-binding.js';
 import { editEnv } from './settings-edit.js';
@@ -66,7 +66,9 @@ function statRegular(file: string): fs.Stats | undefined {
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
   if (stat.isSymbolicLink()) {
-    throw new TasksError('usage', `${file} is a symbolic link; tasks does not write through it`, { hint: 'edit the file it points to by hand' });
+    throw new TasksError('usage', `${file} is a symbolic link; tasks does not write through it`, {
+      hint: 'edit the file it points to by hand',
+    });
   }
   if (!stat.isFile()) throw new TasksError('usage', `${file} is not a regular file; tasks leaves it as it is`);
   return stat;

@@ -10,7 +10,7 @@
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
 import { sanitizeListId } from '../store/paths.js';
-import { settingsFilesFor, type SettingsFile, type SettingsPlaces, type SettingsScope } from './settings-files.js';
+import { type SettingsFile, type SettingsPlaces, type SettingsScope, settingsFilesFor } from './settings-files.js';
 
 export const LIST_ID_VARIABLE = 'CLAUDE_CODE_TASK_LIST_ID';
 
@@ -52,7 +52,7 @@ export function firstBinding(sources: readonly SettingsFile[]): BindingRead {
   const problems: string[] = [];
   for (const source of sources) {
     const env = readEnv(source, problems);
-    if (env === undefined || !Object.prototype.hasOwnProperty.call(env, LIST_ID_VARIABLE)) continue;
+    if (env === undefined || !Object.hasOwn(env, LIST_ID_VARIABLE)) continue;
     // Claude Code applies String(value): 123 is "123", null is "null".
     const value = String(env[LIST_ID_VARIABLE]);
     return { binding: { listId: listIdOfValue(value), value, file: source.file, scope: source.scope }, problems };

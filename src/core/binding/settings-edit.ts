@@ -18,13 +18,15 @@ export interface EnvEdit {
 /** Set (`value` a string) or remove (`value` undefined) `env[key]` in settings text (undefined: no file yet). */
 export function editEnv(text: string | undefined, file: string, key: string, value: string | undefined): EnvEdit {
   const settings = parseSettings(text, file);
-  const hadEnv = Object.prototype.hasOwnProperty.call(settings, 'env');
+  const hadEnv = Object.hasOwn(settings, 'env');
   const env = hadEnv ? settings.env : {};
   if (typeof env !== 'object' || env === null || Array.isArray(env)) {
-    throw new TasksError('usage', `${file}: "env" is not an object; tasks leaves the file as it is`, { hint: 'fix the file, then run the command again' });
+    throw new TasksError('usage', `${file}: "env" is not an object; tasks leaves the file as it is`, {
+      hint: 'fix the file, then run the command again',
+    });
   }
   const vars = env as Record<string, unknown>;
-  const has = Object.prototype.hasOwnProperty.call(vars, key);
+  const has = Object.hasOwn(vars, key);
   const previous = has ? vars[key] : undefined;
   if (value === undefined ? !has : has && previous === value) return { text: text ?? '', changed: false, previous };
   if (value === undefined) delete vars[key];
@@ -46,7 +48,9 @@ function parseSettings(text: string | undefined, file: string): Record<string, u
     });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TasksError('usage', `${file} holds no JSON object; tasks leaves it as it is`, { hint: 'fix the file, then run the command again' });
+    throw new TasksError('usage', `${file} holds no JSON object; tasks leaves it as it is`, {
+      hint: 'fix the file, then run the command again',
+    });
   }
   return value as Record<string, unknown>;
 }

@@ -86,7 +86,10 @@ function managedFiles(managedDir: string): SettingsFile[] {
   const files: SettingsFile[] = [{ scope: 'managed', file: path.join(managedDir, 'managed-settings.json') }];
   let names: string[] = [];
   try {
-    names = fs.readdirSync(path.join(managedDir, 'managed-settings.d')).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    names = fs
+      .readdirSync(path.join(managedDir, 'managed-settings.d'))
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch {
     // none
   }

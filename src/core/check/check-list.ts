@@ -3,9 +3,10 @@
  * locks (store/list-scan.ts), findings decided by a pure function (findings.ts), and
  * repairs applied under the agents' locks (repair.ts); this file ties them together.
  */
-import { findProblems, type CheckOptions, type Finding } from './findings.js';
+
 import { scanList } from '../store/list-scan.js';
-import { repairList, type Repair } from './repair.js';
+import { type CheckOptions, type Finding, findProblems } from './findings.js';
+import { type Repair, repairList } from './repair.js';
 
 export interface CheckedFinding extends Finding {
   /** With --fix, for a fixable finding: what was done. */
@@ -34,10 +35,7 @@ function key(f: Finding): string {
  * problems the repairs uncovered are reported and repaired too (a few passes at most),
  * and what is still there is `remaining`. `now` judges the first look; `clock`, the later.
  */
-export async function checkList(
-  listDir: string,
-  opts: CheckOptions & { fix: boolean; clock?: () => number },
-): Promise<CheckReport> {
+export async function checkList(listDir: string, opts: CheckOptions & { fix: boolean; clock?: () => number }): Promise<CheckReport> {
   const scan = scanList(listDir);
   const findings: CheckedFinding[] = findProblems(scan, opts);
   const report: CheckReport = { dir: listDir, files: scan.taskFiles.length, findings };

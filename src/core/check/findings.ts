@@ -1,14 +1,14 @@
 import { findCycles } from '../graph/cycles.js';
 import { buildBlocksGraph } from '../graph/graph.js';
-import { MAX_ALLOCATABLE_ID, compareIds, highestUsedId, isTaskId } from '../store/ids.js';
-import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
 import { datedAheadMs } from '../locks/future-lock.js';
+import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { verificationNudge } from '../progress/verification-nudge.js';
+import { compareIds, highestUsedId, isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
-import { plannedFix } from './fix-words.js';
-import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from '../store/paths.js';
+import { HIGH_WATER_MARK, idFromFileName, LIST_LOCK_TARGET } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
-import { verificationNudge } from '../progress/verification-nudge.js';
+import { plannedFix } from './fix-words.js';
 
 /**
  * What `tasks check` reports: a pure function of a scanned list folder and the time.
@@ -71,7 +71,13 @@ export interface CheckOptions {
   ownerGone?: ((owner: string) => string | undefined) | undefined;
 }
 
-const CAUSE_CODE = { json: 'invalid_json', schema: 'invalid_task', size: 'too_large', type: 'not_regular_file', access: 'unreadable_file' } as const;
+const CAUSE_CODE = {
+  json: 'invalid_json',
+  schema: 'invalid_task',
+  size: 'too_large',
+  type: 'not_regular_file',
+  access: 'unreadable_file',
+} as const;
 
 export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
   const lockStaleMs = opts.lockStaleMs ?? LOCK_STALE_MS;
@@ -400,7 +406,9 @@ function lockFindings(scan: ListScan, now: number, lockStaleMs: number): Finding
         severity: 'error',
         message: `${lock.name} is dated ${seconds(aheadMs)} s in the future (the clock was set back after it was taken?): agents cannot break it until then; a live holder would refresh it within 5 s${lock.empty ? '' : ', and it is not empty'}`,
         fixable: lock.empty,
-        hint: lock.empty ? 'tasks check --fix removes it once it stays unchanged for 10 s' : `look inside ${lock.name}, then remove it by hand`,
+        hint: lock.empty
+          ? 'tasks check --fix removes it once it stays unchanged for 10 s'
+          : `look inside ${lock.name}, then remove it by hand`,
         file: lock.name,
         futureMs: Math.round(aheadMs),
         empty: lock.empty,

@@ -45,7 +45,15 @@ export function plannedFix(f: Finding): string | undefined {
   }
 }
 
-const PAST: Readonly<Record<string, string>> = { move: 'moved', set: 'set', add: 'added', drop: 'dropped', raise: 'raised', rewrite: 'rewrote', remove: 'removed' };
+const PAST: Readonly<Record<string, string>> = {
+  move: 'moved',
+  set: 'set',
+  add: 'added',
+  drop: 'dropped',
+  raise: 'raised',
+  rewrite: 'rewrote',
+  remove: 'removed',
+};
 
 /** The plan in the past tense; `detail` fills in what only the repair knew (a file name, a number). */
 export function doneFix(f: Finding, detail?: { aside?: string; mark?: number | bigint }): string {

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Finding } from './findings.js';
-import { TasksError, errnoCode } from '../base/errors.js';
-import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { breakFutureLock, type FutureLockOutcome } from '../locks/future-lock.js';
+import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
+import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
-import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
-import { patchTask, rewriteTask } from '../writes/task-writes.js';
 import { readTaskFile, writeFileAtomic } from '../store/task-file.js';
+import { patchTask, rewriteTask } from '../writes/task-writes.js';
+import type { Finding } from './findings.js';
 import { doneFix } from './fix-words.js';
 
 /**
@@ -54,7 +54,8 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
     try {
       const detail = await fix();
       // A repair that knows more than the plan said (a lock's real age) tells it in its own words.
-      const message = typeof detail === 'string' && detail !== '' ? detail : doneFix(finding, typeof detail === 'object' ? detail : undefined);
+      const message =
+        typeof detail === 'string' && detail !== '' ? detail : doneFix(finding, typeof detail === 'object' ? detail : undefined);
       results.set(finding, { status: 'fixed', message });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -92,7 +93,8 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
     for (const f of group) {
       outcome ??= dropReferences(listDir, id, refs);
       await attempt(f, async () => {
-        if (!(await (outcome as Promise<string[]>)).includes(f.ref as string)) throw new NotNeeded(`task #${id} no longer refers to #${String(f.ref)}`);
+        if (!(await (outcome as Promise<string[]>)).includes(f.ref as string))
+          throw new NotNeeded(`task #${id} no longer refers to #${String(f.ref)}`);
         return {};
       });
     }
@@ -121,7 +123,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
 /** Not an error: the problem had gone by the time we held the lock. */
 class NotNeeded extends Error {}
 
-type FixDetail = { aside?: string; mark?: bigint } | string | void;
+type FixDetail = { aside?: string; mark?: bigint } | string | undefined;
 
 /** List lock; mark = max(what agents read from the mark, highest file id, `required`). */
 async function fixHighWaterMark(listDir: string, required: bigint): Promise<FixDetail> {
@@ -147,7 +149,10 @@ async function fixHighWaterMark(listDir: string, required: bigint): Promise<FixD
 
 /** `20260102T030405Z`: sorts, and has no characters a shell or another OS minds. */
 export function stamp(now: number): string {
-  return new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 async function moveAside(listDir: string, id: string, now: number): Promise<FixDetail> {

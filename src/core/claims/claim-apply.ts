@@ -1,13 +1,13 @@
-import { indexTasks } from '../graph/blockers.js';
-import { decideClaim, busyWith, nextCandidates, type ClaimOptions, type ClaimReason } from './claim-rule.js';
 import { TasksError } from '../base/errors.js';
+import { indexTasks } from '../graph/blockers.js';
+import { withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
-import { withListLock } from '../locks/locks.js';
 import { taskPath } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { readTaskFile } from '../store/task-file.js';
-import { patchTask, taskExists, type Guard } from '../writes/task-writes.js';
+import { type Guard, patchTask, taskExists } from '../writes/task-writes.js';
+import { busyWith, type ClaimOptions, type ClaimReason, decideClaim, nextCandidates } from './claim-rule.js';
 
 /**
  * Claims with the agents' locks (docs/task-store.md section 5): the task lock; with the

@@ -1,8 +1,8 @@
 import { TasksError } from '../base/errors.js';
 import { readList } from '../store/list-read.js';
-import { decideRelease, heldBy } from './release-rule.js';
 import type { Task } from '../store/schema.js';
-import { patchTask, type Guard } from '../writes/task-writes.js';
+import { type Guard, patchTask } from '../writes/task-writes.js';
+import { decideRelease, heldBy } from './release-rule.js';
 
 /**
  * Releasing tasks (docs/task-store.md section 6.6, "unassign an agent"): each one is a
@@ -28,9 +28,13 @@ export async function releaseTask(listDir: string, id: string, guard?: Guard): P
     guard?.(current);
     const decision = decideRelease(current);
     if (!decision.ok) {
-      throw new TasksError('conflict', `task #${id} is completed; release leaves finished work alone (update --no-owner removes its owner)`, {
-        details: { id, reason: decision.reason },
-      });
+      throw new TasksError(
+        'conflict',
+        `task #${id} is completed; release leaves finished work alone (update --no-owner removes its owner)`,
+        {
+          details: { id, reason: decision.reason },
+        },
+      );
     }
   });
   return report(id, result.before, result.task, result.changed.length > 0);

@@ -35,10 +35,13 @@ export function blockerState(task: Task, index: TaskIndex): BlockerState {
 }
 
 export function isBlocked(task: Task, index: TaskIndex): boolean {
-  return task.status !== 'completed' && task.blockedBy.some((id) => {
-    const b = index.get(id);
-    return b !== undefined && b.status !== 'completed';
-  });
+  return (
+    task.status !== 'completed' &&
+    task.blockedBy.some((id) => {
+      const b = index.get(id);
+      return b !== undefined && b.status !== 'completed';
+    })
+  );
 }
 
 /** Ready to claim: pending, unowned, no open blocker. */
@@ -62,7 +65,15 @@ export interface ListCounts {
 }
 
 export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts {
-  const counts: ListCounts = { total: tasks.length, completed: 0, in_progress: 0, pending: 0, blocked: 0, blockedInProgress: 0, blockedPending: 0 };
+  const counts: ListCounts = {
+    total: tasks.length,
+    completed: 0,
+    in_progress: 0,
+    pending: 0,
+    blocked: 0,
+    blockedInProgress: 0,
+    blockedPending: 0,
+  };
   for (const t of tasks) {
     counts[t.status]++;
     if (!isBlocked(t, index)) continue;

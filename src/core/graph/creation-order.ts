@@ -7,7 +7,9 @@
  */
 export function creationOrder(refs: readonly string[], blockersOf: (ref: string) => readonly string[]): string[] {
   const position = new Map<string, number>();
-  refs.forEach((r, i) => position.set(r, i));
+  refs.forEach((r, i) => {
+    position.set(r, i);
+  });
   const waiting = new Int32Array(refs.length);
   const dependents: number[][] = refs.map(() => []);
   refs.forEach((ref, i) => {

@@ -1,4 +1,4 @@
-import { cycleIfAdded, type BlocksGraph } from './graph.js';
+import { type BlocksGraph, cycleIfAdded } from './graph.js';
 
 /**
  * Adding many edges at once (an import) and refusing the first that closes a cycle,
@@ -61,7 +61,12 @@ function hasNewCycle(base: BlocksGraph, edges: ReadonlyArray<readonly [string, s
   };
   const from: number[] = [];
   const to: number[] = [];
-  for (const [a, tos] of base) for (const b of tos) from.push(node(a)), to.push(node(b));
+  for (const [a, tos] of base) {
+    for (const b of tos) {
+      from.push(node(a));
+      to.push(node(b));
+    }
+  }
   for (let i = 0; i < count; i++) {
     const [a, b] = edges[i] as readonly [string, string];
     if (a === b) return true;

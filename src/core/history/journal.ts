@@ -85,7 +85,9 @@ function cut(value: unknown): unknown {
 
 /** node:crypto, loaded the first time a value is cut: most commands never need it. */
 function crypto(): typeof import('node:crypto') {
-  return (typeof require === 'function' ? require('node:crypto') : createRequire(import.meta.url)('node:crypto')) as typeof import('node:crypto');
+  return (
+    typeof require === 'function' ? require('node:crypto') : createRequire(import.meta.url)('node:crypto')
+  ) as typeof import('node:crypto');
 }
 
 export function journalPath(listDir: string): string {

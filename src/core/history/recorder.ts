@@ -2,14 +2,14 @@ import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import type { Task } from '../store/schema.js';
 import { onTaskWrite, type TaskWrite } from '../writes/write-events.js';
-import { appendJournal, type Actor, type FieldChange, type JournalChange } from './journal.js';
+import { type Actor, appendJournal, type FieldChange, type JournalChange } from './journal.js';
 
 /** The fields a change touched, with their values before and after (absent: no key). */
 export function fieldChanges(before: Task, after: Task): Record<string, FieldChange> {
   const fields: Record<string, FieldChange> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const had = Object.prototype.hasOwnProperty.call(before, key);
-    const has = Object.prototype.hasOwnProperty.call(after, key);
+    const had = Object.hasOwn(before, key);
+    const has = Object.hasOwn(after, key);
     if (had && has && sameValue(before[key], after[key])) continue;
     fields[key] = { ...(had ? { old: before[key] } : {}), ...(has ? { new: after[key] } : {}) };
   }
@@ -24,6 +24,15 @@ function changeOf(write: TaskWrite): JournalChange | undefined {
     return Object.keys(fields).length > 0 ? { id: write.id, op: 'update', fields } : undefined;
   }
   return undefined;
+}
+
+/**
+ * A new journal txn: the time and the process (base 36), and a random part, so that two
+ * runs, or two of a board's actions in one millisecond, never share one. Every change
+ * made with tasks (a command's run, an action on the board) is one txn.
+ */
+export function newTxn(nowMs: number, pid: number): string {
+  return `${nowMs.toString(36)}-${pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 export interface RecorderOptions {

@@ -1,10 +1,10 @@
 import { sameValue } from '../base/same-value.js';
-import type { SessionIndex } from '../sessions/session-index.js';
-import type { Task } from '../store/schema.js';
-import { readJournal, type FieldChange, type JournalEntry } from './journal.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
+import type { SessionIndex } from '../sessions/session-index.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
-import { readAgentChanges, type AgentChange } from './transcript-events.js';
+import type { Task } from '../store/schema.js';
+import { type FieldChange, type JournalEntry, readJournal } from './journal.js';
+import { type AgentChange, readAgentChanges } from './transcript-events.js';
 
 /** Who made a change: a person (by login name) or an agent (by its `--as` name, or its session). */
 export interface Who {
@@ -54,7 +54,9 @@ function fromJournal(entries: readonly JournalEntry[]): TimelineEvent[] {
         return { ...base, op: 'update', changes: fields };
       }
       const fields = Object.fromEntries(
-        Object.entries(c.task).filter(([k]) => k !== 'id').map(([k, v]) => [k, c.op === 'create' ? { new: v } : { old: v }]),
+        Object.entries(c.task)
+          .filter(([k]) => k !== 'id')
+          .map(([k, v]) => [k, c.op === 'create' ? { new: v } : { old: v }]),
       );
       return { ...base, op: c.op, changes: fields };
     }),
@@ -139,7 +141,10 @@ export function readTimeline(listDir: string, opts: TimelineOptions): Timeline {
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
-  const ordered = events.map((e, i) => ({ e, i })).sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || a.i - b.i).map((x) => x.e);
+  const ordered = events
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || a.i - b.i)
+    .map((x) => x.e);
   replay(ordered);
   const wanted = opts.task === undefined ? ordered : ordered.filter((e) => e.task === opts.task);
   return { events: wanted, damaged: journal.damaged, transcripts };

@@ -1,11 +1,11 @@
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
-import { orderKeys } from '../store/serialize.js';
+import { withOwnFileLock } from '../locks/locks.js';
 import type { Task } from '../store/schema.js';
+import { orderKeys } from '../store/serialize.js';
 import { removeEmptyList } from '../writes/list-removal.js';
 import { deleteTask, restoreTask, rewriteTask } from '../writes/task-writes.js';
-import { withOwnFileLock } from '../locks/locks.js';
-import { holdsCut, journalPath, readJournal, type JournalChange, type JournalEntry } from './journal.js';
+import { holdsCut, type JournalChange, type JournalEntry, journalPath, readJournal } from './journal.js';
 
 /**
  * `tasks undo`: take back the last change `tasks` made in a list (the journal's last
@@ -30,8 +30,7 @@ export interface UndoPlan {
 }
 
 const ABSENT = Symbol('absent');
-const valueOf = (task: Task | undefined, key: string): unknown =>
-  task !== undefined && Object.prototype.hasOwnProperty.call(task, key) ? task[key] : ABSENT;
+const fieldOf = (task: Task | undefined, key: string): unknown => (task !== undefined && Object.hasOwn(task, key) ? task[key] : ABSENT);
 const show = (v: unknown) => (v === ABSENT ? '(none)' : JSON.stringify(v));
 /** Equal values, or both absent: an absent field is not the same as any value. */
 const same = (a: unknown, b: unknown) => (a === ABSENT || b === ABSENT ? a === b : sameValue(a, b));
@@ -53,7 +52,9 @@ function planUndo(entries: readonly JournalEntry[], current: (id: string) => Tas
   const now = (id: string) => (expected.has(id) ? expected.get(id) : current(id));
   for (const change of [...changes].reverse()) {
     if (holdsCut(change)) {
-      throw new TasksError('conflict', `cannot undo: the journal keeps only part of a long value of task #${change.id}`, { details: { id: change.id } });
+      throw new TasksError('conflict', `cannot undo: the journal keeps only part of a long value of task #${change.id}`, {
+        details: { id: change.id },
+      });
     }
     const task = now(change.id);
     if (change.op === 'update') {
@@ -64,7 +65,7 @@ function planUndo(entries: readonly JournalEntry[], current: (id: string) => Tas
       const fields: Record<string, { from: unknown; to: unknown }> = {};
       for (const [key, f] of Object.entries(change.fields)) {
         const wrote = 'new' in f ? f.new : ABSENT;
-        const is = valueOf(task, key);
+        const is = fieldOf(task, key);
         if (!same(is, wrote)) {
           moved.push(`#${change.id} ${key} is ${show(is)} now (the change set ${show(wrote)})`);
           continue;
@@ -95,7 +96,14 @@ function planUndo(entries: readonly JournalEntry[], current: (id: string) => Tas
       details: { txn: first.txn, changed: moved },
     });
   }
-  return { txn: first.txn, command: first.command, actor: first.actor, at: first.at, steps, newList: entries.some((e) => e.newList === true) };
+  return {
+    txn: first.txn,
+    command: first.command,
+    actor: first.actor,
+    at: first.at,
+    steps,
+    newList: entries.some((e) => e.newList === true),
+  };
 }
 
 /** Read the journal and plan; not_found when nothing is recorded. */
@@ -105,9 +113,13 @@ export function planLastUndo(listDir: string, current: (id: string) => Task | un
   // before it instead would undo the wrong thing.
   const after = journal.damaged.filter((d) => d.line > journal.lastEntryLine);
   if (after.length > 0) {
-    throw new TasksError('conflict', `cannot undo: the journal's last line${after.length === 1 ? ' is' : 's are'} damaged (line ${after.map((d) => d.line).join(', ')}: ${after[0]!.reason}), so its last change is not known`, {
-      hint: 'tasks log shows what is recorded',
-    });
+    throw new TasksError(
+      'conflict',
+      `cannot undo: the journal's last line${after.length === 1 ? ' is' : 's are'} damaged (line ${after.map((d) => d.line).join(', ')}: ${after[0]!.reason}), so its last change is not known`,
+      {
+        hint: 'tasks log shows what is recorded',
+      },
+    );
   }
   const entries = lastChange(journal.entries);
   if (entries === undefined) {
@@ -137,8 +149,8 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ remo
         const next: Task = { ...t };
         for (const [key, { from, to }] of Object.entries(step.fields)) {
           // Already back (an earlier step's clean-up, such as a delete's, did it): nothing to do.
-          if (same(valueOf(t, key), to)) continue;
-          if (!same(valueOf(t, key), from)) {
+          if (same(fieldOf(t, key), to)) continue;
+          if (!same(fieldOf(t, key), from)) {
             throw new TasksError('conflict', `cannot undo: #${step.id} ${key} changed meanwhile`, { details: { id: step.id } });
           }
           if (to === ABSENT) delete next[key];
@@ -148,7 +160,8 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ remo
       });
     } else if (step.kind === 'delete') {
       await deleteTask(listDir, step.id, (t) => {
-        if (!sameValue(withoutDeleted(t), withoutDeleted(step.task))) throw new TasksError('conflict', `cannot undo: #${step.id} changed meanwhile`, { details: { id: step.id } });
+        if (!sameValue(withoutDeleted(t), withoutDeleted(step.task)))
+          throw new TasksError('conflict', `cannot undo: #${step.id} changed meanwhile`, { details: { id: step.id } });
       });
     } else {
       await restoreTask(listDir, step.task);

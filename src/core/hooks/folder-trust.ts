@@ -48,7 +48,7 @@ export function folderTrust(folder: string, sources: TrustSources): TrustVerdict
 }
 
 function isTrusted(projects: Record<string, unknown>, dir: string): boolean {
-  if (!Object.prototype.hasOwnProperty.call(projects, dir)) return false;
+  if (!Object.hasOwn(projects, dir)) return false;
   const record = projects[dir];
   return typeof record === 'object' && record !== null && (record as { hasTrustDialogAccepted?: unknown }).hasTrustDialogAccepted === true;
 }
@@ -60,7 +60,9 @@ function trustRecords(file: string): Record<string, unknown> | undefined {
     const parsed = JSON.parse(readBoundedText(file, MAX_INBOX_BYTES)) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const projects = (parsed as { projects?: unknown }).projects;
-    return typeof projects === 'object' && projects !== null && !Array.isArray(projects) ? (projects as Record<string, unknown>) : undefined;
+    return typeof projects === 'object' && projects !== null && !Array.isArray(projects)
+      ? (projects as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

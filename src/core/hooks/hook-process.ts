@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
  * Run one hook command as Claude Code does: through `/bin/sh -c` (or directly with
@@ -63,7 +63,15 @@ export function runHookProcess(req: HookProcessRequest): Promise<HookProcessResu
     try {
       child = startHook(req, true);
     } catch (err) {
-      resolve({ code: null, signal: null, stdout: '', stderr: '', timedOut: false, interrupted: false, spawnError: (err as Error).message });
+      resolve({
+        code: null,
+        signal: null,
+        stdout: '',
+        stderr: '',
+        timedOut: false,
+        interrupted: false,
+        spawnError: (err as Error).message,
+      });
       return;
     }
     let stdout = '';

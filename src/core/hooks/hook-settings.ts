@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lazySchemas } from '../base/zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
+import { lazySchemas } from '../base/zod.js';
 import { folderTrust, type TrustSources, type TrustVerdict } from './folder-trust.js';
 
 /**
@@ -80,7 +80,10 @@ function managedSources(managedDir: string): SettingsSource[] {
   const dropIns = path.join(managedDir, 'managed-settings.d');
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dropIns).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    names = fs
+      .readdirSync(dropIns)
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
   } catch {
     // none
   }
@@ -124,14 +127,17 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     const settings = readSettingsFile(file, result.warnings);
     if (settings === undefined) continue;
     if (scope === 'managed') {
-      if (settings.disableAllHooks === true) return { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, disabledBy: file };
+      if (settings.disableAllHooks === true)
+        return { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, disabledBy: file };
       if (settings.allowManagedHooksOnly === true) managedOnly ??= file;
       collectHooks(settings.hooks, file, managed);
       continue;
     }
     if (managedOnly !== undefined) {
       if (hasTaskHooks(settings.hooks)) {
-        result.warnings.push(`skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`);
+        result.warnings.push(
+          `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
+        );
       }
       continue;
     }

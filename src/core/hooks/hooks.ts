@@ -5,9 +5,9 @@
  */
 import { TasksError } from '../base/errors.js';
 import { withoutEscapes } from '../base/program-output.js';
-import { loadTaskHookSettings, type CommandHook, type HookPolicySources, type TaskHookEvent } from './hook-settings.js';
-import { judgeHookRun, type HookVerdict } from './hook-verdict.js';
 import type { Task } from '../store/schema.js';
+import { type CommandHook, type HookPolicySources, loadTaskHookSettings, type TaskHookEvent } from './hook-settings.js';
+import { type HookVerdict, judgeHookRun } from './hook-verdict.js';
 
 /**
  * Running the agents' task hooks from outside an agent (docs/task-store.md section 7).
@@ -111,7 +111,13 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
   return report;
 }
 
-async function runOne(event: TaskHookEvent, hook: CommandHook, stdin: string, env: Record<string, string | undefined>, ctx: HookContext): Promise<HookOutcome> {
+async function runOne(
+  event: TaskHookEvent,
+  hook: CommandHook,
+  stdin: string,
+  env: Record<string, string | undefined>,
+  ctx: HookContext,
+): Promise<HookOutcome> {
   const base = { command: hook.command, source: hook.source };
   // Loaded when a hook runs: it brings node:child_process, which a run without hooks
   // (most) should not pay for at start-up.
@@ -143,7 +149,11 @@ export class HookBlockedError extends TasksError {
   constructor(report: HookRunReport, action: string) {
     const reasons = blockReasons(report);
     // Test runners colour their output; the one-line message gets none of it.
-    const first = (withoutEscapes(reasons[0] ?? '').trim().split('\n')[0] ?? '').trim();
+    const first = (
+      withoutEscapes(reasons[0] ?? '')
+        .trim()
+        .split('\n')[0] ?? ''
+    ).trim();
     super('conflict', `${report.event} hook blocked ${action} #${report.taskId}: ${first}`, {
       details: {
         reason: 'hook',

@@ -3,13 +3,12 @@
  * team inboxes (teams/), around the writes of writes/ (docs/task-store.md sections 6-8).
  */
 import { TasksError } from '../base/errors.js';
-import { HookBlockedError, runTaskHooks, countTaskHooks, type HookContext, type HookRunReport } from '../hooks/hooks.js';
-import type { HookPolicySources } from '../hooks/hook-settings.js';
-import type { TaskHookEvent } from '../hooks/hook-settings.js';
+import type { HookPolicySources, TaskHookEvent } from '../hooks/hook-settings.js';
+import { countTaskHooks, HookBlockedError, type HookContext, type HookRunReport, runTaskHooks } from '../hooks/hooks.js';
 import type { TaskPatch } from '../store/patch.js';
 import type { Task } from '../store/schema.js';
-import { createTask, deleteTask, getTask, updateTask, type Guard, type NewTask, type UpdateResult } from '../writes/task-writes.js';
-import { notifyAssignment, teamForList, type Notification, type Team } from '../teams/teams.js';
+import { type Notification, notifyAssignment, type Team, teamForList } from '../teams/teams.js';
+import { createTask, deleteTask, type Guard, getTask, type NewTask, type UpdateResult, updateTask } from '../writes/task-writes.js';
 
 /**
  * THE single place where the task state machine meets the outside world:
@@ -81,7 +80,11 @@ async function gate(event: TaskHookEvent, ctx: LifecycleContext, task: Task, rep
   }
   const team = lifecycleTeam(ctx);
   report.team = team;
-  const run = await runTaskHooks(event, { ...ctx.hooks, configDir: ctx.configDir, listId: ctx.listId, policy: ctx.hookPolicy }, { task, teamName: team?.name });
+  const run = await runTaskHooks(
+    event,
+    { ...ctx.hooks, configDir: ctx.configDir, listId: ctx.listId, policy: ctx.hookPolicy },
+    { task, teamName: team?.name },
+  );
   report.hookRuns.push(run);
   if (run.blocked) throw new HookBlockedError(run, action);
 }
@@ -101,7 +104,12 @@ function gateCreation(ctx: LifecycleContext, task: Task, report: LifecycleReport
  * (unassigning tells nobody), and only in a team's list. A failed notification is
  * reported, not thrown: the owner change itself stands.
  */
-export async function afterOwnerChange(ctx: LifecycleContext, before: Task | undefined, after: Task, report: LifecycleReport): Promise<void> {
+export async function afterOwnerChange(
+  ctx: LifecycleContext,
+  before: Task | undefined,
+  after: Task,
+  report: LifecycleReport,
+): Promise<void> {
   const owner = after.owner;
   if (!owner || owner === before?.owner) return;
   const team = lifecycleTeam(ctx);
@@ -112,7 +120,9 @@ export async function afterOwnerChange(ctx: LifecycleContext, before: Task | und
     return;
   }
   try {
-    report.notifications.push(await notifyAssignment(ctx.configDir, { team, task: before ?? after, owner, assignedBy: ctx.assignedBy, now: ctx.now() }));
+    report.notifications.push(
+      await notifyAssignment(ctx.configDir, { team, task: before ?? after, owner, assignedBy: ctx.assignedBy, now: ctx.now() }),
+    );
   } catch (err) {
     report.notifyFailures.push({ owner, taskId: after.id, error: err as Error });
   }
@@ -123,7 +133,11 @@ export async function afterOwnerChange(ctx: LifecycleContext, before: Task | und
  * when created completed). A block (or an interrupt) deletes the task; its id stays used
  * (the high-water mark is raised, as delete does). Then the owner, if any, is told.
  */
-export async function createTaskWithLifecycle(ctx: LifecycleContext, input: NewTask, report: LifecycleReport = emptyReport()): Promise<{ task: Task; report: LifecycleReport }> {
+export async function createTaskWithLifecycle(
+  ctx: LifecycleContext,
+  input: NewTask,
+  report: LifecycleReport = emptyReport(),
+): Promise<{ task: Task; report: LifecycleReport }> {
   const task = await createTask(ctx.listDir, input);
   try {
     await gateCreation(ctx, task, report);
@@ -133,9 +147,13 @@ export async function createTaskWithLifecycle(ctx: LifecycleContext, input: NewT
       await deleteTask(ctx.listDir, task.id);
     } catch (deleteErr) {
       if (!(deleteErr instanceof TasksError && deleteErr.code === 'not_found')) {
-        throw new TasksError('io', `${(err as Error).message}; and task #${task.id} could not be removed: ${(deleteErr as Error).message}`, {
-          details: { taskId: task.id },
-        });
+        throw new TasksError(
+          'io',
+          `${(err as Error).message}; and task #${task.id} could not be removed: ${(deleteErr as Error).message}`,
+          {
+            details: { taskId: task.id },
+          },
+        );
       }
     }
     throw err;

@@ -70,23 +70,25 @@ function refusal(configDir: string, dir: string, pool: readonly Candidate[], liv
   const short = shortIds([...new Set([...listIds(configDir), ...pool.map((c) => c.list)])]);
   const lists = [...new Set(pool.map((c) => c.list))];
   // The candidates, with their prompts, are in details: the command line adds what to type for each.
-  return new TasksError('usage', `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so a change needs its list named`, {
-    hint: 'tasks lists --here shows them',
-    details: { candidates: pool.map((c) => candidateDetails(c, short)) },
-  });
-}
-
-/** `2d483082 ("fix the login bug", /home/me/work/myproj)`: what a person needs to choose. */
-export function describeCandidate(list: string, session: SessionInfo | undefined, short: Map<string, string>): string {
-  const id = short.get(list) ?? list;
-  if (session === undefined) return id;
-  const prompt = session.prompt?.replace(/\s+/g, ' ');
-  const facts = [prompt === undefined ? undefined : `"${prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt}"`, session.cwd].filter(Boolean);
-  return facts.length > 0 ? `${id} (${facts.join(', ')})` : id;
+  return new TasksError(
+    'usage',
+    `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so a change needs its list named`,
+    {
+      hint: 'tasks lists --here shows them',
+      details: { candidates: pool.map((c) => candidateDetails(c, short)) },
+    },
+  );
 }
 
 function candidateDetails({ list, session }: Candidate, short: Map<string, string>) {
-  return { list, shortId: short.get(list) ?? list, sessionId: session.sessionId, state: session.state, cwd: session.cwd ?? null, prompt: session.prompt ?? null };
+  return {
+    list,
+    shortId: short.get(list) ?? list,
+    sessionId: session.sessionId,
+    state: session.state,
+    cwd: session.cwd ?? null,
+    prompt: session.prompt ?? null,
+  };
 }
 
 /**

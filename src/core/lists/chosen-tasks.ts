@@ -1,6 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
-import { readList, type ListSnapshot } from '../store/list-read.js';
+import { type ListSnapshot, readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import type { ListChoice } from './list-choice-types.js';
 

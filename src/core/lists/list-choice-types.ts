@@ -60,4 +60,3 @@ export interface ChooseListOptions {
   settings?: Omit<SettingsPlaces, 'configDir'> | undefined;
   index?: SessionIndex | undefined;
 }
-

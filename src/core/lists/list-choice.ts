@@ -10,22 +10,20 @@
  */
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
-import { LIST_ID_VARIABLE, listIdOfValue, readBinding, type Binding } from '../binding/project-binding.js';
-import type { SettingsPlaces } from '../binding/settings-files.js';
-import { listOfLiveSession } from '../sessions/live-lists.js';
+import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project-binding.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { SessionIndex, isSessionId, type SessionInfo } from '../sessions/session-index.js';
+import { listOfLiveSession } from '../sessions/live-lists.js';
+import { isSessionId, SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
-import type { Todo } from '../sessions/transcript-tasks.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
-import { byProject, describeCandidate } from './choice-project.js';
+import { byProject } from './choice-project.js';
 import type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
-import { MAX_LIST_ID_BYTES, lastChange, listIds, requireConfigDir, somethingAt } from './list-folders.js';
+import { lastChange, listIds, MAX_LIST_ID_BYTES, requireConfigDir, somethingAt } from './list-folders.js';
 import { shortIds } from './short-ids.js';
 
 export { isBelow, projectDirs } from './choice-project.js';
-export { MAX_LIST_ID_BYTES, lastChange, listFolders, listIds, requireConfigDir } from './list-folders.js';
 export type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
+export { lastChange, listFolders, listIds, MAX_LIST_ID_BYTES, requireConfigDir } from './list-folders.js';
 
 /**
  * Which list a command works on, first rule that applies (docs/design.md: never guess
@@ -146,9 +144,13 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
   if (todos !== undefined) {
     if (forWrite) {
       const command = `tasks -l ${sessionId} import ${shellWord(session?.transcript ?? '')}`;
-      throw new TasksError('not_found', `session ${sessionId} keeps its todos with TodoWrite, not in a task list: there is no list to change; ${command} makes one of them`, {
-        details: { sessionId, transcript: session?.transcript ?? null, command },
-      });
+      throw new TasksError(
+        'not_found',
+        `session ${sessionId} keeps its todos with TodoWrite, not in a task list: there is no list to change; ${command} makes one of them`,
+        {
+          details: { sessionId, transcript: session?.transcript ?? null, command },
+        },
+      );
     }
     return { id: sessionId, dir: '', how: 'session', exists: false, session, todos, warnings: [] };
   }
@@ -172,12 +174,20 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
     .map((x) => x.id);
   if (forWrite) {
     const short = shortIds(ids);
-    throw new TasksError('usage', `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`, {
-      hint: 'tasks lists shows them with their projects and prompts',
-      details: {
-        candidates: byChange.map((id) => ({ list: id, shortId: short.get(id) ?? id, prompt: sessionsOfList(index, id)[0]?.prompt ?? null })),
+    throw new TasksError(
+      'usage',
+      `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`,
+      {
+        hint: 'tasks lists shows them with their projects and prompts',
+        details: {
+          candidates: byChange.map((id) => ({
+            list: id,
+            shortId: short.get(id) ?? id,
+            prompt: sessionsOfList(index, id)[0]?.prompt ?? null,
+          })),
+        },
       },
-    });
+    );
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
 
@@ -44,7 +44,6 @@ export function somethingAt(p: string): boolean {
     return errnoCode(err) !== 'ENOENT';
   }
 }
-
 
 /**
  * When a list last changed: its newest task file (creates, updates) or its high-water

@@ -1,15 +1,15 @@
 import { TasksError } from '../base/errors.js';
-import { isBelow, lastChange, listIds } from './list-choice.js';
-import { readList } from '../store/list-read.js';
-import { listDirOf } from '../store/paths.js';
-import { liveSessionLists } from '../sessions/live-lists.js';
 import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
+import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
+import { readList } from '../store/list-read.js';
+import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
+import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
 
-export { listFolders, listIds, type ListChoice } from './list-choice.js';
+export { type ListChoice, listFolders, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;
@@ -22,7 +22,8 @@ export interface ListSummary {
   changedAt: number;
 }
 
-function summarizeList(configDir: string, id: string): ListSummary {
+/** One list's counts, problems and last change, read now (the board's row of a list that changed). */
+export function summarizeList(configDir: string, id: string): ListSummary {
   const dir = listDirOf(configDir, id);
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
@@ -61,14 +62,21 @@ export interface ListOverview extends ListSummary {
 /**
  * Every list, newest change first, with its sessions (named lists' too: this reads the
  * transcripts of sessions without a list of their own), the live sessions that have no
- * tasks yet, and the sessions that kept TodoWrite todos.
+ * tasks yet, and the sessions that kept TodoWrite todos. `byTranscripts: false`: list
+ * folders only, with the sessions their names and live sessions tie them to (no
+ * transcript read in full: for a view refreshed as lists change).
  */
-export function overviewLists(configDir: string, index: SessionIndex): ListOverview[] {
+export function overviewLists(configDir: string, index: SessionIndex, opts: { byTranscripts?: boolean } = {}): ListOverview[] {
+  const deep = opts.byTranscripts ?? true;
   const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir).map((l) => ({
     ...l,
     kind: 'tasks',
-    sessions: sessionsOfList(index, l.id, { deep: true }),
+    sessions: sessionsInShowOrder(sessionsOfList(index, l.id, { deep })),
   }));
+  if (!deep) {
+    const short = shortIds(rows.map((l) => l.id));
+    return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
+  }
   const present = new Set(rows.map((r) => r.id));
   for (const { session, list } of liveSessionLists(index)) {
     if (present.has(list)) continue;
@@ -85,6 +93,13 @@ export function overviewLists(configDir: string, index: SessionIndex): ListOverv
   rows.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
   const short = shortIds(rows.map((l) => l.id));
   return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
+}
+
+/** A list's sessions in the order to show them: the live one first, then the latest. */
+export function sessionsInShowOrder(sessions: readonly SessionInfo[]): SessionInfo[] {
+  return [...sessions].sort(
+    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
+  );
 }
 
 function emptySummary(id: string, dir: string, changedAt: number): ListSummary {

@@ -1,9 +1,9 @@
 import { TasksError } from '../base/errors.js';
-import { sanitizeListId } from '../store/paths.js';
 import { LIST_ID_VARIABLE } from '../binding/project-binding.js';
-import { MAX_LIST_ID_BYTES, listIds } from './list-folders.js';
-import type { ListChoice } from './list-choice-types.js';
+import { sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
+import type { ListChoice } from './list-choice-types.js';
+import { listIds, MAX_LIST_ID_BYTES } from './list-folders.js';
 import { nearNames } from './near-names.js';
 
 /**
@@ -62,13 +62,17 @@ export function listToBind(configDir: string, raw: string): { id: string; exists
   const typed = raw.trim();
   if (typed === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(typed);
-  if (id.length > MAX_LIST_ID_BYTES) throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
+  if (id.length > MAX_LIST_ID_BYTES)
+    throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
   const ids = listIds(configDir);
   if (ids.includes(id)) return { id, exists: true, near: [] };
   const prefixed = sessionListsByPrefix(configDir, typed);
   if (prefixed.length === 1) return { id: prefixed[0] as string, exists: true, near: [] };
   if (prefixed.length > 1) {
-    throw new TasksError('usage', `list prefix "${typed}" is ambiguous: ${prefixed.join(', ')}`, { hint: 'type more of the list id', details: { candidates: prefixed } });
+    throw new TasksError('usage', `list prefix "${typed}" is ambiguous: ${prefixed.join(', ')}`, {
+      hint: 'type more of the list id',
+      details: { candidates: prefixed },
+    });
   }
   return { id, exists: false, near: nearNames(id, ids) };
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LockOptions } from 'proper-lockfile';
-import { TasksError, errnoCode } from '../base/errors.js';
-import { datedAheadMs, removeIfUnchanged, sameLock, type LockIdentity } from './future-lock.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { datedAheadMs, type LockIdentity, removeIfUnchanged, sameLock } from './future-lock.js';
 
 /**
  * Taking a proper-lockfile lock the way Claude Code does, plus one thing it does not do:
@@ -87,12 +87,7 @@ type Lockfile = { lock(file: string, options: LockOptions): Promise<() => Promis
  * an abandoned lock within LOCK_WAIT_BOUND_MS. Throws TasksError `busy` when the lock
  * cannot be had, saying what is known of its holder; other errors pass through.
  */
-export async function acquireLock(
-  lockfile: Lockfile,
-  target: string,
-  options: LockOptions,
-  what: string,
-): Promise<() => Promise<void>> {
+export async function acquireLock(lockfile: Lockfile, target: string, options: LockOptions, what: string): Promise<() => Promise<void>> {
   const lockDir = options.lockfilePath ?? `${target}.lock`;
   const lockName = path.basename(lockDir);
   const started = Date.now();
@@ -107,10 +102,14 @@ export async function acquireLock(
       const code = errnoCode(err);
       if (code === 'ENOTEMPTY' || code === 'ENOTDIR' || code === 'EEXIST') {
         // proper-lockfile found the lock stale but could not remove it.
-        throw new TasksError('busy', `${what} cannot be locked: ${lockName} is stale but ${code === 'ENOTEMPTY' ? 'not empty' : 'not a directory'}, so nobody can break it`, {
-          hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
-          details: { lock: lockDir, reason: code === 'ENOTEMPTY' ? 'not_empty' : 'not_a_directory' },
-        });
+        throw new TasksError(
+          'busy',
+          `${what} cannot be locked: ${lockName} is stale but ${code === 'ENOTEMPTY' ? 'not empty' : 'not a directory'}, so nobody can break it`,
+          {
+            hint: `inspect and remove ${lockDir} by hand (tasks check reports it)`,
+            details: { lock: lockDir, reason: code === 'ENOTEMPTY' ? 'not_empty' : 'not_a_directory' },
+          },
+        );
       }
       if (code !== 'ELOCKED') throw err;
     }

@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 import { acquireLock } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
-import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 
 /**
  * Claude Code's locks (docs/task-store.md section 5): proper-lockfile with exactly these
@@ -138,7 +138,9 @@ export async function withInboxLock<T>(inbox: string, fn: (stillHeld: () => bool
  */
 export async function withOwnFileLock<T>(file: string, what: string, fn: (stillHeld: () => boolean) => T | Promise<T>): Promise<T> {
   try {
-    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644));
+    fs.closeSync(
+      fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644),
+    );
   } catch (err) {
     throw new TasksError('io', `cannot open ${path.basename(file)}: ${(err as Error).message}`);
   }

@@ -1,8 +1,8 @@
-import type { Task } from '../store/schema.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { taskFileTimes } from '../store/task-times.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
+import type { Task } from '../store/schema.js';
+import { taskFileTimes } from '../store/task-times.js';
 
 /**
  * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
@@ -73,7 +73,10 @@ export function stalledInList(
 ): Map<string, number> {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return new Map();
-  const times = taskFileTimes(listDir, working.map((t) => t.id));
+  const times = taskFileTimes(
+    listDir,
+    working.map((t) => t.id),
+  );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return new Map();
   const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));

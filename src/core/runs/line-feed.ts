@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 
 /**
  * Lines of JSON Lines input as they arrive: from a readable stream (stdin, a FIFO) until

@@ -1,6 +1,6 @@
 import type { SnapshotItem } from '../snapshots/import-snapshot.js';
 import { isObject } from '../snapshots/import-todowrite.js';
-import { streamEvents, type StreamEvent, type ToolCall } from '../snapshots/stream-events.js';
+import { type StreamEvent, streamEvents, type ToolCall } from '../snapshots/stream-events.js';
 import { replayTaskCalls } from '../snapshots/stream-tasks.js';
 import { parseTodoItems, type TodoItem } from '../snapshots/todo-schema.js';
 import { compareIds } from '../store/ids.js';
@@ -113,11 +113,12 @@ export class RunModel {
     } catch (err) {
       return `${(err as Error).message}: skipped`;
     }
-    const { ids, state } = assignTodoIds(this.todoIds, items.map((t) => t.content));
+    const { ids, state } = assignTodoIds(
+      this.todoIds,
+      items.map((t) => t.content),
+    );
     this.todoIds = state;
-    this.todoTasks = items
-      .map((item, i) => todoTask(ids[i] as string, item))
-      .sort((a, b) => compareIds(a.id, b.id));
+    this.todoTasks = items.map((item, i) => todoTask(ids[i] as string, item)).sort((a, b) => compareIds(a.id, b.id));
     this.using = 'todos';
     return undefined;
   }
@@ -134,7 +135,10 @@ function todoTask(id: string, item: TodoItem): Task {
 /** Replayed items -> tasks in the shape of their files (schema key order, both sides of each edge). */
 function itemsToTasks(items: readonly SnapshotItem[]): Task[] {
   return items.map((item) => {
-    const blocks = items.filter((other) => other.blockedBy.includes(item.ref)).map((other) => other.ref).sort(compareIds);
+    const blocks = items
+      .filter((other) => other.blockedBy.includes(item.ref))
+      .map((other) => other.ref)
+      .sort(compareIds);
     const task: Record<string, unknown> = { id: item.ref, subject: item.subject, description: item.description };
     if (item.activeForm !== undefined) task.activeForm = item.activeForm;
     if (item.owner !== undefined) task.owner = item.owner;

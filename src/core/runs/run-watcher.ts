@@ -7,14 +7,14 @@
  * ended. Reads only; nothing is ever written.
  */
 import type { Clock } from '../base/clock.js';
+import { isDirectory } from '../base/is-directory.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
-import { diffSnapshots, snapshotOf, type ChangeEvent } from '../watch/watch-diff.js';
+import { type ChangeEvent, diffSnapshots, snapshotOf } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
 import { RunModel } from './run-model.js';
-import { isDirectory } from '../base/is-directory.js';
 
 export interface RunWatcherOptions {
   configDir: string;
@@ -220,4 +220,3 @@ export class RunWatcher implements WatchSource {
     else this.handlers.onError(err);
   }
 }
-

@@ -92,7 +92,10 @@ function readNulList(file: string): string[] | undefined {
     try {
       const buffer = Buffer.allocUnsafe(256 * 1024);
       const n = fs.readSync(fd, buffer, 0, buffer.length, null);
-      return buffer.toString('utf8', 0, n).split('\0').filter((s) => s !== '');
+      return buffer
+        .toString('utf8', 0, n)
+        .split('\0')
+        .filter((s) => s !== '');
     } finally {
       fs.closeSync(fd);
     }

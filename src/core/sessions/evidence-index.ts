@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
-import { listDirOf, taskPath, idFromFileName } from '../store/paths.js';
-import { listsOfEvidence, type ListFile } from './list-evidence.js';
+import { type ListFile, listsOfEvidence } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
 import { cachedTranscriptTasks, memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
 import { sessionTranscripts } from './transcript-lines.js';
@@ -24,7 +24,8 @@ export interface Evidence {
 export function buildEvidence(index: SessionIndex, lists: readonly string[], cache: TranscriptTasksCache = memoryCache()): Evidence {
   const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
   const existing = new Set(lists);
-  const owned = (id: string) => existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || [...index.leads().values()].some((l) => l.sessionId === id);
+  const owned = (id: string) =>
+    existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || [...index.leads().values()].some((l) => l.sessionId === id);
   const files = listFiles(index.configDir, lists);
   for (const [sessionId, transcript] of index.transcripts()) {
     if (owned(sessionId)) continue;
@@ -100,4 +101,3 @@ function listFiles(configDir: string, lists: readonly string[]) {
     },
   };
 }
-

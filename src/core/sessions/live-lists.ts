@@ -45,7 +45,8 @@ export function liveSessionLists(index: SessionIndex): Array<{ session: SessionI
  */
 export function liveSessionsIn(index: SessionIndex, dirs: readonly string[]): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
-  for (const { session } of liveSessionLists(index)) if (session.cwd !== undefined && dirs.includes(session.cwd)) found.set(session.sessionId, session);
+  for (const { session } of liveSessionLists(index))
+    if (session.cwd !== undefined && dirs.includes(session.cwd)) found.set(session.sessionId, session);
   for (const dir of new Set(dirs)) for (const s of index.sessionsIn(dir)) if (s.state === 'live') found.set(s.sessionId, s);
   return [...found.values()];
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedText } from '../base/bounded-read.js';
-import { readClaudeProcess, readClaudeProcesses, type ClaudeProcess } from './claude-processes.js';
+import { type ClaudeProcess, readClaudeProcess, readClaudeProcesses } from './claude-processes.js';
 
 /**
  * Claude Code's live-session files (docs/task-store.md section 10):

@@ -38,7 +38,10 @@ export interface ProcessSession {
 /** Clocks, and the moments between an entry's timestamp and the file's write. */
 const SLACK_MS = 5_000;
 
-export function sessionsOfProcesses(running: readonly RunningProcess[], stampsIn: (cwd: string) => readonly TranscriptStamp[]): ProcessSession[] {
+export function sessionsOfProcesses(
+  running: readonly RunningProcess[],
+  stampsIn: (cwd: string) => readonly TranscriptStamp[],
+): ProcessSession[] {
   const claimed = new Set(running.map((p) => p.sessionId));
   return running.map((p) => {
     const same = { pid: p.pid, sessionId: p.sessionId, fileSessionId: p.sessionId, replaced: [] as string[] };
@@ -48,7 +51,9 @@ export function sessionsOfProcesses(running: readonly RunningProcess[], stampsIn
     // Another process in the same folder that was already running could own what this one finds.
     const others = running.filter((q) => q !== p && q.cwd === p.cwd);
     const ours = (s: TranscriptStamp) =>
-      s.firstActivity !== undefined && s.firstActivity >= started && !others.some((q) => (q.startedAt ?? 0) - SLACK_MS <= (s.firstActivity as number));
+      s.firstActivity !== undefined &&
+      s.firstActivity >= started &&
+      !others.some((q) => (q.startedAt ?? 0) - SLACK_MS <= (s.firstActivity as number));
     const stamp = new Map(stamps.map((s) => [s.sessionId, s]));
     let current = p.sessionId;
     const fileStamp = stamp.get(p.sessionId);

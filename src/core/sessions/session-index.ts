@@ -22,8 +22,8 @@ import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { listDirOf } from '../store/paths.js';
-import { judgeProcess, procProbe, readLiveSessionFiles, type LiveSessionFile, type ProcessProbe } from './live-sessions.js';
-import { sessionsOfProcesses, type ProcessSession } from './process-sessions.js';
+import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
+import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { projectFolderName } from './project-folders.js';
 import { readTeamLeads, type TeamLead } from './team-leads.js';
 import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
@@ -119,7 +119,8 @@ export class SessionIndex {
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
-    for (const file of readLiveSessionFiles(this.configDir)) bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
+    for (const file of readLiveSessionFiles(this.configDir))
+      bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
     return (this.liveCache = bySession);
   }
 
@@ -198,7 +199,9 @@ export class SessionIndex {
     const own = files.filter((f) => this.verdict(f) !== 'running' || processes.get(f.pid)?.sessionId === sessionId);
     for (const p of processes.values()) {
       if (p.sessionId === sessionId && p.fileSessionId !== sessionId) {
-        const file = this.live().get(p.fileSessionId)?.find((f) => f.pid === p.pid);
+        const file = this.live()
+          .get(p.fileSessionId)
+          ?.find((f) => f.pid === p.pid);
         if (file !== undefined) own.push(file);
       }
     }
@@ -208,8 +211,7 @@ export class SessionIndex {
   private applyLive(info: SessionInfo, lives: readonly LiveSessionFile[]): void {
     // A resumed session can leave more than one file; a running process wins.
     const judged = lives.map((live) => ({ live, verdict: this.verdict(live) }));
-    const pick =
-      judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
+    const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
     info.state = verdict === 'running' ? 'live' : verdict === 'unknown' ? 'unknown' : 'crashed';

@@ -29,7 +29,8 @@ export function signsOfLife(index: SessionIndex, listId: string, sessions: reado
   if (live.length > 0) {
     const busy = live.some((s) => s.activity !== 'idle');
     const s = live.find((x) => x.activity !== 'idle') ?? (live[0] as SessionInfo);
-    const how = s.state === 'unknown' ? 'runs where it cannot be checked' : s.liveBy === 'transcript' ? 'is writing its transcript' : 'is live';
+    const how =
+      s.state === 'unknown' ? 'runs where it cannot be checked' : s.liveBy === 'transcript' ? 'is writing its transcript' : 'is live';
     return { why: `session ${s.sessionId.slice(0, 8)} ${how}`, busy };
   }
   for (const { session, list } of liveSessionLists(index)) {
@@ -38,11 +39,13 @@ export function signsOfLife(index: SessionIndex, listId: string, sessions: reado
   const lead = index.leads().get(listId)?.process;
   if (lead !== undefined) {
     const start = index.probe.startTime(lead.pid);
-    if (start !== undefined && (lead.procStart === undefined || lead.procStart === start)) return { why: `the team's lead (pid ${lead.pid}) runs`, busy: true };
+    if (start !== undefined && (lead.procStart === undefined || lead.procStart === start))
+      return { why: `the team's lead (pid ${lead.pid}) runs`, busy: true };
   }
   for (const p of index.probe.claudeProcesses?.() ?? []) {
     if (p.configDir === undefined || path.resolve(p.configDir) !== path.resolve(index.configDir)) continue;
-    if (p.teamName !== undefined && sanitizeListId(p.teamName) === listId) return { why: `teammate process ${p.pid} of the team runs`, busy: true };
+    if (p.teamName !== undefined && sanitizeListId(p.teamName) === listId)
+      return { why: `teammate process ${p.pid} of the team runs`, busy: true };
     const bound = p.cwd !== undefined && index.settings !== undefined ? readBinding(p.cwd, index.settings).binding : undefined;
     const named = bound !== undefined ? bound.listId : p.listVariable === undefined ? undefined : listIdOfValue(p.listVariable);
     if (named === listId) return { why: `Claude Code process ${p.pid} uses it (CLAUDE_CODE_TASK_LIST_ID)`, busy: true };

@@ -77,7 +77,7 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
       facts.firstActivity ??= time(field(line, 'timestamp'));
       if (!line.includes('"type":"user"')) return false;
       const entry = parseObject(line);
-      if (!entry || entry.type !== 'user') return false;
+      if (entry?.type !== 'user') return false;
       facts.sessionId ??= str(entry.sessionId);
       facts.cwd ??= str(entry.cwd);
       facts.branch ??= str(entry.gitBranch);

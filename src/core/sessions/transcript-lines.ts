@@ -24,7 +24,8 @@ export function forEachMatchingLine(file: string, needles: readonly string[], vi
     let kept = 0; // an unfinished line carried over at the start of `buffer`
     for (;;) {
       if (kept === buffer.length) {
-        if (buffer.length >= MAX_LINE) kept = 0; // too long to be a Task-tool entry: dropped
+        if (buffer.length >= MAX_LINE)
+          kept = 0; // too long to be a Task-tool entry: dropped
         else {
           const bigger = Buffer.allocUnsafe(buffer.length * 2);
           buffer.copy(bigger, 0, 0, kept);

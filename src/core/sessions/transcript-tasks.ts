@@ -71,7 +71,8 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
       if (!entry || !Array.isArray(content)) return;
       if (entry.type === 'assistant') {
         for (const block of content as Array<Record<string, unknown> | null>) {
-          if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string') continue;
+          if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
+            continue;
           const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
           calls.set(block.id, { name: block.name as TaskTool, input });
           if (block.name === 'TodoWrite') {
@@ -125,7 +126,8 @@ function apply(
         return;
       }
       const before = seen.get(result.taskId);
-      if (before !== undefined && typeof call.input.subject === 'string') seen.set(result.taskId, { ...before, subject: call.input.subject });
+      if (before !== undefined && typeof call.input.subject === 'string')
+        seen.set(result.taskId, { ...before, subject: call.input.subject });
       return;
     }
     case 'TodoWrite': {

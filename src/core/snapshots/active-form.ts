@@ -35,7 +35,29 @@ const VERBS = new Set(
 );
 
 /** Verbs stressed on a last short syllable double their final consonant (and a few one-offs). */
-const DOUBLED = new Set(['commit', 'submit', 'admit', 'omit', 'permit', 'emit', 'format', 'rerun', 'unpin', 'unzip', 'control', 'quit', 'refer', 'prefer', 'defer', 'occur', 'begin', 'forget', 'upset', 'equip', 'regret']);
+const DOUBLED = new Set([
+  'commit',
+  'submit',
+  'admit',
+  'omit',
+  'permit',
+  'emit',
+  'format',
+  'rerun',
+  'unpin',
+  'unzip',
+  'control',
+  'quit',
+  'refer',
+  'prefer',
+  'defer',
+  'occur',
+  'begin',
+  'forget',
+  'upset',
+  'equip',
+  'regret',
+]);
 
 /** Turn an imperative verb (lower case) into its -ing form. Exported for tests. */
 export function gerund(verb: string): string {

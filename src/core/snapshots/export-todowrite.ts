@@ -1,5 +1,5 @@
-import { deriveActiveForm } from './active-form.js';
 import type { Status, Task } from '../store/schema.js';
+import { deriveActiveForm } from './active-form.js';
 
 /** A TodoWrite input: what Claude Code's TodoWrite tool accepts (docs/task-store.md section 9). */
 export interface TodoWriteSnapshot {

@@ -1,8 +1,8 @@
 import { TasksError } from '../base/errors.js';
-import { existingChanges, materializeTask, type ExistingChange } from './import-materialize.js';
-import type { Endpoint, ImportPlan } from './import-plan.js';
 import type { Task } from '../store/schema.js';
 import { createTaskBatch, getTask, patchTask, taskExists } from '../writes/task-writes.js';
+import { type ExistingChange, existingChanges, materializeTask } from './import-materialize.js';
+import type { Endpoint, ImportPlan } from './import-plan.js';
 
 export interface ApplyOptions {
   /** Tasks written per hold of the list lock (docs/task-store.md section 5: never across a whole batch). */
@@ -66,7 +66,9 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     try {
       await createTaskBatch(listDir, batch.length, (batchIds) => {
         heldFrom = opts.now?.() ?? 0;
-        batch.forEach((p, i) => ids.set(p.ref, batchIds[i] as string));
+        batch.forEach((p, i) => {
+          ids.set(p.ref, batchIds[i] as string);
+        });
         return batch.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
       });
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);

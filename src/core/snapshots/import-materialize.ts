@@ -1,6 +1,6 @@
-import type { Endpoint, ImportPlan, PlannedTask } from './import-plan.js';
 import type { Task } from '../store/schema.js';
 import { orderKeys } from '../store/serialize.js';
+import type { Endpoint, ImportPlan, PlannedTask } from './import-plan.js';
 
 /** From a plan to task files: once ids are allocated (import-apply.ts), or predicted (a dry run). */
 

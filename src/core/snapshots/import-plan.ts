@@ -1,9 +1,9 @@
 import { TasksError } from '../base/errors.js';
 import { creationOrder } from '../graph/creation-order.js';
 import { firstClosingEdge } from '../graph/edge-batch.js';
-import { buildBlocksGraph, type BlocksGraph } from '../graph/graph.js';
-import type { Snapshot } from './import-snapshot.js';
+import { type BlocksGraph, buildBlocksGraph } from '../graph/graph.js';
 import type { Status, Task } from '../store/schema.js';
+import type { Snapshot } from './import-snapshot.js';
 
 /**
  * Pure: what importing a snapshot into a list creates. No I/O, no ids yet: ids are
@@ -111,7 +111,10 @@ export function planImport(existing: readonly Task[], snapshot: Snapshot, opts: 
     else seen.set(ka, new Set([kb]));
     edges.push({ a, b, key: [ka, kb] });
   }
-  const closing = firstClosingEdge(namedGraph(existing), edges.map((e) => e.key));
+  const closing = firstClosingEdge(
+    namedGraph(existing),
+    edges.map((e) => e.key),
+  );
   if (closing) {
     const names = new Map(snapshot.items.map((i) => [i.ref, i.subject]));
     const shown = closing.cycle.map((k) => (k.startsWith('#') ? k : JSON.stringify(names.get(k.slice(1)) ?? k))).join(' -> ');

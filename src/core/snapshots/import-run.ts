@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allocateIds } from '../store/ids.js';
-import { applyImport } from './import-apply.js';
-import { predictImport, type ExistingChange } from './import-materialize.js';
-import { planImport, type SkippedItem } from './import-plan.js';
-import type { Snapshot } from './import-snapshot.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
+import { applyImport } from './import-apply.js';
+import { type ExistingChange, predictImport } from './import-materialize.js';
+import { planImport, type SkippedItem } from './import-plan.js';
+import type { Snapshot } from './import-snapshot.js';
 
 export interface ImportRunOptions {
   chain?: boolean;

@@ -1,8 +1,8 @@
 import { TasksError } from '../base/errors.js';
 import { compareIds } from '../store/ids.js';
+import { isKnownKey, type Task, validateTask } from '../store/schema.js';
 import type { Snapshot, SnapshotItem } from './import-snapshot.js';
 import { isObject } from './import-todowrite.js';
-import { isKnownKey, validateTask, type Task } from '../store/schema.js';
 
 /** Does this JSON value look like a task file (for detection; no validation)? */
 export function looksLikeTask(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 
 /**
  * Reading an import's input: asynchronously, so that Ctrl-C and SIGTERM are heard at
@@ -95,7 +95,8 @@ async function readRegular(fd: number, file: string, size: number, maxBytes: num
     length += n;
     if (n === 0 || length === buffer.length) break;
   }
-  if (length > maxBytes) throw new TasksError('usage', `${file} is over ${LIMIT_TEXT} (stopped reading there)`, { details: { file, limit: maxBytes } });
+  if (length > maxBytes)
+    throw new TasksError('usage', `${file} is over ${LIMIT_TEXT} (stopped reading there)`, { details: { file, limit: maxBytes } });
   return buffer.toString('utf8', 0, length);
 }
 
@@ -103,7 +104,11 @@ async function readRegular(fd: number, file: string, size: number, maxBytes: num
  * A stream's text (stdin, a pipe), stopping as soon as it passes maxBytes: an endless
  * input (`cat /dev/urandom |`) costs at most the limit in memory before exit 2.
  */
-export async function readBoundedStream(stream: AsyncIterable<Buffer | string>, name: string, maxBytes: number = MAX_IMPORT_BYTES): Promise<string> {
+export async function readBoundedStream(
+  stream: AsyncIterable<Buffer | string>,
+  name: string,
+  maxBytes: number = MAX_IMPORT_BYTES,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {

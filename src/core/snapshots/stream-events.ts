@@ -45,7 +45,12 @@ export function streamEvents(lines: readonly JsonLine[]): StreamEvent[] {
   for (const { line, value } of lines) {
     const message = isObject(value.message) ? value.message : undefined;
     const content = Array.isArray(message?.content) ? (message.content as unknown[]) : [];
-    const role = value.type === 'assistant' || message?.role === 'assistant' ? 'assistant' : value.type === 'user' || message?.role === 'user' ? 'user' : undefined;
+    const role =
+      value.type === 'assistant' || message?.role === 'assistant'
+        ? 'assistant'
+        : value.type === 'user' || message?.role === 'user'
+          ? 'user'
+          : undefined;
     const main = (value.parent_tool_use_id === undefined || value.parent_tool_use_id === null) && value.isSidechain !== true;
     if (role === 'assistant') {
       for (const block of content) {
@@ -55,7 +60,9 @@ export function streamEvents(lines: readonly JsonLine[]): StreamEvent[] {
         events.push({ kind: 'call', call });
       }
     } else if (role === 'user') {
-      const results = content.filter((b): b is Record<string, unknown> => isObject(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string');
+      const results = content.filter(
+        (b): b is Record<string, unknown> => isObject(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string',
+      );
       const data = results.length === 1 ? (value.tool_use_result ?? value.toolUseResult) : undefined;
       for (const block of results) {
         const toolUseId = block.tool_use_id as string;

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { TasksError } from '../base/errors.js';
+import { lazySchemas } from '../base/zod.js';
 import { compareIds } from '../store/ids.js';
+import { STATUSES, type Status } from '../store/schema.js';
 import type { SnapshotItem } from './import-snapshot.js';
 import { isObject } from './import-todowrite.js';
-import { STATUSES, type Status } from '../store/schema.js';
 import type { StreamEvent, ToolCall, ToolResult } from './stream-events.js';
 import { describeIssue } from './todo-schema.js';
-import { lazySchemas } from '../base/zod.js';
 
 /**
  * Rebuild the task list a stream's TaskCreate / TaskUpdate calls ended with, by the
@@ -96,13 +96,25 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
   const create = (call: ToolCall, result: ToolResult) => {
     const data = isObject(result.data) && isObject(result.data.task) ? result.data.task : undefined;
     const rawId = data && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : CREATED.exec(result.text)?.[1];
-    const input = parseInput(inputs().Create, alias(call.input, [['title', 'subject'], ['name', 'subject'], ['content', 'description'], ['active_form', 'activeForm']]), call);
+    const input = parseInput(
+      inputs().Create,
+      alias(call.input, [
+        ['title', 'subject'],
+        ['name', 'subject'],
+        ['content', 'description'],
+        ['active_form', 'activeForm'],
+      ]),
+      call,
+    );
     const subject = typeof data?.subject === 'string' ? data.subject : input.subject;
     if (rawId === undefined) {
-      warnings.push(`line ${call.line}: TaskCreate ${JSON.stringify(subject ?? '')} has no task id in its result (line ${result.line}): not imported`);
+      warnings.push(
+        `line ${call.line}: TaskCreate ${JSON.stringify(subject ?? '')} has no task id in its result (line ${result.line}): not imported`,
+      );
       return;
     }
-    if (subject === undefined || subject.trim() === '') throw new TasksError('usage', `line ${call.line}: TaskCreate input: subject: missing (expected string)`);
+    if (subject === undefined || subject.trim() === '')
+      throw new TasksError('usage', `line ${call.line}: TaskCreate input: subject: missing (expected string)`);
     const description = typeof data?.description === 'string' ? data.description : (input.description ?? subject);
     const task: SimTask = { id: rawId, subject, description, status: 'pending', blocks: [], blockedBy: [] };
     if (input.activeForm !== undefined) task.activeForm = input.activeForm;
@@ -114,7 +126,15 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
   };
 
   const update = (call: ToolCall, result: ToolResult) => {
-    const input = parseInput(inputs().Update, alias(call.input, [['id', 'taskId'], ['task_id', 'taskId'], ['active_form', 'activeForm']]), call);
+    const input = parseInput(
+      inputs().Update,
+      alias(call.input, [
+        ['id', 'taskId'],
+        ['task_id', 'taskId'],
+        ['active_form', 'activeForm'],
+      ]),
+      call,
+    );
     const data = isObject(result.data) ? result.data : undefined;
     if (data?.success === false) return;
     const id = input.taskId ?? (typeof data?.taskId === 'string' ? data.taskId : undefined);
@@ -141,7 +161,9 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
     if (input.owner !== undefined) task.owner = input.owner;
     else if (Array.isArray(data?.updatedFields) && data.updatedFields.includes('owner')) {
       // In a team, an agent that starts an unowned task becomes its owner without saying so.
-      warnings.push(`line ${result.line}: the agent made itself owner of #${id} (a team's auto-claim); its name is not in the stream: left unset`);
+      warnings.push(
+        `line ${result.line}: the agent made itself owner of #${id} (a team's auto-claim); its name is not in the stream: left unset`,
+      );
     }
     if (input.metadata !== undefined) {
       const merged: Record<string, unknown> = { ...(task.metadata ?? {}), ...input.metadata };

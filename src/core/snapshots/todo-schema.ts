@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { TasksError } from '../base/errors.js';
+import { lazySchemas } from '../base/zod.js';
 import { taskSchemas } from '../store/schema.js';
 import { statusFromWord } from '../store/status-words.js';
-import { lazySchemas } from '../base/zod.js';
 
 /**
  * TodoWrite items (docs/task-store.md section 9). Current Claude Code requires `{content,
@@ -29,15 +29,16 @@ export function describeIssue(where: string, issue: z.ZodIssue | undefined): str
   if (!issue) return `${where}: invalid`;
   // `item 2` + status -> `item 2: status`; `todos[2]` + status -> `todos[2].status`.
   const sep = where.endsWith(']') || where === '' ? '.' : ': ';
-  const path = issue.path.reduce<string>(
-    (acc, part, i) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}${i === 0 ? sep : '.'}${part}`),
-    where,
-  ).replace(/^\./, '');
+  const path = issue.path
+    .reduce<string>((acc, part, i) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}${i === 0 ? sep : '.'}${part}`), where)
+    .replace(/^\./, '');
   if (issue.code === 'invalid_enum_value') {
     return `${path}: expected ${issue.options.map(String).join(', ')}, got ${JSON.stringify(issue.received)}`;
   }
   if (issue.code === 'invalid_type') {
-    return issue.received === 'undefined' ? `${path}: missing (expected ${issue.expected})` : `${path}: expected ${issue.expected}, got ${issue.received}`;
+    return issue.received === 'undefined'
+      ? `${path}: missing (expected ${issue.expected})`
+      : `${path}: expected ${issue.expected}, got ${issue.received}`;
   }
   return `${path}: ${issue.message}`;
 }

@@ -1,4 +1,4 @@
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 
 /** Errors that say the folder named is wrong, not that the machine is failing. */

@@ -72,7 +72,11 @@ export function peekTasks(listDir: string, wanted: (id: string) => boolean = () 
       if (text.length === 0 || text.length > MAX_PEEK_CHARS) continue;
       const value: unknown = JSON.parse(text);
       if (!looksLikeTask(value)) continue;
-      tasks.push(value.owner === undefined ? { id, subject: value.subject, status: value.status } : { id, subject: value.subject, status: value.status, owner: value.owner });
+      tasks.push(
+        value.owner === undefined
+          ? { id, subject: value.subject, status: value.status }
+          : { id, subject: value.subject, status: value.status, owner: value.owner },
+      );
     } catch {
       // Best effort (see above): this file is left out.
     }

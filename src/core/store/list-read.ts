@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { compareIds, isTaskId, parseHighWaterMark } from './ids.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';

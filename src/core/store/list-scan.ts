@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { LARGE_FILE_BYTES, LIST_BYTES_BUDGET } from './list-read.js';
-import { HIGH_WATER_MARK, LIST_LOCK_TARGET, idFromFileName } from './paths.js';
+import { HIGH_WATER_MARK, idFromFileName, LIST_LOCK_TARGET } from './paths.js';
 import type { Task } from './schema.js';
-import { MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile, type InvalidCause } from './task-file.js';
+import { type InvalidCause, MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile } from './task-file.js';
 
 /**
  * Everything `check` looks at in one list folder, gathered without locks (as agents
@@ -41,10 +41,7 @@ export interface ScannedTemp {
   mtimeMs: number;
 }
 
-export type ScannedMark =
-  | { kind: 'absent' }
-  | { kind: 'text'; text: string }
-  | { kind: 'invalid'; reason: string; type: EntryType };
+export type ScannedMark = { kind: 'absent' } | { kind: 'text'; text: string } | { kind: 'invalid'; reason: string; type: EntryType };
 
 export interface ListScan {
   dir: string;
@@ -96,7 +93,15 @@ export function scanList(listDir: string): ListScan {
     if (code === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
     throw new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
   }
-  const scan: ListScan = { dir: listDir, taskFiles: [], locks: [], temps: [], setAside: [], mark: { kind: 'absent' }, lockTarget: 'absent' };
+  const scan: ListScan = {
+    dir: listDir,
+    taskFiles: [],
+    locks: [],
+    temps: [],
+    setAside: [],
+    mark: { kind: 'absent' },
+    lockTarget: 'absent',
+  };
   let bytesRead = 0; // the same memory guard as readList
   for (const name of names) {
     const file = path.join(listDir, name);
@@ -133,7 +138,8 @@ export function scanList(listDir: string): ListScan {
         type,
         ...(linkTarget !== undefined ? { linkTarget } : {}),
         mtimeMs: st.mtimeMs,
-        read: read.kind === 'ok' ? { kind: 'ok', task: read.task } : { kind: 'invalid', reason: read.reason, cause: read.cause ?? 'schema' },
+        read:
+          read.kind === 'ok' ? { kind: 'ok', task: read.task } : { kind: 'invalid', reason: read.reason, cause: read.cause ?? 'schema' },
       });
     }
   }

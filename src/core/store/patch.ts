@@ -1,5 +1,5 @@
-import type { Status, Task } from './schema.js';
 import { sameValue } from '../base/same-value.js';
+import type { Status, Task } from './schema.js';
 import { mergeInClaudeOrder, orderKeys } from './serialize.js';
 
 /**

@@ -8,9 +8,9 @@
  */
 import type { z } from 'zod';
 import { lazySchemas } from '../base/zod.js';
-import { STATUSES, looksLikeTask, type Task } from './task-guard.js';
+import { looksLikeTask, STATUSES, type Task } from './task-guard.js';
 
-export { STATUSES, looksLikeTask, type Status, type Task } from './task-guard.js';
+export { looksLikeTask, STATUSES, type Status, type Task } from './task-guard.js';
 
 /**
  * The task file schema (docs/task-store.md section 3). Claude Code validates every read
@@ -41,17 +41,7 @@ type Holds<T extends true> = T;
 export type SchemaMatchesTask = Holds<[Inferred] extends [Task] ? ([Task] extends [Inferred] ? true : false) : false>;
 
 /** Claude Code's key order: files it writes follow it, and so do ours. */
-export const KNOWN_KEYS = [
-  'id',
-  'subject',
-  'description',
-  'activeForm',
-  'owner',
-  'status',
-  'blocks',
-  'blockedBy',
-  'metadata',
-] as const;
+export const KNOWN_KEYS = ['id', 'subject', 'description', 'activeForm', 'owner', 'status', 'blocks', 'blockedBy', 'metadata'] as const;
 
 const KNOWN = new Set<string>(KNOWN_KEYS);
 export function isKnownKey(key: string): boolean {

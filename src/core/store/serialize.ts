@@ -1,5 +1,5 @@
-import { KNOWN_KEYS, isKnownKey, type Task } from './schema.js';
 import { setOwn } from '../base/own-key.js';
+import { isKnownKey, KNOWN_KEYS, type Task } from './schema.js';
 
 /**
  * Byte-compatible with Claude Code: `JSON.stringify(task, null, 2)`, no trailing newline.

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
-import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
-import { isKnownKey, validateTask, type Task } from './schema.js';
-import { serializeTask } from './serialize.js';
 import { readOpenFile } from '../base/bounded-read.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
+import { isKnownKey, type Task, validateTask } from './schema.js';
+import { serializeTask } from './serialize.js';
 
 /**
  * Reading and writing one task file.
@@ -16,7 +16,7 @@ import { readOpenFile } from '../base/bounded-read.js';
  */
 
 export type ReadResult =
-  | { kind: 'ok'; task: Task; /** bytes read */ bytes?: number }
+  | { kind: 'ok'; task: Task /** bytes read */; bytes?: number }
   | { kind: 'missing' }
   | { kind: 'invalid'; reason: string; cause?: InvalidCause };
 

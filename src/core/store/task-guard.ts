@@ -46,7 +46,6 @@ export function looksLikeTask(v: unknown): v is Task {
     (t.status === 'pending' || t.status === 'in_progress' || t.status === 'completed') &&
     isStringArray(t.blocks) &&
     isStringArray(t.blockedBy) &&
-    (t.metadata === undefined ||
-      (typeof t.metadata === 'object' && t.metadata !== null && !Array.isArray(t.metadata)))
+    (t.metadata === undefined || (typeof t.metadata === 'object' && t.metadata !== null && !Array.isArray(t.metadata)))
   );
 }

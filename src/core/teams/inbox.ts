@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_INBOX_BYTES, readBoundedText } from '../base/bounded-read.js';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 import { assertStillHeld, withInboxLock } from '../locks/locks.js';
 import { sanitizeListId } from '../store/paths.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { lazySchemas } from '../base/zod.js';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
+import { lazySchemas } from '../base/zod.js';
 import { sanitizeListId } from '../store/paths.js';
 
 /**
@@ -70,7 +70,11 @@ export function readTeam(dir: string): TeamRead {
     return { kind: 'invalid', reason: `not valid JSON (${(err as Error).message})` };
   }
   const config = schemas().TeamConfig.safeParse(parsed);
-  if (!config.success) return { kind: 'invalid', reason: `${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message ?? 'invalid'}` };
+  if (!config.success)
+    return {
+      kind: 'invalid',
+      reason: `${config.error.issues[0]?.path.join('.') || 'config'}: ${config.error.issues[0]?.message ?? 'invalid'}`,
+    };
   // A malformed member is left out rather than hiding the whole team.
   const members = (config.data.members ?? []).flatMap((m) => {
     const member = schemas().Member.safeParse(m);

@@ -3,9 +3,9 @@
  * the team inboxes that an owner change writes to, under the inbox lock the agents take.
  */
 import path from 'node:path';
-import { appendToInbox, inboxMessage, inboxPath, type InboxMessage } from './inbox.js';
 import type { Task } from '../store/schema.js';
-import { listTeams, readTeam, teamDirName, teamListId, teamsRoot, type Team, type TeamProblem } from './team-config.js';
+import { appendToInbox, type InboxMessage, inboxMessage, inboxPath } from './inbox.js';
+import { listTeams, readTeam, type Team, type TeamProblem, teamDirName, teamListId, teamsRoot } from './team-config.js';
 
 /**
  * Teams as `tasks` sees them: which list belongs to which team, who its members are,

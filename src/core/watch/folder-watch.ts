@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTaskHint } from './watch-hints.js';
 import { isDirectory } from '../base/is-directory.js';
+import { isTaskHint } from './watch-hints.js';
 
 /**
  * One fs.watch, kept on a list folder, or on its nearest existing ancestor while the
@@ -83,4 +83,3 @@ function nearestAncestor(dir: string): { ancestor: string; child: string } {
   }
   return { ancestor, child };
 }
-

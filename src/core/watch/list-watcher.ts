@@ -7,10 +7,10 @@
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { FileProblem } from '../store/list-read.js';
-import { diffSnapshots, type ChangeEvent } from './watch-diff.js';
 import { FolderWatch } from './folder-watch.js';
+import { type ChangeEvent, diffSnapshots } from './watch-diff.js';
 import { rescanDueAt } from './watch-hints.js';
-import { scanList, type ScanResult } from './watch-scan.js';
+import { type ScanResult, scanList } from './watch-scan.js';
 import type { ListWatcherHandlers, WatchSource, WatchUpdate } from './watch-source.js';
 
 export interface ListWatcherOptions {
@@ -71,7 +71,8 @@ export class ListWatcher implements WatchSource {
       this.dir,
       () => this.hint(),
       // The periodic rescan still sees every change, only later.
-      (target, err) => this.handlers.onWarning?.(`cannot watch ${target} (${err.message}); checking every ${this.rescanMs / 1000}s instead`),
+      (target, err) =>
+        this.handlers.onWarning?.(`cannot watch ${target} (${err.message}); checking every ${this.rescanMs / 1000}s instead`),
     );
   }
 
@@ -162,5 +163,8 @@ export class ListWatcher implements WatchSource {
 }
 
 function problemKey(problems: readonly FileProblem[]): string {
-  return problems.map((p) => `${p.file}\0${p.reason}`).sort().join('\n');
+  return problems
+    .map((p) => `${p.file}\0${p.reason}`)
+    .sort()
+    .join('\n');
 }

@@ -1,5 +1,5 @@
-import { isReady, type TaskIndex } from '../graph/blockers.js';
 import { TasksError } from '../base/errors.js';
+import { isReady, type TaskIndex } from '../graph/blockers.js';
 import { isTaskId } from '../store/ids.js';
 import { STATUSES, type Status, type Task } from '../store/schema.js';
 import { statusFromWord } from '../store/status-words.js';

@@ -1,7 +1,7 @@
+import { setOwn } from '../base/own-key.js';
+import { sameValue } from '../base/same-value.js';
 import { compareIds } from '../store/ids.js';
 import type { Task } from '../store/schema.js';
-import { sameValue } from '../base/same-value.js';
-import { setOwn } from '../base/own-key.js';
 
 /** The tasks of a list at one moment, by id. */
 export type TaskSnapshot = ReadonlyMap<string, Task>;
@@ -33,8 +33,8 @@ export function fieldChanges(before: Task, after: Task): Record<string, FieldCha
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   for (const key of keys) {
-    const had = Object.prototype.hasOwnProperty.call(b, key);
-    const has = Object.prototype.hasOwnProperty.call(a, key);
+    const had = Object.hasOwn(b, key);
+    const has = Object.hasOwn(a, key);
     if (had && has && sameValue(b[key], a[key])) continue;
     const change: FieldChange = {};
     if (had) change.old = b[key];

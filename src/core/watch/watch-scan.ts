@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
-import { readList, type FileProblem } from '../store/list-read.js';
+import { type FileProblem, readList } from '../store/list-read.js';
 import { idFromFileName } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { snapshotOf, type TaskSnapshot } from './watch-diff.js';

@@ -8,12 +8,12 @@ import type { Clock, Timers } from '../base/clock.js';
 import { TasksError } from '../base/errors.js';
 import { indexTasks, type TaskIndex } from '../graph/blockers.js';
 import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
-import { stalledTasks, type StalledTask } from '../progress/stalled-work.js';
-import { verificationNudge, type VerificationNudge } from '../progress/verification-nudge.js';
+import { type StalledTask, stalledTasks } from '../progress/stalled-work.js';
+import { type VerificationNudge, verificationNudge } from '../progress/verification-nudge.js';
 import { compareIds } from '../store/ids.js';
 import type { FileProblem } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
-import { untilHolds, type UntilCondition } from './watch-condition.js';
+import { type UntilCondition, untilHolds } from './watch-condition.js';
 import type { ChangeEvent } from './watch-diff.js';
 import { filterEvents } from './watch-filter.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
@@ -87,7 +87,11 @@ export interface WatchOutcome extends WatchEnd {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-const RUN_END_REASON: Record<RunEnd['how'], EndReason> = { result: 'run-ended', 'input-ended': 'input-ended', 'session-ended': 'session-ended' };
+const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
+  result: 'run-ended',
+  'input-ended': 'input-ended',
+  'session-ended': 'session-ended',
+};
 
 function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
   const all = [...update.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));

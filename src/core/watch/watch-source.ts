@@ -49,4 +49,3 @@ export interface ListWatcherHandlers {
   /** Something the user should know that does not stop watching. */
   onWarning?(message: string): void;
 }
-

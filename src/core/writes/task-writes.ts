@@ -7,16 +7,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError, errnoCode } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { buildBlocksGraph, cycleIfAdded, formatCycle } from '../graph/graph.js';
+import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
-import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
-import { orderKeys } from '../store/serialize.js';
 import type { Status, Task } from '../store/schema.js';
+import { orderKeys } from '../store/serialize.js';
 import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../store/task-file.js';
 import { announceTaskWrite } from './write-events.js';
 
@@ -146,7 +146,8 @@ export async function restoreTask(listDir: string, task: Task): Promise<Task> {
     try {
       writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
     } catch (err) {
-      if (isIdTaken(err)) throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
+      if (isIdTaken(err))
+        throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
       throw err;
     }
     announceTaskWrite({ listDir, id: task.id, after: task });
@@ -184,10 +185,7 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   if (unchanged !== undefined && edgesComplete(listDir, edges)) return unchanged;
   return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
-    refuseCycles(listDir, [
-      ...addBlocks.map((other) => [id, other] as const),
-      ...addBlockedBy.map((other) => [other, id] as const),
-    ]);
+    refuseCycles(listDir, [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)]);
     const result = await patchTask(listDir, id, { ...patch, addBlocks, addBlockedBy }, guard);
     for (const other of addBlocks) await patchTask(listDir, other, { addBlockedBy: [id] });
     for (const other of addBlockedBy) await patchTask(listDir, other, { addBlocks: [id] });
@@ -204,16 +202,17 @@ export async function patchTask(listDir: string, id: string, patch: TaskPatch, g
  * Rewrite a task with a pure function of its current state, under its lock.
  * For changes TaskPatch cannot express (removing edges, claims).
  */
-export async function rewriteTask(
-  listDir: string,
-  id: string,
-  decide: (current: Task) => Task,
-): Promise<UpdateResult> {
-  return changeTask(listDir, id, (before) => {
-    // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
-    const task = orderKeys(decide(before));
-    return { task, changed: changedKeys(before, task) };
-  });
+export async function rewriteTask(listDir: string, id: string, decide: (current: Task) => Task, guard?: Guard): Promise<UpdateResult> {
+  return changeTask(
+    listDir,
+    id,
+    (before) => {
+      // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
+      const task = orderKeys(decide(before));
+      return { task, changed: changedKeys(before, task) };
+    },
+    guard,
+  );
 }
 
 /** Task lock; re-read; guard; decide; write only when something changed; release. */
@@ -260,7 +259,9 @@ function decideUnlocked(
 
 /** Is every "blocker blocks blocked" edge recorded on both sides already? */
 function edgesComplete(listDir: string, edges: ReadonlyArray<readonly [string, string]>): boolean {
-  return edges.every(([blocker, blocked]) => getTask(listDir, blocker).blocks.includes(blocked) && getTask(listDir, blocked).blockedBy.includes(blocker));
+  return edges.every(
+    ([blocker, blocked]) => getTask(listDir, blocker).blocks.includes(blocked) && getTask(listDir, blocked).blockedBy.includes(blocker),
+  );
 }
 
 /** What addEdges did: edges written (on at least one side), and edges already complete. */
@@ -276,10 +277,18 @@ export interface EdgeReport {
  * in details); then each side is a task-locked update, blocker first, as agents do.
  * Nothing is written when a check fails. If the second side of an edge cannot be
  * written, the first is taken back (best effort) before the error goes up.
+ * `guardOf(blocked)`: preconditions on the task that waits, checked in its lock as its
+ * side is written (a failed one takes the blocker's side back too).
  */
-export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<EdgeReport> {
+export async function addEdges(
+  listDir: string,
+  edges: ReadonlyArray<readonly [string, string]>,
+  guardOf?: (blocked: string) => Guard | undefined,
+): Promise<EdgeReport> {
   requireExisting(listDir, edges.flat());
   refuseCycles(listDir, edges);
+  // A precondition that fails now, or edges all there already, leave the list untouched.
+  for (const [, blocked] of edges) guardOf?.(blocked)?.(getTask(listDir, blocked));
   if (edgesComplete(listDir, edges)) return { added: [], already: edges.map(([a, b]) => [a, b]) };
   return withListLock(listDir, async () => {
     requireExisting(listDir, edges.flat());
@@ -289,7 +298,7 @@ export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [s
       const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
       let second: UpdateResult;
       try {
-        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
+        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] }, guardOf?.(blocked));
       } catch (err) {
         if (first.changed.length > 0) {
           await rewriteTask(listDir, blocker, (t) => ({ ...t, blocks: t.blocks.filter((x) => x !== blocked) })).catch(() => undefined);
