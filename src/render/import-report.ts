@@ -31,11 +31,15 @@ const refs = (ids: readonly string[]) => ids.map((id) => `#${oneLine(id)}`).join
  * One line per task: what happens to it, its id, status and subject, and its
  * dependencies. The same lines on a terminal (coloured) and in a pipe.
  */
-export function renderImportReport(report: ImportReport, style: Style): string {
+export function renderImportReport(
+  report: Pick<ImportReport, 'dryRun' | 'created' | 'skipped' | 'updated'>,
+  style: Style,
+  created: readonly [done: string, planned: string] = ['created', 'create'],
+): string {
   const verb = (done: string, planned: string) => (report.dryRun ? planned : done);
   const ids = [...report.created.map((t) => t.id), ...report.skipped.map((s) => s.existingId), ...report.updated.map((u) => u.id)];
   const idW = Math.max(0, ...ids.map((id) => id.length)) + 1;
-  const verbW = report.dryRun ? 6 : 7;
+  const verbW = Math.max(report.dryRun ? 6 : 7, report.dryRun ? created[1].length : created[0].length);
   const line = (v: string, id: string, status: Task['status'] | undefined, text: string) =>
     [v, `#${id}`.padEnd(idW), status ? paintStatus(style, status, status.padEnd(11)) : ''.padEnd(11), text].join('  ').trimEnd();
   const out: string[] = [];
@@ -45,7 +49,7 @@ export function renderImportReport(report: ImportReport, style: Style): string {
       .join('; ');
     out.push(
       line(
-        style.green(verb('created', 'create').padEnd(verbW)),
+        style.green(verb(created[0], created[1]).padEnd(verbW)),
         t.id,
         t.status,
         `${oneLine(t.subject)}${deps ? style.dim(` (${deps})`) : ''}`,

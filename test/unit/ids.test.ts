@@ -55,7 +55,7 @@ describe('assignIds: keeping the ids tasks come with', () => {
   it('keeps a free id, moves a taken or used one above every id in use, kept or reserved', () => {
     expect(assignIds('l', ['2'], 3n, ['1', '2', '3', '5'])).toEqual(['6', '7', '8', '5']);
     expect(assignIds('l', [], 0n, ['4', '4'])).toEqual(['4', '5']);
-    expect(assignIds('l', [], 0n, ['1', undefined], 9n)).toEqual(['1', '10']);
+    expect(assignIds('l', [], 0n, ['1', undefined], { reservedAbove: 9n })).toEqual(['1', '10']);
     expect(assignIds('l', [], 0n, ['9007199254740992'])).toEqual(['1']);
   });
 

@@ -35,6 +35,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },
   { names: ['export'], load: async () => (await import('./export.js')).registerExport },
+  { names: ['restore'], load: async () => (await import('./restore.js')).registerRestore },
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
   { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
 import { assignIds, idNotFree, isTaskId } from '../store/ids.js';
 import type { Task } from '../store/schema.js';
+import { raiseHighWaterMark } from '../writes/high-water-mark.js';
 import { createTaskBatch, getTask, type IdAllocation, patchTask, taskExists } from '../writes/task-writes.js';
 import { type ExistingChange, existingChanges, materializeTask } from './import-materialize.js';
 import type { Endpoint, ImportPlan, PlannedTask } from './import-plan.js';
@@ -22,11 +24,17 @@ export interface ApplyOptions {
    */
   signal?: AbortSignal | undefined;
   /**
-   * The plan's refs are the tasks' own ids (exported tasks, a Task-tools run): each task
-   * keeps its id where it is free in the list (store/ids.ts idNotFree), decided under the
-   * lock of its batch; the others get new ids above every id still wanted.
+   * The plan's refs are the tasks' own ids (exported tasks, a Task-tools run): `free`,
+   * each task keeps its id where it is free in the list (store/ids.ts idNotFree);
+   * `restore`, wherever no file has it (the same tasks coming back). Decided under the
+   * lock of each batch; the others get new ids above every id still wanted.
    */
-  keepIds?: boolean | undefined;
+  keepIds?: 'free' | 'restore' | undefined;
+  /**
+   * The ids a record shows this list used (a restore): new ids go above it, and once the
+   * tasks are written the high-water mark is raised to it, so no id it names is handed out again.
+   */
+  markAtLeast?: string | undefined;
 }
 
 export interface ImportResult {
@@ -82,7 +90,7 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
           });
           return batch.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
         },
-        opts.keepIds ? keepingIds(batch, later) : undefined,
+        opts.keepIds === undefined ? undefined : keepingIds(batch, later, opts.keepIds === 'restore', opts.markAtLeast),
       );
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);
     } catch (err) {
@@ -126,6 +134,10 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     }
   }
 
+  if (opts.markAtLeast !== undefined && fs.existsSync(listDir)) {
+    stopIfAborted();
+    await raiseHighWaterMark(listDir, opts.markAtLeast);
+  }
   const created = plan.create.map((p) => {
     const id = ids.get(p.ref) as string;
     try {
@@ -142,12 +154,17 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
  * under the lock: new ids go above the ids the batch and the later batches (`later`)
  * still want, so that no task of this import takes another's.
  */
-function keepingIds(batch: readonly PlannedTask[], later: readonly PlannedTask[]): IdAllocation {
+function keepingIds(
+  batch: readonly PlannedTask[],
+  later: readonly PlannedTask[],
+  sameTasks: boolean,
+  markAtLeast: string | undefined,
+): IdAllocation {
   return (listName, fileIds, mark) => {
     const taken = new Set(fileIds);
-    let reserved = 0n;
+    let reserved = markAtLeast === undefined ? 0n : BigInt(markAtLeast);
     for (const p of [...batch, ...later]) {
-      if (idNotFree(p.ref, taken, mark) !== undefined) continue;
+      if (idNotFree(p.ref, taken, sameTasks ? 0n : mark) !== undefined) continue;
       const n = BigInt(p.ref);
       if (n > reserved) reserved = n;
     }
@@ -156,7 +173,7 @@ function keepingIds(batch: readonly PlannedTask[], later: readonly PlannedTask[]
       fileIds,
       mark,
       batch.map((p) => (isTaskId(p.ref) ? p.ref : undefined)),
-      reserved,
+      { reservedAbove: reserved, sameTasks },
     );
   };
 }

@@ -18,6 +18,13 @@ export interface ImportRunOptions {
   signal?: AbortSignal | undefined;
   /** Give every task a new id, even where the snapshot's own id is free (refs that are ids are kept otherwise). */
   renumber?: boolean | undefined;
+  /**
+   * The snapshot holds tasks this list had (a restore): each keeps its id wherever no file
+   * has it, even at or below the high-water mark.
+   */
+  sameTasks?: boolean | undefined;
+  /** The highest id a record shows the list used (a restore): the mark is raised to it, new ids go above it. */
+  markAtLeast?: string | undefined;
 }
 
 export interface ImportOutcome {
@@ -49,7 +56,7 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
   ];
   const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain) });
   warnings.push(...plan.warnings);
-  const keepIds = snapshot.refsAreIds === true && !opts.renumber;
+  const keepIds = snapshot.refsAreIds === true && !opts.renumber ? (opts.sameTasks ? 'restore' : 'free') : undefined;
   if (opts.dryRun) {
     // The ids a real run would get, or its refusal past the limit agents count to.
     const name = path.basename(listDir);
@@ -63,12 +70,18 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
             used,
             mark,
             plan.create.map((p) => (isTaskId(p.ref) ? p.ref : undefined)),
+            { sameTasks: keepIds === 'restore', reservedAbove: opts.markAtLeast === undefined ? undefined : BigInt(opts.markAtLeast) },
           ),
         )
       : predictImport(plan, exists ? (allocateIds(name, used, mark, plan.create.length)[0] ?? '1') : '1');
     return { created: tasks, skipped: plan.skip, updated: existing, ids: idMap(snapshot, plan.skip, plan.create, tasks), warnings };
   }
-  const result = await applyImport(listDir, plan, { ...(opts.now ? { now: opts.now } : {}), signal: opts.signal, keepIds });
+  const result = await applyImport(listDir, plan, {
+    ...(opts.now ? { now: opts.now } : {}),
+    signal: opts.signal,
+    keepIds,
+    markAtLeast: opts.markAtLeast,
+  });
   return {
     created: result.created,
     skipped: plan.skip,

@@ -97,24 +97,35 @@ export function idNotFree(id: string, taken: ReadonlySet<string>, highWaterMark:
   return undefined;
 }
 
+export interface AssignOptions {
+  /** New ids go above this too: the highest id other tasks of the same import still want. */
+  reservedAbove?: bigint | undefined;
+  /**
+   * Keep a wanted id at or below the high-water mark when no file has it: the same task
+   * coming back (a restore), not another taking a deleted task's id.
+   */
+  sameTasks?: boolean | undefined;
+}
+
 /**
  * Ids for tasks that each want one (their old id; undefined: none): the wanted id where it
- * is free (idNotFree), else a new one as allocateIds gives it, above every id in use and
- * above `reservedAbove` (the highest id other tasks of the same import still want, so a
- * new id never takes one of theirs). Refuses (conflict) past MAX_ALLOCATABLE_ID, as
- * allocateIds does. Pure: the caller holds the list lock.
+ * is free (idNotFree; with `sameTasks`, wherever no file has it), else a new one as
+ * allocateIds gives it, above every id in use and above `reservedAbove`, so a new id never
+ * takes one another task of the same import wants. Refuses (conflict) past
+ * MAX_ALLOCATABLE_ID, as allocateIds does. Pure: the caller holds the list lock.
  */
 export function assignIds(
   listName: string,
   fileIds: readonly string[],
   highWaterMark: bigint,
   wanted: ReadonlyArray<string | undefined>,
-  reservedAbove = 0n,
+  opts: AssignOptions = {},
 ): string[] {
   const taken = new Set(fileIds);
   const kept = new Set<string>();
+  const markForKeeping = opts.sameTasks ? 0n : highWaterMark;
   const out: Array<string | undefined> = wanted.map((w) => {
-    if (w === undefined || kept.has(w) || idNotFree(w, taken, highWaterMark) !== undefined) return undefined;
+    if (w === undefined || kept.has(w) || idNotFree(w, taken, markForKeeping) !== undefined) return undefined;
     kept.add(w);
     return w;
   });
@@ -122,7 +133,7 @@ export function assignIds(
   if (fresh === 0) return out as string[];
   let floor = highestUsedId(fileIds, highWaterMark);
   for (const id of [...kept].map(BigInt)) if (id > floor) floor = id;
-  if (reservedAbove > floor) floor = reservedAbove;
+  if (opts.reservedAbove !== undefined && opts.reservedAbove > floor) floor = opts.reservedAbove;
   const allocated = allocateIds(listName, [], floor, fresh);
   let next = 0;
   return out.map((id) => id ?? (allocated[next++] as string));

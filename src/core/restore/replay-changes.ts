@@ -1,0 +1,167 @@
+import type { AgentChange } from '../history/transcript-events.js';
+import { compareIds, isTaskId } from '../store/ids.js';
+import { STATUSES, type Status } from '../store/schema.js';
+import type { SnapshotItem } from '../snapshots/import-snapshot.js';
+
+/**
+ * The list a record of Task-tool changes ends with, by the agents' own rules
+ * (docs/task-store.md section 6): each TaskCreate makes its task under the id its result
+ * gave, each TaskUpdate merges its fields (metadata key by key, `null` removing a key),
+ * adds edges between tasks that exist, and a delete takes the task and every reference
+ * to it. Pure; the changes come oldest first (every transcript of a list merged by time).
+ *
+ * A create that reuses an id the record has already seen in this list means the list
+ * started again from #1 (its folder was removed and made anew: agents never hand out an
+ * id twice otherwise): the tasks alive before are kept, under refs that are not ids
+ * (`3@1`: #3 before the first new start), so they come back under new ids; later
+ * changes name the new tasks.
+ */
+export interface ReplayedList {
+  /** Refs: the task's id, or `<id>@<n>` for a task from before the n-th new start. */
+  items: SnapshotItem[];
+  /** The highest id the record shows in use since the last new start (deleted ones too): the mark must reach it. */
+  highestId: string | undefined;
+  created: number;
+  updated: number;
+  deleted: number;
+  /** How often the ids started again. */
+  restarts: number;
+  warnings: string[];
+}
+
+interface Sim {
+  ref: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  status: Status;
+  metadata?: Record<string, unknown>;
+  blocks: string[];
+  blockedBy: string[];
+}
+
+const STATUS = new Set<string>(STATUSES);
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const record = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String).filter(isTaskId) : []);
+
+export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
+  const out: ReplayedList = { items: [], highestId: undefined, created: 0, updated: 0, deleted: 0, restarts: 0, warnings: [] };
+  /** Tasks alive now, by id. */
+  let live = new Map<string, Sim>();
+  /** Ids seen since the last new start. */
+  let seen = new Set<string>();
+  const earlier: Sim[] = [];
+  let highest = 0n;
+  const use = (id: string) => {
+    seen.add(id);
+    if (isTaskId(id) && BigInt(id) > highest) highest = BigInt(id);
+  };
+  const newStart = (at: number) => {
+    out.restarts++;
+    for (const task of live.values()) {
+      const ref = `${task.ref}@${out.restarts}`;
+      const rename = (x: string) => (live.has(x) ? `${x}@${out.restarts}` : x);
+      earlier.push({ ...task, ref, blocks: task.blocks.map(rename), blockedBy: task.blockedBy.map(rename) });
+    }
+    out.warnings.push(
+      `the list started again from a low id at ${new Date(at).toISOString()} (its folder was removed and made anew): ${live.size} task${live.size === 1 ? '' : 's'} from before come back under new ids`,
+    );
+    live = new Map();
+    seen = new Set();
+    highest = 0n;
+  };
+
+  for (const change of changes) {
+    const f = change.fields;
+    const id = change.taskId;
+    if (change.op === 'create') {
+      if (seen.has(id)) newStart(change.at);
+      use(id);
+      const subject = text(f.subject?.new);
+      if (subject === undefined) {
+        out.warnings.push(`#${id}: created with no subject in the record; not restored`);
+        continue;
+      }
+      const task: Sim = { ref: id, subject, description: text(f.description?.new) ?? '', status: 'pending', blocks: [], blockedBy: [] };
+      const activeForm = text(f.activeForm?.new);
+      if (activeForm !== undefined) task.activeForm = activeForm;
+      const metadata = record(f.metadata?.new);
+      if (metadata !== undefined) task.metadata = { ...metadata };
+      live.set(id, task);
+      out.created++;
+      continue;
+    }
+    use(id);
+    const task = live.get(id);
+    if (change.op === 'delete') {
+      if (task === undefined) continue;
+      live.delete(id);
+      for (const other of live.values()) {
+        other.blocks = other.blocks.filter((x) => x !== id);
+        other.blockedBy = other.blockedBy.filter((x) => x !== id);
+      }
+      out.deleted++;
+      continue;
+    }
+    if (task === undefined) {
+      out.warnings.push(`#${id}: changed by an agent, but no transcript read shows it created; not restored`);
+      continue;
+    }
+    const subject = text(f.subject?.new);
+    if (subject !== undefined) task.subject = subject;
+    const description = text(f.description?.new);
+    if (description !== undefined) task.description = description;
+    const activeForm = text(f.activeForm?.new);
+    if (activeForm !== undefined) task.activeForm = activeForm;
+    const owner = text(f.owner?.new);
+    if (owner !== undefined) task.owner = owner;
+    const status = text(f.status?.new);
+    if (status !== undefined && STATUS.has(status)) task.status = status as Status;
+    const patch = record(f.metadata?.new);
+    if (patch !== undefined) {
+      const merged: Record<string, unknown> = { ...(task.metadata ?? {}) };
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === null) delete merged[key];
+        else merged[key] = value;
+      }
+      task.metadata = merged;
+    }
+    for (const other of ids(f.addBlocks?.new)) link(live, id, other);
+    for (const other of ids(f.addBlockedBy?.new)) link(live, other, id);
+    out.updated++;
+  }
+
+  const all = [...earlier, ...live.values()];
+  const known = new Set(all.map((t) => t.ref));
+  out.items = all
+    .sort((a, b) => compareIds(a.ref, b.ref))
+    .map((t) => {
+      const blockedBy = new Set(t.blockedBy.filter((x) => known.has(x)));
+      for (const other of all) if (other.blocks.includes(t.ref)) blockedBy.add(other.ref);
+      const item: SnapshotItem = {
+        ref: t.ref,
+        subject: t.subject,
+        description: t.description,
+        status: t.status,
+        blockedBy: [...blockedBy].sort(compareIds),
+      };
+      if (t.activeForm !== undefined) item.activeForm = t.activeForm;
+      if (t.owner !== undefined) item.owner = t.owner;
+      if (t.metadata !== undefined) item.metadata = t.metadata;
+      return item;
+    });
+  out.highestId = highest > 0n ? String(highest) : undefined;
+  return out;
+}
+
+/** An edge is made only when both tasks exist, as the agents' blockTask does. */
+function link(live: Map<string, Sim>, blocker: string, blocked: string): void {
+  const a = live.get(blocker);
+  const b = live.get(blocked);
+  if (!a || !b || a === b) return;
+  if (!a.blocks.includes(blocked)) a.blocks.push(blocked);
+  if (!b.blockedBy.includes(blocker)) b.blockedBy.push(blocker);
+}
