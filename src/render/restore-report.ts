@@ -22,13 +22,15 @@ export function renderRestoreSummary(report: RestoreReport): string {
   const n = report.created.length;
   const from = `from ${count(report.sources.length, 'transcript')}`;
   const sorted = report.created.map((t) => t.id).sort(compareIds);
-  const range = n === 0 ? '' : n === 1 ? ` (#${oneLine(sorted[0] ?? '')})` : ` (#${oneLine(sorted[0] ?? '')}-#${oneLine(sorted.at(-1) ?? '')})`;
+  const range =
+    n === 0 ? '' : n === 1 ? ` (#${oneLine(sorted[0] ?? '')})` : ` (#${oneLine(sorted[0] ?? '')}-#${oneLine(sorted.at(-1) ?? '')})`;
   const moved = Object.entries(report.ids ?? {}).filter(([old, id]) => old !== id && report.created.some((t) => t.id === id));
-  const ids = n === 0 ? '' : moved.length === 0 ? '' : `; new ids: ${moved.map(([old, id]) => `#${oneLine(old)} -> #${oneLine(id)}`).join(', ')}`;
+  const ids =
+    n === 0 ? '' : moved.length === 0 ? '' : `; new ids: ${moved.map(([old, id]) => `#${oneLine(old)} -> #${oneLine(id)}`).join(', ')}`;
   const skipped = report.skipped.length > 0 ? `; ${report.skipped.length} already there` : '';
-  const mark =
-    report.mark.after !== report.mark.before ? `; high-water mark ${report.mark.before} -> ${report.mark.after}` : '';
-  if (report.dryRun) return `dry run: would restore ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}; nothing written`;
+  const mark = report.mark.after !== report.mark.before ? `; high-water mark ${report.mark.before} -> ${report.mark.after}` : '';
+  if (report.dryRun)
+    return `dry run: would restore ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}; nothing written`;
   if (n === 0) return `nothing to restore into list "${report.list}" ${from}${skipped}${mark}`;
   return `restored ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}`;
 }

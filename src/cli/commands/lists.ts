@@ -93,9 +93,7 @@ function withGone(rows: ListOverview[], gone: ReturnType<typeof goneLists>): Lis
   const present = new Set(rows.map((r) => r.id));
   const all = [
     ...rows,
-    ...gone
-      .filter((g) => !present.has(g.id))
-      .map((g): ListOverview => ({ ...g, problems: 0, kind: 'gone', shortId: g.id })),
+    ...gone.filter((g) => !present.has(g.id)).map((g): ListOverview => ({ ...g, problems: 0, kind: 'gone', shortId: g.id })),
   ].sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
   const short = shortIds(all.map((l) => l.id));
   return all.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));

@@ -47,7 +47,9 @@ export function goneLists(index: SessionIndex): GoneList[] {
   return [...bySource].map(([id, sessions]) => {
     const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
     const { replay } = readRecord(
-      sorted.flatMap((s) => (s.transcript === undefined ? [] : [{ sessionId: s.sessionId, transcript: s.transcript, why: 'own' as const }])),
+      sorted.flatMap((s) =>
+        s.transcript === undefined ? [] : [{ sessionId: s.sessionId, transcript: s.transcript, why: 'own' as const }],
+      ),
     );
     const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
     for (const item of replay.items) counts[item.status]++;

@@ -1,7 +1,7 @@
 import type { AgentChange } from '../history/transcript-events.js';
+import type { SnapshotItem } from '../snapshots/import-snapshot.js';
 import { compareIds, isTaskId } from '../store/ids.js';
 import { STATUSES, type Status } from '../store/schema.js';
-import type { SnapshotItem } from '../snapshots/import-snapshot.js';
 
 /**
  * The list a record of Task-tool changes ends with, by the agents' own rules

@@ -53,7 +53,12 @@ export function readRecord(sources: readonly RestoreSource[]): { replay: Replaye
  * with no transcript or no task in them the outcome says so (the caller decides how to
  * tell it); a dry run writes nothing, not even the folder.
  */
-export async function restoreList(index: SessionIndex, listDir: string, listId: string, opts: RestoreOptions = {}): Promise<RestoreOutcome> {
+export async function restoreList(
+  index: SessionIndex,
+  listDir: string,
+  listId: string,
+  opts: RestoreOptions = {},
+): Promise<RestoreOutcome> {
   const sources = restoreSources(index, listId, opts.from);
   const { replay, counts } = readRecord(sources);
   const { items, warnings, ...counted } = replay;

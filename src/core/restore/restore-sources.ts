@@ -25,7 +25,8 @@ export interface RestoreSource {
 export function restoreSources(index: SessionIndex, listId: string, from: readonly string[] = []): RestoreSource[] {
   if (from.length > 0) return dedupe(from.map((raw) => namedSource(index, raw)));
   const found: RestoreSource[] = [];
-  for (const s of index.ownersOfList(listId)) if (s.transcript !== undefined) found.push({ sessionId: s.sessionId, transcript: s.transcript, why: 'own' });
+  for (const s of index.ownersOfList(listId))
+    if (s.transcript !== undefined) found.push({ sessionId: s.sessionId, transcript: s.transcript, why: 'own' });
   for (const s of sessionsOfList(index, listId, { deep: true }))
     if (s.transcript !== undefined) found.push({ sessionId: s.sessionId, transcript: s.transcript, why: 'tasks' });
   if (index.settings !== undefined) {
