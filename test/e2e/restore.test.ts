@@ -199,6 +199,35 @@ describe('tasks restore', () => {
     expect(tasksOf(config, 'shared-list').map((t) => t.id)).toEqual(['10', '11']);
   });
 
+  it("changes made with tasks count: a task a person deleted stays deleted, a person's change is kept, even after a reset", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start: Date.now() - 7_200_000,
+      calls: [{ create: { id: '1', subject: 'A' } }, { create: { id: '2', subject: 'B' } }, { create: { id: '3', subject: 'C' } }],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    for (const [id, subject] of [
+      ['1', 'A'],
+      ['2', 'B'],
+      ['3', 'C'],
+    ] as const)
+      writeTask(dir, { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    expect(run(config, ['-l', SESSION, 'delete', '2', '-y']).code).toBe(0);
+    expect(run(config, ['-l', SESSION, 'done', '3']).code).toBe(0);
+    // The list is reset: every task file deleted, the mark raised (docs/task-store.md section 6.7).
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.json')) fs.rmSync(path.join(dir, f));
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
+    const r = run(config, ['-l', SESSION, 'restore']);
+    expect(r.code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
+      ['1', 'A', 'pending'],
+      ['3', 'C', 'completed'],
+    ]);
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');
@@ -216,6 +245,9 @@ describe('tasks restore', () => {
     expect(u.code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1']);
     expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(before['1.json']);
+    // A restore taken back is no deletion of its tasks: restoring again brings them back.
+    expect(run(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1', '2']);
   });
 
   it('bad input: one line, the right exit code, nothing written', () => {
@@ -230,7 +262,7 @@ describe('tasks restore', () => {
       [['-l', 'x', 'restore', '--from', ''], 2, /^error: --from: the session id is empty/],
       [['-l', 'x', 'restore', '--from', config], 2, /is not a regular file/],
       [['-l', 'x', 'restore', '--from', path.join(config, 'missing.jsonl')], 3, /^error: --from: no transcript /],
-      [['-l', 'x', 'restore'], 3, /^error: no transcript records list "x": none of its sessions is known/],
+      [['-l', 'x', 'restore'], 3, /^error: nothing records list "x": none of its sessions is known/],
       [['-l', 'x', 'restore', '--from', '0a1b9999'], 3, /^error: no Task-tool change of list "x" in 1 transcript read/],
       [['-l', 'x', 'restore', '--bogus'], 2, /^error: unknown option '--bogus'/],
     ];

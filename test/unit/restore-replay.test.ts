@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentChange } from '../../src/core/history/transcript-events.js';
-import { replayChanges } from '../../src/core/restore/replay-changes.js';
+import { type RecordedChange, replayChanges } from '../../src/core/restore/replay-changes.js';
+
+type AgentChange = RecordedChange;
 
 let clock = 0;
 const create = (taskId: string, subject: string): AgentChange => ({
@@ -8,10 +9,16 @@ const create = (taskId: string, subject: string): AgentChange => ({
   taskId,
   op: 'create',
   fields: { subject: { new: subject }, status: { new: 'pending' } },
-  sessionId: 's',
+  source: 'agent',
 });
-const update = (taskId: string, fields: AgentChange['fields']): AgentChange => ({ at: ++clock, taskId, op: 'update', fields, sessionId: 's' });
-const del = (taskId: string): AgentChange => ({ at: ++clock, taskId, op: 'delete', fields: {}, sessionId: 's' });
+const update = (taskId: string, fields: AgentChange['fields']): AgentChange => ({
+  at: ++clock,
+  taskId,
+  op: 'update',
+  fields,
+  source: 'agent',
+});
+const del = (taskId: string): AgentChange => ({ at: ++clock, taskId, op: 'delete', fields: {}, source: 'agent' });
 
 describe('replayChanges', () => {
   it('a lower id never seen before is no new start (two sessions creating at once, results out of order)', () => {
@@ -39,7 +46,7 @@ describe('replayChanges', () => {
     ]);
     // Since the new start: #2 and the #9 an agent changed.
     expect(r.highestId).toBe('9');
-    expect(r.warnings).toContain('#9: changed by an agent, but no transcript read shows it created; not restored');
+    expect(r.warnings).toContain('#9: changed by an agent, but no record read shows it created; not restored');
   });
 
   it('metadata merges key by key and null removes; a delete takes the references with it', () => {
@@ -50,7 +57,48 @@ describe('replayChanges', () => {
       update('1', { metadata: { new: { b: null, c: 3 } }, owner: { new: 'me' } }),
       del('2'),
     ]);
-    expect(r.items).toEqual([{ ref: '1', subject: 'A', description: '', status: 'pending', owner: 'me', metadata: { a: 1, c: 3 }, blockedBy: [] }]);
+    expect(r.items).toEqual([
+      { ref: '1', subject: 'A', description: '', status: 'pending', owner: 'me', metadata: { a: 1, c: 3 }, blockedBy: [] },
+    ]);
     expect(r.deleted).toBe(1);
+  });
+});
+
+describe('replayChanges: changes made with tasks', () => {
+  it('set each field to its recorded value, edges included; a task put back under its id is no new start', () => {
+    const tasks = (taskId: string, op: RecordedChange['op'], fields: RecordedChange['fields']): RecordedChange => ({
+      at: ++clock,
+      taskId,
+      op,
+      fields,
+      source: 'tasks',
+    });
+    const r = replayChanges([
+      create('1', 'A'),
+      tasks('2', 'create', {
+        id: { new: '2' },
+        subject: { new: 'B' },
+        description: { new: 'd' },
+        status: { new: 'pending' },
+        blocks: { new: [] },
+        blockedBy: { new: [] },
+      }),
+      tasks('1', 'update', { status: { old: 'pending', new: 'completed' }, owner: { new: 'me' }, weird: { new: 1 } }),
+      tasks('1', 'update', { owner: { old: 'me' } }),
+      tasks('2', 'update', { blockedBy: { old: [], new: ['1'] } }),
+      del('2'),
+      tasks('2', 'create', {
+        subject: { new: 'B' },
+        description: { new: 'd' },
+        status: { new: 'pending' },
+        blocks: { new: [] },
+        blockedBy: { new: ['1'] },
+      }),
+    ]);
+    expect(r.restarts).toBe(0);
+    expect(r.items).toEqual([
+      { ref: '1', subject: 'A', description: '', status: 'completed', blockedBy: [], extra: { weird: 1 } },
+      { ref: '2', subject: 'B', description: 'd', status: 'pending', blockedBy: ['1'] },
+    ]);
   });
 });

@@ -50,12 +50,13 @@ Examples:
       const outcome = await withInterrupt((signal) =>
         restoreList(ctx.sessions, choice.dir, choice.id, { from: opts.from, dryRun, now: () => performance.now(), signal }),
       );
-      if (outcome.sources.every((s) => s.changes === 0)) {
+      const { created, updated, deleted } = outcome.replay;
+      if (created + updated + deleted === 0) {
         const read = outcome.sources.length;
         throw new TasksError(
           'not_found',
           read === 0
-            ? `no transcript records list "${ctx.shortId(choice.id)}": none of its sessions is known`
+            ? `nothing records list "${ctx.shortId(choice.id)}": none of its sessions is known, and no change made with tasks is in its journal`
             : `no Task-tool change of list "${ctx.shortId(choice.id)}" in ${read} transcript${read === 1 ? '' : 's'} read`,
           {
             hint: 'name the sessions that worked on it: tasks restore --from <session> (tasks lists --all shows them)',

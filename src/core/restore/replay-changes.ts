@@ -1,21 +1,33 @@
+import { setOwn } from '../base/own-key.js';
 import type { AgentChange } from '../history/transcript-events.js';
 import type { SnapshotItem } from '../snapshots/import-snapshot.js';
 import { compareIds, isTaskId } from '../store/ids.js';
 import { STATUSES, type Status } from '../store/schema.js';
 
 /**
- * The list a record of Task-tool changes ends with, by the agents' own rules
- * (docs/task-store.md section 6): each TaskCreate makes its task under the id its result
- * gave, each TaskUpdate merges its fields (metadata key by key, `null` removing a key),
- * adds edges between tasks that exist, and a delete takes the task and every reference
- * to it. Pure; the changes come oldest first (every transcript of a list merged by time).
+ * The list a record of changes ends with. Agents' changes (their transcripts' Task-tool
+ * calls) by the agents' own rules (docs/task-store.md section 6): each TaskCreate makes
+ * its task under the id its result gave, each TaskUpdate merges its fields (metadata key
+ * by key, `null` removing a key) and adds edges between tasks that exist. Changes made
+ * with tasks (its journal) set each field to the value recorded (an absent `new`
+ * removes it), edges included. A delete takes the task and every reference to it. Pure;
+ * the changes come oldest first (every transcript and the journal merged by time).
  *
- * A create that reuses an id the record has already seen in this list means the list
+ * An agent's create that reuses an id the record has already seen in this list means the list
  * started again from #1 (its folder was removed and made anew: agents never hand out an
  * id twice otherwise): the tasks alive before are kept, under refs that are not ids
  * (`3@1`: #3 before the first new start), so they come back under new ids; later
  * changes name the new tasks.
  */
+export interface RecordedChange {
+  at: number;
+  taskId: string;
+  op: 'create' | 'update' | 'delete';
+  /** `agent`: a Task-tool call, with TaskUpdate's meaning; `tasks`: the journal's values before and after. */
+  source: 'agent' | 'tasks';
+  fields: Record<string, { old?: unknown; new?: unknown }>;
+}
+
 export interface ReplayedList {
   /** Refs: the task's id, or `<id>@<n>` for a task from before the n-th new start. */
   items: SnapshotItem[];
@@ -39,6 +51,8 @@ interface Sim {
   metadata?: Record<string, unknown>;
   blocks: string[];
   blockedBy: string[];
+  /** Keys agents do not know, kept by tasks' own writes. */
+  extra?: Record<string, unknown>;
 }
 
 const STATUS = new Set<string>(STATUSES);
@@ -47,7 +61,7 @@ const record = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String).filter(isTaskId) : []);
 
-export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
+export function replayChanges(changes: readonly RecordedChange[]): ReplayedList {
   const out: ReplayedList = { items: [], highestId: undefined, created: 0, updated: 0, deleted: 0, restarts: 0, warnings: [] };
   /** Tasks alive now, by id. */
   let live = new Map<string, Sim>();
@@ -78,7 +92,8 @@ export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
     const f = change.fields;
     const id = change.taskId;
     if (change.op === 'create') {
-      if (seen.has(id)) newStart(change.at);
+      // An agent never makes an id twice in one list; tasks does, putting a deleted task back (undo).
+      if (seen.has(id) && change.source === 'agent') newStart(change.at);
       use(id);
       const subject = text(f.subject?.new);
       if (subject === undefined) {
@@ -86,10 +101,13 @@ export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
         continue;
       }
       const task: Sim = { ref: id, subject, description: text(f.description?.new) ?? '', status: 'pending', blocks: [], blockedBy: [] };
-      const activeForm = text(f.activeForm?.new);
-      if (activeForm !== undefined) task.activeForm = activeForm;
-      const metadata = record(f.metadata?.new);
-      if (metadata !== undefined) task.metadata = { ...metadata };
+      if (change.source === 'tasks') setFields(task, f);
+      else {
+        const activeForm = text(f.activeForm?.new);
+        if (activeForm !== undefined) task.activeForm = activeForm;
+        const metadata = record(f.metadata?.new);
+        if (metadata !== undefined) task.metadata = { ...metadata };
+      }
       live.set(id, task);
       out.created++;
       continue;
@@ -107,7 +125,14 @@ export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
       continue;
     }
     if (task === undefined) {
-      out.warnings.push(`#${id}: changed by an agent, but no transcript read shows it created; not restored`);
+      out.warnings.push(
+        `#${id}: changed ${change.source === 'agent' ? 'by an agent' : 'with tasks'}, but no record read shows it created; not restored`,
+      );
+      continue;
+    }
+    out.updated++;
+    if (change.source === 'tasks') {
+      setFields(task, f);
       continue;
     }
     const subject = text(f.subject?.new);
@@ -131,7 +156,6 @@ export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
     }
     for (const other of ids(f.addBlocks?.new)) link(live, id, other);
     for (const other of ids(f.addBlockedBy?.new)) link(live, other, id);
-    out.updated++;
   }
 
   const all = [...earlier, ...live.values()];
@@ -151,10 +175,52 @@ export function replayChanges(changes: readonly AgentChange[]): ReplayedList {
       if (t.activeForm !== undefined) item.activeForm = t.activeForm;
       if (t.owner !== undefined) item.owner = t.owner;
       if (t.metadata !== undefined) item.metadata = t.metadata;
+      if (t.extra !== undefined && Object.keys(t.extra).length > 0) item.extra = t.extra;
       return item;
     });
   out.highestId = highest > 0n ? String(highest) : undefined;
   return out;
+}
+
+const KNOWN = new Set(['id', 'subject', 'description', 'activeForm', 'owner', 'status', 'blocks', 'blockedBy', 'metadata']);
+
+/** A change made with tasks: each field to its recorded value; an absent `new` removes it. */
+function setFields(task: Sim, fields: RecordedChange['fields']): void {
+  for (const [key, change] of Object.entries(fields)) {
+    const has = 'new' in change;
+    const value = change.new;
+    switch (key) {
+      case 'id':
+        break;
+      case 'subject':
+      case 'description':
+        if (typeof value === 'string') task[key] = value;
+        break;
+      case 'activeForm':
+      case 'owner':
+        if (has && typeof value === 'string') task[key] = value;
+        else delete task[key];
+        break;
+      case 'status':
+        if (typeof value === 'string' && STATUS.has(value)) task.status = value as Status;
+        break;
+      case 'metadata': {
+        const m = record(value);
+        if (has && m !== undefined) task.metadata = { ...m };
+        else delete task.metadata;
+        break;
+      }
+      case 'blocks':
+      case 'blockedBy':
+        task[key] = ids(value);
+        break;
+      default:
+        if (KNOWN.has(key)) break;
+        task.extra ??= {};
+        if (has) setOwn(task.extra, key, value);
+        else delete task.extra[key];
+    }
+  }
 }
 
 /** An edge is made only when both tasks exist, as the agents' blockTask does. */

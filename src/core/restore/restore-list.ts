@@ -11,12 +11,13 @@
  * highest id the record shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
+import { readJournal } from '../history/journal.js';
 import { readAgentChanges } from '../history/transcript-events.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
 import { readHighWaterMark } from '../store/list-read.js';
-import { type ReplayedList, replayChanges } from './replay-changes.js';
+import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
 import { type RestoreSource, restoreSources } from './restore-sources.js';
 
 export interface RestoreOptions {
@@ -35,17 +36,48 @@ export interface RestoreOutcome extends ImportOutcome {
   mark: { before: string; after: string };
 }
 
-/** The list a set of transcripts records, oldest change first across them (read in bounded pieces). */
-export function readRecord(sources: readonly RestoreSource[]): { replay: ReplayedList; counts: number[] } {
-  const all = sources.map((source) =>
-    sessionTranscripts(source.transcript, source.sessionId).flatMap(({ file, agent }) => readAgentChanges(file, source.sessionId, agent)),
+/**
+ * The list a set of transcripts records, with the changes made with tasks that the
+ * list's journal keeps (when `listDir` is given: a journal outlives a reset), oldest
+ * change first across them. Transcripts are read in bounded pieces.
+ */
+export function readRecord(sources: readonly RestoreSource[], listDir?: string): { replay: ReplayedList; counts: number[] } {
+  const all: RecordedChange[][] = sources.map((source) =>
+    sessionTranscripts(source.transcript, source.sessionId).flatMap(({ file, agent }) =>
+      readAgentChanges(file, source.sessionId, agent).map((c): RecordedChange => ({ ...c, source: 'agent' })),
+    ),
   );
+  const journal = listDir === undefined ? [] : journalChanges(listDir);
   // Oldest first; at the same instant, the order of the sources and of each file stands.
-  const merged = all
+  const merged = [...all, journal]
     .flatMap((changes, s) => changes.map((change, i) => ({ change, s, i })))
     .sort((a, b) => a.change.at - b.change.at || a.s - b.s || a.i - b.i)
     .map((x) => x.change);
   return { replay: replayChanges(merged), counts: all.map((c) => c.length) };
+}
+
+/**
+ * The changes made with tasks, from the list's journal: each task's fields before and
+ * after. A restore's own writes (and undos of them) are left out: they put the record
+ * back, and counting them would count its tasks twice.
+ */
+function journalChanges(listDir: string): RecordedChange[] {
+  const entries = readJournal(listDir).entries;
+  const restores = new Set(entries.filter((e) => e.command === 'restore').map((e) => e.txn));
+  const undoesRestore = (e: (typeof entries)[number]) => {
+    const targets = (e as { undoes?: unknown; redoes?: unknown }).undoes ?? (e as { redoes?: unknown }).redoes;
+    const list = Array.isArray(targets) ? targets : typeof targets === 'string' ? [targets] : [];
+    return list.some((t) => restores.has(String(t)));
+  };
+  return entries.flatMap((entry) => {
+    const at = Date.parse(entry.at);
+    if (!Number.isFinite(at) || restores.has(entry.txn) || undoesRestore(entry)) return [];
+    return entry.changes.map((c): RecordedChange => {
+      if (c.op === 'update') return { at, taskId: c.id, op: 'update', source: 'tasks', fields: c.fields };
+      const fields = Object.fromEntries(Object.entries(c.task).map(([k, v]) => [k, { new: v }]));
+      return { at, taskId: c.id, op: c.op, source: 'tasks', fields };
+    });
+  });
 }
 
 /**
@@ -60,7 +92,7 @@ export async function restoreList(
   opts: RestoreOptions = {},
 ): Promise<RestoreOutcome> {
   const sources = restoreSources(index, listId, opts.from);
-  const { replay, counts } = readRecord(sources);
+  const { replay, counts } = readRecord(sources, listDir);
   const { items, warnings, ...counted } = replay;
   const before = readHighWaterMark(listDir);
   const outcome = await importSnapshot(

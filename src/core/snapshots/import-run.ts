@@ -54,7 +54,7 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
     ...snapshot.warnings,
     ...current.problems.map((p) => `${p.file} is unreadable (${p.reason}); its subject cannot be matched`),
   ];
-  const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain) });
+  const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain), matchIds: snapshot.refsAreIds === true });
   warnings.push(...plan.warnings);
   const keepIds = snapshot.refsAreIds === true && !opts.renumber ? (opts.sameTasks ? 'restore' : 'free') : undefined;
   if (opts.dryRun) {
