@@ -35,7 +35,7 @@ function toolFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFin
   const short = id.slice(0, 8);
   const local = session.cwd === undefined ? undefined : settingsFilesFor(session.cwd, ctx.places).find((f) => f.scope === 'local')?.file;
   const had = tools.deferredTools;
-  const todoMode = tools.calledTodoWrite || (had !== undefined && had.has('TodoWrite') && !had.has('TaskCreate'));
+  const todoMode = tools.calledTodoWrite || (had?.has('TodoWrite') === true && !had.has('TaskCreate'));
   const enableTasks = sessionVariable(session, ENABLE_TASKS, ctx.places);
   if (todoMode) {
     const fixes: Fix[] = [];

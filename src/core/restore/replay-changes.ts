@@ -1,5 +1,4 @@
 import { setOwn } from '../base/own-key.js';
-import type { AgentChange } from '../history/transcript-events.js';
 import type { SnapshotItem } from '../snapshots/import-snapshot.js';
 import { compareIds, isTaskId } from '../store/ids.js';
 import { STATUSES, type Status } from '../store/schema.js';
