@@ -37,6 +37,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['export'], load: async () => (await import('./export.js')).registerExport },
   { names: ['restore'], load: async () => (await import('./restore.js')).registerRestore },
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+  { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
   { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },

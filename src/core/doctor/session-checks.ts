@@ -74,11 +74,20 @@ function toolFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFin
   // With the tools announced, the transcript says they were off; without, the model's rule.
   const certain = had !== undefined;
   if (!certain && gate.open !== false) return [];
+  // Settings turn them on now: sessions started from now on have them; a running one keeps what it started with.
+  const fixedSince = envBoolean(todoTools.value) === true && todoTools.from !== 'environment';
+  if (fixedSince && session.state !== 'live') return [];
   const evidence = certain
     ? 'its transcript shows it had neither the Task tools nor TodoWrite'
     : 'it called none of them (a launch option, --allowedTools naming them, would have turned them on)';
   const fixes: Fix[] = [];
-  if (local !== undefined) {
+  if (fixedSince) {
+    fixes.push({
+      kind: 'command',
+      command: '/exit',
+      note: `in session ${short}, then start claude again: ${todoTools.from} turns the tools on, and settings are read at start`,
+    });
+  } else if (local !== undefined) {
     fixes.push({
       kind: 'settings',
       file: local,

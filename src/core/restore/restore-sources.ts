@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { readBinding } from '../binding/project-binding.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 
 /**
@@ -12,7 +12,8 @@ import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
  * - `tasks`: sessions tied to it by the tasks their transcripts show, and live sessions
  *   writing to it (sessions/list-sessions.ts; needs some of its tasks still on disk);
  * - `binding`: sessions started where the settings bind the list (`tasks use`), which
- *   still tie a named list to its sessions once every task file is gone;
+ *   still tie a named list to its sessions once every task file is gone; not those
+ *   whose own list exists or whose tasks tie them to another list (the binding came later);
  * - `named`: given by the person (`--from`): a session id, a unique prefix, or a
  *   transcript file.
  */
@@ -31,7 +32,12 @@ export function restoreSources(index: SessionIndex, listId: string, from: readon
     if (s.transcript !== undefined) found.push({ sessionId: s.sessionId, transcript: s.transcript, why: 'tasks' });
   if (index.settings !== undefined) {
     const boundHere = new Map<string, boolean>();
+    // A session whose own list exists, or whose tasks tie it to another list, was not on this one (a binding written since).
+    const elsewhere = new Set(
+      [...evidenceOf(index).sessionsByList].filter(([list]) => list !== listId).flatMap(([, sessions]) => sessions),
+    );
     for (const [sessionId, transcript] of index.transcripts()) {
+      if (elsewhere.has(sessionId) || index.listsOfSession(sessionId).some((l) => l !== listId)) continue;
       const cwd = index.facts(transcript).cwd;
       if (cwd === undefined) continue;
       let bound = boundHere.get(cwd);
