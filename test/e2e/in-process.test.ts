@@ -110,4 +110,16 @@ describe('the in-process entry', () => {
     ]);
     expect(new Set(journal.map((e) => e.txn)).size).toBe(3);
   });
+
+  it('refuses a run that would overlap one under way, which would record its writes too', async () => {
+    const { config, list } = fixtureConfig();
+    const first = runInProcess(config, ['-l', 'refactor-auth', 'create', 'one']);
+    await expect(runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).rejects.toThrow(
+      'in-process runs must not overlap: `tasks -l refactor-auth create one` is still running',
+    );
+    expect((await first).code).toBe(0);
+    expect(fs.readdirSync(list).filter((n) => /^\d+\.json$/.test(n))).toHaveLength(5);
+    // Once it has ended, the next run goes ahead.
+    expect((await runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).code).toBe(0);
+  });
 });
