@@ -47,6 +47,7 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
     program.hook('preAction', (_root, command) => {
       journal = recordChanges(ctx, command);
       ctx.flushJournal = journal.flush;
+      ctx.stopJournal = stopJournal;
     });
     await program.parseAsync([...argv]);
   } catch (err) {

@@ -11,12 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { ownersSetWithTasks } from '../../core/history/journal.js';
+import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { nearNames } from '../../core/lists/near-names.js';
 import { shortIds } from '../../core/lists/short-ids.js';
-import { type GoneOwners, goneOwners } from '../../core/sessions/gone-owners.js';
+import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
@@ -79,6 +79,11 @@ export class Context {
   undoing: string | undefined;
   /** Append this run's journal record now, rather than when it ends (set by the run). */
   flushJournal: () => void = () => {};
+  /**
+   * Stop recording this run's writes as one change (set by the run): for a command that
+   * records each of its changes itself, as the board records each action as one.
+   */
+  stopJournal: () => void = () => {};
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
 
@@ -154,12 +159,7 @@ export class Context {
 
   /** Owners in this list whose session is over, or undefined when none can be said to be. */
   goneOwners(listId: string): GoneOwners | undefined {
-    const people = () => {
-      const named = ownersSetWithTasks(listDirOf(this.configDir, listId));
-      if (this.person !== undefined) named.add(this.person);
-      return named;
-    };
-    return goneOwners(this.sessions, listId, people);
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person);
   }
 
   /** One session index per run: every command that needs sessions shares its reads. */
