@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { taskSchemas } from '../../src/core/store/schema.js';
 import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /**
  * Fault injection through the built binary: processes killed with SIGKILL (nothing of
@@ -170,6 +171,7 @@ describe('fault injection', () => {
       // A lock left by the killed process: the next writer must get past it. Its age is set
       // past the stale time, as ten seconds would leave it (locks.test.ts waits those out
       // for real); then a write that needs it takes it at once, with no wait to announce.
+      // The writer runs in process: its holder is dead, the lock is only a directory now.
       const newLocks = after.locks.filter((l) => !before.locks.includes(l));
       leftLocks += newLocks.length;
       ageLocks(list, after.locks);
@@ -182,7 +184,7 @@ describe('fault injection', () => {
               ? ['-l', 'f', 'update', id, '--meta', `p${round}=x`]
               : undefined;
         if (probe === undefined) continue;
-        const r = run(config, probe);
+        const r = await runInProcess(config, probe);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stderr).toBe('');
         if (probe[2] === 'create') everUsed.add(r.stdout.trim());
