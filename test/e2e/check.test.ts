@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 
 interface Finding {
   code: string;
@@ -37,25 +36,25 @@ function ago(file: string, seconds: number): void {
   fs.utimesSync(file, when, when);
 }
 
-async function check(config: string, ...args: string[]): Promise<{ code: number; report: Report; stderr: string }> {
-  const r = await runInProcess(config, ['-l', 'l', 'check', '--json', ...args]);
+function check(config: string, ...args: string[]): { code: number; report: Report; stderr: string } {
+  const r = run(config, ['-l', 'l', 'check', '--json', ...args]);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
 
 describe('tasks check', () => {
-  it("a sound list (the real agent's): exit 0, nothing found, nothing changed", async () => {
+  it("a sound list (the real agent's): exit 0, nothing found, nothing changed", () => {
     const { config, list } = fixtureConfig();
     const before = snapshotDir(list);
-    const r = await runInProcess(config, ['check']);
+    const r = run(config, ['check']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toBe('✔ list "refactor-auth": no problems (4 task files checked)');
-    const json = await runInProcess(config, ['check', '--json']);
+    const json = run(config, ['check', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ list: 'refactor-auth', clean: true, files: 4, findings: [] });
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('finds every planted problem, each with its code; exit 4; changes nothing', async () => {
+  it('finds every planted problem, each with its code; exit 4; changes nothing', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] })); // 2 does not list 1 in blockedBy
@@ -82,7 +81,7 @@ describe('tasks check', () => {
     ago(path.join(list, '.1.json.4242.abcd1234.tmp'), 60);
     const before = snapshotDir(list);
 
-    const { code, report } = await check(config);
+    const { code, report } = check(config);
     expect(code).toBe(4);
     expect(report.clean).toBe(false);
     const byCode = (c: string) => report.findings.filter((f) => f.code === c);
@@ -106,7 +105,7 @@ describe('tasks check', () => {
     expect(snapshotDir(list)).toEqual(before);
 
     // Text for people: one line per finding (plus its hint), the summary on stderr when piped.
-    const text = await runInProcess(config, ['-l', 'l', 'check']);
+    const text = run(config, ['-l', 'l', 'check']);
     expect(text.code).toBe(4);
     expect(text.stdout).toMatch(/^✖ invalid_json +7\.json does not parse as JSON/m);
     expect(text.stdout).toMatch(/^✖ cycle +dependency cycle #4 -> #5 -> #4: none of these can start$/m);
@@ -114,7 +113,7 @@ describe('tasks check', () => {
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('--fix repairs what is safe, reports each repair, never deletes a task file', async () => {
+  it('--fix repairs what is safe, reports each repair, never deletes a task file', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] }));
@@ -134,7 +133,7 @@ describe('tasks check', () => {
     fs.writeFileSync(path.join(list, '.1.json.4242.abcd1234.tmp'), '{');
     ago(path.join(list, '.1.json.4242.abcd1234.tmp'), 60);
 
-    const { code, report } = await check(config, '--fix');
+    const { code, report } = check(config, '--fix');
     const repairOf = (c: string) => report.findings.filter((f) => f.code === c).map((f) => f.repair);
     expect(repairOf('highwatermark_invalid')).toEqual([
       { status: 'fixed', message: 'rewrote .highwatermark with the highest id known to be used (9)' },
@@ -171,89 +170,89 @@ describe('tasks check', () => {
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: ['2', '3'] });
     expect(readJson(path.join(list, '9.json'))).toMatchObject({ id: '9', subject: 'misfiled' });
     // The next id skips every id ever used (a dangling reference to 12 was no use of it).
-    expect((await runInProcess(config, ['-l', 'l', 'create', 'next'])).stdout).toBe('10\n');
+    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('10\n');
   });
 
-  it('--fix on a clean list, and after a fix, a second check is clean (exit 0)', async () => {
+  it('--fix on a clean list, and after a fix, a second check is clean (exit 0)', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] }));
     writeTask(list, t('2'));
-    const fixed = await runInProcess(config, ['-l', 'l', 'check', '--fix']);
+    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toMatch(/edge_not_mirrored .*\n +fixed: added #1 to #2's blockedBy/);
     expect(fixed.stderr.trim()).toBe('list "l": 1 found, 1 fixed; nothing left to fix');
-    const again = await runInProcess(config, ['-l', 'l', 'check']);
+    const again = run(config, ['-l', 'l', 'check']);
     expect(again.code).toBe(0);
   });
 
-  it('a corrupt file with the highest id: moved aside, and its id is never reused', async () => {
+  it('a corrupt file with the highest id: moved aside, and its id is never reused', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1'));
     fs.writeFileSync(path.join(list, '2.json'), 'garbage');
-    expect((await check(config, '--fix')).code).toBe(0);
+    expect(check(config, '--fix').code).toBe(0);
     expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('2');
-    expect((await runInProcess(config, ['-l', 'l', 'create', 'next'])).stdout).toBe('3\n');
+    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('3\n');
     // A second check sees the set-aside file and is content with the mark.
-    expect((await check(config)).report.findings).toEqual([]);
+    expect(check(config).report.findings).toEqual([]);
   });
 
-  it('--fix keeps references to a file it moved aside (it may be restored); nothing is left', async () => {
+  it('--fix keeps references to a file it moved aside (it may be restored); nothing is left', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] }));
     fs.writeFileSync(path.join(list, '2.json'), '{"id": "2", "subj');
-    const { code, report } = await check(config, '--fix');
+    const { code, report } = check(config, '--fix');
     expect(report.findings.map((f) => [f.code, f.repair?.status])).toEqual([['invalid_json', 'fixed']]);
     expect(report.remaining).toEqual([]);
     expect(code).toBe(0);
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: ['2'] });
   });
 
-  it('--stale-after sets the claim threshold; off skips it; a bad value is a usage error', async () => {
+  it('--stale-after sets the claim threshold; off skips it; a bad value is a usage error', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { owner: 'bob' }));
     ago(path.join(list, '1.json'), 20 * 60);
-    expect((await check(config)).code).toBe(0); // default 1h
-    const short = await check(config, '--stale-after', '15m');
+    expect(check(config).code).toBe(0); // default 1h
+    const short = check(config, '--stale-after', '15m');
     expect(short.code).toBe(4);
     expect(short.report.findings).toMatchObject([
       { code: 'stale_claim', id: '1', owner: 'bob', message: 'task #1 is owned by bob but still pending, unchanged for 20 min' },
     ]);
-    expect((await check(config, '--stale-after', 'off')).code).toBe(0);
+    expect(check(config, '--stale-after', 'off').code).toBe(0);
     // The grammar every duration flag shares: compound and `min` forms too.
-    expect((await check(config, '--stale-after', '0h15min')).code).toBe(4);
-    expect((await check(config, '--stale-after', '1h30m')).code).toBe(0);
-    const bad = await runInProcess(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
+    expect(check(config, '--stale-after', '0h15min').code).toBe(4);
+    expect(check(config, '--stale-after', '1h30m').code).toBe(0);
+    const bad = run(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('error: invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off');
   });
 
-  it('--all checks every list; a missing list is exit 3', async () => {
+  it('--all checks every list; a missing list is exit 3', () => {
     const config = tempConfig();
     writeTask(path.join(config, 'tasks', 'good'), t('1'));
     writeTask(path.join(config, 'tasks', 'bad'), t('1', { blockedBy: ['1'] }));
-    const r = await runInProcess(config, ['check', '--all', '--json']);
+    const r = run(config, ['check', '--all', '--json']);
     expect(r.code).toBe(4);
     const reports = JSON.parse(r.stdout) as Report[];
     expect(reports.map((x) => [x.list, x.clean])).toEqual([
       ['bad', false],
       ['good', true],
     ]);
-    const missing = await runInProcess(config, ['-l', 'nope', 'check']);
+    const missing = run(config, ['-l', 'nope', 'check']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(missing.stderr.trim()).toMatch(/^error: list folder .*nope does not exist$/);
   });
 
-  it('a file name with terminal escapes is reported without them', async () => {
+  it('a file name with terminal escapes is reported without them', () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1'));
     fs.writeFileSync(path.join(list, '\u001b[2Jevil\u0007.json'), '{');
-    const r = await runInProcess(config, ['-l', 'l', 'check']);
+    const r = run(config, ['-l', 'l', 'check']);
     expect(r.code).toBe(4);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/bad_file_name +\[2Jevil\.json is not named <id>\.json/);
@@ -271,9 +270,9 @@ describe('check announces everything --fix does, and --fix does no more', () => 
     return { config, list };
   }
 
-  it('references to a quarantined task are kept; a dangling one is dropped without raising the mark', async () => {
+  it('references to a quarantined task are kept; a dangling one is dropped without raising the mark', () => {
     const { config, list } = damaged();
-    const r = await check(config, '--fix');
+    const r = check(config, '--fix');
     expect(readJson(path.join(list, '2.json'))).toMatchObject({ blockedBy: ['1'] });
     expect(readJson(path.join(list, '3.json'))).toMatchObject({ blockedBy: [] });
     const mark = fs.existsSync(path.join(list, '.highwatermark')) ? Number(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')) : 0;
@@ -281,10 +280,10 @@ describe('check announces everything --fix does, and --fix does no more', () => 
     expect(r.report.findings.map((f) => f.code).sort()).toEqual(['invalid_json', 'missing_reference']);
   });
 
-  it('every repair --fix makes was announced by check, in the same words', async () => {
+  it('every repair --fix makes was announced by check, in the same words', () => {
     const { config } = damaged();
-    const looked = await runInProcess(config, ['-l', 'l', 'check']);
-    const fixed = await runInProcess(config, ['-l', 'l', 'check', '--fix']);
+    const looked = run(config, ['-l', 'l', 'check']);
+    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
     const announced = [...looked.stdout.matchAll(/^\s+--fix will: (.*)$/gm)].map((m) => m[1]);
     const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) =>
       (m[1] as string).replace(/corrupt-\d{8}T\d{6}Z/, 'corrupt-<time>'),

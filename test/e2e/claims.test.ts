@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, snapshotDir, writeTask } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { fixtureConfig, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
 
 /** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
 
 describe('claim', () => {
-  it("sets the owner and nothing else, as the agents' claim writes it", async () => {
+  it("sets the owner and nothing else, as the agents' claim writes it", () => {
     const { config, list } = fixtureConfig();
-    const r = await runInProcess(config, ['claim', '2', '--as', 'amy']);
+    const r = run(config, ['claim', '2', '--as', 'amy']);
     expect(r).toMatchObject({ code: 0, stdout: '2\n', stderr: '' });
     // TaskUpdate's merge: the new owner key lands after the existing ones.
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
@@ -31,22 +30,22 @@ describe('claim', () => {
     );
   });
 
-  it('--start sets in_progress in the same write; --json prints {success, task}', async () => {
+  it('--start sets in_progress in the same write; --json prints {success, task}', () => {
     const { config, list } = fixtureConfig();
-    const r = await runInProcess(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
+    const r = run(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ success: true, task: file(list, '5') });
     expect(file(list, '5')).toMatchObject({ owner: 'amy', status: 'in_progress' });
   });
 
-  it('claiming your own task again succeeds (with the busy check too)', async () => {
+  it('claiming your own task again succeeds (with the busy check too)', () => {
     const { config } = fixtureConfig();
-    await runInProcess(config, ['claim', '5', '--as', 'amy']);
-    expect(await runInProcess(config, ['claim', '5', '--as', 'amy', '--busy-check'])).toMatchObject({ code: 0, stdout: '5\n' });
-    expect((await runInProcess(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } })).stdout).toBe('5\n');
+    run(config, ['claim', '5', '--as', 'amy']);
+    expect(run(config, ['claim', '5', '--as', 'amy', '--busy-check'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
   });
 
-  it("each refusal: its reason, exit 4 (3 for task_not_found), the agents' JSON shape", async () => {
+  it("each refusal: its reason, exit 4 (3 for task_not_found), the agents' JSON shape", () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'mine', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] });
     writeTask(list, { id: '7', subject: 'done', description: '', status: 'completed', blocks: [], blockedBy: [] });
@@ -60,11 +59,11 @@ describe('claim', () => {
     ];
     for (const [args, code, reason, rest] of cases) {
       const before = snapshotDir(list);
-      const json = await runInProcess(config, [...args, '--json']);
+      const json = run(config, [...args, '--json']);
       expect(json.code, args.join(' ')).toBe(code);
       expect(json.stderr).toBe('');
       expect(JSON.parse(json.stdout)).toEqual({ success: false, reason, ...rest });
-      const text = await runInProcess(config, args);
+      const text = run(config, args);
       expect(text.code).toBe(code);
       expect(text.stdout).toBe('');
       expect(text.stderr).toMatch(new RegExp(`^error: cannot claim task #\\d+: ${reason}.*\\n$`));
@@ -72,28 +71,28 @@ describe('claim', () => {
     }
   });
 
-  it('--next takes the lowest-id ready task; exit 3 when none is ready', async () => {
+  it('--next takes the lowest-id ready task; exit 3 when none is ready', () => {
     const { config, list } = fixtureConfig();
-    expect(await runInProcess(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
-    expect(await runInProcess(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(run(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
+    expect(run(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
     expect(file(list, '5')).toMatchObject({ owner: 'b', status: 'in_progress' });
     const before = snapshotDir(list);
-    const none = await runInProcess(config, ['claim', '--next', '--as', 'c']);
+    const none = run(config, ['claim', '--next', '--as', 'c']);
     expect(none).toMatchObject({ code: 3, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('--next --busy-check refuses an agent that already holds a task', async () => {
+  it('--next --busy-check refuses an agent that already holds a task', () => {
     const { config, list } = fixtureConfig();
-    await runInProcess(config, ['claim', '5', '--as', 'a']);
+    run(config, ['claim', '5', '--as', 'a']);
     const before = snapshotDir(list);
-    const r = await runInProcess(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
+    const r = run(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ success: false, reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] });
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('--next skips internal tasks, as agents never see them', async () => {
+  it('--next skips internal tasks, as agents never see them', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, {
       id: '3',
@@ -104,15 +103,15 @@ describe('claim', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
-    expect((await runInProcess(config, ['claim', '--next', '--as', 'a'])).stdout).toBe('2\n');
+    expect(run(config, ['claim', '--next', '--as', 'a']).stdout).toBe('2\n');
   });
 });
 
 describe('release', () => {
-  it('removes the owner and puts an in_progress task back to pending', async () => {
+  it('removes the owner and puts an in_progress task back to pending', () => {
     const { config, list } = fixtureConfig();
-    await runInProcess(config, ['claim', '2', '--as', 'amy', '--start']);
-    const r = await runInProcess(config, ['release', '2']);
+    run(config, ['claim', '2', '--as', 'amy', '--start']);
+    const r = run(config, ['release', '2']);
     expect(r).toMatchObject({ code: 0, stdout: 'Released task #2 from amy (in_progress -> pending): Refactor auth\n', stderr: '' });
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
       JSON.stringify(
@@ -129,18 +128,16 @@ describe('release', () => {
         2,
       ),
     );
-    expect((await runInProcess(config, ['release', '2'])).stdout).toBe(
-      'Task #2 has no owner and is pending; nothing to release: Refactor auth\n',
-    );
+    expect(run(config, ['release', '2']).stdout).toBe('Task #2 has no owner and is pending; nothing to release: Refactor auth\n');
   });
 
-  it('--owner releases every unfinished task of that agent and lists them', async () => {
+  it('--owner releases every unfinished task of that agent and lists them', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'done by w', description: '', status: 'completed', owner: 'w', blocks: [], blockedBy: [] });
-    await runInProcess(config, ['claim', '2', '--as', 'w', '--start']);
-    await runInProcess(config, ['claim', '5', '--as', 'w']);
-    await runInProcess(config, ['claim', '4', '--as', 'other']);
-    const r = await runInProcess(config, ['release', '--owner', 'w', '--json']);
+    run(config, ['claim', '2', '--as', 'w', '--start']);
+    run(config, ['claim', '5', '--as', 'w']);
+    run(config, ['claim', '4', '--as', 'other']);
+    const r = run(config, ['release', '--owner', 'w', '--json']);
     expect(r.code).toBe(0);
     const released = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(released.map((x) => [x.id, x.previousOwner, x.previousStatus])).toEqual([
@@ -150,17 +147,17 @@ describe('release', () => {
     expect(released[0]!.task).toEqual(file(list, '2'));
     expect(file(list, '5')).not.toHaveProperty('owner');
     expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
-    expect(await runInProcess(config, ['release', '--owner', 'w'])).toMatchObject({
+    expect(run(config, ['release', '--owner', 'w'])).toMatchObject({
       code: 0,
       stdout: '',
       stderr: 'w holds no unfinished task; nothing released\n',
     });
   });
 
-  it('several ids: each reported, the worst exit code', async () => {
+  it('several ids: each reported, the worst exit code', () => {
     const { config } = fixtureConfig();
-    await runInProcess(config, ['claim', '5', '--as', 'a']);
-    const r = await runInProcess(config, ['release', '5', '99', '1']);
+    run(config, ['claim', '5', '--as', 'a']);
+    const r = run(config, ['release', '5', '99', '1']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('Released task #5 from a: Write changelog\n');
     expect(r.stderr).toBe(
@@ -170,15 +167,15 @@ describe('release', () => {
 });
 
 describe('preconditions', () => {
-  it('update --owner --if-owner reassigns only from the expected owner', async () => {
+  it('update --owner --if-owner reassigns only from the expected owner', () => {
     const { config, list } = fixtureConfig();
-    await runInProcess(config, ['claim', '2', '--as', 'amy', '--start']);
-    expect(await runInProcess(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({
+    run(config, ['claim', '2', '--as', 'amy', '--start']);
+    expect(run(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({
       code: 0,
       stdout: 'Updated task #2 owner\n',
     });
     const before = snapshotDir(list);
-    const r = await runInProcess(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
+    const r = run(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stderr)).toEqual({
       error: {
@@ -193,28 +190,26 @@ describe('preconditions', () => {
     expect(snapshotDir(list)).toEqual(before);
   });
 
-  it('--if-unowned and --if-status (any of several)', async () => {
+  it('--if-unowned and --if-status (any of several)', () => {
     const { config, list } = fixtureConfig();
-    expect((await runInProcess(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress'])).code).toBe(
-      0,
-    );
+    expect(run(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress']).code).toBe(0);
     expect(file(list, '5')).toMatchObject({ owner: 'me' });
-    expect(await runInProcess(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({
+    expect(run(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({
       code: 4,
       stderr: 'error: precondition failed: task #5 is owned by me; nothing changed\n',
     });
   });
 
-  it('apply to claim, release and delete too', async () => {
+  it('apply to claim, release and delete too', () => {
     const { config, list } = fixtureConfig();
-    await runInProcess(config, ['claim', '5', '--as', 'amy']);
-    expect((await runInProcess(config, ['release', '5', '--if-owner', 'bob'])).code).toBe(4);
-    expect((await runInProcess(config, ['delete', '5', '--if-unowned'])).code).toBe(4);
-    expect((await runInProcess(config, ['update', '5', '--status', 'deleted', '--if-unowned'])).code).toBe(4);
-    expect((await runInProcess(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress'])).code).toBe(4);
+    run(config, ['claim', '5', '--as', 'amy']);
+    expect(run(config, ['release', '5', '--if-owner', 'bob']).code).toBe(4);
+    expect(run(config, ['delete', '5', '--if-unowned']).code).toBe(4);
+    expect(run(config, ['update', '5', '--status', 'deleted', '--if-unowned']).code).toBe(4);
+    expect(run(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress']).code).toBe(4);
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(true);
-    expect((await runInProcess(config, ['release', '5', '--if-owner', 'amy'])).code).toBe(0);
-    expect(await runInProcess(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({
+    expect(run(config, ['release', '5', '--if-owner', 'amy']).code).toBe(0);
+    expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({
       code: 0,
       stdout: 'Deleted task #5: Write changelog\n',
     });
@@ -222,11 +217,11 @@ describe('preconditions', () => {
 });
 
 describe('claim --next --json: one shape for every outcome', () => {
-  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 3', async () => {
+  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 3', () => {
     const { config, list } = fixtureConfig();
-    for (const id of ['2', '4', '5']) await runInProcess(config, ['update', id, '--owner', 'someone']);
+    for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
     const before = snapshotDir(list);
-    const r = await runInProcess(config, ['claim', '--next', '--as', 'x', '--json']);
+    const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });

@@ -1,16 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, fixtureConfig, writeTask } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { BIN, baseEnv, fixtureConfig, run, writeTask } from '../helpers/cli.js';
 import { runInTmux } from '../helpers/tmux.js';
 
 const ESC = '\u001b[';
 
 describe('output contract', () => {
-  it('piped list: one task per line, tab-separated, no colour; summary on stderr', async () => {
+  it('piped list: one task per line, tab-separated, no colour; summary on stderr', () => {
     const { config } = fixtureConfig();
-    const r = await runInProcess(config, ['list']);
+    const r = run(config, ['list']);
     expect(r.stdout).toBe(
       [
         '1\tcompleted\tresearcher\t-\tAnalyse code',
@@ -23,15 +22,15 @@ describe('output contract', () => {
     expect(r.stderr).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
   });
 
-  it('FORCE_COLOR colours a detail piped, never the plain lines; NO_COLOR and --no-color win', async () => {
+  it('FORCE_COLOR colours a detail piped, never the plain lines; NO_COLOR and --no-color win', () => {
     const { config } = fixtureConfig();
-    expect((await runInProcess(config, ['list'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await runInProcess(config, ['get', '4'], { env: { FORCE_COLOR: '1' } })).stdout).toContain(ESC);
-    expect((await runInProcess(config, ['get', '4'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toContain(ESC);
-    expect((await runInProcess(config, ['get', '4', '--no-color'], { env: { FORCE_COLOR: '1' } })).stdout).not.toContain(ESC);
+    expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['get', '4', '--no-color'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
   });
 
-  it('filters by status, owner, unowned; hides _internal unless --all', async () => {
+  it('filters by status, owner, unowned; hides _internal unless --all', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, {
       id: '6',
@@ -42,17 +41,16 @@ describe('output contract', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
-    const ids = async (args: string[]) =>
-      JSON.parse((await runInProcess(config, ['list', '--json', ...args])).stdout).map((t: { id: string }) => t.id);
-    expect(await ids([])).toEqual(['1', '2', '4', '5']);
-    expect(await ids(['--all'])).toEqual(['1', '2', '4', '5', '6']);
-    expect(await ids(['--status', 'completed'])).toEqual(['1']);
-    expect(await ids(['-s', 'done,pending'])).toEqual(['1', '2', '4', '5']);
-    expect(await ids(['--owner', 'researcher'])).toEqual(['1']);
-    expect(await ids(['--unowned'])).toEqual(['2', '4', '5']);
+    const ids = (args: string[]) => JSON.parse(run(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
+    expect(ids([])).toEqual(['1', '2', '4', '5']);
+    expect(ids(['--all'])).toEqual(['1', '2', '4', '5', '6']);
+    expect(ids(['--status', 'completed'])).toEqual(['1']);
+    expect(ids(['-s', 'done,pending'])).toEqual(['1', '2', '4', '5']);
+    expect(ids(['--owner', 'researcher'])).toEqual(['1']);
+    expect(ids(['--unowned'])).toEqual(['2', '4', '5']);
   });
 
-  it('strips control characters that agents wrote before they reach the terminal', async () => {
+  it('strips control characters that agents wrote before they reach the terminal', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, {
       id: '6',
@@ -64,10 +62,10 @@ describe('output contract', () => {
       owner: 'a\rb',
     });
     for (const args of [['list'], ['get', '6']]) {
-      const r = await runInProcess(config, args, { env: { FORCE_COLOR: '0' } });
+      const r = run(config, args, { env: { FORCE_COLOR: '0' } });
       expect(r.stdout).not.toMatch(/\u001b|\u0007|\r/);
     }
-    expect(JSON.parse((await runInProcess(config, ['get', '6', '--json'])).stdout).subject).toContain('\u001b[2J'); // data stays data
+    expect(JSON.parse(run(config, ['get', '6', '--json']).stdout).subject).toContain('\u001b[2J'); // data stays data
   });
 
   it('a closed pipe ends quietly with status 0', () => {
@@ -102,21 +100,21 @@ describe('output contract', () => {
     }
   });
 
-  it("each command's help shows the global options it inherits", async () => {
+  it("each command's help shows the global options it inherits", () => {
     const { config } = fixtureConfig();
     for (const command of ['get', 'list', 'update', 'watch']) {
-      const help = (await runInProcess(config, [command, '--help'])).stdout;
+      const help = run(config, [command, '--help']).stdout;
       expect(help).toMatch(/^Global Options:\n(.*\n)*\s+-l, --list <id>(.*\n)*\s+--config-dir <dir>(.*\n)*\s+--json /m);
     }
   });
 
-  it('--version and --help succeed', async () => {
+  it('--version and --help succeed', () => {
     const { config } = fixtureConfig();
-    expect(await runInProcess(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
-    const help = await runInProcess(config, ['--help']);
+    expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    const help = run(config, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Examples:');
-    expect((await runInProcess(config, ['create', '--help'])).stdout).toContain('--blocked-by');
+    expect(run(config, ['create', '--help']).stdout).toContain('--blocked-by');
   });
 
   it('the table fits the terminal width', async () => {
