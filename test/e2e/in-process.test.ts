@@ -56,8 +56,8 @@ const CASES: Record<string, Case> = {
   'a corrupt task file, listed (a warning)': { args: ['list', '--json'], setup: corrupt },
   'a corrupt task file, read (exit 1)': { args: ['get', '7'], setup: corrupt },
   'a corrupt task file, read, --json (exit 1)': { args: ['get', '7', '--json'], setup: corrupt },
-  'FORCE_COLOR, piped (colour in a detail only)': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1' } } },
-  'FORCE_COLOR and NO_COLOR (no colour)': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1', NO_COLOR: '1' } } },
+  'get with FORCE_COLOR, piped': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1' } } },
+  'get with FORCE_COLOR and NO_COLOR, piped': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1', NO_COLOR: '1' } } },
   'a hook that blocks (exit 4)': { args: ['done', '4'], setup: blockingHook, files: true },
 };
 
