@@ -30,6 +30,8 @@ export interface AgentOptions {
   cwd?: string;
   /** More environment, e.g. to turn on agent teams. */
   env?: NodeJS.ProcessEnv;
+  /** `--allowedTools` (default: the task tools, which also turns them on: docs/task-store.md section 12). */
+  allowedTools?: string;
 }
 
 export interface AgentRun {
@@ -89,7 +91,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   try {
     const child = spawn(
       claudeBin(),
-      ['-p', options.prompt ?? 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
+      [
+        '-p',
+        options.prompt ?? 'Follow the plan.',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--allowedTools',
+        options.allowedTools ?? TOOLS,
+      ],
       {
         cwd: options.cwd ?? home,
         env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },
