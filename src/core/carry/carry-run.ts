@@ -10,7 +10,7 @@
  * 2. create the tasks in the target through the import's batches (snapshots/), each
  *    hold of the target's list lock for milliseconds, new ids from the target's own
  *    allocation;
- * 3. mark each source task `carriedTo: {list, id}` (or delete it, `move`) under its own
+ * 3. mark each source task `carriedTo: {list, id}` (and delete it, `move`) under its own
  *    lock, checked against the task as it was read: a task that changed meanwhile (an
  *    agent finished it, another carry took it) is not taken, and its copy in the target
  *    is removed again.
@@ -181,12 +181,16 @@ async function settleSource(
   for (const c of done.carried) {
     const newId = done.ids[c.source.id];
     if (newId === undefined) continue;
-    const guard = unchangedSince(c);
+    const mark = { list: target.id, id: newId };
+    let marked = false;
     try {
-      if (move) await deleteTask(sourceDir, c.source.id, guard);
-      else await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: { list: target.id, id: newId } } }, guard);
+      await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: mark } }, unchangedSince(c));
+      marked = true;
+      // Marked first, then deleted: the journal of the source names where each task went.
+      if (move) await deleteTask(sourceDir, c.source.id, markedFor(mark));
     } catch (err) {
       if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
+      if (marked) await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: null } }, markedFor(mark)).catch(() => undefined);
       done.changed.push({ id: c.source.id, why: err.code === 'not_found' ? 'deleted meanwhile' : err.message });
       kept.delete(newId);
       await deleteTask(target.dir, newId).catch(() => undefined);
@@ -212,6 +216,15 @@ function unchangedSince(c: CarriedTask): (current: Task) => void {
         mark !== undefined ? `#${was.id} was carried meanwhile` : `#${was.id} changed while it was carried (now ${current.status})`,
         { details: { id: was.id } },
       );
+    }
+  };
+}
+
+/** Refuse (conflict) deleting a source task that is no longer the one this run marked. */
+function markedFor(mark: { list: string; id: string }): (current: Task) => void {
+  return (current) => {
+    if (!sameValue(current.metadata?.carriedTo, mark)) {
+      throw new TasksError('conflict', `#${current.id} changed while it was carried`, { details: { id: current.id } });
     }
   };
 }
