@@ -74,7 +74,18 @@ export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => st
       const edge = d.side === 'blockedBy' ? `#${d.task} waited for #${d.other}` : `#${d.task} blocked #${d.other}`;
       out.push(`${shortId(f.source.list)}: ${edge}, ${d.why === 'missing' ? 'a task no longer there' : d.why}: that edge is not carried`);
     }
-    for (const c of f.changed) out.push(`${shortId(f.source.list)} #${c.id} not carried: ${c.why}; its copy was taken back`);
+    const byWhy = new Map<string, string[]>();
+    for (const c of f.changed) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
+    for (const [why, ids] of byWhy) {
+      const named =
+        ids
+          .slice(0, 10)
+          .map((id) => `#${oneLine(id)}`)
+          .join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+      out.push(
+        `${shortId(f.source.list)} ${named} not carried: ${oneLine(why)}; ${ids.length === 1 ? 'its copy was' : 'their copies were'} taken back`,
+      );
+    }
   }
   return out;
 }

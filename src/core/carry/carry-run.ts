@@ -191,7 +191,7 @@ async function settleSource(
     } catch (err) {
       if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
       if (marked) await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: null } }, markedFor(mark)).catch(() => undefined);
-      done.changed.push({ id: c.source.id, why: err.code === 'not_found' ? 'deleted meanwhile' : err.message });
+      done.changed.push({ id: c.source.id, why: err.code === 'not_found' ? 'deleted while it was carried' : err.message });
       kept.delete(newId);
       await deleteTask(target.dir, newId).catch(() => undefined);
     }
@@ -213,7 +213,7 @@ function unchangedSince(c: CarriedTask): (current: Task) => void {
     if (!same) {
       throw new TasksError(
         'conflict',
-        mark !== undefined ? `#${was.id} was carried meanwhile` : `#${was.id} changed while it was carried (now ${current.status})`,
+        mark !== undefined ? 'carried meanwhile by another run' : `changed while it was carried (now ${current.status})`,
         { details: { id: was.id } },
       );
     }
@@ -224,7 +224,7 @@ function unchangedSince(c: CarriedTask): (current: Task) => void {
 function markedFor(mark: { list: string; id: string }): (current: Task) => void {
   return (current) => {
     if (!sameValue(current.metadata?.carriedTo, mark)) {
-      throw new TasksError('conflict', `#${current.id} changed while it was carried`, { details: { id: current.id } });
+      throw new TasksError('conflict', 'changed while it was carried', { details: { id: current.id } });
     }
   };
 }
