@@ -22,7 +22,7 @@ function stamp(at: number): string {
   return new Date(at).toISOString();
 }
 
-export function renderSnapshotEvent(at: number, list: string, exists: boolean, tasks: readonly Task[]): string {
+export function renderSnapshotEvent(at: number, list: string | null, exists: boolean, tasks: readonly Task[]): string {
   return renderJsonLine({ event: 'snapshot', at: stamp(at), list, exists, tasks });
 }
 
@@ -56,6 +56,8 @@ export interface EndView {
   run?: { result: string | null; isError: boolean | null } | undefined;
   /** --fail-if-stalled: the tasks in progress that stopped changing, and for how long. */
   stalled?: ReadonlyArray<{ id: string; idleMs: number }> | undefined;
+  /** A followed run that stalled: how long it was silent with no task changing. */
+  idleMs?: number | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
 }
@@ -69,6 +71,7 @@ export function renderEndEvent(end: EndView): string {
     ...(end.until === undefined ? {} : { until: end.until, met: Boolean(end.met) }),
     ...(end.run === undefined ? {} : { run: end.run }),
     ...(end.stalled === undefined ? {} : { stalled: end.stalled }),
+    ...(end.idleMs === undefined ? {} : { idleMs: end.idleMs }),
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     exists: end.exists,
     counts: end.counts,

@@ -31,7 +31,7 @@ function freshConfig(): string {
 }
 
 describe('watch --stream: a run read from stdin as it arrives', () => {
-  it('a TodoWrite run: the events follow each snapshot, --until all-completed exits 0 at the last one', async () => {
+  it("a TodoWrite run: the events follow each snapshot, --until all-completed exits 0 at the run's end", async () => {
     const config = freshConfig();
     const r = await watchStdin(config, TODO_RUN, ['--until', 'all-completed']);
     expect(r.code).toBe(0);
@@ -56,13 +56,12 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const end = events.at(-1)!;
     expect(end).toMatchObject({
       event: 'end',
-      reason: 'condition-met',
+      reason: 'run-ended',
       until: 'all-completed',
       met: true,
+      run: { result: 'success', isError: false },
       nudge: { code: 'verification_missing' },
     });
-    // It ended at the last TodoWrite, before the run's result event.
-    expect(end.run).toBeUndefined();
     expect([...replay(events).values()].every((t) => t.status === 'completed')).toBe(true);
   });
 
@@ -98,7 +97,8 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     expect(JSON.parse(waited.stderr)).toMatchObject({
       error: {
         code: 'run_ended',
-        message: "the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending",
+        message:
+          "the run's input ended without a result event: the run did not finish, so all-completed is not met; 3 tasks: 1 done, 1 in progress, 1 pending",
         reason: 'input-ended',
         result: null,
       },
@@ -106,7 +106,7 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const piped = await runFed(config, ['watch', '--stream', '-', '--until', 'all-completed'], cut);
     expect(piped.code).toBe(6);
     expect(piped.stderr).toBe(
-      "error: the run's input ended without a result event before all-completed held; 3 tasks: 1 done, 1 in progress, 1 pending\n",
+      "error: the run's input ended without a result event: the run did not finish, so all-completed is not met; 3 tasks: 1 done, 1 in progress, 1 pending\n",
     );
     expect(parseNdjson(waited.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', until: 'all-completed', met: false });
   });
@@ -118,7 +118,7 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     expect(JSON.parse(r.stderr)).toMatchObject({
       error: {
         code: 'run_ended',
-        message: 'the run ended before task:9:completed held; 3 tasks: 3 done, 0 in progress, 0 pending',
+        message: 'the run ended and task:9:completed did not hold then; 3 tasks: 3 done, 0 in progress, 0 pending',
         reason: 'run-ended',
         result: 'success',
       },
@@ -171,15 +171,15 @@ describe("watch --stream: where the run's list folder exists, its files are watc
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const events = parseNdjson(r.stdout);
+    // The stream's calls did not write these files: at its end the files are what the list is.
     expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', tasks: [{ id: '1', status: 'in_progress' }] });
-    // The stream's own calls did not touch the files: only what the files said is reported.
-    expect(events.filter((e) => e.event === 'created')).toEqual([]);
+    expect([...replay(events).values()].map((t) => [t.id, t.subject, t.status])).toEqual([['1', 'Made by hand', 'in_progress']]);
     expect(snapshotDir(dir)['1.json']).not.toBe(before['1.json']);
   });
 });
 
 describe('watch --stream <file>: a file still being written, followed like tail -f', () => {
-  it('reads what is there, then each line as it is appended, until the result event', async () => {
+  it('reads what is there, then each line as it is appended, until the result event, where --until is judged', async () => {
     const config = freshConfig();
     const file = path.join(config, 'run.jsonl');
     fs.writeFileSync(file, `${TODO_RUN.slice(0, 3).join('\n')}\n`);
@@ -194,7 +194,26 @@ describe('watch --stream <file>: a file still being written, followed like tail 
     const r = await watch.exited;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^note: all 3 tasks are completed/);
-    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true });
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true });
+  });
+
+  it('a file that does not exist yet is waited for, as a list is; the deadline still ends the watch', async () => {
+    const config = freshConfig();
+    const file = path.join(config, 'later.jsonl');
+    const watch = startWatch(config, ['watch', '--stream', 'later.jsonl', '--json', '--until', 'all-completed', '--timeout', '20s']);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(watch.stderr()).toBe('note: waiting for later.jsonl to appear\n');
+    fs.writeFileSync(file, `${TODO_RUN.join('\n')}\n`);
+    const r = await watch.exited;
+    expect(r.code).toBe(0);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true });
+
+    const never = await runAsync(config, ['watch', '--stream', 'never.jsonl', '--json', '--until', 'all-completed', '--timeout', '500ms']);
+    expect(never.code).toBe(124);
+    expect(parseNdjson(never.stdout).map((e) => [e.event, e.list, e.reason])).toEqual([
+      ['snapshot', null, undefined],
+      ['end', undefined, 'timeout'],
+    ]);
   });
 });
 
@@ -275,7 +294,6 @@ describe('watch --session <id>: a TodoWrite session followed by its transcript',
 describe('watch --stream: bad input', () => {
   const config = freshConfig();
   const cases: Array<[string, string[], number, RegExp]> = [
-    ['a file that does not exist', ['watch', '--stream', 'nope.jsonl'], 3, /^error: nope\.jsonl does not exist\n$/],
     ['a folder', ['watch', '--stream', '.'], 2, /^error: \. is a folder, not a stream-json file\n$/],
     [
       '--stream with --session',

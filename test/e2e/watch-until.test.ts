@@ -162,10 +162,11 @@ describe('watch --until and --timeout', () => {
     expect(r.stderr).toBe('error: timed out after 1s before all-completed held; 2 tasks: 0 done, 1 in progress, 1 pending\n');
   });
 
-  it('--timeout alone watches for that long, then exits 124', () => {
+  it('--timeout alone watches for that long: a normal end, exit 0, nothing on stderr', () => {
     const { config } = listWith([t('1')]);
     const r = run(config, ['-l', 'ci', 'watch', '--timeout', '500ms', '--json']);
-    expect(r.code).toBe(124);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
     expect(r.stdout).not.toContain('"until"');
   });

@@ -46,6 +46,7 @@ export class IO {
   /** A person reads stderr: hints, the list choice told in full, questions may be asked. */
   readonly stderrIsTTY: boolean;
   exitCode: number = EXIT.ok;
+  private readerGoneHandler: (() => void) | undefined;
   private flags: () => OutputFlags = () => ({});
   private styleCache: Style | undefined;
 
@@ -121,6 +122,25 @@ export class IO {
   /** A stream that may wait long between writes ends as soon as its reader goes (fd-output.ts). */
   followReader(): () => void {
     return this.streams.stdout.followReader?.() ?? (() => {});
+  }
+
+  /**
+   * A command that must outlive its reader (a watch that reads its input to the end) takes
+   * stdout's reader going away itself; returns the function that gives it back.
+   */
+  onReaderGone(fn: () => void): () => void {
+    this.readerGoneHandler = fn;
+    return () => {
+      if (this.readerGoneHandler === fn) this.readerGoneHandler = undefined;
+    };
+  }
+
+  /** stdout's reader went away: true when the run goes on (a command took it), false when the process should end. */
+  readerWentAway(): boolean {
+    const handler = this.readerGoneHandler;
+    if (!handler) return false;
+    handler();
+    return true;
   }
 
   /** Data, on stdout. */

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
-import { listSessionBusy } from '../../core/progress/stalled-work.js';
-import { FollowedFileFeed, openLineFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
+import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
+import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
@@ -21,8 +21,8 @@ import type { Context } from '../runtime/context.js';
  * todos exist only in its transcript, the transcript.
  */
 export interface WatchTarget {
-  /** The list id shown until the source names its own. */
-  listId: string;
+  /** The list id shown until the source names its own; undefined: not known until the run says. */
+  listId: string | undefined;
   /** The folder of that list (shown while it does not exist). */
   dir: string;
   /** The session whose busy state says whether its work stalls, when known. */
@@ -32,6 +32,11 @@ export interface WatchTarget {
   /** Set for a run: what is read, for people. */
   following?: string | undefined;
   source(handlers: WatchSourceHandlers): WatchSource;
+  /**
+   * A run's input that must be read to its end once the watch has ended (stdin, a FIFO),
+   * so that its writer never meets a closed pipe. Resolves at its end or when `signal` aborts.
+   */
+  drain?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 export function listTarget(ctx: Context, clock: Clock): WatchTarget {
@@ -63,18 +68,19 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
   const configDir = ctx.configDir;
   let watcher: RunWatcher | undefined;
   return {
-    listId: listId ?? '(run)',
+    listId,
     dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
     sessionId: () => watcher?.sessionId,
     listDir: () => watcher?.listDir,
     following: fromStdin ? 'the stream on stdin' : file,
+    drain: (signal) => watcher?.drain(signal) ?? Promise.resolve(),
     source: (handlers) =>
       (watcher = new RunWatcher(
         {
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? new StreamLineFeed(ctx.io.stdin.stream(), h) : openLineFeed(file, h, ctx.cwd)),
+          openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
         },
         handlers,
       )),
@@ -131,11 +137,18 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
             tasks.map((t) => t.id),
           );
     },
+    // Busy counts only while the session's transcript grows: a headless run is busy all its life.
     sessionBusy: () => {
       const session = target.sessionId();
-      if (session !== undefined) return sessionActivity(configDir, session) === 'busy';
+      const now = Date.now();
+      if (session !== undefined) {
+        const index = new SessionIndex(configDir);
+        return sessionActivity(configDir, session) === 'busy' && transcriptWrittenSince(index.transcripts().get(session), now - afterMs);
+      }
+      const listId = target.listId;
+      if (target.following !== undefined || listId === undefined) return undefined;
       // A fresh index: live-session files change while we watch.
-      return target.following === undefined ? listSessionBusy(new SessionIndex(configDir), target.listId) : undefined;
+      return busyAndWriting(new SessionIndex(configDir).sessionsOfList(listId), afterMs, now);
     },
   };
 }

@@ -8,10 +8,11 @@ import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } 
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
+    idleMs: end.idleMs === undefined ? undefined : Math.round(end.idleMs),
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
   };
 }
@@ -27,14 +28,14 @@ export class StreamSink implements WatchSink {
 
   constructor(
     private readonly ctx: Context,
-    private readonly listId: string,
+    private readonly listId: string | undefined,
     private readonly until: string | undefined,
   ) {}
 
   private stopFollowing: (() => void) | undefined;
 
   begin(view: WatchView): void {
-    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
+    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, view.shown));
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
@@ -65,6 +66,10 @@ export class StreamSink implements WatchSink {
 
   warn(message: string): void {
     this.ctx.io.warn(message);
+  }
+
+  note(message: string): void {
+    this.ctx.io.note(renderNote(message));
   }
 
   private tellNudge(view: WatchView): void {
