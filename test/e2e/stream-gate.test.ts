@@ -76,6 +76,19 @@ describe('the gate needs the run to end with the condition holding', () => {
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', met: false, counts: { completed: 1 } });
   });
 
+  it('a whole run in one read: the first state is the run before its first step, every step an event after it', async () => {
+    const config = tempConfig();
+    const s = incremental().create('2', 'Fix').update('2', { status: 'completed' }).end();
+    const r = await runAsync(config, ['watch', '--stream', '-', '--json', '--until', 'all-completed'], {
+      input: `${s.lines.join('\n')}\n`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = parseNdjson(r.stdout);
+    expect(events[0]).toMatchObject({ event: 'snapshot', tasks: [] });
+    expect(events.filter((e) => e.event === 'created').map((e) => e.task?.id)).toEqual(['1', '2']);
+    expect([...replay(events).values()].map((t) => t.status)).toEqual(['completed', 'completed']);
+  });
+
   it('--early needs --stream and --until', async () => {
     const config = tempConfig();
     const r = await runAsync(config, ['-l', 'x', 'watch', '--until', 'all-completed', '--early']);

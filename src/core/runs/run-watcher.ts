@@ -267,7 +267,8 @@ export class RunWatcher implements WatchSource {
       events,
       runActed,
       exists: files ? files.exists : true,
-      snapshot: this.model.shown(),
+      // A copy: the list goes on changing, and the first state is taken in a turn later.
+      snapshot: new Map(this.model.shown()),
       problems: files ? files.problems : [],
     };
   }
