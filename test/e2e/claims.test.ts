@@ -71,15 +71,16 @@ describe('claim', () => {
     }
   });
 
-  it('--next takes the lowest-id ready task; exit 3 when none is ready', () => {
+  it('--next takes the lowest-id ready task; exit 4 when none is ready, 3 when the list does not exist', () => {
     const { config, list } = fixtureConfig();
     expect(run(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
     expect(run(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
     expect(file(list, '5')).toMatchObject({ owner: 'b', status: 'in_progress' });
     const before = snapshotDir(list);
     const none = run(config, ['claim', '--next', '--as', 'c']);
-    expect(none).toMatchObject({ code: 3, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
+    expect(none).toMatchObject({ code: 4, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
     expect(snapshotDir(list)).toEqual(before);
+    expect(run(config, ['-l', 'no-such-list', 'claim', '--next', '--as', 'c']).code).toBe(3);
   });
 
   it('--next --busy-check refuses an agent that already holds a task', () => {
@@ -217,12 +218,12 @@ describe('preconditions', () => {
 });
 
 describe('claim --next --json: one shape for every outcome', () => {
-  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 3', () => {
+  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 4', () => {
     const { config, list } = fixtureConfig();
     for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
     const before = snapshotDir(list);
     const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(4);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
     expect(snapshotDir(list)).toEqual(before);

@@ -12,6 +12,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 
 interface CheckOptions {
   fix?: boolean;
+  strict?: boolean;
   staleAfter: string;
   all?: boolean;
 }
@@ -27,10 +28,13 @@ export function registerCheck(program: Command, ctx: Context): void {
       '1h',
     )
     .option('-a, --all', 'check every list under the config folder')
+    .option('--strict', 'exit 4 on warnings too (owner_gone, stale_claim, verification_missing...), not only on errors')
     .addHelpText(
       'after',
       `
-Exit status: 0 when nothing is found (with --fix: when nothing is left), 4 when something is.
+Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
+(a finished list's verification_missing, an owner whose session is over) are reported
+and exit 0 unless --strict.
 Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
@@ -62,7 +66,7 @@ Examples:
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
-          if (left.length > 0) ctx.io.setExit(EXIT.conflict);
+          if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
           if (!ctx.io.json) printView(ctx, view);
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.

@@ -37,7 +37,8 @@ Checks, in the agents' order: task_not_found (exit 3), already_claimed, already_
 blocked, agent_busy (exit 4). Claiming a task you already own succeeds. Locks: the task
 lock; with --busy-check or --next, the list lock and then the task lock.
 Piped, a success prints the task id; --json prints {"success", "reason", "task"}.
---next exits 3 when no task is ready (reason no_task_ready, task null).
+--next exits 4 when no task is ready (reason no_task_ready, task null); 3 means the
+list does not exist.
 ${PRECONDITION_HELP}
 
 Examples:
@@ -78,7 +79,9 @@ Examples:
 
 function report(ctx: Context, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
   if (!result.success) {
-    const notFound = result.reason === 'task_not_found' || result.reason === 'no_task_ready';
+    // No such task is not found (3); nothing ready is a refusal (4), told apart from a
+    // missing list (3), which a dispatcher must not mistake for "try again later".
+    const notFound = result.reason === 'task_not_found';
     const code = notFound ? EXIT.notFound : EXIT.conflict;
     if (ctx.io.json) {
       // The refusal is the result (the agents' shape), on stdout; the exit status says it failed.

@@ -125,7 +125,8 @@ export function registerWatch(program: Command, ctx: Context): void {
 
       let session: WatchSession | undefined;
       let sink: WatchSink;
-      if (ctx.io.json || !ctx.io.humanLayout) {
+      // A dumb terminal gets the lines a pipe gets: the full-screen view would be escape codes.
+      if (ctx.io.json || !ctx.io.fullScreen) {
         sink = new StreamSink(ctx, target.listId, untilText);
       } else {
         sink = new LiveSink(ctx.io.terminal(), {
@@ -176,7 +177,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       }
       const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs });
       if (verdict) ctx.io.fail(verdict);
-      else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.humanLayout)
+      else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
         ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
       // The verdict is out; a stream's input is read to its end (not after a signal), so the
       // agent upstream never meets a closed pipe and a tee beside it keeps every line.

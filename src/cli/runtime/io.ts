@@ -6,6 +6,8 @@
  * its results and errors here. The worst exit code reported is kept for the caller
  * (main.ts, or an in-process run) to return.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { isTasksError } from '../../core/base/errors.js';
 import { renderErrorJson, renderErrorText } from '../../render/error.js';
 import { decideColor, makeStyle, type Style } from '../../render/style.js';
@@ -52,7 +54,7 @@ export class IO {
 
   constructor(
     private readonly streams: Streams,
-    /** For colour (NO_COLOR, FORCE_COLOR) and width ($COLUMNS) only. */
+    /** For colour (NO_COLOR, FORCE_COLOR), width ($COLUMNS) and what the terminal can do (TERM) only. */
     private readonly env: NodeJS.ProcessEnv,
   ) {
     this.humanLayout = Boolean(streams.stdout.isTTY);
@@ -108,9 +110,22 @@ export class IO {
     return make();
   }
 
-  /** A question can be asked only of a person at a terminal: never of a script or a pipe. */
+  /**
+   * A question can be asked only of a person at a terminal: stdin, stdout and stderr all
+   * terminals. Never of a script, and never when the output is piped or saved
+   * (`tasks delete 3 | tee log`): a script is running it, or nobody would see the question.
+   */
   get canAsk(): boolean {
-    return this.stdin.isTTY && this.stderrIsTTY;
+    return this.stdin.isTTY && this.humanLayout && this.stderrIsTTY;
+  }
+
+  /**
+   * Can stdout's terminal take a full-screen view (cursor moves, the alternate screen)?
+   * Not a dumb one (TERM=dumb, unset or empty: an editor's shell buffer, a serial
+   * console) nor one whose TERM has no terminfo entry where the system keeps them.
+   */
+  get fullScreen(): boolean {
+    return this.humanLayout && knownTerminal(this.env);
   }
 
   /** Ask a person a yes/no question: on stderr, answered on stdin (confirm.ts, loaded only to ask). */
@@ -179,6 +194,21 @@ export class IO {
   setExit(code: number): void {
     this.exitCode = worse(this.exitCode, code);
   }
+}
+
+const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo'];
+
+/** TERM names a terminal that can move its cursor: not dumb, and known to terminfo where terminfo is installed. */
+export function knownTerminal(env: NodeJS.ProcessEnv): boolean {
+  const term = env.TERM;
+  if (term === undefined || term === '' || term === 'dumb') return false;
+  const dirs = [env.TERMINFO, env.HOME && path.join(env.HOME, '.terminfo'), ...TERMINFO_DIRS].filter((d): d is string => Boolean(d));
+  const installed = dirs.filter((d) => fs.existsSync(d));
+  // No terminfo database here (a slim container): trust the name.
+  if (installed.length === 0) return true;
+  const first = term[0] as string;
+  const names = [first, first.charCodeAt(0).toString(16)];
+  return installed.some((d) => names.some((n) => fs.existsSync(path.join(d, n, term))));
 }
 
 function toErrorView(err: unknown) {
