@@ -1,4 +1,5 @@
 import type { ClaimResult } from '../core/claims/claim-apply.js';
+import { formatDuration } from './duration.js';
 import { idRefs } from './refs.js';
 import { oneLine } from './text.js';
 
@@ -61,4 +62,10 @@ export function renderClaimed(result: Extract<ClaimOutcome, { success: true }>, 
 /** `claim --next` passed over a task that looked ready (another agent took it meanwhile, say). */
 export function renderPassedOver(passed: { id: string; reason: string }): string {
   return `passed over task #${passed.id}: ${passed.reason}`;
+}
+
+/** `claim --next --min-age`: ready tasks passed over for being too new. */
+export function renderTooNew(ids: readonly string[], minAgeMs: number): string {
+  const which = ids.map((id) => `#${id}`).join(', ');
+  return `note: passed over ${which}: created less than ${formatDuration(minAgeMs)} ago (--min-age)`;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 
 /** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
@@ -227,5 +227,32 @@ describe('claim --next --json: one shape for every outcome', () => {
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
     expect(snapshotDir(list)).toEqual(before);
+  });
+});
+
+describe('claim --next --min-age: tasks created moments ago are passed over', () => {
+  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'l');
+    const t = (id: string) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(dir, t('1'));
+    const young = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
+    expect(young.code).toBe(4);
+    expect(young.stderr).toBe(
+      'note: passed over #1: created less than 1h 00m ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
+    );
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8'))).not.toHaveProperty('owner');
+    await new Promise((r) => setTimeout(r, 1200));
+    writeTask(dir, t('2'));
+    // #1 is 1.2 s old, #2 brand new: with 1s, #1 is taken.
+    const settled = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1s']);
+    expect(settled).toMatchObject({ code: 0, stdout: '1\n' });
+    const next = run(config, ['-l', 'l', 'claim', '--next', '--as', 'v', '--min-age', '1s']);
+    expect(next.code).toBe(4);
+    expect(next.stderr).toMatch(/^note: passed over #2: created less than 1s ago/);
+    expect(run(config, ['-l', 'l', 'claim', '1', '--as', 'w', '--min-age', '1s'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --min-age goes with --next\n',
+    });
   });
 });

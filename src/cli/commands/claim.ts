@@ -4,8 +4,16 @@ import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { type ClaimOutcome, claimDocument, describeRefusal, renderClaimed, renderPassedOver } from '../../render/claim-result.js';
+import {
+  type ClaimOutcome,
+  claimDocument,
+  describeRefusal,
+  renderClaimed,
+  renderPassedOver,
+  renderTooNew,
+} from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
@@ -16,6 +24,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;
   next?: boolean;
+  minAge?: string;
   busyCheck?: boolean;
   start?: boolean;
 }
@@ -27,6 +36,10 @@ export function registerClaim(program: Command, ctx: Context): void {
     .argument('[id]', 'task id (or --next)')
     .option('--as <agent>', 'the agent (or person) that claims it (required)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
+    .option(
+      '--min-age <duration>',
+      'with --next: pass over tasks created less than this long ago (an agent links blockers a turn after it creates)',
+    )
     .option('--busy-check', 'refuse (agent_busy) if the agent already owns an unfinished task')
     .option('--start', 'also set status in_progress, in the same locked write');
   addPreconditionOptions(addNotifyOption(cmd))
@@ -45,6 +58,7 @@ Examples:
   tasks claim 4 --as alice
   tasks claim 4 --as alice --start --busy-check
   id=$(tasks claim --next --as worker-1 --start) && echo "working on #$id"
+  tasks claim --next --as worker-1 --min-age 30s   leave tasks an agent may still be linking
   tasks claim 4 --as bob --json | jq -r .reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
@@ -54,15 +68,25 @@ Examples:
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
       const pre = preconditionsFrom(opts, ctx);
       if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
+      if (opts.minAge !== undefined && !opts.next) throw usage('--min-age goes with --next');
+      const minAgeMs = opts.minAge === undefined ? undefined : parseDuration('--min-age', opts.minAge);
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
       const choice = ctx.list(true);
       const { dir } = choice;
+      let tooNew: string[] = [];
       const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {
         let outcome: ClaimOutcome;
         if (id === undefined) {
-          const next = await claimNext(dir, agent, request);
+          const next = await claimNext(dir, agent, {
+            ...request,
+            minAgeMs,
+            now: Date.now(),
+            onTooNew: (ids) => {
+              tooNew = ids;
+            },
+          });
           if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p));
           outcome = next ?? { success: false, reason: 'no_task_ready' };
         } else {
@@ -73,6 +97,7 @@ Examples:
       });
       if (claimed === undefined) return;
       const result = claimed;
+      if (tooNew.length > 0) ctx.io.note(renderTooNew(tooNew, minAgeMs ?? 0));
       report(ctx, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
     });
 }
