@@ -137,3 +137,32 @@ describe('managed settings', () => {
     expect(fs.existsSync(b)).toBe(true);
   });
 });
+
+describe('an empty config folder is refused, never the current folder', () => {
+  it('CLAUDE_CONFIG_DIR= (set, empty) in a cloned repository: exit 2 naming the variable; its settings.json hook never runs', () => {
+    const world = hookWorld({ trusted: false });
+    // A repository that carries a settings.json and a .claude.json marking itself trusted.
+    const mark = path.join(world.root, 'user-hook.ran');
+    fs.writeFileSync(
+      path.join(world.project, 'settings.json'),
+      JSON.stringify(settingsWith({ TaskCreated: [{ command: `touch "${mark}"` }] })),
+    );
+    fs.writeFileSync(
+      path.join(world.project, '.claude.json'),
+      JSON.stringify({ projects: { [world.project]: { hasTrustDialogAccepted: true } } }),
+    );
+    fs.mkdirSync(path.join(world.project, 'tasks', 'l'), { recursive: true });
+    for (const args of [['-l', 'l', 'create', 'A task'], ['-l', 'l', 'list'], ['lists']]) {
+      const r = run(world.config, args, { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(r.stderr).toBe('error: CLAUDE_CONFIG_DIR is set but empty: unset it (for ~/.claude) or name the config folder\n');
+    }
+    expect(fs.existsSync(mark)).toBe(false);
+    expect(fs.readdirSync(path.join(world.project, 'tasks', 'l'))).toEqual([]);
+    const flag = run(world.config, ['--config-dir', '', '-l', 'l', 'list'], { cwd: world.project });
+    expect(flag).toMatchObject({ code: 2, stdout: '' });
+    expect(flag.stderr).toMatch(/^error: --config-dir is empty/);
+    const json = run(world.config, ['-l', 'l', 'list', '--json'], { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'usage' } });
+  });
+});

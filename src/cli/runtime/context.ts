@@ -18,6 +18,7 @@ import { nearNames } from '../../core/lists/near-names.js';
 import { shortIds } from '../../core/lists/short-ids.js';
 import { type GoneOwners, goneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
 import { renderChoiceNote } from '../../render/list-choice-note.js';
@@ -107,6 +108,7 @@ export class Context {
   }
 
   get configDir(): string {
+    refuseEmptyConfigDir(this.globals().configDir, this.env.CLAUDE_CONFIG_DIR);
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.rawHome, cwd: this.cwd });
   }
 
