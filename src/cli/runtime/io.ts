@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTasksError } from '../../core/base/errors.js';
-import { renderErrorJson, renderErrorText } from '../../render/error.js';
+import { renderErrorJson, renderErrorText, renderNoticeJson } from '../../render/error.js';
 import { decideColor, makeStyle, type Style } from '../../render/style.js';
 import { oneLine } from '../../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
@@ -173,14 +173,28 @@ export class IO {
     this.streams.stderr.write(text);
   }
 
-  /** Messages, warnings and progress, on stderr. */
-  note(text: string): void {
+  /**
+   * Messages and progress, on stderr; with --json, one object `{"note": {code, message,
+   * ...facts}}` per note, so that stderr holds JSON lines only.
+   */
+  note(text: string, code = 'note', facts?: Record<string, unknown>): void {
+    if (this.json) {
+      this.writeErr(`${renderNoticeJson('note', code, stripNotePrefix(text), facts)}\n`);
+      return;
+    }
     this.writeErr(`${text}\n`);
   }
 
-  /** Warnings often quote file names and parse errors: shown without control characters. */
-  warn(text: string): void {
-    this.note(`${this.errStyle.yellow('warning:')} ${oneLine(text)}`);
+  /**
+   * Warnings often quote file names and parse errors: shown without control characters;
+   * with --json, `{"warning": {code, message, ...facts}}`.
+   */
+  warn(text: string, code = 'warning', facts?: Record<string, unknown>): void {
+    if (this.json) {
+      this.writeErr(`${renderNoticeJson('warning', code, oneLine(text), facts)}\n`);
+      return;
+    }
+    this.writeErr(`${this.errStyle.yellow('warning:')} ${oneLine(text)}\n`);
   }
 
   /** Print an error (JSON with --json) and record its exit code; the batch goes on. */
@@ -194,6 +208,11 @@ export class IO {
   setExit(code: number): void {
     this.exitCode = worse(this.exitCode, code);
   }
+}
+
+/** A note's own "note: " prefix is the JSON key's job. */
+function stripNotePrefix(text: string): string {
+  return text.startsWith('note: ') ? text.slice(6) : text;
 }
 
 const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo'];
