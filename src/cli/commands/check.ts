@@ -7,6 +7,7 @@ import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
 import { parseDurationOrOff } from '../flags/duration-flags.js';
+import { BatchErrors } from '../runtime/batch-errors.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 
@@ -56,8 +57,11 @@ Examples:
         ? // Folder names as they are: one agents cannot address is still worth checking.
           listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }))
         : [ctx.list(Boolean(opts.fix))]; // --fix writes: with several lists, name one
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
+      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const views: CheckView[] = [];
+      const docs: Array<Record<string, unknown>> = [];
+      const checkedAt = new Date().toISOString();
+      const errors = new BatchErrors(ctx.io, 'list');
       for (const target of targets) {
         try {
           const gone = ctx.goneOwners(target.id);
@@ -65,19 +69,18 @@ Examples:
           const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
+          docs.push(checkJson(view, checkedAt));
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
           if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
           if (!ctx.io.json) printView(ctx, view);
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
-          ctx.io.fail(err);
+          if (!opts.all) throw err;
+          docs.push({ list: target.id, ok: false, error: errors.item(target.id, err) });
         }
       }
-      if (ctx.io.json && (opts.all || views.length > 0)) {
-        const checkedAt = new Date().toISOString();
-        const docs = views.map((v) => checkJson(v, checkedAt));
-        ctx.io.out(renderJson(opts.all ? docs : docs[0]));
-      }
+      if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
+      errors.summarize(targets.length);
     });
 }
 
@@ -87,5 +90,5 @@ function printView(ctx: Context, view: CheckView): void {
   if (body !== '') ctx.io.out(body);
   const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle);
   if (ctx.io.humanLayout) ctx.io.out(summary);
-  else ctx.io.note(summary);
+  else ctx.io.note(summary, 'summary');
 }

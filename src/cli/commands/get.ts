@@ -5,10 +5,12 @@ import { readTimeline } from '../../core/history/timeline.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
+import { taskJson } from '../../render/task-json.js';
 import type { Context } from '../runtime/context.js';
 
 export function registerGet(program: Command, ctx: Context): void {
@@ -22,7 +24,7 @@ export function registerGet(program: Command, ctx: Context): void {
       const { id: listId, dir } = ctx.list(false);
       const task = getTask(dir, id);
       if (ctx.io.json) {
-        ctx.io.out(renderJson(task));
+        ctx.io.out(renderJson(taskJson(task, taskFileTimes(dir, [id]).get(id))));
         return;
       }
       // Only the tasks it names, to show their subjects and states: a 10,000-task list

@@ -37,6 +37,7 @@ Examples:
         recorded.already
           ? `${recorded.folder} is trusted already (${recorded.configFile}); nothing written`
           : `trusted ${recorded.folder}: its project hooks now run (recorded in ${recorded.configFile})`,
+        'trusted',
       );
     });
 }

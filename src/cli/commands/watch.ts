@@ -5,6 +5,7 @@ import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
+import { countsJson } from '../../render/task-json.js';
 import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
@@ -120,7 +121,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       const watchedDir = target.listDir();
       if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
         // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
-        ctx.io.warn(renderTaskNotYet(until.id, until.status));
+        ctx.io.warn(renderTaskNotYet(until.id, until.status), 'task_not_yet', { id: until.id });
       }
 
       let session: WatchSession | undefined;
@@ -178,7 +179,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs });
       if (verdict) ctx.io.fail(verdict);
       else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
-        ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle));
+        ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
       // The verdict is out; a stream's input is read to its end (not after a signal), so the
       // agent upstream never meets a closed pipe and a tee beside it keeps every line.
       if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
@@ -194,16 +195,17 @@ async function drainInput(target: WatchTarget): Promise<void> {
 /** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
 function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined; timeoutMs: number | undefined }): TasksError | undefined {
   const { untilText } = opts;
-  const counts = countTasks(outcome.view.shown, outcome.view.index);
+  const listCounts = countTasks(outcome.view.shown, outcome.view.index);
+  const counts = countsJson(listCounts);
   // Without --until, a deadline is just how long to watch.
   if (outcome.reason === 'timeout' && untilText !== undefined) {
-    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, counts), {
+    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
       details: { until: untilText, counts },
     });
   }
   if (outcome.reason === 'stalled') {
     const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, counts, outcome.idleMs), {
+    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
       hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
       details: {
         stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -213,10 +215,10 @@ function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined;
     });
   }
   if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
-    return new TasksError('interrupted', watchEndMessage.stopped(untilText, counts));
+    return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
   }
   if (outcome.run && untilText !== undefined && !outcome.met) {
-    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, counts), {
+    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
       details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
     });
   }

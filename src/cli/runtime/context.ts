@@ -196,7 +196,7 @@ export class Context {
       const known = shortIds([...new Set([...listIds(this.configDir), choice.id])]);
       const short = (id: string) => known.get(id) ?? id;
       const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.io.noteColumns, short });
-      if (note !== undefined) this.io.note(oneLine(note));
+      if (note !== undefined) this.io.note(oneLine(note), 'list_chosen', { list: choice.id, how: choice.how });
     }
     if (!choice.exists) this.missingList(choice, opts);
     return choice;
@@ -226,7 +226,7 @@ export class Context {
     const stop = onTaskWrite((write) => {
       if (write.listDir !== choice.dir) return;
       stop();
-      this.io.note(oneLine(`new list "${choice.id}"`));
+      this.io.note(oneLine(`new list "${choice.id}"`), 'list_created', { list: choice.id });
     });
     this.subscriptions.push(stop);
   }

@@ -102,7 +102,7 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
   const transcript = index.transcripts().get(sessionId);
   if (transcript === undefined) return undefined;
   const configDir = ctx.configDir;
-  ctx.io.note(renderFollowingTranscript(sessionId, transcript));
+  ctx.io.note(renderFollowingTranscript(sessionId, transcript), 'following_transcript', { sessionId, transcript });
   return {
     listId: sessionId,
     dir: listDirOf(configDir, sessionId),

@@ -4,6 +4,7 @@ import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
+import { countsJson, tasksJson } from '../../render/task-json.js';
 import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../render/watch-events.js';
 import type { Context } from '../runtime/context.js';
 
@@ -33,9 +34,12 @@ export class StreamSink implements WatchSink {
   ) {}
 
   private stopFollowing: (() => void) | undefined;
+  /** The change times of the last view: a deleted task keeps its own. */
+  private lastTimes: ReadonlyMap<string, number> = new Map();
 
   begin(view: WatchView): void {
-    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, view.shown));
+    this.lastTimes = view.times;
+    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, tasksJson(view.shown, view.times)));
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
@@ -43,7 +47,9 @@ export class StreamSink implements WatchSink {
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
-    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e));
+    const before = this.lastTimes;
+    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e, (id) => view.times.get(id) ?? before.get(id)));
+    this.lastTimes = view.times;
     this.warnProblems(view.problems);
     this.tellNudge(view);
   }
@@ -57,23 +63,23 @@ export class StreamSink implements WatchSink {
         until: this.until,
         met: end.met,
         exists: view.exists,
-        counts: countTasks(view.shown, view.index),
-        tasks: view.shown,
+        counts: countsJson(countTasks(view.shown, view.index)),
+        tasks: tasksJson(view.shown, view.times),
         ...endExtras(view, end),
       }),
     );
   }
 
   warn(message: string): void {
-    this.ctx.io.warn(message);
+    this.ctx.io.warn(message, 'watch_warning');
   }
 
   note(message: string): void {
-    this.ctx.io.note(renderNote(message));
+    this.ctx.io.note(renderNote(message), 'watch_note');
   }
 
   private tellNudge(view: WatchView): void {
-    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message));
+    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message), view.nudge.code);
     this.nudged = view.nudge !== undefined;
   }
 
@@ -81,7 +87,7 @@ export class StreamSink implements WatchSink {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);
-      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p));
+      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p), 'file_skipped', { file: p.file, reason: p.reason });
     }
     this.warned = now;
   }

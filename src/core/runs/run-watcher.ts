@@ -54,6 +54,8 @@ export class RunWatcher implements WatchSource {
   private reconcileTimer: NodeJS.Timeout | undefined;
   /** Events of the lines read since the last update, in order. */
   private pending: ChangeEvent[] = [];
+  /** When each task last changed: when the run changed it, or its file's mtime once the files agree. */
+  private readonly times = new Map<string, number>();
   private pendingActed = false;
   private started = false;
   /** The run is known (its first event read): the first state is given at the end of this chunk. */
@@ -144,6 +146,7 @@ export class RunWatcher implements WatchSource {
     const effect = this.model.apply(value as Record<string, unknown>, line);
     if (effect.warning !== undefined) this.handlers.onWarning?.(`line ${line}: ${effect.warning}`);
     this.pending.push(...effect.events);
+    this.stamp(effect.events, this.opts.clock.now());
     if (effect.acted) this.pendingActed = true;
     if (!this.started) {
       // A stream opens with its `system` event; a transcript's session is known already.
@@ -217,6 +220,7 @@ export class RunWatcher implements WatchSource {
     if (initial) {
       this.filesLatest = first;
       this.model.adoptFiles(first.snapshot);
+      this.takeFileTimes(first);
     } else this.onFiles(first);
   }
 
@@ -231,6 +235,7 @@ export class RunWatcher implements WatchSource {
     const differs = this.model.reconcileWouldChange(update.snapshot);
     if (!differs) {
       this.model.reconcile(update.snapshot);
+      this.takeFileTimes(update);
       if (update.problems.length > 0 || update.events.length === 0) this.handlers.onUpdate(this.update([], false));
       return;
     }
@@ -247,6 +252,7 @@ export class RunWatcher implements WatchSource {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     this.reconcileTimer = undefined;
     this.pending.push(...this.model.reconcile(this.filesLatest.snapshot));
+    this.takeFileTimes(this.filesLatest);
     this.publish(true);
   }
 
@@ -269,8 +275,23 @@ export class RunWatcher implements WatchSource {
       exists: files ? files.exists : true,
       // A copy: the list goes on changing, and the first state is taken in a turn later.
       snapshot: new Map(this.model.shown()),
+      times: new Map(this.times),
       problems: files ? files.problems : [],
     };
+  }
+
+  /** The run's own steps: each task changed now. */
+  private stamp(events: readonly ChangeEvent[], at: number): void {
+    for (const e of events) {
+      if (e.type === 'list-cleared') this.times.clear();
+      else if (e.type === 'deleted') this.times.delete(e.task.id);
+      else this.times.set(e.task.id, at);
+    }
+  }
+
+  /** Where the files agree, their mtimes are the change times. */
+  private takeFileTimes(files: WatchUpdate): void {
+    for (const [id, at] of files.times ?? []) this.times.set(id, at);
   }
 
   private endRun(end: RunEnd): void {

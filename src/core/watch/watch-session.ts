@@ -32,6 +32,8 @@ export interface WatchView {
   index: TaskIndex;
   /** The tasks that pass the filters, id order. */
   shown: Task[];
+  /** When each task last changed (ms), where known. */
+  times: ReadonlyMap<string, number>;
   problems: FileProblem[];
   /** Every task completed, three or more, none a verification step. */
   nudge?: VerificationNudge | undefined;
@@ -123,6 +125,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
     all,
     index,
     shown: filterTasks(all, filter, index),
+    times: update.times ?? new Map(),
     problems: update.problems,
     nudge: verificationNudge(all),
   };

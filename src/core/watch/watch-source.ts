@@ -42,6 +42,8 @@ export interface WatchUpdate {
   runActed?: boolean | undefined;
   exists: boolean;
   snapshot: TaskSnapshot;
+  /** When each task last changed (ms): its file's mtime, or when a followed run changed it. */
+  times?: ReadonlyMap<string, number> | undefined;
   /** Files that stayed unreadable; their last good version stays in the snapshot. */
   problems: FileProblem[];
 }
