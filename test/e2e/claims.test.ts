@@ -30,11 +30,11 @@ describe('claim', () => {
     );
   });
 
-  it('--start sets in_progress in the same write; --json prints {success, task}', () => {
+  it('--start sets in_progress in the same write; --json prints the claimed task, as every change prints its task', () => {
     const { config, list } = fixtureConfig();
     const r = run(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ success: true, task: file(list, '5') });
+    expect(JSON.parse(r.stdout)).toEqual({ ...file(list, '5'), updatedAt: expect.any(String) });
     expect(file(list, '5')).toMatchObject({ owner: 'amy', status: 'in_progress' });
   });
 
@@ -45,7 +45,7 @@ describe('claim', () => {
     expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
   });
 
-  it("each refusal: its reason, exit 4 (3 for task_not_found), the agents' JSON shape", () => {
+  it("each refusal: an error with the agents' reason, exit 4 (3 for task_not_found), the task among its facts", () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'mine', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] });
     writeTask(list, { id: '7', subject: 'done', description: '', status: 'completed', blocks: [], blockedBy: [] });
@@ -61,8 +61,13 @@ describe('claim', () => {
       const before = snapshotDir(list);
       const json = run(config, [...args, '--json']);
       expect(json.code, args.join(' ')).toBe(code);
-      expect(json.stderr).toBe('');
-      expect(JSON.parse(json.stdout)).toEqual({ success: false, reason, ...rest });
+      expect(json.stdout).toBe('');
+      const facts = Object.fromEntries(
+        Object.entries(rest).map(([k, v]) => [k, k === 'task' && v !== null ? { ...(v as object), updatedAt: expect.any(String) } : v]),
+      );
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: expect.objectContaining({ code: code === 3 ? 'not_found' : 'conflict', reason, ...facts }),
+      });
       const text = run(config, args);
       expect(text.code).toBe(code);
       expect(text.stdout).toBe('');
@@ -89,7 +94,7 @@ describe('claim', () => {
     const before = snapshotDir(list);
     const r = run(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] });
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] } });
     expect(snapshotDir(list)).toEqual(before);
   });
 
@@ -145,7 +150,8 @@ describe('release', () => {
       ['2', 'w', 'in_progress'],
       ['5', 'w', 'pending'],
     ]);
-    expect(released[0]!.task).toEqual(file(list, '2'));
+    expect(released[0]!.task).toEqual({ ...file(list, '2'), updatedAt: expect.any(String) });
+    expect(released.every((x) => x.ok === true)).toBe(true);
     expect(file(list, '5')).not.toHaveProperty('owner');
     expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
     expect(run(config, ['release', '--owner', 'w'])).toMatchObject({
@@ -217,15 +223,15 @@ describe('preconditions', () => {
   });
 });
 
-describe('claim --next --json: one shape for every outcome', () => {
-  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 4', () => {
+describe('claim --next --json: a refusal is an error', () => {
+  it('nothing ready: {"error": {"code": "conflict", "reason": "no_task_ready", "task": null}} on stderr, exit 4', () => {
     const { config, list } = fixtureConfig();
     for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
     const before = snapshotDir(list);
     const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'no_task_ready', task: null } });
     expect(snapshotDir(list)).toEqual(before);
   });
 });
