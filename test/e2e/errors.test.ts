@@ -69,7 +69,10 @@ describe('bad input', () => {
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((t: { id: string }) => t.id)).toEqual(['1', '2', '4', '5']);
     // With --json, each skipped file is a warning object with its code and facts.
-    const warnings = listed.stderr.trim().split('\n').map((l) => (JSON.parse(l) as { warning: Record<string, string> }).warning);
+    const warnings = listed.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { warning: Record<string, string> }).warning);
     expect(warnings).toEqual([
       expect.objectContaining({ code: 'file_skipped', file: '7.json', message: expect.stringMatching(/^skipped 7\.json: not valid JSON/) }),
       expect.objectContaining({ code: 'file_skipped', file: '8.json', reason: 'owner: Expected string, received null' }),

@@ -45,7 +45,10 @@ describe('export', () => {
   it('json and jsonl: the tasks as stored; --json means json', async () => {
     const { config, list } = fixtureConfig();
     // As stored, with each file's change time.
-    const stored = ['1', '2', '4', '5'].map((id) => ({ ...(readJson(path.join(list, `${id}.json`)) as object), updatedAt: expect.any(String) }));
+    const stored = ['1', '2', '4', '5'].map((id) => ({
+      ...(readJson(path.join(list, `${id}.json`)) as object),
+      updatedAt: expect.any(String),
+    }));
     expect(JSON.parse((await runInProcess(config, ['export', '--format', 'json'])).stdout)).toEqual(stored);
     expect(JSON.parse((await runInProcess(config, ['export', '--json'])).stdout)).toEqual(stored);
     const lines = (await runInProcess(config, ['export', '-f', 'jsonl'])).stdout;
@@ -151,7 +154,9 @@ describe('round trips', () => {
     const source = JSON.parse(exported) as FileTask[];
     const r = await runInProcess(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stderr.split('\n')[0] as string)).toMatchObject({ note: { code: 'import_detected', message: 'detected tasks: 4 tasks (a JSON array)' } });
+    expect(JSON.parse(r.stderr.split('\n')[0] as string)).toMatchObject({
+      note: { code: 'import_detected', message: 'detected tasks: 4 tasks (a JSON array)' },
+    });
     const created = JSON.parse(r.stdout).created as FileTask[];
     expect(created.map((t) => t.id)).toEqual(['1', '2', '3', '4']);
     // Blockers are created first: 5 ("Write changelog") now blocks 4, so it gets the lower new id.

@@ -551,10 +551,9 @@ describe('a symlinked list folder', () => {
     expect(run(config, ['-l', 'linked', 'update', '1', '--owner', 'me']).code).toBe(0);
     expect(fs.readdirSync(real).sort()).toEqual(['.lock', '.tasks-journal.jsonl', '1.json']); // no lock left, none elsewhere
     const lists = run(config, ['lists', '--json']);
-    expect((JSON.parse(lists.stdout) as Array<{ id: string; counts: { total: number } }>).map((l) => [l.id, l.counts.total])).toContainEqual([
-      'linked',
-      1,
-    ]);
+    expect(
+      (JSON.parse(lists.stdout) as Array<{ id: string; counts: { total: number } }>).map((l) => [l.id, l.counts.total]),
+    ).toContainEqual(['linked', 1]);
     expect(run(config, ['-l', 'linked', 'check']).code).toBe(0);
   });
 });

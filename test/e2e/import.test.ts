@@ -32,7 +32,9 @@ describe('import from the real samples', () => {
     const config = tempConfig();
     const first = run(config, ['-l', 'work', 'import', sample('transcript-todowrite-v1.jsonl'), '--json']);
     expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/^\{"note":\{"code":"import_detected","message":"detected transcript: the last TodoWrite snapshot, line 23 \(3 todos/);
+    expect(first.stderr).toMatch(
+      /^\{"note":\{"code":"import_detected","message":"detected transcript: the last TodoWrite snapshot, line 23 \(3 todos/,
+    );
     const report = JSON.parse(first.stdout);
     expect(report).toMatchObject({ list: 'work', format: 'transcript', skipped: [], updated: [], warnings: [] });
     expect(report).not.toHaveProperty('dryRun');

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baseEnv, BIN, readJson, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, readJson, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 /** Defects a hostile review found in sessions and history; each test failed before its fix. */

@@ -90,7 +90,9 @@ describe('list choice by project', () => {
     expect(stderrText(inMine.stderr)).toBe('using list 2d483082 (ended session "fix the login bug", ~/work/myproj, active 20 min ago)\n');
     const inOther = inDir(w, other, ['list', '--json']);
     expect(JSON.parse(inOther.stdout)).toHaveLength(3);
-    expect(stderrText(inOther.stderr)).toMatch(/^using list 7c1e2f30 \(ended session "write the docs", ~\/work\/other, active 1 min ago\)\n$/);
+    expect(stderrText(inOther.stderr)).toMatch(
+      /^using list 7c1e2f30 \(ended session "write the docs", ~\/work\/other, active 1 min ago\)\n$/,
+    );
     // A subdirectory uses the nearest ancestor with sessions.
     const deep = w.dir('work/myproj/src/auth');
     expect(JSON.parse(inDir(w, deep, ['list', '--json']).stdout)).toHaveLength(2);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runFed } from '../helpers/feed.js';
 import { parseNdjson, replay } from '../helpers/replay.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
@@ -36,9 +36,13 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const r = await watchStdin(config, TODO_RUN, ['--until', 'all-completed']);
     expect(r.code).toBe(0);
     // Three todos closed, none a verification step: Claude Code's nudge, once.
-    expect(r.stderr).toBe(
-      'note: all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done\n',
-    );
+    expect(JSON.parse(r.stderr)).toEqual({
+      note: {
+        code: 'verification_missing',
+        message:
+          'all 3 tasks are completed and none is a verification step: verify the work (run the tests, check the result) before reporting done',
+      },
+    });
     const events = parseNdjson(r.stdout);
     expect(events[0]).toMatchObject({ event: 'snapshot', list: sessionOf(TODO_RUN), exists: true, tasks: [] });
     expect(events.slice(1, 4).map((e) => [e.event, e.task?.id, e.task?.subject, e.task?.status])).toEqual([
@@ -138,7 +142,9 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
     const broken = [...TODO_RUN.slice(0, 2), '{"type": "assist', '[1, 2]', '', ...TODO_RUN.slice(2)];
     const r = await watchStdin(config, broken);
     expect(r.code).toBe(0);
-    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    const warnings = stderrText(r.stderr)
+      .split('\n')
+      .filter((l) => l.startsWith('warning:'));
     expect(warnings).toEqual([
       expect.stringMatching(/^warning: line 3 is not JSON \(.+\): skipped$/),
       'warning: line 4 is not a JSON object: skipped',
@@ -193,7 +199,7 @@ describe('watch --stream <file>: a file still being written, followed like tail 
     }
     const r = await watch.exited;
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^note: all 3 tasks are completed/);
+    expect(stderrText(r.stderr)).toMatch(/^all 3 tasks are completed/);
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true });
   });
 
@@ -202,7 +208,7 @@ describe('watch --stream <file>: a file still being written, followed like tail 
     const file = path.join(config, 'later.jsonl');
     const watch = startWatch(config, ['watch', '--stream', 'later.jsonl', '--json', '--until', 'all-completed', '--timeout', '20s']);
     await new Promise((r) => setTimeout(r, 600));
-    expect(watch.stderr()).toBe('note: waiting for later.jsonl to appear\n');
+    expect(JSON.parse(watch.stderr())).toEqual({ note: { code: 'waiting_for_stream', message: 'waiting for later.jsonl to appear' } });
     fs.writeFileSync(file, `${TODO_RUN.join('\n')}\n`);
     const r = await watch.exited;
     expect(r.code).toBe(0);
@@ -226,7 +232,7 @@ describe('watch --session <id>: a TodoWrite session followed by its transcript',
     writeTranscript(config, { sessionId: SESSION, cwd, prompt: 'refactor auth' });
     const r = await runAsync(config, ['watch', '--session', SESSION.slice(0, 8), '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
+    expect(stderrText(r.stderr)).toBe(
       `following the transcript of session 5b1f6a2e (it has no task list; its todos are in ${path.join(config, 'projects', projectFolder(cwd), `${SESSION}.jsonl`)})\n`,
     );
     const events = parseNdjson(r.stdout);

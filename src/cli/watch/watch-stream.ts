@@ -75,7 +75,8 @@ export class StreamSink implements WatchSink {
   }
 
   note(message: string): void {
-    this.ctx.io.note(renderNote(message), 'watch_note');
+    // The one note a source gives: a --stream file waited for.
+    this.ctx.io.note(renderNote(message), 'waiting_for_stream');
   }
 
   private tellNudge(view: WatchView): void {
