@@ -177,7 +177,7 @@ describe('the README gate, with the real Claude Code', () => {
     expect(open.code).toBe(6);
     const first = events(open.stdout)[0];
     expect(first).toMatchObject({ event: 'snapshot', list: 'nightly', tasks: [{ id: '1' }, { id: '2' }, { id: '3' }] });
-    expect(endOf(open.stdout)).toMatchObject({ reason: 'run-ended', met: false, counts: { total: 4, in_progress: 1 } });
+    expect(endOf(open.stdout)).toMatchObject({ reason: 'run-ended', met: false, counts: { total: 4, inProgress: 1 } });
 
     const done = await runGate({
       config,

@@ -99,7 +99,9 @@ describe('the real Claude Code: watch --stream follows its runs', () => {
     expect(fs.existsSync(path.join(config, 'tasks', run.stream.sessionId as string))).toBe(false);
 
     const r = await feedWatch(config, run.stdout, ['--until', 'all-completed']);
-    expect(r.stderr).toMatch(/^note: all 3 tasks are completed and none is a verification step/m);
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      note: { code: 'verification_missing', message: expect.stringMatching(/^all 3 tasks are completed and none is a verification step/) },
+    });
     expect(r.code).toBe(0);
     const events = parseNdjson(r.stdout);
     expect(events[0]).toMatchObject({ event: 'snapshot', list: run.stream.sessionId, tasks: [] });
