@@ -33,7 +33,7 @@ export interface RunOptions {
  * overlap in one process: the write events a journal records are the process's.
  */
 export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
-  const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd() });
+  const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd(), argv });
   let journal: { stop: () => void; flush: () => void } | undefined;
   const stopJournal = (): void => {
     journal?.stop();
@@ -54,6 +54,7 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
     program.hook('preAction', (_root, command) => {
       journal = recordChanges(ctx, command);
       ctx.flushJournal = journal.flush;
+      ctx.stopJournal = stopJournal;
     });
     await program.parseAsync([...argv]);
   } catch (err) {

@@ -1,5 +1,5 @@
 import type { EventChange, TimelineEvent, Who } from '../core/history/timeline.js';
-import { ago } from './lists-table.js';
+import { ago } from './elapsed.js';
 import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 

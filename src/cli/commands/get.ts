@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { readTimeline } from '../../core/history/timeline.js';
+import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
@@ -21,10 +22,16 @@ export function registerGet(program: Command, ctx: Context): void {
     .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
     .action((rawId: string) => {
       const id = parseTaskId(rawId);
-      const { id: listId, dir } = ctx.list(false);
-      const task = getTask(dir, id);
+      const choice = ctx.list(false, { todos: true });
+      const { id: listId, dir } = choice;
+      const real = choice.exists && choice.todos === undefined;
+      const task = real ? getTask(dir, id) : getChosen(choice, id);
       if (ctx.io.json) {
         ctx.io.out(renderJson(taskJson(task, taskFileTimes(dir, [id]).get(id))));
+        return;
+      }
+      if (!real) {
+        ctx.io.out(renderTaskDetail(task, indexTasks(readChosen(choice).tasks), ctx.io.style, undefined));
         return;
       }
       // Only the tasks it names, to show their subjects and states: a 10,000-task list

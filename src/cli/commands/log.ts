@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { gapsOf, readTimeline } from '../../core/history/timeline.js';
+import { readChosen } from '../../core/lists/chosen-tasks.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { readList, readTasks } from '../../core/store/list-read.js';
+import { readTasks } from '../../core/store/list-read.js';
 import { renderJournalDamage, renderLogLines, renderLogNotes } from '../../render/log-lines.js';
 import { PLAIN } from '../../render/style.js';
 import { parseDuration } from '../flags/duration-flags.js';
@@ -43,8 +44,9 @@ Examples:
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
       const since = opts.since === undefined ? undefined : Date.now() - parseDuration('--since', opts.since);
       const limit = parsePositiveInt('--limit', opts.limit);
-      const { id: listId, dir } = ctx.list(false);
-      const timeline = readTimeline(dir, { index: ctx.sessions, listId, task });
+      const choice = ctx.list(false);
+      const { id: listId, dir } = choice;
+      const timeline = readTimeline(dir, { index: ctx.sessions, listId, task, deep: true });
       for (const d of timeline.damaged) ctx.io.warn(renderJournalDamage(d));
       if (task !== undefined && timeline.events.length === 0 && readTasks(dir, [task]).length === 0) {
         throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
@@ -56,7 +58,7 @@ Examples:
         if (events.length > 0) ctx.io.out(events.map((e) => JSON.stringify(e)).join('\n'));
         return;
       }
-      const tasks = readList(dir).tasks.filter((t) => task === undefined || t.id === task);
+      const tasks = readChosen(choice).tasks.filter((t) => task === undefined || t.id === task);
       const gaps = gapsOf(timeline.events, tasks);
       for (const n of renderLogNotes({ task, first: timeline.events[0], transcripts: timeline.transcripts, gaps })) ctx.io.note(n);
       if (events.length > 0) ctx.io.out(renderLogLines(events, ctx.io.humanLayout ? ctx.io.style : PLAIN));

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { journalPath } from '../../core/history/journal.js';
-import { applyUndo, planLastUndo } from '../../core/history/undo-plan.js';
-import { withOwnFileLock } from '../../core/locks/locks.js';
+import { undoLast } from '../../core/history/undo-plan.js';
 import { taskPath } from '../../core/store/paths.js';
 import { readTaskFile } from '../../core/store/task-file.js';
 import { renderJson } from '../../render/json.js';
@@ -31,21 +29,16 @@ Examples:
   tasks undo --json | jq '.steps'`,
     )
     .action(async (opts: UndoOptions) => {
-      const { dir } = ctx.list(true);
+      const { dir } = ctx.list(true, { dryRun: opts.dryRun });
       const current = (id: string) => {
         const read = readTaskFile(taskPath(dir, id));
         return read.kind === 'ok' ? read.task : undefined;
       };
-      // One undo at a time per list: the next one must see this one's record, or two
-      // processes would both take back the same change.
-      const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
-        const planned = planLastUndo(dir, current);
-        if (!opts.dryRun) {
-          ctx.undoing = planned.txn;
-          await applyUndo(dir, planned);
-          ctx.flushJournal();
-        }
-        return planned;
+      const { plan } = await undoLast(dir, {
+        dryRun: Boolean(opts.dryRun),
+        current,
+        applying: (planned) => (ctx.undoing = planned.txn),
+        recorded: () => ctx.flushJournal(),
       });
       if (ctx.io.json) {
         ctx.io.out(renderJson(undoJson(plan, Boolean(opts.dryRun))));

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
+import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
 import { countsJson } from '../../render/task-json.js';
@@ -115,7 +116,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       const judge: JudgeWhen = opts.stream === undefined ? 'continuously' : opts.early ? 'once-run-acted' : 'at-run-end';
       const target =
         opts.stream !== undefined
-          ? streamTarget(ctx, opts.stream, clock)
+          ? streamTarget(ctx, opts.stream === '-' ? '-' : expandHome(opts.stream, ctx.home), clock)
           : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
       const untilText = until ? formatUntil(until) : undefined;
       const watchedDir = target.listDir();

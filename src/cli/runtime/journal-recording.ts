@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startRecording } from '../../core/history/recorder.js';
+import { newTxn, startRecording } from '../../core/history/recorder.js';
 import type { Context } from './context.js';
 
 /**
@@ -15,7 +15,7 @@ export function recordChanges(ctx: Context, command: Command): { stop: () => voi
   return startRecording({
     actor,
     command: command.name(),
-    txn: `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    txn: newTxn(Date.now(), process.pid),
     undoes: () => ctx.undoing,
     now: () => new Date(),
     onCut: (_listDir, ids) =>

@@ -4,8 +4,10 @@ import { TasksError } from '../../core/base/errors.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
 import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
@@ -126,6 +128,8 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
 /** --fail-if-stalled for a target: file times where the files exist; the session's activity where known. */
 export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): StallWatch {
   const configDir = ctx.configDir;
+  // What transcripts say of their tasks, kept across the checks: only a grown one is read again.
+  const transcripts = memoryCache();
   return {
     afterMs,
     initialTimes: (tasks: readonly Task[]) => {
@@ -142,13 +146,15 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const session = target.sessionId();
       const now = Date.now();
       if (session !== undefined) {
-        const index = new SessionIndex(configDir);
+        const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
         return sessionActivity(configDir, session) === 'busy' && transcriptWrittenSince(index.transcripts().get(session), now - afterMs);
       }
       const listId = target.listId;
       if (target.following !== undefined || listId === undefined) return undefined;
       // A fresh index: live-session files change while we watch.
-      return busyAndWriting(new SessionIndex(configDir).sessionsOfList(listId), afterMs, now);
+      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
+      useTranscriptCache(index, transcripts);
+      return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
     },
   };
 }

@@ -50,6 +50,8 @@ export interface JournalEntry {
   txn: string;
   /** For an undo: the txn it took back. */
   undoes?: string;
+  /** This change made the list folder: undoing it takes the list back too, once it is empty. */
+  newList?: true;
   changes: JournalChange[];
 }
 

@@ -1,3 +1,4 @@
+import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import type { Task } from '../store/schema.js';
 import { onTaskWrite, type TaskWrite } from '../writes/write-events.js';
@@ -25,6 +26,15 @@ function changeOf(write: TaskWrite): JournalChange | undefined {
   return undefined;
 }
 
+/**
+ * A new journal txn: the time and the process (base 36), and a random part, so that two
+ * runs, or two of a board's actions in one millisecond, never share one. Every change
+ * made with tasks (a command's run, an action on the board) is one txn.
+ */
+export function newTxn(nowMs: number, pid: number): string {
+  return `${nowMs.toString(36)}-${pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
 export interface RecorderOptions {
   actor: Actor;
   command: string;
@@ -50,10 +60,13 @@ const FLUSH_EVERY = 200;
 export function startRecording(opts: RecorderOptions): { stop: () => void; flush: () => void } {
   const pending = new Map<string, JournalChange[]>();
   const failed = new Set<string>();
+  const madeLists = new Set<string>();
   const flush = (listDir: string) => {
     const changes = pending.get(listDir);
     pending.delete(listDir);
     if (!changes || changes.length === 0 || failed.has(listDir)) return;
+    // An undo that took back a new list took its folder, journal and all: nothing to record.
+    if (!isDirectory(listDir)) return;
     try {
       const cutIds = appendJournal(listDir, {
         v: 1,
@@ -62,6 +75,7 @@ export function startRecording(opts: RecorderOptions): { stop: () => void; flush
         command: opts.command,
         txn: opts.txn,
         ...(opts.undoes?.() === undefined ? {} : { undoes: opts.undoes?.() }),
+        ...(madeLists.has(listDir) ? { newList: true as const } : {}),
         changes,
       });
       if (cutIds.length > 0) opts.onCut?.(listDir, cutIds);
@@ -73,6 +87,7 @@ export function startRecording(opts: RecorderOptions): { stop: () => void; flush
   const unsubscribe = onTaskWrite((write) => {
     const change = changeOf(write);
     if (change === undefined) return;
+    if (write.madeList) madeLists.add(write.listDir);
     const changes = pending.get(write.listDir) ?? [];
     changes.push(change);
     pending.set(write.listDir, changes);

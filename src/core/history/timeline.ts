@@ -1,8 +1,10 @@
 import { sameValue } from '../base/same-value.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import type { Task } from '../store/schema.js';
 import { type FieldChange, type JournalEntry, readJournal } from './journal.js';
-import { type AgentChange, readAgentChanges, sessionTranscripts } from './transcript-events.js';
+import { type AgentChange, readAgentChanges } from './transcript-events.js';
 
 /** Who made a change: a person (by login name) or an agent (by its `--as` name, or its session). */
 export interface Who {
@@ -117,6 +119,12 @@ export interface TimelineOptions {
   task?: string | undefined;
   /** Skip transcripts not written since this time (ms): they cannot hold later changes. */
   changedSince?: number | undefined;
+  /**
+   * Also the sessions tied to a named list by their transcripts (sessions/list-sessions.ts):
+   * reads them all, so only `log` asks; `get`'s last change makes do with the sessions
+   * the files name.
+   */
+  deep?: boolean | undefined;
 }
 
 /** Every recorded change to a list (or one task), oldest first: the journal and its sessions' transcripts. */
@@ -124,7 +132,7 @@ export function readTimeline(listDir: string, opts: TimelineOptions): Timeline {
   const journal = readJournal(listDir);
   const events = fromJournal(journal.entries);
   let transcripts = 0;
-  for (const session of opts.index.sessionsOfList(opts.listId)) {
+  for (const session of sessionsOfList(opts.index, opts.listId, { deep: opts.deep })) {
     if (session.transcript === undefined) continue;
     if (opts.changedSince !== undefined && (session.lastActivity ?? Infinity) < opts.changedSince) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {

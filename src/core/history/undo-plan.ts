@@ -1,9 +1,11 @@
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
+import { withOwnFileLock } from '../locks/locks.js';
 import type { Task } from '../store/schema.js';
 import { orderKeys } from '../store/serialize.js';
+import { removeEmptyList } from '../writes/list-removal.js';
 import { deleteTask, restoreTask, rewriteTask } from '../writes/task-writes.js';
-import { holdsCut, type JournalChange, type JournalEntry, readJournal } from './journal.js';
+import { holdsCut, type JournalChange, type JournalEntry, journalPath, readJournal } from './journal.js';
 
 /**
  * `tasks undo`: take back the last change `tasks` made in a list (the journal's last
@@ -23,6 +25,8 @@ export interface UndoPlan {
   actor: JournalEntry['actor'];
   at: string;
   steps: UndoStep[];
+  /** The change made the list folder: once undone, the list goes too if nothing else is in it. */
+  newList: boolean;
 }
 
 const ABSENT = Symbol('absent');
@@ -92,7 +96,14 @@ function planUndo(entries: readonly JournalEntry[], current: (id: string) => Tas
       details: { txn: first.txn, changed: moved },
     });
   }
-  return { txn: first.txn, command: first.command, actor: first.actor, at: first.at, steps };
+  return {
+    txn: first.txn,
+    command: first.command,
+    actor: first.actor,
+    at: first.at,
+    steps,
+    newList: entries.some((e) => e.newList === true),
+  };
 }
 
 /** Read the journal and plan; not_found when nothing is recorded. */
@@ -119,8 +130,12 @@ export function planLastUndo(listDir: string, current: (id: string) => Task | un
   return planUndo(entries, current);
 }
 
-/** Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile). */
-export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> {
+/**
+ * Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile).
+ * Undoing the change that made the list takes the list folder back too when nothing else
+ * is left in it; returns whether it did.
+ */
+export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ removedList: boolean }> {
   // Deleting one task of a batch cleans its id out of the others: not a change by anyone else.
   const deleting = new Set(plan.steps.filter((s) => s.kind === 'delete').map((s) => s.id));
   const withoutDeleted = (t: Task): Task => ({
@@ -152,6 +167,35 @@ export async function applyUndo(listDir: string, plan: UndoPlan): Promise<void> 
       await restoreTask(listDir, step.task);
     }
   }
+  return { removedList: plan.newList ? await removeEmptyList(listDir) : false };
+}
+
+export interface UndoRun {
+  plan: UndoPlan;
+  /** The change made the list, and undoing it took the list folder back. */
+  removedList: boolean;
+}
+
+/**
+ * `tasks undo [--dry-run]`: plan from the journal and the tasks as they are, then (not
+ * for a dry run) apply under a lock of our own on the journal, so that two undos take
+ * turns and the second sees the first's record (`recorded` appends it, inside the lock).
+ * Planned first without any lock: a dry run, nothing to undo, a damaged last line or a
+ * task that moved on leaves the list exactly as it was (no journal file made, no lock).
+ */
+export async function undoLast(
+  listDir: string,
+  opts: { dryRun: boolean; current: (id: string) => Task | undefined; applying?: (plan: UndoPlan) => void; recorded?: () => void },
+): Promise<UndoRun> {
+  const seen = planLastUndo(listDir, opts.current);
+  if (opts.dryRun) return { plan: seen, removedList: false };
+  return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
+    const plan = planLastUndo(listDir, opts.current);
+    opts.applying?.(plan);
+    const { removedList } = await applyUndo(listDir, plan);
+    opts.recorded?.();
+    return { plan, removedList };
+  });
 }
 
 /** A step's value for a person or a JSON reader: an absent field is null. */

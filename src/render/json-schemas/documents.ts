@@ -55,13 +55,17 @@ const Session = z.strictObject({
   firstActivity: Iso.nullable(),
   lastActivity: Iso.nullable(),
   transcript: z.string().nullable(),
+  replacedBy: z.string().nullable().describe('the session that replaced it (/clear), when known'),
 });
 
 export const ListsResult = z.array(
   Session.extend({
     id: z.string(),
     shortId: z.string(),
-    path: z.string(),
+    kind: z
+      .enum(['tasks', 'new', 'todowrite'])
+      .describe("a list folder; a live session's list before its first task; a session's TodoWrite todos"),
+    path: z.string().nullable(),
     counts: z.strictObject({
       total: z.int().nonnegative(),
       completed: z.int().nonnegative(),
@@ -73,8 +77,70 @@ export const ListsResult = z.array(
     team: z.string().nullable(),
     members: z.array(z.string()),
     sessions: z.array(Session),
+    todos: z.array(z.strictObject({ content: z.string(), status: Status, activeForm: z.string().optional() })).optional(),
   }).strict(),
 );
+
+const Point = z.strictObject({ x: z.number(), y: z.number() });
+export const GraphResult = z.strictObject({
+  list: z.string(),
+  nodes: z.array(
+    z
+      .strictObject({
+        id: z.string(),
+        subject: z.string().nullable(),
+        status: Status.nullable(),
+        owner: z.string().nullable(),
+        activeForm: z.string().nullable(),
+        blocked: z.boolean(),
+        openBlockers: z.array(z.string()),
+        layer: z.int(),
+        order: z.int(),
+        x: z.number(),
+        y: z.number(),
+        width: z.number(),
+        height: z.number(),
+      })
+      .describe('a node of the drawing: its task (null fields: a task named by an edge that no file holds) and its place'),
+  ),
+  edges: z.array(z.strictObject({ from: z.string(), to: z.string(), open: z.boolean(), reversed: z.boolean(), points: z.array(Point) })),
+  layers: z.array(z.array(z.string())),
+  cycles: z.array(z.array(z.string())),
+  selfLoops: z.array(z.string()),
+});
+
+export const BoardResult = z.strictObject({
+  url: z.string(),
+  port: z.int(),
+  host: z.string(),
+  readOnly: z.boolean(),
+  pid: z.int(),
+});
+
+export const UseResult = z.union([
+  z
+    .strictObject({
+      list: z.string().nullable(),
+      value: z.string().nullable(),
+      file: z.string().nullable(),
+      scope: z.string().nullable(),
+      target: z.string(),
+    })
+    .describe('tasks use: the binding of this project'),
+  z
+    .strictObject({
+      list: z.string().nullable(),
+      file: z.string(),
+      reach: z.enum(['tree', 'folder']),
+      dir: z.string(),
+      worktrees: z.array(z.string()),
+      changed: z.boolean(),
+      created: z.boolean(),
+      previous: z.string().nullable(),
+      bound: z.string().nullable(),
+    })
+    .describe('tasks use <list> / --clear: what was written'),
+]);
 
 const FieldChange = z.strictObject({ old: z.unknown().optional(), new: z.unknown().optional() });
 

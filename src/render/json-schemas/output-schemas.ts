@@ -7,8 +7,10 @@
  */
 import type { z } from 'zod/v4';
 import {
+  BoardResult,
   CheckResult,
   DeleteResult,
+  GraphResult,
   ImportResult,
   ListsResult,
   LogLine,
@@ -17,6 +19,7 @@ import {
   TrustResult,
   UndoResult,
   UpdateResult,
+  UseResult,
   WatchEvent,
 } from './documents.js';
 import { StderrLine, Task } from './shapes.js';
@@ -43,6 +46,9 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   export: { schema: TaskList, form: 'document', title: 'tasks export --json (--format jsonl: one task per line, as get)' },
   check: { schema: CheckResult, form: 'document', title: 'tasks check --json (--all: an array)' },
   trust: { schema: TrustResult, form: 'document', title: 'tasks trust --json' },
+  use: { schema: UseResult, form: 'document', title: 'tasks use --json' },
+  graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
+  board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
   log: { schema: LogLine, form: 'ndjson', title: 'tasks log --json: one change per line' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
   stderr: { schema: StderrLine, form: 'ndjson', title: 'stderr with --json: an error, a warning or a note per line' },
