@@ -47,6 +47,8 @@ export function renderChangeEvent(at: number, e: ChangeEvent, timeOf: (id: strin
 
 export interface EndView {
   at: number;
+  /** The list watched, as it ended (a run's may have been found on the way); null: never known. */
+  list: string | null;
   reason: EndReason;
   until?: string | undefined;
   /** Whether the --until condition held at the end (only with --until). */
@@ -60,6 +62,8 @@ export interface EndView {
   stalled?: ReadonlyArray<{ id: string; idleMs: number }> | undefined;
   /** A followed run that stalled: how long it was silent with no task changing. */
   idleMs?: number | undefined;
+  /** Every session of the list ended: the owners of unfinished tasks, gone with them. */
+  gone?: readonly string[] | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
 }
@@ -69,11 +73,13 @@ export function renderEndEvent(end: EndView): string {
   return renderJsonLine({
     event: 'end',
     at: stamp(end.at),
+    list: end.list,
     reason: end.reason,
     ...(end.until === undefined ? {} : { until: end.until, met: Boolean(end.met) }),
     ...(end.run === undefined ? {} : { run: end.run }),
     ...(end.stalled === undefined ? {} : { stalled: end.stalled }),
     ...(end.idleMs === undefined ? {} : { idleMs: end.idleMs }),
+    ...(end.gone === undefined ? {} : { gone: end.gone }),
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     exists: end.exists,
     counts: end.counts,

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, runAsync, stderrError, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
 import { runFed } from '../helpers/feed.js';
 import { parseNdjson, replay } from '../helpers/replay.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
@@ -32,7 +32,11 @@ describe('the gate needs the run to end with the condition holding', () => {
     const events = parseNdjson(r.stdout);
     expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, run: { result: 'success' } });
     expect(events.filter((e) => e.event === 'end')).toHaveLength(1);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'run_ended', reason: 'run-ended', until: 'all-completed' } });
+    expect(stderrError(r.stderr)).toMatchObject({ error: { code: 'run_ended', reason: 'run-ended', until: 'all-completed' } });
+    // Replayed here, the run's list folder is nowhere: said once, at its first task.
+    expect(stderrLines(r.stderr).filter((l) => l.warning)).toEqual([
+      { warning: expect.objectContaining({ code: 'list_not_visible', taskId: '1' }) },
+    ]);
   });
 
   it('the same run finishing its plan: exit 0 at its result event, not before', async () => {
@@ -252,7 +256,7 @@ describe('stalls where they happen', () => {
     // The verdict is out, and the input is still read: the writer finishes, then exit 7.
     child.stdin.end(`${new StreamScript(s.session).say('back').end().lines.join('\n')}\n`);
     expect(await closed).toBe(7);
-    expect(JSON.parse(stderr)).toMatchObject({ error: { code: 'stalled', idleMs: expect.any(Number), stalled: [{ id: '1' }] } });
+    expect(stderrError(stderr)).toMatchObject({ error: { code: 'stalled', idleMs: expect.any(Number), stalled: [{ id: '1' }] } });
   });
 
   it('--stream: a run that keeps talking is not stalled, though its task stays in progress', async () => {

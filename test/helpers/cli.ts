@@ -128,3 +128,16 @@ export function stderrText(stderr: string): string {
     .map((l) => `${l}\n`)
     .join('');
 }
+
+/** The JSON lines of a --json stderr, by kind: what a test looks for among warnings and notes. */
+export function stderrLines(stderr: string): Array<Record<string, Record<string, unknown>>> {
+  return stderr
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+}
+
+/** The one error line of a --json stderr (warnings and notes beside it left out). */
+export function stderrError(stderr: string): Record<string, unknown> | undefined {
+  return stderrLines(stderr).find((l) => l.error !== undefined);
+}

@@ -13,7 +13,7 @@ import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filte
 import { type Context, usage } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { LiveSink } from '../watch/watch-live.js';
-import { listTarget, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from '../watch/watch-sources.js';
+import { listTarget, sessionsOverWatch, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from '../watch/watch-sources.js';
 import { StreamSink } from '../watch/watch-stream.js';
 
 interface WatchOptions extends FilterOptions {
@@ -145,6 +145,11 @@ export function registerWatch(program: Command, ctx: Context): void {
         });
       }
       const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
+      // A list watched for a condition: when its agents are all gone, nothing will meet it.
+      const sessionsOver =
+        untilText !== undefined && target.following === undefined
+          ? sessionsOverWatch(ctx, target, globals.session !== undefined)
+          : undefined;
       const timers = {
         setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
         clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
@@ -163,7 +168,10 @@ export function registerWatch(program: Command, ctx: Context): void {
       try {
         outcome = await withInterrupt(
           (stop) => {
-            session = new WatchSession({ source: target.source, filter, until, judge, timeoutMs, stall, clock, timers, stop }, sink);
+            session = new WatchSession(
+              { source: target.source, filter, until, judge, timeoutMs, stall, clock, timers, stop, sessionsOver },
+              sink,
+            );
             return session.run();
           },
           [...INTERRUPTS, 'SIGHUP'],
@@ -220,7 +228,13 @@ function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined;
   }
   if (outcome.run && untilText !== undefined && !outcome.met) {
     return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
-      details: { until: untilText, reason: outcome.reason, result: outcome.run.subtype ?? null, counts },
+      details: {
+        until: untilText,
+        reason: outcome.reason,
+        result: outcome.run.subtype ?? null,
+        counts,
+        ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
+      },
     });
   }
   return undefined;

@@ -1,18 +1,23 @@
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
+import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
 import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
+import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
+import { readList } from '../../core/store/list-read.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
-import type { StallWatch } from '../../core/watch/watch-session.js';
+import type { StallWatch, WatchSessionOptions } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
@@ -83,9 +88,49 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
           listId,
           clock,
           openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+          agentList: (sessionId) => agentListOf(ctx, sessionId),
+          // A pipe ends when its writer does; a file is watched through its writers.
+          writerGone: fromStdin ? undefined : writerWatch(ctx, file, () => watcher?.sessionId),
         },
         handlers,
       )),
+  };
+}
+
+/**
+ * The list a run's agent writes to, when its session runs here: its project's binding or
+ * the CLAUDE_CODE_TASK_LIST_ID it was started with (sessions/live-lists.ts), or its
+ * team's; undefined when that is its own session's list, or nothing can be told.
+ */
+function agentListOf(ctx: Context, sessionId: string): string | undefined {
+  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  const session = index.session(sessionId);
+  if (session === undefined || session.state !== 'live') return undefined;
+  const list = listOfLiveSession(index, session);
+  return list === sessionId ? undefined : list;
+}
+
+/**
+ * For a followed stream file: the processes holding it open (its writer: `claude -p >
+ * run.jsonl`, or `tee`), else the run's session's process; gone once every one seen is.
+ * Nothing seen: nothing known, the file is followed on.
+ */
+function writerWatch(ctx: Context, file: string, session: () => string | undefined): () => boolean {
+  const where = ctx.cwd === undefined ? file : path.resolve(ctx.cwd, file);
+  let writers: WriterProcess[] = [];
+  let sessionSeen = false;
+  return () => {
+    if (writers.length === 0) writers = processesHolding(where);
+    if (writers.some((w) => stillRunning(w))) return false;
+    const again = processesHolding(where);
+    if (again.length > 0) {
+      writers = again;
+      return false;
+    }
+    const id = session();
+    const alive = id !== undefined && sessionActivity(ctx.configDir, id) !== undefined;
+    if (alive) sessionSeen = true;
+    return !alive && (writers.length > 0 || sessionSeen);
   };
 }
 
@@ -155,6 +200,53 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
       useTranscriptCache(index, transcripts);
       return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
+    },
+  };
+}
+
+/**
+ * A list watched for a condition ends when every known session of the list is over (no
+ * sign of life left, sessions/signs-of-life.ts): nothing will change it any more. A
+ * session must have been seen alive during this watch first, unless it was named
+ * (--session): a list whose old sessions ended may yet get a new agent. Twice in a row,
+ * so that a moment between two turns is not taken for the end.
+ */
+export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: boolean): WatchSessionOptions['sessionsOver'] {
+  const listId = target.listId;
+  if (listId === undefined) return undefined;
+  let seenAlive = named;
+  let overBefore = false;
+  const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  return {
+    everyMs: 2000,
+    check: () => {
+      const index = fresh();
+      const sessions = sessionsOfList(index, listId, { deep: true });
+      if (sessions.length === 0) return false;
+      if (signsOfLife(index, listId, sessions) !== undefined) {
+        seenAlive = true;
+        overBefore = false;
+        return false;
+      }
+      if (!seenAlive) return false;
+      if (!overBefore) {
+        overBefore = true;
+        return false;
+      }
+      return true;
+    },
+    goneOwners: () => {
+      const dir = target.listDir();
+      if (dir === undefined) return [];
+      const gone = goneOwnersOfList(fresh(), dir, listId, ctx.person, { deep: true });
+      if (gone === undefined) return [];
+      let tasks: Task[] = [];
+      try {
+        tasks = readList(dir).tasks;
+      } catch {
+        return [];
+      }
+      return [...new Set(tasks.filter((t) => t.status !== 'completed' && t.owner && gone.isGone(t.owner)).map((t) => t.owner as string))];
     },
   };
 }

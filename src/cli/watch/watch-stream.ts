@@ -9,11 +9,12 @@ import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } 
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
     idleMs: end.idleMs === undefined ? undefined : Math.round(end.idleMs),
+    gone: end.gone,
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
   };
 }
@@ -59,6 +60,7 @@ export class StreamSink implements WatchSink {
     this.ctx.io.out(
       renderEndEvent({
         at: view.at,
+        list: view.list ?? this.listId ?? null,
         reason: end.reason,
         until: this.until,
         met: end.met,
@@ -70,13 +72,12 @@ export class StreamSink implements WatchSink {
     );
   }
 
-  warn(message: string): void {
-    this.ctx.io.warn(message, 'watch_warning');
+  warn(message: string, code = 'watch_warning', facts?: Record<string, unknown>): void {
+    this.ctx.io.warn(message, code, facts);
   }
 
-  note(message: string): void {
-    // The one note a source gives: a --stream file waited for.
-    this.ctx.io.note(renderNote(message), 'waiting_for_stream');
+  note(message: string, code = 'watch_note', facts?: Record<string, unknown>): void {
+    this.ctx.io.note(renderNote(message), code, facts);
   }
 
   private tellNudge(view: WatchView): void {

@@ -21,8 +21,8 @@ export interface LineFeedHandlers {
   onEnd(): void;
   onError(err: unknown): void;
   onWarning(message: string): void;
-  /** Something worth telling that is not a problem (a file waited for). */
-  onNote?(message: string): void;
+  /** Something worth telling that is not a problem (a file waited for); `code` names it for --json. */
+  onNote?(message: string, code?: string): void;
   /** A followed file has been read to its current end. */
   onCaughtUp?(): void;
 }
@@ -299,7 +299,7 @@ class AwaitedFileFeed implements LineFeed {
   ) {}
 
   start(): void {
-    this.handlers.onNote?.(`waiting for ${this.shown} to appear`);
+    this.handlers.onNote?.(`waiting for ${this.shown} to appear`, 'waiting_for_stream');
     this.look();
   }
 

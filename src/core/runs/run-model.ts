@@ -28,6 +28,8 @@ export interface LineEffect {
   end?: RunEnd | undefined;
   /** Something about this line worth a warning (it is otherwise skipped). */
   warning?: string | undefined;
+  /** A task a successful TaskUpdate changed that the list does not hold. */
+  unknownTask?: string | undefined;
 }
 
 const FOLLOWED = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
@@ -101,6 +103,7 @@ export class RunModel {
         const shownBefore = this.shown();
         const step = applyTaskResult(this.tasks, withCall);
         if (step.warning !== undefined) effect.warning = step.warning;
+        if (step.unknownTask !== undefined) effect.unknownTask = step.unknownTask;
         if (step.events.length === 0) continue;
         effect.acted = true;
         this.using = 'tasks';

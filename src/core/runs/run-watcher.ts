@@ -8,13 +8,16 @@
  * is added after a short grace, so that the run's own steps are never reported from a
  * sampled file instead. Reads only; nothing is ever written.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
 import { listDirOf } from '../store/paths.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
-import type { ChangeEvent } from '../watch/watch-diff.js';
+import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
+import { listHoldingTask } from './list-holding-task.js';
 import { RunModel } from './run-model.js';
 
 export interface RunWatcherOptions {
@@ -33,6 +36,19 @@ export interface RunWatcherOptions {
   sessionOver?: (() => boolean) | undefined;
   /** How long a difference between the files and the run's results may wait for the result that explains it (ms). */
   graceMs?: number | undefined;
+  /**
+   * For a followed file, which never ends: has every process seen writing it gone? Asked,
+   * at most once a second, whenever the file has been read to its end; true ends the run
+   * as an input that ended without its result (the agent was killed).
+   */
+  writerGone?: (() => boolean) | undefined;
+  /**
+   * The list the run's agent writes to, as its own settings and environment say (the
+   * session's process): undefined when it cannot be told (the session is not live here).
+   * Asked once the session is known, and again whenever a task the run created is not
+   * in the list followed.
+   */
+  agentList?: ((sessionId: string) => string | undefined) | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
@@ -63,6 +79,9 @@ export class RunWatcher implements WatchSource {
   private ended = false;
   private closed = false;
   private lastSessionCheck = 0;
+  /** The list the agent was found to write to, over the one given or its session's. */
+  private found: string | undefined;
+  private warnedUnseen = false;
   private lastInputAt: number;
   private resolveStart: ((u: WatchUpdate) => void) | undefined;
   private rejectStart: ((err: unknown) => void) | undefined;
@@ -76,7 +95,7 @@ export class RunWatcher implements WatchSource {
   }
 
   get listId(): string | undefined {
-    return this.opts.listId ?? this.model.sessionId;
+    return this.found ?? this.opts.listId ?? this.model.sessionId;
   }
 
   /** The run's session, once known. */
@@ -111,7 +130,7 @@ export class RunWatcher implements WatchSource {
           onEnd: () => this.endRun({ how: 'input-ended' }),
           onError: (err) => this.fail(err),
           onWarning: (message) => this.handlers.onWarning?.(message),
-          onNote: (message) => this.handlers.onNote?.(message),
+          onNote: (message, code) => this.handlers.onNote?.(message, code),
           onCaughtUp: () => this.onCaughtUp(),
         });
         this.feed.start();
@@ -156,8 +175,10 @@ export class RunWatcher implements WatchSource {
       this.known ||= this.model.sessionId !== undefined || (value as Record<string, unknown>).type !== 'system';
       const dir = this.listDir;
       if (this.known && this.feed?.followsFile !== true && (dir === undefined || !isDirectory(dir))) this.begin();
-    } else if (this.files === undefined && effect.taskTool) {
-      this.followFiles(false);
+    } else {
+      if (this.files === undefined && effect.taskTool) this.followFiles(false);
+      for (const e of effect.events) if (e.type === 'created' && effect.taskTool) this.checkSeen(e.task.id, e.task.subject);
+      if (effect.unknownTask !== undefined) this.checkSeen(effect.unknownTask, undefined);
     }
     if (effect.end) this.endRun(effect.end);
   }
@@ -174,16 +195,74 @@ export class RunWatcher implements WatchSource {
     if (this.closed || this.ended) return;
     if (!this.started) this.begin();
     const over = this.opts.sessionOver;
-    if (over === undefined) return;
+    const writerGone = this.opts.writerGone;
+    if (over === undefined && writerGone === undefined) return;
     const now = this.opts.clock.now();
     if (now - this.lastSessionCheck < SESSION_CHECK_MS) return;
     this.lastSessionCheck = now;
-    if (over()) this.endRun({ how: 'session-ended' });
+    if (over?.()) this.endRun({ how: 'session-ended' });
+    else if (writerGone?.()) this.endRun({ how: 'input-ended' });
+  }
+
+  /**
+   * The agent writes a task's file before its result comes back: a task the run created
+   * that is not in the list folder followed means its Task tools write to another list.
+   * Said at once; the list is looked for (the agent's settings and environment, then a
+   * folder holding that task) and, once found, named and followed.
+   */
+  private checkSeen(id: string, subject: string | undefined): void {
+    const dir = this.listDir;
+    if (dir === undefined || fs.existsSync(path.join(dir, `${id}.json`))) return;
+    const found = this.lookForList(id, subject);
+    if (found !== undefined && found !== this.listId) {
+      this.switchTo(found, `the run's Task tools write to list "${found}", not "${this.listId ?? ''}": following "${found}"`);
+      return;
+    }
+    if (this.warnedUnseen) return;
+    this.warnedUnseen = true;
+    this.handlers.onWarning?.(
+      `the run's Task tools write to a list this watch cannot see: task #${id} is not in ${dir}; its events come from the stream alone until the list is found`,
+      'list_not_visible',
+      { list: this.listId ?? null, taskId: id },
+    );
+  }
+
+  private lookForList(id: string, subject: string | undefined): string | undefined {
+    const session = this.model.sessionId;
+    const byAgent = session === undefined ? undefined : this.opts.agentList?.(session);
+    if (byAgent !== undefined && fs.existsSync(path.join(listDirOf(this.opts.configDir, byAgent), `${id}.json`))) return byAgent;
+    return listHoldingTask(this.opts.configDir, id, subject, this.opts.clock.now());
+  }
+
+  /** Follow another list from now on: what it holds beyond what was shown is told as changes. */
+  private switchTo(list: string, why: string): void {
+    this.found = list;
+    this.files?.close();
+    this.files = undefined;
+    this.filesLatest = undefined;
+    this.handlers.onNote?.(why, 'list_found', { list });
+    const before = new Map(this.model.shown());
+    this.followFiles(true);
+    this.pending.push(...diffSnapshots(before, this.model.shown()));
   }
 
   private begin(): void {
     if (this.started) return;
     this.started = true;
+    // The agent's own settings or environment may name another list than its session's.
+    const session = this.model.sessionId;
+    const byAgent = session === undefined ? undefined : this.opts.agentList?.(session);
+    if (byAgent !== undefined && byAgent !== this.listId) {
+      const given = this.opts.listId;
+      this.found = byAgent;
+      this.handlers.onNote?.(
+        given === undefined
+          ? `the run's agent writes to list "${byAgent}" (its CLAUDE_CODE_TASK_LIST_ID or its project's binding), not its session's: following "${byAgent}"`
+          : `the run's agent writes to list "${byAgent}", not "${given}": following "${byAgent}"`,
+        'list_found',
+        { list: byAgent },
+      );
+    }
     // What was read before the first state is part of it, not events.
     this.pending = [];
     this.pendingActed = false;

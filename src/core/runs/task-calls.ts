@@ -20,6 +20,8 @@ import { type ChangeEvent, fieldChanges } from '../watch/watch-diff.js';
  */
 export interface TaskCallStep {
   events: ChangeEvent[];
+  /** A successful update of a task the list does not hold: the run writes to another list (or one made before it). */
+  unknownTask?: string | undefined;
   /** The input does not parse as the tool would take it: nothing applied. */
   warning?: string | undefined;
 }
@@ -30,7 +32,11 @@ export function applyTaskResult(tasks: Map<string, Task>, event: Extract<StreamE
   if (!call || result.isError) return { events: [] };
   try {
     if (call.name === 'TaskCreate') return { events: create(tasks, event) };
-    if (call.name === 'TaskUpdate') return { events: update(tasks, event) };
+    if (call.name === 'TaskUpdate') {
+      const id = updatedId(event);
+      if (id !== undefined && !tasks.has(id)) return { events: [], unknownTask: id };
+      return { events: update(tasks, event) };
+    }
   } catch (err) {
     return { events: [], warning: `${(err as Error).message}: skipped` };
   }
@@ -80,6 +86,15 @@ function update(tasks: Map<string, Task>, { call, result }: Extract<StreamEvent,
   for (const other of blocks) pushIf(events, change(tasks, tasks.get(other) as Task, { addBlockedBy: [id] }));
   for (const other of blockedBy) pushIf(events, change(tasks, tasks.get(other) as Task, { addBlocks: [id] }));
   return events;
+}
+
+/** The task a successful update names; undefined for a refused one or one that names none. */
+function updatedId({ call, result }: Extract<StreamEvent, { kind: 'result' }>): string | undefined {
+  if (!call) return undefined;
+  const input = parseInput(taskToolInputs().Update, alias(call.input, UPDATE_ALIASES), call);
+  const data = isObject(result.data) ? result.data : undefined;
+  if (data?.success === false) return undefined;
+  return input.taskId ?? (typeof data?.taskId === 'string' ? data.taskId : undefined);
 }
 
 /** As the agents' delete: the task goes, and so does every reference to it. */

@@ -50,6 +50,8 @@ export interface WatchEnd {
   stalled?: StalledTask[] | undefined;
   /** A followed run that stalled: how long it had been silent, with no task changing. */
   idleMs?: number | undefined;
+  /** Every session of the list is over: the owners of unfinished tasks, gone with them. */
+  gone?: string[] | undefined;
 }
 
 /**
@@ -70,10 +72,10 @@ export interface WatchSink {
   end(view: WatchView, end: WatchEnd): void;
   /** The watch failed: undo what begin did (restore the screen); the error is reported after. */
   abort?(): void;
-  /** Something to tell the user that does not stop the watch. */
-  warn(message: string): void;
-  /** Something worth telling that is not a problem (an input waited for). */
-  note?(message: string): void;
+  /** Something to tell the user that does not stop the watch; `code` names it for --json. */
+  warn(message: string, code?: string, facts?: Record<string, unknown>): void;
+  /** Something worth telling that is not a problem (an input waited for, the run's list found). */
+  note?(message: string, code?: string, facts?: Record<string, unknown>): void;
 }
 
 /**
@@ -102,6 +104,12 @@ export interface WatchSessionOptions {
   timers: Timers;
   /** Aborted: the watch stops (reason "stopped"), or fails when the first state has not come yet. */
   stop?: AbortSignal | undefined;
+  /**
+   * For a list watched for a condition: is every known session of the list over (no sign
+   * of life left)? Asked every `everyMs`; true ends the watch as a followed session's end
+   * does (session-ended), with the owners it leaves gone.
+   */
+  sessionsOver?: { check(): boolean; everyMs: number; goneOwners(): string[] } | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -139,6 +147,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
 export class WatchSession {
   private source: WatchSource | undefined;
   private deadlineTimer: unknown;
+  private overTimer: unknown;
   private stallTimer: unknown;
   private view: WatchView | undefined;
   /** When each task last changed, for --fail-if-stalled. */
@@ -179,8 +188,8 @@ export class WatchSession {
       const source = this.opts.source({
         onUpdate: (u) => this.onUpdate(u),
         onError: (err) => this.fail(err),
-        onWarning: (message) => this.sink.warn(message),
-        onNote: (message) => this.sink.note?.(message),
+        onWarning: (message, code, facts) => this.sink.warn(message, code, facts),
+        onNote: (message, code, facts) => this.sink.note?.(message, code, facts),
         onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end }),
       });
       this.source = source;
@@ -210,7 +219,19 @@ export class WatchSession {
       return;
     }
     this.checkStalled();
+    this.armOverCheck();
     for (const update of this.early.splice(0)) this.onUpdate(update);
+  }
+
+  /** Every so often: have the list's sessions all ended? Then nothing will change it. */
+  private armOverCheck(): void {
+    const over = this.opts.sessionsOver;
+    if (over === undefined || this.finished) return;
+    if (over.check()) {
+      this.finish({ reason: 'session-ended', run: { how: 'session-ended' }, gone: over.goneOwners() });
+      return;
+    }
+    this.overTimer = this.opts.timers.setTimeout(() => this.armOverCheck(), over.everyMs);
   }
 
   private get judge(): JudgeWhen {
@@ -316,6 +337,7 @@ export class WatchSession {
     this.source?.close();
     if (this.deadlineTimer !== undefined) this.opts.timers.clearTimeout(this.deadlineTimer);
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    if (this.overTimer !== undefined) this.opts.timers.clearTimeout(this.overTimer);
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 

@@ -52,8 +52,8 @@ export interface ListWatcherHandlers {
   onUpdate(update: WatchUpdate): void;
   /** A rescan failed for a reason other than the folder missing; the watcher stops. */
   onError(err: unknown): void;
-  /** Something the user should know that does not stop watching. */
-  onWarning?(message: string): void;
-  /** Something worth telling that is not a problem (an input waited for). */
-  onNote?(message: string): void;
+  /** Something the user should know that does not stop watching; `code` names it for --json. */
+  onWarning?(message: string, code?: string, facts?: Record<string, unknown>): void;
+  /** Something worth telling that is not a problem (an input waited for, the run's list found). */
+  onNote?(message: string, code?: string, facts?: Record<string, unknown>): void;
 }
