@@ -216,12 +216,16 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
   if (listId === undefined) return undefined;
   let seenAlive = named;
   let overBefore = false;
+  // The sessions seen on the list during the watch: the list's own and those whose process
+  // writes to it now (no transcript is read in full for it: that is for lists and log).
+  const known = new Set<string>();
   const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
   return {
     everyMs: 2000,
     check: () => {
       const index = fresh();
-      const sessions = sessionsOfList(index, listId, { deep: true });
+      for (const s of sessionsOfList(index, listId)) known.add(s.sessionId);
+      const sessions = [...known].flatMap((id) => index.session(id) ?? []);
       if (sessions.length === 0) return false;
       if (signsOfLife(index, listId, sessions) !== undefined) {
         seenAlive = true;
