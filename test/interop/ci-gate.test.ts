@@ -192,7 +192,8 @@ describe('the README gate, with the real Claude Code', () => {
   it('CLAUDE_CODE_TASK_LIST_ID on the agent only: the gate finds the list the agent writes to and judges that', async () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'ci');
-    for (const id of ['1', '2']) writeTask(dir, { id, subject: `Seeded ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    for (const id of ['1', '2'])
+      writeTask(dir, { id, subject: `Seeded ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
     fs.writeFileSync(path.join(dir, '.highwatermark'), '2');
     const turns: Turn[] = [[set('1', 'in_progress')], [set('1', 'completed')], [set('2', 'completed')]];
     const r = await runGate({ config, script: gate(), turns, turnDelayMs: 300, agentOnlyEnv: { CLAUDE_CODE_TASK_LIST_ID: 'ci' } });
@@ -204,8 +205,14 @@ describe('the README gate, with the real Claude Code', () => {
     // Stopping half-way on the same seeded list is no pass either.
     const config2 = tempConfig();
     const dir2 = path.join(config2, 'tasks', 'ci');
-    for (const id of ['1', '2']) writeTask(dir2, { id, subject: `Seeded ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
-    const half = await runGate({ config: config2, script: gate(), turns: [[set('1', 'completed')]], agentOnlyEnv: { CLAUDE_CODE_TASK_LIST_ID: 'ci' } });
+    for (const id of ['1', '2'])
+      writeTask(dir2, { id, subject: `Seeded ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const half = await runGate({
+      config: config2,
+      script: gate(),
+      turns: [[set('1', 'completed')]],
+      agentOnlyEnv: { CLAUDE_CODE_TASK_LIST_ID: 'ci' },
+    });
     expect(half.code).toBe(6);
     expect(endOf(half.stdout)).toMatchObject({ list: 'ci', met: false, counts: { total: 2, completed: 1 } });
   });
