@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, readJson, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 /** Defects a hostile review found in sessions and history; each test failed before its fix. */
@@ -121,7 +121,7 @@ describe('list choice, against odd places', () => {
     const r = run(config, ['create', 'probe'], { cwd: path.join(link, 'work', 'p'), env: { HOME: link } });
     expect(r.code).toBe(2);
     const inItself = run(config, ['list', '--json'], { cwd: link, env: { HOME: link } });
-    expect(inItself.stderr).toMatch(/^using list 99999999 \(ended session "in home", ~,/);
+    expect(stderrText(inItself.stderr)).toMatch(/^using list 99999999 \(ended session "in home", ~,/);
   });
 
   it('--new-list names exactly the new list, even when an existing list starts with that name', () => {

@@ -110,3 +110,34 @@ export function writeTask(listDir: string, task: Record<string, unknown>): void 
   fs.mkdirSync(listDir, { recursive: true });
   fs.writeFileSync(path.join(listDir, `${String(task.id)}.json`), JSON.stringify(task, null, 2));
 }
+
+/**
+ * stderr of a `--json` run (JSON lines: errors, warnings, notes) read back as the lines a
+ * run without --json prints: a note's message, `warning: <message>`, `error: <message>`.
+ */
+export function stderrText(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const line = JSON.parse(l) as Record<string, { message: string }>;
+      if (line.note) return line.note.message;
+      if (line.warning) return `warning: ${line.warning.message}`;
+      return `error: ${line.error?.message}`;
+    })
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/** The JSON lines of a --json stderr, by kind: what a test looks for among warnings and notes. */
+export function stderrLines(stderr: string): Array<Record<string, Record<string, unknown>>> {
+  return stderr
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+}
+
+/** The one error line of a --json stderr (warnings and notes beside it left out). */
+export function stderrError(stderr: string): Record<string, unknown> | undefined {
+  return stderrLines(stderr).find((l) => l.error !== undefined);
+}

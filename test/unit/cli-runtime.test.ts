@@ -89,3 +89,22 @@ describe('the IO', () => {
     expect(out.exitCode).toBe(4);
   });
 });
+
+describe('what a terminal can show', () => {
+  it('a full-screen view needs a TERM that is not dumb, set, and known to terminfo where terminfo is installed', async () => {
+    const { knownTerminal } = await import('../../src/cli/runtime/io.js');
+    expect(knownTerminal({ TERM: 'dumb' })).toBe(false);
+    expect(knownTerminal({})).toBe(false);
+    expect(knownTerminal({ TERM: '' })).toBe(false);
+    expect(knownTerminal({ TERM: 'xterm' })).toBe(true);
+    expect(knownTerminal({ TERM: 'no-such-terminal-anywhere' })).toBe(false);
+  });
+
+  it('colour only ever on a terminal: FORCE_COLOR does not colour a pipe or a file', async () => {
+    const { decideColor } = await import('../../src/render/style.js');
+    expect(decideColor({ flag: undefined, env: { FORCE_COLOR: '1' }, isTTY: false })).toBe(false);
+    expect(decideColor({ flag: undefined, env: { FORCE_COLOR: '1', TERM: 'dumb' }, isTTY: true })).toBe(true);
+    expect(decideColor({ flag: undefined, env: { TERM: 'dumb' }, isTTY: true })).toBe(false);
+    expect(decideColor({ flag: undefined, env: { TERM: 'xterm', NO_COLOR: '1', FORCE_COLOR: '1' }, isTTY: true })).toBe(false);
+  });
+});

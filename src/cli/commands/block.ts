@@ -5,6 +5,7 @@ import { renderBlocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
 import { collect, parseIds } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface BlockOptions {
   by?: string[];
@@ -35,7 +36,7 @@ Examples:
       if (blockers.length === 0) throw usage('--by needs at least one task id');
       const { dir } = ctx.list(true);
       const result = await blockTask(dir, id, blockers);
-      if (ctx.io.json) ctx.io.out(renderJson(result.task));
+      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(dir, result.task)));
       else ctx.io.out(renderBlocked(id, result.added, result.already));
     });
 }

@@ -6,6 +6,7 @@ import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-fla
 import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import type { Context } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -51,7 +52,7 @@ export function registerCreate(program: Command, ctx: Context): void {
       const created = await runLifecycle(ctx, choice, opts, (lifecycle, report) => createTaskWithLifecycle(lifecycle, input, report));
       if (created === undefined) return;
       const { task } = created;
-      if (ctx.io.json) ctx.io.out(renderJson(task));
+      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, task)));
       else if (ctx.io.humanLayout)
         ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(ctx.shortId(choice.id))}: ${oneLine(task.subject)}`);
       else ctx.io.out(task.id);

@@ -6,10 +6,12 @@ import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskPath } from '../../core/store/paths.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
+import { taskJson } from '../../render/task-json.js';
 import type { Context } from '../runtime/context.js';
 
 export function registerGet(program: Command, ctx: Context): void {
@@ -25,7 +27,7 @@ export function registerGet(program: Command, ctx: Context): void {
       const real = choice.exists && choice.todos === undefined;
       const task = real ? getTask(dir, id) : getChosen(choice, id);
       if (ctx.io.json) {
-        ctx.io.out(renderJson(task));
+        ctx.io.out(renderJson(taskJson(task, taskFileTimes(dir, [id]).get(id))));
         return;
       }
       if (!real) {

@@ -38,6 +38,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
   { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
+  { names: ['trust'], load: async () => (await import('./trust.js')).registerTrust },
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
 ];
 

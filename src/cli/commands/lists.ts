@@ -52,10 +52,11 @@ Examples:
       for (const name of listFolders(ctx.configDir).foreign) {
         ctx.io.warn(
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+          'folder_skipped',
         );
       }
       const { byList, problems } = teamsByList(ctx.configDir);
-      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);
+      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
       const teamOf = (id: string) => {
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
@@ -65,7 +66,7 @@ Examples:
         return;
       }
       if (lists.length === 0) {
-        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir));
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir), 'no_lists');
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));

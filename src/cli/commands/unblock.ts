@@ -7,6 +7,7 @@ import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js
 import { renderJson } from '../../render/json.js';
 import { collect, parseIds } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface UnblockOptions {
   by?: string[];
@@ -35,9 +36,9 @@ Examples:
       if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
       const { dir } = ctx.list(true);
       const result = await unblockTask(dir, id, only);
-      for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id));
+      for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id), 'not_blocking', { id, by: b });
       if (ctx.io.json) {
-        ctx.io.out(renderJson(result.task));
+        ctx.io.out(renderJson(taskDocument(dir, result.task)));
         return;
       }
       // A completed task waits for nothing; an unfinished one is told what still blocks it.

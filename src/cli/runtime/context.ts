@@ -17,6 +17,7 @@ import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { IO } from './io.js';
 import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
@@ -118,6 +119,7 @@ export class Context {
   }
 
   get configDir(): string {
+    refuseEmptyConfigDir(this.globals().configDir, this.env.CLAUDE_CONFIG_DIR);
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.rawHome, cwd: this.cwd });
   }
 
