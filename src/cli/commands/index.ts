@@ -34,6 +34,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
   { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
+  { names: ['redo'], load: async () => (await import('./redo.js')).registerRedo },
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
 ];
 

@@ -11,12 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { ownersSetWithTasks } from '../../core/history/journal.js';
+import { goneOwnersOfList } from '../../core/history/journal-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { nearNames } from '../../core/lists/near-names.js';
 import { shortIds } from '../../core/lists/short-ids.js';
-import { type GoneOwners, goneOwners } from '../../core/sessions/gone-owners.js';
+import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
@@ -64,6 +64,18 @@ export function processCwd(): string | undefined {
   }
 }
 
+/** What a run's journal record needs from its command (journal-recording.ts). */
+export interface RunJournal {
+  /** An undo that finishes an interrupted one records under that one's txn. */
+  txn?: string | undefined;
+  /** An undo or redo: the txns it takes back or applies again. */
+  marks: { undoes?: string[]; redoes?: string[] };
+  /** Append the `end` line of this undo or redo to the list's journal. */
+  end: (listDir: string) => void;
+  /** The txn this run's record uses. */
+  txnInUse?: () => string;
+}
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -75,10 +87,8 @@ export class Context {
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
-  /** Set by `undo`: the journal txn this run takes back. */
-  undoing: string | undefined;
-  /** Append this run's journal record now, rather than when it ends (set by the run). */
-  flushJournal: () => void = () => {};
+  /** This run's journal record (journal-recording.ts): set by the run before its command starts. */
+  journal: RunJournal = { marks: {}, end: () => {} };
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
 
@@ -154,12 +164,7 @@ export class Context {
 
   /** Owners in this list whose session is over, or undefined when none can be said to be. */
   goneOwners(listId: string): GoneOwners | undefined {
-    const people = () => {
-      const named = ownersSetWithTasks(listDirOf(this.configDir, listId));
-      if (this.person !== undefined) named.add(this.person);
-      return named;
-    };
-    return goneOwners(this.sessions, listId, people);
+    return goneOwnersOfList(this.sessions, listId, listDirOf(this.configDir, listId), this.person);
   }
 
   /** One session index per run: every command that needs sessions shares its reads. */

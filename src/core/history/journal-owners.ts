@@ -1,0 +1,68 @@
+import { type GoneOwners, goneOwners } from '../sessions/gone-owners.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { readJournal } from './journal-read.js';
+
+/**
+ * Owners given with `tasks`, by who gave them (the journal's actors): an owner a person
+ * set is a person, never "gone" with a session; an owner an agent set (`--as`) is an
+ * agent, gone like the list's agents when its sessions are over, or, when the agent ran
+ * in a Claude Code session of its own (`$CLAUDE_CODE_SESSION_ID`), when that one is. The
+ * last change that set an owner says which it is.
+ */
+export interface OwnersSet {
+  people: Set<string>;
+  /** Agent owners, with the session each was set from (null: none known). */
+  agents: Map<string, string | null>;
+}
+
+export function ownersSetWithTasks(listDir: string): OwnersSet {
+  const people = new Set<string>();
+  const agents = new Map<string, string | null>();
+  for (const entry of readJournal(listDir).entries) {
+    for (const change of entry.changes) {
+      const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
+      if (typeof owner !== 'string' || owner === '') continue;
+      if (entry.actor.kind === 'person') {
+        people.add(owner);
+        agents.delete(owner);
+      } else {
+        agents.set(owner, entry.actor.session ?? null);
+        people.delete(owner);
+      }
+    }
+  }
+  return { people, agents };
+}
+
+/**
+ * Gone owners of a list (sessions/gone-owners.ts), with what the journal knows: people
+ * given as owners are never gone; an agent given as owner from a session of its own is
+ * gone once that session is over (ended or crashed), whatever the list's sessions do.
+ */
+export function goneOwnersOfList(index: SessionIndex, listId: string, listDir: string, person: string | undefined): GoneOwners | undefined {
+  let owners: OwnersSet | undefined;
+  const known = () => (owners ??= ownersSetWithTasks(listDir));
+  const base = goneOwners(index, listId, () => {
+    const never = new Set(known().people);
+    if (person !== undefined) never.add(person);
+    // Agents tied to a session of their own are judged by it, below.
+    for (const [agent, session] of known().agents) if (session !== null) never.add(agent);
+    return never;
+  });
+  const over = (session: string) => {
+    const state = index.session(session)?.state;
+    return state === 'ended' || state === 'crashed';
+  };
+  const ownSession = (owner: string | undefined) => (owner === undefined ? undefined : (known().agents.get(owner) ?? undefined));
+  const anyOver = () => [...known().agents.values()].some((s) => s !== null && over(s));
+  if (base === undefined && !anyOver()) return undefined;
+  return {
+    why: base?.why ?? 'its session is over',
+    sessions: base?.sessions ?? [],
+    isGone: (owner) => {
+      const session = ownSession(owner);
+      if (session !== undefined) return over(session);
+      return base?.isGone(owner) ?? false;
+    },
+  };
+}
