@@ -132,6 +132,12 @@ export function renderChangedSince(unrecorded: { at: string; cause: UnrecordedCa
   return `changed since then, ${ago(Date.parse(unrecorded.at), now)}, by a change no record shows (${CAUSES[unrecorded.cause]})`;
 }
 
+/** Who made a task's last change, for a refusal: "by agent of session 2d483082 at 2026-...", or a change no record shows. */
+export function renderChangedBy(last: { event: TimelineEvent | undefined; unrecorded: { at: string; cause: UnrecordedCause } | undefined }): string | undefined {
+  if (last.unrecorded !== undefined) return `by a change no record shows, ${stamp(last.unrecorded.at)} (${CAUSES[last.unrecorded.cause]})`;
+  return last.event === undefined ? undefined : `by ${whoText(last.event.who)} at ${stamp(last.event.at)}`;
+}
+
 /** A journal line that could not be read. */
 export function renderJournalDamage(d: Damage): string {
   return d.line === undefined ? `skipped a damaged line of ${d.file}: ${d.reason}` : `skipped line ${d.line} of ${d.file}: ${d.reason}`;

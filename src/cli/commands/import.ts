@@ -6,6 +6,7 @@ import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../co
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
 import { type ImportReport, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
@@ -20,6 +21,7 @@ export function registerImport(program: Command, ctx: Context): void {
   program
     .command('import')
     .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
+    .option('--as <agent>', AS_HELP)
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')

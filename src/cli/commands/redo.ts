@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
 import { renderJson } from '../../render/json.js';
+import { renderChangedBy } from '../../render/log-lines.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
 import type { Context } from '../runtime/context.js';
@@ -26,11 +28,16 @@ Examples:
   tasks redo --dry-run --json | jq '.steps'`,
   );
   cmd.action(async (opts: RedoOptions) => {
-    const { dir } = ctx.list(true);
+    const { id: listId, dir } = ctx.list(true);
     const dryRun = Boolean(opts.dryRun);
     const result = await runUndo(dir, {
       action: 'redo',
       dryRun,
+      // The journal's own changes are named by core; here an agent's, or a change no record shows.
+      changedBy: (id) => {
+        const last = lastChangeOf(dir, id, { listId, sessions: ctx.sessions.sessionsOfList(listId) });
+        return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
+      },
       recording: (marks) => {
         ctx.journal.txn = marks.txn;
         ctx.journal.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };

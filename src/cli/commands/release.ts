@@ -6,6 +6,7 @@ import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { renderJson } from '../../render/json.js';
 import { renderNoneGone, renderNothingHeld, renderReleaseLine, renderWouldRelease } from '../../render/release-lines.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { type Context, usage } from '../runtime/context.js';
@@ -22,6 +23,7 @@ export function registerRelease(program: Command, ctx: Context): void {
   const cmd = program
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
+    .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")

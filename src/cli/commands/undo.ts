@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
 import { renderJson } from '../../render/json.js';
+import { renderChangedBy } from '../../render/log-lines.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
 import { requireText } from '../flags/parse.js';
@@ -45,7 +47,7 @@ Examples:
     if (opts.who !== undefined && opts.since === undefined) throw usage('--who goes with --since');
     const txn = requireText('--txn', opts.txn);
     const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, Date.now());
-    const { dir } = ctx.list(true);
+    const { id: listId, dir } = ctx.list(true);
     const dryRun = Boolean(opts.dryRun);
     const result = await runUndo(dir, {
       action: 'undo',
@@ -53,6 +55,11 @@ Examples:
       since,
       who: requireText('--who', opts.who),
       dryRun,
+      // The journal's own changes are named by core; here an agent's, or a change no record shows.
+      changedBy: (id) => {
+        const last = lastChangeOf(dir, id, { listId, sessions: ctx.sessions.sessionsOfList(listId) });
+        return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
+      },
       recording: (marks) => {
         ctx.journal.txn = marks.txn;
         ctx.journal.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };

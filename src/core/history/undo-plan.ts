@@ -49,8 +49,8 @@ export interface PlanInput {
   /** The highest id this list has handed out: max(file ids, high-water mark). */
   highestUsed: bigint;
   finishing?: boolean;
-  /** Who changed task `id` since, in words, for a refusal ("by bob with update at 12:40"); undefined: not known. */
-  changedBy?: (id: string) => string | undefined;
+  /** Who changed task `id` (its `field`, when one) since, in words, for a refusal ("by bob with update at 12:40"); undefined: not known. */
+  changedBy?: (id: string, field?: string) => string | undefined;
 }
 
 /** A value for a person, cut when long: a refusal never prints a whole huge value. */
@@ -159,8 +159,12 @@ export function planUndo(input: PlanInput): UndoPlan {
   const files = new Map<string, boolean>();
   const now = (id: string): Task | undefined | 'unreadable' => (expected.has(id) ? expected.get(id) : input.current(id));
   const exists = (name: string) => files.get(name) ?? input.exists(name);
-  const moved = (id: string, what: string) => {
-    const by = input.changedBy?.(id);
+  // One refusal a task and field: the newest change meets it first, and the older ones would only repeat it.
+  const told = new Set<string>();
+  const moved = (id: string, what: string, field = '') => {
+    if (told.has(`${id}\0${field}`)) return;
+    told.add(`${id}\0${field}`);
+    const by = input.changedBy?.(id, field === '' ? undefined : field);
     problems.push(`#${id} ${what}${by === undefined ? '' : ` (changed ${by})`}`);
   };
   // Deleting tasks of this plan cleans their ids out of the others: not a change by anyone else.
@@ -215,7 +219,7 @@ export function planUndo(input: PlanInput): UndoPlan {
         const is = fieldOf(task, key);
         if (same(is, write) && (finishing || same(expect, write))) continue;
         if (!same(is, expect)) {
-          moved(t.id, `${key} is ${shortValue(is)} now (${action === 'undo' ? 'the change set' : 'the undo left'} ${shortValue(expect)})`);
+          moved(t.id, `${key} is ${shortValue(is)} now (${action === 'undo' ? 'the change set' : 'the undo left'} ${shortValue(expect)})`, key);
           continue;
         }
         fields[key] = { old: is, new: write };

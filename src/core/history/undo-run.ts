@@ -29,8 +29,8 @@ export interface UndoRequest {
   /** ...by this actor only. */
   who?: string | undefined;
   dryRun: boolean;
-  /** Who changed a task since, in words, when the journal does not say (an agent's transcript); for refusals. */
-  changedBy?: (id: string) => string | undefined;
+  /** Who changed a task (a field of it) since, in words, when the journal does not say (an agent's transcript); for refusals. */
+  changedBy?: (id: string, field?: string) => string | undefined;
   /** Before the first write: the txn the record must use (an interrupted one's, to finish it) and what it undoes or redoes. */
   recording?: (marks: { txn?: string; undoes?: string[]; redoes?: string[] }) => void;
   /** After the last write, under the locks: append the record's `end` line. */
@@ -140,14 +140,16 @@ function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
   return { action: 'undo', commands: [top], finishing: false };
 }
 
-/** Who changed `id` after `chosen` began, by the journal: "by bob with update at <time>". */
-function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string): string | undefined {
+/** Who changed `id` (its `field`) after `chosen` began, by the journal: "by bob with update at <time>". */
+function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string, field: string | undefined): string | undefined {
   const mine = new Set(chosen.commands.map((c) => c.txn));
   const start = Math.min(...chosen.commands.map((c) => entries.findIndex((e) => e.txn === c.txn)).filter((i) => i >= 0));
+  const touches = (c: JournalEntry['changes'][number]) =>
+    'id' in c && c.id === id && (field === undefined || c.op !== 'update' || Object.hasOwn(c.fields, field));
   for (let i = entries.length - 1; i > start; i--) {
     const e = entries[i] as JournalEntry;
     if (mine.has(e.txn)) continue;
-    if (e.changes.some((c) => 'id' in c && c.id === id)) return `by ${e.actor.name} with ${e.command} at ${e.at}`;
+    if (e.changes.some(touches)) return `by ${e.actor.name} with ${e.command} at ${e.at}`;
   }
   return undefined;
 }
@@ -165,7 +167,7 @@ function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPl
     exists: (name) => fileExists(listDir, name),
     highestUsed: highestUsedId(fileIds(listDir), readHighWaterMark(listDir)),
     finishing: chosen.finishing,
-    changedBy: (id) => journalChangedBy(entries, chosen, id) ?? req.changedBy?.(id),
+    changedBy: (id, field) => journalChangedBy(entries, chosen, id, field) ?? req.changedBy?.(id, field),
   });
   return { plan: planned, chosen };
 }
