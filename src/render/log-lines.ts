@@ -133,7 +133,10 @@ export function renderChangedSince(unrecorded: { at: string; cause: UnrecordedCa
 }
 
 /** Who made a task's last change, for a refusal: "by agent of session 2d483082 at 2026-...", or a change no record shows. */
-export function renderChangedBy(last: { event: TimelineEvent | undefined; unrecorded: { at: string; cause: UnrecordedCause } | undefined }): string | undefined {
+export function renderChangedBy(last: {
+  event: TimelineEvent | undefined;
+  unrecorded: { at: string; cause: UnrecordedCause } | undefined;
+}): string | undefined {
   if (last.unrecorded !== undefined) return `by a change no record shows, ${stamp(last.unrecorded.at)} (${CAUSES[last.unrecorded.cause]})`;
   return last.event === undefined ? undefined : `by ${whoText(last.event.who)} at ${stamp(last.event.at)}`;
 }

@@ -219,7 +219,11 @@ export function planUndo(input: PlanInput): UndoPlan {
         const is = fieldOf(task, key);
         if (same(is, write) && (finishing || same(expect, write))) continue;
         if (!same(is, expect)) {
-          moved(t.id, `${key} is ${shortValue(is)} now (${action === 'undo' ? 'the change set' : 'the undo left'} ${shortValue(expect)})`, key);
+          moved(
+            t.id,
+            `${key} is ${shortValue(is)} now (${action === 'undo' ? 'the change set' : 'the undo left'} ${shortValue(expect)})`,
+            key,
+          );
           continue;
         }
         fields[key] = { old: is, new: write };
