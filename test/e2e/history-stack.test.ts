@@ -346,3 +346,42 @@ describe('no false alarms', () => {
     });
   });
 });
+
+describe('the JSON of log, undo and redo', () => {
+  it('every output validates against its schema (history-json.ts): real runs, dry runs, every kind of event and step', async () => {
+    const { historySchemas } = await import('../../src/core/history/history-json.js');
+    const { LogEvent, UndoResult } = historySchemas();
+    const config = tempConfig();
+    t(config, 'create', 'A', '--owner', 'bob');
+    t(config, 'create', 'B', '--blocked-by', '1');
+    t(config, 'update', '1', '--no-owner', '--meta', 'k=v');
+    fs.writeFileSync(path.join(dirOf(config), '7.json'), 'not json');
+    t(config, 'check', '--fix');
+    t(config, 'delete', '2');
+    fs.writeFileSync(
+      path.join(dirOf(config), '1.json'),
+      JSON.stringify(task('1', { subject: 'A', owner: 'hand', metadata: { k: 'v' } }), null, 2),
+    );
+    const later = Date.now() / 1000 + 30;
+    fs.utimesSync(path.join(dirOf(config), '1.json'), later, later);
+    const events = jsonLines(t(config, 'log', '--json').stdout);
+    expect(new Set(events.map((e) => e.op))).toEqual(new Set(['create', 'update', 'mark', 'aside', 'delete', 'unrecorded']));
+    for (const e of events) expect(LogEvent.safeParse(e).error?.issues ?? []).toEqual([]);
+    const outputs = [
+      t(config, 'undo', '--dry-run', '--json'),
+      t(config, 'undo', '--json'),
+      t(config, 'undo', '--json'),
+      t(config, 'redo', '--dry-run', '--json'),
+      t(config, 'redo', '--json'),
+    ].map((r) => {
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    });
+    for (const o of outputs) expect(UndoResult.safeParse(o).error?.issues ?? []).toEqual([]);
+    // A dry run is the real run's shape plus dryRun.
+    expect(Object.keys(outputs[0] as object).sort()).toEqual([...Object.keys(outputs[1] as object), 'dryRun'].sort());
+    expect(new Set(outputs.flatMap((o) => (o.steps as Array<{ kind: string }>).map((s) => s.kind)))).toEqual(
+      new Set(['create', 'update', 'rename']),
+    );
+  });
+});

@@ -48,6 +48,8 @@ export interface PlanInput {
   exists: (name: string) => boolean;
   /** The highest id this list has handed out: max(file ids, high-water mark). */
   highestUsed: bigint;
+  /** The high-water mark now. */
+  mark: bigint;
   finishing?: boolean;
   /** Who changed task `id` (its `field`, when one) since, in words, for a refusal ("by bob with update at 12:40"); undefined: not known. */
   changedBy?: (id: string, field?: string) => string | undefined;
@@ -191,7 +193,8 @@ export function planUndo(input: PlanInput): UndoPlan {
       continue;
     }
     if (t.kind === 'mark') {
-      steps.push({ kind: 'mark', old: t.old, new: t.new });
+      // The mark only goes up: a redo raises it again only where it is lower now.
+      if (BigInt(t.new) > input.mark) steps.push({ kind: 'mark', old: input.mark === 0n ? null : String(input.mark), new: t.new });
       continue;
     }
     if (t.kind === 'rename') {

@@ -166,6 +166,7 @@ function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPl
     current: current(listDir),
     exists: (name) => fileExists(listDir, name),
     highestUsed: highestUsedId(fileIds(listDir), readHighWaterMark(listDir)),
+    mark: readHighWaterMark(listDir),
     finishing: chosen.finishing,
     changedBy: (id, field) => journalChangedBy(entries, chosen, id, field) ?? req.changedBy?.(id, field),
   });
