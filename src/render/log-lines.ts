@@ -175,5 +175,10 @@ export function renderLogNotes(timeline: Timeline, task: string | undefined): st
 /** Tasks on disk whose creation no record shows. */
 export function renderUnrecordedCreations(ids: readonly string[]): string | undefined {
   if (ids.length === 0) return undefined;
-  return `no record of the creation of ${ids.map((id) => `#${id}`).join(', ')} (made before the record starts, or by a session that is not known)`;
+  const named = ids
+    .slice(0, 10)
+    .map((id) => `#${id}`)
+    .join(', ');
+  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
+  return `no record of the creation of ${named}${more} (made before the record starts, or by a session that is not known)`;
 }

@@ -22,7 +22,7 @@ import { forEachLineBackward, MAX_SCAN_LINE, offsetAfter, openRegular } from './
  * can write the folder can append one): its shape, and nesting no deeper than task files
  * may nest. Lines that fail are skipped and reported, never fatal.
  */
-export const MAX_READ_BYTES = 64 * 1024 * 1024;
+export const MAX_READ_BYTES = 32 * 1024 * 1024;
 
 export interface Damage {
   file: string;

@@ -122,8 +122,9 @@ function firstTimedLineFrom(
 /** The offset just past the next newline at or after `from`, before `limit`; none within PROBE_BYTES: undefined. */
 function nextLineStart(fd: number, from: number, limit: number): number | undefined {
   const stop = Math.min(limit, from + PROBE_BYTES);
-  for (let position = from; position < stop; position += BACK_CHUNK) {
-    const chunk = readAt(fd, position, Math.min(BACK_CHUNK, stop - position));
+  // Lines are mostly short: a small read first, larger ones after.
+  for (let position = from, size = 4096; position < stop; position += size, size = BACK_CHUNK) {
+    const chunk = readAt(fd, position, Math.min(size, stop - position));
     const nl = chunk.indexOf(10);
     if (nl !== -1) return position + nl + 1;
     if (chunk.length === 0) return undefined;

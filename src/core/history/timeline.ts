@@ -26,35 +26,53 @@ export interface Timeline {
 }
 
 export function fromJournal(entries: readonly JournalEntry[], list: string): TimelineEvent[] {
-  return entries.flatMap((e) =>
-    e.changes.map((c): TimelineEvent => {
-      const who: Who = { kind: e.actor.kind, name: e.actor.name, session: e.actor.session ?? null };
+  const out: TimelineEvent[] = [];
+  for (const e of entries) {
+    const who: Who = { kind: e.actor.kind, name: e.actor.name, session: e.actor.session ?? null };
+    for (const c of e.changes) {
       const base = { at: e.at, list, who, source: 'journal' as const, command: e.command, txn: e.txn };
+      const changes: TimelineEvent['changes'] = {};
       switch (c.op) {
-        case 'update': {
-          const fields = Object.fromEntries(
-            Object.entries(c.fields).map(([k, f]) => [k, { old: 'old' in f ? f.old : null, new: 'new' in f ? f.new : null }]),
-          );
-          return { ...base, task: c.id, op: 'update', changes: fields };
-        }
+        case 'update':
+          for (const k in c.fields) {
+            const f = c.fields[k] as { old?: unknown; new?: unknown };
+            changes[k] = { old: 'old' in f ? f.old : null, new: 'new' in f ? f.new : null };
+          }
+          out.push({ ...base, task: c.id, op: 'update', changes });
+          break;
         case 'create':
-        case 'delete': {
-          const fields = Object.fromEntries(
-            Object.entries(c.task)
-              .filter(([k]) => k !== 'id')
-              .map(([k, v]) => [k, c.op === 'create' ? { new: v } : { old: v }]),
-          );
-          return { ...base, task: c.id, op: c.op, changes: fields };
-        }
+        case 'delete':
+          for (const k in c.task) if (k !== 'id') changes[k] = c.op === 'create' ? { new: c.task[k] } : { old: c.task[k] };
+          out.push({ ...base, task: c.id, op: c.op, changes });
+          break;
         case 'aside':
-          return { ...base, task: c.id, op: 'aside', changes: { file: { old: c.file, new: c.to } } };
+          out.push({ ...base, task: c.id, op: 'aside', changes: { file: { old: c.file, new: c.to } } });
+          break;
         case 'mark':
-          return { ...base, task: null, op: 'mark', changes: { highWaterMark: { old: c.old, new: c.new } } };
+          out.push({ ...base, task: null, op: 'mark', changes: { highWaterMark: { old: c.old, new: c.new } } });
+          break;
         default:
-          return { ...base, task: null, op: 'removed', changes: { [c.what === 'lock' ? 'lock' : 'tempFile']: { old: c.file, new: null } } };
+          out.push({
+            ...base,
+            task: null,
+            op: 'removed',
+            changes: { [c.what === 'lock' ? 'lock' : 'tempFile']: { old: c.file, new: null } },
+          });
       }
-    }),
-  );
+    }
+  }
+  return out;
+}
+
+/**
+ * Oldest first, by time; at the same instant, the order given stands. Times written by
+ * toISOString (all of ours and Claude Code's) sort as text; others are parsed.
+ */
+export function byTime(events: readonly TimelineEvent[]): TimelineEvent[] {
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+  const keyed = events.map((e, i) => ({ e, i, k: iso.test(e.at) ? e.at : new Date(Date.parse(e.at) || 0).toISOString() }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return keyed.map((x) => x.e);
 }
 
 export function fromTranscript(changes: readonly AgentChange[], list: string): TimelineEvent[] {
@@ -110,10 +128,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
-  const ordered = events
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || a.i - b.i)
-    .map((x) => x.e);
+  let ordered = byTime(events);
   const state = replay(ordered);
   if (opts.unrecorded) {
     const found = unrecordedEvents(listDir, ordered, state, {
@@ -122,8 +137,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       appKeepsStatuses,
       partial,
     });
-    ordered.push(...found);
-    ordered.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    if (found.length > 0) ordered = byTime([...ordered, ...found]);
   }
   return {
     list: opts.listId,
@@ -145,9 +159,5 @@ export function createdOutsideRecord(events: readonly TimelineEvent[], taskIds: 
 
 /** Several lists' timelines as one, oldest first (`log --all`). */
 export function mergeTimelines(timelines: readonly Timeline[]): TimelineEvent[] {
-  return timelines
-    .flatMap((t) => t.events)
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || a.i - b.i)
-    .map((x) => x.e);
+  return timelines.length === 1 ? [...(timelines[0] as Timeline).events] : byTime(timelines.flatMap((t) => t.events));
 }
