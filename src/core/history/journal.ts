@@ -9,9 +9,11 @@
  * The journal is `<list>/.tasks-journal.jsonl`: agents read only `*.json` files, and a
  * list reset deletes only task files, so it is invisible to them and outlives a reset.
  * Each change is recorded with its write: one JSON line, appended under the lock that
- * guards the change, just before the file is written (a write that then fails appends a
- * line that says so), so a process killed between the two leaves the change recorded,
- * and the journal's order is the order of the writes to each task. The lines of one
+ * guards the change, once the new file is on disk under its temp name and just before it
+ * takes the task's name (a write that then fails appends a line that says so). So a
+ * process killed between the two leaves the change recorded (readers drop a record whose
+ * write evidently never happened: journal-read.ts), and the journal's order is the order
+ * of the writes to each task. The lines of one
  * command share its `txn`. Each line is one write(2) to a file opened for append, so
  * lines from concurrent processes never interleave or tear. A string value over
  * MAX_VALUE_CHARS is kept cut: its start, its length and its SHA-256.

@@ -113,8 +113,8 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
         for (const task of tasks) {
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
-          announcedWrite({ listDir, id: task.id, after: task }, () =>
-            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true }),
+          announcedWrite({ listDir, id: task.id, after: task }, (announce) =>
+            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
           );
           written++;
         }
@@ -137,7 +137,9 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
 export function restoreHeld(listDir: string, task: Task): Task {
   raiseMarkHeld(listDir, task.id);
   try {
-    announcedWrite({ listDir, id: task.id, after: task }, () => writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true }));
+    announcedWrite({ listDir, id: task.id, after: task }, (announce) =>
+      writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
+    );
   } catch (err) {
     if (isIdTaken(err))
       throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
@@ -161,7 +163,11 @@ export function rewriteHeld(listDir: string, id: string, decide: (current: Task)
   const before = readStoredTask(listDir, id);
   const task = orderKeys(decide(before));
   const changed = changedKeys(before, task);
-  if (changed.length > 0) announcedWrite({ listDir, id, before, after: task }, () => writeTaskFile(taskPath(listDir, id), task));
+  if (changed.length > 0) {
+    announcedWrite({ listDir, id, before, after: task }, (announce) =>
+      writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
+    );
+  }
   return { before, task, changed };
 }
 
@@ -237,7 +243,9 @@ async function changeTask(
     const { task, changed } = decide(before);
     if (changed.length > 0) {
       assertStillHeld(stillHeld, `task #${id}`);
-      announcedWrite({ listDir, id, before, after: task }, () => writeTaskFile(taskPath(listDir, id), task));
+      announcedWrite({ listDir, id, before, after: task }, (announce) =>
+        writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
+      );
     }
     return { before, task, changed };
   });

@@ -70,15 +70,20 @@ export function announceFileChange(change: ListFileChange): void {
 }
 
 /**
- * Run `write` as the write of `change`: announced first, and its failure announced if it
- * throws (the error goes on). The one way task files are written here.
+ * Run `write` as the write of `change`: `write` calls `announce` at the last moment before
+ * the file changes (after its new content is safely on disk under a temp name), and a
+ * failure after that is announced too (the error goes on). The one way task files are
+ * written here.
  */
-export function announcedWrite<T>(change: TaskWrite, write: () => T): T {
-  announceTaskWrite(change);
+export function announcedWrite<T>(change: TaskWrite, write: (announce: () => void) => T): T {
+  let announced = false;
   try {
-    return write();
+    return write(() => {
+      announced = true;
+      announceTaskWrite(change);
+    });
   } catch (err) {
-    announceWriteFailed({ listDir: change.listDir, id: change.id });
+    if (announced) announceWriteFailed({ listDir: change.listDir, id: change.id });
     throw err;
   }
 }
