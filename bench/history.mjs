@@ -40,7 +40,7 @@ for (const k of ['NODE_EXTRA_CA_CERTS', 'FORCE_COLOR', 'NO_COLOR', 'CLAUDE_CODE_
 const task = (id, extra = {}) => ({
   id: String(id),
   subject: `Refactor the session cache (${id})`,
-  description: 'Keep the public interface stable; see docs/cache.md.',
+  description: 'Keep the public interface stable; see the design notes.',
   status: 'pending',
   blocks: [],
   blockedBy: [],
