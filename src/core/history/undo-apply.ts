@@ -28,9 +28,7 @@ export async function applyUndoPlan(
     withTaskLocks(listDir, ids, [listHeld], (stillHeld) => {
       const plan = opts.replan();
       for (const id of lockedIds(plan.steps)) {
-        if (!held.has(id)) {
-          throw new TasksError('busy', `cannot ${plan.action}: task #${id} appeared meanwhile; try again`, { details: { id } });
-        }
+        if (!held.has(id)) throw new OtherLocksNeeded(plan);
       }
       for (const check of stillHeld) assertStillHeld(check, 'a lock this undo holds');
       for (const step of plan.steps) applyStep(listDir, step);
@@ -38,6 +36,13 @@ export async function applyUndoPlan(
       return plan;
     }),
   );
+}
+
+/** The plan made again under the locks needs a task's lock that was not taken: nothing was written. */
+export class OtherLocksNeeded extends Error {
+  constructor(readonly plan: UndoPlan) {
+    super('the undo needs other locks than it took');
+  }
 }
 
 /** Tasks whose file a step writes or removes: each needs its task lock. */

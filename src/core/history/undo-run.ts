@@ -8,7 +8,7 @@ import { taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { type JournalEntry, journalPath, journalTypeProblem, previousJournalPath } from './journal.js';
 import { confirmedEntries, type JournalRead, readJournal } from './journal-read.js';
-import { applyUndoPlan } from './undo-apply.js';
+import { applyUndoPlan, OtherLocksNeeded } from './undo-apply.js';
 import { type Current, planUndo, type UndoPlan } from './undo-plan.js';
 import { type Command, undoStack } from './undo-stack.js';
 
@@ -179,25 +179,34 @@ function fileExists(listDir: string, name: string): boolean {
 
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
-  const first = plan(listDir, req, action);
+  let first = plan(listDir, req, action);
   if (req.dryRun) return { plan: first.plan, txn: first.chosen.txn };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
-    const locked = plan(listDir, req, action);
-    let txn = locked.chosen.txn;
-    const done = await applyUndoPlan(listDir, locked.plan, {
-      // Under every lock: planned once more, and the record told what it is before the first write.
-      replan: () => {
-        const { plan: fresh, chosen } = plan(listDir, req, action);
-        const txns = chosen.commands.map((c) => c.txn);
-        txn = chosen.txn;
-        req.recording?.({
-          ...(chosen.txn === undefined ? {} : { txn: chosen.txn }),
-          ...(chosen.action === 'undo' ? { undoes: txns } : { redoes: txns }),
+    // The locks come from the plan made before; under them it is made again. When that
+    // one needs a lock not taken (a command came in between), nothing is written and the
+    // whole is done again with the locks it needs.
+    for (let attempt = 1; ; attempt++) {
+      let txn = first.chosen.txn;
+      try {
+        const done = await applyUndoPlan(listDir, first.plan, {
+          replan: () => {
+            const { plan: fresh, chosen } = plan(listDir, req, action);
+            const txns = chosen.commands.map((c) => c.txn);
+            txn = chosen.txn;
+            req.recording?.({
+              ...(chosen.txn === undefined ? {} : { txn: chosen.txn }),
+              ...(chosen.action === 'undo' ? { undoes: txns } : { redoes: txns }),
+            });
+            return fresh;
+          },
+          end: () => req.end?.(),
         });
-        return fresh;
-      },
-      end: () => req.end?.(),
-    });
-    return { plan: done, txn };
+        return { plan: done, txn };
+      } catch (err) {
+        if (!(err instanceof OtherLocksNeeded)) throw err;
+        if (attempt >= 3) throw new TasksError('busy', `cannot ${action}: the list kept changing under it; nothing written, try again`);
+        first = plan(listDir, req, action);
+      }
+    }
   });
 }
