@@ -46,6 +46,7 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
     onLockWait((event) => io.note(renderLockWait(event)));
     program.hook('preAction', (_root, command) => {
       journal = recordChanges(ctx, command);
+      ctx.stopJournal = stopJournal;
     });
     await program.parseAsync([...argv]);
   } catch (err) {

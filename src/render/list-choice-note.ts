@@ -1,5 +1,5 @@
 import type { ListChoice } from '../core/lists/list-choice.js';
-import { ago } from './lists-table.js';
+import { ago } from './elapsed.js';
 import { promptText, tildePath } from './session-text.js';
 
 /**

@@ -1,19 +1,11 @@
 import type { ListOverview } from '../core/lists/list-summary.js';
 import type { SessionInfo } from '../core/sessions/session-index.js';
+import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
 import { promptText, stateText, tildePath } from './session-text.js';
 import { STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
-
-/** "3 min ago": how long since a list changed, for a person. */
-export function ago(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
 
 /** A list, with the team it belongs to (if any) and that team's member names. */
 export type ListRow = ListOverview & { team?: { name: string; members: string[] } | undefined };

@@ -1,6 +1,6 @@
 import type { Damage } from '../core/history/journal-read.js';
 import type { EventChange, Timeline, TimelineEvent, UnrecordedCause, Who } from '../core/history/timeline.js';
-import { ago } from './lists-table.js';
+import { ago } from './elapsed.js';
 import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 

@@ -1,7 +1,7 @@
 import { type BlockerState, blockerState, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
 import { deriveActiveForm } from '../core/snapshots/active-form.js';
 import type { Task } from '../core/store/schema.js';
-import { ago } from './lists-table.js';
+import { ago, idleFor } from './elapsed.js';
 import { paintStatus, STATUS_WORD, statusLabel } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -108,17 +108,7 @@ export function renderTaskTable(tasks: readonly Task[], index: TaskIndex, opts: 
 
 /** "stalled 45m": how long a task in progress has gone without a change. */
 function stalledMark(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  const minutes = Math.floor(ms / 60_000);
-  const text =
-    ms < 60_000
-      ? `${Math.floor(ms / 1000)}s`
-      : minutes >= 120
-        ? `${Math.floor(minutes / 60)}h`
-        : minutes >= 60
-          ? `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`
-          : `${minutes}m`;
-  return `stalled ${text}`;
+  return ms === undefined ? '' : `stalled ${idleFor(ms)}`;
 }
 
 /**

@@ -11,6 +11,8 @@ function sources(dir: string): string[] {
 
 const CORE = path.join(ROOT, 'src/core');
 const CLI = path.join(ROOT, 'src/cli');
+const BOARD = path.join(ROOT, 'src/board');
+const PAGE = path.join(BOARD, 'page');
 
 /** Every relative import of a file (static, type-only, re-exports and dynamic), resolved to a .ts path. */
 function importsOf(file: string): string[] {
@@ -90,15 +92,15 @@ function mainFilesWithoutParagraph(base: string, map: FolderMap): string[] {
 describe('layers', () => {
   it('keeps core free of CLI concerns', () => {
     const offenders = sources(CORE).filter((file) =>
-      /from ['"](commander|chalk|cli-table3)['"]|from ['"](\.\.\/)+(cli|render)\/|console\.|process\.(exit|stdout|stderr|argv)/.test(
+      /from ['"](commander|chalk|cli-table3)['"]|from ['"](\.\.\/)+(cli|render|board)\/|console\.|process\.(exit|stdout|stderr|argv)/.test(
         fs.readFileSync(file, 'utf8'),
       ),
     );
     expect(offenders).toEqual([]);
   });
-  it('keeps render free of cli and of I/O', () => {
+  it('keeps render free of cli, of the board and of I/O', () => {
     const offenders = sources(path.join(ROOT, 'src/render')).filter((file) =>
-      /from ['"]\.\.\/cli\/|from ['"]node:fs['"]|process\.(exit|stdout|stderr)/.test(fs.readFileSync(file, 'utf8')),
+      /from ['"]\.\.\/(cli|board)\/|from ['"]node:fs['"]|process\.(exit|stdout|stderr)/.test(fs.readFileSync(file, 'utf8')),
     );
     expect(offenders).toEqual([]);
   });
@@ -107,6 +109,98 @@ describe('layers', () => {
       /process\.exitCode\s*=|process\.exit\(/.test(fs.readFileSync(file, 'utf8')),
     );
     expect(setters.map((f) => path.relative(ROOT, f))).toEqual(['src/cli/main.ts']);
+  });
+});
+
+/** Every module a file names that is not a relative path: node's (`node:fs`) and packages'. */
+function bareImportsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)['"]([^'"./\s][^'"\s]*)['"]/gm)].map((m) => m[1]!);
+}
+
+/**
+ * What the board's page reaches: its files and every file they import, type-only
+ * imports included (the page's tsconfig compiles them all), each with the node or
+ * package modules it names. The page runs in a browser: that list must be empty.
+ */
+function pageReach(entries: readonly string[]): Map<string, string[]> {
+  const reached = new Map<string, string[]>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.set(file, bareImportsOf(file));
+    for (const next of importsOf(file)) visit(next);
+  };
+  for (const f of entries) visit(f);
+  return reached;
+}
+
+function nodeInPage(entries: readonly string[]): string[] {
+  return [...pageReach(entries)].flatMap(([file, bare]) => bare.map((m) => `${path.relative(ROOT, file)} imports ${m}`));
+}
+
+/**
+ * The board (docs/design.md, "Layers"): its server, src/board, is an adapter beside the
+ * CLI that may use core and render and never cli; `tasks board` (a command) starts it.
+ * Its page, src/board/page, runs in the browser: nothing it reaches may use node or a
+ * package, and the protocol it shares with the server imports nothing.
+ */
+describe('the board', () => {
+  const server = sources(BOARD).filter((f) => !f.startsWith(PAGE + path.sep));
+  const page = sources(PAGE);
+
+  it('is one of the four layers of src, with core, render and cli', () => {
+    const top = fs
+      .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    expect(top).toEqual(['board', 'cli', 'core', 'render']);
+  });
+
+  it('uses core and render, never cli', () => {
+    const offences = server.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith(CLI + path.sep))
+        .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+    );
+    expect(offences).toEqual([]);
+  });
+
+  it('is started by a command only: no other part of the CLI imports it', () => {
+    const offences = sources(CLI)
+      .filter((f) => !f.startsWith(path.join(CLI, 'commands') + path.sep))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((t) => t.startsWith(BOARD + path.sep))
+          .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+      );
+    expect(offences).toEqual([]);
+  });
+
+  it('has a page that reaches nothing of node and no package', () => {
+    expect(page.length).toBeGreaterThan(0);
+    expect(nodeInPage(page)).toEqual([]);
+    // The page reaches core's layout (pure), never the server.
+    const reached = [...pageReach(page).keys()];
+    expect(
+      reached.filter((f) => f.startsWith(BOARD + path.sep) && !f.startsWith(PAGE + path.sep)).map((f) => path.relative(ROOT, f)),
+    ).toEqual(['src/board/board-protocol.ts']);
+  });
+
+  it('shares a protocol with its page that imports nothing', () => {
+    const protocol = path.join(BOARD, 'board-protocol.ts');
+    expect([...importsOf(protocol), ...bareImportsOf(protocol)]).toEqual([]);
+  });
+
+  it('catches the page reaching node, however far', () => {
+    // A page file importing a core file that uses node:fs is the kind of reach forbidden.
+    const scratch = path.join(PAGE, '.scratch-forbidden.ts');
+    fs.writeFileSync(scratch, "import { readList } from '../../core/store/list-read.js';\nexport const x = readList;\n");
+    try {
+      expect(nodeInPage([scratch])).toContain('src/core/store/list-read.ts imports node:fs');
+    } finally {
+      fs.rmSync(scratch);
+    }
   });
 });
 

@@ -27,6 +27,9 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['block'], load: async () => (await import('./block.js')).registerBlock },
   { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
   { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
+  // Not graph.ts: core's graph folder has that name, and no two files in src share one.
+  { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
+  { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },

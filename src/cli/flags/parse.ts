@@ -71,6 +71,15 @@ export function parsePositiveInt(name: string, raw: string | undefined): number 
   return n;
 }
 
+/** A TCP port to listen on: `--port 8080`; 0 means any free one. */
+export function parsePort(name: string, raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new TasksError('usage', `invalid ${name} "${raw}": expected a number from 0 to 65535 (0: any free port)`);
+  return port;
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }

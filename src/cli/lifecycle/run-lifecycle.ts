@@ -6,6 +6,7 @@
  * when a task starts or completes with its blockers still open.
  */
 import { HookBlockedError } from '../../core/hooks/hooks.js';
+import { personLifecycle } from '../../core/lifecycle/person-change.js';
 import { emptyReport, type LifecycleContext, type LifecycleReport } from '../../core/lifecycle/task-lifecycle.js';
 import type { ListChoice } from '../../core/lists/list-summary.js';
 import { renderBlockDetails, renderLifecycleReport } from '../../render/lifecycle-report.js';
@@ -13,28 +14,21 @@ import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
-/** Who assignment messages are from when a person reassigns work: Claude Code's own fallback. */
-const ASSIGNED_BY = 'team-lead';
-
-/** `session_id` in hook input: says the event came from tasks, and which process. */
-function hookSessionId(): string {
-  return `tasks-cli-${process.pid}`;
-}
-
 /** The run's directory is the project; a deleted one is none (Context.cwd). */
 function lifecycleContext(ctx: Context, choice: ListChoice, flags: LifecycleFlags, signal: AbortSignal): LifecycleContext {
-  const project = ctx.cwd;
-  return {
+  return personLifecycle({
     configDir: ctx.configDir,
     listId: choice.id,
     listDir: choice.dir,
-    projectDir: project,
+    projectDir: ctx.cwd,
     hookPolicy: ctx.hookPolicy,
-    hooks: flags.hooks === false ? undefined : { projectDir: project, env: ctx.env, sessionId: hookSessionId(), signal },
+    env: ctx.env,
+    pid: process.pid,
+    signal,
+    hooks: flags.hooks !== false,
     notify: flags.notify !== false,
-    assignedBy: ASSIGNED_BY,
     now: () => new Date(),
-  };
+  });
 }
 
 function tellLifecycle(ctx: Context, report: LifecycleReport): void {

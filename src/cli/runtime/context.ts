@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { goneOwnersOfList } from '../../core/history/journal-owners.js';
+import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { nearNames } from '../../core/lists/near-names.js';
@@ -89,6 +89,11 @@ export class Context {
   private homeCache: string | undefined;
   /** This run's journal record (journal-recording.ts): set by the run before its command starts. */
   journal: RunJournal = { marks: {}, end: () => {} };
+  /**
+   * Stop recording this run's writes as one change (set by the run): for a command that
+   * records each of its changes itself, as the board records each action as one.
+   */
+  stopJournal: () => void = () => {};
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
 
@@ -164,7 +169,7 @@ export class Context {
 
   /** Owners in this list whose session is over, or undefined when none can be said to be. */
   goneOwners(listId: string): GoneOwners | undefined {
-    return goneOwnersOfList(this.sessions, listId, listDirOf(this.configDir, listId), this.person);
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person);
   }
 
   /** One session index per run: every command that needs sessions shares its reads. */

@@ -21,3 +21,19 @@ export async function withInterrupt<T>(
     for (const s of signals) process.off(s, onSignal);
   }
 }
+
+/**
+ * The first of `signals` to arrive, for a command that runs until it is stopped (the
+ * board): while it waits, main.ts sees that the command handles the signal, and leaves
+ * it to end as it chooses; a second signal ends the process at once. The listeners are
+ * removed when the first arrives.
+ */
+export function nextSignal(signals: readonly NodeJS.Signals[] = INTERRUPTS): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      for (const s of signals) process.off(s, on);
+      resolve(signal);
+    };
+    for (const s of signals) process.on(s, on);
+  });
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { startRecording } from '../../core/history/recorder.js';
+import { newTxn, startRecording } from '../../core/history/recorder.js';
 import type { Context } from './context.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Context } from './context.js';
  * journal that cannot be written is a warning; the change stands.
  */
 export function recordChanges(ctx: Context, command: Command): { stop: () => void } {
-  const ownTxn = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const ownTxn = newTxn(Date.now(), process.pid);
   const recording = startRecording({
     actor: actorOf(ctx, command),
     command: command.name(),

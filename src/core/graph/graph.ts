@@ -4,7 +4,7 @@
  * readiness (blockers.ts), cycles (cycles.ts) and edge edits (edges.ts). No I/O; writes/
  * applies them under locks.
  */
-import type { Task } from '../store/schema.js';
+import type { Task } from '../store/task-guard.js';
 
 /**
  * The dependency graph, from both sides of every edge: "A blocks B" is recorded as

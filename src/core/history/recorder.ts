@@ -26,6 +26,15 @@ function changeOf(write: TaskWrite): JournalChange | undefined {
   return undefined;
 }
 
+/**
+ * A new journal txn: the time and the process (base 36), and a random part, so that two
+ * runs, or two of a board's actions in one millisecond, never share one. Every change
+ * made with tasks (a command's run, an action on the board) is one txn.
+ */
+export function newTxn(nowMs: number, pid: number): string {
+  return `${nowMs.toString(36)}-${pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
 function fileChangeOf(change: ListFileChange): JournalChange {
   if (change.kind === 'aside') return { id: change.id, op: 'aside', file: change.file, to: change.to };
   if (change.kind === 'mark') return { op: 'mark', old: change.old, new: change.new };

@@ -29,6 +29,8 @@ export interface UndoRequest {
   /** ...by this actor only. */
   who?: string | undefined;
   dryRun: boolean;
+  /** A plain undo only if the command it takes back is this one (the board's "undo the change shown"). */
+  expectTxn?: string | undefined;
   /** Who changed a task (a field of it) since, in words, when the journal does not say (an agent's transcript); for refusals. */
   changedBy?: (id: string, field?: string) => string | undefined;
   /** Before the first write: the txn the record must use (an interrupted one's, to finish it) and what it undoes or redoes. */
@@ -79,6 +81,15 @@ interface Chosen {
 
 function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
   const stack = undoStack(entries);
+  if (req.expectTxn !== undefined) {
+    const top = stack.interrupted === undefined ? stack.done.at(-1) : undefined;
+    if (top?.txn !== req.expectTxn) {
+      const now = top === undefined ? 'no change is left to undo' : `${top.command} by ${top.actor.name} came after it`;
+      throw new TasksError('conflict', `the last change is no longer the one shown (${now}); nothing undone`, {
+        details: { precondition: 'last-change', expected: req.expectTxn, actual: top?.txn ?? null },
+      });
+    }
+  }
   if (stack.interrupted !== undefined) {
     const i = stack.interrupted;
     return { action: i.action, commands: i.targets, finishing: true, txn: i.txn };

@@ -19,7 +19,8 @@ export interface ListSummary {
   changedAt: number;
 }
 
-function summarizeList(configDir: string, id: string): ListSummary {
+/** One list's counts, problems and last change, read now (the board's row of a list that changed). */
+export function summarizeList(configDir: string, id: string): ListSummary {
   const dir = listDirOf(configDir, id);
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
@@ -47,6 +48,13 @@ export interface ListOverview extends ListSummary {
   sessions: SessionInfo[];
 }
 
+/** A list's sessions in the order to show them: the live one first, then the latest. */
+export function sessionsInShowOrder(sessions: readonly SessionInfo[]): SessionInfo[] {
+  return [...sessions].sort(
+    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
+  );
+}
+
 /** Every list, newest change first, with its sessions and its short id. */
 export function overviewLists(configDir: string, index: SessionIndex): ListOverview[] {
   const lists = summarizeLists(configDir);
@@ -54,9 +62,7 @@ export function overviewLists(configDir: string, index: SessionIndex): ListOverv
   return lists.map((l) => ({
     ...l,
     shortId: short.get(l.id) ?? l.id,
-    sessions: index
-      .sessionsOfList(l.id)
-      .sort((a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0)),
+    sessions: sessionsInShowOrder(index.sessionsOfList(l.id)),
   }));
 }
 

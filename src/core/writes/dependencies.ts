@@ -3,7 +3,7 @@ import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { withListLock } from '../locks/locks.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
-import { addEdges, getTask, rewriteTask, taskExists } from './task-writes.js';
+import { addEdges, type Guard, getTask, rewriteTask, taskExists } from './task-writes.js';
 
 /**
  * Adding and removing "blocked by" edges by hand, both sides, safe while agents run:
@@ -24,12 +24,14 @@ export interface BlockResult {
 /**
  * `id` is blocked by each of `blockers`: not_found (exit 3) for a missing task, conflict
  * (exit 4) for a self-block or a cycle (path in details); nothing written then.
+ * `guard`: preconditions on `id`, checked in its lock as its side is written.
  */
-export async function blockTask(listDir: string, id: string, blockers: readonly string[]): Promise<BlockResult> {
+export async function blockTask(listDir: string, id: string, blockers: readonly string[], guard?: Guard): Promise<BlockResult> {
   const unique = [...new Set(blockers)];
   const report = await addEdges(
     listDir,
     unique.map((b) => [b, id] as const),
+    guard === undefined ? undefined : (blocked) => (blocked === id ? guard : undefined),
   );
   return {
     task: getTask(listDir, id),
@@ -52,8 +54,9 @@ export interface UnblockResult {
  * whether it is blocked), then each blocker's `blocks`. Ids of missing tasks are removed
  * from `id` too. An id in `only` that names no task and no edge is not_found (nothing
  * written); one that names a task that does not block `id` is reported, not an error.
+ * `guard`: preconditions on `id`, checked in its lock before its side is written.
  */
-export async function unblockTask(listDir: string, id: string, only?: readonly string[]): Promise<UnblockResult> {
+export async function unblockTask(listDir: string, id: string, only?: readonly string[], guard?: Guard): Promise<UnblockResult> {
   return withListLock(listDir, async () => {
     getTask(listDir, id);
     const recorded = blockersOf(id, readList(listDir).tasks);
@@ -68,7 +71,7 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
     }
     const removed = asked.filter((b) => recorded.includes(b));
     if (removed.length > 0) {
-      await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }));
+      await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }), guard);
       for (const b of removed) {
         try {
           await rewriteTask(listDir, b, (t) => withoutEdges(t, { blocks: [id] }));

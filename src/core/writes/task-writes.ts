@@ -221,12 +221,17 @@ export async function patchTask(listDir: string, id: string, patch: TaskPatch, g
  * Rewrite a task with a pure function of its current state, under its lock.
  * For changes TaskPatch cannot express (removing edges, claims).
  */
-export async function rewriteTask(listDir: string, id: string, decide: (current: Task) => Task): Promise<UpdateResult> {
-  return changeTask(listDir, id, (before) => {
-    // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
-    const task = orderKeys(decide(before));
-    return { task, changed: changedKeys(before, task) };
-  });
+export async function rewriteTask(listDir: string, id: string, decide: (current: Task) => Task, guard?: Guard): Promise<UpdateResult> {
+  return changeTask(
+    listDir,
+    id,
+    (before) => {
+      // A re-parse, as Claude Code's own writes do: schema order, unknown keys after.
+      const task = orderKeys(decide(before));
+      return { task, changed: changedKeys(before, task) };
+    },
+    guard,
+  );
 }
 
 /** Task lock; re-read; guard; decide; write only when something changed; release. */
@@ -264,8 +269,14 @@ export interface EdgeReport {
  * in details); then each side is a task-locked update, blocker first, as agents do.
  * Nothing is written when a check fails. If the second side of an edge cannot be
  * written, the first is taken back (best effort) before the error goes up.
+ * `guardOf(blocked)`: preconditions on the task that waits, checked in its lock as its
+ * side is written (a failed one takes the blocker's side back too).
  */
-export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [string, string]>): Promise<EdgeReport> {
+export async function addEdges(
+  listDir: string,
+  edges: ReadonlyArray<readonly [string, string]>,
+  guardOf?: (blocked: string) => Guard | undefined,
+): Promise<EdgeReport> {
   return withListLock(listDir, async () => {
     requireExisting(listDir, edges.flat());
     refuseCycles(listDir, edges);
@@ -274,7 +285,7 @@ export async function addEdges(listDir: string, edges: ReadonlyArray<readonly [s
       const first = await patchTask(listDir, blocker, { addBlocks: [blocked] });
       let second: UpdateResult;
       try {
-        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] });
+        second = await patchTask(listDir, blocked, { addBlockedBy: [blocker] }, guardOf?.(blocked));
       } catch (err) {
         if (first.changed.length > 0) {
           await rewriteTask(listDir, blocker, (t) => ({ ...t, blocks: t.blocks.filter((x) => x !== blocked) })).catch(() => undefined);

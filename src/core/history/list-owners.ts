@@ -35,11 +35,13 @@ export function ownersSetWithTasks(listDir: string): OwnersSet {
 }
 
 /**
- * Gone owners of a list (sessions/gone-owners.ts), with what the journal knows: people
- * given as owners are never gone; an agent given as owner from a session of its own is
- * gone once that session is over (ended or crashed), whatever the list's sessions do.
+ * Owners in a list whose session is over (sessions/gone-owners.ts), as `tasks list` and
+ * the board mark them, with what the journal knows: `person` (who runs tasks) and owners
+ * people gave with tasks are never gone; an agent given as owner from a session of its
+ * own is gone once that session is over (ended or crashed), whatever the list's sessions
+ * do. The journal is read only when it is asked about.
  */
-export function goneOwnersOfList(index: SessionIndex, listId: string, listDir: string, person: string | undefined): GoneOwners | undefined {
+export function goneOwnersOfList(index: SessionIndex, listDir: string, listId: string, person: string | undefined): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
   const known = () => (owners ??= ownersSetWithTasks(listDir));
   const base = goneOwners(index, listId, () => {

@@ -1,0 +1,306 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TasksError } from '../core/base/errors.js';
+import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
+import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
+import { isTaskId } from '../core/store/ids.js';
+import { type ActionContext, runAction } from './board-actions.js';
+import { BoardLive } from './board-live.js';
+import { hostAllowed, isLoopback, newToken, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
+import { type BoardContext, historyPayload, Sessions } from './board-state.js';
+
+/**
+ * The board's HTTP server (node:http; the page is four static files and a JSON API,
+ * which needs no framework). Every request passes the checks of board-security.ts
+ * first: Host, then the token (the first segment of the path), then, for actions and
+ * the event stream, Origin. Nothing is served to a request that fails one.
+ */
+interface ServerOptions {
+  host: string;
+  port: number;
+  token: string;
+  readOnly: boolean;
+  /** Listening beyond loopback on purpose: IP literals pass the Host check too. */
+  loopbackOnly: boolean;
+  ctx: BoardContext;
+  sessions: Sessions;
+  live: BoardLive;
+  action: Omit<ActionContext, 'signal'>;
+  signal: AbortSignal;
+}
+
+interface RunningServer {
+  url: string;
+  port: number;
+  /** Stop accepting, end the event streams, wait for requests under way. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
+
+/** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
+function pageDir(): string {
+  if (typeof __dirname === 'string' && fs.existsSync(path.join(__dirname, 'board-page'))) return path.join(__dirname, 'board-page');
+  return fileURLToPath(new URL('../board-page/', import.meta.url));
+}
+
+interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+function loadAssets(): Map<string, Asset> {
+  const dir = pageDir();
+  const assets = new Map<string, Asset>();
+  const files: Array<[string, string, string]> = [
+    ['', 'index.html', 'text/html; charset=utf-8'],
+    ['board.js', 'board.js', 'text/javascript; charset=utf-8'],
+    ['board-worker.js', 'board-worker.js', 'text/javascript; charset=utf-8'],
+    ['board.css', 'board.css', 'text/css; charset=utf-8'],
+  ];
+  for (const [route, file, type] of files) {
+    try {
+      assets.set(route, { type, body: fs.readFileSync(path.join(dir, file)) });
+    } catch {
+      throw new TasksError('io', `the board's page is not built (${path.join(dir, file)} is missing): run npm run build`);
+    }
+  }
+  return assets;
+}
+
+async function startServer(o: ServerOptions): Promise<RunningServer> {
+  const assets = loadAssets();
+  const inFlight = new Set<Promise<unknown>>();
+  const server = http.createServer((req, res) => {
+    const work = handle(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
+      else res.destroy();
+    });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  });
+  // Slow or idle sockets are not kept for ever; event streams get no timeout.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 0;
+
+  let port = 0;
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, port, o.loopbackOnly))
+      return reply(res, 403, 'text/plain; charset=utf-8', 'forbidden: this board answers to 127.0.0.1, localhost and [::1] only\n');
+    const url = new URL(req.url ?? '/', 'http://board.invalid');
+    const [, first = '', ...rest] = url.pathname.split('/');
+    if (!tokenMatches(safeDecode(first), o.token)) return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    if (rest.length === 0) {
+      // The page's relative URLs need the trailing slash.
+      res.writeHead(308, { ...SECURITY_HEADERS, Location: `/${first}/` });
+      return void res.end();
+    }
+    const route = rest.join('/');
+    const asset = assets.get(route);
+    if (asset !== undefined) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+      return reply(res, 200, asset.type, req.method === 'HEAD' ? '' : asset.body);
+    }
+    if (!route.startsWith('api/')) return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    const isAction = route === 'api/action';
+    if (!originAllowed(req.headers, isAction))
+      return json(res, 403, { ok: false, error: { code: 'forbidden', message: 'cross-site request refused' } });
+    if (isAction) {
+      if (req.method !== 'POST') return json(res, 405, { ok: false, error: { code: 'usage', message: 'POST only' } });
+      if (o.readOnly) return json(res, 403, { ok: false, error: { code: 'read_only', message: 'this board is read-only (--read-only)' } });
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+        return json(res, 415, { ok: false, error: { code: 'usage', message: 'actions are application/json' } });
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch (err) {
+        return json(res, err instanceof TooLarge ? 413 : 400, {
+          ok: false,
+          error: { code: 'usage', message: err instanceof TooLarge ? 'request too large' : 'not JSON' },
+        });
+      }
+      const outcome = await runAction({ ...o.action, signal: o.signal }, body);
+      return json(res, outcome.status, outcome.result);
+    }
+    if (req.method !== 'GET') return json(res, 405, { ok: false, error: { code: 'usage', message: 'GET only' } });
+    const listParam = url.searchParams.get('list') ?? url.searchParams.get('id') ?? undefined;
+    if (listParam !== undefined && !LIST_ID.test(listParam))
+      return json(res, 400, { ok: false, error: { code: 'usage', message: 'list must be a list id' } });
+    switch (route) {
+      case 'api/overview':
+        return reply(res, 200, 'application/json', o.live.overview());
+      case 'api/list':
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        return reply(res, 200, 'application/json', o.live.listJson(listParam));
+      case 'api/history': {
+        const task = url.searchParams.get('task') ?? '';
+        if (listParam === undefined || !isTaskId(task))
+          return json(res, 400, { ok: false, error: { code: 'usage', message: 'list and task are required' } });
+        return json(res, 200, await historyPayload(o.ctx, o.sessions.current, listParam, task));
+      }
+      case 'api/events':
+        res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+        res.flushHeaders();
+        if (!o.live.open(res, listParam)) {
+          res.end('event: busy\ndata: {}\n\n');
+        }
+        return;
+      default:
+        return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        new TasksError(
+          err.code === 'EADDRINUSE' ? 'conflict' : 'io',
+          err.code === 'EADDRINUSE'
+            ? `port ${o.port} is in use; choose another with --port, or 0 for any`
+            : `cannot listen on ${o.host}:${o.port}: ${err.message}`,
+        ),
+      ),
+    );
+    server.listen({ host: o.host, port: o.port }, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${shownHost}:${port}/${o.token}/`,
+    port,
+    close: async () => {
+      o.live.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.allSettled([...inFlight]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+class TooLarge extends Error {}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return '';
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new TooLarge());
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function json(res: http.ServerResponse, status: number, value: unknown): void {
+  reply(res, status, 'application/json', JSON.stringify(value));
+}
+
+/** Everything a board needs from whoever starts it (`tasks board`: its run's context). */
+export interface BoardOptions {
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  readOnly: boolean;
+  configDir: string;
+  /** The home folder, resolved: shown as ~ in projects. */
+  home: string;
+  /** The person's login name: the journal's name for the board's changes, and never a gone owner. */
+  person: string | undefined;
+  hookPolicy: ActionContext['hookPolicy'];
+  /** The folder the board was started in: project settings and hooks (undefined: it was deleted). */
+  projectDir: string | undefined;
+  env: NodeJS.ProcessEnv;
+  pid: number;
+  warn: (message: string) => void;
+}
+
+export interface RunningBoard {
+  /** With its token: the only way in. */
+  url: string;
+  port: number;
+  /** Listening on a loopback address only. */
+  loopbackOnly: boolean;
+  /**
+   * Stop: running hooks are stopped, no new request is taken, the event streams end, the
+   * actions under way finish their locked writes; resolves when no lock is held.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * Start the board: its server, its live view of the config folder (sessions read again
+ * every 5 s at most, at most 64 event streams, a file change on the page within about
+ * 30-150 ms and a scan), and its actions, recorded as the person's.
+ */
+export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
+  const ctx: BoardContext = { configDir: o.configDir, home: o.home, person: o.person, stalledAfterMs: DEFAULT_STALLED_MS, now: Date.now };
+  const sessions = new Sessions(o.configDir, 5000, Date.now);
+  const live = new BoardLive({
+    ctx,
+    sessions,
+    readOnly: o.readOnly,
+    maxClients: 64,
+    debounceMs: 30,
+    maxDelayMs: 150,
+    overviewEveryMs: 5000,
+  });
+  const stopping = new AbortController();
+  const loopbackOnly = isLoopback(o.host);
+  const server = await startServer({
+    host: o.host,
+    port: o.port,
+    token: newToken(),
+    readOnly: o.readOnly,
+    loopbackOnly,
+    ctx,
+    sessions,
+    live,
+    signal: stopping.signal,
+    action: {
+      configDir: o.configDir,
+      person: o.person ?? 'unknown',
+      hookPolicy: o.hookPolicy,
+      projectDir: o.projectDir,
+      env: o.env,
+      pid: o.pid,
+      warn: o.warn,
+    },
+  });
+  return {
+    url: server.url,
+    port: server.port,
+    loopbackOnly,
+    stop: async () => {
+      stopping.abort();
+      await server.close();
+      // One macrotask after the last release, so that a step that follows at once (an edge's other side) is done too.
+      await new Promise<void>((resolve) => {
+        const whenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? resolve() : whenIdle())));
+        whenIdle();
+      });
+    },
+  };
+}

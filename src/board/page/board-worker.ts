@@ -1,0 +1,92 @@
+/**
+ * The board's live feed, shared by every tab of it in one browser (a SharedWorker): a
+ * browser keeps at most six connections open to one server, and each event stream
+ * holds one, so ten tabs with a stream each would leave the seventh unable to load.
+ * Here, tabs that follow the same list share one stream; the last overview, the rows
+ * since and the last list payload are kept, so a tab that joins is drawn at once.
+ *
+ * tab -> worker: {type: 'follow', list?: string}, {type: 'bye'}
+ * worker -> tab: {type: 'overview' | 'row' | 'list', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'}
+ */
+interface Feed {
+  source: EventSource;
+  ports: Set<MessagePort>;
+  overview: string | undefined;
+  rows: Map<string, string>;
+  list: string | undefined;
+  state: 'live' | 'reconnecting';
+}
+
+const feeds = new Map<string, Feed>();
+const followed = new Map<MessagePort, string>();
+
+function send(feed: Feed, type: string, data: string): void {
+  for (const port of feed.ports) port.postMessage({ type, data });
+}
+
+function open(key: string): Feed {
+  const source = new EventSource(key === '' ? 'api/events' : `api/events?list=${encodeURIComponent(key)}`);
+  const feed: Feed = { source, ports: new Set(), overview: undefined, rows: new Map(), list: undefined, state: 'reconnecting' };
+  source.addEventListener('overview', (e) => {
+    feed.overview = (e as MessageEvent<string>).data;
+    feed.rows.clear();
+    send(feed, 'overview', feed.overview);
+  });
+  source.addEventListener('row', (e) => {
+    const data = (e as MessageEvent<string>).data;
+    const id = (JSON.parse(data) as { id: string }).id;
+    feed.rows.delete(id);
+    feed.rows.set(id, data);
+    send(feed, 'row', data);
+  });
+  source.addEventListener('list', (e) => {
+    feed.list = (e as MessageEvent<string>).data;
+    send(feed, 'list', feed.list);
+  });
+  source.addEventListener('open', () => {
+    feed.state = 'live';
+    send(feed, 'connection', 'live');
+  });
+  source.addEventListener('error', () => {
+    feed.state = 'reconnecting';
+    send(feed, 'connection', 'reconnecting');
+  });
+  return feed;
+}
+
+function leave(port: MessagePort): void {
+  const key = followed.get(port);
+  followed.delete(port);
+  if (key === undefined) return;
+  const feed = feeds.get(key);
+  if (!feed) return;
+  feed.ports.delete(port);
+  if (feed.ports.size === 0) {
+    feed.source.close();
+    feeds.delete(key);
+  }
+}
+
+function join(port: MessagePort, key: string): void {
+  let feed = feeds.get(key);
+  if (!feed) feeds.set(key, (feed = open(key)));
+  feed.ports.add(port);
+  followed.set(port, key);
+  if (feed.overview !== undefined) port.postMessage({ type: 'overview', data: feed.overview });
+  for (const row of feed.rows.values()) port.postMessage({ type: 'row', data: row });
+  if (feed.list !== undefined) port.postMessage({ type: 'list', data: feed.list });
+  port.postMessage({ type: 'connection', data: feed.state });
+}
+
+(globalThis as unknown as { onconnect: (e: MessageEvent) => void }).onconnect = (e: MessageEvent) => {
+  const port = e.ports[0];
+  if (!port) return;
+  port.onmessage = (m: MessageEvent<{ type: string; list?: string }>) => {
+    if (m.data.type === 'bye') leave(port);
+    else if (m.data.type === 'follow') {
+      leave(port);
+      join(port, typeof m.data.list === 'string' ? m.data.list : '');
+    }
+  };
+  port.start();
+};

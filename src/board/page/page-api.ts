@@ -1,0 +1,76 @@
+import type { ActionRequest, ActionResult, HistoryPayload, ListPayload, ListRowView, OverviewPayload } from '../board-protocol.js';
+
+/**
+ * The page's side of the API (board-protocol.ts). URLs are relative to the page, whose
+ * own URL holds the token, so every request carries it; no Referer is sent.
+ */
+export interface LiveHandlers {
+  overview(payload: OverviewPayload): void;
+  row(row: ListRowView): void;
+  list(payload: ListPayload): void;
+  connection(state: 'live' | 'reconnecting'): void;
+}
+
+/** A followed feed; close() stops following (another list, or the page going away). */
+export interface Following {
+  close(): void;
+}
+
+/**
+ * Follow the overview and a list: through the shared worker (board-worker.ts), so tabs
+ * share their event streams; where a browser has no SharedWorker, with a stream of its own.
+ */
+export function follow(list: string | undefined, handlers: LiveHandlers): Following {
+  const dispatch = (type: string, data: string) => {
+    if (type === 'overview') handlers.overview(JSON.parse(data) as OverviewPayload);
+    else if (type === 'row') handlers.row(JSON.parse(data) as ListRowView);
+    else if (type === 'list') handlers.list(JSON.parse(data) as ListPayload);
+    else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
+  };
+  if (typeof SharedWorker === 'function') {
+    try {
+      const port = new SharedWorker('board-worker.js', { name: 'tasks-board' }).port;
+      port.onmessage = (m: MessageEvent<{ type: string; data: string }>) => dispatch(m.data.type, m.data.data);
+      port.start();
+      port.postMessage({ type: 'follow', list });
+      const bye = () => port.postMessage({ type: 'bye' });
+      window.addEventListener('pagehide', bye);
+      return {
+        close: () => {
+          window.removeEventListener('pagehide', bye);
+          bye();
+          port.close();
+        },
+      };
+    } catch {
+      // No worker here (a policy, a private window): a stream of this page's own.
+    }
+  }
+  const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
+  for (const type of ['overview', 'row', 'list']) source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
+  source.addEventListener('open', () => handlers.connection('live'));
+  source.addEventListener('error', () => handlers.connection('reconnecting'));
+  return { close: () => source.close() };
+}
+
+export async function act(request: ActionRequest): Promise<{ status: number; result: ActionResult }> {
+  try {
+    const res = await fetch('api/action', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+      referrerPolicy: 'no-referrer',
+    });
+    return { status: res.status, result: (await res.json()) as ActionResult };
+  } catch (err) {
+    return { status: 0, result: { ok: false, error: { code: 'network', message: `the board did not answer: ${(err as Error).message}` } } };
+  }
+}
+
+export async function history(list: string, task: string): Promise<HistoryPayload> {
+  const res = await fetch(`api/history?list=${encodeURIComponent(list)}&task=${encodeURIComponent(task)}`, {
+    referrerPolicy: 'no-referrer',
+  });
+  if (!res.ok) return { events: [] };
+  return (await res.json()) as HistoryPayload;
+}

@@ -1,0 +1,161 @@
+import { ago, idleFor } from '../../render/elapsed.js';
+import type { BoardStatus, BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
+import { h, reconcile } from './page-dom.js';
+import { cutLine } from './page-text.js';
+
+/**
+ * A list as three columns, pending / in progress / completed, one card a task: its id,
+ * subject, owner (marked when gone), the activeForm of work in progress, open blockers
+ * and stalled work marked; the action a card offers most (start, done, reopen). Cards
+ * are kept by a key of what they show, so a change redraws only the cards it touched.
+ */
+export type CardAction = 'start' | 'done' | 'reopen';
+
+export interface CardHandlers {
+  open(id: string): void;
+  act(action: CardAction, task: BoardTask): void;
+  readOnly: boolean;
+}
+
+export const COLUMNS: ReadonlyArray<{ status: BoardStatus; title: string }> = [
+  { status: 'pending', title: 'Pending' },
+  { status: 'in_progress', title: 'In progress' },
+  { status: 'completed', title: 'Completed' },
+];
+
+const cache = new Map<string, { key: string; el: HTMLElement }>();
+
+/** The columns drawn last, kept so that a change moves or replaces only the cards it touched. */
+let drawn: { list: string; root: HTMLElement; bodies: Map<BoardStatus, HTMLElement>; counts: Map<BoardStatus, HTMLElement> } | undefined;
+
+export function renderColumns(
+  container: HTMLElement,
+  list: ListPayload,
+  shown: readonly BoardTask[],
+  selected: string | undefined,
+  handlers: CardHandlers,
+): void {
+  const now = Date.now();
+  const seen = new Set<string>();
+  if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
+    const bodies = new Map<BoardStatus, HTMLElement>();
+    const counts = new Map<BoardStatus, HTMLElement>();
+    const columns = COLUMNS.map(({ status, title }) => {
+      const body = h('div', { class: 'column-body' });
+      const count = h('span', { class: 'col-count' });
+      bodies.set(status, body);
+      counts.set(status, count);
+      return h(
+        'section',
+        { class: `column col-${status}`, 'data-status': status },
+        h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, count),
+        body,
+      );
+    });
+    const root = h('div', { class: 'columns' }, ...columns);
+    container.replaceChildren(root);
+    drawn = { list: list.id, root, bodies, counts };
+  }
+  for (const { status } of COLUMNS) {
+    const tasks = shown.filter((t) => t.status === status);
+    const cards: Element[] = tasks.map((t) => {
+      const facts = list.facts[t.id];
+      // Time shown in minutes: a card is redrawn when its "x min ago" changes, not every second.
+      const key = JSON.stringify([
+        t,
+        facts,
+        t.id === selected,
+        handlers.readOnly,
+        facts?.changedAt === undefined ? 0 : Math.floor((now - facts.changedAt) / 60_000),
+      ]);
+      const cacheKey = `${list.id}\u0000${t.id}`;
+      seen.add(cacheKey);
+      const hit = cache.get(cacheKey);
+      if (hit && hit.key === key) return hit.el;
+      const el = card(t, facts, t.id === selected, now, handlers);
+      cache.set(cacheKey, { key, el });
+      return el;
+    });
+    if (cards.length === 0) cards.push(h('p', { class: 'empty' }, 'Nothing here'));
+    reconcile(drawn.bodies.get(status) as HTMLElement, cards);
+    (drawn.counts.get(status) as HTMLElement).textContent = String(tasks.length);
+  }
+  for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
+}
+
+function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {
+  const marks: HTMLElement[] = [];
+  if (facts?.blocked) marks.push(h('span', { class: 'mark blocked' }, `blocked by ${facts.openBlockers.map((b) => `#${b}`).join(', ')}`));
+  if (facts && facts.missingBlockers.length > 0 && t.status !== 'completed')
+    marks.push(
+      h(
+        'span',
+        { class: 'mark missing', title: 'names tasks that do not exist (they do not block)' },
+        facts.missingBlockers.map((b) => `#${cutLine(b, 12)}?`).join(' '),
+      ),
+    );
+  if (facts?.stalledMs !== undefined)
+    marks.push(
+      h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${idleFor(facts.stalledMs)}`),
+    );
+  if (facts?.ready) marks.push(h('span', { class: 'mark ready' }, 'ready'));
+  if (facts?.internal) marks.push(h('span', { class: 'mark internal' }, 'internal'));
+  const metaKeys = Object.keys(t.metadata ?? {}).filter((k) => k !== '_internal');
+  if (metaKeys.length > 0)
+    marks.push(h('span', { class: 'mark meta', title: metaKeys.map((k) => cutLine(k, 40)).join(', ') }, `${metaKeys.length} meta`));
+  const action: { name: CardAction; label: string } | undefined =
+    t.status === 'pending'
+      ? { name: 'start', label: 'Start' }
+      : t.status === 'in_progress'
+        ? { name: 'done', label: 'Done' }
+        : { name: 'reopen', label: 'Reopen' };
+  return h(
+    'article',
+    {
+      class: `card ${t.status}${facts?.blocked ? ' is-blocked' : ''}${facts?.stalledMs !== undefined ? ' is-stalled' : ''}${selected ? ' selected' : ''}`,
+      'data-task': t.id,
+      tabindex: 0,
+      onclick: () => handlers.open(t.id),
+      onkeydown: (e: Event) => {
+        if ((e as KeyboardEvent).key === 'Enter') handlers.open(t.id);
+      },
+    },
+    h(
+      'div',
+      { class: 'card-top' },
+      h('span', { class: 'task-id' }, `#${cutLine(t.id, 20)}`),
+      t.owner
+        ? h(
+            'span',
+            { class: `owner${facts?.ownerGone ? ' gone' : ''}`, title: facts?.ownerGone ? "this owner's session is over" : 'owner' },
+            `@${cutLine(t.owner, 24)}${facts?.ownerGone ? ' (gone)' : ''}`,
+          )
+        : null,
+    ),
+    h('div', { class: 'subject agent-text' }, cutLine(t.subject, 140)),
+    t.status === 'in_progress' && t.activeForm
+      ? h('div', { class: 'active-form agent-text' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), cutLine(t.activeForm, 100))
+      : null,
+    marks.length > 0 ? h('div', { class: 'marks' }, ...marks) : null,
+    h(
+      'div',
+      { class: 'card-foot' },
+      h('span', { class: 'when' }, facts?.changedAt === undefined ? '' : ago(facts.changedAt, now)),
+      handlers.readOnly
+        ? null
+        : h(
+            'button',
+            {
+              class: `act act-${action.name}`,
+              type: 'button',
+              'data-action': action.name,
+              onclick: (e: Event) => {
+                e.stopPropagation();
+                handlers.act(action.name, t);
+              },
+            },
+            action.label,
+          ),
+    ),
+  );
+}

@@ -1,0 +1,179 @@
+import { ago, idleFor } from '../../render/elapsed.js';
+import type { BoardTask, HistoryEventView, ListPayload } from '../board-protocol.js';
+import { fill, h } from './page-dom.js';
+import { cleanLine, cleanText, cutLine } from './page-text.js';
+
+/**
+ * One task in full: subject, status, owner, activeForm, description, what it waits for
+ * and what waits for it, metadata, and its history (what `tasks log <id>` shows), with
+ * every action the board offers on it.
+ */
+export type DetailAction = 'start' | 'done' | 'reopen' | 'reassign' | 'release' | 'block' | 'unblock' | 'delete';
+
+export interface DetailHandlers {
+  act(action: DetailAction, task: BoardTask): void;
+  open(id: string): void;
+  close(): void;
+  readOnly: boolean;
+}
+
+const STATUS_WORD = { pending: 'pending', in_progress: 'in progress', completed: 'done' } as const;
+
+function value(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
+}
+
+function taskRef(list: ListPayload, id: string, open: (id: string) => void): HTMLElement {
+  const t = list.tasks.find((x) => x.id === id);
+  return h(
+    'button',
+    { class: `ref ${t?.status ?? 'missing'}`, type: 'button', onclick: () => t && open(id), disabled: t === undefined },
+    `#${cutLine(id, 20)}`,
+    t ? h('span', { class: 'ref-subject agent-text' }, ` ${cutLine(t.subject, 50)}`) : ' (missing)',
+  );
+}
+
+function changeText(e: HistoryEventView): string {
+  if (e.op === 'create') return `created ${cleanLine(value(e.changes.subject?.new ?? ''))}`;
+  if (e.op === 'delete') return 'deleted';
+  const fields = Object.entries(e.changes)
+    .map(([field, c]) => {
+      if (c.added) return `${field} + ${c.added.map((a) => `#${a}`).join(', ')}`;
+      const old = 'old' in c ? (c.old === null || c.old === undefined ? '(none)' : cutLine(value(c.old), 40)) : '…';
+      const now = c.new === null || c.new === undefined ? '(none)' : cutLine(value(c.new), 40);
+      return `${field} ${old} → ${now}`;
+    })
+    .join('; ');
+  return e.op === 'unrecorded' ? `changed with no record: ${fields}` : fields;
+}
+
+export function renderDetail(
+  container: HTMLElement,
+  list: ListPayload,
+  id: string,
+  events: readonly HistoryEventView[] | undefined,
+  handlers: DetailHandlers,
+): void {
+  const t = list.tasks.find((x) => x.id === id);
+  if (!t) {
+    container.replaceChildren(
+      h(
+        'div',
+        { class: 'detail-head' },
+        h('h2', {}, `#${cutLine(id, 20)}`),
+        h('button', { class: 'close', type: 'button', onclick: handlers.close, 'aria-label': 'close' }, '×'),
+      ),
+      h('p', { class: 'empty' }, 'This task no longer exists.'),
+    );
+    return;
+  }
+  const facts = list.facts[t.id];
+  const now = Date.now();
+  const button = (action: DetailAction, label: string, cls = '') =>
+    h(
+      'button',
+      { class: `act act-${action} ${cls}`, type: 'button', 'data-action': action, onclick: () => handlers.act(action, t) },
+      label,
+    );
+  const actions = handlers.readOnly
+    ? null
+    : h(
+        'div',
+        { class: 'detail-actions' },
+        t.status === 'pending' ? button('start', 'Start', 'primary') : null,
+        t.status !== 'completed' ? button('done', 'Done', t.status === 'in_progress' ? 'primary' : '') : null,
+        t.status === 'completed' ? button('reopen', 'Reopen', 'primary') : null,
+        button('reassign', t.owner ? 'Reassign' : 'Assign'),
+        t.owner && t.status !== 'completed' ? button('release', 'Release') : null,
+        button('block', 'Block by…'),
+        t.blockedBy.length > 0 ? button('unblock', 'Unblock…') : null,
+        button('delete', 'Delete', 'danger'),
+      );
+  const metaEntries = Object.entries(t.metadata ?? {});
+  const waitsFor = t.blockedBy;
+  const waitedBy = t.blocks;
+  fill(
+    container,
+    h(
+      'div',
+      { class: 'detail-head' },
+      h(
+        'span',
+        { class: `pill ${facts?.blocked ? 'blocked' : t.status}` },
+        facts?.blocked ? `${STATUS_WORD[t.status]} · blocked` : STATUS_WORD[t.status],
+      ),
+      h('span', { class: 'task-id' }, `#${cutLine(t.id, 20)}`),
+      h('button', { class: 'close', type: 'button', onclick: handlers.close, 'aria-label': 'close' }, '×'),
+    ),
+    h('h2', { class: 'detail-subject agent-text' }, cleanLine(t.subject)),
+    t.status === 'in_progress' && t.activeForm
+      ? h('p', { class: 'active-form agent-text' }, h('span', { class: 'spinner' }), cleanLine(t.activeForm))
+      : null,
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Owner'),
+      h(
+        'dd',
+        { class: `agent-text${facts?.ownerGone ? ' gone' : ''}` },
+        t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody',
+      ),
+      facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
+      facts?.changedAt !== undefined ? h('dd', {}, ago(facts.changedAt, now)) : null,
+      facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
+      facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
+    ),
+    actions,
+    h('h3', {}, 'Description'),
+    t.description === ''
+      ? h('p', { class: 'empty' }, 'No description.')
+      : h('pre', { class: 'description agent-text' }, cleanText(t.description)),
+    h('h3', {}, `Waits for (${waitsFor.length})`),
+    waitsFor.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing.')
+      : h('div', { class: 'refs' }, ...waitsFor.map((b) => taskRef(list, b, handlers.open))),
+    h('h3', {}, `Blocks (${waitedBy.length})`),
+    waitedBy.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing.')
+      : h('div', { class: 'refs' }, ...waitedBy.map((b) => taskRef(list, b, handlers.open))),
+    h('h3', {}, `Metadata (${metaEntries.length})`),
+    metaEntries.length === 0
+      ? h('p', { class: 'empty' }, 'None.')
+      : h(
+          'dl',
+          { class: 'meta' },
+          ...metaEntries.flatMap(([k, v]) => [
+            h('dt', { class: 'agent-text' }, cutLine(k, 60)),
+            h('dd', { class: 'agent-text' }, cleanText(value(v))),
+          ]),
+        ),
+    h('h3', {}, 'History'),
+    events === undefined
+      ? h('p', { class: 'empty' }, 'Loading…')
+      : events.length === 0
+        ? h('p', { class: 'empty' }, 'No change to this task is recorded.')
+        : h(
+            'ol',
+            { class: 'history' },
+            ...[...events]
+              .reverse()
+              .map((e) =>
+                h(
+                  'li',
+                  {},
+                  h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
+                  h(
+                    'span',
+                    { class: `who ${e.who.kind}` },
+                    e.who.kind === 'agent'
+                      ? `agent ${cleanLine(e.who.name ?? (e.who.session ?? '').slice(0, 8))}`
+                      : e.who.kind === 'unknown'
+                        ? 'no record'
+                        : cleanLine(e.who.name ?? 'someone'),
+                  ),
+                  h('span', { class: 'what agent-text' }, changeText(e)),
+                ),
+              ),
+          ),
+  );
+}

@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import { startBoard } from '../../board/board-server.js';
+import { renderJson } from '../../render/json.js';
+import { parsePort } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
+import { EXIT } from '../runtime/exit-codes.js';
+import { nextSignal } from '../runtime/interrupt.js';
+import { openBrowser } from '../runtime/open-browser.js';
+
+interface BoardOptions {
+  port?: string;
+  host?: string;
+  open?: boolean;
+  readOnly?: boolean;
+}
+
+export function registerBoard(program: Command, ctx: Context): void {
+  program
+    .command('board')
+    .description("every list in the browser, live: sessions, columns, the dependency graph, history; changes made under the agents' locks")
+    .option('--port <n>', 'the port to listen on (default: any free one)')
+    .option(
+      '--host <address>',
+      'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board)',
+    )
+    .option('--open', 'open the board in the default browser')
+    .option('--read-only', 'show only: no action is served')
+    .addHelpText(
+      'after',
+      `
+Prints the board's URL on stdout (--json: {url, port, host, readOnly, pid}) and serves it
+until Ctrl-C (exit 130) or SIGTERM (exit 0). The URL holds a random token that every
+request needs; the board answers only to 127.0.0.1, localhost and [::1] as Host, and to
+actions from its own page. Every change (start, done, reopen, reassign, release, block,
+unblock, create, delete, undo) goes through the same core as the commands, with the
+state the card showed as its precondition: a change an agent made meanwhile is shown
+as a conflict, and nothing is written.
+
+Examples:
+  tasks board --open
+  tasks board --read-only --port 8080
+  tasks -l refactor-auth board       opens on that list`,
+    )
+    .action(async (opts: BoardOptions) => {
+      const port = parsePort('--port', opts.port);
+      const host = opts.host ?? '127.0.0.1';
+      const readOnly = Boolean(opts.readOnly);
+      const globals = ctx.globals();
+      const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;
+      // Each action is recorded in the journal as one change of its own, not as this run's.
+      ctx.stopJournal();
+      const board = await startBoard({
+        host,
+        port,
+        readOnly,
+        configDir: ctx.configDir,
+        home: ctx.home,
+        person: ctx.person,
+        hookPolicy: ctx.hookPolicy,
+        projectDir: ctx.cwd,
+        env: ctx.env,
+        pid: process.pid,
+        warn: (message) => ctx.io.warn(message),
+      });
+      const stopped = nextSignal();
+      if (!board.loopbackOnly) {
+        ctx.io.warn(
+          `listening on ${host}, not only on this machine: anyone who can reach ${host}:${board.port} and learns the URL (its token) can read and change every list`,
+        );
+      }
+      const url = named === undefined ? board.url : `${board.url}#list=${encodeURIComponent(named)}`;
+      if (ctx.io.json) ctx.io.out(renderJson({ url, port: board.port, host, readOnly, pid: process.pid }));
+      else ctx.io.out(url);
+      if (ctx.io.stderrIsTTY && !ctx.io.json) ctx.io.note(`tasks board${readOnly ? ' (read-only)' : ''}: Ctrl-C stops it`);
+      if (opts.open) openBrowser(url, process.platform, (message) => ctx.io.warn(message));
+      const received = await stopped;
+      // Hooks of an action under way are stopped; its locked writes finish; then no lock is left.
+      await board.stop();
+      ctx.io.setExit(received === 'SIGINT' ? EXIT.interrupted : EXIT.ok);
+    });
+}

@@ -1,0 +1,319 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
+import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
+
+const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
+
+function demo() {
+  const config = tempConfig();
+  const dir = path.join(config, 'tasks', 'demo');
+  writeTask(dir, { id: '1', subject: 'Analyse code', description: '', status: 'completed', blocks: ['2'], blockedBy: [] });
+  writeTask(dir, { id: '2', subject: 'Refactor auth', description: '', status: 'pending', blocks: [], blockedBy: ['1'] });
+  writeTask(dir, { id: '3', subject: 'Run tests', description: '', status: 'pending', blocks: [], blockedBy: [] });
+  return { config, dir };
+}
+
+function agent(dir: string, ...args: string[]): void {
+  const r = spawnSync(process.execPath, [AGENT, dir, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+}
+
+/** Lock directories left in a list folder (there must be none once the board has stopped). */
+function locksIn(dir: string): string[] {
+  return fs.readdirSync(dir).filter((n) => n.endsWith('.lock') && fs.statSync(path.join(dir, n)).isDirectory());
+}
+
+let boards: BoardRun[] = [];
+afterEach(async () => {
+  for (const b of boards) await b.stop('SIGKILL');
+  boards = [];
+});
+
+async function board(config: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<BoardRun> {
+  const b = await startBoard(config, args, env);
+  boards.push(b);
+  return b;
+}
+
+describe('tasks board: serving', () => {
+  it('prints its URL as JSON, serves the page with a strict policy, and stops on SIGTERM with 0', async () => {
+    const { config } = demo();
+    const b = await board(config);
+    expect(b.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/$/);
+    const page = await request(b.port, `/${b.token}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<script src="board.js" defer></script>');
+    expect(page.body).not.toMatch(/<script>|\son\w+=/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
+    const js = await request(b.port, `/${b.token}/board.js`);
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+    const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as {
+      tasks: Array<{ id: string }>;
+      facts: Record<string, { blocked: boolean; ready: boolean }>;
+    };
+    expect(list.tasks.map((t) => t.id)).toEqual(['1', '2', '3']);
+    expect(list.facts['2']).toMatchObject({ blocked: false, ready: true });
+    const ended = await b.stop('SIGTERM');
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('');
+  });
+
+  it('exits 130 on Ctrl-C (SIGINT)', async () => {
+    const { config } = demo();
+    const b = await board(config);
+    const ended = await b.stop('SIGINT');
+    expect(ended.code).toBe(130);
+  });
+
+  it('refuses a request without the token, or with another one (404, nothing else said)', async () => {
+    const { config } = demo();
+    const b = await board(config);
+    for (const p of [
+      '/',
+      '/api/overview',
+      `/${b.token.slice(0, -1)}x/`,
+      `/${b.token.slice(0, -1)}x/api/overview`,
+      '/%E0%A4%A/',
+      `/x/${b.token}/`,
+    ]) {
+      const r = await request(b.port, p);
+      expect(r.status, p).toBe(404);
+      expect(r.body).toBe('not found\n');
+    }
+  });
+
+  it('refuses a foreign Host (DNS rebinding), even with the token', async () => {
+    const { config } = demo();
+    const b = await board(config);
+    for (const host of [
+      `evil.example:${b.port}`,
+      `127.0.0.1.nip.io:${b.port}`,
+      `127.0.0.1:${b.port + 1}`,
+      '127.0.0.1',
+      `10.0.0.1:${b.port}`,
+    ]) {
+      const r = await request(b.port, `/${b.token}/api/overview`, { headers: { Host: host } });
+      expect(r.status, host).toBe(403);
+      expect(r.body).not.toContain('"lists"');
+    }
+    for (const host of [`localhost:${b.port}`, `[::1]:${b.port}`]) {
+      expect((await request(b.port, `/${b.token}/api/overview`, { headers: { Host: host } })).status, host).toBe(200);
+    }
+  });
+
+  it('refuses actions from another origin, without an Origin, or not as JSON; the files stay as they were', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    const before = fs.readFileSync(path.join(dir, '3.json'), 'utf8');
+    const start = { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } };
+    const foreign = await postAction(b, start, { Origin: 'http://evil.example' });
+    expect(foreign.status).toBe(403);
+    const crossSite = await postAction(b, start, { 'Sec-Fetch-Site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const noOrigin = await request(b.port, `/${b.token}/api/action`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(start),
+    });
+    expect(noOrigin.status).toBe(403);
+    const form = await postAction(b, start, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    const events = await request(b.port, `/${b.token}/api/events?list=demo`, { headers: { Origin: 'http://evil.example' } });
+    expect(events.status).toBe(403);
+    expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(before);
+    for (const r of [foreign, crossSite, noOrigin, form, events]) expect(r.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    // The card showed #3 pending and unowned; an agent takes it first.
+    agent(dir, 'update', '3', JSON.stringify({ owner: 'worker-1', status: 'in_progress' }));
+    const after = fs.readFileSync(path.join(dir, '3.json'), 'utf8');
+    const r = await postAction(b, {
+      action: 'reassign',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'pending', owner: null },
+      owner: 'alice',
+    });
+    expect(r.status).toBe(409);
+    const body = JSON.parse(r.body) as { ok: boolean; error: { code: string; precondition: string; expected: string; actual: string } };
+    expect(body).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', precondition: 'if-status', expected: 'pending', actual: 'in_progress' },
+    });
+    expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(after);
+    // With the state as it is now, it goes through, and is the person's change in the journal.
+    const ok = await postAction(b, {
+      action: 'reassign',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'in_progress', owner: 'worker-1' },
+      owner: 'alice',
+    });
+    expect(ok.status).toBe(200);
+    expect((readJson(path.join(dir, '3.json')) as { owner: string }).owner).toBe('alice');
+    const log = run(config, ['-l', 'demo', 'log', '3', '--json'])
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { who: { kind: string }; command: string });
+    expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
+  });
+
+  it('blocks and unblocks only while the task is as shown', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    agent(dir, 'update', '3', JSON.stringify({ status: 'in_progress' }));
+    const stale = await postAction(b, { action: 'block', list: 'demo', id: '3', expect: { status: 'pending', owner: null }, by: ['2'] });
+    expect(stale.status).toBe(409);
+    // Neither side written: the blocker's side was taken back.
+    expect((readJson(path.join(dir, '2.json')) as { blocks: string[] }).blocks).toEqual([]);
+    expect((readJson(path.join(dir, '3.json')) as { blockedBy: string[] }).blockedBy).toEqual([]);
+    const ok = await postAction(b, { action: 'block', list: 'demo', id: '3', expect: { status: 'in_progress', owner: null }, by: ['2'] });
+    expect(ok.status).toBe(200);
+    expect((readJson(path.join(dir, '2.json')) as { blocks: string[] }).blocks).toEqual(['3']);
+    agent(dir, 'update', '3', JSON.stringify({ owner: 'bob' }));
+    const staleUnblock = await postAction(b, {
+      action: 'unblock',
+      list: 'demo',
+      id: '3',
+      expect: { status: 'in_progress', owner: null },
+      by: [],
+    });
+    expect(staleUnblock.status).toBe(409);
+    expect((readJson(path.join(dir, '3.json')) as { blockedBy: string[] }).blockedBy).toEqual(['2']);
+  });
+
+  it('undoes only the change it showed', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
+    const shown = (
+      JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string; command: string } }
+    ).lastChange;
+    expect(shown.command).toBe('start');
+    // Someone else's change with tasks comes after it: the undo shown is no longer the last change.
+    expect(run(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);
+    const stale = await postAction(b, { action: 'undo', list: 'demo', txn: shown.txn });
+    expect(stale.status).toBe(409);
+    expect((readJson(path.join(dir, '2.json')) as { owner?: string }).owner).toBe('carol');
+    const now = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string } }).lastChange;
+    expect((await postAction(b, { action: 'undo', list: 'demo', txn: now.txn })).status).toBe(200);
+    expect((readJson(path.join(dir, '2.json')) as { owner?: string }).owner).toBeUndefined();
+  });
+
+  it('serves no action with --read-only (403), and leaves no lock after stopping mid-work', async () => {
+    const { config, dir } = demo();
+    const ro = await board(config, ['--read-only']);
+    const r = await postAction(ro, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } });
+    expect(r.status).toBe(403);
+    expect((JSON.parse((await request(ro.port, `/${ro.token}/api/overview`)).body) as { readOnly: boolean }).readOnly).toBe(true);
+    await ro.stop();
+    const rw = await board(config);
+    const pending = Array.from({ length: 20 }, (_, i) =>
+      postAction(rw, {
+        action: i % 2 ? 'start' : 'reopen',
+        list: 'demo',
+        id: '3',
+        expect: { status: i % 2 ? 'pending' : 'in_progress', owner: null },
+      }).catch(() => undefined),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const ended = await rw.stop('SIGINT');
+    await Promise.all(pending);
+    expect(ended.code).toBe(130);
+    expect(locksIn(dir)).toEqual([]);
+    expect(run(config, ['-l', 'demo', 'check']).code).toBe(0);
+  });
+
+  it('rejects bad flags with one line; warns when listening beyond loopback', async () => {
+    const { config } = demo();
+    const bad = run(config, ['board', '--port', '70000']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('error: invalid --port "70000": expected a number from 0 to 65535 (0: any free port)\n');
+    const first = await board(config);
+    const busy = run(config, ['board', '--port', String(first.port)]);
+    expect(busy.code).toBe(4);
+    expect(busy.stderr).toMatch(/^error: port \d+ is in use; choose another with --port, or 0 for any\n$/);
+    const wide = await board(config, ['--host', '0.0.0.0']);
+    const ended = await wide.stop();
+    expect(ended.stderr).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
+  });
+
+  it('--open runs the opener with the URL; an opener that fails is a warning', async () => {
+    const { config } = demo();
+    const bin = path.join(config, 'bin');
+    fs.mkdirSync(bin);
+    const seen = path.join(config, 'opened.txt');
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
+    const b = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
+    for (let i = 0; i < 100 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.readFileSync(seen, 'utf8')).toBe(b.url);
+    await b.stop();
+    fs.writeFileSync(path.join(bin, 'xdg-open'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+    const failing = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
+    await new Promise((r) => setTimeout(r, 500));
+    const ended = await failing.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
+  });
+});
+
+describe('tasks board: the journal and hooks, as the commands have them', () => {
+  it('records each action once, as a change of its own, when the board ends', async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
+    const reassign = { action: 'reassign', list: 'demo', id: '2', expect: { status: 'pending', owner: null }, owner: 'alice' };
+    expect((await postAction(b, reassign)).status).toBe(200);
+    expect((await b.stop()).code).toBe(0);
+    const journal = fs
+      .readFileSync(path.join(dir, '.tasks-journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { txn: string; command: string; actor: { kind: string }; changes: Array<{ id: string }> });
+    // Not a third entry for the whole run of `tasks board` holding both again.
+    expect(journal.map((e) => [e.command, e.actor.kind, e.changes.map((c) => c.id)])).toEqual([
+      ['start', 'person', ['3']],
+      ['update', 'person', ['2']],
+    ]);
+    expect(new Set(journal.map((e) => e.txn)).size).toBe(2);
+  });
+
+  it('runs the hooks a command runs: a TaskCompleted hook that blocks is a 409 with its reason, free of escape codes; nothing written', async () => {
+    const world = hookWorld();
+    writeTask(world.list, { id: '1', subject: 'Ship it', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+    const inputs = path.join(world.root, 'hook-input.jsonl');
+    const gate = script(world, 'gate.sh', `cat >> "${inputs}"; echo >> "${inputs}"; printf '\\033[31m3 tests fail\\033[0m\\n' >&2; exit 2`);
+    writeSettings(world, 'user', settingsWith({ TaskCompleted: [{ command: gate }] }));
+    const before = fs.readFileSync(path.join(world.list, '1.json'), 'utf8');
+    const b = await startBoard(world.config, [], {}, world.project);
+    boards.push(b);
+    const r = await postAction(b, { action: 'done', list: 'l', id: '1', expect: { status: 'in_progress', owner: null } });
+    expect(r.status).toBe(409);
+    expect(JSON.parse(r.body)).toEqual({
+      ok: false,
+      error: { code: 'hook', message: 'TaskCompleted hook blocked completing task #1: 3 tests fail' },
+    });
+    expect(fs.readFileSync(path.join(world.list, '1.json'), 'utf8')).toBe(before);
+    // The hook was told what a command tells it: this process, the project the board started in.
+    expect(logLines(inputs)).toEqual([
+      expect.objectContaining({
+        session_id: `tasks-cli-${b.child.pid}`,
+        cwd: world.project,
+        hook_event_name: 'TaskCompleted',
+        task_id: '1',
+      }),
+    ]);
+  });
+});
