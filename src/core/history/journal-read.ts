@@ -14,7 +14,7 @@ import {
   PREVIOUS_JOURNAL_FILE,
   previousJournalPath,
 } from './journal.js';
-import { forEachLineBackward, MAX_SCAN_LINE, offsetAfter, openRegular } from './line-scan.js';
+import { forEachLineBackward, MAX_SCAN_LINE, offsetAfter, openRegular, visitMatches } from './line-scan.js';
 
 /**
  * Reading the journal (journal.ts): both generations, oldest first, at most
@@ -175,6 +175,45 @@ export function readJournal(listDir: string, opts: { maxBytes?: number } = {}): 
     problems,
     partial: previous.partial || (current.partial && previous.bytes === 0),
   };
+}
+
+/**
+ * The entries whose line holds `needle`, oldest first, from the same bytes readJournal
+ * reads (both generations, at most MAX_READ_BYTES), found by searching the bytes: only
+ * those lines are parsed. Damaged lines are passed over.
+ */
+export function journalEntriesWith(listDir: string, needle: string): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  const pattern = [Buffer.from(needle)];
+  let budget = MAX_READ_BYTES;
+  const generations: Buffer[] = [];
+  for (const file of [journalPath(listDir), previousJournalPath(listDir)]) {
+    if (budget <= 0) break;
+    const open = openRegular(file);
+    if (open === undefined) continue;
+    try {
+      const start = Math.max(0, open.size - budget);
+      const buffer = Buffer.allocUnsafe(open.size - start);
+      let filled = 0;
+      while (filled < buffer.length) {
+        const n = fs.readSync(open.fd, buffer, filled, buffer.length - filled, start + filled);
+        if (n <= 0) break;
+        filled += n;
+      }
+      budget -= filled;
+      const from = start > 0 ? buffer.indexOf(10) + 1 : 0;
+      generations.unshift(buffer.subarray(from, filled));
+    } finally {
+      fs.closeSync(open.fd);
+    }
+  }
+  for (const region of generations) {
+    visitMatches(region, pattern, (line) => {
+      const parsed = parseEntry(line);
+      if ('entry' in parsed) out.push(parsed.entry);
+    });
+  }
+  return out;
 }
 
 /** Take out each write that a later line of the same txn says failed (its `aborted`). */

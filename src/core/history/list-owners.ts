@@ -1,6 +1,6 @@
 import { type GoneOwners, goneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { readJournal } from './journal-read.js';
+import { journalEntriesWith } from './journal-read.js';
 
 /**
  * Owners given with `tasks`, by who gave them (the journal's actors): an owner a person
@@ -18,7 +18,8 @@ export interface OwnersSet {
 export function ownersSetWithTasks(listDir: string): OwnersSet {
   const people = new Set<string>();
   const agents = new Map<string, string | null>();
-  for (const entry of readJournal(listDir).entries) {
+  // Only lines that name an owner are parsed: a long journal costs a search of its bytes.
+  for (const entry of journalEntriesWith(listDir, '"owner"')) {
     for (const change of entry.changes) {
       const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
       if (typeof owner !== 'string' || owner === '') continue;
