@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { sessionsInShowOrder, summarizeList } from '../core/lists/list-summary.js';
+import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import { listDirOf, tasksRoot } from '../core/store/paths.js';
 import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
@@ -226,7 +227,7 @@ export class BoardLive {
       if (!fs.existsSync(listDirOf(this.o.ctx.configDir, id))) continue;
       const summary = summarizeList(this.o.ctx.configDir, id);
       const row = rowView(
-        { ...summary, shortId: short.get(id) ?? id, sessions: sessionsInShowOrder(index.sessionsOfList(id)) },
+        { ...summary, kind: 'tasks', shortId: short.get(id) ?? id, sessions: sessionsInShowOrder(sessionsOfList(index, id)) },
         teamForList(this.o.ctx.configDir, id),
         this.o.ctx.home,
       );

@@ -7,6 +7,7 @@ import { lastChange } from '../core/lists/list-choice.js';
 import { type ListOverview, listIds, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
+import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import { SessionIndex, type SessionInfo } from '../core/sessions/session-index.js';
 import { compareIds } from '../core/store/ids.js';
 import type { FileProblem } from '../core/store/list-read.js';
@@ -105,7 +106,7 @@ export function overviewPayload(ctx: BoardContext, index: SessionIndex, readOnly
   return {
     at: ctx.now(),
     readOnly,
-    lists: overviewLists(ctx.configDir, index).map((l) => rowView(l, byList.get(l.id), ctx.home)),
+    lists: overviewLists(ctx.configDir, index, { byTranscripts: false }).map((l) => rowView(l, byList.get(l.id), ctx.home)),
   };
 }
 
@@ -158,7 +159,7 @@ export function listPayload(
   }
   const { pending, in_progress, completed } = countTasks(tasks, byId);
   const counts = { pending, in_progress, completed };
-  const sessions = sessionsInShowOrder(index.sessionsOfList(listId));
+  const sessions = sessionsInShowOrder(sessionsOfList(index, listId));
   const row: ListRowView = {
     id: listId,
     shortId: shortId(listId),
@@ -188,7 +189,7 @@ export function listPayload(
 export async function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): Promise<HistoryPayload> {
   const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
     listId,
-    sessions: index.sessionsOfList(listId),
+    sessions: sessionsOfList(index, listId),
     unrecorded: true,
   });
   return { events: timeline.events.filter((e) => e.task === taskId) };

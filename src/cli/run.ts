@@ -33,7 +33,7 @@ export interface RunOptions {
  * overlap in one process: the write events a journal records are the process's.
  */
 export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
-  const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd() });
+  const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd(), argv });
   let journal: { stop: () => void } | undefined;
   const stopJournal = (): void => {
     journal?.stop();

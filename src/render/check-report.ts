@@ -49,8 +49,8 @@ function count(findings: readonly Finding[]): string {
   return parts.join(', ');
 }
 
-/** "list "x": 3 problems (2 errors, 1 warning); 2 can be fixed with tasks check --fix" */
-export function renderCheckSummary(view: CheckView, style: Style): string {
+/** "list "x": 3 problems (2 errors, 1 warning); 2 can be fixed with tasks -l x check --fix" (`listArgs`: what names the list). */
+export function renderCheckSummary(view: CheckView, style: Style, listArgs: readonly string[] = []): string {
   const { report } = view;
   const name = `list "${oneLine(view.list)}"`;
   const files = `${report.files} task file${report.files === 1 ? '' : 's'}`;
@@ -63,7 +63,7 @@ export function renderCheckSummary(view: CheckView, style: Style): string {
   }
   const fixable = report.findings.filter((f) => f.fixable).length;
   const problems = `${report.findings.length} problem${report.findings.length === 1 ? '' : 's'} (${count(report.findings)})`;
-  const hint = fixable > 0 ? `; ${fixable} can be fixed with tasks check --fix` : '';
+  const hint = fixable > 0 ? `; ${fixable} can be fixed with ${['tasks', ...listArgs.map(oneLine), 'check', '--fix'].join(' ')}` : '';
   return `${style.red('✖')} ${name}: ${problems}${hint}`;
 }
 

@@ -1,39 +1,53 @@
 import type { ListChoice } from '../core/lists/list-choice.js';
 import { ago } from './elapsed.js';
+import { fitStyled } from './fit.js';
 import { promptText, tildePath } from './session-text.js';
+import { oneLine } from './text.js';
 
 /**
- * The stderr line that says which list a command took and why, whenever the person did
- * not name it outright: `using list 2d483082 (live session "fix the login bug",
- * ~/work/myproj)`. Undefined when the list was named in full or by the environment.
+ * The stderr line that says which list a command took and why, when the project or the
+ * lists on disk chose it: `using list 2d483082 (live session "fix the login bug",
+ * ~/work/myproj)`. One line; with `fit` (a terminal shows it), at most `width` columns. Undefined when the list was named
+ * (`--list`, `--session`, the variable, the binding): naming it is saying it.
  */
 export function renderChoiceNote(
   choice: ListChoice,
-  opts: { home: string; now: number; width: number; short: (id: string) => string },
+  opts: { home: string; now: number; width: number; short: (id: string) => string; fit?: boolean },
 ): string | undefined {
   const shown = opts.short(choice.id);
+  let note: string;
   switch (choice.how) {
     case 'flag':
-    case 'env':
-      return undefined;
     case 'flag-prefix':
-      return `using list ${choice.id}, the only one whose id starts with "${choice.typed ?? ''}"`;
     case 'session':
+    case 'env':
+    case 'binding':
+      return undefined;
     case 'project': {
+      if (choice.fresh) {
+        const before = choice.replaced?.[0];
+        const earlier = before === undefined ? '' : `; its list before: ${opts.short(before)}`;
+        note = `using list ${shown} (${sessionWords(choice, opts).join(', ')}): no tasks yet${earlier}`;
+        break;
+      }
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).length;
       const where = choice.projectDir === undefined ? 'here' : `in ${tildePath(choice.projectDir, opts.home)}`;
       const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} of sessions ${where}: tasks lists` : '';
-      return `using list ${shown} (${sessionWords(choice, opts).join(', ')})${more}`;
+      note = `using list ${shown} (${sessionWords(choice, opts).join(', ')})${more}`;
+      break;
     }
     case 'only': {
       const words = sessionWords(choice, opts);
-      return `using list ${shown}, the only one${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
+      note = `using list ${shown}, the only one${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
+      break;
     }
     case 'most-recent': {
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).map(opts.short);
-      return `using list ${shown}, the most recently changed (others: ${others.join(', ')}); choose with --list`;
+      note = `using list ${shown}, the most recently changed (others: ${others.join(', ')}); tasks use <id> binds one here`;
+      break;
     }
   }
+  return opts.fit ? fitStyled(oneLine(note), opts.width) : oneLine(note);
 }
 
 /** `live session "fix the login bug", ~/work/myproj[, active 5 min ago]` */
@@ -42,11 +56,48 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   const where = s?.cwd ?? choice.projectDir;
   const parts: string[] = [];
   if (s) {
-    const state = `${s.state === 'live' ? 'live' : s.state} session`;
+    const state = `${s.replacedBy !== undefined ? 'cleared' : s.state} session`;
     const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
     parts.push(prompt === '' ? state : `${state} "${prompt}"`);
   }
   if (where !== undefined) parts.push(tildePath(where, opts.home));
   if (s && s.state !== 'live' && s.lastActivity !== undefined) parts.push(`active ${ago(s.lastActivity, opts.now)}`);
   return parts;
+}
+
+/** `tasks -l 7c1e2f30 release --gone`: a command line with the list named, quoted so that it pastes as it is. */
+export function commandWithList(list: string, args: readonly string[]): string {
+  return ['tasks', '-l', list, ...args].map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: plain when safe, else in single quotes. */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface RefusalCandidate {
+  list: string;
+  shortId: string;
+  prompt?: string | null | undefined;
+}
+
+/**
+ * A change refused because it cannot choose: each candidate with the command that makes
+ * the change in it, to paste as it is, and how to make the choice stick. One line.
+ */
+export function renderRefusalCommands(candidates: readonly RefusalCandidate[], args: readonly string[]): string {
+  const shown = candidates.slice(0, 3).map((c) => {
+    const prompt = c.prompt ? ` (${JSON.stringify(promptText(c.prompt, 30))})` : '';
+    return `${commandWithList(c.shortId, args)}${prompt}`;
+  });
+  const more = candidates.length > 3 ? `, or ${candidates.length - 3} more (tasks lists)` : '';
+  return `${shown.join(' or ')}${more}; tasks use <id> makes the choice stick`;
+}
+
+/** What a dry run could not decide: the real run needs the list named. */
+export function renderDryRunNeeds(reason: string, candidates: readonly RefusalCandidate[], args: readonly string[]): string {
+  const real = args.filter((a) => a !== '-n' && a !== '--dry-run');
+  const how = candidates.length > 0 ? `: ${renderRefusalCommands(candidates, real)}` : '';
+  return `a dry run: nothing changes. A real run would be refused (${oneLine(reason)})${how}`;
 }

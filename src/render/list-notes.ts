@@ -17,9 +17,12 @@ export function renderStalledWarning(id: string, idleMs: number): string {
   return `task #${id} is stalled: in progress, unchanged for ${formatDuration(idleMs)}`;
 }
 
-/** "2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks release --gone gives them back" */
-export function renderGoneNote(count: number, why: string): string {
-  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: tasks release --gone gives them back`;
+/**
+ * "2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks -l 2d483082
+ * release --gone gives them back" (`listArgs`: what names the list, when it was not named).
+ */
+export function renderGoneNote(count: number, why: string, listArgs: readonly string[] = []): string {
+  return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: ${['tasks', ...listArgs, 'release', '--gone'].join(' ')} gives them back`;
 }
 
 /** A file of the list that could not be read as a task. */

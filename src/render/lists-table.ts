@@ -46,12 +46,15 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const cells = lists.map((l) => {
     const s = shownSession(l);
     return {
-      list: oneLine(l.shortId),
+      list: oneLine(l.shortId) + (l.kind === 'todowrite' ? ' (TodoWrite)' : ''),
       project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
       prompt: s?.prompt ?? '',
-      tasks: `${l.counts.completed}/${l.total}${l.counts.in_progress > 0 ? ` ${STATUS_SYMBOL.in_progress}${l.counts.in_progress}` : ''}`,
+      tasks:
+        l.kind === 'new'
+          ? 'no tasks yet'
+          : `${l.counts.completed}/${l.total}${l.counts.in_progress > 0 ? ` ${STATUS_SYMBOL.in_progress}${l.counts.in_progress}` : ''}`,
       problems: l.problems > 0 ? ` (${l.problems} unreadable)` : '',
       changed: ago(l.changedAt, o.now),
       team: teamCell(l.team),
@@ -109,7 +112,9 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
 /**
  * Piped: id, total, completed, in_progress, pending, last change (ISO), team (`-`),
  * members (comma-separated, `-`), then the session: state, working directory, branch,
- * session id, prompt (`-` where unknown). Tab-separated; new columns go at the end.
+ * session id, prompt (`-` where unknown), then the kind (`tasks`, `new`: a live session's
+ * list before its first task, `todowrite`: a session's TodoWrite todos) and the session
+ * that replaced it (`/clear`; `-`). Tab-separated; new columns go at the end.
  */
 export function renderListsLines(lists: readonly ListRow[]): string {
   const field = (v: string | undefined) => (v === undefined || v === '' ? '-' : oneLine(v).replace(/\t/g, ' '));
@@ -130,6 +135,8 @@ export function renderListsLines(lists: readonly ListRow[]): string {
         field(s?.branch),
         field(s?.sessionId),
         field(s?.prompt?.replace(/\s+/g, ' ')),
+        l.kind,
+        field(s?.replacedBy),
       ].join('\t');
     })
     .join('\n');
@@ -141,7 +148,8 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
   return {
     id: l.id,
     shortId: l.shortId,
-    path: l.dir,
+    kind: l.kind,
+    path: l.kind === 'todowrite' ? null : l.dir,
     total: l.total,
     ...l.counts,
     problems: l.problems,
@@ -150,6 +158,7 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     members: team?.members ?? [],
     ...sessionJson(s),
     sessions: l.sessions.map(sessionJson),
+    ...(l.todos !== undefined ? { todos: l.todos } : {}),
   };
 }
 
@@ -168,5 +177,11 @@ function sessionJson(s: SessionInfo | undefined) {
     firstActivity: iso(s?.firstActivity),
     lastActivity: iso(s?.lastActivity),
     transcript: s?.transcript ?? null,
+    replacedBy: s?.replacedBy ?? null,
   };
+}
+
+/** `tasks lists` in a config folder with no list yet: how to start one. */
+export function renderNoListsYet(configDir: string): string {
+  return `no task lists under ${configDir} yet; start one with tasks -l <name> create "<subject>", or tasks use <name> to give a project a list its Claude Code sessions share`;
 }

@@ -1,5 +1,6 @@
 import type { ReleaseResult } from '../core/claims/release-apply.js';
 import type { Task } from '../core/store/schema.js';
+import { tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 
 /** What `tasks release` says of each task, one line each. */
@@ -27,4 +28,12 @@ export function renderNoneGone(knowsGone: boolean): string {
 /** `release --gone --dry-run`, a task it would release and why its owner is gone. */
 export function renderWouldRelease(task: Task, why: string): string {
   return `Would release task #${task.id} from ${oneLine(task.owner ?? '')} (${why}): ${oneLine(task.subject)}`;
+}
+
+/** `release --gone` while a session of the list's project runs: it may be about to pick the work up. */
+export function renderLiveInProject(sessions: readonly { sessionId: string; cwd?: string | undefined }[], home: string): string {
+  const first = sessions[0];
+  const where = first?.cwd === undefined ? '' : ` in ${tildePath(first.cwd, home)}`;
+  const more = sessions.length > 1 ? ` (and ${sessions.length - 1} more)` : '';
+  return `session ${first?.sessionId.slice(0, 8) ?? '?'} is live${where}${more}, where this list's sessions ran: it may be about to pick this work up`;
 }

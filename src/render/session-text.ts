@@ -14,8 +14,10 @@ export function promptText(prompt: string | undefined, max: number): string {
 }
 
 /** "live, busy", "live, idle", "ended", "crashed": a session's state in words. */
-export function stateText(session: Pick<SessionInfo, 'state' | 'activity'> | undefined): string {
+export function stateText(session: Pick<SessionInfo, 'state' | 'activity' | 'replacedBy'> | undefined): string {
   if (session === undefined) return '';
   if (session.state === 'live') return session.activity === undefined ? 'live' : `live, ${session.activity}`;
+  // Its process went on as another session (/clear): the agent no longer sees this list.
+  if (session.replacedBy !== undefined) return `cleared → ${session.replacedBy.slice(0, 8)}`;
   return session.state;
 }

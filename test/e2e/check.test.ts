@@ -109,7 +109,7 @@ describe('tasks check', () => {
     expect(text.code).toBe(4);
     expect(text.stdout).toMatch(/^✖ invalid_json +7\.json does not parse as JSON/m);
     expect(text.stdout).toMatch(/^✖ cycle +dependency cycle #4 -> #5 -> #4: none of these can start$/m);
-    expect(text.stderr.trim()).toBe('✖ list "l": 13 problems (7 errors, 6 warnings); 7 can be fixed with tasks check --fix');
+    expect(text.stderr.trim()).toBe('✖ list "l": 13 problems (7 errors, 6 warnings); 7 can be fixed with tasks -l l check --fix');
     expect(snapshotDir(list)).toEqual(before);
   });
 

@@ -160,7 +160,7 @@ describe('choosing the list', () => {
     const r = run(config, ['create', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      "error: several task lists exist and none belongs to this directory's sessions; choose one with --list: other, refactor-auth",
+      "error: 2 task lists exist and none belongs to this directory's sessions, so a change needs its list named: tasks -l other create x or tasks -l refactor-auth create x; tasks use <id> makes the choice stick",
     );
   });
 

@@ -108,7 +108,7 @@ describe('list choice, against odd places', () => {
       { env: baseEnv(config), encoding: 'utf8' },
     );
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^error: several task lists exist and none belongs to this directory's sessions/);
+    expect(r.stderr).toMatch(/^error: 2 task lists exist and none belongs to this directory's sessions/);
     expect(fs.readdirSync(path.join(config, 'tasks', id)).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
   });
 

@@ -17,11 +17,11 @@ describe('config folders and list ids the file system cannot hold', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('a config folder below a file: exit 2 and one line', () => {
+  it('a config folder below a file does not exist: exit 3 and one line', () => {
     const root = tempConfig();
     fs.writeFileSync(path.join(root, 'file'), '');
     const r = run(root, ['--config-dir', path.join(root, 'file', 'conf'), '-l', 'x', 'create', 'hi']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 

@@ -22,7 +22,8 @@ export function projectFolder(cwd) {
 
 /**
  * Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines.
- * opts: { sessionId, cwd, prompt, branch, lastPrompt, start (ms), end (ms), padTo (bytes) }.
+ * opts: { sessionId, cwd, prompt, branch, lastPrompt, start (ms), end (ms), padTo (bytes),
+ * todos (false: without the real run's TodoWrite calls, a session that kept no todos) }.
  * Returns the file's path; its mtime is `end`.
  */
 export function writeTranscript(config, opts) {
@@ -32,7 +33,8 @@ export function writeTranscript(config, opts) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${opts.sessionId}.jsonl`);
   const step = (end - start) / REAL.length;
-  const lines = REAL.map((line, i) => {
+  const real = opts.todos === false ? REAL.filter((line) => !line.includes('TodoWrite') && !line.includes('newTodos')) : REAL;
+  const lines = real.map((line, i) => {
     const entry = JSON.parse(line);
     const text = JSON.stringify(entry)
       .replaceAll(REAL_ID, opts.sessionId)

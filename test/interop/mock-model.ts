@@ -29,6 +29,13 @@ export interface MockModelOptions {
    * ready, or pace an agent. Nothing is answered while it is pending.
    */
   beforeTurn?: (index: number) => Promise<void> | void;
+  /**
+   * For an interactive session, where a person types prompts: the turn for the prompt just
+   * typed (the last message's text, context included: match whole lines), or undefined for
+   * a plain reply. Used instead of `turns` when set; a request that carries tool results
+   * always gets the closing reply.
+   */
+  byPrompt?: (prompt: string) => Turn | undefined;
 }
 
 export interface ReceivedResult {
@@ -89,6 +96,30 @@ function resultText(content: unknown): string {
   return '';
 }
 
+/**
+ * The text a person typed: the user messages since the model last spoke (Claude Code may
+ * put context in a message of its own after the prompt), context included, so `byPrompt`
+ * must match whole lines; undefined when the last message answers tools.
+ */
+function typedPrompt(messages: ReadonlyArray<{ role?: string; content?: unknown }> | undefined): string | undefined {
+  if (messages === undefined) return undefined;
+  const texts: string[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === 'assistant') break;
+    const content = m?.content;
+    if (typeof content === 'string') {
+      texts.unshift(content);
+      continue;
+    }
+    if (!Array.isArray(content)) continue;
+    const blocks = content as Array<{ type?: string; text?: unknown }>;
+    if (blocks.some((b) => b.type === 'tool_result')) return undefined;
+    texts.unshift(...blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string));
+  }
+  return texts.join('\n');
+}
+
 function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::ffff:127.0.0.1' || address === '::1';
 }
@@ -99,10 +130,30 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
   const received: ReceivedResult[] = [];
   const strayRequests: string[] = [];
 
-  const nextMessage = async (offersTools: boolean): Promise<Message> => {
+  const nextMessage = async (offersTools: boolean, prompt: string | undefined): Promise<Message> => {
     seq += 1;
     const id = `msg_mock_${seq}`;
-    if (offersTools && served < options.turns.length) {
+    const typed = options.byPrompt && offersTools && prompt !== undefined ? options.byPrompt(prompt) : undefined;
+    if (typed !== undefined) {
+      served += 1;
+      const content: Block[] = typed.map((call, i) => ({
+        type: 'tool_use',
+        id: `toolu_mock_${seq}_${i}`,
+        name: call.name,
+        input: call.input,
+      }));
+      return {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-mock',
+        content,
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: USAGE,
+      };
+    }
+    if (!options.byPrompt && offersTools && served < options.turns.length) {
       const index = served;
       served += 1;
       await options.beforeTurn?.(index);
@@ -144,7 +195,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'mock: not served' } }));
       return;
     }
-    let parsed: { tools?: unknown[]; stream?: boolean; messages?: Array<{ content?: unknown }> } = {};
+    let parsed: { tools?: unknown[]; stream?: boolean; messages?: Array<{ role?: string; content?: unknown }> } = {};
     try {
       parsed = JSON.parse(body || '{}') as typeof parsed;
     } catch {
@@ -163,7 +214,10 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
         }
       }
     }
-    const message = await nextMessage((parsed.tools ?? []).length > 0);
+    const message = await nextMessage(
+      (parsed.tools ?? []).length > 0,
+      typedPrompt(parsed.messages as Array<{ role?: string; content?: unknown }> | undefined),
+    );
     if (parsed.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const [type, data] of sseEvents(message)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);

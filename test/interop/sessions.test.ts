@@ -138,13 +138,23 @@ describe('the real Claude Code: whose list is it', () => {
       .trimEnd()
       .split('\n')
       .map((l) => l.split('\t'));
-    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual(['live', projA, expect.any(String), sessionA, 'fix the login bug']);
+    expect(piped.find((f) => f[0] === sessionA)!.slice(8)).toEqual([
+      'live',
+      projA,
+      expect.any(String),
+      sessionA,
+      'fix the login bug',
+      'tasks',
+      '-',
+    ]);
     expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual([
       'ended',
       projB,
       expect.any(String),
       sessionB,
       'write the release notes',
+      'tasks',
+      '-',
     ]);
 
     // A exits: ended.

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkList } from '../../core/check/check-list.js';
-import { listIds } from '../../core/lists/list-summary.js';
+import { listIds, requireConfigDir } from '../../core/lists/list-choice.js';
 import { tasksRoot } from '../../core/store/paths.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
@@ -50,22 +50,35 @@ Examples:
     )
     .action(async (opts: CheckOptions) => {
       const claimStaleMs = parseDurationOrOff('--stale-after', opts.staleAfter);
-      const targets = opts.all
-        ? // Folder names as they are: one agents cannot address is still worth checking.
-          listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }))
-        : [ctx.list(Boolean(opts.fix))]; // --fix writes: with several lists, name one
+      if (opts.all) requireConfigDir(ctx.configDir);
+      const chosen = opts.all ? undefined : ctx.list(Boolean(opts.fix)); // --fix writes: with several lists, name one
+      if (chosen !== undefined && !chosen.exists) {
+        // A live session's list before its first task: nothing to check yet.
+        if (ctx.io.json) ctx.io.out(renderJson({ list: chosen.id, clean: true, files: 0, findings: [] }));
+        else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`);
+        return;
+      }
+      const targets = chosen
+        ? [chosen]
+        : // Folder names as they are: one agents cannot address is still worth checking.
+          listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }));
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
       const views: CheckView[] = [];
       for (const target of targets) {
         try {
-          const gone = ctx.goneOwners(target.id);
+          const gone = ctx.goneOwners(target.id, { deep: true });
           const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
           const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
           if (left.length > 0) ctx.io.setExit(EXIT.conflict);
-          if (!ctx.io.json) printView(ctx, view);
+          if (!ctx.io.json)
+            printView(
+              ctx,
+              { ...view, list: ctx.shortId(view.list) },
+              chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen),
+            );
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
           ctx.io.fail(err);
@@ -79,11 +92,11 @@ Examples:
     });
 }
 
-function printView(ctx: Context, view: CheckView): void {
+function printView(ctx: Context, view: CheckView, listArgs: readonly string[]): void {
   const style = ctx.io.humanLayout ? ctx.io.style : PLAIN;
   const body = renderCheckReport(view, style);
   if (body !== '') ctx.io.out(body);
-  const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle);
+  const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle, listArgs);
   if (ctx.io.humanLayout) ctx.io.out(summary);
   else ctx.io.note(summary);
 }

@@ -32,7 +32,7 @@ export function registerCreate(program: Command, ctx: Context): void {
     .option('--blocked-by <ids>', 'tasks that must be completed first (comma-separated, or repeat)', collect)
     .option('--blocks <ids>', 'tasks that wait for this one (comma-separated, or repeat)', collect)
     .option('--meta <key=value>', 'metadata; key:=<json> for a JSON value (repeatable)', collect)
-    .option('--new-list', 'create the list named by --list even when its name is close to an existing one');
+    .option('--new-list', 'kept for scripts written for earlier versions: a list whose name is new is always made');
   addLifecycleOptions(command)
     .addHelpText(
       'after',
@@ -49,13 +49,13 @@ export function registerCreate(program: Command, ctx: Context): void {
         blocks: parseIds(opts.blocks),
         metadata: parseMeta(opts.meta),
       };
-      const choice = ctx.list(true, { creates: true, newList: opts.newList });
+      const choice = ctx.list(true, { creates: true });
       const created = await runLifecycle(ctx, choice, opts, (lifecycle, report) => createTaskWithLifecycle(lifecycle, input, report));
       if (created === undefined) return;
       const { task } = created;
       if (ctx.io.json) ctx.io.out(renderJson(task));
       else if (ctx.io.humanLayout)
-        ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(choice.id)}: ${oneLine(task.subject)}`);
+        ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(ctx.shortId(choice.id))}: ${oneLine(task.subject)}`);
       else ctx.io.out(task.id);
     });
 }

@@ -42,10 +42,10 @@ export function registerDelete(program: Command, ctx: Context): void {
       const ids = parseIds(rawIds);
       const pre = preconditionsFrom(opts, ctx);
       const guard = preconditionGuard(pre);
-      const { id: listId, dir } = ctx.list(true);
+      const { id: listId, dir } = ctx.list(true, { dryRun: opts.dryRun });
       if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {
         // A person at a terminal sees what goes before it goes; scripts are never asked.
-        if (!(await ctx.io.confirm(renderDeleteQuestion(ids, readTasks(dir, ids), listId)))) {
+        if (!(await ctx.io.confirm(renderDeleteQuestion(ids, readTasks(dir, ids), ctx.shortId(listId))))) {
           throw new TasksError('interrupted', 'nothing deleted', { hint: 'add -y to delete without being asked' });
         }
       }

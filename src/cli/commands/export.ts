@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
+import { readChosen } from '../../core/lists/chosen-tasks.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
 import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
 import { checkOutputPath } from '../../core/snapshots/output-file.js';
-import { readList } from '../../core/store/list-read.js';
+import { expandHome } from '../../core/store/paths.js';
 import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
@@ -52,10 +53,12 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
-      const output = opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(opts.output, ctx.cwd);
+      const output =
+        opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(expandHome(opts.output, ctx.home), ctx.cwd);
       const filter = filterFrom(opts, ctx);
-      const { id, dir } = ctx.list(false);
-      const snapshot = readList(dir);
+      const choice = ctx.list(false, { todos: true });
+      const id = ctx.shortId(choice.id);
+      const snapshot = readChosen(choice);
       for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { lastChangeOf } from '../../core/history/last-change.js';
+import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { getTask } from '../../core/writes/task-writes.js';
@@ -17,10 +19,16 @@ export function registerGet(program: Command, ctx: Context): void {
     .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
     .action((rawId: string) => {
       const id = parseTaskId(rawId);
-      const { id: listId, dir } = ctx.list(false);
-      const task = getTask(dir, id);
+      const choice = ctx.list(false, { todos: true });
+      const { id: listId, dir } = choice;
+      const real = choice.exists && choice.todos === undefined;
+      const task = real ? getTask(dir, id) : getChosen(choice, id);
       if (ctx.io.json) {
         ctx.io.out(renderJson(task));
+        return;
+      }
+      if (!real) {
+        ctx.io.out(renderTaskDetail(task, indexTasks(readChosen(choice).tasks), ctx.io.style, undefined));
         return;
       }
       // Only the tasks it names, to show their subjects and states: a 10,000-task list
@@ -29,8 +37,8 @@ export function registerGet(program: Command, ctx: Context): void {
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
-      // Its last recorded change, read from the records' ends.
-      const last = lastChangeOf(dir, id, { listId, sessions: ctx.sessions.sessionsOfList(listId) });
+      // Its last recorded change, read from the records' ends, in the sessions the files name.
+      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
       if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));
       if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, Date.now())));
     });

@@ -26,7 +26,7 @@ export function registerImport(program: Command, ctx: Context): void {
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')
     .option('-n, --dry-run', 'print the plan (predicted ids); write nothing')
-    .option('--new-list', 'create the list named by --list even when its name is close to an existing one')
+    .option('--new-list', 'kept for scripts written for earlier versions: a list whose name is new is always made')
     .addHelpText(
       'after',
       `
@@ -61,7 +61,7 @@ Examples:
         if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
         throw err;
       }
-      const choice = ctx.list(true, { creates: true, newList: opts.newList });
+      const choice = ctx.list(true, { creates: true, dryRun: opts.dryRun });
       // Ctrl-C while writing: stop between two batches (nothing half-written), exit 130.
       const outcome = await withInterrupt((signal) =>
         importSnapshot(choice.dir, snapshot, {
@@ -85,7 +85,7 @@ Examples:
         const body = renderImportReport(report, ctx.io.style);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderImportSummary(report));
+      ctx.io.note(renderImportSummary({ ...report, list: ctx.shortId(report.list) }));
     });
 }
 

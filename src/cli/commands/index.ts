@@ -31,6 +31,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
   { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
+  { names: ['use'], load: async () => (await import('./use.js')).registerUse },
   { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
   { names: ['import'], load: async () => (await import('./import.js')).registerImport },
   { names: ['export'], load: async () => (await import('./export.js')).registerExport },

@@ -1,9 +1,9 @@
 import { type Command, Option } from 'commander';
 import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
+import { readChosen } from '../../core/lists/chosen-tasks.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
 import { SORT_KEYS, type SortKey, sortTasks } from '../../core/lists/task-sort.js';
 import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
-import { readList } from '../../core/store/list-read.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
@@ -42,8 +42,10 @@ export function registerList(program: Command, ctx: Context): void {
       const filter = filterFrom(opts, ctx);
       const limit = parsePositiveInt('--limit', opts.limit);
       const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
-      const { id: listId, dir } = ctx.list(false);
-      const snapshot = readList(dir);
+      const choice = ctx.list(false, { todos: true });
+      const { id: listId, dir } = choice;
+      const real = choice.exists && choice.todos === undefined;
+      const snapshot = readChosen(choice);
       for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
       if (filter.owner !== undefined) {
         // A typo in a name shows as an empty list; say so rather than leave it to guessing.
@@ -52,11 +54,13 @@ export function registerList(program: Command, ctx: Context): void {
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
-      const stalled = stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions });
+      const stalled = real
+        ? stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions })
+        : new Map<string, number>();
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
-      const needTimes = sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json);
+      const needTimes = real && (sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json));
       const times = needTimes
         ? taskFileTimes(
             dir,
@@ -69,7 +73,8 @@ export function registerList(program: Command, ctx: Context): void {
         ctx.io.out(renderJson(tasks));
         return;
       }
-      const gone = ctx.goneOwners(listId);
+      // Owners are asked about only when some shown task has one unfinished.
+      const gone = real && matching.some((t) => t.status !== 'completed' && t.owner) ? ctx.goneOwners(listId) : undefined;
       const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
       const goneCount = matching.filter(isGone).length;
       const summary =
@@ -92,12 +97,12 @@ export function registerList(program: Command, ctx: Context): void {
         if (!opts.quiet) ctx.io.out(summary);
         const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
         if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, stalledAfter)));
-        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why)));
+        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice))));
         if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
         if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
         if (!opts.quiet) ctx.io.note(summary);
-        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why));
+        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice)));
         for (const t of tasks) {
           const idle = stalled.get(t.id);
           if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle));

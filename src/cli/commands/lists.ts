@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
+import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { listJson, renderListsLines, renderListsTable } from '../../render/lists-table.js';
+import { listJson, renderListsLines, renderListsTable, renderNoListsYet } from '../../render/lists-table.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
@@ -20,14 +21,19 @@ export function registerLists(program: Command, ctx: Context): void {
       'after',
       `
 A list belongs to the session whose UUID names it (or session-<first 8 hex>, for sessions
-with agent teams), or to a team (<config>/teams/<team>/config.json names the team and its
-lead session). Session facts come from Claude Code's transcripts (<config>/projects/) and
-live-session files (<config>/sessions/): live (busy or idle), ended, or crashed (its
-process is gone without ending the session). LIST shows a session UUID by its shortest
-unique prefix of at least 8 characters; --list and --session take any unique prefix.
+with agent teams), to a team (<config>/teams/<team>/config.json names the team and its
+lead session), or, for a list named by CLAUDE_CODE_TASK_LIST_ID, to the sessions whose
+transcripts show its tasks. Session facts come from Claude Code's transcripts
+(<config>/projects/) and live-session files (<config>/sessions/): live (busy or idle),
+ended, crashed (its process is gone without ending the session), or cleared (/clear
+moved its process on to another session). A live session that has made no task yet
+shows as "no tasks yet"; a session that kept TodoWrite todos shows them, marked
+(TodoWrite), read-only. LIST shows a session UUID by its shortest unique prefix of at
+least 8 characters; --list and --session take any unique prefix of four or more.
 
 Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
-state, cwd, branch, session id, prompt (- where unknown), tab-separated.
+state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite),
+replaced by (-), tab-separated.
 
 Examples:
   tasks lists
@@ -35,6 +41,7 @@ Examples:
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
     .action((opts: ListsOptions) => {
+      requireConfigDir(ctx.configDir);
       const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       const lists = overviewLists(ctx.configDir, ctx.sessions).filter(
@@ -58,7 +65,7 @@ Examples:
         return;
       }
       if (lists.length === 0) {
-        ctx.io.note(opts.here || opts.live ? 'no task lists match' : `no task lists under ${ctx.configDir}`);
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir));
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));

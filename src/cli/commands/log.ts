@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline } from '../../core/history/timeline.js';
+import { readChosen } from '../../core/lists/chosen-tasks.js';
+import type { ListChoice } from '../../core/lists/list-choice.js';
 import { listIds } from '../../core/lists/list-summary.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { readList } from '../../core/store/list-read.js';
 import { listDirOf } from '../../core/store/paths.js';
 import { renderJsonLine } from '../../render/json.js';
 import {
@@ -64,14 +66,14 @@ Examples:
       const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, now);
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       const limit = parsePositiveInt('--limit', opts.limit);
-      const targets = opts.all
-        ? listIds(ctx.configDir).map((id) => ({ id, dir: listDirOf(ctx.configDir, id) }))
-        : [ctx.list(false)].map(({ id, dir }) => ({ id, dir }));
+      const targets = opts.all ? listIds(ctx.configDir).map((id) => ({ id, dir: listDirOf(ctx.configDir, id) })) : [ctx.list(false)];
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
       const timelines: Timeline[] = await withInterrupt(async (signal) => {
         const read: Timeline[] = [];
         for (const { id, dir } of targets) {
-          read.push(await readTimeline(dir, { listId: id, sessions: ctx.sessions.sessionsOfList(id), signal, unrecorded: true }));
+          // A named list's sessions are found by their transcripts (the Task tools' results name its tasks).
+          const sessions = sessionsOfList(ctx.sessions, id, { deep: true });
+          read.push(await readTimeline(dir, { listId: id, sessions, signal, unrecorded: true }));
         }
         return read;
       }).catch((err: unknown) => {
@@ -83,8 +85,11 @@ Examples:
         for (const d of timeline.damaged) ctx.io.warn(renderJournalDamage(d));
       }
       const single = timelines[0];
+      // The list's tasks now (none yet for a live session's list before its first task).
+      const chosen = opts.all ? undefined : (targets[0] as ListChoice | undefined);
+      const onDisk = () => (chosen === undefined ? [] : readChosen(chosen).tasks.map((t) => t.id));
       if (task !== undefined && single !== undefined) {
-        const known = single.events.some((e) => e.task === task) || readList(targets[0]?.dir as string).tasks.some((t) => t.id === task);
+        const known = single.events.some((e) => e.task === task) || onDisk().some((id) => id === task);
         if (!known)
           throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
       }
@@ -98,9 +103,9 @@ Examples:
       }
       if (!opts.all && single !== undefined) {
         for (const n of renderLogNotes(single, task)) ctx.io.note(n);
-        const onDisk = readList(targets[0]?.dir as string).tasks.map((t) => t.id);
+        const ids = onDisk();
         const outside = renderUnrecordedCreations(
-          createdOutsideRecord(single.events, task === undefined ? onDisk : onDisk.filter((id) => id === task)),
+          createdOutsideRecord(single.events, task === undefined ? ids : ids.filter((id) => id === task)),
         );
         if (outside !== undefined) ctx.io.note(outside);
       }

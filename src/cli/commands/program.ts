@@ -12,9 +12,12 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
-    .option('-l, --list <id>', 'the task list: an id, or a unique prefix of one (default: see "Which list" below)')
+    .option(
+      '-l, --list <id>',
+      'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex); default: see "Which list" below',
+    )
     .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
-    .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude)')
+    .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
     // Each command's help lists the global options it accepts too (-l, --json, --config-dir).
@@ -33,11 +36,14 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   program.addHelpText(
     'after',
     `
-Which list (the first rule that applies; stderr says which was chosen and why):
-  --list <id or prefix>, --session <id or prefix>, $CLAUDE_CODE_TASK_LIST_ID,
-  else the list of this directory's Claude Code session (the live one, else the most
-  recently active; sessions of parent directories below ~ count too), else the only
-  list, else (reads only) the most recently changed list. A change never guesses.
+Which list (the first rule that applies):
+  --list <name> (exact; a session UUID list also by a unique prefix), --session <id>,
+  $CLAUDE_CODE_TASK_LIST_ID, the project's binding (tasks use <list>), else the list of
+  this directory's Claude Code session (the live one, even before its first task; else
+  the most recently active; parent directories below ~ count too), else the only list,
+  else (reads only) the most recently changed list. Named, a list is used without a
+  word; chosen, stderr says which and why. A change never guesses: it names the
+  candidates with commands to paste. A dry run is never refused.
 
 Examples:
   tasks list                          where the agents stand
@@ -50,6 +56,7 @@ Examples:
   tasks block 4 --by 2,3
   tasks release --owner worker-2
   tasks delete 3 5
+  tasks use refactor                  new Claude Code sessions here, and tasks, use list refactor
   tasks watch --until all-completed   wait until the agents are done
 
 ${DURATION_HELP}

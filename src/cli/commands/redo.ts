@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
@@ -28,14 +29,14 @@ Examples:
   tasks redo --dry-run --json | jq '.steps'`,
   );
   cmd.action(async (opts: RedoOptions) => {
-    const { id: listId, dir } = ctx.list(true);
+    const { id: listId, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
     const dryRun = Boolean(opts.dryRun);
     const result = await runUndo(dir, {
       action: 'redo',
       dryRun,
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
       changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: ctx.sessions.sessionsOfList(listId) });
+        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },
       recording: (marks) => {

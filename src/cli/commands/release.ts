@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
+import { liveSessionsIn } from '../../core/sessions/live-lists.js';
 import { readList } from '../../core/store/list-read.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { renderJson } from '../../render/json.js';
-import { renderNoneGone, renderNothingHeld, renderReleaseLine, renderWouldRelease } from '../../render/release-lines.js';
+import {
+  renderLiveInProject,
+  renderNoneGone,
+  renderNothingHeld,
+  renderReleaseLine,
+  renderWouldRelease,
+} from '../../render/release-lines.js';
 import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
@@ -15,6 +22,7 @@ interface ReleaseOptions extends PreconditionOptions {
   owner?: string;
   gone?: boolean;
   dryRun?: boolean;
+  force?: boolean;
 }
 
 type ReleaseReport = ReleaseResult | { id: string; released: false; error: { code: string; message: string } };
@@ -27,7 +35,8 @@ export function registerRelease(program: Command, ctx: Context): void {
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
-    .option('-n, --dry-run', 'with --gone: say what would be released; change nothing');
+    .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
+    .option('--force', "with --gone: release even while a session of the list's project is live");
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -49,6 +58,7 @@ Examples:
       const ids = parseIds(rawIds);
       if (opts.gone) return releaseGone(ctx, opts, ids, owner);
       if (opts.dryRun) throw usage('--dry-run goes with --gone');
+      if (opts.force) throw usage('--force goes with --gone');
       if (owner !== undefined && ids.length > 0) throw usage('give task ids or --owner, not both');
       if (owner === undefined && ids.length === 0) throw usage('give task ids, or --owner <agent> for all of its tasks');
       const pre = preconditionsFrom(opts, ctx);
@@ -94,19 +104,32 @@ Examples:
 async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], owner: string | undefined): Promise<void> {
   if (ids.length > 0 || owner !== undefined) throw usage('--gone takes no task ids and no --owner');
   if (preconditionsFrom(opts, ctx)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
-  const { id: listId, dir } = ctx.list(true);
-  const gone = ctx.goneOwners(listId);
+  const choice = ctx.list(true, { dryRun: opts.dryRun });
+  const { id: listId, dir } = choice;
+  // A named list's sessions are found by their transcripts: read them, this acts on it.
+  const gone = choice.exists ? ctx.goneOwners(listId, { deep: true }) : undefined;
   const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
     else ctx.io.note(renderNoneGone(gone !== undefined));
     return;
   }
+  // A session live where the list's sessions ran (a new one after /clear) may take the work up.
+  const live = liveSessionsIn(
+    ctx.sessions,
+    gone!.sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd])),
+  );
   if (opts.dryRun) {
     if (ctx.io.json)
       ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
     else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
+    if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`);
     return;
+  }
+  if (live.length > 0 && !opts.force) {
+    throw new TasksError('conflict', `${renderLiveInProject(live, ctx.home)}; nothing released: add --force to release anyway`, {
+      details: { live: live.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd ?? null })) },
+    });
   }
   const reports: ReleaseReport[] = [];
   for (const t of targets) {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
 import { renderUndo, undoJson } from '../../render/undo-report.js';
@@ -47,7 +48,7 @@ Examples:
     if (opts.who !== undefined && opts.since === undefined) throw usage('--who goes with --since');
     const txn = requireText('--txn', opts.txn);
     const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, Date.now());
-    const { id: listId, dir } = ctx.list(true);
+    const { id: listId, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
     const dryRun = Boolean(opts.dryRun);
     const result = await runUndo(dir, {
       action: 'undo',
@@ -57,7 +58,7 @@ Examples:
       dryRun,
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
       changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: ctx.sessions.sessionsOfList(listId) });
+        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },
       recording: (marks) => {
@@ -67,6 +68,7 @@ Examples:
       end: () => ctx.journal.end(dir),
     });
     const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
+    if (result.removedList) ctx.io.note(`list "${listId}", which that change made, was left empty: removed`);
     if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn })));
     else ctx.io.out(renderUndo(result.plan, dryRun));
   });

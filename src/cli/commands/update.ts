@@ -83,7 +83,7 @@ export function registerUpdate(program: Command, ctx: Context): void {
         const choice = ctx.list(true);
         const result = await deleteTask(choice.dir, id, guard);
         if (ctx.io.json) ctx.io.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
-        else ctx.io.out(renderDeletedByUpdate(choice.id, id, { human: ctx.io.humanLayout, style: ctx.io.style }));
+        else ctx.io.out(renderDeletedByUpdate(ctx.shortId(choice.id), id, { human: ctx.io.humanLayout, style: ctx.io.style }));
         return;
       }
       const patch = patchFrom(opts, ctx);
@@ -99,7 +99,7 @@ export function registerUpdate(program: Command, ctx: Context): void {
         warnOpenBlockers(ctx, choice.dir, result.task);
       }
       if (ctx.io.json) ctx.io.out(renderJson(result.task));
-      else ctx.io.out(renderUpdateResult(choice.id, result, { human: ctx.io.humanLayout, style: ctx.io.style }));
+      else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
       // This completion closed out the list: Claude Code's agents would be told to verify.
       const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
       if (nudge) ctx.io.note(renderNote(nudge.message));

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
+import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
 import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
@@ -99,7 +100,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       }
       const target =
         opts.stream !== undefined
-          ? streamTarget(ctx, opts.stream, clock)
+          ? streamTarget(ctx, opts.stream === '-' ? '-' : expandHome(opts.stream, ctx.home), clock)
           : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
       const untilText = until ? formatUntil(until) : undefined;
       const watchedDir = target.listDir();

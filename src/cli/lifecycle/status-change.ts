@@ -23,5 +23,5 @@ export async function changeStatus(ctx: Context, rawId: string, status: Status, 
   const { result } = updated;
   if (result.changed.length > 0) warnOpenBlockers(ctx, choice.dir, result.task);
   if (ctx.io.json) ctx.io.out(renderJson(result.task));
-  else ctx.io.out(renderUpdateResult(choice.id, result, { human: ctx.io.humanLayout, style: ctx.io.style }));
+  else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
 }

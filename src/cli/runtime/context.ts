@@ -11,18 +11,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
+import type { SettingsPlaces } from '../../core/binding/settings-files.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
-import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
-import { nearNames } from '../../core/lists/near-names.js';
-import { shortIds } from '../../core/lists/short-ids.js';
+import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
-import { onTaskWrite } from '../../core/writes/write-events.js';
-import { renderChoiceNote } from '../../render/list-choice-note.js';
-import { oneLine } from '../../render/text.js';
 import type { IO } from './io.js';
+import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
 
 /** The options every command shares, defined once on the root program. */
 export interface GlobalOptions {
@@ -39,6 +36,10 @@ export interface RunPlace {
   cwd: string | undefined;
   /** Which system's paths (managed settings); the process's by default. */
   platform?: NodeJS.Platform;
+  /** The user's uid (where local settings live depends on who owns a repository); the process's by default. */
+  uid?: number | undefined;
+  /** The command line (`node tasks ...`, as process.argv is): the commands a refusal offers repeat it. */
+  argv?: readonly string[] | undefined;
 }
 
 /**
@@ -84,6 +85,9 @@ export class Context {
    */
   readonly cwd: string | undefined;
   private readonly platform: NodeJS.Platform;
+  private readonly uid: number | undefined;
+  /** The command line after the program's name. */
+  readonly args: readonly string[];
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
@@ -104,6 +108,8 @@ export class Context {
     this.env = place.env;
     this.cwd = place.cwd;
     this.platform = place.platform ?? process.platform;
+    this.uid = 'uid' in place ? place.uid : process.getuid?.();
+    this.args = (place.argv ?? []).slice(2);
   }
 
   /** The root program, whose options are the global ones; --json and --no-color go to the IO. */
@@ -167,76 +173,65 @@ export class Context {
     return loginName(this.env);
   }
 
-  /** Owners in this list whose session is over, or undefined when none can be said to be. */
-  goneOwners(listId: string): GoneOwners | undefined {
-    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person);
+  /**
+   * Owners in this list whose session is over, or undefined when none can be said to be.
+   * `deep`: a named list's sessions are found by their transcripts (read whole), for the
+   * commands that act on it (release --gone, check); a plain read makes do without.
+   */
+  goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person, opts);
+  }
+
+  /** Where Claude Code's settings live, for the binding (`tasks use`) and live sessions' lists. */
+  get settingsPlaces(): Omit<SettingsPlaces, 'configDir'> {
+    return { home: this.home, uid: this.uid, managedDir: this.hookPolicy.managedDir };
   }
 
   /** One session index per run: every command that needs sessions shares its reads. */
   get sessions(): SessionIndex {
-    this.sessionIndex ??= new SessionIndex(this.configDir);
+    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces });
     return this.sessionIndex;
   }
 
   /**
-   * Pick the list (core's rules); say on stderr which and why when it was not named. A
-   * list that does not exist is not found (exit 3, with the names it is close to),
-   * unless the command `creates` lists (create, import: a new list is announced, and a
-   * name one typo away from an existing list is refused without --new-list) or
-   * `mayBeMissing` (watch waits for it).
+   * Pick the list (core's rules) and tell the run about it (list-choice-run.ts): a note
+   * when the project or the lists on disk chose it, paste-able commands when a change
+   * cannot choose, a missing list named with what was probably meant, a new list
+   * announced when a change makes it.
    */
-  list(forWrite: boolean, opts: { creates?: boolean; newList?: boolean; mayBeMissing?: boolean } = {}): ListChoice {
+  list(forWrite: boolean, needs: ChoiceNeeds = {}): ListChoice {
     const globals = this.globals();
-    const choice = chooseList(this.configDir, {
-      flag: globals.list,
-      exact: opts.newList,
-      session: globals.session,
-      env: this.env.CLAUDE_CODE_TASK_LIST_ID,
+    return chooseForRun(
+      {
+        io: this.io,
+        configDir: this.configDir,
+        flag: globals.list,
+        session: globals.session,
+        env: this.env.CLAUDE_CODE_TASK_LIST_ID,
+        cwd: this.cwd,
+        home: this.home,
+        settings: this.settingsPlaces,
+        sessions: this.sessions,
+        args: this.args,
+        subscribe: (stop) => this.subscriptions.push(stop),
+      },
       forWrite,
-      cwd: this.cwd,
-      home: this.home,
-      index: this.sessions,
-    });
-    // The only list there is needs no explaining to a script; a person is told whose it is.
-    const quiet = choice.how === 'only' && !this.io.stderrIsTTY;
-    if (!quiet) {
-      if (choice.how === 'only' && choice.exists) choice.session = this.sessions.sessionsOfList(choice.id)[0];
-      const known = shortIds([...new Set([...listIds(this.configDir), choice.id])]);
-      const short = (id: string) => known.get(id) ?? id;
-      const note = renderChoiceNote(choice, { home: this.home, now: Date.now(), width: this.io.noteColumns, short });
-      if (note !== undefined) this.io.note(oneLine(note));
-    }
-    if (!choice.exists) this.missingList(choice, opts);
-    return choice;
+      needs,
+    );
   }
 
-  private missingList(choice: ListChoice, opts: { creates?: boolean; newList?: boolean; mayBeMissing?: boolean }): void {
-    if (opts.mayBeMissing) return;
-    const near = nearNames(choice.id, listIds(this.configDir));
-    if (!opts.creates) {
-      throw new TasksError(
-        'not_found',
-        `list folder ${choice.dir} does not exist${near.length > 0 ? `; did you mean ${near.join(' or ')}?` : ''}`,
-        {
-          hint: near.length > 0 ? undefined : 'tasks lists shows the lists there are',
-          details: { list: choice.id, ...(near.length > 0 ? { suggestions: near } : {}) },
-        },
-      );
-    }
-    if (near.length > 0 && !opts.newList && choice.how === 'flag') {
-      throw new TasksError('usage', `list "${choice.id}" does not exist; did you mean ${near.join(' or ')}? add --new-list to create it`, {
-        details: { list: choice.id, suggestions: near },
-      });
-    }
-    // Said when its first task is written (a folder that cannot be made is an error, not
-    // a new list); with --json the created tasks say it, and stderr stays for errors alone.
-    if (this.io.json) return;
-    const stop = onTaskWrite((write) => {
-      if (write.listDir !== choice.dir) return;
-      stop();
-      this.io.note(oneLine(`new list "${choice.id}"`));
-    });
-    this.subscriptions.push(stop);
+  /** A list as `tasks lists` shows it: a session UUID by its short id, a name as it is. */
+  shortId(id: string): string {
+    return shortOf(this.configDir, id)(id);
+  }
+
+  /**
+   * What a hint must add to name the list it was given for: `-l <short id>`, unless the
+   * list came from the variable or the binding, which a pasted command finds again.
+   */
+  listArgs(choice: ListChoice): string[] {
+    if (choice.how === 'env' || choice.how === 'binding') return [];
+    return ['-l', this.shortId(choice.id)];
   }
 }
 

@@ -4,8 +4,10 @@ import { TasksError } from '../../core/base/errors.js';
 import { listSessionBusy } from '../../core/progress/stalled-work.js';
 import { FollowedFileFeed, openLineFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
@@ -120,6 +122,8 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
 /** --fail-if-stalled for a target: file times where the files exist; the session's activity where known. */
 export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): StallWatch {
   const configDir = ctx.configDir;
+  // What transcripts say of their tasks, kept across the checks: only a grown one is read again.
+  const transcripts = memoryCache();
   return {
     afterMs,
     initialTimes: (tasks: readonly Task[]) => {
@@ -135,7 +139,10 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const session = target.sessionId();
       if (session !== undefined) return sessionActivity(configDir, session) === 'busy';
       // A fresh index: live-session files change while we watch.
-      return target.following === undefined ? listSessionBusy(new SessionIndex(configDir), target.listId) : undefined;
+      if (target.following !== undefined) return undefined;
+      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
+      useTranscriptCache(index, transcripts);
+      return listSessionBusy(index, target.listId);
     },
   };
 }

@@ -7,9 +7,10 @@ import { isDirectory } from './is-directory.js';
  * `mkdir -p`, one level at a time. Node 20's `mkdirSync(dir, {recursive: true})` loops
  * forever, synchronously (so deaf to signals), where a parent exists but a child cannot
  * be made in it and mkdir says ENOENT, as under /proc. Here every failure is thrown once,
- * with its errno code, for the caller to name.
+ * with its errno code, for the caller to name. Returns whether `dir` itself was made here
+ * (false: it was there already, or another process made it meanwhile).
  */
-export function makeDirs(dir: string): void {
+export function makeDirs(dir: string): boolean {
   const missing: string[] = [];
   for (let cur = path.resolve(dir); ; ) {
     if (isDirectory(cur)) break;
@@ -18,13 +19,19 @@ export function makeDirs(dir: string): void {
     if (parent === cur) break;
     cur = parent;
   }
+  let made = false;
   for (const folder of missing.reverse()) {
     try {
       fs.mkdirSync(folder);
+      made = true;
     } catch (err) {
       // Made by someone else meanwhile: fine, as mkdir -p.
-      if (errnoCode(err) === 'EEXIST' && isDirectory(folder)) continue;
+      if (errnoCode(err) === 'EEXIST' && isDirectory(folder)) {
+        made = false;
+        continue;
+      }
       throw err;
     }
   }
+  return made;
 }

@@ -87,7 +87,23 @@ function pick(d: { openBlockers?: string[]; busyWith?: string[] }): { openBlocke
  * are errors (busy, corrupt). A failed precondition is a conflict error.
  */
 export async function claimTask(listDir: string, id: string, agent: string, req: ClaimRequest = {}): Promise<ClaimResult> {
-  return req.busyCheck ? withListLock(listDir, () => attempt(listDir, id, agent, req)) : attempt(listDir, id, agent, req);
+  if (!req.busyCheck) return attempt(listDir, id, agent, req);
+  // Decided first on the list as it is: a refusal takes no lock and leaves the list as it was.
+  const early = refusedUnlocked(listDir, id, agent, req);
+  if (early !== undefined) return early;
+  return withListLock(listDir, () => attempt(listDir, id, agent, req));
+}
+
+/** The busy-checked claim's refusal on the files as they are, without a lock; undefined when it may succeed. */
+function refusedUnlocked(listDir: string, id: string, agent: string, req: ClaimRequest): ClaimResult | undefined {
+  const read = readTaskFile(taskPath(listDir, id));
+  if (read.kind === 'missing') return { success: false, reason: 'task_not_found' };
+  if (read.kind !== 'ok') return undefined;
+  req.guard?.(read.task);
+  const index = indexTasks(readList(listDir).tasks);
+  index.set(read.task.id, read.task);
+  const decision = decideClaim(read.task, agent, index, { busyCheck: true, start: Boolean(req.start) });
+  return decision.ok ? undefined : { success: false, reason: decision.reason, task: read.task, ...pick(decision) };
 }
 
 /**
@@ -98,6 +114,14 @@ export async function claimTask(listDir: string, id: string, agent: string, req:
  * is ready; with the busy check, agent_busy when the agent already holds one.
  */
 export async function claimNext(listDir: string, agent: string, req: ClaimOptions = {}): Promise<ClaimResult | undefined> {
+  // Nothing ready, or the agent busy, on the list as it is: answered without a lock.
+  const seen = readList(listDir).tasks;
+  const seenIndex = indexTasks(seen);
+  const firstSeen = nextCandidates(seen, seenIndex)[0];
+  if (firstSeen === undefined) return undefined;
+  if (req.busyCheck && busyWith(agent, seenIndex).length > 0) {
+    return { success: false, reason: 'agent_busy', task: firstSeen, busyWith: busyWith(agent, seenIndex) };
+  }
   return withListLock(listDir, async () => {
     const tasks = readList(listDir).tasks;
     const index = indexTasks(tasks);

@@ -79,6 +79,8 @@ export interface JournalEntry {
   end?: true;
   /** A write announced on the line before for these ids failed: nothing of it was written. */
   aborted?: string[];
+  /** This write made the list folder: undoing its command takes the list back too, once it is empty. */
+  newList?: true;
   changes: JournalChange[];
 }
 

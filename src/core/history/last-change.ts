@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import type { SessionInfo } from '../sessions/session-index.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { taskPath } from '../store/paths.js';
 import { lastJournalChange, SLACK_MS } from './journal-read.js';
 import { fromJournal, fromTranscript, type TimelineEvent, type UnrecordedCause } from './timeline.js';
-import { type AgentChange, lastAgentChange, sessionTranscripts } from './transcript-events.js';
+import { type AgentChange, lastAgentChange } from './transcript-events.js';
 
 /**
  * `get`'s last change of one task, read from the ends of the records: the journal's and

@@ -40,18 +40,30 @@ export function ownersSetWithTasks(listDir: string): OwnersSet {
  * the board mark them, with what the journal knows: `person` (who runs tasks) and owners
  * people gave with tasks are never gone; an agent given as owner from a session of its
  * own is gone once that session is over (ended or crashed), whatever the list's sessions
- * do. The journal is read only when it is asked about.
+ * do. The journal is read only when it is asked about. `deep`: a named list's sessions
+ * are found by their transcripts (sessions/list-sessions.ts).
  */
-export function goneOwnersOfList(index: SessionIndex, listDir: string, listId: string, person: string | undefined): GoneOwners | undefined {
+export function goneOwnersOfList(
+  index: SessionIndex,
+  listDir: string,
+  listId: string,
+  person: string | undefined,
+  opts: { deep?: boolean } = {},
+): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
   const known = () => (owners ??= ownersSetWithTasks(listDir));
-  const base = goneOwners(index, listId, () => {
-    const never = new Set(known().people);
-    if (person !== undefined) never.add(person);
-    // Agents tied to a session of their own are judged by it, below.
-    for (const [agent, session] of known().agents) if (session !== null) never.add(agent);
-    return never;
-  });
+  const base = goneOwners(
+    index,
+    listId,
+    () => {
+      const never = new Set(known().people);
+      if (person !== undefined) never.add(person);
+      // Agents tied to a session of their own are judged by it, below.
+      for (const [agent, session] of known().agents) if (session !== null) never.add(agent);
+      return never;
+    },
+    opts,
+  );
   const over = (session: string) => {
     const state = index.session(session)?.state;
     return state === 'ended' || state === 'crashed';

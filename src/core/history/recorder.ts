@@ -97,7 +97,7 @@ export function startRecording(opts: RecorderOptions): Recording {
     write: (write) => {
       const change = changeOf(write);
       if (change === undefined) return;
-      append(write.listDir, { changes: [change] });
+      append(write.listDir, { changes: [change], ...(write.madeList ? { newList: true as const } : {}) });
       announced.add(`${write.listDir}\0${write.id}`);
     },
     failed: ({ listDir, id }) => {

@@ -1,11 +1,12 @@
 export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
 import type { SessionInfo } from '../sessions/session-index.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import type { TimelineEvent, Who } from './events.js';
 import type { JournalEntry } from './journal.js';
 import { confirmedEntries, type Damage, readJournal } from './journal-read.js';
 import { replay } from './replay.js';
-import { type AgentChange, readAgentChanges, sessionTranscripts } from './transcript-events.js';
+import { type AgentChange, readAgentChanges } from './transcript-events.js';
 import { unrecordedEvents } from './unrecorded.js';
 
 export interface Timeline {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
 import type { FieldChange } from './journal.js';
 import { forEachLineBackward, offsetAfter, openRegular, type ScanOptions, scanMatchingLines } from './line-scan.js';
@@ -257,18 +256,4 @@ function toChange(call: PendingCall, result: Record<string, unknown>, at: number
     }
   }
   return Object.keys(fields).length > 0 ? { at, taskId: result.taskId, op: 'update', fields } : undefined;
-}
-
-/** A session's transcripts: its own, and its subagents' (`<session>/subagents/*.jsonl`). */
-export function sessionTranscripts(transcript: string, sessionId: string): Array<{ file: string; agent?: string | undefined }> {
-  const files: Array<{ file: string; agent?: string | undefined }> = [{ file: transcript }];
-  const dir = path.join(path.dirname(transcript), sessionId, 'subagents');
-  try {
-    for (const name of fs.readdirSync(dir)) {
-      if (name.endsWith('.jsonl')) files.push({ file: path.join(dir, name), agent: name.replace(/\.jsonl$/, '') });
-    }
-  } catch {
-    // no subagents
-  }
-  return files;
 }

@@ -6,6 +6,7 @@ import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
+import { removeEmptyList } from '../writes/list-removal.js';
 import { type JournalEntry, journalPath, journalTypeProblem, previousJournalPath } from './journal.js';
 import { confirmedEntries, type JournalRead, readJournal } from './journal-read.js';
 import { applyUndoPlan, OtherLocksNeeded } from './undo-apply.js';
@@ -43,6 +44,8 @@ export interface UndoResult {
   plan: UndoPlan;
   /** The record's txn: an interrupted undo's own when finishing it. */
   txn: string | undefined;
+  /** A command taken back made the list folder, and with it undone the folder was empty: it went too. */
+  removedList: boolean;
 }
 
 function journalProblem(listDir: string, action: string): void {
@@ -191,19 +194,21 @@ function fileExists(listDir: string, name: string): boolean {
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
   let first = plan(listDir, req, action);
-  if (req.dryRun) return { plan: first.plan, txn: first.chosen.txn };
+  if (req.dryRun) return { plan: first.plan, txn: first.chosen.txn, removedList: false };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
     // The locks come from the plan made before; under them it is made again. When that
     // one needs a lock not taken (a command came in between), nothing is written and the
     // whole is done again with the locks it needs.
     for (let attempt = 1; ; attempt++) {
       let txn = first.chosen.txn;
+      let madeList = false;
       try {
         const done = await applyUndoPlan(listDir, first.plan, {
           replan: () => {
             const { plan: fresh, chosen } = plan(listDir, req, action);
             const txns = chosen.commands.map((c) => c.txn);
             txn = chosen.txn;
+            madeList = chosen.action === 'undo' && chosen.commands.some((c) => c.entries.some((e) => e.newList === true));
             req.recording?.({
               ...(chosen.txn === undefined ? {} : { txn: chosen.txn }),
               ...(chosen.action === 'undo' ? { undoes: txns } : { redoes: txns }),
@@ -212,7 +217,8 @@ export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoRe
           },
           end: () => req.end?.(),
         });
-        return { plan: done, txn };
+        // Undoing the change that made the list takes the folder back too, while nothing else is in it.
+        return { plan: done, txn, removedList: madeList ? await removeEmptyList(listDir) : false };
       } catch (err) {
         if (!(err instanceof OtherLocksNeeded)) throw err;
         if (attempt >= 3) throw new TasksError('busy', `cannot ${action}: the list kept changing under it; nothing written, try again`);

@@ -1,5 +1,8 @@
 import { TasksError } from '../base/errors.js';
+import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
+import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import type { Todo } from '../sessions/transcript-tasks.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
@@ -15,7 +18,7 @@ export interface ListSummary {
   total: number;
   /** Files agents cannot read. */
   problems: number;
-  /** Last change: newest mtime of the folder and its task files, in ms since the epoch. */
+  /** Last change: the newest mtime of its task files and high-water mark, in ms since the epoch. */
   changedAt: number;
 }
 
@@ -42,10 +45,54 @@ function summarizeLists(configDir: string): ListSummary[] {
     .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
 }
 
-/** A list with the sessions it belongs to: the first is the one to show (live, else the latest). */
+/**
+ * A row of `tasks lists`, with the sessions it belongs to (the first is the one to show:
+ * live, else the latest). `kind`: `tasks`, a list folder; `new`, the list a live session
+ * will write to, before its first task makes the folder; `todowrite`, a session's latest
+ * TodoWrite todos (the older system: kept in its transcript, read-only, no folder).
+ */
 export interface ListOverview extends ListSummary {
   shortId: string;
   sessions: SessionInfo[];
+  kind: 'tasks' | 'new' | 'todowrite';
+  /** For `todowrite`: the todos. */
+  todos?: Todo[] | undefined;
+}
+
+/**
+ * Every list, newest change first, with its sessions (named lists' too: this reads the
+ * transcripts of sessions without a list of their own), the live sessions that have no
+ * tasks yet, and the sessions that kept TodoWrite todos. `byTranscripts: false`: list
+ * folders only, with the sessions their names and live sessions tie them to (no
+ * transcript read in full: for a view refreshed as lists change).
+ */
+export function overviewLists(configDir: string, index: SessionIndex, opts: { byTranscripts?: boolean } = {}): ListOverview[] {
+  const deep = opts.byTranscripts ?? true;
+  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir).map((l) => ({
+    ...l,
+    kind: 'tasks',
+    sessions: sessionsInShowOrder(sessionsOfList(index, l.id, { deep })),
+  }));
+  if (!deep) {
+    const short = shortIds(rows.map((l) => l.id));
+    return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
+  }
+  const present = new Set(rows.map((r) => r.id));
+  for (const { session, list } of liveSessionLists(index)) {
+    if (present.has(list)) continue;
+    present.add(list);
+    rows.push({ ...emptySummary(list, listDirOf(configDir, list), session.lastActivity ?? 0), kind: 'new', sessions: [session] });
+  }
+  for (const [sessionId, todos] of evidenceOf(index).todos) {
+    const session = index.session(sessionId);
+    if (session === undefined || present.has(sessionId)) continue;
+    const summary = emptySummary(sessionId, '', session.lastActivity ?? 0);
+    for (const t of todos) summary.counts[t.status]++;
+    rows.push({ ...summary, total: todos.length, kind: 'todowrite', sessions: [session], todos });
+  }
+  rows.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+  const short = shortIds(rows.map((l) => l.id));
+  return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
 }
 
 /** A list's sessions in the order to show them: the live one first, then the latest. */
@@ -55,15 +102,8 @@ export function sessionsInShowOrder(sessions: readonly SessionInfo[]): SessionIn
   );
 }
 
-/** Every list, newest change first, with its sessions and its short id. */
-export function overviewLists(configDir: string, index: SessionIndex): ListOverview[] {
-  const lists = summarizeLists(configDir);
-  const short = shortIds(lists.map((l) => l.id));
-  return lists.map((l) => ({
-    ...l,
-    shortId: short.get(l.id) ?? l.id,
-    sessions: sessionsInShowOrder(index.sessionsOfList(l.id)),
-  }));
+function emptySummary(id: string, dir: string, changedAt: number): ListSummary {
+  return { id, dir, counts: { pending: 0, in_progress: 0, completed: 0 }, total: 0, problems: 0, changedAt };
 }
 
 /** Is `dir` the directory `base` or below it? */

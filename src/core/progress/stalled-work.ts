@@ -1,4 +1,6 @@
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { signsOfLife } from '../sessions/signs-of-life.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 
@@ -44,13 +46,18 @@ export function stalledTasks(
 }
 
 /**
- * Is a session of this list busy on a turn? true: some live session is busy; false: the
- * index knows the list's sessions and none is busy; undefined: it knows none.
+ * Is anyone at work on this list (sessions/signs-of-life.ts: a session busy on a turn, a
+ * transcript being written, a Claude Code process naming the list)? true: yes; false: the
+ * index knows the list's sessions and none is at work; undefined: it knows none. The
+ * cheap signs are asked first; the transcripts of a named list's sessions only if needed.
  */
 export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
-  const sessions = index.sessionsOfList(listId);
-  if (sessions.length === 0) return undefined;
-  return sessions.some((s) => s.state === 'live' && s.activity === 'busy');
+  const near = sessionsOfList(index, listId);
+  if (signsOfLife(index, listId, near)?.busy) return true;
+  const sessions = sessionsOfList(index, listId, { deep: true });
+  const life = signsOfLife(index, listId, sessions);
+  if (life?.busy) return true;
+  return sessions.length === 0 && life === undefined ? undefined : false;
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedText } from '../base/bounded-read.js';
+import { type ClaudeProcess, readClaudeProcess, readClaudeProcesses } from './claude-processes.js';
 
 /**
  * Claude Code's live-session files (docs/task-store.md section 10):
@@ -33,6 +34,10 @@ export interface ProcessProbe {
   startTime(pid: number): string | undefined;
   /** This machine's and pid namespace's `pidDomain`, when it can be known. */
   domain(): string | undefined;
+  /** That process, if it is a Claude Code process of this user (its environment, command line). */
+  claudeProcess?(pid: number): ClaudeProcess | undefined;
+  /** Every Claude Code process of this user. */
+  claudeProcesses?(): ClaudeProcess[];
 }
 
 const MAX_SESSION_FILE_BYTES = 64 * 1024;
@@ -56,6 +61,8 @@ export const procProbe: ProcessProbe = {
       return undefined;
     }
   },
+  claudeProcess: (pid) => readClaudeProcess(pid),
+  claudeProcesses: () => readClaudeProcesses(),
 };
 
 /** Is this live-session file's process still the session that wrote it? */

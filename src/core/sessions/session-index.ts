@@ -1,24 +1,35 @@
 /**
  * Sessions: whose list is it (docs/task-store.md section 10). Claude Code keeps what
- * tells lists apart beside them: each session's transcript
- * (`<config>/projects/<project>/<id>.jsonl`: its working directory, branch, prompts,
- * times) and, while it runs, a live-session file (`<config>/sessions/<pid>.json`: pid,
- * name, busy or idle). This index joins them to the lists: a list named by a session's
- * UUID, `session-<first 8 hex>` for sessions with agent teams, or a team's list whose
- * config names the session as its lead. Everything is read lazily and in bounded pieces
- * (names and mtimes, a transcript's first lines and its tail), so a command pays only for
- * what it asks; damaged or foreign files only mean less context, never an error.
+ * tells lists apart beside them: each session's transcript (`<config>/projects/<project>/
+ * <id>.jsonl`: its working directory, branch, prompts, times) and, while it runs, a
+ * live-session file (`<config>/sessions/<pid>.json`: pid, name, busy or idle). This index
+ * joins them to the lists:
+ *
+ * - a list named by a session's UUID, `session-<first 8 hex>` for sessions with agent
+ *   teams, or a team's list whose config names the session as its lead;
+ * - the list a live session writes to now (live-lists.ts): the list its settings or its
+ *   environment name, else its own, even before its first task makes the folder;
+ * - with `deep`: a list named by CLAUDE_CODE_TASK_LIST_ID, which no file ties to a session,
+ *   tied by what the session's transcript shows of the tasks it made and saw
+ *   (list-evidence.ts). That reads whole transcripts: only the commands that need a named
+ *   list's sessions ask for it (lists, log, release --gone, stalled and gone marks).
+ *
+ * Everything is read lazily and in bounded pieces, so a command pays only for what it
+ * asks; damaged or foreign files only mean less context, never an error.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
+import type { SettingsPlaces } from '../binding/settings-files.js';
 import { listDirOf } from '../store/paths.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
+import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { projectFolderName } from './project-folders.js';
-import { readTeamLeads } from './team-leads.js';
+import { readTeamLeads, type TeamLead } from './team-leads.js';
 import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
+import type { Todo } from './transcript-tasks.js';
 
-/** live: its process runs; ended: it exited cleanly; crashed: its live file outlived its process. */
+/** live: it runs; ended: it exited cleanly; crashed: its live file outlived its process; unknown: its process cannot be looked up here. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
 
 export interface SessionInfo extends TranscriptFacts {
@@ -26,29 +37,62 @@ export interface SessionInfo extends TranscriptFacts {
   state: SessionState;
   /** The transcript file, when there is one. */
   transcript?: string | undefined;
-  /** While live: busy on a turn, or idle. */
+  /** While live: busy on a turn, or idle; undefined when only its transcript says it is live. */
   activity?: 'busy' | 'idle' | undefined;
+  /** How it is known to be live: a running process, or a transcript still being written. */
+  liveBy?: 'process' | 'transcript' | undefined;
   pid?: number | undefined;
   /** The session's name in Claude Code (e.g. "myproj-e7"), from its live file. */
   name?: string | undefined;
+  /** Its process went on as this other session (`/clear`). */
+  replacedBy?: string | undefined;
+  /** The latest TodoWrite todos of a session that used TodoWrite and has no task list (deep reads only). */
+  todos?: Todo[] | undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function isSessionId(id: string): boolean {
+export function isSessionId(id: string): boolean {
   return UUID.test(id);
+}
+
+/**
+ * How long a transcript that has not recorded its end counts as a live session's when no
+ * live-session file says so (the file was removed, or the config folder was copied): 10
+ * minutes, the longest a live session goes without writing its transcript while it waits
+ * on one step (the default limit of a model request, and the longest a Bash tool call may
+ * run), so a session inside such a step is not taken for over.
+ */
+export const LIVE_TRANSCRIPT_MS = 10 * 60_000;
+
+export interface SessionIndexOptions {
+  probe?: ProcessProbe | undefined;
+  /** Where settings are read, to know the list a live session's settings bind it to. */
+  settings?: Omit<SettingsPlaces, 'configDir'> | undefined;
+  now?: (() => number) | undefined;
 }
 
 export class SessionIndex {
   private transcriptsCache: Map<string, string> | undefined;
   private liveCache: Map<string, LiveSessionFile[]> | undefined;
-  private leadsCache: Map<string, string> | undefined;
+  private verdicts = new Map<LiveSessionFile, ReturnType<typeof judgeProcess>>();
+  private leadsCache: Map<string, TeamLead> | undefined;
+  private processCache: Map<number, ProcessSession> | undefined;
+  private readonly factsCache = new Map<string, TranscriptFacts>();
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
+  readonly probe: ProcessProbe;
+  readonly now: () => number;
+  readonly settings: SettingsPlaces | undefined;
 
   constructor(
     readonly configDir: string,
-    private readonly probe: ProcessProbe = procProbe,
-  ) {}
+    options: SessionIndexOptions | ProcessProbe = {},
+  ) {
+    const opts: SessionIndexOptions = 'startTime' in options ? { probe: options } : options;
+    this.probe = opts.probe ?? procProbe;
+    this.now = opts.now ?? Date.now;
+    this.settings = opts.settings === undefined ? undefined : { ...opts.settings, configDir };
+  }
 
   /** Every transcript by session id: names only, no file is opened. */
   transcripts(): Map<string, string> {
@@ -64,7 +108,14 @@ export class SessionIndex {
     return (this.transcriptsCache = found);
   }
 
-  /** Live-session files by session id. */
+  /** A transcript's facts, read once. */
+  facts(file: string): TranscriptFacts {
+    let facts = this.factsCache.get(file);
+    if (facts === undefined) this.factsCache.set(file, (facts = readTranscriptFacts(file)));
+    return facts;
+  }
+
+  /** Live-session files by the session id they name. */
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
@@ -73,29 +124,93 @@ export class SessionIndex {
     return (this.liveCache = bySession);
   }
 
-  /** Team list id -> the session id of its lead, from the team configs. */
-  private leads(): Map<string, string> {
+  /** Is this live file's process running (judged once per run)? */
+  verdict(file: LiveSessionFile): ReturnType<typeof judgeProcess> {
+    let v = this.verdicts.get(file);
+    if (v === undefined) this.verdicts.set(file, (v = judgeProcess(file, this.probe)));
+    return v;
+  }
+
+  /** Live-session files whose process runs. */
+  runningFiles(): LiveSessionFile[] {
+    return [...this.live().values()].flat().filter((f) => this.verdict(f) === 'running');
+  }
+
+  /** Team list id -> its lead, from the team configs. */
+  leads(): Map<string, TeamLead> {
     return (this.leadsCache ??= readTeamLeads(this.configDir));
+  }
+
+  /**
+   * Each running process with a live-session file: the session it is on now and those it
+   * ran before (process-sessions.ts), by pid. Reads only the transcripts of its project
+   * folder written since it started.
+   */
+  processes(): Map<number, ProcessSession> {
+    if (this.processCache) return this.processCache;
+    const running = this.runningFiles();
+    const stampsIn = (cwd: string) => {
+      const folder = path.join(this.configDir, 'projects', projectFolderName(cwd));
+      const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
+      return safeReaddir(folder).flatMap((name) => {
+        const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
+        const file = path.join(folder, name);
+        if (!isSessionId(id) || mtime(file) < since) return [];
+        const f = this.facts(file);
+        return [{ sessionId: id, firstActivity: f.firstActivity, lastActivity: f.lastActivity, ended: f.ended === true }];
+      });
+    };
+    const found = sessionsOfProcesses(
+      running.map((f) => ({ pid: f.pid, cwd: f.cwd, sessionId: f.sessionId, startedAt: f.startedAt })),
+      stampsIn,
+    );
+    return (this.processCache = new Map(found.map((p) => [p.pid, p])));
   }
 
   /** Everything known of one session, or undefined when nothing names it. */
   session(sessionId: string, transcript?: string): SessionInfo | undefined {
     if (this.infoCache.has(sessionId)) return this.infoCache.get(sessionId);
     const file = transcript ?? this.transcripts().get(sessionId);
-    const lives = this.live().get(sessionId) ?? [];
+    const lives = this.livesOf(sessionId);
     let info: SessionInfo | undefined;
     if (file !== undefined || lives.length > 0) {
-      const facts = file === undefined ? {} : readTranscriptFacts(file);
+      const facts = file === undefined ? {} : this.facts(file);
       info = { ...facts, sessionId, transcript: file, state: 'ended' };
       this.applyLive(info, lives);
+      if (lives.length === 0 && info.ended !== true && (info.writtenAt ?? 0) >= this.now() - LIVE_TRANSCRIPT_MS) {
+        info.state = 'live';
+        info.liveBy = 'transcript';
+      }
+      for (const p of this.processes().values()) if (p.replaced.includes(sessionId)) info.replacedBy = p.sessionId;
     }
     this.infoCache.set(sessionId, info);
     return info;
   }
 
+  /**
+   * The live-session files that speak for a session: those naming it, unless their
+   * process has moved on to another session (`/clear`); and the file of a process that is
+   * on this session though its file kept an older id.
+   */
+  private livesOf(sessionId: string): LiveSessionFile[] {
+    const files = this.live().get(sessionId) ?? [];
+    if (files.every((f) => this.verdict(f) !== 'running')) return files;
+    const processes = this.processes();
+    const own = files.filter((f) => this.verdict(f) !== 'running' || processes.get(f.pid)?.sessionId === sessionId);
+    for (const p of processes.values()) {
+      if (p.sessionId === sessionId && p.fileSessionId !== sessionId) {
+        const file = this.live()
+          .get(p.fileSessionId)
+          ?.find((f) => f.pid === p.pid);
+        if (file !== undefined) own.push(file);
+      }
+    }
+    return own;
+  }
+
   private applyLive(info: SessionInfo, lives: readonly LiveSessionFile[]): void {
     // A resumed session can leave more than one file; a running process wins.
-    const judged = lives.map((live) => ({ live, verdict: judgeProcess(live, this.probe) }));
+    const judged = lives.map((live) => ({ live, verdict: this.verdict(live) }));
     const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
@@ -103,26 +218,36 @@ export class SessionIndex {
     info.pid = live.pid;
     info.name = live.name;
     info.cwd ??= live.cwd;
-    if (verdict === 'running') info.activity = live.status === 'busy' ? 'busy' : 'idle';
+    if (verdict === 'running') {
+      info.liveBy = 'process';
+      info.activity = live.status === 'busy' ? 'busy' : 'idle';
+    }
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;
     info.firstActivity ??= live.startedAt;
   }
 
-  /** Session ids that start with `prefix` (every known session: transcripts and live files). */
-  sessionsByPrefix(prefix: string): string[] {
+  /** Every known session id: transcripts, live files, and sessions processes moved on to. */
+  sessionIds(): string[] {
     const ids = new Set([...this.transcripts().keys(), ...this.live().keys()]);
-    return [...ids].filter((id) => id.startsWith(prefix)).sort();
+    return [...ids];
   }
 
-  /** The sessions a list belongs to: its UUID's, `session-<8 hex>`'s, or its team lead's. */
-  sessionsOfList(listId: string): SessionInfo[] {
+  /** Session ids that start with `prefix`. */
+  sessionsByPrefix(prefix: string): string[] {
+    return this.sessionIds()
+      .filter((id) => id.startsWith(prefix))
+      .sort();
+  }
+
+  /** The sessions whose own list this is: its UUID's, `session-<8 hex>`'s, or its team lead's. */
+  ownersOfList(listId: string): SessionInfo[] {
     const ids = new Set<string>();
     if (isSessionId(listId)) ids.add(listId);
     const short = /^session-([0-9a-f]{8})$/.exec(listId)?.[1];
     if (short !== undefined) for (const id of this.sessionsByPrefix(short)) ids.add(id);
     const lead = this.leads().get(listId);
-    if (lead !== undefined) ids.add(lead);
+    if (lead !== undefined) ids.add(lead.sessionId);
     return [...ids].map((id) => this.session(id)).filter((s): s is SessionInfo => s !== undefined);
   }
 
@@ -133,7 +258,7 @@ export class SessionIndex {
     if (exists(sessionId)) lists.push(sessionId);
     const teamSession = `session-${sessionId.slice(0, 8)}`;
     if (exists(teamSession)) lists.push(teamSession);
-    for (const [list, lead] of this.leads()) if (lead === sessionId && !lists.includes(list) && exists(list)) lists.push(list);
+    for (const [list, lead] of this.leads()) if (lead.sessionId === sessionId && !lists.includes(list) && exists(list)) lists.push(list);
     return lists;
   }
 
@@ -165,5 +290,13 @@ function safeReaddir(dir: string): string[] {
     return fs.readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+function mtime(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
   }
 }

@@ -18,6 +18,14 @@ export interface TranscriptFacts {
   firstActivity?: number | undefined;
   /** ms since the epoch: the newest timestamp near the end, else the file's mtime. */
   lastActivity?: number | undefined;
+  /**
+   * The transcript's last entry is `cost-state`: Claude Code writes it when a session
+   * ends, and when `/clear` moves the process on to a new session (checked with 2.1.328;
+   * a running session has none at its end, a resumed one writes on after it).
+   */
+  ended?: boolean | undefined;
+  /** The transcript file's mtime (ms): when it was last written. */
+  writtenAt?: number | undefined;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -101,6 +109,8 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
       // The branch a session is on now is the one of its latest entries.
       if (tailBranch !== undefined) facts.branch = tailBranch;
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, tail.mtimeMs) || undefined;
+      facts.writtenAt = tail.mtimeMs;
+      facts.ended = tail.lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
       if ((lastPrompt !== undefined && tailBranch !== undefined) || tail.size <= bytes) break;
     }
   } catch {

@@ -16,11 +16,12 @@ const WRONG_PLACE: Record<string, string> = {
  * Make a list folder (and its parents) for a first create. A config folder where it
  * cannot be made (a file in the way, /proc, no permission) is a usage error naming it:
  * the folder given is wrong. Only a failing disk (ENOSPC, EIO) is an I/O error. A
- * symlinked list folder is followed, as agents follow it.
+ * symlinked list folder is followed, as agents follow it. Returns whether this call made
+ * the list folder (a new list).
  */
-export function ensureListDir(listDir: string): void {
+export function ensureListDir(listDir: string): boolean {
   try {
-    makeDirs(listDir);
+    return makeDirs(listDir);
   } catch (err) {
     const code = errnoCode(err) ?? '';
     const why = WRONG_PLACE[code];

@@ -18,9 +18,21 @@ export interface ConfigSources {
 
 export function resolveConfigDir({ flag, env, home, cwd }: ConfigSources): string {
   const resolve = (p: string) => (cwd === undefined ? path.resolve(p) : path.resolve(cwd, p));
-  if (flag !== undefined) return resolve(flag);
+  // `--config-dir=~/x` reaches us with its `~`: a shell expands it only at a word's start.
+  if (flag !== undefined) return resolve(expandHome(flag, home));
   if (env !== undefined) return resolve(env);
   return path.join(home, '.claude');
+}
+
+/**
+ * A path typed after `=` (`--config-dir=~/x`, `--output=~/out.md`) keeps its `~`: shells
+ * expand it only at the start of a word. `~` and `~/...` are the home directory; anything
+ * else (`~user`, a `~` inside) is left as it is. The environment's values are not expanded:
+ * a shell has done that, and Claude Code takes them as they are.
+ */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
 }
 
 /** Claude Code's own rule; also what keeps a list id from escaping `tasks/`. */

@@ -57,19 +57,12 @@ export interface UnblockResult {
  * `guard`: preconditions on `id`, checked in its lock before its side is written.
  */
 export async function unblockTask(listDir: string, id: string, only?: readonly string[], guard?: Guard): Promise<UnblockResult> {
+  // Decided first without the lock: a refusal, or nothing to remove, leaves the list untouched.
+  const seen = planUnblock(listDir, id, only);
+  guard?.(getTask(listDir, id));
+  if (seen.removed.length === 0) return { task: getTask(listDir, id), ...seen };
   return withListLock(listDir, async () => {
-    getTask(listDir, id);
-    const recorded = blockersOf(id, readList(listDir).tasks);
-    const asked = only === undefined ? recorded : [...new Set(only)];
-    const notBlocking: string[] = [];
-    for (const b of asked) {
-      if (recorded.includes(b)) continue;
-      if (!taskExists(listDir, b)) {
-        throw new TasksError('not_found', `task #${b} not found (and #${id} does not name it)`, { details: { id: b } });
-      }
-      notBlocking.push(b);
-    }
-    const removed = asked.filter((b) => recorded.includes(b));
+    const { removed, notBlocking } = planUnblock(listDir, id, only);
     if (removed.length > 0) {
       await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }), guard);
       for (const b of removed) {
@@ -83,4 +76,20 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
     }
     return { task: getTask(listDir, id), removed, notBlocking };
   });
+}
+
+/** Which of the asked-for edges are recorded (to remove) and which ids do not block `id`; not_found for an id that names nothing. */
+function planUnblock(listDir: string, id: string, only: readonly string[] | undefined): { removed: string[]; notBlocking: string[] } {
+  getTask(listDir, id);
+  const recorded = blockersOf(id, readList(listDir).tasks);
+  const asked = only === undefined ? recorded : [...new Set(only)];
+  const notBlocking: string[] = [];
+  for (const b of asked) {
+    if (recorded.includes(b)) continue;
+    if (!taskExists(listDir, b)) {
+      throw new TasksError('not_found', `task #${b} not found (and #${id} does not name it)`, { details: { id: b } });
+    }
+    notBlocking.push(b);
+  }
+  return { removed: asked.filter((b) => recorded.includes(b)), notBlocking };
 }

@@ -23,6 +23,12 @@ import { announcedWrite, announceTaskWrite, announceWriteFailed } from './write-
 /**
  * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
  * with a pure function, write, release. Locks are held for milliseconds.
+ *
+ * Before that, each change is decided once on the files as they are, without a lock: a
+ * refusal (a missing task, a failed precondition, a cycle) or a change that would change
+ * nothing ends there, so that it leaves the list exactly as it was: no lock folder made
+ * and removed, no time changed. This is safe: the answer is the one a locked read at
+ * that instant would give, and anything that would write is decided again under the lock.
  */
 
 /** Read one task, or throw not_found / corrupt. No lock (as agents read). Its id is its file's. */
@@ -100,7 +106,7 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
  * batch is written yet, and otherwise the batch stops there with `id_taken`.
  */
 export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
-  ensureListDir(listDir);
+  let madeList = ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
     for (let allocation = 1; ; allocation++) {
       const ids = allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), count);
@@ -113,9 +119,10 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
         for (const task of tasks) {
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
-          announcedWrite({ listDir, id: task.id, after: task }, (announce) =>
+          announcedWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) }, (announce) =>
             writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
           );
+          madeList = false;
           written++;
         }
         return tasks;
@@ -202,6 +209,11 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   const addBlocks = unique(patch.addBlocks ?? []);
   const addBlockedBy = unique(patch.addBlockedBy ?? []);
   if (addBlocks.length + addBlockedBy.length === 0) return patchTask(listDir, id, patch, guard);
+  const edges = [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)];
+  requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
+  refuseCycles(listDir, edges);
+  const unchanged = decideUnlocked(listDir, id, (before) => applyPatch(before, { ...patch, addBlocks, addBlockedBy }), guard);
+  if (unchanged !== undefined && edgesComplete(listDir, edges)) return unchanged;
   return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
     refuseCycles(listDir, [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)]);
@@ -241,6 +253,8 @@ async function changeTask(
   decide: (before: Task) => { task: Task; changed: string[] },
   guard?: Guard,
 ): Promise<UpdateResult> {
+  const unchanged = decideUnlocked(listDir, id, decide, guard);
+  if (unchanged !== undefined) return unchanged;
   return withTaskLock(listDir, id, (stillHeld) => {
     // As stored, so that a write that puts the file's id back inside counts as a change.
     const before = readStoredTask(listDir, id);
@@ -254,6 +268,32 @@ async function changeTask(
     }
     return { before, task, changed };
   });
+}
+
+/**
+ * The same decision on the file as it is, without the lock: throws what the guard throws
+ * (or not_found), returns the result when nothing would change, and undefined when the
+ * change must be made (or the file cannot be read now: the locked path then says why).
+ */
+function decideUnlocked(
+  listDir: string,
+  id: string,
+  decide: (before: Task) => { task: Task; changed: string[] },
+  guard?: Guard,
+): UpdateResult | undefined {
+  const read = readTaskFile(taskPath(listDir, id));
+  if (read.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (read.kind !== 'ok') return undefined;
+  guard?.(read.task);
+  const { task, changed } = decide(read.task);
+  return changed.length === 0 ? { before: read.task, task, changed } : undefined;
+}
+
+/** Is every "blocker blocks blocked" edge recorded on both sides already? */
+function edgesComplete(listDir: string, edges: ReadonlyArray<readonly [string, string]>): boolean {
+  return edges.every(
+    ([blocker, blocked]) => getTask(listDir, blocker).blocks.includes(blocked) && getTask(listDir, blocked).blockedBy.includes(blocker),
+  );
 }
 
 /** What addEdges did: edges written (on at least one side), and edges already complete. */
@@ -277,6 +317,11 @@ export async function addEdges(
   edges: ReadonlyArray<readonly [string, string]>,
   guardOf?: (blocked: string) => Guard | undefined,
 ): Promise<EdgeReport> {
+  requireExisting(listDir, edges.flat());
+  refuseCycles(listDir, edges);
+  // A precondition that fails now, or edges all there already, leave the list untouched.
+  for (const [, blocked] of edges) guardOf?.(blocked)?.(getTask(listDir, blocked));
+  if (edgesComplete(listDir, edges)) return { added: [], already: edges.map(([a, b]) => [a, b]) };
   return withListLock(listDir, async () => {
     requireExisting(listDir, edges.flat());
     refuseCycles(listDir, edges);
@@ -313,6 +358,9 @@ export interface DeleteResult {
  * of that task is under way.
  */
 export async function deleteTask(listDir: string, id: string, guard?: Guard): Promise<DeleteResult> {
+  const seen = readTaskFile(taskPath(listDir, id));
+  if (seen.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (seen.kind === 'ok') guard?.(namedByFile(seen.task, id));
   const task = await withListLock(listDir, (listHeld) =>
     withTaskLock(listDir, id, (taskHeld) => {
       const current = getTaskForDelete(listDir, id);

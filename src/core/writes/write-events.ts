@@ -13,6 +13,8 @@ export interface TaskWrite {
   id: string;
   before?: Task | undefined;
   after?: Task | undefined;
+  /** Set on the first task written into a list folder that this write made (a new list). */
+  madeList?: true | undefined;
 }
 
 /**

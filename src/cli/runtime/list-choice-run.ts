@@ -1,0 +1,153 @@
+import { TasksError } from '../../core/base/errors.js';
+import type { SettingsPlaces } from '../../core/binding/settings-files.js';
+import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
+import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
+import { shortIds } from '../../core/lists/short-ids.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import type { SessionIndex } from '../../core/sessions/session-index.js';
+import { onTaskWrite } from '../../core/writes/write-events.js';
+import {
+  commandWithList,
+  type RefusalCandidate,
+  renderChoiceNote,
+  renderDryRunNeeds,
+  renderRefusalCommands,
+} from '../../render/list-choice-note.js';
+import { renderNewList, renderWaitingFor } from '../../render/new-list.js';
+import { oneLine } from '../../render/text.js';
+import type { IO } from './io.js';
+
+/**
+ * The list choice of one run (core's rules, lists/list-choice.ts), told as a person and a
+ * script need it: nothing when the list was named; one line when the project or the
+ * lists on disk chose it; a refusal that names each candidate with the very command to
+ * paste; a dry run never refused, told what a real run needs; a missing list named with
+ * where its name came from and what was probably meant; a list a write makes, announced.
+ */
+export interface ChoiceRun {
+  io: IO;
+  configDir: string;
+  flag: string | undefined;
+  session: string | undefined;
+  env: string | undefined;
+  cwd: string | undefined;
+  home: string;
+  settings: Omit<SettingsPlaces, 'configDir'>;
+  sessions: SessionIndex;
+  /** The command line after the program (`release --gone -n`), for the commands a refusal offers. */
+  args: readonly string[];
+  /** Keep a listener for the rest of the run. */
+  subscribe: (stop: () => void) => void;
+}
+
+export interface ChoiceNeeds {
+  /** create, import: a list whose name is new is made, and announced. */
+  creates?: boolean | undefined;
+  /** watch: a list that does not exist yet is waited for. */
+  mayBeMissing?: boolean | undefined;
+  /** A dry run of a change: never refused. */
+  dryRun?: boolean | undefined;
+  /** list, get, export: a TodoWrite session's todos can be shown. */
+  todos?: boolean | undefined;
+}
+
+export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNeeds = {}): ListChoice {
+  let choice: ListChoice;
+  try {
+    choice = chooseList(run.configDir, {
+      flag: run.flag,
+      session: run.session,
+      env: run.env,
+      forWrite,
+      dryRun: needs.dryRun,
+      cwd: run.cwd,
+      home: run.home,
+      settings: run.settings,
+      index: run.sessions,
+    });
+  } catch (err) {
+    throw withCommands(err, run.args);
+  }
+  for (const w of choice.warnings) run.io.warn(w);
+  const short = shortOf(run.configDir, choice.id);
+  // The only list there is needs no explaining to a script; a person is told whose it is.
+  if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
+    if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
+    const note = renderChoiceNote(choice, { home: run.home, now: Date.now(), width: run.io.noteColumns, short, fit: run.io.stderrIsTTY });
+    if (note !== undefined) run.io.note(note);
+  }
+  if (choice.writeRefusal !== undefined) {
+    run.io.note(renderDryRunNeeds(choice.writeRefusal.message, candidatesOf(choice.writeRefusal), run.args));
+  }
+  if (choice.todos !== undefined && !needs.todos) {
+    throw new TasksError('not_found', `session ${choice.id} keeps its todos with TodoWrite, not in a task list`, {
+      hint: 'tasks list, get and export show them',
+      details: { sessionId: choice.id },
+    });
+  }
+  if (!choice.exists && choice.todos === undefined) missing(run, choice, forWrite, needs, short);
+  return choice;
+}
+
+/** The short id `tasks lists` shows for a list. */
+export function shortOf(configDir: string, id: string): (x: string) => string {
+  const known = shortIds([...new Set([...listIds(configDir), id])]);
+  return (x: string) => known.get(x) ?? x;
+}
+
+function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: ChoiceNeeds, short: (id: string) => string): void {
+  // A live session's list before its first task: reads see it empty; a change makes it.
+  if (choice.fresh) {
+    if (forWrite && !needs.dryRun) announceWhenMade(run, choice, [], short);
+    return;
+  }
+  if (needs.mayBeMissing) {
+    // A typo shows at once (then the wait goes on, as for any list not made yet).
+    const { near, fullId } = missingListFacts(run.configDir, choice);
+    const meant = fullId !== undefined ? [fullId] : near;
+    if (meant.length > 0) run.io.note(renderWaitingFor(short(choice.id), meant));
+    return;
+  }
+  if (!needs.creates) throw missingListError(run.configDir, choice);
+  const { near } = missingListFacts(run.configDir, choice);
+  // A dry run makes nothing; a name near an existing list is worth a word all the same.
+  if (needs.dryRun) {
+    if (near.length > 0) run.io.note(`${renderNewList(short(choice.id), near)}, if this were not a dry run`);
+  } else announceWhenMade(run, choice, near, short);
+}
+
+/**
+ * Said when its first task is written (a folder that cannot be made is an error, not a
+ * new list); with --json the created tasks say it, and stderr stays for errors alone.
+ */
+function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly string[], short: (id: string) => string): void {
+  if (run.io.json) return;
+  const stop = onTaskWrite((write) => {
+    if (write.listDir !== choice.dir) return;
+    stop();
+    run.io.note(renderNewList(short(choice.id), near));
+  });
+  run.subscribe(stop);
+}
+
+/** A refusal that names candidates gets the command to paste for each, in its message. */
+function withCommands(err: unknown, args: readonly string[]): unknown {
+  if (!(err instanceof TasksError) || err.code !== 'usage') return err;
+  const candidates = candidatesOf(err);
+  if (candidates.length === 0) return err;
+  return new TasksError('usage', `${err.message}: ${renderRefusalCommands(candidates, args)}`, {
+    hint: err.hint,
+    details: { ...err.details, candidates: candidates.map((c) => ({ ...c, command: commandWithList(c.shortId, args) })) },
+  });
+}
+
+function candidatesOf(err: TasksError): RefusalCandidate[] {
+  const raw = err.details?.candidates;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((c: unknown) => {
+    if (typeof c !== 'object' || c === null) return [];
+    const { list, shortId, prompt } = c as Record<string, unknown>;
+    if (typeof list !== 'string' || typeof shortId !== 'string') return [];
+    return [{ list, shortId, prompt: typeof prompt === 'string' ? oneLine(prompt) : undefined }];
+  });
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { makeDirs } from '../base/make-dirs.js';
+import { LIST_ID_VARIABLE } from './project-binding.js';
+import { editEnv } from './settings-edit.js';
+
+export interface BindingWrite {
+  file: string;
+  /** False when the file already said so: nothing was written. */
+  changed: boolean;
+  /** The file did not exist before. */
+  created: boolean;
+  /** What the variable held before (undefined: absent). */
+  previous: unknown;
+}
+
+/** Attempts at a write that another process's change to the same file interrupts. */
+const ATTEMPTS = 5;
+
+/**
+ * Set (`listId`) or remove (undefined) `env.CLAUDE_CODE_TASK_LIST_ID` in a local settings
+ * file, merging into whatever else it holds (settings-edit.ts). Atomic: the new text goes
+ * into a temporary file beside it, which is renamed over it, so Claude Code reads either
+ * the old file or the new one. Claude Code writes this file too (permissions it is
+ * allowed, for one): if the file changes between our read and the rename, we read again.
+ * A file that is not valid JSON, a symlink or not a regular file is left as it is (usage
+ * error); a file already saying so is not written at all.
+ */
+export function writeBinding(file: string, listId: string | undefined): BindingWrite {
+  for (let attempt = 1; ; attempt++) {
+    const before = statRegular(file);
+    const text = before === undefined ? undefined : readText(file);
+    const edit = editEnv(text, file, LIST_ID_VARIABLE, listId);
+    const result = { file, changed: edit.changed, created: before === undefined, previous: edit.previous };
+    if (!edit.changed) return result;
+    if (before === undefined) ensureFolder(path.dirname(file));
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.tasks-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+    try {
+      fs.writeFileSync(temp, edit.text, { flag: 'wx', mode: before?.mode ?? 0o644 });
+      if (before !== undefined) fs.chmodSync(temp, before.mode & 0o7777);
+      const now = statRegular(file);
+      if (!sameFile(before, now)) {
+        fs.rmSync(temp, { force: true });
+        if (attempt < ATTEMPTS) continue;
+        throw new TasksError('busy', `${file} keeps changing while tasks writes it; nothing was written`, { hint: 'try again' });
+      }
+      fs.renameSync(temp, file);
+      return result;
+    } catch (err) {
+      fs.rmSync(temp, { force: true });
+      if (err instanceof TasksError) throw err;
+      throw new TasksError('io', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+/** The file's stat, or undefined when there is none; refuses anything but a regular file. */
+function statRegular(file: string): fs.Stats | undefined {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (stat.isSymbolicLink()) {
+    throw new TasksError('usage', `${file} is a symbolic link; tasks does not write through it`, {
+      hint: 'edit the file it points to by hand',
+    });
+  }
+  if (!stat.isFile()) throw new TasksError('usage', `${file} is not a regular file; tasks leaves it as it is`);
+  return stat;
+}
+
+function readText(file: string): string {
+  try {
+    return readBoundedText(file, MAX_CONFIG_BYTES);
+  } catch (err) {
+    throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+function ensureFolder(dir: string): void {
+  try {
+    makeDirs(dir);
+  } catch (err) {
+    throw new TasksError('io', `cannot create ${dir}: ${(err as Error).message}`);
+  }
+}
+
+function sameFile(a: fs.Stats | undefined, b: fs.Stats | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}

@@ -1,0 +1,83 @@
+/**
+ * Binding: which list the Claude Code sessions started in a directory use because a
+ * settings file says so. `tasks use <list>` sets `env.CLAUDE_CODE_TASK_LIST_ID` in the
+ * local settings Claude Code reads there (`.claude/settings.local.json`, per user and not
+ * committed), so that every new session started there, and `tasks` itself, share that
+ * list (docs/task-store.md sections 1 and 11). This folder reads the binding exactly as Claude Code
+ * does (settings-files.ts: which files, in which precedence; this file: the value) and
+ * writes it without disturbing anything else in the file (binding-write.ts).
+ */
+import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { errnoCode } from '../base/errors.js';
+import { sanitizeListId } from '../store/paths.js';
+import { type SettingsFile, type SettingsPlaces, type SettingsScope, settingsFilesFor } from './settings-files.js';
+
+export const LIST_ID_VARIABLE = 'CLAUDE_CODE_TASK_LIST_ID';
+
+export interface Binding {
+  /** The list sessions started here use; undefined when the setting is empty (each session then uses its own). */
+  listId: string | undefined;
+  /** The value as the file holds it, made a string as Claude Code makes it. */
+  value: string;
+  file: string;
+  scope: SettingsScope;
+}
+
+export interface BindingRead {
+  binding?: Binding | undefined;
+  /** Settings files that could not be read as settings (Claude Code skips them too), one line each. */
+  problems: string[];
+}
+
+/**
+ * The list id a variable's value names, as Claude Code takes it: made a string, trimmed;
+ * empty means none. Sanitized as every list id is (`my.team/x` -> `my-team-x`).
+ */
+export function listIdOfValue(value: string): string | undefined {
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : sanitizeListId(trimmed);
+}
+
+/**
+ * The binding in effect for sessions started in `cwd`: the first settings file, by
+ * precedence, whose `env` has the variable. A file that is missing, unreadable or not a
+ * JSON object is passed over, as Claude Code passes over it.
+ */
+export function readBinding(cwd: string, places: SettingsPlaces): BindingRead {
+  return firstBinding(settingsFilesFor(cwd, places));
+}
+
+/** The first of `sources` (highest precedence first) whose `env` has the variable. */
+export function firstBinding(sources: readonly SettingsFile[]): BindingRead {
+  const problems: string[] = [];
+  for (const source of sources) {
+    const env = readEnv(source, problems);
+    if (env === undefined || !Object.hasOwn(env, LIST_ID_VARIABLE)) continue;
+    // Claude Code applies String(value): 123 is "123", null is "null".
+    const value = String(env[LIST_ID_VARIABLE]);
+    return { binding: { listId: listIdOfValue(value), value, file: source.file, scope: source.scope }, problems };
+  }
+  return { problems };
+}
+
+/** A settings file's `env` object; undefined when there is none or the file is not settings. */
+function readEnv({ file }: SettingsFile, problems: string[]): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readBoundedText(file, MAX_CONFIG_BYTES);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${file}: ${(err as Error).message}`);
+    return undefined;
+  }
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (err) {
+    problems.push(`${file} is not valid JSON (${(err as Error).message})`);
+    return undefined;
+  }
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return undefined;
+  const env = (settings as Record<string, unknown>).env;
+  return typeof env === 'object' && env !== null && !Array.isArray(env) ? (env as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { isDirectory } from '../base/is-directory.js';
+import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
+
+/** The longest file name Linux and macOS file systems take: a list folder's name is one. */
+export const MAX_LIST_ID_BYTES = 255;
+
+/**
+ * The folders under `<config>/tasks/`: `ids`, the lists (a folder name that is its own
+ * sanitized id), and `foreign`, folders no list id can name (`we ird`, `a.b`): agents
+ * never use them, and a list summary of one would be of a folder that `--list` cannot
+ * reach. Both empty when there is no `tasks/` yet.
+ */
+export function listFolders(configDir: string): { ids: string[]; foreign: string[] } {
+  let names: string[];
+  try {
+    names = fs
+      .readdirSync(tasksRoot(configDir), { withFileTypes: true })
+      // A symlinked list folder counts: agents follow it, and so do we.
+      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(tasksRoot(configDir), e.name))))
+      .map((e) => e.name)
+      .sort();
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return { ids: [], foreign: [] };
+    throw new TasksError('io', `cannot read ${tasksRoot(configDir)}: ${(err as Error).message}`);
+  }
+  const usable = (name: string) => sanitizeListId(name) === name && name.length <= MAX_LIST_ID_BYTES;
+  return { ids: names.filter(usable), foreign: names.filter((n) => !usable(n)) };
+}
+
+/** The lists under `<config>/tasks/`, by folder name; empty when there is none yet. */
+export function listIds(configDir: string): string[] {
+  return listFolders(configDir).ids;
+}
+
+/** Anything at `p` (a file, a folder, a dangling link). */
+export function somethingAt(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch (err) {
+    return errnoCode(err) !== 'ENOENT';
+  }
+}
+
+/**
+ * When a list last changed: its newest task file (creates, updates) or its high-water
+ * mark (deletes raise it). Never the folder's own time: locks are folders made and
+ * removed in it, so a read-only agent or a refused change would move it. A folder with
+ * neither (emptied by hand) falls back to its own time.
+ */
+export function lastChange(dir: string): number {
+  let newest = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0; // vanished meanwhile
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json') && name !== HIGH_WATER_MARK) continue;
+    try {
+      newest = Math.max(newest, fs.statSync(path.join(dir, name)).mtimeMs);
+    } catch {
+      // deleted meanwhile
+    }
+  }
+  if (newest > 0) return newest;
+  try {
+    return fs.statSync(dir).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Every command works in a config folder that exists: one that does not is a wrong
+ * `--config-dir` or `$CLAUDE_CONFIG_DIR` (or Claude Code never ran), for reads and
+ * writes alike (not found), never an empty set of lists.
+ */
+export function requireConfigDir(configDir: string): void {
+  if (isDirectory(configDir)) return;
+  throw new TasksError('not_found', `config folder ${configDir} does not exist`, {
+    hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses (~/.claude unless you moved it)',
+    details: { configDir },
+  });
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
+import { readTaskFile } from '../store/task-file.js';
+import { type ListFile, listsOfEvidence } from './list-evidence.js';
+import type { SessionIndex } from './session-index.js';
+import { cachedTranscriptTasks, memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
+import { sessionTranscripts } from './transcript-lines.js';
+import type { SeenTask, Todo } from './transcript-tasks.js';
+
+/**
+ * The sessions tied to lists by what their transcripts show (list-evidence.ts), for the
+ * sessions with no list of their own: those that worked on a list named by
+ * CLAUDE_CODE_TASK_LIST_ID (no file names it), and those that kept TodoWrite todos. Only
+ * their transcripts are read in full (and their subagents'); a session whose UUID, team
+ * or `session-<8 hex>` list exists is that list's already.
+ */
+export interface Evidence {
+  /** List id -> the sessions whose tasks tie them to it. */
+  sessionsByList: Map<string, string[]>;
+  /** Session id -> its latest TodoWrite todos, for sessions that used TodoWrite and no Task tool. */
+  todos: Map<string, Todo[]>;
+}
+
+export function buildEvidence(index: SessionIndex, lists: readonly string[], cache: TranscriptTasksCache = memoryCache()): Evidence {
+  const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
+  const existing = new Set(lists);
+  const owned = (id: string) =>
+    existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || [...index.leads().values()].some((l) => l.sessionId === id);
+  const files = listFiles(index.configDir, lists);
+  for (const [sessionId, transcript] of index.transcripts()) {
+    if (owned(sessionId)) continue;
+    const seen = new Map<string, SeenTask>();
+    let usesTasks = false;
+    let todos: Todo[] | undefined;
+    for (const { file, agent } of sessionTranscripts(transcript, sessionId)) {
+      const read = cachedTranscriptTasks(file, cache);
+      usesTasks ||= read.usesTasks;
+      if (agent === undefined) todos = read.todos;
+      for (const t of read.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
+    }
+    if (todos !== undefined && !usesTasks) evidence.todos.set(sessionId, todos);
+    if (seen.size === 0) continue;
+    const start = index.facts(transcript).firstActivity;
+    for (const list of listsOfEvidence([...seen.values()], files.forIds([...seen.keys()]), start)) {
+      evidence.sessionsByList.set(list, [...(evidence.sessionsByList.get(list) ?? []), sessionId]);
+    }
+  }
+  return evidence;
+}
+
+/** Each list's task files, read only for the ids asked about (and each file once). */
+function listFiles(configDir: string, lists: readonly string[]) {
+  const names = new Map<string, Set<string>>();
+  const read = new Map<string, ListFile | null>();
+  const idsOf = (list: string) => {
+    let ids = names.get(list);
+    if (ids === undefined) {
+      ids = new Set();
+      try {
+        for (const name of fs.readdirSync(listDirOf(configDir, list))) {
+          const id = idFromFileName(name);
+          if (id !== undefined) ids.add(id);
+        }
+      } catch {
+        // vanished
+      }
+      names.set(list, ids);
+    }
+    return ids;
+  };
+  const fileOf = (list: string, id: string): ListFile | undefined => {
+    const key = `${list}\0${id}`;
+    if (!read.has(key)) {
+      const file = taskPath(listDirOf(configDir, list), id);
+      const result = readTaskFile(file);
+      let mtimeMs = 0;
+      try {
+        mtimeMs = fs.statSync(file).mtimeMs;
+      } catch {
+        // deleted meanwhile
+      }
+      read.set(key, result.kind === 'ok' ? { subject: result.task.subject, mtimeMs } : null);
+    }
+    return read.get(key) ?? undefined;
+  };
+  return {
+    /** For each list that has any of `ids`: those of its files. */
+    forIds(ids: readonly string[]): Map<string, Map<string, ListFile>> {
+      const out = new Map<string, Map<string, ListFile>>();
+      for (const list of lists) {
+        const have = idsOf(list);
+        const found = new Map<string, ListFile>();
+        for (const id of ids) {
+          if (!have.has(id)) continue;
+          const f = fileOf(list, id);
+          if (f !== undefined) found.set(id, f);
+        }
+        if (found.size > 0) out.set(list, found);
+      }
+      return out;
+    },
+  };
+}

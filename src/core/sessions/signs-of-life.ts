@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { listIdOfValue, readBinding } from '../binding/project-binding.js';
+import { sanitizeListId } from '../store/paths.js';
+import { liveSessionLists } from './live-lists.js';
+import type { SessionIndex, SessionInfo } from './session-index.js';
+
+/**
+ * Is anyone still at work on a list? Nothing is over while any sign of life remains:
+ *
+ * - a session of the list is live: its process runs, or its transcript was written
+ *   within the last LIVE_TRANSCRIPT_MS without recording its end (its live-session file
+ *   may have been removed), or its process cannot be looked up here (another machine);
+ * - a running Claude Code process names the list: its settings or its environment
+ *   (`/proc/<pid>/environ`: a session sharing the list through CLAUDE_CODE_TASK_LIST_ID),
+ *   or `--team-name` (a teammate of the team whose list it is);
+ * - a live session writes to the list now (live-lists.ts);
+ * - the team's lead process, which the team config records, runs.
+ *
+ * `busy`: some sign says work is under way (a session busy on a turn, a transcript being
+ * written, a process whose turn state is not known): no task of the list is stalled.
+ */
+export interface Life {
+  why: string;
+  busy: boolean;
+}
+
+export function signsOfLife(index: SessionIndex, listId: string, sessions: readonly SessionInfo[]): Life | undefined {
+  const live = sessions.filter((s) => s.state === 'live' || s.state === 'unknown');
+  if (live.length > 0) {
+    const busy = live.some((s) => s.activity !== 'idle');
+    const s = live.find((x) => x.activity !== 'idle') ?? (live[0] as SessionInfo);
+    const how =
+      s.state === 'unknown' ? 'runs where it cannot be checked' : s.liveBy === 'transcript' ? 'is writing its transcript' : 'is live';
+    return { why: `session ${s.sessionId.slice(0, 8)} ${how}`, busy };
+  }
+  for (const { session, list } of liveSessionLists(index)) {
+    if (list === listId) return { why: `live session ${session.sessionId.slice(0, 8)} writes to it`, busy: session.activity !== 'idle' };
+  }
+  const lead = index.leads().get(listId)?.process;
+  if (lead !== undefined) {
+    const start = index.probe.startTime(lead.pid);
+    if (start !== undefined && (lead.procStart === undefined || lead.procStart === start))
+      return { why: `the team's lead (pid ${lead.pid}) runs`, busy: true };
+  }
+  for (const p of index.probe.claudeProcesses?.() ?? []) {
+    if (p.configDir === undefined || path.resolve(p.configDir) !== path.resolve(index.configDir)) continue;
+    if (p.teamName !== undefined && sanitizeListId(p.teamName) === listId)
+      return { why: `teammate process ${p.pid} of the team runs`, busy: true };
+    const bound = p.cwd !== undefined && index.settings !== undefined ? readBinding(p.cwd, index.settings).binding : undefined;
+    const named = bound !== undefined ? bound.listId : p.listVariable === undefined ? undefined : listIdOfValue(p.listVariable);
+    if (named === listId) return { why: `Claude Code process ${p.pid} uses it (CLAUDE_CODE_TASK_LIST_ID)`, busy: true };
+  }
+  return undefined;
+}

@@ -1,0 +1,63 @@
+import type { BindOutcome } from '../core/binding/bind-here.js';
+import type { BindingTarget } from '../core/binding/binding-target.js';
+import type { Binding } from '../core/binding/project-binding.js';
+import { tildePath } from './session-text.js';
+import { oneLine } from './text.js';
+
+/** What `tasks use` says on stderr: which sessions a binding reaches, and which file holds it. */
+
+interface Shown {
+  home: string;
+  short: (id: string) => string;
+}
+
+/** Which sessions a binding reaches: "in it or below" / "in it (not in its subfolders)". */
+function where(target: BindingTarget): string {
+  return target.reach === 'tree' ? 'in it or below' : 'in it (not in its subfolders)';
+}
+
+export function renderBound(wanted: { id: string; exists: boolean; near: readonly string[] }, outcome: BindOutcome, shown: Shown): string {
+  const { target, write } = outcome;
+  const dir = tildePath(target.dir, shown.home);
+  const near =
+    wanted.near.length > 0 ? `; note: ${wanted.near.map((n) => `"${n}"`).join(', ')} exist${wanted.near.length === 1 ? 's' : ''}` : '';
+  const fresh = wanted.exists ? '' : ` (a new list${near})`;
+  const head = write.changed
+    ? `bound ${dir} to list "${shown.short(wanted.id)}"`
+    : `${dir} is already bound to list "${shown.short(wanted.id)}"`;
+  const worktrees =
+    target.worktrees.length > 0
+      ? `; its worktrees read this file first too (${target.worktrees.map((w) => tildePath(w, shown.home)).join(', ')})`
+      : '';
+  return oneLine(
+    `${head}${fresh}: Claude Code sessions started ${where(target)} use it, and so does tasks there (${tildePath(target.file, shown.home)})${worktrees}`,
+  );
+}
+
+export function renderUnbound(outcome: BindOutcome, shown: Shown): string {
+  const { target, write, after } = outcome;
+  const dir = tildePath(target.dir, shown.home);
+  const first = write.changed
+    ? `unbound ${dir}: Claude Code sessions started ${where(target)} use their own lists again`
+    : `${tildePath(target.file, shown.home)} binds no list; nothing changed`;
+  const still =
+    after.binding?.listId !== undefined
+      ? `; still bound to "${shown.short(after.binding.listId)}" by ${tildePath(after.binding.file, shown.home)}, which tasks use does not change`
+      : '';
+  return oneLine(`${first}${still}`);
+}
+
+/** `tasks use` with no list: the binding in effect here, or how to make one. */
+export function renderBindingShown(binding: Binding | undefined, target: BindingTarget, shown: Shown): string {
+  const dir = tildePath(target.dir, shown.home);
+  if (binding === undefined)
+    return oneLine(
+      `no list is bound here; tasks use <list> binds one for Claude Code sessions started in ${dir} (${tildePath(target.file, shown.home)})`,
+    );
+  const file = tildePath(binding.file, shown.home);
+  if (binding.listId === undefined)
+    return oneLine(`${file} sets CLAUDE_CODE_TASK_LIST_ID to "${binding.value}": no list (sessions started here use their own)`);
+  return oneLine(
+    `bound by ${file} (${binding.scope} settings): Claude Code sessions started here use list "${shown.short(binding.listId)}"`,
+  );
+}

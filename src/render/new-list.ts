@@ -1,0 +1,13 @@
+import { oneLine } from './text.js';
+
+/** `new list "build-9" (note: "build-99" exists)`: a write made a list; a near name shows a typo at once. */
+export function renderNewList(id: string, near: readonly string[]): string {
+  const note = near.length === 0 ? '' : ` (note: ${near.map((n) => `"${n}"`).join(', ')} exist${near.length === 1 ? 's' : ''})`;
+  return oneLine(`new list "${id}"${note}`);
+}
+
+/** `list "named-lst" does not exist yet (did you mean named-list?); waiting for it`: watch, at once. */
+export function renderWaitingFor(id: string, near: readonly string[]): string {
+  const meant = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
+  return oneLine(`list "${id}" does not exist yet${meant}; waiting for it`);
+}

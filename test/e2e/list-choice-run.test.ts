@@ -1,0 +1,332 @@
+/**
+ * What `tasks` shows, it can act on: refusals name each candidate with a command to
+ * paste (and the pasted command succeeds), dry runs are never refused, a named list is
+ * used without a word, a chosen one in one line, errors name the variable and what was
+ * meant, a write goes to the list named or nowhere.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
+
+const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
+const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
+const V1 = '9c0ffee0-2222-4a4a-8b8b-000000000003';
+const MIN = 60_000;
+
+const task = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...extra,
+});
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+function liveProcess(): number {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(child);
+  return child.pid as number;
+}
+
+function world() {
+  const config = tempConfig();
+  const home = path.join(config, 'home');
+  fs.mkdirSync(home);
+  const dir = (rel: string) => {
+    const d = path.join(home, rel);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const list = (id: string, age = 0) => {
+    const d = path.join(config, 'tasks', id);
+    writeTask(d, task('1', { status: 'in_progress', owner: 'worker-1', blocks: ['2'] }));
+    writeTask(d, task('2', { blockedBy: ['1'] }));
+    writeTask(d, task('3'));
+    const at = (Date.now() - age) / 1000;
+    for (const f of fs.readdirSync(d)) fs.utimesSync(path.join(d, f), at, at);
+    return d;
+  };
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
+    run(config, args, { cwd, env, input });
+  return { config, home, dir, list, tasks };
+}
+
+/** Run a command line as printed (`tasks -l 2d483082 'create' x`), as a person pasting it would. */
+function paste(config: string, cwd: string, line: string) {
+  const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
+    cwd,
+    env: baseEnv(config),
+    encoding: 'utf8',
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The commands a refusal offers, in its order: each runs to its prompt, the next "or", the "; tasks use" or the line's end. */
+function offered(stderr: string): string[] {
+  return [...stderr.matchAll(/tasks -l .*?(?= \("| or tasks -l |; tasks use|$)/gm)].map((m) => m[0]);
+}
+
+const IMPORT = JSON.stringify([{ content: 'Imported', status: 'pending', activeForm: 'Importing' }]);
+
+/** Every write, as typed in a project where it cannot choose; each must succeed once the list is named. */
+const WRITES: Array<{ args: string[]; input?: string }> = [
+  { args: ['create', 'From the shell'] },
+  { args: ['update', '3', '--subject', 'Renamed'] },
+  { args: ['start', '3'] },
+  { args: ['done', '3'] },
+  { args: ['claim', '3', '--as', 'me'] },
+  { args: ['release', '1'] },
+  { args: ['release', '--owner', 'worker-1'] },
+  { args: ['release', '--gone'] },
+  { args: ['block', '3', '--by', '2'] },
+  { args: ['unblock', '2'] },
+  { args: ['delete', '3', '-y'] },
+  { args: ['undo'] },
+  { args: ['check', '--fix'] },
+  { args: ['import', '-'], input: IMPORT },
+];
+
+describe('a change that cannot choose: the candidates, each with a command to paste', () => {
+  for (const { args, input } of WRITES) {
+    it(`tasks ${args.join(' ')}`, () => {
+      const w = world();
+      const proj = w.dir('proj');
+      w.list(A, 10 * MIN);
+      w.list(B, 50 * MIN);
+      writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'quick fix', start: Date.now() - 20 * MIN, end: Date.now() - 10 * MIN });
+      writeTranscript(w.config, {
+        sessionId: B,
+        cwd: proj,
+        prompt: 'long running',
+        start: Date.now() - 60 * MIN,
+        end: Date.now() - 50 * MIN,
+      });
+      // Something to undo in each list.
+      for (const id of [A, B]) expect(w.tasks(proj, ['-l', id, 'update', '2', '--owner', 'bob']).code).toBe(0);
+      const refused = w.tasks(proj, args, {}, input);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+      const commands = offered(refused.stderr);
+      expect(commands).toHaveLength(2);
+      expect(refused.stderr).toMatch(/\("quick fix"\) or tasks -l 7baec0ff .*\("long running"\); tasks use <id> makes the choice stick\n$/);
+      const pasted =
+        input === undefined
+          ? paste(w.config, proj, commands[0] as string)
+          : run(w.config, ['-l', '2d483082', ...args], { cwd: proj, input });
+      // check --fix runs on the list named; what it finds left there (its agents are gone) is its exit 4.
+      expect(pasted.code, `${commands[0]}: ${pasted.stderr}`).toBe(args[0] === 'check' ? 4 : 0);
+      if (args[0] === 'check') expect(pasted.stderr).toMatch(/^list "2d483082": /m);
+      if (input === undefined)
+        expect(commands[0]).toBe(['tasks', '-l', '2d483082', ...args].map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' '));
+    });
+  }
+});
+
+describe('a dry run is never refused', () => {
+  for (const args of [
+    ['release', '--gone', '-n'],
+    ['delete', '3', '-n'],
+    ['undo', '-n'],
+    ['import', '-', '-n'],
+  ]) {
+    it(`tasks ${args.join(' ')}: what would happen in the list a read picks, and what a real run needs`, () => {
+      const w = world();
+      w.list(A, 10 * MIN);
+      w.list(B, 50 * MIN);
+      for (const id of [A, B]) w.tasks(w.home, ['-l', id, 'update', '2', '--owner', 'bob']);
+      const r = w.tasks(w.dir('elsewhere'), args, {}, args[0] === 'import' ? IMPORT : undefined);
+      expect(r.code, r.stderr).toBe(0);
+      const chosen = /using list (\S+), the most recently changed/.exec(r.stderr)?.[1];
+      expect(chosen).toBeDefined();
+      const needs = r.stderr.split('\n').find((l) => l.startsWith('a dry run: nothing changes. A real run would be refused'));
+      expect(needs).toBeDefined();
+      const real = args.filter((a) => a !== '-n');
+      expect(offered(needs as string)[0]).toBe(`tasks -l ${chosen} ${real.join(' ')}`);
+    });
+  }
+});
+
+describe('quiet when named, one line when chosen', () => {
+  it('--list, --session, the variable and the binding say nothing; the project says which, in one line', () => {
+    const w = world();
+    const proj = w.dir('work/api');
+    w.list(A);
+    w.list('named');
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'fix the login bug' });
+    expect(w.tasks(proj, ['-l', 'named', 'list', '--json']).stderr).toBe('');
+    expect(w.tasks(proj, ['-l', '2d48', 'list', '--json']).stderr).toBe('');
+    expect(w.tasks(proj, ['--session', '2d48', 'list', '--json']).stderr).toBe('');
+    expect(w.tasks(proj, ['list', '--json'], { CLAUDE_CODE_TASK_LIST_ID: 'named' }).stderr).toBe('');
+    const chosen = w.tasks(proj, ['list', '--json']);
+    expect(chosen.stderr).toMatch(/^using list 2d483082 \(ended session "fix the login bug", ~\/work\/api, active \d+s ago\)\n$/);
+    fs.mkdirSync(path.join(proj, '.claude'));
+    fs.writeFileSync(path.join(proj, '.claude', 'settings.local.json'), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'named' } }));
+    const bound = w.tasks(proj, ['list', '--json']);
+    expect(bound.stderr).toBe('');
+    expect(JSON.parse(bound.stdout)).toHaveLength(3);
+    // Hints name the list only where a pasted command would not find it again.
+    expect(w.tasks(proj, ['-l', 'named', 'check']).stderr).not.toMatch(/tasks check/);
+  });
+
+  it.runIf(tmuxAvailable())('in a terminal, the note is one line no wider than the screen', async () => {
+    const w = world();
+    const proj = w.dir('work/a-project-with-a-rather-long-name');
+    w.list(A);
+    w.list(B);
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'a very long opening prompt that goes on and on about many things' });
+    const screen = await runInTmux(w.config, ['list', '-q'], { width: 60, height: 20 });
+    // runInTmux runs in the config folder: the most recently changed list is chosen there.
+    const note = screen.split('\n').find((l) => l.startsWith('using list'));
+    expect(note).toBeDefined();
+    expect([...(note as string)].length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('errors say where the name came from, and what was meant', () => {
+  it('the variable is named; a short id there gets its full id', () => {
+    const w = world();
+    w.list(B);
+    const r = w.tasks(w.home, ['list'], { CLAUDE_CODE_TASK_LIST_ID: '7baec0ff' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      `error: list folder ${path.join(w.config, 'tasks', '7baec0ff')} does not exist (named by CLAUDE_CODE_TASK_LIST_ID="7baec0ff"); did you mean ${B}? Claude Code reads this variable exactly\n`,
+    );
+  });
+
+  it('create and import make the list named, and name a near one; undo takes it back', () => {
+    for (const [name, near] of [
+      ['build-9', 'build-99'],
+      ['pr-123', 'pr-124'],
+    ] as const) {
+      const w = world();
+      w.list(near);
+      const made = w.tasks(w.home, ['-l', name, 'create', 'x']);
+      expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: `new list "${name}" (note: "${near}" exists)\n` });
+      expect(w.tasks(w.home, ['-l', name, 'undo']).code).toBe(0);
+      expect(fs.existsSync(path.join(w.config, 'tasks', name))).toBe(false);
+      const imported = w.tasks(w.home, ['-l', name, 'import', '-'], {}, IMPORT);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stderr).toContain(`new list "${name}" (note: "${near}" exists)\n`);
+      expect(fs.readdirSync(path.join(w.config, 'tasks', near)).filter((f) => f.endsWith('.json'))).toHaveLength(3);
+    }
+  });
+
+  it('watch on a missing list says "did you mean" at once, then waits', () => {
+    const w = world();
+    w.list('named-list');
+    const r = w.tasks(w.home, ['-l', 'named-lst', 'watch', '--until', 'all-completed', '--timeout', '1s', '--json']);
+    expect(r.code).toBe(124);
+    expect(r.stderr.split('\n')[0]).toBe('list "named-lst" does not exist yet (did you mean named-list?); waiting for it');
+  });
+
+  it('a config folder that does not exist is exit 3 for every command; ~ expands after =; the first run says how to start', () => {
+    const w = world();
+    const missing = path.join(w.config, 'nope');
+    for (const args of [['lists'], ['list'], ['-l', 'x', 'create', 'y'], ['check', '--all'], ['use'], ['-l', 'x', 'get', '1']]) {
+      const r = run(w.config, ['--config-dir', missing, ...args], { cwd: w.config });
+      expect({ args, code: r.code }).toEqual({ args, code: 3 });
+      expect(r.stderr).toMatch(/config folder .*nope does not exist/);
+    }
+    expect(fs.existsSync(missing)).toBe(false);
+    fs.mkdirSync(path.join(w.home, 'cfg'), { recursive: true });
+    const tilde = run(w.config, ['--config-dir=~/cfg', '-l', 'x', 'create', 'y']);
+    expect(tilde.code, tilde.stderr).toBe(0);
+    expect(fs.existsSync(path.join(w.home, 'cfg', 'tasks', 'x', '1.json'))).toBe(true);
+    const first = run(w.config, ['--config-dir=~/cfg2', 'list']);
+    expect(first.code).toBe(3);
+    fs.mkdirSync(path.join(w.home, 'cfg2'));
+    const empty = run(w.config, ['--config-dir=~/cfg2', 'create', 'y']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/no task lists under .*cfg2\/tasks yet/);
+    const lists = run(w.config, ['--config-dir=~/cfg2', 'lists']);
+    expect(lists).toMatchObject({ code: 0, stdout: '' });
+    expect(lists.stderr).toMatch(/start one with tasks -l <name> create "<subject>", or tasks use <name>/);
+  });
+});
+
+describe('a TodoWrite session', () => {
+  it('reads show its latest todos; a change says there is no list, and the import it names makes one', () => {
+    const w = world();
+    const proj = w.dir('docs');
+    const transcript = writeTranscript(w.config, { sessionId: V1, cwd: proj, prompt: 'write the docs' });
+    const listed = w.tasks(proj, ['--session', '9c0f', 'list', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(
+      (JSON.parse(listed.stdout) as Array<{ id: string; subject: string; status: string }>).map((t) => [t.id, t.subject, t.status]),
+    ).toEqual([
+      ['1', 'Analyse code', 'completed'],
+      ['2', 'Refactor auth', 'in_progress'],
+      ['3', 'Run tests', 'pending'],
+    ]);
+    expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'get', '2', '--json']).stdout)).toMatchObject({
+      subject: 'Refactor auth',
+      activeForm: 'Refactoring auth',
+    });
+    expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'export', '--format', 'json']).stdout)).toHaveLength(3);
+    const rows = JSON.parse(w.tasks(proj, ['lists', '--json']).stdout) as Array<{
+      id: string;
+      kind: string;
+      total: number;
+      todos: unknown[];
+    }>;
+    expect(rows.find((r) => r.id === V1)).toMatchObject({ kind: 'todowrite', total: 3 });
+    const write = w.tasks(proj, ['--session', '9c0f', 'done', '2']);
+    expect(write.code).toBe(3);
+    expect(write.stderr).toMatch(/keeps its todos with TodoWrite, not in a task list/);
+    expect(write.stderr).toContain(`; tasks -l ${V1} import ${transcript} makes one of them\n`);
+    const hint = w.tasks(proj, ['--session', '9c0f', 'create', 'x', '--json']);
+    const { error } = JSON.parse(hint.stderr) as { error: { command: string } };
+    expect(error.command).toBe(`tasks -l ${V1} import ${transcript}`);
+    const made = paste(w.config, proj, error.command);
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'list', '--json']).stdout)).toHaveLength(3);
+  });
+});
+
+describe("the live session's list before it exists", () => {
+  it('reads say it has no tasks yet; a change makes it, not the list of the session it replaced', () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const old = w.list(A);
+    const started = Date.now() - 30 * MIN;
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'before the clear', start: started + 1000, end: started + 10 * MIN });
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: B, cwd: proj, status: 'idle', start: started });
+    const read = w.tasks(proj, ['list', '--json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual([]);
+    expect(read.stderr).toBe('using list 7baec0ff (live session, ~/work/web): no tasks yet; its list before: 2d483082\n');
+    expect(w.tasks(proj, ['get', '1'])).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/\nerror: task #1 not found \(this live session has no tasks yet\)\n$/),
+    });
+    const made = w.tasks(proj, ['create', 'From tasks']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(fs.existsSync(path.join(w.config, 'tasks', B, '1.json'))).toBe(true);
+    expect(fs.readdirSync(old).filter((f) => f.endsWith('.json'))).toHaveLength(3);
+    const rows = JSON.parse(w.tasks(proj, ['lists', '--json']).stdout) as Array<{ id: string; state: string; replacedBy: string | null }>;
+    expect(rows.find((r) => r.id === A)).toMatchObject({ state: 'ended', replacedBy: B });
+    expect(rows.find((r) => r.id === B)).toMatchObject({ state: 'live' });
+    // The replaced session's agents are gone, but a live session in the project may pick their work up.
+    const release = w.tasks(proj, ['-l', A, 'release', '--gone']);
+    expect(release.code).toBe(4);
+    expect(release.stderr).toMatch(
+      /^error: session 7baec0ff is live in ~\/work\/web, where this list's sessions ran: it may be about to pick this work up; nothing released: add --force/,
+    );
+    const dry = w.tasks(proj, ['-l', A, 'release', '--gone', '-n']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Would release task #1 from worker-1 \(session 2d483082 was cleared\)/);
+    expect(dry.stderr).toMatch(/a real run needs --force/);
+    expect(w.tasks(proj, ['-l', A, 'release', '--gone', '--force']).code).toBe(0);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * `tasks use`: a project bound to a list, in the settings file Claude Code reads there
+ * (docs/task-store.md section 11), merged and written atomically; `tasks` there follows it.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempConfig, writeTask } from '../helpers/cli.js';
+
+const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
+
+function world() {
+  const config = tempConfig();
+  const home = path.join(config, 'home');
+  fs.mkdirSync(home);
+  const dir = (rel: string) => {
+    const d = path.join(home, rel);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const git = (cwd: string, ...args: string[]) =>
+    spawnSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => run(config, args, { cwd, env });
+  return { config, home, dir, git, tasks };
+}
+
+const settings = (dir: string) => path.join(dir, '.claude', 'settings.local.json');
+
+describe('tasks use', () => {
+  it('binds a repository at its root, for every folder in it; show and clear; tasks there follows it without a word', () => {
+    const w = world();
+    const repo = w.dir('work/api');
+    w.git(repo, 'init', '-q');
+    const sub = w.dir('work/api/src/handlers');
+    expect(w.tasks(sub, ['use'])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^no list is bound here; tasks use <list> binds one for Claude Code sessions started in ~\/work\/api \(~\/work\/api\/.claude\/settings.local.json\)\n$/,
+      ),
+    });
+    const bound = w.tasks(sub, ['use', 'refactor']);
+    expect(bound).toMatchObject({ code: 0, stdout: 'refactor\n' });
+    expect(bound.stderr).toBe(
+      'bound ~/work/api to list "refactor" (a new list): Claude Code sessions started in it or below use it, and so does tasks there (~/work/api/.claude/settings.local.json)\n',
+    );
+    expect(JSON.parse(fs.readFileSync(settings(repo), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'refactor' } });
+    expect(w.tasks(sub, ['use', 'refactor']).stderr).toMatch(/^~\/work\/api is already bound to list "refactor"/);
+    expect(w.tasks(repo, ['use'])).toMatchObject({
+      code: 0,
+      stdout: 'refactor\n',
+      stderr: expect.stringMatching(/^bound by ~\/work\/api\/.claude\/settings.local.json \(local settings\)/),
+    });
+    // tasks in the project: the bound list, created by the first change, used without a word after.
+    const made = w.tasks(sub, ['create', 'First']);
+    expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "refactor"\n' });
+    expect(w.tasks(sub, ['list', '--json']).stderr).toBe('');
+    expect(JSON.parse(w.tasks(w.dir('work/api/docs'), ['list', '--json']).stdout)).toHaveLength(1);
+    // The variable comes first, and is told that Claude Code sessions here follow the settings.
+    writeTask(path.join(w.config, 'tasks', 'other'), {
+      id: '1',
+      subject: 'o',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const env = w.tasks(sub, ['list', '--json'], { CLAUDE_CODE_TASK_LIST_ID: 'other' });
+    expect((JSON.parse(env.stdout) as Array<{ subject: string }>)[0]?.subject).toBe('o');
+    expect(env.stderr).toMatch(
+      /^warning: CLAUDE_CODE_TASK_LIST_ID is "other" here, but Claude Code sessions started here use "refactor": .*settings\.local\.json overrides the environment\n$/,
+    );
+    const cleared = w.tasks(sub, ['use', '--clear']);
+    expect(cleared).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'unbound ~/work/api: Claude Code sessions started in it or below use their own lists again\n',
+    });
+    expect(JSON.parse(fs.readFileSync(settings(repo), 'utf8'))).toEqual({});
+    expect(w.tasks(sub, ['use', '--clear']).stderr).toBe('~/work/api/.claude/settings.local.json binds no list; nothing changed\n');
+  });
+
+  it('merges into what the file holds, keeps its style, refuses a file that is not JSON and leaves it as it is', () => {
+    const w = world();
+    const proj = w.dir('proj');
+    fs.mkdirSync(path.join(proj, '.claude'));
+    fs.writeFileSync(
+      settings(proj),
+      '{\n    "permissions": {\n        "allow": ["Bash(npm test)"]\n    },\n    "env": {\n        "DEBUG": "1"\n    }\n}\n',
+    );
+    expect(w.tasks(proj, ['use', 'docs']).code).toBe(0);
+    expect(fs.readFileSync(settings(proj), 'utf8')).toBe(
+      '{\n    "permissions": {\n        "allow": [\n            "Bash(npm test)"\n        ]\n    },\n    "env": {\n        "DEBUG": "1",\n        "CLAUDE_CODE_TASK_LIST_ID": "docs"\n    }\n}\n',
+    );
+    expect(fs.readdirSync(path.join(proj, '.claude'))).toEqual(['settings.local.json']);
+    fs.writeFileSync(settings(proj), '{"env": {"CLAUDE_CODE_TASK_LIST_ID": "docs",}');
+    const before = fs.statSync(settings(proj)).mtimeMs;
+    const broken = w.tasks(proj, ['use', 'other']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^error: .*settings\.local\.json is not valid JSON \(.*\); tasks leaves it as it is\n$/);
+    expect(fs.readFileSync(settings(proj), 'utf8')).toBe('{"env": {"CLAUDE_CODE_TASK_LIST_ID": "docs",}');
+    expect(fs.statSync(settings(proj)).mtimeMs).toBe(before);
+    expect(w.tasks(proj, ['use', '--clear']).code).toBe(2);
+  });
+
+  it("outside a repository the binding is the folder's own; a short id is written in full; a near name is noted", () => {
+    const w = world();
+    writeTask(path.join(w.config, 'tasks', B), { id: '1', subject: 'x', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(path.join(w.config, 'tasks', 'build-99'), {
+      id: '1',
+      subject: 'x',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const proj = w.dir('plain');
+    const bound = w.tasks(proj, ['use', '7bae']);
+    expect(bound).toMatchObject({ code: 0, stdout: `${B}\n` });
+    expect(bound.stderr).toMatch(/^bound ~\/plain to list "7baec0ff": Claude Code sessions started in it \(not in its subfolders\) use it/);
+    expect(JSON.parse(fs.readFileSync(settings(proj), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: B } });
+    expect(JSON.parse(w.tasks(proj, ['list', '--json']).stdout)).toHaveLength(1);
+    // A subfolder outside a repository has settings of its own: not bound.
+    expect(w.tasks(w.dir('plain/sub'), ['use']).stdout).toBe('');
+    expect(w.tasks(w.dir('other'), ['use', 'build-9']).stderr).toMatch(
+      /^bound ~\/other to list "build-9" \(a new list; note: "build-99" exists\)/,
+    );
+    expect(w.tasks(w.dir('other'), ['use', 'x', '--clear']).code).toBe(2);
+  });
+
+  it("a linked worktree gets its own binding; the main checkout's, read first there, is refused over it", () => {
+    const w = world();
+    const repo = w.dir('work/app');
+    w.git(repo, 'init', '-q');
+    w.git(repo, 'commit', '-q', '--allow-empty', '-m', 'init');
+    const wt = path.join(w.home, 'work', 'app-feature');
+    expect(w.git(repo, 'worktree', 'add', '-q', wt).status).toBe(0);
+    const own = w.tasks(wt, ['use', 'feature']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toMatch(
+      /^bound ~\/work\/app-feature to list "feature" \(a new list\): Claude Code sessions started in it \(not in its subfolders\) use it/,
+    );
+    expect(w.tasks(repo, ['use']).stdout).toBe('');
+    const main = w.tasks(repo, ['use', 'main-list']);
+    expect(main.stderr).toMatch(/its worktrees read this file first too \(~\/work\/app-feature\)/);
+    expect(w.tasks(wt, ['use']).stdout).toBe('main-list\n');
+    const refused = w.tasks(wt, ['use', 'feature-2']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(
+      /sets CLAUDE_CODE_TASK_LIST_ID to "main-list", and Claude Code reads it before .*app-feature\/.claude\/settings.local.json; nothing was written/,
+    );
+    expect(JSON.parse(fs.readFileSync(settings(wt), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'feature' } });
+  });
+});

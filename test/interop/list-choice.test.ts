@@ -1,0 +1,266 @@
+/**
+ * Interop: which list, against the real Claude Code.
+ *
+ * - A project bound with `tasks use`: a new session started there (or in a folder of the
+ *   repository) writes its tasks into that list, and `tasks` there uses it without a word.
+ * - A list shared through CLAUDE_CODE_TASK_LIST_ID: `lists` shows the sessions that wrote
+ *   to it; while one of them runs (even with its live-session file removed), nothing is
+ *   offered by `release --gone -n` and nothing is marked gone or stalled; once all are
+ *   over, their owners are gone.
+ * - A TodoWrite session shows in `lists`.
+ * - An interactive session that made tasks and was then /clear-ed: `tasks create` lands in
+ *   the new session's list, and the agent's next TaskList shows it.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAsync, tempConfig } from '../helpers/cli.js';
+import { runAgent } from './agent.js';
+import { startInteractive } from './interactive.js';
+import type { Turn } from './mock-model.js';
+
+const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
+
+function gate() {
+  let open!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  const arrived = new Promise<void>((r) => (reached = r));
+  return {
+    open,
+    arrived,
+    wait: async () => {
+      reached();
+      await opened;
+    },
+  };
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The live-session files, by pid. */
+function liveFiles(config: string): Array<{ file: string; pid: number; sessionId: string; cwd: string }> {
+  const dir = path.join(config, 'sessions');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((n) => /^\d+\.json$/.test(n))
+    .map((n) => ({
+      file: path.join(dir, n),
+      ...(JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { pid: number; sessionId: string; cwd: string }),
+    }));
+}
+
+function world() {
+  const config = tempConfig();
+  const home = path.join(config, 'home');
+  const dir = (rel: string) => {
+    const d = path.join(home, rel);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  return { config, home, dir, tasks: (cwd: string, args: string[]) => runAsync(config, args, { cwd, env: { HOME: home } }) };
+}
+
+interface Row {
+  id: string;
+  kind: string;
+  sessionId: string | null;
+  state: string | null;
+  total: number;
+  sessions: Array<{ sessionId: string; state: string; replacedBy?: string | null }>;
+  replacedBy?: string | null;
+}
+
+describe('the real Claude Code: which list', () => {
+  it('tasks use binds a project: a new session there, and in a folder of the repository, writes into the bound list', async () => {
+    const w = world();
+    const repo = w.dir('work/api');
+    spawnSync('git', ['init', '-q', repo]);
+    // Another list, so that only the binding (not "the only list") can make tasks quiet.
+    expect((await w.tasks(w.home, ['-l', 'other', 'create', 'Elsewhere'])).code).toBe(0);
+    const bound = await w.tasks(repo, ['use', 'refactor']);
+    expect(bound.code, bound.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(repo, '.claude', 'settings.local.json'), 'utf8'))).toEqual({
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'refactor' },
+    });
+    await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: repo,
+      prompt: 'split the handlers',
+      turns: [CREATE('Split the handlers')],
+    });
+    await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: w.dir('work/api/src'),
+      prompt: 'test the handlers',
+      turns: [CREATE('Test the handlers')],
+    });
+    expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(['other', 'refactor']);
+    // tasks in the project: the bound list, and not a word about it.
+    const listed = await w.tasks(w.dir('work/api/src'), ['list', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toBe('');
+    expect((JSON.parse(listed.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual([
+      'Split the handlers',
+      'Test the handlers',
+    ]);
+    // lists: the named list, with the two sessions that wrote to it.
+    const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+    expect(rows.find((r) => r.id === 'refactor')?.sessions.map((s) => s.state)).toEqual(['ended', 'ended']);
+    // Unbound again: a new session there uses its own list.
+    expect((await w.tasks(repo, ['use', '--clear'])).code).toBe(0);
+    const own = await runAgent({ configDir: w.config, listId: undefined, cwd: repo, prompt: 'own list', turns: [CREATE('Mine')] });
+    expect(fs.existsSync(path.join(w.config, 'tasks', own.stream.sessionId as string, '1.json'))).toBe(true);
+  });
+
+  it('a list shared through the environment: its sessions, and nothing gone or stalled while one runs, even without its session file', async () => {
+    const w = world();
+    const proj = w.dir('work/release');
+    const env = { CLAUDE_CODE_TASK_LIST_ID: 'release-7' };
+    await runAgent({
+      configDir: w.config,
+      listId: 'release-7',
+      cwd: proj,
+      prompt: 'plan the release',
+      turns: [CREATE('Tag the release'), CREATE('Publish the notes')],
+    });
+    const hold = gate();
+    const worker = runAgent({
+      configDir: w.config,
+      listId: 'release-7',
+      cwd: proj,
+      prompt: 'work on the release',
+      // As a worker does: look at the list, take a task, and work on it (held: alive and busy).
+      turns: [
+        [{ name: 'TaskList', input: {} }],
+        [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'worker' } }],
+        [{ name: 'TaskList', input: {} }],
+      ],
+      beforeTurn: (i) => (i === 2 ? hold.wait() : undefined),
+      env,
+    });
+    await hold.arrived;
+    const live = await waitFor("the worker's live file", () => liveFiles(w.config)[0]);
+    const offered = async () => {
+      const r = await w.tasks(proj, ['-l', 'release-7', 'release', '--gone', '-n', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ id: string }>).map((t) => t.id);
+    };
+    const marked = async () => {
+      const r = await w.tasks(proj, ['-l', 'release-7', 'list', '--stalled', '1s']);
+      return `${r.stdout}${r.stderr}`;
+    };
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await offered()).toEqual([]);
+    expect(await marked()).not.toMatch(/gone|stalled/);
+    const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+    const shared = rows.find((r) => r.id === 'release-7');
+    expect(shared?.sessions.map((s) => s.state)).toEqual(['live', 'ended']);
+    // The worker's live-session file is removed (a clean-up, a copied folder): it still runs.
+    fs.rmSync(live.file);
+    expect(await offered()).toEqual([]);
+    expect(await marked()).not.toMatch(/gone|stalled/);
+    const again = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+    expect(again.find((r) => r.id === 'release-7')?.sessions[0]?.state).toBe('live');
+    hold.open();
+    await worker;
+    // Both over: the worker's task is offered back.
+    expect(await offered()).toEqual(['1']);
+  });
+
+  it('a TodoWrite session shows in lists, read-only', async () => {
+    const w = world();
+    const proj = w.dir('work/docs');
+    const run = await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      prompt: 'write the docs',
+      env: { CLAUDE_CODE_ENABLE_TASKS: '0' },
+      turns: [
+        [
+          {
+            name: 'TodoWrite',
+            input: {
+              todos: [
+                { content: 'Outline', status: 'completed', activeForm: 'Outlining' },
+                { content: 'Draft', status: 'in_progress', activeForm: 'Drafting' },
+                { content: 'Review', status: 'pending', activeForm: 'Reviewing' },
+              ],
+            },
+          },
+        ],
+      ],
+    });
+    const sessionId = run.stream.sessionId as string;
+    const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+    expect(rows.find((r) => r.id === sessionId)).toMatchObject({ kind: 'todowrite', sessionId, state: 'ended', total: 3 });
+    const read = await w.tasks(w.home, ['--session', sessionId.slice(0, 8), 'list', '--json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect((JSON.parse(read.stdout) as Array<{ subject: string; status: string }>).map((t) => [t.subject, t.status])).toEqual([
+      ['Outline', 'completed'],
+      ['Draft', 'in_progress'],
+      ['Review', 'pending'],
+    ]);
+    const write = await w.tasks(w.home, ['--session', sessionId.slice(0, 8), 'create', 'x']);
+    expect(write.code).toBe(3);
+    expect(write.stderr).toMatch(/TodoWrite/);
+    expect(write.stderr).toContain(`tasks -l ${sessionId} import `);
+  });
+
+  it("after /clear in an interactive session, tasks create lands in the new session's list, and the agent sees it", async () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const session = await startInteractive({
+      configDir: w.config,
+      cwd: proj,
+      home: w.home,
+      byPrompt: (prompt) => {
+        if (/^list tasks$/m.test(prompt)) return [{ name: 'TaskList', input: {} }];
+        const subject = /^create (.+)$/m.exec(prompt)?.[1];
+        return subject === undefined ? undefined : CREATE(subject);
+      },
+    });
+    try {
+      const first = await waitFor('the live file', () => liveFiles(w.config)[0]);
+      await session.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the prompt');
+      session.type('create Before the clear');
+      await waitFor('the first task', () => fs.existsSync(path.join(w.config, 'tasks', first.sessionId, '1.json')));
+      session.type('/clear');
+      const cleared = await waitFor('the new session id', () => liveFiles(w.config).find((f) => f.sessionId !== first.sessionId));
+      expect(cleared.pid).toBe(first.pid);
+      // The new session has no list yet: a read says so, and a change makes it.
+      const read = await w.tasks(proj, ['list', '--json']);
+      expect(read.code, read.stderr).toBe(0);
+      expect(JSON.parse(read.stdout)).toEqual([]);
+      expect(read.stderr).toMatch(/no tasks yet/);
+      const made = await w.tasks(proj, ['create', 'From tasks after the clear']);
+      expect(made.code, made.stderr).toBe(0);
+      expect(fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json'))).toBe(true);
+      expect(fs.readdirSync(path.join(w.config, 'tasks', first.sessionId)).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
+      // lists: the live session, and the list of the session it replaced.
+      const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+      expect(rows.find((r) => r.id === cleared.sessionId)).toMatchObject({ state: 'live', total: 1 });
+      expect(rows.find((r) => r.id === first.sessionId)?.sessions[0]).toMatchObject({ state: 'ended', replacedBy: cleared.sessionId });
+      // The agent's next TaskList shows the task made with tasks.
+      const before = session.model.received.length;
+      session.type('list tasks');
+      await waitFor('the TaskList result', () => session.model.received.length > before);
+      expect(session.model.received.at(-1)?.text).toContain('From tasks after the clear');
+    } finally {
+      await session.stop();
+    }
+  });
+});

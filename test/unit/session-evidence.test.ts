@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ClaudeProcess } from '../../src/core/sessions/claude-processes.js';
+import { readClaudeProcesses } from '../../src/core/sessions/claude-processes.js';
+import { goneOwners } from '../../src/core/sessions/gone-owners.js';
+import { type ListFile, listsOfEvidence, scoreList } from '../../src/core/sessions/list-evidence.js';
+import { sessionsOfList } from '../../src/core/sessions/list-sessions.js';
+import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
+import { sessionsOfProcesses } from '../../src/core/sessions/process-sessions.js';
+import { SessionIndex } from '../../src/core/sessions/session-index.js';
+import { signsOfLife } from '../../src/core/sessions/signs-of-life.js';
+import { readTranscriptTasks } from '../../src/core/sessions/transcript-tasks.js';
+import { FIXTURES } from '../helpers/cli.js';
+
+const NAMED = path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl');
+const NAMED_ID = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
+const V1 = path.join(FIXTURES, 'transcript-todowrite-v1.jsonl');
+
+function tmp(): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-evidence-')));
+}
+
+describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () => {
+  it('a session on a named list: the tasks it made, renamed and saw; not the one it deleted', () => {
+    const read = readTranscriptTasks(NAMED);
+    expect(read.usesTasks).toBe(true);
+    expect(read.todos).toBeUndefined();
+    expect(read.tasks.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+      { id: '9', subject: 'Made by someone else', created: false },
+      { id: '10', subject: 'Write the tokenizer', created: true },
+      { id: '11', subject: 'Test the parser', created: true },
+    ]);
+  });
+
+  it('a TodoWrite session: its latest todos, no tasks', () => {
+    const read = readTranscriptTasks(V1);
+    expect(read.usesTasks).toBe(false);
+    expect(read.tasks).toEqual([]);
+    expect(read.todos?.map((t) => t.status)).toEqual(['completed', 'in_progress', 'pending']);
+    expect(read.todos?.[0]).toMatchObject({ content: 'Analyse code', activeForm: 'Analysing code' });
+  });
+
+  it('an unreadable or foreign file says nothing', () => {
+    const dir = tmp();
+    expect(readTranscriptTasks(path.join(dir, 'missing.jsonl'))).toEqual({ tasks: [], usesTasks: false });
+    fs.writeFileSync(path.join(dir, 'junk.jsonl'), '{"name":"TaskCreate"\n\u0000\u0001\n[1,2]\n');
+    expect(readTranscriptTasks(path.join(dir, 'junk.jsonl'))).toEqual({ tasks: [], usesTasks: false });
+  });
+});
+
+describe('which list the tasks tie a session to', () => {
+  const files = (entries: Array<[string, string, number]>) =>
+    new Map<string, ListFile>(entries.map(([id, subject, mtimeMs]) => [id, { subject, mtimeMs }]));
+  const seen = [
+    { id: '1', subject: 'Run tests', created: true },
+    { id: '2', subject: 'Deploy', created: true },
+  ];
+
+  it('agreeing subjects count, other subjects count against, missing ids say nothing', () => {
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 2000],
+          ['2', 'Deploy', 2000],
+        ]),
+        1000,
+      ),
+    ).toBe(2);
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 2000],
+          ['2', 'Something else', 2000],
+        ]),
+        1000,
+      ),
+    ).toBe(0);
+    expect(scoreList(seen, files([['1', 'Run tests', 2000]]), 1000)).toBe(1);
+    // A created task whose file is older than the session is a copy made before it.
+    expect(
+      scoreList(
+        seen,
+        files([
+          ['1', 'Run tests', 0],
+          ['2', 'Deploy', 0],
+        ]),
+        60_000,
+      ),
+    ).toBe(0);
+  });
+
+  it('pr-123 and pr-124 made from the same plan: the one written during the session', () => {
+    const lists = new Map([
+      [
+        'pr-123',
+        files([
+          ['1', 'Run tests', 10_000],
+          ['2', 'Deploy', 10_000],
+        ]),
+      ],
+      [
+        'pr-124',
+        files([
+          ['1', 'Run tests', 100_000],
+          ['2', 'Deploy', 100_000],
+        ]),
+      ],
+    ]);
+    expect(listsOfEvidence(seen, lists, 90_000)).toEqual(['pr-124']);
+    expect(listsOfEvidence(seen, lists, undefined)).toEqual(['pr-123', 'pr-124']);
+    expect(listsOfEvidence([], lists, 0)).toEqual([]);
+  });
+});
+
+describe('the sessions of each running process (/clear)', () => {
+  /** Times in minutes, as the stamps' milliseconds. */
+  const stamps = (list: Array<[string, number, number, boolean]>) =>
+    list.map(([sessionId, first, last, ended]) => ({ sessionId, firstActivity: first * 60_000, lastActivity: last * 60_000, ended }));
+  const min = (m: number) => m * 60_000;
+
+  it('the file names the new session: the earlier ones of the process are replaced', () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () =>
+      stamps([
+        ['before-start', 1, 9, true],
+        ['first', 11, 20, true],
+        ['new', 21, 22, false],
+      ]),
+    );
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'] }]);
+  });
+
+  it("the file kept the old id: the newer transcript begun since is the process's session", () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
+      stamps([
+        ['old', 11, 20, true],
+        ['new', 21, 22, false],
+      ]),
+    );
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'] }]);
+    // An old session that has not ended is the process's own still.
+    const running = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
+      stamps([
+        ['old', 11, 20, false],
+        ['new', 21, 22, false],
+      ]),
+    );
+    expect(running[0]).toMatchObject({ sessionId: 'old', replaced: [] });
+  });
+
+  it('two processes in one folder: nothing is attributed that either could own', () => {
+    const found = sessionsOfProcesses(
+      [
+        { pid: 7, cwd: '/p', sessionId: 'a2', startedAt: min(10) },
+        { pid: 8, cwd: '/p', sessionId: 'b1', startedAt: min(15) },
+      ],
+      () =>
+        stamps([
+          ['a1', 11, 12, true],
+          ['x', 16, 17, true],
+          ['a2', 18, 19, false],
+          ['b1', 15.5, 19, false],
+        ]),
+    );
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'] });
+    expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
+  });
+});
+
+describe('Claude Code processes in /proc', () => {
+  function fakeProc(root: string, pid: number, argv: string[], env: Record<string, string>, cwd: string, exe = '/usr/bin/sleep') {
+    const dir = path.join(root, String(pid));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'cmdline'), `${argv.join('\0')}\0`);
+    fs.writeFileSync(
+      path.join(dir, 'environ'),
+      `${Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\0')}\0`,
+    );
+    fs.writeFileSync(path.join(dir, 'stat'), `${pid} (x) S ${Array.from({ length: 30 }, (_, i) => i + 1).join(' ')}`);
+    fs.symlinkSync(cwd, path.join(dir, 'cwd'));
+    fs.symlinkSync(exe, path.join(dir, 'exe'));
+  }
+
+  it('finds the native binary and the npm script, with their list variable, config folder and team; nothing else', () => {
+    const root = tmp();
+    fakeProc(root, 101, ['claude', '--allowedTools', 'x'], { CLAUDE_CODE_TASK_LIST_ID: 'shared', CLAUDE_CONFIG_DIR: '/c' }, '/work');
+    fakeProc(
+      root,
+      102,
+      ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js', '--team-name', 'My Team'],
+      { HOME: '/home/me' },
+      '/work',
+    );
+    fakeProc(root, 103, ['/opt/x/claude'], {}, '/', '/opt/x/claude');
+    fakeProc(
+      root,
+      104,
+      ['bash', '-c', 'cd /w && /root/node_modules/@anthropic-ai/claude-code-linux-x64/claude -p hi'],
+      { CLAUDE_CONFIG_DIR: '/c' },
+      '/',
+    );
+    fakeProc(root, 105, ['vim', 'claude.md'], { CLAUDE_CONFIG_DIR: '/c' }, '/');
+    fs.mkdirSync(path.join(root, 'self'));
+    const found = readClaudeProcesses(root).sort((a, b) => a.pid - b.pid);
+    expect(found.map((p) => p.pid)).toEqual([101, 102, 103]);
+    expect(found[0]).toMatchObject({ listVariable: 'shared', configDir: '/c', cwd: '/work', teamName: undefined, startTime: '19' });
+    expect(found[1]).toMatchObject({ listVariable: undefined, configDir: '/home/me/.claude', teamName: 'My Team' });
+  });
+});
+
+describe('signs of life, and whose owners are gone', () => {
+  /** A config with the named list and its session's transcript, as the real run left them; the session long over. */
+  function world(extra: Partial<ProcessProbe> = {}) {
+    const config = tmp();
+    const list = path.join(config, 'tasks', 'shared-list');
+    fs.cpSync(path.join(FIXTURES, 'sessions', 'shared-list'), list, { recursive: true });
+    const project = path.join(config, 'projects', '-work-p');
+    fs.mkdirSync(project, { recursive: true });
+    const transcript = path.join(project, `${NAMED_ID}.jsonl`);
+    fs.copyFileSync(NAMED, transcript);
+    // The files as the run left them: created during the session, which is an hour past.
+    const start = Date.parse('2026-12-01T15:02:22.670Z');
+    for (const f of fs.readdirSync(list)) fs.utimesSync(path.join(list, f), (start + 5000) / 1000, (start + 5000) / 1000);
+    const probe: ProcessProbe = {
+      startTime: () => undefined,
+      domain: () => undefined,
+      claudeProcess: () => undefined,
+      claudeProcesses: () => [],
+      ...extra,
+    };
+    const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
+    return { config, list, transcript, index, start };
+  }
+
+  it('a named list knows its session only when asked deep; it is over, so its owners are gone', () => {
+    const { index } = world();
+    expect(sessionsOfList(index, 'shared-list').map((s) => s.sessionId)).toEqual([]);
+    expect(sessionsOfList(index, 'shared-list', { deep: true }).map((s) => s.sessionId)).toEqual([NAMED_ID]);
+    expect(goneOwners(index, 'shared-list')).toBeUndefined();
+    expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true })?.why).toBe('session f7f775d4 ended');
+  });
+
+  it('a transcript written within ten minutes without its end is a live session', () => {
+    const { transcript, start, config } = world();
+    const text = fs.readFileSync(transcript, 'utf8').trimEnd().split('\n');
+    fs.writeFileSync(transcript, `${text.slice(0, -1).join('\n')}\n`); // no cost-state: not ended
+    const at = (start + 3600_000 - 9 * 60_000) / 1000;
+    fs.utimesSync(transcript, at, at);
+    const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => [] };
+    const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
+    const sessions = sessionsOfList(index, 'shared-list', { deep: true });
+    expect(sessions[0]).toMatchObject({ state: 'live', liveBy: 'transcript' });
+    expect(signsOfLife(index, 'shared-list', sessions)).toEqual({ why: 'session f7f775d4 is writing its transcript', busy: true });
+    expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true })).toBeUndefined();
+    const later = new SessionIndex(config, { probe, now: () => start + 3600_000 + 2 * 60_000 });
+    expect(goneOwners(later, 'shared-list', () => new Set(), { deep: true })).toBeDefined();
+  });
+
+  it('a Claude Code process naming the list in its environment, or a teammate of its team, keeps it alive', () => {
+    const proc = (p: Partial<ClaudeProcess>): ClaudeProcess => ({
+      pid: 42,
+      startTime: '1',
+      cwd: '/work/p',
+      listVariable: undefined,
+      configDir: undefined,
+      teamName: undefined,
+      ...p,
+    });
+    const cases: Array<[ClaudeProcess[], boolean]> = [
+      [[proc({ listVariable: ' shared-list ' })], true],
+      [[proc({ teamName: 'shared list' })], true],
+      [[proc({ listVariable: 'other' })], false],
+    ];
+    for (const [processes, alive] of cases) {
+      const { index, config } = world({ claudeProcesses: () => processes.map((p) => ({ ...p, configDir: config })) });
+      expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true }) === undefined).toBe(alive);
+    }
+    // A process of another config folder says nothing about this one.
+    const { index } = world({ claudeProcesses: () => [proc({ listVariable: 'shared-list', configDir: '/elsewhere' })] });
+    expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true })).toBeDefined();
+  });
+});
