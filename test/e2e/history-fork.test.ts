@@ -52,5 +52,9 @@ describe('a resumed and a forked session, as recorded', () => {
     expect(got[0]?.who.session).toBe(FORK);
     const text = log(config, FORK);
     expect(text.stderr).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
+    expect(text.stderr).toContain("and 1 transcript of this list's sessions");
+    // The fork of the fork (no list of its own) is not tied to the fork's list by the copies it holds.
+    const lists = JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>;
+    expect(lists.find((l) => l.id === FORK)?.sessions.map((x) => x.sessionId)).toEqual([FORK]);
   });
 });

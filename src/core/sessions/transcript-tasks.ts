@@ -10,7 +10,8 @@ import { forEachMatchingLine } from './transcript-lines.js';
  *   results (the whole list as it was then), subjects it changed with TaskUpdate; a task
  *   it deleted is dropped. `created` marks those it made. Transcripts never name the list
  *   itself (checked against 2.1.328: neither the list id nor the environment appear), so
- *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID.
+ *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID. A fork's
+ *   copies of its parent's entries are passed over: they are the parent's.
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -70,6 +71,9 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
       const content = (entry?.message as { content?: unknown } | undefined)?.content;
       if (!entry || !Array.isArray(content)) return;
       if (entry.type === 'assistant') {
+        // A forked session's copies of its parent's entries (their request was another
+        // session's, docs/task-store.md section 14) show the parent's tasks, not its own.
+        if (typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId) return;
         for (const block of content as Array<Record<string, unknown> | null>) {
           if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
             continue;
