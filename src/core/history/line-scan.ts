@@ -40,22 +40,22 @@ export function forEachLineBackward(
   let tailLength = 0;
   let read = 0;
   let skipping = false;
-  while (position > 0) {
+  // Most lines wanted are near the end: a small read first, larger ones after.
+  for (let size = 4096; position > 0; size = BACK_CHUNK) {
     if (read >= maxBytes) return false;
-    const size = Math.min(BACK_CHUNK, position);
-    position -= size;
-    read += size;
-    const chunk = readAt(fd, position, size);
+    const length = Math.min(size, position);
+    position -= length;
+    read += length;
+    const chunk = readAt(fd, position, length);
     let lineEnd = chunk.length;
-    for (let i = chunk.length - 1; i >= 0; i--) {
-      if (chunk[i] !== 10) continue;
-      const piece = chunk.subarray(i + 1, lineEnd);
+    for (let nl = chunk.lastIndexOf(10, lineEnd - 1); nl !== -1; nl = lineEnd > 0 ? chunk.lastIndexOf(10, lineEnd - 1) : -1) {
+      const piece = chunk.subarray(nl + 1, lineEnd);
       const line = tail.length === 0 ? piece : Buffer.concat([piece, ...tail]);
-      if (!skipping && line.length > 0 && visit(line, position + i + 1)) return true;
+      if (!skipping && line.length > 0 && visit(line, position + nl + 1)) return true;
       tail = [];
       tailLength = 0;
       skipping = false;
-      lineEnd = i;
+      lineEnd = nl;
     }
     if (!skipping) {
       tail.unshift(chunk.subarray(0, lineEnd));
