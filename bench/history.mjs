@@ -201,7 +201,7 @@ const row = (name, value, note = '') => rows.push([name, value, note]);
     Math.max(3, Math.floor(RUNS / 3)),
   );
   row(
-    'log --limit 20, same journal vs fresh (reads its last 64 MB)',
+    'log --limit 20, same journal vs fresh (reads its last 32 MB)',
     `${log.a.toFixed(0)} ms vs ${log.b.toFixed(0)} ms: ${(log.a / log.b).toFixed(2)}x`,
   );
 }
