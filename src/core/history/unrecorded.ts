@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import { fileIds, readList } from '../store/list-read.js';
 import { taskPath } from '../store/paths.js';
@@ -61,6 +62,8 @@ export function unrecordedEvents(
     txn: null,
     cause: why,
   });
+  // A list whose folder is not made yet (a live session before its first task) has no files to explain.
+  if (!isDirectory(listDir)) return [];
   const list = readList(listDir);
   // A file that does not read as a task is still there: `tasks check` speaks of it.
   for (const id of fileIds(listDir)) onDisk.add(id);
