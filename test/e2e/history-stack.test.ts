@@ -349,8 +349,7 @@ describe('no false alarms', () => {
 
 describe('the JSON of log, undo and redo', () => {
   it('every output validates against its schema (history-json.ts): real runs, dry runs, every kind of event and step', async () => {
-    const { historySchemas } = await import('../../src/core/history/history-json.js');
-    const { LogEvent, UndoResult } = historySchemas();
+    const { LogEvent, UndoResult } = await import('../../src/core/history/history-json.js');
     const config = tempConfig();
     t(config, 'create', 'A', '--owner', 'bob');
     t(config, 'create', 'B', '--blocked-by', '1');
