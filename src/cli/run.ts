@@ -34,7 +34,7 @@ export interface RunOptions {
  */
 export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
   const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd(), argv });
-  let journal: { stop: () => void; flush: () => void } | undefined;
+  let journal: { stop: () => void } | undefined;
   const stopJournal = (): void => {
     journal?.stop();
     journal = undefined;
@@ -53,7 +53,6 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
     );
     program.hook('preAction', (_root, command) => {
       journal = recordChanges(ctx, command);
-      ctx.flushJournal = journal.flush;
       ctx.stopJournal = stopJournal;
     });
     await program.parseAsync([...argv]);

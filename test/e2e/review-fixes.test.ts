@@ -55,23 +55,29 @@ describe('the journal, against damage', () => {
     expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ subject: 'X' });
   });
 
-  it('two undos at once: one takes the change back, the other redoes it; neither claims what it did not do', async () => {
+  it('two undos at once take turns: one takes back the block, the other the command before it; neither claims what it did not do', async () => {
     const config = tempConfig();
     run(config, ['-l', 'L', 'create', 'a']);
     run(config, ['-l', 'L', 'create', 'b']);
     run(config, ['-l', 'L', 'block', '2', '--by', '1']);
     const [x, y] = await Promise.all([runAsync(config, ['-l', 'L', 'undo']), runAsync(config, ['-l', 'L', 'undo'])]);
     expect([x!.code, y!.code]).toEqual([0, 0]);
-    const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ at .*/, '')).sort();
-    expect(said).toEqual([`Undid block by ${said[0]!.split(' by ')[1]}`, `Undid undo by ${said[1]!.split(' by ')[1]}`].sort());
-    const lines = fs
-      .readFileSync(journal(config), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { command: string });
-    expect(lines.map((l) => l.command)).toEqual(['create', 'create', 'block', 'undo', 'undo']);
-    // Undone, then redone: the edge is back.
-    expect(readJson(path.join(config, 'tasks', 'L', '2.json'))).toMatchObject({ blockedBy: ['1'] });
+    const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ by .*/, '')).sort();
+    expect(said).toEqual(['Undid block', 'Undid create']);
+    const commands = [
+      ...new Map(
+        fs
+          .readFileSync(journal(config), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { command: string; txn: string })
+          .map((l) => [l.txn, l.command]),
+      ).values(),
+    ];
+    expect(commands).toEqual(['create', 'create', 'block', 'undo', 'undo']);
+    // Both taken back: the edge, then #2 itself.
+    expect(fs.existsSync(path.join(config, 'tasks', 'L', '2.json'))).toBe(false);
+    expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ blocks: [] });
   });
 
   it('deleting a task with a value over 16,384 characters warns that undo cannot restore it', () => {

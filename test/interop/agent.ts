@@ -30,6 +30,8 @@ export interface AgentOptions {
   cwd?: string;
   /** More environment, e.g. to turn on agent teams. */
   env?: NodeJS.ProcessEnv;
+  /** More arguments to claude, e.g. `--resume <id>` or `--resume <id> --fork-session`. */
+  args?: readonly string[];
 }
 
 export interface AgentRun {
@@ -89,7 +91,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   try {
     const child = spawn(
       claudeBin(),
-      ['-p', options.prompt ?? 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
+      [
+        ...(options.args ?? []),
+        '-p',
+        options.prompt ?? 'Follow the plan.',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--allowedTools',
+        TOOLS,
+      ],
       {
         cwd: options.cwd ?? home,
         env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },

@@ -6,6 +6,7 @@ import { tasksRoot } from '../../core/store/paths.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseDurationOrOff } from '../flags/duration-flags.js';
 import { BatchErrors } from '../runtime/batch-errors.js';
 import type { Context } from '../runtime/context.js';
@@ -22,6 +23,7 @@ export function registerCheck(program: Command, ctx: Context): void {
   program
     .command('check')
     .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
+    .option('--as <agent>', AS_HELP)
     .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
     .option(
       '--stale-after <duration>',

@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
@@ -23,6 +24,7 @@ export function registerCreate(program: Command, ctx: Context): void {
   const command = program
     .command('create')
     .description('create a task (the id is allocated as agents allocate it)')
+    .option('--as <agent>', AS_HELP)
     .argument('<subject>', 'imperative title, e.g. "Fix auth bug"')
     .option('-d, --description <text>', 'what needs doing', '')
     .option('--active-form <text>', 'present continuous, shown while in progress ("Fixing auth bug")')

@@ -7,6 +7,7 @@ import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
 import { type TaskJson, taskJson } from '../../render/task-json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { BatchErrors } from '../runtime/batch-errors.js';
@@ -30,6 +31,7 @@ export function registerDelete(program: Command, ctx: Context): void {
     .command('delete')
     .alias('rm')
     .description('delete tasks; their ids are never reused, and other tasks stop referring to them')
+    .option('--as <agent>', AS_HELP)
     .argument('<ids...>', 'task ids')
     .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
     .option('-y, --yes', 'do not ask for confirmation (only asked in a terminal)');

@@ -7,6 +7,7 @@ import { readBoundedStream, readInputDescriptor, readInputFile } from '../../cor
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { type ImportReport, importJson, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
@@ -21,6 +22,7 @@ export function registerImport(program: Command, ctx: Context): void {
   program
     .command('import')
     .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
+    .option('--as <agent>', AS_HELP)
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')

@@ -39,6 +39,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ['log'], load: async () => (await import('./log.js')).registerLog },
   { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
   { names: ['trust'], load: async () => (await import('./trust.js')).registerTrust },
+  { names: ['redo'], load: async () => (await import('./redo.js')).registerRedo },
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
 ];
 

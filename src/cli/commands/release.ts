@@ -16,6 +16,7 @@ import {
   renderWouldRelease,
 } from '../../render/release-lines.js';
 import { type TaskJson, taskJson } from '../../render/task-json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { BatchErrors } from '../runtime/batch-errors.js';
@@ -46,6 +47,7 @@ export function registerRelease(program: Command, ctx: Context): void {
   const cmd = program
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
+    .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")

@@ -5,6 +5,7 @@ import { readList } from '../../core/store/list-read.js';
 import { unblockTask } from '../../core/writes/dependencies.js';
 import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { collect, parseIds } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';
@@ -17,6 +18,7 @@ export function registerUnblock(program: Command, ctx: Context): void {
   program
     .command('unblock')
     .description('remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)')
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'the task that waits')
     .option('--by <ids>', 'only these blockers (comma-separated, or repeat --by)', collect)
     .addHelpText(

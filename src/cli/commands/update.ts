@@ -12,6 +12,7 @@ import { renderJson } from '../../render/json.js';
 import { renderNote } from '../../render/note.js';
 import { taskJson } from '../../render/task-json.js';
 import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
@@ -58,6 +59,7 @@ export function registerUpdate(program: Command, ctx: Context): void {
   const cmd = program
     .command('update')
     .description("change a task, merging as the agents' TaskUpdate does")
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'task id')
     .option('--subject <text>', 'new title')
     .option('-d, --description <text>', 'new description')

@@ -66,6 +66,18 @@ export function processCwd(): string | undefined {
   }
 }
 
+/** What a run's journal record needs from its command (journal-recording.ts). */
+export interface RunJournal {
+  /** An undo that finishes an interrupted one records under that one's txn. */
+  txn?: string | undefined;
+  /** An undo or redo: the txns it takes back or applies again. */
+  marks: { undoes?: string[]; redoes?: string[] };
+  /** Append the `end` line of this undo or redo to the list's journal. */
+  end: (listDir: string) => void;
+  /** The txn this run's record uses. */
+  txnInUse?: () => string;
+}
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -80,10 +92,8 @@ export class Context {
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
-  /** Set by `undo`: the journal txn this run takes back. */
-  undoing: string | undefined;
-  /** Append this run's journal record now, rather than when it ends (set by the run). */
-  flushJournal: () => void = () => {};
+  /** This run's journal record (journal-recording.ts): set by the run before its command starts. */
+  journal: RunJournal = { marks: {}, end: () => {} };
   /**
    * Stop recording this run's writes as one change (set by the run): for a command that
    * records each of its changes itself, as the board records each action as one.

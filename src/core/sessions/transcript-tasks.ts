@@ -10,7 +10,9 @@ import { forEachMatchingLine } from './transcript-lines.js';
  *   results (the whole list as it was then), subjects it changed with TaskUpdate; a task
  *   it deleted is dropped. `created` marks those it made. Transcripts never name the list
  *   itself (checked against 2.1.328: neither the list id nor the environment appear), so
- *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID.
+ *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID. A fork's
+ *   copies of its parent's entries show the parent's tasks, not its own: a task they
+ *   showed counts only once the fork's own TaskUpdate of it succeeds.
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -61,7 +63,10 @@ const TOOLS = new Set<string>(['TaskCreate', 'TaskUpdate', 'TaskGet', 'TaskList'
 /** Read one transcript; an unreadable one says nothing. */
 export function readTranscriptTasks(file: string): TranscriptTasks {
   const seen = new Map<string, SeenTask>();
-  const calls = new Map<string, { name: TaskTool; input: Record<string, unknown> }>();
+  // What a forked session's copies of its parent's entries showed: the parent's, unless the
+  // fork's own calls then work on the same task (a fork that shares its parent's list).
+  const copiedSeen = new Map<string, SeenTask>();
+  const calls = new Map<string, { name: TaskTool; input: Record<string, unknown>; copied: boolean }>();
   const out: TranscriptTasks = { tasks: [], usesTasks: false };
   try {
     forEachMatchingLine(file, STEMS, (line) => {
@@ -70,11 +75,15 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
       const content = (entry?.message as { content?: unknown } | undefined)?.content;
       if (!entry || !Array.isArray(content)) return;
       if (entry.type === 'assistant') {
+        // A forked session's copies of its parent's entries: their request was another
+        // session's (docs/task-store.md section 14).
+        const copied = typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId;
         for (const block of content as Array<Record<string, unknown> | null>) {
           if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
             continue;
           const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
-          calls.set(block.id, { name: block.name as TaskTool, input });
+          calls.set(block.id, { name: block.name as TaskTool, input, copied });
+          if (copied) continue;
           if (block.name === 'TodoWrite') {
             const todos = todosOf(input.todos);
             if (todos !== undefined) out.todos = todos;
@@ -88,7 +97,17 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
       const result = entry.toolUseResult;
       if (call === undefined || typeof result !== 'object' || result === null) return;
       calls.delete(useId as string);
-      apply(call, result as Record<string, unknown>, seen, (todos) => (out.todos = todos));
+      const outcome = result as Record<string, unknown>;
+      if (call.copied) {
+        apply(call, outcome, copiedSeen, () => undefined);
+        return;
+      }
+      // The fork's own update of a task its copies showed: the fork works on that list too.
+      const updated =
+        call.name === 'TaskUpdate' && outcome.success === true && typeof outcome.taskId === 'string' ? outcome.taskId : undefined;
+      const fromCopy = updated === undefined || seen.has(updated) ? undefined : copiedSeen.get(updated);
+      if (fromCopy !== undefined) seen.set(fromCopy.id, { ...fromCopy, created: false });
+      apply(call, outcome, seen, (todos) => (out.todos = todos));
     });
   } catch {
     // unreadable: what was read so far

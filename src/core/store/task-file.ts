@@ -185,6 +185,7 @@ export function writeFileAtomic(file: string, content: string, opts: WriteOption
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
+    opts.beforePublish?.();
     if (opts.createOnly) publishNew(tmp, file);
     else fs.renameSync(tmp, file);
   } catch (err) {
@@ -198,6 +199,8 @@ export function writeFileAtomic(file: string, content: string, opts: WriteOption
 export interface WriteOptions {
   /** The file is new: never replace one of that name (see publishNew). */
   createOnly?: boolean;
+  /** Called once the content is on disk under its temp name, just before it takes the file's name. */
+  beforePublish?: () => void;
 }
 
 /** Where the file system has no hard links, a new file is published by rename as before. */
