@@ -23,6 +23,9 @@ const standIn = (name) => path.join(root, 'scripts', 'stand-ins', name);
 const ourCode = path.join(root, 'dist') + path.sep;
 const inPackage = (name, importer) => importer.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
 
+// Names this build: its code cache, and the persistent cache of what it read from transcripts.
+const buildId = randomUUID();
+
 // The ES module bundle of earlier builds.
 fs.rmSync(path.join(root, 'dist', 'bundle'), { recursive: true, force: true });
 
@@ -35,7 +38,11 @@ await build({
   target: 'node20',
   // Known at build time: no package.json or spec.json to find and read at run time
   // (the code's import.meta.url lookups are only their fallbacks when unbundled).
-  define: { TASKS_VERSION: JSON.stringify(version), TASKS_COMPLETION_SPEC: JSON.stringify(spec) },
+  define: {
+    TASKS_VERSION: JSON.stringify(version),
+    TASKS_BUILD: JSON.stringify(`${version} ${buildId}`),
+    TASKS_COMPLETION_SPEC: JSON.stringify(spec),
+  },
   logOverride: { 'empty-import-meta': 'silent' },
   plugins: [
     {
@@ -58,7 +65,7 @@ await build({
     sharedNodeModules(ourCode),
   ],
   // Its first line names this build; the code cache made for it carries the same line.
-  banner: { js: `// tasks build ${randomUUID()}` },
+  banner: { js: `// tasks build ${buildId}` },
   // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
   // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
   minify: true,

@@ -47,7 +47,13 @@ async function main() {
     // The project folder is the working folder: run there, so that no project settings
     // (hooks) of wherever the build runs are read.
     process.chdir(config);
-    process.env = { ...saved.env, CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_TASK_LIST_ID: 'training', NO_COLOR: '1' };
+    process.env = {
+      ...saved.env,
+      CLAUDE_CONFIG_DIR: config,
+      XDG_CACHE_HOME: path.join(config, 'cache'),
+      CLAUDE_CODE_TASK_LIST_ID: 'training',
+      NO_COLOR: '1',
+    };
     for (const [i, words] of TRAINING.entries()) {
       // The last two in colour, as in a terminal: the styled renderers are worth caching too.
       if (i >= TRAINING.length - 2) {

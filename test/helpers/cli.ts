@@ -40,6 +40,8 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
   delete env.NODE_EXTRA_CA_CERTS;
+  // The persistent cache goes to the test's own home (~/.cache/tasks), never a shared one.
+  delete env.XDG_CACHE_HOME;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -3,7 +3,7 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
-import { memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
+import type { TranscriptTasksCache } from './transcript-cache.js';
 
 /**
  * The sessions a list belongs to, for `tasks lists`, `log`, gone owners and stalled work:
@@ -30,7 +30,7 @@ export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep
 const evidences = new WeakMap<SessionIndex, Evidence>();
 const caches = new WeakMap<SessionIndex, TranscriptTasksCache>();
 
-/** Use `cache` for what transcripts say of their tasks (default: this process's memory). */
+/** Use `cache` for what transcripts say of their tasks (default: the index's own store). */
 export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCache): void {
   caches.set(index, cache);
 }
@@ -39,7 +39,7 @@ export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCa
 export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
-    evidence = buildEvidence(index, listNames(index.configDir), caches.get(index) ?? memoryCache());
+    evidence = buildEvidence(index, listNames(index.configDir), caches.get(index));
     evidences.set(index, evidence);
   }
   return evidence;
