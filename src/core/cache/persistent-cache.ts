@@ -78,7 +78,8 @@ export class PersistentCache {
   /**
    * Write every shard this run changed. Failures are ignored: the next run reads the
    * files again. `keepShards`: every shard whose source still exists (the others are
-   * removed), when the run knows them all.
+   * removed), when the run knows them all; shards named with a leading `_` are not
+   * among those sources, and stay.
    */
   save(keepShards?: Iterable<string>): void {
     if (this.dir === undefined) return;
@@ -88,7 +89,7 @@ export class PersistentCache {
     if (keepShards !== undefined) {
       const files = new Set([...keepShards].map(fileName));
       for (const name of safeReaddir(this.dir)) {
-        if (name.endsWith(SHARD_SUFFIX) && !files.has(name)) removeQuietly(path.join(this.dir, name));
+        if (name.endsWith(SHARD_SUFFIX) && !name.startsWith('_') && !files.has(name)) removeQuietly(path.join(this.dir, name));
       }
     }
     for (const [name, shard] of dirty) {
