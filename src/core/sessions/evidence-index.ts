@@ -20,15 +20,23 @@ export interface Evidence {
   todos: Map<string, Todo[]>;
 }
 
-/** `cache`: what transcripts say of their tasks, kept by the caller across indexes; else the index's store. */
-export function buildEvidence(index: SessionIndex, lists: readonly string[], cache?: TranscriptTasksCache): Evidence {
+/**
+ * `cache`: what transcripts say of their tasks, kept by the caller across indexes; else
+ * the index's store. `keep`: only the sessions it keeps (by id and transcript) are read.
+ */
+export function buildEvidence(
+  index: SessionIndex,
+  lists: readonly string[],
+  cache?: TranscriptTasksCache,
+  keep: (sessionId: string, transcript: string) => boolean = () => true,
+): Evidence {
   const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
   const existing = new Set(lists);
   const leads = new Set([...index.leads().values()].map((l) => l.sessionId));
   const owned = (id: string) => existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || leads.has(id);
   const files = listFiles(index.configDir, lists);
   for (const [sessionId, transcript] of index.transcripts()) {
-    if (owned(sessionId)) continue;
+    if (owned(sessionId) || !keep(sessionId, transcript)) continue;
     const seen = new Map<string, SeenTask>();
     let usesTasks = false;
     let todos: Todo[] | undefined;

@@ -288,6 +288,17 @@ export class SessionIndex {
     info.firstActivity ??= live.startedAt;
   }
 
+  /**
+   * Can this session be live (or of unknown state) whatever its transcript says? Only if a
+   * live-session file names it or a running process is, or was, on it; otherwise it is
+   * live only while its transcript is written (LIVE_TRANSCRIPT_MS).
+   */
+  mayBeLive(sessionId: string): boolean {
+    if (this.live().has(sessionId)) return true;
+    for (const p of this.processes().values()) if (p.sessionId === sessionId || p.replaced.includes(sessionId)) return true;
+    return false;
+  }
+
   /** Every known session id: transcripts, live files, and sessions processes moved on to. */
   sessionIds(): string[] {
     const ids = new Set([...this.transcripts().keys(), ...this.live().keys()]);
