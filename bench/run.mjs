@@ -231,7 +231,7 @@ for (const n of QUICK ? [300] : [300, 3000]) {
   const heavy = path.join(root, 'heavy');
   const bare = path.join(root, 'bare');
   const { project, list, counts } = makeSessionWorld(heavy, { transcripts: n, writeList, makeTasks });
-  fs.cpSync(path.join(heavy, 'tasks'), path.join(bare, 'tasks'), { recursive: true });
+  fs.cpSync(path.join(heavy, 'tasks'), path.join(bare, 'tasks'), { recursive: true, preserveTimestamps: true });
   const mb = (counts.bytes / 1e6).toFixed(0);
   console.error(
     `bench: ${n} sessions (${mb} MB; ${counts.own} own lists, ${counts.named} on ${counts.namedLists} named lists, ${counts.todowrite} TodoWrite, ${counts.long} of 2 MB)`,

@@ -10,7 +10,8 @@
 // - One transcript in ten is 2 MB (a long session), the others ~140-170 KB.
 // - Every 30th session left a live-session file behind (a crash).
 // - Session 1, the most recent, ran in project-1 and has a 20-task list of its own: the
-//   list the benchmarks name, or that the project chooses.
+//   list the benchmarks name, or that the project chooses. Lists' files keep the times of
+//   their sessions, so tasks left in progress are stalled, as in a real year of them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeLiveSession, writeTranscript } from '../test/helpers/session-files.mjs';
@@ -66,7 +67,9 @@ export function makeSessionWorld(config, { transcripts = 300, withLists, project
       namedLists.set(list, Math.max(newest ?? 0, start));
       counts.named++;
     } else if (hasList) {
-      writeList(config, id, makeTasks(i === 1 ? 20 : 5));
+      // Its tasks last changed while it ran (those in progress have been for as long since).
+      const dir = writeList(config, id, makeTasks(i === 1 ? 20 : 5));
+      for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), end / 1000, end / 1000);
       counts.own++;
       if (i === 1) {
         target = id;
@@ -74,7 +77,7 @@ export function makeSessionWorld(config, { transcripts = 300, withLists, project
       }
     } else if (todowrite) counts.todowrite++;
     else counts.plain++;
-    if (i % 30 === 0) writeLiveSession(config, { pid: 4_000_000 + i, sessionId: id, cwd, procStartTicks: '1' });
+    if (i % 30 === 0) writeLiveSession(config, { pid: 4_000_000 + i, sessionId: id, cwd, procStartTicks: '1', start });
   }
   // A named list as the real run left it (#9 by someone else, #10 and #11 by its sessions),
   // last written after its latest session began, so that each of its sessions' creates agree.

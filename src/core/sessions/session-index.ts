@@ -290,11 +290,13 @@ export class SessionIndex {
 
   /**
    * Can this session be live (or of unknown state) whatever its transcript says? Only if a
-   * live-session file names it or a running process is, or was, on it; otherwise it is
-   * live only while its transcript is written (LIVE_TRANSCRIPT_MS).
+   * live-session file of a process that runs (or cannot be looked up here) names it, or a
+   * running process is, or was, on it; otherwise it is live only while its transcript is
+   * written (LIVE_TRANSCRIPT_MS).
    */
   mayBeLive(sessionId: string): boolean {
-    if (this.live().has(sessionId)) return true;
+    // A live-session file whose process is gone makes its session crashed, not live.
+    if (this.live().get(sessionId)?.some((f) => this.verdict(f) !== 'gone')) return true;
     for (const p of this.processes().values()) if (p.sessionId === sessionId || p.replaced.includes(sessionId)) return true;
     return false;
   }
