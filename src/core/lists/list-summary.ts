@@ -1,4 +1,5 @@
 import { TasksError } from '../base/errors.js';
+import { LISTS_SHARD } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
@@ -9,12 +10,9 @@ import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
-import { cachedSummary } from './summary-cache.js';
+import { cachedSummary, summaryKeys } from './summary-cache.js';
 
 export { type ListChoice, listFolders, listIds } from './list-choice.js';
-
-/** The persistent cache's shard of list summaries (cache/: a name no project folder can have). */
-const LISTS_SHARD = '_lists';
 
 export interface ListSummary {
   id: string;
@@ -54,7 +52,7 @@ function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
   const shard = index.store.cache?.shard(LISTS_SHARD);
   const cache = shard === undefined ? undefined : { shard, now: index.now() };
   const ids = listIds(configDir);
-  shard?.retain(new Set(ids));
+  shard?.retain(summaryKeys(ids));
   return ids.map((id) => summarizeList(configDir, id, cache)).sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { folderNames, listNamesKey } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { LARGE_FILE_BYTES, LIST_BYTES_BUDGET } from '../store/list-read.js';
 import { HIGH_WATER_MARK } from '../store/paths.js';
@@ -26,35 +27,12 @@ export interface CachedSummary {
 /** A task file as kept: its stamp, when it was read, and its status (null: not a task agents can read). */
 type KeptFile = [ReturnType<typeof stampTuple>, number, Status | null];
 
-interface KeptList {
-  /** The folder's stamp, when its names were read, and the names. */
-  d: ReturnType<typeof stampTuple>;
-  at: number;
-  names: string[];
-  files: Record<string, KeptFile>;
-}
-
 export function cachedSummary(dir: string, id: string, shard: Shard, now: number): CachedSummary | undefined {
-  let dirStat: fs.Stats;
-  try {
-    dirStat = fs.statSync(dir);
-  } catch {
-    return undefined;
-  }
-  if (!dirStat.isDirectory()) return undefined;
-  const dirStamp = stampOf(dirStat);
-  const kept = keptList(shard.get(id));
-  let names: string[];
+  const folder = folderNames(dir, shard, namesKey(id), now);
+  if (folder === undefined) return undefined;
+  const { names, stat: dirStat } = folder;
+  const kept = keptFiles(shard.get(filesKey(id)));
   let changed = false;
-  if (kept !== undefined && sameStamp(kept.dir, dirStamp) && trusted(kept.dir, kept.at)) names = kept.names;
-  else {
-    try {
-      names = fs.readdirSync(dir);
-    } catch {
-      return undefined;
-    }
-    changed = true;
-  }
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
   let problems = 0;
@@ -72,7 +50,7 @@ export function cachedSummary(dir: string, id: string, shard: Shard, now: number
     newest = Math.max(newest, stat.mtimeMs);
     if (!json || name.startsWith('.')) continue;
     const stamp = stampOf(stat);
-    const was = kept?.files[name];
+    const was = kept?.[name];
     let status: Status | null | undefined;
     if (was !== undefined) {
       const wasStamp = stampFromTuple(was[0]);
@@ -92,22 +70,25 @@ export function cachedSummary(dir: string, id: string, shard: Shard, now: number
       total++;
     }
   }
-  if (changed || Object.keys(files).length !== Object.keys(kept?.files ?? {}).length) {
-    shard.set(id, { d: stampTuple(dirStamp), at: now, names, files } satisfies KeptList);
-  }
+  if (changed || Object.keys(files).length !== Object.keys(kept ?? {}).length) shard.set(filesKey(id), files);
   return { counts, total, problems, changedAt: newest > 0 ? newest : dirStat.mtimeMs };
 }
 
-function keptList(value: unknown): (Omit<KeptList, 'd'> & { dir: FileStamp }) | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { d, at, names, files } = value as Record<string, unknown>;
-  const dir = stampFromTuple(d);
-  if (dir === undefined || typeof at !== 'number' || !Array.isArray(names) || !names.every((n) => typeof n === 'string')) return undefined;
-  if (typeof files !== 'object' || files === null || Array.isArray(files)) return undefined;
+/** The shard keys of a list: its folder's names (cache/folder-names.ts, shared with the session evidence), its files. */
+const namesKey = listNamesKey;
+const filesKey = (id: string) => `files/${id}`;
+
+/** The keys of these lists' entries: the others' lists are gone. */
+export function summaryKeys(ids: readonly string[]): Set<string> {
+  return new Set(ids.flatMap((id) => [namesKey(id), filesKey(id)]));
+}
+
+function keptFiles(value: unknown): Record<string, KeptFile> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const good: Record<string, KeptFile> = {};
-  for (const [name, f] of Object.entries(files)) {
+  for (const [name, f] of Object.entries(value)) {
     if (!Array.isArray(f) || typeof f[1] !== 'number' || !(f[2] === null || STATUSES.includes(f[2]))) return undefined;
     good[name] = f as KeptFile;
   }
-  return { dir, at, names: names as string[], files: good };
+  return good;
 }

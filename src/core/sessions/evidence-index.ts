@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { type ListFile, listsOfEvidence } from './list-evidence.js';
@@ -30,11 +31,16 @@ export function buildEvidence(
   cache?: TranscriptTasksCache,
   keep: (sessionId: string, transcript: string) => boolean = () => true,
 ): Evidence {
+  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const now = index.now();
+  /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
+  const namesOf = (list: string): string[] | undefined =>
+    folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
   const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
   const existing = new Set(lists);
   const leads = new Set([...index.leads().values()].map((l) => l.sessionId));
   const owned = (id: string) => existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || leads.has(id);
-  const files = listFiles(index.configDir, lists);
+  const files = listFiles(index.configDir, lists, namesOf);
   for (const [sessionId, transcript] of index.transcripts()) {
     if (owned(sessionId) || !keep(sessionId, transcript)) continue;
     const seen = new Map<string, SeenTask>();
@@ -57,20 +63,14 @@ export function buildEvidence(
 }
 
 /** Each list's task files, read only for the ids asked about (and each file once). */
-function listFiles(configDir: string, lists: readonly string[]) {
+function listFiles(configDir: string, lists: readonly string[], namesOf: (list: string) => string[] | undefined) {
   let byId: Map<string, string[]> | undefined;
   /** Task id -> the lists that have a file of it, from one listing of each folder. */
   const listsWith = (id: string): readonly string[] => {
     if (byId === undefined) {
       byId = new Map();
       for (const list of lists) {
-        let names: string[];
-        try {
-          names = fs.readdirSync(listDirOf(configDir, list));
-        } catch {
-          continue; // vanished
-        }
-        for (const name of names) {
+        for (const name of namesOf(list) ?? []) {
           const taskId = idFromFileName(name);
           if (taskId === undefined) continue;
           const have = byId.get(taskId);

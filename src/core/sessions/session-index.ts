@@ -296,7 +296,12 @@ export class SessionIndex {
    */
   mayBeLive(sessionId: string): boolean {
     // A live-session file whose process is gone makes its session crashed, not live.
-    if (this.live().get(sessionId)?.some((f) => this.verdict(f) !== 'gone')) return true;
+    if (
+      this.live()
+        .get(sessionId)
+        ?.some((f) => this.verdict(f) !== 'gone')
+    )
+      return true;
     for (const p of this.processes().values()) if (p.sessionId === sessionId || p.replaced.includes(sessionId)) return true;
     return false;
   }

@@ -122,8 +122,8 @@ export class TranscriptStore {
     let result: S | undefined;
     if (kept !== undefined && kept.e === kept.s.size && trusted(kept.s, kept.at)) {
       // Unchanged since a read of all of it: no need to open it.
-      const stamp = statStamp(file);
-      if (stamp !== undefined && sameStamp(stamp, kept.s)) result = scan.load(kept.st);
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (stat?.isFile() && sameAsStat(kept.s, stat)) result = scan.load(kept.st);
     }
     if (result === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
@@ -265,6 +265,11 @@ function isFacts(v: unknown): v is TranscriptFacts {
     FACT_NUMBERS.every((k) => o[k] === undefined || (typeof o[k] === 'number' && Number.isFinite(o[k]))) &&
     (o.ended === undefined || typeof o.ended === 'boolean')
   );
+}
+
+/** A kept stamp against a file's stat now, without making a stamp of it. */
+function sameAsStat(stamp: FileStamp, stat: fs.Stats): boolean {
+  return stamp.size === stat.size && stamp.mtimeMs === stat.mtimeMs && stamp.ctimeMs === stat.ctimeMs && stamp.ino === stat.ino;
 }
 
 function statStamp(file: string): FileStamp | undefined {
