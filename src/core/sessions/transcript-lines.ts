@@ -11,6 +11,12 @@ import path from 'node:path';
 const CHUNK = 1024 * 1024;
 /** A line past this is no Task-tool call or result (they are small): skipped unread. */
 const MAX_LINE = 4 * 1024 * 1024;
+/**
+ * The 1 MB a scan reads into, one for every scan (they are synchronous, and a scan's
+ * visitor starts none): a fresh one a transcript was most of what reading thousands of
+ * them allocated.
+ */
+let chunkBuffer: Buffer | undefined;
 
 /**
  * Feed `visit` every line of `file` that holds one of `needles`, in file order, a last
@@ -35,7 +41,7 @@ export function forEachMatchingLine(file: string, needles: readonly string[], vi
  * the last newline read: where a later scan of the same file goes on.
  */
 export function scanLines(fd: number, from: number, to: number, patterns: readonly Buffer[], visit: (line: string) => void): number {
-  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, to - from)));
+  let buffer = to - from >= CHUNK ? (chunkBuffer ??= Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(Math.max(1, to - from));
   let base = from; // the file offset of buffer[0]
   let kept = 0; // an unfinished line carried over at the start of `buffer`
   let position = from;
