@@ -116,7 +116,11 @@ export class Context {
   /** The run ended: stop listening for what it no longer needs to hear; keep what the session index worked out. */
   dispose(): void {
     for (const off of this.subscriptions.splice(0)) off();
-    this.sessionIndex?.saveCache();
+    try {
+      this.sessionIndex?.saveCache();
+    } catch {
+      // A cache that cannot be kept only costs the next run time.
+    }
   }
 
   globals(): GlobalOptions {
