@@ -23,6 +23,7 @@ import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
 import { listDirOf } from '../store/paths.js';
+import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { projectFolderName } from './project-folders.js';
@@ -91,6 +92,7 @@ export class SessionIndex {
   private verdicts = new Map<LiveSessionFile, ReturnType<typeof judgeProcess>>();
   private leadsCache: Map<string, TeamLead> | undefined;
   private processCache: Map<number, ProcessSession> | undefined;
+  private claudeCache: ClaudeProcess[] | undefined;
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
@@ -195,6 +197,11 @@ export class SessionIndex {
   /** Live-session files whose process runs. */
   runningFiles(): LiveSessionFile[] {
     return [...this.live().values()].flat().filter((f) => this.verdict(f) === 'running');
+  }
+
+  /** Every Claude Code process of this user (claude-processes.ts), looked for once per index: a scan of /proc. */
+  claudeProcesses(): ClaudeProcess[] {
+    return (this.claudeCache ??= this.probe.claudeProcesses?.() ?? []);
   }
 
   /** Team list id -> its lead, from the team configs. */
