@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The interop suite (test/interop, the real Claude Code) has a config of its own:
@@ -9,5 +10,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each test file in a process of its own: in-process runs (test/helpers/in-process.ts)
+    // share the module state of src, so nothing may carry over from one file to the next.
+    isolate: true,
+    // One file per core. Most files spend their time waiting on processes they started
+    // (the binary, agents, holders of locks) or on lock timings, not computing; vitest's
+    // default keeps a core free for its own main process, which on two cores leaves one
+    // of them idle while a worker waits.
+    maxWorkers: os.availableParallelism(),
   },
 });

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 describe('create', () => {
-  it('creates a list on first use and writes every given field', () => {
+  it('creates a list on first use and writes every given field', async () => {
     const config = tempConfig();
-    const r = run(config, [
+    const r = await runInProcess(config, [
       '-l',
       'my.team/x',
       'create',
@@ -49,72 +50,72 @@ describe('create', () => {
     expect(fs.existsSync(path.join(config, 'tasks', 'my-team-x', '.highwatermark'))).toBe(false);
   });
 
-  it('links both sides of --blocked-by and --blocks', () => {
+  it('links both sides of --blocked-by and --blocks', async () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['create', 'Mid', '--blocked-by', '5', '--blocks', '4']).stdout).toBe('6\n');
+    expect((await runInProcess(config, ['create', 'Mid', '--blocked-by', '5', '--blocks', '4'])).stdout).toBe('6\n');
     expect(readJson(path.join(list, '6.json'))).toMatchObject({ blockedBy: ['5'], blocks: ['4'] });
     expect(readJson(path.join(list, '5.json'))).toMatchObject({ blocks: ['6'] });
     expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '6'] });
   });
 
-  it('uses $CLAUDE_CODE_TASK_LIST_ID when no --list is given', () => {
+  it('uses $CLAUDE_CODE_TASK_LIST_ID when no --list is given', async () => {
     const config = tempConfig();
-    expect(run(config, ['create', 'x'], { env: { CLAUDE_CODE_TASK_LIST_ID: 'envlist' } }).code).toBe(0);
+    expect((await runInProcess(config, ['create', 'x'], { env: { CLAUDE_CODE_TASK_LIST_ID: 'envlist' } })).code).toBe(0);
     expect(fs.existsSync(path.join(config, 'tasks', 'envlist', '1.json'))).toBe(true);
   });
 });
 
 describe('update', () => {
-  it('keeps unknown top-level keys and reports changed fields like TaskUpdate', () => {
+  it('keeps unknown top-level keys and reports changed fields like TaskUpdate', async () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '9', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [], custom: { x: 1 } });
-    const r = run(config, ['update', '9', '--owner', 'amy', '--status', 'in_progress']);
+    const r = await runInProcess(config, ['update', '9', '--owner', 'amy', '--status', 'in_progress']);
     expect(r.stdout).toBe('Updated task #9 owner, status\n');
     const file = readJson(path.join(list, '9.json')) as Record<string, unknown>;
     expect(file.custom).toEqual({ x: 1 });
     expect(Object.keys(file)).toEqual(['id', 'subject', 'description', 'status', 'blocks', 'blockedBy', 'owner', 'custom']);
   });
 
-  it('--no-owner unassigns; --active-form "" removes it; nothing-changed is said', () => {
+  it('--no-owner unassigns; --active-form "" removes it; nothing-changed is said', async () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['update', '1', '--no-owner']).stdout).toBe('Updated task #1 owner\n');
+    expect((await runInProcess(config, ['update', '1', '--no-owner'])).stdout).toBe('Updated task #1 owner\n');
     expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
-    expect(run(config, ['update', '2', '--active-form', '']).code).toBe(0);
+    expect((await runInProcess(config, ['update', '2', '--active-form', ''])).code).toBe(0);
     expect(readJson(path.join(list, '2.json'))).not.toHaveProperty('activeForm');
-    expect(run(config, ['update', '5', '--status', 'pending']).stdout).toMatch(/nothing changed/);
+    expect((await runInProcess(config, ['update', '5', '--status', 'pending'])).stdout).toMatch(/nothing changed/);
   });
 
-  it('--add-blocks writes both sides', () => {
+  it('--add-blocks writes both sides', async () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['update', '5', '--add-blocks', '4']).code).toBe(0);
+    expect((await runInProcess(config, ['update', '5', '--add-blocks', '4'])).code).toBe(0);
     expect(readJson(path.join(list, '5.json'))).toMatchObject({ blocks: ['4'] });
     expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: ['2', '5'] });
   });
 
-  it('--status deleted deletes, as TaskUpdate does', () => {
+  it('--status deleted deletes, as TaskUpdate does', async () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['update', '5', '--status', 'deleted']).code).toBe(0);
+    expect((await runInProcess(config, ['update', '5', '--status', 'deleted'])).code).toBe(0);
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(false);
   });
 });
 
 describe('delete', () => {
-  it('raises the mark, unlinks, and cleans references', () => {
+  it('raises the mark, unlinks, and cleans references', async () => {
     const { config, list } = fixtureConfig();
-    const r = run(config, ['delete', '2']);
+    const r = await runInProcess(config, ['delete', '2']);
     expect(r).toMatchObject({ code: 0, stdout: 'Deleted task #2: Refactor auth (removed from #1, #4)\n' });
     expect(fs.existsSync(path.join(list, '2.json'))).toBe(false);
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: [] });
     expect(readJson(path.join(list, '4.json'))).toMatchObject({ blockedBy: [] });
     expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('3'); // 2 < 3: unchanged
-    run(config, ['delete', '5']);
+    await runInProcess(config, ['delete', '5']);
     expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('5');
-    expect(run(config, ['create', 'after']).stdout).toBe('6\n');
+    expect((await runInProcess(config, ['create', 'after'])).stdout).toBe('6\n');
   });
 
-  it('does each id, reports each, exits with the worst code', () => {
+  it('does each id, reports each, exits with the worst code', async () => {
     const { config, list } = fixtureConfig();
-    const r = run(config, ['delete', '4', '99', '5']);
+    const r = await runInProcess(config, ['delete', '4', '99', '5']);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/Deleted task #4.*\nDeleted task #5/);
     expect(r.stderr.trim()).toBe('error: task #99 not found');
@@ -126,10 +127,10 @@ describe('delete', () => {
     ).toEqual(['1.json', '2.json']);
   });
 
-  it('--dry-run writes nothing', () => {
+  it('--dry-run writes nothing', async () => {
     const { config, list } = fixtureConfig();
     const before = fs.readdirSync(list).map((n) => n + fs.readFileSync(path.join(list, n), 'utf8'));
-    const r = run(config, ['delete', '2', '--dry-run']);
+    const r = await runInProcess(config, ['delete', '2', '--dry-run']);
     expect(r.stdout).toBe('Would delete task #2: Refactor auth (and remove it from #1, #4)\n');
     expect(fs.readdirSync(list).map((n) => n + fs.readFileSync(path.join(list, n), 'utf8'))).toEqual(before);
   });
@@ -147,29 +148,29 @@ describe('choosing the list', () => {
     return config;
   }
 
-  it('a read takes the most recently changed list and says so on stderr', () => {
+  it('a read takes the most recently changed list and says so on stderr', async () => {
     const config = twoLists();
-    const r = run(config, ['list', '--json']);
+    const r = await runInProcess(config, ['list', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((t: { subject: string }) => t.subject)).toEqual(['o']);
     expect(r.stderr).toMatch(/using list other, the most recently changed \(others: refactor-auth\)/);
   });
 
-  it('a mutation refuses and names the candidates', () => {
+  it('a mutation refuses and names the candidates', async () => {
     const config = twoLists();
-    const r = run(config, ['create', 'x']);
+    const r = await runInProcess(config, ['create', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
       "error: 2 task lists exist and none belongs to this directory's sessions, so a change needs its list named: tasks -l other create x or tasks -l refactor-auth create x; tasks use <id> makes the choice stick",
     );
   });
 
-  it('lists shows every list with counts', () => {
+  it('lists shows every list with counts', async () => {
     const config = twoLists();
-    const r = run(config, ['lists', '--json']);
+    const r = await runInProcess(config, ['lists', '--json']);
     const lists = JSON.parse(r.stdout);
     expect(lists.map((l: { id: string }) => l.id)).toEqual(['other', 'refactor-auth']);
     expect(lists[1]).toMatchObject({ total: 4, completed: 1, in_progress: 0, pending: 3 });
-    expect(run(config, ['lists']).stdout.split('\n')[1]).toMatch(/^refactor-auth\t4\t1\t0\t3\t\d{4}-/);
+    expect((await runInProcess(config, ['lists'])).stdout.split('\n')[1]).toMatch(/^refactor-auth\t4\t1\t0\t3\t\d{4}-/);
   });
 });

@@ -3,39 +3,40 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { currentSpec } from '../../src/cli/completion/spec-from-program.js';
 import { loadSpec } from '../../src/cli/completion/spec-load.js';
-import { ROOT, run, tempConfig } from '../helpers/cli.js';
+import { ROOT, tempConfig } from '../helpers/cli.js';
 import { COMPLETIONS } from '../helpers/complete.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 describe('tasks completion <shell>', () => {
   it.each([
     ['bash', 'tasks.bash'],
     ['zsh', '_tasks'],
     ['fish', 'tasks.fish'],
-  ])('prints the %s script, the same as completions/%s (npm run completions)', (shell, file) => {
-    const r = run(tempConfig(), ['completion', shell]);
+  ])('prints the %s script, the same as completions/%s (npm run completions)', async (shell, file) => {
+    const r = await runInProcess(tempConfig(), ['completion', shell]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('__complete');
     expect(r.stdout).toBe(fs.readFileSync(path.join(COMPLETIONS, file), 'utf8'));
   });
 
-  it('refuses an unknown or missing shell with a usage error', () => {
-    const bad = run(tempConfig(), ['completion', 'tcsh']);
+  it('refuses an unknown or missing shell with a usage error', async () => {
+    const bad = await runInProcess(tempConfig(), ['completion', 'tcsh']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/tcsh.*bash, zsh, fish/);
-    expect(run(tempConfig(), ['completion']).code).toBe(2);
+    expect((await runInProcess(tempConfig(), ['completion'])).code).toBe(2);
   });
 
-  it('says how to install each script', () => {
-    const help = run(tempConfig(), ['completion', '--help']).stdout;
+  it('says how to install each script', async () => {
+    const help = (await runInProcess(tempConfig(), ['completion', '--help'])).stdout;
     expect(help).toMatch(/bash .*completion bash/);
     expect(help).toMatch(/zsh .*_tasks/);
     expect(help).toMatch(/fish .*tasks\.fish/);
   });
 
-  it('keeps __complete out of the help', () => {
-    const help = run(tempConfig(), ['--help']).stdout;
+  it('keeps __complete out of the help', async () => {
+    const help = (await runInProcess(tempConfig(), ['--help'])).stdout;
     expect(help).toContain('completion');
     expect(help).not.toContain('__complete');
   });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, run, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { fixtureConfig, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** Every bad input: one line on stderr, the right exit code, nothing on disk changed. */
 const cases: Array<{ name: string; args: string[]; code: number; message: RegExp }> = [
@@ -26,10 +27,10 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
 
 describe('bad input', () => {
   for (const c of cases) {
-    it(`${c.name}: exit ${c.code}, one line, nothing changed`, () => {
+    it(`${c.name}: exit ${c.code}, one line, nothing changed`, async () => {
       const { config, list } = fixtureConfig();
       const before = snapshotDir(list);
-      const r = run(config, c.args);
+      const r = await runInProcess(config, c.args);
       expect(r.code).toBe(c.code);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -39,45 +40,45 @@ describe('bad input', () => {
     });
   }
 
-  it('prints errors as JSON on stderr with --json, stdout empty', () => {
+  it('prints errors as JSON on stderr with --json, stdout empty', async () => {
     const { config } = fixtureConfig();
-    const r = run(config, ['get', '99', '--json']);
+    const r = await runInProcess(config, ['get', '99', '--json']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'not_found', message: 'task #99 not found', id: '99' } });
-    const usage = run(config, ['list', '--bogus', '--json']);
+    const usage = await runInProcess(config, ['list', '--bogus', '--json']);
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stderr).error.code).toBe('usage');
   });
 
-  it('a missing config folder is "not found"', () => {
+  it('a missing config folder is "not found"', async () => {
     const config = path.join(tempConfig(), 'nope');
-    const r = run(config, ['list']);
+    const r = await runInProcess(config, ['list']);
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toMatch(/config folder .*nope does not exist/);
     expect(fs.existsSync(config)).toBe(false);
   });
 
-  it('a corrupt task file is reported, never crashes, never overwritten', () => {
+  it('a corrupt task file is reported, never crashes, never overwritten', async () => {
     const { config, list } = fixtureConfig();
     fs.writeFileSync(path.join(list, '7.json'), '{"id": "7", "subject": ');
     fs.writeFileSync(
       path.join(list, '8.json'),
       JSON.stringify({ id: '8', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [], owner: null }),
     );
-    const listed = run(config, ['list', '--json']);
+    const listed = await runInProcess(config, ['list', '--json']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((t: { id: string }) => t.id)).toEqual(['1', '2', '4', '5']);
     expect(listed.stderr).toMatch(/warning: skipped 7\.json: not valid JSON/);
     expect(listed.stderr).toMatch(/warning: skipped 8\.json: owner: Expected string, received null/);
     const before = snapshotDir(list);
-    const get = run(config, ['get', '7']);
+    const get = await runInProcess(config, ['get', '7']);
     expect(get.code).toBe(1);
     expect(get.stderr.trim()).toMatch(/^error: task #7 is unreadable: 7\.json: not valid JSON/);
-    const upd = run(config, ['update', '8', '--owner', 'me']);
+    const upd = await runInProcess(config, ['update', '8', '--owner', 'me']);
     expect(upd.code).toBe(1);
     expect(snapshotDir(list)).toEqual(before);
     // The corrupt file still holds its id: the next one is 9.
-    expect(run(config, ['create', 'next']).stdout).toBe('9\n');
+    expect((await runInProcess(config, ['create', 'next'])).stdout).toBe('9\n');
   });
 });

@@ -14,6 +14,7 @@ import {
   waitFor,
   writeSettings,
 } from '../helpers/hooks.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -25,8 +26,9 @@ const task = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function tasks(world: HookWorld, args: string[], env: Record<string, string | undefined> = {}) {
-  return run(world.config, ['-l', 'l', ...args], { cwd: world.project, env });
+/** `tasks -l l <args>` in the project, in process: hooks are still scripts run in processes of their own. */
+async function tasks(world: HookWorld, args: string[], env: Record<string, string | undefined> = {}) {
+  return runInProcess(world.config, ['-l', 'l', ...args], { cwd: world.project, env });
 }
 
 /** A hook that records its stdin, cwd, env and the list folder's lock dirs, then allows. */
@@ -43,11 +45,11 @@ printf '{"stdin":%s,"pwd":"%s","projectDir":"%s","listId":"%s","locks":"%s"}\\n'
 }
 
 describe('TaskCreated hooks on create', () => {
-  it('allow: the hook sees the new task, runs in the project with no lock held; the task stays', () => {
+  it('allow: the hook sees the new task, runs in the project with no lock held; the task stays', async () => {
     const world = hookWorld();
     const { command, log } = recorder(world);
     writeSettings(world, 'project', settingsWith({ TaskCreated: [{ command }] }));
-    const r = tasks(world, ['create', 'Run tests', '-d', 'npm test']);
+    const r = await tasks(world, ['create', 'Run tests', '-d', 'npm test']);
     expect(r).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "l"\n' });
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ id: '1', subject: 'Run tests', status: 'pending' });
     const [entry] = logLines(log) as Array<Record<string, unknown>>;
@@ -63,12 +65,12 @@ describe('TaskCreated hooks on create', () => {
     expect(entry).toMatchObject({ pwd: world.project, projectDir: world.project, listId: 'l', locks: '' });
   });
 
-  it('block by exit 2: the task is removed, its id stays used, exit 4 with the reason', () => {
+  it('block by exit 2: the task is removed, its id stays used, exit 4 with the reason', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     const gate = script(world, 'gate.sh', 'cat >/dev/null; echo "subjects must start with a verb" >&2; exit 2');
     writeSettings(world, 'user', settingsWith({ TaskCreated: [{ command: gate }] }));
-    const r = tasks(world, ['create', 'Bad subject', '--blocked-by', '1']);
+    const r = await tasks(world, ['create', 'Bad subject', '--blocked-by', '1']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('error: TaskCreated hook blocked creating task #2: subjects must start with a verb\n');
@@ -77,10 +79,10 @@ describe('TaskCreated hooks on create', () => {
     // The edge the create added to #1 is gone again.
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ blocks: [] });
     // Without the hook the next id is 3: ids are never reused.
-    expect(tasks(world, ['create', 'Next', '--no-hooks']).stdout).toBe('3\n');
+    expect((await tasks(world, ['create', 'Next', '--no-hooks'])).stdout).toBe('3\n');
   });
 
-  it('block by JSON: {"decision":"block"} on stdout; --json puts the reasons in the error', () => {
+  it('block by JSON: {"decision":"block"} on stdout; --json puts the reasons in the error', async () => {
     const world = hookWorld();
     const gate = script(
       world,
@@ -88,7 +90,7 @@ describe('TaskCreated hooks on create', () => {
       'cat >/dev/null; printf \'%s\\n\' \'{"decision":"block","reason":"no new tasks on Fridays\\nsee policy"}\'',
     );
     writeSettings(world, 'local', settingsWith({ TaskCreated: [{ command: gate }] }));
-    const r = tasks(world, ['create', 'Ship', '--json']);
+    const r = await tasks(world, ['create', 'Ship', '--json']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({
@@ -109,18 +111,18 @@ describe('TaskCreated hooks on create', () => {
     });
     expect(fs.readdirSync(world.list).filter((n) => n.endsWith('.json'))).toEqual([]);
     // Without --json, the whole reason follows the one-line error.
-    const text = tasks(world, ['create', 'Ship']);
+    const text = await tasks(world, ['create', 'Ship']);
     expect(text.stderr).toBe(
       `error: TaskCreated hook blocked creating task #2: no new tasks on Fridays\n  [${gate}]\n    no new tasks on Fridays\n    see policy\n`,
     );
   });
 
-  it('a task created completed must pass TaskCompleted hooks too', () => {
+  it('a task created completed must pass TaskCompleted hooks too', async () => {
     const world = hookWorld();
     const created = recorder(world, 'created.sh');
     const gate = script(world, 'gate.sh', 'cat >/dev/null; echo "not done" >&2; exit 2');
     writeSettings(world, 'project', settingsWith({ TaskCreated: [{ command: created.command }], TaskCompleted: [{ command: gate }] }));
-    const r = tasks(world, ['create', 'Done already', '--status', 'completed']);
+    const r = await tasks(world, ['create', 'Done already', '--status', 'completed']);
     expect(r.code).toBe(4);
     expect(r.stderr).toBe('new list "l"\nerror: TaskCompleted hook blocked completing task #1: not done\n');
     expect(logLines(created.log)).toHaveLength(1);
@@ -129,12 +131,12 @@ describe('TaskCreated hooks on create', () => {
 });
 
 describe('TaskCompleted hooks on update --status completed', () => {
-  it('allow: hooks run before the write, told the task as it was; no lock held meanwhile', () => {
+  it('allow: hooks run before the write, told the task as it was; no lock held meanwhile', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     const { command, log } = recorder(world);
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command }] }));
-    const r = tasks(world, ['update', '1', '--status', 'completed', '--subject', 'Renamed']);
+    const r = await tasks(world, ['update', '1', '--status', 'completed', '--subject', 'Renamed']);
     expect(r).toMatchObject({ code: 0, stdout: 'Updated task #1 subject, status\n', stderr: '' });
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ subject: 'Renamed', status: 'completed' });
     const [entry] = logLines(log) as Array<{ stdin: Record<string, unknown>; locks: string }>;
@@ -146,25 +148,25 @@ describe('TaskCompleted hooks on update --status completed', () => {
     });
     expect(entry?.locks).toBe('');
     // Already completed: no hook runs again; other changes run none.
-    tasks(world, ['update', '1', '--status', 'completed']);
-    tasks(world, ['update', '1', '--status', 'pending', '--owner', 'me']);
+    await tasks(world, ['update', '1', '--status', 'completed']);
+    await tasks(world, ['update', '1', '--status', 'pending', '--owner', 'me']);
     expect(logLines(log)).toHaveLength(1);
   });
 
-  it('block by exit 2: nothing at all is written (other changes in the same update neither)', () => {
+  it('block by exit 2: nothing at all is written (other changes in the same update neither)', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1', { status: 'in_progress' }));
     const gate = script(world, 'gate.sh', 'cat >/dev/null; echo "3 tests fail" >&2; exit 2');
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: gate }] }));
     const before = snapshotDir(world.list);
-    const r = tasks(world, ['update', '1', '--status', 'completed', '--owner', 'bob', '--meta', 'x=1']);
+    const r = await tasks(world, ['update', '1', '--status', 'completed', '--owner', 'bob', '--meta', 'x=1']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('error: TaskCompleted hook blocked completing task #1: 3 tests fail\n');
     expect(snapshotDir(world.list)).toEqual(before);
   });
 
-  it('block by JSON, and several hooks: any block wins, every hook runs', () => {
+  it('block by JSON, and several hooks: any block wins, every hook runs', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     const { command, log } = recorder(world);
@@ -172,7 +174,7 @@ describe('TaskCompleted hooks on update --status completed', () => {
     writeSettings(world, 'user', settingsWith({ TaskCompleted: [{ command }] }));
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: gate }] }));
     const before = snapshotDir(world.list);
-    const r = tasks(world, ['update', '1', '--status', 'done']);
+    const r = await tasks(world, ['update', '1', '--status', 'done']);
     expect(r.code).toBe(4);
     expect(r.stderr).toBe('error: TaskCompleted hook blocked completing task #1: Blocked by hook\n');
     expect(snapshotDir(world.list)).toEqual(before);
@@ -185,7 +187,8 @@ describe('TaskCompleted hooks on update --status completed', () => {
     const pidFile = path.join(world.root, 'sleeper.pid');
     const hang = script(world, 'hang.sh', `cat >/dev/null; sleep 60 & echo $! > "${pidFile}"; wait; echo "never" >&2; exit 2`);
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: hang, timeout: 1 }] }));
-    const r = tasks(world, ['update', '1', '--status', 'completed']);
+    // Through the binary: the hook's process group is stopped by a process of our own.
+    const r = run(world.config, ['-l', 'l', 'update', '1', '--status', 'completed'], { cwd: world.project });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Updated task #1 status\n');
     expect(r.stderr).toBe(`warning: TaskCompleted hook "${hang}" timed out after 1 s and was stopped; not a block, carrying on\n`);
@@ -194,38 +197,38 @@ describe('TaskCompleted hooks on update --status completed', () => {
     expect(await waitFor(() => !pidAlive(sleeper))).toBe(true);
   });
 
-  it('a hook that is not executable, or whose script is missing, is a warning, not a block', () => {
+  it('a hook that is not executable, or whose script is missing, is a warning, not a block', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     writeTask(world.list, task('2'));
     const noexec = script(world, 'noexec.sh', 'exit 2', 0o644);
     const missing = `sh ${path.join(world.project, 'hooks', 'missing.sh')}`;
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: noexec }] }));
-    const r = tasks(world, ['update', '1', '--status', 'completed']);
+    const r = await tasks(world, ['update', '1', '--status', 'completed']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       new RegExp(`^warning: TaskCompleted hook "${noexec}" failed \\(exited 126: .*[Pp]ermission denied\\); not a block, carrying on\\n$`),
     );
     expect(readJson(path.join(world.list, '1.json'))).toMatchObject({ status: 'completed' });
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: missing }] }));
-    const m = tasks(world, ['update', '2', '--status', 'completed']);
+    const m = await tasks(world, ['update', '2', '--status', 'completed']);
     expect(m.code).toBe(0);
     expect(m.stderr).toMatch(/failed \(the hook script appears to be missing \(exit 2: .*No such file\)\)/);
     expect(readJson(path.join(world.list, '2.json'))).toMatchObject({ status: 'completed' });
   });
 
-  it('a malformed settings file is a warning; the other files still count', () => {
+  it('a malformed settings file is a warning; the other files still count', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     writeTask(world.list, task('2'));
     writeSettings(world, 'local', '{"hooks": {"TaskCompleted": [');
-    expect(tasks(world, ['update', '1', '--status', 'completed'])).toMatchObject({
+    expect(await tasks(world, ['update', '1', '--status', 'completed'])).toMatchObject({
       code: 0,
       stderr: expect.stringMatching(/^warning: ignoring .*settings\.local\.json: not valid JSON/),
     });
     const gate = script(world, 'gate.sh', 'cat >/dev/null; echo "no" >&2; exit 2');
     writeSettings(world, 'user', settingsWith({ TaskCompleted: [{ command: gate }] }));
-    const r = tasks(world, ['update', '2', '--status', 'completed']);
+    const r = await tasks(world, ['update', '2', '--status', 'completed']);
     expect(r.code).toBe(4);
     expect(r.stderr.split('\n').slice(0, 2)).toEqual([
       expect.stringMatching(/^warning: ignoring .*settings\.local\.json: not valid JSON/),
@@ -234,16 +237,16 @@ describe('TaskCompleted hooks on update --status completed', () => {
     expect(readJson(path.join(world.list, '2.json'))).toMatchObject({ status: 'pending' });
   });
 
-  it('--no-hooks skips them and says so', () => {
+  it('--no-hooks skips them and says so', async () => {
     const world = hookWorld();
     writeTask(world.list, task('1'));
     const { command, log } = recorder(world);
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command }], TaskCreated: [{ command }] }));
-    expect(tasks(world, ['update', '1', '--status', 'completed', '--no-hooks'])).toMatchObject({
+    expect(await tasks(world, ['update', '1', '--status', 'completed', '--no-hooks'])).toMatchObject({
       code: 0,
       stderr: 'skipped 1 TaskCompleted hook for task #1 (--no-hooks)\n',
     });
-    expect(tasks(world, ['create', 'x', '--no-hooks'])).toMatchObject({
+    expect(await tasks(world, ['create', 'x', '--no-hooks'])).toMatchObject({
       code: 0,
       stderr: 'skipped 1 TaskCreated hook for task #2 (--no-hooks)\n',
     });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /**
  * Ids past 2^53. Claude Code computes the next id with Number, which is exact up to
@@ -21,12 +22,12 @@ function list(mark?: string): { config: string; dir: string } {
 }
 
 describe('ids at and past the limit agents can count to', () => {
-  it('allocates the last exact id, 9007199254740991, then refuses with a clear line (exit 4), writing nothing', () => {
+  it('allocates the last exact id, 9007199254740991, then refuses with a clear line (exit 4), writing nothing', async () => {
     const { config, dir } = list('9007199254740990');
-    expect(run(config, ['-l', 'l', 'create', 'last'])).toMatchObject({ code: 0, stdout: '9007199254740991\n' });
+    expect(await runInProcess(config, ['-l', 'l', 'create', 'last'])).toMatchObject({ code: 0, stdout: '9007199254740991\n' });
     expect(readJson(path.join(dir, '9007199254740991.json'))).toMatchObject({ id: '9007199254740991', subject: 'last' });
     const before = fs.readdirSync(dir).sort();
-    const r = run(config, ['-l', 'l', 'create', 'one too many']);
+    const r = await runInProcess(config, ['-l', 'l', 'create', 'one too many']);
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
       'error: list "l" has used every id up to 9007199254740991, the highest Claude Code counts exactly; a new task would need 9007199254740992\n',
@@ -34,9 +35,9 @@ describe('ids at and past the limit agents can count to', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(before);
   });
 
-  it('a mark of 9999999999999999: create refuses instead of writing 10000000000000000.json and then failing forever', () => {
+  it('a mark of 9999999999999999: create refuses instead of writing 10000000000000000.json and then failing forever', async () => {
     const { config, dir } = list('9999999999999999');
-    const r = run(config, ['-l', 'l', 'create', 'x']);
+    const r = await runInProcess(config, ['-l', 'l', 'create', 'x']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: list "l" has used every id up to 9999999999999999, .* a new task would need 10000000000000000\n/);
     expect(r.stderr).not.toMatch(/another writer/);
@@ -44,33 +45,33 @@ describe('ids at and past the limit agents can count to', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['.highwatermark', '.lock']);
   });
 
-  it('a file 9007199254740992.json (Number precision): create refuses clearly, not "created by another writer"', () => {
+  it('a file 9007199254740992.json (Number precision): create refuses clearly, not "created by another writer"', async () => {
     const { config } = list();
     writeTask(path.join(config, 'tasks', 'l'), task('9007199254740992'));
-    const r = run(config, ['-l', 'l', 'create', 'x']);
+    const r = await runInProcess(config, ['-l', 'l', 'create', 'x']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/has used every id up to 9007199254740992/);
   });
 
-  it('every file an agent could write is reachable by get and delete, and delete raises the mark exactly', () => {
+  it('every file an agent could write is reachable by get and delete, and delete raises the mark exactly', async () => {
     const { config, dir } = list('9999999999999999');
     writeTask(dir, task('10000000000000000', 'written by an agent'));
     writeTask(dir, task('10000000000000001', 'and another'));
-    const got = run(config, ['-l', 'l', 'get', '10000000000000001', '--json']);
+    const got = await runInProcess(config, ['-l', 'l', 'get', '10000000000000001', '--json']);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout)).toMatchObject({ id: '10000000000000001', subject: 'and another' });
-    expect(run(config, ['-l', 'l', 'list']).stdout).toBe(
+    expect((await runInProcess(config, ['-l', 'l', 'list'])).stdout).toBe(
       '10000000000000000\tpending\t-\t-\twritten by an agent\n10000000000000001\tpending\t-\t-\tand another\n',
     );
-    expect(run(config, ['-l', 'l', 'delete', '10000000000000001'])).toMatchObject({ code: 0 });
+    expect(await runInProcess(config, ['-l', 'l', 'delete', '10000000000000001'])).toMatchObject({ code: 0 });
     expect(fs.readFileSync(path.join(dir, '.highwatermark'), 'utf8')).toBe('10000000000000001');
     expect(fs.existsSync(path.join(dir, '10000000000000001.json'))).toBe(false);
   });
 
-  it('check reports ids past the limit with a stable code and --fix converges (changes nothing it cannot fix)', () => {
+  it('check reports ids past the limit with a stable code and --fix converges (changes nothing it cannot fix)', async () => {
     const { config, dir } = list('9999999999999999');
     writeTask(dir, task('10000000000000000'));
-    const first = run(config, ['-l', 'l', 'check', '--json']);
+    const first = await runInProcess(config, ['-l', 'l', 'check', '--json']);
     expect(first.code).toBe(4);
     const report = JSON.parse(first.stdout) as { findings: Array<{ code: string; fixable: boolean }> };
     expect(report.findings.map((f) => f.code)).toEqual(['ids_past_limit']);
@@ -80,7 +81,9 @@ describe('ids at and past the limit agents can count to', () => {
       .sort()
       .map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]);
     for (let i = 0; i < 2; i++) {
-      const fixed = JSON.parse(run(config, ['-l', 'l', 'check', '--fix', '--json']).stdout) as { remaining: Array<{ code: string }> };
+      const fixed = JSON.parse((await runInProcess(config, ['-l', 'l', 'check', '--fix', '--json'])).stdout) as {
+        remaining: Array<{ code: string }>;
+      };
       expect(fixed.remaining.map((f) => f.code)).toEqual(['ids_past_limit']);
     }
     expect(

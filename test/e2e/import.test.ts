@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fixtureConfig, readJson, run, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, readJson, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const sample = (name: string) => path.join(FIXTURES, name);
 const listDir = (config: string, id: string) => path.join(config, 'tasks', id);
@@ -10,9 +11,9 @@ const todoTask = (id: string, subject: string, activeForm: string, status: strin
   JSON.stringify({ id, subject, description: '', activeForm, status, blocks: [], blockedBy: [] }, null, 2);
 
 describe('import from the real samples', () => {
-  it('the TodoWrite stream: its last snapshot, statuses kept, files as agents write them', () => {
+  it('the TodoWrite stream: its last snapshot, statuses kept, files as agents write them', async () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
+    const r = await runInProcess(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       'new list "work"\ndetected stream-json: the last TodoWrite snapshot, line 4 (3 todos; 1 earlier snapshot superseded)\nimported 3 tasks into list "work" (#1-#3)\n',
@@ -28,9 +29,9 @@ describe('import from the real samples', () => {
     expect(fs.readdirSync(listDir(config, 'work')).sort()).toEqual(['.lock', '.tasks-journal.jsonl', '1.json', '2.json', '3.json']);
   });
 
-  it('the transcript gives the same tasks; importing it after the stream creates nothing', () => {
+  it('the transcript gives the same tasks; importing it after the stream creates nothing', async () => {
     const config = tempConfig();
-    const first = run(config, ['-l', 'work', 'import', sample('transcript-todowrite-v1.jsonl'), '--json']);
+    const first = await runInProcess(config, ['-l', 'work', 'import', sample('transcript-todowrite-v1.jsonl'), '--json']);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(/^detected transcript: the last TodoWrite snapshot, line 23 \(3 todos/);
     const report = JSON.parse(first.stdout);
@@ -43,7 +44,7 @@ describe('import from the real samples', () => {
     expect(report.created[0]).toEqual(JSON.parse(file(config, 'work', '1')));
 
     const before = snapshotDir(listDir(config, 'work'));
-    const again = run(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
+    const again = await runInProcess(config, ['-l', 'work', 'import', sample('stream-json-todowrite-v1.jsonl')]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
       [
@@ -57,9 +58,9 @@ describe('import from the real samples', () => {
     expect(snapshotDir(listDir(config, 'work'))).toEqual(before);
   });
 
-  it('the Task-tools stream rebuilds the list that run left on disk, renumbered', () => {
+  it('the Task-tools stream rebuilds the list that run left on disk, renumbered', async () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
+    const r = await runInProcess(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /^new list "rebuilt"\ndetected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/,
@@ -78,7 +79,7 @@ describe('import from the real samples', () => {
       expect(file(config, 'rebuilt', newId)).toBe(JSON.stringify(expected, null, 2));
     }
     expect(fs.readdirSync(listDir(config, 'rebuilt')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
-    const list = run(config, ['-l', 'rebuilt', 'list']);
+    const list = await runInProcess(config, ['-l', 'rebuilt', 'list']);
     expect(list.stdout).toBe(
       [
         '1\tcompleted\tresearcher\t-\tAnalyse code',
@@ -90,9 +91,9 @@ describe('import from the real samples', () => {
     );
   });
 
-  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', () => {
+  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', async () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'rebuilt', 'import', sample('import/stream-json-tasks-edges.jsonl')]);
+    const r = await runInProcess(config, ['-l', 'rebuilt', 'import', sample('import/stream-json-tasks-edges.jsonl')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Task tool calls \(6 created, 8 updated, 1 deleted\); the list they ended with: 5 tasks/);
     const renumber: Record<string, string> = { '1': '1', '2': '2', '3': '3', '4': '4', '6': '5' };
@@ -109,7 +110,7 @@ describe('import from the real samples', () => {
     }
   });
 
-  it('into a list with tasks: ids after the high-water mark, matches skipped and left out of the chain', () => {
+  it('into a list with tasks: ids after the high-water mark, matches skipped and left out of the chain', async () => {
     const { config, list } = fixtureConfig();
     const input = path.join(config, 'todos.json');
     fs.writeFileSync(
@@ -122,7 +123,7 @@ describe('import from the real samples', () => {
         ],
       }),
     );
-    const r = run(config, ['import', input, '--chain']);
+    const r = await runInProcess(config, ['import', input, '--chain']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -145,9 +146,9 @@ describe('--chain, --dry-run, stdin', () => {
     { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
   ]);
 
-  it('--chain makes each task blocked by the one before, both sides written', () => {
+  it('--chain makes each task blocked by the one before, both sides written', async () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
+    const r = await runInProcess(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^new list "c"\ndetected todowrite: a todos array \(3 todos\)\n/);
     const t = (id: string) => readJson(path.join(listDir(config, 'c'), `${id}.json`));
@@ -158,9 +159,9 @@ describe('--chain, --dry-run, stdin', () => {
     ]);
   });
 
-  it('--dry-run prints the plan and writes nothing, not even the list folder; its ids are the ones a run gets', () => {
+  it('--dry-run prints the plan and writes nothing, not even the list folder; its ids are the ones a run gets', async () => {
     const config = tempConfig();
-    const dry = run(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run'], { input: todos });
+    const dry = await runInProcess(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run'], { input: todos });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toBe(
       [
@@ -173,17 +174,19 @@ describe('--chain, --dry-run, stdin', () => {
     expect(dry.stderr).toMatch(/dry run: would import 3 tasks into list "d" \(#1-#3\); nothing written\n$/);
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
 
-    const plan = JSON.parse(run(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run', '--json'], { input: todos }).stdout);
+    const plan = JSON.parse(
+      (await runInProcess(config, ['-l', 'd', 'import', '-', '--chain', '--dry-run', '--json'], { input: todos })).stdout,
+    );
     expect(plan.dryRun).toBe(true);
-    const real = JSON.parse(run(config, ['-l', 'd', 'import', '-', '--chain', '--json'], { input: todos }).stdout);
+    const real = JSON.parse((await runInProcess(config, ['-l', 'd', 'import', '-', '--chain', '--json'], { input: todos })).stdout);
     expect(real.dryRun).toBe(false);
     expect(real.created).toEqual(plan.created);
   });
 
-  it('--dry-run on a list with tasks changes nothing in it', () => {
+  it('--dry-run on a list with tasks changes nothing in it', async () => {
     const { config, list } = fixtureConfig();
     const before = snapshotDir(list);
-    const r = run(config, ['import', sample('stream-json-tasks-v2.jsonl'), '-n', '--chain']);
+    const r = await runInProcess(config, ['import', sample('stream-json-tasks-v2.jsonl'), '-n', '--chain']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^skip /m);
     expect(snapshotDir(list)).toEqual(before);
@@ -235,13 +238,13 @@ describe('import: bad input', () => {
   ];
 
   for (const c of cases) {
-    it(`${c.name}: one line on stderr, nothing written`, () => {
+    it(`${c.name}: one line on stderr, nothing written`, async () => {
       const { config, list } = fixtureConfig();
       const input = path.join(config, 'in.jsonl');
       if (c.content !== undefined) fs.writeFileSync(input, c.content);
       const before = snapshotDir(list);
       const args = (c.args ?? ['import', input]).map((a) => (a === 'IN' ? input : a));
-      const r = run(config, args, c.stdin !== undefined ? { input: c.stdin } : {});
+      const r = await runInProcess(config, args, c.stdin !== undefined ? { input: c.stdin } : {});
       expect(r.code).toBe(c.name.includes('cycle') ? 4 : 2);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -252,26 +255,26 @@ describe('import: bad input', () => {
     });
   }
 
-  it('with --json the error is JSON on stderr, stdout empty', () => {
+  it('with --json the error is JSON on stderr, stdout empty', async () => {
     const config = tempConfig();
-    const r = run(config, ['-l', 'x', 'import', '-', '--json'], { input: '{"type":"system"}\n{"type":' });
+    const r = await runInProcess(config, ['-l', 'x', 'import', '-', '--json'], { input: '{"type":"system"}\n{"type":' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'usage', message: expect.stringMatching(/^stdin: line 2: not valid JSON/) } });
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
   });
 
-  it('an empty list folder is not created for a refused import', () => {
+  it('an empty list folder is not created for a refused import', async () => {
     const config = tempConfig();
-    expect(run(config, ['-l', 'new', 'import', '-'], { input: '[{"content": 1, "status": "pending"}]' }).code).toBe(2);
+    expect((await runInProcess(config, ['-l', 'new', 'import', '-'], { input: '[{"content": 1, "status": "pending"}]' })).code).toBe(2);
     expect(fs.existsSync(path.join(config, 'tasks'))).toBe(false);
   });
 });
 
 describe('--chain with a task that already exists', () => {
-  it('chains only the tasks this import created; the existing task is left alone', () => {
+  it('chains only the tasks this import created; the existing task is left alone', async () => {
     const config = tempConfig();
-    run(config, ['-l', 'c', 'create', 'Build']);
+    await runInProcess(config, ['-l', 'c', 'create', 'Build']);
     const dir = listDir(config, 'c');
     const existing = fs.readFileSync(path.join(dir, '1.json'), 'utf8');
     const todos = JSON.stringify([
@@ -279,7 +282,7 @@ describe('--chain with a task that already exists', () => {
       { content: 'Build', status: 'pending', activeForm: 'Building' },
       { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
     ]);
-    const r = run(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
+    const r = await runInProcess(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
     expect(r.code).toBe(0);
     expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(existing);
     const t = (id: string) => readJson(path.join(dir, `${id}.json`)) as { subject: string; blocks: string[]; blockedBy: string[] };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureConfig, type RunResult, run, snapshotDir } from '../helpers/cli.js';
+import { settingsWith } from '../helpers/hooks.js';
 import { type InProcessOptions, runInProcess } from '../helpers/in-process.js';
 
 /**
@@ -10,7 +11,18 @@ import { type InProcessOptions, runInProcess } from '../helpers/in-process.js';
  * only output can run in process.
  */
 
-type Case = { args: string[]; opts?: InProcessOptions; files?: boolean };
+type Case = { args: string[]; opts?: InProcessOptions; files?: boolean; setup?: (list: string) => void };
+
+/** A task file cut short, as a crash mid-write by another program would leave it. */
+const corrupt = (list: string) => fs.writeFileSync(path.join(list, '7.json'), '{"id": "7", "subject": ');
+
+/** A user TaskCompleted hook, a script in a process of its own, that blocks with exit 2. */
+const blockingHook = (list: string) => {
+  const config = path.dirname(path.dirname(list));
+  const hook = path.join(config, 'block.sh');
+  fs.writeFileSync(hook, '#!/bin/sh\ncat >/dev/null; echo "tests are red" >&2; exit 2\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(config, 'settings.json'), JSON.stringify(settingsWith({ TaskCompleted: [{ command: hook }] })));
+};
 
 const CASES: Record<string, Case> = {
   'list, piped': { args: ['list'] },
@@ -41,6 +53,12 @@ const CASES: Record<string, Case> = {
   'import from stdin': { args: ['-l', 'copy', 'import', '-'], opts: { input: '[{"content":"Ship it","status":"pending"}]' }, files: true },
   "@me is $USER of the run's environment": { args: ['list', '--json', '-o', '@me'], opts: { env: { USER: 'agent-1' } } },
   'a duration flag': { args: ['list', '--stalled', '1h30m'] },
+  'a corrupt task file, listed (a warning)': { args: ['list', '--json'], setup: corrupt },
+  'a corrupt task file, read (exit 1)': { args: ['get', '7'], setup: corrupt },
+  'a corrupt task file, read, --json (exit 1)': { args: ['get', '7', '--json'], setup: corrupt },
+  'get with FORCE_COLOR, piped': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1' } } },
+  'get with FORCE_COLOR and NO_COLOR, piped': { args: ['get', '4'], opts: { env: { FORCE_COLOR: '1', NO_COLOR: '1' } } },
+  'a hook that blocks (exit 4)': { args: ['done', '4'], setup: blockingHook, files: true },
 };
 
 /** The task files of every list: what a command wrote (the journal holds times and ids of its own). */
@@ -59,6 +77,8 @@ describe('the in-process entry', () => {
   it.each(Object.entries(CASES))('%s: the same code, stdout, stderr and files as the binary', async (_name, c) => {
     const viaBinary = fixtureConfig();
     const inProcess = fixtureConfig();
+    c.setup?.(viaBinary.list);
+    c.setup?.(inProcess.list);
     const binary: RunResult = run(viaBinary.config, c.args, { env: c.opts?.env, input: c.opts?.input ?? '' });
     const own = await runInProcess(inProcess.config, c.args, c.opts);
     // Paths name each run's own temporary folder.
@@ -109,5 +129,17 @@ describe('the in-process entry', () => {
       ['create', ['create 7']],
     ]);
     expect(new Set(journal.map((e) => e.txn)).size).toBe(3);
+  });
+
+  it('refuses a run that would overlap one under way, which would record its writes too', async () => {
+    const { config, list } = fixtureConfig();
+    const first = runInProcess(config, ['-l', 'refactor-auth', 'create', 'one']);
+    await expect(runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).rejects.toThrow(
+      'in-process runs must not overlap: `tasks -l refactor-auth create one` is still running',
+    );
+    expect((await first).code).toBe(0);
+    expect(fs.readdirSync(list).filter((n) => /^\d+\.json$/.test(n))).toHaveLength(5);
+    // Once it has ended, the next run goes ahead.
+    expect((await runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).code).toBe(0);
   });
 });

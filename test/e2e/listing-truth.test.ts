@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /** What list, lists and claim --next say must be what is on disk, and what agents would do. */
 
@@ -16,28 +17,28 @@ const task = (id: string, subject: string, extra: Record<string, unknown> = {}) 
 });
 
 describe('list: a task is named by its file', () => {
-  it('shows the file name as the id when the id inside differs (no two rows "#2")', () => {
+  it('shows the file name as the id when the id inside differs (no two rows "#2")', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, task('1', 'one'));
     writeTask(list, task('2', 'two'));
     // 3.json says it is #2: agents address it as 3 (the file), and their next write says so.
     fs.writeFileSync(path.join(list, '3.json'), JSON.stringify(task('2', 'three'), null, 2));
-    const r = run(config, ['-l', 'l', 'list']);
+    const r = await runInProcess(config, ['-l', 'l', 'list']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1\tpending\t-\t-\tone\n2\tpending\t-\t-\ttwo\n3\tpending\t-\t-\tthree\n');
-    const json = JSON.parse(run(config, ['-l', 'l', 'list', '--json']).stdout) as Array<{ id: string }>;
+    const json = JSON.parse((await runInProcess(config, ['-l', 'l', 'list', '--json'])).stdout) as Array<{ id: string }>;
     expect(json.map((t) => t.id)).toEqual(['1', '2', '3']);
-    expect(run(config, ['-l', 'l', 'get', '3', '--json']).stdout).toContain('"subject": "three"');
+    expect((await runInProcess(config, ['-l', 'l', 'get', '3', '--json'])).stdout).toContain('"subject": "three"');
   });
 });
 
 describe('lists: only folders agents can use', () => {
-  it('leaves out a folder whose name is not a sanitized list id, and says why, instead of "0 tasks, 1970"', () => {
+  it('leaves out a folder whose name is not a sanitized list id, and says why, instead of "0 tasks, 1970"', async () => {
     const config = tempConfig();
     writeTask(path.join(config, 'tasks', 'good'), task('1', 'one'));
     writeTask(path.join(config, 'tasks', 'we ird'), task('1', 'hidden'));
-    const r = run(config, ['lists', '--json']);
+    const r = await runInProcess(config, ['lists', '--json']);
     expect(r.code).toBe(0);
     const lists = JSON.parse(r.stdout) as Array<{ id: string; changedAt: string }>;
     expect(lists.map((l) => l.id)).toEqual(['good']);
@@ -46,18 +47,20 @@ describe('lists: only folders agents can use', () => {
       'warning: skipped tasks/we ird: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)\n',
     );
     // And it is not "the only list" that a command would pick.
-    expect(run(config, ['list']).stdout).toBe('1\tpending\t-\t-\tone\n');
+    expect((await runInProcess(config, ['list'])).stdout).toBe('1\tpending\t-\t-\tone\n');
   });
 });
 
-describe('claim --next: a ready task whose lock cannot be had is passed over', () => {
-  it('claims the next ready task when the lowest one has an unusable lock, and says so', () => {
+// Each test waits out the retries on a lock nobody can take (about 2.6 s), on a list of
+// its own: they wait side by side.
+describe.concurrent('claim --next: a ready task whose lock cannot be had is passed over', () => {
+  it('claims the next ready task when the lowest one has an unusable lock, and says so', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, task('1', 'one'));
     writeTask(list, task('2', 'two'));
     fs.writeFileSync(path.join(list, '1.json.lock'), ''); // a file: nobody can take or break it
-    const r = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
+    const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('2\n');
     expect(r.stderr).toMatch(/^warning: passed over task #1: .*1\.json\.lock is not a directory.*\n$/);
@@ -65,12 +68,12 @@ describe('claim --next: a ready task whose lock cannot be had is passed over', (
     expect(readJson(path.join(list, '1.json'))).not.toHaveProperty('owner');
   });
 
-  it('exits 5 when every ready task is locked', () => {
+  it('exits 5 when every ready task is locked', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, task('1', 'one'));
     fs.writeFileSync(path.join(list, '1.json.lock'), '');
-    const r = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
+    const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/1\.json\.lock is not a directory/);
   });

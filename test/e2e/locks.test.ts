@@ -22,7 +22,9 @@ function lockDirs(list: string): string[] {
   return fs.readdirSync(list).filter((n) => n.endsWith('.lock') && n !== '.lock');
 }
 
-describe('locks left behind, locks held', () => {
+// Each test waits on lock timings (the stale time, a holder's refresh, the retries) in
+// processes of its own, on a list of its own: they wait side by side.
+describe.concurrent('locks left behind, locks held', () => {
   it('a lock left by a killed agent is waited out within the stale time, and says so', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'l');

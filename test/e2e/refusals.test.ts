@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, run, snapshotDir } from '../helpers/cli.js';
+import { fixtureConfig, snapshotDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 /**
  * Every refusal of the dependency, claim and release commands: the right exit code, one
@@ -100,10 +101,10 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
 
 describe('refusals change nothing', () => {
   for (const c of cases) {
-    it(`${c.name}: exit ${c.code}, one line`, () => {
+    it(`${c.name}: exit ${c.code}, one line`, async () => {
       const { config, list } = fixtureConfig();
       const before = snapshotDir(list);
-      const r = run(config, c.args);
+      const r = await runInProcess(config, c.args);
       expect(r.code).toBe(c.code);
       expect(r.stdout).toBe('');
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -113,12 +114,12 @@ describe('refusals change nothing', () => {
     });
   }
 
-  it('claim --next with nothing ready', () => {
+  it('claim --next with nothing ready', async () => {
     const { config, list } = fixtureConfig();
-    run(config, ['claim', '2', '--as', 'a']);
-    run(config, ['claim', '5', '--as', 'b']);
+    await runInProcess(config, ['claim', '2', '--as', 'a']);
+    await runInProcess(config, ['claim', '5', '--as', 'b']);
     const before = snapshotDir(list);
-    const r = run(config, ['claim', '--next', '--as', 'c', '--json']);
+    const r = await runInProcess(config, ['claim', '--next', '--as', 'c', '--json']);
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /**
@@ -28,9 +29,9 @@ function listWithBlockedWork(): string {
 }
 
 describe('a task in progress with an open blocker', () => {
-  it('list --json is untouched; the summary counts each status once and adds up', () => {
+  it('list --json is untouched; the summary counts each status once and adds up', async () => {
     const config = listWithBlockedWork();
-    const r = run(config, ['-l', 'l', 'list']);
+    const r = await runInProcess(config, ['-l', 'l', 'list']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('3 tasks: 0 done, 1 in progress (1 blocked), 2 pending (1 blocked)\n');
   });
@@ -47,42 +48,45 @@ describe('a task in progress with an open blocker', () => {
 });
 
 describe('starting or completing a task with open blockers (allowed, as for agents)', () => {
-  it('update --status completed says on stderr which blockers are still open', () => {
+  it('update --status completed says on stderr which blockers are still open', async () => {
     const config = listWithBlockedWork();
-    const r = run(config, ['-l', 'l', 'update', '3', '--status', 'completed']);
+    const r = await runInProcess(config, ['-l', 'l', 'update', '3', '--status', 'completed']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: #3 is still blocked by #1 \(pending\)/m);
   });
 
-  it('update --status in_progress says so too; no warning when nothing open blocks it', () => {
+  it('update --status in_progress says so too; no warning when nothing open blocks it', async () => {
     const config = listWithBlockedWork();
-    const r = run(config, ['-l', 'l', 'update', '3', '--status', 'in_progress']);
+    const r = await runInProcess(config, ['-l', 'l', 'update', '3', '--status', 'in_progress']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^warning: #3 is still blocked by #1 \(pending\)/m);
-    const free = run(config, ['-l', 'l', 'update', '1', '--status', 'in_progress']);
+    const free = await runInProcess(config, ['-l', 'l', 'update', '1', '--status', 'in_progress']);
     expect(free).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it("claim --start of a blocked task is still refused (the agents' claim rule)", () => {
+  it("claim --start of a blocked task is still refused (the agents' claim rule)", async () => {
     const config = listWithBlockedWork();
-    expect(run(config, ['-l', 'l', 'claim', '3', '--as', 'amy', '--start']).code).toBe(4);
+    expect((await runInProcess(config, ['-l', 'l', 'claim', '3', '--as', 'amy', '--start'])).code).toBe(4);
   });
 });
 
 describe('tasks start <id> and tasks done <id>', () => {
-  it('start sets in_progress, done sets completed; open blockers are named; output as update', () => {
+  it('start sets in_progress, done sets completed; open blockers are named; output as update', async () => {
     const config = listWithBlockedWork();
-    const started = run(config, ['-l', 'l', 'start', '3']);
+    const started = await runInProcess(config, ['-l', 'l', 'start', '3']);
     expect(started).toMatchObject({
       code: 0,
       stdout: 'Updated task #3 status\n',
       stderr: 'warning: #3 is still blocked by #1 (pending)\n',
     });
-    const done = run(config, ['-l', 'l', 'done', '1', '--json']);
+    const done = await runInProcess(config, ['-l', 'l', 'done', '1', '--json']);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ id: '1', status: 'completed' });
-    expect(run(config, ['-l', 'l', 'done', '1'])).toMatchObject({ code: 0, stdout: 'Task #1 in l is already as asked; nothing changed\n' });
-    expect(run(config, ['-l', 'l', 'done', '99'])).toMatchObject({ code: 3, stderr: 'error: task #99 not found\n' });
-    expect(run(config, ['-l', 'l', 'start', 'x'])).toMatchObject({ code: 2 });
+    expect(await runInProcess(config, ['-l', 'l', 'done', '1'])).toMatchObject({
+      code: 0,
+      stdout: 'Task #1 in l is already as asked; nothing changed\n',
+    });
+    expect(await runInProcess(config, ['-l', 'l', 'done', '99'])).toMatchObject({ code: 3, stderr: 'error: task #99 not found\n' });
+    expect(await runInProcess(config, ['-l', 'l', 'start', 'x'])).toMatchObject({ code: 2 });
   });
 });

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, run, runAsync, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, runAsync, writeTask } from '../helpers/cli.js';
 import { type HookWorld, hookWorld, writeTeam } from '../helpers/hooks.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -23,16 +24,16 @@ function teamWorld(): HookWorld & { listDir: string; inbox: (agent: string) => s
   return { ...world, listDir, inbox: (agent) => path.join(world.config, 'teams', 'core', 'inboxes', `${agent}.json`) };
 }
 
-function tasks(world: HookWorld, args: string[]) {
-  return run(world.config, args, { cwd: world.project });
+async function tasks(world: HookWorld, args: string[]) {
+  return runInProcess(world.config, args, { cwd: world.project });
 }
 
 describe('task_assignment messages', () => {
-  it("update --owner in a team list writes exactly what TaskUpdate writes to the new owner's inbox", () => {
+  it("update --owner in a team list writes exactly what TaskUpdate writes to the new owner's inbox", async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     const started = Date.now();
-    const r = tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice', '--subject', 'New title']);
+    const r = await tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice', '--subject', 'New title']);
     expect(r).toMatchObject({
       code: 0,
       stdout: 'Updated task #1 subject, owner\n',
@@ -70,62 +71,62 @@ describe('task_assignment messages', () => {
     expect(fs.existsSync(`${world.inbox('alice')}.lock`)).toBe(false);
   });
 
-  it('claim and claim --next tell the new owner; claiming your own task again tells nobody; --no-notify', () => {
+  it('claim and claim --next tell the new owner; claiming your own task again tells nobody; --no-notify', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     writeTask(world.listDir, task('2'));
     writeTask(world.listDir, task('3'));
-    const claim = tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice']);
+    const claim = await tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice']);
     expect(claim).toMatchObject({ code: 0, stdout: '1\n', stderr: 'told alice of task #1 (inbox of team "core")\n' });
-    expect(tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice']).stderr).toBe('');
-    expect(tasks(world, ['-l', 'core', 'claim', '--next', '--as', 'bob']).stdout).toBe('2\n');
-    expect(tasks(world, ['-l', 'core', 'claim', '3', '--as', 'bob', '--no-notify']).code).toBe(0);
+    expect((await tasks(world, ['-l', 'core', 'claim', '1', '--as', 'alice'])).stderr).toBe('');
+    expect((await tasks(world, ['-l', 'core', 'claim', '--next', '--as', 'bob'])).stdout).toBe('2\n');
+    expect((await tasks(world, ['-l', 'core', 'claim', '3', '--as', 'bob', '--no-notify'])).code).toBe(0);
     const alice = readJson(world.inbox('alice')) as Array<{ text: string }>;
     const bob = readJson(world.inbox('bob')) as Array<{ text: string }>;
     expect(alice.map((m) => JSON.parse(m.text).taskId)).toEqual(['1']);
     expect(bob.map((m) => JSON.parse(m.text).taskId)).toEqual(['2']);
     // A refused claim tells nobody.
-    expect(tasks(world, ['-l', 'core', 'claim', '1', '--as', 'bob']).code).toBe(4);
+    expect((await tasks(world, ['-l', 'core', 'claim', '1', '--as', 'bob'])).code).toBe(4);
     expect((readJson(world.inbox('bob')) as unknown[]).length).toBe(1);
   });
 
-  it('appends to an existing inbox and keeps entries it does not know', () => {
+  it('appends to an existing inbox and keeps entries it does not know', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     writeTask(world.listDir, task('2'));
     fs.mkdirSync(path.dirname(world.inbox('bob')), { recursive: true });
     const old = [{ from: 'alice', text: 'hi', timestamp: '2026-01-01T00:00:00.000Z', read: true, custom: { x: 1 } }, 'odd entry'];
     fs.writeFileSync(world.inbox('bob'), JSON.stringify(old));
-    expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob']).code).toBe(0);
-    expect(tasks(world, ['-l', 'core', 'create', 'Fresh', '-d', 'new work', '--owner', 'bob']).stdout).toBe('3\n');
+    expect((await tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob'])).code).toBe(0);
+    expect((await tasks(world, ['-l', 'core', 'create', 'Fresh', '-d', 'new work', '--owner', 'bob'])).stdout).toBe('3\n');
     const messages = readJson(world.inbox('bob')) as Array<{ text: string }>;
     expect(messages.slice(0, 2)).toEqual(old);
     expect(messages.slice(2).map((m) => JSON.parse(m.text).taskId)).toEqual(['1', '3']);
     expect(JSON.parse(messages[3]!.text)).toMatchObject({ subject: 'Fresh', description: 'new work' });
   });
 
-  it('tells nobody on unassign, on the same owner again, with --no-notify, or outside a team', () => {
+  it('tells nobody on unassign, on the same owner again, with --no-notify, or outside a team', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1', { owner: 'alice' }));
     writeTask(world.list, task('1'));
-    expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice']).stderr).toBe('');
-    expect(tasks(world, ['-l', 'core', 'update', '1', '--no-owner']).stderr).toBe('');
-    expect(tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob', '--no-notify'])).toMatchObject({
+    expect((await tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice'])).stderr).toBe('');
+    expect((await tasks(world, ['-l', 'core', 'update', '1', '--no-owner'])).stderr).toBe('');
+    expect(await tasks(world, ['-l', 'core', 'update', '1', '--owner', 'bob', '--no-notify'])).toMatchObject({
       code: 0,
       stderr: 'not telling bob of task #1 (--no-notify)\n',
     });
     expect(readJson(path.join(world.listDir, '1.json'))).toMatchObject({ owner: 'bob' });
-    expect(tasks(world, ['-l', 'l', 'update', '1', '--owner', 'alice'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await tasks(world, ['-l', 'l', 'update', '1', '--owner', 'alice'])).toMatchObject({ code: 0, stderr: '' });
     expect(fs.existsSync(path.join(world.config, 'teams', 'core', 'inboxes'))).toBe(false);
     expect(fs.readdirSync(path.join(world.config, 'teams'))).toEqual(['core']);
   });
 
-  it('an inbox that is not a JSON array is left alone; the owner change stands, with a warning', () => {
+  it('an inbox that is not a JSON array is left alone; the owner change stands, with a warning', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     fs.mkdirSync(path.dirname(world.inbox('alice')), { recursive: true });
     fs.writeFileSync(world.inbox('alice'), '{"not": "an array"}');
-    const r = tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice']);
+    const r = await tasks(world, ['-l', 'core', 'update', '1', '--owner', 'alice']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /^warning: task #1 is assigned to alice, but their inbox could not be written: inbox .*alice\.json is not a JSON array; not writing over it\n$/,
@@ -160,15 +161,15 @@ describe('task_assignment messages', () => {
 });
 
 describe('teams in lists and list --owner', () => {
-  it('lists shows the team and its members (json and piped)', () => {
+  it('lists shows the team and its members (json and piped)', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
     writeTask(world.list, task('1'));
-    const json = JSON.parse(tasks(world, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
+    const json = JSON.parse((await tasks(world, ['lists', '--json'])).stdout) as Array<Record<string, unknown>>;
     const byId = Object.fromEntries(json.map((l) => [l.id, l]));
     expect(byId.core).toMatchObject({ team: 'core', members: ['team-lead', 'alice', 'bob'] });
     expect(byId.l).toMatchObject({ team: null, members: [] });
-    const lines = tasks(world, ['lists']).stdout.trim().split('\n').sort();
+    const lines = (await tasks(world, ['lists'])).stdout.trim().split('\n').sort();
     expect(lines[0]).toMatch(/^core\t1\t0\t0\t1\t\S+\tcore\tteam-lead,alice,bob\t/);
     expect(lines[1]).toMatch(/^l\t1\t0\t0\t1\t\S+\t-\t-\t/);
   });
@@ -176,7 +177,7 @@ describe('teams in lists and list --owner', () => {
   it.skipIf(!tmuxAvailable())('lists shows a TEAM column in a terminal layout', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1'));
-    const r = run(world.config, ['lists'], { cwd: world.project, env: { FORCE_COLOR: '0' } });
+    const r = await runInProcess(world.config, ['lists'], { cwd: world.project, env: { FORCE_COLOR: '0' } });
     // The table is for terminals: run it in one.
     const plain = await runInTmux(world.config, ['lists'], { width: 120, height: 10 });
     expect(r.stdout).toMatch(/\tcore\t/);
@@ -185,14 +186,14 @@ describe('teams in lists and list --owner', () => {
     expect(plain.split('\n')[1]).toMatch(/core \(3: team-lead, alice, bob\)$/);
   });
 
-  it('list --owner takes member names; an unknown name is a warning, not an error', () => {
+  it('list --owner takes member names; an unknown name is a warning, not an error', async () => {
     const world = teamWorld();
     writeTask(world.listDir, task('1', { owner: 'alice' }));
     writeTask(world.listDir, task('2', { owner: 'zed' }));
-    const member = tasks(world, ['-l', 'core', 'list', '--owner', 'bob', '--json']);
+    const member = await tasks(world, ['-l', 'core', 'list', '--owner', 'bob', '--json']);
     expect(member).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
-    expect(tasks(world, ['-l', 'core', 'list', '--owner', 'zed', '--json'])).toMatchObject({ code: 0, stderr: '' });
-    const typo = tasks(world, ['-l', 'core', 'list', '--owner', 'alcie', '--json']);
+    expect(await tasks(world, ['-l', 'core', 'list', '--owner', 'zed', '--json'])).toMatchObject({ code: 0, stderr: '' });
+    const typo = await tasks(world, ['-l', 'core', 'list', '--owner', 'alcie', '--json']);
     expect(typo).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(typo.stderr).toBe('warning: "alcie" is not a member of team "core" (members: team-lead, alice, bob) and owns no task here\n');
   });

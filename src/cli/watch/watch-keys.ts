@@ -1,7 +1,7 @@
 /**
  * What a key press means in the live view. Pure: raw terminal input in, actions out. A
- * chunk of input can hold several keys (pasted text, fast typing), or one escape
- * sequence (arrows, Page Up/Down, Home/End).
+ * chunk of input can hold several keys (pasted text, fast typing), or escape sequences
+ * (arrows, Page Up/Down, Home/End), one or several.
  */
 export type WatchAction =
   | { type: 'quit' }
@@ -49,11 +49,28 @@ const KEYS: Readonly<Record<string, WatchAction>> = {
   '/': { type: 'filter-start' },
 };
 
+/** The known sequences, longest first, so that `\u001b[A` is not read as Esc then `[A`. */
+const BY_LENGTH = Object.keys(SEQUENCES).sort((a, b) => b.length - a.length);
+
+/**
+ * A chunk made only of known sequences, one after another (an arrow key pressed twice
+ * before we read, on a busy machine or a slow link), as their actions; undefined if
+ * any part of it is not one.
+ */
+function sequenceActions(chunk: string): WatchAction[] | undefined {
+  const actions: WatchAction[] = [];
+  for (let at = 0; at < chunk.length; ) {
+    const sequence = BY_LENGTH.find((s) => chunk.startsWith(s, at));
+    if (sequence === undefined) return undefined;
+    actions.push(SEQUENCES[sequence] as WatchAction);
+    at += sequence.length;
+  }
+  return actions;
+}
+
 /** `typing`: a filter is being typed, so letters are text, not commands. */
 export function keyActions(chunk: string, typing: boolean): WatchAction[] {
-  const sequence = SEQUENCES[chunk];
-  if (sequence) return [sequence];
-  if (chunk.startsWith('\u001b')) return []; // a sequence we do not use (F-keys, mouse)
+  if (chunk.startsWith('\u001b')) return sequenceActions(chunk) ?? []; // else a sequence we do not use (F-keys, mouse)
   const actions: WatchAction[] = [];
   let text = '';
   const flush = () => {
