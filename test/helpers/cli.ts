@@ -40,6 +40,9 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
   delete env.NODE_EXTRA_CA_CERTS;
+  // The persistent cache: the test's own (never a shared one), outside its config folder,
+  // whose files tests compare before and after, and away from what lies beside it.
+  env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'tasks-test-caches', path.basename(configDir));
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -174,6 +174,11 @@ describe('the real Claude Code: whose list is it', () => {
     }).catch((err: unknown) => err);
     await holdC.arrived;
     const c = await waitFor('C live file', () => liveFile(config, projC));
+    // Claude Code writes its transcript a moment after the turn: killed before, it leaves none.
+    const transcriptC = path.join(config, 'projects', projC.replace(/[^a-zA-Z0-9]/g, '-'), `${c.sessionId}.jsonl`);
+    await waitFor('C transcript with its prompt', () =>
+      fs.existsSync(transcriptC) && fs.readFileSync(transcriptC, 'utf8').includes('refactor the database layer') ? true : undefined,
+    );
     expect((await lists()).find((l) => l.id === c.sessionId)).toMatchObject({ state: 'live', pid: c.pid });
     process.kill(c.pid, 'SIGKILL');
     holdC.open();

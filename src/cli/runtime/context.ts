@@ -12,6 +12,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
+import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
+import { PersistentCache } from '../../core/cache/persistent-cache.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
@@ -78,6 +80,9 @@ export interface RunJournal {
   txnInUse?: () => string;
 }
 
+/** Names this build of the CLI bundle (scripts/build-cli.mjs); undeclared when unbundled. */
+declare const TASKS_BUILD: string | undefined;
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -119,9 +124,14 @@ export class Context {
     this.io.useFlags(() => this.globals());
   }
 
-  /** The run ended: stop listening for what it no longer needs to hear. */
+  /** The run ended: stop listening for what it no longer needs to hear; keep what the session index worked out. */
   dispose(): void {
     for (const off of this.subscriptions.splice(0)) off();
+    try {
+      this.sessionIndex?.saveCache();
+    } catch {
+      // A cache that cannot be kept only costs the next run time.
+    }
   }
 
   globals(): GlobalOptions {
@@ -189,10 +199,26 @@ export class Context {
     return { home: this.home, uid: this.uid, managedDir: this.hookPolicy.managedDir };
   }
 
-  /** One session index per run: every command that needs sessions shares its reads. */
+  /**
+   * One session index per run: every command that needs sessions shares its reads, and
+   * keeps what transcripts say in the user's cache folder for the next run (saved when
+   * the run ends).
+   */
   get sessions(): SessionIndex {
-    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces });
+    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache() });
     return this.sessionIndex;
+  }
+
+  /**
+   * The persistent cache of this config folder (core/cache): `$XDG_CACHE_HOME/tasks`, else
+   * `~/.cache/tasks`. Only the built CLI keeps one: its cache is that build's alone.
+   */
+  private persistentCache(): PersistentCache | undefined {
+    if (typeof TASKS_BUILD === 'undefined') return undefined;
+    const root = cacheRoot({ xdgCacheHome: this.env.XDG_CACHE_HOME, home: this.rawHome });
+    if (root === undefined) return undefined;
+    const configDir = path.resolve(this.configDir);
+    return new PersistentCache({ dir: ownerCacheDir(root, configDir), owner: configDir, build: TASKS_BUILD });
   }
 
   /**

@@ -89,10 +89,13 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   return choice;
 }
 
-/** The short id `tasks lists` shows for a list. */
+/** The short id `tasks lists` shows for a list (the lists on disk are read when first asked: a named list often never is). */
 export function shortOf(configDir: string, id: string): (x: string) => string {
-  const known = shortIds([...new Set([...listIds(configDir), id])]);
-  return (x: string) => known.get(x) ?? x;
+  let known: Map<string, string> | undefined;
+  return (x: string) => {
+    known ??= shortIds([...new Set([...listIds(configDir), id])]);
+    return known.get(x) ?? x;
+  };
 }
 
 function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: ChoiceNeeds, short: (id: string) => string): void {
