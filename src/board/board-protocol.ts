@@ -103,7 +103,11 @@ export interface ListPayload {
   stalledAfterMs: number;
 }
 
-/** One change, as `tasks log --json` prints it (core/history/history-json.ts). */
+/**
+ * One change, as history's timeline holds it (core/history/events.ts: `null` is an absent
+ * field, a missing `old` one no record tells); `tasks log --json` prints the same change in
+ * the output contract's form (render/history-json.ts).
+ */
 export interface HistoryEventView {
   at: string;
   list: string;

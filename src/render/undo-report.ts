@@ -48,24 +48,3 @@ function stepText(step: UndoStep): string {
 function show(v: unknown): string {
   return v === null ? '(none)' : truncate(oneLine(typeof v === 'string' ? v : JSON.stringify(v)), 80);
 }
-
-/** `undo --json`, `redo --json` (history-json.ts: UndoResult). */
-export function undoJson(plan: UndoPlan, opts: { dryRun: boolean; txn: string | undefined }) {
-  return {
-    action: plan.action,
-    txn: opts.txn ?? null,
-    finishing: plan.finishing,
-    commands: plan.commands.map((c) => ({ txn: c.txn, command: c.command, actor: c.actor, at: c.at })),
-    steps: plan.steps.map((s) =>
-      s.kind === 'update'
-        ? {
-            kind: s.kind,
-            id: s.id,
-            fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { old: shown(f.old), new: shown(f.new) }])),
-          }
-        : s,
-    ),
-    kept: plan.kept,
-    ...(opts.dryRun ? { dryRun: true as const } : {}),
-  };
-}

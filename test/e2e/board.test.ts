@@ -163,10 +163,7 @@ describe('tasks board: serving', () => {
     });
     expect(ok.status).toBe(200);
     expect((readJson(path.join(dir, '3.json')) as { owner: string }).owner).toBe('alice');
-    const log = run(config, ['-l', 'demo', 'log', '3', '--json'])
-      .stdout.trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { who: { kind: string }; command: string });
+    const log = JSON.parse(run(config, ['-l', 'demo', 'log', '3', '--json']).stdout) as Array<{ who: { kind: string }; command: string }>;
     expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
   });
 

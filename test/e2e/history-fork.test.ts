@@ -20,15 +20,14 @@ function world(): string {
 }
 
 const log = (config: string, list: string, ...args: string[]) => run(config, ['-l', list, 'log', ...args], { env: { USER: 'carol' } });
+/** `log --json`: one document, an array of changes. */
 const events = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map(
-      (l) =>
-        JSON.parse(l) as { op: string; task: string; who: { session: string }; changes: Record<string, { old?: unknown; new?: unknown }> },
-    );
+  JSON.parse(text) as Array<{
+    op: string;
+    task: string;
+    who: { session: string };
+    changes: Record<string, { old?: unknown; new?: unknown }>;
+  }>;
 
 describe('a resumed and a forked session, as recorded', () => {
   it("the parent's list: its first run and its resumed run, each change once, none of the fork's", () => {

@@ -66,7 +66,7 @@ describe('log --json escapes what a terminal could act on', () => {
     expect(out).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
     expect(out).toContain('\\u009b31m');
     expect(out).toContain('\\u202egnp');
-    expect(jsonLines(out)[0]).toMatchObject({ changes: { subject: { new: 'evil\u009b31m \u202egnp.exe \u009d0;title\u0007' } } });
+    expect(JSON.parse(out)[0]).toMatchObject({ changes: { subject: { new: 'evil\u009b31m \u202egnp.exe \u009d0;title\u0007' } } });
   });
 });
 
@@ -233,7 +233,7 @@ describe('each change is recorded with its write', () => {
       .map((n) => n.slice(0, -5));
     expect(files.filter((id) => !created.includes(id))).toEqual([]);
     // log counts each of them once, and none that is not there.
-    const logged = jsonLines(t(config, 'log', '--json').stdout).filter((e) => e.op === 'create');
+    const logged = (JSON.parse(t(config, 'log', '--json').stdout) as Array<Record<string, unknown>>).filter((e) => e.op === 'create');
     expect(logged.map((e) => e.task).sort()).toEqual(files.sort());
   });
 

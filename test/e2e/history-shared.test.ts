@@ -73,14 +73,9 @@ function secondSession(folder: string): void {
   fs.writeFileSync(path.join(folder, `${SECOND}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
 }
 
+/** `log --json`: one document, an array of changes. */
 const events = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map(
-      (l) => JSON.parse(l) as { op: string; task: string; who: { kind: string; session: string | null }; changes: Record<string, unknown> },
-    );
+  JSON.parse(text) as Array<{ op: string; task: string; who: { kind: string; session: string | null }; changes: Record<string, unknown> }>;
 
 describe("a shared list's history", () => {
   it("names each agent change's session, from the sessions matched to the list by their transcripts", () => {

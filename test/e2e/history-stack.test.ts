@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
@@ -21,6 +22,8 @@ const jsonLines = (text: string) =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** `log --json`: one document, an array of changes. */
+const logOf = (text: string) => JSON.parse(text) as Array<Record<string, unknown>>;
 const snapshot = (config: string) =>
   Object.fromEntries(
     fs
@@ -118,7 +121,7 @@ describe('undo and redo step through the stack', () => {
     t(config, 'update', '1', '--owner', 'bob');
     t(config, 'update', '2', '--owner', 'carol');
     t(config, 'update', '2', '--status', 'in_progress');
-    const log = jsonLines(t(config, 'log', '--json').stdout);
+    const log = logOf(t(config, 'log', '--json').stdout);
     expect(log.every((e) => typeof e.txn === 'string')).toBe(true);
     const ownerOf1 = log.find((e) => e.task === '1' && e.op === 'update')?.txn as string;
     const ownerOf2 = log.find((e) => e.task === '2' && e.op === 'update')?.txn as string;
@@ -147,9 +150,9 @@ describe('check --fix is journaled, and undone', () => {
     expect(fix.code, fix.stderr).toBe(0);
     const aside = fs.readdirSync(dirOf(config)).find((n) => n.startsWith('5.json.corrupt-')) as string;
     expect(aside).toBeDefined();
-    const log = jsonLines(t(config, 'log', '--json').stdout);
+    const log = logOf(t(config, 'log', '--json').stdout);
     expect(log.slice(-2)).toMatchObject([
-      { op: 'mark', task: null, command: 'check', changes: { highWaterMark: { old: null, new: '5' } } },
+      { op: 'mark', task: null, command: 'check', changes: { highWaterMark: { new: '5' } } },
       { op: 'aside', task: '5', command: 'check', changes: { file: { old: '5.json', new: aside } } },
     ]);
     const undo = t(config, 'undo');
@@ -200,7 +203,7 @@ describe('--as on every write', () => {
     expect(t(config, 'log', '1').stdout).toContain('\tworker-1 (agent of session 7c2b3c8e)\t');
     // --as @me is you: a person.
     expect(run(config, ['-l', 'L', 'update', '1', '--subject', 'A2', '--as', '@me'], { env: ENV }).code).toBe(0);
-    expect(jsonLines(t(config, 'log', '1', '--json').stdout).at(-1)).toMatchObject({ who: { kind: 'person', name: 'alice' } });
+    expect(logOf(t(config, 'log', '1', '--json').stdout).at(-1)).toMatchObject({ who: { kind: 'person', name: 'alice' } });
     expect(run(config, ['-l', 'L', 'update', '1', '--subject', 'A3', '--as', ''], { env: ENV })).toMatchObject({
       code: 2,
       stderr: 'error: --as cannot be empty\n',
@@ -269,12 +272,14 @@ describe('log piped, across lists, between two times', () => {
       ['L', '#1'],
       ['second-list', '#1'],
     ]);
-    expect(jsonLines(run(config, ['log', '--all', '--json'], { env: ENV }).stdout).map((e) => e.list)).toEqual(['L', 'second-list']);
+    expect(logOf(run(config, ['log', '--all', '--json'], { env: ENV }).stdout).map((e) => e.list)).toEqual(['L', 'second-list']);
     // Times: a future --since finds nothing; a past --until finds nothing; ISO and durations.
     expect(t(config, 'log', '--since', new Date(Date.now() + 60_000).toISOString()).stdout).toBe('');
     expect(t(config, 'log', '--until', '2020-01-01').stdout).toBe('');
     expect(t(config, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toBe('');
-    expect(t(config, 'log', '--since', '1h', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(logOf(t(config, 'log', '--since', '1h', '--json').stdout)).toHaveLength(1);
+    // Nothing in the window: one document still, an empty array.
+    expect(t(config, 'log', '--until', '2020-01-01', '--json')).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
     expect(t(config, 'log', '--since', 'yesterday')).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/^error: invalid --since "yesterday": expected an ISO 8601 time/),
@@ -290,9 +295,10 @@ describe('no false alarms', () => {
     t(config, 'claim', '2', '--as', 'w1', '--start');
     t(config, 'update', '1', '--no-owner');
     t(config, 'release', '2');
-    const log = jsonLines(t(config, 'log', '--json').stdout);
+    const log = logOf(t(config, 'log', '--json').stdout);
     expect(log.filter((e) => e.op === 'unrecorded')).toEqual([]);
-    expect(log.find((e) => e.task === '1' && e.op === 'update')).toMatchObject({ changes: { owner: { old: 'alice', new: null } } });
+    // The owner removed: absent after, as in a task (no `new`, never null).
+    expect(log.find((e) => e.task === '1' && e.op === 'update')?.changes).toEqual({ owner: { old: 'alice' } });
     expect(t(config, 'log').stdout).not.toContain('no record');
     expect(t(config, 'get', '1').stdout).not.toContain('no record shows');
   });
@@ -328,7 +334,7 @@ describe('no false alarms', () => {
     );
     fs.mkdirSync(dirOf(config, session), { recursive: true });
     writeTask(dirOf(config, session), task('1', { subject: 'S', description: 'd', status: 'completed' }));
-    const log = jsonLines(run(config, ['-l', session, 'log', '--json'], { env: ENV }).stdout);
+    const log = logOf(run(config, ['-l', session, 'log', '--json'], { env: ENV }).stdout);
     expect(log.at(-1)).toMatchObject({
       op: 'unrecorded',
       task: '1',
@@ -339,17 +345,16 @@ describe('no false alarms', () => {
     // A list no known session wrote: its unrecorded change is an unknown agent's.
     t(config, 'create', 'X');
     fs.writeFileSync(path.join(dirOf(config), '1.json'), JSON.stringify(task('1', { subject: 'X', owner: 'ghost' }), null, 2));
-    expect(jsonLines(t(config, 'log', '--json').stdout).at(-1)).toMatchObject({
+    expect(logOf(t(config, 'log', '--json').stdout).at(-1)).toMatchObject({
       op: 'unrecorded',
       cause: 'unknown-agent',
-      changes: { owner: { old: null, new: 'ghost' } },
+      changes: { owner: { new: 'ghost' } },
     });
   });
 });
 
 describe('the JSON of log, undo and redo', () => {
-  it('every output validates against its schema (history-json.ts): real runs, dry runs, every kind of event and step', async () => {
-    const { LogEvent, UndoResult } = await import('../../src/core/history/history-json.js');
+  it('every output validates against its schema (docs/schemas/): real runs, dry runs, every kind of event and step', () => {
     const config = tempConfig();
     t(config, 'create', 'A', '--owner', 'bob');
     t(config, 'create', 'B', '--blocked-by', '1');
@@ -363,25 +368,49 @@ describe('the JSON of log, undo and redo', () => {
     );
     const later = Date.now() / 1000 + 30;
     fs.utimesSync(path.join(dirOf(config), '1.json'), later, later);
-    const events = jsonLines(t(config, 'log', '--json').stdout);
+    const logged = t(config, 'log', '--json');
+    expect(contractProblems('log', logged.stdout)).toEqual([]);
+    const events = logOf(logged.stdout);
     expect(new Set(events.map((e) => e.op))).toEqual(new Set(['create', 'update', 'mark', 'aside', 'delete', 'unrecorded']));
-    for (const e of events) expect(LogEvent.safeParse(e).error?.issues ?? []).toEqual([]);
+    // No null stands for an absent field: it is a missing key, as in a task.
+    for (const e of events)
+      for (const c of Object.values(e.changes as Record<string, object>)) expect(Object.values(c)).not.toContain(null);
     const outputs = [
       t(config, 'undo', '--dry-run', '--json'),
       t(config, 'undo', '--json'),
       t(config, 'undo', '--json'),
       t(config, 'redo', '--dry-run', '--json'),
       t(config, 'redo', '--json'),
-    ].map((r) => {
+    ].map((r, i) => {
       expect(r.code, r.stderr).toBe(0);
+      expect(contractProblems(i < 3 ? 'undo' : 'redo', r.stdout)).toEqual([]);
       return JSON.parse(r.stdout) as Record<string, unknown>;
     });
-    for (const o of outputs) expect(UndoResult.safeParse(o).error?.issues ?? []).toEqual([]);
     // A dry run is the real run's shape plus dryRun.
     expect(Object.keys(outputs[0] as object).sort()).toEqual([...Object.keys(outputs[1] as object), 'dryRun'].sort());
-    expect(new Set(outputs.flatMap((o) => (o.steps as Array<{ kind: string }>).map((s) => s.kind)))).toEqual(
-      new Set(['create', 'update', 'rename']),
-    );
+    const steps = outputs.flatMap((o) => o.steps as Array<{ kind: string; task?: { updatedAt: string | null } }>);
+    expect(new Set(steps.map((s) => s.kind))).toEqual(new Set(['create', 'update', 'rename']));
+    // A task a step shows is in the one task shape: with its change time, null where a dry run would write it.
+    const restored = (o: Record<string, unknown>) =>
+      (o.steps as Array<{ kind: string; task?: { updatedAt: string | null } }>).filter((s) => s.kind === 'create');
+    expect(restored(outputs[1] as Record<string, unknown>)[0]?.task?.updatedAt).toMatch(/^\d{4}-.*Z$/);
+    expect(restored(outputs[0] as Record<string, unknown>)[0]?.task?.updatedAt).toBeNull();
+  });
+
+  it("a task a redo removes again carries its file's change time from before", () => {
+    const config = tempConfig();
+    t(config, 'create', 'A');
+    t(config, 'create', 'B');
+    t(config, 'undo');
+    t(config, 'redo');
+    const mtime = new Date(fs.statSync(path.join(dirOf(config), '2.json')).mtimeMs).toISOString();
+    const dry = JSON.parse(t(config, 'undo', '--dry-run', '--json').stdout) as {
+      steps: Array<{ kind: string; task: { updatedAt: string } }>;
+    };
+    expect(dry.steps).toMatchObject([{ kind: 'delete', task: { id: '2', updatedAt: mtime } }]);
+    const real = JSON.parse(t(config, 'undo', '--json').stdout) as { steps: Array<{ kind: string; task: { updatedAt: string } }> };
+    expect(real.steps).toMatchObject([{ kind: 'delete', task: { id: '2', updatedAt: mtime } }]);
+    expect(exists(config, '2')).toBe(false);
   });
 });
 
@@ -419,7 +448,7 @@ describe('a long life', () => {
     expect(t(config, 'undo').stdout).toMatch(/^Undid update/);
     expect(t(config, 'undo').stdout).toMatch(/^Undid create/);
     expect(exists(config, '2')).toBe(false);
-    const rename = jsonLines(t(config, 'log', '1', '--json').stdout).find((e) => e.op === 'update')?.txn as string;
+    const rename = logOf(t(config, 'log', '1', '--json').stdout).find((e) => e.op === 'update')?.txn as string;
     expect(t(config, 'undo', '--txn', rename).code).toBe(0);
     expect(file(config, '1').subject).toBe('Old');
   });

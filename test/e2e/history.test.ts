@@ -24,11 +24,8 @@ const entries = (config: string, list = 'h') => {
   return [...byTxn.values()];
 };
 
-const jsonOf = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** `log --json`: one document, the changes as an array. */
+const jsonOf = (text: string) => JSON.parse(text) as Array<Record<string, unknown>>;
 
 function tasks(config: string, ...args: string[]) {
   return run(config, ['-l', 'h', ...args], { env: ENV });
@@ -234,10 +231,7 @@ describe('tasks log', () => {
     expect(text.stderr).toMatch(
       /^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\nno record of the creation of #2 \(made before the record starts, or by a session that is not known\)\n$/,
     );
-    const json = t('log', '1', '--json')
-      .stdout.trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const json = JSON.parse(t('log', '1', '--json').stdout);
     expect(json).toEqual([
       {
         at: at(200),
@@ -256,7 +250,8 @@ describe('tasks log', () => {
         task: '1',
         op: 'update',
         who: { kind: 'agent', name: null, session },
-        changes: { status: { old: 'pending', new: 'in_progress' }, owner: { old: null, new: 'tester' } },
+        // The owner was absent before (the agent's create showed no owner): no `old`, as in a task.
+        changes: { status: { old: 'pending', new: 'in_progress' }, owner: { new: 'tester' } },
         source: 'transcript',
         command: null,
         txn: null,
@@ -273,8 +268,8 @@ describe('tasks log', () => {
         txn: expect.stringMatching(/^\S+$/),
       },
     ]);
-    expect(t('log', '--limit', '1', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(t('log', '--since', '1m', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(jsonOf(t('log', '--limit', '1', '--json').stdout)).toHaveLength(1);
+    expect(jsonOf(t('log', '--since', '1m', '--json').stdout)).toHaveLength(1);
     // get ends with the last change.
     expect(t('get', '1').stdout).toMatch(/\nlast changed \d+s ago by alice \(person\): owner tester → bob\n$/);
     // A hand edit: the record no longer explains the file.
@@ -351,13 +346,15 @@ describe('tasks undo', () => {
     expect(file('1')).toMatchObject({ owner: 'bob', status: 'in_progress' });
     // claim
     tasks(config, 'claim', '2', '--as', 'w1');
-    expect(JSON.parse(tasks(config, 'undo', '--json').stdout)).toMatchObject({
+    const undoClaim = JSON.parse(tasks(config, 'undo', '--json').stdout);
+    expect(undoClaim).toMatchObject({
       action: 'undo',
       txn: expect.any(String),
       finishing: false,
       commands: [{ command: 'claim', actor: { kind: 'agent', name: 'w1' } }],
-      steps: [{ kind: 'update', id: '2', fields: { owner: { old: 'w1', new: null } } }],
     });
+    // The owner goes: absent after, so no `new` (never null), as in a task.
+    expect(undoClaim.steps).toEqual([{ kind: 'update', id: '2', fields: { owner: { old: 'w1' } } }]);
     expect(file('2')).not.toHaveProperty('owner');
     // block: both sides go back.
     tasks(config, 'block', '2', '--by', '1');

@@ -143,13 +143,134 @@ describe('every --json output validates against its schema', () => {
     const project = path.join(config, 'project');
     fs.mkdirSync(project);
     contract('trust', config, ['trust', project]);
-    contract('log', config, ['-l', 'imp', 'log']);
-    run(config, ['-l', 'imp', 'update', '1', '--owner', 'x']);
-    contract('undo', config, ['-l', 'imp', 'undo', '--dry-run']);
-    contract('undo', config, ['-l', 'imp', 'undo']);
     const bare = contract(undefined, config, []);
     expect(bare.code).toBe(2);
     expect(stderrLines(bare)).toEqual([{ error: expect.objectContaining({ code: 'usage' }) }]);
+  });
+});
+
+describe('history: log, undo and redo follow the contract', () => {
+  it("log: one array, every source and kind of change, absent fields missing (never null), an agent's old value unknown", () => {
+    const config = tempConfig();
+    // A named list its agent wrote to (a real transcript), then a person's changes made with tasks.
+    const folder = path.join(config, 'projects', '-tmp-exp-p1-sub');
+    fs.mkdirSync(folder, { recursive: true });
+    const session = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
+    const transcript = path.join(folder, `${session}.jsonl`);
+    fs.copyFileSync(path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl'), transcript);
+    // Then the agent takes #9, which it never read and no record shows made: its owner before is not known.
+    const at = new Date(Date.now() - 5000).toISOString();
+    const base = { sessionId: session, cwd: '/tmp/exp/p1/sub', timestamp: at };
+    const take = [
+      {
+        ...base,
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', id: 'toolu_9', name: 'TaskUpdate', input: { taskId: '9', owner: 'main' } }] },
+      },
+      {
+        ...base,
+        type: 'user',
+        toolUseResult: { success: true, taskId: '9', updatedFields: ['owner'] },
+        message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'Updated task #9 owner' }] },
+      },
+    ];
+    fs.appendFileSync(transcript, `${take.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    fs.cpSync(path.join(FIXTURES, 'sessions', 'shared-list'), path.join(config, 'tasks', 'shared-list'), { recursive: true });
+    const dir = path.join(config, 'tasks', 'shared-list');
+    const l = ['-l', 'shared-list'];
+    expect(contract('update', config, [...l, 'update', '11', '--owner', 'alice']).code).toBe(0);
+    run(config, [...l, 'update', '11', '--no-owner']);
+    fs.writeFileSync(path.join(dir, '70.json'), 'not json');
+    expect(run(config, [...l, 'check', '--fix']).code).toBe(0);
+    // A hand edit no record explains.
+    const ten = path.join(dir, '10.json');
+    fs.writeFileSync(ten, fs.readFileSync(ten, 'utf8').replace('"subject": "', '"subject": "edited: '));
+    const later = Date.now() / 1000 + 10;
+    fs.utimesSync(ten, later, later);
+    const log = contract('log', config, [...l, 'log']);
+    expect(log.code).toBe(0);
+    const events = JSON.parse(log.stdout) as Array<{ op: string; source: string; changes: Record<string, Record<string, unknown>> }>;
+    expect(new Set(events.map((e) => e.source))).toEqual(new Set(['transcript', 'journal', 'files']));
+    expect(new Set(events.map((e) => e.op))).toEqual(new Set(['create', 'update', 'delete', 'mark', 'aside', 'unrecorded']));
+    const changes = events.flatMap((e) => Object.values(e.changes));
+    for (const c of changes) expect(Object.values(c), JSON.stringify(c)).not.toContain(null);
+    // The owner set, then removed: absent before, absent after.
+    const owners = events.filter((e) => e.source === 'journal' && 'owner' in e.changes).map((e) => e.changes.owner);
+    expect(owners).toEqual([{ new: 'alice' }, { old: 'alice' }]);
+    // An agent's change of a field no record told before says so.
+    expect(events.find((e) => e.source === 'transcript' && 'owner' in e.changes && (e as { task?: string }).task === '9')?.changes).toEqual(
+      {
+        owner: { oldUnknown: true, new: 'main' },
+      },
+    );
+    // One document even when nothing is recorded, and the --all note is coded.
+    expect(contract('log', config, [...l, 'log', '--until', '2020-01-01']).stdout).toBe('[]\n');
+    const empty = tempConfig();
+    const none = contract('log', empty, ['log', '--all']);
+    expect([none.code, none.stdout]).toEqual([0, '[]\n']);
+    expect(stderrLines(none)).toEqual([{ note: expect.objectContaining({ code: 'no_lists' }) }]);
+    // A damaged journal line: a coded warning, the rest read.
+    fs.appendFileSync(path.join(dir, '.tasks-journal.jsonl'), '{"v":1,"damaged\n');
+    run(config, [...l, 'update', '9', '--owner', 'bob']);
+    const damaged = contract('log', config, [...l, 'log']);
+    expect(stderrLines(damaged)).toEqual([
+      { warning: expect.objectContaining({ code: 'journal_line_skipped', list: 'shared-list', line: expect.any(Number) }) },
+    ]);
+  });
+
+  it('undo and redo: the real run and its dry run, coded errors, a list removed as a coded note', () => {
+    const config = tempConfig();
+    const l = ['-l', 'h'];
+    expect(stderrLines(contract(undefined, config, [...l, 'undo']))).toEqual([{ error: expect.objectContaining({ code: 'not_found' }) }]);
+    run(config, [...l, 'create', 'A', '--owner', 'bob']);
+    run(config, [...l, 'create', 'B']);
+    run(config, [...l, 'update', '2', '--owner', 'carol', '--meta', 'k=v']);
+    run(config, [...l, 'delete', '1']);
+    const forms: Array<[string, string[]]> = [
+      ['undo', ['undo', '--dry-run']],
+      ['undo', ['undo']],
+      ['undo', ['undo', '--dry-run']],
+      ['undo', ['undo']],
+      ['redo', ['redo', '--dry-run']],
+      ['redo', ['redo']],
+    ];
+    const outputs = forms.map(([schema, args]) => {
+      const r = contract(schema, config, [...l, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown>;
+    });
+    for (let i = 0; i < outputs.length; i += 2) {
+      const [dry, real] = [outputs[i] as Record<string, unknown>, outputs[i + 1] as Record<string, unknown>];
+      expect(dry.dryRun).toBe(true);
+      expect(real).not.toHaveProperty('dryRun');
+      const { dryRun: _, ...shape } = dry;
+      expect(Object.keys(shape)).toEqual(Object.keys(real));
+      // The same steps, but for the times a dry run cannot know (a restored task is not written).
+      expect(JSON.stringify(dry.steps).replace(/"updatedAt":("[^"]*"|null)/g, '')).toBe(
+        JSON.stringify(real.steps).replace(/"updatedAt":("[^"]*"|null)/g, ''),
+      );
+    }
+    // The delete undone: the task comes back in the one task shape. The update undone: the owner goes back, meta goes.
+    expect(outputs[1]?.steps).toEqual([
+      { kind: 'create', id: '1', task: expect.objectContaining({ id: '1', owner: 'bob', updatedAt: expect.any(String) }) },
+    ]);
+    expect(outputs[3]?.steps).toEqual([{ kind: 'update', id: '2', fields: { owner: { old: 'carol' }, metadata: { old: { k: 'v' } } } }]);
+    // A task changed since: a conflict, coded, naming what changed.
+    fs.writeFileSync(
+      path.join(config, 'tasks', 'h', '2.json'),
+      JSON.stringify({
+        ...(JSON.parse(fs.readFileSync(path.join(config, 'tasks', 'h', '2.json'), 'utf8')) as object),
+        owner: 'agent-9',
+      }),
+    );
+    const refused = contract(undefined, config, [...l, 'undo']);
+    expect(refused.code).toBe(4);
+    expect(stderrLines(refused)).toEqual([{ error: expect.objectContaining({ code: 'conflict' }) }]);
+    // Undoing the change that made a list leaves it empty: removed, said as a coded note.
+    const fresh = tempConfig();
+    run(fresh, ['-l', 'once', 'create', 'Only']);
+    const removed = contract('undo', fresh, ['-l', 'once', 'undo']);
+    expect(stderrLines(removed)).toEqual([{ note: expect.objectContaining({ code: 'list_removed', list: 'once' }) }]);
   });
 });
 

@@ -24,11 +24,7 @@ describe('the real Claude Code resumed and forked: each change once, where it ha
     const log = async (list: string) => {
       const r = await runAsync(config, ['-l', list, 'log', '--json'], { cwd: project, env: { USER: 'carol' } });
       expect(r.code, r.stderr).toBe(0);
-      return r.stdout
-        .trimEnd()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Event);
+      return JSON.parse(r.stdout) as Event[];
     };
     const first = await runAgent({
       configDir: config,

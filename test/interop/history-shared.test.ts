@@ -48,14 +48,10 @@ describe('the real Claude Code on a shared list: each change once, with its sess
     expect(new Set([sa, sb, sf]).size).toBe(3);
     const r = await runAsync(config, ['-l', 'shared', 'log', '--json'], { cwd: project, env });
     expect(r.code, r.stderr).toBe(0);
-    const got = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Event)
-      .map(
-        (e) =>
-          `${e.op} #${e.task} ${e.who.kind === 'person' ? e.who.name : e.who.session === sa ? 'A' : e.who.session === sb ? 'B' : e.who.session === sf ? 'fork' : e.who.session}`,
-      );
+    const got = (JSON.parse(r.stdout) as Event[]).map(
+      (e) =>
+        `${e.op} #${e.task} ${e.who.kind === 'person' ? e.who.name : e.who.session === sa ? 'A' : e.who.session === sb ? 'B' : e.who.session === sf ? 'fork' : e.who.session}`,
+    );
     expect(got).toEqual(['create #1 A', 'create #2 A', 'update #1 A', 'update #2 carol', 'create #3 B', 'update #3 B', 'update #1 fork']);
     const text = await runAsync(config, ['-l', 'shared', 'log'], { cwd: project, env });
     expect(text.stderr).toMatch(/and 3 transcripts of this list's sessions/);

@@ -73,10 +73,8 @@ describe('the real Claude Code and tasks: one history', () => {
     ]);
     expect(log.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\n$/);
 
-    const json = (await tasks('log', '4', '--json')).stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // One document: the changes as an array.
+    const json = JSON.parse((await tasks('log', '4', '--json')).stdout) as Array<Record<string, unknown>>;
     const who = { kind: 'agent', name: null, session };
     const person = { kind: 'person', name: 'carol', session: null };
     const fromAgent = { list: session, source: 'transcript', command: null, txn: null };

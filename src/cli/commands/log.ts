@@ -7,7 +7,8 @@ import { listIds } from '../../core/lists/list-summary.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { listDirOf } from '../../core/store/paths.js';
-import { renderJsonLine } from '../../render/json.js';
+import { logJson } from '../../render/history-json.js';
+import { renderJson } from '../../render/json.js';
 import {
   renderJournalDamage,
   renderJournalProblem,
@@ -49,15 +50,17 @@ whose transcript is not known, Claude Code keeping a status itself) is a line of
 with its likely cause. An old value a transcript does not state is shown as "→ new".
 
 Piped: one change a line, tab-separated, nothing cut: time, [list,] task, who, what.
---json: one object per line: {at, list, task, op, who: {kind, name, session}, changes:
-{field: {old, new}}, source: "journal" | "transcript" | "files", command, txn[, cause]}.
+--json: one array, [] when nothing is recorded, of {at, list, task, op, who: {kind, name,
+session}, changes: {field: {old, new}}, source: "journal" | "transcript" | "files",
+command, txn[, cause]}; an absent field is a missing old or new, an old no record tells
+is "oldUnknown": true.
 
 Examples:
   tasks log
   tasks log 4
   tasks log --since 2026-12-01T09:00 --until 2h
   tasks log --all | grep 'alice (person)'
-  tasks log --since 2h --json | jq -c 'select(.who.kind == "person")'`,
+  tasks log --since 2h --json | jq -c '.[] | select(.who.kind == "person")'`,
     )
     .action(async (rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
@@ -67,7 +70,7 @@ Examples:
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       const limit = parsePositiveInt('--limit', opts.limit);
       const targets = opts.all ? listIds(ctx.configDir).map((id) => ({ id, dir: listDirOf(ctx.configDir, id) })) : [ctx.list(false)];
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
+      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const timelines: Timeline[] = await withInterrupt(async (signal) => {
         const read: Timeline[] = [];
         for (const { id, dir } of targets) {
@@ -81,8 +84,14 @@ Examples:
         throw err;
       });
       for (const timeline of timelines) {
-        for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p));
-        for (const d of timeline.damaged) ctx.io.warn(renderJournalDamage(d));
+        for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p), 'journal_not_read', { list: timeline.list, reason: p });
+        for (const d of timeline.damaged)
+          ctx.io.warn(renderJournalDamage(d), 'journal_line_skipped', {
+            list: timeline.list,
+            file: d.file,
+            line: d.line ?? null,
+            reason: d.reason,
+          });
       }
       const single = timelines[0];
       // The list's tasks now (none yet for a live session's list before its first task).
@@ -98,16 +107,16 @@ Examples:
       if (until !== undefined) events = events.filter((e) => Date.parse(e.at) <= until);
       if (limit !== undefined) events = events.slice(-limit);
       if (ctx.io.json) {
-        if (events.length > 0) ctx.io.out(events.map((e) => renderJsonLine(e)).join('\n'));
+        ctx.io.out(renderJson(logJson(events)));
         return;
       }
       if (!opts.all && single !== undefined) {
-        for (const n of renderLogNotes(single, task)) ctx.io.note(n);
+        for (const n of renderLogNotes(single, task)) ctx.io.note(n, 'log_record');
         const ids = onDisk();
         const outside = renderUnrecordedCreations(
           createdOutsideRecord(single.events, task === undefined ? ids : ids.filter((id) => id === task)),
         );
-        if (outside !== undefined) ctx.io.note(outside);
+        if (outside !== undefined) ctx.io.note(outside, 'log_record');
       }
       if (events.length === 0) return;
       const lists = Boolean(opts.all);

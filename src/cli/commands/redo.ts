@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { undoJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
-import { renderUndo, undoJson } from '../../render/undo-report.js';
+import { renderUndo } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
 import type { Context } from '../runtime/context.js';
 
@@ -46,7 +47,7 @@ Examples:
       end: () => ctx.journal.end(dir),
     });
     const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
-    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn })));
+    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn, times: result.times })));
     else ctx.io.out(renderUndo(result.plan, dryRun));
   });
 }

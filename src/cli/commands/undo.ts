@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { runUndo } from '../../core/history/undo-run.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { undoJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
-import { renderUndo, undoJson } from '../../render/undo-report.js';
+import { renderUndo } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
 import { requireText } from '../flags/parse.js';
 import { parseTimeFlag, TIME_HELP } from '../flags/time-flags.js';
@@ -40,7 +41,7 @@ Examples:
   tasks undo --dry-run
   tasks undo && tasks undo          # the last two commands
   tasks undo --since 10m --who ci-worker
-  tasks undo --txn "$(tasks log --json | jq -r 'select(.command == "delete") | .txn' | tail -1)"`,
+  tasks undo --txn "$(tasks log --json | jq -r 'map(select(.command == "delete")) | last | .txn')"`,
   );
   cmd.action(async (opts: UndoOptions) => {
     const modes = [opts.txn !== undefined, opts.since !== undefined].filter(Boolean).length;
@@ -68,8 +69,9 @@ Examples:
       end: () => ctx.journal.end(dir),
     });
     const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
-    if (result.removedList) ctx.io.note(`list "${listId}", which that change made, was left empty: removed`);
-    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn })));
+    if (result.removedList)
+      ctx.io.note(`list "${listId}", which that change made, was left empty: removed`, 'list_removed', { list: listId });
+    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn, times: result.times })));
     else ctx.io.out(renderUndo(result.plan, dryRun));
   });
 }

@@ -60,7 +60,7 @@ export async function runLifecycle<T>(
     tellLifecycle(ctx, report);
     if (!(err instanceof HookBlockedError)) throw err;
     ctx.io.fail(err);
-    if (!ctx.io.json) for (const line of renderBlockDetails(err)) ctx.io.note(line);
+    if (!ctx.io.json) for (const line of renderBlockDetails(err)) ctx.io.note(line, 'hook_block_detail');
     return undefined;
   }
 }

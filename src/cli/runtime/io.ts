@@ -175,9 +175,10 @@ export class IO {
 
   /**
    * Messages and progress, on stderr; with --json, one object `{"note": {code, message,
-   * ...facts}}` per note, so that stderr holds JSON lines only.
+   * ...facts}}` per note, so that stderr holds JSON lines only. Every note has a code of
+   * its own (docs/json-output.md lists them): a script tells them apart by it.
    */
-  note(text: string, code = 'note', facts?: Record<string, unknown>): void {
+  note(text: string, code: string, facts?: Record<string, unknown>): void {
     if (this.json) {
       this.writeErr(`${renderNoticeJson('note', code, stripNotePrefix(text), facts)}\n`);
       return;
@@ -189,7 +190,7 @@ export class IO {
    * Warnings often quote file names and parse errors: shown without control characters;
    * with --json, `{"warning": {code, message, ...facts}}`.
    */
-  warn(text: string, code = 'warning', facts?: Record<string, unknown>): void {
+  warn(text: string, code: string, facts?: Record<string, unknown>): void {
     if (this.json) {
       this.writeErr(`${renderNoticeJson('warning', code, oneLine(text), facts)}\n`);
       return;

@@ -2,7 +2,8 @@ import type { FieldChange } from './journal.js';
 
 /**
  * One change to a list as history shows it (timeline.ts merges them from the journal,
- * the transcripts and the files): the shape of `tasks log --json` (history-json.ts).
+ * the transcripts and the files). `tasks log --json` prints it in the output contract's
+ * form (render/history-json.ts: an absent field is a missing key there, not `null`).
  */
 /** Who made a change: a person (by login name), an agent (by its `--as` name, or its session), or nobody known. */
 export interface Who {
@@ -22,7 +23,7 @@ export type EventChange = FieldChange & { added?: string[] };
 /** Why no record explains a change: the app kept a status itself, an agent whose transcript is not known, or a hand edit. */
 export type UnrecordedCause = 'app-status' | 'unknown-agent' | 'hand-edit';
 
-/** One change, from either record or from the files: the stable shape of `tasks log --json` (history-json.ts). */
+/** One change, from either record or from the files. */
 export interface TimelineEvent {
   at: string;
   /** The list (its id). */

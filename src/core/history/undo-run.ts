@@ -6,6 +6,7 @@ import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
+import { taskFileTimes } from '../store/task-times.js';
 import { removeEmptyList } from '../writes/list-removal.js';
 import { type JournalEntry, journalPath, journalTypeProblem, previousJournalPath } from './journal.js';
 import { confirmedEntries, type JournalRead, readJournal } from './journal-read.js';
@@ -46,7 +47,15 @@ export interface UndoResult {
   txn: string | undefined;
   /** A command taken back made the list folder, and with it undone the folder was empty: it went too. */
   removedList: boolean;
+  /**
+   * The change times (mtime, ms) of the tasks whose whole task a step shows: a task
+   * removed again, its file's just before (under the locks); a task restored, its new
+   * file's. A dry run writes nothing: only the tasks it would remove.
+   */
+  times: Map<string, number>;
 }
+
+const idsOf = (plan: UndoPlan, kind: 'create' | 'delete') => plan.steps.flatMap((s) => (s.kind === kind ? [s.id] : []));
 
 function journalProblem(listDir: string, action: string): void {
   const problem = journalTypeProblem(journalPath(listDir)) ?? journalTypeProblem(previousJournalPath(listDir));
@@ -194,7 +203,8 @@ function fileExists(listDir: string, name: string): boolean {
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
   let first = plan(listDir, req, action);
-  if (req.dryRun) return { plan: first.plan, txn: first.chosen.txn, removedList: false };
+  if (req.dryRun)
+    return { plan: first.plan, txn: first.chosen.txn, removedList: false, times: taskFileTimes(listDir, idsOf(first.plan, 'delete')) };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
     // The locks come from the plan made before; under them it is made again. When that
     // one needs a lock not taken (a command came in between), nothing is written and the
@@ -202,6 +212,7 @@ export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoRe
     for (let attempt = 1; ; attempt++) {
       let txn = first.chosen.txn;
       let madeList = false;
+      let removedTimes = new Map<string, number>();
       try {
         const done = await applyUndoPlan(listDir, first.plan, {
           replan: () => {
@@ -213,12 +224,14 @@ export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoRe
               ...(chosen.txn === undefined ? {} : { txn: chosen.txn }),
               ...(chosen.action === 'undo' ? { undoes: txns } : { redoes: txns }),
             });
+            removedTimes = taskFileTimes(listDir, idsOf(fresh, 'delete'));
             return fresh;
           },
           end: () => req.end?.(),
         });
+        const times = new Map([...removedTimes, ...taskFileTimes(listDir, idsOf(done, 'create'))]);
         // Undoing the change that made the list takes the folder back too, while nothing else is in it.
-        return { plan: done, txn, removedList: madeList ? await removeEmptyList(listDir) : false };
+        return { plan: done, txn, removedList: madeList ? await removeEmptyList(listDir) : false, times };
       } catch (err) {
         if (!(err instanceof OtherLocksNeeded)) throw err;
         if (attempt >= 3) throw new TasksError('busy', `cannot ${action}: the list kept changing under it; nothing written, try again`);

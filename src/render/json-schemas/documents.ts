@@ -4,7 +4,7 @@
  * docs/schemas/.
  */
 import { z } from 'zod/v4';
-import { Counts, ErrorBody, FailedId, FailedList, Iso, Status, Task, TaskFile } from './shapes.js';
+import { Counts, ErrorBody, FailedId, FailedList, Iso, Status, Task } from './shapes.js';
 
 const Ids = z.array(z.string());
 const DryRun = z.literal(true).optional().describe('a dry run: what the real run would print, nothing written');
@@ -209,38 +209,6 @@ export const TrustResult = z.strictObject({
   folder: z.string().describe('the folder the record names (or that trusts it already)'),
   configFile: z.string(),
   already: z.boolean().describe('trusted already: nothing written'),
-});
-
-// History's outputs, as they are: NDJSON for log, one document for undo.
-export const LogLine = z.strictObject({
-  at: Iso,
-  task: z.string(),
-  op: z.enum(['create', 'update', 'delete']),
-  who: z.strictObject({ kind: z.enum(['person', 'agent']), name: z.string().nullable(), session: z.string().nullable() }),
-  changes: z.record(
-    z.string(),
-    z.strictObject({ old: z.unknown().optional(), new: z.unknown().optional(), added: z.array(z.string()).optional() }),
-  ),
-  source: z.enum(['journal', 'transcript']),
-  command: z.string().nullable(),
-});
-
-export const UndoResult = z.strictObject({
-  undone: z.boolean(),
-  txn: z.string(),
-  command: z.string(),
-  actor: z.looseObject({ kind: z.enum(['person', 'agent']), name: z.string().nullable() }),
-  at: Iso,
-  steps: z.array(
-    z.union([
-      z.strictObject({
-        kind: z.literal('revert'),
-        id: z.string(),
-        fields: z.record(z.string(), z.strictObject({ from: z.unknown(), to: z.unknown() })),
-      }),
-      z.strictObject({ kind: z.enum(['restore', 'delete']), id: z.string(), task: TaskFile }),
-    ]),
-  ),
 });
 
 export { ErrorBody };

@@ -13,15 +13,14 @@ import {
   GraphResult,
   ImportResult,
   ListsResult,
-  LogLine,
   ReleaseResult,
   TaskList,
   TrustResult,
-  UndoResult,
   UpdateResult,
   UseResult,
   WatchEvent,
 } from './documents.js';
+import { LogResult, UndoResult } from './history-documents.js';
 import { StderrLine, Task } from './shapes.js';
 
 export interface OutputSchema {
@@ -49,7 +48,8 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   use: { schema: UseResult, form: 'document', title: 'tasks use --json' },
   graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
   board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
-  log: { schema: LogLine, form: 'ndjson', title: 'tasks log --json: one change per line' },
+  log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
+  redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
   stderr: { schema: StderrLine, form: 'ndjson', title: 'stderr with --json: an error, a warning or a note per line' },
 };

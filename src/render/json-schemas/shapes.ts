@@ -21,7 +21,7 @@ export const Status = z.enum(['pending', 'in_progress', 'completed']).describe('
 
 const Ids = z.array(z.string());
 
-/** A task as its file holds it, without `updatedAt` (what history's undo prints). */
+/** A task exactly as its file holds it; the task of every output is this with `updatedAt`. */
 export const TaskFile = z
   .looseObject({
     id: z.string(),
