@@ -38,11 +38,19 @@ export function changeJson(c: EventChange, op: TimelineEvent['op']): ChangeJson 
 
 export type LogEventJson = Omit<TimelineEvent, 'changes'> & { changes: Record<string, ChangeJson> };
 
-/** `log --json`: every change shown, oldest first, as one array (`[]` when none). */
+/** `log --json`: every change shown, oldest first, as one array (`[]` when none); each change's keys in one order. */
 export function logJson(events: readonly TimelineEvent[]): LogEventJson[] {
   return events.map((e) => ({
-    ...e,
+    at: e.at,
+    list: e.list,
+    task: e.task,
+    op: e.op,
+    who: { kind: e.who.kind, name: e.who.name, session: e.who.session },
     changes: Object.fromEntries(Object.entries(e.changes).map(([field, c]) => [field, changeJson(c, e.op)])),
+    source: e.source,
+    command: e.command,
+    txn: e.txn,
+    ...(e.cause === undefined ? {} : { cause: e.cause }),
   }));
 }
 
