@@ -210,6 +210,51 @@ describe('--as on every write', () => {
     });
   });
 
+  it("with release's and update's batch and delete shapes: each change journaled as the agent, a failed one not at all", () => {
+    const config = tempConfig();
+    const journalLines = () => jsonLines(fs.readFileSync(path.join(dirOf(config), '.tasks-journal.jsonl'), 'utf8'));
+    for (const s of ['A', 'B', 'C', 'D']) t(config, 'create', s);
+    t(config, 'update', '1', '--owner', 'w', '--status', 'in_progress');
+    t(config, 'update', '2', '--owner', 'w');
+    const before = journalLines().length;
+    const as = (...args: string[]) => t(config, ...args, '--as', 'lead', '--json');
+    // release of a batch with a missing id: the item released is journaled as lead's, the missing one is an error item.
+    const released = as('release', '1', '99');
+    expect(released.code).toBe(3);
+    expect(JSON.parse(released.stdout)).toMatchObject([
+      { id: '1', ok: true, released: true },
+      { id: '99', ok: false },
+    ]);
+    // release --owner: every task of w's, one item each.
+    expect(JSON.parse(as('release', '--owner', 'w').stdout)).toMatchObject([{ id: '2', ok: true, released: true, previousOwner: 'w' }]);
+    // A precondition that fails writes nothing and journals nothing.
+    expect(as('update', '3', '--owner', 'x', '--if-owner', 'someone').code).toBe(4);
+    // update --status deleted prints the delete item, and is journaled as lead's delete... by update.
+    const deleted = as('update', '4', '--status', 'deleted');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({
+      id: '4',
+      ok: true,
+      deleted: true,
+      task: { id: '4', updatedAt: expect.any(String) },
+    });
+    const added = journalLines()
+      .slice(before)
+      .map((e) => ({
+        command: e.command,
+        actor: e.actor,
+        changes: (e.changes as Array<{ id: string; op: string }>).map((c) => `${c.op} #${c.id}`),
+      }));
+    const lead = { kind: 'agent', name: 'lead' };
+    expect(added).toEqual([
+      { command: 'release', actor: lead, changes: ['update #1'] },
+      { command: 'release', actor: lead, changes: ['update #2'] },
+      { command: 'update', actor: lead, changes: ['delete #4'] },
+    ]);
+    // And log says so.
+    expect(logOf(t(config, 'log', '--json').stdout).filter((e) => (e.who as { name: string }).name === 'lead')).toHaveLength(3);
+  });
+
   it("release --gone reclaims an owner an agent set with tasks once its session is over; a person's stays", () => {
     const config = tempConfig();
     const proj = path.join(config, 'home', 'proj');

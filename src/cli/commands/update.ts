@@ -80,7 +80,8 @@ export function registerUpdate(program: Command, ctx: Context): void {
       const id = parseTaskId(rawId);
       const guard = preconditionGuard(preconditionsFrom(opts, ctx));
       if (opts.status?.trim().toLowerCase() === 'deleted') {
-        const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
+        // Who makes the change (--as) is not a change: it goes with a delete too.
+        const allowed = new Set(['status', 'owner', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
         const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
         if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
         const choice = ctx.list(true);
