@@ -80,6 +80,29 @@ describe('the journal, against damage', () => {
     expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ blocks: [] });
   });
 
+  it('an undo that finds its command taken back meanwhile by another (the record not yet read) waits for that one, then takes back the one before', async () => {
+    const config = tempConfig();
+    const t = (...a: string[]) => run(config, ['-l', 'L', ...a]);
+    t('create', 'a');
+    t('create', 'b');
+    t('block', '2', '--by', '1');
+    const before = fs.readFileSync(journal(config), 'utf8');
+    // Another undo, caught half-way: it holds the journal's lock and has written the files, but its record is not read yet.
+    expect(t('undo').code).toBe(0);
+    const after = fs.readFileSync(journal(config), 'utf8');
+    fs.writeFileSync(journal(config), before);
+    fs.mkdirSync(`${journal(config)}.lock`);
+    const second = runAsync(config, ['-l', 'L', 'undo']);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The other one finishes: its record, then its lock released.
+    fs.writeFileSync(journal(config), after);
+    fs.rmdirSync(`${journal(config)}.lock`);
+    const r = await second;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Undid create by /);
+    expect(fs.existsSync(path.join(config, 'tasks', 'L', '2.json'))).toBe(false);
+  });
+
   it('deleting a task with a value over 16,384 characters warns that undo cannot restore it', () => {
     const config = tempConfig();
     run(config, ['-l', 'L', 'create', 'big', '-d', 'y'.repeat(20_000)]);

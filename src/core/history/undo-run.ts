@@ -196,13 +196,32 @@ function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPl
   return { plan: planned, chosen };
 }
 
+/**
+ * The plan a real run starts from. Made without a lock, so that a refusal leaves the list
+ * as it was; but another undo or redo may be writing at that moment, its record read
+ * before its writes or after (two undos at once: the second reads the block the first is
+ * taking back, then finds the files already without it). A refusal is therefore final only
+ * when a plan made under the journal's lock, once that other one has finished, refuses
+ * too. A dry run is never retried: it takes no lock.
+ */
+async function firstPlan(listDir: string, req: UndoRequest, action: string): Promise<{ plan: UndoPlan; chosen: Chosen }> {
+  try {
+    return plan(listDir, req, action);
+  } catch (err) {
+    if (req.dryRun || !(err instanceof TasksError) || err.code !== 'conflict') throw err;
+    // A journal that is no regular file takes no lock: that refusal stands as it is.
+    if (journalTypeProblem(journalPath(listDir)) !== undefined || journalTypeProblem(previousJournalPath(listDir)) !== undefined) throw err;
+    return withOwnFileLock(journalPath(listDir), 'the journal', () => plan(listDir, req, action));
+  }
+}
+
 function fileExists(listDir: string, name: string): boolean {
   return fs.lstatSync(path.join(listDir, name), { throwIfNoEntry: false }) !== undefined;
 }
 
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
-  let first = plan(listDir, req, action);
+  let first = await firstPlan(listDir, req, action);
   if (req.dryRun)
     return { plan: first.plan, txn: first.chosen.txn, removedList: false, times: taskFileTimes(listDir, idsOf(first.plan, 'delete')) };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
