@@ -2,13 +2,14 @@ import type { CarriedFrom, CarryOutcome } from '../core/carry/carry-run.js';
 import { compareIds } from '../core/store/ids.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
+import { tasksJson } from './task-json.js';
 import { oneLine } from './text.js';
 
-/** `carry --json`: the outcome, each source with its tasks by old and new id. */
-export function carryJson(outcome: CarryOutcome) {
+/** `carry --json`: the outcome, each source with its tasks by old and new id; `dryRun` only in a dry run. */
+export function carryJson(outcome: CarryOutcome, times: ReadonlyMap<string, number> | undefined) {
   return {
     target: outcome.target,
-    dryRun: outcome.dryRun,
+    ...(outcome.dryRun ? { dryRun: true as const } : {}),
     move: outcome.move,
     from: outcome.from.map((f) => ({
       list: f.source.list,
@@ -29,7 +30,7 @@ export function carryJson(outcome: CarryOutcome) {
       left: f.left,
       changed: f.changed,
     })),
-    created: outcome.created,
+    created: tasksJson(outcome.created, outcome.dryRun ? undefined : times),
     others: outcome.others,
     warnings: outcome.warnings,
   };
@@ -92,15 +93,23 @@ export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => st
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The summary, for stderr: how many from where into where, what was left, what a real run needs. */
-export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) => string): string {
-  const lines: string[] = [];
+/** A line of the summary, with its note code (docs/json-output.md). */
+export interface CarryNote {
+  code: 'carry_summary' | 'carry_needs_force' | 'carry_others';
+  text: string;
+  facts?: Record<string, unknown>;
+}
+
+/** The summary, for stderr, a note a line: how many from where into where, what was left, what a real run needs. */
+export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) => string): CarryNote[] {
+  const lines: CarryNote[] = [];
   for (const f of outcome.from) {
     const n = Object.keys(f.ids).length - f.changed.length;
     const from = `list ${shortId(f.source.list)}${whyText(f)}`;
     const left = leftText(f);
-    if (n === 0) {
-      lines.push(`nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`);
+    const facts = { list: f.source.list, carried: Math.max(n, 0), left: f.left };
+    if (n <= 0) {
+      lines.push({ code: 'carry_summary', text: `nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`, facts });
       continue;
     }
     const ids = Object.values(f.ids)
@@ -110,17 +119,27 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
     const verb = outcome.move ? 'move' : 'carry';
     const done = outcome.dryRun ? `dry run: would ${verb}` : outcome.move ? 'moved' : 'carried';
     const there = outcome.move ? 'deleted there' : 'marked there as carried (metadata.carriedTo)';
-    lines.push(
-      `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
-    );
-    if (f.live !== undefined) lines.push(`a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`);
+    lines.push({
+      code: 'carry_summary',
+      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
+      facts,
+    });
+    if (f.live !== undefined) {
+      lines.push({
+        code: 'carry_needs_force',
+        text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
+        facts: { list: f.source.list, live: f.live },
+      });
+    }
   }
   for (const o of outcome.others) {
-    lines.push(
-      `also unfinished: ${count(o.unfinished, 'task')} in list ${shortId(o.list)}; tasks carry --from ${shortId(o.list)} brings them`,
-    );
+    lines.push({
+      code: 'carry_others',
+      text: `also unfinished: ${count(o.unfinished, 'task')} in list ${shortId(o.list)}; tasks carry --from ${shortId(o.list)} brings them`,
+      facts: { list: o.list, unfinished: o.unfinished },
+    });
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function whyText(f: CarriedFrom): string {

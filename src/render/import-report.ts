@@ -5,6 +5,7 @@ import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
+import { tasksJson } from './task-json.js';
 import { oneLine } from './text.js';
 
 /** What `import` did (or, with --dry-run, would do); also its `--json` document. */
@@ -109,4 +110,24 @@ function idsNote(report: ImportReport): string {
   const more = moved.length > MAX_NAMED ? ` and ${moved.length - MAX_NAMED} more (--json has every id)` : '';
   const all = moved.length === report.created.length;
   return `; ${all ? 'new ids' : `${moved.length} new id${moved.length === 1 ? '' : 's'}`}: ${named}${more}`;
+}
+
+/**
+ * The `--json` document: the report with each created task in the one task shape
+ * (`updatedAt` from its file; null in a dry run, where nothing is written), and
+ * `dryRun: true` only in a dry run, as every dry run is flagged.
+ */
+export function importJson(report: ImportReport, times: ReadonlyMap<string, number> | undefined): Record<string, unknown> {
+  const { dryRun, created, ...rest } = report;
+  return {
+    list: rest.list,
+    format: rest.format,
+    found: rest.found,
+    ...(dryRun ? { dryRun: true } : {}),
+    created: tasksJson(created, dryRun ? undefined : times),
+    skipped: rest.skipped,
+    updated: rest.updated,
+    ...(rest.ids === undefined ? {} : { ids: rest.ids }),
+    warnings: rest.warnings,
+  };
 }

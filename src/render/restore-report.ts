@@ -2,6 +2,7 @@ import type { RestoreOutcome } from '../core/restore/restore-list.js';
 import { compareIds } from '../core/store/ids.js';
 import { renderImportReport } from './import-report.js';
 import type { Style } from './style.js';
+import { tasksJson } from './task-json.js';
 import { oneLine } from './text.js';
 
 /** What `restore` did (or would do), also its `--json` document. */
@@ -33,4 +34,20 @@ export function renderRestoreSummary(report: RestoreReport): string {
     return `dry run: would restore ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}; nothing written`;
   if (n === 0) return `nothing to restore into list "${report.list}" ${from}${skipped}${mark}`;
   return `restored ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}`;
+}
+
+/** `restore --json`: the import's report (`created` with change times; `dryRun` only in a dry run), what was read, the mark. */
+export function restoreJson(report: RestoreReport, times: ReadonlyMap<string, number> | undefined): Record<string, unknown> {
+  return {
+    list: report.list,
+    ...(report.dryRun ? { dryRun: true } : {}),
+    created: tasksJson(report.created, report.dryRun ? undefined : times),
+    skipped: report.skipped,
+    updated: report.updated,
+    ids: report.ids ?? {},
+    sources: report.sources.map((s) => ({ sessionId: s.sessionId, transcript: s.transcript, why: s.why, changes: s.changes })),
+    replay: report.replay,
+    mark: report.mark,
+    warnings: report.warnings,
+  };
 }

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -101,10 +101,14 @@ describe('tasks carry', () => {
     const r = w.tasksCli(['carry', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect({ ...JSON.parse(dry.stdout), dryRun: false }).toEqual(out);
+    // The dry run is the real run's document with dryRun, its tasks' times unknown.
+    const planned = JSON.parse(dry.stdout);
+    expect(planned.dryRun).toBe(true);
+    expect(out).not.toHaveProperty('dryRun');
+    const { dryRun: _dry, ...plannedRest } = planned;
+    expect(plannedRest).toEqual({ ...out, created: out.created.map((t: object) => ({ ...t, updatedAt: null })) });
     expect(out).toMatchObject({
       target: B,
-      dryRun: false,
       move: false,
       from: [
         {

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, run, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
@@ -92,7 +92,7 @@ describe('tasks doctor: sessions', () => {
         ],
       },
     ]);
-    expect(r.stderr).toBe('1 problem found in project ~/work/api (1 session, 0 lists)\n');
+    expect(stderrText(r.stderr)).toBe('1 problem found in project ~/work/api (1 session, 0 lists)\n');
     const text = run(w.config, ['doctor'], { cwd: w.proj });
     expect(text.code).toBe(4);
     expect(text.stdout).toContain(

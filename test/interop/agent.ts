@@ -32,6 +32,8 @@ export interface AgentOptions {
   env?: NodeJS.ProcessEnv;
   /** `--allowedTools` (default: the task tools, which also turns them on: docs/task-store.md section 12). */
   allowedTools?: string;
+  /** More arguments to claude, e.g. `--resume <id>` or `--resume <id> --fork-session`. */
+  args?: readonly string[];
 }
 
 export interface AgentRun {
@@ -92,6 +94,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     const child = spawn(
       claudeBin(),
       [
+        ...(options.args ?? []),
         '-p',
         options.prompt ?? 'Follow the plan.',
         '--output-format',

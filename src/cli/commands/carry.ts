@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { carryWork } from '../../core/carry/carry-run.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { carryJson, carryWarnings, renderCarry, renderCarrySummary } from '../../render/carry-report.js';
 import { renderJson } from '../../render/json.js';
 import { collect, parseIds } from '../flags/parse.js';
@@ -73,12 +74,19 @@ Examples:
         }),
       );
       const shortId = (id: string) => ctx.shortId(id);
-      for (const w of carryWarnings(outcome, shortId)) ctx.io.warn(w);
-      if (ctx.io.json) ctx.io.out(renderJson(carryJson(outcome)));
-      else {
+      for (const w of carryWarnings(outcome, shortId)) ctx.io.warn(w, 'carry_warning');
+      if (ctx.io.json) {
+        const times = dryRun
+          ? undefined
+          : taskFileTimes(
+              choice.dir,
+              outcome.created.map((t) => t.id),
+            );
+        ctx.io.out(renderJson(carryJson(outcome, times)));
+      } else {
         const body = renderCarry(outcome, ctx.io.style, shortId);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderCarrySummary(outcome, shortId));
+      for (const n of renderCarrySummary(outcome, shortId)) ctx.io.note(n.text, n.code, n.facts);
     });
 }

@@ -79,7 +79,7 @@ Examples:
           : report.scope.kind === 'list'
             ? `list ${ctx.shortId(report.scope.list ?? '')}`
             : `project ${report.scope.dir === undefined ? '(no directory)' : tildePath(report.scope.dir, ctx.home)}`;
-      ctx.io.note(renderDoctorSummary(report, where));
+      ctx.io.note(renderDoctorSummary(report, where), 'doctor_summary', { findings: report.findings.length });
       if (report.findings.length > 0) ctx.io.setExit(EXIT.conflict);
     });
 }

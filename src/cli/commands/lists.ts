@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { isWithin, type ListOverview, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { shortIds } from '../../core/lists/short-ids.js';
-import { goneLists } from '../../core/restore/gone-lists.js';
+import type { GoneList } from '../../core/restore/gone-lists.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { listJson, renderListsLines, renderListsTable, renderNoListsYet } from '../../render/lists-table.js';
@@ -50,11 +50,13 @@ Examples:
   tasks lists --all
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
-    .action((opts: ListsOptions) => {
+    .action(async (opts: ListsOptions) => {
       requireConfigDir(ctx.configDir);
       const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
-      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), opts.all ? goneLists(ctx.sessions) : []).filter(
+      // Loaded for --all only: the read bundle's plain `lists` does without it.
+      const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : [];
+      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), gone).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
@@ -62,10 +64,11 @@ Examples:
       for (const name of listFolders(ctx.configDir).foreign) {
         ctx.io.warn(
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+          'folder_skipped',
         );
       }
       const { byList, problems } = teamsByList(ctx.configDir);
-      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);
+      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
       const teamOf = (id: string) => {
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
@@ -75,7 +78,7 @@ Examples:
         return;
       }
       if (lists.length === 0) {
-        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir));
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir), 'no_lists');
         return;
       }
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
@@ -88,7 +91,7 @@ Examples:
 }
 
 /** The rows of `lists`, with the gone lists among them (newest first, short ids over all of them). */
-function withGone(rows: ListOverview[], gone: ReturnType<typeof goneLists>): ListOverview[] {
+function withGone(rows: ListOverview[], gone: readonly GoneList[]): ListOverview[] {
   if (gone.length === 0) return rows;
   const present = new Set(rows.map((r) => r.id));
   const all = [

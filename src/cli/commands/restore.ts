@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { restoreList } from '../../core/restore/restore-list.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
-import { type RestoreReport, renderRestoreReport, renderRestoreSummary } from '../../render/restore-report.js';
+import { type RestoreReport, renderRestoreReport, renderRestoreSummary, restoreJson } from '../../render/restore-report.js';
 import { collect } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
@@ -64,13 +65,24 @@ Examples:
           },
         );
       }
-      for (const w of outcome.warnings) ctx.io.warn(w);
+      for (const w of outcome.warnings) ctx.io.warn(w, 'restore_warning');
       const report: RestoreReport = { list: choice.id, dryRun, ...outcome };
-      if (ctx.io.json) ctx.io.out(renderJson(report));
-      else {
+      if (ctx.io.json) {
+        const times = dryRun
+          ? undefined
+          : taskFileTimes(
+              choice.dir,
+              report.created.map((t) => t.id),
+            );
+        ctx.io.out(renderJson(restoreJson(report, times)));
+      } else {
         const body = renderRestoreReport(report, ctx.io.style);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderRestoreSummary({ ...report, list: ctx.shortId(report.list) }));
+      ctx.io.note(renderRestoreSummary({ ...report, list: ctx.shortId(report.list) }), 'restore_summary', {
+        restored: report.created.length,
+        skipped: report.skipped.length,
+        mark: report.mark,
+      });
     });
 }

@@ -44,7 +44,7 @@ Examples:
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
       if (raw === undefined && !opts.clear) {
         const { binding, problems } = readBinding(cwd, places);
-        for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`);
+        for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`, 'settings_skipped');
         if (ctx.io.json) {
           ctx.io.out(
             renderJson({
@@ -58,7 +58,7 @@ Examples:
           return;
         }
         if (binding?.listId !== undefined) ctx.io.out(binding.listId);
-        ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show));
+        ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show), 'binding');
         return;
       }
       const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw);
@@ -80,10 +80,10 @@ Examples:
         return;
       }
       if (wanted === undefined) {
-        ctx.io.note(renderUnbound(outcome, show));
+        ctx.io.note(renderUnbound(outcome, show), 'unbound');
         return;
       }
       ctx.io.out(wanted.id);
-      ctx.io.note(renderBound(wanted, outcome, show));
+      ctx.io.note(renderBound(wanted, outcome, show), 'bound');
     });
 }

@@ -28,7 +28,7 @@ export interface GoneList {
   changedAt: number;
 }
 
-export function goneLists(index: SessionIndex): GoneList[] {
+export async function goneLists(index: SessionIndex): Promise<GoneList[]> {
   const evidence = evidenceOf(index);
   const tied = new Set([...evidence.sessionsByList.values()].flat());
   const cache = memoryCache();
@@ -44,22 +44,24 @@ export function goneLists(index: SessionIndex): GoneList[] {
     if (isDirectory(listDirOf(index.configDir, list))) continue;
     bySource.set(list, [...(bySource.get(list) ?? []), session]);
   }
-  return [...bySource].map(([id, sessions]) => {
+  const found: GoneList[] = [];
+  for (const [id, sessions] of bySource) {
     const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
-    const { replay } = readRecord(
+    const { replay } = await readRecord(
       sorted.flatMap((s) =>
         s.transcript === undefined ? [] : [{ sessionId: s.sessionId, transcript: s.transcript, why: 'own' as const }],
       ),
     );
     const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
     for (const item of replay.items) counts[item.status]++;
-    return {
+    found.push({
       id,
       dir: listDirOf(index.configDir, id),
       sessions: sorted,
       counts,
       total: replay.items.length,
       changedAt: sorted[0]?.lastActivity ?? 0,
-    };
-  });
+    });
+  }
+  return found;
 }

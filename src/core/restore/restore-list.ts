@@ -11,7 +11,8 @@
  * highest id the record shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
-import { readJournal } from '../history/journal.js';
+import type { JournalEntry } from '../history/journal.js';
+import { confirmedEntries, readJournal } from '../history/journal-read.js';
 import { readAgentChanges } from '../history/transcript-events.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
@@ -31,7 +32,8 @@ export interface RestoreOptions {
 export interface RestoreOutcome extends ImportOutcome {
   /** The transcripts read, with how many Task-tool changes each holds. */
   sources: Array<RestoreSource & { changes: number }>;
-  replay: Omit<ReplayedList, 'items' | 'warnings'>;
+  /** What the record holds; `copied`: changes in a fork's copies of its parent's entries, counted in the parent's list only. */
+  replay: Omit<ReplayedList, 'items' | 'warnings'> & { copied: number };
   /** The high-water mark before, and after (or, in a dry run, as it would be). */
   mark: { before: string; after: string };
 }
@@ -41,19 +43,36 @@ export interface RestoreOutcome extends ImportOutcome {
  * list's journal keeps (when `listDir` is given: a journal outlives a reset), oldest
  * change first across them. Transcripts are read in bounded pieces.
  */
-export function readRecord(sources: readonly RestoreSource[], listDir?: string): { replay: ReplayedList; counts: number[] } {
-  const all: RecordedChange[][] = sources.map((source) =>
-    sessionTranscripts(source.transcript, source.sessionId).flatMap(({ file, agent }) =>
-      readAgentChanges(file, source.sessionId, agent).map((c): RecordedChange => ({ ...c, source: 'agent' })),
-    ),
-  );
+export async function readRecord(
+  sources: readonly RestoreSource[],
+  listDir?: string,
+  signal?: AbortSignal,
+): Promise<{ replay: ReplayedList; counts: number[]; copied: number }> {
+  let copied = 0;
+  // A change seen in two transcripts (the same entry's uuid) happened once.
+  const seen = new Set<string>();
+  const all: RecordedChange[][] = [];
+  for (const source of sources) {
+    const changes: RecordedChange[] = [];
+    for (const { file, agent } of sessionTranscripts(source.transcript, source.sessionId)) {
+      // A fork's copies of its parent's entries are the parent's changes, not this list's.
+      const read = await readAgentChanges(file, source.sessionId, agent, { signal });
+      copied += read.copied;
+      for (const c of read.changes) {
+        if (c.uuid !== undefined && seen.has(c.uuid)) continue;
+        if (c.uuid !== undefined) seen.add(c.uuid);
+        changes.push({ at: c.at, taskId: c.taskId, op: c.op, fields: c.fields, source: 'agent' });
+      }
+    }
+    all.push(changes);
+  }
   const journal = listDir === undefined ? [] : journalChanges(listDir);
   // Oldest first; at the same instant, the order of the sources and of each file stands.
   const merged = [...all, journal]
     .flatMap((changes, s) => changes.map((change, i) => ({ change, s, i })))
     .sort((a, b) => a.change.at - b.change.at || a.s - b.s || a.i - b.i)
     .map((x) => x.change);
-  return { replay: replayChanges(merged), counts: all.map((c) => c.length) };
+  return { replay: replayChanges(merged), counts: all.map((c) => c.length), copied };
 }
 
 /**
@@ -62,20 +81,22 @@ export function readRecord(sources: readonly RestoreSource[], listDir?: string):
  * back, and counting them would count its tasks twice.
  */
 function journalChanges(listDir: string): RecordedChange[] {
-  const entries = readJournal(listDir).entries;
+  const entries = confirmedEntries(readJournal(listDir).entries, listDir);
   const restores = new Set(entries.filter((e) => e.command === 'restore').map((e) => e.txn));
-  const undoesRestore = (e: (typeof entries)[number]) => {
-    const targets = (e as { undoes?: unknown; redoes?: unknown }).undoes ?? (e as { redoes?: unknown }).redoes;
-    const list = Array.isArray(targets) ? targets : typeof targets === 'string' ? [targets] : [];
-    return list.some((t) => restores.has(String(t)));
-  };
+  const targets = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
+  const aboutRestore = (e: JournalEntry) => [...targets(e.undoes), ...targets(e.redoes)].some((t) => restores.has(t));
   return entries.flatMap((entry) => {
     const at = Date.parse(entry.at);
-    if (!Number.isFinite(at) || restores.has(entry.txn) || undoesRestore(entry)) return [];
-    return entry.changes.map((c): RecordedChange => {
-      if (c.op === 'update') return { at, taskId: c.id, op: 'update', source: 'tasks', fields: c.fields };
-      const fields = Object.fromEntries(Object.entries(c.task).map(([k, v]) => [k, { new: v }]));
-      return { at, taskId: c.id, op: c.op, source: 'tasks', fields };
+    if (!Number.isFinite(at) || restores.has(entry.txn) || aboutRestore(entry)) return [];
+    return entry.changes.flatMap((c): RecordedChange[] => {
+      if (c.op === 'update') return [{ at, taskId: c.id, op: 'update', source: 'tasks', fields: c.fields }];
+      if (c.op === 'create' || c.op === 'delete') {
+        const fields = Object.fromEntries(Object.entries(c.task).map(([k, v]) => [k, { new: v }]));
+        return [{ at, taskId: c.id, op: c.op, source: 'tasks', fields }];
+      }
+      // A corrupt file a repair moved aside is no task agents can see: gone, as a delete.
+      if (c.op === 'aside') return [{ at, taskId: c.id, op: 'delete', source: 'tasks', fields: {} }];
+      return [];
     });
   });
 }
@@ -92,7 +113,7 @@ export async function restoreList(
   opts: RestoreOptions = {},
 ): Promise<RestoreOutcome> {
   const sources = restoreSources(index, listId, opts.from);
-  const { replay, counts } = readRecord(sources, listDir);
+  const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
   const { items, warnings, ...counted } = replay;
   const before = readHighWaterMark(listDir);
   const outcome = await importSnapshot(
@@ -111,7 +132,7 @@ export async function restoreList(
   return {
     ...outcome,
     sources: sources.map((s, i) => ({ ...s, changes: counts[i] ?? 0 })),
-    replay: counted,
+    replay: { ...counted, copied },
     mark: { before: String(before), after: String(after) },
   };
 }

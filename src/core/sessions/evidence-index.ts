@@ -1,10 +1,10 @@
 import fs from 'node:fs';
+import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { type ListFile, listsOfEvidence } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
-import { cachedTranscriptTasks, memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
-import { sessionTranscripts } from './transcript-lines.js';
+import { cachedTranscriptTasks, type TranscriptTasksCache } from './transcript-cache.js';
 import type { SeenTask, Todo } from './transcript-tasks.js';
 
 /**
@@ -21,19 +21,33 @@ export interface Evidence {
   todos: Map<string, Todo[]>;
 }
 
-export function buildEvidence(index: SessionIndex, lists: readonly string[], cache: TranscriptTasksCache = memoryCache()): Evidence {
+/**
+ * `cache`: what transcripts say of their tasks, kept by the caller across indexes; else
+ * the index's store. `keep`: only the sessions it keeps (by id and transcript) are read.
+ */
+export function buildEvidence(
+  index: SessionIndex,
+  lists: readonly string[],
+  cache?: TranscriptTasksCache,
+  keep: (sessionId: string, transcript: string) => boolean = () => true,
+): Evidence {
+  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const now = index.now();
+  /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
+  const namesOf = (list: string): string[] | undefined =>
+    folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
   const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
   const existing = new Set(lists);
-  const owned = (id: string) =>
-    existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || [...index.leads().values()].some((l) => l.sessionId === id);
-  const files = listFiles(index.configDir, lists);
+  const leads = new Set([...index.leads().values()].map((l) => l.sessionId));
+  const owned = (id: string) => existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || leads.has(id);
+  const files = listFiles(index.configDir, lists, namesOf);
   for (const [sessionId, transcript] of index.transcripts()) {
-    if (owned(sessionId)) continue;
+    if (owned(sessionId) || !keep(sessionId, transcript)) continue;
     const seen = new Map<string, SeenTask>();
     let usesTasks = false;
     let todos: Todo[] | undefined;
-    for (const { file, agent } of sessionTranscripts(transcript, sessionId)) {
-      const read = cachedTranscriptTasks(file, cache);
+    for (const { file, agent } of index.sessionFiles(sessionId, transcript)) {
+      const read = cache === undefined ? index.transcriptTasks(file) : cachedTranscriptTasks(file, cache);
       usesTasks ||= read.usesTasks;
       if (agent === undefined) todos = read.todos;
       for (const t of read.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
@@ -49,25 +63,26 @@ export function buildEvidence(index: SessionIndex, lists: readonly string[], cac
 }
 
 /** Each list's task files, read only for the ids asked about (and each file once). */
-function listFiles(configDir: string, lists: readonly string[]) {
-  const names = new Map<string, Set<string>>();
-  const read = new Map<string, ListFile | null>();
-  const idsOf = (list: string) => {
-    let ids = names.get(list);
-    if (ids === undefined) {
-      ids = new Set();
-      try {
-        for (const name of fs.readdirSync(listDirOf(configDir, list))) {
-          const id = idFromFileName(name);
-          if (id !== undefined) ids.add(id);
+function listFiles(configDir: string, lists: readonly string[], namesOf: (list: string) => string[] | undefined) {
+  let byId: Map<string, string[]> | undefined;
+  /** Task id -> the lists that have a file of it, from one listing of each folder. */
+  const listsWith = (id: string): readonly string[] => {
+    if (byId === undefined) {
+      byId = new Map();
+      for (const list of lists) {
+        for (const name of namesOf(list) ?? []) {
+          const taskId = idFromFileName(name);
+          if (taskId === undefined) continue;
+          const have = byId.get(taskId);
+          if (have === undefined) byId.set(taskId, [list]);
+          else have.push(list);
         }
-      } catch {
-        // vanished
       }
-      names.set(list, ids);
     }
-    return ids;
+    return byId.get(id) ?? [];
   };
+  const order = new Map(lists.map((l, i) => [l, i]));
+  const read = new Map<string, ListFile | null>();
   const fileOf = (list: string, id: string): ListFile | undefined => {
     const key = `${list}\0${id}`;
     if (!read.has(key)) {
@@ -84,20 +99,20 @@ function listFiles(configDir: string, lists: readonly string[]) {
     return read.get(key) ?? undefined;
   };
   return {
-    /** For each list that has any of `ids`: those of its files. */
+    /** For each list that has any of `ids`: those of its files (lists in the order given). */
     forIds(ids: readonly string[]): Map<string, Map<string, ListFile>> {
-      const out = new Map<string, Map<string, ListFile>>();
-      for (const list of lists) {
-        const have = idsOf(list);
-        const found = new Map<string, ListFile>();
-        for (const id of ids) {
-          if (!have.has(id)) continue;
+      const found = new Map<string, Map<string, ListFile>>();
+      for (const id of ids) {
+        for (const list of listsWith(id)) {
           const f = fileOf(list, id);
-          if (f !== undefined) found.set(id, f);
+          if (f === undefined) continue;
+          let files = found.get(list);
+          if (files === undefined) found.set(list, (files = new Map()));
+          files.set(id, f);
         }
-        if (found.size > 0) out.set(list, found);
       }
-      return out;
+      // In the order of `lists`, as listsOfEvidence reports ties.
+      return new Map([...found].sort((a, b) => (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0)));
     },
   };
 }

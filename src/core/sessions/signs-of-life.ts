@@ -42,7 +42,7 @@ export function signsOfLife(index: SessionIndex, listId: string, sessions: reado
     if (start !== undefined && (lead.procStart === undefined || lead.procStart === start))
       return { why: `the team's lead (pid ${lead.pid}) runs`, busy: true };
   }
-  for (const p of index.probe.claudeProcesses?.() ?? []) {
+  for (const p of index.claudeProcesses()) {
     if (p.configDir === undefined || path.resolve(p.configDir) !== path.resolve(index.configDir)) continue;
     if (p.teamName !== undefined && sanitizeListId(p.teamName) === listId)
       return { why: `teammate process ${p.pid} of the team runs`, busy: true };
