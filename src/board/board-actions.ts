@@ -1,7 +1,7 @@
 import { TasksError } from '../core/base/errors.js';
 import { releaseTask } from '../core/claims/release-apply.js';
 import { newTxn, startRecording } from '../core/history/recorder.js';
-import { runUndo } from '../core/history/undo-run.js';
+import { undoAcrossLists } from '../core/history/undo-lists.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
 import { personLifecycle } from '../core/lifecycle/person-change.js';
@@ -172,18 +172,20 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord)
       return { message: `Deleted #${req.id}`, task: r.task as BoardTask };
     }
     case 'undo': {
-      // Only the change shown: the top of the undo stack, as `tasks undo` takes it.
-      const { plan } = await runUndo(dir, {
-        action: 'undo',
-        expectTxn: req.txn,
-        dryRun: false,
-        recording: (marks) => {
-          record.txn = marks.txn;
-          record.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
-        },
-        end: () => record.end?.(dir),
+      // Only the change shown: the top of the undo stack, as `tasks undo` takes it (a carry in every list it changed).
+      const { here } = await undoAcrossLists({
+        configDir: ctx.configDir,
+        list: { id: req.list, dir },
+        request: { action: 'undo', expectTxn: req.txn, dryRun: false },
+        hooks: (_list, partDir) => ({
+          recording: (marks) => {
+            record.txn = marks.txn;
+            record.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
+          },
+          end: () => record.end?.(partDir),
+        }),
       });
-      const first = plan.commands[0];
+      const first = here.plan.commands[0];
       return { message: first === undefined ? 'Nothing to undo' : `Undid ${first.command} by ${first.actor.name}` };
     }
   }

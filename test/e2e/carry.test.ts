@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';

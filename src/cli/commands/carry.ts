@@ -71,6 +71,9 @@ Examples:
           home: ctx.home,
           now: () => performance.now(),
           signal,
+          onLists: (lists) => {
+            ctx.journal.marks = { lists };
+          },
         }),
       );
       const shortId = (id: string) => ctx.shortId(id);

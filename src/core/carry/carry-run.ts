@@ -16,7 +16,7 @@
  *    is removed again.
  *
  * Every write goes through writes/, so the journal of each list records it under the
- * run's one txn.
+ * run's one txn, each line naming all the lists of the run: one undo takes it back in all.
  */
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
@@ -51,6 +51,12 @@ export interface CarryRequest {
   home: string;
   now?: (() => number) | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Before the first write: every list the run may change, the target first. Their
+   * journals record it with them (JournalEntry.lists), so that one undo, in any of them,
+   * takes the carry back in all (history/undo-lists.ts).
+   */
+  onLists?: ((lists: string[]) => void) | undefined;
 }
 
 export interface CarriedFrom extends CarryPlan {
@@ -90,6 +96,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
   if (req.ids !== undefined && sources.length > 1) throw new TasksError('usage', 'task ids go with one --from list');
   let targetTasks = somethingAt(target.dir) ? readList(target.dir).tasks : [];
   let nextId: bigint | undefined;
+  if (!req.dryRun) req.onLists?.([target.id, ...sources.map((s) => s.list).filter((l) => l !== target.id)]);
   for (const source of sources) {
     if (source.list === target.id)
       throw new TasksError('usage', `--from: list "${source.list}" is the list in use; carry brings work from another list into it`);
@@ -167,9 +174,11 @@ function carryable(dir: string): number {
 }
 
 /**
- * Mark (or delete) each carried task in its source, under its own lock, only if it is
- * still as it was read; one that changed meanwhile is not taken, and its copy in the
- * target is deleted again. Returns the target ids that stand.
+ * Mark each carried task in its source, under its own lock, only if it is still as it
+ * was read; one that changed meanwhile is not taken, and its copy in the target is
+ * deleted again. With `move`, the marked tasks are deleted after all are marked (a
+ * delete cleans its id out of the others' edges, which must not count as a change of a
+ * task still to be marked). Returns the target ids that stand.
  */
 async function settleSource(
   sourceDir: string,
@@ -178,22 +187,32 @@ async function settleSource(
   move: boolean,
 ): Promise<Set<string>> {
   const kept = new Set(Object.values(done.ids));
+  const notTaken = async (id: string, newId: string, err: unknown) => {
+    if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
+    done.changed.push({ id, why: err.code === 'not_found' ? 'deleted while it was carried' : err.message });
+    kept.delete(newId);
+    await deleteTask(target.dir, newId).catch(() => undefined);
+  };
+  const marked: Array<{ id: string; newId: string; mark: { list: string; id: string } }> = [];
   for (const c of done.carried) {
     const newId = done.ids[c.source.id];
     if (newId === undefined) continue;
     const mark = { list: target.id, id: newId };
-    let marked = false;
     try {
       await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: mark } }, unchangedSince(c));
-      marked = true;
-      // Marked first, then deleted: the journal of the source names where each task went.
-      if (move) await deleteTask(sourceDir, c.source.id, markedFor(mark));
+      marked.push({ id: c.source.id, newId, mark });
     } catch (err) {
-      if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
-      if (marked) await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: null } }, markedFor(mark)).catch(() => undefined);
-      done.changed.push({ id: c.source.id, why: err.code === 'not_found' ? 'deleted while it was carried' : err.message });
-      kept.delete(newId);
-      await deleteTask(target.dir, newId).catch(() => undefined);
+      await notTaken(c.source.id, newId, err);
+    }
+  }
+  if (!move) return kept;
+  // Marked first, then deleted: the journal of the source names where each task went.
+  for (const { id, newId, mark } of marked) {
+    try {
+      await deleteTask(sourceDir, id, markedFor(mark));
+    } catch (err) {
+      await patchTask(sourceDir, id, { metadata: { carriedTo: null } }, markedFor(mark)).catch(() => undefined);
+      await notTaken(id, newId, err);
     }
   }
   return kept;
