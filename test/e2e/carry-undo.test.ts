@@ -148,6 +148,11 @@ describe('undo and redo of a carry', () => {
     expect(stderrLines(undo.stderr)).toEqual([{ note: expect.objectContaining({ code: 'list_removed', list: 'fresh' }) }]);
     expect(fs.existsSync(path.join(w.config, 'tasks', 'fresh'))).toBe(false);
     expect(w.files()).toEqual(before);
+    // With that list gone, the carry cannot be made again: a redo from the source refuses, changing nothing.
+    const redo = w.t('-l', 'from', 'redo');
+    expect(redo.code).toBe(4);
+    expect(redo.stderr).toBe('error: list "fresh", which it changed too, is gone (its folder was removed); nothing redone in any list\n');
+    expect(w.files()).toEqual(before);
   });
 
   it('a carried task worked on since, in either list, refuses the whole undo: exit 4, naming it, nothing written in any list', () => {

@@ -111,6 +111,16 @@ async function planOthers(
     if (id === input.list.id) continue;
     const dir = listDirOf(input.configDir, id);
     if (!isDirectory(dir)) {
+      // Nothing is left there to take back; but a redo cannot make its part there again.
+      if (action === 'redo') {
+        throw new TasksError(
+          'conflict',
+          `list "${id}", which it changed too, is gone (its folder was removed); nothing redone in any list`,
+          {
+            details: { list: id },
+          },
+        );
+      }
       passed.push({ list: id, why: 'its folder is gone' });
       continue;
     }
