@@ -113,9 +113,12 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       );
     }
     const gone = life === undefined ? goneOwnersOfList(index, sourceDir, source.list, req.person, { deep: true }) : undefined;
+    const read = readList(sourceDir);
+    // A file agents skip is no task to carry; said, so that nothing is left behind unseen.
+    for (const p of read.problems) outcome.warnings.push(`list ${short(source.list)}: ${p.file} not carried: ${p.reason}`);
     const plan = planCarry({
       sourceList: source.list,
-      source: readList(sourceDir).tasks,
+      source: read.tasks,
       targetList: target.id,
       target: targetTasks,
       ids: req.ids,

@@ -1,6 +1,8 @@
+import { TasksError } from '../base/errors.js';
 import { type Finding, findProblems } from '../check/findings.js';
 import { somethingAt } from '../lists/list-folders.js';
 import { restoreList } from '../restore/restore-list.js';
+import { restoreSources } from '../restore/restore-sources.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
 import { listDirOf } from '../store/paths.js';
@@ -46,19 +48,41 @@ export async function listFindings(index: SessionIndex, listId: string, shown: s
       found.push({ code, message: `list ${shown}: ${f.message}`, list: listId, file: f.file, fixes: [fix] });
     }
   }
-  const missing = await restoreList(index, dir, listId, { dryRun: true });
-  if (missing.created.length > 0) {
+  const missing = await missingTasks(index, dir, listId, shown);
+  if (missing !== undefined) found.push(missing);
+  return found;
+}
+
+/**
+ * Tasks its sessions' transcripts show that are gone from the list, as a restore's dry
+ * run finds them. A restore there that would be refused (a task needs a new id and the
+ * list has none left) is said too, with the fix that works: the same transcripts
+ * restored into a new list.
+ */
+async function missingTasks(index: SessionIndex, dir: string, listId: string, shown: string): Promise<DoctorFinding | undefined> {
+  const where = somethingAt(dir) ? `are missing from list ${shown}` : `had list ${shown}, whose folder is gone`;
+  const why = '(deleted with no tool call: a reset once all were completed, garbage collection, a removed folder)';
+  try {
+    const missing = await restoreList(index, dir, listId, { dryRun: true });
     const n = missing.created.length;
-    const where = somethingAt(dir) ? `are missing from list ${shown}` : `had list ${shown}, whose folder is gone`;
-    found.push({
+    if (n === 0) return undefined;
+    return {
       code: 'tasks_missing',
-      message: `${n} task${n === 1 ? '' : 's'} its sessions' transcripts show ${where} (deleted with no tool call: a reset once all were completed, garbage collection, a removed folder)`,
+      message: `${n} task${n === 1 ? '' : 's'} its sessions' transcripts show ${where} ${why}`,
       list: listId,
       fixes: [
         { kind: 'command', command: tasksCommand(shown, 'restore', '--dry-run'), note: 'what would come back' },
         { kind: 'command', command: tasksCommand(shown, 'restore') },
       ],
-    });
+    };
+  } catch (err) {
+    if (!(err instanceof TasksError) || err.code !== 'conflict') throw err;
+    const from = restoreSources(index, listId).flatMap((s) => ['--from', s.sessionId]);
+    return {
+      code: 'tasks_missing',
+      message: `tasks its sessions' transcripts show ${where} ${why}, and a restore there is refused: ${err.message}`,
+      list: listId,
+      fixes: [{ kind: 'command', command: ['tasks -l <new list> restore', ...from].join(' '), note: 'into a new list' }],
+    };
   }
-  return found;
 }

@@ -1,6 +1,6 @@
 import { setOwn } from '../base/own-key.js';
 import type { SnapshotItem } from '../snapshots/import-snapshot.js';
-import { compareIds, isTaskId } from '../store/ids.js';
+import { compareIds, isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
 import { STATUSES, type Status } from '../store/schema.js';
 
 /**
@@ -87,9 +87,22 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
     highest = 0n;
   };
 
+  // A record is anyone's to write: an id Claude Code never hands out (not a positive
+  // decimal, or past the highest it counts exactly) is left out, once said, so that it can
+  // neither name a file nor push the high-water mark past every id there is.
+  const refused = new Set<string>();
   for (const change of changes) {
     const f = change.fields;
     const id = change.taskId;
+    if (!isTaskId(id) || BigInt(id) > MAX_ALLOCATABLE_ID) {
+      if (!refused.has(id)) {
+        refused.add(id);
+        out.warnings.push(
+          `a record names task #${id.length > 40 ? `${id.slice(0, 40)}…` : id}, no id Claude Code hands out (a positive whole number up to ${MAX_ALLOCATABLE_ID}); left out`,
+        );
+      }
+      continue;
+    }
     if (change.op === 'create') {
       // An agent never makes an id twice in one list; tasks does, putting a deleted task back (undo).
       if (seen.has(id) && change.source === 'agent') newStart(change.at);
