@@ -156,6 +156,24 @@ describe('the real Claude Code: when the session changes', () => {
           .metadata?.carriedTo,
     );
     expect(marks).toEqual([undefined, { list: live.sessionId, id: '1' }, { list: live.sessionId, id: '2' }]);
+
+    // The agent has worked on the carried tasks since: undoing the carry would take its
+    // work back, so it is refused whole, naming what the agent changed; neither list moves.
+    const snapshot = () =>
+      [old, live.sessionId].map((l) =>
+        fs
+          .readdirSync(path.join(config, 'tasks', l))
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+          .map((n) => fs.readFileSync(path.join(config, 'tasks', l, n), 'utf8')),
+      );
+    const before = snapshot();
+    const undo = await tasks(proj, ['-l', live.sessionId, 'undo']);
+    expect(undo.code, undo.stderr).toBe(4);
+    expect(undo.stderr).toMatch(
+      /^error: cannot undo carry by .*: #2 was changed since it was created.*#1 was changed since it was created/,
+    );
+    expect(snapshot()).toEqual(before);
   });
 
   it('restore: a removed list comes back from its transcript, and an agent reads it', async () => {
