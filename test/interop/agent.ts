@@ -30,6 +30,14 @@ export interface AgentOptions {
   cwd?: string;
   /** More environment, e.g. to turn on agent teams. */
   env?: NodeJS.ProcessEnv;
+  /** More arguments before `-p`, e.g. `--settings <json>` or a teammate's `--team-name`. */
+  args?: readonly string[];
+  /**
+   * The path the binary is started by (default: the binary under test), e.g. a link named
+   * as an installer names it (`.../claude/versions/<version>`, `bin/claude.exe`): a
+   * process's command line keeps the path it was started by.
+   */
+  bin?: string;
 }
 
 export interface AgentRun {
@@ -88,8 +96,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-agent-home-'));
   try {
     const child = spawn(
-      claudeBin(),
-      ['-p', options.prompt ?? 'Follow the plan.', '--output-format', 'stream-json', '--verbose', '--allowedTools', TOOLS],
+      options.bin ?? claudeBin(),
+      [
+        ...(options.args ?? []),
+        '-p',
+        options.prompt ?? 'Follow the plan.',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--allowedTools',
+        TOOLS,
+      ],
       {
         cwd: options.cwd ?? home,
         env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },
