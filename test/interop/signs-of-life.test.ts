@@ -332,3 +332,38 @@ describe('the real Claude Code: local settings over 2 MiB', () => {
     expect((JSON.parse(listed.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Mine']);
   });
 });
+
+describe('the real Claude Code: tasks use where a session runs', () => {
+  it('moves the running session to the new list at its next task call, and says so', async () => {
+    const w = world();
+    const proj = w.dir('work/rebind');
+    const hold = gate();
+    const agent = runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      prompt: 'two steps',
+      turns: [CREATE('Before the binding'), CREATE('After the binding')],
+      beforeTurn: (i) => (i === 1 ? hold.wait() : undefined),
+    });
+    await hold.arrived;
+    const live = await waitFor('the live file', () => liveFiles(w.config)[0]);
+    let bound: Awaited<ReturnType<typeof w.tasks>>;
+    try {
+      bound = await w.tasks(proj, ['use', 'refactor']);
+      expect(bound.code, bound.stderr).toBe(0);
+      // Claude Code notices a settings file's change within a few seconds, as a person's next step would come.
+      await new Promise((r) => setTimeout(r, 5000));
+    } finally {
+      hold.open();
+    }
+    await agent;
+    // What Claude Code does: it reads the new settings while it runs; its next task goes to the bound list.
+    expect(fs.existsSync(path.join(w.config, 'tasks', live.sessionId, '1.json'))).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(w.config, 'tasks', 'refactor', '1.json'), 'utf8'))).toMatchObject({
+      subject: 'After the binding',
+    });
+    // So the binding's message names the running session it moves (its tasks stay in its old list).
+    expect(bound.stderr).toContain(live.sessionId.slice(0, 8));
+  });
+});
