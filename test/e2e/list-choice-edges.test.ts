@@ -170,3 +170,33 @@ describe('a TodoWrite session, by the id lists shows', () => {
     expect(byList.stderr).toMatch(/--session 9c0ffee0/);
   });
 });
+
+describe('an empty --config-dir', () => {
+  it('is refused, not taken as the current folder (nothing written there)', () => {
+    const w = world();
+    const cwd = w.dir('checkout');
+    const r = w.tasks(cwd, ['--config-dir=', '-l', 'ci', 'create', 'Step']);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+    expect(r.code, r.stderr).toBe(2);
+  });
+});
+
+describe('NO_COLOR in a terminal', () => {
+  it('the "using list" note, cut to the width, carries no escape code', () => {
+    const w = world();
+    const proj = w.dir('proj');
+    writeTask(path.join(w.config, 'tasks', A), task('1'));
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: proj,
+      prompt: 'a prompt long enough that the note must be cut to the width of a narrow terminal window',
+      start: Date.now() - 20 * MIN,
+      end: Date.now() - 10 * MIN,
+    });
+    const line = `stty cols 60; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} list --no-color`;
+    const r = spawnSync('script', ['-qc', line, '/dev/null'], { cwd: proj, env: baseEnv(w.config, { NO_COLOR: '1' }), encoding: 'utf8' });
+    const note = r.stdout.split(/\r?\n/).find((l) => l.startsWith('using list'));
+    expect(note, r.stdout).toBeDefined();
+    expect(note).not.toMatch(/\x1b/);
+  });
+});
