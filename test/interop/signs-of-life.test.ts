@@ -16,6 +16,10 @@
  *   are its own, and a crashed build's work is stalled while the other build runs.
  * - Local settings over 2 MiB, which Claude Code skips: `tasks` does not follow a binding
  *   the agent does not see.
+ * - `tasks use` where a session runs: Claude Code reads the changed settings and moves the
+ *   session to the new list at its next task call; the binding says so.
+ * - A fork of a session on a named list: the parent's entries copied into the fork's
+ *   transcript are not counted again in `log`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -365,5 +369,32 @@ describe('the real Claude Code: tasks use where a session runs', () => {
     });
     // So the binding's message names the running session it moves (its tasks stay in its old list).
     expect(bound.stderr).toContain(live.sessionId.slice(0, 8));
+  });
+});
+
+describe('the real Claude Code: a fork of a session on a named list', () => {
+  it("log counts each change once: the parent's entries copied into the fork's transcript are not the fork's", async () => {
+    const w = world();
+    const proj = w.dir('work/pr');
+    const parent = await runAgent({ configDir: w.config, listId: 'pr-123', cwd: proj, prompt: 'review pr 123', turns: [CREATE('Review')] });
+    const parentId = parent.stream.sessionId as string;
+    const fork = await runAgent({
+      configDir: w.config,
+      listId: 'pr-123',
+      cwd: proj,
+      prompt: 'take the review',
+      args: ['--resume', parentId, '--fork-session'],
+      turns: [TAKE('1', 'forker')],
+    });
+    const forkId = fork.stream.sessionId as string;
+    expect(forkId).not.toBe(parentId);
+    const log = await w.tasks(proj, ['-l', 'pr-123', 'log', '--json']);
+    expect(log.code, log.stderr).toBe(0);
+    const changes = log.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { op: string; task: string; who: { session?: string } })
+      .map((c) => `${c.op} #${c.task} by ${c.who.session === parentId ? 'parent' : c.who.session === forkId ? 'fork' : c.who.session}`);
+    expect(changes).toEqual(['create #1 by parent', 'update #1 by fork']);
   });
 });
