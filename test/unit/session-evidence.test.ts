@@ -211,6 +211,35 @@ describe('Claude Code processes in /proc', () => {
     expect(found[0]).toMatchObject({ listVariable: 'shared', configDir: '/c', cwd: '/work', teamName: undefined, startTime: '19' });
     expect(found[1]).toMatchObject({ listVariable: undefined, configDir: '/home/me/.claude', teamName: 'My Team' });
   });
+
+  it('finds the binary by any name an installer gives it, by its path or its executable; not the tools it runs itself as', () => {
+    const root = tmp();
+    const native = '/home/me/.local/share/claude/versions/2.1.328';
+    // The native installer's versioned path, as a teammate is started (process.execPath).
+    fakeProc(root, 201, [native, '--team-name', 'crew'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    // The npm package's bin.
+    fakeProc(root, 202, ['/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe', '-p', 'x'], { CLAUDE_CONFIG_DIR: '/c' }, '/w');
+    // A link of the user's own naming: the executable says what it is (even replaced by an update meanwhile).
+    fakeProc(
+      root,
+      203,
+      ['cc', '--settings', '{"env":{"CLAUDE_CODE_TASK_LIST_ID":"nightly"}}'],
+      { CLAUDE_CONFIG_DIR: '/c' },
+      '/w',
+      `${native} (deleted)`,
+    );
+    // Claude Code runs itself as ripgrep: a helper, not a session.
+    fakeProc(root, 204, ['rg', '--files'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    // A process whose environment marks it as started by Claude Code (a shell of its Bash tool) is not Claude Code.
+    fakeProc(root, 205, ['bash'], { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CONFIG_DIR: '/c' }, '/w', '/usr/bin/bash');
+    fakeProc(root, 206, [native, '--resume', '2D483082-5EAA-461A-BFDF-3E104FBFEFF7'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    fs.writeFileSync(path.join(root, 'stat'), 'cpu 1 2 3\nbtime 1000\n');
+    const found = readClaudeProcesses(root).sort((a, b) => a.pid - b.pid);
+    expect(found.map((p) => p.pid)).toEqual([201, 202, 203, 206]);
+    expect(found[0]).toMatchObject({ teamName: 'crew', parentPid: 1, startedAt: 1000_000 + 190 });
+    expect(found[2]).toMatchObject({ settingsFlag: '{"env":{"CLAUDE_CODE_TASK_LIST_ID":"nightly"}}' });
+    expect(found[3]).toMatchObject({ sessionArg: '2d483082-5eaa-461a-bfdf-3e104fbfeff7', resumes: true });
+  });
 });
 
 describe('signs of life, and whose owners are gone', () => {
@@ -259,6 +288,71 @@ describe('signs of life, and whose owners are gone', () => {
     expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true })).toBeUndefined();
     const later = new SessionIndex(config, { probe, now: () => start + 3600_000 + 2 * 60_000 });
     expect(goneOwners(later, 'shared-list', () => new Set(), { deep: true })).toBeDefined();
+  });
+
+  it('a quiet session with no live-session file is live while a Claude Code process that may be on it runs', () => {
+    const { transcript, start, config } = world();
+    const text = fs.readFileSync(transcript, 'utf8').trimEnd().split('\n');
+    fs.writeFileSync(transcript, `${text.slice(0, -1).join('\n')}\n`); // no cost-state: not ended
+    const quiet = (start + 3600_000 - 30 * 60_000) / 1000;
+    fs.utimesSync(transcript, quiet, quiet);
+    const proc = (p: Partial<ClaudeProcess>): ClaudeProcess => ({
+      pid: 77,
+      startTime: '1',
+      startedAt: start - 2000,
+      cwd: '/tmp/exp/p1/sub',
+      listVariable: undefined,
+      configDir: config,
+      teamName: undefined,
+      ...p,
+    });
+    const stateWith = (processes: ClaudeProcess[]) => {
+      const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => processes };
+      const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
+      const s = index.session(NAMED_ID);
+      return { state: s?.state, liveBy: s?.liveBy, gone: goneOwners(index, 'shared-list', () => new Set(), { deep: true }) !== undefined };
+    };
+    expect(stateWith([proc({})])).toEqual({ state: 'live', liveBy: 'process', gone: false });
+    // Started in that folder after the session began, with no --resume: a new session of its own.
+    expect(stateWith([proc({ startedAt: start + 60_000 })])).toMatchObject({ state: 'ended', gone: true });
+    expect(stateWith([proc({ startedAt: start + 60_000, resumes: true })])).toMatchObject({ state: 'live' });
+    expect(stateWith([proc({ startedAt: start + 60_000, sessionArg: NAMED_ID })])).toMatchObject({ state: 'live' });
+    expect(stateWith([proc({ sessionArg: '00000000-0000-4000-8000-000000000000' })])).toMatchObject({ state: 'ended' });
+    // Another folder, another config folder, or a helper another Claude Code process started: not its process.
+    expect(stateWith([proc({ cwd: '/tmp/exp/p1' })])).toMatchObject({ state: 'ended' });
+    expect(stateWith([proc({ configDir: '/elsewhere' })])).toMatchObject({ state: 'ended' });
+    expect(stateWith([proc({ pid: 80 }), proc({ pid: 81, parentPid: 80, cwd: '/x' }), proc({ pid: 82, parentPid: 81 })])).toMatchObject({
+      state: 'live',
+    });
+    expect(stateWith([proc({ pid: 81, parentPid: 80, cwd: '/x' }), proc({ pid: 82, parentPid: 81 })])).toMatchObject({ state: 'ended' });
+  });
+
+  it('a Claude Code process started with --settings naming the list keeps it alive', () => {
+    const proc: ClaudeProcess = {
+      pid: 42,
+      startTime: '1',
+      cwd: '/work/elsewhere',
+      listVariable: 'other',
+      configDir: undefined,
+      teamName: undefined,
+      settingsFlag: ' {"env": {"CLAUDE_CODE_TASK_LIST_ID": "shared-list"}} ',
+    };
+    const { config } = world();
+    const alive = (p: ClaudeProcess) => {
+      const probe: ProcessProbe = {
+        startTime: () => undefined,
+        domain: () => undefined,
+        claudeProcesses: () => [{ ...p, configDir: config }],
+      };
+      const index = new SessionIndex(config, { probe, settings: { home: '/nonexistent', uid: undefined } });
+      return goneOwners(index, 'shared-list', () => new Set(), { deep: true }) === undefined;
+    };
+    expect(alive(proc)).toBe(true);
+    // A settings file, by its path relative to where the process was started.
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, 'ci.json'), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'shared-list' } }));
+    expect(alive({ ...proc, cwd: dir, settingsFlag: 'ci.json' })).toBe(true);
+    expect(alive({ ...proc, settingsFlag: '{"env": {}}' })).toBe(false);
   });
 
   it('a Claude Code process naming the list in its environment, or a teammate of its team, keeps it alive', () => {
