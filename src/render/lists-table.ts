@@ -159,7 +159,31 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     ...sessionJson(s),
     sessions: l.sessions.map(sessionJson),
     ...(l.todos !== undefined ? { todos: l.todos } : {}),
+    ...(l.unsure !== undefined ? { unsureSessions: l.unsure.map((s) => s.sessionId) } : {}),
   };
+}
+
+/**
+ * Lists whose sessions cannot be told apart (the same tasks, written at the same moments):
+ * one line for each such set of sessions, `build-201, build-202: sessions 1a2b3c4d,
+ * 5e6f7a8b may have worked on them (they hold the same tasks, written at the same
+ * moments); which on which, the transcripts cannot tell: not shown as their sessions`.
+ */
+export function renderUnsureSessions(lists: readonly ListOverview[]): string[] {
+  const groups = new Map<string, { lists: string[]; sessions: string[] }>();
+  for (const l of lists) {
+    if (l.unsure === undefined) continue;
+    const sessions = l.unsure.map((s) => s.sessionId.slice(0, 8)).sort();
+    const key = sessions.join(' ');
+    const group = groups.get(key) ?? { lists: [], sessions };
+    group.lists.push(oneLine(l.shortId));
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((g) => {
+    const one = g.lists.length === 1;
+    const who = `session${g.sessions.length === 1 ? '' : 's'} ${g.sessions.join(', ')}`;
+    return `${g.lists.join(', ')}: ${who} may have worked on ${one ? 'it' : 'them'} (${one ? 'another list holds' : 'they hold'} the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as ${one ? 'its' : 'their'} sessions`;
+  });
 }
 
 function sessionJson(s: SessionInfo | undefined) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClaudeProcess } from '../../src/core/sessions/claude-processes.js';
 import { readClaudeProcesses } from '../../src/core/sessions/claude-processes.js';
 import { goneOwners } from '../../src/core/sessions/gone-owners.js';
-import { type ListFile, listsOfEvidence, scoreList } from '../../src/core/sessions/list-evidence.js';
+import { attributeSessions, type SessionTasks, scoreItem } from '../../src/core/sessions/list-evidence.js';
 import { sessionsOfList } from '../../src/core/sessions/list-sessions.js';
 import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
 import { sessionsOfProcesses } from '../../src/core/sessions/process-sessions.js';
@@ -34,6 +34,21 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
     ]);
   });
 
+  it('its writes, in order, each with the times of its call and of its result', () => {
+    const writes = readTranscriptTasks(NAMED).writes ?? [];
+    expect(writes.map(({ at: _at, end: _end, ...w }) => w)).toEqual([
+      { id: '10', created: true, subject: 'Write the parser' },
+      { id: '11', created: true, subject: 'Test the parser' },
+      { id: '12', created: true, subject: 'Throwaway' },
+      { id: '10', created: false, subject: 'Write the tokenizer' },
+      { id: '12', created: false, deleted: true },
+    ]);
+    for (const w of writes) expect(w.end).toBeGreaterThanOrEqual(w.at);
+    // Times of the run, from its entries (it began at 15:02:22.670 and took seconds).
+    for (const w of writes) expect(w.at - Date.parse('2026-12-01T15:02:22.670Z')).toBeGreaterThanOrEqual(0);
+    for (const w of writes) expect(w.at - Date.parse('2026-12-01T15:02:22.670Z')).toBeLessThan(60_000);
+  });
+
   it('a TodoWrite session: its latest todos, no tasks', () => {
     const read = readTranscriptTasks(V1);
     expect(read.usesTasks).toBe(false);
@@ -51,68 +66,99 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
 });
 
 describe('which list the tasks tie a session to', () => {
-  const files = (entries: Array<[string, string, number]>) =>
-    new Map<string, ListFile>(entries.map(([id, subject, mtimeMs]) => [id, { subject, mtimeMs }]));
-  const seen = [
-    { id: '1', subject: 'Run tests', created: true },
-    { id: '2', subject: 'Deploy', created: true },
-  ];
+  type Files = Record<string, Record<string, [string, number]>>;
+  /** Lists as they are on disk: list -> id -> [subject, mtime]. */
+  const attribute = (sessions: SessionTasks[], lists: Files) =>
+    attributeSessions(
+      sessions,
+      (ids) => Object.keys(lists).filter((l) => ids.some((id) => lists[l]?.[id] !== undefined)),
+      (list, id) => {
+        const f = lists[list]?.[id];
+        return f === undefined ? undefined : { subject: f[0], mtimeMs: f[1] };
+      },
+    );
+  const plain = (a: ReturnType<typeof attribute>) => ({ byList: Object.fromEntries(a.byList), unsure: Object.fromEntries(a.unsure) });
+  /** One build's run of the plan: creates at `t`, then #1 taken a second later. */
+  const build = (sessionId: string, t: number, known: string[] = []): SessionTasks => ({
+    sessionId,
+    seen: [
+      { id: '1', subject: 'Run tests', created: true },
+      { id: '2', subject: 'Deploy', created: true },
+    ],
+    writes: [
+      { id: '1', created: true, subject: 'Run tests', at: t, end: t + 50 },
+      { id: '2', created: true, subject: 'Deploy', at: t, end: t + 60 },
+      { id: '1', created: false, at: t + 1000, end: t + 1050 },
+    ],
+    start: t - 500,
+    known,
+  });
+  const plan = (t: number): Record<string, [string, number]> => ({ '1': ['Run tests', t + 1020], '2': ['Deploy', t + 30] });
 
-  it('agreeing subjects count, other subjects count against, missing ids say nothing', () => {
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 2000],
-          ['2', 'Deploy', 2000],
-        ]),
-        1000,
-      ),
-    ).toBe(2);
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 2000],
-          ['2', 'Something else', 2000],
-        ]),
-        1000,
-      ),
-    ).toBe(0);
-    expect(scoreList(seen, files([['1', 'Run tests', 2000]]), 1000)).toBe(1);
-    // A created task whose file is older than the session is a copy made before it.
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 0],
-          ['2', 'Deploy', 0],
-        ]),
-        60_000,
-      ),
-    ).toBe(0);
+  it('an item agrees with the file its write made, less with one written since, not with one written before or under another subject', () => {
+    const item = { id: '1', subject: 'Run tests', created: true, lastAt: 10_000, lastEnd: 10_100 };
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 10_050 }, undefined)).toBe(3);
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 60_000 }, undefined)).toBe(2);
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 1_000 }, undefined)).toBe(-1);
+    expect(scoreItem(item, { subject: 'Deploy', mtimeMs: 10_050 }, undefined)).toBe(-1);
+    expect(scoreItem(item, undefined, undefined)).toBeUndefined();
+    // Only seen: its subject is all there is; one it made, older than the session, is a copy made before it.
+    expect(scoreItem({ id: '1', subject: 'Run tests', created: false }, { subject: 'Run tests', mtimeMs: 0 }, 60_000)).toBe(1);
+    expect(scoreItem({ id: '1', subject: 'Run tests', created: true }, { subject: 'Run tests', mtimeMs: 0 }, 60_000)).toBe(-1);
   });
 
-  it('pr-123 and pr-124 made from the same plan: the one written during the session', () => {
-    const lists = new Map([
-      [
-        'pr-123',
-        files([
-          ['1', 'Run tests', 10_000],
-          ['2', 'Deploy', 10_000],
-        ]),
+  it('two builds of one plan, one after the other: each session its own list', () => {
+    const lists = { 'build-101': plan(100_000), 'build-102': plan(200_000) };
+    expect(plain(attribute([build('s1', 100_000), build('s2', 200_000)], lists))).toEqual({
+      byList: { 'build-101': ['s1'], 'build-102': ['s2'] },
+      unsure: {},
+    });
+    // Started 0.7 s after the first one's last write (as seen with the real binary): still told apart by the times.
+    const close = { 'build-101': plan(100_000), 'build-102': plan(101_700) };
+    expect(plain(attribute([build('s1', 100_000), build('s2', 101_700)], close)).byList).toEqual({
+      'build-101': ['s1'],
+      'build-102': ['s2'],
+    });
+  });
+
+  it('two builds at the same moment: a live one whose process names its list decides; else both are unsure', () => {
+    const lists = { 'build-201': plan(100_000), 'build-202': plan(100_010) };
+    expect(plain(attribute([build('crashed', 100_000), build('running', 100_010, ['build-202'])], lists))).toEqual({
+      byList: { 'build-202': ['running'], 'build-201': ['crashed'] },
+      unsure: {},
+    });
+    expect(plain(attribute([build('a', 100_000), build('b', 100_010)], lists))).toEqual({
+      byList: {},
+      unsure: { 'build-201': ['a', 'b'], 'build-202': ['a', 'b'] },
+    });
+  });
+
+  it('a session moved to another list while it ran: both lists are its', () => {
+    const moved: SessionTasks = {
+      sessionId: 'm',
+      seen: [{ id: '1', subject: 'After the binding', created: true }],
+      writes: [
+        { id: '1', created: true, subject: 'Before the binding', at: 1000, end: 1050 },
+        { id: '1', created: true, subject: 'After the binding', at: 9000, end: 9050 },
       ],
-      [
-        'pr-124',
-        files([
-          ['1', 'Run tests', 100_000],
-          ['2', 'Deploy', 100_000],
-        ]),
-      ],
-    ]);
-    expect(listsOfEvidence(seen, lists, 90_000)).toEqual(['pr-124']);
-    expect(listsOfEvidence(seen, lists, undefined)).toEqual(['pr-123', 'pr-124']);
-    expect(listsOfEvidence([], lists, 0)).toEqual([]);
+      known: ['m'],
+    };
+    const lists = { m: { '1': ['Before the binding', 1020] }, refactor: { '1': ['After the binding', 9020] } } as Files;
+    expect(plain(attribute([moved], lists)).byList).toEqual({ m: ['m'], refactor: ['m'] });
+  });
+
+  it('a worker that only updated a task: the list whose file its update wrote', () => {
+    const worker: SessionTasks = {
+      sessionId: 'w',
+      seen: [],
+      writes: [{ id: '2', created: false, at: 50_000, end: 50_040 }],
+    };
+    const lists = {
+      nightly: { '2': ['Nightly B', 50_020] },
+      other: { '2': ['Nightly B', 10_000] },
+      later: { '2': ['X', 90_000] },
+    } as Files;
+    expect(plain(attribute([worker], lists))).toEqual({ byList: { nightly: ['w'] }, unsure: {} });
   });
 });
 

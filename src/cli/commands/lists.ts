@@ -3,7 +3,7 @@ import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { listJson, renderListsLines, renderListsTable, renderNoListsYet } from '../../render/lists-table.js';
+import { listJson, renderListsLines, renderListsTable, renderNoListsYet, renderUnsureSessions } from '../../render/lists-table.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
@@ -68,6 +68,7 @@ Examples:
         ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir));
         return;
       }
+      for (const line of renderUnsureSessions(lists)) ctx.io.note(line);
       const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
       ctx.io.out(
         ctx.io.humanLayout

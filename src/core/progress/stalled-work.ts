@@ -1,3 +1,4 @@
+import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
@@ -54,8 +55,7 @@ export function stalledTasks(
 export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
   const near = sessionsOfList(index, listId);
   if (signsOfLife(index, listId, near)?.busy) return true;
-  const sessions = sessionsOfList(index, listId, { deep: true });
-  const life = signsOfLife(index, listId, sessions);
+  const { sessions, life } = listLife(index, listId, { deep: true });
   if (life?.busy) return true;
   return sessions.length === 0 && life === undefined ? undefined : false;
 }

@@ -1,35 +1,41 @@
 import fs from 'node:fs';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
-import { type ListFile, listsOfEvidence } from './list-evidence.js';
+import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
 import { cachedTranscriptTasks, memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
 import { sessionTranscripts } from './transcript-lines.js';
-import type { SeenTask, Todo } from './transcript-tasks.js';
+import type { SeenTask, TaskWrite, Todo } from './transcript-tasks.js';
 
 /**
- * The sessions tied to lists by what their transcripts show (list-evidence.ts), for the
- * sessions with no list of their own: those that worked on a list named by
- * CLAUDE_CODE_TASK_LIST_ID (no file names it), and those that kept TodoWrite todos. Only
- * their transcripts are read in full (and their subagents'); a session whose UUID, team
- * or `session-<8 hex>` list exists is that list's already.
+ * The sessions tied to lists by what their transcripts show (list-evidence.ts): those that
+ * worked on a list named by CLAUDE_CODE_TASK_LIST_ID (no file names it), those whose
+ * settings moved them to another list while they ran, and those that kept TodoWrite
+ * todos. Every transcript that used the Task tools is read in full (and its subagents');
+ * a session's own lists (its UUID's, its team's) and the list its running process names
+ * are tried first, and the other lists only for what they do not explain.
  */
 export interface Evidence {
   /** List id -> the sessions whose tasks tie them to it. */
   sessionsByList: Map<string, string[]>;
+  /** List id -> sessions that worked on it or on another list holding the same tasks, which cannot be told apart. */
+  unsureByList: Map<string, string[]>;
   /** Session id -> its latest TodoWrite todos, for sessions that used TodoWrite and no Task tool. */
   todos: Map<string, Todo[]>;
 }
 
-export function buildEvidence(index: SessionIndex, lists: readonly string[], cache: TranscriptTasksCache = memoryCache()): Evidence {
-  const evidence: Evidence = { sessionsByList: new Map(), todos: new Map() };
-  const existing = new Set(lists);
-  const owned = (id: string) =>
-    existing.has(id) || existing.has(`session-${id.slice(0, 8)}`) || [...index.leads().values()].some((l) => l.sessionId === id);
+export function buildEvidence(
+  index: SessionIndex,
+  lists: readonly string[],
+  cache: TranscriptTasksCache = memoryCache(),
+  known: (sessionId: string) => readonly string[] = (id) => index.listsOfSession(id),
+): Evidence {
+  const evidence: Evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
   const files = listFiles(index.configDir, lists);
+  const sessions: SessionTasks[] = [];
   for (const [sessionId, transcript] of index.transcripts()) {
-    if (owned(sessionId)) continue;
     const seen = new Map<string, SeenTask>();
+    const writes: TaskWrite[] = [];
     let usesTasks = false;
     let todos: Todo[] | undefined;
     for (const { file, agent } of sessionTranscripts(transcript, sessionId)) {
@@ -37,67 +43,62 @@ export function buildEvidence(index: SessionIndex, lists: readonly string[], cac
       usesTasks ||= read.usesTasks;
       if (agent === undefined) todos = read.todos;
       for (const t of read.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
+      writes.push(...(read.writes ?? []));
     }
     if (todos !== undefined && !usesTasks) evidence.todos.set(sessionId, todos);
-    if (seen.size === 0) continue;
-    const start = index.facts(transcript).firstActivity;
-    for (const list of listsOfEvidence([...seen.values()], files.forIds([...seen.keys()]), start)) {
-      evidence.sessionsByList.set(list, [...(evidence.sessionsByList.get(list) ?? []), sessionId]);
-    }
+    if (seen.size === 0 && writes.length === 0) continue;
+    // Subagents write in between their session's own calls.
+    writes.sort((a, b) => a.at - b.at);
+    sessions.push({ sessionId, seen: [...seen.values()], writes, start: index.facts(transcript).firstActivity, known: known(sessionId) });
   }
+  const found = attributeSessions(sessions, files.listsWith, files.fileOf);
+  evidence.sessionsByList = found.byList;
+  evidence.unsureByList = found.unsure;
   return evidence;
 }
 
 /** Each list's task files, read only for the ids asked about (and each file once). */
 function listFiles(configDir: string, lists: readonly string[]) {
-  const names = new Map<string, Set<string>>();
+  let byId: Map<string, string[]> | undefined;
   const read = new Map<string, ListFile | null>();
-  const idsOf = (list: string) => {
-    let ids = names.get(list);
-    if (ids === undefined) {
-      ids = new Set();
-      try {
-        for (const name of fs.readdirSync(listDirOf(configDir, list))) {
-          const id = idFromFileName(name);
-          if (id !== undefined) ids.add(id);
-        }
-      } catch {
-        // vanished
-      }
-      names.set(list, ids);
-    }
-    return ids;
-  };
-  const fileOf = (list: string, id: string): ListFile | undefined => {
-    const key = `${list}\0${id}`;
-    if (!read.has(key)) {
-      const file = taskPath(listDirOf(configDir, list), id);
-      const result = readTaskFile(file);
-      let mtimeMs = 0;
-      try {
-        mtimeMs = fs.statSync(file).mtimeMs;
-      } catch {
-        // deleted meanwhile
-      }
-      read.set(key, result.kind === 'ok' ? { subject: result.task.subject, mtimeMs } : null);
-    }
-    return read.get(key) ?? undefined;
-  };
   return {
-    /** For each list that has any of `ids`: those of its files. */
-    forIds(ids: readonly string[]): Map<string, Map<string, ListFile>> {
-      const out = new Map<string, Map<string, ListFile>>();
-      for (const list of lists) {
-        const have = idsOf(list);
-        const found = new Map<string, ListFile>();
-        for (const id of ids) {
-          if (!have.has(id)) continue;
-          const f = fileOf(list, id);
-          if (f !== undefined) found.set(id, f);
+    /** The lists that have a file of any of `ids`, from one listing of each folder. */
+    listsWith(ids: readonly string[]): string[] {
+      if (byId === undefined) {
+        byId = new Map();
+        for (const list of lists) {
+          let names: string[] = [];
+          try {
+            names = fs.readdirSync(listDirOf(configDir, list));
+          } catch {
+            // vanished
+          }
+          for (const name of names) {
+            const id = idFromFileName(name);
+            if (id === undefined) continue;
+            const have = byId.get(id);
+            if (have === undefined) byId.set(id, [list]);
+            else have.push(list);
+          }
         }
-        if (found.size > 0) out.set(list, found);
       }
-      return out;
+      return [...new Set(ids.flatMap((id) => byId?.get(id) ?? []))];
+    },
+    /** One list's file of an id: its subject and time; undefined when there is none or it cannot be read. */
+    fileOf(list: string, id: string): ListFile | undefined {
+      const key = `${list}\0${id}`;
+      if (!read.has(key)) {
+        const file = taskPath(listDirOf(configDir, list), id);
+        let mtimeMs: number | undefined;
+        try {
+          mtimeMs = fs.statSync(file).mtimeMs;
+        } catch {
+          // none, or deleted meanwhile
+        }
+        const result = mtimeMs === undefined ? undefined : readTaskFile(file);
+        read.set(key, result?.kind === 'ok' ? { subject: result.task.subject, mtimeMs: mtimeMs as number } : null);
+      }
+      return read.get(key) ?? undefined;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { sessionsOfList } from './list-sessions.js';
+import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
 import { liveSessionLists, liveSessionsIn } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
 import { type Life, signsOfLife } from './signs-of-life.js';
@@ -50,7 +50,10 @@ export function listLife(
   opts: { deep?: boolean } = {},
 ): { sessions: SessionInfo[]; life?: Life | undefined } {
   const sessions = sessionsOfList(index, listId, opts);
-  return { sessions, life: sessions.length === 0 ? undefined : signsOfLife(index, listId, sessions) };
+  if (sessions.length === 0) return { sessions };
+  // A session that may have worked on this list (the evidence cannot tell), live: not over either.
+  const maybe = opts.deep ? unsureSessionsOf(index, listId).filter((s) => !sessions.includes(s)) : [];
+  return { sessions, life: signsOfLife(index, listId, [...sessions, ...maybe]) };
 }
 
 /**

@@ -39,10 +39,43 @@ export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCa
 export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
-    evidence = buildEvidence(index, listNames(index.configDir), caches.get(index) ?? memoryCache());
+    const lists = listNames(index.configDir);
+    evidence = buildEvidence(index, lists, caches.get(index) ?? memoryCache(), knownLists(index, lists));
     evidences.set(index, evidence);
   }
   return evidence;
+}
+
+/**
+ * The lists each session is known to work on, without its transcript: its own (its
+ * UUID's, `session-<first 8 hex>`, a team's it leads) and, while it runs, the one its
+ * settings or environment name.
+ */
+function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: string) => string[] {
+  const existing = new Set(lists);
+  const byLead = new Map<string, string[]>();
+  for (const [list, lead] of index.leads())
+    if (existing.has(list)) byLead.set(lead.sessionId, [...(byLead.get(lead.sessionId) ?? []), list]);
+  const live = new Map(liveSessionLists(index).map(({ session, list }) => [session.sessionId, list]));
+  return (id) => {
+    const known = [id, `session-${id.slice(0, 8)}`].filter((l) => existing.has(l));
+    known.push(...(byLead.get(id) ?? []));
+    const now = live.get(id);
+    if (now !== undefined && !known.includes(now)) known.push(now);
+    return known;
+  };
+}
+
+/**
+ * Sessions that worked on this list or on another holding the same tasks, which their
+ * transcripts cannot tell apart (list-evidence.ts): never attributed, but while one is
+ * live the list is not taken for over.
+ */
+export function unsureSessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
+  return (evidenceOf(index).unsureByList.get(listId) ?? []).flatMap((id) => {
+    const s = index.session(id);
+    return s === undefined ? [] : [s];
+  });
 }
 
 /** The list folders' names (those a list id can name). */
