@@ -61,7 +61,7 @@ Examples:
         ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show));
         return;
       }
-      const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw);
+      const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw, ctx.sessions);
       const outcome = bindHere(cwd, places, wanted?.id);
       if (ctx.io.json) {
         ctx.io.out(
