@@ -1,7 +1,7 @@
 import type { CheckedFinding, CheckReport } from '../core/check/check-list.js';
 import type { Finding } from '../core/check/findings.js';
-import type { Style } from './style.js';
 import { shellWord } from './list-choice-note.js';
+import type { Style } from './style.js';
 import { oneLine } from './text.js';
 
 /**

@@ -2,11 +2,23 @@
  * `tasks use`: a project bound to a list, in the settings file Claude Code reads there
  * (docs/task-store.md section 11), merged and written atomically; `tasks` there follows it.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+function liveProcess(): number {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(child);
+  return child.pid as number;
+}
 
 const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
 
@@ -151,5 +163,38 @@ describe('tasks use', () => {
       /sets CLAUDE_CODE_TASK_LIST_ID to "main-list", and Claude Code reads it before .*app-feature\/.claude\/settings.local.json; nothing was written/,
     );
     expect(JSON.parse(fs.readFileSync(settings(wt), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'feature' } });
+  });
+
+  it('names each running session it moves: Claude Code reads the changed settings at its next task call', () => {
+    const w = world();
+    const here = w.dir('work/live');
+    const other = w.dir('work/other');
+    const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
+    const C = '9c0ffee0-2222-4a4a-8b8b-000000000003';
+    for (const [id, cwd] of [
+      [A, here],
+      [C, other],
+    ] as const) {
+      writeTranscript(w.config, {
+        sessionId: id,
+        cwd,
+        prompt: 'working',
+        start: Date.now() - 60_000,
+        end: Date.now() - 1000,
+        todos: false,
+      });
+      writeLiveSession(w.config, { pid: liveProcess(), sessionId: id, cwd, status: 'busy', start: Date.now() - 60_000 });
+    }
+    const bound = w.tasks(here, ['use', 'refactor']);
+    expect(bound.code, bound.stderr).toBe(0);
+    expect(bound.stderr.split('\n')[1]).toBe(
+      'running session 2d483082 (~/work/live) from "2d483082" to "refactor": Claude Code reads the changed settings, so it moves at its next task call; its tasks so far stay where they are',
+    );
+    expect(bound.stderr).not.toContain('9c0ffee0');
+    // Cleared: back to its own list; JSON says the same.
+    const cleared = w.tasks(here, ['use', '--clear', '--json']);
+    expect(JSON.parse(cleared.stdout).moved).toEqual([{ sessionId: A, cwd: here, from: 'refactor', to: A }]);
+    // Nothing written, nothing moved.
+    expect(w.tasks(here, ['use', '--clear']).stderr).not.toMatch(/running session/);
   });
 });

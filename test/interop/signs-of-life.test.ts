@@ -369,6 +369,13 @@ describe('the real Claude Code: tasks use where a session runs', () => {
     });
     // So the binding's message names the running session it moves (its tasks stay in its old list).
     expect(bound.stderr).toContain(live.sessionId.slice(0, 8));
+    // And lists, after the session, ties it to both lists by what it wrote in each.
+    const rows = JSON.parse((await w.tasks(proj, ['lists', '--json'])).stdout) as Array<{
+      id: string;
+      sessions: Array<{ sessionId: string }>;
+    }>;
+    expect(rows.find((r) => r.id === 'refactor')?.sessions.map((s) => s.sessionId)).toEqual([live.sessionId]);
+    expect(rows.find((r) => r.id === live.sessionId)?.sessions.map((s) => s.sessionId)).toEqual([live.sessionId]);
   });
 });
 

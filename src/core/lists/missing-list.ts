@@ -4,10 +4,10 @@ import type { SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
-import { mayBeSessionPrefix } from './short-ids.js';
 import type { ListChoice } from './list-choice-types.js';
 import { listIds, MAX_LIST_ID_BYTES } from './list-folders.js';
 import { nearNames } from './near-names.js';
+import { mayBeSessionPrefix } from './short-ids.js';
 
 /**
  * What to say when the list chosen does not exist, and what a person most likely meant:

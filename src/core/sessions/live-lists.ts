@@ -66,3 +66,20 @@ export function liveSessionsIn(index: SessionIndex, dirs: readonly string[]): Se
   for (const dir of new Set(dirs)) for (const s of index.sessionsIn(dir)) if (s.state === 'live') found.set(s.sessionId, s);
   return [...found.values()];
 }
+
+/**
+ * The running sessions a settings change moves (`tasks use`): each of `before` (the live
+ * sessions and their lists, read before the change) whose list, read again now, is
+ * another. Claude Code reads a changed settings file while it runs: the session's next
+ * task call goes to the new list (checked against 2.1.328), and its tasks so far stay
+ * where they are.
+ */
+export function sessionsMoved(
+  index: SessionIndex,
+  before: ReadonlyArray<{ session: SessionInfo; list: string }>,
+): Array<{ session: SessionInfo; from: string; to: string }> {
+  return before.flatMap(({ session, list }) => {
+    const now = listOfLiveSession(index, session);
+    return now === list ? [] : [{ session, from: list, to: now }];
+  });
+}
