@@ -197,4 +197,48 @@ describe('tasks use', () => {
     // Nothing written, nothing moved.
     expect(w.tasks(here, ['use', '--clear']).stderr).not.toMatch(/running session/);
   });
+
+  it('leaves alone, with one line and exit 2, a settings file over 2 MiB, a read-only one, and a .claude that is a file', () => {
+    const w = world();
+    // Over the 2 MiB Claude Code reads: it skips the file, so a binding there would never be read.
+    const big = w.dir('big');
+    fs.mkdirSync(path.join(big, '.claude'));
+    const text = JSON.stringify({ permissions: { allow: Array.from({ length: 120_000 }, (_, i) => `Bash(tool-${i})`) } });
+    fs.writeFileSync(settings(big), text);
+    const tooBig = w.tasks(big, ['use', 'x']);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toMatch(
+      /^error: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file .*tasks leaves it as it is\n$/,
+    );
+    expect(fs.readFileSync(settings(big), 'utf8')).toBe(text);
+    // A binding in such a file is not followed, as Claude Code does not follow it.
+    fs.writeFileSync(settings(big), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'big-list' }, ...JSON.parse(text) }));
+    const shown = w.tasks(big, ['use']);
+    expect(shown.stdout).toBe('');
+    expect(shown.stderr).toMatch(/^warning: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file; Claude Code skips it too\n/);
+    // Just under it, but the binding would take it over.
+    const edge = w.dir('edge');
+    fs.mkdirSync(path.join(edge, '.claude'));
+    const under = `{"pad":"${'x'.repeat(2 * 1024 * 1024 - 20)}"}`;
+    fs.writeFileSync(settings(edge), under);
+    expect(w.tasks(edge, ['use', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/would be \d+ bytes, over the 2097152/) });
+    expect(fs.readFileSync(settings(edge), 'utf8')).toBe(under);
+    // Read-only: the user said so.
+    const ro = w.dir('ro');
+    fs.mkdirSync(path.join(ro, '.claude'));
+    fs.writeFileSync(settings(ro), '{}\n', { mode: 0o444 });
+    expect(w.tasks(ro, ['use', 'x'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/settings\.local\.json is read-only; tasks leaves it as it is\n$/),
+    });
+    expect(fs.readFileSync(settings(ro), 'utf8')).toBe('{}\n');
+    // .claude a file.
+    const odd = w.dir('odd');
+    fs.writeFileSync(path.join(odd, '.claude'), 'not a folder');
+    expect(w.tasks(odd, ['use', 'x'])).toMatchObject({
+      code: 2,
+      stderr: `error: ${path.join(odd, '.claude')} is not a folder, so tasks cannot keep settings in it; tasks leaves it as it is\n`,
+    });
+    expect(fs.readFileSync(path.join(odd, '.claude'), 'utf8')).toBe('not a folder');
+  });
 });
