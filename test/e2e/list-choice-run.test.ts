@@ -252,6 +252,12 @@ describe('errors say where the name came from, and what was meant', () => {
     const lists = run(w.config, ['--config-dir=~/cfg2', 'lists']);
     expect(lists).toMatchObject({ code: 0, stdout: '' });
     expect(lists.stderr).toMatch(/start one with tasks -l <name> create "<subject>", or tasks use <name>/);
+    // A file where the folder should be is named for what it is.
+    fs.writeFileSync(path.join(w.home, 'cfg-file'), 'x');
+    for (const args of [['list'], ['-l', 'x', 'create', 'y'], ['lists']]) {
+      const file = run(w.config, ['--config-dir=~/cfg-file', ...args]);
+      expect(file).toMatchObject({ code: 3, stderr: `error: config folder ${path.join(w.home, 'cfg-file')} is not a folder\n` });
+    }
   });
 });
 

@@ -215,7 +215,9 @@ describe('tasks use', () => {
     fs.writeFileSync(settings(big), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'big-list' }, ...JSON.parse(text) }));
     const shown = w.tasks(big, ['use']);
     expect(shown.stdout).toBe('');
-    expect(shown.stderr).toMatch(/^warning: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file; Claude Code skips it too\n/);
+    expect(shown.stderr).toMatch(
+      /^warning: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file; Claude Code skips it too\n/,
+    );
     // Just under it, but the binding would take it over.
     const edge = w.dir('edge');
     fs.mkdirSync(path.join(edge, '.claude'));

@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { homeOfUser } from '../../src/core/base/user-home.js';
 import { type ChooseListOptions, chooseList } from '../../src/core/lists/list-choice.js';
 import { listToBind, missingListError } from '../../src/core/lists/missing-list.js';
 import { mayBeSessionPrefix, shortIds } from '../../src/core/lists/short-ids.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
+import { expandHome } from '../../src/core/store/paths.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -215,5 +217,21 @@ describe('names and short ids', () => {
     expect(w.choose(p, { flag: '2d483082', forWrite: true })).toMatchObject({ id: A, exists: false, fresh: true, how: 'flag-prefix' });
     const index = new SessionIndex(w.config, { settings: { home: w.home, uid: process.getuid?.() } });
     expect(listToBind(w.config, '2d483082', index)).toEqual({ id: A, exists: false, near: [] });
+  });
+});
+
+describe('a home directory typed after =', () => {
+  it('~ and ~/x are the home directory; ~user and ~user/x that user’s, from the password file; an unknown user stays as typed', () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-passwd-')));
+    const passwd = path.join(dir, 'passwd');
+    fs.writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\n');
+    const homeOf = (user: string) => homeOfUser(user, passwd);
+    expect(expandHome('~', '/me', homeOf)).toBe('/me');
+    expect(expandHome('~/cfg', '/me', homeOf)).toBe('/me/cfg');
+    expect(expandHome('~alice', '/me', homeOf)).toBe('/home/alice');
+    expect(expandHome('~alice/.claude', '/me', homeOf)).toBe('/home/alice/.claude');
+    expect(expandHome('~bob/x', '/me', homeOf)).toBe('~bob/x');
+    expect(expandHome('a/~alice', '/me', homeOf)).toBe('a/~alice');
+    expect(homeOfUser('alice', path.join(dir, 'missing'))).toBeUndefined();
   });
 });
