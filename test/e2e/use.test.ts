@@ -243,4 +243,22 @@ describe('tasks use', () => {
     });
     expect(fs.readFileSync(path.join(odd, '.claude'), 'utf8')).toBe('not a folder');
   });
+
+  it('a bound list before its first task reads as empty, as the list Claude Code sessions there will make', () => {
+    const w = world();
+    const proj = w.dir('fresh');
+    expect(w.tasks(proj, ['use', 'new-list']).code).toBe(0);
+    const listed = w.tasks(proj, ['list', '--json']);
+    expect(listed).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(listed.stderr).toBe(
+      'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates\n',
+    );
+    expect(w.tasks(proj, ['get', '1'])).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/task #1 not found \(the bound list has no tasks yet\)/),
+    });
+    expect(fs.existsSync(path.join(w.config, 'tasks', 'new-list'))).toBe(false);
+    expect(w.tasks(proj, ['create', 'First'])).toMatchObject({ code: 0, stderr: 'new list "new-list"\n' });
+    expect(w.tasks(proj, ['list', '--json']).stderr).toBe('');
+  });
 });

@@ -13,7 +13,7 @@ import {
   renderDryRunNeeds,
   renderRefusalCommands,
 } from '../../render/list-choice-note.js';
-import { renderNewList, renderWaitingFor } from '../../render/new-list.js';
+import { renderBoundNotYet, renderNewList, renderWaitingFor } from '../../render/new-list.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from './io.js';
 
@@ -99,6 +99,8 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
   // A live session's list before its first task: reads see it empty; a change makes it.
   if (choice.fresh) {
     if (forWrite && !needs.dryRun) announceWhenMade(run, choice, [], short);
+    else if (choice.how === 'binding' && !needs.mayBeMissing)
+      run.io.note(renderBoundNotYet(short(choice.id), choice.binding?.file, run.home));
     return;
   }
   if (needs.mayBeMissing) {

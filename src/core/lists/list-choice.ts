@@ -76,7 +76,10 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
     return choice;
   }
   if (bound?.binding?.listId !== undefined) {
-    return { ...named(configDir, bound.binding.listId, 'binding'), typed: bound.binding.value, binding: bound.binding, warnings };
+    const choice = named(configDir, bound.binding.listId, 'binding');
+    // A bound list before its first task: the one Claude Code sessions started here will make.
+    const fresh = choice.exists ? undefined : true;
+    return { ...choice, typed: bound.binding.value, binding: bound.binding, warnings, fresh };
   }
   const chosen = byProject(configDir, index, opts) ?? byRecency(configDir, index, opts.forWrite);
   return { ...chosen, warnings: [...warnings, ...chosen.warnings] };
