@@ -300,6 +300,41 @@ describe('a TodoWrite session', () => {
   });
 });
 
+describe('many old TodoWrite sessions', () => {
+  it('lists shows the 20 most recent and counts the others; --all and --json show every one', () => {
+    const w = world();
+    const proj = w.dir('old');
+    const now = Date.now();
+    for (let i = 0; i < 25; i++) {
+      const id = `${(0xa0000000 + i).toString(16)}-2222-4a4a-8b8b-${String(i).padStart(12, '0')}`;
+      writeTranscript(w.config, {
+        sessionId: id,
+        cwd: proj,
+        prompt: `old ${i}`,
+        start: now - (i + 2) * 3600_000,
+        end: now - (i + 1) * 3600_000,
+      });
+    }
+    w.list('mine', 1);
+    const shown = w.tasks(proj, ['lists']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const kinds = shown.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[13]);
+    expect(kinds.filter((k) => k === 'todowrite')).toHaveLength(20);
+    expect(kinds.filter((k) => k === 'tasks')).toHaveLength(1);
+    expect(shown.stderr).toBe('5 older TodoWrite sessions not shown (25 in all): tasks lists --all shows them\n');
+    // The most recent are the ones shown.
+    expect(shown.stdout).toContain('old 0');
+    expect(shown.stdout).not.toContain('old 24');
+    const all = w.tasks(proj, ['lists', '--all']);
+    expect(all.stdout.trim().split('\n')).toHaveLength(26);
+    expect(all.stderr).toBe('');
+    expect(JSON.parse(w.tasks(proj, ['lists', '--json']).stdout)).toHaveLength(26);
+  });
+});
+
 describe("the live session's list before it exists", () => {
   it('reads say it has no tasks yet; a change makes it, not the list of the session it replaced', () => {
     const w = world();

@@ -3,13 +3,24 @@ import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { listJson, renderListsLines, renderListsTable, renderNoListsYet, renderUnsureSessions } from '../../render/lists-table.js';
+import {
+  listJson,
+  renderListsLines,
+  renderListsTable,
+  renderNoListsYet,
+  renderTodoWriteHidden,
+  renderUnsureSessions,
+} from '../../render/lists-table.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
   here?: boolean;
   live?: boolean;
+  all?: boolean;
 }
+
+/** TodoWrite sessions shown without --all: the most recent. A heavy user has hundreds. */
+const TODOWRITE_SHOWN = 20;
 
 export function registerLists(program: Command, ctx: Context): void {
   program
@@ -17,6 +28,7 @@ export function registerLists(program: Command, ctx: Context): void {
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
     .option('--here', 'only lists of sessions that ran in the current directory or below it')
     .option('--live', 'only lists of sessions that are running now')
+    .option('-a, --all', `every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent (--json always has them all)`)
     .addHelpText(
       'after',
       `
@@ -28,8 +40,10 @@ transcripts show its tasks. Session facts come from Claude Code's transcripts
 ended, crashed (its process is gone without ending the session), or cleared (/clear
 moved its process on to another session). A live session that has made no task yet
 shows as "no tasks yet"; a session that kept TodoWrite todos shows them, marked
-(TodoWrite), read-only. LIST shows a session UUID by its shortest unique prefix of at
-least 8 characters; --list and --session take any unique prefix of four or more.
+(TodoWrite), read-only: the ${TODOWRITE_SHOWN} most recent, and a count of the others on
+stderr (--all: every one). LIST shows a session UUID by its shortest unique prefix of at
+least 8 characters (read back as a session's: with a dash, or digits and letters); --list
+and --session take any unique prefix of four or more of that kind.
 
 Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
 state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite),
@@ -69,7 +83,11 @@ Examples:
         return;
       }
       for (const line of renderUnsureSessions(lists)) ctx.io.note(line);
-      const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
+      // Hundreds of old TodoWrite sessions would bury the lists: the most recent, and a count.
+      const todoWrite = lists.filter((l) => l.kind === 'todowrite');
+      const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));
+      if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length));
+      const rows = lists.filter((l) => !hidden.has(l)).map((l) => ({ ...l, team: teamOf(l.id) }));
       ctx.io.out(
         ctx.io.humanLayout
           ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })
