@@ -10,7 +10,7 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
  * else its team's list; else its own, named by its id, even before its first TaskCreate
  * makes the folder. Its settings are read as they are now: Claude Code reads a changed
  * settings file while it runs, and its next task call goes to the list it names
- * (checked against 2.1.328).
+ * (checked against 2.1.328 and 2.1.332).
  */
 export function listOfLiveSession(index: SessionIndex, session: SessionInfo): string {
   const named = namedListOf(index, session.cwd, session.pid);
@@ -71,7 +71,7 @@ export function liveSessionsIn(index: SessionIndex, dirs: readonly string[]): Se
  * The running sessions a settings change moves (`tasks use`): each of `before` (the live
  * sessions and their lists, read before the change) whose list, read again now, is
  * another. Claude Code reads a changed settings file while it runs: the session's next
- * task call goes to the new list (checked against 2.1.328), and its tasks so far stay
+ * task call goes to the new list (checked against 2.1.328 and 2.1.332), and its tasks so far stay
  * where they are.
  */
 export function sessionsMoved(
