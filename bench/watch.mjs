@@ -4,6 +4,7 @@
 //   npm run bench:watch                          100 changes, then a minute idle
 //   node bench/watch.mjs --idle 10s      a shorter idle window
 //   node bench/watch.mjs --changes 200 --tasks 500
+//   node bench/watch.mjs --latency-only  the changes alone (bench/run.mjs prints their median)
 //
 // Latency: from just before a task file is written (a plain writeFile, as agents write)
 // to the moment its event line arrives on the watcher's stdout (median, p95 over the
@@ -32,6 +33,7 @@ function seconds(text) {
 const CHANGES = Number(arg('changes', 100));
 const TASKS = Number(arg('tasks', 20));
 const IDLE_S = seconds(arg('idle', '60s'));
+const LATENCY_ONLY = process.argv.includes('--latency-only');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const config = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-watch-'));
@@ -118,6 +120,11 @@ console.log(
 );
 console.log('  (the watcher waits 100 ms of quiet after a change before it rescans, so a burst costs one rescan)');
 
+if (LATENCY_ONLY) {
+  watch.kill('SIGTERM');
+  fs.rmSync(config, { recursive: true, force: true });
+  process.exit(0);
+}
 fs.writeFileSync(path.join(dir, '1.json'), JSON.stringify(task('1', { status: 'in_progress', activeForm: 'Benchmarking' }), null, 2));
 await idleCpu(watch.pid, `watch --json, ${TASKS} tasks`);
 watch.kill('SIGTERM');

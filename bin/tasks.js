@@ -3,14 +3,35 @@
 // CommonJS (bin/package.json), so that no command starts the ES module loader: start-up
 // is most of what a command costs. Shell completion runs `tasks __complete ...` on every
 // TAB and gets its own small file that loads nothing else (dist/complete.cjs, see
-// src/cli/completion/); everything else is the CLI as one file (dist/tasks.cjs, see
-// scripts/build-cli.mjs). Built by plain tsc instead, the same code runs unbundled.
+// src/cli/completion/); the most-run reads (list, get, lists) run from a bundle of those
+// commands alone (dist/tasks-read.cjs, half the size); everything else is the CLI as one
+// file (dist/tasks.cjs, see scripts/build-cli.mjs). Built by plain tsc instead, the same
+// code runs unbundled.
 const path = require('node:path');
+
+/** The commands of dist/tasks-read.cjs (READ_COMMAND_NAMES in src/cli/commands/index.ts). */
+const READ_COMMANDS = new Set(['list', 'ls', 'get', 'lists']);
+/** Global options that take a value (GLOBAL_WITH_VALUE there): the word after them is not the command. */
+const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
 if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');
-} else if (!runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))) {
+} else if (
+  !(READ_COMMANDS.has(commandName(process.argv)) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'))) &&
+  !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))
+) {
   import('../dist/cli/main.js');
+}
+
+/** The command a command line names, found as commandNameIn (src/cli/commands/index.ts) finds it. */
+function commandName(argv) {
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') return argv[i + 1];
+    if (GLOBAL_WITH_VALUE.has(word)) i++;
+    else if (!word.startsWith('-')) return word;
+  }
+  return undefined;
 }
 
 function requireIfBuilt(file) {

@@ -1,5 +1,7 @@
 // The CLI as one CommonJS file, dist/tasks.cjs, made after tsc by `npm run build`, and
-// run by bin/tasks.js with the V8 code cache trained below. Start-up is most of what a
+// run by bin/tasks.js with the V8 code cache trained below; and the most-run reads (list,
+// get, lists) as a second, half the size, dist/tasks-read.cjs, which bin/tasks.js runs
+// for those commands (a start reads and hands V8 the bundle and its cache: ~2 ms less). Start-up is most of what a
 // command costs: one CommonJS file skips the ES module loader's resolving, linking and
 // per-module compiling (with the cache, 11-24 ms a command against the ES module bundle
 // with lazy chunks it replaced; `npm run bench`). Modules that the code loads with
@@ -23,53 +25,71 @@ const standIn = (name) => path.join(root, 'scripts', 'stand-ins', name);
 const ourCode = path.join(root, 'dist') + path.sep;
 const inPackage = (name, importer) => importer.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
 
+// Names this build: its code cache, and the persistent cache of what it read from transcripts.
+const buildId = randomUUID();
+
 // The ES module bundle of earlier builds.
 fs.rmSync(path.join(root, 'dist', 'bundle'), { recursive: true, force: true });
 
-await build({
-  entryPoints: [path.join(root, 'dist', 'cli', 'main.js')],
-  outfile: path.join(root, 'dist', 'tasks.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // Known at build time: no package.json or spec.json to find and read at run time
-  // (the code's import.meta.url lookups are only their fallbacks when unbundled).
-  define: { TASKS_VERSION: JSON.stringify(version), TASKS_COMPLETION_SPEC: JSON.stringify(spec) },
-  logOverride: { 'empty-import-meta': 'silent' },
-  plugins: [
-    {
-      name: 'start-up-stand-ins',
-      setup(b) {
-        b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-          inPackage('commander', args.importer) ? { path: standIn('lazy-child-process.cjs') } : undefined,
-        );
-        b.onResolve({ filter: /^graceful-fs$/ }, (args) =>
-          inPackage('proper-lockfile', args.importer) ? { path: standIn('graceful-fs.cjs') } : undefined,
-        );
-        b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
-          inPackage('signal-exit', args.importer) ? { path: standIn('assert-equal.cjs') } : undefined,
-        );
-        b.onResolve({ filter: /^#supports-color$/ }, (args) =>
-          inPackage('chalk', args.importer) ? { path: standIn('no-colour-detection.mjs') } : undefined,
-        );
-      },
+/** One bundle of the CLI: `readOnly`, the read commands alone (commands/index.ts). */
+const bundle = (outfile, readOnly) =>
+  build({
+    entryPoints: [path.join(root, 'dist', 'cli', 'main.js')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Known at build time: no package.json or spec.json to find and read at run time
+    // (the code's import.meta.url lookups are only their fallbacks when unbundled).
+    define: {
+      TASKS_VERSION: JSON.stringify(version),
+      TASKS_BUILD: JSON.stringify(`${version} ${buildId}`),
+      TASKS_COMPLETION_SPEC: JSON.stringify(spec),
+      TASKS_READ_COMMANDS: JSON.stringify(readOnly),
     },
-    sharedNodeModules(ourCode),
-  ],
-  // Its first line names this build; the code cache made for it carries the same line.
-  banner: { js: `// tasks build ${randomUUID()}` },
-  // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
-  // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+    logOverride: { 'empty-import-meta': 'silent' },
+    plugins: [
+      {
+        name: 'start-up-stand-ins',
+        setup(b) {
+          b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+            inPackage('commander', args.importer) ? { path: standIn('lazy-child-process.cjs') } : undefined,
+          );
+          b.onResolve({ filter: /^graceful-fs$/ }, (args) =>
+            inPackage('proper-lockfile', args.importer) ? { path: standIn('graceful-fs.cjs') } : undefined,
+          );
+          b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+            inPackage('signal-exit', args.importer) ? { path: standIn('assert-equal.cjs') } : undefined,
+          );
+          b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+            inPackage('chalk', args.importer) ? { path: standIn('no-colour-detection.mjs') } : undefined,
+          );
+        },
+      },
+      sharedNodeModules(ourCode),
+    ],
+    // Its first line names this build; the code cache made for it carries the same line.
+    banner: { js: `// tasks build ${buildId}${readOnly ? ' read' : ''}` },
+    // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
+    // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
 
-// The V8 code cache beside it; the training runs' output is not the build's.
-const trained = spawnSync(
-  process.execPath,
-  [path.join(root, 'scripts', 'train-code-cache.cjs'), path.join(root, 'dist', 'tasks.cjs'), path.join(root, 'dist', 'tasks.cjs.cache')],
-  { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
-);
-for (const line of trained.stderr.split('\n')) if (line.startsWith('build:')) console.error(line);
+const full = path.join(root, 'dist', 'tasks.cjs');
+const read = path.join(root, 'dist', 'tasks-read.cjs');
+await Promise.all([bundle(full, false), bundle(read, true)]);
+
+// The V8 code caches beside them; the training runs' output is not the build's.
+for (const [file, commands] of [
+  [full, 'all'],
+  [read, 'read'],
+]) {
+  const trained = spawnSync(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, `${file}.cache`, commands], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  for (const line of trained.stderr.split('\n')) if (line.startsWith('build:')) console.error(line);
+}

@@ -12,7 +12,12 @@
 //     reported made still holds (nobody else takes a claimed task);
 //   - every edge whose both writes were reported done is mirrored, if both tasks exist;
 //   - no lock directory stays beyond the stale time: once it has passed, a create and
-//     check --fix get through, and no lock directory is left.
+//     check --fix get through, and no lock directory is left;
+//   - the journal replays to the files: for every task on disk, the metadata keys that
+//     tasks processes set (t<worker>_<n>) are exactly those its last recorded change
+//     left, so no change was made unrecorded (a kill between a write and its record) and
+//     none recorded that was not made (a kill between the record and the write).
+//     Agents' own keys are theirs and not in the journal.
 // Prints operations done, processes killed and violations; exits 1 on any violation.
 // Needs a build (npm run build).
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,6 +35,7 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
   process.exit(2);
 }
 const { validateTask } = await import(path.join(ROOT, 'dist', 'core', 'store', 'schema.js'));
+const { readJournal, confirmedEntries } = await import(path.join(ROOT, 'dist', 'core', 'history', 'journal-read.js'));
 
 const { values: opts } = parseArgs({
   options: {
@@ -246,6 +252,34 @@ for (const [a, b, who] of edges) {
   if (ta && tb && (!ta.blocks.includes(b) || !tb.blockedBy.includes(a)))
     violations.push(`edge #${a} -> #${b} not mirrored (written by ${who})`);
 }
+// The journal replays to the files: each task's tasks-set metadata keys are those its last record left.
+const tasksKeys = (metadata) =>
+  Object.keys(metadata ?? {})
+    .filter((k) => /^t\d+_\d+$/.test(k))
+    .sort();
+const journal = readJournal(listDir);
+const lastMetadata = new Map();
+for (const entry of confirmedEntries(journal.entries, listDir)) {
+  for (const c of entry.changes) {
+    if (c.op === 'create' || c.op === 'delete') lastMetadata.set(c.id, c.op === 'create' ? c.task.metadata : undefined);
+    else if (c.op === 'update' && c.fields.metadata) lastMetadata.set(c.id, c.fields.metadata.new);
+  }
+}
+let replayed = 0;
+for (const [id, t] of tasks) {
+  const onDisk = tasksKeys(t.metadata);
+  const recorded = tasksKeys(lastMetadata.get(id));
+  replayed++;
+  if (JSON.stringify(onDisk) !== JSON.stringify(recorded)) {
+    const extra = onDisk.filter((k) => !recorded.includes(k));
+    const missing = recorded.filter((k) => !onDisk.includes(k));
+    violations.push(
+      `journal replay of #${id}: ${extra.length ? `on disk, not recorded: ${extra.join(' ')}` : ''}${extra.length && missing.length ? '; ' : ''}${missing.length ? `recorded, not on disk: ${missing.join(' ')}` : ''}`,
+    );
+  }
+}
+if (journal.damaged.length > 0) violations.push(`journal lines damaged: ${journal.damaged.length} (${journal.damaged[0].reason})`);
+
 // Locks: once the stale time has passed since the last kill, writers get through at once.
 const wait = Math.max(0, lastKill + STALE_MS + 500 - Date.now());
 await sleep(wait);
@@ -283,6 +317,7 @@ console.log(
 console.log(`files torn by agents killed mid-write (their plain writeFile; expected): ${torn.length ? torn.join(', ') : 'none'}`);
 console.log(`lock directories waiting out the stale time: ${locksBefore.length ? locksBefore.join(', ') : 'none'}`);
 console.log(`check --fix found: ${byCode(fixed.findings ?? [])}; left: ${byCode(fixed.remaining ?? [])}`);
+console.log(`journal: ${journal.entries.length} lines read, replayed against ${replayed} tasks on disk`);
 console.log(`invariant violations: ${violations.length}`);
 for (const v of violations) console.log(`  ✖ ${v}`);
 if (opts.keep) console.log(`kept ${config}`);

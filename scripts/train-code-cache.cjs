@@ -13,14 +13,16 @@
 // the source only by its length, so the cache starts with the bundle's first line, which
 // names its build, and bin/tasks.js uses it only for that build.
 //
-// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache>
+// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read]
+// (read: the bundle of the read commands, which has no create, update or block).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-const [bundle, cacheFile] = process.argv.slice(2).map((p) => path.resolve(p));
+const [bundle, cacheFile] = process.argv.slice(2, 4).map((p) => path.resolve(p));
+const readOnly = process.argv[4] === 'read';
 
 // The commands people and scripts run most. Each one trained grows the cache, and V8
 // reads all of it on every start (measured: ~1 ms per 30 KB); the rest compile on use.
@@ -33,6 +35,21 @@ const TRAINING = [
   ['update', '1', '--status', 'in_progress', '--owner', 'builder'],
   ['list'],
   ['get', '2'],
+];
+/** The read bundle's: the same list, written as those commands would have left it, then the reads. */
+const READ_TRAINING = [['list', '--json'], ['get', '1', '--json'], ['list'], ['get', '2']];
+const READ_LIST = [
+  {
+    id: '1',
+    subject: 'Write the parser',
+    description: 'Parse the config file',
+    activeForm: 'Writing the parser',
+    status: 'in_progress',
+    owner: 'builder',
+    blocks: ['2'],
+    blockedBy: [],
+  },
+  { id: '2', subject: 'Test the parser', description: 'Cover the edge cases', status: 'pending', blocks: [], blockedBy: ['1'] },
 ];
 
 async function main() {
@@ -47,10 +64,22 @@ async function main() {
     // The project folder is the working folder: run there, so that no project settings
     // (hooks) of wherever the build runs are read.
     process.chdir(config);
-    process.env = { ...saved.env, CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_TASK_LIST_ID: 'training', NO_COLOR: '1' };
-    for (const [i, words] of TRAINING.entries()) {
+    if (readOnly) {
+      const list = path.join(config, 'tasks', 'training');
+      fs.mkdirSync(list, { recursive: true });
+      for (const task of READ_LIST) fs.writeFileSync(path.join(list, `${task.id}.json`), JSON.stringify(task, null, 2));
+    }
+    process.env = {
+      ...saved.env,
+      CLAUDE_CONFIG_DIR: config,
+      XDG_CACHE_HOME: path.join(config, 'cache'),
+      CLAUDE_CODE_TASK_LIST_ID: 'training',
+      NO_COLOR: '1',
+    };
+    const training = readOnly ? READ_TRAINING : TRAINING;
+    for (const [i, words] of training.entries()) {
       // The last two in colour, as in a terminal: the styled renderers are worth caching too.
-      if (i >= TRAINING.length - 2) {
+      if (i >= training.length - 2) {
         delete process.env.NO_COLOR;
         process.env.FORCE_COLOR = '1';
       }

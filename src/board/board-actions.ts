@@ -1,18 +1,14 @@
 import { TasksError } from '../core/base/errors.js';
 import { releaseTask } from '../core/claims/release-apply.js';
-import { journalPath } from '../core/history/journal.js';
 import { newTxn, startRecording } from '../core/history/recorder.js';
-import { applyUndo, planLastUndo } from '../core/history/undo-plan.js';
+import { runUndo } from '../core/history/undo-run.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
 import { personLifecycle } from '../core/lifecycle/person-change.js';
 import { createTaskWithLifecycle, emptyReport, updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
-import { withOwnFileLock } from '../core/locks/locks.js';
 import { isTaskId } from '../core/store/ids.js';
 import type { TaskPatch } from '../core/store/patch.js';
-import { listDirOf, taskPath } from '../core/store/paths.js';
-import type { Task } from '../core/store/schema.js';
-import { readTaskFile } from '../core/store/task-file.js';
+import { listDirOf } from '../core/store/paths.js';
 import { blockTask, unblockTask } from '../core/writes/dependencies.js';
 import { preconditionGuard } from '../core/writes/preconditions.js';
 import { deleteTask, type Guard } from '../core/writes/task-writes.js';
@@ -81,18 +77,20 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
   } catch (err) {
     return failure(err);
   }
-  let undoes: string | undefined;
+  const own = newTxn(Date.now(), ctx.pid);
+  const record: UndoRecord = { marks: {} };
   const recording = startRecording({
     actor: { kind: 'person', name: ctx.person },
     command: COMMAND[req.action],
-    txn: newTxn(Date.now(), ctx.pid),
-    undoes: () => undoes,
+    txn: () => record.txn ?? own,
+    marks: () => record.marks,
     now: () => new Date(),
     onError: (listDir, err) =>
       ctx.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
   });
+  record.end = (listDir) => recording.mark(listDir, { end: true });
   try {
-    const done = await apply(ctx, req, (txn) => (undoes = txn), recording.flush);
+    const done = await apply(ctx, req, record);
     return { status: 200, result: { ok: true, ...done } };
   } catch (err) {
     return failure(err);
@@ -101,12 +99,14 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
   }
 }
 
-async function apply(
-  ctx: ActionContext,
-  req: ActionRequest,
-  undoing: (txn: string) => void,
-  flush: () => void,
-): Promise<{ message: string; task?: BoardTask }> {
+/** What an undo tells the action's record: the txn to record under and what it takes back; its end. */
+interface UndoRecord {
+  txn?: string | undefined;
+  marks: { undoes?: string[]; redoes?: string[] };
+  end?: (listDir: string) => void;
+}
+
+async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord): Promise<{ message: string; task?: BoardTask }> {
   const dir = listDirOf(ctx.configDir, req.list);
   // Hooks run and owners are told, as a command without --no-hooks / --no-notify does.
   const lifecycle = personLifecycle({
@@ -172,28 +172,19 @@ async function apply(
       return { message: `Deleted #${req.id}`, task: r.task as BoardTask };
     }
     case 'undo': {
-      const current = (id: string): Task | undefined => {
-        const read = readTaskFile(taskPath(dir, id));
-        return read.kind === 'ok' ? read.task : undefined;
-      };
-      // One undo at a time per list (tasks undo takes the same lock), and only of the change shown.
-      const plan = await withOwnFileLock(journalPath(dir), 'the journal', async () => {
-        const planned = planLastUndo(dir, current);
-        if (planned.txn !== req.txn) {
-          throw new TasksError(
-            'conflict',
-            `the last change is no longer the one shown (${planned.command} by ${planned.actor.name} came after it); nothing undone`,
-            {
-              details: { precondition: 'last-change', expected: req.txn, actual: planned.txn },
-            },
-          );
-        }
-        undoing(planned.txn);
-        await applyUndo(dir, planned);
-        flush();
-        return planned;
+      // Only the change shown: the top of the undo stack, as `tasks undo` takes it.
+      const { plan } = await runUndo(dir, {
+        action: 'undo',
+        expectTxn: req.txn,
+        dryRun: false,
+        recording: (marks) => {
+          record.txn = marks.txn;
+          record.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
+        },
+        end: () => record.end?.(dir),
       });
-      return { message: `Undid ${plan.command} by ${plan.actor.name}` };
+      const first = plan.commands[0];
+      return { message: first === undefined ? 'Nothing to undo' : `Undid ${first.command} by ${first.actor.name}` };
     }
   }
 }

@@ -103,14 +103,22 @@ export interface ListPayload {
   stalledAfterMs: number;
 }
 
+/**
+ * One change, as history's timeline holds it (core/history/events.ts: `null` is an absent
+ * field, a missing `old` one no record tells); `tasks log --json` prints the same change in
+ * the output contract's form (render/history-json.ts).
+ */
 export interface HistoryEventView {
   at: string;
-  task: string;
-  op: 'create' | 'update' | 'delete';
-  who: { kind: 'person' | 'agent'; name: string | null; session: string | null };
+  list: string;
+  task: string | null;
+  op: 'create' | 'update' | 'delete' | 'aside' | 'mark' | 'removed' | 'unrecorded';
+  who: { kind: 'person' | 'agent' | 'unknown'; name: string | null; session: string | null };
   changes: Record<string, { old?: unknown; new?: unknown; added?: string[] }>;
-  source: 'journal' | 'transcript';
+  source: 'journal' | 'transcript' | 'files';
   command: string | null;
+  txn: string | null;
+  cause?: 'app-status' | 'unknown-agent' | 'hand-edit';
 }
 
 export interface HistoryPayload {

@@ -140,7 +140,7 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
         const task = url.searchParams.get('task') ?? '';
         if (listParam === undefined || !isTaskId(task))
           return json(res, 400, { ok: false, error: { code: 'usage', message: 'list and task are required' } });
-        return json(res, 200, historyPayload(o.ctx, o.sessions.current, listParam, task));
+        return json(res, 200, await historyPayload(o.ctx, o.sessions.current, listParam, task));
       }
       case 'api/events':
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });

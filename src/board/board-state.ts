@@ -1,8 +1,8 @@
 import { blockerState, countTasks, indexTasks, isBlocked, isReady, missingBlockers } from '../core/graph/blockers.js';
-import { readJournal } from '../core/history/journal.js';
+import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
 import { goneOwnersOfList } from '../core/history/list-owners.js';
 import { readTimeline } from '../core/history/timeline.js';
-import { lastChange as lastTxn } from '../core/history/undo-plan.js';
+import { undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
 import { type ListOverview, listIds, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
@@ -110,16 +110,16 @@ export function overviewPayload(ctx: BoardContext, index: SessionIndex, readOnly
   };
 }
 
+/** The change `tasks undo` would take back now: the top of the list's undo stack. */
 function lastChangeView(listDir: string): LastChangeView | null {
-  const entries = lastTxn(readJournal(listDir).entries);
-  const first = entries?.[0];
-  if (entries === undefined || first === undefined) return null;
+  const top = undoStack(confirmedEntries(readJournal(listDir).entries, listDir)).done.at(-1);
+  if (top === undefined) return null;
   return {
-    txn: first.txn,
-    command: first.command,
-    actor: first.actor,
-    at: first.at,
-    tasks: [...new Set(entries.flatMap((e) => e.changes.map((c) => c.id)))].sort(compareIds),
+    txn: top.txn,
+    command: top.command,
+    actor: { kind: top.actor.kind, name: top.actor.name },
+    at: top.at,
+    tasks: [...new Set(top.entries.flatMap((e) => e.changes.flatMap((c) => ('id' in c ? [c.id] : []))))].sort(compareIds),
   };
 }
 
@@ -186,9 +186,13 @@ export function listPayload(
 }
 
 /** A task's recorded changes, oldest first, as `tasks log <id>` reads them. */
-export function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): HistoryPayload {
-  const timeline = readTimeline(listDirOf(ctx.configDir, listId), { index, listId, task: taskId });
-  return { events: timeline.events };
+export async function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): Promise<HistoryPayload> {
+  const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
+    listId,
+    sessions: sessionsOfList(index, listId),
+    unrecorded: true,
+  });
+  return { events: timeline.events.filter((e) => e.task === taskId) };
 }
 
 /** Short ids of every list (as `tasks lists` shows them). */

@@ -15,22 +15,25 @@ import { processTerminal } from './runtime/terminal.js';
  */
 async function main(argv: string[]): Promise<void> {
   let current: RunHandle | undefined;
-  // `tasks list | head -1`: the reader went away; that is not an error.
-  const readerGone = (): never => {
+  let io: IO | undefined;
+  // `tasks list | head -1`: the reader went away; that is not an error. A command may
+  // take it and go on (a stream's watch reads its input to the end first).
+  const readerGone = (): void => {
+    if (io?.readerWentAway()) return;
     current?.stopJournal();
-    return process.exit(EXIT.ok);
+    process.exit(EXIT.ok);
   };
   const stdout = await standardOutput(readerGone);
   if (stdout.isTTY) {
     // A terminal's stdout is process.stdout itself (fd-output.ts).
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') readerGone();
-      throw err;
+      if (err.code !== 'EPIPE') throw err;
+      readerGone();
     });
   }
   handleInterrupts(() => current?.stopJournal());
   const env = process.env;
-  const io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
+  io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
   process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
 }
 

@@ -34,7 +34,7 @@ export interface RunOptions {
  */
 export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
   const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd(), argv });
-  let journal: { stop: () => void; flush: () => void } | undefined;
+  let journal: { stop: () => void } | undefined;
   const stopJournal = (): void => {
     journal?.stop();
     journal = undefined;
@@ -43,10 +43,16 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
   try {
     if (io.mayColour(argv)) await loadColour();
     const program = await buildProgram(ctx, argv);
-    onLockWait((event) => io.note(renderLockWait(event)));
+    onLockWait((event) =>
+      io.note(renderLockWait(event), 'lock_wait', {
+        lock: event.lock,
+        ageMs: Math.round(event.ageMs),
+        expiresInMs: Math.round(event.expiresInMs),
+        likelyDead: event.likelyDead,
+      }),
+    );
     program.hook('preAction', (_root, command) => {
       journal = recordChanges(ctx, command);
-      ctx.flushJournal = journal.flush;
       ctx.stopJournal = stopJournal;
     });
     await program.parseAsync([...argv]);
@@ -56,7 +62,8 @@ export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEn
         io.setExit(EXIT.ok);
       } else if (err.code === 'commander.help') {
         // `tasks` with no command: the help was printed to stderr; that is a usage error.
-        io.setExit(EXIT.usage);
+        if (io.json) io.fail(new TasksError('usage', 'a command is needed; tasks --help lists them'));
+        else io.setExit(EXIT.usage);
       } else {
         const mistake = err.code === 'commander.excessArguments' ? explainIdOptionMistake(argv) : undefined;
         const message = mistake ?? err.message.replace(/^error:\s*/i, '');

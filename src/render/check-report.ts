@@ -84,6 +84,7 @@ export function checkJson(view: CheckView, checkedAt: string): Record<string, un
   const clean = (view.fix ? (report.remaining ?? []) : report.findings).length === 0;
   return {
     list: view.list,
+    ok: true,
     path: report.dir,
     checkedAt,
     files: report.files,

@@ -1,5 +1,7 @@
 import type { ClaimResult } from '../core/claims/claim-apply.js';
+import { formatDuration } from './duration.js';
 import { idRefs } from './refs.js';
+import type { TaskJson } from './task-json.js';
 import { oneLine } from './text.js';
 
 const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
@@ -12,7 +14,7 @@ export type ClaimOutcome =
   | ClaimResult
   | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
 
-type Refusal = Extract<ClaimOutcome, { success: false }>;
+export type Refusal = Extract<ClaimOutcome, { success: false }>;
 
 /** One line for a person: which claim was refused and why, with the agents' reason name first. */
 export function describeRefusal(id: string, refusal: Refusal): string {
@@ -33,15 +35,13 @@ export function describeRefusal(id: string, refusal: Refusal): string {
 }
 
 /**
- * `--json`: the agents' own result shape, `{success, reason, task}`, with the task in the
- * shape of its file (null when there is none), plus the ids behind a refusal.
+ * The facts of a refused claim, for its error object: the agents' reason, the task as it
+ * is (null when there is none), and the ids behind the refusal.
  */
-export function claimDocument(result: ClaimOutcome): Record<string, unknown> {
-  if (result.success) return { success: true, task: result.task };
+export function refusalFacts(result: Refusal, task: TaskJson | null): Record<string, unknown> {
   return {
-    success: false,
     reason: result.reason,
-    task: result.task ?? null,
+    task,
     ...(result.openBlockers ? { openBlockers: result.openBlockers } : {}),
     ...(result.busyWith ? { busyWith: result.busyWith } : {}),
   };
@@ -61,4 +61,10 @@ export function renderClaimed(result: Extract<ClaimOutcome, { success: true }>, 
 /** `claim --next` passed over a task that looked ready (another agent took it meanwhile, say). */
 export function renderPassedOver(passed: { id: string; reason: string }): string {
   return `passed over task #${passed.id}: ${passed.reason}`;
+}
+
+/** `claim --next --min-age`: ready tasks passed over for being too new. */
+export function renderTooNew(ids: readonly string[], minAgeMs: number): string {
+  const which = ids.map((id) => `#${id}`).join(', ');
+  return `note: passed over ${which}: created less than ${formatDuration(minAgeMs)} ago (--min-age)`;
 }

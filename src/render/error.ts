@@ -21,3 +21,11 @@ export function renderErrorJson(err: ErrorView): string {
     JSON.stringify({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}), ...err.details } }),
   );
 }
+
+/** `--json` warnings and notes, on stderr: {"warning"|"note": {"code", "message", ...facts}} */
+export function renderNoticeJson(kind: 'warning' | 'note', code: string, message: string, facts?: Record<string, unknown>): string {
+  const rest = { ...facts };
+  delete rest.code;
+  delete rest.message;
+  return escapeUnsafeJson(JSON.stringify({ [kind]: { code, message, ...rest } }));
+}

@@ -4,6 +4,7 @@ import type { ImportFormat } from '../core/snapshots/import-snapshot.js';
 import type { Task } from '../core/store/schema.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
+import { tasksJson } from './task-json.js';
 import { oneLine } from './text.js';
 
 /** What `import` did (or, with --dry-run, would do); also its `--json` document. */
@@ -81,4 +82,23 @@ export function renderImportSummary(report: ImportReport): string {
   if (report.dryRun) return `dry run: would import ${tasks} into list "${report.list}"${range}${skipped}; nothing written`;
   if (n === 0) return `nothing to import into list "${report.list}"${skipped}`;
   return `imported ${tasks} into list "${report.list}"${range}${skipped}`;
+}
+
+/**
+ * The `--json` document: the report with each created task in the one task shape
+ * (`updatedAt` from its file; null in a dry run, where nothing is written), and
+ * `dryRun: true` only in a dry run, as every dry run is flagged.
+ */
+export function importJson(report: ImportReport, times: ReadonlyMap<string, number> | undefined): Record<string, unknown> {
+  const { dryRun, created, ...rest } = report;
+  return {
+    list: rest.list,
+    format: rest.format,
+    found: rest.found,
+    ...(dryRun ? { dryRun: true } : {}),
+    created: tasksJson(created, dryRun ? undefined : times),
+    skipped: rest.skipped,
+    updated: rest.updated,
+    warnings: rest.warnings,
+  };
 }

@@ -1,6 +1,7 @@
 import { withoutEscapes } from '../core/base/program-output.js';
 import type { HookBlockedError, HookRunReport } from '../core/hooks/hooks.js';
 import type { LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
+import type { Notice } from './note.js';
 import { multiLine, oneLine } from './text.js';
 
 /**
@@ -8,34 +9,64 @@ import { multiLine, oneLine } from './text.js';
  * stderr. Pure: the CLI decides where they go and how warnings are marked.
  */
 export interface ReportLines {
-  notes: string[];
-  warnings: string[];
+  notes: Notice[];
+  warnings: Notice[];
 }
 
 export function renderLifecycleReport(report: LifecycleReport): ReportLines {
-  const notes: string[] = [];
-  const warnings: string[] = [];
+  const notes: Notice[] = [];
+  const warnings: Notice[] = [];
   const seen = new Set<string>();
   for (const run of report.hookRuns) {
     for (const w of run.settingsWarnings) {
-      if (!seen.has(w)) warnings.push(oneLine(w));
+      if (!seen.has(w)) warnings.push({ code: 'settings_skipped', text: oneLine(w) });
       seen.add(w);
     }
-    warnings.push(...hookWarnings(run));
+    for (const s of run.settingsSkipped) {
+      if (seen.has(s.message)) continue;
+      seen.add(s.message);
+      warnings.push({
+        code: 'hooks_skipped',
+        text: oneLine(s.message),
+        facts: {
+          reason: s.reason,
+          files: s.files,
+          ...(s.folder === undefined ? {} : { folder: s.folder, configFile: s.configFile }),
+          ...(s.managedFile === undefined ? {} : { managedFile: s.managedFile }),
+        },
+      });
+    }
+    warnings.push(...hookWarnings(run).map((text) => ({ code: 'hook_failed', text, facts: { event: run.event, taskId: run.taskId } })));
   }
   for (const s of report.skippedHooks) {
     const what = s.count === 0 ? `${s.event} hooks (none configured)` : `${s.count} ${s.event} hook${s.count === 1 ? '' : 's'}`;
-    notes.push(`skipped ${what} for task #${s.taskId} (--no-hooks)`);
+    notes.push({
+      code: 'hooks_not_run',
+      text: `skipped ${what} for task #${s.taskId} (--no-hooks)`,
+      facts: { event: s.event, taskId: s.taskId, hooks: s.count },
+    });
   }
   const team = report.team?.name ?? '';
   for (const n of report.notifications) {
-    notes.push(`told ${oneLine(n.owner)} of task #${n.taskId} (inbox of team "${oneLine(team)}")`);
+    notes.push({
+      code: 'owner_told',
+      text: `told ${oneLine(n.owner)} of task #${n.taskId} (inbox of team "${oneLine(team)}")`,
+      facts: { owner: n.owner, taskId: n.taskId, team },
+    });
   }
-  for (const s of report.notifySkipped) notes.push(`not telling ${oneLine(s.owner)} of task #${s.taskId} (--no-notify)`);
+  for (const s of report.notifySkipped) {
+    notes.push({
+      code: 'owner_not_told',
+      text: `not telling ${oneLine(s.owner)} of task #${s.taskId} (--no-notify)`,
+      facts: { owner: s.owner, taskId: s.taskId },
+    });
+  }
   for (const f of report.notifyFailures) {
-    warnings.push(
-      `task #${f.taskId} is assigned to ${oneLine(f.owner)}, but their inbox could not be written: ${oneLine(f.error.message)}`,
-    );
+    warnings.push({
+      code: 'inbox_not_written',
+      text: `task #${f.taskId} is assigned to ${oneLine(f.owner)}, but their inbox could not be written: ${oneLine(f.error.message)}`,
+      facts: { owner: f.owner, taskId: f.taskId },
+    });
   }
   return { notes, warnings };
 }

@@ -14,6 +14,8 @@ export function renderChoiceNote(
   choice: ListChoice,
   opts: { home: string; now: number; width: number; short: (id: string) => string; fit?: boolean },
 ): string | undefined {
+  // A named list needs no note (and its short id, which takes a listing of every list, is not worked out).
+  if (['flag', 'flag-prefix', 'session', 'env', 'binding'].includes(choice.how)) return undefined;
   const shown = opts.short(choice.id);
   let note: string;
   switch (choice.how) {

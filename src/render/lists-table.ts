@@ -174,8 +174,8 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     shortId: l.shortId,
     kind: l.kind,
     path: l.kind === 'todowrite' ? null : l.dir,
-    total: l.total,
-    ...l.counts,
+    // The keys of every `counts` (watch's has the blocked counts besides).
+    counts: { total: l.total, completed: l.counts.completed, inProgress: l.counts.in_progress, pending: l.counts.pending },
     problems: l.problems,
     changedAt: new Date(l.changedAt).toISOString(),
     team: team?.name ?? null,

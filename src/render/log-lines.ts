@@ -1,25 +1,29 @@
-import type { EventChange, TimelineEvent, Who } from '../core/history/timeline.js';
+import type { Damage } from '../core/history/journal-read.js';
+import type { EventChange, Timeline, TimelineEvent, UnrecordedCause, Who } from '../core/history/timeline.js';
 import { ago } from './elapsed.js';
 import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 
-/** `alice (person)`, `worker-1 (agent)`, `agent of session 2d483082`, `subagent a1b2 of session 2d483082` */
+/** `alice (person)`, `worker-1 (agent)`, `agent of session 2d483082`, `subagent a1b2 of session 2d483082`, `(no record)` */
 function whoText(who: Who): string {
+  if (who.kind === 'unknown') return '(no record)';
   if (who.kind === 'person') return `${oneLine(who.name ?? 'someone')} (person)`;
   const session = who.session === null ? '' : `session ${who.session.slice(0, 8)}`;
   if (who.name === null) return `agent of ${session}`;
   return session === '' ? `${oneLine(who.name)} (agent)` : `${oneLine(who.name)} (agent of ${session})`;
 }
 
-const value = (v: unknown): string => {
+/** A value in words: cut to `max` columns in a terminal, whole when piped (max undefined). */
+const valueText = (v: unknown, max: number | undefined): string => {
   if (v === undefined || v === null) return '(none)';
-  if (typeof v === 'string') return v === '' ? '""' : truncate(oneLine(v), 40);
-  return truncate(oneLine(JSON.stringify(v)), 40);
+  const text = typeof v === 'string' ? (v === '' ? '""' : oneLine(v)) : oneLine(JSON.stringify(v));
+  return max === undefined ? text : truncate(text, max);
 };
 const ids = (list: readonly string[]) => list.map((id) => `#${oneLine(id)}`).join(', ');
 
 /** One field's change in words: `status pending → in_progress`, `blocked by #2`. */
-function fieldText(key: string, c: EventChange): string[] {
+function fieldText(key: string, c: EventChange, max: number | undefined): string[] {
+  const value = (v: unknown) => valueText(v, max);
   if (key === 'blockedBy' || key === 'blocks') {
     const old = Array.isArray(c.old) ? (c.old as string[]) : [];
     const now = Array.isArray(c.new) ? (c.new as string[]) : [];
@@ -39,20 +43,44 @@ function fieldText(key: string, c: EventChange): string[] {
   return 'old' in c ? [`${label} ${value(c.old)} → ${value(c.new)}`] : [`${label} → ${value(c.new)}`];
 }
 
+const CAUSES: Record<UnrecordedCause, string> = {
+  'app-status': 'likely Claude Code keeping the status itself',
+  'unknown-agent': 'likely an agent whose transcript is not known',
+  'hand-edit': 'likely a hand edit',
+};
+
 /** What an event did, in words: `created "Fix auth"`, `status pending → completed, owner → bob`, `deleted`. */
-function eventText(e: TimelineEvent): string {
-  const by = e.command === 'undo' ? 'undo: ' : '';
-  return by + whatText(e);
+function eventText(e: TimelineEvent, max: number | undefined): string {
+  const by = e.command === 'undo' || e.command === 'redo' ? `${e.command}: ` : '';
+  return by + whatText(e, max);
 }
 
-function whatText(e: TimelineEvent): string {
-  if (e.op === 'create') return `created ${value(e.changes.subject?.new)}`;
-  if (e.op === 'delete') return `deleted${e.changes.subject?.old === undefined ? '' : ` ${value(e.changes.subject.old)}`}`;
-  return (
+function whatText(e: TimelineEvent, max: number | undefined): string {
+  const value = (v: unknown) => valueText(v, max);
+  const fields = () =>
     Object.entries(e.changes)
-      .flatMap(([k, c]) => fieldText(k, c))
-      .join(', ') || 'no visible change'
-  );
+      .flatMap(([k, c]) => fieldText(k, c, max))
+      .join(', ');
+  switch (e.op) {
+    case 'create':
+      return `created ${value(e.changes.subject?.new)}`;
+    case 'delete':
+      return `deleted${e.changes.subject?.old === undefined ? '' : ` ${value(e.changes.subject.old)}`}`;
+    case 'aside':
+      return `moved aside (it was not a valid task): ${value(e.changes.file?.old)} → ${value(e.changes.file?.new)}`;
+    case 'mark':
+      return `high-water mark ${value(e.changes.highWaterMark?.old)} → ${value(e.changes.highWaterMark?.new)}`;
+    case 'removed':
+      return e.changes.lock
+        ? `removed the stale lock ${value(e.changes.lock.old)}`
+        : `removed the temp file ${value(e.changes.tempFile?.old)}`;
+    case 'unrecorded': {
+      const what = e.changes.file !== undefined && Object.keys(e.changes).length === 1 ? 'gone, with no record of its deletion' : fields();
+      return `changed with no record: ${what} (${CAUSES[e.cause ?? 'hand-edit']})`;
+    }
+    default:
+      return fields() || 'no visible change';
+  }
 }
 
 /** "2026-11-30 12:53:59" in local time: a log is read against a clock. */
@@ -62,62 +90,95 @@ export function stamp(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** The timeline for a person: time, task, who, what. */
-export function renderLogLines(events: readonly TimelineEvent[], style: Style): string {
+const taskText = (e: TimelineEvent) => (e.task === null ? '-' : `#${oneLine(e.task)}`);
+
+/** The timeline for a person at a terminal: time, [list,] task, who, what; columns padded, long values cut. */
+export function renderLogLines(events: readonly TimelineEvent[], style: Style, opts: { lists?: boolean } = {}): string {
   const whoWidth = Math.min(36, Math.max(...events.map((e) => whoText(e.who).length)));
-  const idWidth = Math.max(...events.map((e) => e.task.length + 1));
+  const idWidth = Math.max(...events.map((e) => taskText(e).length));
+  const listWidth = Math.min(20, Math.max(...events.map((e) => e.list.length)));
   return events
     .map((e) =>
       [
         style.dim(stamp(e.at)),
-        `#${oneLine(e.task)}`.padEnd(idWidth),
-        (e.who.kind === 'person' ? style.magenta : style.cyan)(truncate(whoText(e.who), whoWidth).padEnd(whoWidth)),
-        eventText(e),
+        ...(opts.lists ? [truncate(oneLine(e.list), listWidth).padEnd(listWidth)] : []),
+        taskText(e).padEnd(idWidth),
+        (e.who.kind === 'person' ? style.magenta : e.who.kind === 'agent' ? style.cyan : style.yellow)(
+          truncate(whoText(e.who), whoWidth).padEnd(whoWidth),
+        ),
+        eventText(e, 40),
       ].join('  '),
     )
     .join('\n');
 }
 
-/** "last changed 5 min ago by alice (person): status → in_progress" */
-export function renderLastChange(e: TimelineEvent, now: number): string {
-  return `last changed ${ago(Date.parse(e.at), now)} by ${whoText(e.who)}: ${eventText(e)}`;
+/**
+ * The timeline piped: one change a line, tab-separated, nothing padded or cut (a grep
+ * finds every word): time, [list,] task (`-` for the list's own files), who, what.
+ */
+export function renderLogTsv(events: readonly TimelineEvent[], opts: { lists?: boolean } = {}): string {
+  return events
+    .map((e) => [stamp(e.at), ...(opts.lists ? [oneLine(e.list)] : []), taskText(e), whoText(e.who), eventText(e, undefined)].join('\t'))
+    .join('\n');
 }
 
-/** A journal line that could not be read (line 0: the journal itself). */
-export function renderJournalDamage(d: { line: number; reason: string }): string {
-  return d.line === 0 ? `cannot read the journal: ${d.reason}` : `skipped line ${d.line} of .tasks-journal.jsonl: ${d.reason}`;
+/** "last changed 5 min ago by alice (person): status → in_progress" */
+export function renderLastChange(e: TimelineEvent, now: number): string {
+  return `last changed ${ago(Date.parse(e.at), now)} by ${whoText(e.who)}: ${eventText(e, 40)}`;
+}
+
+/** Under `get`'s last change, when the file is newer than any record of it. */
+export function renderChangedSince(unrecorded: { at: string; cause: UnrecordedCause }, now: number): string {
+  return `changed since then, ${ago(Date.parse(unrecorded.at), now)}, by a change no record shows (${CAUSES[unrecorded.cause]})`;
+}
+
+/** Who made a task's last change, for a refusal: "by agent of session 2d483082 at 2026-...", or a change no record shows. */
+export function renderChangedBy(last: {
+  event: TimelineEvent | undefined;
+  unrecorded: { at: string; cause: UnrecordedCause } | undefined;
+}): string | undefined {
+  if (last.unrecorded !== undefined) return `by a change no record shows, ${stamp(last.unrecorded.at)} (${CAUSES[last.unrecorded.cause]})`;
+  return last.event === undefined ? undefined : `by ${whoText(last.event.who)} at ${stamp(last.event.at)}`;
+}
+
+/** A journal line that could not be read. */
+export function renderJournalDamage(d: Damage): string {
+  return d.line === undefined ? `skipped a damaged line of ${d.file}: ${d.reason}` : `skipped line ${d.line} of ${d.file}: ${d.reason}`;
+}
+
+/** A journal that is not a regular file: not read. */
+export function renderJournalProblem(problem: string): string {
+  return `${problem}; not read`;
 }
 
 /**
  * What `tasks log` says on stderr before the changes: where the record starts, what it
- * is made of, and what no record explains.
+ * is made of, what it counts elsewhere, and which tasks predate it.
  */
-export function renderLogNotes(opts: {
-  task: string | undefined;
-  first: TimelineEvent | undefined;
-  transcripts: number;
-  gaps: { before: readonly string[]; unexplained: readonly string[] };
-}): string[] {
-  const { task, first, transcripts, gaps } = opts;
+export function renderLogNotes(timeline: Timeline, task: string | undefined): string[] {
+  const events = timeline.events.filter((e) => e.op !== 'unrecorded' && (task === undefined || e.task === task));
+  const first = events[0];
   const start =
     first === undefined ? `no change to ${task === undefined ? 'this list' : `#${task}`} is recorded` : `history from ${stamp(first.at)}`;
-  const sources =
-    transcripts > 0
-      ? `, and ${transcripts} transcript${transcripts === 1 ? '' : 's'} of this list's sessions`
-      : '; no session of this list is known';
-  const refs = (ids: readonly string[]) => ids.map((id) => `#${id}`).join(', ');
-  return [
-    `${start} (the journal of tasks' own changes${sources})`,
-    ...(gaps.before.length > 0
-      ? [`no record of the creation of ${refs(gaps.before)} (made before the record starts, or by a session that is not known)`]
-      : []),
-    ...(gaps.unexplained.length > 0
-      ? [`changed in ways no record shows (a hand edit, or an agent whose session is not known): ${refs(gaps.unexplained)}`]
-      : []),
-  ];
+  const n = timeline.transcripts;
+  const sources = n > 0 ? `, and ${n} transcript${n === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known';
+  const notes = [`${start} (the journal of tasks' own changes${sources})`];
+  if (timeline.copied > 0) {
+    notes.push(
+      `${timeline.copied} change${timeline.copied === 1 ? '' : 's'} in entries a forked session copied from its parent: counted in the parent's list, not here`,
+    );
+  }
+  if (timeline.partial) notes.push('the record starts later than the journal or a transcript: only their last part was read');
+  return notes;
 }
 
-/** Under `get`'s last change, when the file is newer than any record of it. */
-export function renderChangedSince(): string {
-  return 'changed since then by a change no record shows (a hand edit, or an agent whose session is not known)';
+/** Tasks on disk whose creation no record shows. */
+export function renderUnrecordedCreations(ids: readonly string[]): string | undefined {
+  if (ids.length === 0) return undefined;
+  const named = ids
+    .slice(0, 10)
+    .map((id) => `#${id}`)
+    .join(', ');
+  const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
+  return `no record of the creation of ${named}${more} (made before the record starts, or by a session that is not known)`;
 }

@@ -46,13 +46,15 @@ export function makeStyle(color: boolean): Style {
 }
 
 /**
- * Colour: `--no-color` wins, then NO_COLOR (any non-empty value), then FORCE_COLOR,
- * then a TTY whose TERM is not "dumb". chalk alone ignores NO_COLOR, hence this.
+ * Colour: only ever on a terminal (a pipe or a file is read by a program or a log, and
+ * CI systems set FORCE_COLOR for their own log viewers). On a terminal: `--no-color`
+ * wins, then NO_COLOR (any non-empty value), then FORCE_COLOR, then a TERM that is not
+ * "dumb". chalk alone ignores NO_COLOR, hence this.
  */
 export function decideColor(opts: { flag: boolean | undefined; env: NodeJS.ProcessEnv; isTTY: boolean }): boolean {
-  if (opts.flag === false) return false;
+  if (opts.flag === false || !opts.isTTY) return false;
   if (opts.env.NO_COLOR !== undefined && opts.env.NO_COLOR !== '') return false;
   const force = opts.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
-  return opts.isTTY && opts.env.TERM !== 'dumb';
+  return opts.env.TERM !== 'dumb';
 }

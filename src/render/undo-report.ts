@@ -1,40 +1,50 @@
-import { shownValue, type UndoPlan, type UndoStep } from '../core/history/undo-plan.js';
+import { ABSENT, type UndoPlan, type UndoStep } from '../core/history/undo-plan.js';
 import { stamp } from './log-lines.js';
-import { oneLine } from './text.js';
+import { oneLine, truncate } from './text.js';
 
-/** `undo`: the change taken back (or that would be), then a line a task. */
-export function renderUndo(plan: UndoPlan, dryRun: boolean): string {
-  const head = `${dryRun ? 'Would undo' : 'Undid'} ${plan.command} by ${oneLine(plan.actor.name)} at ${stamp(plan.at)}:`;
-  return [head, ...plan.steps.map((s) => `  ${undoStepText(s)}`)].join('\n');
+/** An absent field for a person or a JSON reader: null. */
+const shown = (v: unknown): unknown => (v === ABSENT ? null : v);
+
+function describe(plan: UndoPlan): string {
+  const cmds = plan.commands;
+  const first = cmds[0];
+  if (first === undefined) return 'nothing';
+  if (cmds.length === 1) return `${first.command} by ${oneLine(first.actor.name)} at ${stamp(first.at)}`;
+  const counts = new Map<string, number>();
+  for (const c of cmds) counts.set(c.command, (counts.get(c.command) ?? 0) + 1);
+  const what = [...counts].map(([c, n]) => (n === 1 ? c : `${c} ×${n}`)).join(', ');
+  const who = [...new Set(cmds.map((c) => oneLine(c.actor.name)))].join(', ');
+  const times = cmds.map((c) => c.at).sort();
+  return `${cmds.length} commands (${what}) by ${who} from ${stamp(times[0] as string)} to ${stamp(times.at(-1) as string)}`;
 }
 
-function undoStepText(step: UndoStep): string {
-  if (step.kind === 'delete') return `#${step.id} removed again: ${oneLine(step.task.subject)}`;
-  if (step.kind === 'restore') return `#${step.id} restored: ${oneLine(step.task.subject)}`;
-  const fields = Object.entries(step.fields).map(([k, { from, to }]) => `${k} ${show(shownValue(from))} → ${show(shownValue(to))}`);
-  return `#${step.id} ${fields.join(', ')}`;
+/** `undo` / `redo`: what was taken back or applied again (or would be), then a line a step. */
+export function renderUndo(plan: UndoPlan, dryRun: boolean): string {
+  const head = plan.finishing
+    ? `${dryRun ? 'Would finish' : 'Finished'} the interrupted ${plan.action} of ${describe(plan)}`
+    : `${dryRun ? `Would ${plan.action}` : plan.action === 'undo' ? 'Undid' : 'Redid'} ${describe(plan)}`;
+  const kept = plan.kept.map((k) => `  (${oneLine(k)})`);
+  const steps = plan.steps.length === 0 && kept.length === 0 ? ['  nothing left to write'] : plan.steps.map((s) => `  ${stepText(s)}`);
+  return [`${head}:`, ...steps, ...kept].join('\n');
+}
+
+function stepText(step: UndoStep): string {
+  switch (step.kind) {
+    case 'delete':
+      return `#${step.id} removed again: ${oneLine(step.task.subject)}`;
+    case 'create':
+      return `#${step.id} restored: ${oneLine(step.task.subject)}`;
+    case 'rename':
+      return `#${step.id}: ${oneLine(step.from)} moved to ${oneLine(step.to)}`;
+    case 'mark':
+      return `high-water mark raised to ${oneLine(step.new)}`;
+    case 'update': {
+      const fields = Object.entries(step.fields).map(([k, f]) => `${oneLine(k)} ${show(shown(f.old))} → ${show(shown(f.new))}`);
+      return `#${step.id} ${fields.join(', ')}`;
+    }
+  }
 }
 
 function show(v: unknown): string {
-  return v === null ? '(none)' : oneLine(typeof v === 'string' ? v : JSON.stringify(v));
-}
-
-/** `undo --json`. */
-export function undoJson(plan: UndoPlan, dryRun: boolean) {
-  return {
-    undone: !dryRun,
-    txn: plan.txn,
-    command: plan.command,
-    actor: plan.actor,
-    at: plan.at,
-    steps: plan.steps.map((s) =>
-      s.kind === 'revert'
-        ? {
-            kind: s.kind,
-            id: s.id,
-            fields: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, { from: shownValue(f.from), to: shownValue(f.to) }])),
-          }
-        : { kind: s.kind, id: s.id, task: s.task },
-    ),
-  };
+  return v === null ? '(none)' : truncate(oneLine(typeof v === 'string' ? v : JSON.stringify(v)), 80);
 }

@@ -1,8 +1,8 @@
-import type { ListCounts } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import type { EndReason } from '../core/watch/watch-session.js';
 import { renderJsonLine } from './json.js';
+import { type CountsJson, type TaskJson, taskJson } from './task-json.js';
 
 /**
  * The `watch --json` stream: NDJSON, one event per line, each with `event` and `at`
@@ -22,18 +22,20 @@ function stamp(at: number): string {
   return new Date(at).toISOString();
 }
 
-export function renderSnapshotEvent(at: number, list: string, exists: boolean, tasks: readonly Task[]): string {
+export function renderSnapshotEvent(at: number, list: string | null, exists: boolean, tasks: readonly TaskJson[]): string {
   return renderJsonLine({ event: 'snapshot', at: stamp(at), list, exists, tasks });
 }
 
-export function renderChangeEvent(at: number, e: ChangeEvent): string {
+/** `timeOf`: each task's change time (the one task shape's `updatedAt`). */
+export function renderChangeEvent(at: number, e: ChangeEvent, timeOf: (id: string) => number | undefined): string {
+  const json = (t: Task) => taskJson(t, timeOf(t.id));
   switch (e.type) {
     case 'list-cleared':
-      return renderJsonLine({ event: e.type, at: stamp(at), tasks: e.tasks });
+      return renderJsonLine({ event: e.type, at: stamp(at), tasks: e.tasks.map(json) });
     case 'updated':
-      return renderJsonLine({ event: e.type, at: stamp(at), task: e.task, changes: e.changes });
+      return renderJsonLine({ event: e.type, at: stamp(at), task: json(e.task), changes: e.changes });
     default:
-      return renderJsonLine({ event: e.type, at: stamp(at), task: e.task });
+      return renderJsonLine({ event: e.type, at: stamp(at), task: json(e.task) });
   }
 }
 
@@ -45,17 +47,23 @@ export function renderChangeEvent(at: number, e: ChangeEvent): string {
 
 export interface EndView {
   at: number;
+  /** The list watched, as it ended (a run's may have been found on the way); null: never known. */
+  list: string | null;
   reason: EndReason;
   until?: string | undefined;
   /** Whether the --until condition held at the end (only with --until). */
   met?: boolean | undefined;
   exists: boolean;
-  counts: ListCounts;
-  tasks: readonly Task[];
+  counts: CountsJson;
+  tasks: readonly TaskJson[];
   /** A followed run's end: its result's subtype and is_error (null when it had none). */
   run?: { result: string | null; isError: boolean | null } | undefined;
   /** --fail-if-stalled: the tasks in progress that stopped changing, and for how long. */
   stalled?: ReadonlyArray<{ id: string; idleMs: number }> | undefined;
+  /** A followed run that stalled: how long it was silent with no task changing. */
+  idleMs?: number | undefined;
+  /** Every session of the list ended: the owners of unfinished tasks, gone with them. */
+  gone?: readonly string[] | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
 }
@@ -65,10 +73,13 @@ export function renderEndEvent(end: EndView): string {
   return renderJsonLine({
     event: 'end',
     at: stamp(end.at),
+    list: end.list,
     reason: end.reason,
     ...(end.until === undefined ? {} : { until: end.until, met: Boolean(end.met) }),
     ...(end.run === undefined ? {} : { run: end.run }),
     ...(end.stalled === undefined ? {} : { stalled: end.stalled }),
+    ...(end.idleMs === undefined ? {} : { idleMs: end.idleMs }),
+    ...(end.gone === undefined ? {} : { gone: end.gone }),
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     exists: end.exists,
     counts: end.counts,

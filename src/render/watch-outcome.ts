@@ -50,10 +50,17 @@ export const watchEndMessage = {
     const waited = `timed out after ${formatDuration(timeoutMs)}`;
     return until ? `${waited} before ${until} held; ${renderSummary(counts, PLAIN)}` : `${waited}; ${renderSummary(counts, PLAIN)}`;
   },
-  stalled: (stalled: readonly StalledTask[], counts: ListCounts): string => `${describeStalled(stalled)}; ${renderSummary(counts, PLAIN)}`,
+  stalled: (stalled: readonly StalledTask[], counts: ListCounts, runIdleMs?: number): string =>
+    runIdleMs === undefined
+      ? `${describeStalled(stalled)}; ${renderSummary(counts, PLAIN)}`
+      : `the run has been silent, with no task changing, for ${formatDuration(runIdleMs)}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`,
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
-    `${describeRunEnd(reason)} before ${until} held; ${renderSummary(counts, PLAIN)}`,
+    reason === 'run-ended'
+      ? `the run ended and ${until} did not hold then; ${renderSummary(counts, PLAIN)}`
+      : reason === 'input-ended'
+        ? `${describeRunEnd(reason)}: the run did not finish, so ${until} is not met; ${renderSummary(counts, PLAIN)}`
+        : `${describeRunEnd(reason)} before ${until} held; ${renderSummary(counts, PLAIN)}`,
 };
 
 /** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
-import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
@@ -163,10 +163,7 @@ describe('tasks board: serving', () => {
     });
     expect(ok.status).toBe(200);
     expect((readJson(path.join(dir, '3.json')) as { owner: string }).owner).toBe('alice');
-    const log = run(config, ['-l', 'demo', 'log', '3', '--json'])
-      .stdout.trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { who: { kind: string }; command: string });
+    const log = JSON.parse(run(config, ['-l', 'demo', 'log', '3', '--json']).stdout) as Array<{ who: { kind: string }; command: string }>;
     expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
   });
 
@@ -247,7 +244,7 @@ describe('tasks board: serving', () => {
     expect(busy.stderr).toMatch(/^error: port \d+ is in use; choose another with --port, or 0 for any\n$/);
     const wide = await board(config, ['--host', '0.0.0.0']);
     const ended = await wide.stop();
-    expect(ended.stderr).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
+    expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
   });
 
   it('--open runs the opener with the URL; an opener that fails is a warning', async () => {
@@ -265,7 +262,7 @@ describe('tasks board: serving', () => {
     await new Promise((r) => setTimeout(r, 500));
     const ended = await failing.stop();
     expect(ended.code).toBe(0);
-    expect(ended.stderr).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
+    expect(stderrText(ended.stderr)).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
   });
 });
 

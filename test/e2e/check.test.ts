@@ -216,15 +216,17 @@ describe('tasks check', () => {
     writeTask(list, t('1', { owner: 'bob' }));
     ago(path.join(list, '1.json'), 20 * 60);
     expect(check(config).code).toBe(0); // default 1h
+    // A stale claim is a warning: reported, exit 0; --strict makes warnings fail too.
     const short = check(config, '--stale-after', '15m');
-    expect(short.code).toBe(4);
+    expect(short.code).toBe(0);
+    expect(check(config, '--stale-after', '15m', '--strict').code).toBe(4);
     expect(short.report.findings).toMatchObject([
       { code: 'stale_claim', id: '1', owner: 'bob', message: 'task #1 is owned by bob but still pending, unchanged for 20 min' },
     ]);
     expect(check(config, '--stale-after', 'off').code).toBe(0);
     // The grammar every duration flag shares: compound and `min` forms too.
-    expect(check(config, '--stale-after', '0h15min').code).toBe(4);
-    expect(check(config, '--stale-after', '1h30m').code).toBe(0);
+    expect(check(config, '--stale-after', '0h15min', '--strict').code).toBe(4);
+    expect(check(config, '--stale-after', '1h30m', '--strict').code).toBe(0);
     const bad = run(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('error: invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off');
@@ -252,7 +254,7 @@ describe('tasks check', () => {
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1'));
     fs.writeFileSync(path.join(list, '\u001b[2Jevil\u0007.json'), '{');
-    const r = run(config, ['-l', 'l', 'check']);
+    const r = run(config, ['-l', 'l', 'check', '--strict']);
     expect(r.code).toBe(4);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/bad_file_name +\[2Jevil\.json is not named <id>\.json/);

@@ -55,13 +55,13 @@ describe('claims from many processes', () => {
     const winners = results.map((r, i) => ({ r, agent: `agent${i}` })).filter(({ r }) => r.code === 0);
     expect(winners).toHaveLength(1);
     const winner = winners[0]!.agent;
-    expect(JSON.parse(winners[0]!.r.stdout)).toMatchObject({ success: true, task: { id: '1', owner: winner } });
+    expect(JSON.parse(winners[0]!.r.stdout)).toMatchObject({ id: '1', owner: winner });
     const losers = results.filter((r) => r.code !== 0);
     expect(losers).toHaveLength(15);
     for (const r of losers) {
       expect(r.code).toBe(4);
-      expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toMatchObject({ success: false, reason: 'already_claimed', task: { owner: winner } });
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'already_claimed', task: { owner: winner } } });
     }
     expect(readAll(list).get('1')).toMatchObject({ owner: winner, status: 'pending' });
     expect(leftovers(list)).toEqual([]);
@@ -73,7 +73,8 @@ describe('claims from many processes', () => {
       const claimed: string[] = [];
       for (;;) {
         const r = await runAsync(config, ['-l', 'next', 'claim', '--next', '--as', agent]);
-        if (r.code === 3) break;
+        // Nothing ready is 4 (a refusal); 3 would be a missing list.
+        if (r.code === 4 && r.stderr.startsWith('error: no task is ready')) break;
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
         claimed.push(r.stdout.trim());
@@ -96,16 +97,16 @@ describe('claims from many processes', () => {
       const refusals: RunResult[] = [];
       for (;;) {
         const r = await runAsync(config, ['-l', 'busy', 'claim', '--next', '--as', agent, '--busy-check', '--start']);
-        if (r.code === 3) break;
+        if (r.code === 4 && r.stderr.startsWith('error: no task is ready')) break;
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
         const id = r.stdout.trim();
         claimed.push(id);
         // Holding one, a second claim must be refused (or find nothing left).
         const again = await runAsync(config, ['-l', 'busy', 'claim', '--next', '--as', agent, '--busy-check', '--json']);
-        expect([3, 4]).toContain(again.code);
-        if (again.code === 4) {
-          const doc = JSON.parse(again.stdout) as { reason: string; busyWith: string[] };
+        expect(again.code).toBe(4);
+        const doc = (JSON.parse(again.stderr) as { error: { reason: string; busyWith: string[] } }).error;
+        if (doc.reason !== 'no_task_ready') {
           expect(doc.reason).toBe('agent_busy');
           expect(doc.busyWith).toEqual([id]);
           refusals.push(again);

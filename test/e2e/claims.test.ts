@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, run, snapshotDir, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 
 /** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
@@ -30,11 +30,11 @@ describe('claim', () => {
     );
   });
 
-  it('--start sets in_progress in the same write; --json prints {success, task}', () => {
+  it('--start sets in_progress in the same write; --json prints the claimed task, as every change prints its task', () => {
     const { config, list } = fixtureConfig();
     const r = run(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ success: true, task: file(list, '5') });
+    expect(JSON.parse(r.stdout)).toEqual({ ...file(list, '5'), updatedAt: expect.any(String) });
     expect(file(list, '5')).toMatchObject({ owner: 'amy', status: 'in_progress' });
   });
 
@@ -45,7 +45,7 @@ describe('claim', () => {
     expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
   });
 
-  it("each refusal: its reason, exit 4 (3 for task_not_found), the agents' JSON shape", () => {
+  it("each refusal: an error with the agents' reason, exit 4 (3 for task_not_found), the task among its facts", () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'mine', description: '', status: 'in_progress', owner: 'amy', blocks: [], blockedBy: [] });
     writeTask(list, { id: '7', subject: 'done', description: '', status: 'completed', blocks: [], blockedBy: [] });
@@ -61,8 +61,13 @@ describe('claim', () => {
       const before = snapshotDir(list);
       const json = run(config, [...args, '--json']);
       expect(json.code, args.join(' ')).toBe(code);
-      expect(json.stderr).toBe('');
-      expect(JSON.parse(json.stdout)).toEqual({ success: false, reason, ...rest });
+      expect(json.stdout).toBe('');
+      const facts = Object.fromEntries(
+        Object.entries(rest).map(([k, v]) => [k, k === 'task' && v !== null ? { ...(v as object), updatedAt: expect.any(String) } : v]),
+      );
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: expect.objectContaining({ code: code === 3 ? 'not_found' : 'conflict', reason, ...facts }),
+      });
       const text = run(config, args);
       expect(text.code).toBe(code);
       expect(text.stdout).toBe('');
@@ -71,15 +76,16 @@ describe('claim', () => {
     }
   });
 
-  it('--next takes the lowest-id ready task; exit 3 when none is ready', () => {
+  it('--next takes the lowest-id ready task; exit 4 when none is ready, 3 when the list does not exist', () => {
     const { config, list } = fixtureConfig();
     expect(run(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
     expect(run(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
     expect(file(list, '5')).toMatchObject({ owner: 'b', status: 'in_progress' });
     const before = snapshotDir(list);
     const none = run(config, ['claim', '--next', '--as', 'c']);
-    expect(none).toMatchObject({ code: 3, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
+    expect(none).toMatchObject({ code: 4, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
     expect(snapshotDir(list)).toEqual(before);
+    expect(run(config, ['-l', 'no-such-list', 'claim', '--next', '--as', 'c']).code).toBe(3);
   });
 
   it('--next --busy-check refuses an agent that already holds a task', () => {
@@ -88,7 +94,7 @@ describe('claim', () => {
     const before = snapshotDir(list);
     const r = run(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
     expect(r.code).toBe(4);
-    expect(JSON.parse(r.stdout)).toMatchObject({ success: false, reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] });
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] } });
     expect(snapshotDir(list)).toEqual(before);
   });
 
@@ -144,7 +150,8 @@ describe('release', () => {
       ['2', 'w', 'in_progress'],
       ['5', 'w', 'pending'],
     ]);
-    expect(released[0]!.task).toEqual(file(list, '2'));
+    expect(released[0]!.task).toEqual({ ...file(list, '2'), updatedAt: expect.any(String) });
+    expect(released.every((x) => x.ok === true)).toBe(true);
     expect(file(list, '5')).not.toHaveProperty('owner');
     expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
     expect(run(config, ['release', '--owner', 'w'])).toMatchObject({
@@ -216,15 +223,42 @@ describe('preconditions', () => {
   });
 });
 
-describe('claim --next --json: one shape for every outcome', () => {
-  it('nothing ready: {"success": false, "reason": "no_task_ready", "task": null} on stdout, exit 3', () => {
+describe('claim --next --json: a refusal is an error', () => {
+  it('nothing ready: {"error": {"code": "conflict", "reason": "no_task_ready", "task": null}} on stderr, exit 4', () => {
     const { config, list } = fixtureConfig();
     for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
     const before = snapshotDir(list);
     const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'no_task_ready', task: null } });
     expect(snapshotDir(list)).toEqual(before);
+  });
+});
+
+describe('claim --next --min-age: tasks created moments ago are passed over', () => {
+  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'l');
+    const t = (id: string) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(dir, t('1'));
+    const young = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
+    expect(young.code).toBe(4);
+    expect(young.stderr).toBe(
+      'note: passed over #1: created less than 1h 00m ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
+    );
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8'))).not.toHaveProperty('owner');
+    await new Promise((r) => setTimeout(r, 1200));
+    writeTask(dir, t('2'));
+    // #1 is 1.2 s old, #2 brand new: with 1s, #1 is taken.
+    const settled = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1s']);
+    expect(settled).toMatchObject({ code: 0, stdout: '1\n' });
+    const next = run(config, ['-l', 'l', 'claim', '--next', '--as', 'v', '--min-age', '1s']);
+    expect(next.code).toBe(4);
+    expect(next.stderr).toMatch(/^note: passed over #2: created less than 1s ago/);
+    expect(run(config, ['-l', 'l', 'claim', '1', '--as', 'w', '--min-age', '1s'])).toMatchObject({
+      code: 2,
+      stderr: 'error: --min-age goes with --next\n',
+    });
   });
 });

@@ -1,28 +1,113 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { commandNameIn, READ_COMMAND_NAMES } from '../../src/cli/commands/index.js';
 import { BIN, fixtureConfig, run } from '../helpers/cli.js';
 
 const bundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks.cjs');
+const readBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-read.cjs');
 
-describe('the CLI bundle and its code cache', () => {
-  it('the build leaves a code cache that this Node accepts for the bundle', () => {
-    const source = fs.readFileSync(bundle, 'utf8');
-    const cache = fs.readFileSync(`${bundle}.cache`);
-    // The cache starts with the bundle's first line, which names the build.
+describe('the CLI bundles and their code caches', () => {
+  it.each([
+    [bundle, ''],
+    [readBundle, ' read'],
+  ])('the build leaves a code cache that this Node accepts for %s', (file, kind) => {
+    const source = fs.readFileSync(file, 'utf8');
+    const cache = fs.readFileSync(`${file}.cache`);
+    // The cache starts with the bundle's first line, which names the build (and the bundle).
     const build = source.slice(0, source.indexOf('\n') + 1);
-    expect(build).toMatch(/^\/\/ tasks build [0-9a-f-]{36}\n$/);
+    expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
     expect(cache.toString('latin1', 0, build.length)).toBe(build);
     // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
-    const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cache.subarray(build.length) });
+    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(build.length) });
     expect(script.cachedDataRejected).toBe(false);
   });
 
-  it('the bundle has no import() left: bin/tasks.js runs it as a script, where one needs a loader', () => {
+  it('the bundles have no import() left: bin/tasks.js runs them as scripts, where one needs a loader', () => {
     expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+    expect(fs.readFileSync(readBundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+  });
+
+  it('bin/tasks.js sends the read bundle the commands it holds, found as the program finds them', () => {
+    const source = fs.readFileSync(BIN, 'utf8');
+    const names = /const READ_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(source)?.[1];
+    expect(JSON.parse(String(names).replace(/'/g, '"'))).toEqual([...READ_COMMAND_NAMES]);
+    // bin's own commandName, as it is in the file, against the program's commandNameIn.
+    const fn = /function commandName\(argv\) \{[\s\S]*?\n\}/.exec(source)?.[0] as string;
+    const globals = /const GLOBAL_WITH_VALUE = new Set\((\[[^\]]*\])\)/.exec(source)?.[1] as string;
+    const binCommandName = vm.runInNewContext(`const GLOBAL_WITH_VALUE = new Set(${globals}); ${fn}; commandName`) as (
+      a: string[],
+    ) => string;
+    for (const words of [
+      ['list'],
+      ['-l', 'list', 'create', 'x'],
+      ['--list', 'get', 'update', '1'],
+      ['--session', 'lists', 'get', '1'],
+      ['--config-dir', 'ls', 'ls'],
+      ['--json', 'lists'],
+      ['--', 'get'],
+      ['-lget', 'list'],
+      ['--list=get', 'create'],
+      [],
+      ['--version'],
+    ]) {
+      const argv = ['node', 'tasks', ...words];
+      expect(binCommandName(argv)).toBe(commandNameIn(argv));
+    }
+    const read = fs.readFileSync(readBundle, 'utf8');
+    expect(read.length).toBeLessThan(fs.readFileSync(bundle, 'utf8').length * 0.7);
+  });
+
+  it('every command and alias routes to a bundle that has it: the read commands to the read bundle, the rest to the full one', () => {
+    const source = fs.readFileSync(BIN, 'utf8');
+    const readNames = new Set(
+      JSON.parse(String(/const READ_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(source)?.[1]).replace(/'/g, '"')) as string[],
+    );
+    // Every command of the whole program, as the build found it (completion's spec).
+    const spec = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'dist', 'cli', 'completion', 'spec.json'), 'utf8')) as {
+      program: { commands: Array<{ name: string; aliases: string[] }> };
+    };
+    // `help` is commander's own, in every bundle.
+    const commands = spec.program.commands.filter((c) => c.name !== 'help');
+    const names = commands.flatMap((c) => [c.name, ...c.aliases].map((name) => ({ name, usage: [c.name, ...c.aliases].join('|') })));
+    expect(names.map((n) => n.name)).toEqual(
+      expect.arrayContaining(['list', 'ls', 'get', 'lists', 'create', 'log', 'undo', 'redo', 'trust', 'use']),
+    );
+    const usageOf = (file: string, name: string) => {
+      const r = spawnSync(process.execPath, [file, name, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      return r.status === 0 ? r.stdout.split('\n')[0] : `exit ${r.status}: ${r.stderr}`;
+    };
+    for (const { name, usage } of names) {
+      const bundleFile = readNames.has(name) ? readBundle : bundle;
+      // The bundle bin/tasks.js picks for this name holds the command...
+      expect(usageOf(bundleFile, name), `${name} in ${path.basename(bundleFile)}`).toMatch(
+        new RegExp(`^Usage: tasks ${usage.replace(/\|/g, '\\|')} `),
+      );
+      // ...and so does the run through bin/tasks.js itself.
+      expect(usageOf(BIN, name), `${name} through bin/tasks.js`).toMatch(new RegExp(`^Usage: tasks ${usage.replace(/\|/g, '\\|')} `));
+    }
+    // The read bundle holds the reads alone: a change there would be the root's help, not the command's.
+    for (const write of ['create', 'redo', 'trust', 'undo'])
+      expect(usageOf(readBundle, write)).toMatch(/^Usage: tasks \[options\] \[command\]/);
+    expect([...readNames].every((n) => names.some((c) => c.name === n))).toBe(true);
+  });
+
+  it('a list named like a read command does not send a change to the read bundle', () => {
+    const { config } = fixtureConfig();
+    for (const list of ['list', 'get', 'lists']) {
+      const made = run(config, ['-l', list, 'create', 'Write it', '--json']);
+      expect(made.stderr).toBe('');
+      expect(made.code).toBe(0);
+      expect(run(config, ['--list', list, 'update', '1', '--owner', 'a', '--json']).code).toBe(0);
+      expect(JSON.parse(run(config, ['-l', list, 'get', '1', '--json']).stdout)).toMatchObject({ id: '1', owner: 'a' });
+    }
+    expect(JSON.parse(run(config, ['lists', '--json']).stdout).map((l: { id: string }) => l.id)).toEqual(
+      expect.arrayContaining(['list', 'get', 'lists']),
+    );
   });
 
   it('a command runs the same with the cache of another build, or a damaged one, beside the bundle', () => {
@@ -45,6 +130,17 @@ describe('the CLI bundle and its code cache', () => {
       // This build's name, then bytes that are not a code cache: V8 rejects them.
       const build = fs.readFileSync(bundle, 'utf8').split('\n')[0];
       fs.writeFileSync(path.join(copy, 'dist', 'tasks.cjs.cache'), `${build}\n${'x'.repeat(4096)}`);
+      expect(run(config, ['list', '--json'], { bin })).toEqual(before);
+      // With the read bundle beside it (list runs from that one): its cache of another build, then damaged.
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      const readCache = fs.readFileSync(`${readBundle}.cache`);
+      fs.writeFileSync(
+        path.join(copy, 'dist', 'tasks-read.cjs.cache'),
+        Buffer.concat([Buffer.from('// tasks build 00000000-0000-0000-0000-000000000000 read\n'), readCache.subarray(57)]),
+      );
+      expect(run(config, ['list', '--json'], { bin })).toEqual(before);
+      const readBuild = fs.readFileSync(readBundle, 'utf8').split('\n')[0];
+      fs.writeFileSync(path.join(copy, 'dist', 'tasks-read.cjs.cache'), `${readBuild}\n${'x'.repeat(4096)}`);
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });

@@ -28,7 +28,7 @@ describe('create', () => {
     ]);
     expect(r.code).toBe(0);
     const file = path.join(config, 'tasks', 'my-team-x', '1.json');
-    expect(JSON.parse(r.stdout)).toEqual(readJson(file));
+    expect(JSON.parse(r.stdout)).toEqual({ ...(readJson(file) as object), updatedAt: expect.any(String) });
     expect(fs.readFileSync(file, 'utf8')).toBe(
       JSON.stringify(
         {
@@ -170,7 +170,7 @@ describe('choosing the list', () => {
     const r = await runInProcess(config, ['lists', '--json']);
     const lists = JSON.parse(r.stdout);
     expect(lists.map((l: { id: string }) => l.id)).toEqual(['other', 'refactor-auth']);
-    expect(lists[1]).toMatchObject({ total: 4, completed: 1, in_progress: 0, pending: 3 });
+    expect(lists[1]).toMatchObject({ counts: { total: 4, completed: 1, inProgress: 0, pending: 3 } });
     expect((await runInProcess(config, ['lists'])).stdout.split('\n')[1]).toMatch(/^refactor-auth\t4\t1\t0\t3\t\d{4}-/);
   });
 });

@@ -277,8 +277,8 @@ describe('__complete: never an error in the terminal', () => {
       return fs.readFileSync(trace, 'utf8');
     };
     const heavy = /node_modules\/(commander|chalk|zod|proper-lockfile|cli-table3)\//;
-    // The full CLI runs from its one bundle (dist/tasks.cjs, compiled by bin/tasks.js with
-    // its code cache): no module of ours or of a dependency is loaded on its own.
+    // The CLI runs from one bundle (dist/tasks-read.cjs for list, else dist/tasks.cjs, compiled
+    // by bin/tasks.js with its code cache): no module of ours or of a dependency is loaded on its own.
     const full = traced(['list']);
     expect(full).not.toMatch(heavy);
     expect(full).not.toContain('/dist/cli/');
@@ -288,6 +288,7 @@ describe('__complete: never an error in the terminal', () => {
     expect(loaded).not.toMatch(heavy);
     expect(loaded).not.toContain('/dist/cli/');
     expect(loaded).not.toContain('/dist/tasks.cjs');
+    expect(loaded).not.toContain('/dist/tasks-read.cjs');
   });
 });
 

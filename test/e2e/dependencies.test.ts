@@ -45,7 +45,7 @@ describe('block', () => {
   it('--json prints the blocked task in the shape of its file', async () => {
     const { config, list } = fixtureConfig();
     const r = await runInProcess(config, ['block', '5', '--by', '2', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual(file(list, '5'));
+    expect(JSON.parse(r.stdout)).toEqual({ ...file(list, '5'), updatedAt: expect.any(String) });
   });
 
   it('refuses a cycle, showing its path (8 -> 6 -> 7 -> 8)', async () => {

@@ -69,8 +69,15 @@ describe('bad input', () => {
     const listed = await runInProcess(config, ['list', '--json']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).map((t: { id: string }) => t.id)).toEqual(['1', '2', '4', '5']);
-    expect(listed.stderr).toMatch(/warning: skipped 7\.json: not valid JSON/);
-    expect(listed.stderr).toMatch(/warning: skipped 8\.json: owner: Expected string, received null/);
+    // With --json, each skipped file is a warning object with its code and facts.
+    const warnings = listed.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { warning: Record<string, string> }).warning);
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'file_skipped', file: '7.json', message: expect.stringMatching(/^skipped 7\.json: not valid JSON/) }),
+      expect.objectContaining({ code: 'file_skipped', file: '8.json', reason: 'owner: Expected string, received null' }),
+    ]);
     const before = snapshotDir(list);
     const get = await runInProcess(config, ['get', '7']);
     expect(get.code).toBe(1);

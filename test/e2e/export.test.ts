@@ -44,7 +44,11 @@ describe('export', () => {
 
   it('json and jsonl: the tasks as stored; --json means json', async () => {
     const { config, list } = fixtureConfig();
-    const stored = ['1', '2', '4', '5'].map((id) => readJson(path.join(list, `${id}.json`)));
+    // As stored, with each file's change time.
+    const stored = ['1', '2', '4', '5'].map((id) => ({
+      ...(readJson(path.join(list, `${id}.json`)) as object),
+      updatedAt: expect.any(String),
+    }));
     expect(JSON.parse((await runInProcess(config, ['export', '--format', 'json'])).stdout)).toEqual(stored);
     expect(JSON.parse((await runInProcess(config, ['export', '--json'])).stdout)).toEqual(stored);
     const lines = (await runInProcess(config, ['export', '-f', 'jsonl'])).stdout;
@@ -150,7 +154,9 @@ describe('round trips', () => {
     const source = JSON.parse(exported) as FileTask[];
     const r = await runInProcess(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^detected tasks: 4 tasks \(a JSON array\)\n/);
+    expect(JSON.parse(r.stderr.split('\n')[0] as string)).toMatchObject({
+      note: { code: 'import_detected', message: 'detected tasks: 4 tasks (a JSON array)' },
+    });
     const created = JSON.parse(r.stdout).created as FileTask[];
     expect(created.map((t) => t.id)).toEqual(['1', '2', '3', '4']);
     // Blockers are created first: 5 ("Write changelog") now blocks 4, so it gets the lower new id.
@@ -161,8 +167,8 @@ describe('round trips', () => {
     expect(target).toEqual(created);
     for (const s of source) {
       const t = bySubject.get(s.subject)!;
-      const { id: _a, blocks: _b, blockedBy: _c, ...sourceRest } = s;
-      const { id: _d, blocks: _e, blockedBy: _f, ...targetRest } = t;
+      const { id: _a, blocks: _b, blockedBy: _c, updatedAt: _g, ...sourceRest } = s as FileTask & { updatedAt?: string };
+      const { id: _d, blocks: _e, blockedBy: _f, updatedAt: _h, ...targetRest } = t as FileTask & { updatedAt?: string };
       expect(targetRest).toEqual(sourceRest);
       expect([...t.blocks].sort()).toEqual(s.blocks.map((b) => newId.get(b)).sort());
       expect([...t.blockedBy].sort()).toEqual(s.blockedBy.map((b) => newId.get(b)).sort());

@@ -13,7 +13,9 @@ describe('the refactor-auth fixture', () => {
     expect(r.stderr).toBe('');
     const tasks = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(tasks.map((t) => t.id)).toEqual(['1', '2', '4', '5']);
-    expect(tasks[2]).toEqual(JSON.parse(fs.readFileSync(path.join(list, '4.json'), 'utf8')));
+    const { updatedAt, ...asStored } = tasks[2] as Record<string, unknown>;
+    expect(asStored).toEqual(JSON.parse(fs.readFileSync(path.join(list, '4.json'), 'utf8')));
+    expect(updatedAt).toBe(new Date(fs.statSync(path.join(list, '4.json')).mtimeMs).toISOString());
   });
 
   it('allocates id 6 next: max(highest file 5, mark 3) + 1', async () => {

@@ -6,15 +6,26 @@ import { writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
 const journalOf = (config: string, list: string) => path.join(config, 'tasks', list, '.tasks-journal.jsonl');
-const entries = (config: string, list = 'h') =>
+type Entry = { actor: { kind: string; name: string }; command: string; txn: string; changes: Array<Record<string, unknown>> };
+const lines = (config: string, list = 'h') =>
   fs
     .readFileSync(journalOf(config, list), 'utf8')
     .trimEnd()
     .split('\n')
-    .map(
-      (l) =>
-        JSON.parse(l) as { actor: { kind: string; name: string }; command: string; txn: string; changes: Array<Record<string, unknown>> },
-    );
+    .map((l) => JSON.parse(l) as Entry);
+/** The journal's lines (one a write) grouped by command, in order. */
+const entries = (config: string, list = 'h') => {
+  const byTxn = new Map<string, Entry>();
+  for (const line of lines(config, list)) {
+    const seen = byTxn.get(line.txn);
+    if (seen) seen.changes.push(...line.changes);
+    else byTxn.set(line.txn, { ...line, changes: [...line.changes] });
+  }
+  return [...byTxn.values()];
+};
+
+/** `log --json`: one document, the changes as an array. */
+const jsonOf = (text: string) => JSON.parse(text) as Array<Record<string, unknown>>;
 
 function tasks(config: string, ...args: string[]) {
   return run(config, ['-l', 'h', ...args], { env: ENV });
@@ -73,7 +84,7 @@ describe("the journal of tasks' own changes", () => {
     expect(run(config, ['-l', 'h', 'check'])).toMatchObject({ code: 0 });
   });
 
-  it('keeps a 100 KB value cut, with its length and digest; one line per command', () => {
+  it('keeps a 100 KB value cut, with its length and digest; one line per write', () => {
     const config = tempConfig();
     const long = 'x'.repeat(100_000);
     expect(tasks(config, 'create', 'Big', '-d', long).code).toBe(0);
@@ -90,7 +101,7 @@ describe("the journal of tasks' own changes", () => {
     tasks(config, 'delete', '1');
     expect(tasks(config, 'undo')).toMatchObject({
       code: 4,
-      stderr: 'error: cannot undo: the journal keeps only part of a long value of task #1\n',
+      stderr: 'error: cannot undo delete by alice: the journal keeps only part of a long value of task #1\n',
     });
   });
 
@@ -121,9 +132,9 @@ describe("the journal of tasks' own changes", () => {
       ),
     );
     expect(runs.flat().every((r) => r.code === 0)).toBe(true);
-    const lines = fs.readFileSync(journalOf(config, 'h'), 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(1 + 80);
-    const parsed = lines.map(
+    const written = fs.readFileSync(journalOf(config, 'h'), 'utf8').trimEnd().split('\n');
+    expect(written).toHaveLength(1 + 80);
+    const parsed = written.map(
       (l) =>
         JSON.parse(l) as {
           changes: Array<{ id: string; op: string; task?: { subject: string }; fields?: { metadata?: { new: Record<string, unknown> } } }>;
@@ -205,54 +216,60 @@ describe('tasks log', () => {
     expect(t('update', '1', '--owner', 'bob').code).toBe(0);
     const text = t('log');
     expect(text.code).toBe(0);
+    // Piped: tab-separated, one change a line, nothing padded.
     expect(
       text.stdout
         .trimEnd()
         .split('\n')
-        .map((l) => l.replace(/^\S+ \S+\s+/, '')),
+        .map((l) => l.split('\t').slice(1)),
     ).toEqual([
-      '#1  agent of session 2d483082  created "Run tests"'.replace('"Run tests"', 'Run tests'),
-      '#1  agent of session 2d483082  status pending → in_progress, owner (none) → tester',
-      '#1  alice (person)             owner tester → bob',
+      ['#1', 'agent of session 2d483082', 'created Run tests'],
+      ['#1', 'agent of session 2d483082', 'status pending → in_progress, owner (none) → tester'],
+      ['#1', 'alice (person)', 'owner tester → bob'],
     ]);
+    expect(text.stdout.split('\n')[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\t/);
     expect(text.stderr).toMatch(
       /^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\nno record of the creation of #2 \(made before the record starts, or by a session that is not known\)\n$/,
     );
-    const json = t('log', '1', '--json')
-      .stdout.trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const json = JSON.parse(t('log', '1', '--json').stdout);
     expect(json).toEqual([
       {
         at: at(200),
+        list: session,
         task: '1',
         op: 'create',
         who: { kind: 'agent', name: null, session },
         changes: { subject: { new: 'Run tests' }, description: { new: 'npm test' }, status: { new: 'pending' } },
         source: 'transcript',
         command: null,
+        txn: null,
       },
       {
         at: at(400),
+        list: session,
         task: '1',
         op: 'update',
         who: { kind: 'agent', name: null, session },
-        changes: { status: { old: 'pending', new: 'in_progress' }, owner: { old: null, new: 'tester' } },
+        // The owner was absent before (the agent's create showed no owner): no `old`, as in a task.
+        changes: { status: { old: 'pending', new: 'in_progress' }, owner: { new: 'tester' } },
         source: 'transcript',
         command: null,
+        txn: null,
       },
       {
         at: expect.any(String),
+        list: session,
         task: '1',
         op: 'update',
         who: { kind: 'person', name: 'alice', session: null },
         changes: { owner: { old: 'tester', new: 'bob' } },
         source: 'journal',
         command: 'update',
+        txn: expect.stringMatching(/^\S+$/),
       },
     ]);
-    expect(t('log', '--limit', '1', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(t('log', '--since', '1m', '--json').stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(jsonOf(t('log', '--limit', '1', '--json').stdout)).toHaveLength(1);
+    expect(jsonOf(t('log', '--since', '1m', '--json').stdout)).toHaveLength(1);
     // get ends with the last change.
     expect(t('get', '1').stdout).toMatch(/\nlast changed \d+s ago by alice \(person\): owner tester → bob\n$/);
     // A hand edit: the record no longer explains the file.
@@ -267,8 +284,21 @@ describe('tasks log', () => {
     });
     const later = Date.now() / 1000 + 10;
     fs.utimesSync(path.join(list, '1.json'), later, later);
-    expect(t('log').stderr).toContain('changed in ways no record shows (a hand edit, or an agent whose session is not known): #1');
-    expect(t('get', '1').stdout).toMatch(/\nchanged since then by a change no record shows/);
+    // An entry of its own, with its likely cause (the session's transcript is known: a hand edit).
+    expect(t('log').stdout.trimEnd().split('\n').at(-1)?.split('\t').slice(1)).toEqual([
+      '#1',
+      '(no record)',
+      'changed with no record: owner bob → carol (likely a hand edit)',
+    ]);
+    expect(jsonOf(t('log', '--json').stdout).at(-1)).toMatchObject({
+      task: '1',
+      op: 'unrecorded',
+      who: { kind: 'unknown', name: null, session: null },
+      changes: { owner: { old: 'bob', new: 'carol' } },
+      source: 'files',
+      cause: 'hand-edit',
+    });
+    expect(t('get', '1').stdout).toMatch(/\nchanged since then, \S+ ago, by a change no record shows \(likely a hand edit\)\n$/);
     expect(t('log', '99')).toMatchObject({
       code: 3,
       stderr: expect.stringContaining('error: task #99 not found, and no change to it is recorded'),
@@ -292,7 +322,7 @@ describe('tasks log', () => {
 });
 
 describe('tasks undo', () => {
-  it('after update, claim, block and import; refused when an agent changed the task since; twice redoes', () => {
+  it('after update, claim, block and import; refused when an agent changed the task since; redo applies again', () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'h');
     const file = (id: string) => readJson(path.join(dir, `${id}.json`)) as Record<string, unknown>;
@@ -311,17 +341,20 @@ describe('tasks undo', () => {
     expect(tasks(config, 'undo').code).toBe(0);
     expect(file('1')).not.toHaveProperty('owner');
     expect(file('1')).toMatchObject({ status: 'pending' });
-    // undo twice: the update again.
-    expect(tasks(config, 'undo').code).toBe(0);
+    // redo: the update again.
+    expect(tasks(config, 'redo').code).toBe(0);
     expect(file('1')).toMatchObject({ owner: 'bob', status: 'in_progress' });
     // claim
     tasks(config, 'claim', '2', '--as', 'w1');
-    expect(JSON.parse(tasks(config, 'undo', '--json').stdout)).toMatchObject({
-      undone: true,
-      command: 'claim',
-      actor: { kind: 'agent', name: 'w1' },
-      steps: [{ kind: 'revert', id: '2', fields: { owner: { from: 'w1', to: null } } }],
+    const undoClaim = JSON.parse(tasks(config, 'undo', '--json').stdout);
+    expect(undoClaim).toMatchObject({
+      action: 'undo',
+      txn: expect.any(String),
+      finishing: false,
+      commands: [{ command: 'claim', actor: { kind: 'agent', name: 'w1' } }],
     });
+    // The owner goes: absent after, so no `new` (never null), as in a task.
+    expect(undoClaim.steps).toEqual([{ kind: 'update', id: '2', fields: { owner: { old: 'w1' } } }]);
     expect(file('2')).not.toHaveProperty('owner');
     // block: both sides go back.
     tasks(config, 'block', '2', '--by', '1');

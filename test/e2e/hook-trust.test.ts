@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../helpers/cli.js';
 import { type HookWorld, hookWorld, script, settingsWith, trustFolder, writeManagedSettings, writeSettings } from '../helpers/hooks.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -35,7 +36,7 @@ describe('project hooks and folder trust', () => {
     expect(r.stdout).toBe('1\n');
     expect(fs.existsSync(mark)).toBe(false);
     expect(r.stderr).toBe(
-      `warning: skipped the hooks in ${world.project}/.claude/settings.json: this folder is not trusted in Claude Code; to trust it, run claude in ${world.project} and accept the trust dialog, or set projects["${world.project}"].hasTrustDialogAccepted to true in ${world.config}/.claude.json\n`,
+      `warning: skipped the hooks in ${world.project}/.claude/settings.json: this folder is not trusted in Claude Code; to trust it, run tasks trust in ${world.project} (or claude there, and accept its trust dialog), or set projects["${world.project}"].hasTrustDialogAccepted to true in ${world.config}/.claude.json\n`,
     );
   });
 
@@ -135,5 +136,128 @@ describe('managed settings', () => {
     expect(await create(world)).toMatchObject({ code: 0, stderr: '' });
     expect(fs.existsSync(a)).toBe(true);
     expect(fs.existsSync(b)).toBe(true);
+  });
+});
+
+describe('an empty config folder is refused, never the current folder', () => {
+  it('CLAUDE_CONFIG_DIR= (set, empty) in a cloned repository: exit 2 naming the variable; its settings.json hook never runs', () => {
+    const world = hookWorld({ trusted: false });
+    // A repository that carries a settings.json and a .claude.json marking itself trusted.
+    const mark = path.join(world.root, 'user-hook.ran');
+    fs.writeFileSync(
+      path.join(world.project, 'settings.json'),
+      JSON.stringify(settingsWith({ TaskCreated: [{ command: `touch "${mark}"` }] })),
+    );
+    fs.writeFileSync(
+      path.join(world.project, '.claude.json'),
+      JSON.stringify({ projects: { [world.project]: { hasTrustDialogAccepted: true } } }),
+    );
+    fs.mkdirSync(path.join(world.project, 'tasks', 'l'), { recursive: true });
+    for (const args of [['-l', 'l', 'create', 'A task'], ['-l', 'l', 'list'], ['lists']]) {
+      const r = run(world.config, args, { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(r.stderr).toBe('error: CLAUDE_CONFIG_DIR is set but empty: unset it (for ~/.claude) or name the config folder\n');
+    }
+    expect(fs.existsSync(mark)).toBe(false);
+    expect(fs.readdirSync(path.join(world.project, 'tasks', 'l'))).toEqual([]);
+    const flag = run(world.config, ['--config-dir', '', '-l', 'l', 'list'], { cwd: world.project });
+    expect(flag).toMatchObject({ code: 2, stdout: '' });
+    expect(flag.stderr).toMatch(/^error: --config-dir is empty/);
+    const json = run(world.config, ['-l', 'l', 'list', '--json'], { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'usage' } });
+  });
+});
+
+describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --require-hooks', () => {
+  const doneIn = (world: HookWorld, args: string[]) => {
+    fs.mkdirSync(world.list, { recursive: true });
+    if (!fs.existsSync(path.join(world.list, '1.json'))) {
+      fs.writeFileSync(
+        path.join(world.list, '1.json'),
+        JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'in_progress', blocks: [], blockedBy: [] }, null, 2),
+      );
+    }
+    return run(world.config, ['-l', 'l', ...args], { cwd: world.project });
+  };
+  const gateHook = (world: HookWorld) => {
+    const mark = path.join(world.root, 'gate.ran');
+    writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: script(world, 'gate.sh', `touch "${mark}"`) }] }));
+    return mark;
+  };
+
+  it('a fresh checkout: with --json the skip is a JSON warning with its code and facts; the change is made', () => {
+    const world = hookWorld({ trusted: false });
+    spawnSync('git', ['init', '-q', world.project]);
+    const mark = gateHook(world);
+    const r = doneIn(world, ['done', '1', '--json']);
+    expect(r.code).toBe(0);
+    expect(fs.existsSync(mark)).toBe(false);
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    expect(lines).toEqual([
+      {
+        warning: expect.objectContaining({
+          code: 'hooks_skipped',
+          reason: 'untrusted',
+          files: [path.join(world.project, '.claude', 'settings.json')],
+          folder: world.project,
+          configFile: path.join(world.config, '.claude.json'),
+        }),
+      },
+    ]);
+    expect(String(lines[0]?.warning?.message)).toMatch(
+      /^skipped the hooks in .*: this folder is not trusted in Claude Code; to trust it, run tasks trust in /,
+    );
+  });
+
+  it('--require-hooks fails instead of skipping (exit 4, nothing written); after tasks trust the hook runs', () => {
+    const world = hookWorld({ trusted: false });
+    spawnSync('git', ['init', '-q', world.project]);
+    fs.mkdirSync(path.join(world.project, 'src'));
+    const mark = gateHook(world);
+    fs.writeFileSync(
+      path.join(world.config, '.claude.json'),
+      JSON.stringify({ hasCompletedOnboarding: true, projects: { '/elsewhere': { allowedTools: ['Bash'] } } }),
+    );
+    doneIn(world, ['list']);
+    const before = fs.readFileSync(path.join(world.list, '1.json'), 'utf8');
+    const refused = doneIn(world, ['done', '1', '--require-hooks', '--json']);
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).toBe('');
+    expect(JSON.parse(refused.stderr)).toMatchObject({
+      error: { code: 'conflict', reason: 'hooks_skipped', skipped: [{ reason: 'untrusted', folder: world.project }] },
+    });
+    expect(fs.readFileSync(path.join(world.list, '1.json'), 'utf8')).toBe(before);
+    expect(doneIn(world, ['done', '1', '--require-hooks', '--no-hooks'])).toMatchObject({ code: 2 });
+
+    // Trusting from a folder inside the checkout records the repository root, keeping the rest of the file.
+    const trusted = run(world.config, ['trust', '--json'], { cwd: path.join(world.project, 'src') });
+    expect(trusted.code).toBe(0);
+    expect(JSON.parse(trusted.stdout)).toEqual({
+      folder: world.project,
+      configFile: path.join(world.config, '.claude.json'),
+      already: false,
+    });
+    const config = JSON.parse(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')) as Record<string, unknown>;
+    expect(config).toEqual({
+      hasCompletedOnboarding: true,
+      projects: { '/elsewhere': { allowedTools: ['Bash'] }, [world.project]: { hasTrustDialogAccepted: true } },
+    });
+    const ok = doneIn(world, ['done', '1', '--require-hooks']);
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(fs.existsSync(mark)).toBe(true);
+    // Again: nothing to do.
+    expect(JSON.parse(run(world.config, ['trust', world.project, '--json']).stdout)).toMatchObject({ already: true });
+  });
+
+  it('a global config that is not a JSON object is never overwritten', () => {
+    const world = hookWorld({ trusted: false });
+    fs.writeFileSync(path.join(world.config, '.claude.json'), '{ broken');
+    const r = run(world.config, ['trust', world.project]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);
+    expect(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')).toBe('{ broken');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 /** What list, lists and claim --next say must be what is on disk, and what agents would do. */
@@ -43,7 +43,7 @@ describe('lists: only folders agents can use', () => {
     const lists = JSON.parse(r.stdout) as Array<{ id: string; changedAt: string }>;
     expect(lists.map((l) => l.id)).toEqual(['good']);
     expect(lists.every((l) => !l.changedAt.startsWith('1970'))).toBe(true);
-    expect(r.stderr).toBe(
+    expect(stderrText(r.stderr)).toBe(
       'warning: skipped tasks/we ird: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)\n',
     );
     // And it is not "the only list" that a command would pick.

@@ -22,12 +22,18 @@ describe('output contract', () => {
     expect(r.stderr).toBe('4 tasks: 1 done, 0 in progress, 3 pending (1 blocked)\n');
   });
 
-  it('FORCE_COLOR colours a detail piped, never the plain lines; NO_COLOR and --no-color win', () => {
+  it('FORCE_COLOR never colours a pipe or a file: not the lines, not a detail, not an import, not stderr', () => {
     const { config } = fixtureConfig();
     expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
-    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
-    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
-    expect(run(config, ['get', '4', '--no-color'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stderr).not.toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '3' } }).stdout).not.toContain(ESC);
+    const imported = run(config, ['-l', 'imp', 'import', '-'], {
+      env: { FORCE_COLOR: '1' },
+      input: '[{"content":"a","status":"pending"}]',
+    });
+    expect(imported.code).toBe(0);
+    expect(imported.stdout + imported.stderr).not.toContain(ESC);
   });
 
   it('filters by status, owner, unowned; hides _internal unless --all', () => {

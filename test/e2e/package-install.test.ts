@@ -47,6 +47,8 @@ describe('the packed tarball', () => {
     const r = spawnSync('tasks', ['-l', 'l', 'list', '--json'], { env, cwd: work, encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: '1', subject: 'Ship it', description: '', status: 'pending', blocks: [], blockedBy: [] }]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '1', subject: 'Ship it', description: '', status: 'pending', blocks: [], blockedBy: [], updatedAt: expect.any(String) },
+    ]);
   }, 120_000);
 });

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
@@ -59,10 +59,11 @@ describe('the verification nudge', () => {
     expect(run(done.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('check: a verification_missing warning (exit 4), and none with a verification step', () => {
+  it('check: a verification_missing warning (exit 0; 4 with --strict), and none with a verification step', () => {
     const { config } = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
+    expect(run(config, ['-l', 'l', 'check', '--strict']).code).toBe(4);
     const r = run(config, ['-l', 'l', 'check', '--json']);
-    expect(r.code).toBe(4);
+    expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
     expect(report.findings).toEqual([
@@ -76,7 +77,8 @@ describe('the verification nudge', () => {
     const { config } = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
     const r = await runAsync(config, ['-l', 'l', 'watch', '--until', 'all-completed', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(NUDGE);
+    expect(`note: ${stderrText(r.stderr)}`).toBe(NUDGE);
+    expect(JSON.parse(r.stderr)).toMatchObject({ note: { code: 'verification_missing' } });
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', nudge: { code: 'verification_missing' } });
     const ok = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'Verify', 'completed')]);
     const quiet = await runAsync(ok.config, ['-l', 'l', 'watch', '--until', 'all-completed', '--json']);

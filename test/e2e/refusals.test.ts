@@ -120,9 +120,9 @@ describe('refusals change nothing', () => {
     await runInProcess(config, ['claim', '5', '--as', 'b']);
     const before = snapshotDir(list);
     const r = await runInProcess(config, ['claim', '--next', '--as', 'c', '--json']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ success: false, reason: 'no_task_ready', task: null });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'no_task_ready', task: null } });
     expect(snapshotDir(list)).toEqual(before);
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, readJson, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 /** Defects a hostile review found in sessions and history; each test failed before its fix. */
@@ -55,23 +55,52 @@ describe('the journal, against damage', () => {
     expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ subject: 'X' });
   });
 
-  it('two undos at once: one takes the change back, the other redoes it; neither claims what it did not do', async () => {
+  it('two undos at once take turns: one takes back the block, the other the command before it; neither claims what it did not do', async () => {
     const config = tempConfig();
     run(config, ['-l', 'L', 'create', 'a']);
     run(config, ['-l', 'L', 'create', 'b']);
     run(config, ['-l', 'L', 'block', '2', '--by', '1']);
     const [x, y] = await Promise.all([runAsync(config, ['-l', 'L', 'undo']), runAsync(config, ['-l', 'L', 'undo'])]);
     expect([x!.code, y!.code]).toEqual([0, 0]);
-    const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ at .*/, '')).sort();
-    expect(said).toEqual([`Undid block by ${said[0]!.split(' by ')[1]}`, `Undid undo by ${said[1]!.split(' by ')[1]}`].sort());
-    const lines = fs
-      .readFileSync(journal(config), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { command: string });
-    expect(lines.map((l) => l.command)).toEqual(['create', 'create', 'block', 'undo', 'undo']);
-    // Undone, then redone: the edge is back.
-    expect(readJson(path.join(config, 'tasks', 'L', '2.json'))).toMatchObject({ blockedBy: ['1'] });
+    const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ by .*/, '')).sort();
+    expect(said).toEqual(['Undid block', 'Undid create']);
+    const commands = [
+      ...new Map(
+        fs
+          .readFileSync(journal(config), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { command: string; txn: string })
+          .map((l) => [l.txn, l.command]),
+      ).values(),
+    ];
+    expect(commands).toEqual(['create', 'create', 'block', 'undo', 'undo']);
+    // Both taken back: the edge, then #2 itself.
+    expect(fs.existsSync(path.join(config, 'tasks', 'L', '2.json'))).toBe(false);
+    expect(readJson(path.join(config, 'tasks', 'L', '1.json'))).toMatchObject({ blocks: [] });
+  });
+
+  it('an undo that finds its command taken back meanwhile by another (the record not yet read) waits for that one, then takes back the one before', async () => {
+    const config = tempConfig();
+    const t = (...a: string[]) => run(config, ['-l', 'L', ...a]);
+    t('create', 'a');
+    t('create', 'b');
+    t('block', '2', '--by', '1');
+    const before = fs.readFileSync(journal(config), 'utf8');
+    // Another undo, caught half-way: it holds the journal's lock and has written the files, but its record is not read yet.
+    expect(t('undo').code).toBe(0);
+    const after = fs.readFileSync(journal(config), 'utf8');
+    fs.writeFileSync(journal(config), before);
+    fs.mkdirSync(`${journal(config)}.lock`);
+    const second = runAsync(config, ['-l', 'L', 'undo']);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The other one finishes: its record, then its lock released.
+    fs.writeFileSync(journal(config), after);
+    fs.rmdirSync(`${journal(config)}.lock`);
+    const r = await second;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Undid create by /);
+    expect(fs.existsSync(path.join(config, 'tasks', 'L', '2.json'))).toBe(false);
   });
 
   it('deleting a task with a value over 16,384 characters warns that undo cannot restore it', () => {
@@ -122,7 +151,7 @@ describe('list choice, against odd places', () => {
     expect(r.code).toBe(2);
     const inItself = run(config, ['list', '--json'], { cwd: link, env: { HOME: link } });
     // An id that begins with eight digits is shown with one more character: `99999999` alone would name list 99999999.
-    expect(inItself.stderr).toMatch(/^using list 99999999-0 \(ended session "in home", ~,/);
+    expect(stderrText(inItself.stderr)).toMatch(/^using list 99999999-0 \(ended session "in home", ~,/);
   });
 
   it('--new-list names exactly the new list, even when an existing list starts with that name', () => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -87,10 +87,12 @@ describe('list choice by project', () => {
     const inMine = inDir(w, myproj, ['list', '--json']);
     expect(inMine.code).toBe(0);
     expect(JSON.parse(inMine.stdout)).toHaveLength(2);
-    expect(inMine.stderr).toBe('using list 2d483082 (ended session "fix the login bug", ~/work/myproj, active 20 min ago)\n');
+    expect(stderrText(inMine.stderr)).toBe('using list 2d483082 (ended session "fix the login bug", ~/work/myproj, active 20 min ago)\n');
     const inOther = inDir(w, other, ['list', '--json']);
     expect(JSON.parse(inOther.stdout)).toHaveLength(3);
-    expect(inOther.stderr).toMatch(/^using list 7c1e2f30 \(ended session "write the docs", ~\/work\/other, active 1 min ago\)\n$/);
+    expect(stderrText(inOther.stderr)).toMatch(
+      /^using list 7c1e2f30 \(ended session "write the docs", ~\/work\/other, active 1 min ago\)\n$/,
+    );
     // A subdirectory uses the nearest ancestor with sessions.
     const deep = w.dir('work/myproj/src/auth');
     expect(JSON.parse(inDir(w, deep, ['list', '--json']).stdout)).toHaveLength(2);
@@ -116,7 +118,7 @@ describe('list choice by project', () => {
     // No live session: the most recently active one, and a read says another is here.
     const before = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(before.stdout)).toHaveLength(2);
-    expect(before.stderr).toMatch(
+    expect(stderrText(before.stderr)).toMatch(
       /^using list 7c1e2f30 \(ended session "quick fix", ~\/proj, active 2 min ago\); 1 other list of sessions in ~\/proj: tasks lists\n$/,
     );
     // ... and a change refuses, naming both with their prompts and the command to paste.
@@ -130,7 +132,7 @@ describe('list choice by project', () => {
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj, status: 'idle' });
     const live = inDir(w, proj, ['list', '--json']);
     expect(JSON.parse(live.stdout)).toHaveLength(1);
-    expect(live.stderr).toBe(
+    expect(stderrText(live.stderr)).toBe(
       'using list 2d483082 (live session "long running", ~/proj); 1 other list of sessions in ~/proj: tasks lists\n',
     );
     expect(inDir(w, proj, ['create', 'y'])).toMatchObject({ code: 0, stdout: '2\n' });
@@ -145,9 +147,9 @@ describe('list choice by project', () => {
     // In ~/work/proj, no session ran: the home session is not taken, and with two lists a read
     // falls back to the most recently changed.
     const r = inDir(w, proj, ['list', '--json']);
-    expect(r.stderr).toMatch(/the most recently changed/);
+    expect(stderrText(r.stderr)).toMatch(/the most recently changed/);
     // In ~ itself, the home session's list is the project's.
-    expect(inDir(w, w.home, ['list', '--json']).stderr).toMatch(/^using list 2d483082 \(ended session "in home", ~,/);
+    expect(stderrText(inDir(w, w.home, ['list', '--json']).stderr)).toMatch(/^using list 2d483082 \(ended session "in home", ~,/);
   });
 
   it('--list, --session and $CLAUDE_CODE_TASK_LIST_ID come before the project', () => {
@@ -271,8 +273,7 @@ describe('tasks lists', () => {
       branch: 'feat/login',
       prompt: 'fix the login bug\nand its tests',
       lastPrompt: 'now the tests',
-      total: 2,
-      pending: 2,
+      counts: { total: 2, pending: 2 },
       transcript: path.join(w.config, 'projects', projectFolder(myproj), `${A}.jsonl`),
     });
     expect(byId[B]).toMatchObject({ shortId: '7c1e2f30-1', state: 'live', activity: 'busy', pid, sessionName: 'api-b2', cwd: api });
@@ -361,7 +362,7 @@ describe('damaged or foreign session files', () => {
     // pid 1 runs, but not with the start time the file names: a crash, not a live session.
     expect(overview).toMatchObject({ id: A, state: 'crashed', prompt: null, cwd: proj });
     // The list was still found through the project (the session file names its cwd).
-    expect(run(w.config, ['list', '--json'], { cwd: proj }).stderr).toMatch(/^using list 2d483082 \(crashed session, ~\/proj/);
+    expect(stderrText(run(w.config, ['list', '--json'], { cwd: proj }).stderr)).toMatch(/^using list 2d483082 \(crashed session, ~\/proj/);
   });
 });
 
@@ -387,7 +388,7 @@ describe('team lists', () => {
     w.list('unrelated', 1);
     const r = run(w.config, ['list', '--json'], { cwd: proj });
     expect(JSON.parse(r.stdout)).toHaveLength(2);
-    expect(r.stderr).toMatch(/^using list my-team \(ended session "lead the team", ~\/team-proj/);
+    expect(stderrText(r.stderr)).toMatch(/^using list my-team \(ended session "lead the team", ~\/team-proj/);
   });
 });
 

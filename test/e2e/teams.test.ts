@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, runAsync, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, runAsync, stderrText, writeTask } from '../helpers/cli.js';
 import { type HookWorld, hookWorld, writeTeam } from '../helpers/hooks.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
@@ -195,6 +195,8 @@ describe('teams in lists and list --owner', () => {
     expect(await tasks(world, ['-l', 'core', 'list', '--owner', 'zed', '--json'])).toMatchObject({ code: 0, stderr: '' });
     const typo = await tasks(world, ['-l', 'core', 'list', '--owner', 'alcie', '--json']);
     expect(typo).toMatchObject({ code: 0, stdout: '[]\n' });
-    expect(typo.stderr).toBe('warning: "alcie" is not a member of team "core" (members: team-lead, alice, bob) and owns no task here\n');
+    expect(stderrText(typo.stderr)).toBe(
+      'warning: "alcie" is not a member of team "core" (members: team-lead, alice, bob) and owns no task here\n',
+    );
   });
 });

@@ -66,6 +66,33 @@ describe.skipIf(!tmuxAvailable())('in a terminal', () => {
     expect(fs.existsSync(path.join(dir, '1.json'))).toBe(false);
   });
 
+  it('delete asks only when stdin and stdout are both terminals: stdout piped, it deletes without a question', async () => {
+    const { config, dir } = list();
+    const pane = startInTmux(config, ['-l', 'web-v2', 'delete', '1'], { width: 100, height: 10 }, {}, ' | cat');
+    try {
+      const screen = await pane.waitFor((s) => /EXIT=\d+/.test(s), 'the end');
+      expect(screen).not.toContain('[y/N]');
+      expect(screen).toContain('Deleted task #1: Task 1');
+    } finally {
+      pane.kill();
+    }
+    expect(fs.existsSync(path.join(dir, '1.json'))).toBe(false);
+  });
+
+  it('TERM=dumb: watch prints lines, not the full-screen view', async () => {
+    const { config } = list();
+    const pane = startInTmux(config, ['-l', 'web-v2', 'watch', '--timeout', '1s'], { width: 120, height: 20 }, { TERM: 'dumb' });
+    try {
+      const screen = await pane.waitFor((s) => /EXIT=\d+/.test(s), 'the end');
+      expect(screen).toContain('{"event":"snapshot"');
+      expect(screen).toContain('"reason":"timeout"');
+      expect(screen).toContain('EXIT=0');
+      expect(screen).not.toContain('q quit');
+    } finally {
+      pane.kill();
+    }
+  });
+
   it('delete -y does not ask; piped, delete never asks', async () => {
     const { config, dir } = list();
     const screen = await runInTmux(config, ['-l', 'web-v2', 'delete', '-y', '1'], { width: 100, height: 10 });

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const children: ChildProcess[] = [];
@@ -80,7 +80,7 @@ describe('tasks use', () => {
     });
     const env = w.tasks(sub, ['list', '--json'], { CLAUDE_CODE_TASK_LIST_ID: 'other' });
     expect((JSON.parse(env.stdout) as Array<{ subject: string }>)[0]?.subject).toBe('o');
-    expect(env.stderr).toMatch(
+    expect(stderrText(env.stderr)).toMatch(
       /^warning: CLAUDE_CODE_TASK_LIST_ID is "other" here, but Claude Code sessions started here use "refactor": .*settings\.local\.json overrides the environment\n$/,
     );
     const cleared = w.tasks(sub, ['use', '--clear']);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
@@ -104,7 +104,7 @@ describe.concurrent.each(CASES)('watch --until $until', (c) => {
     const events = parseNdjson(r.stdout);
     expect(events.map((e) => e.event)).toEqual(['snapshot', 'end']);
     expect(events[1]).toMatchObject({ reason: 'timeout', until: c.until, met: false, exists: true, counts: { total: c.pending.length } });
-    expect(events[1]?.tasks).toEqual(c.pending);
+    expect(events[1]?.tasks).toEqual(c.pending.map((t) => ({ ...t, updatedAt: expect.any(String) })));
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({
@@ -162,10 +162,11 @@ describe('watch --until and --timeout', () => {
     expect(r.stderr).toBe('error: timed out after 1s before all-completed held; 2 tasks: 0 done, 1 in progress, 1 pending\n');
   });
 
-  it('--timeout alone watches for that long, then exits 124', () => {
+  it('--timeout alone watches for that long: a normal end, exit 0, nothing on stderr', () => {
     const { config } = listWith([t('1')]);
     const r = run(config, ['-l', 'ci', 'watch', '--timeout', '500ms', '--json']);
-    expect(r.code).toBe(124);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
     expect(r.stdout).not.toContain('"until"');
   });
@@ -232,7 +233,8 @@ describe('--until a task that does not exist', () => {
       await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
       const until = Date.now() + 20_000;
       while (!w.stderr().includes('warning') && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      expect(w.stderr()).toBe('warning: task #99 does not exist (yet); waiting for it to be created and done\n');
+      expect(stderrText(w.stderr())).toBe('warning: task #99 does not exist (yet); waiting for it to be created and done\n');
+      expect(JSON.parse(w.stderr())).toMatchObject({ warning: { code: 'task_not_yet', id: '99' } });
       fs.writeFileSync(path.join(config, 'tasks', 'w', '.highwatermark'), '98');
       run(config, ['-l', 'w', 'create', 'ninety-nine']);
       run(config, ['-l', 'w', 'update', '99', '--status', 'completed']);

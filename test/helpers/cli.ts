@@ -40,6 +40,9 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
   delete env.NODE_EXTRA_CA_CERTS;
+  // The persistent cache: the test's own (never a shared one), outside its config folder,
+  // whose files tests compare before and after, and away from what lies beside it.
+  env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'tasks-test-caches', path.basename(configDir));
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -109,4 +112,35 @@ export function readJson(file: string): unknown {
 export function writeTask(listDir: string, task: Record<string, unknown>): void {
   fs.mkdirSync(listDir, { recursive: true });
   fs.writeFileSync(path.join(listDir, `${String(task.id)}.json`), JSON.stringify(task, null, 2));
+}
+
+/**
+ * stderr of a `--json` run (JSON lines: errors, warnings, notes) read back as the lines a
+ * run without --json prints: a note's message, `warning: <message>`, `error: <message>`.
+ */
+export function stderrText(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const line = JSON.parse(l) as Record<string, { message: string }>;
+      if (line.note) return line.note.message;
+      if (line.warning) return `warning: ${line.warning.message}`;
+      return `error: ${line.error?.message}`;
+    })
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/** The JSON lines of a --json stderr, by kind: what a test looks for among warnings and notes. */
+export function stderrLines(stderr: string): Array<Record<string, Record<string, unknown>>> {
+  return stderr
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+}
+
+/** The one error line of a --json stderr (warnings and notes beside it left out). */
+export function stderrError(stderr: string): Record<string, unknown> | undefined {
+  return stderrLines(stderr).find((l) => l.error !== undefined);
 }

@@ -66,7 +66,7 @@ export function replay(events: readonly StreamEvent[]): Map<string, TaskRecord> 
   return state;
 }
 
-/** Key order means nothing to readers: compare by content. */
+/** Key order means nothing to readers: compare by content (the file's, without the change time output adds). */
 export function normalize(tasks: Iterable<TaskRecord>): Record<string, unknown> {
   const sortKeys = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sortKeys);
@@ -80,6 +80,9 @@ export function normalize(tasks: Iterable<TaskRecord>): Record<string, unknown> 
     return v;
   };
   const out: Record<string, unknown> = {};
-  for (const t of [...tasks].sort((a, b) => Number(a.id) - Number(b.id))) out[t.id] = sortKeys(t);
+  for (const t of [...tasks].sort((a, b) => Number(a.id) - Number(b.id))) {
+    const { updatedAt: _, ...content } = t as TaskRecord & { updatedAt?: unknown };
+    out[t.id] = sortKeys(content);
+  }
   return out;
 }

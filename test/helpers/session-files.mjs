@@ -14,6 +14,18 @@ const FIXTURE = path.join(
 );
 const REAL = fs.readFileSync(FIXTURE, 'utf8').trimEnd().split('\n');
 const REAL_ID = '86bc41b1-7b55-4382-aa2a-0eca0db6ae41';
+// A run on a list named by CLAUDE_CODE_TASK_LIST_ID: TaskCreate, TaskUpdate, TaskList, TaskGet.
+const TASKS_FIXTURE = path.join(path.dirname(FIXTURE), 'sessions', 'transcript-tasks-named.jsonl');
+const SOURCES = {
+  todowrite: { lines: REAL, id: REAL_ID, cwd: '"/home/user/project"' },
+  tasks: {
+    lines: fs.readFileSync(TASKS_FIXTURE, 'utf8').trimEnd().split('\n'),
+    id: 'f7f775d4-e1d7-4aa0-a93e-9debb709c646',
+    cwd: '"/tmp/exp/p1/sub"',
+  },
+};
+/** Lines to pad with: the real run's middle, without its tool calls (no task or todo says twice). */
+const PADDING = REAL.slice(5, -5).filter((line) => !line.includes('TodoWrite') && !line.includes('newTodos'));
 
 /** Claude Code's project folder name for a working directory. */
 export function projectFolder(cwd) {
@@ -23,7 +35,9 @@ export function projectFolder(cwd) {
 /**
  * Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines.
  * opts: { sessionId, cwd, prompt, branch, lastPrompt, start (ms), end (ms), padTo (bytes),
- * todos (false: without the real run's TodoWrite calls, a session that kept no todos) }.
+ * todos (false: without the real run's TodoWrite calls, a session that kept no todos),
+ * source ('todowrite', the default: a TodoWrite run; 'tasks': a run on a named list that
+ * creates, changes, deletes, lists and gets tasks #10-#12, test/fixtures/.../sessions/) }.
  * Returns the file's path; its mtime is `end`.
  */
 export function writeTranscript(config, opts) {
@@ -32,13 +46,12 @@ export function writeTranscript(config, opts) {
   const dir = path.join(config, 'projects', projectFolder(opts.cwd));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${opts.sessionId}.jsonl`);
-  const step = (end - start) / REAL.length;
-  const real = opts.todos === false ? REAL.filter((line) => !line.includes('TodoWrite') && !line.includes('newTodos')) : REAL;
-  const lines = real.map((line, i) => {
-    const entry = JSON.parse(line);
-    const text = JSON.stringify(entry)
-      .replaceAll(REAL_ID, opts.sessionId)
-      .replaceAll('"/home/user/project"', JSON.stringify(opts.cwd))
+  const source = SOURCES[opts.source ?? 'todowrite'];
+  const step = (end - start) / source.lines.length;
+  const own = (line, i, from) => {
+    const text = JSON.stringify(JSON.parse(line))
+      .replaceAll(from.id, opts.sessionId)
+      .replaceAll(from.cwd, JSON.stringify(opts.cwd))
       .replaceAll('"gitBranch":"HEAD"', `"gitBranch":${JSON.stringify(opts.branch ?? 'main')}`);
     const fixed = JSON.parse(text);
     if (typeof fixed.timestamp === 'string') fixed.timestamp = new Date(start + i * step).toISOString();
@@ -46,14 +59,17 @@ export function writeTranscript(config, opts) {
     if (fixed.type === 'queue-operation' && typeof fixed.content === 'string') fixed.content = opts.prompt ?? 'follow the plan';
     if (fixed.type === 'last-prompt') fixed.lastPrompt = opts.lastPrompt ?? opts.prompt ?? 'follow the plan';
     return JSON.stringify(fixed);
-  });
+  };
+  const real =
+    opts.todos === false ? source.lines.filter((line) => !line.includes('TodoWrite') && !line.includes('newTodos')) : source.lines;
+  const lines = real.map((line, i) => own(line, i, source));
   // Padding: more of the middle (assistant turns and results), as long sessions have.
   if (opts.padTo) {
-    const middle = lines.slice(5, -5);
     const out = [...lines.slice(0, -5)];
     let size = out.reduce((n, l) => n + l.length + 1, 0);
+    const padding = PADDING.map((line, i) => own(line, Math.min(i, source.lines.length - 1), SOURCES.todowrite));
     for (let i = 0; size < opts.padTo; i++) {
-      const l = middle[i % middle.length];
+      const l = padding[i % padding.length];
       out.push(l);
       size += l.length + 1;
     }

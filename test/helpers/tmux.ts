@@ -22,12 +22,16 @@ export interface Pane {
   kill(): void;
 }
 
-/** Start `tasks <args>` (then `echo EXIT=$?`) in a shell in a new pane of `width` x `height`. */
+/**
+ * Start `tasks <args>` (then `echo EXIT=$?`) in a shell in a new pane of `width` x `height`;
+ * `pipeTo` is shell text after the command (`| cat`: stdout piped, stdin still the terminal).
+ */
 export function startInTmux(
   config: string,
   args: string[],
   size: { width: number; height: number },
   extraEnv: Record<string, string | undefined> = {},
+  pipeTo = '',
 ): Pane {
   const socket = path.join(config, `tmux-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
   const env = baseEnv(config, { PS1: '$ ', TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', ...extraEnv });
@@ -39,7 +43,9 @@ export function startInTmux(
   const quoted = [process.execPath, BIN, ...args].map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
   const cwd = fs.existsSync(config) ? config : '/';
   // tmux hands the command to sh -c: single quotes keep $? for bash.
-  const script = `${quoted}; echo EXIT=$?; sleep 600`.replace(/'/g, `'\\''`);
+  // tmux sets the pane's TERM itself: a TERM asked for is set inside the pane.
+  const term = extraEnv.TERM === undefined ? '' : `export TERM=${extraEnv.TERM}; `;
+  const script = `${term}${quoted}${pipeTo}; echo EXIT=$?; sleep 600`.replace(/'/g, `'\\''`);
   tmux(
     'new-session',
     '-d',

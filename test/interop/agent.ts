@@ -30,7 +30,7 @@ export interface AgentOptions {
   cwd?: string;
   /** More environment, e.g. to turn on agent teams. */
   env?: NodeJS.ProcessEnv;
-  /** More arguments before `-p`, e.g. `--settings <json>` or a teammate's `--team-name`. */
+  /** More arguments before `-p`, e.g. `--resume <id> --fork-session`, `--settings <json>` or a teammate's `--team-name`. */
   args?: readonly string[];
   /**
    * The path the binary is started by (default: the binary under test), e.g. a link named

@@ -52,10 +52,11 @@ describe('the real Claude Code and tasks: one history', () => {
 
     const log = await tasks('log');
     expect(log.code, log.stderr).toBe(0);
+    // Piped: tab-separated (time, task, who, what).
     const lines = log.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => l.replace(/^\S+ \S+ {2}/, '').replace(/ {2,}/g, '  '));
+      .map((l) => l.split('\t').slice(1).join('  '));
     const agent = `agent of session ${session.slice(0, 8)}`;
     expect(lines).toEqual([
       `#1  ${agent}  created Plan`,
@@ -72,12 +73,11 @@ describe('the real Claude Code and tasks: one history', () => {
     ]);
     expect(log.stderr).toMatch(/^history from \S+ \S+ \(the journal of tasks' own changes, and 1 transcript of this list's sessions\)\n$/);
 
-    const json = (await tasks('log', '4', '--json')).stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // One document: the changes as an array.
+    const json = JSON.parse((await tasks('log', '4', '--json')).stdout) as Array<Record<string, unknown>>;
     const who = { kind: 'agent', name: null, session };
     const person = { kind: 'person', name: 'carol', session: null };
+    const fromAgent = { list: session, source: 'transcript', command: null, txn: null };
     expect(json).toEqual([
       {
         at: expect.any(String),
@@ -85,8 +85,7 @@ describe('the real Claude Code and tasks: one history', () => {
         op: 'create',
         who,
         changes: { subject: { new: 'Ship' }, description: { new: 'Ship (agent)' }, status: { new: 'pending' } },
-        source: 'transcript',
-        command: null,
+        ...fromAgent,
       },
       {
         at: expect.any(String),
@@ -94,8 +93,7 @@ describe('the real Claude Code and tasks: one history', () => {
         op: 'update',
         who,
         changes: { blockedBy: { old: [], new: ['2'] } },
-        source: 'transcript',
-        command: null,
+        ...fromAgent,
       },
       {
         at: expect.any(String),
@@ -103,8 +101,10 @@ describe('the real Claude Code and tasks: one history', () => {
         op: 'update',
         who: person,
         changes: { blockedBy: { old: ['2'], new: [] } },
+        list: session,
         source: 'journal',
         command: 'unblock',
+        txn: expect.any(String),
       },
       {
         at: expect.any(String),
@@ -112,8 +112,7 @@ describe('the real Claude Code and tasks: one history', () => {
         op: 'update',
         who,
         changes: { status: { old: 'pending', new: 'in_progress' } },
-        source: 'transcript',
-        command: null,
+        ...fromAgent,
       },
     ]);
     const times = json.map((e) => Date.parse(e.at as string));

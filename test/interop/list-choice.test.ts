@@ -76,7 +76,7 @@ interface Row {
   kind: string;
   sessionId: string | null;
   state: string | null;
-  total: number;
+  counts: { total: number };
   sessions: Array<{ sessionId: string; state: string; replacedBy?: string | null }>;
   replacedBy?: string | null;
 }
@@ -206,7 +206,7 @@ describe('the real Claude Code: which list', () => {
     });
     const sessionId = run.stream.sessionId as string;
     const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
-    expect(rows.find((r) => r.id === sessionId)).toMatchObject({ kind: 'todowrite', sessionId, state: 'ended', total: 3 });
+    expect(rows.find((r) => r.id === sessionId)).toMatchObject({ kind: 'todowrite', sessionId, state: 'ended', counts: { total: 3 } });
     const read = await w.tasks(w.home, ['--session', sessionId.slice(0, 8), 'list', '--json']);
     expect(read.code, read.stderr).toBe(0);
     expect((JSON.parse(read.stdout) as Array<{ subject: string; status: string }>).map((t) => [t.subject, t.status])).toEqual([
@@ -252,7 +252,7 @@ describe('the real Claude Code: which list', () => {
       expect(fs.readdirSync(path.join(w.config, 'tasks', first.sessionId)).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
       // lists: the live session, and the list of the session it replaced.
       const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
-      expect(rows.find((r) => r.id === cleared.sessionId)).toMatchObject({ state: 'live', total: 1 });
+      expect(rows.find((r) => r.id === cleared.sessionId)).toMatchObject({ state: 'live', counts: { total: 1 } });
       expect(rows.find((r) => r.id === first.sessionId)?.sessions[0]).toMatchObject({ state: 'ended', replacedBy: cleared.sessionId });
       // The agent's next TaskList shows the task made with tasks.
       const before = session.model.received.length;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAsync, tempConfig } from '../helpers/cli.js';
+import { runAsync, stderrText, tempConfig } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 
@@ -23,7 +23,7 @@ interface Row {
   pid: number | null;
   cwd: string | null;
   prompt: string | null;
-  total: number;
+  counts: { total: number };
 }
 
 /** A gate the mock model waits on before a turn: the session stays alive (busy) meanwhile. */
@@ -104,10 +104,10 @@ describe('the real Claude Code: whose list is it', () => {
       'Reproduce the bug',
       'Fix the session check',
     ]);
-    expect(inA.stderr).toBe(`using list ${sessionA.slice(0, 8)} (live session "fix the login bug", ~/work/alpha)\n`);
+    expect(stderrText(inA.stderr)).toBe(`using list ${sessionA.slice(0, 8)} (live session "fix the login bug", ~/work/alpha)\n`);
     const inB = await tasks(projB, ['list', '--json']);
     expect((JSON.parse(inB.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Draft the notes']);
-    expect(inB.stderr).toMatch(
+    expect(stderrText(inB.stderr)).toMatch(
       new RegExp(`^using list ${sessionB.slice(0, 8)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`),
     );
     // A change in a project goes to its session's list without --list.
@@ -122,7 +122,7 @@ describe('the real Claude Code: whose list is it', () => {
       activity: 'busy',
       cwd: projA,
       prompt: 'fix the login bug',
-      total: 2,
+      counts: { total: 2 },
     });
     expect(byId[sessionA]!.pid).toEqual(expect.any(Number));
     expect(byId[sessionB]).toMatchObject({
@@ -131,7 +131,7 @@ describe('the real Claude Code: whose list is it', () => {
       pid: null,
       cwd: projB,
       prompt: 'write the release notes',
-      total: 2,
+      counts: { total: 2 },
     });
     // Piped: the session's state, working directory, branch, id and prompt close each line.
     const piped = (await runAsync(config, ['lists'], { cwd: home })).stdout
@@ -174,6 +174,11 @@ describe('the real Claude Code: whose list is it', () => {
     }).catch((err: unknown) => err);
     await holdC.arrived;
     const c = await waitFor('C live file', () => liveFile(config, projC));
+    // Claude Code writes its transcript a moment after the turn: killed before, it leaves none.
+    const transcriptC = path.join(config, 'projects', projC.replace(/[^a-zA-Z0-9]/g, '-'), `${c.sessionId}.jsonl`);
+    await waitFor('C transcript with its prompt', () =>
+      fs.existsSync(transcriptC) && fs.readFileSync(transcriptC, 'utf8').includes('refactor the database layer') ? true : undefined,
+    );
     expect((await lists()).find((l) => l.id === c.sessionId)).toMatchObject({ state: 'live', pid: c.pid });
     process.kill(c.pid, 'SIGKILL');
     holdC.open();

@@ -99,11 +99,13 @@ describe('the real Claude Code: watch --stream follows its runs', () => {
     expect(fs.existsSync(path.join(config, 'tasks', run.stream.sessionId as string))).toBe(false);
 
     const r = await feedWatch(config, run.stdout, ['--until', 'all-completed']);
-    expect(r.stderr).toMatch(/^note: all 3 tasks are completed and none is a verification step/m);
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      note: { code: 'verification_missing', message: expect.stringMatching(/^all 3 tasks are completed and none is a verification step/) },
+    });
     expect(r.code).toBe(0);
     const events = parseNdjson(r.stdout);
     expect(events[0]).toMatchObject({ event: 'snapshot', list: run.stream.sessionId, tasks: [] });
-    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, nudge: { code: 'verification_missing' } });
+    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true, nudge: { code: 'verification_missing' } });
     const final = [...replay(events).values()].map((t) => [t.subject, t.status]);
     expect(final).toEqual([
       ['Read the failing test', 'completed'],
@@ -136,7 +138,7 @@ describe('the real Claude Code: watch --stream follows its runs', () => {
     const s = await feedWatch(bare, run.stdout, ['--until', 'all-completed']);
     expect(s.code, s.stderr).toBe(0);
     const streamEvents = parseNdjson(s.stdout);
-    expect(streamEvents.at(-1)).toMatchObject({ event: 'end', reason: 'condition-met' });
+    expect(streamEvents.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true });
     expect(normalize(replay(streamEvents).values())).toEqual(normalize(files));
   });
 });

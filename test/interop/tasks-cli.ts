@@ -34,8 +34,13 @@ export class TasksCli {
     return JSON.parse(await this.ok(...args, '--json')) as T;
   }
 
+  /** `tasks list --json`: the tasks as their files hold them (each has its change time, `updatedAt`, taken off here). */
   async list(...flags: string[]): Promise<Task[]> {
-    return this.json<Task[]>('list', ...flags);
+    const tasks = await this.json<Array<Task & { updatedAt?: unknown }>>('list', ...flags);
+    return tasks.map(({ updatedAt, ...task }) => {
+      expect(typeof updatedAt, `#${task.id} has its change time`).toBe('string');
+      return task as Task;
+    });
   }
 
   /** Every task file, parsed, each checked against the schema the agents validate with. */

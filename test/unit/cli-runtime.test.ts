@@ -80,12 +80,31 @@ describe('the IO', () => {
     const stderr = target();
     const out = io({ stdout, stderr });
     out.out('1');
-    out.note('a note');
-    out.warn('careful\u001b[31m');
+    out.note('a note', 'test_note');
+    out.warn('careful\u001b[31m', 'test_warning');
     out.fail(new Error('boom'));
     out.setExit(4);
     expect(stdout.text).toBe('1\n');
     expect(stderr.text).toBe('a note\nwarning: careful[31m\nerror: unexpected: boom\n');
     expect(out.exitCode).toBe(4);
+  });
+});
+
+describe('what a terminal can show', () => {
+  it('a full-screen view needs a TERM that is not dumb, set, and known to terminfo where terminfo is installed', async () => {
+    const { knownTerminal } = await import('../../src/cli/runtime/io.js');
+    expect(knownTerminal({ TERM: 'dumb' })).toBe(false);
+    expect(knownTerminal({})).toBe(false);
+    expect(knownTerminal({ TERM: '' })).toBe(false);
+    expect(knownTerminal({ TERM: 'xterm' })).toBe(true);
+    expect(knownTerminal({ TERM: 'no-such-terminal-anywhere' })).toBe(false);
+  });
+
+  it('colour only ever on a terminal: FORCE_COLOR does not colour a pipe or a file', async () => {
+    const { decideColor } = await import('../../src/render/style.js');
+    expect(decideColor({ flag: undefined, env: { FORCE_COLOR: '1' }, isTTY: false })).toBe(false);
+    expect(decideColor({ flag: undefined, env: { FORCE_COLOR: '1', TERM: 'dumb' }, isTTY: true })).toBe(true);
+    expect(decideColor({ flag: undefined, env: { TERM: 'dumb' }, isTTY: true })).toBe(false);
+    expect(decideColor({ flag: undefined, env: { TERM: 'xterm', NO_COLOR: '1', FORCE_COLOR: '1' }, isTTY: true })).toBe(false);
   });
 });

@@ -74,7 +74,7 @@ describe('loadTaskHookSettings', () => {
 
   it('no settings at all is no hooks and no warning', () => {
     const { config, project } = dirs();
-    expect(loadTaskHookSettings(config, project)).toEqual({ hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: [] });
+    expect(loadTaskHookSettings(config, project)).toEqual({ hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: [], skipped: [] });
   });
 });
 

@@ -44,7 +44,7 @@ describe('renderers never pass control characters through', () => {
     for (const line of [
       renderJsonLine(hostile),
       renderSnapshotEvent(0, EVIL, true, [hostile]),
-      renderChangeEvent(0, { type: 'created', task: hostile }),
+      renderChangeEvent(0, { type: 'created', task: hostile }, () => 0),
     ]) {
       expect(line).not.toMatch(UNSAFE);
       expect(line).not.toContain('\n');

@@ -182,11 +182,15 @@ describe('NDJSON events', () => {
       exists: true,
       tasks: [tasks[0]],
     });
+    // Tasks get their change time where the caller knows it.
+    expect(JSON.parse(renderChangeEvent(at, { type: 'created', task: tasks[0] as Task }, () => at)).task.updatedAt).toBe(
+      '2025-01-02T03:04:05.006Z',
+    );
     const [updated] = diffSnapshots(snapshotOf([task('1', { owner: 'a' })]), snapshotOf([task('1', { status: 'completed' })]));
-    expect(JSON.parse(renderChangeEvent(at, updated!))).toEqual({
+    expect(JSON.parse(renderChangeEvent(at, updated!, () => undefined))).toEqual({
       event: 'updated',
       at: '2025-01-02T03:04:05.006Z',
-      task: task('1', { status: 'completed' }),
+      task: { ...task('1', { status: 'completed' }), updatedAt: null },
       changes: { status: { old: 'pending', new: 'completed' }, owner: { old: 'a' } },
     });
     const end = JSON.parse(
@@ -196,12 +200,12 @@ describe('NDJSON events', () => {
         until: 'empty',
         met: false,
         exists: true,
-        counts: { total: 0, completed: 0, in_progress: 0, pending: 0, blocked: 0 },
+        counts: { total: 0, completed: 0, inProgress: 0, pending: 0, blocked: 0, blockedInProgress: 0, blockedPending: 0 },
         tasks: [],
       }),
     );
     expect(end).toMatchObject({ event: 'end', reason: 'timeout', until: 'empty', met: false });
-    expect(renderChangeEvent(at, { type: 'created', task: task('1') })).not.toContain('\n');
+    expect(renderChangeEvent(at, { type: 'created', task: task('1') }, () => at)).not.toContain('\n');
   });
 });
 

@@ -36,7 +36,7 @@ function taskRef(list: ListPayload, id: string, open: (id: string) => void): HTM
 function changeText(e: HistoryEventView): string {
   if (e.op === 'create') return `created ${cleanLine(value(e.changes.subject?.new ?? ''))}`;
   if (e.op === 'delete') return 'deleted';
-  return Object.entries(e.changes)
+  const fields = Object.entries(e.changes)
     .map(([field, c]) => {
       if (c.added) return `${field} + ${c.added.map((a) => `#${a}`).join(', ')}`;
       const old = 'old' in c ? (c.old === null || c.old === undefined ? '(none)' : cutLine(value(c.old), 40)) : '…';
@@ -44,6 +44,7 @@ function changeText(e: HistoryEventView): string {
       return `${field} ${old} → ${now}`;
     })
     .join('; ');
+  return e.op === 'unrecorded' ? `changed with no record: ${fields}` : fields;
 }
 
 export function renderDetail(
@@ -166,7 +167,9 @@ export function renderDetail(
                     { class: `who ${e.who.kind}` },
                     e.who.kind === 'agent'
                       ? `agent ${cleanLine(e.who.name ?? (e.who.session ?? '').slice(0, 8))}`
-                      : cleanLine(e.who.name ?? 'someone'),
+                      : e.who.kind === 'unknown'
+                        ? 'no record'
+                        : cleanLine(e.who.name ?? 'someone'),
                   ),
                   h('span', { class: 'what agent-text' }, changeText(e)),
                 ),

@@ -3,8 +3,10 @@ import { parseTaskId } from '../../core/store/ids.js';
 import { blockTask } from '../../core/writes/dependencies.js';
 import { renderBlocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { collect, parseIds } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface BlockOptions {
   by?: string[];
@@ -14,6 +16,7 @@ export function registerBlock(program: Command, ctx: Context): void {
   program
     .command('block')
     .description('make a task wait for others: <id> is blocked by each --by task (both sides written)')
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'the task that waits')
     .requiredOption('--by <ids>', 'the tasks it waits for (comma-separated, or repeat --by)', collect)
     .addHelpText(
@@ -35,7 +38,7 @@ Examples:
       if (blockers.length === 0) throw usage('--by needs at least one task id');
       const { dir } = ctx.list(true);
       const result = await blockTask(dir, id, blockers);
-      if (ctx.io.json) ctx.io.out(renderJson(result.task));
+      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(dir, result.task)));
       else ctx.io.out(renderBlocked(id, result.added, result.already));
     });
 }

@@ -60,19 +60,21 @@ Examples:
         projectDir: ctx.cwd,
         env: ctx.env,
         pid: process.pid,
-        warn: (message) => ctx.io.warn(message),
+        warn: (message) => ctx.io.warn(message, 'board_warning'),
       });
       const stopped = nextSignal();
       if (!board.loopbackOnly) {
         ctx.io.warn(
           `listening on ${host}, not only on this machine: anyone who can reach ${host}:${board.port} and learns the URL (its token) can read and change every list`,
+          'board_exposed',
+          { host },
         );
       }
       const url = named === undefined ? board.url : `${board.url}#list=${encodeURIComponent(named)}`;
       if (ctx.io.json) ctx.io.out(renderJson({ url, port: board.port, host, readOnly, pid: process.pid }));
       else ctx.io.out(url);
-      if (ctx.io.stderrIsTTY && !ctx.io.json) ctx.io.note(`tasks board${readOnly ? ' (read-only)' : ''}: Ctrl-C stops it`);
-      if (opts.open) openBrowser(url, process.platform, (message) => ctx.io.warn(message));
+      if (ctx.io.stderrIsTTY && !ctx.io.json) ctx.io.note(`tasks board${readOnly ? ' (read-only)' : ''}: Ctrl-C stops it`, 'board');
+      if (opts.open) openBrowser(url, process.platform, (message) => ctx.io.warn(message, 'browser_not_opened'));
       const received = await stopped;
       // Hooks of an action under way are stopped; its locked writes finish; then no lock is left.
       await board.stop();

@@ -6,12 +6,15 @@ import { tasksRoot } from '../../core/store/paths.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseDurationOrOff } from '../flags/duration-flags.js';
+import { BatchErrors } from '../runtime/batch-errors.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 
 interface CheckOptions {
   fix?: boolean;
+  strict?: boolean;
   staleAfter: string;
   all?: boolean;
 }
@@ -20,6 +23,7 @@ export function registerCheck(program: Command, ctx: Context): void {
   program
     .command('check')
     .description('find damage in a list (corrupt files, broken edges, cycles, stale locks...); --fix repairs what is safe')
+    .option('--as <agent>', AS_HELP)
     .option('--fix', 'repair what is safe, under the same locks agents take, and report each repair')
     .option(
       '--stale-after <duration>',
@@ -27,10 +31,13 @@ export function registerCheck(program: Command, ctx: Context): void {
       '1h',
     )
     .option('-a, --all', 'check every list under the config folder')
+    .option('--strict', 'exit 4 on warnings too (owner_gone, stale_claim, verification_missing...), not only on errors')
     .addHelpText(
       'after',
       `
-Exit status: 0 when nothing is found (with --fix: when nothing is left), 4 when something is.
+Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
+(a finished list's verification_missing, an owner whose session is over) are reported
+and exit 0 unless --strict.
 Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
@@ -52,16 +59,30 @@ Examples:
       const chosen = opts.all ? undefined : ctx.list(Boolean(opts.fix)); // --fix writes: with several lists, name one
       if (chosen !== undefined && !chosen.exists) {
         // A live session's list before its first task: nothing to check yet.
-        if (ctx.io.json) ctx.io.out(renderJson({ list: chosen.id, clean: true, files: 0, findings: [] }));
-        else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`);
+        if (ctx.io.json) {
+          ctx.io.out(
+            renderJson({
+              list: chosen.id,
+              ok: true,
+              path: chosen.dir,
+              checkedAt: new Date().toISOString(),
+              files: 0,
+              clean: true,
+              findings: [],
+            }),
+          );
+        } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
         return;
       }
       const targets = chosen
         ? [chosen]
         : // Folder names as they are: one agents cannot address is still worth checking.
           listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }));
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`);
+      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const views: CheckView[] = [];
+      const docs: Array<Record<string, unknown>> = [];
+      const checkedAt = new Date().toISOString();
+      const errors = new BatchErrors(ctx.io, 'list');
       for (const target of targets) {
         try {
           const gone = ctx.goneOwners(target.id, { deep: true });
@@ -69,8 +90,9 @@ Examples:
           const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
+          docs.push(checkJson(view, checkedAt));
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
-          if (left.length > 0) ctx.io.setExit(EXIT.conflict);
+          if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
           if (!ctx.io.json)
             printView(
               ctx,
@@ -79,14 +101,12 @@ Examples:
             );
         } catch (err) {
           // One unreadable list does not stop the others (--all); the exit code is the worst.
-          ctx.io.fail(err);
+          if (!opts.all) throw err;
+          docs.push({ list: target.id, ok: false, error: errors.item(target.id, err) });
         }
       }
-      if (ctx.io.json && (opts.all || views.length > 0)) {
-        const checkedAt = new Date().toISOString();
-        const docs = views.map((v) => checkJson(v, checkedAt));
-        ctx.io.out(renderJson(opts.all ? docs : docs[0]));
-      }
+      if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
+      errors.summarize(targets.length);
     });
 }
 
@@ -96,5 +116,5 @@ function printView(ctx: Context, view: CheckView, listArgs: readonly string[]): 
   if (body !== '') ctx.io.out(body);
   const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle, listArgs);
   if (ctx.io.humanLayout) ctx.io.out(summary);
-  else ctx.io.note(summary);
+  else ctx.io.note(summary, 'summary');
 }

@@ -4,18 +4,27 @@ import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
 import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { type ClaimOutcome, claimDocument, describeRefusal, renderClaimed, renderPassedOver } from '../../render/claim-result.js';
+import {
+  type ClaimOutcome,
+  describeRefusal,
+  refusalFacts,
+  renderClaimed,
+  renderPassedOver,
+  renderTooNew,
+} from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import { type Context, usage } from '../runtime/context.js';
-import { EXIT } from '../runtime/exit-codes.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   as?: string;
   next?: boolean;
+  minAge?: string;
   busyCheck?: boolean;
   start?: boolean;
 }
@@ -27,6 +36,10 @@ export function registerClaim(program: Command, ctx: Context): void {
     .argument('[id]', 'task id (or --next)')
     .option('--as <agent>', 'the agent (or person) that claims it (required)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
+    .option(
+      '--min-age <duration>',
+      'with --next: pass over tasks created less than this long ago (an agent links blockers a turn after it creates)',
+    )
     .option('--busy-check', 'refuse (agent_busy) if the agent already owns an unfinished task')
     .option('--start', 'also set status in_progress, in the same locked write');
   addPreconditionOptions(addNotifyOption(cmd))
@@ -36,15 +49,18 @@ export function registerClaim(program: Command, ctx: Context): void {
 Checks, in the agents' order: task_not_found (exit 3), already_claimed, already_resolved,
 blocked, agent_busy (exit 4). Claiming a task you already own succeeds. Locks: the task
 lock; with --busy-check or --next, the list lock and then the task lock.
-Piped, a success prints the task id; --json prints {"success", "reason", "task"}.
---next exits 3 when no task is ready (reason no_task_ready, task null).
+Piped, a success prints the task id; --json prints the claimed task. A refusal is an error
+on stderr (with --json, its reason, the task and the ids behind it among the facts).
+--next exits 4 when no task is ready (reason no_task_ready, task null); 3 means the
+list does not exist.
 ${PRECONDITION_HELP}
 
 Examples:
   tasks claim 4 --as alice
   tasks claim 4 --as alice --start --busy-check
   id=$(tasks claim --next --as worker-1 --start) && echo "working on #$id"
-  tasks claim 4 --as bob --json | jq -r .reason`,
+  tasks claim --next --as worker-1 --min-age 30s   leave tasks an agent may still be linking
+  tasks claim 4 --as bob --json 2>&1 >/dev/null | jq -r .error.reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
       const agent = requireOwner('--as', opts.as, ctx);
@@ -53,16 +69,26 @@ Examples:
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
       const pre = preconditionsFrom(opts, ctx);
       if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
+      if (opts.minAge !== undefined && !opts.next) throw usage('--min-age goes with --next');
+      const minAgeMs = opts.minAge === undefined ? undefined : parseDuration('--min-age', opts.minAge);
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
       const choice = ctx.list(true);
       const { dir } = choice;
+      let tooNew: string[] = [];
       const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {
         let outcome: ClaimOutcome;
         if (id === undefined) {
-          const next = await claimNext(dir, agent, request);
-          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p));
+          const next = await claimNext(dir, agent, {
+            ...request,
+            minAgeMs,
+            now: Date.now(),
+            onTooNew: (ids) => {
+              tooNew = ids;
+            },
+          });
+          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p), 'passed_over', { id: p.id });
           outcome = next ?? { success: false, reason: 'no_task_ready' };
         } else {
           outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
@@ -72,26 +98,33 @@ Examples:
       });
       if (claimed === undefined) return;
       const result = claimed;
-      report(ctx, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
+      if (tooNew.length > 0) ctx.io.note(renderTooNew(tooNew, minAgeMs ?? 0), 'too_new', { ids: tooNew, minAgeMs });
+      report(ctx, dir, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
     });
 }
 
-function report(ctx: Context, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
+/**
+ * A claim prints the claimed task (`--json`: in the shape every command prints a task); a
+ * refusal is an error like any other, on stderr, with the agents' reason and the task as
+ * it is among its facts.
+ */
+function report(ctx: Context, dir: string, id: string, agent: string, result: ClaimOutcome, start: boolean): void {
   if (!result.success) {
-    const notFound = result.reason === 'task_not_found' || result.reason === 'no_task_ready';
-    const code = notFound ? EXIT.notFound : EXIT.conflict;
-    if (ctx.io.json) {
-      // The refusal is the result (the agents' shape), on stdout; the exit status says it failed.
-      ctx.io.out(renderJson(claimDocument(result)));
-      ctx.io.setExit(code);
-    } else {
-      const hint = result.reason === 'no_task_ready' ? { hint: 'tasks list --blocked shows what waits on what' } : {};
-      ctx.io.fail(new TasksError(notFound ? 'not_found' : 'conflict', describeRefusal(id, result), hint));
-    }
+    // No such task is not found (3); nothing ready is a refusal (4), told apart from a
+    // missing list (3), which a dispatcher must not mistake for "try again later".
+    const notFound = result.reason === 'task_not_found';
+    const hint = result.reason === 'no_task_ready' ? 'tasks list --blocked shows what waits on what' : undefined;
+    const task = result.task === undefined ? null : taskDocument(dir, result.task);
+    ctx.io.fail(
+      new TasksError(notFound ? 'not_found' : 'conflict', describeRefusal(id, result), {
+        ...(hint === undefined ? {} : { hint }),
+        details: { ...(notFound ? { id } : {}), ...refusalFacts(result, task) },
+      }),
+    );
     return;
   }
   const task = result.task;
-  if (ctx.io.json) ctx.io.out(renderJson(claimDocument(result)));
+  if (ctx.io.json) ctx.io.out(renderJson(taskDocument(dir, task)));
   else if (!ctx.io.humanLayout) ctx.io.out(task.id);
   else ctx.io.out(`${ctx.io.style.green('✔')} ${renderClaimed(result, agent, start)}`);
 }

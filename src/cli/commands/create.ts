@@ -2,10 +2,12 @@ import { type Command, Option } from 'commander';
 import { createTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { collect, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import type { Context } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface CreateOptions extends LifecycleFlags {
   description?: string;
@@ -22,6 +24,7 @@ export function registerCreate(program: Command, ctx: Context): void {
   const command = program
     .command('create')
     .description('create a task (the id is allocated as agents allocate it)')
+    .option('--as <agent>', AS_HELP)
     .argument('<subject>', 'imperative title, e.g. "Fix auth bug"')
     .option('-d, --description <text>', 'what needs doing', '')
     .option('--active-form <text>', 'present continuous, shown while in progress ("Fixing auth bug")')
@@ -51,7 +54,7 @@ export function registerCreate(program: Command, ctx: Context): void {
       const created = await runLifecycle(ctx, choice, opts, (lifecycle, report) => createTaskWithLifecycle(lifecycle, input, report));
       if (created === undefined) return;
       const { task } = created;
-      if (ctx.io.json) ctx.io.out(renderJson(task));
+      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, task)));
       else if (ctx.io.humanLayout)
         ctx.io.out(`${ctx.io.style.green('✔')} Created #${task.id} in ${oneLine(ctx.shortId(choice.id))}: ${oneLine(task.subject)}`);
       else ctx.io.out(task.id);

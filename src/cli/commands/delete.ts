@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { readList, readTasks } from '../../core/store/list-read.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask, getTask } from '../../core/writes/task-writes.js';
 import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
+import { type TaskJson, taskJson } from '../../render/task-json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { BatchErrors } from '../runtime/batch-errors.js';
 import type { Context } from '../runtime/context.js';
 
 interface DeleteOptions extends PreconditionOptions {
@@ -14,20 +18,20 @@ interface DeleteOptions extends PreconditionOptions {
   yes?: boolean;
 }
 
-interface DeleteReport {
-  id: string;
-  deleted: boolean;
-  subject?: string;
-  /** Tasks whose blocks/blockedBy named it (cleaned, or that would be). */
-  references: string[];
-  error?: { code: string; message: string };
-}
+/**
+ * One id's outcome with --json: what a delete did (or, with --dry-run, would do, flagged
+ * `dryRun`): the task as it was and the tasks whose edges named it; or its error.
+ */
+type DeleteItem =
+  | { id: string; ok: true; deleted: true; task: TaskJson; references: string[]; dryRun?: true }
+  | { id: string; ok: false; error: Record<string, unknown> };
 
 export function registerDelete(program: Command, ctx: Context): void {
   const cmd = program
     .command('delete')
     .alias('rm')
     .description('delete tasks; their ids are never reused, and other tasks stop referring to them')
+    .option('--as <agent>', AS_HELP)
     .argument('<ids...>', 'task ids')
     .option('-n, --dry-run', 'show what would be deleted and changed; write nothing')
     .option('-y, --yes', 'do not ask for confirmation (only asked in a terminal)');
@@ -47,31 +51,32 @@ export function registerDelete(program: Command, ctx: Context): void {
           throw new TasksError('interrupted', 'nothing deleted', { hint: 'add -y to delete without being asked' });
         }
       }
-      const reports: DeleteReport[] = [];
+      const items: DeleteItem[] = [];
+      const errors = new BatchErrors(ctx.io, 'id');
       for (const id of ids) {
         try {
+          // The version deleted keeps its change time: read before it goes.
+          const changedAt = taskFileTimes(dir, [id]).get(id);
           if (opts.dryRun) {
             const task = getTask(dir, id);
             guard?.(task);
             const references = readList(dir)
               .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
               .map((t) => t.id);
-            reports.push({ id, deleted: false, subject: task.subject, references });
+            items.push({ id, ok: true, deleted: true, task: taskJson(task, changedAt), references, dryRun: true });
             if (!ctx.io.json) ctx.io.out(renderWouldDelete(task, references));
           } else {
             const { task, cleaned } = await deleteTask(dir, id, guard);
-            reports.push({ id, deleted: true, subject: task.subject, references: cleaned });
+            items.push({ id, ok: true, deleted: true, task: taskJson(task, changedAt), references: cleaned });
             if (ctx.io.json) continue;
             ctx.io.out(renderDeleted(task, cleaned, listId, ctx.io.humanLayout ? { style: ctx.io.style } : undefined));
           }
         } catch (err) {
           // One failure does not stop the others; the exit code is the worst one.
-          ctx.io.fail(err);
-          if (err instanceof TasksError) {
-            reports.push({ id, deleted: false, references: [], error: { code: err.code, message: err.message } });
-          } else throw err;
+          items.push({ id, ok: false, error: errors.item(id, err) });
         }
       }
-      if (ctx.io.json) ctx.io.out(renderJson(reports));
+      if (ctx.io.json) ctx.io.out(renderJson(items));
+      errors.summarize(ids.length);
     });
 }

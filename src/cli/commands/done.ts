@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { changeStatus } from '../lifecycle/status-change.js';
 import type { Context } from '../runtime/context.js';
@@ -7,6 +8,7 @@ export function registerDone(program: Command, ctx: Context): void {
   const command = program
     .command('done')
     .description('mark a task completed: tasks update <id> --status completed (runs TaskCompleted hooks)')
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'task id');
   addLifecycleOptions(command)
     .addHelpText(

@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../../core/store/task-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { renderSkippedFile } from '../../render/list-notes.js';
+import { tasksJson } from '../../render/task-json.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 
@@ -58,20 +59,22 @@ Examples:
       const filter = filterFrom(opts, ctx);
       const choice = ctx.list(false, { todos: true });
       const id = ctx.shortId(choice.id);
-      const snapshot = readChosen(choice);
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
+      const snapshot = readChosen(choice, { times: format === 'json' || format === 'jsonl' });
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       const index = indexTasks(snapshot.tasks);
       const tasks = filterTasks(snapshot.tasks, filter, index);
 
       let text: string;
       if (format === 'todowrite') {
         const { snapshot: todos, warnings } = toTodoWrite(tasks);
-        for (const w of warnings) ctx.io.warn(w);
+        for (const w of warnings) ctx.io.warn(w, 'export_warning');
         text = renderJson(todos);
       } else if (format === 'json') {
-        text = renderJson(tasks);
+        text = renderJson(tasksJson(tasks, snapshot.times));
       } else if (format === 'jsonl') {
-        text = tasks.map((t) => renderJsonLine(t)).join('\n');
+        text = tasksJson(tasks, snapshot.times)
+          .map((t) => renderJsonLine(t))
+          .join('\n');
       } else {
         text = renderMarkdownChecklist(tasks, index, { title: opts.title ?? `Tasks: ${id}` });
       }
@@ -81,6 +84,10 @@ Examples:
         return;
       }
       writeFileAtomic(output, text === '' ? '' : `${text}\n`);
-      ctx.io.note(renderExportWritten(tasks.length, format, opts.output ?? ''));
+      ctx.io.note(renderExportWritten(tasks.length, format, opts.output ?? ''), 'export_written', {
+        file: output,
+        format,
+        tasks: tasks.length,
+      });
     });
 }

@@ -1,15 +1,16 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
-import { readTimeline } from '../../core/history/timeline.js';
+import { lastChangeOf } from '../../core/history/last-change.js';
 import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
-import { taskPath } from '../../core/store/paths.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
+import { taskJson } from '../../render/task-json.js';
 import type { Context } from '../runtime/context.js';
 
 export function registerGet(program: Command, ctx: Context): void {
@@ -25,7 +26,7 @@ export function registerGet(program: Command, ctx: Context): void {
       const real = choice.exists && choice.todos === undefined;
       const task = real ? getTask(dir, id) : getChosen(choice, id);
       if (ctx.io.json) {
-        ctx.io.out(renderJson(task));
+        ctx.io.out(renderJson(taskJson(task, taskFileTimes(dir, [id]).get(id))));
         return;
       }
       if (!real) {
@@ -38,20 +39,9 @@ export function registerGet(program: Command, ctx: Context): void {
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
-      // Its last recorded change; transcripts last written before the file changed cannot hold it.
-      const changedAt = fs.statSync(taskPath(dir, id), { throwIfNoEntry: false })?.mtimeMs;
-      const last = readTimeline(dir, {
-        index: ctx.sessions,
-        listId,
-        task: id,
-        changedSince: changedAt === undefined ? undefined : changedAt - 2000,
-      }).events.at(-1);
-      if (last !== undefined) {
-        ctx.io.out(ctx.io.style.dim(renderLastChange(last, Date.now())));
-        // The file is newer than any record of it: someone no record shows changed it since.
-        if (changedAt !== undefined && changedAt > Date.parse(last.at) + 2000) {
-          ctx.io.out(ctx.io.style.dim(renderChangedSince()));
-        }
-      }
+      // Its last recorded change, read from the records' ends, in the sessions the files name.
+      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
+      if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));
+      if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, Date.now())));
     });
 }

@@ -46,7 +46,7 @@ Examples:
     .action((opts: GraphOptions) => {
       const { id: listId, dir } = ctx.list(false);
       const snapshot = readList(dir);
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       const tasks = opts.all ? snapshot.tasks : snapshot.tasks.filter((t) => !isInternal(t));
       // Blockers are judged against every task, shown or not (as list judges them).
       const index = indexTasks(snapshot.tasks);
@@ -56,10 +56,10 @@ Examples:
         return;
       }
       for (const cycle of graph.cycles)
-        ctx.io.warn(`dependency cycle ${formatCycle(cycle.map((id) => `#${id}`))}: none of these can start`);
+        ctx.io.warn(`dependency cycle ${formatCycle(cycle.map((id) => `#${id}`))}: none of these can start`, 'cycle', { cycle });
       if (opts.format === 'mermaid') ctx.io.out(renderMermaid(graph, index));
       else if (opts.format === 'dot') ctx.io.out(renderDot(graph, index, listId));
-      else if (tasks.length === 0) ctx.io.note(`list ${listId} has no tasks`);
+      else if (tasks.length === 0) ctx.io.note(`list ${listId} has no tasks`, 'no_tasks');
       else
         ctx.io.out(
           renderGraphTree(dependencyTree(graph), index, {

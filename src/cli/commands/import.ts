@@ -4,8 +4,10 @@ import { parseImportText } from '../../core/snapshots/import-parse.js';
 import { importSnapshot } from '../../core/snapshots/import-run.js';
 import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
-import { type ImportReport, renderImportReport, renderImportSummary } from '../../render/import-report.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
+import { type ImportReport, importJson, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
@@ -20,6 +22,7 @@ export function registerImport(program: Command, ctx: Context): void {
   program
     .command('import')
     .description('create tasks from a TodoWrite snapshot, a Claude Code stream or transcript, or exported tasks')
+    .option('--as <agent>', AS_HELP)
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')
@@ -69,8 +72,11 @@ Examples:
           signal,
         }),
       );
-      ctx.io.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`);
-      for (const w of outcome.warnings) ctx.io.warn(w);
+      ctx.io.note(`${opts.format === 'auto' ? 'detected' : 'read'} ${snapshot.format}: ${snapshot.found}`, 'import_detected', {
+        format: snapshot.format,
+        found: snapshot.found,
+      });
+      for (const w of outcome.warnings) ctx.io.warn(w, 'import_warning');
       const report: ImportReport = {
         list: choice.id,
         format: snapshot.format,
@@ -78,12 +84,23 @@ Examples:
         dryRun: Boolean(opts.dryRun),
         ...outcome,
       };
-      if (ctx.io.json) ctx.io.out(renderJson(report));
-      else {
+      if (ctx.io.json) {
+        const times = opts.dryRun
+          ? undefined
+          : taskFileTimes(
+              choice.dir,
+              report.created.map((t) => t.id),
+            );
+        ctx.io.out(renderJson(importJson(report, times)));
+      } else {
         const body = renderImportReport(report, ctx.io.style);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderImportSummary({ ...report, list: ctx.shortId(report.list) }));
+      ctx.io.note(renderImportSummary({ ...report, list: ctx.shortId(report.list) }), 'import_summary', {
+        created: report.created.length,
+        skipped: report.skipped.length,
+        updated: report.updated.length,
+      });
     });
 }
 
@@ -91,6 +108,6 @@ Examples:
 async function readStdin(ctx: Context): Promise<string> {
   const stdin = ctx.io.stdin;
   if (!stdin.isTTY && stdin.fd !== undefined) return readInputDescriptor(stdin.fd, 'stdin');
-  if (stdin.isTTY) ctx.io.note('reading from stdin; end with Ctrl-D');
+  if (stdin.isTTY) ctx.io.note('reading from stdin; end with Ctrl-D', 'reading_stdin');
   return readBoundedStream(stdin.stream() as AsyncIterable<Buffer | string>, 'stdin');
 }

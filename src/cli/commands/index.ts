@@ -9,43 +9,64 @@ import type { Context } from '../runtime/context.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
+/** Set by the build for dist/tasks-read.cjs, the bundle of the most-run reads: it holds those commands alone. */
+declare const TASKS_READ_COMMANDS: boolean | undefined;
+const READS_ONLY = typeof TASKS_READ_COMMANDS !== 'undefined' && TASKS_READ_COMMANDS;
+
+/**
+ * The commands bin/tasks.js runs from the smaller bundle (scripts/build-cli.mjs): half
+ * the code to read and hand to V8 on every start. bin/tasks.js names them too.
+ */
+export const READ_COMMAND_NAMES: readonly string[] = ['list', 'ls', 'get', 'lists'];
+
 /**
  * Every subcommand, one file each; the order here is the order in `--help`. Each is
  * loaded only when needed: a run of `tasks list` loads the list command and what it
  * uses, not the watcher, the importer or the hooks (start-up is most of what a command
- * costs; `npm run bench` prints the figures).
+ * costs; `npm run bench` prints the figures). In the read bundle, the others are not
+ * there at all.
  */
 const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register> }> = [
   { names: ['list', 'ls'], load: async () => (await import('./list.js')).registerList },
   { names: ['get'], load: async () => (await import('./get.js')).registerGet },
-  { names: ['create'], load: async () => (await import('./create.js')).registerCreate },
-  { names: ['update'], load: async () => (await import('./update.js')).registerUpdate },
-  { names: ['start'], load: async () => (await import('./start.js')).registerStart },
-  { names: ['done'], load: async () => (await import('./done.js')).registerDone },
-  { names: ['claim'], load: async () => (await import('./claim.js')).registerClaim },
-  { names: ['release'], load: async () => (await import('./release.js')).registerRelease },
-  { names: ['block'], load: async () => (await import('./block.js')).registerBlock },
-  { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
-  { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
-  // Not graph.ts: core's graph folder has that name, and no two files in src share one.
-  { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
-  { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
+  ...(READS_ONLY
+    ? []
+    : [
+        { names: ['create'], load: async () => (await import('./create.js')).registerCreate },
+        { names: ['update'], load: async () => (await import('./update.js')).registerUpdate },
+        { names: ['start'], load: async () => (await import('./start.js')).registerStart },
+        { names: ['done'], load: async () => (await import('./done.js')).registerDone },
+        { names: ['claim'], load: async () => (await import('./claim.js')).registerClaim },
+        { names: ['release'], load: async () => (await import('./release.js')).registerRelease },
+        { names: ['block'], load: async () => (await import('./block.js')).registerBlock },
+        { names: ['unblock'], load: async () => (await import('./unblock.js')).registerUnblock },
+        { names: ['delete', 'rm'], load: async () => (await import('./delete.js')).registerDelete },
+        // Not graph.ts: core's graph folder has that name, and no two files in src share one.
+        { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
+        { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
+      ]),
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
-  { names: ['use'], load: async () => (await import('./use.js')).registerUse },
-  { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
-  { names: ['import'], load: async () => (await import('./import.js')).registerImport },
-  { names: ['export'], load: async () => (await import('./export.js')).registerExport },
-  { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
-  { names: ['log'], load: async () => (await import('./log.js')).registerLog },
-  { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
-  { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
+  ...(READS_ONLY
+    ? []
+    : [
+        { names: ['use'], load: async () => (await import('./use.js')).registerUse },
+        { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
+        { names: ['import'], load: async () => (await import('./import.js')).registerImport },
+        { names: ['export'], load: async () => (await import('./export.js')).registerExport },
+        { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+        { names: ['log'], load: async () => (await import('./log.js')).registerLog },
+        { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
+        { names: ['redo'], load: async () => (await import('./redo.js')).registerRedo },
+        { names: ['trust'], load: async () => (await import('./trust.js')).registerTrust },
+        { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletion },
+      ]),
 ];
 
 /** Global options that take a value: the word after them is not the command. */
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
-/** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any. */
-function commandNameIn(argv: readonly string[]): string | undefined {
+/** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any (bin/tasks.js finds it alike). */
+export function commandNameIn(argv: readonly string[]): string | undefined {
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') return argv[i + 1];
@@ -62,6 +83,8 @@ function commandNameIn(argv: readonly string[]): string | undefined {
  */
 export async function registerCommands(program: Command, ctx: Context, argv?: readonly string[]): Promise<void> {
   const name = argv === undefined ? undefined : commandNameIn(argv);
+  // `tasks --version` needs no command (and loading them all is most of its time).
+  if (name === undefined && argv !== undefined && argv.some((a) => a === '-V' || a === '--version')) return;
   const one = name === undefined ? undefined : COMMANDS.find((c) => c.names.includes(name));
   const chosen = one ? [one] : COMMANDS;
   const registers = await Promise.all(chosen.map((c) => c.load()));

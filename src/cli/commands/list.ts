@@ -9,6 +9,7 @@ import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import { tasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
@@ -45,12 +46,12 @@ export function registerList(program: Command, ctx: Context): void {
       const choice = ctx.list(false, { todos: true });
       const { id: listId, dir } = choice;
       const real = choice.exists && choice.todos === undefined;
-      const snapshot = readChosen(choice);
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p));
+      const snapshot = readChosen(choice, { times: ctx.io.json });
+      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       if (filter.owner !== undefined) {
         // A typo in a name shows as an empty list; say so rather than leave it to guessing.
         const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(ctx.configDir, listId));
-        if (warning !== undefined) ctx.io.warn(warning);
+        if (warning !== undefined) ctx.io.warn(warning, 'unknown_owner', { owner: filter.owner });
       }
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
@@ -70,7 +71,7 @@ export function registerList(program: Command, ctx: Context): void {
       const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
       const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
       if (ctx.io.json) {
-        ctx.io.out(renderJson(tasks));
+        ctx.io.out(renderJson(tasksJson(tasks, snapshot.times)));
         return;
       }
       // Owners are asked about only when some shown task has one unfinished.
@@ -101,13 +102,13 @@ export function registerList(program: Command, ctx: Context): void {
         if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
         if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
-        if (!opts.quiet) ctx.io.note(summary);
-        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice)));
+        if (!opts.quiet) ctx.io.note(summary, 'summary');
+        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice)), 'owner_gone', { tasks: goneCount });
         for (const t of tasks) {
           const idle = stalled.get(t.id);
-          if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle));
+          if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
         }
-        for (const m of missing) ctx.io.warn(renderMissingWarning(m));
+        for (const m of missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
       }
     });
 }

@@ -66,10 +66,11 @@ Examples:
       for (const name of listFolders(ctx.configDir).foreign) {
         ctx.io.warn(
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+          'folder_skipped',
         );
       }
       const { byList, problems } = teamsByList(ctx.configDir);
-      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`);
+      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
       const teamOf = (id: string) => {
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
@@ -79,14 +80,14 @@ Examples:
         return;
       }
       if (lists.length === 0) {
-        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir));
+        ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir), 'no_lists');
         return;
       }
-      for (const line of renderUnsureSessions(lists)) ctx.io.note(line);
+      for (const line of renderUnsureSessions(lists)) ctx.io.note(line, 'sessions_unsure');
       // Hundreds of old TodoWrite sessions would bury the lists: the most recent, and a count.
       const todoWrite = lists.filter((l) => l.kind === 'todowrite');
       const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));
-      if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length));
+      if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length), 'todowrite_hidden', { hidden: hidden.size });
       const rows = lists.filter((l) => !hidden.has(l)).map((l) => ({ ...l, team: teamOf(l.id) }));
       ctx.io.out(
         ctx.io.humanLayout

@@ -26,7 +26,11 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .configureOutput({
       // Through the App: stdout may be written straight to its descriptor (fd-output.ts).
       writeOut: (s) => ctx.io.write(s),
-      writeErr: (s) => ctx.io.writeErr(s),
+      // With --json stderr holds JSON lines only: commander's help text for a missing command
+      // becomes an error object (run.ts).
+      writeErr: (s) => {
+        if (!ctx.io.json) ctx.io.writeErr(s);
+      },
       outputError: () => {
         // main.ts prints usage errors itself, in the same shape as every other error.
       },

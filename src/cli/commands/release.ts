@@ -3,6 +3,8 @@ import { TasksError } from '../../core/base/errors.js';
 import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
 import { listLife, liveSessionsNear } from '../../core/sessions/gone-owners.js';
 import { readList } from '../../core/store/list-read.js';
+import { applyPatch } from '../../core/store/patch.js';
+import type { Task } from '../../core/store/schema.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { renderJson } from '../../render/json.js';
@@ -13,9 +15,13 @@ import {
   renderReleaseLine,
   renderWouldRelease,
 } from '../../render/release-lines.js';
+import { type TaskJson, taskJson } from '../../render/task-json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { parseIds, requireOwner } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
+import { BatchErrors } from '../runtime/batch-errors.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface ReleaseOptions extends PreconditionOptions {
   owner?: string;
@@ -24,12 +30,24 @@ interface ReleaseOptions extends PreconditionOptions {
   force?: boolean;
 }
 
-type ReleaseReport = ReleaseResult | { id: string; released: false; error: { code: string; message: string } };
+/**
+ * One task's outcome with --json: what the release did (with --dry-run, would do, flagged
+ * `dryRun`; its task as it would be, `updatedAt` null: not written), or its error.
+ */
+type ReleaseItem =
+  | ({ id: string; ok: true } & Omit<ReleaseResult, 'id' | 'task'> & { task: TaskJson; dryRun?: true })
+  | { id: string; ok: false; error: Record<string, unknown> };
+
+function itemOf(dir: string, r: ReleaseResult): ReleaseItem {
+  const { id, task, ...rest } = r;
+  return { id, ok: true, ...rest, task: taskDocument(dir, task) };
+}
 
 export function registerRelease(program: Command, ctx: Context): void {
   const cmd = program
     .command('release')
     .description('give tasks back: remove the owner, and an in_progress task goes back to pending')
+    .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
@@ -62,35 +80,35 @@ Examples:
       const pre = preconditionsFrom(opts, ctx);
       if (owner !== undefined && pre) throw usage('--if-* preconditions apply to given task ids, not to --owner');
       const { id: listId, dir } = ctx.list(true);
-      const reports: ReleaseReport[] = [];
+      const reports: ReleaseItem[] = [];
+      const errors = new BatchErrors(ctx.io, 'id');
       if (owner !== undefined) {
         const released = await releaseOwner(dir, owner);
         if (released.length === 0) {
           // A team member's name with nothing to release is fine; a typo deserves a word.
           const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(ctx.configDir, listId));
-          if (warning !== undefined) ctx.io.warn(warning);
+          if (warning !== undefined) ctx.io.warn(warning, 'unknown_owner', { owner });
         }
-        reports.push(...released);
+        reports.push(...released.map((r) => itemOf(dir, r)));
         if (!ctx.io.json) {
           for (const r of released) ctx.io.out(renderReleaseLine(r));
-          if (released.length === 0) ctx.io.note(renderNothingHeld(owner));
+          if (released.length === 0) ctx.io.note(renderNothingHeld(owner), 'nothing_held', { owner });
         }
       } else {
         const guard = preconditionGuard(pre);
         for (const id of ids) {
           try {
             const r = await releaseTask(dir, id, guard);
-            reports.push(r);
+            reports.push(itemOf(dir, r));
             if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
           } catch (err) {
             // One failure does not stop the others; the exit code is the worst one.
-            ctx.io.fail(err);
-            if (!(err instanceof TasksError)) throw err;
-            reports.push({ id, released: false, error: { code: err.code, message: err.message } });
+            reports.push({ id, ok: false, error: errors.item(id, err) });
           }
         }
       }
       if (ctx.io.json) ctx.io.out(renderJson(reports));
+      errors.summarize(ids.length);
     });
 }
 
@@ -111,17 +129,17 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
     if (ctx.io.json) ctx.io.out(renderJson([]));
     else {
       const alive = gone === undefined && choice.exists ? listLife(ctx.sessions, listId, { deep: true }).life?.why : undefined;
-      ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }));
+      ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
     }
     return;
   }
   // A live session of the list anywhere, or one live where its sessions ran (a new one after /clear), may take the work up.
   const live = liveSessionsNear(ctx.sessions, listId, gone!.sessions);
   if (opts.dryRun) {
-    if (ctx.io.json)
-      ctx.io.out(renderJson(targets.map((t) => ({ id: t.id, owner: t.owner, status: t.status, released: false, dryRun: true }))));
+    // The real run's items, as they would be, flagged.
+    if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => wouldRelease(t))));
     else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
-    if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`);
+    if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`, 'live_in_project');
     return;
   }
   if (live.length > 0 && !opts.force) {
@@ -129,17 +147,31 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
       details: { live: live.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd ?? null })) },
     });
   }
-  const reports: ReleaseReport[] = [];
+  const reports: ReleaseItem[] = [];
+  const errors = new BatchErrors(ctx.io, 'id');
   for (const t of targets) {
     try {
       const r = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
-      reports.push(r);
+      reports.push(itemOf(dir, r));
       if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
     } catch (err) {
-      ctx.io.fail(err);
-      if (!(err instanceof TasksError)) throw err;
-      reports.push({ id: t.id, released: false, error: { code: err.code, message: err.message } });
+      reports.push({ id: t.id, ok: false, error: errors.item(t.id, err) });
     }
   }
   if (ctx.io.json) ctx.io.out(renderJson(reports));
+  errors.summarize(targets.length);
+}
+
+/** What releasing `t` would report: the agents' unassign applied to it, not written. */
+function wouldRelease(t: Task): ReleaseItem {
+  const after = applyPatch(t, { owner: null, status: 'pending' }).task;
+  return {
+    id: t.id,
+    ok: true,
+    released: true,
+    ...(t.owner === undefined ? {} : { previousOwner: t.owner }),
+    previousStatus: t.status,
+    task: taskJson(after, undefined),
+    dryRun: true,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { changeStatus } from '../lifecycle/status-change.js';
 import type { Context } from '../runtime/context.js';
@@ -7,6 +8,7 @@ export function registerStart(program: Command, ctx: Context): void {
   const command = program
     .command('start')
     .description('mark a task in progress: tasks update <id> --status in_progress')
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'task id');
   addNotifyOption(command)
     .addHelpText(

@@ -5,8 +5,10 @@ import { readList } from '../../core/store/list-read.js';
 import { unblockTask } from '../../core/writes/dependencies.js';
 import { renderNotBlocking, renderUnblocked } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { collect, parseIds } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface UnblockOptions {
   by?: string[];
@@ -16,6 +18,7 @@ export function registerUnblock(program: Command, ctx: Context): void {
   program
     .command('unblock')
     .description('remove dependencies: <id> stops waiting for the --by tasks (default: for all of them)')
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'the task that waits')
     .option('--by <ids>', 'only these blockers (comma-separated, or repeat --by)', collect)
     .addHelpText(
@@ -35,9 +38,9 @@ Examples:
       if (only !== undefined && only.length === 0) throw usage('--by needs at least one task id (leave --by out to remove every blocker)');
       const { dir } = ctx.list(true);
       const result = await unblockTask(dir, id, only);
-      for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id));
+      for (const b of result.notBlocking) ctx.io.warn(renderNotBlocking(b, id), 'not_blocking', { id, by: b });
       if (ctx.io.json) {
-        ctx.io.out(renderJson(result.task));
+        ctx.io.out(renderJson(taskDocument(dir, result.task)));
         return;
       }
       // A completed task waits for nothing; an unfinished one is told what still blocks it.

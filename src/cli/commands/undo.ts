@@ -1,49 +1,77 @@
 import type { Command } from 'commander';
-import { undoLast } from '../../core/history/undo-plan.js';
-import { taskPath } from '../../core/store/paths.js';
-import { readTaskFile } from '../../core/store/task-file.js';
+import { lastChangeOf } from '../../core/history/last-change.js';
+import { runUndo } from '../../core/history/undo-run.js';
+import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { undoJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
-import { renderUndo, undoJson } from '../../render/undo-report.js';
-import type { Context } from '../runtime/context.js';
+import { renderChangedBy } from '../../render/log-lines.js';
+import { renderUndo } from '../../render/undo-report.js';
+import { addAsOption } from '../flags/actor-flags.js';
+import { requireText } from '../flags/parse.js';
+import { parseTimeFlag, TIME_HELP } from '../flags/time-flags.js';
+import { type Context, usage } from '../runtime/context.js';
 
 interface UndoOptions {
   dryRun?: boolean;
+  txn?: string;
+  since?: string;
+  who?: string;
 }
 
 export function registerUndo(program: Command, ctx: Context): void {
-  program
+  const cmd = program
     .command('undo')
-    .description('take back the last change made with tasks in this list (from its journal), if nothing has changed it since')
+    .description('take back the last command made with tasks in this list; again to go further back (redo re-applies)')
     .option('-n, --dry-run', 'say what would be taken back; change nothing')
-    .addHelpText(
-      'after',
-      `
-Only changes made with tasks are in the journal: an agent's own changes are not undone.
-Each task must still hold what that change wrote, or nothing is done (exit 4, naming what
-changed since). A deleted task comes back under its own id (ids are never handed out again),
-with the references the delete removed. An undo is recorded too: undo twice redoes.
+    .option('--txn <id>', 'take back this one command (a txn from tasks log --json), wherever it is, if nothing changed its tasks since')
+    .option('--since <time>', `take back every command since <time>, all or nothing: ${TIME_HELP}`)
+    .option('--who <name>', 'with --since: only the commands of this person or agent');
+  addAsOption(cmd).addHelpText(
+    'after',
+    `
+An undo stack, as Taskwarrior keeps one: each undo takes back one more command, newest
+first; tasks redo applies again what the last undo took back; a new change clears what is
+left to redo. Only changes made with tasks are in the journal: an agent's own changes are
+not undone. Each task must still hold what the command wrote, or nothing is done (exit 4,
+naming what changed since, and who where a record says). A deleted task comes back under
+its own id (ids are never handed out again). All of an undo's locks are taken before any
+write; an undo stopped half-way (a kill) is finished by the next undo or redo.
 
 Examples:
   tasks undo --dry-run
-  tasks undo
-  tasks undo --json | jq '.steps'`,
-    )
-    .action(async (opts: UndoOptions) => {
-      const { dir } = ctx.list(true, { dryRun: opts.dryRun });
-      const current = (id: string) => {
-        const read = readTaskFile(taskPath(dir, id));
-        return read.kind === 'ok' ? read.task : undefined;
-      };
-      const { plan } = await undoLast(dir, {
-        dryRun: Boolean(opts.dryRun),
-        current,
-        applying: (planned) => (ctx.undoing = planned.txn),
-        recorded: () => ctx.flushJournal(),
-      });
-      if (ctx.io.json) {
-        ctx.io.out(renderJson(undoJson(plan, Boolean(opts.dryRun))));
-        return;
-      }
-      ctx.io.out(renderUndo(plan, Boolean(opts.dryRun)));
+  tasks undo && tasks undo          # the last two commands
+  tasks undo --since 10m --who ci-worker
+  tasks undo --txn "$(tasks log --json | jq -r 'map(select(.command == "delete")) | last | .txn')"`,
+  );
+  cmd.action(async (opts: UndoOptions) => {
+    const modes = [opts.txn !== undefined, opts.since !== undefined].filter(Boolean).length;
+    if (modes > 1) throw usage('give --txn or --since, not both');
+    if (opts.who !== undefined && opts.since === undefined) throw usage('--who goes with --since');
+    const txn = requireText('--txn', opts.txn);
+    const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, Date.now());
+    const { id: listId, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
+    const dryRun = Boolean(opts.dryRun);
+    const result = await runUndo(dir, {
+      action: 'undo',
+      txn,
+      since,
+      who: requireText('--who', opts.who),
+      dryRun,
+      // The journal's own changes are named by core; here an agent's, or a change no record shows.
+      changedBy: (id) => {
+        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
+        return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
+      },
+      recording: (marks) => {
+        ctx.journal.txn = marks.txn;
+        ctx.journal.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
+      },
+      end: () => ctx.journal.end(dir),
     });
+    const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
+    if (result.removedList)
+      ctx.io.note(`list "${listId}", which that change made, was left empty: removed`, 'list_removed', { list: listId });
+    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn, times: result.times })));
+    else ctx.io.out(renderUndo(result.plan, dryRun));
+  });
 }

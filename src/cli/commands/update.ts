@@ -5,17 +5,21 @@ import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js'
 import { parseTaskId } from '../../core/store/ids.js';
 import { readList } from '../../core/store/list-read.js';
 import type { TaskPatch } from '../../core/store/patch.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
 import { preconditionGuard } from '../../core/writes/preconditions.js';
 import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderNote } from '../../render/note.js';
+import { taskJson } from '../../render/task-json.js';
 import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
+import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
 import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import { type Context, usage } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
   subject?: string;
@@ -55,6 +59,7 @@ export function registerUpdate(program: Command, ctx: Context): void {
   const cmd = program
     .command('update')
     .description("change a task, merging as the agents' TaskUpdate does")
+    .option('--as <agent>', AS_HELP)
     .argument('<id>', 'task id')
     .option('--subject <text>', 'new title')
     .option('-d, --description <text>', 'new description')
@@ -75,12 +80,17 @@ export function registerUpdate(program: Command, ctx: Context): void {
       const id = parseTaskId(rawId);
       const guard = preconditionGuard(preconditionsFrom(opts, ctx));
       if (opts.status?.trim().toLowerCase() === 'deleted') {
-        const allowed = new Set(['status', 'owner', 'hooks', 'notify', ...PRECONDITION_KEYS]);
+        // Who makes the change (--as) is not a change: it goes with a delete too.
+        const allowed = new Set(['status', 'owner', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
         const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
         if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
         const choice = ctx.list(true);
+        // The version deleted keeps its change time: read before it goes.
+        const changedAt = taskFileTimes(choice.dir, [id]).get(id);
         const result = await deleteTask(choice.dir, id, guard);
-        if (ctx.io.json) ctx.io.out(renderJson({ id, deleted: true, cleaned: result.cleaned }));
+        // The shape of one `delete --json` item: a delete is a delete, whichever command made it.
+        if (ctx.io.json)
+          ctx.io.out(renderJson({ id, ok: true, deleted: true, task: taskJson(result.task, changedAt), references: result.cleaned }));
         else ctx.io.out(renderDeletedByUpdate(ctx.shortId(choice.id), id, { human: ctx.io.humanLayout, style: ctx.io.style }));
         return;
       }
@@ -96,10 +106,10 @@ export function registerUpdate(program: Command, ctx: Context): void {
       if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
         warnOpenBlockers(ctx, choice.dir, result.task);
       }
-      if (ctx.io.json) ctx.io.out(renderJson(result.task));
+      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, result.task)));
       else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
       // This completion closed out the list: Claude Code's agents would be told to verify.
       const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
-      if (nudge) ctx.io.note(renderNote(nudge.message));
+      if (nudge) ctx.io.note(renderNote(nudge.message), nudge.code);
     });
 }

@@ -47,7 +47,7 @@ Examples:
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
       if (raw === undefined && !opts.clear) {
         const { binding, problems } = readBinding(cwd, places);
-        for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`);
+        for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`, 'settings_skipped');
         if (ctx.io.json) {
           ctx.io.out(
             renderJson({
@@ -61,7 +61,7 @@ Examples:
           return;
         }
         if (binding?.listId !== undefined) ctx.io.out(binding.listId);
-        ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show));
+        ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show), 'binding');
         return;
       }
       const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw, ctx.sessions);
@@ -85,11 +85,14 @@ Examples:
         );
         return;
       }
-      if (wanted === undefined) ctx.io.note(renderUnbound(outcome, show));
+      if (wanted === undefined) ctx.io.note(renderUnbound(outcome, show), 'unbound');
       else {
         ctx.io.out(wanted.id);
-        ctx.io.note(renderBound(wanted, outcome, show));
+        ctx.io.note(renderBound(wanted, outcome, show), 'bound');
       }
-      if (moved.length > 0) ctx.io.note(renderSessionsMoved(moved, show));
+      if (moved.length > 0)
+        ctx.io.note(renderSessionsMoved(moved, show), 'sessions_moved', {
+          moved: moved.map((m) => ({ sessionId: m.session.sessionId, from: m.from, to: m.to })),
+        });
     });
 }

@@ -14,5 +14,5 @@ export function warnOpenBlockers(ctx: Context, dir: string, task: Task): void {
   const index = indexTasks([task, ...readTasks(dir, task.blockedBy)]);
   const { open } = blockerState(task, index);
   if (open.length === 0) return;
-  ctx.io.warn(renderStillBlocked(task, open, index));
+  ctx.io.warn(renderStillBlocked(task, open, index), 'still_blocked', { id: task.id, openBlockers: [...open] });
 }

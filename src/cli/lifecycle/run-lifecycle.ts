@@ -5,13 +5,13 @@
  * besides: `start` and `done` as the updates they are (status-change.ts), and a word
  * when a task starts or completes with its blockers still open.
  */
-import { HookBlockedError } from '../../core/hooks/hooks.js';
+import { HookBlockedError, requireHooksToRun } from '../../core/hooks/hooks.js';
 import { personLifecycle } from '../../core/lifecycle/person-change.js';
 import { emptyReport, type LifecycleContext, type LifecycleReport } from '../../core/lifecycle/task-lifecycle.js';
 import type { ListChoice } from '../../core/lists/list-summary.js';
 import { renderBlockDetails, renderLifecycleReport } from '../../render/lifecycle-report.js';
 import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
-import type { Context } from '../runtime/context.js';
+import { type Context, usage } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
 
 /** The run's directory is the project; a deleted one is none (Context.cwd). */
@@ -33,8 +33,8 @@ function lifecycleContext(ctx: Context, choice: ListChoice, flags: LifecycleFlag
 
 function tellLifecycle(ctx: Context, report: LifecycleReport): void {
   const { notes, warnings } = renderLifecycleReport(report);
-  for (const w of warnings) ctx.io.warn(w);
-  for (const n of notes) ctx.io.note(n);
+  for (const w of warnings) ctx.io.warn(w.text, w.code, w.facts);
+  for (const n of notes) ctx.io.note(n.text, n.code, n.facts);
 }
 
 /**
@@ -48,6 +48,10 @@ export async function runLifecycle<T>(
   fn: (lifecycle: LifecycleContext, report: LifecycleReport) => Promise<T>,
 ): Promise<T | undefined> {
   const report = emptyReport();
+  if (flags.requireHooks) {
+    if (flags.hooks === false) throw usage('--require-hooks and --no-hooks contradict each other');
+    requireHooksToRun(ctx.configDir, ctx.cwd, ctx.hookPolicy);
+  }
   try {
     const value = await withInterrupt((signal) => fn(lifecycleContext(ctx, choice, flags, signal), report));
     tellLifecycle(ctx, report);
@@ -56,7 +60,7 @@ export async function runLifecycle<T>(
     tellLifecycle(ctx, report);
     if (!(err instanceof HookBlockedError)) throw err;
     ctx.io.fail(err);
-    if (!ctx.io.json) for (const line of renderBlockDetails(err)) ctx.io.note(line);
+    if (!ctx.io.json) for (const line of renderBlockDetails(err)) ctx.io.note(line, 'hook_block_detail');
     return undefined;
   }
 }

@@ -5,6 +5,7 @@ import { renderJson } from '../../render/json.js';
 import { renderUpdateResult } from '../../render/update-message.js';
 import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
 import type { Context } from '../runtime/context.js';
+import { taskDocument } from '../runtime/task-document.js';
 import { warnOpenBlockers } from './open-blockers-warning.js';
 import { runLifecycle } from './run-lifecycle.js';
 
@@ -22,6 +23,6 @@ export async function changeStatus(ctx: Context, rawId: string, status: Status, 
   if (updated === undefined) return;
   const { result } = updated;
   if (result.changed.length > 0) warnOpenBlockers(ctx, choice.dir, result.task);
-  if (ctx.io.json) ctx.io.out(renderJson(result.task));
+  if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, result.task)));
   else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
 }

@@ -12,11 +12,14 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
+import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
+import { PersistentCache } from '../../core/cache/persistent-cache.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneOwners } from '../../core/sessions/gone-owners.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { IO } from './io.js';
 import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
@@ -65,6 +68,21 @@ export function processCwd(): string | undefined {
   }
 }
 
+/** What a run's journal record needs from its command (journal-recording.ts). */
+export interface RunJournal {
+  /** An undo that finishes an interrupted one records under that one's txn. */
+  txn?: string | undefined;
+  /** An undo or redo: the txns it takes back or applies again. */
+  marks: { undoes?: string[]; redoes?: string[] };
+  /** Append the `end` line of this undo or redo to the list's journal. */
+  end: (listDir: string) => void;
+  /** The txn this run's record uses. */
+  txnInUse?: () => string;
+}
+
+/** Names this build of the CLI bundle (scripts/build-cli.mjs); undeclared when unbundled. */
+declare const TASKS_BUILD: string | undefined;
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -79,10 +97,8 @@ export class Context {
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
-  /** Set by `undo`: the journal txn this run takes back. */
-  undoing: string | undefined;
-  /** Append this run's journal record now, rather than when it ends (set by the run). */
-  flushJournal: () => void = () => {};
+  /** This run's journal record (journal-recording.ts): set by the run before its command starts. */
+  journal: RunJournal = { marks: {}, end: () => {} };
   /**
    * Stop recording this run's writes as one change (set by the run): for a command that
    * records each of its changes itself, as the board records each action as one.
@@ -108,9 +124,14 @@ export class Context {
     this.io.useFlags(() => this.globals());
   }
 
-  /** The run ended: stop listening for what it no longer needs to hear. */
+  /** The run ended: stop listening for what it no longer needs to hear; keep what the session index worked out. */
   dispose(): void {
     for (const off of this.subscriptions.splice(0)) off();
+    try {
+      this.sessionIndex?.saveCache();
+    } catch {
+      // A cache that cannot be kept only costs the next run time.
+    }
   }
 
   globals(): GlobalOptions {
@@ -118,6 +139,7 @@ export class Context {
   }
 
   get configDir(): string {
+    refuseEmptyConfigDir(this.globals().configDir, this.env.CLAUDE_CONFIG_DIR);
     return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.rawHome, cwd: this.cwd });
   }
 
@@ -177,10 +199,26 @@ export class Context {
     return { home: this.home, uid: this.uid, managedDir: this.hookPolicy.managedDir };
   }
 
-  /** One session index per run: every command that needs sessions shares its reads. */
+  /**
+   * One session index per run: every command that needs sessions shares its reads, and
+   * keeps what transcripts say in the user's cache folder for the next run (saved when
+   * the run ends).
+   */
   get sessions(): SessionIndex {
-    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces });
+    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache() });
     return this.sessionIndex;
+  }
+
+  /**
+   * The persistent cache of this config folder (core/cache): `$XDG_CACHE_HOME/tasks`, else
+   * `~/.cache/tasks`. Only the built CLI keeps one: its cache is that build's alone.
+   */
+  private persistentCache(): PersistentCache | undefined {
+    if (typeof TASKS_BUILD === 'undefined') return undefined;
+    const root = cacheRoot({ xdgCacheHome: this.env.XDG_CACHE_HOME, home: this.rawHome });
+    if (root === undefined) return undefined;
+    const configDir = path.resolve(this.configDir);
+    return new PersistentCache({ dir: ownerCacheDir(root, configDir), owner: configDir, build: TASKS_BUILD });
   }
 
   /**

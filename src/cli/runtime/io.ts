@@ -6,8 +6,10 @@
  * its results and errors here. The worst exit code reported is kept for the caller
  * (main.ts, or an in-process run) to return.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { isTasksError } from '../../core/base/errors.js';
-import { renderErrorJson, renderErrorText } from '../../render/error.js';
+import { renderErrorJson, renderErrorText, renderNoticeJson } from '../../render/error.js';
 import { decideColor, makeStyle, type Style } from '../../render/style.js';
 import { oneLine } from '../../render/text.js';
 import { EXIT, exitCodeFor, worse } from './exit-codes.js';
@@ -46,12 +48,13 @@ export class IO {
   /** A person reads stderr: hints, the list choice told in full, questions may be asked. */
   readonly stderrIsTTY: boolean;
   exitCode: number = EXIT.ok;
+  private readerGoneHandler: (() => void) | undefined;
   private flags: () => OutputFlags = () => ({});
   private styleCache: Style | undefined;
 
   constructor(
     private readonly streams: Streams,
-    /** For colour (NO_COLOR, FORCE_COLOR) and width ($COLUMNS) only. */
+    /** For colour (NO_COLOR, FORCE_COLOR), width ($COLUMNS) and what the terminal can do (TERM) only. */
     private readonly env: NodeJS.ProcessEnv,
   ) {
     this.humanLayout = Boolean(streams.stdout.isTTY);
@@ -107,9 +110,22 @@ export class IO {
     return make();
   }
 
-  /** A question can be asked only of a person at a terminal: never of a script or a pipe. */
+  /**
+   * A question can be asked only of a person at a terminal: stdin, stdout and stderr all
+   * terminals. Never of a script, and never when the output is piped or saved
+   * (`tasks delete 3 | tee log`): a script is running it, or nobody would see the question.
+   */
   get canAsk(): boolean {
-    return this.stdin.isTTY && this.stderrIsTTY;
+    return this.stdin.isTTY && this.humanLayout && this.stderrIsTTY;
+  }
+
+  /**
+   * Can stdout's terminal take a full-screen view (cursor moves, the alternate screen)?
+   * Not a dumb one (TERM=dumb, unset or empty: an editor's shell buffer, a serial
+   * console) nor one whose TERM has no terminfo entry where the system keeps them.
+   */
+  get fullScreen(): boolean {
+    return this.humanLayout && knownTerminal(this.env);
   }
 
   /** Ask a person a yes/no question: on stderr, answered on stdin (confirm.ts, loaded only to ask). */
@@ -121,6 +137,25 @@ export class IO {
   /** A stream that may wait long between writes ends as soon as its reader goes (fd-output.ts). */
   followReader(): () => void {
     return this.streams.stdout.followReader?.() ?? (() => {});
+  }
+
+  /**
+   * A command that must outlive its reader (a watch that reads its input to the end) takes
+   * stdout's reader going away itself; returns the function that gives it back.
+   */
+  onReaderGone(fn: () => void): () => void {
+    this.readerGoneHandler = fn;
+    return () => {
+      if (this.readerGoneHandler === fn) this.readerGoneHandler = undefined;
+    };
+  }
+
+  /** stdout's reader went away: true when the run goes on (a command took it), false when the process should end. */
+  readerWentAway(): boolean {
+    const handler = this.readerGoneHandler;
+    if (!handler) return false;
+    handler();
+    return true;
   }
 
   /** Data, on stdout. */
@@ -138,14 +173,29 @@ export class IO {
     this.streams.stderr.write(text);
   }
 
-  /** Messages, warnings and progress, on stderr. */
-  note(text: string): void {
+  /**
+   * Messages and progress, on stderr; with --json, one object `{"note": {code, message,
+   * ...facts}}` per note, so that stderr holds JSON lines only. Every note has a code of
+   * its own (docs/json-output.md lists them): a script tells them apart by it.
+   */
+  note(text: string, code: string, facts?: Record<string, unknown>): void {
+    if (this.json) {
+      this.writeErr(`${renderNoticeJson('note', code, stripNotePrefix(text), facts)}\n`);
+      return;
+    }
     this.writeErr(`${text}\n`);
   }
 
-  /** Warnings often quote file names and parse errors: shown without control characters. */
-  warn(text: string): void {
-    this.note(`${this.errStyle.yellow('warning:')} ${oneLine(text)}`);
+  /**
+   * Warnings often quote file names and parse errors: shown without control characters;
+   * with --json, `{"warning": {code, message, ...facts}}`.
+   */
+  warn(text: string, code: string, facts?: Record<string, unknown>): void {
+    if (this.json) {
+      this.writeErr(`${renderNoticeJson('warning', code, oneLine(text), facts)}\n`);
+      return;
+    }
+    this.writeErr(`${this.errStyle.yellow('warning:')} ${oneLine(text)}\n`);
   }
 
   /** Print an error (JSON with --json) and record its exit code; the batch goes on. */
@@ -159,6 +209,26 @@ export class IO {
   setExit(code: number): void {
     this.exitCode = worse(this.exitCode, code);
   }
+}
+
+/** A note's own "note: " prefix is the JSON key's job. */
+function stripNotePrefix(text: string): string {
+  return text.startsWith('note: ') ? text.slice(6) : text;
+}
+
+const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo'];
+
+/** TERM names a terminal that can move its cursor: not dumb, and known to terminfo where terminfo is installed. */
+export function knownTerminal(env: NodeJS.ProcessEnv): boolean {
+  const term = env.TERM;
+  if (term === undefined || term === '' || term === 'dumb') return false;
+  const dirs = [env.TERMINFO, env.HOME && path.join(env.HOME, '.terminfo'), ...TERMINFO_DIRS].filter((d): d is string => Boolean(d));
+  const installed = dirs.filter((d) => fs.existsSync(d));
+  // No terminfo database here (a slim container): trust the name.
+  if (installed.length === 0) return true;
+  const first = term[0] as string;
+  const names = [first, first.charCodeAt(0).toString(16)];
+  return installed.some((d) => names.some((n) => fs.existsSync(path.join(d, n, term))));
 }
 
 function toErrorView(err: unknown) {

@@ -1,28 +1,50 @@
 import type { Command } from 'commander';
+import { TasksError } from '../../core/base/errors.js';
 import { newTxn, startRecording } from '../../core/history/recorder.js';
 import type { Context } from './context.js';
 
 /**
- * Every run records what it changed in each list's journal (history/journal.ts): who
- * (the `--as` agent where the command has one, else the person by login name), which
- * command, and every task write. Runs that change nothing record nothing. A journal that
- * cannot be written is a warning; the change stands.
+ * Every run records what it changes in each list's journal (history/journal.ts), each
+ * change with its write: who (the `--as` agent where the command has one, with the Claude
+ * Code session it runs in when `$CLAUDE_CODE_SESSION_ID` says; else the person by login
+ * name), which command, and every task write. Runs that change nothing record nothing. A
+ * journal that cannot be written is a warning; the change stands.
  */
-export function recordChanges(ctx: Context, command: Command): { stop: () => void; flush: () => void } {
-  const as = (command.opts() as { as?: unknown }).as;
-  const actor =
-    typeof as === 'string' && as !== '' ? { kind: 'agent' as const, name: as } : { kind: 'person' as const, name: ctx.person ?? 'unknown' };
-  return startRecording({
-    actor,
+export function recordChanges(ctx: Context, command: Command): { stop: () => void } {
+  const ownTxn = newTxn(Date.now(), process.pid);
+  const recording = startRecording({
+    actor: actorOf(ctx, command),
     command: command.name(),
-    txn: newTxn(Date.now(), process.pid),
-    undoes: () => ctx.undoing,
+    txn: () => ctx.journal.txn ?? ownTxn,
+    marks: () => ctx.journal.marks,
     now: () => new Date(),
     onCut: (_listDir, ids) =>
       ctx.io.warn(
         `the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`,
+        'journal_cut',
+        { ids: [...new Set(ids)] },
       ),
     onError: (listDir, err) =>
-      ctx.io.warn(`could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`),
+      ctx.io.warn(
+        `could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`,
+        'journal_not_written',
+        { file: `${listDir}/.tasks-journal.jsonl`, reason: (err as Error).message },
+      ),
   });
+  ctx.journal = { marks: {}, end: (listDir) => recording.mark(listDir, { end: true }), txnInUse: () => ctx.journal.txn ?? ownTxn };
+  return { stop: recording.stop };
+}
+
+/**
+ * `--as <name>` makes the change an agent's, unless the name is the person's own login
+ * name (`--as @me`): owners people set stay people's. An agent running `tasks` from a
+ * Claude Code session (its Bash tool) is tied to that session.
+ */
+function actorOf(ctx: Context, command: Command) {
+  const raw = (command.opts() as { as?: unknown }).as;
+  if (typeof raw === 'string' && raw.trim() === '') throw new TasksError('usage', '--as cannot be empty');
+  const as = raw === '@me' ? ctx.person : raw;
+  if (typeof as !== 'string' || as === '' || as === ctx.person) return { kind: 'person' as const, name: ctx.person ?? 'unknown' };
+  const session = ctx.env.CLAUDE_CODE_SESSION_ID;
+  return { kind: 'agent' as const, name: as, ...(session ? { session } : {}) };
 }

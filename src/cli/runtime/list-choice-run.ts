@@ -68,16 +68,16 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   } catch (err) {
     throw withCommands(err, run.args);
   }
-  for (const w of choice.warnings) run.io.warn(w);
+  for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
   const short = shortOf(run.configDir, choice.id);
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
     const note = renderChoiceNote(choice, { home: run.home, now: Date.now(), width: run.io.noteColumns, short, fit: run.io.stderrIsTTY });
-    if (note !== undefined) run.io.note(note);
+    if (note !== undefined) run.io.note(note, 'list_chosen', { list: choice.id, how: choice.how });
   }
   if (choice.writeRefusal !== undefined) {
-    run.io.note(renderDryRunNeeds(choice.writeRefusal.message, candidatesOf(choice.writeRefusal), run.args));
+    run.io.note(renderDryRunNeeds(choice.writeRefusal.message, candidatesOf(choice.writeRefusal), run.args), 'dry_run_needs_list');
   }
   if (choice.todos !== undefined && !needs.todos) {
     throw new TasksError('not_found', `session ${choice.id} keeps its todos with TodoWrite, not in a task list`, {
@@ -89,10 +89,13 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   return choice;
 }
 
-/** The short id `tasks lists` shows for a list. */
+/** The short id `tasks lists` shows for a list (the lists on disk are read when first asked: a named list often never is). */
 export function shortOf(configDir: string, id: string): (x: string) => string {
-  const known = shortIds([...new Set([...listIds(configDir), id])]);
-  return (x: string) => known.get(x) ?? x;
+  let known: Map<string, string> | undefined;
+  return (x: string) => {
+    known ??= shortIds([...new Set([...listIds(configDir), id])]);
+    return known.get(x) ?? x;
+  };
 }
 
 function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: ChoiceNeeds, short: (id: string) => string): void {
@@ -100,21 +103,22 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
   if (choice.fresh) {
     if (forWrite && !needs.dryRun) announceWhenMade(run, choice, [], short);
     else if (choice.how === 'binding' && !needs.mayBeMissing)
-      run.io.note(renderBoundNotYet(short(choice.id), choice.binding?.file, run.home));
+      run.io.note(renderBoundNotYet(short(choice.id), choice.binding?.file, run.home), 'list_not_made_yet', { list: choice.id });
     return;
   }
   if (needs.mayBeMissing) {
     // A typo shows at once (then the wait goes on, as for any list not made yet).
     const { near, fullId } = missingListFacts(run.configDir, choice);
     const meant = fullId !== undefined ? [fullId] : near;
-    if (meant.length > 0) run.io.note(renderWaitingFor(short(choice.id), meant));
+    if (meant.length > 0) run.io.note(renderWaitingFor(short(choice.id), meant), 'waiting_for_list', { list: choice.id });
     return;
   }
   if (!needs.creates) throw missingListError(run.configDir, choice, run.sessions);
   const { near } = missingListFacts(run.configDir, choice);
   // A dry run makes nothing; a name near an existing list is worth a word all the same.
   if (needs.dryRun) {
-    if (near.length > 0) run.io.note(`${renderNewList(short(choice.id), near)}, if this were not a dry run`);
+    if (near.length > 0)
+      run.io.note(`${renderNewList(short(choice.id), near)}, if this were not a dry run`, 'list_created', { list: choice.id });
   } else announceWhenMade(run, choice, near, short);
 }
 
@@ -127,7 +131,7 @@ function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly str
   const stop = onTaskWrite((write) => {
     if (write.listDir !== choice.dir) return;
     stop();
-    run.io.note(renderNewList(short(choice.id), near));
+    run.io.note(renderNewList(short(choice.id), near), 'list_created', { list: choice.id });
   });
   run.subscribe(stop);
 }

@@ -1,18 +1,23 @@
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
-import { listSessionBusy } from '../../core/progress/stalled-work.js';
-import { FollowedFileFeed, openLineFeed, StreamLineFeed } from '../../core/runs/line-feed.js';
+import { goneOwnersOfList } from '../../core/history/list-owners.js';
+import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
+import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
-import { useTranscriptCache } from '../../core/sessions/list-sessions.js';
+import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
+import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
+import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
+import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
+import { readList } from '../../core/store/list-read.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
-import type { StallWatch } from '../../core/watch/watch-session.js';
+import type { StallWatch, WatchSessionOptions } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
@@ -23,8 +28,8 @@ import type { Context } from '../runtime/context.js';
  * todos exist only in its transcript, the transcript.
  */
 export interface WatchTarget {
-  /** The list id shown until the source names its own. */
-  listId: string;
+  /** The list id shown until the source names its own; undefined: not known until the run says. */
+  listId: string | undefined;
   /** The folder of that list (shown while it does not exist). */
   dir: string;
   /** The session whose busy state says whether its work stalls, when known. */
@@ -34,6 +39,11 @@ export interface WatchTarget {
   /** Set for a run: what is read, for people. */
   following?: string | undefined;
   source(handlers: WatchSourceHandlers): WatchSource;
+  /**
+   * A run's input that must be read to its end once the watch has ended (stdin, a FIFO),
+   * so that its writer never meets a closed pipe. Resolves at its end or when `signal` aborts.
+   */
+  drain?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 export function listTarget(ctx: Context, clock: Clock): WatchTarget {
@@ -65,21 +75,62 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
   const configDir = ctx.configDir;
   let watcher: RunWatcher | undefined;
   return {
-    listId: listId ?? '(run)',
+    listId,
     dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
     sessionId: () => watcher?.sessionId,
     listDir: () => watcher?.listDir,
     following: fromStdin ? 'the stream on stdin' : file,
+    drain: (signal) => watcher?.drain(signal) ?? Promise.resolve(),
     source: (handlers) =>
       (watcher = new RunWatcher(
         {
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? new StreamLineFeed(ctx.io.stdin.stream(), h) : openLineFeed(file, h, ctx.cwd)),
+          openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+          agentList: (sessionId) => agentListOf(ctx, sessionId),
+          // A pipe ends when its writer does; a file is watched through its writers.
+          writerGone: fromStdin ? undefined : writerWatch(ctx, file, () => watcher?.sessionId),
         },
         handlers,
       )),
+  };
+}
+
+/**
+ * The list a run's agent writes to, when its session runs here: its project's binding or
+ * the CLAUDE_CODE_TASK_LIST_ID it was started with (sessions/live-lists.ts), or its
+ * team's; undefined when that is its own session's list, or nothing can be told.
+ */
+function agentListOf(ctx: Context, sessionId: string): string | undefined {
+  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  const session = index.session(sessionId);
+  if (session === undefined || session.state !== 'live') return undefined;
+  const list = listOfLiveSession(index, session);
+  return list === sessionId ? undefined : list;
+}
+
+/**
+ * For a followed stream file: the processes holding it open (its writer: `claude -p >
+ * run.jsonl`, or `tee`), else the run's session's process; gone once every one seen is.
+ * Nothing seen: nothing known, the file is followed on.
+ */
+function writerWatch(ctx: Context, file: string, session: () => string | undefined): () => boolean {
+  const where = ctx.cwd === undefined ? file : path.resolve(ctx.cwd, file);
+  let writers: WriterProcess[] = [];
+  let sessionSeen = false;
+  return () => {
+    if (writers.length === 0) writers = processesHolding(where);
+    if (writers.some((w) => stillRunning(w))) return false;
+    const again = processesHolding(where);
+    if (again.length > 0) {
+      writers = again;
+      return false;
+    }
+    const id = session();
+    const alive = id !== undefined && sessionActivity(ctx.configDir, id) !== undefined;
+    if (alive) sessionSeen = true;
+    return !alive && (writers.length > 0 || sessionSeen);
   };
 }
 
@@ -98,7 +149,7 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
   const transcript = index.transcripts().get(sessionId);
   if (transcript === undefined) return undefined;
   const configDir = ctx.configDir;
-  ctx.io.note(renderFollowingTranscript(sessionId, transcript));
+  ctx.io.note(renderFollowingTranscript(sessionId, transcript), 'following_transcript', { sessionId, transcript });
   return {
     listId: sessionId,
     dir: listDirOf(configDir, sessionId),
@@ -135,14 +186,71 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
             tasks.map((t) => t.id),
           );
     },
+    // Busy counts only while the session's transcript grows: a headless run is busy all its life.
     sessionBusy: () => {
       const session = target.sessionId();
-      if (session !== undefined) return sessionActivity(configDir, session) === 'busy';
+      const now = Date.now();
+      if (session !== undefined) {
+        const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
+        return sessionActivity(configDir, session) === 'busy' && transcriptWrittenSince(index.transcripts().get(session), now - afterMs);
+      }
+      const listId = target.listId;
+      if (target.following !== undefined || listId === undefined) return undefined;
       // A fresh index: live-session files change while we watch.
-      if (target.following !== undefined) return undefined;
       const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
       useTranscriptCache(index, transcripts);
-      return listSessionBusy(index, target.listId);
+      return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
+    },
+  };
+}
+
+/**
+ * A list watched for a condition ends when every known session of the list is over (no
+ * sign of life left, sessions/signs-of-life.ts): nothing will change it any more. A
+ * session must have been seen alive during this watch first, unless it was named
+ * (--session): a list whose old sessions ended may yet get a new agent. Twice in a row,
+ * so that a moment between two turns is not taken for the end.
+ */
+export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: boolean): WatchSessionOptions['sessionsOver'] {
+  const listId = target.listId;
+  if (listId === undefined) return undefined;
+  let seenAlive = named;
+  let overBefore = false;
+  // The sessions seen on the list during the watch: the list's own and those whose process
+  // writes to it now (no transcript is read in full for it: that is for lists and log).
+  const known = new Set<string>();
+  const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  return {
+    everyMs: 2000,
+    check: () => {
+      const index = fresh();
+      for (const s of sessionsOfList(index, listId)) known.add(s.sessionId);
+      const sessions = [...known].flatMap((id) => index.session(id) ?? []);
+      if (sessions.length === 0) return false;
+      if (signsOfLife(index, listId, sessions) !== undefined) {
+        seenAlive = true;
+        overBefore = false;
+        return false;
+      }
+      if (!seenAlive) return false;
+      if (!overBefore) {
+        overBefore = true;
+        return false;
+      }
+      return true;
+    },
+    goneOwners: () => {
+      const dir = target.listDir();
+      if (dir === undefined) return [];
+      const gone = goneOwnersOfList(fresh(), dir, listId, ctx.person, { deep: true });
+      if (gone === undefined) return [];
+      let tasks: Task[] = [];
+      try {
+        tasks = readList(dir).tasks;
+      } catch {
+        return [];
+      }
+      return [...new Set(tasks.filter((t) => t.status !== 'completed' && t.owner && gone.isGone(t.owner)).map((t) => t.owner as string))];
     },
   };
 }

@@ -4,14 +4,17 @@ import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
+import { countsJson, tasksJson } from '../../render/task-json.js';
 import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../render/watch-events.js';
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
+    idleMs: end.idleMs === undefined ? undefined : Math.round(end.idleMs),
+    gone: end.gone,
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
   };
 }
@@ -27,14 +30,17 @@ export class StreamSink implements WatchSink {
 
   constructor(
     private readonly ctx: Context,
-    private readonly listId: string,
+    private readonly listId: string | undefined,
     private readonly until: string | undefined,
   ) {}
 
   private stopFollowing: (() => void) | undefined;
+  /** The change times of the last view: a deleted task keeps its own. */
+  private lastTimes: ReadonlyMap<string, number> = new Map();
 
   begin(view: WatchView): void {
-    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId, view.exists, view.shown));
+    this.lastTimes = view.times;
+    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, tasksJson(view.shown, view.times)));
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
@@ -42,7 +48,9 @@ export class StreamSink implements WatchSink {
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
-    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e));
+    const before = this.lastTimes;
+    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e, (id) => view.times.get(id) ?? before.get(id)));
+    this.lastTimes = view.times;
     this.warnProblems(view.problems);
     this.tellNudge(view);
   }
@@ -52,23 +60,28 @@ export class StreamSink implements WatchSink {
     this.ctx.io.out(
       renderEndEvent({
         at: view.at,
+        list: view.list ?? this.listId ?? null,
         reason: end.reason,
         until: this.until,
         met: end.met,
         exists: view.exists,
-        counts: countTasks(view.shown, view.index),
-        tasks: view.shown,
+        counts: countsJson(countTasks(view.shown, view.index)),
+        tasks: tasksJson(view.shown, view.times),
         ...endExtras(view, end),
       }),
     );
   }
 
-  warn(message: string): void {
-    this.ctx.io.warn(message);
+  warn(message: string, code = 'watch_warning', facts?: Record<string, unknown>): void {
+    this.ctx.io.warn(message, code, facts);
+  }
+
+  note(message: string, code = 'watch_note', facts?: Record<string, unknown>): void {
+    this.ctx.io.note(renderNote(message), code, facts);
   }
 
   private tellNudge(view: WatchView): void {
-    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message));
+    if (view.nudge && !this.nudged) this.ctx.io.note(renderNote(view.nudge.message), view.nudge.code);
     this.nudged = view.nudge !== undefined;
   }
 
@@ -76,7 +89,7 @@ export class StreamSink implements WatchSink {
     const now = new Set<string>();
     for (const p of problems) {
       now.add(p.file);
-      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p));
+      if (!this.warned.has(p.file)) this.ctx.io.warn(renderSkippedWhileWatching(p), 'file_skipped', { file: p.file, reason: p.reason });
     }
     this.warned = now;
   }

@@ -9,6 +9,7 @@ import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import { readTaskFile, writeFileAtomic } from '../store/task-file.js';
 import { patchTask, rewriteTask } from '../writes/task-writes.js';
+import { announceFileChange, announceWriteFailed } from '../writes/write-events.js';
 import type { Finding } from './findings.js';
 import { doneFix } from './fix-words.js';
 
@@ -111,6 +112,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   const future = of('future_lock');
   const outcomes = await Promise.all(future.map((f) => breakFutureLock(listDir, f.file as string, opts.lockStaleMs ?? LOCK_STALE_MS)));
   for (const [i, f] of future.entries()) {
+    if (outcomes[i] === 'broken') announceFileChange({ listDir, kind: 'removed', file: f.file as string, what: 'lock' });
     await attempt(f, () => futureLockRepair(f, outcomes[i] as FutureLockOutcome, opts.lockStaleMs ?? LOCK_STALE_MS));
   }
   // 7. Abandoned temp files removed.
@@ -143,6 +145,7 @@ async function fixHighWaterMark(listDir: string, required: bigint): Promise<FixD
     if (valid && current >= required) throw new NotNeeded(`${HIGH_WATER_MARK} is already ${current}`);
     assertStillHeld(stillHeld, 'the list');
     writeFileAtomic(file, String(target));
+    announceFileChange({ listDir, kind: 'mark', old: text === undefined ? null : text.trim().slice(0, 64), new: String(target) });
     return { mark: target };
   });
 }
@@ -169,12 +172,18 @@ async function moveAside(listDir: string, id: string, now: number): Promise<FixD
       assertStillHeld(taskHeld, `task #${id}`);
       // The id stays used: raise the mark before the file that holds it goes.
       const markFile = path.join(listDir, HIGH_WATER_MARK);
-      if (readHighWaterMark(listDir) < BigInt(id)) writeFileAtomic(markFile, id);
+      const mark = readHighWaterMark(listDir);
+      if (mark < BigInt(id)) {
+        writeFileAtomic(markFile, id);
+        announceFileChange({ listDir, kind: 'mark', old: mark === 0n ? null : String(mark), new: id });
+      }
       let aside = `${id}.json.corrupt-${stamp(now)}`;
       for (let n = 2; fs.existsSync(path.join(listDir, aside)); n++) aside = `${id}.json.corrupt-${stamp(now)}-${n}`;
+      announceFileChange({ listDir, kind: 'aside', id, file: `${id}.json`, to: aside });
       try {
         fs.renameSync(file, path.join(listDir, aside));
       } catch (err) {
+        announceWriteFailed({ listDir, id });
         throw new TasksError('io', `cannot move ${id}.json aside: ${(err as Error).message}`);
       }
       return { aside };
@@ -231,6 +240,7 @@ async function breakStaleLock(listDir: string, lockName: string, staleMs: number
     throw err;
   }
   await release();
+  announceFileChange({ listDir, kind: 'removed', file: lockName, what: 'lock' });
   return `removed the stale lock ${lockName}`;
 }
 
@@ -253,5 +263,6 @@ function removeTemp(listDir: string, name: string, now: number, staleMs: number)
   }
   if (now - st.mtimeMs <= staleMs) throw new NotNeeded(`${name} was written again; left alone`);
   fs.unlinkSync(file);
+  announceFileChange({ listDir, kind: 'removed', file: name, what: 'temp' });
   return `removed ${name}`;
 }

@@ -8,6 +8,7 @@ import type { Task } from '../store/schema.js';
 import { readTaskFile } from '../store/task-file.js';
 import { type Guard, patchTask, taskExists } from '../writes/task-writes.js';
 import { busyWith, type ClaimOptions, type ClaimReason, decideClaim, nextCandidates } from './claim-rule.js';
+import { oldEnough, taskBornAt } from './task-age.js';
 
 /**
  * Claims with the agents' locks (docs/task-store.md section 5): the task lock; with the
@@ -23,6 +24,14 @@ export type ClaimResult =
 export interface ClaimRequest extends ClaimOptions {
   /** Preconditions, checked in the task lock before the claim's own checks. */
   guard?: Guard | undefined;
+}
+
+/** `claim --next`: pass over tasks created less than `minAgeMs` before `now` (task-age.ts). */
+export interface ClaimNextRequest extends ClaimOptions {
+  minAgeMs?: number | undefined;
+  now?: number | undefined;
+  /** Told the ready tasks passed over for being too new, when some were. */
+  onTooNew?: ((ids: string[]) => void) | undefined;
 }
 
 /** A ready task `claim --next` could not lock (held, or a lock nobody can take), and why. */
@@ -61,6 +70,22 @@ async function attempt(listDir: string, id: string, agent: string, req: ClaimReq
     if (err instanceof TasksError && err.code === 'not_found') return { success: false, reason: 'task_not_found' };
     throw err;
   }
+}
+
+/**
+ * An agent creates a task, then links its blockers in a later turn: with `minAgeMs`, a
+ * task born more recently is passed over (and said), so a claim does not take it in
+ * between.
+ */
+function settledOnly(listDir: string, candidates: Task[], req: ClaimNextRequest): Task[] {
+  const { minAgeMs } = req;
+  if (minAgeMs === undefined) return candidates;
+  const now = req.now ?? Date.now();
+  const settled = candidates.filter((t) => oldEnough(taskBornAt(listDir, t.id), now, minAgeMs));
+  if (settled.length < candidates.length) {
+    req.onTooNew?.(candidates.filter((t) => !settled.includes(t)).map((t) => t.id));
+  }
+  return settled;
 }
 
 /** The readable tasks among `ids`; missing or unreadable ones are left out, as a listing leaves them out. */
@@ -113,7 +138,7 @@ function refusedUnlocked(listDir: string, id: string, agent: string, req: ClaimR
  * read and its lock: then the next candidate is tried. Returns undefined when no task
  * is ready; with the busy check, agent_busy when the agent already holds one.
  */
-export async function claimNext(listDir: string, agent: string, req: ClaimOptions = {}): Promise<ClaimResult | undefined> {
+export async function claimNext(listDir: string, agent: string, req: ClaimNextRequest = {}): Promise<ClaimResult | undefined> {
   // Nothing ready, or the agent busy, on the list as it is: answered without a lock.
   const seen = readList(listDir).tasks;
   const seenIndex = indexTasks(seen);
@@ -125,7 +150,7 @@ export async function claimNext(listDir: string, agent: string, req: ClaimOption
   return withListLock(listDir, async () => {
     const tasks = readList(listDir).tasks;
     const index = indexTasks(tasks);
-    const candidates = nextCandidates(tasks, index);
+    const candidates = settledOnly(listDir, nextCandidates(tasks, index), req);
     const first = candidates[0];
     if (first === undefined) return undefined;
     if (req.busyCheck) {

@@ -1,16 +1,26 @@
 /**
  * History: who changed what, and when. Agents' changes are already recorded, with time
- * and author, in their sessions' transcripts (docs/task-store.md sections 9 and 10); the
- * changes made by `tasks` itself are recorded here, in a journal beside the tasks (this
- * file), and the two are merged into one timeline (timeline.ts) that `tasks log` shows
- * and from which `tasks undo` takes back a person's last change (undo.ts).
+ * and author, in their sessions' transcripts (docs/task-store.md sections 9, 10 and 14);
+ * the changes made by `tasks` itself are recorded here, in a journal beside the tasks
+ * (this file: its format and how it is appended; journal-read.ts reads it), and the two
+ * are merged into one timeline (timeline.ts) that `tasks log` shows and from which
+ * `tasks undo` and `tasks redo` step back and forth (undo-stack.ts, undo-plan.ts).
  *
  * The journal is `<list>/.tasks-journal.jsonl`: agents read only `*.json` files, and a
  * list reset deletes only task files, so it is invisible to them and outlives a reset.
- * One JSON line per command (a large import: several lines of one `txn`), appended with
- * one write to a file opened for append, so lines from concurrent processes never
- * interleave or tear. A string value over MAX_VALUE_CHARS is kept cut: its start, its
- * length and its SHA-256.
+ * Each change is recorded with its write: one JSON line, appended under the lock that
+ * guards the change, once the new file is on disk under its temp name and just before it
+ * takes the task's name (a write that then fails appends a line that says so). So a
+ * process killed between the two leaves the change recorded (readers drop a record whose
+ * write evidently never happened: journal-read.ts), and the journal's order is the order
+ * of the writes to each task. The lines of one
+ * command share its `txn`. Each line is one write(2) to a file opened for append, so
+ * lines from concurrent processes never interleave or tear. A string value over
+ * MAX_VALUE_CHARS is kept cut: its start, its length and its SHA-256.
+ *
+ * Past ROTATE_BYTES the journal is rotated (journal-rotate.ts): it becomes
+ * `.tasks-journal.1.jsonl`, replacing the one before, and a new journal starts. Readers
+ * read both, so what undo can reach is at least the last ROTATE_BYTES of changes.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,16 +28,18 @@ import path from 'node:path';
 import type { Task } from '../store/schema.js';
 
 export const JOURNAL_FILE = '.tasks-journal.jsonl';
+/** The generation before the current one. */
+export const PREVIOUS_JOURNAL_FILE = '.tasks-journal.1.jsonl';
 /** Longer strings are stored cut (an agent's 10 MB description must not make a line of it). */
 export const MAX_VALUE_CHARS = 16384;
-/** A line is at most about this long; more changes go on more lines of the same txn. */
-export const MAX_LINE_BYTES = 60 * 1024;
-/** Reading: a journal past this is read from its end. */
-const MAX_READ_BYTES = 64 * 1024 * 1024;
+/** Past this size the journal is rotated. */
+export const ROTATE_BYTES = 16 * 1024 * 1024;
 
 export interface Actor {
   kind: 'person' | 'agent';
   name: string;
+  /** The Claude Code session an agent ran in (`$CLAUDE_CODE_SESSION_ID`), when it said. */
+  session?: string;
 }
 
 /** A field's value before and after; a missing `old` or `new` means the field was absent. */
@@ -36,21 +48,38 @@ export interface FieldChange {
   new?: unknown;
 }
 
-export type JournalChange =
+export type TaskChange =
   | { id: string; op: 'create'; task: Task }
   | { id: string; op: 'delete'; task: Task }
   | { id: string; op: 'update'; fields: Record<string, FieldChange> };
+
+/**
+ * Changes to a list's other files (`check --fix`): a corrupt task file moved aside (`file`
+ * renamed `to`), the high-water mark raised, a stale lock or abandoned temp file removed.
+ */
+export type FileChange =
+  | { id: string; op: 'aside'; file: string; to: string }
+  | { op: 'mark'; old: string | null; new: string }
+  | { op: 'removed'; file: string; what: 'lock' | 'temp' };
+
+export type JournalChange = TaskChange | FileChange;
 
 export interface JournalEntry {
   v: 1;
   at: string;
   actor: Actor;
   command: string;
-  /** One per command run: the lines of one large change share it, and undo takes them together. */
+  /** One per command run: the lines of one command share it, and undo takes them together. */
   txn: string;
-  /** For an undo: the txn it took back. */
-  undoes?: string;
-  /** This change made the list folder: undoing it takes the list back too, once it is empty. */
+  /** An undo: the txns it takes back (an older journal's undo names one, as a string). */
+  undoes?: string[] | string;
+  /** A redo: the txns it applies again. */
+  redoes?: string[];
+  /** The undo or redo `txn` finished: every one of its writes is made. */
+  end?: true;
+  /** A write announced on the line before for these ids failed: nothing of it was written. */
+  aborted?: string[];
+  /** This write made the list folder: undoing its command takes the list back too, once it is empty. */
   newList?: true;
   changes: JournalChange[];
 }
@@ -64,11 +93,15 @@ function isCut(value: unknown): value is CutValue {
   return typeof value === 'object' && value !== null && '$cut' in value;
 }
 
-/** Does any string inside `value` stand cut in the journal? */
+/** Does any string inside `value` stand cut in the journal? (Values read back are depth-checked.) */
 export function holdsCut(value: unknown): boolean {
-  if (isCut(value)) return true;
-  if (Array.isArray(value)) return value.some(holdsCut);
-  if (typeof value === 'object' && value !== null) return Object.values(value).some(holdsCut);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (isCut(v)) return true;
+    stack.push(...(Array.isArray(v) ? v : Object.values(v)));
+  }
   return false;
 }
 
@@ -94,146 +127,77 @@ export function journalPath(listDir: string): string {
   return path.join(listDir, JOURNAL_FILE);
 }
 
-/**
- * Append an entry: one line per write(2), opened for append. Changes beyond a line's
- * room go on further lines of the same txn. Throws on an I/O error; callers warn and go on.
- * Returns the ids of tasks whose change was stored with a value cut (undo cannot restore it).
- */
-export function appendJournal(listDir: string, entry: JournalEntry): string[] {
-  const cutIds: string[] = [];
-  const lines: string[] = [];
-  let batch: JournalChange[] = [];
-  let size = 0;
-  const push = () => {
-    if (batch.length > 0) lines.push(JSON.stringify({ ...entry, changes: batch }));
-    batch = [];
-    size = 0;
-  };
-  for (const change of entry.changes) {
-    const stored = cut(change) as JournalChange;
-    if (holdsCut(stored)) cutIds.push(change.id);
-    const bytes = Buffer.byteLength(JSON.stringify(stored));
-    if (size + bytes > MAX_LINE_BYTES) push();
-    batch.push(stored);
-    size += bytes;
+export function previousJournalPath(listDir: string): string {
+  return path.join(listDir, PREVIOUS_JOURNAL_FILE);
+}
+
+/** What a journal that is not a regular file is, in words; undefined for a file or none. */
+export function journalTypeProblem(file: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch {
+    return undefined;
   }
-  push();
-  // Non-blocking: a FIFO put where the journal goes must not hang the command.
+  if (stat.isFile()) return undefined;
+  const what = stat.isSymbolicLink()
+    ? 'a symbolic link'
+    : stat.isDirectory()
+      ? 'a directory'
+      : stat.isFIFO()
+        ? 'a FIFO'
+        : stat.isSocket()
+          ? 'a socket'
+          : 'a device';
+  return `${path.basename(file)} is ${what}, not a regular file`;
+}
+
+/**
+ * An entry's line: its changes with long values cut. Returns the line and the ids whose
+ * change was stored with a value cut (undo cannot restore those).
+ */
+export function entryLine(entry: JournalEntry): { line: string; cutIds: string[] } {
+  const cutIds: string[] = [];
+  const changes = entry.changes.map((change) => {
+    const stored = cut(change) as JournalChange;
+    if ('id' in change && holdsCut(stored)) cutIds.push(change.id);
+    return stored;
+  });
+  return { line: JSON.stringify({ ...entry, changes }), cutIds };
+}
+
+/**
+ * Append lines to the journal, each with one write(2), to a file opened for append, not
+ * following a symlink and not blocking on a FIFO (which is refused: not a regular file).
+ * A journal whose last line was torn by a crash gets a newline first, so ours starts on a
+ * line of its own. Throws on an I/O error; callers warn and go on.
+ */
+export function appendLines(listDir: string, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const file = journalPath(listDir);
   const fd = fs.openSync(
-    journalPath(listDir),
-    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    file,
+    fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
     0o644,
   );
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${JOURNAL_FILE} is not a regular file`);
-    // A line torn by a crash mid-write: ours starts on a line of its own, not glued to it.
-    if (stat.size > 0 && lastByte(journalPath(listDir), stat.size) !== 10) lines[0] = `\n${lines[0]}`;
+    let first = true;
     for (const line of lines) {
-      const data = Buffer.from(`${line}\n`);
+      let text = `${line}\n`;
+      if (first && stat.size > 0 && lastByte(fd, stat.size) !== 10) text = `\n${text}`;
+      first = false;
+      const data = Buffer.from(text);
       const n = fs.writeSync(fd, data);
       if (n !== data.length) throw new Error(`short write to ${JOURNAL_FILE} (${n} of ${data.length} bytes)`);
     }
   } finally {
     fs.closeSync(fd);
   }
-  return cutIds;
 }
 
-function lastByte(file: string, size: number): number | undefined {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  try {
-    const one = Buffer.alloc(1);
-    return fs.readSync(fd, one, 0, 1, size - 1) === 1 ? one[0] : undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-export interface JournalRead {
-  entries: JournalEntry[];
-  /** The line number of the last entry (0: none). */
-  lastEntryLine: number;
-  /** Lines that are not journal entries: skipped, each with its line number. */
-  damaged: Array<{ line: number; reason: string }>;
-}
-
-function looksLikeEntry(v: unknown): v is JournalEntry {
-  if (typeof v !== 'object' || v === null) return false;
-  const e = v as Record<string, unknown>;
-  const actor = e.actor as Record<string, unknown> | undefined;
-  return (
-    e.v === 1 &&
-    typeof e.at === 'string' &&
-    Number.isFinite(Date.parse(e.at)) &&
-    typeof e.command === 'string' &&
-    typeof e.txn === 'string' &&
-    typeof actor?.name === 'string' &&
-    (actor.kind === 'person' || actor.kind === 'agent') &&
-    Array.isArray(e.changes) &&
-    e.changes.every((c: unknown) => {
-      const ch = c as Record<string, unknown> | null;
-      if (!ch || typeof ch.id !== 'string') return false;
-      if (ch.op === 'update') return typeof ch.fields === 'object' && ch.fields !== null;
-      return (ch.op === 'create' || ch.op === 'delete') && typeof ch.task === 'object' && ch.task !== null;
-    })
-  );
-}
-
-/** Every entry, oldest first; a missing journal is an empty one. */
-export function readJournal(listDir: string): JournalRead {
-  const out: JournalRead = { entries: [], lastEntryLine: 0, damaged: [] };
-  let text: string;
-  try {
-    const fd = fs.openSync(journalPath(listDir), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
-    try {
-      const stat = fs.fstatSync(fd);
-      if (!stat.isFile()) return { entries: [], lastEntryLine: 0, damaged: [{ line: 0, reason: `${JOURNAL_FILE} is not a regular file` }] };
-      const start = Math.max(0, stat.size - MAX_READ_BYTES);
-      const buffer = Buffer.allocUnsafe(stat.size - start);
-      let filled = 0;
-      while (filled < buffer.length) {
-        const n = fs.readSync(fd, buffer, filled, buffer.length - filled, start + filled);
-        if (n <= 0) break;
-        filled += n;
-      }
-      text = buffer.toString('utf8', 0, filled);
-      if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return out;
-  }
-  const lines = text.split('\n');
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      out.damaged.push({ line: i + 1, reason: 'not JSON' });
-      return;
-    }
-    if (looksLikeEntry(value)) {
-      out.entries.push(value);
-      out.lastEntryLine = i + 1;
-    } else out.damaged.push({ line: i + 1, reason: 'not a journal entry' });
-  });
-  return out;
-}
-
-/**
- * Owners that changes made with `tasks` gave tasks: people and `--as` names, not a
- * session's agents, so never "gone" with a session.
- */
-export function ownersSetWithTasks(listDir: string): Set<string> {
-  const owners = new Set<string>();
-  for (const entry of readJournal(listDir).entries) {
-    for (const change of entry.changes) {
-      const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
-      if (typeof owner === 'string' && owner !== '') owners.add(owner);
-    }
-  }
-  return owners;
+function lastByte(fd: number, size: number): number | undefined {
+  const one = Buffer.alloc(1);
+  return fs.readSync(fd, one, 0, 1, size - 1) === 1 ? one[0] : undefined;
 }

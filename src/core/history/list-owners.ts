@@ -1,13 +1,47 @@
 import { type GoneOwners, goneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { ownersSetWithTasks } from './journal.js';
+import { journalEntriesWith } from './journal-read.js';
+
+/**
+ * Owners given with `tasks`, by who gave them (the journal's actors): an owner a person
+ * set is a person, never "gone" with a session; an owner an agent set (`--as`) is an
+ * agent, gone like the list's agents when its sessions are over, or, when the agent ran
+ * in a Claude Code session of its own (`$CLAUDE_CODE_SESSION_ID`), when that one is. The
+ * last change that set an owner says which it is.
+ */
+export interface OwnersSet {
+  people: Set<string>;
+  /** Agent owners, with the session each was set from (null: none known). */
+  agents: Map<string, string | null>;
+}
+
+export function ownersSetWithTasks(listDir: string): OwnersSet {
+  const people = new Set<string>();
+  const agents = new Map<string, string | null>();
+  // Only lines that name an owner are parsed: a long journal costs a search of its bytes.
+  for (const entry of journalEntriesWith(listDir, '"owner"')) {
+    for (const change of entry.changes) {
+      const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
+      if (typeof owner !== 'string' || owner === '') continue;
+      if (entry.actor.kind === 'person') {
+        people.add(owner);
+        agents.delete(owner);
+      } else {
+        agents.set(owner, entry.actor.session ?? null);
+        people.delete(owner);
+      }
+    }
+  }
+  return { people, agents };
+}
 
 /**
  * Owners in a list whose session is over (sessions/gone-owners.ts), as `tasks list` and
- * the board mark them. People are never gone: `person` (who runs tasks, by login name)
- * and every owner that a change made with tasks gave a task (this list's journal knows
- * them). The journal is read only when some session of the list is over. `deep`: a named
- * list's sessions are found by their transcripts (sessions/list-sessions.ts).
+ * the board mark them, with what the journal knows: `person` (who runs tasks) and owners
+ * people gave with tasks are never gone; an agent given as owner from a session of its
+ * own is gone once that session is over (ended or crashed), whatever the list's sessions
+ * do. The journal is read only when it is asked about. `deep`: a named list's sessions
+ * are found by their transcripts (sessions/list-sessions.ts).
  */
 export function goneOwnersOfList(
   index: SessionIndex,
@@ -16,14 +50,34 @@ export function goneOwnersOfList(
   person: string | undefined,
   opts: { deep?: boolean } = {},
 ): GoneOwners | undefined {
-  return goneOwners(
+  let owners: OwnersSet | undefined;
+  const known = () => (owners ??= ownersSetWithTasks(listDir));
+  const base = goneOwners(
     index,
     listId,
     () => {
-      const people = ownersSetWithTasks(listDir);
-      if (person !== undefined) people.add(person);
-      return people;
+      const never = new Set(known().people);
+      if (person !== undefined) never.add(person);
+      // Agents tied to a session of their own are judged by it, below.
+      for (const [agent, session] of known().agents) if (session !== null) never.add(agent);
+      return never;
     },
     opts,
   );
+  const over = (session: string) => {
+    const state = index.session(session)?.state;
+    return state === 'ended' || state === 'crashed';
+  };
+  const ownSession = (owner: string | undefined) => (owner === undefined ? undefined : (known().agents.get(owner) ?? undefined));
+  const anyOver = () => [...known().agents.values()].some((s) => s !== null && over(s));
+  if (base === undefined && !anyOver()) return undefined;
+  return {
+    why: base?.why ?? 'its session is over',
+    sessions: base?.sessions ?? [],
+    isGone: (owner) => {
+      const session = ownSession(owner);
+      if (session !== undefined) return over(session);
+      return base?.isGone(owner) ?? false;
+    },
+  };
 }

@@ -1,8 +1,8 @@
-import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
 import type { Task } from '../store/schema.js';
-import { onTaskWrite, type TaskWrite } from '../writes/write-events.js';
-import { type Actor, appendJournal, type FieldChange, type JournalChange } from './journal.js';
+import { type ListFileChange, onWrites, type TaskWrite } from '../writes/write-events.js';
+import { type Actor, appendLines, entryLine, type FieldChange, type JournalChange, type JournalEntry } from './journal.js';
+import { rotateIfLarge } from './journal-rotate.js';
 
 /** The fields a change touched, with their values before and after (absent: no key). */
 export function fieldChanges(before: Task, after: Task): Record<string, FieldChange> {
@@ -35,12 +35,19 @@ export function newTxn(nowMs: number, pid: number): string {
   return `${nowMs.toString(36)}-${pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
+function fileChangeOf(change: ListFileChange): JournalChange {
+  if (change.kind === 'aside') return { id: change.id, op: 'aside', file: change.file, to: change.to };
+  if (change.kind === 'mark') return { op: 'mark', old: change.old, new: change.new };
+  return { op: 'removed', file: change.file, what: change.what };
+}
+
 export interface RecorderOptions {
   actor: Actor;
   command: string;
-  txn: string;
-  /** For an undo: the txn it takes back (known once the command has looked). */
-  undoes?: () => string | undefined;
+  /** The run's txn (asked at each write: an undo that finishes an interrupted one takes over its txn). */
+  txn: () => string;
+  /** For an undo or a redo: the txns it takes back or applies again (known once the command has looked). */
+  marks?: () => Pick<JournalEntry, 'undoes' | 'redoes'>;
   now: () => Date;
   /** A journal that cannot be written: told once per list, never fatal. */
   onError: (listDir: string, err: unknown) => void;
@@ -48,59 +55,64 @@ export interface RecorderOptions {
   onCut?: (listDir: string, ids: string[]) => void;
 }
 
-/** Changes kept in memory before they are appended (a 100,000-task import goes in pieces). */
-const FLUSH_EVERY = 200;
+export interface Recording {
+  /** Stop recording; rotate the journals this run wrote to when they are past their size. */
+  stop: () => void;
+  /** Append a line of this txn with no change: the end of an undo or redo. */
+  mark: (listDir: string, extra: Pick<JournalEntry, 'end'>) => void;
+}
 
 /**
- * Records every task write of this process into its list's journal: one entry per list
- * per command, appended when the command ends (`stop`), or in pieces of FLUSH_EVERY
- * changes for large ones. Writes are announced under the lock, as they happen, so the
- * record follows the order of the files' changes.
+ * Records every write of this process in its list's journal, each as it is announced:
+ * under the lock that guards it, before the file changes (write-events.ts), one line per
+ * write, all with this run's txn; a write that then fails gets a line that says so.
  */
-export function startRecording(opts: RecorderOptions): { stop: () => void; flush: () => void } {
-  const pending = new Map<string, JournalChange[]>();
+export function startRecording(opts: RecorderOptions): Recording {
   const failed = new Set<string>();
-  const madeLists = new Set<string>();
-  const flush = (listDir: string) => {
-    const changes = pending.get(listDir);
-    pending.delete(listDir);
-    if (!changes || changes.length === 0 || failed.has(listDir)) return;
-    // An undo that took back a new list took its folder, journal and all: nothing to record.
-    if (!isDirectory(listDir)) return;
+  const written = new Set<string>();
+  // Writes recorded and not yet known to be done: a failure is told only for these.
+  const announced = new Set<string>();
+  const append = (listDir: string, entry: Partial<JournalEntry>) => {
+    if (failed.has(listDir)) return;
     try {
-      const cutIds = appendJournal(listDir, {
+      const { line, cutIds } = entryLine({
         v: 1,
         at: opts.now().toISOString(),
         actor: opts.actor,
         command: opts.command,
-        txn: opts.txn,
-        ...(opts.undoes?.() === undefined ? {} : { undoes: opts.undoes?.() }),
-        ...(madeLists.has(listDir) ? { newList: true as const } : {}),
-        changes,
+        txn: opts.txn(),
+        ...opts.marks?.(),
+        changes: [],
+        ...entry,
       });
+      appendLines(listDir, [line]);
+      written.add(listDir);
       if (cutIds.length > 0) opts.onCut?.(listDir, cutIds);
     } catch (err) {
       failed.add(listDir);
       opts.onError(listDir, err);
     }
   };
-  const unsubscribe = onTaskWrite((write) => {
-    const change = changeOf(write);
-    if (change === undefined) return;
-    if (write.madeList) madeLists.add(write.listDir);
-    const changes = pending.get(write.listDir) ?? [];
-    changes.push(change);
-    pending.set(write.listDir, changes);
-    if (changes.length >= FLUSH_EVERY) flush(write.listDir);
+  const unsubscribe = onWrites({
+    write: (write) => {
+      const change = changeOf(write);
+      if (change === undefined) return;
+      append(write.listDir, { changes: [change], ...(write.madeList ? { newList: true as const } : {}) });
+      announced.add(`${write.listDir}\0${write.id}`);
+    },
+    failed: ({ listDir, id }) => {
+      if (announced.delete(`${listDir}\0${id}`)) append(listDir, { aborted: [id] });
+    },
+    file: (change) => {
+      append(change.listDir, { changes: [fileChangeOf(change)] });
+      if (change.kind === 'aside') announced.add(`${change.listDir}\0${change.id}`);
+    },
   });
   return {
     stop: () => {
       unsubscribe();
-      for (const listDir of [...pending.keys()]) flush(listDir);
+      for (const listDir of written) rotateIfLarge(listDir);
     },
-    /** Append what is recorded so far now (an undo does, before it lets the next one look). */
-    flush: () => {
-      for (const listDir of [...pending.keys()]) flush(listDir);
-    },
+    mark: (listDir, extra) => append(listDir, extra),
   };
 }

@@ -1,175 +1,164 @@
-import { sameValue } from '../base/same-value.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
-import type { SessionIndex } from '../sessions/session-index.js';
-import { sessionTranscripts } from '../sessions/transcript-lines.js';
-import type { Task } from '../store/schema.js';
-import { type FieldChange, type JournalEntry, readJournal } from './journal.js';
-import { type AgentChange, readAgentChanges } from './transcript-events.js';
+export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
-/** Who made a change: a person (by login name) or an agent (by its `--as` name, or its session). */
-export interface Who {
-  kind: 'person' | 'agent';
-  name: string | null;
-  /** The agent's session, for changes read from a transcript. */
-  session: string | null;
+import type { SessionInfo } from '../sessions/session-index.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
+import type { TimelineEvent, Who } from './events.js';
+import type { JournalEntry } from './journal.js';
+import { confirmedEntries, type Damage, readJournal } from './journal-read.js';
+import { replay } from './replay.js';
+import { type AgentChange, readAgentChanges } from './transcript-events.js';
+import { unrecordedEvents } from './unrecorded.js';
+
+export interface Timeline {
+  list: string;
+  events: TimelineEvent[];
+  /** Damaged journal lines, skipped. */
+  damaged: Damage[];
+  /** A journal that is not a regular file (not read). */
+  problems: string[];
+  /** The transcripts read (their sessions wrote to this list). */
+  transcripts: number;
+  /** Changes seen in copies of a parent's entries (a forked session): counted in the parent's list only. */
+  copied: number;
+  /** Only the end of the journal or of a transcript was read: the record starts later. */
+  partial: boolean;
+  /** Some session of the list was told that the app keeps statuses itself. */
+  appKeepsStatuses: boolean;
+}
+
+export function fromJournal(entries: readonly JournalEntry[], list: string): TimelineEvent[] {
+  const out: TimelineEvent[] = [];
+  for (const e of entries) {
+    const who: Who = { kind: e.actor.kind, name: e.actor.name, session: e.actor.session ?? null };
+    for (const c of e.changes) {
+      const base = { at: e.at, list, who, source: 'journal' as const, command: e.command, txn: e.txn };
+      const changes: TimelineEvent['changes'] = {};
+      switch (c.op) {
+        case 'update':
+          for (const k in c.fields) {
+            const f = c.fields[k] as { old?: unknown; new?: unknown };
+            changes[k] = { old: 'old' in f ? f.old : null, new: 'new' in f ? f.new : null };
+          }
+          out.push({ ...base, task: c.id, op: 'update', changes });
+          break;
+        case 'create':
+        case 'delete':
+          for (const k in c.task) if (k !== 'id') changes[k] = c.op === 'create' ? { new: c.task[k] } : { old: c.task[k] };
+          out.push({ ...base, task: c.id, op: c.op, changes });
+          break;
+        case 'aside':
+          out.push({ ...base, task: c.id, op: 'aside', changes: { file: { old: c.file, new: c.to } } });
+          break;
+        case 'mark':
+          out.push({ ...base, task: null, op: 'mark', changes: { highWaterMark: { old: c.old, new: c.new } } });
+          break;
+        default:
+          out.push({
+            ...base,
+            task: null,
+            op: 'removed',
+            changes: { [c.what === 'lock' ? 'lock' : 'tempFile']: { old: c.file, new: null } },
+          });
+      }
+    }
+  }
+  return out;
 }
 
 /**
- * A field's change: `null` stands for an absent field; a missing `old` means no record
- * tells it. For `blocks` / `blockedBy` added by an agent to a task whose list of them no
- * record tells, only `added` is known.
+ * Oldest first, by time; at the same instant, the order given stands. Times written by
+ * toISOString (all of ours and Claude Code's) sort as text; others are parsed.
  */
-export type EventChange = FieldChange & { added?: string[] };
-
-/** One change to one task, from either source: the stable shape of `tasks log --json`. */
-export interface TimelineEvent {
-  at: string;
-  task: string;
-  op: 'create' | 'update' | 'delete';
-  who: Who;
-  /** Fields with their old and new values; an `old` is absent where no record tells it. */
-  changes: Record<string, EventChange>;
-  source: 'journal' | 'transcript';
-  /** The `tasks` command (journal only). */
-  command: string | null;
+export function byTime(events: readonly TimelineEvent[]): TimelineEvent[] {
+  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+  const keyed = events.map((e, i) => ({ e, i, k: iso.test(e.at) ? e.at : new Date(Date.parse(e.at) || 0).toISOString() }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return keyed.map((x) => x.e);
 }
 
-export interface Timeline {
-  events: TimelineEvent[];
-  /** Damaged journal lines, skipped. */
-  damaged: Array<{ line: number; reason: string }>;
-  /** The transcripts read (their sessions wrote to this list). */
-  transcripts: number;
-}
-
-function fromJournal(entries: readonly JournalEntry[]): TimelineEvent[] {
-  return entries.flatMap((e) =>
-    e.changes.map((c): TimelineEvent => {
-      const who: Who = { kind: e.actor.kind, name: e.actor.name, session: null };
-      const base = { at: e.at, task: c.id, who, source: 'journal' as const, command: e.command };
-      if (c.op === 'update') {
-        const fields = Object.fromEntries(
-          Object.entries(c.fields).map(([k, f]) => [k, { old: 'old' in f ? f.old : null, new: 'new' in f ? f.new : null }]),
-        );
-        return { ...base, op: 'update', changes: fields };
-      }
-      const fields = Object.fromEntries(
-        Object.entries(c.task)
-          .filter(([k]) => k !== 'id')
-          .map(([k, v]) => [k, c.op === 'create' ? { new: v } : { old: v }]),
-      );
-      return { ...base, op: c.op, changes: fields };
-    }),
-  );
-}
-
-function fromTranscript(changes: readonly AgentChange[]): TimelineEvent[] {
+export function fromTranscript(changes: readonly AgentChange[], list: string): TimelineEvent[] {
   return changes.map((c) => ({
     at: new Date(c.at).toISOString(),
+    list,
     task: c.taskId,
     op: c.op,
     who: { kind: 'agent', name: c.agent ?? null, session: c.sessionId },
     changes: c.fields,
     source: 'transcript',
     command: null,
+    txn: null,
   }));
 }
 
-/**
- * Old values a transcript does not state, filled in from the events before (a replay of
- * what the record tells); edge additions become the lists they made. Mutates the events.
- */
-function replay(events: TimelineEvent[]): Map<string, Record<string, unknown>> {
-  const state = new Map<string, Record<string, unknown>>();
-  for (const e of events) {
-    const known = state.get(e.task) ?? {};
-    if (e.op === 'delete') {
-      state.delete(e.task);
-      continue;
-    }
-    if (e.op === 'create') {
-      // Created within the record: every field is known from here on (null: absent).
-      const created: Record<string, unknown> = { activeForm: null, owner: null, metadata: null, blocks: [], blockedBy: [] };
-      for (const [k, v] of Object.entries(e.changes)) created[k] = v.new;
-      state.set(e.task, created);
-      continue;
-    }
-    for (const [key, change] of Object.entries({ ...e.changes })) {
-      if (key === 'addBlockedBy' || key === 'addBlocks') {
-        const field = key === 'addBlockedBy' ? 'blockedBy' : 'blocks';
-        const before = Array.isArray(known[field]) ? (known[field] as string[]) : undefined;
-        const added = (change.new as string[]).filter((id) => !before?.includes(id));
-        delete e.changes[key];
-        e.changes[field] = before === undefined ? { added } : { old: before, new: [...before, ...added] };
-        known[field] = before === undefined ? undefined : [...before, ...added];
-        continue;
-      }
-      if (!('old' in change) && key in known) e.changes[key] = { old: known[key], new: change.new };
-      known[key] = 'new' in change ? change.new : null;
-    }
-    state.set(e.task, known);
-  }
-  return state;
-}
-
 export interface TimelineOptions {
-  index: SessionIndex;
   listId: string;
-  /** Only this task's events. */
-  task?: string | undefined;
-  /** Skip transcripts not written since this time (ms): they cannot hold later changes. */
-  changedSince?: number | undefined;
-  /**
-   * Also the sessions tied to a named list by their transcripts (sessions/list-sessions.ts):
-   * reads them all, so only `log` asks; `get`'s last change makes do with the sessions
-   * the files name.
-   */
-  deep?: boolean | undefined;
+  /** The sessions whose transcripts hold this list's agents' changes. */
+  sessions: readonly SessionInfo[];
+  /** Stops the reading between two reads (Ctrl-C). */
+  signal?: AbortSignal | undefined;
+  /** Add what no record explains, from the files as they are (unrecorded.ts). */
+  unrecorded?: boolean;
 }
 
-/** Every recorded change to a list (or one task), oldest first: the journal and its sessions' transcripts. */
-export function readTimeline(listDir: string, opts: TimelineOptions): Timeline {
+/**
+ * Every recorded change to a list, oldest first: the journal and its sessions'
+ * transcripts, each change once (a fork's copies of its parent's entries are counted
+ * in the parent's list only; an entry seen in two transcripts once). Old values a
+ * transcript does not state are filled in from the changes before (replay.ts).
+ */
+export async function readTimeline(listDir: string, opts: TimelineOptions): Promise<Timeline> {
   const journal = readJournal(listDir);
-  const events = fromJournal(journal.entries);
+  const events = fromJournal(confirmedEntries(journal.entries, listDir), opts.listId);
   let transcripts = 0;
-  for (const session of sessionsOfList(opts.index, opts.listId, { deep: opts.deep })) {
+  let copied = 0;
+  let partial = journal.partial;
+  let appKeepsStatuses = false;
+  const seen = new Set<string>();
+  for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
-    if (opts.changedSince !== undefined && (session.lastActivity ?? Infinity) < opts.changedSince) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       transcripts++;
-      events.push(...fromTranscript(readAgentChanges(file, session.sessionId, agent)));
+      const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });
+      copied += read.copied;
+      partial ||= read.from > 0;
+      appKeepsStatuses ||= read.appKeepsStatuses;
+      // An entry seen in two transcripts (a copy no marker told apart) is one change.
+      const own = read.changes.filter((c) => c.uuid === undefined || !seen.has(c.uuid));
+      for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
+      events.push(...fromTranscript(own, opts.listId));
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
-  const ordered = events
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => Date.parse(a.e.at) - Date.parse(b.e.at) || a.i - b.i)
-    .map((x) => x.e);
-  replay(ordered);
-  const wanted = opts.task === undefined ? ordered : ordered.filter((e) => e.task === opts.task);
-  return { events: wanted, damaged: journal.damaged, transcripts };
+  let ordered = byTime(events);
+  const state = replay(ordered);
+  if (opts.unrecorded) {
+    const found = unrecordedEvents(listDir, ordered, state, {
+      list: opts.listId,
+      sessionsKnown: transcripts > 0,
+      appKeepsStatuses,
+      partial,
+    });
+    if (found.length > 0) ordered = byTime([...ordered, ...found]);
+  }
+  return {
+    list: opts.listId,
+    events: ordered,
+    damaged: journal.damaged,
+    problems: journal.problems,
+    transcripts,
+    copied,
+    partial,
+    appKeepsStatuses,
+  };
 }
 
-/** Tasks on disk now whose creation no record shows, and tasks whose present no record explains. */
-export function gapsOf(events: readonly TimelineEvent[], tasks: readonly Task[]): { before: string[]; unexplained: string[] } {
-  const created = new Set(events.filter((e) => e.op === 'create').map((e) => e.task));
-  const last = new Map<string, Record<string, unknown>>();
-  for (const e of events) {
-    if (e.op === 'delete') {
-      last.delete(e.task);
-      continue;
-    }
-    const state = e.op === 'create' ? {} : (last.get(e.task) ?? {});
-    for (const [k, v] of Object.entries(e.changes)) if ('new' in v) state[k] = v.new;
-    last.set(e.task, state);
-  }
-  const before = tasks.filter((t) => !created.has(t.id)).map((t) => t.id);
-  const unexplained = tasks
-    .filter((t) => created.has(t.id))
-    .filter((t) => {
-      const known = last.get(t.id) ?? {};
-      return ['status', 'owner', 'subject'].some((k) => k in known && !sameValue(known[k], t[k]));
-    })
-    .map((t) => t.id);
-  return { before, unexplained };
+/** Of these tasks (on disk now), those whose creation no record shows: made before the record starts, or by a session not known. */
+export function createdOutsideRecord(events: readonly TimelineEvent[], taskIds: readonly string[]): string[] {
+  const created = new Set(events.filter((e) => e.op === 'create' && e.task !== null).map((e) => e.task));
+  return taskIds.filter((id) => !created.has(id));
+}
+
+/** Several lists' timelines as one, oldest first (`log --all`). */
+export function mergeTimelines(timelines: readonly Timeline[]): TimelineEvent[] {
+  return timelines.length === 1 ? [...(timelines[0] as Timeline).events] : byTime(timelines.flatMap((t) => t.events));
 }

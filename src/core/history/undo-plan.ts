@@ -1,204 +1,278 @@
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
-import { withOwnFileLock } from '../locks/locks.js';
-import type { Task } from '../store/schema.js';
+import { isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
+import { type Task, validateTask } from '../store/schema.js';
 import { orderKeys } from '../store/serialize.js';
-import { removeEmptyList } from '../writes/list-removal.js';
-import { deleteTask, restoreTask, rewriteTask } from '../writes/task-writes.js';
-import { holdsCut, type JournalChange, type JournalEntry, journalPath, readJournal } from './journal.js';
+import { holdsCut, type JournalChange } from './journal.js';
+import type { Command } from './undo-stack.js';
 
 /**
- * `tasks undo`: take back the last change `tasks` made in a list (the journal's last
- * txn), only where the tasks still hold what that change wrote. The plan is a pure
- * function of the change and the tasks as they are; each step is then applied under the
- * agents' locks, re-checked against the file as it is then. An undo is a change like any
- * other: it goes in the journal, so a second undo takes it back (a redo).
+ * Undo and redo as one pure function: the changes to apply (a command's changes turned
+ * around for an undo, as recorded for a redo), planned against the files as they are. A
+ * step is planned only where the file still holds what the change expects (what the
+ * command wrote, for an undo); otherwise the whole plan is refused, naming each task that
+ * moved on. Nothing a journal line says is believed without a check, since any process
+ * that can write the folder can append one: ids must be task ids that this list handed
+ * out, a restored task must be a valid task of that id, a task changed back must still be
+ * one agents can read, and an id is never changed.
  */
+export const ABSENT = Symbol('absent');
+type Value = unknown;
+
 export type UndoStep =
-  | { kind: 'revert'; id: string; fields: Record<string, { from: unknown; to: unknown }> }
+  | { kind: 'update'; id: string; fields: Record<string, { old: Value; new: Value }> }
+  | { kind: 'create'; id: string; task: Task }
   | { kind: 'delete'; id: string; task: Task }
-  | { kind: 'restore'; id: string; task: Task };
+  | { kind: 'rename'; id: string; from: string; to: string }
+  | { kind: 'mark'; old: string | null; new: string };
 
 export interface UndoPlan {
-  txn: string;
-  command: string;
-  actor: JournalEntry['actor'];
-  at: string;
+  action: 'undo' | 'redo';
+  /** The commands taken back or applied again, newest first for an undo. */
+  commands: Array<Omit<Command, 'entries'>>;
   steps: UndoStep[];
-  /** The change made the list folder: once undone, the list goes too if nothing else is in it. */
-  newList: boolean;
+  /** What is left as it is, in words (the high-water mark never goes down; a lock removed stays removed). */
+  kept: string[];
+  /** Finishing an undo or redo that was stopped half-way: steps already made are passed over. */
+  finishing: boolean;
 }
 
-const ABSENT = Symbol('absent');
-const fieldOf = (task: Task | undefined, key: string): unknown => (task !== undefined && Object.hasOwn(task, key) ? task[key] : ABSENT);
-const show = (v: unknown) => (v === ABSENT ? '(none)' : JSON.stringify(v));
-/** Equal values, or both absent: an absent field is not the same as any value. */
-const same = (a: unknown, b: unknown) => (a === ABSENT || b === ABSENT ? a === b : sameValue(a, b));
+/** What a task is now: undefined when missing, 'unreadable' when its file is not a task. */
+export type Current = (id: string) => Task | undefined | 'unreadable';
 
-/** The last txn's entries; undefined when the journal records no change. */
-export function lastChange(entries: readonly JournalEntry[]): JournalEntry[] | undefined {
-  const last = entries.at(-1);
-  return last === undefined ? undefined : entries.filter((e) => e.txn === last.txn);
+export interface PlanInput {
+  action: 'undo' | 'redo';
+  commands: readonly Command[];
+  current: Current;
+  /** Whether `<list>/<name>` exists (for files moved aside). */
+  exists: (name: string) => boolean;
+  /** The highest id this list has handed out: max(file ids, high-water mark). */
+  highestUsed: bigint;
+  /** The high-water mark now. */
+  mark: bigint;
+  finishing?: boolean;
+  /** Who changed task `id` (its `field`, when one) since, in words, for a refusal ("by bob with update at 12:40"); undefined: not known. */
+  changedBy?: (id: string, field?: string) => string | undefined;
 }
 
-/** Steps that take `entries` back from `current`, last change first; conflict when a task has moved on. */
-function planUndo(entries: readonly JournalEntry[], current: (id: string) => Task | undefined): UndoPlan {
-  const first = entries[0] as JournalEntry;
-  const changes: JournalChange[] = entries.flatMap((e) => e.changes);
-  const moved: string[] = [];
+/** A value for a person, cut when long: a refusal never prints a whole huge value. */
+export function shortValue(v: unknown): string {
+  if (v === ABSENT || v === undefined) return '(none)';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length <= 80 ? text : `${text.slice(0, 60)}…(${text.length.toLocaleString('en-US')} characters)`;
+}
+
+const fieldOf = (task: Task | undefined, key: string): Value => (task !== undefined && Object.hasOwn(task, key) ? task[key] : ABSENT);
+const same = (a: Value, b: Value) => (a === ABSENT || b === ABSENT ? a === b : sameValue(a, b));
+const stored = (f: { old?: unknown; new?: unknown }, side: 'old' | 'new'): Value => (side in f ? f[side] : ABSENT);
+const ASIDE_NAME = /^([1-9][0-9]*)\.json\.corrupt-[0-9A-Za-z-]+$/;
+
+/** A change as a transition: what the file must hold, and what it gets. */
+type Transition =
+  | { kind: 'update'; id: string; fields: Record<string, { expect: Value; write: Value }> }
+  | { kind: 'create'; id: string; task: Task }
+  | { kind: 'delete'; id: string; task: Task }
+  | { kind: 'rename'; id: string; from: string; to: string }
+  | { kind: 'mark'; old: string | null; new: string }
+  | { kind: 'kept'; text: string };
+
+function transition(change: JournalChange, action: 'undo' | 'redo'): Transition {
+  const back = action === 'undo';
+  switch (change.op) {
+    case 'update':
+      return {
+        kind: 'update',
+        id: change.id,
+        fields: Object.fromEntries(
+          Object.entries(change.fields).map(([k, f]) => [
+            k,
+            back ? { expect: stored(f, 'new'), write: stored(f, 'old') } : { expect: stored(f, 'old'), write: stored(f, 'new') },
+          ]),
+        ),
+      };
+    case 'create':
+      return back ? { kind: 'delete', id: change.id, task: change.task } : { kind: 'create', id: change.id, task: change.task };
+    case 'delete':
+      return back ? { kind: 'create', id: change.id, task: change.task } : { kind: 'delete', id: change.id, task: change.task };
+    case 'aside':
+      return back
+        ? { kind: 'rename', id: change.id, from: change.to, to: change.file }
+        : { kind: 'rename', id: change.id, from: change.file, to: change.to };
+    case 'mark':
+      return back
+        ? { kind: 'kept', text: `the high-water mark stays at ${change.new} (ids are never handed out again)` }
+        : { kind: 'mark', old: change.old, new: change.new };
+    case 'removed':
+      return {
+        kind: 'kept',
+        text: `${change.file} stays removed (${change.what === 'lock' ? 'a stale lock' : 'an abandoned temp file'}: nothing to put back)`,
+      };
+  }
+}
+
+/** Why a step must not be made, whatever the files say; undefined when it may. */
+function hostile(t: Transition, highestUsed: bigint): string | undefined {
+  if (t.kind === 'kept') return undefined;
+  if (t.kind === 'mark')
+    return isTaskId(t.new) && BigInt(t.new) <= MAX_ALLOCATABLE_ID ? undefined : `the mark ${shortValue(t.new)} is not a task id`;
+  if (!isTaskId(t.id)) return `${shortValue(t.id)} is not a task id`;
+  const ref = `#${t.id}`;
+  if (BigInt(t.id) > MAX_ALLOCATABLE_ID || BigInt(t.id) > highestUsed) {
+    if (t.kind === 'create' || t.kind === 'rename') return `${ref} was never handed out in this list`;
+  }
+  if (t.kind === 'create' || t.kind === 'delete') {
+    if (holdsCut(t.task)) return `the journal keeps only part of a long value of task ${ref}`;
+    const verdict = validateTask(t.task);
+    if (!verdict.ok) return `${ref} would not be a valid task (${verdict.reason})`;
+    if (verdict.task.id !== t.id) return `${ref}: the task recorded names id ${shortValue(verdict.task.id).replace(/^"(.*)"$/, '$1')}`;
+  }
+  if (t.kind === 'update') {
+    if ('id' in t.fields) return `${ref}: undo never changes a task's id`;
+    if (holdsCut(t.fields)) return `the journal keeps only part of a long value of task ${ref}`;
+  }
+  if (t.kind === 'rename') {
+    const aside = t.from.endsWith('.json') ? t.to : t.from;
+    const plain = t.from.endsWith('.json') ? t.from : t.to;
+    if (plain !== `${t.id}.json` || ASIDE_NAME.exec(aside)?.[1] !== t.id)
+      return `${ref}: ${shortValue(t.from)} and ${shortValue(t.to)} are not its file and a file moved aside`;
+  }
+  return undefined;
+}
+
+/**
+ * The steps that apply `input.commands` (taken back, or again), checked against the
+ * files; a conflict (exit 4) naming what changed, and who where known, when anything
+ * has moved on, or when a recorded change fails its checks.
+ */
+export function planUndo(input: PlanInput): UndoPlan {
+  const { action } = input;
+  const finishing = input.finishing ?? false;
+  // An undo takes back the newest change first; a redo applies them as they happened.
+  const ordered = action === 'undo' ? [...input.commands].reverse() : [...input.commands];
+  const changes = ordered.flatMap((c) => {
+    const all = c.entries.flatMap((e) => e.changes);
+    return action === 'undo' ? all.reverse() : all;
+  });
+  const problems: string[] = [];
   const steps: UndoStep[] = [];
-  // Later changes to a task are checked against the file; earlier ones against what the later ones restore.
+  const kept: string[] = [];
+  // What each task is after the steps planned so far (undefined: missing).
   const expected = new Map<string, Task | undefined>();
-  const now = (id: string) => (expected.has(id) ? expected.get(id) : current(id));
-  for (const change of [...changes].reverse()) {
-    if (holdsCut(change)) {
-      throw new TasksError('conflict', `cannot undo: the journal keeps only part of a long value of task #${change.id}`, {
-        details: { id: change.id },
-      });
+  const files = new Map<string, boolean>();
+  const now = (id: string): Task | undefined | 'unreadable' => (expected.has(id) ? expected.get(id) : input.current(id));
+  const exists = (name: string) => files.get(name) ?? input.exists(name);
+  // One refusal a task and field: the newest change meets it first, and the older ones would only repeat it.
+  const told = new Set<string>();
+  const moved = (id: string, what: string, field = '') => {
+    if (told.has(`${id}\0${field}`)) return;
+    told.add(`${id}\0${field}`);
+    const by = input.changedBy?.(id, field === '' ? undefined : field);
+    problems.push(`#${id} ${what}${by === undefined ? '' : ` (changed ${by})`}`);
+  };
+  // Deleting tasks of this plan cleans their ids out of the others: not a change by anyone else.
+  const deleting = new Set<string>();
+  for (const change of changes) {
+    const t = transition(change, action);
+    if (t.kind === 'delete') deleting.add(t.id);
+  }
+  const withoutDeleted = (task: Task): Task => ({
+    ...task,
+    blocks: task.blocks.filter((x) => !deleting.has(x)),
+    blockedBy: task.blockedBy.filter((x) => !deleting.has(x)),
+  });
+
+  for (const change of changes) {
+    const t = transition(change, action);
+    const refused = hostile(t, input.highestUsed);
+    if (refused !== undefined) {
+      problems.push(refused);
+      continue;
     }
-    const task = now(change.id);
-    if (change.op === 'update') {
+    if (t.kind === 'kept') {
+      kept.push(t.text);
+      continue;
+    }
+    if (t.kind === 'mark') {
+      // The mark only goes up: a redo raises it again only where it is lower now.
+      if (BigInt(t.new) > input.mark) steps.push({ kind: 'mark', old: input.mark === 0n ? null : String(input.mark), new: t.new });
+      continue;
+    }
+    if (t.kind === 'rename') {
+      const [fromThere, toThere] = [exists(t.from), exists(t.to)];
+      if (finishing && !fromThere && toThere) continue;
+      if (!fromThere) moved(t.id, `${t.from} is gone`);
+      else if (toThere) moved(t.id, `${t.to} exists again`);
+      else steps.push({ kind: 'rename', id: t.id, from: t.from, to: t.to });
+      files.set(t.from, false);
+      files.set(t.to, true);
+      continue;
+    }
+    const task = now(t.id);
+    if (task === 'unreadable') {
+      moved(t.id, 'is not a readable task now');
+      continue;
+    }
+    if (t.kind === 'update') {
       if (task === undefined) {
-        moved.push(`#${change.id} was deleted since`);
+        moved(t.id, 'was deleted since');
         continue;
       }
-      const fields: Record<string, { from: unknown; to: unknown }> = {};
-      for (const [key, f] of Object.entries(change.fields)) {
-        const wrote = 'new' in f ? f.new : ABSENT;
+      const fields: Record<string, { old: Value; new: Value }> = {};
+      for (const [key, { expect, write }] of Object.entries(t.fields)) {
         const is = fieldOf(task, key);
-        if (!same(is, wrote)) {
-          moved.push(`#${change.id} ${key} is ${show(is)} now (the change set ${show(wrote)})`);
+        if (same(is, write) && (finishing || same(expect, write))) continue;
+        if (!same(is, expect)) {
+          moved(
+            t.id,
+            `${key} is ${shortValue(is)} now (${action === 'undo' ? 'the change set' : 'the undo left'} ${shortValue(expect)})`,
+            key,
+          );
           continue;
         }
-        fields[key] = { from: is, to: 'old' in f ? f.old : ABSENT };
+        fields[key] = { old: is, new: write };
       }
-      steps.push({ kind: 'revert', id: change.id, fields });
-      const restored: Task = { ...task };
-      for (const [key, { to }] of Object.entries(fields)) {
-        if (to === ABSENT) delete restored[key];
-        else restored[key] = to;
+      const next: Task = { ...task };
+      for (const [key, f] of Object.entries(fields)) {
+        if (f.new === ABSENT) delete next[key];
+        else next[key] = f.new;
       }
-      expected.set(change.id, restored);
-    } else if (change.op === 'create') {
-      if (task === undefined) moved.push(`#${change.id} was deleted since`);
-      else if (!sameValue(task, change.task)) moved.push(`#${change.id} was changed since it was created`);
-      else steps.push({ kind: 'delete', id: change.id, task });
-      expected.set(change.id, undefined);
+      const verdict = validateTask(next);
+      if (!verdict.ok) {
+        problems.push(`#${t.id} would not be a valid task (${verdict.reason})`);
+        continue;
+      }
+      if (Object.keys(fields).length > 0) steps.push({ kind: 'update', id: t.id, fields });
+      expected.set(t.id, orderKeys(next));
+    } else if (t.kind === 'delete') {
+      if (task === undefined) {
+        if (!finishing) moved(t.id, 'was deleted since');
+      } else if (!sameValue(withoutDeleted(task), withoutDeleted(t.task))) {
+        moved(t.id, `was changed since it was ${action === 'undo' ? 'created' : 'restored'}`);
+      } else steps.push({ kind: 'delete', id: t.id, task });
+      expected.set(t.id, undefined);
     } else {
-      if (task !== undefined) moved.push(`#${change.id} exists again`);
-      else steps.push({ kind: 'restore', id: change.id, task: change.task });
-      expected.set(change.id, change.task);
+      if (task !== undefined) {
+        if (!(finishing && sameValue(task, t.task))) moved(t.id, 'exists again');
+      } else steps.push({ kind: 'create', id: t.id, task: t.task });
+      expected.set(t.id, t.task);
     }
   }
-  if (moved.length > 0) {
-    throw new TasksError('conflict', `cannot undo ${first.command} by ${first.actor.name}: ${moved.join('; ')}`, {
+  const first = ordered[0];
+  if (problems.length > 0) {
+    const what =
+      first === undefined
+        ? action
+        : `${action} ${first.command} by ${first.actor.name}${ordered.length > 1 ? ` and ${ordered.length - 1} more` : ''}`;
+    throw new TasksError('conflict', `cannot ${what}: ${problems.join('; ')}`, {
       hint: 'tasks log shows what changed since',
-      details: { txn: first.txn, changed: moved },
+      details: { txns: ordered.map((c) => c.txn), changed: problems },
     });
   }
   return {
-    txn: first.txn,
-    command: first.command,
-    actor: first.actor,
-    at: first.at,
+    action,
+    commands: ordered.map(({ entries: _entries, ...c }) => c),
     steps,
-    newList: entries.some((e) => e.newList === true),
+    kept: [...new Set(kept)],
+    finishing,
   };
-}
-
-/** Read the journal and plan; not_found when nothing is recorded. */
-export function planLastUndo(listDir: string, current: (id: string) => Task | undefined): UndoPlan {
-  const journal = readJournal(listDir);
-  // A damaged line after the last good one may be the last change: taking back the one
-  // before it instead would undo the wrong thing.
-  const after = journal.damaged.filter((d) => d.line > journal.lastEntryLine);
-  if (after.length > 0) {
-    throw new TasksError(
-      'conflict',
-      `cannot undo: the journal's last line${after.length === 1 ? ' is' : 's are'} damaged (line ${after.map((d) => d.line).join(', ')}: ${after[0]!.reason}), so its last change is not known`,
-      {
-        hint: 'tasks log shows what is recorded',
-      },
-    );
-  }
-  const entries = lastChange(journal.entries);
-  if (entries === undefined) {
-    throw new TasksError('not_found', 'nothing to undo: no change made with tasks is recorded in this list', {
-      hint: 'tasks log shows its history',
-    });
-  }
-  return planUndo(entries, current);
-}
-
-/**
- * Apply a plan, each step re-checked under its lock (conflict if a task moved meanwhile).
- * Undoing the change that made the list takes the list folder back too when nothing else
- * is left in it; returns whether it did.
- */
-export async function applyUndo(listDir: string, plan: UndoPlan): Promise<{ removedList: boolean }> {
-  // Deleting one task of a batch cleans its id out of the others: not a change by anyone else.
-  const deleting = new Set(plan.steps.filter((s) => s.kind === 'delete').map((s) => s.id));
-  const withoutDeleted = (t: Task): Task => ({
-    ...t,
-    blocks: t.blocks.filter((id) => !deleting.has(id)),
-    blockedBy: t.blockedBy.filter((id) => !deleting.has(id)),
-  });
-  for (const step of plan.steps) {
-    if (step.kind === 'revert') {
-      await rewriteTask(listDir, step.id, (t) => {
-        const next: Task = { ...t };
-        for (const [key, { from, to }] of Object.entries(step.fields)) {
-          // Already back (an earlier step's clean-up, such as a delete's, did it): nothing to do.
-          if (same(fieldOf(t, key), to)) continue;
-          if (!same(fieldOf(t, key), from)) {
-            throw new TasksError('conflict', `cannot undo: #${step.id} ${key} changed meanwhile`, { details: { id: step.id } });
-          }
-          if (to === ABSENT) delete next[key];
-          else next[key] = to;
-        }
-        return orderKeys(next);
-      });
-    } else if (step.kind === 'delete') {
-      await deleteTask(listDir, step.id, (t) => {
-        if (!sameValue(withoutDeleted(t), withoutDeleted(step.task)))
-          throw new TasksError('conflict', `cannot undo: #${step.id} changed meanwhile`, { details: { id: step.id } });
-      });
-    } else {
-      await restoreTask(listDir, step.task);
-    }
-  }
-  return { removedList: plan.newList ? await removeEmptyList(listDir) : false };
-}
-
-export interface UndoRun {
-  plan: UndoPlan;
-  /** The change made the list, and undoing it took the list folder back. */
-  removedList: boolean;
-}
-
-/**
- * `tasks undo [--dry-run]`: plan from the journal and the tasks as they are, then (not
- * for a dry run) apply under a lock of our own on the journal, so that two undos take
- * turns and the second sees the first's record (`recorded` appends it, inside the lock).
- * Planned first without any lock: a dry run, nothing to undo, a damaged last line or a
- * task that moved on leaves the list exactly as it was (no journal file made, no lock).
- */
-export async function undoLast(
-  listDir: string,
-  opts: { dryRun: boolean; current: (id: string) => Task | undefined; applying?: (plan: UndoPlan) => void; recorded?: () => void },
-): Promise<UndoRun> {
-  const seen = planLastUndo(listDir, opts.current);
-  if (opts.dryRun) return { plan: seen, removedList: false };
-  return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
-    const plan = planLastUndo(listDir, opts.current);
-    opts.applying?.(plan);
-    const { removedList } = await applyUndo(listDir, plan);
-    opts.recorded?.();
-    return { plan, removedList };
-  });
-}
-
-/** A step's value for a person or a JSON reader: an absent field is null. */
-export function shownValue(v: unknown): unknown {
-  return v === ABSENT ? null : v;
 }

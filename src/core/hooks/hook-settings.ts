@@ -42,10 +42,24 @@ export interface CommandHook {
   source: string;
 }
 
+/** Settings files whose task hooks do not run: the folder is not trusted, or managed settings allow only theirs. */
+export interface HookSkip {
+  reason: 'untrusted' | 'managed_only';
+  files: string[];
+  message: string;
+  /** untrusted: the folder whose trust record would let them run, and the file that holds the records. */
+  folder?: string | undefined;
+  configFile?: string | undefined;
+  /** managed_only: the managed settings file that says so. */
+  managedFile?: string | undefined;
+}
+
 export interface TaskHookSettings {
   hooks: Record<TaskHookEvent, CommandHook[]>;
-  /** One line each: files or entries that were skipped, and why. */
+  /** One line each: files or entries that were skipped for being broken, and why. */
   warnings: string[];
+  /** Files whose task hooks were skipped by policy or folder trust. */
+  skipped: HookSkip[];
   /** Set when a settings file says `"disableAllHooks": true` (managed: no hook runs; others: theirs do not). */
   disabledBy?: string | undefined;
 }
@@ -111,8 +125,8 @@ const schemas = lazySchemas((z) => ({
  * trusted and there are no managed settings.
  */
 export function loadTaskHookSettings(configDir: string, projectDir: string | undefined, policy?: HookPolicySources): TaskHookSettings {
-  const result: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: [] };
-  const managed: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings };
+  const result: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: [], skipped: [] };
+  const managed: TaskHookSettings = { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, skipped: result.skipped };
   const seenFiles = new Set<string>();
   let managedOnly: string | undefined;
   const untrusted: string[] = [];
@@ -128,16 +142,19 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     if (settings === undefined) continue;
     if (scope === 'managed') {
       if (settings.disableAllHooks === true)
-        return { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, disabledBy: file };
+        return { hooks: { TaskCreated: [], TaskCompleted: [] }, warnings: result.warnings, skipped: result.skipped, disabledBy: file };
       if (settings.allowManagedHooksOnly === true) managedOnly ??= file;
       collectHooks(settings.hooks, file, managed);
       continue;
     }
     if (managedOnly !== undefined) {
       if (hasTaskHooks(settings.hooks)) {
-        result.warnings.push(
-          `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
-        );
+        result.skipped.push({
+          reason: 'managed_only',
+          files: [file],
+          managedFile: managedOnly,
+          message: `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
+        });
       }
       continue;
     }
@@ -149,9 +166,13 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     collectHooks(settings.hooks, file, result);
   }
   if (untrusted.length > 0 && trust !== undefined && !trust.trusted && projectDir !== undefined) {
-    result.warnings.push(
-      `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run claude in ${trust.recordKey} and accept the trust dialog, or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
-    );
+    result.skipped.push({
+      reason: 'untrusted',
+      files: untrusted,
+      folder: trust.recordKey,
+      configFile: trust.configFile,
+      message: `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run tasks trust in ${trust.recordKey} (or claude there, and accept its trust dialog), or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
+    });
   }
   const own = result.disabledBy === undefined ? result.hooks : { TaskCreated: [], TaskCompleted: [] };
   const merged: Record<TaskHookEvent, CommandHook[]> = { TaskCreated: [], TaskCompleted: [] };

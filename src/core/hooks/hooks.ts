@@ -6,7 +6,7 @@
 import { TasksError } from '../base/errors.js';
 import { withoutEscapes } from '../base/program-output.js';
 import type { Task } from '../store/schema.js';
-import { type CommandHook, type HookPolicySources, loadTaskHookSettings, type TaskHookEvent } from './hook-settings.js';
+import { type CommandHook, type HookPolicySources, type HookSkip, loadTaskHookSettings, type TaskHookEvent } from './hook-settings.js';
 import { type HookVerdict, judgeHookRun } from './hook-verdict.js';
 
 /**
@@ -71,6 +71,8 @@ export interface HookRunReport {
   blocked: boolean;
   /** Settings files or entries that were skipped. */
   settingsWarnings: string[];
+  /** Settings files whose hooks were skipped by folder trust or managed policy. */
+  settingsSkipped: HookSkip[];
 }
 
 /** The reasons of the hooks that blocked, as they gave them (stderr, or the JSON `reason`). */
@@ -102,6 +104,7 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
     outcomes,
     blocked: outcomes.some((o) => o.verdict.kind === 'block'),
     settingsWarnings: settings.warnings,
+    settingsSkipped: settings.skipped,
   };
   if (outcomes.some((o) => o.verdict.kind === 'interrupted')) {
     throw new TasksError('interrupted', `interrupted while ${event} hooks were running for task #${info.task.id}`, {
@@ -166,4 +169,27 @@ export class HookBlockedError extends TasksError {
     });
     this.report = report;
   }
+}
+
+/**
+ * `--require-hooks`: before a change that runs hooks, refuse (conflict, nothing written)
+ * when some settings file's task hooks would be skipped: the folder is not trusted, or
+ * managed settings allow only their own. A CI job that depends on a TaskCompleted gate
+ * then fails instead of passing without it.
+ */
+export function requireHooksToRun(configDir: string, projectDir: string | undefined, policy: HookPolicySources): void {
+  const skipped = loadTaskHookSettings(configDir, projectDir, policy).skipped;
+  const first = skipped[0];
+  if (first === undefined) return;
+  throw new TasksError('conflict', `--require-hooks: ${first.message}; nothing changed`, {
+    details: {
+      reason: 'hooks_skipped',
+      skipped: skipped.map((s) => ({
+        reason: s.reason,
+        files: s.files,
+        ...(s.folder === undefined ? {} : { folder: s.folder, configFile: s.configFile }),
+        ...(s.managedFile === undefined ? {} : { managedFile: s.managedFile }),
+      })),
+    },
+  });
 }

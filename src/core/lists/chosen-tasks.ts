@@ -9,10 +9,10 @@ import type { ListChoice } from './list-choice-types.js';
  * session's list before its first task; and for a session that kept TodoWrite todos, the
  * todos as tasks numbered in their order (read-only: there is no file to change).
  */
-export function readChosen(choice: ListChoice): ListSnapshot {
+export function readChosen(choice: ListChoice, opts: { times?: boolean } = {}): ListSnapshot {
   if (choice.todos !== undefined) return { tasks: tasksOfTodos(choice.todos), problems: [] };
   if (choice.fresh && !choice.exists) return { tasks: [], problems: [] };
-  return readList(choice.dir);
+  return readList(choice.dir, opts);
 }
 
 /** One task of the chosen list; not found as for a list folder. */

@@ -14,7 +14,6 @@ import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
 import { isSessionId, SessionIndex } from '../sessions/session-index.js';
-import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { byProject } from './choice-project.js';
 import type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
@@ -160,7 +159,7 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
     return { ...named(configDir, list, 'session'), session, fresh: !isDirectory(listDirOf(configDir, list)) || undefined };
   }
   // No list: a session that kept TodoWrite todos shows them; a change makes no list its agent would never read.
-  const todos = session?.transcript === undefined ? undefined : cachedTranscriptTasks(session.transcript, memoryCache()).todos;
+  const todos = session?.transcript === undefined ? undefined : index.transcriptTasks(session.transcript).todos;
   if (todos !== undefined) {
     if (forWrite) {
       const command = `tasks -l ${sessionId} import ${shellWord(session?.transcript ?? '')}`;

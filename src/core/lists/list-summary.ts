@@ -1,4 +1,6 @@
 import { TasksError } from '../base/errors.js';
+import { LISTS_SHARD } from '../cache/folder-names.js';
+import type { Shard } from '../cache/persistent-cache.js';
 import { evidenceOf, sessionsOfList, unsureSessionsOf } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
@@ -8,6 +10,7 @@ import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
+import { cachedSummary, summaryKeys } from './summary-cache.js';
 
 export { type ListChoice, listFolders, listIds } from './list-choice.js';
 
@@ -22,9 +25,15 @@ export interface ListSummary {
   changedAt: number;
 }
 
-/** One list's counts, problems and last change, read now (the board's row of a list that changed). */
-export function summarizeList(configDir: string, id: string): ListSummary {
+/**
+ * One list's counts, problems and last change, read now (the board's row of a list that
+ * changed). With `cache` (the persistent cache's shard of lists), only the task files
+ * whose stamps changed since are read again.
+ */
+export function summarizeList(configDir: string, id: string, cache?: { shard: Shard; now: number }): ListSummary {
   const dir = listDirOf(configDir, id);
+  const cached = cache === undefined ? undefined : cachedSummary(dir, id, cache.shard, cache.now);
+  if (cached !== undefined) return { id, dir, ...cached };
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
   let problems = 0;
@@ -39,10 +48,12 @@ export function summarizeList(configDir: string, id: string): ListSummary {
   return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
 }
 
-function summarizeLists(configDir: string): ListSummary[] {
-  return listIds(configDir)
-    .map((id) => summarizeList(configDir, id))
-    .sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
+  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const cache = shard === undefined ? undefined : { shard, now: index.now() };
+  const ids = listIds(configDir);
+  shard?.retain(summaryKeys(ids));
+  return ids.map((id) => summarizeList(configDir, id, cache)).sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
 }
 
 /**
@@ -73,7 +84,7 @@ export interface ListOverview extends ListSummary {
  */
 export function overviewLists(configDir: string, index: SessionIndex, opts: { byTranscripts?: boolean } = {}): ListOverview[] {
   const deep = opts.byTranscripts ?? true;
-  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir).map((l) => ({
+  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir, index).map((l) => ({
     ...l,
     kind: 'tasks',
     sessions: sessionsInShowOrder(sessionsOfList(index, l.id, { deep })),

@@ -49,13 +49,15 @@ export function stalledTasks(
 /**
  * Is anyone at work on this list (sessions/signs-of-life.ts: a session busy on a turn, a
  * transcript being written, a Claude Code process naming the list)? true: yes; false: the
- * index knows the list's sessions and none is at work; undefined: it knows none. The
- * cheap signs are asked first; the transcripts of a named list's sessions only if needed.
+ * index knows sessions of the list that could be at work and none is; undefined: it knows
+ * none. The cheap signs are asked first; then, of a named list's sessions found by their
+ * transcripts, only those that may be live: a session of the past cannot be at work.
  */
 export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
   const near = sessionsOfList(index, listId);
   if (signsOfLife(index, listId, near)?.busy) return true;
-  const { sessions, life } = listLife(index, listId, { deep: true });
+  // Of a named list's sessions, only those that may be live can be at work: the others' transcripts stay unread.
+  const { sessions, life } = listLife(index, listId, { deep: true, mayBeLive: true });
   if (life?.busy) return true;
   return sessions.length === 0 && life === undefined ? undefined : false;
 }

@@ -1,19 +1,23 @@
 /**
- * Runs: following an agent's run as it happens, from its stream-json output (`claude -p
+ * Runs: following an agent's run live from its stream-json output (`claude -p
  * --output-format stream-json`, the Agent SDK) or its session's transcript, while they
- * are written. Lines come in (line-feed.ts), the run's list is rebuilt from them
- * (run-model.ts, with the readers of snapshots/), and where the run's list folder exists
- * its files are watched instead (watch/), the stream then telling only when the run
- * ended. Reads only; nothing is ever written.
+ * are written. Lines come in (line-feed.ts), each is applied once to the run's list
+ * (run-model.ts, task-calls.ts, with the readers of snapshots/), and the events are the
+ * run's own transitions, in order. Where the run's list folder exists its files are
+ * followed too (watch/): what they show beyond the run's results (what others changed)
+ * is added after a short grace, so that the run's own steps are never reported from a
+ * sampled file instead. Reads only; nothing is ever written.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
 import { listDirOf } from '../store/paths.js';
-import type { Task } from '../store/schema.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
-import { type ChangeEvent, diffSnapshots, snapshotOf } from '../watch/watch-diff.js';
+import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
+import { listHoldingTask } from './list-holding-task.js';
 import { RunModel } from './run-model.js';
 
 export interface RunWatcherOptions {
@@ -30,9 +34,26 @@ export interface RunWatcherOptions {
    * once a second, whenever the transcript has been read to its end.
    */
   sessionOver?: (() => boolean) | undefined;
+  /** How long a difference between the files and the run's results may wait for the result that explains it (ms). */
+  graceMs?: number | undefined;
+  /**
+   * For a followed file, which never ends: has every process seen writing it gone? Asked,
+   * at most once a second, whenever the file has been read to its end; true ends the run
+   * as an input that ended without its result (the agent was killed).
+   */
+  writerGone?: (() => boolean) | undefined;
+  /**
+   * The list the run's agent writes to, as its own settings and environment say (the
+   * session's process): undefined when it cannot be told (the session is not live here).
+   * Asked once the session is known, and again whenever a task the run created is not
+   * in the list followed.
+   */
+  agentList?: ((sessionId: string) => string | undefined) | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
+/** The agent writes a task file, then prints its result: a second covers a loaded machine. */
+const DEFAULT_GRACE_MS = 1000;
 
 /**
  * One run followed as a watch source. `start()` resolves once the run is known: its
@@ -45,11 +66,23 @@ export class RunWatcher implements WatchSource {
   private readonly model = new RunModel();
   private feed: LineFeed | undefined;
   private files: ListWatcher | undefined;
-  private current = new Map<string, Task>();
+  private filesLatest: WatchUpdate | undefined;
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  /** Events of the lines read since the last update, in order. */
+  private pending: ChangeEvent[] = [];
+  /** When each task last changed: when the run changed it, or its file's mtime once the files agree. */
+  private readonly times = new Map<string, number>();
+  private pendingActed = false;
   private started = false;
+  /** The run is known (its first event read): the first state is given at the end of this chunk. */
+  private known = false;
   private ended = false;
   private closed = false;
   private lastSessionCheck = 0;
+  /** The list the agent was found to write to, over the one given or its session's. */
+  private found: string | undefined;
+  private warnedUnseen = false;
+  private lastInputAt: number;
   private resolveStart: ((u: WatchUpdate) => void) | undefined;
   private rejectStart: ((err: unknown) => void) | undefined;
 
@@ -58,10 +91,11 @@ export class RunWatcher implements WatchSource {
     private readonly handlers: WatchSourceHandlers,
   ) {
     this.model.sessionId = opts.sessionId;
+    this.lastInputAt = opts.clock.now();
   }
 
   get listId(): string | undefined {
-    return this.opts.listId ?? this.model.sessionId;
+    return this.found ?? this.opts.listId ?? this.model.sessionId;
   }
 
   /** The run's session, once known. */
@@ -75,6 +109,16 @@ export class RunWatcher implements WatchSource {
     return id === undefined ? undefined : listDirOf(this.opts.configDir, id);
   }
 
+  /** When the input last brought anything (a stall is a run silent for long). */
+  activityAt(): number {
+    return this.lastInputAt;
+  }
+
+  /** The feed, to drain what is left of a stream input once the watch has ended. */
+  drain(signal?: AbortSignal): Promise<void> {
+    return this.feed?.drain(signal) ?? Promise.resolve();
+  }
+
   start(): Promise<WatchUpdate> {
     return new Promise<WatchUpdate>((resolve, reject) => {
       this.resolveStart = resolve;
@@ -82,9 +126,11 @@ export class RunWatcher implements WatchSource {
       try {
         this.feed = this.opts.openFeed({
           onLine: (text, line) => this.onLine(text, line),
+          onChunk: () => this.onChunk(),
           onEnd: () => this.endRun({ how: 'input-ended' }),
           onError: (err) => this.fail(err),
           onWarning: (message) => this.handlers.onWarning?.(message),
+          onNote: (message, code) => this.handlers.onNote?.(message, code),
           onCaughtUp: () => this.onCaughtUp(),
         });
         this.feed.start();
@@ -99,6 +145,7 @@ export class RunWatcher implements WatchSource {
     this.closed = true;
     this.feed?.close();
     this.files?.close();
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
   }
 
   private onLine(text: string, line: number): void {
@@ -117,87 +164,213 @@ export class RunWatcher implements WatchSource {
     }
     const effect = this.model.apply(value as Record<string, unknown>, line);
     if (effect.warning !== undefined) this.handlers.onWarning?.(`line ${line}: ${effect.warning}`);
+    this.pending.push(...effect.events);
+    this.stamp(effect.events, this.opts.clock.now());
+    if (effect.acted) this.pendingActed = true;
     if (!this.started) {
       // A stream opens with its `system` event; a transcript's session is known already.
-      const known = this.model.sessionId !== undefined || (value as Record<string, unknown>).type !== 'system';
-      if (known && this.feed?.followsFile !== true) this.begin();
-    } else if (this.files === undefined) {
-      if (effect.taskTool && this.followFiles() !== undefined) return;
-      if (effect.changed) this.publish();
+      // Where the run's list folder exists, the rest of the chunk that event came in
+      // belongs to the first state too: it happened before the files (read at the first
+      // state) were read. Without files, the lines after it are events.
+      this.known ||= this.model.sessionId !== undefined || (value as Record<string, unknown>).type !== 'system';
+      const dir = this.listDir;
+      if (this.known && this.feed?.followsFile !== true && (dir === undefined || !isDirectory(dir))) this.begin();
+    } else {
+      if (this.files === undefined && effect.taskTool) this.followFiles(false);
+      for (const e of effect.events) if (e.type === 'created' && effect.taskTool) this.checkSeen(e.task.id, e.task.subject);
+      if (effect.unknownTask !== undefined) this.checkSeen(effect.unknownTask, undefined);
     }
     if (effect.end) this.endRun(effect.end);
+  }
+
+  /** One chunk read: the input is alive; what its lines changed is one update. */
+  private onChunk(): void {
+    this.lastInputAt = this.opts.clock.now();
+    if (this.closed) return;
+    if (!this.started && this.known && this.feed?.followsFile !== true) this.begin();
+    else if (this.started) this.publish();
   }
 
   private onCaughtUp(): void {
     if (this.closed || this.ended) return;
     if (!this.started) this.begin();
     const over = this.opts.sessionOver;
-    if (over === undefined) return;
+    const writerGone = this.opts.writerGone;
+    if (over === undefined && writerGone === undefined) return;
     const now = this.opts.clock.now();
     if (now - this.lastSessionCheck < SESSION_CHECK_MS) return;
     this.lastSessionCheck = now;
-    if (over()) this.endRun({ how: 'session-ended' });
+    if (over?.()) this.endRun({ how: 'session-ended' });
+    else if (writerGone?.()) this.endRun({ how: 'input-ended' });
+  }
+
+  /**
+   * The agent writes a task's file before its result comes back: a task the run created
+   * that is not in the list folder followed means its Task tools write to another list.
+   * Said at once; the list is looked for (the agent's settings and environment, then a
+   * folder holding that task) and, once found, named and followed.
+   */
+  private checkSeen(id: string, subject: string | undefined): void {
+    const dir = this.listDir;
+    if (dir === undefined || fs.existsSync(path.join(dir, `${id}.json`))) return;
+    const found = this.lookForList(id, subject);
+    if (found !== undefined && found !== this.listId) {
+      this.switchTo(found, `the run's Task tools write to list "${found}", not "${this.listId ?? ''}": following "${found}"`);
+      return;
+    }
+    if (this.warnedUnseen) return;
+    this.warnedUnseen = true;
+    this.handlers.onWarning?.(
+      `the run's Task tools write to a list this watch cannot see: task #${id} is not in ${dir}; its events come from the stream alone until the list is found`,
+      'list_not_visible',
+      { list: this.listId ?? null, taskId: id },
+    );
+  }
+
+  private lookForList(id: string, subject: string | undefined): string | undefined {
+    const session = this.model.sessionId;
+    const byAgent = session === undefined ? undefined : this.opts.agentList?.(session);
+    if (byAgent !== undefined && fs.existsSync(path.join(listDirOf(this.opts.configDir, byAgent), `${id}.json`))) return byAgent;
+    return listHoldingTask(this.opts.configDir, id, subject, this.opts.clock.now());
+  }
+
+  /** Follow another list from now on: what it holds beyond what was shown is told as changes. */
+  private switchTo(list: string, why: string): void {
+    this.found = list;
+    this.files?.close();
+    this.files = undefined;
+    this.filesLatest = undefined;
+    this.handlers.onNote?.(why, 'list_found', { list });
+    const before = new Map(this.model.shown());
+    this.followFiles(true);
+    this.pending.push(...diffSnapshots(before, this.model.shown()));
   }
 
   private begin(): void {
     if (this.started) return;
     this.started = true;
-    this.current = snapshotOf(this.model.tasks());
-    let first: WatchUpdate;
+    // The agent's own settings or environment may name another list than its session's.
+    const session = this.model.sessionId;
+    const byAgent = session === undefined ? undefined : this.opts.agentList?.(session);
+    if (byAgent !== undefined && byAgent !== this.listId) {
+      const given = this.opts.listId;
+      this.found = byAgent;
+      this.handlers.onNote?.(
+        given === undefined
+          ? `the run's agent writes to list "${byAgent}" (its CLAUDE_CODE_TASK_LIST_ID or its project's binding), not its session's: following "${byAgent}"`
+          : `the run's agent writes to list "${byAgent}", not "${given}": following "${byAgent}"`,
+        'list_found',
+        { list: byAgent },
+      );
+    }
+    // What was read before the first state is part of it, not events.
+    this.pending = [];
+    this.pendingActed = false;
     try {
-      first = this.followFiles(false) ?? this.update([]);
+      this.followFiles(true);
     } catch (err) {
       this.close();
       this.rejectStart?.(err);
       return;
     }
-    this.resolveStart?.(first);
+    this.pending = [];
+    this.resolveStart?.(this.update([], false));
   }
 
   /**
-   * Where the run's list folder exists, its files are the truth: they show what other
-   * agents and people change too. Switching over reports what the files say beyond what
-   * the stream said. Returns the files' first state when they are followed from now on.
+   * Where the run's list folder exists, its files are followed too: they are the list
+   * the run's results apply to, and show what others change. At the start they are the
+   * first state; found later (the run's first create made the folder), what they hold
+   * beyond what the stream said is told as any difference is, after the grace.
    */
-  private followFiles(report = true): WatchUpdate | undefined {
-    const id = this.listId;
-    if (id === undefined || !isDirectory(listDirOf(this.opts.configDir, id))) return undefined;
+  private followFiles(initial: boolean): void {
+    const dir = this.listDir;
+    if (this.files !== undefined || dir === undefined || !isDirectory(dir)) return;
     const files = new ListWatcher(
-      { dir: listDirOf(this.opts.configDir, id), clock: this.opts.clock },
+      { dir, clock: this.opts.clock },
       {
-        onUpdate: (u) => {
-          this.current = new Map(u.snapshot);
-          this.handlers.onUpdate({ ...u, list: id });
-        },
+        onUpdate: (u) => this.onFiles(u),
         onError: (err) => this.fail(err),
         onWarning: (m) => this.handlers.onWarning?.(m),
       },
     );
     const first = files.start();
     this.files = files;
-    const events = diffSnapshots(this.current, first.snapshot);
-    this.current = new Map(first.snapshot);
-    const update = this.update(events, first);
-    if (report && events.length > 0) this.handlers.onUpdate(update);
-    return update;
+    if (initial) {
+      this.filesLatest = first;
+      this.model.adoptFiles(first.snapshot);
+      this.takeFileTimes(first);
+    } else this.onFiles(first);
   }
 
-  private publish(): void {
-    const next = snapshotOf(this.model.tasks());
-    const events = diffSnapshots(this.current, next);
-    this.current = next;
-    if (events.length > 0) this.handlers.onUpdate(this.update(events));
+  /**
+   * A rescan of the files. Where they agree with the run's results, nothing is said;
+   * where they differ, the run's own result may still be on its way (the agent writes the
+   * file first): the difference is told after the grace, if it is still there.
+   */
+  private onFiles(update: WatchUpdate): void {
+    this.filesLatest = update;
+    if (this.closed) return;
+    const differs = this.model.reconcileWouldChange(update.snapshot);
+    if (!differs) {
+      this.model.reconcile(update.snapshot);
+      this.takeFileTimes(update);
+      if (update.problems.length > 0 || update.events.length === 0) this.handlers.onUpdate(this.update([], false));
+      return;
+    }
+    if (this.reconcileTimer === undefined) {
+      this.reconcileTimer = setTimeout(() => {
+        this.reconcileTimer = undefined;
+        this.reconcileNow();
+      }, this.opts.graceMs ?? DEFAULT_GRACE_MS);
+    }
   }
 
-  private update(events: ChangeEvent[], files?: WatchUpdate): WatchUpdate {
+  private reconcileNow(): void {
+    if (this.closed || this.filesLatest === undefined) return;
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    this.reconcileTimer = undefined;
+    this.pending.push(...this.model.reconcile(this.filesLatest.snapshot));
+    this.takeFileTimes(this.filesLatest);
+    this.publish(true);
+  }
+
+  private publish(always = false): void {
+    if (this.pending.length === 0 && !always) return;
+    const events = this.pending;
+    const acted = this.pendingActed;
+    this.pending = [];
+    this.pendingActed = false;
+    if (events.length > 0 || always) this.handlers.onUpdate(this.update(events, acted));
+  }
+
+  private update(events: ChangeEvent[], runActed: boolean): WatchUpdate {
+    const files = this.filesLatest;
     return {
       at: this.opts.clock.now(),
       list: this.listId,
       events,
+      runActed,
       exists: files ? files.exists : true,
-      snapshot: this.current,
+      // A copy: the list goes on changing, and the first state is taken in a turn later.
+      snapshot: new Map(this.model.shown()),
+      times: new Map(this.times),
       problems: files ? files.problems : [],
     };
+  }
+
+  /** The run's own steps: each task changed now. */
+  private stamp(events: readonly ChangeEvent[], at: number): void {
+    for (const e of events) {
+      if (e.type === 'list-cleared') this.times.clear();
+      else if (e.type === 'deleted') this.times.delete(e.task.id);
+      else this.times.set(e.task.id, at);
+    }
+  }
+
+  /** Where the files agree, their mtimes are the change times. */
+  private takeFileTimes(files: WatchUpdate): void {
+    for (const [id, at] of files.times ?? []) this.times.set(id, at);
   }
 
   private endRun(end: RunEnd): void {
@@ -205,8 +378,12 @@ export class RunWatcher implements WatchSource {
     this.ended = true;
     if (!this.started) this.begin();
     this.feed?.close();
-    // The last writes may still wait for the watcher's debounce: read the folder now.
-    this.files?.rescan();
+    // The last writes may still wait for the watcher's debounce: read the folder now, and
+    // take what the files say as they are: the run has nothing more to tell.
+    if (this.files) {
+      this.files.rescan();
+      this.reconcileNow();
+    } else this.publish();
     // After the first state has been handed over and taken in.
     setImmediate(() => {
       if (!this.closed) this.handlers.onRunEnd?.(end);

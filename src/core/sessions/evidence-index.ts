@@ -1,10 +1,10 @@
 import fs from 'node:fs';
+import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
-import { cachedTranscriptTasks, memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
-import { sessionTranscripts } from './transcript-lines.js';
+import { cachedTranscriptTasks, type TranscriptTasksCache } from './transcript-cache.js';
 import type { SeenTask, TaskWrite, Todo } from './transcript-tasks.js';
 
 /**
@@ -24,22 +24,37 @@ export interface Evidence {
   todos: Map<string, Todo[]>;
 }
 
+/**
+ * `cache`: what transcripts say of their tasks, kept by the caller across indexes; else
+ * the index's store. `keep`: only the sessions it keeps (by id and transcript) are read.
+ * `known`: the lists each session is known to work on (default: its own).
+ */
 export function buildEvidence(
   index: SessionIndex,
   lists: readonly string[],
-  cache: TranscriptTasksCache = memoryCache(),
-  known: (sessionId: string) => readonly string[] = (id) => index.listsOfSession(id),
+  opts: {
+    cache?: TranscriptTasksCache | undefined;
+    keep?: ((sessionId: string, transcript: string) => boolean) | undefined;
+    known?: ((sessionId: string) => readonly string[]) | undefined;
+  } = {},
 ): Evidence {
+  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const now = index.now();
+  /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
+  const namesOf = (list: string): string[] | undefined =>
+    folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
+  const known = opts.known ?? ((id: string) => index.listsOfSession(id));
   const evidence: Evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
-  const files = listFiles(index.configDir, lists);
+  const files = listFiles(index.configDir, lists, namesOf);
   const sessions: SessionTasks[] = [];
   for (const [sessionId, transcript] of index.transcripts()) {
+    if (opts.keep !== undefined && !opts.keep(sessionId, transcript)) continue;
     const seen = new Map<string, SeenTask>();
     const writes: TaskWrite[] = [];
     let usesTasks = false;
     let todos: Todo[] | undefined;
-    for (const { file, agent } of sessionTranscripts(transcript, sessionId)) {
-      const read = cachedTranscriptTasks(file, cache);
+    for (const { file, agent } of index.sessionFiles(sessionId, transcript)) {
+      const read = opts.cache === undefined ? index.transcriptTasks(file) : cachedTranscriptTasks(file, opts.cache);
       usesTasks ||= read.usesTasks;
       if (agent === undefined) todos = read.todos;
       for (const t of read.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
@@ -58,7 +73,7 @@ export function buildEvidence(
 }
 
 /** Each list's task files, read only for the ids asked about (and each file once). */
-function listFiles(configDir: string, lists: readonly string[]) {
+function listFiles(configDir: string, lists: readonly string[], namesOf: (list: string) => string[] | undefined) {
   let byId: Map<string, string[]> | undefined;
   const read = new Map<string, ListFile | null>();
   return {
@@ -67,13 +82,7 @@ function listFiles(configDir: string, lists: readonly string[]) {
       if (byId === undefined) {
         byId = new Map();
         for (const list of lists) {
-          let names: string[] = [];
-          try {
-            names = fs.readdirSync(listDirOf(configDir, list));
-          } catch {
-            // vanished
-          }
-          for (const name of names) {
+          for (const name of namesOf(list) ?? []) {
             const id = idFromFileName(name);
             if (id === undefined) continue;
             const have = byId.get(id);

@@ -47,12 +47,12 @@ export function goneOwners(
 export function listLife(
   index: SessionIndex,
   listId: string,
-  opts: { deep?: boolean } = {},
+  opts: { deep?: boolean; mayBeLive?: boolean } = {},
 ): { sessions: SessionInfo[]; life?: Life | undefined } {
   const sessions = sessionsOfList(index, listId, opts);
   if (sessions.length === 0) return { sessions };
   // A session that may have worked on this list (the evidence cannot tell), live: not over either.
-  const maybe = opts.deep ? unsureSessionsOf(index, listId).filter((s) => !sessions.includes(s)) : [];
+  const maybe = opts.deep ? unsureSessionsOf(index, listId, opts).filter((s) => !sessions.includes(s)) : [];
   return { sessions, life: signsOfLife(index, listId, [...sessions, ...maybe]) };
 }
 

@@ -9,14 +9,14 @@ import fs from 'node:fs';
  */
 
 /** Open for a bounded read: a regular file only. Returns the fd and its size. */
-function openRegular(file: string): { fd: number; size: number; mtimeMs: number } {
+export function openRegular(file: string): { fd: number; size: number; mtimeMs: number; stat: fs.Stats } {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   const stat = fs.fstatSync(fd);
   if (!stat.isFile()) {
     fs.closeSync(fd);
     throw Object.assign(new Error('not a regular file'), { code: 'EFTYPE' });
   }
-  return { fd, size: stat.size, mtimeMs: stat.mtimeMs };
+  return { fd, size: stat.size, mtimeMs: stat.mtimeMs, stat };
 }
 
 /**
@@ -28,33 +28,38 @@ function openRegular(file: string): { fd: number; size: number; mtimeMs: number 
 export function scanHead(file: string, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 4096): void {
   const { fd, size } = openRegular(file);
   try {
-    const limit = Math.min(size, maxBytes);
-    // Grown as needed: what is wanted is usually in the first chunk.
-    let buffer = Buffer.allocUnsafe(Math.min(limit, chunk));
-    let filled = 0;
-    let lineStart = 0;
-    while (filled < limit) {
-      if (filled === buffer.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
-        buffer.copy(bigger, 0, 0, filled);
-        buffer = bigger;
-      }
-      const n = fs.readSync(fd, buffer, filled, Math.min(chunk, buffer.length - filled), filled);
-      if (n <= 0) break;
-      const end = filled + n;
-      let nl = buffer.indexOf(10, filled);
-      filled = end;
-      while (nl !== -1 && nl < end) {
-        if (nl > lineStart && visit(buffer.toString('utf8', lineStart, nl))) return;
-        lineStart = nl + 1;
-        nl = buffer.indexOf(10, lineStart);
-      }
-    }
-    // A last line without its newline, when the file ends within the budget.
-    if (filled === size && lineStart < filled) visit(buffer.toString('utf8', lineStart, filled));
+    scanHeadOf(fd, size, visit, maxBytes, chunk);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** scanHead of an open regular file of `size` bytes (as its fstat gave it). */
+export function scanHeadOf(fd: number, size: number, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 4096): void {
+  const limit = Math.min(size, maxBytes);
+  // Grown as needed: what is wanted is usually in the first chunk.
+  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(limit, chunk)));
+  let filled = 0;
+  let lineStart = 0;
+  while (filled < limit) {
+    if (filled === buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+      buffer.copy(bigger, 0, 0, filled);
+      buffer = bigger;
+    }
+    const n = fs.readSync(fd, buffer, filled, Math.min(chunk, buffer.length - filled), filled);
+    if (n <= 0) break;
+    const end = filled + n;
+    let nl = buffer.indexOf(10, filled);
+    filled = end;
+    while (nl !== -1 && nl < end) {
+      if (nl > lineStart && visit(buffer.toString('utf8', lineStart, nl))) return;
+      lineStart = nl + 1;
+      nl = buffer.indexOf(10, lineStart);
+    }
+  }
+  // A last line without its newline, when the file ends within the budget.
+  if (filled === size && lineStart < filled) visit(buffer.toString('utf8', lineStart, filled));
 }
 
 /**
@@ -64,20 +69,25 @@ export function scanHead(file: string, visit: (line: string) => boolean, maxByte
 export function tailLines(file: string, bytes = 16 * 1024): { lines: string[]; size: number; mtimeMs: number } {
   const { fd, size, mtimeMs } = openRegular(file);
   try {
-    const start = Math.max(0, size - bytes);
-    const buffer = Buffer.allocUnsafe(size - start);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = fs.readSync(fd, buffer, filled, buffer.length - filled, start + filled);
-      if (n <= 0) break;
-      filled += n;
-    }
-    const lines = buffer.toString('utf8', 0, filled).split('\n');
-    if (start > 0) lines.shift();
-    return { lines: lines.filter((l) => l.length > 0), size, mtimeMs };
+    return { lines: tailLinesOf(fd, size, bytes), size, mtimeMs };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** tailLines of an open regular file of `size` bytes (as its fstat gave it). */
+export function tailLinesOf(fd: number, size: number, bytes: number): string[] {
+  const start = Math.max(0, size - bytes);
+  const buffer = Buffer.allocUnsafe(size - start);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const n = fs.readSync(fd, buffer, filled, buffer.length - filled, start + filled);
+    if (n <= 0) break;
+    filled += n;
+  }
+  const lines = buffer.toString('utf8', 0, filled).split('\n');
+  if (start > 0) lines.shift();
+  return lines.filter((l) => l.length > 0);
 }
 
 /** JSON.parse that answers undefined for anything that is not a JSON object. */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
-import type { SessionIndex, SessionInfo } from './session-index.js';
-import { memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
+import { LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
+import type { TranscriptTasksCache } from './transcript-cache.js';
 
 /**
  * The sessions a list belongs to, for `tasks lists`, `log`, gone owners and stalled work:
@@ -11,13 +11,19 @@ import { memoryCache, type TranscriptTasksCache } from './transcript-cache.js';
  * live sessions writing to it now (their settings or environment name it), and with
  * `deep` the sessions tied to it by their transcripts (a list named by
  * CLAUDE_CODE_TASK_LIST_ID: evidence-index.ts). Live first, then the most recently active.
+ *
+ * `mayBeLive`: of those tied by transcripts, only the sessions that may be live (a
+ * live-session file or a running process speaks for them, or their transcript was written
+ * within LIVE_TRANSCRIPT_MS): all a question of who is at work needs, without reading
+ * what every session of the past showed.
  */
-export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep?: boolean } = {}): SessionInfo[] {
+export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep?: boolean; mayBeLive?: boolean } = {}): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
   for (const s of index.ownersOfList(listId)) found.set(s.sessionId, s);
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
   if (opts.deep) {
-    for (const id of evidenceOf(index).sessionsByList.get(listId) ?? []) {
+    const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
+    for (const id of evidence.sessionsByList.get(listId) ?? []) {
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
     }
@@ -28,9 +34,10 @@ export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep
 }
 
 const evidences = new WeakMap<SessionIndex, Evidence>();
+const liveEvidences = new WeakMap<SessionIndex, Evidence>();
 const caches = new WeakMap<SessionIndex, TranscriptTasksCache>();
 
-/** Use `cache` for what transcripts say of their tasks (default: this process's memory). */
+/** Use `cache` for what transcripts say of their tasks (default: the index's own store). */
 export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCache): void {
   caches.set(index, cache);
 }
@@ -40,7 +47,7 @@ export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
     const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, caches.get(index) ?? memoryCache(), knownLists(index, lists));
+    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists) });
     evidences.set(index, evidence);
   }
   return evidence;
@@ -71,11 +78,34 @@ function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: 
  * transcripts cannot tell apart (list-evidence.ts): never attributed, but while one is
  * live the list is not taken for over.
  */
-export function unsureSessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
-  return (evidenceOf(index).unsureByList.get(listId) ?? []).flatMap((id) => {
+export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { mayBeLive?: boolean } = {}): SessionInfo[] {
+  const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
+  return (evidence.unsureByList.get(listId) ?? []).flatMap((id) => {
     const s = index.session(id);
     return s === undefined ? [] : [s];
   });
+}
+
+/** The transcript evidence of the sessions that may be live (see sessionsOfList), read once. */
+function liveEvidenceOf(index: SessionIndex): Evidence {
+  const full = evidences.get(index);
+  if (full !== undefined) return full;
+  let evidence = liveEvidences.get(index);
+  if (evidence === undefined) {
+    const since = index.now() - LIVE_TRANSCRIPT_MS;
+    const lists = listNames(index.configDir);
+    evidence = buildEvidence(index, lists, {
+      cache: caches.get(index),
+      known: knownLists(index, lists),
+      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(transcript, since),
+    });
+    liveEvidences.set(index, evidence);
+  }
+  return evidence;
+}
+
+function writtenSince(file: string, since: number): boolean {
+  return (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= since;
 }
 
 /** The list folders' names (those a list id can name). */

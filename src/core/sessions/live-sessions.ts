@@ -42,8 +42,13 @@ export interface ProcessProbe {
 
 const MAX_SESSION_FILE_BYTES = 64 * 1024;
 
+/** This machine's and pid namespace's domain, read once a process (it cannot change under us). */
+let ownDomain: { value: string | undefined } | undefined;
+
 export const procProbe: ProcessProbe = {
   startTime(pid) {
+    // Most pids asked about are of processes long gone: a look is cheaper than a failed read.
+    if (!fs.existsSync(`/proc/${pid}`)) return undefined;
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
       // The command name (field 2) is in parentheses and may hold spaces or ')'.
@@ -54,16 +59,21 @@ export const procProbe: ProcessProbe = {
     }
   },
   domain() {
-    try {
-      const machine = fs.readFileSync('/etc/machine-id', 'utf8').trim();
-      return `linux:${machine}:${fs.readlinkSync('/proc/self/ns/pid')}`;
-    } catch {
-      return undefined;
-    }
+    ownDomain ??= { value: readDomain() };
+    return ownDomain.value;
   },
   claudeProcess: (pid) => readClaudeProcess(pid),
   claudeProcesses: () => readClaudeProcesses(),
 };
+
+function readDomain(): string | undefined {
+  try {
+    const machine = fs.readFileSync('/etc/machine-id', 'utf8').trim();
+    return `linux:${machine}:${fs.readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Is this live-session file's process still the session that wrote it? */
 export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): ProcessVerdict {

@@ -21,14 +21,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
+import type { PersistentCache } from '../cache/persistent-cache.js';
 import { listDirOf } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { projectFolderName } from './project-folders.js';
 import { readTeamLeads, type TeamLead } from './team-leads.js';
-import { readTranscriptFacts, type TranscriptFacts } from './transcript-facts.js';
-import type { Todo } from './transcript-tasks.js';
+import type { TranscriptFacts } from './transcript-facts.js';
+import { sessionTranscripts } from './transcript-lines.js';
+import { TranscriptStore } from './transcript-store.js';
+import { TASKS_SCAN, type Todo, type TranscriptTasks, tasksOf } from './transcript-tasks.js';
 
 /** live: it runs; ended: it exited cleanly; crashed: its live file outlived its process; unknown: its process cannot be looked up here. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
@@ -75,20 +78,31 @@ export interface SessionIndexOptions {
   /** Where settings are read, to know the list a live session's settings bind it to. */
   settings?: Omit<SettingsPlaces, 'configDir'> | undefined;
   now?: (() => number) | undefined;
+  /**
+   * Where to keep what transcripts say between runs (cache/, transcript-store.ts): a run
+   * then reads only the transcripts that are new or grew. Without it, this index keeps
+   * them for its own life only.
+   */
+  cache?: PersistentCache | undefined;
 }
 
 export class SessionIndex {
   private transcriptsCache: Map<string, string> | undefined;
+  /** Each project folder's entries, as transcripts() read them. */
+  private readonly projectEntries = new Map<string, Set<string>>();
+  private projectNames: string[] | undefined;
+  private looks = 0;
   private liveCache: Map<string, LiveSessionFile[]> | undefined;
   private verdicts = new Map<LiveSessionFile, ReturnType<typeof judgeProcess>>();
   private leadsCache: Map<string, TeamLead> | undefined;
   private processCache: Map<number, ProcessSession> | undefined;
   private claudeCache: ClaudeProcess[] | undefined;
-  private readonly factsCache = new Map<string, TranscriptFacts>();
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
   readonly settings: SettingsPlaces | undefined;
+  /** What each transcript says, read once per version of the file (and kept between runs with a cache). */
+  readonly store: TranscriptStore;
 
   constructor(
     readonly configDir: string,
@@ -98,6 +112,13 @@ export class SessionIndex {
     this.probe = opts.probe ?? procProbe;
     this.now = opts.now ?? Date.now;
     this.settings = opts.settings === undefined ? undefined : { ...opts.settings, configDir };
+    this.store = new TranscriptStore(path.join(configDir, 'projects'), opts.cache, this.now);
+  }
+
+  /** The project folders under `<config>/projects/`, listed once. */
+  private projects(): string[] {
+    this.projectNames ??= safeReaddir(path.join(this.configDir, 'projects'));
+    return this.projectNames;
   }
 
   /** Every transcript by session id: names only, no file is opened. */
@@ -105,20 +126,60 @@ export class SessionIndex {
     if (this.transcriptsCache) return this.transcriptsCache;
     const found = new Map<string, string>();
     const root = path.join(this.configDir, 'projects');
-    for (const project of safeReaddir(root)) {
-      for (const name of safeReaddir(path.join(root, project))) {
-        const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-        if (isSessionId(id)) found.set(id, path.join(root, project, name));
+    for (const project of this.projects()) {
+      const folder = `${root}${path.sep}${project}${path.sep}`;
+      const names = safeReaddir(folder);
+      this.projectEntries.set(project, new Set(names));
+      this.store.retain(project, new Set(names));
+      for (const name of names) {
+        if (name.length === 42 && name.endsWith('.jsonl') && isSessionId(name.slice(0, 36))) found.set(name.slice(0, 36), folder + name);
       }
     }
+    this.store.retainProjects(this.projects());
     return (this.transcriptsCache = found);
   }
 
-  /** A transcript's facts, read once. */
+  /**
+   * One session's transcript, without listing every project folder: a look for
+   * `<id>.jsonl` in each (as transcripts() would find it: the last folder that has it).
+   */
+  transcriptOf(sessionId: string): string | undefined {
+    // Looks cost a stat a project folder; past a few, one listing of them all costs less.
+    if (this.transcriptsCache !== undefined || ++this.looks > 4) return this.transcripts().get(sessionId);
+    if (!isSessionId(sessionId)) return undefined;
+    const root = path.join(this.configDir, 'projects');
+    let found: string | undefined;
+    for (const project of this.projects()) {
+      const file = `${root}${path.sep}${project}${path.sep}${sessionId}.jsonl`;
+      if (fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined) found = file;
+    }
+    return found;
+  }
+
+  /**
+   * A session's transcripts: its own, and its subagents' (`<session>/subagents/*.jsonl`).
+   * Where transcripts() listed the project folder, one without a `<session>/` folder
+   * has no subagents, and is not looked into.
+   */
+  sessionFiles(sessionId: string, transcript: string): Array<{ file: string; agent?: string | undefined }> {
+    const entries = this.projectEntries.get(path.basename(path.dirname(transcript)));
+    if (entries !== undefined && !entries.has(sessionId)) return [{ file: transcript }];
+    return sessionTranscripts(transcript, sessionId);
+  }
+
+  /** A transcript's facts (transcript-facts.ts), read once per version of the file. */
   facts(file: string): TranscriptFacts {
-    let facts = this.factsCache.get(file);
-    if (facts === undefined) this.factsCache.set(file, (facts = readTranscriptFacts(file)));
-    return facts;
+    return this.store.facts(file);
+  }
+
+  /** What a transcript says of its tasks (transcript-tasks.ts): a grown one is read from where it was last read. */
+  transcriptTasks(file: string): TranscriptTasks {
+    return tasksOf(this.store.scan(file, TASKS_SCAN));
+  }
+
+  /** Keep what this index worked out for the next run (a cache that cannot be written only costs time). */
+  saveCache(): void {
+    this.store.save();
   }
 
   /** Live-session files by the session id they name. */
@@ -189,7 +250,7 @@ export class SessionIndex {
   /** Everything known of one session, or undefined when nothing names it. */
   session(sessionId: string, transcript?: string): SessionInfo | undefined {
     if (this.infoCache.has(sessionId)) return this.infoCache.get(sessionId);
-    const file = transcript ?? this.transcripts().get(sessionId);
+    const file = transcript ?? this.transcriptOf(sessionId);
     const lives = this.livesOf(sessionId);
     let info: SessionInfo | undefined;
     if (file !== undefined || lives.length > 0) {
@@ -282,6 +343,32 @@ export class SessionIndex {
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;
     info.firstActivity ??= live.startedAt;
+  }
+
+  /**
+   * Can this session be live (or of unknown state) whatever its transcript says? Only if a
+   * live-session file of a process that runs (or cannot be looked up here) names it, or a
+   * running process is, or was, on it, or (given its `transcript`) a Claude Code process
+   * of this config folder with no live-session file works in its project folder (see
+   * processWithoutFile); otherwise it is live only while its transcript is written
+   * (LIVE_TRANSCRIPT_MS).
+   */
+  mayBeLive(sessionId: string, transcript?: string): boolean {
+    if (transcript !== undefined) {
+      const folder = path.basename(path.dirname(transcript));
+      const onFile = this.processes();
+      for (const p of this.claudeProcesses())
+        if (p.cwd !== undefined && !onFile.has(p.pid) && projectFolderName(p.cwd) === folder && this.usesThisConfig(p)) return true;
+    }
+    // A live-session file whose process is gone makes its session crashed, not live.
+    if (
+      this.live()
+        .get(sessionId)
+        ?.some((f) => this.verdict(f) !== 'gone')
+    )
+      return true;
+    for (const p of this.processes().values()) if (p.sessionId === sessionId || p.replaced.includes(sessionId)) return true;
+    return false;
   }
 
   /** Every known session id: transcripts, live files, and sessions processes moved on to. */

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import { readTranscriptTasks, type TranscriptTasks } from './transcript-tasks.js';
 
 /**
- * Where what a transcript says of its tasks is kept between reads, by the file's path,
- * size and mtime: a transcript only grows, so a file with the same three has the same
- * content as far as we can tell. This process keeps them in memory; a cache that outlives
- * it can stand in (same interface), and a missing or stale one only costs time.
+ * What a transcript says of its tasks, kept in memory by a caller across session indexes
+ * (a watch checks again and again with fresh ones), by the file's path, size, times and
+ * inode. A session index keeps its own (and between runs, with a cache: transcript-store.ts).
  */
 export interface TranscriptTasksCache {
   get(key: string): TranscriptTasks | undefined;
@@ -21,7 +20,7 @@ export function memoryCache(): TranscriptTasksCache {
 export function transcriptKey(file: string): string | undefined {
   try {
     const stat = fs.statSync(file);
-    return stat.isFile() ? `${file}\0${stat.size}\0${stat.mtimeMs}` : undefined;
+    return stat.isFile() ? `${file}\0${stat.size}\0${stat.mtimeMs}\0${stat.ctimeMs}\0${stat.ino}` : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
-import { parseObject, scanHead, tailLines } from './jsonl-window.js';
+import fs from 'node:fs';
+import { openRegular, parseObject, scanHeadOf, tailLinesOf } from './jsonl-window.js';
 
 /**
  * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`,
@@ -71,9 +72,24 @@ function field(line: string, name: string): string | undefined {
  * times and branches are picked out of the text (their values hold no escapes).
  */
 export function readTranscriptFacts(file: string): TranscriptFacts {
+  let opened: ReturnType<typeof openRegular>;
+  try {
+    opened = openRegular(file);
+  } catch {
+    return {};
+  }
+  try {
+    return factsOfOpenFile(opened.fd, opened.size, opened.mtimeMs);
+  } finally {
+    fs.closeSync(opened.fd);
+  }
+}
+
+/** The facts of an open transcript of `size` bytes and that mtime (its fstat's): a function of those bytes. */
+export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): TranscriptFacts {
   const facts: TranscriptFacts = {};
   try {
-    scanHead(file, (line) => {
+    scanHeadOf(fd, size, (line) => {
       facts.firstActivity ??= time(field(line, 'timestamp'));
       if (!line.includes('"type":"user"')) return false;
       const entry = parseObject(line);
@@ -91,12 +107,12 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
   try {
     // The last few KB hold the latest entries; look further back only when they lack them.
     for (const bytes of [4096, 32768]) {
-      const tail = tailLines(file, bytes);
+      const lines = tailLinesOf(fd, size, bytes);
       let tailBranch: string | undefined;
       let tailTime: number | undefined;
       let lastPrompt: string | undefined;
-      for (let i = tail.lines.length - 1; i >= 0; i--) {
-        const line = tail.lines[i] as string;
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i] as string;
         if (lastPrompt === undefined && line.includes('"last-prompt"')) {
           const entry = parseObject(line);
           if (entry?.type === 'last-prompt') lastPrompt = str(entry.lastPrompt);
@@ -108,10 +124,10 @@ export function readTranscriptFacts(file: string): TranscriptFacts {
       facts.lastPrompt = lastPrompt ?? facts.lastPrompt;
       // The branch a session is on now is the one of its latest entries.
       if (tailBranch !== undefined) facts.branch = tailBranch;
-      facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, tail.mtimeMs) || undefined;
-      facts.writtenAt = tail.mtimeMs;
-      facts.ended = tail.lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
-      if ((lastPrompt !== undefined && tailBranch !== undefined) || tail.size <= bytes) break;
+      facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
+      facts.writtenAt = mtimeMs;
+      facts.ended = lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
+      if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }
   } catch {
     // the head is all we have

@@ -1,4 +1,5 @@
 import { forEachMatchingLine } from './transcript-lines.js';
+import type { LineScan } from './transcript-store.js';
 
 /**
  * What one transcript says about the task lists its session worked on (docs/task-store.md
@@ -10,14 +11,16 @@ import { forEachMatchingLine } from './transcript-lines.js';
  *   results (the whole list as it was then), subjects it changed with TaskUpdate; a task
  *   it deleted is dropped. `created` marks those it made. Transcripts never name the list
  *   itself (checked against 2.1.328: neither the list id nor the environment appear), so
- *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID.
- * - `writes`: each TaskCreate and each successful TaskUpdate, in order, with the time of
- *   its call and of its result (the file was written between the two): what ties a
- *   session to the very files it wrote, where another list holds the same tasks (two
+ *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID. A fork's
+ *   copies of its parent's entries show the parent's tasks, not its own: a task they
+ *   showed counts only once the fork's own TaskUpdate of it succeeds.
+ * - `writes`: each TaskCreate and each TaskUpdate that changed a field, in order, with the
+ *   time of its call and of its result (the file was written between the two): what ties
+ *   a session to the very files it wrote, where another list holds the same tasks (two
  *   builds of one plan), or one it only updated (a worker). A session can write to more
  *   than one list (its settings can change while it runs): a second create of the same
- *   id is another list's task. A forked session's copies of its parent's entries are the
- *   parent's writes, not its own.
+ *   id is another list's task. A fork's copies of its parent's entries are the parent's
+ *   writes, not its own.
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -81,59 +84,154 @@ const NEEDLES = [
 type TaskTool = 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite';
 const TOOLS = new Set<string>(['TaskCreate', 'TaskUpdate', 'TaskGet', 'TaskList', 'TodoWrite']);
 
+interface Call {
+  name: TaskTool;
+  input: Record<string, unknown>;
+  /** Made in a forked session's copy of its parent's entries (docs/task-store.md section 14). */
+  copied: boolean;
+  /** The call's entry's time (ms; NaN when it has none). */
+  at: number;
+}
+
+/**
+ * Where a read of one transcript stands after some of its lines: what it has seen, and
+ * the calls whose results have not come yet. Kept between runs (transcript-store.ts), so
+ * that a grown transcript is read from where the last read stopped.
+ */
+export interface TasksScanState {
+  seen: Map<string, SeenTask>;
+  /**
+   * What a forked session's copies of its parent's entries showed: the parent's, unless the
+   * fork's own calls then work on the same task (a fork that shares its parent's list).
+   */
+  copiedSeen: Map<string, SeenTask>;
+  calls: Map<string, Call>;
+  writes: TaskWrite[];
+  usesTasks: boolean;
+  todos?: Todo[] | undefined;
+}
+
 /** Read one transcript; an unreadable one says nothing. */
 export function readTranscriptTasks(file: string): TranscriptTasks {
-  const seen = new Map<string, SeenTask>();
-  const calls = new Map<string, { name: TaskTool; input: Record<string, unknown>; at: number; copied: boolean }>();
-  const writes: TaskWrite[] = [];
-  const out: TranscriptTasks = { tasks: [], usesTasks: false };
+  const state = TASKS_SCAN.start();
   try {
-    forEachMatchingLine(file, STEMS, (line) => {
-      if (!NEEDLES.some((n) => line.includes(n))) return;
-      const entry = parse(line);
-      const content = (entry?.message as { content?: unknown } | undefined)?.content;
-      if (!entry || !Array.isArray(content)) return;
-      if (entry.type === 'assistant') {
-        const at = time(entry.timestamp);
-        // A forked session's copies of its parent's entries: their request was the parent's.
-        const copied = typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId;
-        for (const block of content as Array<Record<string, unknown> | null>) {
-          if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
-            continue;
-          const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
-          calls.set(block.id, { name: block.name as TaskTool, input, at, copied });
-          if (block.name === 'TodoWrite') {
-            const todos = todosOf(input.todos);
-            if (todos !== undefined) out.todos = todos;
-          } else out.usesTasks = true;
-        }
-        return;
-      }
-      if (entry.type !== 'user') return;
-      const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
-      const call = typeof useId === 'string' ? calls.get(useId) : undefined;
-      const result = entry.toolUseResult;
-      if (call === undefined || typeof result !== 'object' || result === null) return;
-      calls.delete(useId as string);
-      apply(call, result as Record<string, unknown>, seen, (todos) => (out.todos = todos));
-      const end = time(entry.timestamp);
-      const write =
-        call.copied || Number.isNaN(call.at) || Number.isNaN(end) ? undefined : writeOf(call, result as Record<string, unknown>);
-      if (write !== undefined) writes.push({ ...write, at: call.at, end });
-    });
+    forEachMatchingLine(file, STEMS, (line) => TASKS_SCAN.feed(state, line));
   } catch {
     // unreadable: what was read so far
   }
-  out.tasks = [...seen.values()];
-  if (writes.length > 0) out.writes = writes;
-  return out;
+  return tasksOf(state);
 }
 
-/** The write a TaskCreate or a successful TaskUpdate made (without its times). */
-function writeOf(
-  call: { name: TaskTool; input: Record<string, unknown> },
-  result: Record<string, unknown>,
-): Omit<TaskWrite, 'at' | 'end'> | undefined {
+/** What a transcript says of its tasks, from a read that has seen all of it. */
+export function tasksOf(state: TasksScanState): TranscriptTasks {
+  return {
+    tasks: [...state.seen.values()],
+    ...(state.writes.length > 0 ? { writes: state.writes } : {}),
+    usesTasks: state.usesTasks,
+    ...(state.todos !== undefined ? { todos: state.todos } : {}),
+  };
+}
+
+/** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
+export const TASKS_SCAN: LineScan<TasksScanState> = {
+  // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
+  id: 'tasks/3',
+  needles: STEMS,
+  start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
+  feed(state, line) {
+    if (!NEEDLES.some((n) => line.includes(n))) return;
+    const entry = parse(line);
+    const content = (entry?.message as { content?: unknown } | undefined)?.content;
+    if (!entry || !Array.isArray(content)) return;
+    if (entry.type === 'assistant') {
+      // A forked session's copies of its parent's entries: their request was another
+      // session's (docs/task-store.md section 14).
+      const copied = typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId;
+      const at = time(entry.timestamp);
+      for (const block of content as Array<Record<string, unknown> | null>) {
+        if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
+          continue;
+        const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
+        state.calls.set(block.id, { name: block.name as TaskTool, input, copied, at });
+        if (copied) continue;
+        if (block.name === 'TodoWrite') {
+          const todos = todosOf(input.todos);
+          if (todos !== undefined) state.todos = todos;
+        } else state.usesTasks = true;
+      }
+      return;
+    }
+    if (entry.type !== 'user') return;
+    const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
+    const call = typeof useId === 'string' ? state.calls.get(useId) : undefined;
+    const result = entry.toolUseResult;
+    if (call === undefined || typeof result !== 'object' || result === null) return;
+    state.calls.delete(useId as string);
+    const outcome = result as Record<string, unknown>;
+    if (call.copied) {
+      apply(call, outcome, state.copiedSeen, () => undefined);
+      return;
+    }
+    // The fork's own update of a task its copies showed: the fork works on that list too.
+    const updated =
+      call.name === 'TaskUpdate' && outcome.success === true && typeof outcome.taskId === 'string' ? outcome.taskId : undefined;
+    const fromCopy = updated === undefined || state.seen.has(updated) ? undefined : state.copiedSeen.get(updated);
+    if (fromCopy !== undefined) state.seen.set(fromCopy.id, { ...fromCopy, created: false });
+    apply(call, outcome, state.seen, (todos) => (state.todos = todos));
+    const end = time(entry.timestamp);
+    const write = Number.isNaN(call.at) || Number.isNaN(end) ? undefined : writeOf(call, outcome);
+    if (write !== undefined) state.writes.push({ ...write, at: call.at, end });
+  },
+  copy: (state) => ({
+    ...state,
+    seen: new Map(state.seen),
+    copiedSeen: new Map(state.copiedSeen),
+    calls: new Map(state.calls),
+    writes: [...state.writes],
+  }),
+  save: (state) => ({
+    s: savedTasks(state.seen),
+    p: savedTasks(state.copiedSeen),
+    c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
+    w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
+    u: state.usesTasks ? 1 : 0,
+    ...(state.todos !== undefined ? { t: state.todos } : {}),
+  }),
+  load(json) {
+    if (typeof json !== 'object' || json === null) return undefined;
+    const { s, p, c, w, u, t } = json as Record<string, unknown>;
+    if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
+    const seen = loadedTasks(s);
+    const copiedSeen = loadedTasks(p);
+    if (seen === undefined || copiedSeen === undefined) return undefined;
+    const calls = new Map<string, Call>();
+    for (const item of c as unknown[]) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || !TOOLS.has(item[1]) || typeof item[2] !== 'object' || item[2] === null)
+        return undefined;
+      const at = typeof item[4] === 'number' ? item[4] : Number.NaN;
+      calls.set(item[0], { name: item[1] as TaskTool, input: item[2] as Record<string, unknown>, copied: item[3] === 1, at });
+    }
+    const writes: TaskWrite[] = [];
+    for (const item of w as unknown[]) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[4] !== 'number' || typeof item[5] !== 'number') return undefined;
+      writes.push({
+        id: item[0],
+        created: item[1] === 1,
+        ...(typeof item[2] === 'string' ? { subject: item[2] } : {}),
+        ...(item[3] === 1 ? { deleted: true } : {}),
+        at: item[4],
+        end: item[5],
+      });
+    }
+    const todos = t === undefined ? undefined : todosOf(t);
+    if (t !== undefined && todos === undefined) return undefined;
+    return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
+  },
+};
+
+/** The write a TaskCreate or a TaskUpdate that changed a field made (without its times). */
+function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, 'at' | 'end'> | undefined {
+  if (call.copied) return undefined;
   if (call.name === 'TaskCreate') {
     const t = result.task as { id?: unknown; subject?: unknown } | null;
     if (typeof t?.id !== 'string') return undefined;
@@ -141,13 +239,27 @@ function writeOf(
   }
   if (call.name !== 'TaskUpdate' || result.success !== true || typeof result.taskId !== 'string') return undefined;
   if (call.input.status === 'deleted') return { id: result.taskId, created: false, deleted: true };
-  // An update that changed no field may have left the file as it was: no time to go by.
+  // An update that changed no field leaves the file as it was (checked with 2.1.328): no time to go by.
   if (!Array.isArray(result.updatedFields) || result.updatedFields.length === 0) return undefined;
   return { id: result.taskId, created: false, subject: typeof call.input.subject === 'string' ? call.input.subject : undefined };
 }
 
 function time(v: unknown): number {
   return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+}
+
+function savedTasks(seen: Map<string, SeenTask>): unknown[] {
+  return [...seen.values()].map((t) => [t.id, t.subject, t.created ? 1 : 0]);
+}
+
+function loadedTasks(json: unknown): Map<string, SeenTask> | undefined {
+  if (!Array.isArray(json)) return undefined;
+  const seen = new Map<string, SeenTask>();
+  for (const item of json as unknown[]) {
+    if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'string') return undefined;
+    seen.set(item[0], { id: item[0], subject: item[1], created: item[2] === 1 });
+  }
+  return seen;
 }
 
 function apply(

@@ -5,6 +5,9 @@ import type { Snapshot, SnapshotItem } from './import-snapshot.js';
 import { isObject } from './import-todowrite.js';
 
 /** Does this JSON value look like a task file (for detection; no validation)? */
+/** The key `tasks --json` adds to every task: the change time of its file. */
+const OUTPUT_ONLY_KEY = 'updatedAt';
+
 export function looksLikeTask(value: unknown): boolean {
   return isObject(value) && 'subject' in value && ('blockedBy' in value || 'blocks' in value || 'id' in value);
 }
@@ -57,7 +60,8 @@ export function snapshotFromTasks(values: readonly unknown[], where: (i: number)
     if (t.activeForm !== undefined) item.activeForm = t.activeForm;
     if (t.owner !== undefined) item.owner = t.owner;
     if (t.metadata !== undefined) item.metadata = t.metadata;
-    const extra = Object.fromEntries(Object.entries(t).filter(([k]) => !isKnownKey(k)));
+    // `updatedAt` is what tasks' JSON output adds (the file's change time), not a task's own key.
+    const extra = Object.fromEntries(Object.entries(t).filter(([k]) => !isKnownKey(k) && k !== OUTPUT_ONLY_KEY));
     if (Object.keys(extra).length > 0) item.extra = extra;
     return item;
   });

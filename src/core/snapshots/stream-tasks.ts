@@ -39,7 +39,7 @@ export interface TaskReplay {
   warnings: string[];
 }
 
-const inputs = lazySchemas((z) => {
+export const taskToolInputs = lazySchemas((z) => {
   const Id = z.union([z.string(), z.number()]).transform(String);
   const Create = z
     .object({
@@ -65,10 +65,22 @@ const inputs = lazySchemas((z) => {
   return { Create, Update };
 });
 
-const CREATED = /^Task #(\S+) created successfully/;
+export const CREATE_ALIASES = [
+  ['title', 'subject'],
+  ['name', 'subject'],
+  ['content', 'description'],
+  ['active_form', 'activeForm'],
+] as const;
+export const UPDATE_ALIASES = [
+  ['id', 'taskId'],
+  ['task_id', 'taskId'],
+  ['active_form', 'activeForm'],
+] as const;
+
+export const CREATED_TEXT = /^Task #(\S+) created successfully/;
 
 /** The aliases Claude Code accepts before validating (`id`/`task_id`, `title`/`name`, `active_form`...). */
-function alias(input: unknown, pairs: ReadonlyArray<readonly [string, string]>): unknown {
+export function alias(input: unknown, pairs: ReadonlyArray<readonly [string, string]>): unknown {
   if (!isObject(input)) return input;
   const out: Record<string, unknown> = { ...input };
   for (const [from, to] of pairs) {
@@ -80,7 +92,7 @@ function alias(input: unknown, pairs: ReadonlyArray<readonly [string, string]>):
   return out;
 }
 
-function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown, call: ToolCall): z.infer<T> {
+export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown, call: ToolCall): z.infer<T> {
   if (!isObject(input)) throw new TasksError('usage', `line ${call.line}: ${call.name} input: expected an object`);
   const result = schema.safeParse(input);
   if (!result.success) throw new TasksError('usage', describeIssue(`line ${call.line}: ${call.name} input`, result.error.issues[0]));
@@ -95,17 +107,9 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
 
   const create = (call: ToolCall, result: ToolResult) => {
     const data = isObject(result.data) && isObject(result.data.task) ? result.data.task : undefined;
-    const rawId = data && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : CREATED.exec(result.text)?.[1];
-    const input = parseInput(
-      inputs().Create,
-      alias(call.input, [
-        ['title', 'subject'],
-        ['name', 'subject'],
-        ['content', 'description'],
-        ['active_form', 'activeForm'],
-      ]),
-      call,
-    );
+    const rawId =
+      data && (typeof data.id === 'string' || typeof data.id === 'number') ? String(data.id) : CREATED_TEXT.exec(result.text)?.[1];
+    const input = parseInput(taskToolInputs().Create, alias(call.input, CREATE_ALIASES), call);
     const subject = typeof data?.subject === 'string' ? data.subject : input.subject;
     if (rawId === undefined) {
       warnings.push(
@@ -126,15 +130,7 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
   };
 
   const update = (call: ToolCall, result: ToolResult) => {
-    const input = parseInput(
-      inputs().Update,
-      alias(call.input, [
-        ['id', 'taskId'],
-        ['task_id', 'taskId'],
-        ['active_form', 'activeForm'],
-      ]),
-      call,
-    );
+    const input = parseInput(taskToolInputs().Update, alias(call.input, UPDATE_ALIASES), call);
     const data = isObject(result.data) ? result.data : undefined;
     if (data?.success === false) return;
     const id = input.taskId ?? (typeof data?.taskId === 'string' ? data.taskId : undefined);

@@ -24,6 +24,8 @@ export interface FileProblem {
 export interface ListSnapshot {
   tasks: Task[];
   problems: FileProblem[];
+  /** Each task's file mtime (ms), when asked for (`times: true`): the change time JSON output carries. */
+  times?: Map<string, number>;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface ListSnapshot {
  * or validate are reported, never thrown: one bad file must not hide the others.
  * Sync I/O on purpose: for many small files it is several times faster than promises.
  */
-export function readList(listDir: string): ListSnapshot {
+export function readList(listDir: string, opts: { times?: boolean } = {}): ListSnapshot {
   let names: string[];
   try {
     names = fs.readdirSync(listDir);
@@ -43,6 +45,7 @@ export function readList(listDir: string): ListSnapshot {
   }
   const tasks: Task[] = [];
   const problems: FileProblem[] = [];
+  const times = opts.times ? new Map<string, number>() : undefined;
   let bytesRead = 0;
   // Plain concatenation: path.join normalizes each of thousands of paths (10 ms per 10,000).
   const prefix = listDir.endsWith(path.sep) ? listDir : `${listDir}${path.sep}`;
@@ -50,9 +53,11 @@ export function readList(listDir: string): ListSnapshot {
     // Claude Code reads every *.json; dot-files are our temp files' namespace.
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
     const limit = bytesRead > LIST_BYTES_BUDGET ? LARGE_FILE_BYTES : MAX_TASK_FILE_BYTES;
-    const result = readTaskFile(prefix + name, limit);
+    const result = readTaskFile(prefix + name, limit, times !== undefined);
     if (result.kind === 'ok') {
-      tasks.push(namedByFile(result.task, idFromFileName(name)));
+      const task = namedByFile(result.task, idFromFileName(name));
+      tasks.push(task);
+      if (times !== undefined && result.mtimeMs !== undefined) times.set(task.id, result.mtimeMs);
       bytesRead += result.bytes ?? 0;
     } else if (result.kind === 'invalid') {
       const degraded = limit < MAX_TASK_FILE_BYTES && result.reason.includes('limit');
@@ -62,7 +67,7 @@ export function readList(listDir: string): ListSnapshot {
     // 'missing': deleted between readdir and read (deletes take no lock); not a problem.
   }
   tasks.sort((a, b) => compareIds(a.id, b.id));
-  return { tasks, problems };
+  return times === undefined ? { tasks, problems } : { tasks, problems, times };
 }
 
 /**

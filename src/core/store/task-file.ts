@@ -16,7 +16,7 @@ import { serializeTask } from './serialize.js';
  */
 
 export type ReadResult =
-  | { kind: 'ok'; task: Task /** bytes read */; bytes?: number }
+  | { kind: 'ok'; task: Task /** bytes read */; bytes?: number /** the file's mtime, when asked for */; mtimeMs?: number }
   | { kind: 'missing' }
   | { kind: 'invalid'; reason: string; cause?: InvalidCause };
 
@@ -41,18 +41,18 @@ function sleepSync(ms: number): void {
  * result with a reason, so one hostile file cannot stop a listing. `maxBytes` lets a
  * caller reading many files lower the limit once it has read a lot.
  */
-export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTES): ReadResult {
-  const quick = quickRead(file, maxBytes);
+export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTES, withTime = false): ReadResult {
+  const quick = quickRead(file, maxBytes, withTime);
   if (quick !== undefined) {
-    const result = taskFromText(quick);
-    if (result?.kind === 'ok') return result;
+    const result = taskFromText(quick.text);
+    if (result?.kind === 'ok') return quick.mtimeMs === undefined ? result : { ...result, mtimeMs: quick.mtimeMs };
   }
   let lastReason = 'empty file';
   for (let attempt = 0; ; attempt++) {
     const read = readRegularFile(file, maxBytes);
     if (read.kind !== 'text') return read;
     const result = taskFromText(read.text);
-    if (result !== undefined) return result;
+    if (result !== undefined) return result.kind === 'ok' && withTime ? { ...result, mtimeMs: read.mtimeMs } : result;
     if (read.text.length > 0) lastReason = jsonError(read.text);
     // Empty or unparsable: maybe an agent is half-way through a write.
     const delay = RETRY_DELAYS_MS[attempt];
@@ -107,7 +107,7 @@ const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constant
  * unusual (an error, nothing read, a full buffer): readRegularFile then reads the file
  * again, checks what it is and says why it is not a task.
  */
-function quickRead(file: string, maxBytes: number): string | undefined {
+function quickRead(file: string, maxBytes: number, withTime: boolean): { text: string; mtimeMs?: number } | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, READ_FLAGS);
@@ -118,7 +118,10 @@ function quickRead(file: string, maxBytes: number): string | undefined {
     const buffer = (quickBuffer ??= Buffer.allocUnsafe(QUICK_READ_BYTES));
     const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
     // A short read of a regular file is all of it; a full buffer may not be.
-    return n > 0 && n < buffer.length && n <= maxBytes ? buffer.toString('utf8', 0, n) : undefined;
+    if (!(n > 0 && n < buffer.length && n <= maxBytes)) return undefined;
+    const text = buffer.toString('utf8', 0, n);
+    // The change time JSON output carries: one fstat of the open file, only when asked.
+    return withTime ? { text, mtimeMs: fs.fstatSync(fd).mtimeMs } : { text };
   } catch {
     return undefined;
   } finally {
@@ -134,7 +137,7 @@ function quickRead(file: string, maxBytes: number): string | undefined {
 export function readRegularFile(
   file: string,
   maxBytes: number,
-): { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'invalid'; reason: string; cause: InvalidCause } {
+): { kind: 'text'; text: string; mtimeMs: number } | { kind: 'missing' } | { kind: 'invalid'; reason: string; cause: InvalidCause } {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -156,7 +159,7 @@ export function readRegularFile(
     }
     const text = readOpenFile(fd, stat.size, maxBytes);
     if (text === undefined) return { kind: 'invalid', reason: `file is over the ${maxBytes}-byte limit`, cause: 'size' };
-    return { kind: 'text', text };
+    return { kind: 'text', text, mtimeMs: stat.mtimeMs };
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
@@ -182,6 +185,7 @@ export function writeFileAtomic(file: string, content: string, opts: WriteOption
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
+    opts.beforePublish?.();
     if (opts.createOnly) publishNew(tmp, file);
     else fs.renameSync(tmp, file);
   } catch (err) {
@@ -195,6 +199,8 @@ export function writeFileAtomic(file: string, content: string, opts: WriteOption
 export interface WriteOptions {
   /** The file is new: never replace one of that name (see publishNew). */
   createOnly?: boolean;
+  /** Called once the content is on disk under its temp name, just before it takes the file's name. */
+  beforePublish?: () => void;
 }
 
 /** Where the file system has no hard links, a new file is published by rename as before. */

@@ -48,7 +48,7 @@ export class ListWatcher implements WatchSource {
   private readonly maxDelayMs: number;
   private readonly rescanMs: number;
   private readonly problemGraceMs: number;
-  private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+  private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
   private readonly folder: FolderWatch;
   private debounceTimer: NodeJS.Timeout | undefined;
   private firstHintAt: number | undefined;
@@ -123,7 +123,7 @@ export class ListWatcher implements WatchSource {
    * and its finishing write brings a rescan. Until then it is retried, not reported.
    */
   private scan(): ScanResult {
-    const result = scanList(this.dir, this.state.snapshot);
+    const result = scanList(this.dir, this.state.snapshot, this.state.times);
     const now = this.clock.now();
     const seen = new Map<string, number>();
     for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
@@ -137,7 +137,14 @@ export class ListWatcher implements WatchSource {
   }
 
   private update(events: ChangeEvent[]): WatchUpdate {
-    return { at: this.clock.now(), events, exists: this.state.exists, snapshot: this.state.snapshot, problems: this.state.problems };
+    return {
+      at: this.clock.now(),
+      events,
+      exists: this.state.exists,
+      snapshot: this.state.snapshot,
+      times: this.state.times,
+      problems: this.state.problems,
+    };
   }
 
   private hint(): void {

@@ -12,6 +12,8 @@ export interface ScanResult {
   inode: string | undefined;
   snapshot: Map<string, Task>;
   problems: FileProblem[];
+  /** Each task's file mtime (ms); a last good version kept for an unreadable file keeps its time. */
+  times: Map<string, number>;
 }
 
 /**
@@ -33,21 +35,26 @@ export function keepLastGood(previous: TaskSnapshot, tasks: readonly Task[], pro
  * Read the folder (no lock, as agents read). A folder that does not exist is an empty
  * list that may appear later; any other error is thrown.
  */
-export function scanList(dir: string, previous: TaskSnapshot): ScanResult {
+export function scanList(dir: string, previous: TaskSnapshot, previousTimes: ReadonlyMap<string, number> = new Map()): ScanResult {
   let inode: string;
   try {
     const st = fs.statSync(dir);
     inode = `${st.dev}:${st.ino}`;
   } catch {
-    return { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+    return { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
   }
   try {
-    const { tasks, problems } = readList(dir);
-    return { exists: true, inode, snapshot: keepLastGood(previous, tasks, problems), problems };
+    const { tasks, problems, times = new Map<string, number>() } = readList(dir, { times: true });
+    const snapshot = keepLastGood(previous, tasks, problems);
+    for (const id of snapshot.keys()) {
+      const kept = previousTimes.get(id);
+      if (!times.has(id) && kept !== undefined) times.set(id, kept);
+    }
+    return { exists: true, inode, snapshot, problems, times };
   } catch (err) {
     // Removed between the stat and the read.
     if (err instanceof TasksError && err.code === 'not_found') {
-      return { exists: false, inode: undefined, snapshot: new Map(), problems: [] };
+      return { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
     }
     throw err;
   }

@@ -32,6 +32,8 @@ export interface WatchView {
   index: TaskIndex;
   /** The tasks that pass the filters, id order. */
   shown: Task[];
+  /** When each task last changed (ms), where known. */
+  times: ReadonlyMap<string, number>;
   problems: FileProblem[];
   /** Every task completed, three or more, none a verification step. */
   nudge?: VerificationNudge | undefined;
@@ -40,13 +42,27 @@ export interface WatchView {
 /** Why and how a watch ended, as its sinks report it. */
 export interface WatchEnd {
   reason: EndReason;
-  /** Whether the --until condition held at the end (false without one). */
+  /** Whether the --until condition was met, as the watch judges it (false without one). */
   met: boolean;
   /** A followed run's end. */
   run?: RunEnd | undefined;
-  /** With --fail-if-stalled, the tasks that stalled. */
+  /** With --fail-if-stalled, the tasks that stalled (for a run: those in progress when it fell silent). */
   stalled?: StalledTask[] | undefined;
+  /** A followed run that stalled: how long it had been silent, with no task changing. */
+  idleMs?: number | undefined;
+  /** Every session of the list is over: the owners of unfinished tasks, gone with them. */
+  gone?: string[] | undefined;
 }
+
+/**
+ * When the --until condition is judged.
+ * - continuously: on the first state and after every change (a list folder, a transcript);
+ * - at-run-end: only when the followed run ends with its `result` event, on the list as
+ *   it is then; a run whose input ends without one never meets it;
+ * - once-run-acted: after every change once the run has made a change of its own (so a
+ *   reused list's old tasks cannot meet it before the run begins its work), and at its end.
+ */
+export type JudgeWhen = 'continuously' | 'at-run-end' | 'once-run-acted';
 
 /** Where a watch sends what it sees: the NDJSON stream or the live view. */
 export interface WatchSink {
@@ -56,11 +72,17 @@ export interface WatchSink {
   end(view: WatchView, end: WatchEnd): void;
   /** The watch failed: undo what begin did (restore the screen); the error is reported after. */
   abort?(): void;
-  /** Something to tell the user that does not stop the watch. */
-  warn(message: string): void;
+  /** Something to tell the user that does not stop the watch; `code` names it for --json. */
+  warn(message: string, code?: string, facts?: Record<string, unknown>): void;
+  /** Something worth telling that is not a problem (an input waited for, the run's list found). */
+  note?(message: string, code?: string, facts?: Record<string, unknown>): void;
 }
 
-/** `--fail-if-stalled`: how long, and how to know the tasks' times and the session's activity. */
+/**
+ * `--fail-if-stalled`: how long, and how to know the tasks' times and the session's
+ * activity. A followed run (a source with activityAt) stalls as a whole: nothing in its
+ * input and no task changing for that long.
+ */
 export interface StallWatch {
   afterMs: number;
   /** When each task of the first state last changed (file times); unknown: from now. */
@@ -74,12 +96,20 @@ export interface WatchSessionOptions {
   source(handlers: WatchSourceHandlers): WatchSource;
   filter: TaskFilter;
   until?: UntilCondition | undefined;
+  /** When the condition is judged; continuously unless told. */
+  judge?: JudgeWhen | undefined;
   timeoutMs?: number | undefined;
   stall?: StallWatch | undefined;
   clock: Clock;
   timers: Timers;
   /** Aborted: the watch stops (reason "stopped"), or fails when the first state has not come yet. */
   stop?: AbortSignal | undefined;
+  /**
+   * For a list watched for a condition: is every known session of the list over (no sign
+   * of life left)? Asked every `everyMs`; true ends the watch as a followed session's end
+   * does (session-ended), with the owners it leaves gone.
+   */
+  sessionsOver?: { check(): boolean; everyMs: number; goneOwners(): string[] } | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -103,6 +133,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
     all,
     index,
     shown: filterTasks(all, filter, index),
+    times: update.times ?? new Map(),
     problems: update.problems,
     nudge: verificationNudge(all),
   };
@@ -116,6 +147,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
 export class WatchSession {
   private source: WatchSource | undefined;
   private deadlineTimer: unknown;
+  private overTimer: unknown;
   private stallTimer: unknown;
   private view: WatchView | undefined;
   /** When each task last changed, for --fail-if-stalled. */
@@ -123,6 +155,10 @@ export class WatchSession {
   private finished = false;
   /** Updates that came while the first state was on its way (a run's lines arrive in bursts). */
   private early: WatchUpdate[] = [];
+  /** The followed run has made a change of its own. */
+  private runActed = false;
+  /** When any task last changed (a followed run's stall). */
+  private lastChangeAt: number | undefined;
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
   private readonly onStop = () => {
@@ -147,10 +183,13 @@ export class WatchSession {
         return;
       }
       stop?.addEventListener('abort', this.onStop, { once: true });
+      // The deadline runs from the start: a run whose first event never comes is timed out too.
+      if (this.opts.timeoutMs !== undefined) this.armDeadline(this.opts.clock.now() + this.opts.timeoutMs);
       const source = this.opts.source({
         onUpdate: (u) => this.onUpdate(u),
         onError: (err) => this.fail(err),
-        onWarning: (message) => this.sink.warn(message),
+        onWarning: (message, code, facts) => this.sink.warn(message, code, facts),
+        onNote: (message, code, facts) => this.sink.note?.(message, code, facts),
         onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end }),
       });
       this.source = source;
@@ -169,25 +208,47 @@ export class WatchSession {
   private begin(first: WatchUpdate): void {
     if (this.finished) return;
     this.view = viewOf(first, this.opts.filter);
+    this.lastChangeAt = first.at;
     if (this.opts.stall) {
       const known = this.opts.stall.initialTimes(this.view.all);
       for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
     }
-    const deadline = this.opts.timeoutMs === undefined ? undefined : this.opts.clock.now() + this.opts.timeoutMs;
     this.sink.begin(this.view);
-    if (this.holds()) {
+    if (this.judgedNow() && this.holds()) {
       this.finish({ reason: 'condition-met' });
       return;
     }
-    if (deadline !== undefined) this.armDeadline(deadline);
     this.checkStalled();
+    this.armOverCheck();
     for (const update of this.early.splice(0)) this.onUpdate(update);
+  }
+
+  /** Every so often: have the list's sessions all ended? Then nothing will change it. */
+  private armOverCheck(): void {
+    const over = this.opts.sessionsOver;
+    if (over === undefined || this.finished) return;
+    if (over.check()) {
+      this.finish({ reason: 'session-ended', run: { how: 'session-ended' }, gone: over.goneOwners() });
+      return;
+    }
+    this.overTimer = this.opts.timers.setTimeout(() => this.armOverCheck(), over.everyMs);
+  }
+
+  private get judge(): JudgeWhen {
+    return this.opts.judge ?? 'continuously';
+  }
+
+  /** May the condition end the watch now (before a followed run's end)? */
+  private judgedNow(): boolean {
+    return this.judge === 'continuously' || (this.judge === 'once-run-acted' && this.runActed);
   }
 
   /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
   private armDeadline(at: number): void {
     const left = at - this.opts.clock.now();
     if (left <= 0) {
+      // Nothing known yet (a run's first event never came): the end says so, on an empty list.
+      if (!this.view) this.begin({ at: this.opts.clock.now(), events: [], exists: false, snapshot: new Map(), problems: [] });
       this.finish({ reason: 'timeout' });
       return;
     }
@@ -213,6 +274,8 @@ export class WatchSession {
     const before = this.view;
     const view = viewOf(update, this.opts.filter);
     this.view = view;
+    if (update.runActed) this.runActed = true;
+    if (update.events.length > 0) this.lastChangeAt = update.at;
     for (const e of update.events) {
       if (e.type === 'list-cleared') this.changedAt.clear();
       else if (e.type === 'deleted') this.changedAt.delete(e.task.id);
@@ -220,7 +283,7 @@ export class WatchSession {
     }
     const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
     this.sink.change(view, events);
-    if (this.holds()) this.finish({ reason: 'condition-met' });
+    if (this.judgedNow() && this.holds()) this.finish({ reason: 'condition-met' });
     else this.checkStalled();
   }
 
@@ -233,6 +296,11 @@ export class WatchSession {
     if (!stall || !this.view || this.finished) return;
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
     const now = this.opts.clock.now();
+    const activityAt = this.source?.activityAt?.();
+    if (activityAt !== undefined) {
+      this.checkRunStalled(stall, now, activityAt);
+      return;
+    }
     const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
     if (due.length > 0) {
       const stalled = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
@@ -250,18 +318,33 @@ export class WatchSession {
     this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
   }
 
+  /** A followed run stalls as a whole: its input silent, and no task changed, for that long. */
+  private checkRunStalled(stall: StallWatch, now: number, activityAt: number): void {
+    const quietSince = Math.max(activityAt, this.lastChangeAt ?? activityAt);
+    const idleMs = now - quietSince;
+    if (idleMs >= stall.afterMs) {
+      const stalled = (this.view?.shown ?? [])
+        .filter((t) => t.status === 'in_progress')
+        .map((t) => ({ id: t.id, task: t, idleMs: now - (this.changedAt.get(t.id) ?? quietSince) }));
+      this.finish({ reason: 'stalled', stalled, idleMs });
+      return;
+    }
+    this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, stall.afterMs - idleMs + 1));
+  }
+
   private cleanup(): void {
     this.finished = true;
     this.source?.close();
     if (this.deadlineTimer !== undefined) this.opts.timers.clearTimeout(this.deadlineTimer);
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    if (this.overTimer !== undefined) this.opts.timers.clearTimeout(this.overTimer);
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
   private finish(end: Omit<WatchEnd, 'met'>): void {
     if (this.finished || !this.view) return;
     this.cleanup();
-    const met = this.holds();
+    const met = this.metAtEnd(end.reason);
     const view = { ...this.view, at: this.opts.clock.now() };
     const outcome: WatchOutcome = { ...end, met, view };
     try {
@@ -271,6 +354,14 @@ export class WatchSession {
       return;
     }
     this.resolve?.(outcome);
+  }
+
+  /** Whether the watch ends with its condition met, as its judging says. */
+  private metAtEnd(reason: EndReason): boolean {
+    if (!this.holds()) return false;
+    if (this.judge === 'continuously') return true;
+    // A run met its gate at its end (its result event), or, where asked, once it acted.
+    return reason === 'run-ended' || reason === 'condition-met';
   }
 
   private fail(err: unknown): void {

@@ -10,6 +10,8 @@ export interface WatchSource {
   /** The first state; a run's source reads up to its first `system` event first. */
   start(): WatchUpdate | Promise<WatchUpdate>;
   close(): void;
+  /** A run's source: when its input last brought anything (a line, a chunk). */
+  activityAt?(): number;
 }
 
 /** How a followed run ended. */
@@ -34,10 +36,14 @@ export interface WatchUpdate {
   at: number;
   /** The list's id, when the source learnt it itself (a run names its session's list). */
   list?: string | undefined;
-  /** What changed since the last update; empty when only `exists` or `problems` did. */
+  /** What changed since the last update, in order; empty when only `exists` or `problems` did. */
   events: ChangeEvent[];
+  /** Some of these events are the followed run's own changes to its list (it has begun its work). */
+  runActed?: boolean | undefined;
   exists: boolean;
   snapshot: TaskSnapshot;
+  /** When each task last changed (ms): its file's mtime, or when a followed run changed it. */
+  times?: ReadonlyMap<string, number> | undefined;
   /** Files that stayed unreadable; their last good version stays in the snapshot. */
   problems: FileProblem[];
 }
@@ -46,6 +52,8 @@ export interface ListWatcherHandlers {
   onUpdate(update: WatchUpdate): void;
   /** A rescan failed for a reason other than the folder missing; the watcher stops. */
   onError(err: unknown): void;
-  /** Something the user should know that does not stop watching. */
-  onWarning?(message: string): void;
+  /** Something the user should know that does not stop watching; `code` names it for --json. */
+  onWarning?(message: string, code?: string, facts?: Record<string, unknown>): void;
+  /** Something worth telling that is not a problem (an input waited for, the run's list found). */
+  onNote?(message: string, code?: string, facts?: Record<string, unknown>): void;
 }

@@ -6,7 +6,14 @@ import { fileIds } from '../store/list-read.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET } from '../store/paths.js';
 
 /** What a list folder holds besides tasks when only we and the list lock have been in it. */
-const OURS = new Set([LIST_LOCK_TARGET, `${LIST_LOCK_TARGET}.lock`, HIGH_WATER_MARK, '.tasks-journal.jsonl', '.tasks-journal.jsonl.lock']);
+const OURS = new Set([
+  LIST_LOCK_TARGET,
+  `${LIST_LOCK_TARGET}.lock`,
+  HIGH_WATER_MARK,
+  '.tasks-journal.jsonl',
+  '.tasks-journal.1.jsonl',
+  '.tasks-journal.jsonl.lock',
+]);
 
 /**
  * Take back a list folder that a change made, once that change is undone: only when it

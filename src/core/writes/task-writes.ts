@@ -18,7 +18,7 @@ import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import type { Status, Task } from '../store/schema.js';
 import { orderKeys } from '../store/serialize.js';
 import { isIdTaken, readTaskFile, writeFileAtomic, writeTaskFile } from '../store/task-file.js';
-import { announceTaskWrite } from './write-events.js';
+import { announcedWrite, announceTaskWrite, announceWriteFailed } from './write-events.js';
 
 /**
  * Every mutation follows one path: take the lock Claude Code takes, re-read, decide
@@ -119,8 +119,9 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
         for (const task of tasks) {
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
-          writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
-          announceTaskWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) });
+          announcedWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) }, (announce) =>
+            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
+          );
           madeList = false;
           written++;
         }
@@ -135,24 +136,54 @@ export async function createTaskBatch(listDir: string, count: number, build: (id
 }
 
 /**
- * Put a deleted task back under its own id (undo of a delete). Ids are never handed out
- * again, so the id is free unless someone restored it first: then conflict, nothing
- * written. Under the list lock, as creates are.
+ * Put a deleted task back under its own id (undo of a delete), the list lock held.
+ * Ids are never handed out again, so the id is free unless someone restored it first:
+ * then conflict, nothing written. The high-water mark is raised to the id first, so the
+ * id stays used whatever happens to the file next.
  */
-export async function restoreTask(listDir: string, task: Task): Promise<Task> {
-  ensureListDir(listDir);
-  return withListLock(listDir, (stillHeld) => {
-    assertStillHeld(stillHeld, 'the list');
-    try {
-      writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true });
-    } catch (err) {
-      if (isIdTaken(err))
-        throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
-      throw err;
-    }
-    announceTaskWrite({ listDir, id: task.id, after: task });
-    return task;
-  });
+export function restoreHeld(listDir: string, task: Task): Task {
+  raiseMarkHeld(listDir, task.id);
+  try {
+    announcedWrite({ listDir, id: task.id, after: task }, (announce) =>
+      writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
+    );
+  } catch (err) {
+    if (isIdTaken(err))
+      throw new TasksError('conflict', `task #${task.id} exists again; not restoring over it`, { details: { id: task.id } });
+    throw err;
+  }
+  return task;
+}
+
+/** Raise `.highwatermark` to `id` when it is lower (the list lock held); never lowers it. */
+export function raiseMarkHeld(listDir: string, id: string): void {
+  const mark = readHighWaterMark(listDir);
+  if (BigInt(id) <= mark) return;
+  writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
+}
+
+/**
+ * Rewrite a task whose lock is held (a batch that took every lock first: undo): re-read,
+ * decide, write when something changed.
+ */
+export function rewriteHeld(listDir: string, id: string, decide: (current: Task) => Task): UpdateResult {
+  const before = readStoredTask(listDir, id);
+  const task = orderKeys(decide(before));
+  const changed = changedKeys(before, task);
+  if (changed.length > 0) {
+    announcedWrite({ listDir, id, before, after: task }, (announce) =>
+      writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
+    );
+  }
+  return { before, task, changed };
+}
+
+/** Delete a task whose lock and the list lock are held: the mark raised, the file removed. References are the caller's. */
+export function deleteHeld(listDir: string, id: string): Task {
+  const current = getTaskForDelete(listDir, id);
+  raiseMarkHeld(listDir, id);
+  unlinkAnnounced(listDir, id, current);
+  return current;
 }
 
 /** Allocations a create tries when another writer takes its id (see publishNew). */
@@ -231,8 +262,9 @@ async function changeTask(
     const { task, changed } = decide(before);
     if (changed.length > 0) {
       assertStillHeld(stillHeld, `task #${id}`);
-      writeTaskFile(taskPath(listDir, id), task);
-      announceTaskWrite({ listDir, id, before, after: task });
+      announcedWrite({ listDir, id, before, after: task }, (announce) =>
+        writeTaskFile(taskPath(listDir, id), task, { beforePublish: announce }),
+      );
     }
     return { before, task, changed };
   });
@@ -337,12 +369,7 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
       assertStillHeld(listHeld, 'the list');
       assertStillHeld(taskHeld, `task #${id}`);
       if (BigInt(id) > mark) writeFileAtomic(path.join(listDir, HIGH_WATER_MARK), id);
-      try {
-        fs.unlinkSync(taskPath(listDir, id));
-        announceTaskWrite({ listDir, id, before: current });
-      } catch (err) {
-        if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
-      }
+      unlinkAnnounced(listDir, id, current);
       return current;
     }),
   );
@@ -362,6 +389,17 @@ export async function deleteTask(listDir: string, id: string, guard?: Guard): Pr
     }
   }
   return { task, cleaned };
+}
+
+/** Remove a task file, announced first; a file already gone is no write of ours (announced as failed). */
+function unlinkAnnounced(listDir: string, id: string, before: Task): void {
+  announceTaskWrite({ listDir, id, before });
+  try {
+    fs.unlinkSync(taskPath(listDir, id));
+  } catch (err) {
+    announceWriteFailed({ listDir, id });
+    if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot delete ${id}.json: ${(err as Error).message}`);
+  }
 }
 
 /** A corrupt file can still be deleted by id; we report what we can of it. */

@@ -1,10 +1,12 @@
 import type { Task } from '../store/schema.js';
 
 /**
- * Every task file this process writes, as it is written: the task before (absent for a
- * create) and after (absent for a delete). The writes of this folder announce them here
- * after each successful write, still under the lock; whoever keeps a record (the journal
- * of history/) listens. Listeners must be quick and must not throw.
+ * Every task file this process writes, as it is about to be written: the task before
+ * (absent for a create) and after (absent for a delete). The writes of this folder
+ * announce each one under the lock that guards it, just before the file changes, and
+ * announce a failure if the write then fails (nothing of it written); whoever keeps a
+ * record (the journal of history/) listens, and so records each change before a kill
+ * could separate the two. Listeners must be quick and must not throw.
  */
 export interface TaskWrite {
   listDir: string;
@@ -15,22 +17,75 @@ export interface TaskWrite {
   madeList?: true | undefined;
 }
 
-type Listener = (write: TaskWrite) => void;
+/**
+ * A change to a list's other files, made by a repair (`check --fix`): a task file moved
+ * aside, the high-water mark raised, a stale lock or an abandoned temp file removed.
+ * Announced, like task writes, before the change is made.
+ */
+export type ListFileChange =
+  | { listDir: string; kind: 'aside'; id: string; file: string; to: string }
+  | { listDir: string; kind: 'mark'; old: string | null; new: string }
+  | { listDir: string; kind: 'removed'; file: string; what: 'lock' | 'temp' };
 
-const listeners = new Set<Listener>();
+export interface WriteListener {
+  /** A task file is about to be written (or removed). */
+  write?: (write: TaskWrite) => void;
+  /** The write announced last for this task failed: nothing of it was written. */
+  failed?: (write: { listDir: string; id: string }) => void;
+  /** Another file of the list is about to change. */
+  file?: (change: ListFileChange) => void;
+}
 
-/** Listen to every task write of this process; returns the function that stops listening. */
-export function onTaskWrite(listener: Listener): () => void {
+const listeners = new Set<WriteListener>();
+
+/** Listen to the writes of this process; returns the function that stops listening. */
+export function onWrites(listener: WriteListener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function announceTaskWrite(write: TaskWrite): void {
+/** Listen to every task write of this process; returns the function that stops listening. */
+export function onTaskWrite(listener: (write: TaskWrite) => void): () => void {
+  return onWrites({ write: listener });
+}
+
+function tell(call: (listener: WriteListener) => void): void {
   for (const listener of listeners) {
     try {
-      listener(write);
+      call(listener);
     } catch {
       // A record that cannot be kept never undoes or fails the write itself.
     }
+  }
+}
+
+export function announceTaskWrite(write: TaskWrite): void {
+  tell((l) => l.write?.(write));
+}
+
+export function announceWriteFailed(write: { listDir: string; id: string }): void {
+  tell((l) => l.failed?.(write));
+}
+
+export function announceFileChange(change: ListFileChange): void {
+  tell((l) => l.file?.(change));
+}
+
+/**
+ * Run `write` as the write of `change`: `write` calls `announce` at the last moment before
+ * the file changes (after its new content is safely on disk under a temp name), and a
+ * failure after that is announced too (the error goes on). The one way task files are
+ * written here.
+ */
+export function announcedWrite<T>(change: TaskWrite, write: (announce: () => void) => T): T {
+  let announced = false;
+  try {
+    return write(() => {
+      announced = true;
+      announceTaskWrite(change);
+    });
+  } catch (err) {
+    if (announced) announceWriteFailed({ listDir: change.listDir, id: change.id });
+    throw err;
   }
 }

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MAX_INBOX_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { errnoCode, TasksError } from '../base/errors.js';
+import { writeFileAtomic } from '../store/task-file.js';
+import { folderTrust, type TrustSources } from './folder-trust.js';
+
+/**
+ * Trusting a folder the way Claude Code records it (folder-trust.ts): what accepting its
+ * trust dialog writes, `projects["<folder>"].hasTrustDialogAccepted: true` in its global
+ * config, for the folder's git repository root (else the folder itself). For a CI job,
+ * whose checkout nobody can accept a dialog in: `tasks trust` once, in the job's script,
+ * and both `tasks` and an interactive Claude Code then run the project's hooks there.
+ * Everything else in the file is kept; it is written by temp file and rename.
+ */
+export interface TrustRecorded {
+  /** The folder the record names. */
+  folder: string;
+  configFile: string;
+  /** It was trusted already (by this record or one above it, or CLAUDE_CODE_SANDBOXED); nothing written. */
+  already: boolean;
+}
+
+export function recordFolderTrust(folder: string, sources: TrustSources): TrustRecorded {
+  const verdict = folderTrust(folder, sources);
+  if (verdict.trusted) return { folder: verdict.by, configFile: sources.globalConfigFile, already: true };
+  const file = sources.globalConfigFile;
+  let config: Record<string, unknown> = {};
+  let text: string | undefined;
+  try {
+    text = readBoundedText(file, MAX_INBOX_BYTES);
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT') throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (text !== undefined && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      // Never overwrite a file we cannot read as Claude Code's config.
+      throw new TasksError('conflict', `${file} is not a JSON object: not changed; fix it, or trust the folder in Claude Code`, {
+        details: { file },
+      });
+    }
+    config = parsed as Record<string, unknown>;
+  }
+  const projects =
+    typeof config.projects === 'object' && config.projects !== null && !Array.isArray(config.projects) ? config.projects : {};
+  const key = verdict.recordKey;
+  const existing = (projects as Record<string, unknown>)[key];
+  const record = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? existing : {};
+  const next = { ...config, projects: { ...projects, [key]: { ...record, hasTrustDialogAccepted: true } } };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+  return { folder: key, configFile: file, already: false };
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Who writes a followed stream file: the processes (of this user: /proc shows no one
+ * else's descriptors) that hold it open, found by their `/proc/<pid>/fd` links. A run
+ * written with `claude -p ... > run.jsonl` or `| tee run.jsonl` has its writer there;
+ * when every writer seen is gone (its pid gone, or now another process, told by the
+ * start time in `/proc/<pid>/stat`), the run is over though the file never ends. Where
+ * there is no /proc, or nobody holds the file, nothing is known.
+ */
+export interface WriterProcess {
+  pid: number;
+  startTime: string | undefined;
+}
+
+export function processesHolding(file: string, procRoot = '/proc'): WriterProcess[] {
+  let target: string;
+  try {
+    target = fs.realpathSync(file);
+  } catch {
+    return [];
+  }
+  let names: string[];
+  try {
+    names = fs.readdirSync(procRoot);
+  } catch {
+    return [];
+  }
+  const found: WriterProcess[] = [];
+  for (const name of names) {
+    if (!/^[1-9][0-9]*$/.test(name) || Number(name) === process.pid) continue;
+    const fdDir = path.join(procRoot, name, 'fd');
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(fdDir);
+    } catch {
+      continue; // another user's, or gone
+    }
+    for (const fd of fds) {
+      let link: string;
+      try {
+        link = fs.readlinkSync(path.join(fdDir, fd));
+      } catch {
+        continue;
+      }
+      if (link === target) {
+        found.push({ pid: Number(name), startTime: startTime(Number(name), procRoot) });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Is this process still the one that was seen (same pid, same start time)? */
+export function stillRunning(p: WriterProcess, procRoot = '/proc'): boolean {
+  const now = startTime(p.pid, procRoot);
+  return now !== undefined && (p.startTime === undefined || now === p.startTime);
+}
+
+function startTime(pid: number, procRoot: string): string | undefined {
+  try {
+    const stat = fs.readFileSync(path.join(procRoot, String(pid), 'stat'), 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}

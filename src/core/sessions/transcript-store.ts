@@ -1,0 +1,297 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import type { PersistentCache, Shard } from '../cache/persistent-cache.js';
+import { openRegular } from './jsonl-window.js';
+import { factsOfOpenFile, type TranscriptFacts } from './transcript-facts.js';
+import { scanLines, visitLastLine } from './transcript-lines.js';
+
+/**
+ * What each transcript says, worked out once per version of the file and kept: in memory
+ * for the run, and in the persistent cache (cache/) between runs, one shard per project
+ * folder (`<config>/projects/<folder>/`), keyed by the transcript's path inside it.
+ *
+ * - Facts (transcript-facts.ts: its first and last lines): kept with the file's stamp,
+ *   used while the stamp is the same and was taken after the file had settled.
+ * - Scans (a LineScan: every line that holds one of its needles, in order, fed to a
+ *   state; transcript-tasks.ts reads Task-tool calls this way): kept with where they
+ *   stopped, after the last complete line, and a hash of the bytes before that point. A
+ *   transcript only grows, so a grown one (same inode, those bytes unchanged) is read
+ *   from there on; one replaced or rewritten is read whole. A last line without its
+ *   newline (being written) is fed to a copy of the state, never kept.
+ *
+ * Both are pure functions of the file's bytes, which is what makes keeping them safe:
+ * whatever a cached entry says, the answer is the one a fresh read would give.
+ */
+export interface LineScan<S> {
+  /** Names the scan and the shape of its state (`tasks/1`): a state kept under another id is not used. */
+  readonly id: string;
+  /** What a line must hold, as bytes, to be fed. */
+  readonly needles: readonly string[];
+  start(): S;
+  feed(state: S, line: string): void;
+  /** A copy that feeding does not share with `state`. */
+  copy(state: S): S;
+  /** The state as JSON, and back (undefined: not a state this scan wrote). */
+  save(state: S): unknown;
+  load(json: unknown): S | undefined;
+}
+
+/** How many bytes before a scan's stopping point its hash covers. */
+const MARK_BYTES = 4096;
+
+interface KeptFacts {
+  s: FileStamp;
+  at: number;
+  v: TranscriptFacts;
+}
+
+interface KeptScan {
+  s: FileStamp;
+  at: number;
+  /** Where the scan stopped: just after the last newline it read. */
+  e: number;
+  /** The hash of the MARK_BYTES before `e`. */
+  m: number;
+  st: unknown;
+}
+
+export class TranscriptStore {
+  private readonly factsMemo = new Map<string, TranscriptFacts>();
+  private readonly scanMemo = new Map<string, unknown>();
+  private readonly patterns = new Map<string, Buffer[]>();
+  private projects: readonly string[] | undefined;
+
+  /** `<config>/projects`: transcripts below it are kept in the persistent cache. */
+  readonly projectsRoot: string;
+
+  constructor(
+    /** `<config>/projects`: transcripts below it are kept in the persistent cache. */
+    projectsRoot: string,
+    readonly cache: PersistentCache | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.projectsRoot = path.resolve(projectsRoot);
+  }
+
+  /** A transcript's facts (transcript-facts.ts), read only when not known for its present stamp. */
+  facts(file: string): TranscriptFacts {
+    const memo = this.factsMemo.get(file);
+    if (memo !== undefined) return memo;
+    const place = this.place(file);
+    const kept = place === undefined ? undefined : keptFacts(place.shard.get(place.key));
+    let facts: TranscriptFacts | undefined;
+    if (kept !== undefined) {
+      const stamp = statStamp(file);
+      if (stamp !== undefined && sameStamp(stamp, kept.s) && trusted(kept.s, kept.at)) facts = kept.v;
+    }
+    if (facts === undefined) {
+      let opened: ReturnType<typeof openRegular> | undefined;
+      try {
+        opened = openRegular(file);
+      } catch {
+        facts = {};
+      }
+      if (opened !== undefined) {
+        try {
+          const stamp = stampOf(opened.stat);
+          const at = this.now();
+          facts = factsOfOpenFile(opened.fd, opened.size, opened.mtimeMs);
+          if (place !== undefined && trusted(stamp, at))
+            place.shard.set(place.key, { ...entryOf(place), f: { s: stampTuple(stamp), at, v: facts } });
+        } finally {
+          fs.closeSync(opened.fd);
+        }
+      }
+    }
+    this.factsMemo.set(file, facts as TranscriptFacts);
+    return facts as TranscriptFacts;
+  }
+
+  /**
+   * The state of `scan` after every line of the transcript: from the kept state where
+   * the file is the one it was worked out from (reading only what was appended since),
+   * else from its first byte. An unreadable file gives the scan's start.
+   */
+  scan<S>(file: string, scan: LineScan<S>): S {
+    const memoKey = `${scan.id}\0${file}`;
+    if (this.scanMemo.has(memoKey)) return this.scanMemo.get(memoKey) as S;
+    const place = this.place(file);
+    const entry = place === undefined ? undefined : entryOf(place);
+    const kept = keptScan(entry?.x?.[scan.id]);
+    let result: S | undefined;
+    if (kept !== undefined && kept.e === kept.s.size && trusted(kept.s, kept.at)) {
+      // Unchanged since a read of all of it: no need to open it.
+      const stat = fs.statSync(file, { throwIfNoEntry: false });
+      if (stat?.isFile() && sameAsStat(kept.s, stat)) result = scan.load(kept.st);
+    }
+    if (result === undefined) {
+      let opened: ReturnType<typeof openRegular> | undefined;
+      try {
+        opened = openRegular(file);
+      } catch {
+        result = scan.start();
+      }
+      if (opened !== undefined) {
+        try {
+          result = this.scanOpen(opened.fd, stampOf(opened.stat), scan, place, entry, kept);
+        } catch {
+          result = scan.start(); // unreadable midway: says nothing, as a fresh read would
+        } finally {
+          fs.closeSync(opened.fd);
+        }
+      }
+    }
+    this.scanMemo.set(memoKey, result);
+    return result as S;
+  }
+
+  private scanOpen<S>(
+    fd: number,
+    stamp: FileStamp,
+    scan: LineScan<S>,
+    place: Place | undefined,
+    entry: Entry | undefined,
+    kept: KeptScan | undefined,
+  ): S {
+    let state: S | undefined;
+    let end = 0;
+    if (kept !== undefined && kept.s.ino === stamp.ino && kept.e <= stamp.size) {
+      // The same file, or one grown from it: go on from where the scan stopped.
+      const same = sameStamp(kept.s, stamp) && trusted(kept.s, kept.at);
+      if (same || markAt(fd, kept.e) === kept.m) {
+        state = scan.load(kept.st);
+        end = state === undefined ? 0 : kept.e;
+      }
+    }
+    state ??= scan.start();
+    const at = this.now();
+    const from = end;
+    if (end < stamp.size) end = scanLines(fd, end, stamp.size, this.patternsOf(scan), (line) => scan.feed(state as S, line));
+    if (place !== undefined && entry !== undefined && (end !== from || kept === undefined || !sameStamp(kept.s, stamp))) {
+      const x = { ...entry.x, [scan.id]: { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: scan.save(state) } };
+      place.shard.set(place.key, { ...entry, x });
+    }
+    if (end >= stamp.size) return state;
+    // A last line still being written: seen this time, read again (whole) the next.
+    const final = scan.copy(state);
+    visitLastLine(fd, end, stamp.size, this.patternsOf(scan), (line) => scan.feed(final, line));
+    return final;
+  }
+
+  /**
+   * Drop the kept entries of a project folder's transcripts that are gone: `names` are
+   * the folder's entries now (a session's subagents live in `<session>/`). Only for a
+   * shard this run has read already.
+   */
+  retain(project: string, names: ReadonlySet<string>): void {
+    const shard = this.cache?.loadedShard(project);
+    if (shard === undefined) return;
+    const first = (key: string) => key.slice(0, key.indexOf('/') === -1 ? key.length : key.indexOf('/'));
+    shard.retain(new Set(Object.keys(shard.entries).filter((key) => names.has(first(key)))));
+  }
+
+  /** The project folders there are now (a full listing): the kept shards of others go when saved. */
+  retainProjects(projects: readonly string[]): void {
+    this.projects = projects;
+  }
+
+  /** Write what this run worked out to the persistent cache, if there is one. */
+  save(): void {
+    this.cache?.save(this.projects);
+  }
+
+  private patternsOf(scan: LineScan<unknown>): Buffer[] {
+    let p = this.patterns.get(scan.id);
+    if (p === undefined) this.patterns.set(scan.id, (p = scan.needles.map((n) => Buffer.from(n))));
+    return p;
+  }
+
+  /** The shard and key of a transcript under `<config>/projects/<folder>/`; undefined elsewhere. */
+  private place(file: string): Place | undefined {
+    if (this.cache === undefined) return undefined;
+    const root = this.projectsRoot + path.sep;
+    if (!file.startsWith(root)) return undefined;
+    const slash = file.indexOf(path.sep, root.length);
+    if (slash <= root.length || file.includes(`${path.sep}..`, root.length) || file.includes(`${path.sep}.${path.sep}`, root.length))
+      return undefined;
+    const key = file.slice(slash + 1);
+    return { shard: this.cache.shard(file.slice(root.length, slash)), key: path.sep === '/' ? key : key.split(path.sep).join('/') };
+  }
+}
+
+interface Place {
+  shard: Shard;
+  key: string;
+}
+
+interface Entry {
+  f?: unknown;
+  x?: Record<string, unknown>;
+}
+
+function entryOf(place: Place): Entry {
+  const value = place.shard.get(place.key);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const { f, x } = value as Entry;
+  return { ...(f !== undefined ? { f } : {}), ...(typeof x === 'object' && x !== null && !Array.isArray(x) ? { x } : {}) };
+}
+
+function keptFacts(value: unknown): KeptFacts | undefined {
+  const f = (value as Entry | undefined)?.f as { s?: unknown; at?: unknown; v?: unknown } | undefined;
+  if (typeof f !== 'object' || f === null) return undefined;
+  const s = stampFromTuple(f.s);
+  if (s === undefined || typeof f.at !== 'number' || !isFacts(f.v)) return undefined;
+  return { s, at: f.at, v: f.v };
+}
+
+function keptScan(value: unknown): KeptScan | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { s, at, e, m, st } = value as Record<string, unknown>;
+  const stamp = stampFromTuple(s);
+  if (stamp === undefined || typeof at !== 'number' || typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0 || typeof m !== 'number')
+    return undefined;
+  return { s: stamp, at, e, m, st };
+}
+
+const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version'] as const;
+const FACT_NUMBERS = ['firstActivity', 'lastActivity', 'writtenAt'] as const;
+
+function isFacts(v: unknown): v is TranscriptFacts {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return (
+    FACT_STRINGS.every((k) => o[k] === undefined || typeof o[k] === 'string') &&
+    FACT_NUMBERS.every((k) => o[k] === undefined || (typeof o[k] === 'number' && Number.isFinite(o[k]))) &&
+    (o.ended === undefined || typeof o.ended === 'boolean')
+  );
+}
+
+/** A kept stamp against a file's stat now, without making a stamp of it. */
+function sameAsStat(stamp: FileStamp, stat: fs.Stats): boolean {
+  return stamp.size === stat.size && stamp.mtimeMs === stat.mtimeMs && stamp.ctimeMs === stat.ctimeMs && stamp.ino === stat.ino;
+}
+
+function statStamp(file: string): FileStamp | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return stat.isFile() ? stampOf(stat) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** FNV-1a (32 bits) of the MARK_BYTES before `end`: tells a grown file from one rewritten. */
+function markAt(fd: number, end: number): number {
+  const start = Math.max(0, end - MARK_BYTES);
+  const buffer = Buffer.allocUnsafe(end - start);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const n = fs.readSync(fd, buffer, filled, buffer.length - filled, start + filled);
+    if (n <= 0) break;
+    filled += n;
+  }
+  let h = 0x811c9dc5;
+  for (let i = 0; i < filled; i++) h = Math.imul(h ^ (buffer[i] as number), 0x01000193) >>> 0;
+  return filled === buffer.length ? h : -1;
+}

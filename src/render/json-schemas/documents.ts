@@ -1,0 +1,214 @@
+/**
+ * The document each command prints with --json (or, for the streams, each line of it).
+ * The shared pieces are in shapes.ts; output-schemas.ts names each output and its file in
+ * docs/schemas/.
+ */
+import { z } from 'zod/v4';
+import { Counts, ErrorBody, FailedId, FailedList, Iso, Status, Task } from './shapes.js';
+
+const Ids = z.array(z.string());
+const DryRun = z.literal(true).optional().describe('a dry run: what the real run would print, nothing written');
+
+export const TaskList = z.array(Task).describe('tasks, in id order (or the order asked for)');
+
+export const DeleteItem = z.union([
+  z.strictObject({
+    id: z.string(),
+    ok: z.literal(true),
+    deleted: z.literal(true),
+    task: Task.describe('the task as it was'),
+    references: Ids.describe('tasks whose blocks / blockedBy named it, cleaned'),
+    dryRun: DryRun,
+  }),
+  FailedId,
+]);
+
+export const DeleteResult = z.array(DeleteItem).describe('one item per id given, in the order given');
+
+export const UpdateResult = z.union([Task, DeleteItem.options[0]]).describe('the task after the change; --status deleted: a delete item');
+
+export const ReleaseItem = z.union([
+  z.strictObject({
+    id: z.string(),
+    ok: z.literal(true),
+    released: z.boolean().describe('false: it had no owner and was pending already'),
+    previousOwner: z.string().optional(),
+    previousStatus: Status,
+    task: Task.describe('the task after the release (a dry run: as it would be, updatedAt null)'),
+    dryRun: DryRun,
+  }),
+  FailedId,
+]);
+
+export const ReleaseResult = z.array(ReleaseItem);
+
+const Session = z.strictObject({
+  sessionId: z.string().nullable(),
+  state: z.enum(['live', 'ended', 'crashed', 'unknown']).nullable(),
+  activity: z.enum(['busy', 'idle']).nullable(),
+  pid: z.int().nullable(),
+  sessionName: z.string().nullable(),
+  cwd: z.string().nullable(),
+  branch: z.string().nullable(),
+  prompt: z.string().nullable(),
+  lastPrompt: z.string().nullable(),
+  firstActivity: Iso.nullable(),
+  lastActivity: Iso.nullable(),
+  transcript: z.string().nullable(),
+  replacedBy: z.string().nullable().describe('the session that replaced it (/clear), when known'),
+});
+
+export const ListsResult = z.array(
+  Session.extend({
+    id: z.string(),
+    shortId: z.string(),
+    kind: z
+      .enum(['tasks', 'new', 'todowrite'])
+      .describe("a list folder; a live session's list before its first task; a session's TodoWrite todos"),
+    path: z.string().nullable(),
+    counts: z.strictObject({
+      total: z.int().nonnegative(),
+      completed: z.int().nonnegative(),
+      inProgress: z.int().nonnegative(),
+      pending: z.int().nonnegative(),
+    }),
+    problems: z.int().nonnegative(),
+    changedAt: Iso,
+    team: z.string().nullable(),
+    members: z.array(z.string()),
+    sessions: z.array(Session),
+    todos: z.array(z.strictObject({ content: z.string(), status: Status, activeForm: z.string().optional() })).optional(),
+  }).strict(),
+);
+
+const Point = z.strictObject({ x: z.number(), y: z.number() });
+export const GraphResult = z.strictObject({
+  list: z.string(),
+  nodes: z.array(
+    z
+      .strictObject({
+        id: z.string(),
+        subject: z.string().nullable(),
+        status: Status.nullable(),
+        owner: z.string().nullable(),
+        activeForm: z.string().nullable(),
+        blocked: z.boolean(),
+        openBlockers: z.array(z.string()),
+        layer: z.int(),
+        order: z.int(),
+        x: z.number(),
+        y: z.number(),
+        width: z.number(),
+        height: z.number(),
+      })
+      .describe('a node of the drawing: its task (null fields: a task named by an edge that no file holds) and its place'),
+  ),
+  edges: z.array(z.strictObject({ from: z.string(), to: z.string(), open: z.boolean(), reversed: z.boolean(), points: z.array(Point) })),
+  layers: z.array(z.array(z.string())),
+  cycles: z.array(z.array(z.string())),
+  selfLoops: z.array(z.string()),
+});
+
+export const BoardResult = z.strictObject({
+  url: z.string(),
+  port: z.int(),
+  host: z.string(),
+  readOnly: z.boolean(),
+  pid: z.int(),
+});
+
+export const UseResult = z.union([
+  z
+    .strictObject({
+      list: z.string().nullable(),
+      value: z.string().nullable(),
+      file: z.string().nullable(),
+      scope: z.string().nullable(),
+      target: z.string(),
+    })
+    .describe('tasks use: the binding of this project'),
+  z
+    .strictObject({
+      list: z.string().nullable(),
+      file: z.string(),
+      reach: z.enum(['tree', 'folder']),
+      dir: z.string(),
+      worktrees: z.array(z.string()),
+      changed: z.boolean(),
+      created: z.boolean(),
+      previous: z.string().nullable(),
+      bound: z.string().nullable(),
+    })
+    .describe('tasks use <list> / --clear: what was written'),
+]);
+
+const FieldChange = z.strictObject({ old: z.unknown().optional(), new: z.unknown().optional() });
+
+const WatchAt = { at: Iso };
+export const WatchEvent = z.discriminatedUnion('event', [
+  z.strictObject({ event: z.literal('snapshot'), ...WatchAt, list: z.string().nullable(), exists: z.boolean(), tasks: z.array(Task) }),
+  z.strictObject({ event: z.literal('created'), ...WatchAt, task: Task }),
+  z.strictObject({ event: z.literal('updated'), ...WatchAt, task: Task, changes: z.record(z.string(), FieldChange) }),
+  z.strictObject({ event: z.literal('deleted'), ...WatchAt, task: Task.describe('its last known version') }),
+  z.strictObject({ event: z.literal('list-cleared'), ...WatchAt, tasks: z.array(Task) }),
+  z.strictObject({
+    event: z.literal('end'),
+    ...WatchAt,
+    list: z.string().nullable().describe("the list watched as it ended (a run's may have been found on the way)"),
+    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'stalled']),
+    until: z.string().optional(),
+    met: z.boolean().optional(),
+    run: z.strictObject({ result: z.string().nullable(), isError: z.boolean().nullable() }).optional(),
+    stalled: z.array(z.strictObject({ id: z.string(), idleMs: z.int().nonnegative() })).optional(),
+    idleMs: z.int().nonnegative().optional(),
+    gone: z.array(z.string()).optional().describe('every session of the list ended: the owners of unfinished tasks, gone with them'),
+    nudge: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+    exists: z.boolean(),
+    counts: Counts,
+    tasks: z.array(Task),
+  }),
+]);
+
+export const ImportResult = z.strictObject({
+  list: z.string(),
+  format: z.enum(['todowrite', 'stream-json', 'transcript', 'tasks']),
+  found: z.string(),
+  dryRun: DryRun,
+  created: z.array(Task).describe('the new tasks (a dry run: predicted ids, updatedAt null)'),
+  skipped: z.array(
+    z.strictObject({ ref: z.string(), subject: z.string(), existingId: z.string(), status: Status, existingStatus: Status }),
+  ),
+  updated: z.array(z.strictObject({ id: z.string(), addBlocks: Ids, addBlockedBy: Ids })),
+  warnings: z.array(z.string()),
+});
+
+const Finding = z.looseObject({
+  code: z.string(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  fixable: z.boolean(),
+  fix: z.string().optional(),
+  hint: z.string().optional(),
+  repair: z.strictObject({ status: z.enum(['fixed', 'gone', 'failed']), message: z.string() }).optional(),
+});
+
+export const CheckReport = z.strictObject({
+  list: z.string(),
+  ok: z.literal(true),
+  path: z.string(),
+  checkedAt: Iso,
+  files: z.int().nonnegative(),
+  clean: z.boolean().describe('nothing found (with --fix: nothing left)'),
+  findings: z.array(Finding),
+  remaining: z.array(Finding).optional().describe('--fix: what a second look still finds'),
+});
+
+export const CheckResult = z.union([CheckReport, z.array(z.union([CheckReport, FailedList])).describe('--all: one report per list')]);
+
+export const TrustResult = z.strictObject({
+  folder: z.string().describe('the folder the record names (or that trusts it already)'),
+  configFile: z.string(),
+  already: z.boolean().describe('trusted already: nothing written'),
+});
+
+export { ErrorBody };

@@ -1,0 +1,55 @@
+/**
+ * Every --json output, by name: its schema, and whether it is one document or NDJSON
+ * (one schema per line). docs/schemas/<name>.schema.json is generated from this table
+ * (npm run schemas); a test fails when the committed files are stale, and the contract
+ * tests validate real outputs against them. A new command's output: its schema in
+ * documents.ts, one row here, npm run schemas, and a case in test/e2e/json-contract.test.ts.
+ */
+import type { z } from 'zod/v4';
+import {
+  BoardResult,
+  CheckResult,
+  DeleteResult,
+  GraphResult,
+  ImportResult,
+  ListsResult,
+  ReleaseResult,
+  TaskList,
+  TrustResult,
+  UpdateResult,
+  UseResult,
+  WatchEvent,
+} from './documents.js';
+import { LogResult, UndoResult } from './history-documents.js';
+import { StderrLine, Task } from './shapes.js';
+
+export interface OutputSchema {
+  schema: z.ZodType;
+  /** document: one JSON document on stdout; ndjson: one object per line, each as the schema says. */
+  form: 'document' | 'ndjson';
+  title: string;
+}
+
+export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
+  list: { schema: TaskList, form: 'document', title: 'tasks list --json' },
+  get: { schema: Task, form: 'document', title: 'tasks get <id> --json' },
+  create: { schema: Task, form: 'document', title: 'tasks create --json' },
+  update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
+  claim: { schema: Task, form: 'document', title: 'tasks claim --json: the claimed task' },
+  block: { schema: Task, form: 'document', title: 'tasks block / unblock --json: the blocked task' },
+  delete: { schema: DeleteResult, form: 'document', title: 'tasks delete --json' },
+  release: { schema: ReleaseResult, form: 'document', title: 'tasks release --json' },
+  lists: { schema: ListsResult, form: 'document', title: 'tasks lists --json' },
+  watch: { schema: WatchEvent, form: 'ndjson', title: 'tasks watch --json: one event per line' },
+  import: { schema: ImportResult, form: 'document', title: 'tasks import --json' },
+  export: { schema: TaskList, form: 'document', title: 'tasks export --json (--format jsonl: one task per line, as get)' },
+  check: { schema: CheckResult, form: 'document', title: 'tasks check --json (--all: an array)' },
+  trust: { schema: TrustResult, form: 'document', title: 'tasks trust --json' },
+  use: { schema: UseResult, form: 'document', title: 'tasks use --json' },
+  graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
+  board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
+  log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
+  undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
+  redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
+  stderr: { schema: StderrLine, form: 'ndjson', title: 'stderr with --json: an error, a warning or a note per line' },
+};

@@ -1,0 +1,42 @@
+import type { ListCounts } from '../core/graph/blockers.js';
+import type { Task } from '../core/store/schema.js';
+
+/**
+ * The one task shape of every `--json` output: the task exactly as its file holds it (the
+ * same keys, in the file's order, unknown keys included), then `updatedAt`, its change
+ * time in ISO 8601: the file's mtime (or, for a task known only from a run's stream, when
+ * the stream last changed it); null when no time is known. `updatedAt` is ours: a file's
+ * own key of that name is shown as ours, and `import` leaves it out.
+ */
+export type TaskJson = Task & { updatedAt: string | null };
+
+export function taskJson(task: Task, changedAt: number | undefined): TaskJson {
+  return { ...task, updatedAt: changedAt === undefined ? null : new Date(changedAt).toISOString() };
+}
+
+export function tasksJson(tasks: readonly Task[], times: ReadonlyMap<string, number> | undefined): TaskJson[] {
+  return tasks.map((t) => taskJson(t, times?.get(t.id)));
+}
+
+/** Task counts, camelCase as every key: `{total, completed, inProgress, pending, blocked, blockedInProgress, blockedPending}`. */
+export interface CountsJson {
+  total: number;
+  completed: number;
+  inProgress: number;
+  pending: number;
+  blocked: number;
+  blockedInProgress: number;
+  blockedPending: number;
+}
+
+export function countsJson(c: ListCounts): CountsJson {
+  return {
+    total: c.total,
+    completed: c.completed,
+    inProgress: c.in_progress,
+    pending: c.pending,
+    blocked: c.blocked,
+    blockedInProgress: c.blockedInProgress,
+    blockedPending: c.blockedPending,
+  };
+}

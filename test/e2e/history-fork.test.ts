@@ -1,0 +1,59 @@
+/**
+ * Each change once, in the list it happened in, on real transcripts: a session, its
+ * resumed run, its fork and a fork of the fork, as Claude Code 2.1.328 wrote them
+ * (test/fixtures/claude-code-2.1.328/fork/README.md). A fork's copies of its parent's
+ * entries count in the parent's list only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
+
+const PARENT = 'b662d4b4-5673-4d15-a9d3-6dd961fcbf2e';
+const FORK = 'acebfa33-89bc-4c46-ae49-f0564e9fb3fa';
+
+function world(): string {
+  const config = tempConfig();
+  fs.cpSync(path.join(FIXTURES, 'fork', 'projects'), path.join(config, 'projects'), { recursive: true });
+  fs.cpSync(path.join(FIXTURES, 'fork', 'tasks'), path.join(config, 'tasks'), { recursive: true });
+  return config;
+}
+
+const log = (config: string, list: string, ...args: string[]) => run(config, ['-l', list, 'log', ...args], { env: { USER: 'carol' } });
+/** `log --json`: one document, an array of changes. */
+const events = (text: string) =>
+  JSON.parse(text) as Array<{
+    op: string;
+    task: string;
+    who: { session: string };
+    changes: Record<string, { old?: unknown; new?: unknown }>;
+  }>;
+
+describe('a resumed and a forked session, as recorded', () => {
+  it("the parent's list: its first run and its resumed run, each change once, none of the fork's", () => {
+    const config = world();
+    const r = log(config, PARENT, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const got = events(r.stdout);
+    expect(got.map((e) => `${e.op} #${e.task}`)).toEqual(['create #1', 'create #2', 'update #1', 'update #2']);
+    expect(got.every((e) => e.who.session === PARENT)).toBe(true);
+    expect(got[3]?.changes).toEqual({ status: { old: 'pending', new: 'in_progress' } });
+    // Nothing is unrecorded: the record explains both files.
+    expect(got.some((e) => e.op === 'unrecorded')).toBe(false);
+  });
+
+  it("the fork's list: only the fork's own create; the copies of its parent's changes are said to count there", () => {
+    const config = world();
+    const r = log(config, FORK, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const got = events(r.stdout);
+    expect(got.map((e) => `${e.op} #${e.task} ${String(e.changes.subject?.new)}`)).toEqual(['create #1 Ship']);
+    expect(got[0]?.who.session).toBe(FORK);
+    const text = log(config, FORK);
+    expect(text.stderr).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
+    expect(text.stderr).toContain("and 1 transcript of this list's sessions");
+    // The fork of the fork (no list of its own) is not tied to the fork's list by the copies it holds.
+    const lists = JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>;
+    expect(lists.find((l) => l.id === FORK)?.sessions.map((x) => x.sessionId)).toEqual([FORK]);
+  });
+});

@@ -1,0 +1,284 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
+import { FIXTURES, run, runAsync, tempConfig } from '../helpers/cli.js';
+import { writeTranscript } from '../helpers/session-files.mjs';
+
+/**
+ * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)
+ * is never needed for a correct answer: whatever state it is in, `tasks lists --json`
+ * gives what it gives with no cache at all. Each world below is built, left to settle
+ * (so that what a run reads is trusted by the next), then changed the way the cache must
+ * notice.
+ */
+
+// Sessions of a config folder, as Claude Code 2.1.328 leaves them.
+const NAMED = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a01'; // on the named list "shared" (its transcript shows the tasks)
+const GROWN = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a02'; // its Task-tool calls come later
+const OWN = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a03'; // has its own list
+const TODO = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a04'; // kept TodoWrite todos
+
+interface World {
+  config: string;
+  home: string;
+  project: string;
+  /** The cache folder ($XDG_CACHE_HOME) kept across this world's runs. */
+  cache: string;
+  transcript: (id: string) => string;
+}
+
+function world(): World {
+  const config = tempConfig();
+  const home = path.join(config, 'home');
+  const project = path.join(home, 'work', 'app');
+  fs.mkdirSync(project, { recursive: true });
+  const start = Date.now() - 120_000;
+  fs.cpSync(path.join(FIXTURES, 'sessions', 'shared-list'), path.join(config, 'tasks', 'shared'), { recursive: true });
+  const own = path.join(config, 'tasks', OWN);
+  fs.mkdirSync(own, { recursive: true });
+  fs.writeFileSync(
+    path.join(own, '1.json'),
+    JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'in_progress', blocks: [], blockedBy: [], owner: 'main' }),
+  );
+  const at = { start, end: start + 60_000 };
+  writeTranscript(config, { sessionId: NAMED, cwd: project, prompt: 'build the parser', source: 'tasks', ...at });
+  writeTranscript(config, { sessionId: OWN, cwd: project, prompt: 'ship it', todos: false, ...at });
+  writeTranscript(config, { sessionId: TODO, cwd: project, prompt: 'plan the week', ...at });
+  // The same run as NAMED's, cut before its first Task-tool call: it grows into it later.
+  const grown = writeTranscript(config, { sessionId: GROWN, cwd: project, prompt: 'build the parser too', source: 'tasks', ...at });
+  const lines = fs.readFileSync(grown, 'utf8').split('\n');
+  const cut = lines.findIndex((l) => l.includes('"name":"TaskCreate"'));
+  fs.writeFileSync(grown, `${lines.slice(0, cut).join('\n')}\n`);
+  fs.writeFileSync(`${grown}.rest`, lines.slice(cut).join('\n'));
+  const transcript = (id: string) => path.join(config, 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'), `${id}.jsonl`);
+  return { config, home, project, cache: path.join(config, 'cache'), transcript };
+}
+
+/** `tasks lists --json` with the world's cache (kept), or with none (a fresh, empty cache folder each run). */
+function lists(w: World, cache: 'kept' | 'none' | string): Array<{ id: string; sessionIds?: string[] }> {
+  const folder = cache === 'kept' ? w.cache : cache === 'none' ? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')) : cache;
+  const r = run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: folder } });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+/** The sessions `lists` ties to a list. */
+function sessionsOf(answer: ReturnType<typeof lists>, list: string): string[] {
+  const row = answer.find((l) => l.id === list) as { sessions?: Array<{ sessionId: string }> } | undefined;
+  return (row?.sessions ?? []).map((s) => s.sessionId).sort();
+}
+
+/** The shard files of a world's kept cache. */
+function shards(w: World): string[] {
+  const root = path.join(w.cache, 'tasks');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).flatMap((owner) => fs.readdirSync(path.join(root, owner)).map((name) => path.join(root, owner, name)));
+}
+
+/** Rewrite every kept shard with `change` applied to its parsed body. */
+function rewriteShards(w: World, change: (body: Record<string, unknown>) => void): void {
+  for (const file of shards(w)) {
+    const body = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    change(body);
+    fs.writeFileSync(file, JSON.stringify(body));
+  }
+}
+
+/** Make what the kept cache says of every transcript a lie: no tasks, no todos, another prompt. */
+function lie(body: Record<string, unknown>): void {
+  for (const entry of Object.values(body.entries as Record<string, Record<string, unknown>>)) {
+    const f = entry.f as { v: Record<string, unknown> } | undefined;
+    if (f !== undefined) f.v.prompt = 'a stale prompt';
+    for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>)) scan.st = { s: [], p: [], c: [], u: 0 };
+  }
+}
+
+const worlds: Record<string, World> = {};
+beforeAll(async () => {
+  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted']) worlds[name] = world();
+  // Older than the cache's settling time: what the first runs read is trusted as long as the files keep their stamps.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+});
+
+describe('the persistent cache never changes an answer', () => {
+  it('a transcript that grows: its new Task-tool calls tie its session to the named list', () => {
+    const w = worlds.grow as World;
+    const before = lists(w, 'kept');
+    expect(shards(w).length).toBeGreaterThan(0);
+    expect(sessionsOf(before, 'shared')).toEqual([NAMED]);
+    expect(before).toEqual(lists(w, 'none'));
+    const file = w.transcript(GROWN);
+    fs.appendFileSync(file, fs.readFileSync(`${file}.rest`, 'utf8'));
+    const after = lists(w, 'kept');
+    expect(sessionsOf(after, 'shared')).toEqual([NAMED, GROWN].sort());
+    expect(after).toEqual(lists(w, 'none'));
+  });
+
+  it('a transcript replaced with one of the same size and mtime: read again', () => {
+    const w = worlds.replace as World;
+    expect(sessionsOf(lists(w, 'kept'), 'shared')).toEqual([NAMED]);
+    const file = w.transcript(NAMED);
+    const original = fs.readFileSync(file, 'utf8');
+    const { size, mtime } = fs.statSync(file);
+    // A transcript that shows no task, made the same size, renamed over it with the same mtime.
+    const plain = sameSize(fs.readFileSync(w.transcript(OWN), 'utf8').replaceAll(OWN, NAMED), size);
+    fs.writeFileSync(`${file}.new`, plain);
+    fs.utimesSync(`${file}.new`, mtime, mtime);
+    fs.renameSync(`${file}.new`, file);
+    expect(fs.statSync(file).size).toBe(size);
+    const renamed = lists(w, 'kept');
+    expect(sessionsOf(renamed, 'shared')).toEqual([]);
+    expect(renamed).toEqual(lists(w, 'none'));
+    // The first content again, written in place (the same inode), the mtime set back once more.
+    fs.writeFileSync(file, original);
+    fs.utimesSync(file, mtime, mtime);
+    const again = lists(w, 'kept');
+    expect(sessionsOf(again, 'shared')).toEqual([NAMED]);
+    expect(again).toEqual(lists(w, 'none'));
+  });
+
+  it('a cache from another build or format of tasks is not used', () => {
+    const w = worlds.version as World;
+    const truth = lists(w, 'kept');
+    expect(sessionsOf(truth, 'shared')).toEqual([NAMED]);
+    // Under this build's own name the same lie would be believed: the files have not changed.
+    rewriteShards(w, lie);
+    expect(sessionsOf(lists(w, 'kept'), 'shared')).toEqual([]);
+    // Named as another build, or another format, it is ignored (and replaced).
+    rewriteShards(w, (body) => {
+      lie(body);
+      body.build = 'tasks 0.0.1 another-build';
+    });
+    expect(lists(w, 'kept')).toEqual(truth);
+    rewriteShards(w, (body) => {
+      lie(body);
+      body.format = 'tasks-cache/0';
+    });
+    expect(lists(w, 'kept')).toEqual(truth);
+    expect(lists(w, 'none')).toEqual(truth);
+  });
+
+  it('a truncated or damaged cache is ignored and rebuilt', () => {
+    const w = worlds.truncate as World;
+    const truth = lists(w, 'none');
+    expect(lists(w, 'kept')).toEqual(truth);
+    for (const file of shards(w)) fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+    expect(lists(w, 'kept')).toEqual(truth);
+    for (const file of shards(w)) expect(() => JSON.parse(fs.readFileSync(file, 'utf8'))).not.toThrow();
+    for (const file of shards(w)) fs.writeFileSync(file, '{"format":"tasks-cache/1","entries":[1,2,3]}');
+    expect(lists(w, 'kept')).toEqual(truth);
+    for (const file of shards(w)) fs.writeFileSync(file, '\0\0\0');
+    expect(lists(w, 'kept')).toEqual(truth);
+  });
+
+  it('a cache written by several processes at once: each answer right, every shard whole', async () => {
+    const w = worlds.race as World;
+    const get = (cache: string) => run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache } });
+    for (let round = 0; round < 3; round++) {
+      // Round 0 starts with no cache; later rounds with the transcripts grown, so that all write again.
+      if (round > 0) {
+        for (const id of [NAMED, OWN, TODO]) fs.appendFileSync(w.transcript(id), '{"type":"atis-latch","atis":""}\n');
+      }
+      const expected = lists(w, 'none');
+      const expectedGet = get(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')));
+      expect(expectedGet.code).toBe(0);
+      // `lists` keeps every transcript's facts and scans; `get` only its session's facts: shards of different sizes.
+      const runs = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          runAsync(w.config, i % 2 === 0 ? ['lists', '--json'] : ['-l', OWN, 'get', '1', '--json'], {
+            cwd: w.project,
+            env: { XDG_CACHE_HOME: w.cache },
+          }),
+        ),
+      );
+      runs.forEach((r, i) => {
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        if (i % 2 === 0) expect(JSON.parse(r.stdout)).toEqual(expected);
+        else expect(r.stdout).toBe(expectedGet.stdout);
+      });
+      const files = shards(w);
+      expect(files.length).toBeGreaterThan(0);
+      expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      for (const file of files) expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ format: 'tasks-cache/1' });
+      expect(lists(w, 'kept')).toEqual(expected);
+    }
+  });
+
+  it('a cache folder that cannot be written only costs time', () => {
+    const w = worlds.readonly as World;
+    const truth = lists(w, 'none');
+    // Something in the way of the cache folder: it cannot be made.
+    const blocked = path.join(w.config, 'blocked');
+    fs.writeFileSync(blocked, 'not a folder');
+    expect(lists(w, blocked)).toEqual(truth);
+    expect(fs.readFileSync(blocked, 'utf8')).toBe('not a folder');
+    // A cache that can be read but not written, with the transcripts changed since it was.
+    expect(lists(w, 'kept')).toEqual(truth);
+    const before = Object.fromEntries(shards(w).map((f) => [f, fs.readFileSync(f, 'utf8')]));
+    const undo = makeReadOnly(path.join(w.cache, 'tasks'));
+    try {
+      fs.appendFileSync(w.transcript(GROWN), fs.readFileSync(`${w.transcript(GROWN)}.rest`, 'utf8'));
+      const grown = lists(w, 'kept');
+      expect(sessionsOf(grown, 'shared')).toEqual([NAMED, GROWN].sort());
+      expect(grown).toEqual(lists(w, 'none'));
+      if (undo !== undefined) expect(Object.fromEntries(shards(w).map((f) => [f, fs.readFileSync(f, 'utf8')]))).toEqual(before);
+    } finally {
+      undo?.();
+    }
+  });
+
+  it('a deleted transcript: its session is gone from the answer', () => {
+    const w = worlds.deleted as World;
+    expect(sessionsOf(lists(w, 'kept'), 'shared')).toEqual([NAMED]);
+    expect(lists(w, 'kept').some((l) => l.id === TODO)).toBe(true);
+    fs.rmSync(w.transcript(NAMED));
+    fs.rmSync(w.transcript(TODO));
+    const after = lists(w, 'kept');
+    expect(sessionsOf(after, 'shared')).toEqual([]);
+    expect(after.some((l) => l.id === TODO)).toBe(false);
+    expect(after).toEqual(lists(w, 'none'));
+  });
+});
+
+/** `text` as whole lines of exactly `size` bytes: cut at a line's end, padded with spaces before the last newline. */
+function sameSize(text: string, size: number): string {
+  const lines = text.trimEnd().split('\n');
+  while (Buffer.byteLength(lines.join('\n')) + 1 > size) lines.pop();
+  const body = lines.join('\n');
+  return `${body}${' '.repeat(size - Buffer.byteLength(body) - 1)}\n`;
+}
+
+/**
+ * Make a folder and what is in it unwritable, however this test runs: by its mode, or for
+ * root (whom modes do not stop) by the immutable flag. Returns how to undo it; undefined
+ * when neither works here (then the test checks only that nothing failed).
+ */
+function makeReadOnly(dir: string): (() => void) | undefined {
+  const folders = [dir, ...fs.readdirSync(dir).map((n) => path.join(dir, n))].filter((d) => fs.statSync(d).isDirectory());
+  const writable = () => {
+    const probe = path.join(folders.at(-1) as string, '.probe');
+    try {
+      fs.writeFileSync(probe, '');
+      fs.rmSync(probe);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const d of folders) fs.chmodSync(d, 0o555);
+  if (!writable()) {
+    return () => {
+      for (const d of folders) fs.chmodSync(d, 0o755);
+    };
+  }
+  for (const d of folders) fs.chmodSync(d, 0o755);
+  const files = folders.flatMap((d) => [d, ...fs.readdirSync(d).map((n) => path.join(d, n))]);
+  if (spawnSync('chattr', ['+i', ...files]).status === 0 && !writable()) return () => void spawnSync('chattr', ['-i', ...files]);
+  spawnSync('chattr', ['-i', ...files]);
+  return undefined;
+}

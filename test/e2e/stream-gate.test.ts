@@ -1,0 +1,351 @@
+/**
+ * `watch --stream` as a CI gate, through the built binary and a real shell: it passes
+ * only at the run's end with the condition holding then (or, with --early, once the run
+ * has acted), it reads its input to the end whatever happens (the writer upstream never
+ * meets a closed pipe, a tee copy is whole, under `set -o pipefail`), its events are the
+ * run's own transitions in order, and a silent run stalls.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, runAsync, stderrError, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { runFed } from '../helpers/feed.js';
+import { parseNdjson, replay } from '../helpers/replay.js';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { StreamScript } from '../helpers/stream-lines.js';
+
+const gate = (config: string, lines: readonly string[], args: string[], opts = {}) =>
+  runFed(config, ['watch', '--stream', '-', '--json', ...args], lines, { delayMs: 15, ...opts });
+
+/** The agent completes #1, then plans #2 and #3 in later turns. */
+function incremental(): StreamScript {
+  return new StreamScript().init().create('1', 'Reproduce').update('1', { status: 'in_progress' }).update('1', { status: 'completed' });
+}
+
+describe('the gate needs the run to end with the condition holding', () => {
+  it('incremental planning: 1/1 done early is not a pass; the run ends with #2 and #3 open: exit 6', async () => {
+    const config = tempConfig();
+    const s = incremental().create('2', 'Fix').create('3', 'Verify').update('2', { status: 'in_progress' }).end();
+    const r = await gate(config, s.lines, ['--until', 'all-completed']);
+    expect(r.code).toBe(6);
+    const events = parseNdjson(r.stdout);
+    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, run: { result: 'success' } });
+    expect(events.filter((e) => e.event === 'end')).toHaveLength(1);
+    expect(stderrError(r.stderr)).toMatchObject({ error: { code: 'run_ended', reason: 'run-ended', until: 'all-completed' } });
+    // Replayed here, the run's list folder is nowhere: said once, at its first task.
+    expect(stderrLines(r.stderr).filter((l) => l.warning)).toEqual([
+      { warning: expect.objectContaining({ code: 'list_not_visible', taskId: '1' }) },
+    ]);
+  });
+
+  it('the same run finishing its plan: exit 0 at its result event, not before', async () => {
+    const config = tempConfig();
+    const s = incremental()
+      .create('2', 'Fix')
+      .create('3', 'Verify')
+      .update('2', { status: 'completed' })
+      .update('3', { status: 'completed' })
+      .say('all done')
+      .end();
+    const r = await gate(config, s.lines, ['--until', 'all-completed']);
+    expect(r.code, r.stderr).toBe(0);
+    const events = parseNdjson(r.stdout);
+    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: true, run: { result: 'success', isError: false } });
+    // Every one of the run's transitions is an event, in order.
+    expect(events.slice(1, -1).map((e) => `${e.event}:${e.task?.id}:${e.task?.status}`)).toEqual([
+      'created:1:pending',
+      'updated:1:in_progress',
+      'updated:1:completed',
+      'created:2:pending',
+      'created:3:pending',
+      'updated:2:completed',
+      'updated:3:completed',
+    ]);
+  });
+
+  it('--early opts in to ending when the condition holds once the run has acted (here at 1/1)', async () => {
+    const config = tempConfig();
+    const s = incremental().create('2', 'Fix').end();
+    const r = await gate(config, s.lines, ['--until', 'all-completed', '--early']);
+    expect(r.code).toBe(0);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 1 } });
+  });
+
+  it('a run killed before its result event never passes, even with every task done', async () => {
+    const config = tempConfig();
+    const s = incremental();
+    const r = await gate(config, s.lines, ['--until', 'all-completed']);
+    expect(r.code).toBe(6);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', met: false, counts: { completed: 1 } });
+  });
+
+  it('a whole run in one read: the first state is the run before its first step, every step an event after it', async () => {
+    const config = tempConfig();
+    const s = incremental().create('2', 'Fix').update('2', { status: 'completed' }).end();
+    const r = await runAsync(config, ['watch', '--stream', '-', '--json', '--until', 'all-completed'], {
+      input: `${s.lines.join('\n')}\n`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = parseNdjson(r.stdout);
+    expect(events[0]).toMatchObject({ event: 'snapshot', tasks: [] });
+    expect(events.filter((e) => e.event === 'created').map((e) => e.task?.id)).toEqual(['1', '2']);
+    expect([...replay(events).values()].map((t) => t.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('--early needs --stream and --until', async () => {
+    const config = tempConfig();
+    const r = await runAsync(config, ['-l', 'x', 'watch', '--until', 'all-completed', '--early']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --early goes with --stream and --until/);
+  });
+});
+
+describe('a reused list: its old tasks cannot pass a gate the run has not reached', () => {
+  const old = (id: string) => ({ id, subject: `old ${id}`, description: '', status: 'completed', blocks: [], blockedBy: [] });
+
+  for (const early of [false, true]) {
+    it(`${early ? 'with' : 'without'} --early: nothing ends the watch before the run has acted`, async () => {
+      const config = tempConfig();
+      const dir = path.join(config, 'tasks', 'nightly');
+      for (const id of ['1', '2', '3']) writeTask(dir, old(id));
+      fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
+      const s = new StreamScript().init();
+      const child = spawn(
+        process.execPath,
+        [BIN, 'watch', '--stream', '-', '--json', '--until', 'all-completed', ...(early ? ['--early'] : [])],
+        { env: baseEnv(config, { CLAUDE_CODE_TASK_LIST_ID: 'nightly' }), cwd: config },
+      );
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', () => {});
+      const closed = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+      child.stdin.write(`${s.lines.join('\n')}\n`);
+      await new Promise((r) => setTimeout(r, 1200));
+      // The snapshot shows the old tasks; nothing has ended.
+      expect(parseNdjson(stdout).map((e) => e.event)).toEqual(['snapshot']);
+      // The agent adds #4 (its file, then its result), then completes it.
+      const more = new StreamScript(s.session).create('4', 'Tonight').update('4', { status: 'completed' });
+      writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'pending', blocks: [], blockedBy: [] });
+      child.stdin.write(`${more.lines.slice(0, 2).join('\n')}\n`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(parseNdjson(stdout).map((e) => e.event)).toEqual(['snapshot', 'created']);
+      writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'completed', blocks: [], blockedBy: [] });
+      child.stdin.write(`${more.lines.slice(2).join('\n')}\n`);
+      if (early) {
+        await new Promise((r) => setTimeout(r, 600));
+        expect(parseNdjson(stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 4 } });
+      }
+      child.stdin.end(`${new StreamScript(s.session).end().lines.join('\n')}\n`);
+      expect(await closed).toBe(0);
+      const end = parseNdjson(stdout).at(-1);
+      expect(end).toMatchObject({ event: 'end', reason: early ? 'condition-met' : 'run-ended', met: true });
+    });
+  }
+});
+
+describe('the input is read to its end whatever happens (bash, set -o pipefail, tee)', () => {
+  /** The README's gate as a CI job writes it, fed by a slow writer. */
+  function pipeline(config: string, lines: readonly string[], watchArgs: string, after = ''): { code: number; out: string; copy: string } {
+    const input = path.join(config, 'run-input.jsonl');
+    fs.writeFileSync(input, `${lines.join('\n')}\n`);
+    const copy = path.join(config, 'run.jsonl');
+    const writer = `while IFS= read -r l; do printf '%s\\n' "$l"; sleep 0.05; done < ${JSON.stringify(input)}`;
+    const script = `set -o pipefail\n(${writer}) | tee ${JSON.stringify(copy)} | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --stream - ${watchArgs}${after}\necho "EXIT=$?"`;
+    const r = spawnSync('bash', ['-c', script], { env: baseEnv(config), cwd: config, encoding: 'utf8', timeout: 60_000 });
+    const code = Number(/EXIT=(\d+)/.exec(r.stdout)?.[1] ?? -1);
+    return { code, out: r.stdout, copy: fs.readFileSync(copy, 'utf8') };
+  }
+  const full = () => incremental().say('wrapping up').say('still wrapping up').say('nearly there').end().lines;
+
+  it('--early: the watch ends at 1/1, the writer and tee still finish: exit 0, the copy ends with the result line', () => {
+    const config = tempConfig();
+    const lines = full();
+    const r = pipeline(config, lines, '--until all-completed --early --json');
+    expect(r.code, r.out).toBe(0);
+    expect(r.copy).toBe(`${lines.join('\n')}\n`);
+    expect(r.copy.trim().split('\n').at(-1)).toContain('"type":"result"');
+    expect(parseNdjson(r.out.replace(/^EXIT=.*$/m, '')).at(-1)).toMatchObject({ reason: 'condition-met' });
+  });
+
+  it('--timeout before the run ends: exit 124, said at the deadline, and the copy is whole', () => {
+    const config = tempConfig();
+    const lines = full();
+    const r = pipeline(config, lines, '--until all-completed --timeout 150ms --json');
+    expect(r.code).toBe(124);
+    expect(r.copy).toBe(`${lines.join('\n')}\n`);
+  });
+
+  it('the reader of the events goes away (| head -1): the pipeline ends well, the copy is whole', () => {
+    const config = tempConfig();
+    const lines = full();
+    const r = pipeline(config, lines, '--json', ' | head -1');
+    expect(r.code).toBe(0);
+    expect(r.copy).toBe(`${lines.join('\n')}\n`);
+    expect(parseNdjson(r.out.replace(/^EXIT=.*$/m, ''))).toHaveLength(1);
+  });
+});
+
+describe("following a stream, events are the run's own transitions; file diffs add what others changed", () => {
+  it("a task started and completed between two rescans is two updates, in order, once each; a person's change is added", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init();
+    const dir = path.join(config, 'tasks', s.session);
+    fs.mkdirSync(dir, { recursive: true });
+    const t1 = { id: '1', subject: 'Build', description: 'do Build', status: 'pending', blocks: [], blockedBy: [] };
+    const child = spawn(process.execPath, [BIN, 'watch', '--stream', '-', '--json'], { env: baseEnv(config), cwd: config });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+    child.stdin.write(`${s.lines[0]}\n`);
+    for (let i = 0; i < 100 && !stdout.includes('"snapshot"'); i++) await new Promise((r) => setTimeout(r, 50));
+    // As the agent does: the file first, then the result line; three steps within 20 ms.
+    const steps = new StreamScript(s.session)
+      .create('1', 'Build')
+      .update('1', { status: 'in_progress' })
+      .update('1', { status: 'completed' });
+    const files = [t1, { ...t1, status: 'in_progress' }, { ...t1, status: 'completed' }];
+    for (let i = 0; i < 3; i++) {
+      writeTask(dir, files[i] as Record<string, unknown>);
+      child.stdin.write(`${steps.lines.slice(i * 2, i * 2 + 2).join('\n')}\n`);
+      await new Promise((r) => setTimeout(r, 8));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    // Someone else gives the task an owner: the files say so, once.
+    writeTask(dir, { ...t1, status: 'completed', owner: 'bob' });
+    await new Promise((r) => setTimeout(r, 2500));
+    child.stdin.end(`${new StreamScript(s.session).end().lines.join('\n')}\n`);
+    expect(await closed, stderr).toBe(0);
+    const events = parseNdjson(stdout);
+    expect(events.map((e) => `${e.event}:${e.task?.status ?? ''}:${Object.keys(e.changes ?? {}).join(',')}`)).toEqual([
+      'snapshot::',
+      'created:pending:',
+      'updated:in_progress:status',
+      'updated:completed:status',
+      'updated:completed:owner',
+      'end::',
+    ]);
+    expect([...replay(events).values()]).toEqual([{ ...t1, status: 'completed', owner: 'bob' }].map((t) => expect.objectContaining(t)));
+  }, 30_000);
+});
+
+describe('stalls where they happen', () => {
+  it('--stream: a run silent, with no task changing, for the duration is stalled (exit 7 once its input ends)', async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().create('1', 'Long step').update('1', { status: 'in_progress' });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'watch', '--stream', '-', '--json', '--fail-if-stalled', '1s', '--until', 'all-completed'],
+      {
+        env: baseEnv(config),
+        cwd: config,
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+    child.stdin.write(`${s.lines.join('\n')}\n`);
+    for (let i = 0; i < 60 && !stdout.includes('"event":"end"'); i++) await new Promise((r) => setTimeout(r, 100));
+    const end = parseNdjson(stdout).at(-1)!;
+    expect(end).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
+    expect(end.idleMs as number).toBeGreaterThanOrEqual(1000);
+    // The verdict is out, and the input is still read: the writer finishes, then exit 7.
+    child.stdin.end(`${new StreamScript(s.session).say('back').end().lines.join('\n')}\n`);
+    expect(await closed).toBe(7);
+    expect(stderrError(stderr)).toMatchObject({ error: { code: 'stalled', idleMs: expect.any(Number), stalled: [{ id: '1' }] } });
+  });
+
+  it('--stream: a run that keeps talking is not stalled, though its task stays in progress', async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().create('1', 'Long step').update('1', { status: 'in_progress' });
+    for (let i = 0; i < 8; i++) s.say(`working ${i}`);
+    s.update('1', { status: 'completed' }).end();
+    const r = await gate(config, s.lines, ['--until', 'all-completed', '--fail-if-stalled', '1s'], { delayMs: 300 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ reason: 'run-ended', met: true });
+  });
+
+  it('a list: a busy session whose transcript has not grown for the duration is stalled; one still writing is not', async () => {
+    const session = '7d2c1e0f-aaaa-4bbb-8ccc-123456789abc';
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', session);
+    writeTask(dir, { id: '1', subject: 'Build', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+    const old = (Date.now() - 3600_000) / 1000;
+    fs.utimesSync(path.join(dir, '1.json'), old, old);
+    const cwd = path.join(config, 'home', 'p');
+    const transcript = writeTranscript(config, { sessionId: session, cwd, start: Date.now() - 7200_000, end: Date.now() - 3600_000 });
+    writeLiveSession(config, { pid: process.pid, sessionId: session, cwd, status: 'busy' });
+    // Busy, but silent for an hour: stalled.
+    const silent = await runAsync(config, ['-l', session, 'watch', '--json', '--fail-if-stalled', '2s', '--timeout', '20s']);
+    expect(silent.code).toBe(7);
+    // Busy and writing its transcript: working, not stalled, until the deadline (no --until: exit 0).
+    fs.appendFileSync(transcript, '\n');
+    const writer = setInterval(() => fs.appendFileSync(transcript, '\n'), 200);
+    try {
+      const working = await runAsync(config, ['-l', session, 'watch', '--json', '--fail-if-stalled', '1s', '--timeout', '3s']);
+      expect(working.code, working.stderr).toBe(0);
+      expect(parseNdjson(working.stdout).at(-1)).toMatchObject({ reason: 'timeout' });
+    } finally {
+      clearInterval(writer);
+    }
+  });
+});
+
+describe('bounded lines; a followed file read in steps, so the deadline and Ctrl-C act at once', () => {
+  it('a 32 MB line on stdin is skipped with one warning; the run around it is followed', async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().create('1', 'A');
+    const huge = `{"type":"assistant","pad":"${'x'.repeat(32 * 1024 * 1024)}"}`;
+    const more = new StreamScript(s.session).update('1', { status: 'completed' }).end();
+    const r = await runAsync(config, ['watch', '--stream', '-', '--json', '--until', 'all-completed'], {
+      input: `${[...s.lines, huge, ...more.lines].join('\n')}\n`,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/line 4 is longer than 16 MB: skipped/);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ reason: 'run-ended', met: true });
+  }, 60_000);
+
+  /** A file that never ends its line: 8 GB of zeros (sparse), read as it would be followed. */
+  function endless(config: string): string {
+    const file = path.join(config, 'endless.jsonl');
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, 8 * 1024 ** 3);
+    return file;
+  }
+
+  it('--timeout 1s on an endless line: the deadline ends the watch (exit 124)', async () => {
+    const config = tempConfig();
+    const file = endless(config);
+    const started = Date.now();
+    const r = await runAsync(config, ['watch', '--stream', file, '--json', '--until', 'all-completed', '--timeout', '1s']);
+    const took = Date.now() - started;
+    expect(r.code).toBe(124);
+    expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
+    // A sanity bound, far above the deadline: reading 8 GB at once would take much longer.
+    expect(took).toBeLessThan(6000);
+  }, 60_000);
+
+  it('Ctrl-C while an endless line is read: the watch stops at once (exit 130 with --until)', async () => {
+    const config = tempConfig();
+    const file = endless(config);
+    const child = spawn(process.execPath, [BIN, 'watch', '--stream', file, '--json', '--until', 'all-completed'], {
+      env: baseEnv(config),
+      cwd: config,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+    await new Promise((r) => setTimeout(r, 1000));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await closed;
+    const took = Date.now() - sent;
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/stopped before the run began/);
+    expect(took).toBeLessThan(3000);
+  }, 60_000);
+});

@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cacheRoot, ownerCacheDir } from '../../src/core/cache/cache-location.js';
+import { MAX_OWNERS, PersistentCache } from '../../src/core/cache/persistent-cache.js';
+import { type LineScan, TranscriptStore } from '../../src/core/sessions/transcript-store.js';
+import { ROOT } from '../helpers/cli.js';
+
+function tmp(): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-')));
+}
+
+const open = (dir: string, build = 'test') => new PersistentCache({ dir, owner: '/config', build });
+
+describe('where the cache lives', () => {
+  it('$XDG_CACHE_HOME/tasks when absolute, else ~/.cache/tasks; one folder per config folder', () => {
+    expect(cacheRoot({ xdgCacheHome: '/x/cache', home: '/home/u' })).toBe('/x/cache/tasks');
+    expect(cacheRoot({ xdgCacheHome: 'relative', home: '/home/u' })).toBe('/home/u/.cache/tasks');
+    expect(cacheRoot({ xdgCacheHome: '', home: '/home/u' })).toBe('/home/u/.cache/tasks');
+    expect(cacheRoot({ home: '' })).toBeUndefined();
+    const a = ownerCacheDir('/c/tasks', '/home/u/.claude');
+    const b = ownerCacheDir('/c/tasks', '/home/u/other/.claude');
+    expect(path.dirname(a)).toBe('/c/tasks');
+    expect(path.basename(a)).toMatch(/^claude-[0-9a-f]{16}$/);
+    expect(a).not.toBe(b);
+    expect(ownerCacheDir('/c/tasks', '/home/u/.claude/')).toBe(a);
+  });
+});
+
+describe('shards on disk', () => {
+  it('are read back by the same build and owner only', () => {
+    const dir = path.join(tmp(), 'owner');
+    const cache = open(dir);
+    cache.shard('p').set('k', { v: 1 });
+    cache.save();
+    expect(open(dir).shard('p').get('k')).toEqual({ v: 1 });
+    expect(open(dir, 'another build').shard('p').get('k')).toBeUndefined();
+    expect(new PersistentCache({ dir, owner: '/another/config', build: 'test' }).shard('p').get('k')).toBeUndefined();
+  });
+
+  it('a shard written by many processes at once is never torn for a reader', async () => {
+    const dir = path.join(tmp(), 'owner');
+    const module = path.join(ROOT, 'dist', 'core', 'cache', 'persistent-cache.js');
+    // Each writer saves the same shard again and again, each time with a value of another length.
+    const writer = (n: number) => `
+      const { PersistentCache } = await import(${JSON.stringify(module)});
+      for (let i = 0; i < 150; i++) {
+        const cache = new PersistentCache({ dir: ${JSON.stringify(dir)}, owner: '/config', build: 'test' });
+        const size = 1000 + ((i * 7919 + ${n} * 104729) % 200000);
+        cache.shard('p').set('k', { size, text: 'x'.repeat(size) });
+        cache.save();
+      }`;
+    const children = Array.from({ length: 4 }, (_, n) =>
+      spawn(process.execPath, ['--input-type=module', '-e', writer(n)], { stdio: 'ignore' }),
+    );
+    const done = Promise.all(children.map((c) => new Promise((resolve) => c.on('close', resolve))));
+    let running = true;
+    void done.then(() => (running = false));
+    const file = path.join(dir, 'p.json');
+    let reads = 0;
+    while (running) {
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        await new Promise((resolve) => setImmediate(resolve));
+        continue;
+      }
+      const body = JSON.parse(text) as { entries: { k: { size: number; text: string } } };
+      expect(body.entries.k.text.length).toBe(body.entries.k.size);
+      reads++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(reads).toBeGreaterThan(10);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps at most MAX_OWNERS config folders, the least recently saved going first', () => {
+    const root = tmp();
+    const owners = Array.from({ length: MAX_OWNERS + 3 }, (_, i) => ownerCacheDir(root, `/configs/c${i}`));
+    owners.forEach((dir, i) => {
+      const cache = new PersistentCache({ dir, owner: `/configs/c${i}`, build: 'test' });
+      cache.shard('p').set('k', i);
+      cache.save();
+      const at = new Date(Date.now() - (owners.length - i) * 60_000);
+      fs.utimesSync(dir, at, at);
+    });
+    const left = fs.readdirSync(root).sort();
+    expect(left.length).toBe(MAX_OWNERS);
+    expect(left).toEqual(
+      owners
+        .slice(3)
+        .map((d) => path.basename(d))
+        .sort(),
+    );
+    // Something else in the cache root is never removed.
+    fs.mkdirSync(path.join(root, 'not-ours'));
+    const cache = new PersistentCache({ dir: ownerCacheDir(root, '/configs/new'), owner: '/configs/new', build: 'test' });
+    cache.shard('p').set('k', 1);
+    cache.save();
+    expect(fs.existsSync(path.join(root, 'not-ours'))).toBe(true);
+  });
+});
+
+/** A scan that records every line it is fed. */
+const COUNT: LineScan<{ lines: string[] }> = {
+  id: 'count/1',
+  needles: ['"n":'],
+  start: () => ({ lines: [] }),
+  feed: (state, line) => void state.lines.push(line),
+  copy: (state) => ({ lines: [...state.lines] }),
+  save: (state) => state.lines,
+  load: (json) => (Array.isArray(json) && json.every((l) => typeof l === 'string') ? { lines: [...json] } : undefined),
+};
+
+describe('a transcript kept between runs (transcript-store.ts)', () => {
+  function setup() {
+    const root = tmp();
+    const projects = path.join(root, 'projects');
+    const file = path.join(projects, '-p', 'a.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const cacheDir = path.join(root, 'cache');
+    /** A fresh run: a new store on the same cache; what its scan was fed, beyond what it kept. */
+    const runScan = () => {
+      const fed: string[] = [];
+      const scan: LineScan<{ lines: string[] }> = {
+        ...COUNT,
+        feed: (s, l) => {
+          fed.push(l);
+          COUNT.feed(s, l);
+        },
+      };
+      const store = new TranscriptStore(projects, open(cacheDir));
+      const state = store.scan(file, scan);
+      store.save();
+      return { lines: state.lines, fed };
+    };
+    return { file, runScan };
+  }
+  const line = (n: number) => `{"n":${n},"pad":"${'y'.repeat(50)}"}\n`;
+
+  it('a grown transcript is read from where the last read stopped', () => {
+    const { file, runScan } = setup();
+    fs.writeFileSync(file, line(1) + line(2));
+    expect(runScan()).toEqual({ lines: [line(1), line(2)].map((l) => l.trim()), fed: [line(1), line(2)].map((l) => l.trim()) });
+    fs.appendFileSync(file, line(3));
+    const grown = runScan();
+    expect(grown.fed).toEqual([line(3).trim()]);
+    expect(grown.lines).toEqual([1, 2, 3].map((n) => line(n).trim()));
+  });
+
+  it('one rewritten in place (same inode, longer, other bytes before the end) is read whole', () => {
+    const { file, runScan } = setup();
+    fs.writeFileSync(file, line(1) + line(2));
+    runScan();
+    fs.writeFileSync(file, line(7) + line(8) + line(9));
+    const again = runScan();
+    expect(again.fed).toEqual([7, 8, 9].map((n) => line(n).trim()));
+    expect(again.lines).toEqual([7, 8, 9].map((n) => line(n).trim()));
+  });
+
+  it('a last line still being written is seen, but not kept as read', () => {
+    const { file, runScan } = setup();
+    fs.writeFileSync(file, `${line(1)}{"n":2,"pad":"half`);
+    expect(runScan().lines).toEqual([line(1).trim(), '{"n":2,"pad":"half']);
+    const rest = `${'y'.repeat(46)}"}`;
+    fs.appendFileSync(file, `${rest}\n`);
+    const done = runScan();
+    expect(done.fed).toEqual([`{"n":2,"pad":"half${rest}`]);
+    expect(done.lines).toEqual([line(1).trim(), `{"n":2,"pad":"half${rest}`]);
+  });
+
+  it('a transcript outside the projects folder is read, and not kept', () => {
+    const other = path.join(tmp(), 'b.jsonl');
+    fs.writeFileSync(other, line(1));
+    const cacheDir = path.join(tmp(), 'cache');
+    const store = new TranscriptStore(path.join(tmp(), 'projects'), open(cacheDir));
+    expect(store.scan(other, COUNT).lines).toEqual([line(1).trim()]);
+    store.save();
+    expect(fs.existsSync(cacheDir)).toBe(false);
+  });
+});
