@@ -62,10 +62,7 @@ describe('two named lists made from one plan', () => {
     expect(rows.find((r) => r.id === 'build-102')?.sessions.map((s) => s.sessionId)).toEqual([S2]);
     const log = run(w.config, ['-l', 'build-101', 'log', '--json'], { cwd: w.cwd });
     expect(log.code, log.stderr).toBe(0);
-    const who = log.stdout
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { who: { session?: string } }).who.session);
+    const who = (JSON.parse(log.stdout) as Array<{ who: { session?: string } }>).map((e) => e.who.session);
     expect(who).toEqual([S1, S1, S1]);
   });
 

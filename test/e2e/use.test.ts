@@ -250,8 +250,16 @@ describe('tasks use', () => {
     expect(w.tasks(proj, ['use', 'new-list']).code).toBe(0);
     const listed = w.tasks(proj, ['list', '--json']);
     expect(listed).toMatchObject({ code: 0, stdout: '[]\n' });
-    expect(listed.stderr).toBe(
-      'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates\n',
+    expect(JSON.parse(listed.stderr)).toEqual({
+      note: {
+        code: 'list_not_made_yet',
+        message:
+          'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates',
+        list: 'new-list',
+      },
+    });
+    expect(w.tasks(proj, ['list']).stderr.split('\n')[0]).toBe(
+      'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates',
     );
     expect(w.tasks(proj, ['get', '1'])).toMatchObject({
       code: 3,

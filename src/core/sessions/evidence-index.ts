@@ -49,6 +49,7 @@ export function buildEvidence(
   const sessions: SessionTasks[] = [];
   for (const [sessionId, transcript] of index.transcripts()) {
     if (opts.keep !== undefined && !opts.keep(sessionId, transcript)) continue;
+    if (tooBigForItsOwnList(sessionId, transcript, known)) continue;
     const seen = new Map<string, SeenTask>();
     const writes: TaskWrite[] = [];
     let usesTasks = false;
@@ -70,6 +71,24 @@ export function buildEvidence(
   evidence.sessionsByList = found.byList;
   evidence.unsureByList = found.unsure;
   return evidence;
+}
+
+/**
+ * A transcript this large is read in one synchronous pass that no signal interrupts (a
+ * sparse 100 GB file takes minutes). A session with a list of its own keeps it without the
+ * read; what the read could add (a move to another list by a binding changed while it ran)
+ * is left out for it. A session with no list of its own is read whatever its size:
+ * without the read it would have no list at all.
+ */
+const FULL_READ_LIMIT = 128 * 1024 * 1024;
+
+function tooBigForItsOwnList(sessionId: string, transcript: string, known: (sessionId: string) => readonly string[]): boolean {
+  if (known(sessionId).length === 0) return false;
+  try {
+    return fs.statSync(transcript).size > FULL_READ_LIMIT;
+  } catch {
+    return false;
+  }
 }
 
 /** Each list's task files, read only for the ids asked about (and each file once). */

@@ -213,7 +213,8 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     }
     const writes: TaskWrite[] = [];
     for (const item of w as unknown[]) {
-      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[4] !== 'number' || typeof item[5] !== 'number') return undefined;
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[4] !== 'number' || typeof item[5] !== 'number')
+        return undefined;
       writes.push({
         id: item[0],
         created: item[1] === 1,
