@@ -172,8 +172,7 @@ describe('a TodoWrite session, by the id lists shows', () => {
 });
 
 describe('an empty --config-dir', () => {
-  // Skipped until the config folder check refuses an empty value: today `--config-dir=` is the current folder.
-  it.skip('is refused, not taken as the current folder (nothing written there)', () => {
+  it('is refused, not taken as the current folder (nothing written there)', () => {
     const w = world();
     const cwd = w.dir('checkout');
     const r = w.tasks(cwd, ['--config-dir=', '-l', 'ci', 'create', 'Step']);

@@ -380,8 +380,7 @@ describe('the real Claude Code: tasks use where a session runs', () => {
 });
 
 describe('the real Claude Code: a fork of a session on a named list', () => {
-  // Skipped until log tells a fork's copies of its parent's entries from its own: today it counts the parent's create again.
-  it.skip("log counts each change once: the parent's entries copied into the fork's transcript are not the fork's", async () => {
+  it("log counts each change once: the parent's entries copied into the fork's transcript are not the fork's", async () => {
     const w = world();
     const proj = w.dir('work/pr');
     const parent = await runAgent({ configDir: w.config, listId: 'pr-123', cwd: proj, prompt: 'review pr 123', turns: [CREATE('Review')] });
