@@ -268,10 +268,7 @@ describe('the real Claude Code: two builds running one plan on two named lists',
     }
     const log = await w.tasks(proj, ['-l', 'build-101', 'log', '--json']);
     expect(log.code, log.stderr).toBe(0);
-    const sessions = log.stdout
-      .trim()
-      .split('\n')
-      .map((l) => (JSON.parse(l) as { who: { session?: string } }).who.session);
+    const sessions = (JSON.parse(log.stdout) as Array<{ who: { session?: string } }>).map((c) => c.who.session);
     expect(sessions).toEqual([runs[0], runs[0], runs[0]]);
     const rows = JSON.parse((await w.tasks(proj, ['lists', '--json'])).stdout) as Array<{
       id: string;
@@ -397,11 +394,9 @@ describe('the real Claude Code: a fork of a session on a named list', () => {
     expect(forkId).not.toBe(parentId);
     const log = await w.tasks(proj, ['-l', 'pr-123', 'log', '--json']);
     expect(log.code, log.stderr).toBe(0);
-    const changes = log.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { op: string; task: string; who: { session?: string } })
-      .map((c) => `${c.op} #${c.task} by ${c.who.session === parentId ? 'parent' : c.who.session === forkId ? 'fork' : c.who.session}`);
+    const changes = (JSON.parse(log.stdout) as Array<{ op: string; task: string; who: { session?: string } }>).map(
+      (c) => `${c.op} #${c.task} by ${c.who.session === parentId ? 'parent' : c.who.session === forkId ? 'fork' : c.who.session}`,
+    );
     expect(changes).toEqual(['create #1 by parent', 'update #1 by fork']);
   });
 });
