@@ -61,3 +61,21 @@ export function renderBindingShown(binding: Binding | undefined, target: Binding
     `bound by ${file} (${binding.scope} settings): Claude Code sessions started here use list "${shown.short(binding.listId)}"`,
   );
 }
+
+/**
+ * The running sessions a binding moves: `running session 2d483082 (~/work/api) moves from
+ * 2d483082 to "refactor" at its next task call; its tasks so far stay there`.
+ */
+export function renderSessionsMoved(
+  moved: ReadonlyArray<{ session: { sessionId: string; cwd?: string | undefined }; from: string; to: string }>,
+  shown: Shown,
+): string {
+  const parts = moved.map(
+    (m) =>
+      `${m.session.sessionId.slice(0, 8)}${m.session.cwd === undefined ? '' : ` (${tildePath(m.session.cwd, shown.home)})`} from "${shown.short(m.from)}" to "${shown.short(m.to)}"`,
+  );
+  const one = moved.length === 1;
+  return oneLine(
+    `running session${one ? '' : 's'} ${parts.join(', ')}: Claude Code reads the changed settings, so ${one ? 'it moves' : 'they move'} at ${one ? 'its' : 'their'} next task call; ${one ? 'its' : 'their'} tasks so far stay where they are`,
+  );
+}

@@ -1,5 +1,6 @@
 import type { CheckedFinding, CheckReport } from '../core/check/check-list.js';
 import type { Finding } from '../core/check/findings.js';
+import { shellWord } from './list-choice-note.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 
@@ -17,7 +18,17 @@ export interface CheckView {
 
 const WORD = { fixed: 'fixed', gone: 'already gone', failed: 'not fixed' } as const;
 
-function findingLine(f: CheckedFinding, style: Style, codeWidth: number): string[] {
+/**
+ * A hint's commands with the list named (`tasks release --gone` -> `tasks -l 2d483082
+ * release --gone`), so that pasted they act on the list that was checked.
+ */
+export function hintWithList(hint: string, listArgs: readonly string[]): string {
+  if (listArgs.length === 0) return hint;
+  const named = listArgs.map(shellWord).join(' ');
+  return hint.replace(/(^|[\s:(])tasks (?=[a-z])/g, `$1tasks ${named} `);
+}
+
+function findingLine(f: CheckedFinding, style: Style, codeWidth: number, listArgs: readonly string[]): string[] {
   const mark = f.severity === 'error' ? style.red('✖') : style.yellow('!');
   const lines = [`${mark} ${style.bold(f.code.padEnd(codeWidth))}  ${oneLine(f.message)}`];
   const indent = ' '.repeat(codeWidth + 4);
@@ -27,17 +38,17 @@ function findingLine(f: CheckedFinding, style: Style, codeWidth: number): string
   } else if (f.fix !== undefined) {
     lines.push(`${indent}${style.dim('--fix will:')} ${oneLine(f.fix)}`);
   } else if (f.hint) {
-    lines.push(`${indent}${style.dim(`hint: ${oneLine(f.hint)}`)}`);
+    lines.push(`${indent}${style.dim(`hint: ${oneLine(hintWithList(f.hint, listArgs))}`)}`);
   }
   return lines;
 }
 
-/** The findings of one list, for a terminal (or plain, with a PLAIN style). */
-export function renderCheckReport(view: CheckView, style: Style): string {
+/** The findings of one list, for a terminal (or plain, with a PLAIN style); `listArgs`: what names the list in a hint's commands. */
+export function renderCheckReport(view: CheckView, style: Style, listArgs: readonly string[] = []): string {
   const { report } = view;
   if (report.findings.length === 0) return '';
   const width = Math.max(...report.findings.map((f) => f.code.length));
-  return report.findings.flatMap((f) => findingLine(f, style, width)).join('\n');
+  return report.findings.flatMap((f) => findingLine(f, style, width, listArgs)).join('\n');
 }
 
 function count(findings: readonly Finding[]): string {

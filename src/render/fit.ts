@@ -4,7 +4,8 @@ const SGR = /^\u001b\[[0-9;]*m/;
 
 /**
  * Cut a line that may hold colour codes to `width` visible columns, keeping the codes,
- * resetting colour at the cut and ending with an ellipsis. A full-screen view must never
+ * resetting colour at the cut (only where a code was kept: a line without colour, as
+ * with NO_COLOR, gets none) and ending with an ellipsis. A full-screen view must never
  * let a line wrap: the rows below would shift and the screen would scroll.
  */
 export function fitStyled(line: string, width: number): string {
@@ -13,11 +14,13 @@ export function fitStyled(line: string, width: number): string {
   let out = '';
   let used = 0;
   let i = 0;
+  let coloured = false;
   while (i < line.length) {
     const sgr = SGR.exec(line.slice(i, i + 32));
     if (sgr) {
       out += sgr[0];
       i += sgr[0].length;
+      coloured = true;
       continue;
     }
     const cp = line.codePointAt(i) ?? 0;
@@ -28,5 +31,5 @@ export function fitStyled(line: string, width: number): string {
     used += w;
     i += ch.length;
   }
-  return width > 0 ? `${out}\u001b[0m…` : '';
+  return width > 0 ? `${out}${coloured ? '\u001b[0m' : ''}…` : '';
 }

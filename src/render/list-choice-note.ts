@@ -81,6 +81,8 @@ export function shellWord(word: string): string {
 export interface RefusalCandidate {
   list: string;
   shortId: string;
+  /** The id a pasted command names (default: the short id). */
+  pasteId?: string | undefined;
   prompt?: string | null | undefined;
 }
 
@@ -91,7 +93,7 @@ export interface RefusalCandidate {
 export function renderRefusalCommands(candidates: readonly RefusalCandidate[], args: readonly string[]): string {
   const shown = candidates.slice(0, 3).map((c) => {
     const prompt = c.prompt ? ` (${JSON.stringify(promptText(c.prompt, 30))})` : '';
-    return `${commandWithList(c.shortId, args)}${prompt}`;
+    return `${commandWithList(c.pasteId ?? c.shortId, args)}${prompt}`;
   });
   const more = candidates.length > 3 ? `, or ${candidates.length - 3} more (tasks lists)` : '';
   return `${shown.join(' or ')}${more}; tasks use <id> makes the choice stick`;

@@ -39,7 +39,8 @@ interface Layout {
 /**
  * The terminal table: one row per list, newest first. TASKS reads "done/total", with the
  * number in progress after ▶. The prompt takes the room the other columns leave; on a
- * narrow screen BRANCH gives way first, then CHANGED, and no row is wider than the screen.
+ * narrow screen BRANCH and TEAM give way first, then PROJECT is cut to its end, then the
+ * prompt shrinks and goes: TASKS and CHANGED stay, and no row is wider than the screen.
  */
 export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const { style } = o;
@@ -79,13 +80,36 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   let shown = (Object.keys(head) as Key[]).filter(
     (k) => !['project', 'branch', 'state', 'prompt', 'team'].includes(k) || cells.some((c) => c[k] !== ''),
   );
-  const promptRoom = () => o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthOf(k) + gap, 0);
-  for (const drop of ['branch', 'changed'] as const) {
-    if (!shown.includes('prompt') || promptRoom() >= 20) break;
-    shown = shown.filter((k) => k !== drop);
+  // PROJECT may be cut to its end (…/work/myproj), down to PROJECT_MIN columns.
+  let projectWidth = widthOf('project');
+  const widthIn = (k: Key) => (k === 'project' ? projectWidth : widthOf(k));
+  const promptRoom = () => o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0);
+  // Room for the prompt first, then for the rest: BRANCH and TEAM give way, PROJECT is cut,
+  // the prompt shrinks, then goes, then PROJECT; LIST, SESSION, TASKS and CHANGED always stay.
+  const PROJECT_MIN = 16;
+  const steps: Array<() => boolean> = [
+    () => drop('branch'),
+    () => drop('team'),
+    () => {
+      if (!shown.includes('project') || projectWidth <= PROJECT_MIN) return false;
+      projectWidth = Math.max(PROJECT_MIN, projectWidth - (20 - promptRoom()));
+      return true;
+    },
+  ];
+  function drop(k: Key): boolean {
+    if (!shown.includes(k)) return false;
+    shown = shown.filter((x) => x !== k);
+    return true;
   }
+  for (const step of steps) {
+    if (!shown.includes('prompt') || promptRoom() >= 20) break;
+    step();
+  }
+  // Still too narrow for a 12-column prompt: no prompt; then no project.
+  if (shown.includes('prompt') && promptRoom() < 12) drop('prompt');
+  if (!shown.includes('prompt') && o.width - shown.reduce((sum, k) => sum + widthIn(k) + gap, 0) < 0) drop('project');
   const promptWidth = Math.max(12, Math.min(60, promptRoom()));
-  const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthOf(k)])) as Record<Key, number>;
+  const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthIn(k)])) as Record<Key, number>;
   const line = (values: Record<Key, string>) =>
     shown
       .map((k, i) => (i === shown.length - 1 ? values[k] : padEnd(values[k], widths[k])))
@@ -96,7 +120,7 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
     const state = c.sessionState === 'live' ? style.green(c.state) : c.sessionState === 'crashed' ? style.red(c.state) : style.dim(c.state);
     const row = line({
       list: style.bold(c.list),
-      project: style.cyan(c.project),
+      project: style.cyan(cutPath(c.project, projectWidth)),
       branch: c.branch,
       state,
       prompt: promptText(c.prompt === '' ? undefined : c.prompt, promptWidth),
@@ -160,7 +184,31 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     ...sessionJson(s),
     sessions: l.sessions.map(sessionJson),
     ...(l.todos !== undefined ? { todos: l.todos } : {}),
+    ...(l.unsure !== undefined ? { unsureSessions: l.unsure.map((s) => s.sessionId) } : {}),
   };
+}
+
+/**
+ * Lists whose sessions cannot be told apart (the same tasks, written at the same moments):
+ * one line for each such set of sessions, `build-201, build-202: sessions 1a2b3c4d,
+ * 5e6f7a8b may have worked on them (they hold the same tasks, written at the same
+ * moments); which on which, the transcripts cannot tell: not shown as their sessions`.
+ */
+export function renderUnsureSessions(lists: readonly ListOverview[]): string[] {
+  const groups = new Map<string, { lists: string[]; sessions: string[] }>();
+  for (const l of lists) {
+    if (l.unsure === undefined) continue;
+    const sessions = l.unsure.map((s) => s.sessionId.slice(0, 8)).sort();
+    const key = sessions.join(' ');
+    const group = groups.get(key) ?? { lists: [], sessions };
+    group.lists.push(oneLine(l.shortId));
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((g) => {
+    const one = g.lists.length === 1;
+    const who = `session${g.sessions.length === 1 ? '' : 's'} ${g.sessions.join(', ')}`;
+    return `${g.lists.join(', ')}: ${who} may have worked on ${one ? 'it' : 'them'} (${one ? 'another list holds' : 'they hold'} the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as ${one ? 'its' : 'their'} sessions`;
+  });
 }
 
 function sessionJson(s: SessionInfo | undefined) {
@@ -185,4 +233,9 @@ function sessionJson(s: SessionInfo | undefined) {
 /** `tasks lists` in a config folder with no list yet: how to start one. */
 export function renderNoListsYet(configDir: string): string {
   return `no task lists under ${configDir} yet; start one with tasks -l <name> create "<subject>", or tasks use <name> to give a project a list its Claude Code sessions share`;
+}
+
+/** `940 older TodoWrite sessions not shown (960 in all): tasks lists --all shows them`. */
+export function renderTodoWriteHidden(hidden: number, all: number): string {
+  return `${hidden} older TodoWrite session${hidden === 1 ? '' : 's'} not shown (${all} in all): tasks lists --all shows them`;
 }

@@ -1,3 +1,4 @@
+import { tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 
 /** `new list "build-9" (note: "build-99" exists)`: a write made a list; a near name shows a typo at once. */
@@ -10,4 +11,15 @@ export function renderNewList(id: string, near: readonly string[]): string {
 export function renderWaitingFor(id: string, near: readonly string[]): string {
   const meant = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
   return oneLine(`list "${id}" does not exist yet${meant}; waiting for it`);
+}
+
+/**
+ * `list "refactor" has no tasks yet: bound by ~/api/.claude/settings.local.json, it is
+ * made by the first task a Claude Code session started here (or tasks) creates`.
+ */
+export function renderBoundNotYet(id: string, file: string | undefined, home: string): string {
+  const by = file === undefined ? 'bound here' : `bound by ${tildePath(file, home)}`;
+  return oneLine(
+    `list "${id}" has no tasks yet: ${by}, it is made by the first task a Claude Code session started here (or tasks) creates`,
+  );
 }

@@ -18,11 +18,15 @@ export function renderNothingHeld(owner: string): string {
   return `${oneLine(owner)} holds no unfinished task; nothing released`;
 }
 
-/** `release --gone` with nothing to release: no owner is known to be gone, or none holds a task. */
-export function renderNoneGone(knowsGone: boolean): string {
-  return knowsGone
-    ? 'no unfinished task is held by a gone owner; nothing released'
-    : 'no owner here is known to be gone (no ended or crashed session owns this list)';
+/**
+ * `release --gone` with nothing to release: some owners are gone but hold no unfinished
+ * task (`gone`); a sign of life keeps every owner from being gone (`alive`: what it is); or
+ * no session of the list is known.
+ */
+export function renderNoneGone(why: { gone: boolean; alive?: string | undefined }): string {
+  if (why.gone) return 'no unfinished task is held by a gone owner; nothing released';
+  if (why.alive !== undefined) return `no owner here is gone: ${oneLine(why.alive)}; nothing released`;
+  return 'no owner here is known to be gone: no session of this list is known to have ended or crashed';
 }
 
 /** `release --gone --dry-run`, a task it would release and why its owner is gone. */

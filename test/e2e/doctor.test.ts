@@ -192,16 +192,16 @@ describe('tasks doctor: sessions', () => {
       {
         code: 'tasks_missing',
         message:
-          "2 tasks its sessions' transcripts show are missing from list 11111111 (deleted with no tool call: a reset once all were completed, garbage collection, a removed folder)",
+          "2 tasks its sessions' transcripts show are missing from list 11111111-1 (deleted with no tool call: a reset once all were completed, garbage collection, a removed folder)",
         list: S1,
         fixes: [
-          { kind: 'command', command: 'tasks -l 11111111 restore --dry-run', note: 'what would come back' },
-          { kind: 'command', command: 'tasks -l 11111111 restore' },
+          { kind: 'command', command: 'tasks -l 11111111-1 restore --dry-run', note: 'what would come back' },
+          { kind: 'command', command: 'tasks -l 11111111-1 restore' },
         ],
       },
     ]);
     expect(w.doctor(['-l', S1]).report?.findings.map((f) => f.code)).toEqual(['tasks_missing']);
-    const fixed = paste(w.config, w.proj, 'tasks -l 11111111 restore');
+    const fixed = paste(w.config, w.proj, 'tasks -l 11111111-1 restore');
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(w.doctor(['--session', S1])).toMatchObject({ code: 0, report: { findings: [] } });
   });

@@ -254,6 +254,12 @@ describe('errors say where the name came from, and what was meant', () => {
     const lists = run(w.config, ['--config-dir=~/cfg2', 'lists']);
     expect(lists).toMatchObject({ code: 0, stdout: '' });
     expect(lists.stderr).toMatch(/start one with tasks -l <name> create "<subject>", or tasks use <name>/);
+    // A file where the folder should be is named for what it is.
+    fs.writeFileSync(path.join(w.home, 'cfg-file'), 'x');
+    for (const args of [['list'], ['-l', 'x', 'create', 'y'], ['lists']]) {
+      const file = run(w.config, ['--config-dir=~/cfg-file', ...args]);
+      expect(file).toMatchObject({ code: 3, stderr: `error: config folder ${path.join(w.home, 'cfg-file')} is not a folder\n` });
+    }
   });
 });
 
@@ -293,6 +299,41 @@ describe('a TodoWrite session', () => {
     const made = paste(w.config, proj, error.command);
     expect(made.code, made.stderr).toBe(0);
     expect(JSON.parse(w.tasks(proj, ['--session', '9c0f', 'list', '--json']).stdout)).toHaveLength(3);
+  });
+});
+
+describe('many old TodoWrite sessions', () => {
+  it('lists shows the 20 most recent and counts the others; --all and --json show every one', () => {
+    const w = world();
+    const proj = w.dir('old');
+    const now = Date.now();
+    for (let i = 0; i < 25; i++) {
+      const id = `${(0xa0000000 + i).toString(16)}-2222-4a4a-8b8b-${String(i).padStart(12, '0')}`;
+      writeTranscript(w.config, {
+        sessionId: id,
+        cwd: proj,
+        prompt: `old ${i}`,
+        start: now - (i + 2) * 3600_000,
+        end: now - (i + 1) * 3600_000,
+      });
+    }
+    w.list('mine', 1);
+    const shown = w.tasks(proj, ['lists']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const kinds = shown.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[13]);
+    expect(kinds.filter((k) => k === 'todowrite')).toHaveLength(20);
+    expect(kinds.filter((k) => k === 'tasks')).toHaveLength(1);
+    expect(shown.stderr).toBe('5 older TodoWrite sessions not shown (25 in all): tasks lists --all shows them\n');
+    // The most recent are the ones shown.
+    expect(shown.stdout).toContain('old 0');
+    expect(shown.stdout).not.toContain('old 24');
+    const all = w.tasks(proj, ['lists', '--all']);
+    expect(all.stdout.trim().split('\n')).toHaveLength(26);
+    expect(all.stderr).toBe('');
+    expect(JSON.parse(w.tasks(proj, ['lists', '--json']).stdout)).toHaveLength(26);
   });
 });
 

@@ -150,7 +150,8 @@ describe('list choice, against odd places', () => {
     const r = run(config, ['create', 'probe'], { cwd: path.join(link, 'work', 'p'), env: { HOME: link } });
     expect(r.code).toBe(2);
     const inItself = run(config, ['list', '--json'], { cwd: link, env: { HOME: link } });
-    expect(stderrText(inItself.stderr)).toMatch(/^using list 99999999 \(ended session "in home", ~,/);
+    // An id that begins with eight digits is shown with one more character: `99999999` alone would name list 99999999.
+    expect(stderrText(inItself.stderr)).toMatch(/^using list 99999999-0 \(ended session "in home", ~,/);
   });
 
   it('--new-list names exactly the new list, even when an existing list starts with that name', () => {

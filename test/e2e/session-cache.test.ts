@@ -93,7 +93,8 @@ function lie(body: Record<string, unknown>): void {
   for (const entry of Object.values(body.entries as Record<string, Record<string, unknown>>)) {
     const f = entry.f as { v: Record<string, unknown> } | undefined;
     if (f !== undefined) f.v.prompt = 'a stale prompt';
-    for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>)) scan.st = { s: [], p: [], c: [], u: 0 };
+    for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>))
+      scan.st = { s: [], p: [], c: [], w: [], u: 0 };
   }
 }
 

@@ -455,11 +455,15 @@ describe('owners whose session is over', () => {
     expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: 'no owner here is known to be gone (no ended or crashed session owns this list)\n',
+      stderr: 'no owner here is gone: session 2d483082 is live; nothing released\n',
     });
     const byHand = w.list('by-hand', 0);
     writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
     expect(run(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);
+    expect(run(w.config, ['-l', 'by-hand', 'release', '--gone'])).toMatchObject({
+      code: 0,
+      stderr: 'no owner here is known to be gone: no session of this list is known to have ended or crashed\n',
+    });
     expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({
       code: 2,
       stderr: 'error: --dry-run goes with --gone\n',

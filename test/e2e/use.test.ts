@@ -2,11 +2,23 @@
  * `tasks use`: a project bound to a list, in the settings file Claude Code reads there
  * (docs/task-store.md section 11), merged and written atomically; `tasks` there follows it.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+function liveProcess(): number {
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(child);
+  return child.pid as number;
+}
 
 const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
 
@@ -151,5 +163,110 @@ describe('tasks use', () => {
       /sets CLAUDE_CODE_TASK_LIST_ID to "main-list", and Claude Code reads it before .*app-feature\/.claude\/settings.local.json; nothing was written/,
     );
     expect(JSON.parse(fs.readFileSync(settings(wt), 'utf8'))).toEqual({ env: { CLAUDE_CODE_TASK_LIST_ID: 'feature' } });
+  });
+
+  it('names each running session it moves: Claude Code reads the changed settings at its next task call', () => {
+    const w = world();
+    const here = w.dir('work/live');
+    const other = w.dir('work/other');
+    const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
+    const C = '9c0ffee0-2222-4a4a-8b8b-000000000003';
+    for (const [id, cwd] of [
+      [A, here],
+      [C, other],
+    ] as const) {
+      writeTranscript(w.config, {
+        sessionId: id,
+        cwd,
+        prompt: 'working',
+        start: Date.now() - 60_000,
+        end: Date.now() - 1000,
+        todos: false,
+      });
+      writeLiveSession(w.config, { pid: liveProcess(), sessionId: id, cwd, status: 'busy', start: Date.now() - 60_000 });
+    }
+    const bound = w.tasks(here, ['use', 'refactor']);
+    expect(bound.code, bound.stderr).toBe(0);
+    expect(bound.stderr.split('\n')[1]).toBe(
+      'running session 2d483082 (~/work/live) from "2d483082" to "refactor": Claude Code reads the changed settings, so it moves at its next task call; its tasks so far stay where they are',
+    );
+    expect(bound.stderr).not.toContain('9c0ffee0');
+    // Cleared: back to its own list; JSON says the same.
+    const cleared = w.tasks(here, ['use', '--clear', '--json']);
+    expect(JSON.parse(cleared.stdout).moved).toEqual([{ sessionId: A, cwd: here, from: 'refactor', to: A }]);
+    // Nothing written, nothing moved.
+    expect(w.tasks(here, ['use', '--clear']).stderr).not.toMatch(/running session/);
+  });
+
+  it('leaves alone, with one line and exit 2, a settings file over 2 MiB, a read-only one, and a .claude that is a file', () => {
+    const w = world();
+    // Over the 2 MiB Claude Code reads: it skips the file, so a binding there would never be read.
+    const big = w.dir('big');
+    fs.mkdirSync(path.join(big, '.claude'));
+    const text = JSON.stringify({ permissions: { allow: Array.from({ length: 120_000 }, (_, i) => `Bash(tool-${i})`) } });
+    fs.writeFileSync(settings(big), text);
+    const tooBig = w.tasks(big, ['use', 'x']);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toMatch(
+      /^error: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file .*tasks leaves it as it is\n$/,
+    );
+    expect(fs.readFileSync(settings(big), 'utf8')).toBe(text);
+    // A binding in such a file is not followed, as Claude Code does not follow it.
+    fs.writeFileSync(settings(big), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'big-list' }, ...JSON.parse(text) }));
+    const shown = w.tasks(big, ['use']);
+    expect(shown.stdout).toBe('');
+    expect(shown.stderr).toMatch(
+      /^warning: .*settings\.local\.json is over 2097152 bytes, the most Claude Code reads of a settings file; Claude Code skips it too\n/,
+    );
+    // Just under it, but the binding would take it over.
+    const edge = w.dir('edge');
+    fs.mkdirSync(path.join(edge, '.claude'));
+    const under = `{"pad":"${'x'.repeat(2 * 1024 * 1024 - 20)}"}`;
+    fs.writeFileSync(settings(edge), under);
+    expect(w.tasks(edge, ['use', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/would be \d+ bytes, over the 2097152/) });
+    expect(fs.readFileSync(settings(edge), 'utf8')).toBe(under);
+    // Read-only: the user said so.
+    const ro = w.dir('ro');
+    fs.mkdirSync(path.join(ro, '.claude'));
+    fs.writeFileSync(settings(ro), '{}\n', { mode: 0o444 });
+    expect(w.tasks(ro, ['use', 'x'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/settings\.local\.json is read-only; tasks leaves it as it is\n$/),
+    });
+    expect(fs.readFileSync(settings(ro), 'utf8')).toBe('{}\n');
+    // .claude a file.
+    const odd = w.dir('odd');
+    fs.writeFileSync(path.join(odd, '.claude'), 'not a folder');
+    expect(w.tasks(odd, ['use', 'x'])).toMatchObject({
+      code: 2,
+      stderr: `error: ${path.join(odd, '.claude')} is not a folder, so tasks cannot keep settings in it; tasks leaves it as it is\n`,
+    });
+    expect(fs.readFileSync(path.join(odd, '.claude'), 'utf8')).toBe('not a folder');
+  });
+
+  it('a bound list before its first task reads as empty, as the list Claude Code sessions there will make', () => {
+    const w = world();
+    const proj = w.dir('fresh');
+    expect(w.tasks(proj, ['use', 'new-list']).code).toBe(0);
+    const listed = w.tasks(proj, ['list', '--json']);
+    expect(listed).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(JSON.parse(listed.stderr)).toEqual({
+      note: {
+        code: 'list_not_made_yet',
+        message:
+          'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates',
+        list: 'new-list',
+      },
+    });
+    expect(w.tasks(proj, ['list']).stderr.split('\n')[0]).toBe(
+      'list "new-list" has no tasks yet: bound by ~/fresh/.claude/settings.local.json, it is made by the first task a Claude Code session started here (or tasks) creates',
+    );
+    expect(w.tasks(proj, ['get', '1'])).toMatchObject({
+      code: 3,
+      stderr: expect.stringMatching(/task #1 not found \(the bound list has no tasks yet\)/),
+    });
+    expect(fs.existsSync(path.join(w.config, 'tasks', 'new-list'))).toBe(false);
+    expect(w.tasks(proj, ['create', 'First'])).toMatchObject({ code: 0, stderr: 'new list "new-list"\n' });
+    expect(w.tasks(proj, ['list', '--json']).stderr).toBe('');
   });
 });

@@ -110,3 +110,42 @@ export function writeLiveSession(config, { pid, sessionId, cwd, status = 'busy',
   fs.writeFileSync(file, JSON.stringify(body));
   return file;
 }
+
+/**
+ * A transcript of a session that used the Task tools, in the shape Claude Code writes
+ * (test/fixtures/claude-code-2.1.328/sessions/transcript-tasks-named.jsonl): an opening
+ * prompt, then each call as an `assistant` entry's `tool_use` block and its result as
+ * the next `user` entry's `toolUseResult`, stamped `at` and `at + 10` ms. `calls`:
+ * [{ name, input, result, at }]. Ends with `cost-state` (the session ended) unless
+ * `running`. Returns the file's path; its mtime is the last entry's time.
+ */
+export function writeTaskTranscript(config, { sessionId, cwd, prompt = 'follow the plan', calls, running = false }) {
+  const dir = path.join(config, 'projects', projectFolder(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${sessionId}.jsonl`);
+  const stamp = (ms) => new Date(ms).toISOString();
+  const first = (calls[0]?.at ?? Date.now()) - 1000;
+  const base = { sessionId, cwd, gitBranch: 'main', version: '2.1.328', userType: 'external' };
+  const lines = [{ ...base, type: 'user', timestamp: stamp(first), message: { role: 'user', content: prompt } }];
+  calls.forEach((call, i) => {
+    const id = `toolu_${sessionId.slice(0, 8)}_${i}`;
+    lines.push({
+      ...base,
+      type: 'assistant',
+      timestamp: stamp(call.at),
+      message: { role: 'assistant', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] },
+    });
+    lines.push({
+      ...base,
+      type: 'user',
+      timestamp: stamp(call.at + 10),
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+      toolUseResult: call.result,
+    });
+  });
+  const last = (calls.at(-1)?.at ?? first) + 20;
+  if (!running) lines.push({ type: 'cost-state', sessionId, timestamp: stamp(last) });
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  fs.utimesSync(file, last / 1000, last / 1000);
+  return file;
+}

@@ -32,8 +32,14 @@ export interface AgentOptions {
   env?: NodeJS.ProcessEnv;
   /** `--allowedTools` (default: the task tools, which also turns them on: docs/task-store.md section 12). */
   allowedTools?: string;
-  /** More arguments to claude, e.g. `--resume <id>` or `--resume <id> --fork-session`. */
+  /** More arguments before `-p`, e.g. `--resume <id> --fork-session`, `--settings <json>` or a teammate's `--team-name`. */
   args?: readonly string[];
+  /**
+   * The path the binary is started by (default: the binary under test), e.g. a link named
+   * as an installer names it (`.../claude/versions/<version>`, `bin/claude.exe`): a
+   * process's command line keeps the path it was started by.
+   */
+  bin?: string;
 }
 
 export interface AgentRun {
@@ -92,7 +98,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-agent-home-'));
   try {
     const child = spawn(
-      claudeBin(),
+      options.bin ?? claudeBin(),
       [
         ...(options.args ?? []),
         '-p',

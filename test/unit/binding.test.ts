@@ -181,6 +181,11 @@ describe('editing a settings file', () => {
     expect(cleared).toMatchObject({ changed: true, previous: 'v', text: '{\n  "x": 1\n}\n' });
     expect(editEnv('{"env": {"K": "v", "L": "w"}}', 'f', 'K', undefined).text).toBe('{"env":{"L":"w"}}');
     expect(serialize({}, '')).toBe('{}\n');
+    // A byte order mark and CRLF line ends stay as they were.
+    expect(editEnv('\uFEFF{\r\n  "x": 1\r\n}\r\n', 'f', 'K', 'v').text).toBe(
+      '\uFEFF{\r\n  "x": 1,\r\n  "env": {\r\n    "K": "v"\r\n  }\r\n}\r\n',
+    );
+    expect(editEnv('\uFEFF{"x":1}', 'f', 'K', 'v').text).toBe('\uFEFF{"x":1,"env":{"K":"v"}}');
   });
 
   it('refuses a file that is not a JSON object, or whose env is not one', () => {

@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { homeOfUser } from '../../src/core/base/user-home.js';
 import { type ChooseListOptions, chooseList } from '../../src/core/lists/list-choice.js';
 import { listToBind, missingListError } from '../../src/core/lists/missing-list.js';
+import { mayBeSessionPrefix, shortIds } from '../../src/core/lists/short-ids.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
+import { expandHome } from '../../src/core/store/paths.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -168,5 +171,67 @@ describe('what a missing list meant', () => {
     expect(listToBind(w.config, ' my.list ')).toEqual({ id: 'my-list', exists: false, near: [] });
     w.list('9c0fbeef-2222-4a4a-8b8b-000000000004');
     expect(() => listToBind(w.config, '9c0f')).toThrow(/ambiguous/);
+  });
+});
+
+describe('names and short ids', () => {
+  const NUMERIC = '4821c0de-5eaa-461a-bfdf-3e104fbfeff7';
+
+  it('a number or a word is a name; a start of a session id holds a dash, or digits and hex letters', () => {
+    for (const name of ['4821', '20240611', '12345678', 'cafe', 'decade', 'build-9', 'pr-123', 'abc', '7ba'])
+      expect(mayBeSessionPrefix(name)).toBe(false);
+    for (const prefix of ['7bae', '2d483082', ' 2D48 ', '4821c0de', '12345678-9', 'cafe-1', '4821-'])
+      expect(mayBeSessionPrefix(prefix)).toBe(true);
+  });
+
+  it('short ids are always read back as session ids: one that begins with eight digits or letters goes on', () => {
+    const all = shortIds([NUMERIC, '12345678-1111-4a4a-8b8b-000000000002', 'abcdefab-1111-4a4a-8b8b-000000000002', 'build-9']);
+    expect(all.get(NUMERIC)).toBe('4821c0de');
+    expect(all.get('12345678-1111-4a4a-8b8b-000000000002')).toBe('12345678-1');
+    expect(all.get('abcdefab-1111-4a4a-8b8b-000000000002')).toBe('abcdefab-1');
+    expect(all.get('build-9')).toBe('build-9');
+    for (const short of all.values()) if (short !== 'build-9') expect(mayBeSessionPrefix(short)).toBe(true);
+  });
+
+  it('-l, tasks use and the variable take a number exactly, even where a session id begins with it', () => {
+    const w = world();
+    w.list(NUMERIC);
+    const p = w.dir('p');
+    expect(w.choose(p, { flag: '4821' })).toMatchObject({ id: '4821', exists: false, how: 'flag' });
+    expect(w.choose(p, { flag: '4821c0de' })).toMatchObject({ id: NUMERIC, exists: true, how: 'flag-prefix' });
+    expect(listToBind(w.config, '4821')).toEqual({ id: '4821', exists: false, near: [] });
+    expect(listToBind(w.config, '4821c0')).toEqual({ id: NUMERIC, exists: true, near: [] });
+    // The variable: a number has no "did you mean" a session's list.
+    const env = w.choose(p, { env: '4821' });
+    expect(missingListError(w.config, env).message).not.toContain(NUMERIC);
+    // -l is trimmed, as the variable is.
+    w.list('build-9');
+    expect(w.choose(p, { flag: ' build-9 ' })).toMatchObject({ id: 'build-9', exists: true });
+  });
+
+  it("a live session's short id names the list it will write, before its first task", () => {
+    const w = world();
+    const p = w.dir('fresh');
+    writeTranscript(w.config, { sessionId: A, cwd: p, prompt: 'fresh', start: Date.now() - 60_000, end: Date.now() - 1000, todos: false });
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: p, status: 'idle', start: Date.now() - 60_000 });
+    expect(w.choose(p, { flag: '2d483082', forWrite: true })).toMatchObject({ id: A, exists: false, fresh: true, how: 'flag-prefix' });
+    const index = new SessionIndex(w.config, { settings: { home: w.home, uid: process.getuid?.() } });
+    expect(listToBind(w.config, '2d483082', index)).toEqual({ id: A, exists: false, near: [] });
+  });
+});
+
+describe('a home directory typed after =', () => {
+  it('~ and ~/x are the home directory; ~user and ~user/x that user’s, from the password file; an unknown user stays as typed', () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-passwd-')));
+    const passwd = path.join(dir, 'passwd');
+    fs.writeFileSync(passwd, 'root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice,,,:/home/alice:/bin/zsh\n');
+    const homeOf = (user: string) => homeOfUser(user, passwd);
+    expect(expandHome('~', '/me', homeOf)).toBe('/me');
+    expect(expandHome('~/cfg', '/me', homeOf)).toBe('/me/cfg');
+    expect(expandHome('~alice', '/me', homeOf)).toBe('/home/alice');
+    expect(expandHome('~alice/.claude', '/me', homeOf)).toBe('/home/alice/.claude');
+    expect(expandHome('~bob/x', '/me', homeOf)).toBe('~bob/x');
+    expect(expandHome('a/~alice', '/me', homeOf)).toBe('a/~alice');
+    expect(homeOfUser('alice', path.join(dir, 'missing'))).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClaudeProcess } from '../../src/core/sessions/claude-processes.js';
 import { readClaudeProcesses } from '../../src/core/sessions/claude-processes.js';
 import { goneOwners } from '../../src/core/sessions/gone-owners.js';
-import { type ListFile, listsOfEvidence, scoreList } from '../../src/core/sessions/list-evidence.js';
+import { attributeSessions, type SessionTasks, scoreItem } from '../../src/core/sessions/list-evidence.js';
 import { sessionsOfList } from '../../src/core/sessions/list-sessions.js';
 import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
 import { sessionsOfProcesses } from '../../src/core/sessions/process-sessions.js';
@@ -34,6 +34,21 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
     ]);
   });
 
+  it('its writes, in order, each with the times of its call and of its result', () => {
+    const writes = readTranscriptTasks(NAMED).writes ?? [];
+    expect(writes.map(({ at: _at, end: _end, ...w }) => w)).toEqual([
+      { id: '10', created: true, subject: 'Write the parser' },
+      { id: '11', created: true, subject: 'Test the parser' },
+      { id: '12', created: true, subject: 'Throwaway' },
+      { id: '10', created: false, subject: 'Write the tokenizer' },
+      { id: '12', created: false, deleted: true },
+    ]);
+    for (const w of writes) expect(w.end).toBeGreaterThanOrEqual(w.at);
+    // Times of the run, from its entries (it began at 15:02:22.670 and took seconds).
+    for (const w of writes) expect(w.at - Date.parse('2026-12-01T15:02:22.670Z')).toBeGreaterThanOrEqual(0);
+    for (const w of writes) expect(w.at - Date.parse('2026-12-01T15:02:22.670Z')).toBeLessThan(60_000);
+  });
+
   it('a TodoWrite session: its latest todos, no tasks', () => {
     const read = readTranscriptTasks(V1);
     expect(read.usesTasks).toBe(false);
@@ -51,68 +66,99 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
 });
 
 describe('which list the tasks tie a session to', () => {
-  const files = (entries: Array<[string, string, number]>) =>
-    new Map<string, ListFile>(entries.map(([id, subject, mtimeMs]) => [id, { subject, mtimeMs }]));
-  const seen = [
-    { id: '1', subject: 'Run tests', created: true },
-    { id: '2', subject: 'Deploy', created: true },
-  ];
+  type Files = Record<string, Record<string, [string, number]>>;
+  /** Lists as they are on disk: list -> id -> [subject, mtime]. */
+  const attribute = (sessions: SessionTasks[], lists: Files) =>
+    attributeSessions(
+      sessions,
+      (ids) => Object.keys(lists).filter((l) => ids.some((id) => lists[l]?.[id] !== undefined)),
+      (list, id) => {
+        const f = lists[list]?.[id];
+        return f === undefined ? undefined : { subject: f[0], mtimeMs: f[1] };
+      },
+    );
+  const plain = (a: ReturnType<typeof attribute>) => ({ byList: Object.fromEntries(a.byList), unsure: Object.fromEntries(a.unsure) });
+  /** One build's run of the plan: creates at `t`, then #1 taken a second later. */
+  const build = (sessionId: string, t: number, known: string[] = []): SessionTasks => ({
+    sessionId,
+    seen: [
+      { id: '1', subject: 'Run tests', created: true },
+      { id: '2', subject: 'Deploy', created: true },
+    ],
+    writes: [
+      { id: '1', created: true, subject: 'Run tests', at: t, end: t + 50 },
+      { id: '2', created: true, subject: 'Deploy', at: t, end: t + 60 },
+      { id: '1', created: false, at: t + 1000, end: t + 1050 },
+    ],
+    start: t - 500,
+    known,
+  });
+  const plan = (t: number): Record<string, [string, number]> => ({ '1': ['Run tests', t + 1020], '2': ['Deploy', t + 30] });
 
-  it('agreeing subjects count, other subjects count against, missing ids say nothing', () => {
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 2000],
-          ['2', 'Deploy', 2000],
-        ]),
-        1000,
-      ),
-    ).toBe(2);
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 2000],
-          ['2', 'Something else', 2000],
-        ]),
-        1000,
-      ),
-    ).toBe(0);
-    expect(scoreList(seen, files([['1', 'Run tests', 2000]]), 1000)).toBe(1);
-    // A created task whose file is older than the session is a copy made before it.
-    expect(
-      scoreList(
-        seen,
-        files([
-          ['1', 'Run tests', 0],
-          ['2', 'Deploy', 0],
-        ]),
-        60_000,
-      ),
-    ).toBe(0);
+  it('an item agrees with the file its write made, less with one written since, not with one written before or under another subject', () => {
+    const item = { id: '1', subject: 'Run tests', created: true, lastAt: 10_000, lastEnd: 10_100 };
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 10_050 }, undefined)).toBe(3);
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 60_000 }, undefined)).toBe(2);
+    expect(scoreItem(item, { subject: 'Run tests', mtimeMs: 1_000 }, undefined)).toBe(-1);
+    expect(scoreItem(item, { subject: 'Deploy', mtimeMs: 10_050 }, undefined)).toBe(-1);
+    expect(scoreItem(item, undefined, undefined)).toBeUndefined();
+    // Only seen: its subject is all there is; one it made, older than the session, is a copy made before it.
+    expect(scoreItem({ id: '1', subject: 'Run tests', created: false }, { subject: 'Run tests', mtimeMs: 0 }, 60_000)).toBe(1);
+    expect(scoreItem({ id: '1', subject: 'Run tests', created: true }, { subject: 'Run tests', mtimeMs: 0 }, 60_000)).toBe(-1);
   });
 
-  it('pr-123 and pr-124 made from the same plan: the one written during the session', () => {
-    const lists = new Map([
-      [
-        'pr-123',
-        files([
-          ['1', 'Run tests', 10_000],
-          ['2', 'Deploy', 10_000],
-        ]),
+  it('two builds of one plan, one after the other: each session its own list', () => {
+    const lists = { 'build-101': plan(100_000), 'build-102': plan(200_000) };
+    expect(plain(attribute([build('s1', 100_000), build('s2', 200_000)], lists))).toEqual({
+      byList: { 'build-101': ['s1'], 'build-102': ['s2'] },
+      unsure: {},
+    });
+    // Started 0.7 s after the first one's last write (as seen with the real binary): still told apart by the times.
+    const close = { 'build-101': plan(100_000), 'build-102': plan(101_700) };
+    expect(plain(attribute([build('s1', 100_000), build('s2', 101_700)], close)).byList).toEqual({
+      'build-101': ['s1'],
+      'build-102': ['s2'],
+    });
+  });
+
+  it('two builds at the same moment: a live one whose process names its list decides; else both are unsure', () => {
+    const lists = { 'build-201': plan(100_000), 'build-202': plan(100_010) };
+    expect(plain(attribute([build('crashed', 100_000), build('running', 100_010, ['build-202'])], lists))).toEqual({
+      byList: { 'build-202': ['running'], 'build-201': ['crashed'] },
+      unsure: {},
+    });
+    expect(plain(attribute([build('a', 100_000), build('b', 100_010)], lists))).toEqual({
+      byList: {},
+      unsure: { 'build-201': ['a', 'b'], 'build-202': ['a', 'b'] },
+    });
+  });
+
+  it('a session moved to another list while it ran: both lists are its', () => {
+    const moved: SessionTasks = {
+      sessionId: 'm',
+      seen: [{ id: '1', subject: 'After the binding', created: true }],
+      writes: [
+        { id: '1', created: true, subject: 'Before the binding', at: 1000, end: 1050 },
+        { id: '1', created: true, subject: 'After the binding', at: 9000, end: 9050 },
       ],
-      [
-        'pr-124',
-        files([
-          ['1', 'Run tests', 100_000],
-          ['2', 'Deploy', 100_000],
-        ]),
-      ],
-    ]);
-    expect(listsOfEvidence(seen, lists, 90_000)).toEqual(['pr-124']);
-    expect(listsOfEvidence(seen, lists, undefined)).toEqual(['pr-123', 'pr-124']);
-    expect(listsOfEvidence([], lists, 0)).toEqual([]);
+      known: ['m'],
+    };
+    const lists = { m: { '1': ['Before the binding', 1020] }, refactor: { '1': ['After the binding', 9020] } } as Files;
+    expect(plain(attribute([moved], lists)).byList).toEqual({ m: ['m'], refactor: ['m'] });
+  });
+
+  it('a worker that only updated a task: the list whose file its update wrote', () => {
+    const worker: SessionTasks = {
+      sessionId: 'w',
+      seen: [],
+      writes: [{ id: '2', created: false, at: 50_000, end: 50_040 }],
+    };
+    const lists = {
+      nightly: { '2': ['Nightly B', 50_020] },
+      other: { '2': ['Nightly B', 10_000] },
+      later: { '2': ['X', 90_000] },
+    } as Files;
+    expect(plain(attribute([worker], lists))).toEqual({ byList: { nightly: ['w'] }, unsure: {} });
   });
 });
 
@@ -211,6 +257,35 @@ describe('Claude Code processes in /proc', () => {
     expect(found[0]).toMatchObject({ listVariable: 'shared', configDir: '/c', cwd: '/work', teamName: undefined, startTime: '19' });
     expect(found[1]).toMatchObject({ listVariable: undefined, configDir: '/home/me/.claude', teamName: 'My Team' });
   });
+
+  it('finds the binary by any name an installer gives it, by its path or its executable; not the tools it runs itself as', () => {
+    const root = tmp();
+    const native = '/home/me/.local/share/claude/versions/2.1.328';
+    // The native installer's versioned path, as a teammate is started (process.execPath).
+    fakeProc(root, 201, [native, '--team-name', 'crew'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    // The npm package's bin.
+    fakeProc(root, 202, ['/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe', '-p', 'x'], { CLAUDE_CONFIG_DIR: '/c' }, '/w');
+    // A link of the user's own naming: the executable says what it is (even replaced by an update meanwhile).
+    fakeProc(
+      root,
+      203,
+      ['cc', '--settings', '{"env":{"CLAUDE_CODE_TASK_LIST_ID":"nightly"}}'],
+      { CLAUDE_CONFIG_DIR: '/c' },
+      '/w',
+      `${native} (deleted)`,
+    );
+    // Claude Code runs itself as ripgrep: a helper, not a session.
+    fakeProc(root, 204, ['rg', '--files'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    // A process whose environment marks it as started by Claude Code (a shell of its Bash tool) is not Claude Code.
+    fakeProc(root, 205, ['bash'], { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CONFIG_DIR: '/c' }, '/w', '/usr/bin/bash');
+    fakeProc(root, 206, [native, '--resume', '2D483082-5EAA-461A-BFDF-3E104FBFEFF7'], { CLAUDE_CONFIG_DIR: '/c' }, '/w', native);
+    fs.writeFileSync(path.join(root, 'stat'), 'cpu 1 2 3\nbtime 1000\n');
+    const found = readClaudeProcesses(root).sort((a, b) => a.pid - b.pid);
+    expect(found.map((p) => p.pid)).toEqual([201, 202, 203, 206]);
+    expect(found[0]).toMatchObject({ teamName: 'crew', parentPid: 1, startedAt: 1000_000 + 190 });
+    expect(found[2]).toMatchObject({ settingsFlag: '{"env":{"CLAUDE_CODE_TASK_LIST_ID":"nightly"}}' });
+    expect(found[3]).toMatchObject({ sessionArg: '2d483082-5eaa-461a-bfdf-3e104fbfeff7', resumes: true });
+  });
 });
 
 describe('signs of life, and whose owners are gone', () => {
@@ -259,6 +334,71 @@ describe('signs of life, and whose owners are gone', () => {
     expect(goneOwners(index, 'shared-list', () => new Set(), { deep: true })).toBeUndefined();
     const later = new SessionIndex(config, { probe, now: () => start + 3600_000 + 2 * 60_000 });
     expect(goneOwners(later, 'shared-list', () => new Set(), { deep: true })).toBeDefined();
+  });
+
+  it('a quiet session with no live-session file is live while a Claude Code process that may be on it runs', () => {
+    const { transcript, start, config } = world();
+    const text = fs.readFileSync(transcript, 'utf8').trimEnd().split('\n');
+    fs.writeFileSync(transcript, `${text.slice(0, -1).join('\n')}\n`); // no cost-state: not ended
+    const quiet = (start + 3600_000 - 30 * 60_000) / 1000;
+    fs.utimesSync(transcript, quiet, quiet);
+    const proc = (p: Partial<ClaudeProcess>): ClaudeProcess => ({
+      pid: 77,
+      startTime: '1',
+      startedAt: start - 2000,
+      cwd: '/tmp/exp/p1/sub',
+      listVariable: undefined,
+      configDir: config,
+      teamName: undefined,
+      ...p,
+    });
+    const stateWith = (processes: ClaudeProcess[]) => {
+      const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => processes };
+      const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
+      const s = index.session(NAMED_ID);
+      return { state: s?.state, liveBy: s?.liveBy, gone: goneOwners(index, 'shared-list', () => new Set(), { deep: true }) !== undefined };
+    };
+    expect(stateWith([proc({})])).toEqual({ state: 'live', liveBy: 'process', gone: false });
+    // Started in that folder after the session began, with no --resume: a new session of its own.
+    expect(stateWith([proc({ startedAt: start + 60_000 })])).toMatchObject({ state: 'ended', gone: true });
+    expect(stateWith([proc({ startedAt: start + 60_000, resumes: true })])).toMatchObject({ state: 'live' });
+    expect(stateWith([proc({ startedAt: start + 60_000, sessionArg: NAMED_ID })])).toMatchObject({ state: 'live' });
+    expect(stateWith([proc({ sessionArg: '00000000-0000-4000-8000-000000000000' })])).toMatchObject({ state: 'ended' });
+    // Another folder, another config folder, or a helper another Claude Code process started: not its process.
+    expect(stateWith([proc({ cwd: '/tmp/exp/p1' })])).toMatchObject({ state: 'ended' });
+    expect(stateWith([proc({ configDir: '/elsewhere' })])).toMatchObject({ state: 'ended' });
+    expect(stateWith([proc({ pid: 80 }), proc({ pid: 81, parentPid: 80, cwd: '/x' }), proc({ pid: 82, parentPid: 81 })])).toMatchObject({
+      state: 'live',
+    });
+    expect(stateWith([proc({ pid: 81, parentPid: 80, cwd: '/x' }), proc({ pid: 82, parentPid: 81 })])).toMatchObject({ state: 'ended' });
+  });
+
+  it('a Claude Code process started with --settings naming the list keeps it alive', () => {
+    const proc: ClaudeProcess = {
+      pid: 42,
+      startTime: '1',
+      cwd: '/work/elsewhere',
+      listVariable: 'other',
+      configDir: undefined,
+      teamName: undefined,
+      settingsFlag: ' {"env": {"CLAUDE_CODE_TASK_LIST_ID": "shared-list"}} ',
+    };
+    const { config } = world();
+    const alive = (p: ClaudeProcess) => {
+      const probe: ProcessProbe = {
+        startTime: () => undefined,
+        domain: () => undefined,
+        claudeProcesses: () => [{ ...p, configDir: config }],
+      };
+      const index = new SessionIndex(config, { probe, settings: { home: '/nonexistent', uid: undefined } });
+      return goneOwners(index, 'shared-list', () => new Set(), { deep: true }) === undefined;
+    };
+    expect(alive(proc)).toBe(true);
+    // A settings file, by its path relative to where the process was started.
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, 'ci.json'), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'shared-list' } }));
+    expect(alive({ ...proc, cwd: dir, settingsFlag: 'ci.json' })).toBe(true);
+    expect(alive({ ...proc, settingsFlag: '{"env": {}}' })).toBe(false);
   });
 
   it('a Claude Code process naming the list in its environment, or a teammate of its team, keeps it alive', () => {

@@ -162,12 +162,13 @@ describe('screenPatch', () => {
 });
 
 describe('fitStyled', () => {
-  it('cuts by visible width, keeps colour codes and resets at the cut', () => {
+  it('cuts by visible width, keeps colour codes and resets at the cut; a line without colour gets no code', () => {
     const red = makeStyle(true).red('abcdef');
     expect(fitStyled(red, 4)).toBe('\u001b[31mabc\u001b[0m…');
     expect(fitStyled(red, 6)).toBe(red);
-    expect(fitStyled('日本語', 4)).toBe('日\u001b[0m…');
-    expect(fitStyled('日本語', 5)).toBe('日本\u001b[0m…');
+    // Plain text (NO_COLOR) stays plain.
+    expect(fitStyled('日本語', 4)).toBe('日…');
+    expect(fitStyled('日本語', 5)).toBe('日本…');
   });
 });
 

@@ -112,7 +112,7 @@ Examples:
 
 function printView(ctx: Context, view: CheckView, listArgs: readonly string[]): void {
   const style = ctx.io.humanLayout ? ctx.io.style : PLAIN;
-  const body = renderCheckReport(view, style);
+  const body = renderCheckReport(view, style, listArgs);
   if (body !== '') ctx.io.out(body);
   const summary = renderCheckSummary(view, ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle, listArgs);
   if (ctx.io.humanLayout) ctx.io.out(summary);

@@ -5,7 +5,14 @@ import { shortIds } from '../../core/lists/short-ids.js';
 import type { GoneList } from '../../core/restore/gone-lists.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { listJson, renderListsLines, renderListsTable, renderNoListsYet } from '../../render/lists-table.js';
+import {
+  listJson,
+  renderListsLines,
+  renderListsTable,
+  renderNoListsYet,
+  renderTodoWriteHidden,
+  renderUnsureSessions,
+} from '../../render/lists-table.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
@@ -14,13 +21,19 @@ interface ListsOptions {
   all?: boolean;
 }
 
+/** TodoWrite sessions shown without --all: the most recent. A heavy user has hundreds. */
+const TODOWRITE_SHOWN = 20;
+
 export function registerLists(program: Command, ctx: Context): void {
   program
     .command('lists')
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
     .option('--here', 'only lists of sessions that ran in the current directory or below it')
     .option('--live', 'only lists of sessions that are running now')
-    .option('-a, --all', "also lists whose folder is gone while their sessions' transcripts remain (tasks restore brings them back)")
+    .option(
+      '-a, --all',
+      `everything: lists whose folder is gone while their sessions' transcripts remain (tasks restore brings them back), and every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent`,
+    )
     .addHelpText(
       'after',
       `
@@ -32,8 +45,10 @@ transcripts show its tasks. Session facts come from Claude Code's transcripts
 ended, crashed (its process is gone without ending the session), or cleared (/clear
 moved its process on to another session). A live session that has made no task yet
 shows as "no tasks yet"; a session that kept TodoWrite todos shows them, marked
-(TodoWrite), read-only. LIST shows a session UUID by its shortest unique prefix of at
-least 8 characters; --list and --session take any unique prefix of four or more.
+(TodoWrite), read-only: the ${TODOWRITE_SHOWN} most recent, and a count of the others on
+stderr (--all: every one). LIST shows a session UUID by its shortest unique prefix of at
+least 8 characters (read back as a session's: with a dash, or digits and letters); --list
+and --session take any unique prefix of four or more of that kind.
 
 Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
 state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite,
@@ -42,7 +57,8 @@ gone), replaced by (-), tab-separated.
 --all adds lists whose folder is gone (deleted, or a session's list removed) while the
 transcripts of the sessions that made their tasks remain, marked (gone), with the
 tasks those transcripts end with; tasks restore -l <id> brings one back. This reads
-those transcripts whole.
+those transcripts whole. (--json has every TodoWrite session without --all; the lists
+whose folder is gone only with it.)
 
 Examples:
   tasks lists
@@ -81,7 +97,12 @@ Examples:
         ctx.io.note(opts.here || opts.live ? 'no task lists match' : renderNoListsYet(ctx.configDir), 'no_lists');
         return;
       }
-      const rows = lists.map((l) => ({ ...l, team: teamOf(l.id) }));
+      for (const line of renderUnsureSessions(lists)) ctx.io.note(line, 'sessions_unsure');
+      // Hundreds of old TodoWrite sessions would bury the lists: the most recent, and a count.
+      const todoWrite = lists.filter((l) => l.kind === 'todowrite');
+      const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));
+      if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length), 'todowrite_hidden', { hidden: hidden.size });
+      const rows = lists.filter((l) => !hidden.has(l)).map((l) => ({ ...l, team: teamOf(l.id) }));
       ctx.io.out(
         ctx.io.humanLayout
           ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })

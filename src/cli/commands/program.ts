@@ -14,7 +14,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .version(VERSION, '-V, --version')
     .option(
       '-l, --list <id>',
-      'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex); default: see "Which list" below',
+      'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex with a dash, or digits and letters: a number is a name); default: see "Which list" below',
     )
     .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist')
@@ -41,7 +41,8 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     'after',
     `
 Which list (the first rule that applies):
-  --list <name> (exact; a session UUID list also by a unique prefix), --session <id>,
+  --list <name> (exact, numbers too; a session UUID list also by a unique prefix that
+  holds a dash, or digits and letters), --session <id>,
   $CLAUDE_CODE_TASK_LIST_ID, the project's binding (tasks use <list>), else the list of
   this directory's Claude Code session (the live one, even before its first task; else
   the most recently active; parent directories below ~ count too), else the only list,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
-import { liveSessionsIn } from '../../core/sessions/live-lists.js';
+import { listLife, liveSessionsNear } from '../../core/sessions/gone-owners.js';
 import { readList } from '../../core/store/list-read.js';
 import { applyPatch } from '../../core/store/patch.js';
 import type { Task } from '../../core/store/schema.js';
@@ -52,7 +52,7 @@ export function registerRelease(program: Command, ctx: Context): void {
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
     .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
-    .option('--force', "with --gone: release even while a session of the list's project is live");
+    .option('--force', "with --gone: release even while a session of the list, or of its sessions' folders, is live");
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -127,14 +127,14 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else ctx.io.note(renderNoneGone(gone !== undefined), 'none_gone');
+    else {
+      const alive = gone === undefined && choice.exists ? listLife(ctx.sessions, listId, { deep: true }).life?.why : undefined;
+      ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
+    }
     return;
   }
-  // A session live where the list's sessions ran (a new one after /clear) may take the work up.
-  const live = liveSessionsIn(
-    ctx.sessions,
-    gone!.sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd])),
-  );
+  // A live session of the list anywhere, or one live where its sessions ran (a new one after /clear), may take the work up.
+  const live = liveSessionsNear(ctx.sessions, listId, gone!.sessions);
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => wouldRelease(t))));

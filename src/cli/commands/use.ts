@@ -4,7 +4,8 @@ import { bindingTarget } from '../../core/binding/binding-target.js';
 import { readBinding } from '../../core/binding/project-binding.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { listToBind } from '../../core/lists/missing-list.js';
-import { renderBindingShown, renderBound, renderUnbound } from '../../render/binding-lines.js';
+import { liveSessionLists, sessionsMoved } from '../../core/sessions/live-lists.js';
+import { renderBindingShown, renderBound, renderSessionsMoved, renderUnbound } from '../../render/binding-lines.js';
 import { renderJson } from '../../render/json.js';
 import { type Context, usage } from '../runtime/context.js';
 
@@ -27,7 +28,9 @@ repository, at the main working tree, for sessions started anywhere in it (its l
 worktrees too); in a linked worktree, the worktree's own file, for sessions started at
 that very folder; elsewhere, the folder's own file, for sessions started in it. The rest
 of the file is kept as it is; the write is atomic; a file that is not valid JSON is left
-alone (exit 2). Printed on stdout: the list id.
+alone (exit 2). Claude Code reads a changed settings file while it runs: a session
+running there moves to the new list at its next task call (its tasks so far stay where
+they are), and tasks use names each one it moves. Printed on stdout: the list id.
 
 Examples:
   tasks use refactor
@@ -61,8 +64,10 @@ Examples:
         ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show), 'binding');
         return;
       }
-      const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw);
+      const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw, ctx.sessions);
+      const running = liveSessionLists(ctx.sessions);
       const outcome = bindHere(cwd, places, wanted?.id);
+      const moved = outcome.write.changed ? sessionsMoved(ctx.sessions, running) : [];
       if (ctx.io.json) {
         ctx.io.out(
           renderJson({
@@ -75,15 +80,19 @@ Examples:
             created: outcome.write.created,
             previous: outcome.write.previous === undefined ? null : String(outcome.write.previous),
             bound: outcome.after.binding?.listId ?? null,
+            moved: moved.map((m) => ({ sessionId: m.session.sessionId, cwd: m.session.cwd ?? null, from: m.from, to: m.to })),
           }),
         );
         return;
       }
-      if (wanted === undefined) {
-        ctx.io.note(renderUnbound(outcome, show), 'unbound');
-        return;
+      if (wanted === undefined) ctx.io.note(renderUnbound(outcome, show), 'unbound');
+      else {
+        ctx.io.out(wanted.id);
+        ctx.io.note(renderBound(wanted, outcome, show), 'bound');
       }
-      ctx.io.out(wanted.id);
-      ctx.io.note(renderBound(wanted, outcome, show), 'bound');
+      if (moved.length > 0)
+        ctx.io.note(renderSessionsMoved(moved, show), 'sessions_moved', {
+          moved: moved.map((m) => ({ sessionId: m.session.sessionId, from: m.from, to: m.to })),
+        });
     });
 }

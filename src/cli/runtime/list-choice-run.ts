@@ -13,7 +13,7 @@ import {
   renderDryRunNeeds,
   renderRefusalCommands,
 } from '../../render/list-choice-note.js';
-import { renderNewList, renderWaitingFor } from '../../render/new-list.js';
+import { renderBoundNotYet, renderNewList, renderWaitingFor } from '../../render/new-list.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from './io.js';
 
@@ -102,6 +102,8 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
   // A live session's list before its first task: reads see it empty; a change makes it.
   if (choice.fresh) {
     if (forWrite && !needs.dryRun) announceWhenMade(run, choice, [], short);
+    else if (choice.how === 'binding' && !needs.mayBeMissing)
+      run.io.note(renderBoundNotYet(short(choice.id), choice.binding?.file, run.home), 'list_not_made_yet', { list: choice.id });
     return;
   }
   if (needs.mayBeMissing) {
@@ -111,7 +113,7 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
     if (meant.length > 0) run.io.note(renderWaitingFor(short(choice.id), meant), 'waiting_for_list', { list: choice.id });
     return;
   }
-  if (!needs.creates) throw missingListError(run.configDir, choice);
+  if (!needs.creates) throw missingListError(run.configDir, choice, run.sessions);
   const { near } = missingListFacts(run.configDir, choice);
   // A dry run makes nothing; a name near an existing list is worth a word all the same.
   if (needs.dryRun) {
@@ -141,7 +143,7 @@ function withCommands(err: unknown, args: readonly string[]): unknown {
   if (candidates.length === 0) return err;
   return new TasksError('usage', `${err.message}: ${renderRefusalCommands(candidates, args)}`, {
     hint: err.hint,
-    details: { ...err.details, candidates: candidates.map((c) => ({ ...c, command: commandWithList(c.shortId, args) })) },
+    details: { ...err.details, candidates: candidates.map((c) => ({ ...c, command: commandWithList(c.pasteId ?? c.shortId, args) })) },
   });
 }
 
@@ -150,8 +152,15 @@ function candidatesOf(err: TasksError): RefusalCandidate[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((c: unknown) => {
     if (typeof c !== 'object' || c === null) return [];
-    const { list, shortId, prompt } = c as Record<string, unknown>;
+    const { list, shortId, pasteId, prompt } = c as Record<string, unknown>;
     if (typeof list !== 'string' || typeof shortId !== 'string') return [];
-    return [{ list, shortId, prompt: typeof prompt === 'string' ? oneLine(prompt) : undefined }];
+    return [
+      {
+        list,
+        shortId,
+        pasteId: typeof pasteId === 'string' ? pasteId : undefined,
+        prompt: typeof prompt === 'string' ? oneLine(prompt) : undefined,
+      },
+    ];
   });
 }

@@ -29,6 +29,11 @@ export function readBoundedText(file: string, maxBytes: number): string {
 
 /** Settings and team configs: far smaller than this. */
 export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+/**
+ * The largest settings file Claude Code reads (2,097,152 bytes, checked against 2.1.328
+ * and 2.1.332): a larger one it skips whole, as if it were not there.
+ */
+export const SETTINGS_MAX_BYTES = 2 * 1024 * 1024;
 /** An inbox grows with every message; generous, but bounded. */
 export const MAX_INBOX_BYTES = 64 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { readBoundedText, SETTINGS_MAX_BYTES } from '../base/bounded-read.js';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 import { LIST_ID_VARIABLE } from './project-binding.js';
@@ -25,8 +25,10 @@ const ATTEMPTS = 5;
  * into a temporary file beside it, which is renamed over it, so Claude Code reads either
  * the old file or the new one. Claude Code writes this file too (permissions it is
  * allowed, for one): if the file changes between our read and the rename, we read again.
- * A file that is not valid JSON, a symlink or not a regular file is left as it is (usage
- * error); a file already saying so is not written at all.
+ * A file that is not valid JSON, a symlink, not a regular file, read-only, or over the 2
+ * MiB Claude Code reads of a settings file (it skips the whole file: a binding there
+ * would never be read) is left as it is (usage error); so is one the binding would take
+ * over that size; a file already saying so is not written at all.
  */
 export function writeBinding(file: string, listId: string | undefined): BindingWrite {
   for (let attempt = 1; ; attempt++) {
@@ -35,6 +37,19 @@ export function writeBinding(file: string, listId: string | undefined): BindingW
     const edit = editEnv(text, file, LIST_ID_VARIABLE, listId);
     const result = { file, changed: edit.changed, created: before === undefined, previous: edit.previous };
     if (!edit.changed) return result;
+    if (before !== undefined && (before.mode & 0o200) === 0) {
+      throw new TasksError('usage', `${file} is read-only; tasks leaves it as it is`, {
+        hint: `make it writable (chmod u+w) to bind here, or edit it by hand`,
+      });
+    }
+    const size = Buffer.byteLength(edit.text);
+    if (size > SETTINGS_MAX_BYTES) {
+      throw new TasksError(
+        'usage',
+        `${file} would be ${size} bytes, over the ${SETTINGS_MAX_BYTES} Claude Code reads of a settings file (it skips a larger one whole); tasks leaves it as it is`,
+        { hint: 'make the file smaller, then run the command again' },
+      );
+    }
     if (before === undefined) ensureFolder(path.dirname(file));
     const temp = path.join(path.dirname(file), `.${path.basename(file)}.tasks-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
     try {
@@ -62,7 +77,10 @@ function statRegular(file: string): fs.Stats | undefined {
   try {
     stat = fs.lstatSync(file);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
+    const code = errnoCode(err);
+    if (code === 'ENOENT') return undefined;
+    // Something on the way is not a folder: `.claude` a file, say.
+    if (code === 'ENOTDIR') throw notAFolderOnTheWay(file);
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
   if (stat.isSymbolicLink()) {
@@ -76,10 +94,29 @@ function statRegular(file: string): fs.Stats | undefined {
 
 function readText(file: string): string {
   try {
-    return readBoundedText(file, MAX_CONFIG_BYTES);
+    return readBoundedText(file, SETTINGS_MAX_BYTES);
   } catch (err) {
+    if (errnoCode(err) === 'EFBIG') {
+      throw new TasksError(
+        'usage',
+        `${file} is over ${SETTINGS_MAX_BYTES} bytes, the most Claude Code reads of a settings file (it skips a larger one whole); tasks leaves it as it is`,
+        { hint: 'make the file smaller, then run the command again' },
+      );
+    }
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/** The first folder on the way to `file` that is something else. */
+function notAFolderOnTheWay(file: string): TasksError {
+  let dir = path.dirname(file);
+  for (let up = path.dirname(dir); up !== dir; dir = up, up = path.dirname(dir)) {
+    const stat = fs.lstatSync(up, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) break;
+  }
+  return new TasksError('usage', `${dir} is not a folder, so tasks cannot keep settings in it; tasks leaves it as it is`, {
+    hint: 'move it out of the way, then run the command again',
+  });
 }
 
 function ensureFolder(dir: string): void {

@@ -7,10 +7,10 @@
  * does (settings-files.ts: which files, in which precedence; this file: the value) and
  * writes it without disturbing anything else in the file (binding-write.ts).
  */
-import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { readBoundedText, SETTINGS_MAX_BYTES } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
 import { sanitizeListId } from '../store/paths.js';
-import { type SettingsFile, type SettingsPlaces, type SettingsScope, settingsFilesFor } from './settings-files.js';
+import { type SettingsFile, type SettingsFlag, type SettingsPlaces, type SettingsScope, settingsFilesFor } from './settings-files.js';
 
 export const LIST_ID_VARIABLE = 'CLAUDE_CODE_TASK_LIST_ID';
 
@@ -39,12 +39,13 @@ export function listIdOfValue(value: string): string | undefined {
 }
 
 /**
- * The binding in effect for sessions started in `cwd`: the first settings file, by
- * precedence, whose `env` has the variable. A file that is missing, unreadable or not a
- * JSON object is passed over, as Claude Code passes over it.
+ * The binding in effect for sessions started in `cwd` (and started with `flag`, for a
+ * running session whose command line has `--settings`): the first settings file, by
+ * precedence, whose `env` has the variable. A file that is missing, unreadable, over 2
+ * MiB or not a JSON object is passed over, as Claude Code passes over it.
  */
-export function readBinding(cwd: string, places: SettingsPlaces): BindingRead {
-  return firstBinding(settingsFilesFor(cwd, places));
+export function readBinding(cwd: string, places: SettingsPlaces, flag?: SettingsFlag): BindingRead {
+  return firstBinding(settingsFilesFor(cwd, places, flag));
 }
 
 /** The first of `sources` (highest precedence first) whose `env` has the variable. */
@@ -85,13 +86,14 @@ export function settingsWithVariable(
 }
 
 /** A settings file's `env` object; undefined when there is none or the file is not settings. */
-function readEnv({ file }: SettingsFile, problems: string[]): Record<string, unknown> | undefined {
+function readEnv({ file, text: inline }: SettingsFile, problems: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readBoundedText(file, MAX_CONFIG_BYTES);
+    text = inline ?? readBoundedText(file, SETTINGS_MAX_BYTES);
   } catch (err) {
     const code = errnoCode(err);
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${file}: ${(err as Error).message}`);
+    if (code === 'EFBIG') problems.push(`${file} is over ${SETTINGS_MAX_BYTES} bytes, the most Claude Code reads of a settings file`);
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR') problems.push(`${file}: ${(err as Error).message}`);
     return undefined;
   }
   let settings: unknown;

@@ -5,7 +5,8 @@ import { TasksError } from '../base/errors.js';
  * other keys, in their order, and its indentation style) stays as it was. JSON has no
  * comments, so re-serializing loses nothing but spacing, which is kept as detected: the
  * indent unit of the first indented line (two spaces when there is none yet), a one-line
- * file stays on one line, and the final newline is kept (added to a new file).
+ * file stays on one line, the final newline is kept (added to a new file), and so are a
+ * byte order mark and CRLF line ends.
  */
 export interface EnvEdit {
   /** The new text; equal to the old one when nothing changes. */
@@ -55,11 +56,14 @@ function parseSettings(text: string | undefined, file: string): Record<string, u
   return value as Record<string, unknown>;
 }
 
-/** Serialize in the style of `original`: its indent unit, one line if it was one, its final newline. */
+/** Serialize in the style of `original`: its indent unit, one line if it was one, its final newline, its BOM and line ends. */
 export function serialize(value: unknown, original: string | undefined): string {
-  const body = original?.trim() ?? '';
+  const bom = original?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = original?.replace(/^\uFEFF/, '').trim() ?? '';
   const oneLine = body !== '' && !body.includes('\n');
   const indent = oneLine ? undefined : (/\n([ \t]+)\S/.exec(body)?.[1] ?? '  ');
   const newline = original === undefined || original.trim() === '' || /\n\s*$/.test(original);
-  return `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`;
+  const crlf = original !== undefined && /\r\n/.test(original) && !/(^|[^\r])\n/.test(original);
+  const text = `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`;
+  return bom + (crlf ? text.replace(/\n/g, '\r\n') : text);
 }

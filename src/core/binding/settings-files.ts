@@ -9,6 +9,9 @@ import { gitRoots } from './git-roots.js';
  *
  * 1. managed settings (`managed-settings.json`, refined by `managed-settings.d/*.json`
  *    in name order: the last file to set a key wins);
+ * 1b. the settings a session was started with (`--settings <file-or-json>`: inline JSON
+ *    when it begins with `{` and ends with `}`, else a file, relative to where it was
+ *    started); only for a running session, whose command line is known (sessions/);
  * 2. local settings at the local root: `<root>/.claude/settings.local.json`, where the
  *    root is the repository's main working tree (so a session started in a subfolder, or
  *    in a linked worktree, reads the main checkout's file), or the directory itself
@@ -20,13 +23,23 @@ import { gitRoots } from './git-roots.js';
  * 5. user settings: `<config>/settings.json`.
  *
  * The process environment comes below all of them: a settings file's `env` overrides a
- * variable the session was started with.
+ * variable the session was started with. Claude Code skips a settings file over
+ * SETTINGS_MAX_BYTES (2 MiB) whole.
  */
-export type SettingsScope = 'managed' | 'local' | 'project' | 'user';
+export type SettingsScope = 'managed' | 'flag' | 'local' | 'project' | 'user';
 
 export interface SettingsFile {
   scope: SettingsScope;
+  /** The file; for inline `--settings` JSON, the words `--settings`. */
   file: string;
+  /** Inline `--settings` JSON: the settings themselves, no file to read. */
+  text?: string | undefined;
+}
+
+/** `--settings <file-or-json>` of a running session, and the folder it was started in. */
+export interface SettingsFlag {
+  value: string;
+  cwd: string;
 }
 
 /** What, besides the directory, says where settings live. */
@@ -43,15 +56,23 @@ export interface SettingsPlaces {
 export const LOCAL_SETTINGS = path.join('.claude', 'settings.local.json');
 export const PROJECT_SETTINGS = path.join('.claude', 'settings.json');
 
-export function settingsFilesFor(cwd: string, places: SettingsPlaces): SettingsFile[] {
+export function settingsFilesFor(cwd: string, places: SettingsPlaces, flag?: SettingsFlag): SettingsFile[] {
   const dir = path.resolve(cwd);
   const root = localRoot(dir, places);
   const files: SettingsFile[] = places.managedDir === undefined ? [] : managedFiles(places.managedDir).reverse();
+  if (flag !== undefined) files.push(flagSettings(flag));
   files.push({ scope: 'local', file: path.join(root, LOCAL_SETTINGS) });
   if (root !== dir) files.push({ scope: 'local', file: path.join(dir, LOCAL_SETTINGS) });
   files.push({ scope: 'project', file: path.join(dir, PROJECT_SETTINGS) });
   files.push({ scope: 'user', file: path.join(places.configDir, 'settings.json') });
   return files;
+}
+
+/** `--settings`, as Claude Code takes it: trimmed, `{...}` is JSON, anything else a file path. */
+export function flagSettings(flag: SettingsFlag): SettingsFile {
+  const trimmed = flag.value.trim();
+  if (trimmed.startsWith('{') && trimmed.endsWith('}')) return { scope: 'flag', file: '--settings', text: trimmed };
+  return { scope: 'flag', file: path.resolve(flag.cwd, flag.value) };
 }
 
 /** Where Claude Code keeps the local settings of sessions started in `dir`. */

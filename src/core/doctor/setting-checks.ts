@@ -76,7 +76,8 @@ function variableFindings(ctx: SettingCheckContext, dir: string, sessions: reado
   const evidence = evidenceOf(ctx.index).sessionsByList;
   const ids = new Set(sessions.map((s) => s.sessionId));
   for (const [list, tied] of evidence) {
-    const here = tied.filter((id) => ids.has(id));
+    // A session's own list (its UUID, its team's) is none its environment named.
+    const here = tied.filter((id) => ids.has(id) && !ctx.index.listsOfSession(id).includes(list));
     if (here.length === 0) continue;
     return [
       {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { readBoundedText, SETTINGS_MAX_BYTES } from '../base/bounded-read.js';
 import { errnoCode } from '../base/errors.js';
 import { lazySchemas } from '../base/zod.js';
 import { folderTrust, type TrustSources, type TrustVerdict } from './folder-trust.js';
@@ -209,7 +209,7 @@ function realOrSelf(file: string): string {
 function readSettingsFile(file: string, warnings: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readBoundedText(file, MAX_CONFIG_BYTES);
+    text = readBoundedText(file, SETTINGS_MAX_BYTES);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;

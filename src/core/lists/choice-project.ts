@@ -75,15 +75,17 @@ function refusal(configDir: string, dir: string, pool: readonly Candidate[], liv
     `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so a change needs its list named`,
     {
       hint: 'tasks lists --here shows them',
-      details: { candidates: pool.map((c) => candidateDetails(c, short)) },
+      details: { candidates: pool.map((c) => candidateDetails(c, short, configDir)) },
     },
   );
 }
 
-function candidateDetails({ list, session }: Candidate, short: Map<string, string>) {
+function candidateDetails({ list, session }: Candidate, short: Map<string, string>, configDir: string) {
   return {
     list,
     shortId: short.get(list) ?? list,
+    // A list a live session has not made yet is named in full: a short id names it only while the session runs.
+    pasteId: somethingAt(listDirOf(configDir, list)) ? (short.get(list) ?? list) : list,
     sessionId: session.sessionId,
     state: session.state,
     cwd: session.cwd ?? null,

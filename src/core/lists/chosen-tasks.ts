@@ -19,7 +19,11 @@ export function readChosen(choice: ListChoice, opts: { times?: boolean } = {}): 
 export function getChosen(choice: ListChoice, id: string): Task {
   const task = readChosen(choice).tasks.find((t) => t.id === id);
   if (task === undefined) {
-    const why = choice.fresh && !choice.exists ? ' (this live session has no tasks yet)' : '';
+    const why = !(choice.fresh && !choice.exists)
+      ? ''
+      : choice.how === 'binding'
+        ? ' (the bound list has no tasks yet)'
+        : ' (this live session has no tasks yet)';
     throw new TasksError('not_found', `task #${id} not found${why}`, { details: { id } });
   }
   return task;

@@ -25,9 +25,10 @@ export interface ListChoice {
   /** The binding that chose it. */
   binding?: Binding | undefined;
   /**
-   * The list of a live session that has made no task yet (a fresh session, or one just
-   * `/clear`ed): it does not exist, reads show it empty, and a write makes it, as the
-   * agent's own first TaskCreate would.
+   * A list that will be made by its first task and is used before: a live session's that
+   * has made no task yet (a fresh session, or one just `/clear`ed), or the list a binding
+   * names before a session started there makes it. It does not exist, reads show it
+   * empty, and a write makes it, as the agent's own first TaskCreate would.
    */
   fresh?: boolean | undefined;
   /** Lists of the sessions the chosen live session's process ran before it (`/clear`), newest first. */

@@ -12,13 +12,13 @@ import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project-binding.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { listOfLiveSession } from '../sessions/live-lists.js';
+import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
 import { isSessionId, SessionIndex } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { byProject } from './choice-project.js';
 import type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
 import { lastChange, listIds, MAX_LIST_ID_BYTES, requireConfigDir, somethingAt } from './list-folders.js';
-import { shortIds } from './short-ids.js';
+import { mayBeSessionPrefix, shortIds } from './short-ids.js';
 
 export { isBelow, projectDirs } from './choice-project.js';
 export type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
@@ -54,8 +54,12 @@ export function chooseList(configDir: string, opts: ChooseListOptions): ListChoi
 }
 
 function choose(configDir: string, opts: ChooseListOptions): ListChoice {
-  if (opts.flag !== undefined) return opts.exact ? named(configDir, opts.flag, 'flag') : byFlag(configDir, opts.flag);
   const index = opts.index ?? new SessionIndex(configDir);
+  if (opts.flag !== undefined) {
+    // Trimmed, as Claude Code trims the variable: `-l " build-9"` is build-9.
+    const flag = opts.flag.trim();
+    return opts.exact ? named(configDir, flag, 'flag') : byFlag(configDir, flag, index);
+  }
   if (opts.session !== undefined) return bySession(configDir, index, opts.session, opts.forWrite);
   const bound = opts.settings !== undefined && opts.cwd !== undefined ? readBinding(opts.cwd, { ...opts.settings, configDir }) : undefined;
   const warnings = bound?.problems.map((p) => `${p}; Claude Code skips it too`) ?? [];
@@ -71,7 +75,10 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
     return choice;
   }
   if (bound?.binding?.listId !== undefined) {
-    return { ...named(configDir, bound.binding.listId, 'binding'), typed: bound.binding.value, binding: bound.binding, warnings };
+    const choice = named(configDir, bound.binding.listId, 'binding');
+    // A bound list before its first task: the one Claude Code sessions started here will make.
+    const fresh = choice.exists ? undefined : true;
+    return { ...choice, typed: bound.binding.value, binding: bound.binding, warnings, fresh };
   }
   const chosen = byProject(configDir, index, opts) ?? byRecency(configDir, index, opts.forWrite);
   return { ...chosen, warnings: [...warnings, ...chosen.warnings] };
@@ -93,14 +100,21 @@ export function named(configDir: string, raw: string, how: ChoiceRule): ListChoi
 
 /**
  * `--list`: the list of exactly that name. Names are never matched by prefix (`build-9` is
- * not `build-99`); only a session UUID list may be named by a unique prefix of at least
- * four hex characters, as git takes short hashes.
+ * not `build-99`); only a session UUID list may be named by a unique prefix, as git takes
+ * short hashes, and only by one that cannot be a name (short-ids.ts: `4821` is list 4821,
+ * as the variable would make it, even where a session's id begins with 4821). A live
+ * session that has made no task yet is named so too: the list it will write.
  */
-function byFlag(configDir: string, raw: string): ListChoice {
+function byFlag(configDir: string, raw: string, index: SessionIndex): ListChoice {
   const exact = named(configDir, raw, 'flag');
   if (exact.exists) return exact;
-  const matches = sessionListsByPrefix(configDir, raw);
-  if (matches.length === 1) return { ...named(configDir, matches[0] as string, 'flag-prefix'), typed: raw };
+  const matches = sessionListsByPrefix(configDir, raw, index);
+  if (matches.length === 1) {
+    const id = matches[0] as string;
+    const choice = named(configDir, id, 'flag-prefix');
+    // A live session's list before its first task: reads see it empty, a change makes it.
+    return { ...choice, typed: raw, fresh: choice.exists ? undefined : true, session: choice.exists ? undefined : index.session(id) };
+  }
   if (matches.length > 1) {
     throw new TasksError('usage', `list prefix "${raw}" is ambiguous: ${matches.join(', ')}`, {
       hint: 'type more of the list id',
@@ -110,14 +124,20 @@ function byFlag(configDir: string, raw: string): ListChoice {
   return exact;
 }
 
-/** A typed start of a session UUID: at least four hex characters, then only what a UUID holds. */
-const UUID_PREFIX = /^[0-9a-f]{4}[0-9a-f-]{0,32}$/;
-
-/** The session UUID lists whose id starts with `typed` (empty unless it can start a UUID). */
-export function sessionListsByPrefix(configDir: string, typed: string): string[] {
+/**
+ * The session UUID lists whose id starts with `typed` (empty unless it can only start a
+ * UUID: short-ids.ts); with `index`, also the lists live sessions will write before their
+ * first task, named by their ids.
+ */
+export function sessionListsByPrefix(configDir: string, typed: string, index?: SessionIndex): string[] {
   const prefix = typed.trim().toLowerCase();
-  if (!UUID_PREFIX.test(prefix)) return [];
-  return listIds(configDir).filter((id) => isSessionId(id) && id.startsWith(prefix));
+  if (!mayBeSessionPrefix(prefix)) return [];
+  const found = listIds(configDir).filter((id) => isSessionId(id) && id.startsWith(prefix));
+  if (index !== undefined) {
+    for (const { session, list } of liveSessionLists(index))
+      if (list === session.sessionId && list.startsWith(prefix) && !found.includes(list)) found.push(list);
+  }
+  return found.sort();
 }
 
 function bySession(configDir: string, index: SessionIndex, raw: string, forWrite: boolean): ListChoice {

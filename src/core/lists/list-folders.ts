@@ -82,6 +82,12 @@ export function lastChange(dir: string): number {
  */
 export function requireConfigDir(configDir: string): void {
   if (isDirectory(configDir)) return;
+  if (somethingAt(configDir)) {
+    throw new TasksError('not_found', `config folder ${configDir} is not a folder`, {
+      hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses (~/.claude unless you moved it)',
+      details: { configDir },
+    });
+  }
   throw new TasksError('not_found', `config folder ${configDir} does not exist`, {
     hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses (~/.claude unless you moved it)',
     details: { configDir },

@@ -1,7 +1,7 @@
 import { TasksError } from '../base/errors.js';
 import { LISTS_SHARD } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
-import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
+import { evidenceOf, sessionsOfList, unsureSessionsOf } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
@@ -70,6 +70,11 @@ export interface ListOverview extends ListSummary {
   kind: 'tasks' | 'new' | 'todowrite' | 'gone';
   /** For `todowrite`: the todos. */
   todos?: Todo[] | undefined;
+  /**
+   * Sessions that worked on this list or on another holding the same tasks, which their
+   * transcripts cannot tell apart: not counted as its sessions (sessions/list-evidence.ts).
+   */
+  unsure?: SessionInfo[] | undefined;
 }
 
 /**
@@ -89,6 +94,10 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
   if (!deep) {
     const short = shortIds(rows.map((l) => l.id));
     return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
+  }
+  for (const row of rows) {
+    const unsure = unsureSessionsOf(index, row.id);
+    if (unsure.length > 0) row.unsure = sessionsInShowOrder(unsure);
   }
   const present = new Set(rows.map((r) => r.id));
   for (const { session, list } of liveSessionLists(index)) {

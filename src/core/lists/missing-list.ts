@@ -1,10 +1,13 @@
 import { TasksError } from '../base/errors.js';
 import { LIST_ID_VARIABLE } from '../binding/project-binding.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
 import type { ListChoice } from './list-choice-types.js';
 import { listIds, MAX_LIST_ID_BYTES } from './list-folders.js';
 import { nearNames } from './near-names.js';
+import { mayBeSessionPrefix } from './short-ids.js';
 
 /**
  * What to say when the list chosen does not exist, and what a person most likely meant:
@@ -18,17 +21,38 @@ export interface MissingList {
   near: string[];
   /** The session UUID list that the id is a unique prefix of (for the variable and the binding). */
   fullId?: string | undefined;
+  /** `--list` named a session (by its id or a prefix) that has no task list: `--session` reads what it has. */
+  session?: { id: string; todos: boolean } | undefined;
 }
 
-export function missingListFacts(configDir: string, choice: ListChoice): MissingList {
+export function missingListFacts(configDir: string, choice: ListChoice, index?: SessionIndex): MissingList {
   const near = nearNames(choice.id, listIds(configDir));
-  const prefixed = choice.how === 'env' || choice.how === 'binding' ? sessionListsByPrefix(configDir, choice.typed ?? choice.id) : [];
-  return { near, fullId: prefixed.length === 1 ? prefixed[0] : undefined };
+  const typed = choice.typed ?? choice.id;
+  const prefixed = choice.how === 'env' || choice.how === 'binding' ? sessionListsByPrefix(configDir, typed) : [];
+  const facts: MissingList = { near, fullId: prefixed.length === 1 ? prefixed[0] : undefined };
+  if (choice.how === 'flag' && index !== undefined && mayBeSessionPrefix(typed)) {
+    const sessions = index.sessionsByPrefix(typed.trim().toLowerCase());
+    if (sessions.length === 1) {
+      const id = sessions[0] as string;
+      const transcript = index.session(id)?.transcript;
+      facts.session = { id, todos: transcript !== undefined && cachedTranscriptTasks(transcript, memoryCache()).todos !== undefined };
+    }
+  }
+  return facts;
 }
 
 /** Not found (exit 3): the list, where its name came from, and what was probably meant. */
-export function missingListError(configDir: string, choice: ListChoice): TasksError {
-  const { near, fullId } = missingListFacts(configDir, choice);
+export function missingListError(configDir: string, choice: ListChoice, index?: SessionIndex): TasksError {
+  const { near, fullId, session } = missingListFacts(configDir, choice, index);
+  if (session !== undefined) {
+    const typed = (choice.typed ?? choice.id).trim();
+    const has = session.todos
+      ? `keeps its todos with TodoWrite, not in a task list: tasks --session ${typed} list reads them`
+      : `has no task list (tasks --session ${typed} names the session)`;
+    return new TasksError('not_found', `list folder ${choice.dir} does not exist: session ${session.id} ${has}`, {
+      details: { list: choice.id, sessionId: session.id },
+    });
+  }
   const where =
     choice.how === 'env'
       ? ` (named by ${LIST_ID_VARIABLE}="${choice.typed ?? choice.id}")`
@@ -54,11 +78,12 @@ export function missingListError(configDir: string, choice: ListChoice): TasksEr
 
 /**
  * The list id that `tasks use <name>` binds: the list of exactly that name; else the
- * session UUID list a unique prefix names, in full (Claude Code reads the variable
- * exactly, so `7baec0ff` must be written out); else the new name itself, with the
- * existing lists it is near (a typo shows at once).
+ * session UUID list a unique prefix names (one that cannot be a name: short-ids.ts), in
+ * full (Claude Code reads the variable exactly, so `7baec0ff` must be written out), a
+ * live session's before its first task too (with `index`); else the new name itself,
+ * with the existing lists it is near (a typo shows at once).
  */
-export function listToBind(configDir: string, raw: string): { id: string; exists: boolean; near: string[] } {
+export function listToBind(configDir: string, raw: string, index?: SessionIndex): { id: string; exists: boolean; near: string[] } {
   const typed = raw.trim();
   if (typed === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(typed);
@@ -66,8 +91,8 @@ export function listToBind(configDir: string, raw: string): { id: string; exists
     throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
   const ids = listIds(configDir);
   if (ids.includes(id)) return { id, exists: true, near: [] };
-  const prefixed = sessionListsByPrefix(configDir, typed);
-  if (prefixed.length === 1) return { id: prefixed[0] as string, exists: true, near: [] };
+  const prefixed = sessionListsByPrefix(configDir, typed, index);
+  if (prefixed.length === 1) return { id: prefixed[0] as string, exists: ids.includes(prefixed[0] as string), near: [] };
   if (prefixed.length > 1) {
     throw new TasksError('usage', `list prefix "${typed}" is ambiguous: ${prefixed.join(', ')}`, {
       hint: 'type more of the list id',

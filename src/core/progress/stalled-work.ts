@@ -1,3 +1,4 @@
+import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
@@ -56,8 +57,7 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   const near = sessionsOfList(index, listId);
   if (signsOfLife(index, listId, near)?.busy) return true;
   // Of a named list's sessions, only those that may be live can be at work: the others' transcripts stay unread.
-  const sessions = sessionsOfList(index, listId, { deep: true, mayBeLive: true });
-  const life = signsOfLife(index, listId, sessions);
+  const { sessions, life } = listLife(index, listId, { deep: true, mayBeLive: true });
   if (life?.busy) return true;
   return sessions.length === 0 && life === undefined ? undefined : false;
 }

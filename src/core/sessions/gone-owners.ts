@@ -1,6 +1,7 @@
-import { sessionsOfList } from './list-sessions.js';
+import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
+import { liveSessionLists, liveSessionsIn } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
-import { signsOfLife } from './signs-of-life.js';
+import { type Life, signsOfLife } from './signs-of-life.js';
 
 /**
  * Whose claims are stale because their session is over. The owners in a list belong to
@@ -28,8 +29,8 @@ export function goneOwners(
   people: () => ReadonlySet<string> = () => new Set(),
   opts: { deep?: boolean } = {},
 ): GoneOwners | undefined {
-  const sessions = sessionsOfList(index, listId, opts);
-  if (sessions.length === 0 || signsOfLife(index, listId, sessions) !== undefined) return undefined;
+  const { sessions, life } = listLife(index, listId, opts);
+  if (sessions.length === 0 || life !== undefined) return undefined;
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
   const latest = sorted[0] as SessionInfo;
   const why = `session ${latest.sessionId.slice(0, 8)} ${latest.replacedBy !== undefined ? 'was cleared' : latest.state}`;
@@ -40,4 +41,32 @@ export function goneOwners(
     sessions: sorted,
     isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
   };
+}
+
+/** A list's sessions, and the first sign of life that remains (undefined: none). */
+export function listLife(
+  index: SessionIndex,
+  listId: string,
+  opts: { deep?: boolean; mayBeLive?: boolean } = {},
+): { sessions: SessionInfo[]; life?: Life | undefined } {
+  const sessions = sessionsOfList(index, listId, opts);
+  if (sessions.length === 0) return { sessions };
+  // A session that may have worked on this list (the evidence cannot tell), live: not over either.
+  const maybe = opts.deep ? unsureSessionsOf(index, listId, opts).filter((s) => !sessions.includes(s)) : [];
+  return { sessions, life: signsOfLife(index, listId, [...sessions, ...maybe]) };
+}
+
+/**
+ * The live sessions that may pick up a list's work though its owners are gone, for
+ * `release --gone`'s --force: those of the list wherever they run (writing to it now, or
+ * tied to it by their transcripts), and those live where the list's sessions ran (a new
+ * session after `/clear`, or in the same project).
+ */
+export function liveSessionsNear(index: SessionIndex, listId: string, sessions: readonly SessionInfo[]): SessionInfo[] {
+  const found = new Map<string, SessionInfo>();
+  for (const s of sessionsOfList(index, listId, { deep: true })) if (s.state === 'live') found.set(s.sessionId, s);
+  for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
+  const dirs = sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd]));
+  for (const s of liveSessionsIn(index, dirs)) found.set(s.sessionId, s);
+  return [...found.values()];
 }

@@ -1,15 +1,30 @@
-import type { SeenTask } from './transcript-tasks.js';
+import type { SeenTask, TaskWrite } from './transcript-tasks.js';
 
 /**
- * Which named list a session worked on, from what its transcript shows of its tasks
+ * Which lists sessions worked on, from what their transcripts show of their tasks
  * (transcript-tasks.ts) against what each list holds now. Pure.
  *
- * A task of the list agrees with the session when the list has that id under the subject
- * the session last saw; a created task agrees only if its file was written after the
- * session began (a copy of the same plan made earlier, in another list, does not). A task
- * under another subject disagrees. A task the list no longer has says nothing: lists are
- * reset, emptied and garbage-collected (docs/task-store.md section 17). The session
- * belongs to the lists that agree most, if the agreement outweighs the disagreement.
+ * Each thing a session did to a task is an item: a TaskCreate and the TaskUpdates that
+ * followed it (a second create of the same id is another list's task: a session can move
+ * to another list while it runs), a TaskUpdate of a task it did not make (a worker), or a
+ * task its TaskList and TaskGet showed it. An item is held against each list's file of
+ * that id:
+ *
+ * - another subject: it is not this file (-1);
+ * - an item with writes, whose file was last written before the session's last write to
+ *   it: not this file either (-1); written by that very write (between its call and its
+ *   result): the surest agreement (3); written since (someone changed it after): 2;
+ * - a task it only saw, under that subject: 1 (a created one whose file is older than the
+ *   session, when no time of its own is known: a copy made before it, -1);
+ * - no such file: nothing (lists are reset, emptied and garbage-collected,
+ *   docs/task-store.md section 17).
+ *
+ * An item goes to the list that agrees best. Where lists tie (two builds running one plan
+ * at the same moment), what else is known decides: a task file is made by one create
+ * only, so a create already placed by another session's surer item is not this one's;
+ * and a list the session is known to work on (its own, its team's, the one its running
+ * process names) or that its other items went to wins. A tie that nothing decides is
+ * reported as unsure, never attributed.
  */
 export interface ListFile {
   subject: string;
@@ -17,35 +32,176 @@ export interface ListFile {
   mtimeMs: number;
 }
 
-/** Slack on "written after the session began": clocks, and a first entry written after the first create. */
-const SLACK_MS = 5_000;
-
-export function scoreList(seen: readonly SeenTask[], files: ReadonlyMap<string, ListFile>, sessionStart: number | undefined): number {
-  let score = 0;
-  for (const task of seen) {
-    const file = files.get(task.id);
-    if (file === undefined) continue;
-    if (file.subject !== task.subject) score--;
-    else if (!task.created || sessionStart === undefined || file.mtimeMs >= sessionStart - SLACK_MS) score++;
-  }
-  return score;
+/** What one session's transcripts show, and the lists it is known to work on. */
+export interface SessionTasks {
+  sessionId: string;
+  /** Tasks its tools showed it, each with the subject it last saw. */
+  seen: readonly SeenTask[];
+  writes: readonly TaskWrite[];
+  /** Its first entry (ms): for shown tasks it made, where no write time is known. */
+  start?: number | undefined;
+  /** Lists it is known to work on: a tie among them goes to them. */
+  known?: readonly string[] | undefined;
 }
 
-/** The lists (of `lists`) a session's tasks tie it to: the best-scoring ones, when their score is positive. */
-export function listsOfEvidence(
-  seen: readonly SeenTask[],
-  lists: ReadonlyMap<string, ReadonlyMap<string, ListFile>>,
-  sessionStart: number | undefined,
-): string[] {
-  if (seen.length === 0) return [];
-  let best = 0;
-  let found: string[] = [];
-  for (const [id, files] of lists) {
-    const score = scoreList(seen, files, sessionStart);
-    if (score > best) {
-      best = score;
-      found = [id];
-    } else if (score === best && score > 0) found.push(id);
+export interface Attribution {
+  /** List id -> the sessions its tasks show worked on it. */
+  byList: Map<string, string[]>;
+  /** List id -> sessions that worked on it or on another list that holds the same tasks, which their transcripts cannot tell. */
+  unsure: Map<string, string[]>;
+}
+
+/**
+ * Slack on file times against transcript times. A file's mtime comes from the kernel's
+ * coarse clock, a few ms behind the clock Claude Code stamps its entries with (seen with
+ * 2.1.328: a TaskUpdate's file stamped 1.4 ms before its call's entry, the next one's
+ * between its call and its result). A quarter second keeps two CI builds started one
+ * after the other (0.7 s apart, seen) apart. Where the folder's clock is further off (a
+ * disk on another host), writes match less: sessions are tied to fewer lists, never
+ * taken for over on a list they did not write.
+ */
+const SLACK_MS = 250;
+
+export interface Item {
+  id: string;
+  subject?: string | undefined;
+  created: boolean;
+  /** The last write's call and result times; undefined for a task only seen. */
+  lastAt?: number | undefined;
+  lastEnd?: number | undefined;
+  deleted?: boolean | undefined;
+}
+
+/** A session's items, in the order of its writes, then the tasks it only saw. */
+export function itemsOf(seen: readonly SeenTask[], writes: readonly TaskWrite[]): Item[] {
+  const items: Item[] = [];
+  const current = new Map<string, Item>();
+  const count = new Map<string, number>();
+  for (const w of writes) {
+    let item = w.created ? undefined : current.get(w.id);
+    if (item === undefined) {
+      item = { id: w.id, created: w.created };
+      items.push(item);
+      current.set(w.id, item);
+      count.set(w.id, (count.get(w.id) ?? 0) + 1);
+    }
+    item.lastAt = w.at;
+    item.lastEnd = w.end;
+    if (w.subject !== undefined) item.subject = w.subject;
+    if (w.deleted) item.deleted = true;
   }
-  return found;
+  for (const t of seen) {
+    const item = current.get(t.id);
+    if (item === undefined) items.push({ id: t.id, subject: t.subject, created: t.created });
+    // What it saw last is the newest word on the subject, where one item has the id.
+    else if (count.get(t.id) === 1) item.subject = t.subject;
+  }
+  return items.filter((i) => !i.deleted);
+}
+
+/** How well one item agrees with a list's file of its id (undefined: the list has none). */
+export function scoreItem(item: Item, file: ListFile | undefined, start: number | undefined): number | undefined {
+  if (file === undefined) return undefined;
+  if (item.subject !== undefined && file.subject !== item.subject) return -1;
+  if (item.lastAt !== undefined) {
+    if (file.mtimeMs < item.lastAt - SLACK_MS) return -1;
+    return file.mtimeMs <= (item.lastEnd ?? item.lastAt) + SLACK_MS ? 3 : 2;
+  }
+  if (item.created && start !== undefined && file.mtimeMs < start - SLACK_MS) return -1;
+  return 1;
+}
+
+/** The best score an item can get (a tie at it cannot be beaten elsewhere). */
+function bestPossible(item: Item): number {
+  return item.lastAt !== undefined ? 3 : 1;
+}
+
+/**
+ * Which lists each session worked on. `filesOf(list, ids)`: that list's files of those
+ * ids; `listsWith(ids)`: the lists that have a file of any of them.
+ */
+export function attributeSessions(
+  sessions: readonly SessionTasks[],
+  listsWith: (ids: readonly string[]) => readonly string[],
+  fileOf: (list: string, id: string) => ListFile | undefined,
+): Attribution {
+  interface Placed {
+    session: SessionTasks;
+    item: Item;
+    candidates: string[];
+    list?: string | undefined;
+  }
+  const placed: Placed[] = [];
+  for (const session of sessions) {
+    const items = itemsOf(session.seen, session.writes);
+    if (items.length === 0) continue;
+    const known = session.known ?? [];
+    let others: readonly string[] | undefined;
+    for (const item of items) {
+      const candidatesIn = (lists: readonly string[]) => {
+        let best = 0;
+        let found: string[] = [];
+        for (const list of lists) {
+          const score = scoreItem(item, fileOf(list, item.id), session.start);
+          if (score === undefined || score <= 0 || score < best) continue;
+          if (score > best) found = [];
+          best = score;
+          found.push(list);
+        }
+        return { best, found };
+      };
+      // A list it is known to work on that agrees as well as any list can: nothing else to look at.
+      const mine = candidatesIn(known);
+      if (mine.found.length > 0 && mine.best === bestPossible(item)) {
+        placed.push({ session, item, candidates: mine.found });
+        continue;
+      }
+      others ??= listsWith(items.map((i) => i.id));
+      placed.push({ session, item, candidates: candidatesIn(others).found });
+    }
+  }
+  // Place what is certain, then what the creates already placed and the sessions' lists decide.
+  const slotOwner = new Map<string, string>();
+  const slot = (list: string, id: string) => `${list}\0${id}`;
+  const listsOf = new Map<string, Set<string>>();
+  const place = (p: Placed, list: string) => {
+    p.list = list;
+    if (p.item.created && !slotOwner.has(slot(list, p.item.id))) slotOwner.set(slot(list, p.item.id), p.session.sessionId);
+    let lists = listsOf.get(p.session.sessionId);
+    if (lists === undefined) listsOf.set(p.session.sessionId, (lists = new Set()));
+    lists.add(list);
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const p of placed) {
+      if (p.list !== undefined || p.candidates.length === 0) continue;
+      const open = p.candidates.filter((list) => {
+        const owner = p.item.created ? slotOwner.get(slot(list, p.item.id)) : undefined;
+        return owner === undefined || owner === p.session.sessionId;
+      });
+      if (open.length < p.candidates.length) {
+        p.candidates = open;
+        changed = true;
+      }
+      const mine = new Set([...(p.session.known ?? []), ...(listsOf.get(p.session.sessionId) ?? [])]);
+      const preferred = open.length > 1 ? open.filter((l) => mine.has(l)) : open;
+      if (preferred.length === 1) {
+        place(p, preferred[0] as string);
+        changed = true;
+      }
+    }
+  }
+  const byList = new Map<string, string[]>();
+  const unsure = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, list: string, id: string) => {
+    const ids = map.get(list);
+    if (ids === undefined) map.set(list, [id]);
+    else if (!ids.includes(id)) ids.push(id);
+  };
+  for (const p of placed) if (p.list !== undefined) add(byList, p.list, p.session.sessionId);
+  for (const p of placed) {
+    if (p.list !== undefined || p.candidates.length < 2) continue;
+    for (const list of p.candidates) if (!byList.get(list)?.includes(p.session.sessionId)) add(unsure, list, p.session.sessionId);
+  }
+  return { byList, unsure };
 }

@@ -46,10 +46,44 @@ export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCa
 export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
-    evidence = buildEvidence(index, listNames(index.configDir), caches.get(index));
+    const lists = listNames(index.configDir);
+    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists) });
     evidences.set(index, evidence);
   }
   return evidence;
+}
+
+/**
+ * The lists each session is known to work on, without its transcript: its own (its
+ * UUID's, `session-<first 8 hex>`, a team's it leads) and, while it runs, the one its
+ * settings or environment name.
+ */
+function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: string) => string[] {
+  const existing = new Set(lists);
+  const byLead = new Map<string, string[]>();
+  for (const [list, lead] of index.leads())
+    if (existing.has(list)) byLead.set(lead.sessionId, [...(byLead.get(lead.sessionId) ?? []), list]);
+  const live = new Map(liveSessionLists(index).map(({ session, list }) => [session.sessionId, list]));
+  return (id) => {
+    const known = [id, `session-${id.slice(0, 8)}`].filter((l) => existing.has(l));
+    known.push(...(byLead.get(id) ?? []));
+    const now = live.get(id);
+    if (now !== undefined && !known.includes(now)) known.push(now);
+    return known;
+  };
+}
+
+/**
+ * Sessions that worked on this list or on another holding the same tasks, which their
+ * transcripts cannot tell apart (list-evidence.ts): never attributed, but while one is
+ * live the list is not taken for over.
+ */
+export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { mayBeLive?: boolean } = {}): SessionInfo[] {
+  const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
+  return (evidence.unsureByList.get(listId) ?? []).flatMap((id) => {
+    const s = index.session(id);
+    return s === undefined ? [] : [s];
+  });
 }
 
 /** The transcript evidence of the sessions that may be live (see sessionsOfList), read once. */
@@ -59,12 +93,12 @@ function liveEvidenceOf(index: SessionIndex): Evidence {
   let evidence = liveEvidences.get(index);
   if (evidence === undefined) {
     const since = index.now() - LIVE_TRANSCRIPT_MS;
-    evidence = buildEvidence(
-      index,
-      listNames(index.configDir),
-      caches.get(index),
-      (id, transcript) => index.mayBeLive(id) || writtenSince(transcript, since),
-    );
+    const lists = listNames(index.configDir);
+    evidence = buildEvidence(index, lists, {
+      cache: caches.get(index),
+      known: knownLists(index, lists),
+      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(transcript, since),
+    });
     liveEvidences.set(index, evidence);
   }
   return evidence;

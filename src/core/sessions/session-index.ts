@@ -43,7 +43,11 @@ export interface SessionInfo extends TranscriptFacts {
   transcript?: string | undefined;
   /** While live: busy on a turn, or idle; undefined when only its transcript says it is live. */
   activity?: 'busy' | 'idle' | undefined;
-  /** How it is known to be live: a running process, or a transcript still being written. */
+  /**
+   * How it is known to be live: a running process (with its live-session file, or without
+   * one: a Claude Code process of this config folder, started there, that may be on it), or
+   * a transcript still being written.
+   */
   liveBy?: 'process' | 'transcript' | undefined;
   pid?: number | undefined;
   /** The session's name in Claude Code (e.g. "myproj-e7"), from its live file. */
@@ -204,6 +208,14 @@ export class SessionIndex {
     return (this.claudeCache ??= this.probe.claudeProcesses?.() ?? []);
   }
 
+  /** Does this process use this index's config folder? */
+  usesThisConfig(p: Pick<ClaudeProcess, 'configDir'>): boolean {
+    if (p.configDir === undefined) return false;
+    const a = path.resolve(p.configDir);
+    const b = path.resolve(this.configDir);
+    return a === b || realpath(a) === realpath(b);
+  }
+
   /** Team list id -> its lead, from the team configs. */
   leads(): Map<string, TeamLead> {
     return (this.leadsCache ??= readTeamLeads(this.configDir));
@@ -245,14 +257,52 @@ export class SessionIndex {
       const facts = file === undefined ? {} : this.facts(file);
       info = { ...facts, sessionId, transcript: file, state: 'ended' };
       this.applyLive(info, lives);
-      if (lives.length === 0 && info.ended !== true && (info.writtenAt ?? 0) >= this.now() - LIVE_TRANSCRIPT_MS) {
-        info.state = 'live';
-        info.liveBy = 'transcript';
+      if (lives.length === 0 && info.ended !== true) {
+        if ((info.writtenAt ?? 0) >= this.now() - LIVE_TRANSCRIPT_MS) {
+          info.state = 'live';
+          info.liveBy = 'transcript';
+        } else {
+          // Quiet (idle at the prompt, or inside one long step) and no live-session file (removed):
+          // live while a process that may be on it runs.
+          const proc = this.processWithoutFile(sessionId, info);
+          if (proc !== undefined) {
+            info.state = 'live';
+            info.liveBy = 'process';
+            info.pid = proc.pid;
+          }
+        }
       }
       for (const p of this.processes().values()) if (p.replaced.includes(sessionId)) info.replacedBy = p.sessionId;
     }
     this.infoCache.set(sessionId, info);
     return info;
+  }
+
+  /**
+   * A running Claude Code process that may be on this session though no live-session file
+   * says so: of this config folder, working in the session's folder, not on another
+   * session by its own live-session file, not a helper another Claude Code process started
+   * (its parent is one), and started before the session's first entry, unless it resumed
+   * an earlier session (`--resume`, `--continue`) or names this one. Any such process
+   * counts: while one runs, the session is not taken for over.
+   */
+  private processWithoutFile(sessionId: string, facts: TranscriptFacts): ClaudeProcess | undefined {
+    const cwd = facts.cwd;
+    if (cwd === undefined) return undefined;
+    const all = this.claudeProcesses();
+    if (all.length === 0) return undefined;
+    const onFile = this.processes();
+    const pids = new Set(all.map((p) => p.pid));
+    const here = realpath(cwd);
+    return all.find(
+      (p) =>
+        this.usesThisConfig(p) &&
+        p.cwd !== undefined &&
+        (p.cwd === cwd || p.cwd === here) &&
+        !onFile.has(p.pid) &&
+        (p.parentPid === undefined || !pids.has(p.parentPid)) &&
+        (p.sessionArg === undefined ? p.resumes || startedBefore(p, facts.firstActivity) : p.sessionArg === sessionId),
+    );
   }
 
   /**
@@ -298,10 +348,18 @@ export class SessionIndex {
   /**
    * Can this session be live (or of unknown state) whatever its transcript says? Only if a
    * live-session file of a process that runs (or cannot be looked up here) names it, or a
-   * running process is, or was, on it; otherwise it is live only while its transcript is
-   * written (LIVE_TRANSCRIPT_MS).
+   * running process is, or was, on it, or (given its `transcript`) a Claude Code process
+   * of this config folder with no live-session file works in its project folder (see
+   * processWithoutFile); otherwise it is live only while its transcript is written
+   * (LIVE_TRANSCRIPT_MS).
    */
-  mayBeLive(sessionId: string): boolean {
+  mayBeLive(sessionId: string, transcript?: string): boolean {
+    if (transcript !== undefined) {
+      const folder = path.basename(path.dirname(transcript));
+      const onFile = this.processes();
+      for (const p of this.claudeProcesses())
+        if (p.cwd !== undefined && !onFile.has(p.pid) && projectFolderName(p.cwd) === folder && this.usesThisConfig(p)) return true;
+    }
     // A live-session file whose process is gone makes its session crashed, not live.
     if (
       this.live()
@@ -376,6 +434,21 @@ function safeReaddir(dir: string): string[] {
     return fs.readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+/** Slack between a process's start (in clock ticks, the boot time in whole seconds) and its session's first entry. */
+const START_SLACK_MS = 5_000;
+
+function startedBefore(p: ClaudeProcess, firstActivity: number | undefined): boolean {
+  return p.startedAt === undefined || firstActivity === undefined || p.startedAt <= firstActivity + START_SLACK_MS;
+}
+
+function realpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
   }
 }
 

@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { listIdOfValue, readBinding } from '../binding/project-binding.js';
 import { sanitizeListId } from '../store/paths.js';
-import { liveSessionLists } from './live-lists.js';
+import { liveSessionLists, namedListOfProcess } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
 
 /**
@@ -10,9 +8,10 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
  * - a session of the list is live: its process runs, or its transcript was written
  *   within the last LIVE_TRANSCRIPT_MS without recording its end (its live-session file
  *   may have been removed), or its process cannot be looked up here (another machine);
- * - a running Claude Code process names the list: its settings or its environment
- *   (`/proc/<pid>/environ`: a session sharing the list through CLAUDE_CODE_TASK_LIST_ID),
- *   or `--team-name` (a teammate of the team whose list it is);
+ * - a running Claude Code process names the list, wherever it runs: its settings (its
+ *   `--settings` too) or its environment (`/proc/<pid>/environ`: a session sharing the
+ *   list through CLAUDE_CODE_TASK_LIST_ID), or `--team-name` (a teammate of the team
+ *   whose list it is);
  * - a live session writes to the list now (live-lists.ts);
  * - the team's lead process, which the team config records, runs.
  *
@@ -43,12 +42,11 @@ export function signsOfLife(index: SessionIndex, listId: string, sessions: reado
       return { why: `the team's lead (pid ${lead.pid}) runs`, busy: true };
   }
   for (const p of index.claudeProcesses()) {
-    if (p.configDir === undefined || path.resolve(p.configDir) !== path.resolve(index.configDir)) continue;
+    if (!index.usesThisConfig(p)) continue;
     if (p.teamName !== undefined && sanitizeListId(p.teamName) === listId)
       return { why: `teammate process ${p.pid} of the team runs`, busy: true };
-    const bound = p.cwd !== undefined && index.settings !== undefined ? readBinding(p.cwd, index.settings).binding : undefined;
-    const named = bound !== undefined ? bound.listId : p.listVariable === undefined ? undefined : listIdOfValue(p.listVariable);
-    if (named === listId) return { why: `Claude Code process ${p.pid} uses it (CLAUDE_CODE_TASK_LIST_ID)`, busy: true };
+    if (namedListOfProcess(index, p) === listId)
+      return { why: `Claude Code process ${p.pid} uses it (CLAUDE_CODE_TASK_LIST_ID)`, busy: true };
   }
   return undefined;
 }

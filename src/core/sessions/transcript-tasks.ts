@@ -14,6 +14,13 @@ import type { LineScan } from './transcript-store.js';
  *   these are what ties a session to a list named by CLAUDE_CODE_TASK_LIST_ID. A fork's
  *   copies of its parent's entries show the parent's tasks, not its own: a task they
  *   showed counts only once the fork's own TaskUpdate of it succeeds.
+ * - `writes`: each TaskCreate and each TaskUpdate that changed a field, in order, with the
+ *   time of its call and of its result (the file was written between the two): what ties
+ *   a session to the very files it wrote, where another list holds the same tasks (two
+ *   builds of one plan), or one it only updated (a worker). A session can write to more
+ *   than one list (its settings can change while it runs): a second create of the same
+ *   id is another list's task. A fork's copies of its parent's entries are the parent's
+ *   writes, not its own.
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -30,8 +37,24 @@ export interface Todo {
   activeForm?: string | undefined;
 }
 
+/** One write of a session's Task tools to a task file. */
+export interface TaskWrite {
+  id: string;
+  /** TaskCreate made the file; else a TaskUpdate changed it. */
+  created: boolean;
+  /** The subject this write left it with, when it set one. */
+  subject?: string | undefined;
+  /** A TaskUpdate to `deleted`: the file is gone. */
+  deleted?: boolean | undefined;
+  /** ms since the epoch: the call's entry (the write came after) and its result's (it came before). */
+  at: number;
+  end: number;
+}
+
 export interface TranscriptTasks {
   tasks: SeenTask[];
+  /** Every write, oldest first (absent: none). */
+  writes?: TaskWrite[] | undefined;
   /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) was called. */
   usesTasks: boolean;
   /** The latest TodoWrite todos; undefined when TodoWrite was never called. */
@@ -66,6 +89,8 @@ interface Call {
   input: Record<string, unknown>;
   /** Made in a forked session's copy of its parent's entries (docs/task-store.md section 14). */
   copied: boolean;
+  /** The call's entry's time (ms; NaN when it has none). */
+  at: number;
 }
 
 /**
@@ -81,6 +106,7 @@ export interface TasksScanState {
    */
   copiedSeen: Map<string, SeenTask>;
   calls: Map<string, Call>;
+  writes: TaskWrite[];
   usesTasks: boolean;
   todos?: Todo[] | undefined;
 }
@@ -98,15 +124,20 @@ export function readTranscriptTasks(file: string): TranscriptTasks {
 
 /** What a transcript says of its tasks, from a read that has seen all of it. */
 export function tasksOf(state: TasksScanState): TranscriptTasks {
-  return { tasks: [...state.seen.values()], usesTasks: state.usesTasks, ...(state.todos !== undefined ? { todos: state.todos } : {}) };
+  return {
+    tasks: [...state.seen.values()],
+    ...(state.writes.length > 0 ? { writes: state.writes } : {}),
+    usesTasks: state.usesTasks,
+    ...(state.todos !== undefined ? { todos: state.todos } : {}),
+  };
 }
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> = {
-  // tasks/2: with what a fork's copies showed, and which calls they made.
-  id: 'tasks/2',
+  // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
+  id: 'tasks/3',
   needles: STEMS,
-  start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), usesTasks: false }),
+  start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
     if (!NEEDLES.some((n) => line.includes(n))) return;
     const entry = parse(line);
@@ -116,11 +147,12 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
       // A forked session's copies of its parent's entries: their request was another
       // session's (docs/task-store.md section 14).
       const copied = typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId;
+      const at = time(entry.timestamp);
       for (const block of content as Array<Record<string, unknown> | null>) {
         if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
           continue;
         const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
-        state.calls.set(block.id, { name: block.name as TaskTool, input, copied });
+        state.calls.set(block.id, { name: block.name as TaskTool, input, copied, at });
         if (copied) continue;
         if (block.name === 'TodoWrite') {
           const todos = todosOf(input.todos);
@@ -146,19 +178,29 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     const fromCopy = updated === undefined || state.seen.has(updated) ? undefined : state.copiedSeen.get(updated);
     if (fromCopy !== undefined) state.seen.set(fromCopy.id, { ...fromCopy, created: false });
     apply(call, outcome, state.seen, (todos) => (state.todos = todos));
+    const end = time(entry.timestamp);
+    const write = Number.isNaN(call.at) || Number.isNaN(end) ? undefined : writeOf(call, outcome);
+    if (write !== undefined) state.writes.push({ ...write, at: call.at, end });
   },
-  copy: (state) => ({ ...state, seen: new Map(state.seen), copiedSeen: new Map(state.copiedSeen), calls: new Map(state.calls) }),
+  copy: (state) => ({
+    ...state,
+    seen: new Map(state.seen),
+    copiedSeen: new Map(state.copiedSeen),
+    calls: new Map(state.calls),
+    writes: [...state.writes],
+  }),
   save: (state) => ({
     s: savedTasks(state.seen),
     p: savedTasks(state.copiedSeen),
-    c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0]),
+    c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
+    w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
     u: state.usesTasks ? 1 : 0,
     ...(state.todos !== undefined ? { t: state.todos } : {}),
   }),
   load(json) {
     if (typeof json !== 'object' || json === null) return undefined;
-    const { s, p, c, u, t } = json as Record<string, unknown>;
-    if (!Array.isArray(c) || (u !== 0 && u !== 1)) return undefined;
+    const { s, p, c, w, u, t } = json as Record<string, unknown>;
+    if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
     const seen = loadedTasks(s);
     const copiedSeen = loadedTasks(p);
     if (seen === undefined || copiedSeen === undefined) return undefined;
@@ -166,13 +208,46 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     for (const item of c as unknown[]) {
       if (!Array.isArray(item) || typeof item[0] !== 'string' || !TOOLS.has(item[1]) || typeof item[2] !== 'object' || item[2] === null)
         return undefined;
-      calls.set(item[0], { name: item[1] as TaskTool, input: item[2] as Record<string, unknown>, copied: item[3] === 1 });
+      const at = typeof item[4] === 'number' ? item[4] : Number.NaN;
+      calls.set(item[0], { name: item[1] as TaskTool, input: item[2] as Record<string, unknown>, copied: item[3] === 1, at });
+    }
+    const writes: TaskWrite[] = [];
+    for (const item of w as unknown[]) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[4] !== 'number' || typeof item[5] !== 'number')
+        return undefined;
+      writes.push({
+        id: item[0],
+        created: item[1] === 1,
+        ...(typeof item[2] === 'string' ? { subject: item[2] } : {}),
+        ...(item[3] === 1 ? { deleted: true } : {}),
+        at: item[4],
+        end: item[5],
+      });
     }
     const todos = t === undefined ? undefined : todosOf(t);
     if (t !== undefined && todos === undefined) return undefined;
-    return { seen, copiedSeen, calls, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
+    return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
   },
 };
+
+/** The write a TaskCreate or a TaskUpdate that changed a field made (without its times). */
+function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, 'at' | 'end'> | undefined {
+  if (call.copied) return undefined;
+  if (call.name === 'TaskCreate') {
+    const t = result.task as { id?: unknown; subject?: unknown } | null;
+    if (typeof t?.id !== 'string') return undefined;
+    return { id: t.id, created: true, subject: typeof t.subject === 'string' ? t.subject : undefined };
+  }
+  if (call.name !== 'TaskUpdate' || result.success !== true || typeof result.taskId !== 'string') return undefined;
+  if (call.input.status === 'deleted') return { id: result.taskId, created: false, deleted: true };
+  // An update that changed no field leaves the file as it was (checked with 2.1.328): no time to go by.
+  if (!Array.isArray(result.updatedFields) || result.updatedFields.length === 0) return undefined;
+  return { id: result.taskId, created: false, subject: typeof call.input.subject === 'string' ? call.input.subject : undefined };
+}
+
+function time(v: unknown): number {
+  return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+}
 
 function savedTasks(seen: Map<string, SeenTask>): unknown[] {
   return [...seen.values()].map((t) => [t.id, t.subject, t.created ? 1 : 0]);

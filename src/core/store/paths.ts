@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
+import { homeOfUser } from '../base/user-home.js';
 
 /**
  * Where things live (docs/task-store.md sections 1-2). Pure: env and home come in as
@@ -26,13 +27,17 @@ export function resolveConfigDir({ flag, env, home, cwd }: ConfigSources): strin
 
 /**
  * A path typed after `=` (`--config-dir=~/x`, `--output=~/out.md`) keeps its `~`: shells
- * expand it only at the start of a word. `~` and `~/...` are the home directory; anything
- * else (`~user`, a `~` inside) is left as it is. The environment's values are not expanded:
- * a shell has done that, and Claude Code takes them as they are.
+ * expand it only at the start of a word. `~` and `~/...` are the home directory, `~user`
+ * and `~user/...` that user's (as a shell finds it: base/user-home.ts); an unknown user,
+ * or a `~` inside, is left as it is. The environment's values are not expanded: a shell
+ * has done that, and Claude Code takes them as they are.
  */
-export function expandHome(p: string, home: string): string {
+export function expandHome(p: string, home: string, homeOf: (user: string) => string | undefined = homeOfUser): string {
   if (p === '~') return home;
-  return p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  const user = /^~([^/]+)(\/.*)?$/.exec(p);
+  const dir = user?.[1] === undefined ? undefined : homeOf(user[1]);
+  return dir === undefined ? p : path.join(dir, user?.[2] ?? '');
 }
 
 /** Claude Code's own rule; also what keeps a list id from escaping `tasks/`. */

@@ -80,6 +80,10 @@ export const ListsResult = z.array(
     members: z.array(z.string()),
     sessions: z.array(Session),
     todos: z.array(z.strictObject({ content: z.string(), status: Status, activeForm: z.string().optional() })).optional(),
+    unsureSessions: z
+      .array(z.string())
+      .optional()
+      .describe('sessions that worked on this list or on another holding the same tasks, which their transcripts cannot tell apart'),
   }).strict(),
 );
 
@@ -140,6 +144,9 @@ export const UseResult = z.union([
       created: z.boolean(),
       previous: z.string().nullable(),
       bound: z.string().nullable(),
+      moved: z
+        .array(z.strictObject({ sessionId: z.string(), cwd: z.string().nullable(), from: z.string(), to: z.string() }))
+        .describe('running sessions the change moves to another list at their next task call'),
     })
     .describe('tasks use <list> / --clear: what was written'),
 ]);

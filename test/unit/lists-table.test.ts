@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { ListRow } from '../../src/render/lists-table.js';
+import { renderListsTable, renderUnsureSessions } from '../../src/render/lists-table.js';
+import { PLAIN } from '../../src/render/style.js';
+
+const NOW = Date.parse('2026-12-01T12:00:00Z');
+
+function row(id: string, extra: Partial<ListRow> = {}): ListRow {
+  return {
+    id,
+    shortId: id.slice(0, 8),
+    dir: `/c/tasks/${id}`,
+    counts: { pending: 1, in_progress: 1, completed: 2 },
+    total: 4,
+    problems: 0,
+    changedAt: NOW - 5 * 60_000,
+    kind: 'tasks',
+    sessions: [
+      {
+        sessionId: id,
+        state: 'ended',
+        cwd: '/home/me/work/clients/acme/services/billing-api',
+        branch: 'feature/very-long-branch-name-for-billing',
+        prompt: 'refactor the invoice generator so that it handles multiple currencies',
+        replacedBy: '7c1e2f30-1111-4a4a-8b8b-000000000002',
+      },
+    ],
+    team: { name: 'billing-crew', members: ['lead', 'alice', 'bob', 'carol', 'dave'] },
+    ...extra,
+  };
+}
+
+describe('tasks lists in a terminal', () => {
+  it('at 80 columns keeps LIST, SESSION, TASKS and CHANGED: branch and team give way, the project is cut to its end', () => {
+    const rows = [row('2d483082-5eaa-461a-bfdf-3e104fbfeff7'), row('9c0ffee0-2222-4a4a-8b8b-000000000003')];
+    const text = renderListsTable(rows, { style: PLAIN, now: NOW, width: 80, home: '/home/me' });
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^LIST\s+PROJECT\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
+    expect(lines[1]).toMatch(/^2d483082\s+….*billing-api\s+cleared → 7c1e2f30\s+refactor.*\s2\/4 ▶1\s+5 min ago$/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
+  it('narrower still, the prompt goes, then the project, before TASKS and CHANGED do', () => {
+    const at = (width: number) =>
+      renderListsTable([row('2d483082-5eaa-461a-bfdf-3e104fbfeff7')], { style: PLAIN, now: NOW, width, home: '/home/me' });
+    expect(at(68).split('\n')[0]).toMatch(/^LIST\s+PROJECT\s+SESSION\s+TASKS\s+CHANGED$/);
+    const text = at(60);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^LIST\s+SESSION\s+TASKS\s+CHANGED$/);
+    expect(lines[1]).toMatch(/2\/4 ▶1\s+5 min ago$/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('lists that sessions worked on, which their transcripts cannot tell apart, are named in one line', () => {
+    const unsure = [{ sessionId: 'aaaaaaaa-1111-4a4a-8b8b-000000000001' }, { sessionId: 'bbbbbbbb-1111-4a4a-8b8b-000000000002' }];
+    const lines = renderUnsureSessions([
+      row('build-201', { shortId: 'build-201', sessions: [], unsure: unsure as ListRow['sessions'] }),
+      row('build-202', { shortId: 'build-202', sessions: [], unsure: unsure as ListRow['sessions'] }),
+      row('other', { shortId: 'other' }),
+    ]);
+    expect(lines).toEqual([
+      'build-201, build-202: sessions aaaaaaaa, bbbbbbbb may have worked on them (they hold the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as their sessions',
+    ]);
+  });
+});
