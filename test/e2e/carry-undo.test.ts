@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, run, runAsync, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 
 interface FileTask {
@@ -271,6 +271,39 @@ describe('undo and redo of a carry', () => {
       { note: expect.objectContaining({ code: 'undo_list_passed', list: 'from', reason: 'nothing of it is left to undo there' }) },
     ]);
     expect(w.files()).toEqual(before);
+  });
+
+  it('two undos at once, one from each list (real processes): the carry goes back once in both; neither list is left half', async () => {
+    for (let round = 0; round < 4; round++) {
+      const w = world();
+      // A command before the carry in each list: a second undo may go on to it.
+      expect(w.t('-l', 'from', 'done', '4').code).toBe(0);
+      expect(w.t('-l', 'to', 'update', '1', '--owner', 'amy').code).toBe(0);
+      const before = w.files();
+      expect(w.t('-l', 'to', 'carry', '--from', 'from').code).toBe(0);
+      const [a, b] = await Promise.all([runAsync(w.config, ['-l', 'to', 'undo']), runAsync(w.config, ['-l', 'from', 'undo'])]);
+      expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
+      const files = w.files();
+      // The carry is gone from both: no copy in "to", no mark in "from".
+      expect(Object.keys(files).filter((f) => f.startsWith('to/'))).toEqual(['to/1.json']);
+      for (const [name, text] of Object.entries(files)) expect(text, name).not.toMatch(/carried(To|From)/);
+      // Beyond it, at most the one command before it in one of the lists went back too.
+      const fourDone = (readJson(path.join(w.config, 'tasks', 'from', '4.json')) as FileTask).status === 'completed';
+      const amy = (readJson(path.join(w.config, 'tasks', 'to', '1.json')) as { owner?: string }).owner === 'amy';
+      expect([fourDone, amy]).not.toEqual([false, false]);
+      if (fourDone && amy) expect(files).toEqual(before);
+      // Each list's journal: the carry taken back once.
+      for (const list of ['to', 'from']) {
+        const carry = w.journal(list).find((e) => e.command === 'carry')?.txn;
+        const undos = new Set(
+          w
+            .journal(list)
+            .filter((e) => JSON.stringify(e.undoes ?? []).includes(String(carry)))
+            .map((e) => e.txn),
+        );
+        expect(undos.size, list).toBe(1);
+      }
+    }
   });
 
   it('a journal line naming lists that are no list ids is not followed', () => {

@@ -2,7 +2,7 @@ import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
 import type { UndoPlan } from './undo-plan.js';
-import { listsOf, runUndo, stackOf, type UndoRequest, type UndoResult } from './undo-run.js';
+import { listsOf, planOnly, runUndo, stackOf, type UndoRequest, type UndoResult } from './undo-run.js';
 import type { Command } from './undo-stack.js';
 
 /**
@@ -57,8 +57,20 @@ export async function undoAcrossLists(input: UndoAcrossInput): Promise<UndoAcros
   const { configDir, list, request } = input;
   const behind = request.expectTxn === undefined ? partsBehind(configDir, list) : undefined;
   if (behind !== undefined) return catchUp(input, behind);
+  // Another undo or redo of the same command, run from another of its lists, may take
+  // this list's part first: then this run starts again and takes what is on top now, as a
+  // second undo in one list takes back the command before the first's.
+  for (let attempt = 1; ; attempt++) {
+    const done = await oneRun(input);
+    if (done !== 'again') return done;
+    if (attempt >= 3)
+      throw new TasksError('busy', `cannot ${request.action}: the lists kept changing under it; nothing written, try again`);
+  }
+}
 
-  const first = await runUndo(list.dir, { ...request, ...input.hooks(list.id, list.dir), dryRun: true });
+async function oneRun(input: UndoAcrossInput): Promise<UndoAcrossResult | 'again'> {
+  const { list, request } = input;
+  const first = await planOnly(list.dir, { ...request, ...input.hooks(list.id, list.dir) });
   const named = first.lists.filter(isListId);
   if (named.filter((l) => l !== list.id).length === 0) {
     if (request.dryRun) return { here: first, others: [], passed: [], catchingUp: false };
@@ -70,7 +82,7 @@ export async function undoAcrossLists(input: UndoAcrossInput): Promise<UndoAcros
   const { planned, passed } = await planOthers(input, named, txns, request.action);
   if (request.dryRun) return { here: first, others: planned, passed, catchingUp: false };
 
-  // This list's part with the commands its plan chose, whatever came on top since.
+  // Each list's part with the commands this list's plan chose, whatever came on top since.
   const order = request.action === 'undo' ? [...named].reverse() : named;
   const others: ListPart[] = [];
   let here: UndoResult | undefined;
@@ -90,12 +102,23 @@ export async function undoAcrossLists(input: UndoAcrossInput): Promise<UndoAcros
         hooks.recording?.({ ...marks, ...(shared === undefined ? {} : { txn: shared }) });
       },
     }).catch((err: unknown) => {
+      // Made meanwhile by another undo or redo of the same command.
+      if (err instanceof TasksError && err.code === 'not_found') return undefined;
       throw partFailed(err, id, others, here, request.action);
     });
-    if (id === list.id) here = result;
+    if (result === undefined) {
+      // This list's part gone before this run made any: start again.
+      if (id === list.id && others.length === 0) return 'again';
+      passed.push({ list: id, why: `nothing of it is left to ${request.action} there` });
+    } else if (id === list.id) here = result;
     else others.push({ list: id, dir, result });
   }
-  return { here: here ?? first, others, passed, catchingUp: false };
+  return { here: here ?? emptyPart(first), others, passed, catchingUp: false };
+}
+
+/** This list's part, made meanwhile by another run: nothing written here by this one. */
+function emptyPart(planned: UndoResult): UndoResult {
+  return { ...planned, plan: { ...planned.plan, steps: [], kept: [] }, times: new Map() };
 }
 
 /** Plan each other list's part; a refusal there refuses the whole. */
@@ -125,7 +148,7 @@ async function planOthers(
       continue;
     }
     try {
-      const result = await runUndo(dir, { action, dryRun: true, txns, ...input.hooks(id, dir) });
+      const result = await planOnly(dir, { action, dryRun: input.request.dryRun, txns, ...input.hooks(id, dir) });
       planned.push({ list: id, dir, result });
     } catch (err) {
       if (err instanceof TasksError && err.code === 'not_found') {

@@ -266,17 +266,26 @@ function fileExists(listDir: string, name: string): boolean {
   return fs.lstatSync(path.join(listDir, name), { throwIfNoEntry: false }) !== undefined;
 }
 
+/**
+ * The plan alone, nothing written: what a dry run prints, and what a real run will start
+ * from (for a real request, a refusal is final only once made again under the journal's
+ * lock, as in runUndo).
+ */
+export async function planOnly(listDir: string, req: UndoRequest): Promise<UndoResult> {
+  const first = await firstPlan(listDir, req, req.action);
+  return {
+    plan: first.plan,
+    txn: first.chosen.txn,
+    removedList: false,
+    lists: listsOf(first.chosen.commands),
+    times: taskFileTimes(listDir, idsOf(first.plan, 'delete')),
+  };
+}
+
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
+  if (req.dryRun) return planOnly(listDir, req);
   let first = await firstPlan(listDir, req, action);
-  if (req.dryRun)
-    return {
-      plan: first.plan,
-      txn: first.chosen.txn,
-      removedList: false,
-      lists: listsOf(first.chosen.commands),
-      times: taskFileTimes(listDir, idsOf(first.plan, 'delete')),
-    };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
     // The locks come from the plan made before; under them it is made again. When that
     // one needs a lock not taken (a command came in between), nothing is written and the
