@@ -202,7 +202,7 @@ describe('the real Claude Code: when the session changes', () => {
     expect(JSON.parse(gone.stdout)).toMatchObject([
       { id: session, kind: 'gone', counts: { total: 2, completed: 1, inProgress: 0, pending: 1 }, cwd: proj },
     ]);
-    const restored = await tasks(home, ['restore', '--session', session.slice(0, 8), '--json']);
+    const restored = await tasks(home, ['restore', '--session', session, '--json']);
     expect(restored.code, restored.stderr).toBe(0);
     expect(JSON.parse(restored.stdout)).toMatchObject({ ids: { '1': '1', '2': '2' }, mark: { before: '0', after: '3' } });
 
