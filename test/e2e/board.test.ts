@@ -79,14 +79,7 @@ describe('tasks board: serving', () => {
     const b = await board(config);
     // One character changed: never to the one it already is (a random token can end in "x").
     const other = `${b.token.slice(0, -1)}${b.token.endsWith('x') ? 'y' : 'x'}`;
-    for (const p of [
-      '/',
-      '/api/overview',
-      `/${other}/`,
-      `/${other}/api/overview`,
-      '/%E0%A4%A/',
-      `/x/${b.token}/`,
-    ]) {
+    for (const p of ['/', '/api/overview', `/${other}/`, `/${other}/api/overview`, '/%E0%A4%A/', `/x/${b.token}/`]) {
       const r = await request(b.port, p);
       expect(r.status, p).toBe(404);
       expect(r.body).toBe('not found\n');
