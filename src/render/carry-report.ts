@@ -29,6 +29,7 @@ export function carryJson(outcome: CarryOutcome, times: ReadonlyMap<string, numb
       dropped: f.dropped,
       left: f.left,
       changed: f.changed,
+      copied: f.copied.map((c) => ({ id: c.source.id, newId: c.copy })),
     })),
     created: tasksJson(outcome.created, outcome.dryRun ? undefined : times),
     others: outcome.others,
@@ -113,15 +114,19 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
       continue;
     }
     const ids = Object.values(f.ids)
-      .filter((id) => outcome.created.some((t) => t.id === id))
+      .filter((id) => outcome.created.some((t) => t.id === id) || f.copied.some((c) => c.copy === id))
       .sort(compareIds);
     const range = ids.length === 0 ? '' : ids.length === 1 ? ` (#${ids[0]})` : ` (#${ids[0]}-#${ids.at(-1)})`;
     const verb = outcome.move ? 'move' : 'carry';
     const done = outcome.dryRun ? `dry run: would ${verb}` : outcome.move ? 'moved' : 'carried';
     const there = outcome.move ? 'deleted there' : 'marked there as carried (metadata.carriedTo)';
+    const copied =
+      f.copied.length === 0
+        ? ''
+        : `; ${f.copied.length === n ? 'all' : f.copied.length} copied there before by a carry that stopped: ${outcome.dryRun ? 'would be ' : ''}marked, not copied again`;
     lines.push({
       code: 'carry_summary',
-      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
+      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
       facts,
     });
     if (f.live !== undefined) {
