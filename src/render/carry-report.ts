@@ -109,8 +109,19 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
     const from = `list ${shortId(f.source.list)}${whyText(f)}`;
     const left = leftText(f);
     const facts = { list: f.source.list, carried: Math.max(n, 0), left: f.left };
+    // A real run refuses a live source before it looks for work: the dry run says so whatever it finds.
+    const needsForce: CarryNote[] =
+      f.live === undefined
+        ? []
+        : [
+            {
+              code: 'carry_needs_force',
+              text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
+              facts: { list: f.source.list, live: f.live },
+            },
+          ];
     if (n <= 0) {
-      lines.push({ code: 'carry_summary', text: `nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`, facts });
+      lines.push({ code: 'carry_summary', text: `nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`, facts }, ...needsForce);
       continue;
     }
     const ids = Object.values(f.ids)
@@ -129,13 +140,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
       text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
       facts,
     });
-    if (f.live !== undefined) {
-      lines.push({
-        code: 'carry_needs_force',
-        text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
-        facts: { list: f.source.list, live: f.live },
-      });
-    }
+    lines.push(...needsForce);
   }
   for (const o of outcome.others) {
     lines.push({

@@ -222,7 +222,7 @@ describe('tasks carry', () => {
     const r = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(
-      /^error: list 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried/,
+      /^error: list 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried \(--force carries all the same\)$/m,
     );
     expect(snapshotDir(w.listDir(C))).toEqual(before);
     expect(fs.existsSync(w.listDir('elsewhere'))).toBe(false);
@@ -231,6 +231,13 @@ describe('tasks carry', () => {
     expect(dry.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
     const forced = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C, '--force', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
+    // Nothing left to carry: the real run is refused all the same, and the dry run says so.
+    const refusedAgain = w.tasksCli(['-l', 'other', 'carry', '--from', C]);
+    expect(refusedAgain.code).toBe(4);
+    const dryAgain = w.tasksCli(['-l', 'other', 'carry', '--from', C, '-n']);
+    expect(dryAgain.code).toBe(0);
+    expect(dryAgain.stderr).toContain('nothing to carry from list 9a0b1c2d');
+    expect(dryAgain.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
     // A live agent's claim is no gone owner's: it keeps it.
     expect(w.tasks('elsewhere').map((t) => [t.status, t.owner])).toEqual([['in_progress', 'main']]);
   });

@@ -114,7 +114,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     if (life !== undefined && !req.force && !req.dryRun) {
       throw new TasksError(
         'conflict',
-        `list ${short(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried`,
+        `list ${short(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried (--force carries all the same)`,
         {
           hint: 'add --force to carry all the same',
           details: { list: source.list, live: life.why },
