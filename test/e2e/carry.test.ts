@@ -264,6 +264,24 @@ describe('tasks carry', () => {
     }
   });
 
+  it('an exported list imported elsewhere is new work there: the carry marks (carriedTo, carriedFrom) stay behind', () => {
+    const w = world();
+    writeTask(w.listDir('from'), task('1', 'A'));
+    writeTask(w.listDir('from'), task('2', 'B', { metadata: { kept: true } }));
+    expect(w.tasksCli(['-l', 'to', 'carry', '--from', 'from']).code).toBe(0);
+    for (const list of ['from', 'to']) {
+      const exported = w.tasksCli(['-l', list, 'export', '-f', 'json']);
+      expect(exported.code, exported.stderr).toBe(0);
+      const imported = run(w.config, ['-l', `copy-of-${list}`, 'import', '-'], { input: exported.stdout });
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(w.tasks(`copy-of-${list}`).map((t) => t.metadata)).toEqual([undefined, { kept: true }]);
+    }
+    // Not carried: a carry from the imported copy takes both.
+    const carried = w.tasksCli(['-l', 'third', 'carry', '--from', 'copy-of-from', '--json']);
+    expect(carried.code, carried.stderr).toBe(0);
+    expect(Object.keys((JSON.parse(carried.stdout) as { from: Array<{ ids: object }> }).from[0]?.ids ?? {})).toEqual(['1', '2']);
+  });
+
   it('bad input: one line, the right exit code, nothing written', () => {
     const w = world();
     writeTask(w.listDir('from'), task('1', 'A'));
