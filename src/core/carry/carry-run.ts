@@ -217,7 +217,9 @@ async function copyAndMark(
   const warnings = [...written.warnings];
   const asRead = new Map([...done.carried, ...done.copied].map((c) => [c.source.id, c.source]));
   const standing = new Set(ofSource.map((w) => w.copyId));
-  for (const w of ofSource) {
+  // Marked in the source's id order, whatever order the copies were made in.
+  const rank = new Map([...done.carried, ...done.copied].map((c, i) => [c.source.id, i]));
+  for (const w of [...ofSource].sort((a, b) => (rank.get(a.sourceId) ?? 0) - (rank.get(b.sourceId) ?? 0))) {
     if (req.signal?.aborted) throw new TasksError('interrupted', 'interrupted');
     const mark = { list: target.id, id: w.copyId };
     try {
