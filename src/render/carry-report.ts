@@ -77,7 +77,13 @@ export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => st
       out.push(`${shortId(f.source.list)}: ${edge}, ${d.why === 'missing' ? 'a task no longer there' : d.why}: that edge is not carried`);
     }
     const byWhy = new Map<string, string[]>();
-    for (const c of f.changed) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
+    for (const c of f.changed) {
+      if (c.kept === undefined) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
+      else
+        out.push(
+          `${shortId(f.source.list)} #${oneLine(c.id)} not carried: ${oneLine(c.why)}; its copy #${oneLine(c.kept.copy)} stays in list ${shortId(outcome.target)}: ${oneLine(c.kept.why)}`,
+        );
+    }
     for (const [why, ids] of byWhy) {
       const named =
         ids

@@ -194,6 +194,10 @@ describe('carry stopped part-way', () => {
     expect(r.code, r.stderr).toBe(0);
     const copy = w.tasks('dst').find((t) => t.id === '3');
     expect(copy).toMatchObject({ subject: 'Two', status: 'in_progress', owner: 'target-agent' });
-    expect(r.stderr).toMatch(/#2 changed while it was carried \(now completed\), but its copy #3 was kept: changed in its new list/);
+    expect(r.stderr).toMatch(
+      /#2 not carried: changed while it was carried \(now completed\); its copy #3 stays in list dst: changed in its new list since it was copied \(now in_progress, owner target-agent\)/,
+    );
+    // One task carried (#1 -> #2), said so; the copy that stays is no carried task.
+    expect(r.stderr).toMatch(/carried 1 task from list src into list dst \(#2\)/);
   }, 60_000);
 });

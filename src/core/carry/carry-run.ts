@@ -72,8 +72,11 @@ export interface CarriedFrom extends CarryPlan {
   ids: Record<string, string>;
   /** A live agent works on the source: a real run needs --force (dry runs only; real runs refuse). */
   live?: string | undefined;
-  /** Tasks not taken after all: they changed while being carried. */
-  changed: Array<{ id: string; why: string }>;
+  /**
+   * Tasks not taken after all: they changed while being carried. Their copies are taken
+   * back, save one an agent on the target touched meanwhile (`kept`: it stays, as its work).
+   */
+  changed: Array<{ id: string; why: string; kept?: { copy: string; why: string } }>;
 }
 
 export interface CarryOutcome {
@@ -232,8 +235,8 @@ async function copyAndMark(
       standing.delete(w.copyId);
       const back = await takeBack(target.dir, [w]);
       const why = err.code === 'not_found' ? 'deleted while it was carried' : err.message;
-      if (back.kept.length === 0) done.changed.push({ id: w.sourceId, why });
-      else warnings.push(keptWarning(done.source.list, w, why, back.kept[0]?.why as string));
+      const kept = back.kept[0];
+      done.changed.push({ id: w.sourceId, why, ...(kept === undefined ? {} : { kept: { copy: kept.copy, why: kept.why } }) });
     }
   }
   const created = written.created.filter((t) => standing.has(t.id));
@@ -268,8 +271,8 @@ async function deleteMarked(
       if (err instanceof TasksError && (err.code === 'conflict' || err.code === 'not_found')) {
         const back = await takeBack(target.dir, [w]);
         const why = err.code === 'not_found' ? 'deleted while it was carried' : err.message;
-        if (back.kept.length === 0) done.changed.push({ id: w.sourceId, why });
-        else warnings.push(keptWarning(done.source.list, w, why, back.kept[0]?.why as string));
+        const kept = back.kept[0];
+        done.changed.push({ id: w.sourceId, why, ...(kept === undefined ? {} : { kept: { copy: kept.copy, why: kept.why } }) });
       } else if (err instanceof TasksError) {
         left.push(w.sourceId);
       } else {
@@ -283,10 +286,6 @@ async function deleteMarked(
     );
   }
   return warnings;
-}
-
-function keptWarning(sourceList: string, w: CopyWritten, why: string, keptWhy: string): string {
-  return `${short(sourceList)} #${w.sourceId} ${why}, but its copy #${w.copyId} was kept: ${keptWhy}`;
 }
 
 /**
