@@ -67,7 +67,8 @@ describe('the gate needs the run to end with the condition holding', () => {
   it('--early opts in to ending when the condition holds once the run has acted (here at 1/1)', async () => {
     const config = tempConfig();
     const s = incremental().create('2', 'Fix').end();
-    const r = await gate(config, s.lines, ['--until', 'all-completed', '--early']);
+    // Lines far enough apart that a loaded machine still reads #1's completion before #2's plan.
+    const r = await gate(config, s.lines, ['--until', 'all-completed', '--early'], { delayMs: 250 });
     expect(r.code).toBe(0);
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 1 } });
   });
