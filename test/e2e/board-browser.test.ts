@@ -164,7 +164,7 @@ describe.skipIf(!available)(
       await p.waitForSelector(`.list-item[data-list="${API}"].selected`);
       const projects = await p.locator('.project-name').allTextContents();
       expect(projects.sort()).toEqual(['~/work/api', '~/work/db', '~/work/web']);
-      expect(await p.locator(`.list-item[data-list="${API}"] .state`).textContent()).toBe('live · busy');
+      expect(await p.locator(`.list-item[data-list="${API}"] .state`).textContent()).toBe('live, busy');
       expect(await p.locator(`.list-item[data-list="${DB}"] .state`).textContent()).toBe('crashed');
       expect(await p.locator(`.list-item[data-list="${WEB}"] .state`).textContent()).toBe('ended');
       expect(await p.locator('.list-head .tag.branch').textContent()).toBe('⎇ feat/rate-limit');

@@ -74,7 +74,7 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
       const sessionList = (await item.getAttribute('data-list')) as string;
       expect(fs.existsSync(path.join(config, 'tasks', sessionList, '2.json'))).toBe(true);
       expect(await page.locator('.project-name').allTextContents()).toContain('~/work/shop');
-      await page.waitForSelector(`.list-item[data-list="${sessionList}"] .state:text("live · busy")`, { timeout: 15_000 });
+      await page.waitForSelector(`.list-item[data-list="${sessionList}"] .state:text("live, busy")`, { timeout: 15_000 });
       await item.click();
       await page.waitForSelector('.col-pending .card[data-task="2"]:has-text("Build the cart")');
 

@@ -58,6 +58,8 @@ Examples:
         person: ctx.person,
         hookPolicy: ctx.hookPolicy,
         projectDir: ctx.cwd,
+        settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
+        newSessionIndex: () => ctx.newSessionIndex(),
         env: ctx.env,
         pid: process.pid,
         warn: (message) => ctx.io.warn(message, 'board_warning'),

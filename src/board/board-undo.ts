@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { TasksError } from '../core/base/errors.js';
+import { lastChangeOf } from '../core/history/last-change.js';
+import { runUndo } from '../core/history/undo-run.js';
+import { sessionsOfList } from '../core/sessions/list-sessions.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
+import { listDirOf } from '../core/store/paths.js';
+import { renderChangedBy } from '../render/log-lines.js';
+import { renderUndo } from '../render/undo-report.js';
+import type { StackPreview, UndoPreviewPayload } from './board-protocol.js';
+import { stackEnds } from './board-state.js';
+
+/**
+ * Undo and redo on the board: `tasks undo` and `tasks redo` (core's undo stack), each
+ * made only while the change shown is still the one it would take back or apply again,
+ * and said in their words: what a dry run would do, what was done, and a refusal naming
+ * the task that moved on and who moved it (the journal's record, else the agent whose
+ * transcript shows the change, else a change no record shows).
+ */
+
+/** Who changed a task since, as `tasks undo` names them: by the journal (core), else from the agents' transcripts. */
+function changedBy(index: SessionIndex, configDir: string, listId: string): (id: string) => string | undefined {
+  const dir = listDirOf(configDir, listId);
+  return (id) => {
+    const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true }) });
+    return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
+  };
+}
+
+async function preview(index: SessionIndex, configDir: string, listId: string, action: 'undo' | 'redo'): Promise<StackPreview> {
+  try {
+    const { plan } = await runUndo(listDirOf(configDir, listId), {
+      action,
+      dryRun: true,
+      changedBy: changedBy(index, configDir, listId),
+    });
+    return { lines: renderUndo(plan, true).split('\n') };
+  } catch (err) {
+    if (err instanceof TasksError && err.code === 'not_found') return null;
+    if (err instanceof TasksError) return { refused: err.message };
+    throw err;
+  }
+}
+
+/** What `tasks undo --dry-run` and `tasks redo --dry-run` would say now. */
+export async function undoPreview(index: SessionIndex, configDir: string, listId: string): Promise<UndoPreviewPayload> {
+  if (!fs.existsSync(listDirOf(configDir, listId))) return { undo: null, redo: null };
+  return { undo: await preview(index, configDir, listId, 'undo'), redo: await preview(index, configDir, listId, 'redo') };
+}
+
+/** What an undo tells the action's journal record: the txn to record under and what it takes back; its end. */
+export interface UndoRecord {
+  txn?: string | undefined;
+  marks: { undoes?: string[]; redoes?: string[] };
+  end?: (listDir: string) => void;
+}
+
+/**
+ * Undo (or redo) the change shown by its txn: refused (409, nothing written) when it is no
+ * longer the one the stack would take, or when a task it touches moved on since.
+ */
+export async function undoAction(
+  index: SessionIndex,
+  configDir: string,
+  req: { action: 'undo' | 'redo'; list: string; txn: string },
+  record: UndoRecord,
+): Promise<{ message: string; lines: string[]; notes: string[] }> {
+  const dir = listDirOf(configDir, req.list);
+  // An undo or redo stopped half-way is finished first, as the next `tasks undo` does: the change shown was it.
+  const top = stackEnds(dir).undo;
+  const finishing = top?.finishing === true && top.txn === req.txn;
+  const result = await runUndo(dir, {
+    action: req.action,
+    expectTxn: finishing ? undefined : req.txn,
+    dryRun: false,
+    changedBy: changedBy(index, configDir, req.list),
+    recording: (marks) => {
+      record.txn = marks.txn;
+      record.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
+    },
+    end: () => record.end?.(dir),
+  });
+  const [head = '', ...lines] = renderUndo(result.plan, false).split('\n');
+  const notes = result.removedList ? [`list "${req.list}", which that change made, was left empty: removed`] : [];
+  return { message: head.replace(/:$/, ''), lines, notes };
+}
