@@ -195,9 +195,8 @@ describe('tasks board: serving', () => {
     const { config, dir } = demo();
     const b = await board(config);
     expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
-    const shown = (
-      JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { undo: { txn: string; command: string } }
-    ).undo;
+    const shown = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { undo: { txn: string; command: string } })
+      .undo;
     expect(shown.command).toBe('start');
     // Someone else's change with tasks comes after it: the undo shown is no longer the last change.
     expect(run(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);

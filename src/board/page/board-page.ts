@@ -183,7 +183,10 @@ function drawMain(): void {
   } else {
     updateOwnerChoices(list);
     const shown = shownTasks(list);
-    if (state.view === 'graph') {
+    const empty = emptyListNote(list);
+    if (empty !== undefined) {
+      el.view().replaceChildren(h('p', { class: 'empty big new-list' }, empty));
+    } else if (state.view === 'graph') {
       renderGraph(el.view(), list, new Set(shown.map((t) => t.id)), state.filter.all, state.task, { open: openTask });
     } else {
       renderColumns(el.view(), list, shown, state.task, { open: openTask, act: (a, t) => void cardAction(a, t), readOnly: readOnly() });
@@ -192,6 +195,20 @@ function drawMain(): void {
   document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
   document.body.dataset.listAt = String(list.at);
   drawDetail();
+}
+
+/** A list with no folder yet: whose it will be, and that a task made here makes it. */
+function emptyListNote(list: ListPayload): string | undefined {
+  if (list.exists || list.tasks.length > 0) return undefined;
+  const binding = state.overview?.binding;
+  const live = list.row?.sessions.find((s) => s.state === 'live');
+  const whose =
+    list.kind === 'new' && live
+      ? `session ${live.sessionId.slice(0, 8)} (${live.stateText}) writes its tasks here: it has made none yet.`
+      : binding?.list === list.id
+        ? `Claude Code sessions started in the board's folder use this list (bound by ${binding.file}); none has made a task yet.`
+        : 'This list has no tasks yet.';
+  return readOnly() ? whose : `${whose} A task made here makes the list, where its agent reads it.`;
 }
 
 /** The head: the overview's row (kept current by every change) over the list's own, which may be older. */

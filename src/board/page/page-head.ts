@@ -19,7 +19,12 @@ export interface HeadHandlers {
   readOnly: boolean;
 }
 
-function sessionsLine(row: ListRowView): HTMLElement | null {
+/** `tasks lists`'s note for the lists whose sessions cannot be told apart, when it names this one. */
+function unsureNote(row: ListRowView, overview: OverviewPayload | undefined): string | undefined {
+  return overview?.unsureNotes.find((n) => (n.split(': ')[0] ?? '').split(', ').includes(row.shortId));
+}
+
+function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): HTMLElement | null {
   const others = row.sessions.slice(1);
   const parts: Array<HTMLElement | null> = [];
   if (others.length > 0) {
@@ -27,16 +32,8 @@ function sessionsLine(row: ListRowView): HTMLElement | null {
     const more = others.length > 4 ? `, +${others.length - 4}` : '';
     parts.push(h('span', { class: 'sessions-other' }, `also sessions ${shown.join(' · ')}${more}`));
   }
-  if (row.unsure.length > 0) {
-    const ids = row.unsure.map((s) => s.sessionId.slice(0, 8)).join(', ');
-    parts.push(
-      h(
-        'span',
-        { class: 'sessions-unsure', title: 'another list holds the same tasks, written at the same moments' },
-        `session${row.unsure.length === 1 ? '' : 's'} ${ids} may have worked on it; which on which, the transcripts cannot tell: not shown as its sessions`,
-      ),
-    );
-  }
+  const unsure = unsureNote(row, overview);
+  if (unsure !== undefined) parts.push(h('span', { class: 'sessions-unsure agent-text' }, cleanLine(unsure)));
   return parts.length === 0 ? null : h('div', { class: 'head-sessions' }, ...parts);
 }
 
@@ -139,7 +136,7 @@ export function renderHead(
           : null,
         s?.lastActivity ? h('span', { class: 'tag when' }, `active ${ago(s.lastActivity, now)}`) : null,
       ),
-      sessionsLine(row),
+      sessionsLine(row, overview),
       h(
         'div',
         { class: 'head-progress' },
