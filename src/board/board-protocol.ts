@@ -130,6 +130,9 @@ export interface StackChangeView {
 export type StackPreview = { lines: string[] } | { refused: string } | null;
 
 export interface UndoPreviewPayload {
+  /** The changes these previews are of (the stack's ends as read with them): shown only with those. */
+  undoTxn: string | null;
+  redoTxn: string | null;
   undo: StackPreview;
   redo: StackPreview;
 }

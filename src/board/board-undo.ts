@@ -44,8 +44,15 @@ async function preview(index: SessionIndex, configDir: string, listId: string, a
 
 /** What `tasks undo --dry-run` and `tasks redo --dry-run` would say now. */
 export async function undoPreview(index: SessionIndex, configDir: string, listId: string): Promise<UndoPreviewPayload> {
-  if (!fs.existsSync(listDirOf(configDir, listId))) return { undo: null, redo: null };
-  return { undo: await preview(index, configDir, listId, 'undo'), redo: await preview(index, configDir, listId, 'redo') };
+  const dir = listDirOf(configDir, listId);
+  if (!fs.existsSync(dir)) return { undoTxn: null, redoTxn: null, undo: null, redo: null };
+  const ends = stackEnds(dir);
+  return {
+    undoTxn: ends.undo?.txn ?? null,
+    redoTxn: ends.redo?.txn ?? null,
+    undo: await preview(index, configDir, listId, 'undo'),
+    redo: await preview(index, configDir, listId, 'redo'),
+  };
 }
 
 /** What an undo tells the action's journal record: the txn to record under and what it takes back; its end. */

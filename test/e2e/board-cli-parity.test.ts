@@ -134,7 +134,7 @@ describe('the board and the commands, side by side', () => {
     const preview = await api<{ undo: Preview; redo: Preview }>(b, 'undo?list=demo');
     const dry = cli(config, ['-l', 'demo', 'undo', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(preview).toEqual({ undo: { lines: lines(dry.stdout) }, redo: null });
+    expect(preview).toEqual({ undoTxn: before.undo?.txn, redoTxn: null, undo: { lines: lines(dry.stdout) }, redo: null });
 
     const undone = await postAction(b, { action: 'undo', list: 'demo', txn: before.undo?.txn });
     expect(undone.status, undone.body).toBe(200);

@@ -274,7 +274,7 @@ function refreshPreview(): void {
   if (!list || readOnly() || list.kind === 'todowrite') return;
   window.clearTimeout(previewTimer);
   if (!list.undo && !list.redo) {
-    state.preview = { list: list.id, payload: { undo: null, redo: null } };
+    state.preview = { list: list.id, payload: { undoTxn: null, redoTxn: null, undo: null, redo: null } };
     return;
   }
   const id = list.id;

@@ -83,7 +83,8 @@ function previewBlock(preview: UndoPreviewPayload | undefined, list: ListPayload
     ['redo', list.redo],
   ] as const) {
     const p = preview[key];
-    if (change === null || p === null || p === undefined) continue;
+    // A preview of another change than the one shown (the list moved on since it was read) is not shown.
+    if (change === null || p === null || p === undefined || preview[`${key}Txn`] !== change.txn) continue;
     if ('refused' in p)
       rows.push(h('div', { class: `preview refused`, 'data-for': key }, `${key}: would be refused: ${cleanLine(p.refused)}`));
     else {
@@ -164,8 +165,16 @@ export function renderHead(
       ? h(
           'div',
           { class: 'head-actions' },
-          list?.undo ? stackButton('undo', list.undo, preview?.undo, now, () => list.undo && handlers.undo(list.undo)) : null,
-          list?.redo ? stackButton('redo', list.redo, preview?.redo, now, () => list.redo && handlers.redo(list.redo)) : null,
+          list?.undo
+            ? stackButton('undo', list.undo, preview?.undoTxn === list.undo.txn ? preview.undo : undefined, now, () =>
+                list.undo ? handlers.undo(list.undo) : undefined,
+              )
+            : null,
+          list?.redo
+            ? stackButton('redo', list.redo, preview?.redoTxn === list.redo.txn ? preview.redo : undefined, now, () =>
+                list.redo ? handlers.redo(list.redo) : undefined,
+              )
+            : null,
           h('button', { class: 'primary', id: 'new-task', type: 'button', onclick: handlers.create }, '+ New task'),
         )
       : null,
