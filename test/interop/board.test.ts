@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../src/core/store/schema.js';
 import { request, startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
-import { readJson, tempConfig } from '../helpers/cli.js';
+import { readJson, runAsync, tempConfig } from '../helpers/cli.js';
 import { claudeVersion, runAgent } from './agent.js';
 import { taskGetText, taskGetViewFor, taskListText } from './agent-views.js';
 import type { Turn } from './mock-model.js';
@@ -208,6 +208,56 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
       expect(gets[1]?.text).toBe(taskGetText(now[1] as Task, taskGetViewFor(claudeVersion(), now)));
       expect(list?.text).toContain('#2 [pending] Build the cart (worker-2)');
       expect(list?.text).toContain('#3 [pending] Write the checkout tests [blocked by #2]');
+    } finally {
+      await page.close();
+      await board.stop();
+    }
+  });
+
+  it('shows a named list with the session working on it, as tasks lists ties them, live and then ended', async () => {
+    const config = tempConfig();
+    const project = path.join(config, 'home', 'work', 'release');
+    fs.mkdirSync(project, { recursive: true });
+    const board = await startBoard(config, [], { USER: 'carol' });
+    const page = await browser.newPage();
+    try {
+      await page.goto(board.url);
+      await page.waitForSelector('.conn.live');
+      const created = gate();
+      const run = runAgent({
+        configDir: config,
+        listId: 'release-7',
+        cwd: project,
+        prompt: 'cut release 7',
+        turns: [
+          [{ name: 'TaskCreate', input: { subject: 'Tag release 7', description: '' } }],
+          [{ name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', activeForm: 'Tagging release 7' } }],
+        ],
+        beforeTurn: (i) => (i === 1 ? created.wait() : undefined),
+      });
+      await created.arrived;
+      // The named list, under the agent's project, with its session live: the agent waits on its model (busy).
+      const item = page.locator('.list-item[data-list="release-7"]');
+      await item.locator('.state:text-is("live, busy")').waitFor({ timeout: 15_000 });
+      const lists = JSON.parse((await runAsync(config, ['lists', '--json'], { cwd: project })).stdout) as Array<{
+        id: string;
+        sessionId: string | null;
+        state: string;
+        activity: string | null;
+        cwd: string | null;
+      }>;
+      const row = lists.find((l) => l.id === 'release-7');
+      expect(row).toMatchObject({ state: 'live', activity: 'busy', cwd: project });
+      await item.click();
+      await page.waitForSelector('.list-head .tag.project:text-is("~/work/release")');
+      expect(await page.locator('.list-head .tag.id').getAttribute('title')).toBe('release-7');
+      created.open();
+      await run;
+      // The agent's process ended: so does its session on the board.
+      await item.locator('.state:text-is("ended")').waitFor({ timeout: 15_000 });
+      await page.waitForSelector('.col-in_progress .card[data-task="1"] .active-form:text("Tagging release 7")');
+      expect(row?.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await page.locator('.list-head .tag.state').textContent()).toBe('ended');
     } finally {
       await page.close();
       await board.stop();
