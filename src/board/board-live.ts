@@ -9,7 +9,7 @@ import { listDirOf, tasksRoot } from '../core/store/paths.js';
 import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
-import type { ListPayload } from './board-protocol.js';
+import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
 import { type BoardContext, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
 
 /**
@@ -63,6 +63,9 @@ export class BoardLive {
   private readonly clients = new Set<Client>();
   private readonly followed = new Map<string, Followed>();
   private overviewJson: string | undefined;
+  /** The overview as last sent, rows since included: what a tab that opens now is sent first. */
+  private overviewNow: OverviewPayload | undefined;
+  private overviewStale = false;
   private lists: ListOverview[] | undefined;
   private byId = new Map<string, ListOverview>();
   private overviewReadAt = 0;
@@ -86,6 +89,8 @@ export class BoardLive {
     // Kept current while a tab is open; asked otherwise, read again when no longer fresh.
     const stale = this.ticker === undefined && this.o.ctx.now() - this.overviewReadAt > this.o.overviewEveryMs;
     if (this.overviewJson === undefined || stale) this.readOverviewNow();
+    else if (this.overviewStale && this.overviewNow !== undefined) this.overviewJson = JSON.stringify(this.overviewNow);
+    this.overviewStale = false;
     return this.overviewJson as string;
   }
 
@@ -96,10 +101,24 @@ export class BoardLive {
     this.lists = readOverview(this.o.ctx, index);
     this.byId = new Map(this.lists.map((l) => [l.id, l]));
     this.overviewReadAt = this.o.ctx.now();
-    const json = JSON.stringify(overviewPayload(this.o.ctx, this.lists, this.o.readOnly));
+    this.overviewNow = overviewPayload(this.o.ctx, this.lists, this.o.readOnly);
+    const json = JSON.stringify(this.overviewNow);
     const changed = shown(json) !== shown(this.overviewJson);
     this.overviewJson = json;
+    this.overviewStale = false;
     return changed;
+  }
+
+  /** A list's row as just read: sent to every tab, and kept in the overview a new tab gets (in `tasks lists` order). */
+  private sendRow(row: ListRowView): void {
+    const now = this.overviewNow;
+    if (now !== undefined) {
+      const lists = [row, ...now.lists.filter((l) => l.id !== row.id)];
+      lists.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+      this.overviewNow = { ...now, lists };
+      this.overviewStale = true;
+    }
+    this.broadcast('row', JSON.stringify(row));
   }
 
   /** What says which sessions run: the live-session files and whether their processes do. */
@@ -195,7 +214,7 @@ export class BoardLive {
     entry.last = JSON.stringify(payload);
     for (const c of entry.clients) this.send(c, 'list', entry.last);
     // Its row in the overview, from what was just read: no second read of the list.
-    if (payload.row && payload.kind !== 'todowrite') this.broadcast('row', JSON.stringify(payload.row));
+    if (payload.row && payload.kind !== 'todowrite') this.sendRow(payload.row);
   }
 
   private unfollowAll(listId: string): void {
@@ -323,7 +342,7 @@ export class BoardLive {
         this.byId.get(id)?.shortId ?? this.shortIdOf(id),
         teamForList(this.o.ctx.configDir, id),
       );
-      this.broadcast('row', JSON.stringify(row));
+      this.sendRow(row);
     }
   }
 

@@ -125,6 +125,8 @@ const fileOf = (dir: string, id: string) =>
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
+  // The picture shows the page, not the last action's passing word.
+  await page.waitForSelector('.toast.ok', { state: 'detached', timeout: 5000 }).catch(() => undefined);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }

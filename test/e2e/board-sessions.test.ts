@@ -18,6 +18,14 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
 import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
 
 const available = chromiumAvailable();
+const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
 
 interface ListsRow {
   id: string;
@@ -130,6 +138,12 @@ describe.skipIf(!available)(
       fs.writeFileSync(path.join(release, '2.json'), JSON.stringify({ ...task, status: 'in_progress' }));
       await until('release-42 first', async () => (await sidebar(p))[0]?.[1][0] === 'release-42');
       expect(await sidebar(p)).toEqual(expectedSidebar(w, lists(w)));
+      // Another list opened (a new event stream): its first overview has the change too.
+      await item(p, IDS.webOld).click();
+      await p.waitForSelector('.gone-count');
+      await p.waitForTimeout(300);
+      expect(await sidebar(p)).toEqual(expectedSidebar(w, lists(w)));
+      await shot(p, 'sessions');
     });
 
     it("shows a named list's sessions, lists no transcript can tell apart as tasks lists says it, and TodoWrite todos read-only", async () => {
