@@ -235,7 +235,8 @@ export class BoardLive {
 
   private send(client: Client, event: string, json: string): void {
     const { res } = client;
-    if (res.writableLength > MAX_BUFFERED) {
+    // Room for a few overviews however many lists there are; a tab that reads nothing meanwhile is let go.
+    if (res.writableLength > Math.max(MAX_BUFFERED, 3 * (this.overviewJson?.length ?? 0))) {
       res.destroy();
       return;
     }

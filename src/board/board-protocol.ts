@@ -87,10 +87,12 @@ export interface ListRowView {
   changedAt: number;
   /** The session to show (live, else the latest), if any is known: `sessions[0]`. */
   session: SessionView | null;
-  /** Every session of the list, live first, then the latest (a named list's: those its tasks tie to it). */
+  /** The list's sessions, live first, then the latest (a named list's: those its tasks tie to it): the first few. */
   sessions: SessionView[];
-  /** Sessions that may have worked on it, which their transcripts cannot tell from another list's: not its sessions. */
-  unsure: SessionView[];
+  /** How many sessions the list has in all. */
+  sessionCount: number;
+  /** How many sessions may have worked on it, which their transcripts cannot tell from another list's: not its sessions. */
+  unsure: number;
   team: { name: string; members: string[] } | null;
 }
 

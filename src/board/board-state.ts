@@ -121,8 +121,11 @@ function teamView(team: Team | undefined): ListRowView['team'] {
   return team === undefined ? null : { name: team.name, members: teamMembers(team) };
 }
 
+/** Sessions a row carries: a list shared by many sessions says how many, and shows the first few. */
+const SESSIONS_SHOWN = 5;
+
 export function rowView(l: ListOverview, team: Team | undefined, home: string): ListRowView {
-  const sessions = l.sessions.map((s) => sessionView(s, home));
+  const sessions = l.sessions.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, home));
   return {
     id: l.id,
     shortId: l.shortId,
@@ -133,7 +136,8 @@ export function rowView(l: ListOverview, team: Team | undefined, home: string): 
     changedAt: l.changedAt,
     session: sessions[0] ?? null,
     sessions,
-    unsure: (l.unsure ?? []).map((s) => sessionView(s, home)),
+    sessionCount: l.sessions.length,
+    unsure: l.unsure?.length ?? 0,
     team: teamView(team),
   };
 }
@@ -204,7 +208,8 @@ export function rowOf(
   shortId: string,
   team: Team | undefined,
 ): ListRowView {
-  const sessions = sessionsOf(index, summary.id).map((s) => sessionView(s, ctx.home));
+  const all = sessionsOf(index, summary.id);
+  const sessions = all.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, ctx.home));
   return {
     id: summary.id,
     shortId,
@@ -216,7 +221,8 @@ export function rowOf(
       summary.changedAt ?? (summary.kind === 'tasks' ? lastChange(listDirOf(ctx.configDir, summary.id)) : (sessions[0]?.lastActivity ?? 0)),
     session: sessions[0] ?? null,
     sessions,
-    unsure: sessionsInShowOrder(unsureSessionsOf(index, summary.id)).map((s) => sessionView(s, ctx.home)),
+    sessionCount: all.length,
+    unsure: unsureSessionsOf(index, summary.id).length,
     team: teamView(team),
   };
 }

@@ -28,8 +28,8 @@ function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): 
   const others = row.sessions.slice(1);
   const parts: Array<HTMLElement | null> = [];
   if (others.length > 0) {
-    const shown = others.slice(0, 4).map((s) => `${s.sessionId.slice(0, 8)} ${s.stateText}`);
-    const more = others.length > 4 ? `, +${others.length - 4}` : '';
+    const shown = others.map((s) => `${s.sessionId.slice(0, 8)} ${s.stateText}`);
+    const more = row.sessionCount > row.sessions.length ? `, +${row.sessionCount - row.sessions.length}` : '';
     parts.push(h('span', { class: 'sessions-other' }, `also sessions ${shown.join(' · ')}${more}`));
   }
   const unsure = unsureNote(row, overview);

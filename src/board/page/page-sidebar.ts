@@ -186,13 +186,9 @@ function listItem(row: ListRowView, selected: boolean, bound: boolean, now: numb
       s?.branch ? h('span', { class: 'branch agent-text' }, cutLine(s.branch, 28)) : null,
       h('span', { class: 'count' }, row.kind === 'new' ? 'no tasks yet' : `${row.counts.completed}/${row.total}`),
       row.counts.in_progress > 0 ? h('span', { class: 'count active' }, `▶ ${row.counts.in_progress}`) : null,
-      row.sessions.length > 1 ? h('span', { class: 'sessions' }, `${row.sessions.length} sessions`) : null,
-      row.unsure.length > 0
-        ? h(
-            'span',
-            { class: 'unsure', title: 'sessions whose transcripts cannot tell this list from another' },
-            `${row.unsure.length} unsure`,
-          )
+      row.sessionCount > 1 ? h('span', { class: 'sessions' }, `${row.sessionCount} sessions`) : null,
+      row.unsure > 0
+        ? h('span', { class: 'unsure', title: 'sessions whose transcripts cannot tell this list from another' }, `${row.unsure} unsure`)
         : null,
       h('span', { class: 'when' }, ago(row.changedAt, now)),
     ),
