@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import type { ListOverview } from '../core/lists/list-summary.js';
 import { summarizeList } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { judgeProcess, readLiveSessionFiles } from '../core/sessions/live-sessions.js';
@@ -10,7 +9,7 @@ import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
 import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
-import { type BoardContext, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
+import { type BoardContext, type BoardRow, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
 
 /**
  * The board, live: one ListWatcher (core's, as `tasks watch` follows a list) per list
@@ -66,8 +65,8 @@ export class BoardLive {
   /** The overview as last sent, rows since included: what a tab that opens now is sent first. */
   private overviewNow: OverviewPayload | undefined;
   private overviewStale = false;
-  private lists: ListOverview[] | undefined;
-  private byId = new Map<string, ListOverview>();
+  private lists: BoardRow[] | undefined;
+  private byId = new Map<string, BoardRow>();
   private overviewReadAt = 0;
   private lifeKey = '';
   private ticker: NodeJS.Timeout | undefined;
@@ -142,7 +141,7 @@ export class BoardLive {
   }
 
   /** The row `tasks lists` shows for a list (its kind, a TodoWrite session's todos), as last read. */
-  known(listId: string): ListOverview | undefined {
+  known(listId: string): BoardRow | undefined {
     return this.byId.get(listId);
   }
 

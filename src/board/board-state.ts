@@ -124,7 +124,10 @@ function teamView(team: Team | undefined): ListRowView['team'] {
 /** Sessions a row carries: a list shared by many sessions says how many, and shows the first few. */
 const SESSIONS_SHOWN = 5;
 
-export function rowView(l: ListOverview, team: Team | undefined, home: string): ListRowView {
+/** A row of the overview (`tasks lists` without --all has no list whose folder is gone). */
+export type BoardRow = ListOverview & { kind: ListKind };
+
+export function rowView(l: BoardRow, team: Team | undefined, home: string): ListRowView {
   const sessions = l.sessions.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, home));
   return {
     id: l.id,
@@ -143,11 +146,11 @@ export function rowView(l: ListOverview, team: Team | undefined, home: string): 
 }
 
 /** The overview: every row of `tasks lists --json`, by the same core call, with the board folder's binding. */
-export function readOverview(ctx: BoardContext, index: SessionIndex): ListOverview[] {
-  return overviewLists(ctx.configDir, index);
+export function readOverview(ctx: BoardContext, index: SessionIndex): BoardRow[] {
+  return overviewLists(ctx.configDir, index).filter((l): l is BoardRow => l.kind !== 'gone');
 }
 
-export function overviewPayload(ctx: BoardContext, lists: readonly ListOverview[], readOnly: boolean): OverviewPayload {
+export function overviewPayload(ctx: BoardContext, lists: readonly BoardRow[], readOnly: boolean): OverviewPayload {
   const { byList } = teamsByList(ctx.configDir);
   return {
     at: ctx.now(),
@@ -235,7 +238,7 @@ export function listPayload(
   state: { exists: boolean; tasks: readonly Task[]; problems: readonly FileProblem[] },
   shortId: (id: string) => string,
   team: Team | undefined,
-  known: ListOverview | undefined,
+  known: BoardRow | undefined,
 ): ListPayload {
   const dir = listDirOf(ctx.configDir, listId);
   const kind: ListKind = state.exists ? 'tasks' : (known?.kind ?? 'new');

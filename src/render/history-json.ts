@@ -86,8 +86,20 @@ function stepJson(s: UndoStep, times: ReadonlyMap<string, number>): StepJson {
   }
 }
 
-/** `undo --json`, `redo --json`: the real run's shape; a dry run adds `"dryRun": true`. */
-export function undoJson(plan: UndoPlan, opts: { dryRun: boolean; txn: string | undefined; times: ReadonlyMap<string, number> }) {
+/**
+ * `undo --json`, `redo --json`: the real run's shape; a dry run adds `"dryRun": true`.
+ * `otherLists`: the same commands' parts in the other lists they changed (a carry's), in
+ * the order made.
+ */
+export function undoJson(
+  plan: UndoPlan,
+  opts: {
+    dryRun: boolean;
+    txn: string | undefined;
+    times: ReadonlyMap<string, number>;
+    others?: ReadonlyArray<{ list: string; plan: UndoPlan; times: ReadonlyMap<string, number> }>;
+  },
+) {
   return {
     action: plan.action,
     txn: opts.txn ?? null,
@@ -95,6 +107,12 @@ export function undoJson(plan: UndoPlan, opts: { dryRun: boolean; txn: string | 
     commands: plan.commands.map((c) => ({ txn: c.txn, command: c.command, actor: c.actor, at: c.at })),
     steps: plan.steps.map((s) => stepJson(s, opts.times)),
     kept: plan.kept,
+    otherLists: (opts.others ?? []).map((o) => ({
+      list: o.list,
+      finishing: o.plan.finishing,
+      steps: o.plan.steps.map((s) => stepJson(s, o.times)),
+      kept: o.plan.kept,
+    })),
     ...(opts.dryRun ? { dryRun: true as const } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { ExistingChange } from '../core/snapshots/import-materialize.js';
 import type { SkippedItem } from '../core/snapshots/import-plan.js';
 import type { ImportFormat } from '../core/snapshots/import-snapshot.js';
+import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
@@ -20,6 +21,8 @@ export interface ImportReport {
   skipped: SkippedItem[];
   /** Existing tasks that gain an edge to a new task. */
   updated: ExistingChange[];
+  /** For tasks that came with ids (exported tasks, a Task-tools run): old id -> id in the list. */
+  ids?: Record<string, string> | undefined;
   warnings: string[];
 }
 
@@ -29,11 +32,15 @@ const refs = (ids: readonly string[]) => ids.map((id) => `#${oneLine(id)}`).join
  * One line per task: what happens to it, its id, status and subject, and its
  * dependencies. The same lines on a terminal (coloured) and in a pipe.
  */
-export function renderImportReport(report: ImportReport, style: Style): string {
+export function renderImportReport(
+  report: Pick<ImportReport, 'dryRun' | 'created' | 'skipped' | 'updated'>,
+  style: Style,
+  created: readonly [done: string, planned: string] = ['created', 'create'],
+): string {
   const verb = (done: string, planned: string) => (report.dryRun ? planned : done);
   const ids = [...report.created.map((t) => t.id), ...report.skipped.map((s) => s.existingId), ...report.updated.map((u) => u.id)];
   const idW = Math.max(0, ...ids.map((id) => id.length)) + 1;
-  const verbW = report.dryRun ? 6 : 7;
+  const verbW = Math.max(report.dryRun ? 6 : 7, report.dryRun ? created[1].length : created[0].length);
   const line = (v: string, id: string, status: Task['status'] | undefined, text: string) =>
     [v, `#${id}`.padEnd(idW), status ? paintStatus(style, status, status.padEnd(11)) : ''.padEnd(11), text].join('  ').trimEnd();
   const out: string[] = [];
@@ -43,7 +50,7 @@ export function renderImportReport(report: ImportReport, style: Style): string {
       .join('; ');
     out.push(
       line(
-        style.green(verb('created', 'create').padEnd(verbW)),
+        style.green(verb(created[0], created[1]).padEnd(verbW)),
         t.id,
         t.status,
         `${oneLine(t.subject)}${deps ? style.dim(` (${deps})`) : ''}`,
@@ -73,15 +80,36 @@ export function renderImportReport(report: ImportReport, style: Style): string {
   return out.join('\n');
 }
 
+/** Renumbered ids named in the summary; --json has the whole map. */
+const MAX_NAMED = 10;
+
 /** The one-line summary, for stderr. */
 export function renderImportSummary(report: ImportReport): string {
   const n = report.created.length;
   const tasks = `${n} task${n === 1 ? '' : 's'}`;
-  const range = n === 0 ? '' : n === 1 ? ` (#${report.created[0]?.id})` : ` (#${report.created[0]?.id}-#${report.created.at(-1)?.id})`;
+  const sorted = report.created.map((t) => t.id).sort(compareIds);
+  const range =
+    n === 0 ? '' : n === 1 ? ` (#${oneLine(sorted[0] ?? '')})` : ` (#${oneLine(sorted[0] ?? '')}-#${oneLine(sorted.at(-1) ?? '')})`;
   const skipped = report.skipped.length > 0 ? `; ${report.skipped.length} already there, skipped` : '';
-  if (report.dryRun) return `dry run: would import ${tasks} into list "${report.list}"${range}${skipped}; nothing written`;
+  const ids = n === 0 ? '' : idsNote(report);
+  if (report.dryRun) return `dry run: would import ${tasks} into list "${report.list}"${range}${ids}${skipped}; nothing written`;
   if (n === 0) return `nothing to import into list "${report.list}"${skipped}`;
-  return `imported ${tasks} into list "${report.list}"${range}${skipped}`;
+  return `imported ${tasks} into list "${report.list}"${range}${ids}${skipped}`;
+}
+
+/** What became of the ids the tasks came with: kept, or which got new ones. */
+function idsNote(report: ImportReport): string {
+  if (report.ids === undefined) return '';
+  const created = new Set(report.created.map((t) => t.id));
+  const moved = Object.entries(report.ids).filter(([old, id]) => created.has(id) && old !== id);
+  if (moved.length === 0) return report.created.length === 1 ? ', under its own id' : ', each under its own id';
+  const named = moved
+    .slice(0, MAX_NAMED)
+    .map(([old, id]) => `#${oneLine(old)} -> #${oneLine(id)}`)
+    .join(', ');
+  const more = moved.length > MAX_NAMED ? ` and ${moved.length - MAX_NAMED} more (--json has every id)` : '';
+  const all = moved.length === report.created.length;
+  return `; ${all ? 'new ids' : `${moved.length} new id${moved.length === 1 ? '' : 's'}`}: ${named}${more}`;
 }
 
 /**
@@ -99,6 +127,7 @@ export function importJson(report: ImportReport, times: ReadonlyMap<string, numb
     created: tasksJson(created, dryRun ? undefined : times),
     skipped: rest.skipped,
     updated: rest.updated,
+    ...(rest.ids === undefined ? {} : { ids: rest.ids }),
     warnings: rest.warnings,
   };
 }

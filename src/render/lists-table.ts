@@ -47,7 +47,7 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const cells = lists.map((l) => {
     const s = shownSession(l);
     return {
-      list: oneLine(l.shortId) + (l.kind === 'todowrite' ? ' (TodoWrite)' : ''),
+      list: oneLine(l.shortId) + (l.kind === 'todowrite' ? ' (TodoWrite)' : l.kind === 'gone' ? ' (gone)' : ''),
       project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
@@ -137,7 +137,8 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
  * Piped: id, total, completed, in_progress, pending, last change (ISO), team (`-`),
  * members (comma-separated, `-`), then the session: state, working directory, branch,
  * session id, prompt (`-` where unknown), then the kind (`tasks`, `new`: a live session's
- * list before its first task, `todowrite`: a session's TodoWrite todos) and the session
+ * list before its first task, `todowrite`: a session's TodoWrite todos, `gone`: a folder
+ * gone while its transcripts remain) and the session
  * that replaced it (`/clear`; `-`). Tab-separated; new columns go at the end.
  */
 export function renderListsLines(lists: readonly ListRow[]): string {

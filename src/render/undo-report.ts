@@ -1,3 +1,4 @@
+import type { UndoAcrossResult } from '../core/history/undo-lists.js';
 import { ABSENT, type UndoPlan, type UndoStep } from '../core/history/undo-plan.js';
 import { stamp } from './log-lines.js';
 import { oneLine, truncate } from './text.js';
@@ -23,9 +24,29 @@ export function renderUndo(plan: UndoPlan, dryRun: boolean): string {
   const head = plan.finishing
     ? `${dryRun ? 'Would finish' : 'Finished'} the interrupted ${plan.action} of ${describe(plan)}`
     : `${dryRun ? `Would ${plan.action}` : plan.action === 'undo' ? 'Undid' : 'Redid'} ${describe(plan)}`;
+  return [`${head}:`, ...stepLines(plan)].join('\n');
+}
+
+/**
+ * An undo or redo across the lists its commands changed (a carry): this list's part, then
+ * each other list's, headed by its name; or, when the run only finished the parts an
+ * earlier run left behind in other lists, those.
+ */
+export function renderUndoAcross(result: UndoAcrossResult, dryRun: boolean, shortId: (id: string) => string): string {
+  const parts = result.others.map((o) => `In list ${oneLine(shortId(o.list))}:\n${stepLines(o.result.plan).join('\n')}`);
+  if (result.catchingUp) {
+    const plan = result.here.plan;
+    const head = `${dryRun ? 'Would finish' : 'Finished'} the ${plan.action} of ${describe(plan)} in the other lists it changed, stopped half-way before them`;
+    return [`${head}:`, ...parts].join('\n');
+  }
+  return [renderUndo(result.here.plan, dryRun), ...parts].join('\n');
+}
+
+function stepLines(plan: UndoPlan): string[] {
   const kept = plan.kept.map((k) => `  (${oneLine(k)})`);
-  const steps = plan.steps.length === 0 && kept.length === 0 ? ['  nothing left to write'] : plan.steps.map((s) => `  ${stepText(s)}`);
-  return [`${head}:`, ...steps, ...kept].join('\n');
+  return plan.steps.length === 0 && kept.length === 0
+    ? ['  nothing left to write']
+    : [...plan.steps.map((s) => `  ${stepText(s)}`), ...kept];
 }
 
 function stepText(step: UndoStep): string {

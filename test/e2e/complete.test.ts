@@ -210,6 +210,23 @@ describe('__complete: commands that declare nothing for completion', () => {
     expect(complete(config, ['update', '4', '--if-status', '']).values).toEqual(['pending', 'in_progress', 'completed']);
   });
 
+  it('carry: --from offers the lists, and the ids after it are those of the --from list; restore, doctor, lists --all, import --renumber', () => {
+    const { config } = listWithTen();
+    const old = path.join(config, 'tasks', 'old-work');
+    writeTask(old, task('7', 'Left over', 'pending'));
+    writeTask(old, task('8', 'Done there', 'completed'));
+    expect(complete(config, ['carry', '--from', '']).values).toEqual(['old-work', 'refactor-auth']);
+    const ids = complete(config, ['-l', 'refactor-auth', 'carry', '--from', 'old-work', '']);
+    expect(ids.values).toEqual(['7', '8']);
+    expect(ids.descriptions['7']).toBe('Left over (pending)');
+    expect(complete(config, ['carry', '--']).values).toEqual(expect.arrayContaining(['--from', '--move', '--force', '--dry-run']));
+    expect(complete(config, ['rest']).values).toEqual(['restore']);
+    expect(complete(config, ['doc']).values).toEqual(['doctor']);
+    expect(complete(config, ['restore', '--']).values).toEqual(expect.arrayContaining(['--from', '--dry-run']));
+    expect(complete(config, ['lists', '--a']).values).toEqual(['--all']);
+    expect(complete(config, ['import', 'x', '--ren']).values).toEqual(['--renumber']);
+  });
+
   it('import takes a file; export offers its formats and a file for --output', () => {
     const { config } = listWithTen();
     expect(complete(config, ['import', ''])).toMatchObject({ values: [], directive: 0 });

@@ -146,7 +146,7 @@ describe('round trips', () => {
     expect(second).toBe(first);
   });
 
-  it('export json from one list -> import into another keeps every dependency, renumbered', async () => {
+  it('export json from one list -> import into another: the same ids and every dependency', async () => {
     const { config } = fixtureConfig();
     // A richer graph first: 5 blocks 4 (a later id blocking an earlier one), 1 blocks 5.
     await runInProcess(config, ['update', '5', '--add-blocks', '4', '--add-blocked-by', '1']);
@@ -154,27 +154,42 @@ describe('round trips', () => {
     const source = JSON.parse(exported) as FileTask[];
     const r = await runInProcess(config, ['-l', 'other', 'import', '-', '--json'], { input: exported });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stderr.split('\n')[0] as string)).toMatchObject({
-      note: { code: 'import_detected', message: 'detected tasks: 4 tasks (a JSON array)' },
-    });
-    const created = JSON.parse(r.stdout).created as FileTask[];
+    expect(
+      r.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).note?.message),
+    ).toEqual(['detected tasks: 4 tasks (a JSON array)', 'imported 4 tasks into list "other" (#1-#5), each under its own id']);
+    const report = JSON.parse(r.stdout) as { created: FileTask[]; ids: Record<string, string> };
+    expect(report.ids).toEqual({ '1': '1', '2': '2', '4': '4', '5': '5' });
+    const withoutTimes = (tasks: FileTask[]) => tasks.map(({ updatedAt: _u, ...t }: FileTask & { updatedAt?: unknown }) => t);
+    const target = JSON.parse((await runInProcess(config, ['-l', 'other', 'export', '-f', 'json'])).stdout) as FileTask[];
+    expect(withoutTimes(target)).toEqual(withoutTimes(source));
+    expect(source.flatMap((s) => s.blockedBy)).toHaveLength(4);
+  });
+
+  it('export json -> import --renumber: new ids, every dependency rewritten to them', async () => {
+    const { config } = fixtureConfig();
+    await runInProcess(config, ['update', '5', '--add-blocks', '4', '--add-blocked-by', '1']);
+    const exported = (await runInProcess(config, ['export', '--format', 'json'])).stdout;
+    const source = JSON.parse(exported) as FileTask[];
+    const r = await runInProcess(config, ['-l', 'other', 'import', '-', '--renumber', '--json'], { input: exported });
+    expect(r.code).toBe(0);
+    const { created, ids } = JSON.parse(r.stdout) as { created: FileTask[]; ids: Record<string, string> };
     expect(created.map((t) => t.id)).toEqual(['1', '2', '3', '4']);
     // Blockers are created first: 5 ("Write changelog") now blocks 4, so it gets the lower new id.
     expect(created.map((t) => t.subject)).toEqual(['Analyse code', 'Refactor auth', 'Write changelog', 'Run tests']);
-    const bySubject = new Map(created.map((t) => [t.subject, t]));
-    const newId = new Map(source.map((s) => [s.id, bySubject.get(s.subject)!.id]));
+    expect(ids).toEqual({ '1': '1', '2': '2', '5': '3', '4': '4' });
     const target = JSON.parse((await runInProcess(config, ['-l', 'other', 'export', '-f', 'json'])).stdout) as FileTask[];
     expect(target).toEqual(created);
     for (const s of source) {
-      const t = bySubject.get(s.subject)!;
+      const t = target.find((x) => x.id === ids[s.id])!;
       const { id: _a, blocks: _b, blockedBy: _c, updatedAt: _g, ...sourceRest } = s as FileTask & { updatedAt?: string };
       const { id: _d, blocks: _e, blockedBy: _f, updatedAt: _h, ...targetRest } = t as FileTask & { updatedAt?: string };
       expect(targetRest).toEqual(sourceRest);
-      expect([...t.blocks].sort()).toEqual(s.blocks.map((b) => newId.get(b)).sort());
-      expect([...t.blockedBy].sort()).toEqual(s.blockedBy.map((b) => newId.get(b)).sort());
+      expect([...t.blocks].sort()).toEqual(s.blocks.map((b) => ids[b]).sort());
+      expect([...t.blockedBy].sort()).toEqual(s.blockedBy.map((b) => ids[b]).sort());
     }
-    expect(source.flatMap((s) => s.blockedBy)).toHaveLength(4);
-    // Every edge has both sides in the new list.
     for (const t of target) for (const b of t.blocks) expect(target.find((x) => x.id === b)?.blockedBy).toContain(t.id);
   });
 
@@ -187,9 +202,9 @@ describe('round trips', () => {
     expect(r.stderr).toContain('warning: #2 names #1 in its blockedBy, which is not in the import: dropped');
     const part = JSON.parse((await runInProcess(config, ['-l', 'part', 'export', '-f', 'json'])).stdout) as FileTask[];
     expect(part.map((t) => [t.id, t.subject, t.blockedBy, t.blocks])).toEqual([
-      ['1', 'Refactor auth', [], ['2']],
-      ['2', 'Run tests', ['1'], []],
-      ['3', 'Write changelog', [], []],
+      ['2', 'Refactor auth', [], ['4']],
+      ['4', 'Run tests', ['2'], []],
+      ['5', 'Write changelog', [], []],
     ]);
   });
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, ROOT, readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
 const listDir = (config: string, list = 'L') => path.join(config, 'tasks', list);
@@ -348,5 +348,41 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
     expect(r.code, r.stderr).toBe(0);
     // Bounded reading, not a timing claim: a whole read of 20 GB takes tens of seconds.
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe('a transcript that names ids Claude Code never hands out', () => {
+  it('log shows no task for them: only the real one', () => {
+    const config = tempConfig();
+    const session = '6c1d2b3f-4e5a-4b6c-9d7e-8f9a0b1c2d3e';
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    const at = Date.now() - 60_000;
+    const create = (id: string, i: number) => ({
+      name: 'TaskCreate',
+      input: { subject: `S${id}`, description: '' },
+      result: { task: { id, subject: `S${id}` } },
+      at: at + i * 100,
+    });
+    writeTaskTranscript(config, {
+      sessionId: session,
+      cwd,
+      calls: [
+        create('1', 0),
+        create('../x', 1),
+        create('\u001b[2J7', 2),
+        {
+          name: 'TaskUpdate',
+          input: { taskId: '-1', status: 'completed' },
+          result: { success: true, taskId: '-1', updatedFields: ['status'] },
+          at: at + 300,
+        },
+      ],
+    });
+    writeTask(listDir(config, session), task('1', { subject: 'S1' }));
+    const r = run(config, ['-l', session, 'log', '--json'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const tasks = (JSON.parse(r.stdout) as Array<{ task: string; op: string }>).map((c) => `${c.op} #${c.task}`);
+    expect(tasks).toEqual(['create #1']);
   });
 });

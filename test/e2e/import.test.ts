@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fixtureConfig, readJson, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, readJson, snapshotDir, stderrText, tempConfig } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const sample = (name: string) => path.join(FIXTURES, name);
@@ -61,15 +61,42 @@ describe('import from the real samples', () => {
     expect(snapshotDir(listDir(config, 'work'))).toEqual(before);
   });
 
-  it('the Task-tools stream rebuilds the list that run left on disk, renumbered', async () => {
+  it('the Task-tools stream rebuilds the list that run left on disk, under its own ids, byte for byte', async () => {
     const config = tempConfig();
     const r = await runInProcess(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(
-      /^new list "rebuilt"\ndetected stream-json: Task tool calls \(5 created, 5 updated, 1 deleted\); the list they ended with: 4 tasks\n/,
+    expect(r.stderr).toBe(
+      [
+        'new list "rebuilt"',
+        'detected stream-json: Task tool calls (5 created, 5 updated, 1 deleted); the list they ended with: 4 tasks',
+        'imported 4 tasks into list "rebuilt" (#1-#5), each under its own id',
+        '',
+      ].join('\n'),
     );
-    // The agent's list: 1, 2, 4, 5 (3 was deleted). Here: 1, 2, 3, 4.
+    // The agent's list: 1, 2, 4, 5 (3 was deleted): the same ids, the same bytes.
+    for (const id of ['1', '2', '4', '5']) {
+      expect(file(config, 'rebuilt', id)).toBe(fs.readFileSync(path.join(FIXTURES, 'tasks', 'refactor-auth', `${id}.json`), 'utf8'));
+    }
+    expect(fs.readdirSync(listDir(config, 'rebuilt')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
+    const list = await runInProcess(config, ['-l', 'rebuilt', 'list']);
+    expect(list.stdout).toBe(
+      [
+        '1\tcompleted\tresearcher\t-\tAnalyse code',
+        '2\tpending\t-\t-\tRefactor auth',
+        '4\tpending\t-\t2\tRun tests',
+        '5\tpending\t-\t-\tWrite changelog',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--renumber: the same stream, every task under a new id, edges following them', async () => {
+    const config = tempConfig();
+    const r = await runInProcess(config, ['-l', 'rebuilt', 'import', sample('stream-json-tasks-v2.jsonl'), '--renumber', '--json']);
+    expect(r.code).toBe(0);
+    expect(stderrText(r.stderr)).toMatch(/imported 4 tasks into list "rebuilt" \(#1-#4\); 2 new ids: #4 -> #3, #5 -> #4\n$/);
     const renumber: Record<string, string> = { '1': '1', '2': '2', '4': '3', '5': '4' };
+    expect(JSON.parse(r.stdout).ids).toEqual(renumber);
     for (const [oldId, newId] of Object.entries(renumber)) {
       const agent = readJson(path.join(FIXTURES, 'tasks', 'refactor-auth', `${oldId}.json`)) as Record<string, unknown>;
       const expected = {
@@ -81,35 +108,17 @@ describe('import from the real samples', () => {
       // Byte for byte: same keys, same order, same serialization as the agent's file.
       expect(file(config, 'rebuilt', newId)).toBe(JSON.stringify(expected, null, 2));
     }
-    expect(fs.readdirSync(listDir(config, 'rebuilt')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
-    const list = await runInProcess(config, ['-l', 'rebuilt', 'list']);
-    expect(list.stdout).toBe(
-      [
-        '1\tcompleted\tresearcher\t-\tAnalyse code',
-        '2\tpending\t-\t-\tRefactor auth',
-        '3\tpending\t-\t2\tRun tests',
-        '4\tpending\t-\t-\tWrite changelog',
-        '',
-      ].join('\n'),
-    );
   });
 
-  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, renumbered', async () => {
+  it('a second real Task-tools run (edges both ways, a delete, merges): the same list, the same ids', async () => {
     const config = tempConfig();
     const r = await runInProcess(config, ['-l', 'rebuilt', 'import', sample('import/stream-json-tasks-edges.jsonl')]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Task tool calls \(6 created, 8 updated, 1 deleted\); the list they ended with: 5 tasks/);
-    const renumber: Record<string, string> = { '1': '1', '2': '2', '3': '3', '4': '4', '6': '5' };
-    for (const [oldId, newId] of Object.entries(renumber)) {
-      const agent = readJson(path.join(FIXTURES, 'import', 'tasks-edges', `${oldId}.json`)) as Record<string, unknown>;
-      const expected = {
-        ...agent,
-        id: newId,
-        blocks: (agent.blocks as string[]).map((b) => renumber[b]),
-        blockedBy: (agent.blockedBy as string[]).map((b) => renumber[b]),
-      };
+    for (const id of ['1', '2', '3', '4', '6']) {
+      const agent = readJson(path.join(FIXTURES, 'import', 'tasks-edges', `${id}.json`));
       // The agent's files are in update order (keys appended); ours in schema order: compare content.
-      expect(JSON.parse(file(config, 'rebuilt', newId))).toEqual(expected);
+      expect(JSON.parse(file(config, 'rebuilt', id))).toEqual(agent);
     }
   });
 

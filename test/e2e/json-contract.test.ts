@@ -7,14 +7,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
+import { startBoard } from '../helpers/board.js';
 import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 import { StreamScript } from '../helpers/stream-lines.js';
+import { writeTaskTranscript } from '../helpers/task-transcript.js';
+
+/** The schemas a case here has validated a real output against: every one in the registry must be (the last test). */
+const validated = new Set<string>(['stderr']);
 
 /** Run with --json; check stdout against `schema` (when it has any) and stderr against the stderr schema. */
 function contract(schema: string | undefined, config: string, args: string[], opts: Parameters<typeof run>[2] = {}): RunResult {
   const r = run(config, [...args, '--json'], opts);
+  if (schema !== undefined && r.stdout.trim() !== '') validated.add(schema);
   const where = `tasks ${args.join(' ')} (exit ${r.code})`;
   if (schema !== undefined && r.stdout.trim() !== '') expect(contractProblems(schema, r.stdout), `${where} stdout`).toEqual([]);
   if (schema === undefined) expect(r.stdout, `${where}: stdout`).toBe('');
@@ -271,6 +278,97 @@ describe('history: log, undo and redo follow the contract', () => {
     run(fresh, ['-l', 'once', 'create', 'Only']);
     const removed = contract('undo', fresh, ['-l', 'once', 'undo']);
     expect(stderrLines(removed)).toEqual([{ note: expect.objectContaining({ code: 'list_removed', list: 'once' }) }]);
+  });
+});
+
+describe('when the session changes: carry, restore, doctor, lists --all', () => {
+  const task = (id: string, subject: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    subject,
+    description: '',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+    ...extra,
+  });
+
+  it('carry: a dry run (the real shape plus dryRun), the real run, its undo and redo, a refusal', () => {
+    const config = tempConfig();
+    const from = path.join(config, 'tasks', 'from');
+    writeTask(from, task('1', 'Done', { status: 'completed', blocks: ['2'] }));
+    writeTask(from, task('2', 'Open', { blockedBy: ['1'], owner: 'gone-agent', status: 'in_progress' }));
+    writeTask(from, task('3', 'Lost', { blockedBy: ['9'] }));
+    writeTask(path.join(config, 'tasks', 'to'), task('1', 'Here before'));
+    const dry = contract('carry', config, ['-l', 'to', 'carry', '--from', 'from', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const real = contract('carry', config, ['-l', 'to', 'carry', '--from', 'from']);
+    expect(real.code, real.stderr).toBe(0);
+    const { dryRun, ...planned } = JSON.parse(dry.stdout) as Record<string, unknown>;
+    expect(dryRun).toBe(true);
+    expect(Object.keys(planned)).toEqual(Object.keys(JSON.parse(real.stdout) as object));
+    expect(stderrLines(real).map((l) => Object.values(l)[0]?.code)).toEqual(['carry_warning', 'carry_summary']);
+    expect(contract('undo', config, ['-l', 'to', 'undo']).code).toBe(0);
+    expect(contract('redo', config, ['-l', 'to', 'redo']).code).toBe(0);
+    const again = contract(undefined, config, ['-l', 'to', 'carry', '--from', 'from', '2']);
+    expect(again.code).toBe(4);
+    expect(stderrLines(again)).toEqual([{ error: expect.objectContaining({ code: 'conflict', carriedTo: { list: 'to', id: '2' } }) }]);
+  });
+
+  it('restore and lists --all: a list whose folder is gone, shown, restored (dry run and real), its undo', () => {
+    const config = tempConfig();
+    const session = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    writeTaskTranscript(config, {
+      sessionId: session,
+      cwd: path.join(config, 'home', 'proj'),
+      calls: [
+        { create: { id: '1', subject: 'A' } },
+        { create: { id: '2', subject: 'B' } },
+        { update: { taskId: '2', addBlockedBy: ['1'] } },
+      ],
+    });
+    const gone = contract('lists', config, ['lists', '--all']);
+    expect(JSON.parse(gone.stdout)).toEqual([expect.objectContaining({ id: session, kind: 'gone' })]);
+    const dry = contract('restore', config, ['-l', session, 'restore', '--dry-run']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, created: [{ updatedAt: null }, { updatedAt: null }] });
+    const real = contract('restore', config, ['-l', session, 'restore']);
+    expect(JSON.parse(real.stdout)).not.toHaveProperty('dryRun');
+    expect(stderrLines(real).map((l) => Object.values(l)[0]?.code)).toEqual(['restore_summary']);
+    expect(contract('undo', config, ['-l', session, 'undo']).code).toBe(0);
+    const none = contract(undefined, config, ['-l', 'nothing-here', 'restore']);
+    expect(none.code).toBe(3);
+    expect(stderrLines(none)).toEqual([{ error: expect.objectContaining({ code: 'not_found' }) }]);
+  });
+
+  it('doctor: findings (exit 4) and none (exit 0), the summary a coded note', () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'sick');
+    writeTask(dir, task('1', 'Fine'));
+    fs.writeFileSync(path.join(dir, '2.json'), '{ not json');
+    const sick = contract('doctor', config, ['-l', 'sick', 'doctor']);
+    expect(sick.code).toBe(4);
+    expect(JSON.parse(sick.stdout).findings).toEqual([expect.objectContaining({ code: 'tasks_unreadable', list: 'sick' })]);
+    expect(stderrLines(sick)).toEqual([{ note: expect.objectContaining({ code: 'doctor_summary', findings: 1 }) }]);
+    writeTask(path.join(config, 'tasks', 'well'), task('1', 'Fine'));
+    const well = contract('doctor', config, ['-l', 'well', 'doctor']);
+    expect([well.code, JSON.parse(well.stdout).findings]).toEqual([0, []]);
+  });
+
+  it('graph, use and board: their documents', async () => {
+    const { config } = fixtureConfig();
+    contract('graph', config, ['graph']);
+    const project = path.join(config, 'project');
+    fs.mkdirSync(project);
+    expect(contract('use', config, ['use', 'refactor-auth'], { cwd: project }).code).toBe(0);
+    const board = await startBoard(config, ['-l', 'refactor-auth']);
+    const ended = await board.stop();
+    expect(contractProblems('board', ended.stdout)).toEqual([]);
+    validated.add('board');
+  });
+});
+
+describe('the registry', () => {
+  it('every --json output in it has a case here that validates a real output against its schema', () => {
+    expect(Object.keys(OUTPUT_SCHEMAS).filter((name) => !validated.has(name))).toEqual([]);
   });
 });
 

@@ -30,6 +30,8 @@ export interface AgentOptions {
   cwd?: string;
   /** More environment, e.g. to turn on agent teams. */
   env?: NodeJS.ProcessEnv;
+  /** `--allowedTools` (default: the task tools, which also turns them on: docs/task-store.md section 12). */
+  allowedTools?: string;
   /** More arguments before `-p`, e.g. `--resume <id> --fork-session`, `--settings <json>` or a teammate's `--team-name`. */
   args?: readonly string[];
   /**
@@ -105,7 +107,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
         'stream-json',
         '--verbose',
         '--allowedTools',
-        TOOLS,
+        options.allowedTools ?? TOOLS,
       ],
       {
         cwd: options.cwd ?? home,

@@ -8,9 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shortIds } from '../../src/core/lists/short-ids.js';
 import { runAsync, stderrText, tempConfig } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
+
+/** A session's list as tasks shows it alone: eight characters, more when those could not be read back as a session's. */
+const shown = (id: string) => shortIds([id]).get(id) ?? id;
 
 const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
 
@@ -104,11 +108,11 @@ describe('the real Claude Code: whose list is it', () => {
       'Reproduce the bug',
       'Fix the session check',
     ]);
-    expect(stderrText(inA.stderr)).toBe(`using list ${sessionA.slice(0, 8)} (live session "fix the login bug", ~/work/alpha)\n`);
+    expect(stderrText(inA.stderr)).toBe(`using list ${shown(sessionA)} (live session "fix the login bug", ~/work/alpha)\n`);
     const inB = await tasks(projB, ['list', '--json']);
     expect((JSON.parse(inB.stdout) as Array<{ subject: string }>).map((t) => t.subject)).toEqual(['Draft the notes']);
     expect(stderrText(inB.stderr)).toMatch(
-      new RegExp(`^using list ${sessionB.slice(0, 8)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`),
+      new RegExp(`^using list ${shown(sessionB)} \\(ended session "write the release notes", ~/work/beta, active \\d+s ago\\)\\n$`),
     );
     // A change in a project goes to its session's list without --list.
     expect(await tasks(projB, ['create', 'Added by hand'])).toMatchObject({ code: 0, stdout: '2\n' });
@@ -187,7 +191,7 @@ describe('the real Claude Code: whose list is it', () => {
     expect(crashed).toMatchObject({ state: 'crashed', pid: c.pid, cwd: projC, prompt: 'refactor the database layer' });
     const inC = await tasks(projC, ['list']);
     expect(inC.stderr).toMatch(
-      new RegExp(`^using list ${c.sessionId.slice(0, 8)} \\(crashed session "refactor the database layer", ~/work/gamma`),
+      new RegExp(`^using list ${shown(c.sessionId)} \\(crashed session "refactor the database layer", ~/work/gamma`),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocateIds, compareIds, nextTaskId, parseHighWaterMark, parseTaskId } from '../../src/core/store/ids.js';
+import { allocateIds, assignIds, compareIds, idNotFree, nextTaskId, parseHighWaterMark, parseTaskId } from '../../src/core/store/ids.js';
 import { resolveConfigDir, sanitizeListId } from '../../src/core/store/paths.js';
 
 describe('ids', () => {
@@ -48,5 +48,25 @@ describe('paths', () => {
     expect(resolveConfigDir({ flag: '/a', env: '/b', home: '/h' })).toBe('/a');
     expect(resolveConfigDir({ env: '/b', home: '/h' })).toBe('/b');
     expect(resolveConfigDir({ home: '/h' })).toBe('/h/.claude');
+  });
+});
+
+describe('assignIds: keeping the ids tasks come with', () => {
+  it('keeps a free id, moves a taken or used one above every id in use, kept or reserved', () => {
+    expect(assignIds('l', ['2'], 3n, ['1', '2', '3', '5'])).toEqual(['6', '7', '8', '5']);
+    expect(assignIds('l', [], 0n, ['4', '4'])).toEqual(['4', '5']);
+    expect(assignIds('l', [], 0n, ['1', undefined], { reservedAbove: 9n })).toEqual(['1', '10']);
+    expect(assignIds('l', [], 0n, ['9007199254740992'])).toEqual(['1']);
+  });
+
+  it('says why an id is not free', () => {
+    expect(idNotFree('3', new Set(['3']), 0n)).toBe('taken');
+    expect(idNotFree('3', new Set(), 3n)).toBe('used before (the high-water mark is 3)');
+    expect(idNotFree('x', new Set(), 0n)).toBe('not a task id');
+    expect(idNotFree('4', new Set(['3']), 3n)).toBeUndefined();
+  });
+
+  it('refuses, as allocateIds does, when a new id would pass the limit', () => {
+    expect(() => assignIds('l', ['9007199254740991'], 0n, ['9007199254740991'])).toThrow(/has used every id up to 9007199254740991/);
   });
 });

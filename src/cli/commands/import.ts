@@ -16,6 +16,7 @@ interface ImportOptions {
   chain?: boolean;
   dryRun?: boolean;
   newList?: boolean;
+  renumber?: boolean;
 }
 
 export function registerImport(program: Command, ctx: Context): void {
@@ -27,6 +28,7 @@ export function registerImport(program: Command, ctx: Context): void {
     .addOption(new Option('-f, --format <format>', 'what the input is').choices([...IMPORT_FORMATS]).default('auto'))
     .option('--chain', 'make each created task blocked by the one created before it (existing tasks are left out)')
     .option('-n, --dry-run', 'print the plan (predicted ids); write nothing')
+    .option('--renumber', 'give every task a new id, even where the id it comes with is free in the list')
     .option('--new-list', 'kept for scripts written for earlier versions: a list whose name is new is always made')
     .addHelpText(
       'after',
@@ -38,8 +40,13 @@ Formats (auto detects them and says on stderr what it found):
   transcript    a session transcript, ~/.claude/projects/<project>/<session>.jsonl
                 (both: the last TodoWrite snapshot of the main agent; or, if the run used
                 the Task tools, the task list those calls ended with, dependencies included)
-  tasks         tasks as \`tasks list --json\` or \`export --format json|jsonl\` print them;
-                new ids here, blocks/blockedBy rewritten to them
+  tasks         tasks as \`tasks list --json\` or \`export --format json|jsonl\` print them
+
+Tasks that come with ids (exported tasks, the list a Task-tools run left) keep them where
+they are free in the list: no task there has the id, and it was not used before (above
+the high-water mark). The others get new ids, blocks/blockedBy follow them, and stderr
+names each old -> new (--json: "ids", every old id -> its id here). --renumber gives every
+task a new id.
 
 A todo becomes a task: content -> subject, activeForm and status kept. Items whose subject
 is already a task's subject in the list are skipped, so importing twice creates nothing new.
@@ -68,6 +75,7 @@ Examples:
         importSnapshot(choice.dir, snapshot, {
           chain: Boolean(opts.chain),
           dryRun: Boolean(opts.dryRun),
+          renumber: Boolean(opts.renumber),
           now: () => performance.now(),
           signal,
         }),

@@ -50,10 +50,13 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
     ? []
     : [
         { names: ['use'], load: async () => (await import('./use.js')).registerUse },
+        { names: ['carry'], load: async () => (await import('./carry.js')).registerCarry },
         { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
         { names: ['import'], load: async () => (await import('./import.js')).registerImport },
         { names: ['export'], load: async () => (await import('./export.js')).registerExport },
+        { names: ['restore'], load: async () => (await import('./restore.js')).registerRestore },
         { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
+        { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
         { names: ['log'], load: async () => (await import('./log.js')).registerLog },
         { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
         { names: ['redo'], load: async () => (await import('./redo.js')).registerRedo },

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { isWithin, listFolders, overviewLists } from '../../core/lists/list-summary.js';
+import { isWithin, type ListOverview, listFolders, overviewLists } from '../../core/lists/list-summary.js';
+import { shortIds } from '../../core/lists/short-ids.js';
+import type { GoneList } from '../../core/restore/gone-lists.js';
 import { teamMembers, teamsByList } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
 import {
@@ -28,7 +30,10 @@ export function registerLists(program: Command, ctx: Context): void {
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
     .option('--here', 'only lists of sessions that ran in the current directory or below it')
     .option('--live', 'only lists of sessions that are running now')
-    .option('-a, --all', `every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent (--json always has them all)`)
+    .option(
+      '-a, --all',
+      `everything: lists whose folder is gone while their sessions' transcripts remain (tasks restore brings them back), and every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent`,
+    )
     .addHelpText(
       'after',
       `
@@ -46,19 +51,28 @@ least 8 characters (read back as a session's: with a dash, or digits and letters
 and --session take any unique prefix of four or more of that kind.
 
 Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
-state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite),
-replaced by (-), tab-separated.
+state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite,
+gone), replaced by (-), tab-separated.
+
+--all adds lists whose folder is gone (deleted, or a session's list removed) while the
+transcripts of the sessions that made their tasks remain, marked (gone), with the
+tasks those transcripts end with; tasks restore -l <id> brings one back. This reads
+those transcripts whole. (--json has every TodoWrite session without --all; the lists
+whose folder is gone only with it.)
 
 Examples:
   tasks lists
   tasks lists --here --live
+  tasks lists --all
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
-    .action((opts: ListsOptions) => {
+    .action(async (opts: ListsOptions) => {
       requireConfigDir(ctx.configDir);
       const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
-      const lists = overviewLists(ctx.configDir, ctx.sessions).filter(
+      // Loaded for --all only: the read bundle's plain `lists` does without it.
+      const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : [];
+      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), gone).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
@@ -95,4 +109,16 @@ Examples:
           : renderListsLines(rows),
       );
     });
+}
+
+/** The rows of `lists`, with the gone lists among them (newest first, short ids over all of them). */
+function withGone(rows: ListOverview[], gone: readonly GoneList[]): ListOverview[] {
+  if (gone.length === 0) return rows;
+  const present = new Set(rows.map((r) => r.id));
+  const all = [
+    ...rows,
+    ...gone.filter((g) => !present.has(g.id)).map((g): ListOverview => ({ ...g, problems: 0, kind: 'gone', shortId: g.id })),
+  ].sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+  const short = shortIds(all.map((l) => l.id));
+  return all.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
 }

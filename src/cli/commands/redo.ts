@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
-import { lastChangeOf } from '../../core/history/last-change.js';
-import { runUndo } from '../../core/history/undo-run.js';
-import { sessionsOfList } from '../../core/sessions/list-sessions.js';
-import { undoJson } from '../../render/history-json.js';
-import { renderJson } from '../../render/json.js';
-import { renderChangedBy } from '../../render/log-lines.js';
-import { renderUndo } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
+import { runUndoCommand } from '../history/undo-command.js';
 import type { Context } from '../runtime/context.js';
 
 interface RedoOptions {
@@ -30,24 +24,7 @@ Examples:
   tasks redo --dry-run --json | jq '.steps'`,
   );
   cmd.action(async (opts: RedoOptions) => {
-    const { id: listId, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
-    const dryRun = Boolean(opts.dryRun);
-    const result = await runUndo(dir, {
-      action: 'redo',
-      dryRun,
-      // The journal's own changes are named by core; here an agent's, or a change no record shows.
-      changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
-        return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
-      },
-      recording: (marks) => {
-        ctx.journal.txn = marks.txn;
-        ctx.journal.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
-      },
-      end: () => ctx.journal.end(dir),
-    });
-    const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
-    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn, times: result.times })));
-    else ctx.io.out(renderUndo(result.plan, dryRun));
+    const { id, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
+    await runUndoCommand(ctx, { id, dir }, { action: 'redo', dryRun: Boolean(opts.dryRun) });
   });
 }

@@ -1,14 +1,8 @@
 import type { Command } from 'commander';
-import { lastChangeOf } from '../../core/history/last-change.js';
-import { runUndo } from '../../core/history/undo-run.js';
-import { sessionsOfList } from '../../core/sessions/list-sessions.js';
-import { undoJson } from '../../render/history-json.js';
-import { renderJson } from '../../render/json.js';
-import { renderChangedBy } from '../../render/log-lines.js';
-import { renderUndo } from '../../render/undo-report.js';
 import { addAsOption } from '../flags/actor-flags.js';
 import { requireText } from '../flags/parse.js';
 import { parseTimeFlag, TIME_HELP } from '../flags/time-flags.js';
+import { runUndoCommand } from '../history/undo-command.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface UndoOptions {
@@ -49,29 +43,11 @@ Examples:
     if (opts.who !== undefined && opts.since === undefined) throw usage('--who goes with --since');
     const txn = requireText('--txn', opts.txn);
     const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, Date.now());
-    const { id: listId, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
-    const dryRun = Boolean(opts.dryRun);
-    const result = await runUndo(dir, {
-      action: 'undo',
-      txn,
-      since,
-      who: requireText('--who', opts.who),
-      dryRun,
-      // The journal's own changes are named by core; here an agent's, or a change no record shows.
-      changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
-        return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
-      },
-      recording: (marks) => {
-        ctx.journal.txn = marks.txn;
-        ctx.journal.marks = { ...(marks.undoes ? { undoes: marks.undoes } : {}), ...(marks.redoes ? { redoes: marks.redoes } : {}) };
-      },
-      end: () => ctx.journal.end(dir),
-    });
-    const ownTxn = dryRun ? result.txn : ctx.journal.txnInUse?.();
-    if (result.removedList)
-      ctx.io.note(`list "${listId}", which that change made, was left empty: removed`, 'list_removed', { list: listId });
-    if (ctx.io.json) ctx.io.out(renderJson(undoJson(result.plan, { dryRun, txn: ownTxn, times: result.times })));
-    else ctx.io.out(renderUndo(result.plan, dryRun));
+    const { id, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
+    await runUndoCommand(
+      ctx,
+      { id, dir },
+      { action: 'undo', txn, since, who: requireText('--who', opts.who), dryRun: Boolean(opts.dryRun) },
+    );
   });
 }

@@ -1,5 +1,5 @@
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './spec.js';
-import type { ValueKind } from './value-kinds.js';
+import { IDS_FROM_OPTION, type ValueKind } from './value-kinds.js';
 
 /**
  * Reading a command line as commander will parse it, to find what the word under the
@@ -50,6 +50,8 @@ interface Walk {
   list?: string;
   session?: string;
   configDir?: string;
+  /** The list the ids come from was named by a command's option (IDS_FROM_OPTION). */
+  idsFrom?: boolean;
 }
 
 export function readLine(root: CommandSpec, words: readonly string[], current: string): LineReading {
@@ -159,6 +161,16 @@ function giveOption(walk: Walk, option: OptionSpec, value: string): void {
     if (option.attribute === 'list') walk.list = value;
     if (option.attribute === 'session') walk.session = value;
     if (option.attribute === 'configDir') walk.configDir = value;
+  }
+  // A command whose ids are of the list an option names (carry --from): the first one given.
+  const path = walk.chain
+    .slice(1)
+    .map((c) => c.name)
+    .join(' ');
+  if (option.long !== undefined && IDS_FROM_OPTION[path] === option.long && !walk.idsFrom) {
+    walk.idsFrom = true;
+    walk.list = value;
+    delete walk.session;
   }
   giveValue(walk, `opt:${option.attribute}`, option.kind, value);
 }

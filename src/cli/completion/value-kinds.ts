@@ -56,6 +56,8 @@ export const VALUE_KIND_BY_NAME: Readonly<Record<string, ValueKind>> = {
   '--remove-blocked-by': 'task-id',
   '--by': 'task-id',
   'watch --until': 'until',
+  'carry --from': 'list',
+  'restore --from': 'text',
   '--output': 'file',
   '--input': 'file',
   'watch --stream': 'file',
@@ -106,3 +108,11 @@ function lookup(keys: readonly string[]): ValueKind {
   }
   return 'text';
 }
+
+/**
+ * Commands whose task ids are those of the list an option of theirs names, not of the
+ * list in use: `tasks carry --from <list> <ids...>` takes ids of the --from list.
+ */
+export const IDS_FROM_OPTION: Readonly<Record<string, string>> = {
+  carry: '--from',
+};

@@ -72,8 +72,8 @@ export function processCwd(): string | undefined {
 export interface RunJournal {
   /** An undo that finishes an interrupted one records under that one's txn. */
   txn?: string | undefined;
-  /** An undo or redo: the txns it takes back or applies again. */
-  marks: { undoes?: string[]; redoes?: string[] };
+  /** An undo or redo: the txns it takes back or applies again; a command that changes several lists: them all. */
+  marks: { undoes?: string[]; redoes?: string[]; lists?: string[] };
   /** Append the `end` line of this undo or redo to the list's journal. */
   end: (listDir: string) => void;
   /** The txn this run's record uses. */

@@ -51,14 +51,38 @@ export function readBinding(cwd: string, places: SettingsPlaces, flag?: Settings
 /** The first of `sources` (highest precedence first) whose `env` has the variable. */
 export function firstBinding(sources: readonly SettingsFile[]): BindingRead {
   const problems: string[] = [];
+  const first = settingsWithVariable(sources, LIST_ID_VARIABLE, problems, 1)[0];
+  if (first === undefined) return { problems };
+  return { binding: { listId: listIdOfValue(first.value), value: first.value, file: first.file, scope: first.scope }, problems };
+}
+
+/** A settings file that sets a variable in its `env`, with the value as Claude Code makes it a string. */
+export interface SettingsVariable {
+  file: string;
+  scope: SettingsScope;
+  value: string;
+}
+
+/**
+ * Every one of `sources` (highest precedence first) whose `env` sets `name`, in that
+ * order: the first is the value Claude Code applies, the others are shadowed by it.
+ * Files that cannot be read as settings are passed over, and said in `problems`.
+ */
+export function settingsWithVariable(
+  sources: readonly SettingsFile[],
+  name: string,
+  problems: string[] = [],
+  limit = Number.POSITIVE_INFINITY,
+): SettingsVariable[] {
+  const found: SettingsVariable[] = [];
   for (const source of sources) {
+    if (found.length >= limit) break;
     const env = readEnv(source, problems);
-    if (env === undefined || !Object.hasOwn(env, LIST_ID_VARIABLE)) continue;
+    if (env === undefined || !Object.hasOwn(env, name)) continue;
     // Claude Code applies String(value): 123 is "123", null is "null".
-    const value = String(env[LIST_ID_VARIABLE]);
-    return { binding: { listId: listIdOfValue(value), value, file: source.file, scope: source.scope }, problems };
+    found.push({ file: source.file, scope: source.scope, value: String(env[name]) });
   }
-  return { problems };
+  return found;
 }
 
 /** A settings file's `env` object; undefined when there is none or the file is not settings. */

@@ -83,6 +83,7 @@ export function entryProblem(v: unknown): string | undefined {
     (v.undoes === undefined || isString(v.undoes) || (Array.isArray(v.undoes) && v.undoes.every(isString))) &&
     (v.redoes === undefined || (Array.isArray(v.redoes) && v.redoes.every(isString))) &&
     (v.aborted === undefined || (Array.isArray(v.aborted) && v.aborted.every(isString))) &&
+    (v.lists === undefined || (Array.isArray(v.lists) && v.lists.every(isString))) &&
     Array.isArray(v.changes) &&
     v.changes.every(looksLikeChange);
   return ok ? undefined : 'not a journal entry';

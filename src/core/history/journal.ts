@@ -81,6 +81,12 @@ export interface JournalEntry {
   aborted?: string[];
   /** This write made the list folder: undoing its command takes the list back too, once it is empty. */
   newList?: true;
+  /**
+   * Every list this txn changes (their ids), when it changes more than one (a carry: the
+   * list carried into, then those carried from). Undo and redo take such a command back,
+   * or apply it again, in each of them (undo-lists.ts).
+   */
+  lists?: string[];
   changes: JournalChange[];
 }
 

@@ -46,8 +46,11 @@ export interface RecorderOptions {
   command: string;
   /** The run's txn (asked at each write: an undo that finishes an interrupted one takes over its txn). */
   txn: () => string;
-  /** For an undo or a redo: the txns it takes back or applies again (known once the command has looked). */
-  marks?: () => Pick<JournalEntry, 'undoes' | 'redoes'>;
+  /**
+   * For an undo or a redo: the txns it takes back or applies again (known once the command
+   * has looked); for a command that changes several lists: all of them (`lists`).
+   */
+  marks?: () => Pick<JournalEntry, 'undoes' | 'redoes' | 'lists'>;
   now: () => Date;
   /** A journal that cannot be written: told once per list, never fatal. */
   onError: (listDir: string, err: unknown) => void;

@@ -271,8 +271,43 @@ export function planUndo(input: PlanInput): UndoPlan {
   return {
     action,
     commands: ordered.map(({ entries: _entries, ...c }) => c),
-    steps,
+    steps: foldIntoCreates(steps),
     kept: [...new Set(kept)],
     finishing,
   };
+}
+
+/**
+ * A task the plan brings back and then changes (a command that changed a task, then
+ * deleted it: a carry with --move marks each task before it deletes it) comes back as it
+ * ends, in one write; one brought back and removed again is left out. Each step that
+ * writes a task that exists is made under that task's lock, taken before any write: a
+ * task the plan itself brings back has no file to lock then, and needs none, since no
+ * agent can be changing a task that is not there.
+ */
+function foldIntoCreates(steps: readonly UndoStep[]): UndoStep[] {
+  const out: Array<UndoStep | undefined> = [];
+  const created = new Map<string, number>();
+  for (const step of steps) {
+    const at = step.kind === 'mark' ? undefined : created.get(step.id);
+    if (at !== undefined && step.kind === 'update') {
+      const create = out[at] as Extract<UndoStep, { kind: 'create' }>;
+      const next: Task = { ...create.task };
+      for (const [key, f] of Object.entries(step.fields)) {
+        if (f.new === ABSENT) delete next[key];
+        else next[key] = f.new;
+      }
+      out[at] = { ...create, task: orderKeys(next) };
+      continue;
+    }
+    if (at !== undefined && step.kind === 'delete') {
+      out[at] = undefined;
+      created.delete(step.id);
+      continue;
+    }
+    if (step.kind === 'create') created.set(step.id, out.length);
+    else if (step.kind === 'rename') created.delete(step.id);
+    out.push(step);
+  }
+  return out.filter((s): s is UndoStep => s !== undefined);
 }

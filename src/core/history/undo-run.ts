@@ -12,7 +12,7 @@ import { type JournalEntry, journalPath, journalTypeProblem, previousJournalPath
 import { confirmedEntries, type JournalRead, readJournal } from './journal-read.js';
 import { applyUndoPlan, OtherLocksNeeded } from './undo-apply.js';
 import { type Current, planUndo, type UndoPlan } from './undo-plan.js';
-import { type Command, undoStack } from './undo-stack.js';
+import { type Command, type UndoStack, undoStack } from './undo-stack.js';
 
 /**
  * `tasks undo` and `tasks redo` (undo-stack.ts): which commands to take back or apply
@@ -36,6 +36,13 @@ export interface UndoRequest {
    * command it applies again is this one (the board's "undo / redo the change shown").
    */
   expectTxn?: string | undefined;
+  /**
+   * These commands (by txn), as another list's undo or redo of the same commands chose
+   * them (undo-lists.ts): an undo takes back those still done here; a redo applies again
+   * the group an undo here took them back in. not_found when none is left to take back or
+   * apply again here.
+   */
+  txns?: readonly string[] | undefined;
   /** Who changed a task (a field of it) since, in words, when the journal does not say (an agent's transcript); for refusals. */
   changedBy?: (id: string, field?: string) => string | undefined;
   /** Before the first write: the txn the record must use (an interrupted one's, to finish it) and what it undoes or redoes. */
@@ -50,6 +57,8 @@ export interface UndoResult {
   txn: string | undefined;
   /** A command taken back made the list folder, and with it undone the folder was empty: it went too. */
   removedList: boolean;
+  /** Every list the commands chosen changed (their journal's `lists`), when they changed more than one. */
+  lists: string[];
   /**
    * The change times (mtime, ms) of the tasks whose whole task a step shows: a task
    * removed again, its file's just before (under the locks); a task restored, its new
@@ -94,8 +103,41 @@ interface Chosen {
   txn?: string;
 }
 
+/** Every list the commands changed, as their journal lines name them (in the order first named). */
+export function listsOf(commands: readonly Command[]): string[] {
+  return [...new Set(commands.flatMap((c) => c.entries.flatMap((e) => e.lists ?? [])))];
+}
+
+/** These commands, as another list's undo or redo chose them (UndoRequest.txns). */
+function chooseNamed(stack: UndoStack, req: UndoRequest, txns: ReadonlySet<string>): Chosen {
+  const i = stack.interrupted;
+  if (i !== undefined) {
+    // Finishing this same undo or redo, stopped half-way here, is its part in this list.
+    if (i.action === req.action && i.targets.every((c) => txns.has(c.txn))) {
+      return { action: i.action, commands: i.targets, finishing: true, txn: i.txn };
+    }
+    throw new TasksError('conflict', `an ${i.action} of this list was stopped half-way: tasks undo here finishes it first`, {
+      details: { txns: [...txns] },
+    });
+  }
+  if (req.action === 'undo') {
+    const picked = stack.done.filter((c) => txns.has(c.txn));
+    if (picked.length === 0) throw new TasksError('not_found', 'nothing of it is left to undo here');
+    return { action: 'undo', commands: picked, finishing: false };
+  }
+  const group = [...stack.redoable].reverse().find((g) => g.some((c) => txns.has(c.txn)));
+  if (group !== undefined) return { action: 'redo', commands: group, finishing: false };
+  if ([...txns].every((t) => stack.done.some((c) => c.txn === t) || !stack.byTxn.has(t))) {
+    throw new TasksError('not_found', 'nothing of it is left to redo here');
+  }
+  throw new TasksError('conflict', 'a change made here since the undo cleared what was left to redo', {
+    details: { txns: [...txns] },
+  });
+}
+
 function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
   const stack = undoStack(entries);
+  if (req.txns !== undefined) return chooseNamed(stack, req, new Set(req.txns));
   if (req.expectTxn !== undefined && req.action === 'undo') {
     const top = stack.interrupted === undefined ? stack.done.at(-1) : undefined;
     if (top?.txn !== req.expectTxn) {
@@ -227,21 +269,42 @@ async function firstPlan(listDir: string, req: UndoRequest, action: string): Pro
   }
 }
 
+/** The undo stack of a list as its journal has it now (nothing locked: for a look, not a write). */
+export function stackOf(listDir: string): UndoStack {
+  return undoStack(confirmedEntries(readJournal(listDir).entries, listDir));
+}
+
 function fileExists(listDir: string, name: string): boolean {
   return fs.lstatSync(path.join(listDir, name), { throwIfNoEntry: false }) !== undefined;
 }
 
+/**
+ * The plan alone, nothing written: what a dry run prints, and what a real run will start
+ * from (for a real request, a refusal is final only once made again under the journal's
+ * lock, as in runUndo).
+ */
+export async function planOnly(listDir: string, req: UndoRequest): Promise<UndoResult> {
+  const first = await firstPlan(listDir, req, req.action);
+  return {
+    plan: first.plan,
+    txn: first.chosen.txn,
+    removedList: false,
+    lists: listsOf(first.chosen.commands),
+    times: taskFileTimes(listDir, idsOf(first.plan, 'delete')),
+  };
+}
+
 export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoResult> {
   const action = req.action;
+  if (req.dryRun) return planOnly(listDir, req);
   let first = await firstPlan(listDir, req, action);
-  if (req.dryRun)
-    return { plan: first.plan, txn: first.chosen.txn, removedList: false, times: taskFileTimes(listDir, idsOf(first.plan, 'delete')) };
   return withOwnFileLock(journalPath(listDir), 'the journal', async () => {
     // The locks come from the plan made before; under them it is made again. When that
     // one needs a lock not taken (a command came in between), nothing is written and the
     // whole is done again with the locks it needs.
     for (let attempt = 1; ; attempt++) {
       let txn = first.chosen.txn;
+      let lists = listsOf(first.chosen.commands);
       let madeList = false;
       let removedTimes = new Map<string, number>();
       try {
@@ -250,6 +313,7 @@ export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoRe
             const { plan: fresh, chosen } = plan(listDir, req, action);
             const txns = chosen.commands.map((c) => c.txn);
             txn = chosen.txn;
+            lists = listsOf(chosen.commands);
             madeList = chosen.action === 'undo' && chosen.commands.some((c) => c.entries.some((e) => e.newList === true));
             req.recording?.({
               ...(chosen.txn === undefined ? {} : { txn: chosen.txn }),
@@ -262,7 +326,7 @@ export async function runUndo(listDir: string, req: UndoRequest): Promise<UndoRe
         });
         const times = new Map([...removedTimes, ...taskFileTimes(listDir, idsOf(done, 'create'))]);
         // Undoing the change that made the list takes the folder back too, while nothing else is in it.
-        return { plan: done, txn, removedList: madeList ? await removeEmptyList(listDir) : false, times };
+        return { plan: done, txn, removedList: madeList ? await removeEmptyList(listDir) : false, lists, times };
       } catch (err) {
         if (!(err instanceof OtherLocksNeeded)) throw err;
         if (attempt >= 3) throw new TasksError('busy', `cannot ${action}: the list kept changing under it; nothing written, try again`);

@@ -185,7 +185,8 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
   return result;
 }
 
-function hasTaskHooks(hooks: unknown): boolean {
+/** Does a settings file's `hooks` hold any TaskCreated or TaskCompleted group? */
+export function hasTaskHooks(hooks: unknown): boolean {
   if (typeof hooks !== 'object' || hooks === null) return false;
   return TASK_HOOK_EVENTS.some((event) => {
     const groups = (hooks as Record<string, unknown>)[event];

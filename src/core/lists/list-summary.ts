@@ -60,12 +60,14 @@ function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
  * A row of `tasks lists`, with the sessions it belongs to (the first is the one to show:
  * live, else the latest). `kind`: `tasks`, a list folder; `new`, the list a live session
  * will write to, before its first task makes the folder; `todowrite`, a session's latest
- * TodoWrite todos (the older system: kept in its transcript, read-only, no folder).
+ * TodoWrite todos (the older system: kept in its transcript, read-only, no folder);
+ * `gone`, a list whose folder is gone while its sessions' transcripts remain (counts
+ * from the transcripts; `tasks restore` brings it back).
  */
 export interface ListOverview extends ListSummary {
   shortId: string;
   sessions: SessionInfo[];
-  kind: 'tasks' | 'new' | 'todowrite';
+  kind: 'tasks' | 'new' | 'todowrite' | 'gone';
   /** For `todowrite`: the todos. */
   todos?: Todo[] | undefined;
   /**

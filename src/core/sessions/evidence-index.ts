@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js';
+import { isTaskId } from '../store/ids.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
@@ -114,6 +115,8 @@ function listFiles(configDir: string, lists: readonly string[], namesOf: (list: 
     },
     /** One list's file of an id: its subject and time; undefined when there is none or it cannot be read. */
     fileOf(list: string, id: string): ListFile | undefined {
+      // A transcript is anyone's to write: an id that is no task id names no file.
+      if (!isTaskId(id)) return undefined;
       const key = `${list}\0${id}`;
       if (!read.has(key)) {
         const file = taskPath(listDirOf(configDir, list), id);

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
+import { assignIds, idNotFree, isTaskId } from '../store/ids.js';
 import type { Task } from '../store/schema.js';
-import { createTaskBatch, getTask, patchTask, taskExists } from '../writes/task-writes.js';
+import { raiseHighWaterMark } from '../writes/high-water-mark.js';
+import { createTaskBatch, getTask, type IdAllocation, patchTask, taskExists } from '../writes/task-writes.js';
 import { type ExistingChange, existingChanges, materializeTask } from './import-materialize.js';
-import type { Endpoint, ImportPlan } from './import-plan.js';
+import type { Endpoint, ImportPlan, PlannedTask } from './import-plan.js';
 
 export interface ApplyOptions {
   /** Tasks written per hold of the list lock (docs/task-store.md section 5: never across a whole batch). */
@@ -20,6 +23,18 @@ export interface ApplyOptions {
    * and valid, and the same import run again finishes the job.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * The plan's refs are the tasks' own ids (exported tasks, a Task-tools run): `free`,
+   * each task keeps its id where it is free in the list (store/ids.ts idNotFree);
+   * `restore`, wherever no file has it (the same tasks coming back). Decided under the
+   * lock of each batch; the others get new ids above every id still wanted.
+   */
+  keepIds?: 'free' | 'restore' | undefined;
+  /**
+   * The ids a record shows this list used (a restore): new ids go above it, and once the
+   * tasks are written the high-water mark is raised to it, so no id it names is handed out again.
+   */
+  markAtLeast?: string | undefined;
 }
 
 export interface ImportResult {
@@ -63,14 +78,20 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     const batch = plan.create.slice(start, start + size);
     start += batch.length;
     let heldFrom = 0;
+    const later = plan.create.slice(start);
     try {
-      await createTaskBatch(listDir, batch.length, (batchIds) => {
-        heldFrom = opts.now?.() ?? 0;
-        batch.forEach((p, i) => {
-          ids.set(p.ref, batchIds[i] as string);
-        });
-        return batch.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
-      });
+      await createTaskBatch(
+        listDir,
+        batch.length,
+        (batchIds) => {
+          heldFrom = opts.now?.() ?? 0;
+          batch.forEach((p, i) => {
+            ids.set(p.ref, batchIds[i] as string);
+          });
+          return batch.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
+        },
+        opts.keepIds === undefined ? undefined : keepingIds(batch, later, opts.keepIds === 'restore', opts.markAtLeast),
+      );
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);
     } catch (err) {
       for (const p of batch) {
@@ -113,6 +134,10 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     }
   }
 
+  if (opts.markAtLeast !== undefined && fs.existsSync(listDir)) {
+    stopIfAborted();
+    await raiseHighWaterMark(listDir, opts.markAtLeast);
+  }
   const created = plan.create.map((p) => {
     const id = ids.get(p.ref) as string;
     try {
@@ -122,6 +147,35 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
     }
   });
   return { created, existing: existingChanges(plan, idOf), warnings };
+}
+
+/**
+ * The ids of a batch that keeps its tasks' ids where free, decided on the list as it is
+ * under the lock: new ids go above the ids the batch and the later batches (`later`)
+ * still want, so that no task of this import takes another's.
+ */
+function keepingIds(
+  batch: readonly PlannedTask[],
+  later: readonly PlannedTask[],
+  sameTasks: boolean,
+  markAtLeast: string | undefined,
+): IdAllocation {
+  return (listName, fileIds, mark) => {
+    const taken = new Set(fileIds);
+    let reserved = markAtLeast === undefined ? 0n : BigInt(markAtLeast);
+    for (const p of [...batch, ...later]) {
+      if (idNotFree(p.ref, taken, sameTasks ? 0n : mark) !== undefined) continue;
+      const n = BigInt(p.ref);
+      if (n > reserved) reserved = n;
+    }
+    return assignIds(
+      listName,
+      fileIds,
+      mark,
+      batch.map((p) => (isTaskId(p.ref) ? p.ref : undefined)),
+      { reservedAbove: reserved, sameTasks },
+    );
+  };
 }
 
 /** Scale the batch so that the next hold lasts about `target` ms. */

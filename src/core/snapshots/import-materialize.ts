@@ -32,9 +32,17 @@ export interface ExistingChange {
 }
 
 /** What a dry run predicts: ids from `firstId` on, in creation order, and the edges existing tasks gain. */
-export function predictImport(plan: ImportPlan, firstId: string): { tasks: Task[]; existing: ExistingChange[] } {
+export function predictImport(plan: ImportPlan, firstId: string | number): { tasks: Task[]; existing: ExistingChange[] } {
   const first = BigInt(firstId);
-  const ids = new Map(plan.create.map((p, i) => [p.ref, String(first + BigInt(i))]));
+  return predictWithIds(
+    plan,
+    plan.create.map((_, i) => String(first + BigInt(i))),
+  );
+}
+
+/** What a dry run predicts when the ids are known (`ids[i]` for the i-th task the plan creates). */
+export function predictWithIds(plan: ImportPlan, newIds: readonly string[]): { tasks: Task[]; existing: ExistingChange[] } {
+  const ids = new Map(plan.create.map((p, i) => [p.ref, newIds[i] as string]));
   const idOf = (e: Endpoint) => (e.kind === 'existing' ? e.id : ids.get(e.ref));
   const tasks = plan.create.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
   return { tasks, existing: existingChanges(plan, idOf) };

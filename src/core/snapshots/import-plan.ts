@@ -11,7 +11,9 @@ import type { Snapshot } from './import-snapshot.js';
  *
  * - An item whose subject (trimmed) is the subject of an existing task is skipped, so
  *   importing the same snapshot twice creates nothing the second time. Matching is one
- *   to one: two items "Run tests" against one existing "Run tests" create one.
+ *   to one: two items "Run tests" against one existing "Run tests" create one. Items
+ *   that come with ids are first matched with the task of their id when its subject is
+ *   theirs (`matchIds`).
  * - Dependencies follow the items to wherever they land: to the new task, or to the
  *   existing task an item was matched with. An edge between two existing tasks is left
  *   alone (the import does not rewrite what is already there).
@@ -26,6 +28,11 @@ import type { Snapshot } from './import-snapshot.js';
 
 export interface ImportOptions {
   chain?: boolean;
+  /**
+   * The items' refs are task ids: an item whose id names a task of the list with the same
+   * subject is matched with that task first, before subjects are paired in order.
+   */
+  matchIds?: boolean;
 }
 
 export type Endpoint = { kind: 'new'; ref: string } | { kind: 'existing'; id: string };
@@ -71,16 +78,36 @@ export function planImport(existing: readonly Task[], snapshot: Snapshot, opts: 
   }
   const taken = new Map<string, number>();
   const matched = new Map<string, Task>();
-  const skip: SkippedItem[] = [];
+  if (opts.matchIds) {
+    const byId = new Map(existing.map((t) => [t.id, t]));
+    const sameTask = new Set<Task>();
+    for (const item of snapshot.items) {
+      const twin = byId.get(item.ref);
+      if (twin === undefined || twin.subject.trim() !== item.subject.trim()) continue;
+      matched.set(item.ref, twin);
+      sameTask.add(twin);
+    }
+    for (const [key, twins] of pool)
+      pool.set(
+        key,
+        twins.filter((t) => !sameTask.has(t)),
+      );
+  }
   for (const item of snapshot.items) {
+    if (matched.has(item.ref)) continue;
     const key = item.subject.trim();
     const n = taken.get(key) ?? 0;
     const twin = pool.get(key)?.[n];
     if (!twin) continue;
     taken.set(key, n + 1);
     matched.set(item.ref, twin);
-    skip.push({ ref: item.ref, subject: item.subject, existingId: twin.id, status: item.status, existingStatus: twin.status });
   }
+  const skip: SkippedItem[] = snapshot.items.flatMap((item) => {
+    const twin = matched.get(item.ref);
+    return twin === undefined
+      ? []
+      : [{ ref: item.ref, subject: item.subject, existingId: twin.id, status: item.status, existingStatus: twin.status }];
+  });
 
   const target = (ref: string): Endpoint => {
     const twin = matched.get(ref);

@@ -36,6 +36,11 @@ export interface Snapshot {
   /** What was found, for people: "TodoWrite snapshot at line 4 (3 todos)". */
   found: string;
   items: SnapshotItem[];
+  /**
+   * The items' refs are task ids (exported tasks, the list a Task-tools run left): an
+   * import keeps each where it is free in the list, unless asked to renumber.
+   */
+  refsAreIds?: boolean | undefined;
   /** Things dropped or doubtful in the source; the import goes on. */
   warnings: string[];
 }

@@ -50,7 +50,7 @@ export function snapshotFromStream(lines: readonly JsonLine[], format: 'transcri
       );
     const changes = [`${tasks.created} created`, `${tasks.updated} updated`, `${tasks.deleted} deleted`].join(', ');
     const found = `Task tool calls (${changes}); the list they ended with: ${count(tasks.items.length, 'task')}`;
-    return { format, found, items: tasks.items, warnings };
+    return { format, found, items: tasks.items, refsAreIds: true, warnings };
   }
   const why =
     todos.subagentSnapshots > 0 ? ` (only subagents' TodoWrite snapshots: ${todos.subagentSnapshots}; theirs are separate lists)` : '';

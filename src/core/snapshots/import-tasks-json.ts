@@ -14,7 +14,8 @@ export function looksLikeTask(value: unknown): boolean {
 
 /**
  * Tasks as `tasks list --json` prints them (or `get --json`, or `export --format jsonl`),
- * from another list. Their ids are refs only: the import allocates new ones. An edge is
+ * from another list. Their ids are their refs, which the import keeps where they are free
+ * (import-apply.ts). An edge is
  * kept when both ends are in the import (from either side: `blocks` or `blockedBy`);
  * one to a task left out is dropped with a warning.
  * `where(i)` names the i-th value in errors: `[2]` or `line 3`.
@@ -65,5 +66,5 @@ export function snapshotFromTasks(values: readonly unknown[], where: (i: number)
     if (Object.keys(extra).length > 0) item.extra = extra;
     return item;
   });
-  return { format: 'tasks', found, items, warnings: [...new Set(warnings)] };
+  return { format: 'tasks', found, items, refsAreIds: true, warnings: [...new Set(warnings)] };
 }

@@ -81,3 +81,60 @@ export function parseHighWaterMark(text: string): bigint {
   const digits = /^\s*([0-9]+)/.exec(text)?.[1];
   return digits === undefined ? 0n : BigInt(digits);
 }
+
+/**
+ * Why an id a task brings with it (an export, a transcript) cannot be kept in a list:
+ * taken by a task there, handed out before (at or below the high-water mark: deleted, and
+ * ids are never handed out twice), past what agents count exactly, or not an id at all.
+ * Undefined when it is free. Pure: the caller holds the list lock for a write.
+ */
+export function idNotFree(id: string, taken: ReadonlySet<string>, highWaterMark: bigint): string | undefined {
+  if (!isTaskId(id)) return 'not a task id';
+  if (taken.has(id)) return 'taken';
+  const n = BigInt(id);
+  if (n > MAX_ALLOCATABLE_ID) return `past ${MAX_ALLOCATABLE_ID}, the highest id agents count exactly`;
+  if (n <= highWaterMark) return `used before (the high-water mark is ${highWaterMark})`;
+  return undefined;
+}
+
+export interface AssignOptions {
+  /** New ids go above this too: the highest id other tasks of the same import still want. */
+  reservedAbove?: bigint | undefined;
+  /**
+   * Keep a wanted id at or below the high-water mark when no file has it: the same task
+   * coming back (a restore), not another taking a deleted task's id.
+   */
+  sameTasks?: boolean | undefined;
+}
+
+/**
+ * Ids for tasks that each want one (their old id; undefined: none): the wanted id where it
+ * is free (idNotFree; with `sameTasks`, wherever no file has it), else a new one as
+ * allocateIds gives it, above every id in use and above `reservedAbove`, so a new id never
+ * takes one another task of the same import wants. Refuses (conflict) past
+ * MAX_ALLOCATABLE_ID, as allocateIds does. Pure: the caller holds the list lock.
+ */
+export function assignIds(
+  listName: string,
+  fileIds: readonly string[],
+  highWaterMark: bigint,
+  wanted: ReadonlyArray<string | undefined>,
+  opts: AssignOptions = {},
+): string[] {
+  const taken = new Set(fileIds);
+  const kept = new Set<string>();
+  const markForKeeping = opts.sameTasks ? 0n : highWaterMark;
+  const out: Array<string | undefined> = wanted.map((w) => {
+    if (w === undefined || kept.has(w) || idNotFree(w, taken, markForKeeping) !== undefined) return undefined;
+    kept.add(w);
+    return w;
+  });
+  const fresh = out.filter((id) => id === undefined).length;
+  if (fresh === 0) return out as string[];
+  let floor = highestUsedId(fileIds, highWaterMark);
+  for (const id of [...kept].map(BigInt)) if (id > floor) floor = id;
+  if (opts.reservedAbove !== undefined && opts.reservedAbove > floor) floor = opts.reservedAbove;
+  const allocated = allocateIds(listName, [], floor, fresh);
+  let next = 0;
+  return out.map((id) => id ?? (allocated[next++] as string));
+}

@@ -94,6 +94,13 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
 }
 
 /**
+ * How a batch's ids are chosen from the list as it is under the lock (its file ids and
+ * high-water mark): consecutive new ids by default; an import that keeps ids asks for
+ * the ids its tasks had where they are free (store/ids.ts assignIds).
+ */
+export type IdAllocation = (listName: string, fileIds: string[], highWaterMark: bigint) => string[];
+
+/**
  * Create `count` tasks in one hold of the list lock, with consecutive ids allocated as
  * createTask allocates one (max(file ids, high-water mark) + 1, ...). `build` gets the
  * ids and returns the tasks to write, so tasks of one batch can name each other; the
@@ -105,11 +112,17 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
  * the list lock at the same moment), the ids are allocated again while nothing of the
  * batch is written yet, and otherwise the batch stops there with `id_taken`.
  */
-export async function createTaskBatch(listDir: string, count: number, build: (ids: string[]) => Task[]): Promise<Task[]> {
+export async function createTaskBatch(
+  listDir: string,
+  count: number,
+  build: (ids: string[]) => Task[],
+  allocate: IdAllocation = (listName, used, mark) => allocateIds(listName, used, mark, count),
+): Promise<Task[]> {
   let madeList = ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
     for (let allocation = 1; ; allocation++) {
-      const ids = allocateIds(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir), count);
+      const ids = allocate(path.basename(listDir), fileIds(listDir), readHighWaterMark(listDir));
+      if (ids.length !== count) throw new Error(`createTaskBatch: ${ids.length} ids allocated for ${count} tasks`);
       const tasks = build(ids);
       for (const [i, task] of tasks.entries()) {
         if (task.id !== ids[i]) throw new Error(`createTaskBatch: task ${i} has id ${task.id}, expected ${ids[i]}`);

@@ -63,8 +63,10 @@ export const ListsResult = z.array(
     id: z.string(),
     shortId: z.string(),
     kind: z
-      .enum(['tasks', 'new', 'todowrite'])
-      .describe("a list folder; a live session's list before its first task; a session's TodoWrite todos"),
+      .enum(['tasks', 'new', 'todowrite', 'gone'])
+      .describe(
+        "a list folder; a live session's list before its first task; a session's TodoWrite todos; (--all) a list whose folder is gone while its sessions' transcripts remain",
+      ),
     path: z.string().nullable(),
     counts: z.strictObject({
       total: z.int().nonnegative(),
@@ -186,6 +188,10 @@ export const ImportResult = z.strictObject({
     z.strictObject({ ref: z.string(), subject: z.string(), existingId: z.string(), status: Status, existingStatus: Status }),
   ),
   updated: z.array(z.strictObject({ id: z.string(), addBlocks: Ids, addBlockedBy: Ids })),
+  ids: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('tasks that came with ids (exported tasks, a Task-tools run): each old id -> its id in the list; absent for todos'),
   warnings: z.array(z.string()),
 });
 

@@ -73,6 +73,9 @@ export const UndoResult = z
       .describe('the commands taken back or applied again, in the order they are applied'),
     steps: z.array(Step),
     kept: z.array(z.string()).describe('what stays as it is, in words'),
+    otherLists: z
+      .array(z.strictObject({ list: z.string(), finishing: z.boolean(), steps: z.array(Step), kept: z.array(z.string()) }))
+      .describe('the same commands in the other lists they changed (a carry: the lists carried from or into), in the order made'),
     dryRun: z.literal(true).optional().describe('a dry run: what the real run would print, nothing written'),
   })
   .describe('what was taken back (undo) or applied again (redo)');

@@ -21,6 +21,7 @@ import {
   WatchEvent,
 } from './documents.js';
 import { LogResult, UndoResult } from './history-documents.js';
+import { CarryResult, DoctorResult, RestoreResult } from './session-change-documents.js';
 import { StderrLine, Task } from './shapes.js';
 
 export interface OutputSchema {
@@ -51,5 +52,8 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
   redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
+  carry: { schema: CarryResult, form: 'document', title: 'tasks carry --json' },
+  restore: { schema: RestoreResult, form: 'document', title: 'tasks restore --json' },
+  doctor: { schema: DoctorResult, form: 'document', title: 'tasks doctor --json' },
   stderr: { schema: StderrLine, form: 'ndjson', title: 'stderr with --json: an error, a warning or a note per line' },
 };

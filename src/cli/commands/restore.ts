@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { TasksError } from '../../core/base/errors.js';
+import { restoreList } from '../../core/restore/restore-list.js';
+import { taskFileTimes } from '../../core/store/task-times.js';
+import { renderJson } from '../../render/json.js';
+import { type RestoreReport, renderRestoreReport, renderRestoreSummary, restoreJson } from '../../render/restore-report.js';
+import { collect } from '../flags/parse.js';
+import type { Context } from '../runtime/context.js';
+import { withInterrupt } from '../runtime/interrupt.js';
+
+interface RestoreOptions {
+  from?: string[];
+  dryRun?: boolean;
+}
+
+export function registerRestore(program: Command, ctx: Context): void {
+  program
+    .command('restore')
+    .description("rebuild a list Claude Code deleted or reset, from its sessions' transcripts")
+    .option('--from <session>', 'read only this session (an id, a unique prefix, or a transcript file); repeat for more', collect)
+    .option('-n, --dry-run', 'say what would be restored; write nothing')
+    .addHelpText(
+      'after',
+      `
+Claude Code deletes a list's task files once every task is completed (interactive
+sessions), empties and garbage-collects lists, and a removed folder starts again from #1;
+its transcripts keep every TaskCreate and TaskUpdate with its result. restore replays
+them in order (ids from the creates' results, updates merged as agents merge them,
+deletes applied) and writes what the list ended with:
+
+  - each task under its own id wherever no file has it; nothing that exists is written
+    over: a task already there with the same subject is left as it is, and one whose id
+    another task holds now comes back under a new id (old -> new on stderr);
+  - .highwatermark raised to the highest id the transcripts show, so no id an agent
+    used is handed out again;
+  - tasks from before the folder was made anew come back under new ids.
+
+The transcripts read: the sessions whose own list it is, those whose transcripts show its
+tasks, and those started where settings bind the list (tasks use); --from names them.
+tasks lists --all shows lists whose folder is gone. A restore is undone by tasks undo.
+
+Examples:
+  tasks restore -l 2d483082 --dry-run
+  tasks restore --session 2d483082
+  tasks restore -l refactor --from 7c1e2f30 --from 9a0b1c2d
+  tasks restore -l refactor --json | jq .ids`,
+    )
+    .action(async (opts: RestoreOptions) => {
+      const dryRun = Boolean(opts.dryRun);
+      const choice = ctx.list(true, { creates: true, dryRun });
+      const outcome = await withInterrupt((signal) =>
+        restoreList(ctx.sessions, choice.dir, choice.id, { from: opts.from, dryRun, now: () => performance.now(), signal }),
+      );
+      const { created, updated, deleted } = outcome.replay;
+      if (created + updated + deleted === 0) {
+        const read = outcome.sources.length;
+        throw new TasksError(
+          'not_found',
+          read === 0
+            ? `nothing records list "${ctx.shortId(choice.id)}": none of its sessions is known, and no change made with tasks is in its journal`
+            : `no Task-tool change of list "${ctx.shortId(choice.id)}" in ${read} transcript${read === 1 ? '' : 's'} read`,
+          {
+            hint: 'name the sessions that worked on it: tasks restore --from <session> (tasks lists --all shows them)',
+            details: { list: choice.id, transcripts: outcome.sources.map((s) => s.transcript) },
+          },
+        );
+      }
+      for (const w of outcome.warnings) ctx.io.warn(w, 'restore_warning');
+      const report: RestoreReport = { list: choice.id, dryRun, ...outcome };
+      if (ctx.io.json) {
+        const times = dryRun
+          ? undefined
+          : taskFileTimes(
+              choice.dir,
+              report.created.map((t) => t.id),
+            );
+        ctx.io.out(renderJson(restoreJson(report, times)));
+      } else {
+        const body = renderRestoreReport(report, ctx.io.style);
+        if (body !== '') ctx.io.out(body);
+      }
+      ctx.io.note(renderRestoreSummary({ ...report, list: ctx.shortId(report.list) }), 'restore_summary', {
+        restored: report.created.length,
+        skipped: report.skipped.length,
+        mark: report.mark,
+      });
+    });
+}

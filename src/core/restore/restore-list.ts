@@ -1,0 +1,138 @@
+/**
+ * Restore: a list Claude Code deleted or reset, rebuilt from its sessions' transcripts.
+ * Interactive sessions delete every task file once all are completed (a reset,
+ * docs/task-store.md section 6.7), lists are emptied and garbage-collected (section 17),
+ * and a removed folder starts again from #1; the transcripts keep every Task-tool call
+ * with its result. Which transcripts (restore-sources.ts), the list they record
+ * (replay-changes.ts), and the write: through the import's plan and batches
+ * (snapshots/), each task under its own id wherever no file has it, nothing that exists
+ * written over (a task with the same subject is left as it is; another task holding
+ * the id sends the restored one to a new id), and `.highwatermark` raised to the
+ * highest id the record shows, so that none is handed out again. Lists whose folder is
+ * gone while their transcripts remain: gone-lists.ts.
+ */
+import type { JournalEntry } from '../history/journal.js';
+import { confirmedEntries, readJournal } from '../history/journal-read.js';
+import { readAgentChanges } from '../history/transcript-events.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { sessionTranscripts } from '../sessions/transcript-lines.js';
+import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
+import { readHighWaterMark } from '../store/list-read.js';
+import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
+import { type RestoreSource, restoreSources } from './restore-sources.js';
+
+export interface RestoreOptions {
+  /** `--from`: only these sessions (ids, prefixes or transcript files). */
+  from?: readonly string[] | undefined;
+  dryRun?: boolean | undefined;
+  now?: (() => number) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface RestoreOutcome extends ImportOutcome {
+  /** The transcripts read, with how many Task-tool changes each holds. */
+  sources: Array<RestoreSource & { changes: number }>;
+  /** What the record holds; `copied`: changes in a fork's copies of its parent's entries, counted in the parent's list only. */
+  replay: Omit<ReplayedList, 'items' | 'warnings'> & { copied: number };
+  /** The high-water mark before, and after (or, in a dry run, as it would be). */
+  mark: { before: string; after: string };
+}
+
+/**
+ * The list a set of transcripts records, with the changes made with tasks that the
+ * list's journal keeps (when `listDir` is given: a journal outlives a reset), oldest
+ * change first across them. Transcripts are read in bounded pieces.
+ */
+export async function readRecord(
+  sources: readonly RestoreSource[],
+  listDir?: string,
+  signal?: AbortSignal,
+): Promise<{ replay: ReplayedList; counts: number[]; copied: number }> {
+  let copied = 0;
+  // A change seen in two transcripts (the same entry's uuid) happened once.
+  const seen = new Set<string>();
+  const all: RecordedChange[][] = [];
+  for (const source of sources) {
+    const changes: RecordedChange[] = [];
+    for (const { file, agent } of sessionTranscripts(source.transcript, source.sessionId)) {
+      // A fork's copies of its parent's entries are the parent's changes, not this list's.
+      const read = await readAgentChanges(file, source.sessionId, agent, { signal });
+      copied += read.copied;
+      for (const c of read.changes) {
+        if (c.uuid !== undefined && seen.has(c.uuid)) continue;
+        if (c.uuid !== undefined) seen.add(c.uuid);
+        changes.push({ at: c.at, taskId: c.taskId, op: c.op, fields: c.fields, source: 'agent' });
+      }
+    }
+    all.push(changes);
+  }
+  const journal = listDir === undefined ? [] : journalChanges(listDir);
+  // Oldest first; at the same instant, the order of the sources and of each file stands.
+  const merged = [...all, journal]
+    .flatMap((changes, s) => changes.map((change, i) => ({ change, s, i })))
+    .sort((a, b) => a.change.at - b.change.at || a.s - b.s || a.i - b.i)
+    .map((x) => x.change);
+  return { replay: replayChanges(merged), counts: all.map((c) => c.length), copied };
+}
+
+/**
+ * The changes made with tasks, from the list's journal: each task's fields before and
+ * after. A restore's own writes (and undos of them) are left out: they put the record
+ * back, and counting them would count its tasks twice.
+ */
+function journalChanges(listDir: string): RecordedChange[] {
+  const entries = confirmedEntries(readJournal(listDir).entries, listDir);
+  const restores = new Set(entries.filter((e) => e.command === 'restore').map((e) => e.txn));
+  const targets = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
+  const aboutRestore = (e: JournalEntry) => [...targets(e.undoes), ...targets(e.redoes)].some((t) => restores.has(t));
+  return entries.flatMap((entry) => {
+    const at = Date.parse(entry.at);
+    if (!Number.isFinite(at) || restores.has(entry.txn) || aboutRestore(entry)) return [];
+    return entry.changes.flatMap((c): RecordedChange[] => {
+      if (c.op === 'update') return [{ at, taskId: c.id, op: 'update', source: 'tasks', fields: c.fields }];
+      if (c.op === 'create' || c.op === 'delete') {
+        const fields = Object.fromEntries(Object.entries(c.task).map(([k, v]) => [k, { new: v }]));
+        return [{ at, taskId: c.id, op: c.op, source: 'tasks', fields }];
+      }
+      // A corrupt file a repair moved aside is no task agents can see: gone, as a delete.
+      if (c.op === 'aside') return [{ at, taskId: c.id, op: 'delete', source: 'tasks', fields: {} }];
+      return [];
+    });
+  });
+}
+
+/**
+ * Restore `listId` (folder `listDir`) from its sessions' transcripts. Refuses nothing:
+ * with no transcript or no task in them the outcome says so (the caller decides how to
+ * tell it); a dry run writes nothing, not even the folder.
+ */
+export async function restoreList(
+  index: SessionIndex,
+  listDir: string,
+  listId: string,
+  opts: RestoreOptions = {},
+): Promise<RestoreOutcome> {
+  const sources = restoreSources(index, listId, opts.from);
+  const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
+  const { items, warnings, ...counted } = replay;
+  const before = readHighWaterMark(listDir);
+  const outcome = await importSnapshot(
+    listDir,
+    { format: 'transcript', found: '', items, refsAreIds: true, warnings },
+    {
+      dryRun: opts.dryRun,
+      sameTasks: true,
+      markAtLeast: replay.highestId,
+      signal: opts.signal,
+      ...(opts.now ? { now: opts.now } : {}),
+    },
+  );
+  const highest = replay.highestId === undefined ? 0n : BigInt(replay.highestId);
+  const after = opts.dryRun ? (highest > before ? highest : before) : readHighWaterMark(listDir);
+  return {
+    ...outcome,
+    sources: sources.map((s, i) => ({ ...s, changes: counts[i] ?? 0 })),
+    replay: { ...counted, copied },
+    mark: { before: String(before), after: String(after) },
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * tasks restore: a list Claude Code deleted or reset, rebuilt from its sessions'
+ * transcripts. Each task under its own id wherever no file has it; nothing written over;
+ * the high-water mark raised to the highest id recorded, never lowered; undone by undo.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, readJson, run, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { projectFolder, writeTaskTranscript } from '../helpers/task-transcript.js';
+
+const NAMED = path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl');
+const NAMED_SESSION = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
+const SESSION = '0a1b2c3d-1111-4222-8333-944455556666';
+
+interface FileTask {
+  id: string;
+  subject: string;
+  status: string;
+  owner?: string;
+  blocks: string[];
+  blockedBy: string[];
+}
+
+/** The real transcript of a session that made #10 and #11 (and deleted #12), moved to `cwd`. */
+function realTranscript(config: string, cwd: string): string {
+  const dir = path.join(config, 'projects', projectFolder(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${NAMED_SESSION}.jsonl`);
+  fs.writeFileSync(file, fs.readFileSync(NAMED, 'utf8').replaceAll('"/tmp/exp/p1/sub"', JSON.stringify(cwd)));
+  return file;
+}
+
+const tasksOf = (config: string, list: string) =>
+  fs
+    .readdirSync(path.join(config, 'tasks', list))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readJson(path.join(config, 'tasks', list, f)) as FileTask)
+    .sort((a, b) => Number(a.id) - Number(b.id));
+const mark = (config: string, list: string) => fs.readFileSync(path.join(config, 'tasks', list, '.highwatermark'), 'utf8');
+
+describe('tasks restore', () => {
+  it("a session's list whose folder was removed: lists --all shows it gone; restore brings it back under its ids, the mark at the highest id used", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    realTranscript(config, cwd);
+    const gone = run(config, ['lists', '--all', '--json']);
+    expect(gone.code).toBe(0);
+    expect(JSON.parse(gone.stdout)).toMatchObject([
+      {
+        id: NAMED_SESSION,
+        kind: 'gone',
+        path: path.join(config, 'tasks', NAMED_SESSION),
+        counts: { total: 2, completed: 0, inProgress: 1, pending: 1 },
+      },
+    ]);
+    expect(JSON.parse(run(config, ['lists', '--json']).stdout)).toEqual([]);
+
+    const dry = run(config, ['restore', '--session', 'f7f7', '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(fs.existsSync(path.join(config, 'tasks', NAMED_SESSION))).toBe(false);
+    const r = run(config, ['restore', '--session', 'f7f7', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      list: NAMED_SESSION,
+      ids: { '10': '10', '11': '11' },
+      mark: { before: '0', after: '12' },
+      replay: { created: 3, deleted: 1, restarts: 0, highestId: '12' },
+      sources: [{ sessionId: NAMED_SESSION, why: 'own', changes: 5 }],
+    });
+    expect(report).not.toHaveProperty('dryRun');
+    const { dryRun, ...planned } = JSON.parse(dry.stdout);
+    expect(dryRun).toBe(true);
+    expect(planned).toEqual({ ...report, created: report.created.map((t: object) => ({ ...t, updatedAt: null })) });
+    expect(stderrText(r.stderr)).toMatch(/restored 2 tasks into list "f7f775d4" \(#10-#11\) from 1 transcript; high-water mark 0 -> 12\n$/);
+    // As the agent left them (fixture sessions/shared-list/), content for content.
+    for (const id of ['10', '11']) {
+      expect(readJson(path.join(config, 'tasks', NAMED_SESSION, `${id}.json`))).toEqual(
+        readJson(path.join(FIXTURES, 'sessions', 'shared-list', `${id}.json`)),
+      );
+    }
+    expect(mark(config, NAMED_SESSION)).toBe('12');
+    expect(run(config, ['-l', NAMED_SESSION, 'create', 'Next']).stdout.trim()).toBe('13');
+    expect(JSON.parse(run(config, ['lists', '--all', '--json']).stdout)).toMatchObject([
+      { id: NAMED_SESSION, kind: 'tasks', counts: { total: 3 } },
+    ]);
+  });
+
+  it('a reset list (every file deleted, the mark raised): ids at or below the mark come back; a higher mark stays as it is', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Plan' } },
+        { create: { id: '2', subject: 'Build', description: 'the thing' } },
+        { update: { taskId: '2', addBlockedBy: ['1'] } },
+        { update: { taskId: '1', status: 'completed', owner: 'main', metadata: { note: 'x', gone: 'y' } } },
+        { update: { taskId: '1', metadata: { gone: null } } },
+        { update: { taskId: '2', status: 'in_progress', activeForm: 'Building' } },
+        { update: { taskId: '9', status: 'completed' }, fails: true },
+      ],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '20');
+    const r = run(config, ['-l', SESSION.slice(0, 8), 'restore']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      ['restored  #1  completed    Plan (owner main)', 'restored  #2  in_progress  Build (blocked by #1)', ''].join('\n'),
+    );
+    expect(r.stderr).toMatch(/restored 2 tasks into list "0a1b2c3d" \(#1-#2\) from 1 transcript\n$/);
+    expect(tasksOf(config, SESSION)).toEqual([
+      {
+        id: '1',
+        subject: 'Plan',
+        description: '',
+        owner: 'main',
+        status: 'completed',
+        blocks: ['2'],
+        blockedBy: [],
+        metadata: { note: 'x' },
+      },
+      { id: '2', subject: 'Build', description: 'the thing', activeForm: 'Building', status: 'in_progress', blocks: [], blockedBy: ['1'] },
+    ]);
+    expect(mark(config, SESSION)).toBe('20');
+    expect(run(config, ['-l', SESSION, 'create', 'Next']).stdout.trim()).toBe('21');
+  });
+
+  it('nothing that exists is written over: the same task is left alone; another task holding the id sends it to a new id above the mark', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Kept as it is' } },
+        { create: { id: '2', subject: 'Collides' } },
+        { create: { id: '3', subject: 'Free' } },
+        { update: { taskId: '3', addBlockedBy: ['2'] } },
+      ],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    writeTask(dir, { id: '1', subject: 'Kept as it is', description: 'changed since', status: 'completed', blocks: [], blockedBy: [] });
+    writeTask(dir, { id: '2', subject: 'Someone else', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const before = { one: fs.readFileSync(path.join(dir, '1.json'), 'utf8'), two: fs.readFileSync(path.join(dir, '2.json'), 'utf8') };
+    const r = run(config, ['-l', SESSION, 'restore', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ids).toEqual({ '1': '1', '2': '4', '3': '3' });
+    expect(stderrText(r.stderr)).toMatch(
+      /restored 2 tasks into list "0a1b2c3d" \(#3-#4\) from 1 transcript; new ids: #2 -> #4; 1 already there; high-water mark 0 -> 3\n$/,
+    );
+    expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(before.one);
+    expect(fs.readFileSync(path.join(dir, '2.json'), 'utf8')).toBe(before.two);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.blockedBy, t.blocks])).toEqual([
+      ['1', 'Kept as it is', [], []],
+      ['2', 'Someone else', [], []],
+      ['3', 'Free', ['4'], []],
+      ['4', 'Collides', [], ['3']],
+    ]);
+    // Again: everything is there now.
+    const again = run(config, ['-l', SESSION, 'restore']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/nothing to restore into list "0a1b2c3d" from 1 transcript; 3 already there\n$/);
+  });
+
+  it('a folder made anew (the ids started again from #1): the tasks from before come back under new ids', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Before A' } },
+        { create: { id: '2', subject: 'Before B' } },
+        { update: { taskId: '2', addBlockedBy: ['1'] } },
+        { create: { id: '1', subject: 'After A' } },
+        { update: { taskId: '1', status: 'in_progress' } },
+      ],
+    });
+    const r = run(config, ['-l', SESSION, 'restore', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.ids).toEqual({ '1': '1', '1@1': '2', '2@1': '3' });
+    expect(report.replay.restarts).toBe(1);
+    expect(stderrText(r.stderr)).toMatch(
+      /warning: the list started again from a low id at .*: 2 tasks from before come back under new ids/,
+    );
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status, t.blockedBy])).toEqual([
+      ['1', 'After A', 'in_progress', []],
+      ['2', 'Before A', 'pending', []],
+      ['3', 'Before B', 'pending', ['2']],
+    ]);
+  });
+
+  it('a named list: its sessions found through the binding where they ran, with every task file gone', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(path.join(cwd, '.claude'), { recursive: true });
+    fs.writeFileSync(
+      path.join(cwd, '.claude', 'settings.local.json'),
+      JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'shared-list' } }),
+    );
+    realTranscript(config, cwd);
+    fs.mkdirSync(path.join(config, 'tasks', 'shared-list'), { recursive: true });
+    const r = run(config, ['restore', '--json'], { cwd });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ list: 'shared-list', sources: [{ sessionId: NAMED_SESSION, why: 'binding' }] });
+    expect(tasksOf(config, 'shared-list').map((t) => t.id)).toEqual(['10', '11']);
+  });
+
+  it("changes made with tasks count: a task a person deleted stays deleted, a person's change is kept, even after a reset", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start: Date.now() - 7_200_000,
+      calls: [{ create: { id: '1', subject: 'A' } }, { create: { id: '2', subject: 'B' } }, { create: { id: '3', subject: 'C' } }],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    for (const [id, subject] of [
+      ['1', 'A'],
+      ['2', 'B'],
+      ['3', 'C'],
+    ] as const)
+      writeTask(dir, { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    expect(run(config, ['-l', SESSION, 'delete', '2', '-y']).code).toBe(0);
+    expect(run(config, ['-l', SESSION, 'done', '3']).code).toBe(0);
+    // The list is reset: every task file deleted, the mark raised (docs/task-store.md section 6.7).
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.json')) fs.rmSync(path.join(dir, f));
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
+    const r = run(config, ['-l', SESSION, 'restore']);
+    expect(r.code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
+      ['1', 'A', 'pending'],
+      ['3', 'C', 'completed'],
+    ]);
+  });
+
+  it('undo takes a restore back', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [{ create: { id: '1', subject: 'A' } }, { create: { id: '2', subject: 'B' } }],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    writeTask(dir, { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const before = snapshotDir(dir);
+    expect(run(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1', '2']);
+    const u = run(config, ['-l', SESSION, 'undo']);
+    expect(u.code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1']);
+    expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(before['1.json']);
+    // A restore taken back is no deletion of its tasks: restoring again brings them back.
+    expect(run(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1', '2']);
+  });
+
+  it('bad input: one line, the right exit code, nothing written', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, { sessionId: SESSION, cwd, calls: [{ create: { id: '1', subject: 'A' } }] });
+    writeTaskTranscript(config, { sessionId: '0a1b9999-1111-4222-8333-944455556666', cwd, calls: [] });
+    fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });
+    const cases: Array<[string[], number, RegExp]> = [
+      [['-l', 'x', 'restore', '--from', 'nope'], 3, /^error: --from: no transcript of a session "nope" under /],
+      [['-l', 'x', 'restore', '--from', '0a1b'], 2, /^error: --from: session prefix "0a1b" is ambiguous: /],
+      [['-l', 'x', 'restore', '--from', ''], 2, /^error: --from: the session id is empty/],
+      [['-l', 'x', 'restore', '--from', config], 2, /is not a regular file/],
+      [['-l', 'x', 'restore', '--from', path.join(config, 'missing.jsonl')], 3, /^error: --from: no transcript /],
+      [['-l', 'x', 'restore'], 3, /^error: nothing records list "x": none of its sessions is known/],
+      [['-l', 'x', 'restore', '--from', '0a1b9999'], 3, /^error: no Task-tool change of list "x" in 1 transcript read/],
+      [['-l', 'x', 'restore', '--bogus'], 2, /^error: unknown option '--bogus'/],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = run(config, args);
+      expect({ args, code: r.code }).toEqual({ args, code });
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n {4}at /);
+      expect(r.stdout).toBe('');
+    }
+    expect(fs.readdirSync(path.join(config, 'tasks'))).toEqual([]);
+  });
+});
