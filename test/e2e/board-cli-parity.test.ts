@@ -160,6 +160,42 @@ describe('the board and the commands, side by side', () => {
     expect(cli(config, ['-l', 'demo', 'undo', '--dry-run']).stdout).toBe(dry.stdout);
   });
 
+  it('takes a carry back in both lists it changed, as tasks undo does, and applies it again with redo', async () => {
+    const config = tempConfig();
+    const from = path.join(config, 'tasks', 'from');
+    const to = path.join(config, 'tasks', 'to');
+    writeTask(from, { id: '1', subject: 'Build', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(from, { id: '2', subject: 'Ship', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(to, { id: '1', subject: 'Already here', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const carried = cli(config, ['-l', 'to', 'carry', '--from', 'from']);
+    expect(carried.code, carried.stderr).toBe(0);
+    const files = () =>
+      Object.fromEntries(
+        ['from', 'to'].flatMap((l) =>
+          fs
+            .readdirSync(path.join(config, 'tasks', l))
+            .filter((f) => /^\d+\.json$/.test(f))
+            .map((f) => [`${l}/${f}`, fs.readFileSync(path.join(config, 'tasks', l, f), 'utf8')]),
+        ),
+      );
+    const afterCarry = files();
+    const b = await board(config);
+    const { undo } = await api<ListJson>(b, 'list?id=to');
+    expect(undo).toMatchObject({ command: 'carry', actor: { kind: 'person', name: 'carol' } });
+    const dry = cli(config, ['-l', 'to', 'undo', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('In list from:');
+    expect((await api<{ undo: Preview }>(b, 'undo?list=to')).undo).toEqual({ lines: lines(dry.stdout) });
+    const undone = await postAction(b, { action: 'undo', list: 'to', txn: undo?.txn });
+    expect(undone.status, undone.body).toBe(200);
+    // Both lists as they were before the carry: the copies gone from "to", the marks gone from "from".
+    expect(Object.keys(files()).sort()).toEqual(['from/1.json', 'from/2.json', 'to/1.json']);
+    expect((readJson(path.join(from, '1.json')) as { metadata?: unknown }).metadata).toBeUndefined();
+    const { redo } = await api<ListJson>(b, 'list?id=to');
+    expect((await postAction(b, { action: 'redo', list: 'to', txn: redo?.txn })).status).toBe(200);
+    expect(files()).toEqual(afterCarry);
+  });
+
   it('says why an undo would be refused, and refuses it, naming what moved on and who, as tasks undo does', async () => {
     const { config, dir } = demo();
     const b = await board(config);
