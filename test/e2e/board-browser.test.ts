@@ -271,7 +271,6 @@ describe.skipIf(!available)(
       const toast = await p.waitForSelector('.toast.conflict');
       expect(await toast.textContent()).toMatch(/^Conflict: cannot undo done by dave: #7 status is "pending" now/);
       expect(fileOf(api, '7').status).toBe('pending');
-      await shot(p, 'undo-refused');
     });
 
     it('shows a hook that blocks Done with its reason, and does it without hooks when asked', async () => {

@@ -194,7 +194,7 @@ describe.skipIf(!available)(
         name: 'web-login',
         start: live.startedAt,
       });
-      await p.waitForSelector(`.list-item[data-list="${IDS.webNew}"] .state:text-is("live, busy")`, { timeout: 5000 });
+      await p.waitForSelector(`.list-item[data-list="${IDS.webNew}"] .state:text-is("live, busy")`, { timeout: 8000 });
       // The api session's process dies: no file changes; the board looks at processes every few seconds.
       w.stop();
       await p.waitForSelector(`.list-item[data-list="${IDS.api}"] .state:text-is("crashed")`, { timeout: 12_000 });
