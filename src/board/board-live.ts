@@ -71,6 +71,7 @@ export class BoardLive {
   private lifeKey = '';
   private ticker: NodeJS.Timeout | undefined;
   private overviewDue: NodeJS.Timeout | undefined;
+  private overviewDueAt = 0;
   private rowsDue: NodeJS.Timeout | undefined;
   private readonly dirtyRows = new Set<string>();
   private watchers: fs.FSWatcher[] = [];
@@ -346,9 +347,14 @@ export class BoardLive {
     }
   }
 
-  /** The overview again in `ms` (a later hint moves it no later than the first asked for). */
+  /** The overview again in `ms`, or sooner if already due sooner (a session's change is not held back by transcripts' pace). */
   private overviewSoon(ms: number): void {
-    if (this.overviewDue) return;
+    const at = this.o.ctx.now() + Math.max(0, ms);
+    if (this.overviewDue !== undefined) {
+      if (this.overviewDueAt <= at) return;
+      clearTimeout(this.overviewDue);
+    }
+    this.overviewDueAt = at;
     this.overviewDue = setTimeout(
       () => {
         this.overviewDue = undefined;
