@@ -59,14 +59,11 @@ export interface SessionView {
   look: 'busy' | 'idle' | 'live' | 'ended' | 'crashed' | 'cleared' | 'unknown';
   /** Its process went on as this session (`/clear`). */
   replacedBy: string | null;
-  pid: number | null;
   name: string | null;
   /** The working directory, with the home folder as ~. */
   project: string | null;
   branch: string | null;
   prompt: string | null;
-  lastPrompt: string | null;
-  firstActivity: number | null;
   lastActivity: number | null;
 }
 
@@ -85,10 +82,10 @@ export interface ListRowView {
   /** Files agents cannot read. */
   problems: number;
   changedAt: number;
-  /** The session to show (live, else the latest), if any is known: `sessions[0]`. */
+  /** The session to show (live, else the latest), if any is known. */
   session: SessionView | null;
-  /** The list's sessions, live first, then the latest (a named list's: those its tasks tie to it): the first few. */
-  sessions: SessionView[];
+  /** The list's next sessions after it, live first, then the latest (a named list's: those its tasks tie to it): the first few. */
+  others: SessionView[];
   /** How many sessions the list has in all. */
   sessionCount: number;
   /** How many sessions may have worked on it, which their transcripts cannot tell from another list's: not its sessions. */

@@ -106,13 +106,10 @@ export function sessionView(s: SessionInfo, home: string): SessionView {
     stateText: stateText(s),
     look: look(s),
     replacedBy: s.replacedBy ?? null,
-    pid: s.pid ?? null,
     name: s.name ?? null,
     project: s.cwd === undefined ? null : tildePath(s.cwd, home),
     branch: s.branch ?? null,
     prompt: s.prompt ?? null,
-    lastPrompt: s.lastPrompt ?? null,
-    firstActivity: s.firstActivity ?? null,
     lastActivity: s.lastActivity ?? null,
   };
 }
@@ -138,7 +135,7 @@ export function rowView(l: BoardRow, team: Team | undefined, home: string): List
     problems: l.problems,
     changedAt: l.changedAt,
     session: sessions[0] ?? null,
-    sessions,
+    others: sessions.slice(1),
     sessionCount: l.sessions.length,
     unsure: l.unsure?.length ?? 0,
     team: teamView(team),
@@ -223,7 +220,7 @@ export function rowOf(
     changedAt:
       summary.changedAt ?? (summary.kind === 'tasks' ? lastChange(listDirOf(ctx.configDir, summary.id)) : (sessions[0]?.lastActivity ?? 0)),
     session: sessions[0] ?? null,
-    sessions,
+    others: sessions.slice(1),
     sessionCount: all.length,
     unsure: unsureSessionsOf(index, summary.id).length,
     team: teamView(team),

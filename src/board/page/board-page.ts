@@ -201,7 +201,7 @@ function drawMain(): void {
 function emptyListNote(list: ListPayload): string | undefined {
   if (list.exists || list.tasks.length > 0) return undefined;
   const binding = state.overview?.binding;
-  const live = list.row?.sessions.find((s) => s.state === 'live');
+  const live = [list.row?.session, ...(list.row?.others ?? [])].find((s) => s?.state === 'live');
   const whose =
     list.kind === 'new' && live
       ? `session ${live.sessionId.slice(0, 8)} (${live.stateText}) writes its tasks here: it has made none yet.`

@@ -25,11 +25,11 @@ function unsureNote(row: ListRowView, overview: OverviewPayload | undefined): st
 }
 
 function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): HTMLElement | null {
-  const others = row.sessions.slice(1);
+  const others = row.others;
   const parts: Array<HTMLElement | null> = [];
   if (others.length > 0) {
     const shown = others.map((s) => `${s.sessionId.slice(0, 8)} ${s.stateText}`);
-    const more = row.sessionCount > row.sessions.length ? `, +${row.sessionCount - row.sessions.length}` : '';
+    const more = row.sessionCount > others.length + 1 ? `, +${row.sessionCount - others.length - 1}` : '';
     parts.push(h('span', { class: 'sessions-other' }, `also sessions ${shown.join(' · ')}${more}`));
   }
   const unsure = unsureNote(row, overview);
