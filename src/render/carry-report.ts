@@ -29,6 +29,7 @@ export function carryJson(outcome: CarryOutcome, times: ReadonlyMap<string, numb
       dropped: f.dropped,
       left: f.left,
       changed: f.changed,
+      copied: f.copied.map((c) => ({ id: c.source.id, newId: c.copy })),
     })),
     created: tasksJson(outcome.created, outcome.dryRun ? undefined : times),
     others: outcome.others,
@@ -76,7 +77,13 @@ export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => st
       out.push(`${shortId(f.source.list)}: ${edge}, ${d.why === 'missing' ? 'a task no longer there' : d.why}: that edge is not carried`);
     }
     const byWhy = new Map<string, string[]>();
-    for (const c of f.changed) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
+    for (const c of f.changed) {
+      if (c.kept === undefined) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
+      else
+        out.push(
+          `${shortId(f.source.list)} #${oneLine(c.id)} not carried: ${oneLine(c.why)}; its copy #${oneLine(c.kept.copy)} stays in list ${shortId(outcome.target)}: ${oneLine(c.kept.why)}`,
+        );
+    }
     for (const [why, ids] of byWhy) {
       const named =
         ids
@@ -108,29 +115,38 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
     const from = `list ${shortId(f.source.list)}${whyText(f)}`;
     const left = leftText(f);
     const facts = { list: f.source.list, carried: Math.max(n, 0), left: f.left };
+    // A real run refuses a live source before it looks for work: the dry run says so whatever it finds.
+    const needsForce: CarryNote[] =
+      f.live === undefined
+        ? []
+        : [
+            {
+              code: 'carry_needs_force',
+              text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
+              facts: { list: f.source.list, live: f.live },
+            },
+          ];
     if (n <= 0) {
-      lines.push({ code: 'carry_summary', text: `nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`, facts });
+      lines.push({ code: 'carry_summary', text: `nothing to carry from ${from}${left === '' ? '' : `: ${left}`}`, facts }, ...needsForce);
       continue;
     }
     const ids = Object.values(f.ids)
-      .filter((id) => outcome.created.some((t) => t.id === id))
+      .filter((id) => outcome.created.some((t) => t.id === id) || f.copied.some((c) => c.copy === id))
       .sort(compareIds);
     const range = ids.length === 0 ? '' : ids.length === 1 ? ` (#${ids[0]})` : ` (#${ids[0]}-#${ids.at(-1)})`;
     const verb = outcome.move ? 'move' : 'carry';
     const done = outcome.dryRun ? `dry run: would ${verb}` : outcome.move ? 'moved' : 'carried';
     const there = outcome.move ? 'deleted there' : 'marked there as carried (metadata.carriedTo)';
+    const copied =
+      f.copied.length === 0
+        ? ''
+        : `; ${f.copied.length === n ? 'all' : f.copied.length} copied there before by a carry that stopped: ${outcome.dryRun ? 'would be ' : ''}marked, not copied again`;
     lines.push({
       code: 'carry_summary',
-      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
+      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
       facts,
     });
-    if (f.live !== undefined) {
-      lines.push({
-        code: 'carry_needs_force',
-        text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
-        facts: { list: f.source.list, live: f.live },
-      });
-    }
+    lines.push(...needsForce);
   }
   for (const o of outcome.others) {
     lines.push({

@@ -222,7 +222,7 @@ describe('tasks carry', () => {
     const r = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(
-      /^error: list 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried/,
+      /^error: list 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried \(--force carries all the same\)$/m,
     );
     expect(snapshotDir(w.listDir(C))).toEqual(before);
     expect(fs.existsSync(w.listDir('elsewhere'))).toBe(false);
@@ -231,6 +231,13 @@ describe('tasks carry', () => {
     expect(dry.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
     const forced = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C, '--force', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
+    // Nothing left to carry: the real run is refused all the same, and the dry run says so.
+    const refusedAgain = w.tasksCli(['-l', 'other', 'carry', '--from', C]);
+    expect(refusedAgain.code).toBe(4);
+    const dryAgain = w.tasksCli(['-l', 'other', 'carry', '--from', C, '-n']);
+    expect(dryAgain.code).toBe(0);
+    expect(dryAgain.stderr).toContain('nothing to carry from list 9a0b1c2d');
+    expect(dryAgain.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
     // A live agent's claim is no gone owner's: it keeps it.
     expect(w.tasks('elsewhere').map((t) => [t.status, t.owner])).toEqual([['in_progress', 'main']]);
   });
@@ -255,6 +262,24 @@ describe('tasks carry', () => {
       expect(there?.subject).toBe(t.subject);
       expect(there?.metadata?.carriedFrom).toEqual({ list: 'from', id: t.id });
     }
+  });
+
+  it('an exported list imported elsewhere is new work there: the carry marks (carriedTo, carriedFrom) stay behind', () => {
+    const w = world();
+    writeTask(w.listDir('from'), task('1', 'A'));
+    writeTask(w.listDir('from'), task('2', 'B', { metadata: { kept: true } }));
+    expect(w.tasksCli(['-l', 'to', 'carry', '--from', 'from']).code).toBe(0);
+    for (const list of ['from', 'to']) {
+      const exported = w.tasksCli(['-l', list, 'export', '-f', 'json']);
+      expect(exported.code, exported.stderr).toBe(0);
+      const imported = run(w.config, ['-l', `copy-of-${list}`, 'import', '-'], { input: exported.stdout });
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(w.tasks(`copy-of-${list}`).map((t) => t.metadata)).toEqual([undefined, { kept: true }]);
+    }
+    // Not carried: a carry from the imported copy takes both.
+    const carried = w.tasksCli(['-l', 'third', 'carry', '--from', 'copy-of-from', '--json']);
+    expect(carried.code, carried.stderr).toBe(0);
+    expect(Object.keys((JSON.parse(carried.stdout) as { from: Array<{ ids: object }> }).from[0]?.ids ?? {})).toEqual(['1', '2']);
   });
 
   it('bad input: one line, the right exit code, nothing written', () => {

@@ -192,6 +192,19 @@ describe('__complete: values from the list', () => {
     expect(complete(config, ['get', '']).values).toEqual(['1', '2', '4', '5']);
   });
 
+  it("follows the project's binding (tasks use), as the commands there do", () => {
+    const { config, list } = fixtureConfig();
+    writeTask(path.join(path.dirname(list), 'bound'), task('7', 'Bound work', 'pending', 'amy'));
+    const now = Date.now() / 1000;
+    fs.utimesSync(path.join(path.dirname(list), 'bound', '7.json'), now - 3600, now - 3600);
+    const proj = path.join(config, 'home', 'proj');
+    fs.mkdirSync(proj, { recursive: true });
+    expect(complete(config, ['get', ''], {}, proj).values).toEqual(['1', '2', '4', '5']);
+    expect(run(config, ['use', 'bound'], { cwd: proj }).code).toBe(0);
+    expect(complete(config, ['update', ''], {}, proj).values).toEqual(['7']);
+    expect(complete(config, ['update', '7', '--owner', ''], {}, proj).values).toEqual(['amy']);
+  });
+
   it('offers folder names for --config-dir (directive 16)', () => {
     const c = complete(tempConfig(), ['--config-dir', '']);
     expect(c.values).toEqual([]);

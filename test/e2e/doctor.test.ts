@@ -159,6 +159,16 @@ describe('tasks doctor: sessions', () => {
     const dir = path.join(w.config, 'tasks', A);
     writeTask(dir, { id: '1', subject: 'Left', description: '', status: 'pending', blocks: [], blockedBy: [] });
     writeTask(dir, { id: '2', subject: 'Done', description: '', status: 'completed', blocks: [], blockedBy: [] });
+    // Agents' own bookkeeping is no work left behind.
+    writeTask(dir, {
+      id: '3',
+      subject: 'Keep',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+      metadata: { _internal: true },
+    });
     writeLiveSession(w.config, { pid: child.pid as number, sessionId: B, cwd: w.proj, status: 'idle', start: started });
     const r = w.doctor();
     expect(r.code).toBe(4);
@@ -169,6 +179,11 @@ describe('tasks doctor: sessions', () => {
       list: A,
       fixes: [{ kind: 'command', command: `tasks --session ${B} carry --from ${A}`, note: 'brings them into the list the agent uses now' }],
     });
+    // The fix as pasted: once carried, the work is in the agent's list and nothing is stranded.
+    const carried = paste(w.config, w.proj, r.report?.findings.find((f) => f.code === 'list_stranded')?.fixes[0]?.command as string);
+    expect(carried.code, carried.stderr).toBe(0);
+    const after = w.doctor();
+    expect(after.report?.findings.map((f) => f.code)).not.toContain('list_stranded');
   });
 
   it('tasks its transcripts show are gone (a reset): restore named, for the session and for -l', () => {

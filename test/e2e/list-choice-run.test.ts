@@ -250,7 +250,7 @@ describe('errors say where the name came from, and what was meant', () => {
     fs.mkdirSync(path.join(w.home, 'cfg2'));
     const empty = run(w.config, ['--config-dir=~/cfg2', 'create', 'y']);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/no task lists under .*cfg2\/tasks yet/);
+    expect(empty.stderr).toMatch(/no task lists under .*cfg2\/tasks yet; start one with tasks -l <name> create "<subject>"$/m);
     const lists = run(w.config, ['--config-dir=~/cfg2', 'lists']);
     expect(lists).toMatchObject({ code: 0, stdout: '' });
     expect(lists.stderr).toMatch(/start one with tasks -l <name> create "<subject>", or tasks use <name>/);

@@ -16,15 +16,17 @@ export function registerCompletion(program: Command, ctx: Context): void {
       'after',
       `
 Completes commands, options, task ids (with subject and status), statuses, lists,
-owners and file names, from the list that --list, --config-dir, $CLAUDE_CONFIG_DIR
-and $CLAUDE_CODE_TASK_LIST_ID point to.
+owners and file names, from the list the command would use there (--list,
+--config-dir, $CLAUDE_CONFIG_DIR, $CLAUDE_CODE_TASK_LIST_ID, the project's binding).
 
 Install:
   bash  echo 'source <(tasks completion bash)' >> ~/.bashrc
-        or: tasks completion bash > ~/.local/share/bash-completion/completions/tasks
+        or: mkdir -p ~/.local/share/bash-completion/completions &&
+            tasks completion bash > ~/.local/share/bash-completion/completions/tasks
   zsh   tasks completion zsh > "\${fpath[1]}/_tasks"      (then start a new shell)
         or, in ~/.zshrc after compinit: source <(tasks completion zsh)
-  fish  tasks completion fish > ~/.config/fish/completions/tasks.fish
+  fish  mkdir -p ~/.config/fish/completions &&
+        tasks completion fish > ~/.config/fish/completions/tasks.fish
 
 The same scripts are in the package's completions/ folder.`,
     )

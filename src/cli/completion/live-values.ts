@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { managedSettingsDir } from '../../core/binding/settings-files.js';
 import { chooseList, listIds } from '../../core/lists/list-choice.js';
 import { countTaskFiles, peekTasks } from '../../core/store/list-peek.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
@@ -8,7 +9,7 @@ import type { LineSources, ValueSource } from './candidates.js';
 /**
  * Values from disk for completion, found as every command finds them: the config
  * folder from --config-dir, $CLAUDE_CONFIG_DIR or ~/.claude; the list from --list,
- * $CLAUDE_CODE_TASK_LIST_ID, the only list, or else the most recently changed one (as a
+ * $CLAUDE_CODE_TASK_LIST_ID, the project's binding (`tasks use`), the only list, or else the most recently changed one (as a
  * read would; a change refuses to guess, but offering the ids it will then ask about
  * helps more than offering none). Never throws: what cannot be read offers nothing.
  */
@@ -26,6 +27,8 @@ export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSour
           forWrite: false,
           cwd: process.cwd(),
           home,
+          // A project bound with `tasks use` completes from its list, as its commands act on it.
+          settings: { home, uid: process.getuid?.(), managedDir: managedSettingsDir(process.platform, env.TASKS_MANAGED_SETTINGS_DIR) },
         }).dir;
       } catch {
         listDir = null;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import type { SettingsPlaces } from '../../core/binding/settings-files.js';
+import { managedSettingsDir, type SettingsPlaces } from '../../core/binding/settings-files.js';
 import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
 import { PersistentCache } from '../../core/cache/persistent-cache.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
@@ -160,10 +160,9 @@ export class Context {
    */
   get hookPolicy(): HookPolicySources {
     const named = this.globals().configDir !== undefined || this.env.CLAUDE_CONFIG_DIR !== undefined;
-    const defaultManaged = this.platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code';
     return {
       globalConfigFile: named ? path.join(this.configDir, '.claude.json') : path.join(this.rawHome, '.claude.json'),
-      managedDir: this.env.TASKS_MANAGED_SETTINGS_DIR || defaultManaged,
+      managedDir: managedSettingsDir(this.platform, this.env.TASKS_MANAGED_SETTINGS_DIR),
       sandboxed: Boolean(this.env.CLAUDE_CODE_SANDBOXED),
     };
   }

@@ -117,3 +117,8 @@ function managedFiles(managedDir: string): SettingsFile[] {
   for (const name of names) files.push({ scope: 'managed', file: path.join(managedDir, 'managed-settings.d', name) });
   return files;
 }
+
+/** Where Claude Code's managed settings live on this platform; `override` (a test, an unusual install) wins. */
+export function managedSettingsDir(platform: NodeJS.Platform, override: string | undefined): string {
+  return override || (platform === 'darwin' ? '/Library/Application Support/ClaudeCode' : '/etc/claude-code');
+}

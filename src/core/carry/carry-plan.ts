@@ -23,6 +23,10 @@ import { isInternal, isKnownKey, type Task } from '../store/schema.js';
  * - Each new task keeps its subject, description, activeForm, metadata and unknown keys,
  *   with `carriedFrom: {list, id}` added to its metadata; each source task gets
  *   `carriedTo: {list, id}` (or is deleted, with --move).
+ * - A source task that has a copy in the target already (a task there `carriedFrom` it)
+ *   but no mark: an earlier carry stopped between copying and marking (killed, the
+ *   machine went down). It is not copied again; the run marks it (`copied`), and edges
+ *   to it follow the copy, as for a task carried before.
  */
 export interface CarryMark {
   list: string;
@@ -58,6 +62,8 @@ export interface CarryPlan {
   dropped: DroppedEdge[];
   /** Tasks not carried, by why. */
   left: { completed: number; carriedBefore: number; internal: number };
+  /** Unmarked source tasks with a copy in the target already: marked, not copied again. */
+  copied: Array<{ source: Task; copy: string }>;
 }
 
 export interface CarryInput {
@@ -72,14 +78,38 @@ export interface CarryInput {
   isGone: (owner: string | undefined) => boolean;
 }
 
-const carriedTo = (t: Task): CarryMark | undefined => {
+const markOf = (t: Task): CarryMark | undefined => {
   const mark = t.metadata?.carriedTo as { list?: unknown; id?: unknown } | undefined;
   return typeof mark?.list === 'string' && typeof mark.id === 'string' ? { list: mark.list, id: mark.id } : undefined;
 };
 
+/** The target's copies of the source's tasks, by source id (the first copy of each, by id). */
+function copiesIn(target: readonly Task[], sourceList: string): Map<string, string> {
+  const copies = new Map<string, string>();
+  for (const t of [...target].sort((a, b) => compareIds(a.id, b.id))) {
+    const from = t.metadata?.carriedFrom as { list?: unknown; id?: unknown } | undefined;
+    if (from?.list === sourceList && typeof from.id === 'string' && !copies.has(from.id)) copies.set(from.id, t.id);
+  }
+  return copies;
+}
+
 export function planCarry(input: CarryInput): CarryPlan {
   const byId = new Map(input.source.map((t) => [t.id, t]));
   const targetIds = new Set(input.target.map((t) => t.id));
+  const copies = copiesIn(input.target, input.sourceList);
+  const copied = new Map<string, { source: Task; copy: string }>();
+  // A task copied into the target already counts as carried there, marked or not.
+  const carriedTo = (t: Task): CarryMark | undefined => {
+    const mark = markOf(t);
+    if (mark !== undefined) return mark;
+    const copy = copies.get(t.id);
+    return copy === undefined ? undefined : { list: input.targetList, id: copy };
+  };
+  const unmarkedCopy = (t: Task): boolean => {
+    const copy = markOf(t) === undefined ? copies.get(t.id) : undefined;
+    if (copy !== undefined) copied.set(t.id, { source: t, copy });
+    return copy !== undefined;
+  };
   const chosen = new Map<string, CarriedTask>();
   if (input.ids !== undefined) {
     for (const id of input.ids) {
@@ -88,6 +118,7 @@ export function planCarry(input: CarryInput): CarryPlan {
         throw new TasksError('not_found', `task #${id} not found in list "${input.sourceList}"`, {
           details: { id, list: input.sourceList },
         });
+      if (unmarkedCopy(t)) continue;
       const before = carriedTo(t);
       if (before !== undefined)
         throw new TasksError('conflict', `task #${id} of list "${input.sourceList}" was carried already, to ${before.list} #${before.id}`, {
@@ -97,7 +128,8 @@ export function planCarry(input: CarryInput): CarryPlan {
     }
   } else {
     for (const t of input.source)
-      if (t.status !== 'completed' && !isInternal(t) && carriedTo(t) === undefined) chosen.set(t.id, { source: t, reason: 'unfinished' });
+      if (t.status !== 'completed' && !isInternal(t) && !unmarkedCopy(t) && carriedTo(t) === undefined)
+        chosen.set(t.id, { source: t, reason: 'unfinished' });
   }
   // Unfinished blockers come along: a carried task keeps waiting for them.
   const queue = [...chosen.keys()];
@@ -105,7 +137,14 @@ export function planCarry(input: CarryInput): CarryPlan {
     const id = queue.shift() as string;
     for (const b of blockersOf(byId.get(id) as Task, byId)) {
       const blocker = byId.get(b);
-      if (blocker === undefined || chosen.has(b) || blocker.status === 'completed' || carriedTo(blocker) !== undefined) continue;
+      if (
+        blocker === undefined ||
+        chosen.has(b) ||
+        blocker.status === 'completed' ||
+        unmarkedCopy(blocker) ||
+        carriedTo(blocker) !== undefined
+      )
+        continue;
       chosen.set(b, { source: blocker, reason: 'blocker', pulledBy: id });
       queue.push(b);
     }
@@ -152,6 +191,7 @@ export function planCarry(input: CarryInput): CarryPlan {
   const left = { completed: 0, carriedBefore: 0, internal: 0 };
   for (const t of input.source) {
     if (chosen.has(t.id)) continue;
+    if (copied.has(t.id)) continue;
     if (carriedTo(t) !== undefined) left.carriedBefore++;
     else if (t.status === 'completed') left.completed++;
     else if (isInternal(t)) left.internal++;
@@ -163,6 +203,7 @@ export function planCarry(input: CarryInput): CarryPlan {
     plan: { create, skip: [], warnings: [] },
     dropped,
     left,
+    copied: [...copied.values()].sort((a, b) => compareIds(a.source.id, b.source.id)),
   };
 }
 

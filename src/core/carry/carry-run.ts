@@ -10,10 +10,16 @@
  * 2. create the tasks in the target through the import's batches (snapshots/), each
  *    hold of the target's list lock for milliseconds, new ids from the target's own
  *    allocation;
- * 3. mark each source task `carriedTo: {list, id}` (and delete it, `move`) under its own
- *    lock, checked against the task as it was read: a task that changed meanwhile (an
- *    agent finished it, another carry took it) is not taken, and its copy in the target
- *    is removed again.
+ * 3. mark each source task `carriedTo: {list, id}` under its own lock, checked against
+ *    the task as it was read: a task that changed meanwhile (an agent finished it,
+ *    another carry took it) is not taken, and its copy in the target is taken back;
+ * 4. with `move`, once every source is marked, delete the marked tasks.
+ *
+ * All or nothing: a run that cannot finish steps 2 and 3 (Ctrl-C, a lock that stays
+ * busy, a disk error) takes back every copy and mark it wrote before it stops
+ * (carry-takeback.ts; never a copy an agent on the target has touched since). A copy
+ * that stays anyway (such a copy, or a run killed outright) names its source
+ * (`carriedFrom`), and the next carry marks that source instead of copying it twice.
  *
  * Every write goes through writes/, so the journal of each list records it under the
  * run's one txn, each line naming all the lists of the run: one undo takes it back in all.
@@ -32,8 +38,9 @@ import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { deleteTask, patchTask } from '../writes/task-writes.js';
-import { type CarriedTask, type CarryPlan, planCarry } from './carry-plan.js';
+import { type CarryMark, type CarryPlan, planCarry } from './carry-plan.js';
 import { type CarrySource, earlierLists, namedSource, type TargetInfo } from './carry-sources.js';
+import { type CopyWritten, markedFor, takeBack } from './carry-takeback.js';
 
 export interface CarryRequest {
   target: TargetInfo & { dir: string };
@@ -65,8 +72,11 @@ export interface CarriedFrom extends CarryPlan {
   ids: Record<string, string>;
   /** A live agent works on the source: a real run needs --force (dry runs only; real runs refuse). */
   live?: string | undefined;
-  /** Tasks not taken after all: they changed while being carried. */
-  changed: Array<{ id: string; why: string }>;
+  /**
+   * Tasks not taken after all: they changed while being carried. Their copies are taken
+   * back, save one an agent on the target touched meanwhile (`kept`: it stays, as its work).
+   */
+  changed: Array<{ id: string; why: string; kept?: { copy: string; why: string } }>;
 }
 
 export interface CarryOutcome {
@@ -96,6 +106,8 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
   if (req.ids !== undefined && sources.length > 1) throw new TasksError('usage', 'task ids go with one --from list');
   let targetTasks = somethingAt(target.dir) ? readList(target.dir).tasks : [];
   let nextId: bigint | undefined;
+  const run: RunWrites = { written: [] };
+  const marked: Array<{ sourceDir: string; done: CarriedFrom }> = [];
   if (!req.dryRun) req.onLists?.([target.id, ...sources.map((s) => s.list).filter((l) => l !== target.id)]);
   for (const source of sources) {
     if (source.list === target.id)
@@ -105,7 +117,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     if (life !== undefined && !req.force && !req.dryRun) {
       throw new TasksError(
         'conflict',
-        `list ${short(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried`,
+        `list ${short(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried (--force carries all the same)`,
         {
           hint: 'add --force to carry all the same',
           details: { list: source.list, live: life.why },
@@ -124,10 +136,18 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       ids: req.ids,
       isGone: (owner) => gone?.isGone(owner) ?? false,
     });
-    const done: CarriedFrom = { ...plan, source, ids: {}, changed: [], ...(life !== undefined && !req.force ? { live: life.why } : {}) };
+    const done: CarriedFrom = {
+      ...plan,
+      source,
+      ids: {},
+      changed: [],
+      ...(life !== undefined && !req.force ? { live: life.why } : {}),
+    };
     outcome.from.push(done);
-    if (plan.plan.create.length === 0) continue;
+    for (const c of plan.copied) done.ids[c.source.id] = c.copy;
+    if (plan.plan.create.length === 0 && plan.copied.length === 0) continue;
     if (req.dryRun) {
+      if (plan.plan.create.length === 0) continue;
       nextId ??= BigInt(
         somethingAt(target.dir) ? (allocateIds(target.id, fileIds(target.dir), readHighWaterMark(target.dir), 1)[0] as string) : '1',
       );
@@ -139,16 +159,160 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       outcome.created.push(...predicted);
       continue;
     }
-    const written = await applyImport(target.dir, plan.plan, { ...(req.now ? { now: req.now } : {}), signal: req.signal });
-    outcome.warnings.push(...written.warnings);
-    plan.plan.create.forEach((p, i) => {
-      done.ids[p.ref] = written.created[i]?.id as string;
-    });
-    const kept = await settleSource(sourceDir, target, done, Boolean(req.move));
-    outcome.created.push(...written.created.filter((t) => kept.has(t.id)));
+    try {
+      const kept = await copyAndMark(sourceDir, target, done, run, req);
+      outcome.created.push(...kept.created);
+      outcome.warnings.push(...kept.warnings);
+    } catch (err) {
+      throw await stopped(err, target, run.written);
+    }
+    marked.push({ sourceDir, done });
     targetTasks = readList(target.dir).tasks;
   }
+  if (req.move) for (const m of marked) outcome.warnings.push(...(await deleteMarked(m.sourceDir, target, m.done, run, req.signal)));
   return outcome;
+}
+
+/** What a real run has written so far, all sources together: taken back whole if it cannot finish. */
+interface RunWrites {
+  written: CopyWritten[];
+}
+
+/**
+ * Copy a source's tasks into the target, then mark each in its source under its own
+ * lock, only if it is still as it was read; one that changed meanwhile is not taken,
+ * and its copy is taken back (carry-takeback.ts: only if no agent touched it). A task an
+ * earlier run copied but did not mark is marked, not copied again. Any other failure
+ * (Ctrl-C, a lock that stays busy, a disk error) is thrown, the writes recorded in
+ * `run` for the caller to take back. Returns the copies that stand.
+ */
+async function copyAndMark(
+  sourceDir: string,
+  target: { id: string; dir: string },
+  done: CarriedFrom,
+  run: RunWrites,
+  req: CarryRequest,
+): Promise<{ created: Task[]; warnings: string[] }> {
+  const planned = new Map(done.plan.create.map((p) => [p.ref, p]));
+  // The target ids a copy's edges may name as written: the source's copies and the tasks carried there before.
+  const edges = new Set<string>(
+    done.plan.create.flatMap((p) => [...p.blockedBy, ...p.blocks]).flatMap((e) => (e.kind === 'existing' ? [e.id] : [])),
+  );
+  const ofSource: CopyWritten[] = [];
+  const record = (w: CopyWritten) => {
+    ofSource.push(w);
+    run.written.push(w);
+  };
+  const base = { sourceDir, sourceList: done.source.list };
+  const written =
+    done.plan.create.length === 0
+      ? { created: [] as Task[], warnings: [] as string[] }
+      : await applyImport(target.dir, done.plan, {
+          ...(req.now ? { now: req.now } : {}),
+          signal: req.signal,
+          onCreated: (ref, id) => {
+            edges.add(id);
+            done.ids[ref] = id;
+            record({ ...base, sourceId: ref, copyId: id, planned: planned.get(ref), edges });
+          },
+        });
+  for (const c of done.copied) record({ ...base, sourceId: c.source.id, copyId: c.copy });
+  const warnings = [...written.warnings];
+  const asRead = new Map([...done.carried, ...done.copied].map((c) => [c.source.id, c.source]));
+  const standing = new Set(ofSource.map((w) => w.copyId));
+  // Marked in the source's id order, whatever order the copies were made in.
+  const rank = new Map([...done.carried, ...done.copied].map((c, i) => [c.source.id, i]));
+  for (const w of [...ofSource].sort((a, b) => (rank.get(a.sourceId) ?? 0) - (rank.get(b.sourceId) ?? 0))) {
+    if (req.signal?.aborted) throw new TasksError('interrupted', 'interrupted');
+    const mark = { list: target.id, id: w.copyId };
+    try {
+      await patchTask(sourceDir, w.sourceId, { metadata: { carriedTo: mark } }, unchangedSince(asRead.get(w.sourceId) as Task));
+      w.mark = mark;
+      w.sourceWithoutMetadata = asRead.get(w.sourceId)?.metadata === undefined;
+    } catch (err) {
+      if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
+      run.written.splice(run.written.indexOf(w), 1);
+      standing.delete(w.copyId);
+      const back = await takeBack(target.dir, [w]);
+      const why = err.code === 'not_found' ? 'deleted while it was carried' : err.message;
+      const kept = back.kept[0];
+      done.changed.push({ id: w.sourceId, why, ...(kept === undefined ? {} : { kept: { copy: kept.copy, why: kept.why } }) });
+    }
+  }
+  const created = written.created.filter((t) => standing.has(t.id));
+  return { created, warnings };
+}
+
+/**
+ * With --move, the marked tasks are deleted once every source is marked (a delete cleans
+ * its id out of the others' edges, which must not count as a change of a task still to
+ * be marked). The carry stands by then: a task that cannot be deleted (its lock stays
+ * busy, Ctrl-C) stays in its list, marked, and is said; one its agent changed since it
+ * was marked keeps its place and its copy is taken back.
+ */
+async function deleteMarked(
+  sourceDir: string,
+  target: { id: string; dir: string },
+  done: CarriedFrom,
+  run: RunWrites,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  const left: string[] = [];
+  for (const w of run.written.filter((x) => x.sourceDir === sourceDir && x.mark !== undefined)) {
+    const mark = w.mark as CarryMark;
+    if (signal?.aborted) {
+      left.push(w.sourceId);
+      continue;
+    }
+    try {
+      await deleteTask(sourceDir, w.sourceId, markedFor(mark));
+    } catch (err) {
+      if (err instanceof TasksError && (err.code === 'conflict' || err.code === 'not_found')) {
+        const back = await takeBack(target.dir, [w]);
+        const why = err.code === 'not_found' ? 'deleted while it was carried' : err.message;
+        const kept = back.kept[0];
+        done.changed.push({ id: w.sourceId, why, ...(kept === undefined ? {} : { kept: { copy: kept.copy, why: kept.why } }) });
+      } else if (err instanceof TasksError) {
+        left.push(w.sourceId);
+      } else {
+        throw err;
+      }
+    }
+  }
+  if (left.length > 0) {
+    warnings.push(
+      `list ${short(done.source.list)}: ${left.map((id) => `#${id}`).join(', ')} carried but not deleted (${signal?.aborted ? 'interrupted' : 'its lock stayed busy'}): marked there as carried (metadata.carriedTo)`,
+    );
+  }
+  return warnings;
+}
+
+/**
+ * A run that cannot finish takes back all it wrote (carry-takeback.ts), then says so in
+ * the error it stops with: nothing carried, or which copies stay because an agent on the
+ * target changed them (a carry run again marks their sources, and copies nothing twice).
+ */
+async function stopped(err: unknown, target: { id: string; dir: string }, written: CopyWritten[]): Promise<unknown> {
+  const back = await takeBack(target.dir, written);
+  if (!(err instanceof TasksError)) return err;
+  const what = err.code === 'interrupted' ? 'carry interrupted' : `carry stopped: ${err.message}`;
+  const took = back.removed === 0 ? '' : ` (the ${back.removed === 1 ? 'copy' : `${back.removed} copies`} made were taken back)`;
+  if (back.kept.length === 0) {
+    return new TasksError(err.code, `${what}; nothing carried${took}`, {
+      ...(err.hint ? { hint: err.hint } : {}),
+      details: { ...err.details, takenBack: back.removed },
+    });
+  }
+  const kept = back.kept.map((k) => `#${k.copy}`).join(', ');
+  return new TasksError(
+    err.code,
+    `${what}${took}; ${back.kept.length === 1 ? 'one copy stays' : `${back.kept.length} copies stay`} in list ${short(target.id)} (${kept}): ${back.kept[0]?.why}`,
+    {
+      hint: 'tasks carry again marks their sources without copying anything twice; tasks undo takes the carry back',
+      details: { ...err.details, takenBack: back.removed, kept: back.kept.map((k) => k.copy) },
+    },
+  );
 }
 
 /** The named sources, or the most recent earlier list with unfinished work (the others are noted). */
@@ -176,54 +340,8 @@ function carryable(dir: string): number {
   }
 }
 
-/**
- * Mark each carried task in its source, under its own lock, only if it is still as it
- * was read; one that changed meanwhile is not taken, and its copy in the target is
- * deleted again. With `move`, the marked tasks are deleted after all are marked (a
- * delete cleans its id out of the others' edges, which must not count as a change of a
- * task still to be marked). Returns the target ids that stand.
- */
-async function settleSource(
-  sourceDir: string,
-  target: { id: string; dir: string },
-  done: CarriedFrom,
-  move: boolean,
-): Promise<Set<string>> {
-  const kept = new Set(Object.values(done.ids));
-  const notTaken = async (id: string, newId: string, err: unknown) => {
-    if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
-    done.changed.push({ id, why: err.code === 'not_found' ? 'deleted while it was carried' : err.message });
-    kept.delete(newId);
-    await deleteTask(target.dir, newId).catch(() => undefined);
-  };
-  const marked: Array<{ id: string; newId: string; mark: { list: string; id: string } }> = [];
-  for (const c of done.carried) {
-    const newId = done.ids[c.source.id];
-    if (newId === undefined) continue;
-    const mark = { list: target.id, id: newId };
-    try {
-      await patchTask(sourceDir, c.source.id, { metadata: { carriedTo: mark } }, unchangedSince(c));
-      marked.push({ id: c.source.id, newId, mark });
-    } catch (err) {
-      await notTaken(c.source.id, newId, err);
-    }
-  }
-  if (!move) return kept;
-  // Marked first, then deleted: the journal of the source names where each task went.
-  for (const { id, newId, mark } of marked) {
-    try {
-      await deleteTask(sourceDir, id, markedFor(mark));
-    } catch (err) {
-      await patchTask(sourceDir, id, { metadata: { carriedTo: null } }, markedFor(mark)).catch(() => undefined);
-      await notTaken(id, newId, err);
-    }
-  }
-  return kept;
-}
-
 /** Refuse (conflict) a source task that is no longer as it was read: its status, owner or edges changed, or it was carried. */
-function unchangedSince(c: CarriedTask): (current: Task) => void {
-  const was = c.source;
+function unchangedSince(was: Task): (current: Task) => void {
   return (current) => {
     const mark = current.metadata?.carriedTo;
     const same =
@@ -238,15 +356,6 @@ function unchangedSince(c: CarriedTask): (current: Task) => void {
         mark !== undefined ? 'carried meanwhile by another run' : `changed while it was carried (now ${current.status})`,
         { details: { id: was.id } },
       );
-    }
-  };
-}
-
-/** Refuse (conflict) deleting a source task that is no longer the one this run marked. */
-function markedFor(mark: { list: string; id: string }): (current: Task) => void {
-  return (current) => {
-    if (!sameValue(current.metadata?.carriedTo, mark)) {
-      throw new TasksError('conflict', 'changed while it was carried', { details: { id: current.id } });
     }
   };
 }

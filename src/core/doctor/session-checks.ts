@@ -3,6 +3,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
+import { isLeftWork } from '../store/schema.js';
 import { type DoctorFinding, type Fix, shellWord, tasksCommand } from './doctor-findings.js';
 import { sessionVariable } from './session-env.js';
 import { readSessionTools } from './session-tools.js';
@@ -111,7 +112,7 @@ function strandedFindings(ctx: SessionCheckContext, session: SessionInfo): Docto
   if (session.replacedBy === undefined) return [];
   const list = ctx.index.listsOfSession(session.sessionId)[0];
   if (list === undefined) return [];
-  const unfinished = readList(listDirOf(ctx.index.configDir, list)).tasks.filter((t) => t.status !== 'completed');
+  const unfinished = readList(listDirOf(ctx.index.configDir, list)).tasks.filter(isLeftWork);
   if (unfinished.length === 0) return [];
   const now = session.replacedBy;
   return [

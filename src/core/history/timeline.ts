@@ -2,6 +2,7 @@ export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.
 
 import type { SessionInfo } from '../sessions/session-index.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
+import { isTaskId } from '../store/ids.js';
 import type { TimelineEvent, Who } from './events.js';
 import type { JournalEntry } from './journal.js';
 import { confirmedEntries, type Damage, readJournal } from './journal-read.js';
@@ -122,8 +123,9 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       copied += read.copied;
       partial ||= read.from > 0;
       appKeepsStatuses ||= read.appKeepsStatuses;
-      // An entry seen in two transcripts (a copy no marker told apart) is one change.
-      const own = read.changes.filter((c) => c.uuid === undefined || !seen.has(c.uuid));
+      // An entry seen in two transcripts (a copy no marker told apart) is one change; an id
+      // Claude Code could never hand out (a hostile or damaged transcript) names no task.
+      const own = read.changes.filter((c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)));
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
       events.push(...fromTranscript(own, opts.listId));
     }

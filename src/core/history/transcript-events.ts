@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
-import { isTaskId } from '../store/ids.js';
 import type { FieldChange } from './journal.js';
 import { forEachLineBackward, offsetAfter, openRegular, type ScanOptions, scanMatchingLines } from './line-scan.js';
 
@@ -232,8 +231,7 @@ const FIELDS = ['subject', 'description', 'activeForm', 'status', 'owner', 'meta
 function toChange(call: PendingCall, result: Record<string, unknown>, at: number): Omit<AgentChange, 'sessionId' | 'agent'> | undefined {
   if (call.name === 'TaskCreate') {
     const task = result.task as { id?: unknown } | undefined;
-    // An id Claude Code could not have handed out (a hostile or damaged transcript) names no task.
-    if (typeof task?.id !== 'string' || !isTaskId(task.id)) return undefined;
+    if (typeof task?.id !== 'string') return undefined;
     const fields: Record<string, FieldChange> = {};
     for (const key of ['subject', 'description', 'activeForm', 'metadata'] as const) {
       if (call.input[key] !== undefined) fields[key] = { new: call.input[key] };
@@ -241,7 +239,7 @@ function toChange(call: PendingCall, result: Record<string, unknown>, at: number
     fields.status = { new: 'pending' };
     return { at, taskId: task.id, op: 'create', fields };
   }
-  if (result.success !== true || typeof result.taskId !== 'string' || !isTaskId(result.taskId)) return undefined;
+  if (result.success !== true || typeof result.taskId !== 'string') return undefined;
   if (call.input.status === 'deleted') return { at, taskId: result.taskId, op: 'delete', fields: {} };
   const fields: Record<string, FieldChange> = {};
   for (const key of FIELDS) if (call.input[key] !== undefined) fields[key] = { new: call.input[key] };

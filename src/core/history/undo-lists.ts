@@ -220,6 +220,7 @@ function partsBehind(
 async function catchUp(input: UndoAcrossInput, behind: NonNullable<ReturnType<typeof partsBehind>>): Promise<UndoAcrossResult> {
   const txns = behind.targets.map((c) => c.txn);
   const others: ListPart[] = [];
+  const passed: Array<{ list: string; why: string }> = [];
   for (const { id, dir } of behind.lists) {
     const hooks = input.hooks(id, dir);
     const result = await runUndo(dir, {
@@ -229,9 +230,12 @@ async function catchUp(input: UndoAcrossInput, behind: NonNullable<ReturnType<ty
       ...hooks,
       recording: (marks) => hooks.recording?.({ ...marks, txn: behind.own }),
     }).catch((err: unknown) => {
+      // The run that seemed stopped was still going: it made this part meanwhile.
+      if (err instanceof TasksError && err.code === 'not_found') return undefined;
       throw inList(err, id, '');
     });
-    others.push({ list: id, dir, result });
+    if (result === undefined) passed.push({ list: id, why: `nothing of it is left to ${behind.action} there` });
+    else others.push({ list: id, dir, result });
   }
   const plan: UndoPlan = {
     action: behind.action,
@@ -243,7 +247,7 @@ async function catchUp(input: UndoAcrossInput, behind: NonNullable<ReturnType<ty
   return {
     here: { plan, txn: behind.own, removedList: false, lists: [], times: new Map() },
     others,
-    passed: [],
+    passed,
     catchingUp: true,
   };
 }

@@ -182,9 +182,14 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
 function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): ListChoice {
   const ids = listIds(configDir);
   if (ids.length === 0) {
-    throw new TasksError(forWrite ? 'usage' : 'not_found', `no task lists under ${tasksRoot(configDir)} yet`, {
-      hint: 'start one: tasks -l <name> create "<subject>", or tasks use <name> to give this project a list that new Claude Code sessions here share',
-    });
+    // The way to start one is in the message itself: a first run in a script shows no hint.
+    throw new TasksError(
+      forWrite ? 'usage' : 'not_found',
+      `no task lists under ${tasksRoot(configDir)} yet; start one with tasks -l <name> create "<subject>"`,
+      {
+        hint: 'start one: tasks -l <name> create "<subject>", or tasks use <name> to give this project a list that new Claude Code sessions here share',
+      },
+    );
   }
   if (ids.length === 1) return named(configDir, ids[0] as string, 'only');
   const byChange = ids

@@ -35,6 +35,12 @@ export interface ApplyOptions {
    * tasks are written the high-water mark is raised to it, so no id it names is handed out again.
    */
   markAtLeast?: string | undefined;
+  /**
+   * Each task as soon as its file is written (its plan ref and id), so that a caller can
+   * take back what a stopped import wrote, whatever stopped it. With it, an error is
+   * passed on as it came: the caller, not the import, says what was written.
+   */
+  onCreated?: ((ref: string, id: string) => void) | undefined;
 }
 
 export interface ImportResult {
@@ -71,7 +77,8 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
   const createdIds = () => plan.create.flatMap((p) => ids.get(p.ref) ?? []);
 
   const stopIfAborted = () => {
-    if (opts.signal?.aborted) throw partial(new TasksError('interrupted', 'import interrupted'), createdIds(), plan.create.length);
+    if (opts.signal?.aborted)
+      throw partial(new TasksError('interrupted', 'import interrupted'), createdIds(), plan.create.length, opts.onCreated !== undefined);
   };
   for (let start = 0; start < plan.create.length; ) {
     stopIfAborted();
@@ -92,13 +99,15 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
         },
         opts.keepIds === undefined ? undefined : keepingIds(batch, later, opts.keepIds === 'restore', opts.markAtLeast),
       );
+      for (const p of batch) opts.onCreated?.(p.ref, ids.get(p.ref) as string);
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);
     } catch (err) {
       for (const p of batch) {
         const id = ids.get(p.ref);
         if (id !== undefined && !taskExists(listDir, id)) ids.delete(p.ref);
+        else if (id !== undefined) opts.onCreated?.(p.ref, id);
       }
-      throw partial(err, createdIds(), plan.create.length);
+      throw partial(err, createdIds(), plan.create.length, opts.onCreated !== undefined);
     }
     const inBatch = new Set(batch.map((p) => p.ref));
     const mirror = new Map<string, { addBlocks: string[]; addBlockedBy: string[] }>();
@@ -128,7 +137,7 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
         if (err instanceof TasksError && err.code === 'not_found') {
           warnings.push(`#${id} was deleted during the import: its edges to the new tasks were not written on its side`);
         } else {
-          throw partial(err, createdIds(), plan.create.length);
+          throw partial(err, createdIds(), plan.create.length, opts.onCreated !== undefined);
         }
       }
     }
@@ -183,8 +192,8 @@ export function nextBatchSize(size: number, heldMs: number, target: number, max:
   return Math.min(max, Math.max(1, Math.floor((size * target) / Math.max(heldMs, 1))));
 }
 
-function partial(err: unknown, created: readonly string[], total: number): unknown {
-  if (!(err instanceof TasksError) || created.length === 0) return err;
+function partial(err: unknown, created: readonly string[], total: number, caller: boolean): unknown {
+  if (caller || !(err instanceof TasksError) || created.length === 0) return err;
   const range = created.length === 1 ? `#${created[0]}` : `#${created[0]}-#${created.at(-1)}`;
   return new TasksError(
     err.code,

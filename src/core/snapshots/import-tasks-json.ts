@@ -60,11 +60,24 @@ export function snapshotFromTasks(values: readonly unknown[], where: (i: number)
     };
     if (t.activeForm !== undefined) item.activeForm = t.activeForm;
     if (t.owner !== undefined) item.owner = t.owner;
-    if (t.metadata !== undefined) item.metadata = t.metadata;
+    const metadata = withoutCarryMarks(t.metadata);
+    if (metadata !== undefined) item.metadata = metadata;
     // `updatedAt` is what tasks' JSON output adds (the file's change time), not a task's own key.
     const extra = Object.fromEntries(Object.entries(t).filter(([k]) => !isKnownKey(k) && k !== OUTPUT_ONLY_KEY));
     if (Object.keys(extra).length > 0) item.extra = extra;
     return item;
   });
   return { format: 'tasks', found, items, refsAreIds: true, warnings: [...new Set(warnings)] };
+}
+
+/**
+ * A task's metadata without the marks of `tasks carry` (`carriedTo`, `carriedFrom`): they
+ * tie a task to where it stood, and an imported task is new work in its new list (a mark
+ * kept would make a carry pass it over as carried). Undefined when the marks were all.
+ */
+function withoutCarryMarks(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (metadata === undefined) return undefined;
+  const { carriedTo, carriedFrom, ...rest } = metadata;
+  if (carriedTo === undefined && carriedFrom === undefined) return metadata;
+  return Object.keys(rest).length === 0 ? undefined : rest;
 }

@@ -62,3 +62,12 @@ export function validateTask(value: unknown): { ok: true; task: Task } | { ok: f
 export function isInternal(task: Task): boolean {
   return Boolean(task.metadata?._internal);
 }
+
+/**
+ * Work left in a list: not completed, not agents' own bookkeeping (internal), and not
+ * carried into another list (`metadata.carriedTo`, written by `tasks carry`: it goes on there).
+ */
+export function isLeftWork(task: Task): boolean {
+  const mark = task.metadata?.carriedTo as { list?: unknown } | undefined;
+  return task.status !== 'completed' && !isInternal(task) && typeof mark?.list !== 'string';
+}

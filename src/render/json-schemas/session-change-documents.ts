@@ -42,7 +42,21 @@ export const CarryResult = z.strictObject({
         }),
       ),
       left: z.strictObject({ completed: z.int().nonnegative(), carriedBefore: z.int().nonnegative(), internal: z.int().nonnegative() }),
-      changed: z.array(z.strictObject({ id: z.string(), why: z.string() })).describe('not taken after all: changed while carried'),
+      changed: z
+        .array(
+          z.strictObject({
+            id: z.string(),
+            why: z.string(),
+            kept: z
+              .strictObject({ copy: z.string(), why: z.string() })
+              .optional()
+              .describe('its copy stays in the target (an agent there touched it): its id and why'),
+          }),
+        )
+        .describe('not taken after all: changed while carried (their copies taken back, unless kept)'),
+      copied: z
+        .array(z.strictObject({ id: z.string(), newId: z.string() }))
+        .describe('tasks with a copy in the target already (a carry stopped before marking them): marked, not copied again; in ids too'),
     }),
   ),
   created: z.array(Task).describe('the new tasks in the target (a dry run: predicted ids, updatedAt null)'),
