@@ -52,6 +52,9 @@ const median = (xs) => {
 };
 const ms = (x) => `${Math.round(x)} ms`;
 
+/** Boards still running: stopped whatever happens, so that a failed run leaves none behind. */
+const running = new Set();
+
 function startBoard(config) {
   const t0 = performance.now();
   const child = spawn(process.execPath, [BIN, 'board', '--json'], {
@@ -65,6 +68,7 @@ function startBoard(config) {
       out += d;
       try {
         const doc = JSON.parse(out);
+        running.add(child);
         resolve({ ...doc, child, startMs: performance.now() - t0 });
       } catch {}
     });
@@ -75,7 +79,10 @@ function startBoard(config) {
 function stop(board) {
   return new Promise((resolve) => {
     board.child.removeAllListeners('exit');
-    board.child.on('exit', resolve);
+    board.child.on('exit', () => {
+      running.delete(board.child);
+      resolve();
+    });
     board.child.kill('SIGTERM');
   });
 }
@@ -302,6 +309,7 @@ try {
   for (const p of tabs) await p.close();
   await stop(board);
 } finally {
+  for (const child of running) child.kill('SIGTERM');
   await browser.close();
   fs.rmSync(profile, { recursive: true, force: true });
   if (!process.argv.includes('--keep') && !reuse) fs.rmSync(config, { recursive: true, force: true });
