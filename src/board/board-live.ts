@@ -1,23 +1,29 @@
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
-import { sessionsInShowOrder, summarizeList } from '../core/lists/list-summary.js';
-import { sessionsOfList } from '../core/sessions/list-sessions.js';
+import { summarizeList } from '../core/lists/list-summary.js';
+import { shortIds } from '../core/lists/short-ids.js';
+import { judgeProcess, readLiveSessionFiles } from '../core/sessions/live-sessions.js';
 import { listDirOf, tasksRoot } from '../core/store/paths.js';
 import { teamForList } from '../core/teams/teams.js';
 import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
-import type { ListPayload, OverviewPayload } from './board-protocol.js';
-import { type BoardContext, listPayload, overviewPayload, rowView, type Sessions, shortIdsNow } from './board-state.js';
+import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
+import { type BoardContext, type BoardRow, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
 
 /**
  * The board, live: one ListWatcher (core's, as `tasks watch` follows a list) per list
  * that some tab has open, however many tabs; every change becomes one payload,
- * serialised once and sent to each of those tabs as a server-sent event. The overview
- * follows the config folder's `tasks/` (a list's files: that list's row again; a list
- * added or removed: every row) and `sessions/` (sessions start, end, turn busy or idle),
- * and is read again every few seconds whatever happens (a crashed session leaves no
- * file event).
+ * serialised once and sent to each of those tabs as a server-sent event.
+ *
+ * The overview is `tasks lists` (every list, its sessions, TodoWrite sessions, live
+ * sessions' lists before their first task), read again with a fresh session index:
+ * soon after a list is made or removed, a session starts, ends or turns busy or idle
+ * (`sessions/`), or a transcript is written (`projects/`: at most once every few
+ * seconds while agents write), when a live session's process is gone (a crash leaves no
+ * file event: looked for every few seconds), and at least every half minute (a session
+ * known live by its transcript alone stops being so with time). A list's own files
+ * change only its row, read at once. A followed list whose sessions changed is sent again.
  */
 export interface LiveOptions {
   ctx: BoardContext;
@@ -28,7 +34,10 @@ export interface LiveOptions {
   /** Watch timing: a file change is on the page within about debounce + a scan. */
   debounceMs: number;
   maxDelayMs: number;
+  /** Processes are looked at this often, and transcripts' writes read at most this often. */
   overviewEveryMs: number;
+  /** The overview is read again at least this often. */
+  overviewAtLeastMs: number;
 }
 
 interface Client {
@@ -40,17 +49,30 @@ interface Followed {
   watcher: ListWatcher;
   clients: Set<Client>;
   last: string | undefined;
+  update: WatchUpdate | undefined;
 }
 
 /** A client that stops reading is dropped once this much waits for it. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
 
+/** A payload without its time: what is shown. */
+const shown = (json: string | undefined) => json?.replace(/^\{"at":\d+,/, '{');
+
 export class BoardLive {
   private readonly clients = new Set<Client>();
   private readonly followed = new Map<string, Followed>();
   private overviewJson: string | undefined;
-  private overviewTimer: NodeJS.Timeout | undefined;
+  /** The overview as last sent, rows since included: what a tab that opens now is sent first. */
+  private overviewNow: OverviewPayload | undefined;
+  private overviewStale = false;
+  private lists: BoardRow[] | undefined;
+  private byId = new Map<string, BoardRow>();
+  private overviewReadAt = 0;
+  private lifeKey = '';
+  private ticker: NodeJS.Timeout | undefined;
   private overviewDue: NodeJS.Timeout | undefined;
+  private overviewDueAt = 0;
+  private rowsDue: NodeJS.Timeout | undefined;
   private readonly dirtyRows = new Set<string>();
   private watchers: fs.FSWatcher[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
@@ -64,34 +86,82 @@ export class BoardLive {
 
   /** The overview as JSON, read now if nothing is cached. */
   overview(): string {
-    this.overviewJson ??= JSON.stringify(this.readOverview());
-    return this.overviewJson;
+    // Kept current while a tab is open; asked otherwise, read again when no longer fresh.
+    const stale = this.ticker === undefined && this.o.ctx.now() - this.overviewReadAt > this.o.overviewEveryMs;
+    if (this.overviewJson === undefined || stale) this.readOverviewNow();
+    else if (this.overviewStale && this.overviewNow !== undefined) this.overviewJson = JSON.stringify(this.overviewNow);
+    this.overviewStale = false;
+    return this.overviewJson as string;
   }
 
-  private readOverview(): OverviewPayload {
-    return overviewPayload(this.o.ctx, this.o.sessions.current, this.o.readOnly);
+  /** Read the overview now, with a fresh session index; true when what it shows changed. */
+  private readOverviewNow(): boolean {
+    const index = this.o.sessions.renew();
+    this.lifeKey = this.lifeNow();
+    this.lists = readOverview(this.o.ctx, index);
+    this.byId = new Map(this.lists.map((l) => [l.id, l]));
+    this.overviewReadAt = this.o.ctx.now();
+    this.overviewNow = overviewPayload(this.o.ctx, this.lists, this.o.readOnly);
+    const json = JSON.stringify(this.overviewNow);
+    const changed = shown(json) !== shown(this.overviewJson);
+    this.overviewJson = json;
+    this.overviewStale = false;
+    return changed;
+  }
+
+  /** A list's row as just read: sent to every tab, and kept in the overview a new tab gets (in `tasks lists` order). */
+  private sendRow(row: ListRowView): void {
+    const now = this.overviewNow;
+    if (now !== undefined) {
+      const lists = [row, ...now.lists.filter((l) => l.id !== row.id)];
+      lists.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
+      this.overviewNow = { ...now, lists };
+      this.overviewStale = true;
+    }
+    this.broadcast('row', JSON.stringify(row));
+  }
+
+  /** What says which sessions run: the live-session files and whether their processes do. */
+  private lifeNow(): string {
+    const { probe } = this.o.sessions.current;
+    return readLiveSessionFiles(this.o.ctx.configDir)
+      .map((f) => `${f.pid}:${f.sessionId}:${f.status ?? ''}:${judgeProcess(f, probe)}`)
+      .sort()
+      .join(' ');
   }
 
   /** One list's payload now, from its watcher when a tab follows it, else read afresh. */
   listJson(listId: string): string {
     const followed = this.followed.get(listId);
     if (followed?.last !== undefined) return followed.last;
+    if (this.lists === undefined) this.readOverviewNow();
     const scan = scanList(listDirOf(this.o.ctx.configDir, listId), new Map());
     return JSON.stringify(
       this.payloadOf(listId, { at: this.o.ctx.now(), events: [], exists: scan.exists, snapshot: scan.snapshot, problems: scan.problems }),
     );
   }
 
+  /** The row `tasks lists` shows for a list (its kind, a TodoWrite session's todos), as last read. */
+  known(listId: string): BoardRow | undefined {
+    return this.byId.get(listId);
+  }
+
   private payloadOf(listId: string, update: WatchUpdate): ListPayload {
-    const short = shortIdsNow(this.o.ctx.configDir);
+    const known = this.byId.get(listId);
     return listPayload(
       this.o.ctx,
       this.o.sessions.current,
       listId,
       { exists: update.exists, tasks: [...update.snapshot.values()], problems: update.problems },
-      (id) => short.get(id) ?? id,
+      (id) => this.byId.get(id)?.shortId ?? this.shortIdOf(id),
       teamForList(this.o.ctx.configDir, listId),
+      known,
     );
+  }
+
+  /** A list the last overview did not have (made since): its short id among them and it. */
+  private shortIdOf(id: string): string {
+    return shortIds([...this.byId.keys(), id]).get(id) ?? id;
   }
 
   /** A new event stream: the overview, then the list it follows (if any), then every change. */
@@ -100,8 +170,9 @@ export class BoardLive {
     const client: Client = { res, list: listId };
     this.clients.add(client);
     res.on('close', () => this.drop(client));
+    const overview = this.overview();
     this.start();
-    this.send(client, 'overview', this.overview());
+    this.send(client, 'overview', overview);
     if (listId !== undefined) this.follow(client, listId);
     return true;
   }
@@ -109,7 +180,7 @@ export class BoardLive {
   private follow(client: Client, listId: string): void {
     let followed = this.followed.get(listId);
     if (!followed) {
-      const entry: Followed = { clients: new Set(), last: undefined, watcher: undefined as unknown as ListWatcher };
+      const entry: Followed = { clients: new Set(), last: undefined, update: undefined, watcher: undefined as unknown as ListWatcher };
       entry.watcher = new ListWatcher(
         {
           dir: listDirOf(this.o.ctx.configDir, listId),
@@ -125,7 +196,8 @@ export class BoardLive {
       this.followed.set(listId, entry);
       followed = entry;
       try {
-        entry.last = JSON.stringify(this.payloadOf(listId, entry.watcher.start()));
+        entry.update = entry.watcher.start();
+        entry.last = JSON.stringify(this.payloadOf(listId, entry.update));
       } catch {
         this.unfollowAll(listId);
         this.send(client, 'gone', JSON.stringify({ list: listId }));
@@ -137,11 +209,12 @@ export class BoardLive {
   }
 
   private listChanged(listId: string, entry: Followed, update: WatchUpdate): void {
+    entry.update = update;
     const payload = this.payloadOf(listId, update);
     entry.last = JSON.stringify(payload);
     for (const c of entry.clients) this.send(c, 'list', entry.last);
     // Its row in the overview, from what was just read: no second read of the list.
-    if (payload.row) this.broadcast('row', JSON.stringify(payload.row));
+    if (payload.row && payload.kind !== 'todowrite') this.sendRow(payload.row);
   }
 
   private unfollowAll(listId: string): void {
@@ -162,7 +235,8 @@ export class BoardLive {
 
   private send(client: Client, event: string, json: string): void {
     const { res } = client;
-    if (res.writableLength > MAX_BUFFERED) {
+    // Room for a few overviews however many lists there are; a tab that reads nothing meanwhile is let go.
+    if (res.writableLength > Math.max(MAX_BUFFERED, 3 * (this.overviewJson?.length ?? 0))) {
       res.destroy();
       return;
     }
@@ -175,8 +249,8 @@ export class BoardLive {
 
   /** Overview watching runs while some tab is open. */
   private start(): void {
-    if (this.overviewTimer || this.closed) return;
-    this.overviewTimer = setInterval(() => this.refreshOverview(), this.o.overviewEveryMs);
+    if (this.ticker || this.closed) return;
+    this.ticker = setInterval(() => this.tick(), this.o.overviewEveryMs);
     this.heartbeat = setInterval(() => {
       for (const c of this.clients) c.res.write(': keep-alive\n\n');
     }, 15_000);
@@ -185,27 +259,64 @@ export class BoardLive {
       const first = name?.split(path.sep)[0];
       // A list's own files: its row; anything at the top (a list made or removed): every row.
       if (first !== undefined && name !== first) this.rowDirty(first);
-      else this.overviewSoon();
+      else this.overviewSoon(this.o.debounceMs * 3);
     });
-    this.watch(path.join(this.o.ctx.configDir, 'sessions'), false, () => this.overviewSoon(true));
+    this.watch(path.join(this.o.ctx.configDir, 'sessions'), false, () => this.overviewSoon(this.o.debounceMs * 3));
+    // Transcripts: sessions made, prompts typed, activity; written all the time while agents work.
+    const projects = path.join(this.o.ctx.configDir, 'projects');
+    const transcriptsWritten = () =>
+      this.overviewSoon(Math.max(this.o.debounceMs * 3, this.overviewReadAt + this.o.overviewEveryMs - this.o.ctx.now()));
+    this.watch(projects, false, () => {
+      this.watchChildren(projects, transcriptsWritten);
+      transcriptsWritten();
+    });
+    this.watchChildren(projects, transcriptsWritten);
+  }
+
+  /** Every few seconds: a process gone without a word (a crash), or the overview due anyway. */
+  private tick(): void {
+    const due = this.o.ctx.now() - this.overviewReadAt >= this.o.overviewAtLeastMs;
+    if (due || this.lifeNow() !== this.lifeKey) this.refreshOverview();
   }
 
   private stop(): void {
-    if (this.overviewTimer) clearInterval(this.overviewTimer);
+    if (this.ticker) clearInterval(this.ticker);
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.overviewDue) clearTimeout(this.overviewDue);
-    this.overviewTimer = this.heartbeat = this.overviewDue = undefined;
+    if (this.rowsDue) clearTimeout(this.rowsDue);
+    this.ticker = this.heartbeat = this.overviewDue = this.rowsDue = undefined;
     for (const w of this.watchers) w.close();
     this.watchers = [];
+    this.watchedChildren.clear();
+    this.o.sessions.save();
   }
 
-  private watch(dir: string, recursive: boolean, onHint: (name: string | undefined) => void): void {
+  private watch(dir: string, recursive: boolean, onHint: (name: string | undefined) => void): boolean {
     try {
       const w = fs.watch(dir, { recursive, persistent: false }, (_type, name) => onHint(name === null ? undefined : String(name)));
       w.on('error', () => undefined);
       this.watchers.push(w);
+      return true;
     } catch {
       // Missing (no session has run yet) or out of watches: the periodic read still sees changes.
+      return false;
+    }
+  }
+
+  private readonly watchedChildren = new Set<string>();
+
+  /** Each folder under `dir` (a project's transcripts), watched once. */
+  private watchChildren(dir: string, onHint: () => void): void {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = path.join(dir, e.name);
+      if (!e.isDirectory() || this.watchedChildren.has(child)) continue;
+      if (this.watch(child, false, onHint)) this.watchedChildren.add(child);
     }
   }
 
@@ -214,44 +325,59 @@ export class BoardLive {
     // A followed list sends its row with its own payload.
     if (this.followed.has(listId)) return;
     this.dirtyRows.add(listId);
-    this.overviewDue ??= setTimeout(() => this.flushRows(), this.o.debounceMs);
+    this.rowsDue ??= setTimeout(() => this.flushRows(), this.o.debounceMs);
   }
 
   private flushRows(): void {
-    this.overviewDue = undefined;
+    this.rowsDue = undefined;
     const ids = [...this.dirtyRows];
     this.dirtyRows.clear();
     const index = this.o.sessions.current;
-    const short = shortIdsNow(this.o.ctx.configDir);
     for (const id of ids) {
       if (!fs.existsSync(listDirOf(this.o.ctx.configDir, id))) continue;
       const summary = summarizeList(this.o.ctx.configDir, id);
-      const row = rowView(
-        { ...summary, kind: 'tasks', shortId: short.get(id) ?? id, sessions: sessionsInShowOrder(sessionsOfList(index, id)) },
+      const row = rowOf(
+        this.o.ctx,
+        index,
+        { ...summary, kind: 'tasks' },
+        this.byId.get(id)?.shortId ?? this.shortIdOf(id),
         teamForList(this.o.ctx.configDir, id),
-        this.o.ctx.home,
       );
-      this.broadcast('row', JSON.stringify(row));
+      this.sendRow(row);
     }
   }
 
-  private overviewSoon(sessionsChanged = false): void {
-    if (sessionsChanged) this.o.sessions.renew();
-    if (this.overviewDue) clearTimeout(this.overviewDue);
-    this.overviewDue = setTimeout(() => {
-      this.overviewDue = undefined;
-      this.dirtyRows.clear();
-      this.refreshOverview();
-    }, this.o.debounceMs * 3);
+  /** The overview again in `ms`, or sooner if already due sooner (a session's change is not held back by transcripts' pace). */
+  private overviewSoon(ms: number): void {
+    const at = this.o.ctx.now() + Math.max(0, ms);
+    if (this.overviewDue !== undefined) {
+      if (this.overviewDueAt <= at) return;
+      clearTimeout(this.overviewDue);
+    }
+    this.overviewDueAt = at;
+    this.overviewDue = setTimeout(
+      () => {
+        this.overviewDue = undefined;
+        this.refreshOverview();
+      },
+      Math.max(0, ms),
+    );
   }
 
   private refreshOverview(): void {
-    const json = JSON.stringify(this.readOverview());
-    // `at` always differs: compare what is shown.
-    const shown = (s: string | undefined) => s?.replace(/^\{"at":\d+,/, '{');
-    const changed = shown(json) !== shown(this.overviewJson);
-    this.overviewJson = json;
-    if (changed) this.broadcast('overview', json);
+    if (this.overviewDue) clearTimeout(this.overviewDue);
+    this.overviewDue = undefined;
+    this.dirtyRows.clear();
+    const changed = this.readOverviewNow();
+    if (changed) this.broadcast('overview', this.overviewJson as string);
+    // A followed list's sessions, signs of life, gone owners and stalled work come from the sessions just read.
+    for (const [listId, entry] of this.followed) {
+      if (entry.update === undefined) continue;
+      const json = JSON.stringify(this.payloadOf(listId, entry.update));
+      if (shown(json) === shown(entry.last)) continue;
+      entry.last = json;
+      for (const c of entry.clients) this.send(c, 'list', json);
+    }
   }
 
   close(): void {

@@ -6,6 +6,8 @@
  * GET  <token>/api/overview            OverviewPayload
  * GET  <token>/api/list?id=<list>      ListPayload
  * GET  <token>/api/history?list=&task= HistoryPayload
+ * GET  <token>/api/undo?list=<list>    UndoPreviewPayload
+ * GET  <token>/api/gone?list=<list>    GonePreviewPayload
  * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `gone`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
  */
@@ -46,22 +48,35 @@ export interface TaskFacts {
 
 export type SessionStateName = 'live' | 'ended' | 'crashed' | 'unknown';
 
+/** A Claude Code session as `tasks lists` knows it (core's session index). */
 export interface SessionView {
   sessionId: string;
   state: SessionStateName;
   activity: 'busy' | 'idle' | null;
+  /** Its state in the words of `tasks lists`: "live, busy", "ended", "cleared → 1a2b3c4d". */
+  stateText: string;
+  /** How the page marks it: busy, idle, live, ended, crashed, cleared or unknown. */
+  look: 'busy' | 'idle' | 'live' | 'ended' | 'crashed' | 'cleared' | 'unknown';
+  /** Its process went on as this session (`/clear`). */
+  replacedBy: string | null;
   name: string | null;
   /** The working directory, with the home folder as ~. */
   project: string | null;
   branch: string | null;
   prompt: string | null;
-  lastPrompt: string | null;
   lastActivity: number | null;
 }
+
+/**
+ * `tasks`: a list folder; `new`: the list a live session writes to, before its first task
+ * makes the folder; `todowrite`: a session's latest TodoWrite todos (read-only, no folder).
+ */
+export type ListKind = 'tasks' | 'new' | 'todowrite';
 
 export interface ListRowView {
   id: string;
   shortId: string;
+  kind: ListKind;
   total: number;
   counts: Record<BoardStatus, number>;
   /** Files agents cannot read. */
@@ -69,60 +84,114 @@ export interface ListRowView {
   changedAt: number;
   /** The session to show (live, else the latest), if any is known. */
   session: SessionView | null;
-  sessions: number;
+  /** The list's next sessions after it, live first, then the latest (a named list's: those its tasks tie to it): the first few. */
+  others: SessionView[];
+  /** How many sessions the list has in all. */
+  sessionCount: number;
+  /** How many sessions may have worked on it, which their transcripts cannot tell from another list's: not its sessions. */
+  unsure: number;
   team: { name: string; members: string[] } | null;
+}
+
+/** The list Claude Code sessions started in the board's folder use, by its settings (`tasks use`). */
+export interface BindingView {
+  list: string;
+  /** The settings file that says so, with the home folder as ~. */
+  file: string;
+  scope: string;
 }
 
 export interface OverviewPayload {
   at: number;
   readOnly: boolean;
+  /** As `tasks lists` orders them: newest change first. */
   lists: ListRowView[];
+  /** The board's folder's binding, if it has one. */
+  binding: BindingView | null;
+  /** Lists whose sessions cannot be told apart, in the words of `tasks lists`. */
+  unsureNotes: string[];
+  /** TodoWrite sessions shown before "more": the most recent, as `tasks lists` shows them. */
+  todoWriteShown: number;
 }
 
-export interface LastChangeView {
+/** A change on the undo stack: what undo would take back, or redo apply again. */
+export interface StackChangeView {
   txn: string;
   command: string;
   actor: { kind: 'person' | 'agent'; name: string };
   at: string;
   tasks: string[];
+  /** An undo or redo stopped half-way (`txn` is its own): the next undo finishes it first. */
+  finishing?: boolean;
+}
+
+/** What undo or redo would do now, as `tasks undo --dry-run` says it; or why it would be refused. */
+export type StackPreview = { lines: string[] } | { refused: string } | null;
+
+export interface UndoPreviewPayload {
+  /** The changes these previews are of (the stack's ends as read with them): shown only with those. */
+  undoTxn: string | null;
+  redoTxn: string | null;
+  undo: StackPreview;
+  redo: StackPreview;
+}
+
+export interface TodoView {
+  content: string;
+  status: BoardStatus;
+  activeForm?: string;
 }
 
 export interface ListPayload {
   at: number;
   id: string;
+  kind: ListKind;
   exists: boolean;
   /** Id order. */
   tasks: BoardTask[];
+  /** A TodoWrite session's todos (kind `todowrite`), in its order. */
+  todos: TodoView[];
   facts: Record<string, TaskFacts>;
   row: ListRowView | null;
   /** Why owners are gone ("session 2d483082 ended"), when they are. */
   goneWhy: string | null;
+  /** The first sign of life of the list (core's signs of life), when one remains. */
+  life: { why: string; busy: boolean } | null;
   problems: Array<{ file: string; reason: string }>;
-  /** The last change made with tasks (what undo would take back), if any. */
-  lastChange: LastChangeView | null;
+  /** The top of the undo stack (what undo would take back), if any. */
+  undo: StackChangeView | null;
+  /** What redo would apply again (the first of it), if an undo left anything to redo. */
+  redo: StackChangeView | null;
   stalledAfterMs: number;
 }
 
-/**
- * One change, as history's timeline holds it (core/history/events.ts: `null` is an absent
- * field, a missing `old` one no record tells); `tasks log --json` prints the same change in
- * the output contract's form (render/history-json.ts).
- */
+/** One change of a task's history, in the words of `tasks log`. */
 export interface HistoryEventView {
   at: string;
-  list: string;
   task: string | null;
   op: 'create' | 'update' | 'delete' | 'aside' | 'mark' | 'removed' | 'unrecorded';
-  who: { kind: 'person' | 'agent' | 'unknown'; name: string | null; session: string | null };
-  changes: Record<string, { old?: unknown; new?: unknown; added?: string[] }>;
+  who: { kind: 'person' | 'agent' | 'unknown'; text: string };
+  what: string;
   source: 'journal' | 'transcript' | 'files';
   command: string | null;
   txn: string | null;
-  cause?: 'app-status' | 'unknown-agent' | 'hand-edit';
 }
 
 export interface HistoryPayload {
   events: HistoryEventView[];
+  /** What `tasks log <id>` says on stderr: where the record starts, what it reads, what predates it. */
+  notes: string[];
+}
+
+/** What releasing the gone owners' tasks would do now (`release --gone --dry-run`). */
+export interface GonePreviewPayload {
+  /** Why the owners are gone ("session 2d483082 ended"); null when none is. */
+  why: string | null;
+  targets: Array<{ id: string; owner: string; subject: string; status: BoardStatus }>;
+  /** A live session that may pick the work up: releasing anyway needs a confirmation (`--force`). */
+  live: string | null;
+  /** With nothing to release: why, in the words of `release --gone`. */
+  none: string | null;
 }
 
 /** The state the card showed: the change is made only if the task still has it. */
@@ -132,11 +201,16 @@ export interface Expectation {
 }
 
 export type ActionRequest =
-  | { action: 'start' | 'done' | 'reopen' | 'release' | 'delete'; list: string; id: string; expect: Expectation }
+  | { action: 'start' | 'reopen' | 'release' | 'delete'; list: string; id: string; expect: Expectation }
+  /** `hooks: false`: as `tasks done --no-hooks`. */
+  | { action: 'done'; list: string; id: string; expect: Expectation; hooks?: boolean }
   | { action: 'reassign'; list: string; id: string; expect: Expectation; owner: string | null }
   | { action: 'block' | 'unblock'; list: string; id: string; expect: Expectation; by: string[] }
-  | { action: 'create'; list: string; subject: string; description?: string; owner?: string; blockedBy?: string[] }
-  | { action: 'undo'; list: string; txn: string };
+  | { action: 'create'; list: string; subject: string; description?: string; owner?: string; blockedBy?: string[]; hooks?: boolean }
+  /** The change shown: undo takes it back only if it is still the top of the stack; redo only if it is still what redo applies. */
+  | { action: 'undo' | 'redo'; list: string; txn: string }
+  /** `release --gone`: the tasks shown (each still held by the owner shown); `force` once the person confirmed despite a live session. */
+  | { action: 'release-gone'; list: string; ids: string[]; force: boolean };
 
 export type ActionName = ActionRequest['action'];
 
@@ -148,6 +222,23 @@ export interface ActionError {
   expected?: string | null;
   actual?: string | null;
   id?: string;
+  /** A hook's block: its reasons in full, as `tasks` prints them under the error. */
+  details?: string[];
+  /** The change may be made again without hooks (as with `--no-hooks`). */
+  withoutHooks?: boolean;
+  /** What the lifecycle said before the refusal (hooks that failed, settings skipped). */
+  warnings?: string[];
 }
 
-export type ActionResult = { ok: true; message: string; task?: BoardTask } | { ok: false; error: ActionError };
+export type ActionResult =
+  | {
+      ok: true;
+      message: string;
+      /** Further lines of the outcome (an undo's steps, each task released). */
+      lines?: string[];
+      /** What happened around the change, in the words of the commands' notes and warnings. */
+      notes?: string[];
+      warnings?: string[];
+      task?: BoardTask;
+    }
+  | { ok: false; error: ActionError };

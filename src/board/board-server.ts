@@ -4,13 +4,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TasksError } from '../core/base/errors.js';
+import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
 import { isTaskId } from '../core/store/ids.js';
 import { type ActionContext, runAction } from './board-actions.js';
+import { gonePreview } from './board-gone.js';
 import { BoardLive } from './board-live.js';
 import { hostAllowed, isLoopback, newToken, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
 import { type BoardContext, historyPayload, Sessions } from './board-state.js';
+import { undoPreview } from './board-undo.js';
 
 /**
  * The board's HTTP server (node:http; the page is four static files and a JSON API,
@@ -142,6 +146,12 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
           return json(res, 400, { ok: false, error: { code: 'usage', message: 'list and task are required' } });
         return json(res, 200, await historyPayload(o.ctx, o.sessions.current, listParam, task));
       }
+      case 'api/undo':
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        return json(res, 200, await undoPreview(o.sessions.current, o.ctx.configDir, listParam));
+      case 'api/gone':
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        return json(res, 200, gonePreview(o.sessions.current, o.ctx, listParam));
       case 'api/events':
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
         res.flushHeaders();
@@ -230,8 +240,12 @@ export interface BoardOptions {
   /** The person's login name: the journal's name for the board's changes, and never a gone owner. */
   person: string | undefined;
   hookPolicy: ActionContext['hookPolicy'];
-  /** The folder the board was started in: project settings and hooks (undefined: it was deleted). */
+  /** The folder the board was started in: project settings and hooks, its binding (undefined: it was deleted). */
   projectDir: string | undefined;
+  /** Where Claude Code's settings are read (live sessions' lists, the folder's binding). */
+  settings: SettingsPlaces;
+  /** A fresh session index (sharing the run's persistent cache): the board reads sessions again as they change. */
+  newSessionIndex: () => SessionIndex;
   env: NodeJS.ProcessEnv;
   pid: number;
   warn: (message: string) => void;
@@ -252,12 +266,21 @@ export interface RunningBoard {
 
 /**
  * Start the board: its server, its live view of the config folder (sessions read again
- * every 5 s at most, at most 64 event streams, a file change on the page within about
- * 30-150 ms and a scan), and its actions, recorded as the person's.
+ * as they change, processes looked at every 5 s, everything at least every 30 s; at most
+ * 64 event streams; a file change on the page within about 30-150 ms and a scan), and
+ * its actions, recorded as the person's.
  */
 export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
-  const ctx: BoardContext = { configDir: o.configDir, home: o.home, person: o.person, stalledAfterMs: DEFAULT_STALLED_MS, now: Date.now };
-  const sessions = new Sessions(o.configDir, 5000, Date.now);
+  const ctx: BoardContext = {
+    configDir: o.configDir,
+    home: o.home,
+    person: o.person,
+    stalledAfterMs: DEFAULT_STALLED_MS,
+    now: Date.now,
+    settings: o.settings,
+    projectDir: o.projectDir,
+  };
+  const sessions = new Sessions(o.newSessionIndex);
   const live = new BoardLive({
     ctx,
     sessions,
@@ -266,6 +289,7 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     debounceMs: 30,
     maxDelayMs: 150,
     overviewEveryMs: 5000,
+    overviewAtLeastMs: 30_000,
   });
   const stopping = new AbortController();
   const loopbackOnly = isLoopback(o.host);
@@ -282,6 +306,8 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     action: {
       configDir: o.configDir,
       person: o.person ?? 'unknown',
+      home: o.home,
+      sessions: () => sessions.current,
       hookPolicy: o.hookPolicy,
       projectDir: o.projectDir,
       env: o.env,
@@ -289,13 +315,23 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
       warn: o.warn,
     },
   });
+  // The first page needs the overview (every session's transcript, read or found in the cache): read it while the URL is printed.
+  const warming = setImmediate(() => {
+    try {
+      live.overview();
+    } catch {
+      // Read again, and the error answered, when the page asks.
+    }
+  });
   return {
     url: server.url,
     port: server.port,
     loopbackOnly,
     stop: async () => {
+      clearImmediate(warming);
       stopping.abort();
       await server.close();
+      sessions.save();
       // One macrotask after the last release, so that a step that follows at once (an edge's other side) is done too.
       await new Promise<void>((resolve) => {
         const whenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? resolve() : whenIdle())));

@@ -1,37 +1,46 @@
+import { readBinding } from '../core/binding/project-binding.js';
+import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { blockerState, countTasks, indexTasks, isBlocked, isReady, missingBlockers } from '../core/graph/blockers.js';
 import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
 import { goneOwnersOfList } from '../core/history/list-owners.js';
-import { readTimeline } from '../core/history/timeline.js';
-import { undoStack } from '../core/history/undo-stack.js';
+import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
+import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
 import { type ListOverview, listIds, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
-import { sessionsOfList } from '../core/sessions/list-sessions.js';
-import { SessionIndex, type SessionInfo } from '../core/sessions/session-index.js';
+import { listLife } from '../core/sessions/gone-owners.js';
+import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
+import type { SessionIndex, SessionInfo } from '../core/sessions/session-index.js';
+import type { Todo } from '../core/sessions/transcript-tasks.js';
 import { compareIds } from '../core/store/ids.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import { listDirOf } from '../core/store/paths.js';
 import { isInternal, type Task } from '../core/store/schema.js';
 import { taskFileTimes } from '../core/store/task-times.js';
 import { type Team, teamMembers, teamsByList } from '../core/teams/teams.js';
-import { tildePath } from '../render/session-text.js';
+import { renderUnsureSessions } from '../render/lists-table.js';
+import { logEventWords, renderLogNotes, renderUnrecordedCreations } from '../render/log-lines.js';
+import { stateText, tildePath } from '../render/session-text.js';
 import type {
+  BindingView,
   BoardTask,
   HistoryPayload,
-  LastChangeView,
+  ListKind,
   ListPayload,
   ListRowView,
   OverviewPayload,
   SessionView,
+  StackChangeView,
   TaskFacts,
 } from './board-protocol.js';
 
 /**
- * The board's data, made from core's answers: the overview of every list (as
- * `tasks lists` builds it), one list with what core says of each task (blocked, ready,
- * stalled, gone owner: as `tasks list` says it), and a task's history (as `tasks log`).
- * Reads only, without locks, as agents read.
+ * The board's data, made from core's answers and in the CLI's words: the overview of
+ * every list as `tasks lists` builds it (the same core call: sessions, named lists' and
+ * TodoWrite sessions, live sessions' lists before their first task, `/clear`), one list
+ * with what core says of each task (blocked, ready, stalled, gone owner), and a task's
+ * history as `tasks log <id>` reads and says it. Reads only, without locks, as agents read.
  */
 export interface BoardContext {
   configDir: string;
@@ -41,44 +50,66 @@ export interface BoardContext {
   person: string | undefined;
   stalledAfterMs: number;
   now: () => number;
+  /** Where Claude Code's settings are read: the binding of the board's folder. */
+  settings: SettingsPlaces | undefined;
+  /** The folder the board was started in (undefined: deleted). */
+  projectDir: string | undefined;
 }
 
+/** TodoWrite sessions shown before "more", as `tasks lists` shows them without --all. */
+export const TODOWRITE_SHOWN = 20;
+
 /**
- * The session index is kept a little while and then made anew: a board runs for hours,
- * and sessions start, end and change between busy and idle meanwhile.
+ * The session index the board reads through, made anew when the board reads the
+ * overview again (sessions start, end, turn busy or idle meanwhile): between two such
+ * reads, every answer comes from the same index, and what it worked out (named lists'
+ * sessions, from the transcripts) is worked out once. What the transcripts said is kept
+ * in the persistent cache that every index of the board shares.
  */
 export class Sessions {
   private index: SessionIndex | undefined;
-  private madeAt = 0;
 
-  constructor(
-    private readonly configDir: string,
-    private readonly maxAgeMs: number,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly make: () => SessionIndex) {}
 
   get current(): SessionIndex {
-    if (!this.index || this.now() - this.madeAt > this.maxAgeMs) this.renew();
-    return this.index as SessionIndex;
+    this.index ??= this.make();
+    return this.index;
   }
 
-  renew(): void {
-    this.index = new SessionIndex(this.configDir);
-    this.madeAt = this.now();
+  renew(): SessionIndex {
+    this.save();
+    this.index = this.make();
+    return this.index;
+  }
+
+  /** Keep what the index worked out for the next read (a cache that cannot be written only costs time). */
+  save(): void {
+    try {
+      this.index?.saveCache();
+    } catch {
+      // Only costs the next read time.
+    }
   }
 }
 
-function sessionView(s: SessionInfo | undefined, home: string): SessionView | null {
-  if (s === undefined) return null;
+function look(s: SessionInfo): SessionView['look'] {
+  if (s.state === 'live') return s.activity ?? 'live';
+  if (s.replacedBy !== undefined) return 'cleared';
+  return s.state;
+}
+
+export function sessionView(s: SessionInfo, home: string): SessionView {
   return {
     sessionId: s.sessionId,
     state: s.state,
     activity: s.activity ?? null,
+    stateText: stateText(s),
+    look: look(s),
+    replacedBy: s.replacedBy ?? null,
     name: s.name ?? null,
     project: s.cwd === undefined ? null : tildePath(s.cwd, home),
     branch: s.branch ?? null,
     prompt: s.prompt ?? null,
-    lastPrompt: s.lastPrompt ?? null,
     lastActivity: s.lastActivity ?? null,
   };
 }
@@ -87,39 +118,112 @@ function teamView(team: Team | undefined): ListRowView['team'] {
   return team === undefined ? null : { name: team.name, members: teamMembers(team) };
 }
 
-export function rowView(l: ListOverview, team: Team | undefined, home: string): ListRowView {
+/** Sessions a row carries: a list shared by many sessions says how many, and shows the first few. */
+const SESSIONS_SHOWN = 5;
+
+/** A row of the overview (`tasks lists` without --all has no list whose folder is gone). */
+export type BoardRow = ListOverview & { kind: ListKind };
+
+export function rowView(l: BoardRow, team: Team | undefined, home: string): ListRowView {
+  const sessions = l.sessions.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, home));
   return {
     id: l.id,
     shortId: l.shortId,
+    kind: l.kind,
     total: l.total,
     counts: l.counts,
     problems: l.problems,
     changedAt: l.changedAt,
-    session: sessionView(l.sessions[0], home),
-    sessions: l.sessions.length,
+    session: sessions[0] ?? null,
+    others: sessions.slice(1),
+    sessionCount: l.sessions.length,
+    unsure: l.unsure?.length ?? 0,
     team: teamView(team),
   };
 }
 
-export function overviewPayload(ctx: BoardContext, index: SessionIndex, readOnly: boolean): OverviewPayload {
+/** The overview: every row of `tasks lists --json`, by the same core call, with the board folder's binding. */
+export function readOverview(ctx: BoardContext, index: SessionIndex): BoardRow[] {
+  return overviewLists(ctx.configDir, index).filter((l): l is BoardRow => l.kind !== 'gone');
+}
+
+export function overviewPayload(ctx: BoardContext, lists: readonly BoardRow[], readOnly: boolean): OverviewPayload {
   const { byList } = teamsByList(ctx.configDir);
   return {
     at: ctx.now(),
     readOnly,
-    lists: overviewLists(ctx.configDir, index, { byTranscripts: false }).map((l) => rowView(l, byList.get(l.id), ctx.home)),
+    lists: lists.map((l) => rowView(l, byList.get(l.id), ctx.home)),
+    binding: bindingView(ctx),
+    unsureNotes: renderUnsureSessions(lists),
+    todoWriteShown: TODOWRITE_SHOWN,
   };
 }
 
-/** The change `tasks undo` would take back now: the top of the list's undo stack. */
-function lastChangeView(listDir: string): LastChangeView | null {
-  const top = undoStack(confirmedEntries(readJournal(listDir).entries, listDir)).done.at(-1);
-  if (top === undefined) return null;
+/** The list the board's folder is bound to (`tasks use`), as `tasks use` reads it there. */
+function bindingView(ctx: BoardContext): BindingView | null {
+  if (ctx.settings === undefined || ctx.projectDir === undefined) return null;
+  const binding = readBinding(ctx.projectDir, ctx.settings).binding;
+  // An empty value binds sessions to their own lists: no one list.
+  return binding?.listId === undefined ? null : { list: binding.listId, file: tildePath(binding.file, ctx.home), scope: binding.scope };
+}
+
+const taskIdsOf = (cmds: readonly Command[]) =>
+  [...new Set(cmds.flatMap((cmd) => cmd.entries.flatMap((e) => e.changes.flatMap((c) => ('id' in c ? [c.id] : [])))))].sort(compareIds);
+
+function changeView(cmd: Command | undefined): StackChangeView | null {
+  if (cmd === undefined) return null;
+  return { txn: cmd.txn, command: cmd.command, actor: { kind: cmd.actor.kind, name: cmd.actor.name }, at: cmd.at, tasks: taskIdsOf([cmd]) };
+}
+
+/**
+ * The undo stack's two ends: what `tasks undo` would take back now, and what `tasks redo`
+ * would apply again; or the undo or redo stopped half-way, which the next undo finishes.
+ */
+export function stackEnds(listDir: string): { undo: StackChangeView | null; redo: StackChangeView | null } {
+  const stack = undoStack(confirmedEntries(readJournal(listDir).entries, listDir));
+  const i = stack.interrupted;
+  if (i !== undefined) {
+    const undo = {
+      txn: i.txn,
+      command: i.action,
+      actor: { kind: i.actor.kind, name: i.actor.name },
+      at: i.at,
+      tasks: taskIdsOf(i.targets),
+    };
+    return { undo: { ...undo, finishing: true }, redo: null };
+  }
+  return { undo: changeView(stack.done.at(-1)), redo: changeView(stack.redoable.at(-1)?.[0]) };
+}
+
+/** A list's sessions as `tasks lists` ties them (named lists' by their transcripts), live first, then the latest. */
+export function sessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
+  return sessionsInShowOrder(sessionsOfList(index, listId, { deep: true }));
+}
+
+/** A list's row from its counts as just read, with its sessions (as `tasks lists` ties them) and team. */
+export function rowOf(
+  ctx: BoardContext,
+  index: SessionIndex,
+  summary: Pick<ListRowView, 'id' | 'kind' | 'counts' | 'total' | 'problems'> & { changedAt?: number },
+  shortId: string,
+  team: Team | undefined,
+): ListRowView {
+  const all = sessionsOf(index, summary.id);
+  const sessions = all.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, ctx.home));
   return {
-    txn: top.txn,
-    command: top.command,
-    actor: { kind: top.actor.kind, name: top.actor.name },
-    at: top.at,
-    tasks: [...new Set(top.entries.flatMap((e) => e.changes.flatMap((c) => ('id' in c ? [c.id] : []))))].sort(compareIds),
+    id: summary.id,
+    shortId,
+    kind: summary.kind,
+    total: summary.total,
+    counts: summary.counts,
+    problems: summary.problems,
+    changedAt:
+      summary.changedAt ?? (summary.kind === 'tasks' ? lastChange(listDirOf(ctx.configDir, summary.id)) : (sessions[0]?.lastActivity ?? 0)),
+    session: sessions[0] ?? null,
+    others: sessions.slice(1),
+    sessionCount: all.length,
+    unsure: unsureSessionsOf(index, summary.id).length,
+    team: teamView(team),
   };
 }
 
@@ -131,8 +235,10 @@ export function listPayload(
   state: { exists: boolean; tasks: readonly Task[]; problems: readonly FileProblem[] },
   shortId: (id: string) => string,
   team: Team | undefined,
+  known: BoardRow | undefined,
 ): ListPayload {
   const dir = listDirOf(ctx.configDir, listId);
+  const kind: ListKind = state.exists ? 'tasks' : (known?.kind ?? 'new');
   const tasks = [...state.tasks].sort((a, b) => compareIds(a.id, b.id));
   const byId = indexTasks(tasks);
   const times = taskFileTimes(
@@ -140,7 +246,9 @@ export function listPayload(
     tasks.map((t) => t.id),
   );
   const stalled = stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index });
-  const gone = goneOwnersOfList(index, dir, listId, ctx.person);
+  // As release --gone judges them: a named list's sessions found by their transcripts.
+  const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
+  const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
   const missing = new Map(missingBlockers(tasks, byId).map((m) => [m.id, m.missing]));
   const facts: Record<string, TaskFacts> = {};
   for (const t of tasks) {
@@ -157,42 +265,70 @@ export function listPayload(
       ...(changedAt === undefined ? {} : { changedAt }),
     };
   }
+  const todos = kind === 'todowrite' ? todoViews(known?.todos ?? []) : [];
   const { pending, in_progress, completed } = countTasks(tasks, byId);
-  const counts = { pending, in_progress, completed };
-  const sessions = sessionsInShowOrder(sessionsOfList(index, listId));
-  const row: ListRowView = {
-    id: listId,
-    shortId: shortId(listId),
-    total: tasks.length,
-    counts,
-    problems: state.problems.length,
-    changedAt: lastChange(dir),
-    session: sessionView(sessions[0], ctx.home),
-    sessions: sessions.length,
-    team: teamView(team),
-  };
+  const row =
+    kind === 'todowrite' && known !== undefined
+      ? rowView(known, team, ctx.home)
+      : rowOf(
+          ctx,
+          index,
+          { id: listId, kind, counts: { pending, in_progress, completed }, total: tasks.length, problems: state.problems.length },
+          shortId(listId),
+          team,
+        );
   return {
     at: ctx.now(),
     id: listId,
+    kind,
     exists: state.exists,
     tasks: tasks as BoardTask[],
+    todos,
     facts,
     row,
     goneWhy: gone?.why ?? null,
+    life: life === undefined ? null : { why: life.why, busy: life.busy },
     problems: state.problems.map((p) => ({ file: p.file, reason: p.reason })),
-    lastChange: state.exists ? lastChangeView(dir) : null,
+    ...(state.exists ? stackEnds(dir) : { undo: null, redo: null }),
     stalledAfterMs: ctx.stalledAfterMs,
   };
 }
 
-/** A task's recorded changes, oldest first, as `tasks log <id>` reads them. */
+function todoViews(todos: readonly Todo[]): ListPayload['todos'] {
+  return todos.map((t) => ({ content: t.content, status: t.status, ...(t.activeForm ? { activeForm: t.activeForm } : {}) }));
+}
+
+/**
+ * A task's recorded changes, oldest first, as `tasks log <id>` reads them (the journal,
+ * and the transcripts of the list's sessions, a named list's found by their tasks) and
+ * says them, with the notes it prints before them.
+ */
 export async function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): Promise<HistoryPayload> {
   const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
     listId,
-    sessions: sessionsOfList(index, listId),
+    sessions: sessionsOfList(index, listId, { deep: true }),
     unrecorded: true,
   });
-  return { events: timeline.events.filter((e) => e.task === taskId) };
+  const events = timeline.events.filter((e) => e.task === taskId);
+  const notes = renderLogNotes(timeline, taskId);
+  const outside = renderUnrecordedCreations(createdOutsideRecord(timeline.events, [taskId]));
+  if (outside !== undefined) notes.push(outside);
+  return {
+    events: events.map((e) => {
+      const words = logEventWords(e);
+      return {
+        at: e.at,
+        task: e.task,
+        op: e.op,
+        who: { kind: e.who.kind, text: words.who },
+        what: words.what,
+        source: e.source,
+        command: e.command,
+        txn: e.txn,
+      };
+    }),
+    notes,
+  };
 }
 
 /** Short ids of every list (as `tasks lists` shows them). */

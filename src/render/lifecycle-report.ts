@@ -13,7 +13,8 @@ export interface ReportLines {
   warnings: Notice[];
 }
 
-export function renderLifecycleReport(report: LifecycleReport): ReportLines {
+/** `skippedBy`: what skipped the hooks, in the words of whoever asked (`--no-hooks` on the command line). */
+export function renderLifecycleReport(report: LifecycleReport, skippedBy = '--no-hooks'): ReportLines {
   const notes: Notice[] = [];
   const warnings: Notice[] = [];
   const seen = new Set<string>();
@@ -42,7 +43,7 @@ export function renderLifecycleReport(report: LifecycleReport): ReportLines {
     const what = s.count === 0 ? `${s.event} hooks (none configured)` : `${s.count} ${s.event} hook${s.count === 1 ? '' : 's'}`;
     notes.push({
       code: 'hooks_not_run',
-      text: `skipped ${what} for task #${s.taskId} (--no-hooks)`,
+      text: `skipped ${what} for task #${s.taskId} (${skippedBy})`,
       facts: { event: s.event, taskId: s.taskId, hooks: s.count },
     });
   }

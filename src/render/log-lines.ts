@@ -83,6 +83,15 @@ function whatText(e: TimelineEvent, max: number | undefined): string {
   }
 }
 
+/**
+ * One change in the words of `tasks log`: who made it (`alice (person)`, `(no record)`)
+ * and what it did, values cut to `max` characters (whole when undefined). The board's
+ * history shows these.
+ */
+export function logEventWords(e: TimelineEvent, max?: number): { who: string; what: string } {
+  return { who: whoText(e.who), what: eventText(e, max) };
+}
+
 /** "2026-11-30 12:53:59" in local time: a log is read against a clock. */
 export function stamp(iso: string): string {
   const d = new Date(iso);

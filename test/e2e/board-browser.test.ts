@@ -5,9 +5,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
-import { ROOT, readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 // @ts-expect-error: a plain ES module of the test helpers
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { IDS, sessionsWorld } from '../helpers/sessions-world.js';
 
 /**
  * The board in a real browser (Debian's chromium, driven by playwright-core): what a
@@ -123,6 +125,8 @@ const fileOf = (dir: string, id: string) =>
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
+  // The picture shows the page, not the last action's passing word.
+  await page.waitForSelector('.toast.ok', { state: 'detached', timeout: 5000 }).catch(() => undefined);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
@@ -149,7 +153,7 @@ describe.skipIf(!available)(
     });
 
     async function open(config: string, hash = '', args: string[] = []): Promise<Page> {
-      board = await startBoard(config, args);
+      board = await startBoard(config, args, { USER: 'carol' });
       page = await browser.newPage();
       page.on('pageerror', (e) => errors.push(e.message));
       // A refused action's 409 is an answer the page shows, not an error of the page.
@@ -164,7 +168,7 @@ describe.skipIf(!available)(
       await p.waitForSelector(`.list-item[data-list="${API}"].selected`);
       const projects = await p.locator('.project-name').allTextContents();
       expect(projects.sort()).toEqual(['~/work/api', '~/work/db', '~/work/web']);
-      expect(await p.locator(`.list-item[data-list="${API}"] .state`).textContent()).toBe('live · busy');
+      expect(await p.locator(`.list-item[data-list="${API}"] .state`).textContent()).toBe('live, busy');
       expect(await p.locator(`.list-item[data-list="${DB}"] .state`).textContent()).toBe('crashed');
       expect(await p.locator(`.list-item[data-list="${WEB}"] .state`).textContent()).toBe('ended');
       expect(await p.locator('.list-head .tag.branch').textContent()).toBe('⎇ feat/rate-limit');
@@ -212,12 +216,114 @@ describe.skipIf(!available)(
       await until('#7 done', () => fileOf(api, '7').status === 'completed');
       await p.waitForSelector('.col-completed .card[data-task="7"]');
 
-      await p.waitForSelector('#undo:has-text("Undo done")');
+      // What undo would take back is shown before it is: tasks undo --dry-run's words.
+      await p.waitForSelector('#undo:has-text("Undo done by carol")');
+      await p.waitForSelector('.stack-preview .preview[data-for="undo"]:has-text("Would undo done")');
+      expect(await p.locator('.stack-preview .preview[data-for="undo"]').textContent()).toMatch(
+        /^Would undo done by carol at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d: #7 status completed → in_progress$/,
+      );
       await p.click('#undo');
       await until('the done undone', () => fileOf(api, '7').status === 'in_progress');
       await p.waitForSelector('.col-in_progress .card[data-task="7"]');
       expect(fileOf(api, '7')).toMatchObject({ owner: 'alice', blockedBy: ['6'] });
+      // The stack: the next undo takes back the block; redo applies the done again.
+      await p.waitForSelector('#undo:has-text("Undo block by carol")');
+      await p.waitForSelector('#redo:has-text("Redo done by carol")');
       await shot(p, 'list');
+      await p.click('#redo');
+      await until('the done redone', () => fileOf(api, '7').status === 'completed');
+      await p.waitForSelector('.col-completed .card[data-task="7"]');
+      await p.waitForSelector('#redo', { state: 'detached' });
+      // The person's name is on every change, as a command without --as records it.
+      const log = run(config, ['-l', API, 'log', '7']);
+      const changes = log.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(2));
+      expect(changes.map(([, what]) => what)).toEqual([
+        'status pending → in_progress',
+        'owner (none) → alice',
+        'blocked by #6',
+        'status in_progress → completed',
+        'undo: status completed → in_progress',
+        'redo: status in_progress → completed',
+      ]);
+      expect(new Set(changes.map(([who]) => who))).toEqual(new Set(['carol (person)']));
+    });
+
+    it('says what undo would be refused for before it is tried, and the refusal names who moved the task on', async () => {
+      const { config, api } = world();
+      const p = await open(config, `#list=${API}`);
+      await p.waitForSelector('.card[data-task="7"]');
+      await p.click('.card[data-task="7"] button[data-action="start"]');
+      await until('#7 started', () => fileOf(api, '7').status === 'in_progress');
+      await p.waitForSelector('#undo:has-text("Undo start by carol")');
+      // Another person's tasks command completes #7 meanwhile: the journal names them.
+      expect(run(config, ['-l', API, 'done', '7'], { env: { USER: 'dave' } }).code).toBe(0);
+      await p.waitForSelector('#undo:has-text("Undo done by dave")');
+      // An agent reopens it: the undo of dave's done would be refused, and the board says so before.
+      agent(api, 'update', '7', JSON.stringify({ status: 'pending' }));
+      const preview = await p.waitForSelector('.stack-preview .preview.refused[data-for="undo"]');
+      expect(await preview.textContent()).toMatch(
+        /^undo: would be refused: cannot undo done by dave: #7 status is "pending" now \(the change set "completed"\)/,
+      );
+      await p.click('#undo');
+      const toast = await p.waitForSelector('.toast.conflict');
+      expect(await toast.textContent()).toMatch(/^Conflict: cannot undo done by dave: #7 status is "pending" now/);
+      expect(fileOf(api, '7').status).toBe('pending');
+    });
+
+    it('shows a hook that blocks Done with its reason, and does it without hooks when asked', async () => {
+      const w = hookWorld();
+      writeTask(w.list, { id: '1', subject: 'Ship the release', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+      const gate = script(w, 'gate.sh', 'echo "3 tests fail: run npm test" >&2; exit 2');
+      writeSettings(w, 'user', settingsWith({ TaskCompleted: [{ command: gate }] }));
+      board = await startBoard(w.config, [], { USER: 'carol' }, w.project);
+      page = await browser.newPage();
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 409') && errors.push(m.text()));
+      await page.goto(`${board.url}#list=l`);
+      await page.click('.card[data-task="1"] button[data-action="done"]');
+      await page.waitForSelector('.toast.error');
+      expect(await page.locator('.toast.error .toast-message').textContent()).toBe(
+        'TaskCompleted hook blocked completing task #1: 3 tests fail: run npm test. Nothing was written.',
+      );
+      expect(fileOf(w.list, '1').status).toBe('in_progress');
+      await shot(page, 'hook-blocked');
+      await page.click('.toast button[data-action="without-hooks"]');
+      await until('#1 done without hooks', () => fileOf(w.list, '1').status === 'completed');
+      await page.waitForSelector('.toast.ok .toast-note');
+      expect(await page.locator('.toast.ok .toast-note').textContent()).toBe(
+        'skipped 1 TaskCompleted hook for task #1 (without hooks, as asked)',
+      );
+    });
+
+    it("releases gone owners' tasks once confirmed, and asks again while a session of the project is live", async () => {
+      const w = sessionsWorld();
+      board = await startBoard(w.config, [], { USER: 'carol' }, w.here);
+      page = await browser.newPage();
+      page.on('pageerror', (e) => errors.push(e.message));
+      try {
+        await page.goto(`${board.url}#list=${IDS.webOld}`);
+        await page.waitForSelector('.gone-count');
+        expect(await page.locator('.gone-count').textContent()).toBe('1 held by gone owners (session 7f1c9e22 was cleared)');
+        await page.click('#release-gone');
+        const dialog = page.locator('dialog');
+        await dialog.locator('h2:text-is("Release 1 task of gone owners?")').waitFor();
+        expect(await dialog.locator('p').textContent()).toMatch(
+          /#2 Fix the cookie race \(tester\)\n\nBut session 9a0b1c2d is live in ~\/work\/web, where this list's sessions ran: it may be about to pick this work up\.$/,
+        );
+        await shot(page, 'release-gone');
+        await dialog.locator('button[data-submit]:text-is("Release anyway")').click();
+        const file = path.join(w.config, 'tasks', IDS.webOld);
+        await until('#2 released', () => fileOf(file, '2').owner === undefined && fileOf(file, '2').status === 'pending');
+        await page.waitForSelector('.toast.ok .toast-lines');
+        expect(await page.locator('.toast.ok .toast-lines').textContent()).toBe(
+          'Released task #2 from tester (in_progress -> pending): Fix the cookie race',
+        );
+      } finally {
+        w.stop();
+      }
     });
 
     it("shows an agent's change between looking and acting as a conflict, and writes nothing", async () => {

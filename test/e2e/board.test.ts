@@ -190,16 +190,15 @@ describe('tasks board: serving', () => {
     const { config, dir } = demo();
     const b = await board(config);
     expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
-    const shown = (
-      JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string; command: string } }
-    ).lastChange;
+    const shown = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { undo: { txn: string; command: string } })
+      .undo;
     expect(shown.command).toBe('start');
     // Someone else's change with tasks comes after it: the undo shown is no longer the last change.
     expect(run(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);
     const stale = await postAction(b, { action: 'undo', list: 'demo', txn: shown.txn });
     expect(stale.status).toBe(409);
     expect((readJson(path.join(dir, '2.json')) as { owner?: string }).owner).toBe('carol');
-    const now = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { lastChange: { txn: string } }).lastChange;
+    const now = (JSON.parse((await request(b.port, `/${b.token}/api/list?id=demo`)).body) as { undo: { txn: string } }).undo;
     expect((await postAction(b, { action: 'undo', list: 'demo', txn: now.txn })).status).toBe(200);
     expect((readJson(path.join(dir, '2.json')) as { owner?: string }).owner).toBeUndefined();
   });
@@ -295,7 +294,7 @@ describe('tasks board: the journal and hooks, as the commands have them', () => 
     expect(r.status).toBe(409);
     expect(JSON.parse(r.body)).toEqual({
       ok: false,
-      error: { code: 'hook', message: 'TaskCompleted hook blocked completing task #1: 3 tests fail' },
+      error: { code: 'hook', message: 'TaskCompleted hook blocked completing task #1: 3 tests fail', withoutHooks: true },
     });
     expect(fs.readFileSync(path.join(world.list, '1.json'), 'utf8')).toBe(before);
     // The hook was told what a command tells it: this process, the project the board started in.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequest } from '../../src/board/board-actions.js';
+import { parseRequest } from '../../src/board/board-requests.js';
 import { hostAllowed, originAllowed, tokenMatches } from '../../src/board/board-security.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from '../../src/board/page/page-filter.js';
 import { cleanLine, cleanText } from '../../src/board/page/page-text.js';

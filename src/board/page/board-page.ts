@@ -1,23 +1,25 @@
-import { ago } from '../../render/elapsed.js';
 import type {
   ActionRequest,
   BoardStatus,
   BoardTask,
   Expectation,
-  HistoryEventView,
+  HistoryPayload,
   ListPayload,
-  ListRowView,
   OverviewPayload,
+  StackChangeView,
+  UndoPreviewPayload,
 } from '../board-protocol.js';
-import { act, type Following, follow, history } from './page-api.js';
-import { type CardAction, renderColumns } from './page-columns.js';
+import { act, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
+import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
-import { byId, fill, h } from './page-dom.js';
+import { byId, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { renderGraph } from './page-graph.js';
-import { progress, renderSidebar, sessionLabel } from './page-sidebar.js';
-import { cleanLine, cutLine } from './page-text.js';
+import { renderHead } from './page-head.js';
+import { renderSidebar } from './page-sidebar.js';
+import { cutLine } from './page-text.js';
+import { toast } from './page-toasts.js';
 
 /**
  * The board's page: the state (the overview, the list followed, the filters, the task
@@ -30,9 +32,12 @@ interface State {
   listId: string | undefined;
   view: 'board' | 'graph';
   task: string | undefined;
-  events: { task: string; list: string; events: HistoryEventView[] } | undefined;
+  history: { task: string; list: string; payload: HistoryPayload } | undefined;
+  /** What undo and redo of the list would do now, for the list and stack shown. */
+  preview: { list: string; payload: UndoPreviewPayload } | undefined;
   filter: PageFilter;
   listQuery: string;
+  allTodoWrite: boolean;
   source: Following | undefined;
 }
 
@@ -42,9 +47,11 @@ const state: State = {
   listId: undefined,
   view: 'board',
   task: undefined,
-  events: undefined,
+  history: undefined,
+  preview: undefined,
   filter: NO_FILTER,
   listQuery: '',
+  allTodoWrite: false,
   source: undefined,
 };
 
@@ -53,7 +60,6 @@ const el = {
   head: () => byId('list-head'),
   view: () => byId('view'),
   detail: () => byId('detail'),
-  toasts: () => byId('toasts'),
   dialog: () => byId<HTMLDialogElement>('dialog'),
   conn: () => byId('conn'),
 };
@@ -86,23 +92,29 @@ function connect(): void {
       state.overview = payload;
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
-      if (state.listId === undefined && payload.lists[0]) {
-        selectList(payload.lists[0].id);
+      // First: the list this folder is bound to (tasks use), else the newest.
+      const first = payload.binding?.list ?? payload.lists[0]?.id;
+      if (state.listId === undefined && first !== undefined) {
+        selectList(first);
         return;
       }
+      if (state.list) drawHead();
       drawSidebar();
     },
     row: (row) => {
       if (!state.overview) return;
       const lists = state.overview.lists.filter((l) => l.id !== row.id);
+      // The order of tasks lists: newest change first, then by id.
       state.overview = { ...state.overview, lists: [row, ...lists].sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id)) };
       sidebarSoon();
+      if (row.id === state.listId) drawHead();
     },
     list: (payload) => {
       if (payload.id !== state.listId) return;
       state.list = payload;
       drawMain();
       refreshHistory();
+      refreshPreview();
     },
     connection: (s) => {
       const conn = el.conn();
@@ -117,7 +129,8 @@ function selectList(id: string): void {
   state.listId = id;
   state.list = undefined;
   state.task = undefined;
-  state.events = undefined;
+  state.history = undefined;
+  state.preview = undefined;
   writeHash();
   drawSidebar();
   drawMain();
@@ -135,7 +148,19 @@ function sidebarSoon(): void {
 }
 
 function drawSidebar(): void {
-  if (state.overview) renderSidebar(el.lists(), state.overview, state.listId, state.listQuery, selectList);
+  if (!state.overview) return;
+  renderSidebar(
+    el.lists(),
+    state.overview,
+    { selected: state.listId, query: state.listQuery, allTodoWrite: state.allTodoWrite },
+    {
+      select: selectList,
+      showAllTodoWrite: () => {
+        state.allTodoWrite = true;
+        drawSidebar();
+      },
+    },
+  );
 }
 
 function shownTasks(list: ListPayload): BoardTask[] {
@@ -144,92 +169,60 @@ function shownTasks(list: ListPayload): BoardTask[] {
 
 function drawMain(): void {
   const list = state.list;
-  drawHead(list);
+  drawHead();
   for (const tab of document.querySelectorAll<HTMLButtonElement>('.tab')) tab.classList.toggle('active', tab.dataset.view === state.view);
+  document.body.classList.toggle('todowrite', list?.kind === 'todowrite');
   if (!list) {
     el.view().replaceChildren(h('p', { class: 'empty big' }, state.listId ? 'Loading…' : 'Choose a list.'));
     drawDetail();
     return;
   }
-  updateOwnerChoices(list);
-  const shown = shownTasks(list);
   const t0 = performance.now();
-  if (state.view === 'graph') {
-    renderGraph(el.view(), list, new Set(shown.map((t) => t.id)), state.filter.all, state.task, { open: openTask });
+  if (list.kind === 'todowrite') {
+    renderTodos(el.view(), list.todos);
   } else {
-    renderColumns(el.view(), list, shown, state.task, { open: openTask, act: (a, t) => void cardAction(a, t), readOnly: readOnly() });
+    updateOwnerChoices(list);
+    const shown = shownTasks(list);
+    const empty = emptyListNote(list);
+    if (empty !== undefined) {
+      el.view().replaceChildren(h('p', { class: 'empty big new-list' }, empty));
+    } else if (state.view === 'graph') {
+      renderGraph(el.view(), list, new Set(shown.map((t) => t.id)), state.filter.all, state.task, { open: openTask });
+    } else {
+      renderColumns(el.view(), list, shown, state.task, { open: openTask, act: (a, t) => void cardAction(a, t), readOnly: readOnly() });
+    }
   }
   document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
   document.body.dataset.listAt = String(list.at);
   drawDetail();
 }
 
-function drawHead(list: ListPayload | undefined): void {
-  const row: ListRowView | null | undefined = list?.row ?? state.overview?.lists.find((l) => l.id === state.listId);
-  if (!row) {
-    el.head().replaceChildren();
-    return;
-  }
-  const s = row.session;
-  const label = sessionLabel(s);
-  const now = Date.now();
-  const lastChange = list?.lastChange;
-  const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined).length : 0;
-  const gone = list ? list.tasks.filter((t) => list.facts[t.id]?.ownerGone).length : 0;
-  fill(
-    el.head(),
-    h(
-      'div',
-      { class: 'head-main' },
-      h('h1', { class: 'list-name agent-text', title: s?.prompt ?? row.id }, s?.prompt ? cutLine(s.prompt, 120) : cutLine(row.id, 80)),
-      h(
-        'div',
-        { class: 'head-meta' },
-        h('span', { class: 'tag id', title: row.id }, row.shortId),
-        h('span', { class: `tag state ${label.kind}` }, h('span', { class: `dot ${label.kind}` }), label.text),
-        s?.project ? h('span', { class: 'tag project agent-text' }, cutLine(s.project, 60)) : null,
-        s?.branch ? h('span', { class: 'tag branch agent-text' }, `⎇ ${cutLine(s.branch, 40)}`) : null,
-        row.team ? h('span', { class: 'tag team agent-text' }, `team ${cutLine(row.team.name, 30)} (${row.team.members.length})`) : null,
-        s?.lastActivity ? h('span', { class: 'tag when' }, `active ${ago(s.lastActivity, now)}`) : null,
-      ),
-      h(
-        'div',
-        { class: 'head-progress' },
-        progress(row),
-        h(
-          'span',
-          { class: 'progress-text' },
-          `${row.counts.completed}/${row.total} done · ${row.counts.in_progress} in progress · ${row.counts.pending} pending`,
-        ),
-        stalled > 0 ? h('span', { class: 'warn' }, `${stalled} stalled`) : null,
-        gone > 0 ? h('span', { class: 'warn red' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
-        list && list.problems.length > 0
-          ? h('span', { class: 'warn red' }, `${list.problems.length} unreadable file${list.problems.length === 1 ? '' : 's'}`)
-          : null,
-      ),
-    ),
-    readOnly()
-      ? null
-      : h(
-          'div',
-          { class: 'head-actions' },
-          lastChange
-            ? h(
-                'button',
-                {
-                  class: 'ghost',
-                  id: 'undo',
-                  type: 'button',
-                  title: `take back ${lastChange.command} by ${lastChange.actor.name} (${lastChange.tasks.map((t) => `#${t}`).join(', ')})`,
-                  onclick: () => void undo(),
-                },
-                // Undoing an undo redoes: say so.
-                `${lastChange.command === 'undo' ? '↷ Redo' : `↶ Undo ${cleanLine(lastChange.command)}`} by ${cutLine(lastChange.actor.name, 20)} · ${ago(Date.parse(lastChange.at), now)}`,
-              )
-            : null,
-          h('button', { class: 'primary', id: 'new-task', type: 'button', onclick: () => void createTask() }, '+ New task'),
-        ),
-  );
+/** A list with no folder yet: whose it will be, and that a task made here makes it. */
+function emptyListNote(list: ListPayload): string | undefined {
+  if (list.exists || list.tasks.length > 0) return undefined;
+  const binding = state.overview?.binding;
+  const live = [list.row?.session, ...(list.row?.others ?? [])].find((s) => s?.state === 'live');
+  const whose =
+    list.kind === 'new' && live
+      ? `session ${live.sessionId.slice(0, 8)} (${live.stateText}) writes its tasks here: it has made none yet.`
+      : binding?.list === list.id
+        ? `Claude Code sessions started in the board's folder use this list (bound by ${binding.file}); none has made a task yet.`
+        : 'This list has no tasks yet.';
+  return readOnly() ? whose : `${whose} A task made here makes the list, where its agent reads it.`;
+}
+
+/** The head: the overview's row (kept current by every change) over the list's own, which may be older. */
+function drawHead(): void {
+  const list = state.list;
+  const row = state.overview?.lists.find((l) => l.id === state.listId) ?? (list?.id === state.listId ? list?.row : undefined);
+  const preview = state.preview?.list === state.listId ? state.preview?.payload : undefined;
+  renderHead(el.head(), row, list?.id === state.listId ? list : undefined, state.overview, preview, {
+    undo: (change) => void undoRedo('undo', change),
+    redo: (change) => void undoRedo('redo', change),
+    releaseGone: () => void releaseGone(),
+    create: () => void createTask(),
+    readOnly: readOnly(),
+  });
 }
 
 function updateOwnerChoices(list: ListPayload): void {
@@ -252,7 +245,7 @@ function openTask(id: string): void {
 
 function closeTask(): void {
   state.task = undefined;
-  state.events = undefined;
+  state.history = undefined;
   writeHash();
   drawMain();
 }
@@ -266,7 +259,7 @@ function refreshHistory(now = false): void {
     () => {
       void history(listId, task).then((payload) => {
         if (state.task !== task || state.listId !== listId) return;
-        state.events = { task, list: listId, events: payload.events };
+        state.history = { task, list: listId, payload };
         drawDetail();
       });
     },
@@ -274,15 +267,35 @@ function refreshHistory(now = false): void {
   );
 }
 
+let previewTimer: number | undefined;
+/** The undo and redo dry runs again, shortly after the list changed (what they would do depends on the files). */
+function refreshPreview(): void {
+  const list = state.list;
+  if (!list || readOnly() || list.kind === 'todowrite') return;
+  window.clearTimeout(previewTimer);
+  if (!list.undo && !list.redo) {
+    state.preview = { list: list.id, payload: { undoTxn: null, redoTxn: null, undo: null, redo: null } };
+    return;
+  }
+  const id = list.id;
+  previewTimer = window.setTimeout(() => {
+    void undoPreview(id).then((payload) => {
+      if (payload === undefined || state.listId !== id) return;
+      state.preview = { list: id, payload };
+      drawHead();
+    });
+  }, 120);
+}
+
 function drawDetail(): void {
   const panel = el.detail();
-  if (!state.task || !state.list) {
+  if (!state.task || !state.list || state.list.kind === 'todowrite') {
     panel.hidden = true;
     return;
   }
   panel.hidden = false;
-  const events = state.events?.task === state.task && state.events.list === state.list.id ? state.events.events : undefined;
-  renderDetail(panel, state.list, state.task, events, {
+  const h = state.history?.task === state.task && state.history.list === state.list.id ? state.history.payload : undefined;
+  renderDetail(panel, state.list, state.task, h, {
     act: (a, t) => void detailAction(a, t),
     open: openTask,
     close: closeTask,
@@ -294,30 +307,47 @@ function expectOf(t: BoardTask): Expectation {
   return { status: t.status, owner: t.owner ? t.owner : null };
 }
 
+/** Whether a refusal was a precondition the card showed (status, owner): said as the card's conflict. */
+function cardConflict(e: { precondition?: string; expected?: string | null; actual?: string | null }): string | undefined {
+  if (e.precondition === 'if-owner' || e.precondition === 'if-unowned')
+    return `it is now owned by ${e.actual ?? 'nobody'}; the card showed ${e.expected ?? 'nobody'}`;
+  if (e.precondition === 'if-status') return `it is now ${e.actual}; the card showed ${e.expected}`;
+  return undefined;
+}
+
 async function send(request: ActionRequest, taskId?: string): Promise<boolean> {
   document.body.classList.add('busy');
   const { status, result } = await act(request);
   document.body.classList.remove('busy');
   if (result.ok) {
-    toast('ok', result.message);
+    toast('ok', { message: result.message, lines: result.lines, notes: result.notes, warnings: result.warnings });
     return true;
   }
+  const e = result.error;
+  if (e.code === 'hook') {
+    // A hook said no: its reasons; done and create may be made again without hooks (as --no-hooks).
+    const again =
+      e.withoutHooks && (request.action === 'done' || request.action === 'create')
+        ? {
+            label: `${request.action === 'done' ? 'Done' : 'Create'} without hooks`,
+            action: 'without-hooks',
+            onclick: () => void send({ ...request, hooks: false }, taskId),
+          }
+        : undefined;
+    toast('error', { message: `${e.message}. Nothing was written.`, lines: e.details, warnings: e.warnings, button: again });
+    return false;
+  }
   if (status === 409) {
-    const e = result.error;
-    const what =
-      e.precondition === 'if-owner' || e.precondition === 'if-unowned'
-        ? `it is now owned by ${e.actual ?? 'nobody'}; the card showed ${e.expected ?? 'nobody'}`
-        : e.precondition === 'if-status'
-          ? `it is now ${e.actual}; the card showed ${e.expected}`
-          : e.message;
-    toast(
-      'conflict',
-      `Conflict${taskId ? ` on #${taskId}` : ''}: changed meanwhile, ${what}. Nothing was written; the board shows it as it is now.`,
-    );
+    const what = cardConflict(e);
+    const message =
+      what === undefined
+        ? `Conflict${taskId ? ` on #${taskId}` : ''}: ${e.message}`
+        : `Conflict${taskId ? ` on #${taskId}` : ''}: changed meanwhile, ${what}. Nothing was written; the board shows it as it is now.`;
+    toast('conflict', { message, warnings: e.warnings });
     if (taskId) flagConflict(taskId);
     return false;
   }
-  toast('error', result.error.message);
+  toast('error', { message: e.message, warnings: e.warnings });
   return false;
 }
 
@@ -426,18 +456,33 @@ async function createTask(): Promise<void> {
   });
 }
 
-async function undo(): Promise<void> {
-  const change = state.list?.lastChange;
-  if (!state.listId || !change) return;
-  await send({ action: 'undo', list: state.listId, txn: change.txn });
+async function undoRedo(action: 'undo' | 'redo', change: StackChangeView): Promise<void> {
+  if (!state.listId) return;
+  await send({ action, list: state.listId, txn: change.txn });
 }
 
-function toast(kind: 'ok' | 'conflict' | 'error', text: string): void {
-  const node = h('div', { class: `toast ${kind}`, role: kind === 'ok' ? 'status' : 'alert' }, text);
-  el.toasts().append(node);
-  // The latest few: a burst of changes does not bury the page.
-  while (el.toasts().childElementCount > 3) el.toasts().firstElementChild?.remove();
-  window.setTimeout(() => node.remove(), kind === 'ok' ? 3000 : 9000);
+/** `release --gone`: what it would release (its dry run), then, confirmed, that; a live session asks for a second yes (--force). */
+async function releaseGone(): Promise<void> {
+  const list = state.listId;
+  if (!list) return;
+  const plan = await gonePreview(list);
+  if (plan === undefined) return;
+  if (plan.targets.length === 0) {
+    toast('conflict', plan.none ?? 'no unfinished task is held by a gone owner; nothing released');
+    return;
+  }
+  const tasks = plan.targets.map((t) => `#${t.id} ${cutLine(t.subject, 60)} (${cutLine(t.owner, 24)})`).join('\n');
+  const body = `Their owners are gone (${plan.why ?? ''}). Each goes back to pending with no owner, if its owner still holds it:\n${tasks}${
+    plan.live ? `\n\nBut ${plan.live}.` : ''
+  }`;
+  const yes = await confirmDialog(
+    el.dialog(),
+    `Release ${plan.targets.length} task${plan.targets.length === 1 ? '' : 's'} of gone owners?`,
+    body,
+    plan.live ? 'Release anyway' : 'Release',
+  );
+  if (!yes) return;
+  await send({ action: 'release-gone', list, ids: plan.targets.map((t) => t.id), force: plan.live !== null });
 }
 
 function readFilters(): void {
@@ -487,7 +532,7 @@ function start(): void {
   // "3 min ago" stays true without any event.
   window.setInterval(() => {
     drawSidebar();
-    if (state.list) drawHead(state.list);
+    drawHead();
   }, 30_000);
   drawMain();
   connect();

@@ -1,4 +1,13 @@
-import type { ActionRequest, ActionResult, HistoryPayload, ListPayload, ListRowView, OverviewPayload } from '../board-protocol.js';
+import type {
+  ActionRequest,
+  ActionResult,
+  GonePreviewPayload,
+  HistoryPayload,
+  ListPayload,
+  ListRowView,
+  OverviewPayload,
+  UndoPreviewPayload,
+} from '../board-protocol.js';
 
 /**
  * The page's side of the API (board-protocol.ts). URLs are relative to the page, whose
@@ -67,10 +76,30 @@ export async function act(request: ActionRequest): Promise<{ status: number; res
   }
 }
 
+async function get<T>(url: string): Promise<T | undefined> {
+  try {
+    const res = await fetch(url, { referrerPolicy: 'no-referrer' });
+    return res.ok ? ((await res.json()) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function history(list: string, task: string): Promise<HistoryPayload> {
-  const res = await fetch(`api/history?list=${encodeURIComponent(list)}&task=${encodeURIComponent(task)}`, {
-    referrerPolicy: 'no-referrer',
-  });
-  if (!res.ok) return { events: [] };
-  return (await res.json()) as HistoryPayload;
+  return (
+    (await get<HistoryPayload>(`api/history?list=${encodeURIComponent(list)}&task=${encodeURIComponent(task)}`)) ?? {
+      events: [],
+      notes: [],
+    }
+  );
+}
+
+/** What undo and redo would do now (their dry runs). */
+export function undoPreview(list: string): Promise<UndoPreviewPayload | undefined> {
+  return get<UndoPreviewPayload>(`api/undo?list=${encodeURIComponent(list)}`);
+}
+
+/** What releasing the gone owners' tasks would do now (`release --gone --dry-run`). */
+export function gonePreview(list: string): Promise<GonePreviewPayload | undefined> {
+  return get<GonePreviewPayload>(`api/gone?list=${encodeURIComponent(list)}`);
 }

@@ -1,5 +1,5 @@
 import { ago, idleFor } from '../../render/elapsed.js';
-import type { BoardStatus, BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
+import type { BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
 import { h, reconcile } from './page-dom.js';
 import { cutLine } from './page-text.js';
 
@@ -157,5 +157,56 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
             action.label,
           ),
     ),
+  );
+}
+
+/**
+ * A TodoWrite session's todos (the older system: kept in its transcript, no file, no id):
+ * the same three columns, read-only, each todo as its session last wrote it.
+ */
+export function renderTodos(container: HTMLElement, todos: readonly TodoView[]): void {
+  drawn = undefined;
+  const columns = COLUMNS.map(({ status, title }) => {
+    const mine = todos.filter((t) => t.status === status);
+    return h(
+      'section',
+      { class: `column col-${status}`, 'data-status': status },
+      h(
+        'header',
+        { class: 'column-head' },
+        h('span', { class: `col-dot ${status}` }),
+        title,
+        h('span', { class: 'col-count' }, String(mine.length)),
+      ),
+      h(
+        'div',
+        { class: 'column-body' },
+        ...(mine.length === 0
+          ? [h('p', { class: 'empty' }, 'Nothing here')]
+          : mine.map((t) =>
+              h(
+                'article',
+                { class: `card todo ${t.status}` },
+                h('div', { class: 'subject agent-text' }, cutLine(t.content, 140)),
+                t.status === 'in_progress' && t.activeForm
+                  ? h(
+                      'div',
+                      { class: 'active-form agent-text' },
+                      h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+                      cutLine(t.activeForm, 100),
+                    )
+                  : null,
+              ),
+            )),
+      ),
+    );
+  });
+  container.replaceChildren(
+    h(
+      'p',
+      { class: 'todo-note' },
+      'TodoWrite todos, as the session last wrote them: read-only (they live in its transcript, not in a list).',
+    ),
+    h('div', { class: 'columns' }, ...columns),
   );
 }

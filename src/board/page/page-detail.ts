@@ -1,5 +1,5 @@
 import { ago, idleFor } from '../../render/elapsed.js';
-import type { BoardTask, HistoryEventView, ListPayload } from '../board-protocol.js';
+import type { BoardTask, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { fill, h } from './page-dom.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
@@ -33,25 +33,11 @@ function taskRef(list: ListPayload, id: string, open: (id: string) => void): HTM
   );
 }
 
-function changeText(e: HistoryEventView): string {
-  if (e.op === 'create') return `created ${cleanLine(value(e.changes.subject?.new ?? ''))}`;
-  if (e.op === 'delete') return 'deleted';
-  const fields = Object.entries(e.changes)
-    .map(([field, c]) => {
-      if (c.added) return `${field} + ${c.added.map((a) => `#${a}`).join(', ')}`;
-      const old = 'old' in c ? (c.old === null || c.old === undefined ? '(none)' : cutLine(value(c.old), 40)) : '…';
-      const now = c.new === null || c.new === undefined ? '(none)' : cutLine(value(c.new), 40);
-      return `${field} ${old} → ${now}`;
-    })
-    .join('; ');
-  return e.op === 'unrecorded' ? `changed with no record: ${fields}` : fields;
-}
-
 export function renderDetail(
   container: HTMLElement,
   list: ListPayload,
   id: string,
-  events: readonly HistoryEventView[] | undefined,
+  history: HistoryPayload | undefined,
   handlers: DetailHandlers,
 ): void {
   const t = list.tasks.find((x) => x.id === id);
@@ -148,32 +134,36 @@ export function renderDetail(
           ]),
         ),
     h('h3', {}, 'History'),
-    events === undefined
-      ? h('p', { class: 'empty' }, 'Loading…')
-      : events.length === 0
-        ? h('p', { class: 'empty' }, 'No change to this task is recorded.')
-        : h(
-            'ol',
-            { class: 'history' },
-            ...[...events]
-              .reverse()
-              .map((e) =>
-                h(
-                  'li',
-                  {},
-                  h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
-                  h(
-                    'span',
-                    { class: `who ${e.who.kind}` },
-                    e.who.kind === 'agent'
-                      ? `agent ${cleanLine(e.who.name ?? (e.who.session ?? '').slice(0, 8))}`
-                      : e.who.kind === 'unknown'
-                        ? 'no record'
-                        : cleanLine(e.who.name ?? 'someone'),
-                  ),
-                  h('span', { class: 'what agent-text' }, changeText(e)),
-                ),
+    history === undefined ? h('p', { class: 'empty' }, 'Loading…') : historyView(history, now),
+  );
+}
+
+/**
+ * What `tasks log <id>` says: its notes (where the record starts, what it reads), then
+ * each change, newest first, with who made it (a person, an agent, or "(no record)" with
+ * the likely cause) in its words.
+ */
+function historyView(history: HistoryPayload, now: number): HTMLElement {
+  return h(
+    'div',
+    { class: 'history-block' },
+    ...history.notes.map((n) => h('p', { class: 'history-note agent-text' }, cleanLine(n))),
+    history.events.length === 0
+      ? null
+      : h(
+          'ol',
+          { class: 'history' },
+          ...[...history.events]
+            .reverse()
+            .map((e) =>
+              h(
+                'li',
+                { 'data-source': e.source, 'data-op': e.op },
+                h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
+                h('span', { class: `who ${e.who.kind} agent-text` }, cleanLine(e.who.text)),
+                h('span', { class: 'what agent-text' }, cleanLine(e.what)),
               ),
-          ),
+            ),
+        ),
   );
 }

@@ -4,15 +4,16 @@ import { h, reconcile } from './page-dom.js';
 import { cutLine } from './page-text.js';
 
 /**
- * Every list, grouped by project (the working directory of its session; lists with no
- * known session last), newest change first within a group, each with its session's
- * state, branch, prompt and progress.
+ * Every list as `tasks lists` has it, grouped by project (the working directory of the
+ * session it shows; lists with no known session last): the groups in the order of their
+ * newest list, and within a group the order of `tasks lists` (newest change first). Each
+ * with its session's state in the words core gives it ("live, busy", "cleared → …"),
+ * branch, prompt and progress; TodoWrite sessions (read-only) past the most recent are
+ * behind a "more", as `tasks lists` keeps them behind --all.
  */
-export function sessionLabel(s: SessionView | null): { text: string; kind: string } {
-  if (s === null) return { text: 'no session', kind: 'none' };
-  if (s.state === 'live')
-    return { text: s.activity === 'busy' ? 'live · busy' : 'live · idle', kind: s.activity === 'busy' ? 'busy' : 'live' };
-  return { text: s.state, kind: s.state };
+export function sessionLabel(s: SessionView | null): { text: string; look: string } {
+  if (s === null) return { text: 'no session', look: 'none' };
+  return { text: s.stateText, look: s.look };
 }
 
 export function progress(row: Pick<ListRowView, 'counts' | 'total'>): HTMLElement {
@@ -27,41 +28,75 @@ export function progress(row: Pick<ListRowView, 'counts' | 'total'>): HTMLElemen
   return bar;
 }
 
-export function renderSidebar(
-  container: HTMLElement,
-  overview: OverviewPayload,
-  selected: string | undefined,
-  query: string,
-  onSelect: (id: string) => void,
-): void {
-  const now = Date.now();
-  const needle = query.trim().toLowerCase();
+export interface SidebarState {
+  selected: string | undefined;
+  query: string;
+  /** Every TodoWrite session, not only the most recent. */
+  allTodoWrite: boolean;
+}
+
+export interface SidebarHandlers {
+  select(id: string): void;
+  showAllTodoWrite(): void;
+}
+
+/** The rows shown, in `tasks lists` order: TodoWrite sessions past the most recent left out unless asked for. */
+export function visibleRows(overview: OverviewPayload, state: SidebarState): { rows: ListRowView[]; hiddenTodoWrite: number } {
+  const needle = state.query.trim().toLowerCase();
+  let todoWrite = 0;
+  let hiddenTodoWrite = 0;
   const rows = overview.lists.filter((l) => {
+    if (l.kind === 'todowrite' && ++todoWrite > overview.todoWriteShown && !state.allTodoWrite && l.id !== state.selected) {
+      hiddenTodoWrite++;
+      return false;
+    }
     if (needle === '') return true;
     const s = l.session;
     return [l.id, s?.project, s?.branch, s?.prompt, s?.name, l.team?.name].some((v) => v?.toLowerCase().includes(needle));
   });
+  return { rows, hiddenTodoWrite };
+}
+
+/** Rows grouped by project, the groups in order of their first (newest) row; lists with no known session last. */
+export function groupByProject(rows: readonly ListRowView[]): Array<[string, ListRowView[]]> {
   const groups = new Map<string, ListRowView[]>();
   for (const row of rows) {
     const key = row.session?.project ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
-  const ordered = [...groups].sort(([a, ra], [b, rb]) =>
-    a === '' ? 1 : b === '' ? -1 : Math.max(...rb.map((r) => r.changedAt)) - Math.max(...ra.map((r) => r.changedAt)),
-  );
+  const none = groups.get('');
+  groups.delete('');
+  return none === undefined ? [...groups] : [...groups, ['', none]];
+}
+
+export function renderSidebar(container: HTMLElement, overview: OverviewPayload, state: SidebarState, handlers: SidebarHandlers): void {
+  const now = Date.now();
+  const { rows, hiddenTodoWrite } = visibleRows(overview, state);
   // Sections and items are kept and only moved or replaced where something changed:
   // a change to one list redraws one item, even among hundreds.
-  const sections: Element[] = ordered.map(([project, lists]) => {
+  const sections: Element[] = groupByProject(rows).map(([project, lists]) => {
     let section = sectionCache.get(project);
     if (!section) {
-      section = h('section', { class: 'project' });
+      section = h('section', { class: 'project', 'data-project': project });
       sectionCache.set(project, section);
     }
-    reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, row.id === selected, now, onSelect))]);
+    reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
     return section;
   });
+  const binding = overview.binding;
+  if (binding && !overview.lists.some((l) => l.id === binding.list)) sections.unshift(boundItem(binding, state.selected, handlers));
   if (sections.length === 0)
     sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
+  if (hiddenTodoWrite > 0)
+    sections.push(
+      h(
+        'button',
+        { class: 'ghost more-todowrite', type: 'button', onclick: handlers.showAllTodoWrite },
+        `${hiddenTodoWrite} older TodoWrite session${hiddenTodoWrite === 1 ? '' : 's'} not shown: show them`,
+      ),
+    );
   reconcile(container, sections);
 }
 
@@ -78,47 +113,85 @@ function headingOf(project: string): HTMLElement {
   return heading;
 }
 
+/** The list this folder is bound to (`tasks use`), before its first task and with no session on it yet. */
+function boundItem(binding: NonNullable<OverviewPayload['binding']>, selected: string | undefined, handlers: SidebarHandlers): HTMLElement {
+  return h(
+    'button',
+    {
+      class: `list-item bound${binding.list === selected ? ' selected' : ''}`,
+      type: 'button',
+      'data-list': binding.list,
+      title: `bound by ${binding.file} (${binding.scope} settings): Claude Code sessions started here use it`,
+      onclick: () => handlers.select(binding.list),
+    },
+    h(
+      'div',
+      { class: 'list-line' },
+      h('span', { class: 'dot none' }),
+      h('span', { class: 'list-title agent-text' }, cutLine(binding.list, 40)),
+      h('span', { class: 'kind bound' }, 'bound here'),
+    ),
+    h('div', { class: 'list-meta' }, h('span', { class: 'count' }, 'no tasks yet')),
+  );
+}
+
 const items = new Map<string, { key: string; el: HTMLElement }>();
 
 /** A list's item is made again only when what it shows changed (a change elsewhere redraws nothing here). */
-function cachedItem(row: ListRowView, selected: boolean, now: number, onSelect: (id: string) => void): HTMLElement {
-  const key = JSON.stringify([row, selected, Math.floor((now - row.changedAt) / 60_000)]);
+function cachedItem(
+  row: ListRowView,
+  overview: OverviewPayload,
+  selected: string | undefined,
+  now: number,
+  handlers: SidebarHandlers,
+): HTMLElement {
+  const bound = overview.binding?.list === row.id;
+  const key = JSON.stringify([row, row.id === selected, bound, Math.floor((now - row.changedAt) / 60_000)]);
   const hit = items.get(row.id);
   if (hit && hit.key === key) return hit.el;
-  const el = listItem(row, selected, now, onSelect);
+  const el = listItem(row, row.id === selected, bound, now, handlers);
   items.set(row.id, { key, el });
   return el;
 }
 
-function listItem(row: ListRowView, selected: boolean, now: number, onSelect: (id: string) => void): HTMLElement {
+function listItem(row: ListRowView, selected: boolean, bound: boolean, now: number, handlers: SidebarHandlers): HTMLElement {
   const s = row.session;
   const state = sessionLabel(s);
   const title = s?.name ?? row.team?.name ?? row.shortId;
   return h(
     'button',
     {
-      class: `list-item${selected ? ' selected' : ''}`,
+      class: `list-item kind-${row.kind}${selected ? ' selected' : ''}`,
       type: 'button',
       'data-list': row.id,
+      'data-kind': row.kind,
       'aria-current': selected ? 'true' : undefined,
-      onclick: () => onSelect(row.id),
+      onclick: () => handlers.select(row.id),
     },
     h(
       'div',
       { class: 'list-line' },
-      h('span', { class: `dot ${state.kind}`, title: state.text }),
+      h('span', { class: `dot ${state.look}`, title: state.text }),
       h('span', { class: 'list-title agent-text' }, cutLine(title, 40)),
-      h('span', { class: `state ${state.kind}` }, state.text),
+      row.kind === 'todowrite' ? h('span', { class: 'kind todowrite', title: 'TodoWrite todos: read-only' }, 'TodoWrite') : null,
+      bound
+        ? h('span', { class: 'kind bound', title: 'Claude Code sessions started in the board’s folder use it (tasks use)' }, 'bound here')
+        : null,
+      h('span', { class: `state ${state.look}` }, state.text),
     ),
     s?.prompt ? h('div', { class: 'list-prompt agent-text' }, cutLine(s.prompt, 90)) : null,
     h(
       'div',
       { class: 'list-meta' },
       s?.branch ? h('span', { class: 'branch agent-text' }, cutLine(s.branch, 28)) : null,
-      h('span', { class: 'count' }, `${row.counts.completed}/${row.total}`),
+      h('span', { class: 'count' }, row.kind === 'new' ? 'no tasks yet' : `${row.counts.completed}/${row.total}`),
       row.counts.in_progress > 0 ? h('span', { class: 'count active' }, `▶ ${row.counts.in_progress}`) : null,
+      row.sessionCount > 1 ? h('span', { class: 'sessions' }, `${row.sessionCount} sessions`) : null,
+      row.unsure > 0
+        ? h('span', { class: 'unsure', title: 'sessions whose transcripts cannot tell this list from another' }, `${row.unsure} unsure`)
+        : null,
       h('span', { class: 'when' }, ago(row.changedAt, now)),
     ),
-    progress(row),
+    row.kind === 'new' ? null : progress(row),
   );
 }

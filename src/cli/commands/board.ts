@@ -31,10 +31,12 @@ export function registerBoard(program: Command, ctx: Context): void {
 Prints the board's URL on stdout (--json: {url, port, host, readOnly, pid}) and serves it
 until Ctrl-C (exit 130) or SIGTERM (exit 0). The URL holds a random token that every
 request needs; the board answers only to 127.0.0.1, localhost and [::1] as Host, and to
-actions from its own page. Every change (start, done, reopen, reassign, release, block,
-unblock, create, delete, undo) goes through the same core as the commands, with the
-state the card showed as its precondition: a change an agent made meanwhile is shown
-as a conflict, and nothing is written.
+actions from its own page. It shows what tasks lists, list and log show; every change
+(start, done, reopen, reassign, release, release of gone owners, block, unblock, create,
+delete, undo, redo) goes through the same core as the commands, recorded as yours (your
+login name), with the hooks of the folder it was started in, and with the state the card
+showed as its precondition: a change an agent made meanwhile is shown as a conflict, and
+nothing is written.
 
 Examples:
   tasks board --open
@@ -58,6 +60,8 @@ Examples:
         person: ctx.person,
         hookPolicy: ctx.hookPolicy,
         projectDir: ctx.cwd,
+        settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
+        newSessionIndex: () => ctx.newSessionIndex(),
         env: ctx.env,
         pid: process.pid,
         warn: (message) => ctx.io.warn(message, 'board_warning'),

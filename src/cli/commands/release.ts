@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
-import { listLife, liveSessionsNear } from '../../core/sessions/gone-owners.js';
+import { planGoneRelease } from '../../core/history/gone-release.js';
 import { readList } from '../../core/store/list-read.js';
 import { applyPatch } from '../../core/store/patch.js';
 import type { Task } from '../../core/store/schema.js';
@@ -122,19 +122,12 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   if (preconditionsFrom(opts, ctx)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
   const choice = ctx.list(true, { dryRun: opts.dryRun });
   const { id: listId, dir } = choice;
-  // A named list's sessions are found by their transcripts: read them, this acts on it.
-  const gone = choice.exists ? ctx.goneOwners(listId, { deep: true }) : undefined;
-  const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
+  const { gone, targets, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else {
-      const alive = gone === undefined && choice.exists ? listLife(ctx.sessions, listId, { deep: true }).life?.why : undefined;
-      ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
-    }
+    else ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
     return;
   }
-  // A live session of the list anywhere, or one live where its sessions ran (a new one after /clear), may take the work up.
-  const live = liveSessionsNear(ctx.sessions, listId, gone!.sessions);
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => wouldRelease(t))));

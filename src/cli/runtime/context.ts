@@ -97,6 +97,9 @@ export class Context {
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
+  /** The persistent cache, made once a run: every session index of the run shares it. */
+  private cache: PersistentCache | undefined;
+  private cacheMade = false;
   /** This run's journal record (journal-recording.ts): set by the run before its command starts. */
   journal: RunJournal = { marks: {}, end: () => {} };
   /**
@@ -204,8 +207,17 @@ export class Context {
    * the run ends).
    */
   get sessions(): SessionIndex {
-    this.sessionIndex ??= new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache() });
+    this.sessionIndex ??= this.newSessionIndex();
     return this.sessionIndex;
+  }
+
+  /**
+   * A session index of its own, read afresh, sharing this run's persistent cache: for a
+   * run that lasts (the board), whose sessions start, end and turn busy or idle meanwhile.
+   * Its owner saves what it worked out (saveCache).
+   */
+  newSessionIndex(): SessionIndex {
+    return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache() });
   }
 
   /**
@@ -214,10 +226,13 @@ export class Context {
    */
   private persistentCache(): PersistentCache | undefined {
     if (typeof TASKS_BUILD === 'undefined') return undefined;
+    if (this.cacheMade) return this.cache;
+    this.cacheMade = true;
     const root = cacheRoot({ xdgCacheHome: this.env.XDG_CACHE_HOME, home: this.rawHome });
     if (root === undefined) return undefined;
     const configDir = path.resolve(this.configDir);
-    return new PersistentCache({ dir: ownerCacheDir(root, configDir), owner: configDir, build: TASKS_BUILD });
+    this.cache = new PersistentCache({ dir: ownerCacheDir(root, configDir), owner: configDir, build: TASKS_BUILD });
+    return this.cache;
   }
 
   /**

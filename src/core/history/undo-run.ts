@@ -31,7 +31,10 @@ export interface UndoRequest {
   /** ...by this actor only. */
   who?: string | undefined;
   dryRun: boolean;
-  /** A plain undo only if the command it takes back is this one (the board's "undo the change shown"). */
+  /**
+   * A plain undo only if the command it takes back is this one; a redo only if the first
+   * command it applies again is this one (the board's "undo / redo the change shown").
+   */
   expectTxn?: string | undefined;
   /**
    * These commands (by txn), as another list's undo or redo of the same commands chose
@@ -135,12 +138,21 @@ function chooseNamed(stack: UndoStack, req: UndoRequest, txns: ReadonlySet<strin
 function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
   const stack = undoStack(entries);
   if (req.txns !== undefined) return chooseNamed(stack, req, new Set(req.txns));
-  if (req.expectTxn !== undefined) {
+  if (req.expectTxn !== undefined && req.action === 'undo') {
     const top = stack.interrupted === undefined ? stack.done.at(-1) : undefined;
     if (top?.txn !== req.expectTxn) {
       const now = top === undefined ? 'no change is left to undo' : `${top.command} by ${top.actor.name} came after it`;
       throw new TasksError('conflict', `the last change is no longer the one shown (${now}); nothing undone`, {
         details: { precondition: 'last-change', expected: req.expectTxn, actual: top?.txn ?? null },
+      });
+    }
+  }
+  if (req.expectTxn !== undefined && req.action === 'redo') {
+    const top = stack.interrupted === undefined ? stack.redoable.at(-1)?.[0] : undefined;
+    if (top?.txn !== req.expectTxn) {
+      const now = top === undefined ? 'nothing is left to redo' : `the last undo took back ${top.command} by ${top.actor.name}`;
+      throw new TasksError('conflict', `what redo would apply again is no longer the one shown (${now}); nothing redone`, {
+        details: { precondition: 'last-undo', expected: req.expectTxn, actual: top?.txn ?? null },
       });
     }
   }

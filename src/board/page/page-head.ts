@@ -1,0 +1,182 @@
+import { ago } from '../../render/elapsed.js';
+import type { ListPayload, ListRowView, OverviewPayload, StackChangeView, StackPreview, UndoPreviewPayload } from '../board-protocol.js';
+import { fill, h } from './page-dom.js';
+import { progress, sessionLabel } from './page-sidebar.js';
+import { cleanLine, cutLine } from './page-text.js';
+
+/**
+ * The head of a list: its session (the state core gives it, project, branch, prompt),
+ * every other session of the list and those that cannot be told apart, the sign of life
+ * that keeps its owners from being gone, its progress, stalled work and gone owners; and
+ * the list's actions: undo and redo of the change shown, with what each would do now (its
+ * dry run) or why it would be refused, releasing the gone owners' tasks, a new task.
+ */
+export interface HeadHandlers {
+  undo(change: StackChangeView): void;
+  redo(change: StackChangeView): void;
+  releaseGone(): void;
+  create(): void;
+  readOnly: boolean;
+}
+
+/** `tasks lists`'s note for the lists whose sessions cannot be told apart, when it names this one. */
+function unsureNote(row: ListRowView, overview: OverviewPayload | undefined): string | undefined {
+  return overview?.unsureNotes.find((n) => (n.split(': ')[0] ?? '').split(', ').includes(row.shortId));
+}
+
+function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): HTMLElement | null {
+  const others = row.others;
+  const parts: Array<HTMLElement | null> = [];
+  if (others.length > 0) {
+    const shown = others.map((s) => `${s.sessionId.slice(0, 8)} ${s.stateText}`);
+    const more = row.sessionCount > others.length + 1 ? `, +${row.sessionCount - others.length - 1}` : '';
+    parts.push(h('span', { class: 'sessions-other' }, `also sessions ${shown.join(' · ')}${more}`));
+  }
+  const unsure = unsureNote(row, overview);
+  if (unsure !== undefined) parts.push(h('span', { class: 'sessions-unsure agent-text' }, cleanLine(unsure)));
+  return parts.length === 0 ? null : h('div', { class: 'head-sessions' }, ...parts);
+}
+
+function kindTag(row: ListRowView): HTMLElement | null {
+  if (row.kind === 'todowrite') return h('span', { class: 'tag kind todowrite' }, 'TodoWrite todos · read-only');
+  if (row.kind === 'new') return h('span', { class: 'tag kind new' }, 'no tasks yet');
+  return null;
+}
+
+function previewText(p: StackPreview | undefined): { text: string; refused: boolean } | undefined {
+  if (p === undefined || p === null) return undefined;
+  if ('refused' in p) return { text: `would be refused: ${p.refused}`, refused: true };
+  return { text: p.lines.join('\n'), refused: false };
+}
+
+function stackButton(
+  id: 'undo' | 'redo',
+  change: StackChangeView,
+  preview: StackPreview | undefined,
+  now: number,
+  onclick: () => void,
+): HTMLElement {
+  const p = previewText(preview);
+  const what = change.finishing
+    ? `↶ Finish the interrupted ${change.command}`
+    : `${id === 'undo' ? '↶ Undo' : '↷ Redo'} ${cleanLine(change.command)} by ${cutLine(change.actor.name, 20)} · ${ago(Date.parse(change.at), now)}`;
+  return h(
+    'button',
+    {
+      class: `ghost stack${p?.refused ? ' refused' : ''}`,
+      id,
+      type: 'button',
+      'data-txn': change.txn,
+      title: p?.text ?? `${id} ${change.command} by ${change.actor.name} (${change.tasks.map((t) => `#${t}`).join(', ')})`,
+      onclick,
+    },
+    what,
+  );
+}
+
+/** The dry runs' words under the buttons: the first steps, or the refusal. */
+function previewBlock(preview: UndoPreviewPayload | undefined, list: ListPayload): HTMLElement | null {
+  if (preview === undefined) return null;
+  const rows: HTMLElement[] = [];
+  for (const [key, change] of [
+    ['undo', list.undo],
+    ['redo', list.redo],
+  ] as const) {
+    const p = preview[key];
+    // A preview of another change than the one shown (the list moved on since it was read) is not shown.
+    if (change === null || p === null || p === undefined || preview[`${key}Txn`] !== change.txn) continue;
+    if ('refused' in p)
+      rows.push(h('div', { class: `preview refused`, 'data-for': key }, `${key}: would be refused: ${cleanLine(p.refused)}`));
+    else {
+      const steps = p.lines.slice(1, 4).map((l) => l.trim());
+      const more = p.lines.length > 4 ? ` … (${p.lines.length - 4} more)` : '';
+      rows.push(
+        h('div', { class: 'preview', 'data-for': key }, `${cleanLine(p.lines[0] ?? '')} ${steps.map(cleanLine).join('; ')}${more}`),
+      );
+    }
+  }
+  return rows.length === 0 ? null : h('div', { class: 'stack-preview' }, ...rows);
+}
+
+export function renderHead(
+  container: HTMLElement,
+  row: ListRowView | null | undefined,
+  list: ListPayload | undefined,
+  overview: OverviewPayload | undefined,
+  preview: UndoPreviewPayload | undefined,
+  handlers: HeadHandlers,
+): void {
+  if (!row) {
+    container.replaceChildren();
+    return;
+  }
+  const s = row.session;
+  const label = sessionLabel(s);
+  const now = Date.now();
+  const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined).length : 0;
+  const gone = list ? list.tasks.filter((t) => list.facts[t.id]?.ownerGone).length : 0;
+  const bound = overview?.binding?.list === row.id ? overview.binding : null;
+  const writable = !handlers.readOnly && row.kind !== 'todowrite';
+  fill(
+    container,
+    h(
+      'div',
+      { class: 'head-main' },
+      h('h1', { class: 'list-name agent-text', title: s?.prompt ?? row.id }, s?.prompt ? cutLine(s.prompt, 120) : cutLine(row.id, 80)),
+      h(
+        'div',
+        { class: 'head-meta' },
+        h('span', { class: 'tag id', title: row.id }, row.shortId),
+        h('span', { class: `tag state ${label.look}` }, h('span', { class: `dot ${label.look}` }), label.text),
+        kindTag(row),
+        s?.project ? h('span', { class: 'tag project agent-text' }, cutLine(s.project, 60)) : null,
+        s?.branch ? h('span', { class: 'tag branch agent-text' }, `⎇ ${cutLine(s.branch, 40)}`) : null,
+        row.team ? h('span', { class: 'tag team agent-text' }, `team ${cutLine(row.team.name, 30)} (${row.team.members.length})`) : null,
+        bound
+          ? h('span', { class: 'tag bound', title: `bound by ${bound.file} (${bound.scope} settings)` }, 'bound here (tasks use)')
+          : null,
+        s?.lastActivity ? h('span', { class: 'tag when' }, `active ${ago(s.lastActivity, now)}`) : null,
+      ),
+      sessionsLine(row, overview),
+      h(
+        'div',
+        { class: 'head-progress' },
+        progress(row),
+        h(
+          'span',
+          { class: 'progress-text' },
+          `${row.counts.completed}/${row.total} done · ${row.counts.in_progress} in progress · ${row.counts.pending} pending`,
+        ),
+        stalled > 0 ? h('span', { class: 'warn' }, `${stalled} stalled`) : null,
+        gone > 0 ? h('span', { class: 'warn red gone-count' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
+        gone > 0 && writable
+          ? h('button', { class: 'ghost small', id: 'release-gone', type: 'button', onclick: handlers.releaseGone }, 'Release…')
+          : null,
+        list?.life && gone === 0 && list.tasks.some((t) => t.owner && t.status !== 'completed')
+          ? h('span', { class: 'life', title: 'no owner is gone while a sign of life remains' }, `at work: ${cleanLine(list.life.why)}`)
+          : null,
+        list && list.problems.length > 0
+          ? h('span', { class: 'warn red' }, `${list.problems.length} unreadable file${list.problems.length === 1 ? '' : 's'}`)
+          : null,
+      ),
+      writable && list ? previewBlock(preview, list) : null,
+    ),
+    writable
+      ? h(
+          'div',
+          { class: 'head-actions' },
+          list?.undo
+            ? stackButton('undo', list.undo, preview?.undoTxn === list.undo.txn ? preview.undo : undefined, now, () =>
+                list.undo ? handlers.undo(list.undo) : undefined,
+              )
+            : null,
+          list?.redo
+            ? stackButton('redo', list.redo, preview?.redoTxn === list.redo.txn ? preview.redo : undefined, now, () =>
+                list.redo ? handlers.redo(list.redo) : undefined,
+              )
+            : null,
+          h('button', { class: 'primary', id: 'new-task', type: 'button', onclick: handlers.create }, '+ New task'),
+        )
+      : null,
+  );
+}
