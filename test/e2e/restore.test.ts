@@ -167,7 +167,7 @@ describe('tasks restore', () => {
     expect(again.stderr).toMatch(/nothing to restore into list "0a1b2c3d" from 1 transcript; 3 already there\n$/);
   });
 
-  it('a folder made anew (the ids started again from #1): the tasks from before come back under new ids', () => {
+  it('a folder made anew (the ids started again from #1): the tasks from before come back under new ids, above every id used', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');
     writeTaskTranscript(config, {
@@ -184,15 +184,16 @@ describe('tasks restore', () => {
     const r = run(config, ['-l', SESSION, 'restore', '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.ids).toEqual({ '1': '1', '1@1': '2', '2@1': '3' });
+    // #2 was used before the folder was made anew: an agent that saw it may still name it, so no task gets it again.
+    expect(report.ids).toEqual({ '1': '1', '1@1': '3', '2@1': '4' });
     expect(report.replay.restarts).toBe(1);
     expect(stderrText(r.stderr)).toMatch(
       /warning: the list started again from a low id at .*: 2 tasks from before come back under new ids/,
     );
     expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status, t.blockedBy])).toEqual([
       ['1', 'After A', 'in_progress', []],
-      ['2', 'Before A', 'pending', []],
-      ['3', 'Before B', 'pending', ['2']],
+      ['3', 'Before A', 'pending', []],
+      ['4', 'Before B', 'pending', ['3']],
     ]);
   });
 

@@ -32,11 +32,13 @@ deletes applied) and writes what the list ended with:
     over: a task already there with the same subject is left as it is, and one whose id
     another task holds now comes back under a new id (old -> new on stderr);
   - .highwatermark raised to the highest id the transcripts show, so no id an agent
-    used is handed out again;
+    used or saw is handed out again;
   - tasks from before the folder was made anew come back under new ids.
 
 The transcripts read: the sessions whose own list it is, those whose transcripts show its
-tasks, and those started where settings bind the list (tasks use); --from names them.
+tasks, those started where settings bind the list (tasks use), and those that show the
+same tasks (ids and subjects) as the others (sharing it through CLAUDE_CODE_TASK_LIST_ID);
+--from names them.
 tasks lists --all shows lists whose folder is gone. A restore is undone by tasks undo.
 
 Examples:
