@@ -81,11 +81,63 @@ describe('restore: a list shared through the environment', () => {
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.sources.map((s: { sessionId: string }) => s.sessionId)).toContain(READER);
-    expect(tasksOf(config, OWNER).map((t) => t.subject).sort()).toEqual(['A', 'B', 'C', 'E', 'Fresh']);
+    expect(
+      tasksOf(config, OWNER)
+        .map((t) => t.subject)
+        .sort(),
+    ).toEqual(['A', 'B', 'C', 'E', 'Fresh']);
     expect(Number(report.mark.after)).toBeGreaterThanOrEqual(20);
     const next = run(config, ['-l', OWNER, 'create', 'Next']);
     expect(next.code).toBe(0);
-    expect(Number(next.stdout.trim())).toBeGreaterThan(Math.max(20, ...tasksOf(config, OWNER).filter((t) => t.subject !== 'Next').map((t) => Number(t.id))));
+    expect(Number(next.stdout.trim())).toBeGreaterThan(
+      Math.max(
+        20,
+        ...tasksOf(config, OWNER)
+          .filter((t) => t.subject !== 'Next')
+          .map((t) => Number(t.id)),
+      ),
+    );
     expect(stderrText(r.stderr)).not.toMatch(/may hold more/);
+  });
+
+  it('lists --all shows no own list for a session whose calls went to a list named otherwise; restore -l <name> names the sessions to read', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'shared');
+    fs.mkdirSync(cwd, { recursive: true });
+    const t0 = Date.now() - 5 * HOUR;
+    // Two sessions on CLAUDE_CODE_TASK_LIST_ID=proj; the folder tasks/proj was removed since.
+    transcript(config, {
+      sessionId: OWNER,
+      cwd,
+      start: t0,
+      calls: [{ create: { id: '1', subject: 'S1 first' } }, { create: { id: '2', subject: 'S1 second' } }],
+    });
+    transcript(config, {
+      sessionId: READER,
+      cwd,
+      start: t0 + HOUR,
+      calls: [{ create: { id: '3', subject: 'S2 third' } }, { update: { taskId: '1', status: 'completed' } }],
+    });
+    const gone = run(config, ['lists', '--all', '--json'], { cwd });
+    expect(gone.code, gone.stderr).toBe(0);
+    const rows = JSON.parse(gone.stdout) as Array<{ id: string; kind: string; unsure?: boolean }>;
+    // Its first TaskCreate was #3: the list it wrote was there before it, so never its own.
+    expect(rows.map((r) => r.id)).not.toContain(READER);
+    // Its own list or the one the other wrote into: the transcripts cannot tell, and the row says so.
+    expect(rows.find((r) => r.id === OWNER)).toMatchObject({ kind: 'gone', unsure: true });
+    const text = run(config, ['lists', '--all'], { cwd });
+    expect(text.stderr).toContain(`--from ${READER}`);
+
+    const r = run(config, ['-l', 'proj', 'restore', '--dry-run'], { cwd });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`tasks -l proj restore --from ${READER} --from ${OWNER}`);
+    expect(fs.existsSync(path.join(config, 'tasks', 'proj'))).toBe(false);
+    const restored = run(config, ['-l', 'proj', 'restore', '--from', READER, '--from', OWNER], { cwd });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(tasksOf(config, 'proj').map((t) => [t.id, t.subject])).toEqual([
+      ['1', 'S1 first'],
+      ['2', 'S1 second'],
+      ['3', 'S2 third'],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { isTaskId } from '../store/ids.js';
+import { isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
 import type { RestoreSource } from './restore-sources.js';
 
 /**
@@ -46,9 +46,7 @@ export function sharedSessions(index: SessionIndex, listId: string, sources: rea
   };
   for (const s of sources) learn(pairsOf(index, s.sessionId, s.transcript));
   const taken = new Set(sources.map((s) => s.sessionId));
-  const elsewhere = new Set(
-    [...evidenceOf(index).sessionsByList].filter(([list]) => list !== listId).flatMap(([, sessions]) => sessions),
-  );
+  const elsewhere = new Set([...evidenceOf(index).sessionsByList].filter(([list]) => list !== listId).flatMap(([, sessions]) => sessions));
   const candidates: Array<{ sessionId: string; transcript: string; pairs: Map<string, Set<string>> }> = [];
   for (const [sessionId, transcript] of index.transcripts()) {
     if (taken.has(sessionId) || elsewhere.has(sessionId) || index.listsOfSession(sessionId).some((l) => l !== listId)) continue;
@@ -72,14 +70,14 @@ export function sharedSessions(index: SessionIndex, listId: string, sources: rea
   return { shares, maybe };
 }
 
-/** The highest task id the sources' transcripts show, seen or written (0 when none). */
+/** The highest task id the sources' transcripts show, seen or written (0 when none); none past what Claude Code hands out. */
 export function highestIdSeen(index: SessionIndex, sources: readonly RestoreSource[]): bigint {
   let highest = 0n;
   for (const s of sources) {
     for (const { file } of index.sessionFiles(s.sessionId, s.transcript)) {
       const read = index.transcriptTasks(file);
       for (const id of [...read.tasks.map((t) => t.id), ...(read.writes ?? []).map((w) => w.id)])
-        if (isTaskId(id) && BigInt(id) > highest) highest = BigInt(id);
+        if (isTaskId(id) && BigInt(id) <= MAX_ALLOCATABLE_ID && BigInt(id) > highest) highest = BigInt(id);
     }
   }
   return highest;
