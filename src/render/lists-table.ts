@@ -47,7 +47,9 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const cells = lists.map((l) => {
     const s = shownSession(l);
     return {
-      list: oneLine(l.shortId) + (l.kind === 'todowrite' ? ' (TodoWrite)' : l.kind === 'gone' ? ' (gone)' : ''),
+      list:
+        oneLine(l.shortId) +
+        (l.kind === 'todowrite' ? ' (TodoWrite)' : l.kind === 'gone' ? (l.mayBeElsewhere ? ' (gone?)' : ' (gone)') : ''),
       project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
@@ -185,6 +187,7 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     sessions: l.sessions.map(sessionJson),
     ...(l.todos !== undefined ? { todos: l.todos } : {}),
     ...(l.unsure !== undefined ? { unsureSessions: l.unsure.map((s) => s.sessionId) } : {}),
+    ...(l.mayBeElsewhere ? { unsure: true } : {}),
   };
 }
 

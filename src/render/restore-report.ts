@@ -51,3 +51,17 @@ export function restoreJson(report: RestoreReport, times: ReadonlyMap<string, nu
     warnings: report.warnings,
   };
 }
+
+/** `tasks -l proj restore --from <a> --from <b>`: the command that restores a list from these sessions. */
+export function restoreFromCommand(list: string, sessions: readonly string[]): string {
+  return ['tasks', '-l', list, 'restore', ...sessions.flatMap((s) => ['--from', s])].join(' ');
+}
+
+/**
+ * `tasks lists --all`: sessions whose Task-tool calls went to a list named only in their
+ * environment (its name is in no file), its folder gone: how to restore it by its name.
+ */
+export function renderNamedElsewhere(sessions: readonly string[]): string {
+  const who = `session${sessions.length === 1 ? '' : 's'} ${sessions.map((s) => s.slice(0, 8)).join(', ')}`;
+  return `${who} wrote into a list named only in ${sessions.length === 1 ? 'its' : 'their'} environment (CLAUDE_CODE_TASK_LIST_ID), whose folder is gone: ${restoreFromCommand('<name>', sessions)}`;
+}

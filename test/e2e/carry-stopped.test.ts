@@ -166,6 +166,8 @@ describe('carry stopped part-way', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/^error: carry stopped: .*task #3.*; nothing carried \(the 4 copies made were taken back\)/m);
     expect(w.tasks('dst')).toEqual([]);
+    // The run made the target's folder and took nothing: no folder (nor journal) is left behind.
+    expect(fs.existsSync(w.listDir('dst'))).toBe(false);
     expect(w.tasks('src')).toEqual(before);
     await new Promise((resolve) => holder.on('close', resolve));
     const again = w.cli(['-l', 'dst', 'carry', '--from', 'src']);
@@ -199,5 +201,31 @@ describe('carry stopped part-way', () => {
     );
     // One task carried (#1 -> #2), said so; the copy that stays is no carried task.
     expect(r.stderr).toMatch(/carried 1 task from list src into list dst \(#2\)/);
+  }, 60_000);
+
+  it('a carry into a new list that ends up taking nothing leaves no folder behind; one into a list that was there keeps it', async () => {
+    for (const existing of [false, true]) {
+      const w = world();
+      w.cli(['-l', 'src', 'create', 'One']);
+      if (existing) {
+        w.cli(['-l', 'dst', 'create', 'Kept']);
+        w.cli(['-l', 'dst', 'delete', '1']);
+      }
+      const src = w.listDir('src');
+      // The source's agent is mid-TaskUpdate of #1: its lock is held while the copy is made.
+      fs.mkdirSync(path.join(src, '1.json.lock'));
+      const carry = w.start(['-l', 'dst', 'carry', '--from', 'src']);
+      const copy = path.join(w.listDir('dst'), existing ? '2.json' : '1.json');
+      await until(() => fs.existsSync(copy));
+      const file = path.join(src, '1.json');
+      fs.writeFileSync(file, JSON.stringify({ ...(readJson(file) as object), status: 'completed' }, null, 2));
+      fs.rmdirSync(path.join(src, '1.json.lock'));
+      const r = await carry.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/#1 not carried: changed while it was carried/);
+      expect(w.tasks('dst')).toEqual([]);
+      expect(fs.existsSync(w.listDir('dst')), existing ? 'the list that was there' : 'the new list').toBe(existing);
+      if (!existing) expect(w.cli(['lists', '--json']).stdout).not.toContain('"dst"');
+    }
   }, 60_000);
 });

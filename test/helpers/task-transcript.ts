@@ -12,7 +12,9 @@ import path from 'node:path';
  */
 export type Call =
   | { create: { id: string; subject: string; description?: string; activeForm?: string; metadata?: Record<string, unknown> } }
-  | { update: Record<string, unknown> & { taskId: string }; fails?: boolean };
+  | { update: Record<string, unknown> & { taskId: string }; fails?: boolean }
+  /** A TaskList call: the tasks it showed. */
+  | { list: Array<{ id: string; subject: string; status?: string }> };
 
 export interface TranscriptOptions {
   sessionId: string;
@@ -83,9 +85,13 @@ export function transcriptLines(o: TranscriptOptions): string[] {
   }
   (o.calls ?? []).forEach((call, i) => {
     const useId = `toolu_${i}`;
-    const name = 'create' in call ? 'TaskCreate' : 'TaskUpdate';
+    const name = 'create' in call ? 'TaskCreate' : 'list' in call ? 'TaskList' : 'TaskUpdate';
     const input =
-      'create' in call ? { subject: call.create.subject, description: call.create.description ?? '', ...rest(call.create) } : call.update;
+      'create' in call
+        ? { subject: call.create.subject, description: call.create.description ?? '', ...rest(call.create) }
+        : 'list' in call
+          ? {}
+          : call.update;
     lines.push({
       isSidechain: false,
       message: { role: 'assistant', model: 'claude-mock', content: [{ type: 'tool_use', id: useId, name, input }] },
@@ -97,7 +103,11 @@ export function transcriptLines(o: TranscriptOptions): string[] {
     });
     let text: string;
     let result: Record<string, unknown>;
-    if ('create' in call) {
+    if ('list' in call) {
+      const tasks = call.list.map((t) => ({ id: t.id, subject: t.subject, status: t.status ?? 'pending', blockedBy: [] }));
+      text = tasks.map((t) => `#${t.id} [${t.status}] ${t.subject}`).join('\n');
+      result = { tasks };
+    } else if ('create' in call) {
       text = `Task #${call.create.id} created successfully: ${call.create.subject}`;
       result = { task: { id: call.create.id, subject: call.create.subject, description: call.create.description ?? '' } };
     } else if (call.fails) {

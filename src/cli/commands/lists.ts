@@ -13,6 +13,7 @@ import {
   renderTodoWriteHidden,
   renderUnsureSessions,
 } from '../../render/lists-table.js';
+import { renderNamedElsewhere } from '../../render/restore-report.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
@@ -56,7 +57,11 @@ gone), replaced by (-), tab-separated.
 
 --all adds lists whose folder is gone (deleted, or a session's list removed) while the
 transcripts of the sessions that made their tasks remain, marked (gone), with the
-tasks those transcripts end with; tasks restore -l <id> brings one back. This reads
+tasks those transcripts end with; tasks restore -l <id> brings one back. A session
+whose first Task-tool write was not the TaskCreate of #1 wrote into a list that was there
+before it (one named in its environment), so its own never existed: it is named on
+stderr with the restore -l <name> --from that reads it; a row whose session may have
+been on such a list too is marked (gone?) (unsure in --json). This reads
 those transcripts whole. (--json has every TodoWrite session without --all; the lists
 whose folder is gone only with it.)
 
@@ -71,8 +76,8 @@ Examples:
       const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       // Loaded for --all only: the read bundle's plain `lists` does without it.
-      const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : [];
-      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), gone).filter(
+      const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : undefined;
+      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), gone?.lists ?? []).filter(
         (l) =>
           (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
           (!opts.live || l.sessions.some((s) => s.state === 'live')),
@@ -89,6 +94,12 @@ Examples:
         const team = byList.get(id);
         return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
       };
+      const elsewhere = (gone?.elsewhere ?? []).filter((s) => here === undefined || (s.cwd !== undefined && isWithin(s.cwd, here)));
+      if (elsewhere.length > 0) {
+        ctx.io.note(renderNamedElsewhere(elsewhere.map((s) => s.sessionId)), 'sessions_elsewhere', {
+          sessions: elsewhere.map((s) => s.sessionId),
+        });
+      }
       if (ctx.io.json) {
         ctx.io.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
         return;

@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
+import { sessionsWithoutList } from '../../core/restore/gone-lists.js';
 import { restoreList } from '../../core/restore/restore-list.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
-import { type RestoreReport, renderRestoreReport, renderRestoreSummary, restoreJson } from '../../render/restore-report.js';
+import {
+  type RestoreReport,
+  renderRestoreReport,
+  renderRestoreSummary,
+  restoreFromCommand,
+  restoreJson,
+} from '../../render/restore-report.js';
 import { collect } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 import { withInterrupt } from '../runtime/interrupt.js';
@@ -32,11 +39,13 @@ deletes applied) and writes what the list ended with:
     over: a task already there with the same subject is left as it is, and one whose id
     another task holds now comes back under a new id (old -> new on stderr);
   - .highwatermark raised to the highest id the transcripts show, so no id an agent
-    used is handed out again;
+    used or saw is handed out again;
   - tasks from before the folder was made anew come back under new ids.
 
 The transcripts read: the sessions whose own list it is, those whose transcripts show its
-tasks, and those started where settings bind the list (tasks use); --from names them.
+tasks, those started where settings bind the list (tasks use), and those that show the
+same tasks (ids and subjects) as the others (sharing it through CLAUDE_CODE_TASK_LIST_ID);
+--from names them.
 tasks lists --all shows lists whose folder is gone. A restore is undone by tasks undo.
 
 Examples:
@@ -54,14 +63,26 @@ Examples:
       const { created, updated, deleted } = outcome.replay;
       if (created + updated + deleted === 0) {
         const read = outcome.sources.length;
+        // A list named only in its sessions' environment leaves nothing that names it: the sessions that may hold it.
+        const candidates =
+          read === 0 && (opts.from ?? []).length === 0 && ctx.cwd !== undefined
+            ? sessionsWithoutList(ctx.sessions, ctx.cwd).map((s) => s.sessionId)
+            : [];
         throw new TasksError(
           'not_found',
-          read === 0
+          (read === 0
             ? `nothing records list "${ctx.shortId(choice.id)}": none of its sessions is known, and no change made with tasks is in its journal`
-            : `no Task-tool change of list "${ctx.shortId(choice.id)}" in ${read} transcript${read === 1 ? '' : 's'} read`,
+            : `no Task-tool change of list "${ctx.shortId(choice.id)}" in ${read} transcript${read === 1 ? '' : 's'} read`) +
+            // In the one line, so that a script's log has it too.
+            (candidates.length > 0
+              ? `; sessions here that used the task tools with no list of their own may hold it: ${restoreFromCommand(choice.id, candidates)}`
+              : ''),
           {
-            hint: 'name the sessions that worked on it: tasks restore --from <session> (tasks lists --all shows them)',
-            details: { list: choice.id, transcripts: outcome.sources.map((s) => s.transcript) },
+            hint:
+              candidates.length > 0
+                ? 'keep the --from of the sessions that worked on it (tasks lists --all shows them)'
+                : 'name the sessions that worked on it: tasks restore --from <session> (tasks lists --all shows them)',
+            details: { list: choice.id, transcripts: outcome.sources.map((s) => s.transcript), candidates },
           },
         );
       }

@@ -21,6 +21,9 @@
  * that stays anyway (such a copy, or a run killed outright) names its source
  * (`carriedFrom`), and the next carry marks that source instead of copying it twice.
  *
+ * A target folder the run made and left with no task (every copy taken back) is removed
+ * again, journal and all (carry-takeback.ts).
+ *
  * Every write goes through writes/, so the journal of each list records it under the
  * run's one txn, each line naming all the lists of the run: one undo takes it back in all.
  */
@@ -40,7 +43,7 @@ import type { Task } from '../store/schema.js';
 import { deleteTask, patchTask } from '../writes/task-writes.js';
 import { type CarryMark, type CarryPlan, planCarry } from './carry-plan.js';
 import { type CarrySource, earlierLists, namedSource, type TargetInfo } from './carry-sources.js';
-import { type CopyWritten, markedFor, takeBack } from './carry-takeback.js';
+import { type CopyWritten, markedFor, removeIfLeftEmpty, takeBack } from './carry-takeback.js';
 
 export interface CarryRequest {
   target: TargetInfo & { dir: string };
@@ -104,7 +107,9 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
   };
   const sources = pickSources(index, req, outcome);
   if (req.ids !== undefined && sources.length > 1) throw new TasksError('usage', 'task ids go with one --from list');
-  let targetTasks = somethingAt(target.dir) ? readList(target.dir).tasks : [];
+  // A target folder this run makes is removed again if the run ends up taking nothing.
+  const makesTarget = !req.dryRun && !somethingAt(target.dir);
+  let targetTasks = makesTarget ? [] : somethingAt(target.dir) ? readList(target.dir).tasks : [];
   let nextId: bigint | undefined;
   const run: RunWrites = { written: [] };
   const marked: Array<{ sourceDir: string; done: CarriedFrom }> = [];
@@ -164,12 +169,15 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       outcome.created.push(...kept.created);
       outcome.warnings.push(...kept.warnings);
     } catch (err) {
-      throw await stopped(err, target, run.written);
+      const error = await stopped(err, target, run.written);
+      if (makesTarget) await removeIfLeftEmpty(target.dir);
+      throw error;
     }
     marked.push({ sourceDir, done });
     targetTasks = readList(target.dir).tasks;
   }
   if (req.move) for (const m of marked) outcome.warnings.push(...(await deleteMarked(m.sourceDir, target, m.done, run, req.signal)));
+  if (makesTarget) await removeIfLeftEmpty(target.dir);
   return outcome;
 }
 

@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
+import { JOURNAL_FILE, PREVIOUS_JOURNAL_FILE } from '../history/journal.js';
+import { withListLock } from '../locks/locks.js';
 import { materializeTask } from '../snapshots/import-materialize.js';
 import type { PlannedTask } from '../snapshots/import-plan.js';
+import { HIGH_WATER_MARK, LIST_LOCK_TARGET } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { deleteTask, type Guard, rewriteTask } from '../writes/task-writes.js';
 import type { CarryMark } from './carry-plan.js';
@@ -104,4 +109,30 @@ function withoutMark(t: Task, noMetadataBefore: boolean): Task {
 function reason(err: unknown): string {
   if (err instanceof TasksError && err.code === 'busy') return 'its lock stayed busy';
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What a list folder made by a run holds besides tasks: its lock, its mark, its journal. */
+const BOOKKEEPING = new Set([LIST_LOCK_TARGET, `${LIST_LOCK_TARGET}.lock`, HIGH_WATER_MARK, JOURNAL_FILE, PREVIOUS_JOURNAL_FILE]);
+
+/**
+ * A target folder this run made, left with no task in it (every copy taken back): removed,
+ * journal and all, so that no empty list stays behind and `tasks undo` meets no entry
+ * that changed nothing. Under the list lock, and only while it holds nothing but the
+ * run's bookkeeping (a task anyone wrote meanwhile keeps it). The folder is renamed
+ * away first, so that no agent ever sees it half removed; one that writes to the list
+ * later makes it anew. Returns whether it was removed.
+ */
+export async function removeIfLeftEmpty(listDir: string): Promise<boolean> {
+  try {
+    return await withListLock(listDir, (stillHeld) => {
+      if (!stillHeld() || !fs.readdirSync(listDir).every((name) => BOOKKEEPING.has(name))) return false;
+      const away = path.join(path.dirname(listDir), `.${path.basename(listDir)}.removed-${process.pid}-${Date.now()}`);
+      fs.renameSync(listDir, away);
+      fs.rmSync(away, { recursive: true, force: true });
+      return true;
+    });
+  } catch {
+    // Busy, gone already, unreadable: an empty list stays, which does no harm.
+    return false;
+  }
 }

@@ -75,6 +75,8 @@ export interface ListOverview extends ListSummary {
    * transcripts cannot tell apart: not counted as its sessions (sessions/list-evidence.ts).
    */
   unsure?: SessionInfo[] | undefined;
+  /** For `gone`: its sessions may have worked on a list named otherwise, and this one may never have existed. */
+  mayBeElsewhere?: true | undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import { readBinding } from '../binding/project-binding.js';
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
+import type { TaskWrite } from '../sessions/transcript-tasks.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 import { readRecord } from './restore-list.js';
@@ -12,9 +13,17 @@ import { readRecord } from './restore-list.js';
  * sessions that made tasks (a TaskCreate with its result) whose list has no folder now,
  * that are not live (a live session's list before its first task is a new list, not a
  * gone one), and whose tasks tie them to no list on disk. Their list is the one their
- * settings bind (`tasks use`) where they ran, else their own (their UUID). A session that
- * worked on a list named only in its environment shows under its own id: restore it
- * with `-l <name> --from <session>`.
+ * settings bind (`tasks use`) where they ran, else their own (their UUID).
+ *
+ * A transcript never names its list, and a list named only in a session's environment
+ * (CLAUDE_CODE_TASK_LIST_ID) leaves no other trace once its folder is gone. A session's
+ * own list starts empty: its first Task-tool write is the TaskCreate of #1. A session
+ * whose first write is anything else (a TaskCreate of #3, a TaskUpdate of a task it did
+ * not make) wrote into a list that was there before it, so its own never existed: it is
+ * no gone list, but a session on a list named otherwise (`elsewhere`: restore that list
+ * with `-l <name> --from <session>`). A session that did start at #1 in the directory
+ * where such a session wrote to a task it made may have been on that list too: its row
+ * is `unsure`, never asserted.
  */
 export interface GoneList {
   id: string;
@@ -26,13 +35,23 @@ export interface GoneList {
   total: number;
   /** The latest activity of its sessions (ms). */
   changedAt: number;
+  /** Its sessions may have worked on a list named otherwise instead: their own may never have existed. */
+  mayBeElsewhere?: true | undefined;
 }
 
-export async function goneLists(index: SessionIndex): Promise<GoneList[]> {
+export interface GoneLists {
+  lists: GoneList[];
+  /** Sessions (latest first) whose Task-tool calls went to a list named only in their environment, its folder gone. */
+  elsewhere: SessionInfo[];
+}
+
+export async function goneLists(index: SessionIndex): Promise<GoneLists> {
   const evidence = evidenceOf(index);
   const tied = new Set([...evidence.sessionsByList.values()].flat());
   const cache = memoryCache();
   const bySource = new Map<string, SessionInfo[]>();
+  const elsewhere: Array<{ session: SessionInfo; touched: Set<string> }> = [];
+  const ownStarts: Array<{ session: SessionInfo; list: string; made: Set<string> }> = [];
   for (const [sessionId, transcript] of index.transcripts()) {
     if (tied.has(sessionId) || evidence.todos.has(sessionId) || index.listsOfSession(sessionId).length > 0) continue;
     const seen = cachedTranscriptTasks(transcript, cache);
@@ -40,10 +59,26 @@ export async function goneLists(index: SessionIndex): Promise<GoneList[]> {
     const session = index.session(sessionId, transcript);
     if (session === undefined || session.state === 'live') continue;
     const bound = session.cwd === undefined || index.settings === undefined ? undefined : readBinding(session.cwd, index.settings).binding;
+    if (bound === undefined && !startsItsOwnList(seen.writes ?? [])) {
+      elsewhere.push({ session, touched: new Set([...(seen.writes ?? []).map((w) => w.id), ...seen.tasks.map((t) => t.id)]) });
+      continue;
+    }
     const list = bound?.listId ?? sessionId;
     if (isDirectory(listDirOf(index.configDir, list))) continue;
     bySource.set(list, [...(bySource.get(list) ?? []), session]);
+    if (bound === undefined)
+      ownStarts.push({ session, list, made: new Set((seen.writes ?? []).filter((w) => w.created).map((w) => w.id)) });
   }
+  // A session that started at #1 where one on a list named otherwise wrote to a task of its ids: which list it was on is unsure.
+  const unsure = new Set(
+    ownStarts
+      .filter((o) =>
+        elsewhere.some(
+          (e) => e.session.cwd !== undefined && e.session.cwd === o.session.cwd && [...o.made].some((id) => e.touched.has(id)),
+        ),
+      )
+      .map((o) => o.list),
+  );
   const found: GoneList[] = [];
   for (const [id, sessions] of bySource) {
     const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
@@ -61,7 +96,33 @@ export async function goneLists(index: SessionIndex): Promise<GoneList[]> {
       counts,
       total: replay.items.length,
       changedAt: sorted[0]?.lastActivity ?? 0,
+      ...(unsure.has(id) ? { mayBeElsewhere: true as const } : {}),
     });
   }
-  return found;
+  return {
+    lists: found,
+    elsewhere: elsewhere.map((e) => e.session).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)),
+  };
+}
+
+/** Whether a session's first Task-tool write is the TaskCreate of #1, as on a list of its own (which starts empty). */
+function startsItsOwnList(writes: readonly TaskWrite[]): boolean {
+  const first = [...writes].sort((a, b) => a.at - b.at)[0];
+  return first === undefined || (first.created && first.id === '1');
+}
+
+/**
+ * The sessions that may have worked on a list named only in their environment, for a
+ * restore of such a list that nothing records: the ones that ran in `dir`, not live, used
+ * the Task tools, and have no list of their own on disk nor tasks that tie them to a
+ * list there; latest first, at most `limit`.
+ */
+export function sessionsWithoutList(index: SessionIndex, dir: string, limit = 5): SessionInfo[] {
+  const evidence = evidenceOf(index);
+  const tied = new Set([...evidence.sessionsByList.values()].flat());
+  return index
+    .sessionsIn(dir, (id) => !tied.has(id) && index.listsOfSession(id).length === 0)
+    .filter((s) => s.state !== 'live' && s.transcript !== undefined && index.transcriptTasks(s.transcript).usesTasks)
+    .sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))
+    .slice(0, limit);
 }

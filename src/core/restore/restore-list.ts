@@ -8,7 +8,7 @@
  * (snapshots/), each task under its own id wherever no file has it, nothing that exists
  * written over (a task with the same subject is left as it is; another task holding
  * the id sends the restored one to a new id), and `.highwatermark` raised to the
- * highest id the record shows, so that none is handed out again. Lists whose folder is
+ * highest id the record or any transcript read shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
 import type { JournalEntry } from '../history/journal.js';
@@ -20,6 +20,7 @@ import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
 import { readHighWaterMark } from '../store/list-read.js';
 import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
 import { type RestoreSource, restoreSources } from './restore-sources.js';
+import { highestIdSeen, sharedSessions } from './shared-sessions.js';
 
 export interface RestoreOptions {
   /** `--from`: only these sessions (ids, prefixes or transcript files). */
@@ -113,8 +114,21 @@ export async function restoreList(
   opts: RestoreOptions = {},
 ): Promise<RestoreOutcome> {
   const sources = restoreSources(index, listId, opts.from);
+  const named = opts.from !== undefined && opts.from.length > 0;
+  const shared = sharedSessions(index, listId, sources);
+  // Named sources are the person's choice: the others that share their tasks are only said.
+  if (!named) sources.push(...shared.shares);
+  const mayHoldMore = named ? [...shared.shares.map((s) => s.sessionId), ...shared.maybe] : shared.maybe;
   const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
-  const { items, warnings, ...counted } = replay;
+  const { items, warnings: replayWarnings, ...counted } = replay;
+  const warnings = [
+    ...replayWarnings,
+    ...mayHoldMore.map((id) => `session ${id.slice(0, 8)} shows tasks of this list too and may hold more of it: --from ${id}`),
+  ];
+  // No id any transcript read shows is handed out again, whether or not its task comes back.
+  const seen = highestIdSeen(index, sources);
+  const recorded = replay.highestId === undefined ? 0n : BigInt(replay.highestId);
+  const highest = seen > recorded ? seen : recorded;
   const before = readHighWaterMark(listDir);
   const outcome = await importSnapshot(
     listDir,
@@ -122,12 +136,11 @@ export async function restoreList(
     {
       dryRun: opts.dryRun,
       sameTasks: true,
-      markAtLeast: replay.highestId,
+      markAtLeast: highest === 0n ? undefined : String(highest),
       signal: opts.signal,
       ...(opts.now ? { now: opts.now } : {}),
     },
   );
-  const highest = replay.highestId === undefined ? 0n : BigInt(replay.highestId);
   const after = opts.dryRun ? (highest > before ? highest : before) : readHighWaterMark(listDir);
   return {
     ...outcome,

@@ -14,13 +14,15 @@ import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
  * - `binding`: sessions started where the settings bind the list (`tasks use`), which
  *   still tie a named list to its sessions once every task file is gone; not those
  *   whose own list exists or whose tasks tie them to another list (the binding came later);
+ * - `shares`: sessions whose transcripts show the same tasks as the others' (shared-sessions.ts:
+ *   a list shared through CLAUDE_CODE_TASK_LIST_ID, its folder gone or made anew);
  * - `named`: given by the person (`--from`): a session id, a unique prefix, or a
  *   transcript file.
  */
 export interface RestoreSource {
   sessionId: string;
   transcript: string;
-  why: 'own' | 'tasks' | 'binding' | 'named';
+  why: 'own' | 'tasks' | 'binding' | 'shares' | 'named';
 }
 
 export function restoreSources(index: SessionIndex, listId: string, from: readonly string[] = []): RestoreSource[] {

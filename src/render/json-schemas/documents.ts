@@ -84,6 +84,12 @@ export const ListsResult = z.array(
       .array(z.string())
       .optional()
       .describe('sessions that worked on this list or on another holding the same tasks, which their transcripts cannot tell apart'),
+    unsure: z
+      .literal(true)
+      .optional()
+      .describe(
+        'gone lists: its sessions may have worked on a list named only in their environment instead, and this one may never have existed',
+      ),
   }).strict(),
 );
 

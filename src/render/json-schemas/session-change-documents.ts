@@ -77,7 +77,7 @@ export const RestoreResult = z.strictObject({
     z.strictObject({
       sessionId: z.string(),
       transcript: z.string(),
-      why: z.enum(['own', 'tasks', 'binding', 'named']),
+      why: z.enum(['own', 'tasks', 'binding', 'shares', 'named']),
       changes: z.int().nonnegative(),
     }),
   ),
