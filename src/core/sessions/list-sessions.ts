@@ -28,9 +28,18 @@ export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep
       if (s !== undefined) found.set(id, s);
     }
   }
-  return [...found.values()].sort(
-    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
-  );
+  return inShowOrder(found.values());
+}
+
+/**
+ * Sessions in the order to show them: the live first, then the most recently active (a
+ * stable sort). The keys are taken once: a list can have hundreds of sessions, and
+ * session records come in many shapes, which makes reading their fields in a comparator slow.
+ */
+export function inShowOrder(sessions: Iterable<SessionInfo>): SessionInfo[] {
+  const keyed = Array.from(sessions, (s, i) => ({ s, live: s.state === 'live' ? 1 : 0, at: s.lastActivity ?? 0, i }));
+  keyed.sort((a, b) => b.live - a.live || b.at - a.at || a.i - b.i);
+  return keyed.map((k) => k.s);
 }
 
 const evidences = new WeakMap<SessionIndex, Evidence>();
@@ -47,7 +56,7 @@ export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
     const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists) });
+    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), keepAs: 'all sessions' });
     evidences.set(index, evidence);
   }
   return evidence;
@@ -80,10 +89,12 @@ function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: 
  */
 export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { mayBeLive?: boolean } = {}): SessionInfo[] {
   const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
-  return (evidence.unsureByList.get(listId) ?? []).flatMap((id) => {
+  const found: SessionInfo[] = [];
+  for (const id of evidence.unsureByList.get(listId) ?? []) {
     const s = index.session(id);
-    return s === undefined ? [] : [s];
-  });
+    if (s !== undefined) found.push(s);
+  }
+  return found;
 }
 
 /** The transcript evidence of the sessions that may be live (see sessionsOfList), read once. */
@@ -97,15 +108,15 @@ function liveEvidenceOf(index: SessionIndex): Evidence {
     evidence = buildEvidence(index, lists, {
       cache: caches.get(index),
       known: knownLists(index, lists),
-      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(transcript, since),
+      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(index, transcript, since),
     });
     liveEvidences.set(index, evidence);
   }
   return evidence;
 }
 
-function writtenSince(file: string, since: number): boolean {
-  return (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= since;
+function writtenSince(index: SessionIndex, file: string, since: number): boolean {
+  return (index.store.statOf(file)?.mtimeMs ?? 0) >= since;
 }
 
 /** The list folders' names (those a list id can name). */

@@ -35,6 +35,12 @@ export interface LineScan<S> {
   /** The state as JSON, and back (undefined: not a state this scan wrote). */
   save(state: S): unknown;
   load(json: unknown): S | undefined;
+  /**
+   * A short digest of what the state says (not of how it got there): equal digests, equal
+   * answers. Kept with the state, so that a user that only needs to know whether the
+   * answer changed (sessions/evidence-cache.ts) need not load it.
+   */
+  digest?(state: S): string;
 }
 
 /** How many bytes before a scan's stopping point its hash covers. */
@@ -54,11 +60,16 @@ interface KeptScan {
   /** The hash of the MARK_BYTES before `e`. */
   m: number;
   st: unknown;
+  /** The scan's digest of `st` (LineScan.digest), when it has one. */
+  h?: string | undefined;
 }
 
 export class TranscriptStore {
   private readonly factsMemo = new Map<string, TranscriptFacts>();
   private readonly scanMemo = new Map<string, unknown>();
+  private readonly digestMemo = new Map<string, string>();
+  /** Each transcript's stat, taken once per run: facts and scans of one file share it. */
+  private readonly statMemo = new Map<string, fs.Stats | null>();
   private readonly patterns = new Map<string, Buffer[]>();
   private projects: readonly string[] | undefined;
 
@@ -82,8 +93,8 @@ export class TranscriptStore {
     const kept = place === undefined ? undefined : keptFacts(place.shard.get(place.key));
     let facts: TranscriptFacts | undefined;
     if (kept !== undefined) {
-      const stamp = statStamp(file);
-      if (stamp !== undefined && sameStamp(stamp, kept.s) && trusted(kept.s, kept.at)) facts = kept.v;
+      const stat = this.statOf(file);
+      if (stat?.isFile() && sameAsStat(kept.s, stat) && trusted(kept.s, kept.at)) facts = kept.v;
     }
     if (facts === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
@@ -120,11 +131,7 @@ export class TranscriptStore {
     const entry = place === undefined ? undefined : entryOf(place);
     const kept = keptScan(entry?.x?.[scan.id]);
     let result: S | undefined;
-    if (kept !== undefined && kept.e === kept.s.size && trusted(kept.s, kept.at)) {
-      // Unchanged since a read of all of it: no need to open it.
-      const stat = fs.statSync(file, { throwIfNoEntry: false });
-      if (stat?.isFile() && sameAsStat(kept.s, stat)) result = scan.load(kept.st);
-    }
+    if (this.unchangedSinceRead(file, kept)) result = scan.load((kept as KeptScan).st);
     if (result === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
       try {
@@ -144,6 +151,53 @@ export class TranscriptStore {
     }
     this.scanMemo.set(memoKey, result);
     return result as S;
+  }
+
+  /**
+   * The scan's digest (LineScan.digest) of the transcript as it is now: the kept one while
+   * the file is the one it was worked out from, without loading the state; else the
+   * digest of scan()'s state.
+   */
+  scanDigest<S>(file: string, scan: LineScan<S> & { digest(state: S): string }): string {
+    const memoKey = `${scan.id}\0${file}`;
+    const memo = this.digestMemo.get(memoKey);
+    if (memo !== undefined) return memo;
+    let digest: string | undefined;
+    if (!this.scanMemo.has(memoKey)) {
+      const place = this.place(file);
+      const entry = place === undefined ? undefined : (place.shard.get(place.key) as Entry | undefined);
+      const kept = keptScan(typeof entry?.x === 'object' && entry.x !== null ? entry.x[scan.id] : undefined);
+      if (this.unchangedSinceRead(file, kept)) {
+        digest = kept?.h;
+        if (digest === undefined && place !== undefined) {
+          // Kept without its digest: worked out from the kept state, and kept beside it.
+          digest = scan.digest(this.scan(file, scan));
+          const was = entryOf(place);
+          place.shard.set(place.key, { ...was, x: { ...was.x, [scan.id]: { ...(was.x?.[scan.id] as object), h: digest } } });
+        }
+      }
+    }
+    digest ??= scan.digest(this.scan(file, scan));
+    this.digestMemo.set(memoKey, digest);
+    return digest;
+  }
+
+  /** A transcript's stat (undefined: none, or not a file), taken once per run. */
+  statOf(file: string): fs.Stats | undefined {
+    let stat = this.statMemo.get(file);
+    if (stat === undefined) {
+      stat = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+      if (stat !== null && !stat.isFile()) stat = null;
+      this.statMemo.set(file, stat);
+    }
+    return stat ?? undefined;
+  }
+
+  /** Was this kept scan a read of all of the file, trusted, and has the file not changed since? */
+  private unchangedSinceRead(file: string, kept: KeptScan | undefined): boolean {
+    if (kept === undefined || kept.e !== kept.s.size || !trusted(kept.s, kept.at)) return false;
+    const stat = this.statOf(file);
+    return stat !== undefined && sameAsStat(kept.s, stat);
   }
 
   private scanOpen<S>(
@@ -169,7 +223,9 @@ export class TranscriptStore {
     const from = end;
     if (end < stamp.size) end = scanLines(fd, end, stamp.size, this.patternsOf(scan), (line) => scan.feed(state as S, line));
     if (place !== undefined && entry !== undefined && (end !== from || kept === undefined || !sameStamp(kept.s, stamp))) {
-      const x = { ...entry.x, [scan.id]: { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: scan.save(state) } };
+      const h = scan.digest?.(state);
+      const kept = { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: scan.save(state), ...(h !== undefined ? { h } : {}) };
+      const x = { ...entry.x, [scan.id]: kept };
       place.shard.set(place.key, { ...entry, x });
     }
     if (end >= stamp.size) return state;
@@ -251,7 +307,8 @@ function keptScan(value: unknown): KeptScan | undefined {
   const stamp = stampFromTuple(s);
   if (stamp === undefined || typeof at !== 'number' || typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0 || typeof m !== 'number')
     return undefined;
-  return { s: stamp, at, e, m, st };
+  const h = (value as Record<string, unknown>).h;
+  return { s: stamp, at, e, m, st, h: typeof h === 'string' ? h : undefined };
 }
 
 const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version'] as const;
@@ -272,14 +329,6 @@ function sameAsStat(stamp: FileStamp, stat: fs.Stats): boolean {
   return stamp.size === stat.size && stamp.mtimeMs === stat.mtimeMs && stamp.ctimeMs === stat.ctimeMs && stamp.ino === stat.ino;
 }
 
-function statStamp(file: string): FileStamp | undefined {
-  try {
-    const stat = fs.statSync(file);
-    return stat.isFile() ? stampOf(stat) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** FNV-1a (32 bits) of the MARK_BYTES before `end`: tells a grown file from one rewritten. */
 function markAt(fd: number, end: number): number {

@@ -1,3 +1,4 @@
+import { digestOf } from '../cache/digest.js';
 import { forEachMatchingLine } from './transcript-lines.js';
 import type { LineScan } from './transcript-store.js';
 
@@ -133,7 +134,7 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 }
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
-export const TASKS_SCAN: LineScan<TasksScanState> = {
+export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
   // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
   id: 'tasks/3',
   needles: STEMS,
@@ -197,6 +198,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     u: state.usesTasks ? 1 : 0,
     ...(state.todos !== undefined ? { t: state.todos } : {}),
   }),
+  digest: tasksDigest,
   load(json) {
     if (typeof json !== 'object' || json === null) return undefined;
     const { s, p, c, w, u, t } = json as Record<string, unknown>;
@@ -229,6 +231,27 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
   },
 };
+
+/**
+ * The digest of what a transcript says of its tasks (tasksOf): three flags, then a hash.
+ * `u`: it used a Task tool; `i`: it showed or wrote a task; `t`: it kept TodoWrite todos
+ * (each `-` when not). Equal digests, equal TranscriptTasks.
+ */
+export function tasksDigest(state: TasksScanState): string {
+  const { tasks, writes, usesTasks, todos } = tasksOf(state);
+  const flags = `${usesTasks ? 'u' : '-'}${tasks.length > 0 || writes !== undefined ? 'i' : '-'}${todos !== undefined ? 't' : '-'}`;
+  return (
+    flags +
+    digestOf([
+      tasks.map((t) => [t.id, t.subject, t.created]),
+      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end]),
+      (todos ?? []).map((t) => [t.content, t.status, t.activeForm ?? null]),
+    ])
+  );
+}
+
+/** What a transcript's tasks digest says without the state: see tasksDigest. */
+export const digestFlags = (digest: string) => ({ usesTasks: digest[0] === 'u', hasTasks: digest[1] === 'i', hasTodos: digest[2] === 't' });
 
 /** The write a TaskCreate or a TaskUpdate that changed a field made (without its times). */
 function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, 'at' | 'end'> | undefined {

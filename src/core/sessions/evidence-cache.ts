@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import { Digest } from '../cache/digest.js';
+import { sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import type { Shard } from '../cache/persistent-cache.js';
+import { listDirOf, taskPath } from '../store/paths.js';
+import { digestFlags, type Todo } from './transcript-tasks.js';
+
+/**
+ * The session evidence (evidence-index.ts) kept between runs: working it out ties every
+ * session that used the Task tools to the lists holding its tasks, which at a year of
+ * history is most of what `tasks lists` costs. It is a function of its inputs alone:
+ *
+ * - which sessions there are, in order, and what each of their transcripts says of its
+ *   tasks (the transcript store's digest of it, itself kept by each file's stamp), the
+ *   first entry's time and the lists each is known to work on;
+ * - the names in every list folder (kept by the folder's stamp);
+ * - the task files attribution read (their subjects and times), by their stamps.
+ *
+ * The first two are digested every run (no transcript is loaded for it); the answer is
+ * kept with that digest and the stamps of the files it read, and used again only while
+ * the digest is the same and every one of those files has its stamp still. Files that
+ * had not settled when read (file-stamp.ts) are not trusted: the answer is then not kept.
+ */
+export const EVIDENCE_SHARD = '_evidence';
+
+export interface Evidence {
+  /** List id -> the sessions whose tasks tie them to it. */
+  sessionsByList: Map<string, string[]>;
+  /** List id -> sessions that worked on it or on another list holding the same tasks, which cannot be told apart. */
+  unsureByList: Map<string, string[]>;
+  /** Session id -> its latest TodoWrite todos, for sessions that used TodoWrite and no Task tool. */
+  todos: Map<string, Todo[]>;
+}
+
+/** A session to read: its transcript and its subagents'. */
+export interface SessionFiles {
+  sessionId: string;
+  transcript: string;
+  files: Array<{ file: string; agent?: string | undefined }>;
+  /** Skipped: too large to read for a session with a list of its own (FULL_READ_LIMIT). */
+  tooBig: boolean;
+}
+
+/** Names the digest's layout: another value, another layout. */
+const LAYOUT = 'evidence/1';
+
+/** A task file that attribution read, and its stat then (undefined: gone). */
+export interface ConsultedFile {
+  list: string;
+  id: string;
+  stat: fs.Stats | undefined;
+}
+
+/** The digest of the evidence's inputs (above) as they are now. */
+export function inputsDigest(
+  sessions: readonly SessionFiles[],
+  lists: readonly string[],
+  how: {
+    digestOf: (file: string) => string;
+    startOf: (session: SessionFiles) => number | undefined;
+    known: (sessionId: string) => readonly string[];
+    namesOf: (list: string) => readonly string[] | undefined;
+  },
+): string {
+  const d = new Digest().add(LAYOUT, sessions.length);
+  for (const s of sessions) {
+    d.add(s.sessionId, s.transcript);
+    if (s.tooBig) {
+      d.add('too big');
+      continue;
+    }
+    d.add(s.files.length);
+    let tasks = false;
+    for (const { file, agent } of s.files) {
+      // The first file is the transcript; a subagent's is named by its agent (sessionTranscripts).
+      const digest = how.digestOf(file);
+      d.add(agent, digest);
+      tasks ||= digestFlags(digest).hasTasks;
+    }
+    if (tasks) {
+      const known = how.known(s.sessionId);
+      d.add(how.startOf(s), known.length, ...known);
+    }
+  }
+  d.add(lists.length);
+  for (const list of lists) {
+    const names = how.namesOf(list);
+    d.add(list, names?.length ?? -1, ...(names ?? []));
+  }
+  return d.hex();
+}
+
+/**
+ * The kept evidence named `name`, if it was worked out from inputs of this digest and
+ * every task file it read is unchanged; `todosOf`: a session's todos, from its transcript.
+ */
+export function keptEvidence(
+  shard: Shard,
+  name: string,
+  digest: string,
+  configDir: string,
+  todosOf: (sessionId: string) => Todo[] | undefined,
+): Evidence | undefined {
+  const entry = shard.get(name) as Partial<KeptEvidence> | null | undefined;
+  if (typeof entry !== 'object' || entry === null || entry.d !== digest || typeof entry.at !== 'number') return undefined;
+  const { at, f, s, b, u, t } = entry;
+  if (!Array.isArray(f) || !Array.isArray(s) || !s.every((id) => typeof id === 'string') || !Array.isArray(t)) return undefined;
+  for (const file of f) {
+    if (!Array.isArray(file) || typeof file[0] !== 'string' || typeof file[1] !== 'string') return undefined;
+    const was = stampFromTuple(file[2]);
+    if (was === undefined || !trusted(was, at)) return undefined;
+    let now: fs.Stats | undefined;
+    try {
+      now = fs.statSync(taskPath(listDirOf(configDir, file[0]), file[1]), { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (now === undefined || !sameStamp(was, stampOf(now))) return undefined;
+  }
+  const idAt = (i: unknown) => (typeof i === 'number' ? s[i] : undefined);
+  const byList = (kept: unknown): Map<string, string[]> | undefined => {
+    if (!Array.isArray(kept)) return undefined;
+    const map = new Map<string, string[]>();
+    for (const row of kept) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || !Array.isArray(row[1])) return undefined;
+      const ids = (row[1] as unknown[]).map(idAt);
+      if (ids.some((id) => id === undefined)) return undefined;
+      map.set(row[0], ids as string[]);
+    }
+    return map;
+  };
+  const sessionsByList = byList(b);
+  const unsureByList = byList(u);
+  if (sessionsByList === undefined || unsureByList === undefined) return undefined;
+  const todos = new Map<string, Todo[]>();
+  for (const i of t) {
+    const id = idAt(i);
+    const list = id === undefined ? undefined : todosOf(id);
+    if (id === undefined || list === undefined) return undefined;
+    todos.set(id, list);
+  }
+  return { sessionsByList, unsureByList, todos };
+}
+
+/** Keep `evidence`, worked out now from inputs of this digest, having read `consulted`. */
+export function keepEvidence(
+  shard: Shard,
+  name: string,
+  digest: string,
+  evidence: Evidence,
+  consulted: readonly ConsultedFile[],
+  now: number,
+): void {
+  const files: KeptEvidence['f'] = [];
+  for (const { list, id, stat } of consulted) {
+    const stamp = stat === undefined ? undefined : stampOf(stat);
+    // Gone while read, or too fresh to be told from its next write: worked out again next time.
+    if (stamp === undefined || !trusted(stamp, now)) return;
+    files.push([list, id, stampTuple(stamp)]);
+  }
+  const ids: string[] = [];
+  const index = new Map<string, number>();
+  const at = (id: string) => {
+    let i = index.get(id);
+    if (i === undefined) index.set(id, (i = ids.push(id) - 1));
+    return i;
+  };
+  const rows = (map: Map<string, string[]>) => [...map].map(([list, sessions]) => [list, sessions.map(at)] as [string, number[]]);
+  const entry: KeptEvidence = {
+    d: digest,
+    at: now,
+    f: files,
+    b: rows(evidence.sessionsByList),
+    u: rows(evidence.unsureByList),
+    t: [...evidence.todos.keys()].map(at),
+    s: ids,
+  };
+  shard.set(name, entry);
+}
+
+interface KeptEvidence {
+  /** The inputs' digest. */
+  d: string;
+  /** When it was worked out (ms). */
+  at: number;
+  /** The task files read: list, id, stamp. */
+  f: Array<[string, string, ReturnType<typeof stampTuple>]>;
+  /** Sessions by list, and unsure, as indexes into `s`. */
+  b: Array<[string, number[]]>;
+  u: Array<[string, number[]]>;
+  /** The sessions with todos (read from their transcripts when used). */
+  t: number[];
+  s: string[];
+}
