@@ -103,9 +103,9 @@ export function keptEvidence(
 ): Evidence | undefined {
   const entry = shard.get(name) as Partial<KeptEvidence> | null | undefined;
   if (typeof entry !== 'object' || entry === null || entry.d !== digest || typeof entry.at !== 'number') return undefined;
-  const { at, f, s, b, u, t } = entry;
-  if (!Array.isArray(f) || !Array.isArray(s) || !s.every((id) => typeof id === 'string') || !Array.isArray(t)) return undefined;
-  for (const file of f) {
+  const { at, r, s, b, u, t } = entry;
+  if (!Array.isArray(r) || !Array.isArray(s) || !s.every((id) => typeof id === 'string') || !Array.isArray(t)) return undefined;
+  for (const file of r) {
     if (!Array.isArray(file) || typeof file[0] !== 'string' || typeof file[1] !== 'string') return undefined;
     const was = stampFromTuple(file[2]);
     if (was === undefined || !trusted(was, at)) return undefined;
@@ -151,7 +151,7 @@ export function keepEvidence(
   consulted: readonly ConsultedFile[],
   now: number,
 ): void {
-  const files: KeptEvidence['f'] = [];
+  const files: KeptEvidence['r'] = [];
   for (const { list, id, stat } of consulted) {
     const stamp = stat === undefined ? undefined : stampOf(stat);
     // Gone while read, or too fresh to be told from its next write: worked out again next time.
@@ -169,7 +169,7 @@ export function keepEvidence(
   const entry: KeptEvidence = {
     d: digest,
     at: now,
-    f: files,
+    r: files,
     b: rows(evidence.sessionsByList),
     u: rows(evidence.unsureByList),
     t: [...evidence.todos.keys()].map(at),
@@ -184,7 +184,7 @@ interface KeptEvidence {
   /** When it was worked out (ms). */
   at: number;
   /** The task files read: list, id, stamp. */
-  f: Array<[string, string, ReturnType<typeof stampTuple>]>;
+  r: Array<[string, string, ReturnType<typeof stampTuple>]>;
   /** Sessions by list, and unsure, as indexes into `s`. */
   b: Array<[string, number[]]>;
   u: Array<[string, number[]]>;

@@ -186,7 +186,11 @@ export class TranscriptStore {
   statOf(file: string): fs.Stats | undefined {
     let stat = this.statMemo.get(file);
     if (stat === undefined) {
-      stat = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+      try {
+        stat = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+      } catch {
+        stat = null; // a loop of links, a folder that cannot be searched: not a transcript to read
+      }
       if (stat !== null && !stat.isFile()) stat = null;
       this.statMemo.set(file, stat);
     }
