@@ -12,7 +12,8 @@ import { digestFlags, type Todo } from './transcript-tasks.js';
  *
  * - which sessions there are, in order, and what each of their transcripts says of its
  *   tasks (the transcript store's digest of it, itself kept by each file's stamp), the
- *   first entry's time and the lists each is known to work on;
+ *   first entry's time and the lists each is known to work on (a session whose
+ *   transcripts say nothing of tasks or todos adds nothing, and is left out);
  * - the names in every list folder (kept by the folder's stamp);
  * - the task files attribution read (their subjects and times), by their stamps.
  *
@@ -42,7 +43,7 @@ export interface SessionFiles {
 }
 
 /** Names the digest's layout: another value, another layout. */
-const LAYOUT = 'evidence/1';
+const LAYOUT = 'evidence/2';
 
 /** A task file that attribution read, and its stat then (undefined: gone). */
 export interface ConsultedFile {
@@ -62,14 +63,11 @@ export function inputsDigest(
     namesOf: (list: string) => readonly string[] | undefined;
   },
 ): string {
-  const d = new Digest().add(LAYOUT, sessions.length);
+  const d = new Digest().add(LAYOUT);
   for (const s of sessions) {
-    d.add(s.sessionId, s.transcript);
-    if (s.tooBig) {
-      d.add('too big');
-      continue;
-    }
-    d.add(s.files.length);
+    // A session left unread, or whose transcripts say nothing of tasks or todos, adds nothing to the answer.
+    if (s.tooBig || s.files.every(({ file }) => digestFlags(how.digestOf(file)).nothing)) continue;
+    d.add(s.sessionId, s.transcript, s.files.length);
     let tasks = false;
     for (const { file, agent } of s.files) {
       // The first file is the transcript; a subagent's is named by its agent (sessionTranscripts).

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
-import { type ConsultedFile, EVIDENCE_SHARD, type Evidence, inputsDigest, keepEvidence, keptEvidence, type SessionFiles } from './evidence-cache.js';
+import {
+  type ConsultedFile,
+  EVIDENCE_SHARD,
+  type Evidence,
+  inputsDigest,
+  keepEvidence,
+  keptEvidence,
+  type SessionFiles,
+} from './evidence-cache.js';
 import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
 import { cachedTranscriptTasks, type TranscriptTasksCache } from './transcript-cache.js';
@@ -53,7 +61,7 @@ export function buildEvidence(
   // What each transcript says, as a digest: loading it is for the sessions that say something.
   const digests = new Map(sessions.flatMap((s) => s.files.map(({ file }) => [file, index.store.scanDigest(file, TASKS_SCAN)] as const)));
   const says = (file: string) => digestFlags(digests.get(file) as string);
-  const toLoad = sessions.filter((s) => !s.tooBig && s.files.some(({ file }) => says(file).hasTasks || says(file).hasTodos));
+  const toLoad = sessions.filter((s) => !s.tooBig && s.files.some(({ file }) => !says(file).nothing));
   const kept = opts.keepAs === undefined ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
   const digest =
     kept === undefined

@@ -68,8 +68,8 @@ export class TranscriptStore {
   private readonly factsMemo = new Map<string, TranscriptFacts>();
   private readonly scanMemo = new Map<string, unknown>();
   private readonly digestMemo = new Map<string, string>();
-  /** Each transcript's stat, taken once per run: facts and scans of one file share it. */
-  private readonly statMemo = new Map<string, fs.Stats | null>();
+  /** Each transcript's stamp, taken once per run: facts and scans of one file share it. */
+  private readonly statMemo = new Map<string, FileStamp | null>();
   private readonly patterns = new Map<string, Buffer[]>();
   private projects: readonly string[] | undefined;
 
@@ -93,8 +93,8 @@ export class TranscriptStore {
     const kept = place === undefined ? undefined : keptFacts(place.shard.get(place.key));
     let facts: TranscriptFacts | undefined;
     if (kept !== undefined) {
-      const stat = this.statOf(file);
-      if (stat?.isFile() && sameAsStat(kept.s, stat) && trusted(kept.s, kept.at)) facts = kept.v;
+      const stamp = this.statOf(file);
+      if (stamp !== undefined && sameStamp(kept.s, stamp) && trusted(kept.s, kept.at)) facts = kept.v;
     }
     if (facts === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
@@ -182,26 +182,27 @@ export class TranscriptStore {
     return digest;
   }
 
-  /** A transcript's stat (undefined: none, or not a file), taken once per run. */
-  statOf(file: string): fs.Stats | undefined {
-    let stat = this.statMemo.get(file);
-    if (stat === undefined) {
+  /** A transcript's stamp (undefined: none, or not a file), taken once per run. */
+  statOf(file: string): FileStamp | undefined {
+    let stamp = this.statMemo.get(file);
+    if (stamp === undefined) {
+      let stat: fs.Stats | undefined;
       try {
-        stat = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+        stat = fs.statSync(file, { throwIfNoEntry: false });
       } catch {
-        stat = null; // a loop of links, a folder that cannot be searched: not a transcript to read
+        // a loop of links, a folder that cannot be searched: not a transcript to read
       }
-      if (stat !== null && !stat.isFile()) stat = null;
-      this.statMemo.set(file, stat);
+      stamp = stat?.isFile() ? stampOf(stat) : null;
+      this.statMemo.set(file, stamp);
     }
-    return stat ?? undefined;
+    return stamp ?? undefined;
   }
 
   /** Was this kept scan a read of all of the file, trusted, and has the file not changed since? */
   private unchangedSinceRead(file: string, kept: KeptScan | undefined): boolean {
     if (kept === undefined || kept.e !== kept.s.size || !trusted(kept.s, kept.at)) return false;
-    const stat = this.statOf(file);
-    return stat !== undefined && sameAsStat(kept.s, stat);
+    const stamp = this.statOf(file);
+    return stamp !== undefined && sameStamp(kept.s, stamp);
   }
 
   private scanOpen<S>(
@@ -327,12 +328,6 @@ function isFacts(v: unknown): v is TranscriptFacts {
     (o.ended === undefined || typeof o.ended === 'boolean')
   );
 }
-
-/** A kept stamp against a file's stat now, without making a stamp of it. */
-function sameAsStat(stamp: FileStamp, stat: fs.Stats): boolean {
-  return stamp.size === stat.size && stamp.mtimeMs === stat.mtimeMs && stamp.ctimeMs === stat.ctimeMs && stamp.ino === stat.ino;
-}
-
 
 /** FNV-1a (32 bits) of the MARK_BYTES before `end`: tells a grown file from one rewritten. */
 function markAt(fd: number, end: number): number {

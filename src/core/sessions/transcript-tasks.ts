@@ -190,16 +190,21 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     calls: new Map(state.calls),
     writes: [...state.writes],
   }),
-  save: (state) => ({
-    s: savedTasks(state.seen),
-    p: savedTasks(state.copiedSeen),
-    c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
-    w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
-    u: state.usesTasks ? 1 : 0,
-    ...(state.todos !== undefined ? { t: state.todos } : {}),
-  }),
+  // Most transcripts never touch a task or a todo: their state is kept as 0.
+  save: (state) =>
+    isStart(state)
+      ? 0
+      : {
+          s: savedTasks(state.seen),
+          p: savedTasks(state.copiedSeen),
+          c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
+          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
+          u: state.usesTasks ? 1 : 0,
+          ...(state.todos !== undefined ? { t: state.todos } : {}),
+        },
   digest: tasksDigest,
   load(json) {
+    if (json === 0) return TASKS_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
     const { s, p, c, w, u, t } = json as Record<string, unknown>;
     if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
@@ -240,6 +245,8 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
 export function tasksDigest(state: TasksScanState): string {
   const { tasks, writes, usesTasks, todos } = tasksOf(state);
   const flags = `${usesTasks ? 'u' : '-'}${tasks.length > 0 || writes !== undefined ? 'i' : '-'}${todos !== undefined ? 't' : '-'}`;
+  // Nothing used, shown or kept: the flags say it all.
+  if (flags === '---') return flags;
   return (
     flags +
     digestOf([
@@ -250,8 +257,25 @@ export function tasksDigest(state: TasksScanState): string {
   );
 }
 
-/** What a transcript's tasks digest says without the state: see tasksDigest. */
-export const digestFlags = (digest: string) => ({ usesTasks: digest[0] === 'u', hasTasks: digest[1] === 'i', hasTodos: digest[2] === 't' });
+/** What a transcript's tasks digest says without the state: see tasksDigest. `nothing`: no Task tool, task or todo. */
+export const digestFlags = (digest: string) => ({
+  usesTasks: digest[0] === 'u',
+  hasTasks: digest[1] === 'i',
+  hasTodos: digest[2] === 't',
+  nothing: digest.startsWith('---'),
+});
+
+/** A state that has seen nothing (what most transcripts leave). */
+function isStart(state: TasksScanState): boolean {
+  return (
+    state.seen.size === 0 &&
+    state.copiedSeen.size === 0 &&
+    state.calls.size === 0 &&
+    state.writes.length === 0 &&
+    !state.usesTasks &&
+    state.todos === undefined
+  );
+}
 
 /** The write a TaskCreate or a TaskUpdate that changed a field made (without its times). */
 function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, 'at' | 'end'> | undefined {
