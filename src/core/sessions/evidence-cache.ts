@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Digest } from '../cache/digest.js';
-import { sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { listDirOf, taskPath } from '../store/paths.js';
 import { digestFlags, type Todo } from './transcript-tasks.js';
@@ -43,7 +43,7 @@ export interface SessionFiles {
 }
 
 /** Names the digest's layout: another value, another layout. */
-const LAYOUT = 'evidence/2';
+const LAYOUT = 'evidence/3';
 
 /** A task file that attribution read, and its stat then (undefined: gone). */
 export interface ConsultedFile {
@@ -88,9 +88,14 @@ export function inputsDigest(
   return d.hex();
 }
 
+/** The project folders' stamps when they were listed for it: [folder, stamp] (null: not to be trusted). */
+export type FolderStamps = ReadonlyMap<string, FileStamp | undefined>;
+
 /**
  * The kept evidence named `name`, if it was worked out from inputs of this digest and
  * every task file it read is unchanged; `todosOf`: a session's todos, from its transcript.
+ * `folders`: the project folders as listed for this run's inputs (kept with it: see
+ * lastEvidence).
  */
 export function keptEvidence(
   shard: Shard,
@@ -98,11 +103,15 @@ export function keptEvidence(
   digest: string,
   configDir: string,
   todosOf: (sessionId: string) => Todo[] | undefined,
+  folders: FolderStamps,
+  now: number,
 ): Evidence | undefined {
   const entry = shard.get(name) as Partial<KeptEvidence> | null | undefined;
   if (typeof entry !== 'object' || entry === null || entry.d !== digest || typeof entry.at !== 'number') return undefined;
   const { at, r, s, b, u, t } = entry;
   if (!Array.isArray(r) || !Array.isArray(s) || !s.every((id) => typeof id === 'string') || !Array.isArray(t)) return undefined;
+  const groups = groupsOf(entry);
+  if (groups === undefined) return undefined;
   for (const file of r) {
     if (!Array.isArray(file) || typeof file[0] !== 'string' || typeof file[1] !== 'string') return undefined;
     const was = stampFromTuple(file[2]);
@@ -120,10 +129,9 @@ export function keptEvidence(
     if (!Array.isArray(kept)) return undefined;
     const map = new Map<string, string[]>();
     for (const row of kept) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string' || !Array.isArray(row[1])) return undefined;
-      const ids = (row[1] as unknown[]).map(idAt);
-      if (ids.some((id) => id === undefined)) return undefined;
-      map.set(row[0], ids as string[]);
+      const ids = Array.isArray(row) && typeof row[0] === 'string' && typeof row[1] === 'number' ? groups[row[1]] : undefined;
+      if (ids === undefined) return undefined;
+      map.set(row[0], ids);
     }
     return map;
   };
@@ -137,7 +145,64 @@ export function keptEvidence(
     if (id === undefined || list === undefined) return undefined;
     todos.set(id, list);
   }
+  // The same answer for this run's listing of the project folders: kept with it.
+  const p = keptFolders(folders, now);
+  if (JSON.stringify(p) !== JSON.stringify(entry.p)) shard.set(name, { ...entry, p });
   return { sessionsByList, unsureByList, todos };
+}
+
+/**
+ * What the last evidence kept says of one list, whatever has changed since: the sessions
+ * it tied to the list or was unsure of, and the project folders' stamps when it was
+ * worked out. A session it does not name can have been tied to the list since only by
+ * a transcript made since (in a folder whose stamp has changed) or by Task-tool calls
+ * appended to its transcript since. Undefined when none is kept.
+ */
+export function lastEvidence(
+  shard: Shard,
+  name: string,
+  list: string,
+): { sessions: Set<string>; folders: Map<string, FileStamp | undefined> } | undefined {
+  const entry = shard.get(name) as Partial<KeptEvidence> | null | undefined;
+  if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.s) || !Array.isArray(entry.p)) return undefined;
+  const { p } = entry;
+  const groups = groupsOf(entry);
+  if (groups === undefined) return undefined;
+  const sessions = new Set<string>();
+  for (const rows of [entry.b, entry.u]) {
+    if (!Array.isArray(rows)) return undefined;
+    for (const row of rows) {
+      if (!Array.isArray(row) || row[0] !== list) continue;
+      const ids = typeof row[1] === 'number' ? groups[row[1]] : undefined;
+      if (ids === undefined) return undefined;
+      for (const id of ids) sessions.add(id);
+    }
+  }
+  const folders = new Map<string, FileStamp | undefined>();
+  for (const row of p) {
+    if (!Array.isArray(row) || typeof row[0] !== 'string') return undefined;
+    folders.set(row[0], row[1] === null ? undefined : stampFromTuple(row[1]));
+  }
+  return { sessions, folders };
+}
+
+/** The kept sets of sessions, by id (undefined: not as written here). */
+function groupsOf(entry: Partial<KeptEvidence>): string[][] | undefined {
+  const { g, s } = entry;
+  if (!Array.isArray(g) || !Array.isArray(s)) return undefined;
+  const groups: string[][] = [];
+  for (const members of g) {
+    if (!Array.isArray(members)) return undefined;
+    const ids = members.map((i) => (typeof i === 'number' ? s[i] : undefined));
+    if (!ids.every((id): id is string => typeof id === 'string')) return undefined;
+    groups.push(ids);
+  }
+  return groups;
+}
+
+/** Folder stamps as kept: one that had not settled when listed is not trusted (null). */
+function keptFolders(folders: FolderStamps, now: number): KeptEvidence['p'] {
+  return [...folders].map(([folder, stamp]) => [folder, stamp !== undefined && trusted(stamp, now) ? stampTuple(stamp) : null]);
 }
 
 /** Keep `evidence`, worked out now from inputs of this digest, having read `consulted`. */
@@ -147,6 +212,7 @@ export function keepEvidence(
   digest: string,
   evidence: Evidence,
   consulted: readonly ConsultedFile[],
+  folders: FolderStamps,
   now: number,
 ): void {
   const files: KeptEvidence['r'] = [];
@@ -163,7 +229,17 @@ export function keepEvidence(
     if (i === undefined) index.set(id, (i = ids.push(id) - 1));
     return i;
   };
-  const rows = (map: Map<string, string[]>) => [...map].map(([list, sessions]) => [list, sessions.map(at)] as [string, number[]]);
+  // Lists often share one set of sessions (a plan run on many lists): each set is kept once.
+  const groups: number[][] = [];
+  const groupAt = new Map<string, number>();
+  const rows = (map: Map<string, string[]>) =>
+    [...map].map(([list, sessions]) => {
+      const members = sessions.map(at);
+      const key = members.join(',');
+      let g = groupAt.get(key);
+      if (g === undefined) groupAt.set(key, (g = groups.push(members) - 1));
+      return [list, g] as [string, number];
+    });
   const entry: KeptEvidence = {
     d: digest,
     at: now,
@@ -171,7 +247,9 @@ export function keepEvidence(
     b: rows(evidence.sessionsByList),
     u: rows(evidence.unsureByList),
     t: [...evidence.todos.keys()].map(at),
+    g: groups,
     s: ids,
+    p: keptFolders(folders, now),
   };
   shard.set(name, entry);
 }
@@ -183,10 +261,14 @@ interface KeptEvidence {
   at: number;
   /** The task files read: list, id, stamp. */
   r: Array<[string, string, ReturnType<typeof stampTuple>]>;
-  /** Sessions by list, and unsure, as indexes into `s`. */
-  b: Array<[string, number[]]>;
-  u: Array<[string, number[]]>;
+  /** Sessions by list, and unsure: each list's set of sessions as an index into `g`. */
+  b: Array<[string, number]>;
+  u: Array<[string, number]>;
+  /** Sets of sessions, as indexes into `s`. */
+  g: number[][];
   /** The sessions with todos (read from their transcripts when used). */
   t: number[];
   s: string[];
+  /** The project folders' stamps as listed for it (null: not settled then). */
+  p: Array<[string, ReturnType<typeof stampTuple> | null]>;
 }

@@ -45,6 +45,8 @@ export function buildEvidence(
     keep?: ((sessionId: string, transcript: string) => boolean) | undefined;
     known?: ((sessionId: string) => readonly string[]) | undefined;
     keepAs?: string | undefined;
+    /** The sessions to read (id, transcript), instead of every transcript there is. */
+    sessions?: Iterable<[string, string]> | undefined;
   } = {},
 ): Evidence {
   const shard = index.store.cache?.shard(LISTS_SHARD);
@@ -53,7 +55,7 @@ export function buildEvidence(
   const namesOf = (list: string): string[] | undefined =>
     folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
   const known = opts.known ?? ((id: string) => index.listsOfSession(id));
-  const sessions = sessionsToRead(index, known, opts.keep);
+  const sessions = sessionsToRead(index, opts.sessions ?? index.transcripts(), known, opts.keep);
   if (opts.cache !== undefined) {
     const memory = opts.cache;
     return attribute(index, lists, namesOf, known, sessions, (file) => cachedTranscriptTasks(file, memory)).evidence;
@@ -62,7 +64,8 @@ export function buildEvidence(
   const digests = new Map(sessions.flatMap((s) => s.files.map(({ file }) => [file, index.store.scanDigest(file, TASKS_SCAN)] as const)));
   const says = (file: string) => digestFlags(digests.get(file) as string);
   const toLoad = sessions.filter((s) => !s.tooBig && s.files.some(({ file }) => !says(file).nothing));
-  const kept = opts.keepAs === undefined ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
+  // Only an answer over every transcript is kept (a part of them would stand for the whole).
+  const kept = opts.keepAs === undefined || opts.sessions !== undefined ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
   const digest =
     kept === undefined
       ? undefined
@@ -72,26 +75,31 @@ export function buildEvidence(
           known,
           namesOf,
         });
+  // Kept with the listing of project folders it was worked out from, when that was all of them.
+  const folders = opts.sessions === undefined ? index.projectFolderStamps() : new Map();
   if (kept !== undefined && digest !== undefined) {
-    const found = keptEvidence(kept, opts.keepAs as string, digest, index.configDir, (id) => {
-      const transcript = index.transcripts().get(id);
+    const transcripts = new Map(sessions.map((s) => [s.sessionId, s.transcript]));
+    const todosOf = (id: string) => {
+      const transcript = transcripts.get(id);
       return transcript === undefined ? undefined : index.transcriptTasks(transcript).todos;
-    });
+    };
+    const found = keptEvidence(kept, opts.keepAs as string, digest, index.configDir, todosOf, folders, now);
     if (found !== undefined) return found;
   }
   const { evidence, consulted } = attribute(index, lists, namesOf, known, toLoad, (file) => index.transcriptTasks(file));
-  if (kept !== undefined && digest !== undefined) keepEvidence(kept, opts.keepAs as string, digest, evidence, consulted, now);
+  if (kept !== undefined && digest !== undefined) keepEvidence(kept, opts.keepAs as string, digest, evidence, consulted, folders, now);
   return evidence;
 }
 
 /** The sessions `keep` keeps, with their transcripts, in the order transcripts() lists them. */
 function sessionsToRead(
   index: SessionIndex,
+  transcripts: Iterable<[string, string]>,
   known: (sessionId: string) => readonly string[],
   keep: ((sessionId: string, transcript: string) => boolean) | undefined,
 ): SessionFiles[] {
   const sessions: SessionFiles[] = [];
-  for (const [sessionId, transcript] of index.transcripts()) {
+  for (const [sessionId, transcript] of transcripts) {
     if (keep !== undefined && !keep(sessionId, transcript)) continue;
     const tooBig = tooBigForItsOwnList(index, sessionId, transcript, known);
     sessions.push({ sessionId, transcript, tooBig, files: tooBig ? [] : index.sessionFiles(sessionId, transcript) });

@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
+import { type FileStamp, stampOf } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
 import { listDirOf } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
@@ -90,6 +91,8 @@ export class SessionIndex {
   private transcriptsCache: Map<string, string> | undefined;
   /** Each project folder's entries, as transcripts() read them. */
   private readonly projectEntries = new Map<string, Set<string>>();
+  /** Each project folder's stamp, taken just before transcripts() listed it (undefined: none). */
+  private readonly projectStamps = new Map<string, FileStamp | undefined>();
   private projectNames: string[] | undefined;
   private looks = 0;
   private liveCache: Map<string, LiveSessionFile[]> | undefined;
@@ -128,6 +131,8 @@ export class SessionIndex {
     const root = path.join(this.configDir, 'projects');
     for (const project of this.projects()) {
       const folder = `${root}${path.sep}${project}${path.sep}`;
+      // Before the listing: a transcript made after it changes the folder from this stamp.
+      this.projectStamps.set(project, folderStamp(folder));
       const names = safeReaddir(folder);
       this.projectEntries.set(project, new Set(names));
       this.store.retain(project, new Set(names));
@@ -137,6 +142,32 @@ export class SessionIndex {
     }
     this.store.retainProjects(this.projects());
     return (this.transcriptsCache = found);
+  }
+
+  /**
+   * The project folders' stamps as transcripts() listed them: a folder whose stamp is
+   * still the same has the same transcripts (a transcript that grows leaves it as it was).
+   */
+  projectFolderStamps(): ReadonlyMap<string, FileStamp | undefined> {
+    this.transcripts();
+    return this.projectStamps;
+  }
+
+  /** The project folders under `<config>/projects/`, each with its stamp now (undefined: none). */
+  projectFoldersNow(): Array<{ project: string; stamp: FileStamp | undefined }> {
+    const root = path.join(this.configDir, 'projects');
+    return this.projects().map((project) => ({ project, stamp: folderStamp(`${root}${path.sep}${project}${path.sep}`) }));
+  }
+
+  /** The transcripts of one project folder by session id (a listing of that folder alone). */
+  transcriptsIn(project: string): Map<string, string> {
+    const found = new Map<string, string>();
+    const folder = path.join(this.configDir, 'projects', project);
+    for (const name of this.projectEntries.get(project) ?? safeReaddir(folder)) {
+      if (name.length === 42 && name.endsWith('.jsonl') && isSessionId(name.slice(0, 36)))
+        found.set(name.slice(0, 36), path.join(folder, name));
+    }
+    return found;
   }
 
   /**
@@ -371,6 +402,26 @@ export class SessionIndex {
     return false;
   }
 
+  /**
+   * The sessions a process may be on, whatever their transcripts say (see mayBeLive): those
+   * a live-session file names, unless its process is gone, and those a running process is
+   * or was on; and the project folders where a Claude Code process of this config folder
+   * runs with no live-session file (any session there may be its).
+   */
+  sessionsAProcessMayBeOn(): { sessions: Set<string>; folders: Set<string> } {
+    const sessions = new Set<string>();
+    for (const [id, files] of this.live()) if (files.some((f) => this.verdict(f) !== 'gone')) sessions.add(id);
+    for (const p of this.processes().values()) {
+      sessions.add(p.sessionId);
+      for (const id of p.replaced) sessions.add(id);
+    }
+    const folders = new Set<string>();
+    const onFile = this.processes();
+    for (const p of this.claudeProcesses())
+      if (p.cwd !== undefined && !onFile.has(p.pid) && this.usesThisConfig(p)) folders.add(projectFolderName(p.cwd));
+    return { sessions, folders };
+  }
+
   /** Every known session id: transcripts, live files, and sessions processes moved on to. */
   sessionIds(): string[] {
     const ids = new Set([...this.transcripts().keys(), ...this.live().keys()]);
@@ -426,6 +477,15 @@ export class SessionIndex {
     return [...ids]
       .map(([id, file]) => this.session(id, file))
       .filter((s): s is SessionInfo => s !== undefined && (s.cwd === undefined || s.cwd === dir));
+  }
+}
+
+function folderStamp(dir: string): FileStamp | undefined {
+  try {
+    const stat = fs.statSync(dir);
+    return stat.isDirectory() ? stampOf(stat) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -68,6 +68,8 @@ export class TranscriptStore {
   private readonly factsMemo = new Map<string, TranscriptFacts>();
   private readonly scanMemo = new Map<string, unknown>();
   private readonly digestMemo = new Map<string, string>();
+  /** Per shard not read yet: how many transcripts' facts were read from the files instead. */
+  private readonly directFacts = new Map<string, number>();
   /** Each transcript's stamp, taken once per run: facts and scans of one file share it. */
   private readonly statMemo = new Map<string, FileStamp | null>();
   private readonly patterns = new Map<string, Buffer[]>();
@@ -89,7 +91,7 @@ export class TranscriptStore {
   facts(file: string): TranscriptFacts {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined) return memo;
-    const place = this.place(file);
+    const place = this.factsFromFile(file) ? undefined : this.place(file);
     const kept = place === undefined ? undefined : keptFacts(place.shard.get(place.key));
     let facts: TranscriptFacts | undefined;
     if (kept !== undefined) {
@@ -270,16 +272,39 @@ export class TranscriptStore {
 
   /** The shard and key of a transcript under `<config>/projects/<folder>/`; undefined elsewhere. */
   private place(file: string): Place | undefined {
-    if (this.cache === undefined) return undefined;
+    const where = this.cache === undefined ? undefined : this.shardNameOf(file);
+    return where === undefined ? undefined : { shard: (this.cache as PersistentCache).shard(where.name), key: where.key };
+  }
+
+  /** The name of a transcript's shard (its project folder) and its key there, without reading the shard. */
+  private shardNameOf(file: string): { name: string; key: string } | undefined {
     const root = this.projectsRoot + path.sep;
     if (!file.startsWith(root)) return undefined;
     const slash = file.indexOf(path.sep, root.length);
     if (slash <= root.length || file.includes(`${path.sep}..`, root.length) || file.includes(`${path.sep}.${path.sep}`, root.length))
       return undefined;
     const key = file.slice(slash + 1);
-    return { shard: this.cache.shard(file.slice(root.length, slash)), key: path.sep === '/' ? key : key.split(path.sep).join('/') };
+    return { name: file.slice(root.length, slash), key: path.sep === '/' ? key : key.split(path.sep).join('/') };
+  }
+
+  /**
+   * Whether to read a transcript's facts from the file rather than from its shard, which
+   * this run has not read yet: a shard holds a whole project folder's transcripts (tens or
+   * hundreds of KB of JSON), and the first few transcripts' heads and tails cost less to
+   * read than that. A run that asks for more of the folder reads the shard.
+   */
+  private factsFromFile(file: string): boolean {
+    const where = this.cache === undefined ? undefined : this.shardNameOf(file);
+    if (where === undefined || this.cache?.loadedShard(where.name) !== undefined) return false;
+    const read = this.directFacts.get(where.name) ?? 0;
+    if (read >= DIRECT_FACTS) return false;
+    this.directFacts.set(where.name, read + 1);
+    return true;
   }
 }
+
+/** Transcripts of a project folder whose facts a run reads from the files before it reads the folder's shard. */
+const DIRECT_FACTS = 4;
 
 interface Place {
   shard: Shard;
