@@ -93,9 +93,14 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
     const short = shortIds(rows.map((l) => l.id));
     return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
   }
+  const ordered = new Map<readonly SessionInfo[], SessionInfo[]>();
   for (const row of rows) {
     const unsure = unsureSessionsOf(index, row.id);
-    if (unsure.length > 0) row.unsure = sessionsInShowOrder(unsure);
+    if (unsure.length === 0) continue;
+    // Lists that share one set of sessions share its order too.
+    let inOrder = ordered.get(unsure);
+    if (inOrder === undefined) ordered.set(unsure, (inOrder = sessionsInShowOrder(unsure)));
+    row.unsure = inOrder;
   }
   const present = new Set(rows.map((r) => r.id));
   for (const { session, list } of liveSessionLists(index)) {

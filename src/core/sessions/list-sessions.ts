@@ -94,13 +94,22 @@ function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: 
  */
 export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { mayBeLive?: boolean } = {}): SessionInfo[] {
   const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : evidenceOf(index);
-  const found: SessionInfo[] = [];
-  for (const id of evidence.unsureByList.get(listId) ?? []) {
-    const s = index.session(id);
-    if (s !== undefined) found.push(s);
+  const ids = evidence.unsureByList.get(listId);
+  if (ids === undefined) return [];
+  // Lists that hold one plan share one set of sessions (evidence-cache.ts): looked up once.
+  let found = unsureSessions.get(ids);
+  if (found === undefined) {
+    found = [];
+    for (const id of ids) {
+      const s = index.session(id);
+      if (s !== undefined) found.push(s);
+    }
+    unsureSessions.set(ids, found);
   }
   return found;
 }
+
+const unsureSessions = new WeakMap<readonly string[], SessionInfo[]>();
 
 /**
  * The transcript evidence of the sessions that may be live (see sessionsOfList) and may
