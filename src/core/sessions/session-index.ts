@@ -23,7 +23,7 @@ import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { type FileStamp, stampOf } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
-import { listDirOf } from '../store/paths.js';
+import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
@@ -100,6 +100,7 @@ export class SessionIndex {
   private leadsCache: Map<string, TeamLead> | undefined;
   private processCache: Map<number, ProcessSession> | undefined;
   private claudeCache: ClaudeProcess[] | undefined;
+  private listFolders: Set<string> | undefined;
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
@@ -449,12 +450,33 @@ export class SessionIndex {
   /** The lists a session works on that exist on disk, its own UUID list first. */
   listsOfSession(sessionId: string): string[] {
     const lists: string[] = [];
-    const exists = (id: string) => isDirectory(listDirOf(this.configDir, id));
+    const exists = (id: string) => this.listFolderExists(id);
     if (exists(sessionId)) lists.push(sessionId);
     const teamSession = `session-${sessionId.slice(0, 8)}`;
     if (exists(teamSession)) lists.push(teamSession);
     for (const [list, lead] of this.leads()) if (lead.sessionId === sessionId && !lists.includes(list) && exists(list)) lists.push(list);
     return lists;
+  }
+
+  /**
+   * Is there a folder (or a symlink to one) for this list? Judged from one listing of
+   * `<config>/tasks/`, taken once per index: asked of every session of a project folder,
+   * a look each would cost a stat a session.
+   */
+  private listFolderExists(listId: string): boolean {
+    if (this.listFolders === undefined) {
+      const folders = new Set<string>();
+      const root = tasksRoot(this.configDir);
+      try {
+        for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
+          if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path.join(root, entry.name)))) folders.add(entry.name);
+        }
+      } catch {
+        // no tasks folder yet: no list
+      }
+      this.listFolders = folders;
+    }
+    return this.listFolders.has(sanitizeListId(listId));
   }
 
   /**
