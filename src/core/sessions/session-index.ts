@@ -23,7 +23,7 @@ import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { type FileStamp, stampOf } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
-import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
+import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
