@@ -14,20 +14,10 @@ const READ_COMMANDS = new Set(['list', 'ls', 'get', 'lists']);
 /** Global options that take a value (GLOBAL_WITH_VALUE there): the word after them is not the command. */
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
 
-/**
- * `lists` holds what it keeps between runs (megabytes at a year of history) for its whole
- * run: left to grow, V8's young generation doubles to 16 MB semispaces around it, which
- * is a fifth of the process's memory and buys no speed (measured). It stays at its first
- * size instead.
- */
-const STEADY_YOUNG_GENERATION = new Set(['lists']);
-
-const command = process.argv[2] === '__complete' ? '__complete' : commandName(process.argv);
-if (STEADY_YOUNG_GENERATION.has(command)) require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-if (command === '__complete') {
+if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');
 } else if (
-  !(READ_COMMANDS.has(command) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'))) &&
+  !(READ_COMMANDS.has(commandName(process.argv)) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'))) &&
   !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))
 ) {
   import('../dist/cli/main.js');
