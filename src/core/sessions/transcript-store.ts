@@ -133,7 +133,7 @@ export class TranscriptStore {
     const entry = place === undefined ? undefined : entryOf(place);
     const kept = keptScan(entry?.x?.[scan.id]);
     let result: S | undefined;
-    if (this.unchangedSinceRead(file, kept)) result = scan.load((kept as KeptScan).st);
+    if (this.unchangedSinceRead(file, kept)) result = loadState(scan, (kept as KeptScan).st);
     if (result === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
       try {
@@ -221,7 +221,7 @@ export class TranscriptStore {
       // The same file, or one grown from it: go on from where the scan stopped.
       const same = sameStamp(kept.s, stamp) && trusted(kept.s, kept.at);
       if (same || markAt(fd, kept.e) === kept.m) {
-        state = scan.load(kept.st);
+        state = loadState(scan, kept.st);
         end = state === undefined ? 0 : kept.e;
       }
     }
@@ -231,7 +231,7 @@ export class TranscriptStore {
     if (end < stamp.size) end = scanLines(fd, end, stamp.size, this.patternsOf(scan), (line) => scan.feed(state as S, line));
     if (place !== undefined && entry !== undefined && (end !== from || kept === undefined || !sameStamp(kept.s, stamp))) {
       const h = scan.digest?.(state);
-      const kept = { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: scan.save(state), ...(h !== undefined ? { h } : {}) };
+      const kept = { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: savedState(scan, state), ...(h !== undefined ? { h } : {}) };
       const x = { ...entry.x, [scan.id]: kept };
       place.shard.set(place.key, { ...entry, x });
     }
@@ -305,6 +305,26 @@ export class TranscriptStore {
 
 /** Transcripts of a project folder whose facts a run reads from the files before it reads the folder's shard. */
 const DIRECT_FACTS = 4;
+
+/**
+ * A scan's state as kept: its JSON as text (a number, such as a start state's 0, as it
+ * is). A run that only needs the digests beside the states (a year of transcripts, most
+ * unchanged) then reads each state as one string rather than building it; the states it
+ * uses are parsed when used.
+ */
+function savedState<S>(scan: LineScan<S>, state: S): unknown {
+  const saved = scan.save(state);
+  return typeof saved === 'object' && saved !== null ? JSON.stringify(saved) : saved;
+}
+
+function loadState<S>(scan: LineScan<S>, kept: unknown): S | undefined {
+  if (typeof kept !== 'string') return scan.load(kept);
+  try {
+    return scan.load(JSON.parse(kept));
+  } catch {
+    return undefined; // not JSON: not a state this scan wrote
+  }
+}
 
 interface Place {
   shard: Shard;
