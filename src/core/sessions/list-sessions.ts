@@ -134,13 +134,17 @@ function liveEvidenceOf(index: SessionIndex, listId: string): Evidence {
   let evidence = byList.get(listId);
   if (evidence === undefined) {
     const since = index.now() - LIVE_TRANSCRIPT_MS;
-    const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, {
-      cache: caches.get(index),
-      known: knownLists(index, lists),
-      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(index, transcript, since),
-      sessions: caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId),
-    });
+    const sessions = caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId);
+    if (sessions?.size === 0) evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
+    else {
+      const lists = listNames(index.configDir);
+      evidence = buildEvidence(index, lists, {
+        cache: caches.get(index),
+        known: knownLists(index, lists),
+        keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(index, transcript, since),
+        sessions,
+      });
+    }
     byList.set(listId, evidence);
   }
   return evidence;
