@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
 import { FIXTURES, run, runAsync, tempConfig } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 /**
  * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)
@@ -105,7 +105,8 @@ function lie(body: Record<string, unknown>): void {
 
 const worlds: Record<string, World> = {};
 beforeAll(async () => {
-  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted', 'rewrite', 'copy']) worlds[name] = world();
+  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted', 'rewrite', 'copy', 'live'])
+    worlds[name] = world();
   // Older than the cache's settling time: what the first runs read is trusted as long as the files keep their stamps.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
 });
@@ -267,6 +268,28 @@ describe('the persistent cache never changes an answer', () => {
     const unsure = (list: string) => (after.find((l) => l.id === list) as { unsureSessions?: string[] } | undefined)?.unsureSessions;
     expect(unsure('shared')).toEqual([NAMED]);
     expect(unsure('shared-copy')).toEqual([NAMED]);
+    expect(after).toEqual(lists(w, 'none'));
+  });
+
+  it('a live-session file rewritten in place, its time set back: read again', async () => {
+    const w = worlds.live as World;
+    // Left by a crash: its process is long gone.
+    const file = writeLiveSession(w.config, { pid: 4_000_001, sessionId: TODO, cwd: w.project, procStartTicks: '1' });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+    const state = (answer: ReturnType<typeof lists>, id: string) =>
+      (answer.find((l) => l.id === id) as { sessions?: Array<{ sessionId: string; state: string }> } | undefined)?.sessions?.find(
+        (s) => s.sessionId === id,
+      )?.state;
+    const before = lists(w, 'kept');
+    expect(state(before, TODO)).toBe('crashed');
+    expect(before).toEqual(lists(w, 'none'));
+    // The same file, naming another session: the same size, the same mtime.
+    const { mtime } = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(TODO, OWN));
+    fs.utimesSync(file, mtime, mtime);
+    const after = lists(w, 'kept');
+    expect(state(after, TODO)).toBe('ended');
+    expect(state(after, OWN)).toBe('crashed');
     expect(after).toEqual(lists(w, 'none'));
   });
 

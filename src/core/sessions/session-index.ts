@@ -74,6 +74,9 @@ export function isSessionId(id: string): boolean {
  */
 export const LIVE_TRANSCRIPT_MS = 10 * 60_000;
 
+/** The persistent cache's shard of live-session files (live-sessions.ts): a name no project folder has. */
+const LIVE_SHARD = '_live';
+
 export interface SessionIndexOptions {
   probe?: ProcessProbe | undefined;
   /** Where settings are read, to know the list a live session's settings bind it to. */
@@ -218,7 +221,7 @@ export class SessionIndex {
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
-    for (const file of readLiveSessionFiles(this.configDir))
+    for (const file of readLiveSessionFiles(this.configDir, this.store.cache?.shard(LIVE_SHARD), this.now()))
       bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
     return (this.liveCache = bySession);
   }
