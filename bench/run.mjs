@@ -226,6 +226,7 @@ function firstLine(cmdArgs) {
 // the same list with no projects/ folder; the list a project chooses against naming it;
 // `tasks lists` against node -e 0, and once with no cache yet (its first run).
 const { makeSessionWorld } = await import('./session-world.mjs');
+const { SETTLE_MS } = await import(new URL('../dist/core/cache/file-stamp.js', import.meta.url));
 for (const n of QUICK ? [300] : [300, 3000]) {
   const root = path.join(config, `sessions-${n}`);
   const heavy = path.join(root, 'heavy');
@@ -240,6 +241,9 @@ for (const n of QUICK ? [300] : [300, 3000]) {
   const cache = path.join(root, 'cache');
   const heavyEnv = { ...ENV, CLAUDE_CONFIG_DIR: heavy, HOME: home, XDG_CACHE_HOME: cache };
   const bareEnv = { ...ENV, CLAUDE_CONFIG_DIR: bare, HOME: home, XDG_CACHE_HOME: cache };
+  // A year's files have long settled: what a run works out from files written in the last
+  // few seconds is not kept (core/cache/file-stamp.ts), and the world was written just now.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 200));
   const first = once(process.execPath, [BIN, 'lists'], heavyEnv);
   rows.push({
     name: `lists, ${n} sessions: first run, no cache yet`,

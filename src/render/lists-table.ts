@@ -199,10 +199,16 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
  */
 export function renderUnsureSessions(lists: readonly ListOverview[]): string[] {
   const groups = new Map<string, { lists: string[]; sessions: string[] }>();
+  // Rows often share one array of sessions (one plan on many lists): its key is made once.
+  const keys = new Map<readonly SessionInfo[], { key: string; sessions: string[] }>();
   for (const l of lists) {
     if (l.unsure === undefined) continue;
-    const sessions = l.unsure.map((s) => s.sessionId.slice(0, 8)).sort();
-    const key = sessions.join(' ');
+    let keyed = keys.get(l.unsure);
+    if (keyed === undefined) {
+      const sorted = l.unsure.map((s) => s.sessionId.slice(0, 8)).sort();
+      keys.set(l.unsure, (keyed = { key: sorted.join(' '), sessions: sorted }));
+    }
+    const { key, sessions } = keyed;
     const group = groups.get(key) ?? { lists: [], sessions };
     group.lists.push(oneLine(l.shortId));
     groups.set(key, group);

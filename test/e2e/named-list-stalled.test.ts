@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
 import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
@@ -51,5 +52,45 @@ describe('a named list: stalled work and the sessions that may be at work', () =
 
   it('the same session, its transcript last written an hour ago without an end: stalled', () => {
     expect(stalled(world(HOUR, false))).toEqual(['10']);
+  });
+});
+
+/**
+ * With the evidence an earlier `lists` kept, a stalled check looks only at the transcripts
+ * that can be of a session at work on the list now (sessions/list-sessions.ts): those the
+ * evidence tied to it, and any made since. Both kinds, written in the last ten minutes
+ * without an end, keep the list's work from being stalled.
+ */
+describe('a named list, with evidence kept by an earlier lists', () => {
+  const OTHER = '5b2e8d11-7c1a-4f3e-9d20-1a2b3c4d5e70';
+
+  async function kept(transcriptAge: number) {
+    const w = world(transcriptAge, false);
+    // What `lists` reads must have settled to be kept (cache/file-stamp.ts).
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+    const r = run(w.config, ['lists', '--json'], { cwd: w.cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const row = (JSON.parse(r.stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>).find((l) => l.id === 'shared');
+    expect(row?.sessions.map((s) => s.sessionId)).toEqual([SESSION]);
+    return w;
+  }
+
+  it('a session the evidence tied to the list, its transcript written again since: not stalled', async () => {
+    const w = await kept(HOUR);
+    expect(stalled(w)).toEqual(['10']);
+    const file = path.join(w.config, 'projects', w.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${SESSION}.jsonl`);
+    fs.appendFileSync(file, `${JSON.stringify({ type: 'system', sessionId: SESSION, timestamp: new Date().toISOString() })}\n`);
+    expect(stalled(w)).toEqual([]);
+  });
+
+  it('a session started since, on the list, its transcript being written: not stalled', async () => {
+    const w = await kept(2 * HOUR);
+    expect(stalled(w)).toEqual(['10']);
+    const end = Date.now() - 5 * 60_000;
+    const file = writeTranscript(w.config, { sessionId: OTHER, cwd: w.cwd, prompt: 'go on', source: 'tasks', start: end - HOUR, end });
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    fs.writeFileSync(file, `${lines.filter((l) => !l.startsWith('{"type":"cost-state"')).join('\n')}\n`);
+    fs.utimesSync(file, end / 1000, end / 1000);
+    expect(stalled(w)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
 import { FIXTURES, run, runAsync, tempConfig } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 /**
  * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)
@@ -88,19 +88,25 @@ function rewriteShards(w: World, change: (body: Record<string, unknown>) => void
   }
 }
 
-/** Make what the kept cache says of every transcript a lie: no tasks, no todos, another prompt. */
+/**
+ * Make what the kept cache says of every transcript a lie: no tasks, no todos, another
+ * prompt (and no digest of what it said, so that the evidence kept from it is worked out again).
+ */
 function lie(body: Record<string, unknown>): void {
   for (const entry of Object.values(body.entries as Record<string, Record<string, unknown>>)) {
     const f = entry.f as { v: Record<string, unknown> } | undefined;
     if (f !== undefined) f.v.prompt = 'a stale prompt';
-    for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>))
+    for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>)) {
       scan.st = { s: [], p: [], c: [], w: [], u: 0 };
+      delete scan.h;
+    }
   }
 }
 
 const worlds: Record<string, World> = {};
 beforeAll(async () => {
-  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted']) worlds[name] = world();
+  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted', 'rewrite', 'copy', 'live'])
+    worlds[name] = world();
   // Older than the cache's settling time: what the first runs read is trusted as long as the files keep their stamps.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
 });
@@ -231,6 +237,60 @@ describe('the persistent cache never changes an answer', () => {
     } finally {
       undo?.();
     }
+  });
+
+  it('task files the evidence was worked out from, rewritten in place: worked out again', () => {
+    const w = worlds.rewrite as World;
+    expect(sessionsOf(lists(w, 'kept'), 'shared')).toEqual([NAMED]);
+    // Other subjects in the same files, their times set back: the folder's names and every transcript stay as they were.
+    const dir = path.join(w.config, 'tasks', 'shared');
+    for (const name of ['9.json', '10.json', '11.json']) {
+      const file = path.join(dir, name);
+      const { mtime } = fs.statSync(file);
+      const task = JSON.parse(fs.readFileSync(file, 'utf8'));
+      fs.writeFileSync(file, JSON.stringify({ ...task, subject: `${task.subject} (another plan)` }));
+      fs.utimesSync(file, mtime, mtime);
+    }
+    const after = lists(w, 'kept');
+    expect(sessionsOf(after, 'shared')).toEqual([]);
+    expect(after).toEqual(lists(w, 'none'));
+  });
+
+  it('a second list holding the same tasks: the session can no longer be told to be on either', () => {
+    const w = worlds.copy as World;
+    expect(sessionsOf(lists(w, 'kept'), 'shared')).toEqual([NAMED]);
+    fs.cpSync(path.join(w.config, 'tasks', 'shared'), path.join(w.config, 'tasks', 'shared-copy'), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
+    const after = lists(w, 'kept');
+    expect(sessionsOf(after, 'shared')).toEqual([]);
+    const unsure = (list: string) => (after.find((l) => l.id === list) as { unsureSessions?: string[] } | undefined)?.unsureSessions;
+    expect(unsure('shared')).toEqual([NAMED]);
+    expect(unsure('shared-copy')).toEqual([NAMED]);
+    expect(after).toEqual(lists(w, 'none'));
+  });
+
+  it('a live-session file rewritten in place, its time set back: read again', async () => {
+    const w = worlds.live as World;
+    // Left by a crash: its process is long gone.
+    const file = writeLiveSession(w.config, { pid: 4_000_001, sessionId: TODO, cwd: w.project, procStartTicks: '1' });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+    const state = (answer: ReturnType<typeof lists>, id: string) =>
+      (answer.find((l) => l.id === id) as { sessions?: Array<{ sessionId: string; state: string }> } | undefined)?.sessions?.find(
+        (s) => s.sessionId === id,
+      )?.state;
+    const before = lists(w, 'kept');
+    expect(state(before, TODO)).toBe('crashed');
+    expect(before).toEqual(lists(w, 'none'));
+    // The same file, naming another session: the same size, the same mtime.
+    const { mtime } = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(TODO, OWN));
+    fs.utimesSync(file, mtime, mtime);
+    const after = lists(w, 'kept');
+    expect(state(after, TODO)).toBe('ended');
+    expect(state(after, OWN)).toBe('crashed');
+    expect(after).toEqual(lists(w, 'none'));
   });
 
   it('a deleted transcript: its session is gone from the answer', () => {

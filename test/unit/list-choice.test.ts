@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { homeOfUser } from '../../src/core/base/user-home.js';
 import { type ChooseListOptions, chooseList } from '../../src/core/lists/list-choice.js';
 import { listToBind, missingListError } from '../../src/core/lists/missing-list.js';
-import { mayBeSessionPrefix, shortIds } from '../../src/core/lists/short-ids.js';
+import { mayBeSessionPrefix, shortIdAmong, shortIds } from '../../src/core/lists/short-ids.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import { expandHome } from '../../src/core/store/paths.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
@@ -191,6 +191,15 @@ describe('names and short ids', () => {
     expect(all.get('abcdefab-1111-4a4a-8b8b-000000000002')).toBe('abcdefab-1');
     expect(all.get('build-9')).toBe('build-9');
     for (const short of all.values()) if (short !== 'build-9') expect(mayBeSessionPrefix(short)).toBe(true);
+  });
+
+  it('one id shortened among the others is what shortening them all gives it', () => {
+    // Ids that share prefixes of every length with their neighbours, digits-only starts and names among them.
+    const ids = [NUMERIC, A, B, C, 'build-9', '12345678-1111-4a4a-8b8b-000000000002', '12345678-1112-4a4a-8b8b-000000000002'];
+    for (let i = 0; i < 40; i++) ids.push(`${A.slice(0, i % 30)}${B.slice(i % 30)}`.slice(0, 36));
+    const unique = [...new Set(ids)];
+    const all = shortIds(unique);
+    for (const id of unique) expect(shortIdAmong(id, unique)).toBe(all.get(id));
   });
 
   it('-l, tasks use and the variable take a number exactly, even where a session id begins with it', () => {

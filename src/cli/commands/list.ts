@@ -56,7 +56,12 @@ export function registerList(program: Command, ctx: Context): void {
       // Blockers are judged against every task, shown or not.
       const index = indexTasks(snapshot.tasks);
       const stalled = real
-        ? stalledInList(dir, listId, snapshot.tasks, { afterMs: stalledAfter, now: Date.now(), sessions: ctx.sessions })
+        ? stalledInList(dir, listId, snapshot.tasks, {
+            afterMs: stalledAfter,
+            now: Date.now(),
+            sessions: ctx.sessions,
+            times: snapshot.times,
+          })
         : new Map<string, number>();
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.

@@ -2,7 +2,7 @@ import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
 import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
-import { shortIds } from '../../core/lists/short-ids.js';
+import { shortIdAmong } from '../../core/lists/short-ids.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../../core/sessions/session-index.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
@@ -91,10 +91,11 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
 
 /** The short id `tasks lists` shows for a list (the lists on disk are read when first asked: a named list often never is). */
 export function shortOf(configDir: string, id: string): (x: string) => string {
-  let known: Map<string, string> | undefined;
+  let known: Set<string> | undefined;
   return (x: string) => {
-    known ??= shortIds([...new Set([...listIds(configDir), id])]);
-    return known.get(x) ?? x;
+    known ??= new Set([...listIds(configDir), id]);
+    // Only the ids asked for are shortened (one, mostly), each against the others.
+    return known.has(x) ? shortIdAmong(x, known) : x;
   };
 }
 

@@ -14,6 +14,21 @@ export function folderNames(
   key: string,
   now: number,
 ): { names: string[]; stat: fs.Stats } | undefined {
+  // Once per run and folder: the list summaries and the session evidence both ask.
+  let seen = shard === undefined ? undefined : looked.get(shard);
+  if (shard !== undefined && seen === undefined) looked.set(shard, (seen = new Map()));
+  if (seen?.has(key)) return seen.get(key);
+  const found = lookAt(dir, shard, key, now);
+  seen?.set(key, found);
+  return found;
+}
+
+type Found = { names: string[]; stat: fs.Stats } | undefined;
+
+/** What each shard's run has found of its folders (a shard lives for one run). */
+const looked = new WeakMap<Shard, Map<string, Found>>();
+
+function lookAt(dir: string, shard: Shard | undefined, key: string, now: number): Found {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(dir);

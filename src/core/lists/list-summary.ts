@@ -1,7 +1,7 @@
 import { TasksError } from '../base/errors.js';
 import { LISTS_SHARD } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
-import { evidenceOf, sessionsOfList, unsureSessionsOf } from '../sessions/list-sessions.js';
+import { evidenceOf, inShowOrder, sessionsOfList, unsureSessionsOf } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
@@ -97,9 +97,14 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
     const short = shortIds(rows.map((l) => l.id));
     return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
   }
+  const ordered = new Map<readonly SessionInfo[], SessionInfo[]>();
   for (const row of rows) {
     const unsure = unsureSessionsOf(index, row.id);
-    if (unsure.length > 0) row.unsure = sessionsInShowOrder(unsure);
+    if (unsure.length === 0) continue;
+    // Lists that share one set of sessions share its order too.
+    let inOrder = ordered.get(unsure);
+    if (inOrder === undefined) ordered.set(unsure, (inOrder = sessionsInShowOrder(unsure)));
+    row.unsure = inOrder;
   }
   const present = new Set(rows.map((r) => r.id));
   for (const { session, list } of liveSessionLists(index)) {
@@ -121,9 +126,7 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
 
 /** A list's sessions in the order to show them: the live one first, then the latest. */
 export function sessionsInShowOrder(sessions: readonly SessionInfo[]): SessionInfo[] {
-  return [...sessions].sort(
-    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
-  );
+  return inShowOrder(sessions);
 }
 
 function emptySummary(id: string, dir: string, changedAt: number): ListSummary {

@@ -26,18 +26,27 @@ export function shortIds(ids: readonly string[], min = 8): Map<string, string> {
   const sorted = [...ids].sort();
   const short = new Map<string, string>();
   sorted.forEach((id, i) => {
-    if (!UUID.test(id)) {
-      short.set(id, id);
-      return;
-    }
     // Only the neighbours in sorted order can share the longest prefix with an id.
-    const shared = Math.max(commonPrefix(id, sorted[i - 1]), commonPrefix(id, sorted[i + 1]));
-    let length = Math.max(min, shared + 1);
-    while (length < id.length && !mayBeSessionPrefix(id.slice(0, length))) length++;
-    if (id[length - 1] === '-') length++; // never end on a dash
-    short.set(id, id.slice(0, Math.min(length, id.length)));
+    short.set(id, shortened(id, Math.max(commonPrefix(id, sorted[i - 1]), commonPrefix(id, sorted[i + 1])), min));
   });
   return short;
+}
+
+/** One id's short form among `ids` (as shortIds gives it), without working out the others'. */
+export function shortIdAmong(id: string, ids: Iterable<string>, min = 8): string {
+  if (!UUID.test(id)) return id;
+  let shared = 0;
+  for (const other of ids) if (other !== id) shared = Math.max(shared, commonPrefix(id, other));
+  return shortened(id, shared, min);
+}
+
+/** An id cut to the shortest prefix past the `shared` characters another id has too. */
+function shortened(id: string, shared: number, min: number): string {
+  if (!UUID.test(id)) return id;
+  let length = Math.max(min, shared + 1);
+  while (length < id.length && !mayBeSessionPrefix(id.slice(0, length))) length++;
+  if (id[length - 1] === '-') length++; // never end on a dash
+  return id.slice(0, Math.min(length, id.length));
 }
 
 function commonPrefix(a: string, b: string | undefined): number {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import { folderNames, listNamesKey } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { LARGE_FILE_BYTES, LIST_BYTES_BUDGET } from '../store/list-read.js';
@@ -32,6 +32,7 @@ export function cachedSummary(dir: string, id: string, shard: Shard, now: number
   if (folder === undefined) return undefined;
   const { names, stat: dirStat } = folder;
   const kept = keptFiles(shard.get(filesKey(id)));
+  let keptCount = 0;
   let changed = false;
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
@@ -49,28 +50,28 @@ export function cachedSummary(dir: string, id: string, shard: Shard, now: number
     if (stat.isSymbolicLink() || stat.size > LARGE_FILE_BYTES || bytes > LIST_BYTES_BUDGET) return undefined;
     newest = Math.max(newest, stat.mtimeMs);
     if (!json || name.startsWith('.')) continue;
-    const stamp = stampOf(stat);
-    const was = kept?.[name];
+    const was = kept === undefined ? undefined : keptFile(kept, name);
     let status: Status | null | undefined;
-    if (was !== undefined) {
-      const wasStamp = stampFromTuple(was[0]);
-      if (wasStamp !== undefined && sameStamp(wasStamp, stamp) && trusted(wasStamp, was[1])) status = was[2];
-    }
+    if (was !== undefined && sameAsTuple(was[0], stat) && trustedTuple(was[0], was[1])) status = was[2];
     if (status === undefined) {
       const at = now;
       const read = readTaskFile(prefix + name);
       if (read.kind === 'missing') continue;
       status = read.kind === 'ok' ? read.task.status : null;
       changed = true;
+      const stamp = stampOf(stat);
       if (trusted(stamp, at)) files[name] = [stampTuple(stamp), at, status];
-    } else files[name] = was as KeptFile;
+    } else {
+      files[name] = was as KeptFile;
+      keptCount++;
+    }
     if (status === null) problems++;
     else {
       counts[status]++;
       total++;
     }
   }
-  if (changed || Object.keys(files).length !== Object.keys(kept ?? {}).length) shard.set(filesKey(id), files);
+  if (changed || keptCount !== Object.keys(kept ?? {}).length) shard.set(filesKey(id), files);
   return { counts, total, problems, changedAt: newest > 0 ? newest : dirStat.mtimeMs };
 }
 
@@ -83,12 +84,24 @@ export function summaryKeys(ids: readonly string[]): Set<string> {
   return new Set(ids.flatMap((id) => [namesKey(id), filesKey(id)]));
 }
 
-function keptFiles(value: unknown): Record<string, KeptFile> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const good: Record<string, KeptFile> = {};
-  for (const [name, f] of Object.entries(value)) {
-    if (!Array.isArray(f) || typeof f[1] !== 'number' || !(f[2] === null || STATUSES.includes(f[2]))) return undefined;
-    good[name] = f as KeptFile;
-  }
-  return good;
+function keptFiles(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** One file's kept record, if it has the shape this module writes (entries are data from disk). */
+function keptFile(kept: Record<string, unknown>, name: string): KeptFile | undefined {
+  const f = Object.hasOwn(kept, name) ? kept[name] : undefined;
+  if (!Array.isArray(f) || f.length !== 3 || typeof f[1] !== 'number' || !(f[2] === null || STATUSES.includes(f[2]))) return undefined;
+  const t = f[0];
+  if (!Array.isArray(t) || t.length !== 4 || !t.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  return f as KeptFile;
+}
+
+/** A kept stamp tuple against a file's stat now (file-stamp.ts's sameStamp, without making a stamp). */
+function sameAsTuple(t: KeptFile[0], stat: fs.Stats): boolean {
+  return t[0] === stat.size && t[1] === stat.mtimeMs && t[2] === stat.ctimeMs && t[3] === stat.ino;
+}
+
+function trustedTuple(t: KeptFile[0], readAt: number): boolean {
+  return trusted({ size: t[0], mtimeMs: t[1], ctimeMs: t[2], ino: t[3] }, readAt);
 }

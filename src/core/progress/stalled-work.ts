@@ -65,20 +65,25 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
 /**
  * The tasks of a list folder that stalled, with how long (ms), by their files' times.
  * The session index is asked only when some task is old enough: a busy session means
- * its agent is working.
+ * its agent is working. `times`: the files' times where the read of the list took them
+ * already (each task's that it holds is not looked at again).
  */
 export function stalledInList(
   listDir: string,
   listId: string,
   tasks: readonly Task[],
-  opts: { afterMs: number; now: number; sessions: SessionIndex },
+  opts: { afterMs: number; now: number; sessions: SessionIndex; times?: ReadonlyMap<string, number> | undefined },
 ): Map<string, number> {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return new Map();
-  const times = taskFileTimes(
-    listDir,
-    working.map((t) => t.id),
-  );
+  const known = opts.times;
+  const times =
+    known !== undefined && working.every((t) => known.has(t.id))
+      ? known
+      : taskFileTimes(
+          listDir,
+          working.map((t) => t.id),
+        );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return new Map();
   const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));

@@ -3,10 +3,19 @@ import { folderNames, LISTS_SHARD, listNamesKey } from '../cache/folder-names.js
 import { isTaskId } from '../store/ids.js';
 import { idFromFileName, listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
+import {
+  type ConsultedFile,
+  EVIDENCE_SHARD,
+  type Evidence,
+  inputsDigest,
+  keepEvidence,
+  keptEvidence,
+  type SessionFiles,
+} from './evidence-cache.js';
 import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
 import { cachedTranscriptTasks, type TranscriptTasksCache } from './transcript-cache.js';
-import type { SeenTask, TaskWrite, Todo } from './transcript-tasks.js';
+import { digestFlags, type SeenTask, TASKS_SCAN, type TaskWrite, type Todo, type TranscriptTasks } from './transcript-tasks.js';
 
 /**
  * The sessions tied to lists by what their transcripts show (list-evidence.ts): those that
@@ -15,19 +24,18 @@ import type { SeenTask, TaskWrite, Todo } from './transcript-tasks.js';
  * todos. Every transcript that used the Task tools is read in full (and its subagents');
  * a session's own lists (its UUID's, its team's) and the list its running process names
  * are tried first, and the other lists only for what they do not explain.
+ *
+ * With the persistent cache, the answer is kept with the digest of everything it was
+ * worked out from (evidence-cache.ts) and used again while that is unchanged: what each
+ * transcript says is known by its digest without loading it, and only the sessions whose
+ * transcripts show tasks or todos are loaded when it must be worked out again.
  */
-export interface Evidence {
-  /** List id -> the sessions whose tasks tie them to it. */
-  sessionsByList: Map<string, string[]>;
-  /** List id -> sessions that worked on it or on another list holding the same tasks, which cannot be told apart. */
-  unsureByList: Map<string, string[]>;
-  /** Session id -> its latest TodoWrite todos, for sessions that used TodoWrite and no Task tool. */
-  todos: Map<string, Todo[]>;
-}
+export type { Evidence, SessionFiles } from './evidence-cache.js';
 
 /**
  * `cache`: what transcripts say of their tasks, kept by the caller across indexes; else
- * the index's store. `keep`: only the sessions it keeps (by id and transcript) are read.
+ * the index's store (and, with `keepAs`, the answer kept in the persistent cache under
+ * that name). `keep`: only the sessions it keeps (by id and transcript) are read.
  * `known`: the lists each session is known to work on (default: its own).
  */
 export function buildEvidence(
@@ -37,6 +45,9 @@ export function buildEvidence(
     cache?: TranscriptTasksCache | undefined;
     keep?: ((sessionId: string, transcript: string) => boolean) | undefined;
     known?: ((sessionId: string) => readonly string[]) | undefined;
+    keepAs?: string | undefined;
+    /** The sessions to read (id, transcript), instead of every transcript there is. */
+    sessions?: Iterable<[string, string]> | undefined;
   } = {},
 ): Evidence {
   const shard = index.store.cache?.shard(LISTS_SHARD);
@@ -45,33 +56,93 @@ export function buildEvidence(
   const namesOf = (list: string): string[] | undefined =>
     folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
   const known = opts.known ?? ((id: string) => index.listsOfSession(id));
+  const sessions = sessionsToRead(index, opts.sessions ?? index.transcripts(), known, opts.keep);
+  if (opts.cache !== undefined) {
+    const memory = opts.cache;
+    return attribute(index, lists, namesOf, known, sessions, (file) => cachedTranscriptTasks(file, memory)).evidence;
+  }
+  // What each transcript says, as a digest: loading it is for the sessions that say something.
+  const digests = new Map(sessions.flatMap((s) => s.files.map(({ file }) => [file, index.store.scanDigest(file, TASKS_SCAN)] as const)));
+  const says = (file: string) => digestFlags(digests.get(file) as string);
+  const toLoad = sessions.filter((s) => !s.tooBig && s.files.some(({ file }) => !says(file).nothing));
+  // Only an answer over every transcript is kept (a part of them would stand for the whole).
+  const kept = opts.keepAs === undefined || opts.sessions !== undefined ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
+  const digest =
+    kept === undefined
+      ? undefined
+      : inputsDigest(sessions, lists, {
+          digestOf: (file) => digests.get(file) as string,
+          startOf: (s) => index.facts(s.transcript).firstActivity,
+          known,
+          namesOf,
+        });
+  // Kept with the listing of project folders it was worked out from, when that was all of them.
+  const folders = opts.sessions === undefined ? index.projectFolderStamps() : new Map();
+  if (kept !== undefined && digest !== undefined) {
+    const transcripts = new Map(sessions.map((s) => [s.sessionId, s.transcript]));
+    const todosOf = (id: string) => {
+      const transcript = transcripts.get(id);
+      return transcript === undefined ? undefined : index.transcriptTasks(transcript).todos;
+    };
+    const found = keptEvidence(kept, opts.keepAs as string, digest, index.configDir, todosOf, folders, now);
+    if (found !== undefined) return found;
+  }
+  const { evidence, consulted } = attribute(index, lists, namesOf, known, toLoad, (file) => index.transcriptTasks(file));
+  if (kept !== undefined && digest !== undefined) keepEvidence(kept, opts.keepAs as string, digest, evidence, consulted, folders, now);
+  return evidence;
+}
+
+/** The sessions `keep` keeps, with their transcripts, in the order transcripts() lists them. */
+function sessionsToRead(
+  index: SessionIndex,
+  transcripts: Iterable<[string, string]>,
+  known: (sessionId: string) => readonly string[],
+  keep: ((sessionId: string, transcript: string) => boolean) | undefined,
+): SessionFiles[] {
+  const sessions: SessionFiles[] = [];
+  for (const [sessionId, transcript] of transcripts) {
+    if (keep !== undefined && !keep(sessionId, transcript)) continue;
+    const tooBig = tooBigForItsOwnList(index, sessionId, transcript, known);
+    sessions.push({ sessionId, transcript, tooBig, files: tooBig ? [] : index.sessionFiles(sessionId, transcript) });
+  }
+  return sessions;
+}
+
+/** Read what the sessions' transcripts say and tie them to lists; with each list file consulted. */
+function attribute(
+  index: SessionIndex,
+  lists: readonly string[],
+  namesOf: (list: string) => string[] | undefined,
+  known: (sessionId: string) => readonly string[],
+  sessions: readonly SessionFiles[],
+  read: (file: string) => TranscriptTasks,
+): { evidence: Evidence; consulted: ConsultedFile[] } {
   const evidence: Evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
   const files = listFiles(index.configDir, lists, namesOf);
-  const sessions: SessionTasks[] = [];
-  for (const [sessionId, transcript] of index.transcripts()) {
-    if (opts.keep !== undefined && !opts.keep(sessionId, transcript)) continue;
-    if (tooBigForItsOwnList(sessionId, transcript, known)) continue;
+  const tied: SessionTasks[] = [];
+  for (const { sessionId, transcript, files: transcripts, tooBig } of sessions) {
+    if (tooBig) continue;
     const seen = new Map<string, SeenTask>();
     const writes: TaskWrite[] = [];
     let usesTasks = false;
     let todos: Todo[] | undefined;
-    for (const { file, agent } of index.sessionFiles(sessionId, transcript)) {
-      const read = opts.cache === undefined ? index.transcriptTasks(file) : cachedTranscriptTasks(file, opts.cache);
-      usesTasks ||= read.usesTasks;
-      if (agent === undefined) todos = read.todos;
-      for (const t of read.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
-      writes.push(...(read.writes ?? []));
+    for (const { file, agent } of transcripts) {
+      const said = read(file);
+      usesTasks ||= said.usesTasks;
+      if (agent === undefined) todos = said.todos;
+      for (const t of said.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
+      if (said.writes !== undefined) for (const w of said.writes) writes.push(w);
     }
     if (todos !== undefined && !usesTasks) evidence.todos.set(sessionId, todos);
     if (seen.size === 0 && writes.length === 0) continue;
     // Subagents write in between their session's own calls.
     writes.sort((a, b) => a.at - b.at);
-    sessions.push({ sessionId, seen: [...seen.values()], writes, start: index.facts(transcript).firstActivity, known: known(sessionId) });
+    tied.push({ sessionId, seen: [...seen.values()], writes, start: index.facts(transcript).firstActivity, known: known(sessionId) });
   }
-  const found = attributeSessions(sessions, files.listsWith, files.fileOf);
+  const found = attributeSessions(tied, files.listsWith, files.fileOf);
   evidence.sessionsByList = found.byList;
   evidence.unsureByList = found.unsure;
-  return evidence;
+  return { evidence, consulted: files.consulted };
 }
 
 /**
@@ -83,26 +154,38 @@ export function buildEvidence(
  */
 const FULL_READ_LIMIT = 128 * 1024 * 1024;
 
-function tooBigForItsOwnList(sessionId: string, transcript: string, known: (sessionId: string) => readonly string[]): boolean {
-  if (known(sessionId).length === 0) return false;
-  try {
-    return fs.statSync(transcript).size > FULL_READ_LIMIT;
-  } catch {
-    return false;
-  }
+function tooBigForItsOwnList(
+  index: SessionIndex,
+  sessionId: string,
+  transcript: string,
+  known: (sessionId: string) => readonly string[],
+): boolean {
+  return (index.store.statOf(transcript)?.size ?? 0) > FULL_READ_LIMIT && known(sessionId).length > 0;
 }
 
-/** Each list's task files, read only for the ids asked about (and each file once). */
+/**
+ * Each list's task files, read only for the ids asked about (and each file once): a file
+ * the list folder's names do not hold is not looked for. `consulted`: the files read, with
+ * their stamps, for the kept answer to be checked against.
+ */
 function listFiles(configDir: string, lists: readonly string[], namesOf: (list: string) => string[] | undefined) {
   let byId: Map<string, string[]> | undefined;
-  const read = new Map<string, ListFile | null>();
+  const named = new Map<string, Set<string>>();
+  const read = new Map<string, Map<string, ListFile | null>>();
+  const consulted: ConsultedFile[] = [];
+  const namesIn = (list: string) => {
+    let names = named.get(list);
+    if (names === undefined) named.set(list, (names = new Set(namesOf(list) ?? [])));
+    return names;
+  };
   return {
+    consulted,
     /** The lists that have a file of any of `ids`, from one listing of each folder. */
     listsWith(ids: readonly string[]): string[] {
       if (byId === undefined) {
         byId = new Map();
         for (const list of lists) {
-          for (const name of namesOf(list) ?? []) {
+          for (const name of namesIn(list)) {
             const id = idFromFileName(name);
             if (id === undefined) continue;
             const have = byId.get(id);
@@ -111,25 +194,30 @@ function listFiles(configDir: string, lists: readonly string[], namesOf: (list: 
           }
         }
       }
-      return [...new Set(ids.flatMap((id) => byId?.get(id) ?? []))];
+      const found = new Set<string>();
+      for (const id of ids) for (const list of byId.get(id) ?? []) found.add(list);
+      return [...found];
     },
     /** One list's file of an id: its subject and time; undefined when there is none or it cannot be read. */
     fileOf(list: string, id: string): ListFile | undefined {
       // A transcript is anyone's to write: an id that is no task id names no file.
       if (!isTaskId(id)) return undefined;
-      const key = `${list}\0${id}`;
-      if (!read.has(key)) {
-        const file = taskPath(listDirOf(configDir, list), id);
-        let mtimeMs: number | undefined;
-        try {
-          mtimeMs = fs.statSync(file).mtimeMs;
-        } catch {
-          // none, or deleted meanwhile
+      let files = read.get(list);
+      if (files === undefined) read.set(list, (files = new Map()));
+      let file = files.get(id);
+      if (file === undefined) {
+        file = null;
+        // Ids come from transcripts: only one that names a task file of the folder is looked for.
+        if (idFromFileName(`${id}.json`) === id && namesIn(list).has(`${id}.json`)) {
+          const at = taskPath(listDirOf(configDir, list), id);
+          const stat = fs.statSync(at, { throwIfNoEntry: false });
+          const result = stat === undefined ? undefined : readTaskFile(at);
+          if (result?.kind === 'ok') file = { subject: result.task.subject, mtimeMs: (stat as fs.Stats).mtimeMs };
+          consulted.push({ list, id, stat });
         }
-        const result = mtimeMs === undefined ? undefined : readTaskFile(file);
-        read.set(key, result?.kind === 'ok' ? { subject: result.task.subject, mtimeMs: mtimeMs as number } : null);
+        files.set(id, file);
       }
-      return read.get(key) ?? undefined;
+      return file ?? undefined;
     },
   };
 }

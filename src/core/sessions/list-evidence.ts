@@ -191,17 +191,19 @@ export function attributeSessions(
       }
     }
   }
-  const byList = new Map<string, string[]>();
-  const unsure = new Map<string, string[]>();
-  const add = (map: Map<string, string[]>, list: string, id: string) => {
+  // Sets while gathering: a list can have hundreds of sessions (ordered as first placed).
+  const byList = new Map<string, Set<string>>();
+  const unsure = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, list: string, id: string) => {
     const ids = map.get(list);
-    if (ids === undefined) map.set(list, [id]);
-    else if (!ids.includes(id)) ids.push(id);
+    if (ids === undefined) map.set(list, new Set([id]));
+    else ids.add(id);
   };
   for (const p of placed) if (p.list !== undefined) add(byList, p.list, p.session.sessionId);
   for (const p of placed) {
     if (p.list !== undefined || p.candidates.length < 2) continue;
-    for (const list of p.candidates) if (!byList.get(list)?.includes(p.session.sessionId)) add(unsure, list, p.session.sessionId);
+    for (const list of p.candidates) if (!byList.get(list)?.has(p.session.sessionId)) add(unsure, list, p.session.sessionId);
   }
-  return { byList, unsure };
+  const arrays = (map: Map<string, Set<string>>) => new Map([...map].map(([list, ids]) => [list, [...ids]]));
+  return { byList: arrays(byList), unsure: arrays(unsure) };
 }

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { sameStamp } from '../cache/file-stamp.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
+import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
 import { LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
@@ -22,19 +24,28 @@ export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep
   for (const s of index.ownersOfList(listId)) found.set(s.sessionId, s);
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
   if (opts.deep) {
-    const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
+    const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : evidenceOf(index);
     for (const id of evidence.sessionsByList.get(listId) ?? []) {
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
     }
   }
-  return [...found.values()].sort(
-    (a, b) => Number(b.state === 'live') - Number(a.state === 'live') || (b.lastActivity ?? 0) - (a.lastActivity ?? 0),
-  );
+  return inShowOrder(found.values());
+}
+
+/**
+ * Sessions in the order to show them: the live first, then the most recently active (a
+ * stable sort). The keys are taken once: a list can have hundreds of sessions, and
+ * session records come in many shapes, which makes reading their fields in a comparator slow.
+ */
+export function inShowOrder(sessions: Iterable<SessionInfo>): SessionInfo[] {
+  const keyed = Array.from(sessions, (s, i) => ({ s, live: s.state === 'live' ? 1 : 0, at: s.lastActivity ?? 0, i }));
+  keyed.sort((a, b) => b.live - a.live || b.at - a.at || a.i - b.i);
+  return keyed.map((k) => k.s);
 }
 
 const evidences = new WeakMap<SessionIndex, Evidence>();
-const liveEvidences = new WeakMap<SessionIndex, Evidence>();
+const liveEvidences = new WeakMap<SessionIndex, Map<string, Evidence>>();
 const caches = new WeakMap<SessionIndex, TranscriptTasksCache>();
 
 /** Use `cache` for what transcripts say of their tasks (default: the index's own store). */
@@ -42,12 +53,15 @@ export function useTranscriptCache(index: SessionIndex, cache: TranscriptTasksCa
   caches.set(index, cache);
 }
 
+/** The name the evidence of every session is kept under (evidence-cache.ts). */
+const ALL_SESSIONS = 'all sessions';
+
 /** The transcript evidence of this index, read once. */
 export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
     const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists) });
+    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), keepAs: ALL_SESSIONS });
     evidences.set(index, evidence);
   }
   return evidence;
@@ -79,33 +93,85 @@ function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: 
  * live the list is not taken for over.
  */
 export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { mayBeLive?: boolean } = {}): SessionInfo[] {
-  const evidence = opts.mayBeLive ? liveEvidenceOf(index) : evidenceOf(index);
-  return (evidence.unsureByList.get(listId) ?? []).flatMap((id) => {
-    const s = index.session(id);
-    return s === undefined ? [] : [s];
-  });
+  const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : evidenceOf(index);
+  const ids = evidence.unsureByList.get(listId);
+  if (ids === undefined) return [];
+  // Lists that hold one plan share one set of sessions (evidence-cache.ts): looked up once.
+  let found = unsureSessions.get(ids);
+  if (found === undefined) {
+    found = [];
+    for (const id of ids) {
+      const s = index.session(id);
+      if (s !== undefined) found.push(s);
+    }
+    unsureSessions.set(ids, found);
+  }
+  return found;
 }
 
-/** The transcript evidence of the sessions that may be live (see sessionsOfList), read once. */
-function liveEvidenceOf(index: SessionIndex): Evidence {
+const unsureSessions = new WeakMap<readonly string[], SessionInfo[]>();
+
+/**
+ * The transcript evidence of the sessions that may be live (see sessionsOfList) and may
+ * be on this list, read once per list. Which transcripts can be of such sessions:
+ *
+ * - with no evidence kept (evidence-cache.ts): every transcript, each looked at for its
+ *   time (a stat each);
+ * - else, without looking at the others: those of the sessions the last evidence tied to
+ *   the list (or was unsure of), those of sessions a process may be on (a live-session
+ *   file, a running process), every one in a project folder where a Claude Code process
+ *   runs with no live-session file, and every one in a project folder whose stamp has
+ *   changed since that evidence (where a transcript was made since). A session of the
+ *   past that none of these names can be on the list now only by Task-tool calls appended
+ *   to its transcript since, by a process that nothing here can see (its live-session
+ *   file removed, on another machine or in another container): that one is not looked for.
+ */
+function liveEvidenceOf(index: SessionIndex, listId: string): Evidence {
   const full = evidences.get(index);
   if (full !== undefined) return full;
-  let evidence = liveEvidences.get(index);
+  let byList = liveEvidences.get(index);
+  if (byList === undefined) liveEvidences.set(index, (byList = new Map()));
+  let evidence = byList.get(listId);
   if (evidence === undefined) {
     const since = index.now() - LIVE_TRANSCRIPT_MS;
-    const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, {
-      cache: caches.get(index),
-      known: knownLists(index, lists),
-      keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(transcript, since),
-    });
-    liveEvidences.set(index, evidence);
+    const sessions = caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId);
+    if (sessions?.size === 0) evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
+    else {
+      const lists = listNames(index.configDir);
+      evidence = buildEvidence(index, lists, {
+        cache: caches.get(index),
+        known: knownLists(index, lists),
+        keep: (id, transcript) => index.mayBeLive(id, transcript) || writtenSince(index, transcript, since),
+        sessions,
+      });
+    }
+    byList.set(listId, evidence);
   }
   return evidence;
 }
 
-function writtenSince(file: string, since: number): boolean {
-  return (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= since;
+/** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
+function transcriptsThatMayBeOn(index: SessionIndex, listId: string): Map<string, string> | undefined {
+  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
+  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId);
+  if (last === undefined) return undefined;
+  const found = new Map<string, string>();
+  const { sessions, folders } = index.sessionsAProcessMayBeOn();
+  for (const { project, stamp } of index.projectFoldersNow()) {
+    const was = last.folders.get(project);
+    if (folders.has(project) || stamp === undefined || was === undefined || !sameStamp(was, stamp))
+      for (const [id, transcript] of index.transcriptsIn(project)) found.set(id, transcript);
+  }
+  for (const id of [...last.sessions, ...sessions]) {
+    if (found.has(id)) continue;
+    const transcript = index.transcriptOf(id);
+    if (transcript !== undefined) found.set(id, transcript);
+  }
+  return found;
+}
+
+function writtenSince(index: SessionIndex, file: string, since: number): boolean {
+  return (index.store.statOf(file)?.mtimeMs ?? 0) >= since;
 }
 
 /** The list folders' names (those a list id can name). */

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readBoundedText } from '../base/bounded-read.js';
+import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import type { Shard } from '../cache/persistent-cache.js';
 import { type ClaudeProcess, readClaudeProcess, readClaudeProcesses } from './claude-processes.js';
 
 /**
@@ -89,8 +91,13 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** Every readable live-session file; damaged, foreign or unreadable ones are skipped. */
-export function readLiveSessionFiles(configDir: string): LiveSessionFile[] {
+/**
+ * Every readable live-session file; damaged, foreign or unreadable ones are skipped. With
+ * `kept` (the persistent cache's shard of them), a file whose stamp has not changed since
+ * it was read, and had settled then, is not read again: those of crashed sessions stay
+ * behind for good, one for every few dozen sessions of a year, and never change.
+ */
+export function readLiveSessionFiles(configDir: string, kept?: Shard, now: number = Date.now()): LiveSessionFile[] {
   const dir = path.join(configDir, 'sessions');
   let names: string[];
   try {
@@ -99,34 +106,78 @@ export function readLiveSessionFiles(configDir: string): LiveSessionFile[] {
     return [];
   }
   const found: LiveSessionFile[] = [];
+  const present = new Set<string>();
   for (const name of names) {
     if (!/^[1-9][0-9]{0,9}\.json$/.test(name)) continue;
     const file = path.join(dir, name);
-    let value: unknown;
-    try {
-      value = JSON.parse(readBoundedText(file, MAX_SESSION_FILE_BYTES));
-    } catch {
-      continue;
+    present.add(name);
+    let stat: fs.Stats | undefined;
+    if (kept !== undefined) {
+      try {
+        stat = fs.statSync(file);
+      } catch {
+        continue; // gone meanwhile, or a loop of links: unreadable
+      }
+      const was = keptLive(kept.get(name));
+      if (was !== undefined && sameStamp(was.s, stampOf(stat)) && trusted(was.s, was.at)) {
+        if (was.v !== null) found.push({ file, ...was.v });
+        continue;
+      }
     }
-    if (typeof value !== 'object' || value === null) continue;
-    const v = value as Record<string, unknown>;
-    const pid = num(v.pid);
-    const sessionId = str(v.sessionId);
-    if (pid === undefined || !Number.isInteger(pid) || pid <= 0 || sessionId === undefined) continue;
-    found.push({
-      file,
-      pid,
-      sessionId,
-      cwd: str(v.cwd),
-      name: str(v.name),
-      status: str(v.status),
-      procStart: typeof v.procStart === 'number' ? String(v.procStart) : str(v.procStart),
-      pidDomain: str(v.pidDomain),
-      startedAt: num(v.startedAt),
-      updatedAt: num(v.updatedAt),
-    });
+    const at = now;
+    const live = readLiveSessionFile(file);
+    if (live !== undefined) found.push(live);
+    if (kept !== undefined && stat !== undefined && trusted(stampOf(stat), at)) {
+      const { file: _, ...v } = live ?? { file };
+      kept.set(name, { s: stampTuple(stampOf(stat)), at, v: live === undefined ? null : v });
+    }
   }
+  kept?.retain(present);
   return found;
+}
+
+/** One live-session file, undefined when it is damaged, foreign or unreadable. */
+function readLiveSessionFile(file: string): LiveSessionFile | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readBoundedText(file, MAX_SESSION_FILE_BYTES));
+  } catch {
+    return undefined;
+  }
+  return liveFields(file, value);
+}
+
+function liveFields(file: string, value: unknown): LiveSessionFile | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const pid = num(v.pid);
+  const sessionId = str(v.sessionId);
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 0 || sessionId === undefined) return undefined;
+  return {
+    file,
+    pid,
+    sessionId,
+    cwd: str(v.cwd),
+    name: str(v.name),
+    status: str(v.status),
+    procStart: typeof v.procStart === 'number' ? String(v.procStart) : str(v.procStart),
+    pidDomain: str(v.pidDomain),
+    startedAt: num(v.startedAt),
+    updatedAt: num(v.updatedAt),
+  };
+}
+
+/** A kept live-session file: its stamp, when it was read, what it said (null: nothing usable). Checked like the file itself. */
+function keptLive(value: unknown): { s: FileStamp; at: number; v: Omit<LiveSessionFile, 'file'> | null } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { s, at, v } = value as Record<string, unknown>;
+  const stamp = stampFromTuple(s);
+  if (stamp === undefined || typeof at !== 'number') return undefined;
+  if (v === null) return { s: stamp, at, v: null };
+  const live = liveFields('', v);
+  if (live === undefined) return undefined;
+  const { file: _, ...fields } = live;
+  return { s: stamp, at, v: fields };
 }
 
 /**

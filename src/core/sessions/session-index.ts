@@ -21,8 +21,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
+import { type FileStamp, stampOf } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
-import { listDirOf } from '../store/paths.js';
+import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
@@ -73,6 +74,9 @@ export function isSessionId(id: string): boolean {
  */
 export const LIVE_TRANSCRIPT_MS = 10 * 60_000;
 
+/** The persistent cache's shard of live-session files (live-sessions.ts): a name no project folder has. */
+const LIVE_SHARD = '_live';
+
 export interface SessionIndexOptions {
   probe?: ProcessProbe | undefined;
   /** Where settings are read, to know the list a live session's settings bind it to. */
@@ -90,6 +94,8 @@ export class SessionIndex {
   private transcriptsCache: Map<string, string> | undefined;
   /** Each project folder's entries, as transcripts() read them. */
   private readonly projectEntries = new Map<string, Set<string>>();
+  /** Each project folder's stamp, taken just before transcripts() listed it (undefined: none). */
+  private readonly projectStamps = new Map<string, FileStamp | undefined>();
   private projectNames: string[] | undefined;
   private looks = 0;
   private liveCache: Map<string, LiveSessionFile[]> | undefined;
@@ -97,6 +103,7 @@ export class SessionIndex {
   private leadsCache: Map<string, TeamLead> | undefined;
   private processCache: Map<number, ProcessSession> | undefined;
   private claudeCache: ClaudeProcess[] | undefined;
+  private listFolders: Set<string> | undefined;
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
@@ -128,6 +135,8 @@ export class SessionIndex {
     const root = path.join(this.configDir, 'projects');
     for (const project of this.projects()) {
       const folder = `${root}${path.sep}${project}${path.sep}`;
+      // Before the listing: a transcript made after it changes the folder from this stamp.
+      this.projectStamps.set(project, folderStamp(folder));
       const names = safeReaddir(folder);
       this.projectEntries.set(project, new Set(names));
       this.store.retain(project, new Set(names));
@@ -137,6 +146,32 @@ export class SessionIndex {
     }
     this.store.retainProjects(this.projects());
     return (this.transcriptsCache = found);
+  }
+
+  /**
+   * The project folders' stamps as transcripts() listed them: a folder whose stamp is
+   * still the same has the same transcripts (a transcript that grows leaves it as it was).
+   */
+  projectFolderStamps(): ReadonlyMap<string, FileStamp | undefined> {
+    this.transcripts();
+    return this.projectStamps;
+  }
+
+  /** The project folders under `<config>/projects/`, each with its stamp now (undefined: none). */
+  projectFoldersNow(): Array<{ project: string; stamp: FileStamp | undefined }> {
+    const root = path.join(this.configDir, 'projects');
+    return this.projects().map((project) => ({ project, stamp: folderStamp(`${root}${path.sep}${project}${path.sep}`) }));
+  }
+
+  /** The transcripts of one project folder by session id (a listing of that folder alone). */
+  transcriptsIn(project: string): Map<string, string> {
+    const found = new Map<string, string>();
+    const folder = path.join(this.configDir, 'projects', project);
+    for (const name of this.projectEntries.get(project) ?? safeReaddir(folder)) {
+      if (name.length === 42 && name.endsWith('.jsonl') && isSessionId(name.slice(0, 36)))
+        found.set(name.slice(0, 36), path.join(folder, name));
+    }
+    return found;
   }
 
   /**
@@ -186,7 +221,7 @@ export class SessionIndex {
   private live(): Map<string, LiveSessionFile[]> {
     if (this.liveCache) return this.liveCache;
     const bySession = new Map<string, LiveSessionFile[]>();
-    for (const file of readLiveSessionFiles(this.configDir))
+    for (const file of readLiveSessionFiles(this.configDir, this.store.cache?.shard(LIVE_SHARD), this.now()))
       bySession.set(file.sessionId, [...(bySession.get(file.sessionId) ?? []), file]);
     return (this.liveCache = bySession);
   }
@@ -371,6 +406,26 @@ export class SessionIndex {
     return false;
   }
 
+  /**
+   * The sessions a process may be on, whatever their transcripts say (see mayBeLive): those
+   * a live-session file names, unless its process is gone, and those a running process is
+   * or was on; and the project folders where a Claude Code process of this config folder
+   * runs with no live-session file (any session there may be its).
+   */
+  sessionsAProcessMayBeOn(): { sessions: Set<string>; folders: Set<string> } {
+    const sessions = new Set<string>();
+    for (const [id, files] of this.live()) if (files.some((f) => this.verdict(f) !== 'gone')) sessions.add(id);
+    for (const p of this.processes().values()) {
+      sessions.add(p.sessionId);
+      for (const id of p.replaced) sessions.add(id);
+    }
+    const folders = new Set<string>();
+    const onFile = this.processes();
+    for (const p of this.claudeProcesses())
+      if (p.cwd !== undefined && !onFile.has(p.pid) && this.usesThisConfig(p)) folders.add(projectFolderName(p.cwd));
+    return { sessions, folders };
+  }
+
   /** Every known session id: transcripts, live files, and sessions processes moved on to. */
   sessionIds(): string[] {
     const ids = new Set([...this.transcripts().keys(), ...this.live().keys()]);
@@ -398,12 +453,33 @@ export class SessionIndex {
   /** The lists a session works on that exist on disk, its own UUID list first. */
   listsOfSession(sessionId: string): string[] {
     const lists: string[] = [];
-    const exists = (id: string) => isDirectory(listDirOf(this.configDir, id));
+    const exists = (id: string) => this.listFolderExists(id);
     if (exists(sessionId)) lists.push(sessionId);
     const teamSession = `session-${sessionId.slice(0, 8)}`;
     if (exists(teamSession)) lists.push(teamSession);
     for (const [list, lead] of this.leads()) if (lead.sessionId === sessionId && !lists.includes(list) && exists(list)) lists.push(list);
     return lists;
+  }
+
+  /**
+   * Is there a folder (or a symlink to one) for this list? Judged from one listing of
+   * `<config>/tasks/`, taken once per index: asked of every session of a project folder,
+   * a look each would cost a stat a session.
+   */
+  private listFolderExists(listId: string): boolean {
+    if (this.listFolders === undefined) {
+      const folders = new Set<string>();
+      const root = tasksRoot(this.configDir);
+      try {
+        for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
+          if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path.join(root, entry.name)))) folders.add(entry.name);
+        }
+      } catch {
+        // no tasks folder yet: no list
+      }
+      this.listFolders = folders;
+    }
+    return this.listFolders.has(sanitizeListId(listId));
   }
 
   /**
@@ -426,6 +502,15 @@ export class SessionIndex {
     return [...ids]
       .map(([id, file]) => this.session(id, file))
       .filter((s): s is SessionInfo => s !== undefined && (s.cwd === undefined || s.cwd === dir));
+  }
+}
+
+function folderStamp(dir: string): FileStamp | undefined {
+  try {
+    const stat = fs.statSync(dir);
+    return stat.isDirectory() ? stampOf(stat) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -35,6 +35,12 @@ export interface LineScan<S> {
   /** The state as JSON, and back (undefined: not a state this scan wrote). */
   save(state: S): unknown;
   load(json: unknown): S | undefined;
+  /**
+   * A short digest of what the state says (not of how it got there): equal digests, equal
+   * answers. Kept with the state, so that a user that only needs to know whether the
+   * answer changed (sessions/evidence-cache.ts) need not load it.
+   */
+  digest?(state: S): string;
 }
 
 /** How many bytes before a scan's stopping point its hash covers. */
@@ -54,11 +60,18 @@ interface KeptScan {
   /** The hash of the MARK_BYTES before `e`. */
   m: number;
   st: unknown;
+  /** The scan's digest of `st` (LineScan.digest), when it has one. */
+  h?: string | undefined;
 }
 
 export class TranscriptStore {
   private readonly factsMemo = new Map<string, TranscriptFacts>();
   private readonly scanMemo = new Map<string, unknown>();
+  private readonly digestMemo = new Map<string, string>();
+  /** Per shard not read yet: how many transcripts' facts were read from the files instead. */
+  private readonly directFacts = new Map<string, number>();
+  /** Each transcript's stamp, taken once per run: facts and scans of one file share it. */
+  private readonly statMemo = new Map<string, FileStamp | null>();
   private readonly patterns = new Map<string, Buffer[]>();
   private projects: readonly string[] | undefined;
 
@@ -78,12 +91,12 @@ export class TranscriptStore {
   facts(file: string): TranscriptFacts {
     const memo = this.factsMemo.get(file);
     if (memo !== undefined) return memo;
-    const place = this.place(file);
+    const place = this.factsFromFile(file) ? undefined : this.place(file);
     const kept = place === undefined ? undefined : keptFacts(place.shard.get(place.key));
     let facts: TranscriptFacts | undefined;
     if (kept !== undefined) {
-      const stamp = statStamp(file);
-      if (stamp !== undefined && sameStamp(stamp, kept.s) && trusted(kept.s, kept.at)) facts = kept.v;
+      const stamp = this.statOf(file);
+      if (stamp !== undefined && sameStamp(kept.s, stamp) && trusted(kept.s, kept.at)) facts = kept.v;
     }
     if (facts === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
@@ -120,11 +133,7 @@ export class TranscriptStore {
     const entry = place === undefined ? undefined : entryOf(place);
     const kept = keptScan(entry?.x?.[scan.id]);
     let result: S | undefined;
-    if (kept !== undefined && kept.e === kept.s.size && trusted(kept.s, kept.at)) {
-      // Unchanged since a read of all of it: no need to open it.
-      const stat = fs.statSync(file, { throwIfNoEntry: false });
-      if (stat?.isFile() && sameAsStat(kept.s, stat)) result = scan.load(kept.st);
-    }
+    if (this.unchangedSinceRead(file, kept)) result = loadState(scan, (kept as KeptScan).st);
     if (result === undefined) {
       let opened: ReturnType<typeof openRegular> | undefined;
       try {
@@ -146,6 +155,58 @@ export class TranscriptStore {
     return result as S;
   }
 
+  /**
+   * The scan's digest (LineScan.digest) of the transcript as it is now: the kept one while
+   * the file is the one it was worked out from, without loading the state; else the
+   * digest of scan()'s state.
+   */
+  scanDigest<S>(file: string, scan: LineScan<S> & { digest(state: S): string }): string {
+    const memoKey = `${scan.id}\0${file}`;
+    const memo = this.digestMemo.get(memoKey);
+    if (memo !== undefined) return memo;
+    let digest: string | undefined;
+    if (!this.scanMemo.has(memoKey)) {
+      const place = this.place(file);
+      const entry = place === undefined ? undefined : (place.shard.get(place.key) as Entry | undefined);
+      const kept = keptScan(typeof entry?.x === 'object' && entry.x !== null ? entry.x[scan.id] : undefined);
+      if (this.unchangedSinceRead(file, kept)) {
+        digest = kept?.h;
+        if (digest === undefined && place !== undefined) {
+          // Kept without its digest: worked out from the kept state, and kept beside it.
+          digest = scan.digest(this.scan(file, scan));
+          const was = entryOf(place);
+          place.shard.set(place.key, { ...was, x: { ...was.x, [scan.id]: { ...(was.x?.[scan.id] as object), h: digest } } });
+        }
+      }
+    }
+    digest ??= scan.digest(this.scan(file, scan));
+    this.digestMemo.set(memoKey, digest);
+    return digest;
+  }
+
+  /** A transcript's stamp (undefined: none, or not a file), taken once per run. */
+  statOf(file: string): FileStamp | undefined {
+    let stamp = this.statMemo.get(file);
+    if (stamp === undefined) {
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.statSync(file, { throwIfNoEntry: false });
+      } catch {
+        // a loop of links, a folder that cannot be searched: not a transcript to read
+      }
+      stamp = stat?.isFile() ? stampOf(stat) : null;
+      this.statMemo.set(file, stamp);
+    }
+    return stamp ?? undefined;
+  }
+
+  /** Was this kept scan a read of all of the file, trusted, and has the file not changed since? */
+  private unchangedSinceRead(file: string, kept: KeptScan | undefined): boolean {
+    if (kept === undefined || kept.e !== kept.s.size || !trusted(kept.s, kept.at)) return false;
+    const stamp = this.statOf(file);
+    return stamp !== undefined && sameStamp(kept.s, stamp);
+  }
+
   private scanOpen<S>(
     fd: number,
     stamp: FileStamp,
@@ -160,7 +221,7 @@ export class TranscriptStore {
       // The same file, or one grown from it: go on from where the scan stopped.
       const same = sameStamp(kept.s, stamp) && trusted(kept.s, kept.at);
       if (same || markAt(fd, kept.e) === kept.m) {
-        state = scan.load(kept.st);
+        state = loadState(scan, kept.st);
         end = state === undefined ? 0 : kept.e;
       }
     }
@@ -169,7 +230,9 @@ export class TranscriptStore {
     const from = end;
     if (end < stamp.size) end = scanLines(fd, end, stamp.size, this.patternsOf(scan), (line) => scan.feed(state as S, line));
     if (place !== undefined && entry !== undefined && (end !== from || kept === undefined || !sameStamp(kept.s, stamp))) {
-      const x = { ...entry.x, [scan.id]: { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: scan.save(state) } };
+      const h = scan.digest?.(state);
+      const kept = { s: stampTuple(stamp), at, e: end, m: markAt(fd, end), st: savedState(scan, state), ...(h !== undefined ? { h } : {}) };
+      const x = { ...entry.x, [scan.id]: kept };
       place.shard.set(place.key, { ...entry, x });
     }
     if (end >= stamp.size) return state;
@@ -209,14 +272,57 @@ export class TranscriptStore {
 
   /** The shard and key of a transcript under `<config>/projects/<folder>/`; undefined elsewhere. */
   private place(file: string): Place | undefined {
-    if (this.cache === undefined) return undefined;
+    const where = this.cache === undefined ? undefined : this.shardNameOf(file);
+    return where === undefined ? undefined : { shard: (this.cache as PersistentCache).shard(where.name), key: where.key };
+  }
+
+  /** The name of a transcript's shard (its project folder) and its key there, without reading the shard. */
+  private shardNameOf(file: string): { name: string; key: string } | undefined {
     const root = this.projectsRoot + path.sep;
     if (!file.startsWith(root)) return undefined;
     const slash = file.indexOf(path.sep, root.length);
     if (slash <= root.length || file.includes(`${path.sep}..`, root.length) || file.includes(`${path.sep}.${path.sep}`, root.length))
       return undefined;
     const key = file.slice(slash + 1);
-    return { shard: this.cache.shard(file.slice(root.length, slash)), key: path.sep === '/' ? key : key.split(path.sep).join('/') };
+    return { name: file.slice(root.length, slash), key: path.sep === '/' ? key : key.split(path.sep).join('/') };
+  }
+
+  /**
+   * Whether to read a transcript's facts from the file rather than from its shard, which
+   * this run has not read yet: a shard holds a whole project folder's transcripts (tens or
+   * hundreds of KB of JSON), and the first few transcripts' heads and tails cost less to
+   * read than that. A run that asks for more of the folder reads the shard.
+   */
+  private factsFromFile(file: string): boolean {
+    const where = this.cache === undefined ? undefined : this.shardNameOf(file);
+    if (where === undefined || this.cache?.loadedShard(where.name) !== undefined) return false;
+    const read = this.directFacts.get(where.name) ?? 0;
+    if (read >= DIRECT_FACTS) return false;
+    this.directFacts.set(where.name, read + 1);
+    return true;
+  }
+}
+
+/** Transcripts of a project folder whose facts a run reads from the files before it reads the folder's shard. */
+const DIRECT_FACTS = 4;
+
+/**
+ * A scan's state as kept: its JSON as text (a number, such as a start state's 0, as it
+ * is). A run that only needs the digests beside the states (a year of transcripts, most
+ * unchanged) then reads each state as one string rather than building it; the states it
+ * uses are parsed when used.
+ */
+function savedState<S>(scan: LineScan<S>, state: S): unknown {
+  const saved = scan.save(state);
+  return typeof saved === 'object' && saved !== null ? JSON.stringify(saved) : saved;
+}
+
+function loadState<S>(scan: LineScan<S>, kept: unknown): S | undefined {
+  if (typeof kept !== 'string') return scan.load(kept);
+  try {
+    return scan.load(JSON.parse(kept));
+  } catch {
+    return undefined; // not JSON: not a state this scan wrote
   }
 }
 
@@ -251,7 +357,8 @@ function keptScan(value: unknown): KeptScan | undefined {
   const stamp = stampFromTuple(s);
   if (stamp === undefined || typeof at !== 'number' || typeof e !== 'number' || !Number.isSafeInteger(e) || e < 0 || typeof m !== 'number')
     return undefined;
-  return { s: stamp, at, e, m, st };
+  const h = (value as Record<string, unknown>).h;
+  return { s: stamp, at, e, m, st, h: typeof h === 'string' ? h : undefined };
 }
 
 const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version'] as const;
@@ -265,20 +372,6 @@ function isFacts(v: unknown): v is TranscriptFacts {
     FACT_NUMBERS.every((k) => o[k] === undefined || (typeof o[k] === 'number' && Number.isFinite(o[k]))) &&
     (o.ended === undefined || typeof o.ended === 'boolean')
   );
-}
-
-/** A kept stamp against a file's stat now, without making a stamp of it. */
-function sameAsStat(stamp: FileStamp, stat: fs.Stats): boolean {
-  return stamp.size === stat.size && stamp.mtimeMs === stat.mtimeMs && stamp.ctimeMs === stat.ctimeMs && stamp.ino === stat.ino;
-}
-
-function statStamp(file: string): FileStamp | undefined {
-  try {
-    const stat = fs.statSync(file);
-    return stat.isFile() ? stampOf(stat) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** FNV-1a (32 bits) of the MARK_BYTES before `end`: tells a grown file from one rewritten. */

@@ -1,3 +1,4 @@
+import { digestOf } from '../cache/digest.js';
 import { forEachMatchingLine } from './transcript-lines.js';
 import type { LineScan } from './transcript-store.js';
 
@@ -133,7 +134,7 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 }
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
-export const TASKS_SCAN: LineScan<TasksScanState> = {
+export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
   // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
   id: 'tasks/3',
   needles: STEMS,
@@ -189,15 +190,21 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     calls: new Map(state.calls),
     writes: [...state.writes],
   }),
-  save: (state) => ({
-    s: savedTasks(state.seen),
-    p: savedTasks(state.copiedSeen),
-    c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
-    w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
-    u: state.usesTasks ? 1 : 0,
-    ...(state.todos !== undefined ? { t: state.todos } : {}),
-  }),
+  // Most transcripts never touch a task or a todo: their state is kept as 0.
+  save: (state) =>
+    isStart(state)
+      ? 0
+      : {
+          s: savedTasks(state.seen),
+          p: savedTasks(state.copiedSeen),
+          c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
+          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
+          u: state.usesTasks ? 1 : 0,
+          ...(state.todos !== undefined ? { t: state.todos } : {}),
+        },
+  digest: tasksDigest,
   load(json) {
+    if (json === 0) return TASKS_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
     const { s, p, c, w, u, t } = json as Record<string, unknown>;
     if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
@@ -229,6 +236,46 @@ export const TASKS_SCAN: LineScan<TasksScanState> = {
     return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
   },
 };
+
+/**
+ * The digest of what a transcript says of its tasks (tasksOf): three flags, then a hash.
+ * `u`: it used a Task tool; `i`: it showed or wrote a task; `t`: it kept TodoWrite todos
+ * (each `-` when not). Equal digests, equal TranscriptTasks.
+ */
+export function tasksDigest(state: TasksScanState): string {
+  const { tasks, writes, usesTasks, todos } = tasksOf(state);
+  const flags = `${usesTasks ? 'u' : '-'}${tasks.length > 0 || writes !== undefined ? 'i' : '-'}${todos !== undefined ? 't' : '-'}`;
+  // Nothing used, shown or kept: the flags say it all.
+  if (flags === '---') return flags;
+  return (
+    flags +
+    digestOf([
+      tasks.map((t) => [t.id, t.subject, t.created]),
+      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end]),
+      (todos ?? []).map((t) => [t.content, t.status, t.activeForm ?? null]),
+    ])
+  );
+}
+
+/** What a transcript's tasks digest says without the state: see tasksDigest. `nothing`: no Task tool, task or todo. */
+export const digestFlags = (digest: string) => ({
+  usesTasks: digest[0] === 'u',
+  hasTasks: digest[1] === 'i',
+  hasTodos: digest[2] === 't',
+  nothing: digest.startsWith('---'),
+});
+
+/** A state that has seen nothing (what most transcripts leave). */
+function isStart(state: TasksScanState): boolean {
+  return (
+    state.seen.size === 0 &&
+    state.copiedSeen.size === 0 &&
+    state.calls.size === 0 &&
+    state.writes.length === 0 &&
+    !state.usesTasks &&
+    state.todos === undefined
+  );
+}
 
 /** The write a TaskCreate or a TaskUpdate that changed a field made (without its times). */
 function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, 'at' | 'end'> | undefined {
