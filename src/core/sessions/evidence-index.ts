@@ -66,7 +66,8 @@ export function buildEvidence(
   const says = (file: string) => digestFlags(digests.get(file) as string);
   const toLoad = sessions.filter((s) => !s.tooBig && s.files.some(({ file }) => !says(file).nothing));
   // Only an answer over every transcript is kept (a part of them would stand for the whole).
-  const kept = opts.keepAs === undefined || opts.sessions !== undefined ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
+  const whole = opts.sessions === undefined && opts.keep === undefined;
+  const kept = opts.keepAs === undefined || !whole ? undefined : index.store.cache?.shard(EVIDENCE_SHARD);
   const digest =
     kept === undefined
       ? undefined
@@ -77,7 +78,7 @@ export function buildEvidence(
           namesOf,
         });
   // Kept with the listing of project folders it was worked out from, when that was all of them.
-  const folders = opts.sessions === undefined ? index.projectFolderStamps() : new Map();
+  const folders = whole ? index.projectFolderStamps() : new Map();
   if (kept !== undefined && digest !== undefined) {
     const transcripts = new Map(sessions.map((s) => [s.sessionId, s.transcript]));
     const todosOf = (id: string) => {
