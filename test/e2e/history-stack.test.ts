@@ -488,7 +488,7 @@ describe('a long life', () => {
     const log = t(config, 'log', '1');
     expect(log.stdout).toContain('created Old');
     // get finds #1's last change in the generation before.
-    expect(t(config, 'get', '1').stdout).toMatch(/last changed 1\ds ago by alice \(person\): subject Old → "?Old, renamed"?\n$/);
+    expect(t(config, 'get', '1').stdout).toMatch(/last changed \d+s ago by alice \(person\): subject Old → "?Old, renamed"?\n$/);
     // undo steps back (#2's rename, #2's create), and reaches into the generation before (#1's rename).
     expect(t(config, 'undo').stdout).toMatch(/^Undid update/);
     expect(t(config, 'undo').stdout).toMatch(/^Undid create/);
