@@ -1,5 +1,6 @@
 import { setOwn } from '../base/own-key.js';
 import type { SnapshotItem } from '../snapshots/import-snapshot.js';
+import { replayedItem } from '../snapshots/stream-tasks.js';
 import { compareIds, isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
 import { STATUSES, type Status } from '../store/schema.js';
 
@@ -175,18 +176,12 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
   out.items = all
     .sort((a, b) => compareIds(a.ref, b.ref))
     .map((t) => {
-      const blockedBy = new Set(t.blockedBy.filter((x) => known.has(x)));
-      for (const other of all) if (other.blocks.includes(t.ref)) blockedBy.add(other.ref);
-      const item: SnapshotItem = {
-        ref: t.ref,
-        subject: t.subject,
-        description: t.description,
-        status: t.status,
-        blockedBy: [...blockedBy].sort(compareIds),
-      };
-      if (t.activeForm !== undefined) item.activeForm = t.activeForm;
-      if (t.owner !== undefined) item.owner = t.owner;
-      if (t.metadata !== undefined) item.metadata = t.metadata;
+      const item = replayedItem(
+        t,
+        (x) => x.ref,
+        (ref) => known.has(ref),
+        all,
+      );
       if (t.extra !== undefined && Object.keys(t.extra).length > 0) item.extra = t.extra;
       return item;
     });

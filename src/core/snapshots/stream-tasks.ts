@@ -188,7 +188,16 @@ export function replayTaskCalls(events: readonly StreamEvent[]): TaskReplay {
       warnings.push(`line ${event.call.line}: ${event.call.name} has no result in the stream (the run ended before it?): not applied`);
     }
   }
-  replay.items = [...tasks.values()].sort((a, b) => compareIds(a.id, b.id)).map((t) => toItem(t, tasks));
+  replay.items = [...tasks.values()]
+    .sort((a, b) => compareIds(a.id, b.id))
+    .map((t) =>
+      replayedItem(
+        t,
+        (x) => x.id,
+        (id) => tasks.has(id),
+        tasks.values(),
+      ),
+    );
   return replay;
 }
 
@@ -200,11 +209,33 @@ function link(tasks: Map<string, SimTask>, blocker: string, blocked: string): vo
   if (!b.blockedBy.includes(blocker)) b.blockedBy.push(blocker);
 }
 
-function toItem(t: SimTask, tasks: Map<string, SimTask>): SnapshotItem {
-  const blockedBy = new Set(t.blockedBy.filter((x) => tasks.has(x)));
-  for (const other of tasks.values()) if (other.blocks.includes(t.id)) blockedBy.add(other.id);
+/** What a replayed task needs to become an import item. */
+export interface ReplayedTask {
+  subject: string;
+  description: string;
+  activeForm?: string | undefined;
+  owner?: string | undefined;
+  status: Status;
+  blocks: readonly string[];
+  blockedBy: readonly string[];
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/**
+ * A replayed task as an import item (`ref` its id in the record): its blockers are those it
+ * names that exist, and every task of `all` that says it blocks it.
+ */
+export function replayedItem<T extends ReplayedTask>(
+  t: T,
+  refOf: (task: T) => string,
+  exists: (ref: string) => boolean,
+  all: Iterable<T>,
+): SnapshotItem {
+  const ref = refOf(t);
+  const blockedBy = new Set(t.blockedBy.filter(exists));
+  for (const other of all) if (other.blocks.includes(ref)) blockedBy.add(refOf(other));
   const item: SnapshotItem = {
-    ref: t.id,
+    ref,
     subject: t.subject,
     description: t.description,
     status: t.status,
