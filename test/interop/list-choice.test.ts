@@ -15,61 +15,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAsync, tempConfig } from '../helpers/cli.js';
 import { runAgent } from './agent.js';
 import { startInteractive } from './interactive.js';
 import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
 
 const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
-
-function gate() {
-  let open!: () => void;
-  let reached!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const arrived = new Promise<void>((r) => (reached = r));
-  return {
-    open,
-    arrived,
-    wait: async () => {
-      reached();
-      await opened;
-    },
-  };
-}
-
-async function waitFor<T>(what: string, fn: () => T | undefined, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The live-session files, by pid. */
-function liveFiles(config: string): Array<{ file: string; pid: number; sessionId: string; cwd: string }> {
-  const dir = path.join(config, 'sessions');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((n) => /^\d+\.json$/.test(n))
-    .map((n) => ({
-      file: path.join(dir, n),
-      ...(JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { pid: number; sessionId: string; cwd: string }),
-    }));
-}
-
-function world() {
-  const config = tempConfig();
-  const home = path.join(config, 'home');
-  const dir = (rel: string) => {
-    const d = path.join(home, rel);
-    fs.mkdirSync(d, { recursive: true });
-    return d;
-  };
-  return { config, home, dir, tasks: (cwd: string, args: string[]) => runAsync(config, args, { cwd, env: { HOME: home } }) };
-}
 
 interface Row {
   id: string;

@@ -25,61 +25,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAsync, tempConfig } from '../helpers/cli.js';
 import { claudeBin, claudeVersion, runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
 
 const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
 const TAKE = (taskId: string, owner: string): Turn => [{ name: 'TaskUpdate', input: { taskId, status: 'in_progress', owner } }];
 const LOOK: Turn = [{ name: 'TaskList', input: {} }];
-
-function gate() {
-  let open!: () => void;
-  let reached!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const arrived = new Promise<void>((r) => (reached = r));
-  return {
-    open,
-    arrived,
-    wait: async () => {
-      reached();
-      await opened;
-    },
-  };
-}
-
-async function waitFor<T>(what: string, fn: () => T | undefined, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function liveFiles(config: string): Array<{ file: string; pid: number; sessionId: string; cwd: string }> {
-  const dir = path.join(config, 'sessions');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((n) => /^\d+\.json$/.test(n))
-    .map((n) => ({
-      file: path.join(dir, n),
-      ...(JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { pid: number; sessionId: string; cwd: string }),
-    }));
-}
-
-function world() {
-  const config = tempConfig();
-  const home = path.join(config, 'home');
-  const dir = (rel: string) => {
-    const d = path.join(home, rel);
-    fs.mkdirSync(d, { recursive: true });
-    return d;
-  };
-  return { config, home, dir, tasks: (cwd: string, args: string[]) => runAsync(config, args, { cwd, env: { HOME: home } }) };
-}
 
 /** The binary under a native install's name for it: `<root>/.local/share/claude/versions/<version>`. */
 function installedPath(root: string): string {
