@@ -1,20 +1,18 @@
 import type { Command } from 'commander';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
-import { countTasks } from '../../core/graph/blockers.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
-import { type JudgeWhen, type WatchOutcome, WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
-import { countsJson } from '../../render/task-json.js';
-import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
+import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
+import { renderConditionHeld, renderTaskNotYet } from '../../render/watch-outcome.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
-import { LiveSink } from '../watch/watch-live.js';
+import { watchSink } from '../watch/watch-sink.js';
 import { listTarget, sessionsOverWatch, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from '../watch/watch-sources.js';
-import { StreamSink } from '../watch/watch-stream.js';
+import { verdictOf } from '../watch/watch-verdict.js';
 
 interface WatchOptions extends FilterOptions {
   until?: string;
@@ -126,24 +124,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       }
 
       let session: WatchSession | undefined;
-      let sink: WatchSink;
-      // A dumb terminal gets the lines a pipe gets: the full-screen view would be escape codes.
-      if (ctx.io.json || !ctx.io.fullScreen) {
-        sink = new StreamSink(ctx, target.listId, untilText);
-      } else {
-        sink = new LiveSink(ctx.io.terminal(), {
-          listId: target.listId ?? 'the run',
-          dir: target.dir,
-          until: untilText,
-          deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
-          filterLabel: renderFilterLabel(filter),
-          following: target.following,
-          style: ctx.io.style,
-          clock,
-          onQuit: () => session?.stop(),
-          print: (text) => ctx.io.out(text),
-        });
-      }
+      const sink = watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => session?.stop() });
       const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
       // A list watched for a condition: when its agents are all gone, nothing will meet it.
       const sessionsOver =
@@ -199,43 +180,4 @@ export function registerWatch(program: Command, ctx: Context): void {
 async function drainInput(target: WatchTarget): Promise<void> {
   const drain = target.drain;
   if (drain) await withInterrupt((signal) => drain(signal), [...INTERRUPTS, 'SIGHUP']);
-}
-
-/** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
-function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined; timeoutMs: number | undefined }): TasksError | undefined {
-  const { untilText } = opts;
-  const listCounts = countTasks(outcome.view.shown, outcome.view.index);
-  const counts = countsJson(listCounts);
-  // Without --until, a deadline is just how long to watch.
-  if (outcome.reason === 'timeout' && untilText !== undefined) {
-    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
-      details: { until: untilText, counts },
-    });
-  }
-  if (outcome.reason === 'stalled') {
-    const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
-      hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
-      details: {
-        stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
-        ...(outcome.idleMs === undefined ? {} : { idleMs: Math.round(outcome.idleMs) }),
-        counts,
-      },
-    });
-  }
-  if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
-    return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
-  }
-  if (outcome.run && untilText !== undefined && !outcome.met) {
-    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
-      details: {
-        until: untilText,
-        reason: outcome.reason,
-        result: outcome.run.subtype ?? null,
-        counts,
-        ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
-      },
-    });
-  }
-  return undefined;
 }

@@ -13,8 +13,15 @@ export const EXIT = {
   /** watch --fail-if-stalled: a task stalled. */
   stalled: 7,
   timeout: 124,
+  /** tasks run: the command is there but cannot be run (as a shell says it). */
+  notExecutable: 126,
+  /** tasks run: no such command (as a shell says it). */
+  commandNotFound: 127,
   interrupted: 130,
 } as const;
+
+/** tasks run stopped by a signal: 128 + its number, as a shell reports a command the signal ended. */
+export const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -29,6 +36,10 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   run_ended: EXIT.runEnded,
   stalled: EXIT.stalled,
   io: EXIT.failure,
+  command_not_found: EXIT.commandNotFound,
+  command_not_executable: EXIT.notExecutable,
+  // The agent's own status is set beside the error (tasks run); 1 is its floor.
+  agent_failed: EXIT.failure,
 };
 
 export function exitCodeFor(code: ErrorCode): ExitCode {

@@ -3,7 +3,8 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
-import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
+import type { AgentOutput } from '../../core/runs/agent-output.js';
+import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
@@ -57,10 +58,7 @@ export function listTarget(ctx: Context, clock: Clock): WatchTarget {
   };
 }
 
-/**
- * `--stream <file|->`. The run's list is $CLAUDE_CODE_TASK_LIST_ID or --list when given
- * (the agent uses it too), else its session's, named by the stream's first event.
- */
+/** `--stream <file|->`: a run's stream-json output, on stdin or in a file. */
 export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTarget {
   if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
   const fromStdin = file === '-';
@@ -70,6 +68,37 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
       '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)',
     );
   }
+  return runTarget(ctx, clock, {
+    following: fromStdin ? 'the stream on stdin' : file,
+    openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+    // A pipe ends when its writer does; a file is watched through its writers.
+    writerGone: fromStdin ? undefined : (sessionId) => writerWatch(ctx, file, sessionId),
+  });
+}
+
+/**
+ * `tasks run`: the output of the agent it started, followed as a stream is. Nothing is
+ * drained here: the run reads the agent's output to its end itself.
+ */
+export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock): WatchTarget {
+  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h) });
+  return target;
+}
+
+/**
+ * A followed run, whatever its input. Its list is $CLAUDE_CODE_TASK_LIST_ID or --list when
+ * given (the agent uses it too), else its session's, named by the stream's first event.
+ */
+function runTarget(
+  ctx: Context,
+  clock: Clock,
+  input: {
+    following: string;
+    openFeed(handlers: LineFeedHandlers): LineFeed;
+    /** Given the run's session as it becomes known, is the input's writer gone? */
+    writerGone?: ((sessionId: () => string | undefined) => () => boolean) | undefined;
+  },
+): WatchTarget {
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
   const listId = named === undefined ? undefined : sanitizeListId(named);
   const configDir = ctx.configDir;
@@ -79,7 +108,7 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
     dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
     sessionId: () => watcher?.sessionId,
     listDir: () => watcher?.listDir,
-    following: fromStdin ? 'the stream on stdin' : file,
+    following: input.following,
     drain: (signal) => watcher?.drain(signal) ?? Promise.resolve(),
     source: (handlers) =>
       (watcher = new RunWatcher(
@@ -87,10 +116,9 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+          openFeed: input.openFeed,
           agentList: (sessionId) => agentListOf(ctx, sessionId),
-          // A pipe ends when its writer does; a file is watched through its writers.
-          writerGone: fromStdin ? undefined : writerWatch(ctx, file, () => watcher?.sessionId),
+          writerGone: input.writerGone?.(() => watcher?.sessionId),
         },
         handlers,
       )),

@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'interrupted'
   | 'run_ended' // a followed agent run ended before the awaited condition held
   | 'stalled' // work in progress stopped changing (watch --fail-if-stalled)
+  | 'command_not_found' // tasks run: no such command (a shell's 127)
+  | 'command_not_executable' // tasks run: the command is there but cannot be run (a shell's 126)
+  | 'agent_failed' // tasks run: the agent exited with a failure and left nothing to judge (its own status)
   | 'io'; // an I/O error nothing else covers
 
 export class TasksError extends Error {
