@@ -162,12 +162,13 @@ export function registerRun(program: Command, ctx: Context): void {
         signal: result.exit?.signal ?? null,
         endedBy: result.endedBy,
       };
+      const status = exit !== 0 ? exit : statusOf(error);
       if (!live) {
         ctx.io.out(
           renderRunLine({
             at: clock.now(),
             verdict: verdict.kind,
-            exit: Math.max(exit, statusOf(error)),
+            exit: status,
             list: result.outcome?.view.list ?? target?.listId ?? null,
             session: target?.sessionId() ?? null,
             agent: agentView,
@@ -177,7 +178,7 @@ export function registerRun(program: Command, ctx: Context): void {
       }
       if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
       if (error !== undefined) ctx.io.fail(error);
-      ctx.io.setExit(exit);
+      ctx.io.exitWith(status);
     });
 }
 

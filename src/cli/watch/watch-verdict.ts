@@ -61,6 +61,7 @@ export function runVerdictError(
   run: AgentRunResult,
   opts: { untilText: string | undefined; timeoutMs: number | undefined; command: string },
 ): { error: unknown; exit: number } {
+  // `exit`: the status the run comes to, whatever the error's own code would set (0: the error's).
   const outcome = run.outcome;
   const counts = outcome === undefined ? undefined : countTasks(outcome.view.shown, outcome.view.index);
   const watchError = () => (outcome === undefined ? undefined : verdictOf(outcome, opts));

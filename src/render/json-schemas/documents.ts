@@ -184,6 +184,29 @@ export const WatchEvent = z.discriminatedUnion('event', [
   }),
 ]);
 
+/** `tasks run`: the watch's events, then the run's own last line. */
+export const RunEvent = z.union([
+  WatchEvent,
+  z
+    .strictObject({
+      event: z.literal('run'),
+      ...WatchAt,
+      verdict: z.enum(['passed', 'run-ended', 'stalled', 'timeout', 'interrupted', 'agent-failed', 'not-stream-json', 'error']),
+      exit: z.int().nonnegative().describe('the status tasks run exits with'),
+      list: z.string().nullable(),
+      session: z.string().nullable().describe("the run's session, named by the stream's first event"),
+      agent: z.strictObject({
+        command: z.string(),
+        pid: z.int(),
+        exitCode: z.int().nullable().describe('null: a signal ended it'),
+        signal: z.string().nullable(),
+        endedBy: z.enum(['itself', 'SIGTERM', 'SIGKILL']).describe('who ended the agent: itself, or tasks run'),
+      }),
+      record: z.string().nullable().describe('--record, as given'),
+    })
+    .describe('last: the verdict, the agent and the list'),
+]);
+
 export const ImportResult = z.strictObject({
   list: z.string(),
   format: z.enum(['todowrite', 'stream-json', 'transcript', 'tasks']),
