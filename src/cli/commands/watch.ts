@@ -11,7 +11,15 @@ import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filte
 import { type Context, usage } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from '../watch/watch-sink.js';
-import { listTarget, sessionsOverWatch, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from '../watch/watch-sources.js';
+import {
+  deathWatch,
+  listTarget,
+  sessionsOverWatch,
+  stallWatch,
+  streamTarget,
+  transcriptTarget,
+  type WatchTarget,
+} from '../watch/watch-sources.js';
 import { verdictOf } from '../watch/watch-verdict.js';
 
 interface WatchOptions extends FilterOptions {
@@ -20,6 +28,7 @@ interface WatchOptions extends FilterOptions {
   stream?: string;
   early?: boolean;
   failIfStalled?: string;
+  allowDeaths?: boolean;
 }
 
 const HELP = `
@@ -66,9 +75,17 @@ change for that long while its session (where known) is not busy on a turn, a bu
 session counting only while its transcript grows. A followed --stream run stalls when
 nothing comes in its input and no task changes for that long.
 
+Dead agents: a list watched with --until ends (reason session-died, "died":[{session,
+pid, tasks}]) within seconds when a session seen working on it dies (its process gone,
+or it ended) holding tasks in progress, even while its other sessions run; or (reason
+session-ended) once every session of the list is over. --allow-deaths waits on until
+every session is over. To own the agent itself (and end it when the verdict is known),
+run it with tasks run.
+
 Exit: 0 condition met, stopped, the deadline passed without --until, or the run ended
 (without --until); 6 the run ended before the --until condition was met (a --stream run:
-it ended without its result event, or the condition did not hold at its end); 7 stalled
+it ended without its result event, or the condition did not hold at its end; a list: a
+session died holding work, or every session is over); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
 SIGTERM) before the --until condition held.
 
@@ -96,6 +113,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       '--fail-if-stalled <duration>',
       'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
     )
+    .option('--allow-deaths', 'with --until: do not end when a session of the list dies holding work; wait until every session is over')
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = filterFrom(opts, ctx);
@@ -131,6 +149,8 @@ export function registerWatch(program: Command, ctx: Context): void {
         untilText !== undefined && target.following === undefined
           ? sessionsOverWatch(ctx, target, globals.session !== undefined)
           : undefined;
+      // A session of a shared list that dies holding work ends the watch at once (not with --allow-deaths).
+      const deaths = sessionsOver !== undefined && !opts.allowDeaths ? deathWatch(ctx, target, sink) : undefined;
       const timers = {
         setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
         clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
@@ -150,7 +170,7 @@ export function registerWatch(program: Command, ctx: Context): void {
         outcome = await withInterrupt(
           (stop) => {
             session = new WatchSession(
-              { source: target.source, filter, until, judge, timeoutMs, stall, clock, timers, stop, sessionsOver },
+              { source: target.source, filter, until, judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths },
               sink,
             );
             return session.run();

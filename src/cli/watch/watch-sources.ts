@@ -10,6 +10,7 @@ import { processesHolding, stillRunning, type WriterProcess } from '../../core/r
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
@@ -18,9 +19,9 @@ import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
-import type { StallWatch, WatchSessionOptions } from '../../core/watch/watch-session.js';
+import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
-import { renderFollowingTranscript } from '../../render/watch-outcome.js';
+import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /**
@@ -279,6 +280,30 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
         return [];
       }
       return [...new Set(tasks.filter((t) => t.status !== 'completed' && t.owner && gone.isGone(t.owner)).map((t) => t.owner as string))];
+    },
+  };
+}
+
+/**
+ * A list watched for a condition: a session of the list that dies holding work in progress
+ * ends the watch (sessions/session-deaths.ts), looked for every second, so a fan-out fails
+ * within seconds while its other agents still run. One that died holding nothing is said
+ * in a note. Undefined where the list is not known (a run's, followed otherwise).
+ */
+export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>): WatchSessionOptions['deaths'] {
+  const listId = target.listId;
+  const dir = target.listDir();
+  if (listId === undefined || dir === undefined) return undefined;
+  const deaths = new SessionDeaths(ctx.configDir, listId, dir, { settings: ctx.settingsPlaces });
+  return {
+    everyMs: 1000,
+    look: (tasks) => {
+      const found = deaths.look(tasks);
+      for (const d of found) {
+        if (d.tasks.length === 0)
+          tell.note?.(describeDeath(d), 'session_died', { sessionId: d.sessionId, state: d.state, pid: d.pid ?? null });
+      }
+      return found.filter((d) => d.tasks.length > 0);
     },
   };
 }

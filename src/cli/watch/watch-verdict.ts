@@ -33,6 +33,18 @@ export function verdictOf(
       },
     });
   }
+  if (outcome.reason === 'session-died' && untilText !== undefined) {
+    const died = outcome.died ?? [];
+    return new TasksError('run_ended', watchEndMessage.died(died, untilText, listCounts), {
+      hint: `tasks release ${died.flatMap((d) => d.tasks.map((t) => t.id)).join(' ')} gives its tasks back; --allow-deaths waits on`,
+      details: {
+        until: untilText,
+        reason: outcome.reason,
+        died: died.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
+        counts,
+      },
+    });
+  }
   if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
     return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
   }

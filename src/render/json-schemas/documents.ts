@@ -170,13 +170,24 @@ export const WatchEvent = z.discriminatedUnion('event', [
     event: z.literal('end'),
     ...WatchAt,
     list: z.string().nullable().describe("the list watched as it ended (a run's may have been found on the way)"),
-    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'stalled']),
+    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'session-died', 'stalled']),
     until: z.string().optional(),
     met: z.boolean().optional(),
     run: z.strictObject({ result: z.string().nullable(), isError: z.boolean().nullable() }).optional(),
     stalled: z.array(z.strictObject({ id: z.string(), idleMs: z.int().nonnegative() })).optional(),
     idleMs: z.int().nonnegative().optional(),
     gone: z.array(z.string()).optional().describe('every session of the list ended: the owners of unfinished tasks, gone with them'),
+    died: z
+      .array(
+        z.strictObject({
+          sessionId: z.string(),
+          state: z.enum(['crashed', 'ended']),
+          pid: z.int().nullable(),
+          tasks: z.array(z.string()).describe('the ids of the tasks in progress it held'),
+        }),
+      )
+      .optional()
+      .describe('sessions of the list that died holding work in progress (reason session-died)'),
     nudge: z.strictObject({ code: z.string(), message: z.string() }).optional(),
     exists: z.boolean(),
     counts: Counts,
