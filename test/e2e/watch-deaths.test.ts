@@ -117,6 +117,22 @@ describe('a session that dies holding work ends watch --until within seconds', (
     });
   }, 60_000);
 
+  it('an agent that ends (its live-session file removed, its process gone) holding #3: state ended, exit 6', async () => {
+    const config = tempConfig();
+    const { agents } = fanOut(config);
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '60s', '--json']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    fs.rmSync(path.join(config, 'sessions', `${agents[2]?.pid}.json`));
+    agents[2]?.kill('SIGTERM');
+    const { code } = await w.closed;
+    expect(code, w.err()).toBe(6);
+    expect(parseNdjson(w.out()).at(-1)).toMatchObject({
+      reason: 'session-died',
+      died: [{ sessionId: SESSIONS[2], state: 'ended', tasks: ['3'] }],
+    });
+  }, 60_000);
+
   it('an agent that dies holding nothing (its task completed) is only noted; the watch goes on', async () => {
     const config = tempConfig();
     const { agents } = fanOut(config, [true, false, true]);

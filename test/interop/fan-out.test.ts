@@ -30,15 +30,18 @@ interface Worker {
   stdout: () => string;
 }
 
-/** One agent on list "shared": it starts task `id` as worker-<id>, then its next turn takes 60 s, then it completes it. */
-async function worker(config: string, id: string): Promise<Worker> {
+/**
+ * One agent on list "shared": it starts task `id` as worker-<id>, then its next turn takes
+ * 60 s, then it completes it; `endsOpen`: it ends its run right after starting the task.
+ */
+async function worker(config: string, id: string, opts: { endsOpen?: boolean } = {}): Promise<Worker> {
   const holding = deferred();
   const release = deferred();
   const timer = setTimeout(release.resolve, 60_000);
   const model = await startMockModel({
     turns: [
       [{ name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner: `worker-${id}` } }],
-      [{ name: 'TaskUpdate', input: { taskId: id, status: 'completed' } }],
+      ...(opts.endsOpen ? [] : [[{ name: 'TaskUpdate' as const, input: { taskId: id, status: 'completed' } }]]),
     ],
     beforeTurn: async (i) => {
       if (i !== 1) return;
@@ -54,6 +57,7 @@ async function worker(config: string, id: string): Promise<Worker> {
   });
   let stdout = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  if (opts.endsOpen) child.on('exit', () => holding.resolve());
   child.stderr?.resume();
   cleanups.push(async () => {
     clearTimeout(timer);
@@ -112,6 +116,44 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
       met: false,
       died: [{ sessionId: session, state: 'crashed', pid: victim.child.pid, tasks: ['2'] }],
       counts: { total: 3, inProgress: 3 },
+    });
+  });
+
+  it('one ends its run with its task still in progress: the watch exits 6 within 5 s of its exit, state ended', async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'shared');
+    for (const id of ['1', '2', '3'])
+      writeTask(dir, { id, subject: `Part ${id}`, description: `part ${id}`, status: 'pending', blocks: [], blockedBy: [] });
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
+    const watch = spawn(process.execPath, [BIN, '-l', 'shared', 'watch', '--until', 'all-completed', '--timeout', '150s', '--json'], {
+      env: baseEnv(config),
+      cwd: config,
+    });
+    let out = '';
+    let err = '';
+    watch.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    watch.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const closed = new Promise<{ code: number; at: number }>((resolve) =>
+      watch.on('close', (c) => resolve({ code: c ?? -1, at: Date.now() })),
+    );
+    cleanups.push(() => {
+      if (watch.exitCode === null) watch.kill('SIGKILL');
+    });
+    const workers = await Promise.all([worker(config, '1'), worker(config, '2')]);
+    await Promise.all(workers.map((w) => w.holding));
+    await sleep(2000);
+    const quitter = await worker(config, '3', { endsOpen: true });
+    await quitter.holding;
+    const exited = Date.now();
+    const session = (parseNdjson(quitter.stdout())[0] as { session_id?: string }).session_id;
+    const { code, at } = await closed;
+    console.log(`fan-out: the watch ended ${at - exited} ms after the agent exited with its task in progress`);
+    expect(code, err).toBe(6);
+    expect(at - exited).toBeLessThan(5_000);
+    expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
+    expect(parseNdjson(out).at(-1)).toMatchObject({
+      reason: 'session-died',
+      died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
     });
   });
 });

@@ -122,7 +122,7 @@ export class SessionDeaths {
       const start = index.probe.startTime(seen.pid);
       if (start !== undefined && (seen.procStart === undefined || start === seen.procStart)) return undefined;
       // Its process is gone: a live-session file left behind says it crashed; none, it ended.
-      return info?.state === 'ended' ? 'ended' : 'crashed';
+      return info?.state === 'crashed' ? 'crashed' : 'ended';
     }
     if (info?.state === 'ended' || info?.state === 'crashed') return info.state;
     return undefined;
