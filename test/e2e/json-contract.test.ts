@@ -353,6 +353,23 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
     expect([well.code, JSON.parse(well.stdout).findings]).toEqual([0, []]);
   });
 
+  it('run and lists --stalled: the agent run, stalled work across lists', () => {
+    const { config } = fixtureConfig();
+    const lines = new StreamScript().init().create('1', 'A').update('1', { status: 'completed' }).end().lines;
+    const agent = path.join(config, 'agent.sh');
+    fs.writeFileSync(agent, `#!/bin/sh\ncat <<'EOF'\n${lines.join('\n')}\nEOF\necho 'to stderr' >&2\n`, { mode: 0o755 });
+    // --json before the agent's command: after --, every word is the agent's.
+    const r = run(config, ['--json', 'run', '--until', 'all-completed', '--', agent]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('run', r.stdout)).toEqual([]);
+    expect(contractProblems('stderr', r.stderr)).toEqual([]);
+    expect(stderrLines(r)).toContainEqual({ note: expect.objectContaining({ code: 'agent_stderr', message: 'to stderr' }) });
+    validated.add('run');
+    const dir = path.join(config, 'tasks', 'refactor-auth');
+    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), new Date(Date.now() - 7200_000), new Date(Date.now() - 7200_000));
+    expect(contract('lists-stalled', config, ['lists', '--stalled']).code).toBe(0);
+  });
+
   it('graph, use and board: their documents', async () => {
     const { config } = fixtureConfig();
     contract('graph', config, ['graph']);

@@ -1,14 +1,22 @@
 import { type Command, Option } from 'commander';
 import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
+import type { ListChoice } from '../../core/lists/list-choice-types.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
 import { SORT_KEYS, type SortKey, sortTasks } from '../../core/lists/task-sort.js';
-import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
+import { DEFAULT_STALLED_MS, stalledInList, stalledTodos } from '../../core/progress/stalled-work.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
 import { renderJson } from '../../render/json.js';
-import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import {
+  renderGoneNote,
+  renderLimitNote,
+  renderSkippedFile,
+  renderStalledNote,
+  renderStalledWarning,
+  renderUntimedTodos,
+} from '../../render/list-notes.js';
 import { tasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
@@ -62,7 +70,7 @@ export function registerList(program: Command, ctx: Context): void {
             sessions: ctx.sessions,
             times: snapshot.times,
           })
-        : new Map<string, number>();
+        : todoStalled(ctx, choice, snapshot.tasks, stalledAfter, opts.stalled !== undefined);
       const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
       // File times are read only when shown (the table) or sorted by: one stat a task.
       const sort = opts.sort ?? 'id';
@@ -116,4 +124,16 @@ export function registerList(program: Command, ctx: Context): void {
         for (const m of missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
       }
     });
+}
+
+/**
+ * A session that keeps TodoWrite todos: its items in progress whose TodoWrite call is that
+ * old (its transcript's times). Asked for (`--stalled`), an item whose call had no time
+ * is said to be one that cannot be judged.
+ */
+function todoStalled(ctx: Context, choice: ListChoice, tasks: readonly Task[], afterMs: number, asked: boolean): Map<string, number> {
+  if (choice.todos === undefined || choice.session === undefined) return new Map();
+  const { stalled, untimed } = stalledTodos(ctx.sessions, choice.session, tasks, { afterMs, now: Date.now() });
+  if (asked && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
+  return stalled;
 }

@@ -93,6 +93,31 @@ export const ListsResult = z.array(
   }).strict(),
 );
 
+export const StalledAcrossLists = z
+  .array(
+    z.strictObject({
+      list: z.string(),
+      kind: z.enum(['tasks', 'todowrite']).describe("todowrite: a session's TodoWrite todos (ids are their order)"),
+      session: z
+        .strictObject({
+          sessionId: z.string(),
+          state: z.enum(['live', 'ended', 'crashed', 'unknown']),
+          activity: z.enum(['busy', 'idle']).nullable(),
+          cwd: z.string().nullable(),
+          branch: z.string().nullable(),
+        })
+        .nullable()
+        .describe('the session the list belongs to (the live one, else the latest)'),
+      stalled: z.array(
+        z.strictObject({
+          task: Task.describe('updatedAt: when it last changed (its file; a todo: its TodoWrite call)'),
+          idleMs: z.int().nonnegative(),
+        }),
+      ),
+      untimed: z.array(z.string()).describe('TodoWrite items in progress whose call has no time: not judged'),
+    }),
+  )
+  .describe('the lists with stalled work, newest change first');
 const Point = z.strictObject({ x: z.number(), y: z.number() });
 export const GraphResult = z.strictObject({
   list: z.string(),
