@@ -366,7 +366,8 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
     expect(stderrLines(r)).toContainEqual({ note: expect.objectContaining({ code: 'agent_stderr', message: 'to stderr' }) });
     validated.add('run');
     const dir = path.join(config, 'tasks', 'refactor-auth');
-    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), new Date(Date.now() - 7200_000), new Date(Date.now() - 7200_000));
+    for (const name of fs.readdirSync(dir))
+      fs.utimesSync(path.join(dir, name), new Date(Date.now() - 7200_000), new Date(Date.now() - 7200_000));
     expect(contract('lists-stalled', config, ['lists', '--stalled']).code).toBe(0);
   });
 
