@@ -145,8 +145,7 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 function setTodos(state: TasksScanState, todos: Todo[], at: number): void {
   const before = state.todos ?? [];
   const times = state.todoTimes ?? before.map(() => null);
-  const kept = new Map<string, number | null>();
-  before.forEach((t, i) => kept.set(`${t.status}\u0000${t.content}`, times[i] ?? null));
+  const kept = new Map<string, number | null>(before.map((t, i) => [`${t.status}\u0000${t.content}`, times[i] ?? null]));
   state.todos = todos;
   state.todoTimes = todos.map((t) => kept.get(`${t.status}\u0000${t.content}`) ?? (Number.isNaN(at) ? null : at));
 }
