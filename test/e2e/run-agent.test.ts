@@ -13,6 +13,7 @@ import { BIN, baseEnv, ROOT, stderrLines, tempConfig } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { StreamScript } from '../helpers/stream-lines.js';
+import { startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 const FAKE = path.join(ROOT, 'test', 'helpers', 'fake-agent.mjs');
 
@@ -249,6 +250,25 @@ describe('tasks run: signals, and never an agent left behind', () => {
     });
   }
 
+  it('a second signal during the grace kills the group at once (an agent that ignores SIGTERM)', async () => {
+    const config = tempConfig();
+    const r = startRun(config, ['--kill-after', '60s'], {
+      ignoreTerm: true,
+      children: 1,
+      steps: [...outs(started2().lines), { hang: true }],
+    });
+    await until(() => r.out().includes('"event":"updated"'), 10_000, 'the watch');
+    r.child.kill('SIGTERM');
+    await until(() => r.out().includes('"event":"end"'), 10_000, 'the end event');
+    const second = Date.now();
+    r.child.kill('SIGTERM');
+    const done = await r.done;
+    expect(done.code).toBe(130);
+    // Not the 60 s grace: at once.
+    expect(Date.now() - second).toBeLessThan(10_000);
+    await until(() => leftovers(r.pids).length === 0, 5_000, 'the group to be gone');
+  });
+
   it('a signal before the agent has said anything: the same end', async () => {
     const config = tempConfig();
     const r = startRun(config, ['--kill-after', '500ms'], { steps: [{ wait: 30_000 }] });
@@ -277,6 +297,35 @@ describe('tasks run: signals, and never an agent left behind', () => {
     expect(done.code, done.stderr).toBe(0);
     expect(done.stderr).toContain('note: ended what the agent left running in its process group');
     expect(leftovers(r.pids)).toEqual([]);
+  });
+});
+
+describe('tasks run in a terminal', () => {
+  it.runIf(tmuxAvailable())("the live view while it runs; the agent's stderr once the view closes", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().create('1', 'Reproduce');
+    const planFile = path.join(config, 'plan.json');
+    const steps = [
+      ...outs(s.lines),
+      { err: 'agent: working' },
+      { wait: 1500 },
+      ...outs(new StreamScript().update('1', { status: 'completed' }).end().lines),
+    ];
+    fs.writeFileSync(planFile, JSON.stringify({ steps }));
+    const pane = startInTmux(config, ['run', '--until', 'all-completed', '--', process.execPath, FAKE, planFile], {
+      width: 100,
+      height: 16,
+    });
+    try {
+      const live = await pane.waitFor((screen) => screen.includes('0/1 done'), 'the live view');
+      expect(live).toContain("following the agent's output");
+      expect(live).not.toContain('agent: working');
+      const after = await pane.waitFor((screen) => screen.includes('EXIT='), 'the end');
+      expect(after).toContain('EXIT=0');
+      expect(after).toMatch(/agent: working\nnote: the agent \(.*node, pid \d+\) exited with status 0/);
+    } finally {
+      pane.kill();
+    }
   });
 });
 

@@ -105,10 +105,11 @@ export function registerRun(program: Command, ctx: Context): void {
       const recordFd = opts.record === undefined ? undefined : openRecord(opts.record, cwd);
 
       const stop = new AbortController();
-      const onSignal = (signal: NodeJS.Signals) => stop.abort(signal);
       let agent: AgentProcess | undefined;
       const lastResort = () => agent?.killNow();
-      for (const s of SIGNALS) process.once(s, onSignal);
+      // The first signal stops the run (the agent gets SIGTERM, then the grace); another kills the group at once.
+      const onSignal = (signal: NodeJS.Signals) => (stop.signal.aborted ? lastResort() : stop.abort(signal));
+      for (const s of SIGNALS) process.on(s, onSignal);
       process.once('exit', lastResort);
       let target: WatchTarget | undefined;
       let result: AgentRunResult;
