@@ -69,35 +69,40 @@ async function worker(config: string, id: string, opts: { endsOpen?: boolean } =
   return { child, model, holding: holding.promise, stdout: () => stdout };
 }
 
+/** List "shared" with tasks #1-#3 pending, and `tasks watch --until all-completed` on it. */
+function sharedListWatched() {
+  const config = tempConfig();
+  const dir = path.join(config, 'tasks', 'shared');
+  for (const id of ['1', '2', '3'])
+    writeTask(dir, { id, subject: `Part ${id}`, description: `part ${id}`, status: 'pending', blocks: [], blockedBy: [] });
+  fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
+  const watch = spawn(process.execPath, [BIN, '-l', 'shared', 'watch', '--until', 'all-completed', '--timeout', '150s', '--json'], {
+    env: baseEnv(config),
+    cwd: config,
+  });
+  let out = '';
+  let err = '';
+  watch.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  watch.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const closed = new Promise<{ code: number; at: number }>((resolve) =>
+    watch.on('close', (c) => resolve({ code: c ?? -1, at: Date.now() })),
+  );
+  cleanups.push(() => {
+    if (watch.exitCode === null) watch.kill('SIGKILL');
+  });
+  return { config, out: () => out, err: () => err, closed };
+}
+
 describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => {
   it('one SIGKILLed while it holds its task: watch --until all-completed exits 6 within 5 s, the others still running', async () => {
-    const config = tempConfig();
-    const dir = path.join(config, 'tasks', 'shared');
-    for (const id of ['1', '2', '3'])
-      writeTask(dir, { id, subject: `Part ${id}`, description: `part ${id}`, status: 'pending', blocks: [], blockedBy: [] });
-    fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
-
-    const watch = spawn(process.execPath, [BIN, '-l', 'shared', 'watch', '--until', 'all-completed', '--timeout', '150s', '--json'], {
-      env: baseEnv(config),
-      cwd: config,
-    });
-    let out = '';
-    let err = '';
-    watch.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    watch.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const closed = new Promise<{ code: number; at: number }>((resolve) =>
-      watch.on('close', (c) => resolve({ code: c ?? -1, at: Date.now() })),
-    );
-    cleanups.push(() => {
-      if (watch.exitCode === null) watch.kill('SIGKILL');
-    });
+    const { config, out, err, closed } = sharedListWatched();
 
     const workers = await Promise.all(['1', '2', '3'].map((id) => worker(config, id)));
     await Promise.all(workers.map((w) => w.holding));
     // Every task in progress, as the watch shows it; then a moment for it to look at the sessions (every second).
-    for (let i = 0; i < 200 && parseNdjson(out).filter((e) => e.event === 'updated').length < 3; i++) await sleep(50);
+    for (let i = 0; i < 200 && parseNdjson(out()).filter((e) => e.event === 'updated').length < 3; i++) await sleep(50);
     await sleep(2000);
-    expect(parseNdjson(out).some((e) => e.event === 'end')).toBe(false);
+    expect(parseNdjson(out()).some((e) => e.event === 'end')).toBe(false);
 
     const victim = workers[1] as Worker;
     const session = (parseNdjson(victim.stdout())[0] as { session_id?: string }).session_id;
@@ -106,11 +111,11 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
     const { code, at } = await closed;
     const took = at - killed;
     console.log(`fan-out: the watch ended ${took} ms after the SIGKILL`);
-    expect(code, err).toBe(6);
+    expect(code, err()).toBe(6);
     expect(took).toBeLessThan(5_000);
     expect(workers[0]?.child.exitCode).toBe(null);
     expect(workers[2]?.child.exitCode).toBe(null);
-    expect(parseNdjson(out).at(-1)).toMatchObject({
+    expect(parseNdjson(out()).at(-1)).toMatchObject({
       event: 'end',
       reason: 'session-died',
       met: false,
@@ -120,25 +125,7 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
   });
 
   it('one ends its run with its task still in progress: the watch exits 6 within 5 s of its exit, state ended', async () => {
-    const config = tempConfig();
-    const dir = path.join(config, 'tasks', 'shared');
-    for (const id of ['1', '2', '3'])
-      writeTask(dir, { id, subject: `Part ${id}`, description: `part ${id}`, status: 'pending', blocks: [], blockedBy: [] });
-    fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
-    const watch = spawn(process.execPath, [BIN, '-l', 'shared', 'watch', '--until', 'all-completed', '--timeout', '150s', '--json'], {
-      env: baseEnv(config),
-      cwd: config,
-    });
-    let out = '';
-    let err = '';
-    watch.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    watch.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const closed = new Promise<{ code: number; at: number }>((resolve) =>
-      watch.on('close', (c) => resolve({ code: c ?? -1, at: Date.now() })),
-    );
-    cleanups.push(() => {
-      if (watch.exitCode === null) watch.kill('SIGKILL');
-    });
+    const { config, out, err, closed } = sharedListWatched();
     const workers = await Promise.all([worker(config, '1'), worker(config, '2')]);
     await Promise.all(workers.map((w) => w.holding));
     await sleep(2000);
@@ -148,10 +135,10 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
     const session = (parseNdjson(quitter.stdout())[0] as { session_id?: string }).session_id;
     const { code, at } = await closed;
     console.log(`fan-out: the watch ended ${at - exited} ms after the agent exited with its task in progress`);
-    expect(code, err).toBe(6);
+    expect(code, err()).toBe(6);
     expect(at - exited).toBeLessThan(5_000);
     expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
-    expect(parseNdjson(out).at(-1)).toMatchObject({
+    expect(parseNdjson(out()).at(-1)).toMatchObject({
       reason: 'session-died',
       died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
     });
