@@ -308,7 +308,7 @@ describe('tasks run in a terminal', () => {
     const steps = [
       ...outs(s.lines),
       { err: 'agent: working' },
-      { wait: 1500 },
+      { until: path.join(config, 'go') },
       ...outs(new StreamScript().update('1', { status: 'completed' }).end().lines),
     ];
     fs.writeFileSync(planFile, JSON.stringify({ steps }));
@@ -320,6 +320,7 @@ describe('tasks run in a terminal', () => {
       const live = await pane.waitFor((screen) => screen.includes('0/1 done'), 'the live view');
       expect(live).toContain("following the agent's output");
       expect(live).not.toContain('agent: working');
+      fs.writeFileSync(path.join(config, 'go'), '');
       const after = await pane.waitFor((screen) => screen.includes('EXIT='), 'the end');
       expect(after).toContain('EXIT=0');
       expect(after).toMatch(/agent: working\nnote: the agent \(.*node, pid \d+\) exited with status 0/);

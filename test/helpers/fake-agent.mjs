@@ -10,6 +10,7 @@
 //       {"out": <object or text>},   a line on stdout (an object as JSON)
 //       {"err": "text"},             a line on stderr
 //       {"wait": 500},               pause (ms)
+//       {"until": "<file>"},          pause until that file exists (the test says when)
 //       {"stdin": true},             read stdin to its end; each line becomes a line {"type":"stdin","text":...}
 //       {"env": "NAME"},             a line {"type":"env","name":...,"value":...}
 //       {"exit": 3},                 exit now with that status
@@ -39,6 +40,7 @@ for (const step of plan.steps ?? []) {
   if (step.out !== undefined) line(step.out);
   else if (step.err !== undefined) process.stderr.write(`${step.err}\n`);
   else if (step.wait !== undefined) await sleep(step.wait);
+  else if (step.until !== undefined) while (!fs.existsSync(step.until)) await sleep(20);
   else if (step.stdin) {
     let text = '';
     for await (const chunk of process.stdin) text += chunk;
