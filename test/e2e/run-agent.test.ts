@@ -330,6 +330,28 @@ describe('tasks run in a terminal', () => {
   });
 });
 
+describe('tasks run: a reader of its events that goes away', () => {
+  it('| head -1: the run goes on to its verdict, which is the status; the agent is not cut short', async () => {
+    const config = tempConfig();
+    const planFile = path.join(config, 'plan.json');
+    const pids = path.join(config, 'pids');
+    started.push(pids);
+    const steps = [...outs(started2().lines), { wait: 1500 }, { err: 'agent: finished its turn' }];
+    fs.writeFileSync(planFile, JSON.stringify({ steps, pids }));
+    const quote = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
+    const line = [process.execPath, BIN, 'run', '--until', 'all-completed', '--', process.execPath, FAKE, planFile].map(quote).join(' ');
+    const shell = spawn('bash', ['-c', `${line} | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], { env: baseEnv(config), cwd: config });
+    let stdout = '';
+    let stderr = '';
+    shell.stdout.on('data', (d) => (stdout += d));
+    shell.stderr.on('data', (d) => (stderr += d));
+    await new Promise((res) => shell.on('close', res));
+    expect(parseNdjson(stdout)).toEqual([expect.objectContaining({ event: 'snapshot' })]);
+    expect(stderr).toContain('agent: finished its turn');
+    expect(stderr).toMatch(/^status=6$/m);
+  });
+});
+
 describe('tasks run: what the agent gets', () => {
   it("stdin is the agent's (a prompt piped in); --list names its list as CLAUDE_CODE_TASK_LIST_ID", async () => {
     const config = tempConfig();

@@ -56,7 +56,8 @@ The agent gets tasks run's stdin and environment, with CLAUDE_CODE_TASK_LIST_ID 
 the view closes). --record FILE keeps its stdout, byte for byte (the stream-json run).
 
 Output: as tasks watch (the live view in a terminal; NDJSON events piped or with --json),
-then, in NDJSON, a last line:
+then, in NDJSON, a last line (a reader that goes away, as | head -1 does, ends only the
+events: the run goes on to its verdict, which is the status):
   {"event":"run","verdict":"passed|run-ended|stalled|timeout|interrupted|agent-failed|…",
    "exit":0,"list":"…","session":"…","agent":{"command":"claude","pid":…,"exitCode":0,
    "signal":null,"endedBy":"itself|SIGTERM|SIGKILL"},"record":"run.jsonl"}
@@ -111,6 +112,9 @@ export function registerRun(program: Command, ctx: Context): void {
       const onSignal = (signal: NodeJS.Signals) => (stop.signal.aborted ? lastResort() : stop.abort(signal));
       for (const s of SIGNALS) process.on(s, onSignal);
       process.once('exit', lastResort);
+      // A reader of the events that goes away (| head -1) does not end the agent's run: it
+      // goes on to its verdict, which is the status; only the events are no longer written.
+      const offReaderGone = ctx.io.onReaderGone(() => {});
       let target: WatchTarget | undefined;
       let result: AgentRunResult;
       try {
@@ -180,6 +184,8 @@ export function registerRun(program: Command, ctx: Context): void {
       if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
       if (error !== undefined) ctx.io.fail(error);
       ctx.io.exitWith(status);
+      // Only now: the last line may meet the closed pipe too.
+      offReaderGone();
     });
 }
 
