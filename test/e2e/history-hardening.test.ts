@@ -8,13 +8,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, ROOT, readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
 const listDir = (config: string, list = 'L') => path.join(config, 'tasks', list);
 const journal = (config: string, list = 'L') => path.join(listDir(config, list), '.tasks-journal.jsonl');
-const t = (config: string, ...args: string[]) => run(config, ['-l', 'L', ...args], { env: ENV });
+const t = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', 'L', ...args], { env: ENV });
 const file = (config: string, id: string) => readJson(path.join(listDir(config), `${id}.json`)) as Record<string, unknown>;
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -274,7 +275,7 @@ describe('a journal that is not a file', () => {
         fs.writeFileSync(path.join(config, 'elsewhere.jsonl'), real);
         fs.symlinkSync(path.join(config, 'elsewhere.jsonl'), j);
       }
-      const r = run(config, ['-l', 'L', 'undo'], { env: ENV, timeoutMs: 10_000 });
+      const r = runInProcessSync(config, ['-l', 'L', 'undo'], { env: ENV, timeoutMs: 10_000 });
       expect(r.code, `${kind}: ${r.stderr}`).toBe(4);
       expect(r.stderr).toMatch(/^error: cannot undo: \.tasks-journal\.jsonl is (a FIFO|a directory|a symbolic link), not a regular file/);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -344,7 +345,7 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
   it('get reads a 20 GB transcript from its end: it answers in seconds', () => {
     const { config, session } = sparseWorld(20 * 1024 ** 3);
     const started = Date.now();
-    const r = run(config, ['-l', session, 'get', '1'], { env: ENV, timeoutMs: 30_000 });
+    const r = runInProcessSync(config, ['-l', session, 'get', '1'], { env: ENV, timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(0);
     // Bounded reading, not a timing claim: a whole read of 20 GB takes tens of seconds.
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -380,7 +381,7 @@ describe('a transcript that names ids Claude Code never hands out', () => {
       ],
     });
     writeTask(listDir(config, session), task('1', { subject: 'S1' }));
-    const r = run(config, ['-l', session, 'log', '--json'], { env: ENV });
+    const r = runInProcessSync(config, ['-l', session, 'log', '--json'], { env: ENV });
     expect(r.code, r.stderr).toBe(0);
     const tasks = (JSON.parse(r.stdout) as Array<{ task: string; op: string }>).map((c) => `${c.op} #${c.task}`);
     expect(tasks).toEqual(['create #1']);

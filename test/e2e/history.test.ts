@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
@@ -28,7 +29,7 @@ const entries = (config: string, list = 'h') => {
 const jsonOf = (text: string) => JSON.parse(text) as Array<Record<string, unknown>>;
 
 function tasks(config: string, ...args: string[]) {
-  return run(config, ['-l', 'h', ...args], { env: ENV });
+  return runInProcessSync(config, ['-l', 'h', ...args], { env: ENV });
 }
 
 describe("the journal of tasks' own changes", () => {
@@ -81,7 +82,7 @@ describe("the journal of tasks' own changes", () => {
       { id: '2', op: 'update', fields: { blockedBy: { old: ['1'], new: [] } } },
     ]);
     // Invisible to agents: not a *.json file; and check finds nothing wrong with it.
-    expect(run(config, ['-l', 'h', 'check'])).toMatchObject({ code: 0 });
+    expect(runInProcessSync(config, ['-l', 'h', 'check'])).toMatchObject({ code: 0 });
   });
 
   it('keeps a 100 KB value cut, with its length and digest; one line per write', () => {
@@ -212,7 +213,7 @@ describe('tasks log', () => {
       blockedBy: [],
     });
     writeTask(list, { id: '2', subject: 'Older', description: '', status: 'pending', blocks: [], blockedBy: [] });
-    const t = (...args: string[]) => run(config, ['-l', session, ...args], { env: ENV });
+    const t = (...args: string[]) => runInProcessSync(config, ['-l', session, ...args], { env: ENV });
     expect(t('update', '1', '--owner', 'bob').code).toBe(0);
     const text = t('log');
     expect(text.code).toBe(0);
@@ -361,7 +362,7 @@ describe('tasks undo', () => {
     expect(tasks(config, 'undo').code).toBe(0);
     expect([file('1').blocks, file('2').blockedBy]).toEqual([[], []]);
     // import: every task it created goes.
-    const r = run(config, ['-l', 'h', 'import', '-', '--chain'], {
+    const r = runInProcessSync(config, ['-l', 'h', 'import', '-', '--chain'], {
       env: ENV,
       input: JSON.stringify([
         { content: 'x', status: 'pending', activeForm: 'x' },
@@ -400,6 +401,6 @@ describe('tasks undo', () => {
     expect(readJson(path.join(dir, '2.json'))).toMatchObject({ blockedBy: ['1'] });
     // Ids are never handed out again: the next create is #4.
     expect(tasks(config, 'create', 'D').stdout).toBe('4\n');
-    expect(run(tempConfig(), ['-l', 'h', 'undo'])).toMatchObject({ code: 3 });
+    expect(runInProcessSync(tempConfig(), ['-l', 'h', 'undo'])).toMatchObject({ code: 3 });
   });
 });
