@@ -7,7 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -58,7 +59,7 @@ function world() {
       .filter((f) => f.endsWith('.json'))
       .map((f) => readJson(path.join(listDir(id), f)) as FileTask)
       .sort((a, b) => Number(a.id) - Number(b.id));
-  const tasksCli = (args: string[], cwd = proj) => run(config, args, { cwd });
+  const tasksCli = (args: string[], cwd = proj) => runInProcessSync(config, args, { cwd });
   return { config, proj, listDir, tasks, tasksCli };
 }
 
@@ -272,7 +273,7 @@ describe('tasks carry', () => {
     for (const list of ['from', 'to']) {
       const exported = w.tasksCli(['-l', list, 'export', '-f', 'json']);
       expect(exported.code, exported.stderr).toBe(0);
-      const imported = run(w.config, ['-l', `copy-of-${list}`, 'import', '-'], { input: exported.stdout });
+      const imported = runInProcessSync(w.config, ['-l', `copy-of-${list}`, 'import', '-'], { input: exported.stdout });
       expect(imported.code, imported.stderr).toBe(0);
       expect(w.tasks(`copy-of-${list}`).map((t) => t.metadata)).toEqual([undefined, { kept: true }]);
     }

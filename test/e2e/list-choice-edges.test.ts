@@ -15,7 +15,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const MIN = 60_000;
@@ -54,7 +55,7 @@ function world() {
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
-  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => run(config, args, { cwd, env });
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => runInProcessSync(config, args, { cwd, env });
   return { config, home, dir, tasks };
 }
 

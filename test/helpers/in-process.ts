@@ -59,9 +59,22 @@ async function runOnce(configDir: string, args: string[], opts: InProcessOptions
   const stdin = { isTTY: false, stream: () => Readable.from([input]) };
   const env = baseEnv(configDir, opts.env);
   const io = new IO({ stdout, stderr, stdin }, env);
-  const cwd = opts.cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir());
+  const cwd = workingDirectory(configDir, opts.cwd);
   const code = await run(['node', 'tasks', ...args], io, env, { cwd });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * The working directory as a process started there sees it: by its real path (a folder
+ * reached through a symlink is where the link points), as `run` in cli.ts starts the binary.
+ */
+function workingDirectory(configDir: string, cwd: string | undefined): string {
+  const dir = cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir());
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** The thread that runs runInProcessSync's runs: one a test file, started on first use. */
@@ -81,8 +94,7 @@ export function runInProcessSync(configDir: string, args: string[], opts: InProc
   const { worker, port, done } = runner;
   Atomics.store(done, 0, 0);
   const env = { ...baseEnv(configDir, opts.env) };
-  const cwd = opts.cwd ?? (fs.existsSync(configDir) ? configDir : os.tmpdir());
-  worker.postMessage({ args, env, cwd, input: opts.input ?? '' });
+  worker.postMessage({ args, env, cwd: workingDirectory(configDir, opts.cwd), input: opts.input ?? '' });
   if (Atomics.wait(done, 0, 0, opts.timeoutMs ?? 60_000) === 'timed-out') {
     void worker.terminate();
     runner = undefined;
