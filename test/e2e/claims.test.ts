@@ -240,10 +240,20 @@ describe('claim --next --json: a refusal is an error', () => {
 });
 
 describe('claim --next --min-age: tasks created moments ago are passed over', () => {
-  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', async () => {
+  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'l');
     const t = (id: string) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    // When a task file was made, as claim reads it (core/claims/task-age.ts); a run's clock
+    // ($TASKS_NOW) is then set that long after it, instead of waiting.
+    const born = (id: string) => {
+      const st = fs.statSync(path.join(dir, `${id}.json`));
+      return st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs;
+    };
+    const claimAt = (at: number, as: string) =>
+      runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', as, '--min-age', '1s'], {
+        env: { TASKS_NOW: String(Math.ceil(at)) },
+      });
     writeTask(dir, t('1'));
     const young = runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
     expect(young.code).toBe(4);
@@ -251,12 +261,11 @@ describe('claim --next --min-age: tasks created moments ago are passed over', ()
       'note: passed over #1: created less than 1h 00m ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
     );
     expect(JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8'))).not.toHaveProperty('owner');
-    await new Promise((r) => setTimeout(r, 1200));
+    // 0.9 s after its birth #1 is still too young for 1s; at 1.2 s it is taken.
+    expect(claimAt(born('1') + 900, 'w').code).toBe(4);
+    expect(claimAt(born('1') + 1200, 'w')).toMatchObject({ code: 0, stdout: '1\n' });
     writeTask(dir, t('2'));
-    // #1 is 1.2 s old, #2 brand new: with 1s, #1 is taken.
-    const settled = runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1s']);
-    expect(settled).toMatchObject({ code: 0, stdout: '1\n' });
-    const next = runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', 'v', '--min-age', '1s']);
+    const next = claimAt(born('2') + 500, 'v');
     expect(next.code).toBe(4);
     expect(next.stderr).toMatch(/^note: passed over #2: created less than 1s ago/);
     expect(runInProcessSync(config, ['-l', 'l', 'claim', '1', '--as', 'w', '--min-age', '1s'])).toMatchObject({

@@ -10,15 +10,21 @@ export const TIME_HELP = 'an ISO 8601 time (2026-12-01T14:30, local unless it en
 
 const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** An ISO 8601 time in ms since the epoch (without a zone it is local time), or undefined. */
+export function parseIsoTime(raw: string): number | undefined {
+  const value = raw.trim();
+  if (!ISO.test(value)) return undefined;
+  // A date alone is local midnight (Date.parse would take it as UTC).
+  const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00` : value.replace(' ', 'T');
+  const t = Date.parse(text);
+  return Number.isFinite(t) ? t : undefined;
+}
+
 /** The time a flag names, in ms since the epoch; a bad value is a usage error naming the flag. */
 export function parseTimeFlag(flag: string, raw: string, now: number): number {
   const value = raw.trim();
-  if (ISO.test(value)) {
-    // A date alone is local midnight (Date.parse would take it as UTC).
-    const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00` : value.replace(' ', 'T');
-    const t = Date.parse(text);
-    if (Number.isFinite(t)) return t;
-  }
+  const at = parseIsoTime(value);
+  if (at !== undefined) return at;
   try {
     return now - parseDuration(flag, value);
   } catch {
