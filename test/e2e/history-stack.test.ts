@@ -326,15 +326,15 @@ describe('log piped, across lists, between two times', () => {
     // Durations count back from the run's clock, given here ($TASKS_NOW) as a time after
     // the create: how long the runs in between took (a loaded machine) moves nothing.
     const created = Date.parse(logOf(t(config, 'log', '--json').stdout)[0]?.at as string);
-    const after = (ms: number, ...args: string[]) =>
+    const at = (ms: number, ...args: string[]) =>
       runInProcessSync(config, ['-l', 'L', ...args], { env: { ...ENV, TASKS_NOW: new Date(created + ms).toISOString() } });
-    expect(after(0, 'log', '--since', new Date(created + 60_000).toISOString()).stdout).toBe('');
-    expect(after(0, 'log', '--until', '2020-01-01').stdout).toBe('');
+    expect(at(0, 'log', '--since', new Date(created + 60_000).toISOString()).stdout).toBe('');
+    expect(at(0, 'log', '--until', '2020-01-01').stdout).toBe('');
     // --until 1s: up to a second before now; the create is half a second old, then two seconds.
-    expect(after(500, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toBe('');
-    expect(after(2000, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toContain('\tcreated Refactor the session cache');
-    expect(logOf(after(3_599_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(1);
-    expect(logOf(after(3_601_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(0);
+    expect(at(500, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toBe('');
+    expect(at(2000, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toContain('\tcreated Refactor the session cache');
+    expect(logOf(at(3_599_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(1);
+    expect(logOf(at(3_601_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(0);
     // Nothing in the window: one document still, an empty array.
     expect(t(config, 'log', '--until', '2020-01-01', '--json')).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
     expect(t(config, 'log', '--since', 'yesterday')).toMatchObject({

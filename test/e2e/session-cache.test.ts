@@ -189,7 +189,8 @@ describe('the persistent cache never changes an answer', () => {
 
   it('a cache written by several processes at once: each answer right, every shard whole', async () => {
     const w = worlds.race as World;
-    const get = (cache: string) => run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache, ...settled() } });
+    const get = (cache: string) =>
+      run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache, ...settled() } });
     for (let round = 0; round < 3; round++) {
       // Round 0 starts with no cache; later rounds with the transcripts grown, so that all write again.
       if (round > 0) {

@@ -1,4 +1,5 @@
 import { TasksError } from '../../core/base/errors.js';
+import { parseIsoTime } from '../../core/base/iso-time.js';
 import { parseDuration } from './duration-flags.js';
 
 /**
@@ -7,18 +8,6 @@ import { parseDuration } from './duration-flags.js';
  * time), or a duration in the one grammar of duration-flags.ts, meaning that long ago.
  */
 export const TIME_HELP = 'an ISO 8601 time (2026-12-01T14:30, local unless it ends in Z or an offset) or a duration ago (90s, 2h, 1d)';
-
-const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** An ISO 8601 time in ms since the epoch (without a zone it is local time), or undefined. */
-export function parseIsoTime(raw: string): number | undefined {
-  const value = raw.trim();
-  if (!ISO.test(value)) return undefined;
-  // A date alone is local midnight (Date.parse would take it as UTC).
-  const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00` : value.replace(' ', 'T');
-  const t = Date.parse(text);
-  return Number.isFinite(t) ? t : undefined;
-}
 
 /** The time a flag names, in ms since the epoch; a bad value is a usage error naming the flag. */
 export function parseTimeFlag(flag: string, raw: string, now: number): number {

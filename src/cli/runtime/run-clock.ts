@@ -1,5 +1,5 @@
 import { TasksError } from '../../core/base/errors.js';
-import { parseIsoTime } from '../flags/time-flags.js';
+import { parseIsoTime } from '../../core/base/iso-time.js';
 
 /**
  * The run's clock: what time it is for everything a run dates or measures against the
