@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, runAsync, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
@@ -241,28 +241,6 @@ describe('tasks carry', () => {
     expect(dryAgain.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
     // A live agent's claim is no gone owner's: it keeps it.
     expect(w.tasks('elsewhere').map((t) => [t.status, t.owner])).toEqual([['in_progress', 'main']]);
-  });
-
-  it("two carries at once from one list into two others: each task is taken once, the loser's copy removed", async () => {
-    const w = world();
-    const from = w.listDir('from');
-    const n = 200;
-    for (let i = 1; i <= n; i++) writeTask(from, task(String(i), `Task ${i}`));
-    const [a, b] = await Promise.all([
-      runAsync(w.config, ['-l', 'to-a', 'carry', '--from', 'from', '--json']),
-      runAsync(w.config, ['-l', 'to-b', 'carry', '--from', 'from', '--json']),
-    ]);
-    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
-    const inA = fs.existsSync(w.listDir('to-a')) ? w.tasks('to-a') : [];
-    const inB = fs.existsSync(w.listDir('to-b')) ? w.tasks('to-b') : [];
-    // Every task of "from" is in exactly one of the two lists, and its mark says which.
-    expect(inA.length + inB.length).toBe(n);
-    for (const t of w.tasks('from')) {
-      const mark = t.metadata?.carriedTo as { list: string; id: string };
-      const there = (mark.list === 'to-a' ? inA : inB).find((x) => x.id === mark.id);
-      expect(there?.subject).toBe(t.subject);
-      expect(there?.metadata?.carriedFrom).toEqual({ list: 'from', id: t.id });
-    }
   });
 
   it('an exported list imported elsewhere is new work there: the carry marks (carriedTo, carriedFrom) stay behind', () => {
