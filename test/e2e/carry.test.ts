@@ -16,7 +16,8 @@ const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
 const C = '9a0b1c2d-3333-4a4a-8b8b-000000000004';
 const MIN = 60_000;
 
-interface FileTask {
+/** A task file's fields (a type, not an interface: writeTask takes any record). */
+type FileTask = {
   id: string;
   subject: string;
   status: string;
@@ -24,7 +25,7 @@ interface FileTask {
   blocks: string[];
   blockedBy: string[];
   metadata?: Record<string, unknown>;
-}
+};
 
 const children: ChildProcess[] = [];
 afterAll(() => {

@@ -249,13 +249,13 @@ describe('each change is recorded with its write', () => {
       ),
     );
     const updates = jsonLines(fs.readFileSync(journal(config), 'utf8')).flatMap((e) =>
-      (e.changes as Array<{ op: string; fields?: { metadata?: { new: unknown } } }>).filter((c) => c.op === 'update'),
+      (e.changes as Array<{ op: string; fields?: { metadata?: { old?: unknown; new: unknown } } }>).filter((c) => c.op === 'update'),
     );
     expect(updates).toHaveLength(36);
     expect(updates.at(-1)!.fields!.metadata!.new).toEqual(file(config, '1').metadata);
     // Each line's old value is the line before's new one.
     for (let i = 1; i < updates.length; i++) {
-      expect((updates[i]!.fields!.metadata as { old: unknown }).old).toEqual(updates[i - 1]!.fields!.metadata!.new);
+      expect(updates[i]!.fields!.metadata!.old).toEqual(updates[i - 1]!.fields!.metadata!.new);
     }
   });
 });

@@ -20,7 +20,12 @@ import { writeTaskTranscript } from '../helpers/task-transcript.js';
 const validated = new Set<string>(['stderr']);
 
 /** Run with --json; check stdout against `schema` (when it has any) and stderr against the stderr schema. */
-function contract(schema: string | undefined, config: string, args: string[], opts: Parameters<typeof run>[2] = {}): RunResult {
+function contract(
+  schema: string | undefined,
+  config: string,
+  args: string[],
+  opts: Parameters<typeof runInProcessSync>[2] = {},
+): RunResult {
   const r = runInProcessSync(config, [...args, '--json'], opts);
   if (schema !== undefined && r.stdout.trim() !== '') validated.add(schema);
   const where = `tasks ${args.join(' ')} (exit ${r.code})`;
@@ -382,8 +387,8 @@ describe('the contract catches drift', () => {
     const end = JSON.parse(
       runInProcessSync(config, ['watch', '--timeout', '200ms', '--json']).stdout.trim().split('\n').at(-1) as string,
     ) as Record<string, Record<string, unknown>>;
-    const counts = { ...end.counts, in_progress: end.counts?.inProgress };
-    delete counts.inProgress;
+    const { inProgress, ...others } = end.counts ?? {};
+    const counts = { ...others, in_progress: inProgress };
     expect(contractProblems('watch', JSON.stringify({ ...end, counts }))).not.toEqual([]);
     expect(contractProblems('stderr', 'warning: plain text')).not.toEqual([]);
   });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
-interface FileTask {
+/** A task file's fields (a type, not an interface: writeTask takes any record). */
+type FileTask = {
   id: string;
   subject: string;
   status: string;
@@ -12,7 +13,7 @@ interface FileTask {
   blocks: string[];
   blockedBy: string[];
   metadata?: Record<string, unknown>;
-}
+};
 
 const task = (id: string, subject: string, extra: Partial<FileTask> = {}): FileTask =>
   ({
