@@ -282,6 +282,7 @@ describe('undo and redo of a carry', () => {
       expect(w.t('-l', 'to', 'update', '1', '--owner', 'amy').code).toBe(0);
       const before = w.files();
       expect(w.t('-l', 'to', 'carry', '--from', 'from').code).toBe(0);
+      // The binary: two undos at once, in two processes.
       const [a, b] = await Promise.all([runAsync(w.config, ['-l', 'to', 'undo']), runAsync(w.config, ['-l', 'from', 'undo'])]);
       expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
       const files = w.files();

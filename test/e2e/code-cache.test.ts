@@ -1,3 +1,7 @@
+/**
+ * The bundles bin/tasks.js runs and their V8 code caches: about the binary itself, so
+ * through it.
+ */
 import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';

@@ -52,6 +52,7 @@ function world() {
 
 /** A command line as printed, run as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),

@@ -154,6 +154,7 @@ describe('undo is atomic across tasks', () => {
     });
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
     try {
+      // The binary: the lock is held by another process (an agent), as in life.
       const r = await runAsync(config, ['-l', 'L', 'undo'], { env: ENV });
       expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/task #1 is locked by another process/);
@@ -210,6 +211,7 @@ describe('each change is recorded with its write', () => {
     const todos = Array.from({ length: 400 }, (_, i) => ({ content: `item ${i}`, status: 'pending', activeForm: `doing ${i}` }));
     const input = path.join(config, 'todos.json');
     fs.writeFileSync(input, JSON.stringify(todos));
+    // The binary: SIGKILL mid-import needs a process of its own.
     const child = spawn(process.execPath, [BIN, '-l', 'L', 'import', input], { env: baseEnv(config, ENV), stdio: 'ignore' });
     // Killed as soon as the 50th new file appears.
     await new Promise<void>((resolve) => {
@@ -244,6 +246,7 @@ describe('each change is recorded with its write', () => {
     await Promise.all(
       Array.from({ length: 6 }, (_, w) =>
         (async () => {
+          // The binary: several processes writing one journal at once.
           for (let i = 0; i < 6; i++) await runAsync(config, ['-l', 'L', 'update', '1', '--meta', `w${w}i${i}=1`], { env: ENV });
         })(),
       ),
@@ -323,6 +326,7 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
   it('a 100 GB transcript: log ends within 1 s of SIGINT, and of SIGTERM', async () => {
     const { config, session } = sparseWorld(100 * 1024 ** 3);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      // The binary: SIGINT and SIGTERM reach a process.
       const child = spawn(process.execPath, [BIN, '-l', session, 'log'], { env: baseEnv(config, ENV), stdio: 'ignore' });
       let sent = 0;
       const closed = new Promise<{ ms: number; code: number | null }>((r) =>

@@ -155,6 +155,7 @@ describe('import keeps ids where they are free', () => {
       Array.from({ length: 40 }, (_, i) => task(String(i + 1), `B${i + 1}`)),
     );
     const [ra, rb] = await Promise.all([
+      // The binary: two imports at once, in two processes.
       runAsync(config, ['-l', 'shared', 'import', a, '--json']),
       runAsync(config, ['-l', 'shared', 'import', b, '--json']),
     ]);

@@ -61,6 +61,7 @@ function world() {
 
 /** A command line as printed, run as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),
@@ -195,6 +196,7 @@ describe('NO_COLOR in a terminal', () => {
       end: Date.now() - 10 * MIN,
     });
     const line = `stty cols 60; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} list --no-color`;
+    // The binary in a terminal (script): what a person sees.
     const r = spawnSync('script', ['-qc', line, '/dev/null'], { cwd: proj, env: baseEnv(w.config, { NO_COLOR: '1' }), encoding: 'utf8' });
     const note = r.stdout.split(/\r?\n/).find((l) => l.startsWith('using list'));
     expect(note, r.stdout).toBeDefined();

@@ -64,6 +64,7 @@ function world() {
 
 /** Run a command line as printed (`tasks -l 2d483082 'create' x`), as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),
@@ -188,6 +189,7 @@ describe('quiet when named, one line when chosen', () => {
     w.list(A);
     w.list(B);
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'a very long opening prompt that goes on and on about many things' });
+    // The binary in a terminal (tmux): the note as a person sees it.
     const screen = await runInTmux(w.config, ['list', '-q'], { width: 60, height: 20 });
     // runInTmux runs in the config folder: the most recently changed list is chosen there.
     const note = screen.split('\n').find((l) => l.startsWith('using list'));

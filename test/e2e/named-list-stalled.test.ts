@@ -35,6 +35,7 @@ function world(transcriptAge: number, ended: boolean) {
 }
 
 function stalled(w: { config: string; cwd: string }): string[] {
+  // The binary: the persistent cache is the built bundle's alone.
   const r = run(w.config, ['-l', 'shared', 'list', '--stalled', '--json'], { cwd: w.cwd });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -68,6 +69,7 @@ describe('a named list, with evidence kept by an earlier lists', () => {
     const w = world(transcriptAge, false);
     // What `lists` reads must have settled to be kept (cache/file-stamp.ts): its clock
     // ($TASKS_NOW) is set past the settling time, as if it had been waited out.
+    // The binary: the persistent cache is the built bundle's alone.
     const r = run(w.config, ['lists', '--json'], { cwd: w.cwd, env: { TASKS_NOW: String(Date.now() + SETTLE_MS + 300) } });
     expect(r.code, r.stderr).toBe(0);
     const row = (JSON.parse(r.stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>).find((l) => l.id === 'shared');

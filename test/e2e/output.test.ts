@@ -87,6 +87,7 @@ describe('output contract', () => {
         blocks: [],
         blockedBy: [],
       });
+    // The binary: a pipe whose reader goes away.
     const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} list --json | head -1`], {
       env: baseEnv(config),
       encoding: 'utf8',
@@ -100,6 +101,7 @@ describe('output contract', () => {
     const { config } = fixtureConfig();
     // `true` exits without reading, long before node has started: every write meets EPIPE.
     for (const args of [['help', 'get'], ['--help'], ['--version'], ['list'], ['list', '--json'], ['get', '1'], ['lists']]) {
+      // The binary: a pipe whose reader goes away.
       const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} ${args.join(' ')} | true`], {
         env: baseEnv(config),
         encoding: 'utf8',
@@ -137,6 +139,7 @@ describe('output contract', () => {
       blocks: [],
       blockedBy: [],
     });
+    // The binary in a terminal (tmux): the table as a person sees it.
     const visible = (await runInTmux(config, ['list'], { width: 90, height: 20 })).split('\n');
     for (const line of visible) expect([...line].length).toBeLessThanOrEqual(90);
     expect(visible.join('\n')).toContain('…');

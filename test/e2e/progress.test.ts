@@ -76,6 +76,7 @@ describe('the verification nudge', () => {
 
   it('watch: the end event carries it when every task is completed, and stderr says so', async () => {
     const { config } = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
+    // The binary: watch runs until its condition holds; its exit status is the point.
     const r = await runAsync(config, ['-l', 'l', 'watch', '--until', 'all-completed', '--json']);
     expect(r.code).toBe(0);
     expect(`note: ${stderrText(r.stderr)}`).toBe(NUDGE);
@@ -108,6 +109,7 @@ describe('stalled work', () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'New work', 'in_progress')]);
     age(path.join(dir, '1.json'), 45 * 60_000);
     // The table is for terminals: a real one.
+    // The binary in a terminal (tmux): the table as a person sees it.
     const plain = await runInTmux(config, ['-l', 'l', 'list'], { width: 100, height: 12 });
     expect(plain).toContain('EXIT=0');
     expect(plain).toMatch(/#1 {2}▶ in progress {2}Old work stalled 45m/);
@@ -131,6 +133,7 @@ describe('stalled work', () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'Next')]);
     age(path.join(dir, '1.json'), 2 * 3600_000);
     const before = snapshotDir(dir);
+    // The binary: watch runs until its condition holds; its exit status is the point.
     const r = await runAsync(config, [
       '-l',
       'l',

@@ -45,6 +45,7 @@ describe('the journal, against damage', () => {
     runInProcessSync(config, ['-l', 'L', 'create', 'a']);
     fs.rmSync(journal(config));
     execFileSync('mkfifo', [journal(config)]);
+    // The binary: a journal that is a FIFO could block a run; a process can be stopped.
     const r = spawnSync(process.execPath, [BIN, '-l', 'L', 'update', '1', '--subject', 'X'], {
       env: baseEnv(config),
       encoding: 'utf8',
@@ -61,6 +62,7 @@ describe('the journal, against damage', () => {
     runInProcessSync(config, ['-l', 'L', 'create', 'a']);
     runInProcessSync(config, ['-l', 'L', 'create', 'b']);
     runInProcessSync(config, ['-l', 'L', 'block', '2', '--by', '1']);
+    // The binary: two undos at once, in two processes.
     const [x, y] = await Promise.all([runAsync(config, ['-l', 'L', 'undo']), runAsync(config, ['-l', 'L', 'undo'])]);
     expect([x!.code, y!.code]).toEqual([0, 0]);
     const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ by .*/, '')).sort();
@@ -93,6 +95,7 @@ describe('the journal, against damage', () => {
     const after = fs.readFileSync(journal(config), 'utf8');
     fs.writeFileSync(journal(config), before);
     fs.mkdirSync(`${journal(config)}.lock`);
+    // The binary: it waits on a lock this test releases while it runs.
     const second = runAsync(config, ['-l', 'L', 'undo']);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // The other one finishes: its record, then its lock released.
@@ -126,6 +129,7 @@ describe('list choice, against odd places', () => {
     fs.mkdirSync(path.join(config, 'tasks', id), { recursive: true });
     writeTask(path.join(config, 'tasks', id), task('1'));
     fs.mkdirSync(path.join(config, 'tasks', 'other'), { recursive: true });
+    // The binary: only a process can stand in a deleted working directory.
     const r = spawnSync(
       'bash',
       ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${BIN}" create "meant for a project"`],

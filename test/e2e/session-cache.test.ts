@@ -12,7 +12,8 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * is never needed for a correct answer: whatever state it is in, `tasks lists --json`
  * gives what it gives with no cache at all. Each world below is built, left to settle
  * (so that what a run reads is trusted by the next), then changed the way the cache must
- * notice.
+ * notice. Through the built binary: only the bundle keeps a persistent cache (its build
+ * names it).
  */
 
 // Sessions of a config folder, as Claude Code 2.1.328 leaves them.

@@ -317,6 +317,7 @@ describe('tasks lists', () => {
       });
     }
     for (const width of [80, 140]) {
+      // The binary in a terminal (tmux): the table as a person sees it.
       const screen = await runInTmux(w.config, ['lists'], { width, height: 12 });
       const plain = screen
         .trimEnd()

@@ -5,7 +5,7 @@ import { tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
-/** What a person at a terminal is told, and asked. */
+/** What a person at a terminal is told, and asked: the binary in a terminal (tmux). */
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

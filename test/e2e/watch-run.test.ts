@@ -1,7 +1,8 @@
 /**
  * `tasks watch --stream <file|->` and `watch --session <id>`: following an agent's run
  * from the real Claude Code's stream-json output (and a session's transcript), fed line
- * by line with delays as a running agent writes them.
+ * by line with delays as a running agent writes them. Through the built binary: a watch
+ * lasts while the run does, and its exit status is the verdict.
  */
 import fs from 'node:fs';
 import path from 'node:path';

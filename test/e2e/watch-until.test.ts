@@ -1,3 +1,8 @@
+/**
+ * `watch --until`: each condition, the deadline, and what ends a watch. The watches run as
+ * the built binary (a watch lasts, and ends with an exit status); the changes made while
+ * they run, and output-only checks, run in process.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
