@@ -147,7 +147,7 @@ describe('a reused list: its old tasks cannot pass a gate the run has not reache
 });
 
 describe('the input is read to its end whatever happens (bash, set -o pipefail, tee)', () => {
-  /** The README's gate as a CI job writes it, fed by a slow writer. */
+  /** The CI guide's gate as a CI job writes it, fed by a slow writer. */
   function pipeline(config: string, lines: readonly string[], watchArgs: string, after = ''): { code: number; out: string; copy: string } {
     const input = path.join(config, 'run-input.jsonl');
     fs.writeFileSync(input, `${lines.join('\n')}\n`);

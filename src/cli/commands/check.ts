@@ -38,7 +38,7 @@ export function registerCheck(program: Command, ctx: Context): void {
 Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
 (a finished list's verification_missing, an owner whose session is over) are reported
 and exit 0 unless --strict.
-Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
+Each finding has a stable code in --json (see docs/guide/check.md): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
 stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed),
