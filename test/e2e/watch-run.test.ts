@@ -210,7 +210,9 @@ describe('watch --stream <file>: a file still being written, followed like tail 
     const config = freshConfig();
     const file = path.join(config, 'later.jsonl');
     const watch = startWatch(config, ['watch', '--stream', 'later.jsonl', '--json', '--until', 'all-completed', '--timeout', '20s']);
-    await new Promise((r) => setTimeout(r, 600));
+    // Until the watch has said it waits (a started process, however loaded the machine), at most 30 s.
+    for (const until = Date.now() + 30_000; !watch.stderr().endsWith('\n') && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 25));
     expect(JSON.parse(watch.stderr())).toEqual({ note: { code: 'waiting_for_stream', message: 'waiting for later.jsonl to appear' } });
     fs.writeFileSync(file, `${TODO_RUN.join('\n')}\n`);
     const r = await watch.exited;
