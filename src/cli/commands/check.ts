@@ -65,7 +65,7 @@ Examples:
               list: chosen.id,
               ok: true,
               path: chosen.dir,
-              checkedAt: new Date().toISOString(),
+              checkedAt: new Date(ctx.now()).toISOString(),
               files: 0,
               clean: true,
               findings: [],
@@ -81,13 +81,19 @@ Examples:
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const views: CheckView[] = [];
       const docs: Array<Record<string, unknown>> = [];
-      const checkedAt = new Date().toISOString();
+      const checkedAt = new Date(ctx.now()).toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
       for (const target of targets) {
         try {
           const gone = ctx.goneOwners(target.id, { deep: true });
           const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
-          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
+          const report = await checkList(target.dir, {
+            now: ctx.now(),
+            clock: () => ctx.now(),
+            claimStaleMs,
+            ownerGone,
+            fix: Boolean(opts.fix),
+          });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           docs.push(checkJson(view, checkedAt));
