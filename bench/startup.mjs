@@ -30,7 +30,7 @@ const config = path.join(work, 'config');
 const cpuHook = path.join(work, 'cpu.cjs');
 fs.writeFileSync(
   cpuHook,
-  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, `\\ncpu ${(u.user + u.system) / 1000}\\n`); });\n",
+  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\ncpu ' + (u.user + u.system) / 1000 + '\\n'); });\n",
 );
 for (const n of [20, 1000, 10000]) writeList(config, `bench-${n}`, makeTasks(n));
 const listDir = (n) => path.join(config, 'tasks', `bench-${n}`);
