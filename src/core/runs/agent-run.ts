@@ -14,6 +14,7 @@
  * Either way no process of the group is left running when this resolves.
  */
 import { TasksError } from '../base/errors.js';
+import type { NoteCode } from '../base/notices.js';
 import { withinMs } from '../base/process-group.js';
 import type { WatchOutcome, WatchSessionOptions, WatchSink } from '../watch/watch-session.js';
 import { WatchSession } from '../watch/watch-session.js';
@@ -39,7 +40,7 @@ export interface AgentRunOptions {
   onNotStreamJson(firstLine: string): void;
   onRecordError(err: Error): void;
   /** Something worth telling that is not the verdict (the agent lingering, leftovers ended). */
-  onNote(message: string, code: string, facts?: Record<string, unknown>): void;
+  onNote(message: string, code: NoteCode, facts?: Record<string, unknown>): void;
 }
 
 export interface AgentRunResult {
