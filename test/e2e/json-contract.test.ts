@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
 import { startBoard } from '../helpers/board.js';
-import { FIXTURES, fixtureConfig, type RunResult, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';

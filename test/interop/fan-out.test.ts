@@ -9,12 +9,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, tempConfig, writeTask } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { agentEnv, claudeBin, claudeVersion } from './agent.js';
 import { type MockModel, startMockModel } from './mock-model.js';
-import { deferred, sleep } from './sync.js';
+import { deferred } from './sync.js';
 
 const TOOLS = 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite';
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -7,12 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { claudeVersion } from './agent.js';
 import type { Turn } from './mock-model.js';
-import { deferred, sleep } from './sync.js';
+import { deferred } from './sync.js';
 import { runningInGroup, startTasksRun, type TasksRunHandle } from './tasks-run.js';
 
 const create = (subject: string): Turn[number] => ({ name: 'TaskCreate', input: { subject, description: `${subject}, carefully` } });

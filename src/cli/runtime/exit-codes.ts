@@ -55,7 +55,7 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled (run: its agent ended)',
   [EXIT.timeout]: 'a deadline passed before the --until condition was met (run: before the run ended; its agent ended)',
   [EXIT.notExecutable]: "run: the agent's command is there but cannot be run (as a shell says it)",
-  [EXIT.commandNotFound]: "run: no such command (as a shell says it)",
+  [EXIT.commandNotFound]: 'run: no such command (as a shell says it)',
   [EXIT.interrupted]: 'interrupted (Ctrl-C, SIGTERM), or a confirmation answered no (run: 143 for SIGTERM, 129 for SIGHUP)',
 };
 

@@ -158,8 +158,12 @@ export const NOTICES = {
   // run
   agent_stderr: { kind: 'note', when: "`run --json`: a line of the agent's stderr (without `--json` it is passed through as it is)" },
   agent_exit: { kind: 'note', when: '`run` (without `--json`, whose last line says it): how the agent exited, or who ended it' },
-  leftovers_ended: { kind: 'note', when: '`run`: what the agent left running in its process group when it exited was ended', facts: ['pid'] },
-  agent_lingered: { kind: 'note', when: "`run`: the agent had not exited 30 s after its run ended: it was ended", facts: ['pid'] },
+  leftovers_ended: {
+    kind: 'note',
+    when: '`run`: what the agent left running in its process group when it exited was ended',
+    facts: ['pid'],
+  },
+  agent_lingered: { kind: 'note', when: '`run`: the agent had not exited 30 s after its run ended: it was ended', facts: ['pid'] },
   output_abandoned: { kind: 'note', when: "`run`: a process outside the agent's process group kept its output open: no longer read" },
   not_stream_json: { kind: 'warning', when: "`run`: the agent's output is not stream-json (its first line is quoted)" },
   record_failed: { kind: 'warning', when: '`run --record`: the file could not be written; the run goes on without it' },
