@@ -3,7 +3,8 @@
  * CLAUDE_CODE_TASK_LIST_ID, each holding a task in progress; when one's process dies,
  * `watch --until` ends within seconds with exit 6, naming the session and its tasks,
  * while the other two still run. A session that dies holding nothing is only noted;
- * --allow-deaths waits on as before. (The real agents: test/interop/fan-out.test.ts.)
+ * --allow-deaths waits on as before. (The real agents: test/interop/fan-out.test.ts.) The slow tier: each case waits
+ * for the watch to see the sessions, then for a death.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
