@@ -131,7 +131,7 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
 
 /** The agent's stderr, line by line, to `onStderrLine`; returns what flushes its last line. */
 function followStderr(agent: AgentProcess, opts: AgentRunOptions): () => void {
-  const splitter = new LineSplitter({ onLine: (text) => opts.onStderrLine?.(text), onWarning: () => {} }, 64 * 1024);
+  const splitter = new LineSplitter({ onLine: (text) => opts.onStderrLine?.(text), onWarning: () => {} }, 1024 * 1024);
   agent.stderr?.on('data', (chunk: Buffer) => splitter.push(chunk));
   agent.stderr?.on('error', () => {});
   let flushed = false;
