@@ -204,6 +204,69 @@ describe('the board', () => {
   });
 });
 
+/**
+ * What a module of core may keep between calls, by file and name, and why: none of it
+ * is a run's state (docs/design.md, "Style"), which lives in the run's scope (core/scope).
+ */
+const KEPT_IN_CORE_MODULES: Record<string, string> = {
+  'base/zod.ts loaded': 'zod, loaded once: a module, never changed',
+  'locks/lock-activity.ts tracked': "one wrapped fs, made once: it counts into the calling run's scope",
+  'cache/folder-names.ts looked': 'a memo of each shard, which lives for one run (a WeakMap: it goes with the shard)',
+  'lifecycle/task-lifecycle.ts teamCache': 'a memo of each lifecycle context (a WeakMap: it goes with the context)',
+  'sessions/list-sessions.ts evidences': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts liveEvidences': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts caches': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts unsureSessions': "a memo of each evidence's session ids (a WeakMap: it goes with them)",
+  'sessions/live-lists.ts known': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/claude-processes.ts boots': "each /proc root's boot time: a fact of the machine",
+  'sessions/live-sessions.ts ownDomain': "this machine's pid domain: a fact of the machine",
+  'sessions/claude-processes.ts procBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'sessions/transcript-lines.ts chunkBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'store/task-file.ts quickBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+};
+
+/**
+ * Module-level bindings of core that can hold state: every `let`, and every collection
+ * (Map, Set, WeakMap, array, object) that the file changes (set, add, delete, push...).
+ */
+function moduleState(files: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8');
+    const rel = path.relative(CORE, file).split(path.sep).join('/');
+    for (const m of text.matchAll(/^(?:export )?let (\w+)/gm)) found.push(`${rel} ${m[1]}`);
+    const collections = /^(?:export )?const (\w+)(?::[^=]+)? = (?:new (?:Map|Set|WeakMap|WeakSet|Array)\b|\[|\{)/gm;
+    for (const m of text.matchAll(collections)) {
+      const name = m[1]!;
+      if (new RegExp(`\\b${name}(?:\\.(?:set|add|delete|clear|push|pop|shift|unshift|splice)\\(|\\[[^\\]]+\\]\\s*=[^=])`).test(text))
+        found.push(`${rel} ${name}`);
+    }
+  }
+  return found;
+}
+
+describe('the state of core', () => {
+  it('keeps no run state in a module: what a run records or listens to is in its scope (core/scope)', () => {
+    const state = moduleState(sources(CORE));
+    expect(state.filter((s) => KEPT_IN_CORE_MODULES[s] === undefined)).toEqual([]);
+    // Each exception is still there: one that went away leaves the list.
+    expect(Object.keys(KEPT_IN_CORE_MODULES).filter((k) => !state.includes(k))).toEqual([]);
+  });
+
+  it('catches a listener kept in a module', () => {
+    const scratch = path.join(CORE, 'writes', '.scratch-state.ts');
+    fs.writeFileSync(
+      scratch,
+      'const listeners = new Set<() => void>();\nexport const on = (l: () => void) => listeners.add(l);\nlet last = 0;\n',
+    );
+    try {
+      expect(moduleState([scratch])).toEqual(['writes/.scratch-state.ts last', 'writes/.scratch-state.ts listeners']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+});
+
 /** src/core/README.md is the map of core; these hold the code to it. */
 describe('the map of core', () => {
   const map = readMap(path.join(CORE, 'README.md'));
