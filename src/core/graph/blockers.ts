@@ -94,3 +94,32 @@ export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array
   }
   return out;
 }
+
+/** A task's blockers as a view shows them: how they stand, and whether it waits on an open one (isBlocked). */
+export interface TaskBlockers extends BlockerState {
+  /** Unfinished, and waiting on an open blocker. */
+  readonly blocked: boolean;
+}
+
+/**
+ * The blockers of tasks, by id, judged against a whole list: the answers a view shows,
+ * worked out here so that renderers ask no rule of their own (docs/design.md, "Layers").
+ */
+export type BlockerAnswers = ReadonlyMap<string, TaskBlockers>;
+
+/** The answer for every task that waits on nothing: shared, as UNBLOCKED is. */
+const NOT_BLOCKED: TaskBlockers = Object.freeze({ ...UNBLOCKED, blocked: false });
+
+/** One task's blockers as a view shows them, judged against `index`. */
+export function taskBlockers(task: Task, index: TaskIndex): TaskBlockers {
+  if (task.blockedBy.length === 0) return NOT_BLOCKED;
+  const state = blockerState(task, index);
+  return { ...state, blocked: task.status !== 'completed' && state.open.length > 0 };
+}
+
+/** The blockers of each of `tasks`, judged against `index` (every task of the list, shown or not). */
+export function blockerAnswers(tasks: Iterable<Task>, index: TaskIndex): Map<string, TaskBlockers> {
+  const answers = new Map<string, TaskBlockers>();
+  for (const task of tasks) answers.set(task.id, taskBlockers(task, index));
+  return answers;
+}
