@@ -11,13 +11,13 @@ import { deleteTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderNote } from '../../render/note.js';
 import { taskJson } from '../../render/task-json.js';
-import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
+import { renderDeletedByUpdate } from '../../render/update-message.js';
 import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
 import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
-import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import { reportUpdate } from '../lifecycle/update-report.js';
 import { type Context, usage } from '../runtime/context.js';
 import { taskDocument } from '../runtime/task-document.js';
 
@@ -103,11 +103,9 @@ export function registerUpdate(program: Command, ctx: Context): void {
       );
       if (updated === undefined) return;
       const { result } = updated;
-      if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
-        warnOpenBlockers(ctx, choice.dir, result.task);
-      }
-      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, result.task)));
-      else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
+      reportUpdate(ctx, choice, result, {
+        warnBlockers: patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status'),
+      });
       // This completion closed out the list: Claude Code's agents would be told to verify.
       const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
       if (nudge) ctx.io.note(renderNote(nudge.message), nudge.code);
