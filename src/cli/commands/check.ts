@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { checkList } from '../../core/check/check-list.js';
-import { listIds, requireConfigDir } from '../../core/lists/list-choice.js';
-import { tasksRoot } from '../../core/store/paths.js';
+import { checkLists } from '../../core/check/check-lists.js';
+import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
@@ -74,39 +72,33 @@ Examples:
         } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
         return;
       }
-      const targets = chosen
-        ? [chosen]
-        : // Folder names as they are: one agents cannot address is still worth checking.
-          listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }));
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
-      const views: CheckView[] = [];
       const docs: Array<Record<string, unknown>> = [];
       const checkedAt = new Date().toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
-      for (const target of targets) {
-        try {
-          const gone = ctx.goneOwners(target.id, { deep: true });
-          const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
-          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
-          const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
-          views.push(view);
+      const count = await checkLists(
+        {
+          lists: chosen ?? { all: ctx.configDir },
+          claimStaleMs,
+          fix: Boolean(opts.fix),
+          goneOwners: (listId) => ctx.goneOwners(listId, { deep: true }),
+          clock: Date.now,
+        },
+        ({ list, report, error }) => {
+          if (report === undefined) {
+            docs.push({ list, ok: false, error: errors.item(list, error) });
+            return;
+          }
+          const view: CheckView = { list, report, fix: Boolean(opts.fix) };
           docs.push(checkJson(view, checkedAt));
           const left = opts.fix ? (report.remaining ?? []) : report.findings;
           if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
           if (!ctx.io.json)
-            printView(
-              ctx,
-              { ...view, list: ctx.shortId(view.list) },
-              chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen),
-            );
-        } catch (err) {
-          // One unreadable list does not stop the others (--all); the exit code is the worst.
-          if (!opts.all) throw err;
-          docs.push({ list: target.id, ok: false, error: errors.item(target.id, err) });
-        }
-      }
+            printView(ctx, { ...view, list: ctx.shortId(list) }, chosen === undefined ? ['-l', ctx.shortId(list)] : ctx.listArgs(chosen));
+        },
+      );
+      if (opts.all && count === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
-      errors.summarize(targets.length);
+      errors.summarize(count);
     });
 }
 
