@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { checkLists } from '../../core/check/check-lists.js';
-import { requireConfigDir } from '../../core/lists/list-choice.js';
+import { type ListChoice, requireConfigDir } from '../../core/lists/list-choice.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
@@ -55,23 +55,8 @@ Examples:
       const claimStaleMs = parseDurationOrOff('--stale-after', opts.staleAfter);
       if (opts.all) requireConfigDir(ctx.configDir);
       const chosen = opts.all ? undefined : ctx.list(Boolean(opts.fix)); // --fix writes: with several lists, name one
-      if (chosen !== undefined && !chosen.exists) {
-        // A live session's list before its first task: nothing to check yet.
-        if (ctx.io.json) {
-          ctx.io.out(
-            renderJson({
-              list: chosen.id,
-              ok: true,
-              path: chosen.dir,
-              checkedAt: new Date().toISOString(),
-              files: 0,
-              clean: true,
-              findings: [],
-            }),
-          );
-        } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
-        return;
-      }
+      // A live session's list before its first task: nothing to check yet.
+      if (chosen !== undefined && !chosen.exists) return nothingToCheck(ctx, chosen);
       const docs: Array<Record<string, unknown>> = [];
       const checkedAt = new Date().toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
@@ -100,6 +85,22 @@ Examples:
       if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
       errors.summarize(count);
     });
+}
+
+function nothingToCheck(ctx: Context, chosen: ListChoice): void {
+  if (ctx.io.json) {
+    ctx.io.out(
+      renderJson({
+        list: chosen.id,
+        ok: true,
+        path: chosen.dir,
+        checkedAt: new Date().toISOString(),
+        files: 0,
+        clean: true,
+        findings: [],
+      }),
+    );
+  } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
 }
 
 function printView(ctx: Context, view: CheckView, listArgs: readonly string[]): void {
