@@ -69,22 +69,31 @@ Examples:
           clock: Date.now,
         },
         ({ list, report, error }) => {
-          if (report === undefined) {
-            docs.push({ list, ok: false, error: errors.item(list, error) });
-            return;
-          }
-          const view: CheckView = { list, report, fix: Boolean(opts.fix) };
-          docs.push(checkJson(view, checkedAt));
-          const left = opts.fix ? (report.remaining ?? []) : report.findings;
-          if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
-          if (!ctx.io.json)
-            printView(ctx, { ...view, list: ctx.shortId(list) }, chosen === undefined ? ['-l', ctx.shortId(list)] : ctx.listArgs(chosen));
+          if (report === undefined) docs.push({ list, ok: false, error: errors.item(list, error) });
+          else docs.push(showCheck(ctx, { list, report, fix: Boolean(opts.fix) }, { strict: Boolean(opts.strict), chosen, checkedAt }));
         },
       );
       if (opts.all && count === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
       errors.summarize(count);
     });
+}
+
+/** One list's check: its part of the exit status, and its report for a person; returns its JSON document. */
+function showCheck(
+  ctx: Context,
+  view: CheckView,
+  o: { strict: boolean; chosen: ListChoice | undefined; checkedAt: string },
+): Record<string, unknown> {
+  const { report } = view;
+  const doc = checkJson(view, o.checkedAt);
+  const left = view.fix ? (report.remaining ?? []) : report.findings;
+  if (left.some((f) => o.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
+  if (!ctx.io.json) {
+    const listArgs = o.chosen === undefined ? ['-l', ctx.shortId(view.list)] : ctx.listArgs(o.chosen);
+    printView(ctx, { ...view, list: ctx.shortId(view.list) }, listArgs);
+  }
+  return doc;
 }
 
 function nothingToCheck(ctx: Context, chosen: ListChoice): void {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readLog } from '../../core/history/log-view.js';
+import { type LogView, readLog } from '../../core/history/log-view.js';
+import type { Timeline } from '../../core/history/timeline.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { logJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
@@ -68,32 +69,36 @@ Examples:
         readLog({ lists, task, since, until, limit, sessions: ctx.sessions, json: ctx.io.json, signal }),
       );
       if (opts.all && log.listCount === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
-      for (const timeline of log.timelines) {
-        for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p), 'journal_not_read', { list: timeline.list, reason: p });
-        for (const d of timeline.damaged)
-          ctx.io.warn(renderJournalDamage(d), 'journal_line_skipped', {
-            list: timeline.list,
-            file: d.file,
-            line: d.line ?? null,
-            reason: d.reason,
-          });
-      }
+      tellRecordProblems(ctx, log.timelines);
       if (log.notFound !== undefined) throw log.notFound;
-      if (ctx.io.json) {
-        ctx.io.out(renderJson(logJson(log.events)));
-        return;
-      }
-      if (log.single !== undefined) {
-        for (const n of renderLogNotes(log.single.timeline, task)) ctx.io.note(n, 'log_record');
-        const outside = renderUnrecordedCreations(log.single.createdOutside);
-        if (outside !== undefined) ctx.io.note(outside, 'log_record');
-      }
-      if (log.events.length === 0) return;
-      const withLists = Boolean(opts.all);
-      ctx.io.out(
-        ctx.io.humanLayout
-          ? renderLogLines(log.events, ctx.io.style, { lists: withLists })
-          : renderLogTsv(log.events, { lists: withLists }),
-      );
+      if (ctx.io.json) ctx.io.out(renderJson(logJson(log.events)));
+      else showLog(ctx, log, { task, lists: Boolean(opts.all) });
     });
+}
+
+/** Journals that cannot be read, and their lines skipped as damaged: warnings, each list's. */
+function tellRecordProblems(ctx: Context, timelines: readonly Timeline[]): void {
+  for (const timeline of timelines) {
+    for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p), 'journal_not_read', { list: timeline.list, reason: p });
+    for (const d of timeline.damaged)
+      ctx.io.warn(renderJournalDamage(d), 'journal_line_skipped', {
+        list: timeline.list,
+        file: d.file,
+        line: d.line ?? null,
+        reason: d.reason,
+      });
+  }
+}
+
+/** For a person: what the record of one list leaves out (on stderr), then the changes. */
+function showLog(ctx: Context, log: LogView, o: { task: string | undefined; lists: boolean }): void {
+  if (log.single !== undefined) {
+    for (const n of renderLogNotes(log.single.timeline, o.task)) ctx.io.note(n, 'log_record');
+    const outside = renderUnrecordedCreations(log.single.createdOutside);
+    if (outside !== undefined) ctx.io.note(outside, 'log_record');
+  }
+  if (log.events.length === 0) return;
+  ctx.io.out(
+    ctx.io.humanLayout ? renderLogLines(log.events, ctx.io.style, { lists: o.lists }) : renderLogTsv(log.events, { lists: o.lists }),
+  );
 }
