@@ -364,6 +364,114 @@ describe('the map of cli', () => {
   });
 });
 
+/** The value imports of a file (not `import type`, not `type X` inside braces), dynamic ones included: module -> names. */
+function valueImportsOf(file: string): Map<string, string[]> {
+  const text = fs.readFileSync(file, 'utf8');
+  const found = new Map<string, string[]>();
+  const add = (module: string, names: string[]) => {
+    if (!module.startsWith('.') || names.length === 0) return;
+    const target = path.resolve(path.dirname(file), module).replace(/\.js$/, '.ts');
+    found.set(target, [...(found.get(target) ?? []), ...names]);
+  };
+  for (const m of text.matchAll(/^import\s+(?!type\s)([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gms)) {
+    const clause = m[1]!;
+    const braces = /\{([^}]*)\}/.exec(clause)?.[1];
+    const named = (braces ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '' && !n.startsWith('type '))
+      .map((n) => n.split(/\s+as\s+/)[0]!);
+    const outside = clause
+      .replace(/\{[^}]*\}/, '')
+      .replace(/,/g, ' ')
+      .trim();
+    add(m[2]!, [...named, ...(outside === '' ? [] : [outside])]);
+  }
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]/g)) add(m[1]!, ['(dynamic import)']);
+  return found;
+}
+
+/** Most core modules a command file may import: it reads its flags, makes one core call (or a few named ones) and renders. */
+const MAX_CORE_MODULES_PER_COMMAND = 4;
+
+/** Command files that import more core modules than a thin command needs, with their count. */
+function heavyCommands(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    const core = new Set(importsOf(file).filter((t) => t.startsWith(CORE + path.sep)));
+    return core.size > MAX_CORE_MODULES_PER_COMMAND ? [`${path.relative(ROOT, file)} imports ${core.size} core modules`] : [];
+  });
+}
+
+/**
+ * What render may take from core besides types (docs/design.md, "Layers": render answers
+ * no domain question): core/base, and the store's id order, schema and status words.
+ */
+const RENDER_MAY_CALL = ['base/', 'store/ids.ts', 'store/schema.ts', 'store/status-words.ts'];
+
+/** Render's value imports from core outside what it may call: a domain question asked in render. */
+function renderQuestions(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
+    [...valueImportsOf(file)]
+      .filter(([target]) => target.startsWith(CORE + path.sep))
+      .filter(([target]) => !RENDER_MAY_CALL.some((allowed) => path.relative(CORE, target).split(path.sep).join('/').startsWith(allowed)))
+      .map(([target, names]) => `${path.relative(ROOT, file)} calls ${names.join(', ')} of ${path.relative(ROOT, target)}`),
+  );
+}
+
+/** docs/design.md, "Style" 2: commands as gh's are, options -> a core call -> a view model -> render. */
+describe('thin commands', () => {
+  const COMMANDS = path.join(CLI, 'commands');
+
+  it(`has no command file that imports more than ${MAX_CORE_MODULES_PER_COMMAND} core modules`, () => {
+    expect(heavyCommands(sources(COMMANDS))).toEqual([]);
+  });
+
+  it('catches a command that reaches into core for what a use case should answer', () => {
+    const scratch = path.join(COMMANDS, '.scratch-heavy.ts');
+    fs.writeFileSync(
+      scratch,
+      [
+        "import { TasksError } from '../../core/base/errors.js';",
+        "import { indexTasks } from '../../core/graph/blockers.js';",
+        "import { filterTasks } from '../../core/lists/task-filter.js';",
+        "import type { Task } from '../../core/store/schema.js';",
+        "import { readList } from '../../core/store/list-read.js';",
+        'export const x = [TasksError, indexTasks, filterTasks, readList] as unknown as Task;',
+        '',
+      ].join('\n'),
+    );
+    try {
+      expect(heavyCommands([scratch])).toEqual(['src/cli/commands/.scratch-heavy.ts imports 5 core modules']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+
+  it("has render ask core no domain question: types only, besides core/base and the store's ids, schema and status words", () => {
+    expect(renderQuestions(sources(path.join(ROOT, 'src/render')))).toEqual([]);
+  });
+
+  it('catches render calling a domain function of core', () => {
+    const scratch = path.join(ROOT, 'src/render', '.scratch-question.ts');
+    fs.writeFileSync(
+      scratch,
+      [
+        "import { type BlockerState, isBlocked, type TaskIndex } from '../core/graph/blockers.js';",
+        "import type { ListGraph } from '../core/graph/list-graph.js';",
+        "import { compareIds } from '../core/store/ids.js';",
+        "import { TasksError } from '../core/base/errors.js';",
+        'export const x = [isBlocked, compareIds, TasksError] as unknown as [BlockerState, TaskIndex, ListGraph];',
+        '',
+      ].join('\n'),
+    );
+    try {
+      expect(renderQuestions([scratch])).toEqual(['src/render/.scratch-question.ts calls isBlocked of src/core/graph/blockers.ts']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+});
+
 describe('the source tree', () => {
   const all = sources(path.join(ROOT, 'src'));
 
