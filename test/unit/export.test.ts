@@ -67,7 +67,9 @@ describe('renderMarkdownChecklist', () => {
   });
 
   it('an empty list says so', () => {
-    expect(renderMarkdownChecklist([], { index: new Map(), blockers: new Map(), counts: countTasks([], new Map()) }, { title: 'Tasks: x' })).toBe('### Tasks: x\n\n_No tasks._');
+    expect(
+      renderMarkdownChecklist([], { index: new Map(), blockers: new Map(), counts: countTasks([], new Map()) }, { title: 'Tasks: x' }),
+    ).toBe('### Tasks: x\n\n_No tasks._');
   });
 
   it('escapes what Markdown would interpret; code spans survive backticks', () => {

@@ -68,9 +68,7 @@ describe('renderWatchFrame', () => {
     const b = frame(model(), 100, 30, 1_000_100);
     expect(a).not.toEqual(b);
     const idle = tasks.map((t) => ({ ...t, status: 'pending' as const }));
-    expect(frame(model({ tasks: idle }), 100, 30, 1_000_000)).toEqual(
-      frame(model({ tasks: idle }), 100, 30, 1_000_100),
-    );
+    expect(frame(model({ tasks: idle }), 100, 30, 1_000_000)).toEqual(frame(model({ tasks: idle }), 100, 30, 1_000_100));
   });
 
   it('never writes a line wider than the terminal, or more lines than it has', () => {
@@ -115,9 +113,7 @@ describe('renderWatchFrame', () => {
   });
 
   it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {
-    expect(frame(model({ exists: false, tasks: [] })).join('\n')).toContain(
-      'Waiting for the list to appear: /c/tasks/refactor-auth',
-    );
+    expect(frame(model({ exists: false, tasks: [] })).join('\n')).toContain('Waiting for the list to appear: /c/tasks/refactor-auth');
     expect(frame(model({ tasks: [] })).join('\n')).toContain('No tasks yet.');
     expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
   });

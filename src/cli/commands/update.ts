@@ -15,7 +15,6 @@ import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, pr
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
 import { reportUpdate } from '../lifecycle/update-report.js';
 import { type Context, usage } from '../runtime/context.js';
-import { taskDocument } from '../runtime/task-document.js';
 
 interface UpdateOptions extends PreconditionOptions, LifecycleFlags, PatchFlags {}
 
