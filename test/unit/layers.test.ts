@@ -472,6 +472,35 @@ describe('thin commands', () => {
   });
 });
 
+/**
+ * zod: one package at one version. What runs (core, through base/zod.ts, loaded on first
+ * use) uses its v3 API; the JSON contract (render/json-schemas) uses its v4 generator and
+ * is loaded at build and test time only. Measured: a bundle that loads the v4 API spends
+ * about four times the v3 API's start-up, and its messages are not the ones users see.
+ */
+describe('zod', () => {
+  const SCHEMAS = path.join(ROOT, 'src/render/json-schemas');
+  const all = sources(path.join(ROOT, 'src'));
+
+  it('runs with its v3 API only: nothing outside the JSON contract names zod/v4', () => {
+    const offenders = all.filter(
+      (f) => !f.startsWith(SCHEMAS + path.sep) && /from ['"]zod\/v4|require\(['"]zod\/v4/.test(fs.readFileSync(f, 'utf8')),
+    );
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('loads the JSON contract at run time nowhere: only its types are imported from outside it', () => {
+    const offences = all
+      .filter((f) => !f.startsWith(SCHEMAS + path.sep))
+      .flatMap((f) =>
+        [...valueImportsOf(f).keys()]
+          .filter((t) => t.startsWith(SCHEMAS + path.sep))
+          .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+      );
+    expect(offences).toEqual([]);
+  });
+});
+
 describe('the source tree', () => {
   const all = sources(path.join(ROOT, 'src'));
 
