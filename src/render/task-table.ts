@@ -28,8 +28,11 @@ function blockersCell(task: Task, { open, missing }: BlockerState): string {
 
 /**
  * The terminal table: id, status (symbol and word), subject (with the activeForm of a
- * task in progress), owner, open blockers. Own column layout: cli-table3 takes seconds
- * for thousands of rows, and a borderless table reads better in a shell.
+ * task in progress), owner, open blockers. Own column layout, and no table package: a
+ * borderless table reads better in a shell, and cli-table3 (borderless, the same five
+ * columns) took 342 ms for 100 rows, 1.9 s for 1,000 and 56 s for 10,000 where this
+ * takes 15 ms, 53 ms and 0.8 s (one loaded 2-core machine, Node 20); loading it alone
+ * cost 60 ms. The lists table (lists-table.ts) is drawn the same way.
  */
 export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers, opts: TableOptions): string {
   const { style } = opts;
