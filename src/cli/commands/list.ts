@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { listTasks, type TaskListing } from '../../core/lists/task-listing.js';
+import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/task-listing.js';
 import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
@@ -55,50 +55,59 @@ export function registerList(program: Command, ctx: Context): void {
       });
       for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
-      if (ctx.io.json) ctx.io.out(renderJson(tasksJson(listing.tasks, listing.times)));
-      else if (ctx.io.humanLayout) showTable(ctx, listing, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice) });
-      else showLines(ctx, listing, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice) });
+      const { tasks, rows } = listing;
+      if (rows === undefined) ctx.io.out(renderJson(tasksJson(tasks, listing.times)));
+      else if (ctx.io.humanLayout)
+        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice) });
+      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice) });
     });
 }
 
-function summaryOf(listing: TaskListing, style: Style): string {
-  return renderSummary(listing.counts, style) + renderLimitNote(listing.tasks.length, listing.matching);
+function summaryOf(listing: TaskListing, rows: ListingRows, style: Style): string {
+  return renderSummary(rows.counts, style) + renderLimitNote(listing.tasks.length, listing.matching);
 }
 
 /** In a terminal: the table, then the summary and what it leaves to say (stalled, gone, missing blockers). */
-function showTable(ctx: Context, listing: TaskListing, o: { quiet: boolean; stalledAfter: number; listArgs: string[] }): void {
-  const { tasks, gone } = listing;
+function showTable(
+  ctx: Context,
+  listing: TaskListing,
+  rows: ListingRows,
+  o: { quiet: boolean; stalledAfter: number; listArgs: string[] },
+): void {
+  const { tasks } = listing;
+  const { gone, stalled } = rows;
   if (tasks.length > 0) {
     ctx.io.out(
-      renderTaskTable(tasks, listing.blockers, {
+      renderTaskTable(tasks, rows.blockers, {
         style: ctx.io.style,
         width: ctx.io.columns,
-        updated: listing.updated,
+        updated: rows.updated,
         now: Date.now(),
         isGone: (t) => gone?.ids.has(t.id) === true,
-        stalledFor: (t) => listing.stalled.get(t.id),
-        restated: listing.restated,
+        stalledFor: (t) => stalled.get(t.id),
+        restated: rows.restated,
       }),
     );
   }
   if (o.quiet) return;
-  ctx.io.out(summaryOf(listing, ctx.io.style));
-  const shownStalled = tasks.filter((t) => listing.stalled.has(t.id)).length;
+  ctx.io.out(summaryOf(listing, rows, ctx.io.style));
+  const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
   if (shownStalled > 0) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, o.stalledAfter)));
   if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs)));
-  if (listing.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
+  if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
 }
 
 /** Piped: one task a line on stdout; the summary and what it leaves to say on stderr. */
-function showLines(ctx: Context, listing: TaskListing, o: { quiet: boolean; listArgs: string[] }): void {
-  const { tasks, gone } = listing;
-  if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, listing.blockers));
-  if (!o.quiet) ctx.io.note(summaryOf(listing, ctx.io.errStyle), 'summary');
+function showLines(ctx: Context, listing: TaskListing, rows: ListingRows, o: { quiet: boolean; listArgs: string[] }): void {
+  const { tasks } = listing;
+  const { gone } = rows;
+  if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers));
+  if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
   if (gone !== undefined && gone.ids.size > 0)
     ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs), 'owner_gone', { tasks: gone.ids.size });
   for (const t of tasks) {
-    const idle = listing.stalled.get(t.id);
+    const idle = rows.stalled.get(t.id);
     if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
   }
-  for (const m of listing.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
+  for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
 }

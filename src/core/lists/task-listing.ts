@@ -41,12 +41,18 @@ export interface TaskListing {
   tasks: Task[];
   /** How many match: the summary counts every one, shown or not. */
   matching: number;
+  /** Each task's change time, for JSON's `updatedAt`. */
+  times?: ReadonlyMap<string, number> | undefined;
+  /** What a person is shown besides the tasks (not worked out for JSON). */
+  rows?: ListingRows | undefined;
+}
+
+/** What the table and the piped lines say besides each task's fields. */
+export interface ListingRows {
   /** The matching tasks by status, and how many wait on a blocker. */
   counts: ListCounts;
   /** The shown tasks' blockers, judged against every task of the list. */
   blockers: BlockerAnswers;
-  /** Each task's change time, for JSON's `updatedAt`. */
-  times?: ReadonlyMap<string, number> | undefined;
   /** When each shown task's file last changed: the table's column, and `--sort updated`. */
   updated: ReadonlyMap<string, number>;
   /** Tasks in progress that stalled, with for how long (ms). */
@@ -89,21 +95,21 @@ export function listTasks(req: ListingRequest): TaskListing {
     : new Map<string, number>();
   const sorted = req.sort === 'id' ? matching : sortTasks(matching, req.sort, updated);
   const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
+  const listing = { problems: snapshot.problems, unknownOwner, tasks, matching: matching.length, times: snapshot.times };
+  if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.
-  const owners = req.output !== 'json' && real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;
+  const owners = real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;
   const goneIds = new Set(matching.filter((t) => t.status !== 'completed' && owners?.isGone(t.owner) === true).map((t) => t.id));
   return {
-    problems: snapshot.problems,
-    unknownOwner,
-    tasks,
-    matching: matching.length,
-    counts: countTasks(matching, index),
-    blockers: blockerAnswers(tasks, index),
-    times: snapshot.times,
-    updated,
-    stalled,
-    gone: owners === undefined ? undefined : { ids: goneIds, why: owners.why },
-    missing: missingBlockers(tasks, index),
-    restated: new Set(tasks.filter((t) => t.status === 'in_progress' && restatesSubject(t)).map((t) => t.id)),
+    ...listing,
+    rows: {
+      counts: countTasks(matching, index),
+      blockers: blockerAnswers(tasks, index),
+      updated,
+      stalled,
+      gone: owners === undefined ? undefined : { ids: goneIds, why: owners.why },
+      missing: missingBlockers(tasks, index),
+      restated: new Set(tasks.filter((t) => t.status === 'in_progress' && restatesSubject(t)).map((t) => t.id)),
+    },
   };
 }
