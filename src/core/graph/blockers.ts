@@ -84,12 +84,12 @@ export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts
   return counts;
 }
 
-/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
-export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
+/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order, by their blocker answers. */
+export function missingBlockers(tasks: readonly Task[], answers: BlockerAnswers): Array<{ id: string; missing: string[] }> {
   const out: Array<{ id: string; missing: string[] }> = [];
   for (const t of tasks) {
     if (t.status === 'completed') continue;
-    const { missing } = blockerState(t, index);
+    const missing = answers.get(t.id)?.missing ?? [];
     if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
   }
   return out;
@@ -113,8 +113,8 @@ const NOT_BLOCKED: TaskBlockers = Object.freeze({ ...UNBLOCKED, blocked: false }
 /** One task's blockers as a view shows them, judged against `index`. */
 export function taskBlockers(task: Task, index: TaskIndex): TaskBlockers {
   if (task.blockedBy.length === 0) return NOT_BLOCKED;
-  const state = blockerState(task, index);
-  return { ...state, blocked: task.status !== 'completed' && state.open.length > 0 };
+  const { open, done, missing } = blockerState(task, index);
+  return { open, done, missing, blocked: task.status !== 'completed' && open.length > 0 };
 }
 
 /** The blockers of each of `tasks`, judged against `index` (every task of the list, shown or not). */

@@ -100,16 +100,20 @@ export function listTasks(req: ListingRequest): TaskListing {
   // Owners are asked about only when some matching task has one unfinished.
   const owners = real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;
   const goneIds = new Set(matching.filter((t) => t.status !== 'completed' && owners?.isGone(t.owner) === true).map((t) => t.id));
+  const blockers = blockerAnswers(tasks, index);
   return {
     ...listing,
     rows: {
       counts: countTasks(matching, index),
-      blockers: blockerAnswers(tasks, index),
+      blockers,
       updated,
       stalled,
       gone: owners === undefined ? undefined : { ids: goneIds, why: owners.why },
-      missing: missingBlockers(tasks, index),
-      restated: new Set(tasks.filter((t) => t.status === 'in_progress' && restatesSubject(t)).map((t) => t.id)),
+      missing: missingBlockers(tasks, blockers),
+      // Only the table shows an activeForm beside its subject.
+      restated: new Set(
+        req.output === 'table' ? tasks.filter((t) => t.status === 'in_progress' && restatesSubject(t)).map((t) => t.id) : [],
+      ),
     },
   };
 }

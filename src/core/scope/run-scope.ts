@@ -11,6 +11,10 @@
  * Each concept keeps its part of a scope in a slot it defines (scopeSlot): the scope
  * knows none of them, so it sits below every folder that uses it. Code that runs in no
  * scope (a library caller that made none) has nobody listening to it.
+ *
+ * The cost, measured against the same build without it (CPU time of whole commands,
+ * medians of 25 interleaved runs): 1 to 3 ms a run on Node 20, where the async context
+ * rides on async hooks; none measurable on Node 24, whose async context frames carry it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
