@@ -50,13 +50,13 @@ describe('tasks restore', () => {
       cwd,
       calls: [{ create: { id: '1', subject: 'Plan' } }, { create: { id: '2', subject: 'Build' } }],
     });
-    const r = run(config, ['-l', SESSION.slice(0, 8), 'restore'], { cwd });
+    const r = runInProcessSync(config, ['-l', SESSION.slice(0, 8), 'restore'], { cwd });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`session 0a1b2c3d begins with it: tasks restore --session ${SESSION}`);
     expect(r.stderr).not.toContain('--from');
     expect(fs.existsSync(path.join(config, 'tasks', SESSION.slice(0, 8)))).toBe(false);
     // The command it gives restores the session's own list.
-    const fixed = run(config, ['restore', '--session', SESSION], { cwd });
+    const fixed = runInProcessSync(config, ['restore', '--session', SESSION], { cwd });
     expect(fixed.code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => t.subject)).toEqual(['Plan', 'Build']);
   });
