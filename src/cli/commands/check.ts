@@ -36,7 +36,7 @@ export function registerCheck(program: Command, ctx: Context): void {
 Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
 (a finished list's verification_missing, an owner whose session is over) are reported
 and exit 0 unless --strict.
-Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
+Each finding has a stable code in --json (see docs/guide/check.md): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
 stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed),
@@ -58,7 +58,7 @@ Examples:
       // A live session's list before its first task: nothing to check yet.
       if (chosen !== undefined && !chosen.exists) return nothingToCheck(ctx, chosen);
       const docs: Array<Record<string, unknown>> = [];
-      const checkedAt = new Date().toISOString();
+      const checkedAt = new Date(ctx.now()).toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
       const count = await checkLists(
         {
@@ -66,7 +66,7 @@ Examples:
           claimStaleMs,
           fix: Boolean(opts.fix),
           goneOwners: (listId) => ctx.goneOwners(listId, { deep: true }),
-          clock: Date.now,
+          clock: () => ctx.now(),
         },
         ({ list, report, error }) => {
           if (report === undefined) docs.push({ list, ok: false, error: errors.item(list, error) });
@@ -103,7 +103,7 @@ function nothingToCheck(ctx: Context, chosen: ListChoice): void {
         list: chosen.id,
         ok: true,
         path: chosen.dir,
-        checkedAt: new Date().toISOString(),
+        checkedAt: new Date(ctx.now()).toISOString(),
         files: 0,
         clean: true,
         findings: [],

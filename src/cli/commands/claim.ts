@@ -70,7 +70,7 @@ Examples:
         busyCheck: Boolean(opts.busyCheck),
         start: Boolean(opts.start),
         minAgeMs,
-        now: Date.now(),
+        now: ctx.now(),
         preconditions: pre,
       };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.

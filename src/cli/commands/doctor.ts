@@ -65,7 +65,7 @@ Examples:
               })
             : undefined,
         shortId: (id) => ctx.shortId(id),
-        now: Date.now(),
+        now: ctx.now(),
       });
       if (ctx.io.json) ctx.io.out(renderJson(report));
       else {

@@ -27,7 +27,7 @@ export function registerGet(program: Command, ctx: Context): void {
       }
       ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
       const { last } = detail;
-      if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));
-      if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, Date.now())));
+      if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
+      if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
     });
 }

@@ -104,7 +104,7 @@ Examples:
       const rows = lists.filter((l) => !hidden.has(l));
       ctx.io.out(
         ctx.io.humanLayout
-          ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })
+          ? renderListsTable(rows, { style: ctx.io.style, now: ctx.now(), width: ctx.io.columns, home: ctx.home })
           : renderListsLines(rows),
       );
     });

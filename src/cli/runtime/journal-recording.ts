@@ -12,13 +12,13 @@ import type { Context } from './context.js';
  * journal that cannot be written is a warning; the change stands.
  */
 export function recordChanges(ctx: Context, command: Command): { stop: () => void } {
-  const ownTxn = newTxn(Date.now(), process.pid);
+  const ownTxn = newTxn(ctx.now(), process.pid);
   const recording = startRecording({
     actor: actorOf(ctx, command),
     command: command.name(),
     txn: () => ctx.journal.txn ?? ownTxn,
     marks: () => ctx.journal.marks,
-    now: () => new Date(),
+    now: () => new Date(ctx.now()),
     onCut: (_listDir, ids) => ctx.io.warn(renderJournalCut([...new Set(ids)]), 'journal_cut', { ids: [...new Set(ids)] }),
     onError: (listDir, err) =>
       ctx.io.warn(renderJournalNotWritten(listDir, err), 'journal_not_written', {

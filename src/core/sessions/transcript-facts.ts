@@ -66,10 +66,9 @@ function field(line: string, name: string): string | undefined {
 }
 
 /**
- * The facts of an open transcript of `size` bytes and that mtime (its fstat's): a
- * function of those bytes. Only the opening prompt's line and `last-prompt` lines are
- * parsed as JSON; times and branches are picked out of the text (their values hold no
- * escapes). What cannot be read gives what could be read (maybe nothing).
+ * The facts of an open transcript of `size` bytes and that mtime (its fstat's): a function
+ * of those bytes. Only the opening prompt's line and `last-prompt` lines are parsed as
+ * JSON; times and branches are picked out of the text (their values hold no escapes).
  */
 export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): TranscriptFacts {
   const facts: TranscriptFacts = {};

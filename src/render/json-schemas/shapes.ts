@@ -43,6 +43,10 @@ export const TaskFile = z
  */
 type Holds<T extends true> = T;
 type ContractTask = z.infer<typeof TaskFile>;
+/**
+ * The check itself, for the compiler alone: exported so that it is not unused.
+ * @public
+ */
 export type ContractMatchesTask = Holds<[ContractTask] extends [StoredTask] ? ([StoredTask] extends [ContractTask] ? true : false) : false>;
 
 /** The one task shape of every --json output. */
