@@ -137,7 +137,7 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
         tailBranch ??= field(line, 'gitBranch') || undefined;
         processSession ??= field(line, 'session_id') || undefined;
         tailTime ??= time(field(line, 'timestamp'));
-        if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined) break;
+        if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined && processSession !== undefined) break;
       }
       facts.lastPrompt = lastPrompt ?? facts.lastPrompt;
       // The branch a session is on now is the one of its latest entries.
