@@ -38,7 +38,7 @@ export function registerGet(program: Command, ctx: Context): void {
       const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
-      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
+      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined));
       // Its last recorded change, read from the records' ends, in the sessions the files name.
       const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
       if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));

@@ -47,6 +47,8 @@ export interface TaskWrite {
   subject?: string | undefined;
   /** A TaskUpdate to `deleted`: the file is gone. */
   deleted?: boolean | undefined;
+  /** The owner this write gave the task (a TaskUpdate's `owner`), when it gave one: whose claim it is. */
+  owner?: string | undefined;
   /** ms since the epoch: the call's entry (the write came after) and its result's (it came before). */
   at: number;
   end: number;
@@ -135,8 +137,8 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
-  id: 'tasks/3',
+  // tasks/4: with the owner each write gave (tasks/3: with each write and its times).
+  id: 'tasks/4',
   needles: STEMS,
   start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
@@ -198,7 +200,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
           s: savedTasks(state.seen),
           p: savedTasks(state.copiedSeen),
           c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
-          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
+          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end, w.owner ?? null]),
           u: state.usesTasks ? 1 : 0,
           ...(state.todos !== undefined ? { t: state.todos } : {}),
         },
@@ -227,6 +229,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         created: item[1] === 1,
         ...(typeof item[2] === 'string' ? { subject: item[2] } : {}),
         ...(item[3] === 1 ? { deleted: true } : {}),
+        ...(typeof item[6] === 'string' ? { owner: item[6] } : {}),
         at: item[4],
         end: item[5],
       });
@@ -251,7 +254,7 @@ export function tasksDigest(state: TasksScanState): string {
     flags +
     digestOf([
       tasks.map((t) => [t.id, t.subject, t.created]),
-      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end]),
+      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null]),
       (todos ?? []).map((t) => [t.content, t.status, t.activeForm ?? null]),
     ])
   );
@@ -289,7 +292,13 @@ function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, '
   if (call.input.status === 'deleted') return { id: result.taskId, created: false, deleted: true };
   // An update that changed no field leaves the file as it was (checked with 2.1.328): no time to go by.
   if (!Array.isArray(result.updatedFields) || result.updatedFields.length === 0) return undefined;
-  return { id: result.taskId, created: false, subject: typeof call.input.subject === 'string' ? call.input.subject : undefined };
+  const owner = typeof call.input.owner === 'string' && call.input.owner !== '' ? call.input.owner : undefined;
+  return {
+    id: result.taskId,
+    created: false,
+    subject: typeof call.input.subject === 'string' ? call.input.subject : undefined,
+    ...(owner !== undefined ? { owner } : {}),
+  };
 }
 
 function time(v: unknown): number {
