@@ -193,16 +193,37 @@ describe('tasks doctor: sessions', () => {
     const [a, c] = [spawn('sleep', ['600'], { stdio: 'ignore' }), spawn('sleep', ['600'], { stdio: 'ignore' })];
     children.push(a, c);
     // Session A made a task, then its process (a) went on as B by /clear; C, another live session, works beside it.
-    writeTranscript(w.config, { sessionId: A, cwd: w.proj, prompt: 'before the clear', start: started + 60_000, end: cleared, todos: false });
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: w.proj,
+      prompt: 'before the clear',
+      start: started + 60_000,
+      end: cleared,
+      todos: false,
+    });
     writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: cleared });
-    writeTranscript(w.config, { sessionId: S1, cwd: w.proj, prompt: 'other work', start: started + 70_000, end: Date.now() - 1000, todos: false });
+    writeTranscript(w.config, {
+      sessionId: S1,
+      cwd: w.proj,
+      prompt: 'other work',
+      start: started + 70_000,
+      end: Date.now() - 1000,
+      todos: false,
+    });
     const transcriptC = path.join(w.config, 'projects', w.proj.replace(/[^a-zA-Z0-9]/g, '-'), `${S1}.jsonl`);
     fs.writeFileSync(transcriptC, fs.readFileSync(transcriptC, 'utf8').replace(/\n\{"type":"cost-state"[^\n]*\n?$/, '\n'));
     writeTask(path.join(w.config, 'tasks', A), { id: '1', subject: 'Left', description: '', status: 'pending', blocks: [], blockedBy: [] });
-    writeTask(path.join(w.config, 'tasks', S1), { id: '1', subject: 'Other', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(path.join(w.config, 'tasks', S1), {
+      id: '1',
+      subject: 'Other',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
     writeLiveSession(w.config, { pid: a.pid as number, sessionId: B, cwd: w.proj, status: 'idle', start: started });
     writeLiveSession(w.config, { pid: c.pid as number, sessionId: S1, cwd: w.proj, status: 'idle', start: started + 5_000, name: 'api-c' });
-    const r = w.doctor(["--session", B]);
+    const r = w.doctor(['--session', B]);
 
     expect(r.report?.findings.find((f) => f.code === 'list_stranded')).toMatchObject({
       code: 'list_stranded',
@@ -210,7 +231,10 @@ describe('tasks doctor: sessions', () => {
       list: A,
       fixes: [{ kind: 'command', command: `tasks --session ${B} carry --from ${A}` }],
     });
-    const rows = JSON.parse(run(w.config, ['lists', '--json'], { cwd: w.proj }).stdout) as Array<{ id: string; sessions: Array<{ replacedBy: string | null }> }>;
+    const rows = JSON.parse(run(w.config, ['lists', '--json'], { cwd: w.proj }).stdout) as Array<{
+      id: string;
+      sessions: Array<{ replacedBy: string | null }>;
+    }>;
     expect(rows.find((row) => row.id === A)?.sessions[0]?.replacedBy).toBe(B);
     expect(rows.find((row) => row.id === S1)?.sessions[0]?.replacedBy).toBeNull();
     const dry = run(w.config, ['--session', B, 'carry', '--dry-run'], { cwd: w.proj });

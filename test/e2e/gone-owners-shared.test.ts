@@ -47,7 +47,11 @@ const task = (id: string, owner: string) => ({
  * One session's transcript of a shared list: it creates its task and claims it as
  * `owner` (entries one second apart from `start`); the task file is stamped as its claim wrote it.
  */
-function agentOn(config: string, dir: string, o: { sessionId: string; cwd: string; start: number; id: string; owner: string; ended: boolean; also?: Call[] }) {
+function agentOn(
+  config: string,
+  dir: string,
+  o: { sessionId: string; cwd: string; start: number; id: string; owner: string; ended: boolean; also?: Call[] },
+) {
   const calls: Call[] = [
     { create: { id: o.id, subject: `Task ${o.id}` } },
     { update: { taskId: o.id, status: 'in_progress', owner: o.owner } },
@@ -109,7 +113,7 @@ describe('a shared list, one of whose sessions crashed while another works on', 
 });
 
 describe('a live session in the same folder that cannot see the list', () => {
-  it('stands in no one\'s way: the hint of tasks list and release --gone agree', () => {
+  it("stands in no one's way: the hint of tasks list and release --gone agree", () => {
     const config = tempConfig();
     const home = path.join(config, 'home');
     const proj = path.join(home, 'work', 'web');

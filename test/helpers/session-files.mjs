@@ -108,7 +108,11 @@ export function writeClearedTranscript(config, { sessionId, cwd, at, firstSessio
       parentUuid: `${sessionId}-c0`,
       isSidechain: false,
       type: 'user',
-      message: { role: 'user', content: '<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>' },
+      message: {
+        role: 'user',
+        content:
+          '<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>',
+      },
       uuid: `${sessionId}-c1`,
       timestamp: stamp(at),
       ...base,
@@ -127,8 +131,25 @@ export function writeClearedTranscript(config, { sessionId, cwd, at, firstSessio
   ];
   if (firstSession !== undefined) {
     lines.push(
-      { parentUuid: `${sessionId}-c2`, isSidechain: false, type: 'user', message: { role: 'user', content: 'go on' }, uuid: `${sessionId}-p`, timestamp: stamp(at + 1000), ...base },
-      { parentUuid: `${sessionId}-p`, isSidechain: false, attachment: { type: 'date', date: '2026-12-02' }, type: 'attachment', uuid: `${sessionId}-a`, timestamp: stamp(at + 1001), session_id: firstSession, ...base },
+      {
+        parentUuid: `${sessionId}-c2`,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: 'go on' },
+        uuid: `${sessionId}-p`,
+        timestamp: stamp(at + 1000),
+        ...base,
+      },
+      {
+        parentUuid: `${sessionId}-p`,
+        isSidechain: false,
+        attachment: { type: 'date', date: '2026-12-02' },
+        type: 'attachment',
+        uuid: `${sessionId}-a`,
+        timestamp: stamp(at + 1001),
+        session_id: firstSession,
+        ...base,
+      },
     );
   }
   fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);

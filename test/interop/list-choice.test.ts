@@ -204,11 +204,22 @@ describe('the real Claude Code: which list', () => {
         expect(rows.find((r) => r.id === other.sessionId)?.sessions[0], when).toMatchObject({ state: 'live', replacedBy: null });
         const text = await w.tasks(w.home, ['lists']);
         // Piped: the row of the old list ends with the session that replaced it.
-        expect(text.stdout.split('\n').find((l) => l.startsWith(first.sessionId))?.split('\t').at(-1), when).toBe(cleared.sessionId);
+        expect(
+          text.stdout
+            .split('\n')
+            .find((l) => l.startsWith(first.sessionId))
+            ?.split('\t')
+            .at(-1),
+          when,
+        ).toBe(cleared.sessionId);
         const doctor = await w.tasks(proj, ['--session', cleared.sessionId, 'doctor', '--json']);
-        const findings = (JSON.parse(doctor.stdout) as { findings: Array<{ code: string; list?: string; fixes: Array<{ command?: string }> }> })
-          .findings;
-        expect(findings.find((f) => f.code === 'list_stranded'), when).toMatchObject({
+        const findings = (
+          JSON.parse(doctor.stdout) as { findings: Array<{ code: string; list?: string; fixes: Array<{ command?: string }> }> }
+        ).findings;
+        expect(
+          findings.find((f) => f.code === 'list_stranded'),
+          when,
+        ).toMatchObject({
           list: first.sessionId,
           fixes: [{ command: `tasks --session ${cleared.sessionId} carry --from ${first.sessionId}` }],
         });
@@ -222,11 +233,16 @@ describe('the real Claude Code: which list', () => {
       const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
       await waitFor('the new transcript', () => fs.existsSync(path.join(folder, `${cleared.sessionId}.jsonl`)));
       await waitFor("the old transcript's end", () =>
-        fs.readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8').trimEnd().split('\n').at(-1)?.includes('"cost-state"'),
+        fs
+          .readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .at(-1)
+          ?.includes('"cost-state"'),
       );
       await check('right after /clear');
       a.type('create After the clear');
-      await waitFor('the new session\'s task', () => fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json')));
+      await waitFor("the new session's task", () => fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json')));
       await check("after the new session's first turn");
     } finally {
       await a.stop();

@@ -234,7 +234,7 @@ describe('the sessions of each running process (/clear)', () => {
     expect(sessionsOfProcesses(running, () => list)[0]).toMatchObject({ replaced: [] });
   });
 
-  it("the sessions one process ran all name its first (session_id): each /clear of the chain, whatever the times", () => {
+  it('the sessions one process ran all name its first (session_id): each /clear of the chain, whatever the times', () => {
     const running = [
       { pid: 7, cwd: '/p', sessionId: 'a3', startedAt: min(10) },
       { pid: 8, cwd: '/p', sessionId: 'b1', startedAt: min(10.2) },

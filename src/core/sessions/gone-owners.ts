@@ -89,7 +89,10 @@ function ownersWhoseSessionsAreOver(
   }
   const never = people();
   const latestOf = (owner: string) =>
-    (givers.get(owner) ?? []).reduce<SessionInfo | undefined>((a, b) => ((a?.lastActivity ?? 0) >= (b.lastActivity ?? 0) ? a : b), undefined);
+    (givers.get(owner) ?? []).reduce<SessionInfo | undefined>(
+      (a, b) => ((a?.lastActivity ?? 0) >= (b.lastActivity ?? 0) ? a : b),
+      undefined,
+    );
   const isGone = (owner: string | undefined) =>
     owner !== undefined && owner !== '' && !never.has(owner) && (givers.get(owner)?.every(isOver) ?? false);
   const gone = [...givers.keys()].filter(isGone);

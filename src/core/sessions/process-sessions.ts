@@ -139,6 +139,10 @@ function linkedSessions(
   // A session two processes want is neither's.
   const count = new Map<string, number>();
   for (const ids of wanted.values()) for (const id of ids) count.set(id, (count.get(id) ?? 0) + 1);
-  for (const [pid, ids] of wanted) wanted.set(pid, ids.filter((id) => count.get(id) === 1));
+  for (const [pid, ids] of wanted)
+    wanted.set(
+      pid,
+      ids.filter((id) => count.get(id) === 1),
+    );
   return wanted;
 }
