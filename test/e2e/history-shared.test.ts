@@ -103,6 +103,25 @@ describe("a shared list's history", () => {
     expect(text.stdout).not.toContain('no record:');
   });
 
+  it("get names the agent's session of its last change, as log does", () => {
+    const { config, folder } = world();
+    secondSession(folder);
+    const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
+    fs.writeFileSync(eleven, fs.readFileSync(eleven, 'utf8').replace('"pending"', '"completed"'));
+    // Written by the second agent's TaskUpdate, between its call and its result.
+    const second = fs
+      .readFileSync(path.join(folder, `${SECOND}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const call = Date.parse((JSON.parse(second[3] as string) as { timestamp: string }).timestamp);
+    fs.utimesSync(eleven, (call + 5) / 1000, (call + 5) / 1000);
+    const r = run(config, ['-l', 'shared-list', 'get', '11'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const last = r.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(last).toContain('0b6e2c1d');
+    expect(r.stdout).not.toMatch(/no record/);
+  });
+
   it('with no session matched, what changed is an unrecorded line, likely an agent whose transcript is not known', () => {
     const { config, folder } = world();
     fs.rmSync(folder, { recursive: true });

@@ -39,8 +39,8 @@ export function registerGet(program: Command, ctx: Context): void {
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined));
-      // Its last recorded change, read from the records' ends, in the sessions the files name.
-      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
+      // Its last recorded change, read from the records' ends, in the list's sessions (a named list's found by their transcripts, as log finds them).
+      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
       if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));
       if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, Date.now())));
     });

@@ -125,7 +125,8 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   const { gone, targets, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
+    // Why nothing was released, on stderr (a JSON line with --json).
+    ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
     return;
   }
   if (opts.dryRun) {
