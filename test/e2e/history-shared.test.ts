@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
 import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
 
 const FIRST = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
@@ -103,7 +104,7 @@ describe("a shared list's history", () => {
     expect(text.stdout).not.toContain('no record:');
   });
 
-  it("get names the agent's session of its last change, as log does", () => {
+  it("get names the agent's session of its last change, as log does", async () => {
     const { config, folder } = world();
     secondSession(folder);
     const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
@@ -115,6 +116,10 @@ describe("a shared list's history", () => {
       .split('\n');
     const call = Date.parse((JSON.parse(second[3] as string) as { timestamp: string }).timestamp);
     fs.utimesSync(eleven, (call + 5) / 1000, (call + 5) / 1000);
+    // As a person finds it: the list's history first (which ties the list to its sessions, kept
+    // once the files have settled), then one task.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+    expect(run(config, ['-l', 'shared-list', 'log'], { env: ENV }).stdout).toContain('0b6e2c1d');
     const r = run(config, ['-l', 'shared-list', 'get', '11'], { env: ENV });
     expect(r.code, r.stderr).toBe(0);
     const last = r.stdout.trimEnd().split('\n').at(-1) ?? '';
