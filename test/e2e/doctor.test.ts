@@ -243,6 +243,63 @@ describe('tasks doctor: sessions', () => {
     expect(dry.stderr + dry.stdout).not.toContain('(session ended)');
   });
 
+  it('a live session that lost its task tools (a setting turned them off while it ran): task_tools_unavailable, with the setting and the restart', () => {
+    const w = world();
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    children.push(child);
+    const start = Date.now() - 10 * 60_000;
+    w.settings(w.proj, 'settings.local.json', { env: { CLAUDE_CODE_ENABLE_TASKS: '0' } });
+    const transcript = writeTaskTranscript(w.config, {
+      sessionId: S1,
+      cwd: w.proj,
+      start,
+      model: 'claude-opus-5-5',
+      entrypoint: 'cli',
+      deferredTools: ['TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'],
+      ended: false,
+      calls: [{ create: { id: '1', subject: 'A' } }, { unavailable: 'TaskList' }],
+    });
+    fs.utimesSync(transcript, new Date(), new Date());
+    writeLiveSession(w.config, { pid: child.pid as number, sessionId: S1, cwd: w.proj, status: 'idle', start });
+    const r = w.doctor();
+    expect(r.code).toBe(4);
+    const local = path.join(w.proj, '.claude', 'settings.local.json');
+    const found = r.report?.findings.find((f) => f.code === 'task_tools_unavailable');
+    expect(found).toMatchObject({
+      code: 'task_tools_unavailable',
+      session: S1,
+      file: local,
+      fixes: [
+        { kind: 'remove-setting', file: local, key: 'CLAUDE_CODE_ENABLE_TASKS' },
+        { kind: 'command', command: '/clear' },
+      ],
+    });
+    expect(found?.message).toContain('No such tool available: TaskList');
+    // The failed call's result is the transcript's seventh entry, six seconds in.
+    expect(found?.message).toContain(new Date(start + 6000).toISOString().slice(11, 19));
+    expect(found?.message).toContain(`CLAUDE_CODE_ENABLE_TASKS=0 in ${local}`);
+  });
+
+  it('a session gated to TodoWrite that first tried TaskCreate: shown by lists --all as TodoWrite, and doctor names the failed call', () => {
+    const w = world();
+    writeTaskTranscript(w.config, {
+      sessionId: S2,
+      cwd: w.proj,
+      model: 'claude-opus-5-5',
+      entrypoint: 'cli',
+      deferredTools: ['TodoWrite'],
+      calls: [
+        { unavailable: 'TaskCreate', input: { subject: 'Plan', description: '' } },
+        { todos: [{ content: 'Plan', status: 'pending', activeForm: 'Planning' }] },
+      ],
+    });
+    const rows = JSON.parse(run(w.config, ['lists', '--all', '--json'], { cwd: w.proj }).stdout) as Array<{ id: string; kind: string }>;
+    expect(rows).toMatchObject([{ id: S2, kind: 'todowrite' }]);
+    const r = w.doctor();
+    expect(r.report?.findings.map((f) => f.code)).toContain('task_tools_unavailable');
+    expect(r.report?.findings.find((f) => f.code === 'task_tools_unavailable')?.message).toContain('No such tool available: TaskCreate');
+  });
+
   it('tasks its transcripts show are gone (a reset): restore named, for the session and for -l', () => {
     const w = world();
     writeTaskTranscript(w.config, {

@@ -22,6 +22,8 @@ import type { LineScan } from './transcript-store.js';
  *   than one list (its settings can change while it runs): a second create of the same
  *   id is another list's task. A fork's copies of its parent's entries are the parent's
  *   writes, not its own.
+ * - `usesTasks`: a Task tool answered a call of its own (not "No such tool available": a
+ *   session gated to TodoWrite may try TaskCreate first).
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -58,7 +60,7 @@ export interface TranscriptTasks {
   tasks: SeenTask[];
   /** Every write, oldest first (absent: none). */
   writes?: TaskWrite[] | undefined;
-  /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) was called. */
+  /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) answered a call (a tool the session did not have answers none). */
   usesTasks: boolean;
   /** The latest TodoWrite todos; undefined when TodoWrite was never called. */
   todos?: Todo[] | undefined;
@@ -137,8 +139,8 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/4: with the owner each write gave (tasks/3: with each write and its times).
-  id: 'tasks/4',
+  // tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
+  id: 'tasks/5',
   needles: STEMS,
   start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
@@ -160,7 +162,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         if (block.name === 'TodoWrite') {
           const todos = todosOf(input.todos);
           if (todos !== undefined) state.todos = todos;
-        } else state.usesTasks = true;
+        }
       }
       return;
     }
@@ -168,8 +170,14 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
     const call = typeof useId === 'string' ? state.calls.get(useId) : undefined;
     const result = entry.toolUseResult;
-    if (call === undefined || typeof result !== 'object' || result === null) return;
+    if (call === undefined || typeof result !== 'object' || result === null) {
+      // "No such tool available": a call of a tool the session did not have uses no Task tool.
+      if (call !== undefined) state.calls.delete(useId as string);
+      return;
+    }
     state.calls.delete(useId as string);
+    // A Task tool answered (even "Task not found"): the session had and used the Task tools.
+    if (call.name !== 'TodoWrite' && !call.copied) state.usesTasks = true;
     const outcome = result as Record<string, unknown>;
     if (call.copied) {
       apply(call, outcome, state.copiedSeen, () => undefined);

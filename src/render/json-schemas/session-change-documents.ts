@@ -117,6 +117,7 @@ export const DoctorResult = z.strictObject({
     z.strictObject({
       code: z.enum([
         'task_tools_off',
+        'task_tools_unavailable',
         'todowrite_mode',
         'list_variable_overridden',
         'list_variable_not_shared',
