@@ -10,7 +10,7 @@ import path from 'node:path';
  * ended. For scenarios the real agent cannot be made to write (a list made anew, a
  * collision) and for what a transcript says of its session (model, tools).
  */
-export type Call =
+export type Call = (
   | { create: { id: string; subject: string; description?: string; activeForm?: string; metadata?: Record<string, unknown> } }
   | { update: Record<string, unknown> & { taskId: string }; fails?: boolean }
   /** A TaskList call: the tasks it showed. */
@@ -18,7 +18,11 @@ export type Call =
   /** A call of a tool the session no longer has, answered "No such tool available" (as 2.1.328 and 2.1.332 answer it). */
   | { unavailable: string; input?: Record<string, unknown> }
   /** A TodoWrite call: the todos it set. */
-  | { todos: Array<{ content: string; status: string; activeForm?: string }> };
+  | { todos: Array<{ content: string; status: string; activeForm?: string }> }
+) & {
+  /** When the call was made (ms; its result a second later): by default a second after the entry before. */
+  time?: number;
+};
 
 export interface TranscriptOptions {
   sessionId: string;
@@ -88,6 +92,7 @@ export function transcriptLines(o: TranscriptOptions): string[] {
     });
   }
   (o.calls ?? []).forEach((call, i) => {
+    if (call.time !== undefined) tick = (call.time - start) / 1000;
     const useId = `toolu_${i}`;
     const name =
       'create' in call
