@@ -399,6 +399,32 @@ describe('tasks doctor: settings and the list variable', () => {
     });
   });
 
+  it('a typo in the variable: no such list, and the list the agents here used, never the typo as a fix', () => {
+    const w = world();
+    const cwd = w.proj;
+    const fixtures = path.join(path.dirname(BIN), '..', 'test', 'fixtures', 'claude-code-2.1.328', 'sessions');
+    const folder = path.join(w.config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(
+      path.join(folder, 'f7f775d4-e1d7-4aa0-a93e-9debb709c646.jsonl'),
+      fs.readFileSync(path.join(fixtures, 'transcript-tasks-named.jsonl'), 'utf8').replaceAll('"/tmp/exp/p1/sub"', JSON.stringify(cwd)),
+    );
+    fs.cpSync(path.join(fixtures, 'shared-list'), path.join(w.config, 'tasks', 'web-sprint'), { recursive: true });
+    const r = w.doctor([], { CLAUDE_CODE_TASK_LIST_ID: 'web-sprnt' });
+    expect(r.code).toBe(4);
+    const found = r.report?.findings.find((f) => f.code === 'list_variable_unknown');
+    expect(found).toMatchObject({
+      list: 'web-sprnt',
+      fixes: [
+        { kind: 'command', command: 'export CLAUDE_CODE_TASK_LIST_ID=web-sprint' },
+        { kind: 'command', command: 'tasks use web-sprint' },
+      ],
+    });
+    expect(found?.message).toContain('no list "web-sprnt" exists');
+    expect(found?.message).toContain('web-sprint');
+    expect(JSON.stringify(r.report?.findings.flatMap((f) => f.fixes))).not.toContain('use web-sprnt');
+  });
+
   it('a binding another settings file overrides: the file that has no effect, and what to do', () => {
     const w = world();
     const repo = path.join(w.home, 'work', 'repo');

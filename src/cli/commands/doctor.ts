@@ -29,6 +29,8 @@ to run or the settings to put in a file:
   todowrite_mode            CLAUDE_CODE_ENABLE_TASKS=0: TodoWrite todos, no list
   list_variable_overridden  CLAUDE_CODE_TASK_LIST_ID set for tasks, but settings give the
                             agents here another list
+  list_variable_unknown     CLAUDE_CODE_TASK_LIST_ID names no list, while the agents here
+                            used another (a typo): that one
   list_variable_not_shared  CLAUDE_CODE_TASK_LIST_ID set for tasks, not for the agents
   agents_list_not_chosen    the agents here worked on a list named in their environment,
                             which tasks here does not use

@@ -13,6 +13,8 @@ export const DOCTOR_CODES = [
   'todowrite_mode',
   /** `tasks` has CLAUDE_CODE_TASK_LIST_ID, but settings make the agents here use another list. */
   'list_variable_overridden',
+  /** `tasks` has CLAUDE_CODE_TASK_LIST_ID naming no list, while the agents here used another (a typo). */
+  'list_variable_unknown',
   /** `tasks` has CLAUDE_CODE_TASK_LIST_ID, but the agents here wrote to their own lists: they do not have it. */
   'list_variable_not_shared',
   /** Agents here worked on a list named by their environment, which `tasks` here does not choose. */
