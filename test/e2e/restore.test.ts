@@ -98,17 +98,21 @@ describe('tasks restore', () => {
       ],
     });
     const short = SESSION.slice(0, 8);
-    const all = JSON.parse(run(config, ['lists', '--all', '--json']).stdout) as Array<{ id: string; shortId: string; kind: string }>;
+    const all = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{
+      id: string;
+      shortId: string;
+      kind: string;
+    }>;
     expect(all).toMatchObject([{ id: SESSION, shortId: short, kind: 'gone' }]);
     // A read says the folder is gone, and how to bring it back; nothing is made.
-    const read = run(config, ['-l', short, 'list']);
+    const read = runInProcessSync(config, ['-l', short, 'list']);
     expect(read.code).toBe(3);
     expect(read.stderr).toContain(path.join(config, 'tasks', SESSION));
     expect(read.stderr).toContain(`tasks -l ${short} restore`);
     expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
-    const dry = run(config, ['-l', short, 'restore', '--dry-run']);
+    const dry = runInProcessSync(config, ['-l', short, 'restore', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    const r = run(config, ['-l', short, 'restore']);
+    const r = runInProcessSync(config, ['-l', short, 'restore']);
     expect(r.code, r.stderr).toBe(0);
     expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
     expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([

@@ -468,7 +468,7 @@ describe('owners whose session is over', () => {
       stderr: 'no owner here is gone: session 2d483082 is live; nothing released\n',
     });
     // With --json: the empty array, and the note that says why, as a JSON line.
-    const json = run(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
+    const json = runInProcessSync(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
     expect(json).toMatchObject({ code: 0, stdout: '[]\n' });
     expect(JSON.parse(json.stderr)).toEqual({
       note: {
