@@ -167,7 +167,7 @@ describe.skipIf(!available)(
       try {
         // A session of release-42 runs again: Claude Code names it after its folder (ci-eb).
         writeLiveSession(w.config, {
-          pid: sleeper.pid,
+          pid: sleeper.pid as number,
           sessionId: IDS.release2,
           cwd: path.join(w.home, 'ci'),
           status: 'idle',
