@@ -17,6 +17,7 @@ import { gate, liveFiles, waitFor, world } from './session-world.js';
 
 const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
 const CLAIM = (id: string, owner: string): Turn => [{ name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner } }];
+const LIST: Turn = [{ name: 'TaskList', input: {} }];
 
 const alive = (pid: number) => {
   try {
@@ -33,7 +34,7 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
     const [job1, job2] = [w.dir('ci/job-1'), w.dir('ci/job-2')];
     const list = path.join(w.config, 'tasks', 'nightly');
     const held = [gate(), gate()];
-    const turns = (subject: string, id: string, owner: string) => [CREATE(subject), CLAIM(id, owner), [{ name: 'TaskList', input: {} }]];
+    const turns = (subject: string, id: string, owner: string) => [CREATE(subject), CLAIM(id, owner), LIST];
     // The first job claims #1 and is killed mid-run; the second claims #2 and works on.
     const dying = runAgent({
       configDir: w.config,
@@ -105,7 +106,7 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
       configDir: w.config,
       listId: undefined,
       cwd: proj,
-      turns: [CREATE('New branch work'), CLAIM('1', 'worker-2'), [{ name: 'TaskList', input: {} }]],
+      turns: [CREATE('New branch work'), CLAIM('1', 'worker-2'), LIST],
       beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
     });
     try {
