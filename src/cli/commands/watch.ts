@@ -133,6 +133,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       } else {
         sink = new LiveSink(ctx.io.terminal(), {
           listId: target.listId ?? 'the run',
+          listName: (id) => ctx.shortId(id),
           dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
