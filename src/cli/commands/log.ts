@@ -99,6 +99,8 @@ function showLog(ctx: Context, log: LogView, o: { task: string | undefined; list
   }
   if (log.events.length === 0) return;
   ctx.io.out(
-    ctx.io.humanLayout ? renderLogLines(log.events, ctx.io.style, { lists: o.lists }) : renderLogTsv(log.events, { lists: o.lists }),
+    ctx.io.humanLayout
+      ? renderLogLines(log.events, ctx.io.style, { lists: o.lists, listName: (id) => ctx.shortId(id) })
+      : renderLogTsv(log.events, { lists: o.lists }),
   );
 }

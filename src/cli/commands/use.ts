@@ -51,7 +51,7 @@ Examples:
       const show = { home: ctx.home, short: (id: string) => ctx.shortId(id) };
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
       if (raw === undefined && !opts.clear) return showBinding(ctx, cwd, places, show);
-      const use = useList(cwd, places, raw, ctx.sessions);
+      const use = useList(cwd, places, raw, ctx.sessions, ctx.now());
       if (ctx.io.json) {
         ctx.io.out(renderJson(listUseJson(use)));
         return;

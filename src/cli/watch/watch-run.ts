@@ -57,6 +57,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   } else {
     sink = new LiveSink(ctx.io.terminal(), {
       listId: target.listId ?? 'the run',
+      listName: (id) => ctx.shortId(id),
       dir: target.dir,
       until: untilText,
       deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,

@@ -35,7 +35,7 @@ export async function checkLists(req: ChecksRequest, each: (check: ListCheck) =>
     let report: CheckReport;
     try {
       const gone = req.goneOwners(target.id);
-      const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
+      const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.whyOf(owner) : undefined));
       report = await checkList(target.dir, { now: req.clock(), clock: req.clock, claimStaleMs: req.claimStaleMs, ownerGone, fix: req.fix });
     } catch (error) {
       if (!all) throw error;

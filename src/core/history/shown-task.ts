@@ -2,7 +2,7 @@ import { indexTasks, type TaskBlockers, type TaskIndex, taskBlockers } from '../
 import { getChosen, readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
 import type { GoneOwners } from '../sessions/gone-owners.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { knownSessionsOf } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -56,8 +56,8 @@ export function showTask(
     detail: {
       refs,
       blockers: taskBlockers(task, refs),
-      goneWhy: gone?.isGone(task.owner) ? gone.why : undefined,
-      last: lastChangeOf(dir, id, { listId, sessions: sessionsOfList(o.sessions, listId) }),
+      goneWhy: gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined,
+      last: lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(o.sessions, listId) }),
     },
   };
 }

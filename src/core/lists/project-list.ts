@@ -5,6 +5,7 @@ import type { SettingsPlaces } from '../binding/settings-files.js';
 
 import { liveSessionLists, sessionsMoved } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import { recordMoves } from '../sessions/session-moves.js';
 import { listToBind } from './missing-list.js';
 
 /** `tasks use` with no list: the binding in effect in `cwd`, and the file `tasks use <list>` would write. */
@@ -26,10 +27,15 @@ export interface ListUse {
  * the settings Claude Code reads there; the sessions running there are looked at before
  * and after, to name those the change moves.
  */
-export function useList(cwd: string, places: SettingsPlaces, raw: string | undefined, sessions: SessionIndex): ListUse {
+export function useList(cwd: string, places: SettingsPlaces, raw: string | undefined, sessions: SessionIndex, now: number): ListUse {
   const wanted = raw === undefined ? undefined : listToBind(places.configDir, raw, sessions);
   const running = liveSessionLists(sessions);
   const outcome = bindHere(cwd, places, wanted?.id);
   const moved = outcome.write.changed ? sessionsMoved(sessions, running) : [];
+  // Recorded, so that each list's history takes a moved session's changes from its side of the move.
+  recordMoves(
+    places.configDir,
+    moved.map((m) => ({ session: m.session.sessionId, from: m.from, to: m.to, at: now })),
+  );
   return { wanted, outcome, moved };
 }
