@@ -20,6 +20,7 @@ export function watchSink(
   if (ctx.io.json || !ctx.io.fullScreen) return new StreamSink(ctx, target.listId, opts.until);
   return new LiveSink(ctx.io.terminal(), {
     listId: target.listId ?? 'the run',
+    listName: (id) => ctx.shortId(id),
     dir: target.dir,
     until: opts.until,
     deadline: opts.timeoutMs === undefined ? undefined : opts.clock.now() + opts.timeoutMs,

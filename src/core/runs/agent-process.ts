@@ -51,6 +51,10 @@ exec "$@" 3>&-`;
 /** How often the group is looked at while it is waited for. */
 const POLL_MS = 50;
 
+/** After the group's SIGKILL: how long, at most, its processes are waited for to end, and how often they are looked at. */
+const KILLED_GONE_MS = 5000;
+const KILL_POLL_MS = 10;
+
 export class AgentProcess {
   readonly pid: number;
   readonly stdout: Readable;
@@ -135,20 +139,20 @@ export class AgentProcess {
     // Told at once as the shell starts; without it the guard would count as the agent.
     await withinMs(this.guardKnown, 1000, undefined);
     if (!this.running()) {
-      this.finish();
+      await this.finish();
       return 'already';
     }
     signalGroup(this.pid, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (this.running()) {
       if (Date.now() >= deadline || hurry?.aborted) {
-        this.finish();
+        await this.finish();
         await this.waitExit();
         return 'kill';
       }
       await sleep(POLL_MS);
     }
-    this.finish();
+    await this.finish();
     return 'term';
   }
 
@@ -159,10 +163,17 @@ export class AgentProcess {
     signalGroup(this.pid, 'SIGKILL');
   }
 
-  /** Nothing of the agent runs any more: the guard goes too (the group's SIGKILL reaches it alone now). */
-  private finish(): void {
+  /**
+   * Nothing of the agent is to run any more: the group's SIGKILL (the guard too, and
+   * whatever outlived the grace), then a wait until none of it runs. A killed process
+   * ends only once it is scheduled again, which on a busy machine takes a while: until
+   * then it still runs, and a caller told "ended" could find it.
+   */
+  private async finish(): Promise<void> {
     this.killNow();
     (this.child.stdio[3] as Readable | null)?.destroy();
+    const deadline = Date.now() + KILLED_GONE_MS;
+    while (groupRunning(this.pid) && Date.now() < deadline) await sleep(KILL_POLL_MS);
   }
 
   /** After the group's SIGKILL: the command's own exit is reported within moments. */

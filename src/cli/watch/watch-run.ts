@@ -1,0 +1,116 @@
+import type { Clock } from '../../core/base/clock.js';
+import { TasksError } from '../../core/base/errors.js';
+import type { TaskFilter } from '../../core/lists/task-filter.js';
+import { readTasks } from '../../core/store/list-read.js';
+import { expandHome } from '../../core/store/paths.js';
+import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
+import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
+import { renderConditionHeld, renderTaskNotYet } from '../../render/watch-outcome.js';
+import type { Context } from '../runtime/context.js';
+import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { watchSink } from './watch-sink.js';
+import {
+  deathWatch,
+  listTarget,
+  sessionsOverWatch,
+  stallWatch,
+  streamTarget,
+  transcriptTarget,
+  type WatchTarget,
+} from './watch-sources.js';
+import { verdictOf } from './watch-verdict.js';
+
+/** A watch as its flags ask for it, checked. */
+export interface WatchPlan {
+  filter: TaskFilter;
+  until?: UntilCondition | undefined;
+  timeoutMs?: number | undefined;
+  /** `--fail-if-stalled`. */
+  stallMs?: number | undefined;
+  /** `--stream <file|->`. */
+  stream?: string | undefined;
+  /** `--session <id>` (the global option). */
+  session?: string | undefined;
+  /** When --until is judged. */
+  judge: JudgeWhen;
+  /** `--allow-deaths`: a session of the list that dies holding work does not end the watch. */
+  allowDeaths: boolean;
+}
+
+/**
+ * One `tasks watch`: what it follows (a list folder, a run's stream, a session's
+ * transcript), where it shows it (the live view in a terminal, else NDJSON), core's
+ * watch session run with Ctrl-C, SIGTERM and SIGHUP as its stop, and its outcome turned
+ * into an exit status. A stream's input is read to its end, whatever happens.
+ */
+export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
+  const { filter, until, timeoutMs, stallMs } = plan;
+  const clock: Clock = { now: () => Date.now() };
+  const target =
+    plan.stream !== undefined
+      ? streamTarget(ctx, plan.stream === '-' ? '-' : expandHome(plan.stream, ctx.home), clock)
+      : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock));
+  const untilText = until ? formatUntil(until) : undefined;
+  const watchedDir = target.listDir();
+  if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
+    // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
+    ctx.io.warn(renderTaskNotYet(until.id, until.status), 'task_not_yet', { id: until.id });
+  }
+
+  let session: WatchSession | undefined;
+  const sink = watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => session?.stop() });
+  const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
+  // A list watched for a condition: when its agents are all gone, nothing will meet it.
+  const sessionsOver =
+    untilText !== undefined && target.following === undefined ? sessionsOverWatch(ctx, target, plan.session !== undefined) : undefined;
+  // A session of a shared list that dies holding work ends the watch at once (not with --allow-deaths).
+  const deaths = sessionsOver !== undefined && !plan.allowDeaths ? deathWatch(ctx, target, sink) : undefined;
+  const timers = {
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+  };
+  // A reader of the events that goes away ends the watch quietly (status 0); a stream's
+  // input is still read to its end below.
+  let readerGone = false;
+  const offReaderGone = target.drain
+    ? ctx.io.onReaderGone(() => {
+        readerGone = true;
+        session?.stop();
+      })
+    : undefined;
+  // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
+  let outcome: WatchOutcome;
+  try {
+    outcome = await withInterrupt(
+      (stop) => {
+        session = new WatchSession(
+          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths },
+          sink,
+        );
+        return session.run();
+      },
+      [...INTERRUPTS, 'SIGHUP'],
+    );
+  } catch (err) {
+    if (!target.drain || (err instanceof TasksError && err.code === 'interrupted')) throw err;
+    // Said now; the writer upstream still gets to finish.
+    ctx.io.fail(err);
+    await drainInput(target);
+    return;
+  } finally {
+    offReaderGone?.();
+  }
+  const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs });
+  if (verdict) ctx.io.fail(verdict);
+  else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
+    ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
+  // The verdict is out; a stream's input is read to its end (not after a signal), so the
+  // agent upstream never meets a closed pipe and a tee beside it keeps every line.
+  if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
+}
+
+/** Read what is left of a stream's input, discarding it; a signal stops that too. */
+async function drainInput(target: WatchTarget): Promise<void> {
+  const drain = target.drain;
+  if (drain) await withInterrupt((signal) => drain(signal), [...INTERRUPTS, 'SIGHUP']);
+}
