@@ -178,6 +178,10 @@ describe('tasks run: refused before anything starts', () => {
     expect(noDash.stderr).toMatch(/^error: put the agent's command after --/);
     expect((await runBin(config, ['run', '--fail-if-stalled', 'soon', '--', 'true'])).code).toBe(2);
     expect((await runBin(config, ['run', '--kill-after', 'x', '--', 'true'])).code).toBe(2);
+    // A deadline of nothing would end the agent as it starts.
+    const zero = await runBin(config, ['run', '--timeout', '0s', '--', 'touch', path.join(config, 'zero')]);
+    expect(zero).toMatchObject({ code: 2, stdout: '', stderr: 'error: --timeout must be longer than 0\n' });
+    expect(fs.existsSync(path.join(config, 'zero'))).toBe(false);
     const marker = path.join(config, 'started');
     const record = await runBin(config, ['run', '--record', path.join(config, 'nope', 'run.jsonl'), '--', 'touch', marker]);
     expect(record.code).toBe(2);

@@ -85,6 +85,8 @@ export function registerRun(program: Command, ctx: Context): void {
       const filter = filterFrom(opts, ctx);
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
+      // Unlike a watch's (one look, then its verdict), a run's deadline of nothing would end the agent as it starts.
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw usage('--timeout must be longer than 0');
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const killAfterMs = opts.killAfter === undefined ? 10_000 : parseDuration('--kill-after', opts.killAfter);
