@@ -81,6 +81,20 @@ describe('tasks run: the verdict ends the run', () => {
     expect(contractProblems('run', r.stdout)).toEqual([]);
   });
 
+  it("--json: a stderr line of the agent's longer than 1 MB is said to be skipped, not lost in silence; the next line is kept", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().end();
+    const r = await startRun(config, ['--json'], { steps: [{ err: 'x'.repeat(1024 * 1024 + 10) }, { err: 'after it' }, ...outs(s.lines)] })
+      .done;
+    expect(r.code, r.stderr.slice(0, 500)).toBe(0);
+    const notes = stderrLines(r.stderr).flatMap((l) => (l.note ? [l.note] : []));
+    expect(notes).toContainEqual(
+      expect.objectContaining({ code: 'agent_stderr_skipped', message: expect.stringMatching(/longer than 1 MB/) }),
+    );
+    expect(notes).toContainEqual({ code: 'agent_stderr', message: 'after it' });
+    expect(r.stderr.length).toBeLessThan(100_000);
+  });
+
   it('an output that is not stream-json is said at its first line; with nothing to judge, a usage error', async () => {
     const config = tempConfig();
     const r = await startRun(config, ['--until', 'all-completed'], { steps: [{ out: 'Here is my answer.' }, { out: 'More text' }] }).done;

@@ -157,6 +157,10 @@ export const NOTICES = {
   },
   // run
   agent_stderr: { kind: 'note', when: "`run --json`: a line of the agent's stderr (without `--json` it is passed through as it is)" },
+  agent_stderr_skipped: {
+    kind: 'note',
+    when: "`run --json` and the live view: a line of the agent's stderr longer than 1 MB was skipped (its number said)",
+  },
   agent_exit: { kind: 'note', when: '`run` (without `--json`, whose last line says it): how the agent exited, or who ended it' },
   leftovers_ended: {
     kind: 'note',

@@ -129,9 +129,18 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
   };
 }
 
+/** The longest line of the agent's stderr handed on (as a note, or held for the live view); a longer one is said to be skipped. */
+const STDERR_LINE_BYTES = 1024 * 1024;
+
 /** The agent's stderr, line by line, to `onStderrLine`; returns what flushes its last line. */
 function followStderr(agent: AgentProcess, opts: AgentRunOptions): () => void {
-  const splitter = new LineSplitter({ onLine: (text) => opts.onStderrLine?.(text), onWarning: () => {} }, 1024 * 1024);
+  const splitter = new LineSplitter(
+    {
+      onLine: (text) => opts.onStderrLine?.(text),
+      onWarning: (message) => opts.onNote(`the agent's stderr: ${message}`, 'agent_stderr_skipped'),
+    },
+    STDERR_LINE_BYTES,
+  );
   agent.stderr?.on('data', (chunk: Buffer) => splitter.push(chunk));
   agent.stderr?.on('error', () => {});
   let flushed = false;
