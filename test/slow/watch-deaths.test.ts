@@ -137,7 +137,8 @@ describe('a session that dies holding work ends watch --until within seconds', (
   it('an agent that dies holding nothing (its task completed) is only noted; the watch goes on', async () => {
     const config = tempConfig();
     const { agents } = fanOut(config, [true, false, true]);
-    const w = watch(config, ['--until', 'all-completed', '--timeout', '6s', '--json']);
+    // Long enough for the death to be looked at again for a few seconds before it is noted as holding nothing.
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '10s', '--json']);
     await waitFor(() => w.out().includes('"snapshot"'), 15_000);
     await new Promise((r) => setTimeout(r, 1500));
     agents[1]?.kill('SIGKILL');

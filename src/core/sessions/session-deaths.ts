@@ -34,11 +34,20 @@ export interface SessionDeath {
 /** A file's mtime may follow the result that reported its write by this much (a slow disk, a coarse clock). */
 const SLACK_MS = 1000;
 
+/**
+ * How long a dead session that holds nothing is looked at again before it is said to
+ * have died holding nothing: the list as the watch sees it may not show its last write
+ * yet (a busy machine hands the watch a file's change late), and a death is told once.
+ */
+const SETTLE_MS = 3000;
+
 /** What a session was seen as while alive on the list. */
 interface Seen {
   pid?: number | undefined;
   /** Its process's start time (clock ticks), to tell a reused pid. */
   procStart?: string | undefined;
+  /** Found dead, holding nothing yet: when, and how it died. */
+  died?: { at: number; state: SessionDeath['state'] } | undefined;
 }
 
 /**
@@ -75,7 +84,8 @@ function lastWrites(writes: readonly TaskWrite[]): Map<string, TaskWrite> {
 /**
  * The sessions of one list, looked at again and again (a fresh index each time: the
  * live-session files change). `look` finds the deaths since the last look, each reported
- * once; a dead session that held nothing is reported with no tasks, then forgotten.
+ * once; a dead session that holds nothing is looked at again for SETTLE_MS, then reported
+ * with no tasks and forgotten.
  */
 export class SessionDeaths {
   /** Sessions seen alive on the list and not yet found dead. */
@@ -88,6 +98,7 @@ export class SessionDeaths {
     private readonly listId: string,
     private readonly listDir: string,
     private readonly index: Omit<SessionIndexOptions, 'now'> & { probe?: ProcessProbe | undefined } = {},
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** `tasks`: the list as the watch sees it now. */
@@ -105,12 +116,22 @@ export class SessionDeaths {
       }
     }
     const deaths: SessionDeath[] = [];
+    const now = this.now();
     for (const [sessionId, seen] of this.seen) {
-      if (live.has(sessionId)) continue;
-      const state = this.deathOf(index, sessionId, seen);
+      if (live.has(sessionId)) {
+        seen.died = undefined;
+        continue;
+      }
+      const state = seen.died?.state ?? this.deathOf(index, sessionId, seen);
       if (state === undefined) continue;
+      const held = this.held(index, sessionId, tasks);
+      const died = seen.died ?? { at: now, state };
+      if (held.length === 0 && now - died.at < SETTLE_MS) {
+        seen.died = died;
+        continue;
+      }
       this.seen.delete(sessionId);
-      deaths.push({ sessionId, state, pid: seen.pid, tasks: this.held(index, sessionId, tasks) });
+      deaths.push({ sessionId, state, pid: seen.pid, tasks: held });
     }
     return deaths;
   }
