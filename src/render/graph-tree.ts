@@ -1,8 +1,8 @@
 import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
-import type { TreeRow } from '../core/graph/dependency-tree.js';
+import { type TreeRow, treeRails } from '../core/graph/dependency-tree.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
-import { displayWidth, oneLine } from './text.js';
+import { oneLine } from './text.js';
 
 export interface GraphTreeOptions {
   style: Style;
@@ -23,7 +23,7 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts
       const id = `#${oneLine(row.id)}`;
       const subject = task === undefined ? '' : oneLine(task.subject);
       const symbol = task === undefined ? '?' : paintStatus(style, task.status, STATUS_SYMBOL[task.status]);
-      const prefix = guides(row, opts.maxIndent);
+      const prefix = guides(rows, row, opts.maxIndent);
       if (row.ref) {
         const where = row.ref.cycle ? style.red('↻ closes a cycle') : style.dim(`↑ shown under #${oneLine(row.ref.shownUnder ?? '')}`);
         return `${prefix}${symbol} ${style.dim(`${id} ${subject}`)}  ${where}`;
@@ -42,8 +42,11 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts
     .join('\n');
 }
 
-function guides(row: TreeRow, maxIndent: number): string {
+/** A row's guides; past `maxIndent` (each level is two columns wide) the depth as a number, without walking up. */
+function guides(rows: readonly TreeRow[], row: TreeRow, maxIndent: number): string {
   if (row.depth === 0) return '';
-  const text = `${row.rails.map((r) => (r ? '│ ' : '  ')).join('')}${row.last ? '└─' : '├─'}`;
-  return displayWidth(text) <= maxIndent ? text : `…${row.depth}› `;
+  if (2 * row.depth > maxIndent) return `…${row.depth}› `;
+  return `${treeRails(rows, row)
+    .map((r) => (r ? '│ ' : '  '))
+    .join('')}${row.last ? '└─' : '├─'}`;
 }
