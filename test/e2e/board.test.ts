@@ -27,6 +27,15 @@ function locksIn(dir: string): string[] {
   return fs.readdirSync(dir).filter((n) => n.endsWith('.lock') && fs.statSync(path.join(dir, n)).isDirectory());
 }
 
+/** Where the page `board --open` writes sends the browser (its meta refresh). */
+function redirectOf(file: string): string {
+  const m = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(fs.readFileSync(file, 'utf8'));
+  return (m?.[1] ?? '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+}
+
+/** Another local user to be, as a campaign on a shared machine is: root can become `nobody` with runuser. */
+const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
+
 let boards: BoardRun[] = [];
 afterEach(async () => {
   for (const b of boards) await b.stop('SIGKILL');
@@ -241,7 +250,7 @@ describe('tasks board: serving', () => {
     expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
   });
 
-  it('--open runs the opener with the URL; an opener that fails is a warning', async () => {
+  it('--open gives the opener a private file that takes the browser to the board; an opener that fails is a warning', async () => {
     const { config } = demo();
     const bin = path.join(config, 'bin');
     fs.mkdirSync(bin);
@@ -249,8 +258,13 @@ describe('tasks board: serving', () => {
     fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
     const b = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
     for (let i = 0; i < 100 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(fs.readFileSync(seen, 'utf8')).toBe(b.url);
+    const file = fs.readFileSync(seen, 'utf8');
+    expect(file).not.toContain(b.token);
+    expect(path.basename(file)).toBe('open-board.html');
+    expect(redirectOf(file)).toBe(b.url);
     await b.stop();
+    // Gone with the board, folder and all.
+    expect(fs.existsSync(path.dirname(file))).toBe(false);
     fs.writeFileSync(path.join(bin, 'xdg-open'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
     const failing = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
     await new Promise((r) => setTimeout(r, 500));
@@ -258,6 +272,69 @@ describe('tasks board: serving', () => {
     expect(ended.code).toBe(0);
     expect(stderrText(ended.stderr)).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
   });
+
+  it.skipIf(!asNobody)(
+    '--open puts the token on no command line: another local user reading /proc/*/cmdline finds none, nor can read the file',
+    async () => {
+      const { config } = demo();
+      const bin = path.join(config, 'bin');
+      fs.mkdirSync(bin);
+      const seen = path.join(config, 'opened.txt');
+      // The stand-in opener records what it was given, then stays, as a browser does, while the other user looks.
+      fs.writeFileSync(
+        path.join(bin, 'xdg-open'),
+        `#!/bin/sh\necho $$ > '${seen}.pid'\nprintf '%s' "$*" > '${seen}.tmp' && mv '${seen}.tmp' '${seen}'\nsleep 60\n`,
+        { mode: 0o755 },
+      );
+      for (const runtime of [undefined, 0o700, 0o777]) {
+        fs.rmSync(seen, { force: true });
+        const runtimeDir = path.join(config, `runtime-${runtime}`);
+        if (runtime !== undefined) {
+          fs.mkdirSync(runtimeDir);
+          fs.chmodSync(runtimeDir, runtime);
+        }
+        const b = await board(config, ['--open'], {
+          PATH: `${bin}:${process.env.PATH}`,
+          XDG_RUNTIME_DIR: runtime === undefined ? undefined : runtimeDir,
+        });
+        for (let i = 0; i < 200 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+        const file = fs.readFileSync(seen, 'utf8');
+        const opener = Number(fs.readFileSync(`${seen}.pid`, 'utf8'));
+        try {
+          const scan = spawnSync(
+            'runuser',
+            ['-u', 'nobody', '--', 'sh', '-c', 'for f in /proc/[0-9]*/cmdline; do tr "\\000" " " < "$f" 2>/dev/null; echo; done'],
+            { encoding: 'utf8' },
+          );
+          expect(scan.status).toBe(0);
+          // The other user sees the opener's command line and the board's own (the scan works)...
+          expect(scan.stdout).toContain(`xdg-open ${file}`);
+          expect(scan.stdout).toMatch(/tasks\.js board --json --open/);
+          // ...and the token in none.
+          expect(scan.stdout).not.toContain(b.token);
+          // The file is the user's alone, in a folder of its own only the user can enter.
+          const stat = fs.statSync(file);
+          expect([stat.mode & 0o777, stat.uid]).toEqual([0o600, process.getuid?.()]);
+          expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+          // In the runtime folder when it is private; a runtime folder others can write is not used.
+          expect(path.dirname(path.dirname(file)) === runtimeDir).toBe(runtime === 0o700);
+          const peek = spawnSync('runuser', ['-u', 'nobody', '--', 'cat', file], { encoding: 'utf8' });
+          expect(peek.status).not.toBe(0);
+          expect(peek.stdout).not.toContain(b.token);
+          // The page it redirects to is the board, and the token gets the user in.
+          const url = new URL(redirectOf(file));
+          expect(url.href).toBe(b.url);
+          const page = await request(b.port, url.pathname);
+          expect(page.status).toBe(200);
+          expect(page.body).toContain('<script src="board.js" defer></script>');
+        } finally {
+          process.kill(opener, 'SIGKILL');
+          await b.stop();
+        }
+        expect(fs.existsSync(file)).toBe(false);
+      }
+    },
+  );
 });
 
 describe('tasks board: the journal and hooks, as the commands have them', () => {
