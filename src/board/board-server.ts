@@ -44,6 +44,8 @@ interface RunningServer {
 }
 
 const MAX_BODY = 1024 * 1024;
+/** Listen errors that say the address given is not one of this machine's: a bad value (usage), not an I/O failure. */
+const NOT_AN_ADDRESS_HERE = new Set(['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAFNOSUPPORT']);
 const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
@@ -92,9 +94,11 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   server.requestTimeout = 0;
 
   let port = 0;
+  const named = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host.includes(':') ? `[${o.host}]` : o.host];
+  const answersTo = [...named, '127.0.0.1', 'localhost', '[::1]'].join(', ');
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host, port, o.loopbackOnly))
-      return reply(res, 403, 'text/plain; charset=utf-8', 'forbidden: this board answers to 127.0.0.1, localhost and [::1] only\n');
+    if (!hostAllowed(req.headers.host, port, o.loopbackOnly, o.host))
+      return reply(res, 403, 'text/plain; charset=utf-8', `forbidden: this board answers to ${answersTo} only\n`);
     const url = new URL(req.url ?? '/', 'http://board.invalid');
     const [, first = '', ...rest] = url.pathname.split('/');
     if (!tokenMatches(safeDecode(first), o.token)) return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
@@ -167,12 +171,11 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
-        new TasksError(
-          err.code === 'EADDRINUSE' ? 'conflict' : 'io',
-          err.code === 'EADDRINUSE'
-            ? `port ${o.port} is in use; choose another with --port, or 0 for any`
-            : `cannot listen on ${o.host}:${o.port}: ${err.message}`,
-        ),
+        err.code === 'EADDRINUSE'
+          ? new TasksError('conflict', `port ${o.port} is in use; choose another with --port, or 0 for any`)
+          : NOT_AN_ADDRESS_HERE.has(err.code ?? '')
+            ? new TasksError('usage', `cannot listen on ${o.host}: not an address of this machine (${err.code})`)
+            : new TasksError('io', `cannot listen on ${o.host}:${o.port}: ${err.message}`),
       ),
     );
     server.listen({ host: o.host, port: o.port }, () => resolve());

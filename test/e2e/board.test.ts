@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
@@ -248,6 +249,41 @@ describe('tasks board: serving', () => {
     const wide = await board(config, ['--host', '0.0.0.0']);
     const ended = await wide.stop();
     expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
+  });
+
+  it('refuses a --host that is empty or no address of this machine (exit 2, one line); answers at the address it was given', async () => {
+    const { config } = demo();
+    // Empty would listen on every interface and print http://:PORT.
+    for (const [value, line] of [
+      ['', 'error: invalid --host "": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      [' ', 'error: invalid --host " ": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      ['203.0.113.9', 'error: cannot listen on 203.0.113.9: not an address of this machine (EADDRNOTAVAIL)\n'],
+    ] as const) {
+      // A board that did listen would serve until stopped: ten seconds say it did.
+      const r = run(config, ['board', '--host', value], { timeoutMs: 10_000 });
+      expect([value, r.code, r.stdout, r.stderr]).toEqual([value, 2, '', line]);
+    }
+    // Another loopback address: the URL it prints is one it answers to.
+    const other = await board(config, ['--host', '127.0.0.5']);
+    expect(other.url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\//);
+    const get = (host: string, headerHost: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(other.url);
+        http
+          .get({ host, port: url.port, path: url.pathname, headers: { Host: headerHost } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    expect(await get('127.0.0.5', `127.0.0.5:${other.port}`)).toBe(200);
+    expect(await get('127.0.0.5', `localhost:${other.port}`)).toBe(200);
+    expect(await get('127.0.0.5', `evil.example:${other.port}`)).toBe(403);
+    const ended = await other.stop();
+    expect(ended.stderr).toBe('');
+    // An IPv6 address in brackets, as URLs write it.
+    const v6 = await board(config, ['--host', '[::1]']);
+    expect(v6.url).toMatch(/^http:\/\/\[::1\]:\d+\//);
   });
 
   it('--open gives the opener a private file that takes the browser to the board; an opener that fails is a warning', async () => {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
 import { startBoard } from '../../board/board-server.js';
 import { renderJson } from '../../render/json.js';
-import { parsePort } from '../flags/parse.js';
+import { parseListenAddress, parsePort } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { nextSignal } from '../runtime/interrupt.js';
@@ -47,7 +47,7 @@ Examples:
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
-      const host = opts.host ?? '127.0.0.1';
+      const host = parseListenAddress('--host', opts.host, '127.0.0.1');
       const readOnly = Boolean(opts.readOnly);
       const globals = ctx.globals();
       const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;
