@@ -426,6 +426,18 @@ describe.skipIf(!available)(
       await page.waitForSelector('.card[data-task="3"]');
     });
 
+    it('shows a list whose folder was replaced by a FIFO as not a list, without its old tasks', async () => {
+      const { config, api } = world();
+      const p = await open(config, `#list=${API}`);
+      await p.waitForSelector('.card[data-task="3"]');
+      fs.rmSync(api, { recursive: true });
+      spawnSync('mkfifo', [api]);
+      // (The folder may be seen gone for a moment first, between the removal and the FIFO.)
+      const note = await p.waitForSelector('.new-list:has-text("Not a list")');
+      expect(await note.textContent()).toBe(`Not a list: ${api} is not a folder. Agents cannot use it either.`);
+      expect(await p.locator('.card').count()).toBe(0);
+    });
+
     it('offers no action with --read-only', async () => {
       const { config } = world();
       const p = await open(config, `#list=${API}&task=3`, ['--read-only']);

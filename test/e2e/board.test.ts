@@ -81,6 +81,47 @@ function rawExchange(
   });
 }
 
+/** An event stream read as a tab reads it: `next(event)` waits for the next event of that name (and passing `test`). */
+function eventStream(port: number, url: string) {
+  type Doc = Record<string, unknown> & { exists?: boolean; tasks: Array<{ id: string }> };
+  const seen: Array<{ event: string; data: Doc }> = [];
+  let buffer = '';
+  let wake: () => void = () => undefined;
+  const req = http.get(
+    { host: '127.0.0.1', port, path: url, headers: { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` } },
+    (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        buffer += d;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event !== undefined && data !== undefined) seen.push({ event, data: JSON.parse(data) as Doc });
+        }
+        wake();
+      });
+    },
+  );
+  req.on('error', () => undefined);
+  return {
+    async next(event: string, test: (doc: Doc) => boolean = () => true, ms = 20_000): Promise<Doc> {
+      const end = Date.now() + ms;
+      for (;;) {
+        const at = seen.findIndex((e) => e.event === event && test(e.data));
+        if (at !== -1) return (seen.splice(0, at + 1).pop() as { data: Doc }).data;
+        if (Date.now() > end) throw new Error(`no ${event} event within ${ms} ms; seen: ${seen.map((e) => e.event).join(', ')}`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 100);
+        });
+      }
+    },
+    close: () => req.destroy(),
+  };
+}
+
 let boards: BoardRun[] = [];
 afterEach(async () => {
   for (const b of boards) await b.stop('SIGKILL');
@@ -213,6 +254,46 @@ describe('tasks board: serving', () => {
     // The board serves on: the same action, sent whole, is done.
     expect((await postAction(b, JSON.parse(String(action)))).status).toBe(200);
     expect(readJson(path.join(dir, '3.json'))).toMatchObject({ status: 'in_progress' });
+  });
+
+  it('answers a list whose folder is a FIFO or a link to /dev/zero as not a list, with no tasks; live, and again once it is a folder', async () => {
+    const { config, dir } = demo();
+    const tasksDir = path.dirname(dir);
+    spawnSync('mkfifo', [path.join(tasksDir, 'fifo')]);
+    fs.symlinkSync('/dev/zero', path.join(tasksDir, 'zero'));
+    const b = await board(config);
+    const listOf = async (id: string) => {
+      const r = await request(b.port, `/${b.token}/api/list?id=${id}`);
+      return { status: r.status, doc: r.status === 200 ? (JSON.parse(r.body) as { tasks: unknown[]; unreadable: string | null }) : r.body };
+    };
+    for (const id of ['fifo', 'zero']) {
+      expect(await listOf(id)).toEqual({
+        status: 200,
+        doc: expect.objectContaining({ exists: false, tasks: [], unreadable: `${path.join(tasksDir, id)} is not a folder` }),
+      });
+    }
+    expect((await listOf('demo')).doc).toMatchObject({ exists: true, unreadable: null });
+    // A tab follows demo; its folder is replaced by a FIFO, then by a link to /dev/zero, then made a list again.
+    const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
+    try {
+      expect((await stream.next('list')).tasks).toHaveLength(3);
+      fs.rmSync(dir, { recursive: true });
+      spawnSync('mkfifo', [dir]);
+      expect(await stream.next('list')).toMatchObject({ exists: false, tasks: [], unreadable: `${dir} is not a folder` });
+      expect((await listOf('demo')).doc).toMatchObject({ tasks: [], unreadable: `${dir} is not a folder` });
+      fs.rmSync(dir);
+      fs.symlinkSync('/dev/zero', dir);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await listOf('demo')).doc).toMatchObject({ tasks: [], unreadable: `${dir} is not a folder` });
+      fs.rmSync(dir);
+      writeTask(dir, { id: '7', subject: 'Back again', description: '', status: 'pending', blocks: [], blockedBy: [] });
+      expect(await stream.next('list', (l) => l.exists === true)).toMatchObject({ exists: true, unreadable: null, tasks: [{ id: '7' }] });
+    } finally {
+      stream.close();
+    }
+    const ended = await b.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('');
   });
 
   it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {
