@@ -273,6 +273,18 @@ describe('tasks board: serving', () => {
       });
     }
     expect((await listOf('demo')).doc).toMatchObject({ exists: true, unreadable: null });
+    // Nothing is tried there: every action is refused as the list is (409, not an I/O failure or "no such task").
+    for (const action of [
+      { action: 'create', list: 'fifo', subject: 'x' },
+      { action: 'start', list: 'zero', id: '1', expect: { status: 'pending', owner: null } },
+      { action: 'undo', list: 'fifo', txn: 'abc' },
+    ]) {
+      const r = await postAction(b, action);
+      expect([r.status, JSON.parse(r.body)]).toEqual([
+        409,
+        { ok: false, error: { code: 'corrupt', message: `${path.join(tasksDir, action.list)} is not a folder; nothing written` } },
+      ]);
+    }
     // A tab follows demo; its folder is replaced by a FIFO, then by a link to /dev/zero, then made a list again.
     const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
     try {

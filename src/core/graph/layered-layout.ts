@@ -102,10 +102,10 @@ const DEFAULTS: Required<LayoutOptions> = {
 interface Part {
   /** Indexes (into the input's nodes) of its members. */
   members: number[];
-  layer: Int32Array;
-  order: Int32Array;
-  x: Float64Array;
-  y: Float64Array;
+  layer: ArrayLike<number>;
+  order: ArrayLike<number>;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
   edges: Array<{ from: number; to: number; points: Point[]; reversed: boolean }>;
   layers: number[][];
   crossings: number;
@@ -149,6 +149,8 @@ export function layoutGraph(
   // Each node's number within its component (a node is in one component only).
   const localOf = new Int32Array(n);
   const parts = componentsOf(n, from, to).map((c) => {
+    // A task with no edge (most of a list of independent tasks) is placed as it is, without the steps.
+    if (c.edges.length === 0 && c.members.length === 1) return loneTask(c.members, o);
     for (const [i, m] of c.members.entries()) localOf[m] = i;
     return layoutPart(
       c.members,
@@ -315,6 +317,25 @@ function layoutPart(members: number[], edges: ReadonlyArray<readonly [number, nu
     crossings,
     width: (layerCount - 1) * step + o.nodeWidth,
     height: total === 0 ? 0 : maxY - minY,
+    dx: 0,
+    dy: 0,
+  };
+}
+
+/** One task with no edge: what layoutPart makes of it (one layer, at 0, 0), without its steps. */
+function loneTask(members: number[], o: Required<LayoutOptions>): Part {
+  return {
+    members,
+    // Plain arrays: a typed array costs more to make and collect, which 100,000 lone tasks show.
+    layer: [0],
+    order: [0],
+    x: [0],
+    y: [0],
+    edges: [],
+    layers: [[0]],
+    crossings: 0,
+    width: o.nodeWidth,
+    height: o.nodeHeight,
     dx: 0,
     dy: 0,
   };
