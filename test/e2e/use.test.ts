@@ -291,6 +291,14 @@ describe('tasks use', () => {
       stderr: `error: ${path.join(dangling, '.claude')} is a symbolic link to ${path.join(w.home, 'no-such-folder')}, which does not exist; tasks does not write through it\n`,
     });
     expect(fs.existsSync(path.join(w.home, 'no-such-folder'))).toBe(false);
+    // Round in a loop.
+    const loop = w.dir('loop');
+    fs.symlinkSync('.claude', path.join(loop, '.claude'));
+    expect(w.tasks(loop, ['use', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${path.join(loop, '.claude')} is a symbolic link to .claude, which cannot be followed (ELOOP); tasks does not write through it\n`,
+    });
     // Inside the project: followed, as Claude Code follows it.
     const inside = w.dir('inside');
     fs.mkdirSync(path.join(inside, 'conf', 'claude'), { recursive: true });

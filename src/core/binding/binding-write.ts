@@ -83,6 +83,8 @@ function statRegular(file: string): fs.Stats | undefined {
     if (code === 'ENOENT') return undefined;
     // Something on the way is not a folder: `.claude` a file, say.
     if (code === 'ENOTDIR') throw notAFolderOnTheWay(file);
+    // `.claude` a symbolic link that leads round in a loop: said as any link that leads nowhere.
+    if (code === 'ELOOP') refuseLinkOutside(file);
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
   if (stat.isSymbolicLink()) {
