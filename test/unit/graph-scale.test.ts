@@ -56,7 +56,7 @@ describe('graph of a long chain', () => {
   });
 
   it('draws the deep levels of the tree with their depth as a number, and the shallow ones with guides', () => {
-    const lines = formats(chain(40)).tree.split('\n');
+    const lines = (formats(chain(40)).tree as string).split('\n');
     expect(lines[0]).toBe('✔ #1 Step 1');
     expect(lines[2]).toBe('  └─✔ #3 Step 3');
     expect(lines[30]).toBe(`${'  '.repeat(29)}└─○ #31 Step 31  blocked by #30`);

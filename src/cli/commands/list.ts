@@ -58,7 +58,7 @@ export function registerList(program: Command, ctx: Context): void {
       const stalled = real
         ? stalledInList(dir, listId, snapshot.tasks, {
             afterMs: stalledAfter,
-            now: Date.now(),
+            now: ctx.now(),
             sessions: ctx.sessions,
             times: snapshot.times,
           })
@@ -94,7 +94,7 @@ export function registerList(program: Command, ctx: Context): void {
               style: ctx.io.style,
               width: ctx.io.columns,
               updated: times,
-              now: Date.now(),
+              now: ctx.now(),
               isGone,
               stalledFor: (t) => stalled.get(t.id),
             }),

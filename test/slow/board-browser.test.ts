@@ -7,7 +7,6 @@ import { type BoardRun, startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
-// @ts-expect-error: a plain ES module of the test helpers
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { IDS, sessionsWorld } from '../helpers/sessions-world.js';
 
