@@ -258,7 +258,8 @@ describe('tasks use', () => {
     });
     expect(fs.readFileSync(settings(deep), 'utf8')).toBe(text);
     // The binding itself nested so deep cannot be made text: passed over, said once, and every command still runs.
-    const bound = `{"env":{"CLAUDE_CODE_TASK_LIST_ID":${'['.repeat(6000)}${']'.repeat(6000)}}}`;
+    // (Half a million levels: deeper than any stack String() could recurse on; a megabyte, under the 2 MiB read.)
+    const bound = `{"env":{"CLAUDE_CODE_TASK_LIST_ID":${'['.repeat(500_000)}${']'.repeat(500_000)}}}`;
     fs.writeFileSync(settings(deep), bound);
     const warning = `warning: ${settings(deep)}: env.CLAUDE_CODE_TASK_LIST_ID nests too deep to be made text; Claude Code skips it too\n`;
     const shown = w.tasks(deep, ['use']);
