@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockerState, indexTasks } from '../../src/core/graph/blockers.js';
 import { dependencyTree } from '../../src/core/graph/dependency-tree.js';
-import { layoutGraph } from '../../src/core/graph/layered-layout.js';
 import { listGraph } from '../../src/core/graph/list-graph.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { renderDot, renderMermaid } from '../../src/render/graph-diagram.js';
@@ -61,16 +60,6 @@ describe('graph of a long chain', () => {
     expect(lines[2]).toBe('  └─✔ #3 Step 3');
     expect(lines[30]).toBe(`${'  '.repeat(29)}└─○ #31 Step 31  blocked by #30`);
     expect(lines[31]).toBe('…31› ○ #32 Step 32  blocked by #31');
-  });
-
-  it('lays out lists wider than a function call takes arguments: 150,000 loose tasks, and one blocking 149,999', () => {
-    const ids = Array.from({ length: 150_000 }, (_, i) => String(i + 1));
-    expect(layoutGraph(ids, []).layers[0]).toHaveLength(150_000);
-    const star = layoutGraph(
-      ids,
-      ids.slice(1).map((id) => ['1', id] as const),
-    );
-    expect(star.layers.map((l) => l.length)).toEqual([1, 149_999]);
   });
 
   it('collapses an edge recorded several times (#4, #4, #4): every format as if recorded once', () => {
