@@ -22,7 +22,10 @@ const BIN = path.resolve(flag('--bin') ?? path.join(ROOT, 'bin', 'tasks.js'));
 const SIZES = (flag('--sizes') ?? '5000,10000,20000').split(',').map(Number);
 const RUNS = Number(flag('--runs')) || 3;
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+// Each row is `tasks graph` in that format; `list --json` reads the same files and draws
+// nothing: what any command that reads the whole list costs, beside which graph's own work shows.
 const FORMATS = [
+  ['list --json', null],
   ['tree', []],
   ['mermaid', ['--format', 'mermaid']],
   ['dot', ['--format', 'dot']],
@@ -92,12 +95,13 @@ for (const n of SIZES) {
     writeChain(config, list, n, repeat);
     for (const [format, extra] of FORMATS) {
       const runs = [];
-      for (let i = 0; i < RUNS; i++) runs.push(once(process.execPath, [BIN, '-l', list, 'graph', ...extra], env));
+      const words = extra === null ? ['list', '--json'] : ['graph', ...extra];
+      for (let i = 0; i < RUNS; i++) runs.push(once(process.execPath, [BIN, '-l', list, ...words], env));
       const failed = runs.find((r) => r.status !== 0);
       const ms = median(runs.map((r) => r.ms));
       const cpu = median(runs.map((r) => r.cpuMs));
       const mb = Math.max(...runs.map((r) => r.kb)) / 1024;
-      const goal = n === 20000 ? (ms < 3000 && mb < 300 ? 'met' : 'MISSED') : '';
+      const goal = n === 20000 && extra !== null ? (ms < 3000 && mb < 300 ? 'met' : 'MISSED') : '';
       rows.push([
         `${shape} ${n}`,
         format,
