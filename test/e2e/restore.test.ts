@@ -41,6 +41,26 @@ const tasksOf = (config: string, list: string) =>
 const mark = (config: string, list: string) => fs.readFileSync(path.join(config, 'tasks', list, '.highwatermark'), 'utf8');
 
 describe('tasks restore', () => {
+  it('-l <short id> of a session whose list folder is gone: exit 3 naming the --session that restores it, never a list by that name', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [{ create: { id: '1', subject: 'Plan' } }, { create: { id: '2', subject: 'Build' } }],
+    });
+    const r = runInProcessSync(config, ['-l', SESSION.slice(0, 8), 'restore'], { cwd });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`session 0a1b2c3d begins with it: tasks restore --session ${SESSION}`);
+    expect(r.stderr).not.toContain('--from');
+    expect(fs.existsSync(path.join(config, 'tasks', SESSION.slice(0, 8)))).toBe(false);
+    // The command it gives restores the session's own list.
+    const fixed = runInProcessSync(config, ['restore', '--session', SESSION], { cwd });
+    expect(fixed.code).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => t.subject)).toEqual(['Plan', 'Build']);
+  });
+
   it("a session's list whose folder was removed: restore brings it back under its ids, the mark at the highest id used", () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');
@@ -81,6 +101,43 @@ describe('tasks restore', () => {
     expect(runInProcessSync(config, ['-l', NAMED_SESSION, 'create', 'Next']).stdout.trim()).toBe('13');
     expect(JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout)).toMatchObject([
       { id: NAMED_SESSION, kind: 'tasks', counts: { total: 3 } },
+    ]);
+  });
+
+  it("a gone list named by the short id lists --all shows: its session's own folder, never a new one named by the short id", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Plan' } },
+        { create: { id: '2', subject: 'Build' } },
+        { update: { taskId: '1', status: 'completed' } },
+      ],
+    });
+    const short = SESSION.slice(0, 8);
+    const all = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{
+      id: string;
+      shortId: string;
+      kind: string;
+    }>;
+    expect(all).toMatchObject([{ id: SESSION, shortId: short, kind: 'gone' }]);
+    // A read says the folder is gone, and how to bring it back; nothing is made.
+    const read = runInProcessSync(config, ['-l', short, 'list']);
+    expect(read.code).toBe(3);
+    expect(read.stderr).toContain(path.join(config, 'tasks', SESSION));
+    expect(read.stderr).toContain(`tasks -l ${short} restore`);
+    expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
+    const dry = runInProcessSync(config, ['-l', short, 'restore', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const r = runInProcessSync(config, ['-l', short, 'restore']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
+      ['1', 'Plan', 'completed'],
+      ['2', 'Build', 'pending'],
     ]);
   });
 

@@ -86,7 +86,7 @@ Examples:
       for (const target of targets) {
         try {
           const gone = ctx.goneOwners(target.id, { deep: true });
-          const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
+          const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.whyOf(owner) : undefined));
           const report = await checkList(target.dir, {
             now: ctx.now(),
             clock: () => ctx.now(),

@@ -34,7 +34,7 @@ export function registerClaim(program: Command, ctx: Context): void {
     .command('claim')
     .description('claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)')
     .argument('[id]', 'task id (or --next)')
-    .option('--as <agent>', 'the agent (or person) that claims it (required)')
+    .option('--as <agent>', 'the agent (or person) that claims it (required in a script; at a terminal, you: @me)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
     .option(
       '--min-age <duration>',
@@ -63,7 +63,9 @@ Examples:
   tasks claim 4 --as bob --json 2>&1 >/dev/null | jq -r .error.reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
-      const agent = requireOwner('--as', opts.as, ctx);
+      // A person at a terminal claims for themself unless they name an agent; a script (or an agent's shell) must say who.
+      const forPerson = opts.as === undefined && ctx.io.canAsk && ctx.env.CLAUDECODE !== '1';
+      const agent = requireOwner('--as', forPerson ? '@me' : opts.as, ctx);
       if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
       if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');

@@ -24,9 +24,13 @@ to run or the settings to put in a file:
 
   task_tools_off            the session's model is one Claude Code gives the task tools
                             only with CLAUDE_CODE_ENABLE_TODO_TOOLS on (since 2.1.233)
+  task_tools_unavailable    a Task-tool call was answered "No such tool available": the
+                            setting that turned the tools off, then /clear or a restart
   todowrite_mode            CLAUDE_CODE_ENABLE_TASKS=0: TodoWrite todos, no list
   list_variable_overridden  CLAUDE_CODE_TASK_LIST_ID set for tasks, but settings give the
                             agents here another list
+  list_variable_unknown     CLAUDE_CODE_TASK_LIST_ID names no list, while the agents here
+                            used another (a typo): that one
   list_variable_not_shared  CLAUDE_CODE_TASK_LIST_ID set for tasks, not for the agents
   agents_list_not_chosen    the agents here worked on a list named in their environment,
                             which tasks here does not use

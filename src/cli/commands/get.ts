@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
-import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { knownSessionsOf } from '../../core/sessions/list-sessions.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
@@ -38,9 +38,9 @@ export function registerGet(program: Command, ctx: Context): void {
       const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
-      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
-      // Its last recorded change, read from the records' ends, in the sessions the files name.
-      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
+      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined));
+      // Its last recorded change, read from the records' ends, in the list's sessions (a named list's as far as known without a whole read).
+      const last = lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(ctx.sessions, listId) });
       if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
       if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
     });

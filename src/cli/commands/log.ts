@@ -120,6 +120,10 @@ Examples:
       }
       if (events.length === 0) return;
       const lists = Boolean(opts.all);
-      ctx.io.out(ctx.io.humanLayout ? renderLogLines(events, ctx.io.style, { lists }) : renderLogTsv(events, { lists }));
+      ctx.io.out(
+        ctx.io.humanLayout
+          ? renderLogLines(events, ctx.io.style, { lists, listName: (id) => ctx.shortId(id) })
+          : renderLogTsv(events, { lists }),
+      );
     });
 }

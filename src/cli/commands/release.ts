@@ -50,9 +50,9 @@ export function registerRelease(program: Command, ctx: Context): void {
     .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
-    .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
+    .option('--gone', "release every unfinished task whose owner's sessions have all ended or crashed (tasks list marks them)")
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
-    .option('--force', "with --gone: release even while a session of the list, or of its sessions' folders, is live");
+    .option('--force', 'with --gone: release even while a live session that can see the list may pick the work up');
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -125,13 +125,14 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   const { gone, targets, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
+    // Why nothing was released, on stderr (a JSON line with --json).
+    ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
     return;
   }
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => wouldRelease(t))));
-    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
+    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.whyOf(t.owner)));
     if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`, 'live_in_project');
     return;
   }

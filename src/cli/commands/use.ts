@@ -5,6 +5,7 @@ import { readBinding } from '../../core/binding/project-binding.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { listToBind } from '../../core/lists/missing-list.js';
 import { liveSessionLists, sessionsMoved } from '../../core/sessions/live-lists.js';
+import { recordMoves } from '../../core/sessions/session-moves.js';
 import { renderBindingShown, renderBound, renderSessionsMoved, renderUnbound } from '../../render/binding-lines.js';
 import { renderJson } from '../../render/json.js';
 import { type Context, usage } from '../runtime/context.js';
@@ -68,6 +69,11 @@ Examples:
       const running = liveSessionLists(ctx.sessions);
       const outcome = bindHere(cwd, places, wanted?.id);
       const moved = outcome.write.changed ? sessionsMoved(ctx.sessions, running) : [];
+      // Recorded, so that each list's history takes a moved session's changes from its side of the move.
+      recordMoves(
+        ctx.configDir,
+        moved.map((m) => ({ session: m.session.sessionId, from: m.from, to: m.to, at: Date.now() })),
+      );
       if (ctx.io.json) {
         ctx.io.out(
           renderJson({

@@ -80,7 +80,7 @@ Examples:
   tasks watch --json | jq -c 'select(.event == "updated") | {id: .task.id, changes}'
   tasks watch --owner amy --until all-completed && echo "amy is done"
   tasks watch --blocked --until empty                    until nothing waits on a blocker
-  claude -p "fix the flaky tests" --output-format stream-json --verbose \
+  claude -p "fix the flaky tests" --output-format stream-json --verbose \\
     | tee run.jsonl | tasks watch --stream - --until all-completed --timeout 30m
   tasks watch --session 2d48 --until all-completed       a TodoWrite session, by its transcript
   tasks watch --until all-completed --fail-if-stalled 20m --json   CI: fail fast`;
@@ -133,6 +133,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       } else {
         sink = new LiveSink(ctx.io.terminal(), {
           listId: target.listId ?? 'the run',
+          listName: (id) => ctx.shortId(id),
           dir: target.dir,
           until: untilText,
           deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,

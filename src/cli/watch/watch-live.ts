@@ -24,6 +24,8 @@ import { keyActions, type WatchAction } from './watch-keys.js';
 
 export interface LiveOptions {
   listId: string;
+  /** How the header names a list (a session's by its short id). */
+  listName?: ((id: string) => string) | undefined;
   dir: string;
   until?: string | undefined;
   deadline?: number | undefined;
@@ -175,7 +177,7 @@ export class LiveSink implements WatchSink {
         : view.shown;
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
-      listId: view.list ?? this.opts.listId,
+      listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
       dir: this.opts.dir,
       following: this.opts.following,
       nudge: view.nudge?.message,

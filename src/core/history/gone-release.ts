@@ -9,9 +9,9 @@ import { goneOwnersOfList } from './list-owners.js';
  * What `release --gone` would release in a list, and what stands in its way, read once
  * for the command and for the board alike: the unfinished tasks whose owner is gone
  * (list-owners.ts, with a named list's sessions found by their transcripts), and the live
- * sessions that may pick that work up (of the list wherever they run, or live where its
- * sessions ran: a new session after `/clear`), which a real release asks `--force` for.
- * Nothing is gone while any sign of life of the list remains: then `alive` says which.
+ * sessions that can see the list and may pick that work up, which a real release asks
+ * `--force` for. While a sign of life of the list remains, only owners whose own sessions
+ * are all over are gone; with none, `alive` says which sign keeps them.
  */
 export interface GoneRelease {
   /** Undefined: no owner here can be said to be gone. */
@@ -39,5 +39,6 @@ export function planGoneRelease(
     const alive = gone === undefined && exists ? listLife(index, listId, { deep: true }).life?.why : undefined;
     return { gone, targets, live: [], alive };
   }
-  return { gone, targets, live: liveSessionsNear(index, listId, gone.sessions), alive: undefined };
+  // Owners judged one by one are gone while others of the list live: those may take the work up, as they should.
+  return { gone, targets, live: gone.byOwner ? [] : liveSessionsNear(index, listId), alive: undefined };
 }

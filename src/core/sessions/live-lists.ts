@@ -55,19 +55,6 @@ export function liveSessionLists(index: SessionIndex): Array<{ session: SessionI
 }
 
 /**
- * The live sessions working in any of `dirs` (the folders a list's sessions ran in): a
- * session there may be about to pick up the work of one that is over (`/clear`, a new
- * session in the same project), so `release --gone` asks for --force while one runs.
- */
-export function liveSessionsIn(index: SessionIndex, dirs: readonly string[]): SessionInfo[] {
-  const found = new Map<string, SessionInfo>();
-  for (const { session } of liveSessionLists(index))
-    if (session.cwd !== undefined && dirs.includes(session.cwd)) found.set(session.sessionId, session);
-  for (const dir of new Set(dirs)) for (const s of index.sessionsIn(dir)) if (s.state === 'live') found.set(s.sessionId, s);
-  return [...found.values()];
-}
-
-/**
  * The running sessions a settings change moves (`tasks use`): each of `before` (the live
  * sessions and their lists, read before the change) whose list, read again now, is
  * another. Claude Code reads a changed settings file while it runs: the session's next
