@@ -1,5 +1,6 @@
-import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { blockersOf } from './blockers-of.js';
 import { oneLine } from './text.js';
 
 /**
@@ -10,10 +11,14 @@ import { oneLine } from './text.js';
  * notifies a user, neither of which a task list means. Subjects are escaped so that
  * an agent's text cannot turn into links, HTML or formatting.
  */
-export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex, opts: { title: string }): string {
+export function renderMarkdownChecklist(
+  tasks: readonly Task[],
+  list: { index: TaskIndex; blockers: BlockerAnswers; counts: ListCounts },
+  opts: { title: string },
+): string {
   const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
-  const c = countTasks(tasks, index);
+  const c = list.counts;
   const blocked = (n: number) => (n > 0 ? ` (${n} blocked)` : '');
   const parts = [
     `**${c.completed}/${c.total} done**`,
@@ -21,13 +26,12 @@ export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex
     `${c.pending} pending${blocked(c.blockedPending)}`,
   ];
   lines.push(parts.join(' · '), '');
-  for (const t of tasks) lines.push(checklistItem(t, index));
+  for (const t of tasks) lines.push(checklistItem(t, list.index, list.blockers));
   return lines.join('\n');
 }
 
-function checklistItem(t: Task, index: TaskIndex): string {
+function checklistItem(t: Task, index: TaskIndex, blockers: BlockerAnswers): string {
   const box = t.status === 'completed' ? '[x]' : '[ ]';
-  const { open } = blockerState(t, index);
   const status =
     t.status === 'completed'
       ? 'done'
@@ -35,7 +39,7 @@ function checklistItem(t: Task, index: TaskIndex): string {
         ? `in progress${t.activeForm ? ` (${escapeMarkdown(oneLine(t.activeForm))})` : ''}`
         : 'pending';
   // The status as stored, and beside it whether an open blocker holds it back.
-  const details = t.status !== 'completed' && open.length > 0 ? [status, 'blocked'] : [status];
+  const details = blockersOf(blockers, t.id).blocked ? [status, 'blocked'] : [status];
   if (t.owner) details.push(`owner ${codeSpan(oneLine(t.owner))}`);
   if (t.blockedBy.length > 0) {
     const deps = t.blockedBy.map((id) => {

@@ -1,5 +1,6 @@
-import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
-import { type TreeRow, treeRails } from '../core/graph/dependency-tree.js';
+import type { BlockerAnswers, TaskIndex } from '../core/graph/blockers.js';
+import type { TreeRow } from '../core/graph/dependency-tree.js';
+import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
@@ -15,7 +16,7 @@ export interface GraphTreeOptions {
  * dependencyTree), with its status symbol, owner and open blockers; a task shown in
  * full elsewhere is a dim reference line, an edge that closes a cycle a red one.
  */
-export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts: GraphTreeOptions): string {
+export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, blockers: BlockerAnswers, opts: GraphTreeOptions): string {
   const { style } = opts;
   return rows
     .map((row) => {
@@ -33,7 +34,7 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts
       if (task.status === 'in_progress' && task.activeForm) parts.push(style.cyan(`(${oneLine(task.activeForm)})`));
       if (task.owner) parts.push(style.magenta(`@${oneLine(task.owner)}`));
       if (task.status !== 'completed') {
-        const { open, missing } = blockerState(task, index);
+        const { open, missing } = blockersOf(blockers, task.id);
         const waits = [...open.map((b) => `#${oneLine(b)}`), ...missing.map((b) => `#${oneLine(b)}?`)];
         if (waits.length > 0) parts.push(style.red(`blocked by ${waits.join(', ')}`));
       }
@@ -49,4 +50,19 @@ function guides(rows: readonly TreeRow[], row: TreeRow, maxIndent: number): stri
   return `${treeRails(rows, row)
     .map((r) => (r ? '│ ' : '  '))
     .join('')}${row.last ? '└─' : '├─'}`;
+}
+
+/**
+ * For each level above a row (1..depth-1, top first): does a sibling follow there, so
+ * that a guide ("│") runs through? Walks up `depth` rows: callers ask only for rows
+ * they draw guides for.
+ */
+function treeRails(rows: readonly TreeRow[], row: TreeRow): boolean[] {
+  const rails = new Array<boolean>(Math.max(0, row.depth - 1));
+  let at = row.parent === undefined ? undefined : rows[row.parent];
+  for (let level = row.depth - 2; level >= 0 && at !== undefined; level--) {
+    rails[level] = !at.last;
+    at = at.parent === undefined ? undefined : rows[at.parent];
+  }
+  return rails;
 }

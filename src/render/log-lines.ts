@@ -204,3 +204,13 @@ export function renderUnrecordedCreations(ids: readonly string[]): string | unde
   const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
   return `no record of the creation of ${named}${more} (made before the record starts, or by a session that is not known)`;
 }
+
+/** A change the journal keeps only in part (a value too long): said by the command and by the board alike. */
+export function renderJournalCut(ids: readonly string[]): string {
+  return `the journal keeps only part of ${ids.map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`;
+}
+
+/** A journal that could not be written: the change itself stands. */
+export function renderJournalNotWritten(listDir: string, err: unknown): string {
+  return `could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`;
+}

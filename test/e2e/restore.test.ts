@@ -41,26 +41,6 @@ const tasksOf = (config: string, list: string) =>
 const mark = (config: string, list: string) => fs.readFileSync(path.join(config, 'tasks', list, '.highwatermark'), 'utf8');
 
 describe('tasks restore', () => {
-  it('-l <short id> of a session whose list folder is gone: exit 3 naming the --session that restores it, never a list by that name', () => {
-    const config = tempConfig();
-    const cwd = path.join(config, 'home', 'proj');
-    fs.mkdirSync(cwd, { recursive: true });
-    writeTaskTranscript(config, {
-      sessionId: SESSION,
-      cwd,
-      calls: [{ create: { id: '1', subject: 'Plan' } }, { create: { id: '2', subject: 'Build' } }],
-    });
-    const r = runInProcessSync(config, ['-l', SESSION.slice(0, 8), 'restore'], { cwd });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`session 0a1b2c3d begins with it: tasks restore --session ${SESSION}`);
-    expect(r.stderr).not.toContain('--from');
-    expect(fs.existsSync(path.join(config, 'tasks', SESSION.slice(0, 8)))).toBe(false);
-    // The command it gives restores the session's own list.
-    const fixed = runInProcessSync(config, ['restore', '--session', SESSION], { cwd });
-    expect(fixed.code).toBe(0);
-    expect(tasksOf(config, SESSION).map((t) => t.subject)).toEqual(['Plan', 'Build']);
-  });
-
   it("a session's list whose folder was removed: restore brings it back under its ids, the mark at the highest id used", () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

@@ -231,7 +231,11 @@ describe('the real Claude Code: which list', () => {
       };
       // Claude Code writes the new transcript, and the old one's end, a moment after the live file.
       const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
-      await waitFor('the new transcript', () => fs.existsSync(path.join(folder, `${cleared.sessionId}.jsonl`)));
+      // Its first prompt, the /clear command, is what ties it to the old session; the file can exist before it.
+      await waitFor('the new transcript', () => {
+        const file = path.join(folder, `${cleared.sessionId}.jsonl`);
+        return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('<command-name>/clear</command-name>');
+      });
       await waitFor("the old transcript's end", () =>
         fs
           .readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockerState, indexTasks } from '../../src/core/graph/blockers.js';
+import { blockerAnswers, blockerState, indexTasks } from '../../src/core/graph/blockers.js';
 import { dependencyTree } from '../../src/core/graph/dependency-tree.js';
 import { listGraph } from '../../src/core/graph/list-graph.js';
 import type { Task } from '../../src/core/store/schema.js';
@@ -27,11 +27,12 @@ function chain(n: number, repeat = 1): Task[] {
 function formats(tasks: Task[]): Record<string, string> {
   const index = indexTasks(tasks);
   const graph = listGraph(tasks);
+  const blockers = blockerAnswers(tasks, index);
   return {
-    tree: renderGraphTree(dependencyTree(graph), index, { style: PLAIN, maxIndent: 60 }),
-    mermaid: renderMermaid(graph, index),
-    dot: renderDot(graph, index, 'chain'),
-    json: JSON.stringify(graphJson('chain', graph, index)),
+    tree: renderGraphTree(dependencyTree(graph), index, blockers, { style: PLAIN, maxIndent: 60 }),
+    mermaid: renderMermaid(graph, index, blockers),
+    dot: renderDot(graph, index, blockers, 'chain'),
+    json: JSON.stringify(graphJson('chain', graph, index, blockers)),
   };
 }
 

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
-import { indexTasks } from '../../core/graph/blockers.js';
-import { lastChangeOf } from '../../core/history/last-change.js';
-import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
-import { knownSessionsOf } from '../../core/sessions/list-sessions.js';
+import { showTask } from '../../core/history/shown-task.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { readTasks } from '../../core/store/list-read.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { getTask } from '../../core/writes/task-writes.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
@@ -22,26 +16,18 @@ export function registerGet(program: Command, ctx: Context): void {
     .action((rawId: string) => {
       const id = parseTaskId(rawId);
       const choice = ctx.list(false, { todos: true });
-      const { id: listId, dir } = choice;
-      const real = choice.exists && choice.todos === undefined;
-      const task = real ? getTask(dir, id) : getChosen(choice, id);
-      if (ctx.io.json) {
-        ctx.io.out(renderJson(taskJson(task, taskFileTimes(dir, [id]).get(id))));
+      const { task, changedAt, detail } = showTask(choice, id, {
+        json: ctx.io.json,
+        sessions: ctx.sessions,
+        goneOwners: () => ctx.goneOwners(choice.id),
+      });
+      if (detail === undefined) {
+        ctx.io.out(renderJson(taskJson(task, changedAt)));
         return;
       }
-      if (!real) {
-        ctx.io.out(renderTaskDetail(task, indexTasks(readChosen(choice).tasks), ctx.io.style, undefined));
-        return;
-      }
-      // Only the tasks it names, to show their subjects and states: a 10,000-task list
-      // is not read to show one task.
-      const index = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
-      index.set(task.id, task);
-      const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
-      ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined));
-      // Its last recorded change, read from the records' ends, in the list's sessions (a named list's as far as known without a whole read).
-      const last = lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(ctx.sessions, listId) });
-      if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
-      if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
+      ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
+      const { last } = detail;
+      if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
+      if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
     });
 }

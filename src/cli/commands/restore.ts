@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { mayBeSessionPrefix } from '../../core/lists/short-ids.js';
-import { sessionsWithoutList } from '../../core/restore/gone-lists.js';
+import { nothingRestored } from '../../core/restore/gone-lists.js';
 import { restoreList } from '../../core/restore/restore-list.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
@@ -67,26 +66,26 @@ Examples:
       const { created, updated, deleted } = outcome.replay;
       if (created + updated + deleted === 0) {
         const read = outcome.sources.length;
+        const { meant, candidates } = nothingRestored(ctx.sessions, {
+          listId: choice.id,
+          transcriptsRead: read,
+          from: opts.from ?? [],
+          cwd: ctx.cwd,
+        });
         // `-l <short id>` where no list folder begins with it is a list's name, not a prefix:
         // the session it begins, whose folder is gone, is restored by --session.
-        const meant =
-          read === 0 && mayBeSessionPrefix(choice.id.toLowerCase()) ? ctx.sessions.sessionsByPrefix(choice.id.toLowerCase()) : [];
-        if (meant.length === 1) {
-          const command = `tasks restore --session ${meant[0]}`;
+        if (meant !== undefined) {
+          const command = `tasks restore --session ${meant}`;
           throw new TasksError(
             'not_found',
-            `nothing records list "${choice.id}": no list folder begins with it, so it names a list of its own; session ${ctx.shortId(meant[0] as string)} begins with it: ${command}`,
+            `nothing records list "${choice.id}": no list folder begins with it, so it names a list of its own; session ${ctx.shortId(meant)} begins with it: ${command}`,
             {
               hint: 'a list whose folder is gone is restored by its session (--session) or its full id',
               details: { list: choice.id, command },
             },
           );
         }
-        // A list named only in its sessions' environment leaves nothing that names it: the sessions that may hold it.
-        const candidates =
-          read === 0 && (opts.from ?? []).length === 0 && ctx.cwd !== undefined
-            ? sessionsWithoutList(ctx.sessions, ctx.cwd).map((s) => s.sessionId)
-            : [];
+        // A list named only in its sessions' environment leaves nothing that names it: `candidates`, the sessions that may hold it.
         throw new TasksError(
           'not_found',
           (read === 0

@@ -15,7 +15,7 @@ export interface TreeRow {
   /**
    * The row this one is drawn under (its index in the rows), undefined at the top level.
    * What a level's guide is ("│" where a sibling follows) is read by walking up these
-   * (treeRails): each row holds one number, so a chain thousands deep stays linear in
+   * (render/graph-tree.ts): each row holds one number, so a chain thousands deep stays linear in
    * size, where a copy of every level above in each row would be quadratic.
    */
   parent: number | undefined;
@@ -67,19 +67,4 @@ export function dependencyTree(graph: ListGraph): TreeRow[] {
     }
   }
   return rows;
-}
-
-/**
- * For each level above a row (1..depth-1, top first): does a sibling follow there, so
- * that a guide ("│") runs through? Walks up `depth` rows: callers ask only for rows
- * they draw guides for.
- */
-export function treeRails(rows: readonly TreeRow[], row: TreeRow): boolean[] {
-  const rails = new Array<boolean>(Math.max(0, row.depth - 1));
-  let at = row.parent === undefined ? undefined : rows[row.parent];
-  for (let level = row.depth - 2; level >= 0 && at !== undefined; level--) {
-    rails[level] = !at.last;
-    at = at.parent === undefined ? undefined : rows[at.parent];
-  }
-  return rails;
 }

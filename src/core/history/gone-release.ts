@@ -1,8 +1,11 @@
+import { type ReleaseResult, releaseTask } from '../claims/release-apply.js';
 import { type GoneOwners, listLife, liveSessionsNear } from '../sessions/gone-owners.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
+import { applyPatch } from '../store/patch.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
+import { preconditionGuard } from '../writes/preconditions.js';
 import { goneOwnersOfList } from './list-owners.js';
 
 /**
@@ -41,4 +44,31 @@ export function planGoneRelease(
   }
   // Owners judged one by one are gone while others of the list live: those may take the work up, as they should.
   return { gone, targets, live: gone.byOwner ? [] : liveSessionsNear(index, listId), alive: undefined };
+}
+
+/**
+ * Release each target under its task lock, only if the owner seen in the plan still
+ * holds it: a task an agent or a person took over meanwhile is left alone. Each outcome
+ * is told, a release or why not, in the plan's order.
+ */
+export async function releaseGoneTargets(
+  dir: string,
+  targets: readonly Task[],
+  each: (id: string, outcome: ReleaseResult | Error) => void,
+): Promise<void> {
+  for (const t of targets) {
+    let outcome: ReleaseResult | Error;
+    try {
+      outcome = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
+    } catch (err) {
+      outcome = err instanceof Error ? err : new Error(String(err));
+    }
+    each(t.id, outcome);
+  }
+}
+
+/** What releasing `t` would report (`--dry-run`): the agents' unassign applied to it, not written. */
+export function wouldRelease(t: Task): ReleaseResult {
+  const after = applyPatch(t, { owner: null, status: 'pending' }).task;
+  return { id: t.id, released: true, ...(t.owner === undefined ? {} : { previousOwner: t.owner }), previousStatus: t.status, task: after };
 }

@@ -62,6 +62,7 @@ export function inShowOrder(sessions: Iterable<SessionInfo>): SessionInfo[] {
   return keyed.map((k) => k.s);
 }
 
+/** What each index worked out, kept with the index (a run's): it goes when the index goes. */
 const evidences = new WeakMap<SessionIndex, Evidence>();
 const liveEvidences = new WeakMap<SessionIndex, Map<string, Evidence>>();
 const caches = new WeakMap<SessionIndex, TranscriptTasksCache>();
@@ -127,6 +128,7 @@ export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { ma
   return found;
 }
 
+/** Kept with the evidence's arrays of session ids (an index's): they go together. */
 const unsureSessions = new WeakMap<readonly string[], SessionInfo[]>();
 
 /**

@@ -38,6 +38,7 @@ export function namedListOfProcess(
   return p.listVariable === undefined ? undefined : listIdOfValue(p.listVariable);
 }
 
+/** What each index found, kept with the index (a run's): it goes when the index goes. */
 const known = new WeakMap<SessionIndex, Array<{ session: SessionInfo; list: string }>>();
 
 /** The running sessions (by their process), each with the list it writes to now; read once per index. */
