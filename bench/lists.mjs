@@ -21,9 +21,9 @@ import { makeTasks, writeList } from './task-world.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const valueOf = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
-const RUNS = Number(valueOf('--runs')) || 15;
-const SIZES = (valueOf('--sizes') ?? '300,3000').split(',').map(Number);
+const flagValue = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+const RUNS = Number(flagValue('--runs')) || 15;
+const SIZES = (flagValue('--sizes') ?? '300,3000').split(',').map(Number);
 const builds = [{ name: 'this build', root: ROOT }];
 args.forEach((a, i) => {
   if (a === '--build') builds.push({ name: path.basename(args[i + 1]), root: path.resolve(args[i + 1]) });
@@ -53,7 +53,7 @@ const median = (xs) => {
 };
 
 // --world DIR: keep the worlds in DIR and use them again on the next run (they take minutes to write).
-const kept = valueOf('--world');
+const kept = flagValue('--world');
 const config = kept ? path.resolve(kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-lists-'));
 fs.mkdirSync(config, { recursive: true });
 const rows = [];
