@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
 import { startBoard } from '../helpers/board.js';
-import { FIXTURES, fixtureConfig, type RunResult, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
@@ -357,6 +357,24 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
     writeTask(path.join(config, 'tasks', 'well'), task('1', 'Fine'));
     const well = contract('doctor', config, ['-l', 'well', 'doctor']);
     expect([well.code, JSON.parse(well.stdout).findings]).toEqual([0, []]);
+  });
+
+  it('run and lists --stalled: the agent run, stalled work across lists', () => {
+    const { config } = fixtureConfig();
+    const lines = new StreamScript().init().create('1', 'A').update('1', { status: 'completed' }).end().lines;
+    const agent = path.join(config, 'agent.sh');
+    fs.writeFileSync(agent, `#!/bin/sh\ncat <<'EOF'\n${lines.join('\n')}\nEOF\necho 'to stderr' >&2\n`, { mode: 0o755 });
+    // --json before the agent's command: after --, every word is the agent's.
+    const r = run(config, ['--json', 'run', '--until', 'all-completed', '--', agent]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('run', r.stdout)).toEqual([]);
+    expect(contractProblems('stderr', r.stderr)).toEqual([]);
+    expect(stderrLines(r)).toContainEqual({ note: expect.objectContaining({ code: 'agent_stderr', message: 'to stderr' }) });
+    validated.add('run');
+    const dir = path.join(config, 'tasks', 'refactor-auth');
+    for (const name of fs.readdirSync(dir))
+      fs.utimesSync(path.join(dir, name), new Date(Date.now() - 7200_000), new Date(Date.now() - 7200_000));
+    expect(contract('lists-stalled', config, ['lists', '--stalled']).code).toBe(0);
   });
 
   it('graph, use and board: their documents', async () => {

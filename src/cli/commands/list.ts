@@ -3,7 +3,14 @@ import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/
 import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
-import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import {
+  renderGoneNote,
+  renderLimitNote,
+  renderSkippedFile,
+  renderStalledNote,
+  renderStalledWarning,
+  renderUntimedTodos,
+} from '../../render/list-notes.js';
 import type { Style } from '../../render/style.js';
 import { tasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
@@ -55,6 +62,9 @@ export function registerList(program: Command, ctx: Context): void {
       });
       for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
+      // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
+      const untimed = listing.untimedTodos ?? [];
+      if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
       const { tasks, rows } = listing;
       if (rows === undefined) ctx.io.out(renderJson(tasksJson(tasks, listing.times)));
       else if (ctx.io.humanLayout)
