@@ -1,10 +1,14 @@
+import { TasksError } from '../base/errors.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import { readList } from '../store/list-read.js';
+import { sanitizeListId } from '../store/paths.js';
 import type { Task, Status as TaskStatus } from '../store/schema.js';
 import { type Grouping, tallyBy, WHOLE } from './cost-groups.js';
 import { attribute, type Window } from './cost-rule.js';
 import { type ListTarget, planCost, readCostSources, taskKey } from './cost-sources.js';
 import { costOf, type PriceTable } from './prices.js';
-import type { UsageStore } from './usage-store.js';
+import { UsageStore } from './usage-store.js';
 import { Tally } from './usage-tally.js';
 
 /**
@@ -154,4 +158,40 @@ export function costReport(q: CostQuery): CostReport {
     prices: { date: q.prices.date, source: q.prices.source, file: q.prices.file ?? null },
     unpriced: [...unpriced].sort(),
   };
+}
+
+/**
+ * The cost of these lists as `tasks cost` reports it: their sessions found by what their
+ * transcripts show (from the evidence kept between runs where there is one:
+ * sessions/list-sessions.ts), their tasks as on disk, what was read kept in the list's
+ * own shard of the persistent cache (`all`: one for every list).
+ */
+export function costOfLists(
+  index: SessionIndex,
+  lists: readonly ListTarget[],
+  opts: { prices: PriceTable; now: number; window?: Window; all?: boolean },
+): CostReport {
+  const store = new UsageStore(index.configDir, index.store.cache, index.now, opts.all ? undefined : shardNameOf(lists));
+  return costReport({
+    index,
+    lists,
+    tasksOf: (l) => tasksOnDisk(l.dir),
+    sessionsOf: (id) => sessionsOfList(index, id, { deep: true, kept: true }),
+    store,
+    prices: opts.prices,
+    now: opts.now,
+    window: opts.window,
+  });
+}
+
+const shardNameOf = (lists: readonly ListTarget[]) => (lists.length === 1 ? sanitizeListId((lists[0] as ListTarget).id) : undefined);
+
+/** A list's tasks now; none when its folder is gone (a reset or deleted list's cost is still known). */
+export function tasksOnDisk(dir: string): Task[] {
+  try {
+    return readList(dir).tasks;
+  } catch (err) {
+    if (err instanceof TasksError && err.code === 'not_found') return [];
+    throw err;
+  }
 }

@@ -6,6 +6,7 @@
  * documents.ts, one row here, npm run schemas, and a case in test/e2e/json-contract.test.ts.
  */
 import type { z } from 'zod/v4';
+import { CostResult } from './cost-documents.js';
 import {
   BoardResult,
   CheckResult,
@@ -50,6 +51,7 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
   board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
   log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
+  cost: { schema: CostResult, form: 'document', title: 'tasks cost --json: what each task cost' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
   redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
   carry: { schema: CarryResult, form: 'document', title: 'tasks carry --json' },

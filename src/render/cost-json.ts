@@ -1,0 +1,49 @@
+import type { CostReport, CostUsage } from '../core/cost/cost-report.js';
+
+/**
+ * `tasks cost --json` (docs/json-output.md, docs/schemas/cost.schema.json): every task
+ * (those gone whose cost is known too, marked deleted), every owner, list and session, the
+ * unattributed work and the total, each with tokens by kind, active ms, messages, models
+ * and an estimated cost in USD (null: a model with no known price). Dollars are rounded
+ * to the millionth.
+ */
+export const usd = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+
+export function usageJson(u: CostUsage) {
+  return {
+    tokens: { ...u.tokens },
+    activeMs: u.activeMs,
+    messages: u.messages,
+    models: [...u.models],
+    costUsd: usd(u.costUsd),
+  };
+}
+
+export function costJson(r: CostReport) {
+  const { activeMs: _none, ...unattributed } = usageJson(r.unattributed);
+  return {
+    tasks: r.tasks.map((t) => ({
+      list: t.list,
+      id: t.id,
+      subject: t.subject,
+      owner: t.owner,
+      status: t.status,
+      deleted: t.deleted,
+      ...usageJson(t),
+    })),
+    owners: r.owners.map((o) => ({ owner: o.owner, ...usageJson(o) })),
+    lists: r.lists.map((l) => ({ list: l.list, ...usageJson(l) })),
+    sessions: r.sessions.map((s) => ({
+      session: s.session,
+      lists: s.lists,
+      ...usageJson(s),
+      unattributed: (({ activeMs: _a, ...u }) => u)(usageJson(s.unattributed)),
+    })),
+    unattributed: { ...unattributed, sessions: r.unattributed.sessions },
+    total: usageJson(r.total),
+    since: r.window.since === undefined ? null : new Date(r.window.since).toISOString(),
+    until: r.window.until === undefined ? null : new Date(r.window.until).toISOString(),
+    prices: { ...r.prices },
+    unpricedModels: [...r.unpriced],
+  };
+}
