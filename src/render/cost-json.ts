@@ -4,10 +4,10 @@ import type { CostReport, CostUsage } from '../core/cost/cost-report.js';
  * `tasks cost --json` (docs/json-output.md, docs/schemas/cost.schema.json): every task
  * (those gone whose cost is known too, marked deleted), every owner, list and session, the
  * unattributed work and the total, each with tokens by kind, active ms, messages, models
- * and an estimated cost in USD (null: a model with no known price). Dollars are rounded
- * to the millionth.
+ * and an estimated cost in USD (null: a model with no known price). Dollars are rounded to
+ * 1e-10 (what floating point adds past that is noise, not money).
  */
-export const usd = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+export const usd = (v: number | null) => (v === null ? null : Math.round(v * 1e10) / 1e10);
 
 export function usageJson(u: CostUsage) {
   return {
