@@ -48,3 +48,22 @@ export function costLine(u: CostUsage): string {
   }
   return parts.join(' · ');
 }
+
+/** `get`'s line under a task's fields: its time in progress, tokens and estimated cost. */
+export function renderWorkLine(u: CostUsage, style: { bold(s: string): string }): string {
+  return `${style.bold('Work:'.padEnd(13))}${costLine(u)}`;
+}
+
+/** `list --cost`'s columns in a table: time in progress, tokens, estimated cost ("" for a task with no work). */
+export const COST_HEAD = ['TIME', 'TOKENS', 'COST'] as const;
+
+export function costCells(u: CostUsage | undefined): string[] {
+  if (u === undefined || !hasWork(u)) return ['', '', ''];
+  return [u.activeMs > 0 ? activeTime(u.activeMs) : '-', compactCount(tokenTotal(u)), u.messages > 0 ? dollars(u.costUsd) : '-'];
+}
+
+/** Piped, exact: active ms, tokens, cost in USD ("-": not known). */
+export function costFields(u: CostUsage | undefined): string[] {
+  if (u === undefined) return ['0', '0', '0'];
+  return [String(u.activeMs), String(tokenTotal(u)), u.costUsd === null ? '-' : String(u.costUsd)];
+}

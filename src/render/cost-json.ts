@@ -9,6 +9,15 @@ import type { CostReport, CostUsage } from '../core/cost/cost-report.js';
  */
 export const usd = (v: number | null) => (v === null ? null : Math.round(v * 1e10) / 1e10);
 
+/** A task no session worked on (`list --cost` of a task the report does not name). */
+export const NO_USAGE: CostUsage = {
+  tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+  activeMs: 0,
+  messages: 0,
+  models: [],
+  costUsd: 0,
+};
+
 export function usageJson(u: CostUsage) {
   return {
     tokens: { ...u.tokens },

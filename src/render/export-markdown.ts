@@ -1,5 +1,7 @@
+import type { CostUsage } from '../core/cost/cost-report.js';
 import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { activeTime, compactCount, dollars, hasWork, tokenTotal } from './cost-cells.js';
 import { oneLine } from './text.js';
 
 /**
@@ -10,7 +12,11 @@ import { oneLine } from './text.js';
  * notifies a user, neither of which a task list means. Subjects are escaped so that
  * an agent's text cannot turn into links, HTML or formatting.
  */
-export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex, opts: { title: string }): string {
+export function renderMarkdownChecklist(
+  tasks: readonly Task[],
+  index: TaskIndex,
+  opts: { title: string; cost?: { of(id: string): CostUsage | undefined; total: CostUsage; unattributed: CostUsage } | undefined },
+): string {
   const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
   const c = countTasks(tasks, index);
@@ -21,8 +27,24 @@ export function renderMarkdownChecklist(tasks: readonly Task[], index: TaskIndex
     `${c.pending} pending${blocked(c.blockedPending)}`,
   ];
   lines.push(parts.join(' · '), '');
-  for (const t of tasks) lines.push(checklistItem(t, index));
+  if (opts.cost !== undefined) {
+    const { total, unattributed } = opts.cost;
+    const rest = unattributed.messages > 0 ? ` (of which with no task in progress: ${workText(unattributed)})` : '';
+    lines.push(`Agents' work: ${workText(total)}${rest}`, '');
+  }
+  for (const t of tasks) {
+    const work = opts.cost?.of(t.id);
+    lines.push(checklistItem(t, index) + (work !== undefined && hasWork(work) ? ` · ${workText(work)}` : ''));
+  }
   return lines.join('\n');
+}
+
+/** "12m 40s, 1.2M tokens, $0.42": time in progress, tokens, estimated cost ("cost unknown" without a price). */
+function workText(u: CostUsage): string {
+  const parts = u.activeMs > 0 ? [activeTime(u.activeMs)] : [];
+  parts.push(`${compactCount(tokenTotal(u))} tokens`);
+  parts.push(u.costUsd === null ? 'cost unknown' : `${escapeMarkdown(dollars(u.costUsd))} est.`);
+  return parts.join(', ');
 }
 
 function checklistItem(t: Task, index: TaskIndex): string {

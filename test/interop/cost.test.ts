@@ -73,9 +73,20 @@ describe('the real Claude Code: what each task cost', () => {
       model: 'claude-opus-5-5',
       turns: [
         // Two calls in one message: two transcript entries, one message.
-        turn([create('Plan'), create('Notes')], { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 1000, cache_creation_input_tokens: 200 }),
+        turn([create('Plan'), create('Notes')], {
+          input_tokens: 100,
+          output_tokens: 50,
+          cache_read_input_tokens: 1000,
+          cache_creation_input_tokens: 200,
+        }),
         turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 7, output_tokens: 3 }),
-        turn([list], { input_tokens: 11, output_tokens: 13, cache_read_input_tokens: 17, cache_creation_input_tokens: 19, cache_creation_1h: 5 }),
+        turn([list], {
+          input_tokens: 11,
+          output_tokens: 13,
+          cache_read_input_tokens: 17,
+          cache_creation_input_tokens: 19,
+          cache_creation_1h: 5,
+        }),
         turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 23, output_tokens: 29 }),
       ],
       closingUsage: { input_tokens: 31, output_tokens: 37 },
@@ -245,10 +256,18 @@ describe('the real Claude Code: what each task cost', () => {
       turns: [
         [create('Research')],
         [update({ taskId: '1', status: 'in_progress' })],
-        turn([{ name: 'Agent', input: { description: 'look around', prompt: 'SUBAGENT-7f3e: look around', subagent_type: 'general-purpose' } }], {
-          input_tokens: 20,
-          output_tokens: 2,
-        }),
+        turn(
+          [
+            {
+              name: 'Agent',
+              input: { description: 'look around', prompt: 'SUBAGENT-7f3e: look around', subagent_type: 'general-purpose' },
+            },
+          ],
+          {
+            input_tokens: 20,
+            output_tokens: 2,
+          },
+        ),
         turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 30, output_tokens: 3 }),
       ],
       // The completion waits for the subagent's answer: its message began while #1 was in progress.

@@ -1,4 +1,6 @@
 import { type Command, Option } from 'commander';
+import { costOfLists } from '../../core/cost/cost-report.js';
+import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
@@ -20,6 +22,7 @@ interface ExportOptions extends FilterOptions {
   format?: ExportFormat;
   output?: string;
   title?: string;
+  cost?: boolean;
 }
 
 export function registerExport(program: Command, ctx: Context): void {
@@ -30,6 +33,7 @@ export function registerExport(program: Command, ctx: Context): void {
     .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout');
   addFilterOptions(command, ['status', 'owner', 'unowned', 'all'])
     .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
+    .option('--cost', "markdown: each task's time in progress, tokens and estimated cost, and the agents' total (see tasks cost)")
     .addHelpText(
       'after',
       `
@@ -41,11 +45,12 @@ Formats:
   json       the tasks as stored, an array (as \`tasks list --json\`)
   jsonl      the tasks as stored, one per line
   markdown   a checklist with statuses, owners and dependencies (ids as code spans, so
-             GitHub does not link them to issues)
+             GitHub does not link them to issues); --cost adds what each task cost
 
 Examples:
   tasks export > todos.json
   tasks export --format markdown >> "$GITHUB_STEP_SUMMARY"
+  tasks export --format markdown --cost >> "$GITHUB_STEP_SUMMARY"
   tasks export --format json --output backup.json && tasks -l other import backup.json
   tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
     )
@@ -54,6 +59,7 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
+      if (opts.cost && format !== 'markdown') throw usage('--cost goes with --format markdown');
       const output =
         opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(expandHome(opts.output, ctx.home), ctx.cwd);
       const filter = filterFrom(opts, ctx);
@@ -76,7 +82,14 @@ Examples:
           .map((t) => renderJsonLine(t))
           .join('\n');
       } else {
-        text = renderMarkdownChecklist(tasks, index, { title: opts.title ?? `Tasks: ${id}` });
+        const report = opts.cost
+          ? costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: Date.now() })
+          : undefined;
+        const byId = new Map(report?.tasks.map((t) => [t.id, t]));
+        text = renderMarkdownChecklist(tasks, index, {
+          title: opts.title ?? `Tasks: ${id}`,
+          cost: report && { of: (taskId) => byId.get(taskId), total: report.total, unattributed: report.unattributed },
+        });
       }
 
       if (output === undefined) {

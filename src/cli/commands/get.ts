@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
+import { costOfTaskIfCheap } from '../../core/cost/task-cost.js';
 import { indexTasks } from '../../core/graph/blockers.js';
 import { lastChangeOf } from '../../core/history/last-change.js';
 import { getChosen, readChosen } from '../../core/lists/chosen-tasks.js';
@@ -7,6 +9,7 @@ import { parseTaskId } from '../../core/store/ids.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { getTask } from '../../core/writes/task-writes.js';
+import { renderWorkLine } from '../../render/cost-cells.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
@@ -39,6 +42,10 @@ export function registerGet(program: Command, ctx: Context): void {
       index.set(task.id, task);
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
+      // What it cost so far, when that is cheap to know (tasks cost keeps what it read).
+      const now = Date.now();
+      const work = costOfTaskIfCheap(ctx.sessions, choice, task, { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now });
+      if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
       // Its last recorded change, read from the records' ends, in the sessions the files name.
       const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
       if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));

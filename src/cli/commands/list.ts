@@ -1,4 +1,6 @@
 import { type Command, Option } from 'commander';
+import { costOfLists } from '../../core/cost/cost-report.js';
+import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
 import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
 import { readChosen } from '../../core/lists/chosen-tasks.js';
 import { filterTasks } from '../../core/lists/task-filter.js';
@@ -7,6 +9,8 @@ import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-w
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
+import { COST_HEAD, costCells, costFields } from '../../render/cost-cells.js';
+import { NO_USAGE, usageJson } from '../../render/cost-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
 import { tasksJson } from '../../render/task-json.js';
@@ -21,6 +25,7 @@ interface ListOptions extends FilterOptions {
   limit?: string;
   quiet?: boolean;
   stalled?: string | boolean;
+  cost?: boolean;
 }
 
 export function registerList(program: Command, ctx: Context): void {
@@ -35,6 +40,7 @@ export function registerList(program: Command, ctx: Context): void {
       '--stalled [duration]',
       'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy',
     )
+    .option('--cost', "add each task's time in progress, tokens and estimated cost (see tasks cost)")
     .addHelpText(
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
@@ -75,8 +81,17 @@ export function registerList(program: Command, ctx: Context): void {
         : new Map<string, number>();
       const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
       const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
+      // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
+      const cost = opts.cost
+        ? new Map(
+            costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: Date.now() }).tasks.map(
+              (t) => [t.id, t],
+            ),
+          )
+        : undefined;
       if (ctx.io.json) {
-        ctx.io.out(renderJson(tasksJson(tasks, snapshot.times)));
+        const json = tasksJson(tasks, snapshot.times);
+        ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.get(t.id) ?? NO_USAGE) }))));
         return;
       }
       // Owners are asked about only when some shown task has one unfinished.
@@ -97,6 +112,7 @@ export function registerList(program: Command, ctx: Context): void {
               now: Date.now(),
               isGone,
               stalledFor: (t) => stalled.get(t.id),
+              extra: cost === undefined ? undefined : { head: COST_HEAD, cells: (t) => costCells(cost.get(t.id)) },
             }),
           );
         }
@@ -106,7 +122,7 @@ export function registerList(program: Command, ctx: Context): void {
         if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice))));
         if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
       } else {
-        if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index));
+        if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index, cost && ((t) => costFields(cost.get(t.id)))));
         if (!opts.quiet) ctx.io.note(summary, 'summary');
         if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice)), 'owner_gone', { tasks: goneCount });
         for (const t of tasks) {

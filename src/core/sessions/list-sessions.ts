@@ -183,6 +183,17 @@ function keptEvidenceOf(index: SessionIndex, listId: string): Evidence {
 
 const keptEvidences = new WeakMap<SessionIndex, Map<string, Evidence>>();
 
+/**
+ * Is there evidence kept (evidence-cache.ts) to find this list's sessions from without
+ * reading every transcript (`kept` above)? Without it, a named list's sessions cost a
+ * read of them all: what a quick look (`get`) does not pay.
+ */
+export function hasKeptEvidence(index: SessionIndex, listId: string): boolean {
+  if (evidences.has(index)) return true;
+  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
+  return shard !== undefined && lastEvidence(shard, ALL_SESSIONS, listId) !== undefined;
+}
+
 /** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
 function transcriptsThatMayBeOn(index: SessionIndex, listId: string): Map<string, string> | undefined {
   const shard = index.store.cache?.shard(EVIDENCE_SHARD);

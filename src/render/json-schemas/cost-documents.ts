@@ -34,6 +34,9 @@ const usage = {
 
 const { activeMs: _time, ...withoutTime } = usage;
 
+/** What one task cost: `list --cost --json` adds it to each task. */
+export const TaskCostField = z.strictObject(usage).describe('with --cost: what the task cost (tasks cost)');
+
 export const CostResult = z
   .strictObject({
     tasks: z

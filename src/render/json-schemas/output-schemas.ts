@@ -5,8 +5,8 @@
  * tests validate real outputs against them. A new command's output: its schema in
  * documents.ts, one row here, npm run schemas, and a case in test/e2e/json-contract.test.ts.
  */
-import type { z } from 'zod/v4';
-import { CostResult } from './cost-documents.js';
+import { z } from 'zod/v4';
+import { CostResult, TaskCostField } from './cost-documents.js';
 import {
   BoardResult,
   CheckResult,
@@ -33,7 +33,11 @@ export interface OutputSchema {
 }
 
 export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
-  list: { schema: TaskList, form: 'document', title: 'tasks list --json' },
+  list: {
+    schema: z.array(Task.extend({ cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
+    form: 'document',
+    title: 'tasks list --json',
+  },
   get: { schema: Task, form: 'document', title: 'tasks get <id> --json' },
   create: { schema: Task, form: 'document', title: 'tasks create --json' },
   update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
