@@ -29,7 +29,7 @@ export function renderMarkdownChecklist(
   lines.push(parts.join(' · '), '');
   if (opts.cost !== undefined) {
     const { total, unattributed } = opts.cost;
-    const rest = unattributed.messages > 0 ? ` (of which with no task in progress: ${workText(unattributed)})` : '';
+    const rest = tokenTotal(unattributed) > 0 ? ` (of which with no task in progress: ${workText(unattributed)})` : '';
     lines.push(`Agents' work: ${workText(total)}${rest}`, '');
   }
   for (const t of tasks) {

@@ -425,10 +425,14 @@ describe.skipIf(!available)(
       const p = await open(config, `#list=${API}`);
       // Opus 5.5: 2M input at $4, 100k output at $20 = $10.00; 12 minutes in progress.
       await p.waitForSelector('.head-cost');
-      expect(await p.locator('.head-cost').textContent()).toMatch(/^agents' work: 12m 00s in progress · 2\.1M tokens \(5 messages, claude-opus-5-5\) · \$10\.00 estimated \(with no task in progress: 1k tokens/);
+      expect(await p.locator('.head-cost').textContent()).toMatch(
+        /^agents' work: 12m 00s in progress · 2\.1M tokens \(5 messages, claude-opus-5-5\) · \$10\.00 estimated \(with no task in progress: 1k tokens/,
+      );
       await p.click('.card[data-task="1"]');
       await p.waitForSelector('.detail dd.work');
-      expect(await p.locator('.detail dd.work').textContent()).toBe('12m 00s in progress · 2.1M tokens (2 messages, claude-opus-5-5) · $10.00 estimated');
+      expect(await p.locator('.detail dd.work').textContent()).toBe(
+        '12m 00s in progress · 2.1M tokens (2 messages, claude-opus-5-5) · $10.00 estimated',
+      );
       await p.click('.card[data-task="2"]');
       await p.waitForSelector('.detail h2:has-text("Idle task")');
       expect(await p.locator('.detail dd.work').count()).toBe(0);

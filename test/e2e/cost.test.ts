@@ -268,3 +268,69 @@ describe('tasks cost', () => {
     expect(r.unattributed.tokens.input).toBe(33);
   });
 });
+
+describe('what a task cost, wherever it is shown', () => {
+  function shown() {
+    const w = world();
+    writeTaskFile(w.config, A, { id: '1', subject: 'Port the parser', status: 'completed', owner: 'ann' });
+    writeTaskFile(w.config, A, { id: '2', subject: 'Nobody worked on this' });
+    new CostTranscript(A, CWD)
+      .update(s(1), { taskId: '1', status: 'in_progress' }, s(2))
+      .message(s(62), { input: 1_000_000, output: 50_000 })
+      .update(s(300), { taskId: '1', status: 'completed' }, s(302))
+      .write(w.config);
+    return w;
+  }
+
+  it("get shows a task's time, tokens and estimated cost, and nothing for a task with none", async () => {
+    const { config, env } = shown();
+    const one = await runInProcess(config, ['-l', A, 'get', '1'], { env });
+    expect(one.code, one.stderr).toBe(0);
+    // Opus 5.5: 1M input at $4, 50k output at $20 = $5.00.
+    expect(one.stdout).toContain('Work:        5m 00s in progress · 1.1M tokens (2 messages, claude-opus-5-5) · $5.00 estimated\n');
+    const two = await runInProcess(config, ['-l', A, 'get', '2'], { env });
+    expect(two.stdout).not.toContain('Work:');
+  });
+
+  it('get stays quick: past its read budget it shows no cost rather than read a large transcript', async () => {
+    const { config, env } = shown();
+    const file = path.join(config, 'projects', '-work-app', `${A}.jsonl`);
+    fs.appendFileSync(file, `${'x'.repeat(5 * 1024 * 1024)}\n`);
+    const one = await runInProcess(config, ['-l', A, 'get', '1'], { env });
+    expect(one.code).toBe(0);
+    expect(one.stdout).not.toContain('Work:');
+    // tasks cost reads it all the same.
+    const r = await runInProcess(config, ['-l', A, 'cost', '--json'], { env });
+    expect((JSON.parse(r.stdout) as Report).tasks[0]?.tokens.input).toBe(1_000_000);
+  });
+
+  it('list --cost adds the columns (piped: active ms, tokens, cost before the subject) and --json a cost per task', async () => {
+    const { config, env } = shown();
+    const piped = await runInProcess(config, ['-l', A, 'list', '--cost'], { env });
+    expect(piped.stdout.split('\n').slice(0, 2)).toEqual([
+      '1\tcompleted\tann\t-\t300000\t1050000\t5\tPort the parser',
+      '2\tpending\t-\t-\t0\t0\t0\tNobody worked on this',
+    ]);
+    const json = await runInProcess(config, ['-l', A, 'list', '--cost', '--json'], { env });
+    expect(contractProblems('list', json.stdout)).toEqual([]);
+    const tasks = JSON.parse(json.stdout) as Array<{ id: string; cost: Usage }>;
+    expect(tasks.map((t) => [t.id, t.cost.tokens.input, t.cost.activeMs, t.cost.costUsd])).toEqual([
+      ['1', 1_000_000, 300_000, 5],
+      ['2', 0, 0, 0],
+    ]);
+    const plain = await runInProcess(config, ['-l', A, 'list', '--json'], { env });
+    expect(plain.stdout).not.toContain('"cost"');
+  });
+
+  it('export --format markdown --cost adds the work of each task and of the agents in all', async () => {
+    const { config, env } = shown();
+    const r = await runInProcess(config, ['-l', A, 'export', '--format', 'markdown', '--cost'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Agents' work: 5m 00s, 1.1M tokens, $5.00 est.\n");
+    expect(r.stdout).toContain('- [x] `#1` Port the parser — done · owner `ann` · 5m 00s, 1.1M tokens, $5.00 est.\n');
+    expect(r.stdout).toMatch(/- \[ \] `#2` Nobody worked on this — pending\n?$/);
+    const bad = await runInProcess(config, ['-l', A, 'export', '--cost'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --cost goes with --format markdown/);
+  });
+});

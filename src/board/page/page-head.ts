@@ -111,7 +111,7 @@ function costLine(cost: CostPayload | undefined): HTMLElement | null {
   if (cost === undefined) return null;
   if (cost.error !== null) return h('div', { class: 'head-cost warn' }, `cost: ${cleanLine(cost.error)}`);
   if (cost.total.messages === 0 && cost.total.activeMs === 0) return null;
-  const unattributed = cost.unattributed.messages > 0 ? ` (with no task in progress: ${cost.unattributed.text})` : '';
+  const unattributed = cost.unattributed.tokens > 0 ? ` (with no task in progress: ${cost.unattributed.text})` : '';
   return h(
     'div',
     { class: 'head-cost', title: `estimated at Anthropic's API prices as of ${cost.pricesDate}` },
