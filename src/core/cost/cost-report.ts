@@ -6,7 +6,7 @@ import { sanitizeListId } from '../store/paths.js';
 import type { Task, Status as TaskStatus } from '../store/schema.js';
 import { type Grouping, tallyBy, WHOLE } from './cost-groups.js';
 import { attribute, type Window } from './cost-rule.js';
-import { type ListTarget, planCost, readCostSources, taskKey } from './cost-sources.js';
+import { type CostPlan, type ListTarget, planCost, readCostSources, taskKey } from './cost-sources.js';
 import { costOf, type PriceTable } from './prices.js';
 import { UsageStore } from './usage-store.js';
 import { Tally } from './usage-tally.js';
@@ -69,6 +69,10 @@ export interface CostQuery {
   prices: PriceTable;
   now: number;
   window?: Window;
+  /** The sessions and journals to read, when already worked out (cost-sources.ts planCost). */
+  plan?: CostPlan | undefined;
+  /** Only the tasks (and the total): no sums by owner, list or session (a quick look at one task). */
+  tasksOnly?: boolean;
 }
 
 function usageOf(tally: Tally | undefined, prices: PriceTable, unpriced: Set<string>): CostUsage {
@@ -89,7 +93,7 @@ const byListAndId = (a: { list: string; id: string }, b: { list: string; id: str
   a.list !== b.list ? (a.list < b.list ? -1 : 1) : a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function costReport(q: CostQuery): CostReport {
-  const plan = planCost(q.index, q.lists, q.sessionsOf, q.store);
+  const plan = q.plan ?? planCost(q.index, q.lists, q.sessionsOf, q.store);
   const sources = readCostSources(q.index, plan, q.store, q.now);
   q.store.retainRead();
   const window = q.window ?? {};
@@ -103,12 +107,13 @@ export function costReport(q: CostQuery): CostReport {
     return sources.deleted.get(key)?.[1] ?? null;
   };
   const by = (g: Grouping) => tallyBy(messages, spells, g);
+  const none = new Map<string, Tally>();
   const tasks = by({ share: taskKey, unattributed: () => undefined });
-  const owners = by({ share: (l, t) => `o${ownerOf(taskKey(l, t)) ?? ''}`, unattributed: () => undefined });
-  const lists = by({ share: (l) => l, unattributed: homeList });
-  const sessions = by({ share: (_l, _t, s) => s, unattributed: (s) => s });
-  const unattributedBySession = by({ share: () => undefined, unattributed: (s) => s });
-  const whole = by(WHOLE).get('');
+  const owners = q.tasksOnly ? none : by({ share: (l, t) => `o${ownerOf(taskKey(l, t)) ?? ''}`, unattributed: () => undefined });
+  const lists = q.tasksOnly ? none : by({ share: (l) => l, unattributed: homeList });
+  const sessions = q.tasksOnly ? none : by({ share: (_l, _t, s) => s, unattributed: (s) => s });
+  const unattributedBySession = q.tasksOnly ? none : by({ share: () => undefined, unattributed: (s) => s });
+  const whole = q.tasksOnly ? undefined : by(WHOLE).get('');
   const unpriced = new Set<string>();
   const priced = (t: Tally | undefined) => usageOf(t, q.prices, unpriced);
 

@@ -13,8 +13,8 @@ export const QUICK_READ_BYTES = 4 * 1024 * 1024;
 /**
  * One task's cost for a quick look at it (`get`): the same figures as `tasks cost`, but
  * only when they are cheap to have: the list's sessions found without reading every
- * transcript (the evidence kept between runs, or, with none kept, a session's own list's
- * sessions by their names), and at most `maxUnreadBytes` of transcripts and journal not
+ * transcript (a session's own list: that session and the live ones on it, by their names;
+ * a named list: by the evidence kept between runs, else no answer), and at most `maxUnreadBytes` of transcripts and journal not
  * kept from an earlier read (the first `tasks cost` of a list keeps them). Undefined: not
  * cheap now, or the task has no recorded work.
  */
@@ -26,9 +26,11 @@ export function costOfTaskIfCheap(
   opts: { prices: PriceTable; now: number; maxUnreadBytes?: number },
 ): CostUsage | undefined {
   const budget = opts.maxUnreadBytes ?? QUICK_READ_BYTES;
-  const kept = hasKeptEvidence(index, list.id);
-  if (!kept && !isSessionId(list.id)) return undefined;
-  const sessionsOf = (id: string) => sessionsOfList(index, id, kept ? { deep: true, kept: true } : {});
+  // A session's own list: its session (and the live ones on it), found by name as `get` finds them
+  // anyway. A named list: its sessions by the evidence kept, or no answer.
+  const own = isSessionId(list.id);
+  if (!own && !hasKeptEvidence(index, list.id)) return undefined;
+  const sessionsOf = (id: string) => sessionsOfList(index, id, own ? {} : { deep: true, kept: true });
   const store = new UsageStore(index.configDir, index.store.cache, index.now, sanitizeListId(list.id));
   if (store.unreadBytes([], [list.dir]) > budget) return undefined;
   const plan = planCost(index, [list], sessionsOf, store);
@@ -41,6 +43,8 @@ export function costOfTaskIfCheap(
     store,
     prices: opts.prices,
     now: opts.now,
+    plan,
+    tasksOnly: true,
   });
   const row = report.tasks.find((t) => t.id === task.id);
   return row === undefined || (row.messages === 0 && row.activeMs === 0) ? undefined : row;
