@@ -157,15 +157,16 @@ function liveEvidenceOf(index: SessionIndex, listId: string): Evidence {
 /**
  * The transcript evidence of the sessions that can be on this list (`kept`: what a
  * question of one list's past needs, such as its cost), read once per list, from the last
- * evidence kept (evidence-cache.ts): the sessions it tied to the list (or was unsure of),
- * those a process may be on, and every one in a project folder whose stamp has changed
+ * evidence kept (evidence-cache.ts): the sessions it tied to the list (those it was unsure
+ * of are never attributed, and unchanged cannot be tied now), those a process may be on, and every one in a project folder whose stamp has changed
  * since (see transcriptsThatMayBeOn). With none kept: the evidence of every session, which
  * is then kept.
  */
 function keptEvidenceOf(index: SessionIndex, listId: string): Evidence {
   const full = evidences.get(index);
   if (full !== undefined) return full;
-  const sessions = caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId);
+  // The sessions it was unsure of are never attributed: only those it tied are read again.
+  const sessions = caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId, true);
   if (sessions === undefined) return evidenceOf(index);
   let byList = keptEvidences.get(index);
   if (byList === undefined) keptEvidences.set(index, (byList = new Map()));
@@ -195,9 +196,9 @@ export function hasKeptEvidence(index: SessionIndex, listId: string): boolean {
 }
 
 /** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
-function transcriptsThatMayBeOn(index: SessionIndex, listId: string): Map<string, string> | undefined {
+function transcriptsThatMayBeOn(index: SessionIndex, listId: string, tiedOnly = false): Map<string, string> | undefined {
   const shard = index.store.cache?.shard(EVIDENCE_SHARD);
-  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId);
+  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, tiedOnly);
   if (last === undefined) return undefined;
   const found = new Map<string, string>();
   const { sessions, folders } = index.sessionsAProcessMayBeOn();
