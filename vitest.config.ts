@@ -1,19 +1,24 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// The interop suite (test/interop, the real Claude Code) has a config of its own:
-// `npm run test:interop` (vitest.interop.config.ts). `npm test` stays fast without it.
+/**
+ * `npm test`: the unit and end-to-end tests a contributor runs, in two minutes or less.
+ * Two suites have configs of their own, and `.ci/run` runs all three: the slow tier
+ * (`npm run test:slow`, vitest.slow.config.ts: test/slow, stress, faults, the browser,
+ * scale) and the interop suite (`npm run test:interop`, vitest.interop.config.ts:
+ * test/interop, the real Claude Code).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/interop/**', 'node_modules/**'],
+    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    exclude: ['node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Each test file in a process of its own: in-process runs (test/helpers/in-process.ts)
     // share the module state of src, so nothing may carry over from one file to the next.
     isolate: true,
-    // One file per core. Most files spend their time waiting on processes they started
+    // One file per core. Many files spend their time waiting on processes they started
     // (the binary, agents, holders of locks) or on lock timings, not computing; vitest's
     // default keeps a core free for its own main process, which on two cores leaves one
     // of them idle while a worker waits.

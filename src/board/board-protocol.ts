@@ -237,8 +237,6 @@ export type ActionRequest =
   /** `release --gone`: the tasks shown (each still held by the owner shown); `force` once the person confirmed despite a live session. */
   | { action: 'release-gone'; list: string; ids: string[]; force: boolean };
 
-export type ActionName = ActionRequest['action'];
-
 export interface ActionError {
   code: string;
   message: string;

@@ -6,8 +6,7 @@ import { goneOwnersOfList } from '../core/history/list-owners.js';
 import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
 import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
-import { type ListOverview, listIds, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
-import { shortIds } from '../core/lists/short-ids.js';
+import { type ListOverview, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
 import { listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
@@ -331,9 +330,4 @@ export async function historyPayload(ctx: BoardContext, index: SessionIndex, lis
     }),
     notes,
   };
-}
-
-/** Short ids of every list (as `tasks lists` shows them). */
-export function shortIdsNow(configDir: string): Map<string, string> {
-  return shortIds(listIds(configDir));
 }

@@ -4,7 +4,7 @@
  * and `tasks redo` (their dry runs, a refusal naming who moved a task on, the redo stack),
  * hooks' warnings and blocks as `tasks done` reports them (and `--no-hooks`), and the
  * release of gone owners as `tasks release --gone` (nothing gone while a sign of life
- * remains; the live session that asks for --force). Each through the built binary and the
+ * remains; the live session that asks for --force). Each as a command run in process and the
  * board's HTTP API, side by side.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,8 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
-import { FIXTURES, ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, ROOT, readJson, tempConfig, writeTask } from '../helpers/cli.js';
 import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
 
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
@@ -63,7 +64,7 @@ async function api<T>(b: BoardRun, route: string): Promise<T> {
   return JSON.parse(r.body) as T;
 }
 
-const cli = (config: string, args: string[], cwd?: string) => run(config, args, { env: PERSON, ...(cwd ? { cwd } : {}) });
+const cli = (config: string, args: string[], cwd?: string) => runInProcessSync(config, args, { env: PERSON, ...(cwd ? { cwd } : {}) });
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 /** stderr's lines without their "note: " / "warning: " / "error: " marks. */
 const said = (stderr: string) => lines(stderr).map((l) => l.replace(/^(note|warning|error): /, ''));
@@ -202,7 +203,7 @@ describe('the board and the commands, side by side', () => {
     expect((await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).status).toBe(200);
     const { undo } = await api<ListJson>(b, 'list?id=demo');
     // Someone else's tasks command moves #3 on: the journal says who.
-    expect(run(config, ['-l', 'demo', 'done', '3'], { env: { USER: 'dave', LOGNAME: 'dave' } }).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'demo', 'done', '3'], { env: { USER: 'dave', LOGNAME: 'dave' } }).code).toBe(0);
     const refusedByCli = cli(config, ['-l', 'demo', 'undo', '--txn', undo?.txn as string, '--dry-run']);
     expect(refusedByCli.code).toBe(4);
     const cliWords = said(refusedByCli.stderr)[0] ?? '';
@@ -236,7 +237,7 @@ describe('the board and the commands, side by side', () => {
     const b = await board(world.config, {}, world.project);
     const done = await postAction(b, { action: 'done', list: 'l', id: '1', expect: { status: 'in_progress', owner: null } });
     expect(done.status).toBe(200);
-    const byCli = run(world.config, ['-l', 'l', 'done', '2'], { cwd: world.project, env: PERSON });
+    const byCli = runInProcessSync(world.config, ['-l', 'l', 'done', '2'], { cwd: world.project, env: PERSON });
     expect(byCli.code).toBe(0);
     const cliWarnings = said(byCli.stderr).filter((l) => l.includes('hook'));
     expect(cliWarnings).toHaveLength(1);
@@ -274,7 +275,7 @@ describe('the board and the commands, side by side', () => {
       withoutHooks: true,
     });
     expect(fs.existsSync(path.join(world.list, '2.json'))).toBe(false);
-    const byCli = run(world.config, ['-l', 'l', 'create', 'No ticket either'], { cwd: world.project, env: PERSON });
+    const byCli = runInProcessSync(world.config, ['-l', 'l', 'create', 'No ticket either'], { cwd: world.project, env: PERSON });
     expect(byCli.code).toBe(4);
     expect(said(byCli.stderr)[0]).toBe('TaskCreated hook blocked creating task #3: subjects need a ticket');
   });

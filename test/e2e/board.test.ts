@@ -1,10 +1,15 @@
+/**
+ * `tasks board` serving: the board is the built binary, a server the test starts and talks
+ * to over HTTP; the commands run beside it in process.
+ */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
-import { ROOT, readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { ROOT, readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
 
@@ -158,7 +163,10 @@ describe('tasks board: serving', () => {
     });
     expect(ok.status).toBe(200);
     expect((readJson(path.join(dir, '3.json')) as { owner: string }).owner).toBe('alice');
-    const log = JSON.parse(run(config, ['-l', 'demo', 'log', '3', '--json']).stdout) as Array<{ who: { kind: string }; command: string }>;
+    const log = JSON.parse(runInProcessSync(config, ['-l', 'demo', 'log', '3', '--json']).stdout) as Array<{
+      who: { kind: string };
+      command: string;
+    }>;
     expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
   });
 
@@ -194,7 +202,7 @@ describe('tasks board: serving', () => {
       .undo;
     expect(shown.command).toBe('start');
     // Someone else's change with tasks comes after it: the undo shown is no longer the last change.
-    expect(run(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'demo', 'update', '2', '--owner', 'carol']).code).toBe(0);
     const stale = await postAction(b, { action: 'undo', list: 'demo', txn: shown.txn });
     expect(stale.status).toBe(409);
     expect((readJson(path.join(dir, '2.json')) as { owner?: string }).owner).toBe('carol');
@@ -224,16 +232,16 @@ describe('tasks board: serving', () => {
     await Promise.all(pending);
     expect(ended.code).toBe(130);
     expect(locksIn(dir)).toEqual([]);
-    expect(run(config, ['-l', 'demo', 'check']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'demo', 'check']).code).toBe(0);
   });
 
   it('rejects bad flags with one line; warns when listening beyond loopback', async () => {
     const { config } = demo();
-    const bad = run(config, ['board', '--port', '70000']);
+    const bad = runInProcessSync(config, ['board', '--port', '70000']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('error: invalid --port "70000": expected a number from 0 to 65535 (0: any free port)\n');
     const first = await board(config);
-    const busy = run(config, ['board', '--port', String(first.port)]);
+    const busy = runInProcessSync(config, ['board', '--port', String(first.port)]);
     expect(busy.code).toBe(4);
     expect(busy.stderr).toMatch(/^error: port \d+ is in use; choose another with --port, or 0 for any\n$/);
     const wide = await board(config, ['--host', '0.0.0.0']);

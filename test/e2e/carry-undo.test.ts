@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 
 interface FileTask {
@@ -51,7 +52,7 @@ function world() {
   writeTask(from, task('3', 'Ship', { blockedBy: ['2'] }));
   writeTask(from, task('4', 'Docs'));
   writeTask(path.join(config, 'tasks', 'to'), task('1', 'Already here'));
-  const t = (...args: string[]) => run(config, args);
+  const t = (...args: string[]) => runInProcessSync(config, args);
   const journal = (list: string) =>
     fs
       .readFileSync(path.join(config, 'tasks', list, '.tasks-journal.jsonl'), 'utf8')
@@ -281,6 +282,7 @@ describe('undo and redo of a carry', () => {
       expect(w.t('-l', 'to', 'update', '1', '--owner', 'amy').code).toBe(0);
       const before = w.files();
       expect(w.t('-l', 'to', 'carry', '--from', 'from').code).toBe(0);
+      // The binary: two undos at once, in two processes.
       const [a, b] = await Promise.all([runAsync(w.config, ['-l', 'to', 'undo']), runAsync(w.config, ['-l', 'from', 'undo'])]);
       expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
       const files = w.files();

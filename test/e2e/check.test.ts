@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 interface Finding {
   code: string;
@@ -37,7 +38,7 @@ function ago(file: string, seconds: number): void {
 }
 
 function check(config: string, ...args: string[]): { code: number; report: Report; stderr: string } {
-  const r = run(config, ['-l', 'l', 'check', '--json', ...args]);
+  const r = runInProcessSync(config, ['-l', 'l', 'check', '--json', ...args]);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
 
@@ -45,11 +46,11 @@ describe('tasks check', () => {
   it("a sound list (the real agent's): exit 0, nothing found, nothing changed", () => {
     const { config, list } = fixtureConfig();
     const before = snapshotDir(list);
-    const r = run(config, ['check']);
+    const r = runInProcessSync(config, ['check']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toBe('✔ list "refactor-auth": no problems (4 task files checked)');
-    const json = run(config, ['check', '--json']);
+    const json = runInProcessSync(config, ['check', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ list: 'refactor-auth', clean: true, files: 4, findings: [] });
     expect(snapshotDir(list)).toEqual(before);
   });
@@ -105,7 +106,7 @@ describe('tasks check', () => {
     expect(snapshotDir(list)).toEqual(before);
 
     // Text for people: one line per finding (plus its hint), the summary on stderr when piped.
-    const text = run(config, ['-l', 'l', 'check']);
+    const text = runInProcessSync(config, ['-l', 'l', 'check']);
     expect(text.code).toBe(4);
     expect(text.stdout).toMatch(/^✖ invalid_json +7\.json does not parse as JSON/m);
     expect(text.stdout).toMatch(/^✖ cycle +dependency cycle #4 -> #5 -> #4: none of these can start$/m);
@@ -170,7 +171,7 @@ describe('tasks check', () => {
     expect(readJson(path.join(list, '1.json'))).toMatchObject({ blocks: ['2', '3'] });
     expect(readJson(path.join(list, '9.json'))).toMatchObject({ id: '9', subject: 'misfiled' });
     // The next id skips every id ever used (a dangling reference to 12 was no use of it).
-    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('10\n');
+    expect(runInProcessSync(config, ['-l', 'l', 'create', 'next']).stdout).toBe('10\n');
   });
 
   it('--fix on a clean list, and after a fix, a second check is clean (exit 0)', () => {
@@ -178,11 +179,11 @@ describe('tasks check', () => {
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1', { blocks: ['2'] }));
     writeTask(list, t('2'));
-    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
+    const fixed = runInProcessSync(config, ['-l', 'l', 'check', '--fix']);
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toMatch(/edge_not_mirrored .*\n +fixed: added #1 to #2's blockedBy/);
     expect(fixed.stderr.trim()).toBe('list "l": 1 found, 1 fixed; nothing left to fix');
-    const again = run(config, ['-l', 'l', 'check']);
+    const again = runInProcessSync(config, ['-l', 'l', 'check']);
     expect(again.code).toBe(0);
   });
 
@@ -193,7 +194,7 @@ describe('tasks check', () => {
     fs.writeFileSync(path.join(list, '2.json'), 'garbage');
     expect(check(config, '--fix').code).toBe(0);
     expect(fs.readFileSync(path.join(list, '.highwatermark'), 'utf8')).toBe('2');
-    expect(run(config, ['-l', 'l', 'create', 'next']).stdout).toBe('3\n');
+    expect(runInProcessSync(config, ['-l', 'l', 'create', 'next']).stdout).toBe('3\n');
     // A second check sees the set-aside file and is content with the mark.
     expect(check(config).report.findings).toEqual([]);
   });
@@ -227,7 +228,7 @@ describe('tasks check', () => {
     // The grammar every duration flag shares: compound and `min` forms too.
     expect(check(config, '--stale-after', '0h15min', '--strict').code).toBe(4);
     expect(check(config, '--stale-after', '1h30m', '--strict').code).toBe(0);
-    const bad = run(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
+    const bad = runInProcessSync(config, ['-l', 'l', 'check', '--stale-after', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim()).toBe('error: invalid --stale-after "soon": expected a duration like 90s, 15m, 1h30m or 2d, or off');
   });
@@ -236,14 +237,14 @@ describe('tasks check', () => {
     const config = tempConfig();
     writeTask(path.join(config, 'tasks', 'good'), t('1'));
     writeTask(path.join(config, 'tasks', 'bad'), t('1', { blockedBy: ['1'] }));
-    const r = run(config, ['check', '--all', '--json']);
+    const r = runInProcessSync(config, ['check', '--all', '--json']);
     expect(r.code).toBe(4);
     const reports = JSON.parse(r.stdout) as Report[];
     expect(reports.map((x) => [x.list, x.clean])).toEqual([
       ['bad', false],
       ['good', true],
     ]);
-    const missing = run(config, ['-l', 'nope', 'check']);
+    const missing = runInProcessSync(config, ['-l', 'nope', 'check']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(missing.stderr.trim()).toMatch(/^error: list folder .*nope does not exist$/);
@@ -254,7 +255,7 @@ describe('tasks check', () => {
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, t('1'));
     fs.writeFileSync(path.join(list, '\u001b[2Jevil\u0007.json'), '{');
-    const r = run(config, ['-l', 'l', 'check', '--strict']);
+    const r = runInProcessSync(config, ['-l', 'l', 'check', '--strict']);
     expect(r.code).toBe(4);
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(r.stdout).toMatch(/bad_file_name +\[2Jevil\.json is not named <id>\.json/);
@@ -284,8 +285,8 @@ describe('check announces everything --fix does, and --fix does no more', () => 
 
   it('every repair --fix makes was announced by check, in the same words', () => {
     const { config } = damaged();
-    const looked = run(config, ['-l', 'l', 'check']);
-    const fixed = run(config, ['-l', 'l', 'check', '--fix']);
+    const looked = runInProcessSync(config, ['-l', 'l', 'check']);
+    const fixed = runInProcessSync(config, ['-l', 'l', 'check', '--fix']);
     const announced = [...looked.stdout.matchAll(/^\s+--fix will: (.*)$/gm)].map((m) => m[1]);
     const done = [...fixed.stdout.matchAll(/^\s+fixed: (.*)$/gm)].map((m) =>
       (m[1] as string).replace(/corrupt-\d{8}T\d{6}Z/, 'corrupt-<time>'),

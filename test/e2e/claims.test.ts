@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 /** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
@@ -9,7 +10,7 @@ const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`
 describe('claim', () => {
   it("sets the owner and nothing else, as the agents' claim writes it", () => {
     const { config, list } = fixtureConfig();
-    const r = run(config, ['claim', '2', '--as', 'amy']);
+    const r = runInProcessSync(config, ['claim', '2', '--as', 'amy']);
     expect(r).toMatchObject({ code: 0, stdout: '2\n', stderr: '' });
     // TaskUpdate's merge: the new owner key lands after the existing ones.
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
@@ -32,7 +33,7 @@ describe('claim', () => {
 
   it('--start sets in_progress in the same write; --json prints the claimed task, as every change prints its task', () => {
     const { config, list } = fixtureConfig();
-    const r = run(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
+    const r = runInProcessSync(config, ['claim', '5', '--as', 'amy', '--start', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ ...file(list, '5'), updatedAt: expect.any(String) });
     expect(file(list, '5')).toMatchObject({ owner: 'amy', status: 'in_progress' });
@@ -40,9 +41,9 @@ describe('claim', () => {
 
   it('claiming your own task again succeeds (with the busy check too)', () => {
     const { config } = fixtureConfig();
-    run(config, ['claim', '5', '--as', 'amy']);
-    expect(run(config, ['claim', '5', '--as', 'amy', '--busy-check'])).toMatchObject({ code: 0, stdout: '5\n' });
-    expect(run(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
+    runInProcessSync(config, ['claim', '5', '--as', 'amy']);
+    expect(runInProcessSync(config, ['claim', '5', '--as', 'amy', '--busy-check'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(runInProcessSync(config, ['claim', '5', '--as', 'amy'], { env: { FORCE_COLOR: '0' } }).stdout).toBe('5\n');
   });
 
   it("each refusal: an error with the agents' reason, exit 4 (3 for task_not_found), the task among its facts", () => {
@@ -59,7 +60,7 @@ describe('claim', () => {
     ];
     for (const [args, code, reason, rest] of cases) {
       const before = snapshotDir(list);
-      const json = run(config, [...args, '--json']);
+      const json = runInProcessSync(config, [...args, '--json']);
       expect(json.code, args.join(' ')).toBe(code);
       expect(json.stdout).toBe('');
       const facts = Object.fromEntries(
@@ -68,7 +69,7 @@ describe('claim', () => {
       expect(JSON.parse(json.stderr)).toEqual({
         error: expect.objectContaining({ code: code === 3 ? 'not_found' : 'conflict', reason, ...facts }),
       });
-      const text = run(config, args);
+      const text = runInProcessSync(config, args);
       expect(text.code).toBe(code);
       expect(text.stdout).toBe('');
       expect(text.stderr).toMatch(new RegExp(`^error: cannot claim task #\\d+: ${reason}.*\\n$`));
@@ -78,21 +79,21 @@ describe('claim', () => {
 
   it('--next takes the lowest-id ready task; exit 4 when none is ready, 3 when the list does not exist', () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
-    expect(run(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
+    expect(runInProcessSync(config, ['claim', '--next', '--as', 'a'])).toMatchObject({ code: 0, stdout: '2\n' });
+    expect(runInProcessSync(config, ['claim', '--next', '--as', 'b', '--start'])).toMatchObject({ code: 0, stdout: '5\n' });
     expect(file(list, '5')).toMatchObject({ owner: 'b', status: 'in_progress' });
     const before = snapshotDir(list);
-    const none = run(config, ['claim', '--next', '--as', 'c']);
+    const none = runInProcessSync(config, ['claim', '--next', '--as', 'c']);
     expect(none).toMatchObject({ code: 4, stdout: '', stderr: 'error: no task is ready to claim (pending, unowned, no open blocker)\n' });
     expect(snapshotDir(list)).toEqual(before);
-    expect(run(config, ['-l', 'no-such-list', 'claim', '--next', '--as', 'c']).code).toBe(3);
+    expect(runInProcessSync(config, ['-l', 'no-such-list', 'claim', '--next', '--as', 'c']).code).toBe(3);
   });
 
   it('--next --busy-check refuses an agent that already holds a task', () => {
     const { config, list } = fixtureConfig();
-    run(config, ['claim', '5', '--as', 'a']);
+    runInProcessSync(config, ['claim', '5', '--as', 'a']);
     const before = snapshotDir(list);
-    const r = run(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
+    const r = runInProcessSync(config, ['claim', '--next', '--as', 'a', '--busy-check', '--json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'agent_busy', task: { id: '2' }, busyWith: ['5'] } });
     expect(snapshotDir(list)).toEqual(before);
@@ -109,15 +110,15 @@ describe('claim', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
-    expect(run(config, ['claim', '--next', '--as', 'a']).stdout).toBe('2\n');
+    expect(runInProcessSync(config, ['claim', '--next', '--as', 'a']).stdout).toBe('2\n');
   });
 });
 
 describe('release', () => {
   it('removes the owner and puts an in_progress task back to pending', () => {
     const { config, list } = fixtureConfig();
-    run(config, ['claim', '2', '--as', 'amy', '--start']);
-    const r = run(config, ['release', '2']);
+    runInProcessSync(config, ['claim', '2', '--as', 'amy', '--start']);
+    const r = runInProcessSync(config, ['release', '2']);
     expect(r).toMatchObject({ code: 0, stdout: 'Released task #2 from amy (in_progress -> pending): Refactor auth\n', stderr: '' });
     expect(fs.readFileSync(path.join(list, '2.json'), 'utf8')).toBe(
       JSON.stringify(
@@ -134,16 +135,18 @@ describe('release', () => {
         2,
       ),
     );
-    expect(run(config, ['release', '2']).stdout).toBe('Task #2 has no owner and is pending; nothing to release: Refactor auth\n');
+    expect(runInProcessSync(config, ['release', '2']).stdout).toBe(
+      'Task #2 has no owner and is pending; nothing to release: Refactor auth\n',
+    );
   });
 
   it('--owner releases every unfinished task of that agent and lists them', () => {
     const { config, list } = fixtureConfig();
     writeTask(list, { id: '6', subject: 'done by w', description: '', status: 'completed', owner: 'w', blocks: [], blockedBy: [] });
-    run(config, ['claim', '2', '--as', 'w', '--start']);
-    run(config, ['claim', '5', '--as', 'w']);
-    run(config, ['claim', '4', '--as', 'other']);
-    const r = run(config, ['release', '--owner', 'w', '--json']);
+    runInProcessSync(config, ['claim', '2', '--as', 'w', '--start']);
+    runInProcessSync(config, ['claim', '5', '--as', 'w']);
+    runInProcessSync(config, ['claim', '4', '--as', 'other']);
+    const r = runInProcessSync(config, ['release', '--owner', 'w', '--json']);
     expect(r.code).toBe(0);
     const released = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(released.map((x) => [x.id, x.previousOwner, x.previousStatus])).toEqual([
@@ -154,7 +157,7 @@ describe('release', () => {
     expect(released.every((x) => x.ok === true)).toBe(true);
     expect(file(list, '5')).not.toHaveProperty('owner');
     expect(file(list, '6')).toMatchObject({ owner: 'w', status: 'completed' });
-    expect(run(config, ['release', '--owner', 'w'])).toMatchObject({
+    expect(runInProcessSync(config, ['release', '--owner', 'w'])).toMatchObject({
       code: 0,
       stdout: '',
       stderr: 'w holds no unfinished task; nothing released\n',
@@ -163,8 +166,8 @@ describe('release', () => {
 
   it('several ids: each reported, the worst exit code', () => {
     const { config } = fixtureConfig();
-    run(config, ['claim', '5', '--as', 'a']);
-    const r = run(config, ['release', '5', '99', '1']);
+    runInProcessSync(config, ['claim', '5', '--as', 'a']);
+    const r = runInProcessSync(config, ['release', '5', '99', '1']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('Released task #5 from a: Write changelog\n');
     expect(r.stderr).toBe(
@@ -176,13 +179,13 @@ describe('release', () => {
 describe('preconditions', () => {
   it('update --owner --if-owner reassigns only from the expected owner', () => {
     const { config, list } = fixtureConfig();
-    run(config, ['claim', '2', '--as', 'amy', '--start']);
-    expect(run(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({
+    runInProcessSync(config, ['claim', '2', '--as', 'amy', '--start']);
+    expect(runInProcessSync(config, ['update', '2', '--owner', 'bob', '--if-owner', 'amy', '--if-status', 'in_progress'])).toMatchObject({
       code: 0,
       stdout: 'Updated task #2 owner\n',
     });
     const before = snapshotDir(list);
-    const r = run(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
+    const r = runInProcessSync(config, ['update', '2', '--owner', 'carol', '--if-owner', 'amy', '--json']);
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stderr)).toEqual({
       error: {
@@ -199,9 +202,9 @@ describe('preconditions', () => {
 
   it('--if-unowned and --if-status (any of several)', () => {
     const { config, list } = fixtureConfig();
-    expect(run(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress']).code).toBe(0);
+    expect(runInProcessSync(config, ['update', '5', '--owner', 'me', '--if-unowned', '--if-status', 'pending,in_progress']).code).toBe(0);
     expect(file(list, '5')).toMatchObject({ owner: 'me' });
-    expect(run(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({
+    expect(runInProcessSync(config, ['update', '5', '--owner', 'you', '--if-unowned'])).toMatchObject({
       code: 4,
       stderr: 'error: precondition failed: task #5 is owned by me; nothing changed\n',
     });
@@ -209,14 +212,14 @@ describe('preconditions', () => {
 
   it('apply to claim, release and delete too', () => {
     const { config, list } = fixtureConfig();
-    run(config, ['claim', '5', '--as', 'amy']);
-    expect(run(config, ['release', '5', '--if-owner', 'bob']).code).toBe(4);
-    expect(run(config, ['delete', '5', '--if-unowned']).code).toBe(4);
-    expect(run(config, ['update', '5', '--status', 'deleted', '--if-unowned']).code).toBe(4);
-    expect(run(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress']).code).toBe(4);
+    runInProcessSync(config, ['claim', '5', '--as', 'amy']);
+    expect(runInProcessSync(config, ['release', '5', '--if-owner', 'bob']).code).toBe(4);
+    expect(runInProcessSync(config, ['delete', '5', '--if-unowned']).code).toBe(4);
+    expect(runInProcessSync(config, ['update', '5', '--status', 'deleted', '--if-unowned']).code).toBe(4);
+    expect(runInProcessSync(config, ['claim', '2', '--as', 'bob', '--if-status', 'in_progress']).code).toBe(4);
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(true);
-    expect(run(config, ['release', '5', '--if-owner', 'amy']).code).toBe(0);
-    expect(run(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({
+    expect(runInProcessSync(config, ['release', '5', '--if-owner', 'amy']).code).toBe(0);
+    expect(runInProcessSync(config, ['delete', '5', '--if-unowned', '--if-status', 'pending'])).toMatchObject({
       code: 0,
       stdout: 'Deleted task #5: Write changelog\n',
     });
@@ -226,9 +229,9 @@ describe('preconditions', () => {
 describe('claim --next --json: a refusal is an error', () => {
   it('nothing ready: {"error": {"code": "conflict", "reason": "no_task_ready", "task": null}} on stderr, exit 4', () => {
     const { config, list } = fixtureConfig();
-    for (const id of ['2', '4', '5']) run(config, ['update', id, '--owner', 'someone']);
+    for (const id of ['2', '4', '5']) runInProcessSync(config, ['update', id, '--owner', 'someone']);
     const before = snapshotDir(list);
-    const r = run(config, ['claim', '--next', '--as', 'x', '--json']);
+    const r = runInProcessSync(config, ['claim', '--next', '--as', 'x', '--json']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'conflict', reason: 'no_task_ready', task: null } });
@@ -237,26 +240,35 @@ describe('claim --next --json: a refusal is an error', () => {
 });
 
 describe('claim --next --min-age: tasks created moments ago are passed over', () => {
-  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', async () => {
+  it('a task born less than the age ago is not taken (said on stderr); once old enough it is', () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'l');
     const t = (id: string) => ({ id, subject: `T${id}`, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    // When a task file was made, as claim reads it (core/claims/task-age.ts); a run's clock
+    // ($TASKS_NOW) is then set that long after it, instead of waiting.
+    const born = (id: string) => {
+      const st = fs.statSync(path.join(dir, `${id}.json`));
+      return st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs;
+    };
+    const claimAt = (at: number, as: string) =>
+      runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', as, '--min-age', '1s'], {
+        env: { TASKS_NOW: String(Math.ceil(at)) },
+      });
     writeTask(dir, t('1'));
-    const young = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
+    const young = runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
     expect(young.code).toBe(4);
     expect(young.stderr).toBe(
       'note: passed over #1: created less than 1h 00m ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
     );
     expect(JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8'))).not.toHaveProperty('owner');
-    await new Promise((r) => setTimeout(r, 1200));
+    // 0.9 s after its birth #1 is still too young for 1s; at 1.2 s it is taken.
+    expect(claimAt(born('1') + 900, 'w').code).toBe(4);
+    expect(claimAt(born('1') + 1200, 'w')).toMatchObject({ code: 0, stdout: '1\n' });
     writeTask(dir, t('2'));
-    // #1 is 1.2 s old, #2 brand new: with 1s, #1 is taken.
-    const settled = run(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1s']);
-    expect(settled).toMatchObject({ code: 0, stdout: '1\n' });
-    const next = run(config, ['-l', 'l', 'claim', '--next', '--as', 'v', '--min-age', '1s']);
+    const next = claimAt(born('2') + 500, 'v');
     expect(next.code).toBe(4);
     expect(next.stderr).toMatch(/^note: passed over #2: created less than 1s ago/);
-    expect(run(config, ['-l', 'l', 'claim', '1', '--as', 'w', '--min-age', '1s'])).toMatchObject({
+    expect(runInProcessSync(config, ['-l', 'l', 'claim', '1', '--as', 'w', '--min-age', '1s'])).toMatchObject({
       code: 2,
       stderr: 'error: --min-age goes with --next\n',
     });

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { BIN, fixtureConfig, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { complete } from '../helpers/complete.js';
 
-/** `tasks __complete`, the hidden command behind every TAB, through the built binary. */
+/**
+ * `tasks __complete`, the hidden command behind every TAB, through the built binary: a TAB
+ * runs its own small bundle (dist/complete.cjs), not the CLI's, so that is what is tested.
+ */
 
 const NO_FILES = 4;
 const KEEP_ORDER = 32;

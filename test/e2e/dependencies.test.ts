@@ -127,6 +127,7 @@ describe('list --ready / --blocked, missing blockers, get', () => {
     const piped = await runInProcess(config, ['list']);
     expect(piped.stdout).toContain('7\tpending\t-\t-\tdangling\n');
     expect(piped.stderr).toContain('warning: task #7 is blocked by #42, which does not exist (it does not block)\n');
+    // The binary in a terminal (tmux): the table as a person sees it.
     const table = await runInTmux(config, ['list'], { width: 120, height: 20 });
     expect(table).toMatch(/#7\s+○ pending\s+dangling\s+\S+ ago\s+#42\?/);
     expect(table).toMatch(/#n\? names a task that does not exist; it does not block/);

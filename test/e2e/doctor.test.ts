@@ -6,7 +6,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
@@ -36,7 +37,7 @@ function world() {
   fs.mkdirSync(proj, { recursive: true });
   fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });
   const doctor = (args: string[] = [], env: Record<string, string | undefined> = {}, cwd = proj) => {
-    const r = run(config, ['doctor', '--json', ...args], { cwd, env });
+    const r = runInProcessSync(config, ['doctor', '--json', ...args], { cwd, env });
     return {
       ...r,
       report: r.stdout === '' ? undefined : (JSON.parse(r.stdout) as { findings: Finding[]; sessions: string[]; lists: string[] }),
@@ -51,6 +52,7 @@ function world() {
 
 /** A command line as printed, run as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),
@@ -93,7 +95,7 @@ describe('tasks doctor: sessions', () => {
       },
     ]);
     expect(stderrText(r.stderr)).toBe('1 problem found in project ~/work/api (1 session, 0 lists)\n');
-    const text = run(w.config, ['doctor'], { cwd: w.proj });
+    const text = runInProcessSync(w.config, ['doctor'], { cwd: w.proj });
     expect(text.code).toBe(4);
     expect(text.stdout).toContain(
       `    fix: in ${local} set {"env":{"CLAUDE_CODE_ENABLE_TODO_TOOLS":"1"}}  (for every new session started there)\n`,
@@ -351,7 +353,7 @@ describe('tasks doctor: lists and input', () => {
     const w = world();
     writeTaskTranscript(w.config, { sessionId: S1, cwd: w.proj, model: 'claude-opus-4-7', calls: [{ create: { id: '1', subject: 'A' } }] });
     writeTask(path.join(w.config, 'tasks', S1), { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] });
-    const r = run(w.config, ['doctor'], { cwd: w.proj });
+    const r = runInProcessSync(w.config, ['doctor'], { cwd: w.proj });
     expect(r).toEqual({ code: 0, stdout: '', stderr: 'no problem found in project ~/work/api (1 session, 1 list)\n' });
   });
 
@@ -366,7 +368,7 @@ describe('tasks doctor: lists and input', () => {
       [['doctor', 'extra'], 2, /^error: too many arguments/],
     ];
     for (const [args, code, message] of cases) {
-      const r = run(w.config, args, { cwd: w.proj });
+      const r = runInProcessSync(w.config, args, { cwd: w.proj });
       expect({ args, code: r.code }).toEqual({ args, code });
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');

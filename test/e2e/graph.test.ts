@@ -142,6 +142,7 @@ describe('tasks graph', () => {
 
   it.skipIf(!tmuxAvailable())('draws the same tree in a terminal', async () => {
     const { config } = demoList();
+    // The binary in a terminal (tmux): the tree as a person sees it.
     const screen = await runInTmux(config, ['-l', 'demo', 'graph'], { width: 100, height: 20 });
     expect(screen).toContain('│ └─○ #3 Run tests  blocked by #2');
     expect(screen).toContain('└─○ #5 Deploy  ↑ shown under #3');

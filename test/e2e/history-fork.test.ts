@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
+import { FIXTURES, tempConfig } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 const PARENT = 'b662d4b4-5673-4d15-a9d3-6dd961fcbf2e';
 const FORK = 'acebfa33-89bc-4c46-ae49-f0564e9fb3fa';
@@ -19,7 +20,8 @@ function world(): string {
   return config;
 }
 
-const log = (config: string, list: string, ...args: string[]) => run(config, ['-l', list, 'log', ...args], { env: { USER: 'carol' } });
+const log = (config: string, list: string, ...args: string[]) =>
+  runInProcessSync(config, ['-l', list, 'log', ...args], { env: { USER: 'carol' } });
 /** `log --json`: one document, an array of changes. */
 const events = (text: string) =>
   JSON.parse(text) as Array<{
@@ -53,7 +55,10 @@ describe('a resumed and a forked session, as recorded', () => {
     expect(text.stderr).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
     expect(text.stderr).toContain("and 1 transcript of this list's sessions");
     // The fork of the fork (no list of its own) is not tied to the fork's list by the copies it holds.
-    const lists = JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>;
+    const lists = JSON.parse(runInProcessSync(config, ['lists', '--json']).stdout) as Array<{
+      id: string;
+      sessions: Array<{ sessionId: string }>;
+    }>;
     expect(lists.find((l) => l.id === FORK)?.sessions.map((x) => x.sessionId)).toEqual([FORK]);
   });
 });

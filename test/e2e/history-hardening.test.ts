@@ -8,13 +8,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, ROOT, readJson, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, ROOT, readJson, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
 const listDir = (config: string, list = 'L') => path.join(config, 'tasks', list);
 const journal = (config: string, list = 'L') => path.join(listDir(config, list), '.tasks-journal.jsonl');
-const t = (config: string, ...args: string[]) => run(config, ['-l', 'L', ...args], { env: ENV });
+const t = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', 'L', ...args], { env: ENV });
 const file = (config: string, id: string) => readJson(path.join(listDir(config), `${id}.json`)) as Record<string, unknown>;
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -153,6 +154,7 @@ describe('undo is atomic across tasks', () => {
     });
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
     try {
+      // The binary: the lock is held by another process (an agent), as in life.
       const r = await runAsync(config, ['-l', 'L', 'undo'], { env: ENV });
       expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/task #1 is locked by another process/);
@@ -209,6 +211,7 @@ describe('each change is recorded with its write', () => {
     const todos = Array.from({ length: 400 }, (_, i) => ({ content: `item ${i}`, status: 'pending', activeForm: `doing ${i}` }));
     const input = path.join(config, 'todos.json');
     fs.writeFileSync(input, JSON.stringify(todos));
+    // The binary: SIGKILL mid-import needs a process of its own.
     const child = spawn(process.execPath, [BIN, '-l', 'L', 'import', input], { env: baseEnv(config, ENV), stdio: 'ignore' });
     // Killed as soon as the 50th new file appears.
     await new Promise<void>((resolve) => {
@@ -243,18 +246,19 @@ describe('each change is recorded with its write', () => {
     await Promise.all(
       Array.from({ length: 6 }, (_, w) =>
         (async () => {
+          // The binary: several processes writing one journal at once.
           for (let i = 0; i < 6; i++) await runAsync(config, ['-l', 'L', 'update', '1', '--meta', `w${w}i${i}=1`], { env: ENV });
         })(),
       ),
     );
     const updates = jsonLines(fs.readFileSync(journal(config), 'utf8')).flatMap((e) =>
-      (e.changes as Array<{ op: string; fields?: { metadata?: { new: unknown } } }>).filter((c) => c.op === 'update'),
+      (e.changes as Array<{ op: string; fields?: { metadata?: { old?: unknown; new: unknown } } }>).filter((c) => c.op === 'update'),
     );
     expect(updates).toHaveLength(36);
     expect(updates.at(-1)!.fields!.metadata!.new).toEqual(file(config, '1').metadata);
     // Each line's old value is the line before's new one.
     for (let i = 1; i < updates.length; i++) {
-      expect((updates[i]!.fields!.metadata as { old: unknown }).old).toEqual(updates[i - 1]!.fields!.metadata!.new);
+      expect(updates[i]!.fields!.metadata!.old).toEqual(updates[i - 1]!.fields!.metadata!.new);
     }
   });
 });
@@ -274,7 +278,7 @@ describe('a journal that is not a file', () => {
         fs.writeFileSync(path.join(config, 'elsewhere.jsonl'), real);
         fs.symlinkSync(path.join(config, 'elsewhere.jsonl'), j);
       }
-      const r = run(config, ['-l', 'L', 'undo'], { env: ENV, timeoutMs: 10_000 });
+      const r = runInProcessSync(config, ['-l', 'L', 'undo'], { env: ENV, timeoutMs: 10_000 });
       expect(r.code, `${kind}: ${r.stderr}`).toBe(4);
       expect(r.stderr).toMatch(/^error: cannot undo: \.tasks-journal\.jsonl is (a FIFO|a directory|a symbolic link), not a regular file/);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -322,6 +326,7 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
   it('a 100 GB transcript: log ends within 1 s of SIGINT, and of SIGTERM', async () => {
     const { config, session } = sparseWorld(100 * 1024 ** 3);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      // The binary: SIGINT and SIGTERM reach a process.
       const child = spawn(process.execPath, [BIN, '-l', session, 'log'], { env: baseEnv(config, ENV), stdio: 'ignore' });
       let sent = 0;
       const closed = new Promise<{ ms: number; code: number | null }>((r) =>
@@ -344,7 +349,7 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
   it('get reads a 20 GB transcript from its end: it answers in seconds', () => {
     const { config, session } = sparseWorld(20 * 1024 ** 3);
     const started = Date.now();
-    const r = run(config, ['-l', session, 'get', '1'], { env: ENV, timeoutMs: 30_000 });
+    const r = runInProcessSync(config, ['-l', session, 'get', '1'], { env: ENV, timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(0);
     // Bounded reading, not a timing claim: a whole read of 20 GB takes tens of seconds.
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -380,7 +385,7 @@ describe('a transcript that names ids Claude Code never hands out', () => {
       ],
     });
     writeTask(listDir(config, session), task('1', { subject: 'S1' }));
-    const r = run(config, ['-l', session, 'log', '--json'], { env: ENV });
+    const r = runInProcessSync(config, ['-l', session, 'log', '--json'], { env: ENV });
     expect(r.code, r.stderr).toBe(0);
     const tasks = (JSON.parse(r.stdout) as Array<{ task: string; op: string }>).map((c) => `${c.op} #${c.task}`);
     expect(tasks).toEqual(['create #1']);

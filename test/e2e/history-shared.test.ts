@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
+import { FIXTURES, tempConfig } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 const FIRST = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
 const SECOND = '0b6e2c1d-4a5f-4b7c-9d8e-1f2a3b4c5d6e';
@@ -84,7 +85,7 @@ describe("a shared list's history", () => {
     // The second agent's completion of #11, as the file holds it.
     const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
     fs.writeFileSync(eleven, fs.readFileSync(eleven, 'utf8').replace('"pending"', '"completed"'));
-    const r = run(config, ['-l', 'shared-list', 'log', '--json'], { env: ENV });
+    const r = runInProcessSync(config, ['-l', 'shared-list', 'log', '--json'], { env: ENV });
     expect(r.code, r.stderr).toBe(0);
     const got = events(r.stdout);
     expect(got.map((e) => `${e.op} #${e.task} ${e.who.session?.slice(0, 8)}`)).toEqual([
@@ -97,7 +98,7 @@ describe("a shared list's history", () => {
     ]);
     expect(got.every((e) => e.who.kind === 'agent')).toBe(true);
     // Nothing is unrecorded: #9 was made before any record (said on stderr), the rest is explained.
-    const text = run(config, ['-l', 'shared-list', 'log'], { env: ENV });
+    const text = runInProcessSync(config, ['-l', 'shared-list', 'log'], { env: ENV });
     expect(text.stderr).toContain("and 2 transcripts of this list's sessions");
     expect(text.stderr).toContain('no record of the creation of #9');
     expect(text.stdout).not.toContain('no record:');
@@ -107,12 +108,12 @@ describe("a shared list's history", () => {
     const { config, folder } = world();
     fs.rmSync(folder, { recursive: true });
     // A person's change the journal records, then an agent's change no transcript shows.
-    expect(run(config, ['-l', 'shared-list', 'update', '9', '--status', 'in_progress'], { env: ENV }).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'shared-list', 'update', '9', '--status', 'in_progress'], { env: ENV }).code).toBe(0);
     const nine = path.join(config, 'tasks', 'shared-list', '9.json');
     fs.writeFileSync(nine, fs.readFileSync(nine, 'utf8').replace('"in_progress"', '"completed"'));
     const later = Date.now() / 1000 + 10;
     fs.utimesSync(nine, later, later);
-    const got = events(run(config, ['-l', 'shared-list', 'log', '--json'], { env: ENV }).stdout);
+    const got = events(runInProcessSync(config, ['-l', 'shared-list', 'log', '--json'], { env: ENV }).stdout);
     expect(got.at(-1)).toMatchObject({
       op: 'unrecorded',
       task: '9',

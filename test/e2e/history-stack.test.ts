@@ -1,5 +1,5 @@
 /**
- * The undo stack and redo, through the built binary: five commands taken back one by
+ * The undo stack and redo, run in process (each test checks output and files only): five commands taken back one by
  * one and applied again, a script's loop taken back all or nothing, one command from the
  * middle, refusals that name what changed and who; check --fix journaled and undone;
  * --as on every write; log piped, across lists, between two times; no false alarms.
@@ -7,13 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 const ENV = { USER: 'alice' };
 const dirOf = (config: string, list = 'L') => path.join(config, 'tasks', list);
-const t = (config: string, ...args: string[]) => run(config, ['-l', 'L', ...args], { env: ENV });
+const t = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', 'L', ...args], { env: ENV });
 const file = (config: string, id: string, list = 'L') => readJson(path.join(dirOf(config, list), `${id}.json`)) as Record<string, unknown>;
 const exists = (config: string, id: string) => fs.existsSync(path.join(dirOf(config), `${id}.json`));
 const jsonLines = (text: string) =>
@@ -90,13 +91,13 @@ describe('undo and redo step through the stack', () => {
     const before = snapshot(config);
     const started = new Date(Date.now() - 1000).toISOString();
     for (let i = 1; i <= 20; i++)
-      expect(run(config, ['-l', 'L', 'update', '1', '--meta', `n=${i}`, '--as', 'loop'], { env: ENV }).code).toBe(0);
+      expect(runInProcessSync(config, ['-l', 'L', 'update', '1', '--meta', `n=${i}`, '--as', 'loop'], { env: ENV }).code).toBe(0);
     expect(file(config, '1').metadata).toEqual({ n: '20' });
     // Someone else changes the same task in between: all or nothing, nothing done.
     const dry = t(config, 'undo', '--since', started, '--who', 'loop', '--dry-run', '--json');
     expect(JSON.parse(dry.stdout)).toMatchObject({ action: 'undo', dryRun: true, txn: null });
     expect((JSON.parse(dry.stdout) as { commands: unknown[] }).commands).toHaveLength(20);
-    run(config, ['-l', 'L', 'update', '1', '--meta', 'n=99'], { env: { USER: 'bob' } });
+    runInProcessSync(config, ['-l', 'L', 'update', '1', '--meta', 'n=99'], { env: { USER: 'bob' } });
     const refused = t(config, 'undo', '--since', started, '--who', 'loop');
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(
@@ -173,7 +174,7 @@ describe('--as on every write', () => {
     const config = tempConfig();
     const session = '7c2b3c8e-1f0a-4d2b-9a63-5b1c2d3e4f50';
     const agent = (...args: string[]) =>
-      run(config, ['-l', 'L', ...args, '--as', 'worker-1'], { env: { ...ENV, CLAUDE_CODE_SESSION_ID: session } });
+      runInProcessSync(config, ['-l', 'L', ...args, '--as', 'worker-1'], { env: { ...ENV, CLAUDE_CODE_SESSION_ID: session } });
     for (const args of [
       ['create', 'A'],
       ['update', '1', '--owner', 'worker-1'],
@@ -202,9 +203,9 @@ describe('--as on every write', () => {
     ]);
     expect(t(config, 'log', '1').stdout).toContain('\tworker-1 (agent of session 7c2b3c8e)\t');
     // --as @me is you: a person.
-    expect(run(config, ['-l', 'L', 'update', '1', '--subject', 'A2', '--as', '@me'], { env: ENV }).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'L', 'update', '1', '--subject', 'A2', '--as', '@me'], { env: ENV }).code).toBe(0);
     expect(logOf(t(config, 'log', '1', '--json').stdout).at(-1)).toMatchObject({ who: { kind: 'person', name: 'alice' } });
-    expect(run(config, ['-l', 'L', 'update', '1', '--subject', 'A3', '--as', ''], { env: ENV })).toMatchObject({
+    expect(runInProcessSync(config, ['-l', 'L', 'update', '1', '--subject', 'A3', '--as', ''], { env: ENV })).toMatchObject({
       code: 2,
       stderr: 'error: --as cannot be empty\n',
     });
@@ -263,7 +264,7 @@ describe('--as on every write', () => {
     writeTranscript(config, { sessionId: id, cwd: proj, prompt: 'p' });
     fs.mkdirSync(dirOf(config, id), { recursive: true });
     for (const n of ['1', '2', '3']) writeTask(dirOf(config, id), task(n));
-    const s = (...args: string[]) => run(config, ['-l', id, ...args], { env: ENV });
+    const s = (...args: string[]) => runInProcessSync(config, ['-l', id, ...args], { env: ENV });
     s('update', '1', '--owner', 'bob', '--status', 'in_progress');
     s('claim', '2', '--as', 'worker-1', '--start');
     s('update', '3', '--owner', 'worker-2', '--as', 'lead');
@@ -284,7 +285,7 @@ describe('--as on every write', () => {
     const session = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     writeTranscript(config, { sessionId: session, cwd: proj, prompt: 'work' });
     t(config, 'create', 'A');
-    run(config, ['-l', 'L', 'claim', '1', '--as', 'w1', '--start'], { env: { ...ENV, CLAUDE_CODE_SESSION_ID: session } });
+    runInProcessSync(config, ['-l', 'L', 'claim', '1', '--as', 'w1', '--start'], { env: { ...ENV, CLAUDE_CODE_SESSION_ID: session } });
     const r = t(config, 'release', '--gone');
     expect(r.code, r.stderr).toBe(0);
     expect(file(config, '1')).toMatchObject({ status: 'pending' });
@@ -297,7 +298,7 @@ describe('log piped, across lists, between two times', () => {
     const config = tempConfig();
     const long = `Refactor ${'the session cache '.repeat(20)}end`;
     t(config, 'create', long);
-    expect(run(config, ['-l', 'second-list', 'create', 'Other'], { env: ENV }).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'second-list', 'create', 'Other'], { env: ENV }).code).toBe(0);
     const piped = t(config, 'log');
     const [line] = piped.stdout.trimEnd().split('\n');
     expect(line?.split('\t')).toEqual([
@@ -306,7 +307,7 @@ describe('log piped, across lists, between two times', () => {
       'alice (person)',
       `created ${long}`,
     ]);
-    const all = run(config, ['log', '--all'], { env: ENV });
+    const all = runInProcessSync(config, ['log', '--all'], { env: ENV });
     expect(all.code, all.stderr).toBe(0);
     expect(
       all.stdout
@@ -317,12 +318,23 @@ describe('log piped, across lists, between two times', () => {
       ['L', '#1'],
       ['second-list', '#1'],
     ]);
-    expect(logOf(run(config, ['log', '--all', '--json'], { env: ENV }).stdout).map((e) => e.list)).toEqual(['L', 'second-list']);
+    expect(logOf(runInProcessSync(config, ['log', '--all', '--json'], { env: ENV }).stdout).map((e) => e.list)).toEqual([
+      'L',
+      'second-list',
+    ]);
     // Times: a future --since finds nothing; a past --until finds nothing; ISO and durations.
-    expect(t(config, 'log', '--since', new Date(Date.now() + 60_000).toISOString()).stdout).toBe('');
-    expect(t(config, 'log', '--until', '2020-01-01').stdout).toBe('');
-    expect(t(config, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toBe('');
-    expect(logOf(t(config, 'log', '--since', '1h', '--json').stdout)).toHaveLength(1);
+    // Durations count back from the run's clock, given here ($TASKS_NOW) as a time after
+    // the create: how long the runs in between took (a loaded machine) moves nothing.
+    const created = Date.parse(logOf(t(config, 'log', '--json').stdout)[0]?.at as string);
+    const at = (ms: number, ...args: string[]) =>
+      runInProcessSync(config, ['-l', 'L', ...args], { env: { ...ENV, TASKS_NOW: new Date(created + ms).toISOString() } });
+    expect(at(0, 'log', '--since', new Date(created + 60_000).toISOString()).stdout).toBe('');
+    expect(at(0, 'log', '--until', '2020-01-01').stdout).toBe('');
+    // --until 1s: up to a second before now; the create is half a second old, then two seconds.
+    expect(at(500, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toBe('');
+    expect(at(2000, 'log', '--since', '2020-01-01T00:00Z', '--until', '1s').stdout).toContain('\tcreated Refactor the session cache');
+    expect(logOf(at(3_599_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(1);
+    expect(logOf(at(3_601_000, 'log', '--since', '1h', '--json').stdout)).toHaveLength(0);
     // Nothing in the window: one document still, an empty array.
     expect(t(config, 'log', '--until', '2020-01-01', '--json')).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
     expect(t(config, 'log', '--since', 'yesterday')).toMatchObject({
@@ -379,14 +391,16 @@ describe('no false alarms', () => {
     );
     fs.mkdirSync(dirOf(config, session), { recursive: true });
     writeTask(dirOf(config, session), task('1', { subject: 'S', description: 'd', status: 'completed' }));
-    const log = logOf(run(config, ['-l', session, 'log', '--json'], { env: ENV }).stdout);
+    const log = logOf(runInProcessSync(config, ['-l', session, 'log', '--json'], { env: ENV }).stdout);
     expect(log.at(-1)).toMatchObject({
       op: 'unrecorded',
       task: '1',
       cause: 'app-status',
       changes: { status: { old: 'pending', new: 'completed' } },
     });
-    expect(run(config, ['-l', session, 'log'], { env: ENV }).stdout).toContain('(likely Claude Code keeping the status itself)');
+    expect(runInProcessSync(config, ['-l', session, 'log'], { env: ENV }).stdout).toContain(
+      '(likely Claude Code keeping the status itself)',
+    );
     // A list no known session wrote: its unrecorded change is an unknown agent's.
     t(config, 'create', 'X');
     fs.writeFileSync(path.join(dirOf(config), '1.json'), JSON.stringify(task('1', { subject: 'X', owner: 'ghost' }), null, 2));
@@ -456,45 +470,5 @@ describe('the JSON of log, undo and redo', () => {
     const real = JSON.parse(t(config, 'undo', '--json').stdout) as { steps: Array<{ kind: string; task: { updatedAt: string } }> };
     expect(real.steps).toMatchObject([{ kind: 'delete', task: { id: '2', updatedAt: mtime } }]);
     expect(exists(config, '2')).toBe(false);
-  });
-});
-
-describe('a long life', () => {
-  it('past 16 MB the journal is rotated; log and undo read both generations; get reads only their ends', () => {
-    const config = tempConfig();
-    t(config, 'create', 'Old');
-    t(config, 'update', '1', '--subject', 'Old, renamed');
-    // An old history of 17 MB, as a busy list's journal grows (other tasks' changes).
-    const journal = path.join(dirOf(config), '.tasks-journal.jsonl');
-    // #1 was made and renamed ten seconds ago (its record and its file say so).
-    const journal0 = path.join(dirOf(config), '.tasks-journal.jsonl');
-    const tenAgo = new Date(Date.now() - 10_000).toISOString();
-    fs.writeFileSync(journal0, fs.readFileSync(journal0, 'utf8').replace(/"at":"[^"]+"/g, `"at":"${tenAgo}"`));
-    fs.utimesSync(path.join(dirOf(config), '1.json'), new Date(tenAgo), new Date(tenAgo));
-    // Appended in time order, as journals are: after #1's rename, before what comes next.
-    const base = Date.now() - 5000;
-    const line = (i: number) =>
-      `${JSON.stringify({ v: 1, at: new Date(base + Math.floor(i / 1000)).toISOString(), actor: { kind: 'person', name: 'alice' }, command: 'update', txn: `old-${i}`, changes: [{ id: '999', op: 'update', fields: { note: { old: 'a', new: 'b' } } }] })}\n`;
-    let text = '';
-    for (let i = 0; text.length < 17 * 1024 * 1024; i++) text += line(i);
-    fs.appendFileSync(journal, text);
-    // The next change is recorded, then the journal rotated.
-    expect(t(config, 'create', 'New').code).toBe(0);
-    expect(fs.statSync(path.join(dirOf(config), '.tasks-journal.1.jsonl')).size).toBeGreaterThan(16 * 1024 * 1024);
-    expect(fs.existsSync(journal)).toBe(false);
-    t(config, 'update', '2', '--subject', 'New, renamed');
-    expect(fs.readFileSync(journal, 'utf8').trimEnd().split('\n')).toHaveLength(1);
-    // log reads both generations (it names the first create, in the generation before).
-    const log = t(config, 'log', '1');
-    expect(log.stdout).toContain('created Old');
-    // get finds #1's last change in the generation before.
-    expect(t(config, 'get', '1').stdout).toMatch(/last changed \d+s ago by alice \(person\): subject Old → "?Old, renamed"?\n$/);
-    // undo steps back (#2's rename, #2's create), and reaches into the generation before (#1's rename).
-    expect(t(config, 'undo').stdout).toMatch(/^Undid update/);
-    expect(t(config, 'undo').stdout).toMatch(/^Undid create/);
-    expect(exists(config, '2')).toBe(false);
-    const rename = logOf(t(config, 'log', '1', '--json').stdout).find((e) => e.op === 'update')?.txn as string;
-    expect(t(config, 'undo', '--txn', rename).code).toBe(0);
-    expect(file(config, '1').subject).toBe('Old');
   });
 });

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../helpers/cli.js';
 import { type HookWorld, hookWorld, script, settingsWith, trustFolder, writeManagedSettings, writeSettings } from '../helpers/hooks.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { runInProcess, runInProcessSync } from '../helpers/in-process.js';
 
 /**
  * Project hooks run only in a folder Claude Code records as trusted, and managed policy
@@ -154,16 +153,16 @@ describe('an empty config folder is refused, never the current folder', () => {
     );
     fs.mkdirSync(path.join(world.project, 'tasks', 'l'), { recursive: true });
     for (const args of [['-l', 'l', 'create', 'A task'], ['-l', 'l', 'list'], ['lists']]) {
-      const r = run(world.config, args, { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+      const r = runInProcessSync(world.config, args, { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
       expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' });
       expect(r.stderr).toBe('error: CLAUDE_CONFIG_DIR is set but empty: unset it (for ~/.claude) or name the config folder\n');
     }
     expect(fs.existsSync(mark)).toBe(false);
     expect(fs.readdirSync(path.join(world.project, 'tasks', 'l'))).toEqual([]);
-    const flag = run(world.config, ['--config-dir', '', '-l', 'l', 'list'], { cwd: world.project });
+    const flag = runInProcessSync(world.config, ['--config-dir', '', '-l', 'l', 'list'], { cwd: world.project });
     expect(flag).toMatchObject({ code: 2, stdout: '' });
     expect(flag.stderr).toMatch(/^error: --config-dir is empty/);
-    const json = run(world.config, ['-l', 'l', 'list', '--json'], { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
+    const json = runInProcessSync(world.config, ['-l', 'l', 'list', '--json'], { cwd: world.project, env: { CLAUDE_CONFIG_DIR: '' } });
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'usage' } });
   });
 });
@@ -177,7 +176,7 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
         JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'in_progress', blocks: [], blockedBy: [] }, null, 2),
       );
     }
-    return run(world.config, ['-l', 'l', ...args], { cwd: world.project });
+    return runInProcessSync(world.config, ['-l', 'l', ...args], { cwd: world.project });
   };
   const gateHook = (world: HookWorld) => {
     const mark = path.join(world.root, 'gate.ran');
@@ -233,7 +232,7 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
     expect(doneIn(world, ['done', '1', '--require-hooks', '--no-hooks'])).toMatchObject({ code: 2 });
 
     // Trusting from a folder inside the checkout records the repository root, keeping the rest of the file.
-    const trusted = run(world.config, ['trust', '--json'], { cwd: path.join(world.project, 'src') });
+    const trusted = runInProcessSync(world.config, ['trust', '--json'], { cwd: path.join(world.project, 'src') });
     expect(trusted.code).toBe(0);
     expect(JSON.parse(trusted.stdout)).toEqual({
       folder: world.project,
@@ -249,13 +248,13 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
     expect(ok).toMatchObject({ code: 0, stderr: '' });
     expect(fs.existsSync(mark)).toBe(true);
     // Again: nothing to do.
-    expect(JSON.parse(run(world.config, ['trust', world.project, '--json']).stdout)).toMatchObject({ already: true });
+    expect(JSON.parse(runInProcessSync(world.config, ['trust', world.project, '--json']).stdout)).toMatchObject({ already: true });
   });
 
   it('a global config that is not a JSON object is never overwritten', () => {
     const world = hookWorld({ trusted: false });
     fs.writeFileSync(path.join(world.config, '.claude.json'), '{ broken');
-    const r = run(world.config, ['trust', world.project]);
+    const r = runInProcessSync(world.config, ['trust', world.project]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);
     expect(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')).toBe('{ broken');

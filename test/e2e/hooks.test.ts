@@ -260,6 +260,7 @@ describe('TaskCompleted hooks on update --status completed', () => {
     const hang = script(world, 'hang.sh', `cat >/dev/null; sleep 60 & echo $! > "${pidFile}"; wait`);
     writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: hang }] }));
     const before = snapshotDir(world.list);
+    // The binary: a signal reaches a process.
     const child = spawn(process.execPath, [BIN, '-l', 'l', 'update', '1', '--status', 'completed'], {
       cwd: world.project,
       env: baseEnv(world.config),
@@ -292,6 +293,7 @@ describe('a command whose directory was deleted', () => {
     trustFolder(world, world.config);
     const gone = path.join(world.root, 'gone');
     fs.mkdirSync(gone);
+    // The binary: only a process can stand in a deleted working directory.
     const r = spawnSync('sh', ['-c', 'cd "$1" && rmdir "$1" && exec "$2" "$3" -l l done 1', 'sh', gone, process.execPath, BIN], {
       env: baseEnv(world.config),
       encoding: 'utf8',

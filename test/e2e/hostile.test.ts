@@ -3,10 +3,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, run } from '../helpers/cli.js';
+import { fixtureConfig } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 /**
- * A catalogue of hostile and broken inputs, through the built binary. Each case plants
+ * A catalogue of hostile and broken inputs, run in process (output and files only). Each case plants
  * something in a copy of the real agent's list (tasks 1, 2, 4, 5; mark 3), runs one
  * command, and checks the exit code, the message, and that every file in the config
  * folder (and next to it) is byte-identical afterwards, except those the case names.
@@ -507,7 +508,7 @@ describe('hostile input catalogue', () => {
       c.setup?.({ config, list, outside });
       const before = snapshotTree(config);
       const outsideBefore = fs.readFileSync(outside, 'utf8');
-      const r = run(config, c.args);
+      const r = runInProcessSync(config, c.args);
       expect(r.code, r.stderr).toBe(c.code);
       if (c.stderr) expect(r.stderr).toMatch(c.stderr);
       if (c.code !== 0 && !c.dataOnFailure) {
@@ -544,16 +545,16 @@ describe('a symlinked list folder', () => {
     const real = path.join(config, 'elsewhere', 'real-list');
     fs.mkdirSync(real, { recursive: true });
     fs.symlinkSync(real, path.join(config, 'tasks', 'linked'));
-    const created = run(config, ['-l', 'linked', 'create', 'through the link', '--json']);
+    const created = runInProcessSync(config, ['-l', 'linked', 'create', 'through the link', '--json']);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ id: '1', subject: 'through the link' });
     expect(fs.readdirSync(real).sort()).toEqual(['.lock', '.tasks-journal.jsonl', '1.json']);
-    expect(run(config, ['-l', 'linked', 'update', '1', '--owner', 'me']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'linked', 'update', '1', '--owner', 'me']).code).toBe(0);
     expect(fs.readdirSync(real).sort()).toEqual(['.lock', '.tasks-journal.jsonl', '1.json']); // no lock left, none elsewhere
-    const lists = run(config, ['lists', '--json']);
+    const lists = runInProcessSync(config, ['lists', '--json']);
     expect(
       (JSON.parse(lists.stdout) as Array<{ id: string; counts: { total: number } }>).map((l) => [l.id, l.counts.total]),
     ).toContainEqual(['linked', 1]);
-    expect(run(config, ['-l', 'linked', 'check']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'linked', 'check']).code).toBe(0);
   });
 });

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 interface FileTask {
   id: string;
@@ -55,12 +56,12 @@ describe('import keeps ids where they are free', () => {
       task('5', 'Old five', { blockedBy: ['2'] }),
     ]);
     const before = snapshotDir(dir);
-    const dry = run(config, ['-l', 'target', 'import', input, '--dry-run', '--json']);
+    const dry = runInProcessSync(config, ['-l', 'target', 'import', input, '--dry-run', '--json']);
     expect(dry.code).toBe(0);
     expect(snapshotDir(dir)).toEqual(before);
     const planned = JSON.parse(dry.stdout) as { ids: Record<string, string>; created: FileTask[] };
 
-    const r = run(config, ['-l', 'target', 'import', input, '--json']);
+    const r = runInProcessSync(config, ['-l', 'target', 'import', input, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { ids: Record<string, string>; created: FileTask[] };
     // #5 is free and kept; #1 (free? no: at or below the mark 3), #2 (taken) and #3 (at the mark) move above 5.
@@ -78,13 +79,13 @@ describe('import keeps ids where they are free', () => {
       ['8', 'Old three', [], []],
     ]);
     // The list's own next id is above all of them.
-    expect(run(config, ['-l', 'target', 'create', 'Next']).stdout.trim()).toBe('9');
+    expect(runInProcessSync(config, ['-l', 'target', 'create', 'Next']).stdout.trim()).toBe('9');
   });
 
   it('--renumber gives every task a new id; todos (no ids) have no map', () => {
     const config = tempConfig();
     const input = exportFile(config, [task('7', 'Seven'), task('9', 'Nine', { blockedBy: ['7'] })]);
-    const r = run(config, ['-l', 'fresh', 'import', input, '--renumber', '--json']);
+    const r = runInProcessSync(config, ['-l', 'fresh', 'import', input, '--renumber', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).ids).toEqual({ '7': '1', '9': '2' });
     expect(listFiles(config, 'fresh').map((t) => [t.id, t.blockedBy])).toEqual([
@@ -93,7 +94,7 @@ describe('import keeps ids where they are free', () => {
     ]);
     const todos = path.join(config, 'todos.json');
     fs.writeFileSync(todos, JSON.stringify([{ content: 'A todo', status: 'pending', activeForm: 'Doing a todo' }]));
-    const t = run(config, ['-l', 'fresh', 'import', todos, '--json']);
+    const t = runInProcessSync(config, ['-l', 'fresh', 'import', todos, '--json']);
     expect(t.code).toBe(0);
     expect(JSON.parse(t.stdout)).not.toHaveProperty('ids');
     expect(stderrText(t.stderr)).toMatch(/imported 1 task into list "fresh" \(#3\)\n$/);
@@ -102,7 +103,7 @@ describe('import keeps ids where they are free', () => {
   it('an id past what agents count exactly is never kept: it gets a new one', () => {
     const config = tempConfig();
     const input = exportFile(config, [task('9007199254740993', 'Too high'), task('4', 'Fine')]);
-    const r = run(config, ['-l', 'big', 'import', input, '--json']);
+    const r = runInProcessSync(config, ['-l', 'big', 'import', input, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).ids).toEqual({ '9007199254740993': '5', '4': '4' });
   });
@@ -112,7 +113,7 @@ describe('import keeps ids where they are free', () => {
     const dir = path.join(config, 'tasks', 'twice');
     writeTask(dir, task('3', 'Shared subject'));
     const input = exportFile(config, [task('1', 'Shared subject'), task('2', 'New one', { blockedBy: ['1'] })]);
-    const first = run(config, ['-l', 'twice', 'import', input, '--json']);
+    const first = runInProcessSync(config, ['-l', 'twice', 'import', input, '--json']);
     expect(first.code).toBe(0);
     // #2 is below the list's highest id, yet no task ever had it: free.
     expect(JSON.parse(first.stdout).ids).toEqual({ '1': '3', '2': '2' });
@@ -121,7 +122,7 @@ describe('import keeps ids where they are free', () => {
       ['3', [], ['2']],
     ]);
     const before = snapshotDir(dir);
-    const again = run(config, ['-l', 'twice', 'import', input]);
+    const again = runInProcessSync(config, ['-l', 'twice', 'import', input]);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/nothing to import into list "twice"; 2 already there, skipped\n$/);
     const { '.tasks-journal.jsonl': _journal, ...files } = snapshotDir(dir);
@@ -132,11 +133,11 @@ describe('import keeps ids where they are free', () => {
   it('bad input is refused with nothing written: a duplicate id, a task that is not a task', () => {
     const config = tempConfig();
     const dup = exportFile(config, [task('1', 'A'), task('1', 'B')]);
-    const r = run(config, ['-l', 'bad', 'import', dup]);
+    const r = runInProcessSync(config, ['-l', 'bad', 'import', dup]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: .*item 1: task id "1" appears twice \(also item 0\)\n$/);
     const notTask = exportFile(config, [task('1', 'A'), { ...task('2', 'B'), status: 'finished' }]);
-    const n = run(config, ['-l', 'bad', 'import', notTask]);
+    const n = runInProcessSync(config, ['-l', 'bad', 'import', notTask]);
     expect(n.code).toBe(2);
     expect(n.stderr.split('\n').filter(Boolean)).toHaveLength(1);
     expect(fs.existsSync(path.join(config, 'tasks', 'bad'))).toBe(false);
@@ -154,6 +155,7 @@ describe('import keeps ids where they are free', () => {
       Array.from({ length: 40 }, (_, i) => task(String(i + 1), `B${i + 1}`)),
     );
     const [ra, rb] = await Promise.all([
+      // The binary: two imports at once, in two processes.
       runAsync(config, ['-l', 'shared', 'import', a, '--json']),
       runAsync(config, ['-l', 'shared', 'import', b, '--json']),
     ]);

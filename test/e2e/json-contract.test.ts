@@ -9,7 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
 import { startBoard } from '../helpers/board.js';
-import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, type RunResult, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 import { StreamScript } from '../helpers/stream-lines.js';
@@ -19,8 +20,13 @@ import { writeTaskTranscript } from '../helpers/task-transcript.js';
 const validated = new Set<string>(['stderr']);
 
 /** Run with --json; check stdout against `schema` (when it has any) and stderr against the stderr schema. */
-function contract(schema: string | undefined, config: string, args: string[], opts: Parameters<typeof run>[2] = {}): RunResult {
-  const r = run(config, [...args, '--json'], opts);
+function contract(
+  schema: string | undefined,
+  config: string,
+  args: string[],
+  opts: Parameters<typeof runInProcessSync>[2] = {},
+): RunResult {
+  const r = runInProcessSync(config, [...args, '--json'], opts);
   if (schema !== undefined && r.stdout.trim() !== '') validated.add(schema);
   const where = `tasks ${args.join(' ')} (exit ${r.code})`;
   if (schema !== undefined && r.stdout.trim() !== '') expect(contractProblems(schema, r.stdout), `${where} stdout`).toEqual([]);
@@ -49,7 +55,7 @@ describe('every --json output validates against its schema', () => {
     expect(stderrLines(contract(undefined, config, ['get', '99']))).toEqual([{ error: expect.objectContaining({ code: 'not_found' }) }]);
     contract('lists', config, ['lists']);
     contract('export', config, ['export']);
-    const jsonl = run(config, ['export', '--format', 'jsonl']);
+    const jsonl = runInProcessSync(config, ['export', '--format', 'jsonl']);
     for (const line of jsonl.stdout.trim().split('\n')) expect(contractProblems('get', line)).toEqual([]);
     contract('check', config, ['check']);
     contract('check', config, ['check', '--all']);
@@ -95,7 +101,7 @@ describe('every --json output validates against its schema', () => {
     expect(Object.keys(dryItem)).toEqual(Object.keys(items[0] as object));
     expect(stderrLines(real)).toEqual([{ error: expect.objectContaining({ code: 'not_found', failed: ['99'] }) }]);
 
-    run(config, ['update', '4', '--owner', 'w', '--status', 'in_progress']);
+    runInProcessSync(config, ['update', '4', '--owner', 'w', '--status', 'in_progress']);
     const released = contract('release', config, ['release', '4', '77']);
     expect(released.code).toBe(3);
     expect(JSON.parse(released.stdout)).toEqual([
@@ -186,9 +192,9 @@ describe('history: log, undo and redo follow the contract', () => {
     const dir = path.join(config, 'tasks', 'shared-list');
     const l = ['-l', 'shared-list'];
     expect(contract('update', config, [...l, 'update', '11', '--owner', 'alice']).code).toBe(0);
-    run(config, [...l, 'update', '11', '--no-owner']);
+    runInProcessSync(config, [...l, 'update', '11', '--no-owner']);
     fs.writeFileSync(path.join(dir, '70.json'), 'not json');
-    expect(run(config, [...l, 'check', '--fix']).code).toBe(0);
+    expect(runInProcessSync(config, [...l, 'check', '--fix']).code).toBe(0);
     // A hand edit no record explains.
     const ten = path.join(dir, '10.json');
     fs.writeFileSync(ten, fs.readFileSync(ten, 'utf8').replace('"subject": "', '"subject": "edited: '));
@@ -218,7 +224,7 @@ describe('history: log, undo and redo follow the contract', () => {
     expect(stderrLines(none)).toEqual([{ note: expect.objectContaining({ code: 'no_lists' }) }]);
     // A damaged journal line: a coded warning, the rest read.
     fs.appendFileSync(path.join(dir, '.tasks-journal.jsonl'), '{"v":1,"damaged\n');
-    run(config, [...l, 'update', '9', '--owner', 'bob']);
+    runInProcessSync(config, [...l, 'update', '9', '--owner', 'bob']);
     const damaged = contract('log', config, [...l, 'log']);
     expect(stderrLines(damaged)).toEqual([
       { warning: expect.objectContaining({ code: 'journal_line_skipped', list: 'shared-list', line: expect.any(Number) }) },
@@ -229,10 +235,10 @@ describe('history: log, undo and redo follow the contract', () => {
     const config = tempConfig();
     const l = ['-l', 'h'];
     expect(stderrLines(contract(undefined, config, [...l, 'undo']))).toEqual([{ error: expect.objectContaining({ code: 'not_found' }) }]);
-    run(config, [...l, 'create', 'A', '--owner', 'bob']);
-    run(config, [...l, 'create', 'B']);
-    run(config, [...l, 'update', '2', '--owner', 'carol', '--meta', 'k=v']);
-    run(config, [...l, 'delete', '1']);
+    runInProcessSync(config, [...l, 'create', 'A', '--owner', 'bob']);
+    runInProcessSync(config, [...l, 'create', 'B']);
+    runInProcessSync(config, [...l, 'update', '2', '--owner', 'carol', '--meta', 'k=v']);
+    runInProcessSync(config, [...l, 'delete', '1']);
     const forms: Array<[string, string[]]> = [
       ['undo', ['undo', '--dry-run']],
       ['undo', ['undo']],
@@ -275,7 +281,7 @@ describe('history: log, undo and redo follow the contract', () => {
     expect(stderrLines(refused)).toEqual([{ error: expect.objectContaining({ code: 'conflict' }) }]);
     // Undoing the change that made a list leaves it empty: removed, said as a coded note.
     const fresh = tempConfig();
-    run(fresh, ['-l', 'once', 'create', 'Only']);
+    runInProcessSync(fresh, ['-l', 'once', 'create', 'Only']);
     const removed = contract('undo', fresh, ['-l', 'once', 'undo']);
     expect(stderrLines(removed)).toEqual([{ note: expect.objectContaining({ code: 'list_removed', list: 'once' }) }]);
   });
@@ -375,15 +381,14 @@ describe('the registry', () => {
 describe('the contract catches drift', () => {
   it('an output with a key renamed, or a task without its change time, is invalid', () => {
     const { config } = fixtureConfig();
-    const list = JSON.parse(run(config, ['list', '--json']).stdout) as Array<Record<string, unknown>>;
+    const list = JSON.parse(runInProcessSync(config, ['list', '--json']).stdout) as Array<Record<string, unknown>>;
     const { updatedAt: _, ...withoutTime } = list[0] as Record<string, unknown>;
     expect(contractProblems('list', JSON.stringify([withoutTime]))).not.toEqual([]);
-    const end = JSON.parse(run(config, ['watch', '--timeout', '200ms', '--json']).stdout.trim().split('\n').at(-1) as string) as Record<
-      string,
-      Record<string, unknown>
-    >;
-    const counts = { ...end.counts, in_progress: end.counts?.inProgress };
-    delete counts.inProgress;
+    const end = JSON.parse(
+      runInProcessSync(config, ['watch', '--timeout', '200ms', '--json']).stdout.trim().split('\n').at(-1) as string,
+    ) as Record<string, Record<string, unknown>>;
+    const { inProgress, ...others } = end.counts ?? {};
+    const counts = { ...others, in_progress: inProgress };
     expect(contractProblems('watch', JSON.stringify({ ...end, counts }))).not.toEqual([]);
     expect(contractProblems('stderr', 'warning: plain text')).not.toEqual([]);
   });

@@ -15,7 +15,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const MIN = 60_000;
@@ -54,12 +55,13 @@ function world() {
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
-  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => run(config, args, { cwd, env });
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => runInProcessSync(config, args, { cwd, env });
   return { config, home, dir, tasks };
 }
 
 /** A command line as printed, run as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),
@@ -194,6 +196,7 @@ describe('NO_COLOR in a terminal', () => {
       end: Date.now() - 10 * MIN,
     });
     const line = `stty cols 60; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} list --no-color`;
+    // The binary in a terminal (script): what a person sees.
     const r = spawnSync('script', ['-qc', line, '/dev/null'], { cwd: proj, env: baseEnv(w.config, { NO_COLOR: '1' }), encoding: 'utf8' });
     const note = r.stdout.split(/\r?\n/).find((l) => l.startsWith('using list'));
     expect(note, r.stdout).toBeDefined();

@@ -8,7 +8,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -57,12 +58,13 @@ function world() {
     return d;
   };
   const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
-    run(config, args, { cwd, env, input });
+    runInProcessSync(config, args, { cwd, env, input });
   return { config, home, dir, list, tasks };
 }
 
 /** Run a command line as printed (`tasks -l 2d483082 'create' x`), as a person pasting it would. */
 function paste(config: string, cwd: string, line: string) {
+  // The binary as a shell runs it: the pasted commands must work as typed.
   const r = spawnSync('bash', ['-c', `tasks() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], {
     cwd,
     env: baseEnv(config),
@@ -123,7 +125,7 @@ describe('a change that cannot choose: the candidates, each with a command to pa
       const pasted =
         input === undefined
           ? paste(w.config, proj, commands[0] as string)
-          : run(w.config, ['-l', '2d483082', ...args], { cwd: proj, input });
+          : runInProcessSync(w.config, ['-l', '2d483082', ...args], { cwd: proj, input });
       // check --fix runs on the list named; what it finds left there (its agents are gone) is a warning: exit 0.
       expect(pasted.code, `${commands[0]}: ${pasted.stderr}`).toBe(0);
       if (args[0] === 'check') expect(pasted.stderr).toMatch(/^list "2d483082": /m);
@@ -187,6 +189,7 @@ describe('quiet when named, one line when chosen', () => {
     w.list(A);
     w.list(B);
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'a very long opening prompt that goes on and on about many things' });
+    // The binary in a terminal (tmux): the note as a person sees it.
     const screen = await runInTmux(w.config, ['list', '-q'], { width: 60, height: 20 });
     // runInTmux runs in the config folder: the most recently changed list is chosen there.
     const note = screen.split('\n').find((l) => l.startsWith('using list'));
@@ -236,28 +239,28 @@ describe('errors say where the name came from, and what was meant', () => {
     const w = world();
     const missing = path.join(w.config, 'nope');
     for (const args of [['lists'], ['list'], ['-l', 'x', 'create', 'y'], ['check', '--all'], ['use'], ['-l', 'x', 'get', '1']]) {
-      const r = run(w.config, ['--config-dir', missing, ...args], { cwd: w.config });
+      const r = runInProcessSync(w.config, ['--config-dir', missing, ...args], { cwd: w.config });
       expect({ args, code: r.code }).toEqual({ args, code: 3 });
       expect(r.stderr).toMatch(/config folder .*nope does not exist/);
     }
     expect(fs.existsSync(missing)).toBe(false);
     fs.mkdirSync(path.join(w.home, 'cfg'), { recursive: true });
-    const tilde = run(w.config, ['--config-dir=~/cfg', '-l', 'x', 'create', 'y']);
+    const tilde = runInProcessSync(w.config, ['--config-dir=~/cfg', '-l', 'x', 'create', 'y']);
     expect(tilde.code, tilde.stderr).toBe(0);
     expect(fs.existsSync(path.join(w.home, 'cfg', 'tasks', 'x', '1.json'))).toBe(true);
-    const first = run(w.config, ['--config-dir=~/cfg2', 'list']);
+    const first = runInProcessSync(w.config, ['--config-dir=~/cfg2', 'list']);
     expect(first.code).toBe(3);
     fs.mkdirSync(path.join(w.home, 'cfg2'));
-    const empty = run(w.config, ['--config-dir=~/cfg2', 'create', 'y']);
+    const empty = runInProcessSync(w.config, ['--config-dir=~/cfg2', 'create', 'y']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/no task lists under .*cfg2\/tasks yet; start one with tasks -l <name> create "<subject>"$/m);
-    const lists = run(w.config, ['--config-dir=~/cfg2', 'lists']);
+    const lists = runInProcessSync(w.config, ['--config-dir=~/cfg2', 'lists']);
     expect(lists).toMatchObject({ code: 0, stdout: '' });
     expect(lists.stderr).toMatch(/start one with tasks -l <name> create "<subject>", or tasks use <name>/);
     // A file where the folder should be is named for what it is.
     fs.writeFileSync(path.join(w.home, 'cfg-file'), 'x');
     for (const args of [['list'], ['-l', 'x', 'create', 'y'], ['lists']]) {
-      const file = run(w.config, ['--config-dir=~/cfg-file', ...args]);
+      const file = runInProcessSync(w.config, ['--config-dir=~/cfg-file', ...args]);
       expect(file).toMatchObject({ code: 3, stderr: `error: config folder ${path.join(w.home, 'cfg-file')} is not a folder\n` });
     }
   });

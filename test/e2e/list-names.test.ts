@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -56,7 +57,7 @@ describe('names are exact', () => {
       const config = withLists(existing);
       const before = snapshotDir(path.join(config, 'tasks', existing));
       for (const args of WRITES) {
-        const r = run(config, ['-l', missing, ...args]);
+        const r = runInProcessSync(config, ['-l', missing, ...args]);
         expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 3, stdout: '' });
         expect(r.stderr).toMatch(new RegExp(`^error: list folder .*${missing} does not exist`));
         expect(snapshotDir(path.join(config, 'tasks', existing))).toEqual(before);
@@ -67,51 +68,51 @@ describe('names are exact', () => {
 
   it('a read of a missing name is not found too, never the list it is a prefix of', () => {
     const config = withLists('build-99');
-    expect(run(config, ['-l', 'build-9', 'list', '--json'])).toMatchObject({ code: 3, stdout: '' });
-    expect(run(config, ['-l', 'build', 'get', '1'])).toMatchObject({ code: 3, stdout: '' });
+    expect(runInProcessSync(config, ['-l', 'build-9', 'list', '--json'])).toMatchObject({ code: 3, stdout: '' });
+    expect(runInProcessSync(config, ['-l', 'build', 'get', '1'])).toMatchObject({ code: 3, stdout: '' });
   });
 
   it('a session UUID list takes a unique prefix of four hex characters or more, and nothing shorter', () => {
     const config = withLists(UUID, 'cafe-notes');
-    const r = run(config, ['-l', '7bae', 'get', '2', '--json']);
+    const r = runInProcessSync(config, ['-l', '7bae', 'get', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: '2' });
-    expect(run(config, ['-l', '7baec0ff-2d', 'get', '2']).code).toBe(0);
-    expect(run(config, ['-l', '7BAEC0FF', 'get', '2']).code).toBe(0);
-    expect(run(config, ['-l', '7ba', 'get', '2']).code).toBe(3);
+    expect(runInProcessSync(config, ['-l', '7baec0ff-2d', 'get', '2']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', '7BAEC0FF', 'get', '2']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', '7ba', 'get', '2']).code).toBe(3);
     // A name that happens to start with hex is a name: exact only.
-    expect(run(config, ['-l', 'cafe', 'get', '2']).code).toBe(3);
+    expect(runInProcessSync(config, ['-l', 'cafe', 'get', '2']).code).toBe(3);
   });
 });
 
 describe('undo takes back a new list', () => {
   it('undoing the create that made a list removes the list folder', () => {
     const config = tempConfig();
-    expect(run(config, ['-l', 'fresh', 'create', 'first'])).toMatchObject({ code: 0, stdout: '1\n' });
-    const undo = run(config, ['-l', 'fresh', 'undo']);
+    expect(runInProcessSync(config, ['-l', 'fresh', 'create', 'first'])).toMatchObject({ code: 0, stdout: '1\n' });
+    const undo = runInProcessSync(config, ['-l', 'fresh', 'undo']);
     expect(undo.code, undo.stderr).toBe(0);
     expect(fs.existsSync(path.join(config, 'tasks', 'fresh'))).toBe(false);
   });
 
   it('keeps the list when it holds more than that change, or a file of someone else', () => {
     const config = tempConfig();
-    run(config, ['-l', 'shared', 'create', 'first']);
-    run(config, ['-l', 'shared', 'create', 'second']);
-    expect(run(config, ['-l', 'shared', 'undo']).code).toBe(0);
+    runInProcessSync(config, ['-l', 'shared', 'create', 'first']);
+    runInProcessSync(config, ['-l', 'shared', 'create', 'second']);
+    expect(runInProcessSync(config, ['-l', 'shared', 'undo']).code).toBe(0);
     expect(fs.readdirSync(path.join(config, 'tasks', 'shared')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
 
-    run(config, ['-l', 'noted', 'create', 'first']);
+    runInProcessSync(config, ['-l', 'noted', 'create', 'first']);
     fs.writeFileSync(path.join(config, 'tasks', 'noted', 'NOTES.md'), 'kept by a person\n');
-    expect(run(config, ['-l', 'noted', 'undo']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', 'noted', 'undo']).code).toBe(0);
     expect(fs.readdirSync(path.join(config, 'tasks', 'noted')).filter((f) => !f.startsWith('.'))).toEqual(['NOTES.md']);
   });
 
   it('an existing list is never removed by undoing a create in it', () => {
     const config = withLists('kept');
-    run(config, ['-l', 'kept', 'delete', '1', '-y']);
-    run(config, ['-l', 'kept', 'delete', '2', '-y']);
-    run(config, ['-l', 'kept', 'create', 'x']);
-    expect(run(config, ['-l', 'kept', 'undo']).code).toBe(0);
+    runInProcessSync(config, ['-l', 'kept', 'delete', '1', '-y']);
+    runInProcessSync(config, ['-l', 'kept', 'delete', '2', '-y']);
+    runInProcessSync(config, ['-l', 'kept', 'create', 'x']);
+    expect(runInProcessSync(config, ['-l', 'kept', 'undo']).code).toBe(0);
     expect(fs.existsSync(path.join(config, 'tasks', 'kept'))).toBe(true);
   });
 });

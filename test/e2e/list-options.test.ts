@@ -79,6 +79,7 @@ describe('list options', () => {
 
   it.skipIf(!tmuxAvailable())('the table has an UPDATED column and does not repeat an activeForm that restates the subject', async () => {
     const { config } = world();
+    // The binary in a terminal (tmux): the table as a person sees it.
     const screen = await runInTmux(config, ['-l', 'l', 'list'], { width: 120, height: 12 });
     expect(screen).toMatch(/ID +STATUS +SUBJECT +OWNER +UPDATED +BLOCKED BY/);
     expect(screen).toMatch(/#2 +▶ in progress +Refactor api +amy +1 min ago/);

@@ -60,6 +60,7 @@ describe.concurrent('claim --next: a ready task whose lock cannot be had is pass
     writeTask(list, task('1', 'one'));
     writeTask(list, task('2', 'two'));
     fs.writeFileSync(path.join(list, '1.json.lock'), ''); // a file: nobody can take or break it
+    // The binary: claims that wait on locks run side by side, each in a process.
     const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('2\n');
@@ -73,6 +74,7 @@ describe.concurrent('claim --next: a ready task whose lock cannot be had is pass
     const list = path.join(config, 'tasks', 'l');
     writeTask(list, task('1', 'one'));
     fs.writeFileSync(path.join(list, '1.json.lock'), '');
+    // The binary: claims that wait on locks run side by side, each in a process.
     const r = await runAsync(config, ['-l', 'l', 'claim', '--next', '--as', 'w']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/1\.json\.lock is not a directory/);

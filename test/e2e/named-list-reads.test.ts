@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 const SESSION = '5e551011-aaaa-4bbb-8ccc-000000000001';
@@ -49,11 +50,11 @@ describe("a named list's ordinary commands read no transcript", () => {
       ['export'],
       ['watch', '--until', 'all-completed', '--timeout', '1s', '--json'],
     ]) {
-      const r = run(w.config, ['-l', 'shared', ...args], { cwd: w.proj });
+      const r = runInProcessSync(w.config, ['-l', 'shared', ...args], { cwd: w.proj });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'watch' ? 124 : 0);
       expect({ args, read: w.wasRead() }).toEqual({ args, read: false });
     }
-    expect(run(w.config, ['lists', '--json']).code).toBe(0);
+    expect(runInProcessSync(w.config, ['lists', '--json']).code).toBe(0);
     expect(w.wasRead()).toBe(true);
   });
 });

@@ -35,6 +35,7 @@ function world(transcriptAge: number, ended: boolean) {
 }
 
 function stalled(w: { config: string; cwd: string }): string[] {
+  // The binary: the persistent cache is the built bundle's alone.
   const r = run(w.config, ['-l', 'shared', 'list', '--stalled', '--json'], { cwd: w.cwd });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -64,27 +65,28 @@ describe('a named list: stalled work and the sessions that may be at work', () =
 describe('a named list, with evidence kept by an earlier lists', () => {
   const OTHER = '5b2e8d11-7c1a-4f3e-9d20-1a2b3c4d5e70';
 
-  async function kept(transcriptAge: number) {
+  function kept(transcriptAge: number) {
     const w = world(transcriptAge, false);
-    // What `lists` reads must have settled to be kept (cache/file-stamp.ts).
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
-    const r = run(w.config, ['lists', '--json'], { cwd: w.cwd });
+    // What `lists` reads must have settled to be kept (cache/file-stamp.ts): its clock
+    // ($TASKS_NOW) is set past the settling time, as if it had been waited out.
+    // The binary: the persistent cache is the built bundle's alone.
+    const r = run(w.config, ['lists', '--json'], { cwd: w.cwd, env: { TASKS_NOW: String(Date.now() + SETTLE_MS + 300) } });
     expect(r.code, r.stderr).toBe(0);
     const row = (JSON.parse(r.stdout) as Array<{ id: string; sessions: Array<{ sessionId: string }> }>).find((l) => l.id === 'shared');
     expect(row?.sessions.map((s) => s.sessionId)).toEqual([SESSION]);
     return w;
   }
 
-  it('a session the evidence tied to the list, its transcript written again since: not stalled', async () => {
-    const w = await kept(HOUR);
+  it('a session the evidence tied to the list, its transcript written again since: not stalled', () => {
+    const w = kept(HOUR);
     expect(stalled(w)).toEqual(['10']);
     const file = path.join(w.config, 'projects', w.cwd.replace(/[^a-zA-Z0-9]/g, '-'), `${SESSION}.jsonl`);
     fs.appendFileSync(file, `${JSON.stringify({ type: 'system', sessionId: SESSION, timestamp: new Date().toISOString() })}\n`);
     expect(stalled(w)).toEqual([]);
   });
 
-  it('a session started since, on the list, its transcript being written: not stalled', async () => {
-    const w = await kept(2 * HOUR);
+  it('a session started since, on the list, its transcript being written: not stalled', () => {
+    const w = kept(2 * HOUR);
     expect(stalled(w)).toEqual(['10']);
     const end = Date.now() - 5 * 60_000;
     const file = writeTranscript(w.config, { sessionId: OTHER, cwd: w.cwd, prompt: 'go on', source: 'tasks', start: end - HOUR, end });

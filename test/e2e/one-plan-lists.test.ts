@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const S1 = '11111111-aaaa-4a4a-8b8b-000000000001';
@@ -43,7 +44,7 @@ function world() {
   const cwd = path.join(config, 'home', 'pipeline');
   fs.mkdirSync(cwd, { recursive: true });
   const lists = () =>
-    JSON.parse(run(config, ['lists', '--json'], { cwd }).stdout) as Array<{
+    JSON.parse(runInProcessSync(config, ['lists', '--json'], { cwd }).stdout) as Array<{
       id: string;
       sessions: Array<{ sessionId: string }>;
       unsureSessions?: string[];
@@ -60,7 +61,7 @@ describe('two named lists made from one plan', () => {
     const rows = w.lists();
     expect(rows.find((r) => r.id === 'build-101')?.sessions.map((s) => s.sessionId)).toEqual([S1]);
     expect(rows.find((r) => r.id === 'build-102')?.sessions.map((s) => s.sessionId)).toEqual([S2]);
-    const log = run(w.config, ['-l', 'build-101', 'log', '--json'], { cwd: w.cwd });
+    const log = runInProcessSync(w.config, ['-l', 'build-101', 'log', '--json'], { cwd: w.cwd });
     expect(log.code, log.stderr).toBe(0);
     const who = (JSON.parse(log.stdout) as Array<{ who: { session?: string } }>).map((e) => e.who.session);
     expect(who).toEqual([S1, S1, S1]);
@@ -77,12 +78,12 @@ describe('two named lists made from one plan', () => {
       expect(row?.sessions).toEqual([]);
       expect(row?.unsureSessions?.sort()).toEqual([S1, S2]);
     }
-    const shown = run(w.config, ['lists'], { cwd: w.cwd });
+    const shown = runInProcessSync(w.config, ['lists'], { cwd: w.cwd });
     expect(shown.stderr).toBe(
       'build-202, build-201: sessions 11111111, 22222222 may have worked on them (they hold the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as their sessions\n',
     );
     // Nobody is known to be gone from a list whose sessions are not known.
-    expect(run(w.config, ['-l', 'build-201', 'release', '--gone', '-n'], { cwd: w.cwd }).stderr).toMatch(
+    expect(runInProcessSync(w.config, ['-l', 'build-201', 'release', '--gone', '-n'], { cwd: w.cwd }).stderr).toMatch(
       /no owner here is known to be gone/,
     );
   });

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, fixtureConfig, run, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, fixtureConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { runInTmux } from '../helpers/tmux.js';
 
 const ESC = '\u001b[';
@@ -9,7 +10,7 @@ const ESC = '\u001b[';
 describe('output contract', () => {
   it('piped list: one task per line, tab-separated, no colour; summary on stderr', () => {
     const { config } = fixtureConfig();
-    const r = run(config, ['list']);
+    const r = runInProcessSync(config, ['list']);
     expect(r.stdout).toBe(
       [
         '1\tcompleted\tresearcher\t-\tAnalyse code',
@@ -24,11 +25,11 @@ describe('output contract', () => {
 
   it('FORCE_COLOR never colours a pipe or a file: not the lines, not a detail, not an import, not stderr', () => {
     const { config } = fixtureConfig();
-    expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
-    expect(run(config, ['list'], { env: { FORCE_COLOR: '1' } }).stderr).not.toContain(ESC);
-    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
-    expect(run(config, ['get', '4'], { env: { FORCE_COLOR: '3' } }).stdout).not.toContain(ESC);
-    const imported = run(config, ['-l', 'imp', 'import', '-'], {
+    expect(runInProcessSync(config, ['list'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(runInProcessSync(config, ['list'], { env: { FORCE_COLOR: '1' } }).stderr).not.toContain(ESC);
+    expect(runInProcessSync(config, ['get', '4'], { env: { FORCE_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(runInProcessSync(config, ['get', '4'], { env: { FORCE_COLOR: '3' } }).stdout).not.toContain(ESC);
+    const imported = runInProcessSync(config, ['-l', 'imp', 'import', '-'], {
       env: { FORCE_COLOR: '1' },
       input: '[{"content":"a","status":"pending"}]',
     });
@@ -47,7 +48,8 @@ describe('output contract', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
-    const ids = (args: string[]) => JSON.parse(run(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
+    const ids = (args: string[]) =>
+      JSON.parse(runInProcessSync(config, ['list', '--json', ...args]).stdout).map((t: { id: string }) => t.id);
     expect(ids([])).toEqual(['1', '2', '4', '5']);
     expect(ids(['--all'])).toEqual(['1', '2', '4', '5', '6']);
     expect(ids(['--status', 'completed'])).toEqual(['1']);
@@ -68,10 +70,10 @@ describe('output contract', () => {
       owner: 'a\rb',
     });
     for (const args of [['list'], ['get', '6']]) {
-      const r = run(config, args, { env: { FORCE_COLOR: '0' } });
+      const r = runInProcessSync(config, args, { env: { FORCE_COLOR: '0' } });
       expect(r.stdout).not.toMatch(/\u001b|\u0007|\r/);
     }
-    expect(JSON.parse(run(config, ['get', '6', '--json']).stdout).subject).toContain('\u001b[2J'); // data stays data
+    expect(JSON.parse(runInProcessSync(config, ['get', '6', '--json']).stdout).subject).toContain('\u001b[2J'); // data stays data
   });
 
   it('a closed pipe ends quietly with status 0', () => {
@@ -85,6 +87,7 @@ describe('output contract', () => {
         blocks: [],
         blockedBy: [],
       });
+    // The binary: a pipe whose reader goes away.
     const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} list --json | head -1`], {
       env: baseEnv(config),
       encoding: 'utf8',
@@ -98,6 +101,7 @@ describe('output contract', () => {
     const { config } = fixtureConfig();
     // `true` exits without reading, long before node has started: every write meets EPIPE.
     for (const args of [['help', 'get'], ['--help'], ['--version'], ['list'], ['list', '--json'], ['get', '1'], ['lists']]) {
+      // The binary: a pipe whose reader goes away.
       const r = spawnSync('bash', ['-c', `set -o pipefail; node ${JSON.stringify(BIN)} ${args.join(' ')} | true`], {
         env: baseEnv(config),
         encoding: 'utf8',
@@ -109,18 +113,18 @@ describe('output contract', () => {
   it("each command's help shows the global options it inherits", () => {
     const { config } = fixtureConfig();
     for (const command of ['get', 'list', 'update', 'watch']) {
-      const help = run(config, [command, '--help']).stdout;
+      const help = runInProcessSync(config, [command, '--help']).stdout;
       expect(help).toMatch(/^Global Options:\n(.*\n)*\s+-l, --list <id>(.*\n)*\s+--config-dir <dir>(.*\n)*\s+--json /m);
     }
   });
 
   it('--version and --help succeed', () => {
     const { config } = fixtureConfig();
-    expect(run(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
-    const help = run(config, ['--help']);
+    expect(runInProcessSync(config, ['--version'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    const help = runInProcessSync(config, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Examples:');
-    expect(run(config, ['create', '--help']).stdout).toContain('--blocked-by');
+    expect(runInProcessSync(config, ['create', '--help']).stdout).toContain('--blocked-by');
   });
 
   it('the table fits the terminal width', async () => {
@@ -135,6 +139,7 @@ describe('output contract', () => {
       blocks: [],
       blockedBy: [],
     });
+    // The binary in a terminal (tmux): the table as a person sees it.
     const visible = (await runInTmux(config, ['list'], { width: 90, height: 20 })).split('\n');
     for (const line of visible) expect([...line].length).toBeLessThanOrEqual(90);
     expect(visible.join('\n')).toContain('…');

@@ -1,11 +1,12 @@
 /**
  * The verification nudge (update, watch, check) and stalled work (list --stalled, the
- * table mark, watch --fail-if-stalled), through the built binary.
+ * table mark, watch --fail-if-stalled): commands in process, watch as the binary (it runs until its condition).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
@@ -43,26 +44,26 @@ describe('the verification nudge', () => {
       task('2', 'Refactor', 'completed'),
       task('3', 'Write docs', 'in_progress'),
     ]);
-    const r = run(config, ['-l', 'l', 'update', '3', '--status', 'completed']);
+    const r = runInProcessSync(config, ['-l', 'l', 'update', '3', '--status', 'completed']);
     expect(r).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: NUDGE });
   });
 
   it('update: not with a verification step among them, not before the last, not for fewer than 3', () => {
     const verified = list([task('1', 'Fix the bug', 'completed'), task('2', 'Verify the fix', 'completed'), task('3', 'Write docs')]);
-    expect(run(verified.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
+    expect(runInProcessSync(verified.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
     const open = list([task('1', 'A'), task('2', 'B'), task('3', 'C')]);
-    expect(run(open.config, ['-l', 'l', 'update', '1', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
+    expect(runInProcessSync(open.config, ['-l', 'l', 'update', '1', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
     const two = list([task('1', 'A', 'completed'), task('2', 'B')]);
-    expect(run(two.config, ['-l', 'l', 'update', '2', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
+    expect(runInProcessSync(two.config, ['-l', 'l', 'update', '2', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
     // Already completed: nothing was closed out now.
     const done = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
-    expect(run(done.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
+    expect(runInProcessSync(done.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('check: a verification_missing warning (exit 0; 4 with --strict), and none with a verification step', () => {
     const { config } = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
-    expect(run(config, ['-l', 'l', 'check', '--strict']).code).toBe(4);
-    const r = run(config, ['-l', 'l', 'check', '--json']);
+    expect(runInProcessSync(config, ['-l', 'l', 'check', '--strict']).code).toBe(4);
+    const r = runInProcessSync(config, ['-l', 'l', 'check', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout) as { findings: Array<Record<string, unknown>> };
@@ -70,11 +71,12 @@ describe('the verification nudge', () => {
       expect.objectContaining({ code: 'verification_missing', severity: 'warning', fixable: false, completed: 3 }),
     ]);
     const ok = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'Verification: run the suite', 'completed')]);
-    expect(run(ok.config, ['-l', 'l', 'check', '--json'])).toMatchObject({ code: 0, stderr: '' });
+    expect(runInProcessSync(ok.config, ['-l', 'l', 'check', '--json'])).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('watch: the end event carries it when every task is completed, and stderr says so', async () => {
     const { config } = list([task('1', 'A', 'completed'), task('2', 'B', 'completed'), task('3', 'C', 'completed')]);
+    // The binary: watch runs until its condition holds; its exit status is the point.
     const r = await runAsync(config, ['-l', 'l', 'watch', '--until', 'all-completed', '--json']);
     expect(r.code).toBe(0);
     expect(`note: ${stderrText(r.stderr)}`).toBe(NUDGE);
@@ -91,13 +93,15 @@ describe('stalled work', () => {
   it('list --stalled: a task in progress whose file time was moved back is listed; a fresh one is not', () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'New work', 'in_progress'), task('3', 'Waiting')]);
     age(path.join(dir, '1.json'), 2 * 3600_000);
-    const r = run(config, ['-l', 'l', 'list', '--stalled']);
+    const r = runInProcessSync(config, ['-l', 'l', 'list', '--stalled']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1\tin_progress\t-\t-\tOld work\n');
     expect(r.stderr).toBe('1 task: 0 done, 1 in progress, 0 pending\nwarning: task #1 is stalled: in progress, unchanged for 2h 00m\n');
-    expect(JSON.parse(run(config, ['-l', 'l', 'list', '--stalled', '3h', '--json']).stdout)).toEqual([]);
+    expect(JSON.parse(runInProcessSync(config, ['-l', 'l', 'list', '--stalled', '3h', '--json']).stdout)).toEqual([]);
     expect(
-      (JSON.parse(run(config, ['-l', 'l', 'list', '--stalled', '1h', '--json']).stdout) as Array<{ id: string }>).map((t) => t.id),
+      (JSON.parse(runInProcessSync(config, ['-l', 'l', 'list', '--stalled', '1h', '--json']).stdout) as Array<{ id: string }>).map(
+        (t) => t.id,
+      ),
     ).toEqual(['1']);
   });
 
@@ -105,6 +109,7 @@ describe('stalled work', () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'New work', 'in_progress')]);
     age(path.join(dir, '1.json'), 45 * 60_000);
     // The table is for terminals: a real one.
+    // The binary in a terminal (tmux): the table as a person sees it.
     const plain = await runInTmux(config, ['-l', 'l', 'list'], { width: 100, height: 12 });
     expect(plain).toContain('EXIT=0');
     expect(plain).toMatch(/#1 {2}▶ in progress {2}Old work stalled 45m/);
@@ -119,15 +124,16 @@ describe('stalled work', () => {
     const cwd = path.join(config, 'home', 'p');
     writeTranscript(config, { sessionId: session, cwd });
     writeLiveSession(config, { pid: process.pid, sessionId: session, cwd, status: 'busy' });
-    expect(run(config, ['-l', session, 'list', '--stalled', '--json']).stdout).toBe('[]\n');
+    expect(runInProcessSync(config, ['-l', session, 'list', '--stalled', '--json']).stdout).toBe('[]\n');
     writeLiveSession(config, { pid: process.pid, sessionId: session, cwd, status: 'idle' });
-    expect((JSON.parse(run(config, ['-l', session, 'list', '--stalled', '--json']).stdout) as unknown[]).length).toBe(1);
+    expect((JSON.parse(runInProcessSync(config, ['-l', session, 'list', '--stalled', '--json']).stdout) as unknown[]).length).toBe(1);
   });
 
   it('watch --fail-if-stalled: ends early with exit 7 and the stalled tasks in the end event', async () => {
     const { config, dir } = list([task('1', 'Old work', 'in_progress'), task('2', 'Next')]);
     age(path.join(dir, '1.json'), 2 * 3600_000);
     const before = snapshotDir(dir);
+    // The binary: watch runs until its condition holds; its exit status is the point.
     const r = await runAsync(config, [
       '-l',
       'l',

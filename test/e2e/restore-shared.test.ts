@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { type TranscriptOptions, writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const OWNER = '0a1b2c3d-1111-4222-8333-944455556666';
@@ -77,7 +78,7 @@ describe('restore: a list shared through the environment', () => {
     writeTask(dir, { id: '1', subject: 'Fresh', description: '', status: 'pending', blocks: [], blockedBy: [] });
     fs.utimesSync(path.join(dir, '1.json'), (t0 + 2 * HOUR + 1500) / 1000, (t0 + 2 * HOUR + 1500) / 1000);
 
-    const r = run(config, ['restore', '--session', OWNER, '--json'], { cwd });
+    const r = runInProcessSync(config, ['restore', '--session', OWNER, '--json'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.sources.map((s: { sessionId: string }) => s.sessionId)).toContain(READER);
@@ -87,7 +88,7 @@ describe('restore: a list shared through the environment', () => {
         .sort(),
     ).toEqual(['A', 'B', 'C', 'E', 'Fresh']);
     expect(Number(report.mark.after)).toBeGreaterThanOrEqual(20);
-    const next = run(config, ['-l', OWNER, 'create', 'Next']);
+    const next = runInProcessSync(config, ['-l', OWNER, 'create', 'Next']);
     expect(next.code).toBe(0);
     expect(Number(next.stdout.trim())).toBeGreaterThan(
       Math.max(
@@ -118,21 +119,21 @@ describe('restore: a list shared through the environment', () => {
       start: t0 + HOUR,
       calls: [{ create: { id: '3', subject: 'S2 third' } }, { update: { taskId: '1', status: 'completed' } }],
     });
-    const gone = run(config, ['lists', '--all', '--json'], { cwd });
+    const gone = runInProcessSync(config, ['lists', '--all', '--json'], { cwd });
     expect(gone.code, gone.stderr).toBe(0);
     const rows = JSON.parse(gone.stdout) as Array<{ id: string; kind: string; unsure?: boolean }>;
     // Its first TaskCreate was #3: the list it wrote was there before it, so never its own.
     expect(rows.map((r) => r.id)).not.toContain(READER);
     // Its own list or the one the other wrote into: the transcripts cannot tell, and the row says so.
     expect(rows.find((r) => r.id === OWNER)).toMatchObject({ kind: 'gone', unsure: true });
-    const text = run(config, ['lists', '--all'], { cwd });
+    const text = runInProcessSync(config, ['lists', '--all'], { cwd });
     expect(text.stderr).toContain(`--from ${READER}`);
 
-    const r = run(config, ['-l', 'proj', 'restore', '--dry-run'], { cwd });
+    const r = runInProcessSync(config, ['-l', 'proj', 'restore', '--dry-run'], { cwd });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`tasks -l proj restore --from ${READER} --from ${OWNER}`);
     expect(fs.existsSync(path.join(config, 'tasks', 'proj'))).toBe(false);
-    const restored = run(config, ['-l', 'proj', 'restore', '--from', READER, '--from', OWNER], { cwd });
+    const restored = runInProcessSync(config, ['-l', 'proj', 'restore', '--from', READER, '--from', OWNER], { cwd });
     expect(restored.code, restored.stderr).toBe(0);
     expect(tasksOf(config, 'proj').map((t) => [t.id, t.subject])).toEqual([
       ['1', 'S1 first'],

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, readJson, run, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, readJson, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { projectFolder, writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const NAMED = path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl');
@@ -46,16 +47,16 @@ describe('tasks restore', () => {
     fs.mkdirSync(cwd, { recursive: true });
     realTranscript(config, cwd);
     // Its first TaskCreate got #10: it wrote into a list that was there before it (a named one), never its own.
-    const gone = run(config, ['lists', '--all', '--json']);
+    const gone = runInProcessSync(config, ['lists', '--all', '--json']);
     expect(gone.code).toBe(0);
     expect(JSON.parse(gone.stdout)).toEqual([]);
     expect(stderrText(gone.stderr)).toContain(`tasks -l <name> restore --from ${NAMED_SESSION}`);
-    expect(JSON.parse(run(config, ['lists', '--json']).stdout)).toEqual([]);
+    expect(JSON.parse(runInProcessSync(config, ['lists', '--json']).stdout)).toEqual([]);
 
-    const dry = run(config, ['restore', '--session', 'f7f7', '--dry-run', '--json']);
+    const dry = runInProcessSync(config, ['restore', '--session', 'f7f7', '--dry-run', '--json']);
     expect(dry.code).toBe(0);
     expect(fs.existsSync(path.join(config, 'tasks', NAMED_SESSION))).toBe(false);
-    const r = run(config, ['restore', '--session', 'f7f7', '--json']);
+    const r = runInProcessSync(config, ['restore', '--session', 'f7f7', '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({
@@ -77,8 +78,8 @@ describe('tasks restore', () => {
       );
     }
     expect(mark(config, NAMED_SESSION)).toBe('12');
-    expect(run(config, ['-l', NAMED_SESSION, 'create', 'Next']).stdout.trim()).toBe('13');
-    expect(JSON.parse(run(config, ['lists', '--all', '--json']).stdout)).toMatchObject([
+    expect(runInProcessSync(config, ['-l', NAMED_SESSION, 'create', 'Next']).stdout.trim()).toBe('13');
+    expect(JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout)).toMatchObject([
       { id: NAMED_SESSION, kind: 'tasks', counts: { total: 3 } },
     ]);
   });
@@ -102,7 +103,7 @@ describe('tasks restore', () => {
     const dir = path.join(config, 'tasks', SESSION);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, '.highwatermark'), '20');
-    const r = run(config, ['-l', SESSION.slice(0, 8), 'restore']);
+    const r = runInProcessSync(config, ['-l', SESSION.slice(0, 8), 'restore']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       ['restored  #1  completed    Plan (owner main)', 'restored  #2  in_progress  Build (blocked by #1)', ''].join('\n'),
@@ -122,7 +123,7 @@ describe('tasks restore', () => {
       { id: '2', subject: 'Build', description: 'the thing', activeForm: 'Building', status: 'in_progress', blocks: [], blockedBy: ['1'] },
     ]);
     expect(mark(config, SESSION)).toBe('20');
-    expect(run(config, ['-l', SESSION, 'create', 'Next']).stdout.trim()).toBe('21');
+    expect(runInProcessSync(config, ['-l', SESSION, 'create', 'Next']).stdout.trim()).toBe('21');
   });
 
   it('nothing that exists is written over: the same task is left alone; another task holding the id sends it to a new id above the mark', () => {
@@ -142,7 +143,7 @@ describe('tasks restore', () => {
     writeTask(dir, { id: '1', subject: 'Kept as it is', description: 'changed since', status: 'completed', blocks: [], blockedBy: [] });
     writeTask(dir, { id: '2', subject: 'Someone else', description: '', status: 'pending', blocks: [], blockedBy: [] });
     const before = { one: fs.readFileSync(path.join(dir, '1.json'), 'utf8'), two: fs.readFileSync(path.join(dir, '2.json'), 'utf8') };
-    const r = run(config, ['-l', SESSION, 'restore', '--json']);
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).ids).toEqual({ '1': '1', '2': '4', '3': '3' });
     expect(stderrText(r.stderr)).toMatch(
@@ -157,7 +158,7 @@ describe('tasks restore', () => {
       ['4', 'Collides', [], ['3']],
     ]);
     // Again: everything is there now.
-    const again = run(config, ['-l', SESSION, 'restore']);
+    const again = runInProcessSync(config, ['-l', SESSION, 'restore']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/nothing to restore into list "0a1b2c3d" from 1 transcript; 3 already there\n$/);
   });
@@ -176,7 +177,7 @@ describe('tasks restore', () => {
         { update: { taskId: '1', status: 'in_progress' } },
       ],
     });
-    const r = run(config, ['-l', SESSION, 'restore', '--json']);
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore', '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     // #2 was used before the folder was made anew: an agent that saw it may still name it, so no task gets it again.
@@ -202,7 +203,7 @@ describe('tasks restore', () => {
     );
     realTranscript(config, cwd);
     fs.mkdirSync(path.join(config, 'tasks', 'shared-list'), { recursive: true });
-    const r = run(config, ['restore', '--json'], { cwd });
+    const r = runInProcessSync(config, ['restore', '--json'], { cwd });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ list: 'shared-list', sources: [{ sessionId: NAMED_SESSION, why: 'binding' }] });
     expect(tasksOf(config, 'shared-list').map((t) => t.id)).toEqual(['10', '11']);
@@ -224,12 +225,12 @@ describe('tasks restore', () => {
       ['3', 'C'],
     ] as const)
       writeTask(dir, { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
-    expect(run(config, ['-l', SESSION, 'delete', '2', '-y']).code).toBe(0);
-    expect(run(config, ['-l', SESSION, 'done', '3']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', SESSION, 'delete', '2', '-y']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', SESSION, 'done', '3']).code).toBe(0);
     // The list is reset: every task file deleted, the mark raised (docs/task-store.md section 6.7).
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.json')) fs.rmSync(path.join(dir, f));
     fs.writeFileSync(path.join(dir, '.highwatermark'), '3');
-    const r = run(config, ['-l', SESSION, 'restore']);
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore']);
     expect(r.code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
       ['1', 'A', 'pending'],
@@ -248,14 +249,14 @@ describe('tasks restore', () => {
     const dir = path.join(config, 'tasks', SESSION);
     writeTask(dir, { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] });
     const before = snapshotDir(dir);
-    expect(run(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', SESSION, 'restore']).code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1', '2']);
-    const u = run(config, ['-l', SESSION, 'undo']);
+    const u = runInProcessSync(config, ['-l', SESSION, 'undo']);
     expect(u.code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1']);
     expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(before['1.json']);
     // A restore taken back is no deletion of its tasks: restoring again brings them back.
-    expect(run(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    expect(runInProcessSync(config, ['-l', SESSION, 'restore']).code).toBe(0);
     expect(tasksOf(config, SESSION).map((t) => t.id)).toEqual(['1', '2']);
   });
 
@@ -276,7 +277,7 @@ describe('tasks restore', () => {
       [['-l', 'x', 'restore', '--bogus'], 2, /^error: unknown option '--bogus'/],
     ];
     for (const [args, code, message] of cases) {
-      const r = run(config, args);
+      const r = runInProcessSync(config, args);
       expect({ args, code: r.code }).toEqual({ args, code });
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n {4}at /);

@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, readJson, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, readJson, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
 
 /** Defects a hostile review found in sessions and history; each test failed before its fix. */
@@ -20,7 +21,7 @@ const journal = (config: string, list = 'L') => path.join(config, 'tasks', list,
 describe('the journal, against damage', () => {
   it('a torn last line: the next change starts a line of its own, and undo refuses while the last line is damaged', () => {
     const config = tempConfig();
-    const t = (...a: string[]) => run(config, ['-l', 'L', ...a]);
+    const t = (...a: string[]) => runInProcessSync(config, ['-l', 'L', ...a]);
     t('create', 'a');
     t('create', 'b');
     t('update', '1', '--subject', 'A1');
@@ -41,9 +42,10 @@ describe('the journal, against damage', () => {
 
   it('a FIFO where the journal goes: the change is made and the command ends, with a warning', () => {
     const config = tempConfig();
-    run(config, ['-l', 'L', 'create', 'a']);
+    runInProcessSync(config, ['-l', 'L', 'create', 'a']);
     fs.rmSync(journal(config));
     execFileSync('mkfifo', [journal(config)]);
+    // The binary: a journal that is a FIFO could block a run; a process can be stopped.
     const r = spawnSync(process.execPath, [BIN, '-l', 'L', 'update', '1', '--subject', 'X'], {
       env: baseEnv(config),
       encoding: 'utf8',
@@ -57,9 +59,10 @@ describe('the journal, against damage', () => {
 
   it('two undos at once take turns: one takes back the block, the other the command before it; neither claims what it did not do', async () => {
     const config = tempConfig();
-    run(config, ['-l', 'L', 'create', 'a']);
-    run(config, ['-l', 'L', 'create', 'b']);
-    run(config, ['-l', 'L', 'block', '2', '--by', '1']);
+    runInProcessSync(config, ['-l', 'L', 'create', 'a']);
+    runInProcessSync(config, ['-l', 'L', 'create', 'b']);
+    runInProcessSync(config, ['-l', 'L', 'block', '2', '--by', '1']);
+    // The binary: two undos at once, in two processes.
     const [x, y] = await Promise.all([runAsync(config, ['-l', 'L', 'undo']), runAsync(config, ['-l', 'L', 'undo'])]);
     expect([x!.code, y!.code]).toEqual([0, 0]);
     const said = [x!.stdout, y!.stdout].map((o) => o.split('\n')[0]!.replace(/ by .*/, '')).sort();
@@ -82,7 +85,7 @@ describe('the journal, against damage', () => {
 
   it('an undo that finds its command taken back meanwhile by another (the record not yet read) waits for that one, then takes back the one before', async () => {
     const config = tempConfig();
-    const t = (...a: string[]) => run(config, ['-l', 'L', ...a]);
+    const t = (...a: string[]) => runInProcessSync(config, ['-l', 'L', ...a]);
     t('create', 'a');
     t('create', 'b');
     t('block', '2', '--by', '1');
@@ -92,6 +95,7 @@ describe('the journal, against damage', () => {
     const after = fs.readFileSync(journal(config), 'utf8');
     fs.writeFileSync(journal(config), before);
     fs.mkdirSync(`${journal(config)}.lock`);
+    // The binary: it waits on a lock this test releases while it runs.
     const second = runAsync(config, ['-l', 'L', 'undo']);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     // The other one finishes: its record, then its lock released.
@@ -105,8 +109,8 @@ describe('the journal, against damage', () => {
 
   it('deleting a task with a value over 16,384 characters warns that undo cannot restore it', () => {
     const config = tempConfig();
-    run(config, ['-l', 'L', 'create', 'big', '-d', 'y'.repeat(20_000)]);
-    const r = run(config, ['-l', 'L', 'delete', '1']);
+    runInProcessSync(config, ['-l', 'L', 'create', 'big', '-d', 'y'.repeat(20_000)]);
+    const r = runInProcessSync(config, ['-l', 'L', 'delete', '1']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
       'warning: the journal keeps only part of #1 (a value over 16,384 characters): undo cannot restore it in full',
@@ -125,6 +129,7 @@ describe('list choice, against odd places', () => {
     fs.mkdirSync(path.join(config, 'tasks', id), { recursive: true });
     writeTask(path.join(config, 'tasks', id), task('1'));
     fs.mkdirSync(path.join(config, 'tasks', 'other'), { recursive: true });
+    // The binary: only a process can stand in a deleted working directory.
     const r = spawnSync(
       'bash',
       ['-c', `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${BIN}" create "meant for a project"`],
@@ -147,17 +152,17 @@ describe('list choice, against odd places', () => {
       fs.mkdirSync(path.join(config, 'tasks', id), { recursive: true });
       writeTask(path.join(config, 'tasks', id), task('1'));
     }
-    const r = run(config, ['create', 'probe'], { cwd: path.join(link, 'work', 'p'), env: { HOME: link } });
+    const r = runInProcessSync(config, ['create', 'probe'], { cwd: path.join(link, 'work', 'p'), env: { HOME: link } });
     expect(r.code).toBe(2);
-    const inItself = run(config, ['list', '--json'], { cwd: link, env: { HOME: link } });
+    const inItself = runInProcessSync(config, ['list', '--json'], { cwd: link, env: { HOME: link } });
     // An id that begins with eight digits is shown with one more character: `99999999` alone would name list 99999999.
     expect(stderrText(inItself.stderr)).toMatch(/^using list 99999999-0 \(ended session "in home", ~,/);
   });
 
   it('--new-list names exactly the new list, even when an existing list starts with that name', () => {
     const config = tempConfig();
-    run(config, ['-l', 'web-v2', 'create', 'a']);
-    const r = run(config, ['-l', 'web', 'create', 'new list please', '--new-list']);
+    runInProcessSync(config, ['-l', 'web-v2', 'create', 'a']);
+    const r = runInProcessSync(config, ['-l', 'web', 'create', 'new list please', '--new-list']);
     expect(r).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "web"\n' });
     expect(fs.readdirSync(path.join(config, 'tasks')).sort()).toEqual(['web', 'web-v2']);
   });
@@ -174,10 +179,10 @@ describe('owners that people gave with tasks are not gone with a session', () =>
     fs.mkdirSync(dir, { recursive: true });
     writeTask(dir, task('1', { owner: 'agent-7', status: 'in_progress' }));
     writeTask(dir, task('2'));
-    run(config, ['-l', id, 'update', '2', '--owner', 'bob']);
-    const dry = run(config, ['-l', id, 'release', '--gone', '-n']);
+    runInProcessSync(config, ['-l', id, 'update', '2', '--owner', 'bob']);
+    const dry = runInProcessSync(config, ['-l', id, 'release', '--gone', '-n']);
     expect(dry.stdout).toContain('Would release task #1 from agent-7');
     expect(dry.stdout).not.toContain('bob');
-    expect(run(config, ['-l', id, 'get', '2']).stdout).not.toMatch(/gone/);
+    expect(runInProcessSync(config, ['-l', id, 'get', '2']).stdout).not.toMatch(/gone/);
   });
 });

@@ -12,7 +12,8 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * is never needed for a correct answer: whatever state it is in, `tasks lists --json`
  * gives what it gives with no cache at all. Each world below is built, left to settle
  * (so that what a run reads is trusted by the next), then changed the way the cache must
- * notice.
+ * notice. Through the built binary: only the bundle keeps a persistent cache (its build
+ * names it).
  */
 
 // Sessions of a config folder, as Claude Code 2.1.328 leaves them.
@@ -58,9 +59,16 @@ function world(): World {
 }
 
 /** `tasks lists --json` with the world's cache (kept), or with none (a fresh, empty cache folder each run). */
+/**
+ * A run's clock ($TASKS_NOW) past the cache's settling time: what a run reads was written
+ * longer ago than that, and is trusted while the files keep their stamps, as if the test
+ * had waited; a file changed since still shows a new stamp.
+ */
+const settled = () => ({ TASKS_NOW: String(Date.now() + SETTLE_MS + 300) });
+
 function lists(w: World, cache: 'kept' | 'none' | string): Array<{ id: string; sessionIds?: string[] }> {
   const folder = cache === 'kept' ? w.cache : cache === 'none' ? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')) : cache;
-  const r = run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: folder } });
+  const r = run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: folder, ...settled() } });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
@@ -104,11 +112,9 @@ function lie(body: Record<string, unknown>): void {
 }
 
 const worlds: Record<string, World> = {};
-beforeAll(async () => {
+beforeAll(() => {
   for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted', 'rewrite', 'copy', 'live'])
     worlds[name] = world();
-  // Older than the cache's settling time: what the first runs read is trusted as long as the files keep their stamps.
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
 });
 
 describe('the persistent cache never changes an answer', () => {
@@ -184,7 +190,8 @@ describe('the persistent cache never changes an answer', () => {
 
   it('a cache written by several processes at once: each answer right, every shard whole', async () => {
     const w = worlds.race as World;
-    const get = (cache: string) => run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache } });
+    const get = (cache: string) =>
+      run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache, ...settled() } });
     for (let round = 0; round < 3; round++) {
       // Round 0 starts with no cache; later rounds with the transcripts grown, so that all write again.
       if (round > 0) {
@@ -198,7 +205,7 @@ describe('the persistent cache never changes an answer', () => {
         Array.from({ length: 8 }, (_, i) =>
           runAsync(w.config, i % 2 === 0 ? ['lists', '--json'] : ['-l', OWN, 'get', '1', '--json'], {
             cwd: w.project,
-            env: { XDG_CACHE_HOME: w.cache },
+            env: { XDG_CACHE_HOME: w.cache, ...settled() },
           }),
         ),
       );
@@ -275,7 +282,6 @@ describe('the persistent cache never changes an answer', () => {
     const w = worlds.live as World;
     // Left by a crash: its process is long gone.
     const file = writeLiveSession(w.config, { pid: 4_000_001, sessionId: TODO, cwd: w.project, procStartTicks: '1' });
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
     const state = (answer: ReturnType<typeof lists>, id: string) =>
       (answer.find((l) => l.id === id) as { sessions?: Array<{ sessionId: string; state: string }> } | undefined)?.sessions?.find(
         (s) => s.sessionId === id,

@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, run, snapshotDir, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, snapshotDir, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { projectFolder, transcriptLines } from '../helpers/task-transcript.js';
 
 const S = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
@@ -86,13 +87,13 @@ describe('carry: hostile input', () => {
       [['-l', 'to', 'carry', '--from', 'from', '-1'], 2, /^error: /],
     ];
     for (const [args, code, message] of cases) {
-      const r = run(config, args);
+      const r = runInProcessSync(config, args);
       expect(`${args.join(' ')}: ${r.code} ${r.stderr}`).toMatch(new RegExp(`: ${code} `));
       expectOneLineError(r, code, message);
       expect(everything(config)).toEqual(before);
     }
     // With --json: the same, as one error object.
-    const json = run(config, ['-l', 'afile', 'carry', '--from', 'from', '--json']);
+    const json = runInProcessSync(config, ['-l', 'afile', 'carry', '--from', 'from', '--json']);
     expect(json.code).toBe(1);
     expect(stderrLines(json.stderr)).toEqual([{ error: expect.objectContaining({ code: 'corrupt' }) }]);
   });
@@ -108,7 +109,7 @@ describe('carry: hostile input', () => {
       `{"id":"3","subject":"Deep","description":"","status":"pending","blocks":[],"blockedBy":[],"metadata":{"x":${deep(5000)}}}`,
     );
     const skipped = { two: fs.readFileSync(path.join(from, '2.json')), three: fs.readFileSync(path.join(from, '3.json')) };
-    const r = run(config, ['-l', 'to', 'carry', '--from', 'from', '--json']);
+    const r = runInProcessSync(config, ['-l', 'to', 'carry', '--from', 'from', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const warnings = stderrLines(r.stderr).flatMap((l) => (l.warning ? [l.warning.message] : []));
     expect(warnings).toEqual([
@@ -128,13 +129,13 @@ describe('restore: hostile transcripts and input', () => {
     const cwd = path.join(config, 'home', 'proj');
     fs.mkdirSync(cwd, { recursive: true });
     hostileTranscript(config, cwd);
-    const gone = run(config, ['lists', '--all', '--json'], { cwd });
+    const gone = runInProcessSync(config, ['lists', '--all', '--json'], { cwd });
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(gone.stdout)).toEqual([
       expect.objectContaining({ id: S, kind: 'gone', counts: expect.objectContaining({ total: 2 }) }),
     ]);
 
-    const r = run(config, ['-l', S, 'restore', '--json'], { cwd });
+    const r = runInProcessSync(config, ['-l', S, 'restore', '--json'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.ids).toEqual({ '1': '1', '3': '3' });
@@ -158,7 +159,7 @@ describe('restore: hostile transcripts and input', () => {
     expect(fs.existsSync(path.join(config, 'tasks', 'x.json'))).toBe(false);
 
     // doctor reads the same transcripts: no crash, the list healthy now.
-    const doctor = run(config, ['doctor', '--json'], { cwd });
+    const doctor = runInProcessSync(config, ['doctor', '--json'], { cwd });
     expect(doctor.code, doctor.stderr).toBe(0);
   });
 
@@ -184,7 +185,7 @@ describe('restore: hostile transcripts and input', () => {
       [['restore', '--session', 'nope'], 3, /^error: no session "nope" under /],
     ];
     for (const [args, code, message] of cases) {
-      expectOneLineError(run(config, args, { cwd }), code, message);
+      expectOneLineError(runInProcessSync(config, args, { cwd }), code, message);
       expect(everything(config)).toEqual(before);
     }
   });
@@ -200,19 +201,19 @@ describe('restore: hostile transcripts and input', () => {
     writeTask(dir, task('9007199254740991', 'The last id'));
     const before = everything(config);
     expectOneLineError(
-      run(config, ['-l', S, 'restore'], { cwd }),
+      runInProcessSync(config, ['-l', S, 'restore'], { cwd }),
       4,
       /^error: list ".*" has used every id up to 9007199254740991, the highest Claude Code counts exactly; a new task would need 9007199254740992/,
     );
     expect(everything(config)).toEqual(before);
-    const doctor = run(config, ['-l', S, 'doctor', '--json'], { cwd });
+    const doctor = runInProcessSync(config, ['-l', S, 'doctor', '--json'], { cwd });
     expect(doctor.code).toBe(4);
     const finding = (JSON.parse(doctor.stdout) as { findings: Array<{ code: string; fixes: Array<{ command: string }> }> }).findings.find(
       (f) => f.code === 'tasks_missing',
     );
     expect(finding?.fixes).toEqual([{ kind: 'command', command: `tasks -l <new list> restore --from ${S}`, note: 'into a new list' }]);
     // That fix, with a new list named, works.
-    const fresh = run(config, ['-l', 'fresh', 'restore', '--from', S], { cwd });
+    const fresh = runInProcessSync(config, ['-l', 'fresh', 'restore', '--from', S], { cwd });
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(
       fs
@@ -232,11 +233,11 @@ describe('doctor: hostile input', () => {
     fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });
     fs.writeFileSync(path.join(config, 'tasks', 'afile'), 'not a folder');
     const before = everything(config);
-    const r = run(config, ['doctor', '--json'], { cwd });
+    const r = runInProcessSync(config, ['doctor', '--json'], { cwd });
     expect(r.code, r.stderr).toBe(4);
     expect((JSON.parse(r.stdout) as { findings: Array<{ code: string }> }).findings.map((f) => f.code)).toEqual(['tasks_missing']);
-    expectOneLineError(run(config, ['-l', 'afile', 'doctor'], { cwd }), 1, /^error: .*\/tasks\/afile is not a folder\n$/);
-    expectOneLineError(run(config, ['doctor', '--session', ''], { cwd }), 2, /^error: the session id is empty\n$/);
+    expectOneLineError(runInProcessSync(config, ['-l', 'afile', 'doctor'], { cwd }), 1, /^error: .*\/tasks\/afile is not a folder\n$/);
+    expectOneLineError(runInProcessSync(config, ['doctor', '--session', ''], { cwd }), 2, /^error: the session id is empty\n$/);
     expect(everything(config)).toEqual(before);
   });
 });

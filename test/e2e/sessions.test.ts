@@ -2,7 +2,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -60,7 +61,7 @@ function liveProcess(): number {
 const MIN = 60_000;
 
 function inDir(w: World, cwd: string, args: string[], env: Record<string, string | undefined> = {}) {
-  return run(w.config, args, { cwd, env });
+  return runInProcessSync(w.config, args, { cwd, env });
 }
 
 describe('list choice by project', () => {
@@ -175,15 +176,15 @@ describe('prefixes and refusals', () => {
     w.list(A, 1);
     w.list(B, 2);
     w.list(C, 3);
-    const unique = run(w.config, ['-l', '2d48', 'list', '--json']);
+    const unique = runInProcessSync(w.config, ['-l', '2d48', 'list', '--json']);
     expect(unique.code).toBe(0);
     expect(JSON.parse(unique.stdout)).toHaveLength(1);
     expect(unique.stderr).toBe('');
-    const ambiguous = run(w.config, ['-l', '7c1e2f30', 'update', '1', '--status', 'completed']);
+    const ambiguous = runInProcessSync(w.config, ['-l', '7c1e2f30', 'update', '1', '--status', 'completed']);
     expect(ambiguous).toMatchObject({ code: 2, stdout: '' });
     expect(ambiguous.stderr).toBe(`error: list prefix "7c1e2f30" is ambiguous: ${B}, ${C}\n`);
     expect(readJson(path.join(w.config, 'tasks', B, '1.json'))).toMatchObject({ status: 'pending' });
-    const json = run(w.config, ['-l', '7c1e', 'get', '1', '--json']);
+    const json = runInProcessSync(w.config, ['-l', '7c1e', 'get', '1', '--json']);
     expect(JSON.parse(json.stderr)).toEqual({
       error: {
         code: 'usage',
@@ -197,21 +198,21 @@ describe('prefixes and refusals', () => {
   it('a missing list is exit 3 with "did you mean"; create makes the list named and says what is near', () => {
     const w = world();
     w.list('web-v2', 1);
-    const read = run(w.config, ['-l', 'web-v3', 'get', '1']);
+    const read = runInProcessSync(w.config, ['-l', 'web-v3', 'get', '1']);
     expect(read).toMatchObject({ code: 3, stdout: '' });
     expect(read.stderr).toBe(`error: list folder ${path.join(w.config, 'tasks', 'web-v3')} does not exist; did you mean web-v2?\n`);
-    const update = run(w.config, ['-l', 'nope', 'update', '1', '--status', 'completed']);
+    const update = runInProcessSync(w.config, ['-l', 'nope', 'update', '1', '--status', 'completed']);
     expect(update.code).toBe(3);
     expect(update.stderr).toMatch(/^error: list folder .*nope does not exist\n$/);
-    const made = run(w.config, ['-l', 'web-v3', 'create', 'x']);
+    const made = runInProcessSync(w.config, ['-l', 'web-v3', 'create', 'x']);
     expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "web-v3" (note: "web-v2" exists)\n' });
     // --new-list is still taken, and changes nothing.
-    expect(run(w.config, ['-l', 'web-v4', 'create', 'x', '--new-list'])).toMatchObject({
+    expect(runInProcessSync(w.config, ['-l', 'web-v4', 'create', 'x', '--new-list'])).toMatchObject({
       code: 0,
       stdout: '1\n',
       stderr: 'new list "web-v4" (note: "web-v2", "web-v3" exist)\n',
     });
-    const fresh = run(w.config, ['-l', 'deploys', 'create', 'x']);
+    const fresh = runInProcessSync(w.config, ['-l', 'deploys', 'create', 'x']);
     expect(fresh).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "deploys"\n' });
   });
 
@@ -220,13 +221,19 @@ describe('prefixes and refusals', () => {
     w.list(B, 2);
     writeTranscript(w.config, { sessionId: B, cwd: w.dir('b'), prompt: 'b' });
     writeTranscript(w.config, { sessionId: C, cwd: w.dir('c'), prompt: 'c', todos: false });
-    expect(JSON.parse(run(w.config, ['--session', B.slice(0, 12), 'list', '--json']).stdout)).toHaveLength(2);
-    const ambiguous = run(w.config, ['--session', '7c1e2f30', 'list']);
+    expect(JSON.parse(runInProcessSync(w.config, ['--session', B.slice(0, 12), 'list', '--json']).stdout)).toHaveLength(2);
+    const ambiguous = runInProcessSync(w.config, ['--session', '7c1e2f30', 'list']);
     expect(ambiguous).toMatchObject({ code: 2, stderr: `error: session prefix "7c1e2f30" is ambiguous: ${B}, ${C}\n` });
-    expect(run(w.config, ['--session', 'ffff', 'list'])).toMatchObject({ code: 3, stderr: `error: no session "ffff" under ${w.config}\n` });
-    expect(run(w.config, ['--session', C, 'list'])).toMatchObject({ code: 3, stderr: `error: session ${C} has no task list\n` });
+    expect(runInProcessSync(w.config, ['--session', 'ffff', 'list'])).toMatchObject({
+      code: 3,
+      stderr: `error: no session "ffff" under ${w.config}\n`,
+    });
+    expect(runInProcessSync(w.config, ['--session', C, 'list'])).toMatchObject({
+      code: 3,
+      stderr: `error: session ${C} has no task list\n`,
+    });
     // A change in a session without a list starts the list its agent would use.
-    const created = run(w.config, ['--session', C, 'create', 'first']);
+    const created = runInProcessSync(w.config, ['--session', C, 'create', 'first']);
     expect(created).toMatchObject({ code: 0, stdout: '1\n' });
     // The short id is the shortest unique prefix: B and C share their first 8 characters.
     expect(created.stderr).toBe('new list "7c1e2f30-2"\n');
@@ -261,7 +268,7 @@ describe('tasks lists', () => {
     const dead = spawn('true');
     children.push(dead);
     writeLiveSession(w.config, { pid: 999_999_9, sessionId: C, cwd: other, procStartTicks: '12345' });
-    const json = JSON.parse(run(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
+    const json = JSON.parse(runInProcessSync(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
     const byId = Object.fromEntries(json.map((l) => [l.id, l]));
     expect(byId[A]).toMatchObject({
       shortId: '2d483082',
@@ -280,12 +287,12 @@ describe('tasks lists', () => {
     expect(byId[C]).toMatchObject({ shortId: '7c1e2f30-2', state: 'crashed', pid: 9999999 });
     expect(byId['by-hand']).toMatchObject({ shortId: 'by-hand', sessionId: null, state: null, sessions: [] });
     // --here: sessions in this directory or below it.
-    const here = JSON.parse(run(w.config, ['lists', '--here', '--json'], { cwd: myproj }).stdout) as Array<{ id: string }>;
+    const here = JSON.parse(runInProcessSync(w.config, ['lists', '--here', '--json'], { cwd: myproj }).stdout) as Array<{ id: string }>;
     expect(here.map((l) => l.id).sort()).toEqual([A, B].sort());
-    const live = JSON.parse(run(w.config, ['lists', '--live', '--json']).stdout) as Array<{ id: string }>;
+    const live = JSON.parse(runInProcessSync(w.config, ['lists', '--live', '--json']).stdout) as Array<{ id: string }>;
     expect(live.map((l) => l.id)).toEqual([B]);
     // Piped: the old columns first, then state, cwd, branch, session id, prompt.
-    const lines = run(w.config, ['lists']).stdout.trim().split('\n');
+    const lines = runInProcessSync(w.config, ['lists']).stdout.trim().split('\n');
     const lineA = lines.find((l) => l.startsWith(A))!.split('\t');
     expect(lineA.slice(8)).toEqual(['ended', myproj, 'feat/login', A, 'fix the login bug and its tests', 'tasks', '-']);
     expect(
@@ -310,6 +317,7 @@ describe('tasks lists', () => {
       });
     }
     for (const width of [80, 140]) {
+      // The binary in a terminal (tmux): the table as a person sees it.
       const screen = await runInTmux(w.config, ['lists'], { width, height: 12 });
       const plain = screen
         .trimEnd()
@@ -353,16 +361,18 @@ describe('damaged or foreign session files', () => {
     fs.mkdirSync(path.join(sessions, '6.json'));
     const started = Date.now();
     for (const args of [['list', '--json'], ['lists', '--json'], ['lists'], ['get', '1'], ['--session', '2d48', 'list', '--json']]) {
-      const r = run(w.config, args, { cwd: proj });
+      const r = runInProcessSync(w.config, args, { cwd: proj });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+|TypeError|RangeError/);
     }
     expect(Date.now() - started).toBeLessThan(30_000);
-    const [overview] = JSON.parse(run(w.config, ['lists', '--json'], { cwd: proj }).stdout) as Array<Record<string, unknown>>;
+    const [overview] = JSON.parse(runInProcessSync(w.config, ['lists', '--json'], { cwd: proj }).stdout) as Array<Record<string, unknown>>;
     // pid 1 runs, but not with the start time the file names: a crash, not a live session.
     expect(overview).toMatchObject({ id: A, state: 'crashed', prompt: null, cwd: proj });
     // The list was still found through the project (the session file names its cwd).
-    expect(stderrText(run(w.config, ['list', '--json'], { cwd: proj }).stderr)).toMatch(/^using list 2d483082 \(crashed session, ~\/proj/);
+    expect(stderrText(runInProcessSync(w.config, ['list', '--json'], { cwd: proj }).stderr)).toMatch(
+      /^using list 2d483082 \(crashed session, ~\/proj/,
+    );
   });
 });
 
@@ -382,11 +392,11 @@ describe('team lists', () => {
       }),
     );
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'lead the team' });
-    const [row] = JSON.parse(run(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
+    const [row] = JSON.parse(runInProcessSync(w.config, ['lists', '--json']).stdout) as Array<Record<string, unknown>>;
     expect(row).toMatchObject({ id: 'my-team', team: 'my-team', sessionId: A, cwd: proj, prompt: 'lead the team' });
-    expect(JSON.parse(run(w.config, ['--session', '2d48', 'list', '--json']).stdout)).toHaveLength(2);
+    expect(JSON.parse(runInProcessSync(w.config, ['--session', '2d48', 'list', '--json']).stdout)).toHaveLength(2);
     w.list('unrelated', 1);
-    const r = run(w.config, ['list', '--json'], { cwd: proj });
+    const r = runInProcessSync(w.config, ['list', '--json'], { cwd: proj });
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     expect(stderrText(r.stderr)).toMatch(/^using list my-team \(ended session "lead the team", ~\/team-proj/);
   });
@@ -415,24 +425,24 @@ describe('owners whose session is over', () => {
     expect(plain).toContain(
       '2 unfinished tasks are owned by agents whose session 2d483082 ended: tasks -l 2d483082 release --gone gives them back',
     );
-    const piped = run(w.config, ['-l', A, 'list'], { env });
+    const piped = runInProcessSync(w.config, ['-l', A, 'list'], { env });
     expect(piped.stdout.split('\n')[0]).toBe('1\tin_progress\tworker-1\t-\tMigrate db');
     expect(piped.stderr).toContain('warning: 2 unfinished tasks are owned by agents whose session 2d483082 ended');
-    expect(run(w.config, ['-l', A, 'get', '1'], { env }).stdout).toMatch(/Owner: +worker-1 \(gone: session 2d483082 ended\)/);
-    expect(run(w.config, ['-l', A, 'get', '2'], { env }).stdout).not.toMatch(/gone/);
-    const check = run(w.config, ['-l', A, 'check', '--json'], { env });
+    expect(runInProcessSync(w.config, ['-l', A, 'get', '1'], { env }).stdout).toMatch(/Owner: +worker-1 \(gone: session 2d483082 ended\)/);
+    expect(runInProcessSync(w.config, ['-l', A, 'get', '2'], { env }).stdout).not.toMatch(/gone/);
+    const check = runInProcessSync(w.config, ['-l', A, 'check', '--json'], { env });
     const findings = (JSON.parse(check.stdout) as { findings: Array<{ code: string; id: string }> }).findings.filter(
       (f) => f.code === 'owner_gone',
     );
     expect(findings.map((f) => f.id)).toEqual(['1', '4']);
-    const dry = run(w.config, ['-l', A, 'release', '--gone', '--dry-run'], { env });
+    const dry = runInProcessSync(w.config, ['-l', A, 'release', '--gone', '--dry-run'], { env });
     expect(dry).toMatchObject({
       code: 0,
       stdout:
         'Would release task #1 from worker-1 (session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n',
     });
     expect(readJson(path.join(dir, '1.json'))).toMatchObject({ owner: 'worker-1', status: 'in_progress' });
-    const released = run(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
+    const released = runInProcessSync(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
     expect(released.code).toBe(0);
     expect((JSON.parse(released.stdout) as Array<{ id: string; released: boolean }>).map((r) => [r.id, r.released])).toEqual([
       ['1', true],
@@ -442,7 +452,7 @@ describe('owners whose session is over', () => {
     expect(readJson(path.join(dir, '1.json'))).toMatchObject({ status: 'pending' });
     expect(readJson(path.join(dir, '2.json'))).toMatchObject({ owner: 'worker-2' });
     expect(readJson(path.join(dir, '3.json'))).toMatchObject({ owner: 'alice' });
-    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
+    expect(runInProcessSync(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
       code: 0,
       stderr: 'no unfinished task is held by a gone owner; nothing released\n',
     });
@@ -451,20 +461,20 @@ describe('owners whose session is over', () => {
   it('nobody is gone while the session runs, or when no session is known', () => {
     const { w, proj, env } = staleWorld();
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj });
-    expect(run(w.config, ['-l', A, 'list'], { env }).stderr).not.toMatch(/gone/);
-    expect(run(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
+    expect(runInProcessSync(w.config, ['-l', A, 'list'], { env }).stderr).not.toMatch(/gone/);
+    expect(runInProcessSync(w.config, ['-l', A, 'release', '--gone'], { env })).toMatchObject({
       code: 0,
       stdout: '',
       stderr: 'no owner here is gone: session 2d483082 is live; nothing released\n',
     });
     const byHand = w.list('by-hand', 0);
     writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
-    expect(run(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);
-    expect(run(w.config, ['-l', 'by-hand', 'release', '--gone'])).toMatchObject({
+    expect(runInProcessSync(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);
+    expect(runInProcessSync(w.config, ['-l', 'by-hand', 'release', '--gone'])).toMatchObject({
       code: 0,
       stderr: 'no owner here is known to be gone: no session of this list is known to have ended or crashed\n',
     });
-    expect(run(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({
+    expect(runInProcessSync(w.config, ['-l', A, 'release', '--dry-run'], { env })).toMatchObject({
       code: 2,
       stderr: 'error: --dry-run goes with --gone\n',
     });

@@ -38,6 +38,7 @@ describe('a task in progress with an open blocker', () => {
 
   it.skipIf(!tmuxAvailable())('the table shows it in progress with its activeForm, and its blocker', async () => {
     const config = listWithBlockedWork();
+    // The binary in a terminal (tmux): the table as a person sees it.
     const screen = await runInTmux(config, ['-l', 'l', 'list'], { width: 100, height: 12 });
     const row = screen.split('\n').find((l) => l.includes('#2')) ?? '';
     expect(row).toMatch(/▶ in progress\s+Task 2 · Working on two\s+\S+ ago\s+#1/);

@@ -3,7 +3,8 @@
  * only at the run's end with the condition holding then (or, with --early, once the run
  * has acted), it reads its input to the end whatever happens (the writer upstream never
  * meets a closed pipe, a tee copy is whole, under `set -o pipefail`), its events are the
- * run's own transitions in order, and a silent run stalls.
+ * run's own transitions in order, and a silent run stalls. Pipes and exit statuses are
+ * what a gate is made of: every test runs the binary.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -146,7 +147,7 @@ describe('a reused list: its old tasks cannot pass a gate the run has not reache
 });
 
 describe('the input is read to its end whatever happens (bash, set -o pipefail, tee)', () => {
-  /** The README's gate as a CI job writes it, fed by a slow writer. */
+  /** The CI guide's gate as a CI job writes it, fed by a slow writer. */
   function pipeline(config: string, lines: readonly string[], watchArgs: string, after = ''): { code: number; out: string; copy: string } {
     const input = path.join(config, 'run-input.jsonl');
     fs.writeFileSync(input, `${lines.join('\n')}\n`);

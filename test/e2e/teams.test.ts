@@ -147,6 +147,7 @@ describe('task_assignment messages', () => {
       child.on('close', () => resolve(out.trim()));
     });
     const updates = Array.from({ length: 8 }, (_, i) =>
+      // The binary: several updates at once while another process writes the inbox.
       runAsync(world.config, ['-l', 'core', 'update', String(i + 1), '--owner', 'alice'], { cwd: world.project }),
     );
     const results = await Promise.all(updates);
@@ -179,6 +180,7 @@ describe('teams in lists and list --owner', () => {
     writeTask(world.listDir, task('1'));
     const r = await runInProcess(world.config, ['lists'], { cwd: world.project, env: { FORCE_COLOR: '0' } });
     // The table is for terminals: run it in one.
+    // The binary in a terminal (tmux): the table as a person sees it.
     const plain = await runInTmux(world.config, ['lists'], { width: 120, height: 10 });
     expect(r.stdout).toMatch(/\tcore\t/);
     // No session is known here: the session columns take no room.

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -91,7 +92,7 @@ describe('a command that changes nothing leaves the list as it was', () => {
       const dir = agentList(config, 'agents');
       const before = stamps(dir);
       const input = args[0] === 'import' ? JSON.stringify([{ content: 'x', status: 'pending', activeForm: 'x' }]) : undefined;
-      const r = run(config, ['-l', 'agents', ...args], { input });
+      const r = runInProcessSync(config, ['-l', 'agents', ...args], { input });
       expect(r.code, r.stderr).toBe(code);
       expect(stamps(dir)).toEqual(before);
     });
@@ -108,12 +109,15 @@ describe("a list's change time", () => {
     // Something made and removed a folder in the older list (a lock): its folder time is now.
     fs.mkdirSync(path.join(older, '1.json.lock'));
     fs.rmdirSync(path.join(older, '1.json.lock'));
-    run(config, ['-l', 'older', 'claim', '1', '--as', 'me']);
-    const lists = JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string; changedAt: string }>;
+    runInProcessSync(config, ['-l', 'older', 'claim', '1', '--as', 'me']);
+    const lists = JSON.parse(runInProcessSync(config, ['lists', '--json']).stdout) as Array<{ id: string; changedAt: string }>;
     expect(lists.map((l) => l.id)).toEqual(['newer', 'older']);
     expect(Math.abs(Date.parse(lists[0]!.changedAt) - recent * 1000)).toBeLessThan(2);
     // A delete raises the high-water mark: that is a change.
-    expect(run(config, ['-l', 'older', 'delete', '5', '-y']).code).toBe(0);
-    expect((JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string }>).map((l) => l.id)).toEqual(['older', 'newer']);
+    expect(runInProcessSync(config, ['-l', 'older', 'delete', '5', '-y']).code).toBe(0);
+    expect((JSON.parse(runInProcessSync(config, ['lists', '--json']).stdout) as Array<{ id: string }>).map((l) => l.id)).toEqual([
+      'older',
+      'newer',
+    ]);
   });
 });

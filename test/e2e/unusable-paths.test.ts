@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, snapshotDir, tempConfig } from '../helpers/cli.js';
+import { snapshotDir, tempConfig } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 
 /**
  * Folders that cannot be made or named: a config folder where `mkdir -p` cannot succeed
@@ -10,7 +11,7 @@ import { run, snapshotDir, tempConfig } from '../helpers/cli.js';
  */
 describe('config folders and list ids the file system cannot hold', () => {
   it('--config-dir /proc: a clear error and exit 2, not a spin (Node 20 recursive mkdir loops there)', () => {
-    const r = run(tempConfig(), ['--config-dir', '/proc', '-l', 'x', 'create', 'hi'], { timeoutMs: 20_000 });
+    const r = runInProcessSync(tempConfig(), ['--config-dir', '/proc', '-l', 'x', 'create', 'hi'], { timeoutMs: 20_000 });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: cannot create the list folder \/proc\/tasks\/x: .*\n/);
@@ -20,7 +21,7 @@ describe('config folders and list ids the file system cannot hold', () => {
   it('a config folder below a file does not exist: exit 3 and one line', () => {
     const root = tempConfig();
     fs.writeFileSync(path.join(root, 'file'), '');
-    const r = run(root, ['--config-dir', path.join(root, 'file', 'conf'), '-l', 'x', 'create', 'hi']);
+    const r = runInProcessSync(root, ['--config-dir', path.join(root, 'file', 'conf'), '-l', 'x', 'create', 'hi']);
     expect(r.code).toBe(3);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
@@ -31,7 +32,7 @@ describe('config folders and list ids the file system cannot hold', () => {
     const before = snapshotDir(path.join(config, 'tasks'));
     const long = 'a'.repeat(300);
     for (const args of [['create', 'hi'], ['list'], ['get', '1']]) {
-      const r = run(config, ['-l', long, ...args]);
+      const r = runInProcessSync(config, ['-l', long, ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: the list id is 300 bytes long; a list folder name can hold at most 255\n/);
       expect(r.stderr).not.toMatch(/ENAMETOOLONG/);

@@ -6,7 +6,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const children: ChildProcess[] = [];
@@ -33,7 +34,7 @@ function world() {
   };
   const git = (cwd: string, ...args: string[]) =>
     spawnSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
-  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => run(config, args, { cwd, env });
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) => runInProcessSync(config, args, { cwd, env });
   return { config, home, dir, git, tasks };
 }
 

@@ -1,7 +1,8 @@
 /**
  * `tasks watch --stream <file|->` and `watch --session <id>`: following an agent's run
  * from the real Claude Code's stream-json output (and a session's transcript), fed line
- * by line with delays as a running agent writes them.
+ * by line with delays as a running agent writes them. Through the built binary: a watch
+ * lasts while the run does, and its exit status is the verdict.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -209,7 +210,9 @@ describe('watch --stream <file>: a file still being written, followed like tail 
     const config = freshConfig();
     const file = path.join(config, 'later.jsonl');
     const watch = startWatch(config, ['watch', '--stream', 'later.jsonl', '--json', '--until', 'all-completed', '--timeout', '20s']);
-    await new Promise((r) => setTimeout(r, 600));
+    // Until the watch has said it waits (a started process, however loaded the machine), at most 30 s.
+    for (const until = Date.now() + 30_000; !watch.stderr().endsWith('\n') && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 25));
     expect(JSON.parse(watch.stderr())).toEqual({ note: { code: 'waiting_for_stream', message: 'waiting for later.jsonl to appear' } });
     fs.writeFileSync(file, `${TODO_RUN.join('\n')}\n`);
     const r = await watch.exited;

@@ -1,7 +1,13 @@
+/**
+ * `watch --until`: each condition, the deadline, and what ends a watch. The watches run as
+ * the built binary (a watch lasts, and ends with an exit status); the changes made while
+ * they run, and output-only checks, run in process.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
 
@@ -156,7 +162,7 @@ describe('watch --until and --timeout', () => {
 
   it('piped without --json: NDJSON on stdout, a one-line text error on stderr at the deadline', () => {
     const { config } = listWith([t('1'), t('2', { status: 'in_progress' })]);
-    const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '1s']);
+    const r = runInProcessSync(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '1s']);
     expect(r.code).toBe(124);
     expect(parseNdjson(r.stdout).map((e) => e.event)).toEqual(['snapshot', 'end']);
     expect(r.stderr).toBe('error: timed out after 1s before all-completed held; 2 tasks: 0 done, 1 in progress, 1 pending\n');
@@ -164,7 +170,7 @@ describe('watch --until and --timeout', () => {
 
   it('--timeout alone watches for that long: a normal end, exit 0, nothing on stderr', () => {
     const { config } = listWith([t('1')]);
-    const r = run(config, ['-l', 'ci', 'watch', '--timeout', '500ms', '--json']);
+    const r = runInProcessSync(config, ['-l', 'ci', 'watch', '--timeout', '500ms', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
@@ -192,7 +198,18 @@ describe('watch --until and --timeout', () => {
 describe('watch: durations', () => {
   it('--timeout and --fail-if-stalled read the grammar every duration flag shares (2min, 1h30m)', () => {
     const { config } = listWith([t('1', { status: 'completed' })]);
-    const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '2min', '--fail-if-stalled', '1h30m', '--json']);
+    const r = runInProcessSync(config, [
+      '-l',
+      'ci',
+      'watch',
+      '--until',
+      'all-completed',
+      '--timeout',
+      '2min',
+      '--fail-if-stalled',
+      '1h30m',
+      '--json',
+    ]);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true });
   });
@@ -209,7 +226,7 @@ describe('watch: bad input', () => {
     [['--status', 'nope'], /^error: invalid status "nope"/],
   ])('%j: exit 2, one line on stderr, nothing on stdout or disk', (args, message) => {
     const before = fs.readdirSync(dir);
-    const r = run(config, ['-l', 'ci', 'watch', ...args]);
+    const r = runInProcessSync(config, ['-l', 'ci', 'watch', ...args]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -217,7 +234,7 @@ describe('watch: bad input', () => {
     expect(fs.readdirSync(dir)).toEqual(before);
   });
   it('with --json the error is JSON on stderr', () => {
-    const r = run(config, ['-l', 'ci', 'watch', '--until', 'nope', '--json']);
+    const r = runInProcessSync(config, ['-l', 'ci', 'watch', '--until', 'nope', '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--until') } });
@@ -227,7 +244,7 @@ describe('watch: bad input', () => {
 describe('--until a task that does not exist', () => {
   it('warns on stderr at once, and still waits (the task may yet be created)', async () => {
     const config = tempConfig();
-    run(config, ['-l', 'w', 'create', 'one']);
+    runInProcessSync(config, ['-l', 'w', 'create', 'one']);
     const w = startWatch(config, ['-l', 'w', 'watch', '--json', '--until', 'task:99:completed']);
     try {
       await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
@@ -236,8 +253,8 @@ describe('--until a task that does not exist', () => {
       expect(stderrText(w.stderr())).toBe('warning: task #99 does not exist (yet); waiting for it to be created and done\n');
       expect(JSON.parse(w.stderr())).toMatchObject({ warning: { code: 'task_not_yet', id: '99' } });
       fs.writeFileSync(path.join(config, 'tasks', 'w', '.highwatermark'), '98');
-      run(config, ['-l', 'w', 'create', 'ninety-nine']);
-      run(config, ['-l', 'w', 'update', '99', '--status', 'completed']);
+      runInProcessSync(config, ['-l', 'w', 'create', 'ninety-nine']);
+      runInProcessSync(config, ['-l', 'w', 'update', '99', '--status', 'completed']);
       const end = await w.exited;
       expect(end.code).toBe(0);
     } finally {

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempConfig, writeTask } from './cli.js';
-// @ts-expect-error: a plain ES module of the test helpers
 import { writeLiveSession, writeTaskTranscript, writeTranscript } from './session-files.mjs';
 
 /**
@@ -94,7 +93,7 @@ export function sessionsWorld(): SessionsWorld {
     end: now - 5_000,
     todos: false,
   });
-  writeLiveSession(config, { pid: apiProc.pid, sessionId: IDS.api, cwd: dirs.api, status: 'busy', name: 'api-rate-limit' });
+  writeLiveSession(config, { pid: apiProc.pid!, sessionId: IDS.api, cwd: dirs.api, status: 'busy', name: 'api-rate-limit' });
   const api = path.join(config, 'tasks', IDS.api);
   task(api, '1', 'Design the rate-limit policy', 'completed', { owner: 'researcher' }, now - 30 * 60_000);
   task(
@@ -133,7 +132,7 @@ export function sessionsWorld(): SessionsWorld {
     end: now - 10 * 60_000,
     todos: false,
   });
-  writeLiveSession(config, { pid: webProc.pid, sessionId: IDS.webNew, cwd: dirs.web, status: 'idle', name: 'web-login', start: started });
+  writeLiveSession(config, { pid: webProc.pid!, sessionId: IDS.webNew, cwd: dirs.web, status: 'idle', name: 'web-login', start: started });
 
   // docs: a TodoWrite session, ended two hours ago.
   writeTranscript(config, {

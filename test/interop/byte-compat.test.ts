@@ -14,7 +14,7 @@ import { TasksCli } from './tasks-cli.js';
  * ("Updated task #3 subject, description, ..."). Starting files include what agents leave
  * behind (an owner appended last), hand-written ones (odd key order, compact, a trailing
  * newline) and non-ASCII text. Unknown top-level keys are left out on purpose: agents
- * drop them, `tasks` keeps them (see README).
+ * drop them, `tasks` keeps them (see docs/guide/compatibility.md).
  */
 
 const fresh = (id: string, subject: string, extra: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 /**
- * Interop: the README's CI gate, as written, with the real Claude Code driven by the
+ * Interop: the CI guide's gate (docs/guide/ci.md), as written, with the real Claude Code driven by the
  * loopback model pausing between turns, in bash with `set -o pipefail` and `tee`. Each
  * scenario is a way a real run goes: success, planning a step at a time, stopping
  * half-way, too slow, silent, killed, TodoWrite instead of the Task tools, a nightly list
@@ -10,10 +10,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig, writeTask } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
-import { readmeBlock, runGate } from './gate.js';
+import { guideBlock, runGate } from './gate.js';
 import type { Turn } from './mock-model.js';
 
-const GATE = readmeBlock('set -o pipefail');
+const GATE = guideBlock('set -o pipefail');
 
 /** The recipe with other limits, as a job would set them. */
 function gate(limits: { timeout?: string; stall?: string } = {}): string {
@@ -30,7 +30,7 @@ const lastLine = (copy: string) => copy.trim().split('\n').at(-1) ?? '';
 const events = (stdout: string) => parseNdjson(stdout);
 const endOf = (stdout: string) => events(stdout).at(-1);
 
-describe('the README gate, with the real Claude Code', () => {
+describe("the CI guide's gate, with the real Claude Code", () => {
   it('success: the run completes its plan; exit 0 at its result, the copy ends with the result line', async () => {
     const config = tempConfig();
     const r = await runGate({

@@ -7,7 +7,7 @@ import { agentEnv, claudeBin } from './agent.js';
 import { startMockModel, type Turn } from './mock-model.js';
 
 /**
- * A CI job's step, run as a CI runner runs it: the README's recipe, as written, in bash,
+ * A CI job's step, run as a CI runner runs it: the CI guide's recipe (docs/guide/ci.md), as written, in bash,
  * with `claude` (the real Claude Code under test, against the loopback model) and `tasks`
  * (the built bin/tasks.js) on PATH, in a fresh work folder, with the job's environment.
  * Asynchronous: the mock model answers from this process.
@@ -41,12 +41,12 @@ const TOOLS = 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The fenced `sh` block of the README that holds `needle`. */
-export function readmeBlock(needle: string): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+/** The fenced `sh` block of the CI guide (docs/guide/ci.md) that holds `needle`. */
+export function guideBlock(needle: string): string {
+  const guide = fs.readFileSync(path.join(ROOT, 'docs', 'guide', 'ci.md'), 'utf8');
+  const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
   const found = blocks.filter((b) => b.includes(needle));
-  if (found.length !== 1) throw new Error(`README: ${found.length} sh blocks hold ${JSON.stringify(needle)}`);
+  if (found.length !== 1) throw new Error(`docs/guide/ci.md: ${found.length} sh blocks hold ${JSON.stringify(needle)}`);
   return found[0] as string;
 }
 

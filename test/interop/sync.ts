@@ -11,10 +11,6 @@ export function deferred<T = void>(): Deferred<T> {
   return { promise, resolve };
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 /**
  * Resolves `all` once `count` parties have arrived. Used with the mock model's
  * `beforeTurn` hook: every agent is held at the door until all are there, so their tool

@@ -18,6 +18,11 @@ describe('updateTaskWithLifecycle', () => {
       listId: 'l',
       listDir: world.list,
       projectDir: world.project,
+      hookPolicy: {
+        globalConfigFile: path.join(world.config, '.claude.json'),
+        managedDir: path.join(world.config, 'managed'),
+        sandboxed: false,
+      },
       hooks: { projectDir: world.project, env: process.env, sessionId: 'tasks-cli-test' },
       notify: true,
       assignedBy: 'team-lead',

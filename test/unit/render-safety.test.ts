@@ -43,7 +43,7 @@ describe('renderers never pass control characters through', () => {
   it('NDJSON lines: watch events and JSON Lines', () => {
     for (const line of [
       renderJsonLine(hostile),
-      renderSnapshotEvent(0, EVIL, true, [hostile]),
+      renderSnapshotEvent(0, EVIL, true, [{ ...hostile, updatedAt: null }]),
       renderChangeEvent(0, { type: 'created', task: hostile }, () => 0),
     ]) {
       expect(line).not.toMatch(UNSAFE);
@@ -98,7 +98,7 @@ describe('renderers never pass control characters through', () => {
   });
 
   it('the lock wait message', () => {
-    expect(renderLockWait({ what: 'task #1', lock: '1.json.lock', ageMs: 7200, expiresInMs: 2800, likelyDead: true })).toBe(
+    expect(renderLockWait({ what: 'task #1', lock: '1.json.lock', ageMs: 7200, expiresInMs: 2800, likelyDead: true, aheadMs: 0 })).toBe(
       'waiting for a stale lock left by a dead process (1.json.lock, 7 s old, not refreshed; it expires in 3 s)',
     );
   });

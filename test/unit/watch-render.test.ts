@@ -175,12 +175,12 @@ describe('fitStyled', () => {
 describe('NDJSON events', () => {
   it('carry the event name, an ISO timestamp and tasks in the shape of their files', () => {
     const at = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
-    expect(JSON.parse(renderSnapshotEvent(at, 'x', true, [tasks[0] as Task]))).toEqual({
+    expect(JSON.parse(renderSnapshotEvent(at, 'x', true, [{ ...(tasks[0] as Task), updatedAt: null }]))).toEqual({
       event: 'snapshot',
       at: '2025-01-02T03:04:05.006Z',
       list: 'x',
       exists: true,
-      tasks: [tasks[0]],
+      tasks: [{ ...tasks[0], updatedAt: null }],
     });
     // Tasks get their change time where the caller knows it.
     expect(JSON.parse(renderChangeEvent(at, { type: 'created', task: tasks[0] as Task }, () => at)).task.updatedAt).toBe(
@@ -196,6 +196,7 @@ describe('NDJSON events', () => {
     const end = JSON.parse(
       renderEndEvent({
         at,
+        list: 'x',
         reason: 'timeout',
         until: 'empty',
         met: false,

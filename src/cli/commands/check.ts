@@ -38,7 +38,7 @@ export function registerCheck(program: Command, ctx: Context): void {
 Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
 (a finished list's verification_missing, an owner whose session is over) are reported
 and exit 0 unless --strict.
-Each finding has a stable code in --json (see the README): invalid_json, invalid_task,
+Each finding has a stable code in --json (see docs/guide/check.md): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
 stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed),
@@ -65,7 +65,7 @@ Examples:
               list: chosen.id,
               ok: true,
               path: chosen.dir,
-              checkedAt: new Date().toISOString(),
+              checkedAt: new Date(ctx.now()).toISOString(),
               files: 0,
               clean: true,
               findings: [],
@@ -81,13 +81,19 @@ Examples:
       if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       const views: CheckView[] = [];
       const docs: Array<Record<string, unknown>> = [];
-      const checkedAt = new Date().toISOString();
+      const checkedAt = new Date(ctx.now()).toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
       for (const target of targets) {
         try {
           const gone = ctx.goneOwners(target.id, { deep: true });
           const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
-          const report = await checkList(target.dir, { now: Date.now(), clock: Date.now, claimStaleMs, ownerGone, fix: Boolean(opts.fix) });
+          const report = await checkList(target.dir, {
+            now: ctx.now(),
+            clock: () => ctx.now(),
+            claimStaleMs,
+            ownerGone,
+            fix: Boolean(opts.fix),
+          });
           const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
           views.push(view);
           docs.push(checkJson(view, checkedAt));

@@ -83,7 +83,7 @@ Examples:
           const next = await claimNext(dir, agent, {
             ...request,
             minAgeMs,
-            now: Date.now(),
+            now: ctx.now(),
             onTooNew: (ids) => {
               tooNew = ids;
             },

@@ -66,7 +66,7 @@ Examples:
         scope,
         chosenList: scope.kind === 'project' ? listHere(ctx) : undefined,
         shortId: (id) => ctx.shortId(id),
-        now: Date.now(),
+        now: ctx.now(),
       });
       if (ctx.io.json) ctx.io.out(renderJson(report));
       else {

@@ -48,7 +48,7 @@ export function registerGet(program: Command, ctx: Context): void {
       if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
       // Its last recorded change, read from the records' ends, in the sessions the files name.
       const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId) });
-      if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, Date.now())));
-      if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, Date.now())));
+      if (last.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
+      if (last.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
     });
 }

@@ -64,7 +64,7 @@ export function registerList(program: Command, ctx: Context): void {
       const stalled = real
         ? stalledInList(dir, listId, snapshot.tasks, {
             afterMs: stalledAfter,
-            now: Date.now(),
+            now: ctx.now(),
             sessions: ctx.sessions,
             times: snapshot.times,
           })
@@ -109,7 +109,7 @@ export function registerList(program: Command, ctx: Context): void {
               style: ctx.io.style,
               width: ctx.io.columns,
               updated: times,
-              now: Date.now(),
+              now: ctx.now(),
               isGone,
               stalledFor: (t) => stalled.get(t.id),
               extra: cost === undefined ? undefined : { head: COST_HEAD, cells: (t) => costCells(cost.get(t.id)) },

@@ -116,7 +116,7 @@ Examples:
       const rows = lists.filter((l) => !hidden.has(l)).map((l) => ({ ...l, team: teamOf(l.id) }));
       ctx.io.out(
         ctx.io.humanLayout
-          ? renderListsTable(rows, { style: ctx.io.style, now: Date.now(), width: ctx.io.columns, home: ctx.home })
+          ? renderListsTable(rows, { style: ctx.io.style, now: ctx.now(), width: ctx.io.columns, home: ctx.home })
           : renderListsLines(rows),
       );
     });

@@ -65,7 +65,7 @@ Examples:
     .action(async (rawId: string | undefined, opts: LogOptions) => {
       const task = rawId === undefined ? undefined : parseTaskId(rawId);
       if (task !== undefined && opts.all) throw usage('give a task id or --all, not both');
-      const now = Date.now();
+      const now = ctx.now();
       const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, now);
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       const limit = parsePositiveInt('--limit', opts.limit);

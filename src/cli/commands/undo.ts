@@ -42,7 +42,7 @@ Examples:
     if (modes > 1) throw usage('give --txn or --since, not both');
     if (opts.who !== undefined && opts.since === undefined) throw usage('--who goes with --since');
     const txn = requireText('--txn', opts.txn);
-    const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, Date.now());
+    const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, ctx.now());
     const { id, dir } = ctx.list(true, { dryRun: Boolean(opts.dryRun) });
     await runUndoCommand(
       ctx,

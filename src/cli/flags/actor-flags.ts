@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { requireOwner } from './parse.js';
 
 /**
  * `--as <agent>` on every command that writes: the change is recorded in the journal as
@@ -11,9 +10,4 @@ export const AS_HELP = "make this change as <agent>: the journal records it as t
 
 export function addAsOption(cmd: Command): Command {
   return cmd.option('--as <agent>', AS_HELP);
-}
-
-/** The `--as` value, checked (non-empty; @me resolved), or undefined. */
-export function asAgent(value: unknown, me: { person: string | undefined }): string | undefined {
-  return typeof value === 'string' ? requireOwner('--as', value, me) : undefined;
 }

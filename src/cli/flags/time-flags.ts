@@ -1,4 +1,5 @@
 import { TasksError } from '../../core/base/errors.js';
+import { parseIsoTime } from '../../core/base/iso-time.js';
 import { parseDuration } from './duration-flags.js';
 
 /**
@@ -8,17 +9,11 @@ import { parseDuration } from './duration-flags.js';
  */
 export const TIME_HELP = 'an ISO 8601 time (2026-12-01T14:30, local unless it ends in Z or an offset) or a duration ago (90s, 2h, 1d)';
 
-const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
 /** The time a flag names, in ms since the epoch; a bad value is a usage error naming the flag. */
 export function parseTimeFlag(flag: string, raw: string, now: number): number {
   const value = raw.trim();
-  if (ISO.test(value)) {
-    // A date alone is local midnight (Date.parse would take it as UTC).
-    const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00` : value.replace(' ', 'T');
-    const t = Date.parse(text);
-    if (Number.isFinite(t)) return t;
-  }
+  const at = parseIsoTime(value);
+  if (at !== undefined) return at;
   try {
     return now - parseDuration(flag, value);
   } catch {

@@ -27,7 +27,7 @@ function lifecycleContext(ctx: Context, choice: ListChoice, flags: LifecycleFlag
     signal,
     hooks: flags.hooks !== false,
     notify: flags.notify !== false,
-    now: () => new Date(),
+    now: () => new Date(ctx.now()),
   });
 }
 

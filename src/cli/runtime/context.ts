@@ -23,6 +23,7 @@ import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { IO } from './io.js';
 import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
+import { runClock } from './run-clock.js';
 
 /** The options every command shares, defined once on the root program. */
 export interface GlobalOptions {
@@ -109,6 +110,7 @@ export class Context {
   stopJournal: () => void = () => {};
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
+  private clock: (() => number) | undefined;
 
   constructor(
     readonly io: IO,
@@ -135,6 +137,12 @@ export class Context {
     } catch {
       // A cache that cannot be kept only costs the next run time.
     }
+  }
+
+  /** What time it is for this run, in ms since the epoch: the real time, or `$TASKS_NOW` (run-clock.ts). */
+  now(): number {
+    this.clock ??= runClock(this.env);
+    return this.clock();
   }
 
   globals(): GlobalOptions {
@@ -217,7 +225,7 @@ export class Context {
    * Its owner saves what it worked out (saveCache).
    */
   newSessionIndex(): SessionIndex {
-    return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache() });
+    return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache(), now: () => this.now() });
   }
 
   /**

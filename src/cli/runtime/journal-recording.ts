@@ -11,13 +11,13 @@ import type { Context } from './context.js';
  * journal that cannot be written is a warning; the change stands.
  */
 export function recordChanges(ctx: Context, command: Command): { stop: () => void } {
-  const ownTxn = newTxn(Date.now(), process.pid);
+  const ownTxn = newTxn(ctx.now(), process.pid);
   const recording = startRecording({
     actor: actorOf(ctx, command),
     command: command.name(),
     txn: () => ctx.journal.txn ?? ownTxn,
     marks: () => ctx.journal.marks,
-    now: () => new Date(),
+    now: () => new Date(ctx.now()),
     onCut: (_listDir, ids) =>
       ctx.io.warn(
         `the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`,

@@ -73,7 +73,13 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
-    const note = renderChoiceNote(choice, { home: run.home, now: Date.now(), width: run.io.noteColumns, short, fit: run.io.stderrIsTTY });
+    const note = renderChoiceNote(choice, {
+      home: run.home,
+      now: run.sessions.now(),
+      width: run.io.noteColumns,
+      short,
+      fit: run.io.stderrIsTTY,
+    });
     if (note !== undefined) run.io.note(note, 'list_chosen', { list: choice.id, how: choice.how });
   }
   if (choice.writeRefusal !== undefined) {

@@ -5,7 +5,7 @@ import { gitRoots } from './git-roots.js';
 /**
  * The settings files whose `env` a Claude Code session started in a directory applies,
  * highest precedence first, as the 2.1.328 and 2.1.332 binaries resolve them (checked by
- * running them: see the README's "Which list"):
+ * running them: see docs/guide/which-list.md):
  *
  * 1. managed settings (`managed-settings.json`, refined by `managed-settings.d/*.json`
  *    in name order: the last file to set a key wins);

@@ -12,7 +12,7 @@ import { plannedFix } from './fix-words.js';
 
 /**
  * What `tasks check` reports: a pure function of a scanned list folder and the time.
- * Every finding has a stable `code` (documented in the README); its other fields
+ * Every finding has a stable `code` (documented in docs/guide/check.md); its other fields
  * depend on the code and are flat, so `jq '.findings[] | .cycle'` works.
  */
 export const FINDING_CODES = [

@@ -1,7 +1,7 @@
 /**
  * What `tasks doctor` reports: why agents do not see or keep a list, each finding with
  * the exact fix, as a command to run or a settings change to make. Stable codes (the
- * README lists them); the other fields are flat, so `jq '.findings[].fixes[0].command'`
+ * docs/guide/sessions.md lists them); the other fields are flat, so `jq '.findings[].fixes[0].command'`
  * works.
  */
 export const DOCTOR_CODES = [

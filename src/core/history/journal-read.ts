@@ -5,15 +5,7 @@ import { isTaskId } from '../store/ids.js';
 import { readHighWaterMark } from '../store/list-read.js';
 import { taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
-import {
-  JOURNAL_FILE,
-  type JournalChange,
-  type JournalEntry,
-  journalPath,
-  journalTypeProblem,
-  PREVIOUS_JOURNAL_FILE,
-  previousJournalPath,
-} from './journal.js';
+import { type JournalChange, type JournalEntry, journalPath, journalTypeProblem, previousJournalPath } from './journal.js';
 import { forEachLineBackward, MAX_SCAN_LINE, offsetAfter, openRegular, visitMatches } from './line-scan.js';
 
 /**
@@ -355,5 +347,3 @@ export function lastJournalChange(listDir: string, id: string, before: number): 
   }
   return undefined;
 }
-
-export { JOURNAL_FILE, PREVIOUS_JOURNAL_FILE };

@@ -30,7 +30,7 @@ import { digestFlags, type SeenTask, TASKS_SCAN, type TaskWrite, type Todo, type
  * transcript says is known by its digest without loading it, and only the sessions whose
  * transcripts show tasks or todos are loaded when it must be worked out again.
  */
-export type { Evidence, SessionFiles } from './evidence-cache.js';
+export type { Evidence } from './evidence-cache.js';
 
 /**
  * `cache`: what transcripts say of their tasks, kept by the caller across indexes; else

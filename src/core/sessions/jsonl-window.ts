@@ -20,21 +20,12 @@ export function openRegular(file: string): { fd: number; size: number; mtimeMs: 
 }
 
 /**
- * Feed complete lines from the start of `file` to `visit` until it returns true (found
- * what it wanted) or `maxBytes` have been read. A line longer than what is left of the
- * budget is never parsed: it is skipped whole when its end is seen. Reads `chunk` bytes
- * at a time, so the common case (what we want is in the first few KB) costs one read.
+ * Feed complete lines from the start of an open regular file of `size` bytes (as its
+ * fstat gave it) to `visit` until it returns true (found what it wanted) or `maxBytes`
+ * have been read. A line longer than what is left of the budget is never parsed: it is
+ * skipped whole when its end is seen. Reads `chunk` bytes at a time, so the common case
+ * (what we want is in the first few KB) costs one read.
  */
-export function scanHead(file: string, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 4096): void {
-  const { fd, size } = openRegular(file);
-  try {
-    scanHeadOf(fd, size, visit, maxBytes, chunk);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** scanHead of an open regular file of `size` bytes (as its fstat gave it). */
 export function scanHeadOf(fd: number, size: number, visit: (line: string) => boolean, maxBytes = 256 * 1024, chunk = 4096): void {
   const limit = Math.min(size, maxBytes);
   // Grown as needed: what is wanted is usually in the first chunk.
@@ -63,19 +54,10 @@ export function scanHeadOf(fd: number, size: number, visit: (line: string) => bo
 }
 
 /**
- * The complete lines within the last `bytes` of `file`, newest last (the first, partial
- * line of the window is dropped unless the window starts at the beginning of the file).
+ * The complete lines within the last `bytes` of an open regular file of `size` bytes (as
+ * its fstat gave it), newest last (the first, partial line of the window is dropped
+ * unless the window starts at the beginning of the file).
  */
-export function tailLines(file: string, bytes = 16 * 1024): { lines: string[]; size: number; mtimeMs: number } {
-  const { fd, size, mtimeMs } = openRegular(file);
-  try {
-    return { lines: tailLinesOf(fd, size, bytes), size, mtimeMs };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** tailLines of an open regular file of `size` bytes (as its fstat gave it). */
 export function tailLinesOf(fd: number, size: number, bytes: number): string[] {
   const start = Math.max(0, size - bytes);
   const buffer = Buffer.allocUnsafe(size - start);

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import { openRegular, parseObject, scanHeadOf, tailLinesOf } from './jsonl-window.js';
+import { parseObject, scanHeadOf, tailLinesOf } from './jsonl-window.js';
 
 /**
  * What a session's transcript (`<config>/projects/<project>/<session>.jsonl`,
@@ -67,25 +66,10 @@ function field(line: string, name: string): string | undefined {
 }
 
 /**
- * Read a transcript's facts; a file that cannot be read gives what could be read (maybe
- * nothing). Only the opening prompt's line and `last-prompt` lines are parsed as JSON;
- * times and branches are picked out of the text (their values hold no escapes).
+ * The facts of an open transcript of `size` bytes and that mtime (its fstat's): a function
+ * of those bytes. Only the opening prompt's line and `last-prompt` lines are parsed as
+ * JSON; times and branches are picked out of the text (their values hold no escapes).
  */
-export function readTranscriptFacts(file: string): TranscriptFacts {
-  let opened: ReturnType<typeof openRegular>;
-  try {
-    opened = openRegular(file);
-  } catch {
-    return {};
-  }
-  try {
-    return factsOfOpenFile(opened.fd, opened.size, opened.mtimeMs);
-  } finally {
-    fs.closeSync(opened.fd);
-  }
-}
-
-/** The facts of an open transcript of `size` bytes and that mtime (its fstat's): a function of those bytes. */
 export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): TranscriptFacts {
   const facts: TranscriptFacts = {};
   try {

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { lazySchemas } from '../base/zod.js';
 import { looksLikeTask, STATUSES, type Task } from './task-guard.js';
 
-export { looksLikeTask, STATUSES, type Status, type Task } from './task-guard.js';
+export { STATUSES, type Status, type Task } from './task-guard.js';
 
 /**
  * The task file schema (docs/task-store.md section 3). Claude Code validates every read
@@ -38,6 +38,10 @@ export const taskSchemas = lazySchemas((z) => {
 /** What the zod schema infers must be task-guard.ts's `Task`, both ways: one shape, two checks. */
 type Inferred = z.infer<ReturnType<typeof taskSchemas>['TaskSchema']>;
 type Holds<T extends true> = T;
+/**
+ * The check itself, for the compiler alone: exported so that it is not unused.
+ * @public
+ */
 export type SchemaMatchesTask = Holds<[Inferred] extends [Task] ? ([Task] extends [Inferred] ? true : false) : false>;
 
 /** Claude Code's key order: files it writes follow it, and so do ours. */

@@ -13,7 +13,7 @@ import { listTeams, readTeam, type Team, type TeamProblem, teamDirName, teamList
  * (docs/task-store.md section 8).
  */
 
-export type { Team, TeamMember } from './team-config.js';
+export type { Team } from './team-config.js';
 
 /**
  * The team whose task list is `listId` (a sanitized list id): a team config whose name,

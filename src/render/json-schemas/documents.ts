@@ -4,7 +4,7 @@
  * docs/schemas/.
  */
 import { z } from 'zod/v4';
-import { Counts, ErrorBody, FailedId, FailedList, Iso, Status, Task } from './shapes.js';
+import { Counts, FailedId, FailedList, Iso, Status, Task } from './shapes.js';
 
 const Ids = z.array(z.string());
 const DryRun = z.literal(true).optional().describe('a dry run: what the real run would print, nothing written');
@@ -229,5 +229,3 @@ export const TrustResult = z.strictObject({
   configFile: z.string(),
   already: z.boolean().describe('trusted already: nothing written'),
 });
-
-export { ErrorBody };

@@ -124,7 +124,7 @@ describe('fault injection', () => {
     for (let round = 0; round < 100; round++) {
       const before = inspect(list);
       const pick = before.ids[Math.floor(Math.random() * before.ids.length)] as string;
-      const op = (['create', 'update', 'claim', 'delete'] as const)[round % 4];
+      const op = (['create', 'update', 'claim', 'delete'] as const)[round % 4]!;
       const when = whens[Math.floor(round / 4) % 3] as When;
       const args = {
         create: ['-l', 'f', 'create', `round ${round}`, '--blocked-by', pick],
@@ -221,7 +221,7 @@ describe('fault injection', () => {
       writeTask(list, t('2'));
       const handled: string[] = []; // signalled, and ended by our code rather than by the signal
       for (let round = 0; round < 24; round++) {
-        const kind = (['update', 'create', 'block', 'unblock'] as const)[round % 4];
+        const kind = (['update', 'create', 'block', 'unblock'] as const)[round % 4]!;
         const create = kind === 'create';
         const before = inspect(list);
         const args = {

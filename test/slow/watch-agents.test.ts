@@ -2,7 +2,8 @@
  * A watch that knows its agents: when every session of a list is over, a watch waiting
  * for a condition ends within seconds (run ended first, the owners gone); a followed
  * stream file ends when its writer does; and a run's list is the one its agent writes
- * to (its environment, or the folder its tasks appear in), said at once.
+ * to (its environment, or the folder its tasks appear in), said at once. Through the built
+ * binary: the watch outlives processes the test kills.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';

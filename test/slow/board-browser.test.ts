@@ -8,7 +8,6 @@ import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.
 import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
-// @ts-expect-error: a plain ES module of the test helpers
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { IDS, sessionsWorld } from '../helpers/sessions-world.js';
 

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { tempConfig, writeTask } from '../helpers/cli.js';
+import { runInProcessSync } from '../helpers/in-process.js';
 import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
-/** What a person at a terminal is told, and asked. */
+/** What a person at a terminal is told, and asked: the binary in a terminal (tmux). */
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -35,7 +36,7 @@ describe.skipIf(!tmuxAvailable())('in a terminal', () => {
       /✔ Updated #2 in web-v2: (status pending → in progress; owner alice → bob|owner alice → bob; status pending → in progress)/,
     );
     // Piped, the agents' own TaskUpdate wording stays.
-    expect(run(config, ['-l', 'web-v2', 'update', '2', '--owner', 'carol']).stdout).toBe('Updated task #2 owner\n');
+    expect(runInProcessSync(config, ['-l', 'web-v2', 'update', '2', '--owner', 'carol']).stdout).toBe('Updated task #2 owner\n');
   });
 
   it('delete asks first; no (or Enter) deletes nothing and exits 130; y deletes', async () => {
@@ -98,7 +99,7 @@ describe.skipIf(!tmuxAvailable())('in a terminal', () => {
     const screen = await runInTmux(config, ['-l', 'web-v2', 'delete', '-y', '1'], { width: 100, height: 10 });
     expect(screen).not.toContain('[y/N]');
     expect(screen).toContain('EXIT=0');
-    expect(run(config, ['-l', 'web-v2', 'delete', '2'])).toMatchObject({ code: 0, stdout: 'Deleted task #2: Task 2\n' });
+    expect(runInProcessSync(config, ['-l', 'web-v2', 'delete', '2'])).toMatchObject({ code: 0, stdout: 'Deleted task #2: Task 2\n' });
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 });

@@ -13,7 +13,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { run } from '../helpers/cli.js';
-// @ts-expect-error: a plain ES module of the test helpers
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
 

@@ -1,0 +1,39 @@
+// The thread behind runInProcessSync (in-process.ts): runs `tasks` in process, one run at
+// a time, from the build (dist/, as the binary's own modules; npm test builds first), and
+// hands each result back through a shared word the test's thread waits on. Plain
+// JavaScript: a worker thread loads it with Node alone, without vitest's transform.
+import { Readable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { run } from '../../dist/cli/run.js';
+import { IO } from '../../dist/cli/runtime/io.js';
+
+const { signal, port } = workerData;
+const done = new Int32Array(signal);
+
+function capture() {
+  const chunks = [];
+  return { isTTY: false, write: (text) => void chunks.push(text), text: () => chunks.join('') };
+}
+
+function reply(message) {
+  port.postMessage(message);
+  Atomics.store(done, 0, 1);
+  Atomics.notify(done, 0);
+}
+
+// A run that throws past run() (it never should) is reported, not left waiting.
+process.on('uncaughtException', (err) => reply({ crash: String(err?.stack ?? err) }));
+process.on('unhandledRejection', (err) => reply({ crash: String(err?.stack ?? err) }));
+
+parentPort.on('message', async ({ args, env, cwd, input }) => {
+  try {
+    const stdout = capture();
+    const stderr = capture();
+    const stdin = { isTTY: false, stream: () => Readable.from([input]) };
+    const io = new IO({ stdout, stderr, stdin }, env);
+    const code = await run(['node', 'tasks', ...args], io, env, { cwd });
+    reply({ code, stdout: stdout.text(), stderr: stderr.text() });
+  } catch (err) {
+    reply({ crash: String(err?.stack ?? err) });
+  }
+});

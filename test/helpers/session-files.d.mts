@@ -1,0 +1,55 @@
+// Types of session-files.mjs, which stays plain JavaScript: the benchmark (bench/) runs it
+// with Node alone.
+
+/** Claude Code's project folder name for a working directory. */
+export function projectFolder(cwd: string): string;
+
+export interface TranscriptOptions {
+  sessionId: string;
+  cwd: string;
+  prompt?: string;
+  branch?: string;
+  lastPrompt?: string;
+  /** ms since the epoch. */
+  start?: number;
+  /** ms since the epoch; the file's mtime. */
+  end?: number;
+  /** Pad the middle to about this many bytes. */
+  padTo?: number;
+  /** false: without the real run's TodoWrite calls. */
+  todos?: boolean;
+  source?: 'todowrite' | 'tasks';
+}
+
+/** Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines; its path. */
+export function writeTranscript(config: string, opts: TranscriptOptions): string;
+
+/** Field 22 of /proc/<pid>/stat: the process start time that Claude Code records. */
+export function procStart(pid: number): string;
+
+export interface LiveSessionOptions {
+  pid: number;
+  sessionId: string;
+  cwd: string;
+  status?: string;
+  name?: string;
+  start?: number;
+  procStartTicks?: string | number;
+}
+
+/** Write `<config>/sessions/<pid>.json` as a running session does; its path. */
+export function writeLiveSession(config: string, opts: LiveSessionOptions): string;
+
+export interface TaskToolCall {
+  name: string;
+  input: unknown;
+  result: unknown;
+  /** ms since the epoch. */
+  at: number;
+}
+
+/** A transcript of a session that used the Task tools; its path. */
+export function writeTaskTranscript(
+  config: string,
+  opts: { sessionId: string; cwd: string; prompt?: string; calls: TaskToolCall[]; running?: boolean },
+): string;
