@@ -53,7 +53,7 @@ Examples:
   tasks cost --json | jq '.tasks[] | select(.costUsd > 1) | .id'`,
     )
     .action((opts: CostOptions) => {
-      const now = Date.now();
+      const now = ctx.now();
       const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, now);
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       if (since !== undefined && until !== undefined && until < since) throw usage('--until is before --since');

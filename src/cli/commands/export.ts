@@ -83,7 +83,7 @@ Examples:
           .join('\n');
       } else {
         const report = opts.cost
-          ? costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: Date.now() })
+          ? costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: ctx.now() })
           : undefined;
         const byId = new Map(report?.tasks.map((t) => [t.id, t]));
         text = renderMarkdownChecklist(tasks, index, {

@@ -43,7 +43,7 @@ export function registerGet(program: Command, ctx: Context): void {
       const gone = task.status !== 'completed' && task.owner ? ctx.goneOwners(listId) : undefined;
       ctx.io.out(renderTaskDetail(task, index, ctx.io.style, gone?.isGone(task.owner) ? gone.why : undefined));
       // What it cost so far, when that is cheap to know (tasks cost keeps what it read).
-      const now = Date.now();
+      const now = ctx.now();
       const work = costOfTaskIfCheap(ctx.sessions, choice, task, { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now });
       if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
       // Its last recorded change, read from the records' ends, in the sessions the files name.
