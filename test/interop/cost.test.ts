@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAsync, tempConfig } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
-import { runAgent } from './agent.js';
+import { type AgentOptions, runAgent } from './agent.js';
 import type { MockModel, Turn, TurnUsage, UsageTurn } from './mock-model.js';
 import { deferred } from './sync.js';
 
@@ -53,7 +53,9 @@ function world() {
     expect(contractProblems('cost', r.stdout)).toEqual([]);
     return JSON.parse(r.stdout) as Report;
   };
-  return { config, project, env, cost };
+  /** A real Claude Code run in this world's project. */
+  const agent = (o: Omit<AgentOptions, 'configDir' | 'cwd'>) => runAgent({ configDir: config, cwd: project, ...o });
+  return { config, project, env, cost, agent };
 }
 
 const tokens = (input: number, output: number, cacheRead = 0, cacheCreation = 0): Tokens => ({ input, output, cacheRead, cacheCreation });
@@ -65,11 +67,9 @@ const task = (r: Report, id: string) => {
 
 describe('the real Claude Code: what each task cost', () => {
   it('one task worked by one session: its messages exactly, a message of several blocks once, priced', async () => {
-    const { config, project, cost } = world();
-    const run = await runAgent({
-      configDir: config,
+    const { cost, agent } = world();
+    const run = await agent({
       listId: 'release',
-      cwd: project,
       model: 'claude-opus-5-5',
       turns: [
         // Two calls in one message: two transcript entries, one message.
@@ -107,11 +107,9 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it('two tasks in progress at once in one session: each message between split evenly', async () => {
-    const { config, project, cost } = world();
-    await runAgent({
-      configDir: config,
+    const { cost, agent } = world();
+    await agent({
       listId: 'pair',
-      cwd: project,
       model: 'claude-opus-5-5',
       turns: [
         [create('Left')],
@@ -133,14 +131,12 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it('two sessions sharing a list, each on its own task at the same time', async () => {
-    const { config, project, cost } = world();
+    const { cost, agent } = world();
     const bStarted = deferred();
     const aStarted = deferred();
     const [a, b] = await Promise.all([
-      runAgent({
-        configDir: config,
+      agent({
         listId: 'shared',
-        cwd: project,
         model: 'claude-opus-5-5',
         turns: [
           [create('Part one')],
@@ -156,10 +152,8 @@ describe('the real Claude Code: what each task cost', () => {
           }
         },
       }),
-      runAgent({
-        configDir: config,
+      agent({
         listId: 'shared',
-        cwd: project,
         model: 'claude-opus-5-5',
         turns: [
           [list],
@@ -181,20 +175,16 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it('a fork: its copies of its parent entries count once, in the parent', async () => {
-    const { config, project, cost } = world();
-    const parent = await runAgent({
-      configDir: config,
+    const { cost, agent } = world();
+    const parent = await agent({
       listId: undefined,
-      cwd: project,
       model: 'claude-opus-5-5',
       turns: [[create('Plan')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 300, output_tokens: 30 })],
       closingUsage: { input_tokens: 1, output_tokens: 1 },
     });
     const p = parent.stream.sessionId as string;
-    const fork = await runAgent({
-      configDir: config,
+    const fork = await agent({
       listId: undefined,
-      cwd: project,
       model: 'claude-opus-5-5',
       args: ['--resume', p, '--fork-session'],
       turns: [
@@ -217,11 +207,9 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it('a task completed by a person with tasks done: messages after it are unattributed', async () => {
-    const { config, project, env, cost } = world();
-    await runAgent({
-      configDir: config,
+    const { config, project, env, cost, agent } = world();
+    await agent({
       listId: 'fix',
-      cwd: project,
       model: 'claude-opus-5-5',
       turns: [
         [create('Fix the bug')],
@@ -243,12 +231,10 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it("a subagent's messages count toward the task its session had in progress", async () => {
-    const { config, project, cost } = world();
+    const { config, cost, agent } = world();
     let model: MockModel | undefined;
-    await runAgent({
-      configDir: config,
+    await agent({
       listId: 'sub',
-      cwd: project,
       model: 'claude-opus-5-5',
       allowedTools: 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite Agent',
       onModel: (m) => (model = m),
@@ -283,11 +269,9 @@ describe('the real Claude Code: what each task cost', () => {
   });
 
   it('a model with no known price: tokens counted, costUsd null', async () => {
-    const { config, project, cost } = world();
-    await runAgent({
-      configDir: config,
+    const { cost, agent } = world();
+    await agent({
       listId: 'mock',
-      cwd: project,
       model: 'claude-mock',
       turns: [[create('One')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 50, output_tokens: 5 })],
     });

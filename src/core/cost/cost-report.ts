@@ -181,7 +181,8 @@ export function costOfLists(
     index,
     lists,
     tasksOf: (l) => tasksOnDisk(l.dir),
-    sessionsOf: (id) => sessionsOfList(index, id, { deep: true, kept: true }),
+    // Every list: the evidence of every session, worked out once (and kept); one list: from what is kept.
+    sessionsOf: (id) => sessionsOfList(index, id, opts.all ? { deep: true } : { deep: true, kept: true }),
     store,
     prices: opts.prices,
     now: opts.now,
