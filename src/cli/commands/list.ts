@@ -84,9 +84,10 @@ export function registerList(program: Command, ctx: Context): void {
       // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
       const cost = opts.cost
         ? new Map(
-            costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: ctx.now() }).tasks.map(
-              (t) => [t.id, t],
-            ),
+            costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: ctx.now() }).tasks.map((t) => [
+              t.id,
+              t,
+            ]),
           )
         : undefined;
       if (ctx.io.json) {

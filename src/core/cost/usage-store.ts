@@ -34,14 +34,14 @@ export class UsageStore {
 
   /** A transcript's messages, marks and subjects. */
   usage(file: string): TranscriptUsage {
-    this.read.add(this.transcripts.keyOf(file) ?? '');
+    this.keep(this.transcripts.keyOf(file));
     return usageOf(this.transcripts.scan(file, USAGE_SCAN));
   }
 
   /** A list's journal, its previous generation first. */
   journal(listDir: string): JournalMarksState[] {
     return [previousJournalPath(listDir), journalPath(listDir)].map((file) => {
-      this.read.add(this.journals.keyOf(file) ?? '');
+      this.keep(this.journals.keyOf(file));
       return this.journals.scan(file, JOURNAL_MARKS_SCAN);
     });
   }
@@ -53,6 +53,10 @@ export class UsageStore {
     for (const dir of listDirs)
       for (const file of [previousJournalPath(dir), journalPath(dir)]) bytes += this.journals.unreadBytes(file, JOURNAL_MARKS_SCAN);
     return bytes;
+  }
+
+  private keep(key: string | undefined): void {
+    if (key !== undefined) this.read.add(key);
   }
 
   /** Keep only what this run read in the shard (the list's sessions now); written when the run's cache is saved. */
