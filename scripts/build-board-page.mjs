@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeMetafile } from './metafiles.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const page = path.join(root, 'src', 'board', 'page');
@@ -16,8 +17,8 @@ fs.mkdirSync(out, { recursive: true });
 for (const [entry, file] of [
   ['board-page.ts', 'board.js'],
   ['board-worker.ts', 'board-worker.js'],
-])
-  await build({
+]) {
+  const built = await build({
     entryPoints: [path.join(page, entry)],
     outfile: path.join(out, file),
     bundle: true,
@@ -27,6 +28,9 @@ for (const [entry, file] of [
     tsconfig: path.join(page, 'tsconfig.json'),
     minify: true,
     legalComments: 'none',
+    metafile: true,
     logLevel: 'warning',
   });
+  writeMetafile(`board-page-${path.parse(file).name}`, built.metafile);
+}
 for (const file of ['board.css', 'index.html']) fs.copyFileSync(path.join(page, file), path.join(out, file));

@@ -10,13 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { currentSpec } from '../dist/cli/completion/spec-from-program.js';
 import { specFile } from '../dist/cli/completion/spec-load.js';
+import { writeMetafile } from './metafiles.mjs';
 import { sharedNodeModules } from './shared-node-modules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const spec = await currentSpec();
 fs.writeFileSync(specFile(), `${JSON.stringify(spec)}\n`);
 
-await build({
+const completion = await build({
   entryPoints: [path.join(root, 'dist', 'cli', 'completion', 'complete.js')],
   outfile: path.join(root, 'dist', 'complete.cjs'),
   bundle: true,
@@ -31,5 +32,7 @@ await build({
   plugins: [sharedNodeModules(path.join(root, 'dist'))],
   minifySyntax: true,
   legalComments: 'none',
+  metafile: true,
   logLevel: 'warning',
 });
+writeMetafile('complete', completion.metafile);

@@ -11,7 +11,8 @@
 // V8 rejects a cache made by another V8 version or with other flags, and bin/tasks.js
 // then compiles as if there were none: a stale cache is slower, never wrong. V8 knows
 // the source only by its length, so the cache starts with the bundle's first line, which
-// names its build, and bin/tasks.js uses it only for that build.
+// names its build, and a line naming this Node, and bin/tasks.js uses it only for that
+// build on that Node (on another, it trains its own in the user's cache folder).
 //
 // Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read]
 // (read: the bundle of the read commands, which has no create, update or block).
@@ -97,7 +98,9 @@ async function main() {
     process.chdir(saved.cwd);
     fs.rmSync(config, { recursive: true, force: true });
   }
-  fs.writeFileSync(cacheFile, Buffer.concat([Buffer.from(build), script.createCachedData()]));
+  // The header names the build and the Node it was made for: another Node would reject it.
+  const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
+  fs.writeFileSync(cacheFile, Buffer.concat([Buffer.from(header, 'latin1'), script.createCachedData()]));
   process.exitCode = 0;
 }
 

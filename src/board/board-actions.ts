@@ -1,17 +1,19 @@
 import { TasksError } from '../core/base/errors.js';
-import { releaseTask } from '../core/claims/release-apply.js';
 import { newTxn, startRecording } from '../core/history/recorder.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
 import { personLifecycle } from '../core/lifecycle/person-change.js';
+import { releaseOne } from '../core/lifecycle/release-change.js';
 import { createTaskWithLifecycle, emptyReport, type LifecycleReport, updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import type { TaskPatch } from '../core/store/patch.js';
 import { listDirOf } from '../core/store/paths.js';
+import { deleteOne } from '../core/writes/deletion.js';
 import { blockTask, unblockTask } from '../core/writes/dependencies.js';
-import { preconditionGuard } from '../core/writes/preconditions.js';
-import { deleteTask, type Guard } from '../core/writes/task-writes.js';
+import { type Preconditions, preconditionGuard } from '../core/writes/preconditions.js';
+import type { Guard } from '../core/writes/task-writes.js';
 import { renderBlockDetails, renderLifecycleReport } from '../render/lifecycle-report.js';
+import { renderJournalCut, renderJournalNotWritten } from '../render/log-lines.js';
 import { oneLine } from '../render/text.js';
 import { releaseGoneAction } from './board-gone.js';
 import type { ActionError, ActionRequest, ActionResult, BoardTask, Expectation } from './board-protocol.js';
@@ -108,12 +110,9 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
     txn: () => record.txn ?? own,
     marks: () => record.marks,
     now: () => new Date(),
-    onCut: (_listDir, ids) =>
-      journalWarnings.push(
-        `the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`,
-      ),
+    onCut: (_listDir, ids) => journalWarnings.push(renderJournalCut([...new Set(ids)])),
     onError: (listDir, err) => {
-      const message = `could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`;
+      const message = renderJournalNotWritten(listDir, err);
       journalWarnings.push(message);
       ctx.warn(message);
     },
@@ -173,7 +172,7 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     case 'reassign':
       return update(req.id, { owner: req.owner }, req.expect, req.owner === null ? 'Unassigned' : `Gave ${oneLine(req.owner)}`);
     case 'release': {
-      const r = await releaseTask(dir, req.id, guardFor(req.expect));
+      const r = await releaseOne(dir, req.id, asPreconditions(req.expect));
       return { message: r.released ? `Released #${req.id}` : `#${req.id} had nothing to release`, task: r.task as BoardTask };
     }
     case 'block': {
@@ -205,7 +204,7 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
       return { message: `Created #${task.id}`, task: task as BoardTask };
     }
     case 'delete': {
-      const r = await deleteTask(dir, req.id, guardFor(req.expect));
+      const r = await deleteOne(dir, req.id, { preconditions: asPreconditions(req.expect) });
       return { message: `Deleted #${req.id}`, task: r.task as BoardTask };
     }
     case 'undo':
@@ -217,10 +216,12 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
 }
 
 /** The card's state as core preconditions: this status, and this owner or none. */
+function asPreconditions(expect: Expectation): Preconditions {
+  return expect.owner === null ? { status: [expect.status], unowned: true } : { status: [expect.status], owner: expect.owner };
+}
+
 function guardFor(expect: Expectation): Guard | undefined {
-  return preconditionGuard(
-    expect.owner === null ? { status: [expect.status], unowned: true } : { status: [expect.status], owner: expect.owner },
-  );
+  return preconditionGuard(asPreconditions(expect));
 }
 
 function failure(err: unknown, report: LifecycleReport, journalWarnings: string[], req?: ActionRequest): ActionOutcome {

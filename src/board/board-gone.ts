@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import { TasksError } from '../core/base/errors.js';
-import { releaseTask } from '../core/claims/release-apply.js';
-import { planGoneRelease } from '../core/history/gone-release.js';
+import { planGoneRelease, releaseGoneTargets } from '../core/history/gone-release.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
-import { preconditionGuard } from '../core/writes/preconditions.js';
 import { renderLiveInProject, renderNoneGone, renderReleaseLine } from '../render/release-lines.js';
 import type { GonePreviewPayload } from './board-protocol.js';
 
@@ -62,14 +60,11 @@ export async function releaseGoneAction(
   }
   const lines: string[] = [];
   const warnings = left.map((id) => `#${id} is no longer held by a gone owner: left as it is`);
-  for (const t of targets) {
-    try {
-      lines.push(renderReleaseLine(await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }))));
-    } catch (err) {
-      // Taken over meanwhile (another owner, or completed): left alone, as release --gone leaves it.
-      warnings.push(`#${t.id}: ${(err as Error).message}`);
-    }
-  }
+  await releaseGoneTargets(dir, targets, (id, outcome) => {
+    // Taken over meanwhile (another owner, or completed): left alone, as release --gone leaves it.
+    if (outcome instanceof Error) warnings.push(`#${id}: ${outcome.message}`);
+    else lines.push(renderReleaseLine(outcome));
+  });
   const n = lines.length;
   return { message: `Released ${n} task${n === 1 ? '' : 's'} of gone owners (${plan.gone?.why ?? ''})`, lines, warnings };
 }

@@ -1,12 +1,13 @@
 import { readBinding } from '../core/binding/project-binding.js';
 import type { SettingsPlaces } from '../core/binding/settings-files.js';
-import { blockerState, countTasks, indexTasks, isBlocked, isReady, missingBlockers } from '../core/graph/blockers.js';
+import { blockerAnswers, countTasks, indexTasks, isReady, type TaskBlockers } from '../core/graph/blockers.js';
 import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
 import { goneOwnersOfList } from '../core/history/list-owners.js';
 import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
 import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
-import { type ListOverview, overviewLists, sessionsInShowOrder } from '../core/lists/list-summary.js';
+import { sessionsInShowOrder } from '../core/lists/list-summary.js';
+import { type ListsRow, listsView } from '../core/lists/lists-view.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
 import { listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
@@ -17,7 +18,7 @@ import type { FileProblem } from '../core/store/list-read.js';
 import { listDirOf } from '../core/store/paths.js';
 import { isInternal, type Task } from '../core/store/schema.js';
 import { taskFileTimes } from '../core/store/task-times.js';
-import { type Team, teamMembers, teamsByList } from '../core/teams/teams.js';
+import { type Team, teamMembers } from '../core/teams/teams.js';
 import { renderUnsureSessions } from '../render/lists-table.js';
 import { logEventWords, renderLogNotes, renderUnrecordedCreations } from '../render/log-lines.js';
 import { stateText, tildePath } from '../render/session-text.js';
@@ -115,17 +116,17 @@ export function sessionView(s: SessionInfo, home: string): SessionView {
   };
 }
 
-function teamView(team: Team | undefined): ListRowView['team'] {
-  return team === undefined ? null : { name: team.name, members: teamMembers(team) };
+function teamView(team: Team | undefined): ListsRow['team'] {
+  return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
 }
 
 /** Sessions a row carries: a list shared by many sessions says how many, and shows the first few. */
 const SESSIONS_SHOWN = 5;
 
-/** A row of the overview (`tasks lists` without --all has no list whose folder is gone). */
-export type BoardRow = ListOverview & { kind: ListKind };
+/** A row of the overview (`tasks lists` without --all has no list whose folder is gone), with its team. */
+export type BoardRow = ListsRow & { kind: ListKind };
 
-export function rowView(l: BoardRow, team: Team | undefined, home: string): ListRowView {
+export function rowView(l: BoardRow, team: ListsRow['team'], home: string): ListRowView {
   const sessions = l.sessions.slice(0, SESSIONS_SHOWN).map((s) => sessionView(s, home));
   return {
     id: l.id,
@@ -139,21 +140,20 @@ export function rowView(l: BoardRow, team: Team | undefined, home: string): List
     others: sessions.slice(1),
     sessionCount: l.sessions.length,
     unsure: l.unsure?.length ?? 0,
-    team: teamView(team),
+    team: team ?? null,
   };
 }
 
-/** The overview: every row of `tasks lists --json`, by the same core call, with the board folder's binding. */
+/** The overview: every row of `tasks lists --json`, by the same core call (listsView), each with its team. */
 export function readOverview(ctx: BoardContext, index: SessionIndex): BoardRow[] {
-  return overviewLists(ctx.configDir, index).filter((l): l is BoardRow => l.kind !== 'gone');
+  return listsView(ctx.configDir, index, { live: false }).lists.filter((l): l is BoardRow => l.kind !== 'gone');
 }
 
 export function overviewPayload(ctx: BoardContext, lists: readonly BoardRow[], readOnly: boolean): OverviewPayload {
-  const { byList } = teamsByList(ctx.configDir);
   return {
     at: ctx.now(),
     readOnly,
-    lists: lists.map((l) => rowView(l, byList.get(l.id), ctx.home)),
+    lists: lists.map((l) => rowView(l, l.team, ctx.home)),
     binding: bindingView(ctx),
     unsureNotes: renderUnsureSessions(lists),
     todoWriteShown: TODOWRITE_SHOWN,
@@ -224,7 +224,7 @@ export function rowOf(
     others: sessions.slice(1),
     sessionCount: all.length,
     unsure: unsureSessionsOf(index, summary.id).length,
-    team: teamView(team),
+    team: teamView(team) ?? null,
   };
 }
 
@@ -250,17 +250,20 @@ export function listPayload(
   // As release --gone judges them: a named list's sessions found by their transcripts.
   const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
   const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
-  const missing = new Map(missingBlockers(tasks, byId).map((m) => [m.id, m.missing]));
+  // The blockers as the list, graph and export views are told them.
+  const blockers = blockerAnswers(tasks, byId);
   const facts: Record<string, TaskFacts> = {};
   for (const t of tasks) {
     const stalledMs = stalled.get(t.id);
     const changedAt = times.get(t.id);
+    const b = blockers.get(t.id) as TaskBlockers;
+    const unfinished = t.status !== 'completed';
     facts[t.id] = {
-      blocked: isBlocked(t, byId),
+      blocked: b.blocked,
       ready: isReady(t, byId),
       internal: isInternal(t),
-      openBlockers: t.status === 'completed' ? [] : [...blockerState(t, byId).open],
-      missingBlockers: missing.get(t.id) ?? [],
+      openBlockers: unfinished ? [...b.open] : [],
+      missingBlockers: unfinished ? [...b.missing] : [],
       ownerGone: t.status !== 'completed' && gone?.isGone(t.owner) === true,
       ...(stalledMs === undefined ? {} : { stalledMs }),
       ...(changedAt === undefined ? {} : { changedAt }),
@@ -270,7 +273,7 @@ export function listPayload(
   const { pending, in_progress, completed } = countTasks(tasks, byId);
   const row =
     kind === 'todowrite' && known !== undefined
-      ? rowView(known, team, ctx.home)
+      ? rowView(known, teamView(team), ctx.home)
       : rowOf(
           ctx,
           index,

@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
       readerGone();
     });
   }
-  handleInterrupts(() => current?.stopJournal());
+  handleInterrupts(() => current);
   const env = process.env;
   io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
   process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
@@ -47,11 +47,14 @@ async function main(argv: string[]): Promise<void> {
  * to do so, and to choose its exit status. A second signal stops at once, with 130.
  * (Our listeners also keep signal-exit, loaded by proper-lockfile, out of the way.)
  */
-function handleInterrupts(stopJournal: () => void): void {
+function handleInterrupts(running: () => RunHandle | undefined): void {
   let signals = 0;
-  const stopWhenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? interruptedExit() : stopWhenIdle())));
+  const stopWhenIdle = (): void => {
+    const scope = running()?.scope;
+    onLocksIdle(() => setImmediate(() => (locksActive(scope) === 0 ? interruptedExit() : stopWhenIdle())), scope);
+  };
   const interruptedExit = (): never => {
-    stopJournal();
+    running()?.stopJournal();
     return process.exit(EXIT.interrupted);
   };
   const onSignal = (signal: NodeJS.Signals): void => {

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { TasksError } from '../core/base/errors.js';
 import { onLockWait } from '../core/locks/lock-acquire.js';
+import { inScope, RunScope } from '../core/scope/run-scope.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { loadColour } from '../render/style.js';
 import { buildProgram } from './commands/program.js';
@@ -14,6 +15,8 @@ import { recordChanges } from './runtime/journal-recording.js';
 export interface RunHandle {
   /** Record what this run has changed now: the process is about to end (a signal, a gone reader). */
   stopJournal(): void;
+  /** What the run records and listens to (core/scope): the locks it holds, for a signal's exit. */
+  scope: RunScope;
 }
 
 export interface RunOptions {
@@ -29,17 +32,23 @@ export interface RunOptions {
  * main.ts runs it for the process; tests run it for output-only checks without a
  * process. Everything a run installs (the journal's record of its writes, the lock-wait
  * note, the new-list note, signal listeners while a command waits) is removed when it
- * ends, so runs one after another in one process leave nothing behind. Runs must not
- * overlap in one process: the write events a journal records are the process's.
+ * ends, so runs one after another in one process leave nothing behind. Runs may overlap
+ * in one process: each runs in a scope of its own (core/scope), and hears only its own
+ * writes and lock waits.
  */
-export async function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
+export function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
+  const scope = new RunScope();
+  return inScope(scope, () => runInScope(scope, argv, io, env, opts));
+}
+
+async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions): Promise<number> {
   const ctx = new Context(io, { env, cwd: 'cwd' in opts ? opts.cwd : processCwd(), argv });
   let journal: { stop: () => void } | undefined;
   const stopJournal = (): void => {
     journal?.stop();
     journal = undefined;
   };
-  opts.started?.({ stopJournal });
+  opts.started?.({ stopJournal, scope });
   try {
     if (io.mayColour(argv)) await loadColour();
     const program = await buildProgram(ctx, argv);

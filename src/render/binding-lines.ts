@@ -1,12 +1,13 @@
 import type { BindOutcome } from '../core/binding/bind-here.js';
 import type { BindingTarget } from '../core/binding/binding-target.js';
 import type { Binding } from '../core/binding/project-binding.js';
+import type { ListUse } from '../core/lists/project-list.js';
 import { tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 
 /** What `tasks use` says on stderr: which sessions a binding reaches, and which file holds it. */
 
-interface Shown {
+export interface BindingShown {
   home: string;
   short: (id: string) => string;
 }
@@ -16,7 +17,11 @@ function where(target: BindingTarget): string {
   return target.reach === 'tree' ? 'in it or below' : 'in it (not in its subfolders)';
 }
 
-export function renderBound(wanted: { id: string; exists: boolean; near: readonly string[] }, outcome: BindOutcome, shown: Shown): string {
+export function renderBound(
+  wanted: { id: string; exists: boolean; near: readonly string[] },
+  outcome: BindOutcome,
+  shown: BindingShown,
+): string {
   const { target, write } = outcome;
   const dir = tildePath(target.dir, shown.home);
   const near =
@@ -34,7 +39,7 @@ export function renderBound(wanted: { id: string; exists: boolean; near: readonl
   );
 }
 
-export function renderUnbound(outcome: BindOutcome, shown: Shown): string {
+export function renderUnbound(outcome: BindOutcome, shown: BindingShown): string {
   const { target, write, after } = outcome;
   const dir = tildePath(target.dir, shown.home);
   const first = write.changed
@@ -48,7 +53,7 @@ export function renderUnbound(outcome: BindOutcome, shown: Shown): string {
 }
 
 /** `tasks use` with no list: the binding in effect here, or how to make one. */
-export function renderBindingShown(binding: Binding | undefined, target: BindingTarget, shown: Shown): string {
+export function renderBindingShown(binding: Binding | undefined, target: BindingTarget, shown: BindingShown): string {
   const dir = tildePath(target.dir, shown.home);
   if (binding === undefined)
     return oneLine(
@@ -68,7 +73,7 @@ export function renderBindingShown(binding: Binding | undefined, target: Binding
  */
 export function renderSessionsMoved(
   moved: ReadonlyArray<{ session: { sessionId: string; cwd?: string | undefined }; from: string; to: string }>,
-  shown: Shown,
+  shown: BindingShown,
 ): string {
   const parts = moved.map(
     (m) =>
@@ -78,4 +83,32 @@ export function renderSessionsMoved(
   return oneLine(
     `running session${one ? '' : 's'} ${parts.join(', ')}: Claude Code reads the changed settings, so ${one ? 'it moves' : 'they move'} at ${one ? 'its' : 'their'} next task call; ${one ? 'its' : 'their'} tasks so far stay where they are`,
   );
+}
+
+/** `tasks use --json` with no list: the binding in effect, and the file a binding would go to. */
+export function bindingShownJson(binding: Binding | undefined, target: BindingTarget) {
+  return {
+    list: binding?.listId ?? null,
+    value: binding?.value ?? null,
+    file: binding?.file ?? null,
+    scope: binding?.scope ?? null,
+    target: target.file,
+  };
+}
+
+/** `tasks use <list> --json`, `tasks use --clear --json`: what was written, and the sessions it moves. */
+export function listUseJson(use: ListUse) {
+  const { wanted, outcome, moved } = use;
+  return {
+    list: wanted?.id ?? null,
+    file: outcome.target.file,
+    reach: outcome.target.reach,
+    dir: outcome.target.dir,
+    worktrees: outcome.target.worktrees,
+    changed: outcome.write.changed,
+    created: outcome.write.created,
+    previous: outcome.write.previous === undefined ? null : String(outcome.write.previous),
+    bound: outcome.after.binding?.listId ?? null,
+    moved: moved.map((m) => ({ sessionId: m.session.sessionId, cwd: m.session.cwd ?? null, from: m.from, to: m.to })),
+  };
 }

@@ -1,18 +1,10 @@
-import type { ClaimResult } from '../core/claims/claim-apply.js';
+import type { ClaimOutcome } from '../core/lifecycle/claim-change.js';
 import { formatDuration } from './duration.js';
 import { idRefs } from './refs.js';
 import type { TaskJson } from './task-json.js';
 import { oneLine } from './text.js';
 
 const refs = (ids: readonly string[] | undefined) => idRefs(ids ?? []);
-
-/**
- * A claim's outcome: the agents' result, or, for `claim --next`, `no_task_ready` (our
- * reason, not the agents': their claim always names a task).
- */
-export type ClaimOutcome =
-  | ClaimResult
-  | { success: false; reason: 'no_task_ready'; task?: undefined; openBlockers?: undefined; busyWith?: undefined };
 
 export type Refusal = Extract<ClaimOutcome, { success: false }>;
 

@@ -1,6 +1,7 @@
 import type { CostUsage } from '../core/cost/cost-report.js';
-import { blockerState, countTasks, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { blockersOf } from './blockers-of.js';
 import { activeTime, compactCount, dollars, hasWork, tokenTotal } from './cost-cells.js';
 import { oneLine } from './text.js';
 
@@ -14,12 +15,12 @@ import { oneLine } from './text.js';
  */
 export function renderMarkdownChecklist(
   tasks: readonly Task[],
-  index: TaskIndex,
+  list: { index: TaskIndex; blockers: BlockerAnswers; counts: ListCounts },
   opts: { title: string; cost?: { of(id: string): CostUsage | undefined; total: CostUsage; unattributed: CostUsage } | undefined },
 ): string {
   const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
-  const c = countTasks(tasks, index);
+  const c = list.counts;
   const blocked = (n: number) => (n > 0 ? ` (${n} blocked)` : '');
   const parts = [
     `**${c.completed}/${c.total} done**`,
@@ -34,7 +35,7 @@ export function renderMarkdownChecklist(
   }
   for (const t of tasks) {
     const work = opts.cost?.of(t.id);
-    lines.push(checklistItem(t, index) + (work !== undefined && hasWork(work) ? ` · ${workText(work)}` : ''));
+    lines.push(checklistItem(t, list.index, list.blockers) + (work !== undefined && hasWork(work) ? ` · ${workText(work)}` : ''));
   }
   return lines.join('\n');
 }
@@ -47,9 +48,8 @@ function workText(u: CostUsage): string {
   return parts.join(', ');
 }
 
-function checklistItem(t: Task, index: TaskIndex): string {
+function checklistItem(t: Task, index: TaskIndex, blockers: BlockerAnswers): string {
   const box = t.status === 'completed' ? '[x]' : '[ ]';
-  const { open } = blockerState(t, index);
   const status =
     t.status === 'completed'
       ? 'done'
@@ -57,7 +57,7 @@ function checklistItem(t: Task, index: TaskIndex): string {
         ? `in progress${t.activeForm ? ` (${escapeMarkdown(oneLine(t.activeForm))})` : ''}`
         : 'pending';
   // The status as stored, and beside it whether an open blocker holds it back.
-  const details = t.status !== 'completed' && open.length > 0 ? [status, 'blocked'] : [status];
+  const details = blockersOf(blockers, t.id).blocked ? [status, 'blocked'] : [status];
   if (t.owner) details.push(`owner ${codeSpan(oneLine(t.owner))}`);
   if (t.blockedBy.length > 0) {
     const deps = t.blockedBy.map((id) => {

@@ -1,7 +1,7 @@
-import type { TaskIndex } from '../core/graph/blockers.js';
-import { isBlocked } from '../core/graph/blockers.js';
+import type { BlockerAnswers, TaskIndex } from '../core/graph/blockers.js';
 import type { ListGraph } from '../core/graph/list-graph.js';
 import type { Task } from '../core/store/schema.js';
+import { blockersOf } from './blockers-of.js';
 import { STATUS_SYMBOL } from './status.js';
 import { oneLine, truncate } from './text.js';
 
@@ -22,8 +22,8 @@ const OPEN_EDGE = '#cf222e';
 
 type Kind = keyof typeof COLOURS;
 
-function kindOf(task: Task, index: TaskIndex): Kind {
-  return isBlocked(task, index) ? 'blocked' : task.status;
+function kindOf(task: Task, blockers: BlockerAnswers): Kind {
+  return blockersOf(blockers, task.id).blocked ? 'blocked' : task.status;
 }
 
 function label(task: Task, max = 60): string {
@@ -38,13 +38,13 @@ export function mermaidText(text: string): string {
   return out;
 }
 
-export function renderMermaid(graph: ListGraph, index: TaskIndex): string {
+export function renderMermaid(graph: ListGraph, index: TaskIndex, blockers: BlockerAnswers): string {
   const lines = ['flowchart LR'];
   const byKind = new Map<Kind, string[]>();
   for (const node of graph.layout.nodes) {
     const task = index.get(node.id) as Task;
     lines.push(`  t${node.id}["${mermaidText(label(task))}"]`);
-    const kind = kindOf(task, index);
+    const kind = kindOf(task, blockers);
     byKind.set(kind, [...(byKind.get(kind) ?? []), `t${node.id}`]);
   }
   for (const e of graph.edges) lines.push(`  t${e.from} --> t${e.to}`);
@@ -63,7 +63,7 @@ export function dotString(text: string): string {
   return `"${oneLine(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-export function renderDot(graph: ListGraph, index: TaskIndex, listId: string): string {
+export function renderDot(graph: ListGraph, index: TaskIndex, blockers: BlockerAnswers, listId: string): string {
   const lines = [
     `digraph ${dotString(listId)} {`,
     '  rankdir=LR;',
@@ -72,7 +72,7 @@ export function renderDot(graph: ListGraph, index: TaskIndex, listId: string): s
   ];
   for (const node of graph.layout.nodes) {
     const task = index.get(node.id) as Task;
-    const c = COLOURS[kindOf(task, index)];
+    const c = COLOURS[kindOf(task, blockers)];
     lines.push(`  ${dotString(node.id)} [label=${dotString(label(task))}, fillcolor="${c.fill}", color="${c.stroke}"];`);
   }
   for (const e of graph.edges) {

@@ -1,17 +1,18 @@
-import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers, TaskIndex } from '../core/graph/blockers.js';
 import type { ListGraph } from '../core/graph/list-graph.js';
+import { blockersOf } from './blockers-of.js';
 
 /**
  * `tasks graph --json`: each node with its task's status, owner and open blockers (as
  * core judges them against the whole list) and its place in the layered drawing; each
  * edge from the blocker to the task that waits, with its route.
  */
-export function graphJson(listId: string, graph: ListGraph, index: TaskIndex) {
+export function graphJson(listId: string, graph: ListGraph, index: TaskIndex, blockers: BlockerAnswers) {
   return {
     list: listId,
     nodes: graph.layout.nodes.map((n) => {
       const task = index.get(n.id);
-      const open = task === undefined || task.status === 'completed' ? [] : blockerState(task, index).open;
+      const open = task === undefined || task.status === 'completed' ? [] : blockersOf(blockers, n.id).open;
       return {
         id: n.id,
         subject: task?.subject ?? null,

@@ -1,5 +1,6 @@
-import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers, TaskIndex } from '../core/graph/blockers.js';
 import type { TreeRow } from '../core/graph/dependency-tree.js';
+import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine } from './text.js';
@@ -15,7 +16,7 @@ export interface GraphTreeOptions {
  * dependencyTree), with its status symbol, owner and open blockers; a task shown in
  * full elsewhere is a dim reference line, an edge that closes a cycle a red one.
  */
-export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts: GraphTreeOptions): string {
+export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, blockers: BlockerAnswers, opts: GraphTreeOptions): string {
   const { style } = opts;
   return rows
     .map((row) => {
@@ -33,7 +34,7 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, opts
       if (task.status === 'in_progress' && task.activeForm) parts.push(style.cyan(`(${oneLine(task.activeForm)})`));
       if (task.owner) parts.push(style.magenta(`@${oneLine(task.owner)}`));
       if (task.status !== 'completed') {
-        const { open, missing } = blockerState(task, index);
+        const { open, missing } = blockersOf(blockers, task.id);
         const waits = [...open.map((b) => `#${oneLine(b)}`), ...missing.map((b) => `#${oneLine(b)}?`)];
         if (waits.length > 0) parts.push(style.red(`blocked by ${waits.join(', ')}`));
       }

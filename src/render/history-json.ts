@@ -1,5 +1,6 @@
+import { ABSENT } from '../core/base/absent.js';
 import type { EventChange, TimelineEvent } from '../core/history/events.js';
-import { ABSENT, type UndoPlan, type UndoStep } from '../core/history/undo-plan.js';
+import type { UndoPlan, UndoStep } from '../core/history/undo-plan.js';
 import type { Task } from '../core/store/schema.js';
 import { type TaskJson, taskJson } from './task-json.js';
 

@@ -1,3 +1,4 @@
+import type { NoteCode, WarningCode } from '../core/base/notices.js';
 import { withoutEscapes } from '../core/base/program-output.js';
 import type { HookBlockedError, HookRunReport } from '../core/hooks/hooks.js';
 import type { LifecycleReport } from '../core/lifecycle/task-lifecycle.js';
@@ -9,14 +10,14 @@ import { multiLine, oneLine } from './text.js';
  * stderr. Pure: the CLI decides where they go and how warnings are marked.
  */
 export interface ReportLines {
-  notes: Notice[];
-  warnings: Notice[];
+  notes: Notice<NoteCode>[];
+  warnings: Notice<WarningCode>[];
 }
 
 /** `skippedBy`: what skipped the hooks, in the words of whoever asked (`--no-hooks` on the command line). */
 export function renderLifecycleReport(report: LifecycleReport, skippedBy = '--no-hooks'): ReportLines {
-  const notes: Notice[] = [];
-  const warnings: Notice[] = [];
+  const notes: Notice<NoteCode>[] = [];
+  const warnings: Notice<WarningCode>[] = [];
   const seen = new Set<string>();
   for (const run of report.hookRuns) {
     for (const w of run.settingsWarnings) {
@@ -37,7 +38,9 @@ export function renderLifecycleReport(report: LifecycleReport, skippedBy = '--no
         },
       });
     }
-    warnings.push(...hookWarnings(run).map((text) => ({ code: 'hook_failed', text, facts: { event: run.event, taskId: run.taskId } })));
+    warnings.push(
+      ...hookWarnings(run).map((text) => ({ code: 'hook_failed' as const, text, facts: { event: run.event, taskId: run.taskId } })),
+    );
   }
   for (const s of report.skippedHooks) {
     const what = s.count === 0 ? `${s.event} hooks (none configured)` : `${s.count} ${s.event} hook${s.count === 1 ? '' : 's'}`;

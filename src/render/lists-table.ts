@@ -39,8 +39,9 @@ interface Layout {
 /**
  * The terminal table: one row per list, newest first. TASKS reads "done/total", with the
  * number in progress after ▶. The prompt takes the room the other columns leave; on a
- * narrow screen BRANCH and TEAM give way first, then PROJECT is cut to its end, then the
- * prompt shrinks and goes: TASKS and CHANGED stay, and no row is wider than the screen.
+ * narrow screen BRANCH and TEAM give way first, then PROJECT is cut to its end, the prompt
+ * shrinks, PROJECT goes, and only then the prompt: TASKS and CHANGED stay, and no row is
+ * wider than the screen.
  */
 export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const { style } = o;
@@ -87,7 +88,7 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   const widthIn = (k: Key) => (k === 'project' ? projectWidth : widthOf(k));
   const promptRoom = () => o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0);
   // Room for the prompt first, then for the rest: BRANCH and TEAM give way, PROJECT is cut,
-  // the prompt shrinks, then goes, then PROJECT; LIST, SESSION, TASKS and CHANGED always stay.
+  // the prompt shrinks, PROJECT goes, then the prompt; LIST, SESSION, TASKS and CHANGED always stay.
   const PROJECT_MIN = 16;
   const steps: Array<() => boolean> = [
     () => drop('branch'),
@@ -107,9 +108,11 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
     if (!shown.includes('prompt') || promptRoom() >= 20) break;
     step();
   }
-  // Still too narrow for a 12-column prompt: no prompt; then no project.
+  // Still too narrow for a 12-column prompt: no project, then (only then) no prompt; the
+  // prompt is what tells a person's lists apart.
+  if (shown.includes('prompt') && promptRoom() < 12) drop('project');
   if (shown.includes('prompt') && promptRoom() < 12) drop('prompt');
-  if (!shown.includes('prompt') && o.width - shown.reduce((sum, k) => sum + widthIn(k) + gap, 0) < 0) drop('project');
+  if (o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0) < 0) drop('project');
   const promptWidth = Math.max(12, Math.min(60, promptRoom()));
   const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthIn(k)])) as Record<Key, number>;
   const line = (values: Record<Key, string>) =>

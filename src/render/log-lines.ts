@@ -101,16 +101,29 @@ export function stamp(iso: string): string {
 
 const taskText = (e: TimelineEvent) => (e.task === null ? '-' : `#${oneLine(e.task)}`);
 
-/** The timeline for a person at a terminal: time, [list,] task, who, what; columns padded, long values cut. */
-export function renderLogLines(events: readonly TimelineEvent[], style: Style, opts: { lists?: boolean } = {}): string {
+/**
+ * The timeline for a person at a terminal: time, [list,] task, who, what; columns padded,
+ * long values cut. `listName`: how a list is named (a session's by its short id).
+ */
+export function renderLogLines(
+  events: readonly TimelineEvent[],
+  style: Style,
+  opts: { lists?: boolean; listName?: (id: string) => string } = {},
+): string {
   const whoWidth = Math.min(36, Math.max(...events.map((e) => whoText(e.who).length)));
   const idWidth = Math.max(...events.map((e) => taskText(e).length));
-  const listWidth = Math.min(20, Math.max(...events.map((e) => e.list.length)));
+  const names = new Map<string, string>();
+  const listText = (id: string) => {
+    let name = names.get(id);
+    if (name === undefined) names.set(id, (name = oneLine(opts.listName?.(id) ?? id)));
+    return name;
+  };
+  const listWidth = opts.lists ? Math.min(20, Math.max(...events.map((e) => listText(e.list).length))) : 0;
   return events
     .map((e) =>
       [
         style.dim(stamp(e.at)),
-        ...(opts.lists ? [truncate(oneLine(e.list), listWidth).padEnd(listWidth)] : []),
+        ...(opts.lists ? [truncate(listText(e.list), listWidth).padEnd(listWidth)] : []),
         taskText(e).padEnd(idWidth),
         (e.who.kind === 'person' ? style.magenta : e.who.kind === 'agent' ? style.cyan : style.yellow)(
           truncate(whoText(e.who), whoWidth).padEnd(whoWidth),
@@ -190,4 +203,14 @@ export function renderUnrecordedCreations(ids: readonly string[]): string | unde
     .join(', ');
   const more = ids.length > 10 ? ` and ${ids.length - 10} more` : '';
   return `no record of the creation of ${named}${more} (made before the record starts, or by a session that is not known)`;
+}
+
+/** A change the journal keeps only in part (a value too long): said by the command and by the board alike. */
+export function renderJournalCut(ids: readonly string[]): string {
+  return `the journal keeps only part of ${ids.map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`;
+}
+
+/** A journal that could not be written: the change itself stands. */
+export function renderJournalNotWritten(listDir: string, err: unknown): string {
+  return `could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`;
 }

@@ -1,3 +1,5 @@
+import type { NoticeCode } from '../core/base/notices.js';
+
 /** "note: ..." on stderr: something worth knowing that is neither a warning nor an error. */
 export function renderNote(message: string): string {
   return `note: ${message}`;
@@ -7,8 +9,8 @@ export function renderNote(message: string): string {
  * A warning or a note with its code and facts: text for a person, and with `--json` the
  * object `{"warning"|"note": {code, message, ...facts}}` on stderr.
  */
-export interface Notice {
-  code: string;
+export interface Notice<Code extends NoticeCode = NoticeCode> {
+  code: Code;
   text: string;
   facts?: Record<string, unknown> | undefined;
 }

@@ -34,10 +34,10 @@ export function renderWouldRelease(task: Task, why: string): string {
   return `Would release task #${task.id} from ${oneLine(task.owner ?? '')} (${why}): ${oneLine(task.subject)}`;
 }
 
-/** `release --gone` while a session of the list's project runs: it may be about to pick the work up. */
+/** `release --gone` while a live session can see the list: it may be about to pick the work up. */
 export function renderLiveInProject(sessions: readonly { sessionId: string; cwd?: string | undefined }[], home: string): string {
   const first = sessions[0];
   const where = first?.cwd === undefined ? '' : ` in ${tildePath(first.cwd, home)}`;
   const more = sessions.length > 1 ? ` (and ${sessions.length - 1} more)` : '';
-  return `session ${first?.sessionId.slice(0, 8) ?? '?'} is live${where}${more}, where this list's sessions ran: it may be about to pick this work up`;
+  return `session ${first?.sessionId.slice(0, 8) ?? '?'} is live${where}${more} and can see this list: it may be about to pick this work up`;
 }

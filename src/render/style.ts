@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 
-/** Colours decided once per process (render/color-choice.ts); renderers only apply them. */
+/** Colours decided once per process (decideColor, below); renderers only apply them. */
 export interface Style {
   readonly color: boolean;
   bold(s: string): string;

@@ -1,4 +1,4 @@
-import { blockerState, type TaskIndex } from '../core/graph/blockers.js';
+import type { TaskBlockers, TaskIndex } from '../core/graph/blockers.js';
 import { isKnownKey, type Task } from '../core/store/schema.js';
 import { statusLabel } from './status.js';
 import type { Style } from './style.js';
@@ -14,10 +14,10 @@ function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'do
 }
 
 /**
- * Every field of one task, for a person: open and completed blockers told apart (each
+ * Every field of one task, for a person (`index`: the tasks it names; `blockers`: its own, as core judged them): open and completed blockers told apart (each
  * with its status and owner), what it blocks, metadata, and keys agents do not know.
  */
-export function renderTaskDetail(task: Task, index: TaskIndex, style: Style, ownerGone?: string): string {
+export function renderTaskDetail(task: Task, index: TaskIndex, blockers: TaskBlockers, style: Style, ownerGone?: string): string {
   const label = (s: string) => style.bold(s.padEnd(13));
   const lines = [`${style.bold(`#${oneLine(task.id)}`)} ${style.bold(oneLine(task.subject))}`];
   lines.push(`${label('Status:')}${statusLabel(style, task.status)}`);
@@ -30,15 +30,14 @@ export function renderTaskDetail(task: Task, index: TaskIndex, style: Style, own
   } else {
     lines.push(`${label('Description:')}${description || style.dim('none')}`);
   }
-  const blockers = blockerState(task, index);
   if (task.blockedBy.length === 0) lines.push(`${label('Blocked by:')}${style.dim('nothing')}`);
   else {
-    const summary =
-      blockers.open.length > 0 && task.status !== 'completed' ? style.red(`${blockers.open.length} open`) : style.green('none open');
+    const { open, done, missing, blocked } = blockers;
+    const summary = blocked ? style.red(`${open.length} open`) : style.green('none open');
     lines.push(`${label('Blocked by:')}${summary}`);
-    for (const id of blockers.open) lines.push(`  ${refLine(id, index, style, 'open')}`);
-    for (const id of blockers.done) lines.push(`  ${refLine(id, index, style, 'done')}`);
-    for (const id of blockers.missing) lines.push(`  ${refLine(id, index, style, 'missing')}`);
+    for (const id of open) lines.push(`  ${refLine(id, index, style, 'open')}`);
+    for (const id of done) lines.push(`  ${refLine(id, index, style, 'done')}`);
+    for (const id of missing) lines.push(`  ${refLine(id, index, style, 'missing')}`);
   }
   if (task.blocks.length === 0) lines.push(`${label('Blocks:')}${style.dim('nothing')}`);
   else {

@@ -1,5 +1,6 @@
+import { ABSENT } from '../core/base/absent.js';
 import type { UndoAcrossResult } from '../core/history/undo-lists.js';
-import { ABSENT, type UndoPlan, type UndoStep } from '../core/history/undo-plan.js';
+import type { UndoPlan, UndoStep } from '../core/history/undo-plan.js';
 import { stamp } from './log-lines.js';
 import { oneLine, truncate } from './text.js';
 

@@ -1,5 +1,5 @@
 import type { Task } from '../core/store/schema.js';
-import { type FieldChange, fieldChanges } from '../core/watch/watch-diff.js';
+import type { FieldChange } from '../core/watch/watch-diff.js';
 import type { Style } from './style.js';
 import { oneLine } from './text.js';
 import { describeField } from './watch-change.js';
@@ -28,12 +28,12 @@ function renderUnchangedMessage(listId: string, id: string): string {
  */
 export function renderUpdateResult(
   listId: string,
-  result: { task: Task; before: Task; changed: readonly string[] },
+  result: { task: Task; changed: readonly string[]; changes: Record<string, FieldChange> },
   layout: { human: boolean; style: Style },
 ): string {
   const id = result.task.id;
   if (result.changed.length === 0) return renderUnchangedMessage(listId, id);
-  if (layout.human) return renderUpdateMessage(listId, result.task, fieldChanges(result.before, result.task), layout.style);
+  if (layout.human) return renderUpdateMessage(listId, result.task, result.changes, layout.style);
   return `Updated task #${id} ${result.changed.join(', ')}`;
 }
 

@@ -1,4 +1,4 @@
-import { countTasks, type ListCounts, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers, ListCounts } from '../core/graph/blockers.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
@@ -24,8 +24,10 @@ export interface WatchFrameModel {
   exists: boolean;
   /** The tasks shown (after the filters), in id order. */
   tasks: readonly Task[];
-  /** Every task of the list: blockers are judged against all of them. */
-  index: TaskIndex;
+  /** The shown tasks' blockers, judged against every task of the list. */
+  blockers: BlockerAnswers;
+  /** The shown tasks by status, and how many wait on a blocker. */
+  counts: ListCounts;
   /** How many tasks the filters hide. */
   hidden: number;
   /** "status pending, owner amy", when filters are on. */
@@ -112,14 +114,14 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
     // Scrolled: a window of the list in id order, and one line saying what lies beyond it.
     const room = Math.max(1, rows - 1);
     const start = Math.min(Math.max(0, m.scroll), m.tasks.length - room);
-    const lines = renderTaskRows(m.tasks.slice(start, start + room), m.index, rowOptions);
+    const lines = renderTaskRows(m.tasks.slice(start, start + room), m.blockers, rowOptions);
     const below = m.tasks.length - start - room;
     lines.push(style.dim(`↑ ${start} above · ↓ ${below} below`));
     return lines;
   }
-  const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.index, rows);
-  const lines = renderTaskRows(shown, m.index, rowOptions);
-  if (rest.length > 0) lines.push(renderRestLine(rest, m.index, style));
+  const { shown, rest } = o.final ? { shown: [...m.tasks], rest: [] } : pickRows(m.tasks, m.blockers, rows);
+  const lines = renderTaskRows(shown, m.blockers, rowOptions);
+  if (rest.length > 0) lines.push(renderRestLine(rest, style));
   return lines;
 }
 
@@ -184,7 +186,7 @@ export function maxScroll(m: WatchFrameModel, o: Pick<FrameOptions, 'height' | '
 export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] {
   // One column for the left margin, one left free at the right edge.
   const width = Math.max(8, o.width - 2);
-  const counts = countTasks(m.tasks, m.index);
+  const { counts } = m;
   const notices = noticeLines(m, o.style);
   const nudge = m.nudge ? o.style.yellow(`⚑ ${oneLine(m.nudge)}`) : undefined;
   const rows = taskRowsFor(m, o);

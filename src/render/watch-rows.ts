@@ -1,6 +1,7 @@
-import { blockerState, countTasks, isBlocked, type TaskIndex } from '../core/graph/blockers.js';
+import type { BlockerAnswers } from '../core/graph/blockers.js';
 import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
+import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -16,12 +17,12 @@ export function spinnerFrame(now: number): string {
 }
 
 /** Which tasks fit in `rows`: those in progress first, then pending (waiting on a blocker last), and the latest done. */
-export function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number): { shown: Task[]; rest: Task[] } {
+export function pickRows(tasks: readonly Task[], blockers: BlockerAnswers, rows: number): { shown: Task[]; rest: Task[] } {
   if (tasks.length <= rows) return { shown: [...tasks], rest: [] };
   const room = Math.max(0, rows - 1); // one row says what was left out
   const rank = (t: Task): number => {
     if (t.status === 'in_progress') return 0;
-    if (t.status === 'pending') return isBlocked(t, index) ? 2 : 1;
+    if (t.status === 'pending') return blockersOf(blockers, t.id).blocked ? 2 : 1;
     return 3;
   };
   const order = [...tasks].sort((a, b) => rank(a) - rank(b) || (rank(a) === 3 ? compareIds(b.id, a.id) : compareIds(a.id, b.id)));
@@ -29,8 +30,9 @@ export function pickRows(tasks: readonly Task[], index: TaskIndex, rows: number)
   return { shown: tasks.filter((t) => keep.has(t)), rest: tasks.filter((t) => !keep.has(t)) };
 }
 
-export function renderRestLine(rest: readonly Task[], index: TaskIndex, style: Style): string {
-  const counts = countTasks(rest, index);
+export function renderRestLine(rest: readonly Task[], style: Style): string {
+  const counts = { in_progress: 0, pending: 0, completed: 0 };
+  for (const t of rest) counts[t.status]++;
   const parts = [
     counts.in_progress > 0 ? `${counts.in_progress} in progress` : '',
     counts.pending > 0 ? `${counts.pending} pending` : '',
@@ -53,13 +55,13 @@ export interface RowOptions {
  * One row a task: status symbol (a spinner while in progress), id, subject (the
  * activeForm while in progress), owner, open blockers; columns aligned, cut to `width`.
  */
-export function renderTaskRows(shown: readonly Task[], index: TaskIndex, o: RowOptions): string[] {
+export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers, o: RowOptions): string[] {
   const { width, recent } = o;
   const { style } = o;
   const rows = shown.map((t) => {
     // The status as stored (a spinner while in progress), and beside it what it waits on.
     const status = t.status;
-    const { open, missing } = blockerState(t, index);
+    const { open, missing } = blockersOf(blockers, t.id);
     return {
       task: t,
       status,

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
+import { startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 /** The fixture: 1 (completed, researcher) blocks 2; 2 blocks 4; 5 stands alone. */
 const file = (list: string, id: string) => readJson(path.join(list, `${id}.json`)) as Record<string, unknown>;
@@ -29,6 +30,20 @@ describe('claim', () => {
         2,
       ),
     );
+  });
+
+  it.runIf(tmuxAvailable())('at a terminal, without --as, a person claims for themself (@me); a script must say who', async () => {
+    const { config, list } = fixtureConfig();
+    const pane = startInTmux(config, ['claim', '2'], { width: 100, height: 10 }, { USER: 'amy' });
+    try {
+      const screen = await pane.waitFor((s) => /EXIT=\d+/.test(s), 'the claim to end');
+      expect(screen).toContain('EXIT=0');
+    } finally {
+      pane.kill();
+    }
+    expect(readJson(path.join(list, '2.json'))).toMatchObject({ owner: 'amy' });
+    const piped = run(config, ['claim', '4'], { env: { USER: 'amy' } });
+    expect(piped).toMatchObject({ code: 2, stderr: 'error: --as <agent> is required: who claims the task\n' });
   });
 
   it('--start sets in_progress in the same write; --json prints the claimed task, as every change prints its task', () => {

@@ -12,6 +12,8 @@ import { commandNameIn, READ_COMMAND_NAMES } from '../../src/cli/commands/index.
 import { BIN, fixtureConfig, run } from '../helpers/cli.js';
 
 const bundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks.cjs');
+/** The second line of a code cache: the Node it is for. */
+const NODE_LINE = `// node ${process.version} ${process.platform}-${process.arch}\n`;
 const readBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-read.cjs');
 
 describe('the CLI bundles and their code caches', () => {
@@ -21,12 +23,14 @@ describe('the CLI bundles and their code caches', () => {
   ])('the build leaves a code cache that this Node accepts for %s', (file, kind) => {
     const source = fs.readFileSync(file, 'utf8');
     const cache = fs.readFileSync(`${file}.cache`);
-    // The cache starts with the bundle's first line, which names the build (and the bundle).
+    // The cache starts with the bundle's first line, which names the build (and the bundle),
+    // and a line naming the Node it was made for: this one.
     const build = source.slice(0, source.indexOf('\n') + 1);
     expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
-    expect(cache.toString('latin1', 0, build.length)).toBe(build);
+    const header = `${build}${NODE_LINE}`;
+    expect(cache.toString('latin1', 0, header.length)).toBe(header);
     // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
-    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(build.length) });
+    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
     expect(script.cachedDataRejected).toBe(false);
   });
 
@@ -98,7 +102,7 @@ describe('the CLI bundles and their code caches', () => {
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       // This build's name, then bytes that are not a code cache: V8 rejects them.
       const build = fs.readFileSync(bundle, 'utf8').split('\n')[0];
-      fs.writeFileSync(path.join(copy, 'dist', 'tasks.cjs.cache'), `${build}\n${'x'.repeat(4096)}`);
+      fs.writeFileSync(path.join(copy, 'dist', 'tasks.cjs.cache'), `${build}\n${NODE_LINE}${'x'.repeat(4096)}`);
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       // With the read bundle beside it (list runs from that one): its cache of another build, then damaged.
       fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
@@ -109,8 +113,70 @@ describe('the CLI bundles and their code caches', () => {
       );
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       const readBuild = fs.readFileSync(readBundle, 'utf8').split('\n')[0];
-      fs.writeFileSync(path.join(copy, 'dist', 'tasks-read.cjs.cache'), `${readBuild}\n${'x'.repeat(4096)}`);
+      fs.writeFileSync(path.join(copy, 'dist', 'tasks-read.cjs.cache'), `${readBuild}\n${NODE_LINE}${'x'.repeat(4096)}`);
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("under a Node the build's cache is not for, the first run trains one in the user's cache folder and the next runs use it", () => {
+    const { config } = fixtureConfig();
+    const before = run(config, ['list', '--json']);
+    expect(before.code).toBe(0);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+      fs.mkdirSync(path.join(copy, 'dist'));
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      // The build's cache, as another Node made it: its header names that Node.
+      const readCache = fs.readFileSync(`${readBundle}.cache`);
+      const build = `${fs.readFileSync(readBundle, 'utf8').split('\n')[0]}\n`;
+      fs.writeFileSync(
+        path.join(copy, 'dist', 'tasks-read.cjs.cache'),
+        Buffer.concat([
+          Buffer.from(`${build}// node v0.0.1 ${process.platform}-${process.arch}\n`),
+          readCache.subarray(build.length + NODE_LINE.length),
+        ]),
+      );
+      const bin = path.join(copy, 'bin', 'tasks.js');
+      const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-code-cache-'));
+      const env = { XDG_CACHE_HOME: cacheHome };
+      const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(build.trim())?.[1];
+      const own = path.join(cacheHome, 'tasks', 'code-cache', `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`);
+      // An old build's cache in the same folder goes when this build writes its own.
+      fs.mkdirSync(path.dirname(own), { recursive: true });
+      const stale = path.join(
+        path.dirname(own),
+        `00000000-0000-0000-0000-000000000000-read-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
+      fs.writeFileSync(stale, 'old');
+
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      const first = fs.readFileSync(own);
+      expect(first.toString('latin1', 0, build.length + NODE_LINE.length)).toBe(`${build}${NODE_LINE}`);
+      expect(fs.existsSync(stale)).toBe(false);
+      const source = fs.readFileSync(readBundle, 'utf8');
+      const accepted = new vm.Script(Module.wrap(source), {
+        filename: path.join(copy, 'dist', 'tasks-read.cjs'),
+        cachedData: first.subarray(build.length + NODE_LINE.length),
+      });
+      expect(accepted.cachedDataRejected).toBe(false);
+      // It holds what the command ran, not only what compiles up front: more than a cache made before running.
+      const upFront = new vm.Script(Module.wrap(source), { filename: 'x.cjs' }).createCachedData();
+      expect(first.length).toBeGreaterThan(upFront.length * 1.5);
+
+      // The next run takes it and writes nothing.
+      const stamp = fs.statSync(own).mtimeMs;
+      fs.utimesSync(own, new Date(stamp - 60_000), new Date(stamp - 60_000));
+      const mtime = fs.statSync(own).mtimeMs;
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      expect(fs.statSync(own).mtimeMs).toBe(mtime);
+
+      // A damaged one is rejected by V8, and written again.
+      fs.writeFileSync(own, Buffer.concat([Buffer.from(`${build}${NODE_LINE}`), Buffer.alloc(4096, 120)]));
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      expect(fs.readFileSync(own).length).toBeGreaterThan(first.length / 2);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

@@ -6,9 +6,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, run, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -188,6 +188,120 @@ describe('tasks doctor: sessions', () => {
     expect(after.report?.findings.map((f) => f.code)).not.toContain('list_stranded');
   });
 
+  it('/clear while another session is live in the same project: the cleared list is stranded, lists and carry say cleared', () => {
+    const w = world();
+    const started = Date.now() - 30 * 60_000;
+    const cleared = started + 600_000;
+    const [a, c] = [spawn('sleep', ['600'], { stdio: 'ignore' }), spawn('sleep', ['600'], { stdio: 'ignore' })];
+    children.push(a, c);
+    // Session A made a task, then its process (a) went on as B by /clear; C, another live session, works beside it.
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: w.proj,
+      prompt: 'before the clear',
+      start: started + 60_000,
+      end: cleared,
+      todos: false,
+    });
+    writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: cleared });
+    writeTranscript(w.config, {
+      sessionId: S1,
+      cwd: w.proj,
+      prompt: 'other work',
+      start: started + 70_000,
+      end: Date.now() - 1000,
+      todos: false,
+    });
+    const transcriptC = path.join(w.config, 'projects', w.proj.replace(/[^a-zA-Z0-9]/g, '-'), `${S1}.jsonl`);
+    fs.writeFileSync(transcriptC, fs.readFileSync(transcriptC, 'utf8').replace(/\n\{"type":"cost-state"[^\n]*\n?$/, '\n'));
+    writeTask(path.join(w.config, 'tasks', A), { id: '1', subject: 'Left', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    writeTask(path.join(w.config, 'tasks', S1), {
+      id: '1',
+      subject: 'Other',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    writeLiveSession(w.config, { pid: a.pid as number, sessionId: B, cwd: w.proj, status: 'idle', start: started });
+    writeLiveSession(w.config, { pid: c.pid as number, sessionId: S1, cwd: w.proj, status: 'idle', start: started + 5_000, name: 'api-c' });
+    const r = w.doctor(['--session', B]);
+
+    expect(r.report?.findings.find((f) => f.code === 'list_stranded')).toMatchObject({
+      code: 'list_stranded',
+      session: A,
+      list: A,
+      fixes: [{ kind: 'command', command: `tasks --session ${B} carry --from ${A}` }],
+    });
+    const rows = JSON.parse(run(w.config, ['lists', '--json'], { cwd: w.proj }).stdout) as Array<{
+      id: string;
+      sessions: Array<{ replacedBy: string | null }>;
+    }>;
+    expect(rows.find((row) => row.id === A)?.sessions[0]?.replacedBy).toBe(B);
+    expect(rows.find((row) => row.id === S1)?.sessions[0]?.replacedBy).toBeNull();
+    const dry = run(w.config, ['--session', B, 'carry', '--dry-run'], { cwd: w.proj });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr + dry.stdout).toContain(`(cleared -> ${B.slice(0, 8)})`);
+    expect(dry.stderr + dry.stdout).not.toContain('(session ended)');
+  });
+
+  it('a live session that lost its task tools (a setting turned them off while it ran): task_tools_unavailable, with the setting and the restart', () => {
+    const w = world();
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    children.push(child);
+    const start = Date.now() - 10 * 60_000;
+    w.settings(w.proj, 'settings.local.json', { env: { CLAUDE_CODE_ENABLE_TASKS: '0' } });
+    const transcript = writeTaskTranscript(w.config, {
+      sessionId: S1,
+      cwd: w.proj,
+      start,
+      model: 'claude-opus-5-5',
+      entrypoint: 'cli',
+      deferredTools: ['TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'],
+      ended: false,
+      calls: [{ create: { id: '1', subject: 'A' } }, { unavailable: 'TaskList' }],
+    });
+    fs.utimesSync(transcript, new Date(), new Date());
+    writeLiveSession(w.config, { pid: child.pid as number, sessionId: S1, cwd: w.proj, status: 'idle', start });
+    const r = w.doctor();
+    expect(r.code).toBe(4);
+    const local = path.join(w.proj, '.claude', 'settings.local.json');
+    const found = r.report?.findings.find((f) => f.code === 'task_tools_unavailable');
+    expect(found).toMatchObject({
+      code: 'task_tools_unavailable',
+      session: S1,
+      file: local,
+      fixes: [
+        { kind: 'remove-setting', file: local, key: 'CLAUDE_CODE_ENABLE_TASKS' },
+        { kind: 'command', command: '/clear' },
+      ],
+    });
+    expect(found?.message).toContain('No such tool available: TaskList');
+    // The failed call's result is the transcript's seventh entry, six seconds in.
+    expect(found?.message).toContain(new Date(start + 6000).toISOString().slice(11, 19));
+    expect(found?.message).toContain(`CLAUDE_CODE_ENABLE_TASKS=0 in ${local}`);
+  });
+
+  it('a session gated to TodoWrite that first tried TaskCreate: shown by lists --all as TodoWrite, and doctor names the failed call', () => {
+    const w = world();
+    writeTaskTranscript(w.config, {
+      sessionId: S2,
+      cwd: w.proj,
+      model: 'claude-opus-5-5',
+      entrypoint: 'cli',
+      deferredTools: ['TodoWrite'],
+      calls: [
+        { unavailable: 'TaskCreate', input: { subject: 'Plan', description: '' } },
+        { todos: [{ content: 'Plan', status: 'pending', activeForm: 'Planning' }] },
+      ],
+    });
+    const rows = JSON.parse(run(w.config, ['lists', '--all', '--json'], { cwd: w.proj }).stdout) as Array<{ id: string; kind: string }>;
+    expect(rows).toMatchObject([{ id: S2, kind: 'todowrite' }]);
+    const r = w.doctor();
+    expect(r.report?.findings.map((f) => f.code)).toContain('task_tools_unavailable');
+    expect(r.report?.findings.find((f) => f.code === 'task_tools_unavailable')?.message).toContain('No such tool available: TaskCreate');
+  });
+
   it('tasks its transcripts show are gone (a reset): restore named, for the session and for -l', () => {
     const w = world();
     writeTaskTranscript(w.config, {
@@ -285,6 +399,32 @@ describe('tasks doctor: settings and the list variable', () => {
         { kind: 'command', command: 'export CLAUDE_CODE_TASK_LIST_ID=shared-list' },
       ],
     });
+  });
+
+  it('a typo in the variable: no such list, and the list the agents here used, never the typo as a fix', () => {
+    const w = world();
+    const cwd = w.proj;
+    const fixtures = path.join(path.dirname(BIN), '..', 'test', 'fixtures', 'claude-code-2.1.328', 'sessions');
+    const folder = path.join(w.config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(
+      path.join(folder, 'f7f775d4-e1d7-4aa0-a93e-9debb709c646.jsonl'),
+      fs.readFileSync(path.join(fixtures, 'transcript-tasks-named.jsonl'), 'utf8').replaceAll('"/tmp/exp/p1/sub"', JSON.stringify(cwd)),
+    );
+    fs.cpSync(path.join(fixtures, 'shared-list'), path.join(w.config, 'tasks', 'web-sprint'), { recursive: true });
+    const r = w.doctor([], { CLAUDE_CODE_TASK_LIST_ID: 'web-sprnt' });
+    expect(r.code).toBe(4);
+    const found = r.report?.findings.find((f) => f.code === 'list_variable_unknown');
+    expect(found).toMatchObject({
+      list: 'web-sprnt',
+      fixes: [
+        { kind: 'command', command: 'export CLAUDE_CODE_TASK_LIST_ID=web-sprint' },
+        { kind: 'command', command: 'tasks use web-sprint' },
+      ],
+    });
+    expect(found?.message).toContain('no list "web-sprnt" exists');
+    expect(found?.message).toContain('web-sprint');
+    expect(JSON.stringify(r.report?.findings.flatMap((f) => f.fixes))).not.toContain('use web-sprnt');
   });
 
   it('a binding another settings file overrides: the file that has no effect, and what to do', () => {

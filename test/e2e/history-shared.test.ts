@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, tempConfig } from '../helpers/cli.js';
+import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
+import { FIXTURES, run, tempConfig } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 const FIRST = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
@@ -102,6 +103,29 @@ describe("a shared list's history", () => {
     expect(text.stderr).toContain("and 2 transcripts of this list's sessions");
     expect(text.stderr).toContain('no record of the creation of #9');
     expect(text.stdout).not.toContain('no record:');
+  });
+
+  it("get names the agent's session of its last change, as log does", async () => {
+    const { config, folder } = world();
+    secondSession(folder);
+    const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
+    fs.writeFileSync(eleven, fs.readFileSync(eleven, 'utf8').replace('"pending"', '"completed"'));
+    // Written by the second agent's TaskUpdate, between its call and its result.
+    const second = fs
+      .readFileSync(path.join(folder, `${SECOND}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const call = Date.parse((JSON.parse(second[3] as string) as { timestamp: string }).timestamp);
+    fs.utimesSync(eleven, (call + 5) / 1000, (call + 5) / 1000);
+    // As a person finds it: the list's history first (which ties the list to its sessions, kept
+    // once the files have settled), then one task.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
+    expect(run(config, ['-l', 'shared-list', 'log'], { env: ENV }).stdout).toContain('0b6e2c1d');
+    const r = run(config, ['-l', 'shared-list', 'get', '11'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const last = r.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(last).toContain('0b6e2c1d');
+    expect(r.stdout).not.toMatch(/no record/);
   });
 
   it('with no session matched, what changed is an unrecorded line, likely an agent whose transcript is not known', () => {

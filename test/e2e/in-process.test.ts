@@ -132,15 +132,36 @@ describe('the in-process entry', () => {
     expect(new Set(journal.map((e) => e.txn)).size).toBe(3);
   });
 
-  it('refuses a run that would overlap one under way, which would record its writes too', async () => {
+  it('runs two commands at once on two lists, each recording its own changes in its own journal', async () => {
     const { config, list } = fixtureConfig();
-    const first = runInProcess(config, ['-l', 'refactor-auth', 'create', 'one']);
-    await expect(runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).rejects.toThrow(
-      'in-process runs must not overlap: `tasks -l refactor-auth create one` is still running',
+    const other = path.join(path.dirname(list), 'other');
+    fs.cpSync(list, other, { recursive: true });
+    const plan = (name: string) =>
+      JSON.stringify(Array.from({ length: 12 }, (_, i) => ({ content: `${name} step ${i + 1}`, status: 'pending' })));
+    // Both runs take locks and write while the other is under way (each lock is awaited).
+    const [a, b] = await Promise.all([
+      runInProcess(config, ['-l', 'refactor-auth', 'import', '-'], { input: plan('auth') }),
+      runInProcess(config, ['-l', 'other', 'import', '-'], { input: plan('other') }),
+    ]);
+    expect(a).toMatchObject({ code: 0 });
+    expect(b).toMatchObject({ code: 0 });
+    const journal = (dir: string) =>
+      fs
+        .readFileSync(path.join(dir, '.tasks-journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { command: string; txn: string; changes: Array<{ id: string; op: string }> });
+    const auth = journal(list);
+    const mine = journal(other);
+    // One txn a run, and each change once, in the list it was made in.
+    expect(new Set(auth.map((e) => `${e.command} ${e.txn}`)).size).toBe(1);
+    expect(new Set(mine.map((e) => `${e.command} ${e.txn}`)).size).toBe(1);
+    expect(auth[0]!.txn).not.toBe(mine[0]!.txn);
+    expect(auth.flatMap((e) => e.changes.map((c) => `${e.command} ${c.op} ${c.id}`))).toEqual(
+      Array.from({ length: 12 }, (_, i) => `import create ${i + 6}`),
     );
-    expect((await first).code).toBe(0);
-    expect(fs.readdirSync(list).filter((n) => /^\d+\.json$/.test(n))).toHaveLength(5);
-    // Once it has ended, the next run goes ahead.
-    expect((await runInProcess(config, ['-l', 'refactor-auth', 'create', 'two'])).code).toBe(0);
+    expect(mine.flatMap((e) => e.changes.map((c) => `${e.command} ${c.op} ${c.id}`))).toEqual(
+      Array.from({ length: 12 }, (_, i) => `import create ${i + 6}`),
+    );
   });
 });

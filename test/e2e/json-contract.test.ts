@@ -391,7 +391,10 @@ describe('cost --json', () => {
       .update(t + 12_000, { taskId: '2', status: 'deleted' }, t + 13_000)
       .write(config);
     const r = contract('cost', config, ['-l', session, 'cost']);
-    const doc = JSON.parse(r.stdout) as { tasks: Array<{ id: string; deleted: boolean; costUsd: number | null }>; unpricedModels: string[] };
+    const doc = JSON.parse(r.stdout) as {
+      tasks: Array<{ id: string; deleted: boolean; costUsd: number | null }>;
+      unpricedModels: string[];
+    };
     expect(doc.tasks.map((x) => [x.id, x.deleted, x.costUsd === null])).toEqual([
       ['1', false, true],
       ['2', true, false],

@@ -84,6 +84,43 @@ describe('tasks restore', () => {
     ]);
   });
 
+  it("a gone list named by the short id lists --all shows: its session's own folder, never a new one named by the short id", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Plan' } },
+        { create: { id: '2', subject: 'Build' } },
+        { update: { taskId: '1', status: 'completed' } },
+      ],
+    });
+    const short = SESSION.slice(0, 8);
+    const all = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{
+      id: string;
+      shortId: string;
+      kind: string;
+    }>;
+    expect(all).toMatchObject([{ id: SESSION, shortId: short, kind: 'gone' }]);
+    // A read says the folder is gone, and how to bring it back; nothing is made.
+    const read = runInProcessSync(config, ['-l', short, 'list']);
+    expect(read.code).toBe(3);
+    expect(read.stderr).toContain(path.join(config, 'tasks', SESSION));
+    expect(read.stderr).toContain(`tasks -l ${short} restore`);
+    expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
+    const dry = runInProcessSync(config, ['-l', short, 'restore', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const r = runInProcessSync(config, ['-l', short, 'restore']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(config, 'tasks', short))).toBe(false);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
+      ['1', 'Plan', 'completed'],
+      ['2', 'Build', 'pending'],
+    ]);
+  });
+
   it('a reset list (every file deleted, the mark raised): ids at or below the mark come back; a higher mark stays as it is', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

@@ -467,6 +467,16 @@ describe('owners whose session is over', () => {
       stdout: '',
       stderr: 'no owner here is gone: session 2d483082 is live; nothing released\n',
     });
+    // With --json: the empty array, and the note that says why, as a JSON line.
+    const json = runInProcessSync(w.config, ['-l', A, 'release', '--gone', '--json'], { env });
+    expect(json).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(JSON.parse(json.stderr)).toEqual({
+      note: {
+        code: 'none_gone',
+        message: 'no owner here is gone: session 2d483082 is live; nothing released',
+        alive: 'session 2d483082 is live',
+      },
+    });
     const byHand = w.list('by-hand', 0);
     writeTask(byHand, task('1', { owner: 'someone', status: 'in_progress' }));
     expect(runInProcessSync(w.config, ['-l', 'by-hand', 'list']).stderr).not.toMatch(/gone/);

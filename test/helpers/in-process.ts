@@ -28,31 +28,16 @@ function capture(): OutputTarget & { text: () => string } {
   };
 }
 
-/** The command line of the run under way in this process, if any. */
-let running: string | undefined;
-
 /**
  * `tasks <args>` run in this process (src/cli/run.ts), with the same environment, working
  * directory and stdin that `run` in cli.ts gives the binary, and the same result:
  * {code, stdout, stderr}. For tests that check only output: no process to start, so
  * they are fast. What needs a process (signals, terminals, pipes, locks held across
- * processes, the binary's own exit status) keeps spawning the binary. Runs must be
- * awaited one at a time: a run's journal records the process's writes. A run started
- * while another is under way throws (tests in a `describe.concurrent` block, a missing
- * await): one run could otherwise record the other's writes. Across test files nothing
- * is shared: vitest runs each file in a process of its own (vitest.config.ts).
+ * processes, the binary's own exit status) keeps spawning the binary. Runs may overlap:
+ * each run records and hears only its own writes and lock waits (its run scope,
+ * core/scope).
  */
 export async function runInProcess(configDir: string, args: string[], opts: InProcessOptions = {}): Promise<RunResult> {
-  if (running !== undefined) throw new Error(`in-process runs must not overlap: \`tasks ${running}\` is still running`);
-  running = args.join(' ');
-  try {
-    return await runOnce(configDir, args, opts);
-  } finally {
-    running = undefined;
-  }
-}
-
-async function runOnce(configDir: string, args: string[], opts: InProcessOptions): Promise<RunResult> {
   const stdout = capture();
   const stderr = capture();
   const input = opts.input ?? '';

@@ -53,3 +53,9 @@ export function writeTaskTranscript(
   config: string,
   opts: { sessionId: string; cwd: string; prompt?: string; calls: TaskToolCall[]; running?: boolean },
 ): string;
+
+/** The transcript a session begun by `/clear` opens with; `firstSession`: the process's first session, named on its turns' entries. */
+export function writeClearedTranscript(
+  config: string,
+  opts: { sessionId: string; cwd: string; at: number; firstSession?: string | undefined },
+): string;

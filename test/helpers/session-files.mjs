@@ -80,6 +80,84 @@ export function writeTranscript(config, opts) {
   return file;
 }
 
+/**
+ * The transcript a session begun by `/clear` opens with (as 2.1.328 and 2.1.332 write it,
+ * docs/task-store.md section 15): the command's caveat, its echo and its output, at `at`
+ * (ms). `firstSession`: the process's first session, which its turns' entries name as
+ * `session_id` once a prompt is answered (none: no turn yet). Returns the file's path.
+ */
+export function writeClearedTranscript(config, { sessionId, cwd, at, firstSession }) {
+  const dir = path.join(config, 'projects', projectFolder(cwd));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${sessionId}.jsonl`);
+  const base = { userType: 'external', entrypoint: 'cli', cwd, sessionId, version: '2.1.328', gitBranch: 'main' };
+  const stamp = (ms) => new Date(ms).toISOString();
+  const lines = [
+    { type: 'mode', mode: 'normal', sessionId },
+    {
+      parentUuid: null,
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: '<local-command-caveat>The command below was run directly in Claude Code.</local-command-caveat>' },
+      isMeta: true,
+      uuid: `${sessionId}-c0`,
+      timestamp: stamp(at),
+      ...base,
+    },
+    {
+      parentUuid: `${sessionId}-c0`,
+      isSidechain: false,
+      type: 'user',
+      message: {
+        role: 'user',
+        content:
+          '<command-name>/clear</command-name>\n            <command-message>clear</command-message>\n            <command-args></command-args>',
+      },
+      uuid: `${sessionId}-c1`,
+      timestamp: stamp(at),
+      ...base,
+    },
+    {
+      parentUuid: `${sessionId}-c1`,
+      isSidechain: false,
+      type: 'system',
+      subtype: 'local_command',
+      content: '<local-command-stdout></local-command-stdout>',
+      level: 'info',
+      timestamp: stamp(at + 20),
+      uuid: `${sessionId}-c2`,
+      ...base,
+    },
+  ];
+  if (firstSession !== undefined) {
+    lines.push(
+      {
+        parentUuid: `${sessionId}-c2`,
+        isSidechain: false,
+        type: 'user',
+        message: { role: 'user', content: 'go on' },
+        uuid: `${sessionId}-p`,
+        timestamp: stamp(at + 1000),
+        ...base,
+      },
+      {
+        parentUuid: `${sessionId}-p`,
+        isSidechain: false,
+        attachment: { type: 'date', date: '2026-12-02' },
+        type: 'attachment',
+        uuid: `${sessionId}-a`,
+        timestamp: stamp(at + 1001),
+        session_id: firstSession,
+        ...base,
+      },
+    );
+  }
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const last = (at + (firstSession === undefined ? 20 : 1001)) / 1000;
+  fs.utimesSync(file, last, last);
+  return file;
+}
+
 /** Field 22 of /proc/<pid>/stat: the process start time that Claude Code records. */
 export function procStart(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');

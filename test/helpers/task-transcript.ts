@@ -10,11 +10,19 @@ import path from 'node:path';
  * ended. For scenarios the real agent cannot be made to write (a list made anew, a
  * collision) and for what a transcript says of its session (model, tools).
  */
-export type Call =
+export type Call = (
   | { create: { id: string; subject: string; description?: string; activeForm?: string; metadata?: Record<string, unknown> } }
   | { update: Record<string, unknown> & { taskId: string }; fails?: boolean }
   /** A TaskList call: the tasks it showed. */
-  | { list: Array<{ id: string; subject: string; status?: string }> };
+  | { list: Array<{ id: string; subject: string; status?: string }> }
+  /** A call of a tool the session no longer has, answered "No such tool available" (as 2.1.328 and 2.1.332 answer it). */
+  | { unavailable: string; input?: Record<string, unknown> }
+  /** A TodoWrite call: the todos it set. */
+  | { todos: Array<{ content: string; status: string; activeForm?: string }> }
+) & {
+  /** When the call was made (ms; its result a second later): by default a second after the entry before. */
+  time?: number;
+};
 
 export interface TranscriptOptions {
   sessionId: string;
@@ -84,14 +92,28 @@ export function transcriptLines(o: TranscriptOptions): string[] {
     });
   }
   (o.calls ?? []).forEach((call, i) => {
+    if (call.time !== undefined) tick = (call.time - start) / 1000;
     const useId = `toolu_${i}`;
-    const name = 'create' in call ? 'TaskCreate' : 'list' in call ? 'TaskList' : 'TaskUpdate';
+    const name =
+      'create' in call
+        ? 'TaskCreate'
+        : 'list' in call
+          ? 'TaskList'
+          : 'unavailable' in call
+            ? call.unavailable
+            : 'todos' in call
+              ? 'TodoWrite'
+              : 'TaskUpdate';
     const input =
       'create' in call
         ? { subject: call.create.subject, description: call.create.description ?? '', ...rest(call.create) }
         : 'list' in call
           ? {}
-          : call.update;
+          : 'unavailable' in call
+            ? (call.input ?? {})
+            : 'todos' in call
+              ? { todos: call.todos }
+              : call.update;
     lines.push({
       isSidechain: false,
       message: { role: 'assistant', model: 'claude-mock', content: [{ type: 'tool_use', id: useId, name, input }] },
@@ -102,8 +124,33 @@ export function transcriptLines(o: TranscriptOptions): string[] {
       ...base,
     });
     let text: string;
-    let result: Record<string, unknown>;
-    if ('list' in call) {
+    let result: Record<string, unknown> | string;
+    if ('unavailable' in call) {
+      lines.push({
+        isSidechain: false,
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              content: `<tool_use_error>Error: No such tool available: ${call.unavailable}</tool_use_error>`,
+              is_error: true,
+              tool_use_id: useId,
+            },
+          ],
+        },
+        uuid: `r-${i}`,
+        timestamp: at(),
+        toolUseResult: `Error: No such tool available: ${call.unavailable}`,
+        ...base,
+      });
+      return;
+    }
+    if ('todos' in call) {
+      text = 'Todos have been modified successfully.';
+      result = { oldTodos: [], newTodos: call.todos };
+    } else if ('list' in call) {
       const tasks = call.list.map((t) => ({ id: t.id, subject: t.subject, status: t.status ?? 'pending', blockedBy: [] }));
       text = tasks.map((t) => `#${t.id} [${t.status}] ${t.subject}`).join('\n');
       result = { tasks };

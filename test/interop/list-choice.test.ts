@@ -8,6 +8,9 @@
  *   offered by `release --gone -n` and nothing is marked gone or stalled; once all are
  *   over, their owners are gone.
  * - A TodoWrite session shows in `lists`.
+ * - Two interactive sessions in one project, one of them /clear-ed: its old list shows
+ *   `cleared -> <new id>` (before and after the new session's first prompt), doctor finds
+ *   it stranded with the carry that brings it over, and `carry --dry-run` says cleared.
  * - An interactive session that made tasks and was then /clear-ed: `tasks create` lands in
  *   the new session's list, and the agent's next TaskList shows it.
  */
@@ -169,6 +172,86 @@ describe('the real Claude Code: which list', () => {
     expect(write.code).toBe(3);
     expect(write.stderr).toMatch(/TodoWrite/);
     expect(write.stderr).toContain(`tasks -l ${sessionId} import `);
+  });
+
+  it('/clear while another session is live in the same project: the old list is cleared, stranded, and carried', async () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const byPrompt = (prompt: string) => {
+      const subject = /^create (.+)$/m.exec(prompt)?.[1];
+      return subject === undefined ? undefined : CREATE(subject);
+    };
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
+    let b: Awaited<ReturnType<typeof startInteractive>> | undefined;
+    try {
+      const first = await waitFor('the first live file', () => liveFiles(w.config)[0]);
+      await a.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the first prompt');
+      b = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
+      const other = await waitFor('the second live file', () => liveFiles(w.config).find((f) => f.pid !== first.pid));
+      await b.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the second prompt');
+      // Both processes run before either session's first prompt: start times cannot tell whose a session is.
+      a.type('create Left behind');
+      await waitFor('the first task', () => fs.existsSync(path.join(w.config, 'tasks', first.sessionId, '1.json')));
+      b.type('create Other work');
+      await waitFor("the other session's task", () => fs.existsSync(path.join(w.config, 'tasks', other.sessionId, '1.json')));
+      a.type('/clear');
+      const cleared = await waitFor('the new session id', () =>
+        liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== first.sessionId),
+      );
+      const check = async (when: string) => {
+        const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
+        expect(rows.find((r) => r.id === first.sessionId)?.sessions[0], when).toMatchObject({ replacedBy: cleared.sessionId });
+        expect(rows.find((r) => r.id === other.sessionId)?.sessions[0], when).toMatchObject({ state: 'live', replacedBy: null });
+        const text = await w.tasks(w.home, ['lists']);
+        // Piped: the row of the old list ends with the session that replaced it.
+        expect(
+          text.stdout
+            .split('\n')
+            .find((l) => l.startsWith(first.sessionId))
+            ?.split('\t')
+            .at(-1),
+          when,
+        ).toBe(cleared.sessionId);
+        const doctor = await w.tasks(proj, ['--session', cleared.sessionId, 'doctor', '--json']);
+        const findings = (
+          JSON.parse(doctor.stdout) as { findings: Array<{ code: string; list?: string; fixes: Array<{ command?: string }> }> }
+        ).findings;
+        expect(
+          findings.find((f) => f.code === 'list_stranded'),
+          when,
+        ).toMatchObject({
+          list: first.sessionId,
+          fixes: [{ command: `tasks --session ${cleared.sessionId} carry --from ${first.sessionId}` }],
+        });
+        const dry = await w.tasks(proj, ['--session', cleared.sessionId, 'carry', '--dry-run']);
+        expect(dry.code, dry.stderr).toBe(0);
+        expect(dry.stdout + dry.stderr, when).toContain(`(cleared -> ${cleared.sessionId.slice(0, 8)})`);
+        expect(dry.stdout + dry.stderr, when).toContain('Left behind');
+        expect(dry.stdout + dry.stderr, when).not.toContain('Other work');
+      };
+      // Claude Code writes the new transcript, and the old one's end, a moment after the live file.
+      const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
+      // Its first prompt, the /clear command, is what ties it to the old session; the file can exist before it.
+      await waitFor('the new transcript', () => {
+        const file = path.join(folder, `${cleared.sessionId}.jsonl`);
+        return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('<command-name>/clear</command-name>');
+      });
+      await waitFor("the old transcript's end", () =>
+        fs
+          .readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .at(-1)
+          ?.includes('"cost-state"'),
+      );
+      await check('right after /clear');
+      a.type('create After the clear');
+      await waitFor("the new session's task", () => fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json')));
+      await check("after the new session's first turn");
+    } finally {
+      await a.stop();
+      await b?.stop();
+    }
   });
 
   it("after /clear in an interactive session, tasks create lands in the new session's list, and the agent sees it", async () => {

@@ -325,6 +325,23 @@ describe('the real Claude Code: tasks use where a session runs', () => {
     }>;
     expect(rows.find((r) => r.id === 'refactor')?.sessions.map((s) => s.sessionId)).toEqual([live.sessionId]);
     expect(rows.find((r) => r.id === live.sessionId)?.sessions.map((s) => s.sessionId)).toEqual([live.sessionId]);
+    // Each list's history holds its side of the move: both have a #1, each its own.
+    const history = async (list: string) => {
+      const r = await w.tasks(proj, ['-l', list, 'log', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ op: string; task: string; changes: { subject?: { new?: string } } }>).map((e) =>
+        `${e.op} #${e.task} ${e.changes.subject?.new ?? ''}`.trim(),
+      );
+    };
+    expect(await history('refactor')).toEqual(['create #1 After the binding']);
+    expect(await history(live.sessionId)).toEqual(['create #1 Before the binding']);
+    for (const list of ['refactor', live.sessionId]) {
+      const doctor = JSON.parse((await w.tasks(proj, ['-l', list, 'doctor', '--json'])).stdout) as { findings: Array<{ code: string }> };
+      expect(
+        doctor.findings.map((f) => f.code),
+        list,
+      ).not.toContain('tasks_missing');
+    }
   });
 });
 

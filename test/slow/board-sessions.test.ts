@@ -6,6 +6,7 @@
  * gives a session (live and busy or idle, ended, cleared by /clear, crashed), the folder's
  * binding, and the order: grouped by project, newest first, as `tasks lists` orders them.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -158,6 +159,27 @@ describe.skipIf(!available)(
       expect(await p.locator('.card.todo .subject').allTextContents()).toEqual(['Run tests', 'Refactor auth', 'Analyse code']);
       expect(await p.locator('.list-head .tag.kind').textContent()).toBe('TodoWrite todos · read-only');
       expect(await p.locator('button[data-action], #new-task, #undo').count()).toBe(0);
+    });
+
+    it('titles a named list by its name, not by the name Claude Code gave a session of it', async () => {
+      const w = sessionsWorld();
+      const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
+      try {
+        // A session of release-42 runs again: Claude Code names it after its folder (ci-eb).
+        writeLiveSession(w.config, {
+          pid: sleeper.pid as number,
+          sessionId: IDS.release2,
+          cwd: path.join(w.home, 'ci'),
+          status: 'idle',
+          name: 'ci-eb',
+        });
+        const p = await open(w);
+        expect(await item(p, 'release-42').locator('.list-title').textContent()).toBe('release-42');
+        // A session's own list keeps its session's name.
+        expect(await item(p, IDS.api).locator('.list-title').textContent()).toBe('api-rate-limit');
+      } finally {
+        sleeper.kill('SIGKILL');
+      }
     });
 
     it("makes a live session's list, before its first task, where its agent will read it", async () => {

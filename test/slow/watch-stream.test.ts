@@ -140,3 +140,12 @@ describe('watch whose reader goes away', () => {
     expect(r.code).toBe(0);
   }, 30_000);
 });
+
+describe('watch --help', () => {
+  it('prints the example piped from claude on two lines, the first ending in a line continuation', () => {
+    const help = run(tempConfig(), ['watch', '--help']).stdout;
+    expect(help).toContain(
+      '  claude -p "fix the flaky tests" --output-format stream-json --verbose \\\n    | tee run.jsonl | tasks watch --stream - --until all-completed --timeout 30m\n',
+    );
+  });
+});

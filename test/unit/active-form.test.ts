@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveActiveForm, gerund } from '../../src/core/snapshots/active-form.js';
+import { deriveActiveForm, gerund } from '../../src/core/store/active-form.js';
 
 describe('deriveActiveForm', () => {
   it.each([

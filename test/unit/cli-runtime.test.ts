@@ -80,8 +80,8 @@ describe('the IO', () => {
     const stderr = target();
     const out = io({ stdout, stderr });
     out.out('1');
-    out.note('a note', 'test_note');
-    out.warn('careful\u001b[31m', 'test_warning');
+    out.note('a note', 'export_written');
+    out.warn('careful\u001b[31m', 'export_warning');
     out.fail(new Error('boom'));
     out.setExit(4);
     expect(stdout.text).toBe('1\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/graph/blockers.js';
+import { blockerAnswers, countTasks, indexTasks } from '../../src/core/graph/blockers.js';
 import { toTodoWrite } from '../../src/core/snapshots/export-todowrite.js';
 import { todoItemSchema } from '../../src/core/snapshots/todo-schema.js';
 import type { Task } from '../../src/core/store/schema.js';
@@ -51,7 +51,9 @@ describe('renderMarkdownChecklist', () => {
       task('2', 'Refactor *auth*', { status: 'in_progress', activeForm: 'Refactoring auth', blockedBy: ['1'], blocks: ['4'] }),
       task('4', 'Run tests', { blockedBy: ['2', '9'] }),
     ];
-    expect(renderMarkdownChecklist(tasks, indexTasks(tasks), { title: 'Tasks: refactor-auth' })).toBe(
+    const index = indexTasks(tasks);
+    const list = { index, blockers: blockerAnswers(tasks, index), counts: countTasks(tasks, index) };
+    expect(renderMarkdownChecklist(tasks, list, { title: 'Tasks: refactor-auth' })).toBe(
       [
         '### Tasks: refactor-auth',
         '',
@@ -65,7 +67,9 @@ describe('renderMarkdownChecklist', () => {
   });
 
   it('an empty list says so', () => {
-    expect(renderMarkdownChecklist([], new Map(), { title: 'Tasks: x' })).toBe('### Tasks: x\n\n_No tasks._');
+    expect(
+      renderMarkdownChecklist([], { index: new Map(), blockers: new Map(), counts: countTasks([], new Map()) }, { title: 'Tasks: x' }),
+    ).toBe('### Tasks: x\n\n_No tasks._');
   });
 
   it('escapes what Markdown would interpret; code spans survive backticks', () => {

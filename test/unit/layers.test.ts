@@ -204,6 +204,70 @@ describe('the board', () => {
   });
 });
 
+/**
+ * What a module of core may keep between calls, by file and name, and why: none of it
+ * is a run's state (docs/design.md, "Style"), which lives in the run's scope (core/scope).
+ */
+const KEPT_IN_CORE_MODULES: Record<string, string> = {
+  'base/zod.ts loaded': 'zod, loaded once: a module, never changed',
+  'locks/lock-activity.ts tracked': "one wrapped fs, made once: it counts into the calling run's scope",
+  'cache/folder-names.ts looked': 'a memo of each shard, which lives for one run (a WeakMap: it goes with the shard)',
+  'lifecycle/task-lifecycle.ts teamCache': 'a memo of each lifecycle context (a WeakMap: it goes with the context)',
+  'sessions/list-sessions.ts evidences': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts liveEvidences': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts keptEvidences': 'a memo of each session index and list (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts caches': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts unsureSessions': "a memo of each evidence's session ids (a WeakMap: it goes with them)",
+  'sessions/live-lists.ts known': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/claude-processes.ts boots': "each /proc root's boot time: a fact of the machine",
+  'sessions/live-sessions.ts ownDomain': "this machine's pid domain: a fact of the machine",
+  'sessions/claude-processes.ts procBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'sessions/transcript-lines.ts chunkBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'store/task-file.ts quickBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+};
+
+/**
+ * Module-level bindings of core that can hold state: every `let`, and every collection
+ * (Map, Set, WeakMap, array, object) that the file changes (set, add, delete, push...).
+ */
+function moduleState(files: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8');
+    const rel = path.relative(CORE, file).split(path.sep).join('/');
+    for (const m of text.matchAll(/^(?:export )?let (\w+)/gm)) found.push(`${rel} ${m[1]}`);
+    const collections = /^(?:export )?const (\w+)(?::[^=]+)? = (?:new (?:Map|Set|WeakMap|WeakSet|Array)\b|\[|\{)/gm;
+    for (const m of text.matchAll(collections)) {
+      const name = m[1]!;
+      if (new RegExp(`\\b${name}(?:\\.(?:set|add|delete|clear|push|pop|shift|unshift|splice)\\(|\\[[^\\]]+\\]\\s*=[^=])`).test(text))
+        found.push(`${rel} ${name}`);
+    }
+  }
+  return found;
+}
+
+describe('the state of core', () => {
+  it('keeps no run state in a module: what a run records or listens to is in its scope (core/scope)', () => {
+    const state = moduleState(sources(CORE));
+    expect(state.filter((s) => KEPT_IN_CORE_MODULES[s] === undefined)).toEqual([]);
+    // Each exception is still there: one that went away leaves the list.
+    expect(Object.keys(KEPT_IN_CORE_MODULES).filter((k) => !state.includes(k))).toEqual([]);
+  });
+
+  it('catches a listener kept in a module', () => {
+    const scratch = path.join(CORE, 'writes', '.scratch-state.ts');
+    fs.writeFileSync(
+      scratch,
+      'const listeners = new Set<() => void>();\nexport const on = (l: () => void) => listeners.add(l);\nlet last = 0;\n',
+    );
+    try {
+      expect(moduleState([scratch])).toEqual(['writes/.scratch-state.ts last', 'writes/.scratch-state.ts listeners']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+});
+
 /** src/core/README.md is the map of core; these hold the code to it. */
 describe('the map of core', () => {
   const map = readMap(path.join(CORE, 'README.md'));
@@ -298,6 +362,143 @@ describe('the map of cli', () => {
 
   it('opens each folder with its main file, which says what the concept is', () => {
     expect(mainFilesWithoutParagraph(CLI, map)).toEqual([]);
+  });
+});
+
+/** The value imports of a file (not `import type`, not `type X` inside braces), dynamic ones included: module -> names. */
+function valueImportsOf(file: string): Map<string, string[]> {
+  const text = fs.readFileSync(file, 'utf8');
+  const found = new Map<string, string[]>();
+  const add = (module: string, names: string[]) => {
+    if (!module.startsWith('.') || names.length === 0) return;
+    const target = path.resolve(path.dirname(file), module).replace(/\.js$/, '.ts');
+    found.set(target, [...(found.get(target) ?? []), ...names]);
+  };
+  for (const m of text.matchAll(/^import\s+(?!type\s)([^'";]*?)\s*from\s*['"]([^'"]+)['"]/gms)) {
+    const clause = m[1]!;
+    const braces = /\{([^}]*)\}/.exec(clause)?.[1];
+    const named = (braces ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '' && !n.startsWith('type '))
+      .map((n) => n.split(/\s+as\s+/)[0]!);
+    const outside = clause
+      .replace(/\{[^}]*\}/, '')
+      .replace(/,/g, ' ')
+      .trim();
+    add(m[2]!, [...named, ...(outside === '' ? [] : [outside])]);
+  }
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]/g)) add(m[1]!, ['(dynamic import)']);
+  return found;
+}
+
+/** Most core modules a command file may import: it reads its flags, makes one core call (or a few named ones) and renders. */
+const MAX_CORE_MODULES_PER_COMMAND = 4;
+
+/** Command files that import more core modules than a thin command needs, with their count. */
+function heavyCommands(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    const core = new Set(importsOf(file).filter((t) => t.startsWith(CORE + path.sep)));
+    return core.size > MAX_CORE_MODULES_PER_COMMAND ? [`${path.relative(ROOT, file)} imports ${core.size} core modules`] : [];
+  });
+}
+
+/**
+ * What render may take from core besides types (docs/design.md, "Layers": render answers
+ * no domain question): core/base, and the store's id order, schema and status words.
+ */
+const RENDER_MAY_CALL = ['base/', 'store/ids.ts', 'store/schema.ts', 'store/status-words.ts'];
+
+/** Render's value imports from core outside what it may call: a domain question asked in render. */
+function renderQuestions(files: readonly string[]): string[] {
+  return files.flatMap((file) =>
+    [...valueImportsOf(file)]
+      .filter(([target]) => target.startsWith(CORE + path.sep))
+      .filter(([target]) => !RENDER_MAY_CALL.some((allowed) => path.relative(CORE, target).split(path.sep).join('/').startsWith(allowed)))
+      .map(([target, names]) => `${path.relative(ROOT, file)} calls ${names.join(', ')} of ${path.relative(ROOT, target)}`),
+  );
+}
+
+/** docs/design.md, "Style" 2: commands as gh's are, options -> a core call -> a view model -> render. */
+describe('thin commands', () => {
+  const COMMANDS = path.join(CLI, 'commands');
+
+  it(`has no command file that imports more than ${MAX_CORE_MODULES_PER_COMMAND} core modules`, () => {
+    expect(heavyCommands(sources(COMMANDS))).toEqual([]);
+  });
+
+  it('catches a command that reaches into core for what a use case should answer', () => {
+    const scratch = path.join(COMMANDS, '.scratch-heavy.ts');
+    fs.writeFileSync(
+      scratch,
+      [
+        "import { TasksError } from '../../core/base/errors.js';",
+        "import { indexTasks } from '../../core/graph/blockers.js';",
+        "import { filterTasks } from '../../core/lists/task-filter.js';",
+        "import type { Task } from '../../core/store/schema.js';",
+        "import { readList } from '../../core/store/list-read.js';",
+        'export const x = [TasksError, indexTasks, filterTasks, readList] as unknown as Task;',
+        '',
+      ].join('\n'),
+    );
+    try {
+      expect(heavyCommands([scratch])).toEqual(['src/cli/commands/.scratch-heavy.ts imports 5 core modules']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+
+  it("has render ask core no domain question: types only, besides core/base and the store's ids, schema and status words", () => {
+    expect(renderQuestions(sources(path.join(ROOT, 'src/render')))).toEqual([]);
+  });
+
+  it('catches render calling a domain function of core', () => {
+    const scratch = path.join(ROOT, 'src/render', '.scratch-question.ts');
+    fs.writeFileSync(
+      scratch,
+      [
+        "import { type BlockerState, isBlocked, type TaskIndex } from '../core/graph/blockers.js';",
+        "import type { ListGraph } from '../core/graph/list-graph.js';",
+        "import { compareIds } from '../core/store/ids.js';",
+        "import { TasksError } from '../core/base/errors.js';",
+        'export const x = [isBlocked, compareIds, TasksError] as unknown as [BlockerState, TaskIndex, ListGraph];',
+        '',
+      ].join('\n'),
+    );
+    try {
+      expect(renderQuestions([scratch])).toEqual(['src/render/.scratch-question.ts calls isBlocked of src/core/graph/blockers.ts']);
+    } finally {
+      fs.rmSync(scratch);
+    }
+  });
+});
+
+/**
+ * zod: one package at one version. What runs (core, through base/zod.ts, loaded on first
+ * use) uses its v3 API; the JSON contract (render/json-schemas) uses its v4 generator and
+ * is loaded at build and test time only. Measured: a bundle that loads the v4 API spends
+ * about four times the v3 API's start-up, and its messages are not the ones users see.
+ */
+describe('zod', () => {
+  const SCHEMAS = path.join(ROOT, 'src/render/json-schemas');
+  const all = sources(path.join(ROOT, 'src'));
+
+  it('runs with its v3 API only: nothing outside the JSON contract names zod/v4', () => {
+    const offenders = all.filter(
+      (f) => !f.startsWith(SCHEMAS + path.sep) && /from ['"]zod\/v4|require\(['"]zod\/v4/.test(fs.readFileSync(f, 'utf8')),
+    );
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('loads the JSON contract at run time nowhere: only its types are imported from outside it', () => {
+    const offences = all
+      .filter((f) => !f.startsWith(SCHEMAS + path.sep))
+      .flatMap((f) =>
+        [...valueImportsOf(f).keys()]
+          .filter((t) => t.startsWith(SCHEMAS + path.sep))
+          .map((t) => `${path.relative(ROOT, f)} imports ${path.relative(ROOT, t)}`),
+      );
+    expect(offences).toEqual([]);
   });
 });
 

@@ -40,15 +40,57 @@ describe('tasks lists in a terminal', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
-  it('narrower still, the prompt goes, then the project, before TASKS and CHANGED do', () => {
+  it('narrower still, the project goes before the prompt, and the prompt before TASKS and CHANGED', () => {
     const at = (width: number) =>
       renderListsTable([row('2d483082-5eaa-461a-bfdf-3e104fbfeff7')], { style: PLAIN, now: NOW, width, home: '/home/me' });
-    expect(at(68).split('\n')[0]).toMatch(/^LIST\s+PROJECT\s+SESSION\s+TASKS\s+CHANGED$/);
-    const text = at(60);
+    expect(at(68).split('\n')[0]).toMatch(/^LIST\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
+    expect(at(68).split('\n')[1]).toMatch(/cleared → 7c1e2f30\s+refactor the i/);
+    const text = at(50);
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^LIST\s+SESSION\s+TASKS\s+CHANGED$/);
     expect(lines[1]).toMatch(/2\/4 ▶1\s+5 min ago$/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('at 80 columns, lists of every kind with long projects still show a short prompt', () => {
+    const project = { cwd: '/home/me/src/acme/web-frontend-monorepo', branch: 'main' };
+    const rows = [
+      row('9083d175-0cde-42b2-a8be-6c82cc148d31', {
+        kind: 'new',
+        sessions: [
+          {
+            sessionId: '9083d175-0cde-42b2-a8be-6c82cc148d31',
+            state: 'live',
+            activity: 'busy',
+            ...project,
+            prompt: 'fix the login redirect loop',
+          },
+        ],
+        team: undefined,
+      }),
+      row('4fd7da51-cdae-4fc2-986d-ae257ab128a8', {
+        sessions: [
+          {
+            sessionId: '4fd7da51-cdae-4fc2-986d-ae257ab128a8',
+            state: 'ended',
+            ...project,
+            prompt: 'add the checkout page',
+            replacedBy: '9083d175-0cde-42b2-a8be-6c82cc148d31',
+          },
+        ],
+        team: undefined,
+      }),
+      row('6f17b12c-bc7a-489b-a022-cbc0d7f2888c', {
+        kind: 'todowrite',
+        sessions: [{ sessionId: '6f17b12c-bc7a-489b-a022-cbc0d7f2888c', state: 'ended', ...project, prompt: 'outline the docs' }],
+        team: undefined,
+      }),
+    ];
+    const lines = renderListsTable(rows, { style: PLAIN, now: NOW, width: 80, home: '/home/me' }).split('\n');
+    expect(lines[0]).toMatch(/^LIST\s+SESSION\s+PROMPT\s+TASKS\s+CHANGED$/);
+    expect(lines[1]).toMatch(/ fix the l/);
+    expect(lines[2]).toMatch(/ add the c/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
   it('lists that sessions worked on, which their transcripts cannot tell apart, are named in one line', () => {

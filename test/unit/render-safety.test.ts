@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/graph/blockers.js';
+import { blockerAnswers, countTasks, indexTasks, taskBlockers } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { renderCheckReport, renderCheckSummary } from '../../src/render/check-report.js';
 import { describeRefusal } from '../../src/render/claim-result.js';
@@ -54,11 +54,12 @@ describe('renderers never pass control characters through', () => {
 
   it('tables, lines and details', () => {
     const index = indexTasks([hostile]);
+    const blockers = blockerAnswers([hostile], index);
     for (const out of [
-      renderTaskTable([hostile], index, { style: PLAIN, width: 120 }),
-      renderTaskLines([hostile], index),
-      renderTaskDetail(hostile, index, PLAIN),
-      renderTaskRows([hostile], index, { style: PLAIN, width: 120, now: 0, final: true, recent: new Set() }).join('\n'),
+      renderTaskTable([hostile], blockers, { style: PLAIN, width: 120 }),
+      renderTaskLines([hostile], blockers),
+      renderTaskDetail(hostile, index, taskBlockers(hostile, index), PLAIN),
+      renderTaskRows([hostile], blockers, { style: PLAIN, width: 120, now: 0, final: true, recent: new Set() }).join('\n'),
     ]) {
       expect(out.replace(/[\t\n]/g, '')).not.toMatch(UNSAFE);
       expect(out).toContain('a[2J31m');
@@ -70,7 +71,8 @@ describe('renderers never pass control characters through', () => {
     expect(describeRefusal('7', { success: false, reason: 'blocked', task: hostile, openBlockers: [EVIL] })).not.toMatch(UNSAFE);
     expect(describeRefusal('7', { success: false, reason: 'agent_busy', task: hostile, busyWith: [EVIL] })).not.toMatch(UNSAFE);
     expect(describeRefusal('7', { success: false, reason: 'already_claimed', task: hostile })).not.toMatch(UNSAFE);
-    expect(renderMarkdownChecklist([hostile], index, { title: EVIL }).replace(/\n/g, '')).not.toMatch(UNSAFE);
+    const list = { index, blockers: blockerAnswers([hostile], index), counts: countTasks([hostile], index) };
+    expect(renderMarkdownChecklist([hostile], list, { title: EVIL }).replace(/\n/g, '')).not.toMatch(UNSAFE);
   });
 
   it('check reports', () => {

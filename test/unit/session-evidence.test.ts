@@ -34,13 +34,13 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
     ]);
   });
 
-  it('its writes, in order, each with the times of its call and of its result', () => {
+  it('its writes, in order, each with the times of its call and of its result, and the owner it gave', () => {
     const writes = readTranscriptTasks(NAMED).writes ?? [];
     expect(writes.map(({ at: _at, end: _end, ...w }) => w)).toEqual([
       { id: '10', created: true, subject: 'Write the parser' },
       { id: '11', created: true, subject: 'Test the parser' },
       { id: '12', created: true, subject: 'Throwaway' },
-      { id: '10', created: false, subject: 'Write the tokenizer' },
+      { id: '10', created: false, subject: 'Write the tokenizer', owner: 'main' },
       { id: '12', created: false, deleted: true },
     ]);
     for (const w of writes) expect(w.end).toBeGreaterThanOrEqual(w.at);
@@ -213,6 +213,58 @@ describe('the sessions of each running process (/clear)', () => {
     );
     expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'] });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
+  });
+
+  it('/clear while another session is live in the folder: the new transcript opens with /clear as the old one closes', () => {
+    // Both processes started before either session's first prompt: start times cannot tell.
+    const running = [
+      { pid: 7, cwd: '/p', sessionId: 'a2', startedAt: min(10) },
+      { pid: 8, cwd: '/p', sessionId: 'b1', startedAt: min(10.2) },
+    ];
+    const list = stamps([
+      ['a1', 11, 20, true],
+      ['b1', 11.5, 25, false],
+      ['a2', 20, 26, false],
+    ]);
+    const opened = list.map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s));
+    const found = sessionsOfProcesses(running, () => opened);
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'] });
+    expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
+    // Without the /clear opening, and with nothing else to go by, nothing is attributed.
+    expect(sessionsOfProcesses(running, () => list)[0]).toMatchObject({ replaced: [] });
+  });
+
+  it('the sessions one process ran all name its first (session_id): each /clear of the chain, whatever the times', () => {
+    const running = [
+      { pid: 7, cwd: '/p', sessionId: 'a3', startedAt: min(10) },
+      { pid: 8, cwd: '/p', sessionId: 'b1', startedAt: min(10.2) },
+    ];
+    const found = sessionsOfProcesses(running, () => [
+      { sessionId: 'a1', firstActivity: min(11), lastActivity: min(12), ended: true },
+      { sessionId: 'a2', firstActivity: min(13), lastActivity: min(20), ended: true, processSession: 'a1', opensWithClear: true },
+      { sessionId: 'b1', firstActivity: min(11.5), lastActivity: min(25), ended: false },
+      { sessionId: 'a3', firstActivity: min(21), lastActivity: min(26), ended: false, processSession: 'a1', opensWithClear: true },
+      // b's own earlier run, ended as a3 began: not a's, since a's sessions name a1.
+      { sessionId: 'b0', firstActivity: min(10.5), lastActivity: min(21), ended: true, processSession: 'zz' },
+    ]);
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'] });
+    expect(found[1]).toMatchObject({ pid: 8, replaced: [] });
+  });
+
+  it('two sessions ended as one /clear began: neither is taken', () => {
+    const found = sessionsOfProcesses(
+      [
+        { pid: 7, cwd: '/p', sessionId: 'a2', startedAt: min(10) },
+        { pid: 8, cwd: '/p', sessionId: 'b1', startedAt: min(10.2) },
+      ],
+      () => [
+        { sessionId: 'a1', firstActivity: min(11), lastActivity: min(20), ended: true },
+        { sessionId: 'c1', firstActivity: min(11.2), lastActivity: min(20), ended: true },
+        { sessionId: 'b1', firstActivity: min(11.5), lastActivity: min(25), ended: false },
+        { sessionId: 'a2', firstActivity: min(20), lastActivity: min(26), ended: false, opensWithClear: true },
+      ],
+    );
+    expect(found[0]).toMatchObject({ sessionId: 'a2', replaced: [] });
   });
 });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexTasks } from '../../src/core/graph/blockers.js';
+import { blockerAnswers, countTasks, indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { formatDuration } from '../../src/render/duration.js';
@@ -31,16 +31,22 @@ const tasks = [
   task('4', { blockedBy: ['2'] }),
   task('5', { subject: 'Write \u001b[2Jchangelog' }),
 ];
-const model = (extra: Partial<WatchFrameModel> = {}): WatchFrameModel => ({
-  listId: 'refactor-auth',
-  dir: '/c/tasks/refactor-auth',
-  exists: true,
-  tasks,
-  index: indexTasks(tasks),
-  hidden: 0,
-  problems: [],
-  ...extra,
-});
+/** A frame's model of `extra.tasks` (default: tasks), each task's blockers and the counts answered by core. */
+const model = (extra: Partial<WatchFrameModel> = {}): WatchFrameModel => {
+  const shown = extra.tasks ?? tasks;
+  const index = indexTasks(shown);
+  return {
+    listId: 'refactor-auth',
+    dir: '/c/tasks/refactor-auth',
+    exists: true,
+    tasks: shown,
+    blockers: blockerAnswers(shown, index),
+    counts: countTasks(shown, index),
+    hidden: 0,
+    problems: [],
+    ...extra,
+  };
+};
 const frame = (m: WatchFrameModel, width = 100, height = 30, now = 1_000_000) => renderWatchFrame(m, { style: PLAIN, width, height, now });
 
 describe('renderWatchFrame', () => {
@@ -62,9 +68,7 @@ describe('renderWatchFrame', () => {
     const b = frame(model(), 100, 30, 1_000_100);
     expect(a).not.toEqual(b);
     const idle = tasks.map((t) => ({ ...t, status: 'pending' as const }));
-    expect(frame(model({ tasks: idle, index: indexTasks(idle) }), 100, 30, 1_000_000)).toEqual(
-      frame(model({ tasks: idle, index: indexTasks(idle) }), 100, 30, 1_000_100),
-    );
+    expect(frame(model({ tasks: idle }), 100, 30, 1_000_000)).toEqual(frame(model({ tasks: idle }), 100, 30, 1_000_100));
   });
 
   it('never writes a line wider than the terminal, or more lines than it has', () => {
@@ -78,7 +82,7 @@ describe('renderWatchFrame', () => {
       [80, 24],
       [200, 60],
     ] as const) {
-      const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), {
+      const lines = renderWatchFrame(model({ tasks: many }), {
         style: makeStyle(true),
         width: w,
         height: h,
@@ -93,7 +97,7 @@ describe('renderWatchFrame', () => {
     const many = Array.from({ length: 30 }, (_, i) =>
       task(String(i + 1), { status: i === 25 ? 'in_progress' : i < 20 ? 'completed' : 'pending' }),
     );
-    const lines = frame(model({ tasks: many, index: indexTasks(many) }), 80, 12);
+    const lines = frame(model({ tasks: many }), 80, 12);
     expect(lines).toHaveLength(12);
     expect(lines.some((l) => l.includes('#26 '))).toBe(true);
     expect(lines.find((l) => l.includes('more'))).toMatch(/… 24 more: \d+ pending, \d+ done/);
@@ -109,16 +113,14 @@ describe('renderWatchFrame', () => {
   });
 
   it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {
-    expect(frame(model({ exists: false, tasks: [], index: new Map() })).join('\n')).toContain(
-      'Waiting for the list to appear: /c/tasks/refactor-auth',
-    );
-    expect(frame(model({ tasks: [], index: new Map() })).join('\n')).toContain('No tasks yet.');
+    expect(frame(model({ exists: false, tasks: [] })).join('\n')).toContain('Waiting for the list to appear: /c/tasks/refactor-auth');
+    expect(frame(model({ tasks: [] })).join('\n')).toContain('No tasks yet.');
     expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
   });
 
   it('the final frame has every task, no spinner and no key help', () => {
     const many = Array.from({ length: 40 }, (_, i) => task(String(i + 1), { status: 'in_progress' }));
-    const lines = renderWatchFrame(model({ tasks: many, index: indexTasks(many) }), {
+    const lines = renderWatchFrame(model({ tasks: many }), {
       style: PLAIN,
       width: 80,
       height: 10,

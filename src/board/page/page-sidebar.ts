@@ -154,10 +154,14 @@ function cachedItem(
   return el;
 }
 
+/** A list named by its session: the session's UUID, or `session-<8 hex>` in sessions with agent teams. */
+const SESSION_LIST = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|session-[0-9a-f]{8})$/;
+
 function listItem(row: ListRowView, selected: boolean, bound: boolean, now: number, handlers: SidebarHandlers): HTMLElement {
   const s = row.session;
   const state = sessionLabel(s);
-  const title = s?.name ?? row.team?.name ?? row.shortId;
+  // A session's own list by the name Claude Code gives the session; a named or team list by its own name.
+  const title = (SESSION_LIST.test(row.id) ? s?.name : undefined) ?? row.team?.name ?? row.shortId;
   return h(
     'button',
     {

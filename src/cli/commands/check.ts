@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { checkList } from '../../core/check/check-list.js';
-import { listIds, requireConfigDir } from '../../core/lists/list-choice.js';
-import { tasksRoot } from '../../core/store/paths.js';
+import { checkLists } from '../../core/check/check-lists.js';
+import { type ListChoice, requireConfigDir } from '../../core/lists/list-choice.js';
 import { type CheckView, checkJson, renderCheckReport, renderCheckSummary } from '../../render/check-report.js';
 import { renderJson } from '../../render/json.js';
 import { PLAIN } from '../../render/style.js';
@@ -57,63 +55,61 @@ Examples:
       const claimStaleMs = parseDurationOrOff('--stale-after', opts.staleAfter);
       if (opts.all) requireConfigDir(ctx.configDir);
       const chosen = opts.all ? undefined : ctx.list(Boolean(opts.fix)); // --fix writes: with several lists, name one
-      if (chosen !== undefined && !chosen.exists) {
-        // A live session's list before its first task: nothing to check yet.
-        if (ctx.io.json) {
-          ctx.io.out(
-            renderJson({
-              list: chosen.id,
-              ok: true,
-              path: chosen.dir,
-              checkedAt: new Date(ctx.now()).toISOString(),
-              files: 0,
-              clean: true,
-              findings: [],
-            }),
-          );
-        } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
-        return;
-      }
-      const targets = chosen
-        ? [chosen]
-        : // Folder names as they are: one agents cannot address is still worth checking.
-          listIds(ctx.configDir).map((id) => ({ id, dir: path.join(tasksRoot(ctx.configDir), id) }));
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
-      const views: CheckView[] = [];
+      // A live session's list before its first task: nothing to check yet.
+      if (chosen !== undefined && !chosen.exists) return nothingToCheck(ctx, chosen);
       const docs: Array<Record<string, unknown>> = [];
       const checkedAt = new Date(ctx.now()).toISOString();
       const errors = new BatchErrors(ctx.io, 'list');
-      for (const target of targets) {
-        try {
-          const gone = ctx.goneOwners(target.id, { deep: true });
-          const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.why : undefined));
-          const report = await checkList(target.dir, {
-            now: ctx.now(),
-            clock: () => ctx.now(),
-            claimStaleMs,
-            ownerGone,
-            fix: Boolean(opts.fix),
-          });
-          const view: CheckView = { list: target.id, report, fix: Boolean(opts.fix) };
-          views.push(view);
-          docs.push(checkJson(view, checkedAt));
-          const left = opts.fix ? (report.remaining ?? []) : report.findings;
-          if (left.some((f) => opts.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
-          if (!ctx.io.json)
-            printView(
-              ctx,
-              { ...view, list: ctx.shortId(view.list) },
-              chosen === undefined ? ['-l', ctx.shortId(target.id)] : ctx.listArgs(chosen),
-            );
-        } catch (err) {
-          // One unreadable list does not stop the others (--all); the exit code is the worst.
-          if (!opts.all) throw err;
-          docs.push({ list: target.id, ok: false, error: errors.item(target.id, err) });
-        }
-      }
+      const count = await checkLists(
+        {
+          lists: chosen ?? { all: ctx.configDir },
+          claimStaleMs,
+          fix: Boolean(opts.fix),
+          goneOwners: (listId) => ctx.goneOwners(listId, { deep: true }),
+          clock: () => ctx.now(),
+        },
+        ({ list, report, error }) => {
+          if (report === undefined) docs.push({ list, ok: false, error: errors.item(list, error) });
+          else docs.push(showCheck(ctx, { list, report, fix: Boolean(opts.fix) }, { strict: Boolean(opts.strict), chosen, checkedAt }));
+        },
+      );
+      if (opts.all && count === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
       if (ctx.io.json && (opts.all || docs.length > 0)) ctx.io.out(renderJson(opts.all ? docs : docs[0]));
-      errors.summarize(targets.length);
+      errors.summarize(count);
     });
+}
+
+/** One list's check: its part of the exit status, and its report for a person; returns its JSON document. */
+function showCheck(
+  ctx: Context,
+  view: CheckView,
+  o: { strict: boolean; chosen: ListChoice | undefined; checkedAt: string },
+): Record<string, unknown> {
+  const { report } = view;
+  const doc = checkJson(view, o.checkedAt);
+  const left = view.fix ? (report.remaining ?? []) : report.findings;
+  if (left.some((f) => o.strict || f.severity === 'error')) ctx.io.setExit(EXIT.conflict);
+  if (!ctx.io.json) {
+    const listArgs = o.chosen === undefined ? ['-l', ctx.shortId(view.list)] : ctx.listArgs(o.chosen);
+    printView(ctx, { ...view, list: ctx.shortId(view.list) }, listArgs);
+  }
+  return doc;
+}
+
+function nothingToCheck(ctx: Context, chosen: ListChoice): void {
+  if (ctx.io.json) {
+    ctx.io.out(
+      renderJson({
+        list: chosen.id,
+        ok: true,
+        path: chosen.dir,
+        checkedAt: new Date(ctx.now()).toISOString(),
+        files: 0,
+        clean: true,
+        findings: [],
+      }),
+    );
+  } else ctx.io.note(`list "${ctx.shortId(chosen.id)}" has no tasks yet: nothing to check`, 'no_tasks_yet');
 }
 
 function printView(ctx: Context, view: CheckView, listArgs: readonly string[]): void {

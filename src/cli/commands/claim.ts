@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { claimNext, claimTask } from '../../core/claims/claim-apply.js';
-import { afterOwnerChange } from '../../core/lifecycle/task-lifecycle.js';
+import { type ClaimOutcome, claimWithLifecycle } from '../../core/lifecycle/claim-change.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { preconditionGuard } from '../../core/writes/preconditions.js';
-import {
-  type ClaimOutcome,
-  describeRefusal,
-  refusalFacts,
-  renderClaimed,
-  renderPassedOver,
-  renderTooNew,
-} from '../../render/claim-result.js';
+import { describeRefusal, refusalFacts, renderClaimed, renderPassedOver, renderTooNew } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addNotifyOption, type LifecycleFlags } from '../flags/lifecycle-flags.js';
@@ -34,7 +25,7 @@ export function registerClaim(program: Command, ctx: Context): void {
     .command('claim')
     .description('claim a task for an agent, exactly as agents claim (same checks, order, reasons, locks)')
     .argument('[id]', 'task id (or --next)')
-    .option('--as <agent>', 'the agent (or person) that claims it (required)')
+    .option('--as <agent>', 'the agent (or person) that claims it (required in a script; at a terminal, you: @me)')
     .option('--next', 'claim the lowest-id ready task: pending, unowned, no open blocker')
     .option(
       '--min-age <duration>',
@@ -63,7 +54,9 @@ Examples:
   tasks claim 4 --as bob --json 2>&1 >/dev/null | jq -r .error.reason`,
     )
     .action(async (rawId: string | undefined, opts: ClaimOptions) => {
-      const agent = requireOwner('--as', opts.as, ctx);
+      // A person at a terminal claims for themself unless they name an agent; a script (or an agent's shell) must say who.
+      const forPerson = opts.as === undefined && ctx.io.canAsk && ctx.env.CLAUDECODE !== '1';
+      const agent = requireOwner('--as', forPerson ? '@me' : opts.as, ctx);
       if (agent === undefined) throw usage('--as <agent> is required: who claims the task');
       if (rawId !== undefined && opts.next) throw usage('give a task id or --next, not both');
       if (rawId === undefined && !opts.next) throw usage('give a task id, or --next for the next ready task');
@@ -73,33 +66,25 @@ Examples:
       const minAgeMs = opts.minAge === undefined ? undefined : parseDuration('--min-age', opts.minAge);
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
       const choice = ctx.list(true);
-      const { dir } = choice;
-      let tooNew: string[] = [];
-      const request = { busyCheck: Boolean(opts.busyCheck), start: Boolean(opts.start) };
+      const request = {
+        agent,
+        id,
+        busyCheck: Boolean(opts.busyCheck),
+        start: Boolean(opts.start),
+        minAgeMs,
+        now: ctx.now(),
+        preconditions: pre,
+      };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {
-        let outcome: ClaimOutcome;
-        if (id === undefined) {
-          const next = await claimNext(dir, agent, {
-            ...request,
-            minAgeMs,
-            now: ctx.now(),
-            onTooNew: (ids) => {
-              tooNew = ids;
-            },
-          });
-          if (next?.success) for (const p of next.passedOver ?? []) ctx.io.warn(renderPassedOver(p), 'passed_over', { id: p.id });
-          outcome = next ?? { success: false, reason: 'no_task_ready' };
-        } else {
-          outcome = await claimTask(dir, id, agent, { ...request, guard: preconditionGuard(pre) });
-        }
-        if (outcome.success) await afterOwnerChange(lifecycle, outcome.before, outcome.task, lifecycleReport);
-        return outcome;
+        const done = await claimWithLifecycle(lifecycle, request, lifecycleReport);
+        for (const p of done.passedOver) ctx.io.warn(renderPassedOver(p), 'passed_over', { id: p.id });
+        return done;
       });
       if (claimed === undefined) return;
-      const result = claimed;
+      const { outcome, tooNew } = claimed;
       if (tooNew.length > 0) ctx.io.note(renderTooNew(tooNew, minAgeMs ?? 0), 'too_new', { ids: tooNew, minAgeMs });
-      report(ctx, dir, id ?? result.task?.id ?? '?', agent, result, Boolean(opts.start));
+      report(ctx, choice.dir, id ?? outcome.task?.id ?? '?', agent, outcome, Boolean(opts.start));
     });
 }
 

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { readList, readTasks } from '../../core/store/list-read.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { deleteTask, getTask } from '../../core/writes/task-writes.js';
+import { readTasks } from '../../core/store/list-read.js';
+import { deleteOne } from '../../core/writes/deletion.js';
 import { renderDeleted, renderDeleteQuestion, renderWouldDelete } from '../../render/change-lines.js';
 import { renderJson } from '../../render/json.js';
 import { type TaskJson, taskJson } from '../../render/task-json.js';
@@ -42,8 +40,7 @@ export function registerDelete(program: Command, ctx: Context): void {
     )
     .action(async (rawIds: string[], opts: DeleteOptions) => {
       const ids = parseIds(rawIds);
-      const pre = preconditionsFrom(opts, ctx);
-      const guard = preconditionGuard(pre);
+      const preconditions = preconditionsFrom(opts, ctx);
       const { id: listId, dir } = ctx.list(true, { dryRun: opts.dryRun });
       if (!opts.dryRun && !opts.yes && !ctx.io.json && ctx.io.canAsk) {
         // A person at a terminal sees what goes before it goes; scripts are never asked.
@@ -55,22 +52,18 @@ export function registerDelete(program: Command, ctx: Context): void {
       const errors = new BatchErrors(ctx.io, 'id');
       for (const id of ids) {
         try {
-          // The version deleted keeps its change time: read before it goes.
-          const changedAt = taskFileTimes(dir, [id]).get(id);
-          if (opts.dryRun) {
-            const task = getTask(dir, id);
-            guard?.(task);
-            const references = readList(dir)
-              .tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id)))
-              .map((t) => t.id);
-            items.push({ id, ok: true, deleted: true, task: taskJson(task, changedAt), references, dryRun: true });
-            if (!ctx.io.json) ctx.io.out(renderWouldDelete(task, references));
-          } else {
-            const { task, cleaned } = await deleteTask(dir, id, guard);
-            items.push({ id, ok: true, deleted: true, task: taskJson(task, changedAt), references: cleaned });
-            if (ctx.io.json) continue;
-            ctx.io.out(renderDeleted(task, cleaned, listId, ctx.io.humanLayout ? { style: ctx.io.style } : undefined));
-          }
+          const { task, changedAt, references } = await deleteOne(dir, id, { dryRun: opts.dryRun, preconditions });
+          items.push({
+            id,
+            ok: true,
+            deleted: true,
+            task: taskJson(task, changedAt),
+            references,
+            ...(opts.dryRun ? { dryRun: true as const } : {}),
+          });
+          if (ctx.io.json) continue;
+          if (opts.dryRun) ctx.io.out(renderWouldDelete(task, references));
+          else ctx.io.out(renderDeleted(task, references, listId, ctx.io.humanLayout ? { style: ctx.io.style } : undefined));
         } catch (err) {
           // One failure does not stop the others; the exit code is the worst one.
           items.push({ id, ok: false, error: errors.item(id, err) });

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { TasksError } from '../../core/base/errors.js';
-import { isDirectory } from '../../core/base/is-directory.js';
 import { diagnose } from '../../core/doctor/diagnose.js';
-import { chooseList, requireConfigDir, sessionListsByPrefix } from '../../core/lists/list-choice.js';
-import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
+import { doctorScope, listUsedHere } from '../../core/doctor/doctor-scope.js';
+import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { renderDoctorReport, renderDoctorSummary } from '../../render/doctor-report.js';
 import { renderJson } from '../../render/json.js';
 import { tildePath } from '../../render/session-text.js';
@@ -24,9 +22,13 @@ to run or the settings to put in a file:
 
   task_tools_off            the session's model is one Claude Code gives the task tools
                             only with CLAUDE_CODE_ENABLE_TODO_TOOLS on (since 2.1.233)
+  task_tools_unavailable    a Task-tool call was answered "No such tool available": the
+                            setting that turned the tools off, then /clear or a restart
   todowrite_mode            CLAUDE_CODE_ENABLE_TASKS=0: TodoWrite todos, no list
   list_variable_overridden  CLAUDE_CODE_TASK_LIST_ID set for tasks, but settings give the
                             agents here another list
+  list_variable_unknown     CLAUDE_CODE_TASK_LIST_ID names no list, while the agents here
+                            used another (a typo): that one
   list_variable_not_shared  CLAUDE_CODE_TASK_LIST_ID set for tasks, not for the agents
   agents_list_not_chosen    the agents here worked on a list named in their environment,
                             which tasks here does not use
@@ -47,15 +49,7 @@ Examples:
     .action(async () => {
       const globals = ctx.globals();
       requireConfigDir(ctx.configDir);
-      if (globals.list !== undefined && globals.session !== undefined) {
-        throw new TasksError('usage', 'give -l or --session, not both');
-      }
-      const scope =
-        globals.session !== undefined
-          ? sessionScope(ctx, globals.session)
-          : globals.list !== undefined
-            ? listScope(ctx, globals.list)
-            : { kind: 'project' as const };
+      const scope = doctorScope(ctx.sessions, ctx.configDir, { session: globals.session, list: globals.list });
       const report = await diagnose({
         index: ctx.sessions,
         places: { ...ctx.settingsPlaces, configDir: ctx.configDir },
@@ -64,7 +58,16 @@ Examples:
         cwd: ctx.cwd,
         home: ctx.home,
         scope,
-        chosenList: scope.kind === 'project' ? listHere(ctx) : undefined,
+        chosenList:
+          scope.kind === 'project'
+            ? listUsedHere(ctx.configDir, {
+                env: ctx.env.CLAUDE_CODE_TASK_LIST_ID,
+                cwd: ctx.cwd,
+                home: ctx.home,
+                settings: ctx.settingsPlaces,
+                index: ctx.sessions,
+              })
+            : undefined,
         shortId: (id) => ctx.shortId(id),
         now: ctx.now(),
       });
@@ -82,51 +85,4 @@ Examples:
       ctx.io.note(renderDoctorSummary(report, where), 'doctor_summary', { findings: report.findings.length });
       if (report.findings.length > 0) ctx.io.setExit(EXIT.conflict);
     });
-}
-
-function sessionScope(ctx: Context, raw: string) {
-  const typed = raw.trim().toLowerCase();
-  if (typed === '') throw new TasksError('usage', 'the session id is empty');
-  const matches = ctx.sessions.sessionsByPrefix(typed);
-  if (matches.length > 1 && !matches.includes(typed)) {
-    throw new TasksError('usage', `session prefix "${raw}" is ambiguous: ${matches.slice(0, 5).join(', ')}`, {
-      hint: 'type more of the session id',
-      details: { candidates: matches },
-    });
-  }
-  const id = matches.includes(typed) ? typed : matches[0];
-  const session = id === undefined ? undefined : ctx.sessions.session(id);
-  if (session === undefined) {
-    throw new TasksError('not_found', `no session "${raw}" under ${ctx.configDir}`, { hint: 'tasks lists --all shows the sessions' });
-  }
-  return { kind: 'session' as const, session };
-}
-
-/** A list by its exact name, else the one session UUID list it is a prefix of; a list that is gone is still diagnosed. */
-function listScope(ctx: Context, raw: string) {
-  if (raw.trim() === '') throw new TasksError('usage', 'the list id is empty');
-  const id = sanitizeListId(raw.trim());
-  if (!isDirectory(listDirOf(ctx.configDir, id))) {
-    const matches = sessionListsByPrefix(ctx.configDir, raw);
-    if (matches.length > 1)
-      throw new TasksError('usage', `list prefix "${raw}" is ambiguous: ${matches.join(', ')}`, { details: { candidates: matches } });
-    if (matches.length === 1) return { kind: 'list' as const, list: matches[0] as string };
-  }
-  return { kind: 'list' as const, list: id };
-}
-
-/** The list tasks uses here, as a read chooses it; undefined when there is none. */
-function listHere(ctx: Context): string | undefined {
-  try {
-    return chooseList(ctx.configDir, {
-      env: ctx.env.CLAUDE_CODE_TASK_LIST_ID,
-      forWrite: false,
-      cwd: ctx.cwd,
-      home: ctx.home,
-      settings: ctx.settingsPlaces,
-      index: ctx.sessions,
-    }).id;
-  } catch {
-    return undefined;
-  }
 }

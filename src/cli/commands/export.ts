@@ -1,22 +1,13 @@
 import { type Command, Option } from 'commander';
-import { costOfLists } from '../../core/cost/cost-report.js';
-import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
-import { indexTasks } from '../../core/graph/blockers.js';
-import { readChosen } from '../../core/lists/chosen-tasks.js';
-import { filterTasks } from '../../core/lists/task-filter.js';
-import { toTodoWrite } from '../../core/snapshots/export-todowrite.js';
-import { checkOutputPath } from '../../core/snapshots/output-file.js';
-import { expandHome } from '../../core/store/paths.js';
-import { writeFileAtomic } from '../../core/store/task-file.js';
+import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
+import { EXPORT_FORMATS, type ExportFormat, type ExportView, exportView } from '../../core/snapshots/export-view.js';
+import { outputPath, writeOutput } from '../../core/snapshots/output-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { renderSkippedFile } from '../../render/list-notes.js';
 import { tasksJson } from '../../render/task-json.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { type Context, usage } from '../runtime/context.js';
-
-const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
-type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 interface ExportOptions extends FilterOptions {
   format?: ExportFormat;
@@ -60,47 +51,38 @@ Examples:
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
       if (opts.cost && format !== 'markdown') throw usage('--cost goes with --format markdown');
-      const output =
-        opts.output === undefined || opts.output === '-' ? undefined : checkOutputPath(expandHome(opts.output, ctx.home), ctx.cwd);
+      const output = opts.output === undefined || opts.output === '-' ? undefined : outputPath(opts.output, ctx.home, ctx.cwd);
       const filter = filterFrom(opts, ctx);
       const choice = ctx.list(false, { todos: true });
-      const id = ctx.shortId(choice.id);
-      const snapshot = readChosen(choice, { times: format === 'json' || format === 'jsonl' });
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
-      const index = indexTasks(snapshot.tasks);
-      const tasks = filterTasks(snapshot.tasks, filter, index);
-
-      let text: string;
-      if (format === 'todowrite') {
-        const { snapshot: todos, warnings } = toTodoWrite(tasks);
-        for (const w of warnings) ctx.io.warn(w, 'export_warning');
-        text = renderJson(todos);
-      } else if (format === 'json') {
-        text = renderJson(tasksJson(tasks, snapshot.times));
-      } else if (format === 'jsonl') {
-        text = tasksJson(tasks, snapshot.times)
-          .map((t) => renderJsonLine(t))
-          .join('\n');
-      } else {
-        const report = opts.cost
-          ? costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: ctx.now() })
-          : undefined;
-        const byId = new Map(report?.tasks.map((t) => [t.id, t]));
-        text = renderMarkdownChecklist(tasks, index, {
-          title: opts.title ?? `Tasks: ${id}`,
-          cost: report && { of: (taskId) => byId.get(taskId), total: report.total, unattributed: report.unattributed },
-        });
-      }
-
+      const view = exportView(choice, filter, format);
+      for (const p of view.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
+      for (const w of view.todoWrite?.warnings ?? []) ctx.io.warn(w, 'export_warning');
+      // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
+      const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
+      const text = exportText(view, format, opts.title ?? `Tasks: ${ctx.shortId(choice.id)}`, cost);
       if (output === undefined) {
         if (text !== '') ctx.io.out(text);
         return;
       }
-      writeFileAtomic(output, text === '' ? '' : `${text}\n`);
-      ctx.io.note(renderExportWritten(tasks.length, format, opts.output ?? ''), 'export_written', {
+      writeOutput(output, text === '' ? '' : `${text}\n`);
+      ctx.io.note(renderExportWritten(view.tasks.length, format, opts.output ?? ''), 'export_written', {
         file: output,
         format,
-        tasks: tasks.length,
+        tasks: view.tasks.length,
       });
     });
+}
+
+function exportText(view: ExportView, format: ExportFormat, title: string, cost: ListTaskCosts | undefined): string {
+  if (view.todoWrite !== undefined) return renderJson(view.todoWrite.snapshot);
+  if (view.checklist !== undefined)
+    return renderMarkdownChecklist(view.tasks, view.checklist, {
+      title,
+      cost: cost && { of: (id) => cost.byTask.get(id), total: cost.total, unattributed: cost.unattributed },
+    });
+  if (format === 'jsonl')
+    return tasksJson(view.tasks, view.times)
+      .map((t) => renderJsonLine(t))
+      .join('\n');
+  return renderJson(tasksJson(view.tasks, view.times));
 }

@@ -1,10 +1,6 @@
 import { type Command, Option } from 'commander';
-import { indexTasks } from '../../core/graph/blockers.js';
-import { dependencyTree } from '../../core/graph/dependency-tree.js';
 import { formatCycle } from '../../core/graph/graph.js';
-import { listGraph } from '../../core/graph/list-graph.js';
-import { readList } from '../../core/store/list-read.js';
-import { isInternal } from '../../core/store/schema.js';
+import { graphView } from '../../core/graph/graph-view.js';
 import { renderDot, renderMermaid } from '../../render/graph-diagram.js';
 import { graphJson } from '../../render/graph-json.js';
 import { renderGraphTree } from '../../render/graph-tree.js';
@@ -45,24 +41,21 @@ Examples:
     )
     .action((opts: GraphOptions) => {
       const { id: listId, dir } = ctx.list(false);
-      const snapshot = readList(dir);
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
-      const tasks = opts.all ? snapshot.tasks : snapshot.tasks.filter((t) => !isInternal(t));
-      // Blockers are judged against every task, shown or not (as list judges them).
-      const index = indexTasks(snapshot.tasks);
-      const graph = listGraph(tasks);
+      const view = graphView(dir, { all: Boolean(opts.all) });
+      for (const p of view.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
+      const { graph, index, blockers } = view;
       if (ctx.io.json) {
-        ctx.io.out(renderJson(graphJson(listId, graph, index)));
+        ctx.io.out(renderJson(graphJson(listId, graph, index, blockers)));
         return;
       }
       for (const cycle of graph.cycles)
         ctx.io.warn(`dependency cycle ${formatCycle(cycle.map((id) => `#${id}`))}: none of these can start`, 'cycle', { cycle });
-      if (opts.format === 'mermaid') ctx.io.out(renderMermaid(graph, index));
-      else if (opts.format === 'dot') ctx.io.out(renderDot(graph, index, listId));
-      else if (tasks.length === 0) ctx.io.note(`list ${listId} has no tasks`, 'no_tasks');
+      if (opts.format === 'mermaid') ctx.io.out(renderMermaid(graph, index, blockers));
+      else if (opts.format === 'dot') ctx.io.out(renderDot(graph, index, blockers, listId));
+      else if (view.tasks.length === 0) ctx.io.note(`list ${listId} has no tasks`, 'no_tasks');
       else
         ctx.io.out(
-          renderGraphTree(dependencyTree(graph), index, {
+          renderGraphTree(view.tree(), index, blockers, {
             style: ctx.io.humanLayout ? ctx.io.style : PLAIN,
             maxIndent: ctx.io.humanLayout ? Math.max(16, Math.floor(ctx.io.columns / 2)) : 60,
           }),

@@ -1,10 +1,8 @@
 import { type Command, Option } from 'commander';
-import { TasksError } from '../../core/base/errors.js';
-import { parseImportText } from '../../core/snapshots/import-parse.js';
-import { importSnapshot } from '../../core/snapshots/import-run.js';
-import { IMPORT_FORMATS, type ImportFormatChoice, type Snapshot } from '../../core/snapshots/import-snapshot.js';
+import { parseNamedImport } from '../../core/snapshots/import-parse.js';
+import { createdTimes, importSnapshot } from '../../core/snapshots/import-run.js';
+import { IMPORT_FORMATS, type ImportFormatChoice } from '../../core/snapshots/import-snapshot.js';
 import { readBoundedStream, readInputDescriptor, readInputFile } from '../../core/snapshots/input-file.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
 import { type ImportReport, importJson, renderImportReport, renderImportSummary } from '../../render/import-report.js';
 import { renderJson } from '../../render/json.js';
 import { AS_HELP } from '../flags/actor-flags.js';
@@ -61,14 +59,7 @@ Examples:
     .action(async (file: string, opts: ImportOptions) => {
       const name = file === '-' ? 'stdin' : file;
       const text = file === '-' ? await readStdin(ctx) : await readInputFile(file, { cwd: ctx.cwd });
-      let snapshot: Snapshot;
-      try {
-        snapshot = parseImportText(text, opts.format);
-      } catch (err) {
-        // Name the input in the one line: "session.jsonl: line 7: not valid JSON (...)".
-        if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
-        throw err;
-      }
+      const snapshot = parseNamedImport(text, opts.format, name);
       const choice = ctx.list(true, { creates: true, dryRun: opts.dryRun });
       // Ctrl-C while writing: stop between two batches (nothing half-written), exit 130.
       const outcome = await withInterrupt((signal) =>
@@ -93,12 +84,7 @@ Examples:
         ...outcome,
       };
       if (ctx.io.json) {
-        const times = opts.dryRun
-          ? undefined
-          : taskFileTimes(
-              choice.dir,
-              report.created.map((t) => t.id),
-            );
+        const times = opts.dryRun ? undefined : createdTimes(choice.dir, report.created);
         ctx.io.out(renderJson(importJson(report, times)));
       } else {
         const body = renderImportReport(report, ctx.io.style);

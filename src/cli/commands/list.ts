@@ -1,18 +1,13 @@
 import { type Command, Option } from 'commander';
-import { costOfLists } from '../../core/cost/cost-report.js';
-import { loadPrices, priceFilePath } from '../../core/cost/price-file.js';
-import { countTasks, indexTasks, missingBlockers } from '../../core/graph/blockers.js';
-import { readChosen } from '../../core/lists/chosen-tasks.js';
-import { filterTasks } from '../../core/lists/task-filter.js';
-import { SORT_KEYS, type SortKey, sortTasks } from '../../core/lists/task-sort.js';
-import { DEFAULT_STALLED_MS, stalledInList } from '../../core/progress/stalled-work.js';
-import type { Task } from '../../core/store/schema.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
+import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
+import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/task-listing.js';
+import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
+import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { COST_HEAD, costCells, costFields } from '../../render/cost-cells.js';
 import { NO_USAGE, usageJson } from '../../render/cost-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import type { Style } from '../../render/style.js';
 import { tasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
@@ -50,87 +45,85 @@ export function registerList(program: Command, ctx: Context): void {
       const limit = parsePositiveInt('--limit', opts.limit);
       const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
       const choice = ctx.list(false, { todos: true });
-      const { id: listId, dir } = choice;
-      const real = choice.exists && choice.todos === undefined;
-      const snapshot = readChosen(choice, { times: ctx.io.json });
-      for (const p of snapshot.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
-      if (filter.owner !== undefined) {
-        // A typo in a name shows as an empty list; say so rather than leave it to guessing.
-        const warning = unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(ctx.configDir, listId));
-        if (warning !== undefined) ctx.io.warn(warning, 'unknown_owner', { owner: filter.owner });
-      }
-      // Blockers are judged against every task, shown or not.
-      const index = indexTasks(snapshot.tasks);
-      const stalled = real
-        ? stalledInList(dir, listId, snapshot.tasks, {
-            afterMs: stalledAfter,
-            now: ctx.now(),
-            sessions: ctx.sessions,
-            times: snapshot.times,
-          })
-        : new Map<string, number>();
-      const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !opts.stalled || stalled.has(t.id));
-      // File times are read only when shown (the table) or sorted by: one stat a task.
-      const sort = opts.sort ?? 'id';
-      const needTimes = real && (sort === 'updated' || (ctx.io.humanLayout && !ctx.io.json));
-      const times = needTimes
-        ? taskFileTimes(
-            dir,
-            matching.map((t) => t.id),
-          )
-        : new Map<string, number>();
-      const sorted = sort === 'id' ? matching : sortTasks(matching, sort, times);
-      const tasks = limit === undefined ? sorted : sorted.slice(0, limit);
+      const listing = listTasks({
+        choice,
+        configDir: ctx.configDir,
+        filter,
+        sort: opts.sort ?? 'id',
+        limit,
+        stalledOnly: Boolean(opts.stalled),
+        stalledAfterMs: stalledAfter,
+        now: ctx.now(),
+        sessions: ctx.sessions,
+        output: ctx.io.json ? 'json' : ctx.io.humanLayout ? 'table' : 'lines',
+        goneOwners: () => ctx.goneOwners(choice.id),
+      });
+      for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
+      if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
+      const { tasks, rows } = listing;
       // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
-      const cost = opts.cost
-        ? new Map(
-            costOfLists(ctx.sessions, [choice], { prices: loadPrices(priceFilePath(ctx.env, ctx.home)), now: ctx.now() }).tasks.map((t) => [
-              t.id,
-              t,
-            ]),
-          )
-        : undefined;
-      if (ctx.io.json) {
-        const json = tasksJson(tasks, snapshot.times);
-        ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.get(t.id) ?? NO_USAGE) }))));
-        return;
-      }
-      // Owners are asked about only when some shown task has one unfinished.
-      const gone = real && matching.some((t) => t.status !== 'completed' && t.owner) ? ctx.goneOwners(listId) : undefined;
-      const isGone = (t: Task) => t.status !== 'completed' && gone?.isGone(t.owner) === true;
-      const goneCount = matching.filter(isGone).length;
-      const summary =
-        renderSummary(countTasks(matching, index), ctx.io.humanLayout ? ctx.io.style : ctx.io.errStyle) +
-        renderLimitNote(tasks.length, matching.length);
-      const missing = missingBlockers(tasks, index);
-      if (ctx.io.humanLayout) {
-        if (tasks.length > 0) {
-          ctx.io.out(
-            renderTaskTable(tasks, index, {
-              style: ctx.io.style,
-              width: ctx.io.columns,
-              updated: times,
-              now: ctx.now(),
-              isGone,
-              stalledFor: (t) => stalled.get(t.id),
-              extra: cost === undefined ? undefined : { head: COST_HEAD, cells: (t) => costCells(cost.get(t.id)) },
-            }),
-          );
-        }
-        if (!opts.quiet) ctx.io.out(summary);
-        const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
-        if (shownStalled > 0 && !opts.quiet) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, stalledAfter)));
-        if (goneCount > 0 && !opts.quiet) ctx.io.out(ctx.io.style.red(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice))));
-        if (missing.length > 0 && !opts.quiet) ctx.io.out(renderMissingLegend(ctx.io.style));
-      } else {
-        if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, index, cost && ((t) => costFields(cost.get(t.id)))));
-        if (!opts.quiet) ctx.io.note(summary, 'summary');
-        if (goneCount > 0) ctx.io.warn(renderGoneNote(goneCount, gone!.why, ctx.listArgs(choice)), 'owner_gone', { tasks: goneCount });
-        for (const t of tasks) {
-          const idle = stalled.get(t.id);
-          if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
-        }
-        for (const m of missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
-      }
+      const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
+      if (rows === undefined) {
+        const json = tasksJson(tasks, listing.times);
+        ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
+      } else if (ctx.io.humanLayout)
+        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice), cost });
+      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice), cost });
     });
+}
+
+function summaryOf(listing: TaskListing, rows: ListingRows, style: Style): string {
+  return renderSummary(rows.counts, style) + renderLimitNote(listing.tasks.length, listing.matching);
+}
+
+/** In a terminal: the table, then the summary and what it leaves to say (stalled, gone, missing blockers). */
+function showTable(
+  ctx: Context,
+  listing: TaskListing,
+  rows: ListingRows,
+  o: { quiet: boolean; stalledAfter: number; listArgs: string[]; cost: ListTaskCosts | undefined },
+): void {
+  const { tasks } = listing;
+  const { gone, stalled } = rows;
+  if (tasks.length > 0) {
+    ctx.io.out(
+      renderTaskTable(tasks, rows.blockers, {
+        style: ctx.io.style,
+        width: ctx.io.columns,
+        updated: rows.updated,
+        now: ctx.now(),
+        isGone: (t) => gone?.ids.has(t.id) === true,
+        stalledFor: (t) => stalled.get(t.id),
+        restated: rows.restated,
+        extra: o.cost && { head: COST_HEAD, cells: (t) => costCells(o.cost?.byTask.get(t.id)) },
+      }),
+    );
+  }
+  if (o.quiet) return;
+  ctx.io.out(summaryOf(listing, rows, ctx.io.style));
+  const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
+  if (shownStalled > 0) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, o.stalledAfter)));
+  if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs)));
+  if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
+}
+
+/** Piped: one task a line on stdout; the summary and what it leaves to say on stderr. */
+function showLines(
+  ctx: Context,
+  listing: TaskListing,
+  rows: ListingRows,
+  o: { quiet: boolean; listArgs: string[]; cost: ListTaskCosts | undefined },
+): void {
+  const { tasks } = listing;
+  const { gone } = rows;
+  const { cost } = o;
+  if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers, cost && ((t) => costFields(cost.byTask.get(t.id)))));
+  if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
+  if (gone !== undefined && gone.ids.size > 0)
+    ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs), 'owner_gone', { tasks: gone.ids.size });
+  for (const t of tasks) {
+    const idle = rows.stalled.get(t.id);
+    if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
+  }
+  for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
 }

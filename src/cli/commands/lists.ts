@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { isWithin, type ListOverview, listFolders, overviewLists } from '../../core/lists/list-summary.js';
-import { shortIds } from '../../core/lists/short-ids.js';
-import type { GoneList } from '../../core/restore/gone-lists.js';
-import { teamMembers, teamsByList } from '../../core/teams/teams.js';
+import { listsView } from '../../core/lists/lists-view.js';
 import { renderJson } from '../../render/json.js';
 import {
   listJson,
@@ -77,31 +74,22 @@ Examples:
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       // Loaded for --all only: the read bundle's plain `lists` does without it.
       const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : undefined;
-      const lists = withGone(overviewLists(ctx.configDir, ctx.sessions), gone?.lists ?? []).filter(
-        (l) =>
-          (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
-          (!opts.live || l.sessions.some((s) => s.state === 'live')),
-      );
-      for (const name of listFolders(ctx.configDir).foreign) {
+      const view = listsView(ctx.configDir, ctx.sessions, { here, live: Boolean(opts.live), gone });
+      for (const name of view.foreign) {
         ctx.io.warn(
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
           'folder_skipped',
         );
       }
-      const { byList, problems } = teamsByList(ctx.configDir);
-      for (const p of problems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
-      const teamOf = (id: string) => {
-        const team = byList.get(id);
-        return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
-      };
-      const elsewhere = (gone?.elsewhere ?? []).filter((s) => here === undefined || (s.cwd !== undefined && isWithin(s.cwd, here)));
-      if (elsewhere.length > 0) {
-        ctx.io.note(renderNamedElsewhere(elsewhere.map((s) => s.sessionId)), 'sessions_elsewhere', {
-          sessions: elsewhere.map((s) => s.sessionId),
+      for (const p of view.teamProblems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
+      if (view.elsewhere.length > 0) {
+        ctx.io.note(renderNamedElsewhere(view.elsewhere.map((s) => s.sessionId)), 'sessions_elsewhere', {
+          sessions: view.elsewhere.map((s) => s.sessionId),
         });
       }
+      const { lists } = view;
       if (ctx.io.json) {
-        ctx.io.out(renderJson(lists.map((l) => listJson(l, teamOf(l.id)))));
+        ctx.io.out(renderJson(lists.map((l) => listJson(l, l.team))));
         return;
       }
       if (lists.length === 0) {
@@ -113,23 +101,11 @@ Examples:
       const todoWrite = lists.filter((l) => l.kind === 'todowrite');
       const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));
       if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length), 'todowrite_hidden', { hidden: hidden.size });
-      const rows = lists.filter((l) => !hidden.has(l)).map((l) => ({ ...l, team: teamOf(l.id) }));
+      const rows = lists.filter((l) => !hidden.has(l));
       ctx.io.out(
         ctx.io.humanLayout
           ? renderListsTable(rows, { style: ctx.io.style, now: ctx.now(), width: ctx.io.columns, home: ctx.home })
           : renderListsLines(rows),
       );
     });
-}
-
-/** The rows of `lists`, with the gone lists among them (newest first, short ids over all of them). */
-function withGone(rows: ListOverview[], gone: readonly GoneList[]): ListOverview[] {
-  if (gone.length === 0) return rows;
-  const present = new Set(rows.map((r) => r.id));
-  const all = [
-    ...rows,
-    ...gone.filter((g) => !present.has(g.id)).map((g): ListOverview => ({ ...g, problems: 0, kind: 'gone', shortId: g.id })),
-  ].sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
-  const short = shortIds(all.map((l) => l.id));
-  return all.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
 }

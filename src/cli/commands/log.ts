@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
-import { TasksError } from '../../core/base/errors.js';
-import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline } from '../../core/history/timeline.js';
-import { readChosen } from '../../core/lists/chosen-tasks.js';
-import type { ListChoice } from '../../core/lists/list-choice.js';
-import { listIds } from '../../core/lists/list-summary.js';
-import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { type LogView, readLog } from '../../core/history/log-view.js';
+import type { Timeline } from '../../core/history/timeline.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { listDirOf } from '../../core/store/paths.js';
 import { logJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
 import {
@@ -69,57 +64,43 @@ Examples:
       const since = opts.since === undefined ? undefined : parseTimeFlag('--since', opts.since, now);
       const until = opts.until === undefined ? undefined : parseTimeFlag('--until', opts.until, now);
       const limit = parsePositiveInt('--limit', opts.limit);
-      const targets = opts.all ? listIds(ctx.configDir).map((id) => ({ id, dir: listDirOf(ctx.configDir, id) })) : [ctx.list(false)];
-      if (opts.all && targets.length === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
-      const timelines: Timeline[] = await withInterrupt(async (signal) => {
-        const read: Timeline[] = [];
-        for (const { id, dir } of targets) {
-          // A named list's sessions are found by their transcripts (the Task tools' results name its tasks).
-          const sessions = sessionsOfList(ctx.sessions, id, { deep: true });
-          read.push(await readTimeline(dir, { listId: id, sessions, signal, unrecorded: true }));
-        }
-        return read;
-      }).catch((err: unknown) => {
-        if ((err as Error)?.name === 'AbortError') throw new TasksError('interrupted', 'log stopped');
-        throw err;
-      });
-      for (const timeline of timelines) {
-        for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p), 'journal_not_read', { list: timeline.list, reason: p });
-        for (const d of timeline.damaged)
-          ctx.io.warn(renderJournalDamage(d), 'journal_line_skipped', {
-            list: timeline.list,
-            file: d.file,
-            line: d.line ?? null,
-            reason: d.reason,
-          });
-      }
-      const single = timelines[0];
-      // The list's tasks now (none yet for a live session's list before its first task).
-      const chosen = opts.all ? undefined : (targets[0] as ListChoice | undefined);
-      const onDisk = () => (chosen === undefined ? [] : readChosen(chosen).tasks.map((t) => t.id));
-      if (task !== undefined && single !== undefined) {
-        const known = single.events.some((e) => e.task === task) || onDisk().some((id) => id === task);
-        if (!known)
-          throw new TasksError('not_found', `task #${task} not found, and no change to it is recorded`, { details: { id: task } });
-      }
-      let events = mergeTimelines(timelines).filter((e) => task === undefined || e.task === task);
-      if (since !== undefined) events = events.filter((e) => Date.parse(e.at) >= since);
-      if (until !== undefined) events = events.filter((e) => Date.parse(e.at) <= until);
-      if (limit !== undefined) events = events.slice(-limit);
-      if (ctx.io.json) {
-        ctx.io.out(renderJson(logJson(events)));
-        return;
-      }
-      if (!opts.all && single !== undefined) {
-        for (const n of renderLogNotes(single, task)) ctx.io.note(n, 'log_record');
-        const ids = onDisk();
-        const outside = renderUnrecordedCreations(
-          createdOutsideRecord(single.events, task === undefined ? ids : ids.filter((id) => id === task)),
-        );
-        if (outside !== undefined) ctx.io.note(outside, 'log_record');
-      }
-      if (events.length === 0) return;
-      const lists = Boolean(opts.all);
-      ctx.io.out(ctx.io.humanLayout ? renderLogLines(events, ctx.io.style, { lists }) : renderLogTsv(events, { lists }));
+      const lists = opts.all ? { all: ctx.configDir } : ctx.list(false);
+      const log = await withInterrupt((signal) =>
+        readLog({ lists, task, since, until, limit, sessions: ctx.sessions, json: ctx.io.json, signal }),
+      );
+      if (opts.all && log.listCount === 0) ctx.io.note(`no task lists under ${ctx.configDir}`, 'no_lists');
+      tellRecordProblems(ctx, log.timelines);
+      if (log.notFound !== undefined) throw log.notFound;
+      if (ctx.io.json) ctx.io.out(renderJson(logJson(log.events)));
+      else showLog(ctx, log, { task, lists: Boolean(opts.all) });
     });
+}
+
+/** Journals that cannot be read, and their lines skipped as damaged: warnings, each list's. */
+function tellRecordProblems(ctx: Context, timelines: readonly Timeline[]): void {
+  for (const timeline of timelines) {
+    for (const p of timeline.problems) ctx.io.warn(renderJournalProblem(p), 'journal_not_read', { list: timeline.list, reason: p });
+    for (const d of timeline.damaged)
+      ctx.io.warn(renderJournalDamage(d), 'journal_line_skipped', {
+        list: timeline.list,
+        file: d.file,
+        line: d.line ?? null,
+        reason: d.reason,
+      });
+  }
+}
+
+/** For a person: what the record of one list leaves out (on stderr), then the changes. */
+function showLog(ctx: Context, log: LogView, o: { task: string | undefined; lists: boolean }): void {
+  if (log.single !== undefined) {
+    for (const n of renderLogNotes(log.single.timeline, o.task)) ctx.io.note(n, 'log_record');
+    const outside = renderUnrecordedCreations(log.single.createdOutside);
+    if (outside !== undefined) ctx.io.note(outside, 'log_record');
+  }
+  if (log.events.length === 0) return;
+  ctx.io.out(
+    ctx.io.humanLayout
+      ? renderLogLines(log.events, ctx.io.style, { lists: o.lists, listName: (id) => ctx.shortId(id) })
+      : renderLogTsv(log.events, { lists: o.lists }),
+  );
 }

@@ -1,12 +1,8 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { type ReleaseResult, releaseOwner, releaseTask } from '../../core/claims/release-apply.js';
-import { planGoneRelease } from '../../core/history/gone-release.js';
-import { readList } from '../../core/store/list-read.js';
-import { applyPatch } from '../../core/store/patch.js';
-import type { Task } from '../../core/store/schema.js';
-import { teamForList, unknownOwnerWarning } from '../../core/teams/teams.js';
-import { preconditionGuard } from '../../core/writes/preconditions.js';
+import type { ReleaseResult } from '../../core/claims/release-apply.js';
+import { planGoneRelease, releaseGoneTargets, wouldRelease } from '../../core/history/gone-release.js';
+import { releaseOne, releaseOwned } from '../../core/lifecycle/release-change.js';
 import { renderJson } from '../../render/json.js';
 import {
   renderLiveInProject,
@@ -50,9 +46,9 @@ export function registerRelease(program: Command, ctx: Context): void {
     .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
-    .option('--gone', "release every unfinished task whose owner's session has ended or crashed (tasks list marks them)")
+    .option('--gone', "release every unfinished task whose owner's sessions have all ended or crashed (tasks list marks them)")
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
-    .option('--force', "with --gone: release even while a session of the list, or of its sessions' folders, is live");
+    .option('--force', 'with --gone: release even while a live session that can see the list may pick the work up');
   addPreconditionOptions(cmd)
     .addHelpText(
       'after',
@@ -83,22 +79,17 @@ Examples:
       const reports: ReleaseItem[] = [];
       const errors = new BatchErrors(ctx.io, 'id');
       if (owner !== undefined) {
-        const released = await releaseOwner(dir, owner);
-        if (released.length === 0) {
-          // A team member's name with nothing to release is fine; a typo deserves a word.
-          const warning = unknownOwnerWarning(owner, readList(dir).tasks, teamForList(ctx.configDir, listId));
-          if (warning !== undefined) ctx.io.warn(warning, 'unknown_owner', { owner });
-        }
+        const { released, unknownOwner } = await releaseOwned({ configDir: ctx.configDir, listId, dir, owner });
+        if (unknownOwner !== undefined) ctx.io.warn(unknownOwner, 'unknown_owner', { owner });
         reports.push(...released.map((r) => itemOf(dir, r)));
         if (!ctx.io.json) {
           for (const r of released) ctx.io.out(renderReleaseLine(r));
           if (released.length === 0) ctx.io.note(renderNothingHeld(owner), 'nothing_held', { owner });
         }
       } else {
-        const guard = preconditionGuard(pre);
         for (const id of ids) {
           try {
-            const r = await releaseTask(dir, id, guard);
+            const r = await releaseOne(dir, id, pre);
             reports.push(itemOf(dir, r));
             if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
           } catch (err) {
@@ -125,13 +116,14 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   const { gone, targets, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
-    else ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
+    // Why nothing was released, on stderr (a JSON line with --json).
+    ctx.io.note(renderNoneGone({ gone: gone !== undefined, alive }), 'none_gone', alive === undefined ? undefined : { alive });
     return;
   }
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
-    if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => wouldRelease(t))));
-    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.why));
+    if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => dryRunItem(wouldRelease(t)))));
+    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.whyOf(t.owner)));
     if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`, 'live_in_project');
     return;
   }
@@ -142,29 +134,20 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   }
   const reports: ReleaseItem[] = [];
   const errors = new BatchErrors(ctx.io, 'id');
-  for (const t of targets) {
-    try {
-      const r = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
-      reports.push(itemOf(dir, r));
-      if (!ctx.io.json) ctx.io.out(renderReleaseLine(r));
-    } catch (err) {
-      reports.push({ id: t.id, ok: false, error: errors.item(t.id, err) });
+  await releaseGoneTargets(dir, targets, (id, outcome) => {
+    if (outcome instanceof Error) {
+      reports.push({ id, ok: false, error: errors.item(id, outcome) });
+      return;
     }
-  }
+    reports.push(itemOf(dir, outcome));
+    if (!ctx.io.json) ctx.io.out(renderReleaseLine(outcome));
+  });
   if (ctx.io.json) ctx.io.out(renderJson(reports));
   errors.summarize(targets.length);
 }
 
-/** What releasing `t` would report: the agents' unassign applied to it, not written. */
-function wouldRelease(t: Task): ReleaseItem {
-  const after = applyPatch(t, { owner: null, status: 'pending' }).task;
-  return {
-    id: t.id,
-    ok: true,
-    released: true,
-    ...(t.owner === undefined ? {} : { previousOwner: t.owner }),
-    previousStatus: t.status,
-    task: taskJson(after, undefined),
-    dryRun: true,
-  };
+/** A dry run's item: the real run's, with its task as it would be (`updatedAt` null: not written), flagged. */
+function dryRunItem(r: ReleaseResult): ReleaseItem {
+  const { id, task, ...rest } = r;
+  return { id, ok: true, ...rest, task: taskJson(task, undefined), dryRun: true };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { sessionsWithoutList } from '../../core/restore/gone-lists.js';
+import { nothingRestored } from '../../core/restore/gone-lists.js';
 import { restoreList } from '../../core/restore/restore-list.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
@@ -48,9 +48,12 @@ same tasks (ids and subjects) as the others (sharing it through CLAUDE_CODE_TASK
 --from names them.
 tasks lists --all shows lists whose folder is gone. A restore is undone by tasks undo.
 
+A short id (-l 2d48) is a prefix of a list folder that exists: once a session's list folder
+is gone, name the session (--session 2d48) or the list by its full id.
+
 Examples:
-  tasks restore -l 2d483082 --dry-run
-  tasks restore --session 2d483082
+  tasks restore --session 2d483082 --dry-run
+  tasks -l 2d483082-5eaa-461a-bfdf-3e104fbfeff7 restore
   tasks restore -l refactor --from 7c1e2f30 --from 9a0b1c2d
   tasks restore -l refactor --json | jq .ids`,
     )
@@ -63,11 +66,26 @@ Examples:
       const { created, updated, deleted } = outcome.replay;
       if (created + updated + deleted === 0) {
         const read = outcome.sources.length;
-        // A list named only in its sessions' environment leaves nothing that names it: the sessions that may hold it.
-        const candidates =
-          read === 0 && (opts.from ?? []).length === 0 && ctx.cwd !== undefined
-            ? sessionsWithoutList(ctx.sessions, ctx.cwd).map((s) => s.sessionId)
-            : [];
+        const { meant, candidates } = nothingRestored(ctx.sessions, {
+          listId: choice.id,
+          transcriptsRead: read,
+          from: opts.from ?? [],
+          cwd: ctx.cwd,
+        });
+        // `-l <short id>` where no list folder begins with it is a list's name, not a prefix:
+        // the session it begins, whose folder is gone, is restored by --session.
+        if (meant !== undefined) {
+          const command = `tasks restore --session ${meant}`;
+          throw new TasksError(
+            'not_found',
+            `nothing records list "${choice.id}": no list folder begins with it, so it names a list of its own; session ${ctx.shortId(meant)} begins with it: ${command}`,
+            {
+              hint: 'a list whose folder is gone is restored by its session (--session) or its full id',
+              details: { list: choice.id, command },
+            },
+          );
+        }
+        // A list named only in its sessions' environment leaves nothing that names it: `candidates`, the sessions that may hold it.
         throw new TasksError(
           'not_found',
           (read === 0

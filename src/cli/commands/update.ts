@@ -1,57 +1,22 @@
 import type { Command } from 'commander';
-import { setOwn } from '../../core/base/own-key.js';
-import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
-import { nudgeAfterCompletion } from '../../core/progress/verification-nudge.js';
+import { updateWithNudge } from '../../core/progress/update-nudge.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import { readList } from '../../core/store/list-read.js';
-import type { TaskPatch } from '../../core/store/patch.js';
-import { taskFileTimes } from '../../core/store/task-times.js';
-import { preconditionGuard } from '../../core/writes/preconditions.js';
-import { deleteTask } from '../../core/writes/task-writes.js';
+import { deleteOne } from '../../core/writes/deletion.js';
+import type { Preconditions } from '../../core/writes/preconditions.js';
 import { renderJson } from '../../render/json.js';
 import { renderNote } from '../../render/note.js';
 import { taskJson } from '../../render/task-json.js';
-import { renderDeletedByUpdate, renderUpdateResult } from '../../render/update-message.js';
+import { renderDeletedByUpdate } from '../../render/update-message.js';
 import { AS_HELP } from '../flags/actor-flags.js';
 import { addLifecycleOptions, type LifecycleFlags } from '../flags/lifecycle-flags.js';
-import { collect, type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from '../flags/parse.js';
+import { collect } from '../flags/parse.js';
+import { type PatchFlags, patchFrom } from '../flags/patch-flags.js';
 import { addPreconditionOptions, PRECONDITION_HELP, type PreconditionOptions, preconditionsFrom } from '../flags/precondition-flags.js';
-import { warnOpenBlockers } from '../lifecycle/open-blockers-warning.js';
 import { runLifecycle } from '../lifecycle/run-lifecycle.js';
+import { reportUpdate } from '../lifecycle/update-report.js';
 import { type Context, usage } from '../runtime/context.js';
-import { taskDocument } from '../runtime/task-document.js';
 
-interface UpdateOptions extends PreconditionOptions, LifecycleFlags {
-  subject?: string;
-  description?: string;
-  activeForm?: string;
-  status?: string;
-  owner?: string | boolean;
-  meta?: string[];
-  unsetMeta?: string[];
-  addBlocks?: string[];
-  addBlockedBy?: string[];
-}
-
-/** Flags -> a TaskPatch with TaskUpdate's semantics; `--status deleted` is handled by the caller. */
-function patchFrom(opts: UpdateOptions, me: Me): TaskPatch {
-  const patch: TaskPatch = {};
-  if (opts.subject !== undefined) patch.subject = requireText('--subject', opts.subject) as string;
-  if (opts.description !== undefined) patch.description = opts.description;
-  if (opts.activeForm !== undefined) patch.activeForm = opts.activeForm === '' ? null : opts.activeForm;
-  if (opts.status !== undefined) patch.status = parseStatus(opts.status);
-  // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
-  if (opts.owner === false) patch.owner = null;
-  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
-  const meta = parseMeta(opts.meta) ?? {};
-  for (const key of opts.unsetMeta ?? []) setOwn(meta, key, null);
-  if (Object.keys(meta).length > 0) patch.metadata = meta;
-  const addBlocks = parseIds(opts.addBlocks);
-  const addBlockedBy = parseIds(opts.addBlockedBy);
-  if (addBlocks.length > 0) patch.addBlocks = addBlocks;
-  if (addBlockedBy.length > 0) patch.addBlockedBy = addBlockedBy;
-  return patch;
-}
+interface UpdateOptions extends PreconditionOptions, LifecycleFlags, PatchFlags {}
 
 const PRECONDITION_KEYS = new Set(['ifStatus', 'ifOwner', 'ifUnowned']);
 
@@ -78,38 +43,32 @@ export function registerUpdate(program: Command, ctx: Context): void {
     )
     .action(async (rawId: string, opts: UpdateOptions) => {
       const id = parseTaskId(rawId);
-      const guard = preconditionGuard(preconditionsFrom(opts, ctx));
-      if (opts.status?.trim().toLowerCase() === 'deleted') {
-        // Who makes the change (--as) is not a change: it goes with a delete too.
-        const allowed = new Set(['status', 'owner', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
-        const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
-        if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
-        const choice = ctx.list(true);
-        // The version deleted keeps its change time: read before it goes.
-        const changedAt = taskFileTimes(choice.dir, [id]).get(id);
-        const result = await deleteTask(choice.dir, id, guard);
-        // The shape of one `delete --json` item: a delete is a delete, whichever command made it.
-        if (ctx.io.json)
-          ctx.io.out(renderJson({ id, ok: true, deleted: true, task: taskJson(result.task, changedAt), references: result.cleaned }));
-        else ctx.io.out(renderDeletedByUpdate(ctx.shortId(choice.id), id, { human: ctx.io.humanLayout, style: ctx.io.style }));
-        return;
-      }
+      const preconditions = preconditionsFrom(opts, ctx);
+      if (opts.status?.trim().toLowerCase() === 'deleted') return deleteByUpdate(ctx, id, opts, preconditions);
       const patch = patchFrom(opts, ctx);
       if (Object.keys(patch).length === 0) throw usage('nothing to update: give at least one change (see tasks update --help)');
       const choice = ctx.list(true);
-      const before = patch.status === 'completed' ? readList(choice.dir).tasks : undefined;
       const updated = await runLifecycle(ctx, choice, opts, (lifecycle, report) =>
-        updateTaskWithLifecycle(lifecycle, id, patch, guard, report),
+        updateWithNudge(lifecycle, id, patch, preconditions, report),
       );
       if (updated === undefined) return;
-      const { result } = updated;
-      if (patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status')) {
-        warnOpenBlockers(ctx, choice.dir, result.task);
-      }
-      if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, result.task)));
-      else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
-      // This completion closed out the list: Claude Code's agents would be told to verify.
-      const nudge = before && result.changed.includes('status') ? nudgeAfterCompletion(before, readList(choice.dir).tasks) : undefined;
+      const { result, nudge } = updated;
+      reportUpdate(ctx, choice, result, {
+        warnBlockers: patch.status !== undefined && patch.status !== 'pending' && result.changed.includes('status'),
+      });
       if (nudge) ctx.io.note(renderNote(nudge.message), nudge.code);
     });
+}
+
+/** `--status deleted`: a delete, reported in the shape `delete` reports one. */
+async function deleteByUpdate(ctx: Context, id: string, opts: UpdateOptions, preconditions: Preconditions | undefined): Promise<void> {
+  // Who makes the change (--as) is not a change: it goes with a delete too.
+  const allowed = new Set(['status', 'owner', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
+  const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
+  if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
+  const choice = ctx.list(true);
+  const { task, changedAt, references } = await deleteOne(choice.dir, id, { preconditions });
+  // The shape of one `delete --json` item: a delete is a delete, whichever command made it.
+  if (ctx.io.json) ctx.io.out(renderJson({ id, ok: true, deleted: true, task: taskJson(task, changedAt), references }));
+  else ctx.io.out(renderDeletedByUpdate(ctx.shortId(choice.id), id, { human: ctx.io.humanLayout, style: ctx.io.style }));
 }

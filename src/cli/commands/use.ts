@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
-import { bindHere } from '../../core/binding/bind-here.js';
-import { bindingTarget } from '../../core/binding/binding-target.js';
-import { readBinding } from '../../core/binding/project-binding.js';
+import type { SettingsPlaces } from '../../core/binding/settings-files.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { listToBind } from '../../core/lists/missing-list.js';
-import { liveSessionLists, sessionsMoved } from '../../core/sessions/live-lists.js';
-import { renderBindingShown, renderBound, renderSessionsMoved, renderUnbound } from '../../render/binding-lines.js';
+import { projectBinding, useList } from '../../core/lists/project-list.js';
+import {
+  type BindingShown,
+  bindingShownJson,
+  listUseJson,
+  renderBindingShown,
+  renderBound,
+  renderSessionsMoved,
+  renderUnbound,
+} from '../../render/binding-lines.js';
 import { renderJson } from '../../render/json.js';
 import { type Context, usage } from '../runtime/context.js';
 
@@ -45,46 +50,13 @@ Examples:
       const places = { configDir: ctx.configDir, ...ctx.settingsPlaces };
       const show = { home: ctx.home, short: (id: string) => ctx.shortId(id) };
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
-      if (raw === undefined && !opts.clear) {
-        const { binding, problems } = readBinding(cwd, places);
-        for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`, 'settings_skipped');
-        if (ctx.io.json) {
-          ctx.io.out(
-            renderJson({
-              list: binding?.listId ?? null,
-              value: binding?.value ?? null,
-              file: binding?.file ?? null,
-              scope: binding?.scope ?? null,
-              target: bindingTarget(cwd, places).file,
-            }),
-          );
-          return;
-        }
-        if (binding?.listId !== undefined) ctx.io.out(binding.listId);
-        ctx.io.note(renderBindingShown(binding, bindingTarget(cwd, places), show), 'binding');
-        return;
-      }
-      const wanted = raw === undefined ? undefined : listToBind(ctx.configDir, raw, ctx.sessions);
-      const running = liveSessionLists(ctx.sessions);
-      const outcome = bindHere(cwd, places, wanted?.id);
-      const moved = outcome.write.changed ? sessionsMoved(ctx.sessions, running) : [];
+      if (raw === undefined && !opts.clear) return showBinding(ctx, cwd, places, show);
+      const use = useList(cwd, places, raw, ctx.sessions, ctx.now());
       if (ctx.io.json) {
-        ctx.io.out(
-          renderJson({
-            list: wanted?.id ?? null,
-            file: outcome.target.file,
-            reach: outcome.target.reach,
-            dir: outcome.target.dir,
-            worktrees: outcome.target.worktrees,
-            changed: outcome.write.changed,
-            created: outcome.write.created,
-            previous: outcome.write.previous === undefined ? null : String(outcome.write.previous),
-            bound: outcome.after.binding?.listId ?? null,
-            moved: moved.map((m) => ({ sessionId: m.session.sessionId, cwd: m.session.cwd ?? null, from: m.from, to: m.to })),
-          }),
-        );
+        ctx.io.out(renderJson(listUseJson(use)));
         return;
       }
+      const { wanted, outcome, moved } = use;
       if (wanted === undefined) ctx.io.note(renderUnbound(outcome, show), 'unbound');
       else {
         ctx.io.out(wanted.id);
@@ -95,4 +67,16 @@ Examples:
           moved: moved.map((m) => ({ sessionId: m.session.sessionId, from: m.from, to: m.to })),
         });
     });
+}
+
+/** `tasks use` with no list: the binding on stdout, and where it comes from on stderr. */
+function showBinding(ctx: Context, cwd: string, places: SettingsPlaces, show: BindingShown): void {
+  const { binding, problems, target } = projectBinding(cwd, places);
+  for (const p of problems) ctx.io.warn(`${p}; Claude Code skips it too`, 'settings_skipped');
+  if (ctx.io.json) {
+    ctx.io.out(renderJson(bindingShownJson(binding, target)));
+    return;
+  }
+  if (binding?.listId !== undefined) ctx.io.out(binding.listId);
+  ctx.io.note(renderBindingShown(binding, target, show), 'binding');
 }

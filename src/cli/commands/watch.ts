@@ -1,20 +1,10 @@
 import type { Command } from 'commander';
-import type { Clock } from '../../core/base/clock.js';
-import { TasksError } from '../../core/base/errors.js';
-import { countTasks } from '../../core/graph/blockers.js';
-import { readTasks } from '../../core/store/list-read.js';
-import { expandHome } from '../../core/store/paths.js';
-import { formatUntil, parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
-import { type JudgeWhen, type WatchOutcome, WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
-import { countsJson } from '../../render/task-json.js';
-import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
+import { parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import type { JudgeWhen } from '../../core/watch/watch-session.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { type Context, usage } from '../runtime/context.js';
-import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
-import { LiveSink } from '../watch/watch-live.js';
-import { listTarget, sessionsOverWatch, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from '../watch/watch-sources.js';
-import { StreamSink } from '../watch/watch-stream.js';
+import { runWatch } from '../watch/watch-run.js';
 
 interface WatchOptions extends FilterOptions {
   until?: string;
@@ -80,7 +70,7 @@ Examples:
   tasks watch --json | jq -c 'select(.event == "updated") | {id: .task.id, changes}'
   tasks watch --owner amy --until all-completed && echo "amy is done"
   tasks watch --blocked --until empty                    until nothing waits on a blocker
-  claude -p "fix the flaky tests" --output-format stream-json --verbose \
+  claude -p "fix the flaky tests" --output-format stream-json --verbose \\
     | tee run.jsonl | tasks watch --stream - --until all-completed --timeout 30m
   tasks watch --session 2d48 --until all-completed       a TodoWrite session, by its transcript
   tasks watch --until all-completed --fail-if-stalled 20m --json   CI: fail fast`;
@@ -105,137 +95,14 @@ export function registerWatch(program: Command, ctx: Context): void {
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
-      const clock: Clock = { now: () => Date.now() };
-      const globals = ctx.globals();
-      if (opts.stream !== undefined && globals.session !== undefined) {
+      const { session } = ctx.globals();
+      if (opts.stream !== undefined && session !== undefined) {
         throw usage('--stream and --session cannot be used together: a stream names its own session');
       }
       if (opts.early && (opts.stream === undefined || until === undefined)) {
         throw usage("--early goes with --stream and --until: it ends a followed run's watch before the run ends");
       }
       const judge: JudgeWhen = opts.stream === undefined ? 'continuously' : opts.early ? 'once-run-acted' : 'at-run-end';
-      const target =
-        opts.stream !== undefined
-          ? streamTarget(ctx, opts.stream === '-' ? '-' : expandHome(opts.stream, ctx.home), clock)
-          : ((globals.session === undefined ? undefined : transcriptTarget(ctx, globals.session, clock)) ?? listTarget(ctx, clock));
-      const untilText = until ? formatUntil(until) : undefined;
-      const watchedDir = target.listDir();
-      if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
-        // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
-        ctx.io.warn(renderTaskNotYet(until.id, until.status), 'task_not_yet', { id: until.id });
-      }
-
-      let session: WatchSession | undefined;
-      let sink: WatchSink;
-      // A dumb terminal gets the lines a pipe gets: the full-screen view would be escape codes.
-      if (ctx.io.json || !ctx.io.fullScreen) {
-        sink = new StreamSink(ctx, target.listId, untilText);
-      } else {
-        sink = new LiveSink(ctx.io.terminal(), {
-          listId: target.listId ?? 'the run',
-          dir: target.dir,
-          until: untilText,
-          deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
-          filterLabel: renderFilterLabel(filter),
-          following: target.following,
-          style: ctx.io.style,
-          clock,
-          onQuit: () => session?.stop(),
-          print: (text) => ctx.io.out(text),
-        });
-      }
-      const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
-      // A list watched for a condition: when its agents are all gone, nothing will meet it.
-      const sessionsOver =
-        untilText !== undefined && target.following === undefined
-          ? sessionsOverWatch(ctx, target, globals.session !== undefined)
-          : undefined;
-      const timers = {
-        setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
-        clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
-      };
-      // A reader of the events that goes away ends the watch quietly (status 0); a stream's
-      // input is still read to its end below.
-      let readerGone = false;
-      const offReaderGone = target.drain
-        ? ctx.io.onReaderGone(() => {
-            readerGone = true;
-            session?.stop();
-          })
-        : undefined;
-      // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
-      let outcome: WatchOutcome;
-      try {
-        outcome = await withInterrupt(
-          (stop) => {
-            session = new WatchSession(
-              { source: target.source, filter, until, judge, timeoutMs, stall, clock, timers, stop, sessionsOver },
-              sink,
-            );
-            return session.run();
-          },
-          [...INTERRUPTS, 'SIGHUP'],
-        );
-      } catch (err) {
-        if (!target.drain || (err instanceof TasksError && err.code === 'interrupted')) throw err;
-        // Said now; the writer upstream still gets to finish.
-        ctx.io.fail(err);
-        await drainInput(target);
-        return;
-      } finally {
-        offReaderGone?.();
-      }
-      const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs });
-      if (verdict) ctx.io.fail(verdict);
-      else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
-        ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
-      // The verdict is out; a stream's input is read to its end (not after a signal), so the
-      // agent upstream never meets a closed pipe and a tee beside it keeps every line.
-      if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
+      await runWatch(ctx, { filter, until, timeoutMs, stallMs, stream: opts.stream, session, judge });
     });
-}
-
-/** Read what is left of a stream's input, discarding it; a signal stops that too. */
-async function drainInput(target: WatchTarget): Promise<void> {
-  const drain = target.drain;
-  if (drain) await withInterrupt((signal) => drain(signal), [...INTERRUPTS, 'SIGHUP']);
-}
-
-/** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
-function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined; timeoutMs: number | undefined }): TasksError | undefined {
-  const { untilText } = opts;
-  const listCounts = countTasks(outcome.view.shown, outcome.view.index);
-  const counts = countsJson(listCounts);
-  // Without --until, a deadline is just how long to watch.
-  if (outcome.reason === 'timeout' && untilText !== undefined) {
-    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
-      details: { until: untilText, counts },
-    });
-  }
-  if (outcome.reason === 'stalled') {
-    const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
-      hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
-      details: {
-        stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
-        ...(outcome.idleMs === undefined ? {} : { idleMs: Math.round(outcome.idleMs) }),
-        counts,
-      },
-    });
-  }
-  if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
-    return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
-  }
-  if (outcome.run && untilText !== undefined && !outcome.met) {
-    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
-      details: {
-        until: untilText,
-        reason: outcome.reason,
-        result: outcome.run.subtype ?? null,
-        counts,
-        ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
-      },
-    });
-  }
-  return undefined;
 }

@@ -4,7 +4,7 @@ import type { ValueKind } from './value-kinds.js';
  * What completion knows of the program without loading it: every visible command,
  * option and argument, with descriptions and value kinds. Made from the commander
  * program at build time (spec-from-program.ts, written to dist/ by
- * scripts/completion-spec.mjs) and read as JSON on every TAB.
+ * scripts/build-completion.mjs) and read as JSON on every TAB.
  */
 
 /** Bump when the shape changes: a spec file of another version is not trusted. */

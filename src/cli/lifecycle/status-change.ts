@@ -1,13 +1,10 @@
 import { updateTaskWithLifecycle } from '../../core/lifecycle/task-lifecycle.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import type { Status } from '../../core/store/schema.js';
-import { renderJson } from '../../render/json.js';
-import { renderUpdateResult } from '../../render/update-message.js';
 import type { LifecycleFlags } from '../flags/lifecycle-flags.js';
 import type { Context } from '../runtime/context.js';
-import { taskDocument } from '../runtime/task-document.js';
-import { warnOpenBlockers } from './open-blockers-warning.js';
 import { runLifecycle } from './run-lifecycle.js';
+import { reportUpdate } from './update-report.js';
 
 /**
  * `tasks start <id>` and `tasks done <id>`: `update <id> --status <status>`, the two
@@ -22,7 +19,5 @@ export async function changeStatus(ctx: Context, rawId: string, status: Status, 
   );
   if (updated === undefined) return;
   const { result } = updated;
-  if (result.changed.length > 0) warnOpenBlockers(ctx, choice.dir, result.task);
-  if (ctx.io.json) ctx.io.out(renderJson(taskDocument(choice.dir, result.task)));
-  else ctx.io.out(renderUpdateResult(ctx.shortId(choice.id), result, { human: ctx.io.humanLayout, style: ctx.io.style }));
+  reportUpdate(ctx, choice, result, { warnBlockers: result.changed.length > 0 });
 }

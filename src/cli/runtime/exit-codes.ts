@@ -29,6 +29,21 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   run_ended: EXIT.runEnded,
   stalled: EXIT.stalled,
   io: EXIT.failure,
+  internal: EXIT.failure,
+};
+
+/** What each status means, for the help and the reference (docs/reference/). */
+export const EXIT_MEANING: Record<ExitCode, string> = {
+  [EXIT.ok]: 'success, including an empty result',
+  [EXIT.failure]: 'unexpected failure: a bug, an I/O error, an unreadable task file',
+  [EXIT.usage]: 'usage: a bad flag, value or input file; a list that cannot be chosen without guessing',
+  [EXIT.notFound]: 'not found: the task or list does not exist (or the config folder); nothing to undo or redo',
+  [EXIT.conflict]: 'conflict: a refusal (a claim, a precondition, a cycle, a hook, a task changed since), or problems found',
+  [EXIT.busy]: 'busy: a lock could not be had within the retry budget; safe to retry',
+  [EXIT.runEnded]: 'a followed run ended without meeting the --until condition',
+  [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled',
+  [EXIT.timeout]: 'a deadline passed before the --until condition was met',
+  [EXIT.interrupted]: 'interrupted (Ctrl-C, SIGTERM), or a confirmation answered no',
 };
 
 export function exitCodeFor(code: ErrorCode): ExitCode {

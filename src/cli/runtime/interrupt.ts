@@ -1,3 +1,5 @@
+import { boundToScope } from '../../core/scope/run-scope.js';
+
 /** The signals that mean "stop" to a command that stops cleanly (and SIGHUP, for a watch). */
 export const INTERRUPTS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -13,7 +15,8 @@ export async function withInterrupt<T>(
   signals: readonly NodeJS.Signals[] = INTERRUPTS,
 ): Promise<T> {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
+  // The abort, and what it sets off, belongs to the run (its journal records what it writes).
+  const onSignal = boundToScope(() => controller.abort());
   for (const s of signals) process.once(s, onSignal);
   try {
     return await fn(controller.signal);

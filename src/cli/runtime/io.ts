@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTasksError } from '../../core/base/errors.js';
+import { type ErrorCode, isTasksError } from '../../core/base/errors.js';
+import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { renderErrorJson, renderErrorText, renderNoticeJson } from '../../render/error.js';
 import { decideColor, makeStyle, type Style } from '../../render/style.js';
 import { oneLine } from '../../render/text.js';
@@ -176,9 +177,9 @@ export class IO {
   /**
    * Messages and progress, on stderr; with --json, one object `{"note": {code, message,
    * ...facts}}` per note, so that stderr holds JSON lines only. Every note has a code of
-   * its own (docs/json-output.md lists them): a script tells them apart by it.
+   * its own, listed in core/base/notices.ts (docs/reference/codes.md): a script tells them apart by it.
    */
-  note(text: string, code: string, facts?: Record<string, unknown>): void {
+  note(text: string, code: NoteCode, facts?: Record<string, unknown>): void {
     if (this.json) {
       this.writeErr(`${renderNoticeJson('note', code, stripNotePrefix(text), facts)}\n`);
       return;
@@ -190,7 +191,7 @@ export class IO {
    * Warnings often quote file names and parse errors: shown without control characters;
    * with --json, `{"warning": {code, message, ...facts}}`.
    */
-  warn(text: string, code: string, facts?: Record<string, unknown>): void {
+  warn(text: string, code: WarningCode, facts?: Record<string, unknown>): void {
     if (this.json) {
       this.writeErr(`${renderNoticeJson('warning', code, oneLine(text), facts)}\n`);
       return;
@@ -236,5 +237,11 @@ function toErrorView(err: unknown) {
     return { code: err.code, message: err.message, hint: err.hint, details: err.details, exit: exitCodeFor(err.code) };
   }
   const message = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message: `unexpected: ${message}`, hint: undefined, details: undefined, exit: EXIT.failure };
+  return {
+    code: 'internal' satisfies ErrorCode,
+    message: `unexpected: ${message}`,
+    hint: undefined,
+    details: undefined,
+    exit: EXIT.failure,
+  };
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { newTxn, startRecording } from '../../core/history/recorder.js';
+import { renderJournalCut, renderJournalNotWritten } from '../../render/log-lines.js';
 import type { Context } from './context.js';
 
 /**
@@ -18,18 +19,12 @@ export function recordChanges(ctx: Context, command: Command): { stop: () => voi
     txn: () => ctx.journal.txn ?? ownTxn,
     marks: () => ctx.journal.marks,
     now: () => new Date(ctx.now()),
-    onCut: (_listDir, ids) =>
-      ctx.io.warn(
-        `the journal keeps only part of ${[...new Set(ids)].map((id) => `#${id}`).join(', ')} (a value over 16,384 characters): undo cannot restore it in full`,
-        'journal_cut',
-        { ids: [...new Set(ids)] },
-      ),
+    onCut: (_listDir, ids) => ctx.io.warn(renderJournalCut([...new Set(ids)]), 'journal_cut', { ids: [...new Set(ids)] }),
     onError: (listDir, err) =>
-      ctx.io.warn(
-        `could not record this change in ${listDir}/.tasks-journal.jsonl: ${(err as Error).message}; the change itself is made`,
-        'journal_not_written',
-        { file: `${listDir}/.tasks-journal.jsonl`, reason: (err as Error).message },
-      ),
+      ctx.io.warn(renderJournalNotWritten(listDir, err), 'journal_not_written', {
+        file: `${listDir}/.tasks-journal.jsonl`,
+        reason: (err as Error).message,
+      }),
   });
   ctx.journal = { marks: {}, end: (listDir) => recording.mark(listDir, { end: true }), txnInUse: () => ctx.journal.txn ?? ownTxn };
   return { stop: recording.stop };

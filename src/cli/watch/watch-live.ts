@@ -6,6 +6,7 @@
  */
 
 import type { Clock } from '../../core/base/clock.js';
+import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
@@ -24,6 +25,8 @@ import { keyActions, type WatchAction } from './watch-keys.js';
 
 export interface LiveOptions {
   listId: string;
+  /** How the header names a list (a session's by its short id). */
+  listName?: ((id: string) => string) | undefined;
   dir: string;
   until?: string | undefined;
   deadline?: number | undefined;
@@ -58,6 +61,8 @@ export class LiveSink implements WatchSink {
   /** Where the person scrolled to (undefined: not scrolled), and the `/` filter. */
   private scroll: number | undefined;
   private search: { text: string; typing: boolean } | undefined;
+  /** The tasks a frame shows, with their blockers and counts: worked out once a view and filter text, not once a frame. */
+  private shown: { view: WatchView; text: string; tasks: readonly Task[]; blockers: BlockerAnswers; counts: ListCounts } | undefined;
 
   constructor(
     private readonly term: Terminal,
@@ -167,21 +172,28 @@ export class LiveSink implements WatchSink {
     }
   }
 
+  /** The tasks shown (the `/` filter applied), with their blockers and counts, as core answers them. */
+  private shownTasks(view: WatchView): { tasks: readonly Task[]; blockers: BlockerAnswers; counts: ListCounts } {
+    const text = this.search?.text ?? '';
+    if (this.shown?.view === view && this.shown.text === text) return this.shown;
+    const tasks = text !== '' ? view.shown.filter((t) => matchesText(t, text)) : view.shown;
+    this.shown = { view, text, tasks, blockers: blockerAnswers(tasks, view.index), counts: countTasks(tasks, view.index) };
+    return this.shown;
+  }
+
   private model(): WatchFrameModel {
     const view = this.view as WatchView;
-    const tasks =
-      this.search && this.search.text !== ''
-        ? view.shown.filter((t) => matchesText(t, (this.search as { text: string }).text))
-        : view.shown;
+    const { tasks, blockers, counts } = this.shownTasks(view);
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
-      listId: view.list ?? this.opts.listId,
+      listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
       dir: this.opts.dir,
       following: this.opts.following,
       nudge: view.nudge?.message,
       exists: view.exists,
       tasks,
-      index: view.index,
+      blockers,
+      counts,
       hidden: filtered ? view.all.length - tasks.length : 0,
       filterLabel: this.opts.filterLabel,
       scroll: this.scroll,

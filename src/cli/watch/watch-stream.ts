@@ -1,3 +1,4 @@
+import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
@@ -72,11 +73,11 @@ export class StreamSink implements WatchSink {
     );
   }
 
-  warn(message: string, code = 'watch_warning', facts?: Record<string, unknown>): void {
+  warn(message: string, code: WarningCode = 'watch_warning', facts?: Record<string, unknown>): void {
     this.ctx.io.warn(message, code, facts);
   }
 
-  note(message: string, code = 'watch_note', facts?: Record<string, unknown>): void {
+  note(message: string, code: NoteCode = 'watch_note', facts?: Record<string, unknown>): void {
     this.ctx.io.note(renderNote(message), code, facts);
   }
 

@@ -9,17 +9,22 @@
  * The CLI maps codes to exit statuses in one table (src/cli/runtime/exit-codes.ts);
  * core never decides how a process ends.
  */
-export type ErrorCode =
-  | 'usage' // bad flag, bad value, bad input file
-  | 'not_found' // the task or list does not exist
-  | 'conflict' // a refusal: claim refused, precondition failed, cycle, hook said no
-  | 'busy' // a lock could not be had within the retry budget
-  | 'corrupt' // a file we must read to act is unreadable or invalid
-  | 'timeout' // a deadline passed
-  | 'interrupted'
-  | 'run_ended' // a followed agent run ended before the awaited condition held
-  | 'stalled' // work in progress stopped changing (watch --fail-if-stalled)
-  | 'io'; // an I/O error nothing else covers
+export const ERROR_CODES = {
+  usage: 'a bad flag, value or input file; a list that cannot be chosen without guessing',
+  not_found: 'the task or list does not exist; nothing to undo or redo',
+  conflict: 'a refusal: a claim refused, a precondition failed, a dependency cycle, a hook said no, a task changed since',
+  busy: 'a lock could not be had within the retry budget; safe to retry',
+  corrupt: 'a file that must be read to act is unreadable or not a valid task',
+  timeout: 'a deadline passed before the awaited condition held',
+  interrupted: 'interrupted (SIGINT, SIGTERM), or a confirmation answered no',
+  run_ended: 'a followed agent run ended before the awaited condition held',
+  stalled: 'work in progress stopped changing (watch --fail-if-stalled)',
+  io: 'an I/O error nothing else covers',
+  internal: 'a bug: the message starts with "unexpected:" (TASKS_DEBUG=1 shows the stack)',
+} as const;
+
+/** The `code` of every error, one word a script can branch on (docs/reference/codes.md lists them). */
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class TasksError extends Error {
   readonly code: ErrorCode;

@@ -54,7 +54,9 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
   let sessions: SessionInfo[];
   const lists = new Set<string>();
   if (input.scope.kind === 'session') {
-    sessions = [input.scope.session];
+    // With the sessions its process ran before `/clear`: their lists are its agent's left work.
+    const before = index.replacedSessions(input.scope.session.sessionId).flatMap((id) => index.session(id) ?? []);
+    sessions = [input.scope.session, ...before];
     scope = { kind: 'session', session: input.scope.session.sessionId };
     if (input.scope.session.cwd !== undefined) findings.push(...settingFindings(settingCtx(input), input.scope.session.cwd, sessions));
   } else if (input.scope.kind === 'list') {

@@ -7,10 +7,14 @@
 export const DOCTOR_CODES = [
   /** The session had no Task tools: its model is one the gate leaves out (docs/task-store.md section 12). */
   'task_tools_off',
+  /** A Task-tool call of the session was answered "No such tool available": it lost (or never had) the tools. */
+  'task_tools_unavailable',
   /** The session kept TodoWrite todos, not a task list (CLAUDE_CODE_ENABLE_TASKS false). */
   'todowrite_mode',
   /** `tasks` has CLAUDE_CODE_TASK_LIST_ID, but settings make the agents here use another list. */
   'list_variable_overridden',
+  /** `tasks` has CLAUDE_CODE_TASK_LIST_ID naming no list, while the agents here used another (a typo). */
+  'list_variable_unknown',
   /** `tasks` has CLAUDE_CODE_TASK_LIST_ID, but the agents here wrote to their own lists: they do not have it. */
   'list_variable_not_shared',
   /** Agents here worked on a list named by their environment, which `tasks` here does not choose. */

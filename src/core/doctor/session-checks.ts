@@ -25,7 +25,66 @@ const ENABLE_TASKS = 'CLAUDE_CODE_ENABLE_TASKS';
 const ENABLE_TODO_TOOLS = 'CLAUDE_CODE_ENABLE_TODO_TOOLS';
 
 export function sessionFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFinding[] {
-  return [...toolFindings(ctx, session), ...strandedFindings(ctx, session)];
+  return [...unavailableFindings(ctx, session), ...toolFindings(ctx, session), ...strandedFindings(ctx, session)];
+}
+
+/**
+ * A Task-tool call answered "No such tool available": the clearest sign an agent has no
+ * task tools (docs/task-store.md section 12). Its cause, from the settings as they are:
+ * CLAUDE_CODE_ENABLE_TASKS off (TodoWrite instead), else the gate for its model. The
+ * tools a session has are fixed by its start and by settings it reads meanwhile, so the
+ * fix is the setting, then a new session: restarted, or `/clear` in it.
+ */
+function unavailableFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFinding[] {
+  if (session.transcript === undefined) return [];
+  const failed = readSessionTools(session.transcript).unavailable;
+  if (failed === undefined) return [];
+  const short = session.sessionId.slice(0, 8);
+  const when = failed.at === '' ? '' : ` at ${failed.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}`;
+  const enableTasks = sessionVariable(session, ENABLE_TASKS, ctx.places);
+  const restart =
+    session.state === 'live'
+      ? ({
+          kind: 'command',
+          command: '/clear',
+          note: `in session ${short} (or restart it): a session gets its tools as it starts`,
+        } as const)
+      : ({ kind: 'command', command: 'claude', note: 'start a new session: it gets its tools as it starts' } as const);
+  const fixes: Fix[] = [];
+  let cause: string;
+  let file: string | undefined;
+  if (envBoolean(enableTasks.value) === false) {
+    cause = `${ENABLE_TASKS}=${enableTasks.value} in ${enableTasks.from === 'environment' ? 'its environment' : enableTasks.from} turns the Task tools off (TodoWrite instead)`;
+    if (enableTasks.from !== undefined && enableTasks.from !== 'environment') {
+      file = enableTasks.from;
+      fixes.push({ kind: 'remove-setting', file: enableTasks.from, key: ENABLE_TASKS });
+    } else fixes.push({ kind: 'command', command: `unset ${ENABLE_TASKS}`, note: 'in the shell that starts claude' });
+  } else {
+    const tools = readSessionTools(session.transcript);
+    const todoTools = sessionVariable(session, ENABLE_TODO_TOOLS, ctx.places);
+    const gate = taskToolsGate({ model: tools.model, enableTodoTools: todoTools.value, enableTasks: enableTasks.value });
+    cause = gate.open === false ? gate.because : 'its settings or launch options did not give it the Task tools';
+    const local = session.cwd === undefined ? undefined : settingsFilesFor(session.cwd, ctx.places).find((f) => f.scope === 'local')?.file;
+    if (local !== undefined) {
+      file = local;
+      fixes.push({
+        kind: 'settings',
+        file: local,
+        snippet: { env: { [ENABLE_TODO_TOOLS]: '1' } },
+        note: 'for every session started there',
+      });
+    }
+  }
+  fixes.push(restart);
+  return [
+    {
+      code: 'task_tools_unavailable',
+      message: `session ${short} has no task tools: its ${failed.tool} call${when} was answered "No such tool available: ${failed.tool}"; ${cause}`,
+      session: session.sessionId,
+      file,
+      fixes,
+    },
+  ];
 }
 
 function toolFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFinding[] {

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import { MAX_CONFIG_BYTES, readBoundedText } from '../base/bounded-read.js';
+import { isDirectory } from '../base/is-directory.js';
 import { LIST_ID_VARIABLE, listIdOfValue, settingsWithVariable } from '../binding/project-binding.js';
 import { type SettingsPlaces, settingsFilesFor } from '../binding/settings-files.js';
 import { folderTrust, type TrustSources } from '../hooks/folder-trust.js';
 import { hasTaskHooks } from '../hooks/hook-settings.js';
+import { nearNames } from '../lists/near-names.js';
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import { listDirOf } from '../store/paths.js';
 import { type DoctorFinding, type Fix, shellWord } from './doctor-findings.js';
 
 /**
@@ -52,6 +55,10 @@ function variableFindings(ctx: SettingCheckContext, dir: string, sessions: reado
       },
     ];
   }
+  if (mine !== undefined && !isDirectory(listDirOf(ctx.index.configDir, mine))) {
+    const unknown = unknownListFinding(ctx, sessions, mine);
+    if (unknown !== undefined) return [unknown];
+  }
   if (mine !== undefined) {
     // Sessions here that made tasks in their own lists never had the variable.
     const own = sessions.filter((s) => ctx.index.listsOfSession(s.sessionId).length > 0);
@@ -93,6 +100,31 @@ function variableFindings(ctx: SettingCheckContext, dir: string, sessions: reado
     ];
   }
   return [];
+}
+
+/**
+ * The variable names a list that does not exist, while the agents here worked on a named
+ * list (their transcripts tie them to it): most likely a typo. Said as such, with the list
+ * the agents used (the nearest name first), never the typo as a fix.
+ */
+function unknownListFinding(ctx: SettingCheckContext, sessions: readonly SessionInfo[], mine: string): DoctorFinding | undefined {
+  const ids = new Set(sessions.map((s) => s.sessionId));
+  const used: string[] = [];
+  for (const [list, tied] of evidenceOf(ctx.index).sessionsByList) {
+    if (tied.some((id) => ids.has(id) && !ctx.index.listsOfSession(id).includes(list))) used.push(list);
+  }
+  if (used.length === 0) return undefined;
+  const near = nearNames(mine, used);
+  const list = (near[0] ?? used[0]) as string;
+  return {
+    code: 'list_variable_unknown',
+    message: `${LIST_ID_VARIABLE} is "${ctx.listVariable}" for tasks, but no list "${mine}" exists: the agents here used ${used.map((l) => `"${l}"`).join(', ')}${near.length > 0 ? ` (did you mean "${list}"?)` : ''}`,
+    list: mine,
+    fixes: [
+      { kind: 'command', command: `export ${LIST_ID_VARIABLE}=${shellWord(list)}`, note: 'in the shell that runs tasks' },
+      { kind: 'command', command: `tasks use ${shellWord(list)}`, note: 'tasks and the sessions started here share it' },
+    ],
+  };
 }
 
 /** A settings file that binds a list, overridden by a file Claude Code reads first. */

@@ -84,13 +84,42 @@ export function countTasks(tasks: readonly Task[], index: TaskIndex): ListCounts
   return counts;
 }
 
-/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order. */
-export function missingBlockers(tasks: readonly Task[], index: TaskIndex): Array<{ id: string; missing: string[] }> {
+/** Unfinished tasks whose blockedBy names tasks that do not exist (those do not block), in list order, by their blocker answers. */
+export function missingBlockers(tasks: readonly Task[], answers: BlockerAnswers): Array<{ id: string; missing: string[] }> {
   const out: Array<{ id: string; missing: string[] }> = [];
   for (const t of tasks) {
     if (t.status === 'completed') continue;
-    const { missing } = blockerState(t, index);
+    const missing = answers.get(t.id)?.missing ?? [];
     if (missing.length > 0) out.push({ id: t.id, missing: [...missing] });
   }
   return out;
+}
+
+/** A task's blockers as a view shows them: how they stand, and whether it waits on an open one (isBlocked). */
+export interface TaskBlockers extends BlockerState {
+  /** Unfinished, and waiting on an open blocker. */
+  readonly blocked: boolean;
+}
+
+/**
+ * The blockers of tasks, by id, judged against a whole list: the answers a view shows,
+ * worked out here so that renderers ask no rule of their own (docs/design.md, "Layers").
+ */
+export type BlockerAnswers = ReadonlyMap<string, TaskBlockers>;
+
+/** The answer for every task that waits on nothing: shared, as UNBLOCKED is. */
+const NOT_BLOCKED: TaskBlockers = Object.freeze({ ...UNBLOCKED, blocked: false });
+
+/** One task's blockers as a view shows them, judged against `index`. */
+export function taskBlockers(task: Task, index: TaskIndex): TaskBlockers {
+  if (task.blockedBy.length === 0) return NOT_BLOCKED;
+  const { open, done, missing } = blockerState(task, index);
+  return { open, done, missing, blocked: task.status !== 'completed' && open.length > 0 };
+}
+
+/** The blockers of each of `tasks`, judged against `index` (every task of the list, shown or not). */
+export function blockerAnswers(tasks: Iterable<Task>, index: TaskIndex): Map<string, TaskBlockers> {
+  const answers = new Map<string, TaskBlockers>();
+  for (const task of tasks) answers.set(task.id, taskBlockers(task, index));
+  return answers;
 }

@@ -1,17 +1,20 @@
+import { type ReleaseResult, releaseTask } from '../claims/release-apply.js';
 import { type GoneOwners, listLife, liveSessionsNear } from '../sessions/gone-owners.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
+import { applyPatch } from '../store/patch.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
+import { preconditionGuard } from '../writes/preconditions.js';
 import { goneOwnersOfList } from './list-owners.js';
 
 /**
  * What `release --gone` would release in a list, and what stands in its way, read once
  * for the command and for the board alike: the unfinished tasks whose owner is gone
  * (list-owners.ts, with a named list's sessions found by their transcripts), and the live
- * sessions that may pick that work up (of the list wherever they run, or live where its
- * sessions ran: a new session after `/clear`), which a real release asks `--force` for.
- * Nothing is gone while any sign of life of the list remains: then `alive` says which.
+ * sessions that can see the list and may pick that work up, which a real release asks
+ * `--force` for. While a sign of life of the list remains, only owners whose own sessions
+ * are all over are gone; with none, `alive` says which sign keeps them.
  */
 export interface GoneRelease {
   /** Undefined: no owner here can be said to be gone. */
@@ -39,5 +42,33 @@ export function planGoneRelease(
     const alive = gone === undefined && exists ? listLife(index, listId, { deep: true }).life?.why : undefined;
     return { gone, targets, live: [], alive };
   }
-  return { gone, targets, live: liveSessionsNear(index, listId, gone.sessions), alive: undefined };
+  // Owners judged one by one are gone while others of the list live: those may take the work up, as they should.
+  return { gone, targets, live: gone.byOwner ? [] : liveSessionsNear(index, listId), alive: undefined };
+}
+
+/**
+ * Release each target under its task lock, only if the owner seen in the plan still
+ * holds it: a task an agent or a person took over meanwhile is left alone. Each outcome
+ * is told, a release or why not, in the plan's order.
+ */
+export async function releaseGoneTargets(
+  dir: string,
+  targets: readonly Task[],
+  each: (id: string, outcome: ReleaseResult | Error) => void,
+): Promise<void> {
+  for (const t of targets) {
+    let outcome: ReleaseResult | Error;
+    try {
+      outcome = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
+    } catch (err) {
+      outcome = err instanceof Error ? err : new Error(String(err));
+    }
+    each(t.id, outcome);
+  }
+}
+
+/** What releasing `t` would report (`--dry-run`): the agents' unassign applied to it, not written. */
+export function wouldRelease(t: Task): ReleaseResult {
+  const after = applyPatch(t, { owner: null, status: 'pending' }).task;
+  return { id: t.id, released: true, ...(t.owner === undefined ? {} : { previousOwner: t.owner }), previousStatus: t.status, task: after };
 }

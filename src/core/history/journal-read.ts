@@ -270,7 +270,9 @@ export function confirmedEntries(entries: readonly JournalEntry[], listDir: stri
     if (only !== undefined && id !== only) continue;
     const entry = entries[where.entry] as JournalEntry;
     const change = entry.changes[where.change] as JournalChange;
-    const at = Date.parse(entry.at);
+    // A file's time is the kernel's coarse clock (a tick behind, up to some 10 ms), the
+    // record's is the process's: a write made just after the record can bear an earlier time.
+    const at = Date.parse(entry.at) - MTIME_GRAIN_MS;
     const now = fileNow(listDir, id);
     let happened = true;
     if (change.op === 'create' && !now.exists) {
@@ -291,6 +293,9 @@ export function confirmedEntries(entries: readonly JournalEntry[], listDir: stri
     .map((e, i) => ({ ...e, changes: e.changes.filter((_, k) => !drop.has(`${i}:${k}`)) }))
     .filter((e) => e.changes.length > 0 || e.end === true || e.undoes !== undefined || e.redoes !== undefined);
 }
+
+/** How much earlier than the moment it was written a file's time can read (see confirmedEntries). */
+const MTIME_GRAIN_MS = 50;
 
 /** How far back `get` looks from the time of a task's last change: the journal is appended in time order. */
 const NEAR_BYTES = 8 * 1024 * 1024;

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SessionInfo } from '../sessions/session-index.js';
+import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { taskPath } from '../store/paths.js';
 import { lastJournalChange, SLACK_MS } from './journal-read.js';
@@ -26,6 +28,7 @@ export function lastChangeOf(listDir: string, id: string, opts: { listId: string
   if (entry !== undefined) candidates.push(...fromJournal([entry], opts.listId));
   let transcripts = 0;
   const notBefore = (mtime ?? 0) - SLACK_MS;
+  const moves = readMoves(path.dirname(path.dirname(listDir)));
   for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
     transcripts++;
@@ -33,7 +36,8 @@ export function lastChangeOf(listDir: string, id: string, opts: { listId: string
     if (mtime !== undefined && (session.lastActivity ?? Number.POSITIVE_INFINITY) < notBefore) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       const change: AgentChange | undefined = lastAgentChange(file, session.sessionId, agent, id, { before, notBefore });
-      if (change !== undefined) candidates.push(...fromTranscript([change], opts.listId));
+      if (change !== undefined && onListAt(moves.get(session.sessionId), opts.listId, change.at))
+        candidates.push(...fromTranscript([change], opts.listId));
     }
   }
   const event = candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);

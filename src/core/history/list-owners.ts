@@ -1,5 +1,6 @@
 import { type GoneOwners, goneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { readList } from '../store/list-read.js';
 import { journalEntriesWith } from './journal-read.js';
 
 /**
@@ -63,6 +64,7 @@ export function goneOwnersOfList(
       return never;
     },
     opts,
+    () => new Map(readList(listDir).tasks.flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]]))),
   );
   const over = (session: string) => {
     const state = index.session(session)?.state;
@@ -79,5 +81,11 @@ export function goneOwnersOfList(
       if (session !== undefined) return over(session);
       return base?.isGone(owner) ?? false;
     },
+    whyOf: (owner) => {
+      const session = ownSession(owner);
+      if (session !== undefined) return `session ${session.slice(0, 8)} is over`;
+      return base?.whyOf(owner) ?? 'its session is over';
+    },
+    byOwner: base?.byOwner ?? base === undefined,
   };
 }

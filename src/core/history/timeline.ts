@@ -1,6 +1,8 @@
 export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
+import path from 'node:path';
 import type { SessionInfo } from '../sessions/session-index.js';
+import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { isTaskId } from '../store/ids.js';
 import type { TimelineEvent, Who } from './events.js';
@@ -115,8 +117,11 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   let partial = journal.partial;
   let appKeepsStatuses = false;
   const seen = new Set<string>();
+  // A session `tasks use` moved while it ran counts here on this list's side of the move only.
+  const moves = readMoves(path.dirname(path.dirname(listDir)));
   for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
+    const movesOf = moves.get(session.sessionId);
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });
@@ -125,7 +130,9 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       appKeepsStatuses ||= read.appKeepsStatuses;
       // An entry seen in two transcripts (a copy no marker told apart) is one change; an id
       // Claude Code could never hand out (a hostile or damaged transcript) names no task.
-      const own = read.changes.filter((c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)));
+      const own = read.changes.filter(
+        (c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)) && onListAt(movesOf, opts.listId, c.at),
+      );
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
       events.push(...fromTranscript(own, opts.listId));
     }

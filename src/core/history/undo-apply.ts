@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ABSENT } from '../base/absent.js';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { compareIds } from '../store/ids.js';
@@ -7,7 +8,7 @@ import type { Task } from '../store/schema.js';
 import { orderKeys } from '../store/serialize.js';
 import { deleteHeld, raiseMarkHeld, restoreHeld, rewriteHeld } from '../writes/task-writes.js';
 import { announceFileChange, announceWriteFailed } from '../writes/write-events.js';
-import { ABSENT, type UndoPlan, type UndoStep } from './undo-plan.js';
+import type { UndoPlan, UndoStep } from './undo-plan.js';
 
 /**
  * An undo or redo is atomic across its tasks: every lock it needs is taken first (the

@@ -1,3 +1,4 @@
+import { ABSENT } from '../base/absent.js';
 import { TasksError } from '../base/errors.js';
 import { sameValue } from '../base/same-value.js';
 import { isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
@@ -16,7 +17,6 @@ import type { Command } from './undo-stack.js';
  * out, a restored task must be a valid task of that id, a task changed back must still be
  * one agents can read, and an id is never changed.
  */
-export const ABSENT = Symbol('absent');
 type Value = unknown;
 
 export type UndoStep =

@@ -64,6 +64,7 @@ export function emptyReport(): LifecycleReport {
   return { hookRuns: [], skippedHooks: [], notifications: [], notifySkipped: [], notifyFailures: [] };
 }
 
+/** Kept with each context (a command's or an action's): it goes when the context goes. */
 const teamCache = new WeakMap<LifecycleContext, { team: Team | undefined }>();
 
 /** The team the list belongs to, looked up once per context. */

@@ -121,7 +121,26 @@ function byFlag(configDir: string, raw: string, index: SessionIndex): ListChoice
       details: { candidates: matches },
     });
   }
+  // A session's own list whose folder is gone (`tasks lists --all`): its UUID's, as --session names it, never a new list named by the short id.
+  const gone = goneOwnList(index, raw);
+  if (gone !== undefined) return { ...named(configDir, gone, 'flag-prefix'), typed: raw };
   return exact;
+}
+
+/**
+ * The session that `typed` is a unique prefix of (one that cannot be a name), when that
+ * session made tasks with TaskCreate and its own list has no folder: the list `tasks
+ * lists --all` shows as gone under that short id.
+ */
+function goneOwnList(index: SessionIndex, typed: string): string | undefined {
+  const prefix = typed.trim().toLowerCase();
+  if (!mayBeSessionPrefix(prefix)) return undefined;
+  const sessions = index.sessionsByPrefix(prefix);
+  if (sessions.length !== 1) return undefined;
+  const id = sessions[0] as string;
+  const transcript = index.transcriptOf(id);
+  if (transcript === undefined || index.listsOfSession(id).length > 0) return undefined;
+  return index.transcriptTasks(transcript).writes?.some((w) => w.created) ? id : undefined;
 }
 
 /**

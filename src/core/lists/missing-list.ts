@@ -43,6 +43,15 @@ export function missingListFacts(configDir: string, choice: ListChoice, index?: 
 
 /** Not found (exit 3): the list, where its name came from, and what was probably meant. */
 export function missingListError(configDir: string, choice: ListChoice, index?: SessionIndex): TasksError {
+  if (choice.how === 'flag-prefix' && index !== undefined && index.transcriptOf(choice.id) !== undefined) {
+    // A session's own list whose folder is gone: its transcripts can bring it back.
+    const typed = (choice.typed ?? choice.id).trim();
+    return new TasksError(
+      'not_found',
+      `list folder ${choice.dir} does not exist: session ${choice.id}'s list is gone; tasks -l ${typed} restore rebuilds it from its transcripts`,
+      { details: { list: choice.id, sessionId: choice.id, command: `tasks -l ${typed} restore` } },
+    );
+  }
   const { near, fullId, session } = missingListFacts(configDir, choice, index);
   if (session !== undefined) {
     const typed = (choice.typed ?? choice.id).trim();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LockOptions } from 'proper-lockfile';
 import { errnoCode, TasksError } from '../base/errors.js';
+import { requireScope, scopePart, scopeSlot } from '../scope/run-scope.js';
 import { datedAheadMs, type LockIdentity, removeIfUnchanged, sameLock } from './future-lock.js';
 
 /**
@@ -19,7 +20,7 @@ import { datedAheadMs, type LockIdentity, removeIfUnchanged, sameLock } from './
  *   round of the same retries, until the lock is ours or LOCK_WAIT_BOUND_MS have passed
  *   since we started (about the stale time: by then a dead holder's lock has expired).
  *
- * Listeners hear when we start waiting, so the CLI can say so on stderr.
+ * The run's listener hears when we start waiting, so the CLI can say so on stderr.
  */
 
 /** proper-lockfile's default staleness, which Claude Code uses. */
@@ -45,11 +46,12 @@ export interface LockWaitEvent {
 }
 
 type WaitListener = (event: LockWaitEvent) => void;
-let waitListener: WaitListener | undefined;
+/** Who hears a run's lock waits: each run scope (core/scope) has its own. */
+const WAIT_LISTENER = scopeSlot('lock-wait listener', () => ({ listener: undefined as WaitListener | undefined }));
 
-/** One listener per process (the CLI's stderr); core itself never prints. */
+/** One listener per run (the CLI's stderr), in the run this is called in; core itself never prints. */
 export function onLockWait(listener: WaitListener | undefined): void {
-  waitListener = listener;
+  requireScope('listening to lock waits').part(WAIT_LISTENER).listener = listener;
 }
 
 interface LockDirState {
@@ -154,7 +156,7 @@ export async function acquireLock(lockfile: Lockfile, target: string, options: L
     last = state;
     if (!announced) {
       announced = true;
-      waitListener?.({
+      scopePart(WAIT_LISTENER)?.listener?.({
         what,
         lock: lockName,
         ageMs,

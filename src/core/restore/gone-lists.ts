@@ -1,5 +1,6 @@
 import { isDirectory } from '../base/is-directory.js';
 import { readBinding } from '../binding/project-binding.js';
+import { mayBeSessionPrefix } from '../lists/short-ids.js';
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
@@ -125,4 +126,22 @@ export function sessionsWithoutList(index: SessionIndex, dir: string, limit = 5)
     .filter((s) => s.state !== 'live' && s.transcript !== undefined && index.transcriptTasks(s.transcript).usesTasks)
     .sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))
     .slice(0, limit);
+}
+
+/**
+ * A restore that found nothing to restore, and what may have been meant: with no
+ * transcript read, a `-l` that is a session's short id whose list folder is gone
+ * (`meant`: restored by `--session`), or, with no `--from`, the sessions that ran in `cwd`
+ * and may hold a list named only in their environment (`candidates`).
+ */
+export function nothingRestored(
+  index: SessionIndex,
+  o: { listId: string; transcriptsRead: number; from: readonly string[]; cwd: string | undefined },
+): { meant?: string | undefined; candidates: string[] } {
+  if (o.transcriptsRead > 0) return { candidates: [] };
+  const typed = o.listId.toLowerCase();
+  const meant = mayBeSessionPrefix(typed) ? index.sessionsByPrefix(typed) : [];
+  if (meant.length === 1) return { meant: meant[0], candidates: [] };
+  const candidates = o.from.length === 0 && o.cwd !== undefined ? sessionsWithoutList(index, o.cwd).map((s) => s.sessionId) : [];
+  return { candidates };
 }

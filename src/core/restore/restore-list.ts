@@ -11,10 +11,12 @@
  * highest id the record or any transcript read shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
+import path from 'node:path';
 import type { JournalEntry } from '../history/journal.js';
 import { confirmedEntries, readJournal } from '../history/journal-read.js';
 import { readAgentChanges } from '../history/transcript-events.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
 import { readHighWaterMark } from '../store/list-read.js';
@@ -53,14 +55,19 @@ export async function readRecord(
   // A change seen in two transcripts (the same entry's uuid) happened once.
   const seen = new Set<string>();
   const all: RecordedChange[][] = [];
+  // A session `tasks use` moved while it ran wrote to this list on its side of the move only.
+  const moves = listDir === undefined ? undefined : readMoves(path.dirname(path.dirname(listDir)));
+  const list = listDir === undefined ? undefined : path.basename(listDir);
   for (const source of sources) {
     const changes: RecordedChange[] = [];
+    const movesOf = moves?.get(source.sessionId);
     for (const { file, agent } of sessionTranscripts(source.transcript, source.sessionId)) {
       // A fork's copies of its parent's entries are the parent's changes, not this list's.
       const read = await readAgentChanges(file, source.sessionId, agent, { signal });
       copied += read.copied;
       for (const c of read.changes) {
         if (c.uuid !== undefined && seen.has(c.uuid)) continue;
+        if (list !== undefined && !onListAt(movesOf, list, c.at)) continue;
         if (c.uuid !== undefined) seen.add(c.uuid);
         changes.push({ at: c.at, taskId: c.taskId, op: c.op, fields: c.fields, source: 'agent' });
       }

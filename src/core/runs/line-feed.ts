@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
+import type { NoteCode } from '../base/notices.js';
 
 /**
  * Lines of JSON Lines input as they arrive: from a readable stream (stdin, a FIFO) until
@@ -22,7 +23,7 @@ export interface LineFeedHandlers {
   onError(err: unknown): void;
   onWarning(message: string): void;
   /** Something worth telling that is not a problem (a file waited for); `code` names it for --json. */
-  onNote?(message: string, code?: string): void;
+  onNote?(message: string, code?: NoteCode): void;
   /** A followed file has been read to its current end. */
   onCaughtUp?(): void;
 }

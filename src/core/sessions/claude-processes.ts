@@ -183,6 +183,7 @@ function statFields(statFile: string): string[] | undefined {
 
 /** Clock ticks a second in /proc's times (USER_HZ: 100 on every Linux Claude Code runs on). */
 const TICKS_PER_SECOND = 100;
+/** Each /proc root's boot time: a fact of the machine, the same for every run, read once. */
 const boots = new Map<string, number | undefined>();
 
 /** When a process started, in ms since the epoch: the boot time (`btime` of /proc/stat) plus its start in ticks. */

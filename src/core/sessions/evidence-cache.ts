@@ -162,8 +162,8 @@ export function lastEvidence(
   shard: Shard,
   name: string,
   list: string,
-  /** Only the sessions it tied to the list, not those it was unsure of. */
-  tiedOnly = false,
+  /** false: only the sessions it tied to the list, not those it was unsure of. */
+  unsure = true,
 ): { sessions: Set<string>; folders: Map<string, FileStamp | undefined> } | undefined {
   const entry = shard.get(name) as Partial<KeptEvidence> | null | undefined;
   if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.s) || !Array.isArray(entry.p)) return undefined;
@@ -171,7 +171,7 @@ export function lastEvidence(
   const groups = groupsOf(entry);
   if (groups === undefined) return undefined;
   const sessions = new Set<string>();
-  for (const rows of tiedOnly ? [entry.b] : [entry.b, entry.u]) {
+  for (const rows of unsure ? [entry.b, entry.u] : [entry.b]) {
     if (!Array.isArray(rows)) return undefined;
     for (const row of rows) {
       if (!Array.isArray(row) || row[0] !== list) continue;

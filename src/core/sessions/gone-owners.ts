@@ -1,5 +1,5 @@
 import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
-import { liveSessionLists, liveSessionsIn } from './live-lists.js';
+import { liveSessionLists } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
 import { type Life, signsOfLife } from './signs-of-life.js';
 
@@ -10,10 +10,16 @@ import { type Life, signsOfLife } from './signs-of-life.js';
  * ended or crashed, and no sign of life remains (signs-of-life.ts: a live process naming
  * the list, a transcript still being written, a team's lead or teammate running), no
  * agent is left to finish what they own: those owners are gone. Nothing is said when
- * the list has no known session, or while any sign of life remains. `people` are never
- * gone: the person's login name, and owners that people gave tasks with `tasks` (its
- * journal knows them); people are not sessions. `deep`: also the sessions tied to a
- * named list by their transcripts (list-sessions.ts), which reads them.
+ * the list has no known session. `people` are never gone: the person's login name, and
+ * owners that people gave tasks with `tasks` (its journal knows them); people are not
+ * sessions. `deep`: also the sessions tied to a named list by their transcripts
+ * (list-sessions.ts), which reads them.
+ *
+ * While a sign of life remains, one owner can still be gone: on a list several sessions
+ * share, an owner whose every session is over (ended, crashed or cleared), where the
+ * sessions of an owner are those whose Task tools gave it a task it holds now (the writes
+ * their transcripts show). An owner that a live session gave a task, or that no known
+ * session gave one, is never gone: a live agent's work is never taken.
  */
 export interface GoneOwners {
   /** "session 2d483082 ended" / "crashed": why the owners are gone. */
@@ -21,25 +27,86 @@ export interface GoneOwners {
   /** The sessions that are over, newest first. */
   sessions: SessionInfo[];
   isGone(owner: string | undefined): boolean;
+  /** Why this owner is gone (its own session's end, where owners are judged one by one). */
+  whyOf(owner: string | undefined): string;
+  /** Owners are judged one by one (other sessions of the list live): the live ones may take the work up, as they should. */
+  byOwner?: boolean | undefined;
 }
+
+/** What one session's end says: "session 2d483082 ended", "was cleared", "crashed". */
+export function sessionOver(s: SessionInfo): string {
+  return `session ${s.sessionId.slice(0, 8)} ${s.replacedBy !== undefined ? 'was cleared' : s.state}`;
+}
+
+const isOver = (s: SessionInfo) => s.state === 'ended' || s.state === 'crashed';
 
 export function goneOwners(
   index: SessionIndex,
   listId: string,
   people: () => ReadonlySet<string> = () => new Set(),
   opts: { deep?: boolean } = {},
+  /** The list's tasks' owners now, by task id: asked for only to judge owners one by one. */
+  owned?: () => ReadonlyMap<string, string>,
 ): GoneOwners | undefined {
   const { sessions, life } = listLife(index, listId, opts);
-  if (sessions.length === 0 || life !== undefined) return undefined;
+  if (sessions.length === 0) return undefined;
+  if (life !== undefined) return owned === undefined ? undefined : ownersWhoseSessionsAreOver(index, sessions, owned, people);
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
-  const latest = sorted[0] as SessionInfo;
-  const why = `session ${latest.sessionId.slice(0, 8)} ${latest.replacedBy !== undefined ? 'was cleared' : latest.state}`;
+  const why = sessionOver(sorted[0] as SessionInfo);
   // Asked for only now that some session is over (it may mean reading the journal).
   const never = people();
   return {
     why,
     sessions: sorted,
     isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
+    whyOf: () => why,
+  };
+}
+
+/** See GoneOwners: owners judged by the sessions that gave them their tasks, while others live. */
+function ownersWhoseSessionsAreOver(
+  index: SessionIndex,
+  sessions: readonly SessionInfo[],
+  owned: () => ReadonlyMap<string, string>,
+  people: () => ReadonlySet<string>,
+): GoneOwners | undefined {
+  const over = sessions.filter(isOver);
+  if (over.length === 0) return undefined;
+  const holding = owned();
+  if (holding.size === 0) return undefined;
+  // Each owner held now, with the sessions whose writes gave it a task it holds.
+  const givers = new Map<string, SessionInfo[]>();
+  for (const s of sessions) {
+    if (s.transcript === undefined) continue;
+    for (const { file } of index.sessionFiles(s.sessionId, s.transcript)) {
+      for (const w of index.transcriptTasks(file).writes ?? []) {
+        if (w.owner === undefined || holding.get(w.id) !== w.owner) continue;
+        const list = givers.get(w.owner) ?? [];
+        if (!list.includes(s)) list.push(s);
+        givers.set(w.owner, list);
+      }
+    }
+  }
+  const never = people();
+  const latestOf = (owner: string) =>
+    (givers.get(owner) ?? []).reduce<SessionInfo | undefined>(
+      (a, b) => ((a?.lastActivity ?? 0) >= (b.lastActivity ?? 0) ? a : b),
+      undefined,
+    );
+  const isGone = (owner: string | undefined) =>
+    owner !== undefined && owner !== '' && !never.has(owner) && (givers.get(owner)?.every(isOver) ?? false);
+  const gone = [...givers.keys()].filter(isGone);
+  if (gone.length === 0) return undefined;
+  const overSessions = [...new Set(gone.flatMap((o) => givers.get(o) ?? []))].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
+  return {
+    why: sessionOver(overSessions[0] as SessionInfo),
+    sessions: overSessions,
+    isGone,
+    whyOf: (owner) => {
+      const latest = owner === undefined ? undefined : latestOf(owner);
+      return latest === undefined ? sessionOver(overSessions[0] as SessionInfo) : sessionOver(latest);
+    },
+    byOwner: true,
   };
 }
 
@@ -58,15 +125,14 @@ export function listLife(
 
 /**
  * The live sessions that may pick up a list's work though its owners are gone, for
- * `release --gone`'s --force: those of the list wherever they run (writing to it now, or
- * tied to it by their transcripts), and those live where the list's sessions ran (a new
- * session after `/clear`, or in the same project).
+ * `release --gone`'s --force: only sessions that can see the list, wherever they run
+ * (they write to it now, their settings or environment name it, or their transcripts tie
+ * them to it). A live session in the same folder on a list of its own (another branch,
+ * the new session after `/clear`) cannot see it, and counts for nothing here.
  */
-export function liveSessionsNear(index: SessionIndex, listId: string, sessions: readonly SessionInfo[]): SessionInfo[] {
+export function liveSessionsNear(index: SessionIndex, listId: string): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
   for (const s of sessionsOfList(index, listId, { deep: true })) if (s.state === 'live') found.set(s.sessionId, s);
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
-  const dirs = sessions.flatMap((s) => (s.cwd === undefined ? [] : [s.cwd]));
-  for (const s of liveSessionsIn(index, dirs)) found.set(s.sessionId, s);
   return [...found.values()];
 }

@@ -38,6 +38,24 @@ export function sessionsOfList(
 }
 
 /**
+ * A list's sessions as far as they are known without reading a transcript, for a command
+ * that reads only the ends of their records (`get`'s last change): those of
+ * sessionsOfList, and those the evidence an earlier `lists` or `log` kept tied to the
+ * list (a named list's sessions, which only a whole read of transcripts finds).
+ */
+export function knownSessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
+  const found = new Map(sessionsOfList(index, listId).map((s) => [s.sessionId, s]));
+  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
+  const kept = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, false);
+  for (const id of kept?.sessions ?? []) {
+    if (found.has(id)) continue;
+    const s = index.session(id);
+    if (s !== undefined) found.set(id, s);
+  }
+  return inShowOrder(found.values());
+}
+
+/**
  * Sessions in the order to show them: the live first, then the most recently active (a
  * stable sort). The keys are taken once: a list can have hundreds of sessions, and
  * session records come in many shapes, which makes reading their fields in a comparator slow.
@@ -48,6 +66,7 @@ export function inShowOrder(sessions: Iterable<SessionInfo>): SessionInfo[] {
   return keyed.map((k) => k.s);
 }
 
+/** What each index worked out, kept with the index (a run's): it goes when the index goes. */
 const evidences = new WeakMap<SessionIndex, Evidence>();
 const liveEvidences = new WeakMap<SessionIndex, Map<string, Evidence>>();
 const caches = new WeakMap<SessionIndex, TranscriptTasksCache>();
@@ -113,6 +132,7 @@ export function unsureSessionsOf(index: SessionIndex, listId: string, opts: { ma
   return found;
 }
 
+/** Kept with the evidence's arrays of session ids (an index's): they go together. */
 const unsureSessions = new WeakMap<readonly string[], SessionInfo[]>();
 
 /**
@@ -198,7 +218,7 @@ export function hasKeptEvidence(index: SessionIndex, listId: string): boolean {
 /** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
 function transcriptsThatMayBeOn(index: SessionIndex, listId: string, tiedOnly = false): Map<string, string> | undefined {
   const shard = index.store.cache?.shard(EVIDENCE_SHARD);
-  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, tiedOnly);
+  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, !tiedOnly);
   if (last === undefined) return undefined;
   const found = new Map<string, string>();
   const { sessions, folders } = index.sessionsAProcessMayBeOn();

@@ -38,6 +38,7 @@ export function namedListOfProcess(
   return p.listVariable === undefined ? undefined : listIdOfValue(p.listVariable);
 }
 
+/** What each index found, kept with the index (a run's): it goes when the index goes. */
 const known = new WeakMap<SessionIndex, Array<{ session: SessionInfo; list: string }>>();
 
 /** The running sessions (by their process), each with the list it writes to now; read once per index. */
@@ -52,19 +53,6 @@ export function liveSessionLists(index: SessionIndex): Array<{ session: SessionI
   }
   known.set(index, found);
   return found;
-}
-
-/**
- * The live sessions working in any of `dirs` (the folders a list's sessions ran in): a
- * session there may be about to pick up the work of one that is over (`/clear`, a new
- * session in the same project), so `release --gone` asks for --force while one runs.
- */
-export function liveSessionsIn(index: SessionIndex, dirs: readonly string[]): SessionInfo[] {
-  const found = new Map<string, SessionInfo>();
-  for (const { session } of liveSessionLists(index))
-    if (session.cwd !== undefined && dirs.includes(session.cwd)) found.set(session.sessionId, session);
-  for (const dir of new Set(dirs)) for (const s of index.sessionsIn(dir)) if (s.state === 'live') found.set(s.sessionId, s);
-  return [...found.values()];
 }
 
 /**

@@ -272,7 +272,16 @@ export class SessionIndex {
         const file = path.join(folder, name);
         if (!isSessionId(id) || mtime(file) < since) return [];
         const f = this.facts(file);
-        return [{ sessionId: id, firstActivity: f.firstActivity, lastActivity: f.lastActivity, ended: f.ended === true }];
+        return [
+          {
+            sessionId: id,
+            firstActivity: f.firstActivity,
+            lastActivity: f.lastActivity,
+            ended: f.ended === true,
+            processSession: f.processSession,
+            opensWithClear: f.opensWithClear,
+          },
+        ];
       });
     };
     const found = sessionsOfProcesses(
@@ -311,6 +320,12 @@ export class SessionIndex {
     }
     this.infoCache.set(sessionId, info);
     return info;
+  }
+
+  /** The sessions the process now on this session ran before it (`/clear`), oldest first. */
+  replacedSessions(sessionId: string): string[] {
+    for (const p of this.processes().values()) if (p.sessionId === sessionId) return [...p.replaced];
+    return [];
   }
 
   /**

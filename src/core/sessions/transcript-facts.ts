@@ -26,6 +26,15 @@ export interface TranscriptFacts {
   ended?: boolean | undefined;
   /** The transcript file's mtime (ms): when it was last written. */
   writtenAt?: number | undefined;
+  /**
+   * The session its process began with, when that is another (`session_id` on its
+   * entries; checked with 2.1.328 and 2.1.332): a session begun by `/clear` names the
+   * process's first session on each turn's entries, so every session one process ran
+   * names the same one.
+   */
+  processSession?: string | undefined;
+  /** It begins with the `/clear` command, before any prompt: the process went on from another session. */
+  opensWithClear?: boolean | undefined;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -56,6 +65,12 @@ function promptOf(entry: Record<string, unknown>): string | undefined {
   return text;
 }
 
+/** A `user` entry that is the `/clear` command's echo (docs/task-store.md section 15). */
+function isClearCommand(entry: Record<string, unknown>): boolean {
+  const content = (entry.message as { content?: unknown } | undefined)?.content;
+  return typeof content === 'string' && content.trimStart().startsWith('<command-name>/clear</command-name>');
+}
+
 /** A top-level string field of a JSON line, without parsing it (first occurrence). */
 function field(line: string, name: string): string | undefined {
   const at = line.indexOf(`"${name}":"`);
@@ -82,6 +97,7 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.cwd ??= str(entry.cwd);
       facts.branch ??= str(entry.gitBranch);
       facts.version ??= str(entry.version);
+      facts.opensWithClear ??= entry.isMeta === true ? undefined : isClearCommand(entry);
       facts.prompt = promptOf(entry);
       return facts.prompt !== undefined;
     });
@@ -95,6 +111,7 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       let tailBranch: string | undefined;
       let tailTime: number | undefined;
       let lastPrompt: string | undefined;
+      let processSession: string | undefined;
       for (let i = lines.length - 1; i >= 0; i--) {
         const line = lines[i] as string;
         if (lastPrompt === undefined && line.includes('"last-prompt"')) {
@@ -102,8 +119,9 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
           if (entry?.type === 'last-prompt') lastPrompt = str(entry.lastPrompt);
         }
         tailBranch ??= field(line, 'gitBranch') || undefined;
+        processSession ??= field(line, 'session_id') || undefined;
         tailTime ??= time(field(line, 'timestamp'));
-        if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined) break;
+        if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined && processSession !== undefined) break;
       }
       facts.lastPrompt = lastPrompt ?? facts.lastPrompt;
       // The branch a session is on now is the one of its latest entries.
@@ -111,6 +129,7 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
       facts.writtenAt = mtimeMs;
       facts.ended = lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
+      if (processSession !== undefined && processSession !== facts.sessionId) facts.processSession = processSession;
       if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }
   } catch {

@@ -394,7 +394,7 @@ function keptScan(value: unknown): KeptScan | undefined {
   return { s: stamp, at, e, m, st, h: typeof h === 'string' ? h : undefined };
 }
 
-const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version'] as const;
+const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version', 'processSession'] as const;
 const FACT_NUMBERS = ['firstActivity', 'lastActivity', 'writtenAt'] as const;
 
 function isFacts(v: unknown): v is TranscriptFacts {
@@ -403,7 +403,8 @@ function isFacts(v: unknown): v is TranscriptFacts {
   return (
     FACT_STRINGS.every((k) => o[k] === undefined || typeof o[k] === 'string') &&
     FACT_NUMBERS.every((k) => o[k] === undefined || (typeof o[k] === 'number' && Number.isFinite(o[k]))) &&
-    (o.ended === undefined || typeof o.ended === 'boolean')
+    (o.ended === undefined || typeof o.ended === 'boolean') &&
+    (o.opensWithClear === undefined || typeof o.opensWithClear === 'boolean')
   );
 }
 

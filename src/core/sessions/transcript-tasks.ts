@@ -22,6 +22,8 @@ import type { LineScan } from './transcript-store.js';
  *   than one list (its settings can change while it runs): a second create of the same
  *   id is another list's task. A fork's copies of its parent's entries are the parent's
  *   writes, not its own.
+ * - `usesTasks`: a Task tool answered a call of its own (not "No such tool available": a
+ *   session gated to TodoWrite may try TaskCreate first).
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
  *   `newTodos`, else the last call's input.
  */
@@ -47,6 +49,8 @@ export interface TaskWrite {
   subject?: string | undefined;
   /** A TaskUpdate to `deleted`: the file is gone. */
   deleted?: boolean | undefined;
+  /** The owner this write gave the task (a TaskUpdate's `owner`), when it gave one: whose claim it is. */
+  owner?: string | undefined;
   /** ms since the epoch: the call's entry (the write came after) and its result's (it came before). */
   at: number;
   end: number;
@@ -56,7 +60,7 @@ export interface TranscriptTasks {
   tasks: SeenTask[];
   /** Every write, oldest first (absent: none). */
   writes?: TaskWrite[] | undefined;
-  /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) was called. */
+  /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) answered a call (a tool the session did not have answers none). */
   usesTasks: boolean;
   /** The latest TodoWrite todos; undefined when TodoWrite was never called. */
   todos?: Todo[] | undefined;
@@ -135,8 +139,8 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/3: with each write and its times (tasks/2: with what a fork's copies showed, and which calls they made).
-  id: 'tasks/3',
+  // tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
+  id: 'tasks/5',
   needles: STEMS,
   start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
@@ -158,7 +162,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         if (block.name === 'TodoWrite') {
           const todos = todosOf(input.todos);
           if (todos !== undefined) state.todos = todos;
-        } else state.usesTasks = true;
+        }
       }
       return;
     }
@@ -166,8 +170,14 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
     const call = typeof useId === 'string' ? state.calls.get(useId) : undefined;
     const result = entry.toolUseResult;
-    if (call === undefined || typeof result !== 'object' || result === null) return;
+    if (call === undefined || typeof result !== 'object' || result === null) {
+      // "No such tool available": a call of a tool the session did not have uses no Task tool.
+      if (call !== undefined) state.calls.delete(useId as string);
+      return;
+    }
     state.calls.delete(useId as string);
+    // A Task tool answered (even "Task not found"): the session had and used the Task tools.
+    if (call.name !== 'TodoWrite' && !call.copied) state.usesTasks = true;
     const outcome = result as Record<string, unknown>;
     if (call.copied) {
       apply(call, outcome, state.copiedSeen, () => undefined);
@@ -198,7 +208,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
           s: savedTasks(state.seen),
           p: savedTasks(state.copiedSeen),
           c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
-          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end]),
+          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end, w.owner ?? null]),
           u: state.usesTasks ? 1 : 0,
           ...(state.todos !== undefined ? { t: state.todos } : {}),
         },
@@ -227,6 +237,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         created: item[1] === 1,
         ...(typeof item[2] === 'string' ? { subject: item[2] } : {}),
         ...(item[3] === 1 ? { deleted: true } : {}),
+        ...(typeof item[6] === 'string' ? { owner: item[6] } : {}),
         at: item[4],
         end: item[5],
       });
@@ -251,7 +262,7 @@ export function tasksDigest(state: TasksScanState): string {
     flags +
     digestOf([
       tasks.map((t) => [t.id, t.subject, t.created]),
-      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end]),
+      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null]),
       (todos ?? []).map((t) => [t.content, t.status, t.activeForm ?? null]),
     ])
   );
@@ -289,7 +300,13 @@ function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, '
   if (call.input.status === 'deleted') return { id: result.taskId, created: false, deleted: true };
   // An update that changed no field leaves the file as it was (checked with 2.1.328): no time to go by.
   if (!Array.isArray(result.updatedFields) || result.updatedFields.length === 0) return undefined;
-  return { id: result.taskId, created: false, subject: typeof call.input.subject === 'string' ? call.input.subject : undefined };
+  const owner = typeof call.input.owner === 'string' && call.input.owner !== '' ? call.input.owner : undefined;
+  return {
+    id: result.taskId,
+    created: false,
+    subject: typeof call.input.subject === 'string' ? call.input.subject : undefined,
+    ...(owner !== undefined ? { owner } : {}),
+  };
 }
 
 function time(v: unknown): number {

@@ -1,5 +1,5 @@
+import { deriveActiveForm } from '../store/active-form.js';
 import type { Status, Task } from '../store/schema.js';
-import { deriveActiveForm } from './active-form.js';
 
 /** A TodoWrite input: what Claude Code's TodoWrite tool accepts (docs/task-store.md section 9). */
 export interface TodoWriteSnapshot {
@@ -9,7 +9,7 @@ export interface TodoWriteSnapshot {
 /**
  * Tasks (in the order given: callers pass id order) -> a valid TodoWrite input.
  * TodoWrite requires `content` and `activeForm` to be non-empty: a task without an
- * activeForm gets one derived from its subject (active-form.ts), and a task with an
+ * activeForm gets one derived from its subject (store/active-form.ts), and a task with an
  * empty subject is named "Task #<id>". Statuses are kept as they are; TodoWrite's
  * convention of at most one `in_progress` item is reported, not enforced.
  */

@@ -122,3 +122,13 @@ function withLineColumn(message: string, text: string): string {
   const column = before.length - before.lastIndexOf('\n');
   return `${clean.replace(/ in JSON at position \d+/, '')} at line ${line}, column ${column}`;
 }
+
+/** parseImportText, with the input named in its one line of error: "session.jsonl: line 7: not valid JSON (...)". */
+export function parseNamedImport(text: string, choice: ImportFormatChoice, name: string): Snapshot {
+  try {
+    return parseImportText(text, choice);
+  } catch (err) {
+    if (err instanceof TasksError) throw new TasksError(err.code, `${name}: ${err.message}`, { details: err.details });
+    throw err;
+  }
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { allocateIds, assignIds, isTaskId } from '../store/ids.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
+import { taskFileTimes } from '../store/task-times.js';
 import { applyImport } from './import-apply.js';
 import { type ExistingChange, predictImport, predictWithIds } from './import-materialize.js';
 import { planImport, type SkippedItem } from './import-plan.js';
@@ -104,4 +105,12 @@ function idMap(
     ...planned.flatMap((p, i) => (created[i] === undefined ? [] : [[p.ref, created[i].id] as const])),
     ...skipped.map((s) => [s.ref, s.existingId] as const),
   ]);
+}
+
+/** When each task an import created last changed (`updatedAt` in JSON): read back from the files it wrote. */
+export function createdTimes(listDir: string, created: readonly Pick<Task, 'id'>[]): Map<string, number> {
+  return taskFileTimes(
+    listDir,
+    created.map((t) => t.id),
+  );
 }

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
+import { expandHome } from '../store/paths.js';
+import { writeFileAtomic } from '../store/task-file.js';
+
+/** `--output <file>` as given: a leading `~` is the home folder; then checked (checkOutputPath). */
+export function outputPath(file: string, home: string, cwd?: string): string {
+  return checkOutputPath(expandHome(file, home), cwd);
+}
+
+/** Write a command's output to the file it was given, replacing it atomically. */
+export function writeOutput(file: string, text: string): void {
+  writeFileAtomic(file, text);
+}
 
 /**
  * Check a path given to write output to (`export -o`), before any work: its folder must

@@ -6,6 +6,7 @@
  */
 import type { Clock, Timers } from '../base/clock.js';
 import { TasksError } from '../base/errors.js';
+import type { NoteCode, WarningCode } from '../base/notices.js';
 import { indexTasks, type TaskIndex } from '../graph/blockers.js';
 import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
 import { type StalledTask, stalledTasks } from '../progress/stalled-work.js';
@@ -73,9 +74,9 @@ export interface WatchSink {
   /** The watch failed: undo what begin did (restore the screen); the error is reported after. */
   abort?(): void;
   /** Something to tell the user that does not stop the watch; `code` names it for --json. */
-  warn(message: string, code?: string, facts?: Record<string, unknown>): void;
+  warn(message: string, code?: WarningCode, facts?: Record<string, unknown>): void;
   /** Something worth telling that is not a problem (an input waited for, the run's list found). */
-  note?(message: string, code?: string, facts?: Record<string, unknown>): void;
+  note?(message: string, code?: NoteCode, facts?: Record<string, unknown>): void;
 }
 
 /**

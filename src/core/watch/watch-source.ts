@@ -1,3 +1,4 @@
+import type { NoteCode, WarningCode } from '../base/notices.js';
 import type { FileProblem } from '../store/list-read.js';
 import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
 
@@ -53,7 +54,7 @@ export interface ListWatcherHandlers {
   /** A rescan failed for a reason other than the folder missing; the watcher stops. */
   onError(err: unknown): void;
   /** Something the user should know that does not stop watching; `code` names it for --json. */
-  onWarning?(message: string, code?: string, facts?: Record<string, unknown>): void;
+  onWarning?(message: string, code?: WarningCode, facts?: Record<string, unknown>): void;
   /** Something worth telling that is not a problem (an input waited for, the run's list found). */
-  onNote?(message: string, code?: string, facts?: Record<string, unknown>): void;
+  onNote?(message: string, code?: NoteCode, facts?: Record<string, unknown>): void;
 }

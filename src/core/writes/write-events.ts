@@ -1,7 +1,8 @@
+import { requireScope, scopePart, scopeSlot } from '../scope/run-scope.js';
 import type { Task } from '../store/schema.js';
 
 /**
- * Every task file this process writes, as it is about to be written: the task before
+ * Every task file a run writes, as it is about to be written: the task before
  * (absent for a create) and after (absent for a delete). The writes of this folder
  * announce each one under the lock that guards it, just before the file changes, and
  * announce a failure if the write then fails (nothing of it written); whoever keeps a
@@ -36,21 +37,23 @@ export interface WriteListener {
   file?: (change: ListFileChange) => void;
 }
 
-const listeners = new Set<WriteListener>();
+/** Who listens to a run's writes: each run scope (core/scope) has its own. */
+const LISTENERS = scopeSlot('write listeners', () => new Set<WriteListener>());
 
-/** Listen to the writes of this process; returns the function that stops listening. */
+/** Listen to the writes of the run this is called in; returns the function that stops listening. */
 export function onWrites(listener: WriteListener): () => void {
+  const listeners = requireScope('listening to writes').part(LISTENERS);
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** Listen to every task write of this process; returns the function that stops listening. */
+/** Listen to every task write of the run this is called in; returns the function that stops listening. */
 export function onTaskWrite(listener: (write: TaskWrite) => void): () => void {
   return onWrites({ write: listener });
 }
 
 function tell(call: (listener: WriteListener) => void): void {
-  for (const listener of listeners) {
+  for (const listener of scopePart(LISTENERS) ?? []) {
     try {
       call(listener);
     } catch {

@@ -117,8 +117,10 @@ export const DoctorResult = z.strictObject({
     z.strictObject({
       code: z.enum([
         'task_tools_off',
+        'task_tools_unavailable',
         'todowrite_mode',
         'list_variable_overridden',
+        'list_variable_unknown',
         'list_variable_not_shared',
         'agents_list_not_chosen',
         'binding_shadowed',

@@ -10,6 +10,7 @@
  * loose, as it is printed with every key its file has.
  */
 import { z } from 'zod/v4';
+import { STATUSES, type Task as StoredTask } from '../../core/store/schema.js';
 
 /** ISO 8601, UTC, as `Date.prototype.toISOString` writes it. */
 export const Iso = z
@@ -17,7 +18,7 @@ export const Iso = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/)
   .describe('ISO 8601, UTC');
 
-export const Status = z.enum(['pending', 'in_progress', 'completed']).describe('as Claude Code writes it');
+export const Status = z.enum(STATUSES).describe('as Claude Code writes it');
 
 const Ids = z.array(z.string());
 
@@ -35,6 +36,18 @@ export const TaskFile = z
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .describe('a task exactly as its file holds it; unknown keys kept');
+
+/**
+ * The contract's task is the store's task (store/task-guard.ts), both ways, as
+ * store/schema.ts holds its own zod schema to it: one shape, checked where it is written.
+ */
+type Holds<T extends true> = T;
+type ContractTask = z.infer<typeof TaskFile>;
+/**
+ * The check itself, for the compiler alone: exported so that it is not unused.
+ * @public
+ */
+export type ContractMatchesTask = Holds<[ContractTask] extends [StoredTask] ? ([StoredTask] extends [ContractTask] ? true : false) : false>;
 
 /** The one task shape of every --json output. */
 export const Task = TaskFile.extend({

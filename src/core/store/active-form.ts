@@ -1,3 +1,5 @@
+import type { Task } from './schema.js';
+
 /**
  * A task's `activeForm` is its subject in the present continuous ("Fix auth bug" ->
  * "Fixing auth bug"); TodoWrite requires one for every item. When a task has none we
@@ -86,4 +88,10 @@ export function deriveActiveForm(subject: string): string {
 function capitalLike(original: string, word: string): string {
   const first = original.charAt(0);
   return first === first.toUpperCase() ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+}
+
+/** An activeForm that only says the subject again ("Fix auth" / "Fixing auth"): it adds nothing beside the subject. */
+export function restatesSubject(task: Pick<Task, 'subject' | 'activeForm'>): boolean {
+  const fold = (s: string) => s.trim().toLowerCase();
+  return task.activeForm !== undefined && fold(task.activeForm) === fold(deriveActiveForm(task.subject));
 }

@@ -1,0 +1,36 @@
+import { setOwn } from '../../core/base/own-key.js';
+import type { TaskPatch } from '../../core/store/patch.js';
+import { type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from './parse.js';
+
+/** The flags that change a task's fields (`tasks update`). */
+export interface PatchFlags {
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  status?: string;
+  owner?: string | boolean;
+  meta?: string[];
+  unsetMeta?: string[];
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+}
+
+/** Flags -> a TaskPatch with TaskUpdate's semantics; `--status deleted` is handled by the caller. */
+export function patchFrom(opts: PatchFlags, me: Me): TaskPatch {
+  const patch: TaskPatch = {};
+  if (opts.subject !== undefined) patch.subject = requireText('--subject', opts.subject) as string;
+  if (opts.description !== undefined) patch.description = opts.description;
+  if (opts.activeForm !== undefined) patch.activeForm = opts.activeForm === '' ? null : opts.activeForm;
+  if (opts.status !== undefined) patch.status = parseStatus(opts.status);
+  // --owner <name> sets, --no-owner removes (unassign), as TaskUpdate with owner undefined.
+  if (opts.owner === false) patch.owner = null;
+  else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
+  const meta = parseMeta(opts.meta) ?? {};
+  for (const key of opts.unsetMeta ?? []) setOwn(meta, key, null);
+  if (Object.keys(meta).length > 0) patch.metadata = meta;
+  const addBlocks = parseIds(opts.addBlocks);
+  const addBlockedBy = parseIds(opts.addBlockedBy);
+  if (addBlocks.length > 0) patch.addBlocks = addBlocks;
+  if (addBlockedBy.length > 0) patch.addBlockedBy = addBlockedBy;
+  return patch;
+}

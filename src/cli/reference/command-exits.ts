@@ -1,0 +1,85 @@
+import { EXIT, EXIT_MEANING, type ExitCode } from '../runtime/exit-codes.js';
+
+/**
+ * The statuses that only some commands can end with, and which (docs/exit-codes.md says
+ * when, case by case). Every command can end with 0, 1, 2 and 130; every one but
+ * `completion` with 3 (a config folder that does not exist). A test holds each name here
+ * to a command of the program.
+ */
+export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
+  [EXIT.notFound]: [
+    'list',
+    'get',
+    'create',
+    'update',
+    'start',
+    'done',
+    'claim',
+    'release',
+    'block',
+    'unblock',
+    'delete',
+    'graph',
+    'board',
+    'lists',
+    'use',
+    'carry',
+    'watch',
+    'import',
+    'export',
+    'restore',
+    'check',
+    'doctor',
+    'log',
+    'undo',
+    'redo',
+    'trust',
+  ],
+  [EXIT.conflict]: [
+    'create',
+    'update',
+    'start',
+    'done',
+    'claim',
+    'release',
+    'block',
+    'delete',
+    'board',
+    'use',
+    'carry',
+    'import',
+    'restore',
+    'check',
+    'doctor',
+    'undo',
+    'redo',
+    'trust',
+  ],
+  [EXIT.busy]: [
+    'create',
+    'update',
+    'start',
+    'done',
+    'claim',
+    'release',
+    'block',
+    'unblock',
+    'delete',
+    'carry',
+    'import',
+    'restore',
+    'check',
+    'undo',
+    'redo',
+  ],
+  [EXIT.runEnded]: ['watch'],
+  [EXIT.stalled]: ['watch'],
+  [EXIT.timeout]: ['watch'],
+};
+
+/** The statuses a command can end with, in order, each with its meaning. */
+export function exitRows(command: string): Array<{ status: ExitCode; meaning: string }> {
+  return (Object.values(EXIT) as ExitCode[])
+    .filter((status) => ONLY[status]?.includes(command) ?? true)
+    .map((status) => ({ status, meaning: EXIT_MEANING[status] }));
+}

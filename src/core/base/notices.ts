@@ -1,0 +1,172 @@
+/**
+ * Every code a warning or a note can carry, with when it is said and the facts that come
+ * with it under `--json` (`{"warning"|"note": {code, message, ...facts}}` on stderr). This
+ * is the one list: the CLI's `note()` and `warn()` take only a code named here (the type
+ * checker holds every call to it), and `npm run docs` writes docs/reference/codes.md from
+ * it. A new warning or note is a new row.
+ */
+interface NoticeInfo {
+  readonly kind: 'note' | 'warning';
+  /** When it is said, in a few words. */
+  readonly when: string;
+  /** The facts beside `code` and `message` under `--json`, when there are any. */
+  readonly facts?: readonly string[];
+}
+
+export const NOTICES = {
+  // Which list
+  list_chosen: { kind: 'note', when: 'the list was not named: which one a command used, and why', facts: ['list', 'how'] },
+  list_created: {
+    kind: 'note',
+    when: 'a new list was made (by `create` or `import`, whose `--json` output says so itself; a dry run says it would be)',
+    facts: ['list'],
+  },
+  list_not_made_yet: { kind: 'note', when: 'the list bound to this project has no folder yet: reads show it empty', facts: ['list'] },
+  waiting_for_list: { kind: 'note', when: '`watch` on a list that does not exist yet: a close name, and that it waits', facts: ['list'] },
+  dry_run_needs_list: { kind: 'note', when: 'a dry run where a real run would need its list named: what it needs' },
+  list_choice_warning: {
+    kind: 'warning',
+    when: 'the list choice went on past a problem (a settings file skipped, settings naming another list)',
+  },
+  folder_skipped: { kind: 'warning', when: '`lists`: a folder under `tasks/` that no list id can name' },
+  team_config_skipped: { kind: 'warning', when: '`lists`: a team config that cannot be read', facts: ['file'] },
+  sessions_elsewhere: {
+    kind: 'note',
+    when: '`lists --all`: sessions that wrote into a list named only in their environment, its folder gone, with the `restore` that reads them',
+    facts: ['sessions'],
+  },
+  sessions_unsure: { kind: 'note', when: '`lists`: sessions the transcripts cannot tie to one list of several made from one plan' },
+  todowrite_hidden: { kind: 'note', when: '`lists`: older TodoWrite sessions left out (`--all` shows them)', facts: ['hidden'] },
+  no_lists: { kind: 'note', when: 'no task list at all (or none that matches `--here` / `--live`)' },
+  no_tasks: { kind: 'note', when: '`graph` of a list with no tasks' },
+  no_tasks_yet: { kind: 'note', when: '`check` of a list that has no folder yet: nothing to check' },
+  // Reading a list
+  summary: { kind: 'note', when: '`list`, `check`: the counts line, on stderr when piped' },
+  file_skipped: { kind: 'warning', when: 'a file in the list folder is not a valid task: left out', facts: ['file', 'reason'] },
+  unknown_owner: { kind: 'warning', when: 'an owner filter names no owner of the list and no team member (a typo?)', facts: ['owner'] },
+  owner_gone: { kind: 'warning', when: '`list` piped: owners whose sessions are over, with no sign of life left', facts: ['tasks'] },
+  stalled: {
+    kind: 'warning',
+    when: '`list` piped: a task in progress, unchanged for the stall time while no session is busy',
+    facts: ['id', 'idleMs'],
+  },
+  missing_blocker: { kind: 'warning', when: '`list` piped: a blocker that names a task that does not exist' },
+  cycle: { kind: 'warning', when: '`graph`: a dependency cycle agents made', facts: ['cycle'] },
+  // Changes
+  still_blocked: { kind: 'warning', when: 'a task started or completed while blockers are still open', facts: ['id', 'openBlockers'] },
+  not_blocking: { kind: 'warning', when: '`unblock --by` a task that does not block it', facts: ['id', 'by'] },
+  verification_missing: {
+    kind: 'note',
+    when: 'every task of three or more is completed and none is a verification step (Claude Code nudges its agents the same way)',
+  },
+  lock_wait: {
+    kind: 'note',
+    when: 'waiting out a lock left by a dead process',
+    facts: ['lock', 'ageMs', 'expiresInMs', 'likelyDead'],
+  },
+  passed_over: { kind: 'warning', when: '`claim --next`: a ready task whose lock could not be had, passed over', facts: ['id'] },
+  too_new: { kind: 'note', when: '`claim --next --min-age`: ready tasks created too recently, passed over', facts: ['ids', 'minAgeMs'] },
+  nothing_held: { kind: 'note', when: '`release --owner`: the agent holds no unfinished task', facts: ['owner'] },
+  none_gone: { kind: 'note', when: '`release --gone`: no owner is gone (and, when one remains, which sign of life)', facts: ['alive'] },
+  live_in_project: {
+    kind: 'note',
+    when: "`release --gone --dry-run` while a session is live where the list's sessions ran: a real run needs `--force`",
+  },
+  // Hooks and teams
+  hooks_skipped: {
+    kind: 'warning',
+    when: 'project hooks skipped: the folder is not trusted, or managed settings allow only theirs',
+    facts: ['reason', 'files', 'folder', 'configFile', 'managedFile'],
+  },
+  settings_skipped: { kind: 'warning', when: 'a settings file or hook entry that cannot be used, skipped' },
+  hook_failed: { kind: 'warning', when: 'a hook failed or timed out (not a block: the change goes on)', facts: ['event', 'taskId'] },
+  hooks_not_run: { kind: 'note', when: '`--no-hooks`: the hooks that were skipped', facts: ['event', 'taskId', 'hooks'] },
+  hook_block_detail: {
+    kind: 'note',
+    when: 'a hook blocked a change: the rest of its reason, line by line (not with `--json`, whose error holds it)',
+  },
+  owner_told: { kind: 'note', when: "a team member's inbox was told of the task assigned", facts: ['owner', 'taskId', 'team'] },
+  owner_not_told: { kind: 'note', when: '`--no-notify`: the new owner was not told', facts: ['owner', 'taskId'] },
+  inbox_not_written: { kind: 'warning', when: "the new owner's inbox could not be written (the owner change stands)", facts: ['owner'] },
+  trusted: { kind: 'note', when: '`trust`: the folder trusted, or trusted already' },
+  // use
+  binding: { kind: 'note', when: '`use` with no list: the binding and the file that sets it' },
+  bound: { kind: 'note', when: '`use <list>`: the project bound' },
+  unbound: { kind: 'note', when: '`use --clear`: the binding removed' },
+  sessions_moved: { kind: 'note', when: '`use`: running sessions that move to the new list at their next task call', facts: ['sessions'] },
+  // Import, export
+  import_detected: { kind: 'note', when: '`import`: what it read', facts: ['format', 'found'] },
+  import_summary: { kind: 'note', when: '`import`: what it did', facts: ['created', 'skipped', 'updated'] },
+  import_warning: { kind: 'warning', when: '`import`: an item or edge it went on past' },
+  reading_stdin: { kind: 'note', when: '`import -` from a terminal: how to end the input' },
+  cost_basis: {
+    kind: 'note',
+    when: "`cost`: what the figures rest on (the price table's date and the user's price file, models with no known price, tasks with no work left out)",
+  },
+  export_written: { kind: 'note', when: '`export --output`: the file written', facts: ['tasks', 'format', 'file'] },
+  export_warning: { kind: 'warning', when: '`export`: what the format cannot hold (several tasks in progress for TodoWrite)' },
+  // History
+  journal_line_skipped: { kind: 'warning', when: '`log`: a damaged journal line, skipped', facts: ['list', 'file', 'line', 'reason'] },
+  journal_not_read: { kind: 'warning', when: '`log`: a journal that is not a regular file, not read', facts: ['list', 'reason'] },
+  journal_not_written: { kind: 'warning', when: 'a change made, but the journal could not record it', facts: ['file', 'reason'] },
+  journal_cut: {
+    kind: 'warning',
+    when: 'a value over 16,384 characters kept cut in the journal: undo cannot restore it in full',
+    facts: ['ids'],
+  },
+  log_record: { kind: 'note', when: '`log`: where the record starts, and what predates it' },
+  list_removed: { kind: 'note', when: '`undo`: the change taken back had made the list, now empty: removed', facts: ['list'] },
+  undo_list_passed: {
+    kind: 'note',
+    when: '`undo`, `redo`: another list the command changed has no part left (its folder is gone)',
+    facts: ['list', 'reason'],
+  },
+  // Sessions
+  carry_summary: { kind: 'note', when: '`carry`: what it did from each source', facts: ['list', 'carried', 'left'] },
+  carry_needs_force: {
+    kind: 'note',
+    when: '`carry --dry-run` from a list a live agent works on: a real run needs `--force`',
+    facts: ['list', 'live'],
+  },
+  carry_others: { kind: 'note', when: '`carry`: other lists with unfinished work', facts: ['list', 'unfinished'] },
+  carry_warning: { kind: 'warning', when: '`carry`: something it went on past (an edge dropped, a copy kept)' },
+  restore_summary: { kind: 'note', when: '`restore`: what it did', facts: ['restored', 'skipped', 'mark'] },
+  restore_warning: { kind: 'warning', when: '`restore`: a transcript or task it went on past' },
+  doctor_summary: { kind: 'note', when: '`doctor`: how many problems it found, and where', facts: ['findings'] },
+  // watch
+  following_transcript: {
+    kind: 'note',
+    when: '`watch --session`: a TodoWrite session followed through its transcript',
+    facts: ['sessionId', 'transcript'],
+  },
+  waiting_for_stream: { kind: 'note', when: '`watch --stream <file>`: the file does not exist yet' },
+  list_found: {
+    kind: 'note',
+    when: "`watch --stream`: the list the run's agent writes to, found and followed from now on",
+    facts: ['list'],
+  },
+  list_not_visible: {
+    kind: 'warning',
+    when: '`watch --stream`: a task the run made or changed is not in the list followed: its Task tools write elsewhere',
+    facts: ['list', 'taskId'],
+  },
+  condition_met: { kind: 'note', when: '`watch --until`: the condition held' },
+  task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
+  watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
+  watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },
+  // board
+  board: { kind: 'note', when: '`board` in a terminal: how to stop it' },
+  board_exposed: { kind: 'warning', when: '`board --host`: it listens beyond this machine', facts: ['host'] },
+  board_warning: {
+    kind: 'warning',
+    when: '`board`: what a command would say on stderr around an action (a hook failed, an inbox not written)',
+  },
+  browser_not_opened: { kind: 'warning', when: '`board --open`: the browser could not be started (open the URL yourself)' },
+} as const satisfies Record<string, NoticeInfo>;
+
+export type NoticeCode = keyof typeof NOTICES;
+type CodeOf<Kind> = { [C in NoticeCode]: (typeof NOTICES)[C]['kind'] extends Kind ? C : never }[NoticeCode];
+/** A code said with `note()`. */
+export type NoteCode = CodeOf<'note'>;
+/** A code said with `warn()`. */
+export type WarningCode = CodeOf<'warning'>;

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { listIds } from '../lists/list-folders.js';
+import type { GoneOwners } from '../sessions/gone-owners.js';
+import { tasksRoot } from '../store/paths.js';
+import { type CheckReport, checkList } from './check-list.js';
+
+/** What `tasks check` asks for. */
+export interface ChecksRequest {
+  /** One list (the chosen one), or every list folder under the config folder. */
+  lists: { id: string; dir: string } | { all: string };
+  /** A pending task with an owner, unchanged for longer than this, is reported; undefined: never. */
+  claimStaleMs: number | undefined;
+  fix: boolean;
+  /** Owners in a list whose session is over (their sessions found by their transcripts). */
+  goneOwners: (listId: string) => GoneOwners | undefined;
+  clock: () => number;
+}
+
+/** One list's check: its report, or (checking every list) why it could not be checked. */
+export type ListCheck = { list: string; report: CheckReport; error?: undefined } | { list: string; report?: undefined; error: unknown };
+
+/**
+ * Check each list, telling `each` as each is done. Checking every list, one that cannot
+ * be checked does not stop the others (its error is told); one list's error is thrown.
+ * Returns how many lists there were.
+ */
+export async function checkLists(req: ChecksRequest, each: (check: ListCheck) => void): Promise<number> {
+  const all = 'all' in req.lists;
+  const targets =
+    'all' in req.lists
+      ? // Folder names as they are: one agents cannot address is still worth checking.
+        everyFolder(req.lists.all)
+      : [req.lists];
+  for (const target of targets) {
+    let report: CheckReport;
+    try {
+      const gone = req.goneOwners(target.id);
+      const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.whyOf(owner) : undefined));
+      report = await checkList(target.dir, { now: req.clock(), clock: req.clock, claimStaleMs: req.claimStaleMs, ownerGone, fix: req.fix });
+    } catch (error) {
+      if (!all) throw error;
+      each({ list: target.id, error });
+      continue;
+    }
+    each({ list: target.id, report });
+  }
+  return targets.length;
+}
+
+function everyFolder(configDir: string): Array<{ id: string; dir: string }> {
+  return listIds(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+}

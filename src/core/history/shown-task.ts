@@ -1,0 +1,63 @@
+import { indexTasks, type TaskBlockers, type TaskIndex, taskBlockers } from '../graph/blockers.js';
+import { getChosen, readChosen } from '../lists/chosen-tasks.js';
+import type { ListChoice } from '../lists/list-choice-types.js';
+import type { GoneOwners } from '../sessions/gone-owners.js';
+import { knownSessionsOf } from '../sessions/list-sessions.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { readTasks } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
+import { taskFileTimes } from '../store/task-times.js';
+import { getTask } from '../writes/task-writes.js';
+import { type LastChange, lastChangeOf } from './last-change.js';
+
+/** One task as `tasks get` shows it: for JSON, the task and its time; for a person, its detail too. */
+export interface ShownTask {
+  task: Task;
+  /** When its file last changed: JSON's `updatedAt` (JSON only). */
+  changedAt?: number | undefined;
+  /** What a person is shown beside the task's fields (not for JSON). */
+  detail?: TaskDetail | undefined;
+}
+
+export interface TaskDetail {
+  /** The tasks it names (blockers, blocked), by id, with itself: their subjects and states are shown. */
+  refs: TaskIndex;
+  /** Its blockers, judged against the tasks it names. */
+  blockers: TaskBlockers;
+  /** Its unfinished owner's session is over: why it is said to be. */
+  goneWhy?: string | undefined;
+  /** Its last recorded change, and a later one no record explains (a list folder only). */
+  last?: LastChange | undefined;
+}
+
+/**
+ * The task `id` of the chosen list, with what `get` says of it. For a person, only the
+ * tasks it names are read (a 10,000-task list is not read to show one task), and its
+ * last change is read from the records' ends, in the sessions the files name.
+ */
+export function showTask(
+  choice: ListChoice,
+  id: string,
+  o: { json: boolean; sessions: SessionIndex; goneOwners: () => GoneOwners | undefined },
+): ShownTask {
+  const { id: listId, dir } = choice;
+  const real = choice.exists && choice.todos === undefined;
+  const task = real ? getTask(dir, id) : getChosen(choice, id);
+  if (o.json) return { task, changedAt: taskFileTimes(dir, [id]).get(id) };
+  if (!real) {
+    const index = indexTasks(readChosen(choice).tasks);
+    return { task, detail: { refs: index, blockers: taskBlockers(task, index) } };
+  }
+  const refs = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
+  refs.set(task.id, task);
+  const gone = task.status !== 'completed' && task.owner ? o.goneOwners() : undefined;
+  return {
+    task,
+    detail: {
+      refs,
+      blockers: taskBlockers(task, refs),
+      goneWhy: gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined,
+      last: lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(o.sessions, listId) }),
+    },
+  };
+}

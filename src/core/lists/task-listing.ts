@@ -1,0 +1,119 @@
+import { type BlockerAnswers, blockerAnswers, countTasks, indexTasks, type ListCounts, missingBlockers } from '../graph/blockers.js';
+import { stalledInList } from '../progress/stalled-work.js';
+import type { GoneOwners } from '../sessions/gone-owners.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { restatesSubject } from '../store/active-form.js';
+import type { FileProblem } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
+import { taskFileTimes } from '../store/task-times.js';
+import { teamForList, unknownOwnerWarning } from '../teams/teams.js';
+import { readChosen } from './chosen-tasks.js';
+import type { ListChoice } from './list-choice-types.js';
+import { filterTasks, type TaskFilter } from './task-filter.js';
+import { type SortKey, sortTasks } from './task-sort.js';
+
+/** What `tasks list` asks for. */
+export interface ListingRequest {
+  choice: ListChoice;
+  configDir: string;
+  filter: TaskFilter;
+  sort: SortKey;
+  limit?: number | undefined;
+  /** `--stalled`: only the tasks in progress that stalled. */
+  stalledOnly: boolean;
+  /** How long a task in progress goes without a change before it has stalled. */
+  stalledAfterMs: number;
+  now: number;
+  sessions: SessionIndex;
+  /** How it is shown: JSON (each task's change time), a table (file times, owners gone), or lines. */
+  output: 'json' | 'table' | 'lines';
+  /** Owners in the list whose session is over: asked only when a matching unfinished task has an owner, and never for JSON. */
+  goneOwners: () => GoneOwners | undefined;
+}
+
+/** A list as `tasks list` shows it: every answer its views need, worked out here. */
+export interface TaskListing {
+  /** Files skipped as unreadable (agents skip them too). */
+  problems: FileProblem[];
+  /** `--owner` names nobody in the list or its team: likely a typo. */
+  unknownOwner?: string | undefined;
+  /** The tasks shown: those that match, in order, cut to the limit. */
+  tasks: Task[];
+  /** How many match: the summary counts every one, shown or not. */
+  matching: number;
+  /** Each task's change time, for JSON's `updatedAt`. */
+  times?: ReadonlyMap<string, number> | undefined;
+  /** What a person is shown besides the tasks (not worked out for JSON). */
+  rows?: ListingRows | undefined;
+}
+
+/** What the table and the piped lines say besides each task's fields. */
+export interface ListingRows {
+  /** The matching tasks by status, and how many wait on a blocker. */
+  counts: ListCounts;
+  /** The shown tasks' blockers, judged against every task of the list. */
+  blockers: BlockerAnswers;
+  /** When each shown task's file last changed: the table's column, and `--sort updated`. */
+  updated: ReadonlyMap<string, number>;
+  /** Tasks in progress that stalled, with for how long (ms). */
+  stalled: ReadonlyMap<string, number>;
+  /** Matching unfinished tasks whose owner's session is over, and why it is said to be. */
+  gone: { ids: ReadonlySet<string>; why: string } | undefined;
+  /** Shown unfinished tasks whose blockedBy names tasks that do not exist. */
+  missing: Array<{ id: string; missing: string[] }>;
+  /** Shown tasks whose activeForm only says the subject again. */
+  restated: ReadonlySet<string>;
+}
+
+/** The list `tasks list` shows: read once, filtered, sorted, cut, with what each row says. */
+export function listTasks(req: ListingRequest): TaskListing {
+  const { choice, filter } = req;
+  const { id: listId, dir } = choice;
+  const real = choice.exists && choice.todos === undefined;
+  const snapshot = readChosen(choice, { times: req.output === 'json' });
+  // A typo in a name shows as an empty list; say so rather than leave it to guessing.
+  const unknownOwner =
+    filter.owner === undefined ? undefined : unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(req.configDir, listId));
+  // Blockers are judged against every task, shown or not.
+  const index = indexTasks(snapshot.tasks);
+  const stalled = real
+    ? stalledInList(dir, listId, snapshot.tasks, {
+        afterMs: req.stalledAfterMs,
+        now: req.now,
+        sessions: req.sessions,
+        times: snapshot.times,
+      })
+    : new Map<string, number>();
+  const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !req.stalledOnly || stalled.has(t.id));
+  // File times are read only when shown (the table) or sorted by: one stat a task.
+  const needTimes = real && (req.sort === 'updated' || req.output === 'table');
+  const updated = needTimes
+    ? taskFileTimes(
+        dir,
+        matching.map((t) => t.id),
+      )
+    : new Map<string, number>();
+  const sorted = req.sort === 'id' ? matching : sortTasks(matching, req.sort, updated);
+  const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
+  const listing = { problems: snapshot.problems, unknownOwner, tasks, matching: matching.length, times: snapshot.times };
+  if (req.output === 'json') return listing;
+  // Owners are asked about only when some matching task has one unfinished.
+  const owners = real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;
+  const goneIds = new Set(matching.filter((t) => t.status !== 'completed' && owners?.isGone(t.owner) === true).map((t) => t.id));
+  const blockers = blockerAnswers(tasks, index);
+  return {
+    ...listing,
+    rows: {
+      counts: countTasks(matching, index),
+      blockers,
+      updated,
+      stalled,
+      gone: owners === undefined ? undefined : { ids: goneIds, why: owners.why },
+      missing: missingBlockers(tasks, blockers),
+      // Only the table shows an activeForm beside its subject.
+      restated: new Set(
+        req.output === 'table' ? tasks.filter((t) => t.status === 'in_progress' && restatesSubject(t)).map((t) => t.id) : [],
+      ),
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Interop: gone owners among live sessions, with the real Claude Code.
+ *
+ * - A shared list (CLAUDE_CODE_TASK_LIST_ID): one agent claims its task and is killed
+ *   (crashed) while another claims its own and works on. `release --gone` gives back the
+ *   crashed agent's task, and never the live one's.
+ * - A session's own list, its session ended, while another session runs in the same
+ *   folder on a list of its own: `tasks list` hints `release --gone`, and the command does
+ *   it without --force.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgent } from './agent.js';
+import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
+
+const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
+const CLAIM = (id: string, owner: string): Turn => [{ name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner } }];
+const LIST: Turn = [{ name: 'TaskList', input: {} }];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the real Claude Code: gone owners while other sessions live', () => {
+  it("a shared list: the crashed agent's task is given back, the live agent's is not", async () => {
+    const w = world();
+    const [job1, job2] = [w.dir('ci/job-1'), w.dir('ci/job-2')];
+    const list = path.join(w.config, 'tasks', 'nightly');
+    const held = [gate(), gate()];
+    const turns = (subject: string, id: string, owner: string) => [CREATE(subject), CLAIM(id, owner), LIST];
+    // The first job claims #1 and is killed mid-run; the second claims #2 and works on.
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job1,
+      turns: turns('Build', '1', 'worker-c'),
+      beforeTurn: (i) => (i === 2 ? held[0]?.wait() : undefined),
+    }).catch(() => undefined);
+    await held[0]?.arrived;
+    const working = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job2,
+      turns: turns('Test', '2', 'worker-l'),
+      beforeTurn: (i) => (i === 2 ? held[1]?.wait() : undefined),
+    });
+    try {
+      await held[1]?.arrived;
+      const victim = await waitFor('the first job', () => liveFiles(w.config).find((f) => f.cwd === job1));
+      process.kill(victim.pid, 'SIGKILL');
+      await waitFor('its end', () => !alive(victim.pid));
+      held[0]?.open();
+      await dying;
+      const lists = JSON.parse((await w.tasks(job2, ['lists', '--json'])).stdout) as Array<{
+        id: string;
+        sessions: Array<{ sessionId: string; state: string }>;
+      }>;
+      expect(
+        lists
+          .find((l) => l.id === 'nightly')
+          ?.sessions.map((s) => s.state)
+          .sort(),
+      ).toEqual(['crashed', 'live']);
+      const dry = await w.tasks(job2, ['-l', 'nightly', 'release', '--gone', '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toBe(`Would release task #1 from worker-c (session ${victim.sessionId.slice(0, 8)} crashed): Build\n`);
+      const released = await w.tasks(job2, ['-l', 'nightly', 'release', '--gone', '--json']);
+      expect(released.code, released.stderr).toBe(0);
+      expect((JSON.parse(released.stdout) as Array<{ id: string }>).map((r) => r.id)).toEqual(['1']);
+      const read = (id: string) => JSON.parse(fs.readFileSync(path.join(list, `${id}.json`), 'utf8')) as { owner?: string; status: string };
+      expect(read('1')).toMatchObject({ status: 'pending' });
+      expect(read('1').owner).toBeUndefined();
+      expect(read('2')).toMatchObject({ owner: 'worker-l', status: 'in_progress' });
+    } finally {
+      held[1]?.open();
+      await working;
+    }
+    // The live agent's own TaskList, after: its claim stands, and #1 is free for it.
+    expect(
+      fs
+        .readdirSync(list)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(['1.json', '2.json']);
+  });
+
+  it('an ended session beside a live one on its own list in the same folder: the hint and release --gone agree', async () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const ended = await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      turns: [CREATE('Old branch work'), CLAIM('1', 'worker-1')],
+    });
+    const endedId = ended.stream.sessionId as string;
+    const held = gate();
+    const other = runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      turns: [CREATE('New branch work'), CLAIM('1', 'worker-2'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    });
+    try {
+      await held.arrived;
+      const otherId = await waitFor('the live session', () => liveFiles(w.config).find((f) => f.cwd === proj)?.sessionId);
+      const shown = await w.tasks(proj, ['-l', endedId, 'list']);
+      expect(shown.stderr).toContain(`tasks -l ${endedId.slice(0, 8)} release --gone gives them back`);
+      const released = await w.tasks(proj, ['-l', endedId, 'release', '--gone']);
+      expect(released.code, released.stderr).toBe(0);
+      expect(released.stdout).toBe('Released task #1 from worker-1 (in_progress -> pending): Old branch work\n');
+      const theirs = JSON.parse(fs.readFileSync(path.join(w.config, 'tasks', otherId, '1.json'), 'utf8')) as { owner?: string };
+      expect(theirs.owner).toBe('worker-2');
+    } finally {
+      held.open();
+      await other;
+    }
+  });
+});
