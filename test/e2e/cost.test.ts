@@ -304,6 +304,26 @@ describe('what a task cost, wherever it is shown', () => {
     expect((JSON.parse(r.stdout) as Report).tasks[0]?.tokens.input).toBe(1_000_000);
   });
 
+  it('a price file that cannot be read: get still shows the task, without its Work line, and says why; cost and list --cost stop', async () => {
+    const { config, env } = shown();
+    const file = path.join(env.XDG_CONFIG_HOME, 'tasks', 'prices.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{"models": {"claude-opus-5-5": {"input": "four"}}}');
+    const one = await runInProcess(config, ['-l', A, 'get', '1'], { env });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain('#1 Port the parser\n');
+    expect(one.stdout).not.toContain('Work:');
+    expect(one.stderr).toBe(
+      `warning: price file ${file}: models.claude-opus-5-5.input: Expected number, received string; the Work line is left out\n`,
+    );
+    for (const argv of [['cost'], ['list', '--cost']]) {
+      const r = await runInProcess(config, ['-l', A, ...argv], { env });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`error: price file ${file}: models.claude-opus-5-5.input: Expected number, received string`);
+    }
+  });
+
   it('list --cost adds the columns (piped: active ms, tokens, cost before the subject) and --json a cost per task', async () => {
     const { config, env } = shown();
     const piped = await runInProcess(config, ['-l', A, 'list', '--cost'], { env });

@@ -30,8 +30,9 @@ export function registerGet(program: Command, ctx: Context): void {
       ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
       // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
       if (choice.exists && choice.todos === undefined) {
-        const work = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });
+        const { work, priceFileProblem: bad } = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });
         if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
+        if (bad !== undefined) ctx.io.warn(`${bad.message}; the Work line is left out`, 'price_file_unreadable', { file: bad.file });
       }
       const { last } = detail;
       if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));

@@ -103,6 +103,11 @@ export const NOTICES = {
     kind: 'note',
     when: "`cost`: what the figures rest on (the price table's date and the user's price file, models with no known price, tasks with no work left out)",
   },
+  price_file_unreadable: {
+    kind: 'warning',
+    when: "`get`: the user's price file cannot be read; the task is shown without its Work line (`tasks cost` says what is wrong and exits 2)",
+    facts: ['file'],
+  },
   export_written: { kind: 'note', when: '`export --output`: the file written', facts: ['tasks', 'format', 'file'] },
   export_warning: { kind: 'warning', when: '`export`: what the format cannot hold (several tasks in progress for TodoWrite)' },
   // History

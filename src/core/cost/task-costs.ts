@@ -1,8 +1,10 @@
+import { TasksError } from '../base/errors.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import type { Task } from '../store/schema.js';
 import { type CostUsage, costOfLists, type TaskCost } from './cost-report.js';
 import type { ListTarget } from './cost-sources.js';
 import { loadPrices, priceFilePath } from './price-file.js';
+import type { PriceTable } from './prices.js';
 import { costOfTaskIfCheap } from './task-cost.js';
 
 /** Where a run finds the user's own prices (price-file.ts), and its clock. */
@@ -27,7 +29,23 @@ export function taskCostsOf(sessions: SessionIndex, list: ListTarget, o: CostSet
   return { byTask: new Map(report.tasks.map((t) => [t.id, t])), total: report.total, unattributed: report.unattributed };
 }
 
-/** One task's work for `get`'s Work line, when it is cheap to know (task-cost.ts). Undefined: not cheap now, or no recorded work. */
-export function quickWorkOf(sessions: SessionIndex, list: ListTarget, task: Task, o: CostSetting): CostUsage | undefined {
-  return costOfTaskIfCheap(sessions, list, task, { prices: loadPrices(priceFilePath(o.env, o.home)), now: o.now });
+/** `get`'s Work line: the task's work, or why there is none to show beside the task. */
+export interface QuickWork {
+  /** Undefined: not cheap to know now, or no recorded work. */
+  work?: CostUsage | undefined;
+  /** The user's price file cannot be read (its message): a look at a task still shows it, without its cost. */
+  priceFileProblem?: { message: string; file: string } | undefined;
+}
+
+/** One task's work for `get`'s Work line, when it is cheap to know (task-cost.ts). */
+export function quickWorkOf(sessions: SessionIndex, list: ListTarget, task: Task, o: CostSetting): QuickWork {
+  const file = priceFilePath(o.env, o.home);
+  let prices: PriceTable;
+  try {
+    prices = loadPrices(file);
+  } catch (err) {
+    if (err instanceof TasksError && file !== undefined) return { priceFileProblem: { message: err.message, file } };
+    throw err;
+  }
+  return { work: costOfTaskIfCheap(sessions, list, task, { prices, now: o.now }) };
 }
