@@ -1,13 +1,11 @@
 // What `tasks cost` and the cost wherever a task is shown take, at a heavy user's year of
 // history (bench/session-world.mjs: 3,000 sessions in 20 projects, ~1 GB of transcripts
-// that carry each message's usage; the list's own session a long one, 2 MB), with the persistent cache warm: each scenario a median
-// of paired runs, each run of it just after a run of what it is compared with, in the same
-// world. Beside the wall time, the CPU time of both sides (a preloaded hook reports it at
-// exit: on a loaded machine, CPU time moves less than wall time). The goal: `cost -l <list>`
-// at most 2x `-l <list> list`, for a session's own list and for a named list shared by
-// several sessions. Also printed: the first `cost` of a list (nothing of its sessions kept
-// yet) against a warm one, `list --cost` against `list`, and `get` (with its Work line)
-// against `get --json` (which reads no cost).
+// that carry each message's usage; the list's own session a long one, 2 MB), with the
+// persistent cache warm: each scenario a median of paired runs (bench/paired.mjs), wall
+// and CPU time. The goal: `cost -l <list>` at most 2x `-l <list> list`, for a session's
+// own list and for a named list shared by several sessions. Also printed: the first `cost`
+// of a list (nothing of its sessions kept yet) against a warm one, `list --cost` against
+// `list`, and `get` (with its Work line) against `get --json` (which reads no cost).
 //
 // Usage: npm run bench:cost (node bench/cost.mjs [--runs N] [--quick] [--keep]; --quick: 300
 // sessions; --keep: the world is left in its temporary folder, to look into)
@@ -17,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectFolder } from '../test/helpers/session-files.mjs';
+import { cpuHookIn, cpuOf, paired } from './paired.mjs';
 import { makeSessionWorld, uuid } from './session-world.mjs';
 import { makeTasks, writeList } from './task-world.mjs';
 
@@ -36,11 +35,7 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'tasks.js')) && !fs.existsSync(path.j
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-cost-'));
 const config = path.join(work, 'config');
-const cpuHook = path.join(work, 'cpu.cjs');
-fs.writeFileSync(
-  cpuHook,
-  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\ncpu ' + (u.user + u.system) / 1000 + '\\n'); });\n",
-);
+const cpuHook = cpuHookIn(work);
 
 const started = Date.now();
 const { project, list, counts } = makeSessionWorld(config, { transcripts: SESSIONS, writeList, makeTasks });
@@ -93,32 +88,7 @@ function once(argv, o = {}) {
   });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`tasks ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { wall, cpu: Number(/cpu (\S+)\s*$/.exec(r.stderr)?.[1]), stdout: r.stdout };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** Each run of `argv` just after a run of `base`. */
-function paired(argv, base) {
-  for (let i = 0; i < WARMUP; i++) {
-    once(base);
-    once(argv);
-  }
-  const rows = [];
-  for (let i = 0; i < RUNS; i++) {
-    const b = once(base);
-    const a = once(argv);
-    rows.push({ a, b });
-  }
-  return {
-    ms: median(rows.map((r) => r.a.wall)),
-    baseMs: median(rows.map((r) => r.b.wall)),
-    ratio: median(rows.map((r) => r.a.wall / r.b.wall)),
-    cpuRatio: median(rows.map((r) => r.a.cpu / r.b.cpu)),
-  };
+  return { wall, cpu: cpuOf(r.stderr), stdout: r.stdout };
 }
 
 // A year's files have long settled: what a run works out from files written in the last
@@ -160,7 +130,11 @@ console.error(
 const fmt = (x, d = 2) => x.toFixed(d);
 const lines = [];
 for (const s of scenarios) {
-  const r = paired(s.argv, s.base);
+  const r = paired(
+    () => once(s.argv),
+    () => once(s.base),
+    { runs: RUNS, warmup: WARMUP },
+  );
   const verdict = s.goal === undefined ? '-' : r.ratio <= s.goal ? `<= ${s.goal}x: met` : `<= ${s.goal}x: MISSED`;
   lines.push(
     `| ${s.name} | ${fmt(r.ms, 1)} ms | ${fmt(r.ratio)}x ${s.against} (${fmt(r.baseMs, 1)} ms) | ${fmt(r.cpuRatio)}x | ${verdict} |`,
