@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
 import { startBoard } from '../helpers/board.js';
 import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
@@ -387,6 +388,40 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
     const ended = await board.stop();
     expect(contractProblems('board', ended.stdout)).toEqual([]);
     validated.add('board');
+  });
+});
+
+describe('cost --json', () => {
+  it('validates: a list with work, a task gone, an unknown model, --all with no lists, list --cost', () => {
+    const config = tempConfig();
+    const session = 'c0570000-1111-4222-8333-444444444444';
+    const t = Date.now() - 600_000;
+    writeTaskFile(config, session, { id: '1', subject: 'Kept', status: 'completed', owner: 'ann' });
+    new CostTranscript(session, '/work/app')
+      .create(t, { id: '1', subject: 'Kept' }, t + 1000, { input: 5 })
+      .update(t + 2000, { taskId: '1', status: 'in_progress' }, t + 3000, { input: 7 })
+      .message(t + 4000, { input: 100, output: 10, cacheRead: 1000, cacheWrite: 50, cacheWrite1h: 20 })
+      .message(t + 4500, { input: 1 }, { model: 'claude-mock' })
+      .update(t + 5000, { taskId: '1', status: 'completed' }, t + 6000)
+      .create(t + 7000, { id: '2', subject: 'Gone' }, t + 8000)
+      .update(t + 9000, { taskId: '2', status: 'in_progress' }, t + 10_000)
+      .message(t + 11_000, { input: 3 })
+      .update(t + 12_000, { taskId: '2', status: 'deleted' }, t + 13_000)
+      .write(config);
+    const r = contract('cost', config, ['-l', session, 'cost']);
+    const doc = JSON.parse(r.stdout) as {
+      tasks: Array<{ id: string; deleted: boolean; costUsd: number | null }>;
+      unpricedModels: string[];
+    };
+    expect(doc.tasks.map((x) => [x.id, x.deleted, x.costUsd === null])).toEqual([
+      ['1', false, true],
+      ['2', true, false],
+    ]);
+    expect(doc.unpricedModels).toEqual(['claude-mock']);
+    contract('cost', config, ['-l', session, 'cost', '--since', '1m']);
+    const none = contract('cost', tempConfig(), ['cost', '--all']);
+    expect(stderrLines(none)).toEqual(expect.arrayContaining([{ note: expect.objectContaining({ code: 'no_lists' }) }]));
+    contract('list', config, ['-l', session, 'list', '--cost']);
   });
 });
 

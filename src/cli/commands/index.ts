@@ -60,6 +60,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
         { names: ['check'], load: async () => (await import('./check.js')).registerCheck },
         { names: ['doctor'], load: async () => (await import('./doctor.js')).registerDoctor },
         { names: ['log'], load: async () => (await import('./log.js')).registerLog },
+        { names: ['cost'], load: async () => (await import('./cost.js')).registerCost },
         { names: ['undo'], load: async () => (await import('./undo.js')).registerUndo },
         { names: ['redo'], load: async () => (await import('./redo.js')).registerRedo },
         { names: ['trust'], load: async () => (await import('./trust.js')).registerTrust },

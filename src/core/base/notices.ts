@@ -104,6 +104,15 @@ export const NOTICES = {
   import_summary: { kind: 'note', when: '`import`: what it did', facts: ['created', 'skipped', 'updated'] },
   import_warning: { kind: 'warning', when: '`import`: an item or edge it went on past' },
   reading_stdin: { kind: 'note', when: '`import -` from a terminal: how to end the input' },
+  cost_basis: {
+    kind: 'note',
+    when: "`cost`: what the figures rest on (the price table's date and the user's price file, models with no known price, tasks with no work left out)",
+  },
+  price_file_unreadable: {
+    kind: 'warning',
+    when: "`get`: the user's price file cannot be read; the task is shown without its Work line (`tasks cost` says what is wrong and exits 2)",
+    facts: ['file'],
+  },
   export_written: { kind: 'note', when: '`export --output`: the file written', facts: ['tasks', 'format', 'file'] },
   export_warning: { kind: 'warning', when: '`export`: what the format cannot hold (several tasks in progress for TodoWrite)' },
   // History

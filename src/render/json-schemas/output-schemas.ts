@@ -5,7 +5,8 @@
  * tests validate real outputs against them. A new command's output: its schema in
  * documents.ts, one row here, npm run schemas, and a case in test/e2e/json-contract.test.ts.
  */
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
+import { CostResult, TaskCostField } from './cost-documents.js';
 import {
   BoardResult,
   CheckResult,
@@ -34,7 +35,11 @@ export interface OutputSchema {
 }
 
 export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
-  list: { schema: TaskList, form: 'document', title: 'tasks list --json' },
+  list: {
+    schema: z.array(Task.extend({ cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
+    form: 'document',
+    title: 'tasks list --json',
+  },
   get: { schema: Task, form: 'document', title: 'tasks get <id> --json' },
   create: { schema: Task, form: 'document', title: 'tasks create --json' },
   update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
@@ -54,6 +59,7 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
   board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
   log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
+  cost: { schema: CostResult, form: 'document', title: 'tasks cost --json: what each task cost' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
   redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
   carry: { schema: CarryResult, form: 'document', title: 'tasks carry --json' },
