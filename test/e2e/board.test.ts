@@ -244,7 +244,7 @@ describe('tasks board: serving', () => {
     const busy = runInProcessSync(config, ['board', '--port', String(first.port)]);
     expect(busy.code).toBe(4);
     expect(busy.stderr).toMatch(/^error: port \d+ is in use; choose another with --port, or 0 for any\n$/);
-    const wide = await board(config, ['--host', '0.0.0.0']);
+    const wide = await board(config, ['--listen', '0.0.0.0']);
     const ended = await wide.stop();
     expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
   });

@@ -12,6 +12,8 @@ export const EXIT = {
   runEnded: 6,
   /** watch --fail-if-stalled: a task stalled. */
   stalled: 7,
+  /** -H: the host could not be reached, refused, cannot run tasks, or the connection was lost. */
+  unreachable: 8,
   timeout: 124,
   interrupted: 130,
 } as const;
@@ -28,6 +30,7 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   interrupted: EXIT.interrupted,
   run_ended: EXIT.runEnded,
   stalled: EXIT.stalled,
+  unreachable: EXIT.unreachable,
   io: EXIT.failure,
   internal: EXIT.failure,
 };
@@ -42,6 +45,7 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   [EXIT.busy]: 'busy: a lock could not be had within the retry budget; safe to retry',
   [EXIT.runEnded]: 'a followed run ended without meeting the --until condition',
   [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled',
+  [EXIT.unreachable]: '-H: a host could not be reached or refused, cannot run tasks, or the connection was lost',
   [EXIT.timeout]: 'a deadline passed before the --until condition was met',
   [EXIT.interrupted]: 'interrupted (Ctrl-C, SIGTERM), or a confirmation answered no',
 };
