@@ -144,6 +144,7 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     for (const pid of descendantsOf(host.sshdPid)) process.kill(pid, 'SIGKILL');
     const done = await w.exited;
     expect(done.code).toBe(8);
+    expect(done.stderr.trim().split("\n"), done.stderr).toHaveLength(1);
     const error = JSON.parse(done.stderr.trim()).error;
     expect(error).toMatchObject({ code: 'unreachable', host: 'box' });
     expect(error.message).toMatch(/^host box: the connection was lost while the command ran there .*tasks -H box log/);

@@ -128,8 +128,7 @@ async function install(target: SshTarget, payload: Payload, io: IO, env: NodeJS.
     keepStdout: true,
     watchdogMs: call.connectTimeoutS * 1000 + INSTALL_GRACE_MS,
   });
-  if (outcome.status !== 0) {
-    exitOf(outcome, target, call.connectTimeoutS);
+  if (!outcome.markers.some((m) => m.startsWith('installed '))) {
     throw hostFault(target, failureCause(outcome, target, call.connectTimeoutS) ?? `the copy of tasks failed (status ${outcome.status})`);
   }
   io.note(`tasks ${payload.version} copied to ${target.label}, into ~/.cache/tasks/remote/${payload.folder} (once for this build)`, 'remote_installed', {
@@ -155,17 +154,18 @@ function failureCause(outcome: SshOutcome, target: SshTarget, timeoutS: number):
       : undefined;
   }
   const said = (name: string): string | undefined => outcome.markers.find((m) => m === name || m.startsWith(`${name} `));
+  const oldNode = said('old-node');
+  if (oldNode !== undefined) return `Node.js ${oldNode.slice(9)} there; tasks needs Node.js 20 or later on the host`;
+  const unwritable = said('cache-unwritable');
+  if (unwritable !== undefined) {
+    const [, code, ...folder] = unwritable.split(' ');
+    return `cannot write tasks' cache folder there (${folder.join(' ') || '~/.cache/tasks'}${code ? `: ${code}` : ''}); set XDG_CACHE_HOME there, or make it writable`;
+  }
+  if (said('corrupt') !== undefined) return 'the copy of tasks arrived damaged (its checksum differs); run the command again';
+  if (said('installed') !== undefined) return undefined;
   switch (outcome.status) {
     case REMOTE_STATUS.noNode:
       return 'no Node.js there (node is not on the PATH that ssh commands get); tasks needs Node.js 20 or later on the host';
-    case REMOTE_STATUS.oldNode:
-      return `Node.js ${said('old-node')?.slice(9) ?? 'older than 20'} there; tasks needs Node.js 20 or later on the host`;
-    case REMOTE_STATUS.cacheUnwritable: {
-      const [, code, ...folder] = (said('cache-unwritable') ?? '').split(' ');
-      return `cannot write tasks' cache folder there (${folder.join(' ') || '~/.cache/tasks'}${code ? `: ${code}` : ''}); set XDG_CACHE_HOME there, or make it writable`;
-    }
-    case REMOTE_STATUS.corruptCopy:
-      return 'the copy of tasks arrived damaged (its checksum differs); run the command again';
     case REMOTE_STATUS.notInstalled:
       return 'tasks was copied there but cannot be found (is the cache folder there cleaned at once?)';
     case 255:

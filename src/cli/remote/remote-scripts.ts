@@ -1,17 +1,16 @@
 /**
  * What runs on the host, as text: the shell script every command starts with, the
  * launcher installed beside the bundle, and the installer. They speak to the local side
- * through exit statuses tasks never uses itself (81-85) and a line on stderr starting
- * with `tasks-remote:`; the launcher says `tasks-remote:ready` just before tasks runs, so
- * that everything before it is ssh's or the set-up's, and everything after it the command's.
+ * through lines on stderr starting with `tasks-remote:` (no-node, not-installed,
+ * old-node, cache-unwritable, corrupt, installed) and the shell's exit statuses 81 and
+ * 83, which tasks never uses itself; the launcher says `tasks-remote:ready` just before
+ * tasks runs, so that everything before it is ssh's or the set-up's, and everything after
+ * it the command's. The JavaScript here never sets an exit status: a marker says it all.
  */
 
 export const REMOTE_STATUS = {
   noNode: 81,
-  oldNode: 82,
   notInstalled: 83,
-  cacheUnwritable: 84,
-  corruptCopy: 85,
 } as const;
 
 export const MARKER = 'tasks-remote:';
@@ -54,26 +53,26 @@ export function remoteCommand(mode: 'run' | 'install', folder: string, args: rea
  */
 export const LAUNCHER = `'use strict';
 var major = Number(process.versions.node.split('.')[0]);
-if (!(major >= 20)) {
-  process.stderr.write('${MARKER}old-node ' + process.version + '\\n');
-  process.exit(${REMOTE_STATUS.oldNode});
+if (!(major >= 20)) process.stderr.write('${MARKER}old-node ' + process.version + '\\n');
+else launch(JSON.parse(process.argv[2]));
+
+function launch(settings) {
+  process.argv.splice(2, 1);
+  for (var k in settings.env) {
+    if (settings.env[k] === null) delete process.env[k];
+    else process.env[k] = settings.env[k];
+  }
+  var stop = function () { process.kill(process.pid, 'SIGINT'); };
+  if (settings.link) {
+    process.stdin.on('data', function () {});
+    process.stdin.on('end', stop);
+    process.stdin.on('error', stop);
+    process.stdin.unref();
+  }
+  process.on('SIGHUP', stop);
+  process.stderr.write('${MARKER}ready\\n');
+  require('./bin/tasks.cjs');
 }
-var settings = JSON.parse(process.argv[2]);
-process.argv.splice(2, 1);
-for (var k in settings.env) {
-  if (settings.env[k] === null) delete process.env[k];
-  else process.env[k] = settings.env[k];
-}
-var stop = function () { process.kill(process.pid, 'SIGINT'); };
-if (settings.link) {
-  process.stdin.on('data', function () {});
-  process.stdin.on('end', stop);
-  process.stdin.on('error', stop);
-  process.stdin.unref();
-}
-process.on('SIGHUP', stop);
-process.stderr.write('${MARKER}ready\\n');
-require('./bin/tasks.cjs');
 `;
 
 /**
@@ -86,12 +85,16 @@ require('./bin/tasks.cjs');
 export const INSTALLER = `'use strict';
 var fs = require('fs'), path = require('path'), crypto = require('crypto');
 var major = Number(process.versions.node.split('.')[0]);
-if (!(major >= 20)) { process.stderr.write('${MARKER}old-node ' + process.version + '\\n'); process.exit(${REMOTE_STATUS.oldNode}); }
-var dir = process.argv[1];
-var chunks = [];
-process.stdin.on('data', function (c) { chunks.push(c); });
-process.stdin.on('end', function () {
-  var all = Buffer.concat(chunks), nl = all.indexOf(10);
+var say = function (what) { process.stderr.write('${MARKER}' + what + '\\n'); };
+if (!(major >= 20)) say('old-node ' + process.version);
+else {
+  var chunks = [];
+  process.stdin.on('data', function (c) { chunks.push(c); });
+  process.stdin.on('end', function () { install(process.argv[1], Buffer.concat(chunks)); });
+}
+
+function install(dir, all) {
+  var nl = all.indexOf(10);
   var manifest = JSON.parse(all.subarray(0, nl).toString('utf8'));
   var at = nl + 1, tmp = dir + '.tmp-' + process.pid;
   try {
@@ -101,8 +104,8 @@ process.stdin.on('end', function () {
       var f = manifest.files[i], data = all.subarray(at, at + f.size);
       at += f.size;
       if (data.length !== f.size || crypto.createHash('sha256').update(data).digest('hex') !== f.sha256) {
-        process.stderr.write('${MARKER}corrupt ' + f.name + '\\n');
-        process.exit(${REMOTE_STATUS.corruptCopy});
+        fs.rmSync(tmp, { recursive: true, force: true });
+        return say('corrupt ' + f.name);
       }
       fs.mkdirSync(path.join(tmp, path.dirname(f.name)), { recursive: true, mode: 0o700 });
       fs.writeFileSync(path.join(tmp, f.name), data, { mode: 0o600 });
@@ -111,10 +114,10 @@ process.stdin.on('end', function () {
       if (!fs.existsSync(path.join(dir, 'tasks-remote.cjs'))) throw e;
       fs.rmSync(tmp, { recursive: true, force: true });
     }
+    say('installed ' + dir);
   } catch (e) {
     try { fs.rmSync(tmp, { recursive: true, force: true }); } catch (_) {}
-    process.stderr.write('${MARKER}cache-unwritable ' + (e.code || '') + ' ' + path.dirname(dir) + '\\n');
-    process.exit(${REMOTE_STATUS.cacheUnwritable});
+    say('cache-unwritable ' + (e.code || '') + ' ' + path.dirname(dir));
   }
-});
+}
 `;
