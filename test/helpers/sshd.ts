@@ -95,7 +95,9 @@ export async function startSshd(): Promise<SshHost> {
     path.join(oldNodeBin, 'pretend-18.cjs'),
     "Object.defineProperty(process.versions, 'node', { value: '18.19.0' });\nObject.defineProperty(process, 'version', { value: 'v18.19.0' });\n",
   );
-  fs.writeFileSync(path.join(oldNodeBin, 'node'), `#!/bin/sh\nexec ${process.execPath} --require ${oldNodeBin}/pretend-18.cjs "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(oldNodeBin, 'node'), `#!/bin/sh\nexec ${process.execPath} --require ${oldNodeBin}/pretend-18.cjs "$@"\n`, {
+    mode: 0o755,
+  });
   const roCache = path.join(dir, 'ro-cache');
   fs.mkdirSync(roCache, { mode: 0o555 });
   fs.chmodSync(roCache, 0o555);

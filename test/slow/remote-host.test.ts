@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run } from '../helpers/cli.js';
-import { descendantsOf, pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
 import { parseNdjson, type StreamEvent } from '../helpers/replay.js';
+import { descendantsOf, pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
 
 /**
  * `tasks -H` against a real OpenSSH server on loopback, as a second local user whose home
@@ -18,7 +18,8 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
   let local: string;
   const tasksDir = () => path.join(host.claudeDir, 'tasks', 'L');
   const taskFile = (id: number) => JSON.parse(fs.readFileSync(path.join(tasksDir(), `${id}.json`), 'utf8'));
-  const remote = (args: string[], env: Record<string, string> = {}) => run(local, args, { env: { ...host.env, ...env }, timeoutMs: 60_000 });
+  const remote = (args: string[], env: Record<string, string> = {}) =>
+    run(local, args, { env: { ...host.env, ...env }, timeoutMs: 60_000 });
 
   beforeAll(async () => {
     host = await startSshd();
@@ -50,7 +51,9 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     const installed = fs.readdirSync(path.join(host.home, '.cache', 'tasks', 'remote'));
     expect(installed).toHaveLength(1);
     const folder = path.join(host.home, '.cache', 'tasks', 'remote', installed[0] as string);
-    expect(fs.statSync(path.join(folder, 'dist', 'tasks.cjs')).uid).toBe(Number(execFileSync('id', ['-u', host.user], { encoding: 'utf8' })));
+    expect(fs.statSync(path.join(folder, 'dist', 'tasks.cjs')).uid).toBe(
+      Number(execFileSync('id', ['-u', host.user], { encoding: 'utf8' })),
+    );
     // The same build again: no copy, nothing said.
     const second = remote(['-H', 'box', '-l', 'L', 'list', '--json']);
     expect(second.code).toBe(0);
@@ -93,7 +96,12 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     expect(JSON.parse(both.stderr.trim()).error).toMatchObject({ code: 'unreachable', host: 'box-down' });
     const piped = remote(['lists', '-H', 'box', '-H', 'box']);
     expect(piped.code).toBe(0);
-    expect(piped.stdout.split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 2).join(' '))).toEqual(['box L', 'box L']);
+    expect(
+      piped.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(0, 2).join(' ')),
+    ).toEqual(['box L', 'box L']);
   });
 
   it('streams a watch live from the host, and stopping it stops the command there', async () => {
@@ -144,7 +152,7 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     for (const pid of descendantsOf(host.sshdPid)) process.kill(pid, 'SIGKILL');
     const done = await w.exited;
     expect(done.code).toBe(8);
-    expect(done.stderr.trim().split("\n"), done.stderr).toHaveLength(1);
+    expect(done.stderr.trim().split('\n'), done.stderr).toHaveLength(1);
     const error = JSON.parse(done.stderr.trim()).error;
     expect(error).toMatchObject({ code: 'unreachable', host: 'box' });
     expect(error.message).toMatch(/^host box: the connection was lost while the command ran there .*tasks -H box log/);
@@ -158,12 +166,17 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
 
   /** `tasks -H box -l L watch --json` in the background, its events read as they come (from a folder that exists: the local config folder must not). */
   function watchOnHost() {
-    const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'watch', '--json'], { env: baseEnv(local, host.env), cwd: path.dirname(local) });
+    const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'watch', '--json'], {
+      env: baseEnv(local, host.env),
+      cwd: path.dirname(local),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<{ code: number; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stderr })));
+    const exited = new Promise<{ code: number; stderr: string }>((resolve) =>
+      child.on('close', (code) => resolve({ code: code ?? -1, stderr })),
+    );
     let ended = false;
     void exited.then(() => (ended = true));
     return {

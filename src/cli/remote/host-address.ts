@@ -15,9 +15,10 @@ export interface SshTarget {
  */
 export function parseHost(text: string): SshTarget {
   const bad = (why: string): TasksError =>
-    new TasksError('usage', `-H ${JSON.stringify(text)}: ${why}`, { hint: 'give ssh://[user@]host[:port] or a Host alias of ~/.ssh/config' });
+    new TasksError('usage', `-H ${JSON.stringify(text)}: ${why}`, {
+      hint: 'give ssh://[user@]host[:port] or a Host alias of ~/.ssh/config',
+    });
   if (text === '') throw bad('no host named');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\s\u0000-\u001f\u007f]/.test(text)) throw bad('a host name holds no spaces or control characters');
   if (!text.startsWith('ssh://')) {
     if (text.startsWith('-')) throw bad('a host name does not start with "-"');

@@ -3,8 +3,8 @@ import { renderJson } from '../../render/json.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
+import { runOnHost } from './host-run.js';
 import type { Payload } from './payload.js';
-import { runOnHost } from './remote-run.js';
 
 /**
  * `tasks lists -H a -H b`: every host's lists, asked at once, in one answer with the host
@@ -12,7 +12,13 @@ import { runOnHost } from './remote-run.js';
  * are shown all the same. `--json`: one array, each row with its `host`; piped: the lines
  * of `tasks lists` with the host as the first field; on a terminal, a table.
  */
-export async function runListsOnHosts(targets: readonly SshTarget[], args: readonly string[], payload: Payload, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
+export async function runListsOnHosts(
+  targets: readonly SshTarget[],
+  args: readonly string[],
+  payload: Payload,
+  io: IO,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const json = args.includes('--json');
   const asked = [...args.filter((a) => a !== '--json'), '--json'];
   const answers = await Promise.all(
@@ -33,7 +39,24 @@ export async function runListsOnHosts(targets: readonly SshTarget[], args: reado
     return;
   }
   if (io.humanLayout) io.out(hostsTable(rows, io));
-  else if (rows.length > 0) io.out(rows.map((r) => [r.host, text(r.id), count(r, 'total'), count(r, 'completed'), count(r, 'inProgress'), count(r, 'pending'), text(r.changedAt), text(r.state), text(r.cwd)].join('\t')).join('\n'));
+  else if (rows.length > 0)
+    io.out(
+      rows
+        .map((r) =>
+          [
+            r.host,
+            text(r.id),
+            count(r, 'total'),
+            count(r, 'completed'),
+            count(r, 'inProgress'),
+            count(r, 'pending'),
+            text(r.changedAt),
+            text(r.state),
+            text(r.cwd),
+          ].join('\t'),
+        )
+        .join('\n'),
+    );
 }
 
 type Row = Record<string, unknown> & { host: string };
@@ -60,11 +83,21 @@ function count(row: Record<string, unknown>, status: string): string {
 /** HOST first, then what tells the lists apart at a glance; the working folder takes what width is left. */
 function hostsTable(rows: readonly Row[], io: IO): string {
   const head = ['HOST', 'LIST', 'DONE', 'STATE', 'CHANGED', 'FOLDER'];
-  const cells = rows.map((r) => [r.host, text(r.id), `${count(r, 'completed')}/${count(r, 'total')}`, text(r.state), text(r.changedAt).slice(0, 16).replace('T', ' '), text(r.cwd)]);
+  const cells = rows.map((r) => [
+    r.host,
+    text(r.id),
+    `${count(r, 'completed')}/${count(r, 'total')}`,
+    text(r.state),
+    text(r.changedAt).slice(0, 16).replace('T', ' '),
+    text(r.cwd),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const fixed = widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
   const last = Math.max(10, io.columns - fixed);
   const line = (c: readonly string[]): string =>
-    c.map((v, i) => (i === c.length - 1 ? (v.length > last ? `…${v.slice(v.length - last + 1)}` : v) : v.padEnd(widths[i] as number))).join('  ').trimEnd();
+    c
+      .map((v, i) => (i === c.length - 1 ? (v.length > last ? `…${v.slice(v.length - last + 1)}` : v) : v.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [io.style.bold(line(head)), ...cells.map(line)].join('\n');
 }

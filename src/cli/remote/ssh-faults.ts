@@ -3,12 +3,18 @@
  * The patterns are OpenSSH's messages; anything else is quoted as ssh said it.
  */
 const CAUSES: ReadonlyArray<[RegExp, (m: RegExpExecArray, timeoutS: number) => string]> = [
-  [/REMOTE HOST IDENTIFICATION HAS CHANGED/, () => 'host key mismatch: the host key differs from the one in known_hosts (check it before you trust it)'],
+  [
+    /REMOTE HOST IDENTIFICATION HAS CHANGED/,
+    () => 'host key mismatch: the host key differs from the one in known_hosts (check it before you trust it)',
+  ],
   [
     /Host key verification failed|No \S+ host key is known/,
     () => 'host key not verified: known_hosts has no matching key for it (connect once with ssh to check and accept it)',
   ],
-  [/Permission denied \(([^)]*)\)/, (m) => `the key was refused (Permission denied: ${m[1]}); tasks never asks for a password: use ssh-agent or IdentityFile`],
+  [
+    /Permission denied \(([^)]*)\)/,
+    (m) => `the key was refused (Permission denied: ${m[1]}); tasks never asks for a password: use ssh-agent or IdentityFile`,
+  ],
   [/Could not resolve hostname [^:]*: (.*)/, (m) => `cannot resolve the host name (${m[1]?.trim()})`],
   [/Connection refused/, () => 'connection refused (no SSH server on that port?)'],
   [/timed out|Connection timed out/i, (_m, t) => `no answer within ${t}s (the connect timeout; TASKS_SSH_TIMEOUT changes it)`],

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { IO } from '../runtime/io.js';
+import { MARKER } from './remote-scripts.js';
 import type { SshCall } from './ssh-command.js';
 import { isSshDropLine } from './ssh-faults.js';
-import { MARKER } from './remote-scripts.js';
 
 /** How one ssh call ended. */
 export interface SshOutcome {
@@ -57,7 +57,10 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
   // The channel the launcher's lines come on: stderr, or the terminal's one stream.
   let pending = '';
   const fromRemote = (text: string, passOn: (s: string) => void): void => {
-    if (outcome.ready) return passOn(text);
+    if (outcome.ready) {
+      passOn(text);
+      return;
+    }
     pending += text;
     let nl = pending.indexOf('\n');
     while (nl >= 0 && !outcome.ready) {

@@ -19,7 +19,8 @@ export const ERROR_CODES = {
   interrupted: 'interrupted (SIGINT, SIGTERM), or a confirmation answered no',
   run_ended: 'a followed agent run ended before the awaited condition held',
   stalled: 'work in progress stopped changing (watch --fail-if-stalled)',
-  unreachable: 'a host named with -H could not be reached, refused the connection or cannot run tasks (no Node.js 20+, its cache folder not writable), or the connection was lost',
+  unreachable:
+    'a host named with -H could not be reached, refused the connection or cannot run tasks (no Node.js 20+, its cache folder not writable), or the connection was lost',
   io: 'an I/O error nothing else covers',
   internal: 'a bug: the message starts with "unexpected:" (TASKS_DEBUG=1 shows the stack)',
 } as const;
