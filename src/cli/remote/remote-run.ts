@@ -25,18 +25,19 @@ export async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): P
     });
   }
   if (h.command === 'board') {
-    throw new TasksError('usage', 'the board does not run on a host (-H): start it there (ssh box tasks board) and reach it with ssh -L', {
+    throw new TasksError('usage', 'the board does not run on a host (-H): start it there and reach it through ssh -L', {
       hint: env.TASKS_HOST ? 'TASKS_HOST is set: TASKS_HOST= tasks board runs it here' : undefined,
     });
   }
   const targets = h.hosts.map(parseHost);
+  if (targets.length > 1 && h.command !== 'lists') {
+    throw new TasksError(
+      'usage',
+      `several hosts (-H ${h.hosts.join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
+    );
+  }
   const payload = readPayload();
   if (targets.length > 1) {
-    if (h.command !== 'lists')
-      throw new TasksError(
-        'usage',
-        `several hosts (-H ${h.hosts.join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
-      );
     const { runListsOnHosts } = await import('./hosts-lists.js');
     return runListsOnHosts(targets, h.args, payload, io, env);
   }
