@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run } from '../helpers/cli.js';
 import { parseNdjson, type StreamEvent } from '../helpers/replay.js';
 import { descendantsOf, pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
+import { startInTmux } from '../helpers/tmux.js';
 
 /**
  * `tasks -H` against a real OpenSSH server on loopback, as a second local user whose home
@@ -116,10 +117,33 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
   });
 
+  it('on a terminal, the host gets one of the same size: the table, the live watch, Ctrl-C there', async () => {
+    // tmux keeps its socket in the folder it is given: one of its own, not the local config folder.
+    const term = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-tty-'));
+    const list = startInTmux(term, ['-H', 'box', '-l', 'L', 'list'], { width: 90, height: 20 }, host.env);
+    const shown = await list.waitFor((s) => /EXIT=\d+/.test(s), 'list to end');
+    list.kill();
+    expect(shown).toMatch(/EXIT=0/);
+    // The table a terminal gets (piped, it would be tab-separated lines).
+    expect(shown).toMatch(/ID\s+STATUS\s+SUBJECT/);
+    expect(shown).toMatch(/#1\s+○ pending\s+Set up the box/);
+    const watch = startInTmux(term, ['-H', 'box', '-l', 'L', 'watch'], { width: 90, height: 20 }, host.env);
+    await watch.waitFor((s) => /q quit/.test(s), 'the live view');
+    await eventually(() => watchersOnHost().length === 1, 'the watch on the host');
+    watch.key('C-c');
+    const ended = await watch.waitFor((s) => /EXIT=\d+/.test(s), 'watch to end');
+    watch.kill();
+    expect(ended).toMatch(/EXIT=0/);
+    await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
+    nothingLocal();
+  });
+
   function watchersOnHost(): number[] {
     return pidsOf((p) => p.user === host.user).filter((pid) => {
       try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tasks-remote.cjs');
+        // node itself, not the shells around it (whose script names the launcher too).
+        const [program, launcher] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return path.basename(program ?? '') === 'node' && (launcher ?? '').endsWith('tasks-remote.cjs');
       } catch {
         return false;
       }
