@@ -1,11 +1,14 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHost } from '../../src/cli/remote/host-address.js';
 import { hostArgv } from '../../src/cli/remote/host-argv.js';
-import { remoteCommand, shellQuote } from '../../src/cli/remote/remote-scripts.js';
+import { payloadBytes } from '../../src/cli/remote/payload.js';
 import { withHost } from '../../src/cli/remote/remote-run.js';
+import { INSTALLER, remoteCommand, shellQuote } from '../../src/cli/remote/remote-scripts.js';
 import { sshCall } from '../../src/cli/remote/ssh-command.js';
 import { isSshDropLine, sshFailureCause } from '../../src/cli/remote/ssh-faults.js';
 
@@ -36,7 +39,11 @@ describe('the hosts a command line names', () => {
 
 describe('a host as ssh is told it', () => {
   it('reads ssh:// URLs and passes aliases as they are', () => {
-    expect(parseHost('ssh://me@example.com:2222')).toEqual({ label: 'ssh://me@example.com:2222', destination: 'me@example.com', port: '2222' });
+    expect(parseHost('ssh://me@example.com:2222')).toEqual({
+      label: 'ssh://me@example.com:2222',
+      destination: 'me@example.com',
+      port: '2222',
+    });
     expect(parseHost('ssh://[::1]')).toEqual({ label: 'ssh://[::1]', destination: '::1', port: undefined });
     expect(parseHost('devbox')).toEqual({ label: 'devbox', destination: 'devbox', port: undefined });
     expect(parseHost('me@devbox').destination).toBe('me@devbox');
@@ -96,7 +103,10 @@ describe("ssh's failures", () => {
     ['ssh: connect to host 127.0.0.1 port 1: Connection refused', /connection refused/],
     ['me@box: Permission denied (publickey).', /the key was refused \(Permission denied: publickey\)/],
     ['@@@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @@@\nHost key verification failed.', /host key mismatch/],
-    ['No ED25519 host key is known for box and you have requested strict checking.\nHost key verification failed.', /host key not verified/],
+    [
+      'No ED25519 host key is known for box and you have requested strict checking.\nHost key verification failed.',
+      /host key not verified/,
+    ],
     ['ssh: Could not resolve hostname nope: Name or service not known', /cannot resolve the host name \(Name or service not known\)/],
     ['ssh: connect to host 10.0.0.1 port 22: Connection timed out', /no answer within 9s/],
     ['kex_exchange_identification: read: weird', /^ssh: kex_exchange_identification: read: weird$/],
@@ -117,5 +127,32 @@ describe('lists --json from a host', () => {
     expect(Object.keys(JSON.parse(withHost('[{"id":"L"}]', 'box'))[0])).toEqual(['host', 'id']);
     expect(withHost('{"error":1}', 'box')).toBe('{"error":1}');
     expect(withHost('', 'box')).toBe('');
+  });
+});
+
+describe('the copy on a host', () => {
+  // The installer is a program of its own (node -e), run here as the host runs it.
+  const install = (dir: string, bytes: Buffer) => spawnSync(process.execPath, ['-e', INSTALLER, dir], { input: bytes, encoding: 'utf8' });
+  const payload = {
+    folder: '0.0.0-test',
+    version: '0.0.0',
+    files: [{ name: 'dist/tasks.cjs', data: Buffer.from('bundle'), sha256: createHash('sha256').update('bundle').digest('hex') }],
+  };
+
+  it('is checked against its digest and renamed into place whole', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-install-')), 'remote', '0.0.0-test');
+    const r = install(dir, payloadBytes(payload));
+    expect(r.stderr).toBe(`tasks-remote:installed ${dir}\n`);
+    expect(fs.readFileSync(path.join(dir, 'dist', 'tasks.cjs'), 'utf8')).toBe('bundle');
+    expect(fs.readdirSync(path.dirname(dir))).toEqual(['0.0.0-test']);
+  });
+
+  it('arriving damaged, is refused and leaves nothing', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-install-')), 'remote', '0.0.0-test');
+    const bytes = payloadBytes(payload);
+    bytes[bytes.length - 1] ^= 1;
+    const r = install(dir, bytes);
+    expect(r.stderr).toBe('tasks-remote:corrupt dist/tasks.cjs\n');
+    expect(fs.readdirSync(path.dirname(dir))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
-import { type Payload, payloadBytes } from './payload.js';
+import { payloadBytes, readPayload } from './payload.js';
 import { INSTALLER, REMOTE_STATUS, remoteCommand } from './remote-scripts.js';
 import { sshCall } from './ssh-command.js';
 import { sshFailureCause } from './ssh-faults.js';
@@ -20,7 +20,7 @@ const INSTALL_GRACE_MS = 120_000;
 export async function runOnHost(
   target: SshTarget,
   args: readonly string[],
-  payload: Payload,
+  folder: string,
   io: IO,
   env: NodeJS.ProcessEnv,
   opts: { keepStdout: boolean; forceNoTty?: boolean },
@@ -31,7 +31,7 @@ export async function runOnHost(
   // the connection, and stops the command as Ctrl-C would, unless the command reads it.
   const link = !tty && !readsStdin(args);
   const settings = JSON.stringify({ env: forwardedEnv(io, env, tty), link });
-  const launch = remoteCommand('run', payload.folder, [settings, ...args]);
+  const launch = remoteCommand('run', folder, [settings, ...args]);
   for (let attempt = 0; ; attempt++) {
     const call = sshCall(target, launch, { tty, env });
     const outcome = await runSsh(call, io, {
@@ -41,7 +41,7 @@ export async function runOnHost(
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {
-      await install(target, payload, io, env);
+      await install(target, folder, io, env);
       continue;
     }
     io.setExit(exitOf(outcome, target, call.connectTimeoutS));
@@ -70,7 +70,8 @@ function forwardedEnv(io: IO, env: NodeJS.ProcessEnv, tty: boolean): Record<stri
 }
 
 /** Copy this build to the host and say so, once. */
-async function install(target: SshTarget, payload: Payload, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
+async function install(target: SshTarget, folder: string, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
+  const payload = readPayload(folder);
   const call = sshCall(target, remoteCommand('install', payload.folder, [INSTALLER]), { tty: false, env });
   const outcome = await runSsh(call, io, {
     tty: false,

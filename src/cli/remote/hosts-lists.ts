@@ -4,7 +4,6 @@ import { oneLine } from '../../render/text.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
 import { runOnHost } from './host-run.js';
-import type { Payload } from './payload.js';
 
 /**
  * `tasks lists -H a -H b`: every host's lists, asked at once, in one answer with the host
@@ -15,7 +14,7 @@ import type { Payload } from './payload.js';
 export async function runListsOnHosts(
   targets: readonly SshTarget[],
   args: readonly string[],
-  payload: Payload,
+  folder: string,
   io: IO,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
@@ -24,7 +23,7 @@ export async function runListsOnHosts(
   const answers = await Promise.all(
     targets.map(async (target) => {
       try {
-        const outcome = await runOnHost(target, json ? args : asked, payload, io, env, { keepStdout: true, forceNoTty: true });
+        const outcome = await runOnHost(target, json ? args : asked, folder, io, env, { keepStdout: true, forceNoTty: true });
         return { target, rows: parseRows(outcome.stdout) };
       } catch (err) {
         if (!isTasksError(err)) throw err;

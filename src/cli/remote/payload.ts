@@ -30,23 +30,43 @@ function distDir(): string {
   return fileURLToPath(new URL('../../', import.meta.url));
 }
 
-export function readPayload(): Payload {
+/**
+ * The install folder's name: `<version>-<sha>`, the bundle's SHA-256 (the build writes it
+ * beside the bundle; each build differs, its id being in the bundle), so that a host keeps
+ * one copy of each build. Cheap: the bundle itself is read only when it is copied.
+ */
+export function payloadFolder(): string {
   const dist = distDir();
-  const read = (file: string): Buffer => {
-    try {
-      return fs.readFileSync(file);
-    } catch {
-      throw new TasksError('io', `-H needs the single-file build of tasks (${file}), and it is not there`, { hint: 'run npm run build' });
-    }
-  };
+  let sha: string;
+  try {
+    sha = fs.readFileSync(path.join(dist, 'tasks.cjs.sha256'), 'utf8').trim();
+  } catch {
+    sha = digest(readBuilt(path.join(dist, 'tasks.cjs')));
+  }
+  return `${VERSION}-${sha.slice(0, 16)}`;
+}
+
+/** Everything copied to a host, each file with its digest (checked there before it is used). */
+export function readPayload(folder: string): Payload {
+  const dist = distDir();
   const files = [
-    { name: 'dist/tasks.cjs', data: read(path.join(dist, 'tasks.cjs')) },
-    { name: 'bin/tasks.cjs', data: read(path.join(dist, '..', 'bin', 'tasks.js')) },
+    { name: 'dist/tasks.cjs', data: readBuilt(path.join(dist, 'tasks.cjs')) },
+    { name: 'bin/tasks.cjs', data: readBuilt(path.join(dist, '..', 'bin', 'tasks.js')) },
     { name: 'tasks-remote.cjs', data: Buffer.from(LAUNCHER, 'utf8') },
-  ].map((f) => ({ ...f, sha256: createHash('sha256').update(f.data).digest('hex') }));
-  const all = createHash('sha256');
-  for (const f of files) all.update(f.sha256);
-  return { folder: `${VERSION}-${all.digest('hex').slice(0, 16)}`, version: VERSION, files };
+  ].map((f) => ({ ...f, sha256: digest(f.data) }));
+  return { folder, version: VERSION, files };
+}
+
+function digest(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function readBuilt(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    throw new TasksError('io', `-H needs the single-file build of tasks (${file}), and it is not there`, { hint: 'run npm run build' });
+  }
 }
 
 /** The installer's input: a JSON line naming each file's size and digest, then the files. */

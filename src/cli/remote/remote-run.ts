@@ -15,7 +15,7 @@ import type { IO } from '../runtime/io.js';
 import { parseHost, type SshTarget } from './host-address.js';
 import type { HostArgv } from './host-argv.js';
 import { runOnHost } from './host-run.js';
-import { readPayload } from './payload.js';
+import { payloadFolder } from './payload.js';
 
 /** Run the command line `hosts` names on its host (or, for `lists`, on each of them). */
 export async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
@@ -36,14 +36,14 @@ export async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): P
       `several hosts (-H ${h.hosts.join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
     );
   }
-  const payload = readPayload();
+  const folder = payloadFolder();
   if (targets.length > 1) {
     const { runListsOnHosts } = await import('./hosts-lists.js');
-    return runListsOnHosts(targets, h.args, payload, io, env);
+    return runListsOnHosts(targets, h.args, folder, io, env);
   }
   const target = targets[0] as SshTarget;
   const names = h.command === 'lists' && h.args.includes('--json');
-  const run = await runOnHost(target, h.args, payload, io, env, { keepStdout: names });
+  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names });
   if (names) io.write(withHost(run.stdout, target.label));
 }
 
