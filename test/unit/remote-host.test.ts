@@ -150,7 +150,7 @@ describe('the copy on a host', () => {
   it('arriving damaged, is refused and leaves nothing', () => {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-install-')), 'remote', '0.0.0-test');
     const bytes = payloadBytes(payload);
-    bytes[bytes.length - 1] ^= 1;
+    bytes.writeUInt8((bytes.at(-1) ?? 0) ^ 1, bytes.length - 1);
     const r = install(dir, bytes);
     expect(r.stderr).toBe('tasks-remote:corrupt dist/tasks.cjs\n');
     expect(fs.readdirSync(path.dirname(dir))).toEqual([]);
