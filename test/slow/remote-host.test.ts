@@ -82,18 +82,31 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     nothingLocal();
   });
 
+  it('gives the host the local stdin (import), whole, even when the first run there copies tasks over', () => {
+    fs.rmSync(path.join(host.home, '.cache', 'tasks', 'remote'), { recursive: true, force: true });
+    const plan = JSON.stringify([{ content: 'From stdin', status: 'pending', activeForm: 'Reading stdin' }]);
+    const r = run(local, ['-H', 'box', '-l', 'In', 'import', '-'], { env: host.env, input: plan, cwd: os.tmpdir() });
+    expect(r.stderr).toMatch(/copied to box/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(host.claudeDir, 'tasks', 'In', '1.json'), 'utf8')).subject).toBe('From stdin');
+    nothingLocal();
+  });
+
   it('takes the host from TASKS_HOST, and names it in lists --json', () => {
     const lists = remote(['lists', '--json'], { TASKS_HOST: 'box' });
     expect(lists.code).toBe(0);
     const rows = JSON.parse(lists.stdout) as Array<{ host: string; id: string }>;
-    expect(rows.map((r) => [r.host, r.id])).toEqual([['box', 'L']]);
+    expect(rows.map((r) => [r.host, r.id])).toEqual([
+      ['box', 'In'],
+      ['box', 'L'],
+    ]);
     expect(Object.keys(rows[0] as object)[0]).toBe('host');
   });
 
   it('shows several hosts in one lists, each row with its host; an unreachable one is named, exit 8', () => {
     const both = remote(['lists', '-H', 'box', '-H', 'box-down', '--json']);
     expect(both.code).toBe(8);
-    expect(JSON.parse(both.stdout).map((r: { host: string; id: string }) => `${r.host}:${r.id}`)).toEqual(['box:L']);
+    expect(JSON.parse(both.stdout).map((r: { host: string; id: string }) => `${r.host}:${r.id}`)).toEqual(['box:In', 'box:L']);
     expect(JSON.parse(both.stderr.trim()).error).toMatchObject({ code: 'unreachable', host: 'box-down' });
     const piped = remote(['lists', '-H', 'box', '-H', 'box']);
     expect(piped.code).toBe(0);
@@ -102,7 +115,7 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t').slice(0, 2).join(' ')),
-    ).toEqual(['box L', 'box L']);
+    ).toEqual(['box In', 'box L', 'box In', 'box L']);
   });
 
   it('streams a watch live from the host, and stopping it stops the command there', async () => {

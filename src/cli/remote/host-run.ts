@@ -32,6 +32,18 @@ export async function runOnHost(
   const link = !tty && !readsStdin(args);
   const settings = JSON.stringify({ env: forwardedEnv(io, env, tty), link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
+  if (!tty && !link) {
+    // The command reads stdin: ssh must not take any of it for a run that finds no copy there.
+    const call = sshCall(target, remoteCommand('probe', folder, []), { tty: false, env });
+    const probe = await runSsh(call, io, {
+      tty: false,
+      stdin: Buffer.alloc(0),
+      keepStdout: true,
+      watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
+    });
+    if (probe.status === REMOTE_STATUS.notInstalled) await install(target, folder, io, env);
+    else if (probe.status !== 0) exitOf(probe, target, call.connectTimeoutS);
+  }
   for (let attempt = 0; ; attempt++) {
     const call = sshCall(target, launch, { tty, env });
     const outcome = await runSsh(call, io, {

@@ -21,7 +21,8 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * The remote command. `$1`: run or install; `$2`: the install folder's name
+ * The remote command. `$1`: run, probe (is this build there? for a command whose
+ * stdin must not be read before it runs) or install; `$2`: the install folder's name
  * (<version>-<sha>); the rest: the launcher's arguments, or the installer's source.
  * The folder: `${XDG_CACHE_HOME:-~/.cache}/tasks/remote/<name>` (an XDG_CACHE_HOME that
  * is not absolute is ignored, as tasks does everywhere).
@@ -30,15 +31,16 @@ const SCRIPT = `c="\${XDG_CACHE_HOME:-}"
 case "$c" in /*) ;; *) c="$HOME/.cache" ;; esac
 d="$c/tasks/remote/$2"
 command -v node >/dev/null 2>&1 || { echo "${MARKER}no-node" >&2; exit ${REMOTE_STATUS.noNode}; }
-if [ "$1" = run ]; then
+if [ "$1" != install ]; then
   [ -f "$d/tasks-remote.cjs" ] || { echo "${MARKER}not-installed" >&2; exit ${REMOTE_STATUS.notInstalled}; }
+  [ "$1" = probe ] && exit 0
   shift 2
   exec node "$d/tasks-remote.cjs" "$@"
 fi
 shift 2
 exec node -e "$1" "$d"`;
 
-export function remoteCommand(mode: 'run' | 'install', folder: string, args: readonly string[]): string {
+export function remoteCommand(mode: 'run' | 'probe' | 'install', folder: string, args: readonly string[]): string {
   return ['sh', '-c', SCRIPT, 'tasks-remote', mode, folder, ...args].map(shellQuote).join(' ');
 }
 
