@@ -12,7 +12,7 @@ const path = require('node:path');
 /** The commands of dist/tasks-read.cjs (READ_COMMAND_NAMES in src/cli/commands/index.ts). */
 const READ_COMMANDS = new Set(['list', 'ls', 'get', 'lists']);
 /** Global options that take a value (GLOBAL_WITH_VALUE there): the word after them is not the command. */
-const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
+const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
 if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');

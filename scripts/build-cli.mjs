@@ -9,7 +9,7 @@
 // (proper-lockfile only for writes, the watcher only for watch). The unbundled dist/cli
 // stays as the fallback.
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,10 @@ const read = path.join(root, 'dist', 'tasks-read.cjs');
 const built = await Promise.all([bundle(full, false), bundle(read, true)]);
 writeMetafile('tasks', built[0].metafile);
 writeMetafile('tasks-read', built[1].metafile);
+
+// The bundle's SHA-256, beside it: `tasks -H` names the folder of its copy on a host by
+// it, and would otherwise hash the bundle on every command (src/cli/remote/payload.ts).
+fs.writeFileSync(`${full}.sha256`, `${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}\n`);
 
 // The V8 code caches beside them; the training runs' output is not the build's.
 for (const [file, commands] of [

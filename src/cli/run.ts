@@ -6,6 +6,7 @@ import { renderLockWait } from '../render/lock-wait.js';
 import { loadColour } from '../render/style.js';
 import { buildProgram } from './commands/program.js';
 import { explainIdOptionMistake } from './flags/id-option-mistake.js';
+import { hostArgv } from './remote/host-argv.js';
 import { Context, processCwd } from './runtime/context.js';
 import { EXIT } from './runtime/exit-codes.js';
 import type { IO } from './runtime/io.js';
@@ -51,6 +52,13 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   opts.started?.({ stopJournal, scope });
   try {
     if (io.mayColour(argv)) await loadColour();
+    const remote = hostArgv(argv, env);
+    if (remote !== undefined) {
+      // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
+      io.useFlags(() => ({ json: remote.args.includes('--json'), color: remote.args.includes('--no-color') ? false : undefined }));
+      await (await import('./remote/remote-run.js')).runOnHosts(remote, io, env);
+      return io.exitCode;
+    }
     const program = await buildProgram(ctx, argv);
     onLockWait((event) =>
       io.note(renderLockWait(event), 'lock_wait', {

@@ -432,25 +432,25 @@ describe('tasks board: serving', () => {
     const busy = runInProcessSync(config, ['board', '--port', String(first.port)]);
     expect(busy.code).toBe(4);
     expect(busy.stderr).toMatch(/^error: port \d+ is in use; choose another with --port, or 0 for any\n$/);
-    const wide = await board(config, ['--host', '0.0.0.0']);
+    const wide = await board(config, ['--listen', '0.0.0.0']);
     const ended = await wide.stop();
     expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
   });
 
-  it('refuses a --host that is empty or no address of this machine (exit 2, one line); answers at the address it was given', async () => {
+  it('refuses a --listen that is empty or no address of this machine (exit 2, one line); answers at the address it was given', async () => {
     const { config } = demo();
     // Empty would listen on every interface and print http://:PORT.
     for (const [value, line] of [
-      ['', 'error: invalid --host "": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
-      [' ', 'error: invalid --host " ": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      ['', 'error: invalid --listen "": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      [' ', 'error: invalid --listen " ": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
       ['203.0.113.9', 'error: cannot listen on 203.0.113.9: not an address of this machine (EADDRNOTAVAIL)\n'],
     ] as const) {
       // A board that did listen would serve until stopped: ten seconds say it did.
-      const r = runInProcessSync(config, ['board', '--host', value], { timeoutMs: 10_000 });
+      const r = runInProcessSync(config, ['board', '--listen', value], { timeoutMs: 10_000 });
       expect([value, r.code, r.stdout, r.stderr]).toEqual([value, 2, '', line]);
     }
     // Another loopback address: the URL it prints is one it answers to.
-    const other = await board(config, ['--host', '127.0.0.5']);
+    const other = await board(config, ['--listen', '127.0.0.5']);
     expect(other.url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\//);
     const get = (host: string, headerHost: string) =>
       new Promise<number>((resolve, reject) => {
@@ -468,7 +468,7 @@ describe('tasks board: serving', () => {
     const ended = await other.stop();
     expect(ended.stderr).toBe('');
     // An IPv6 address in brackets, as URLs write it.
-    const v6 = await board(config, ['--host', '[::1]']);
+    const v6 = await board(config, ['--listen', '[::1]']);
     expect(v6.url).toMatch(/^http:\/\/\[::1\]:\d+\//);
   });
 

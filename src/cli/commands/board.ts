@@ -11,7 +11,7 @@ import { openBrowser } from '../runtime/open-browser.js';
 
 interface BoardOptions {
   port?: string;
-  host?: string;
+  listen?: string;
   open?: boolean;
   readOnly?: boolean;
 }
@@ -22,8 +22,8 @@ export function registerBoard(program: Command, ctx: Context): void {
     .description("every list in the browser, live: sessions, columns, the dependency graph, history; changes made under the agents' locks")
     .option('--port <n>', 'the port to listen on (default: any free one)')
     .option(
-      '--host <address>',
-      'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board)',
+      '--listen <address>',
+      'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board); it was --host, which is now -H, the host a command runs on',
     )
     .option('--open', 'open the board in the default browser (through a private file: the token is on no command line)')
     .option('--read-only', 'show only: no action is served')
@@ -47,7 +47,7 @@ Examples:
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
-      const host = parseListenAddress('--host', opts.host, '127.0.0.1');
+      const host = parseListenAddress('--listen', opts.listen, '127.0.0.1');
       const readOnly = Boolean(opts.readOnly);
       const globals = ctx.globals();
       const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;

@@ -69,7 +69,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
 ];
 
 /** Global options that take a value: the word after them is not the command. */
-const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir']);
+const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
 /** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any (bin/tasks.js finds it alike). */
 export function commandNameIn(argv: readonly string[]): string | undefined {

@@ -18,6 +18,10 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     )
     .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
     .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist')
+    .option(
+      '-H, --host <host>',
+      'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there',
+    )
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
     // Each command's help lists the global options it accepts too (-l, --json, --config-dir).
@@ -68,8 +72,8 @@ Examples:
 ${DURATION_HELP}
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
-7 stalled, 124 timeout, 130 interrupted; tasks run also 126/127 (cannot run / no such
-command), 143/129 (SIGTERM/SIGHUP), or the agent's own status.`,
+7 stalled, 8 host unreachable or refused (-H), 124 timeout, 130 interrupted; tasks run also
+126/127 (cannot run / no such command), 143/129 (SIGTERM/SIGHUP), or the agent's own status.`,
   );
   return program;
 }

@@ -1,5 +1,35 @@
 import { EXIT, EXIT_MEANING, type ExitCode } from '../runtime/exit-codes.js';
 
+/** Every command of the program but `completion`. */
+const EVERY_BUT_COMPLETION: readonly string[] = [
+  'list',
+  'get',
+  'create',
+  'update',
+  'start',
+  'done',
+  'claim',
+  'release',
+  'block',
+  'unblock',
+  'delete',
+  'graph',
+  'board',
+  'lists',
+  'use',
+  'carry',
+  'watch',
+  'import',
+  'export',
+  'restore',
+  'check',
+  'doctor',
+  'log',
+  'undo',
+  'redo',
+  'trust',
+];
+
 /**
  * The statuses that only some commands can end with, and which (docs/exit-codes.md says
  * when, case by case). Every command can end with 0, 1, 2 and 130; every one but
@@ -7,34 +37,7 @@ import { EXIT, EXIT_MEANING, type ExitCode } from '../runtime/exit-codes.js';
  * to a command of the program.
  */
 export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
-  [EXIT.notFound]: [
-    'list',
-    'get',
-    'create',
-    'update',
-    'start',
-    'done',
-    'claim',
-    'release',
-    'block',
-    'unblock',
-    'delete',
-    'graph',
-    'board',
-    'lists',
-    'use',
-    'carry',
-    'watch',
-    'import',
-    'export',
-    'restore',
-    'check',
-    'doctor',
-    'log',
-    'undo',
-    'redo',
-    'trust',
-  ],
+  [EXIT.notFound]: EVERY_BUT_COMPLETION,
   [EXIT.conflict]: [
     'create',
     'update',
@@ -72,6 +75,8 @@ export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
     'undo',
     'redo',
   ],
+  // -H runs every command on the host but the board.
+  [EXIT.unreachable]: [...EVERY_BUT_COMPLETION.filter((c) => c !== 'board'), 'completion'],
   [EXIT.runEnded]: ['watch', 'run'],
   [EXIT.stalled]: ['watch', 'run'],
   [EXIT.timeout]: ['watch', 'run'],

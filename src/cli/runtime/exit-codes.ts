@@ -12,6 +12,8 @@ export const EXIT = {
   runEnded: 6,
   /** watch --fail-if-stalled: a task stalled. */
   stalled: 7,
+  /** -H: the host could not be reached, refused, cannot run tasks, or the connection was lost. */
+  unreachable: 8,
   timeout: 124,
   /** tasks run: the command is there but cannot be run (as a shell says it). */
   notExecutable: 126,
@@ -35,6 +37,7 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   interrupted: EXIT.interrupted,
   run_ended: EXIT.runEnded,
   stalled: EXIT.stalled,
+  unreachable: EXIT.unreachable,
   io: EXIT.failure,
   internal: EXIT.failure,
   command_not_found: EXIT.commandNotFound,
@@ -53,6 +56,7 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   [EXIT.busy]: 'busy: a lock could not be had within the retry budget; safe to retry',
   [EXIT.runEnded]: 'a followed run ended without meeting the --until condition; a session of a watched list died holding work',
   [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled (run: its agent ended)',
+  [EXIT.unreachable]: '-H: a host could not be reached or refused, cannot run tasks, or the connection was lost',
   [EXIT.timeout]: 'a deadline passed before the --until condition was met (run: before the run ended; its agent ended)',
   [EXIT.notExecutable]: "run: the agent's command is there but cannot be run (as a shell says it)",
   [EXIT.commandNotFound]: 'run: no such command (as a shell says it)',

@@ -9,7 +9,8 @@ import fs from 'node:fs';
  *
  * true: a reader was found; false: every process that could hold it was looked at and
  * none reads it; undefined: no way to tell (not Linux, not a pipe, or a process in our
- * session that we may not inspect, which could be the reader: `| sudo tee`).
+ * session that we may not inspect, which could be the reader: `| sudo tee`; or one of our
+ * ancestors that we may not inspect: sshd, reading a command's output for `tasks -H`).
  */
 export function pipeHasReader(fd: number): boolean | undefined {
   let pipe: string;
@@ -26,6 +27,7 @@ export function pipeHasReader(fd: number): boolean | undefined {
   }
   const self = process.pid;
   const session = sessionOf(self);
+  const ancestors = ancestorsOf(self);
   // The reader is most often a neighbour in the same pipeline: look there first.
   pids.sort((a, b) => Math.abs(a - self) - Math.abs(b - self));
   let unknown = false;
@@ -34,7 +36,7 @@ export function pipeHasReader(fd: number): boolean | undefined {
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
     } catch {
-      if (session !== undefined && sessionOf(pid) === session) unknown = true;
+      if ((session !== undefined && sessionOf(pid) === session) || ancestors.has(pid)) unknown = true;
       continue;
     }
     for (const n of fds) {
@@ -58,10 +60,21 @@ function readsFrom(pid: number, fd: string): boolean {
 
 /** Field 6 of /proc/<pid>/stat, after the command name in parentheses. */
 function sessionOf(pid: number): number | undefined {
+  return statField(pid, 3);
+}
+
+/** The processes above `pid`, up to init (field 4 of stat: the parent). */
+function ancestorsOf(pid: number): Set<number> {
+  const seen = new Set<number>();
+  for (let p = statField(pid, 1); p !== undefined && p > 1 && !seen.has(p); p = statField(p, 1)) seen.add(p);
+  return seen;
+}
+
+function statField(pid: number, index: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[3]);
+    return Number(fields[index]);
   } catch {
     return undefined;
   }

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   interrupted: 'interrupted (SIGINT, SIGTERM), or a confirmation answered no',
   run_ended: 'a followed agent run ended before the awaited condition held',
   stalled: 'work in progress stopped changing (watch --fail-if-stalled)',
+  unreachable:
+    'a host named with -H could not be reached, refused the connection or cannot run tasks (no Node.js 20+, its cache folder not writable), or the connection was lost',
   io: 'an I/O error nothing else covers',
   command_not_found: 'tasks run: no such command (as a shell says it: 127)',
   command_not_executable: 'tasks run: the command is there but cannot be run (as a shell says it: 126)',

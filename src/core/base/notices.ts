@@ -194,7 +194,12 @@ export const NOTICES = {
   },
   // board
   board: { kind: 'note', when: '`board` in a terminal: how to stop it' },
-  board_exposed: { kind: 'warning', when: '`board --host`: it listens beyond this machine', facts: ['host'] },
+  remote_installed: {
+    kind: 'note',
+    when: '`-H`: tasks copied itself to the host (its cache folder there) to run the command; said once',
+    facts: ['host', 'folder', 'version'],
+  },
+  board_exposed: { kind: 'warning', when: '`board --listen`: it listens beyond this machine', facts: ['host'] },
   board_warning: {
     kind: 'warning',
     when: '`board`: what a command would say on stderr around an action (a hook failed, an inbox not written)',

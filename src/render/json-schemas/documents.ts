@@ -60,6 +60,7 @@ const Session = z.strictObject({
 
 export const ListsResult = z.array(
   Session.extend({
+    host: z.string().optional().describe('-H: the host the list is on, as it was named (the first field)'),
     id: z.string(),
     shortId: z.string(),
     kind: z

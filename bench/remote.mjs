@@ -1,0 +1,87 @@
+// `tasks -H <host> -l L list` against what it cannot do without: `ssh <host> true` over
+// the same shared connection, plus the same `tasks -l L list` run here on the same 20
+// tasks. Paired runs, each pair back to back, in alternating order; the ratio of each pair
+// is printed with its median and 90th percentile (the goal: at most 1.5x). The host is
+// yours: TASKS_BENCH_HOST (an ssh alias or ssh://...; TASKS_SSH_COMMAND applies as it
+// does to tasks). The bench makes a list of its own there (bench-remote-<pid>) through
+// tasks itself, and removes it after.
+//
+// Usage: TASKS_BENCH_HOST=devbox npm run bench:remote (node bench/remote.mjs [--runs N])
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTasks, writeList } from './task-world.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'tasks.js');
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 21;
+const HOST = process.env.TASKS_BENCH_HOST;
+if (!HOST) {
+  console.log('bench:remote: set TASKS_BENCH_HOST to a host ssh reaches without a question (an alias or ssh://...); nothing measured');
+  process.exit(0);
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-remote-'));
+const config = path.join(work, 'config');
+const list = `bench-remote-${process.pid}`;
+const tasks = makeTasks(20);
+writeList(config, list, tasks);
+const env = { ...process.env, CLAUDE_CONFIG_DIR: config };
+delete env.NODE_EXTRA_CA_CERTS;
+delete env.TASKS_HOST;
+
+const tasksRun = (argv, input) => {
+  const r = spawnSync(process.execPath, [BIN, ...argv], { env, input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`tasks ${argv.join(' ')}: ${r.status} ${r.stderr}`);
+  return r;
+};
+
+// The same 20 tasks on the host, made there by tasks (the first run copies it over).
+tasksRun(['-H', HOST, '-l', list, 'import', '-'], JSON.stringify(tasks));
+
+// `ssh <host> true` as tasks runs ssh: the same command line, options and shared connection.
+const { sshCall } = await import(path.join(ROOT, 'dist', 'cli', 'remote', 'ssh-command.js'));
+const { parseHost } = await import(path.join(ROOT, 'dist', 'cli', 'remote', 'host-address.js'));
+const ssh = sshCall(parseHost(HOST), 'true', { tty: false, env });
+
+const timed = (fn) => {
+  const t = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+};
+const remoteList = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list']));
+const sshThenLocal = () =>
+  timed(() => {
+    const r = spawnSync(ssh.file, ssh.args, { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`ssh true: ${r.status} ${r.stderr}`);
+    tasksRun(['-l', list, 'list']);
+  });
+
+for (let i = 0; i < 3; i++) {
+  remoteList();
+  sshThenLocal();
+}
+const ratios = [];
+const remote = [];
+const baseline = [];
+for (let i = 0; i < RUNS; i++) {
+  const [a, b] = i % 2 === 0 ? [remoteList(), sshThenLocal()] : [undefined, sshThenLocal()];
+  const r = a ?? remoteList();
+  remote.push(r);
+  baseline.push(b);
+  ratios.push(r / b);
+}
+const q = (xs, p) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const ms = (x) => `${x.toFixed(1)} ms`;
+console.log(`tasks -H ${HOST} -l L list (20 tasks) vs ssh ${HOST} true + tasks -l L list here, ${RUNS} pairs, Node ${process.version}`);
+console.log(`  -H list          median ${ms(q(remote, 0.5))}  p90 ${ms(q(remote, 0.9))}`);
+console.log(`  ssh true + local median ${ms(q(baseline, 0.5))}  p90 ${ms(q(baseline, 0.9))}`);
+console.log(`  ratio (paired)   median ${q(ratios, 0.5).toFixed(2)}x  p90 ${q(ratios, 0.9).toFixed(2)}x  (goal: at most 1.5x)`);
+
+// The bench's list on the host goes again.
+spawnSync(ssh.file, [...ssh.args.slice(0, -1), `rm -rf "\${CLAUDE_CONFIG_DIR:-$HOME/.claude}/tasks/${list}"`], { env });
+fs.rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,57 @@
+/**
+ * Which hosts a command line names (`-H`, `--host`, else `$TASKS_HOST`), found before
+ * the command line is parsed: a command with a host is not run here at all, so nothing of
+ * it is loaded. Kept free of imports: every run asks it.
+ */
+
+/** A command line's hosts and the command line without them (what the host runs). */
+export interface HostArgv {
+  hosts: string[];
+  /** The arguments after `node tasks`, without the host options. */
+  args: string[];
+  /** The command named, if any (`board`, `list`, ...). */
+  command: string | undefined;
+  /** `board --host`: the board's old name for `--listen`, given after `board`. */
+  boardHost: boolean;
+}
+
+/** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
+const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
+
+/** The hosts named on `argv` (`node tasks ...`) or in the environment; undefined when none. */
+export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostArgv | undefined {
+  const hosts: string[] = [];
+  const args: string[] = [];
+  let command: string | undefined;
+  let boardHost = false;
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === '--') {
+      args.push(...argv.slice(i));
+      command ??= argv[i + 1];
+      break;
+    }
+    const value = hostValue(word, argv[i + 1]);
+    if (value !== undefined) {
+      if (command === 'board') boardHost = true;
+      hosts.push(value.host);
+      i += value.words - 1;
+      continue;
+    }
+    args.push(word);
+    if (command === undefined) {
+      if (WITH_VALUE.has(word) && i + 1 < argv.length) args.push(argv[++i] as string);
+      else if (!word.startsWith('-')) command = word;
+    }
+  }
+  if (hosts.length === 0 && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
+  return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
+}
+
+/** `-H box`, `-Hbox`, `--host box`, `--host=box`: the host and how many words it took. */
+function hostValue(word: string, next: string | undefined): { host: string; words: number } | undefined {
+  if (word === '-H' || word === '--host') return { host: next ?? '', words: 2 };
+  if (word.startsWith('--host=')) return { host: word.slice(7), words: 1 };
+  if (word.startsWith('-H') && word.length > 2 && !word.startsWith('--')) return { host: word.slice(2), words: 1 };
+  return undefined;
+}

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import type { IO } from '../runtime/io.js';
+import { MARKER } from './remote-scripts.js';
+import type { SshCall } from './ssh-command.js';
+import { isSshDropLine } from './ssh-faults.js';
+
+/** How one ssh call ended. */
+export interface SshOutcome {
+  /** The exit status, or undefined when ssh was ended by a signal. */
+  status: number | undefined;
+  signal: NodeJS.Signals | undefined;
+  /** The launcher said it was about to run tasks: what came after was the command's. */
+  ready: boolean;
+  /** `tasks-remote:` lines, without the prefix. */
+  markers: string[];
+  /** What ssh (or the shell before tasks ran) said on stderr. */
+  sshText: string;
+  /** stdout when it was kept (`keepStdout`), else empty. */
+  stdout: string;
+  /** No answer before the launcher was ready, within the watchdog's time. */
+  noAnswer: boolean;
+}
+
+export interface SshRunOptions {
+  /** `-tt`: the remote command's output, stderr too, comes on ssh's stdout from a terminal there. */
+  tty: boolean;
+  /** Stdin: 'inherit' (the local terminal or data), 'link' (a pipe never written: its end stops the command), or bytes. */
+  stdin: 'inherit' | 'link' | Buffer;
+  /** Keep stdout whole for the caller (JSON to add the host to) instead of passing it on. */
+  keepStdout: boolean;
+  /** Give up when the launcher has not said it is ready in this time (ms). */
+  watchdogMs: number;
+}
+
+/**
+ * Run one ssh call with the local streams: the remote command's stdout and stderr are
+ * passed on as they come (a `watch` is live), except the set-up's: everything before the
+ * launcher's `ready` line is kept apart (ssh's errors, the markers), and so are ssh's own
+ * lines about a dropped connection after it.
+ */
+export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshOutcome> {
+  const stdin = opts.stdin === 'inherit' ? 'inherit' : 'pipe';
+  const child = spawn(call.file, call.args, { stdio: [stdin, 'pipe', 'pipe'] });
+  const outcome: SshOutcome = { status: undefined, signal: undefined, ready: false, markers: [], sshText: '', stdout: '', noAnswer: false };
+  if (Buffer.isBuffer(opts.stdin)) child.stdin?.end(opts.stdin);
+  else if (opts.stdin === 'link') child.stdin?.on('error', () => {});
+  // The process ending (a signal, a reader gone) ends ssh too, and with it the command there.
+  const endSsh = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', endSsh);
+  const watchdog = setTimeout(() => {
+    outcome.noAnswer = true;
+    child.kill('SIGTERM');
+  }, opts.watchdogMs);
+
+  // The channel the launcher's lines come on: stderr, or the terminal's one stream.
+  let pending = '';
+  const fromRemote = (text: string, passOn: (s: string) => void): void => {
+    if (outcome.ready) {
+      passOn(text);
+      return;
+    }
+    pending += text;
+    let nl = pending.indexOf('\n');
+    while (nl >= 0 && !outcome.ready) {
+      const line = pending.slice(0, nl).replace(/\r$/, '');
+      pending = pending.slice(nl + 1);
+      if (line.startsWith(MARKER)) {
+        const said = line.slice(MARKER.length);
+        if (said === 'ready') {
+          outcome.ready = true;
+          clearTimeout(watchdog);
+        } else outcome.markers.push(said);
+      } else outcome.sshText += `${line}\n`;
+      nl = pending.indexOf('\n');
+    }
+    if (outcome.ready && pending !== '') {
+      const rest = pending;
+      pending = '';
+      passOn(rest);
+    }
+  };
+  const toStdout = (s: string): void => {
+    if (opts.keepStdout) outcome.stdout += s;
+    else io.write(s);
+  };
+  // After ready, stderr is the command's, but for ssh's own words when the connection drops.
+  let errLine = '';
+  const toStderr = (s: string): void => {
+    errLine += s;
+    const lines = errLine.split('\n');
+    errLine = lines.pop() ?? '';
+    for (const line of lines) {
+      if (isSshDropLine(line)) outcome.sshText += `${line}\n`;
+      else io.writeErr(`${line}\n`);
+    }
+  };
+  const { stdout, stderr } = child as unknown as { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
+  stdout.setEncoding('utf8');
+  stderr.setEncoding('utf8');
+  if (opts.tty) {
+    stdout.on('data', (s: string) => fromRemote(s, toStdout));
+    stderr.on('data', (s: string) => {
+      outcome.sshText += s;
+    });
+  } else {
+    stdout.on('data', toStdout);
+    stderr.on('data', (s: string) => fromRemote(s, toStderr));
+  }
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      // ssh could not be started at all (not installed, TASKS_SSH_COMMAND's sh missing).
+      clearTimeout(watchdog);
+      process.removeListener('exit', endSsh);
+      outcome.sshText += `${err.message}\n`;
+      outcome.status = 255;
+      resolve(outcome);
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(watchdog);
+      process.removeListener('exit', endSsh);
+      if (errLine !== '') io.writeErr(errLine);
+      if (!outcome.ready) outcome.sshText += pending;
+      outcome.status = status ?? undefined;
+      outcome.signal = signal ?? undefined;
+      resolve(outcome);
+    });
+  });
+}

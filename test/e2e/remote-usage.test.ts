@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runInProcessSync } from '../helpers/in-process.js';
+
+/**
+ * `-H` with a host or a command it cannot take: refused before any ssh is started (the
+ * runs name hosts that do not exist, and ssh is never asked), exit 2, one line. The
+ * hosts themselves are tested against a real sshd in test/slow/remote-host.test.ts.
+ */
+describe('-H refusals', () => {
+  const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-usage-')), 'claude');
+  const tasks = (args: string[], env: Record<string, string> = {}) =>
+    runInProcessSync(config, args, { env: { TASKS_SSH_COMMAND: 'false', ...env }, cwd: os.tmpdir() });
+
+  it.each([
+    [['-H', '', 'list'], /^error: -H "": no host named$/],
+    [['-H', '-oProxyCommand=touch /tmp/x', 'list'], /^error: -H "-oProxyCommand=touch \/tmp\/x": a host name holds no spaces/],
+    [['--host=-oProxyCommand=x', 'list'], /^error: -H "-oProxyCommand=x": a host name does not start with "-"$/],
+    [['-H', 'ssh://box:70000', 'list'], /^error: -H "ssh:\/\/box:70000": port 70000 is not 1-65535$/],
+    [['-H', 'a', '-H', 'b', 'create', 'x'], /^error: several hosts \(-H a -H b\) are for tasks lists; name one host for create$/],
+    [['board', '--host', '0.0.0.0'], /^error: board: --host is now --listen <address> \(-H, --host names the host a command runs on\)$/],
+    [['-H', 'box', 'board'], /^error: the board does not run on a host \(-H\)/],
+  ])('tasks %j: exit 2, one line', (args, message) => {
+    const r = tasks(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(config)).toBe(false);
+  });
+
+  it('gives the refusal as a JSON error with --json', () => {
+    const r = tasks(['-H', 'a', '-H', 'b', 'get', '1', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'usage' });
+  });
+
+  it('takes the board from TASKS_HOST only when told to run it here', () => {
+    const r = tasks(['board'], { TASKS_HOST: 'box' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the board does not run on a host/);
+  });
+});

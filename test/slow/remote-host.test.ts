@@ -1,0 +1,242 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, run } from '../helpers/cli.js';
+import { parseNdjson, type StreamEvent } from '../helpers/replay.js';
+import { descendantsOf, pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
+import { startInTmux } from '../helpers/tmux.js';
+
+/**
+ * `tasks -H` against a real OpenSSH server on loopback, as a second local user whose home
+ * holds the host's ~/.claude and no tasks (test/helpers/sshd.ts). The binary is run
+ * because ssh, its exit status and signals are the point. The local config folder is
+ * never made: every run must leave it so (nothing is read or written here).
+ */
+describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
+  let host: SshHost;
+  let local: string;
+  const tasksDir = () => path.join(host.claudeDir, 'tasks', 'L');
+  const taskFile = (id: number) => JSON.parse(fs.readFileSync(path.join(tasksDir(), `${id}.json`), 'utf8'));
+  const remote = (args: string[], env: Record<string, string> = {}) =>
+    run(local, args, { env: { ...host.env, ...env }, timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    host = await startSshd();
+    local = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-')), 'claude');
+    fs.mkdirSync(tasksDir(), { recursive: true });
+    for (const [id, subject] of [
+      [1, 'Set up the box'],
+      [2, 'Run the migration'],
+    ] as const) {
+      fs.writeFileSync(
+        path.join(tasksDir(), `${id}.json`),
+        JSON.stringify({ id: String(id), subject, description: '', status: 'pending', blocks: [], blockedBy: [] }, null, 2),
+      );
+    }
+    execFileSync('chown', ['-R', `${host.user}:`, host.claudeDir]);
+  });
+
+  afterAll(() => {
+    host?.stop();
+  });
+
+  const nothingLocal = () => expect(fs.existsSync(local)).toBe(false);
+
+  it("copies itself to the host once, runs there, and reads the host's list", () => {
+    const first = remote(['-H', 'box', '-l', 'L', 'list', '--json']);
+    expect(first.stderr).toMatch(/copied to box, into ~\/\.cache\/tasks\/remote\/0\.\d+\.\d+-[0-9a-f]{16}/);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).map((t: { subject: string }) => t.subject)).toEqual(['Set up the box', 'Run the migration']);
+    const installed = fs.readdirSync(path.join(host.home, '.cache', 'tasks', 'remote'));
+    expect(installed).toHaveLength(1);
+    const folder = path.join(host.home, '.cache', 'tasks', 'remote', installed[0] as string);
+    expect(fs.statSync(path.join(folder, 'dist', 'tasks.cjs')).uid).toBe(
+      Number(execFileSync('id', ['-u', host.user], { encoding: 'utf8' })),
+    );
+    // The same build again: no copy, nothing said.
+    const second = remote(['-H', 'box', '-l', 'L', 'list', '--json']);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toBe(first.stdout);
+    nothingLocal();
+  });
+
+  it('creates, claims and undoes on the host, with its exit codes', () => {
+    const created = remote(['-H', 'box', '-l', 'L', 'create', 'Made from afar', '--json']);
+    expect(created.code).toBe(0);
+    expect(taskFile(3).subject).toBe('Made from afar');
+    const claimed = remote(['-H', 'box', '-l', 'L', 'claim', '3', '--as', 'worker-1']);
+    expect(claimed.code).toBe(0);
+    expect(taskFile(3).owner).toBe('worker-1');
+    // The host's refusal is the host's exit code.
+    const refused = remote(['-H', 'box', '-l', 'L', 'claim', '3', '--as', 'worker-2']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/worker-1/);
+    const undone = remote(['-H', 'box', '-l', 'L', 'undo']);
+    expect(undone.code).toBe(0);
+    expect(taskFile(3).owner).toBeUndefined();
+    const missing = remote(['-H', 'box', '-l', 'nope', 'list']);
+    expect(missing.code).toBe(3);
+    nothingLocal();
+  });
+
+  it('gives the host the local stdin (import), whole, even when the first run there copies tasks over', () => {
+    fs.rmSync(path.join(host.home, '.cache', 'tasks', 'remote'), { recursive: true, force: true });
+    const plan = JSON.stringify([{ content: 'From stdin', status: 'pending', activeForm: 'Reading stdin' }]);
+    const r = run(local, ['-H', 'box', '-l', 'In', 'import', '-'], { env: host.env, input: plan, cwd: os.tmpdir() });
+    expect(r.stderr).toMatch(/copied to box/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(host.claudeDir, 'tasks', 'In', '1.json'), 'utf8')).subject).toBe('From stdin');
+    nothingLocal();
+  });
+
+  it('takes the host from TASKS_HOST, and names it in lists --json', () => {
+    const lists = remote(['lists', '--json'], { TASKS_HOST: 'box' });
+    expect(lists.code).toBe(0);
+    const rows = JSON.parse(lists.stdout) as Array<{ host: string; id: string }>;
+    expect(rows.map((r) => [r.host, r.id])).toEqual([
+      ['box', 'In'],
+      ['box', 'L'],
+    ]);
+    expect(Object.keys(rows[0] as object)[0]).toBe('host');
+  });
+
+  it('shows several hosts in one lists, each row with its host; an unreachable one is named, exit 8', () => {
+    const both = remote(['lists', '-H', 'box', '-H', 'box-down', '--json']);
+    expect(both.code).toBe(8);
+    expect(JSON.parse(both.stdout).map((r: { host: string; id: string }) => `${r.host}:${r.id}`)).toEqual(['box:In', 'box:L']);
+    expect(JSON.parse(both.stderr.trim()).error).toMatchObject({ code: 'unreachable', host: 'box-down' });
+    const piped = remote(['lists', '-H', 'box', '-H', 'box']);
+    expect(piped.code).toBe(0);
+    expect(
+      piped.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(0, 2).join(' ')),
+    ).toEqual(['box In', 'box L', 'box In', 'box L']);
+  });
+
+  it('streams a watch live from the host, and stopping it stops the command there', async () => {
+    const w = watchOnHost();
+    await w.waitFor((e) => e.event === 'snapshot', 'the first state');
+    expect(remote(['-H', 'box', '-l', 'L', 'create', 'Seen live']).code).toBe(0);
+    await w.waitFor((e) => JSON.stringify(e).includes('Seen live'), 'the task made on the host');
+    const before = watchersOnHost();
+    expect(before.length).toBeGreaterThan(0);
+    const done = await w.stop('SIGINT');
+    expect([0, 130]).toContain(done.code);
+    await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
+  });
+
+  it('on a terminal, the host gets one of the same size: the table, the live watch, Ctrl-C there', async () => {
+    // tmux keeps its socket in the folder it is given: one of its own, not the local config folder.
+    const term = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-tty-'));
+    const list = startInTmux(term, ['-H', 'box', '-l', 'L', 'list'], { width: 90, height: 20 }, host.env);
+    const shown = await list.waitFor((s) => /EXIT=\d+/.test(s), 'list to end');
+    list.kill();
+    expect(shown).toMatch(/EXIT=0/);
+    // The table a terminal gets (piped, it would be tab-separated lines).
+    expect(shown).toMatch(/ID\s+STATUS\s+SUBJECT/);
+    expect(shown).toMatch(/#1\s+○ pending\s+Set up the box/);
+    const watch = startInTmux(term, ['-H', 'box', '-l', 'L', 'watch'], { width: 90, height: 20 }, host.env);
+    await watch.waitFor((s) => /q quit/.test(s), 'the live view');
+    await eventually(() => watchersOnHost().length === 1, 'the watch on the host');
+    watch.key('C-c');
+    const ended = await watch.waitFor((s) => /EXIT=\d+/.test(s), 'watch to end');
+    watch.kill();
+    expect(ended).toMatch(/EXIT=0/);
+    await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
+    nothingLocal();
+  });
+
+  function watchersOnHost(): number[] {
+    return pidsOf((p) => p.user === host.user).filter((pid) => {
+      try {
+        // node itself, not the shells around it (whose script names the launcher too).
+        const [program, launcher] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return path.basename(program ?? '') === 'node' && (launcher ?? '').endsWith('tasks-remote.cjs');
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  it.each([
+    ['box-down', /^error: host box-down: connection refused/],
+    ['box-badkey', /^error: host box-badkey: the key was refused \(Permission denied: publickey\)/],
+    ['box-mismatch', /^error: host box-mismatch: host key (mismatch|not verified)/],
+    ['box-nonode', /^error: host box-nonode: no Node\.js there/],
+    ['box-oldnode', /^error: host box-oldnode: Node\.js v18\.19\.0 there; tasks needs Node\.js 20 or later/],
+    ['box-rocache', /^error: host box-rocache: cannot write tasks' cache folder there \(.*ro-cache\/tasks\/remote: EACCES\)/],
+  ])('%s: one line naming the host and the cause, exit 8, nothing written here', (alias, message) => {
+    const started = Date.now();
+    // A socket folder of its own: a shared connection already made with the good key would be used.
+    const r = remote(['-H', alias, '-l', 'L', 'create', 'Never made'], { XDG_RUNTIME_DIR: fs.mkdtempSync('/tmp/tsshc-') });
+    expect(r.code).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    nothingLocal();
+  });
+
+  it('a connection dropped mid-watch: one line naming the host, exit 8', async () => {
+    const w = watchOnHost();
+    await w.waitFor((e) => e.event === 'snapshot', 'the first state');
+    // The server's side of every connection: what the test's own sshd started.
+    for (const pid of descendantsOf(host.sshdPid)) process.kill(pid, 'SIGKILL');
+    const done = await w.exited;
+    expect(done.code).toBe(8);
+    expect(done.stderr.trim().split('\n'), done.stderr).toHaveLength(1);
+    const error = JSON.parse(done.stderr.trim()).error;
+    expect(error).toMatchObject({ code: 'unreachable', host: 'box' });
+    expect(error.message).toMatch(/^host box: the connection was lost while the command ran there .*tasks -H box log/);
+  });
+
+  it('board --host is refused with the new name of the option', () => {
+    const r = remote(['board', '--host', '0.0.0.0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--host is now --listen/);
+  });
+
+  /** `tasks -H box -l L watch --json` in the background, its events read as they come (from a folder that exists: the local config folder must not). */
+  function watchOnHost() {
+    const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'watch', '--json'], {
+      env: baseEnv(local, host.env),
+      cwd: path.dirname(local),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<{ code: number; stderr: string }>((resolve) =>
+      child.on('close', (code) => resolve({ code: code ?? -1, stderr })),
+    );
+    let ended = false;
+    void exited.then(() => (ended = true));
+    return {
+      exited,
+      async waitFor(match: (e: StreamEvent) => boolean, what: string): Promise<void> {
+        const until = Date.now() + 30_000;
+        while (!parseNdjson(stdout.slice(0, stdout.lastIndexOf('\n') + 1)).some(match)) {
+          if (ended || Date.now() > until) throw new Error(`waiting for ${what}: ${stderr} ${stdout}`);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      },
+      stop(signal: NodeJS.Signals) {
+        if (!ended) child.kill(signal);
+        return exited;
+      },
+    };
+  }
+});
+
+async function eventually(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,158 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseHost } from '../../src/cli/remote/host-address.js';
+import { hostArgv } from '../../src/cli/remote/host-argv.js';
+import { payloadBytes } from '../../src/cli/remote/payload.js';
+import { withHost } from '../../src/cli/remote/remote-run.js';
+import { INSTALLER, remoteCommand, shellQuote } from '../../src/cli/remote/remote-scripts.js';
+import { sshCall } from '../../src/cli/remote/ssh-command.js';
+import { isSshDropLine, sshFailureCause } from '../../src/cli/remote/ssh-faults.js';
+
+const argv = (...words: string[]) => ['node', 'tasks', ...words];
+
+describe('the hosts a command line names', () => {
+  it('takes -H, -Hx, --host x and --host=x anywhere before --, and leaves the rest for the host', () => {
+    expect(hostArgv(argv('-H', 'box', '-l', 'L', 'list', '--json'), {})).toEqual({
+      hosts: ['box'],
+      args: ['-l', 'L', 'list', '--json'],
+      command: 'list',
+      boardHost: false,
+    });
+    expect(hostArgv(argv('list', '--host=ssh://me@b:2222', '-Ha'), {})?.hosts).toEqual(['ssh://me@b:2222', 'a']);
+    expect(hostArgv(argv('create', '--', '-H', 'x'), {})).toBeUndefined();
+    expect(hostArgv(argv('-l', '-H', 'list'), {})).toBeUndefined();
+  });
+  it('falls back to TASKS_HOST, and an empty one is no host', () => {
+    expect(hostArgv(argv('list'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('list'), { TASKS_HOST: '' })).toBeUndefined();
+    expect(hostArgv(argv('-H', 'a', 'list'), { TASKS_HOST: 'b' })?.hosts).toEqual(['a']);
+  });
+  it("tells board's old --host from the global one", () => {
+    expect(hostArgv(argv('board', '--host', '0.0.0.0'), {})?.boardHost).toBe(true);
+    expect(hostArgv(argv('-H', 'box', 'board'), {})?.boardHost).toBe(false);
+  });
+});
+
+describe('a host as ssh is told it', () => {
+  it('reads ssh:// URLs and passes aliases as they are', () => {
+    expect(parseHost('ssh://me@example.com:2222')).toEqual({
+      label: 'ssh://me@example.com:2222',
+      destination: 'me@example.com',
+      port: '2222',
+    });
+    expect(parseHost('ssh://[::1]')).toEqual({ label: 'ssh://[::1]', destination: '::1', port: undefined });
+    expect(parseHost('devbox')).toEqual({ label: 'devbox', destination: 'devbox', port: undefined });
+    expect(parseHost('me@devbox').destination).toBe('me@devbox');
+  });
+  it.each([
+    ['', /no host named/],
+    ['-oProxyCommand=sh', /does not start with "-"/],
+    ['ssh://-oProxyCommand=x', /does not start with "-"/],
+    ['box name', /no spaces/],
+    ['http://box', /only ssh:\/\//],
+    ['ssh://box:0', /port 0/],
+    ['ssh://box:99999', /port 99999/],
+    ['ssh://box/path', /not ssh:\/\//],
+  ])('refuses %j before ssh sees it', (text, message) => {
+    expect(() => parseHost(text)).toThrow(message);
+  });
+});
+
+describe('the ssh command line', () => {
+  const target = { label: 'box', destination: 'me@box', port: '2222' };
+  const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-ssh-'));
+  it('runs the system ssh in batch mode with a timeout, the port, and the command last', () => {
+    const call = sshCall(target, 'CMD', { tty: false, env: { TASKS_SSH_TIMEOUT: '7', XDG_RUNTIME_DIR: runtime } });
+    expect(call.file).toBe('ssh');
+    expect(call.args).toEqual(expect.arrayContaining(['BatchMode=yes', 'ConnectTimeout=7', '-T', '-p', '2222']));
+    expect(call.args.slice(-3)).toEqual(['--', 'me@box', 'CMD']);
+    expect(call.connectTimeoutS).toBe(7);
+  });
+  it('shares one connection through a socket in a folder only this user may enter', () => {
+    const call = sshCall(target, 'CMD', { tty: false, env: { XDG_RUNTIME_DIR: runtime } });
+    const dir = path.join(runtime, 'tasks', 'ssh');
+    expect(call.args).toEqual(expect.arrayContaining(['ControlMaster=auto', `ControlPath=${dir}/%C`]));
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    // A folder others may enter is not used: no shared connection then.
+    fs.chmodSync(dir, 0o755);
+    expect(sshCall(target, 'CMD', { tty: false, env: { XDG_RUNTIME_DIR: runtime } }).args.join(' ')).not.toContain('ControlPath');
+    fs.chmodSync(dir, 0o700);
+  });
+  it('asks for a terminal there with -tt, and lets TASKS_SSH_COMMAND replace ssh', () => {
+    const call = sshCall(target, 'CMD', { tty: true, env: { TASKS_SSH_COMMAND: 'ssh -F ./ci-ssh-config', XDG_RUNTIME_DIR: runtime } });
+    expect(call.file).toBe('/bin/sh');
+    expect(call.args.slice(0, 3)).toEqual(['-c', 'exec ssh -F ./ci-ssh-config "$@"', 'tasks-ssh']);
+    expect(call.args).toContain('-tt');
+  });
+});
+
+describe('what runs on the host', () => {
+  it('quotes every word for the remote shell', () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    const command = remoteCommand('run', '0.1.0-abc', ['create', "Fix $HOME's `quote`"]);
+    expect(command).toContain(`'create' 'Fix $HOME'\\''s \`quote\`'`);
+  });
+});
+
+describe("ssh's failures", () => {
+  it.each([
+    ['ssh: connect to host 127.0.0.1 port 1: Connection refused', /connection refused/],
+    ['me@box: Permission denied (publickey).', /the key was refused \(Permission denied: publickey\)/],
+    ['@@@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @@@\nHost key verification failed.', /host key mismatch/],
+    [
+      'No ED25519 host key is known for box and you have requested strict checking.\nHost key verification failed.',
+      /host key not verified/,
+    ],
+    ['ssh: Could not resolve hostname nope: Name or service not known', /cannot resolve the host name \(Name or service not known\)/],
+    ['ssh: connect to host 10.0.0.1 port 22: Connection timed out', /no answer within 9s/],
+    ['kex_exchange_identification: read: weird', /^ssh: kex_exchange_identification: read: weird$/],
+    ['', /said nothing/],
+  ])('%j', (stderr, cause) => {
+    expect(sshFailureCause(stderr, 9)).toMatch(cause);
+  });
+  it("keeps ssh's own words about a dropped connection out of the command's stderr", () => {
+    expect(isSshDropLine('client_loop: send disconnect: Broken pipe')).toBe(true);
+    expect(isSshDropLine('Connection to box closed by remote host.')).toBe(true);
+    expect(isSshDropLine('error: task 4 not found')).toBe(false);
+  });
+});
+
+describe('lists --json from a host', () => {
+  it('names the host first in every row, and leaves anything else as it is', () => {
+    expect(JSON.parse(withHost('[{"id":"L","total":1}]', 'box'))).toEqual([{ host: 'box', id: 'L', total: 1 }]);
+    expect(Object.keys(JSON.parse(withHost('[{"id":"L"}]', 'box'))[0])).toEqual(['host', 'id']);
+    expect(withHost('{"error":1}', 'box')).toBe('{"error":1}');
+    expect(withHost('', 'box')).toBe('');
+  });
+});
+
+describe('the copy on a host', () => {
+  // The installer is a program of its own (node -e), run here as the host runs it.
+  const install = (dir: string, bytes: Buffer) => spawnSync(process.execPath, ['-e', INSTALLER, dir], { input: bytes, encoding: 'utf8' });
+  const payload = {
+    folder: '0.0.0-test',
+    version: '0.0.0',
+    files: [{ name: 'dist/tasks.cjs', data: Buffer.from('bundle'), sha256: createHash('sha256').update('bundle').digest('hex') }],
+  };
+
+  it('is checked against its digest and renamed into place whole', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-install-')), 'remote', '0.0.0-test');
+    const r = install(dir, payloadBytes(payload));
+    expect(r.stderr).toBe(`tasks-remote:installed ${dir}\n`);
+    expect(fs.readFileSync(path.join(dir, 'dist', 'tasks.cjs'), 'utf8')).toBe('bundle');
+    expect(fs.readdirSync(path.dirname(dir))).toEqual(['0.0.0-test']);
+  });
+
+  it('arriving damaged, is refused and leaves nothing', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-install-')), 'remote', '0.0.0-test');
+    const bytes = payloadBytes(payload);
+    bytes.writeUInt8((bytes.at(-1) ?? 0) ^ 1, bytes.length - 1);
+    const r = install(dir, bytes);
+    expect(r.stderr).toBe('tasks-remote:corrupt dist/tasks.cjs\n');
+    expect(fs.readdirSync(path.dirname(dir))).toEqual([]);
+  });
+});
