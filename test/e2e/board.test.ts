@@ -326,10 +326,11 @@ describe('tasks board: counts follow the files', () => {
   const rowOf = (e: BoardEvent, id: string): Row | undefined =>
     e.event === 'overview' ? (e.data as { lists: Row[] }).lists.find((l) => l.id === id) : e.event === 'row' ? (e.data as Row) : undefined;
 
-  it("counts tasks an agent writes after the board started, in every overview after (a re-read, a new tab, api/overview)", async () => {
+  it('counts tasks an agent writes after the board started, in every overview after (a re-read, a new tab, api/overview)', async () => {
     const config = tempConfig();
     const dir = path.join(config, 'tasks', 'web-sprint');
-    for (const id of ['1', '2', '3', '4', '5']) writeTask(dir, { id, subject: `Step ${id}`, description: '', status: 'completed', blocks: [], blockedBy: [] });
+    for (const id of ['1', '2', '3', '4', '5'])
+      writeTask(dir, { id, subject: `Step ${id}`, description: '', status: 'completed', blocks: [], blockedBy: [] });
     // A list from before the board: its files settled long ago, as the persistent cache trusts them.
     const before = new Date(Date.now() - 60_000);
     for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), before, before);
