@@ -275,6 +275,45 @@ describe('tasks restore', () => {
     ]);
   });
 
+  it("a restore leaves who did what as it was: agents' owners stay agents (gone with their session), each task made once, times the agents'", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    const start = Date.now() - 7_200_000;
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start,
+      calls: [
+        { create: { id: '1', subject: 'Write the parser' } },
+        { create: { id: '2', subject: 'Test the parser' } },
+        { update: { taskId: '1', owner: 'worker-a', status: 'in_progress' } },
+      ],
+    });
+    expect(runInProcessSync(config, ['restore', '--session', SESSION]).code).toBe(0);
+    const dir = path.join(config, 'tasks', SESSION);
+    // Each file dated when its agent last changed it, not at the restore.
+    const changed = (id: string) => fs.statSync(path.join(dir, `${id}.json`)).mtimeMs;
+    expect(changed('1')).toBeLessThan(Date.now() - 3_600_000);
+    expect(changed('1')).toBeGreaterThan(changed('2'));
+
+    const log = runInProcessSync(config, ['-l', SESSION, 'log']).stdout.trimEnd().split('\n');
+    expect(log.filter((l) => /\tcreated /.test(l)).map((l) => l.split('\t').slice(1))).toEqual([
+      ['#1', 'agent of session 0a1b2c3d', 'created Write the parser'],
+      ['#2', 'agent of session 0a1b2c3d', 'created Test the parser'],
+    ]);
+    expect(log.filter((l) => /\trestored /.test(l))).toHaveLength(2);
+
+    const get = runInProcessSync(config, ['-l', SESSION, 'get', '1']).stdout;
+    expect(get).toContain('Owner:       worker-a (gone: session 0a1b2c3d ended)');
+    expect(get).toMatch(/last changed [12] h ago by agent of session 0a1b2c3d: status → in_progress, owner → worker-a/);
+    const list = runInProcessSync(config, ['-l', SESSION, 'list']);
+    expect(list.stderr).toMatch(/task #1 is stalled: in progress, unchanged for 1h 5\dm/);
+    const release = runInProcessSync(config, ['-l', SESSION, 'release', '--gone']);
+    expect(release.code).toBe(0);
+    expect(release.stdout).toMatch(/^Released task #1 from worker-a /);
+    expect(tasksOf(config, SESSION)[0]).not.toHaveProperty('owner');
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

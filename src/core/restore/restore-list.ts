@@ -7,7 +7,9 @@
  * (replay-changes.ts), and the write: through the import's plan and batches
  * (snapshots/), each task under its own id wherever no file has it, nothing that exists
  * written over (a task with the same subject is left as it is; another task holding
- * the id sends the restored one to a new id), and `.highwatermark` raised to the
+ * the id sends the restored one to a new id), each file dated when the record last
+ * changed its task (how long it has stood, and who changed it last, stay the agents'),
+ * and `.highwatermark` raised to the
  * highest id the record or any transcript read shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
@@ -36,7 +38,7 @@ export interface RestoreOutcome extends ImportOutcome {
   /** The transcripts read, with how many Task-tool changes each holds. */
   sources: Array<RestoreSource & { changes: number }>;
   /** What the record holds; `copied`: changes in a fork's copies of its parent's entries, counted in the parent's list only. */
-  replay: Omit<ReplayedList, 'items' | 'warnings'> & { copied: number };
+  replay: Omit<ReplayedList, 'items' | 'warnings' | 'changedAt'> & { copied: number };
   /** The high-water mark before, and after (or, in a dry run, as it would be). */
   mark: { before: string; after: string };
 }
@@ -127,7 +129,7 @@ export async function restoreList(
   if (!named) sources.push(...shared.shares);
   const mayHoldMore = named ? [...shared.shares.map((s) => s.sessionId), ...shared.maybe] : shared.maybe;
   const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
-  const { items, warnings: replayWarnings, ...counted } = replay;
+  const { items, warnings: replayWarnings, changedAt, ...counted } = replay;
   const warnings = [
     ...replayWarnings,
     ...mayHoldMore.map((id) => `session ${id.slice(0, 8)} shows tasks of this list too and may hold more of it: --from ${id}`),
@@ -144,6 +146,8 @@ export async function restoreList(
       dryRun: opts.dryRun,
       sameTasks: true,
       markAtLeast: highest === 0n ? undefined : String(highest),
+      // Each file dated when the record last changed its task: a stall and the last change stay the agents'.
+      changedAt,
       signal: opts.signal,
       ...(opts.now ? { now: opts.now } : {}),
     },
