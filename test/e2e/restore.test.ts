@@ -314,6 +314,51 @@ describe('tasks restore', () => {
     expect(tasksOf(config, SESSION)[0]).not.toHaveProperty('owner');
   });
 
+  it('a folder removed with its journal: restore says which changes made with tasks are gone, and never hands out again an id tasks gave', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start: Date.now() - 7_200_000,
+      calls: [{ create: { id: '1', subject: 'A' } }, { create: { id: '2', subject: 'B' } }, { create: { id: '3', subject: 'C' } }],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    for (const [id, subject] of [
+      ['1', 'A'],
+      ['2', 'B'],
+      ['3', 'C'],
+    ] as const)
+      writeTask(dir, { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    // A person finishes #3 and adds #4, which no agent ever saw, an hour ago.
+    const then = { env: { TASKS_NOW: new Date(Date.now() - 3_600_000).toISOString() } };
+    expect(runInProcessSync(config, ['-l', SESSION, 'done', '3'], then).code).toBe(0);
+    const added = runInProcessSync(config, ['-l', SESSION, 'create', 'Ship it', '--json'], then);
+    expect(JSON.parse(added.stdout)).toMatchObject({ id: '4' });
+    // Claude Code removes the folder, journal and all.
+    fs.rmSync(dir, { recursive: true });
+
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.mark).toEqual({ before: '0', after: '4' });
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^changes made with tasks to this list up to \S+ \(#3, #4\) went with its journal when the folder was removed: they cannot be restored/,
+      ),
+    ]);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.status])).toEqual([
+      ['1', 'pending'],
+      ['2', 'pending'],
+      ['3', 'pending'],
+    ]);
+    // The next task is #5: #4 was handed out once.
+    expect(JSON.parse(runInProcessSync(config, ['-l', SESSION, 'create', 'Next', '--json']).stdout)).toMatchObject({ id: '5' });
+    // Asked again, it still says so once: those changes are in no record read.
+    const again = JSON.parse(runInProcessSync(config, ['-l', SESSION, 'restore', '--dry-run', '--json']).stdout);
+    expect(again.warnings.filter((w: string) => w.includes('went with its journal'))).toHaveLength(1);
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

@@ -15,13 +15,15 @@
  */
 import path from 'node:path';
 import type { JournalEntry } from '../history/journal.js';
-import { confirmedEntries, readJournal } from '../history/journal-read.js';
+import { confirmedEntries, readJournal, SLACK_MS } from '../history/journal-read.js';
 import { readAgentChanges } from '../history/transcript-events.js';
+import { readWriteTraces, type WriteTrace } from '../history/write-traces.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
-import { readHighWaterMark } from '../store/list-read.js';
+import { compareIds } from '../store/ids.js';
+import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
 import { type RestoreSource, restoreSources } from './restore-sources.js';
 import { highestIdSeen, sharedSessions } from './shared-sessions.js';
@@ -111,6 +113,41 @@ function journalChanges(listDir: string): RecordedChange[] {
   });
 }
 
+/** The ids of the task files there are (none where no folder can be read: the import says why). */
+function idsOnDisk(listDir: string): string[] {
+  try {
+    return fileIds(listDir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What tasks changed in the list that its journal no longer holds: runs traced outside
+ * the folder (history/write-traces.ts) before the journal's first line, when the folder
+ * was removed with its journal (or the journal alone). Their changes cannot be replayed;
+ * said, with the tasks they touched. `highestId`: the highest id tasks ever created there.
+ */
+function lostChanges(listDir: string, listId: string): { warning: string | undefined; highestId: bigint } {
+  const traces = readWriteTraces(path.dirname(listDir), listId);
+  // An id whose file is still there keeps itself from being handed out: only a gone one needs the mark.
+  const onDisk = idsOnDisk(listDir).reduce((top, id) => (BigInt(id) > top ? BigInt(id) : top), 0n);
+  const traced = traces.reduce((top, t) => (t.id !== undefined && BigInt(t.id) > top ? BigInt(t.id) : top), 0n);
+  const highestId = traced > onDisk ? traced : 0n;
+  const journal = readJournal(listDir);
+  const first = journal.entries[0] === undefined ? Number.POSITIVE_INFINITY : Date.parse(journal.entries[0].at);
+  // A journal read only in part starts later than its list: what is before it is not lost.
+  const lost = journal.partial ? [] : traces.filter((t) => t.at < first - SLACK_MS);
+  if (lost.length === 0) return { warning: undefined, highestId };
+  const tasks = [...new Set(lost.flatMap((t) => t.tasks ?? []))].sort(compareIds);
+  const last = new Date((lost.at(-1) as WriteTrace).at).toISOString();
+  const named = tasks.length === 0 ? '' : ` (${tasks.map((t) => `#${t}`).join(', ')})`;
+  return {
+    warning: `changes made with tasks to this list up to ${last}${named} went with its journal when the folder was removed: they cannot be restored, so those tasks come back as the agents left them; check them`,
+    highestId,
+  };
+}
+
 /**
  * Restore `listId` (folder `listDir`) from its sessions' transcripts. Refuses nothing:
  * with no transcript or no task in them the outcome says so (the caller decides how to
@@ -134,10 +171,12 @@ export async function restoreList(
     ...replayWarnings,
     ...mayHoldMore.map((id) => `session ${id.slice(0, 8)} shows tasks of this list too and may hold more of it: --from ${id}`),
   ];
-  // No id any transcript read shows is handed out again, whether or not its task comes back.
+  const lost = lostChanges(listDir, listId);
+  if (lost.warning !== undefined) warnings.push(lost.warning);
+  // No id any transcript read, or tasks itself, shows handed out is handed out again, whether or not its task comes back.
   const seen = highestIdSeen(index, sources);
   const recorded = replay.highestId === undefined ? 0n : BigInt(replay.highestId);
-  const highest = seen > recorded ? seen : recorded;
+  const highest = [seen, recorded, lost.highestId].reduce((a, b) => (b > a ? b : a));
   const before = readHighWaterMark(listDir);
   const outcome = await importSnapshot(
     listDir,
