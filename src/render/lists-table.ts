@@ -54,7 +54,8 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       project: s?.cwd === undefined ? '' : cutPath(oneLine(tildePath(s.cwd, o.home)), 32),
       branch: s?.branch === undefined ? '' : truncate(oneLine(s.branch), 20),
       state: stateText(s),
-      prompt: s?.prompt ?? '',
+      // A fork opens with its parent's prompt: say whose fork it is, and what it was asked since.
+      prompt: s?.forkOf !== undefined ? `fork of ${s.forkOf.slice(0, 8)}: ${s.lastPrompt ?? s.prompt ?? ''}`.trimEnd() : (s?.prompt ?? ''),
       tasks:
         l.kind === 'new'
           ? 'no tasks yet'
@@ -239,6 +240,7 @@ function sessionJson(s: SessionInfo | undefined) {
     lastActivity: iso(s?.lastActivity),
     transcript: s?.transcript ?? null,
     replacedBy: s?.replacedBy ?? null,
+    forkOf: s?.forkOf ?? null,
   };
 }
 

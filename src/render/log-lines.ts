@@ -63,7 +63,8 @@ function whatText(e: TimelineEvent, max: number | undefined): string {
       .join(', ');
   switch (e.op) {
     case 'create':
-      return `created ${value(e.changes.subject?.new)}`;
+      // A restore writes back a task its record shows made: the making was the record's.
+      return `${e.command === 'restore' ? 'restored' : 'created'} ${value(e.changes.subject?.new)}`;
     case 'delete':
       return `deleted${e.changes.subject?.old === undefined ? '' : ` ${value(e.changes.subject.old)}`}`;
     case 'aside':

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CostPayload } from '../../src/board/board-protocol.js';
-import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
+import { type BoardEvent, type BoardRun, openEvents, postAction, request, startBoard } from '../helpers/board.js';
 import { ROOT, readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
@@ -645,5 +645,51 @@ describe("board: what the agents' work cost (GET api/cost)", () => {
     const bad = await request(b.port, `/${b.token}/api/cost?list=${A}`);
     expect(bad.status).toBe(200);
     expect((JSON.parse(bad.body) as CostPayload).error).toMatch(/^price file .*prices\.json: not JSON/);
+  });
+});
+
+describe('tasks board: counts follow the files', () => {
+  interface Row {
+    id: string;
+    total: number;
+    counts: Record<string, number>;
+  }
+  const rowOf = (e: BoardEvent, id: string): Row | undefined =>
+    e.event === 'overview' ? (e.data as { lists: Row[] }).lists.find((l) => l.id === id) : e.event === 'row' ? (e.data as Row) : undefined;
+
+  it('counts tasks an agent writes after the board started, in every overview after (a re-read, a new tab, api/overview)', async () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'web-sprint');
+    for (const id of ['1', '2', '3', '4', '5'])
+      writeTask(dir, { id, subject: `Step ${id}`, description: '', status: 'completed', blocks: [], blockedBy: [] });
+    // A list from before the board: its files settled long ago, as the persistent cache trusts them.
+    const before = new Date(Date.now() - 60_000);
+    for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), before, before);
+    fs.utimesSync(dir, before, before);
+    const b = await board(config);
+    const tab = await openEvents(b);
+    expect(rowOf(await tab.next((e) => e.event === 'overview'), 'web-sprint')).toMatchObject({ total: 5, counts: { completed: 5 } });
+
+    // An agent plans two more steps.
+    agent(dir, 'create', 'Step 6');
+    agent(dir, 'create', 'Step 7');
+    const seven = (e: BoardEvent) => rowOf(e, 'web-sprint')?.total === 7;
+    const followed = await tab.next(seven);
+    expect(rowOf(followed, 'web-sprint')).toMatchObject({ total: 7, counts: { completed: 5, pending: 2 } });
+
+    // Anything that makes the board read every list again (here a list made beside it) keeps the count.
+    const from = tab.events.length;
+    agent(path.join(config, 'tasks', 'docs'), 'create', 'Write the guide');
+    const reread = await tab.next((e) => e.event === 'overview' && rowOf(e, 'docs') !== undefined, { from });
+    expect(rowOf(reread, 'web-sprint')).toMatchObject({ total: 7, counts: { completed: 5, pending: 2 } });
+    tab.close();
+
+    // A reload: a new tab's first overview, and the API's.
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await openEvents(b, 'web-sprint');
+    expect(rowOf(await again.next((e) => e.event === 'overview'), 'web-sprint')).toMatchObject({ total: 7 });
+    again.close();
+    const api = JSON.parse((await request(b.port, `/${b.token}/api/overview`)).body) as { lists: Row[] };
+    expect(api.lists.find((l) => l.id === 'web-sprint')).toMatchObject({ total: 7, counts: { completed: 5, pending: 2 } });
   });
 });

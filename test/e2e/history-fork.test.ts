@@ -62,3 +62,24 @@ describe('a resumed and a forked session, as recorded', () => {
     expect(lists.find((l) => l.id === FORK)?.sessions.map((x) => x.sessionId)).toEqual([FORK]);
   });
 });
+
+describe('a fork in tasks lists', () => {
+  it('says whose fork it is, with its own prompt: not its copies of the parent, not a stale last-prompt entry', () => {
+    const config = world();
+    // The fork was asked something else than its parent (the recording asked both the same).
+    const file = path.join(config, 'projects', '-tmp-hx-work', `${FORK}.jsonl`);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const copies = lines.map((l, i) => (/"type":"assistant"/.test(l) && l.includes(`"requestSessionId":"${PARENT}"`) ? i : -1));
+    const own = lines.findIndex((l, i) => i > Math.max(...copies) && /"type":"user"/.test(l) && l.includes('"content":"follow the plan"'));
+    expect(own).toBeGreaterThan(0);
+    lines[own] = (lines[own] as string).replace('"content":"follow the plan"', '"content":"ship the release"');
+    fs.writeFileSync(file, lines.join('\n'));
+
+    const rows = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<Record<string, unknown>>;
+    expect(rows.find((r) => r.id === FORK)).toMatchObject({ forkOf: PARENT, prompt: 'ship the release', lastPrompt: 'ship the release' });
+    expect(rows.find((r) => r.id === PARENT)).toMatchObject({ forkOf: null, prompt: 'follow the plan' });
+    // Piped, PROMPT is the fork's own (the table's `fork of`: test/unit/lists-table.test.ts).
+    const piped = runInProcessSync(config, ['lists', '--all']).stdout.split('\n');
+    expect(piped.find((l) => l.startsWith(FORK))?.split('\t')).toContain('ship the release');
+  });
+});

@@ -64,7 +64,13 @@ const CASES: Record<string, Case> = {
 /** The task files of every list: what a command wrote (the journal holds times and ids of its own). */
 function taskFiles(config: string): Record<string, Record<string, string>> {
   const root = path.join(config, 'tasks');
-  const lists = fs.existsSync(root) ? fs.readdirSync(root).sort() : [];
+  // List folders: tasks' own dot files beside them (its trace of runs) are no list.
+  const lists = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((l) => !l.startsWith('.'))
+        .sort()
+    : [];
   return Object.fromEntries(
     lists.map((l) => {
       const files = snapshotDir(path.join(root, l));

@@ -151,7 +151,7 @@ describe('two fresh live sessions in one project', () => {
     const pasted = paste(w.config, proj, offered as string);
     expect(pasted.code, pasted.stderr).toBe(0);
     // The agent of that session reads tasks/<its full id>/; a folder named by the short id is read by nobody.
-    const folders = fs.readdirSync(path.join(w.config, 'tasks'));
+    const folders = fs.readdirSync(path.join(w.config, 'tasks')).filter((f) => !f.startsWith('.'));
     expect(folders.filter((f) => f !== A && f !== B)).toEqual([]);
     expect(folders.some((f) => fs.existsSync(path.join(w.config, 'tasks', f, '1.json')))).toBe(true);
   });

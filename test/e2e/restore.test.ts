@@ -275,6 +275,90 @@ describe('tasks restore', () => {
     ]);
   });
 
+  it("a restore leaves who did what as it was: agents' owners stay agents (gone with their session), each task made once, times the agents'", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    const start = Date.now() - 7_200_000;
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start,
+      calls: [
+        { create: { id: '1', subject: 'Write the parser' } },
+        { create: { id: '2', subject: 'Test the parser' } },
+        { update: { taskId: '1', owner: 'worker-a', status: 'in_progress' } },
+      ],
+    });
+    expect(runInProcessSync(config, ['restore', '--session', SESSION]).code).toBe(0);
+    const dir = path.join(config, 'tasks', SESSION);
+    // Each file dated when its agent last changed it, not at the restore.
+    const changed = (id: string) => fs.statSync(path.join(dir, `${id}.json`)).mtimeMs;
+    expect(changed('1')).toBeLessThan(Date.now() - 3_600_000);
+    expect(changed('1')).toBeGreaterThan(changed('2'));
+
+    const log = runInProcessSync(config, ['-l', SESSION, 'log']).stdout.trimEnd().split('\n');
+    expect(log.filter((l) => /\tcreated /.test(l)).map((l) => l.split('\t').slice(1))).toEqual([
+      ['#1', 'agent of session 0a1b2c3d', 'created Write the parser'],
+      ['#2', 'agent of session 0a1b2c3d', 'created Test the parser'],
+    ]);
+    expect(log.filter((l) => /\trestored /.test(l))).toHaveLength(2);
+
+    const get = runInProcessSync(config, ['-l', SESSION, 'get', '1']).stdout;
+    expect(get).toContain('Owner:       worker-a (gone: session 0a1b2c3d ended)');
+    expect(get).toMatch(/last changed [12] h ago by agent of session 0a1b2c3d: status → in_progress, owner → worker-a/);
+    const list = runInProcessSync(config, ['-l', SESSION, 'list']);
+    expect(list.stderr).toMatch(/task #1 is stalled: in progress, unchanged for 1h 5\dm/);
+    const release = runInProcessSync(config, ['-l', SESSION, 'release', '--gone']);
+    expect(release.code).toBe(0);
+    expect(release.stdout).toMatch(/^Released task #1 from worker-a /);
+    expect(tasksOf(config, SESSION)[0]).not.toHaveProperty('owner');
+  });
+
+  it('a folder removed with its journal: restore says which changes made with tasks are gone, and never hands out again an id tasks gave', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      start: Date.now() - 7_200_000,
+      calls: [{ create: { id: '1', subject: 'A' } }, { create: { id: '2', subject: 'B' } }, { create: { id: '3', subject: 'C' } }],
+    });
+    const dir = path.join(config, 'tasks', SESSION);
+    for (const [id, subject] of [
+      ['1', 'A'],
+      ['2', 'B'],
+      ['3', 'C'],
+    ] as const)
+      writeTask(dir, { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
+    // A person finishes #3 and adds #4, which no agent ever saw, an hour ago.
+    const then = { env: { TASKS_NOW: new Date(Date.now() - 3_600_000).toISOString() } };
+    expect(runInProcessSync(config, ['-l', SESSION, 'done', '3'], then).code).toBe(0);
+    const added = runInProcessSync(config, ['-l', SESSION, 'create', 'Ship it', '--json'], then);
+    expect(JSON.parse(added.stdout)).toMatchObject({ id: '4' });
+    // Claude Code removes the folder, journal and all.
+    fs.rmSync(dir, { recursive: true });
+
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.mark).toEqual({ before: '0', after: '4' });
+    expect(report.warnings).toEqual([
+      expect.stringMatching(
+        /^changes made with tasks to this list up to \S+ \(#3, #4\) went with its journal when the folder was removed: they cannot be restored/,
+      ),
+    ]);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.status])).toEqual([
+      ['1', 'pending'],
+      ['2', 'pending'],
+      ['3', 'pending'],
+    ]);
+    // The next task is #5: #4 was handed out once.
+    expect(JSON.parse(runInProcessSync(config, ['-l', SESSION, 'create', 'Next', '--json']).stdout)).toMatchObject({ id: '5' });
+    // Asked again, it still says so once: those changes are in no record read.
+    const again = JSON.parse(runInProcessSync(config, ['-l', SESSION, 'restore', '--dry-run', '--json']).stdout);
+    expect(again.warnings.filter((w: string) => w.includes('went with its journal'))).toHaveLength(1);
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

@@ -164,7 +164,12 @@ describe('list choice, against odd places', () => {
     runInProcessSync(config, ['-l', 'web-v2', 'create', 'a']);
     const r = runInProcessSync(config, ['-l', 'web', 'create', 'new list please', '--new-list']);
     expect(r).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "web"\n' });
-    expect(fs.readdirSync(path.join(config, 'tasks')).sort()).toEqual(['web', 'web-v2']);
+    expect(
+      fs
+        .readdirSync(path.join(config, 'tasks'))
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+    ).toEqual(['web', 'web-v2']);
   });
 });
 

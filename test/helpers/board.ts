@@ -103,3 +103,71 @@ export function postAction(board: BoardRun, action: unknown, headers: Record<str
     body: JSON.stringify(action),
   });
 }
+
+/** One server-sent event as the page gets it: its name and its data, parsed. */
+export interface BoardEvent {
+  event: string;
+  data: unknown;
+}
+
+/** An event stream kept open as a tab keeps it: every event as it comes, and a wait for one. */
+export interface EventStream {
+  events: BoardEvent[];
+  /** The first event from `from` on (an index into `events`) that `match` accepts; rejects after `ms`. */
+  next(match: (e: BoardEvent) => boolean, opts?: { from?: number; ms?: number }): Promise<BoardEvent>;
+  close(): void;
+}
+
+export function openEvents(board: BoardRun, list?: string): Promise<EventStream> {
+  const query = list === undefined ? '' : `?list=${encodeURIComponent(list)}`;
+  return new Promise((resolve, reject) => {
+    const events: BoardEvent[] = [];
+    const waiters = new Set<() => void>();
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: board.port,
+        path: `/${board.token}/api/events${query}`,
+        headers: { Host: `127.0.0.1:${board.port}`, Accept: 'text/event-stream' },
+      },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`api/events answered ${res.statusCode}`));
+        let buffered = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          buffered += d;
+          for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (event !== undefined && data !== undefined) events.push({ event, data: JSON.parse(data) });
+          }
+          for (const w of waiters) w();
+        });
+        resolve({
+          events,
+          next: (match, opts = {}) =>
+            new Promise((found, fail) => {
+              const check = () => {
+                const e = events.slice(opts.from ?? 0).find(match);
+                if (e === undefined) return;
+                waiters.delete(check);
+                clearTimeout(timer);
+                found(e);
+              };
+              const timer = setTimeout(() => {
+                waiters.delete(check);
+                fail(new Error(`no such event within ${opts.ms ?? 10_000} ms; got: ${events.map((e) => e.event).join(', ')}`));
+              }, opts.ms ?? 10_000);
+              waiters.add(check);
+              check();
+            }),
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -191,6 +191,36 @@ describe.skipIf(!available)(
       console.log(`board: an agent's new task was on the page ${createdMs} ms after the agent started writing it`);
     });
 
+    it('counts the tasks an agent writes after the board started, in the sidebar and the head, across re-reads and a reload', async () => {
+      const config = tempConfig();
+      const sprint = path.join(config, 'tasks', 'web-sprint');
+      for (const id of ['1', '2', '3', '4', '5']) task(sprint, id, `Step ${id}`, 'completed');
+      // A list from before the board: its files settled long ago, as the persistent cache trusts them.
+      const old = new Date(Date.now() - 60_000);
+      for (const name of fs.readdirSync(sprint)) fs.utimesSync(path.join(sprint, name), old, old);
+      fs.utimesSync(sprint, old, old);
+      const p = await open(config, '#list=web-sprint');
+      const count = p.locator('.list-item[data-list="web-sprint"] .count').first();
+      const head = p.locator('.list-head .progress-text');
+      await p.waitForFunction(() => document.querySelector('.list-item[data-list="web-sprint"] .count')?.textContent === '5/5');
+      agent(sprint, 'create', 'Step 6');
+      agent(sprint, 'create', 'Step 7');
+      await p.waitForSelector('.col-pending .card[data-task="7"]', { timeout: 5000 });
+      await p.waitForFunction(() => document.querySelector('.list-item[data-list="web-sprint"] .count')?.textContent === '5/7', null, {
+        timeout: 5000,
+      });
+      expect(await head.textContent()).toBe('5/7 done · 0 in progress · 2 pending');
+      // Every list read again (a list made beside it): the counts stay the files'.
+      agent(path.join(config, 'tasks', 'docs'), 'create', 'Write the guide');
+      await p.waitForSelector('.list-item[data-list="docs"]', { timeout: 5000 });
+      expect(await count.textContent()).toBe('5/7');
+      expect(await head.textContent()).toBe('5/7 done · 0 in progress · 2 pending');
+      await p.reload();
+      await p.waitForSelector('.col-pending .card[data-task="7"]', { timeout: 5000 });
+      expect(await p.locator('.list-item[data-list="web-sprint"] .count').first().textContent()).toBe('5/7');
+      expect(await p.locator('.list-head .progress-text').textContent()).toBe('5/7 done · 0 in progress · 2 pending');
+    });
+
     it('acts: start, reassign, block, done and undo, and the files agree', async () => {
       const { config, api } = world();
       const p = await open(config, `#list=${API}`);

@@ -211,7 +211,7 @@ describe('the board', () => {
 const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'base/zod.ts loaded': 'zod, loaded once: a module, never changed',
   'locks/lock-activity.ts tracked': "one wrapped fs, made once: it counts into the calling run's scope",
-  'cache/folder-names.ts looked': 'a memo of each shard, which lives for one run (a WeakMap: it goes with the shard)',
+  'cache/folder-names.ts looked': 'a memo of each reading of the folders (a session index; a WeakMap: it goes with the index)',
   'lifecycle/task-lifecycle.ts teamCache': 'a memo of each lifecycle context (a WeakMap: it goes with the context)',
   'sessions/list-sessions.ts evidences': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts liveEvidences': 'a memo of each session index (a WeakMap: it goes with the index)',

@@ -31,6 +31,22 @@ function row(id: string, extra: Partial<ListRow> = {}): ListRow {
 }
 
 describe('tasks lists in a terminal', () => {
+  it("a fork's PROMPT says whose fork it is, then its own last prompt", () => {
+    const fork = row('acebfa33-89bc-4c46-ae49-f0564e9fb3fa', { team: undefined });
+    fork.sessions = [
+      {
+        sessionId: fork.id,
+        state: 'ended',
+        cwd: '/home/me/work',
+        prompt: 'follow the plan',
+        lastPrompt: 'ship the release',
+        forkOf: 'b662d4b4-5673-4d15-a9d3-6dd961fcbf2e',
+      },
+    ];
+    const lines = renderListsTable([fork], { style: PLAIN, now: NOW, width: 120, home: '/home/me' }).split('\n');
+    expect(lines[1]).toMatch(/^acebfa33\s+~\/work\s+ended\s+fork of b662d4b4: ship the release\s+2\/4 ▶1\s+5 min ago$/);
+  });
+
   it('at 80 columns keeps LIST, SESSION, TASKS and CHANGED: branch and team give way, the project is cut to its end', () => {
     const rows = [row('2d483082-5eaa-461a-bfdf-3e104fbfeff7'), row('9c0ffee0-2222-4a4a-8b8b-000000000003')];
     const text = renderListsTable(rows, { style: PLAIN, now: NOW, width: 80, home: '/home/me' });

@@ -7,16 +7,21 @@ import type { Shard } from './persistent-cache.js';
  * renaming an entry changes the folder's times, so a folder whose stamp has not changed
  * since it was listed (and was quiet then) has the same names, and is looked at instead
  * of listed. Undefined when it is not a folder that can be read. `stat`: the folder's.
+ *
+ * `once`: what a single reading of the folders is (a session index): within it each
+ * folder is looked at once, as the list summaries and the session evidence both ask. It
+ * is never the shard, which a long run (the board) keeps for hours while agents make
+ * and remove files: what one reading saw must not stand for the next.
  */
 export function folderNames(
   dir: string,
   shard: Shard | undefined,
   key: string,
   now: number,
+  once?: object,
 ): { names: string[]; stat: fs.Stats } | undefined {
-  // Once per run and folder: the list summaries and the session evidence both ask.
-  let seen = shard === undefined ? undefined : looked.get(shard);
-  if (shard !== undefined && seen === undefined) looked.set(shard, (seen = new Map()));
+  let seen = once === undefined ? undefined : looked.get(once);
+  if (once !== undefined && seen === undefined) looked.set(once, (seen = new Map()));
   if (seen?.has(key)) return seen.get(key);
   const found = lookAt(dir, shard, key, now);
   seen?.set(key, found);
@@ -25,8 +30,8 @@ export function folderNames(
 
 type Found = { names: string[]; stat: fs.Stats } | undefined;
 
-/** What each shard's run has found of its folders (a shard lives for one run). */
-const looked = new WeakMap<Shard, Map<string, Found>>();
+/** What each reading has found of its folders. */
+const looked = new WeakMap<object, Map<string, Found>>();
 
 function lookAt(dir: string, shard: Shard | undefined, key: string, now: number): Found {
   let stat: fs.Stats;

@@ -8,7 +8,8 @@ import { journalEntriesWith } from './journal-read.js';
  * set is a person, never "gone" with a session; an owner an agent set (`--as`) is an
  * agent, gone like the list's agents when its sessions are over, or, when the agent ran
  * in a Claude Code session of its own (`$CLAUDE_CODE_SESSION_ID`), when that one is. The
- * last change that set an owner says which it is.
+ * last change that set an owner says which it is. A restore gives no owner: it writes
+ * back the ones its record shows, and they stay what they were.
  */
 export interface OwnersSet {
   people: Set<string>;
@@ -21,6 +22,8 @@ export function ownersSetWithTasks(listDir: string): OwnersSet {
   const agents = new Map<string, string | null>();
   // Only lines that name an owner are parsed: a long journal costs a search of its bytes.
   for (const entry of journalEntriesWith(listDir, '"owner"')) {
+    // A restore puts back the owners its record shows, agents' included: it gives none.
+    if (entry.command === 'restore') continue;
     for (const change of entry.changes) {
       const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
       if (typeof owner !== 'string' || owner === '') continue;

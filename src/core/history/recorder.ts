@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { sameValue } from '../base/same-value.js';
 import type { Task } from '../store/schema.js';
 import { type ListFileChange, onWrites, type TaskWrite } from '../writes/write-events.js';
 import { type Actor, appendLines, entryLine, type FieldChange, type JournalChange, type JournalEntry } from './journal.js';
 import { rotateIfLarge } from './journal-rotate.js';
+import { MAX_TASKS, traceWrites, type WriteTrace } from './write-traces.js';
 
 /** The fields a change touched, with their values before and after (absent: no key). */
 export function fieldChanges(before: Task, after: Task): Record<string, FieldChange> {
@@ -73,6 +75,9 @@ export interface Recording {
 export function startRecording(opts: RecorderOptions): Recording {
   const failed = new Set<string>();
   const written = new Set<string>();
+  /** Each list this run changed, with the highest id it created there and the tasks it changed (write-traces.ts). */
+  const highest = new Map<string, bigint>();
+  const touched = new Map<string, Set<string>>();
   // Writes recorded and not yet known to be done: a failure is told only for these.
   const announced = new Set<string>();
   const append = (listDir: string, entry: Partial<JournalEntry>) => {
@@ -101,6 +106,10 @@ export function startRecording(opts: RecorderOptions): Recording {
       const change = changeOf(write);
       if (change === undefined) return;
       append(write.listDir, { changes: [change], ...(write.madeList ? { newList: true as const } : {}) });
+      const top = highest.get(write.listDir) ?? 0n;
+      highest.set(write.listDir, change.op === 'create' && /^\d+$/.test(change.id) && BigInt(change.id) > top ? BigInt(change.id) : top);
+      const tasks = touched.get(write.listDir) ?? new Set();
+      if (tasks.size < MAX_TASKS) touched.set(write.listDir, tasks.add(write.id));
       announced.add(`${write.listDir}\0${write.id}`);
     },
     failed: ({ listDir, id }) => {
@@ -115,6 +124,20 @@ export function startRecording(opts: RecorderOptions): Recording {
     stop: () => {
       unsubscribe();
       for (const listDir of written) rotateIfLarge(listDir);
+      // One trace a list, outside its folder: what a restore must know if the folder (and its journal) goes.
+      const at = opts.now().getTime();
+      const byRoot = new Map<string, WriteTrace[]>();
+      for (const [listDir, top] of highest) {
+        const root = path.dirname(listDir);
+        const trace = {
+          list: path.basename(listDir),
+          at,
+          tasks: [...(touched.get(listDir) ?? [])],
+          ...(top > 0n ? { id: String(top) } : {}),
+        };
+        byRoot.set(root, [...(byRoot.get(root) ?? []), trace]);
+      }
+      for (const [root, traces] of byRoot) traceWrites(root, traces);
     },
     mark: (listDir, extra) => append(listDir, extra),
   };

@@ -28,11 +28,12 @@ export interface ListSummary {
 /**
  * One list's counts, problems and last change, read now (the board's row of a list that
  * changed). With `cache` (the persistent cache's shard of lists), only the task files
- * whose stamps changed since are read again.
+ * whose stamps changed since are read again; `cache.once`: the reading this is part of
+ * (cache/folder-names.ts).
  */
-export function summarizeList(configDir: string, id: string, cache?: { shard: Shard; now: number }): ListSummary {
+export function summarizeList(configDir: string, id: string, cache?: { shard: Shard; now: number; once?: object }): ListSummary {
   const dir = listDirOf(configDir, id);
-  const cached = cache === undefined ? undefined : cachedSummary(dir, id, cache.shard, cache.now);
+  const cached = cache === undefined ? undefined : cachedSummary(dir, id, cache.shard, cache.now, cache.once);
   if (cached !== undefined) return { id, dir, ...cached };
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
   let total = 0;
@@ -50,7 +51,7 @@ export function summarizeList(configDir: string, id: string, cache?: { shard: Sh
 
 function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
   const shard = index.store.cache?.shard(LISTS_SHARD);
-  const cache = shard === undefined ? undefined : { shard, now: index.now() };
+  const cache = shard === undefined ? undefined : { shard, now: index.now(), once: index };
   const ids = listIds(configDir);
   shard?.retain(summaryKeys(ids));
   return ids.map((id) => summarizeList(configDir, id, cache)).sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));

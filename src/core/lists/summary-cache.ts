@@ -27,8 +27,8 @@ export interface CachedSummary {
 /** A task file as kept: its stamp, when it was read, and its status (null: not a task agents can read). */
 type KeptFile = [ReturnType<typeof stampTuple>, number, Status | null];
 
-export function cachedSummary(dir: string, id: string, shard: Shard, now: number): CachedSummary | undefined {
-  const folder = folderNames(dir, shard, namesKey(id), now);
+export function cachedSummary(dir: string, id: string, shard: Shard, now: number, once?: object): CachedSummary | undefined {
+  const folder = folderNames(dir, shard, namesKey(id), now, once);
   if (folder === undefined) return undefined;
   const { names, stat: dirStat } = folder;
   const kept = keptFiles(shard.get(filesKey(id)));

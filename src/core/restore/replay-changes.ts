@@ -39,6 +39,8 @@ export interface ReplayedList {
   /** How often the ids started again. */
   restarts: number;
   warnings: string[];
+  /** When each item's task last changed in the record (ms), by ref: a restored file keeps the agents' time. */
+  changedAt: Map<string, number>;
 }
 
 interface Sim {
@@ -53,6 +55,8 @@ interface Sim {
   blockedBy: string[];
   /** Keys agents do not know, kept by tasks' own writes. */
   extra?: Record<string, unknown>;
+  /** When the record last changed it (ms). */
+  at: number;
 }
 
 const STATUS = new Set<string>(STATUSES);
@@ -62,7 +66,16 @@ const record = (v: unknown): Record<string, unknown> | undefined =>
 const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String).filter(isTaskId) : []);
 
 export function replayChanges(changes: readonly RecordedChange[]): ReplayedList {
-  const out: ReplayedList = { items: [], highestId: undefined, created: 0, updated: 0, deleted: 0, restarts: 0, warnings: [] };
+  const out: ReplayedList = {
+    items: [],
+    highestId: undefined,
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    restarts: 0,
+    warnings: [],
+    changedAt: new Map(),
+  };
   /** Tasks alive now, by id. */
   let live = new Map<string, Sim>();
   /** Ids seen since the last new start. */
@@ -113,7 +126,15 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
         out.warnings.push(`#${id}: created with no subject in the record; not restored`);
         continue;
       }
-      const task: Sim = { ref: id, subject, description: text(f.description?.new) ?? '', status: 'pending', blocks: [], blockedBy: [] };
+      const task: Sim = {
+        ref: id,
+        subject,
+        description: text(f.description?.new) ?? '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: [],
+        at: change.at,
+      };
       if (change.source === 'tasks') setFields(task, f);
       else {
         const activeForm = text(f.activeForm?.new);
@@ -144,6 +165,7 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
       continue;
     }
     out.updated++;
+    task.at = change.at;
     if (change.source === 'tasks') {
       setFields(task, f);
       continue;
@@ -167,12 +189,13 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
       }
       task.metadata = merged;
     }
-    for (const other of ids(f.addBlocks?.new)) link(live, id, other);
-    for (const other of ids(f.addBlockedBy?.new)) link(live, other, id);
+    for (const other of ids(f.addBlocks?.new)) link(live, id, other, change.at);
+    for (const other of ids(f.addBlockedBy?.new)) link(live, other, id, change.at);
   }
 
   const all = [...earlier, ...live.values()];
   const known = new Set(all.map((t) => t.ref));
+  for (const t of all) out.changedAt.set(t.ref, t.at);
   out.items = all
     .sort((a, b) => compareIds(a.ref, b.ref))
     .map((t) => {
@@ -230,11 +253,13 @@ function setFields(task: Sim, fields: RecordedChange['fields']): void {
   }
 }
 
-/** An edge is made only when both tasks exist, as the agents' blockTask does. */
-function link(live: Map<string, Sim>, blocker: string, blocked: string): void {
+/** An edge is made only when both tasks exist, as the agents' blockTask does; it changes both. */
+function link(live: Map<string, Sim>, blocker: string, blocked: string, at: number): void {
   const a = live.get(blocker);
   const b = live.get(blocked);
   if (!a || !b || a === b) return;
+  a.at = Math.max(a.at, at);
+  b.at = Math.max(b.at, at);
   if (!a.blocks.includes(blocked)) a.blocks.push(blocked);
   if (!b.blockedBy.includes(blocker)) b.blockedBy.push(blocker);
 }

@@ -7,19 +7,23 @@
  * (replay-changes.ts), and the write: through the import's plan and batches
  * (snapshots/), each task under its own id wherever no file has it, nothing that exists
  * written over (a task with the same subject is left as it is; another task holding
- * the id sends the restored one to a new id), and `.highwatermark` raised to the
+ * the id sends the restored one to a new id), each file dated when the record last
+ * changed its task (how long it has stood, and who changed it last, stay the agents'),
+ * and `.highwatermark` raised to the
  * highest id the record or any transcript read shows, so that none is handed out again. Lists whose folder is
  * gone while their transcripts remain: gone-lists.ts.
  */
 import path from 'node:path';
 import type { JournalEntry } from '../history/journal.js';
-import { confirmedEntries, readJournal } from '../history/journal-read.js';
+import { confirmedEntries, readJournal, SLACK_MS } from '../history/journal-read.js';
 import { readAgentChanges } from '../history/transcript-events.js';
+import { readWriteTraces, type WriteTrace } from '../history/write-traces.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { type ImportOutcome, importSnapshot } from '../snapshots/import-run.js';
-import { readHighWaterMark } from '../store/list-read.js';
+import { compareIds } from '../store/ids.js';
+import { fileIds, readHighWaterMark } from '../store/list-read.js';
 import { type RecordedChange, type ReplayedList, replayChanges } from './replay-changes.js';
 import { type RestoreSource, restoreSources } from './restore-sources.js';
 import { highestIdSeen, sharedSessions } from './shared-sessions.js';
@@ -36,7 +40,7 @@ export interface RestoreOutcome extends ImportOutcome {
   /** The transcripts read, with how many Task-tool changes each holds. */
   sources: Array<RestoreSource & { changes: number }>;
   /** What the record holds; `copied`: changes in a fork's copies of its parent's entries, counted in the parent's list only. */
-  replay: Omit<ReplayedList, 'items' | 'warnings'> & { copied: number };
+  replay: Omit<ReplayedList, 'items' | 'warnings' | 'changedAt'> & { copied: number };
   /** The high-water mark before, and after (or, in a dry run, as it would be). */
   mark: { before: string; after: string };
 }
@@ -109,6 +113,41 @@ function journalChanges(listDir: string): RecordedChange[] {
   });
 }
 
+/** The ids of the task files there are (none where no folder can be read: the import says why). */
+function idsOnDisk(listDir: string): string[] {
+  try {
+    return fileIds(listDir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What tasks changed in the list that its journal no longer holds: runs traced outside
+ * the folder (history/write-traces.ts) before the journal's first line, when the folder
+ * was removed with its journal (or the journal alone). Their changes cannot be replayed;
+ * said, with the tasks they touched. `highestId`: the highest id tasks ever created there.
+ */
+function lostChanges(listDir: string, listId: string): { warning: string | undefined; highestId: bigint } {
+  const traces = readWriteTraces(path.dirname(listDir), listId);
+  // An id whose file is still there keeps itself from being handed out: only a gone one needs the mark.
+  const onDisk = idsOnDisk(listDir).reduce((top, id) => (BigInt(id) > top ? BigInt(id) : top), 0n);
+  const traced = traces.reduce((top, t) => (t.id !== undefined && BigInt(t.id) > top ? BigInt(t.id) : top), 0n);
+  const highestId = traced > onDisk ? traced : 0n;
+  const journal = readJournal(listDir);
+  const first = journal.entries[0] === undefined ? Number.POSITIVE_INFINITY : Date.parse(journal.entries[0].at);
+  // A journal read only in part starts later than its list: what is before it is not lost.
+  const lost = journal.partial ? [] : traces.filter((t) => t.at < first - SLACK_MS);
+  if (lost.length === 0) return { warning: undefined, highestId };
+  const tasks = [...new Set(lost.flatMap((t) => t.tasks ?? []))].sort(compareIds);
+  const last = new Date((lost.at(-1) as WriteTrace).at).toISOString();
+  const named = tasks.length === 0 ? '' : ` (${tasks.map((t) => `#${t}`).join(', ')})`;
+  return {
+    warning: `changes made with tasks to this list up to ${last}${named} went with its journal when the folder was removed: they cannot be restored, so those tasks come back as the agents left them; check them`,
+    highestId,
+  };
+}
+
 /**
  * Restore `listId` (folder `listDir`) from its sessions' transcripts. Refuses nothing:
  * with no transcript or no task in them the outcome says so (the caller decides how to
@@ -127,15 +166,17 @@ export async function restoreList(
   if (!named) sources.push(...shared.shares);
   const mayHoldMore = named ? [...shared.shares.map((s) => s.sessionId), ...shared.maybe] : shared.maybe;
   const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
-  const { items, warnings: replayWarnings, ...counted } = replay;
+  const { items, warnings: replayWarnings, changedAt, ...counted } = replay;
   const warnings = [
     ...replayWarnings,
     ...mayHoldMore.map((id) => `session ${id.slice(0, 8)} shows tasks of this list too and may hold more of it: --from ${id}`),
   ];
-  // No id any transcript read shows is handed out again, whether or not its task comes back.
+  const lost = lostChanges(listDir, listId);
+  if (lost.warning !== undefined) warnings.push(lost.warning);
+  // No id any transcript read, or tasks itself, shows handed out is handed out again, whether or not its task comes back.
   const seen = highestIdSeen(index, sources);
   const recorded = replay.highestId === undefined ? 0n : BigInt(replay.highestId);
-  const highest = seen > recorded ? seen : recorded;
+  const highest = [seen, recorded, lost.highestId].reduce((a, b) => (b > a ? b : a));
   const before = readHighWaterMark(listDir);
   const outcome = await importSnapshot(
     listDir,
@@ -144,6 +185,8 @@ export async function restoreList(
       dryRun: opts.dryRun,
       sameTasks: true,
       markAtLeast: highest === 0n ? undefined : String(highest),
+      // Each file dated when the record last changed its task: a stall and the last change stay the agents'.
+      changedAt,
       signal: opts.signal,
       ...(opts.now ? { now: opts.now } : {}),
     },

@@ -54,7 +54,7 @@ export function buildEvidence(
   const now = index.now();
   /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
   const namesOf = (list: string): string[] | undefined =>
-    folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now)?.names;
+    folderNames(listDirOf(index.configDir, list), shard, listNamesKey(list), now, index)?.names;
   const known = opts.known ?? ((id: string) => index.listsOfSession(id));
   const sessions = sessionsToRead(index, opts.sessions ?? index.transcripts(), known, opts.keep);
   if (opts.cache !== undefined) {

@@ -35,6 +35,14 @@ export interface TranscriptFacts {
   processSession?: string | undefined;
   /** It begins with the `/clear` command, before any prompt: the process went on from another session. */
   opensWithClear?: boolean | undefined;
+  /**
+   * A fork (`--resume <id> --fork-session`): the session it was forked from, as its copies
+   * of that session's entries name it (`requestSessionId` of the last copied `assistant`
+   * entry; docs/task-store.md section 14). Then `prompt` is the fork's own first prompt,
+   * after the copies, and `lastPrompt` its own latest one: Claude Code's `last-prompt`
+   * entry in a fork may still be its parent's.
+   */
+  forkOf?: string | undefined;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -87,9 +95,20 @@ function field(line: string, name: string): string | undefined {
  */
 export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): TranscriptFacts {
   const facts: TranscriptFacts = {};
+  /** A fork's own first prompt and its time: the first typed after the last copy of its parent's entries. */
+  let own: { prompt: string; at: number | undefined } | undefined;
   try {
     scanHeadOf(fd, size, (line) => {
       facts.firstActivity ??= time(field(line, 'timestamp'));
+      if (line.includes('"type":"assistant"')) {
+        // The first entry the model wrote: a copy of another session's (a fork) or this one's own.
+        const from = field(line, 'requestSessionId');
+        const sessionId = field(line, 'sessionId');
+        if (from === undefined || from === sessionId) return facts.prompt !== undefined || own !== undefined;
+        facts.forkOf = from;
+        own = undefined;
+        return false;
+      }
       if (!line.includes('"type":"user"')) return false;
       const entry = parseObject(line);
       if (entry?.type !== 'user') return false;
@@ -98,12 +117,15 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.branch ??= str(entry.gitBranch);
       facts.version ??= str(entry.version);
       facts.opensWithClear ??= entry.isMeta === true ? undefined : isClearCommand(entry);
-      facts.prompt = promptOf(entry);
-      return facts.prompt !== undefined;
+      const prompt = promptOf(entry);
+      if (prompt !== undefined && facts.forkOf !== undefined) own ??= { prompt, at: time(entry.timestamp) };
+      facts.prompt ??= prompt;
+      return false;
     });
   } catch {
     return facts;
   }
+  if (facts.forkOf !== undefined) facts.prompt = own?.prompt;
   try {
     // The last few KB hold the latest entries; look further back only when they lack them.
     for (const bytes of [4096, 32768]) {
@@ -114,16 +136,22 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       let processSession: string | undefined;
       for (let i = lines.length - 1; i >= 0; i--) {
         const line = lines[i] as string;
-        if (lastPrompt === undefined && line.includes('"last-prompt"')) {
+        if (lastPrompt === undefined && facts.forkOf === undefined && line.includes('"last-prompt"')) {
           const entry = parseObject(line);
           if (entry?.type === 'last-prompt') lastPrompt = str(entry.lastPrompt);
+        }
+        // A fork's own latest prompt: a typed one no older than its first (copies keep their parent's times).
+        if (lastPrompt === undefined && facts.forkOf !== undefined && own !== undefined && line.includes('"type":"user"')) {
+          const entry = parseObject(line);
+          const at = entry?.type === 'user' ? time(entry.timestamp) : undefined;
+          if (entry !== undefined && at !== undefined && own.at !== undefined && at >= own.at) lastPrompt = promptOf(entry);
         }
         tailBranch ??= field(line, 'gitBranch') || undefined;
         processSession ??= field(line, 'session_id') || undefined;
         tailTime ??= time(field(line, 'timestamp'));
         if (lastPrompt !== undefined && tailBranch !== undefined && tailTime !== undefined && processSession !== undefined) break;
       }
-      facts.lastPrompt = lastPrompt ?? facts.lastPrompt;
+      facts.lastPrompt = lastPrompt ?? facts.lastPrompt ?? (facts.forkOf === undefined ? undefined : own?.prompt);
       // The branch a session is on now is the one of its latest entries.
       if (tailBranch !== undefined) facts.branch = tailBranch;
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;

@@ -394,7 +394,7 @@ function keptScan(value: unknown): KeptScan | undefined {
   return { s: stamp, at, e, m, st, h: typeof h === 'string' ? h : undefined };
 }
 
-const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version', 'processSession'] as const;
+const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version', 'processSession', 'forkOf'] as const;
 const FACT_NUMBERS = ['firstActivity', 'lastActivity', 'writtenAt'] as const;
 
 function isFacts(v: unknown): v is TranscriptFacts {

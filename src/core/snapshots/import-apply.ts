@@ -41,6 +41,8 @@ export interface ApplyOptions {
    * passed on as it came: the caller, not the import, says what was written.
    */
   onCreated?: ((ref: string, id: string) => void) | undefined;
+  /** When each task (by plan ref) last changed in the record it comes from: its file keeps that time (a restore). */
+  changedAt?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface ImportResult {
@@ -98,6 +100,7 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
           return batch.map((p) => materializeTask(p, ids.get(p.ref) as string, idOf));
         },
         opts.keepIds === undefined ? undefined : keepingIds(batch, later, opts.keepIds === 'restore', opts.markAtLeast),
+        opts.changedAt === undefined ? undefined : (_task, i) => opts.changedAt?.get((batch[i] as PlannedTask).ref),
       );
       for (const p of batch) opts.onCreated?.(p.ref, ids.get(p.ref) as string);
       if (opts.now) size = nextBatchSize(batch.length, opts.now() - heldFrom, target, maxSize);

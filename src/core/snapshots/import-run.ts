@@ -26,6 +26,8 @@ export interface ImportRunOptions {
   sameTasks?: boolean | undefined;
   /** The highest id a record shows the list used (a restore): the mark is raised to it, new ids go above it. */
   markAtLeast?: string | undefined;
+  /** When each item (by ref) last changed in the record it comes from: its file keeps that time (a restore). */
+  changedAt?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface ImportOutcome {
@@ -82,6 +84,7 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
     signal: opts.signal,
     keepIds,
     markAtLeast: opts.markAtLeast,
+    changedAt: opts.changedAt,
   });
   return {
     created: result.created,

@@ -185,6 +185,8 @@ export function writeFileAtomic(file: string, content: string, opts: WriteOption
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
+    // Dated before it takes its name: no reader ever sees the file under another time.
+    if (opts.mtime !== undefined) fs.utimesSync(tmp, new Date(opts.mtime), new Date(opts.mtime));
     opts.beforePublish?.();
     if (opts.createOnly) publishNew(tmp, file);
     else fs.renameSync(tmp, file);
@@ -201,6 +203,8 @@ export interface WriteOptions {
   createOnly?: boolean;
   /** Called once the content is on disk under its temp name, just before it takes the file's name. */
   beforePublish?: () => void;
+  /** The file's modification time (ms) instead of now: a task restored keeps the time its record last changed it. */
+  mtime?: number | undefined;
 }
 
 /** Where the file system has no hard links, a new file is published by rename as before. */

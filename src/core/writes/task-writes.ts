@@ -117,6 +117,8 @@ export async function createTaskBatch(
   count: number,
   build: (ids: string[]) => Task[],
   allocate: IdAllocation = (listName, used, mark) => allocateIds(listName, used, mark, count),
+  /** A task's file time instead of now (a restore: when the record last changed it). */
+  datedAt?: (task: Task, index: number) => number | undefined,
 ): Promise<Task[]> {
   let madeList = ensureListDir(listDir);
   return withListLock(listDir, (stillHeld) => {
@@ -133,7 +135,7 @@ export async function createTaskBatch(
           assertStillHeld(stillHeld, 'the list');
           // New files only: one that appeared since the ids were allocated is never replaced.
           announcedWrite({ listDir, id: task.id, after: task, ...(madeList ? { madeList } : {}) }, (announce) =>
-            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce }),
+            writeTaskFile(taskPath(listDir, task.id), task, { createOnly: true, beforePublish: announce, mtime: datedAt?.(task, written) }),
           );
           madeList = false;
           written++;

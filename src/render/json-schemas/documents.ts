@@ -56,6 +56,10 @@ const Session = z.strictObject({
   lastActivity: Iso.nullable(),
   transcript: z.string().nullable(),
   replacedBy: z.string().nullable().describe('the session that replaced it (/clear), when known'),
+  forkOf: z
+    .string()
+    .nullable()
+    .describe('the session it was forked from (--fork-session); then prompt and lastPrompt are its own, after the copied entries'),
 });
 
 export const ListsResult = z.array(
