@@ -52,6 +52,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
         { names: ['use'], load: async () => (await import('./use.js')).registerUse },
         { names: ['carry'], load: async () => (await import('./carry.js')).registerCarry },
         { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
+        { names: ['notify'], load: async () => (await import('./notify.js')).registerNotify },
         { names: ['import'], load: async () => (await import('./import.js')).registerImport },
         { names: ['export'], load: async () => (await import('./export.js')).registerExport },
         { names: ['restore'], load: async () => (await import('./restore.js')).registerRestore },
