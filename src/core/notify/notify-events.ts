@@ -96,7 +96,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       title: `Ready for ${t.owner}: #${t.id}`,
       text:
         `${quoted(t)} in ${where} is ${t.owner}'s and ready` +
-        (waiting.length > 0 ? `; ${waiting.length} task${waiting.length === 1 ? '' : 's'} wait on it (${ids(waiting)})` : ''),
+        (waiting.length > 0 ? `; ${waiting.length === 1 ? '1 task waits' : `${waiting.length} tasks wait`} on it (${ids(waiting)})` : ''),
       action: `tasks ${l} get ${t.id}`,
       priority: 4,
     });
