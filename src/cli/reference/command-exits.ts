@@ -25,6 +25,7 @@ export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
     'use',
     'carry',
     'watch',
+    'notify',
     'import',
     'export',
     'restore',
