@@ -4,7 +4,7 @@ import { indexTasks } from '../graph/blockers.js';
 import { goneOwnersOfList, ownersSetWithTasks } from '../history/list-owners.js';
 import { stalledInList } from '../progress/stalled-work.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import type { SessionIndex } from '../sessions/session-index.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
 import type { Task } from '../store/schema.js';
 import type { ListFacts } from './notify-events.js';
@@ -47,7 +47,9 @@ export function listFacts(i: FactsInput): ListFacts {
   const working = i.tasks.filter((t) => t.status === 'in_progress');
   const needsSessions = (i.wanted.has('stalled') && working.length > 0) || (i.wanted.has('agent-died') && working.some((t) => t.owner));
   const sessions = needsSessions || i.tasks.length > 0 ? i.sessions() : undefined;
-  const latest = sessions ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] : undefined;
+  let latest: SessionInfo | undefined = sessions
+    ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0]
+    : undefined;
 
   const people = new Set<string>();
   if (i.wanted.has('ready-for-person') && open.some((t) => t.owner)) {
@@ -67,6 +69,8 @@ export function listFacts(i: FactsInput): ListFacts {
       for (const owner of new Set(working.flatMap((t) => (t.owner ? [t.owner] : [])))) {
         if (owners.isGone(owner)) gone.push({ owner, why: owners.whyOf(owner), session: owners.sessions[0]?.sessionId });
       }
+      // A named list's sessions are found by their transcripts: the gone ones are known now.
+      latest ??= owners.sessions[0];
     }
   }
 
