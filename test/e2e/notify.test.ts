@@ -3,15 +3,12 @@
  * receiver, an exec: script. Through the built binary: notify is a long-running process
  * whose restarts, signals and a second copy of it are what is under test.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { listWith, notifyEnv, receiver, startNotify, taskOf, until } from '../helpers/notify.js';
-import { writeLiveSession } from '../helpers/session-files.mjs';
-import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -250,47 +247,16 @@ describe('notify: the events', () => {
   });
 });
 
-describe('notify: an agent that dies holding work', () => {
-  it('agent-died names the owner, the tasks, the session and release --gone, once the session process is gone', async () => {
+describe('notify --all', () => {
+  it('follows a list that appears while it runs', async () => {
     const config = tempConfig();
-    const session = 'c1a55e00-1111-4111-8111-00000000d1ed';
-    const home = path.join(config, 'home');
-    const cwd = path.join(home, 'web');
-    fs.mkdirSync(cwd, { recursive: true });
-    const start = Date.now() - 20 * 60_000;
-    writeTaskTranscript(config, {
-      sessionId: session,
-      cwd,
-      start,
-      calls: [{ create: { id: '1', subject: 'Fix the login' } }, { update: { taskId: '1', status: 'in_progress', owner: 'worker-1' } }],
-      ended: false,
-    });
-    listWith(config, session, [taskOf('1', { subject: 'Fix the login', status: 'in_progress', owner: 'worker-1' })]);
-    // The session's process: alive, then killed as a crash would end it.
-    const agent = spawn('sleep', ['600'], { stdio: 'ignore' });
-    cleanups.push(() => agent.kill('SIGKILL'));
-    writeLiveSession(config, { pid: agent.pid as number, sessionId: session, cwd, start });
+    listWith(config, 'old', [taskOf('1')]);
     const hook = await webhook();
-    const p = notify(config, ['-l', session, '--to', `webhook:${hook.url}`, '--on', 'agent-died'], { HOME: home });
-    await p.waitForErr('notify: following');
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(hook.got, 'nothing while the session lives').toEqual([]);
-    const killedAt = Date.now();
-    agent.kill('SIGKILL');
-    await until(() => hook.got.length === 1, 'agent-died', 15_000);
-    expect((hook.got[0]?.at ?? 0) - killedAt).toBeLessThan(10_000);
-    const [doc] = posted(hook.got);
-    expect(doc).toMatchObject({
-      event: 'agent-died',
-      list: session,
-      shortId: 'c1a55e00',
-      project: '~/web',
-      session,
-      tasks: [{ id: '1', subject: 'Fix the login', status: 'in_progress', owner: 'worker-1' }],
-      action: 'tasks -l c1a55e00 release --gone',
-    });
-    expect(doc?.text).toBe('worker-1 holds #1 in list c1a55e00 (~/web), but session c1a55e00 crashed');
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(hook.got).toHaveLength(1);
+    const p = notify(config, ['--all', '--to', `webhook:${hook.url}`, '--on', 'list-completed']);
+    await p.waitForErr('notify: following list old');
+    listWith(config, 'fresh', [taskOf('1', { status: 'completed' })]);
+    await until(() => hook.got.length === 1, 'list-completed of the new list', 15_000);
+    expect(posted(hook.got)[0]).toMatchObject({ event: 'list-completed', list: 'fresh' });
+    expect((await p.stop()).code).toBe(0);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * `tasks notify` under load and faults, through the built binary against loopback
- * receivers: two notify processes sharing one sent state, and targets that fail or hang.
+ * receivers: two notify processes sharing one sent state, targets that fail or hang, and
+ * an agent's session process that dies holding work.
  * Slow: each case waits out retries, timeouts or several rounds of changes.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { listWith, notifyEnv, receiver, startNotify, taskOf, until } from '../helpers/notify.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
+import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -53,6 +57,20 @@ describe('notify: two processes, one sent state', () => {
   });
 });
 
+describe('notify: two processes started together', () => {
+  it('on lists already needing a person, five processes send each event once between them', async () => {
+    const config = tempConfig();
+    for (const list of ['a', 'b', 'c']) listWith(config, list, [taskOf('1', { status: 'completed' })]);
+    const hook = await webhook();
+    const all = Array.from({ length: 5 }, () => notify(config, ['--all', '--to', `webhook:${hook.url}`, '--on', 'list-completed']));
+    await Promise.all(all.map((p) => p.waitForErr('notify: following')));
+    await until(() => hook.got.length >= 3, 'three list-completed');
+    await new Promise((r) => setTimeout(r, 2500));
+    await Promise.all(all.map((p) => p.stop()));
+    expect(hook.got.map((g) => (JSON.parse(g.body) as { list: string }).list).sort()).toEqual(['a', 'b', 'c']);
+  });
+});
+
 describe('notify: targets that fail', () => {
   it('a down webhook is retried with backoff and reported on stderr; a slow one holds up no other target', async () => {
     const config = tempConfig();
@@ -93,5 +111,52 @@ describe('notify: targets that fail', () => {
     expect(execAt - started).toBeLessThan((flaky.got[2]?.at ?? 0) - started + 1);
     expect(slow.got.length).toBe(5);
     expect(r.stdout.split('\n').filter((l) => l.includes('  sent  '))).toHaveLength(2);
+  });
+});
+
+const posted = (got: Array<{ body: string }>) => got.map((g) => JSON.parse(g.body) as Record<string, unknown>);
+
+describe('notify: an agent that dies holding work', () => {
+  it('agent-died names the owner, the tasks, the session and release --gone, once the session process is gone', async () => {
+    const config = tempConfig();
+    const session = 'c1a55e00-1111-4111-8111-00000000d1ed';
+    const home = path.join(config, 'home');
+    const cwd = path.join(home, 'web');
+    fs.mkdirSync(cwd, { recursive: true });
+    const start = Date.now() - 20 * 60_000;
+    writeTaskTranscript(config, {
+      sessionId: session,
+      cwd,
+      start,
+      calls: [{ create: { id: '1', subject: 'Fix the login' } }, { update: { taskId: '1', status: 'in_progress', owner: 'worker-1' } }],
+      ended: false,
+    });
+    listWith(config, session, [taskOf('1', { subject: 'Fix the login', status: 'in_progress', owner: 'worker-1' })]);
+    // The session's process: alive, then killed as a crash would end it.
+    const agent = spawn('sleep', ['600'], { stdio: 'ignore' });
+    cleanups.push(() => agent.kill('SIGKILL'));
+    writeLiveSession(config, { pid: agent.pid as number, sessionId: session, cwd, start });
+    const hook = await webhook();
+    const p = notify(config, ['-l', session, '--to', `webhook:${hook.url}`, '--on', 'agent-died'], { HOME: home });
+    await p.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.got, 'nothing while the session lives').toEqual([]);
+    const killedAt = Date.now();
+    agent.kill('SIGKILL');
+    await until(() => hook.got.length === 1, 'agent-died', 15_000);
+    expect((hook.got[0]?.at ?? 0) - killedAt).toBeLessThan(10_000);
+    const [doc] = posted(hook.got);
+    expect(doc).toMatchObject({
+      event: 'agent-died',
+      list: session,
+      shortId: 'c1a55e00',
+      project: '~/web',
+      session,
+      tasks: [{ id: '1', subject: 'Fix the login', status: 'in_progress', owner: 'worker-1' }],
+      action: 'tasks -l c1a55e00 release --gone',
+    });
+    expect(doc?.text).toBe('worker-1 holds #1 in list c1a55e00 (~/web), but session c1a55e00 crashed');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.got).toHaveLength(1);
   });
 });

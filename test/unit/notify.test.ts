@@ -100,39 +100,36 @@ describe('what needs a person', () => {
 
 describe('the sent state', () => {
   const temp = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-notify-')), 'state.json');
-  const settle = (fresh: string[], active: string[], o: { first?: boolean; seen?: number } = {}) => ({
-    listId: 'app',
-    fresh,
-    active: new Set(active),
-    seenActiveAt: () => o.seen,
-    first: o.first ?? false,
-  });
+  const settle = (fresh: string[], active: string[], scannedAt: number) => ({ listId: 'app', fresh, active: new Set(active), scannedAt });
 
   it('claims an event once per target, across instances (restarts); a cleared one may be claimed again', async () => {
     const file = temp();
     let now = 1000;
     const a = new SentState(file, () => now);
-    expect(await a.settle(['t1', 't2'], settle(['k|app|'], ['k|app|'], { first: true }))).toEqual([
+    expect(await a.settle(['t1', 't2'], settle(['k|app|'], ['k|app|'], 900))).toEqual([
       { target: 't1', key: 'k|app|' },
       { target: 't2', key: 'k|app|' },
     ]);
     const restarted = new SentState(file, () => now);
-    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], { first: true }))).toEqual([]);
+    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 950))).toEqual([]);
     now = 2000;
-    // Cleared, as seen by a process that saw it active at 1500: its claim (1000) goes.
-    await restarted.settle(['t1'], settle([], [], { seen: 1500 }));
-    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|']))).toEqual([{ target: 't1', key: 'k|app|' }]);
+    // Cleared, as read at 1500, after the claim (1000): the claim goes.
+    await restarted.settle(['t1'], settle([], [], 1500));
+    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 1900))).toEqual([{ target: 't1', key: 'k|app|' }]);
   });
 
-  it('a process that saw the condition before a newer claim does not clear that claim', async () => {
+  it('a look at files read before a claim does not clear that claim: its process is behind', async () => {
     const file = temp();
     let now = 5000;
     const state = new SentState(file, () => now);
-    await state.settle(['t'], settle(['k|app|'], ['k|app|']));
+    await state.settle(['t'], settle(['k|app|'], ['k|app|'], 4900));
     now = 6000;
-    // A slower process, whose last view of the event as active is older than the claim.
-    await state.settle(['t'], settle([], [], { seen: 4000 }));
-    expect(await state.settle(['t'], settle(['k|app|'], ['k|app|']))).toEqual([]);
+    // A slower process (or one just started) whose files were read at 4000, before the claim.
+    await state.settle(['t'], settle([], [], 4000));
+    expect(await state.settle(['t'], settle(['k|app|'], ['k|app|'], 5900))).toEqual([]);
+    // Another list's look never touches this one's claims.
+    await state.settle(['t'], { listId: 'web', fresh: [], active: new Set(), scannedAt: 9999 });
+    expect(await state.settle(['t'], settle(['k|app|'], ['k|app|'], 5900))).toEqual([]);
   });
 
   it('lives in $XDG_STATE_HOME/tasks, else ~/.local/state/tasks, a file per config folder', () => {

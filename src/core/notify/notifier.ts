@@ -73,14 +73,20 @@ interface Followed {
   dir: string;
   watcher: ListWatcher | undefined;
   update: WatchUpdate | undefined;
-  /** Active keys, with when this process last saw each active. */
-  active: Map<string, number>;
+  /** The keys active at the last look. */
+  active: Set<string>;
   first: boolean;
   errorsSince: Map<string, number>;
 }
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
 const ERROR_GRACE_MS = 1500;
+
+/** An update's time is taken as its scan ends; the files were read up to this long before. */
+const SCAN_MARGIN_MS = 500;
+
+/** The safety rescan of each list under --all and --here. */
+const MANY_LISTS_RESCAN_MS = 10_000;
 
 /** Most notifications waiting at one target; past it the oldest are dropped (a target down for hours). */
 const QUEUE_LIMIT = 200;
@@ -165,14 +171,17 @@ export class Notifier {
     for (const id of ids) {
       if (this.followed.has(id)) continue;
       const dir = 'one' in req.lists ? req.lists.one.dir : listDirOf(req.configDir, id);
-      this.followed.set(id, { id, dir, watcher: undefined, update: undefined, active: new Map(), first: true, errorsSince: new Map() });
+      this.followed.set(id, { id, dir, watcher: undefined, update: undefined, active: new Set(), first: true, errorsSince: new Map() });
       if (this.watching) this.follow(this.followed.get(id) as Followed);
     }
   }
 
   private follow(f: Followed): void {
+    // Many lists: fs hints still bring each change within a second; the safety rescan (for
+    // hints inotify dropped) comes less often, so that hundreds of idle lists cost little.
+    const rescanMs = 'one' in this.req.lists ? undefined : MANY_LISTS_RESCAN_MS;
     const watcher = new ListWatcher(
-      { dir: f.dir, clock: this.req.clock },
+      { dir: f.dir, clock: this.req.clock, ...(rescanMs === undefined ? {} : { rescanMs }) },
       {
         onUpdate: (u) => {
           f.update = u;
@@ -252,14 +261,12 @@ export class Notifier {
     const events = listEvents(facts, this.wanted);
     const active = new Set(events.map((e) => e.key));
     const fresh = events.filter((e) => !f.active.has(e.key));
-    const first = f.first;
     const claims = await this.state.settle(
       req.targets.map((t) => t.id),
-      { listId: f.id, fresh: fresh.map((e) => e.key), active, seenActiveAt: (key) => f.active.get(key), first },
+      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS },
     );
     f.first = false;
-    const seenAt = req.clock.now();
-    f.active = new Map([...active].map((k) => [k, seenAt]));
+    f.active = active;
     const byKey = new Map(events.map((e) => [e.key, e]));
     for (const claim of claims) {
       const target = req.targets.find((t) => t.id === claim.target);

@@ -71,10 +71,12 @@ export interface Settle {
   fresh: readonly string[];
   /** Every key active now on the list. */
   active: ReadonlySet<string>;
-  /** A key this process saw active, and when it last saw it so: only a claim older than that is cleared. */
-  seenActiveAt(key: string): number | undefined;
-  /** First look at this list since the start: clear every claim of it that is not active. */
-  first: boolean;
+  /**
+   * When the files these keys come from were read. A claim of the list that is not active
+   * is dropped only when it is older than that: a newer one was made by a process that
+   * read the files later (the event came back), and this look is behind it.
+   */
+  scannedAt: number;
 }
 
 export class SentState {
@@ -104,13 +106,9 @@ export class SentState {
           changed = true;
         }
         for (const [key, claimedAt] of Object.entries(sent)) {
-          if (s.active.has(key) || key.split('|')[1] !== s.listId) continue;
-          const seen = s.seenActiveAt(key);
-          // Another process may have claimed it again after it came back: keep a newer claim.
-          if (s.first || (seen !== undefined && claimedAt <= seen)) {
-            delete sent[key];
-            changed = true;
-          }
+          if (s.active.has(key) || key.split('|')[1] !== s.listId || claimedAt >= s.scannedAt) continue;
+          delete sent[key];
+          changed = true;
         }
       }
       return { claimed, changed };
