@@ -51,7 +51,8 @@ function underDunst(config: string, args: string[]) {
       // Shown notifications reach the history once closed.
       'sleep 0.3; dunstctl close-all; sleep 0.3',
       `dunstctl history > "${config}/history.json"`,
-      'kill $DUNST',
+      // Gone already when the bus started another dunst first (D-Bus activation) and it lost the name.
+      'kill $DUNST 2>/dev/null || true',
     ].join('\n'),
   );
   const env = baseEnv(config, { ...notifyEnv(config), DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: undefined });
