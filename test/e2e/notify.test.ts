@@ -8,26 +8,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
-import { listWith, notifyEnv, receiver, startNotify, taskOf, until } from '../helpers/notify.js';
+import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const h = notifyHarness();
+afterEach(h.cleanup);
+const { webhook, notify } = h;
 
-async function webhook(answer?: Parameters<typeof receiver>[0]) {
-  const r = await receiver(answer);
-  cleanups.push(() => r.close());
-  return r;
-}
-
-function notify(config: string, args: string[], env: Record<string, string | undefined> = {}) {
-  const p = startNotify(config, args, env);
-  cleanups.push(() => p.stop());
-  return p;
-}
-
-const posted = (got: Array<{ body: string }>) => got.map((g) => JSON.parse(g.body) as Record<string, unknown>);
 const stateFiles = (config: string) =>
   fs.existsSync(path.join(config, 'state', 'tasks')) ? fs.readdirSync(path.join(config, 'state', 'tasks')) : [];
 

@@ -119,3 +119,27 @@ export function listWith(config: string, list: string, tasks: Array<Record<strin
   for (const t of tasks) writeTask(dir, t);
   return dir;
 }
+
+/** Receivers and notify processes a test file starts, closed and stopped after each test (`afterEach(h.cleanup)`). */
+export function notifyHarness() {
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  return {
+    cleanup: async () => {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    },
+    later: (fn: () => Promise<unknown> | unknown) => cleanups.push(fn),
+    webhook: async (answer?: Parameters<typeof receiver>[0]) => {
+      const r = await receiver(answer);
+      cleanups.push(() => r.close());
+      return r;
+    },
+    notify: (config: string, args: string[], env: Record<string, string | undefined> = {}) => {
+      const p = startNotify(config, args, env);
+      cleanups.push(() => p.stop());
+      return p;
+    },
+  };
+}
+
+/** The JSON documents a receiver was sent. */
+export const posted = (got: Array<{ body: string }>) => got.map((g) => JSON.parse(g.body) as Record<string, unknown>);

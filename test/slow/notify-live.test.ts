@@ -9,26 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsync, tempConfig, writeTask } from '../helpers/cli.js';
-import { listWith, notifyEnv, receiver, startNotify, taskOf, until } from '../helpers/notify.js';
+import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
 import { writeLiveSession } from '../helpers/session-files.mjs';
 import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function webhook(answer?: Parameters<typeof receiver>[0]) {
-  const r = await receiver(answer);
-  cleanups.push(() => r.close());
-  return r;
-}
-
-function notify(config: string, args: string[], env: Record<string, string | undefined> = {}) {
-  const p = startNotify(config, args, env);
-  cleanups.push(() => p.stop());
-  return p;
-}
+const h = notifyHarness();
+afterEach(h.cleanup);
+const { webhook, notify } = h;
 
 describe('notify: two processes, one sent state', () => {
   it('two notify processes with the same target send each event once between them', async () => {
@@ -114,8 +101,6 @@ describe('notify: targets that fail', () => {
   });
 });
 
-const posted = (got: Array<{ body: string }>) => got.map((g) => JSON.parse(g.body) as Record<string, unknown>);
-
 describe('notify: an agent that dies holding work', () => {
   it('agent-died names the owner, the tasks, the session and release --gone, once the session process is gone', async () => {
     const config = tempConfig();
@@ -134,7 +119,7 @@ describe('notify: an agent that dies holding work', () => {
     listWith(config, session, [taskOf('1', { subject: 'Fix the login', status: 'in_progress', owner: 'worker-1' })]);
     // The session's process: alive, then killed as a crash would end it.
     const agent = spawn('sleep', ['600'], { stdio: 'ignore' });
-    cleanups.push(() => agent.kill('SIGKILL'));
+    h.later(() => agent.kill('SIGKILL'));
     writeLiveSession(config, { pid: agent.pid as number, sessionId: session, cwd, start });
     const hook = await webhook();
     const p = notify(config, ['-l', session, '--to', `webhook:${hook.url}`, '--on', 'agent-died'], { HOME: home });
