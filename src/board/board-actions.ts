@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { TasksError } from '../core/base/errors.js';
+import { isDirectory } from '../core/base/is-directory.js';
 import { newTxn, startRecording } from '../core/history/recorder.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
@@ -56,7 +58,15 @@ export interface ActionOutcome {
   result: ActionResult;
 }
 
-const HTTP_OF: Record<string, number> = { usage: 400, not_found: 404, conflict: 409, busy: 503, interrupted: 503, timeout: 504 };
+const HTTP_OF: Record<string, number> = {
+  usage: 400,
+  not_found: 404,
+  conflict: 409,
+  corrupt: 409,
+  busy: 503,
+  interrupted: 503,
+  timeout: 504,
+};
 
 /** The journal's command for each action: what `tasks log` and `tasks undo` name. */
 const COMMAND: Record<ActionRequest['action'], string> = {
@@ -101,6 +111,10 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
   } catch (err) {
     return failure(err, emptyReport(), []);
   }
+  // A list whose path is a FIFO, a device or a file is no list: said as `tasks list` says it, before anything is tried there.
+  const dir = listDirOf(ctx.configDir, req.list);
+  if (fs.existsSync(dir) && !isDirectory(dir))
+    return failure(new TasksError('corrupt', `${dir} is not a folder; nothing written`), emptyReport(), []);
   const own = newTxn(Date.now(), ctx.pid);
   const record: UndoRecord = { marks: {} };
   const journalWarnings: string[] = [];

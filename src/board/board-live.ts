@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { TasksError } from '../core/base/errors.js';
 import { summarizeList } from '../core/lists/list-summary.js';
 import { shortIds } from '../core/lists/short-ids.js';
 import { judgeProcess, readLiveSessionFiles } from '../core/sessions/live-sessions.js';
@@ -46,11 +47,16 @@ interface Client {
 }
 
 interface Followed {
-  watcher: ListWatcher;
+  /** Undefined while the list cannot be read (its path is no folder): tried again every UNREADABLE_RETRY_MS. */
+  watcher: ListWatcher | undefined;
   clients: Set<Client>;
   last: string | undefined;
   update: WatchUpdate | undefined;
+  retry: NodeJS.Timeout | undefined;
 }
+
+/** A followed list that cannot be read is looked at again this often (it may be made a folder again). */
+const UNREADABLE_RETRY_MS = 2000;
 
 /** A client that stops reading is dropped once this much waits for it. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -135,10 +141,21 @@ export class BoardLive {
     const followed = this.followed.get(listId);
     if (followed?.last !== undefined) return followed.last;
     if (this.lists === undefined) this.readOverviewNow();
-    const scan = scanList(listDirOf(this.o.ctx.configDir, listId), new Map());
+    let scan: ReturnType<typeof scanList>;
+    try {
+      scan = scanList(listDirOf(this.o.ctx.configDir, listId), new Map());
+    } catch (err) {
+      return JSON.stringify(this.unreadablePayload(listId, err));
+    }
     return JSON.stringify(
       this.payloadOf(listId, { at: this.o.ctx.now(), events: [], exists: scan.exists, snapshot: scan.snapshot, problems: scan.problems }),
     );
+  }
+
+  /** A list whose folder cannot be read (its path a FIFO, a device, a file): no tasks, and why, as `tasks list` says it. */
+  private unreadablePayload(listId: string, err: unknown): ListPayload {
+    const why = err instanceof TasksError ? err.message : `cannot read the list: ${(err as Error).message}`;
+    return this.payloadOf(listId, { at: this.o.ctx.now(), events: [], exists: false, snapshot: new Map(), problems: [] }, why);
   }
 
   /** The row `tasks lists` shows for a list (its kind, a TodoWrite session's todos), as last read. */
@@ -146,13 +163,13 @@ export class BoardLive {
     return this.byId.get(listId);
   }
 
-  private payloadOf(listId: string, update: WatchUpdate): ListPayload {
+  private payloadOf(listId: string, update: Omit<WatchUpdate, 'times'>, unreadable?: string): ListPayload {
     const known = this.byId.get(listId);
     return listPayload(
       this.o.ctx,
       this.o.sessions.current,
       listId,
-      { exists: update.exists, tasks: [...update.snapshot.values()], problems: update.problems },
+      { exists: update.exists, tasks: [...update.snapshot.values()], problems: update.problems, unreadable },
       (id) => this.byId.get(id)?.shortId ?? this.shortIdOf(id),
       teamForList(this.o.ctx.configDir, listId),
       known,
@@ -180,32 +197,59 @@ export class BoardLive {
   private follow(client: Client, listId: string): void {
     let followed = this.followed.get(listId);
     if (!followed) {
-      const entry: Followed = { clients: new Set(), last: undefined, update: undefined, watcher: undefined as unknown as ListWatcher };
-      entry.watcher = new ListWatcher(
-        {
-          dir: listDirOf(this.o.ctx.configDir, listId),
-          clock: { now: this.o.ctx.now },
-          debounceMs: this.o.debounceMs,
-          maxDelayMs: this.o.maxDelayMs,
-        },
-        {
-          onUpdate: (update) => this.listChanged(listId, entry, update),
-          onError: () => this.unfollowAll(listId),
-        },
-      );
-      this.followed.set(listId, entry);
-      followed = entry;
-      try {
-        entry.update = entry.watcher.start();
-        entry.last = JSON.stringify(this.payloadOf(listId, entry.update));
-      } catch {
-        this.unfollowAll(listId);
-        this.send(client, 'gone', JSON.stringify({ list: listId }));
-        return;
-      }
+      followed = { clients: new Set(), last: undefined, update: undefined, watcher: undefined, retry: undefined };
+      this.followed.set(listId, followed);
+      this.watchList(listId, followed);
     }
     followed.clients.add(client);
     if (followed.last !== undefined) this.send(client, 'list', followed.last);
+  }
+
+  /**
+   * Start following a list's folder. One that cannot be read (its path made a FIFO, a
+   * device, a file; at the start or since) is sent as such, with no tasks, rather than
+   * as the tasks it last had: then it is looked at again every UNREADABLE_RETRY_MS.
+   */
+  private watchList(listId: string, entry: Followed): void {
+    const watcher = new ListWatcher(
+      {
+        dir: listDirOf(this.o.ctx.configDir, listId),
+        clock: { now: this.o.ctx.now },
+        debounceMs: this.o.debounceMs,
+        maxDelayMs: this.o.maxDelayMs,
+      },
+      {
+        onUpdate: (update) => this.listChanged(listId, entry, update),
+        onError: (err) => this.listUnreadable(listId, entry, err),
+      },
+    );
+    entry.watcher = watcher;
+    try {
+      entry.update = watcher.start();
+    } catch (err) {
+      this.listUnreadable(listId, entry, err);
+      return;
+    }
+    this.sendList(entry, JSON.stringify(this.payloadOf(listId, entry.update)));
+  }
+
+  private listUnreadable(listId: string, entry: Followed, err: unknown): void {
+    entry.watcher?.close();
+    entry.watcher = undefined;
+    entry.update = undefined;
+    this.sendList(entry, JSON.stringify(this.unreadablePayload(listId, err)));
+    if (this.closed || this.followed.get(listId) !== entry) return;
+    entry.retry = setTimeout(() => {
+      entry.retry = undefined;
+      if (!this.closed && this.followed.get(listId) === entry) this.watchList(listId, entry);
+    }, UNREADABLE_RETRY_MS);
+  }
+
+  /** A followed list's payload, to every tab that follows it when what it shows changed. */
+  private sendList(entry: Followed, json: string): void {
+    const changed = shown(json) !== shown(entry.last);
+    entry.last = json;
+    if (changed) for (const c of entry.clients) this.send(c, 'list', json);
   }
 
   private listChanged(listId: string, entry: Followed, update: WatchUpdate): void {
@@ -219,7 +263,8 @@ export class BoardLive {
 
   private unfollowAll(listId: string): void {
     const entry = this.followed.get(listId);
-    entry?.watcher.close();
+    entry?.watcher?.close();
+    if (entry?.retry) clearTimeout(entry.retry);
     this.followed.delete(listId);
   }
 

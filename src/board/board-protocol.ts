@@ -158,6 +158,12 @@ export interface ListPayload {
   /** The first sign of life of the list (core's signs of life), when one remains. */
   life: { why: string; busy: boolean } | null;
   problems: Array<{ file: string; reason: string }>;
+  /**
+   * Why the list cannot be read at all, as `tasks list` says it (its path is a file, a
+   * FIFO, a device, a folder that cannot be read): then there are no tasks, and it is
+   * not a list agents can use either. Null for a list that reads (or does not exist yet).
+   */
+  unreadable: string | null;
   /** The top of the undo stack (what undo would take back), if any. */
   undo: StackChangeView | null;
   /** What redo would apply again (the first of it), if an undo left anything to redo. */

@@ -32,15 +32,18 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
- * The Host header a request may carry: this port, and a loopback name or address; when
- * listening beyond loopback, any IP literal too (a rebinding attack needs a DNS name).
+ * The Host header a request may carry: this port, and a loopback name or address, or
+ * the address the board listens on as it was given (the URL it prints names it: a
+ * `--host 127.0.0.5` board answers to 127.0.0.5); when listening beyond loopback, any IP
+ * literal too (a rebinding attack needs a DNS name of its own).
  */
-export function hostAllowed(header: string | undefined, port: number, loopbackOnly: boolean): boolean {
+export function hostAllowed(header: string | undefined, port: number, loopbackOnly: boolean, bound?: string): boolean {
   if (header === undefined) return false;
   const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+):(\d+)$/.exec(header);
   if (!m || Number(m[2]) !== port) return false;
   const name = (m[1] as string).replace(/^\[|\]$/g, '').toLowerCase();
   if (name === 'localhost' || name === '127.0.0.1' || name === '::1') return true;
+  if (bound !== undefined && name === bound.toLowerCase()) return true;
   return !loopbackOnly && net.isIP(name) !== 0;
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { isTaskId } from '../core/store/ids.js';
 import { type ActionContext, runAction } from './board-actions.js';
+import { BodyRefused, closeAfterAnswer, readBody } from './board-body.js';
 import { gonePreview } from './board-gone.js';
 import { BoardLive } from './board-live.js';
 import { hostAllowed, isLoopback, newToken, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
@@ -43,7 +44,8 @@ interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1024 * 1024;
+/** Listen errors that say the address given is not one of this machine's: a bad value (usage), not an I/O failure. */
+const NOT_AN_ADDRESS_HERE = new Set(['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAFNOSUPPORT']);
 const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
@@ -79,7 +81,8 @@ function loadAssets(): Map<string, Asset> {
 async function startServer(o: ServerOptions): Promise<RunningServer> {
   const assets = loadAssets();
   const inFlight = new Set<Promise<unknown>>();
-  const server = http.createServer((req, res) => {
+  // The request timeout is checked every second (Node's default: every 30 s).
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     const work = handle(req, res).catch(() => {
       if (!res.headersSent) reply(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
       else res.destroy();
@@ -87,14 +90,18 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   });
-  // Slow or idle sockets are not kept for ever; event streams get no timeout.
+  // Slow or idle sockets are not kept for ever: headers within 10 s, a whole request
+  // within 30 s (an action's body is timed more tightly: board-body.ts). An event stream
+  // is a request without a body, complete with its headers: its answer may last.
   server.headersTimeout = 10_000;
-  server.requestTimeout = 0;
+  server.requestTimeout = 30_000;
 
   let port = 0;
+  const named = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host.includes(':') ? `[${o.host}]` : o.host];
+  const answersTo = [...named, '127.0.0.1', 'localhost', '[::1]'].join(', ');
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host, port, o.loopbackOnly))
-      return reply(res, 403, 'text/plain; charset=utf-8', 'forbidden: this board answers to 127.0.0.1, localhost and [::1] only\n');
+    if (!hostAllowed(req.headers.host, port, o.loopbackOnly, o.host))
+      return reply(res, 403, 'text/plain; charset=utf-8', `forbidden: this board answers to ${answersTo} only\n`);
     const url = new URL(req.url ?? '/', 'http://board.invalid');
     const [, first = '', ...rest] = url.pathname.split('/');
     if (!tokenMatches(safeDecode(first), o.token)) return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
@@ -122,10 +129,10 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
       try {
         body = JSON.parse(await readBody(req));
       } catch (err) {
-        return json(res, err instanceof TooLarge ? 413 : 400, {
-          ok: false,
-          error: { code: 'usage', message: err instanceof TooLarge ? 'request too large' : 'not JSON' },
-        });
+        if (!(err instanceof BodyRefused)) return json(res, 400, { ok: false, error: { code: 'usage', message: 'not JSON' } });
+        closeAfterAnswer(req, res);
+        const code = err.status === 408 ? 'timeout' : 'usage';
+        return json(res, err.status, { ok: false, error: { code, message: err.message } }, { Connection: 'close' });
       }
       const outcome = await runAction({ ...o.action, signal: o.signal }, body);
       return json(res, outcome.status, outcome.result);
@@ -167,12 +174,11 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
-        new TasksError(
-          err.code === 'EADDRINUSE' ? 'conflict' : 'io',
-          err.code === 'EADDRINUSE'
-            ? `port ${o.port} is in use; choose another with --port, or 0 for any`
-            : `cannot listen on ${o.host}:${o.port}: ${err.message}`,
-        ),
+        err.code === 'EADDRINUSE'
+          ? new TasksError('conflict', `port ${o.port} is in use; choose another with --port, or 0 for any`)
+          : NOT_AN_ADDRESS_HERE.has(err.code ?? '')
+            ? new TasksError('usage', `cannot listen on ${o.host}: not an address of this machine (${err.code})`)
+            : new TasksError('io', `cannot listen on ${o.host}:${o.port}: ${err.message}`),
       ),
     );
     server.listen({ host: o.host, port: o.port }, () => resolve());
@@ -193,8 +199,6 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   };
 }
 
-class TooLarge extends Error {}
-
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
@@ -203,29 +207,13 @@ function safeDecode(segment: string): string {
   }
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new TooLarge());
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function reply(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+function reply(res: http.ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
-function json(res: http.ServerResponse, status: number, value: unknown): void {
-  reply(res, status, 'application/json', JSON.stringify(value));
+function json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  reply(res, status, 'application/json', JSON.stringify(value), headers);
 }
 
 /** Everything a board needs from whoever starts it (`tasks board`: its run's context). */

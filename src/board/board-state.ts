@@ -231,7 +231,7 @@ export function listPayload(
   ctx: BoardContext,
   index: SessionIndex,
   listId: string,
-  state: { exists: boolean; tasks: readonly Task[]; problems: readonly FileProblem[] },
+  state: { exists: boolean; tasks: readonly Task[]; problems: readonly FileProblem[]; unreadable?: string | undefined },
   shortId: (id: string) => string,
   team: Team | undefined,
   known: BoardRow | undefined,
@@ -291,6 +291,7 @@ export function listPayload(
     goneWhy: gone?.why ?? null,
     life: life === undefined ? null : { why: life.why, busy: life.busy },
     problems: state.problems.map((p) => ({ file: p.file, reason: p.reason })),
+    unreadable: state.unreadable ?? null,
     ...(state.exists ? stackEnds(dir) : { undo: null, redo: null }),
     stalledAfterMs: ctx.stalledAfterMs,
   };

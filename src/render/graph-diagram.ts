@@ -45,7 +45,9 @@ export function renderMermaid(graph: ListGraph, index: TaskIndex, blockers: Bloc
     const task = index.get(node.id) as Task;
     lines.push(`  t${node.id}["${mermaidText(label(task))}"]`);
     const kind = kindOf(task, blockers);
-    byKind.set(kind, [...(byKind.get(kind) ?? []), `t${node.id}`]);
+    let ids = byKind.get(kind);
+    if (ids === undefined) byKind.set(kind, (ids = []));
+    ids.push(`t${node.id}`);
   }
   for (const e of graph.edges) lines.push(`  t${e.from} --> t${e.to}`);
   for (const [kind, ids] of byKind) lines.push(`  class ${ids.join(',')} ${kind}`);

@@ -3,7 +3,7 @@ import type { TreeRow } from '../core/graph/dependency-tree.js';
 import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
-import { displayWidth, oneLine } from './text.js';
+import { oneLine } from './text.js';
 
 export interface GraphTreeOptions {
   style: Style;
@@ -24,7 +24,7 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, bloc
       const id = `#${oneLine(row.id)}`;
       const subject = task === undefined ? '' : oneLine(task.subject);
       const symbol = task === undefined ? '?' : paintStatus(style, task.status, STATUS_SYMBOL[task.status]);
-      const prefix = guides(row, opts.maxIndent);
+      const prefix = guides(rows, row, opts.maxIndent);
       if (row.ref) {
         const where = row.ref.cycle ? style.red('↻ closes a cycle') : style.dim(`↑ shown under #${oneLine(row.ref.shownUnder ?? '')}`);
         return `${prefix}${symbol} ${style.dim(`${id} ${subject}`)}  ${where}`;
@@ -43,8 +43,26 @@ export function renderGraphTree(rows: readonly TreeRow[], index: TaskIndex, bloc
     .join('\n');
 }
 
-function guides(row: TreeRow, maxIndent: number): string {
+/** A row's guides; past `maxIndent` (each level is two columns wide) the depth as a number, without walking up. */
+function guides(rows: readonly TreeRow[], row: TreeRow, maxIndent: number): string {
   if (row.depth === 0) return '';
-  const text = `${row.rails.map((r) => (r ? '│ ' : '  ')).join('')}${row.last ? '└─' : '├─'}`;
-  return displayWidth(text) <= maxIndent ? text : `…${row.depth}› `;
+  if (2 * row.depth > maxIndent) return `…${row.depth}› `;
+  return `${treeRails(rows, row)
+    .map((r) => (r ? '│ ' : '  '))
+    .join('')}${row.last ? '└─' : '├─'}`;
+}
+
+/**
+ * For each level above a row (1..depth-1, top first): does a sibling follow there, so
+ * that a guide ("│") runs through? Walks up `depth` rows: callers ask only for rows
+ * they draw guides for.
+ */
+function treeRails(rows: readonly TreeRow[], row: TreeRow): boolean[] {
+  const rails = new Array<boolean>(Math.max(0, row.depth - 1));
+  let at = row.parent === undefined ? undefined : rows[row.parent];
+  for (let level = row.depth - 2; level >= 0 && at !== undefined; level--) {
+    rails[level] = !at.last;
+    at = at.parent === undefined ? undefined : rows[at.parent];
+  }
+  return rails;
 }

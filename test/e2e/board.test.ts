@@ -4,6 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
@@ -30,6 +32,99 @@ function agent(dir: string, ...args: string[]): void {
 /** Lock directories left in a list folder (there must be none once the board has stopped). */
 function locksIn(dir: string): string[] {
   return fs.readdirSync(dir).filter((n) => n.endsWith('.lock') && fs.statSync(path.join(dir, n)).isDirectory());
+}
+
+/** Where the page `board --open` writes sends the browser (its meta refresh). */
+function redirectOf(file: string): string {
+  const m = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(fs.readFileSync(file, 'utf8'));
+  return (m?.[1] ?? '').replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+}
+
+/** Another local user to be, as a campaign on a shared machine is: root can become `nobody` with runuser. */
+const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
+
+/**
+ * One request on a raw socket, as a hostile or slow client sends it: the head, then the
+ * body at once (as fast as the socket takes it) or a byte every `trickleMs`; what came
+ * back until the server closed the connection, and the socket error if there was one.
+ */
+function rawExchange(
+  port: number,
+  head: string,
+  body: Buffer,
+  opts: { trickleMs?: number } = {},
+): Promise<{ status: number; headers: string; body: string; error: string | undefined }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let got = '';
+    let error: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('data', (d) => (got += d));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
+    socket.on('close', () => {
+      clearInterval(timer);
+      const [headers = '', rest = ''] = got.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(headers)?.[1] ?? 0), headers: `${headers}\r\n`, body: rest, error });
+    });
+    socket.write(head);
+    if (opts.trickleMs !== undefined) {
+      let at = 0;
+      timer = setInterval(() => {
+        if (!socket.destroyed && at < body.length) socket.write(body.subarray(at, ++at));
+      }, opts.trickleMs);
+      return;
+    }
+    let at = 0;
+    const pump = (): void => {
+      while (at < body.length && !socket.destroyed) {
+        const more = socket.write(body.subarray(at, at + 65536));
+        at += 65536;
+        if (!more) return void socket.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}
+
+/** An event stream read as a tab reads it: `next(event)` waits for the next event of that name (and passing `test`). */
+function eventStream(port: number, url: string) {
+  type Doc = Record<string, unknown> & { exists?: boolean; tasks: Array<{ id: string }> };
+  const seen: Array<{ event: string; data: Doc }> = [];
+  let buffer = '';
+  let wake: () => void = () => undefined;
+  const req = http.get(
+    { host: '127.0.0.1', port, path: url, headers: { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` } },
+    (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        buffer += d;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event !== undefined && data !== undefined) seen.push({ event, data: JSON.parse(data) as Doc });
+        }
+        wake();
+      });
+    },
+  );
+  req.on('error', () => undefined);
+  return {
+    async next(event: string, test: (doc: Doc) => boolean = () => true, ms = 20_000): Promise<Doc> {
+      const end = Date.now() + ms;
+      for (;;) {
+        const at = seen.findIndex((e) => e.event === event && test(e.data));
+        if (at !== -1) return (seen.splice(0, at + 1).pop() as { data: Doc }).data;
+        if (Date.now() > end) throw new Error(`no ${event} event within ${ms} ms; seen: ${seen.map((e) => e.event).join(', ')}`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 100);
+        });
+      }
+    },
+    close: () => req.destroy(),
+  };
 }
 
 let boards: BoardRun[] = [];
@@ -131,6 +226,97 @@ describe('tasks board: serving', () => {
     expect(events.status).toBe(403);
     expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(before);
     for (const r of [foreign, crossSite, noOrigin, form, events]) expect(r.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers a body over 1 MB with 413 and a body that trickles in with 408, then closes (raw sockets); nothing written', async () => {
+    const { config, dir } = demo();
+    const before = fs.readFileSync(path.join(dir, '3.json'), 'utf8');
+    const b = await board(config);
+    const head = (extra: string) =>
+      `POST /${b.token}/api/action HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nOrigin: http://127.0.0.1:${b.port}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+    const action = Buffer.from(JSON.stringify({ action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } }));
+    const big = Buffer.concat([action, Buffer.alloc(3 * 1024 * 1024, ' ')]);
+    // Declared too large: answered at once, while the client is still sending.
+    const declared = await rawExchange(b.port, head(`Content-Length: ${big.length}\r\n`), big);
+    // Too large without a declared length (chunked): answered once the limit is passed.
+    const chunked = await rawExchange(
+      b.port,
+      head('Transfer-Encoding: chunked\r\n'),
+      Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]),
+    );
+    for (const r of [declared, chunked]) {
+      expect(r.error).toBeUndefined();
+      expect(r.status).toBe(413);
+      expect(r.headers).toMatch(/\r\nconnection: close\r\n/i);
+      expect(JSON.parse(r.body)).toEqual({ ok: false, error: { code: 'usage', message: 'request too large (over 1048576 bytes)' } });
+    }
+    // A byte every 200 ms, never the whole body: answered with 408 (after 10 s), then closed.
+    const trickled = await rawExchange(b.port, head('Content-Length: 1000\r\n'), action, { trickleMs: 200 });
+    expect(trickled.error).toBeUndefined();
+    expect(trickled.status).toBe(408);
+    expect(JSON.parse(trickled.body)).toEqual({ ok: false, error: { code: 'timeout', message: 'request body not received within 10 s' } });
+    expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(before);
+    // The board serves on: the same action, sent whole, is done.
+    expect((await postAction(b, JSON.parse(String(action)))).status).toBe(200);
+    expect(readJson(path.join(dir, '3.json'))).toMatchObject({ status: 'in_progress' });
+  });
+
+  it('answers a list whose folder is a FIFO or a link to /dev/zero as not a list, with no tasks; live, and again once it is a folder', async () => {
+    const { config, dir } = demo();
+    const tasksDir = path.dirname(dir);
+    spawnSync('mkfifo', [path.join(tasksDir, 'fifo')]);
+    fs.symlinkSync('/dev/zero', path.join(tasksDir, 'zero'));
+    const b = await board(config);
+    const listOf = async (id: string) => {
+      const r = await request(b.port, `/${b.token}/api/list?id=${id}`);
+      return { status: r.status, doc: r.status === 200 ? (JSON.parse(r.body) as { tasks: unknown[]; unreadable: string | null }) : r.body };
+    };
+    for (const id of ['fifo', 'zero']) {
+      expect(await listOf(id)).toEqual({
+        status: 200,
+        doc: expect.objectContaining({ exists: false, tasks: [], unreadable: `${path.join(tasksDir, id)} is not a folder` }),
+      });
+    }
+    expect((await listOf('demo')).doc).toMatchObject({ exists: true, unreadable: null });
+    // Nothing is tried there: every action is refused as the list is (409, not an I/O failure or "no such task").
+    for (const action of [
+      { action: 'create', list: 'fifo', subject: 'x' },
+      { action: 'start', list: 'zero', id: '1', expect: { status: 'pending', owner: null } },
+      { action: 'undo', list: 'fifo', txn: 'abc' },
+    ]) {
+      const r = await postAction(b, action);
+      expect([r.status, JSON.parse(r.body)]).toEqual([
+        409,
+        { ok: false, error: { code: 'corrupt', message: `${path.join(tasksDir, action.list)} is not a folder; nothing written` } },
+      ]);
+    }
+    // A tab follows demo; its folder is replaced by a FIFO, then by a link to /dev/zero, then made a list again.
+    const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
+    try {
+      expect((await stream.next('list')).tasks).toHaveLength(3);
+      fs.rmSync(dir, { recursive: true });
+      spawnSync('mkfifo', [dir]);
+      // Events of the folder as it was (or gone, between the two steps) may come first: the one that reports the FIFO.
+      const notFolder = `${dir} is not a folder`;
+      expect(await stream.next('list', (l) => l.unreadable === notFolder)).toMatchObject({
+        exists: false,
+        tasks: [],
+        unreadable: notFolder,
+      });
+      expect((await listOf('demo')).doc).toMatchObject({ tasks: [], unreadable: `${dir} is not a folder` });
+      fs.rmSync(dir);
+      fs.symlinkSync('/dev/zero', dir);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await listOf('demo')).doc).toMatchObject({ tasks: [], unreadable: `${dir} is not a folder` });
+      fs.rmSync(dir);
+      writeTask(dir, { id: '7', subject: 'Back again', description: '', status: 'pending', blocks: [], blockedBy: [] });
+      expect(await stream.next('list', (l) => l.exists === true)).toMatchObject({ exists: true, unreadable: null, tasks: [{ id: '7' }] });
+    } finally {
+      stream.close();
+    }
+    const ended = await b.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('');
   });
 
   it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {
@@ -249,7 +435,42 @@ describe('tasks board: serving', () => {
     expect(stderrText(ended.stderr)).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/);
   });
 
-  it('--open runs the opener with the URL; an opener that fails is a warning', async () => {
+  it('refuses a --host that is empty or no address of this machine (exit 2, one line); answers at the address it was given', async () => {
+    const { config } = demo();
+    // Empty would listen on every interface and print http://:PORT.
+    for (const [value, line] of [
+      ['', 'error: invalid --host "": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      [' ', 'error: invalid --host " ": expected an address of this machine to listen on (default: 127.0.0.1)\n'],
+      ['203.0.113.9', 'error: cannot listen on 203.0.113.9: not an address of this machine (EADDRNOTAVAIL)\n'],
+    ] as const) {
+      // A board that did listen would serve until stopped: ten seconds say it did.
+      const r = runInProcessSync(config, ['board', '--host', value], { timeoutMs: 10_000 });
+      expect([value, r.code, r.stdout, r.stderr]).toEqual([value, 2, '', line]);
+    }
+    // Another loopback address: the URL it prints is one it answers to.
+    const other = await board(config, ['--host', '127.0.0.5']);
+    expect(other.url).toMatch(/^http:\/\/127\.0\.0\.5:\d+\//);
+    const get = (host: string, headerHost: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(other.url);
+        http
+          .get({ host, port: url.port, path: url.pathname, headers: { Host: headerHost } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+    expect(await get('127.0.0.5', `127.0.0.5:${other.port}`)).toBe(200);
+    expect(await get('127.0.0.5', `localhost:${other.port}`)).toBe(200);
+    expect(await get('127.0.0.5', `evil.example:${other.port}`)).toBe(403);
+    const ended = await other.stop();
+    expect(ended.stderr).toBe('');
+    // An IPv6 address in brackets, as URLs write it.
+    const v6 = await board(config, ['--host', '[::1]']);
+    expect(v6.url).toMatch(/^http:\/\/\[::1\]:\d+\//);
+  });
+
+  it('--open gives the opener a private file that takes the browser to the board; an opener that fails is a warning', async () => {
     const { config } = demo();
     const bin = path.join(config, 'bin');
     fs.mkdirSync(bin);
@@ -257,8 +478,13 @@ describe('tasks board: serving', () => {
     fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
     const b = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
     for (let i = 0; i < 100 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(fs.readFileSync(seen, 'utf8')).toBe(b.url);
+    const file = fs.readFileSync(seen, 'utf8');
+    expect(file).not.toContain(b.token);
+    expect(path.basename(file)).toBe('open-board.html');
+    expect(redirectOf(file)).toBe(b.url);
     await b.stop();
+    // Gone with the board, folder and all.
+    expect(fs.existsSync(path.dirname(file))).toBe(false);
     fs.writeFileSync(path.join(bin, 'xdg-open'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
     const failing = await board(config, ['--open'], { PATH: `${bin}:${process.env.PATH}` });
     await new Promise((r) => setTimeout(r, 500));
@@ -266,6 +492,69 @@ describe('tasks board: serving', () => {
     expect(ended.code).toBe(0);
     expect(stderrText(ended.stderr)).toBe('warning: could not open a browser (xdg-open exited with 3); open the URL yourself\n');
   });
+
+  it.skipIf(!asNobody)(
+    '--open puts the token on no command line: another local user reading /proc/*/cmdline finds none, nor can read the file',
+    async () => {
+      const { config } = demo();
+      const bin = path.join(config, 'bin');
+      fs.mkdirSync(bin);
+      const seen = path.join(config, 'opened.txt');
+      // The stand-in opener records what it was given, then stays, as a browser does, while the other user looks.
+      fs.writeFileSync(
+        path.join(bin, 'xdg-open'),
+        `#!/bin/sh\necho $$ > '${seen}.pid'\nprintf '%s' "$*" > '${seen}.tmp' && mv '${seen}.tmp' '${seen}'\nsleep 60\n`,
+        { mode: 0o755 },
+      );
+      for (const runtime of [undefined, 0o700, 0o777]) {
+        fs.rmSync(seen, { force: true });
+        const runtimeDir = path.join(config, `runtime-${runtime}`);
+        if (runtime !== undefined) {
+          fs.mkdirSync(runtimeDir);
+          fs.chmodSync(runtimeDir, runtime);
+        }
+        const b = await board(config, ['--open'], {
+          PATH: `${bin}:${process.env.PATH}`,
+          XDG_RUNTIME_DIR: runtime === undefined ? undefined : runtimeDir,
+        });
+        for (let i = 0; i < 200 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 50));
+        const file = fs.readFileSync(seen, 'utf8');
+        const opener = Number(fs.readFileSync(`${seen}.pid`, 'utf8'));
+        try {
+          const scan = spawnSync(
+            'runuser',
+            ['-u', 'nobody', '--', 'sh', '-c', 'for f in /proc/[0-9]*/cmdline; do tr "\\000" " " < "$f" 2>/dev/null; echo; done'],
+            { encoding: 'utf8' },
+          );
+          expect(scan.status).toBe(0);
+          // The other user sees the opener's command line and the board's own (the scan works)...
+          expect(scan.stdout).toContain(`xdg-open ${file}`);
+          expect(scan.stdout).toMatch(/tasks\.js board --json --open/);
+          // ...and the token in none.
+          expect(scan.stdout).not.toContain(b.token);
+          // The file is the user's alone, in a folder of its own only the user can enter.
+          const stat = fs.statSync(file);
+          expect([stat.mode & 0o777, stat.uid]).toEqual([0o600, process.getuid?.()]);
+          expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+          // In the runtime folder when it is private; a runtime folder others can write is not used.
+          expect(path.dirname(path.dirname(file)) === runtimeDir).toBe(runtime === 0o700);
+          const peek = spawnSync('runuser', ['-u', 'nobody', '--', 'cat', file], { encoding: 'utf8' });
+          expect(peek.status).not.toBe(0);
+          expect(peek.stdout).not.toContain(b.token);
+          // The page it redirects to is the board, and the token gets the user in.
+          const url = new URL(redirectOf(file));
+          expect(url.href).toBe(b.url);
+          const page = await request(b.port, url.pathname);
+          expect(page.status).toBe(200);
+          expect(page.body).toContain('<script src="board.js" defer></script>');
+        } finally {
+          process.kill(opener, 'SIGKILL');
+          await b.stop();
+        }
+        expect(fs.existsSync(file)).toBe(false);
+      }
+    },
+  );
 });
 
 describe('tasks board: the journal and hooks, as the commands have them', () => {

@@ -111,9 +111,26 @@ function lie(body: Record<string, unknown>): void {
   }
 }
 
+/** Another local user to be: root can hand files to `nobody`. */
+const asNobody = process.getuid?.() === 0 && spawnSync('id', ['-u', 'nobody']).status === 0;
+const nobodyUid = asNobody ? Number(spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim()) : -1;
+
 const worlds: Record<string, World> = {};
 beforeAll(() => {
-  for (const name of ['grow', 'replace', 'version', 'truncate', 'race', 'readonly', 'deleted', 'rewrite', 'copy', 'live'])
+  for (const name of [
+    'grow',
+    'replace',
+    'version',
+    'truncate',
+    'race',
+    'readonly',
+    'deleted',
+    'rewrite',
+    'copy',
+    'live',
+    'modes',
+    'planted',
+  ])
     worlds[name] = world();
 });
 
@@ -297,6 +314,83 @@ describe('the persistent cache never changes an answer', () => {
     expect(state(after, TODO)).toBe('ended');
     expect(state(after, OWN)).toBe('crashed');
     expect(after).toEqual(lists(w, 'none'));
+  });
+
+  it('makes its folders 0700 and its files 0600', () => {
+    const w = worlds.modes as World;
+    lists(w, 'kept');
+    const root = path.join(w.cache, 'tasks');
+    const owners = fs.readdirSync(root).map((n) => path.join(root, n));
+    expect(owners.length).toBeGreaterThan(0);
+    for (const dir of [w.cache, root, ...owners]) expect([dir, fs.statSync(dir).mode & 0o777]).toEqual([dir, 0o700]);
+    expect(shards(w).length).toBeGreaterThan(0);
+    for (const file of shards(w)) expect([file, fs.statSync(file).mode & 0o777]).toEqual([file, 0o600]);
+  });
+
+  it('a cache folder others can write, or another user made, is not read, and said so once; the answer is the files', () => {
+    const w = worlds.planted as World;
+    const truth = lists(w, 'none');
+    const rows = (answer: ReturnType<typeof lists>) => JSON.stringify(answer);
+    expect(rows(truth)).toContain('"prompt":"build the parser"');
+    // A cache whose every entry says another project and prompt, planted where this user's would be.
+    lists(w, 'kept');
+    rewriteShards(w, (body) => {
+      lie(body);
+      for (const entry of Object.values(body.entries as Record<string, { f?: { v: Record<string, unknown> } }>))
+        if (entry.f !== undefined) entry.f.v.cwd = '/planted/project';
+    });
+    const planted = Object.fromEntries(shards(w).map((f) => [f, fs.readFileSync(f, 'utf8')]));
+    const root = path.join(w.cache, 'tasks');
+    const owner = fs.readdirSync(root).map((n) => path.join(root, n))[0] as string;
+    const listsWith = () => run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: w.cache, ...settled() } });
+    const refused = (dir: string, why: string) => {
+      const r = listsWith();
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(truth);
+      expect(r.stdout).not.toContain('planted');
+      expect(
+        r.stderr
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).toEqual([
+        {
+          warning: {
+            code: 'cache_untrusted',
+            message: `not using the cache folder: ${dir} ${why}; make it yours and private (chmod 700) or remove it, or set XDG_CACHE_HOME to a folder of your own`,
+            dir: owner,
+          },
+        },
+      ]);
+      // Nothing written there either.
+      expect(Object.fromEntries(shards(w).map((f) => [f, fs.readFileSync(f, 'utf8')]))).toEqual(planted);
+    };
+    // Writable by others: the cache's own folder, its root, the folder that holds the root (a shared XDG_CACHE_HOME).
+    fs.chmodSync(owner, 0o777);
+    refused(owner, 'can be written by others (mode 0777)');
+    fs.chmodSync(owner, 0o700);
+    fs.chmodSync(root, 0o777);
+    refused(root, 'can be written by others (mode 0777)');
+    fs.chmodSync(root, 0o700);
+    fs.chmodSync(w.cache, 0o777);
+    refused(w.cache, 'can be written by others (mode 0777) without the sticky bit');
+    if (asNobody) {
+      // Made by another user (here: nobody), with this user's name for it.
+      fs.chmodSync(w.cache, 0o1777);
+      spawnSync('chown', ['-R', 'nobody', root]);
+      refused(root, `belongs to another user (uid ${nobodyUid})`);
+      spawnSync('chown', ['root', root]);
+      refused(owner, `belongs to another user (uid ${nobodyUid})`);
+      // The folders are this user's again, but a shard in them is not: it is not read (and is replaced).
+      spawnSync('chown', ['root', owner]);
+      const r = listsWith();
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(JSON.parse(r.stdout)).toEqual(truth);
+      for (const file of shards(w)) expect(fs.statSync(file).uid).toBe(process.getuid?.());
+    }
+    // A shared folder with the sticky bit (as /tmp is) holding this user's own private folder is fine.
+    fs.chmodSync(w.cache, 0o1777);
+    expect(lists(w, 'kept')).toEqual(truth);
   });
 
   it('a deleted transcript: its session is gone from the answer', () => {

@@ -245,6 +245,72 @@ describe('tasks use', () => {
     expect(fs.readFileSync(path.join(odd, '.claude'), 'utf8')).toBe('not a folder');
   });
 
+  it('refuses a settings file nested thousands deep (exit 2, one line), writes nothing, and reads a binding nested so as none', () => {
+    const w = world();
+    const deep = w.dir('deep');
+    fs.mkdirSync(path.join(deep, '.claude'));
+    const text = `{"permissions":{"allow":[]},"x":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+    fs.writeFileSync(settings(deep), text);
+    expect(w.tasks(deep, ['use', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${settings(deep)} nests deeper than 100 levels; tasks leaves it as it is\n`,
+    });
+    expect(fs.readFileSync(settings(deep), 'utf8')).toBe(text);
+    // The binding itself nested so deep cannot be made text: passed over, said once, and every command still runs.
+    // (Half a million levels: deeper than any stack String() could recurse on; a megabyte, under the 2 MiB read.)
+    const bound = `{"env":{"CLAUDE_CODE_TASK_LIST_ID":${'['.repeat(500_000)}${']'.repeat(500_000)}}}`;
+    fs.writeFileSync(settings(deep), bound);
+    const warning = `warning: ${settings(deep)}: env.CLAUDE_CODE_TASK_LIST_ID nests too deep to be made text; Claude Code skips it too\n`;
+    const shown = w.tasks(deep, ['use']);
+    expect([shown.code, shown.stdout, shown.stderr.split('\n')[0]]).toEqual([0, '', warning.trim()]);
+    expect(w.tasks(deep, ['use', 'x'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/nests deeper than 100 levels/) });
+    expect(w.tasks(deep, ['list']).code).not.toBe(1);
+    expect(fs.readFileSync(settings(deep), 'utf8')).toBe(bound);
+  });
+
+  it('refuses a .claude that is a symbolic link out of the project or to nothing (exit 2, where it leads); one inside is followed', () => {
+    const w = world();
+    // Out of the project: another project's settings.
+    const other = w.dir('other');
+    fs.mkdirSync(path.join(other, '.claude'));
+    fs.writeFileSync(settings(other), '{"env":{"KEEP":"1"}}\n');
+    const proj = w.dir('proj');
+    fs.symlinkSync(path.join(other, '.claude'), path.join(proj, '.claude'));
+    expect(w.tasks(proj, ['use', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${path.join(proj, '.claude')} is a symbolic link to ${fs.realpathSync(path.join(other, '.claude'))}, outside ${fs.realpathSync(proj)}; tasks does not write through it\n`,
+    });
+    expect(fs.readFileSync(settings(other), 'utf8')).toBe('{"env":{"KEEP":"1"}}\n');
+    expect(w.tasks(proj, ['use', '--clear']).code).toBe(0);
+    // To nothing.
+    const dangling = w.dir('dangling');
+    fs.symlinkSync(path.join(w.home, 'no-such-folder'), path.join(dangling, '.claude'));
+    expect(w.tasks(dangling, ['use', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${path.join(dangling, '.claude')} is a symbolic link to ${path.join(w.home, 'no-such-folder')}, which does not exist; tasks does not write through it\n`,
+    });
+    expect(fs.existsSync(path.join(w.home, 'no-such-folder'))).toBe(false);
+    // Round in a loop.
+    const loop = w.dir('loop');
+    fs.symlinkSync('.claude', path.join(loop, '.claude'));
+    expect(w.tasks(loop, ['use', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${path.join(loop, '.claude')} is a symbolic link to .claude, which cannot be followed (ELOOP); tasks does not write through it\n`,
+    });
+    // Inside the project: followed, as Claude Code follows it.
+    const inside = w.dir('inside');
+    fs.mkdirSync(path.join(inside, 'conf', 'claude'), { recursive: true });
+    fs.symlinkSync(path.join('conf', 'claude'), path.join(inside, '.claude'));
+    expect(w.tasks(inside, ['use', 'x']).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(inside, 'conf', 'claude', 'settings.local.json'), 'utf8'))).toEqual({
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'x' },
+    });
+  });
+
   it('a bound list before its first task reads as empty, as the list Claude Code sessions there will make', () => {
     const w = world();
     const proj = w.dir('fresh');

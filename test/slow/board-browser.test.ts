@@ -404,6 +404,38 @@ describe.skipIf(!available)(
       expect(await p.locator('main img, main script, main b, main i, .detail img, .detail svg, .detail b').count()).toBe(0);
     });
 
+    it('--open: the private file the opener is given takes the browser to the board, on the list named', async () => {
+      const { config } = world();
+      const bin = path.join(config, 'bin');
+      fs.mkdirSync(bin);
+      const seen = path.join(config, 'opened.txt');
+      fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
+      board = await startBoard(config, ['--open', '-l', API], { USER: 'carol', PATH: `${bin}:${process.env.PATH}` });
+      await until('the opener', () => fs.existsSync(seen));
+      const file = fs.readFileSync(seen, 'utf8');
+      expect(file).not.toContain(board.token);
+      page = await browser.newPage();
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`file://${file}`);
+      // The board prints the URL of the list named (`#list=`): the file goes there.
+      expect(board.url).toMatch(new RegExp(`#list=${API}$`));
+      await page.waitForURL(board.url, { timeout: 10_000 });
+      await page.waitForSelector(`.list-item[data-list="${API}"].selected`);
+      await page.waitForSelector('.card[data-task="3"]');
+    });
+
+    it('shows a list whose folder was replaced by a FIFO as not a list, without its old tasks', async () => {
+      const { config, api } = world();
+      const p = await open(config, `#list=${API}`);
+      await p.waitForSelector('.card[data-task="3"]');
+      fs.rmSync(api, { recursive: true });
+      spawnSync('mkfifo', [api]);
+      // (The folder may be seen gone for a moment first, between the removal and the FIFO.)
+      const note = await p.waitForSelector('.new-list:has-text("Not a list")');
+      expect(await note.textContent()).toBe(`Not a list: ${api} is not a folder. Agents cannot use it either.`);
+      expect(await p.locator('.card').count()).toBe(0);
+    });
+
     it('offers no action with --read-only', async () => {
       const { config } = world();
       const p = await open(config, `#list=${API}&task=3`, ['--read-only']);

@@ -34,6 +34,10 @@ describe('board security', () => {
     expect(hostAllowed('192.168.1.5:8080', 8080, false)).toBe(true);
     expect(hostAllowed('[fe80::1]:8080', 8080, false)).toBe(true);
     expect(hostAllowed('evil.example:8080', 8080, false)).toBe(false);
+    // The address it was told to listen on, as its URL names it.
+    expect(hostAllowed('127.0.0.5:8080', 8080, true, '127.0.0.5')).toBe(true);
+    expect(hostAllowed('127.0.0.6:8080', 8080, true, '127.0.0.5')).toBe(false);
+    expect(hostAllowed('[fe80::1]:8080', 8080, true, 'FE80::1')).toBe(true);
   });
   it('takes actions from its own page only', () => {
     const host = '127.0.0.1:8080';

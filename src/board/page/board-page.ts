@@ -199,6 +199,7 @@ function drawMain(): void {
 
 /** A list with no folder yet: whose it will be, and that a task made here makes it. */
 function emptyListNote(list: ListPayload): string | undefined {
+  if (list.unreadable !== null) return `Not a list: ${list.unreadable}. Agents cannot use it either.`;
   if (list.exists || list.tasks.length > 0) return undefined;
   const binding = state.overview?.binding;
   const live = [list.row?.session, ...(list.row?.others ?? [])].find((s) => s?.state === 'live');

@@ -1,7 +1,9 @@
+import os from 'node:os';
 import type { Command } from 'commander';
+import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
 import { startBoard } from '../../board/board-server.js';
 import { renderJson } from '../../render/json.js';
-import { parsePort } from '../flags/parse.js';
+import { parseListenAddress, parsePort } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { nextSignal } from '../runtime/interrupt.js';
@@ -23,7 +25,7 @@ export function registerBoard(program: Command, ctx: Context): void {
       '--host <address>',
       'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board)',
     )
-    .option('--open', 'open the board in the default browser')
+    .option('--open', 'open the board in the default browser (through a private file: the token is on no command line)')
     .option('--read-only', 'show only: no action is served')
     .addHelpText(
       'after',
@@ -45,7 +47,7 @@ Examples:
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
-      const host = opts.host ?? '127.0.0.1';
+      const host = parseListenAddress('--host', opts.host, '127.0.0.1');
       const readOnly = Boolean(opts.readOnly);
       const globals = ctx.globals();
       const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;
@@ -78,10 +80,21 @@ Examples:
       if (ctx.io.json) ctx.io.out(renderJson({ url, port: board.port, host, readOnly, pid: process.pid }));
       else ctx.io.out(url);
       if (ctx.io.stderrIsTTY && !ctx.io.json) ctx.io.note(`tasks board${readOnly ? ' (read-only)' : ''}: Ctrl-C stops it`, 'board');
-      if (opts.open) openBrowser(url, process.platform, (message) => ctx.io.warn(message, 'browser_not_opened'));
+      let openFile: OpenFile | undefined;
+      if (opts.open) {
+        const warn = (message: string) => ctx.io.warn(message, 'browser_not_opened');
+        try {
+          // The browser is given a private file that redirects to the URL: a command line is no place for its token.
+          openFile = writeOpenFile(url, { runtimeDir: ctx.env.XDG_RUNTIME_DIR, tmpDir: os.tmpdir(), uid: ctx.settingsPlaces.uid });
+          openBrowser(openFile.file, process.platform, warn);
+        } catch (err) {
+          warn(`could not open a browser (the file that opens the board: ${(err as Error).message}); open the URL yourself`);
+        }
+      }
       const received = await stopped;
       // Hooks of an action under way are stopped; its locked writes finish; then no lock is left.
       await board.stop();
+      openFile?.remove();
       ctx.io.setExit(received === 'SIGINT' ? EXIT.interrupted : EXIT.ok);
     });
 }

@@ -80,6 +80,22 @@ export function parsePort(name: string, raw: string | undefined): number {
   return port;
 }
 
+/**
+ * An address to listen on: `--host 127.0.0.1`, `--host ::1` (or `[::1]`), a name of this
+ * machine. Empty (which would listen on every interface) or holding spaces or control
+ * characters: a usage error. Undefined: `fallback`.
+ */
+export function parseListenAddress(name: string, raw: string | undefined, fallback: string): string {
+  if (raw === undefined) return fallback;
+  const address = /^\[([^\]]*)\]$/.exec(raw)?.[1] ?? raw;
+  if (address === '' || /[\s\p{Cc}/]/u.test(address))
+    throw new TasksError(
+      'usage',
+      `invalid ${name} ${JSON.stringify(raw)}: expected an address of this machine to listen on (default: 127.0.0.1)`,
+    );
+  return address;
+}
+
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }

@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { managedSettingsDir, type SettingsPlaces } from '../../core/binding/settings-files.js';
 import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
+import { untrustedCacheReason } from '../../core/cache/cache-trust.js';
 import { PersistentCache } from '../../core/cache/persistent-cache.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
@@ -239,7 +240,21 @@ export class Context {
     const root = cacheRoot({ xdgCacheHome: this.env.XDG_CACHE_HOME, home: this.rawHome });
     if (root === undefined) return undefined;
     const configDir = path.resolve(this.configDir);
-    this.cache = new PersistentCache({ dir: ownerCacheDir(root, configDir), owner: configDir, build: TASKS_BUILD });
+    const dir = ownerCacheDir(root, configDir);
+    // A folder another user could have written is not read: the run keeps what it works out in memory.
+    const untrusted = untrustedCacheReason(dir, this.uid);
+    if (untrusted !== undefined)
+      this.io.warn(
+        `not using the cache folder: ${untrusted}; make it yours and private (chmod 700) or remove it, or set XDG_CACHE_HOME to a folder of your own`,
+        'cache_untrusted',
+        { dir },
+      );
+    this.cache = new PersistentCache({
+      dir: untrusted === undefined ? dir : undefined,
+      owner: configDir,
+      build: TASKS_BUILD,
+      uid: this.uid,
+    });
     return this.cache;
   }
 

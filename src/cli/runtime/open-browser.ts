@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Open a URL in the person's default browser: `open` on macOS, `start` on Windows,
- * `xdg-open` elsewhere. A failure is told through `warn`, never thrown: whoever asked
- * has the URL printed, and can open it by hand.
+ * Open a URL or a file in the person's default browser: `open` on macOS, `start` on
+ * Windows, `xdg-open` elsewhere. What is given here is on the opener's command line, and
+ * the browser's, where every local user can read it: never a secret. A failure is told
+ * through `warn`, never thrown: whoever asked has the URL printed, and can open it by hand.
  */
 export function openBrowser(url: string, platform: NodeJS.Platform, warn: (message: string) => void): void {
   const [cmd, args]: [string, string[]] =

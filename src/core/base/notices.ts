@@ -43,6 +43,11 @@ export const NOTICES = {
   // Reading a list
   summary: { kind: 'note', when: '`list`, `check`: the counts line, on stderr when piped' },
   file_skipped: { kind: 'warning', when: 'a file in the list folder is not a valid task: left out', facts: ['file', 'reason'] },
+  cache_untrusted: {
+    kind: 'warning',
+    when: 'the cache folder belongs to another user or others can write it: not used (the run keeps what it works out in memory)',
+    facts: ['dir'],
+  },
   unknown_owner: { kind: 'warning', when: 'an owner filter names no owner of the list and no team member (a typo?)', facts: ['owner'] },
   owner_gone: { kind: 'warning', when: '`list` piped: owners whose sessions are over, with no sign of life left', facts: ['tasks'] },
   stalled: {
@@ -174,7 +179,10 @@ export const NOTICES = {
     kind: 'warning',
     when: '`board`: what a command would say on stderr around an action (a hook failed, an inbox not written)',
   },
-  browser_not_opened: { kind: 'warning', when: '`board --open`: the browser could not be started (open the URL yourself)' },
+  browser_not_opened: {
+    kind: 'warning',
+    when: '`board --open`: the browser, or the private file that takes it to the board, could not be started or made (open the URL yourself)',
+  },
 } as const satisfies Record<string, NoticeInfo>;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -28,7 +28,8 @@ const ATTEMPTS = 5;
  * A file that is not valid JSON, a symlink, not a regular file, read-only, or over the 2
  * MiB Claude Code reads of a settings file (it skips the whole file: a binding there
  * would never be read) is left as it is (usage error); so is one the binding would take
- * over that size; a file already saying so is not written at all.
+ * over that size, and one whose `.claude` folder is a symbolic link that leads out of
+ * the project or nowhere; a file already saying so is not written at all.
  */
 export function writeBinding(file: string, listId: string | undefined): BindingWrite {
   for (let attempt = 1; ; attempt++) {
@@ -37,6 +38,7 @@ export function writeBinding(file: string, listId: string | undefined): BindingW
     const edit = editEnv(text, file, LIST_ID_VARIABLE, listId);
     const result = { file, changed: edit.changed, created: before === undefined, previous: edit.previous };
     if (!edit.changed) return result;
+    refuseLinkOutside(file);
     if (before !== undefined && (before.mode & 0o200) === 0) {
       throw new TasksError('usage', `${file} is read-only; tasks leaves it as it is`, {
         hint: `make it writable (chmod u+w) to bind here, or edit it by hand`,
@@ -81,6 +83,8 @@ function statRegular(file: string): fs.Stats | undefined {
     if (code === 'ENOENT') return undefined;
     // Something on the way is not a folder: `.claude` a file, say.
     if (code === 'ENOTDIR') throw notAFolderOnTheWay(file);
+    // `.claude` a symbolic link that leads round in a loop: said as any link that leads nowhere.
+    if (code === 'ELOOP') refuseLinkOutside(file);
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
   if (stat.isSymbolicLink()) {
@@ -104,6 +108,34 @@ function readText(file: string): string {
       );
     }
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * `file` is `<project>/.claude/settings.local.json`. A `.claude` that is a symbolic link
+ * is written through only when it leads to a folder inside the project: a link out of
+ * it (another project's settings, a folder of the system) or to nothing is refused,
+ * saying where it leads.
+ */
+function refuseLinkOutside(file: string): void {
+  const claude = path.dirname(file);
+  const project = path.dirname(claude);
+  if (!fs.lstatSync(claude, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  const hint = 'make .claude a folder of the project, or edit the settings it leads to by hand';
+  let real: string;
+  try {
+    real = fs.realpathSync(claude);
+  } catch (err) {
+    const to = fs.readlinkSync(claude);
+    const why =
+      errnoCode(err) === 'ENOENT' ? 'which does not exist' : `which cannot be followed (${errnoCode(err) ?? (err as Error).message})`;
+    throw new TasksError('usage', `${claude} is a symbolic link to ${to}, ${why}; tasks does not write through it`, { hint });
+  }
+  const root = fs.realpathSync(project);
+  if (real !== root && !real.startsWith(root + path.sep)) {
+    throw new TasksError('usage', `${claude} is a symbolic link to ${real}, outside ${project}; tasks does not write through it`, {
+      hint,
+    });
   }
 }
 

@@ -80,7 +80,12 @@ export function settingsWithVariable(
     const env = readEnv(source, problems);
     if (env === undefined || !Object.hasOwn(env, name)) continue;
     // Claude Code applies String(value): 123 is "123", null is "null".
-    found.push({ file: source.file, scope: source.scope, value: String(env[name]) });
+    const value = asText(env[name]);
+    if (value === undefined) {
+      problems.push(`${source.file}: env.${name} nests too deep to be made text`);
+      continue;
+    }
+    found.push({ file: source.file, scope: source.scope, value });
   }
   return found;
 }
@@ -106,4 +111,14 @@ function readEnv({ file, text: inline }: SettingsFile, problems: string[]): Reco
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) return undefined;
   const env = (settings as Record<string, unknown>).env;
   return typeof env === 'object' && env !== null && !Array.isArray(env) ? (env as Record<string, unknown>) : undefined;
+}
+
+/** String(value), or undefined when that cannot be done (an array nested thousands deep overflows the stack). */
+function asText(value: unknown): string | undefined {
+  try {
+    return String(value);
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
 }

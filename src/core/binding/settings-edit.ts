@@ -1,4 +1,5 @@
 import { TasksError } from '../base/errors.js';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
 
 /**
  * Editing one key of a settings file's `env` as text, pure: the rest of the file (its
@@ -50,6 +51,12 @@ function parseSettings(text: string | undefined, file: string): Record<string, u
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TasksError('usage', `${file} holds no JSON object; tasks leaves it as it is`, {
+      hint: 'fix the file, then run the command again',
+    });
+  }
+  // Written back whole: a value nested thousands deep would overflow the stack on the way out.
+  if (nestingExceeds(value)) {
+    throw new TasksError('usage', `${file} nests deeper than ${MAX_JSON_DEPTH} levels; tasks leaves it as it is`, {
       hint: 'fix the file, then run the command again',
     });
   }

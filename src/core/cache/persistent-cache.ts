@@ -14,7 +14,9 @@
  * them (`save`), to a temporary file renamed over the shard, so that a reader sees the
  * old shard or the new one, never a torn one. When two processes save the same shard at
  * once, the last rename wins and what the other worked out is worked out again next
- * time. A shard is used only if it names this format, this build and this config folder.
+ * time. A shard is used only if it names this format, this build and this config folder,
+ * and only from folders that are the user's alone (cache-trust.ts); the folders it makes
+ * are 0700, its files 0600.
  *
  * Bounded: a shard's user keeps entries only for files that exist (`retain`), shards of
  * vanished sources are removed when it is saved, a shard over MAX_SHARD_BYTES is not
@@ -23,6 +25,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { shardTrusted } from './cache-trust.js';
 
 /** The layout of shard files; another value is another format, and ignored. */
 const FORMAT = 'tasks-cache/1';
@@ -50,6 +53,8 @@ export interface PersistentCacheOptions {
   owner: string;
   /** This build of tasks: a cache written by another is not used. */
   build: string;
+  /** The user's uid: a shard that is not theirs, or that others can write, is not read (cache-trust.ts). */
+  uid?: number | undefined;
 }
 
 export class PersistentCache {
@@ -110,7 +115,7 @@ export class PersistentCache {
       const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       try {
         const stat = fs.fstatSync(fd);
-        if (!stat.isFile() || stat.size > MAX_SHARD_BYTES) return {};
+        if (!stat.isFile() || stat.size > MAX_SHARD_BYTES || !shardTrusted(stat, this.opts.uid)) return {};
         text = fs.readFileSync(fd, 'utf8');
       } finally {
         fs.closeSync(fd);

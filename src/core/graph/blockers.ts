@@ -20,12 +20,14 @@ export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
   return new Map(tasks.map((t) => [t.id, t]));
 }
 
+/** Each blocker once: an agent that recorded an edge twice (`#4, #4`) waits for #4 once. */
 export function blockerState(task: Task, index: TaskIndex): BlockerState {
   if (task.blockedBy.length === 0) return UNBLOCKED;
   const open: string[] = [];
   const done: string[] = [];
   const missing: string[] = [];
-  for (const id of task.blockedBy) {
+  const ids = task.blockedBy.length === 1 ? task.blockedBy : new Set(task.blockedBy);
+  for (const id of ids) {
     const blocker = index.get(id);
     if (!blocker) missing.push(id);
     else if (blocker.status === 'completed') done.push(id);

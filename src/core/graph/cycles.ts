@@ -8,47 +8,69 @@ import type { BlocksGraph } from './graph.js';
  * a task that blocks itself gives ["3", "3"]. Components come in order of that id.
  */
 export function findCycles(graph: BlocksGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const components: string[][] = [];
+  // Nodes as numbers in id order, successors as arrays of them in id order: the search
+  // below then touches no map or string, which keeps a list of tens of thousands fast.
+  const names = new Set<string>();
+  for (const [from, to] of graph) {
+    names.add(from);
+    for (const id of to) names.add(id);
+  }
+  const nodes = [...names].sort(byId);
+  const number = new Map<string, number>();
+  for (const [i, id] of nodes.entries()) number.set(id, i);
+  const next: number[][] = nodes.map((id) => {
+    const to = graph.get(id);
+    if (to === undefined || to.size === 0) return [];
+    const out: number[] = [];
+    for (const succ of to) out.push(number.get(succ) as number);
+    return out.sort((a, b) => a - b);
+  });
+  const n = nodes.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const components: number[][] = [];
   let counter = 0;
-  const nodes = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((s) => [...s])])].sort(byId);
-
-  for (const root of nodes) {
-    if (index.has(root)) continue;
-    // Each frame: a node and an iterator over its successors.
-    const frames: Array<{ node: string; next: Iterator<string> }> = [];
-    const visit = (node: string) => {
-      index.set(node, counter);
-      low.set(node, counter);
-      counter++;
-      stack.push(node);
-      onStack.add(node);
-      frames.push({ node, next: [...(graph.get(node) ?? [])].sort(byId)[Symbol.iterator]() });
-    };
+  // Each frame: a node and how many of its successors were looked at.
+  const frameNode: number[] = [];
+  const frameAt: number[] = [];
+  const visit = (v: number) => {
+    index[v] = low[v] = counter++;
+    stack.push(v);
+    onStack[v] = 1;
+    frameNode.push(v);
+    frameAt.push(0);
+  };
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
     visit(root);
-    while (frames.length > 0) {
-      const frame = frames[frames.length - 1] as { node: string; next: Iterator<string> };
-      const step = frame.next.next();
-      if (!step.done) {
-        const succ = step.value;
-        if (!index.has(succ)) visit(succ);
-        else if (onStack.has(succ)) low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(succ) as number));
+    while (frameNode.length > 0) {
+      const top = frameNode.length - 1;
+      const v = frameNode[top] as number;
+      const succs = next[v] as number[];
+      const at = frameAt[top] as number;
+      if (at < succs.length) {
+        frameAt[top] = at + 1;
+        const w = succs[at] as number;
+        if (index[w] === -1) visit(w);
+        else if (onStack[w]) low[v] = Math.min(low[v] as number, index[w] as number);
         continue;
       }
-      frames.pop();
-      const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
-      if (low.get(frame.node) === index.get(frame.node)) {
-        const component: string[] = [];
-        let member: string;
+      frameNode.pop();
+      frameAt.pop();
+      if (top > 0) {
+        const parent = frameNode[top - 1] as number;
+        low[parent] = Math.min(low[parent] as number, low[v] as number);
+      }
+      if (low[v] === index[v]) {
+        const component: number[] = [];
+        let member: number;
         do {
-          member = stack.pop() as string;
-          onStack.delete(member);
+          member = stack.pop() as number;
+          onStack[member] = 0;
           component.push(member);
-        } while (member !== frame.node);
+        } while (member !== v);
         components.push(component);
       }
     }
@@ -56,12 +78,15 @@ export function findCycles(graph: BlocksGraph): string[][] {
 
   const cycles: string[][] = [];
   for (const component of components) {
-    const start = [...component].sort(byId)[0] as string;
+    // The lowest number is the lowest id.
+    let lowest = component[0] as number;
+    for (const m of component) lowest = Math.min(lowest, m);
+    const start = nodes[lowest] as string;
     if (component.length === 1) {
       if (graph.get(start)?.has(start)) cycles.push([start, start]);
       continue;
     }
-    cycles.push(shortestCycle(graph, new Set(component), start));
+    cycles.push(shortestCycle(graph, new Set(component.map((m) => nodes[m] as string)), start));
   }
   return cycles.sort((a, b) => byId(a[0] as string, b[0] as string));
 }

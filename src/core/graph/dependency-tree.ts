@@ -12,8 +12,13 @@ export interface TreeRow {
   id: string;
   /** 0 for a top-level task. */
   depth: number;
-  /** For each level above this row (1..depth-1): does a sibling follow there (draw "│")? */
-  rails: boolean[];
+  /**
+   * The row this one is drawn under (its index in the rows), undefined at the top level.
+   * What a level's guide is ("│" where a sibling follows) is read by walking up these
+   * (render/graph-tree.ts): each row holds one number, so a chain thousands deep stays linear in
+   * size, where a copy of every level above in each row would be quadratic.
+   */
+  parent: number | undefined;
   /** The last child of its parent ("└" rather than "├"). */
   last: boolean;
   /** A reference to a task shown in full elsewhere: under this task, or closing a cycle. */
@@ -36,9 +41,9 @@ export function dependencyTree(graph: ListGraph): TreeRow[] {
   const children = new Map<string, Array<{ id: string; ref?: TreeRow['ref'] }>>();
   for (const e of layout.edges) {
     const full = !e.reversed && parent.get(e.to) === e.from;
-    const list = children.get(e.from) ?? [];
+    let list = children.get(e.from);
+    if (list === undefined) children.set(e.from, (list = []));
     list.push(full ? { id: e.to } : { id: e.to, ref: { shownUnder: e.reversed ? undefined : parent.get(e.to), cycle: e.reversed } });
-    children.set(e.from, list);
   }
   for (const list of children.values())
     list.sort((a, b) => compareIds(a.id, b.id) || Number(a.ref !== undefined) - Number(b.ref !== undefined));
@@ -48,17 +53,17 @@ export function dependencyTree(graph: ListGraph): TreeRow[] {
     .sort(compareIds);
   const rows: TreeRow[] = [];
   // Iterative: a chain of thousands of tasks is thousands of levels deep.
-  const stack: Array<{ id: string; depth: number; rails: boolean[]; last: boolean; ref?: TreeRow['ref'] }> = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ id: roots[i] as string, depth: 0, rails: [], last: i === roots.length - 1 });
+  const stack: TreeRow[] = [];
+  for (let i = roots.length - 1; i >= 0; i--)
+    stack.push({ id: roots[i] as string, depth: 0, parent: undefined, last: i === roots.length - 1 });
   while (stack.length > 0) {
-    const item = stack.pop() as (typeof stack)[number];
-    rows.push({ id: item.id, depth: item.depth, rails: item.rails, last: item.last, ...(item.ref ? { ref: item.ref } : {}) });
-    if (item.ref) continue;
-    const kids = children.get(item.id) ?? [];
-    const rails = item.depth === 0 ? [] : [...item.rails, !item.last];
+    const row = stack.pop() as TreeRow;
+    const at = rows.push(row) - 1;
+    if (row.ref) continue;
+    const kids = children.get(row.id) ?? [];
     for (let k = kids.length - 1; k >= 0; k--) {
       const kid = kids[k] as { id: string; ref?: TreeRow['ref'] };
-      stack.push({ id: kid.id, depth: item.depth + 1, rails, last: k === kids.length - 1, ...(kid.ref ? { ref: kid.ref } : {}) });
+      stack.push({ id: kid.id, depth: row.depth + 1, parent: at, last: k === kids.length - 1, ...(kid.ref ? { ref: kid.ref } : {}) });
     }
   }
   return rows;

@@ -102,10 +102,10 @@ const DEFAULTS: Required<LayoutOptions> = {
 interface Part {
   /** Indexes (into the input's nodes) of its members. */
   members: number[];
-  layer: Int32Array;
-  order: Int32Array;
-  x: Float64Array;
-  y: Float64Array;
+  layer: ArrayLike<number>;
+  order: ArrayLike<number>;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
   edges: Array<{ from: number; to: number; points: Point[]; reversed: boolean }>;
   layers: number[][];
   crossings: number;
@@ -128,7 +128,8 @@ export function layoutGraph(
   const n = ids.length;
   // Edges between known tasks, once each; self-loops apart.
   const selfLoops = new Set<string>();
-  const seen = new Set<string>();
+  // An edge's key is a number (u * n + v): cheaper to keep than a string per edge.
+  const seen = new Set<number>();
   const from: number[] = [];
   const to: number[] = [];
   for (const [a, b] of edges) {
@@ -139,19 +140,24 @@ export function layoutGraph(
       selfLoops.add(a);
       continue;
     }
-    const key = `${u} ${v}`;
+    const key = u * n + v;
     if (seen.has(key)) continue;
     seen.add(key);
     from.push(u);
     to.push(v);
   }
-  const parts = componentsOf(n, from, to).map((c) =>
-    layoutPart(
+  // Each node's number within its component (a node is in one component only).
+  const localOf = new Int32Array(n);
+  const parts = componentsOf(n, from, to).map((c) => {
+    // A task with no edge (most of a list of independent tasks) is placed as it is, without the steps.
+    if (c.edges.length === 0 && c.members.length === 1) return loneTask(c.members, o);
+    for (const [i, m] of c.members.entries()) localOf[m] = i;
+    return layoutPart(
       c.members,
-      c.edges.map((e) => [from[e] as number, to[e] as number] as const),
+      c.edges.map((e) => [localOf[from[e] as number] as number, localOf[to[e] as number] as number] as const),
       o,
-    ),
-  );
+    );
+  });
   const { width, height } = pack(parts, o);
 
   const laid: LaidNode[] = new Array<LaidNode>(n);
@@ -172,13 +178,22 @@ export function layoutGraph(
       };
     });
     part.layers.forEach((members, l) => {
-      (layers[l] ??= []).push(...members.map((i) => ids[part.members[i] as number] as string));
+      const layer = (layers[l] ??= []);
+      // A loop, not push(...): a layer can hold more tasks than a call takes arguments.
+      for (const i of members) layer.push(ids[part.members[i] as number] as string);
     });
     for (const e of part.edges) {
+      // The part's points are its own: moved where the part is packed, in place.
+      if (part.dx !== 0 || part.dy !== 0) {
+        for (const p of e.points) {
+          p.x += part.dx;
+          p.y += part.dy;
+        }
+      }
       outEdges.push({
         from: ids[part.members[e.from] as number] as string,
         to: ids[part.members[e.to] as number] as string,
-        points: e.points.map((p) => ({ x: p.x + part.dx, y: p.y + part.dy })),
+        points: e.points,
         reversed: e.reversed,
       });
     }
@@ -213,12 +228,9 @@ function componentsOf(n: number, from: readonly number[], to: readonly number[])
   return [...byRoot.values()];
 }
 
-/** Lay out one component; `edges` are in input node numbers. */
-function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [number, number]>, o: Required<LayoutOptions>): Part {
+/** Lay out one component; `edges` are in the component's own node numbers (members' indexes). */
+function layoutPart(members: number[], edges: ReadonlyArray<readonly [number, number]>, o: Required<LayoutOptions>): Part {
   const n = members.length;
-  const local = new Map<number, number>();
-  for (const [i, m] of members.entries()) local.set(m, i);
-  const edges = inputEdges.map(([a, b]) => [local.get(a) as number, local.get(b) as number] as const);
   const reversed = breakCycles(n, edges);
   const dag = edges.map(([a, b], e) => (reversed[e] ? ([b, a] as const) : ([a, b] as const)));
   const layer = assignLayers(n, dag);
@@ -226,11 +238,14 @@ function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [numbe
   // The layered graph: real nodes 0..n-1, then dummies; each edge a chain of segments.
   const nodeLayer: number[] = Array.from(layer);
   const chains: number[][] = [];
-  const spans = dag.map(([a, b], e) => ({ e, span: (layer[b] as number) - (layer[a] as number) }));
+  const spans: Array<{ e: number; span: number }> = [];
+  dag.forEach(([a, b], e) => {
+    const span = (layer[b] as number) - (layer[a] as number);
+    if (span > 1) spans.push({ e, span });
+  });
   let budget = o.dummyBudget;
   const dummied = new Set<number>();
-  for (const { e, span } of [...spans].sort((p, q) => p.span - q.span || p.e - q.e)) {
-    if (span <= 1) continue;
+  for (const { e, span } of spans.sort((p, q) => p.span - q.span || p.e - q.e)) {
     if (span - 1 > budget) break;
     budget -= span - 1;
     dummied.add(e);
@@ -280,7 +295,8 @@ function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [numbe
   const centre = (v: number) => (ys[v] as number) - minY;
   const laidEdges = chains.map((chain, e) => {
     const points: Point[] = [{ x: (nodeLayer[chain[0] as number] as number) * step + o.nodeWidth, y: centre(chain[0] as number) }];
-    for (const d of chain.slice(1, -1)) {
+    for (let i = 1; i + 1 < chain.length; i++) {
+      const d = chain[i] as number;
       const left = (nodeLayer[d] as number) * step;
       points.push({ x: left, y: centre(d) }, { x: left + o.nodeWidth, y: centre(d) });
     }
@@ -301,6 +317,25 @@ function layoutPart(members: number[], inputEdges: ReadonlyArray<readonly [numbe
     crossings,
     width: (layerCount - 1) * step + o.nodeWidth,
     height: total === 0 ? 0 : maxY - minY,
+    dx: 0,
+    dy: 0,
+  };
+}
+
+/** One task with no edge: what layoutPart makes of it (one layer, at 0, 0), without its steps. */
+function loneTask(members: number[], o: Required<LayoutOptions>): Part {
+  return {
+    members,
+    // Plain arrays: a typed array costs more to make and collect, which 100,000 lone tasks show.
+    layer: [0],
+    order: [0],
+    x: [0],
+    y: [0],
+    edges: [],
+    layers: [[0]],
+    crossings: 0,
+    width: o.nodeWidth,
+    height: o.nodeHeight,
     dx: 0,
     dy: 0,
   };
@@ -416,6 +451,8 @@ function reduceCrossings(
   // Positions as fractions of their layer's length, so layers of different sizes compare.
   const relative = (v: number) => ((position[v] as number) + 0.5) / (layers[nodeLayer[v] as number] as number[]).length;
   let best = countAll(layers, down, position);
+  // Nothing crosses (a chain, a tree drawn as one): the first order stands.
+  if (best === 0) return 0;
   let bestLayers = layers.map((l) => [...l]);
   let stale = 0;
   for (let sweep = 0; sweep < sweeps && best > 0 && stale < 3; sweep++) {
@@ -468,8 +505,9 @@ function countAll(layers: readonly number[][], down: readonly number[][], positi
 function countBetween(upper: readonly number[], lowerSize: number, down: readonly number[][], position: Float64Array): number {
   const ends: number[] = [];
   for (const v of upper) {
-    const targets = (down[v] as number[]).map((w) => position[w] as number).sort((a, b) => a - b);
-    for (const t of targets) ends.push(t);
+    const below = down[v] as number[];
+    if (below.length === 1) ends.push(position[below[0] as number] as number);
+    else if (below.length > 1) for (const t of below.map((w) => position[w] as number).sort((a, b) => a - b)) ends.push(t);
   }
   const tree = new Int32Array(lowerSize + 1);
   let crossings = 0;
@@ -515,6 +553,13 @@ function placeVertically(
     for (const l of order) {
       const layer = layers[l] as number[];
       if (layer.length === 0) continue;
+      if (layer.length === 1) {
+        // Alone in its layer (every layer of a chain): nothing to keep apart, it goes where it is pulled.
+        const v = layer[0] as number;
+        const near = neighbours(v);
+        if (near.length > 0) y[v] = mean(near);
+        continue;
+      }
       const want = layer.map((v) => {
         const near = neighbours(v);
         return near.length === 0 ? (y[v] as number) : mean(near);
@@ -526,7 +571,8 @@ function placeVertically(
       for (const [i, v] of layer.entries()) y[v] = placed[i] as number;
     }
   };
-  const both = (v: number) => [...(up[v] as number[]), ...(down[v] as number[])];
+  const neighbours = up.map((above, v) => above.concat(down[v] as number[]));
+  const both = (v: number) => neighbours[v] as number[];
   const forward = [...layers.keys()];
   const backward = [...forward].reverse();
   for (let r = 0; r < 4; r++) {
@@ -563,7 +609,9 @@ export function spacedClosest(want: readonly number[], weight: readonly number[]
 
 /** Rows of components, left to right, each row as tall as its tallest. Returns the total size. */
 function pack(parts: Part[], o: Required<LayoutOptions>): { width: number; height: number } {
-  const rowWidth = Math.max(o.maxRowWidth, ...parts.map((p) => p.width));
+  // A loop, not Math.max(...): a list can have more components than a call takes arguments.
+  let rowWidth = o.maxRowWidth;
+  for (const p of parts) rowWidth = Math.max(rowWidth, p.width);
   let x = 0;
   let y = 0;
   let rowHeight = 0;

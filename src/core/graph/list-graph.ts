@@ -26,19 +26,29 @@ export function listGraph(tasks: readonly Task[], options: LayoutOptions = {}): 
   const byId = new Map(sorted.map((t) => [t.id, t]));
   const blocks = buildBlocksGraph(sorted);
   const pairs: Array<[string, string]> = [];
+  // Edges to tasks not given (deleted, or left out as internal) are not drawn, nor part of a cycle.
+  let foreign = blocks.size > byId.size;
   for (const t of sorted) {
-    const next = [...(blocks.get(t.id) ?? [])].filter((id) => byId.has(id)).sort(compareIds);
-    for (const id of next) pairs.push([t.id, id]);
+    const to = blocks.get(t.id);
+    if (to === undefined) continue;
+    const next = [...to];
+    if (next.length > 1) next.sort(compareIds);
+    for (const id of next) {
+      if (byId.has(id)) pairs.push([t.id, id]);
+      else foreign = true;
+    }
   }
+  if (!foreign) for (const id of blocks.keys()) if (!byId.has(id)) foreign = true;
   const layout = layoutGraph(
     sorted.map((t) => t.id),
     pairs,
     options,
   );
-  const edges = layout.edges.map((e) => ({
-    ...e,
-    open: byId.get(e.from)?.status !== 'completed' && byId.get(e.to)?.status !== 'completed',
-  }));
-  const known = new Map([...blocks].filter(([id]) => byId.has(id)).map(([id, to]) => [id, new Set([...to].filter((x) => byId.has(x)))]));
+  // The layout's edges are its own, made for this call: marked in place rather than copied.
+  const edges = layout.edges as GraphEdge[];
+  for (const e of edges) e.open = byId.get(e.from)?.status !== 'completed' && byId.get(e.to)?.status !== 'completed';
+  const known = foreign
+    ? new Map([...blocks].filter(([id]) => byId.has(id)).map(([id, to]) => [id, new Set([...to].filter((x) => byId.has(x)))]))
+    : blocks;
   return { layout, edges, cycles: findCycles(known) };
 }
