@@ -272,6 +272,28 @@ for (const n of QUICK ? [300] : [300, 3000]) {
     1.2,
     'for the list named',
   );
+  // tasks cost of the list, once the cache is warm (the first cost of a list reads its
+  // sessions' transcripts and keeps what it read), against listing the same list; and of a
+  // named list (its sessions by the evidence kept) against listing it.
+  once(process.execPath, [BIN, '-l', list, 'cost'], heavyEnv, project);
+  pair(
+    `-l <uuid> cost, 20 tasks; ${n} sessions`,
+    { cmd: process.execPath, args: [BIN, '-l', list, 'cost'], env: heavyEnv, cwd: project },
+    named,
+    2,
+    'for -l <uuid> list',
+  );
+  const shared = fs.existsSync(path.join(heavy, 'tasks', 'shared-0')) ? 'shared-0' : undefined;
+  if (shared !== undefined) {
+    once(process.execPath, [BIN, '-l', shared, 'cost'], heavyEnv, project);
+    pair(
+      `-l shared-0 cost (a named list); ${n} sessions`,
+      { cmd: process.execPath, args: [BIN, '-l', shared, 'cost'], env: heavyEnv, cwd: project },
+      { cmd: process.execPath, args: [BIN, '-l', shared, 'list'], env: heavyEnv, cwd: project },
+      2,
+      'for -l shared-0 list',
+    );
+  }
   // `tasks lists` against the stat-only floor (bench/lists-floor.cjs: stat the transcripts,
   // the list folders and their task files, read none), each run paired with one of it; and
   // the floor itself against node -e 0, so that both ratios are on the table.

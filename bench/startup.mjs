@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuHookIn, cpuOf, paired } from './paired.mjs';
 import { makeTasks, writeList } from './task-world.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,11 +28,7 @@ const WARMUP = 3;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-startup-'));
 const config = path.join(work, 'config');
-const cpuHook = path.join(work, 'cpu.cjs');
-fs.writeFileSync(
-  cpuHook,
-  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, '\\ncpu ' + (u.user + u.system) / 1000 + '\\n'); });\n",
-);
+const cpuHook = cpuHookIn(work);
 for (const n of [20, 1000, 10000]) writeList(config, `bench-${n}`, makeTasks(n));
 const listDir = (n) => path.join(config, 'tasks', `bench-${n}`);
 
@@ -52,33 +49,16 @@ function once(node, argv) {
   const r = spawnSync(node, ['-r', cpuHook, ...argv], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${node} ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { wall, cpu: Number(/cpu (\S+)\s*$/.exec(r.stderr)?.[1]) };
+  return { wall, cpu: cpuOf(r.stderr) };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Each run of `argv` paired with a run of `base` just before it, both on `node`. */
-function paired(node, argv, base) {
-  for (let i = 0; i < WARMUP; i++) {
-    once(node, base);
-    once(node, argv);
-  }
-  const rows = [];
-  for (let i = 0; i < RUNS; i++) {
-    const b = once(node, base);
-    const a = once(node, argv);
-    rows.push({ a, b });
-  }
-  return {
-    ms: median(rows.map((r) => r.a.wall)),
-    baseMs: median(rows.map((r) => r.b.wall)),
-    ratio: median(rows.map((r) => r.a.wall / r.b.wall)),
-    cpuRatio: median(rows.map((r) => r.a.cpu / r.b.cpu)),
-  };
-}
+const pairedOn = (node, argv, base) =>
+  paired(
+    () => once(node, argv),
+    () => once(node, base),
+    { runs: RUNS, warmup: WARMUP },
+  );
 
 function nodes() {
   const found = [{ label: `machine's`, node: process.execPath }];
@@ -129,7 +109,7 @@ for (const { label, node } of nodes()) {
   // The first run under a Node the build's code cache is not for trains that Node's own.
   once(node, [BIN, '-l', 'bench-20', 'list']);
   for (const s of SCENARIOS) {
-    const r = paired(node, s.argv, s.base);
+    const r = pairedOn(node, s.argv, s.base);
     const goal = s.goals[major];
     const verdict = goal === undefined ? '' : `<= ${goal}x: ${r.ratio <= goal ? 'met' : 'missed'}`;
     lines.push(

@@ -9,7 +9,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs', 'schemas');
 
-/** The files, by name, from the registry (OUTPUT_SCHEMAS) and zod's generator; the tests call this with the sources. */
+/**
+ * The files, by name, from the registry (OUTPUT_SCHEMAS) and zod's generator; the tests call this with the sources.
+ * Whether an output is one document or NDJSON is said in the standard `description` annotation
+ * ("NDJSON: ..." or "One JSON document. ..."): a keyword of our own would be refused by
+ * validators in strict mode (ajv's default).
+ */
 export function schemaFiles(OUTPUT_SCHEMAS, toJSONSchema) {
   const files = new Map();
   for (const [name, entry] of Object.entries(OUTPUT_SCHEMAS)) {
@@ -22,7 +27,6 @@ export function schemaFiles(OUTPUT_SCHEMAS, toJSONSchema) {
         entry.form === 'ndjson'
           ? 'NDJSON: each line is one JSON value valid against this schema. Generated from src/render/json-schemas/ by npm run schemas; do not edit.'
           : 'One JSON document. Generated from src/render/json-schemas/ by npm run schemas; do not edit.',
-      'x-form': entry.form,
       ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
     };
     files.set(`${name}.schema.json`, `${JSON.stringify(doc, null, 2)}\n`);

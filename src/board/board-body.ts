@@ -12,8 +12,15 @@ import type http from 'node:http';
 export const MAX_BODY = 1024 * 1024;
 /** The page sends a few hundred bytes at once: ten seconds is far more than a local client needs. */
 export const BODY_TIMEOUT_MS = 10_000;
-/** How long a refused request's remaining body is read and dropped before its connection is closed. */
-const LINGER_MS = 2000;
+/**
+ * A refused request's remaining body is read and dropped while it keeps coming: the
+ * connection closes once the client has been quiet for LINGER_IDLE_MS, or LINGER_MAX_MS
+ * after the answer at most (as nginx's lingering_timeout and lingering_time). A client
+ * still pushing megabytes on a busy machine is not cut off mid-send; one that trickles
+ * (408) is closed at the cap.
+ */
+const LINGER_IDLE_MS = 2000;
+const LINGER_MAX_MS = 5000;
 
 export class BodyRefused extends Error {
   constructor(
@@ -64,21 +71,29 @@ export function readBody(req: http.IncomingMessage, timeoutMs = BODY_TIMEOUT_MS)
 
 /**
  * After a refused request's answer (sent with `Connection: close`): read and drop what
- * the client still sends until it has sent it all or LINGER_MS have passed, then close.
+ * the client still sends until it has sent it all, has been quiet for LINGER_IDLE_MS, or
+ * LINGER_MAX_MS have passed; then close.
  */
 export function closeAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
   const socket = req.socket;
   const close = () => {
-    clearTimeout(timer);
+    clearTimeout(idle);
+    clearTimeout(cap);
     socket.destroy();
   };
-  const timer = setTimeout(close, LINGER_MS);
-  timer.unref();
+  let idle = setTimeout(close, LINGER_IDLE_MS);
+  const cap = setTimeout(close, LINGER_MAX_MS);
+  idle.unref();
+  cap.unref();
   res.once('finish', () => {
     // The answer is out: the client can read it; what follows is only drained.
     req.once('end', close);
     if (req.complete) close();
   });
-  req.on('data', () => undefined);
+  req.on('data', () => {
+    clearTimeout(idle);
+    idle = setTimeout(close, LINGER_IDLE_MS);
+    idle.unref();
+  });
   req.resume();
 }

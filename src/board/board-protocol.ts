@@ -8,6 +8,7 @@
  * GET  <token>/api/history?list=&task= HistoryPayload
  * GET  <token>/api/undo?list=<list>    UndoPreviewPayload
  * GET  <token>/api/gone?list=<list>    GonePreviewPayload
+ * GET  <token>/api/cost?list=<list>    CostPayload
  * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `gone`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
  */
@@ -198,6 +199,30 @@ export interface GonePreviewPayload {
   live: string | null;
   /** With nothing to release: why, in the words of `release --gone`. */
   none: string | null;
+}
+
+/** What some work cost (`tasks cost`): tokens of every kind, time in progress, an estimate in USD. */
+export interface CostView {
+  tokens: number;
+  activeMs: number;
+  messages: number;
+  models: string[];
+  /** null: a model with no known price. */
+  costUsd: number | null;
+  /** In the words of `tasks get`: "12m 40s in progress · 1.2M tokens (8 messages, …) · $0.42 estimated". */
+  text: string;
+}
+
+/** What a list's tasks cost: those with recorded work, the whole list, its sessions' work on no task. */
+export interface CostPayload {
+  list: string;
+  tasks: Record<string, CostView>;
+  total: CostView;
+  unattributed: CostView;
+  /** The price table's date. */
+  pricesDate: string;
+  /** Why no cost could be worked out (a bad price file), or null. */
+  error: string | null;
 }
 
 /** The state the card showed: the change is made only if the task still has it. */

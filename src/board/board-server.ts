@@ -5,12 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TasksError } from '../core/base/errors.js';
 import type { SettingsPlaces } from '../core/binding/settings-files.js';
+import { priceFilePath } from '../core/cost/price-file.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { isTaskId } from '../core/store/ids.js';
 import { type ActionContext, runAction } from './board-actions.js';
 import { BodyRefused, closeAfterAnswer, readBody } from './board-body.js';
+import { costPayload } from './board-cost.js';
 import { gonePreview } from './board-gone.js';
 import { BoardLive } from './board-live.js';
 import { hostAllowed, isLoopback, newToken, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
@@ -156,6 +158,9 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
       case 'api/undo':
         if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
         return json(res, 200, await undoPreview(o.sessions.current, o.ctx.configDir, listParam));
+      case 'api/cost':
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        return json(res, 200, costPayload(o.ctx, o.sessions.current, listParam));
       case 'api/gone':
         if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
         return json(res, 200, gonePreview(o.sessions.current, o.ctx, listParam));
@@ -267,6 +272,7 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     now: Date.now,
     settings: o.settings,
     projectDir: o.projectDir,
+    pricesFile: priceFilePath(o.env, o.home),
   };
   const sessions = new Sessions(o.newSessionIndex);
   const live = new BoardLive({

@@ -54,6 +54,8 @@ export interface BoardContext {
   settings: SettingsPlaces | undefined;
   /** The folder the board was started in (undefined: deleted). */
   projectDir: string | undefined;
+  /** The user's price file (core/cost/price-file.ts), if one may be there. */
+  pricesFile?: string | undefined;
 }
 
 /** TodoWrite sessions shown before "more", as `tasks lists` shows them without --all. */

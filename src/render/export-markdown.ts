@@ -1,6 +1,8 @@
+import type { CostUsage } from '../core/cost/cost-report.js';
 import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
+import { activeTime, compactCount, dollars, hasWork, tokenTotal } from './cost-cells.js';
 import { oneLine } from './text.js';
 
 /**
@@ -14,7 +16,7 @@ import { oneLine } from './text.js';
 export function renderMarkdownChecklist(
   tasks: readonly Task[],
   list: { index: TaskIndex; blockers: BlockerAnswers; counts: ListCounts },
-  opts: { title: string },
+  opts: { title: string; cost?: { of(id: string): CostUsage | undefined; total: CostUsage; unattributed: CostUsage } | undefined },
 ): string {
   const lines = [`### ${escapeMarkdown(oneLine(opts.title))}`, ''];
   if (tasks.length === 0) return [...lines, '_No tasks._'].join('\n');
@@ -26,8 +28,24 @@ export function renderMarkdownChecklist(
     `${c.pending} pending${blocked(c.blockedPending)}`,
   ];
   lines.push(parts.join(' · '), '');
-  for (const t of tasks) lines.push(checklistItem(t, list.index, list.blockers));
+  if (opts.cost !== undefined) {
+    const { total, unattributed } = opts.cost;
+    const rest = tokenTotal(unattributed) > 0 ? ` (of which with no task in progress: ${workText(unattributed)})` : '';
+    lines.push(`Agents' work: ${workText(total)}${rest}`, '');
+  }
+  for (const t of tasks) {
+    const work = opts.cost?.of(t.id);
+    lines.push(checklistItem(t, list.index, list.blockers) + (work !== undefined && hasWork(work) ? ` · ${workText(work)}` : ''));
+  }
   return lines.join('\n');
+}
+
+/** "12m 40s, 1.2M tokens, $0.42": time in progress, tokens, estimated cost ("cost unknown" without a price). */
+function workText(u: CostUsage): string {
+  const parts = u.activeMs > 0 ? [activeTime(u.activeMs)] : [];
+  parts.push(`${compactCount(tokenTotal(u))} tokens`);
+  parts.push(u.costUsd === null ? 'cost unknown' : `${escapeMarkdown(dollars(u.costUsd))} est.`);
+  return parts.join(', ');
 }
 
 function checklistItem(t: Task, index: TaskIndex, blockers: BlockerAnswers): string {

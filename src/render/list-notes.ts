@@ -34,3 +34,8 @@ export function renderSkippedFile(problem: FileProblem): string {
 export function renderSkippedWhileWatching(problem: FileProblem): string {
   return `${renderSkippedFile(problem)} (no events for it until it reads again)`;
 }
+
+/** `list --stalled` of a TodoWrite session whose calls for these items carry no time. */
+export function renderUntimedTodos(ids: readonly string[]): string {
+  return `${ids.map((id) => `#${id}`).join(', ')}: in progress, but the TodoWrite call that set ${ids.length === 1 ? 'it' : 'them'} has no time in the transcript: whether ${ids.length === 1 ? 'it' : 'they'} stalled cannot be told`;
+}

@@ -19,6 +19,13 @@ export interface TableOptions {
   stalledFor?: ((task: Task) => number | undefined) | undefined;
   /** Tasks whose activeForm only says the subject again ("Fix auth" / "Fixing auth"): it adds nothing to a row. */
   restated?: ReadonlySet<string> | undefined;
+  /** Columns after OWNER (right-aligned), such as what each task cost (`list --cost`). */
+  extra?: ExtraColumns | undefined;
+}
+
+export interface ExtraColumns {
+  head: readonly string[];
+  cells(task: Task): readonly string[];
 }
 
 function blockersCell(task: Task, { open, missing }: BlockerState): string {
@@ -54,8 +61,11 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
       blockers: blockersCell(t, blockers),
       waiting,
       updated: changedAt === undefined ? '' : ago(changedAt, opts.now ?? Date.now()),
+      extra: opts.extra?.cells(t) ?? [],
     };
   });
+  const extraW = (opts.extra?.head ?? []).map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r.extra[i] ?? ''))));
+  const extraTotal = extraW.reduce((n, w) => n + w + 2, 0);
   const idW = Math.max(2, ...rows.map((r) => r.id.length));
   const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
   // Three statuses, three painted labels: made once, not once a row.
@@ -68,7 +78,7 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
   const showUpdated = opts.updated !== undefined;
   const updatedW = showUpdated ? Math.max(7, ...rows.map((r) => r.updated.length)) : 0;
   const gap = 2;
-  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0);
+  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0) - extraTotal;
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
   const needed = Math.max(
     7,
@@ -81,6 +91,7 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
     padEnd('SUBJECT', subjectW),
     padEnd('OWNER', ownerW),
     ...(showUpdated ? [padEnd('UPDATED', updatedW)] : []),
+    ...(opts.extra?.head ?? []).map((h, i) => padStart(h, extraW[i] as number)),
     'BLOCKED BY',
   ].join(' '.repeat(gap));
   const lines = [style.bold(header.trimEnd())];
@@ -97,6 +108,7 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
       padEnd(subject, subjectW),
       padEnd(r.gone ? style.red(truncate(r.owner, ownerW)) : truncate(r.owner, ownerW), ownerW),
       ...(showUpdated ? [style.dim(padEnd(r.updated, updatedW))] : []),
+      ...extraW.map((w, i) => padStart(r.extra[i] ?? '', w)),
       // Red when something open blocks it; dim when only missing tasks are named (they do not block).
       (r.waiting ? style.red : style.dim)(truncate(r.blockers, blockW)),
     ].join(' '.repeat(gap));
@@ -112,14 +124,14 @@ function stalledMark(ms: number | undefined): string {
 
 /**
  * Piped: one task per line, tab-separated, stable columns, no colour:
- * id, status, owner (or -), open blockers (comma-separated, or -), subject.
+ * id, status, owner (or -), open blockers (comma-separated, or -), [extra cells,] subject.
  */
-export function renderTaskLines(tasks: readonly Task[], answers: BlockerAnswers): string {
+export function renderTaskLines(tasks: readonly Task[], answers: BlockerAnswers, extra?: (task: Task) => readonly string[]): string {
   return tasks
     .map((t) => {
       const { open } = blockersOf(answers, t.id);
       const blockers = t.status === 'completed' || open.length === 0 ? '-' : oneLine(open.join(','));
-      return [oneLine(t.id), t.status, t.owner ? oneLine(t.owner) : '-', blockers, oneLine(t.subject)].join('\t');
+      return [oneLine(t.id), t.status, t.owner ? oneLine(t.owner) : '-', blockers, ...(extra?.(t) ?? []), oneLine(t.subject)].join('\t');
     })
     .join('\n');
 }

@@ -42,7 +42,8 @@ export function renderChangeEvent(at: number, e: ChangeEvent, timeOf: (id: strin
 /**
  * condition-met, timeout, stopped: as always. run-ended: the followed run's `result`
  * event; input-ended: its input ended without one; session-ended: a followed
- * transcript's session stopped running; stalled: --fail-if-stalled.
+ * transcript's session stopped running (or every session of the list is over);
+ * session-died: a session of the list died holding work in progress; stalled: --fail-if-stalled.
  */
 
 export interface EndView {
@@ -64,6 +65,8 @@ export interface EndView {
   idleMs?: number | undefined;
   /** Every session of the list ended: the owners of unfinished tasks, gone with them. */
   gone?: readonly string[] | undefined;
+  /** Sessions of the list that died holding work in progress: each with its pid and the ids it held. */
+  died?: ReadonlyArray<{ sessionId: string; state: string; pid: number | null; tasks: readonly string[] }> | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
 }
@@ -80,6 +83,7 @@ export function renderEndEvent(end: EndView): string {
     ...(end.stalled === undefined ? {} : { stalled: end.stalled }),
     ...(end.idleMs === undefined ? {} : { idleMs: end.idleMs }),
     ...(end.gone === undefined ? {} : { gone: end.gone }),
+    ...(end.died === undefined ? {} : { died: end.died }),
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     exists: end.exists,
     counts: end.counts,

@@ -1,7 +1,7 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
 import type { StalledTask } from '../core/progress/stalled-work.js';
-import type { Status } from '../core/store/schema.js';
+import type { Status, Task } from '../core/store/schema.js';
 import { formatDuration } from './duration.js';
 import { STATUS_WORD } from './status.js';
 import { PLAIN, type Style } from './style.js';
@@ -44,6 +44,15 @@ function describeRunEnd(reason: string): string {
   return 'the run ended';
 }
 
+/** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" */
+export function describeDeath(d: { sessionId: string; state: string; pid?: number | undefined; tasks: readonly Task[] }): string {
+  const who = `session ${d.sessionId.slice(0, 8)}${d.pid === undefined ? '' : ` (pid ${d.pid})`}`;
+  if (d.tasks.length === 0) return `${who} ${d.state}; it held no task in progress`;
+  const held = d.tasks.map((t) => `#${t.id} "${t.subject}"`);
+  const list = held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
+  return `${who} ${d.state} holding ${list} in progress`;
+}
+
 /** The errors a watch ends with: each says why, then where the list stands. */
 export const watchEndMessage = {
   timeout: (timeoutMs: number, until: string | undefined, counts: ListCounts): string => {
@@ -55,6 +64,8 @@ export const watchEndMessage = {
       ? `${describeStalled(stalled)}; ${renderSummary(counts, PLAIN)}`
       : `the run has been silent, with no task changing, for ${formatDuration(runIdleMs)}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`,
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
+  died: (deaths: ReadonlyArray<Parameters<typeof describeDeath>[0]>, until: string, counts: ListCounts): string =>
+    `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
     reason === 'run-ended'
       ? `the run ended and ${until} did not hold then; ${renderSummary(counts, PLAIN)}`

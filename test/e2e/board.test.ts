@@ -8,8 +8,10 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CostPayload } from '../../src/board/board-protocol.js';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
 import { ROOT, readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { hookWorld, logLines, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
@@ -603,5 +605,45 @@ describe('tasks board: the journal and hooks, as the commands have them', () => 
         task_id: '1',
       }),
     ]);
+  });
+});
+
+describe("board: what the agents' work cost (GET api/cost)", () => {
+  const A = 'aaaaaaaa-1111-4222-8333-444444444444';
+
+  it("answers with each task's work and the list's, the figures of tasks cost; a bad price file is said, not thrown", async () => {
+    const config = tempConfig();
+    const xdg = path.join(config, 'xdg');
+    const t0 = Date.now() - 3_600_000;
+    writeTaskFile(config, A, { id: '1', subject: 'Port the parser', status: 'completed' });
+    writeTaskFile(config, A, { id: '2', subject: 'Nobody worked on this' });
+    new CostTranscript(A, '/work/app')
+      .update(t0 + 1000, { taskId: '1', status: 'in_progress' }, t0 + 2000)
+      .message(t0 + 62_000, { input: 1_000_000, output: 50_000 })
+      .update(t0 + 300_000, { taskId: '1', status: 'completed' }, t0 + 302_000)
+      .message(t0 + 400_000, { input: 1000 })
+      .write(config);
+    const b = await startBoard(config, [], { XDG_CONFIG_HOME: xdg });
+    boards.push(b);
+    const cost = JSON.parse((await request(b.port, `/${b.token}/api/cost?list=${A}`)).body) as CostPayload;
+    const cli = JSON.parse(runInProcessSync(config, ['-l', A, 'cost', '--json'], { env: { XDG_CONFIG_HOME: xdg } }).stdout) as {
+      total: { costUsd: number; messages: number };
+    };
+    expect(cost.error).toBeNull();
+    expect(Object.keys(cost.tasks)).toEqual(['1']);
+    // Opus 5.5: 1M input at $4, 50k output at $20 = $5.00, in progress from 2 s to 302 s.
+    expect(cost.tasks['1']).toMatchObject({ tokens: 1_050_000, activeMs: 300_000, messages: 2, costUsd: 5 });
+    expect(cost.tasks['1']?.text).toBe('5m 00s in progress · 1.1M tokens (2 messages, claude-opus-5-5) · $5.00 estimated');
+    expect(cost.unattributed).toMatchObject({ tokens: 1000, messages: 2 });
+    expect(cost.total.costUsd).toBeCloseTo(cli.total.costUsd, 10);
+    expect(cost.total.messages).toBe(cli.total.messages);
+    expect((await request(b.port, `/${b.token}/api/cost`)).status).toBe(400);
+    fs.mkdirSync(path.join(xdg, 'tasks'), { recursive: true });
+    fs.writeFileSync(path.join(xdg, 'tasks', 'prices.json'), '{bad');
+    // One answer serves every tab for 2 s: ask again after it.
+    await new Promise((r) => setTimeout(r, 2100));
+    const bad = await request(b.port, `/${b.token}/api/cost?list=${A}`);
+    expect(bad.status).toBe(200);
+    expect((JSON.parse(bad.body) as CostPayload).error).toMatch(/^price file .*prices\.json: not JSON/);
   });
 });

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '../../src/render/json-schemas/output-schemas.js';
 import { startBoard } from '../helpers/board.js';
-import { FIXTURES, fixtureConfig, type RunResult, tempConfig, writeTask } from '../helpers/cli.js';
+import { FIXTURES, fixtureConfig, type RunResult, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
@@ -359,6 +360,24 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
     expect([well.code, JSON.parse(well.stdout).findings]).toEqual([0, []]);
   });
 
+  it('run and lists --stalled: the agent run, stalled work across lists', () => {
+    const { config } = fixtureConfig();
+    const lines = new StreamScript().init().create('1', 'A').update('1', { status: 'completed' }).end().lines;
+    const agent = path.join(config, 'agent.sh');
+    fs.writeFileSync(agent, `#!/bin/sh\ncat <<'EOF'\n${lines.join('\n')}\nEOF\necho 'to stderr' >&2\n`, { mode: 0o755 });
+    // --json before the agent's command: after --, every word is the agent's.
+    const r = run(config, ['--json', 'run', '--until', 'all-completed', '--', agent]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('run', r.stdout)).toEqual([]);
+    expect(contractProblems('stderr', r.stderr)).toEqual([]);
+    expect(stderrLines(r)).toContainEqual({ note: expect.objectContaining({ code: 'agent_stderr', message: 'to stderr' }) });
+    validated.add('run');
+    const dir = path.join(config, 'tasks', 'refactor-auth');
+    for (const name of fs.readdirSync(dir))
+      fs.utimesSync(path.join(dir, name), new Date(Date.now() - 7200_000), new Date(Date.now() - 7200_000));
+    expect(contract('lists-stalled', config, ['lists', '--stalled']).code).toBe(0);
+  });
+
   it('graph, use and board: their documents', async () => {
     const { config } = fixtureConfig();
     contract('graph', config, ['graph']);
@@ -387,6 +406,40 @@ describe('notify', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(contractProblems('notify-message', fs.readFileSync(got, 'utf8'))).toEqual([]);
     validated.add('notify-message');
+  });
+});
+
+describe('cost --json', () => {
+  it('validates: a list with work, a task gone, an unknown model, --all with no lists, list --cost', () => {
+    const config = tempConfig();
+    const session = 'c0570000-1111-4222-8333-444444444444';
+    const t = Date.now() - 600_000;
+    writeTaskFile(config, session, { id: '1', subject: 'Kept', status: 'completed', owner: 'ann' });
+    new CostTranscript(session, '/work/app')
+      .create(t, { id: '1', subject: 'Kept' }, t + 1000, { input: 5 })
+      .update(t + 2000, { taskId: '1', status: 'in_progress' }, t + 3000, { input: 7 })
+      .message(t + 4000, { input: 100, output: 10, cacheRead: 1000, cacheWrite: 50, cacheWrite1h: 20 })
+      .message(t + 4500, { input: 1 }, { model: 'claude-mock' })
+      .update(t + 5000, { taskId: '1', status: 'completed' }, t + 6000)
+      .create(t + 7000, { id: '2', subject: 'Gone' }, t + 8000)
+      .update(t + 9000, { taskId: '2', status: 'in_progress' }, t + 10_000)
+      .message(t + 11_000, { input: 3 })
+      .update(t + 12_000, { taskId: '2', status: 'deleted' }, t + 13_000)
+      .write(config);
+    const r = contract('cost', config, ['-l', session, 'cost']);
+    const doc = JSON.parse(r.stdout) as {
+      tasks: Array<{ id: string; deleted: boolean; costUsd: number | null }>;
+      unpricedModels: string[];
+    };
+    expect(doc.tasks.map((x) => [x.id, x.deleted, x.costUsd === null])).toEqual([
+      ['1', false, true],
+      ['2', true, false],
+    ]);
+    expect(doc.unpricedModels).toEqual(['claude-mock']);
+    contract('cost', config, ['-l', session, 'cost', '--since', '1m']);
+    const none = contract('cost', tempConfig(), ['cost', '--all']);
+    expect(stderrLines(none)).toEqual(expect.arrayContaining([{ note: expect.objectContaining({ code: 'no_lists' }) }]));
+    contract('list', config, ['-l', session, 'list', '--cost']);
   });
 });
 

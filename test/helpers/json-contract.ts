@@ -7,16 +7,17 @@ import { ROOT } from './cli.js';
  * Validating real outputs against the committed JSON Schemas (docs/schemas/), as a script
  * author's validator would: ajv, draft 2020-12.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+const ajv = new Ajv2020({ allErrors: true });
 const compiled = new Map<string, { validate: ValidateFunction; form: 'document' | 'ndjson' }>();
 
 function schemaOf(name: string) {
   let entry = compiled.get(name);
   if (!entry) {
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'schemas', `${name}.schema.json`), 'utf8')) as {
-      'x-form': 'document' | 'ndjson';
+      description: string;
     };
-    entry = { validate: ajv.compile(schema), form: schema['x-form'] };
+    // The standard annotation says which: "NDJSON: ..." or "One JSON document. ...".
+    entry = { validate: ajv.compile(schema), form: schema.description.startsWith('NDJSON:') ? 'ndjson' : 'document' };
     compiled.set(name, entry);
   }
   return entry;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { type MockModelOptions, type ReceivedResult, startMockModel, type Turn } from './mock-model.js';
+import { type MockModel, type MockModelOptions, type ReceivedResult, startMockModel, type Turn, type UsageTurn } from './mock-model.js';
 import { type AgentStream, parseStream } from './stream.js';
 
 /**
@@ -22,8 +22,14 @@ export interface AgentOptions {
   listId: string | undefined;
   /** The prompt the session opens with (its transcript keeps it). */
   prompt?: string;
-  turns: readonly Turn[];
+  turns: ReadonlyArray<Turn | UsageTurn>;
   beforeTurn?: MockModelOptions['beforeTurn'];
+  /** The model the messages name, the closing reply's usage, a subagent's reply (mock-model.ts). */
+  model?: MockModelOptions['model'];
+  closingUsage?: MockModelOptions['closingUsage'];
+  subagent?: MockModelOptions['subagent'];
+  /** Called with the stand-in once it listens (to wait on its subagent's answer). */
+  onModel?: (model: MockModel) => void;
   /** Default 120 s: generous, the machine is shared. */
   timeoutMs?: number;
   /** The agent's working folder, whose .claude/settings*.json it reads (default: a fresh home). */
@@ -94,7 +100,14 @@ export function agentEnv(configDir: string, home: string, listId: string | undef
  * unanswered, or a request the mock does not serve.
  */
 export async function runAgent(options: AgentOptions): Promise<AgentRun> {
-  const model = await startMockModel({ turns: options.turns, beforeTurn: options.beforeTurn });
+  const model = await startMockModel({
+    turns: options.turns,
+    beforeTurn: options.beforeTurn,
+    model: options.model,
+    closingUsage: options.closingUsage,
+    subagent: options.subagent,
+  });
+  options.onModel?.(model);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-agent-home-'));
   try {
     const child = spawn(

@@ -17,8 +17,11 @@ export interface GateRun {
   code: number;
   stdout: string;
   stderr: string;
-  /** What `tee run.jsonl` wrote. */
+  /** What `tee run.jsonl` (or `--record run.jsonl`) wrote. */
   copy: string;
+  /** When the step started (ms since the epoch), and how long it took. */
+  startedAt: number;
+  elapsedMs: number;
   turnsServed: number;
 }
 
@@ -89,6 +92,7 @@ export async function runGate(opts: GateOptions): Promise<GateRun> {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       ...opts.jobEnv,
     };
+    const started = Date.now();
     const child = spawn('bash', ['-c', opts.script], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -96,9 +100,10 @@ export async function runGate(opts: GateOptions): Promise<GateRun> {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1))).finally(() => clearTimeout(timer));
+    const elapsedMs = Date.now() - started;
     const copyFile = path.join(work, 'run.jsonl');
     const copy = fs.existsSync(copyFile) ? fs.readFileSync(copyFile, 'utf8') : '';
-    return { code, stdout, stderr, copy, turnsServed: model.turnsServed() };
+    return { code, stdout, stderr, copy, startedAt: started, elapsedMs, turnsServed: model.turnsServed() };
   } finally {
     await model.close();
     fs.rmSync(work, { recursive: true, force: true });

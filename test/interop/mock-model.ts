@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,19 +12,47 @@ import type { AddressInfo } from 'node:net';
  * guessing and no collisions between parallel runs); a `beforeTurn` hook can hold a
  * reply, so a test can line several agents up with `tasks` processes; what the agent
  * sent back (its tool results) is kept as data; streaming and non-streaming requests get
- * the same turn.
+ * the same turn. Each turn can state the usage its message reports (`{calls, usage}`),
+ * and the model the messages name (`model`), for tests of what work cost; message and
+ * tool-use ids are unique to each stand-in (a resumed session's ids never repeat its
+ * earlier run's), as the real API's are unique. A subagent's requests (the Agent tool: its
+ * first message holds `subagent.marker`) get a reply of their own.
  */
 
 export interface ToolCallSpec {
-  name: 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite';
+  name: 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite' | 'Agent';
   input: Record<string, unknown>;
 }
 
 /** The tool calls of one assistant message; Claude Code may run them concurrently. */
 export type Turn = readonly ToolCallSpec[];
 
+/** What a message reports it used (missing counts: 0; a message with no usage given: 10 in, 10 out). */
+export interface TurnUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  /** Of the cache writes, those kept for an hour. */
+  cache_creation_1h?: number;
+}
+
+/** A turn whose message reports its own usage. */
+export interface UsageTurn {
+  calls: Turn;
+  usage: TurnUsage;
+}
+
+export const callsOf = (turn: Turn | UsageTurn): Turn => ('calls' in turn ? turn.calls : turn);
+
 export interface MockModelOptions {
-  turns: readonly Turn[];
+  turns: ReadonlyArray<Turn | UsageTurn>;
+  /** The model every message names (default `claude-mock`). */
+  model?: string;
+  /** The usage of the closing reply (after the last turn). */
+  closingUsage?: TurnUsage;
+  /** A subagent's requests: those whose first message holds `marker`, answered with one reply of this usage. */
+  subagent?: { marker: string; usage: TurnUsage };
   /**
    * Awaited before turn `index` (0-based) is sent: hold a reply until other processes are
    * ready, or pace an agent. Nothing is answered while it is pending.
@@ -53,6 +82,8 @@ export interface MockModel {
   readonly received: ReceivedResult[];
   /** Requests for anything but /v1/messages (Claude Code should make none here). */
   readonly strayRequests: string[];
+  /** Resolves once a subagent's request was answered. */
+  subagentAnswered(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,13 +97,36 @@ interface Message {
   content: Block[];
   stop_reason: 'tool_use' | 'end_turn';
   stop_sequence: null;
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+  usage: Usage;
 }
 
-const USAGE = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_1h_input_tokens: number; ephemeral_5m_input_tokens: number };
+}
+
+const DEFAULT_USAGE: TurnUsage = { input_tokens: 10, output_tokens: 10 };
+
+function usageOf(u: TurnUsage = DEFAULT_USAGE): Usage {
+  const writes = u.cache_creation_input_tokens ?? 0;
+  const hour = u.cache_creation_1h ?? 0;
+  return {
+    input_tokens: u.input_tokens ?? 0,
+    output_tokens: u.output_tokens ?? 0,
+    cache_creation_input_tokens: writes,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+    cache_creation: { ephemeral_1h_input_tokens: hour, ephemeral_5m_input_tokens: writes - hour },
+  };
+}
 
 function sseEvents(message: Message): Array<[string, Record<string, unknown>]> {
-  const events: Array<[string, Record<string, unknown>]> = [['message_start', { message: { ...message, content: [], stop_reason: null } }]];
+  // As the API streams it: the input side in message_start, the output tokens in message_delta.
+  const events: Array<[string, Record<string, unknown>]> = [
+    ['message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } }],
+  ];
   message.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push(['content_block_start', { index, content_block: { type: 'text', text: '' } }]);
@@ -83,7 +137,10 @@ function sseEvents(message: Message): Array<[string, Record<string, unknown>]> {
     }
     events.push(['content_block_stop', { index }]);
   });
-  events.push(['message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } }]);
+  events.push([
+    'message_delta',
+    { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
+  ]);
   events.push(['message_stop', {}]);
   return events;
 }
@@ -124,67 +181,58 @@ function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::ffff:127.0.0.1' || address === '::1';
 }
 
+/** The text of a request's first message: where a subagent's prompt is. */
+function firstText(messages: ReadonlyArray<{ role?: string; content?: unknown }> | undefined): string {
+  const content = messages?.[0]?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as Array<{ type?: string; text?: unknown }>).map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
+}
+
 export async function startMockModel(options: MockModelOptions): Promise<MockModel> {
   let served = 0;
   let seq = 0;
+  // Ids unique to this stand-in: a resumed session talks to a new one, and its ids must not repeat.
+  const run = randomBytes(4).toString('hex');
+  const model = options.model ?? 'claude-mock';
   const received: ReceivedResult[] = [];
   const strayRequests: string[] = [];
+  let answerSubagent: () => void = () => undefined;
+  const subagentDone = new Promise<void>((resolve) => (answerSubagent = resolve));
 
-  const nextMessage = async (offersTools: boolean, prompt: string | undefined): Promise<Message> => {
+  const message = (id: string, content: Block[], usage: TurnUsage | undefined): Message => ({
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: usageOf(usage),
+  });
+  const toolUses = (calls: Turn, index: number): Block[] =>
+    calls.map((call, i) => ({ type: 'tool_use', id: `toolu_${run}_${index}_${i}`, name: call.name, input: call.input }));
+
+  const nextMessage = async (offersTools: boolean, prompt: string | undefined, first: string): Promise<Message> => {
     seq += 1;
-    const id = `msg_mock_${seq}`;
+    const id = `msg_${run}_${seq}`;
+    if (options.subagent !== undefined && first.includes(options.subagent.marker)) {
+      answerSubagent();
+      return message(id, [{ type: 'text', text: 'subagent done' }], options.subagent.usage);
+    }
     const typed = options.byPrompt && offersTools && prompt !== undefined ? options.byPrompt(prompt) : undefined;
     if (typed !== undefined) {
       served += 1;
-      const content: Block[] = typed.map((call, i) => ({
-        type: 'tool_use',
-        id: `toolu_mock_${seq}_${i}`,
-        name: call.name,
-        input: call.input,
-      }));
-      return {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-mock',
-        content,
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: USAGE,
-      };
+      return message(id, toolUses(typed, seq), undefined);
     }
     if (!options.byPrompt && offersTools && served < options.turns.length) {
       const index = served;
       served += 1;
       await options.beforeTurn?.(index);
       const turn = options.turns[index] ?? [];
-      const content: Block[] = turn.map((call, i) => ({
-        type: 'tool_use',
-        id: `toolu_mock_${index + 1}_${i}`,
-        name: call.name,
-        input: call.input,
-      }));
-      return {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-mock',
-        content,
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: USAGE,
-      };
+      return message(id, toolUses(callsOf(turn), index + 1), 'calls' in turn ? turn.usage : undefined);
     }
-    return {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-mock',
-      content: [{ type: 'text', text: 'done' }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: USAGE,
-    };
+    return message(id, [{ type: 'text', text: 'done' }], options.closingUsage);
   };
 
   const handle = async (req: http.IncomingMessage, body: string, res: http.ServerResponse): Promise<void> => {
@@ -214,17 +262,18 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
         }
       }
     }
-    const message = await nextMessage(
+    const reply = await nextMessage(
       (parsed.tools ?? []).length > 0,
       typedPrompt(parsed.messages as Array<{ role?: string; content?: unknown }> | undefined),
+      firstText(parsed.messages),
     );
     if (parsed.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const [type, data] of sseEvents(message)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      for (const [type, data] of sseEvents(reply)) res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
       res.end();
     } else {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(message));
+      res.end(JSON.stringify(reply));
     }
   };
 
@@ -253,6 +302,7 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
     turnsServed: () => served,
     received,
     strayRequests,
+    subagentAnswered: () => subagentDone,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { ROOT, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { IDS, sessionsWorld } from '../helpers/sessions-world.js';
@@ -402,6 +403,37 @@ describe.skipIf(!available)(
       expect(await p.locator('.detail .meta dd').textContent()).toBe('<svg onload="window.__pwned=4">');
       expect(await p.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await p.locator('main img, main script, main b, main i, .detail img, .detail svg, .detail b').count()).toBe(0);
+    });
+
+    it("shows what the agents' work cost: the list's in its head, a task's in its detail", async () => {
+      const config = tempConfig();
+      const cwd = path.join(config, 'home', 'work', 'costly');
+      fs.mkdirSync(cwd, { recursive: true });
+      const t0 = Date.now() - 3_600_000;
+      writeTaskFile(config, API, { id: '1', subject: 'Measure the pool', status: 'completed' });
+      writeTaskFile(config, API, { id: '2', subject: 'Idle task' });
+      new CostTranscript(API, cwd)
+        .prompt(t0, 'measure the pool')
+        .create(t0 + 1000, { id: '1', subject: 'Measure the pool' }, t0 + 2000, { input: 1000 })
+        .create(t0 + 2500, { id: '2', subject: 'Idle task' }, t0 + 2600)
+        .update(t0 + 3000, { taskId: '1', status: 'in_progress' }, t0 + 4000)
+        .message(t0 + 64_000, { input: 2_000_000, output: 100_000 })
+        .update(t0 + 723_000, { taskId: '1', status: 'completed' }, t0 + 724_000)
+        .write(config);
+      const p = await open(config, `#list=${API}`);
+      // Opus 5.5: 2M input at $4, 100k output at $20 = $10.00; 12 minutes in progress.
+      await p.waitForSelector('.head-cost');
+      expect(await p.locator('.head-cost').textContent()).toMatch(
+        /^agents' work: 12m 00s in progress · 2\.1M tokens \(5 messages, claude-opus-5-5\) · \$10\.00 estimated \(with no task in progress: 1k tokens/,
+      );
+      await p.click('.card[data-task="1"]');
+      await p.waitForSelector('.detail dd.work');
+      expect(await p.locator('.detail dd.work').textContent()).toBe(
+        '12m 00s in progress · 2.1M tokens (2 messages, claude-opus-5-5) · $10.00 estimated',
+      );
+      await p.click('.card[data-task="2"]');
+      await p.waitForSelector('.detail h2:has-text("Idle task")');
+      expect(await p.locator('.detail dd.work').count()).toBe(0);
     });
 
     it('--open: the private file the opener is given takes the browser to the board, on the list named', async () => {

@@ -215,6 +215,7 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'lifecycle/task-lifecycle.ts teamCache': 'a memo of each lifecycle context (a WeakMap: it goes with the context)',
   'sessions/list-sessions.ts evidences': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts liveEvidences': 'a memo of each session index (a WeakMap: it goes with the index)',
+  'sessions/list-sessions.ts keptEvidences': 'a memo of each session index and list (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts caches': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts unsureSessions': "a memo of each evidence's session ids (a WeakMap: it goes with them)",
   'sessions/live-lists.ts known': 'a memo of each session index (a WeakMap: it goes with the index)',

@@ -2,6 +2,7 @@ import type {
   ActionRequest,
   BoardStatus,
   BoardTask,
+  CostPayload,
   Expectation,
   HistoryPayload,
   ListPayload,
@@ -9,7 +10,7 @@ import type {
   StackChangeView,
   UndoPreviewPayload,
 } from '../board-protocol.js';
-import { act, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
+import { act, cost, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
@@ -35,6 +36,8 @@ interface State {
   history: { task: string; list: string; payload: HistoryPayload } | undefined;
   /** What undo and redo of the list would do now, for the list and stack shown. */
   preview: { list: string; payload: UndoPreviewPayload } | undefined;
+  /** What the list's tasks cost (`tasks cost`), for its head and the task open. */
+  cost: CostPayload | undefined;
   filter: PageFilter;
   listQuery: string;
   allTodoWrite: boolean;
@@ -49,6 +52,7 @@ const state: State = {
   task: undefined,
   history: undefined,
   preview: undefined,
+  cost: undefined,
   filter: NO_FILTER,
   listQuery: '',
   allTodoWrite: false,
@@ -115,6 +119,7 @@ function connect(): void {
       drawMain();
       refreshHistory();
       refreshPreview();
+      refreshCost();
     },
     connection: (s) => {
       const conn = el.conn();
@@ -131,6 +136,7 @@ function selectList(id: string): void {
   state.task = undefined;
   state.history = undefined;
   state.preview = undefined;
+  state.cost = undefined;
   writeHash();
   drawSidebar();
   drawMain();
@@ -217,13 +223,21 @@ function drawHead(): void {
   const list = state.list;
   const row = state.overview?.lists.find((l) => l.id === state.listId) ?? (list?.id === state.listId ? list?.row : undefined);
   const preview = state.preview?.list === state.listId ? state.preview?.payload : undefined;
-  renderHead(el.head(), row, list?.id === state.listId ? list : undefined, state.overview, preview, {
-    undo: (change) => void undoRedo('undo', change),
-    redo: (change) => void undoRedo('redo', change),
-    releaseGone: () => void releaseGone(),
-    create: () => void createTask(),
-    readOnly: readOnly(),
-  });
+  renderHead(
+    el.head(),
+    row,
+    list?.id === state.listId ? list : undefined,
+    state.overview,
+    preview,
+    {
+      undo: (change) => void undoRedo('undo', change),
+      redo: (change) => void undoRedo('redo', change),
+      releaseGone: () => void releaseGone(),
+      create: () => void createTask(),
+      readOnly: readOnly(),
+    },
+    state.cost?.list === state.listId ? state.cost : undefined,
+  );
 }
 
 function updateOwnerChoices(list: ListPayload): void {
@@ -268,6 +282,31 @@ function refreshHistory(now = false): void {
   );
 }
 
+let costTimer: number | undefined;
+let costAsked = 0;
+/**
+ * What the list's tasks cost, again once the list changed: at most every few seconds (it
+ * reads the list's sessions' transcripts, the new parts of them).
+ */
+function refreshCost(): void {
+  const list = state.list;
+  if (!list || list.kind === 'todowrite' || costTimer !== undefined) return;
+  const id = list.id;
+  const wait = Math.max(0, costAsked + COST_EVERY_MS - Date.now());
+  costTimer = window.setTimeout(() => {
+    costTimer = undefined;
+    costAsked = Date.now();
+    void cost(id).then((payload) => {
+      if (payload === undefined || state.listId !== id) return;
+      state.cost = payload;
+      drawHead();
+      drawDetail();
+    });
+  }, wait);
+}
+
+const COST_EVERY_MS = 3000;
+
 let previewTimer: number | undefined;
 /** The undo and redo dry runs again, shortly after the list changed (what they would do depends on the files). */
 function refreshPreview(): void {
@@ -296,12 +335,15 @@ function drawDetail(): void {
   }
   panel.hidden = false;
   const h = state.history?.task === state.task && state.history.list === state.list.id ? state.history.payload : undefined;
-  renderDetail(panel, state.list, state.task, h, {
-    act: (a, t) => void detailAction(a, t),
-    open: openTask,
-    close: closeTask,
-    readOnly: readOnly(),
-  });
+  const work = state.cost?.list === state.list.id ? state.cost.tasks[state.task] : undefined;
+  renderDetail(
+    panel,
+    state.list,
+    state.task,
+    h,
+    { act: (a, t) => void detailAction(a, t), open: openTask, close: closeTask, readOnly: readOnly() },
+    work,
+  );
 }
 
 function expectOf(t: BoardTask): Expectation {

@@ -1,6 +1,7 @@
 import type {
   ActionRequest,
   ActionResult,
+  CostPayload,
   GonePreviewPayload,
   HistoryPayload,
   ListPayload,
@@ -102,4 +103,9 @@ export function undoPreview(list: string): Promise<UndoPreviewPayload | undefine
 /** What releasing the gone owners' tasks would do now (`release --gone --dry-run`). */
 export function gonePreview(list: string): Promise<GonePreviewPayload | undefined> {
   return get<GonePreviewPayload>(`api/gone?list=${encodeURIComponent(list)}`);
+}
+
+/** What the list's tasks cost (`tasks cost`). */
+export function cost(list: string): Promise<CostPayload | undefined> {
+  return get<CostPayload>(`api/cost?list=${encodeURIComponent(list)}`);
 }

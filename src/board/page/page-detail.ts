@@ -1,5 +1,5 @@
 import { ago, idleFor } from '../../render/elapsed.js';
-import type { BoardTask, HistoryPayload, ListPayload } from '../board-protocol.js';
+import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { fill, h } from './page-dom.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
@@ -39,6 +39,7 @@ export function renderDetail(
   id: string,
   history: HistoryPayload | undefined,
   handlers: DetailHandlers,
+  cost?: CostView,
 ): void {
   const t = list.tasks.find((x) => x.id === id);
   if (!t) {
@@ -108,6 +109,8 @@ export function renderDetail(
       facts?.changedAt !== undefined ? h('dd', {}, ago(facts.changedAt, now)) : null,
       facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
       facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
+      cost !== undefined ? h('dt', {}, 'Work') : null,
+      cost !== undefined ? h('dd', { class: 'work' }, cost.text) : null,
     ),
     actions,
     h('h3', {}, 'Description'),

@@ -1,5 +1,13 @@
 import { ago } from '../../render/elapsed.js';
-import type { ListPayload, ListRowView, OverviewPayload, StackChangeView, StackPreview, UndoPreviewPayload } from '../board-protocol.js';
+import type {
+  CostPayload,
+  ListPayload,
+  ListRowView,
+  OverviewPayload,
+  StackChangeView,
+  StackPreview,
+  UndoPreviewPayload,
+} from '../board-protocol.js';
 import { fill, h } from './page-dom.js';
 import { progress, sessionLabel } from './page-sidebar.js';
 import { cleanLine, cutLine } from './page-text.js';
@@ -98,6 +106,19 @@ function previewBlock(preview: UndoPreviewPayload | undefined, list: ListPayload
   return rows.length === 0 ? null : h('div', { class: 'stack-preview' }, ...rows);
 }
 
+/** What the agents' work on the list cost (`tasks cost`), when any is recorded. */
+function costLine(cost: CostPayload | undefined): HTMLElement | null {
+  if (cost === undefined) return null;
+  if (cost.error !== null) return h('div', { class: 'head-cost warn' }, `cost: ${cleanLine(cost.error)}`);
+  if (cost.total.messages === 0 && cost.total.activeMs === 0) return null;
+  const unattributed = cost.unattributed.tokens > 0 ? ` (with no task in progress: ${cost.unattributed.text})` : '';
+  return h(
+    'div',
+    { class: 'head-cost', title: `estimated at Anthropic's API prices as of ${cost.pricesDate}` },
+    `agents' work: ${cost.total.text}${unattributed}`,
+  );
+}
+
 export function renderHead(
   container: HTMLElement,
   row: ListRowView | null | undefined,
@@ -105,6 +126,7 @@ export function renderHead(
   overview: OverviewPayload | undefined,
   preview: UndoPreviewPayload | undefined,
   handlers: HeadHandlers,
+  cost?: CostPayload,
 ): void {
   if (!row) {
     container.replaceChildren();
@@ -159,6 +181,7 @@ export function renderHead(
           ? h('span', { class: 'warn red' }, `${list.problems.length} unreadable file${list.problems.length === 1 ? '' : 's'}`)
           : null,
       ),
+      costLine(cost),
       writable && list ? previewBlock(preview, list) : null,
     ),
     writable

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
 import { EXPORT_FORMATS, type ExportFormat, type ExportView, exportView } from '../../core/snapshots/export-view.js';
 import { outputPath, writeOutput } from '../../core/snapshots/output-file.js';
 import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
@@ -12,6 +13,7 @@ interface ExportOptions extends FilterOptions {
   format?: ExportFormat;
   output?: string;
   title?: string;
+  cost?: boolean;
 }
 
 export function registerExport(program: Command, ctx: Context): void {
@@ -22,6 +24,7 @@ export function registerExport(program: Command, ctx: Context): void {
     .option('--output <file>', 'write to <file> (replaced atomically) instead of stdout; - for stdout');
   addFilterOptions(command, ['status', 'owner', 'unowned', 'all'])
     .option('--title <text>', 'markdown: the heading (default: "Tasks: <list>")')
+    .option('--cost', "markdown: each task's time in progress, tokens and estimated cost, and the agents' total (see tasks cost)")
     .addHelpText(
       'after',
       `
@@ -33,11 +36,12 @@ Formats:
   json       the tasks as stored, an array (as \`tasks list --json\`)
   jsonl      the tasks as stored, one per line
   markdown   a checklist with statuses, owners and dependencies (ids as code spans, so
-             GitHub does not link them to issues)
+             GitHub does not link them to issues); --cost adds what each task cost
 
 Examples:
   tasks export > todos.json
   tasks export --format markdown >> "$GITHUB_STEP_SUMMARY"
+  tasks export --format markdown --cost >> "$GITHUB_STEP_SUMMARY"
   tasks export --format json --output backup.json && tasks -l other import backup.json
   tasks export --status pending,in_progress --format jsonl | jq -r .subject`,
     )
@@ -46,13 +50,16 @@ Examples:
         throw usage(`--json prints JSON; it cannot be combined with --format ${opts.format}`);
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
+      if (opts.cost && format !== 'markdown') throw usage('--cost goes with --format markdown');
       const output = opts.output === undefined || opts.output === '-' ? undefined : outputPath(opts.output, ctx.home, ctx.cwd);
       const filter = filterFrom(opts, ctx);
       const choice = ctx.list(false, { todos: true });
       const view = exportView(choice, filter, format);
       for (const p of view.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       for (const w of view.todoWrite?.warnings ?? []) ctx.io.warn(w, 'export_warning');
-      const text = exportText(view, format, opts.title ?? `Tasks: ${ctx.shortId(choice.id)}`);
+      // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
+      const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
+      const text = exportText(view, format, opts.title ?? `Tasks: ${ctx.shortId(choice.id)}`, cost);
       if (output === undefined) {
         if (text !== '') ctx.io.out(text);
         return;
@@ -66,9 +73,13 @@ Examples:
     });
 }
 
-function exportText(view: ExportView, format: ExportFormat, title: string): string {
+function exportText(view: ExportView, format: ExportFormat, title: string, cost: ListTaskCosts | undefined): string {
   if (view.todoWrite !== undefined) return renderJson(view.todoWrite.snapshot);
-  if (view.checklist !== undefined) return renderMarkdownChecklist(view.tasks, view.checklist, { title });
+  if (view.checklist !== undefined)
+    return renderMarkdownChecklist(view.tasks, view.checklist, {
+      title,
+      cost: cost && { of: (id) => cost.byTask.get(id), total: cost.total, unattributed: cost.unattributed },
+    });
   if (format === 'jsonl')
     return tasksJson(view.tasks, view.times)
       .map((t) => renderJsonLine(t))

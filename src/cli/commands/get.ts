@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { quickWorkOf } from '../../core/cost/task-costs.js';
 import { showTask } from '../../core/history/shown-task.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import { renderWorkLine } from '../../render/cost-cells.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
@@ -26,6 +28,12 @@ export function registerGet(program: Command, ctx: Context): void {
         return;
       }
       ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
+      // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
+      if (choice.exists && choice.todos === undefined) {
+        const { work, priceFileProblem: bad } = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });
+        if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
+        if (bad !== undefined) ctx.io.warn(`${bad.message}; the Work line is left out`, 'price_file_unreadable', { file: bad.file });
+      }
       const { last } = detail;
       if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
       if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));

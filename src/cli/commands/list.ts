@@ -1,9 +1,19 @@
 import { type Command, Option } from 'commander';
+import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
 import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/task-listing.js';
 import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
+import { COST_HEAD, costCells, costFields } from '../../render/cost-cells.js';
+import { NO_USAGE, usageJson } from '../../render/cost-json.js';
 import { renderJson } from '../../render/json.js';
-import { renderGoneNote, renderLimitNote, renderSkippedFile, renderStalledNote, renderStalledWarning } from '../../render/list-notes.js';
+import {
+  renderGoneNote,
+  renderLimitNote,
+  renderSkippedFile,
+  renderStalledNote,
+  renderStalledWarning,
+  renderUntimedTodos,
+} from '../../render/list-notes.js';
 import type { Style } from '../../render/style.js';
 import { tasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
@@ -17,6 +27,7 @@ interface ListOptions extends FilterOptions {
   limit?: string;
   quiet?: boolean;
   stalled?: string | boolean;
+  cost?: boolean;
 }
 
 export function registerList(program: Command, ctx: Context): void {
@@ -31,6 +42,7 @@ export function registerList(program: Command, ctx: Context): void {
       '--stalled [duration]',
       'only tasks in progress whose file has not changed for this long (default 30m; durations: see tasks --help) while their session is not busy',
     )
+    .option('--cost', "add each task's time in progress, tokens and estimated cost (see tasks cost)")
     .addHelpText(
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
@@ -55,11 +67,18 @@ export function registerList(program: Command, ctx: Context): void {
       });
       for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
+      // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
+      const untimed = listing.untimedTodos ?? [];
+      if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
       const { tasks, rows } = listing;
-      if (rows === undefined) ctx.io.out(renderJson(tasksJson(tasks, listing.times)));
-      else if (ctx.io.humanLayout)
-        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice) });
-      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice) });
+      // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
+      const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
+      if (rows === undefined) {
+        const json = tasksJson(tasks, listing.times);
+        ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
+      } else if (ctx.io.humanLayout)
+        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice), cost });
+      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice), cost });
     });
 }
 
@@ -72,7 +91,7 @@ function showTable(
   ctx: Context,
   listing: TaskListing,
   rows: ListingRows,
-  o: { quiet: boolean; stalledAfter: number; listArgs: string[] },
+  o: { quiet: boolean; stalledAfter: number; listArgs: string[]; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
   const { gone, stalled } = rows;
@@ -86,6 +105,7 @@ function showTable(
         isGone: (t) => gone?.ids.has(t.id) === true,
         stalledFor: (t) => stalled.get(t.id),
         restated: rows.restated,
+        extra: o.cost && { head: COST_HEAD, cells: (t) => costCells(o.cost?.byTask.get(t.id)) },
       }),
     );
   }
@@ -98,10 +118,16 @@ function showTable(
 }
 
 /** Piped: one task a line on stdout; the summary and what it leaves to say on stderr. */
-function showLines(ctx: Context, listing: TaskListing, rows: ListingRows, o: { quiet: boolean; listArgs: string[] }): void {
+function showLines(
+  ctx: Context,
+  listing: TaskListing,
+  rows: ListingRows,
+  o: { quiet: boolean; listArgs: string[]; cost: ListTaskCosts | undefined },
+): void {
   const { tasks } = listing;
   const { gone } = rows;
-  if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers));
+  const { cost } = o;
+  if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers, cost && ((t) => costFields(cost.byTask.get(t.id)))));
   if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
   if (gone !== undefined && gone.ids.size > 0)
     ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs), 'owner_gone', { tasks: gone.ids.size });

@@ -1,7 +1,9 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { listsView } from '../../core/lists/lists-view.js';
+import { type ListsView, listsView } from '../../core/lists/lists-view.js';
+import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
+import { renderUntimedTodos } from '../../render/list-notes.js';
 import {
   listJson,
   renderListsLines,
@@ -11,12 +13,22 @@ import {
   renderUnsureSessions,
 } from '../../render/lists-table.js';
 import { renderNamedElsewhere } from '../../render/restore-report.js';
+import {
+  renderNothingStalled,
+  renderStalledLines,
+  renderStalledMarkdown,
+  renderStalledTable,
+  stalledJson,
+} from '../../render/stalled-report.js';
+import { parseDuration } from '../flags/duration-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 
 interface ListsOptions {
   here?: boolean;
   live?: boolean;
   all?: boolean;
+  stalled?: string | boolean;
+  format?: 'text' | 'markdown';
 }
 
 /** TodoWrite sessions shown without --all: the most recent. A heavy user has hundreds. */
@@ -31,6 +43,13 @@ export function registerLists(program: Command, ctx: Context): void {
     .option(
       '-a, --all',
       `everything: lists whose folder is gone while their sessions' transcripts remain (tasks restore brings them back), and every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent`,
+    )
+    .option(
+      '--stalled [duration]',
+      'only stalled work, across every list and TodoWrite session: tasks in progress unchanged this long (default 30m) while no session of theirs is busy',
+    )
+    .addOption(
+      new Option('--format <format>', 'with --stalled: markdown, a section for $GITHUB_STEP_SUMMARY').choices(['text', 'markdown']),
     )
     .addHelpText(
       'after',
@@ -62,19 +81,41 @@ been on such a list too is marked (gone?) (unsure in --json). This reads
 those transcripts whole. (--json has every TodoWrite session without --all; the lists
 whose folder is gone only with it.)
 
+--stalled [<duration>] reports stalled work across lists: a task in progress whose file
+has not changed for the duration (30m unless told) while no session of its list is busy
+on a turn, as list --stalled judges it; for a session that keeps TodoWrite todos, an
+item in progress whose TodoWrite call is that old. One row a task: LIST, TASK, OWNER,
+UNCHANGED, SESSION; piped: list, id, idle ms, owner, session id, session state, subject,
+tab-separated; --json: the lists with stalled work, each task in the shape of its file
+with idleMs; --format markdown: a section for a CI job's summary.
+
 Examples:
   tasks lists
+  tasks lists --stalled 1h --format markdown >> "$GITHUB_STEP_SUMMARY"
   tasks lists --here --live
   tasks lists --all
   tasks lists --json | jq -r '.[] | select(.state == "live") | "\\(.id) \\(.cwd)"'`,
     )
     .action(async (opts: ListsOptions) => {
       requireConfigDir(ctx.configDir);
+      if (opts.format !== undefined && opts.stalled === undefined) throw usage('--format goes with --stalled');
+      if (opts.format === 'markdown' && ctx.io.json) throw usage('--json and --format markdown cannot be used together');
+      const stalledAfter =
+        opts.stalled === undefined
+          ? undefined
+          : typeof opts.stalled === 'string'
+            ? parseDuration('--stalled', opts.stalled)
+            : DEFAULT_STALLED_MS;
       const here = opts.here ? ctx.cwd : undefined;
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       // Loaded for --all only: the read bundle's plain `lists` does without it.
       const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : undefined;
-      const view = listsView(ctx.configDir, ctx.sessions, { here, live: Boolean(opts.live), gone });
+      const view = listsView(ctx.configDir, ctx.sessions, {
+        here,
+        live: Boolean(opts.live),
+        gone,
+        stalled: stalledAfter === undefined ? undefined : { afterMs: stalledAfter, now: ctx.now() },
+      });
       for (const name of view.foreign) {
         ctx.io.warn(
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
@@ -86,6 +127,10 @@ Examples:
         ctx.io.note(renderNamedElsewhere(view.elsewhere.map((s) => s.sessionId)), 'sessions_elsewhere', {
           sessions: view.elsewhere.map((s) => s.sessionId),
         });
+      }
+      if (view.stalled !== undefined && stalledAfter !== undefined) {
+        reportStalled(ctx, view.stalled, stalledAfter, opts.format ?? 'text');
+        return;
       }
       const { lists } = view;
       if (ctx.io.json) {
@@ -108,4 +153,28 @@ Examples:
           : renderListsLines(rows),
       );
     });
+}
+
+/** `--stalled`: the stalled work of these rows, as a table, lines, JSON or Markdown. */
+function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, afterMs: number, format: 'text' | 'markdown'): void {
+  const now = ctx.now();
+  for (const { row, untimed } of rows) {
+    if (untimed.length > 0) ctx.io.warn(`${row.id}: ${renderUntimedTodos(untimed)}`, 'stalled_unknown', { list: row.id, ids: untimed });
+  }
+  const withWork = rows.filter((r) => r.stalled.length > 0);
+  if (ctx.io.json) {
+    ctx.io.out(renderJson(stalledJson(withWork, now)));
+    return;
+  }
+  if (format === 'markdown') {
+    ctx.io.out(renderStalledMarkdown(withWork, afterMs));
+    return;
+  }
+  if (withWork.length === 0) {
+    ctx.io.note(renderNothingStalled(afterMs), 'no_stalled_work');
+    return;
+  }
+  ctx.io.out(
+    ctx.io.humanLayout ? renderStalledTable(withWork, { style: ctx.io.style, width: ctx.io.columns }) : renderStalledLines(withWork),
+  );
 }

@@ -63,11 +63,13 @@ Examples:
   tasks delete 3 5
   tasks use refactor                  new Claude Code sessions here, and tasks, use list refactor
   tasks watch --until all-completed   wait until the agents are done
+  tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose
 
 ${DURATION_HELP}
 
 Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6 run ended first,
-7 stalled, 124 timeout, 130 interrupted.`,
+7 stalled, 124 timeout, 130 interrupted; tasks run also 126/127 (cannot run / no such
+command), 143/129 (SIGTERM/SIGHUP), or the agent's own status.`,
   );
   return program;
 }

@@ -12,6 +12,7 @@ interface WatchOptions extends FilterOptions {
   stream?: string;
   early?: boolean;
   failIfStalled?: string;
+  allowDeaths?: boolean;
 }
 
 const HELP = `
@@ -58,9 +59,17 @@ change for that long while its session (where known) is not busy on a turn, a bu
 session counting only while its transcript grows. A followed --stream run stalls when
 nothing comes in its input and no task changes for that long.
 
+Dead agents: a list watched with --until ends (reason session-died, "died":[{session,
+pid, tasks}]) within seconds when a session seen working on it dies (its process gone,
+or it ended) holding tasks in progress, even while its other sessions run; or (reason
+session-ended) once every session of the list is over. --allow-deaths waits on until
+every session is over. To own the agent itself (and end it when the verdict is known),
+run it with tasks run.
+
 Exit: 0 condition met, stopped, the deadline passed without --until, or the run ended
 (without --until); 6 the run ended before the --until condition was met (a --stream run:
-it ended without its result event, or the condition did not hold at its end); 7 stalled
+it ended without its result event, or the condition did not hold at its end; a list: a
+session died holding work, or every session is over); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
 SIGTERM) before the --until condition held.
 
@@ -88,6 +97,7 @@ export function registerWatch(program: Command, ctx: Context): void {
       '--fail-if-stalled <duration>',
       'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
     )
+    .option('--allow-deaths', 'with --until: do not end when a session of the list dies holding work; wait until every session is over')
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = filterFrom(opts, ctx);
@@ -103,6 +113,15 @@ export function registerWatch(program: Command, ctx: Context): void {
         throw usage("--early goes with --stream and --until: it ends a followed run's watch before the run ends");
       }
       const judge: JudgeWhen = opts.stream === undefined ? 'continuously' : opts.early ? 'once-run-acted' : 'at-run-end';
-      await runWatch(ctx, { filter, until, timeoutMs, stallMs, stream: opts.stream, session, judge });
+      await runWatch(ctx, {
+        filter,
+        until,
+        timeoutMs,
+        stallMs,
+        stream: opts.stream,
+        session,
+        judge,
+        allowDeaths: Boolean(opts.allowDeaths),
+      });
     });
 }

@@ -73,9 +73,11 @@ export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
     'undo',
     'redo',
   ],
-  [EXIT.runEnded]: ['watch'],
-  [EXIT.stalled]: ['watch'],
-  [EXIT.timeout]: ['watch'],
+  [EXIT.runEnded]: ['watch', 'run'],
+  [EXIT.stalled]: ['watch', 'run'],
+  [EXIT.timeout]: ['watch', 'run'],
+  [EXIT.notExecutable]: ['run'],
+  [EXIT.commandNotFound]: ['run'],
 };
 
 /** The statuses a command can end with, in order, each with its meaning. */

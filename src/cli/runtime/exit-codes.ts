@@ -13,8 +13,15 @@ export const EXIT = {
   /** watch --fail-if-stalled: a task stalled. */
   stalled: 7,
   timeout: 124,
+  /** tasks run: the command is there but cannot be run (as a shell says it). */
+  notExecutable: 126,
+  /** tasks run: no such command (as a shell says it). */
+  commandNotFound: 127,
   interrupted: 130,
 } as const;
+
+/** tasks run stopped by a signal: 128 + its number, as a shell reports a command the signal ended. */
+export const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -30,6 +37,10 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   stalled: EXIT.stalled,
   io: EXIT.failure,
   internal: EXIT.failure,
+  command_not_found: EXIT.commandNotFound,
+  command_not_executable: EXIT.notExecutable,
+  // The agent's own status is set beside the error (tasks run); 1 is its floor.
+  agent_failed: EXIT.failure,
 };
 
 /** What each status means, for the help and the reference (docs/reference/). */
@@ -40,10 +51,12 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   [EXIT.notFound]: 'not found: the task or list does not exist (or the config folder); nothing to undo or redo',
   [EXIT.conflict]: 'conflict: a refusal (a claim, a precondition, a cycle, a hook, a task changed since), or problems found',
   [EXIT.busy]: 'busy: a lock could not be had within the retry budget; safe to retry',
-  [EXIT.runEnded]: 'a followed run ended without meeting the --until condition',
-  [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled',
-  [EXIT.timeout]: 'a deadline passed before the --until condition was met',
-  [EXIT.interrupted]: 'interrupted (Ctrl-C, SIGTERM), or a confirmation answered no',
+  [EXIT.runEnded]: 'a followed run ended without meeting the --until condition; a session of a watched list died holding work',
+  [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled (run: its agent ended)',
+  [EXIT.timeout]: 'a deadline passed before the --until condition was met (run: before the run ended; its agent ended)',
+  [EXIT.notExecutable]: "run: the agent's command is there but cannot be run (as a shell says it)",
+  [EXIT.commandNotFound]: 'run: no such command (as a shell says it)',
+  [EXIT.interrupted]: 'interrupted (Ctrl-C, SIGTERM), or a confirmation answered no (run: 143 for SIGTERM, 129 for SIGHUP)',
 };
 
 export function exitCodeFor(code: ErrorCode): ExitCode {

@@ -210,6 +210,15 @@ export class IO {
   setExit(code: number): void {
     this.exitCode = worse(this.exitCode, code);
   }
+
+  /**
+   * The status is a fact, not the worst of the errors reported: `tasks run` exits with the
+   * agent's own status, or 128 + the number of the signal that stopped it (129 for SIGHUP,
+   * below the 130 its error alone would set).
+   */
+  exitWith(code: number): void {
+    this.exitCode = code;
+  }
 }
 
 /** A note's own "note: " prefix is the JSON key's job. */

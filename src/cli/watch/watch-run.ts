@@ -1,18 +1,24 @@
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
-import { countTasks } from '../../core/graph/blockers.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
-import { type JudgeWhen, type WatchOutcome, WatchSession, type WatchSink } from '../../core/watch/watch-session.js';
-import { countsJson } from '../../render/task-json.js';
-import { renderConditionHeld, renderFilterLabel, renderTaskNotYet, watchEndMessage } from '../../render/watch-outcome.js';
+import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
+import { renderConditionHeld, renderTaskNotYet } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
-import { LiveSink } from './watch-live.js';
-import { listTarget, sessionsOverWatch, stallWatch, streamTarget, transcriptTarget, type WatchTarget } from './watch-sources.js';
-import { StreamSink } from './watch-stream.js';
+import { watchSink } from './watch-sink.js';
+import {
+  deathWatch,
+  listTarget,
+  sessionsOverWatch,
+  stallWatch,
+  streamTarget,
+  transcriptTarget,
+  type WatchTarget,
+} from './watch-sources.js';
+import { verdictOf } from './watch-verdict.js';
 
 /** A watch as its flags ask for it, checked. */
 export interface WatchPlan {
@@ -27,6 +33,8 @@ export interface WatchPlan {
   session?: string | undefined;
   /** When --until is judged. */
   judge: JudgeWhen;
+  /** `--allow-deaths`: a session of the list that dies holding work does not end the watch. */
+  allowDeaths: boolean;
 }
 
 /**
@@ -50,29 +58,13 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   }
 
   let session: WatchSession | undefined;
-  let sink: WatchSink;
-  // A dumb terminal gets the lines a pipe gets: the full-screen view would be escape codes.
-  if (ctx.io.json || !ctx.io.fullScreen) {
-    sink = new StreamSink(ctx, target.listId, untilText);
-  } else {
-    sink = new LiveSink(ctx.io.terminal(), {
-      listId: target.listId ?? 'the run',
-      listName: (id) => ctx.shortId(id),
-      dir: target.dir,
-      until: untilText,
-      deadline: timeoutMs === undefined ? undefined : clock.now() + timeoutMs,
-      filterLabel: renderFilterLabel(filter),
-      following: target.following,
-      style: ctx.io.style,
-      clock,
-      onQuit: () => session?.stop(),
-      print: (text) => ctx.io.out(text),
-    });
-  }
+  const sink = watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => session?.stop() });
   const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
   // A list watched for a condition: when its agents are all gone, nothing will meet it.
   const sessionsOver =
     untilText !== undefined && target.following === undefined ? sessionsOverWatch(ctx, target, plan.session !== undefined) : undefined;
+  // A session of a shared list that dies holding work ends the watch at once (not with --allow-deaths).
+  const deaths = sessionsOver !== undefined && !plan.allowDeaths ? deathWatch(ctx, target, sink) : undefined;
   const timers = {
     setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
     clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
@@ -92,7 +84,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     outcome = await withInterrupt(
       (stop) => {
         session = new WatchSession(
-          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver },
+          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths },
           sink,
         );
         return session.run();
@@ -121,43 +113,4 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
 async function drainInput(target: WatchTarget): Promise<void> {
   const drain = target.drain;
   if (drain) await withInterrupt((signal) => drain(signal), [...INTERRUPTS, 'SIGHUP']);
-}
-
-/** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
-function verdictOf(outcome: WatchOutcome, opts: { untilText: string | undefined; timeoutMs: number | undefined }): TasksError | undefined {
-  const { untilText } = opts;
-  const listCounts = countTasks(outcome.view.shown, outcome.view.index);
-  const counts = countsJson(listCounts);
-  // Without --until, a deadline is just how long to watch.
-  if (outcome.reason === 'timeout' && untilText !== undefined) {
-    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
-      details: { until: untilText, counts },
-    });
-  }
-  if (outcome.reason === 'stalled') {
-    const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
-      hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
-      details: {
-        stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
-        ...(outcome.idleMs === undefined ? {} : { idleMs: Math.round(outcome.idleMs) }),
-        counts,
-      },
-    });
-  }
-  if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
-    return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
-  }
-  if (outcome.run && untilText !== undefined && !outcome.met) {
-    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
-      details: {
-        until: untilText,
-        reason: outcome.reason,
-        result: outcome.run.subtype ?? null,
-        counts,
-        ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
-      },
-    });
-  }
-  return undefined;
 }

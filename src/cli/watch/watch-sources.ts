@@ -3,12 +3,14 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
-import { FollowedFileFeed, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
+import type { AgentOutput } from '../../core/runs/agent-output.js';
+import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
@@ -17,9 +19,9 @@ import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListWatcher } from '../../core/watch/list-watcher.js';
-import type { StallWatch, WatchSessionOptions } from '../../core/watch/watch-session.js';
+import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
-import { renderFollowingTranscript } from '../../render/watch-outcome.js';
+import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /**
@@ -57,10 +59,7 @@ export function listTarget(ctx: Context, clock: Clock): WatchTarget {
   };
 }
 
-/**
- * `--stream <file|->`. The run's list is $CLAUDE_CODE_TASK_LIST_ID or --list when given
- * (the agent uses it too), else its session's, named by the stream's first event.
- */
+/** `--stream <file|->`: a run's stream-json output, on stdin or in a file. */
 export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTarget {
   if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
   const fromStdin = file === '-';
@@ -70,6 +69,37 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
       '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)',
     );
   }
+  return runTarget(ctx, clock, {
+    following: fromStdin ? 'the stream on stdin' : file,
+    openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+    // A pipe ends when its writer does; a file is watched through its writers.
+    writerGone: fromStdin ? undefined : (sessionId) => writerWatch(ctx, file, sessionId),
+  });
+}
+
+/**
+ * `tasks run`: the output of the agent it started, followed as a stream is. Nothing is
+ * drained here: the run reads the agent's output to its end itself.
+ */
+export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock): WatchTarget {
+  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h) });
+  return target;
+}
+
+/**
+ * A followed run, whatever its input. Its list is $CLAUDE_CODE_TASK_LIST_ID or --list when
+ * given (the agent uses it too), else its session's, named by the stream's first event.
+ */
+function runTarget(
+  ctx: Context,
+  clock: Clock,
+  input: {
+    following: string;
+    openFeed(handlers: LineFeedHandlers): LineFeed;
+    /** Given the run's session as it becomes known, is the input's writer gone? */
+    writerGone?: ((sessionId: () => string | undefined) => () => boolean) | undefined;
+  },
+): WatchTarget {
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
   const listId = named === undefined ? undefined : sanitizeListId(named);
   const configDir = ctx.configDir;
@@ -79,7 +109,7 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
     dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
     sessionId: () => watcher?.sessionId,
     listDir: () => watcher?.listDir,
-    following: fromStdin ? 'the stream on stdin' : file,
+    following: input.following,
     drain: (signal) => watcher?.drain(signal) ?? Promise.resolve(),
     source: (handlers) =>
       (watcher = new RunWatcher(
@@ -87,10 +117,9 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
           configDir,
           listId,
           clock,
-          openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
+          openFeed: input.openFeed,
           agentList: (sessionId) => agentListOf(ctx, sessionId),
-          // A pipe ends when its writer does; a file is watched through its writers.
-          writerGone: fromStdin ? undefined : writerWatch(ctx, file, () => watcher?.sessionId),
+          writerGone: input.writerGone?.(() => watcher?.sessionId),
         },
         handlers,
       )),
@@ -251,6 +280,30 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
         return [];
       }
       return [...new Set(tasks.filter((t) => t.status !== 'completed' && t.owner && gone.isGone(t.owner)).map((t) => t.owner as string))];
+    },
+  };
+}
+
+/**
+ * A list watched for a condition: a session of the list that dies holding work in progress
+ * ends the watch (sessions/session-deaths.ts), looked for every second, so a fan-out fails
+ * within seconds while its other agents still run. One that died holding nothing is said
+ * in a note. Undefined where the list is not known (a run's, followed otherwise).
+ */
+export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>): WatchSessionOptions['deaths'] {
+  const listId = target.listId;
+  const dir = target.listDir();
+  if (listId === undefined || dir === undefined) return undefined;
+  const deaths = new SessionDeaths(ctx.configDir, listId, dir, { settings: ctx.settingsPlaces });
+  return {
+    everyMs: 1000,
+    look: (tasks) => {
+      const found = deaths.look(tasks);
+      for (const d of found) {
+        if (d.tasks.length === 0)
+          tell.note?.(describeDeath(d), 'session_died', { sessionId: d.sessionId, state: d.state, pid: d.pid ?? null });
+      }
+      return found.filter((d) => d.tasks.length > 0);
     },
   };
 }

@@ -10,12 +10,13 @@ import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } 
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'nudge'> {
+function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
     idleMs: end.idleMs === undefined ? undefined : Math.round(end.idleMs),
     gone: end.gone,
+    died: end.died?.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
   };
 }

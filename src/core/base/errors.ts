@@ -20,6 +20,9 @@ export const ERROR_CODES = {
   run_ended: 'a followed agent run ended before the awaited condition held',
   stalled: 'work in progress stopped changing (watch --fail-if-stalled)',
   io: 'an I/O error nothing else covers',
+  command_not_found: 'tasks run: no such command (as a shell says it: 127)',
+  command_not_executable: 'tasks run: the command is there but cannot be run (as a shell says it: 126)',
+  agent_failed: "tasks run: the agent failed with nothing to judge (or, without --until, exited non-zero); the status is the agent's own",
   internal: 'a bug: the message starts with "unexpected:" (TASKS_DEBUG=1 shows the stack)',
 } as const;
 

@@ -104,6 +104,15 @@ export const NOTICES = {
   import_summary: { kind: 'note', when: '`import`: what it did', facts: ['created', 'skipped', 'updated'] },
   import_warning: { kind: 'warning', when: '`import`: an item or edge it went on past' },
   reading_stdin: { kind: 'note', when: '`import -` from a terminal: how to end the input' },
+  cost_basis: {
+    kind: 'note',
+    when: "`cost`: what the figures rest on (the price table's date and the user's price file, models with no known price, tasks with no work left out)",
+  },
+  price_file_unreadable: {
+    kind: 'warning',
+    when: "`get`: the user's price file cannot be read; the task is shown without its Work line (`tasks cost` says what is wrong and exits 2)",
+    facts: ['file'],
+  },
   export_written: { kind: 'note', when: '`export --output`: the file written', facts: ['tasks', 'format', 'file'] },
   export_warning: { kind: 'warning', when: '`export`: what the format cannot hold (several tasks in progress for TodoWrite)' },
   // History
@@ -172,6 +181,34 @@ export const NOTICES = {
     facts: ['target', 'event', 'list'],
   },
   notify_warning: { kind: 'warning', when: '`notify`: a problem it went on past (a list it could not read)' },
+  session_died: {
+    kind: 'note',
+    when: '`watch --until` on a list: a session seen working on it died holding no task in progress (the watch goes on)',
+    facts: ['sessionId', 'state', 'pid'],
+  },
+  // run
+  agent_stderr: { kind: 'note', when: "`run --json`: a line of the agent's stderr (without `--json` it is passed through as it is)" },
+  agent_stderr_skipped: {
+    kind: 'note',
+    when: "`run --json` and the live view: a line of the agent's stderr longer than 1 MB was skipped (its number said)",
+  },
+  agent_exit: { kind: 'note', when: '`run` (without `--json`, whose last line says it): how the agent exited, or who ended it' },
+  leftovers_ended: {
+    kind: 'note',
+    when: '`run`: what the agent left running in its process group when it exited was ended',
+    facts: ['pid'],
+  },
+  agent_lingered: { kind: 'note', when: '`run`: the agent had not exited 30 s after its run ended: it was ended', facts: ['pid'] },
+  output_abandoned: { kind: 'note', when: "`run`: a process outside the agent's process group kept its output open: no longer read" },
+  not_stream_json: { kind: 'warning', when: "`run`: the agent's output is not stream-json (its first line is quoted)" },
+  record_failed: { kind: 'warning', when: '`run --record`: the file could not be written; the run goes on without it' },
+  // stalled work
+  no_stalled_work: { kind: 'note', when: '`lists --stalled`: nothing is stalled (stdout stays empty)' },
+  stalled_unknown: {
+    kind: 'warning',
+    when: '`list --stalled`, `lists --stalled`: TodoWrite items in progress whose call has no time in the transcript: not judged',
+    facts: ['list', 'ids'],
+  },
   // board
   board: { kind: 'note', when: '`board` in a terminal: how to stop it' },
   board_exposed: { kind: 'warning', when: '`board --host`: it listens beyond this machine', facts: ['host'] },

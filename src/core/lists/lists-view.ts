@@ -3,6 +3,7 @@ import type { TeamProblem } from '../teams/team-config.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
 import { isWithin, type ListOverview, listFolders, overviewLists } from './list-summary.js';
 import { shortIds } from './short-ids.js';
+import { type StalledRow, stalledAcrossLists } from './stalled-lists.js';
 
 /** A list whose folder is gone while its sessions' transcripts remain (restore/gone-lists.ts finds them, for `lists --all`). */
 export type GoneRow = Omit<ListOverview, 'problems' | 'kind' | 'shortId'>;
@@ -20,6 +21,8 @@ export interface ListsView {
   teamProblems: TeamProblem[];
   /** Sessions whose tasks went to a list named only in their environment, its folder gone (where `here` asks, under it). */
   elsewhere: SessionInfo[];
+  /** Asked for (`--stalled`): the stalled work of the lists that match, a row a list with any. */
+  stalled?: StalledRow[] | undefined;
 }
 
 /**
@@ -30,7 +33,12 @@ export interface ListsView {
 export function listsView(
   configDir: string,
   sessions: SessionIndex,
-  o: { here?: string | undefined; live: boolean; gone?: { lists: readonly GoneRow[]; elsewhere: readonly SessionInfo[] } | undefined },
+  o: {
+    here?: string | undefined;
+    live: boolean;
+    gone?: { lists: readonly GoneRow[]; elsewhere: readonly SessionInfo[] } | undefined;
+    stalled?: { afterMs: number; now: number } | undefined;
+  },
 ): ListsView {
   const { here } = o;
   const lists = withGone(overviewLists(configDir, sessions), o.gone?.lists ?? []).filter(
@@ -45,7 +53,8 @@ export function listsView(
     return team === undefined ? undefined : { name: team.name, members: teamMembers(team) };
   };
   const elsewhere = (o.gone?.elsewhere ?? []).filter((s) => here === undefined || (s.cwd !== undefined && isWithin(s.cwd, here)));
-  return { lists: lists.map((l) => ({ ...l, team: teamOf(l.id) })), foreign, teamProblems: problems, elsewhere };
+  const stalled = o.stalled === undefined ? undefined : stalledAcrossLists(sessions, lists, o.stalled);
+  return { lists: lists.map((l) => ({ ...l, team: teamOf(l.id) })), foreign, teamProblems: problems, elsewhere, stalled };
 }
 
 /** The rows of `lists`, with the gone lists among them (newest first, short ids over all of them). */

@@ -1,5 +1,5 @@
 import { type BlockerAnswers, blockerAnswers, countTasks, indexTasks, type ListCounts, missingBlockers } from '../graph/blockers.js';
-import { stalledInList } from '../progress/stalled-work.js';
+import { stalledInList, stalledTodos } from '../progress/stalled-work.js';
 import type { GoneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { restatesSubject } from '../store/active-form.js';
@@ -41,6 +41,8 @@ export interface TaskListing {
   tasks: Task[];
   /** How many match: the summary counts every one, shown or not. */
   matching: number;
+  /** A TodoWrite session's items in progress whose TodoWrite call has no time: whether they stalled cannot be told. */
+  untimedTodos?: string[] | undefined;
   /** Each task's change time, for JSON's `updatedAt`. */
   times?: ReadonlyMap<string, number> | undefined;
   /** What a person is shown besides the tasks (not worked out for JSON). */
@@ -76,6 +78,11 @@ export function listTasks(req: ListingRequest): TaskListing {
     filter.owner === undefined ? undefined : unknownOwnerWarning(filter.owner, snapshot.tasks, teamForList(req.configDir, listId));
   // Blockers are judged against every task, shown or not.
   const index = indexTasks(snapshot.tasks);
+  // A TodoWrite session's items are judged by the times of its TodoWrite calls in its transcript.
+  const todos =
+    choice.todos !== undefined && choice.session !== undefined
+      ? stalledTodos(req.sessions, choice.session, snapshot.tasks, { afterMs: req.stalledAfterMs, now: req.now })
+      : undefined;
   const stalled = real
     ? stalledInList(dir, listId, snapshot.tasks, {
         afterMs: req.stalledAfterMs,
@@ -83,7 +90,7 @@ export function listTasks(req: ListingRequest): TaskListing {
         sessions: req.sessions,
         times: snapshot.times,
       })
-    : new Map<string, number>();
+    : (todos?.stalled ?? new Map<string, number>());
   const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !req.stalledOnly || stalled.has(t.id));
   // File times are read only when shown (the table) or sorted by: one stat a task.
   const needTimes = real && (req.sort === 'updated' || req.output === 'table');
@@ -95,7 +102,14 @@ export function listTasks(req: ListingRequest): TaskListing {
     : new Map<string, number>();
   const sorted = req.sort === 'id' ? matching : sortTasks(matching, req.sort, updated);
   const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
-  const listing = { problems: snapshot.problems, unknownOwner, tasks, matching: matching.length, times: snapshot.times };
+  const listing = {
+    problems: snapshot.problems,
+    unknownOwner,
+    untimedTodos: todos?.untimed,
+    tasks,
+    matching: matching.length,
+    times: snapshot.times,
+  };
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.
   const owners = real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;

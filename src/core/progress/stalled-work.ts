@@ -1,9 +1,10 @@
 import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import type { SessionIndex } from '../sessions/session-index.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
+import { busyAndWriting } from './busy-and-writing.js';
 
 /**
  * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
@@ -88,4 +89,27 @@ export function stalledInList(
   if (due.length === 0) return new Map();
   const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));
   return new Map(stalled.map((s) => [s.id, s.idleMs]));
+}
+
+/**
+ * The todos of a session that keeps TodoWrite todos (no list folder: no file times) that
+ * stalled, with how long (ms): an item in progress whose TodoWrite call (the last that
+ * changed it, as its transcript records) is older than `afterMs`, while the session is
+ * not busy writing its transcript. `tasks`: its todos as tasks (ids 1, 2, ... in order).
+ * `untimed`: items in progress whose call had no time, which cannot be judged.
+ */
+export function stalledTodos(
+  index: SessionIndex,
+  session: SessionInfo,
+  tasks: readonly Task[],
+  opts: { afterMs: number; now: number },
+): { stalled: Map<string, number>; untimed: string[] } {
+  const times = session.transcript === undefined ? [] : (index.transcriptTasks(session.transcript).todoTimes ?? []);
+  const changedAt = (id: string) => times[Number(id) - 1] ?? undefined;
+  const untimed = tasks.filter((t) => t.status === 'in_progress' && changedAt(t.id) === undefined).map((t) => t.id);
+  const due = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, undefined);
+  if (due.length === 0) return { stalled: new Map(), untimed };
+  const busy = busyAndWriting([session], opts.afterMs, opts.now);
+  const stalled = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, busy);
+  return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), untimed };
 }

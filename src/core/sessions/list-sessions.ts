@@ -19,12 +19,16 @@ import type { TranscriptTasksCache } from './transcript-cache.js';
  * within LIVE_TRANSCRIPT_MS): all a question of who is at work needs, without reading
  * what every session of the past showed.
  */
-export function sessionsOfList(index: SessionIndex, listId: string, opts: { deep?: boolean; mayBeLive?: boolean } = {}): SessionInfo[] {
+export function sessionsOfList(
+  index: SessionIndex,
+  listId: string,
+  opts: { deep?: boolean; mayBeLive?: boolean; kept?: boolean } = {},
+): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
   for (const s of index.ownersOfList(listId)) found.set(s.sessionId, s);
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
   if (opts.deep) {
-    const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : evidenceOf(index);
+    const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : opts.kept ? keptEvidenceOf(index, listId) : evidenceOf(index);
     for (const id of evidence.sessionsByList.get(listId) ?? []) {
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
@@ -170,10 +174,51 @@ function liveEvidenceOf(index: SessionIndex, listId: string): Evidence {
   return evidence;
 }
 
-/** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
-function transcriptsThatMayBeOn(index: SessionIndex, listId: string): Map<string, string> | undefined {
+/**
+ * The transcript evidence of the sessions that can be on this list (`kept`: what a
+ * question of one list's past needs, such as its cost), read once per list, from the last
+ * evidence kept (evidence-cache.ts): the sessions it tied to the list (those it was unsure
+ * of are never attributed, and unchanged cannot be tied now), those a process may be on, and every one in a project folder whose stamp has changed
+ * since (see transcriptsThatMayBeOn). With none kept: the evidence of every session, which
+ * is then kept.
+ */
+function keptEvidenceOf(index: SessionIndex, listId: string): Evidence {
+  const full = evidences.get(index);
+  if (full !== undefined) return full;
+  // The sessions it was unsure of are never attributed: only those it tied are read again.
+  const sessions = caches.has(index) ? undefined : transcriptsThatMayBeOn(index, listId, true);
+  if (sessions === undefined) return evidenceOf(index);
+  let byList = keptEvidences.get(index);
+  if (byList === undefined) keptEvidences.set(index, (byList = new Map()));
+  let evidence = byList.get(listId);
+  if (evidence === undefined) {
+    const lists = listNames(index.configDir);
+    evidence =
+      sessions.size === 0
+        ? { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() }
+        : buildEvidence(index, lists, { known: knownLists(index, lists), sessions });
+    byList.set(listId, evidence);
+  }
+  return evidence;
+}
+
+const keptEvidences = new WeakMap<SessionIndex, Map<string, Evidence>>();
+
+/**
+ * Is there evidence kept (evidence-cache.ts) to find this list's sessions from without
+ * reading every transcript (`kept` above)? Without it, a named list's sessions cost a
+ * read of them all: what a quick look (`get`) does not pay.
+ */
+export function hasKeptEvidence(index: SessionIndex, listId: string): boolean {
+  if (evidences.has(index)) return true;
   const shard = index.store.cache?.shard(EVIDENCE_SHARD);
-  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId);
+  return shard !== undefined && lastEvidence(shard, ALL_SESSIONS, listId) !== undefined;
+}
+
+/** See liveEvidenceOf: the transcripts to look at, or undefined for all of them. */
+function transcriptsThatMayBeOn(index: SessionIndex, listId: string, tiedOnly = false): Map<string, string> | undefined {
+  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
+  const last = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, !tiedOnly);
   if (last === undefined) return undefined;
   const found = new Map<string, string>();
   const { sessions, folders } = index.sessionsAProcessMayBeOn();

@@ -83,6 +83,13 @@ export class TranscriptStore {
     projectsRoot: string,
     readonly cache: PersistentCache | undefined,
     private readonly now: () => number = Date.now,
+    /**
+     * Keep every transcript's entry in this one shard (keyed by `<project folder>/<file>`)
+     * instead of its project folder's: for a reading a few commands make of a few
+     * transcripts (the cost of a list's sessions), which the project folders' shards, read
+     * by most commands, should not carry. Its user keeps it bounded (keyOf).
+     */
+    private readonly ownShard?: string,
   ) {
     this.projectsRoot = path.resolve(projectsRoot);
   }
@@ -273,7 +280,33 @@ export class TranscriptStore {
   /** The shard and key of a transcript under `<config>/projects/<folder>/`; undefined elsewhere. */
   private place(file: string): Place | undefined {
     const where = this.cache === undefined ? undefined : this.shardNameOf(file);
-    return where === undefined ? undefined : { shard: (this.cache as PersistentCache).shard(where.name), key: where.key };
+    if (where === undefined) return undefined;
+    const cache = this.cache as PersistentCache;
+    if (this.ownShard !== undefined) return { shard: cache.shard(this.ownShard), key: `${where.name}/${where.key}` };
+    return { shard: cache.shard(where.name), key: where.key };
+  }
+
+  /**
+   * With a shard of its own: the key a file's entry has in it (undefined: not kept), for
+   * its user to keep the shard to the files it reads now (Shard.retain).
+   */
+  keyOf(file: string): string | undefined {
+    const where = this.ownShard === undefined ? undefined : this.shardNameOf(path.resolve(file));
+    return where === undefined ? undefined : `${where.name}/${where.key}`;
+  }
+
+  /**
+   * How many bytes a scan of this file would read now: none while its kept state is of
+   * the file as it is, the bytes appended since where it grew, else all of it.
+   */
+  unreadBytes<S>(file: string, scan: LineScan<S>): number {
+    if (this.scanMemo.has(`${scan.id}\0${file}`)) return 0;
+    const stamp = this.statOf(file);
+    if (stamp === undefined) return 0;
+    const place = this.place(file);
+    const kept = keptScan(place === undefined ? undefined : entryOf(place).x?.[scan.id]);
+    if (this.unchangedSinceRead(file, kept)) return 0;
+    return kept !== undefined && kept.s.ino === stamp.ino && kept.e <= stamp.size ? stamp.size - kept.e : stamp.size;
   }
 
   /** The name of a transcript's shard (its project folder) and its key there, without reading the shard. */

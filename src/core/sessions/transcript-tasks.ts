@@ -25,7 +25,9 @@ import type { LineScan } from './transcript-store.js';
  * - `usesTasks`: a Task tool answered a call of its own (not "No such tool available": a
  *   session gated to TodoWrite may try TaskCreate first).
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
- *   `newTodos`, else the last call's input.
+ *   `newTodos`, else the last call's input; `todoTimes`, when each of them last changed:
+ *   the time of the TodoWrite call that gave it its text and status (an item a call
+ *   left as it was keeps its time), for stalled todos.
  */
 export interface SeenTask {
   id: string;
@@ -64,6 +66,8 @@ export interface TranscriptTasks {
   usesTasks: boolean;
   /** The latest TodoWrite todos; undefined when TodoWrite was never called. */
   todos?: Todo[] | undefined;
+  /** With `todos`: when each last changed (ms; null where its call had no time). */
+  todoTimes?: Array<number | null> | undefined;
 }
 
 /**
@@ -114,6 +118,7 @@ export interface TasksScanState {
   writes: TaskWrite[];
   usesTasks: boolean;
   todos?: Todo[] | undefined;
+  todoTimes?: Array<number | null> | undefined;
 }
 
 /** Read one transcript; an unreadable one says nothing. */
@@ -133,14 +138,26 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
     tasks: [...state.seen.values()],
     ...(state.writes.length > 0 ? { writes: state.writes } : {}),
     usesTasks: state.usesTasks,
-    ...(state.todos !== undefined ? { todos: state.todos } : {}),
+    ...(state.todos !== undefined ? { todos: state.todos, todoTimes: state.todoTimes ?? state.todos.map(() => null) } : {}),
   };
+}
+
+/**
+ * A new TodoWrite list, with when each item last changed: an item whose text and status
+ * the list before had keeps its time; any other changed at `at` (the call's time).
+ */
+function setTodos(state: TasksScanState, todos: Todo[], at: number): void {
+  const before = state.todos ?? [];
+  const times = state.todoTimes ?? before.map(() => null);
+  const kept = new Map<string, number | null>(before.map((t, i) => [`${t.status}\u0000${t.content}`, times[i] ?? null]));
+  state.todos = todos;
+  state.todoTimes = todos.map((t) => kept.get(`${t.status}\u0000${t.content}`) ?? (Number.isNaN(at) ? null : at));
 }
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
-  id: 'tasks/5',
+  // tasks/6: with when each todo last changed; tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
+  id: 'tasks/6',
   needles: STEMS,
   start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
@@ -161,7 +178,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         if (copied) continue;
         if (block.name === 'TodoWrite') {
           const todos = todosOf(input.todos);
-          if (todos !== undefined) state.todos = todos;
+          if (todos !== undefined) setTodos(state, todos, at);
         }
       }
       return;
@@ -188,7 +205,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
       call.name === 'TaskUpdate' && outcome.success === true && typeof outcome.taskId === 'string' ? outcome.taskId : undefined;
     const fromCopy = updated === undefined || state.seen.has(updated) ? undefined : state.copiedSeen.get(updated);
     if (fromCopy !== undefined) state.seen.set(fromCopy.id, { ...fromCopy, created: false });
-    apply(call, outcome, state.seen, (todos) => (state.todos = todos));
+    apply(call, outcome, state.seen, (todos) => setTodos(state, todos, call.at));
     const end = time(entry.timestamp);
     const write = Number.isNaN(call.at) || Number.isNaN(end) ? undefined : writeOf(call, outcome);
     if (write !== undefined) state.writes.push({ ...write, at: call.at, end });
@@ -199,6 +216,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     copiedSeen: new Map(state.copiedSeen),
     calls: new Map(state.calls),
     writes: [...state.writes],
+    ...(state.todoTimes !== undefined ? { todoTimes: [...state.todoTimes] } : {}),
   }),
   // Most transcripts never touch a task or a todo: their state is kept as 0.
   save: (state) =>
@@ -210,13 +228,13 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
           c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
           w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end, w.owner ?? null]),
           u: state.usesTasks ? 1 : 0,
-          ...(state.todos !== undefined ? { t: state.todos } : {}),
+          ...(state.todos !== undefined ? { t: state.todos, tt: state.todoTimes ?? null } : {}),
         },
   digest: tasksDigest,
   load(json) {
     if (json === 0) return TASKS_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
-    const { s, p, c, w, u, t } = json as Record<string, unknown>;
+    const { s, p, c, w, u, t, tt } = json as Record<string, unknown>;
     if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
     const seen = loadedTasks(s);
     const copiedSeen = loadedTasks(p);
@@ -244,7 +262,8 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     }
     const todos = t === undefined ? undefined : todosOf(t);
     if (t !== undefined && todos === undefined) return undefined;
-    return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos } : {}) };
+    const todoTimes = Array.isArray(tt) && tt.length === todos?.length ? tt.map((x) => (typeof x === 'number' ? x : null)) : undefined;
+    return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos, todoTimes } : {}) };
   },
 };
 
@@ -254,7 +273,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
  * (each `-` when not). Equal digests, equal TranscriptTasks.
  */
 export function tasksDigest(state: TasksScanState): string {
-  const { tasks, writes, usesTasks, todos } = tasksOf(state);
+  const { tasks, writes, usesTasks, todos, todoTimes } = tasksOf(state);
   const flags = `${usesTasks ? 'u' : '-'}${tasks.length > 0 || writes !== undefined ? 'i' : '-'}${todos !== undefined ? 't' : '-'}`;
   // Nothing used, shown or kept: the flags say it all.
   if (flags === '---') return flags;
@@ -263,7 +282,7 @@ export function tasksDigest(state: TasksScanState): string {
     digestOf([
       tasks.map((t) => [t.id, t.subject, t.created]),
       (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null]),
-      (todos ?? []).map((t) => [t.content, t.status, t.activeForm ?? null]),
+      (todos ?? []).map((t, i) => [t.content, t.status, t.activeForm ?? null, todoTimes?.[i] ?? null]),
     ])
   );
 }

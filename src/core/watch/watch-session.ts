@@ -20,7 +20,25 @@ import { filterEvents } from './watch-filter.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
 
 /** Why a watch ended, as its end event says. */
-export type EndReason = 'condition-met' | 'timeout' | 'stopped' | 'run-ended' | 'input-ended' | 'session-ended' | 'stalled';
+export type EndReason =
+  | 'condition-met'
+  | 'timeout'
+  | 'stopped'
+  | 'run-ended'
+  | 'input-ended'
+  | 'session-ended'
+  | 'session-died'
+  | 'stalled';
+
+/** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
+export interface DiedSession {
+  sessionId: string;
+  /** crashed: its process is gone; ended: it ended with its work in progress. */
+  state: 'crashed' | 'ended';
+  pid?: number | undefined;
+  /** The tasks in progress it held. */
+  tasks: Task[];
+}
 
 /** The list as a watch shows it at one moment. */
 export interface WatchView {
@@ -53,6 +71,8 @@ export interface WatchEnd {
   idleMs?: number | undefined;
   /** Every session of the list is over: the owners of unfinished tasks, gone with them. */
   gone?: string[] | undefined;
+  /** Sessions of the list that died holding work in progress (reason session-died). */
+  died?: DiedSession[] | undefined;
 }
 
 /**
@@ -111,6 +131,12 @@ export interface WatchSessionOptions {
    * does (session-ended), with the owners it leaves gone.
    */
   sessionsOver?: { check(): boolean; everyMs: number; goneOwners(): string[] } | undefined;
+  /**
+   * For a list watched for a condition: the sessions of the list that died holding work in
+   * progress since the last look (the list as the watch sees it is given). Asked every
+   * `everyMs`; any ends the watch (session-died): their work will not finish.
+   */
+  deaths?: { look(tasks: readonly Task[]): DiedSession[]; everyMs: number } | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -149,6 +175,7 @@ export class WatchSession {
   private source: WatchSource | undefined;
   private deadlineTimer: unknown;
   private overTimer: unknown;
+  private deathTimer: unknown;
   private stallTimer: unknown;
   private view: WatchView | undefined;
   /** When each task last changed, for --fail-if-stalled. */
@@ -221,6 +248,7 @@ export class WatchSession {
     }
     this.checkStalled();
     this.armOverCheck();
+    this.armDeathCheck();
     for (const update of this.early.splice(0)) this.onUpdate(update);
   }
 
@@ -233,6 +261,18 @@ export class WatchSession {
       return;
     }
     this.overTimer = this.opts.timers.setTimeout(() => this.armOverCheck(), over.everyMs);
+  }
+
+  /** Every so often: has a session of the list died holding work? Then that work will not finish. */
+  private armDeathCheck(): void {
+    const deaths = this.opts.deaths;
+    if (deaths === undefined || this.finished || !this.view) return;
+    const died = deaths.look(this.view.shown);
+    if (died.length > 0) {
+      this.finish({ reason: 'session-died', died });
+      return;
+    }
+    this.deathTimer = this.opts.timers.setTimeout(() => this.armDeathCheck(), deaths.everyMs);
   }
 
   private get judge(): JudgeWhen {
@@ -339,6 +379,7 @@ export class WatchSession {
     if (this.deadlineTimer !== undefined) this.opts.timers.clearTimeout(this.deadlineTimer);
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
     if (this.overTimer !== undefined) this.opts.timers.clearTimeout(this.overTimer);
+    if (this.deathTimer !== undefined) this.opts.timers.clearTimeout(this.deathTimer);
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 

@@ -93,6 +93,31 @@ export const ListsResult = z.array(
   }).strict(),
 );
 
+export const StalledAcrossLists = z
+  .array(
+    z.strictObject({
+      list: z.string(),
+      kind: z.enum(['tasks', 'todowrite']).describe("todowrite: a session's TodoWrite todos (ids are their order)"),
+      session: z
+        .strictObject({
+          sessionId: z.string(),
+          state: z.enum(['live', 'ended', 'crashed', 'unknown']),
+          activity: z.enum(['busy', 'idle']).nullable(),
+          cwd: z.string().nullable(),
+          branch: z.string().nullable(),
+        })
+        .nullable()
+        .describe('the session the list belongs to (the live one, else the latest)'),
+      stalled: z.array(
+        z.strictObject({
+          task: Task.describe('updatedAt: when it last changed (its file; a todo: its TodoWrite call)'),
+          idleMs: z.int().nonnegative(),
+        }),
+      ),
+      untimed: z.array(z.string()).describe('TodoWrite items in progress whose call has no time: not judged'),
+    }),
+  )
+  .describe('the lists with stalled work, newest change first');
 const Point = z.strictObject({ x: z.number(), y: z.number() });
 export const GraphResult = z.strictObject({
   list: z.string(),
@@ -170,18 +195,52 @@ export const WatchEvent = z.discriminatedUnion('event', [
     event: z.literal('end'),
     ...WatchAt,
     list: z.string().nullable().describe("the list watched as it ended (a run's may have been found on the way)"),
-    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'stalled']),
+    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'session-died', 'stalled']),
     until: z.string().optional(),
     met: z.boolean().optional(),
     run: z.strictObject({ result: z.string().nullable(), isError: z.boolean().nullable() }).optional(),
     stalled: z.array(z.strictObject({ id: z.string(), idleMs: z.int().nonnegative() })).optional(),
     idleMs: z.int().nonnegative().optional(),
     gone: z.array(z.string()).optional().describe('every session of the list ended: the owners of unfinished tasks, gone with them'),
+    died: z
+      .array(
+        z.strictObject({
+          sessionId: z.string(),
+          state: z.enum(['crashed', 'ended']),
+          pid: z.int().nullable(),
+          tasks: z.array(z.string()).describe('the ids of the tasks in progress it held'),
+        }),
+      )
+      .optional()
+      .describe('sessions of the list that died holding work in progress (reason session-died)'),
     nudge: z.strictObject({ code: z.string(), message: z.string() }).optional(),
     exists: z.boolean(),
     counts: Counts,
     tasks: z.array(Task),
   }),
+]);
+
+/** `tasks run`: the watch's events, then the run's own last line. */
+export const RunEvent = z.union([
+  WatchEvent,
+  z
+    .strictObject({
+      event: z.literal('run'),
+      ...WatchAt,
+      verdict: z.enum(['passed', 'run-ended', 'stalled', 'timeout', 'interrupted', 'agent-failed', 'not-stream-json', 'error']),
+      exit: z.int().nonnegative().describe('the status tasks run exits with'),
+      list: z.string().nullable(),
+      session: z.string().nullable().describe("the run's session, named by the stream's first event"),
+      agent: z.strictObject({
+        command: z.string(),
+        pid: z.int(),
+        exitCode: z.int().nullable().describe('null: a signal ended it'),
+        signal: z.string().nullable(),
+        endedBy: z.enum(['itself', 'SIGTERM', 'SIGKILL']).describe('who ended the agent: itself, or tasks run'),
+      }),
+      record: z.string().nullable().describe('--record, as given'),
+    })
+    .describe('last: the verdict, the agent and the list'),
 ]);
 
 export const ImportResult = z.strictObject({

@@ -5,7 +5,8 @@
  * tests validate real outputs against them. A new command's output: its schema in
  * documents.ts, one row here, npm run schemas, and a case in test/e2e/json-contract.test.ts.
  */
-import type { z } from 'zod/v4';
+import { z } from 'zod/v4';
+import { CostResult, TaskCostField } from './cost-documents.js';
 import {
   BoardResult,
   CheckResult,
@@ -16,6 +17,8 @@ import {
   NotifyLine,
   NotifyMessage,
   ReleaseResult,
+  RunEvent,
+  StalledAcrossLists,
   TaskList,
   TrustResult,
   UpdateResult,
@@ -34,7 +37,11 @@ export interface OutputSchema {
 }
 
 export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
-  list: { schema: TaskList, form: 'document', title: 'tasks list --json' },
+  list: {
+    schema: z.array(Task.extend({ cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
+    form: 'document',
+    title: 'tasks list --json',
+  },
   get: { schema: Task, form: 'document', title: 'tasks get <id> --json' },
   create: { schema: Task, form: 'document', title: 'tasks create --json' },
   update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
@@ -43,6 +50,7 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   delete: { schema: DeleteResult, form: 'document', title: 'tasks delete --json' },
   release: { schema: ReleaseResult, form: 'document', title: 'tasks release --json' },
   lists: { schema: ListsResult, form: 'document', title: 'tasks lists --json' },
+  'lists-stalled': { schema: StalledAcrossLists, form: 'document', title: 'tasks lists --stalled --json: stalled work across lists' },
   watch: { schema: WatchEvent, form: 'ndjson', title: 'tasks watch --json: one event per line' },
   notify: { schema: NotifyLine, form: 'ndjson', title: 'tasks notify --json: a line per notification sent or given up' },
   'notify-message': {
@@ -50,6 +58,7 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
     form: 'document',
     title: 'tasks notify: the JSON document a webhook:<url> target is sent (POST) and an exec:<command> target reads on stdin',
   },
+  run: { schema: RunEvent, form: 'ndjson', title: "tasks run --json: the watch's events, one per line, then the run's verdict" },
   import: { schema: ImportResult, form: 'document', title: 'tasks import --json' },
   export: { schema: TaskList, form: 'document', title: 'tasks export --json (--format jsonl: one task per line, as get)' },
   check: { schema: CheckResult, form: 'document', title: 'tasks check --json (--all: an array)' },
@@ -58,6 +67,7 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   graph: { schema: GraphResult, form: 'document', title: 'tasks graph --json' },
   board: { schema: BoardResult, form: 'document', title: 'tasks board --json: where it listens (then it serves until stopped)' },
   log: { schema: LogResult, form: 'document', title: 'tasks log --json: the changes, oldest first' },
+  cost: { schema: CostResult, form: 'document', title: 'tasks cost --json: what each task cost' },
   undo: { schema: UndoResult, form: 'document', title: 'tasks undo --json' },
   redo: { schema: UndoResult, form: 'document', title: 'tasks redo --json' },
   carry: { schema: CarryResult, form: 'document', title: 'tasks carry --json' },

@@ -79,6 +79,9 @@ export const ErrorCode = z.enum([
   'stalled',
   'timeout',
   'interrupted',
+  'command_not_found',
+  'command_not_executable',
+  'agent_failed',
   'internal',
 ]);
 

@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
+import { parseDuration } from '../flags/duration-flags.js';
+import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
+import { type Context, usage } from '../runtime/context.js';
+import { runAgentWatch } from '../watch/agent-run-watch.js';
+
+interface RunOptions extends FilterOptions {
+  until?: string;
+  timeout?: string;
+  failIfStalled?: string;
+  record?: string;
+  killAfter?: string;
+}
+
+const HELP = `
+Runs the agent's command (after --) in a process group of its own, reads its stdout as
+watch --stream reads a run (the same events, the same judgement: --until at the run's
+result event, on the list as it is then), and ends the run when the verdict is known:
+
+  the run's result      the agent is waited for (30s at most, then ended); exit 0 when
+                        --until held then, 6 when it did not
+  --fail-if-stalled D   nothing from the agent and no task changing for D: the agent's
+                        group gets SIGTERM, SIGKILL after --kill-after; exit 7
+  --timeout D           the same when D passes first; exit 124 (with or without --until)
+  Ctrl-C, SIGTERM       the same; exit 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP);
+                        a second signal kills the group at once
+  the agent exits first its output ended without a result: exit 6 when work is left
+                        unfinished (or --until was not met)
+
+Without --until, the status is the agent's own (0 when it exited 0), or 6 as above. An
+agent that fails having made no task leaves nothing to judge: tasks run exits with the
+agent's own status and says so. A command that cannot be found exits 127, one that
+cannot be run 126, as a shell would; an output that is not stream-json is said at its
+first line, and with nothing to judge at the end is a usage error (2).
+
+Whatever ends the run, no process of the agent's group is left running: what the agent
+leaves behind when it exits is ended too. Should tasks run itself be killed (SIGKILL), a
+guard in the agent's group notices and ends the group. (A process that starts a session
+of its own, as a daemon does, has left the group.)
+
+The agent gets tasks run's stdin and environment, with CLAUDE_CODE_TASK_LIST_ID set to
+--list and CLAUDE_CONFIG_DIR to --config-dir when given. Its stderr is passed through
+(with --json, each line is a note "agent_stderr"; in the live view, it is printed when
+the view closes). --record FILE keeps its stdout, byte for byte (the stream-json run).
+
+Output: as tasks watch (the live view in a terminal; NDJSON events piped or with --json),
+then, in NDJSON, a last line (a reader that goes away, as | head -1 does, ends only the
+events: the run goes on to its verdict, which is the status):
+  {"event":"run","verdict":"passed|run-ended|stalled|timeout|interrupted|agent-failed|…",
+   "exit":0,"list":"…","session":"…","agent":{"command":"claude","pid":…,"exitCode":0,
+   "signal":null,"endedBy":"itself|SIGTERM|SIGKILL"},"record":"run.jsonl"}
+
+Examples:
+  tasks run --until all-completed --timeout 30m --fail-if-stalled 10m --record run.jsonl -- \\
+    claude -p "fix the flaky tests" --output-format stream-json --verbose
+  tasks -l ci-123 run --until all-completed -- claude -p "$PROMPT" --output-format stream-json --verbose`;
+
+export function registerRun(program: Command, ctx: Context): void {
+  const command = program
+    .command('run')
+    .usage('[options] -- <command...>')
+    .description("run an agent's command and judge its run as watch --stream does; end it when the verdict is known")
+    .argument('<command...>', 'the agent: claude -p ... --output-format stream-json --verbose')
+    .allowUnknownOption();
+  addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all'])
+    .option('-u, --until <condition>', `the gate, judged at the run's result: ${UNTIL_FORMS.join(', ')}`)
+    .option('-t, --timeout <duration>', 'end the agent and exit 124 when this passes first (durations: see tasks --help)')
+    .option('--fail-if-stalled <duration>', 'end the agent and exit 7 when it is silent, with no task changing, this long')
+    .option('--kill-after <duration>', 'after SIGTERM, how long the agent gets before SIGKILL (default 10s)')
+    .option('--record <file>', "copy the agent's stdout (its stream-json run) to this file")
+    .addHelpText('after', HELP)
+    .action(async (words: string[], opts: RunOptions) => {
+      if (!ctx.args.includes('--')) {
+        throw usage(
+          "put the agent's command after --",
+          'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose',
+        );
+      }
+      if (ctx.globals().session !== undefined) throw usage('--session and run cannot be used together: the run names its own session');
+      const [agentCommand, ...args] = words;
+      if (agentCommand === undefined || agentCommand === '') throw usage('tasks run needs a command after --');
+      const cwd = ctx.cwd;
+      if (cwd === undefined) throw usage('tasks run: the current directory no longer exists');
+      const filter = filterFrom(opts, ctx);
+      const until = opts.until === undefined ? undefined : parseUntil(opts.until);
+      const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
+      // Unlike a watch's (one look, then its verdict), a run's deadline of nothing would end the agent as it starts.
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw usage('--timeout must be longer than 0');
+      const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
+      if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
+      const killAfterMs = opts.killAfter === undefined ? 10_000 : parseDuration('--kill-after', opts.killAfter);
+      await runAgentWatch(ctx, {
+        command: agentCommand,
+        args,
+        cwd,
+        filter,
+        until,
+        timeoutMs,
+        stallMs,
+        killAfterMs,
+        record: opts.record,
+      });
+    });
+}

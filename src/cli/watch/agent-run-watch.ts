@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../../core/base/clock.js';
+import { isTasksError } from '../../core/base/errors.js';
+import type { TaskFilter } from '../../core/lists/task-filter.js';
+import type { AgentProcess } from '../../core/runs/agent-process.js';
+import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
+import { runVerdict } from '../../core/runs/run-verdict.js';
+import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
+import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
+import { type Context, usage } from '../runtime/context.js';
+import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
+import { watchSink } from './watch-sink.js';
+import { agentTarget, stallWatch, type WatchTarget } from './watch-sources.js';
+import { runVerdictError } from './watch-verdict.js';
+
+/** A `tasks run` as its flags ask for it, checked. */
+export interface AgentRunPlan {
+  /** The agent's command and its arguments (after --). */
+  command: string;
+  args: string[];
+  cwd: string;
+  filter: TaskFilter;
+  until?: UntilCondition | undefined;
+  timeoutMs?: number | undefined;
+  /** `--fail-if-stalled`. */
+  stallMs?: number | undefined;
+  /** After SIGTERM, how long the agent's group gets before SIGKILL. */
+  killAfterMs: number;
+  /** `--record FILE`. */
+  record?: string | undefined;
+}
+
+/**
+ * One `tasks run`: the agent started in its own process group (core's agent run), its
+ * output shown as a watch shows a run (the live view in a terminal, else NDJSON), the
+ * signals to tasks run as the run's stop, and what the run came to turned into its last
+ * line and its exit status.
+ */
+export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<void> {
+  const { filter, until, timeoutMs, stallMs, killAfterMs } = plan;
+  const untilText = until ? formatUntil(until) : undefined;
+  const clock: Clock = { now: () => Date.now() };
+  const live = !ctx.io.json && ctx.io.fullScreen;
+  const held: string[] = [];
+  const recordFd = plan.record === undefined ? undefined : openRecord(plan.record, plan.cwd);
+
+  const stop = new AbortController();
+  let agent: AgentProcess | undefined;
+  const lastResort = () => agent?.killNow();
+  // The first signal stops the run (the agent gets SIGTERM, then the grace); another kills the group at once.
+  const onSignal = (signal: NodeJS.Signals) => (stop.signal.aborted ? lastResort() : stop.abort(signal));
+  for (const s of SIGNALS) process.on(s, onSignal);
+  process.once('exit', lastResort);
+  // A reader of the events that goes away (| head -1) does not end the agent's run: it
+  // goes on to its verdict, which is the status; only the events are no longer written.
+  const offReaderGone = ctx.io.onReaderGone(() => {});
+  let target: WatchTarget | undefined;
+  let result: AgentRunResult;
+  try {
+    result = await runAgent({
+      agent: {
+        command: plan.command,
+        args: plan.args,
+        cwd: plan.cwd,
+        env: agentEnv(ctx),
+        stdin: ctx.io.stdin.fd === 0 ? 'inherit' : 'ignore',
+        stderr: ctx.io.json || live ? 'pipe' : 'inherit',
+        graceMs: killAfterMs,
+      },
+      killAfterMs,
+      recordFd,
+      stop: stop.signal,
+      onStarted: (started) => (agent = started),
+      watch: (output) => {
+        target = agentTarget(ctx, output, clock);
+        return {
+          sink: watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => stop.abort() }),
+          options: {
+            source: target.source,
+            filter,
+            until,
+            judge: 'at-run-end',
+            timeoutMs,
+            stall: stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs),
+            clock,
+            timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout) },
+          },
+        };
+      },
+      onStderrLine: (line) => (live ? keepLast(held, line) : ctx.io.note(line, 'agent_stderr')),
+      onNotStreamJson: (line) => ctx.io.warn(runEndMessage.notStreamJsonYet(line), 'not_stream_json'),
+      onRecordError: (err) => ctx.io.warn(`--record ${plan.record}: ${err.message}; the run goes on without it`, 'record_failed'),
+      onNote: (message, code, facts) => ctx.io.note(`note: ${message}`, code, facts),
+    });
+  } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
+    process.off('exit', lastResort);
+  }
+  if (held.length > 0) ctx.io.writeErr(`${held.join('\n')}\n`);
+  const verdict = runVerdict(result, { until: until !== undefined });
+  const { error, exit } = runVerdictError(verdict, result, { untilText, timeoutMs, command: plan.command });
+  const agentView = {
+    command: plan.command,
+    pid: result.pid,
+    exitCode: result.exit?.code ?? null,
+    signal: result.exit?.signal ?? null,
+    endedBy: result.endedBy,
+  };
+  const status = exit !== 0 ? exit : statusOf(error);
+  if (!live) {
+    ctx.io.out(
+      renderRunLine({
+        at: clock.now(),
+        verdict: verdict.kind,
+        exit: status,
+        list: result.outcome?.view.list ?? target?.listId ?? null,
+        session: target?.sessionId() ?? null,
+        agent: agentView,
+        record: plan.record ?? null,
+      }),
+    );
+  }
+  if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
+  if (error !== undefined) ctx.io.fail(error);
+  ctx.io.exitWith(status);
+  // Only now: the last line may meet the closed pipe too.
+  offReaderGone();
+}
+
+/** The status an error sets (as the IO reports it); 0: none. */
+function statusOf(error: unknown): number {
+  if (error === undefined) return 0;
+  return isTasksError(error) ? exitCodeFor(error.code) : EXIT.failure;
+}
+
+/** The signals that end the run (SIGHUP: its terminal closed). */
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The live view holds the agent's stderr until it closes: its last lines. */
+const HELD_LINES = 200;
+
+function keepLast(held: string[], line: string): void {
+  held.push(line);
+  if (held.length > HELD_LINES) held.shift();
+}
+
+/** The agent's environment: ours, with the list and config folder named on the command line. */
+function agentEnv(ctx: Context): Record<string, string | undefined> {
+  const globals = ctx.globals();
+  return {
+    ...ctx.env,
+    ...(globals.list === undefined ? {} : { CLAUDE_CODE_TASK_LIST_ID: globals.list }),
+    ...(globals.configDir === undefined ? {} : { CLAUDE_CONFIG_DIR: ctx.configDir }),
+  };
+}
+
+/** --record: made (or emptied) now, before the agent starts, so a bad path is said first. */
+function openRecord(file: string, cwd: string): number {
+  if (file === '') throw usage('--record needs a file');
+  try {
+    return fs.openSync(path.resolve(cwd, file), 'w');
+  } catch (err) {
+    throw usage(`--record ${file}: cannot write it (${(err as Error).message})`);
+  }
+}

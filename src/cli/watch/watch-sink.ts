@@ -1,0 +1,34 @@
+import type { Clock } from '../../core/base/clock.js';
+import type { TaskFilter } from '../../core/lists/task-filter.js';
+import type { WatchSink } from '../../core/watch/watch-session.js';
+import { renderFilterLabel } from '../../render/watch-outcome.js';
+import type { Context } from '../runtime/context.js';
+import { LiveSink } from './watch-live.js';
+import type { WatchTarget } from './watch-sources.js';
+import { StreamSink } from './watch-stream.js';
+
+/**
+ * Where a watch's events go: the live view on a terminal that can take it, else NDJSON
+ * on stdout (with --json, piped, or on a dumb terminal, which gets the lines a pipe
+ * gets: the full-screen view would be escape codes). `onQuit`: the live view's q.
+ */
+export function watchSink(
+  ctx: Context,
+  target: WatchTarget,
+  opts: { until: string | undefined; timeoutMs: number | undefined; filter: TaskFilter; clock: Clock; onQuit(): void },
+): WatchSink {
+  if (ctx.io.json || !ctx.io.fullScreen) return new StreamSink(ctx, target.listId, opts.until);
+  return new LiveSink(ctx.io.terminal(), {
+    listId: target.listId ?? 'the run',
+    listName: (id) => ctx.shortId(id),
+    dir: target.dir,
+    until: opts.until,
+    deadline: opts.timeoutMs === undefined ? undefined : opts.clock.now() + opts.timeoutMs,
+    filterLabel: renderFilterLabel(opts.filter),
+    following: target.following,
+    style: ctx.io.style,
+    clock: opts.clock,
+    onQuit: opts.onQuit,
+    print: (text) => ctx.io.out(text),
+  });
+}

@@ -1,0 +1,124 @@
+import { TasksError } from '../../core/base/errors.js';
+import { countTasks, type ListCounts } from '../../core/graph/blockers.js';
+import type { AgentRunResult } from '../../core/runs/agent-run.js';
+import type { RunVerdict } from '../../core/runs/run-verdict.js';
+import type { WatchOutcome } from '../../core/watch/watch-session.js';
+import { runEndMessage } from '../../render/run-report.js';
+import { countsJson } from '../../render/task-json.js';
+import { watchEndMessage } from '../../render/watch-outcome.js';
+import { EXIT, SIGNAL_EXIT } from '../runtime/exit-codes.js';
+
+/** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
+export function verdictOf(
+  outcome: WatchOutcome,
+  opts: { untilText: string | undefined; timeoutMs: number | undefined },
+): TasksError | undefined {
+  const { untilText } = opts;
+  const listCounts = countTasks(outcome.view.shown, outcome.view.index);
+  const counts = countsJson(listCounts);
+  // Without --until, a deadline is just how long to watch.
+  if (outcome.reason === 'timeout' && untilText !== undefined) {
+    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
+      details: { until: untilText, counts },
+    });
+  }
+  if (outcome.reason === 'stalled') {
+    const stalled = outcome.stalled ?? [];
+    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
+      hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
+      details: {
+        stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
+        ...(outcome.idleMs === undefined ? {} : { idleMs: Math.round(outcome.idleMs) }),
+        counts,
+      },
+    });
+  }
+  if (outcome.reason === 'session-died' && untilText !== undefined) {
+    const died = outcome.died ?? [];
+    return new TasksError('run_ended', watchEndMessage.died(died, untilText, listCounts), {
+      hint: `tasks release ${died.flatMap((d) => d.tasks.map((t) => t.id)).join(' ')} gives its tasks back; --allow-deaths waits on`,
+      details: {
+        until: untilText,
+        reason: outcome.reason,
+        died: died.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
+        counts,
+      },
+    });
+  }
+  if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
+    return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
+  }
+  if (outcome.run && untilText !== undefined && !outcome.met) {
+    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
+      details: {
+        until: untilText,
+        reason: outcome.reason,
+        result: outcome.run.subtype ?? null,
+        counts,
+        ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
+      },
+    });
+  }
+  return undefined;
+}
+
+/**
+ * How a `tasks run` that ended turns into an error and the status it exits with: the
+ * watch's own errors where the watch judged (stalled, the condition at the run's end);
+ * the agent's own status where it failed with nothing to judge; 128 + the signal's
+ * number for a signal.
+ */
+export function runVerdictError(
+  verdict: RunVerdict,
+  run: AgentRunResult,
+  opts: { untilText: string | undefined; timeoutMs: number | undefined; command: string },
+): { error: unknown; exit: number } {
+  // `exit`: the status the run comes to, whatever the error's own code would set (0: the error's).
+  const outcome = run.outcome;
+  const counts = outcome === undefined ? undefined : countTasks(outcome.view.shown, outcome.view.index);
+  const watchError = () => (outcome === undefined ? undefined : verdictOf(outcome, opts));
+  switch (verdict.kind) {
+    case 'passed':
+      return { error: undefined, exit: EXIT.ok };
+    case 'interrupted':
+      return {
+        error: new TasksError('interrupted', runEndMessage.interrupted(verdict.signal)),
+        exit: (verdict.signal === undefined ? undefined : SIGNAL_EXIT[verdict.signal]) ?? EXIT.interrupted,
+      };
+    case 'error':
+      return { error: verdict.error, exit: EXIT.ok };
+    case 'stalled':
+      return { error: watchError(), exit: EXIT.stalled };
+    case 'timeout':
+      return {
+        error:
+          opts.untilText === undefined
+            ? new TasksError('timeout', runEndMessage.timeout(opts.timeoutMs ?? 0, counts as ListCounts), {
+                details: { counts: countsJson(counts as ListCounts) },
+              })
+            : watchError(),
+        exit: EXIT.timeout,
+      };
+    case 'run-ended':
+      return {
+        error:
+          opts.untilText === undefined
+            ? new TasksError('run_ended', runEndMessage.unfinished(verdict.unfinished, counts as ListCounts), {
+                details: { reason: outcome?.reason, counts: countsJson(counts as ListCounts) },
+              })
+            : watchError(),
+        exit: EXIT.runEnded,
+      };
+    case 'agent-failed': {
+      const why = run.exit?.signal ? ` (ended by ${run.exit.signal})` : outcome?.view.all.length === 0 ? ', having made no task' : '';
+      return {
+        error: new TasksError('agent_failed', runEndMessage.agentFailed(opts.command, verdict.status, why), {
+          details: { status: verdict.status, signal: run.exit?.signal ?? null },
+        }),
+        exit: verdict.status,
+      };
+    }
+    case 'not-stream-json':
+      return { error: new TasksError('usage', runEndMessage.notStreamJson(opts.command)), exit: EXIT.usage };
+  }
+}

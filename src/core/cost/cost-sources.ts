@@ -1,0 +1,111 @@
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
+import type { UsageStore } from './usage-store.js';
+
+/**
+ * What the cost rule works on, read for a set of lists: each list's sessions (with their
+ * subagents) and what their transcripts used, and every status change, from the
+ * transcripts (a session's own TaskUpdate calls, applied to each list the session works
+ * on) and from each list's journal (changes made with `tasks`).
+ */
+export interface CostSources {
+  works: SessionWork[];
+  marks: StatusMark[];
+  /** Session id -> the lists it works on here, the one its unattributed work counts in first. */
+  sessionLists: Map<string, string[]>;
+  sessions: Map<string, SessionInfo>;
+  /** `list\0task` -> a subject a transcript gave it. */
+  subjects: Map<string, string>;
+  /** `list\0task` -> [subject, owner] as it was deleted (the journal). */
+  deleted: Map<string, [string, string | null]>;
+}
+
+export interface ListTarget {
+  id: string;
+  dir: string;
+}
+
+export const taskKey = (list: string, task: string) => `${list}\u0000${task}`;
+
+/** A session's transcript files (its own, its subagents'). */
+export function filesOf(index: SessionIndex, s: SessionInfo): string[] {
+  return s.transcript === undefined ? [] : index.sessionFiles(s.sessionId, s.transcript).map((f) => f.file);
+}
+
+/** The sessions to read and the journals' marks: what a cost reads, before any transcript is. */
+export interface CostPlan {
+  lists: readonly ListTarget[];
+  sessions: Map<string, SessionInfo>;
+  sessionLists: Map<string, string[]>;
+  journalMarks: StatusMark[];
+  deleted: Map<string, [string, string | null]>;
+}
+
+/**
+ * The lists' sessions, each once, with the lists each works on (in the order the lists
+ * are given; a session's own list first), and the sessions the journals name: an agent
+ * that ran `tasks --as` from a Claude Code session may have used no Task tool there.
+ */
+export function planCost(
+  index: SessionIndex,
+  lists: readonly ListTarget[],
+  sessionsOf: (listId: string) => readonly SessionInfo[],
+  store: UsageStore,
+): CostPlan {
+  const sessions = new Map<string, SessionInfo>();
+  const sessionLists = new Map<string, string[]>();
+  const add = (s: SessionInfo, list: string) => {
+    sessions.set(s.sessionId, s);
+    const own = sessionLists.get(s.sessionId) ?? [];
+    if (own.includes(list)) return;
+    if (list === s.sessionId) own.unshift(list);
+    else own.push(list);
+    sessionLists.set(s.sessionId, own);
+  };
+  const journalMarks: StatusMark[] = [];
+  const deleted = new Map<string, [string, string | null]>();
+  for (const list of lists) {
+    for (const s of sessionsOf(list.id)) add(s, list.id);
+    for (const generation of store.journal(list.dir)) {
+      for (const [at, task, status, session] of generation.marks)
+        journalMarks.push({ at, list: list.id, task, status, ...(session === null ? {} : { session }) });
+      for (const [task, was] of generation.deleted) deleted.set(taskKey(list.id, task), was);
+    }
+  }
+  for (const m of journalMarks) {
+    if (m.session === undefined || m.status !== 'in_progress' || sessionLists.get(m.session)?.includes(m.list)) continue;
+    const s = index.session(m.session);
+    if (s !== undefined) add(s, m.list);
+  }
+  return { lists, sessions, sessionLists, journalMarks, deleted };
+}
+
+/** Every transcript a plan reads. */
+export function planFiles(index: SessionIndex, plan: CostPlan): string[] {
+  return [...plan.sessions.values()].flatMap((s) => filesOf(index, s));
+}
+
+export function readCostSources(index: SessionIndex, plan: CostPlan, store: UsageStore, now: number): CostSources {
+  const works: SessionWork[] = [];
+  const marks: StatusMark[] = [...plan.journalMarks];
+  const subjects = new Map<string, string>();
+  for (const [id, info] of plan.sessions) {
+    const own = plan.sessionLists.get(id) ?? [];
+    const messages: UsageMessage[] = [];
+    let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
+    for (const file of filesOf(index, info)) {
+      const usage = store.usage(file);
+      messages.push(...usage.messages);
+      for (const m of usage.messages) if (m.at > last) last = m.at;
+      for (const m of usage.marks) {
+        if (m.at > last) last = m.at;
+        for (const list of own) marks.push({ at: m.at, list, task: m.task, status: m.status, session: id });
+      }
+      for (const [task, subject] of usage.subjects) for (const list of own) subjects.set(taskKey(list, task), subject);
+    }
+    // Oldest first (a message with no time last): the order the rule turns odd tokens in.
+    messages.sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at));
+    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now) });
+  }
+  return { works, marks, sessionLists: plan.sessionLists, sessions: plan.sessions, subjects, deleted: plan.deleted };
+}

@@ -1,0 +1,120 @@
+import { type Bucket, bucketOf, type Tokens } from './usage-tally.js';
+
+/**
+ * What tokens cost: USD per million tokens of each kind, per model, as Anthropic
+ * publishes them for its API (standard speed, global inference). A cost from it is an
+ * estimate of what the same messages would cost through the API: a subscription bills
+ * otherwise, and a price changed since a message was sent is not that message's price.
+ *
+ * A model that is not in the table has no cost (null), never a guess: not a model name
+ * from another family, nor a "similar" one. Only prices confirmed on Anthropic's own pages
+ * are in it. Left out, for want of a confirmation there at the table's date: Claude Sonnet
+ * 5.5 (its overview page gives cache reads at $0.20, reports since give $0.10), Claude
+ * Haiku 5.5 (priced in two bands by prompt length), Claude Fable 5.2, Claude Sonnet 4.6
+ * and 4.5 and Claude Haiku 4.5 (their cache prices). A user adds or corrects a model in
+ * their own price file (price-file.ts).
+ */
+export const PRICES_DATE = '2026-12-02';
+export const PRICES_SOURCE =
+  'https://platform.claude.com/docs/en/about-claude/pricing and the model overview pages (https://platform.claude.com/docs/en/models/<model>/overview)';
+
+export interface Price {
+  /** USD per million tokens. */
+  input: number;
+  output: number;
+  /** A 5-minute cache write. */
+  cacheWrite: number;
+  /** A 1-hour cache write; undefined: not known (a message with such writes has no cost). */
+  cacheWrite1h?: number | undefined;
+  cacheRead: number;
+  /**
+   * Messages whose prompt (input, cache reads and writes) is over 200,000 tokens: their
+   * own prices; null: not known (such a message has no cost); undefined: the same prices.
+   */
+  longPrompt?: Omit<Price, 'longPrompt' | 'fast'> | null | undefined;
+  /** Fast mode's prices; undefined: not known (a message in fast mode has no cost). */
+  fast?: Omit<Price, 'longPrompt' | 'fast'> | undefined;
+}
+
+const flat = (input: number, output: number, cacheWrite: number, cacheWrite1h: number, cacheRead: number): Price => ({
+  input,
+  output,
+  cacheWrite,
+  cacheWrite1h,
+  cacheRead,
+});
+
+/** By model id as the API names it in `message.model` (a dated id, `-YYYYMMDD`, is looked up without its date too). */
+export const BUILT_IN_PRICES: Readonly<Record<string, Price>> = {
+  'claude-fable-5-1': flat(10, 50, 12.5, 20, 0.25),
+  'claude-mythos-5-1': flat(10, 50, 12.5, 20, 0.25),
+  'claude-fable-5': flat(10, 50, 12.5, 20, 1),
+  'claude-mythos-5': flat(10, 50, 12.5, 20, 1),
+  'claude-opus-5-5': flat(4, 20, 5, 8, 0.2),
+  'claude-opus-5': flat(5, 25, 6.25, 10, 0.5),
+  'claude-opus-4-8': flat(5, 25, 6.25, 10, 0.5),
+  'claude-opus-4-7': flat(5, 25, 6.25, 10, 0.5),
+  'claude-opus-4-6': flat(5, 25, 6.25, 10, 0.5),
+  'claude-opus-4-5': flat(5, 25, 6.25, 10, 0.5),
+  'claude-opus-4-1': flat(15, 75, 18.75, 30, 1.5),
+  'claude-opus-4': flat(15, 75, 18.75, 30, 1.5),
+  'claude-opus-4-0': flat(15, 75, 18.75, 30, 1.5),
+  'claude-sonnet-5': flat(2, 10, 2.5, 4, 0.2),
+  // Over 200,000 prompt tokens (its 1M-token context) Sonnet 4 had prices of its own whose cache rates are not confirmed.
+  'claude-sonnet-4': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
+  'claude-sonnet-4-0': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
+  'claude-3-7-sonnet': flat(3, 15, 3.75, 6, 0.3),
+  'claude-3-5-haiku': flat(0.8, 4, 1, 1.6, 0.08),
+  'claude-3-haiku': flat(0.25, 1.25, 0.3, 0.5, 0.03),
+};
+
+export interface PriceTable {
+  prices: Readonly<Record<string, Price | null>>;
+  /** Where the table came from: the built-in one, or with a user's file over it. */
+  date: string;
+  source: string;
+  file?: string | undefined;
+}
+
+export const builtInTable = (): PriceTable => ({ prices: BUILT_IN_PRICES, date: PRICES_DATE, source: PRICES_SOURCE });
+
+/** A model's price: by its id, else by its id without a `-YYYYMMDD` date; undefined: not known. */
+export function priceOf(table: PriceTable, model: string): Price | undefined {
+  const own = Object.hasOwn(table.prices, model) ? table.prices[model] : undefined;
+  if (own !== undefined) return own ?? undefined;
+  const undated = /^(.+)-\d{8}$/.exec(model)?.[1];
+  if (undated === undefined || !Object.hasOwn(table.prices, undated)) return undefined;
+  return table.prices[undated] ?? undefined;
+}
+
+/** What one bucket's tokens cost in USD; undefined when its price is not known. */
+export function bucketCost(table: PriceTable, bucket: Bucket, t: Tokens): number | undefined {
+  const base = priceOf(table, bucket.model);
+  if (base === undefined) return undefined;
+  let p: Omit<Price, 'longPrompt' | 'fast'> | null | undefined = base;
+  if (bucket.fast) p = base.fast;
+  else if (bucket.long && base.longPrompt !== undefined) p = base.longPrompt;
+  if (p === undefined || p === null) return undefined;
+  const hour = t.cacheCreation1h;
+  if (hour > 0 && p.cacheWrite1h === undefined) return undefined;
+  const perMillion =
+    t.input * p.input +
+    t.output * p.output +
+    t.cacheRead * p.cacheRead +
+    (t.cacheCreation - hour) * p.cacheWrite +
+    hour * (p.cacheWrite1h ?? 0);
+  return perMillion / 1_000_000;
+}
+
+/** What a tally's buckets cost, and the models it could not price (then the cost is null). */
+export function costOf(table: PriceTable, buckets: ReadonlyMap<string, Tokens>): { usd: number | null; unpriced: string[] } {
+  let usd = 0;
+  const unpriced = new Set<string>();
+  for (const [key, tokens] of buckets) {
+    const bucket = bucketOf(key);
+    const cost = bucketCost(table, bucket, tokens);
+    if (cost === undefined) unpriced.add(bucket.model);
+    else usd += cost;
+  }
+  return { usd: unpriced.size > 0 ? null : usd, unpriced: [...unpriced].sort() };
+}

@@ -1,0 +1,235 @@
+import type { LineScan } from '../sessions/transcript-store.js';
+import type { MarkStatus } from './cost-rule.js';
+import { bucketKey, LONG_PROMPT_TOKENS, type Tokens } from './usage-tally.js';
+
+/**
+ * What one transcript says for the cost rule (cost-rule.ts), as a pure function of its
+ * bytes, read line by line and kept between runs by the transcript store (a grown
+ * transcript is read from where the last read stopped):
+ *
+ * - every model message of the session, counted once: Claude Code writes a message with
+ *   several content blocks as several `assistant` entries with the same `message.id` and
+ *   the same usage (checked with 2.1.328 and 2.1.332); they are one message, at its first
+ *   entry's time. Entries of one message follow one another: later ones are merged into
+ *   it by id among the last RECENT messages. `<synthetic>` messages (written by Claude
+ *   Code itself, not a model) are not messages.
+ * - the status each successful TaskUpdate call set, at its result's time, and the subjects
+ *   TaskCreate and TaskUpdate gave tasks (to name a task deleted since).
+ *
+ * A forked session's copies of its parent's entries (their `requestSessionId` names
+ * another session: docs/task-store.md section 14) are the parent's: neither their messages
+ * nor their calls are read here.
+ */
+export interface UsageScanState {
+  models: string[];
+  /** Per message, FIELDS numbers: at (NaN: none), model index, input, output, cache read, cache write, 1-hour cache write, flags. */
+  m: number[];
+  /** The last RECENT messages' ids, with their index. */
+  ids: Array<[string, number]>;
+  /** Task-tool calls whose result has not come yet, by tool_use id. */
+  calls: Map<string, PendingCall>;
+  /** [result time, task id, status] of each successful TaskUpdate that set a status. */
+  marks: Array<[number, string, MarkStatus]>;
+  /** Task id -> the last subject this transcript gave it. */
+  subjects: Map<string, string>;
+}
+
+interface PendingCall {
+  name: 'TaskCreate' | 'TaskUpdate';
+  status?: MarkStatus | undefined;
+  subject?: string | undefined;
+}
+
+const FIELDS = 8;
+const FAST = 1;
+const LONG = 2;
+const RECENT = 64;
+const STATUSES = new Set<string>(['in_progress', 'pending', 'completed', 'deleted']);
+
+/**
+ * An `assistant` entry holds its usage; the results read are TaskUpdate's and TaskCreate's
+ * (other tools' results, file contents among them, are not decoded).
+ */
+const NEEDLES = ['"usage":{', '"toolUseResult":{"success":', '"toolUseResult":{"task":'];
+
+export interface TranscriptUsage {
+  messages: Array<{ at: number; bucket: string; tokens: Tokens }>;
+  marks: Array<{ at: number; task: string; status: MarkStatus }>;
+  subjects: ReadonlyMap<string, string>;
+}
+
+/** What the rule needs of a transcript, from a read that has seen all of it. */
+export function usageOf(state: UsageScanState): TranscriptUsage {
+  const messages: TranscriptUsage['messages'] = [];
+  for (let i = 0; i < state.m.length; i += FIELDS) {
+    const f = state.m;
+    const flags = f[i + 7] as number;
+    messages.push({
+      at: f[i] as number,
+      bucket: bucketKey({ model: state.models[f[i + 1] as number] as string, fast: (flags & FAST) !== 0, long: (flags & LONG) !== 0 }),
+      tokens: {
+        input: f[i + 2] as number,
+        output: f[i + 3] as number,
+        cacheRead: f[i + 4] as number,
+        cacheCreation: f[i + 5] as number,
+        cacheCreation1h: f[i + 6] as number,
+      },
+    });
+  }
+  return { messages, marks: state.marks.map(([at, task, status]) => ({ at, task, status })), subjects: state.subjects };
+}
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+const time = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
+
+function parse(line: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readMessage(state: UsageScanState, entry: Record<string, unknown>, message: Record<string, unknown>): void {
+  const usage = message.usage as Record<string, unknown> | undefined;
+  const model = message.model;
+  if (typeof usage !== 'object' || usage === null || typeof model !== 'string' || model === '<synthetic>') return;
+  const hour = count((usage.cache_creation as Record<string, unknown> | undefined)?.ephemeral_1h_input_tokens);
+  const read = [
+    count(usage.input_tokens),
+    count(usage.output_tokens),
+    count(usage.cache_read_input_tokens),
+    count(usage.cache_creation_input_tokens),
+  ];
+  const at = time(entry.timestamp);
+  const fast = usage.speed === 'fast' ? FAST : 0;
+  const id = typeof message.id === 'string' ? message.id : undefined;
+  const known = id === undefined ? undefined : state.ids.find(([seen]) => seen === id);
+  if (known !== undefined) {
+    // A later entry of the same message: the same usage (the fullest of them is kept).
+    const i = known[1] * FIELDS;
+    const f = state.m;
+    if (Number.isFinite(at) && !(at >= (f[i] as number))) f[i] = at;
+    for (let k = 0; k < 4; k++) f[i + 2 + k] = Math.max(f[i + 2 + k] as number, read[k] as number);
+    f[i + 6] = Math.min(Math.max(f[i + 6] as number, hour), f[i + 5] as number);
+    f[i + 7] = ((f[i + 7] as number) & FAST) | fast | longFlag(f[i + 2] as number, f[i + 4] as number, f[i + 5] as number);
+    return;
+  }
+  let modelIndex = state.models.indexOf(model);
+  if (modelIndex === -1) modelIndex = state.models.push(model) - 1;
+  const [input, output, cacheRead, cacheWrite] = read as [number, number, number, number];
+  state.m.push(
+    at,
+    modelIndex,
+    input,
+    output,
+    cacheRead,
+    cacheWrite,
+    Math.min(hour, cacheWrite),
+    fast | longFlag(input, cacheRead, cacheWrite),
+  );
+  if (id !== undefined) {
+    state.ids.push([id, state.m.length / FIELDS - 1]);
+    if (state.ids.length > RECENT) state.ids.shift();
+  }
+}
+
+const longFlag = (input: number, cacheRead: number, cacheWrite: number) => (input + cacheRead + cacheWrite > LONG_PROMPT_TOKENS ? LONG : 0);
+
+function readCalls(state: UsageScanState, content: unknown[]): void {
+  for (const block of content as Array<Record<string, unknown> | null>) {
+    if (block?.type !== 'tool_use' || typeof block.id !== 'string') continue;
+    if (block.name !== 'TaskUpdate' && block.name !== 'TaskCreate') continue;
+    const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
+    const status = typeof input.status === 'string' && STATUSES.has(input.status) ? (input.status as MarkStatus) : undefined;
+    const subject = typeof input.subject === 'string' ? input.subject : undefined;
+    state.calls.set(block.id, { name: block.name, status, subject });
+  }
+}
+
+function readResult(state: UsageScanState, entry: Record<string, unknown>, content: unknown[]): void {
+  const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
+  const call = typeof useId === 'string' ? state.calls.get(useId) : undefined;
+  const result = entry.toolUseResult as Record<string, unknown> | undefined;
+  if (call === undefined || typeof result !== 'object' || result === null) return;
+  state.calls.delete(useId as string);
+  if (call.name === 'TaskCreate') {
+    const task = result.task as { id?: unknown; subject?: unknown } | null;
+    if (typeof task?.id === 'string' && typeof task.subject === 'string') state.subjects.set(task.id, task.subject);
+    return;
+  }
+  if (result.success !== true || typeof result.taskId !== 'string') return;
+  if (call.subject !== undefined) state.subjects.set(result.taskId, call.subject);
+  const at = time(entry.timestamp);
+  if (call.status !== undefined && Number.isFinite(at)) state.marks.push([at, result.taskId, call.status]);
+}
+
+export const USAGE_SCAN: LineScan<UsageScanState> = {
+  id: 'usage/1',
+  needles: NEEDLES,
+  start: () => ({ models: [], m: [], ids: [], calls: new Map(), marks: [], subjects: new Map() }),
+  feed(state, line) {
+    const entry = parse(line);
+    if (entry === undefined) return;
+    const message = entry.message as Record<string, unknown> | undefined;
+    if (typeof message !== 'object' || message === null) return;
+    const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
+    if (entry.type === 'assistant') {
+      // A fork's copy of its parent's entry: the parent's message and call.
+      if (typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId) return;
+      readMessage(state, entry, message);
+      readCalls(state, content);
+    } else if (entry.type === 'user') readResult(state, entry, content);
+  },
+  copy: (s) => ({
+    models: [...s.models],
+    m: [...s.m],
+    ids: s.ids.map(([id, i]) => [id, i]),
+    calls: new Map(s.calls),
+    marks: [...s.marks],
+    subjects: new Map(s.subjects),
+  }),
+  save: (s) =>
+    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0
+      ? 0
+      : {
+          v: s.models,
+          m: s.m.map((n) => (Number.isNaN(n) ? null : n)),
+          i: s.ids,
+          c: [...s.calls].map(([id, c]) => [id, c.name, c.status ?? null, c.subject ?? null]),
+          k: s.marks,
+          s: [...s.subjects],
+        },
+  load(json) {
+    if (json === 0) return USAGE_SCAN.start();
+    if (typeof json !== 'object' || json === null) return undefined;
+    const { v, m, i, c, k, s } = json as Record<string, unknown>;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return undefined;
+    if (!Array.isArray(m) || m.length % FIELDS !== 0 || !m.every((n) => n === null || typeof n === 'number')) return undefined;
+    const numbers = m.map((n) => (n === null ? Number.NaN : (n as number)));
+    for (let at = 1; at < numbers.length; at += FIELDS) if (!((numbers[at] as number) < v.length)) return undefined;
+    if (!Array.isArray(i) || !i.every((x) => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'number')) return undefined;
+    if (!Array.isArray(c) || !Array.isArray(k) || !Array.isArray(s)) return undefined;
+    const calls = new Map<string, PendingCall>();
+    for (const x of c as unknown[]) {
+      if (!Array.isArray(x) || typeof x[0] !== 'string' || (x[1] !== 'TaskCreate' && x[1] !== 'TaskUpdate')) return undefined;
+      calls.set(x[0], {
+        name: x[1],
+        status: typeof x[2] === 'string' && STATUSES.has(x[2]) ? (x[2] as MarkStatus) : undefined,
+        subject: typeof x[3] === 'string' ? x[3] : undefined,
+      });
+    }
+    const marks: UsageScanState['marks'] = [];
+    for (const x of k as unknown[]) {
+      if (!Array.isArray(x) || typeof x[0] !== 'number' || typeof x[1] !== 'string' || !STATUSES.has(x[2])) return undefined;
+      marks.push([x[0], x[1], x[2] as MarkStatus]);
+    }
+    const subjects = new Map<string, string>();
+    for (const x of s as unknown[]) {
+      if (!Array.isArray(x) || typeof x[0] !== 'string' || typeof x[1] !== 'string') return undefined;
+      subjects.set(x[0], x[1]);
+    }
+    return { models: v as string[], m: numbers, ids: i as Array<[string, number]>, calls, marks, subjects };
+  },
+};

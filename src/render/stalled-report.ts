@@ -1,0 +1,113 @@
+import type { StalledRow } from '../core/lists/stalled-lists.js';
+import { formatDuration } from './duration.js';
+import { codeSpan, escapeMarkdown } from './export-markdown.js';
+import { stateText } from './session-text.js';
+import type { Style } from './style.js';
+import { taskJson } from './task-json.js';
+import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
+
+/**
+ * `tasks lists --stalled`: stalled work across lists, one row a task: in a terminal a
+ * table, piped tab-separated lines, `--json` a document, `--format markdown` a section
+ * for a CI job's summary ($GITHUB_STEP_SUMMARY).
+ */
+
+/** `--json`: one item a list with stalled work, each task in the shape of its file, with how long it has been unchanged. */
+export function stalledJson(rows: readonly StalledRow[], now: number) {
+  return rows.map(({ row, stalled, untimed }) => {
+    const s = row.sessions[0];
+    return {
+      list: row.id,
+      kind: row.kind === 'todowrite' ? 'todowrite' : 'tasks',
+      session:
+        s === undefined
+          ? null
+          : { sessionId: s.sessionId, state: s.state, activity: s.activity ?? null, cwd: s.cwd ?? null, branch: s.branch ?? null },
+      stalled: stalled.map(({ task, idleMs }) => ({ task: taskJson(task, now - idleMs), idleMs: Math.round(idleMs) })),
+      untimed,
+    };
+  });
+}
+
+/** "session 2d483082 (crashed)": the list's session as a cell. */
+function sessionCell(row: StalledRow['row']): string {
+  const s = row.sessions[0];
+  return s === undefined ? '' : `${s.sessionId.slice(0, 8)} (${stateText(s)})`;
+}
+
+function listCell(row: StalledRow['row']): string {
+  return oneLine(row.shortId) + (row.kind === 'todowrite' ? ' (TodoWrite)' : '');
+}
+
+/** The terminal table: LIST, TASK, OWNER, UNCHANGED, SESSION; the subject takes the room left. */
+export function renderStalledTable(rows: readonly StalledRow[], o: { style: Style; width: number }): string {
+  const cells = rows.flatMap(({ row, stalled }) =>
+    stalled.map(({ task, idleMs }) => ({
+      list: listCell(row),
+      task: `#${oneLine(task.id)} ${oneLine(task.subject)}`,
+      owner: task.owner ? oneLine(task.owner) : '',
+      idle: formatDuration(idleMs),
+      session: sessionCell(row),
+    })),
+  );
+  const head = { list: 'LIST', task: 'TASK', owner: 'OWNER', idle: 'UNCHANGED', session: 'SESSION' };
+  const width = (k: keyof typeof head) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(c[k])));
+  const fixed = width('list') + width('owner') + width('idle') + width('session') + 8;
+  const taskWidth = Math.max(12, Math.min(width('task'), o.width - fixed));
+  const line = (c: typeof head) =>
+    [
+      padEnd(c.list, width('list')),
+      padEnd(truncate(c.task, taskWidth), taskWidth),
+      padEnd(c.owner, width('owner')),
+      padEnd(c.idle, width('idle')),
+      c.session,
+    ]
+      .join('  ')
+      .trimEnd();
+  return [o.style.dim(line(head)), ...cells.map((c) => line({ ...c, idle: o.style.yellow(padEnd(c.idle, width('idle'))) }))].join('\n');
+}
+
+/** Piped: list, task id, idle (ms), owner (-), session id (-), session state (-), subject; tab-separated. */
+export function renderStalledLines(rows: readonly StalledRow[]): string {
+  const field = (v: string | undefined) => (v === undefined || v === '' ? '-' : oneLine(v).replace(/\t/g, ' '));
+  return rows
+    .flatMap(({ row, stalled }) =>
+      stalled.map(({ task, idleMs }) =>
+        [
+          oneLine(row.id),
+          oneLine(task.id),
+          Math.round(idleMs),
+          field(task.owner),
+          field(row.sessions[0]?.sessionId),
+          field(row.sessions[0]?.state),
+          field(task.subject),
+        ].join('\t'),
+      ),
+    )
+    .join('\n');
+}
+
+/**
+ * `--format markdown`: a section for $GITHUB_STEP_SUMMARY. Lists, ids and owners are code
+ * spans (a bare #2 or @amy would link on GitHub); subjects are escaped.
+ */
+export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: number): string {
+  const lines = [`### Stalled work (in progress, unchanged for ${formatDuration(afterMs)} or more)`, ''];
+  const count = rows.reduce((n, r) => n + r.stalled.length, 0);
+  if (count === 0) return [...lines, '_No stalled work._'].join('\n');
+  lines.push('| list | task | owner | unchanged for | session |', '|---|---|---|---|---|');
+  for (const { row, stalled } of rows) {
+    for (const { task, idleMs } of stalled) {
+      const s = row.sessions[0];
+      lines.push(
+        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatDuration(idleMs)} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Nothing stalled: said on stderr (stdout stays empty, as for an empty list). */
+export function renderNothingStalled(afterMs: number): string {
+  return `no stalled work: no task has been in progress, unchanged, for ${formatDuration(afterMs)}`;
+}

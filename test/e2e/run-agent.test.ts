@@ -1,0 +1,206 @@
+/**
+ * `tasks run` through the built binary, with a scripted agent (test/helpers/fake-agent.mjs):
+ * the verdicts and their statuses, the record, stdin and stderr, what the agent leaves
+ * running ended, a reader that goes away, and the errors before anything starts. The
+ * built binary, since a process group, signals and pipes are what is under test.
+ * Stalls, deadlines and signals, which wait out graces: test/slow/run-agent-signals.test.ts;
+ * the real agent: test/interop/run-agent.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, stderrLines, tempConfig } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
+import { parseNdjson } from '../helpers/replay.js';
+import { FAKE, type Finished, killLeftovers, lastEvent, leftovers, outs, started2, startRun, trackPids } from '../helpers/run-agent.js';
+import { StreamScript } from '../helpers/stream-lines.js';
+
+afterEach(killLeftovers);
+
+describe('tasks run: the verdict ends the run', () => {
+  it('success: the run completes its plan; exit 0 once the agent exits, the record holds its output byte for byte', async () => {
+    const config = tempConfig();
+    const s = started2().update('1', { status: 'completed' }).update('2', { status: 'completed' }).end();
+    const r = startRun(config, ['--until', 'all-completed', '--record', 'run.jsonl'], {
+      steps: [...outs(s.lines).flatMap((o) => [o, { wait: 30 }]), { err: 'agent says hi' }],
+    });
+    const done = await r.done;
+    expect(done.code, done.stderr).toBe(0);
+    const events = parseNdjson(done.stdout);
+    expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'run-ended', met: true, counts: { total: 2, completed: 2 } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'run',
+      verdict: 'passed',
+      exit: 0,
+      agent: { command: process.execPath, exitCode: 0, signal: null, endedBy: 'itself' },
+      record: 'run.jsonl',
+    });
+    expect(contractProblems('run', done.stdout)).toEqual([]);
+    expect(fs.readFileSync(path.join(config, 'run.jsonl'), 'utf8')).toBe(`${s.lines.join('\n')}\n`);
+    // The agent's stderr is passed through as it is.
+    expect(done.stderr).toContain('agent says hi\n');
+    expect(leftovers(r.pids)).toEqual([]);
+  });
+
+  it('the agent exits before its result with work open: exit 6, with --until and without', async () => {
+    const config = tempConfig();
+    for (const until of [[], ['--until', 'all-completed']]) {
+      const r = startRun(config, until, { steps: outs(started2().lines) });
+      const done = await r.done;
+      expect(done.code, done.stderr).toBe(6);
+      const events = parseNdjson(done.stdout);
+      expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'input-ended', run: { result: null } });
+      expect(events.at(-1)).toMatchObject({ verdict: 'run-ended', exit: 6, agent: { exitCode: 0, endedBy: 'itself' } });
+    }
+  });
+
+  it('without --until, a run that ends with its result exits with the agent status', async () => {
+    const config = tempConfig();
+    const s = started2().end('error_max_turns');
+    const ok = await startRun(config, [], { steps: outs(s.lines) }).done;
+    expect(ok.code, ok.stderr).toBe(0);
+    const failed = await startRun(config, [], { steps: [...outs(s.lines), { exit: 1 }] }).done;
+    expect(failed.code).toBe(1);
+    expect(lastEvent(failed.stdout)).toMatchObject({ verdict: 'agent-failed', exit: 1, agent: { exitCode: 1 } });
+    expect(failed.stderr).toMatch(/^error: .*node exited with status 1; tasks run exits with its status$/m);
+  });
+
+  it("the agent's own failure with nothing to judge: its status, said so", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init();
+    const r = await startRun(config, ['--until', 'all-completed', '--json'], {
+      steps: [...outs(s.lines), { err: 'Error: no API key' }, { exit: 3 }],
+    }).done;
+    expect(r.code).toBe(3);
+    expect(lastEvent(r.stdout)).toMatchObject({ verdict: 'agent-failed', exit: 3, agent: { exitCode: 3 } });
+    const lines = stderrLines(r.stderr);
+    expect(lines).toContainEqual({ note: { code: 'agent_stderr', message: 'Error: no API key' } });
+    expect(lines.find((l) => l.error)).toMatchObject({ error: { code: 'agent_failed', status: 3 } });
+    expect(contractProblems('stderr', r.stderr)).toEqual([]);
+    expect(contractProblems('run', r.stdout)).toEqual([]);
+  });
+
+  it("--json: a stderr line of the agent's longer than 1 MB is said to be skipped, not lost in silence; the next line is kept", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().end();
+    const r = await startRun(config, ['--json'], { steps: [{ err: 'x'.repeat(1024 * 1024 + 10) }, { err: 'after it' }, ...outs(s.lines)] })
+      .done;
+    expect(r.code, r.stderr.slice(0, 500)).toBe(0);
+    const notes = stderrLines(r.stderr).flatMap((l) => (l.note ? [l.note] : []));
+    expect(notes).toContainEqual(
+      expect.objectContaining({ code: 'agent_stderr_skipped', message: expect.stringMatching(/longer than 1 MB/) }),
+    );
+    expect(notes).toContainEqual({ code: 'agent_stderr', message: 'after it' });
+    expect(r.stderr.length).toBeLessThan(100_000);
+  });
+
+  it('an output that is not stream-json is said at its first line; with nothing to judge, a usage error', async () => {
+    const config = tempConfig();
+    const r = await startRun(config, ['--until', 'all-completed'], { steps: [{ out: 'Here is my answer.' }, { out: 'More text' }] }).done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^warning: the agent's output is not stream-json \(its first line: "Here is my answer\."\)/m);
+    expect(r.stderr.match(/not stream-json/g)).toHaveLength(2);
+    expect(lastEvent(r.stdout)).toMatchObject({ verdict: 'not-stream-json', exit: 2 });
+  });
+
+  it("what the agent leaves running when it exits is ended; the verdict is the run's", async () => {
+    const config = tempConfig();
+    const s = started2().update('1', { status: 'completed' }).update('2', { status: 'completed' }).end();
+    const r = startRun(config, ['--until', 'all-completed', '--kill-after', '500ms'], { children: 2, steps: outs(s.lines) });
+    const done = await r.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('note: ended what the agent left running in its process group');
+    expect(leftovers(r.pids)).toEqual([]);
+  });
+});
+
+describe('tasks run: a reader of its events that goes away', () => {
+  it('| head -1: the run goes on to its verdict, which is the status; the agent is not cut short', async () => {
+    const config = tempConfig();
+    const planFile = path.join(config, 'plan.json');
+    const pids = path.join(config, 'pids');
+    trackPids(pids);
+    const steps = [...outs(started2().lines), { wait: 1500 }, { err: 'agent: finished its turn' }];
+    fs.writeFileSync(planFile, JSON.stringify({ steps, pids }));
+    const quote = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
+    const line = [process.execPath, BIN, 'run', '--until', 'all-completed', '--', process.execPath, FAKE, planFile].map(quote).join(' ');
+    const shell = spawn('bash', ['-c', `${line} | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], { env: baseEnv(config), cwd: config });
+    let stdout = '';
+    let stderr = '';
+    shell.stdout.on('data', (d) => (stdout += d));
+    shell.stderr.on('data', (d) => (stderr += d));
+    await new Promise((res) => shell.on('close', res));
+    expect(parseNdjson(stdout)).toEqual([expect.objectContaining({ event: 'snapshot' })]);
+    expect(stderr).toContain('agent: finished its turn');
+    expect(stderr).toMatch(/^status=6$/m);
+  });
+});
+
+describe('tasks run: what the agent gets', () => {
+  it("stdin is the agent's (a prompt piped in); --list names its list as CLAUDE_CODE_TASK_LIST_ID", async () => {
+    const config = tempConfig();
+    const steps = [...outs(new StreamScript().init().lines), { stdin: true }, { env: 'CLAUDE_CODE_TASK_LIST_ID' }];
+    const piped = await startRun(config, ['--record', 'a.jsonl'], { steps }, { input: 'the prompt\n' }).done;
+    expect(piped.code, piped.stderr).toBe(0);
+    const a = fs.readFileSync(path.join(config, 'a.jsonl'), 'utf8');
+    expect(a).toContain('{"type":"stdin","text":"the prompt"}');
+    expect(a).toContain('{"type":"env","name":"CLAUDE_CODE_TASK_LIST_ID","value":null}');
+    const listed = await startRun(config, ['--record', 'b.jsonl'], { steps }, { env: { CLAUDE_CODE_TASK_LIST_ID: 'ci-7' } }).done;
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(config, 'b.jsonl'), 'utf8')).toContain('"value":"ci-7"');
+    // The events are the run's list, named as the agent's.
+    expect(parseNdjson(listed.stdout)[0]).toMatchObject({ event: 'snapshot', list: 'ci-7' });
+    const flag = await startRun(config, ['--record', 'c.jsonl'], { steps }, { globals: ['-l', 'ci-8'] }).done;
+    expect(flag.code, flag.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(config, 'c.jsonl'), 'utf8')).toContain('"value":"ci-8"');
+  });
+});
+
+describe('tasks run: refused before anything starts', () => {
+  const runBin = (config: string, args: string[]) =>
+    new Promise<Finished>((resolve) => {
+      const t0 = Date.now();
+      const child = spawn(process.execPath, [BIN, ...args], { env: baseEnv(config), cwd: config });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr, ms: Date.now() - t0 }));
+    });
+
+  it('a command not found: 127; not executable: 126; a folder: 126; as a shell says', async () => {
+    const config = tempConfig();
+    fs.writeFileSync(path.join(config, 'script.sh'), '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const missing = await runBin(config, ['run', '--', 'no-such-agent-here']);
+    expect(missing).toMatchObject({ code: 127, stdout: '' });
+    expect(missing.stderr).toBe('error: no-such-agent-here: command not found (not in PATH)\n');
+    const plain = await runBin(config, ['run', '--', './script.sh']);
+    expect(plain.code).toBe(126);
+    expect(plain.stderr).toMatch(/script\.sh is not executable \(permission denied\)/);
+    expect((await runBin(config, ['run', '--', config])).code).toBe(126);
+    const json = await runBin(config, ['--json', 'run', '--', 'no-such-agent-here']);
+    expect(stderrLines(json.stderr)).toEqual([
+      { error: expect.objectContaining({ code: 'command_not_found', command: 'no-such-agent-here' }) },
+    ]);
+  });
+
+  it('usage: no --, a bad duration, --record in a folder that does not exist (and the agent never started)', async () => {
+    const config = tempConfig();
+    const noDash = await runBin(config, ['run', 'claude']);
+    expect(noDash.code).toBe(2);
+    expect(noDash.stderr).toMatch(/^error: put the agent's command after --/);
+    expect((await runBin(config, ['run', '--fail-if-stalled', 'soon', '--', 'true'])).code).toBe(2);
+    expect((await runBin(config, ['run', '--kill-after', 'x', '--', 'true'])).code).toBe(2);
+    // A deadline of nothing would end the agent as it starts.
+    const zero = await runBin(config, ['run', '--timeout', '0s', '--', 'touch', path.join(config, 'zero')]);
+    expect(zero).toMatchObject({ code: 2, stdout: '', stderr: 'error: --timeout must be longer than 0\n' });
+    expect(fs.existsSync(path.join(config, 'zero'))).toBe(false);
+    const marker = path.join(config, 'started');
+    const record = await runBin(config, ['run', '--record', path.join(config, 'nope', 'run.jsonl'), '--', 'touch', marker]);
+    expect(record.code).toBe(2);
+    expect(record.stderr).toMatch(/^error: --record .*nope\/run\.jsonl: cannot write it/);
+    expect(fs.existsSync(marker)).toBe(false);
+    expect((await runBin(config, ['--session', 'abcd', 'run', '--', 'true'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,284 @@
+/**
+ * Interop: what each task cost, from the transcripts the real Claude Code writes. The
+ * stand-in model states each message's usage and model; `tasks cost --json` (the built
+ * binary, with its persistent cache) must count every message toward the tasks its
+ * session had in progress when it began, exactly: one task, two at once (split evenly),
+ * two sessions on one list, a fork (its copies of its parent's entries count once, in the
+ * parent), a task a person completes with `tasks done`, a subagent's messages, and a
+ * model with no known price (costUsd null).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAsync, tempConfig } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
+import { type AgentOptions, runAgent } from './agent.js';
+import type { MockModel, Turn, TurnUsage, UsageTurn } from './mock-model.js';
+import { deferred } from './sync.js';
+
+const create = (subject: string) => ({ name: 'TaskCreate' as const, input: { subject, description: `${subject} (agent)` } });
+const update = (input: Record<string, unknown>) => ({ name: 'TaskUpdate' as const, input });
+const list = { name: 'TaskList' as const, input: {} };
+const turn = (calls: Turn, usage: TurnUsage): UsageTurn => ({ calls, usage });
+
+interface Tokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+}
+interface Usage {
+  tokens: Tokens;
+  activeMs: number;
+  messages: number;
+  models: string[];
+  costUsd: number | null;
+}
+interface Report {
+  tasks: Array<Usage & { id: string; list: string; deleted: boolean }>;
+  sessions: Array<Usage & { session: string }>;
+  unattributed: Omit<Usage, 'activeMs'>;
+  total: Usage;
+  unpricedModels: string[];
+}
+
+function world() {
+  const config = tempConfig();
+  const project = path.join(config, 'home', 'work', 'app');
+  fs.mkdirSync(project, { recursive: true });
+  const env = { USER: 'carol', XDG_CONFIG_HOME: path.join(config, 'xdg') };
+  const cost = async (...args: string[]) => {
+    const r = await runAsync(config, [...args, '--json'], { cwd: project, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('cost', r.stdout)).toEqual([]);
+    return JSON.parse(r.stdout) as Report;
+  };
+  /** A real Claude Code run in this world's project. */
+  const agent = (o: Omit<AgentOptions, 'configDir' | 'cwd'>) => runAgent({ configDir: config, cwd: project, ...o });
+  return { config, project, env, cost, agent };
+}
+
+const tokens = (input: number, output: number, cacheRead = 0, cacheCreation = 0): Tokens => ({ input, output, cacheRead, cacheCreation });
+const task = (r: Report, id: string) => {
+  const t = r.tasks.find((x) => x.id === id);
+  if (t === undefined) throw new Error(`no #${id} in ${JSON.stringify(r.tasks)}`);
+  return t;
+};
+
+describe('the real Claude Code: what each task cost', () => {
+  it('one task worked by one session: its messages exactly, a message of several blocks once, priced', async () => {
+    const { cost, agent } = world();
+    const run = await agent({
+      listId: 'release',
+      model: 'claude-opus-5-5',
+      turns: [
+        // Two calls in one message: two transcript entries, one message.
+        turn([create('Plan'), create('Notes')], {
+          input_tokens: 100,
+          output_tokens: 50,
+          cache_read_input_tokens: 1000,
+          cache_creation_input_tokens: 200,
+        }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 7, output_tokens: 3 }),
+        turn([list], {
+          input_tokens: 11,
+          output_tokens: 13,
+          cache_read_input_tokens: 17,
+          cache_creation_input_tokens: 19,
+          cache_creation_1h: 5,
+        }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 23, output_tokens: 29 }),
+      ],
+      closingUsage: { input_tokens: 31, output_tokens: 37 },
+    });
+    const r = await cost('-l', 'release', 'cost');
+    const one = task(r, '1');
+    expect(one.tokens).toEqual(tokens(34, 42, 17, 19));
+    expect(one.messages).toBe(2);
+    expect(one.models).toEqual(['claude-opus-5-5']);
+    // Opus 5.5 per million: $4 in, $20 out, $0.20 cache reads, $5 5-minute writes, $8 1-hour writes.
+    expect(one.costUsd).toBeCloseTo((34 * 4 + 42 * 20 + 17 * 0.2 + 14 * 5 + 5 * 8) / 1e6, 9);
+    expect(one.activeMs).toBeGreaterThan(0);
+    expect(task(r, '2').messages).toBe(0);
+    expect(r.unattributed.tokens).toEqual(tokens(138, 90, 1000, 200));
+    expect(r.unattributed.messages).toBe(3);
+    expect(r.total.messages).toBe(5);
+    expect(r.sessions.map((s) => s.session)).toEqual([run.stream.sessionId]);
+  });
+
+  it('two tasks in progress at once in one session: each message between split evenly', async () => {
+    const { cost, agent } = world();
+    await agent({
+      listId: 'pair',
+      model: 'claude-opus-5-5',
+      turns: [
+        [create('Left')],
+        [create('Right')],
+        [update({ taskId: '1', status: 'in_progress' })],
+        // Its result starts #2: the message itself is #1's alone.
+        turn([update({ taskId: '2', status: 'in_progress' })], { input_tokens: 40, output_tokens: 4 }),
+        turn([list], { input_tokens: 1000, output_tokens: 300, cache_read_input_tokens: 60 }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 2, output_tokens: 2 }),
+        turn([update({ taskId: '2', status: 'completed' })], { input_tokens: 8, output_tokens: 8 }),
+      ],
+    });
+    const r = await cost('-l', 'pair', 'cost');
+    expect(task(r, '1').tokens).toEqual(tokens(40 + 500 + 1, 4 + 150 + 1, 30));
+    expect(task(r, '2').tokens).toEqual(tokens(500 + 1 + 8, 150 + 1 + 8, 30));
+    expect(task(r, '1').messages).toBe(3);
+    expect(task(r, '2').messages).toBe(3);
+    expect(r.total.tokens.input).toBe(r.unattributed.tokens.input + 40 + 1000 + 2 + 8);
+  });
+
+  it('two sessions sharing a list, each on its own task at the same time', async () => {
+    const { cost, agent } = world();
+    const bStarted = deferred();
+    const aStarted = deferred();
+    const [a, b] = await Promise.all([
+      agent({
+        listId: 'shared',
+        model: 'claude-opus-5-5',
+        turns: [
+          [create('Part one')],
+          [create('Part two')],
+          [update({ taskId: '1', status: 'in_progress', owner: 'a' })],
+          turn([list], { input_tokens: 300, output_tokens: 30 }),
+          turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 5, output_tokens: 5 }),
+        ],
+        beforeTurn: async (i) => {
+          if (i === 3) {
+            aStarted.resolve();
+            await bStarted.promise;
+          }
+        },
+      }),
+      agent({
+        listId: 'shared',
+        model: 'claude-opus-5-5',
+        turns: [
+          [list],
+          [update({ taskId: '2', status: 'in_progress', owner: 'b' })],
+          turn([list], { input_tokens: 7000, output_tokens: 700 }),
+          turn([update({ taskId: '2', status: 'completed' })], { input_tokens: 9, output_tokens: 9 }),
+        ],
+        beforeTurn: async (i) => {
+          if (i === 0) await aStarted.promise;
+          if (i === 2) bStarted.resolve();
+        },
+      }),
+    ]);
+    const r = await cost('-l', 'shared', 'cost');
+    expect(task(r, '1').tokens).toEqual(tokens(305, 35));
+    expect(task(r, '2').tokens).toEqual(tokens(7009, 709));
+    expect(r.sessions.map((s) => s.session).sort()).toEqual([a.stream.sessionId, b.stream.sessionId].sort());
+    expect(r.total.messages).toBe(r.unattributed.messages + 4);
+  });
+
+  it('a fork: its copies of its parent entries count once, in the parent', async () => {
+    const { cost, agent } = world();
+    const parent = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      turns: [[create('Plan')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 300, output_tokens: 30 })],
+      closingUsage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const p = parent.stream.sessionId as string;
+    const fork = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', p, '--fork-session'],
+      turns: [
+        turn([create('Fork work')], { input_tokens: 5000, output_tokens: 500 }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 6000, output_tokens: 600 }),
+        turn([list], { input_tokens: 7000, output_tokens: 700 }),
+      ],
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    const f = fork.stream.sessionId as string;
+    expect(f).not.toBe(p);
+    const ofParent = await cost('-l', p, 'cost');
+    expect(task(ofParent, '1').tokens).toEqual(tokens(301, 31));
+    const ofFork = await cost('-l', f, 'cost');
+    expect(task(ofFork, '1').tokens).toEqual(tokens(7002, 702));
+    expect(ofFork.total.tokens).toEqual(tokens(18_002, 1802));
+    const all = await cost('cost', '--all');
+    expect(all.total.tokens.input).toBe(ofParent.total.tokens.input + ofFork.total.tokens.input);
+    expect(all.total.messages).toBe(ofParent.total.messages + ofFork.total.messages);
+  });
+
+  it('a task completed by a person with tasks done: messages after it are unattributed', async () => {
+    const { config, project, env, cost, agent } = world();
+    await agent({
+      listId: 'fix',
+      model: 'claude-opus-5-5',
+      turns: [
+        [create('Fix the bug')],
+        [update({ taskId: '1', status: 'in_progress' })],
+        turn([list], { input_tokens: 444, output_tokens: 44 }),
+        turn([list], { input_tokens: 9000, output_tokens: 900 }),
+      ],
+      closingUsage: { input_tokens: 3, output_tokens: 3 },
+      beforeTurn: async (i) => {
+        if (i !== 3) return;
+        const done = await runAsync(config, ['-l', 'fix', 'done', '1'], { cwd: project, env });
+        expect(done.code, done.stderr).toBe(0);
+      },
+    });
+    const r = await cost('-l', 'fix', 'cost');
+    expect(task(r, '1').tokens).toEqual(tokens(444, 44));
+    expect(task(r, '1').messages).toBe(1);
+    expect(r.unattributed.tokens.input).toBe(10 + 10 + 9000 + 3);
+  });
+
+  it("a subagent's messages count toward the task its session had in progress", async () => {
+    const { config, cost, agent } = world();
+    let model: MockModel | undefined;
+    await agent({
+      listId: 'sub',
+      model: 'claude-opus-5-5',
+      allowedTools: 'TaskCreate TaskUpdate TaskList TaskGet TodoWrite Agent',
+      onModel: (m) => (model = m),
+      subagent: { marker: 'SUBAGENT-7f3e', usage: { input_tokens: 4444, output_tokens: 44 } },
+      turns: [
+        [create('Research')],
+        [update({ taskId: '1', status: 'in_progress' })],
+        turn(
+          [
+            {
+              name: 'Agent',
+              input: { description: 'look around', prompt: 'SUBAGENT-7f3e: look around', subagent_type: 'general-purpose' },
+            },
+          ],
+          {
+            input_tokens: 20,
+            output_tokens: 2,
+          },
+        ),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 30, output_tokens: 3 }),
+      ],
+      // The completion waits for the subagent's answer: its message began while #1 was in progress.
+      beforeTurn: async (i) => {
+        if (i === 3) await model?.subagentAnswered();
+      },
+    });
+    const files = fs.readdirSync(path.join(config, 'projects'), { recursive: true }).map(String);
+    expect(files.some((f) => /subagents[\\/]agent-[^/]+\.jsonl$/.test(f))).toBe(true);
+    const r = await cost('-l', 'sub', 'cost');
+    expect(task(r, '1').tokens).toEqual(tokens(20 + 4444 + 30, 2 + 44 + 3));
+    expect(task(r, '1').messages).toBe(3);
+  });
+
+  it('a model with no known price: tokens counted, costUsd null', async () => {
+    const { cost, agent } = world();
+    await agent({
+      listId: 'mock',
+      model: 'claude-mock',
+      turns: [[create('One')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 50, output_tokens: 5 })],
+    });
+    const r = await cost('-l', 'mock', 'cost');
+    expect(task(r, '1').tokens).toEqual(tokens(60, 15));
+    expect(task(r, '1').costUsd).toBeNull();
+    expect(r.total.costUsd).toBeNull();
+    expect(r.unpricedModels).toEqual(['claude-mock']);
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * Interop: `tasks run` owning the real Claude Code. Each scenario is a way a real run
+ * goes: it succeeds (the record holds its `result` line), it stalls mid-run (a task in
+ * progress, then a turn that takes 60 s), it runs past --timeout, it is stopped with
+ * Ctrl-C, it ends with work open, it is killed by someone else. The status says which,
+ * within the bounds promised, and no process of the agent's group is left running.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/cli.js';
+import { parseNdjson } from '../helpers/replay.js';
+import { claudeVersion } from './agent.js';
+import type { Turn } from './mock-model.js';
+import { deferred } from './sync.js';
+import { runningInGroup, startTasksRun, type TasksRunHandle } from './tasks-run.js';
+
+const create = (subject: string): Turn[number] => ({ name: 'TaskCreate', input: { subject, description: `${subject}, carefully` } });
+const set = (taskId: string, status: string): Turn[number] => ({ name: 'TaskUpdate', input: { taskId, status } });
+
+const open: TasksRunHandle[] = [];
+const holds: Array<() => void> = [];
+afterEach(async () => {
+  for (const release of holds.splice(0)) release();
+  for (const run of open.splice(0)) await run.close();
+});
+
+/** A turn that takes `ms` (the model "thinking"), released early when the test ends. */
+function hold(ms: number): { started: Promise<number>; wait: () => Promise<void> } {
+  const begun = deferred<number>();
+  const released = deferred();
+  const timer = setTimeout(released.resolve, ms);
+  holds.push(() => {
+    clearTimeout(timer);
+    released.resolve();
+  });
+  return {
+    started: begun.promise,
+    wait: () => {
+      begun.resolve(Date.now());
+      return released.promise;
+    },
+  };
+}
+
+async function start(opts: Parameters<typeof startTasksRun>[0]): Promise<TasksRunHandle> {
+  const run = await startTasksRun(opts);
+  open.push(run);
+  return run;
+}
+
+const events = (stdout: string) => parseNdjson(stdout);
+
+describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
+  it('success: exit 0 once the agent exits; the record holds the stream and its result line; nothing left', async () => {
+    const config = tempConfig();
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed', '--record', 'run.jsonl', '--fail-if-stalled', '60s'],
+      turns: [[create('Reproduce'), create('Fix')], [set('1', 'in_progress')], [set('1', 'completed')], [set('2', 'completed')]],
+      beforeTurn: (i) => (i > 0 ? sleep(300) : undefined),
+    });
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    const all = events(r.stdout);
+    expect(all.at(-2)).toMatchObject({ event: 'end', reason: 'run-ended', met: true, run: { result: 'success' }, counts: { total: 2 } });
+    expect(all.at(-1)).toMatchObject({
+      event: 'run',
+      verdict: 'passed',
+      exit: 0,
+      agent: { command: 'claude', exitCode: 0, endedBy: 'itself' },
+    });
+    const record = fs.readFileSync(path.join(run.work, 'run.jsonl'), 'utf8').trim().split('\n');
+    expect(JSON.parse(record[0] as string)).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(JSON.parse(record.at(-1) as string)).toMatchObject({ type: 'result', subtype: 'success' });
+    expect(all.at(-1)?.session).toBe(JSON.parse(record[0] as string).session_id);
+    expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('a stall: a task in progress, then a turn that takes 60 s; exit 7 within the stall + 5 s, nothing left', async () => {
+    const config = tempConfig();
+    const slow = hold(60_000);
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed', '--fail-if-stalled', '8s'],
+      turns: [[create('Reproduce')], [set('1', 'in_progress')], [set('1', 'completed')]],
+      beforeTurn: (i) => (i === 2 ? slow.wait() : undefined),
+    });
+    const r = await run.done;
+    const silentFrom = await slow.started;
+    expect(r.code, r.stderr).toBe(7);
+    const took = r.endedAt - silentFrom;
+    console.log(`stall 8s: tasks run exited ${took} ms after the agent fell silent`);
+    expect(took).toBeLessThan(8_000 + 5_000);
+    expect(events(r.stdout).at(-2)).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
+    expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'stalled', exit: 7, agent: { endedBy: 'SIGTERM' } });
+    expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('--timeout 10s on a long run: exit 124 within 15 s, nothing left', async () => {
+    const config = tempConfig();
+    const turns: Turn[] = [
+      [create('Long')],
+      [set('1', 'in_progress')],
+      ...Array.from({ length: 20 }, () => [{ name: 'TaskList', input: {} }] as Turn),
+    ];
+    const t0 = Date.now();
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed', '--timeout', '10s'],
+      turns,
+      beforeTurn: (i) => (i > 0 ? sleep(2000) : undefined),
+    });
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(124);
+    const took = r.endedAt - t0;
+    console.log(`--timeout 10s: tasks run exited ${took} ms after it started`);
+    expect(took).toBeLessThan(15_000);
+    expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'timeout', exit: 124 });
+    expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('SIGINT to tasks run: exit 130, the agent ended, nothing left', async () => {
+    const config = tempConfig();
+    const slow = hold(60_000);
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed'],
+      turns: [[create('Reproduce')], [set('1', 'in_progress')], [set('1', 'completed')]],
+      beforeTurn: (i) => (i === 2 ? slow.wait() : undefined),
+    });
+    await slow.started;
+    const sent = Date.now();
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(130);
+    console.log(`SIGINT: tasks run exited ${r.endedAt - sent} ms after the signal`);
+    expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'interrupted', exit: 130 });
+    expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('the agent ends its run with work open: exit 6; killed by someone else before its result: exit 6 too', async () => {
+    const config = tempConfig();
+    const ended = await start({
+      config,
+      args: ['--until', 'all-completed'],
+      turns: [[create('Reproduce'), create('Fix')], [set('1', 'completed')]],
+    });
+    const r = await ended.done;
+    expect(r.code, r.stderr).toBe(6);
+    expect(events(r.stdout).at(-2)).toMatchObject({ reason: 'run-ended', met: false, counts: { total: 2, completed: 1 } });
+    expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'run-ended', exit: 6, agent: { exitCode: 0 } });
+
+    const slow = hold(60_000);
+    const killed = await start({
+      config: tempConfig(),
+      args: [],
+      turns: [[create('Reproduce')], [set('1', 'in_progress')], [set('1', 'completed')]],
+      beforeTurn: (i) => (i === 2 ? slow.wait() : undefined),
+    });
+    await slow.started;
+    process.kill(killed.agentPid() as number, 'SIGKILL');
+    const k = await killed.done;
+    expect(k.code, k.stderr).toBe(6);
+    expect(events(k.stdout).at(-2)).toMatchObject({ reason: 'input-ended', run: { result: null } });
+    expect(events(k.stdout).at(-1)).toMatchObject({ verdict: 'run-ended', agent: { signal: 'SIGKILL', endedBy: 'itself' } });
+    expect(runningInGroup(killed.agentPid() as number)).toEqual([]);
+  });
+});
