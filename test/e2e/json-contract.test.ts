@@ -391,6 +391,24 @@ describe('when the session changes: carry, restore, doctor, lists --all', () => 
   });
 });
 
+describe('notify', () => {
+  it('its lines, and the document an exec: command reads', () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'done');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, '1.json'),
+      JSON.stringify({ id: '1', subject: 'A', description: '', status: 'completed', blocks: [], blockedBy: [] }),
+    );
+    const got = path.join(config, 'message.json');
+    const env = { XDG_STATE_HOME: path.join(config, 'state') };
+    const r = contract('notify', config, ['-l', 'done', 'notify', '--once', '--to', `exec:cat > ${got}`], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('notify-message', fs.readFileSync(got, 'utf8'))).toEqual([]);
+    validated.add('notify-message');
+  });
+});
+
 describe('cost --json', () => {
   it('validates: a list with work, a task gone, an unknown model, --all with no lists, list --cost', () => {
     const config = tempConfig();

@@ -52,6 +52,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
         { names: ['use'], load: async () => (await import('./use.js')).registerUse },
         { names: ['carry'], load: async () => (await import('./carry.js')).registerCarry },
         { names: ['watch'], load: async () => (await import('./watch.js')).registerWatch },
+        { names: ['notify'], load: async () => (await import('./notify.js')).registerNotify },
         // Not run.ts: src/cli/run.ts is one run of tasks itself.
         { names: ['run'], load: async () => (await import('./run-agent.js')).registerRun },
         { names: ['import'], load: async () => (await import('./import.js')).registerImport },

@@ -19,6 +19,7 @@ const EVERY_BUT_COMPLETION: readonly string[] = [
   'use',
   'carry',
   'watch',
+  'notify',
   'import',
   'export',
   'restore',

@@ -164,6 +164,23 @@ export const NOTICES = {
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },
+  // notify
+  notify_following: {
+    kind: 'note',
+    when: '`notify`: what it follows and how it tells (the lists, the events, which desktop notifier)',
+    facts: ['lists', 'events', 'targets', 'desktop'],
+  },
+  notify_retry: {
+    kind: 'warning',
+    when: '`notify`: sending to a target failed; it is tried again after a wait',
+    facts: ['target', 'event', 'list', 'attempt', 'tries', 'inMs'],
+  },
+  notify_failed: {
+    kind: 'warning',
+    when: '`notify`: a notification could not be sent to a target (it is not sent again)',
+    facts: ['target', 'event', 'list'],
+  },
+  notify_warning: { kind: 'warning', when: '`notify`: a problem it went on past (a list it could not read)' },
   session_died: {
     kind: 'note',
     when: '`watch --until` on a list: a session seen working on it died holding no task in progress (the watch goes on)',

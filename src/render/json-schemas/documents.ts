@@ -293,3 +293,31 @@ export const TrustResult = z.strictObject({
   configFile: z.string(),
   already: z.boolean().describe('trusted already: nothing written'),
 });
+
+const NotifyTaskShape = z.strictObject({ id: z.string(), subject: z.string(), status: Status, owner: z.string().nullable() });
+
+/** What a webhook and an `exec:` command get for each event (core/notify/deliver.ts). */
+export const NotifyMessage = z.strictObject({
+  event: z.enum(['list-completed', 'ready-for-person', 'stalled', 'agent-died', 'blocked-cycle', 'damage']),
+  list: z.string().describe('the list id'),
+  shortId: z.string().describe('the list as tasks names it (-l <shortId>)'),
+  project: z.string().nullable().describe('the folder its latest session ran in (~ for the home folder), when known'),
+  tasks: z.array(NotifyTaskShape).describe('the tasks the event is about'),
+  session: z.string().nullable().describe("the session it concerns (agent-died: the one that ended), else the list's latest"),
+  at: Iso.describe('when the event was seen'),
+  host: z.string().describe('the machine notify runs on'),
+  title: z.string(),
+  text: z.string().describe('one sentence for a person'),
+  action: z.string().describe('the command that acts on it'),
+});
+
+/** `tasks notify --json`: a line per notification sent or given up. */
+export const NotifyLine = z.strictObject({
+  at: Iso,
+  outcome: z.enum(['sent', 'failed']),
+  target: z.string().describe("as shown: a URL's path, query and credentials are never printed"),
+  via: z.string().describe('desktop: notify-send, osascript or terminal; else ntfy, webhook, slack, discord, exec'),
+  attempts: z.int().nonnegative(),
+  error: z.string().optional(),
+  notification: NotifyMessage,
+});

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { findProblems } from '../check/findings.js';
+import { indexTasks } from '../graph/blockers.js';
+import { goneOwnersOfList, ownersSetWithTasks } from '../history/list-owners.js';
+import { stalledInList } from '../progress/stalled-work.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import { scanList } from '../store/list-scan.js';
+import type { Task } from '../store/schema.js';
+import type { ListFacts } from './notify-events.js';
+import type { NotifyEventType } from './notify-plan.js';
+
+/**
+ * What is known of one list now, for the events asked for: its tasks (as the watcher
+ * read them), and only where an event needs it, what the sessions, the journal and a
+ * check say. The costly questions (sessions, transcripts) are asked only when some task
+ * could be affected: a list with nothing in progress has no stall and no dead agent.
+ */
+export interface FactsInput {
+  listId: string;
+  dir: string;
+  shortId: string;
+  tasks: readonly Task[];
+  times: ReadonlyMap<string, number>;
+  wanted: ReadonlySet<NotifyEventType>;
+  now: number;
+  stalledMs: number;
+  person: string | undefined;
+  home: string;
+  /** A session index for this look (shared by the lists looked at together). */
+  sessions: () => SessionIndex;
+  /** The check errors seen at the last look, by key, with when first seen: an agent's half-written file is not damage. */
+  errorsSince: Map<string, number>;
+  /** Scan the files for `check` errors: on a change, or while one waits out its grace (else nothing new can be found). */
+  checkFiles: boolean;
+  /** How long an error must last before it is told (0 for a single look). */
+  errorGraceMs: number;
+}
+
+function shortPath(p: string, home: string): string {
+  return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
+}
+
+export function listFacts(i: FactsInput): ListFacts {
+  const index = indexTasks(i.tasks);
+  const open = i.tasks.filter((t) => t.status !== 'completed');
+  const working = i.tasks.filter((t) => t.status === 'in_progress');
+  const needsSessions = (i.wanted.has('stalled') && working.length > 0) || (i.wanted.has('agent-died') && working.some((t) => t.owner));
+  const sessions = needsSessions || i.tasks.length > 0 ? i.sessions() : undefined;
+  let latest: SessionInfo | undefined = sessions
+    ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0]
+    : undefined;
+
+  const people = new Set<string>();
+  if (i.wanted.has('ready-for-person') && open.some((t) => t.owner)) {
+    if (i.person !== undefined) people.add(i.person);
+    for (const p of ownersSetWithTasks(i.dir).people) people.add(p);
+  }
+
+  const stalled =
+    i.wanted.has('stalled') && working.length > 0 && sessions
+      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times })
+      : new Map<string, number>();
+
+  const gone: Array<{ owner: string; why: string; session: string | undefined }> = [];
+  if (i.wanted.has('agent-died') && sessions && working.some((t) => t.owner)) {
+    const owners = goneOwnersOfList(sessions, i.dir, i.listId, i.person, { deep: true });
+    if (owners !== undefined) {
+      for (const owner of new Set(working.flatMap((t) => (t.owner ? [t.owner] : [])))) {
+        if (owners.isGone(owner)) gone.push({ owner, why: owners.whyOf(owner), session: owners.sessions[0]?.sessionId });
+      }
+      // A named list's sessions are found by their transcripts: the gone ones are known now.
+      latest ??= owners.sessions[0];
+    }
+  }
+
+  const errors = [];
+  if ((i.wanted.has('blocked-cycle') || i.wanted.has('damage')) && (i.checkFiles || i.errorsSince.size > 0)) {
+    const seen = new Map<string, number>();
+    for (const f of findProblems(scanList(i.dir), { now: i.now })) {
+      if (f.severity !== 'error') continue;
+      const key = `${f.code}|${f.file ?? ''}|${f.id ?? ''}`;
+      const since = i.errorsSince.get(key) ?? i.now;
+      seen.set(key, since);
+      if (i.now - since >= i.errorGraceMs) errors.push(f);
+    }
+    i.errorsSince.clear();
+    for (const [k, v] of seen) i.errorsSince.set(k, v);
+  }
+
+  return {
+    listId: i.listId,
+    shortId: i.shortId,
+    project: latest?.cwd === undefined ? undefined : shortPath(latest.cwd, i.home),
+    session: latest?.sessionId,
+    tasks: i.tasks,
+    index,
+    people,
+    stalled,
+    gone,
+    errors,
+  };
+}

@@ -1,0 +1,356 @@
+/**
+ * Notify: telling a person when the agents need them. It follows lists as `watch` does
+ * (the same ListWatcher: fs hints, debounced rescans, a safety rescan), and on every
+ * change, and every few seconds for what time alone brings (a stall, a session's end),
+ * works out what needs a person on each list (notify-events.ts), claims what is new in
+ * the sent state (sent-state.ts: once per event, across restarts and processes) and
+ * sends it to every target (deliver.ts), each target on its own queue, retried with a
+ * bounded backoff, so a slow or dead one holds up no other.
+ */
+import type { Clock } from '../base/clock.js';
+import { listIds } from '../lists/list-folders.js';
+import { listsView } from '../lists/lists-view.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { compareIds } from '../store/ids.js';
+import { listDirOf } from '../store/paths.js';
+import { ListWatcher } from '../watch/list-watcher.js';
+import type { WatchUpdate } from '../watch/watch-source.js';
+import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
+import { listFacts } from './list-facts.js';
+import { listEvents, type NotifyEvent } from './notify-events.js';
+import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
+import { SentState, sentStatePath } from './sent-state.js';
+
+export type NotifyLists = { one: { id: string; dir: string } } | { all: true } | { here: string };
+
+export interface NotifyRequest {
+  configDir: string;
+  lists: NotifyLists;
+  events: readonly NotifyEventType[];
+  targets: readonly NotifyTarget[];
+  stalledMs: number;
+  /** Look once, send what is new, wait for it to be sent, and end. */
+  once: boolean;
+  person: string | undefined;
+  home: string;
+  host: string;
+  /** A fresh session index (live-session files change while notify runs). */
+  sessions: () => SessionIndex;
+  shortId: (id: string) => string;
+  /** Where the user's state folder is (the sent-state file goes there; neither known: kept in memory only). */
+  stateHome: { xdgStateHome: string | undefined; home: string | undefined };
+  deliver: DeliverEnv;
+  /** How many tries a notification gets, and the first wait between them (doubled each time, at most 60 s). */
+  retry: { tries: number; baseMs: number };
+  clock: Clock;
+  stop: AbortSignal;
+  /** How often lists are looked at again without a change (stalls, sessions' ends, new lists). */
+  tickMs?: number | undefined;
+}
+
+/** One notification's fate at one target. */
+export interface Delivery {
+  ok: boolean;
+  message: NotifyMessage;
+  /** As shown: never a URL's credentials, path or query. */
+  target: string;
+  via: string;
+  attempts: number;
+  error?: string | undefined;
+}
+
+export interface NotifyReport {
+  delivered(d: Delivery): void;
+  /** A try failed and another follows after `inMs`. */
+  retrying(r: { target: string; event: NotifyEventType; list: string; error: string; attempt: number; tries: number; inMs: number }): void;
+  warn(message: string): void;
+  /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
+  started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
+}
+
+interface Followed {
+  id: string;
+  dir: string;
+  watcher: ListWatcher | undefined;
+  update: WatchUpdate | undefined;
+  /** The keys active at the last look. */
+  active: Set<string>;
+  first: boolean;
+  errorsSince: Map<string, number>;
+}
+
+/** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
+const ERROR_GRACE_MS = 1500;
+
+/** An update's time is taken as its scan ends; the files were read up to this long before. */
+const SCAN_MARGIN_MS = 500;
+
+/** The safety rescan of each list under --all and --here. */
+const MANY_LISTS_RESCAN_MS = 10_000;
+
+/** Most notifications waiting at one target; past it the oldest are dropped (a target down for hours). */
+const QUEUE_LIMIT = 200;
+
+export class Notifier {
+  private readonly followed = new Map<string, Followed>();
+  private readonly state: SentState;
+  private readonly statePath: string | undefined;
+  private readonly wanted: ReadonlySet<NotifyEventType>;
+  private readonly queues = new Map<string, { tail: Promise<void>; waiting: number }>();
+  private chain: Promise<void> = Promise.resolve();
+  private tick: NodeJS.Timeout | undefined;
+  private ticks = 0;
+  /** Following lists live (not --once): a list found later is followed at once. */
+  private watching = false;
+  private index: SessionIndex | undefined;
+  private readonly counts = { sent: 0, failed: 0 };
+
+  constructor(
+    private readonly req: NotifyRequest,
+    private readonly report: NotifyReport,
+  ) {
+    this.statePath = sentStatePath({ ...req.stateHome, configDir: req.configDir });
+    this.state = new SentState(this.statePath, () => req.clock.now());
+    this.wanted = new Set(req.events);
+  }
+
+  async run(): Promise<{ sent: number; failed: number }> {
+    const { req } = this;
+    this.discover();
+    this.report.started({
+      lists: [...this.followed.keys()].sort(compareIds),
+      desktop: req.targets.some((t) => t.kind === 'desktop') ? desktopVia(req.deliver) : undefined,
+      state: this.statePath,
+    });
+    if (req.once) {
+      for (const f of this.followed.values()) {
+        f.watcher = new ListWatcher({ dir: f.dir, clock: req.clock }, { onUpdate: () => {}, onError: () => {} });
+        f.update = f.watcher.start();
+        f.watcher.close();
+        f.watcher = undefined;
+      }
+      await this.lookAll(true);
+      await this.drained();
+      return this.counts;
+    }
+    this.watching = true;
+    for (const f of this.followed.values()) this.follow(f);
+    await this.lookAll(true);
+    await new Promise<void>((resolve) => {
+      const done = () => resolve();
+      if (req.stop.aborted) done();
+      else req.stop.addEventListener('abort', done, { once: true });
+      this.armTick();
+    });
+    if (this.tick) clearTimeout(this.tick);
+    for (const f of this.followed.values()) f.watcher?.close();
+    await this.chain;
+    await this.drained();
+    return this.counts;
+  }
+
+  /** The lists asked for, as they are now: new ones followed, gone ones dropped. */
+  private discover(): void {
+    const { req } = this;
+    let ids: string[];
+    if ('one' in req.lists) ids = [req.lists.one.id];
+    else if ('all' in req.lists) ids = listIds(req.configDir);
+    else {
+      const here = req.lists.here;
+      const folders = new Set(listIds(req.configDir));
+      ids = listsView(req.configDir, this.sessionIndex(), { here, live: false })
+        .lists.map((l) => l.id)
+        .filter((id) => folders.has(id));
+    }
+    const wanted = new Set(ids);
+    for (const [id, f] of this.followed) {
+      if (wanted.has(id)) continue;
+      f.watcher?.close();
+      this.followed.delete(id);
+    }
+    for (const id of ids) {
+      if (this.followed.has(id)) continue;
+      const dir = 'one' in req.lists ? req.lists.one.dir : listDirOf(req.configDir, id);
+      this.followed.set(id, { id, dir, watcher: undefined, update: undefined, active: new Set(), first: true, errorsSince: new Map() });
+      if (this.watching) this.follow(this.followed.get(id) as Followed);
+    }
+  }
+
+  private follow(f: Followed): void {
+    // Many lists: fs hints still bring each change within a second; the safety rescan (for
+    // hints inotify dropped) comes less often, so that hundreds of idle lists cost little.
+    const rescanMs = 'one' in this.req.lists ? undefined : MANY_LISTS_RESCAN_MS;
+    const watcher = new ListWatcher(
+      { dir: f.dir, clock: this.req.clock, ...(rescanMs === undefined ? {} : { rescanMs }) },
+      {
+        onUpdate: (u) => {
+          f.update = u;
+          void this.schedule(() => this.look(f, true));
+        },
+        onError: (err) => {
+          // Followed again at the next tick.
+          this.report.warn(`stopped following list ${this.req.shortId(f.id)}: ${(err as Error).message}`);
+          f.watcher = undefined;
+        },
+        onWarning: (message) => this.report.warn(message),
+      },
+    );
+    try {
+      f.update = watcher.start();
+      f.watcher = watcher;
+    } catch (err) {
+      watcher.close();
+      this.report.warn(`cannot read list ${this.req.shortId(f.id)}: ${(err as Error).message}`);
+    }
+  }
+
+  private armTick(): void {
+    if (this.req.stop.aborted) return;
+    this.tick = setTimeout(() => {
+      this.ticks++;
+      // Sessions and lists change between looks: a fresh index for each round.
+      this.index = undefined;
+      // --here asks the sessions which lists are here: not every round.
+      if (!('one' in this.req.lists) && ('all' in this.req.lists || this.ticks % 5 === 0)) this.discover();
+      for (const f of this.followed.values()) if (f.watcher === undefined) this.follow(f);
+      void this.lookAll(false).finally(() => this.armTick());
+    }, this.req.tickMs ?? 2000);
+  }
+
+  private sessionIndex(): SessionIndex {
+    this.index ??= this.req.sessions();
+    return this.index;
+  }
+
+  /** Looks run one at a time, in order: two looks at one list never settle at once. */
+  private schedule(fn: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(fn).catch((err: unknown) => this.report.warn(`notify: ${(err as Error).message}`));
+    return this.chain;
+  }
+
+  /** `changed`: the lists may have changed (the start); else only time passed, and only what time brings is looked at again. */
+  private lookAll(changed: boolean): Promise<void> {
+    for (const f of this.followed.values()) void this.schedule(() => this.look(f, changed));
+    return this.chain;
+  }
+
+  private async look(f: Followed, changed: boolean): Promise<void> {
+    const { req } = this;
+    const u = f.update;
+    if (u === undefined || !this.followed.has(f.id)) return;
+    // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
+    if (!changed && !f.first && f.errorsSince.size === 0 && ![...u.snapshot.values()].some((t) => t.status === 'in_progress')) return;
+    const now = req.clock.now();
+    const tasks = [...u.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
+    const facts = listFacts({
+      listId: f.id,
+      dir: f.dir,
+      shortId: req.shortId(f.id),
+      tasks,
+      times: u.times ?? new Map(),
+      wanted: this.wanted,
+      now,
+      stalledMs: req.stalledMs,
+      person: req.person,
+      home: req.home,
+      sessions: () => this.sessionIndex(),
+      errorsSince: f.errorsSince,
+      checkFiles: changed || f.first,
+      errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
+    });
+    const events = listEvents(facts, this.wanted);
+    const active = new Set(events.map((e) => e.key));
+    const fresh = events.filter((e) => !f.active.has(e.key));
+    const claims = await this.state.settle(
+      req.targets.map((t) => t.id),
+      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS },
+    );
+    f.first = false;
+    f.active = active;
+    const byKey = new Map(events.map((e) => [e.key, e]));
+    for (const claim of claims) {
+      const target = req.targets.find((t) => t.id === claim.target);
+      const event = byKey.get(claim.key);
+      if (target && event) this.enqueue(target, event, messageOf(event, now, req.host));
+    }
+  }
+
+  private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): void {
+    const q = this.queues.get(target.id) ?? { tail: Promise.resolve(), waiting: 0 };
+    this.queues.set(target.id, q);
+    if (q.waiting >= QUEUE_LIMIT) {
+      this.counts.failed++;
+      this.report.delivered({
+        ok: false,
+        message,
+        target: shownTarget(target),
+        via: target.kind,
+        attempts: 0,
+        error: `${QUEUE_LIMIT} notifications already wait for this target; dropped`,
+      });
+      return;
+    }
+    q.waiting++;
+    q.tail = q.tail.then(async () => {
+      try {
+        await this.send(target, event, message);
+      } finally {
+        q.waiting--;
+      }
+    });
+  }
+
+  private async send(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): Promise<void> {
+    const { tries, baseMs } = this.req.retry;
+    const shown = shownTarget(target);
+    for (let attempt = 1; ; attempt++) {
+      let result: Awaited<ReturnType<typeof tryDeliver>>;
+      try {
+        result = await tryDeliver(target, event, message, this.req.deliver);
+      } catch (err) {
+        result = { ok: false, via: target.kind, error: (err as Error).message, retry: true };
+      }
+      if (result.ok) {
+        this.counts.sent++;
+        this.report.delivered({ ok: true, message, target: shown, via: result.via, attempts: attempt });
+        return;
+      }
+      const last = !result.retry || attempt >= tries || this.req.stop.aborted;
+      if (last) {
+        this.counts.failed++;
+        this.report.delivered({ ok: false, message, target: shown, via: result.via, attempts: attempt, error: result.error });
+        return;
+      }
+      const inMs = Math.min(60_000, baseMs * 2 ** (attempt - 1));
+      this.report.retrying({ target: shown, event: event.type, list: event.shortId, error: result.error, attempt, tries, inMs });
+      await this.pause(inMs);
+    }
+  }
+
+  /** A wait between tries that a stop cuts short (the last try then follows at once). */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const stop = this.req.stop;
+      const done = () => {
+        clearTimeout(timer);
+        stop.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      stop.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private async drained(): Promise<void> {
+    for (;;) {
+      const tails = [...this.queues.values()].map((q) => q.tail);
+      await Promise.all(tails);
+      if ([...this.queues.values()].every((q) => q.waiting === 0)) return;
+    }
+  }
+}
+
+/** `tasks notify`: follow the lists asked for and tell each event once, until stopped (or, with `once`, after one look). */
+export function runNotify(req: NotifyRequest, report: NotifyReport): Promise<{ sent: number; failed: number }> {
+  return new Notifier(req, report).run();
+}

@@ -1,0 +1,152 @@
+import type { Finding } from '../check/findings.js';
+import { isBlocked, type TaskIndex } from '../graph/blockers.js';
+import type { Task } from '../store/schema.js';
+import type { NotifyEventType } from './notify-plan.js';
+
+/**
+ * What needs a person on one list, now: a pure function of what is known of the list.
+ * Each event has a key that names the condition (the list, the tasks, the owner): while
+ * the condition lasts its key stays the same, so it is told once; when it clears and
+ * comes back, it is told again.
+ */
+
+/** What is known of one list at one moment (list-facts.ts gathers it). */
+export interface ListFacts {
+  listId: string;
+  /** How people name the list (its short id). */
+  shortId: string;
+  /** The project folder its sessions ran in, when known. */
+  project: string | undefined;
+  /** Its latest session, when known. */
+  session: string | undefined;
+  tasks: readonly Task[];
+  index: TaskIndex;
+  /** People: the person running notify, and owners people gave with tasks. */
+  people: ReadonlySet<string>;
+  /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
+  stalled: ReadonlyMap<string, number>;
+  /** Owners whose session is over while they hold unfinished work, with why and the session. */
+  gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined }>;
+  /** `check`'s errors. */
+  errors: readonly Finding[];
+}
+
+export interface NotifyTask {
+  id: string;
+  subject: string;
+  status: string;
+  owner: string | null;
+}
+
+export interface NotifyEvent {
+  type: NotifyEventType;
+  /** Names the condition; unchanged while it lasts. */
+  key: string;
+  list: string;
+  shortId: string;
+  project: string | undefined;
+  session: string | undefined;
+  tasks: NotifyTask[];
+  title: string;
+  text: string;
+  /** The command that acts on it. */
+  action: string;
+  /** ntfy's 1..5. */
+  priority: 1 | 2 | 3 | 4 | 5;
+}
+
+const brief = (t: Task): NotifyTask => ({ id: t.id, subject: t.subject, status: t.status, owner: t.owner ?? null });
+const ids = (tasks: readonly Task[]) => tasks.map((t) => `#${t.id}`).join(', ');
+const quoted = (t: Task) => `#${t.id} "${t.subject.length > 60 ? `${t.subject.slice(0, 59)}…` : t.subject}"`;
+
+function duration(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  if (m < 1) return `${Math.round(ms / 1000)}s`;
+  if (m < 120) return `${m}m`;
+  return `${Math.round(m / 60)}h`;
+}
+
+export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType>): NotifyEvent[] {
+  const l = `-l ${facts.shortId}`;
+  const where = facts.project === undefined ? `list ${facts.shortId}` : `list ${facts.shortId} (${facts.project})`;
+  const base = { list: facts.listId, shortId: facts.shortId, project: facts.project, session: facts.session };
+  const out: NotifyEvent[] = [];
+  const add = (type: NotifyEventType, detail: string, rest: Omit<NotifyEvent, 'type' | 'key' | keyof typeof base>) => {
+    if (wanted.has(type)) out.push({ type, key: `${type}|${facts.listId}|${detail}`, ...base, ...rest });
+  };
+  const { tasks } = facts;
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+
+  if (tasks.length > 0 && tasks.every((t) => t.status === 'completed')) {
+    add('list-completed', '', {
+      tasks: tasks.map(brief),
+      title: `Done: ${where}`,
+      text: `every task of ${where} is completed (${tasks.length})`,
+      action: `tasks ${l} list`,
+      priority: 3,
+    });
+  }
+
+  for (const t of tasks) {
+    if (t.status === 'completed' || t.owner === undefined || !facts.people.has(t.owner)) continue;
+    if (isBlocked(t, facts.index)) continue;
+    const waiting = tasks.filter((o) => o.status !== 'completed' && o.blockedBy.includes(t.id));
+    add('ready-for-person', `${t.id}|${t.owner}`, {
+      tasks: [brief(t), ...waiting.map(brief)],
+      title: `Ready for ${t.owner}: #${t.id}`,
+      text:
+        `${quoted(t)} in ${where} is ${t.owner}'s and ready` +
+        (waiting.length > 0 ? `; ${waiting.length === 1 ? '1 task waits' : `${waiting.length} tasks wait`} on it (${ids(waiting)})` : ''),
+      action: `tasks ${l} get ${t.id}`,
+      priority: 4,
+    });
+  }
+
+  for (const [id, idleMs] of facts.stalled) {
+    const t = byId.get(id);
+    if (t === undefined) continue;
+    add('stalled', `${id}|${t.updatedAt ?? ''}`, {
+      tasks: [brief(t)],
+      title: `Stalled: #${id} in ${facts.shortId}`,
+      text: `${quoted(t)} in ${where} has been in progress for ${duration(idleMs)} without a change${t.owner ? ` (${t.owner})` : ''}, and no session is at work`,
+      action: `tasks ${l} get ${id}`,
+      priority: 4,
+    });
+  }
+
+  for (const g of facts.gone) {
+    const held = tasks.filter((t) => t.owner === g.owner && t.status === 'in_progress');
+    if (held.length === 0) continue;
+    add('agent-died', `${g.owner}|${held.map((t) => t.id).join(',')}`, {
+      ...(g.session === undefined ? {} : { session: g.session }),
+      tasks: held.map(brief),
+      title: `Agent gone: ${g.owner} in ${facts.shortId}`,
+      text: `${g.owner} holds ${ids(held)} in ${where}, but ${g.why}`,
+      action: `tasks ${l} release --gone`,
+      priority: 4,
+    });
+  }
+
+  const cycles = facts.errors.filter((f) => f.code === 'cycle');
+  if (cycles.length > 0) {
+    const inCycles = [...new Set(cycles.flatMap((f) => (Array.isArray(f.cycle) ? (f.cycle as string[]) : [])))];
+    add('blocked-cycle', inCycles.join(','), {
+      tasks: inCycles.flatMap((id) => (byId.has(id) ? [brief(byId.get(id) as Task)] : [])),
+      title: `Blocked forever: ${facts.shortId}`,
+      text: `${cycles.map((f) => f.message).join('; ')} in ${where}: none of them can ever start`,
+      action: `tasks ${l} check`,
+      priority: 4,
+    });
+  }
+  const damage = facts.errors.filter((f) => f.code !== 'cycle');
+  if (damage.length > 0) {
+    add('damage', damage.map((f) => `${f.code}:${f.file ?? f.id ?? ''}`).join(','), {
+      tasks: damage.flatMap((f) => (f.id !== undefined && byId.has(f.id) ? [brief(byId.get(f.id) as Task)] : [])),
+      title: `Damaged: ${facts.shortId}`,
+      text: `${damage.length === 1 ? (damage[0] as Finding).message : `${damage.length} problems, first: ${(damage[0] as Finding).message}`} in ${where}`,
+      action: damage.some((f) => f.fixable) ? `tasks ${l} check --fix` : `tasks ${l} check`,
+      priority: 5,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { TasksError } from '../base/errors.js';
+import { makeDirs } from '../base/make-dirs.js';
+import { withOwnFileLock } from '../locks/locks.js';
+import { writeFileAtomic } from '../store/task-file.js';
+
+/**
+ * What `notify` has sent, kept across restarts so that an event is told once: for each
+ * target (by a digest of its spec, never the URL), each event's key and when it was
+ * claimed. A process claims an event under the file's lock before it sends it, so two
+ * `notify` processes with the same target never both send it; the file is replaced
+ * atomically, so a crash never leaves half of it. An event whose condition clears is
+ * dropped from the file, so it is told again when it comes back.
+ */
+
+interface StateFile {
+  version: 1;
+  /** target id -> event key -> when it was claimed (ms). */
+  sent: Record<string, Record<string, number>>;
+}
+
+/**
+ * `$XDG_STATE_HOME/tasks/`, else `~/.local/state/tasks/` (the XDG base directory rule), a
+ * file per Claude Code config folder; undefined when neither can be known.
+ */
+export function sentStatePath(where: {
+  xdgStateHome?: string | undefined;
+  home?: string | undefined;
+  configDir: string;
+}): string | undefined {
+  const xdg = where.xdgStateHome;
+  const root =
+    xdg !== undefined && xdg !== '' && path.isAbsolute(xdg)
+      ? path.join(xdg, 'tasks')
+      : where.home !== undefined && where.home !== '' && path.isAbsolute(where.home)
+        ? path.join(where.home, '.local', 'state', 'tasks')
+        : undefined;
+  if (root === undefined) return undefined;
+  const resolved = path.resolve(where.configDir);
+  const name = path
+    .basename(resolved)
+    .replace(/^\.+/, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .slice(0, 40);
+  return path.join(root, `notify-${name}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}.json`);
+}
+
+function read(file: string): StateFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, sent: {} };
+    throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<StateFile>;
+    if (parsed && typeof parsed.sent === 'object' && parsed.sent !== null) return { version: 1, sent: parsed.sent };
+  } catch {
+    // A damaged file is started afresh: at worst an event is told again.
+  }
+  return { version: 1, sent: {} };
+}
+
+/** One list's events now, as a process sees them. */
+export interface Settle {
+  listId: string;
+  /** Keys that this process has just seen appear (or sees at its start). */
+  fresh: readonly string[];
+  /** Every key active now on the list. */
+  active: ReadonlySet<string>;
+  /**
+   * When the files these keys come from were read. A claim of the list that is not active
+   * is dropped only when it is older than that: a newer one was made by a process that
+   * read the files later (the event came back), and this look is behind it.
+   */
+  scannedAt: number;
+}
+
+export class SentState {
+  constructor(
+    /** undefined: kept in memory only (no home, no state folder). */
+    private readonly file: string | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  private memory: StateFile = { version: 1, sent: {} };
+
+  /**
+   * Under the lock: claim each fresh key for each target that has not had it (returned,
+   * to be sent), and drop the claims of this list whose condition cleared.
+   */
+  async settle(targets: readonly string[], s: Settle): Promise<Array<{ target: string; key: string }>> {
+    const apply = (state: StateFile) => {
+      const claimed: Array<{ target: string; key: string }> = [];
+      let changed = false;
+      const at = this.now();
+      for (const target of targets) {
+        const sent = (state.sent[target] ??= {});
+        for (const key of s.fresh) {
+          if (sent[key] !== undefined) continue;
+          sent[key] = at;
+          claimed.push({ target, key });
+          changed = true;
+        }
+        for (const [key, claimedAt] of Object.entries(sent)) {
+          if (s.active.has(key) || key.split('|')[1] !== s.listId || claimedAt >= s.scannedAt) continue;
+          delete sent[key];
+          changed = true;
+        }
+      }
+      return { claimed, changed };
+    };
+    const file = this.file;
+    if (file === undefined) return apply(this.memory).claimed;
+    makeDirs(path.dirname(file));
+    return withOwnFileLock(file, 'notify state', () => {
+      const state = read(file);
+      const { claimed, changed } = apply(state);
+      if (changed) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
+      return claimed;
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import type { DesktopVia } from '../core/notify/deliver.js';
+import type { Delivery } from '../core/notify/notifier.js';
+import { renderJsonLine } from './json.js';
+import type { Style } from './style.js';
+import { oneLine } from './text.js';
+
+/** How `tasks notify` reports: a line per notification sent (stdout), or one JSON object per line with --json. */
+
+const clock = (iso: string) => iso.slice(11, 19);
+
+/** `07:12:03  list-completed  a1b2c3d4  -> desktop (notify-send)  Done: list a1b2c3d4 (~/app)` */
+export function renderDelivery(d: Delivery, style: Style): string {
+  const m = d.message;
+  const to = d.via === d.target || d.target.startsWith(`${d.via}:`) ? d.target : `${d.target} (${d.via})`;
+  const outcome = d.ok ? style.green('sent') : style.red('failed');
+  return oneLine(`${style.dim(clock(m.at))}  ${outcome}  ${m.event}  ${m.shortId}  -> ${to}  ${m.title}`);
+}
+
+/** --json: `{"at","outcome":"sent"|"failed","target","via","attempts","error"?,"notification":{...}}`. */
+export function deliveryJson(d: Delivery, at: number): string {
+  return renderJsonLine({
+    at: new Date(at).toISOString(),
+    outcome: d.ok ? 'sent' : 'failed',
+    target: d.target,
+    via: d.via,
+    attempts: d.attempts,
+    ...(d.error === undefined ? {} : { error: d.error }),
+    notification: d.message,
+  });
+}
+
+export function renderRetry(r: {
+  target: string;
+  event: string;
+  list: string;
+  error: string;
+  attempt: number;
+  tries: number;
+  inMs: number;
+}): string {
+  return `${r.target}: ${r.event} of list ${r.list} not sent (${r.error}); trying again in ${Math.round(r.inMs / 100) / 10}s (try ${r.attempt + 1} of ${r.tries})`;
+}
+
+export function renderFailed(d: Delivery): string {
+  const tries = d.attempts === 1 ? '1 try' : `${d.attempts} tries`;
+  return `${d.target}: ${d.message.event} of list ${d.message.shortId} could not be sent after ${tries}: ${d.error ?? 'unknown error'}`;
+}
+
+const DESKTOP_WORDS: Record<DesktopVia, string> = {
+  'notify-send': 'desktop notifications through notify-send (D-Bus)',
+  osascript: 'desktop notifications through osascript (Notification Center)',
+  terminal:
+    'no desktop notifier found (notify-send with a D-Bus session, osascript): desktop notifications ring the terminal (bell and OSC 9)',
+};
+
+export function renderStarted(s: {
+  lists: readonly string[];
+  shown: (id: string) => string;
+  events: readonly string[];
+  targets: readonly string[];
+  desktop: DesktopVia | undefined;
+  once: boolean;
+}): string {
+  const lists =
+    s.lists.length === 0
+      ? 'no lists yet (new ones are followed as they appear)'
+      : s.lists.length <= 5
+        ? `${s.lists.length === 1 ? 'list' : 'lists'} ${s.lists.map(s.shown).join(', ')}`
+        : `${s.lists.length} lists`;
+  const verb = s.once ? 'looking once at' : 'following';
+  const desktop = s.desktop === undefined ? '' : `; ${DESKTOP_WORDS[s.desktop]}`;
+  return `notify: ${verb} ${lists}; telling ${s.events.join(', ')} to ${s.targets.join(', ')}${desktop}`;
+}
+
+/** The desktop fallback: a bell, and OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal show it as a notification). */
+export function terminalBell(title: string, text: string): string {
+  const clean = `${title}: ${text}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200);
+  return `\u0007\u001b]9;${clean}\u0007`;
+}

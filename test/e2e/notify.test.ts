@@ -1,0 +1,248 @@
+/**
+ * `tasks notify` against real receivers on loopback: a webhook server, an ntfy-shaped
+ * receiver, an exec: script. Through the built binary: notify is a long-running process
+ * whose restarts, signals and a second copy of it are what is under test.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
+import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
+
+const h = notifyHarness();
+afterEach(h.cleanup);
+const { webhook, notify } = h;
+
+const stateFiles = (config: string) =>
+  fs.existsSync(path.join(config, 'state', 'tasks')) ? fs.readdirSync(path.join(config, 'state', 'tasks')) : [];
+
+describe('notify: bad input', () => {
+  it('an unknown target or event is exit 2 before anything runs: nothing sent, no state written', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const hook = await webhook();
+    const env = notifyEnv(config);
+    const cases: Array<[string[], RegExp]> = [
+      [['--to', 'pager:555'], /--to pager:555: unknown target; use desktop, ntfy:<url>, webhook:<url>, exec:<command>/],
+      [['--to', `webhook:${hook.url}`, '--on', 'list-done'], /--on list-done: unknown event/],
+      [['--to', `webhook:${hook.url}`, '--to', 'webhook:ftp://x/y'], /only http and https/],
+      [['--to', 'exec:'], /needs a command/],
+      [['--to', `webhook:${hook.url}`, '--stalled', 'soon'], /--stalled/],
+      [[], /--to: name where to send/],
+      [['--to', `webhook:${hook.url}`, '--all', '--here'], /cannot be used together/],
+      [['--to', `webhook:${hook.url}`, '--on', 'hook-refused'], /hook-refused: .*cannot be told yet/],
+    ];
+    for (const [args, message] of cases) {
+      // Nothing answers while a synchronous run blocks this process: nothing must be sent.
+      const r = run(config, ['-l', 'app', 'notify', '--once', ...args], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(hook.got).toEqual([]);
+    expect(stateFiles(config)).toEqual([]);
+  });
+
+  it("a URL's secret path, query and password never appear on stdout, stderr or in --json, even when it fails", async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const hook = await webhook(() => ({ status: 503 }));
+    const secret = 'tk_9f8e7d6c5b4a';
+    const url = `${hook.url.replace('http://', `http://robot:${secret}pw@`)}/hooks/${secret}?token=${secret}`;
+    const r = await runAsync(config, ['-l', 'app', 'notify', '--once', '--retries', '2', '--to', `webhook:${url}`, '--json'], {
+      env: notifyEnv(config),
+    });
+    expect(r.code).toBe(1);
+    expect(hook.got).toHaveLength(2);
+    // Sent with the credentials as Basic authorization, to the path asked for.
+    expect(hook.got[0]?.url).toBe(`/hooks/${secret}?token=${secret}`);
+    expect(hook.got[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`robot:${secret}pw`).toString('base64')}`);
+    for (const text of [
+      r.stdout,
+      r.stderr,
+      fs.readFileSync(path.join(config, 'state', 'tasks', stateFiles(config)[0] as string), 'utf8'),
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(r.stderr).toContain(`webhook:${hook.url}/…`);
+    const line = JSON.parse(r.stdout) as { outcome: string; target: string; attempts: number; error: string };
+    expect(line).toMatchObject({
+      outcome: 'failed',
+      target: `webhook:${hook.url}/…`,
+      attempts: 2,
+      error: `${hook.url}/… answered HTTP 503`,
+    });
+    expect(contractProblems('notify', r.stdout)).toEqual([]);
+  });
+});
+
+describe('notify: a webhook', () => {
+  it('tells list-completed once, as the documented JSON document; a restart does not repeat it; cleared and back, it is told again', async () => {
+    const config = tempConfig();
+    const dir = listWith(config, 'app', [taskOf('1', { status: 'completed' }), taskOf('2', { status: 'in_progress', owner: 'agent-1' })]);
+    const hook = await webhook();
+    const first = notify(config, ['-l', 'app', '--to', `webhook:${hook.url}/in`, '--on', 'list-completed']);
+    await first.waitForErr('notify: following list app');
+    const doneAt = Date.now();
+    writeTask(dir, taskOf('2', { status: 'completed', owner: 'agent-1' }));
+    await until(() => hook.got.length === 1, 'the webhook to be called');
+    // The watcher's default settings: within a second of the change (a margin for a loaded machine).
+    expect((hook.got[0]?.at ?? 0) - doneAt).toBeLessThan(2_000);
+    const [doc] = posted(hook.got);
+    expect(contractProblems('notify-message', JSON.stringify(doc))).toEqual([]);
+    expect(doc).toMatchObject({
+      event: 'list-completed',
+      list: 'app',
+      tasks: [
+        { id: '1', status: 'completed' },
+        { id: '2', status: 'completed', owner: 'agent-1' },
+      ],
+      action: 'tasks -l app list',
+      text: 'every task of list app is completed (2)',
+    });
+    expect(hook.got[0]?.headers['content-type']).toBe('application/json');
+    await until(() => first.stdout().includes('sent  list-completed  app  -> webhook:'), 'the line on stdout');
+    expect((await first.stop()).code).toBe(0);
+
+    // A restart: the list is still completed; nothing is sent again.
+    const second = notify(config, ['-l', 'app', '--to', `webhook:${hook.url}/in`, '--on', 'list-completed']);
+    await second.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(hook.got).toHaveLength(1);
+    // Cleared (a new task) and back (done): told again.
+    writeTask(dir, taskOf('3'));
+    await new Promise((r) => setTimeout(r, 800));
+    writeTask(dir, taskOf('3', { status: 'completed' }));
+    await until(() => hook.got.length === 2, 'the second list-completed');
+    expect(posted(hook.got)[1]).toMatchObject({ event: 'list-completed', tasks: [{ id: '1' }, { id: '2' }, { id: '3' }] });
+    expect((await second.stop()).code).toBe(0);
+    expect(hook.got).toHaveLength(2);
+  });
+});
+
+describe('notify: ntfy and exec', () => {
+  it("ntfy gets ntfy's headers (Title, Priority, Tags, Click) and the text; exec gets the event JSON on stdin", async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const ntfy = await webhook();
+    const script = path.join(config, 'hook.sh');
+    const out = path.join(config, 'got.json');
+    fs.writeFileSync(script, `#!/bin/sh\ncat > '${out}'\necho "$#" >> '${out}.args'\n`, { mode: 0o755 });
+    const r = await runAsync(
+      config,
+      [
+        '-l',
+        'app',
+        'notify',
+        '--once',
+        '--to',
+        `ntfy:${ntfy.url}/agents-topic`,
+        '--to',
+        `exec:${script}`,
+        '--click',
+        'http://127.0.0.1:4000/',
+      ],
+      { env: notifyEnv(config) },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(ntfy.got).toHaveLength(1);
+    const got = ntfy.got[0];
+    expect(got?.url).toBe('/agents-topic');
+    expect(got?.headers).toMatchObject({
+      title: 'Done: list app',
+      priority: '3',
+      tags: 'white_check_mark',
+      click: 'http://127.0.0.1:4000/',
+    });
+    expect(got?.body).toBe('every task of list app is completed (1)\ntasks -l app list');
+    const doc = fs.readFileSync(out, 'utf8');
+    expect(contractProblems('notify-message', doc)).toEqual([]);
+    expect(JSON.parse(doc)).toMatchObject({ event: 'list-completed', list: 'app', action: 'tasks -l app list' });
+    expect(r.stdout).toMatch(/sent {2}list-completed {2}app {2}-> ntfy:http:\/\/127\.0\.0\.1:\d+\/… {2}Done: list app/);
+  });
+
+  it('a failing exec command is reported with its status and stderr; --once exits 1', () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const r = run(config, ['-l', 'app', 'notify', '--once', '--retries', '1', '--to', 'exec:echo no room >&2; exit 3'], {
+      env: notifyEnv(config),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'warning: exec:echo no room >&2; exit 3: list-completed of list app could not be sent after 1 try: echo no room >&2; exit 3 failed (exit 3): no room',
+    );
+  });
+});
+
+describe('notify: the events', () => {
+  it('ready-for-person, stalled, blocked-cycle and damage, each once, with the command to act', () => {
+    const config = tempConfig();
+    const person = 'pat';
+    const dir = listWith(config, 'app', [
+      taskOf('1', { owner: person, subject: 'Approve the schema', blocks: ['2'] }),
+      taskOf('2', { blockedBy: ['1'] }),
+      taskOf('3', { status: 'in_progress', owner: 'agent-1' }),
+      taskOf('4', { blockedBy: ['5'], blocks: ['5'] }),
+      taskOf('5', { blockedBy: ['4'], blocks: ['4'] }),
+    ]);
+    const old = (Date.now() - 3 * 60 * 60_000) / 1000;
+    fs.utimesSync(path.join(dir, '3.json'), old, old);
+    fs.writeFileSync(path.join(dir, '6.json'), '{"id": "6", "subj');
+    const out = path.join(config, 'events.jsonl');
+    const env = notifyEnv(config, { USER: person, LOGNAME: person });
+    const args = ['-l', 'app', 'notify', '--once', '--stalled', '1h', '--to', `exec:cat >> ${out}`, '--json'];
+    const r = run(config, args, { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(contractProblems('notify', r.stdout)).toEqual([]);
+    const events = fs
+      .readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; action: string; text: string; tasks: Array<{ id: string }> });
+    const by = Object.fromEntries(events.map((e) => [e.event, e]));
+    expect(Object.keys(by).sort()).toEqual(['blocked-cycle', 'damage', 'ready-for-person', 'stalled']);
+    expect(by['ready-for-person']).toMatchObject({ action: 'tasks -l app get 1', tasks: [{ id: '1' }, { id: '2' }] });
+    expect(by['ready-for-person']?.text).toBe('#1 "Approve the schema" in list app is pat\'s and ready; 1 task waits on it (#2)');
+    expect(by.stalled).toMatchObject({ action: 'tasks -l app get 3', tasks: [{ id: '3' }] });
+    expect(by.stalled?.text).toMatch(/^#3 "Task 3" in list app has been in progress for 3h without a change \(agent-1\)/);
+    expect(by['blocked-cycle']).toMatchObject({ action: 'tasks -l app check', tasks: [{ id: '4' }, { id: '5' }] });
+    expect(by.damage?.action).toMatch(/^tasks -l app check/);
+    expect(by.damage?.text).toContain('6.json');
+    // Once: a second look sends nothing.
+    const again = run(config, args, { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(fs.readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(4);
+    // --on narrows: another target, only stalled.
+    const only = run(
+      config,
+      ['-l', 'app', 'notify', '--once', '--stalled', '1h', '--on', 'stalled', '--to', 'exec:cat >/dev/null', '--json'],
+      {
+        env,
+      },
+    );
+    expect(
+      only.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { notification: { event: string } }).notification.event),
+    ).toEqual(['stalled']);
+  });
+});
+
+describe('notify --all', () => {
+  it('follows a list that appears while it runs', async () => {
+    const config = tempConfig();
+    listWith(config, 'old', [taskOf('1')]);
+    const hook = await webhook();
+    const p = notify(config, ['--all', '--to', `webhook:${hook.url}`, '--on', 'list-completed']);
+    await p.waitForErr('notify: following list old');
+    listWith(config, 'fresh', [taskOf('1', { status: 'completed' })]);
+    await until(() => hook.got.length === 1, 'list-completed of the new list', 15_000);
+    expect(posted(hook.got)[0]).toMatchObject({ event: 'list-completed', list: 'fresh' });
+    expect((await p.stop()).code).toBe(0);
+  });
+});

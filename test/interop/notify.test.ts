@@ -1,0 +1,120 @@
+/**
+ * Interop: `tasks notify` following lists the real Claude Code writes.
+ *
+ * - An agent completes its list: list-completed reaches a webhook within 2 s of its last
+ *   TaskUpdate; a restarted notify does not send it again.
+ * - An agent holding work in progress is SIGKILLed: agent-died within 10 s, naming its
+ *   task, its owner and release --gone; nothing while it was alive.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { receiver, startNotify, until } from '../helpers/notify.js';
+import { runAgent } from './agent.js';
+import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
+
+const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
+const UPDATE = (id: string, input: Record<string, unknown>): Turn => [{ name: 'TaskUpdate', input: { taskId: id, ...input } }];
+const LIST: Turn = [{ name: 'TaskList', input: {} }];
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function webhook() {
+  const r = await receiver();
+  cleanups.push(() => r.close());
+  return r;
+}
+
+function notify(config: string, home: string, args: string[]) {
+  const p = startNotify(config, args, { HOME: home, XDG_STATE_HOME: path.join(config, 'state') });
+  cleanups.push(() => p.stop());
+  return p;
+}
+
+const posted = (got: Array<{ body: string }>) => got.map((g) => JSON.parse(g.body) as Record<string, unknown>);
+
+describe('the real Claude Code: notify', () => {
+  it('an agent that completes its list: list-completed within 2 s of its last TaskUpdate; a restart does not repeat it', async () => {
+    const w = world();
+    const proj = w.dir('app');
+    const hook = await webhook();
+    const args = ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'list-completed'];
+    const first = notify(w.config, w.home, args);
+    await first.waitForErr('notify: following list nightly');
+    await runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: proj,
+      turns: [
+        CREATE('Build'),
+        CREATE('Test'),
+        UPDATE('1', { status: 'in_progress' }),
+        UPDATE('1', { status: 'completed' }),
+        UPDATE('2', { status: 'in_progress' }),
+        UPDATE('2', { status: 'completed' }),
+        LIST,
+      ],
+    });
+    await until(() => hook.got.length === 1, 'list-completed', 10_000);
+    const lastWrite = fs.statSync(path.join(w.config, 'tasks', 'nightly', '2.json')).mtimeMs;
+    expect((hook.got[0]?.at ?? 0) - lastWrite).toBeLessThan(2_000);
+    expect(posted(hook.got)[0]).toMatchObject({
+      event: 'list-completed',
+      list: 'nightly',
+      project: '~/app',
+      tasks: [
+        { id: '1', subject: 'Build', status: 'completed' },
+        { id: '2', subject: 'Test', status: 'completed' },
+      ],
+    });
+    expect((await first.stop()).code).toBe(0);
+    const again = notify(w.config, w.home, args);
+    await again.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.got).toHaveLength(1);
+  });
+
+  it('an agent SIGKILLed holding work: agent-died within 10 s, with its task, owner and release --gone', async () => {
+    const w = world();
+    const job = w.dir('ci/job-1');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'agent-died']);
+    await p.waitForErr('notify: following list nightly');
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Build'), UPDATE('1', { status: 'in_progress', owner: 'worker-c' }), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    try {
+      await held.arrived;
+      const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === job));
+      // Alive and holding #1: nothing to tell.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(hook.got).toEqual([]);
+      const killedAt = Date.now();
+      process.kill(victim.pid, 'SIGKILL');
+      await until(() => hook.got.length === 1, 'agent-died', 15_000);
+      expect((hook.got[0]?.at ?? 0) - killedAt).toBeLessThan(10_000);
+      const [doc] = posted(hook.got);
+      expect(doc).toMatchObject({
+        event: 'agent-died',
+        list: 'nightly',
+        session: victim.sessionId,
+        project: '~/ci/job-1',
+        tasks: [{ id: '1', subject: 'Build', status: 'in_progress', owner: 'worker-c' }],
+        action: 'tasks -l nightly release --gone',
+      });
+      expect(doc?.text).toBe(`worker-c holds #1 in list nightly (~/ci/job-1), but session ${victim.sessionId.slice(0, 8)} crashed`);
+    } finally {
+      held.open();
+      await dying;
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { indexTasks } from '../../src/core/graph/blockers.js';
+import { type ListFacts, listEvents } from '../../src/core/notify/notify-events.js';
+import { NOTIFY_EVENTS, parseEvents, parseTarget, shownTarget } from '../../src/core/notify/notify-plan.js';
+import { SentState, sentStatePath } from '../../src/core/notify/sent-state.js';
+import type { Task } from '../../src/core/store/schema.js';
+import { terminalBell } from '../../src/render/notify-lines.js';
+
+const task = (id: string, fields: Partial<Task> = {}): Task => ({
+  id,
+  subject: `Task ${id}`,
+  description: '',
+  status: 'pending',
+  blocks: [],
+  blockedBy: [],
+  ...fields,
+});
+
+function facts(tasks: Task[], more: Partial<ListFacts> = {}): ListFacts {
+  return {
+    listId: 'app',
+    shortId: 'app',
+    project: '~/app',
+    session: undefined,
+    tasks,
+    index: indexTasks(tasks),
+    people: new Set(['pat']),
+    stalled: new Map(),
+    gone: [],
+    errors: [],
+    ...more,
+  };
+}
+
+const ALL = new Set(NOTIFY_EVENTS);
+
+describe('targets and events, checked', () => {
+  it('reads each kind of target; Slack and Discord webhooks are told apart', () => {
+    expect(parseTarget('desktop').kind).toBe('desktop');
+    expect(parseTarget('exec:notify-me --loud')).toMatchObject({ kind: 'exec', command: 'notify-me --loud' });
+    expect(parseTarget('webhook:https://hooks.slack.com/services/T0/B0/XYZ')).toMatchObject({ kind: 'webhook', chat: 'slack' });
+    expect(parseTarget('webhook:https://discord.com/api/webhooks/1/abc')).toMatchObject({ kind: 'webhook', chat: 'discord' });
+    expect(parseTarget('webhook:https://example.com/in')).toMatchObject({ kind: 'webhook', chat: undefined });
+  });
+
+  it('shows a URL target by its host alone: never credentials, path or query', () => {
+    const t = parseTarget('ntfy:https://bob:hunter2@ntfy.example.com:8443/secret-topic?auth=tok');
+    expect(shownTarget(t)).toBe('ntfy:https://ntfy.example.com:8443/…');
+    expect(shownTarget(parseTarget('webhook:http://127.0.0.1:9000/'))).toBe('webhook:http://127.0.0.1:9000');
+  });
+
+  it('a bad target is a usage error that does not echo its secret', () => {
+    expect(() => parseTarget('slack:https://hooks.slack.com/services/T0/B0/SECRET')).toThrow(
+      /^--to slack:https:\/\/hooks\.slack\.com\/…: unknown target/,
+    );
+    expect(() => parseTarget('webhook:not a url')).toThrow(/not a URL/);
+  });
+
+  it('--on: comma-separated and repeatable; all; unknown names refused', () => {
+    expect(parseEvents(undefined)).toEqual([...NOTIFY_EVENTS]);
+    expect(parseEvents(['stalled,agent-died', 'stalled'])).toEqual(['stalled', 'agent-died']);
+    expect(parseEvents(['all'])).toEqual([...NOTIFY_EVENTS]);
+    expect(() => parseEvents(['stall'])).toThrow(/--on stall: unknown event/);
+    expect(() => parseEvents([','])).toThrow(/name at least one event/);
+  });
+});
+
+describe('what needs a person', () => {
+  it('list-completed holds while every task is completed, under one key', () => {
+    const done = listEvents(facts([task('1', { status: 'completed' }), task('2', { status: 'completed' })]), ALL);
+    expect(done.map((e) => e.key)).toEqual(['list-completed|app|']);
+    expect(listEvents(facts([task('1', { status: 'completed' }), task('2')]), ALL)).toEqual([]);
+    expect(listEvents(facts([]), ALL)).toEqual([]);
+  });
+
+  it('ready-for-person: a person-owned open task with no open blocker; not while it waits, not an agent-owned one', () => {
+    const tasks = [task('1', { owner: 'pat' }), task('2', { owner: 'pat', blockedBy: ['3'] }), task('3', { owner: 'agent-1' })];
+    expect(listEvents(facts(tasks), ALL).map((e) => e.key)).toEqual(['ready-for-person|app|1|pat']);
+  });
+
+  it('agent-died keys on the owner and the tasks it holds: another task held is another event', () => {
+    const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
+    const one = listEvents(facts([task('1', { status: 'in_progress', owner: 'w' })], { gone }), ALL);
+    const two = listEvents(
+      facts([task('1', { status: 'in_progress', owner: 'w' }), task('2', { status: 'in_progress', owner: 'w' })], { gone }),
+      ALL,
+    );
+    expect(one.map((e) => [e.key, e.session, e.action])).toEqual([['agent-died|app|w|1', 'c1a55e00-x', 'tasks -l app release --gone']]);
+    expect(two.map((e) => e.key)).toEqual(['agent-died|app|w|1,2']);
+  });
+
+  it('only the events asked for', () => {
+    const tasks = [task('1', { status: 'completed' })];
+    expect(listEvents(facts(tasks), new Set(['stalled'] as const))).toEqual([]);
+  });
+});
+
+describe('the sent state', () => {
+  const temp = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-notify-')), 'state.json');
+  const settle = (fresh: string[], active: string[], scannedAt: number) => ({ listId: 'app', fresh, active: new Set(active), scannedAt });
+
+  it('claims an event once per target, across instances (restarts); a cleared one may be claimed again', async () => {
+    const file = temp();
+    let now = 1000;
+    const a = new SentState(file, () => now);
+    expect(await a.settle(['t1', 't2'], settle(['k|app|'], ['k|app|'], 900))).toEqual([
+      { target: 't1', key: 'k|app|' },
+      { target: 't2', key: 'k|app|' },
+    ]);
+    const restarted = new SentState(file, () => now);
+    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 950))).toEqual([]);
+    now = 2000;
+    // Cleared, as read at 1500, after the claim (1000): the claim goes.
+    await restarted.settle(['t1'], settle([], [], 1500));
+    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 1900))).toEqual([{ target: 't1', key: 'k|app|' }]);
+  });
+
+  it('a look at files read before a claim does not clear that claim: its process is behind', async () => {
+    const file = temp();
+    let now = 5000;
+    const state = new SentState(file, () => now);
+    await state.settle(['t'], settle(['k|app|'], ['k|app|'], 4900));
+    now = 6000;
+    // A slower process (or one just started) whose files were read at 4000, before the claim.
+    await state.settle(['t'], settle([], [], 4000));
+    expect(await state.settle(['t'], settle(['k|app|'], ['k|app|'], 5900))).toEqual([]);
+    // Another list's look never touches this one's claims.
+    await state.settle(['t'], { listId: 'web', fresh: [], active: new Set(), scannedAt: 9999 });
+    expect(await state.settle(['t'], settle(['k|app|'], ['k|app|'], 5900))).toEqual([]);
+  });
+
+  it('lives in $XDG_STATE_HOME/tasks, else ~/.local/state/tasks, a file per config folder', () => {
+    expect(sentStatePath({ xdgStateHome: '/x/state', home: '/h', configDir: '/h/.claude' })).toMatch(
+      /^\/x\/state\/tasks\/notify-claude-[0-9a-f]{12}\.json$/,
+    );
+    expect(sentStatePath({ xdgStateHome: 'relative', home: '/h', configDir: '/h/.claude' })).toMatch(
+      /^\/h\/\.local\/state\/tasks\/notify-claude-/,
+    );
+    expect(sentStatePath({ xdgStateHome: undefined, home: undefined, configDir: '/c' })).toBeUndefined();
+  });
+});
+
+describe('the terminal fallback', () => {
+  it('a bell and an OSC 9 whose text cannot end the sequence early', () => {
+    expect(terminalBell('Done: app', 'every task\u0007 done\u001b]')).toBe('\u0007\u001b]9;Done: app: every task  done ]\u0007');
+  });
+});
