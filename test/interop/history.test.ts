@@ -42,7 +42,7 @@ describe('the real Claude Code and tasks: one history', () => {
       beforeTurn: async (i) => {
         if (i !== 7) return;
         // Between the agent's turns: a person reassigns #3 and unblocks #4.
-        sessionList = fs.readdirSync(path.join(config, 'tasks'))[0] as string;
+        sessionList = fs.readdirSync(path.join(config, 'tasks')).filter((f) => !f.startsWith('.'))[0] as string;
         expect(await tasks('update', '3', '--owner', 'bob')).toMatchObject({ code: 0 });
         expect(await tasks('unblock', '4', '--by', '2')).toMatchObject({ code: 0 });
       },

@@ -61,7 +61,13 @@ describe('the real Claude Code: which list', () => {
       prompt: 'test the handlers',
       turns: [CREATE('Test the handlers')],
     });
-    expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(['other', 'refactor']);
+    // Only list folders (tasks keeps dot-files of its own beside them).
+    expect(
+      fs
+        .readdirSync(path.join(w.config, 'tasks'))
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+    ).toEqual(['other', 'refactor']);
     // tasks in the project: the bound list, and not a word about it.
     const listed = await w.tasks(w.dir('work/api/src'), ['list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
