@@ -15,17 +15,25 @@ function capture() {
   return { isTTY: false, write: (text) => void chunks.push(text), text: () => chunks.join('') };
 }
 
+/** The run being answered (undefined: none): each run gets one answer. */
+let current;
+
 function reply(message) {
-  port.postMessage(message);
+  const id = current;
+  current = undefined;
+  port.postMessage({ ...message, id });
+  if (id === undefined) return;
   Atomics.store(done, 0, 1);
   Atomics.notify(done, 0);
 }
 
-// A run that throws past run() (it never should) is reported, not left waiting.
+// A run that throws past run() (it never should) is reported, not left waiting; one thrown
+// after its run's answer goes back unasked for, and the waiting side says it.
 process.on('uncaughtException', (err) => reply({ crash: String(err?.stack ?? err) }));
 process.on('unhandledRejection', (err) => reply({ crash: String(err?.stack ?? err) }));
 
-parentPort.on('message', async ({ args, env, cwd, input }) => {
+parentPort.on('message', async ({ id, args, env, cwd, input }) => {
+  current = id;
   try {
     const stdout = capture();
     const stderr = capture();

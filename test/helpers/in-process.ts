@@ -64,6 +64,8 @@ function workingDirectory(configDir: string, cwd: string | undefined): string {
 
 /** The thread that runs runInProcessSync's runs: one a test file, started on first use. */
 let runner: { worker: Worker; port: MessagePort; done: Int32Array } | undefined;
+/** Runs asked of it so far: each reply names its run. */
+let runs = 0;
 
 /**
  * `tasks <args>` run in process, as `runInProcess` does, but waited for as `run` in cli.ts
@@ -79,13 +81,24 @@ export function runInProcessSync(configDir: string, args: string[], opts: InProc
   const { worker, port, done } = runner;
   Atomics.store(done, 0, 0);
   const env = { ...baseEnv(configDir, opts.env) };
-  worker.postMessage({ args, env, cwd: workingDirectory(configDir, opts.cwd), input: opts.input ?? '' });
+  const id = ++runs;
+  worker.postMessage({ id, args, env, cwd: workingDirectory(configDir, opts.cwd), input: opts.input ?? '' });
   if (Atomics.wait(done, 0, 0, opts.timeoutMs ?? 60_000) === 'timed-out') {
     void worker.terminate();
     runner = undefined;
     return { code: -1, stdout: '', stderr: `tasks ${args.join(' ')}: still running after ${opts.timeoutMs ?? 60_000} ms\n` };
   }
-  const reply = receiveMessageOnPort(port)?.message as (RunResult & { crash?: string }) | undefined;
+  // The reply of this run: a message left by an earlier one (an error thrown after its
+  // answer) is set aside, said, and never taken for this run's.
+  let reply: (RunResult & { id?: number; crash?: string }) | undefined;
+  for (;;) {
+    const message = receiveMessageOnPort(port)?.message as (RunResult & { id?: number; crash?: string }) | undefined;
+    if (message === undefined || message.id === id) {
+      reply = message;
+      break;
+    }
+    console.warn(`in-process runner: a message of an earlier run, after its answer: ${message.crash ?? JSON.stringify(message)}`);
+  }
   if (reply === undefined || reply.crash !== undefined) throw new Error(`tasks ${args.join(' ')} crashed in process: ${reply?.crash}`);
   return reply;
 }
