@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ['test/interop/**/*.test.ts'],
     globalSetup: ['test/interop/global-setup.ts'],
+    // .ci/run: a failure is run once more (see vitest.config.ts).
+    retry: Number(process.env.TASKS_TEST_RETRY ?? 0),
     testTimeout: 240_000,
     hookTimeout: 240_000,
     pool: 'forks',

@@ -13,6 +13,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/slow/**/*.test.ts'],
+    // .ci/run: a failure is run once more (see vitest.config.ts).
+    retry: Number(process.env.TASKS_TEST_RETRY ?? 0),
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
