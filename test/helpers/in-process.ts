@@ -100,7 +100,7 @@ export function runInProcessSync(configDir: string, args: string[], opts: InProc
     console.warn(`in-process runner: a message of an earlier run, after its answer: ${message.crash ?? JSON.stringify(message)}`);
   }
   if (reply === undefined || reply.crash !== undefined) throw new Error(`tasks ${args.join(' ')} crashed in process: ${reply?.crash}`);
-  return reply;
+  return { code: reply.code, stdout: reply.stdout, stderr: reply.stderr };
 }
 
 function startRunner(): { worker: Worker; port: MessagePort; done: Int32Array } {
