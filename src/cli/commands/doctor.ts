@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { diagnose } from '../../core/doctor/diagnose.js';
 import { doctorScope, listUsedHere } from '../../core/doctor/doctor-scope.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { renderDoctorReport, renderDoctorSummary } from '../../render/doctor-report.js';
+import { renderDoctorReport, renderDoctorSummary, renderNetworkListNote } from '../../render/doctor-report.js';
 import { renderJson } from '../../render/json.js';
 import { tildePath } from '../../render/session-text.js';
 import type { Context } from '../runtime/context.js';
@@ -82,6 +82,11 @@ Examples:
           : report.scope.kind === 'list'
             ? `list ${ctx.shortId(report.scope.list ?? '')}`
             : `project ${report.scope.dir === undefined ? '(no directory)' : tildePath(report.scope.dir, ctx.home)}`;
+      for (const n of report.networkLists)
+        ctx.io.note(renderNetworkListNote(ctx.shortId(n.list), n.filesystem), 'list_on_network_fs', {
+          list: n.list,
+          filesystem: n.filesystem,
+        });
       ctx.io.note(renderDoctorSummary(report, where), 'doctor_summary', { findings: report.findings.length });
       if (report.findings.length > 0) ctx.io.setExit(EXIT.conflict);
     });

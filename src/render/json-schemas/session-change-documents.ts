@@ -139,4 +139,7 @@ export const DoctorResult = z.strictObject({
       fixes: z.array(Fix).describe('the preferred first'),
     }),
   ),
+  networkLists: z
+    .array(z.strictObject({ list: z.string(), filesystem: z.string().describe('nfs, smb, cifs, 9p, ceph, fuse, ...') }))
+    .describe('the lists looked at that are on a network filesystem: shared by machines whose clocks must agree'),
 });
