@@ -157,7 +157,12 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     expect(more).toEqual([]);
     expect(skew).toMatchObject({ code: 'host_clock_skew', host: 'box-skew' });
     expect(Math.abs((skew?.aheadMs ?? 0) - 120_000)).toBeLessThan(5_000);
+    // --json that names lists names the host first.
+    expect(Object.entries(JSON.parse(skewed.stdout)).slice(0, 1)).toEqual([['host', 'box-skew']]);
     expect(JSON.parse(skewed.stdout).lists).toEqual(['L']);
+    const log = JSON.parse(remote(['-H', 'box', '-l', 'L', 'log', '--json']).stdout) as Array<{ host: string; list: string }>;
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((e) => e.host === 'box' && e.list === 'L')).toBe(true);
     const text = remote(['-H', 'box-skew', '-l', 'L', 'doctor']);
     expect(text.stderr).toMatch(
       /^warning: host box-skew: its clock is 1[12]\ds ahead of this machine's; keep the machines' clocks in step/m,

@@ -64,7 +64,7 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<
     return runListsOnHosts(targets, h.args, folder, io, env);
   }
   const target = targets[0] as SshTarget;
-  const names = h.command === 'lists' && h.args.includes('--json');
+  const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
   const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names });
   if (names) io.write(withHost(run.stdout, target.label));
   if (h.command === 'doctor') sayClockSkew(run, target, io);
@@ -105,13 +105,20 @@ function uniqueHosts(targets: readonly SshTarget[]): SshTarget[] {
   return targets.filter((t) => !seen.has(t.label) && Boolean(seen.add(t.label)));
 }
 
-/** `--json` that names lists: each names its host too (the first field). */
+/**
+ * The commands whose `--json` is one document (not a stream) that names lists or
+ * sessions: over -H, it names the host too. `lists` and `log` are rows, each naming its
+ * list; the others one object.
+ */
+const NAMES_LISTS: ReadonlySet<string> = new Set(['lists', 'log', 'doctor', 'cost', 'graph', 'import', 'restore']);
+
+/** `--json` that names lists or sessions: the host too, the first field of the document or of each row. */
 export function withHost(json: string, host: string): string {
   if (json.trim() === '') return json;
+  const named = (v: unknown): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { host, ...v } : v);
   try {
     const doc = JSON.parse(json) as unknown;
-    if (!Array.isArray(doc)) return json;
-    return `${renderJson(doc.map((row) => (row !== null && typeof row === 'object' ? { host, ...row } : row)))}\n`;
+    return `${renderJson(Array.isArray(doc) ? doc.map(named) : named(doc))}\n`;
   } catch {
     return json;
   }
