@@ -39,6 +39,10 @@ to run or the settings to put in a file:
   tasks_unreadable, lock_problem, ids_past_limit, highwatermark_problem
                             the list's files (tasks check --fix)
 
+A list on a network filesystem (NFS, SMB, 9p, sshfs...) is said in a note: agents on
+several machines may share it if their clocks agree. With -H, a host whose clock is more
+than 5 s off this machine's is said in a warning.
+
 Exit 0 when nothing is found, 4 with findings. Reads only: it changes nothing.
 
 Examples:
