@@ -139,6 +139,8 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     const none = remote(['lists', '--hosts'], { XDG_CONFIG_HOME: path.join(xdg, 'nowhere') });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain(`--hosts: cannot read ${path.join(xdg, 'nowhere', 'tasks', 'hosts')} (ENOENT)`);
+    const unnamed = remote(['lists', '--hosts=']);
+    expect([unnamed.code, unnamed.stderr.trim()]).toEqual([2, 'error: --hosts=: no file named']);
     nothingLocal();
   });
 

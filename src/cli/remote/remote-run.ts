@@ -93,6 +93,7 @@ function sayClockSkew(run: SshOutcome, target: SshTarget, io: IO): void {
 }
 
 function hostsOfFile(file: string | true, env: NodeJS.ProcessEnv): SshTarget[] {
+  if (file === '') throw new TasksError('usage', '--hosts=: no file named', { hint: 'use --hosts alone for ~/.config/tasks/hosts' });
   const where = file === true ? hostsFilePath(env) : file;
   if (where === undefined)
     throw new TasksError('usage', '--hosts: no home folder to find the hosts file in', { hint: 'use --hosts=<file>' });
