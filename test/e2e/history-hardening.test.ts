@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, jsonLines, readJson, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
@@ -30,12 +30,6 @@ const task = (id: string, extra: Record<string, unknown> = {}) => ({
 /** A journal line as any process that can write the folder could append it. */
 const line = (changes: unknown[], extra: Record<string, unknown> = {}) =>
   `${JSON.stringify({ v: 1, at: new Date().toISOString(), actor: { kind: 'person', name: 'mallory' }, command: 'update', txn: `h-${Math.random()}`, changes, ...extra })}\n`;
-const jsonLines = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('a journal value nested 5,000 deep', () => {
   it('never crashes log, get or undo: the line is skipped as damaged, with a warning', () => {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, readJson, runAsync, tempConfig } from '../helpers/cli.js';
+import { jsonLines, ROOT, readJson, runAsync, tempConfig } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 const ENV = { USER: 'alice' };
@@ -55,12 +55,6 @@ describe("the journal of tasks' own changes, from many processes", () => {
 const listDir = (config: string) => path.join(config, 'tasks', 'L');
 const t = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', 'L', ...args], { env: ENV });
 const file = (config: string, id: string) => readJson(path.join(listDir(config), `${id}.json`)) as Record<string, unknown>;
-const jsonLines = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('each change is recorded with its write, and undo is atomic, across processes', () => {
   it("under concurrency the journal's order is the writes' order: replaying it gives each file", async () => {
