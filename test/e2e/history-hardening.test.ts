@@ -275,11 +275,27 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
     fs.truncateSync(transcript, size);
     fs.mkdirSync(listDir(config, session), { recursive: true });
     writeTask(listDir(config, session), task('1'));
-    return { config, session };
+    return { config, session, transcript };
+  };
+  /**
+   * Until process `pid` has `file` open (it is reading it), seen in /proc; false if it
+   * never does within 30 s. A fixed wait instead would signal a process still starting on
+   * a busy machine, before its handlers are in place.
+   */
+  const reading = async (pid: number, file: string): Promise<boolean> => {
+    const fds = `/proc/${pid}/fd`;
+    for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) {
+      try {
+        if (fs.readdirSync(fds).some((fd) => fs.readlinkSync(path.join(fds, fd)) === file)) return true;
+      } catch {
+        // The process has not started, or an fd closed as it was read: look again.
+      }
+    }
+    return false;
   };
 
   it('a 100 GB transcript: log ends within 1 s of SIGINT, and of SIGTERM', async () => {
-    const { config, session } = sparseWorld(100 * 1024 ** 3);
+    const { config, session, transcript } = sparseWorld(100 * 1024 ** 3);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       // The binary: SIGINT and SIGTERM reach a process.
       const child = spawn(process.execPath, [BIN, '-l', session, 'log'], { env: baseEnv(config, ENV), stdio: 'ignore' });
@@ -288,7 +304,7 @@ describe('log and get read transcripts in bounded, interruptible steps', () => {
         child.once('close', (code) => r({ ms: Date.now() - sent, code })),
       );
       // Signalled while it reads (the last GB of the transcript takes it about a second).
-      await new Promise((r) => setTimeout(r, 400));
+      expect(await reading(child.pid as number, fs.realpathSync(transcript)), signal).toBe(true);
       sent = Date.now();
       child.kill(signal);
       const ended = await Promise.race([
