@@ -89,8 +89,9 @@ export function renderColumns(
     );
     container.replaceChildren(root);
     drawn = { list: list.id, root, columns: grid, bodies, counts, switches };
-    const busy = shown.some((t) => t.status === 'in_progress');
-    showColumn(current?.list === list.id ? current.status : busy ? 'in_progress' : 'pending');
+    const order: BoardStatus[] = ['in_progress', 'pending', 'completed'];
+    const first = order.find((status) => shown.some((t) => t.status === status)) ?? 'pending';
+    showColumn(current?.list === list.id ? current.status : first);
   }
   for (const { status } of COLUMNS) {
     const tasks = shown.filter((t) => t.status === status);

@@ -301,13 +301,12 @@ function updateNodes(
       el.width = n.width;
       el.height = n.height;
       el.g.setAttribute('class', cls);
-      el.g.setAttribute('aria-label', `#${cutLine(n.id, 20)} ${cutLine(t.subject, 120)}, ${STATUS_WORDS[kind] ?? kind}`);
       el.g.replaceChildren(
         s('rect', { width: n.width, height: n.height, rx: 8, ry: 8 }),
         s('rect', { class: 'status-bar', width: 5, height: n.height, rx: 2, ry: 2 }),
         s('text', { x: 14, y: 20, class: 'title' }, s('tspan', { class: 'nid' }, `#${cutLine(n.id, 10)} `), cutLine(t.subject, 24)),
         s('text', { x: 14, y: 38, class: 'sub' }, second),
-        s('title', {}, `#${n.id} ${cutLine(t.subject, 200)}`),
+        s('title', {}, `#${n.id} ${cutLine(t.subject, 200)} (${STATUS_WORDS[kind] ?? kind})`),
       );
     }
     // A node keeps its place; only one whose place changed (Tidy, a drag) moves.

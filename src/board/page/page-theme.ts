@@ -25,8 +25,7 @@ function apply(choice: Choice): void {
   const button = document.getElementById('theme-toggle');
   if (!button) return;
   button.textContent = choice === 'system' ? '◐ Auto' : choice === 'light' ? '☀ Light' : '☾ Dark';
-  button.setAttribute('aria-label', `Theme: ${choice === 'system' ? "the system's" : choice}; change`);
-  button.title = 'Theme: system, light or dark';
+  button.title = `Theme: ${choice === 'system' ? "the system's" : choice} (click: system, light or dark)`;
 }
 
 export function startTheme(): void {
