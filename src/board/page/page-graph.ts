@@ -61,6 +61,8 @@ interface Drawn {
   handlers: GraphHandlers;
   /** A node being dragged, if any: redraws leave it where the pointer has it. */
   dragging: string | undefined;
+  /** The panel's size when the drawing was made. */
+  panel: { w: number; h: number };
 }
 
 let drawn: Drawn | undefined;
@@ -116,17 +118,18 @@ export function renderGraph(
   selected: string | undefined,
   handlers: GraphHandlers,
 ): void {
-  // Components are packed in rows as wide as the panel, so a small list reads at full size.
-  const panelWidth = Math.max(320, container.clientWidth - 48);
-  const panelHeight = Math.max(360, container.clientHeight - 40);
-  const rowWidth = Math.max(600, Math.round(panelWidth / 100) * 100);
-  const graph = graphOf(list, includeInternal, rowWidth);
   let d = drawn;
-  if (!d || d.list !== list.id || !container.contains(d.wrap)) {
-    d = create(container, list.id, graph, handlers);
+  const fresh = !d || d.list !== list.id || !container.contains(d.wrap);
+  // The panel's size is read once, when the drawing is made: reading it on every change
+  // would make the browser lay out the whole page (hundreds of nodes) before drawing.
+  const panel = fresh || !d ? { w: Math.max(320, container.clientWidth - 48), h: Math.max(360, container.clientHeight - 40) } : d.panel;
+  // Components are packed in rows as wide as the panel, so a small list reads at full size.
+  const graph = graphOf(list, includeInternal, Math.max(600, Math.round(panel.w / 100) * 100));
+  if (fresh || !d) {
+    d = create(container, list.id, graph, handlers, panel);
     drawn = d;
     place(d, graph, true);
-    d.view = openingView(d, list, panelWidth, panelHeight);
+    d.view = openingView(d, list, panel.w, panel.h);
   } else if (d.graph !== graph) {
     place(d, graph, false);
   }
@@ -137,11 +140,12 @@ export function renderGraph(
   updateEdges(d, shownIds, selected);
   const open = graph.edges.filter((e) => e.open).length;
   const cycles = graph.cycles.length;
-  d.note.textContent = `${graph.layout.nodes.length} tasks · ${graph.edges.length} edges · ${open} open${cycles > 0 ? ` · ${cycles} cycle${cycles === 1 ? '' : 's'}` : ''}`;
-  applyView(d);
+  const note = `${graph.layout.nodes.length} tasks · ${graph.edges.length} edges · ${open} open${cycles > 0 ? ` · ${cycles} cycle${cycles === 1 ? '' : 's'}` : ''}`;
+  if (d.note.textContent !== note) d.note.textContent = note;
+  if (fresh) applyView(d);
 }
 
-function create(container: HTMLElement, listId: string, graph: ListGraph, handlers: GraphHandlers): Drawn {
+function create(container: HTMLElement, listId: string, graph: ListGraph, handlers: GraphHandlers, panel: { w: number; h: number }): Drawn {
   const svg = s('svg', {
     class: 'graph',
     role: 'group',
@@ -186,6 +190,7 @@ function create(container: HTMLElement, listId: string, graph: ListGraph, handle
     view: { x: 0, y: 0, w: 300, h: 200 },
     handlers,
     dragging: undefined,
+    panel,
   };
   const tools = h(
     'div',
@@ -395,7 +400,8 @@ function updateAllEdges(d: Drawn, only?: string): void {
 function applyView(d: Drawn): void {
   const v = d.view;
   d.svg.setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
-  d.wrap.dataset.zoom = String(Math.round((d.svg.clientWidth / Math.max(1, v.w)) * 100));
+  // The zoom, as a percentage (the svg shows the view box scaled to fit, centred).
+  d.wrap.dataset.zoom = String(Math.round(Math.min(d.panel.w / v.w, d.panel.h / v.h) * 100));
 }
 
 function fitAll(d: Drawn): void {
