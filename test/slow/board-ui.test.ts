@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import axeCore from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
@@ -18,7 +18,8 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * (the guide's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's script, as the page runs it. */
+const AXE = axeCore.source;
 const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 const available = chromiumAvailable();
 const API = '2d483082-5b0c-4a6e-9f1a-3c1b7e9d4a10';
