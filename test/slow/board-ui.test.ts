@@ -1,13 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import axeCore from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
+import { API, agent, fileOf, task, until, WEB, world } from '../helpers/board-world.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
-import { ROOT, readJson, tempConfig, writeTask } from '../helpers/cli.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { tempConfig } from '../helpers/cli.js';
 
 /**
  * The board for every person, in a real browser (Debian's chromium, driven by
@@ -17,82 +16,10 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * agent's change). Screenshots of each width and theme go to $TASKS_BOARD_SCREENSHOTS
  * (the guide's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
 /** axe-core's script, as the page runs it. */
 const AXE = axeCore.source;
 const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 const available = chromiumAvailable();
-const API = '2d483082-5b0c-4a6e-9f1a-3c1b7e9d4a10';
-const WEB = '7f1c9e22-8d3b-4c55-a1e0-6b2f0c8d9e31';
-
-function agent(dir: string, ...args: string[]): void {
-  const r = spawnSync(process.execPath, [AGENT, dir, ...args], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-}
-
-function task(dir: string, id: string, subject: string, status: string, over: Record<string, unknown> = {}): void {
-  writeTask(dir, { id, subject, description: '', status, blocks: [], blockedBy: [], ...over });
-}
-
-/** A live agent's list (its process is this test) and an ended one: every kind of card, mark and row. */
-function world(): { config: string; api: string } {
-  const config = tempConfig();
-  const home = path.join(config, 'home');
-  const cwd = (p: string) => {
-    const dir = path.join(home, 'work', p);
-    fs.mkdirSync(dir, { recursive: true });
-    return dir;
-  };
-  const now = Date.now();
-  writeTranscript(config, {
-    sessionId: API,
-    cwd: cwd('api'),
-    branch: 'feat/rate-limit',
-    prompt: 'add rate limiting to the public API, with tests and docs',
-    start: now - 40 * 60_000,
-    end: now - 5_000,
-  });
-  writeLiveSession(config, {
-    pid: process.pid,
-    sessionId: API,
-    cwd: path.join(home, 'work', 'api'),
-    status: 'busy',
-    name: 'api-rate-limit',
-  });
-  writeTranscript(config, {
-    sessionId: WEB,
-    cwd: cwd('web'),
-    branch: 'main',
-    prompt: 'fix the flaky login tests',
-    start: now - 3 * 3600_000,
-    end: now - 2 * 3600_000,
-  });
-  const api = path.join(config, 'tasks', API);
-  task(api, '1', 'Analyse the API gateway', 'completed', { owner: 'researcher', blocks: ['3', '4'] });
-  task(api, '2', 'Design the rate-limit policy', 'completed', { owner: 'researcher', blocks: ['3'] });
-  task(api, '3', 'Implement token bucket middleware', 'in_progress', {
-    owner: 'coder',
-    activeForm: 'Implementing token bucket middleware',
-    blocks: ['5'],
-    blockedBy: ['1', '2'],
-    description: 'Per API key, 100 requests a minute by default.\nReturn 429 with Retry-After.',
-  });
-  task(api, '4', 'Add Redis-backed counters', 'in_progress', {
-    owner: 'coder-2',
-    activeForm: 'Adding Redis-backed counters',
-    blocks: ['5'],
-    blockedBy: ['1'],
-    metadata: { priority: 'high' },
-  });
-  task(api, '5', 'Write integration tests', 'pending', { blocks: ['6'], blockedBy: ['3', '4'] });
-  task(api, '6', 'Load-test with k6', 'pending', { blockedBy: ['5'] });
-  task(api, '7', 'Document the limits in the README', 'pending');
-  task(api, '8', 'Update the changelog', 'pending');
-  const web = path.join(config, 'tasks', WEB);
-  task(web, '1', 'Reproduce the flaky login test', 'completed', { owner: 'tester' });
-  task(web, '2', 'Fix the race in the session cookie', 'completed', { owner: 'tester' });
-  return { config, api };
-}
 
 /** A list of `n` tasks in layers of 12 (each waits for one of the layer before), its work in progress deep inside. */
 function bigList(config: string, n: number): string {
@@ -113,8 +40,6 @@ function bigList(config: string, n: number): string {
   return dir;
 }
 
-const fileOf = (dir: string, id: string) => readJson(path.join(dir, `${id}.json`)) as { status: string; owner?: string; subject: string };
-
 interface AxeViolation {
   id: string;
   impact: string;
@@ -133,16 +58,6 @@ async function axe(page: Page): Promise<string[]> {
     .flatMap((v) =>
       v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
     );
-}
-
-async function until<T>(what: string, check: () => T | undefined | false, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The task whose card or node has focus, if any. */
@@ -339,7 +254,7 @@ describe.skipIf(!available)(
       // Mid-drag, an agent starts #3 and creates a task (the graph's shape changes).
       agent(api, 'update', '3', JSON.stringify({ subject: 'Implement the token bucket' }));
       agent(api, 'create', 'Add a 429 page to the docs', JSON.stringify({ blockedBy: ['7'] }));
-      await p.waitForSelector('svg.graph .node[data-task="9"]', { timeout: 5000 });
+      await p.waitForSelector('svg.graph .node[data-task="10"]', { timeout: 5000 });
       await p.waitForSelector('svg.graph .node[data-task="3"] text:text("token bucket")');
       await p.mouse.move(from.x + 120, from.y + 60, { steps: 5 });
       await p.mouse.up();
@@ -353,7 +268,7 @@ describe.skipIf(!available)(
       expect(await node7!.getAttribute('transform')).not.toBe(before);
       // The drag did not open the task; the edge to the new task follows the moved node.
       expect(p.url()).not.toContain('task=');
-      const edge = await p.getAttribute('path.edge[data-from="7"][data-to="9"]', 'd');
+      const edge = await p.getAttribute('path.edge[data-from="7"][data-to="10"]', 'd');
       expect(edge).toMatch(/^M/);
       // Another change: the moved node stays where it was put.
       const moved = await node7!.getAttribute('transform');
