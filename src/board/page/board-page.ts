@@ -6,6 +6,7 @@ import type {
   Expectation,
   HistoryPayload,
   ListPayload,
+  NowPayload,
   OverviewPayload,
   StackChangeView,
   UndoPreviewPayload,
@@ -17,7 +18,10 @@ import { askForm, confirmDialog } from './page-dialogs.js';
 import { byId, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { renderGraph } from './page-graph.js';
+import { showConnection } from './page-connection.js';
 import { renderHead } from './page-head.js';
+import { renderNow, tickNow } from './page-now.js';
+import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
 import { renderSidebar } from './page-sidebar.js';
 import { cutLine } from './page-text.js';
 import { toast } from './page-toasts.js';
@@ -42,6 +46,9 @@ interface State {
   listQuery: string;
   allTodoWrite: boolean;
   source: Following | undefined;
+  /** The Now view's payload: every list at once (shown when no list is chosen). */
+  now: NowPayload | undefined;
+  notify: NotifyChoice;
 }
 
 const state: State = {
@@ -57,6 +64,8 @@ const state: State = {
   listQuery: '',
   allTodoWrite: false,
   source: undefined,
+  now: undefined,
+  notify: notifyChoice(),
 };
 
 const el = {
@@ -65,7 +74,6 @@ const el = {
   view: () => byId('view'),
   detail: () => byId('detail'),
   dialog: () => byId<HTMLDialogElement>('dialog'),
-  conn: () => byId('conn'),
 };
 
 const readOnly = () => state.overview?.readOnly ?? true;
@@ -96,12 +104,6 @@ function connect(): void {
       state.overview = payload;
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
-      // First: the list this folder is bound to (tasks use), else the newest.
-      const first = payload.binding?.list ?? payload.lists[0]?.id;
-      if (state.listId === undefined && first !== undefined) {
-        selectList(first);
-        return;
-      }
       if (state.list) drawHead();
       drawSidebar();
     },
@@ -121,12 +123,56 @@ function connect(): void {
       refreshPreview();
       refreshCost();
     },
-    connection: (s) => {
-      const conn = el.conn();
-      conn.textContent = s === 'live' ? 'live' : 'reconnecting…';
-      conn.className = `conn ${s}`;
+    now: (payload) => {
+      state.now = payload;
+      drawNowCount();
+      notifyNew(payload, openFromNow);
+      if (state.listId === undefined) drawNow();
     },
+    connection: showConnection,
   });
+}
+
+/** The count of what needs a person: in the tab's title (seen from other tabs) and beside "Now". */
+function drawNowCount(): void {
+  const n = state.now?.ready ? state.now.needsPerson : 0;
+  document.title = n > 0 ? `(${n}) tasks board` : 'tasks board';
+  const count = byId('now-nav-count');
+  count.hidden = n === 0;
+  count.textContent = String(n);
+}
+
+function drawNow(): void {
+  renderNow(el.view(), state.now, {
+    open: openFromNow,
+    notify: () =>
+      void toggleNotify(state.now).then((choice) => {
+        state.notify = choice;
+        drawNow();
+      }),
+    notifyChoice: state.notify,
+  });
+}
+
+/** An entry of the Now view: its list, and its task open. */
+function openFromNow(list: string, task?: string): void {
+  selectList(list);
+  if (task !== undefined) openTask(task);
+}
+
+/** Back to the Now view: no list followed. */
+function showNow(): void {
+  if (state.listId === undefined) return;
+  state.listId = undefined;
+  state.list = undefined;
+  state.task = undefined;
+  state.history = undefined;
+  state.preview = undefined;
+  state.cost = undefined;
+  writeHash();
+  drawSidebar();
+  drawMain();
+  connect();
 }
 
 function selectList(id: string): void {
@@ -178,6 +224,13 @@ function drawMain(): void {
   drawHead();
   for (const tab of document.querySelectorAll<HTMLButtonElement>('.tab')) tab.classList.toggle('active', tab.dataset.view === state.view);
   document.body.classList.toggle('todowrite', list?.kind === 'todowrite');
+  document.body.classList.toggle('now-mode', state.listId === undefined);
+  byId('now-nav').classList.toggle('selected', state.listId === undefined);
+  if (state.listId === undefined) {
+    drawNow();
+    drawDetail();
+    return;
+  }
   if (!list) {
     el.view().replaceChildren(h('p', { class: 'empty big' }, state.listId ? 'Loading…' : 'Choose a list.'));
     drawDetail();
@@ -572,11 +625,13 @@ function start(): void {
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && state.task && !el.dialog().open) closeTask();
   });
+  byId('now-nav').addEventListener('click', showNow);
   // "3 min ago" stays true without any event.
   window.setInterval(() => {
     drawSidebar();
     drawHead();
   }, 30_000);
+  window.setInterval(() => tickNow(el.view()), 5000);
   drawMain();
   connect();
 }

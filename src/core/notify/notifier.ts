@@ -66,6 +66,10 @@ export interface NotifyReport {
   warn(message: string): void;
   /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
   started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
+  /** What one look at a list found (every event active now, and the update looked at): for a view that shows them (the board's Now). */
+  looked?(look: { listId: string; shortId: string; project: string | undefined; events: readonly NotifyEvent[]; update: WatchUpdate; at: number }): void;
+  /** A list no longer followed (its folder went). */
+  forgot?(listId: string): void;
 }
 
 interface Followed {
@@ -167,6 +171,7 @@ export class Notifier {
       if (wanted.has(id)) continue;
       f.watcher?.close();
       this.followed.delete(id);
+      this.report.forgot?.(id);
     }
     for (const id of ids) {
       if (this.followed.has(id)) continue;
@@ -259,6 +264,7 @@ export class Notifier {
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
     });
     const events = listEvents(facts, this.wanted);
+    this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
     const fresh = events.filter((e) => !f.active.has(e.key));
     const claims = await this.state.settle(
