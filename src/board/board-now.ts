@@ -50,20 +50,20 @@ const SEND_AFTER_MS = 40;
 
 const STATUS_WORDS: Record<BoardStatus, string> = { pending: 'pending', in_progress: 'in progress', completed: 'done' };
 
-/** A task's change in a few words, as the feed shows it (null: not worth a line, such as a description edit). */
+/** A task's change in a few words, after its id, as the feed shows it (null: not worth a line, such as a description edit). */
 function changeText(e: ChangeEvent): { text: string; task: string | null } | null {
   if (e.type === 'list-cleared') return { text: `every task removed (${e.tasks.length})`, task: null };
   const t = e.task;
   const who = t.owner ? ` (${t.owner})` : '';
-  if (e.type === 'created') return { text: `#${t.id} "${t.subject}" created${who}`, task: t.id };
-  if (e.type === 'deleted') return { text: `#${t.id} "${t.subject}" deleted`, task: t.id };
+  if (e.type === 'created') return { text: `"${t.subject}" created${who}`, task: t.id };
+  if (e.type === 'deleted') return { text: `"${t.subject}" deleted`, task: t.id };
   const status = e.changes.status;
   if (status !== undefined) {
     const word = STATUS_WORDS[t.status as BoardStatus] ?? String(t.status);
     const verb = t.status === 'in_progress' ? 'started' : t.status === 'completed' ? 'done' : `back to ${word}`;
-    return { text: `#${t.id} "${t.subject}" ${verb}${who}`, task: t.id };
+    return { text: `"${t.subject}" ${verb}${who}`, task: t.id };
   }
-  if (e.changes.owner !== undefined) return { text: `#${t.id} "${t.subject}" ${t.owner ? `now ${t.owner}'s` : 'released'}`, task: t.id };
+  if (e.changes.owner !== undefined) return { text: `"${t.subject}" ${t.owner ? `now ${t.owner}'s` : 'released'}`, task: t.id };
   return null;
 }
 

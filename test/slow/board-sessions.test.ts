@@ -125,8 +125,10 @@ describe.skipIf(!available)(
       expect(await item(p, 'release-42').locator('.sessions').textContent()).toBe('2 sessions');
       expect(await item(p, 'build-201').locator('.unsure').textContent()).toBe('2 unsure');
       expect(await item(p, 'build-201').locator('.state').textContent()).toBe('no session');
-      // The board's folder is bound to a list with no task yet: it is offered first, and opened.
+      // The board's folder is bound to a list with no task yet: it is offered first (the page opens on the Now view).
       expect(await p.locator('#lists > .list-item.bound').getAttribute('data-list')).toBe('bound-list');
+      await p.waitForSelector('body.now-mode #now-needs');
+      await p.click('#lists > .list-item.bound');
       await p.waitForSelector('.list-item.bound.selected');
       expect(await p.locator('.new-list').textContent()).toMatch(
         /^Claude Code sessions started in the board's folder use this list \(bound by ~\/work\/shop\/\.claude\/settings\.local\.json\)/,

@@ -68,9 +68,11 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
     h(
       'div',
       { class: 'now-tasks' },
-      ...e.tasks.slice(0, 8).map((t) =>
-        h('span', { class: 'now-task' }, listLink(e, handlers, t.id), ' ', h('span', { class: 'agent-text' }, cutLine(t.subject, 60))),
-      ),
+      ...e.tasks
+        .slice(0, 8)
+        .map((t) =>
+          h('span', { class: 'now-task' }, listLink(e, handlers, t.id), ' ', h('span', { class: 'agent-text' }, cutLine(t.subject, 60))),
+        ),
       e.tasks.length > 8 ? h('span', { class: 'now-more' }, `+${e.tasks.length - 8} more`) : null,
     ),
     h('code', { class: 'now-action', title: 'the command that acts on it' }, e.action),
@@ -112,7 +114,12 @@ function feedItem(f: NowFeedItem, now: number, handlers: NowHandlers): HTMLEleme
     { class: `now-feed-item ${f.kind}` },
     h('span', { class: 'now-when', 'data-at': f.at }, ago(f.at, now)),
     where(f, handlers),
-    f.task === null ? null : listLink(f, handlers, f.task),
+    // A change's words follow its task's id; an event's name their tasks themselves.
+    f.kind === 'change'
+      ? f.task === null
+        ? null
+        : listLink(f, handlers, f.task)
+      : h('span', { class: `now-kind ${f.kind}` }, KIND_WORDS[f.kind]),
     ' ',
     h('span', { class: 'now-text agent-text' }, f.text),
   );
@@ -130,7 +137,8 @@ function section(id: string, title: string, count: number, empty: string, items:
 function notifyButton(handlers: NowHandlers): HTMLElement {
   const c = handlers.notifyChoice;
   if (c === 'unsupported') return h('span', { class: 'now-notify-state' }, 'this browser has no notifications');
-  if (c === 'denied') return h('span', { class: 'now-notify-state' }, 'notifications are blocked for this page (the browser’s site settings)');
+  if (c === 'denied')
+    return h('span', { class: 'now-notify-state' }, 'notifications are blocked for this page (the browser’s site settings)');
   return h(
     'button',
     {
@@ -141,7 +149,7 @@ function notifyButton(handlers: NowHandlers): HTMLElement {
       title: 'the same events as tasks notify, as browser notifications, each once',
       onclick: handlers.notify,
     },
-    c === 'on' ? '🔔 Notifications on' : '🔔 Notify me',
+    c === 'on' ? 'Notifications on' : 'Notify me',
   );
 }
 
@@ -165,7 +173,7 @@ export function renderNow(container: HTMLElement, payload: NowPayload | undefine
         h(
           'span',
           { class: 'now-summary' },
-          `${payload.needsPerson} need${payload.needsPerson === 1 ? 's' : ''} a person · ${running} in progress · ${payload.finished.length} finished today`,
+          `${payload.needsPerson} need${payload.needsPerson === 1 ? 's' : ''} a person · ${running} in progress · ${payload.finished.length} finished in the last day`,
         ),
         notifyButton(handlers),
       ),
