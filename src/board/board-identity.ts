@@ -40,7 +40,10 @@ export function identityPath(w: Where): string | undefined {
         ? path.join(w.home, '.local', 'state', 'tasks')
         : undefined;
   if (root === undefined) return undefined;
-  const digest = createHash('sha256').update(`${path.resolve(w.configDir)}\n${w.host}`).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(`${path.resolve(w.configDir)}\n${w.host}`)
+    .digest('hex')
+    .slice(0, 16);
   return path.join(root, `board-${digest}.json`);
 }
 

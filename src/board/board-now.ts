@@ -189,8 +189,7 @@ export class BoardNow {
     const now = this.o.now();
     const by = (type: NotifyEvent['type']) => {
       const out: NowEventView[] = [];
-      for (const l of this.lists.values())
-        for (const e of l.events) if (e.type === type) out.push(this.view(l.ref, e));
+      for (const l of this.lists.values()) for (const e of l.events) if (e.type === type) out.push(this.view(l.ref, e));
       return out.sort((a, b) => b.since - a.since || a.key.localeCompare(b.key));
     };
     const working: NowWorkView[] = [];

@@ -234,6 +234,8 @@ export interface Expectation {
 
 export type ActionRequest =
   | { action: 'start' | 'reopen' | 'release' | 'delete'; list: string; id: string; expect: Expectation }
+  /** Assign to me: claimed as the person (the agents' claim rule: unowned, no open blocker) and started, as `tasks claim <id> --as @me --start`. */
+  | { action: 'claim'; list: string; id: string; expect: Expectation }
   /** `hooks: false`: as `tasks done --no-hooks`. */
   | { action: 'done'; list: string; id: string; expect: Expectation; hooks?: boolean }
   | { action: 'reassign'; list: string; id: string; expect: Expectation; owner: string | null }

@@ -13,15 +13,15 @@ import type {
 } from '../board-protocol.js';
 import { act, cost, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
+import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
 import { byId, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { renderGraph } from './page-graph.js';
-import { showConnection } from './page-connection.js';
 import { renderHead } from './page-head.js';
-import { renderNow, tickNow } from './page-now.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
+import { renderNow, tickNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
 import { cutLine } from './page-text.js';
 import { toast } from './page-toasts.js';
@@ -456,7 +456,20 @@ function flagConflict(id: string): void {
 
 async function cardAction(action: CardAction, t: BoardTask): Promise<void> {
   if (!state.listId) return;
+  if (action === 'start' && !(await startAnyway(t))) return;
   await send({ action, list: state.listId, id: t.id, expect: expectOf(t) }, t.id);
+}
+
+/** Start on a task with open blockers: said first, as `tasks start` says it (agents may start such a task too). */
+async function startAnyway(t: BoardTask): Promise<boolean> {
+  const open = state.list?.facts[t.id]?.openBlockers ?? [];
+  if (open.length === 0) return true;
+  return confirmDialog(
+    el.dialog(),
+    `Start #${t.id} while it waits?`,
+    `#${t.id} is blocked by ${open.map((id) => `#${id}`).join(', ')}, not done yet. Starting it does not remove them (agents may start such a task too).`,
+    'Start anyway',
+  );
 }
 
 function parseIds(text: string): string[] {
@@ -472,7 +485,13 @@ async function detailAction(action: DetailAction, t: BoardTask): Promise<void> {
   const expect = expectOf(t);
   const dialog = el.dialog();
   switch (action) {
+    case 'claim':
+      await send({ action: 'claim', list, id: t.id, expect }, t.id);
+      return;
     case 'start':
+      if (!(await startAnyway(t))) return;
+      await send({ action, list, id: t.id, expect }, t.id);
+      return;
     case 'done':
     case 'reopen':
     case 'release':

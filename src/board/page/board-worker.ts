@@ -30,7 +30,15 @@ const REOPEN_MS = 3000;
 
 function open(key: string): Feed {
   const source = new EventSource(key === '' ? 'api/events' : `api/events?list=${encodeURIComponent(key)}`);
-  const feed: Feed = { source, ports: new Set(), overview: undefined, rows: new Map(), list: undefined, now: undefined, state: 'reconnecting' };
+  const feed: Feed = {
+    source,
+    ports: new Set(),
+    overview: undefined,
+    rows: new Map(),
+    list: undefined,
+    now: undefined,
+    state: 'reconnecting',
+  };
   listen(feed, key);
   return feed;
 }

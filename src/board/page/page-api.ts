@@ -60,7 +60,8 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     }
   }
   const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
-  for (const type of ['overview', 'row', 'list', 'now']) source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
+  for (const type of ['overview', 'row', 'list', 'now'])
+    source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   source.addEventListener('open', () => handlers.connection('live'));
   source.addEventListener('error', () => handlers.connection('reconnecting'));
   return { close: () => source.close() };

@@ -1,7 +1,7 @@
 import { ago } from '../../render/elapsed.js';
 import type { NowEventType, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from '../board-protocol.js';
-import type { NotifyChoice } from './page-notify.js';
 import { fill, h } from './page-dom.js';
+import type { NotifyChoice } from './page-notify.js';
 import { cutLine } from './page-text.js';
 
 /**

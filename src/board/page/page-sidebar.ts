@@ -181,7 +181,9 @@ function listItem(row: ListRowView, selected: boolean, bound: boolean, now: numb
         : null,
       h('span', { class: `state ${state.look}` }, state.text),
     ),
-    sessionName ? h('div', { class: 'list-session-name agent-text', title: 'the name Claude Code gives its session' }, cutLine(sessionName, 60)) : null,
+    sessionName
+      ? h('div', { class: 'list-session-name agent-text', title: 'the name Claude Code gives its session' }, cutLine(sessionName, 60))
+      : null,
     s?.prompt ? h('div', { class: 'list-prompt agent-text' }, cutLine(s.prompt, 90)) : null,
     h(
       'div',
