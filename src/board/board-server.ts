@@ -292,7 +292,8 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     home: o.home,
     person: o.person,
     stalledMs: DEFAULT_STALLED_MS,
-    sessions: o.newSessionIndex,
+    // The board's own reading of the sessions (kept current while a tab is open): not a second one.
+    sessions: () => sessions.current,
     shortIdOf: (id): string | undefined => live.known(id)?.shortId,
     now: Date.now,
     changed: (json) => live.broadcast('now', json),
@@ -355,14 +356,15 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     }
   }
   // The first page needs the overview (every session's transcript, read or found in the cache): read it while the URL is printed.
+  // Then the Now view starts following every list, with the sessions that read: nothing of it delays the URL.
   const warming = setImmediate(() => {
     try {
       live.overview();
     } catch {
       // Read again, and the error answered, when the page asks.
     }
+    now.start();
   });
-  now.start();
   return {
     url: server.url,
     port: server.port,

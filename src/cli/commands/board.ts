@@ -21,7 +21,7 @@ export function registerBoard(program: Command, ctx: Context): void {
   program
     .command('board')
     .description("every list in the browser, live: sessions, columns, the dependency graph, history; changes made under the agents' locks")
-    .option('--port <n>', 'the port to listen on (default: the last start\'s when free, else any free one)')
+    .option('--port <n>', "the port to listen on (default: the last start's when free, else any free one)")
     .option(
       '--listen <address>',
       'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board); it was --host, which is now -H, the host a command runs on',

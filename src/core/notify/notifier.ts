@@ -67,7 +67,14 @@ export interface NotifyReport {
   /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
   started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
   /** What one look at a list found (every event active now, and the update looked at): for a view that shows them (the board's Now). */
-  looked?(look: { listId: string; shortId: string; project: string | undefined; events: readonly NotifyEvent[]; update: WatchUpdate; at: number }): void;
+  looked?(look: {
+    listId: string;
+    shortId: string;
+    project: string | undefined;
+    events: readonly NotifyEvent[];
+    update: WatchUpdate;
+    at: number;
+  }): void;
   /** A list no longer followed (its folder went). */
   forgot?(listId: string): void;
 }
