@@ -84,7 +84,8 @@ export class BoardNow {
     const report: NotifyReport = {
       delivered: () => undefined,
       retrying: () => undefined,
-      warn: (message) => this.o.warn(message),
+      // A list that cannot be read is shown as such on its own page: not said again where the board runs.
+      warn: () => undefined,
       started: (s) => {
         // No list at all: nothing to look at, and the view is complete as it is.
         if (s.lists.length === 0 && !this.started) {
