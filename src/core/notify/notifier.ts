@@ -234,9 +234,16 @@ export class Notifier {
     return this.index;
   }
 
-  /** Looks run one at a time, in order: two looks at one list never settle at once. */
+  /**
+   * Looks run one at a time, in order: two looks at one list never settle at once. Each
+   * after a turn of the event loop, so that a process that does other work too (the
+   * board answering its pages) is not held up by a round over hundreds of lists.
+   */
   private schedule(fn: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(fn).catch((err: unknown) => this.report.warn(`notify: ${(err as Error).message}`));
+    this.chain = this.chain
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(fn)
+      .catch((err: unknown) => this.report.warn(`notify: ${(err as Error).message}`));
     return this.chain;
   }
 
