@@ -125,7 +125,11 @@ describe.skipIf(!available)(
       page = await browser.newPage();
       page.on('pageerror', (e) => errors.push(e.message));
       // While the board is down, the stream's failed requests are the browser's to log, not the page's errors.
-      page.on('console', (m) => m.type() === 'error' && !/ERR_CONNECTION_REFUSED|net::/.test(m.text()) && errors.push(m.text()));
+      // A refused action's 409 is an answer the page shows, not an error of the page.
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && !/ERR_CONNECTION_REFUSED|net::|status of 409/.test(m.text()) && errors.push(m.text()),
+      );
       // Notifications as the page asks for them: when permission was asked, and what was shown.
       await page.addInitScript(() => {
         const w = window as unknown as { shown: Array<{ title: string; body: string; tag: string }>; asked: number };
@@ -224,6 +228,35 @@ describe.skipIf(!available)(
       // Back to Now.
       await p.click('#now-nav');
       await p.waitForSelector('body.now-mode #now-needs');
+    });
+
+    it('assigns to me and starts in one step; Start on a blocked task asks first, and Cancel writes nothing', async () => {
+      const { config, api } = world();
+      const b = await board(config);
+      const p = await open(`${b.url}#list=${API}&task=5`);
+      await p.waitForSelector('.detail button[data-action="claim"]');
+      const before = fs.readFileSync(path.join(api, '5.json'), 'utf8');
+      await p.click('.detail button[data-action="start"]');
+      await p.waitForSelector('dialog[open]');
+      expect(await p.locator('dialog h2').textContent()).toBe('Start #5 while it waits?');
+      expect(await p.locator('dialog p').textContent()).toContain('#5 is blocked by #4, not done yet.');
+      await p.click('dialog button:text-is("Cancel")');
+      await p.waitForTimeout(300);
+      expect(fs.readFileSync(path.join(api, '5.json'), 'utf8')).toBe(before);
+      // Assign to me on a blocked task: the agents' claim rule refuses it, nothing written.
+      await p.click('.detail button[data-action="claim"]');
+      await p.waitForSelector('.toast.conflict, .toast.error');
+      expect(fs.readFileSync(path.join(api, '5.json'), 'utf8')).toBe(before);
+      // On a ready one it claims as carol and starts.
+      await p.click('.card[data-task="4"]');
+      // Given back by carol (an owner removed, as an agent's TaskUpdate cannot).
+      const t4 = JSON.parse(fs.readFileSync(path.join(api, '4.json'), 'utf8')) as Record<string, unknown>;
+      delete t4.owner;
+      fs.writeFileSync(path.join(api, '4.json'), JSON.stringify(t4));
+      await p.waitForSelector('.detail button[data-action="claim"]');
+      await p.click('.detail button[data-action="claim"]');
+      await p.waitForSelector('.col-in_progress .card[data-task="4"]');
+      expect(JSON.parse(fs.readFileSync(path.join(api, '4.json'), 'utf8'))).toMatchObject({ owner: 'carol', status: 'in_progress' });
     });
 
     it('keeps its URL across a restart; a stopped board is a banner, and the page comes back by itself', async () => {
