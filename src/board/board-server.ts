@@ -51,8 +51,8 @@ interface RunningServer {
 
 /** Listen errors that say the address given is not one of this machine's: a bad value (usage), not an I/O failure. */
 const NOT_AN_ADDRESS_HERE = new Set(['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAFNOSUPPORT']);
-/** The Now view looks at every list again this often for what time alone brings (a stall, a session's end). */
-const NOW_TICK_MS = 3000;
+/** The Now view looks again this often at lists with work in progress, for what time alone brings (a stall, a session's end): seldom, as each look asks the sessions. */
+const NOW_TICK_MS = 10_000;
 const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
