@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tasksStateDir } from '../core/base/state-dir.js';
 import { newToken } from './board-security.js';
 
 /**
@@ -32,13 +33,7 @@ interface Where {
 const TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
 
 export function identityPath(w: Where): string | undefined {
-  const xdg = w.xdgStateHome;
-  const root =
-    xdg !== undefined && xdg !== '' && path.isAbsolute(xdg)
-      ? path.join(xdg, 'tasks')
-      : w.home !== undefined && w.home !== '' && path.isAbsolute(w.home)
-        ? path.join(w.home, '.local', 'state', 'tasks')
-        : undefined;
+  const root = tasksStateDir(w);
   if (root === undefined) return undefined;
   const digest = createHash('sha256')
     .update(`${path.resolve(w.configDir)}\n${w.host}`)

@@ -162,21 +162,16 @@ function openFromNow(list: string, task?: string): void {
 
 /** Back to the Now view: no list followed. */
 function showNow(): void {
-  if (state.listId === undefined) return;
-  state.listId = undefined;
-  state.list = undefined;
-  state.task = undefined;
-  state.history = undefined;
-  state.preview = undefined;
-  state.cost = undefined;
-  writeHash();
-  drawSidebar();
-  drawMain();
-  connect();
+  if (state.listId !== undefined) show(undefined);
 }
 
 function selectList(id: string): void {
   if (id === state.listId && state.list) return;
+  show(id);
+}
+
+/** Show a list (undefined: the Now view), with nothing of the one before. */
+function show(id: string | undefined): void {
   state.listId = id;
   state.list = undefined;
   state.task = undefined;
