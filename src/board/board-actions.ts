@@ -1,21 +1,27 @@
 import fs from 'node:fs';
 import { TasksError } from '../core/base/errors.js';
 import { isDirectory } from '../core/base/is-directory.js';
+import { blockerState, indexTasks } from '../core/graph/blockers.js';
 import { newTxn, startRecording } from '../core/history/recorder.js';
 import type { HookPolicySources } from '../core/hooks/hook-settings.js';
 import { HookBlockedError } from '../core/hooks/hooks.js';
+import { claimWithLifecycle } from '../core/lifecycle/claim-change.js';
 import { personLifecycle } from '../core/lifecycle/person-change.js';
 import { releaseOne } from '../core/lifecycle/release-change.js';
 import { createTaskWithLifecycle, emptyReport, type LifecycleReport, updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
+import { readTasks } from '../core/store/list-read.js';
 import type { TaskPatch } from '../core/store/patch.js';
 import { listDirOf } from '../core/store/paths.js';
+import type { Task } from '../core/store/schema.js';
 import { deleteOne } from '../core/writes/deletion.js';
 import { blockTask, unblockTask } from '../core/writes/dependencies.js';
 import { type Preconditions, preconditionGuard } from '../core/writes/preconditions.js';
 import type { Guard } from '../core/writes/task-writes.js';
+import { describeRefusal } from '../render/claim-result.js';
 import { renderBlockDetails, renderLifecycleReport } from '../render/lifecycle-report.js';
 import { renderJournalCut, renderJournalNotWritten } from '../render/log-lines.js';
+import { renderStillBlocked } from '../render/refs.js';
 import { oneLine } from '../render/text.js';
 import { releaseGoneAction } from './board-gone.js';
 import type { ActionError, ActionRequest, ActionResult, BoardTask, Expectation } from './board-protocol.js';
@@ -71,6 +77,7 @@ const HTTP_OF: Record<string, number> = {
 /** The journal's command for each action: what `tasks log` and `tasks undo` name. */
 const COMMAND: Record<ActionRequest['action'], string> = {
   start: 'start',
+  claim: 'claim',
   done: 'done',
   reopen: 'update',
   reassign: 'update',
@@ -177,8 +184,22 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     return { message: result.changed.length === 0 ? `#${id} unchanged` : `${verb} #${id}`, task: result.task as BoardTask };
   };
   switch (req.action) {
-    case 'start':
-      return update(req.id, { status: 'in_progress' }, req.expect, 'Started');
+    case 'start': {
+      const done = await update(req.id, { status: 'in_progress' }, req.expect, 'Started');
+      // As `tasks start` says on stderr: open blockers do not stop it, but the person is told.
+      const blocked = done.task === undefined ? undefined : stillBlocked(dir, done.task);
+      return blocked === undefined ? done : { ...done, warnings: [blocked] };
+    }
+    case 'claim': {
+      const { outcome } = await claimWithLifecycle(
+        lifecycle,
+        { agent: ctx.person, id: req.id, busyCheck: false, start: true, now: Date.now(), preconditions: asPreconditions(req.expect) },
+        report,
+      );
+      if (!outcome.success)
+        throw new TasksError(outcome.reason === 'task_not_found' ? 'not_found' : 'conflict', describeRefusal(req.id, outcome));
+      return { message: `Assigned #${req.id} to ${oneLine(ctx.person)} and started it`, task: outcome.task as BoardTask };
+    }
     case 'done':
       return update(req.id, { status: 'completed' }, req.expect, 'Completed');
     case 'reopen':
@@ -227,6 +248,15 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     case 'release-gone':
       return releaseGoneAction(ctx.sessions(), { configDir: ctx.configDir, person: ctx.person, home: ctx.home }, req);
   }
+}
+
+/** What `tasks start` warns of for a task started with open blockers, in its words (undefined: none open). */
+function stillBlocked(dir: string, task: BoardTask): string | undefined {
+  const t = task as unknown as Task;
+  if (t.blockedBy.length === 0) return undefined;
+  const index = indexTasks([t, ...readTasks(dir, t.blockedBy)]);
+  const { open } = blockerState(t, index);
+  return open.length === 0 ? undefined : renderStillBlocked(t, open, index);
 }
 
 /** The card's state as core preconditions: this status, and this owner or none. */

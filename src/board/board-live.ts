@@ -39,6 +39,8 @@ export interface LiveOptions {
   overviewEveryMs: number;
   /** The overview is read again at least this often. */
   overviewAtLeastMs: number;
+  /** The Now view's payload, sent to each new stream after the overview. */
+  now?: () => string;
 }
 
 interface Client {
@@ -190,6 +192,7 @@ export class BoardLive {
     const overview = this.overview();
     this.start();
     this.send(client, 'overview', overview);
+    if (this.o.now) this.send(client, 'now', this.o.now());
     if (listId !== undefined) this.follow(client, listId);
     return true;
   }
@@ -288,7 +291,8 @@ export class BoardLive {
     res.write(`event: ${event}\ndata: ${json}\n\n`);
   }
 
-  private broadcast(event: string, json: string): void {
+  /** An event to every open stream. */
+  broadcast(event: string, json: string): void {
     for (const c of this.clients) this.send(c, event, json);
   }
 

@@ -9,7 +9,8 @@
  * GET  <token>/api/undo?list=<list>    UndoPreviewPayload
  * GET  <token>/api/gone?list=<list>    GonePreviewPayload
  * GET  <token>/api/cost?list=<list>    CostPayload
- * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `gone`
+ * GET  <token>/api/now                 NowPayload
+ * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `now`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
  */
 
@@ -233,6 +234,8 @@ export interface Expectation {
 
 export type ActionRequest =
   | { action: 'start' | 'reopen' | 'release' | 'delete'; list: string; id: string; expect: Expectation }
+  /** Assign to me: claimed as the person (the agents' claim rule: unowned, no open blocker) and started, as `tasks claim <id> --as @me --start`. */
+  | { action: 'claim'; list: string; id: string; expect: Expectation }
   /** `hooks: false`: as `tasks done --no-hooks`. */
   | { action: 'done'; list: string; id: string; expect: Expectation; hooks?: boolean }
   | { action: 'reassign'; list: string; id: string; expect: Expectation; owner: string | null }
@@ -271,3 +274,70 @@ export type ActionResult =
       task?: BoardTask;
     }
   | { ok: false; error: ActionError };
+
+/** What `tasks notify` tells a person of (core's events, `--on`'s words). */
+export type NowEventType = 'list-completed' | 'ready-for-person' | 'stalled' | 'agent-died' | 'blocked-cycle' | 'damage';
+
+/** The list a Now entry belongs to. */
+export interface NowListRef {
+  list: string;
+  shortId: string;
+  /** The project folder of its latest session, with the home folder as ~. */
+  project: string | null;
+}
+
+/** One of `tasks notify`'s events, active now, in its words. */
+export interface NowEventView extends NowListRef {
+  /** Names the condition: unchanged while it lasts (a browser notification is shown once per key). */
+  key: string;
+  type: NowEventType;
+  title: string;
+  text: string;
+  /** The command that acts on it, as `tasks notify` says it. */
+  action: string;
+  tasks: Array<{ id: string; subject: string; status: BoardStatus; owner: string | null }>;
+  /** When it was first seen by this board (ms). */
+  since: number;
+}
+
+export interface NowTaskView {
+  id: string;
+  subject: string;
+  owner: string | null;
+  activeForm: string | null;
+  stalled: boolean;
+  /** Its owner's session is over (an agent-died event holds it). */
+  ownerGone: boolean;
+  changedAt: number | null;
+}
+
+/** A list's work in progress. */
+export interface NowWorkView extends NowListRef {
+  tasks: NowTaskView[];
+}
+
+/** One line of the activity feed: a task's change (as `tasks watch` sees it) or an event that began. */
+export interface NowFeedItem extends NowListRef {
+  at: number;
+  kind: 'change' | NowEventType;
+  text: string;
+  task: string | null;
+}
+
+/** The Now view: every list at once, what `tasks notify` and `tasks watch` see. */
+export interface NowPayload {
+  at: number;
+  /** The lists have been looked at (before: the view is still being worked out). */
+  ready: boolean;
+  /** What waits for a person: waiting, stalled, died and problems together (the tab title's count). */
+  needsPerson: number;
+  working: NowWorkView[];
+  waiting: NowEventView[];
+  stalled: NowEventView[];
+  died: NowEventView[];
+  problems: NowEventView[];
+  /** Lists whose every task is done, most recent first (those finished in the last day). */
+  finished: NowEventView[];
+  /** Newest first. */
+  feed: NowFeedItem[];
+}

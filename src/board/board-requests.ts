@@ -58,6 +58,7 @@ export function parseRequest(body: unknown): ActionRequest {
   if (typeof list !== 'string' || !LIST_ID.test(list)) throw bad('list must be a list id');
   switch (b.action) {
     case 'start':
+    case 'claim':
     case 'reopen':
     case 'release':
     case 'delete':

@@ -14,8 +14,10 @@ import { type ActionContext, runAction } from './board-actions.js';
 import { BodyRefused, closeAfterAnswer, readBody } from './board-body.js';
 import { costPayload } from './board-cost.js';
 import { gonePreview } from './board-gone.js';
+import { keepIdentity, loadIdentity } from './board-identity.js';
 import { BoardLive } from './board-live.js';
-import { hostAllowed, isLoopback, newToken, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
+import { BoardNow } from './board-now.js';
+import { hostAllowed, isLoopback, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
 import { type BoardContext, historyPayload, Sessions } from './board-state.js';
 import { undoPreview } from './board-undo.js';
 
@@ -35,6 +37,7 @@ interface ServerOptions {
   ctx: BoardContext;
   sessions: Sessions;
   live: BoardLive;
+  now: BoardNow;
   action: Omit<ActionContext, 'signal'>;
   signal: AbortSignal;
 }
@@ -48,6 +51,8 @@ interface RunningServer {
 
 /** Listen errors that say the address given is not one of this machine's: a bad value (usage), not an I/O failure. */
 const NOT_AN_ADDRESS_HERE = new Set(['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAFNOSUPPORT']);
+/** The Now view looks again this often at lists with work in progress, for what time alone brings (a stall, a session's end): seldom, as each look asks the sessions. */
+const NOW_TICK_MS = 10_000;
 const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
@@ -146,6 +151,8 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
     switch (route) {
       case 'api/overview':
         return reply(res, 200, 'application/json', o.live.overview());
+      case 'api/now':
+        return reply(res, 200, 'application/json', o.now.payload());
       case 'api/list':
         if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
         return reply(res, 200, 'application/json', o.live.listJson(listParam));
@@ -224,8 +231,12 @@ function json(res: http.ServerResponse, status: number, value: unknown, headers:
 /** Everything a board needs from whoever starts it (`tasks board`: its run's context). */
 export interface BoardOptions {
   host: string;
-  /** 0: any free port. */
+  /** 0: the port of the last start when it is free, else any free one. */
   port: number;
+  /** Where the token and port are kept between starts (the user's state folder), and whose they are. */
+  stateHome: { xdgStateHome: string | undefined; home: string | undefined; uid: number | undefined };
+  /** A new token (the old URL stops working): `--new-token`. */
+  newToken: boolean;
   readOnly: boolean;
   configDir: string;
   /** The home folder, resolved: shown as ~ in projects. */
@@ -275,7 +286,21 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     pricesFile: priceFilePath(o.env, o.home),
   };
   const sessions = new Sessions(o.newSessionIndex);
-  const live = new BoardLive({
+  // The live feed and the Now view send through each other (used only once both exist: now.start() below).
+  const now: BoardNow = new BoardNow({
+    configDir: o.configDir,
+    home: o.home,
+    person: o.person,
+    stalledMs: DEFAULT_STALLED_MS,
+    // The board's own reading of the sessions (kept current while a tab is open): not a second one.
+    sessions: () => sessions.current,
+    shortIdOf: (id): string | undefined => live.known(id)?.shortId,
+    now: Date.now,
+    changed: (json) => live.broadcast('now', json),
+    warn: o.warn,
+    tickMs: NOW_TICK_MS,
+  });
+  const live: BoardLive = new BoardLive({
     ctx,
     sessions,
     readOnly: o.readOnly,
@@ -284,38 +309,61 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     maxDelayMs: 150,
     overviewEveryMs: 5000,
     overviewAtLeastMs: 30_000,
+    now: (): string => now.payload(),
   });
   const stopping = new AbortController();
   const loopbackOnly = isLoopback(o.host);
-  const server = await startServer({
-    host: o.host,
-    port: o.port,
-    token: newToken(),
-    readOnly: o.readOnly,
-    loopbackOnly,
-    ctx,
-    sessions,
-    live,
-    signal: stopping.signal,
-    action: {
-      configDir: o.configDir,
-      person: o.person ?? 'unknown',
-      home: o.home,
-      sessions: () => sessions.current,
-      hookPolicy: o.hookPolicy,
-      projectDir: o.projectDir,
-      env: o.env,
-      pid: o.pid,
-      warn: o.warn,
-    },
-  });
+  const identity = loadIdentity({ ...o.stateHome, configDir: o.configDir, host: o.host }, o.newToken);
+  const serve = (port: number) =>
+    startServer({
+      host: o.host,
+      port,
+      token: identity.token,
+      readOnly: o.readOnly,
+      loopbackOnly,
+      ctx,
+      sessions,
+      live,
+      now,
+      signal: stopping.signal,
+      action: {
+        configDir: o.configDir,
+        person: o.person ?? 'unknown',
+        home: o.home,
+        sessions: () => sessions.current,
+        hookPolicy: o.hookPolicy,
+        projectDir: o.projectDir,
+        env: o.env,
+        pid: o.pid,
+        warn: o.warn,
+      },
+    });
+  // The port of the last start, so that the URL stays the same; taken by now (another board): any.
+  const again = o.port === 0 ? identity.port : undefined;
+  let server: RunningServer;
+  try {
+    server = await serve(again ?? o.port);
+  } catch (err) {
+    if (again === undefined || !(err instanceof TasksError) || err.code !== 'conflict') throw err;
+    server = await serve(0);
+  }
+  // A board that did not get its port back leaves it to the one that has it.
+  if (again === undefined || server.port === again || o.newToken) {
+    try {
+      keepIdentity(identity, server.port);
+    } catch (err) {
+      o.warn(`the board's URL will change at the next start: cannot keep it in ${identity.file}: ${(err as Error).message}`);
+    }
+  }
   // The first page needs the overview (every session's transcript, read or found in the cache): read it while the URL is printed.
+  // Then the Now view starts following every list, with the sessions that read: nothing of it delays the URL.
   const warming = setImmediate(() => {
     try {
       live.overview();
     } catch {
       // Read again, and the error answered, when the page asks.
     }
+    now.start();
   });
   return {
     url: server.url,
@@ -324,6 +372,7 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     stop: async () => {
       clearImmediate(warming);
       stopping.abort();
+      await now.stop();
       await server.close();
       sessions.save();
       // One macrotask after the last release, so that a step that follows at once (an edge's other side) is done too.

@@ -282,6 +282,71 @@ describe('tasks board: serving', () => {
     expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'update' });
   });
 
+  it("assigns to me: claims as the person and starts, by the agents' claim rule (a blocked or taken task refused, nothing written)", async () => {
+    const { config, dir } = demo();
+    writeTask(dir, { id: '4', subject: 'Waits on #3', description: '', status: 'pending', blocks: [], blockedBy: ['3'] });
+    const b = await board(config, [], { USER: 'carol' });
+    const ok = await postAction(b, { action: 'claim', list: 'demo', id: '3', expect: { status: 'pending', owner: null } });
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, message: 'Assigned #3 to carol and started it' });
+    expect(readJson(path.join(dir, '3.json'))).toMatchObject({ owner: 'carol', status: 'in_progress' });
+    const log = JSON.parse(runInProcessSync(config, ['-l', 'demo', 'log', '3', '--json']).stdout) as Array<{
+      who: { kind: string };
+      command: string;
+    }>;
+    expect(log.at(-1)).toMatchObject({ who: { kind: 'person' }, command: 'claim' });
+    const before = fs.readFileSync(path.join(dir, '4.json'), 'utf8');
+    const blocked = await postAction(b, { action: 'claim', list: 'demo', id: '4', expect: { status: 'pending', owner: null } });
+    expect(blocked.status).toBe(409);
+    expect((JSON.parse(blocked.body) as { error: { message: string } }).error.message).toMatch(/#3/);
+    expect(fs.readFileSync(path.join(dir, '4.json'), 'utf8')).toBe(before);
+  });
+
+  it('starts a blocked task as tasks start does, with its warning', async () => {
+    const { config, dir } = demo();
+    writeTask(dir, { id: '4', subject: 'Waits on #3', description: '', status: 'pending', blocks: [], blockedBy: ['3'] });
+    const b = await board(config);
+    const r = JSON.parse(
+      (await postAction(b, { action: 'start', list: 'demo', id: '4', expect: { status: 'pending', owner: null } })).body,
+    ) as {
+      ok: boolean;
+      warnings?: string[];
+    };
+    const cli = runInProcessSync(config, ['-l', 'demo', 'update', '4', '--status', 'pending']);
+    expect(cli.code).toBe(0);
+    const said = runInProcessSync(config, ['-l', 'demo', 'start', '4']).stderr.trim();
+    expect(r).toMatchObject({ ok: true, warnings: [said.replace(/^warning: /, '')] });
+    expect(r.warnings?.[0]).toMatch(/#3/);
+    // Not blocked: no warning.
+    const plain = JSON.parse(
+      (await postAction(b, { action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } })).body,
+    ) as object;
+    expect(plain).not.toHaveProperty('warnings');
+  });
+
+  it("answers the Now view: notify's events over every list, work in progress, and changes as a feed, live", async () => {
+    const { config, dir } = demo();
+    writeTask(dir, { id: '4', subject: 'Review', description: '', status: 'pending', owner: 'carol', blocks: [], blockedBy: [] });
+    const b = await board(config, [], { USER: 'carol' });
+    const events = await openEvents(b);
+    const first = await events.next((e) => e.event === 'now' && (e.data as { ready: boolean }).ready);
+    expect(first.data).toMatchObject({
+      needsPerson: 1,
+      waiting: [{ type: 'ready-for-person', list: 'demo', key: 'ready-for-person|demo|4|carol', action: 'tasks -l demo get 4' }],
+      working: [],
+      feed: [],
+    });
+    const from = events.events.length;
+    agent(dir, 'update', '3', JSON.stringify({ status: 'in_progress', owner: 'worker-1' }));
+    const next = await events.next((e) => e.event === 'now' && (e.data as { working: unknown[] }).working.length > 0, { from });
+    expect(next.data).toMatchObject({
+      working: [{ list: 'demo', tasks: [{ id: '3', owner: 'worker-1', ownerGone: false, stalled: false }] }],
+      feed: [{ list: 'demo', kind: 'change', task: '3', text: '"Run tests" started (worker-1)' }],
+    });
+    events.close();
+    const now = JSON.parse((await request(b.port, `/${b.token}/api/now`)).body) as { needsPerson: number };
+    expect(now.needsPerson).toBe(1);
+  });
+
   it('blocks and unblocks only while the task is as shown', async () => {
     const { config, dir } = demo();
     const b = await board(config);

@@ -43,6 +43,8 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
   // The persistent cache: the test's own (never a shared one), outside its config folder,
   // whose files tests compare before and after, and away from what lies beside it.
   env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'tasks-test-caches', path.basename(configDir));
+  // The state folder (the board's kept URL, notify's sent state): the test's own too.
+  env.XDG_STATE_HOME = path.join(os.tmpdir(), 'tasks-test-states', path.basename(configDir));
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

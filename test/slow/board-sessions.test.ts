@@ -125,8 +125,10 @@ describe.skipIf(!available)(
       expect(await item(p, 'release-42').locator('.sessions').textContent()).toBe('2 sessions');
       expect(await item(p, 'build-201').locator('.unsure').textContent()).toBe('2 unsure');
       expect(await item(p, 'build-201').locator('.state').textContent()).toBe('no session');
-      // The board's folder is bound to a list with no task yet: it is offered first, and opened.
+      // The board's folder is bound to a list with no task yet: it is offered first (the page opens on the Now view).
       expect(await p.locator('#lists > .list-item.bound').getAttribute('data-list')).toBe('bound-list');
+      await p.waitForSelector('body.now-mode #now-needs');
+      await p.click('#lists > .list-item.bound');
       await p.waitForSelector('.list-item.bound.selected');
       expect(await p.locator('.new-list').textContent()).toMatch(
         /^Claude Code sessions started in the board's folder use this list \(bound by ~\/work\/shop\/\.claude\/settings\.local\.json\)/,
@@ -161,7 +163,7 @@ describe.skipIf(!available)(
       expect(await p.locator('button[data-action], #new-task, #undo').count()).toBe(0);
     });
 
-    it('titles a named list by its name, not by the name Claude Code gave a session of it', async () => {
+    it('titles every list by its own name, with the name Claude Code gave its session below', async () => {
       const w = sessionsWorld();
       const sleeper = spawn('sleep', ['600'], { stdio: 'ignore' });
       try {
@@ -175,8 +177,10 @@ describe.skipIf(!available)(
         });
         const p = await open(w);
         expect(await item(p, 'release-42').locator('.list-title').textContent()).toBe('release-42');
-        // A session's own list keeps its session's name.
-        expect(await item(p, IDS.api).locator('.list-title').textContent()).toBe('api-rate-limit');
+        expect(await item(p, 'release-42').locator('.list-session-name').textContent()).toBe('ci-eb');
+        // A session's own list by its own (short) id too, which a rename of the session does not move; the session's name below it.
+        expect(await item(p, IDS.api).locator('.list-title').textContent()).toBe(IDS.api.slice(0, 8));
+        expect(await item(p, IDS.api).locator('.list-session-name').textContent()).toBe('api-rate-limit');
       } finally {
         sleeper.kill('SIGKILL');
       }

@@ -6,12 +6,14 @@ import type {
   Expectation,
   HistoryPayload,
   ListPayload,
+  NowPayload,
   OverviewPayload,
   StackChangeView,
   UndoPreviewPayload,
 } from '../board-protocol.js';
 import { act, cost, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
+import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
 import { byId, h } from './page-dom.js';
@@ -20,6 +22,8 @@ import { keepFocus } from './page-focus.js';
 import { renderGraph } from './page-graph.js';
 import { renderHead } from './page-head.js';
 import { startKeys } from './page-keys.js';
+import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
+import { renderNow, tickNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
 import { cutLine } from './page-text.js';
 import { startTheme } from './page-theme.js';
@@ -45,6 +49,9 @@ interface State {
   listQuery: string;
   allTodoWrite: boolean;
   source: Following | undefined;
+  /** The Now view's payload: every list at once (shown when no list is chosen). */
+  now: NowPayload | undefined;
+  notify: NotifyChoice;
 }
 
 const state: State = {
@@ -60,6 +67,8 @@ const state: State = {
   listQuery: '',
   allTodoWrite: false,
   source: undefined,
+  now: undefined,
+  notify: notifyChoice(),
 };
 
 const el = {
@@ -68,7 +77,6 @@ const el = {
   view: () => byId('view'),
   detail: () => byId('detail'),
   dialog: () => byId<HTMLDialogElement>('dialog'),
-  conn: () => byId('conn'),
 };
 
 const readOnly = () => state.overview?.readOnly ?? true;
@@ -99,12 +107,6 @@ function connect(): void {
       state.overview = payload;
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
-      // First: the list this folder is bound to (tasks use), else the newest.
-      const first = payload.binding?.list ?? payload.lists[0]?.id;
-      if (state.listId === undefined && first !== undefined) {
-        selectList(first);
-        return;
-      }
       if (state.list) drawHead();
       drawSidebar();
     },
@@ -124,16 +126,55 @@ function connect(): void {
       refreshPreview();
       refreshCost();
     },
-    connection: (s) => {
-      const conn = el.conn();
-      conn.textContent = s === 'live' ? 'live' : 'reconnecting…';
-      conn.className = `conn ${s}`;
+    now: (payload) => {
+      state.now = payload;
+      drawNowCount();
+      notifyNew(payload, openFromNow);
+      if (state.listId === undefined) drawNow();
     },
+    connection: showConnection,
   });
+}
+
+/** The count of what needs a person: in the tab's title (seen from other tabs) and beside "Now". */
+function drawNowCount(): void {
+  const n = state.now?.ready ? state.now.needsPerson : 0;
+  document.title = n > 0 ? `(${n}) tasks board` : 'tasks board';
+  const count = byId('now-nav-count');
+  count.hidden = n === 0;
+  count.textContent = String(n);
+}
+
+function drawNow(): void {
+  renderNow(el.view(), state.now, {
+    open: openFromNow,
+    notify: () =>
+      void toggleNotify(state.now).then((choice) => {
+        state.notify = choice;
+        drawNow();
+      }),
+    notifyChoice: state.notify,
+  });
+}
+
+/** An entry of the Now view: its list, and its task open. */
+function openFromNow(list: string, task?: string): void {
+  selectList(list);
+  if (task !== undefined) openTask(task);
+}
+
+/** Back to the Now view: no list followed. */
+function showNow(): void {
+  if (state.listId !== undefined) show(undefined);
 }
 
 function selectList(id: string): void {
   if (id === state.listId && state.list) return;
+  show(id);
+}
+
+/** Show a list (undefined: the Now view), with nothing of the one before. */
+function show(id: string | undefined): void {
   state.listId = id;
   state.list = undefined;
   state.task = undefined;
@@ -193,6 +234,13 @@ function drawMainNow(): void {
     tab.setAttribute('aria-selected', String(tab.dataset.view === state.view));
   }
   document.body.classList.toggle('todowrite', list?.kind === 'todowrite');
+  document.body.classList.toggle('now-mode', state.listId === undefined);
+  byId('now-nav').classList.toggle('selected', state.listId === undefined);
+  if (state.listId === undefined) {
+    drawNow();
+    drawDetail();
+    return;
+  }
   if (!list) {
     el.view().replaceChildren(h('p', { class: 'empty big' }, state.listId ? 'Loading…' : 'Choose a list.'));
     drawDetail();
@@ -426,7 +474,20 @@ function flagConflict(id: string): void {
 
 async function cardAction(action: CardAction, t: BoardTask): Promise<void> {
   if (!state.listId) return;
+  if (action === 'start' && !(await startAnyway(t))) return;
   await send({ action, list: state.listId, id: t.id, expect: expectOf(t) }, t.id);
+}
+
+/** Start on a task with open blockers: said first, as `tasks start` says it (agents may start such a task too). */
+async function startAnyway(t: BoardTask): Promise<boolean> {
+  const open = state.list?.facts[t.id]?.openBlockers ?? [];
+  if (open.length === 0) return true;
+  return confirmDialog(
+    el.dialog(),
+    `Start #${t.id} while it waits?`,
+    `#${t.id} is blocked by ${open.map((id) => `#${id}`).join(', ')}, not done yet. Starting it does not remove them (agents may start such a task too).`,
+    'Start anyway',
+  );
 }
 
 function parseIds(text: string): string[] {
@@ -442,7 +503,13 @@ async function detailAction(action: DetailAction, t: BoardTask): Promise<void> {
   const expect = expectOf(t);
   const dialog = el.dialog();
   switch (action) {
+    case 'claim':
+      await send({ action: 'claim', list, id: t.id, expect }, t.id);
+      return;
     case 'start':
+      if (!(await startAnyway(t))) return;
+      await send({ action, list, id: t.id, expect }, t.id);
+      return;
     case 'done':
     case 'reopen':
     case 'release':
@@ -642,11 +709,13 @@ function start(): void {
   el.lists().addEventListener('click', (e) => {
     if ((e.target as Element).closest('[data-list]')) showLists(false);
   });
+  byId('now-nav').addEventListener('click', showNow);
   // "3 min ago" stays true without any event.
   window.setInterval(() => {
     drawSidebar();
     drawHead();
   }, 30_000);
+  window.setInterval(() => tickNow(el.view()), 5000);
   drawMain();
   connect();
 }

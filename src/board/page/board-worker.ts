@@ -6,7 +6,7 @@
  * since and the last list payload are kept, so a tab that joins is drawn at once.
  *
  * tab -> worker: {type: 'follow', list?: string}, {type: 'bye'}
- * worker -> tab: {type: 'overview' | 'row' | 'list', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'}
+ * worker -> tab: {type: 'overview' | 'row' | 'list' | 'now', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'}
  */
 interface Feed {
   source: EventSource;
@@ -14,6 +14,7 @@ interface Feed {
   overview: string | undefined;
   rows: Map<string, string>;
   list: string | undefined;
+  now: string | undefined;
   state: 'live' | 'reconnecting';
 }
 
@@ -24,9 +25,26 @@ function send(feed: Feed, type: string, data: string): void {
   for (const port of feed.ports) port.postMessage({ type, data });
 }
 
+/** A stream the browser gave up on (an answer that was no stream) is opened again this often. */
+const REOPEN_MS = 3000;
+
 function open(key: string): Feed {
   const source = new EventSource(key === '' ? 'api/events' : `api/events?list=${encodeURIComponent(key)}`);
-  const feed: Feed = { source, ports: new Set(), overview: undefined, rows: new Map(), list: undefined, state: 'reconnecting' };
+  const feed: Feed = {
+    source,
+    ports: new Set(),
+    overview: undefined,
+    rows: new Map(),
+    list: undefined,
+    now: undefined,
+    state: 'reconnecting',
+  };
+  listen(feed, key);
+  return feed;
+}
+
+function listen(feed: Feed, key: string): void {
+  const source = feed.source;
   source.addEventListener('overview', (e) => {
     feed.overview = (e as MessageEvent<string>).data;
     feed.rows.clear();
@@ -43,6 +61,10 @@ function open(key: string): Feed {
     feed.list = (e as MessageEvent<string>).data;
     send(feed, 'list', feed.list);
   });
+  source.addEventListener('now', (e) => {
+    feed.now = (e as MessageEvent<string>).data;
+    send(feed, 'now', feed.now);
+  });
   source.addEventListener('open', () => {
     feed.state = 'live';
     send(feed, 'connection', 'live');
@@ -50,8 +72,15 @@ function open(key: string): Feed {
   source.addEventListener('error', () => {
     feed.state = 'reconnecting';
     send(feed, 'connection', 'reconnecting');
+    // A network error is retried by the browser; an answer that was no stream (a board
+    // starting, a proxy) closes it for good: tried again here while a tab follows it.
+    if (source.readyState === EventSource.CLOSED)
+      setTimeout(() => {
+        if (feeds.get(key) !== feed || feed.source !== source) return;
+        feed.source = new EventSource(source.url);
+        listen(feed, key);
+      }, REOPEN_MS);
   });
-  return feed;
 }
 
 function leave(port: MessagePort): void {
@@ -75,6 +104,7 @@ function join(port: MessagePort, key: string): void {
   if (feed.overview !== undefined) port.postMessage({ type: 'overview', data: feed.overview });
   for (const row of feed.rows.values()) port.postMessage({ type: 'row', data: row });
   if (feed.list !== undefined) port.postMessage({ type: 'list', data: feed.list });
+  if (feed.now !== undefined) port.postMessage({ type: 'now', data: feed.now });
   port.postMessage({ type: 'connection', data: feed.state });
 }
 

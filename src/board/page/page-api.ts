@@ -6,6 +6,7 @@ import type {
   HistoryPayload,
   ListPayload,
   ListRowView,
+  NowPayload,
   OverviewPayload,
   UndoPreviewPayload,
 } from '../board-protocol.js';
@@ -18,6 +19,7 @@ export interface LiveHandlers {
   overview(payload: OverviewPayload): void;
   row(row: ListRowView): void;
   list(payload: ListPayload): void;
+  now(payload: NowPayload): void;
   connection(state: 'live' | 'reconnecting'): void;
 }
 
@@ -35,6 +37,7 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     if (type === 'overview') handlers.overview(JSON.parse(data) as OverviewPayload);
     else if (type === 'row') handlers.row(JSON.parse(data) as ListRowView);
     else if (type === 'list') handlers.list(JSON.parse(data) as ListPayload);
+    else if (type === 'now') handlers.now(JSON.parse(data) as NowPayload);
     else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
   };
   if (typeof SharedWorker === 'function') {
@@ -57,7 +60,8 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     }
   }
   const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
-  for (const type of ['overview', 'row', 'list']) source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
+  for (const type of ['overview', 'row', 'list', 'now'])
+    source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   source.addEventListener('open', () => handlers.connection('live'));
   source.addEventListener('error', () => handlers.connection('reconnecting'));
   return { close: () => source.close() };

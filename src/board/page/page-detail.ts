@@ -8,7 +8,7 @@ import { cleanLine, cleanText, cutLine } from './page-text.js';
  * and what waits for it, metadata, and its history (what `tasks log <id>` shows), with
  * every action the board offers on it.
  */
-export type DetailAction = 'start' | 'done' | 'reopen' | 'reassign' | 'release' | 'block' | 'unblock' | 'delete';
+export type DetailAction = 'start' | 'claim' | 'done' | 'reopen' | 'reassign' | 'release' | 'block' | 'unblock' | 'delete';
 
 export interface DetailHandlers {
   act(action: DetailAction, task: BoardTask): void;
@@ -67,7 +67,8 @@ export function renderDetail(
     : h(
         'div',
         { class: 'detail-actions' },
-        t.status === 'pending' ? button('start', 'Start', 'primary') : null,
+        t.status === 'pending' && !t.owner ? button('claim', 'Assign to me & start', 'primary') : null,
+        t.status === 'pending' ? button('start', 'Start', t.owner ? 'primary' : '') : null,
         t.status !== 'completed' ? button('done', 'Done', t.status === 'in_progress' ? 'primary' : '') : null,
         t.status === 'completed' ? button('reopen', 'Reopen', 'primary') : null,
         button('reassign', t.owner ? 'Reassign' : 'Assign'),

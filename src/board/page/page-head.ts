@@ -144,7 +144,15 @@ export function renderHead(
     h(
       'div',
       { class: 'head-main' },
-      h('h1', { class: 'list-name agent-text', title: s?.prompt ?? row.id }, s?.prompt ? cutLine(s.prompt, 120) : cutLine(row.id, 80)),
+      // By the list's own name, which stays; the session's name and latest prompt, which move, below it.
+      h('h1', { class: 'list-name agent-text', title: row.id }, cutLine(row.team?.name ?? row.shortId, 80)),
+      s?.name || s?.prompt
+        ? h(
+            'div',
+            { class: 'head-prompt agent-text', title: s.prompt ?? '' },
+            [s.name, s.prompt ? cutLine(s.prompt, 120) : null].filter(Boolean).join(' · '),
+          )
+        : null,
       h(
         'div',
         { class: 'head-meta' },

@@ -154,14 +154,12 @@ function cachedItem(
   return el;
 }
 
-/** A list named by its session: the session's UUID, or `session-<8 hex>` in sessions with agent teams. */
-const SESSION_LIST = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|session-[0-9a-f]{8})$/;
-
 function listItem(row: ListRowView, selected: boolean, bound: boolean, now: number, handlers: SidebarHandlers): HTMLElement {
   const s = row.session;
   const state = sessionLabel(s);
-  // A session's own list by the name Claude Code gives the session; a named or team list by its own name.
-  const title = (SESSION_LIST.test(row.id) ? s?.name : undefined) ?? row.team?.name ?? row.shortId;
+  // By its own name, which does not move: Claude Code renames a session while it runs (shown below it).
+  const title = row.team?.name ?? row.shortId;
+  const sessionName = s?.name && s.name !== title ? s.name : undefined;
   return h(
     'button',
     {
@@ -183,6 +181,9 @@ function listItem(row: ListRowView, selected: boolean, bound: boolean, now: numb
         : null,
       h('span', { class: `state ${state.look}` }, state.text),
     ),
+    sessionName
+      ? h('div', { class: 'list-session-name agent-text', title: 'the name Claude Code gives its session' }, cutLine(sessionName, 60))
+      : null,
     s?.prompt ? h('div', { class: 'list-prompt agent-text' }, cutLine(s.prompt, 90)) : null,
     h(
       'div',

@@ -14,26 +14,31 @@ interface BoardOptions {
   listen?: string;
   open?: boolean;
   readOnly?: boolean;
+  newToken?: boolean;
 }
 
 export function registerBoard(program: Command, ctx: Context): void {
   program
     .command('board')
     .description("every list in the browser, live: sessions, columns, the dependency graph, history; changes made under the agents' locks")
-    .option('--port <n>', 'the port to listen on (default: any free one)')
+    .option('--port <n>', "the port to listen on (default: the last start's when free, else any free one)")
     .option(
       '--listen <address>',
       'listen on this address instead of 127.0.0.1 (anyone who can reach it and learns the URL can use the board); it was --host, which is now -H, the host a command runs on',
     )
     .option('--open', 'open the board in the default browser (through a private file: the token is on no command line)')
     .option('--read-only', 'show only: no action is served')
+    .option('--new-token', 'a new token in the URL: the old URL (a bookmark, one that leaked) stops working')
     .addHelpText(
       'after',
       `
 Prints the board's URL on stdout (--json: {url, port, host, readOnly, pid}) and serves it
 until Ctrl-C (exit 130) or SIGTERM (exit 0). The URL holds a random token that every
-request needs; the board answers only to 127.0.0.1, localhost and [::1] as Host, and to
-actions from its own page. It shows what tasks lists, list and log show; every change
+request needs, kept (with the port) in a file only you can read in
+$XDG_STATE_HOME/tasks (~/.local/state/tasks), so that the URL stays the same across
+restarts; --new-token replaces it. The board answers only to 127.0.0.1, localhost and
+[::1] as Host, and to actions from its own page. It opens on the Now view (every list at
+once: what needs a person, the work in progress, what just happened), and shows what tasks lists, list and log show; every change
 (start, done, reopen, reassign, release, release of gone owners, block, unblock, create,
 delete, undo, redo) goes through the same core as the commands, recorded as yours (your
 login name), with the hooks of the folder it was started in, and with the state the card
@@ -43,6 +48,7 @@ nothing is written.
 Examples:
   tasks board --open
   tasks board --read-only --port 8080
+  tasks board --new-token            the old URL stops working
   tasks -l refactor-auth board       opens on that list`,
     )
     .action(async (opts: BoardOptions) => {
@@ -64,6 +70,8 @@ Examples:
         projectDir: ctx.cwd,
         settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
         newSessionIndex: () => ctx.newSessionIndex(),
+        stateHome: { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid },
+        newToken: Boolean(opts.newToken),
         env: ctx.env,
         pid: process.pid,
         warn: (message) => ctx.io.warn(message, 'board_warning'),

@@ -66,6 +66,17 @@ export interface NotifyReport {
   warn(message: string): void;
   /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
   started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
+  /** What one look at a list found (every event active now, and the update looked at): for a view that shows them (the board's Now). */
+  looked?(look: {
+    listId: string;
+    shortId: string;
+    project: string | undefined;
+    events: readonly NotifyEvent[];
+    update: WatchUpdate;
+    at: number;
+  }): void;
+  /** A list no longer followed (its folder went). */
+  forgot?(listId: string): void;
 }
 
 interface Followed {
@@ -167,6 +178,7 @@ export class Notifier {
       if (wanted.has(id)) continue;
       f.watcher?.close();
       this.followed.delete(id);
+      this.report.forgot?.(id);
     }
     for (const id of ids) {
       if (this.followed.has(id)) continue;
@@ -222,9 +234,16 @@ export class Notifier {
     return this.index;
   }
 
-  /** Looks run one at a time, in order: two looks at one list never settle at once. */
+  /**
+   * Looks run one at a time, in order: two looks at one list never settle at once. Each
+   * after a turn of the event loop, so that a process that does other work too (the
+   * board answering its pages) is not held up by a round over hundreds of lists.
+   */
   private schedule(fn: () => Promise<void>): Promise<void> {
-    this.chain = this.chain.then(fn).catch((err: unknown) => this.report.warn(`notify: ${(err as Error).message}`));
+    this.chain = this.chain
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(fn)
+      .catch((err: unknown) => this.report.warn(`notify: ${(err as Error).message}`));
     return this.chain;
   }
 
@@ -259,6 +278,7 @@ export class Notifier {
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
     });
     const events = listEvents(facts, this.wanted);
+    this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
     const fresh = events.filter((e) => !f.active.has(e.key));
     const claims = await this.state.settle(

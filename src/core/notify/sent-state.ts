@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
+import { tasksStateDir } from '../base/state-dir.js';
 import { withOwnFileLock } from '../locks/locks.js';
 import { writeFileAtomic } from '../store/task-file.js';
 
@@ -30,13 +31,7 @@ export function sentStatePath(where: {
   home?: string | undefined;
   configDir: string;
 }): string | undefined {
-  const xdg = where.xdgStateHome;
-  const root =
-    xdg !== undefined && xdg !== '' && path.isAbsolute(xdg)
-      ? path.join(xdg, 'tasks')
-      : where.home !== undefined && where.home !== '' && path.isAbsolute(where.home)
-        ? path.join(where.home, '.local', 'state', 'tasks')
-        : undefined;
+  const root = tasksStateDir(where);
   if (root === undefined) return undefined;
   const resolved = path.resolve(where.configDir);
   const name = path

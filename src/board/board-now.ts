@@ -1,0 +1,252 @@
+import { listIds } from '../core/lists/list-folders.js';
+import { shortIdAmong } from '../core/lists/short-ids.js';
+import { type NotifyReport, runNotify } from '../core/notify/notifier.js';
+import type { NotifyEvent } from '../core/notify/notify-events.js';
+import { NOTIFY_EVENTS } from '../core/notify/notify-plan.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
+import { compareIds } from '../core/store/ids.js';
+import type { Task } from '../core/store/schema.js';
+import type { ChangeEvent } from '../core/watch/watch-diff.js';
+import type { WatchUpdate } from '../core/watch/watch-source.js';
+import type { BoardStatus, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from './board-protocol.js';
+
+/**
+ * The board's Now view: every list at once. It runs `tasks notify`'s follower (core's
+ * Notifier, every list, every event, with no target), so the events it shows are the
+ * ones `tasks notify` sends, worked out by the same code; the tasks each look read give
+ * the work in progress, and their changes (as `tasks watch` diffs them) the feed.
+ */
+export interface NowOptions {
+  configDir: string;
+  home: string;
+  person: string | undefined;
+  stalledMs: number;
+  /** A fresh session index (sessions start and end while the board runs). */
+  sessions: () => SessionIndex;
+  /** A list's short id as the overview has it. */
+  shortIdOf: (listId: string) => string | undefined;
+  now: () => number;
+  /** The payload changed: send it to every tab. */
+  changed: (json: string) => void;
+  warn: (message: string) => void;
+  /** How often lists are looked at again without a change (stalls, sessions' ends). */
+  tickMs: number;
+}
+
+interface ListNow {
+  ref: NowListRef;
+  events: readonly NotifyEvent[];
+  tasks: readonly Task[];
+  times: ReadonlyMap<string, number>;
+  update: WatchUpdate | undefined;
+}
+
+/** The feed's length. */
+const FEED_LIMIT = 100;
+/** A finished list stays under "just finished" this long after its last change. */
+const FINISHED_FOR_MS = 24 * 3600_000;
+/** Changes come in bursts (an agent's several writes): one payload for a burst. */
+const SEND_AFTER_MS = 40;
+
+const STATUS_WORDS: Record<BoardStatus, string> = { pending: 'pending', in_progress: 'in progress', completed: 'done' };
+
+/** A task's change in a few words, after its id, as the feed shows it (null: not worth a line, such as a description edit). */
+function changeText(e: ChangeEvent): { text: string; task: string | null } | null {
+  if (e.type === 'list-cleared') return { text: `every task removed (${e.tasks.length})`, task: null };
+  const t = e.task;
+  const who = t.owner ? ` (${t.owner})` : '';
+  if (e.type === 'created') return { text: `"${t.subject}" created${who}`, task: t.id };
+  if (e.type === 'deleted') return { text: `"${t.subject}" deleted`, task: t.id };
+  const status = e.changes.status;
+  if (status !== undefined) {
+    const word = STATUS_WORDS[t.status as BoardStatus] ?? String(t.status);
+    const verb = t.status === 'in_progress' ? 'started' : t.status === 'completed' ? 'done' : `back to ${word}`;
+    return { text: `"${t.subject}" ${verb}${who}`, task: t.id };
+  }
+  if (e.changes.owner !== undefined) return { text: `"${t.subject}" ${t.owner ? `now ${t.owner}'s` : 'released'}`, task: t.id };
+  return null;
+}
+
+export class BoardNow {
+  private readonly lists = new Map<string, ListNow>();
+  /** When each event key was first seen, while it lasts. */
+  private readonly since = new Map<string, number>();
+  private readonly feed: NowFeedItem[] = [];
+  private readonly stopping = new AbortController();
+  private running: Promise<unknown> | undefined;
+  private started = false;
+  private json: string | undefined;
+  private due: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: NowOptions) {}
+
+  start(): void {
+    const report: NotifyReport = {
+      delivered: () => undefined,
+      retrying: () => undefined,
+      // A list that cannot be read is shown as such on its own page: not said again where the board runs.
+      warn: () => undefined,
+      started: (s) => {
+        // No list at all: nothing to look at, and the view is complete as it is.
+        if (s.lists.length === 0 && !this.started) {
+          this.started = true;
+          this.soon();
+        }
+      },
+      looked: (look) => this.looked(look),
+      forgot: (listId) => {
+        this.lists.delete(listId);
+        this.soon();
+      },
+    };
+    this.running = runNotify(
+      {
+        configDir: this.o.configDir,
+        lists: { all: true },
+        events: NOTIFY_EVENTS,
+        targets: [],
+        stalledMs: this.o.stalledMs,
+        once: false,
+        person: this.o.person,
+        home: this.o.home,
+        host: '',
+        sessions: this.o.sessions,
+        shortId: (id) => this.o.shortIdOf(id) ?? shortIdAmong(id, listIds(this.o.configDir)),
+        // Nothing is sent from here: no sent state either (the page keeps what it has shown).
+        stateHome: { xdgStateHome: undefined, home: undefined },
+        deliver: { env: {}, platform: process.platform, bell: () => false, timeoutMs: 0 },
+        retry: { tries: 1, baseMs: 0 },
+        clock: { now: this.o.now },
+        stop: this.stopping.signal,
+        tickMs: this.o.tickMs,
+      },
+      report,
+    ).then(
+      () => undefined,
+      (err: unknown) => this.o.warn(`the Now view stopped following lists: ${(err as Error).message}`),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    if (this.due) clearTimeout(this.due);
+    await this.running;
+  }
+
+  /** The payload as JSON (computed now if a change is waiting). */
+  payload(): string {
+    this.json ??= JSON.stringify(this.build());
+    return this.json;
+  }
+
+  private looked(look: Parameters<NonNullable<NotifyReport['looked']>>[0]): void {
+    const ref: NowListRef = { list: look.listId, shortId: look.shortId, project: look.project ?? null };
+    const before = this.lists.get(look.listId);
+    const first = before === undefined;
+    // A tick looks again at the same update: its changes are in the feed already.
+    if (!first && look.update !== before.update) {
+      for (const e of look.update.events) {
+        const c = changeText(e);
+        if (c) this.push({ ...ref, at: look.update.at, kind: 'change', ...c });
+      }
+    }
+    const known = new Set(before?.events.map((e) => e.key));
+    for (const e of look.events) {
+      if (known.has(e.key)) continue;
+      if (!this.since.has(e.key)) this.since.set(e.key, look.at);
+      // What was there when the board started is shown in its section, not as news.
+      if (!first) this.push({ ...ref, at: look.at, kind: e.type, text: e.text, task: e.tasks[0]?.id ?? null });
+    }
+    const active = new Set(look.events.map((e) => e.key));
+    for (const key of known) if (!active.has(key)) this.since.delete(key);
+    this.lists.set(look.listId, {
+      ref,
+      events: look.events,
+      tasks: [...look.update.snapshot.values()],
+      times: look.update.times ?? new Map(),
+      update: look.update,
+    });
+    if (!this.started) this.started = true;
+    this.soon();
+  }
+
+  private push(item: NowFeedItem): void {
+    this.feed.unshift(item);
+    if (this.feed.length > FEED_LIMIT) this.feed.length = FEED_LIMIT;
+  }
+
+  private soon(): void {
+    this.due ??= setTimeout(() => {
+      this.due = undefined;
+      const json = JSON.stringify(this.build());
+      const shown = (j: string | undefined) => j?.replace(/^\{"at":\d+,/, '{');
+      if (shown(json) === shown(this.json)) return;
+      this.json = json;
+      this.o.changed(json);
+    }, SEND_AFTER_MS);
+  }
+
+  private build(): NowPayload {
+    const now = this.o.now();
+    const by = (type: NotifyEvent['type']) => {
+      const out: NowEventView[] = [];
+      for (const l of this.lists.values()) for (const e of l.events) if (e.type === type) out.push(this.view(l.ref, e));
+      return out.sort((a, b) => b.since - a.since || a.key.localeCompare(b.key));
+    };
+    const working: NowWorkView[] = [];
+    const finished: NowEventView[] = [];
+    for (const l of this.lists.values()) {
+      const stalled = new Set(l.events.filter((e) => e.type === 'stalled').flatMap((e) => e.tasks.map((t) => t.id)));
+      const gone = new Set(l.events.filter((e) => e.type === 'agent-died').flatMap((e) => e.tasks.map((t) => t.id)));
+      const tasks = l.tasks
+        .filter((t) => t.status === 'in_progress')
+        .sort((a, b) => compareIds(a.id, b.id))
+        .map((t) => ({
+          id: t.id,
+          subject: t.subject,
+          owner: t.owner ?? null,
+          activeForm: t.activeForm ?? null,
+          stalled: stalled.has(t.id),
+          ownerGone: gone.has(t.id),
+          changedAt: l.times.get(t.id) ?? null,
+        }));
+      if (tasks.length > 0) working.push({ ...l.ref, tasks });
+      const done = l.events.find((e) => e.type === 'list-completed');
+      if (done) {
+        const last = Math.max(0, ...l.times.values());
+        if (now - last <= FINISHED_FOR_MS) finished.push({ ...this.view(l.ref, done), since: last });
+      }
+    }
+    working.sort((a, b) => Math.max(0, ...b.tasks.map((t) => t.changedAt ?? 0)) - Math.max(0, ...a.tasks.map((t) => t.changedAt ?? 0)));
+    finished.sort((a, b) => b.since - a.since);
+    const waiting = by('ready-for-person');
+    const stalled = by('stalled');
+    const died = by('agent-died');
+    const problems = [...by('blocked-cycle'), ...by('damage')];
+    return {
+      at: now,
+      ready: this.started,
+      needsPerson: waiting.length + stalled.length + died.length + problems.length,
+      working,
+      waiting,
+      stalled,
+      died,
+      problems,
+      finished,
+      feed: this.feed,
+    };
+  }
+
+  private view(ref: NowListRef, e: NotifyEvent): NowEventView {
+    return {
+      ...ref,
+      key: e.key,
+      type: e.type,
+      title: e.title,
+      text: e.text,
+      action: e.action,
+      tasks: e.tasks.map((t) => ({ id: t.id, subject: t.subject, status: t.status as BoardStatus, owner: t.owner })),
+      since: this.since.get(e.key) ?? this.o.now(),
+    };
+  }
+}

@@ -1,0 +1,216 @@
+import { ago } from '../../render/elapsed.js';
+import type { NowEventType, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from '../board-protocol.js';
+import { fill, h } from './page-dom.js';
+import type { NotifyChoice } from './page-notify.js';
+import { cutLine } from './page-text.js';
+
+/**
+ * The Now view, the page the board opens on: every list at once. What needs a person
+ * (a task waiting on one, a stalled task, an agent gone holding work, a list that can
+ * never finish or is damaged), the work in progress by whom, lists just finished, and
+ * what just happened. Everything in it is what the server sent (core's events, in the
+ * words of `tasks notify`); the page only lays it out and links each entry to its list.
+ */
+export interface NowHandlers {
+  open(list: string, task?: string): void;
+  notify(): void;
+  notifyChoice: NotifyChoice;
+}
+
+const KIND_WORDS: Record<NowEventType, string> = {
+  'ready-for-person': 'waits for a person',
+  stalled: 'stalled',
+  'agent-died': 'agent gone',
+  'blocked-cycle': 'blocked forever',
+  damage: 'damaged',
+  'list-completed': 'finished',
+};
+
+function listLink(ref: NowListRef, handlers: NowHandlers, task?: string): HTMLElement {
+  const hash = `#list=${encodeURIComponent(ref.list)}${task === undefined ? '' : `&task=${encodeURIComponent(task)}`}`;
+  return h(
+    'a',
+    {
+      class: 'now-link',
+      href: hash,
+      'data-list': ref.list,
+      'data-task': task,
+      onclick: (e: Event) => {
+        e.preventDefault();
+        handlers.open(ref.list, task);
+      },
+    },
+    task === undefined ? cutLine(ref.shortId, 40) : `#${task}`,
+  );
+}
+
+function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
+  return h(
+    'span',
+    { class: 'now-where' },
+    listLink(ref, handlers),
+    ref.project ? h('span', { class: 'now-project agent-text' }, cutLine(ref.project, 48)) : null,
+  );
+}
+
+function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLElement {
+  return h(
+    'li',
+    { class: `now-item now-${e.type}`, 'data-key': e.key, 'data-type': e.type },
+    h(
+      'div',
+      { class: 'now-item-head' },
+      h('span', { class: `now-kind ${e.type}` }, KIND_WORDS[e.type]),
+      where(e, handlers),
+      h('span', { class: 'now-when', 'data-at': e.since }, ago(e.since, now)),
+    ),
+    h('div', { class: 'now-text agent-text' }, e.text),
+    h(
+      'div',
+      { class: 'now-tasks' },
+      ...e.tasks
+        .slice(0, 8)
+        .map((t) =>
+          h('span', { class: 'now-task' }, listLink(e, handlers, t.id), ' ', h('span', { class: 'agent-text' }, cutLine(t.subject, 60))),
+        ),
+      e.tasks.length > 8 ? h('span', { class: 'now-more' }, `+${e.tasks.length - 8} more`) : null,
+    ),
+    h('code', { class: 'now-action', title: 'the command that acts on it' }, e.action),
+  );
+}
+
+function workItem(w: NowWorkView, now: number, handlers: NowHandlers): HTMLElement {
+  return h(
+    'li',
+    { class: 'now-work', 'data-list': w.list },
+    h('div', { class: 'now-item-head' }, where(w, handlers)),
+    h(
+      'ul',
+      { class: 'now-work-tasks' },
+      ...w.tasks.map((t) =>
+        h(
+          'li',
+          { class: `now-work-task${t.ownerGone ? ' gone' : ''}${t.stalled ? ' stalled' : ''}`, 'data-task': t.id },
+          // A spinner only for work that goes on: not for a stall, nor for an owner who is gone.
+          t.ownerGone || t.stalled
+            ? h('span', { class: 'now-mark', title: t.ownerGone ? 'its owner is gone' : 'stalled' }, t.ownerGone ? '✕' : '⏸')
+            : h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+          listLink(w, handlers, t.id),
+          ' ',
+          h('span', { class: 'now-subject agent-text' }, cutLine(t.activeForm ?? t.subject, 80)),
+          h('span', { class: 'now-owner agent-text' }, t.owner ? cutLine(t.owner, 30) : 'no owner'),
+          t.ownerGone ? h('span', { class: 'now-flag gone' }, 'owner gone') : null,
+          t.stalled ? h('span', { class: 'now-flag stalled' }, 'stalled') : null,
+          t.changedAt === null ? null : h('span', { class: 'now-when', 'data-at': t.changedAt }, ago(t.changedAt, now)),
+        ),
+      ),
+    ),
+  );
+}
+
+function feedItem(f: NowFeedItem, now: number, handlers: NowHandlers): HTMLElement {
+  return h(
+    'li',
+    { class: `now-feed-item ${f.kind}` },
+    h('span', { class: 'now-when', 'data-at': f.at }, ago(f.at, now)),
+    where(f, handlers),
+    // A change's words follow its task's id; an event's name their tasks themselves.
+    f.kind === 'change'
+      ? f.task === null
+        ? null
+        : listLink(f, handlers, f.task)
+      : h('span', { class: `now-kind ${f.kind}` }, KIND_WORDS[f.kind]),
+    ' ',
+    h('span', { class: 'now-text agent-text' }, f.text),
+  );
+}
+
+function section(id: string, title: string, count: number, empty: string, items: HTMLElement[]): HTMLElement {
+  return h(
+    'section',
+    { class: 'now-section', id, 'aria-labelledby': `${id}-title` },
+    h('h2', { class: 'now-title', id: `${id}-title` }, title, count > 0 ? h('span', { class: 'now-count' }, String(count)) : null),
+    items.length === 0 ? h('p', { class: 'now-empty' }, empty) : h('ul', { class: 'now-list' }, ...items),
+  );
+}
+
+function notifyButton(handlers: NowHandlers): HTMLElement {
+  const c = handlers.notifyChoice;
+  if (c === 'unsupported') return h('span', { class: 'now-notify-state' }, 'this browser has no notifications');
+  if (c === 'denied')
+    return h('span', { class: 'now-notify-state' }, 'notifications are blocked for this page (the browser’s site settings)');
+  return h(
+    'button',
+    {
+      class: c === 'on' ? 'ghost small' : 'primary small',
+      id: 'now-notify',
+      type: 'button',
+      'aria-pressed': c === 'on' ? 'true' : 'false',
+      title: 'the same events as tasks notify, as browser notifications, each once',
+      onclick: handlers.notify,
+    },
+    c === 'on' ? 'Notifications on' : 'Notify me',
+  );
+}
+
+export function renderNow(container: HTMLElement, payload: NowPayload | undefined, handlers: NowHandlers): void {
+  if (payload === undefined || !payload.ready) {
+    fill(container, h('p', { class: 'empty big' }, 'Looking at every list…'));
+    return;
+  }
+  const now = Date.now();
+  const needs = [...payload.died, ...payload.waiting, ...payload.stalled, ...payload.problems];
+  const running = payload.working.reduce((n, w) => n + w.tasks.length, 0);
+  fill(
+    container,
+    h(
+      'div',
+      { class: 'now' },
+      h(
+        'div',
+        { class: 'now-top' },
+        h('h1', { class: 'now-heading' }, 'Now'),
+        h(
+          'span',
+          { class: 'now-summary' },
+          `${payload.needsPerson} need${payload.needsPerson === 1 ? 's' : ''} a person · ${running} in progress · ${payload.finished.length} finished in the last day`,
+        ),
+        notifyButton(handlers),
+      ),
+      section(
+        'now-needs',
+        'Needs a person',
+        needs.length,
+        'Nothing waits for a person.',
+        needs.map((e) => eventItem(e, now, handlers)),
+      ),
+      section(
+        'now-working',
+        'In progress',
+        running,
+        'No task is in progress.',
+        payload.working.map((w) => workItem(w, now, handlers)),
+      ),
+      section(
+        'now-finished',
+        'Just finished',
+        payload.finished.length,
+        'No list finished in the last day.',
+        payload.finished.map((e) => eventItem(e, now, handlers)),
+      ),
+      section(
+        'now-feed',
+        'Activity',
+        0,
+        'Nothing has happened since the board started.',
+        payload.feed.slice(0, 50).map((f) => feedItem(f, now, handlers)),
+      ),
+    ),
+  );
+}
+
+/** "3 min ago" everywhere in the view, from the times the entries hold: relative times keep moving. */
+export function tickNow(container: HTMLElement): void {
+  const now = Date.now();
+  for (const el of container.querySelectorAll<HTMLElement>('.now-when[data-at]')) el.textContent = ago(Number(el.dataset.at), now);
+}
