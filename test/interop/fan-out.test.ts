@@ -91,7 +91,7 @@ function sharedListWatched() {
   cleanups.push(() => {
     if (watch.exitCode === null) watch.kill('SIGKILL');
   });
-  return { config, out: () => out, err: () => err, closed };
+  return { config, out: () => out, err: () => err, closed, pid: watch.pid as number };
 }
 
 describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => {
@@ -140,6 +140,34 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
     console.log(`fan-out: the watch ended ${at - exited} ms after the agent exited with its task in progress`);
     expect(code, err()).toBe(6);
     // On a failure, what the watch said and ended with tells a death missed from one judged late.
+    expect(at - exited, `${err()}\n${JSON.stringify(parseNdjson(out()).at(-1))}`).toBeLessThan(5_000);
+    expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
+    expect(parseNdjson(out()).at(-1)).toMatchObject({
+      reason: 'session-died',
+      died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
+    });
+  });
+  it('one starts and ends its run while the watch is not looking (stopped): still exit 6 within 5 s of its exit, state ended', async () => {
+    const { config, out, err, closed, pid } = sharedListWatched();
+    const workers = await Promise.all([worker(config, '1'), worker(config, '2')]);
+    await Promise.all(workers.map((w) => w.holding));
+    await sleep(2000);
+    // A busy machine can leave the watch without a look for the whole of a short run:
+    // stopped, it cannot see the agent alive; it must find it by its transcript, over.
+    process.kill(pid, 'SIGSTOP');
+    let exited = 0;
+    let session: string | undefined;
+    try {
+      const quitter = await worker(config, '3', { endsOpen: true });
+      await quitter.holding;
+      exited = Date.now();
+      session = (parseNdjson(quitter.stdout())[0] as { session_id?: string }).session_id;
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const { code, at } = await closed;
+    console.log(`fan-out: the watch (stopped meanwhile) ended ${at - exited} ms after the agent exited with its task in progress`);
+    expect(code, err()).toBe(6);
     expect(at - exited, `${err()}\n${JSON.stringify(parseNdjson(out()).at(-1))}`).toBeLessThan(5_000);
     expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
     expect(parseNdjson(out()).at(-1)).toMatchObject({
