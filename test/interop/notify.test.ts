@@ -7,6 +7,8 @@
  *   task, its owner and release --gone; nothing while it was alive.
  * - An agent ends its run with its task in progress while another works on the list:
  *   agent-died within 10 s for its owner alone.
+ * - An agent sets a task in progress, then waits on its next turn: stalled once the task
+ *   has gone unchanged for --stalled, while the agent is still alive.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -159,6 +161,45 @@ describe('the real Claude Code: notify', () => {
     } finally {
       held.open();
       await working;
+    }
+  });
+  it('an agent that starts a task, then waits on its next turn: stalled after --stalled 5s, the agent still alive', async () => {
+    const w = world();
+    const job = w.dir('ci/job-3');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'stalled', '--stalled', '5s']);
+    await p.waitForErr('notify: following list nightly');
+    const held = gate();
+    const waiting = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Deploy'), UPDATE('1', { status: 'in_progress', owner: 'worker-d' }), UPDATE('1', { status: 'completed' })],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    try {
+      await held.arrived;
+      const started = fs.statSync(path.join(w.config, 'tasks', 'nightly', '1.json')).mtimeMs;
+      const agent = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === job));
+      await until(() => hook.got.length === 1, 'stalled', 30_000);
+      const after = (hook.got[0]?.at ?? 0) - started;
+      console.log(`notify: stalled sent ${after} ms after the task was started (--stalled 5s)`);
+      expect(after).toBeGreaterThanOrEqual(5_000);
+      expect(after).toBeLessThan(15_000);
+      // The agent is alive, waiting on its turn: stalled, not dead.
+      expect(() => process.kill(agent.pid, 0)).not.toThrow();
+      const [doc] = posted(hook.got);
+      expect(doc).toMatchObject({
+        event: 'stalled',
+        list: 'nightly',
+        project: '~/ci/job-3',
+        tasks: [{ id: '1', subject: 'Deploy', status: 'in_progress', owner: 'worker-d' }],
+        action: 'tasks -l nightly get 1',
+      });
+      expect(doc?.text).toMatch(/^#1 "Deploy" in list nightly \(~\/ci\/job-3\) has been in progress for \d+s without a change \(worker-d\), and no session is at work$/);
+    } finally {
+      held.open();
+      await waiting;
     }
   });
 });
