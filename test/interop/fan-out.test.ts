@@ -94,6 +94,27 @@ function sharedListWatched() {
   return { config, out: () => out, err: () => err, closed, pid: watch.pid as number };
 }
 
+/**
+ * The watch ended with exit 6 within 5 s of the quitter's exit, naming it, ended, with #3,
+ * while the other workers run. On a failure, what the watch said and ended with tells a
+ * death missed from one judged late.
+ */
+function expectQuitterDied(
+  watch: { out: () => string; err: () => string },
+  ended: { code: number; at: number },
+  exited: number,
+  session: string | undefined,
+  workers: readonly Worker[],
+) {
+  expect(ended.code, watch.err()).toBe(6);
+  expect(ended.at - exited, `${watch.err()}\n${JSON.stringify(parseNdjson(watch.out()).at(-1))}`).toBeLessThan(5_000);
+  expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
+  expect(parseNdjson(watch.out()).at(-1)).toMatchObject({
+    reason: 'session-died',
+    died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
+  });
+}
+
 describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => {
   it('one SIGKILLed while it holds its task: watch --until all-completed exits 6 within 5 s, the others still running', async () => {
     const { config, out, err, closed } = sharedListWatched();
@@ -138,14 +159,7 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
     const session = (parseNdjson(quitter.stdout())[0] as { session_id?: string }).session_id;
     const { code, at } = await closed;
     console.log(`fan-out: the watch ended ${at - exited} ms after the agent exited with its task in progress`);
-    expect(code, err()).toBe(6);
-    // On a failure, what the watch said and ended with tells a death missed from one judged late.
-    expect(at - exited, `${err()}\n${JSON.stringify(parseNdjson(out()).at(-1))}`).toBeLessThan(5_000);
-    expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
-    expect(parseNdjson(out()).at(-1)).toMatchObject({
-      reason: 'session-died',
-      died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
-    });
+    expectQuitterDied({ out, err }, { code, at }, exited, session, workers);
   });
   it('one starts and ends its run while the watch is not looking (stopped): still exit 6 within 5 s of its exit, state ended', async () => {
     const { config, out, err, closed, pid } = sharedListWatched();
@@ -167,12 +181,6 @@ describe(`a fan-out of three real Claude Code ${claudeVersion()} agents`, () => 
     }
     const { code, at } = await closed;
     console.log(`fan-out: the watch (stopped meanwhile) ended ${at - exited} ms after the agent exited with its task in progress`);
-    expect(code, err()).toBe(6);
-    expect(at - exited, `${err()}\n${JSON.stringify(parseNdjson(out()).at(-1))}`).toBeLessThan(5_000);
-    expect(workers.every((w) => w.child.exitCode === null)).toBe(true);
-    expect(parseNdjson(out()).at(-1)).toMatchObject({
-      reason: 'session-died',
-      died: [{ sessionId: session, state: 'ended', tasks: ['3'] }],
-    });
+    expectQuitterDied({ out, err }, { code, at }, exited, session, workers);
   });
 });

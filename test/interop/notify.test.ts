@@ -144,7 +144,7 @@ describe('the real Claude Code: notify', () => {
         turns: [CREATE('Test'), UPDATE('2', { status: 'in_progress', owner: 'worker-b' })],
       });
       const endedAt = Date.now();
-      const quitter = { sessionId: (parseNdjson(run.stdout)[0] as { session_id: string }).session_id };
+      const quitter = { sessionId: (parseNdjson(run.stdout)[0] as { session_id?: string }).session_id ?? '' };
       await until(() => hook.got.length === 1, 'agent-died', 15_000);
       expect((hook.got[0]?.at ?? 0) - endedAt).toBeLessThan(10_000);
       const [doc] = posted(hook.got);
@@ -196,7 +196,9 @@ describe('the real Claude Code: notify', () => {
         tasks: [{ id: '1', subject: 'Deploy', status: 'in_progress', owner: 'worker-d' }],
         action: 'tasks -l nightly get 1',
       });
-      expect(doc?.text).toMatch(/^#1 "Deploy" in list nightly \(~\/ci\/job-3\) has been in progress for \d+s without a change \(worker-d\), and no session is at work$/);
+      expect(doc?.text).toMatch(
+        /^#1 "Deploy" in list nightly \(~\/ci\/job-3\) has been in progress for \d+s without a change \(worker-d\), and no session is at work$/,
+      );
     } finally {
       held.open();
       await waiting;
