@@ -3,12 +3,14 @@
  * receiver, an exec: script. Through the built binary: notify is a long-running process
  * whose restarts, signals and a second copy of it are what is under test.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
+import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const h = notifyHarness();
 afterEach(h.cleanup);
@@ -230,6 +232,60 @@ describe('notify: the events', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { notification: { event: string } }).notification.event),
     ).toEqual(['stalled']);
+  });
+});
+
+describe('notify: stalled while a session is busy', () => {
+  const SESSION = '55555555-5555-4555-8555-555555555555';
+  const agents: ChildProcess[] = [];
+  afterEach(() => {
+    for (const a of agents.splice(0)) a.kill('SIGKILL');
+  });
+
+  /**
+   * A session busy on a turn (its live-session file says so; its process runs: a real
+   * one, as the index checks it) on its own list, #1 in progress for 3 h, its transcript
+   * last written `quietMs` ago.
+   */
+  function busySession(quietMs: number) {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    const dir = listWith(config, SESSION, [taskOf('1', { status: 'in_progress', owner: 'agent-1' })]);
+    const old = (Date.now() - 3 * 60 * 60_000) / 1000;
+    fs.utimesSync(path.join(dir, '1.json'), old, old);
+    const at = Date.now() - quietMs - 20;
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      running: true,
+      calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at }],
+    });
+    // Why a process: the session is live only while its live-session file's process runs.
+    const agent = spawn('sleep', ['60']);
+    agents.push(agent);
+    writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: 'busy' });
+    return config;
+  }
+
+  const stalledSent = (config: string) => {
+    const r = run(
+      config,
+      ['-l', SESSION, 'notify', '--once', '--stalled', '1h', '--on', 'stalled', '--to', 'exec:cat >/dev/null', '--json'],
+      {
+        env: notifyEnv(config),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n');
+  };
+
+  it('busy but silent for as long as --stalled (a request that hangs): stalled, as watch judges it', () => {
+    expect(stalledSent(busySession(2 * 60 * 60_000))).toHaveLength(1);
+  });
+
+  it('busy and writing its transcript: at work, not stalled', () => {
+    expect(stalledSent(busySession(1000))).toEqual([]);
   });
 });
 

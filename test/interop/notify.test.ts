@@ -5,11 +5,16 @@
  *   TaskUpdate; a restarted notify does not send it again.
  * - An agent holding work in progress is SIGKILLed: agent-died within 10 s, naming its
  *   task, its owner and release --gone; nothing while it was alive.
+ * - An agent ends its run with its task in progress while another works on the list:
+ *   agent-died within 10 s for its owner alone.
+ * - An agent sets a task in progress, then waits on its next turn: stalled once the task
+ *   has gone unchanged for --stalled, while the agent is still alive.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { receiver, startNotify, until } from '../helpers/notify.js';
+import { parseNdjson } from '../helpers/replay.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 import { gate, liveFiles, waitFor, world } from './session-world.js';
@@ -115,6 +120,88 @@ describe('the real Claude Code: notify', () => {
     } finally {
       held.open();
       await dying;
+    }
+  });
+  it('an agent that ends its run holding work while another lives on the list: agent-died within 10 s, for it alone', async () => {
+    const w = world();
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'agent-died']);
+    await p.waitForErr('notify: following list nightly');
+    const held = gate();
+    const working = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: w.dir('ci/job-1'),
+      turns: [CREATE('Build'), UPDATE('1', { status: 'in_progress', owner: 'worker-a' }), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    try {
+      await held.arrived;
+      const run = await runAgent({
+        configDir: w.config,
+        listId: 'nightly',
+        cwd: w.dir('ci/job-2'),
+        turns: [CREATE('Test'), UPDATE('2', { status: 'in_progress', owner: 'worker-b' })],
+      });
+      const endedAt = Date.now();
+      const quitter = { sessionId: (parseNdjson(run.stdout)[0] as { session_id?: string }).session_id ?? '' };
+      await until(() => hook.got.length === 1, 'agent-died', 15_000);
+      expect((hook.got[0]?.at ?? 0) - endedAt).toBeLessThan(10_000);
+      const [doc] = posted(hook.got);
+      expect(doc).toMatchObject({
+        event: 'agent-died',
+        list: 'nightly',
+        session: quitter.sessionId,
+        tasks: [{ id: '2', subject: 'Test', status: 'in_progress', owner: 'worker-b' }],
+      });
+      expect(doc?.text).toMatch(new RegExp(`^worker-b holds #2 in list nightly .*, but session ${quitter.sessionId.slice(0, 8)} ended$`));
+      // The live agent's work is not told as dead.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(hook.got).toHaveLength(1);
+    } finally {
+      held.open();
+      await working;
+    }
+  });
+  it('an agent that starts a task, then waits on its next turn: stalled after --stalled 5s, the agent still alive', async () => {
+    const w = world();
+    const job = w.dir('ci/job-3');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'stalled', '--stalled', '5s']);
+    await p.waitForErr('notify: following list nightly');
+    const held = gate();
+    const waiting = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Deploy'), UPDATE('1', { status: 'in_progress', owner: 'worker-d' }), UPDATE('1', { status: 'completed' })],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    try {
+      await held.arrived;
+      const started = fs.statSync(path.join(w.config, 'tasks', 'nightly', '1.json')).mtimeMs;
+      const agent = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === job));
+      await until(() => hook.got.length === 1, 'stalled', 30_000);
+      const after = (hook.got[0]?.at ?? 0) - started;
+      console.log(`notify: stalled sent ${after} ms after the task was started (--stalled 5s)`);
+      expect(after).toBeGreaterThanOrEqual(5_000);
+      expect(after).toBeLessThan(15_000);
+      // The agent is alive, waiting on its turn: stalled, not dead.
+      expect(() => process.kill(agent.pid, 0)).not.toThrow();
+      const [doc] = posted(hook.got);
+      expect(doc).toMatchObject({
+        event: 'stalled',
+        list: 'nightly',
+        project: '~/ci/job-3',
+        tasks: [{ id: '1', subject: 'Deploy', status: 'in_progress', owner: 'worker-d' }],
+        action: 'tasks -l nightly get 1',
+      });
+      expect(doc?.text).toMatch(
+        /^#1 "Deploy" in list nightly \(~\/ci\/job-3\) has been in progress for \d+s without a change \(worker-d\), and no session is at work$/,
+      );
+    } finally {
+      held.open();
+      await waiting;
     }
   });
 });

@@ -134,6 +134,97 @@ describe('a session that dies holding work ends watch --until within seconds', (
     });
   }, 60_000);
 
+  /**
+   * A fourth agent on the list that the watch never sees alive: it starts #4 and its run
+   * is over before the watch's next look (a short headless run), leaving its transcript
+   * (`ended`: with the end Claude Code records) and, if it crashed, its live-session file.
+   */
+  function quickAgent(config: string, dir: string, opts: { ended: boolean; pid?: number }) {
+    const sessionId = '44444444-4444-4444-8444-444444444444';
+    const at = Date.now() - 200;
+    writeTaskTranscript(config, {
+      sessionId,
+      cwd: path.join(config, 'home', 'proj'),
+      running: !opts.ended,
+      calls: [
+        {
+          name: 'TaskUpdate',
+          input: { taskId: '4', status: 'in_progress', owner: 'worker-4' },
+          result: { success: true, taskId: '4', updatedFields: ['status', 'owner'] },
+          at,
+        },
+      ],
+    });
+    writeTask(dir, { id: '4', subject: 'Part 4', description: '', status: 'in_progress', owner: 'worker-4', blocks: [], blockedBy: [] });
+    fs.utimesSync(path.join(dir, '4.json'), (at + 5) / 1000, (at + 5) / 1000);
+    if (opts.pid !== undefined)
+      writeLiveSession(config, { pid: opts.pid, sessionId, cwd: path.join(config, 'home', 'proj'), procStartTicks: '1' });
+    return sessionId;
+  }
+
+  function withFourth(config: string) {
+    const { agents, dir } = fanOut(config);
+    writeTask(dir, { id: '4', subject: 'Part 4', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '4');
+    return { agents, dir };
+  }
+
+  it('an agent never seen alive, whose run ended holding #4 between two looks: state ended, exit 6 within 5 s', async () => {
+    const config = tempConfig();
+    const { agents, dir } = withFourth(config);
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '60s', '--json']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    const ended = Date.now();
+    const sessionId = quickAgent(config, dir, { ended: true });
+    const { code, at } = await w.closed;
+    expect(code, w.err()).toBe(6);
+    console.log(`death noticed ${at - ended} ms after the run ended`);
+    expect(at - ended).toBeLessThan(5_000);
+    expect(agents.every((a) => a.exitCode === null)).toBe(true);
+    expect(parseNdjson(w.out()).at(-1)).toMatchObject({
+      reason: 'session-died',
+      died: [{ sessionId, state: 'ended', tasks: ['4'] }],
+    });
+  }, 60_000);
+
+  it('an agent never seen alive, killed holding #4 between two looks (its live-session file left): state crashed, exit 6', async () => {
+    const config = tempConfig();
+    const { dir } = withFourth(config);
+    const gone = spawn('true');
+    await new Promise((r) => gone.on('exit', r));
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '60s', '--json']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    const killed = Date.now();
+    const sessionId = quickAgent(config, dir, { ended: false, pid: gone.pid as number });
+    const { code, at } = await w.closed;
+    expect(code, w.err()).toBe(6);
+    expect(at - killed).toBeLessThan(5_000);
+    expect(parseNdjson(w.out()).at(-1)).toMatchObject({ died: [{ sessionId, state: 'crashed', tasks: ['4'] }] });
+  }, 60_000);
+
+  it('an agent first seen by its transcript alone, still at work (no end recorded): not a death', async () => {
+    const config = tempConfig();
+    const { dir } = withFourth(config);
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '8s', '--json']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    quickAgent(config, dir, { ended: false });
+    const { code } = await w.closed;
+    expect(code, w.err()).toBe(124);
+  }, 60_000);
+
+  it('a run that ended holding #4 before the watch began is not news: the watch waits on', async () => {
+    const config = tempConfig();
+    const { dir } = withFourth(config);
+    quickAgent(config, dir, { ended: true });
+    await new Promise((r) => setTimeout(r, 1200));
+    const w = watch(config, ['--until', 'all-completed', '--timeout', '6s', '--json']);
+    const { code } = await w.closed;
+    expect(code, w.err()).toBe(124);
+  }, 60_000);
+
   it('an agent that dies holding nothing (its task completed) is only noted; the watch goes on', async () => {
     const config = tempConfig();
     const { agents } = fanOut(config, [true, false, true]);

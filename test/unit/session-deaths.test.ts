@@ -56,6 +56,33 @@ describe('heldTasks: what a dead session held', () => {
   });
 });
 
+describe('heldTasks: who holds a task is who claimed it', () => {
+  const owned = (id: string, owner: string): Task => ({ ...task(id, 'in_progress'), owner });
+
+  it("not a task it only edited after another session claimed it (a lead's edit of a teammate's task)", () => {
+    const teammate = [write('1', 100, { started: true, owner: 'worker-1' })];
+    const lead = [write('1', 300)];
+    expect(heldTasks([owned('1', 'worker-1')], lead, [teammate], new Map([['1', 305]]))).toEqual([]);
+    expect(heldTasks([owned('1', 'worker-1')], teammate, [lead], new Map([['1', 305]])).map((t) => t.id)).toEqual(['1']);
+  });
+
+  it('the later claim wins: the one who started it after another gave it an owner', () => {
+    const lead = [write('1', 100, { owner: 'worker-1' })];
+    const teammate = [write('1', 200, { started: true })];
+    expect(heldTasks([owned('1', 'worker-1')], teammate, [lead], new Map()).map((t) => t.id)).toEqual(['1']);
+    expect(heldTasks([owned('1', 'worker-1')], lead, [teammate], new Map())).toEqual([]);
+  });
+
+  it('not a task it claimed for an owner the task no longer has', () => {
+    expect(heldTasks([owned('1', 'someone')], [write('1', 100, { started: true, owner: 'worker-1' })], [], new Map())).toEqual([]);
+  });
+
+  it("not a task whose file was written after every write seen (an unseen writer's change)", () => {
+    const mine = [write('1', 100, { started: true, owner: 'worker-1' })];
+    expect(heldTasks([owned('1', 'worker-1')], mine, [[write('1', 300)]], new Map([['1', 9000]]))).toEqual([]);
+  });
+});
+
 describe('SessionDeaths: a death is told once, with what the list shows of it', () => {
   const SESSION = '44444444-4444-4444-8444-444444444444';
   const PID = 4242;

@@ -34,13 +34,13 @@ describe('what a transcript shows of its tasks (real 2.1.328 transcripts)', () =
     ]);
   });
 
-  it('its writes, in order, each with the times of its call and of its result, and the owner it gave', () => {
+  it('its writes, in order, each with the times of its call and of its result, the owner it gave, and whether it started the task', () => {
     const writes = readTranscriptTasks(NAMED).writes ?? [];
     expect(writes.map(({ at: _at, end: _end, ...w }) => w)).toEqual([
       { id: '10', created: true, subject: 'Write the parser' },
       { id: '11', created: true, subject: 'Test the parser' },
       { id: '12', created: true, subject: 'Throwaway' },
-      { id: '10', created: false, subject: 'Write the tokenizer', owner: 'main' },
+      { id: '10', created: false, subject: 'Write the tokenizer', owner: 'main', started: true },
       { id: '12', created: false, deleted: true },
     ]);
     for (const w of writes) expect(w.end).toBeGreaterThanOrEqual(w.at);

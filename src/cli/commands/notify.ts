@@ -28,6 +28,7 @@ once, to every target:
   ready-for-person   a task owned by a person (you, or an owner a person gave with
                      tasks) is open with no open blocker: it waits on them
   stalled            a task in progress, unchanged for --stalled, no session at work
+                     (a busy session whose transcript is as quiet is not at work)
   agent-died         an agent holds work in progress, but its session ended or crashed
   blocked-cycle      tasks block each other: none can ever start (tasks check)
   damage             a task file agents cannot read, and other check errors

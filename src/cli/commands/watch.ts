@@ -60,8 +60,9 @@ session counting only while its transcript grows. A followed --stream run stalls
 nothing comes in its input and no task changes for that long.
 
 Dead agents: a list watched with --until ends (reason session-died, "died":[{session,
-pid, tasks}]) within seconds when a session seen working on it dies (its process gone,
-or it ended) holding tasks in progress, even while its other sessions run; or (reason
+pid, tasks}]) within seconds when a session working on it dies (its process gone, or
+it ended; a short run over between two looks is found by its transcript) holding tasks
+in progress, even while its other sessions run; or (reason
 session-ended) once every session of the list is over. --allow-deaths waits on until
 every session is over. To own the agent itself (and end it when the verdict is known),
 run it with tasks run.

@@ -59,7 +59,7 @@ export function listFacts(i: FactsInput): ListFacts {
 
   const stalled =
     i.wanted.has('stalled') && working.length > 0 && sessions
-      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times })
+      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
       : new Map<string, number>();
 
   const gone: Array<{ owner: string; why: string; session: string | undefined }> = [];

@@ -63,6 +63,14 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   return sessions.length === 0 && life === undefined ? undefined : false;
 }
 
+/** Is a session of this list busy on a turn and writing its transcript within `withinMs`? (See listSessionBusy.) */
+function listSessionWriting(index: SessionIndex, listId: string, withinMs: number, now: number): boolean | undefined {
+  const near = sessionsOfList(index, listId);
+  if (busyAndWriting(near, withinMs, now)) return true;
+  const { sessions } = listLife(index, listId, { deep: true, mayBeLive: true });
+  return busyAndWriting([...near, ...sessions], withinMs, now);
+}
+
 /**
  * The tasks of a list folder that stalled, with how long (ms), by their files' times.
  * The session index is asked only when some task is old enough: a busy session means
@@ -73,7 +81,18 @@ export function stalledInList(
   listDir: string,
   listId: string,
   tasks: readonly Task[],
-  opts: { afterMs: number; now: number; sessions: SessionIndex; times?: ReadonlyMap<string, number> | undefined },
+  opts: {
+    afterMs: number;
+    now: number;
+    sessions: SessionIndex;
+    times?: ReadonlyMap<string, number> | undefined;
+    /**
+     * A busy session is at work only while its transcript grows (busy-and-writing.ts), as
+     * `watch` judges a stall: an agent busy but silent for as long (waiting on a request
+     * that hangs) is stalled too. Else any busy session is at work.
+     */
+    busyMustWrite?: boolean | undefined;
+  },
 ): Map<string, number> {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return new Map();
@@ -87,7 +106,10 @@ export function stalledInList(
         );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return new Map();
-  const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, listSessionBusy(opts.sessions, listId));
+  const busy = opts.busyMustWrite
+    ? listSessionWriting(opts.sessions, listId, opts.afterMs, opts.now)
+    : listSessionBusy(opts.sessions, listId);
+  const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, busy);
   return new Map(stalled.map((s) => [s.id, s.idleMs]));
 }
 

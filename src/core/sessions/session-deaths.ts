@@ -1,8 +1,9 @@
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
-import { sessionsOfList } from './list-sessions.js';
+import { sessionsOfList, useTranscriptCache } from './list-sessions.js';
 import type { ProcessProbe } from './live-sessions.js';
-import { SessionIndex, type SessionIndexOptions } from './session-index.js';
+import { SessionIndex, type SessionIndexOptions, type SessionInfo } from './session-index.js';
+import { cachedTranscriptTasks, latestOnlyCache } from './transcript-cache.js';
 import type { TaskWrite } from './transcript-tasks.js';
 
 /**
@@ -46,13 +47,21 @@ interface Seen {
   pid?: number | undefined;
   /** Its process's start time (clock ticks), to tell a reused pid. */
   procStart?: string | undefined;
-  /** Found dead, holding nothing yet: when, and how it died. */
+  /** Found dead: when, and how it died. */
   died?: { at: number; state: SessionDeath['state'] } | undefined;
+  /** Told dead holding nothing (looked at again when the list's work changes). */
+  toldEmpty?: boolean | undefined;
 }
 
 /**
  * Pure: the tasks in progress that `writes` (a dead session's) hold, against the other
  * sessions' writes and the files' change times (`mtimes`, ms).
+ *
+ * Who holds a task: the session that last claimed it (a TaskUpdate that set it in progress
+ * or gave it an owner), so a lead that only edits a teammate's task does not hold it; where
+ * no session seen claimed it, the one that wrote it last. A claim for another owner than
+ * the task shows now does not hold it (it was given to someone else since), nor does a task
+ * whose file was written after every write seen (someone unseen, such as a person, changed it).
  */
 export function heldTasks(
   tasks: readonly Task[],
@@ -61,15 +70,29 @@ export function heldTasks(
   mtimes: ReadonlyMap<string, number>,
 ): Task[] {
   const last = lastWrites(writes);
+  const claims = lastWrites(writes.filter(isClaim));
   const othersLast = others.map(lastWrites);
+  const othersClaims = others.map((o) => lastWrites(o.filter(isClaim)));
+  const latest = (ws: ReadonlyArray<Map<string, TaskWrite>>, id: string) =>
+    Math.max(-Infinity, ...ws.map((w) => w.get(id)?.at ?? -Infinity));
   return tasks.filter((t) => {
     if (t.status !== 'in_progress') return false;
     const mine = last.get(t.id);
     if (mine === undefined || mine.deleted) return false;
-    if (othersLast.some((o) => (o.get(t.id)?.at ?? -Infinity) > mine.at)) return false;
+    const claim = claims.get(t.id);
+    const theirClaim = latest(othersClaims, t.id);
+    if (claim !== undefined || theirClaim > -Infinity) {
+      if (claim === undefined || theirClaim > claim.at) return false;
+      if (claim.owner !== undefined && t.owner !== undefined && t.owner !== '' && claim.owner !== t.owner) return false;
+    } else if (latest(othersLast, t.id) > mine.at) return false;
+    const seenEnd = Math.max(mine.end, ...othersLast.map((o) => o.get(t.id)?.end ?? -Infinity));
     const mtime = mtimes.get(t.id);
-    return mtime === undefined || mtime <= mine.end + SLACK_MS;
+    return mtime === undefined || mtime <= seenEnd + SLACK_MS;
   });
+}
+
+function isClaim(w: TaskWrite): boolean {
+  return w.started === true || w.owner !== undefined;
 }
 
 function lastWrites(writes: readonly TaskWrite[]): Map<string, TaskWrite> {
@@ -85,13 +108,32 @@ function lastWrites(writes: readonly TaskWrite[]): Map<string, TaskWrite> {
  * The sessions of one list, looked at again and again (a fresh index each time: the
  * live-session files change). `look` finds the deaths since the last look, each reported
  * once; a dead session that holds nothing is looked at again for SETTLE_MS, then reported
- * with no tasks and forgotten.
+ * with no tasks, and looked at again whenever the list's work changes (the list as the
+ * watch sees it may show its last write late): should it be found holding work, it is
+ * reported again, with its tasks.
+ *
+ * A session that starts and ends between two looks (a short headless run) is never seen
+ * alive: whenever a task in progress was written since the last such look, the sessions
+ * tied to the list by their transcripts are looked for too (list-sessions.ts, `deep`),
+ * and one found dead is judged as if it had been seen alive, if it ended after the first
+ * look (a session over before the watch began is not news) and its end is sure: its
+ * transcript records it, or its live-session file outlived its process (crashed). One
+ * found live is followed as any other.
  */
 export class SessionDeaths {
-  /** Sessions seen alive on the list and not yet found dead. */
+  /** Sessions followed on the list: seen alive (or found dead since the first look), not yet told dead with work. */
   private readonly seen = new Map<string, Seen>();
   /** Every session seen on the list: whose writes a dead session's are held against. */
   private readonly known = new Set<string>();
+  /** Told dead holding work: never again. */
+  private readonly told = new Set<string>();
+  /** When the first look was. */
+  private startedAt: number | undefined;
+  /** The tasks in progress and their files' mtimes at the last deep look, and until when to look deep again. */
+  private deepTimes = new Map<string, number>();
+  private deepUntil = -Infinity;
+  /** What the list's transcripts say, kept across looks (each look has a fresh index). */
+  private readonly transcripts = latestOnlyCache();
 
   constructor(
     private readonly configDir: string,
@@ -104,9 +146,11 @@ export class SessionDeaths {
   /** `tasks`: the list as the watch sees it now. */
   look(tasks: readonly Task[]): SessionDeath[] {
     const index = new SessionIndex(this.configDir, this.index);
+    useTranscriptCache(index, this.transcripts);
+    const now = this.now();
+    this.startedAt ??= now;
     const live = new Set<string>();
-    for (const s of sessionsOfList(index, this.listId)) {
-      if (s.state !== 'live') continue;
+    const follow = (s: SessionInfo) => {
       live.add(s.sessionId);
       this.known.add(s.sessionId);
       const pid = s.liveBy === 'process' ? s.pid : undefined;
@@ -114,28 +158,66 @@ export class SessionDeaths {
       if (was === undefined || (was.pid === undefined && pid !== undefined)) {
         this.seen.set(s.sessionId, { pid, procStart: pid === undefined ? undefined : index.probe.startTime(pid) });
       }
+    };
+    for (const s of sessionsOfList(index, this.listId)) if (s.state === 'live') follow(s);
+    const deep = this.deepLook(tasks, now);
+    if (deep) {
+      for (const s of sessionsOfList(index, this.listId, { deep: true, mayBeLive: true })) {
+        if (live.has(s.sessionId) || this.told.has(s.sessionId)) continue;
+        if (s.state === 'live') follow(s);
+        else if (!this.seen.has(s.sessionId)) this.foundDead(s);
+      }
     }
     const deaths: SessionDeath[] = [];
-    const now = this.now();
     for (const [sessionId, seen] of this.seen) {
       if (live.has(sessionId)) {
+        // Alive (again: a resumed session is the same session).
         seen.died = undefined;
+        seen.toldEmpty = false;
         continue;
       }
+      // Told dead holding nothing: looked at again only when the list's work changed.
+      if (seen.toldEmpty && !deep) continue;
       const state = seen.died?.state ?? this.deathOf(index, sessionId, seen);
       if (state === undefined) continue;
       const held = this.held(index, sessionId, tasks);
       const died = seen.died ?? { at: now, state };
-      if (held.length === 0 && now - died.at < SETTLE_MS) {
-        seen.died = died;
-        continue;
+      seen.died = died;
+      if (held.length > 0) {
+        this.seen.delete(sessionId);
+        this.told.add(sessionId);
+        deaths.push({ sessionId, state, pid: seen.pid, tasks: held });
+      } else if (!seen.toldEmpty && now - died.at >= SETTLE_MS) {
+        seen.toldEmpty = true;
+        deaths.push({ sessionId, state, pid: seen.pid, tasks: [] });
       }
-      this.seen.delete(sessionId);
-      deaths.push({ sessionId, state, pid: seen.pid, tasks: held });
     }
     return deaths;
   }
 
+  /**
+   * Look for the list's sessions by their transcripts now? When a task in progress was
+   * written since the last such look (its writer may have come and gone since), and for
+   * SETTLE_MS after (its transcript may record the write, or its end, a moment later).
+   */
+  private deepLook(tasks: readonly Task[], now: number): boolean {
+    const working = tasks.filter((t) => t.status === 'in_progress').map((t) => t.id);
+    if (working.length === 0) return false;
+    const times = taskFileTimes(this.listDir, working);
+    const changed = [...times].some(([id, at]) => this.deepTimes.get(id) !== at);
+    this.deepTimes = times;
+    if (changed) this.deepUntil = now + SETTLE_MS;
+    return now <= this.deepUntil;
+  }
+
+  /** A session of the list first found dead: followed as dead if it ended since the first look, and surely. */
+  private foundDead(s: SessionInfo): void {
+    this.known.add(s.sessionId);
+    const sure = s.state === 'crashed' || (s.state === 'ended' && s.ended === true && s.replacedBy === undefined);
+    const endedAt = s.writtenAt ?? s.lastActivity ?? 0;
+    if (!sure || endedAt < (this.startedAt ?? 0) - SLACK_MS) return;
+    this.seen.set(s.sessionId, { pid: s.pid, died: { at: this.now(), state: s.state as SessionDeath['state'] } });
+  }
   /** Is this session dead, and how? undefined: not known to be. */
   private deathOf(index: SessionIndex, sessionId: string, seen: Seen): SessionDeath['state'] | undefined {
     const info = index.session(sessionId);
@@ -155,7 +237,7 @@ export class SessionDeaths {
     const writesOf = (id: string) => {
       const transcript = index.transcriptOf(id);
       if (transcript === undefined) return [];
-      return index.sessionFiles(id, transcript).flatMap((f) => index.transcriptTasks(f.file).writes ?? []);
+      return index.sessionFiles(id, transcript).flatMap((f) => cachedTranscriptTasks(f.file, this.transcripts).writes ?? []);
     };
     const others = [...this.known].filter((id) => id !== sessionId).map(writesOf);
     const mtimes = taskFileTimes(

@@ -35,3 +35,20 @@ export function cachedTranscriptTasks(file: string, cache: TranscriptTasksCache)
   if (key !== undefined) cache.set(key, read);
   return read;
 }
+
+/**
+ * A cache that keeps only the latest version of each transcript (keys begin with the
+ * file's path): for a caller that looks again and again for as long as it runs, whose
+ * transcripts grow between looks.
+ */
+export function latestOnlyCache(): TranscriptTasksCache {
+  const map = new Map<string, { key: string; value: TranscriptTasks }>();
+  const fileOf = (key: string) => key.slice(0, key.indexOf('\0'));
+  return {
+    get: (key) => {
+      const kept = map.get(fileOf(key));
+      return kept?.key === key ? kept.value : undefined;
+    },
+    set: (key, value) => void map.set(fileOf(key), { key, value }),
+  };
+}

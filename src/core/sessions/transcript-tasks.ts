@@ -53,6 +53,8 @@ export interface TaskWrite {
   deleted?: boolean | undefined;
   /** The owner this write gave the task (a TaskUpdate's `owner`), when it gave one: whose claim it is. */
   owner?: string | undefined;
+  /** A TaskUpdate that set it `in_progress`: with `owner`, a claim (who is at work on it now). */
+  started?: boolean | undefined;
   /** ms since the epoch: the call's entry (the write came after) and its result's (it came before). */
   at: number;
   end: number;
@@ -156,8 +158,8 @@ function setTodos(state: TasksScanState, todos: Todo[], at: number): void {
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/6: with when each todo last changed; tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
-  id: 'tasks/6',
+  // tasks/7: with the writes that started a task; tasks/6: with when each todo last changed; tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
+  id: 'tasks/7',
   needles: STEMS,
   start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
   feed(state, line) {
@@ -226,7 +228,16 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
           s: savedTasks(state.seen),
           p: savedTasks(state.copiedSeen),
           c: [...state.calls].map(([id, call]) => [id, call.name, call.input, call.copied ? 1 : 0, Number.isNaN(call.at) ? null : call.at]),
-          w: state.writes.map((w) => [w.id, w.created ? 1 : 0, w.subject ?? null, w.deleted ? 1 : 0, w.at, w.end, w.owner ?? null]),
+          w: state.writes.map((w) => [
+            w.id,
+            w.created ? 1 : 0,
+            w.subject ?? null,
+            w.deleted ? 1 : 0,
+            w.at,
+            w.end,
+            w.owner ?? null,
+            w.started ? 1 : 0,
+          ]),
           u: state.usesTasks ? 1 : 0,
           ...(state.todos !== undefined ? { t: state.todos, tt: state.todoTimes ?? null } : {}),
         },
@@ -256,6 +267,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         ...(typeof item[2] === 'string' ? { subject: item[2] } : {}),
         ...(item[3] === 1 ? { deleted: true } : {}),
         ...(typeof item[6] === 'string' ? { owner: item[6] } : {}),
+        ...(item[7] === 1 ? { started: true } : {}),
         at: item[4],
         end: item[5],
       });
@@ -281,7 +293,7 @@ export function tasksDigest(state: TasksScanState): string {
     flags +
     digestOf([
       tasks.map((t) => [t.id, t.subject, t.created]),
-      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null]),
+      (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null, w.started === true]),
       (todos ?? []).map((t, i) => [t.content, t.status, t.activeForm ?? null, todoTimes?.[i] ?? null]),
     ])
   );
@@ -325,6 +337,7 @@ function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, '
     created: false,
     subject: typeof call.input.subject === 'string' ? call.input.subject : undefined,
     ...(owner !== undefined ? { owner } : {}),
+    ...(call.input.status === 'in_progress' && result.updatedFields.includes('status') ? { started: true } : {}),
   };
 }
 
