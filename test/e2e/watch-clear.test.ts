@@ -59,9 +59,25 @@ function world() {
   const started = Date.now() - 30 * 60_000;
   const [a, c] = [spawn('sleep', ['600'], { stdio: 'ignore' }), spawn('sleep', ['600'], { stdio: 'ignore' })];
   children.push(a, c);
-  const transcriptA = writeTranscript(config, { sessionId: A, cwd: proj, prompt: 'fix the login', start: started + 60_000, end: Date.now() - 2000, todos: false });
+  const transcriptA = writeTranscript(config, {
+    sessionId: A,
+    cwd: proj,
+    prompt: 'fix the login',
+    start: started + 60_000,
+    end: Date.now() - 2000,
+    todos: false,
+  });
   stillRunning(transcriptA);
-  stillRunning(writeTranscript(config, { sessionId: OTHER, cwd: proj, prompt: 'other work', start: started + 70_000, end: Date.now() - 1000, todos: false }));
+  stillRunning(
+    writeTranscript(config, {
+      sessionId: OTHER,
+      cwd: proj,
+      prompt: 'other work',
+      start: started + 70_000,
+      end: Date.now() - 1000,
+      todos: false,
+    }),
+  );
   const listA = path.join(config, 'tasks', A);
   writeTask(listA, task('1', 'Reproduce', 'completed'));
   writeTask(listA, task('2', 'Fix the race', 'in_progress', { owner: 'coder' }));
@@ -90,13 +106,25 @@ describe('tasks watch across /clear', () => {
       await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
       w.clear();
       const switched = await watch.waitFor((e) => e.event === 'session-cleared', 'the switch');
-      expect(switched).toMatchObject({ session: A, newSession: B, from: A, to: B, followed: true, before: false, exists: false, tasks: [] });
+      expect(switched).toMatchObject({
+        session: A,
+        newSession: B,
+        from: A,
+        to: B,
+        followed: true,
+        before: false,
+        exists: false,
+        tasks: [],
+      });
       const note = await until(() => stderrLines(watch.stderr()).find((l) => l.note?.code === 'session_cleared')?.note, 'the note');
       expect(note).toMatchObject({ sessionId: A, newSessionId: B, from: A, to: B, followed: true });
       expect(note.message).toContain('session 2d483082 cleared: now following list 7baec0ff (1 unfinished left behind');
       // The new list's work, all completed: not enough while #2 is unfinished on the list left behind.
       writeTask(w.listB, task('1', 'New work', 'completed'));
-      await watch.waitFor((e) => e.event === 'created' && (e as { task: { subject: string } }).task.subject === 'New work', 'the new list\'s task');
+      await watch.waitFor(
+        (e) => e.event === 'created' && (e as { task: { subject: string } }).task.subject === 'New work',
+        "the new list's task",
+      );
       expect(watch.events().some((e) => e.event === 'end')).toBe(false);
       // The work left behind finished (by a person here): now the gate holds.
       const done = run(w.config, ['-l', A, 'done', '2'], { cwd: w.proj });
@@ -135,7 +163,13 @@ describe('tasks watch across /clear', () => {
     expect(end.code).toBe(6);
     const events = watch.events();
     expect(events.find((e) => e.event === 'session-cleared')).toMatchObject({ from: A, to: B, followed: false });
-    expect(events.at(-1)).toMatchObject({ event: 'end', list: A, reason: 'session-cleared', met: false, cleared: { session: A, newSession: B, to: B } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'end',
+      list: A,
+      reason: 'session-cleared',
+      met: false,
+      cleared: { session: A, newSession: B, to: B },
+    });
     expect(end.stderr).toContain('session 2d483082 was cleared (/clear) and left this list');
     expect(end.stderr).toContain(`tasks --session ${B} carry --from ${A}`);
   });

@@ -111,7 +111,10 @@ export function registerWatch(program: Command, ctx: Context): void {
       'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
     )
     .option('--allow-deaths', 'with --until: do not end when a session of the list dies holding work; wait until every session is over')
-    .option('--no-follow', "stay on a session's list after /clear (a watch with --until then ends with exit 6), instead of following the session to its new list")
+    .option(
+      '--no-follow',
+      "stay on a session's list after /clear (a watch with --until then ends with exit 6), instead of following the session to its new list",
+    )
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = filterFrom(opts, ctx);

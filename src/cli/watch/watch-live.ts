@@ -9,10 +9,9 @@ import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { ListSwitch } from '../../core/watch/watch-source.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
-import { renderSessionCleared } from '../../render/watch-outcome.js';
 import type { Style } from '../../render/style.js';
 import {
   frameHasSpinner,
@@ -22,6 +21,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
+import { renderSessionCleared } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 

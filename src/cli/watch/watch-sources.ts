@@ -7,19 +7,19 @@ import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
+import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
-import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { readList } from '../../core/store/list-read.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
-import { type ListMove, ListFollow } from '../../core/watch/list-follow.js';
+import { ListFollow, type ListMove } from '../../core/watch/list-follow.js';
 import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
@@ -61,7 +61,9 @@ export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTa
     if (!isSessionId(listId)) return undefined;
     // A fresh index: live-session files change while we watch.
     const found = listAfterClear(new SessionIndex(configDir, { settings: ctx.settingsPlaces }), listId);
-    return found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) };
+    return (
+      found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) }
+    );
   };
   const target: WatchTarget = {
     listId: id,
@@ -330,7 +332,10 @@ export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSi
   const listId = target.listId;
   const dir = target.listDir();
   if (listId === undefined || dir === undefined) return undefined;
-  const deathsOf = (id: string, folder: string) => ({ id, deaths: new SessionDeaths(ctx.configDir, id, folder, { settings: ctx.settingsPlaces }) });
+  const deathsOf = (id: string, folder: string) => ({
+    id,
+    deaths: new SessionDeaths(ctx.configDir, id, folder, { settings: ctx.settingsPlaces }),
+  });
   let watched = deathsOf(listId, dir);
   return {
     everyMs: 1000,

@@ -2,17 +2,26 @@ import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { ListSwitch } from '../../core/watch/watch-source.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
 import { countsJson, tasksJson } from '../../render/task-json.js';
-import { type EndView, renderChangeEvent, renderEndEvent, renderSessionClearedEvent, renderSnapshotEvent } from '../../render/watch-events.js';
+import {
+  type EndView,
+  renderChangeEvent,
+  renderEndEvent,
+  renderSessionClearedEvent,
+  renderSnapshotEvent,
+} from '../../render/watch-events.js';
 import { renderSessionCleared } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared'> {
+function endExtras(
+  view: WatchView,
+  end: WatchEnd,
+): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),

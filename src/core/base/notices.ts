@@ -162,7 +162,7 @@ export const NOTICES = {
   },
   session_cleared: {
     kind: 'note',
-    when: "`watch`: the session whose own list was watched was cleared (`/clear`): the list its process uses now, followed from here (or not, with `--no-follow`)",
+    when: '`watch`: the session whose own list was watched was cleared (`/clear`): the list its process uses now, followed from here (or not, with `--no-follow`)',
     facts: ['sessionId', 'newSessionId', 'from', 'to', 'followed'],
   },
   condition_met: { kind: 'note', when: '`watch --until`: the condition held' },

@@ -2,7 +2,7 @@ import { indexTasks, type TaskBlockers, type TaskIndex, taskBlockers } from '../
 import { getChosen, readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
 import type { GoneOwners } from '../sessions/gone-owners.js';
-import { knownSessionsOf } from '../sessions/list-sessions.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -33,7 +33,8 @@ export interface TaskDetail {
 /**
  * The task `id` of the chosen list, with what `get` says of it. For a person, only the
  * tasks it names are read (a 10,000-task list is not read to show one task), and its
- * last change is read from the records' ends, in the sessions the files name.
+ * last change is read from the records' ends, in the sessions tied to the list as `log`
+ * ties them.
  */
 export function showTask(
   choice: ListChoice,
@@ -57,7 +58,9 @@ export function showTask(
       refs,
       blockers: taskBlockers(task, refs),
       goneWhy: gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined,
-      last: lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(o.sessions, listId) }),
+      // The sessions `log` ties to the list (a named list's, by their transcripts): from the
+      // evidence kept by an earlier run, else (a cold start) read once here and kept.
+      last: lastChangeOf(dir, id, { listId, sessions: sessionsOfList(o.sessions, listId, { deep: true, kept: true }) }),
     },
   };
 }

@@ -38,24 +38,6 @@ export function sessionsOfList(
 }
 
 /**
- * A list's sessions as far as they are known without reading a transcript, for a command
- * that reads only the ends of their records (`get`'s last change): those of
- * sessionsOfList, and those the evidence an earlier `lists` or `log` kept tied to the
- * list (a named list's sessions, which only a whole read of transcripts finds).
- */
-export function knownSessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
-  const found = new Map(sessionsOfList(index, listId).map((s) => [s.sessionId, s]));
-  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
-  const kept = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, false);
-  for (const id of kept?.sessions ?? []) {
-    if (found.has(id)) continue;
-    const s = index.session(id);
-    if (s !== undefined) found.set(id, s);
-  }
-  return inShowOrder(found.values());
-}
-
-/**
  * Sessions in the order to show them: the live first, then the most recently active (a
  * stable sort). The keys are taken once: a list can have hundreds of sessions, and
  * session records come in many shapes, which makes reading their fields in a comparator slow.

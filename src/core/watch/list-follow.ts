@@ -95,7 +95,8 @@ export class ListFollow implements WatchSource {
         onUpdate: (u) => {
           if (this.closed) return;
           // A list left behind changed: the followed list is as it was, what was left is not.
-          if (self !== this.current) this.handlers.onUpdate({ ...this.current.watcher.current, list: this.current.list, events: [], left: this.leftLists() });
+          if (self !== this.current)
+            this.handlers.onUpdate({ ...this.current.watcher.current, list: this.current.list, events: [], left: this.leftLists() });
           else this.handlers.onUpdate({ ...u, list: this.current.list, left: this.leftLists() });
         },
         onError: (err) => {

@@ -79,11 +79,7 @@ export interface LeftTasks {
  * - `task:<id>:<status>`: ids name the tasks of the list the watch began on (a new list
  *   numbers its tasks from 1 again), so it is judged there alone.
  */
-export function untilHoldsAcross(
-  c: UntilCondition,
-  current: LeftTasks,
-  left: readonly LeftTasks[],
-): boolean {
+export function untilHoldsAcross(c: UntilCondition, current: LeftTasks, left: readonly LeftTasks[]): boolean {
   const first = left[0];
   if (first === undefined) return untilHolds(c, current.tasks, current.index);
   if (c.kind === 'task-status') return untilHolds(c, first.tasks, first.index);

@@ -332,7 +332,15 @@ export class WatchSession {
   private holds(): boolean {
     const { until } = this.opts;
     const view = this.view;
-    return until !== undefined && view !== undefined && untilHoldsAcross(until, { tasks: view.shown, index: view.index }, (view.left ?? []).map((l) => ({ tasks: l.shown, index: l.index })));
+    return (
+      until !== undefined &&
+      view !== undefined &&
+      untilHoldsAcross(
+        until,
+        { tasks: view.shown, index: view.index },
+        (view.left ?? []).map((l) => ({ tasks: l.shown, index: l.index })),
+      )
+    );
   }
 
   private onUpdate(update: WatchUpdate): void {
