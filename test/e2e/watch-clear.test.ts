@@ -7,7 +7,7 @@
  * only live session in the folder") can say where the session went.
  *
  * Through the binary: the watch is a long-lived process, its NDJSON read as it comes and
- * its exit status checked.
+ * its exit status checked; the live view in a real terminal (tmux).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 import { startWatch } from '../helpers/watch.js';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -186,6 +187,22 @@ describe('tasks watch across /clear', () => {
       await until(() => watch.stderr().includes('cleared before this watch began') || undefined, 'the note');
     } finally {
       await watch.stop();
+    }
+  });
+
+  it.skipIf(!tmuxAvailable())('the live view says the session was cleared and shows the new list', async () => {
+    const w = world();
+    const pane = startInTmux(w.config, ['-l', A, 'watch'], { width: 100, height: 20 });
+    try {
+      await pane.waitFor((s) => s.includes('Fix the race'), 'the old list');
+      w.clear();
+      const screen = await pane.waitFor((s) => s.includes('session 2d483082 cleared: now following list 7baec0ff'), 'the switch');
+      expect(screen).toContain('1 unfinished left behind');
+      expect(screen).not.toContain('Fix the race');
+      writeTask(w.listB, task('1', 'After the clear', 'in_progress'));
+      await pane.waitFor((s) => s.includes('After the clear') && s.includes('7baec0ff'), "the new list's task");
+    } finally {
+      pane.kill();
     }
   });
 });

@@ -294,6 +294,9 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
       for (const s of sessionsOfList(index, listId)) known.add(s.sessionId);
       const sessions = [...known].flatMap((id) => index.session(id) ?? []);
       if (sessions.length === 0) return false;
+      // Cleared (`/clear`), not over: its process goes on as another session, which the
+      // watch follows (or, with --no-follow, ends on as session-cleared).
+      if (sessions.some((s) => s.replacedBy !== undefined)) return false;
       if (signsOfLife(index, listId, sessions) !== undefined) {
         seenAlive = true;
         overBefore = false;

@@ -4,7 +4,7 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
-import { LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
+import { isSessionId, LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
 import type { TranscriptTasksCache } from './transcript-cache.js';
 
 /**
@@ -29,6 +29,48 @@ export function sessionsOfList(
   for (const { session, list } of liveSessionLists(index)) if (list === listId) found.set(session.sessionId, session);
   if (opts.deep) {
     const evidence = opts.mayBeLive ? liveEvidenceOf(index, listId) : opts.kept ? keptEvidenceOf(index, listId) : evidenceOf(index);
+    for (const id of evidence.sessionsByList.get(listId) ?? []) {
+      const s = index.session(id);
+      if (s !== undefined) found.set(id, s);
+    }
+  }
+  return inShowOrder(found.values());
+}
+
+/**
+ * A list's sessions as far as they are known without reading a transcript, for a command
+ * that reads only the ends of their records (`get`'s last change): those of
+ * sessionsOfList, and those the evidence an earlier `lists` or `log` kept tied to the
+ * list (a named list's sessions, which only a whole read of transcripts finds).
+ */
+export function knownSessionsOf(index: SessionIndex, listId: string): SessionInfo[] {
+  const found = new Map(sessionsOfList(index, listId).map((s) => [s.sessionId, s]));
+  const shard = index.store.cache?.shard(EVIDENCE_SHARD);
+  const kept = shard === undefined ? undefined : lastEvidence(shard, ALL_SESSIONS, listId, false);
+  for (const id of kept?.sessions ?? []) {
+    if (found.has(id)) continue;
+    const s = index.session(id);
+    if (s !== undefined) found.set(id, s);
+  }
+  return inShowOrder(found.values());
+}
+
+/**
+ * The sessions that can hold a list's change made at `since` or later (`get`'s last
+ * change): a session's own list's, as knownSessionsOf finds them; a named list's, as
+ * `log` ties them by their transcripts, from the evidence kept (keptEvidenceOf), or on a
+ * cold start (none kept yet) read from the transcripts written since then alone: an older
+ * one cannot hold it, and a quick look never reads every transcript there is.
+ */
+export function sessionsThatMayHaveChanged(index: SessionIndex, listId: string, since: number): SessionInfo[] {
+  if (isSessionId(listId)) return knownSessionsOf(index, listId);
+  if (hasKeptEvidence(index, listId)) return sessionsOfList(index, listId, { deep: true, kept: true });
+  const found = new Map(sessionsOfList(index, listId).map((s) => [s.sessionId, s]));
+  const recent = new Map<string, string>();
+  for (const [id, transcript] of index.transcripts()) if (writtenSince(index, transcript, since)) recent.set(id, transcript);
+  if (recent.size > 0) {
+    const lists = listNames(index.configDir);
+    const evidence = buildEvidence(index, lists, { known: knownLists(index, lists), sessions: recent });
     for (const id of evidence.sessionsByList.get(listId) ?? []) {
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
