@@ -122,10 +122,7 @@ describe('tasks watch across /clear', () => {
       expect(note.message).toContain('session 2d483082 cleared: now following list 7baec0ff (1 unfinished left behind');
       // The new list's work, all completed: not enough while #2 is unfinished on the list left behind.
       writeTask(w.listB, task('1', 'New work', 'completed'));
-      await watch.waitFor(
-        (e) => e.event === 'created' && (e as { task: { subject: string } }).task.subject === 'New work',
-        "the new list's task",
-      );
+      await watch.waitFor((e) => e.event === 'created' && e.task?.subject === 'New work', "the new list's task");
       expect(watch.events().some((e) => e.event === 'end')).toBe(false);
       // The work left behind finished (by a person here): now the gate holds.
       const done = run(w.config, ['-l', A, 'done', '2'], { cwd: w.proj });

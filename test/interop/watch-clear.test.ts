@@ -60,21 +60,11 @@ describe('the real Claude Code: watch follows /clear', () => {
       });
       // The new session's work, made and completed by its agent: the gate still waits for what was left behind.
       a.type('create After the clear');
-      await watch.waitFor(
-        (e) => e.event === 'created' && (e as { task: { subject: string } }).task.subject === 'After the clear',
-        "the new session's task",
-        60_000,
-      );
+      await watch.waitFor((e) => e.event === 'created' && e.task?.subject === 'After the clear', "the new session's task", 60_000);
       a.type('done 1');
-      await watch.waitFor(
-        (e) => e.event === 'updated' && (e as { task: { status: string } }).task.status === 'completed',
-        "the new session's completion",
-        60_000,
-      );
+      await watch.waitFor((e) => e.event === 'updated' && e.task?.status === 'completed', "the new session's completion", 60_000);
       expect(watch.events().some((e) => e.event === 'end')).toBe(false);
-      expect(watch.events().some((e) => e.event === 'created' && (e as { task: { subject: string } }).task.subject === 'Other work')).toBe(
-        false,
-      );
+      expect(watch.events().some((e) => e.event === 'created' && e.task?.subject === 'Other work')).toBe(false);
       const done = await w.tasks(proj, ['-l', first.sessionId, 'done', '1']);
       expect(done.code, done.stderr).toBe(0);
       const end = await watch.exited;

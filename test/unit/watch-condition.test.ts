@@ -78,7 +78,7 @@ describe('untilHolds', () => {
   });
 });
 
-describe('untilHoldsAcross: after /clear, the session\'s work on the list it left and the one it uses now', () => {
+describe("untilHoldsAcross: after /clear, the session's work on the list it left and the one it uses now", () => {
   const on = (tasks: Task[]) => ({ tasks, index: indexTasks(tasks) });
   const across = (c: string, now: Task[], left: Task[]) => untilHoldsAcross(parseUntil(c), on(now), [on(left)]);
   const done = (id: string) => task(id, { status: 'completed' });
