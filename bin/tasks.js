@@ -16,11 +16,29 @@ const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', 
 
 if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');
+} else if (namesHost(process.argv, process.env) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-remote.cjs'))) {
+  // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there.
 } else if (
   !(READ_COMMANDS.has(commandName(process.argv)) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'))) &&
   !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))
 ) {
   import('../dist/cli/main.js');
+}
+
+/** Does the command line name a host to run on? As hostArgv (src/cli/remote/host-argv.ts) finds one. */
+function namesHost(argv, env) {
+  let command;
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === '--') break;
+    if (word === '-H' || word === '--host' || word.startsWith('--host=') || (word.startsWith('-H') && !word.startsWith('--'))) return true;
+    if (word === '--hosts' || word.startsWith('--hosts=')) return true;
+    if (command === undefined) {
+      if (GLOBAL_WITH_VALUE.has(word) && i + 1 < argv.length) i++;
+      else if (!word.startsWith('-')) command = word;
+    }
+  }
+  return Boolean(env.TASKS_HOST);
 }
 
 /** The command a command line names, found as commandNameIn (src/cli/commands/index.ts) finds it. */
@@ -70,11 +88,11 @@ function runWithCodeCache(file) {
   // "// tasks build <id>[ read]\n", then "// node <version> <platform>-<arch>\n" in the cache.
   const build = source.slice(0, source.indexOf('\n') + 1);
   const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
-  const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read)?\n$/.exec(build);
+  const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote)?\n$/.exec(build);
   const ownCache =
     buildId === null
       ? undefined
-      : userCacheFile(`${buildId[1]}${buildId[2] ? '-read' : ''}-${process.version}-${process.platform}-${process.arch}`);
+      : userCacheFile(`${buildId[1]}${buildId[2] ? `-${buildId[2].trim()}` : ''}-${process.version}-${process.platform}-${process.arch}`);
   let cachedData = cacheAfter(`${file}.cache`, header);
   if (cachedData === undefined && ownCache !== undefined) cachedData = cacheAfter(ownCache, header);
   const Module = require('node:module');

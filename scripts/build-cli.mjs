@@ -32,8 +32,11 @@ const buildId = randomUUID();
 // The ES module bundle of earlier builds.
 fs.rmSync(path.join(root, 'dist', 'bundle'), { recursive: true, force: true });
 
-/** One bundle of the CLI: `readOnly`, the read commands alone (commands/index.ts). */
-const bundle = (outfile, readOnly) =>
+/**
+ * One bundle of the CLI: `readOnly`, the read commands alone (commands/index.ts);
+ * `remoteOnly`, what sends a command line to a host and nothing of the commands (main.ts).
+ */
+const bundle = (outfile, readOnly, remoteOnly = false) =>
   build({
     entryPoints: [path.join(root, 'dist', 'cli', 'main.js')],
     outfile,
@@ -48,6 +51,7 @@ const bundle = (outfile, readOnly) =>
       TASKS_BUILD: JSON.stringify(`${version} ${buildId}`),
       TASKS_COMPLETION_SPEC: JSON.stringify(spec),
       TASKS_READ_COMMANDS: JSON.stringify(readOnly),
+      TASKS_REMOTE_ONLY: JSON.stringify(remoteOnly),
     },
     logOverride: { 'empty-import-meta': 'silent' },
     plugins: [
@@ -71,7 +75,7 @@ const bundle = (outfile, readOnly) =>
       sharedNodeModules(ourCode),
     ],
     // Its first line names this build; the code cache made for it carries the same line.
-    banner: { js: `// tasks build ${buildId}${readOnly ? ' read' : ''}` },
+    banner: { js: `// tasks build ${buildId}${readOnly ? ' read' : remoteOnly ? ' remote' : ''}` },
     // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
     // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
     minify: true,
@@ -84,9 +88,11 @@ const bundle = (outfile, readOnly) =>
 
 const full = path.join(root, 'dist', 'tasks.cjs');
 const read = path.join(root, 'dist', 'tasks-read.cjs');
-const built = await Promise.all([bundle(full, false), bundle(read, true)]);
+const remote = path.join(root, 'dist', 'tasks-remote.cjs');
+const built = await Promise.all([bundle(full, false), bundle(read, true), bundle(remote, false, true)]);
 writeMetafile('tasks', built[0].metafile);
 writeMetafile('tasks-read', built[1].metafile);
+writeMetafile('tasks-remote', built[2].metafile);
 
 // The bundle's SHA-256, beside it: `tasks -H` names the folder of its copy on a host by
 // it, and would otherwise hash the bundle on every command (src/cli/remote/payload.ts).

@@ -1,10 +1,18 @@
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
-import { type RunHandle, run } from './run.js';
-import { processCwd } from './runtime/context.js';
+import { type HostArgv, hostArgv } from './remote/host-argv.js';
+import type { RunHandle } from './run.js';
 import { EXIT } from './runtime/exit-codes.js';
 import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
 import { IO } from './runtime/io.js';
 import { processTerminal } from './runtime/terminal.js';
+
+/**
+ * Set by the build in dist/tasks-remote.cjs, the bundle bin/tasks.js runs for a command
+ * line that names a host: it holds what sends a command to a host and nothing of the
+ * commands, so that the command starts there sooner (a third of the time `tasks -H box
+ * list` took was this machine loading the whole CLI before ssh was started).
+ */
+declare const TASKS_REMOTE_ONLY: boolean | undefined;
 
 /**
  * The process's entry, and the one place that decides how the process ends: a run
@@ -34,7 +42,22 @@ async function main(argv: string[]): Promise<void> {
   handleInterrupts(() => current);
   const env = process.env;
   io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
-  process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
+  const remote = hostArgv(argv, env);
+  // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.
+  if (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY) {
+    process.exitCode = remote === undefined ? EXIT.failure : await runOnHost(argv, remote, io, env);
+  } else if (remote !== undefined) {
+    process.exitCode = await runOnHost(argv, remote, io, env);
+  } else {
+    const [{ run }, { processCwd }] = await Promise.all([import('./run.js'), import('./runtime/context.js')]);
+    process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
+  }
+}
+
+/** A command line naming a host: nothing is read or written here, no lock is taken; a signal ends ssh, and with it the command there. */
+async function runOnHost(argv: string[], remote: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+  const { runRemote } = await import('./remote/remote-run.js');
+  return runRemote(argv, remote, io, env);
 }
 
 /**

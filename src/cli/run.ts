@@ -51,14 +51,12 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   };
   opts.started?.({ stopJournal, scope });
   try {
-    if (io.mayColour(argv)) await loadColour();
     const remote = hostArgv(argv, env);
     if (remote !== undefined) {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
-      io.useFlags(() => ({ json: remote.args.includes('--json'), color: remote.args.includes('--no-color') ? false : undefined }));
-      await (await import('./remote/remote-run.js')).runOnHosts(remote, io, env);
-      return io.exitCode;
+      return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
     }
+    if (io.mayColour(argv)) await loadColour();
     const program = await buildProgram(ctx, argv);
     onLockWait((event) =>
       io.note(renderLockWait(event), 'lock_wait', {

@@ -35,3 +35,8 @@ export function renderDoctorSummary(report: DoctorReport, where: string): string
   const looked = `${report.sessions.length} session${report.sessions.length === 1 ? '' : 's'}, ${report.lists.length} list${report.lists.length === 1 ? '' : 's'}`;
   return n === 0 ? `no problem found in ${where} (${looked})` : `${n} problem${n === 1 ? '' : 's'} found in ${where} (${looked})`;
 }
+
+/** A list on a network filesystem: fine to share between machines, with their clocks in step. */
+export function renderNetworkListNote(list: string, filesystem: string): string {
+  return `list ${list} is on a network filesystem (${filesystem}): agents on several machines may share it, if their clocks agree (NTP); a lock counts as stale by its age`;
+}

@@ -219,9 +219,21 @@ export function renderUnsureSessions(lists: readonly ListOverview[]): string[] {
   }
   return [...groups.values()].map((g) => {
     const one = g.lists.length === 1;
-    const who = `session${g.sessions.length === 1 ? '' : 's'} ${g.sessions.join(', ')}`;
-    return `${g.lists.join(', ')}: ${who} may have worked on ${one ? 'it' : 'them'} (${one ? 'another list holds' : 'they hold'} the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as ${one ? 'its' : 'their'} sessions`;
+    const who = `session${g.sessions.length === 1 ? '' : 's'} ${firstFew(g.sessions, SESSIONS_NAMED)}`;
+    const more = g.lists.length > LISTS_NAMED || g.sessions.length > SESSIONS_NAMED ? '; tasks lists --json names them all (unsureSessions)' : '';
+    return `${firstFew(g.lists, LISTS_NAMED)}: ${who} may have worked on ${one ? 'it' : 'them'} (${one ? 'another list holds' : 'they hold'} the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as ${one ? 'its' : 'their'} sessions${more}`;
   });
+}
+
+// A heavy user's world can hold hundreds of such sessions on dozens of lists: the note
+// stays one readable line, and --json carries every one.
+const LISTS_NAMED = 5;
+const SESSIONS_NAMED = 6;
+
+/** `a, b, c and 12 more`. */
+function firstFew(names: readonly string[], max: number): string {
+  if (names.length <= max) return names.join(', ');
+  return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }
 
 function sessionJson(s: SessionInfo | undefined) {

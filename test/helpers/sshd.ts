@@ -11,7 +11,8 @@ import path from 'node:path';
  *
  * Each kind of host is a port of the same server (`Match LocalPort`): `box` as it
  * should be; `box-nonode` whose PATH has no node; `box-oldnode` whose node says it is
- * 18; `box-rocache` whose cache folder cannot be written. And client-side faults, by
+ * 18; `box-rocache` whose cache folder cannot be written; `box-skew` whose clock is two
+ * minutes ahead. And client-side faults, by
  * Host alias in the ssh config handed to tasks (TASKS_SSH_COMMAND): `box-badkey` (a key
  * the host does not accept), `box-mismatch` (known_hosts holds another key), `box-down`
  * (nothing listens).
@@ -98,17 +99,31 @@ export async function startSshd(): Promise<SshHost> {
   fs.writeFileSync(path.join(oldNodeBin, 'node'), `#!/bin/sh\nexec ${process.execPath} --require ${oldNodeBin}/pretend-18.cjs "$@"\n`, {
     mode: 0o755,
   });
+  // A host whose clock runs two minutes ahead: its node moves Date.now.
+  const skewBin = path.join(dir, 'skew-bin');
+  fs.mkdirSync(skewBin);
+  fs.writeFileSync(path.join(skewBin, 'ahead-120s.cjs'), 'const now = Date.now;\nDate.now = () => now() + 120_000;\n');
+  fs.writeFileSync(path.join(skewBin, 'node'), `#!/bin/sh\nexec ${process.execPath} --require ${skewBin}/ahead-120s.cjs "$@"\n`, {
+    mode: 0o755,
+  });
   const roCache = path.join(dir, 'ro-cache');
   fs.mkdirSync(roCache, { mode: 0o555 });
   fs.chmodSync(roCache, 0o555);
 
-  const [main, noNode, oldNode, roPort, down] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [main, noNode, oldNode, roPort, down, skew] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const nodeDir = path.dirname(process.execPath);
   const sshdConfig = path.join(dir, 'sshd_config');
   fs.writeFileSync(
     sshdConfig,
     [
-      ...[main, noNode, oldNode, roPort].map((p) => `ListenAddress 127.0.0.1:${p}`),
+      ...[main, noNode, oldNode, roPort, skew].map((p) => `ListenAddress 127.0.0.1:${p}`),
       `HostKey ${dir}/host_key`,
       `PidFile ${dir}/sshd.pid`,
       `AuthorizedKeysFile ${dir}/authorized_keys`,
@@ -119,11 +134,15 @@ export async function startSshd(): Promise<SshHost> {
       'PubkeyAuthentication yes',
       `AllowUsers ${user}`,
       'LogLevel ERROR',
+      // sftp, for a test that mounts the host's folder here (sshfs).
+      'Subsystem sftp internal-sftp',
       `SetEnv PATH=${nodeDir}:/usr/bin:/bin`,
       `Match LocalPort ${noNode}`,
       `  SetEnv PATH=${noNodeBin}`,
       `Match LocalPort ${oldNode}`,
       `  SetEnv PATH=${oldNodeBin}:/usr/bin:/bin`,
+      `Match LocalPort ${skew}`,
+      `  SetEnv PATH=${skewBin}:/usr/bin:/bin`,
       `Match LocalPort ${roPort}`,
       `  SetEnv XDG_CACHE_HOME=${roCache} PATH=${nodeDir}:/usr/bin:/bin`,
       '',
@@ -152,6 +171,7 @@ export async function startSshd(): Promise<SshHost> {
       alias('box-nonode', noNode),
       alias('box-oldnode', oldNode),
       alias('box-rocache', roPort),
+      alias('box-skew', skew),
       alias('box-badkey', main, ['badkey']),
       alias('box-mismatch', main, ['mismatch']),
       alias('box-down', down),
@@ -161,7 +181,7 @@ export async function startSshd(): Promise<SshHost> {
   let sshdLog = '';
   sshd.stderr?.on('data', (d) => (sshdLog += d));
   try {
-    await Promise.all([main, noNode, oldNode, roPort].map((p) => listening(p, Date.now() + 10_000)));
+    await Promise.all([main, noNode, oldNode, roPort, skew].map((p) => listening(p, Date.now() + 10_000)));
   } catch (err) {
     sshd.kill('SIGKILL');
     throw new Error(`${(err as Error).message}: ${sshdLog}`);

@@ -46,6 +46,8 @@ export interface AgentOptions {
    * process's command line keeps the path it was started by.
    */
   bin?: string;
+  /** Run as another local user (a "host" of `tasks -H` tests): its ids; its home is made theirs. */
+  user?: { uid: number; gid: number };
 }
 
 export interface AgentRun {
@@ -109,6 +111,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
   });
   options.onModel?.(model);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-agent-home-'));
+  if (options.user !== undefined) fs.chownSync(home, options.user.uid, options.user.gid);
   try {
     const child = spawn(
       options.bin ?? claudeBin(),
@@ -126,6 +129,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
         cwd: options.cwd ?? home,
         env: { ...agentEnv(options.configDir, home, options.listId, model.url), ...options.env },
         stdio: ['ignore', 'pipe', 'pipe'],
+        ...(options.user === undefined ? {} : { uid: options.user.uid, gid: options.user.gid }),
       },
     );
     let stdout = '';

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,8 +115,86 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t').slice(0, 2).join(' ')),
-    ).toEqual(['box In', 'box L', 'box In', 'box L']);
+    ).toEqual(['box In', 'box L']);
   });
+
+  it('takes the hosts of the hosts file (--hosts), with -H; a bad line is named with its file and line, exit 2', () => {
+    const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-hosts-'));
+    fs.mkdirSync(path.join(xdg, 'tasks'));
+    fs.writeFileSync(path.join(xdg, 'tasks', 'hosts'), '# the fleet\nbox-down   # off for now\n\n');
+    const fleet = remote(['lists', '--hosts', '-H', 'box'], { XDG_CONFIG_HOME: xdg });
+    expect(fleet.code).toBe(8);
+    expect(
+      fleet.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t').slice(0, 2).join(' ')),
+    ).toEqual(['box In', 'box L']);
+    expect(fleet.stderr.trim().split('\n')).toEqual(['error: host box-down: connection refused (no SSH server on that port?)']);
+    const other = path.join(xdg, 'other-hosts');
+    fs.writeFileSync(other, 'box\n-oProxyCommand=x\n');
+    const bad = remote(['lists', `--hosts=${other}`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`--hosts: ${other} line 2: -H "-oProxyCommand=x": a host name does not start with "-"`);
+    const none = remote(['lists', '--hosts'], { XDG_CONFIG_HOME: path.join(xdg, 'nowhere') });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`--hosts: cannot read ${path.join(xdg, 'nowhere', 'tasks', 'hosts')} (ENOENT)`);
+    const unnamed = remote(['lists', '--hosts=']);
+    expect([unnamed.code, unnamed.stderr.trim()]).toEqual([2, 'error: --hosts=: no file named']);
+    nothingLocal();
+  });
+
+  it("doctor on a host says when the host's clock is off this machine's, and not when it agrees", () => {
+    const warnings = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { warning?: { code: string; host: string; aheadMs: number } })
+        .flatMap((o) => (o.warning === undefined ? [] : [o.warning]));
+    const agrees = remote(['-H', 'box', '-l', 'L', 'doctor', '--json']);
+    const skewed = remote(['-H', 'box-skew', '-l', 'L', 'doctor', '--json']);
+    expect(skewed.code).toBe(agrees.code);
+    expect(warnings(agrees.stderr)).toEqual([]);
+    const [skew, ...more] = warnings(skewed.stderr);
+    expect(more).toEqual([]);
+    expect(skew).toMatchObject({ code: 'host_clock_skew', host: 'box-skew' });
+    expect(Math.abs((skew?.aheadMs ?? 0) - 120_000)).toBeLessThan(5_000);
+    // --json that names lists names the host first.
+    expect(Object.entries(JSON.parse(skewed.stdout)).slice(0, 1)).toEqual([['host', 'box-skew']]);
+    expect(JSON.parse(skewed.stdout).lists).toEqual(['L']);
+    const log = JSON.parse(remote(['-H', 'box', '-l', 'L', 'log', '--json']).stdout) as Array<{ host: string; list: string }>;
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((e) => e.host === 'box' && e.list === 'L')).toBe(true);
+    const text = remote(['-H', 'box-skew', '-l', 'L', 'doctor']);
+    expect(text.stderr).toMatch(
+      /^warning: host box-skew: its clock is 1[12]\ds ahead of this machine's; keep the machines' clocks in step/m,
+    );
+    nothingLocal();
+  });
+
+  it.skipIf(spawnSync('sshfs', ['--version']).error !== undefined || !fs.existsSync('/dev/fuse'))(
+    "doctor says when a list is on a network filesystem (the host's lists mounted here with sshfs)",
+    () => {
+      const mount = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-sshfs-'));
+      execFileSync('sshfs', ['-F', path.join(host.dir, 'ssh_config'), `box:${host.claudeDir}`, mount]);
+      try {
+        const r = run(local, ['--config-dir', mount, '-l', 'L', 'doctor', '--json'], { timeoutMs: 60_000 });
+        expect(JSON.parse(r.stdout).networkLists).toEqual([{ list: 'L', filesystem: expect.stringMatching(/^fuse/) }]);
+        const notes = r.stderr
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).note)
+          .filter((n) => n?.code === 'list_on_network_fs');
+        expect(notes).toEqual([expect.objectContaining({ list: 'L', filesystem: expect.stringMatching(/^fuse/) })]);
+        // The same list read on the host itself, on its local disk, is not said to be.
+        const there = remote(['-H', 'box', '-l', 'L', 'doctor', '--json']);
+        expect(JSON.parse(there.stdout).networkLists).toEqual([]);
+      } finally {
+        spawnSync('fusermount', ['-u', mount]);
+        spawnSync('umount', [mount]);
+      }
+    },
+  );
 
   it('streams a watch live from the host, and stopping it stops the command there', async () => {
     const w = watchOnHost();

@@ -121,11 +121,12 @@ describe("ssh's failures", () => {
   });
 });
 
-describe('lists --json from a host', () => {
-  it('names the host first in every row, and leaves anything else as it is', () => {
+describe('--json from a host, of a command that names lists or sessions', () => {
+  it('names the host first in every row, or first in the document, and leaves anything else as it is', () => {
     expect(JSON.parse(withHost('[{"id":"L","total":1}]', 'box'))).toEqual([{ host: 'box', id: 'L', total: 1 }]);
     expect(Object.keys(JSON.parse(withHost('[{"id":"L"}]', 'box'))[0])).toEqual(['host', 'id']);
-    expect(withHost('{"error":1}', 'box')).toBe('{"error":1}');
+    expect(Object.keys(JSON.parse(withHost('{"scope":{},"lists":["L"]}', 'box')))).toEqual(['host', 'scope', 'lists']);
+    expect(withHost('not json', 'box')).toBe('not json');
     expect(withHost('', 'box')).toBe('');
   });
 });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { diagnose } from '../../core/doctor/diagnose.js';
 import { doctorScope, listUsedHere } from '../../core/doctor/doctor-scope.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { renderDoctorReport, renderDoctorSummary } from '../../render/doctor-report.js';
+import { renderDoctorReport, renderDoctorSummary, renderNetworkListNote } from '../../render/doctor-report.js';
 import { renderJson } from '../../render/json.js';
 import { tildePath } from '../../render/session-text.js';
 import type { Context } from '../runtime/context.js';
@@ -38,6 +38,10 @@ to run or the settings to put in a file:
   tasks_missing             tasks the transcripts show are gone (a reset, a removed folder)
   tasks_unreadable, lock_problem, ids_past_limit, highwatermark_problem
                             the list's files (tasks check --fix)
+
+A list on a network filesystem (NFS, SMB, 9p, sshfs...) is said in a note: agents on
+several machines may share it if their clocks agree. With -H, a host whose clock is more
+than 5 s off this machine's is said in a warning.
 
 Exit 0 when nothing is found, 4 with findings. Reads only: it changes nothing.
 
@@ -82,6 +86,11 @@ Examples:
           : report.scope.kind === 'list'
             ? `list ${ctx.shortId(report.scope.list ?? '')}`
             : `project ${report.scope.dir === undefined ? '(no directory)' : tildePath(report.scope.dir, ctx.home)}`;
+      for (const n of report.networkLists)
+        ctx.io.note(renderNetworkListNote(ctx.shortId(n.list), n.filesystem), 'list_on_network_fs', {
+          list: n.list,
+          filesystem: n.filesystem,
+        });
       ctx.io.note(renderDoctorSummary(report, where), 'doctor_summary', { findings: report.findings.length });
       if (report.findings.length > 0) ctx.io.setExit(EXIT.conflict);
     });

@@ -22,6 +22,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
       '-H, --host <host>',
       'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there',
     )
+    .option('--hosts', 'every host of ~/.config/tasks/hosts, one a line (--hosts=<file>: another file); several hosts are for tasks lists')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)'))
     // Each command's help lists the global options it accepts too (-l, --json, --config-dir).

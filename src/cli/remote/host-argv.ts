@@ -13,23 +13,30 @@ export interface HostArgv {
   command: string | undefined;
   /** `board --host`: the board's old name for `--listen`, given after `board`. */
   boardHost: boolean;
+  /** `--hosts` (true: the hosts file where tasks keeps it) or `--hosts=<file>`: every host a file names. */
+  hostsFile?: string | true;
 }
 
 /** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
 const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
-/** The hosts named on `argv` (`node tasks ...`) or in the environment; undefined when none. */
+/** The hosts named on `argv` (`node tasks ...`), by a hosts file (`--hosts`) or in the environment; undefined when none. */
 export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostArgv | undefined {
   const hosts: string[] = [];
   const args: string[] = [];
   let command: string | undefined;
   let boardHost = false;
+  let hostsFile: string | true | undefined;
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') {
       args.push(...argv.slice(i));
       command ??= argv[i + 1];
       break;
+    }
+    if (word === '--hosts' || word.startsWith('--hosts=')) {
+      hostsFile = word === '--hosts' ? true : word.slice(8);
+      continue;
     }
     const value = hostValue(word, argv[i + 1]);
     if (value !== undefined) {
@@ -44,7 +51,8 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
       else if (!word.startsWith('-')) command = word;
     }
   }
-  if (hosts.length === 0 && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
+  if (hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
+  if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile };
   return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
 }
 

@@ -72,7 +72,8 @@ function readsStdin(args: readonly string[]): boolean {
  * clock and debug settings. Colour off locally stays off there.
  */
 function forwardedEnv(io: IO, env: NodeJS.ProcessEnv, tty: boolean): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
+  // The command runs there, not on a host the host's own TASKS_HOST would name.
+  const out: Record<string, string | null> = { TASKS_HOST: null };
   if (!tty) out.COLUMNS = String(io.columns);
   for (const name of ['NO_COLOR', 'FORCE_COLOR', 'TASKS_NOW', 'TASKS_DEBUG'] as const) {
     const value = env[name];

@@ -13,7 +13,7 @@ interface PayloadFile {
   sha256: string;
 }
 
-/** What is copied to a host: the single-file bundle, bin/tasks.js beside it (its code cache), the launcher. */
+/** What is copied to a host: the single-file bundle and the read commands' one, bin/tasks.js beside them (their code cache), the launcher. */
 export interface Payload {
   /** `<version>-<sha>`: the install folder's name, one per build. */
   folder: string;
@@ -51,6 +51,8 @@ export function readPayload(folder: string): Payload {
   const dist = distDir();
   const files = [
     { name: 'dist/tasks.cjs', data: readBuilt(path.join(dist, 'tasks.cjs')) },
+    // The read commands' bundle (half the size): bin/tasks.js starts list, get and lists from it, there as here.
+    { name: 'dist/tasks-read.cjs', data: readBuilt(path.join(dist, 'tasks-read.cjs')) },
     { name: 'bin/tasks.cjs', data: readBuilt(path.join(dist, '..', 'bin', 'tasks.js')) },
     { name: 'tasks-remote.cjs', data: Buffer.from(LAUNCHER, 'utf8') },
   ].map((f) => ({ ...f, sha256: digest(f.data) }));

@@ -11,14 +11,35 @@
  */
 import { TasksError } from '../../core/base/errors.js';
 import { renderJson } from '../../render/json.js';
+import { loadColour } from '../../render/style.js';
 import type { IO } from '../runtime/io.js';
 import { parseHost, type SshTarget } from './host-address.js';
 import type { HostArgv } from './host-argv.js';
 import { runOnHost } from './host-run.js';
+import { hostsFilePath, readHostsFile } from './hosts-file.js';
 import { payloadFolder } from './payload.js';
+import type { SshOutcome } from './ssh-process.js';
+
+/**
+ * One run of a command line that names a host (`node tasks ...` and what host-argv.ts
+ * found in it): the exit code, the host's or 8; every failure is one line, as a run here
+ * reports it. The process runs this from its own small bundle (main.ts), so that a
+ * command on a host does not wait for this machine to load the whole CLI first.
+ */
+export async function runRemote(argv: readonly string[], h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    if (io.mayColour(argv)) await loadColour();
+    io.useFlags(() => ({ json: h.args.includes('--json'), color: h.args.includes('--no-color') ? false : undefined }));
+    await runOnHosts(h, io, env);
+  } catch (err) {
+    io.fail(err);
+    if (env.TASKS_DEBUG && err instanceof Error) io.writeErr(`${err.stack}\n`);
+  }
+  return io.exitCode;
+}
 
 /** Run the command line `hosts` names on its host (or, for `lists`, on each of them). */
-export async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
+async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
   if (h.boardHost) {
     throw new TasksError('usage', 'board: --host is now --listen <address> (-H, --host names the host a command runs on)', {
       hint: 'tasks board --listen 0.0.0.0',
@@ -29,31 +50,76 @@ export async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): P
       hint: env.TASKS_HOST ? 'TASKS_HOST is set: TASKS_HOST= tasks board runs it here' : undefined,
     });
   }
-  const targets = h.hosts.map(parseHost);
+  const targets = uniqueHosts([...h.hosts.map(parseHost), ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env))]);
   if (targets.length > 1 && h.command !== 'lists') {
     throw new TasksError(
       'usage',
-      `several hosts (-H ${h.hosts.join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
+      `several hosts (-H ${targets.map((t) => t.label).join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
     );
   }
   const folder = payloadFolder();
-  if (targets.length > 1) {
+  // Hosts named several times, or from a file, answer as several (HOST first), whatever their number: a script reads one form.
+  if (h.command === 'lists' && (targets.length > 1 || h.hosts.length > 1 || h.hostsFile !== undefined)) {
     const { runListsOnHosts } = await import('./hosts-lists.js');
     return runListsOnHosts(targets, h.args, folder, io, env);
   }
   const target = targets[0] as SshTarget;
-  const names = h.command === 'lists' && h.args.includes('--json');
+  const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
   const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names });
   if (names) io.write(withHost(run.stdout, target.label));
+  if (h.command === 'doctor') sayClockSkew(run, target, io);
 }
 
-/** `--json` that names lists: each names its host too (the first field). */
+/** How far a host's clock may be off this machine's before doctor says so. */
+const CLOCK_SKEW_MS = 5000;
+
+/**
+ * doctor on a host: is its clock off this machine's? Its clock when it said ready lies
+ * between ssh's start and the ready line's arrival here, if the clocks agree; outside that
+ * by more than a few seconds, they do not. It matters to a list shared through a network
+ * filesystem: a lock counts as stale by its age, read against each machine's own clock.
+ */
+function sayClockSkew(run: SshOutcome, target: SshTarget, io: IO): void {
+  const c = run.clock;
+  if (c === undefined) return;
+  const ahead = c.host > c.received + CLOCK_SKEW_MS ? c.host - c.received : c.host < c.sent - CLOCK_SKEW_MS ? c.host - c.sent : 0;
+  if (ahead === 0) return;
+  const s = Math.round(Math.abs(ahead) / 1000);
+  io.warn(
+    `host ${target.label}: its clock is ${s}s ${ahead > 0 ? 'ahead of' : 'behind'} this machine's; keep the machines' clocks in step (NTP) where they share a list: a lock counts as stale by its age`,
+    'host_clock_skew',
+    { host: target.label, aheadMs: Math.round(ahead) },
+  );
+}
+
+function hostsOfFile(file: string | true, env: NodeJS.ProcessEnv): SshTarget[] {
+  if (file === '') throw new TasksError('usage', '--hosts=: no file named', { hint: 'use --hosts alone for ~/.config/tasks/hosts' });
+  const where = file === true ? hostsFilePath(env) : file;
+  if (where === undefined)
+    throw new TasksError('usage', '--hosts: no home folder to find the hosts file in', { hint: 'use --hosts=<file>' });
+  return readHostsFile(where);
+}
+
+/** A host named twice (on the command line and in the file) is asked once. */
+function uniqueHosts(targets: readonly SshTarget[]): SshTarget[] {
+  const seen = new Set<string>();
+  return targets.filter((t) => !seen.has(t.label) && Boolean(seen.add(t.label)));
+}
+
+/**
+ * The commands whose `--json` is one document (not a stream) that names lists or
+ * sessions: over -H, it names the host too. `lists` and `log` are rows, each naming its
+ * list; the others one object.
+ */
+const NAMES_LISTS: ReadonlySet<string> = new Set(['lists', 'log', 'doctor', 'cost', 'graph', 'import', 'restore']);
+
+/** `--json` that names lists or sessions: the host too, the first field of the document or of each row. */
 export function withHost(json: string, host: string): string {
   if (json.trim() === '') return json;
+  const named = (v: unknown): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? { host, ...v } : v);
   try {
     const doc = JSON.parse(json) as unknown;
-    if (!Array.isArray(doc)) return json;
-    return `${renderJson(doc.map((row) => (row !== null && typeof row === 'object' ? { host, ...row } : row)))}\n`;
+    return `${renderJson(Array.isArray(doc) ? doc.map(named) : named(doc))}\n`;
   } catch {
     return json;
   }

@@ -3,9 +3,9 @@
  * launcher installed beside the bundle, and the installer. They speak to the local side
  * through lines on stderr starting with `tasks-remote:` (no-node, not-installed,
  * old-node, cache-unwritable, corrupt, installed) and the shell's exit statuses 81 and
- * 83, which tasks never uses itself; the launcher says `tasks-remote:ready` just before
- * tasks runs, so that everything before it is ssh's or the set-up's, and everything after
- * it the command's. The JavaScript here never sets an exit status: a marker says it all.
+ * 83, which tasks never uses itself; the launcher says `tasks-remote:ready <its clock, ms>`
+ * just before tasks runs, so that everything before it is ssh's or the set-up's, and
+ * everything after it the command's (and `doctor` can tell a host's clock that is off). The JavaScript here never sets an exit status: a marker says it all.
  */
 
 export const REMOTE_STATUS = {
@@ -72,7 +72,7 @@ function launch(settings) {
     process.stdin.unref();
   }
   process.on('SIGHUP', stop);
-  process.stderr.write('${MARKER}ready\\n');
+  process.stderr.write('${MARKER}ready ' + Date.now() + '\\n');
   require('./bin/tasks.cjs');
 }
 `;

@@ -19,6 +19,8 @@ export interface SshOutcome {
   stdout: string;
   /** No answer before the launcher was ready, within the watchdog's time. */
   noAnswer: boolean;
+  /** The host's clock when it said ready, and this machine's when ssh started and when ready came (ms). */
+  clock?: { host: number; sent: number; received: number } | undefined;
 }
 
 export interface SshRunOptions {
@@ -40,6 +42,7 @@ export interface SshRunOptions {
  */
 export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshOutcome> {
   const stdin = opts.stdin === 'inherit' ? 'inherit' : 'pipe';
+  const sent = Date.now();
   const child = spawn(call.file, call.args, { stdio: [stdin, 'pipe', 'pipe'] });
   const outcome: SshOutcome = { status: undefined, signal: undefined, ready: false, markers: [], sshText: '', stdout: '', noAnswer: false };
   if (Buffer.isBuffer(opts.stdin)) child.stdin?.end(opts.stdin);
@@ -68,8 +71,10 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
       pending = pending.slice(nl + 1);
       if (line.startsWith(MARKER)) {
         const said = line.slice(MARKER.length);
-        if (said === 'ready') {
+        if (said === 'ready' || said.startsWith('ready ')) {
           outcome.ready = true;
+          const host = Number(said.slice(6));
+          if (said.length > 6 && Number.isFinite(host)) outcome.clock = { host, sent, received: Date.now() };
           clearTimeout(watchdog);
         } else outcome.markers.push(said);
       } else outcome.sshText += `${line}\n`;

@@ -143,6 +143,11 @@ export const NOTICES = {
   restore_summary: { kind: 'note', when: '`restore`: what it did', facts: ['restored', 'skipped', 'mark'] },
   restore_warning: { kind: 'warning', when: '`restore`: a transcript or task it went on past' },
   doctor_summary: { kind: 'note', when: '`doctor`: how many problems it found, and where', facts: ['findings'] },
+  list_on_network_fs: {
+    kind: 'note',
+    when: '`doctor`: a list looked at is on a network filesystem (NFS and the like): the machines sharing it must keep their clocks in step',
+    facts: ['list', 'filesystem'],
+  },
   // watch
   following_transcript: {
     kind: 'note',
@@ -216,6 +221,11 @@ export const NOTICES = {
   },
   // board
   board: { kind: 'note', when: '`board` in a terminal: how to stop it' },
+  host_clock_skew: {
+    kind: 'warning',
+    when: "`doctor -H`: the host's clock differs from this machine's by more than 5 s (a lock counts as stale by its age)",
+    facts: ['host', 'aheadMs'],
+  },
   remote_installed: {
     kind: 'note',
     when: '`-H`: tasks copied itself to the host (its cache folder there) to run the command; said once',

@@ -23,8 +23,10 @@ import { evidenceOf } from '../sessions/list-sessions.js';
 import { listOfLiveSession } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
+import { listDirOf } from '../store/paths.js';
 import type { DoctorFinding, DoctorReport, DoctorScope } from './doctor-findings.js';
 import { listFindings } from './list-checks.js';
+import { networkFilesystemOf, type StatfsType } from './list-filesystem.js';
 import { sessionFindings } from './session-checks.js';
 import { settingFindings } from './setting-checks.js';
 
@@ -42,6 +44,8 @@ export interface DoctorInput {
   /** How a list is named in messages and commands (its short id). */
   shortId: (id: string) => string;
   now: number;
+  /** How a folder's filesystem type is read (statfs(2) by default). */
+  statfs?: StatfsType | undefined;
 }
 
 /** Sessions of a project looked at: the live ones and this many of the latest others. */
@@ -84,7 +88,11 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
     if (list !== undefined) lists.add(list);
   }
   for (const list of lists) findings.push(...(await listFindings(index, list, input.shortId(list), input.now)));
-  return { scope, sessions: sessions.map((s) => s.sessionId), lists: [...lists], findings: dedupe(findings) };
+  const networkLists = [...lists].flatMap((list) => {
+    const filesystem = networkFilesystemOf(listDirOf(index.configDir, list), input.statfs);
+    return filesystem === undefined ? [] : [{ list, filesystem }];
+  });
+  return { scope, sessions: sessions.map((s) => s.sessionId), lists: [...lists], findings: dedupe(findings), networkLists };
 }
 
 function settingCtx(input: DoctorInput) {

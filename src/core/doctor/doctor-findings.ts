@@ -64,12 +64,20 @@ export interface DoctorScope {
   list?: string | undefined;
 }
 
+/** A list looked at that is on a network filesystem: not a problem, but its machines' clocks must agree. */
+export interface NetworkList {
+  list: string;
+  filesystem: string;
+}
+
 export interface DoctorReport {
   scope: DoctorScope;
   /** The sessions and lists looked at. */
   sessions: string[];
   lists: string[];
   findings: DoctorFinding[];
+  /** The lists looked at that are on a network filesystem (NFS and the like). */
+  networkLists: NetworkList[];
 }
 
 /** A POSIX shell word: plain when safe, else in single quotes. */

@@ -55,6 +55,9 @@ export const procProbe: ProcessProbe = {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
       // The command name (field 2) is in parentheses and may hold spaces or ')'.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A zombie (its parent has not reaped it yet, as a CI runner or a wrapper that is
+      // itself stuck may not) is a process that has ended: its session is not alive.
+      if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
       return fields[19];
     } catch {
       return undefined;

@@ -39,6 +39,7 @@ export const TaskCostField = z.strictObject(usage).describe('with --cost: what t
 
 export const CostResult = z
   .strictObject({
+    host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
     tasks: z
       .array(
         z.strictObject({

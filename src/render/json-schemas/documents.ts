@@ -101,6 +101,7 @@ export const ListsResult = z.array(
 export const StalledAcrossLists = z
   .array(
     z.strictObject({
+      host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
       list: z.string(),
       kind: z.enum(['tasks', 'todowrite']).describe("todowrite: a session's TodoWrite todos (ids are their order)"),
       session: z
@@ -125,6 +126,7 @@ export const StalledAcrossLists = z
   .describe('the lists with stalled work, newest change first');
 const Point = z.strictObject({ x: z.number(), y: z.number() });
 export const GraphResult = z.strictObject({
+  host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
   list: z.string(),
   nodes: z.array(
     z
@@ -281,6 +283,7 @@ export const RunEvent = z.union([
 ]);
 
 export const ImportResult = z.strictObject({
+  host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
   list: z.string(),
   format: z.enum(['todowrite', 'stream-json', 'transcript', 'tasks']),
   found: z.string(),

@@ -27,6 +27,7 @@ const Who = z.strictObject({
 
 export const LogEvent = z
   .strictObject({
+    host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
     at: Iso,
     list: z.string(),
     task: z.string().nullable().describe("null: a change to the list's other files (mark, removed)"),

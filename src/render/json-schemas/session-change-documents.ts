@@ -65,6 +65,7 @@ export const CarryResult = z.strictObject({
 });
 
 export const RestoreResult = z.strictObject({
+  host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
   list: z.string(),
   dryRun: DryRun,
   created: z.array(Task).describe('the tasks restored (a dry run: as they would be, updatedAt null)'),
@@ -105,6 +106,7 @@ const Fix = z.discriminatedUnion('kind', [
 ]);
 
 export const DoctorResult = z.strictObject({
+  host: z.string().optional().describe('-H: the host it is on, as it was named (the first field)'),
   scope: z.strictObject({
     kind: z.enum(['project', 'session', 'list']),
     dir: z.string().optional(),
@@ -139,4 +141,7 @@ export const DoctorResult = z.strictObject({
       fixes: z.array(Fix).describe('the preferred first'),
     }),
   ),
+  networkLists: z
+    .array(z.strictObject({ list: z.string(), filesystem: z.string().describe('nfs, smb, cifs, 9p, ceph, fuse, ...') }))
+    .describe('the lists looked at that are on a network filesystem: shared by machines whose clocks must agree'),
 });
