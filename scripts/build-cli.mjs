@@ -1,4 +1,4 @@
-// The CLI as one CommonJS file, dist/tasks.cjs, made after tsc by `npm run build`, and
+// The CLI as one CommonJS file, dist/tasks.cjs, made after dist/ (build-dist.mjs) by `npm run build`, and
 // run by bin/tasks.js with the V8 code cache trained below; and the most-run reads (list,
 // get, lists) as a second, half the size, dist/tasks-read.cjs, which bin/tasks.js runs
 // for those commands (a start reads and hands V8 the bundle and its cache: ~2 ms less). Start-up is most of what a

@@ -1,4 +1,4 @@
-// The fast path of shell completion, made after tsc by `npm run build`:
+// The fast path of shell completion, made after dist/ (build-dist.mjs) by `npm run build`:
 // 1. dist/cli/completion/spec.json: the commands, options, arguments and value kinds of
 //    the built program (what `__complete` knows without loading commander);
 // 2. dist/complete.cjs: `tasks __complete` as one CommonJS file with that spec inside,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // docs/schemas/<name>.schema.json from the zod schemas of every --json output
-// (src/render/json-schemas/output-schemas.ts, compiled into dist/ by tsc): `npm run schemas`.
+// (src/render/json-schemas/output-schemas.ts, compiled into dist/ by `npm run build`): `npm run schemas`.
 // With --check, writes nothing and exits 1 naming the files that are stale or missing.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -220,7 +220,8 @@ export function renderUnsureSessions(lists: readonly ListOverview[]): string[] {
   return [...groups.values()].map((g) => {
     const one = g.lists.length === 1;
     const who = `session${g.sessions.length === 1 ? '' : 's'} ${firstFew(g.sessions, SESSIONS_NAMED)}`;
-    const more = g.lists.length > LISTS_NAMED || g.sessions.length > SESSIONS_NAMED ? '; tasks lists --json names them all (unsureSessions)' : '';
+    const more =
+      g.lists.length > LISTS_NAMED || g.sessions.length > SESSIONS_NAMED ? '; tasks lists --json names them all (unsureSessions)' : '';
     return `${firstFew(g.lists, LISTS_NAMED)}: ${who} may have worked on ${one ? 'it' : 'them'} (${one ? 'another list holds' : 'they hold'} the same tasks, written at the same moments); which on which, the transcripts cannot tell: not shown as ${one ? 'its' : 'their'} sessions${more}`;
   });
 }

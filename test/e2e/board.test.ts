@@ -1,11 +1,11 @@
 /**
  * `tasks board` serving: the board is the built binary, a server the test starts and talks
- * to over HTTP; the commands run beside it in process.
+ * to over HTTP; the commands run beside it in process. Its limits on a slow or oversized
+ * request (a 10 s wait for a 408) are in test/slow/board-limits.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CostPayload } from '../../src/board/board-protocol.js';
@@ -44,49 +44,6 @@ function redirectOf(file: string): string {
 
 /** Another local user to be, as a campaign on a shared machine is: root can become `nobody` with runuser. */
 const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
-
-/**
- * One request on a raw socket, as a hostile or slow client sends it: the head, then the
- * body at once (as fast as the socket takes it) or a byte every `trickleMs`; what came
- * back until the server closed the connection, and the socket error if there was one.
- */
-function rawExchange(
-  port: number,
-  head: string,
-  body: Buffer,
-  opts: { trickleMs?: number } = {},
-): Promise<{ status: number; headers: string; body: string; error: string | undefined }> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let got = '';
-    let error: string | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    socket.on('data', (d) => (got += d));
-    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
-    socket.on('close', () => {
-      clearInterval(timer);
-      const [headers = '', rest = ''] = got.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(headers)?.[1] ?? 0), headers: `${headers}\r\n`, body: rest, error });
-    });
-    socket.write(head);
-    if (opts.trickleMs !== undefined) {
-      let at = 0;
-      timer = setInterval(() => {
-        if (!socket.destroyed && at < body.length) socket.write(body.subarray(at, ++at));
-      }, opts.trickleMs);
-      return;
-    }
-    let at = 0;
-    const pump = (): void => {
-      while (at < body.length && !socket.destroyed) {
-        const more = socket.write(body.subarray(at, at + 65536));
-        at += 65536;
-        if (!more) return void socket.once('drain', pump);
-      }
-    };
-    pump();
-  });
-}
 
 /** An event stream read as a tab reads it: `next(event)` waits for the next event of that name (and passing `test`). */
 function eventStream(port: number, url: string) {
@@ -228,39 +185,6 @@ describe('tasks board: serving', () => {
     expect(events.status).toBe(403);
     expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(before);
     for (const r of [foreign, crossSite, noOrigin, form, events]) expect(r.headers['access-control-allow-origin']).toBeUndefined();
-  });
-
-  it('answers a body over 1 MB with 413 and a body that trickles in with 408, then closes (raw sockets); nothing written', async () => {
-    const { config, dir } = demo();
-    const before = fs.readFileSync(path.join(dir, '3.json'), 'utf8');
-    const b = await board(config);
-    const head = (extra: string) =>
-      `POST /${b.token}/api/action HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nOrigin: http://127.0.0.1:${b.port}\r\nContent-Type: application/json\r\n${extra}\r\n`;
-    const action = Buffer.from(JSON.stringify({ action: 'start', list: 'demo', id: '3', expect: { status: 'pending', owner: null } }));
-    const big = Buffer.concat([action, Buffer.alloc(3 * 1024 * 1024, ' ')]);
-    // Declared too large: answered at once, while the client is still sending.
-    const declared = await rawExchange(b.port, head(`Content-Length: ${big.length}\r\n`), big);
-    // Too large without a declared length (chunked): answered once the limit is passed.
-    const chunked = await rawExchange(
-      b.port,
-      head('Transfer-Encoding: chunked\r\n'),
-      Buffer.concat([Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]),
-    );
-    for (const r of [declared, chunked]) {
-      expect(r.error).toBeUndefined();
-      expect(r.status).toBe(413);
-      expect(r.headers).toMatch(/\r\nconnection: close\r\n/i);
-      expect(JSON.parse(r.body)).toEqual({ ok: false, error: { code: 'usage', message: 'request too large (over 1048576 bytes)' } });
-    }
-    // A byte every 200 ms, never the whole body: answered with 408 (after 10 s), then closed.
-    const trickled = await rawExchange(b.port, head('Content-Length: 1000\r\n'), action, { trickleMs: 200 });
-    expect(trickled.error).toBeUndefined();
-    expect(trickled.status).toBe(408);
-    expect(JSON.parse(trickled.body)).toEqual({ ok: false, error: { code: 'timeout', message: 'request body not received within 10 s' } });
-    expect(fs.readFileSync(path.join(dir, '3.json'), 'utf8')).toBe(before);
-    // The board serves on: the same action, sent whole, is done.
-    expect((await postAction(b, JSON.parse(String(action)))).status).toBe(200);
-    expect(readJson(path.join(dir, '3.json'))).toMatchObject({ status: 'in_progress' });
   });
 
   it('answers a list whose folder is a FIFO or a link to /dev/zero as not a list, with no tasks; live, and again once it is a folder', async () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { jsonLines, readJson, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
@@ -17,12 +17,6 @@ const dirOf = (config: string, list = 'L') => path.join(config, 'tasks', list);
 const t = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', 'L', ...args], { env: ENV });
 const file = (config: string, id: string, list = 'L') => readJson(path.join(dirOf(config, list), `${id}.json`)) as Record<string, unknown>;
 const exists = (config: string, id: string) => fs.existsSync(path.join(dirOf(config), `${id}.json`));
-const jsonLines = (text: string) =>
-  text
-    .trimEnd()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 /** `log --json`: one document, an array of changes. */
 const logOf = (text: string) => JSON.parse(text) as Array<Record<string, unknown>>;
 const snapshot = (config: string) =>

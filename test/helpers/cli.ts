@@ -109,6 +109,15 @@ export function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+/** Each line of JSON lines (a journal, a stream's events) as an object. */
+export function jsonLines(text: string): Array<Record<string, unknown>> {
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 export function writeTask(listDir: string, task: Record<string, unknown>): void {
   fs.mkdirSync(listDir, { recursive: true });
   fs.writeFileSync(path.join(listDir, `${String(task.id)}.json`), JSON.stringify(task, null, 2));

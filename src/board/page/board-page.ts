@@ -16,10 +16,13 @@ import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
 import { byId, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
+import { keepFocus } from './page-focus.js';
 import { renderGraph } from './page-graph.js';
 import { renderHead } from './page-head.js';
+import { startKeys } from './page-keys.js';
 import { renderSidebar } from './page-sidebar.js';
 import { cutLine } from './page-text.js';
+import { startTheme } from './page-theme.js';
 import { toast } from './page-toasts.js';
 
 /**
@@ -154,6 +157,10 @@ function sidebarSoon(): void {
 }
 
 function drawSidebar(): void {
+  keepFocus(drawSidebarNow);
+}
+
+function drawSidebarNow(): void {
   if (!state.overview) return;
   renderSidebar(
     el.lists(),
@@ -173,10 +180,18 @@ function shownTasks(list: ListPayload): BoardTask[] {
   return list.tasks.filter((t) => matchesPageFilter(t, list.facts[t.id], state.filter));
 }
 
+/** Every draw keeps focus where the person was (page-focus.ts). */
 function drawMain(): void {
+  keepFocus(drawMainNow);
+}
+
+function drawMainNow(): void {
   const list = state.list;
   drawHead();
-  for (const tab of document.querySelectorAll<HTMLButtonElement>('.tab')) tab.classList.toggle('active', tab.dataset.view === state.view);
+  for (const tab of document.querySelectorAll<HTMLButtonElement>('.tab')) {
+    tab.classList.toggle('active', tab.dataset.view === state.view);
+    tab.setAttribute('aria-selected', String(tab.dataset.view === state.view));
+  }
   document.body.classList.toggle('todowrite', list?.kind === 'todowrite');
   if (!list) {
     el.view().replaceChildren(h('p', { class: 'empty big' }, state.listId ? 'Loading…' : 'Choose a list.'));
@@ -220,6 +235,10 @@ function emptyListNote(list: ListPayload): string | undefined {
 
 /** The head: the overview's row (kept current by every change) over the list's own, which may be older. */
 function drawHead(): void {
+  keepFocus(drawHeadNow);
+}
+
+function drawHeadNow(): void {
   const list = state.list;
   const row = state.overview?.lists.find((l) => l.id === state.listId) ?? (list?.id === state.listId ? list?.row : undefined);
   const preview = state.preview?.list === state.listId ? state.preview?.payload : undefined;
@@ -328,6 +347,10 @@ function refreshPreview(): void {
 }
 
 function drawDetail(): void {
+  keepFocus(drawDetailNow);
+}
+
+function drawDetailNow(): void {
   const panel = el.detail();
   if (!state.task || !state.list || state.list.kind === 'todowrite') {
     panel.hidden = true;
@@ -552,6 +575,49 @@ function readFilters(): void {
   drawMain();
 }
 
+/** The lists, on a narrow screen: a drawer over the board, opened by the top bar's button. */
+function showLists(open: boolean): void {
+  document.body.classList.toggle('lists-open', open);
+  byId('sidebar-toggle').setAttribute('aria-expanded', String(open));
+  if (open) byId('list-search').focus();
+}
+
+function keyHandlers(): Parameters<typeof startKeys>[1] {
+  const taskOf = (id: string) => state.list?.tasks.find((t) => t.id === id);
+  const run = (action: 'start' | 'done', id: string) => {
+    const t = taskOf(id);
+    if (t && !readOnly() && state.list?.kind !== 'todowrite') void cardAction(action, t);
+  };
+  return {
+    current: () => document.activeElement?.closest('#view [data-task]')?.getAttribute('data-task') ?? state.task,
+    open: openTask,
+    start: (id) => run('start', id),
+    done: (id) => run('done', id),
+    assignToMe: (id) => {
+      const t = taskOf(id);
+      if (t && !readOnly()) void detailAction('reassign', t);
+    },
+    toggleGraph: () => {
+      state.view = state.view === 'graph' ? 'board' : 'graph';
+      writeHash();
+      drawMain();
+    },
+    close: () => {
+      if (document.body.classList.contains('lists-open')) {
+        showLists(false);
+        byId('sidebar-toggle').focus();
+        return true;
+      }
+      if (!state.task) return false;
+      const id = state.task;
+      closeTask();
+      // Back to the task's card (or node), where the person came from.
+      document.querySelector<HTMLElement>(`#view [data-task="${CSS.escape(id)}"]`)?.focus();
+      return true;
+    },
+  };
+}
+
 function start(): void {
   readHash();
   const form = byId<HTMLFormElement>('filters');
@@ -569,8 +635,12 @@ function start(): void {
       drawMain();
     });
   }
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && state.task && !el.dialog().open) closeTask();
+  startTheme();
+  startKeys(el.dialog(), keyHandlers());
+  const toggle = byId('sidebar-toggle');
+  toggle.addEventListener('click', () => showLists(!document.body.classList.contains('lists-open')));
+  el.lists().addEventListener('click', (e) => {
+    if ((e.target as Element).closest('[data-list]')) showLists(false);
   });
   // "3 min ago" stays true without any event.
   window.setInterval(() => {

@@ -26,7 +26,29 @@ export const COLUMNS: ReadonlyArray<{ status: BoardStatus; title: string }> = [
 const cache = new Map<string, { key: string; el: HTMLElement }>();
 
 /** The columns drawn last, kept so that a change moves or replaces only the cards it touched. */
-let drawn: { list: string; root: HTMLElement; bodies: Map<BoardStatus, HTMLElement>; counts: Map<BoardStatus, HTMLElement> } | undefined;
+let drawn:
+  | {
+      list: string;
+      root: HTMLElement;
+      columns: HTMLElement;
+      bodies: Map<BoardStatus, HTMLElement>;
+      counts: Map<BoardStatus, HTMLElement[]>;
+      switches: Map<BoardStatus, HTMLButtonElement>;
+    }
+  | undefined;
+
+/**
+ * The column a narrow screen shows (the others a tap away in the switcher): chosen once
+ * per list, where the work is (in progress, else pending), then the person's.
+ */
+let current: { list: string; status: BoardStatus } | undefined;
+
+function showColumn(status: BoardStatus): void {
+  if (!drawn) return;
+  current = { list: drawn.list, status };
+  drawn.columns.dataset.current = status;
+  for (const [s, button] of drawn.switches) button.setAttribute('aria-pressed', String(s === status));
+}
 
 export function renderColumns(
   container: HTMLElement,
@@ -39,22 +61,37 @@ export function renderColumns(
   const seen = new Set<string>();
   if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
     const bodies = new Map<BoardStatus, HTMLElement>();
-    const counts = new Map<BoardStatus, HTMLElement>();
+    const counts = new Map<BoardStatus, HTMLElement[]>();
+    const switches = new Map<BoardStatus, HTMLButtonElement>();
     const columns = COLUMNS.map(({ status, title }) => {
       const body = h('div', { class: 'column-body' });
       const count = h('span', { class: 'col-count' });
+      const switchCount = h('span', { class: 'switch-count' });
       bodies.set(status, body);
-      counts.set(status, count);
+      counts.set(status, [count, switchCount]);
+      switches.set(
+        status,
+        h('button', { type: 'button', 'data-column': status, onclick: () => showColumn(status) }, `${title} `, switchCount),
+      );
       return h(
         'section',
-        { class: `column col-${status}`, 'data-status': status },
+        { class: `column col-${status}`, 'data-status': status, 'aria-label': title },
         h('header', { class: 'column-head' }, h('span', { class: `col-dot ${status}` }), title, count),
         body,
       );
     });
-    const root = h('div', { class: 'columns' }, ...columns);
+    const grid = h('div', { class: 'columns' }, ...columns);
+    const root = h(
+      'div',
+      { class: 'board-wrap' },
+      h('div', { class: 'col-switch', role: 'group', 'aria-label': 'Column shown' }, ...switches.values()),
+      grid,
+    );
     container.replaceChildren(root);
-    drawn = { list: list.id, root, bodies, counts };
+    drawn = { list: list.id, root, columns: grid, bodies, counts, switches };
+    const order: BoardStatus[] = ['in_progress', 'pending', 'completed'];
+    const first = order.find((status) => shown.some((t) => t.status === status)) ?? 'pending';
+    showColumn(current?.list === list.id ? current.status : first);
   }
   for (const { status } of COLUMNS) {
     const tasks = shown.filter((t) => t.status === status);
@@ -78,7 +115,7 @@ export function renderColumns(
     });
     if (cards.length === 0) cards.push(h('p', { class: 'empty' }, 'Nothing here'));
     reconcile(drawn.bodies.get(status) as HTMLElement, cards);
-    (drawn.counts.get(status) as HTMLElement).textContent = String(tasks.length);
+    for (const count of drawn.counts.get(status) as HTMLElement[]) count.textContent = String(tasks.length);
   }
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
 }
@@ -116,8 +153,12 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
       'data-task': t.id,
       tabindex: 0,
       onclick: () => handlers.open(t.id),
+      // Enter or Space on the card opens it; on its button, the button acts (and the card is left alone).
       onkeydown: (e: Event) => {
-        if ((e as KeyboardEvent).key === 'Enter') handlers.open(t.id);
+        const key = (e as KeyboardEvent).key;
+        if (e.target !== e.currentTarget || (key !== 'Enter' && key !== ' ')) return;
+        e.preventDefault();
+        handlers.open(t.id);
       },
     },
     h(
@@ -149,6 +190,7 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
               class: `act act-${action.name}`,
               type: 'button',
               'data-action': action.name,
+              'aria-label': `${action.label} #${cutLine(t.id, 20)}`,
               onclick: (e: Event) => {
                 e.stopPropagation();
                 handlers.act(action.name, t);

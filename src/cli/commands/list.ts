@@ -77,10 +77,17 @@ export function registerList(program: Command, ctx: Context): void {
         const json = tasksJson(tasks, listing.times);
         ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
       } else if (ctx.io.humanLayout)
-        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: ctx.listArgs(choice), cost });
-      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: ctx.listArgs(choice), cost });
+        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: () => ctx.listArgs(choice), cost });
+      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: () => ctx.listArgs(choice), cost });
     });
 }
+
+/**
+ * What a note must add to name the list (`-l <short id>`), asked only when a note needs it:
+ * a list's short id is worked out against every list on disk, a folder read most runs
+ * never need (a config folder holds a list for each session that used the Task tools).
+ */
+type ListArgs = () => string[];
 
 function summaryOf(listing: TaskListing, rows: ListingRows, style: Style): string {
   return renderSummary(rows.counts, style) + renderLimitNote(listing.tasks.length, listing.matching);
@@ -91,7 +98,7 @@ function showTable(
   ctx: Context,
   listing: TaskListing,
   rows: ListingRows,
-  o: { quiet: boolean; stalledAfter: number; listArgs: string[]; cost: ListTaskCosts | undefined },
+  o: { quiet: boolean; stalledAfter: number; listArgs: ListArgs; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
   const { gone, stalled } = rows;
@@ -113,7 +120,7 @@ function showTable(
   ctx.io.out(summaryOf(listing, rows, ctx.io.style));
   const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
   if (shownStalled > 0) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, o.stalledAfter)));
-  if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs)));
+  if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs())));
   if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
 }
 
@@ -122,7 +129,7 @@ function showLines(
   ctx: Context,
   listing: TaskListing,
   rows: ListingRows,
-  o: { quiet: boolean; listArgs: string[]; cost: ListTaskCosts | undefined },
+  o: { quiet: boolean; listArgs: ListArgs; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
   const { gone } = rows;
@@ -130,7 +137,7 @@ function showLines(
   if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers, cost && ((t) => costFields(cost.byTask.get(t.id)))));
   if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
   if (gone !== undefined && gone.ids.size > 0)
-    ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs), 'owner_gone', { tasks: gone.ids.size });
+    ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs()), 'owner_gone', { tasks: gone.ids.size });
   for (const t of tasks) {
     const idle = rows.stalled.get(t.id);
     if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
