@@ -13,6 +13,7 @@ import { type CountsJson, type TaskJson, taskJson } from './task-json.js';
  *   {"event":"updated","at":…,"task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
  *   {"event":"deleted","at":…,"task":{…last known version…}}
  *   {"event":"list-cleared","at":…,"tasks":[…every task that vanished…]}
+ *   {"event":"session-cleared","at":…,"session":…,"newSession":…,"from":…,"to":…,"followed":true,"exists":…,"tasks":[…]}
  *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped"|"run-ended"|…,…,"counts":{…},"tasks":[…]}
  *
  * In `changes`, a missing `old` (or `new`) means the field was absent on that side.
@@ -69,6 +70,33 @@ export interface EndView {
   died?: ReadonlyArray<{ sessionId: string; state: string; pid: number | null; tasks: readonly string[] }> | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
+  /** The lists the followed session left behind (`/clear`), each with the ids of the work still there. */
+  left?: ReadonlyArray<{ list: string; unfinished: readonly string[] }> | undefined;
+  /** Reason session-cleared (`--no-follow`): the session that was cleared, and where its process went. */
+  cleared?: { session: string; newSession: string; to: string } | undefined;
+}
+
+/**
+ * The session whose own list was watched was cleared (`/clear`). Followed: `exists` and
+ * `tasks` are the new list's first state (as a snapshot's), and the events after it are
+ * that list's.
+ */
+export function renderSessionClearedEvent(
+  at: number,
+  change: { sessionId: string; newSessionId: string; from: string; to: string; followed: boolean; before?: boolean | undefined },
+  list?: { exists: boolean; tasks: readonly TaskJson[] },
+): string {
+  return renderJsonLine({
+    event: 'session-cleared',
+    at: stamp(at),
+    session: change.sessionId,
+    newSession: change.newSessionId,
+    from: change.from,
+    to: change.to,
+    followed: change.followed,
+    before: change.before === true,
+    ...(list === undefined ? {} : { exists: list.exists, tasks: list.tasks }),
+  });
 }
 
 /** The last line: why the watch ended, and where the list stands. */
@@ -85,6 +113,8 @@ export function renderEndEvent(end: EndView): string {
     ...(end.gone === undefined ? {} : { gone: end.gone }),
     ...(end.died === undefined ? {} : { died: end.died }),
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
+    ...(end.left === undefined ? {} : { left: end.left }),
+    ...(end.cleared === undefined ? {} : { cleared: end.cleared }),
     exists: end.exists,
     counts: end.counts,
     tasks: end.tasks,

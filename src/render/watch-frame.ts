@@ -37,6 +37,8 @@ export interface WatchFrameModel {
   notice?: string | undefined;
   /** The verification nudge, while it applies. */
   nudge?: string | undefined;
+  /** The session was cleared: "session 1a2b3c4d cleared: now following list 5e6f7a8b". */
+  followNote?: string | undefined;
   /** What a run's watch reads ("the stream on stdin"); undefined for a list folder. */
   following?: string | undefined;
   lastChange?: { at: number; events: readonly ChangeEvent[] } | undefined;
@@ -168,7 +170,11 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
  *   q quit · until all-completed · timeout in 4m 03s
  */
 function noticeLines(m: WatchFrameModel, style: Style): string[] {
-  return [problemLine(m, style), m.notice ? style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined].filter((x) => x !== undefined);
+  return [
+    m.followNote ? style.cyan(`↪ ${oneLine(m.followNote)}`) : undefined,
+    problemLine(m, style),
+    m.notice ? style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined,
+  ].filter((x) => x !== undefined);
 }
 
 /** How many rows the frame has for tasks: the height less the header, change line, notices and footer. */
@@ -196,8 +202,9 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
     if (nudge) lines.push(nudge);
     lines.push(...notices);
     lines.push(footerLine(m, o));
-  } else if (nudge) {
-    lines.push('', nudge);
+  } else {
+    if (nudge) lines.push('', nudge);
+    if (m.followNote) lines.push('', o.style.cyan(`↪ ${oneLine(m.followNote)}`));
   }
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
   return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));

@@ -66,6 +66,8 @@ export const watchEndMessage = {
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
   died: (deaths: ReadonlyArray<Parameters<typeof describeDeath>[0]>, until: string, counts: ListCounts): string =>
     `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
+  cleared: (sessionId: string, until: string, counts: ListCounts): string =>
+    `session ${sessionId.slice(0, 8)} was cleared (/clear) and left this list: nothing works on it any more, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
     reason === 'run-ended'
       ? `the run ended and ${until} did not hold then; ${renderSummary(counts, PLAIN)}`
@@ -77,4 +79,21 @@ export const watchEndMessage = {
 /** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */
 export function renderConditionHeld(until: string | undefined, style: Style): string {
   return `${style.green('✔')} ${until} holds`;
+}
+
+/**
+ * "session 1a2b3c4d cleared: now following list 5e6f7a8b"; with `--no-follow`, that the
+ * watch stays. `name`: how a list is shown (a session's by its short id).
+ */
+export function renderSessionCleared(
+  change: { sessionId: string; newSessionId: string; to: string; followed: boolean; before?: boolean | undefined },
+  name: (list: string) => string,
+  leftUnfinished: number,
+): string {
+  const who = `session ${change.sessionId.slice(0, 8)} cleared`;
+  if (change.before)
+    return `${who} before this watch began: its process now uses list ${name(change.to)} (tasks watch -l ${name(change.to)} follows it); staying on this list`;
+  if (!change.followed) return `${who}: its process now uses list ${name(change.to)}; staying on this list (--no-follow)`;
+  const left = leftUnfinished === 0 ? '' : ` (${leftUnfinished} unfinished left behind: tasks carry brings them over)`;
+  return `${who}: now following list ${name(change.to)}${left}`;
 }

@@ -128,6 +128,30 @@ describe("a shared list's history", () => {
     expect(r.stdout).not.toMatch(/no record/);
   });
 
+  it("get names the agent's session on a cold start too: no lists or log ran before, the cache is fresh", () => {
+    const { config, folder } = world();
+    secondSession(folder);
+    const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
+    fs.writeFileSync(eleven, fs.readFileSync(eleven, 'utf8').replace('"pending"', '"completed"'));
+    const second = fs
+      .readFileSync(path.join(folder, `${SECOND}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const call = Date.parse((JSON.parse(second[3] as string) as { timestamp: string }).timestamp);
+    fs.utimesSync(eleven, (call + 5) / 1000, (call + 5) / 1000);
+    // A cache folder of its own, empty: nothing kept by an earlier run.
+    const cache = path.join(config, 'cold-cache');
+    const r = runInProcessSync(config, ['-l', 'shared-list', 'get', '11'], { env: { ...ENV, XDG_CACHE_HOME: cache } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toContain('0b6e2c1d');
+    expect(r.stdout).not.toMatch(/no record/);
+    // And as log says it.
+    const log = runInProcessSync(config, ['-l', 'shared-list', 'log', '11', '--json'], {
+      env: { ...ENV, XDG_CACHE_HOME: cache },
+    });
+    expect(events(log.stdout).at(-1)?.who.session).toBe(SECOND);
+  });
+
   it('with no session matched, what changed is an unrecorded line, likely an agent whose transcript is not known', () => {
     const { config, folder } = world();
     fs.rmSync(folder, { recursive: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { formatUntil, parseUntil, type UntilCondition, untilHolds } from '../../src/core/watch/watch-condition.js';
+import { formatUntil, parseUntil, type UntilCondition, untilHolds, untilHoldsAcross } from '../../src/core/watch/watch-condition.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({
   id,
@@ -75,5 +75,43 @@ describe('untilHolds', () => {
     expect(holds('task:5:completed', all)).toBe(false);
     expect(holds('task:6:completed', all)).toBe(false);
     expect(holds('task:5:pending', all)).toBe(true);
+  });
+});
+
+describe("untilHoldsAcross: after /clear, the session's work on the list it left and the one it uses now", () => {
+  const on = (tasks: Task[]) => ({ tasks, index: indexTasks(tasks) });
+  const across = (c: string, now: Task[], left: Task[]) => untilHoldsAcross(parseUntil(c), on(now), [on(left)]);
+  const done = (id: string) => task(id, { status: 'completed' });
+  const carried = (id: string) => task(id, { metadata: { carriedTo: { list: 'new', id: '1' } } });
+
+  it('nothing left behind: as on one list', () => {
+    expect(untilHoldsAcross(parseUntil('empty'), on([]), [])).toBe(true);
+    expect(untilHoldsAcross(parseUntil('all-completed'), on([done('1')]), [])).toBe(true);
+  });
+
+  it('all-completed: not while work is unfinished on the list left behind, however done the new list is', () => {
+    expect(across('all-completed', [done('1')], [done('1'), task('2', { status: 'in_progress' })])).toBe(false);
+    expect(across('all-completed', [], [done('1')])).toBe(true);
+    expect(across('all-completed', [done('1')], [done('1'), done('2')])).toBe(true);
+    // Carried on: it counts where it went (here, not done yet).
+    expect(across('all-completed', [task('1')], [done('1'), carried('2')])).toBe(false);
+    expect(across('all-completed', [done('1')], [done('1'), carried('2')])).toBe(true);
+  });
+
+  it('empty: the empty new list alone does not meet it', () => {
+    expect(across('empty', [], [task('1')])).toBe(false);
+    expect(across('empty', [], [carried('1')])).toBe(true);
+    expect(across('empty', [], [])).toBe(true);
+  });
+
+  it('ready: on either list', () => {
+    expect(across('ready', [], [task('1')])).toBe(true);
+    expect(across('ready', [task('1')], [done('1')])).toBe(true);
+    expect(across('ready', [], [task('1', { status: 'in_progress' })])).toBe(false);
+  });
+
+  it('task:<id>: the list the watch began on, never the new list that numbers from 1 again', () => {
+    expect(across('task:1:completed', [done('1')], [task('1')])).toBe(false);
+    expect(across('task:1:completed', [task('1')], [done('1')])).toBe(true);
   });
 });

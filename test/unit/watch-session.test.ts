@@ -54,6 +54,36 @@ class FakeSource implements WatchSource {
     this.handlers?.onUpdate({ at: this.clock.now(), events, exists: true, snapshot: snapshotOf(tasks), problems: [] });
   }
 
+  /** The session was cleared: followed, the list is now `tasks` (from its first state), and `left` is what was left behind. */
+  switchTo(tasks: Task[], left: Task[], followed = true): void {
+    const switched = { from: 'old', to: 'new', sessionId: 'old', newSessionId: 'new', followed };
+    const leftLists = followed ? [{ list: 'old', exists: true, snapshot: snapshotOf(left) }] : undefined;
+    if (followed) this.tasks = tasks;
+    this.handlers?.onUpdate({
+      at: this.clock.now(),
+      events: [],
+      exists: true,
+      snapshot: snapshotOf(this.tasks),
+      problems: [],
+      switched,
+      left: leftLists,
+    });
+  }
+
+  /** After a followed switch: the new list is `tasks`, the list left behind `left`. */
+  changeBoth(tasks: Task[], left: Task[]): void {
+    const events = diffSnapshots(snapshotOf(this.tasks), snapshotOf(tasks));
+    this.tasks = tasks;
+    this.handlers?.onUpdate({
+      at: this.clock.now(),
+      events,
+      exists: true,
+      snapshot: snapshotOf(tasks),
+      problems: [],
+      left: [{ list: 'old', exists: true, snapshot: snapshotOf(left) }],
+    });
+  }
+
   runEnds(end: RunEnd): void {
     this.handlers?.onRunEnd?.(end);
   }
@@ -81,6 +111,12 @@ class RecordingSink implements WatchSink {
   }
   warn(message: string): void {
     this.calls.push(`warn ${message}`);
+  }
+  switched(view: WatchView, change: { to: string; followed: boolean }): void {
+    this.calls.push(
+      `switched ${change.followed ? `to ${change.to}` : 'not followed'} ${view.shown.map((t) => `${t.id}:${t.status}`).join(' ')}`,
+    );
+    this.views.push(view);
   }
 }
 
@@ -248,5 +284,58 @@ describe('WatchSession', () => {
     source.handlers?.onError(new Error('disk gone'));
     await expect(outcome).rejects.toThrow('disk gone');
     expect(sink.calls).toEqual(['begin 1:pending', 'abort']);
+  });
+
+  describe('a session cleared (/clear)', () => {
+    it('followed: the new list from its first state; all-completed waits for the work left behind too', async () => {
+      const { source, sink, outcome } = setUp({ until: 'all-completed' });
+      await settle();
+      const old = [task('1', { status: 'completed' }), task('2', { status: 'in_progress' })];
+      source.begin(old);
+      await settle();
+      source.switchTo([], old);
+      source.changeBoth([task('1', { status: 'completed' })], old);
+      expect(sink.ended).toBeUndefined();
+      source.changeBoth([task('1', { status: 'completed' })], [task('1', { status: 'completed' }), task('2', { status: 'completed' })]);
+      expect(await outcome).toMatchObject({ reason: 'condition-met', met: true });
+      expect(sink.calls).toEqual([
+        'begin 1:completed 2:in_progress',
+        'switched to new ',
+        'change created 1',
+        'change ',
+        'end condition-met',
+      ]);
+    });
+
+    it('not followed (--no-follow), with --until: ends as session-cleared; without, goes on', async () => {
+      const gate = setUp({ until: 'all-completed' });
+      await settle();
+      gate.source.begin([task('1')]);
+      await settle();
+      gate.source.switchTo([], [], false);
+      expect(await gate.outcome).toMatchObject({ reason: 'session-cleared', met: false, cleared: { to: 'new', followed: false } });
+      const plain = setUp();
+      await settle();
+      plain.source.begin([task('1')]);
+      await settle();
+      plain.source.switchTo([], [], false);
+      expect(plain.sink.ended).toBeUndefined();
+      plain.session.stop();
+      expect(await plain.outcome).toMatchObject({ reason: 'stopped' });
+    });
+
+    it("the new list's tasks start their stall time at the switch, not at the old list's task of the same id", async () => {
+      const stall: StallWatch = { afterMs: 60_000, initialTimes: () => new Map(), sessionBusy: () => false };
+      const { source, sink, clock, outcome } = setUp({ stall });
+      await settle();
+      source.begin([task('1', { status: 'in_progress' })]);
+      await settle();
+      clock.advance(50_000);
+      source.switchTo([task('1', { status: 'in_progress', subject: 'new work' })], [task('1', { status: 'completed' })]);
+      clock.advance(30_000);
+      expect(sink.ended).toBeUndefined();
+      clock.advance(31_000);
+      expect(await outcome).toMatchObject({ reason: 'stalled' });
+    });
   });
 });

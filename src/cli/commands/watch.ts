@@ -13,6 +13,7 @@ interface WatchOptions extends FilterOptions {
   early?: boolean;
   failIfStalled?: string;
   allowDeaths?: boolean;
+  follow: boolean;
 }
 
 const HELP = `
@@ -67,10 +68,22 @@ session-ended) once every session of the list is over. --allow-deaths waits on u
 every session is over. To own the agent itself (and end it when the verdict is known),
 run it with tasks run.
 
+/clear: when the list watched is a session's own and that session is cleared, the watch
+follows it to the list its process uses now (within seconds), says so (the view's
+"session 1a2b3c4d cleared: now following list 5e6f7a8b"; with --json a
+{"event":"session-cleared",…,"from","to","tasks"} event, the new list's first state),
+and goes on. The list left behind is still read: --until speaks of the session's work
+on both, so the switch never meets it (all-completed needs every task there completed
+or carried on, and the new list's too; empty needs both empty; ready, either one;
+task:<id> names a task of the list the watch began on). --no-follow stays on the old
+list; with --until the watch then ends (reason session-cleared, exit 6). A named list
+(CLAUDE_CODE_TASK_LIST_ID, tasks use) is not left by /clear: the watch stays on it.
+
 Exit: 0 condition met, stopped, the deadline passed without --until, or the run ended
 (without --until); 6 the run ended before the --until condition was met (a --stream run:
 it ended without its result event, or the condition did not hold at its end; a list: a
-session died holding work, or every session is over); 7 stalled
+session died holding work, every session is over, or --no-follow and its session was
+cleared); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
 SIGTERM) before the --until condition held.
 
@@ -99,6 +112,10 @@ export function registerWatch(program: Command, ctx: Context): void {
       'end with exit 7 when a task stays in progress without a change for this long (durations: see tasks --help)',
     )
     .option('--allow-deaths', 'with --until: do not end when a session of the list dies holding work; wait until every session is over')
+    .option(
+      '--no-follow',
+      "stay on a session's list after /clear (a watch with --until then ends with exit 6), instead of following the session to its new list",
+    )
     .addHelpText('after', HELP)
     .action(async (opts: WatchOptions) => {
       const filter = filterFrom(opts, ctx);
@@ -123,6 +140,7 @@ export function registerWatch(program: Command, ctx: Context): void {
         session,
         judge,
         allowDeaths: Boolean(opts.allowDeaths),
+        follow: opts.follow,
       });
     });
 }

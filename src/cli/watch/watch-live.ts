@@ -10,6 +10,7 @@ import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
 import type { Style } from '../../render/style.js';
 import {
@@ -20,6 +21,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
+import { renderSessionCleared } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 
@@ -52,6 +54,8 @@ export class LiveSink implements WatchSink {
   private lastChange: { at: number; events: ChangeEvent[] } | undefined;
   private prev: string[] | undefined;
   private notice: string | undefined;
+  /** That the session was cleared and where the watch went. */
+  private followNote: string | undefined;
   private entered = false;
   private done = false;
   private enterTimer: NodeJS.Immediate | undefined;
@@ -96,6 +100,16 @@ export class LiveSink implements WatchSink {
 
   abort(): void {
     this.leave();
+  }
+
+  /** The session was cleared: said on the view, which from now on shows the list followed. */
+  switched(view: WatchView, change: ListSwitch): void {
+    this.view = view;
+    this.lastChange = undefined;
+    this.scroll = undefined;
+    const name = this.opts.listName ?? ((id: string) => id);
+    this.followNote = renderSessionCleared(change, name, view.left?.at(-1)?.unfinished.length ?? 0);
+    if (this.entered) this.draw();
   }
 
   /** Shown on the view (stderr would scribble over it). */
@@ -200,6 +214,7 @@ export class LiveSink implements WatchSink {
       search: this.search,
       problems: view.problems,
       notice: this.notice,
+      followNote: this.followNote,
       lastChange: this.lastChange,
       until: this.opts.until,
       deadline: this.opts.deadline,

@@ -35,6 +35,8 @@ export interface WatchPlan {
   judge: JudgeWhen;
   /** `--allow-deaths`: a session of the list that dies holding work does not end the watch. */
   allowDeaths: boolean;
+  /** false (`--no-follow`): a session's list stays watched after `/clear`. */
+  follow: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   const target =
     plan.stream !== undefined
       ? streamTarget(ctx, plan.stream === '-' ? '-' : expandHome(plan.stream, ctx.home), clock)
-      : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock));
+      : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock, plan.follow));
   const untilText = until ? formatUntil(until) : undefined;
   const watchedDir = target.listDir();
   if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {

@@ -7,18 +7,19 @@ import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
+import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
-import { SessionIndex } from '../../core/sessions/session-index.js';
+import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { readList } from '../../core/store/list-read.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
-import { ListWatcher } from '../../core/watch/list-watcher.js';
+import { ListFollow, type ListMove } from '../../core/watch/list-follow.js';
 import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
@@ -48,16 +49,47 @@ export interface WatchTarget {
   drain?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
-export function listTarget(ctx: Context, clock: Clock): WatchTarget {
+/**
+ * A list folder. When it is a session's own list and that session is cleared (`/clear`),
+ * the list its process uses now is followed (unless `follow` is false: `--no-follow`),
+ * and the target names that list from then on.
+ */
+export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTarget {
   const { id, dir } = ctx.list(false, { mayBeMissing: true });
-  return {
+  const configDir = ctx.configDir;
+  const moved = (listId: string): ListMove | undefined => {
+    if (!isSessionId(listId)) return undefined;
+    // A fresh index: live-session files change while we watch.
+    const found = listAfterClear(new SessionIndex(configDir, { settings: ctx.settingsPlaces }), listId);
+    return (
+      found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) }
+    );
+  };
+  const target: WatchTarget = {
     listId: id,
     dir,
     sessionId: () => undefined,
-    listDir: () => dir,
-    source: (handlers) => new ListWatcher({ dir, clock }, handlers),
+    listDir: () => target.dir,
+    source: (handlers) =>
+      new ListFollow(
+        { listId: id, dir, clock, follow, everyMs: FOLLOW_CHECK_MS, moved },
+        {
+          ...handlers,
+          onUpdate: (u) => {
+            if (u.switched?.followed) {
+              target.listId = u.switched.to;
+              target.dir = listDirOf(configDir, u.switched.to);
+            }
+            handlers.onUpdate(u);
+          },
+        },
+      ),
   };
+  return target;
 }
+
+/** How often a watched session's list is checked for a `/clear` (a fresh look at the live sessions). */
+const FOLLOW_CHECK_MS = 1500;
 
 /** `--stream <file|->`: a run's stream-json output, on stdin or in a file. */
 export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTarget {
@@ -241,8 +273,8 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
  * so that a moment between two turns is not taken for the end.
  */
 export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: boolean): WatchSessionOptions['sessionsOver'] {
-  const listId = target.listId;
-  if (listId === undefined) return undefined;
+  if (target.listId === undefined) return undefined;
+  let listId = target.listId;
   let seenAlive = named;
   let overBefore = false;
   // The sessions seen on the list during the watch: the list's own and those whose process
@@ -252,10 +284,19 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
   return {
     everyMs: 2000,
     check: () => {
+      // Followed to another list (`/clear`): its sessions are the ones that count now.
+      if (target.listId !== undefined && target.listId !== listId) {
+        listId = target.listId;
+        known.clear();
+        overBefore = false;
+      }
       const index = fresh();
       for (const s of sessionsOfList(index, listId)) known.add(s.sessionId);
       const sessions = [...known].flatMap((id) => index.session(id) ?? []);
       if (sessions.length === 0) return false;
+      // Cleared (`/clear`), not over: its process goes on as another session, which the
+      // watch follows (or, with --no-follow, ends on as session-cleared).
+      if (sessions.some((s) => s.replacedBy !== undefined)) return false;
       if (signsOfLife(index, listId, sessions) !== undefined) {
         seenAlive = true;
         overBefore = false;
@@ -294,11 +335,18 @@ export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSi
   const listId = target.listId;
   const dir = target.listDir();
   if (listId === undefined || dir === undefined) return undefined;
-  const deaths = new SessionDeaths(ctx.configDir, listId, dir, { settings: ctx.settingsPlaces });
+  const deathsOf = (id: string, folder: string) => ({
+    id,
+    deaths: new SessionDeaths(ctx.configDir, id, folder, { settings: ctx.settingsPlaces }),
+  });
+  let watched = deathsOf(listId, dir);
   return {
     everyMs: 1000,
     look: (tasks) => {
-      const found = deaths.look(tasks);
+      // Followed to another list (`/clear`): the deaths that count are that list's.
+      const now = target.listId;
+      if (now !== undefined && now !== watched.id) watched = deathsOf(now, target.listDir() ?? listDirOf(ctx.configDir, now));
+      const found = watched.deaths.look(tasks);
       for (const d of found) {
         if (d.tasks.length === 0)
           tell.note?.(describeDeath(d), 'session_died', { sessionId: d.sessionId, state: d.state, pid: d.pid ?? null });

@@ -3,14 +3,25 @@ import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
 import { countsJson, tasksJson } from '../../render/task-json.js';
-import { type EndView, renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../render/watch-events.js';
+import {
+  type EndView,
+  renderChangeEvent,
+  renderEndEvent,
+  renderSessionClearedEvent,
+  renderSnapshotEvent,
+} from '../../render/watch-events.js';
+import { renderSessionCleared } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
-function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge'> {
+function endExtras(
+  view: WatchView,
+  end: WatchEnd,
+): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -18,6 +29,8 @@ function endExtras(view: WatchView, end: WatchEnd): Pick<EndView, 'run' | 'stall
     gone: end.gone,
     died: end.died?.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
+    left: view.left?.map((l) => ({ list: l.list, unfinished: l.unfinished.map((t) => t.id) })),
+    cleared: end.cleared && { session: end.cleared.sessionId, newSession: end.cleared.newSessionId, to: end.cleared.to },
   };
 }
 
@@ -72,6 +85,20 @@ export class StreamSink implements WatchSink {
         ...endExtras(view, end),
       }),
     );
+  }
+
+  switched(view: WatchView, change: ListSwitch): void {
+    const list = change.followed ? { exists: view.exists, tasks: tasksJson(view.shown, view.times) } : undefined;
+    this.ctx.io.out(renderSessionClearedEvent(view.at, change, list));
+    if (change.followed) this.lastTimes = view.times;
+    const unfinished = view.left?.at(-1)?.unfinished.length ?? 0;
+    this.ctx.io.note(renderNote(renderSessionCleared(change, (id) => this.ctx.shortId(id), unfinished)), 'session_cleared', {
+      sessionId: change.sessionId,
+      newSessionId: change.newSessionId,
+      from: change.from,
+      to: change.to,
+      followed: change.followed,
+    });
   }
 
   warn(message: string, code: WarningCode = 'watch_warning', facts?: Record<string, unknown>): void {

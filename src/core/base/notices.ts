@@ -165,6 +165,11 @@ export const NOTICES = {
     when: '`watch --stream`: a task the run made or changed is not in the list followed: its Task tools write elsewhere',
     facts: ['list', 'taskId'],
   },
+  session_cleared: {
+    kind: 'note',
+    when: '`watch`: the session whose own list was watched was cleared (`/clear`): the list its process uses now, followed from here (or not, with `--no-follow`)',
+    facts: ['sessionId', 'newSessionId', 'from', 'to', 'followed'],
+  },
   condition_met: { kind: 'note', when: '`watch --until`: the condition held' },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },

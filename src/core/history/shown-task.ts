@@ -2,13 +2,20 @@ import { indexTasks, type TaskBlockers, type TaskIndex, taskBlockers } from '../
 import { getChosen, readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
 import type { GoneOwners } from '../sessions/gone-owners.js';
-import { knownSessionsOf } from '../sessions/list-sessions.js';
+import { sessionsThatMayHaveChanged } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { getTask } from '../writes/task-writes.js';
+import { SLACK_MS } from './journal-read.js';
 import { type LastChange, lastChangeOf } from './last-change.js';
+
+/** When a record of the task's last change can have been written at the earliest: its file's time, less the records' slack. */
+function changedSince(dir: string, id: string): number {
+  const at = taskFileTimes(dir, [id]).get(id);
+  return at === undefined ? 0 : at - SLACK_MS;
+}
 
 /** One task as `tasks get` shows it: for JSON, the task and its time; for a person, its detail too. */
 export interface ShownTask {
@@ -33,7 +40,8 @@ export interface TaskDetail {
 /**
  * The task `id` of the chosen list, with what `get` says of it. For a person, only the
  * tasks it names are read (a 10,000-task list is not read to show one task), and its
- * last change is read from the records' ends, in the sessions the files name.
+ * last change is read from the records' ends, in the sessions tied to the list as `log`
+ * ties them.
  */
 export function showTask(
   choice: ListChoice,
@@ -57,7 +65,7 @@ export function showTask(
       refs,
       blockers: taskBlockers(task, refs),
       goneWhy: gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined,
-      last: lastChangeOf(dir, id, { listId, sessions: knownSessionsOf(o.sessions, listId) }),
+      last: lastChangeOf(dir, id, { listId, sessions: sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id)) }),
     },
   };
 }

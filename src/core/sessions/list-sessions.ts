@@ -4,7 +4,7 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
-import { LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
+import { isSessionId, LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
 import type { TranscriptTasksCache } from './transcript-cache.js';
 
 /**
@@ -51,6 +51,30 @@ export function knownSessionsOf(index: SessionIndex, listId: string): SessionInf
     if (found.has(id)) continue;
     const s = index.session(id);
     if (s !== undefined) found.set(id, s);
+  }
+  return inShowOrder(found.values());
+}
+
+/**
+ * The sessions that can hold a list's change made at `since` or later (`get`'s last
+ * change): a session's own list's, as knownSessionsOf finds them; a named list's, as
+ * `log` ties them by their transcripts, from the evidence kept (keptEvidenceOf), or on a
+ * cold start (none kept yet) read from the transcripts written since then alone: an older
+ * one cannot hold it, and a quick look never reads every transcript there is.
+ */
+export function sessionsThatMayHaveChanged(index: SessionIndex, listId: string, since: number): SessionInfo[] {
+  if (isSessionId(listId)) return knownSessionsOf(index, listId);
+  if (hasKeptEvidence(index, listId)) return sessionsOfList(index, listId, { deep: true, kept: true });
+  const found = new Map(sessionsOfList(index, listId).map((s) => [s.sessionId, s]));
+  const recent = new Map<string, string>();
+  for (const [id, transcript] of index.transcripts()) if (writtenSince(index, transcript, since)) recent.set(id, transcript);
+  if (recent.size > 0) {
+    const lists = listNames(index.configDir);
+    const evidence = buildEvidence(index, lists, { known: knownLists(index, lists), sessions: recent });
+    for (const id of evidence.sessionsByList.get(listId) ?? []) {
+      const s = index.session(id);
+      if (s !== undefined) found.set(id, s);
+    }
   }
   return inShowOrder(found.values());
 }

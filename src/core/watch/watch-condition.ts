@@ -59,3 +59,38 @@ export function untilHolds(c: UntilCondition, tasks: readonly Task[], index: Tas
       return index.get(c.id)?.status === c.status;
   }
 }
+
+/** A list a watch left when its session was cleared: its tasks (filtered) and all of them. */
+export interface LeftTasks {
+  tasks: readonly Task[];
+  index: TaskIndex;
+}
+
+/**
+ * Does the condition hold for a watch that followed its session to another list
+ * (`/clear`)? It speaks of the session's work on every list it used since the watch
+ * began, so that the switch alone never meets it (an empty new list is no work done):
+ *
+ * - `all-completed`: there are tasks, and every one is completed, on the new list and on
+ *   each list left behind; a task left behind that was carried on (`carriedTo`) counts
+ *   where it went;
+ * - `empty`: no tasks on any of them (carried ones aside);
+ * - `ready`: a task ready to claim on any of them;
+ * - `task:<id>:<status>`: ids name the tasks of the list the watch began on (a new list
+ *   numbers its tasks from 1 again), so it is judged there alone.
+ */
+export function untilHoldsAcross(c: UntilCondition, current: LeftTasks, left: readonly LeftTasks[]): boolean {
+  const first = left[0];
+  if (first === undefined) return untilHolds(c, current.tasks, current.index);
+  if (c.kind === 'task-status') return untilHolds(c, first.tasks, first.index);
+  if (c.kind === 'ready') return [current, ...left].some((l) => untilHolds(c, l.tasks, l.index));
+  const stillThere = left.flatMap((l) => l.tasks.filter((t) => !isCarried(t)));
+  const pool = [...stillThere, ...current.tasks];
+  return untilHolds(c, pool, current.index);
+}
+
+/** Carried into another list by `tasks carry` (its mark, store/schema.ts): it goes on there. */
+function isCarried(t: Task): boolean {
+  const mark = t.metadata?.carriedTo as { list?: unknown } | undefined;
+  return typeof mark?.list === 'string';
+}

@@ -13,11 +13,11 @@ import { type StalledTask, stalledTasks } from '../progress/stalled-work.js';
 import { type VerificationNudge, verificationNudge } from '../progress/verification-nudge.js';
 import { compareIds } from '../store/ids.js';
 import type { FileProblem } from '../store/list-read.js';
-import type { Task } from '../store/schema.js';
-import { type UntilCondition, untilHolds } from './watch-condition.js';
+import { isLeftWork, type Task } from '../store/schema.js';
+import { type UntilCondition, untilHoldsAcross } from './watch-condition.js';
 import type { ChangeEvent } from './watch-diff.js';
 import { filterEvents } from './watch-filter.js';
-import type { RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
+import type { ListSwitch, RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
 
 /** Why a watch ended, as its end event says. */
 export type EndReason =
@@ -28,6 +28,7 @@ export type EndReason =
   | 'input-ended'
   | 'session-ended'
   | 'session-died'
+  | 'session-cleared'
   | 'stalled';
 
 /** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
@@ -56,6 +57,19 @@ export interface WatchView {
   problems: FileProblem[];
   /** Every task completed, three or more, none a verification step. */
   nudge?: VerificationNudge | undefined;
+  /** The lists the followed session left behind (`/clear`), oldest first, as they are now. */
+  left?: LeftView[] | undefined;
+}
+
+/** A list the followed session left behind, as a watch shows it. */
+export interface LeftView {
+  list: string;
+  exists: boolean;
+  /** Its tasks that pass the filters, id order. */
+  shown: Task[];
+  index: TaskIndex;
+  /** Of those, the work still left there: not completed, not carried on (store/schema.ts isLeftWork). */
+  unfinished: Task[];
 }
 
 /** Why and how a watch ended, as its sinks report it. */
@@ -73,6 +87,8 @@ export interface WatchEnd {
   gone?: string[] | undefined;
   /** Sessions of the list that died holding work in progress (reason session-died). */
   died?: DiedSession[] | undefined;
+  /** The session that used the list was cleared, and the watch stayed on it (reason session-cleared, `--no-follow`). */
+  cleared?: ListSwitch | undefined;
 }
 
 /**
@@ -97,6 +113,11 @@ export interface WatchSink {
   warn(message: string, code?: WarningCode, facts?: Record<string, unknown>): void;
   /** Something worth telling that is not a problem (an input waited for, the run's list found). */
   note?(message: string, code?: NoteCode, facts?: Record<string, unknown>): void;
+  /**
+   * The session whose own list was watched was cleared: with `followed`, `view` is the
+   * list it uses now, from its first state; else the watch stays where it was.
+   */
+  switched?(view: WatchView, change: ListSwitch): void;
 }
 
 /**
@@ -153,7 +174,14 @@ const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
 function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
   const all = [...update.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
   const index = indexTasks(all);
+  const left = update.left?.map((l) => {
+    const tasks = [...l.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
+    const leftIndex = indexTasks(tasks);
+    const shown = filterTasks(tasks, filter, leftIndex);
+    return { list: l.list, exists: l.exists, shown, index: leftIndex, unfinished: shown.filter(isLeftWork) };
+  });
   return {
+    left,
     at: update.at,
     list: update.list,
     exists: update.exists,
@@ -303,7 +331,16 @@ export class WatchSession {
 
   private holds(): boolean {
     const { until } = this.opts;
-    return until !== undefined && this.view !== undefined && untilHolds(until, this.view.shown, this.view.index);
+    const view = this.view;
+    return (
+      until !== undefined &&
+      view !== undefined &&
+      untilHoldsAcross(
+        until,
+        { tasks: view.shown, index: view.index },
+        (view.left ?? []).map((l) => ({ tasks: l.shown, index: l.index })),
+      )
+    );
   }
 
   private onUpdate(update: WatchUpdate): void {
@@ -315,6 +352,10 @@ export class WatchSession {
     const before = this.view;
     const view = viewOf(update, this.opts.filter);
     this.view = view;
+    if (update.switched !== undefined) {
+      this.onSwitch(view, update.switched);
+      return;
+    }
     if (update.runActed) this.runActed = true;
     if (update.events.length > 0) this.lastChangeAt = update.at;
     for (const e of update.events) {
@@ -324,6 +365,25 @@ export class WatchSession {
     }
     const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
     this.sink.change(view, events);
+    if (this.judgedNow() && this.holds()) this.finish({ reason: 'condition-met' });
+    else this.checkStalled();
+  }
+
+  /**
+   * The session was cleared. Followed: the new list's tasks start their stall clocks now,
+   * and the condition is judged across the lists (the switch alone never meets it).
+   * Not followed (`--no-follow`): a watch with a condition ends, as nothing will work the
+   * list any more; one without goes on showing it.
+   */
+  private onSwitch(view: WatchView, change: ListSwitch): void {
+    this.sink.switched?.(view, change);
+    if (!change.followed) {
+      if (this.opts.until !== undefined) this.finish({ reason: 'session-cleared', cleared: change });
+      return;
+    }
+    this.changedAt.clear();
+    for (const t of view.all) this.changedAt.set(t.id, view.times.get(t.id) ?? view.at);
+    this.lastChangeAt = view.at;
     if (this.judgedNow() && this.holds()) this.finish({ reason: 'condition-met' });
     else this.checkStalled();
   }

@@ -33,8 +33,37 @@ export interface WatchSourceHandlers extends ListWatcherHandlers {
   onRunEnd?(end: RunEnd): void;
 }
 
+/**
+ * The session whose own list was watched was cleared (`/clear`): the watch moved to the
+ * list its process uses now (watch/list-follow.ts).
+ */
+export interface ListSwitch {
+  /** The list left behind. */
+  from: string;
+  /** The list followed from now on. */
+  to: string;
+  /** The session that was cleared, and the one its process runs now. */
+  sessionId: string;
+  newSessionId: string;
+  /** false with `--no-follow`, or when it was left before the watch began: the watch stays on it. */
+  followed: boolean;
+  /** The session was cleared before the watch began (a list already left behind is watched as asked). */
+  before?: boolean | undefined;
+}
+
+/** A list the followed session left, as it is now (a person may still finish or carry its work). */
+export interface LeftList {
+  list: string;
+  exists: boolean;
+  snapshot: TaskSnapshot;
+}
+
 export interface WatchUpdate {
   at: number;
+  /** Set on the update that moves the watch to another list: its snapshot is that list's first. */
+  switched?: ListSwitch | undefined;
+  /** The lists the followed session left, oldest first, as they are now. */
+  left?: readonly LeftList[] | undefined;
   /** The list's id, when the source learnt it itself (a run names its session's list). */
   list?: string | undefined;
   /** What changed since the last update, in order; empty when only `exists` or `problems` did. */

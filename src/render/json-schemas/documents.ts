@@ -198,11 +198,35 @@ export const WatchEvent = z.discriminatedUnion('event', [
   z.strictObject({ event: z.literal('updated'), ...WatchAt, task: Task, changes: z.record(z.string(), FieldChange) }),
   z.strictObject({ event: z.literal('deleted'), ...WatchAt, task: Task.describe('its last known version') }),
   z.strictObject({ event: z.literal('list-cleared'), ...WatchAt, tasks: z.array(Task) }),
+  z
+    .strictObject({
+      event: z.literal('session-cleared'),
+      ...WatchAt,
+      session: z.string().describe('the session that was cleared (its own list was watched)'),
+      newSession: z.string().describe('the session its process runs now'),
+      from: z.string().describe('the list left behind'),
+      to: z.string().describe('the list that process uses now'),
+      followed: z.boolean().describe('the watch moved to `to`; false: it stays on `from` (--no-follow, or cleared before the watch began)'),
+      before: z.boolean().describe('the session was cleared before the watch began'),
+      exists: z.boolean().optional().describe("followed: whether the new list's folder exists yet"),
+      tasks: z.array(Task).optional().describe("followed: the new list's first state; the events after it are that list's"),
+    })
+    .describe('/clear: the session whose own list is watched went on as a new session'),
   z.strictObject({
     event: z.literal('end'),
     ...WatchAt,
     list: z.string().nullable().describe("the list watched as it ended (a run's may have been found on the way)"),
-    reason: z.enum(['condition-met', 'timeout', 'stopped', 'run-ended', 'input-ended', 'session-ended', 'session-died', 'stalled']),
+    reason: z.enum([
+      'condition-met',
+      'timeout',
+      'stopped',
+      'run-ended',
+      'input-ended',
+      'session-ended',
+      'session-died',
+      'session-cleared',
+      'stalled',
+    ]),
     until: z.string().optional(),
     met: z.boolean().optional(),
     run: z.strictObject({ result: z.string().nullable(), isError: z.boolean().nullable() }).optional(),
@@ -221,6 +245,14 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .optional()
       .describe('sessions of the list that died holding work in progress (reason session-died)'),
     nudge: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+    left: z
+      .array(z.strictObject({ list: z.string(), unfinished: z.array(z.string()).describe('ids of the work still there') }))
+      .optional()
+      .describe('after a followed /clear: the lists left behind, which --until also speaks of'),
+    cleared: z
+      .strictObject({ session: z.string(), newSession: z.string(), to: z.string() })
+      .optional()
+      .describe('reason session-cleared: the session that left the list, and where its process went'),
     exists: z.boolean(),
     counts: Counts,
     tasks: z.array(Task),
