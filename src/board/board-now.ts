@@ -222,7 +222,7 @@ export class BoardNow {
     const waiting = by('ready-for-person');
     const stalled = by('stalled');
     const died = by('agent-died');
-    const problems = [...by('blocked-cycle'), ...by('damage')];
+    const problems = [...by('hook-refused'), ...by('blocked-cycle'), ...by('damage')];
     return {
       at: now,
       ready: this.started,

@@ -276,7 +276,7 @@ export type ActionResult =
   | { ok: false; error: ActionError };
 
 /** What `tasks notify` tells a person of (core's events, `--on`'s words). */
-export type NowEventType = 'list-completed' | 'ready-for-person' | 'stalled' | 'agent-died' | 'blocked-cycle' | 'damage';
+export type NowEventType = 'list-completed' | 'ready-for-person' | 'stalled' | 'agent-died' | 'hook-refused' | 'blocked-cycle' | 'damage';
 
 /** The list a Now entry belongs to. */
 export interface NowListRef {

@@ -33,7 +33,7 @@ describe('notify: bad input', () => {
       [['--to', `webhook:${hook.url}`, '--stalled', 'soon'], /--stalled/],
       [[], /--to: name where to send/],
       [['--to', `webhook:${hook.url}`, '--all', '--here'], /cannot be used together/],
-      [['--to', `webhook:${hook.url}`, '--on', 'hook-refused'], /hook-refused: .*cannot be told yet/],
+      [['--to', `webhook:${hook.url}`, '--on', 'hook-refuse'], /--on hook-refuse: unknown event/],
     ];
     for (const [args, message] of cases) {
       // Nothing answers while a synchronous run blocks this process: nothing must be sent.
@@ -286,6 +286,64 @@ describe('notify: stalled while a session is busy', () => {
 
   it('busy and writing its transcript: at work, not stalled', () => {
     expect(stalledSent(busySession(1000))).toEqual([]);
+  });
+});
+
+describe("notify: a hook's refusal", () => {
+  const SESSION = '66666666-6666-4666-8666-666666666666';
+  /** A session's own list, #1 pending; its transcript: the agent's TaskUpdate to completed, refused by a hook `agoMs` ago. */
+  function refusedSession(agoMs: number) {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    listWith(config, SESSION, [taskOf('1', { subject: 'Ship the parser', status: 'pending' })]);
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        {
+          name: 'TaskUpdate',
+          input: { taskId: '1', status: 'completed' },
+          result: { success: false, taskId: '1', updatedFields: [], error: 'TaskCompleted hook feedback' },
+          content: 'TaskCompleted hook feedback:\n[./ci-check.sh]: tests must pass first\n',
+          at: Date.now() - agoMs,
+        },
+      ],
+    });
+    return config;
+  }
+  const notifyOnce = (config: string) =>
+    run(config, ['-l', SESSION, 'notify', '--once', '--on', 'hook-refused', '--to', 'exec:cat >/dev/null', '--json'], {
+      env: notifyEnv(config),
+    });
+
+  it('tells a TaskCompleted refusal from the transcript once, with the task, the session and the reason; a restart does not repeat it', () => {
+    const config = refusedSession(60_000);
+    const first = notifyOnce(config);
+    expect(first.code, first.stderr).toBe(0);
+    const sent = first.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      outcome: 'sent',
+      notification: { event: 'hook-refused', session: SESSION, tasks: [{ id: '1', subject: 'Ship the parser' }] },
+    });
+    expect(sent[0].notification.text).toBe(
+      'a TaskCompleted hook refused session 66666666\'s completion of #1 "Ship the parser" in list 66666666-6 (~/proj): tests must pass first',
+    );
+    expect(sent[0].notification.action).toBe('tasks -l 66666666-6 get 1');
+    expect(contractProblems('notify', first.stdout)).toEqual([]);
+    const again = notifyOnce(config);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('');
+  });
+
+  it('a refusal older than 30 minutes is no news', () => {
+    const r = notifyOnce(refusedSession(2 * 60 * 60_000));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
   });
 });
 

@@ -46,6 +46,8 @@ export interface TaskToolCall {
   result: unknown;
   /** ms since the epoch. */
   at: number;
+  /** The tool result's text (default `ok`): a hook's refusal is told here. */
+  content?: string;
 }
 
 /** A transcript of a session that used the Task tools; its path. */

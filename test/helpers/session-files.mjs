@@ -217,7 +217,7 @@ export function writeTaskTranscript(config, { sessionId, cwd, prompt = 'follow t
       ...base,
       type: 'user',
       timestamp: stamp(call.at + 10),
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: call.content ?? 'ok' }] },
       toolUseResult: call.result,
     });
   });

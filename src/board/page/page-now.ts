@@ -21,6 +21,7 @@ const KIND_WORDS: Record<NowEventType, string> = {
   'ready-for-person': 'waits for a person',
   stalled: 'stalled',
   'agent-died': 'agent gone',
+  'hook-refused': 'refused by a hook',
   'blocked-cycle': 'blocked forever',
   damage: 'damaged',
   'list-completed': 'finished',

@@ -30,6 +30,8 @@ once, to every target:
   stalled            a task in progress, unchanged for --stalled, no session at work
                      (a busy session whose transcript is as quiet is not at work)
   agent-died         an agent holds work in progress, but its session ended or crashed
+  hook-refused       a TaskCreated or TaskCompleted hook refused an agent's change
+                     (read from the session's transcript; the last 30 minutes)
   blocked-cycle      tasks block each other: none can ever start (tasks check)
   damage             a task file agents cannot read, and other check errors
 

@@ -7,6 +7,7 @@ import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
 import type { Task } from '../store/schema.js';
+import type { HookRefusal, HookRefusals } from './hook-refusals.js';
 import type { ListFacts } from './notify-events.js';
 import type { NotifyEventType } from './notify-plan.js';
 
@@ -35,7 +36,12 @@ export interface FactsInput {
   checkFiles: boolean;
   /** How long an error must last before it is told (0 for a single look). */
   errorGraceMs: number;
+  /** What hooks refused, read from the sessions' transcripts as they grow (kept by the caller across looks). */
+  refusals?: HookRefusals | undefined;
 }
+
+/** A hook's refusal is news for this long; older ones are not told (a first look, a restart). */
+export const REFUSAL_NEWS_MS = 30 * 60_000;
 
 function shortPath(p: string, home: string): string {
   return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
@@ -46,10 +52,19 @@ export function listFacts(i: FactsInput): ListFacts {
   const open = i.tasks.filter((t) => t.status !== 'completed');
   const working = i.tasks.filter((t) => t.status === 'in_progress');
   const needsSessions = (i.wanted.has('stalled') && working.length > 0) || (i.wanted.has('agent-died') && working.some((t) => t.owner));
-  const sessions = needsSessions || i.tasks.length > 0 ? i.sessions() : undefined;
-  let latest: SessionInfo | undefined = sessions
-    ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0]
-    : undefined;
+  const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
+  const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
+  const ofList = sessions ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)) : [];
+  let latest: SessionInfo | undefined = ofList[0];
+
+  const refused: HookRefusal[] = [];
+  if (wantsRefusals) {
+    for (const s of ofList) {
+      if (s.transcript === undefined) continue;
+      for (const r of (i.refusals as HookRefusals).of(s.sessionId, s.transcript)) if (i.now - r.at <= REFUSAL_NEWS_MS) refused.push(r);
+    }
+    refused.sort((a, b) => a.at - b.at);
+  }
 
   const people = new Set<string>();
   if (i.wanted.has('ready-for-person') && open.some((t) => t.owner)) {
@@ -99,5 +114,6 @@ export function listFacts(i: FactsInput): ListFacts {
     stalled,
     gone,
     errors,
+    refused,
   };
 }

@@ -16,6 +16,7 @@ import { listDirOf } from '../store/paths.js';
 import { ListWatcher } from '../watch/list-watcher.js';
 import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
+import { HookRefusals } from './hook-refusals.js';
 import { listFacts } from './list-facts.js';
 import { listEvents, type NotifyEvent } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
@@ -115,6 +116,8 @@ export class Notifier {
   private watching = false;
   private index: SessionIndex | undefined;
   private readonly counts = { sent: 0, failed: 0 };
+  /** What hooks refused, read from transcripts as they grow (only when hook-refused is asked for). */
+  private readonly refusals = new HookRefusals();
 
   constructor(
     private readonly req: NotifyRequest,
@@ -258,7 +261,16 @@ export class Notifier {
     const u = f.update;
     if (u === undefined || !this.followed.has(f.id)) return;
     // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
-    if (!changed && !f.first && f.errorsSince.size === 0 && ![...u.snapshot.values()].some((t) => t.status === 'in_progress')) return;
+    // A hook's refusal changes no file: while work is open, its transcripts are looked at each round.
+    const refusalsMatter = this.wanted.has('hook-refused') && [...u.snapshot.values()].some((t) => t.status !== 'completed');
+    if (
+      !changed &&
+      !f.first &&
+      f.errorsSince.size === 0 &&
+      !refusalsMatter &&
+      ![...u.snapshot.values()].some((t) => t.status === 'in_progress')
+    )
+      return;
     const now = req.clock.now();
     const tasks = [...u.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
     const facts = listFacts({
@@ -276,6 +288,7 @@ export class Notifier {
       errorsSince: f.errorsSince,
       checkFiles: changed || f.first,
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
+      refusals: this.wanted.has('hook-refused') ? this.refusals : undefined,
     });
     const events = listEvents(facts, this.wanted);
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });

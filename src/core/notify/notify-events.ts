@@ -1,6 +1,7 @@
 import type { Finding } from '../check/findings.js';
 import { isBlocked, type TaskIndex } from '../graph/blockers.js';
 import type { Task } from '../store/schema.js';
+import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
 
 /**
@@ -29,6 +30,8 @@ export interface ListFacts {
   gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined }>;
   /** `check`'s errors. */
   errors: readonly Finding[];
+  /** Changes a TaskCreated/TaskCompleted hook refused lately, oldest first (absent: not asked). */
+  refused?: readonly HookRefusal[] | undefined;
 }
 
 export interface NotifyTask {
@@ -123,6 +126,22 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       title: `Agent gone: ${g.owner} in ${facts.shortId}`,
       text: `${g.owner} holds ${ids(held)} in ${where}, but ${g.why}`,
       action: `tasks ${l} release --gone`,
+      priority: 4,
+    });
+  }
+
+  for (const r of facts.refused ?? []) {
+    const t = r.taskId === undefined ? undefined : byId.get(r.taskId);
+    const what =
+      r.hook === 'TaskCompleted'
+        ? `completion of ${t !== undefined ? quoted(t) : r.taskId !== undefined ? `#${r.taskId}` : 'a task'}`
+        : `a new task${r.subject !== undefined ? ` "${r.subject.length > 60 ? `${r.subject.slice(0, 59)}…` : r.subject}"` : ''}`;
+    add('hook-refused', `${r.session}|${r.toolUseId}`, {
+      ...(r.session === '' ? {} : { session: r.session }),
+      tasks: t === undefined ? [] : [brief(t)],
+      title: `Hook refused: ${r.hook === 'TaskCompleted' ? `#${r.taskId ?? '?'} done` : 'a new task'} in ${facts.shortId}`,
+      text: `a ${r.hook} hook refused session ${r.session.slice(0, 8)}'s ${what.replace(/^a /, '')} in ${where}: ${r.reason}`,
+      action: t !== undefined ? `tasks ${l} get ${t.id}` : `tasks ${l} log`,
       priority: 4,
     });
   }

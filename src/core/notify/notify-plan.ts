@@ -8,7 +8,15 @@ import { TasksError } from '../base/errors.js';
  * user and password, the path (an ntfy topic, a Slack or Discord token) and the query.
  */
 
-export const NOTIFY_EVENTS = ['list-completed', 'ready-for-person', 'stalled', 'agent-died', 'blocked-cycle', 'damage'] as const;
+export const NOTIFY_EVENTS = [
+  'list-completed',
+  'ready-for-person',
+  'stalled',
+  'agent-died',
+  'hook-refused',
+  'blocked-cycle',
+  'damage',
+] as const;
 export type NotifyEventType = (typeof NOTIFY_EVENTS)[number];
 
 export type NotifyTarget =
@@ -103,12 +111,6 @@ export function parseEvents(values: readonly string[] | undefined): NotifyEventT
   for (const word of values.flatMap((v) => v.split(',')).map((w) => w.trim())) {
     if (word === '') continue;
     if (word === 'all') return [...NOTIFY_EVENTS];
-    if (word === 'hook-refused') {
-      throw new TasksError(
-        'usage',
-        "--on hook-refused: a hook that refused an agent's change leaves no trace in the task files that notify could follow; it cannot be told yet",
-      );
-    }
     if (!(NOTIFY_EVENTS as readonly string[]).includes(word)) {
       throw new TasksError('usage', `--on ${word}: unknown event; use ${NOTIFY_EVENTS.join(', ')} (or all)`);
     }

@@ -333,7 +333,7 @@ const NotifyTaskShape = z.strictObject({ id: z.string(), subject: z.string(), st
 
 /** What a webhook and an `exec:` command get for each event (core/notify/deliver.ts). */
 export const NotifyMessage = z.strictObject({
-  event: z.enum(['list-completed', 'ready-for-person', 'stalled', 'agent-died', 'blocked-cycle', 'damage']),
+  event: z.enum(['list-completed', 'ready-for-person', 'stalled', 'agent-died', 'hook-refused', 'blocked-cycle', 'damage']),
   list: z.string().describe('the list id'),
   shortId: z.string().describe('the list as tasks names it (-l <shortId>)'),
   project: z.string().nullable().describe('the folder its latest session ran in (~ for the home folder), when known'),
