@@ -9,6 +9,8 @@
  *   agent-died within 10 s for its owner alone.
  * - An agent sets a task in progress, then waits on its next turn: stalled once the task
  *   has gone unchanged for --stalled, while the agent is still alive.
+ * - A TaskCompleted hook refuses an agent's completion: hook-refused, with the task and
+ *   the hook's reason, read from the agent's transcript (the task file is unchanged).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -203,5 +205,39 @@ describe('the real Claude Code: notify', () => {
       held.open();
       await waiting;
     }
+  });
+
+  it("a TaskCompleted hook refuses the agent's completion: hook-refused within 10 s, with the task and the hook's reason", async () => {
+    const w = world();
+    const proj = w.dir('app');
+    fs.writeFileSync(
+      path.join(w.config, 'settings.json'),
+      JSON.stringify({ hooks: { TaskCompleted: [{ hooks: [{ type: 'command', command: "echo 'tests must pass first' >&2; exit 2" }] }] } }),
+    );
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'hook-refused']);
+    await p.waitForErr('notify: following list nightly');
+    await runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: proj,
+      turns: [CREATE('Ship'), UPDATE('1', { status: 'completed' }), LIST],
+    });
+    const ended = Date.now();
+    await until(() => hook.got.length === 1, 'hook-refused', 10_000);
+    console.log(`notify: hook-refused sent ${(hook.got[0]?.at ?? 0) - ended} ms after the agent's run ended`);
+    expect(JSON.parse(fs.readFileSync(path.join(w.config, 'tasks', 'nightly', '1.json'), 'utf8'))).toMatchObject({ status: 'pending' });
+    const [doc] = posted(hook.got);
+    expect(doc).toMatchObject({
+      event: 'hook-refused',
+      list: 'nightly',
+      tasks: [{ id: '1', subject: 'Ship', status: 'pending' }],
+      action: 'tasks -l nightly get 1',
+    });
+    expect(doc?.text).toMatch(
+      /^a TaskCompleted hook refused session [0-9a-f]{8}'s completion of #1 "Ship" in list nightly .*: tests must pass first$/,
+    );
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.got).toHaveLength(1);
   });
 });

@@ -54,7 +54,8 @@ export function listFacts(i: FactsInput): ListFacts {
   const needsSessions = (i.wanted.has('stalled') && working.length > 0) || (i.wanted.has('agent-died') && working.some((t) => t.owner));
   const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
   const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
-  const ofList = sessions ? sessionsOfList(sessions, i.listId).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)) : [];
+  // A named list's sessions are found by their transcripts (deep): where refusals are looked for.
+  const ofList = sessions ? sessionsOfList(sessions, i.listId, { deep: wantsRefusals }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)) : [];
   let latest: SessionInfo | undefined = ofList[0];
 
   const refused: HookRefusal[] = [];
