@@ -3,7 +3,7 @@
 // (node bench/notify.mjs [--minutes 60] [--lists 50] [--every-ms 500]).
 //
 // `tasks notify --all` follows every list of a config folder holding `--lists` quiet lists
-// and one busy one, where a stand-in agent works a step at a time (every `--every-ms`):
+// (with open work, last changed two days ago) and one busy one, where a stand-in agent works a step at a time (every `--every-ms`):
 // it creates a task, starts it (owner set), completes it, and after ten tasks starts over
 // on a fresh list, so that the busy list completes (an event) again and again. Each
 // minute the notify process's resident memory (VmRSS) and CPU time (from /proc) are
@@ -23,6 +23,8 @@ const MINUTES = Number(flagValue('--minutes') ?? 60);
 const LISTS = Number(flagValue('--lists') ?? 50);
 const EVERY_MS = Number(flagValue('--every-ms') ?? 500);
 const SAMPLE_MS = Number(flagValue('--sample-ms') ?? 60_000);
+// --on EVENTS: only those (default: every event, as notify's default).
+const ON = flagValue('--on');
 if (process.platform !== 'linux') {
   console.error('bench: reads /proc; Linux only');
   process.exit(2);
@@ -44,14 +46,21 @@ for (let i = 0; i < LISTS; i++) {
   const dir = path.join(tasksDir, `quiet-${i}`);
   fs.mkdirSync(dir, { recursive: true });
   for (let id = 1; id <= 5; id++) write(dir, task(String(id), { status: id <= 3 ? 'completed' : 'pending' }));
+  // Quiet: last changed two days ago, as most lists of a long-lived config folder.
+  const old = Date.now() / 1000 - 2 * 86_400;
+  for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), old, old);
 }
 
 const env = { ...process.env, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(config, 'state'), NO_COLOR: '1' };
 delete env.CLAUDE_CODE_TASK_LIST_ID;
-const notify = spawn(process.execPath, [path.join(ROOT, 'bin', 'tasks.js'), 'notify', '--all', '--to', 'exec:cat >/dev/null', '--json'], {
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const notify = spawn(
+  process.execPath,
+  [path.join(ROOT, 'bin', 'tasks.js'), 'notify', '--all', '--to', 'exec:cat >/dev/null', '--json', ...(ON ? ['--on', ON] : [])],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 let sent = 0;
 notify.stdout.on('data', (d) => {
   sent += String(d)

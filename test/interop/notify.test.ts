@@ -207,7 +207,7 @@ describe('the real Claude Code: notify', () => {
     }
   });
 
-  it("a TaskCompleted hook refuses the agent's completion: hook-refused within 10 s, with the task and the hook's reason", async () => {
+  it("a TaskCompleted hook refuses the agent's completion: hook-refused within 15 s, with the task and the hook's reason", async () => {
     const w = world();
     const proj = w.dir('app');
     fs.writeFileSync(
@@ -224,7 +224,7 @@ describe('the real Claude Code: notify', () => {
       turns: [CREATE('Ship'), UPDATE('1', { status: 'completed' }), LIST],
     });
     const ended = Date.now();
-    await until(() => hook.got.length === 1, 'hook-refused', 10_000);
+    await until(() => hook.got.length === 1, 'hook-refused', 15_000);
     console.log(`notify: hook-refused sent ${(hook.got[0]?.at ?? 0) - ended} ms after the agent's run ended`);
     expect(JSON.parse(fs.readFileSync(path.join(w.config, 'tasks', 'nightly', '1.json'), 'utf8'))).toMatchObject({ status: 'pending' });
     const [doc] = posted(hook.got);

@@ -55,7 +55,9 @@ export function listFacts(i: FactsInput): ListFacts {
   const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
   const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
   // A named list's sessions are found by their transcripts (deep): where refusals are looked for.
-  const ofList = sessions ? sessionsOfList(sessions, i.listId, { deep: wantsRefusals }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)) : [];
+  const ofList = sessions
+    ? sessionsOfList(sessions, i.listId, { deep: wantsRefusals }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))
+    : [];
   let latest: SessionInfo | undefined = ofList[0];
 
   const refused: HookRefusal[] = [];

@@ -17,7 +17,7 @@ import { ListWatcher } from '../watch/list-watcher.js';
 import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
 import { HookRefusals } from './hook-refusals.js';
-import { listFacts } from './list-facts.js';
+import { listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
 import { listEvents, type NotifyEvent } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
 import { SentState, sentStatePath } from './sent-state.js';
@@ -99,6 +99,9 @@ const SCAN_MARGIN_MS = 500;
 
 /** The safety rescan of each list under --all and --here. */
 const MANY_LISTS_RESCAN_MS = 10_000;
+
+/** Rounds between looks for hooks' refusals in a list nothing changed in (a round: tickMs, 2 s by default). */
+const REFUSAL_ROUNDS = 2;
 
 /** Most notifications waiting at one target; past it the oldest are dropped (a target down for hours). */
 const QUEUE_LIMIT = 200;
@@ -261,8 +264,13 @@ export class Notifier {
     const u = f.update;
     if (u === undefined || !this.followed.has(f.id)) return;
     // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
-    // A hook's refusal changes no file: while work is open, its transcripts are looked at each round.
-    const refusalsMatter = this.wanted.has('hook-refused') && [...u.snapshot.values()].some((t) => t.status !== 'completed');
+    // A hook's refusal changes no file: the transcripts of a list with open work that
+    // changed lately (an agent at work on it) are looked at every other round.
+    const refusalsMatter =
+      this.wanted.has('hook-refused') &&
+      this.ticks % REFUSAL_ROUNDS === 0 &&
+      [...u.snapshot.values()].some((t) => t.status !== 'completed') &&
+      req.clock.now() - Math.max(0, ...(u.times?.values() ?? [])) <= REFUSAL_NEWS_MS;
     if (
       !changed &&
       !f.first &&
