@@ -135,12 +135,12 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     const what =
       r.hook === 'TaskCompleted'
         ? `completion of ${t !== undefined ? quoted(t) : r.taskId !== undefined ? `#${r.taskId}` : 'a task'}`
-        : `a new task${r.subject !== undefined ? ` "${r.subject.length > 60 ? `${r.subject.slice(0, 59)}…` : r.subject}"` : ''}`;
+        : `new task${r.subject !== undefined ? ` "${r.subject.length > 60 ? `${r.subject.slice(0, 59)}…` : r.subject}"` : ''}`;
     add('hook-refused', `${r.session}|${r.toolUseId}`, {
       ...(r.session === '' ? {} : { session: r.session }),
       tasks: t === undefined ? [] : [brief(t)],
       title: `Hook refused: ${r.hook === 'TaskCompleted' ? `#${r.taskId ?? '?'} done` : 'a new task'} in ${facts.shortId}`,
-      text: `a ${r.hook} hook refused session ${r.session.slice(0, 8)}'s ${what.replace(/^a /, '')} in ${where}: ${r.reason}`,
+      text: `a ${r.hook} hook refused session ${r.session.slice(0, 8)}'s ${what} in ${where}: ${r.reason}`,
       action: t !== undefined ? `tasks ${l} get ${t.id}` : `tasks ${l} log`,
       priority: 4,
     });
