@@ -1,6 +1,7 @@
 // The thread behind runInProcessSync (in-process.ts): runs `tasks` in process, one run at
 // a time, from the build (dist/, as the binary's own modules; npm test builds first), and
-// hands each result back through a shared word the test's thread waits on. Plain
+// hands each result back through a shared word the test's thread waits on (the id of the
+// run last answered). Plain
 // JavaScript: a worker thread loads it with Node alone, without vitest's transform.
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -23,7 +24,7 @@ function reply(message) {
   current = undefined;
   port.postMessage({ ...message, id });
   if (id === undefined) return;
-  Atomics.store(done, 0, 1);
+  Atomics.store(done, 0, id);
   Atomics.notify(done, 0);
 }
 
@@ -32,7 +33,11 @@ function reply(message) {
 process.on('uncaughtException', (err) => reply({ crash: String(err?.stack ?? err) }));
 process.on('unhandledRejection', (err) => reply({ crash: String(err?.stack ?? err) }));
 
-parentPort.on('message', async ({ id, args, env, cwd, input }) => {
+/** Runs asked for and not yet started: one runs at a time, in the order asked. */
+const queue = [];
+let running = false;
+
+async function runOne({ id, args, env, cwd, input }) {
   current = id;
   try {
     const stdout = capture();
@@ -40,8 +45,16 @@ parentPort.on('message', async ({ id, args, env, cwd, input }) => {
     const stdin = { isTTY: false, stream: () => Readable.from([input]) };
     const io = new IO({ stdout, stderr, stdin }, env);
     const code = await run(['node', 'tasks', ...args], io, env, { cwd });
-    reply({ code, stdout: stdout.text(), stderr: stderr.text() });
+    if (current === id) reply({ code, stdout: stdout.text(), stderr: stderr.text() });
   } catch (err) {
-    reply({ crash: String(err?.stack ?? err) });
+    if (current === id) reply({ crash: String(err?.stack ?? err) });
   }
+}
+
+parentPort.on('message', async (message) => {
+  queue.push(message);
+  if (running) return;
+  running = true;
+  while (queue.length > 0) await runOne(queue.shift());
+  running = false;
 });

@@ -79,20 +79,34 @@ let runs = 0;
 export function runInProcessSync(configDir: string, args: string[], opts: InProcessOptions & { timeoutMs?: number } = {}): RunResult {
   runner ??= startRunner();
   const { worker, port, done } = runner;
-  Atomics.store(done, 0, 0);
   const env = { ...baseEnv(configDir, opts.env) };
   const id = ++runs;
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   worker.postMessage({ id, args, env, cwd: workingDirectory(configDir, opts.cwd), input: opts.input ?? '' });
-  if (Atomics.wait(done, 0, 0, opts.timeoutMs ?? 60_000) === 'timed-out') {
-    void worker.terminate();
-    runner = undefined;
-    return { code: -1, stdout: '', stderr: `tasks ${args.join(' ')}: still running after ${opts.timeoutMs ?? 60_000} ms\n` };
+  // The worker writes the id of each run it has answered into the shared word, after
+  // posting the answer: wait until it names this run (any other value is an earlier run's).
+  for (let seen = Atomics.load(done, 0); seen !== id; seen = Atomics.load(done, 0)) {
+    const left = deadline - Date.now();
+    if (left <= 0 || Atomics.wait(done, 0, seen, left) === 'timed-out') {
+      void worker.terminate();
+      runner = undefined;
+      return { code: -1, stdout: '', stderr: `tasks ${args.join(' ')}: still running after ${timeoutMs} ms\n` };
+    }
   }
-  // The reply of this run: a message left by an earlier one (an error thrown after its
-  // answer) is set aside, said, and never taken for this run's.
+  // The answer of this run: a message left by an earlier one (an error thrown after its
+  // answer) is set aside, said, and never taken for this run's. The answer is posted before
+  // the word is written, yet on a loaded machine it has been seen to reach this side of the
+  // port a moment after (Node 22): so it is waited for, briefly.
   let reply: (RunResult & { id?: number; crash?: string }) | undefined;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const giveUp = Date.now() + 5_000;
   for (;;) {
     const message = receiveMessageOnPort(port)?.message as (RunResult & { id?: number; crash?: string }) | undefined;
+    if (message === undefined && Date.now() < giveUp) {
+      Atomics.wait(pause, 0, 0, 2);
+      continue;
+    }
     if (message === undefined || message.id === id) {
       reply = message;
       break;
