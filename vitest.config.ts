@@ -8,16 +8,19 @@ import { defineConfig } from 'vitest/config';
  * scale) and the interop suite (`npm run test:interop`, vitest.interop.config.ts:
  * test/interop, the real Claude Code).
  */
+
+/**
+ * Files that replace a module of src (vi.mock): the replacement must be what every module
+ * they load sees, and must not reach another file, so each runs in a process of its own.
+ */
+const REPLACES_MODULES = ['test/unit/import-apply.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
     exclude: ['node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each test file in a process of its own: in-process runs (test/helpers/in-process.ts)
-    // share the module state of src, so nothing may carry over from one file to the next.
-    isolate: true,
     // One file per core. Many files spend their time waiting on processes they started
     // (the binary, agents, holders of locks) or on lock timings, not computing; vitest's
     // default keeps a core free for its own main process, which on two cores leaves one
@@ -28,5 +31,26 @@ export default defineConfig({
     // on a busy machine, is not a verdict on the change; a test that fails twice fails.
     // Locally a failure is a failure.
     retry: Number(process.env.TASKS_TEST_RETRY ?? 0),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'tests',
+          include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          exclude: ['node_modules/**', ...REPLACES_MODULES],
+          // The files of a worker share its process, one after another: vitest, src and the
+          // in-process runner's thread (test/helpers/in-process.ts) are loaded once a worker,
+          // not once a file (that loading was about half of the suite's CPU time). Nothing
+          // of a run carries over to the next: whatever a run records or listens to lives in
+          // its run scope (src/core/scope), and src keeps no other mutable state at module
+          // level (test/unit/layers.test.ts); tests work in folders of their own.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'module-replacing', include: REPLACES_MODULES, isolate: true },
+      },
+    ],
   },
 });

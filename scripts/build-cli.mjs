@@ -8,7 +8,7 @@
 // `await import()` stay lazy: esbuild wraps them and runs them on first use
 // (proper-lockfile only for writes, the watcher only for watch). The unbundled dist/cli
 // stays as the fallback.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -98,14 +98,19 @@ writeMetafile('tasks-remote', built[2].metafile);
 // it, and would otherwise hash the bundle on every command (src/cli/remote/payload.ts).
 fs.writeFileSync(`${full}.sha256`, `${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}\n`);
 
-// The V8 code caches beside them; the training runs' output is not the build's.
-for (const [file, commands] of [
-  [full, 'all'],
-  [read, 'read'],
-]) {
-  const trained = spawnSync(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, `${file}.cache`, commands], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
+// The V8 code caches beside them, both trained at once (each in a scratch config folder of
+// its own); the training runs' output is not the build's.
+const train = (file, commands) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, `${file}.cache`, commands], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', () => {
+      for (const line of stderr.split('\n')) if (line.startsWith('build:')) console.error(line);
+      resolve();
+    });
   });
-  for (const line of trained.stderr.split('\n')) if (line.startsWith('build:')) console.error(line);
-}
+await Promise.all([train(full, 'all'), train(read, 'read')]);

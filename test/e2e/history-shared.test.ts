@@ -105,7 +105,7 @@ describe("a shared list's history", () => {
     expect(text.stdout).not.toContain('no record:');
   });
 
-  it("get names the agent's session of its last change, as log does", async () => {
+  it("get names the agent's session of its last change, as log does", () => {
     const { config, folder } = world();
     secondSession(folder);
     const eleven = path.join(config, 'tasks', 'shared-list', '11.json');
@@ -118,10 +118,11 @@ describe("a shared list's history", () => {
     const call = Date.parse((JSON.parse(second[3] as string) as { timestamp: string }).timestamp);
     fs.utimesSync(eleven, (call + 5) / 1000, (call + 5) / 1000);
     // As a person finds it: the list's history first (which ties the list to its sessions, kept
-    // once the files have settled), then one task.
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 300));
-    expect(run(config, ['-l', 'shared-list', 'log'], { env: ENV }).stdout).toContain('0b6e2c1d');
-    const r = run(config, ['-l', 'shared-list', 'get', '11'], { env: ENV });
+    // once the files have settled: both runs' clock is past the settling time, no waiting),
+    // then one task.
+    const later = { ...ENV, TASKS_NOW: String(Date.now() + SETTLE_MS + 300) };
+    expect(run(config, ['-l', 'shared-list', 'log'], { env: later }).stdout).toContain('0b6e2c1d');
+    const r = run(config, ['-l', 'shared-list', 'get', '11'], { env: later });
     expect(r.code, r.stderr).toBe(0);
     const last = r.stdout.trimEnd().split('\n').at(-1) ?? '';
     expect(last).toContain('0b6e2c1d');

@@ -62,7 +62,7 @@ function workingDirectory(configDir: string, cwd: string | undefined): string {
   }
 }
 
-/** The thread that runs runInProcessSync's runs: one a test file, started on first use. */
+/** The thread that runs runInProcessSync's runs: one a test process (the files vitest runs in it share it), started on first use. */
 let runner: { worker: Worker; port: MessagePort; done: Int32Array } | undefined;
 /** Runs asked of it so far: each reply names its run. */
 let runs = 0;
