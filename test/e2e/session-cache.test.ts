@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
-import { FIXTURES, run, runAsync, tempConfig } from '../helpers/cli.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { GROWN, lists, NAMED, OWN, settled, shards, TODO, type World, world } from '../helpers/cache-world.js';
+import { run } from '../helpers/cli.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
 
 /**
  * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)
@@ -16,75 +15,10 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * names it).
  */
 
-// Sessions of a config folder, as Claude Code 2.1.328 leaves them.
-const NAMED = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a01'; // on the named list "shared" (its transcript shows the tasks)
-const GROWN = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a02'; // its Task-tool calls come later
-const OWN = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a03'; // has its own list
-const TODO = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a04'; // kept TodoWrite todos
-
-interface World {
-  config: string;
-  home: string;
-  project: string;
-  /** The cache folder ($XDG_CACHE_HOME) kept across this world's runs. */
-  cache: string;
-  transcript: (id: string) => string;
-}
-
-function world(): World {
-  const config = tempConfig();
-  const home = path.join(config, 'home');
-  const project = path.join(home, 'work', 'app');
-  fs.mkdirSync(project, { recursive: true });
-  const start = Date.now() - 120_000;
-  fs.cpSync(path.join(FIXTURES, 'sessions', 'shared-list'), path.join(config, 'tasks', 'shared'), { recursive: true });
-  const own = path.join(config, 'tasks', OWN);
-  fs.mkdirSync(own, { recursive: true });
-  fs.writeFileSync(
-    path.join(own, '1.json'),
-    JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'in_progress', blocks: [], blockedBy: [], owner: 'main' }),
-  );
-  const at = { start, end: start + 60_000 };
-  writeTranscript(config, { sessionId: NAMED, cwd: project, prompt: 'build the parser', source: 'tasks', ...at });
-  writeTranscript(config, { sessionId: OWN, cwd: project, prompt: 'ship it', todos: false, ...at });
-  writeTranscript(config, { sessionId: TODO, cwd: project, prompt: 'plan the week', ...at });
-  // The same run as NAMED's, cut before its first Task-tool call: it grows into it later.
-  const grown = writeTranscript(config, { sessionId: GROWN, cwd: project, prompt: 'build the parser too', source: 'tasks', ...at });
-  const lines = fs.readFileSync(grown, 'utf8').split('\n');
-  const cut = lines.findIndex((l) => l.includes('"name":"TaskCreate"'));
-  fs.writeFileSync(grown, `${lines.slice(0, cut).join('\n')}\n`);
-  fs.writeFileSync(`${grown}.rest`, lines.slice(cut).join('\n'));
-  const transcript = (id: string) => path.join(config, 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'), `${id}.jsonl`);
-  return { config, home, project, cache: path.join(config, 'cache'), transcript };
-}
-
-/** `tasks lists --json` with the world's cache (kept), or with none (a fresh, empty cache folder each run). */
-/**
- * A run's clock ($TASKS_NOW) past the cache's settling time: what a run reads was written
- * longer ago than that, and is trusted while the files keep their stamps, as if the test
- * had waited; a file changed since still shows a new stamp.
- */
-const settled = () => ({ TASKS_NOW: String(Date.now() + SETTLE_MS + 300) });
-
-function lists(w: World, cache: 'kept' | 'none' | string): Array<{ id: string; sessionIds?: string[] }> {
-  const folder = cache === 'kept' ? w.cache : cache === 'none' ? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')) : cache;
-  const r = run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: folder, ...settled() } });
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout);
-}
-
 /** The sessions `lists` ties to a list. */
 function sessionsOf(answer: ReturnType<typeof lists>, list: string): string[] {
   const row = answer.find((l) => l.id === list) as { sessions?: Array<{ sessionId: string }> } | undefined;
   return (row?.sessions ?? []).map((s) => s.sessionId).sort();
-}
-
-/** The shard files of a world's kept cache. */
-function shards(w: World): string[] {
-  const root = path.join(w.cache, 'tasks');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).flatMap((owner) => fs.readdirSync(path.join(root, owner)).map((name) => path.join(root, owner, name)));
 }
 
 /** Rewrite every kept shard with `change` applied to its parsed body. */
@@ -117,20 +51,7 @@ const nobodyUid = asNobody ? Number(spawnSync('id', ['-u', 'nobody'], { encoding
 
 const worlds: Record<string, World> = {};
 beforeAll(() => {
-  for (const name of [
-    'grow',
-    'replace',
-    'version',
-    'truncate',
-    'race',
-    'readonly',
-    'deleted',
-    'rewrite',
-    'copy',
-    'live',
-    'modes',
-    'planted',
-  ])
+  for (const name of ['grow', 'replace', 'version', 'truncate', 'readonly', 'deleted', 'rewrite', 'copy', 'live', 'modes', 'planted'])
     worlds[name] = world();
 });
 
@@ -203,41 +124,6 @@ describe('the persistent cache never changes an answer', () => {
     expect(lists(w, 'kept')).toEqual(truth);
     for (const file of shards(w)) fs.writeFileSync(file, '\0\0\0');
     expect(lists(w, 'kept')).toEqual(truth);
-  });
-
-  it('a cache written by several processes at once: each answer right, every shard whole', async () => {
-    const w = worlds.race as World;
-    const get = (cache: string) =>
-      run(w.config, ['-l', OWN, 'get', '1', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: cache, ...settled() } });
-    for (let round = 0; round < 3; round++) {
-      // Round 0 starts with no cache; later rounds with the transcripts grown, so that all write again.
-      if (round > 0) {
-        for (const id of [NAMED, OWN, TODO]) fs.appendFileSync(w.transcript(id), '{"type":"atis-latch","atis":""}\n');
-      }
-      const expected = lists(w, 'none');
-      const expectedGet = get(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')));
-      expect(expectedGet.code).toBe(0);
-      // `lists` keeps every transcript's facts and scans; `get` only its session's facts: shards of different sizes.
-      const runs = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          runAsync(w.config, i % 2 === 0 ? ['lists', '--json'] : ['-l', OWN, 'get', '1', '--json'], {
-            cwd: w.project,
-            env: { XDG_CACHE_HOME: w.cache, ...settled() },
-          }),
-        ),
-      );
-      runs.forEach((r, i) => {
-        expect(r.stderr).toBe('');
-        expect(r.code).toBe(0);
-        if (i % 2 === 0) expect(JSON.parse(r.stdout)).toEqual(expected);
-        else expect(r.stdout).toBe(expectedGet.stdout);
-      });
-      const files = shards(w);
-      expect(files.length).toBeGreaterThan(0);
-      expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
-      for (const file of files) expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ format: 'tasks-cache/1' });
-      expect(lists(w, 'kept')).toEqual(expected);
-    }
   });
 
   it('a cache folder that cannot be written only costs time', () => {
