@@ -130,13 +130,13 @@ describe('a reused list: its old tasks cannot pass a gate the run has not reache
       const more = new StreamScript(s.session).create('4', 'Tonight').update('4', { status: 'completed' });
       writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'pending', blocks: [], blockedBy: [] });
       child.stdin.write(`${more.lines.slice(0, 2).join('\n')}\n`);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(parseNdjson(stdout).map((e) => e.event)).toEqual(['snapshot', 'created']);
+      await expect.poll(() => parseNdjson(stdout).map((e) => e.event), { timeout: 20_000, interval: 25 }).toEqual(['snapshot', 'created']);
       writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'completed', blocks: [], blockedBy: [] });
       child.stdin.write(`${more.lines.slice(2).join('\n')}\n`);
       if (early) {
-        await new Promise((r) => setTimeout(r, 600));
-        expect(parseNdjson(stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 4 } });
+        await expect
+          .poll(() => parseNdjson(stdout).at(-1), { timeout: 20_000, interval: 25 })
+          .toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 4 } });
       }
       child.stdin.end(`${new StreamScript(s.session).end().lines.join('\n')}\n`);
       expect(await closed).toBe(0);
@@ -147,16 +147,33 @@ describe('a reused list: its old tasks cannot pass a gate the run has not reache
 });
 
 describe('the input is read to its end whatever happens (bash, set -o pipefail, tee)', () => {
-  /** The CI guide's gate as a CI job writes it, fed by a slow writer. */
-  function pipeline(config: string, lines: readonly string[], watchArgs: string, after = ''): { code: number; out: string; copy: string } {
+  /**
+   * The CI guide's gate as a CI job writes it, fed by a slow writer. With `holdLastLine`, the
+   * writer keeps the run's last line back until the watch has printed its end event (for
+   * 10 s or so at most): the run is still going when the watch ends, however slowly the machine
+   * starts the watch.
+   */
+  function pipeline(
+    config: string,
+    lines: readonly string[],
+    watchArgs: string,
+    after = '',
+    holdLastLine = false,
+  ): { code: number; out: string; copy: string } {
     const input = path.join(config, 'run-input.jsonl');
     fs.writeFileSync(input, `${lines.join('\n')}\n`);
     const copy = path.join(config, 'run.jsonl');
-    const writer = `while IFS= read -r l; do printf '%s\\n' "$l"; sleep 0.05; done < ${JSON.stringify(input)}`;
-    const script = `set -o pipefail\n(${writer}) | tee ${JSON.stringify(copy)} | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --stream - ${watchArgs}${after}\necho "EXIT=$?"`;
+    const events = path.join(config, 'events.jsonl');
+    const hold = holdLastLine
+      ? `[ $n -eq ${lines.length} ] && for i in $(seq 200); do grep -qs '"event":"end"' ${JSON.stringify(events)} && break; sleep 0.05; done; `
+      : '';
+    const writer = `n=0; while IFS= read -r l; do n=$((n + 1)); ${hold}printf '%s\\n' "$l"; sleep 0.05; done < ${JSON.stringify(input)}`;
+    const watch = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --stream - ${watchArgs}${after}`;
+    const script = `set -o pipefail\n(${writer}) | tee ${JSON.stringify(copy)} | ${watch}${holdLastLine ? ` > ${JSON.stringify(events)}` : ''}\necho "EXIT=$?"`;
     const r = spawnSync('bash', ['-c', script], { env: baseEnv(config), cwd: config, encoding: 'utf8', timeout: 60_000 });
     const code = Number(/EXIT=(\d+)/.exec(r.stdout)?.[1] ?? -1);
-    return { code, out: r.stdout, copy: fs.readFileSync(copy, 'utf8') };
+    const out = holdLastLine ? `${fs.readFileSync(events, 'utf8')}${r.stdout}` : r.stdout;
+    return { code, out, copy: fs.readFileSync(copy, 'utf8') };
   }
   const full = () => incremental().say('wrapping up').say('still wrapping up').say('nearly there').end().lines;
 
@@ -173,8 +190,9 @@ describe('the input is read to its end whatever happens (bash, set -o pipefail, 
   it('--timeout before the run ends: exit 124, said at the deadline, and the copy is whole', () => {
     const config = tempConfig();
     const lines = full();
-    const r = pipeline(config, lines, '--until all-completed --timeout 150ms --json');
-    expect(r.code).toBe(124);
+    const r = pipeline(config, lines, '--until all-completed --timeout 150ms --json', '', true);
+    expect(r.code, r.out).toBe(124);
+    expect(parseNdjson(r.out.replace(/^EXIT=.*$/m, '')).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
     expect(r.copy).toBe(`${lines.join('\n')}\n`);
   });
 
