@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,10 +13,18 @@ import { defineConfig } from 'vitest/config';
  */
 
 /**
- * Files that replace a module of src (vi.mock): the replacement must be what every module
- * they load sees, and must not reach another file, so each runs in a process of its own.
+ * Files that replace a module of src (vi.mock, vi.doMock): the replacement must be what
+ * every module they load sees, and must not reach another file, so each runs in a process
+ * of its own. Found by reading the files, so that a new one cannot be forgotten here.
  */
-const REPLACES_MODULES = ['test/unit/import-apply.test.ts'];
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const REPLACES_MODULES = ['test/unit', 'test/e2e'].flatMap((folder) =>
+  fs
+    .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => path.posix.join(folder, name.split(path.sep).join('/')))
+    .filter((file) => /\bvi\s*\.\s*(mock|doMock)\s*\(/.test(fs.readFileSync(path.join(ROOT, file), 'utf8'))),
+);
 
 export default defineConfig({
   test: {
