@@ -3,6 +3,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
 import { payloadBytes, readPayload } from './payload.js';
+import { RELAY_ENV, type RelayView, relayEnv } from './relay.js';
 import { INSTALLER, REMOTE_STATUS, remoteCommand } from './remote-scripts.js';
 import { sshCall } from './ssh-command.js';
 import { sshFailureCause } from './ssh-faults.js';
@@ -23,14 +24,26 @@ export async function runOnHost(
   folder: string,
   io: IO,
   env: NodeJS.ProcessEnv,
-  opts: { keepStdout: boolean; forceNoTty?: boolean },
+  opts: { keepStdout: boolean; forceNoTty?: boolean; relay?: boolean },
 ): Promise<SshOutcome> {
-  // A terminal on both ends: the host gets one too (ssh -tt), the local one's size.
-  const tty = !opts.forceNoTty && !opts.keepStdout && io.stdin.isTTY && io.humanLayout;
+  // A terminal on both ends: the host gets one too (ssh -tt), the local one's size; a
+  // relayed command answers for the local streams without one (relay.ts).
+  const tty = !opts.relay && !opts.forceNoTty && !opts.keepStdout && io.stdin.isTTY && io.humanLayout;
   // Without a terminal there, the host's stdin is a pipe from sshd: its end is the end of
   // the connection, and stops the command as Ctrl-C would, unless the command reads it.
   const link = !tty && !readsStdin(args);
-  const settings = JSON.stringify({ env: forwardedEnv(io, env, tty), link });
+  const forwarded = forwardedEnv(io, env, tty);
+  if (opts.relay) {
+    Object.assign(forwarded, relayEnv(env), {
+      COLUMNS: null,
+      [RELAY_ENV]: JSON.stringify({
+        host: target.label,
+        out: { tty: io.humanLayout, columns: io.columns },
+        err: { tty: io.stderrIsTTY, columns: io.noteColumns },
+      } satisfies RelayView),
+    });
+  }
+  const settings = JSON.stringify({ env: forwarded, link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
   if (!tty && !link) {
     // The command reads stdin: ssh must not take any of it for a run that finds no copy there.
@@ -50,6 +63,7 @@ export async function runOnHost(
       tty,
       stdin: link ? 'link' : 'inherit',
       keepStdout: opts.keepStdout,
+      relay: opts.relay,
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

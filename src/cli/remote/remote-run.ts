@@ -65,10 +65,18 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<
   }
   const target = targets[0] as SshTarget;
   const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
-  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names });
+  const relay = h.command !== undefined && RELAYED.has(h.command);
+  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names, relay });
   if (names) io.write(withHost(run.stdout, target.label));
   if (h.command === 'doctor') sayClockSkew(run, target, io);
 }
+
+/**
+ * The read commands whose answer the host makes for the local terminal, as a run here
+ * would make it (relay.ts); the others get a terminal there when there is one here (their
+ * questions, the live watch, Ctrl-C), or the local width and colour choice.
+ */
+const RELAYED: ReadonlySet<string> = new Set(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost']);
 
 /** How far a host's clock may be off this machine's before doctor says so. */
 const CLOCK_SKEW_MS = 5000;
