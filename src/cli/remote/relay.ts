@@ -66,8 +66,14 @@ export function relayReader(toStdout: (s: string) => void, toStderr: (s: string)
     if (l === '') return;
     try {
       const msg = JSON.parse(l) as { o?: unknown; e?: unknown };
-      if (typeof msg.o === 'string') return toStdout(msg.o);
-      if (typeof msg.e === 'string') return toStderr(msg.e);
+      if (typeof msg.o === 'string') {
+        toStdout(msg.o);
+        return;
+      }
+      if (typeof msg.e === 'string') {
+        toStderr(msg.e);
+        return;
+      }
     } catch {
       // not the relay's
     }
