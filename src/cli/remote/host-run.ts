@@ -30,8 +30,11 @@ export async function runOnHost(
   // relayed command answers for the local streams without one (relay.ts).
   const tty = !opts.relay && !opts.forceNoTty && !opts.keepStdout && io.stdin.isTTY && io.humanLayout;
   // Without a terminal there, the host's stdin is a pipe from sshd: its end is the end of
-  // the connection, and stops the command as Ctrl-C would, unless the command reads it.
-  const link = !tty && !readsStdin(args);
+  // the connection, and stops the command as Ctrl-C would, unless the command reads it. A
+  // relayed read has nothing to finish: a connection gone ends it at its next write, and
+  // it starts sooner without the stream machinery stdin needs there.
+  const readsInput = readsStdin(args);
+  const link = !tty && !opts.relay && !readsInput;
   const forwarded = forwardedEnv(io, env, tty);
   if (opts.relay) {
     Object.assign(forwarded, relayEnv(env), {
@@ -45,7 +48,7 @@ export async function runOnHost(
   }
   const settings = JSON.stringify({ env: forwarded, link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
-  if (!tty && !link) {
+  if (!tty && readsInput) {
     // The command reads stdin: ssh must not take any of it for a run that finds no copy there.
     const call = sshCall(target, remoteCommand('probe', folder, []), { tty: false, env });
     const probe = await runSsh(call, io, {
@@ -98,7 +101,7 @@ function forwardedEnv(io: IO, env: NodeJS.ProcessEnv, tty: boolean): Record<stri
 
 /** Copy this build to the host and say so, once. */
 async function install(target: SshTarget, folder: string, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
-  const payload = readPayload(folder);
+  const payload = await readPayload(folder);
   const call = sshCall(target, remoteCommand('install', payload.folder, [INSTALLER]), { tty: false, env });
   const outcome = await runSsh(call, io, {
     tty: false,

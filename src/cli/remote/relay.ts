@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { OutputTarget } from '../runtime/fd-output.js';
 
 /**
@@ -105,6 +106,21 @@ export function relayReader(toStdout: (s: string) => void, toStderr: (s: string)
 export function relayEnv(env: NodeJS.ProcessEnv): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const name of ['NO_COLOR', 'FORCE_COLOR', 'TERM'] as const) out[name] = env[name] ?? null;
-  out.TZ = env.TZ ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  out.TZ = env.TZ ?? localZone();
   return out;
+}
+
+/**
+ * This machine's time zone by name, as the system sets it: /etc/localtime links to its
+ * zone file (Linux, macOS). Asking Intl instead starts ICU, a third of a command's time here.
+ */
+function localZone(): string {
+  try {
+    const link = fs.readlinkSync('/etc/localtime');
+    const at = link.indexOf('zoneinfo/');
+    if (at >= 0) return link.slice(at + 9);
+  } catch {
+    // not a link: Intl knows
+  }
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
