@@ -42,9 +42,9 @@ async function main(argv: string[]): Promise<void> {
   }
   handleInterrupts(() => current);
   const env = process.env;
-  // Run for a terminal on another machine (tasks -H there): answer as a run there would (remote/relay.ts).
+  // Run for a command typed on another machine (tasks -H there): name it in errors, and answer a read as a run there would (remote/relay.ts).
   const relay = takeRelayView(env);
-  const streams = relay === undefined ? { stdout, stderr: await standardError() } : relayStreams(relay, stdout);
+  const streams = relayStreams(relay, stdout) ?? { stdout, stderr: await standardError() };
   io = new IO({ ...streams, stdin: standardInput(), terminal: () => processTerminal(env) }, env, { host: relay?.host });
   const remote = hostArgv(argv, env);
   // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.

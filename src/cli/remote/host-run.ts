@@ -36,16 +36,13 @@ export async function runOnHost(
   const readsInput = readsStdin(args);
   const link = !tty && !opts.relay && !readsInput;
   const forwarded = forwardedEnv(io, env, tty);
+  const view: RelayView = { host: target.label };
   if (opts.relay) {
-    Object.assign(forwarded, relayEnv(env), {
-      COLUMNS: null,
-      [RELAY_ENV]: JSON.stringify({
-        host: target.label,
-        out: { tty: io.humanLayout, columns: io.columns },
-        err: { tty: io.stderrIsTTY, columns: io.noteColumns },
-      } satisfies RelayView),
-    });
+    Object.assign(forwarded, relayEnv(env), { COLUMNS: null });
+    view.out = { tty: io.humanLayout, columns: io.columns };
+    view.err = { tty: io.stderrIsTTY, columns: io.noteColumns };
   }
+  forwarded[RELAY_ENV] = JSON.stringify(view);
   const settings = JSON.stringify({ env: forwarded, link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
   if (!tty && readsInput) {

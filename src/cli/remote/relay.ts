@@ -22,12 +22,12 @@ export interface StreamView {
   columns: number;
 }
 
-/** What the host's tasks needs to answer as a run here would. */
+/** What the host's tasks needs to answer as a run here would: the host's name (errors name it), and for a relayed read the local streams. */
 export interface RelayView {
-  /** The host's name as the user gave it: errors name it. */
+  /** The host's name as the user gave it. */
   host: string;
-  out: StreamView;
-  err: StreamView;
+  out?: StreamView | undefined;
+  err?: StreamView | undefined;
 }
 
 /** The host's side: the description the local side sent, if any, taken out of the environment (a hook or agent the command starts must not see it). */
@@ -37,14 +37,18 @@ export function takeRelayView(env: NodeJS.ProcessEnv): RelayView | undefined {
   delete env[RELAY_ENV];
   try {
     const v = JSON.parse(raw) as RelayView;
-    return typeof v.host === 'string' && typeof v.out?.columns === 'number' && typeof v.err?.columns === 'number' ? v : undefined;
+    return typeof v.host === 'string' ? v : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The host's side: stdout and stderr as the local ones look, both written as JSON lines to the real stdout. */
-export function relayStreams(view: RelayView, channel: OutputTarget): { stdout: OutputTarget; stderr: OutputTarget } {
+/**
+ * The host's side: stdout and stderr as the local ones look, both written as JSON lines to
+ * the real stdout; undefined when the command is not relayed (it has its own streams there).
+ */
+export function relayStreams(view: RelayView | undefined, channel: OutputTarget): { stdout: OutputTarget; stderr: OutputTarget } | undefined {
+  if (view?.out === undefined || view.err === undefined) return undefined;
   const target = (key: 'o' | 'e', v: StreamView): OutputTarget => ({
     isTTY: v.tty,
     columns: v.columns,
