@@ -52,7 +52,7 @@ describe.skipIf(!sshAvailable() || !hasScript)('tasks -H renders as a run here d
   }
 
   /** One run, with the config folder, HOME and working folder of the host user, from a terminal or a pipe. */
-  function once(args: string[], o: { mode: Mode; columns?: number; env?: Record<string, string> }): Run {
+  function once(args: string[], o: { mode: Mode; columns?: number; env?: Record<string, string>; configDir?: string }): Run {
     const env = baseEnv(host.claudeDir, {
       ...host.env,
       HOME: host.home,
@@ -61,7 +61,7 @@ describe.skipIf(!sshAvailable() || !hasScript)('tasks -H renders as a run here d
       TERM: 'xterm-256color',
       ...o.env,
     });
-    const argv = [process.execPath, BIN, '--config-dir', host.claudeDir, ...args];
+    const argv = [process.execPath, BIN, '--config-dir', o.configDir ?? host.claudeDir, ...args];
     if (o.mode === 'pipe') {
       const r = spawnSync(argv[0] as string, argv.slice(1), { env, cwd: host.home, encoding: 'utf8', timeout: 60_000 });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -139,5 +139,43 @@ describe.skipIf(!sshAvailable() || !hasScript)('tasks -H renders as a run here d
       host: 'box',
     });
     expect(JSON.parse(json.there.stderr).error.message).toBe(`host box: ${JSON.parse(json.here.stderr).error.message}`);
+  });
+
+  it('changes made there answer as the same changes made here, on two copies of one list', () => {
+    // The same list twice: the host user's, and a copy here (a change must not be made twice on one list).
+    const here = path.join(work, 'claude');
+    fs.cpSync(path.join(FIXTURES, 'tasks'), path.join(here, 'tasks'), { recursive: true, preserveTimestamps: true });
+    fs.cpSync(path.join(FIXTURES, 'tasks', 'refactor-auth'), path.join(host.claudeDir, 'tasks', 'twin'), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
+    fs.renameSync(path.join(here, 'tasks', 'refactor-auth'), path.join(here, 'tasks', 'twin'));
+    execFileSync('chown', ['-R', `${host.user}:`, host.claudeDir]);
+    const twin = ['-l', 'twin'];
+    for (const [change, mode] of [
+      [['create', 'Write the notes', '--blocked-by', '2'], 'pty'],
+      [['update', '6', '--subject', 'Write the release notes', '--as', 'writer'], 'pipe'],
+      [['start', '2', '--as', 'writer'], 'pty'],
+      [['done', '2', '--as', 'writer'], 'pty-stderr'],
+      [['block', '5', '--by', '6'], 'pipe'],
+      [['unblock', '5', '--from', '6'], 'pty'],
+      [['undo'], 'pty'],
+      [['redo'], 'pipe'],
+      [['check'], 'pty'],
+      [['release', '9', '--as', 'writer'], 'pty'],
+      [['list'], 'pty'],
+    ] as const) {
+      const args = [...twin, ...change];
+      const o = { mode, columns: 90 } as const;
+      const local = once(args, { ...o, configDir: here });
+      const there = once(['-H', 'box', ...args], o);
+      const named = (s: string) => s.replace(/^error: /gm, 'error: host box: ').replace(/"message":"/g, '"message":"host box: ');
+      // A person's change there is made by the user ssh logs in as, as a change made there by hand would be.
+      const person = (s: string) => s.replaceAll(host.user, os.userInfo().username);
+      expect({ ...there, stdout: person(there.stdout), stderr: person(there.stderr) }, args.join(' ')).toEqual({
+        ...local,
+        stderr: named(local.stderr),
+      });
+    }
   });
 });

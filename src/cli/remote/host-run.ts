@@ -24,7 +24,8 @@ export async function runOnHost(
   folder: string,
   io: IO,
   env: NodeJS.ProcessEnv,
-  opts: { keepStdout: boolean; forceNoTty?: boolean; relay?: boolean },
+  /** relay: answered for the local streams (relay.ts); a 'read' has nothing to finish when the connection goes, a 'change' does. */
+  opts: { keepStdout: boolean; forceNoTty?: boolean; relay?: 'read' | 'change' | undefined },
 ): Promise<SshOutcome> {
   // A terminal on both ends: the host gets one too (ssh -tt), the local one's size; a
   // relayed command answers for the local streams without one (relay.ts).
@@ -34,7 +35,7 @@ export async function runOnHost(
   // relayed read has nothing to finish: a connection gone ends it at its next write, and
   // it starts sooner without the stream machinery stdin needs there.
   const readsInput = readsStdin(args);
-  const link = !tty && !opts.relay && !readsInput;
+  const link = !tty && opts.relay !== 'read' && !readsInput;
   const forwarded = forwardedEnv(io, env, tty);
   const view: RelayView = { host: target.label };
   if (opts.relay) {
@@ -63,7 +64,7 @@ export async function runOnHost(
       tty,
       stdin: link ? 'link' : 'inherit',
       keepStdout: opts.keepStdout,
-      relay: opts.relay,
+      relay: opts.relay !== undefined,
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

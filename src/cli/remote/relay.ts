@@ -47,7 +47,10 @@ export function takeRelayView(env: NodeJS.ProcessEnv): RelayView | undefined {
  * The host's side: stdout and stderr as the local ones look, both written as JSON lines to
  * the real stdout; undefined when the command is not relayed (it has its own streams there).
  */
-export function relayStreams(view: RelayView | undefined, channel: OutputTarget): { stdout: OutputTarget; stderr: OutputTarget } | undefined {
+export function relayStreams(
+  view: RelayView | undefined,
+  channel: OutputTarget,
+): { stdout: OutputTarget; stderr: OutputTarget } | undefined {
   if (view?.out === undefined || view.err === undefined) return undefined;
   const target = (key: 'o' | 'e', v: StreamView): OutputTarget => ({
     isTTY: v.tty,

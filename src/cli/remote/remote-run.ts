@@ -68,7 +68,7 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
   }
   const target = targets[0] as SshTarget;
   const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
-  const relay = h.command !== undefined && RELAYED.has(h.command);
+  const relay = h.command === undefined ? undefined : RELAYED.get(h.command);
   const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names, relay });
   if (names) io.write(withHost(run.stdout, target.label));
   await colour;
@@ -76,11 +76,18 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
 }
 
 /**
- * The read commands whose answer the host makes for the local terminal, as a run here
- * would make it (relay.ts); the others get a terminal there when there is one here (their
- * questions, the live watch, Ctrl-C), or the local width and colour choice.
+ * The commands whose answer the host makes for the local streams, as a run here would
+ * make it (relay.ts): the reads, and the changes that never ask a question nor draw a
+ * live view. The others (`claim` and `delete`, which may ask a person; `watch`, `run`,
+ * `notify`) get a terminal there when there is one here, or the local width and colour
+ * choice when piped.
  */
-const RELAYED: ReadonlySet<string> = new Set(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost']);
+const RELAYED: ReadonlyMap<string, 'read' | 'change'> = new Map([
+  ...(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost', 'export', 'version'] as const).map((c) => [c, 'read'] as const),
+  ...(['create', 'update', 'start', 'done', 'release', 'block', 'unblock', 'undo', 'redo', 'carry', 'restore', 'check'] as const).map(
+    (c) => [c, 'change'] as const,
+  ),
+]);
 
 /** How far a host's clock may be off this machine's before doctor says so. */
 const CLOCK_SKEW_MS = 5000;
