@@ -83,7 +83,7 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
  * choice when piped.
  */
 const RELAYED: ReadonlyMap<string, 'read' | 'change'> = new Map([
-  ...(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost', 'export', 'version'] as const).map((c) => [c, 'read'] as const),
+  ...(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost', 'export'] as const).map((c) => [c, 'read'] as const),
   ...(['create', 'update', 'start', 'done', 'release', 'block', 'unblock', 'undo', 'redo', 'carry', 'restore', 'check'] as const).map(
     (c) => [c, 'change'] as const,
   ),
