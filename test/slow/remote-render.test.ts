@@ -164,6 +164,9 @@ describe.skipIf(!sshAvailable() || !hasScript)('tasks -H renders as a run here d
       [['check'], 'pty'],
       [['release', '9', '--as', 'writer'], 'pty'],
       [['list'], 'pty'],
+      // A person at a terminal claims for themself; piped, a claim must say who.
+      [['claim', '5'], 'pipe'],
+      [['claim', '4'], 'pty-stderr'],
     ] as const) {
       const args = [...twin, ...change];
       const o = { mode, columns: 90 } as const;

@@ -42,6 +42,7 @@ export async function runOnHost(
     Object.assign(forwarded, relayEnv(env), { COLUMNS: null });
     view.out = { tty: io.humanLayout, columns: io.columns };
     view.err = { tty: io.stderrIsTTY, columns: io.noteColumns };
+    view.in = { tty: io.stdin.isTTY };
   }
   forwarded[RELAY_ENV] = JSON.stringify(view);
   const settings = JSON.stringify({ env: forwarded, link });

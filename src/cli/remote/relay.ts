@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { OutputTarget } from '../runtime/fd-output.js';
+import type { InputSource, OutputTarget } from '../runtime/fd-output.js';
 
 /**
  * A read command on a host (`list`, `get`, `lists`, `log`, `doctor`, `graph`, `cost`)
@@ -28,6 +28,8 @@ export interface RelayView {
   host: string;
   out?: StreamView | undefined;
   err?: StreamView | undefined;
+  /** Is the local stdin a terminal (a person typing: `claim` without --as claims for them)? Nothing is read from it. */
+  in?: { tty: boolean } | undefined;
 }
 
 /** The host's side: the description the local side sent, if any, taken out of the environment (a hook or agent the command starts must not see it). */
@@ -61,6 +63,13 @@ export function relayStreams(
     ...(key === 'o' && channel.followReader ? { followReader: channel.followReader } : {}),
   });
   return { stdout: target('o', view.out), stderr: target('e', view.err) };
+}
+
+/** The host's side: stdin as the local one looks (a terminal or not), read as the host's own (the launcher's link). */
+export function relayInput(view: RelayView | undefined, base: InputSource): InputSource | undefined {
+  const local = view?.in;
+  if (local === undefined) return undefined;
+  return { isTTY: local.tty, fd: base.fd, stream: () => base.stream() };
 }
 
 /**
@@ -107,12 +116,13 @@ export function relayReader(toStdout: (s: string) => void, toStderr: (s: string)
 
 /**
  * The environment the host's answer depends on besides the streams, exactly as it is here
- * (null: unset there too): colour (NO_COLOR, FORCE_COLOR, a dumb TERM) and the time zone
+ * (null: unset there too): colour (NO_COLOR, FORCE_COLOR, a dumb TERM), an agent's shell, and the time zone
  * times are shown in (the local one, even when TZ is not set here).
  */
 export function relayEnv(env: NodeJS.ProcessEnv): Record<string, string | null> {
   const out: Record<string, string | null> = {};
-  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'TERM'] as const) out[name] = env[name] ?? null;
+  // CLAUDECODE: run by an agent's shell, a claim never counts as a person's.
+  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'TERM', 'CLAUDECODE'] as const) out[name] = env[name] ?? null;
   out.TZ = env.TZ ?? localZone();
   return out;
 }

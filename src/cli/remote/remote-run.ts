@@ -78,15 +78,15 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
 /**
  * The commands whose answer the host makes for the local streams, as a run here would
  * make it (relay.ts): the reads, and the changes that never ask a question nor draw a
- * live view. The others (`claim` and `delete`, which may ask a person; `watch`, `run`,
- * `notify`) get a terminal there when there is one here, or the local width and colour
- * choice when piped.
+ * live view (`claim` only asks whether a person is at the terminal). The others (`delete`,
+ * which may ask; `watch`, `run`, `notify`) get a terminal there when there is one here,
+ * or the local width and colour choice when piped.
  */
 const RELAYED: ReadonlyMap<string, 'read' | 'change'> = new Map([
   ...(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost', 'export'] as const).map((c) => [c, 'read'] as const),
-  ...(['create', 'update', 'start', 'done', 'release', 'block', 'unblock', 'undo', 'redo', 'carry', 'restore', 'check'] as const).map(
-    (c) => [c, 'change'] as const,
-  ),
+  ...(
+    ['create', 'update', 'start', 'done', 'claim', 'release', 'block', 'unblock', 'undo', 'redo', 'carry', 'restore', 'check'] as const
+  ).map((c) => [c, 'change'] as const),
 ]);
 
 /** How far a host's clock may be off this machine's before doctor says so. */
