@@ -193,7 +193,7 @@ describe.skipIf(!available)(
       expect(await focusedTask(p)).toBe('8');
     });
 
-    it('has shortcuts, listed under ?: j/k move, s starts, d marks done, a assigns, / searches, g shows the graph', async () => {
+    it('has shortcuts, listed under ?: j/k move, s starts, d marks done, a assigns to me and starts, / searches, g shows the graph', async () => {
       const { config, api } = world();
       const p = await open(config, `#list=${API}`);
       await p.waitForSelector('.card[data-task="8"]');
@@ -201,6 +201,9 @@ describe.skipIf(!available)(
       await p.waitForSelector('dialog[open] .keys');
       const listed = await p.locator('dialog .keys dt').allTextContents();
       for (const key of ['j', 'k', 'Enter', 's', 'd', 'a', '/', 'g', 'Esc', '?']) expect(listed.join(' ')).toContain(key);
+      expect(await p.locator('dialog .keys dd').allTextContents()).toContain(
+        'assign the task to you and start it (Assign to me & start: as an agent claims a task, one that is pending, unowned and not blocked)',
+      );
       await p.keyboard.press('Escape');
       await p.waitForSelector('dialog[open]', { state: 'detached' });
       // j from nothing focuses the first card; j again the next one, in reading order.
@@ -221,11 +224,19 @@ describe.skipIf(!available)(
       await until('#7 done by d', () => fileOf(api, '7').status === 'completed');
       await p.waitForSelector('.col-completed .card[data-task="7"]');
       expect(await focusedTask(p)).toBe('7');
+      // a: Assign to me & start, as the detail's button claims it: #8 waited for #7 only, done now, so it is ready.
+      await p.focus('.col-pending .card[data-task="8"]');
       await p.keyboard.press('a');
-      await p.waitForSelector('dialog[open] input[name="owner"]');
-      await p.fill('dialog input[name="owner"]', 'carol');
-      await p.keyboard.press('Enter');
-      await until('#7 assigned by a', () => fileOf(api, '7').owner === 'carol');
+      await until('#8 claimed by a', () => fileOf(api, '8').owner === 'carol' && fileOf(api, '8').status === 'in_progress');
+      await p.waitForSelector('.col-in_progress .card[data-task="8"]');
+      expect(await focusedTask(p)).toBe('8');
+      // A task the claim rule refuses: said in its words, nothing written, focus kept.
+      await p.focus('.card[data-task="5"]');
+      await p.keyboard.press('a');
+      await p.waitForSelector('.toast:has-text("cannot claim task #5: blocked by #3, #4")');
+      expect(fileOf(api, '5')).not.toHaveProperty('owner');
+      expect(fileOf(api, '5').status).toBe('pending');
+      expect(await focusedTask(p)).toBe('5');
       await p.keyboard.press('/');
       expect(await p.evaluate(() => document.activeElement?.id)).toBe('f-search');
       // Keys typed in a field are text, not shortcuts.
