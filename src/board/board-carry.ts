@@ -103,7 +103,7 @@ export async function carryPreview(
       ...empty,
       none:
         to === undefined
-          ? 'no live session to carry to: the session this list belonged to went on as none that runs now, and no other runs in its project (start one there, or use tasks -l <list> carry --from this list)'
+          ? `no live session to carry to: no session of this list went on after /clear in one that runs now, and none runs in its project; start one there, or carry from the command line: tasks -l <list> carry --from ${shortOf(ctx.configDir, listId)(listId)}`
           : `session ${to.slice(0, 8)} is not live now: no agent would take the work up there`,
     };
   try {

@@ -121,7 +121,7 @@ export function carryDialog(
           : h(
               'p',
               { class: 'agent-text' },
-              `Into the list ${cleanLine(target.label)} writes to now${target.why === 'cleared' ? ' (the session this list’s own went on as after /clear)' : ''}. As tasks --session ${target.sessionId.slice(0, 8)} carry --from ${listName} --dry-run says it:`,
+              `Into the list of ${cleanLine(target.label)}${target.why === 'cleared' ? ', where this list’s session went on after /clear' : ''}. What tasks --session ${target.sessionId.slice(0, 8)} carry --from ${listName} --dry-run says:`,
             );
       const live =
         preview.live === null
