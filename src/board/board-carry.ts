@@ -32,7 +32,7 @@ function label(s: SessionInfo, home: string): string {
 }
 
 /** The live sessions the list's work may go to: /clear's successor first, then the project's live sessions, newest first. */
-export function carryTargets(index: SessionIndex, ctx: CarryContext, listId: string): CarryTargetView[] {
+function carryTargets(index: SessionIndex, ctx: CarryContext, listId: string): CarryTargetView[] {
   const targets: CarryTargetView[] = [];
   const add = (session: SessionInfo | undefined, list: string, why: CarryTargetView['why']) => {
     if (session === undefined || session.state !== 'live' || list === listId) return;
