@@ -13,12 +13,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
 import { readJson } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { writeLiveSession, writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
-import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
+import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { GONE_SESSION as GONE, IDS, type SessionsWorld, sessionsWorld, writeGoneSession } from '../helpers/sessions-world.js';
 
 const PERSON = { USER: 'carol', LOGNAME: 'carol' };
-/** A session that made a list and ended; its list folder was removed since (Claude Code's clean-up, or by hand). */
-const GONE = '6a6a6a6a-1111-4b4b-8c8c-000000000006';
 
 /** A second live session in the api project, no task yet: a target for the api list's work. */
 const SECOND = '8b8b8b8b-2222-4c4c-8d8d-000000000008';
@@ -191,32 +189,7 @@ describe('restore from the board', () => {
   it('lists the gone lists as tasks lists --all does, previews a restore as restore --dry-run, restores it as the person; tasks undo takes it back', async () => {
     const w = sessionsWorld();
     worlds.push(w);
-    const at = Date.now() - 2 * 3600_000;
-    writeTaskTranscript(w.config, {
-      sessionId: GONE,
-      cwd: w.dirs.api,
-      prompt: 'plan the migration',
-      calls: [
-        {
-          name: 'TaskCreate',
-          input: { subject: 'Write the migration', description: '' },
-          result: { task: { id: '1', subject: 'Write the migration' } },
-          at,
-        },
-        {
-          name: 'TaskCreate',
-          input: { subject: 'Run it on staging', description: '' },
-          result: { task: { id: '2', subject: 'Run it on staging' } },
-          at: at + 1000,
-        },
-        {
-          name: 'TaskUpdate',
-          input: { taskId: '1', status: 'completed' },
-          result: { success: true, taskId: '1', updatedFields: ['status'] },
-          at: at + 2000,
-        },
-      ],
-    });
+    writeGoneSession(w.config, w.dirs.api);
     const b = await startBoard(w.config, [], PERSON, w.here);
     boards.push(b);
     const all = cli(w, ['lists', '--all', '--json']);

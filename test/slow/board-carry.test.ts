@@ -8,42 +8,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import axeCore from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { until } from '../helpers/board-world.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { axe, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { readJson } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { writeTaskTranscript } from '../helpers/session-files.mjs';
-import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
+import { GONE_SESSION as GONE, IDS, type SessionsWorld, sessionsWorld, writeGoneSession } from '../helpers/sessions-world.js';
 
-const AXE = axeCore.source;
 const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 const available = chromiumAvailable();
 const PERSON = { USER: 'carol', LOGNAME: 'carol' };
-const GONE = '6a6a6a6a-1111-4b4b-8c8c-000000000006';
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** axe-core's serious and critical violations on the page as it is. */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run;
-    return (await run(document, { resultTypes: ['violations'] })).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
-    );
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
@@ -155,32 +131,7 @@ describe.skipIf(!available)(`carry and restore on the board's page${available ? 
 
   it('lists the gone lists and restores one: its dry run first, then the list shown; tasks undo takes it back', async () => {
     const w = sessionsWorld();
-    const at = Date.now() - 2 * 3600_000;
-    writeTaskTranscript(w.config, {
-      sessionId: GONE,
-      cwd: w.dirs.api,
-      prompt: 'plan the migration',
-      calls: [
-        {
-          name: 'TaskCreate',
-          input: { subject: 'Write the migration', description: '' },
-          result: { task: { id: '1', subject: 'Write the migration' } },
-          at,
-        },
-        {
-          name: 'TaskCreate',
-          input: { subject: 'Run it on staging', description: '' },
-          result: { task: { id: '2', subject: 'Run it on staging' } },
-          at: at + 1000,
-        },
-        {
-          name: 'TaskUpdate',
-          input: { taskId: '1', status: 'completed' },
-          result: { success: true, taskId: '1', updatedFields: ['status'] },
-          at: at + 2000,
-        },
-      ],
-    });
+    writeGoneSession(w.config, w.dirs.api);
     for (const scheme of ['dark', 'light'] as const) {
       const p = await open(w, '', scheme);
       await p.click('#gone-nav');

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import axeCore from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { API, agent, fileOf, task, until, WEB, world } from '../helpers/board-world.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { axe, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { tempConfig } from '../helpers/cli.js';
 
 /**
@@ -16,8 +15,6 @@ import { tempConfig } from '../helpers/cli.js';
  * agent's change). Screenshots of each width and theme go to $TASKS_BOARD_SCREENSHOTS
  * (the guide's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-/** axe-core's script, as the page runs it. */
-const AXE = axeCore.source;
 const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 const available = chromiumAvailable();
 
@@ -38,26 +35,6 @@ function bigList(config: string, n: number): string {
     });
   }
   return dir;
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** axe-core's serious and critical violations on the page as it is (evaluated through the debugger: the page's CSP allows no injected script). */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run;
-    return (await run(document, { resultTypes: ['violations'] })).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
-    );
 }
 
 /** The task whose card or node has focus, if any. */

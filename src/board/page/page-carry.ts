@@ -1,6 +1,6 @@
 import { ago } from '../../render/elapsed.js';
 import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload } from '../board-protocol.js';
-import { h } from './page-dom.js';
+import { fill, h } from './page-dom.js';
 import { cleanLine, cutLine } from './page-text.js';
 
 /**
@@ -27,7 +27,7 @@ function buttons(...children: Array<HTMLElement | null>): HTMLElement {
   return h('div', { class: 'dialog-buttons' }, ...children);
 }
 
-/** Open the dialog with `content`; `settle` is called once, with the answer, when it closes. */
+/** Open the dialog with what `build` makes; resolves once, with the answer `finish` is given (undefined: closed). Focus on its main button. */
 function open<T>(
   dialog: HTMLDialogElement,
   titleId: string,
@@ -45,7 +45,7 @@ function open<T>(
     dialog.setAttribute('aria-labelledby', titleId);
     dialog.onclose = () => finish(undefined);
     if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLElement>('[data-submit], select, button')?.focus();
+    (dialog.querySelector<HTMLElement>('[data-submit]') ?? dialog.querySelector<HTMLElement>('button'))?.focus();
   });
 }
 
@@ -66,14 +66,15 @@ export function carryDialog(
   load: (to: string) => Promise<CarryPreviewPayload | undefined>,
 ): Promise<CarryChoice | undefined> {
   let preview = first;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (answer: CarryChoice | undefined) => {
-      if (settled) return;
-      settled = true;
-      dialog.close();
-      resolve(answer);
-    };
+  return open<CarryChoice>(dialog, 'carry-title', (finish) => {
+    const form = h('form', {
+      method: 'dialog',
+      class: 'carry-dialog',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        if (preview.target !== null && preview.count > 0) finish({ to: preview.target.sessionId, force: preview.live !== null });
+      },
+    });
     const draw = () => {
       const target = preview.target;
       const n = preview.count;
@@ -90,7 +91,7 @@ export function carryDialog(
                   onchange: (e: Event) => {
                     const to = (e.target as HTMLSelectElement).value;
                     void load(to).then((p) => {
-                      if (p === undefined || settled) return;
+                      if (p === undefined || !dialog.open) return;
                       preview = p;
                       draw();
                       dialog.querySelector<HTMLElement>('#carry-target')?.focus();
@@ -139,32 +140,19 @@ export function carryDialog(
               preview.live === null ? `Carry ${n} task${n === 1 ? '' : 's'}` : 'Carry anyway',
             )
           : null;
-      dialog.replaceChildren(
-        h(
-          'form',
-          {
-            method: 'dialog',
-            class: 'carry-dialog',
-            onsubmit: (e: Event) => {
-              e.preventDefault();
-              if (preview.target !== null && preview.count > 0) finish({ to: preview.target.sessionId, force: preview.live !== null });
-            },
-          },
-          h('h2', { id: 'carry-title' }, title),
-          choose,
-          preview.none === null ? null : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
-          where,
-          target === null ? null : dryRun(preview.lines, preview.notes, preview.warnings),
-          live,
-          buttons(h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, go ? 'Cancel' : 'Close'), go),
-        ),
+      fill(
+        form,
+        h('h2', { id: 'carry-title' }, title),
+        choose,
+        preview.none === null ? null : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
+        where,
+        target === null ? null : dryRun(preview.lines, preview.notes, preview.warnings),
+        live,
+        buttons(h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, go ? 'Cancel' : 'Close'), go),
       );
     };
     draw();
-    dialog.setAttribute('aria-labelledby', 'carry-title');
-    dialog.onclose = () => finish(undefined);
-    dialog.showModal();
-    dialog.querySelector<HTMLElement>('[data-submit]')?.focus();
+    return [form];
   });
 }
 
