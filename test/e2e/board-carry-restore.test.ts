@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CarryPreviewPayload } from '../../src/board/board-protocol.js';
 import { type BoardRun, postAction, request, startBoard } from '../helpers/board.js';
 import { readJson } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
@@ -61,16 +62,7 @@ const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 const said = (stderr: string) => lines(stderr).map((l) => l.replace(/^(note|warning|error): /, ''));
 const listDir = (w: SessionsWorld, id: string) => path.join(w.config, 'tasks', id);
 
-interface CarryPreview {
-  targets: Array<{ sessionId: string; list: string; why: string; label: string }>;
-  target: { sessionId: string } | null;
-  lines: string[];
-  notes: string[];
-  warnings: string[];
-  count: number;
-  live: string | null;
-  none: string | null;
-}
+type CarryPreview = CarryPreviewPayload;
 
 describe('carry from the board', () => {
   it("offers a cleared list's work to the session /clear went on as, previews it as carry --dry-run, carries it as the person; tasks undo takes it back in both lists", async () => {
