@@ -4,7 +4,7 @@ import { goneLists } from '../core/restore/gone-lists.js';
 import { restoreList } from '../core/restore/restore-list.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
-import { renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
+import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
 import { PLAIN } from '../render/style.js';
 import type { GoneListsPayload, RestorePreviewPayload } from './board-protocol.js';
 import { sessionView } from './board-state.js';
@@ -38,13 +38,6 @@ export async function goneListsPayload(index: SessionIndex, configDir: string, h
   };
 }
 
-/** What a restore found nothing to write from, as `tasks restore` refuses it. */
-function nothing(short: string, read: number): string {
-  return read === 0
-    ? `nothing records list "${short}": none of its sessions is known, and no change made with tasks is in its journal`
-    : `no Task-tool change of list "${short}" in ${read} transcript${read === 1 ? '' : 's'} read`;
-}
-
 async function restore(index: SessionIndex, configDir: string, listId: string, dryRun: boolean, signal?: AbortSignal) {
   const outcome = await restoreList(index, listDirOf(configDir, listId), listId, { dryRun, now: () => performance.now(), signal });
   const { created, updated, deleted } = outcome.replay;
@@ -67,7 +60,7 @@ export async function restorePreview(index: SessionIndex, configDir: string, lis
     summary: r.summary,
     warnings: r.report.warnings,
     count: r.report.created.length,
-    none: r.empty ? nothing(shortOf(configDir, listId)(listId), r.report.sources.length) : null,
+    none: r.empty ? renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length) : null,
   };
 }
 
@@ -80,6 +73,6 @@ export async function restoreAction(
 ): Promise<{ message: string; lines: string[]; warnings: string[] }> {
   const r = await restore(index, configDir, listId, false, signal);
   // As `tasks restore` refuses it: a record with no change of the list writes nothing.
-  if (r.empty) throw new TasksError('not_found', nothing(shortOf(configDir, listId)(listId), r.report.sources.length));
+  if (r.empty) throw new TasksError('not_found', renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length));
   return { message: r.summary, lines: r.lines, warnings: r.report.warnings };
 }
