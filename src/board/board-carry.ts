@@ -104,7 +104,9 @@ export async function carryPreview(
       none:
         to === undefined
           ? `no live session to carry to: no session of this list went on after /clear in one that runs now, and none runs in its project; start one there, or carry from the command line: tasks -l <list> carry --from ${shortOf(ctx.configDir, listId)(listId)}`
-          : `session ${to.slice(0, 8)} is not live now: no agent would take the work up there`,
+          : index.session(to)?.state === 'live'
+            ? `session ${to.slice(0, 8)} runs in another project: the board carries a list's work to the session /clear went on as, or to a live session of its project (tasks --session ${to.slice(0, 8)} carry --from this list does it all the same)`
+            : `session ${to.slice(0, 8)} is not live now: no agent would take the work up there`,
     };
   try {
     const outcome = await run(index, ctx, listId, target.sessionId, { dryRun: true, force: false });

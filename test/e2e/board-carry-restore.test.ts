@@ -155,10 +155,13 @@ describe('carry from the board', () => {
     );
     expect(fs.readFileSync(path.join(listDir(w, IDS.api), '2.json'), 'utf8')).toBe(before);
     expect(fs.existsSync(listDir(w, IDS.webNew))).toBe(false);
-    // Its preview says what a real run needs, as the dry run's note does.
+    // The page offers the list's own project's live sessions only: another project's is said so.
     const preview = await api<CarryPreview>(b, `carry?list=${IDS.api}&to=${IDS.webNew}`);
     expect(preview.target).toBeNull();
-    expect(preview.none).toBe('session 9a0b1c2d is not live now: no agent would take the work up there');
+    expect(preview.none).toMatch(/^session 9a0b1c2d runs in another project: /);
+    // A session that is over is no target.
+    const over = await api<CarryPreview>(b, `carry?list=${IDS.webOld}&to=${IDS.docs}`);
+    expect(over.none).toBe('session c0ffee00 is not live now: no agent would take the work up there');
 
     // The old web session is over (cleared): no agent there would see the work.
     const dead = await postAction(b, { action: 'carry', list: IDS.webOld, to: IDS.webOld, force: false });
