@@ -163,4 +163,23 @@ describe.skipIf(!available)(`carry and restore on the board's page${available ? 
     expect(undo.code, undo.stderr).toBe(0);
     await until('the restored tasks taken back', () => !fs.existsSync(path.join(listDir(w, GONE), '2.json')));
   });
+
+  it('offers Restore on a list left empty (every task done, their files deleted), shows its dry run, and brings the tasks back', async () => {
+    const w = sessionsWorld();
+    writeGoneSession(w.config, w.dirs.api);
+    // The session's list is there, emptied as Claude Code empties a finished list: its mark only.
+    fs.mkdirSync(listDir(w, GONE), { recursive: true });
+    fs.writeFileSync(path.join(listDir(w, GONE), '.highwatermark'), '2');
+    const p = await open(w, `#list=${GONE}`);
+    await p.locator('#restore').click();
+    await p.waitForSelector('dialog[open] .restore-dialog');
+    const dry = cli(w, ['-l', GONE, 'restore', '--dry-run']);
+    expect(await p.locator('.dry-run-lines').textContent()).toBe(dry.stdout.trimEnd());
+    expect(await p.locator('dialog .dry-run-note').textContent()).toMatch(/^dry run: would restore 2 tasks into list "6a6a6a6a"/);
+    expect(await axe(p)).toEqual([]);
+    await p.click('dialog button[data-submit]');
+    await p.waitForSelector('.card[data-task="2"]');
+    await p.waitForSelector('#restore', { state: 'detached' });
+    expect(readJson(path.join(listDir(w, GONE), '1.json'))).toMatchObject({ subject: 'Write the migration', status: 'completed' });
+  });
 });

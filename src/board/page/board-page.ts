@@ -313,6 +313,10 @@ function drawHeadNow(): void {
       redo: (change) => void undoRedo('redo', change),
       releaseGone: () => void releaseGone(),
       carry: () => void carry(),
+      restore: () => {
+        const list = state.listId;
+        if (list) void restore(list, state.overview?.lists.find((l) => l.id === list)?.shortId ?? list);
+      },
       create: () => void createTask(),
       readOnly: readOnly(),
     },
@@ -647,7 +651,7 @@ async function carry(): Promise<void> {
   back?.focus();
 }
 
-/** `tasks lists --all`'s gone lists; one chosen: its `restore --dry-run`, then, confirmed, the restore, and the list shown. */
+/** `tasks lists --all`'s gone lists; one chosen: restored (below). */
 async function restoreGone(): Promise<void> {
   const back = document.activeElement as HTMLElement | null;
   const payload = await goneLists();
@@ -656,10 +660,15 @@ async function restoreGone(): Promise<void> {
     return;
   }
   const list = await goneListsDialog(el.dialog(), payload, readOnly());
-  const shortId = payload.lists.find((l) => l.id === list)?.shortId ?? list ?? '';
-  const preview = list === undefined ? undefined : await restorePreview(list);
-  if (list === undefined || preview === undefined) {
-    back?.focus();
+  if (list === undefined) back?.focus();
+  else await restore(list, payload.lists.find((l) => l.id === list)?.shortId ?? list, back);
+}
+
+/** `tasks restore`: its dry run, then, confirmed, the restore, and the list shown. */
+async function restore(list: string, shortId: string, back = document.activeElement as HTMLElement | null): Promise<void> {
+  const preview = await restorePreview(list);
+  if (preview === undefined) {
+    toast('error', 'the board did not answer; nothing restored');
     return;
   }
   if (!(await restoreDialog(el.dialog(), preview, shortId))) {

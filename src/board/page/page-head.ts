@@ -25,6 +25,8 @@ export interface HeadHandlers {
   releaseGone(): void;
   /** Carry the list's unfinished work to a live session (`tasks carry`), its dry run first. */
   carry(): void;
+  /** Rebuild the list from its sessions' transcripts (`tasks restore`), its dry run first. */
+  restore(): void;
   create(): void;
   readOnly: boolean;
 }
@@ -199,6 +201,20 @@ export function renderHead(
         gone > 0 ? h('span', { class: 'warn red gone-count' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
         gone > 0 && writable
           ? h('button', { class: 'ghost small', id: 'release-gone', type: 'button', onclick: handlers.releaseGone }, 'Release…')
+          : null,
+        // A list left empty (Claude Code deletes the task files once every task is done) may be rebuilt from its transcripts.
+        writable && list?.exists && list.tasks.length === 0 && list.unreadable === null && row.kind === 'tasks' && row.session !== null
+          ? h(
+              'button',
+              {
+                class: 'ghost small',
+                id: 'restore',
+                type: 'button',
+                title: "rebuild the list from its sessions' transcripts (tasks restore), its dry run shown first",
+                onclick: handlers.restore,
+              },
+              'Restore…',
+            )
           : null,
         writable && list && mayCarry(row, list)
           ? h(
