@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, runAsync, stderrError, stderrLines, tempConfig, writeTask } from '../helpers/cli.js';
 import { runFed } from '../helpers/feed.js';
 import { parseNdjson, replay } from '../helpers/replay.js';
+import { until } from '../helpers/run-agent.js';
 import { StreamScript } from '../helpers/stream-lines.js';
 
 const gate = (config: string, lines: readonly string[], args: string[], opts = {}) =>
@@ -122,20 +123,26 @@ describe('a reused list: its old tasks cannot pass a gate the run has not reache
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', () => {});
       const closed = new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+      const events = () => parseNdjson(stdout).map((e) => e.event);
+      // Waited for by what the watch prints, not by a fixed time (a loaded machine starts
+      // it late); then a moment more, for a wrong end to have the chance to show.
+      const settle = () => new Promise((r) => setTimeout(r, 300));
       child.stdin.write(`${s.lines.join('\n')}\n`);
-      await new Promise((r) => setTimeout(r, 1200));
+      await until(() => events().includes('snapshot'), 20_000, 'the snapshot');
+      await settle();
       // The snapshot shows the old tasks; nothing has ended.
-      expect(parseNdjson(stdout).map((e) => e.event)).toEqual(['snapshot']);
+      expect(events()).toEqual(['snapshot']);
       // The agent adds #4 (its file, then its result), then completes it.
       const more = new StreamScript(s.session).create('4', 'Tonight').update('4', { status: 'completed' });
       writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'pending', blocks: [], blockedBy: [] });
       child.stdin.write(`${more.lines.slice(0, 2).join('\n')}\n`);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(parseNdjson(stdout).map((e) => e.event)).toEqual(['snapshot', 'created']);
+      await until(() => events().includes('created'), 20_000, 'the created event');
+      await settle();
+      expect(events()).toEqual(['snapshot', 'created']);
       writeTask(dir, { id: '4', subject: 'Tonight', description: 'do Tonight', status: 'completed', blocks: [], blockedBy: [] });
       child.stdin.write(`${more.lines.slice(2).join('\n')}\n`);
       if (early) {
-        await new Promise((r) => setTimeout(r, 600));
+        await until(() => events().includes('end'), 20_000, 'the end event');
         expect(parseNdjson(stdout).at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 4 } });
       }
       child.stdin.end(`${new StreamScript(s.session).end().lines.join('\n')}\n`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Digest, digestOf } from '../../src/core/cache/digest.js';
+import { Digest, digestOf, PartsText } from '../../src/core/cache/digest.js';
 
 const of = (...parts: Array<string | number | undefined>) => new Digest().add(...parts).hex();
 
@@ -40,5 +40,38 @@ describe('the digest a kept answer is checked by', () => {
   it('of a JSON value: its text', () => {
     expect(digestOf({ a: [1, 'x'] })).toBe(of(JSON.stringify({ a: [1, 'x'] })));
     expect(digestOf([1])).not.toBe(digestOf(['1']));
+  });
+});
+
+describe('the parts joined as one text, for inputs compared whole', () => {
+  const text = (...parts: Array<string | number | undefined>) => new PartsText().add(...parts).text();
+
+  it('is the same for the same parts, added at once or one by one', () => {
+    expect(text('a', 1, undefined, 'b')).toBe(text('a', 1, undefined, 'b'));
+    expect(new PartsText().add('a').add(1).add(undefined).text()).toBe(text('a', 1, undefined));
+  });
+
+  it('tells parts apart however they run together, and each kind from the others', () => {
+    const texts = [
+      text('ab', 'c'),
+      text('a', 'bc'),
+      text('abc'),
+      text('1'),
+      text(1),
+      text(''),
+      text(undefined),
+      text(),
+      text('', ''),
+      text(12),
+      text(1, 2),
+      text('1:a'),
+      text('s1:a'),
+      text('a', 's1:b'),
+      text('a:s1', 'b'),
+      text('u'),
+      text(undefined, undefined),
+      text('uu'),
+    ];
+    expect(new Set(texts).size).toBe(texts.length);
   });
 });

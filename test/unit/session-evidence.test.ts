@@ -338,6 +338,15 @@ describe('Claude Code processes in /proc', () => {
     expect(found[2]).toMatchObject({ settingsFlag: '{"env":{"CLAUDE_CODE_TASK_LIST_ID":"nightly"}}' });
     expect(found[3]).toMatchObject({ sessionArg: '2d483082-5eaa-461a-bfdf-3e104fbfeff7', resumes: true });
   });
+
+  it("passes over another user's processes by their folder's owner, before reading them", () => {
+    const root = tmp();
+    fakeProc(root, 301, ['claude'], { CLAUDE_CONFIG_DIR: '/c' }, '/w');
+    const owner = fs.statSync(path.join(root, '301')).uid;
+    expect(readClaudeProcesses(root, owner).map((p) => p.pid)).toEqual([301]);
+    // Another user (not root) sees none of them.
+    expect(readClaudeProcesses(root, owner + 1)).toEqual([]);
+  });
 });
 
 describe('signs of life, and whose owners are gone', () => {

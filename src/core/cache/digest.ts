@@ -75,6 +75,33 @@ function hex8(h: number): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * The parts Digest would digest, joined into one text instead, each preceded by its kind
+ * and length as there (so that no two sequences of parts give the same text): for inputs
+ * that are compared whole with a kept copy of them. A cold run interprets Digest's loop
+ * (about 80 ns a unit before V8 optimizes it): at a year of history the session
+ * evidence's inputs are 270,000 units, 20-30 ms digested against 5 ms joined, and the
+ * kept text (a few hundred KB) is read and compared natively.
+ */
+export class PartsText {
+  private readonly out: string[] = [];
+
+  add(...parts: ReadonlyArray<string | number | undefined>): this {
+    for (const part of parts) {
+      if (part === undefined) this.out.push('u');
+      else if (typeof part === 'number') {
+        const text = String(part);
+        this.out.push(`n${text.length}:${text}`);
+      } else this.out.push(`s${part.length}:${part}`);
+    }
+    return this;
+  }
+
+  text(): string {
+    return this.out.join('');
+  }
+}
+
 /** The digest of one JSON-able value. */
 export function digestOf(value: unknown): string {
   return new Digest().add(JSON.stringify(value)).hex();

@@ -50,19 +50,36 @@ export interface ClaudeProcess {
   parentPid?: number | undefined;
 }
 
-/** Every Claude Code process this user runs that /proc shows; none where there is no /proc. */
-export function readClaudeProcesses(procRoot = '/proc'): ClaudeProcess[] {
+/**
+ * Every Claude Code process this user runs that /proc shows; none where there is no /proc.
+ * `uid`: the user's (default: this process's). Another user's process is passed over by
+ * the owner of its /proc folder, one stat, before its command line is read: its
+ * environment could not be read anyway (readClaudeProcess), and on a desktop most
+ * processes are the system's. Root reads every process's.
+ */
+export function readClaudeProcesses(procRoot = '/proc', uid = process.getuid?.()): ClaudeProcess[] {
   let names: string[];
   try {
     names = fs.readdirSync(procRoot);
   } catch {
     return [];
   }
+  const others = uid !== undefined && uid !== 0;
   return names.flatMap((name) => {
     if (!/^[1-9][0-9]*$/.test(name)) return [];
+    if (others && ownerOf(path.join(procRoot, name)) !== uid) return [];
     const found = readClaudeProcess(Number(name), procRoot);
     return found === undefined ? [] : [found];
   });
+}
+
+/** The owner of a process's /proc folder (its effective user while it can be inspected); undefined when gone. */
+function ownerOf(dir: string): number | undefined {
+  try {
+    return fs.statSync(dir, { throwIfNoEntry: false })?.uid;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One process, if it is a Claude Code process of this user. */

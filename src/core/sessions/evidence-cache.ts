@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Digest } from '../cache/digest.js';
+import { PartsText } from '../cache/digest.js';
 import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { listDirOf, taskPath } from '../store/paths.js';
@@ -17,9 +17,9 @@ import { digestFlags, type Todo } from './transcript-tasks.js';
  * - the names in every list folder (kept by the folder's stamp);
  * - the task files attribution read (their subjects and times), by their stamps.
  *
- * The first two are digested every run (no transcript is loaded for it); the answer is
- * kept with that digest and the stamps of the files it read, and used again only while
- * the digest is the same and every one of those files has its stamp still. Files that
+ * The first two are gathered every run into one text (no transcript is loaded for it);
+ * the answer is kept with that text and the stamps of the files it read, and used again
+ * only while the text is the same and every one of those files has its stamp still. Files that
  * had not settled when read (file-stamp.ts) are not trusted: the answer is then not kept.
  */
 export const EVIDENCE_SHARD = '_evidence';
@@ -42,8 +42,8 @@ export interface SessionFiles {
   tooBig: boolean;
 }
 
-/** Names the digest's layout: another value, another layout. */
-const LAYOUT = 'evidence/3';
+/** Names the inputs' layout: another value, another layout. */
+const LAYOUT = 'evidence/4';
 
 /** A task file that attribution read, and its stat then (undefined: gone). */
 export interface ConsultedFile {
@@ -52,7 +52,10 @@ export interface ConsultedFile {
   stat: fs.Stats | undefined;
 }
 
-/** The digest of the evidence's inputs (above) as they are now. */
+/**
+ * The evidence's inputs (above) as they are now, as one text (cache/digest.ts, PartsText):
+ * kept with the answer and compared whole. At 3,000 sessions it is about 270 KB.
+ */
 export function inputsDigest(
   sessions: readonly SessionFiles[],
   lists: readonly string[],
@@ -63,7 +66,7 @@ export function inputsDigest(
     namesOf: (list: string) => readonly string[] | undefined;
   },
 ): string {
-  const d = new Digest().add(LAYOUT);
+  const d = new PartsText().add(LAYOUT);
   for (const s of sessions) {
     // A session left unread, or whose transcripts say nothing of tasks or todos, adds nothing to the answer.
     if (s.tooBig || s.files.every(({ file }) => digestFlags(how.digestOf(file)).nothing)) continue;
@@ -85,14 +88,14 @@ export function inputsDigest(
     const names = how.namesOf(list);
     d.add(list, names?.length ?? -1, ...(names ?? []));
   }
-  return d.hex();
+  return d.text();
 }
 
 /** The project folders' stamps when they were listed for it: [folder, stamp] (null: not to be trusted). */
 export type FolderStamps = ReadonlyMap<string, FileStamp | undefined>;
 
 /**
- * The kept evidence named `name`, if it was worked out from inputs of this digest and
+ * The kept evidence named `name`, if it was worked out from these inputs (inputsDigest) and
  * every task file it read is unchanged; `todosOf`: a session's todos, from its transcript.
  * `folders`: the project folders as listed for this run's inputs (kept with it: see
  * lastEvidence).
@@ -207,7 +210,7 @@ function keptFolders(folders: FolderStamps, now: number): KeptEvidence['p'] {
   return [...folders].map(([folder, stamp]) => [folder, stamp !== undefined && trusted(stamp, now) ? stampTuple(stamp) : null]);
 }
 
-/** Keep `evidence`, worked out now from inputs of this digest, having read `consulted`. */
+/** Keep `evidence`, worked out now from these inputs (inputsDigest), having read `consulted`. */
 export function keepEvidence(
   shard: Shard,
   name: string,
@@ -257,7 +260,7 @@ export function keepEvidence(
 }
 
 interface KeptEvidence {
-  /** The inputs' digest. */
+  /** The inputs, as inputsDigest gives them. */
   d: string;
   /** When it was worked out (ms). */
   at: number;

@@ -25,7 +25,7 @@ import { digestFlags, type SeenTask, TASKS_SCAN, type TaskWrite, type Todo, type
  * a session's own lists (its UUID's, its team's) and the list its running process names
  * are tried first, and the other lists only for what they do not explain.
  *
- * With the persistent cache, the answer is kept with the digest of everything it was
+ * With the persistent cache, the answer is kept with everything it was
  * worked out from (evidence-cache.ts) and used again while that is unchanged: what each
  * transcript says is known by its digest without loading it, and only the sessions whose
  * transcripts show tasks or todos are loaded when it must be worked out again.

@@ -66,8 +66,9 @@ interface KeptScan {
 
 export class TranscriptStore {
   private readonly factsMemo = new Map<string, TranscriptFacts>();
-  private readonly scanMemo = new Map<string, unknown>();
-  private readonly digestMemo = new Map<string, string>();
+  /** By scan id, then by file: a key made of both, built for each of thousands of transcripts, cost more than the lookups. */
+  private readonly scanMemo = new Map<string, Map<string, unknown>>();
+  private readonly digestMemo = new Map<string, Map<string, string>>();
   /** Per shard not read yet: how many transcripts' facts were read from the files instead. */
   private readonly directFacts = new Map<string, number>();
   /** Each transcript's stamp, taken once per run: facts and scans of one file share it. */
@@ -134,8 +135,8 @@ export class TranscriptStore {
    * else from its first byte. An unreadable file gives the scan's start.
    */
   scan<S>(file: string, scan: LineScan<S>): S {
-    const memoKey = `${scan.id}\0${file}`;
-    if (this.scanMemo.has(memoKey)) return this.scanMemo.get(memoKey) as S;
+    const scans = memoOf(this.scanMemo, scan.id);
+    if (scans.has(file)) return scans.get(file) as S;
     const place = this.place(file);
     const entry = place === undefined ? undefined : entryOf(place);
     const kept = keptScan(entry?.x?.[scan.id]);
@@ -158,7 +159,7 @@ export class TranscriptStore {
         }
       }
     }
-    this.scanMemo.set(memoKey, result);
+    scans.set(file, result);
     return result as S;
   }
 
@@ -168,11 +169,11 @@ export class TranscriptStore {
    * digest of scan()'s state.
    */
   scanDigest<S>(file: string, scan: LineScan<S> & { digest(state: S): string }): string {
-    const memoKey = `${scan.id}\0${file}`;
-    const memo = this.digestMemo.get(memoKey);
+    const digests = memoOf(this.digestMemo, scan.id);
+    const memo = digests.get(file);
     if (memo !== undefined) return memo;
     let digest: string | undefined;
-    if (!this.scanMemo.has(memoKey)) {
+    if (!memoOf(this.scanMemo, scan.id).has(file)) {
       const place = this.place(file);
       const entry = place === undefined ? undefined : (place.shard.get(place.key) as Entry | undefined);
       const kept = keptScan(typeof entry?.x === 'object' && entry.x !== null ? entry.x[scan.id] : undefined);
@@ -187,7 +188,7 @@ export class TranscriptStore {
       }
     }
     digest ??= scan.digest(this.scan(file, scan));
-    this.digestMemo.set(memoKey, digest);
+    digests.set(file, digest);
     return digest;
   }
 
@@ -300,7 +301,7 @@ export class TranscriptStore {
    * the file as it is, the bytes appended since where it grew, else all of it.
    */
   unreadBytes<S>(file: string, scan: LineScan<S>): number {
-    if (this.scanMemo.has(`${scan.id}\0${file}`)) return 0;
+    if (memoOf(this.scanMemo, scan.id).has(file)) return 0;
     const stamp = this.statOf(file);
     if (stamp === undefined) return 0;
     const place = this.place(file);
@@ -334,6 +335,13 @@ export class TranscriptStore {
     this.directFacts.set(where.name, read + 1);
     return true;
   }
+}
+
+/** The memo of one scan (by its id), made on first use. */
+function memoOf<V>(memos: Map<string, Map<string, V>>, scanId: string): Map<string, V> {
+  let memo = memos.get(scanId);
+  if (memo === undefined) memos.set(scanId, (memo = new Map()));
+  return memo;
 }
 
 /** Transcripts of a project folder whose facts a run reads from the files before it reads the folder's shard. */
