@@ -14,8 +14,9 @@
 // 4. live: from a task file written (as an agent writes it) to the change on the page,
 //    with one tab, and with --tabs tabs on one server (to the last of them);
 // 5. the server's memory (RSS now, and its peak) with those tabs open;
-// 6. the Now view (the landing page): from navigating to the URL to the view ready (every
-//    list looked at), and from a task file set in progress to the Now view showing it.
+// 6. the Now view (the landing page): from navigating to the URL to the view first shown
+//    (the board has looked at a list; the others fill in as they are looked at), and from
+//    a task file set in progress to the Now view showing it.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -200,13 +201,21 @@ try {
     const board = await startBoard(config);
     starts.push(board.startMs);
     const page = await browser.newPage();
+    // The landing page is the Now view, drawn again as each list is looked at: when it first
+    // shows (by the page's own clock, from navigation: polling from here would miss an element
+    // drawn again meanwhile), and the sidebar complete.
+    await page.addInitScript(() => {
+      const observer = new MutationObserver(() => {
+        if (window.__nowAt === undefined && document.getElementById('now-needs')) window.__nowAt = performance.now();
+      });
+      document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { subtree: true, childList: true }));
+    });
     const t0 = performance.now();
     await page.goto(board.url);
     await page.waitForFunction((n) => document.querySelectorAll('.list-item').length === n, listCount, { polling: 10, timeout: 60_000 });
     const firstPage = performance.now() - t0;
-    // The landing page is the Now view: ready once the board has looked at every list.
-    await page.waitForSelector('#now-needs', { timeout: 120_000 });
-    const nowPage = performance.now() - t0;
+    await page.waitForFunction(() => window.__nowAt !== undefined, undefined, { polling: 10, timeout: 120_000 });
+    const nowPage = await page.evaluate(() => window.__nowAt);
     const o = await get(`${board.url}api/overview`);
     await page.close();
     // No tab open and the overview older than 5 s: the next ask reads everything again (sessions too).
@@ -230,7 +239,7 @@ try {
     '< 1 s',
   ]);
   rows.push(['  the same without the persistent cache (first run after an upgrade)', ms(cold), '']);
-  rows.push(['first page: the Now view ready (every list looked at), from navigation', ms(median(nowPages)), '< 1 s']);
+  rows.push(['first page: the Now view first shown, from navigation (the page\'s clock)', ms(median(nowPages)), '< 1 s']);
   rows.push(["  the server's overview, once read (as sent to a new tab)", ms(median(overviews)), '']);
   rows.push(['  the overview read again: every list and session (each refresh)', ms(median(rereads)), '']);
 
