@@ -239,7 +239,7 @@ try {
     '< 1 s',
   ]);
   rows.push(['  the same without the persistent cache (first run after an upgrade)', ms(cold), '']);
-  rows.push(['first page: the Now view first shown, from navigation (the page\'s clock)', ms(median(nowPages)), '< 1 s']);
+  rows.push(["first page: the Now view first shown, from navigation (the page's clock)", ms(median(nowPages)), '< 1 s']);
   rows.push(["  the server's overview, once read (as sent to a new tab)", ms(median(overviews)), '']);
   rows.push(['  the overview read again: every list and session (each refresh)', ms(median(rereads)), '']);
 
