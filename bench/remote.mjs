@@ -6,7 +6,10 @@
 // does to tasks). The bench makes a list of its own there (bench-remote-<pid>) through
 // tasks itself, and removes it after.
 //
-// Usage: TASKS_BENCH_HOST=devbox npm run bench:remote (node bench/remote.mjs [--runs N])
+// `--before <bin/tasks.js of another build>` measures that build's `-H` list too, in the
+// same pairs (a change's before and after, under the same load).
+//
+// Usage: TASKS_BENCH_HOST=devbox npm run bench:remote (node bench/remote.mjs [--runs N] [--before <bin>])
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,8 @@ const BIN = path.join(ROOT, 'bin', 'tasks.js');
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 21;
+const beforeAt = args.indexOf('--before');
+const BEFORE = beforeAt >= 0 ? path.resolve(args[beforeAt + 1]) : undefined;
 const HOST = process.env.TASKS_BENCH_HOST;
 if (!HOST) {
   console.log('bench:remote: set TASKS_BENCH_HOST to a host ssh reaches without a question (an alias or ssh://...); nothing measured');
@@ -34,8 +39,8 @@ const env = { ...process.env, CLAUDE_CONFIG_DIR: config };
 delete env.NODE_EXTRA_CA_CERTS;
 delete env.TASKS_HOST;
 
-const tasksRun = (argv, input) => {
-  const r = spawnSync(process.execPath, [BIN, ...argv], { env, input, encoding: 'utf8', maxBuffer: 64 << 20 });
+const tasksRun = (argv, input, bin = BIN) => {
+  const r = spawnSync(process.execPath, [bin, ...argv], { env, input, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`tasks ${argv.join(' ')}: ${r.status} ${r.stderr}`);
   return r;
 };
@@ -54,6 +59,7 @@ const timed = (fn) => {
   return Number(process.hrtime.bigint() - t) / 1e6;
 };
 const remoteList = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list']));
+const remoteListBefore = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list'], undefined, BEFORE));
 const sshThenLocal = () =>
   timed(() => {
     const r = spawnSync(ssh.file, ssh.args, { env, encoding: 'utf8' });
@@ -64,16 +70,24 @@ const sshThenLocal = () =>
 for (let i = 0; i < 3; i++) {
   remoteList();
   sshThenLocal();
+  if (BEFORE) remoteListBefore();
 }
 const ratios = [];
 const remote = [];
 const baseline = [];
+const before = [];
+const beforeRatios = [];
 for (let i = 0; i < RUNS; i++) {
   const [a, b] = i % 2 === 0 ? [remoteList(), sshThenLocal()] : [undefined, sshThenLocal()];
   const r = a ?? remoteList();
   remote.push(r);
   baseline.push(b);
   ratios.push(r / b);
+  if (BEFORE) {
+    const x = remoteListBefore();
+    before.push(x);
+    beforeRatios.push(x / b);
+  }
 }
 const q = (xs, p) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x) => `${x.toFixed(1)} ms`;
@@ -81,6 +95,11 @@ console.log(`tasks -H ${HOST} -l L list (20 tasks) vs ssh ${HOST} true + tasks -
 console.log(`  -H list          median ${ms(q(remote, 0.5))}  p90 ${ms(q(remote, 0.9))}`);
 console.log(`  ssh true + local median ${ms(q(baseline, 0.5))}  p90 ${ms(q(baseline, 0.9))}`);
 console.log(`  ratio (paired)   median ${q(ratios, 0.5).toFixed(2)}x  p90 ${q(ratios, 0.9).toFixed(2)}x  (goal: at most 1.5x)`);
+if (BEFORE) {
+  console.log(`  before: ${BEFORE}`);
+  console.log(`  -H list before   median ${ms(q(before, 0.5))}  p90 ${ms(q(before, 0.9))}`);
+  console.log(`  ratio before     median ${q(beforeRatios, 0.5).toFixed(2)}x  p90 ${q(beforeRatios, 0.9).toFixed(2)}x`);
+}
 
 // The bench's list on the host goes again.
 spawnSync(ssh.file, [...ssh.args.slice(0, -1), `rm -rf "\${CLAUDE_CONFIG_DIR:-$HOME/.claude}/tasks/${list}"`], { env });

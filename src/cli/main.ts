@@ -1,5 +1,6 @@
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { type HostArgv, hostArgv } from './remote/host-argv.js';
+import { relayInput, relayStreams, takeRelayView } from './remote/relay.js';
 import type { RunHandle } from './run.js';
 import { EXIT } from './runtime/exit-codes.js';
 import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
@@ -41,7 +42,11 @@ async function main(argv: string[]): Promise<void> {
   }
   handleInterrupts(() => current);
   const env = process.env;
-  io = new IO({ stdout, stderr: await standardError(), stdin: standardInput(), terminal: () => processTerminal(env) }, env);
+  // Run for a command typed on another machine (tasks -H there): name it in errors, and answer a read as a run there would (remote/relay.ts).
+  const relay = takeRelayView(env);
+  const streams = relayStreams(relay, stdout) ?? { stdout, stderr: await standardError() };
+  const stdin = standardInput();
+  io = new IO({ ...streams, stdin: relayInput(relay, stdin) ?? stdin, terminal: () => processTerminal(env) }, env, { host: relay?.host });
   const remote = hostArgv(argv, env);
   // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.
   if (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY) {

@@ -444,6 +444,13 @@ describe('cost --json', () => {
 });
 
 describe('the registry', () => {
+  it('validates: a host that cannot be reached (-H, exit 8), its error naming the host', () => {
+    // Nothing listens on port 1 of loopback: ssh is refused at once.
+    const r = contract(undefined, tempConfig(), ['-H', 'ssh://127.0.0.1:1', 'list'], { env: { TASKS_SSH_TIMEOUT: '5' } });
+    expect(r.code).toBe(8);
+    expect(stderrLines(r)).toEqual([{ error: expect.objectContaining({ code: 'unreachable', host: 'ssh://127.0.0.1:1' }) }]);
+  });
+
   it('every --json output in it has a case here that validates a real output against its schema', () => {
     expect(Object.keys(OUTPUT_SCHEMAS).filter((name) => !validated.has(name))).toEqual([]);
   });

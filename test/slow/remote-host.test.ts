@@ -63,6 +63,26 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     nothingLocal();
   });
 
+  it('runs a command on a host with one ssh call once tasks is there (no check or copy first)', () => {
+    const calls = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-ssh-calls-')), 'calls');
+    // The user's ssh command, counting its calls.
+    const counting = `sh -c 'echo call >> ${calls}; exec ${host.env.TASKS_SSH_COMMAND} "$@"' ssh`;
+    expect(remote(['-H', 'box', '-l', 'L', 'list']).code).toBe(0);
+    for (const args of [
+      ['-l', 'L', 'list'],
+      ['-l', 'L', 'get', '1'],
+      ['lists'],
+      ['-l', 'L', 'log'],
+      ['-l', 'L', 'claim', '1', '--as', 'counter'],
+    ]) {
+      fs.rmSync(calls, { force: true });
+      const r = remote(['-H', 'box', ...args], { TASKS_SSH_COMMAND: counting });
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.readFileSync(calls, 'utf8'), args.join(' ')).toBe('call\n');
+    }
+    expect(remote(['-H', 'box', '-l', 'L', 'release', '1', '--as', 'counter']).code).toBe(0);
+  });
+
   it('creates, claims and undoes on the host, with its exit codes', () => {
     const created = remote(['-H', 'box', '-l', 'L', 'create', 'Made from afar', '--json']);
     expect(created.code).toBe(0);
@@ -73,7 +93,8 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     // The host's refusal is the host's exit code.
     const refused = remote(['-H', 'box', '-l', 'L', 'claim', '3', '--as', 'worker-2']);
     expect(refused.code).toBe(4);
-    expect(refused.stderr).toMatch(/worker-1/);
+    // An error made there names the host first.
+    expect(refused.stderr).toMatch(/^error: host box: cannot claim task #3: .*worker-1/);
     const undone = remote(['-H', 'box', '-l', 'L', 'undo']);
     expect(undone.code).toBe(0);
     expect(taskFile(3).owner).toBeUndefined();

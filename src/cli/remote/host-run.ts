@@ -3,6 +3,7 @@ import { EXIT } from '../runtime/exit-codes.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
 import { payloadBytes, readPayload } from './payload.js';
+import { RELAY_ENV, type RelayView, relayEnv } from './relay.js';
 import { INSTALLER, REMOTE_STATUS, remoteCommand } from './remote-scripts.js';
 import { sshCall } from './ssh-command.js';
 import { sshFailureCause } from './ssh-faults.js';
@@ -23,16 +24,30 @@ export async function runOnHost(
   folder: string,
   io: IO,
   env: NodeJS.ProcessEnv,
-  opts: { keepStdout: boolean; forceNoTty?: boolean },
+  /** relay: answered for the local streams (relay.ts); a 'read' has nothing to finish when the connection goes, a 'change' does. */
+  opts: { keepStdout: boolean; forceNoTty?: boolean; relay?: 'read' | 'change' | undefined },
 ): Promise<SshOutcome> {
-  // A terminal on both ends: the host gets one too (ssh -tt), the local one's size.
-  const tty = !opts.forceNoTty && !opts.keepStdout && io.stdin.isTTY && io.humanLayout;
+  // A terminal on both ends: the host gets one too (ssh -tt), the local one's size; a
+  // relayed command answers for the local streams without one (relay.ts).
+  const tty = !opts.relay && !opts.forceNoTty && !opts.keepStdout && io.stdin.isTTY && io.humanLayout;
   // Without a terminal there, the host's stdin is a pipe from sshd: its end is the end of
-  // the connection, and stops the command as Ctrl-C would, unless the command reads it.
-  const link = !tty && !readsStdin(args);
-  const settings = JSON.stringify({ env: forwardedEnv(io, env, tty), link });
+  // the connection, and stops the command as Ctrl-C would, unless the command reads it. A
+  // relayed read has nothing to finish: a connection gone ends it at its next write, and
+  // it starts sooner without the stream machinery stdin needs there.
+  const readsInput = readsStdin(args);
+  const link = !tty && opts.relay !== 'read' && !readsInput;
+  const forwarded = forwardedEnv(io, env, tty);
+  const view: RelayView = { host: target.label };
+  if (opts.relay) {
+    Object.assign(forwarded, relayEnv(env), { COLUMNS: null });
+    view.out = { tty: io.humanLayout, columns: io.columns };
+    view.err = { tty: io.stderrIsTTY, columns: io.noteColumns };
+    view.in = { tty: io.stdin.isTTY };
+  }
+  forwarded[RELAY_ENV] = JSON.stringify(view);
+  const settings = JSON.stringify({ env: forwarded, link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
-  if (!tty && !link) {
+  if (!tty && readsInput) {
     // The command reads stdin: ssh must not take any of it for a run that finds no copy there.
     const call = sshCall(target, remoteCommand('probe', folder, []), { tty: false, env });
     const probe = await runSsh(call, io, {
@@ -50,6 +65,7 @@ export async function runOnHost(
       tty,
       stdin: link ? 'link' : 'inherit',
       keepStdout: opts.keepStdout,
+      relay: opts.relay !== undefined,
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {
@@ -84,7 +100,7 @@ function forwardedEnv(io: IO, env: NodeJS.ProcessEnv, tty: boolean): Record<stri
 
 /** Copy this build to the host and say so, once. */
 async function install(target: SshTarget, folder: string, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
-  const payload = readPayload(folder);
+  const payload = await readPayload(folder);
   const call = sshCall(target, remoteCommand('install', payload.folder, [INSTALLER]), { tty: false, env });
   const outcome = await runSsh(call, io, {
     tty: false,

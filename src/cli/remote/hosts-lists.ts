@@ -23,7 +23,11 @@ export async function runListsOnHosts(
   const answers = await Promise.all(
     targets.map(async (target) => {
       try {
-        const outcome = await runOnHost(target, json ? args : asked, folder, io, env, { keepStdout: true, forceNoTty: true });
+        const outcome = await runOnHost(target, json ? args : asked, folder, io, env, {
+          keepStdout: true,
+          forceNoTty: true,
+          relay: 'read',
+        });
         return { target, rows: parseRows(outcome.stdout) };
       } catch (err) {
         if (!isTasksError(err)) throw err;

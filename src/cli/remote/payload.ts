@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,20 +34,21 @@ function distDir(): string {
  * beside the bundle; each build differs, its id being in the bundle), so that a host keeps
  * one copy of each build. Cheap: the bundle itself is read only when it is copied.
  */
-export function payloadFolder(): string {
+export async function payloadFolder(): Promise<string> {
   const dist = distDir();
   let sha: string;
   try {
     sha = fs.readFileSync(path.join(dist, 'tasks.cjs.sha256'), 'utf8').trim();
   } catch {
-    sha = digest(readBuilt(path.join(dist, 'tasks.cjs')));
+    sha = (await digester())(readBuilt(path.join(dist, 'tasks.cjs')));
   }
   return `${VERSION}-${sha.slice(0, 16)}`;
 }
 
 /** Everything copied to a host, each file with its digest (checked there before it is used). */
-export function readPayload(folder: string): Payload {
+export async function readPayload(folder: string): Promise<Payload> {
   const dist = distDir();
+  const digest = await digester();
   const files = [
     { name: 'dist/tasks.cjs', data: readBuilt(path.join(dist, 'tasks.cjs')) },
     // The read commands' bundle (half the size): bin/tasks.js starts list, get and lists from it, there as here.
@@ -59,8 +59,8 @@ export function readPayload(folder: string): Payload {
   return { folder, version: VERSION, files };
 }
 
-function digest(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+async function digester(): Promise<(data: Buffer) => string> {
+  return (await import('./payload-digest.js')).sha256;
 }
 
 function readBuilt(file: string): Buffer {

@@ -27,11 +27,13 @@ import type { SshOutcome } from './ssh-process.js';
  * command on a host does not wait for this machine to load the whole CLI first.
  */
 export async function runRemote(argv: readonly string[], h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<number> {
+  // Colour is for what is said here (errors, a warning, the several-hosts table): loaded while ssh starts, not before.
+  const colour = io.mayColour(argv) ? loadColour() : Promise.resolve();
   try {
-    if (io.mayColour(argv)) await loadColour();
     io.useFlags(() => ({ json: h.args.includes('--json'), color: h.args.includes('--no-color') ? false : undefined }));
-    await runOnHosts(h, io, env);
+    await runOnHosts(h, io, env, colour);
   } catch (err) {
+    await colour;
     io.fail(err);
     if (env.TASKS_DEBUG && err instanceof Error) io.writeErr(`${err.stack}\n`);
   }
@@ -39,7 +41,7 @@ export async function runRemote(argv: readonly string[], h: HostArgv, io: IO, en
 }
 
 /** Run the command line `hosts` names on its host (or, for `lists`, on each of them). */
-async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<void> {
+async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: Promise<void>): Promise<void> {
   if (h.boardHost) {
     throw new TasksError('usage', 'board: --host is now --listen <address> (-H, --host names the host a command runs on)', {
       hint: 'tasks board --listen 0.0.0.0',
@@ -57,18 +59,35 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv): Promise<
       `several hosts (-H ${targets.map((t) => t.label).join(' -H ')}) are for tasks lists; name one host for ${h.command ?? 'a command'}`,
     );
   }
-  const folder = payloadFolder();
+  const folder = await payloadFolder();
   // Hosts named several times, or from a file, answer as several (HOST first), whatever their number: a script reads one form.
   if (h.command === 'lists' && (targets.length > 1 || h.hosts.length > 1 || h.hostsFile !== undefined)) {
     const { runListsOnHosts } = await import('./hosts-lists.js');
+    await colour;
     return runListsOnHosts(targets, h.args, folder, io, env);
   }
   const target = targets[0] as SshTarget;
   const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
-  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names });
+  const relay = h.command === undefined ? undefined : RELAYED.get(h.command);
+  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names, relay });
   if (names) io.write(withHost(run.stdout, target.label));
+  await colour;
   if (h.command === 'doctor') sayClockSkew(run, target, io);
 }
+
+/**
+ * The commands whose answer the host makes for the local streams, as a run here would
+ * make it (relay.ts): the reads, and the changes that never ask a question nor draw a
+ * live view (`claim` only asks whether a person is at the terminal). The others (`delete`,
+ * which may ask; `watch`, `run`, `notify`) get a terminal there when there is one here,
+ * or the local width and colour choice when piped.
+ */
+const RELAYED: ReadonlyMap<string, 'read' | 'change'> = new Map([
+  ...(['list', 'ls', 'get', 'lists', 'log', 'doctor', 'graph', 'cost', 'export'] as const).map((c) => [c, 'read'] as const),
+  ...(
+    ['create', 'update', 'start', 'done', 'claim', 'release', 'block', 'unblock', 'undo', 'redo', 'carry', 'restore', 'check'] as const
+  ).map((c) => [c, 'change'] as const),
+]);
 
 /** How far a host's clock may be off this machine's before doctor says so. */
 const CLOCK_SKEW_MS = 5000;

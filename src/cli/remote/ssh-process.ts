@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { IO } from '../runtime/io.js';
+import { relayReader } from './relay.js';
 import { MARKER } from './remote-scripts.js';
 import type { SshCall } from './ssh-command.js';
 import { isSshDropLine } from './ssh-faults.js';
@@ -32,6 +33,8 @@ export interface SshRunOptions {
   keepStdout: boolean;
   /** Give up when the launcher has not said it is ready in this time (ms). */
   watchdogMs: number;
+  /** stdout carries the command's stdout and stderr as JSON lines, in the order they were made (relay.ts). */
+  relay?: boolean | undefined;
 }
 
 /**
@@ -109,6 +112,11 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     stderr.on('data', (s: string) => {
       outcome.sshText += s;
     });
+  } else if (opts.relay) {
+    const relayed = relayReader(toStdout, (s) => io.writeErr(s));
+    stdout.on('data', (s: string) => relayed.push(s));
+    stdout.on('end', () => relayed.end());
+    stderr.on('data', (s: string) => fromRemote(s, toStderr));
   } else {
     stdout.on('data', toStdout);
     stderr.on('data', (s: string) => fromRemote(s, toStderr));

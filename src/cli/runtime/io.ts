@@ -57,6 +57,8 @@ export class IO {
     private readonly streams: Streams,
     /** For colour (NO_COLOR, FORCE_COLOR), width ($COLUMNS) and what the terminal can do (TERM) only. */
     private readonly env: NodeJS.ProcessEnv,
+    /** `host`: the run answers for a command typed on another machine (tasks -H): its errors name this host, as that machine calls it. */
+    private readonly origin: { host?: string | undefined } = {},
   ) {
     this.humanLayout = Boolean(streams.stdout.isTTY);
     this.stderrIsTTY = Boolean(streams.stderr.isTTY);
@@ -201,7 +203,7 @@ export class IO {
 
   /** Print an error (JSON with --json) and record its exit code; the batch goes on. */
   fail(err: unknown): void {
-    const view = toErrorView(err);
+    const view = withHost(toErrorView(err), this.origin.host);
     this.exitCode = worse(this.exitCode, view.exit);
     this.writeErr(`${this.json ? renderErrorJson(view) : renderErrorText(view, this.errStyle, this.stderrIsTTY)}\n`);
   }
@@ -241,7 +243,21 @@ export function knownTerminal(env: NodeJS.ProcessEnv): boolean {
   return installed.some((d) => names.some((n) => fs.existsSync(path.join(d, n, term))));
 }
 
-function toErrorView(err: unknown) {
+/** An error on a host, as the machine the command was typed on shows it: the host first. */
+function withHost(view: ErrorView, host: string | undefined): ErrorView {
+  if (host === undefined) return view;
+  return { ...view, message: `host ${host}: ${view.message}`, details: { host, ...view.details } };
+}
+
+interface ErrorView {
+  code: ErrorCode;
+  message: string;
+  hint: string | undefined;
+  details: Record<string, unknown> | undefined;
+  exit: number;
+}
+
+function toErrorView(err: unknown): ErrorView {
   if (isTasksError(err)) {
     return { code: err.code, message: err.message, hint: err.hint, details: err.details, exit: exitCodeFor(err.code) };
   }

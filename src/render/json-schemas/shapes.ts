@@ -79,6 +79,7 @@ export const ErrorCode = z.enum([
   'stalled',
   'timeout',
   'interrupted',
+  'unreachable',
   'command_not_found',
   'command_not_executable',
   'agent_failed',
