@@ -23,9 +23,11 @@ import { renderBlockDetails, renderLifecycleReport } from '../render/lifecycle-r
 import { renderJournalCut, renderJournalNotWritten } from '../render/log-lines.js';
 import { renderStillBlocked } from '../render/refs.js';
 import { oneLine } from '../render/text.js';
+import { carryAction } from './board-carry.js';
 import { releaseGoneAction } from './board-gone.js';
 import type { ActionError, ActionRequest, ActionResult, BoardTask, Expectation } from './board-protocol.js';
 import { parseRequest } from './board-requests.js';
+import { restoreAction } from './board-restore.js';
 import { type UndoRecord, undoAction } from './board-undo.js';
 
 /**
@@ -89,6 +91,8 @@ const COMMAND: Record<ActionRequest['action'], string> = {
   undo: 'undo',
   redo: 'redo',
   'release-gone': 'release',
+  carry: 'carry',
+  restore: 'restore',
 };
 
 /** How a skip of hooks the person asked for is said (the command says `--no-hooks`). */
@@ -247,6 +251,19 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
       return undoAction(ctx.sessions(), ctx.configDir, req, record);
     case 'release-gone':
       return releaseGoneAction(ctx.sessions(), { configDir: ctx.configDir, person: ctx.person, home: ctx.home }, req);
+    case 'carry':
+      // Every list the carry may change, recorded with each of its journal lines: one undo takes it back in all (as `tasks carry`).
+      return carryAction(
+        ctx.sessions(),
+        { configDir: ctx.configDir, person: ctx.person, home: ctx.home },
+        req,
+        (lists) => {
+          record.marks = { ...record.marks, lists };
+        },
+        ctx.signal,
+      );
+    case 'restore':
+      return restoreAction(ctx.sessions(), ctx.configDir, req.list, ctx.signal);
   }
 }
 

@@ -9,6 +9,9 @@
  * GET  <token>/api/undo?list=<list>    UndoPreviewPayload
  * GET  <token>/api/gone?list=<list>    GonePreviewPayload
  * GET  <token>/api/cost?list=<list>    CostPayload
+ * GET  <token>/api/carry?list=<list>&to=<session>  CarryPreviewPayload
+ * GET  <token>/api/gone-lists          GoneListsPayload
+ * GET  <token>/api/restore?list=<list> RestorePreviewPayload
  * GET  <token>/api/now                 NowPayload
  * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `now`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
@@ -202,6 +205,66 @@ export interface GonePreviewPayload {
   none: string | null;
 }
 
+/** A live session the unfinished work of a list may be carried to: the list it writes to now. */
+export interface CarryTargetView {
+  sessionId: string;
+  /** The list that session writes to (its folder may not exist before its first task). */
+  list: string;
+  /** `cleared`: the session the source's own went on as after /clear; `project`: a live session of the same project. */
+  why: 'cleared' | 'project';
+  /** "session 7baec0ff (live, idle) · ~/work/web", for the button and the dialog. */
+  label: string;
+}
+
+/** What `tasks --session <to> carry --from <list> --dry-run` says now, and where else the work could go. */
+export interface CarryPreviewPayload {
+  /** The sessions offered as targets: the one /clear went on as first, then the project's live sessions. */
+  targets: CarryTargetView[];
+  /** The target of this preview (null: none to offer). */
+  target: CarryTargetView | null;
+  /** The dry run's lines (what stdout shows) and its summary and warnings (stderr). */
+  lines: string[];
+  notes: string[];
+  warnings: string[];
+  /** How many tasks a real run would carry. */
+  count: number;
+  /** A live agent works on the source: a real run is refused unless the person confirms (`--force`). */
+  live: string | null;
+  /** Nothing to offer, and why: no live session to carry to, or a refusal of the dry run itself. */
+  none: string | null;
+}
+
+/** A list whose folder is gone while its sessions' transcripts remain (`tasks lists --all`). */
+export interface GoneListView {
+  id: string;
+  shortId: string;
+  /** Its latest session. */
+  session: SessionView | null;
+  sessionCount: number;
+  /** The tasks the record ends with, by status. */
+  counts: Record<BoardStatus, number>;
+  total: number;
+  changedAt: number;
+  /** Its sessions may have worked on a list named otherwise: restored by name with --from. */
+  mayBeElsewhere: boolean;
+}
+
+export interface GoneListsPayload {
+  lists: GoneListView[];
+}
+
+/** What `tasks restore --dry-run` says now of a list; or why nothing would be restored. */
+export interface RestorePreviewPayload {
+  list: string;
+  lines: string[];
+  summary: string;
+  warnings: string[];
+  /** How many tasks a real run would write. */
+  count: number;
+  /** Nothing to restore, in the words of `tasks restore`: a real run would be refused. */
+  none: string | null;
+}
+
 /** What some work cost (`tasks cost`): tokens of every kind, time in progress, an estimate in USD. */
 export interface CostView {
   tokens: number;
@@ -244,7 +307,15 @@ export type ActionRequest =
   /** The change shown: undo takes it back only if it is still the top of the stack; redo only if it is still what redo applies. */
   | { action: 'undo' | 'redo'; list: string; txn: string }
   /** `release --gone`: the tasks shown (each still held by the owner shown); `force` once the person confirmed despite a live session. */
-  | { action: 'release-gone'; list: string; ids: string[]; force: boolean };
+  | { action: 'release-gone'; list: string; ids: string[]; force: boolean }
+  /**
+   * `tasks --session <to> carry --from <list>`: the unfinished work of `list` into the list
+   * session `to` writes to now, only while that session is live; `force` once the person
+   * confirmed despite a live agent on `list`.
+   */
+  | { action: 'carry'; list: string; to: string; force: boolean }
+  /** `tasks -l <list> restore`: the list rebuilt from its sessions' transcripts. */
+  | { action: 'restore'; list: string };
 
 export interface ActionError {
   code: string;

@@ -1,4 +1,5 @@
 import { TasksError } from '../core/base/errors.js';
+import { isSessionId } from '../core/sessions/session-index.js';
 import { isTaskId } from '../core/store/ids.js';
 import type { ActionRequest, Expectation } from './board-protocol.js';
 
@@ -102,6 +103,13 @@ export function parseRequest(body: unknown): ActionRequest {
       if (shown.length === 0) throw bad('ids: at least one task id');
       return { action: 'release-gone', list, ids: shown, force: b.force === true };
     }
+    case 'carry': {
+      if (typeof b.to !== 'string' || !isSessionId(b.to)) throw bad('to must be a session id');
+      if (b.force !== undefined && typeof b.force !== 'boolean') throw bad('force must be true or false');
+      return { action: 'carry', list, to: b.to, force: b.force === true };
+    }
+    case 'restore':
+      return { action: 'restore', list };
     default:
       throw bad('unknown action');
   }

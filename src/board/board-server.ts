@@ -8,15 +8,17 @@ import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { priceFilePath } from '../core/cost/price-file.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
-import type { SessionIndex } from '../core/sessions/session-index.js';
+import { isSessionId, type SessionIndex } from '../core/sessions/session-index.js';
 import { isTaskId } from '../core/store/ids.js';
 import { type ActionContext, runAction } from './board-actions.js';
 import { BodyRefused, closeAfterAnswer, readBody } from './board-body.js';
+import { carryPreview } from './board-carry.js';
 import { costPayload } from './board-cost.js';
 import { gonePreview } from './board-gone.js';
 import { keepIdentity, loadIdentity } from './board-identity.js';
 import { BoardLive } from './board-live.js';
 import { BoardNow } from './board-now.js';
+import { goneListsPayload, restorePreview } from './board-restore.js';
 import { hostAllowed, isLoopback, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
 import { type BoardContext, historyPayload, Sessions } from './board-state.js';
 import { undoPreview } from './board-undo.js';
@@ -104,6 +106,7 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   server.requestTimeout = 30_000;
 
   let port = 0;
+  const carryCtx = { configDir: o.ctx.configDir, person: o.ctx.person, home: o.ctx.home };
   const named = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host.includes(':') ? `[${o.host}]` : o.host];
   const answersTo = [...named, '127.0.0.1', 'localhost', '[::1]'].join(', ');
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -171,6 +174,18 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
       case 'api/gone':
         if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
         return json(res, 200, gonePreview(o.sessions.current, o.ctx, listParam));
+      case 'api/carry': {
+        const to = url.searchParams.get('to') ?? undefined;
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        if (to !== undefined && !isSessionId(to))
+          return json(res, 400, { ok: false, error: { code: 'usage', message: 'to must be a session id' } });
+        return json(res, 200, await carryPreview(o.sessions.current, carryCtx, listParam, to));
+      }
+      case 'api/gone-lists':
+        return json(res, 200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home));
+      case 'api/restore':
+        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
+        return json(res, 200, await restorePreview(o.sessions.current, o.ctx.configDir, listParam));
       case 'api/events':
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
         res.flushHeaders();

@@ -3,7 +3,7 @@ import { TasksError } from '../core/base/errors.js';
 import { lastChangeOf } from '../core/history/last-change.js';
 import { type PartHooks, undoAcrossLists } from '../core/history/undo-lists.js';
 import { listIds } from '../core/lists/list-summary.js';
-import { shortIds } from '../core/lists/short-ids.js';
+import { shortIdAmong } from '../core/lists/short-ids.js';
 import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
@@ -42,12 +42,12 @@ function partHooks(index: SessionIndex, record: UndoRecord | undefined): PartHoo
   });
 }
 
-/** The lists' short ids, as `tasks lists` shows them. */
-function shortOf(configDir: string): (id: string) => string {
-  let known: Map<string, string> | undefined;
+/** The lists' short ids, as `tasks lists` shows them (`also`: lists a run names that may have no folder yet, as the commands count the list they chose). */
+export function shortOf(configDir: string, ...also: string[]): (id: string) => string {
+  let known: Set<string> | undefined;
   return (id) => {
-    known ??= shortIds(listIds(configDir));
-    return known.get(id) ?? id;
+    known ??= new Set([...listIds(configDir), ...also]);
+    return known.has(id) ? shortIdAmong(id, known) : id;
   };
 }
 
@@ -83,7 +83,7 @@ export async function undoPreview(index: SessionIndex, configDir: string, listId
 /** What an undo tells the action's journal record: the txn to record under and what it takes back; its end. */
 export interface UndoRecord {
   txn?: string | undefined;
-  marks: { undoes?: string[]; redoes?: string[] };
+  marks: { undoes?: string[]; redoes?: string[]; lists?: string[] };
   end?: (listDir: string) => void;
 }
 

@@ -65,3 +65,10 @@ export function renderNamedElsewhere(sessions: readonly string[]): string {
   const who = `session${sessions.length === 1 ? '' : 's'} ${sessions.map((s) => s.slice(0, 8)).join(', ')}`;
   return `${who} wrote into a list named only in ${sessions.length === 1 ? 'its' : 'their'} environment (CLAUDE_CODE_TASK_LIST_ID), whose folder is gone: ${restoreFromCommand('<name>', sessions)}`;
 }
+
+/** A restore with no change of the list to write, as `tasks restore` refuses it (`read`: the transcripts read). */
+export function renderNothingRecorded(list: string, read: number): string {
+  return read === 0
+    ? `nothing records list "${list}": none of its sessions is known, and no change made with tasks is in its journal`
+    : `no Task-tool change of list "${list}" in ${read} transcript${read === 1 ? '' : 's'} read`;
+}

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import axeCore from 'axe-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * A real browser for the board's tests: Debian's chromium (`apt-get install chromium`),
@@ -40,4 +41,24 @@ export async function launchChromium(): Promise<{ browser: BrowserContext; close
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** axe-core's serious and critical violations on the page as it is (evaluated through the debugger: the page's CSP allows no injected script). */
+export async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeCore.source);
+  const violations = (await page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run;
+    return (await run(document, { resultTypes: ['violations'] })).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
+    );
 }

@@ -189,3 +189,20 @@ export function sessionsWorld(): SessionsWorld {
     },
   };
 }
+
+/** A session that made a list of two tasks (#1 done, #2 pending) two hours ago in `cwd`, and ended; its list folder is gone. */
+export const GONE_SESSION = '6a6a6a6a-1111-4b4b-8c8c-000000000006';
+
+export function writeGoneSession(config: string, cwd: string): void {
+  const at = Date.now() - 2 * 3600_000;
+  writeTaskTranscript(config, {
+    sessionId: GONE_SESSION,
+    cwd,
+    prompt: 'plan the migration',
+    calls: [
+      create('1', 'Write the migration', at),
+      create('2', 'Run it on staging', at + 1000),
+      update('1', { status: 'completed' }, at + 2000),
+    ],
+  });
+}

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import axeCore from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BoardRun, startBoard } from '../helpers/board.js';
 import { API, agent, fileOf, task, until, WEB, world } from '../helpers/board-world.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { axe, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { tempConfig } from '../helpers/cli.js';
 
 /**
@@ -16,8 +15,6 @@ import { tempConfig } from '../helpers/cli.js';
  * agent's change). Screenshots of each width and theme go to $TASKS_BOARD_SCREENSHOTS
  * (the guide's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-/** axe-core's script, as the page runs it. */
-const AXE = axeCore.source;
 const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 const available = chromiumAvailable();
 
@@ -38,26 +35,6 @@ function bigList(config: string, n: number): string {
     });
   }
   return dir;
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-/** axe-core's serious and critical violations on the page as it is (evaluated through the debugger: the page's CSP allows no injected script). */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run;
-    return (await run(document, { resultTypes: ['violations'] })).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) =>
-      v.nodes.map((n) => `${v.impact} ${v.id}: ${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
-    );
 }
 
 /** The task whose card or node has focus, if any. */
@@ -193,7 +170,7 @@ describe.skipIf(!available)(
       expect(await focusedTask(p)).toBe('8');
     });
 
-    it('has shortcuts, listed under ?: j/k move, s starts, d marks done, a assigns, / searches, g shows the graph', async () => {
+    it('has shortcuts, listed under ?: j/k move, s starts, d marks done, a assigns to me and starts, / searches, g shows the graph', async () => {
       const { config, api } = world();
       const p = await open(config, `#list=${API}`);
       await p.waitForSelector('.card[data-task="8"]');
@@ -201,6 +178,9 @@ describe.skipIf(!available)(
       await p.waitForSelector('dialog[open] .keys');
       const listed = await p.locator('dialog .keys dt').allTextContents();
       for (const key of ['j', 'k', 'Enter', 's', 'd', 'a', '/', 'g', 'Esc', '?']) expect(listed.join(' ')).toContain(key);
+      expect(await p.locator('dialog .keys dd').allTextContents()).toContain(
+        'assign the task to you and start it (Assign to me & start: as an agent claims a task, one that is pending, unowned and not blocked)',
+      );
       await p.keyboard.press('Escape');
       await p.waitForSelector('dialog[open]', { state: 'detached' });
       // j from nothing focuses the first card; j again the next one, in reading order.
@@ -221,11 +201,19 @@ describe.skipIf(!available)(
       await until('#7 done by d', () => fileOf(api, '7').status === 'completed');
       await p.waitForSelector('.col-completed .card[data-task="7"]');
       expect(await focusedTask(p)).toBe('7');
+      // a: Assign to me & start, as the detail's button claims it: #8 waited for #7 only, done now, so it is ready.
+      await p.focus('.col-pending .card[data-task="8"]');
       await p.keyboard.press('a');
-      await p.waitForSelector('dialog[open] input[name="owner"]');
-      await p.fill('dialog input[name="owner"]', 'carol');
-      await p.keyboard.press('Enter');
-      await until('#7 assigned by a', () => fileOf(api, '7').owner === 'carol');
+      await until('#8 claimed by a', () => fileOf(api, '8').owner === 'carol' && fileOf(api, '8').status === 'in_progress');
+      await p.waitForSelector('.col-in_progress .card[data-task="8"]');
+      expect(await focusedTask(p)).toBe('8');
+      // A task the claim rule refuses: said in its words, nothing written, focus kept.
+      await p.focus('.card[data-task="5"]');
+      await p.keyboard.press('a');
+      await p.waitForSelector('.toast:has-text("cannot claim task #5: blocked by #3, #4")');
+      expect(fileOf(api, '5')).not.toHaveProperty('owner');
+      expect(fileOf(api, '5').status).toBe('pending');
+      expect(await focusedTask(p)).toBe('5');
       await p.keyboard.press('/');
       expect(await p.evaluate(() => document.activeElement?.id)).toBe('f-search');
       // Keys typed in a field are text, not shortcuts.

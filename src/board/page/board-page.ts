@@ -11,7 +11,19 @@ import type {
   StackChangeView,
   UndoPreviewPayload,
 } from '../board-protocol.js';
-import { act, cost, type Following, follow, gonePreview, history, undoPreview } from './page-api.js';
+import {
+  act,
+  carryPreview,
+  cost,
+  type Following,
+  follow,
+  goneLists,
+  gonePreview,
+  history,
+  restorePreview,
+  undoPreview,
+} from './page-api.js';
+import { carryDialog, goneListsDialog, restoreDialog } from './page-carry.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
@@ -300,6 +312,11 @@ function drawHeadNow(): void {
       undo: (change) => void undoRedo('undo', change),
       redo: (change) => void undoRedo('redo', change),
       releaseGone: () => void releaseGone(),
+      carry: () => void carry(),
+      restore: () => {
+        const list = state.listId;
+        if (list) void restore(list, state.overview?.lists.find((l) => l.id === list)?.shortId ?? list);
+      },
       create: () => void createTask(),
       readOnly: readOnly(),
     },
@@ -618,6 +635,50 @@ async function releaseGone(): Promise<void> {
   await send({ action: 'release-gone', list, ids: plan.targets.map((t) => t.id), force: plan.live !== null });
 }
 
+/** `tasks carry`: its dry run into a live session (a choice when there are several), then, confirmed, the carry; a live agent on the list asks for a second yes (--force). */
+async function carry(): Promise<void> {
+  const list = state.listId;
+  if (!list) return;
+  const name = state.overview?.lists.find((l) => l.id === list)?.shortId ?? list;
+  const back = document.activeElement as HTMLElement | null;
+  const first = await carryPreview(list);
+  if (first === undefined) {
+    toast('error', 'the board did not answer; nothing carried');
+    return;
+  }
+  const choice = await carryDialog(el.dialog(), name, first, (to) => carryPreview(list, to));
+  if (choice !== undefined) await send({ action: 'carry', list, to: choice.to, force: choice.force });
+  back?.focus();
+}
+
+/** `tasks lists --all`'s gone lists; one chosen: restored (below). */
+async function restoreGone(): Promise<void> {
+  const back = document.activeElement as HTMLElement | null;
+  const payload = await goneLists();
+  if (payload === undefined) {
+    toast('error', 'the board did not answer');
+    return;
+  }
+  const list = await goneListsDialog(el.dialog(), payload, readOnly());
+  if (list === undefined) back?.focus();
+  else await restore(list, payload.lists.find((l) => l.id === list)?.shortId ?? list, back);
+}
+
+/** `tasks restore`: its dry run, then, confirmed, the restore, and the list shown. */
+async function restore(list: string, shortId: string, back = document.activeElement as HTMLElement | null): Promise<void> {
+  const preview = await restorePreview(list);
+  if (preview === undefined) {
+    toast('error', 'the board did not answer; nothing restored');
+    return;
+  }
+  if (!(await restoreDialog(el.dialog(), preview, shortId))) {
+    back?.focus();
+    return;
+  }
+  if (await send({ action: 'restore', list })) selectList(list);
+  else back?.focus();
+}
+
 function readFilters(): void {
   const form = byId<HTMLFormElement>('filters');
   const statuses = [...form.querySelectorAll<HTMLInputElement>('input[name=status]:checked')].map((i) => i.value as BoardStatus);
@@ -660,9 +721,10 @@ function keyHandlers(): Parameters<typeof startKeys>[1] {
     open: openTask,
     start: (id) => run('start', id),
     done: (id) => run('done', id),
+    // The detail's "Assign to me & start": claimed as the person, as an agent claims it; a task that cannot be claimed is refused in the claim rule's words.
     assignToMe: (id) => {
       const t = taskOf(id);
-      if (t && !readOnly()) void detailAction('reassign', t);
+      if (t && !readOnly() && state.list?.kind !== 'todowrite') void detailAction('claim', t);
     },
     toggleGraph: () => {
       state.view = state.view === 'graph' ? 'board' : 'graph';
@@ -710,6 +772,7 @@ function start(): void {
     if ((e.target as Element).closest('[data-list]')) showLists(false);
   });
   byId('now-nav').addEventListener('click', showNow);
+  byId('gone-nav').addEventListener('click', () => void restoreGone());
   // "3 min ago" stays true without any event.
   window.setInterval(() => {
     drawSidebar();

@@ -1,13 +1,16 @@
 import type {
   ActionRequest,
   ActionResult,
+  CarryPreviewPayload,
   CostPayload,
+  GoneListsPayload,
   GonePreviewPayload,
   HistoryPayload,
   ListPayload,
   ListRowView,
   NowPayload,
   OverviewPayload,
+  RestorePreviewPayload,
   UndoPreviewPayload,
 } from '../board-protocol.js';
 
@@ -112,4 +115,19 @@ export function gonePreview(list: string): Promise<GonePreviewPayload | undefine
 /** What the list's tasks cost (`tasks cost`). */
 export function cost(list: string): Promise<CostPayload | undefined> {
   return get<CostPayload>(`api/cost?list=${encodeURIComponent(list)}`);
+}
+
+/** What carrying the list's unfinished work would do now (`carry --dry-run`), into session `to` or the first target offered. */
+export function carryPreview(list: string, to?: string): Promise<CarryPreviewPayload | undefined> {
+  return get<CarryPreviewPayload>(`api/carry?list=${encodeURIComponent(list)}${to === undefined ? '' : `&to=${encodeURIComponent(to)}`}`);
+}
+
+/** The lists whose folder is gone while their transcripts remain (`tasks lists --all`). */
+export function goneLists(): Promise<GoneListsPayload | undefined> {
+  return get<GoneListsPayload>('api/gone-lists');
+}
+
+/** What restoring the list would do now (`restore --dry-run`). */
+export function restorePreview(list: string): Promise<RestorePreviewPayload | undefined> {
+  return get<RestorePreviewPayload>(`api/restore?list=${encodeURIComponent(list)}`);
 }

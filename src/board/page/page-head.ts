@@ -23,6 +23,10 @@ export interface HeadHandlers {
   undo(change: StackChangeView): void;
   redo(change: StackChangeView): void;
   releaseGone(): void;
+  /** Carry the list's unfinished work to a live session (`tasks carry`), its dry run first. */
+  carry(): void;
+  /** Rebuild the list from its sessions' transcripts (`tasks restore`), its dry run first. */
+  restore(): void;
   create(): void;
   readOnly: boolean;
 }
@@ -119,6 +123,22 @@ function costLine(cost: CostPayload | undefined): HTMLElement | null {
   );
 }
 
+/**
+ * Whether to offer a carry: a list whose session is over (ended, crashed, or cleared by
+ * /clear) with unfinished work not carried before; no live session, so no agent's work is
+ * offered to be taken (the carry's own dry run says what a real run would meet).
+ */
+function mayCarry(row: ListRowView, list: ListPayload): boolean {
+  if (row.kind !== 'tasks' || list.life !== null) return false;
+  if ([row.session, ...row.others].some((s) => s?.state === 'live')) return false;
+  return list.tasks.some(
+    (t) =>
+      t.status !== 'completed' &&
+      !list.facts[t.id]?.internal &&
+      (t.metadata as { carriedTo?: unknown } | undefined)?.carriedTo === undefined,
+  );
+}
+
 export function renderHead(
   container: HTMLElement,
   row: ListRowView | null | undefined,
@@ -181,6 +201,33 @@ export function renderHead(
         gone > 0 ? h('span', { class: 'warn red gone-count' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
         gone > 0 && writable
           ? h('button', { class: 'ghost small', id: 'release-gone', type: 'button', onclick: handlers.releaseGone }, 'Release…')
+          : null,
+        // A list left empty (Claude Code deletes the task files once every task is done) may be rebuilt from its transcripts.
+        writable && list?.exists && list.tasks.length === 0 && list.unreadable === null && row.kind === 'tasks' && row.session !== null
+          ? h(
+              'button',
+              {
+                class: 'ghost small',
+                id: 'restore',
+                type: 'button',
+                title: "rebuild the list from its sessions' transcripts (tasks restore), its dry run shown first",
+                onclick: handlers.restore,
+              },
+              'Restore…',
+            )
+          : null,
+        writable && list && mayCarry(row, list)
+          ? h(
+              'button',
+              {
+                class: 'ghost small',
+                id: 'carry',
+                type: 'button',
+                title: 'bring the unfinished work into the list a live session uses now (tasks carry), its dry run shown first',
+                onclick: handlers.carry,
+              },
+              s?.replacedBy ? `Carry to ${s.replacedBy.slice(0, 8)}…` : 'Carry…',
+            )
           : null,
         list?.life && gone === 0 && list.tasks.some((t) => t.owner && t.status !== 'completed')
           ? h('span', { class: 'life', title: 'no owner is gone while a sign of life remains' }, `at work: ${cleanLine(list.life.why)}`)

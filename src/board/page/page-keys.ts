@@ -11,6 +11,7 @@ export interface KeyHandlers {
   open(id: string): void;
   start(id: string): void;
   done(id: string): void;
+  /** Assign to me & start: the claim of the task's Assign to me & start button. */
   assignToMe(id: string): void;
   toggleGraph(): void;
   close(): boolean;
@@ -23,7 +24,10 @@ export const SHORTCUTS: ReadonlyArray<readonly [string[], string]> = [
   [['Enter'], 'open the focused task (on a button: press it)'],
   [['s'], 'start the task (pending → in progress)'],
   [['d'], 'mark the task done'],
-  [['a'], 'assign the task (to you, or to anyone)'],
+  [
+    ['a'],
+    'assign the task to you and start it (Assign to me & start: as an agent claims a task, one that is pending, unowned and not blocked)',
+  ],
   [['/'], 'search the tasks'],
   [['g'], 'switch between board and graph'],
   [['Esc'], 'close the task, the dialog or the lists'],

@@ -6,6 +6,7 @@ import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
 import {
   type RestoreReport,
+  renderNothingRecorded,
   renderRestoreReport,
   renderRestoreSummary,
   restoreFromCommand,
@@ -88,9 +89,7 @@ Examples:
         // A list named only in its sessions' environment leaves nothing that names it: `candidates`, the sessions that may hold it.
         throw new TasksError(
           'not_found',
-          (read === 0
-            ? `nothing records list "${ctx.shortId(choice.id)}": none of its sessions is known, and no change made with tasks is in its journal`
-            : `no Task-tool change of list "${ctx.shortId(choice.id)}" in ${read} transcript${read === 1 ? '' : 's'} read`) +
+          renderNothingRecorded(ctx.shortId(choice.id), read) +
             // In the one line, so that a script's log has it too.
             (candidates.length > 0
               ? `; sessions here that used the task tools with no list of their own may hold it: ${restoreFromCommand(choice.id, candidates)}`

@@ -1,0 +1,78 @@
+import { TasksError } from '../core/base/errors.js';
+import { listsView } from '../core/lists/lists-view.js';
+import { goneLists } from '../core/restore/gone-lists.js';
+import { restoreList } from '../core/restore/restore-list.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
+import { listDirOf } from '../core/store/paths.js';
+import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
+import { PLAIN } from '../render/style.js';
+import type { GoneListsPayload, RestorePreviewPayload } from './board-protocol.js';
+import { sessionView } from './board-state.js';
+import { shortOf } from './board-undo.js';
+
+/**
+ * Restoring a list from the board: `tasks -l <list> restore`, the same core run
+ * (restore/restore-list.ts: the list's sessions' transcripts replayed, each task under
+ * its own id wherever no file has it, nothing written over), its dry run shown first, and
+ * recorded in the list's journal as the person's, so that `tasks undo` takes it back. The
+ * lists offered are those `tasks lists --all` shows as gone: their folder removed while
+ * their sessions' transcripts remain.
+ */
+
+/** The gone lists among `tasks lists --all`'s rows (a list some row of its holds is not gone), newest first. */
+export async function goneListsPayload(index: SessionIndex, configDir: string, home: string): Promise<GoneListsPayload> {
+  const view = listsView(configDir, index, { live: false, gone: await goneLists(index) });
+  return {
+    lists: view.lists
+      .filter((l) => l.kind === 'gone')
+      .map((l) => ({
+        id: l.id,
+        shortId: l.shortId,
+        session: l.sessions[0] === undefined ? null : sessionView(l.sessions[0], home),
+        sessionCount: l.sessions.length,
+        counts: l.counts,
+        total: l.total,
+        changedAt: l.changedAt,
+        mayBeElsewhere: l.mayBeElsewhere === true,
+      })),
+  };
+}
+
+async function restore(index: SessionIndex, configDir: string, listId: string, dryRun: boolean, signal?: AbortSignal) {
+  const outcome = await restoreList(index, listDirOf(configDir, listId), listId, { dryRun, now: () => performance.now(), signal });
+  const { created, updated, deleted } = outcome.replay;
+  const report = { list: listId, dryRun, ...outcome };
+  const body = renderRestoreReport(report, PLAIN);
+  return {
+    report,
+    empty: created + updated + deleted === 0,
+    lines: body === '' ? [] : body.split('\n'),
+    summary: renderRestoreSummary({ ...report, list: shortOf(configDir, listId)(listId) }),
+  };
+}
+
+/** `restore --dry-run`: what would be written, or why nothing would. */
+export async function restorePreview(index: SessionIndex, configDir: string, listId: string): Promise<RestorePreviewPayload> {
+  const r = await restore(index, configDir, listId, true);
+  return {
+    list: listId,
+    lines: r.lines,
+    summary: r.summary,
+    warnings: r.report.warnings,
+    count: r.report.created.length,
+    none: r.empty ? renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length) : null,
+  };
+}
+
+/** The restore itself; refused (404; nothing is written) when the transcripts record no change of the list. */
+export async function restoreAction(
+  index: SessionIndex,
+  configDir: string,
+  listId: string,
+  signal: AbortSignal,
+): Promise<{ message: string; lines: string[]; warnings: string[] }> {
+  const r = await restore(index, configDir, listId, false, signal);
+  // As `tasks restore` refuses it: a record with no change of the list writes nothing.
+  if (r.empty) throw new TasksError('not_found', renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length));
+  return { message: r.summary, lines: r.lines, warnings: r.report.warnings };
+}

@@ -1,0 +1,248 @@
+import { ago } from '../../render/elapsed.js';
+import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload } from '../board-protocol.js';
+import { fill, h } from './page-dom.js';
+import { cleanLine, cutLine } from './page-text.js';
+
+/**
+ * The dialogs of carry and restore: each shows the command's dry run as it prints it
+ * (its lines, its summary, its warnings) before anything is written, and the refusal a
+ * real run would meet, in its words. A carry from a list a live agent works on asks for
+ * a second, explicit yes (the command's --force).
+ */
+
+/** The dry run's text, as the command prints it: its lines (stdout), then its summary and warnings (stderr). */
+function dryRun(lines: readonly string[], notes: readonly string[], warnings: readonly string[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'dry-run' },
+    lines.length > 0
+      ? h('pre', { class: 'dry-run-lines agent-text', tabindex: 0, 'aria-label': 'what would be written' }, lines.map(cleanLine).join('\n'))
+      : null,
+    ...notes.map((n) => h('p', { class: 'dry-run-note' }, cleanLine(n))),
+    ...warnings.map((w) => h('p', { class: 'dry-run-warning' }, `warning: ${cleanLine(w)}`)),
+  );
+}
+
+function buttons(...children: Array<HTMLElement | null>): HTMLElement {
+  return h('div', { class: 'dialog-buttons' }, ...children);
+}
+
+/** Open the dialog with what `build` makes; resolves once, with the answer `finish` is given (undefined: closed). Focus on its main button. */
+function open<T>(
+  dialog: HTMLDialogElement,
+  titleId: string,
+  build: (finish: (answer: T | undefined) => void) => Array<HTMLElement | null>,
+): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (answer: T | undefined) => {
+      if (settled) return;
+      settled = true;
+      dialog.close();
+      resolve(answer);
+    };
+    dialog.replaceChildren(...build(finish).filter((e): e is HTMLElement => e !== null));
+    dialog.setAttribute('aria-labelledby', titleId);
+    dialog.onclose = () => finish(undefined);
+    if (!dialog.open) dialog.showModal();
+    (dialog.querySelector<HTMLElement>('[data-submit]') ?? dialog.querySelector<HTMLElement>('button'))?.focus();
+  });
+}
+
+export interface CarryChoice {
+  to: string;
+  force: boolean;
+}
+
+/**
+ * `carry --dry-run` into the target shown, with a choice of target when there are
+ * several (each choice shows its own dry run); resolves with the target and whether the
+ * person confirmed despite a live agent on the source, or undefined.
+ */
+export function carryDialog(
+  dialog: HTMLDialogElement,
+  listName: string,
+  first: CarryPreviewPayload,
+  load: (to: string) => Promise<CarryPreviewPayload | undefined>,
+): Promise<CarryChoice | undefined> {
+  let preview = first;
+  return open<CarryChoice>(dialog, 'carry-title', (finish) => {
+    const form = h('form', {
+      method: 'dialog',
+      class: 'carry-dialog',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        if (preview.target !== null && preview.count > 0) finish({ to: preview.target.sessionId, force: preview.live !== null });
+      },
+    });
+    const draw = () => {
+      const target = preview.target;
+      const n = preview.count;
+      const choose =
+        preview.targets.length > 1
+          ? h(
+              'label',
+              { class: 'field' },
+              h('span', {}, 'Carry to'),
+              h(
+                'select',
+                {
+                  id: 'carry-target',
+                  onchange: (e: Event) => {
+                    const to = (e.target as HTMLSelectElement).value;
+                    void load(to).then((p) => {
+                      if (p === undefined || !dialog.open) return;
+                      preview = p;
+                      draw();
+                      dialog.querySelector<HTMLElement>('#carry-target')?.focus();
+                    });
+                  },
+                },
+                ...preview.targets.map((t) => {
+                  const option = h(
+                    'option',
+                    { value: t.sessionId },
+                    `${cleanLine(t.label)}${t.why === 'cleared' ? ' (after /clear)' : ''}`,
+                  );
+                  option.selected = t.sessionId === target?.sessionId;
+                  return option;
+                }),
+              ),
+            )
+          : null;
+      const title =
+        target === null
+          ? `Nothing to carry from ${listName}`
+          : n === 0
+            ? `Nothing left to carry to session ${target.sessionId.slice(0, 8)}`
+            : `Carry ${n} unfinished task${n === 1 ? '' : 's'} to session ${target.sessionId.slice(0, 8)}?`;
+      const where =
+        target === null
+          ? null
+          : h(
+              'p',
+              { class: 'agent-text' },
+              `Into the list of ${cleanLine(target.label)}${target.why === 'cleared' ? ', where this list’s session went on after /clear' : ''}. What tasks --session ${target.sessionId.slice(0, 8)} carry --from ${listName} --dry-run says:`,
+            );
+      const live =
+        preview.live === null
+          ? null
+          : h(
+              'p',
+              { class: 'refusal', role: 'alert' },
+              `But a live agent works on this list (${cleanLine(preview.live)}): carrying would take its work. The command refuses without --force.`,
+            );
+      const go =
+        target !== null && n > 0
+          ? h(
+              'button',
+              { type: 'submit', class: preview.live === null ? 'primary' : 'danger', 'data-submit': 'true' },
+              preview.live === null ? `Carry ${n} task${n === 1 ? '' : 's'}` : 'Carry anyway',
+            )
+          : null;
+      fill(
+        form,
+        h('h2', { id: 'carry-title' }, title),
+        choose,
+        preview.none === null ? null : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
+        where,
+        target === null ? null : dryRun(preview.lines, preview.notes, preview.warnings),
+        live,
+        buttons(h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, go ? 'Cancel' : 'Close'), go),
+      );
+    };
+    draw();
+    return [form];
+  });
+}
+
+/** The lists whose folder is gone while their transcripts remain (`tasks lists --all`); resolves with the one to restore. */
+export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPayload, readOnly: boolean): Promise<string | undefined> {
+  const now = Date.now();
+  return open<string>(dialog, 'gone-title', (finish) => [
+    h('h2', { id: 'gone-title' }, 'Gone lists'),
+    h(
+      'p',
+      { class: 'agent-text' },
+      payload.lists.length === 0
+        ? 'No list is gone: every list its sessions’ transcripts show has its folder.'
+        : 'Lists whose folder is gone while their sessions’ transcripts remain (tasks lists --all). A restore rebuilds one from them, its dry run shown first.',
+    ),
+    payload.lists.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'gone-lists' },
+          ...payload.lists.map((l) =>
+            h(
+              'li',
+              { class: 'gone-list', 'data-list': l.id },
+              h(
+                'div',
+                { class: 'gone-list-text' },
+                h('span', { class: 'gone-list-name' }, l.shortId),
+                h(
+                  'span',
+                  { class: 'gone-list-meta agent-text' },
+                  [
+                    `${l.total} task${l.total === 1 ? '' : 's'} (${l.counts.completed} done, ${l.counts.in_progress} in progress, ${l.counts.pending} pending)`,
+                    l.session?.prompt ? `“${cutLine(l.session.prompt, 60)}”` : null,
+                    l.session?.project ?? null,
+                    l.changedAt > 0 ? `active ${ago(l.changedAt, now)}` : null,
+                    l.mayBeElsewhere ? 'its sessions may have worked on a list named otherwise' : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · '),
+                ),
+              ),
+              readOnly
+                ? null
+                : h(
+                    'button',
+                    { type: 'button', class: 'ghost small', 'aria-label': `Restore ${l.shortId}…`, onclick: () => finish(l.id) },
+                    'Restore…',
+                  ),
+            ),
+          ),
+        ),
+    buttons(h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, 'Close')),
+  ]).then((answer) => answer);
+}
+
+/** `restore --dry-run`: what would be written; resolves true when the person confirmed. */
+export async function restoreDialog(dialog: HTMLDialogElement, preview: RestorePreviewPayload, shortId: string): Promise<boolean> {
+  const n = preview.count;
+  const answer = await open<true>(dialog, 'restore-title', (finish) => [
+    h(
+      'form',
+      {
+        method: 'dialog',
+        class: 'restore-dialog',
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          if (preview.none === null && n > 0) finish(true);
+        },
+      },
+      h(
+        'h2',
+        { id: 'restore-title' },
+        preview.none !== null || n === 0 ? `Nothing to restore into ${shortId}` : `Restore ${n} task${n === 1 ? '' : 's'} into ${shortId}?`,
+      ),
+      preview.none === null
+        ? h('p', { class: 'agent-text' }, `As tasks -l ${shortId} restore --dry-run says it (tasks undo takes the restore back):`)
+        : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
+      preview.none === null ? dryRun(preview.lines, [preview.summary], preview.warnings) : null,
+      buttons(
+        h(
+          'button',
+          { type: 'button', class: 'ghost', onclick: () => finish(undefined) },
+          n > 0 && preview.none === null ? 'Cancel' : 'Close',
+        ),
+        n > 0 && preview.none === null
+          ? h('button', { type: 'submit', class: 'primary', 'data-submit': 'true' }, `Restore ${n} task${n === 1 ? '' : 's'}`)
+          : null,
+      ),
+    ),
+  ]);
+  return answer === true;
+}
