@@ -89,12 +89,17 @@ function runWithCodeCache(file) {
   const build = source.slice(0, source.indexOf('\n') + 1);
   const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
   const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote)?\n$/.exec(build);
-  const ownCache =
+  // Looked for only when the build's cache is not this Node's: most starts need no more.
+  const ownCacheFile = () =>
     buildId === null
       ? undefined
       : userCacheFile(`${buildId[1]}${buildId[2] ? `-${buildId[2].trim()}` : ''}-${process.version}-${process.platform}-${process.arch}`);
+  let ownCache;
   let cachedData = cacheAfter(`${file}.cache`, header);
-  if (cachedData === undefined && ownCache !== undefined) cachedData = cacheAfter(ownCache, header);
+  if (cachedData === undefined) {
+    ownCache = ownCacheFile();
+    if (ownCache !== undefined) cachedData = cacheAfter(ownCache, header);
+  }
   const Module = require('node:module');
   const vm = require('node:vm');
   const script = new vm.Script(Module.wrap(source), {
@@ -103,6 +108,7 @@ function runWithCodeCache(file) {
     // An import() left in the bundle loads as it would from a file required by Node.
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
+  if (cachedData === undefined || script.cachedDataRejected) ownCache ??= ownCacheFile();
   if (ownCache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
     // Once the command has run: the functions it compiled are in the cache too.
     process.once('exit', () => writeCache(ownCache, header, script));
@@ -134,7 +140,8 @@ function userCacheFile(name) {
   let root;
   if (xdg !== undefined && path.isAbsolute(xdg)) root = path.join(xdg, 'tasks');
   else {
-    const home = require('node:os').homedir();
+    // What os.homedir() answers when $HOME is set, without loading node:os for it.
+    const home = process.env.HOME ?? require('node:os').homedir();
     if (home === '' || !path.isAbsolute(home)) return undefined;
     root = path.join(home, '.cache', 'tasks');
   }

@@ -181,4 +181,44 @@ describe('the CLI bundles and their code caches', () => {
       fs.rmSync(copy, { recursive: true, force: true });
     }
   });
+
+  it("with no $XDG_CACHE_HOME a Node's own cache goes under $HOME/.cache, and a read with $HOME and $USER set never loads node:os", () => {
+    const { config } = fixtureConfig();
+    const before = run(config, ['list', '--json']);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+      fs.mkdirSync(path.join(copy, 'dist'));
+      // No cache beside the bundle: as under a Node the build's cache is not for.
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      const home = path.join(copy, 'home');
+      // Which built-in modules the run loaded, written at exit (stdout and stderr are the command's).
+      const loaded = path.join(copy, 'loaded.json');
+      const hook = path.join(copy, 'loaded.cjs');
+      fs.writeFileSync(
+        hook,
+        `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`,
+      );
+      const env = { HOME: home, XDG_CACHE_HOME: undefined, USER: 'someone', NODE_OPTIONS: `--require ${hook}` };
+      const bin = path.join(copy, 'bin', 'tasks.js');
+
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(fs.readFileSync(readBundle, 'utf8').split('\n')[0] ?? '')?.[1];
+      const own = path.join(
+        home,
+        '.cache',
+        'tasks',
+        'code-cache',
+        `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
+      expect(fs.existsSync(own)).toBe(true);
+      // The next run starts from it; neither it nor the list needs the account's home or name.
+      expect(run(config, ['list'], { bin, env }).code).toBe(0);
+      const modules = JSON.parse(fs.readFileSync(loaded, 'utf8')) as string[];
+      expect(modules).toContain('NativeModule vm');
+      expect(modules).not.toContain('NativeModule os');
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });
