@@ -35,7 +35,16 @@ function rewriteShards(w: World, change: (body: Record<string, unknown>) => void
  * prompt (and no digest of what it said, so that the evidence kept from it is worked out again).
  */
 function lie(body: Record<string, unknown>): void {
-  for (const entry of Object.values(body.entries as Record<string, Record<string, unknown>>)) {
+  const entries = body.entries as Record<string, Record<string, unknown>>;
+  // The whole answer kept by `lists` (lists/kept-lists.ts): the same lie, told there too.
+  const answer = Object.hasOwn(entries, 'lists') ? (entries.lists as { view?: string } | null) : undefined;
+  if (typeof answer?.view === 'string') {
+    const view = JSON.parse(answer.view) as { s: Array<Record<string, unknown>>; r: Array<{ id: string; sessions: number[] }> };
+    for (const s of view.s) s.prompt = 'a stale prompt';
+    for (const r of view.r) if (r.id === 'shared') r.sessions = [];
+    answer.view = JSON.stringify(view);
+  }
+  for (const entry of Object.values(entries)) {
     const f = entry.f as { v: Record<string, unknown> } | undefined;
     if (f !== undefined) f.v.prompt = 'a stale prompt';
     for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>)) {

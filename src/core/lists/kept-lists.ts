@@ -60,6 +60,7 @@ export function keptListsView(configDir: string, sessions: SessionIndex, o: Para
 /** The shard the answer is kept in (a name no project folder has), and its one entry. */
 const ANSWER_SHARD = '_lists-answer';
 const ANSWER_KEY = 'lists';
+const NOTHING: ReadonlySet<string> = new Set();
 
 interface KeptAnswer {
   inputs: string;
@@ -78,7 +79,7 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { t
   const files = sessions.liveSessionFiles();
   const running = files.some((f) => sessions.verdict(f) !== 'gone') || sessions.claudeProcesses().some((p) => sessions.usesThisConfig(p));
   if (running || inputs.newest >= now - SETTLE_MS) {
-    if (shard.get(ANSWER_KEY) !== undefined) shard.set(ANSWER_KEY, null);
+    shard.retain(NOTHING); // the answer kept before no longer stands
     return;
   }
   const kept = keptViewOf(view);
