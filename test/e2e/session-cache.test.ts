@@ -37,12 +37,11 @@ function rewriteShards(w: World, change: (body: Record<string, unknown>) => void
 function lie(body: Record<string, unknown>): void {
   const entries = body.entries as Record<string, Record<string, unknown>>;
   // The whole answer kept by `lists` (lists/kept-lists.ts): the same lie, told there too.
-  const answer = Object.hasOwn(entries, 'lists') ? (entries.lists as { view?: string } | null) : undefined;
-  if (typeof answer?.view === 'string') {
-    const view = JSON.parse(answer.view) as { s: Array<Record<string, unknown>>; r: Array<{ id: string; sessions: number[] }> };
+  type Kept = { view?: { s: Array<Record<string, unknown>>; r: Array<{ id: string; sessions: number[] }> } };
+  const view = Object.hasOwn(entries, 'lists') ? (entries.lists as Kept).view : undefined;
+  if (view !== undefined) {
     for (const s of view.s) s.prompt = 'a stale prompt';
     for (const r of view.r) if (r.id === 'shared') r.sessions = [];
-    answer.view = JSON.stringify(view);
   }
   for (const entry of Object.values(entries)) {
     const f = entry.f as { v: Record<string, unknown> } | undefined;

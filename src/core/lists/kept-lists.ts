@@ -70,8 +70,8 @@ interface KeptAnswer {
   until: number | null;
   /** The crashed sessions' live-session files it was worked out with: [pid, start time, pid domain]. */
   crashed: Array<[number, string | null, string | null]>;
-  /** The answer (KeptView) as JSON text: parsed only when it is used. */
-  view: string;
+  /** The answer, as keptViewOf writes it. */
+  view: unknown;
 }
 
 /** Keep this answer, when nothing in it depends on a running process and every input has settled. */
@@ -91,7 +91,7 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { t
     at: now,
     until: Number.isFinite(until) ? until : null,
     crashed: files.map((f) => [f.pid, f.procStart ?? null, f.pidDomain ?? null]),
-    view: JSON.stringify(kept),
+    view: kept,
   };
   shard.set(ANSWER_KEY, answer);
 }
@@ -141,12 +141,20 @@ function keptViewOf(view: ListsView): KeptView {
     return at;
   };
   const u: number[][] = [];
+  // Rows of one plan hold equal sets, each its own array: kept once, and shared again when read back.
   const sets = new Map<readonly SessionInfo[], number>();
+  const byContent = new Map<string, number>();
   const r = view.lists.map(({ sessions, unsure, ...row }) => {
     let set: number | undefined;
     if (unsure !== undefined) {
       set = sets.get(unsure);
-      if (set === undefined) sets.set(unsure, (set = u.push(unsure.map(place)) - 1));
+      if (set === undefined) {
+        const places = unsure.map(place);
+        const key = places.join(',');
+        set = byContent.get(key);
+        if (set === undefined) byContent.set(key, (set = u.push(places) - 1));
+        sets.set(unsure, set);
+      }
     }
     return { ...row, sessions: sessions.map(place), ...(set === undefined ? {} : { unsure: set }) };
   });
@@ -154,13 +162,8 @@ function keptViewOf(view: ListsView): KeptView {
 }
 
 /** The answer kept, as listsView gives it; undefined when it is not what this module writes. */
-function viewOf(text: string): ListsView | undefined {
-  let kept: KeptView;
-  try {
-    kept = JSON.parse(text) as KeptView;
-  } catch {
-    return undefined;
-  }
+function viewOf(value: unknown): ListsView | undefined {
+  const kept = value as KeptView | undefined;
   if (!Array.isArray(kept?.s) || !Array.isArray(kept.u) || !Array.isArray(kept.r) || !Array.isArray(kept.f) || !Array.isArray(kept.t))
     return undefined;
   const { s } = kept;
@@ -185,7 +188,7 @@ function viewOf(text: string): ListsView | undefined {
 function keptAnswer(value: unknown): KeptAnswer | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<KeptAnswer>;
-  if (typeof v.inputs !== 'string' || typeof v.at !== 'number' || typeof v.view !== 'string') return undefined;
+  if (typeof v.inputs !== 'string' || typeof v.at !== 'number' || typeof v.view !== 'object' || v.view === null) return undefined;
   if (!(v.until === null || typeof v.until === 'number') || !Array.isArray(v.crashed)) return undefined;
   const crashedOk = v.crashed.every(
     (c) =>

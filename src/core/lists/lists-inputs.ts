@@ -26,51 +26,55 @@ export interface ListsInputs {
 export function listsInputs(configDir: string): ListsInputs {
   const out: string[] = [];
   let newest = 0;
-  /** One path's stamp (following links, as agents and readers do); `-` where nothing is. */
+  /**
+   * One path's stamp (following links, as agents and readers do); `-` where nothing is.
+   * Files are not named: their folder's stamp, taken first, changes when an entry is
+   * made, removed or renamed in it, so the same folder stamp lists the same names.
+   */
   const look = (file: string, name: string): fs.Stats | undefined => {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat === undefined) {
-      out.push(`${name}|-\n`);
+      out.push(`${name}-;`);
       return undefined;
     }
-    out.push(`${name}|${stat.size}|${stat.mtimeMs}|${stat.ctimeMs}|${stat.ino}\n`);
+    out.push(`${name}${stat.size}|${stat.mtimeMs}|${stat.ctimeMs}|${stat.ino};`);
     if (stat.mtimeMs > newest) newest = stat.mtimeMs;
     if (stat.ctimeMs > newest) newest = stat.ctimeMs;
     return stat;
   };
 
   const projects = path.join(configDir, 'projects');
-  out.push('P\n');
+  out.push('P;');
   if (look(projects, '')?.isDirectory()) {
     for (const project of names(projects)) {
       const folder = `${projects}${path.sep}${project}${path.sep}`;
-      out.push(`p ${project}\n`);
+      out.push(`p ${project}|`);
       if (!look(folder, '')?.isDirectory()) continue;
       for (const name of names(folder)) {
-        if (name.endsWith('.jsonl')) look(folder + name, name);
-        else if (SESSION_FOLDER.test(name)) lookInto(`${folder}${name}${path.sep}subagents`, `${name}/s`, (n) => n.endsWith('.jsonl'));
+        if (name.endsWith('.jsonl')) look(folder + name, '');
+        else if (SESSION_FOLDER.test(name)) lookInto(`${folder}${name}${path.sep}subagents`, `${name}/s|`, (n) => n.endsWith('.jsonl'));
       }
     }
   }
 
   const tasks = tasksRoot(configDir);
-  out.push('T\n');
+  out.push('T;');
   if (look(tasks, '')?.isDirectory()) {
     for (const list of names(tasks)) {
-      out.push(`l ${list}\n`);
+      out.push(`l ${list}|`);
       lookInto(`${tasks}${path.sep}${list}`, '', (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
     }
   }
 
-  out.push('S\n');
+  out.push('S;');
   lookInto(path.join(configDir, 'sessions'), '', () => true);
 
   const teams = path.join(configDir, 'teams');
-  out.push('M\n');
+  out.push('M;');
   if (look(teams, '')?.isDirectory()) {
     for (const team of names(teams)) {
-      out.push(`m ${team}\n`);
-      if (look(path.join(teams, team), '')?.isDirectory()) look(path.join(teams, team, 'config.json'), 'config.json');
+      out.push(`m ${team}|`);
+      if (look(path.join(teams, team), '')?.isDirectory()) look(path.join(teams, team, 'config.json'), '');
     }
   }
   return { text: out.join(''), newest };
@@ -79,7 +83,7 @@ export function listsInputs(configDir: string): ListsInputs {
   function lookInto(dir: string, name: string, wanted: (entry: string) => boolean): void {
     if (!look(dir, name)?.isDirectory()) return;
     const prefix = `${dir}${path.sep}`;
-    for (const entry of names(dir)) if (wanted(entry)) look(prefix + entry, entry);
+    for (const entry of names(dir)) if (wanted(entry)) look(prefix + entry, '');
   }
 }
 
