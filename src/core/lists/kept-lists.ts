@@ -42,14 +42,18 @@ export function keptListsView(configDir: string, sessions: SessionIndex, o: Para
       ? undefined
       : sessions.store.cache.shard(ANSWER_SHARD);
   if (shard === undefined) return listsView(configDir, sessions, o);
+  const kept = keptAnswer(shard.get(ANSWER_KEY));
+  // While a session runs the answer depends on processes: it is worked out, and none is kept
+  // (nor the files looked at for one). Judged by the kept answer's crashed sessions, else by the index's.
+  if (kept !== undefined ? !stillSettled(sessions, kept) : anyRunning(sessions)) {
+    if (kept !== undefined) shard.retain(NOTHING);
+    return listsView(configDir, sessions, o);
+  }
   // Looked at before anything is read: a change made while the answer is worked out leaves these stamps behind it.
   const inputs = listsInputs(configDir);
   const now = sessions.now();
-  const kept = keptAnswer(shard.get(ANSWER_KEY));
   let view =
-    kept !== undefined && kept.inputs === inputs.text && kept.at <= now && now <= (kept.until ?? Infinity) && stillSettled(sessions, kept)
-      ? viewOf(kept.view)
-      : undefined;
+    kept !== undefined && kept.inputs === inputs.text && kept.at <= now && now <= (kept.until ?? Infinity) ? viewOf(kept.view) : undefined;
   if (view === undefined) {
     view = listsView(configDir, sessions, { live: false });
     keep(shard, sessions, view, inputs, now);
@@ -76,9 +80,7 @@ interface KeptAnswer {
 
 /** Keep this answer, when nothing in it depends on a running process and every input has settled. */
 function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { text: string; newest: number }, now: number): void {
-  const files = sessions.liveSessionFiles();
-  const running = files.some((f) => sessions.verdict(f) !== 'gone') || sessions.claudeProcesses().some((p) => sessions.usesThisConfig(p));
-  if (running || inputs.newest >= now - SETTLE_MS) {
+  if (anyRunning(sessions) || inputs.newest >= now - SETTLE_MS) {
     shard.retain(NOTHING); // the answer kept before no longer stands
     return;
   }
@@ -90,10 +92,18 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { t
     inputs: inputs.text,
     at: now,
     until: Number.isFinite(until) ? until : null,
-    crashed: files.map((f) => [f.pid, f.procStart ?? null, f.pidDomain ?? null]),
+    crashed: sessions.liveSessionFiles().map((f) => [f.pid, f.procStart ?? null, f.pidDomain ?? null]),
     view: kept,
   };
   shard.set(ANSWER_KEY, answer);
+}
+
+/** Does a session run (or may one: a process that cannot be looked up here), by its live-session file or a Claude Code process of this config folder? */
+function anyRunning(sessions: SessionIndex): boolean {
+  return (
+    sessions.liveSessionFiles().some((f) => sessions.verdict(f) !== 'gone') ||
+    sessions.claudeProcesses().some((p) => sessions.usesThisConfig(p))
+  );
 }
 
 /** Does no session run now, as none did when the answer was worked out? */
