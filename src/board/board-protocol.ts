@@ -384,6 +384,8 @@ export interface NowEventView extends NowListRef {
   tasks: Array<{ id: string; subject: string; status: BoardStatus; owner: string | null }>;
   /** When it was first seen by this board (ms). */
   since: number;
+  /** Every task it names was carried to another list already (`tasks carry` marked each carriedTo). */
+  carried: boolean;
 }
 
 export interface NowTaskView {

@@ -2,6 +2,7 @@ import { TasksError } from '../core/base/errors.js';
 import { listsView } from '../core/lists/lists-view.js';
 import { goneLists, nothingRestored } from '../core/restore/gone-lists.js';
 import { restoreList } from '../core/restore/restore-list.js';
+import { restoreSources } from '../core/restore/restore-sources.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
 import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
@@ -104,6 +105,11 @@ export async function restorePreview(
     why: s.why,
     changes: s.changes,
   }));
+  // With --from, the transcripts found for the list stay offered (unchecked): the person may go back to them.
+  if (from.length > 0)
+    for (const s of restoreSources(index, listId))
+      if (!sources.some((v) => v.sessionId === s.sessionId))
+        sources.push({ sessionId: s.sessionId, label: sourceView(index, ctx.home, s.sessionId), why: s.why, changes: null });
   const candidates = r.empty
     ? nothingRestored(index, { listId, transcriptsRead: r.report.sources.length, from, cwd: ctx.projectDir }).candidates
     : [];
@@ -112,6 +118,8 @@ export async function restorePreview(
       sources.push({ sessionId: c, label: sourceView(index, ctx.home, c), why: 'candidate', changes: null });
   return {
     ...base,
+    // The sessions named, by their full ids (a prefix typed is the session it names).
+    from: from.length === 0 ? [] : r.report.sources.filter((s) => s.why === 'named').map((s) => s.sessionId),
     sources,
     lines: r.lines,
     summary: r.summary,

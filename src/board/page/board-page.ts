@@ -158,6 +158,7 @@ function drawNowCount(): void {
 }
 
 function drawNow(): void {
+  const section = document.activeElement?.closest('.now-section')?.id;
   keepFocus(() =>
     renderNow(el.view(), state.now, {
       open: openFromNow,
@@ -170,6 +171,9 @@ function drawNow(): void {
       notifyChoice: state.notify,
     }),
   );
+  // An entry gone with its work (carried, released, done): focus stays in its section.
+  if (section !== undefined && (document.activeElement === null || document.activeElement === document.body))
+    document.getElementById(`${section}-title`)?.focus({ preventScroll: true });
 }
 
 /** An entry of the Now view: its list, and its task open. */

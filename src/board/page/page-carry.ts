@@ -214,7 +214,7 @@ const WHY_READ: Record<RestoreSourceView['why'], string> = {
   tasks: 'its tasks are in the transcript',
   binding: 'started where settings bind the list',
   shares: 'shows the same tasks',
-  named: 'named',
+  named: 'named (--from)',
   candidate: 'may hold it',
 };
 
@@ -233,7 +233,10 @@ function sourcesField(preview: RestorePreviewPayload, choose: (from: string[]) =
       onchange: () => choose(checked()),
     }) as HTMLInputElement;
     box.checked = preview.from.length === 0 ? src.why !== 'candidate' : chosen.has(src.sessionId);
-    const changes = src.changes === null ? WHY_READ[src.why] : `${src.changes} change${src.changes === 1 ? '' : 's'}, ${WHY_READ[src.why]}`;
+    const changes =
+      src.changes === null || !box.checked
+        ? WHY_READ[src.why]
+        : `${src.changes} change${src.changes === 1 ? '' : 's'}, ${WHY_READ[src.why]}`;
     return h('label', { class: 'restore-source' }, box, h('span', { class: 'agent-text' }, `${cleanLine(src.label)} · ${changes}`));
   });
   const fieldset = h('fieldset', { class: 'restore-sources' });
@@ -309,7 +312,9 @@ export function restoreDialog(
         draw();
         // Focus stays on the control the person used: the same checkbox, or the field.
         const again =
-          (where && (dialog.querySelector<HTMLElement>(`[data-session="${CSS.escape(where)}"]`) ?? dialog.querySelector<HTMLElement>(`#${CSS.escape(where)}`))) ||
+          (where &&
+            (dialog.querySelector<HTMLElement>(`[data-session="${CSS.escape(where)}"]`) ??
+              dialog.querySelector<HTMLElement>(`#${CSS.escape(where)}`))) ||
           dialog.querySelector<HTMLElement>('#restore-from');
         again?.focus();
       });
@@ -320,7 +325,11 @@ export function restoreDialog(
       const command = `tasks -l ${shortId} restore${preview.from.map((f) => ` --from ${f.slice(0, 8)}`).join('')}`;
       fill(
         form,
-        h('h2', { id: 'restore-title' }, ok ? `Restore ${n} task${n === 1 ? '' : 's'} into ${shortId}?` : `Nothing to restore into ${shortId}`),
+        h(
+          'h2',
+          { id: 'restore-title' },
+          ok ? `Restore ${n} task${n === 1 ? '' : 's'} into ${shortId}?` : `Nothing to restore into ${shortId}`,
+        ),
         preview.none === null
           ? h('p', { class: 'agent-text' }, `As ${command} --dry-run says it (tasks undo takes the restore back):`)
           : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),

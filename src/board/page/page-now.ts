@@ -94,7 +94,7 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
  */
 function carryButton(e: NowEventView, handlers: NowHandlers): HTMLElement | null {
   const carry = handlers.carry;
-  if (carry === undefined) return null;
+  if (carry === undefined || e.carried) return null;
   return h(
     'button',
     {
@@ -160,7 +160,12 @@ function section(id: string, title: string, count: number, empty: string, items:
   return h(
     'section',
     { class: 'now-section', id, 'aria-labelledby': `${id}-title` },
-    h('h2', { class: 'now-title', id: `${id}-title`, tabindex: -1 }, title, count > 0 ? h('span', { class: 'now-count' }, String(count)) : null),
+    h(
+      'h2',
+      { class: 'now-title', id: `${id}-title`, tabindex: -1 },
+      title,
+      count > 0 ? h('span', { class: 'now-count' }, String(count)) : null,
+    ),
     items.length === 0 ? h('p', { class: 'now-empty' }, empty) : h('ul', { class: 'now-list' }, ...items),
   );
 }
