@@ -96,7 +96,14 @@ export async function restorePreview(
     r = await restore(index, ctx.configDir, listId, from, true);
   } catch (err) {
     // A --from the command refuses (no such session, an ambiguous prefix): its words.
-    if (err instanceof TasksError) return { ...base, sources: [], none: err.message };
+    if (err instanceof TasksError) {
+      // Each session named stays offered, checked (unchecking the one refused goes on), and the transcripts found, unchecked.
+      const sources: RestoreSourceView[] = from.map((f) => ({ sessionId: f, label: `session ${f}`, why: 'named', changes: null }));
+      for (const s of restoreSources(index, listId))
+        if (!from.includes(s.sessionId))
+          sources.push({ sessionId: s.sessionId, label: sourceView(index, ctx.home, s.sessionId), why: s.why, changes: null });
+      return { ...base, sources, none: err.message };
+    }
     throw err;
   }
   const sources: RestoreSourceView[] = r.report.sources.map((s) => ({

@@ -317,8 +317,12 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
       const unknown = cli(w, ['-l', GONE, 'restore', '--from', 'ffff', '--dry-run']);
       expect(unknown.code).toBe(3);
       expect(await p.locator('dialog .refusal').textContent()).toBe(unknown.stderr.split('\n')[0]?.replace(/^error: /, ''));
+      // The session refused stays offered, checked: unchecking it goes back to --from 2d483082.
+      expect(await p.locator('dialog input[data-session="ffff"]').isChecked()).toBe(true);
       expect(await axe(p)).toEqual([]);
       if (scheme === 'light') await shot(p, 'restore-from');
+      await p.locator('dialog input[data-session="ffff"]').uncheck();
+      await p.waitForSelector('dialog .refusal:has-text("no Task-tool change")');
       // Back to the list's own session alone: --from 6a6a6a6a, its dry run as the command prints it.
       await p.evaluate(() => {
         for (const box of document.querySelectorAll<HTMLInputElement>('dialog input[type=checkbox]')) box.checked = false;
