@@ -13,7 +13,7 @@ import { CHROMIUM, chromiumAvailable, launchChromium } from './browser.js';
  * error of the page left unexplained. Screenshots go to $TASKS_BOARD_SCREENSHOTS when it
  * is set (the guide's images come from there: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-export { axe } from './browser.js';
+export { axe, CHROMIUM } from './browser.js';
 
 export const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
 export const browserAvailable = chromiumAvailable();
