@@ -10,21 +10,24 @@ export type InProcessRun = (argv: readonly string[], io: IO, env: NodeJS.Process
 /**
  * The host's side of a kept connection (`tasks __host-serve`, started by the local
  * broker over ssh, host-broker.ts): tasks stays up here between commands, and runs each
- * command the local side sends in this process, as a run of its own (run.ts, its own run
- * scope and streams), answering for the local terminal as a relayed run does (relay.ts).
- * Nothing listens here: the commands come on stdin, the one channel ssh gives, and the
- * answers go back on stdout, each line naming its command.
+ * command the local side sends in this process, as a run of its own (run.ts: its own run
+ * scope, streams and environment), answering for the local terminal as a relayed run
+ * does (relay.ts). Nothing listens here: the commands come on stdin, the one channel ssh
+ * gives, and the answers go back on stdout, each line naming its command.
  *
- * Commands run one after another, each whole: the time zone a run shows times in is the
- * process's (TZ), which each command sets to the local one. When the connection goes
- * (stdin ends, ssh's hang-up, a signal), the command running finishes, whole, and those
- * waiting are never started: a change here is made whole or not at all.
+ * Commands run side by side (a change waiting for a lock an agent holds does not hold up
+ * a read from another terminal), as runs in one process may (core/scope), with one
+ * exception: the time zone a run shows times in is the process's (TZ), so a command in
+ * another zone than those running waits until they end. When the connection goes (stdin
+ * ends, ssh's hang-up, a signal), the commands running finish, whole, and those waiting
+ * are never started: a change here is made whole or not at all.
  */
 export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<number> {
   const base: NodeJS.ProcessEnv = { ...env };
   const cwd = process.cwd();
   const queue: HostRequest[] = [];
-  let running = false;
+  const running = new Set<number>();
+  let zone: string | undefined;
   let closing = false;
   let finished: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -50,21 +53,27 @@ export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<n
   const close = (): void => {
     closing = true;
     queue.length = 0;
-    if (!running) finished(0);
+    if (running.size === 0) finished(0);
   };
 
-  const next = async (): Promise<void> => {
-    if (running) return;
-    const request = queue.shift();
-    if (request === undefined) return;
-    running = true;
-    const runEnv = withSettings(base, request.env);
-    setProcessZone(runEnv.TZ);
+  /** Start what may start now: every waiting command, in order, while its zone is that of those running. */
+  const next = (): void => {
+    for (let head = queue[0]; head !== undefined && !closing; head = queue[0]) {
+      const runEnv = withSettings(base, head.env);
+      if (running.size > 0 && runEnv.TZ !== zone) return;
+      queue.shift();
+      zone = runEnv.TZ;
+      setProcessZone(zone);
+      void start(head, runEnv);
+    }
+  };
+
+  const start = async (request: HostRequest, runEnv: NodeJS.ProcessEnv): Promise<void> => {
+    running.add(request.i);
     send({ i: request.i, t: Date.now() });
     const streams = relayStreams(request.view, channel, request.i);
-    let code: number;
-    if (streams === undefined) code = 2;
-    else {
+    let code = 2;
+    if (streams !== undefined) {
       const stdin = { isTTY: false, stream: () => Readable.from([]) };
       const io = new IO({ ...streams, stdin: relayInput(request.view, stdin) ?? stdin }, runEnv, { host: request.view.host });
       try {
@@ -73,10 +82,11 @@ export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<n
         code = 1;
       }
     }
-    running = false;
+    running.delete(request.i);
     send({ i: request.i, x: code });
-    if (closing) finished(0);
-    else void next();
+    if (closing) {
+      if (running.size === 0) finished(0);
+    } else next();
   };
 
   let pending = '';
@@ -99,7 +109,7 @@ export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<n
     }
     if (!Array.isArray(msg.args) || typeof msg.view?.host !== 'string') return;
     queue.push({ i: msg.i, args: msg.args.map(String), env: msg.env ?? {}, view: msg.view });
-    void next();
+    next();
   };
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (chunk: string) => {
