@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import type { SshTarget } from './host-address.js';
 import { SERVE_COMMAND } from './host-argv.js';
+import { answers, listenPrivately, takeLock } from './host-broker-socket.js';
 import { type HostRequest, type LinkFault, type LinkRequest, linkPaths, persistSeconds } from './host-link.js';
 import { payloadFolder } from './payload.js';
 import { remoteCommand } from './remote-scripts.js';
@@ -42,7 +43,7 @@ export async function runBroker(target: SshTarget, env: NodeJS.ProcessEnv): Prom
     key = randomBytes(24).toString('hex');
     fs.writeFileSync(`${paths.key}.${process.pid}`, key, { mode: 0o600 });
     fs.renameSync(`${paths.key}.${process.pid}`, paths.key);
-    server = await listen(paths.socket);
+    server = await listenPrivately(paths.socket);
   } finally {
     fs.rmSync(paths.lock, { force: true });
   }
@@ -61,59 +62,6 @@ export async function runBroker(target: SshTarget, env: NodeJS.ProcessEnv): Prom
   });
   server.on('connection', (socket) => broker.accept(socket));
   return broker.run(server);
-}
-
-/** The start lock: a file made only if absent, naming its process; one left by a process that died is taken over. */
-function takeLock(lock: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      const holder = Number(fs.readFileSync(lock, 'utf8'));
-      if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
-      fs.rmSync(lock, { force: true });
-    }
-  }
-  return false;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Does a broker answer on this socket already? */
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(socket);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-/** The socket, made 0600 from the start (no moment when another user could connect). */
-function listen(socket: string): Promise<net.Server> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    const umask = process.umask(0o177);
-    server.once('error', (err) => {
-      process.umask(umask);
-      reject(err);
-    });
-    server.listen(socket, () => {
-      process.umask(umask);
-      resolve(server);
-    });
-  });
 }
 
 /** A caller's command while it is the broker's: its socket, and whether the host has it. */
