@@ -166,20 +166,25 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     expect(w.sshCalls()).toBe(calls + 2);
   });
 
-  it('several first commands at once: one broker, one tasks kept on the host', async () => {
-    const w = world();
-    const before = servers().length;
-    const runs = await Promise.all(Array.from({ length: 5 }, () => spawnRun(['-H', 'box', '-l', 'L', 'list', '--json'], w.env)));
-    for (const r of runs) expect(r.code, r.stderr).toBe(0);
-    // And five brokers started at once, directly.
-    const direct = await Promise.all(Array.from({ length: 5 }, () => spawnRun(['-H', 'box', '__host-broker'], w.env, 3_000)));
-    expect(direct.filter((r) => r.code === 0 && !r.killed).length).toBeGreaterThanOrEqual(5 - 1);
-    await eventually(() => w.sockets().length === 1, 'a socket');
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(w.brokers()).toHaveLength(1);
-    expect(w.sockets()).toHaveLength(1);
-    await eventually(() => servers().length === before + 1, 'one tasks on the host for it');
-    expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+  it('several first commands and brokers at once, three times over: one broker, one tasks kept on the host', async () => {
+    for (let round = 0; round < 3; round++) {
+      const w = world();
+      const before = servers().length;
+      // Six first commands (each starts a broker once it has its answer) and six brokers started directly, all at once.
+      const direct = Array.from({ length: 6 }, () => spawnRun(['-H', 'box', '__host-broker'], w.env));
+      const runs = await Promise.all(Array.from({ length: 6 }, () => spawnRun(['-H', 'box', '-l', 'L', 'list', '--json'], w.env)));
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      await eventually(() => w.sockets().length === 1 && w.brokers().length === 1, 'one broker');
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(w.brokers()).toHaveLength(1);
+      expect(w.sockets()).toHaveLength(1);
+      await eventually(() => servers().length === before + 1, 'one tasks on the host for it');
+      expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+      expect(w.remote(['--disconnect']).stderr).toBe('closed the connection kept to box\n');
+      await eventually(() => w.brokers().length === 0, 'the broker to close');
+      // Every broker started directly has ended: the one that served, and those that found it.
+      for (const d of await Promise.all(direct)) expect([d.code, d.killed]).toEqual([0, false]);
+    }
   });
 
   it('nobody else can use it: the socket is 0600 in a 0700 folder, another user is refused, a wrong key gets nothing', async () => {
