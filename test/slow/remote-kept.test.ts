@@ -299,6 +299,24 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
   });
 
+  it('a broker that does not answer (stopped): exit 8 after the connect timeout and the grace, the command not run over ssh too', async () => {
+    const w = world();
+    expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+    await brokerUp(w, 2);
+    const [broker] = w.brokers();
+    process.kill(broker as number, 'SIGSTOP');
+    try {
+      const calls = w.sshCalls();
+      const r = w.remote(['-l', 'L', 'create', 'Never made twice'], { TASKS_SSH_TIMEOUT: '1' });
+      expect(r.code).toBe(8);
+      expect(r.stderr.trim()).toBe('error: host box: no answer within 21s');
+      expect(w.sshCalls()).toBe(calls);
+    } finally {
+      process.kill(broker as number, 'SIGCONT');
+    }
+    expect(w.remote(['--disconnect']).code).toBe(0);
+  });
+
   it('a host that cannot be reached: the broker ends at once and leaves nothing; the command says why, exit 8', async () => {
     const w = world();
     const broker = await spawnRun(['-H', 'box-down', '__host-broker'], w.env, 30_000);

@@ -8,7 +8,16 @@ import { type LinkRequest, linkPaths, persistSeconds } from './host-link.js';
 import { binPath } from './payload.js';
 import type { RelayView } from './relay.js';
 import { relayReader } from './relay.js';
+import { connectTimeout } from './ssh-command.js';
 import type { SshOutcome } from './ssh-process.js';
+
+/**
+ * How long a command waits, beyond ssh's connect timeout, for the broker to hand it to the
+ * host: as long as the broker waits for the host's tasks to start (host-broker.ts), and as
+ * a command over ssh waits (host-run.ts). A broker that says nothing in that time (stopped)
+ * may yet hand the command on, so it is not run over ssh too: exit 8, no answer.
+ */
+const HAND_OVER_GRACE_MS = 20_000;
 
 /**
  * A command on a host through the kept connection (host-broker.ts), when there is one:
@@ -49,6 +58,7 @@ export function viaBroker(
     const settle = (value: SshOutcome | undefined): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(watchdog);
       process.removeListener('exit', drop);
       socket.destroy();
       resolve(value);
@@ -58,6 +68,14 @@ export function viaBroker(
       socket.destroy();
     };
     process.once('exit', drop);
+    const watchdog = setTimeout(
+      () => {
+        if (outcome.ready) return;
+        outcome.noAnswer = true;
+        settle(outcome);
+      },
+      connectTimeout(env) * 1000 + HAND_OVER_GRACE_MS,
+    );
     const socket = net.connect(paths.socket);
     socket.setEncoding('utf8');
     socket.once('connect', () => socket.write(`${JSON.stringify(request)}\n`));

@@ -6,7 +6,7 @@ import { startBroker, viaBroker } from './host-broker-client.js';
 import { payloadBytes, readPayload } from './payload.js';
 import { RELAY_ENV, type RelayView, relayEnv } from './relay.js';
 import { INSTALLER, REMOTE_STATUS, remoteCommand } from './remote-scripts.js';
-import { sshCall } from './ssh-command.js';
+import { connectTimeout, sshCall } from './ssh-command.js';
 import { sshFailureCause } from './ssh-faults.js';
 import { runSsh, type SshOutcome } from './ssh-process.js';
 
@@ -49,7 +49,7 @@ export async function runOnHost(
     // The kept connection, when there is one: no ssh and no Node start there (host-broker.ts).
     const kept = await viaBroker(target, { args, env: { ...forwarded }, view, build: folder }, io, env, opts.keepStdout);
     if (kept !== undefined) {
-      io.setExit(exitOf(kept, target, 0));
+      io.setExit(exitOf(kept, target, connectTimeout(env)));
       return kept;
     }
   }

@@ -56,7 +56,8 @@ export function sshCall(target: SshTarget, remoteCommand: string, opts: { tty: b
   return { file: 'ssh', args: options, connectTimeoutS };
 }
 
-function connectTimeout(env: NodeJS.ProcessEnv): number {
+/** The connect timeout ssh is given (seconds). */
+export function connectTimeout(env: NodeJS.ProcessEnv): number {
   const n = Number(env.TASKS_SSH_TIMEOUT);
   return Number.isInteger(n) && n > 0 && n <= 3600 ? n : DEFAULT_CONNECT_TIMEOUT_S;
 }
