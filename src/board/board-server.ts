@@ -18,6 +18,7 @@ import { gonePreview } from './board-gone.js';
 import { keepIdentity, loadIdentity } from './board-identity.js';
 import { BoardLive } from './board-live.js';
 import { BoardNow } from './board-now.js';
+import { restoreFrom } from './board-requests.js';
 import { goneListsPayload, restorePreview } from './board-restore.js';
 import { hostAllowed, isLoopback, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
 import { type BoardContext, historyPayload, Sessions } from './board-state.js';
@@ -183,9 +184,17 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
       }
       case 'api/gone-lists':
         return json(res, 200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home));
-      case 'api/restore':
+      case 'api/restore': {
         if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        return json(res, 200, await restorePreview(o.sessions.current, o.ctx.configDir, listParam));
+        let from: string[];
+        try {
+          from = restoreFrom(url.searchParams.getAll('from'));
+        } catch (err) {
+          return json(res, 400, { ok: false, error: { code: 'usage', message: (err as Error).message } });
+        }
+        const restoreCtx = { configDir: o.ctx.configDir, home: o.ctx.home, projectDir: o.ctx.projectDir };
+        return json(res, 200, await restorePreview(o.sessions.current, restoreCtx, listParam, from));
+      }
       case 'api/events':
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
         res.flushHeaders();
