@@ -22,6 +22,8 @@ describe('-H refusals', () => {
     [['-H', 'a', '-H', 'b', 'create', 'x'], /^error: several hosts \(-H a -H b\) are for tasks lists; name one host for create$/],
     [['board', '--host', '0.0.0.0'], /^error: board: --host is now --listen <address> \(-H, --host names the host a command runs on\)$/],
     [['-H', 'box', 'board'], /^error: the board does not run on a host \(-H\)/],
+    [['-H', 'a', '-H', 'b', '--disconnect'], /^error: --disconnect: name one host and nothing else \(tasks -H box --disconnect\)$/],
+    [['-H', 'box', '--disconnect', 'list'], /^error: --disconnect: name one host and nothing else/],
   ])('tasks %j: exit 2, one line', (args, message) => {
     const r = tasks(args);
     expect(r.code).toBe(2);
