@@ -218,6 +218,30 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     expect(answer).toBe('');
   });
 
+  it('a request line that is JSON but not an object (null, a number) is refused; the broker stays up and answers the next command', async () => {
+    const w = world();
+    expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+    await brokerUp(w, 2);
+    const [broker] = w.brokers();
+    const socket = path.join(w.hostsDir, w.sockets()[0] as string);
+    for (const line of ['null', '42', '"text"', '[]']) {
+      const answer = await new Promise<string>((resolve) => {
+        const s = net.connect(socket);
+        let got = '';
+        s.on('connect', () => s.write(`${line}\n`));
+        s.on('data', (d) => (got += d));
+        s.on('close', () => resolve(got));
+        s.on('error', () => resolve(got));
+      });
+      expect(answer, line).toBe('');
+    }
+    expect(w.brokers()).toEqual([broker]);
+    const calls = w.sshCalls();
+    const r = w.remote(['-l', 'L', 'get', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.sshCalls()).toBe(calls);
+  });
+
   it('closes after TASKS_HOST_PERSIST seconds without a command, with its tasks on the host', async () => {
     const w = world();
     const before = servers().length;
