@@ -200,5 +200,10 @@ describe('the kept connection', () => {
     }
     fs.chmodSync(planted, 0o700);
     expect(linkPaths(parseHost('box'), env)).toBeDefined();
+    // A runtime folder others may write without the sticky bit: they may rename our tasks/ away and put theirs in its place.
+    fs.chmodSync(runtime, 0o777);
+    expect(linkPaths(parseHost('box'), env)).toBeUndefined();
+    fs.chmodSync(runtime, 0o700);
+    expect(linkPaths(parseHost('box'), env)).toBeDefined();
   });
 });
