@@ -67,7 +67,9 @@ export function linkPaths(target: SshTarget, env: NodeJS.ProcessEnv): { socket: 
   // A command line of the user's own may name files by relative paths (ssh -F ./ci-ssh-config): in another folder it is another.
   const where = sshCommandFolder(env);
   if (where === null) return undefined;
-  const name = fnv1a64(`${target.destination}\0${target.port ?? ''}\0${env.TASKS_SSH_COMMAND ?? ''}${where === undefined ? '' : `\0${where}`}`);
+  const name = fnv1a64(
+    `${target.destination}\0${target.port ?? ''}\0${env.TASKS_SSH_COMMAND ?? ''}${where === undefined ? '' : `\0${where}`}`,
+  );
   const base = path.join(dir, name);
   return { socket: `${base}.sock`, key: `${base}.key`, lock: `${base}.lock` };
 }
