@@ -52,10 +52,13 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   opts.started?.({ stopJournal, scope });
   try {
     const remote = hostArgv(argv, env);
-    if (remote !== undefined) {
+    // The board of hosts runs here (commands/board.ts); every other command runs on its host.
+    if (remote !== undefined && remote.command !== 'board') {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
       return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
     }
+    // The board of hosts: how each is reached, found here (commands use no ssh), each host checked as -H checks it.
+    if (remote !== undefined) ctx.hostFeeds = await (await import('./board-hosts/hosts-board.js')).boardHostFeeds(remote, io, env);
     if (io.mayColour(argv)) await loadColour();
     const program = await buildProgram(ctx, argv);
     onLockWait((event) =>

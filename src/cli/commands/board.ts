@@ -1,7 +1,8 @@
 import os from 'node:os';
 import type { Command } from 'commander';
+import { startHostsBoard } from '../../board/board-hosts.js';
 import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
-import { startBoard } from '../../board/board-server.js';
+import { type RunningBoard, startBoard } from '../../board/board-server.js';
 import { renderJson } from '../../render/json.js';
 import { parseListenAddress, parsePort } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
@@ -55,27 +56,34 @@ Examples:
       const port = parsePort('--port', opts.port);
       const host = parseListenAddress('--listen', opts.listen, '127.0.0.1');
       const readOnly = Boolean(opts.readOnly);
+      // -H, --hosts: the boards of those hosts (run there over ssh), and not this machine's, as every -H command.
+      const hosts = ctx.hostFeeds ?? [];
       const globals = ctx.globals();
-      const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;
+      const named = hosts.length === 0 && (globals.list !== undefined || globals.session !== undefined) ? ctx.list(false).id : undefined;
       // Each action is recorded in the journal as one change of its own, not as this run's.
       ctx.stopJournal();
-      const board = await startBoard({
-        host,
-        port,
-        readOnly,
-        configDir: ctx.configDir,
-        home: ctx.home,
-        person: ctx.person,
-        hookPolicy: ctx.hookPolicy,
-        projectDir: ctx.cwd,
-        settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
-        newSessionIndex: () => ctx.newSessionIndex(),
-        stateHome: { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid },
-        newToken: Boolean(opts.newToken),
-        env: ctx.env,
-        pid: process.pid,
-        warn: (message) => ctx.io.warn(message, 'board_warning'),
-      });
+      const stateHome = { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid };
+      const warn = (message: string) => ctx.io.warn(message, 'board_warning');
+      const board: RunningBoard =
+        hosts.length > 0
+          ? await startHostsBoard(hosts, { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn })
+          : await startBoard({
+              host,
+              port,
+              readOnly,
+              configDir: ctx.configDir,
+              home: ctx.home,
+              person: ctx.person,
+              hookPolicy: ctx.hookPolicy,
+              projectDir: ctx.cwd,
+              settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
+              newSessionIndex: () => ctx.newSessionIndex(),
+              stateHome,
+              newToken: Boolean(opts.newToken),
+              env: ctx.env,
+              pid: process.pid,
+              warn,
+            });
       const stopped = nextSignal();
       if (!board.loopbackOnly) {
         ctx.io.warn(
