@@ -78,7 +78,7 @@ export class FeedClient {
 
   private async open(): Promise<void> {
     if (this.closed) return;
-    this.setState('connecting', this.view.state === 'down' ? this.view.message : null);
+    // Tried again while down: still down (and why) until it is back; a banner does not flicker at each try.
     let channel: FeedChannel;
     try {
       channel = await this.connect();

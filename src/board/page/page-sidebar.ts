@@ -85,7 +85,7 @@ export function renderSidebar(container: HTMLElement, overview: OverviewPayload,
         section = h('section', { class: 'project', 'data-project': project });
         sectionCache.set(key, section);
       }
-      reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
+      reconcile(section, [headingOf(key, project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
       return section;
     });
   // A board of hosts (-H): a group per host, in the order they were named, each grouped by project within.
@@ -119,11 +119,12 @@ export function renderSidebar(container: HTMLElement, overview: OverviewPayload,
 const sectionCache = new Map<string, HTMLElement>();
 const headings = new Map<string, HTMLElement>();
 
-function headingOf(project: string): HTMLElement {
-  let heading = headings.get(project);
+/** A project's heading; `key` tells one host's from another's (one element can be in one place only). */
+function headingOf(key: string, project: string): HTMLElement {
+  let heading = headings.get(key);
   if (!heading)
     headings.set(
-      project,
+      key,
       (heading = h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48))),
     );
   return heading;

@@ -3,7 +3,7 @@ import type { SshTarget } from '../remote/host-address.js';
 import { runOnHost } from '../remote/host-run.js';
 import { MARKER, remoteCommand } from '../remote/remote-scripts.js';
 import { sshCall } from '../remote/ssh-command.js';
-import { sshFailureCause } from '../remote/ssh-faults.js';
+import { isSshDropLine, sshFailureCause } from '../remote/ssh-faults.js';
 import type { HostFeedChannel as FeedChannel } from '../runtime/context.js';
 import type { IO } from '../runtime/io.js';
 
@@ -57,6 +57,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
   const closeListeners: Array<(cause: string) => void> = [];
   let pending = '';
   let hello = false;
+  const early: string[] = [];
   return new Promise((resolve) => {
     const watchdog = setTimeout(
       () => {
@@ -69,7 +70,11 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
       send: (line) => {
         if (child.stdin.writable) child.stdin.write(line);
       },
-      onLine: (cb) => lineListeners.push(cb),
+      // Lines that came before anyone listened (the hello that made the channel ready) are given first.
+      onLine: (cb) => {
+        lineListeners.push(cb);
+        for (const line of early.splice(0)) cb(line);
+      },
       onClose: (cb) => closeListeners.push(cb),
       close: endSsh,
     };
@@ -85,6 +90,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
           clearTimeout(watchdog);
           resolve({ channel });
         }
+        if (lineListeners.length === 0) early.push(line);
         for (const cb of lineListeners) cb(line);
       }
     });
@@ -94,18 +100,21 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
     child.on('close', (status) => {
       clearTimeout(watchdog);
       process.removeListener('exit', endSsh);
-      const cause = causeOf(said, status, call.connectTimeoutS, ready);
+      const cause = causeOf(said, status, call.connectTimeoutS, ready, hello);
       if (!hello) return resolve({ cause });
       for (const cb of closeListeners) cb(`host ${target.label}: ${cause}`);
     });
   });
 }
 
-function causeOf(said: string, status: number | null, timeoutS: number, ready: boolean): string {
+function causeOf(said: string, status: number | null, timeoutS: number, ready: boolean, connected: boolean): string {
   const lines = said
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith(MARKER));
+  // A connection that worked and went: ssh often says nothing of why (the host went down, the network dropped).
+  if (connected && (status === 255 || status === null) && !lines.some((l) => !isSshDropLine(l)))
+    return `the connection was lost${lines.length > 0 ? ` (${lines.at(-1)})` : ''}`;
   if (status === 255 || !ready) return sshFailureCause(lines.join('\n'), timeoutS);
   const last = lines.pop();
   return `the board there ended (status ${status ?? 'killed'})${last ? `: ${last}` : ''}`;
