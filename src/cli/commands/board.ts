@@ -46,11 +46,18 @@ login name), with the hooks of the folder it was started in, and with the state 
 showed as its precondition: a change an agent made meanwhile is shown as a conflict, and
 nothing is written.
 
+With -H (several times), --hosts or $TASKS_HOST, it shows those machines' boards, not
+this one's: each host's board runs there (tasks board-feed, over your ssh; nothing
+listens there), this one merges them (a group per host, the Now view across them),
+and each action is run by the host that has the list. A host not reached is a banner on
+the page, tried again by itself; when none can be reached at the start: exit 8.
+
 Examples:
   tasks board --open
   tasks board --read-only --port 8080
   tasks board --new-token            the old URL stops working
-  tasks -l refactor-auth board       opens on that list`,
+  tasks -l refactor-auth board       opens on that list
+  tasks board -H devbox -H ci-7      the boards of two machines, as one`,
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
