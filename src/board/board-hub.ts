@@ -160,8 +160,19 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
   return {
     listOk: (id) => route(id) !== undefined,
     async get(path, query) {
-      if (path === 'api/overview') return answer(200, overview());
-      if (path === 'api/now') return answer(200, nowView());
+      // Asked of each host now (a tab's stream keeps them current too, but a read needs no tab).
+      if (path === 'api/overview' || path === 'api/now') {
+        await Promise.all(
+          hosts.map(async (h) => {
+            if (h.feed.state.state !== 'live') return;
+            const a = await h.feed.request({ get: path, query: {} });
+            if (a.status !== 200 || h.feed.state.state !== 'live') return;
+            if (path === 'api/overview') h.overview = JSON.parse(a.body) as OverviewPayload;
+            else h.now = JSON.parse(a.body) as NowPayload;
+          }),
+        );
+        return answer(200, path === 'api/overview' ? overview() : nowView());
+      }
       if (path === 'api/gone-lists') {
         const answers = await Promise.all(
           hosts.map((h) => (h.feed.state.state === 'live' ? h.feed.request({ get: path, query: {} }) : Promise.resolve(undefined))),
