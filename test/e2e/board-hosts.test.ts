@@ -146,4 +146,17 @@ describe('tasks board -H, its hosts stood in for', () => {
       'error: no host reached: host a-down: connection refused (no SSH server on that port?); host b-down: connection refused (no SSH server on that port?)',
     );
   });
+
+  it('takes its hosts from a hosts file (--hosts), checked as -H checks them', () => {
+    const file = path.join(root, 'hosts');
+    fs.writeFileSync(file, '# the fleet\nc-down\n');
+    const down = run(local, ['board', `--hosts=${file}`], { env, timeoutMs: 30_000 });
+    expect(down.code).toBe(8);
+    expect(down.stderr.trim()).toBe('error: host c-down: connection refused (no SSH server on that port?)');
+    fs.writeFileSync(file, 'c-down\n-oProxyCommand=x\n');
+    const bad = run(local, ['board', `--hosts=${file}`], { env, timeoutMs: 30_000 });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe(`error: --hosts: ${file} line 2: -H "-oProxyCommand=x": a host name does not start with "-"`);
+    expect(fs.existsSync(local)).toBe(false);
+  });
 });
