@@ -34,6 +34,12 @@ export function sshFeed(target: SshTarget, folder: string, io: IO, env: NodeJS.P
   };
 }
 
+/** The process ending ends every host's ssh, and with it the board there (one listener, however many hosts). */
+const running = new Set<() => void>();
+function endAll(): void {
+  for (const end of running) end();
+}
+
 function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): Promise<{ channel: FeedChannel } | { cause: string }> {
   // The feed runs there as a command of its own: not on the host the host's TASKS_HOST would name.
   const settings = JSON.stringify({ env: { TASKS_HOST: null, ...pick(env, ['TASKS_NOW', 'TASKS_DEBUG']) }, link: false });
@@ -42,7 +48,8 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
   const endSsh = (): void => {
     child.kill('SIGTERM');
   };
-  process.once('exit', endSsh);
+  running.add(endSsh);
+  if (!process.listeners('exit').includes(endAll)) process.on('exit', endAll);
   child.stdin.on('error', () => undefined);
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
@@ -99,7 +106,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
     });
     child.on('close', (status) => {
       clearTimeout(watchdog);
-      process.removeListener('exit', endSsh);
+      running.delete(endSsh);
       const cause = causeOf(said, status, call.connectTimeoutS, ready, hello);
       if (!hello) return resolve({ cause });
       for (const cb of closeListeners) cb(`host ${target.label}: ${cause}`);

@@ -16,19 +16,7 @@ export function registerBoardFeed(program: Command, ctx: Context): void {
     .action(async () => {
       // Each action is recorded in the journal as one change of its own, not as this run's.
       ctx.stopJournal();
-      const backend = localBoard({
-        readOnly: false,
-        configDir: ctx.configDir,
-        home: ctx.home,
-        person: ctx.person,
-        hookPolicy: ctx.hookPolicy,
-        projectDir: ctx.cwd,
-        settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
-        newSessionIndex: () => ctx.newSessionIndex(),
-        env: ctx.env,
-        pid: process.pid,
-        warn: (message) => ctx.io.warn(message, 'board_warning'),
-      });
+      const backend = localBoard({ ...ctx.boardPlace(), readOnly: false, warn: (message) => ctx.io.warn(message, 'board_warning') });
       const stopping = new AbortController();
       void nextSignal().then(() => stopping.abort());
       await serveFeed(backend, { input: ctx.io.stdin.stream(), write: (line) => ctx.io.write(line) }, stopping.signal);

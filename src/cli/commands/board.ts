@@ -74,23 +74,7 @@ Examples:
       const board: RunningBoard =
         hosts.length > 0
           ? await startHostsBoard(hosts, { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn })
-          : await startBoard({
-              host,
-              port,
-              readOnly,
-              configDir: ctx.configDir,
-              home: ctx.home,
-              person: ctx.person,
-              hookPolicy: ctx.hookPolicy,
-              projectDir: ctx.cwd,
-              settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
-              newSessionIndex: () => ctx.newSessionIndex(),
-              stateHome,
-              newToken: Boolean(opts.newToken),
-              env: ctx.env,
-              pid: process.pid,
-              warn,
-            });
+          : await startBoard({ ...ctx.boardPlace(), host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn });
       const stopped = nextSignal();
       if (!board.loopbackOnly) {
         ctx.io.warn(

@@ -241,6 +241,25 @@ export class Context {
    * run that lasts (the board), whose sessions start, end and turn busy or idle meanwhile.
    * Its owner saves what it worked out (saveCache).
    */
+  /**
+   * What a board of this machine reads and writes with (`tasks board`, and `tasks
+   * board-feed` for a board on another machine): the config folder, the person, the
+   * hooks of the folder it runs in, fresh session indexes.
+   */
+  boardPlace() {
+    return {
+      configDir: this.configDir,
+      home: this.home,
+      person: this.person,
+      hookPolicy: this.hookPolicy,
+      projectDir: this.cwd,
+      settings: { ...this.settingsPlaces, configDir: this.configDir },
+      newSessionIndex: () => this.newSessionIndex(),
+      env: this.env,
+      pid: process.pid,
+    };
+  }
+
   newSessionIndex(): SessionIndex {
     return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache(), now: () => this.now() });
   }
