@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NowPayload, OverviewPayload } from '../../src/board/board-protocol.js';
-import { chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { axe, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { BIN, baseEnv, ROOT, run } from '../helpers/cli.js';
 import { pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
 
@@ -167,6 +167,7 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       expect(working).toEqual(['alpha Deploy the API…', 'beta Index the corpus…']);
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SHOTS, 'board-hosts-now.png') });
+      expect(await axe(page)).toEqual([]);
 
       // An agent on beta starts a task: the page shows it within a few seconds, under beta.
       agentOn(
@@ -181,6 +182,8 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       // Assign to me on beta's web list, task 1: written on beta, as beta's user; alpha's task 1 of its own web list untouched.
       const alphaBefore = fs.readFileSync(path.join(alpha.claudeDir, 'tasks', 'web', '1.json'), 'utf8');
       await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').click();
+      // The list's head names its host.
+      await page.locator('.head-meta .tag.host', { hasText: 'host beta' }).waitFor({ timeout: 10_000 });
       await page.locator('.card[data-task="1"]').first().click();
       await page
         .getByRole('button', { name: /assign to me/i })
@@ -209,6 +212,7 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       await page.locator('.host-group[data-host="beta"] .host-name.down').waitFor();
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(SHOTS, 'board-hosts-down.png') });
+      expect(await axe(page)).toEqual([]);
       agentOn(
         alpha,
         'web',
