@@ -263,7 +263,7 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
         ctx.signal,
       );
     case 'restore':
-      return restoreAction(ctx.sessions(), ctx.configDir, req.list, ctx.signal);
+      return restoreAction(ctx.sessions(), ctx.configDir, req, ctx.signal);
   }
 }
 

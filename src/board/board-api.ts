@@ -7,6 +7,7 @@ import { costPayload } from './board-cost.js';
 import { gonePreview } from './board-gone.js';
 import type { BoardLive } from './board-live.js';
 import type { BoardNow } from './board-now.js';
+import { restoreFrom } from './board-requests.js';
 import { goneListsPayload, restorePreview } from './board-restore.js';
 import { type BoardContext, historyPayload, type Sessions } from './board-state.js';
 import { undoPreview } from './board-undo.js';
@@ -85,8 +86,16 @@ export function localApi(o: LocalParts): BoardApi {
         }
         case 'api/gone-lists':
           return answer(200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home));
-        case 'api/restore':
-          return needsList(async (l) => answer(200, await restorePreview(o.sessions.current, o.ctx.configDir, l)));
+        case 'api/restore': {
+          let from: string[];
+          try {
+            from = restoreFrom(query.getAll('from'));
+          } catch (err) {
+            return usage((err as Error).message);
+          }
+          const restoreCtx = { configDir: o.ctx.configDir, home: o.ctx.home, projectDir: o.ctx.projectDir };
+          return needsList(async (l) => answer(200, await restorePreview(o.sessions.current, restoreCtx, l, from)));
+        }
         default:
           return notFound;
       }

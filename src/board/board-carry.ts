@@ -26,7 +26,8 @@ export interface CarryContext {
   home: string;
 }
 
-function label(s: SessionInfo, home: string): string {
+/** "session 9a0b1c2d (live, idle) · ~/work/web": a session as carry and restore offer it. */
+export function sessionLabel(s: SessionInfo, home: string): string {
   const where = s.cwd === undefined ? '' : ` · ${tildePath(s.cwd, home)}`;
   return `session ${s.sessionId.slice(0, 8)} (${stateText(s)})${where}`;
 }
@@ -37,7 +38,7 @@ function carryTargets(index: SessionIndex, ctx: CarryContext, listId: string): C
   const add = (session: SessionInfo | undefined, list: string, why: CarryTargetView['why']) => {
     if (session === undefined || session.state !== 'live' || list === listId) return;
     if (targets.some((t) => t.sessionId === session.sessionId)) return;
-    targets.push({ sessionId: session.sessionId, list, why, label: label(session, ctx.home) });
+    targets.push({ sessionId: session.sessionId, list, why, label: sessionLabel(session, ctx.home) });
   };
   const cleared = listAfterClear(index, listId);
   if (cleared !== undefined) add(index.session(cleared.newSessionId), cleared.newList, 'cleared');

@@ -132,7 +132,7 @@ export class FeedClient {
   }
 
   /** A read or an action on the host; answered 503 at once while the host is not reached. */
-  request(message: { get: string; query: Record<string, string> } | { action: unknown }): Promise<ApiAnswer> {
+  request(message: { get: string; query: string } | { action: unknown }): Promise<ApiAnswer> {
     const channel = this.channel;
     if (channel === undefined || this.view.state !== 'live') return Promise.resolve(notReached(this.label, this.view.message));
     const id = this.nextId++;

@@ -10,7 +10,7 @@ import type { BoardBackend } from './board-server.js';
  * read, a preview, a refusal or a write there is exactly what a board started there
  * would give.
  *
- * In:  {"id":n,"get":"api/list","query":{"list":"L"}}   a read
+ * In:  {"id":n,"get":"api/list","query":"list=L"}      a read
  *      {"id":n,"action":{...}}                            an action, as the page posts it
  *      {"sub":n,"list":"L"|null}                          an event stream (the overview, the Now view, a list)
  *      {"unsub":n}
@@ -31,7 +31,7 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
   const handle = async (message: Record<string, unknown>): Promise<void> => {
     const id = message.id;
     if (typeof id === 'number' && typeof message.get === 'string') {
-      const query = new URLSearchParams(isStringRecord(message.query) ? message.query : {});
+      const query = new URLSearchParams(typeof message.query === 'string' ? message.query : '');
       const list = query.get('list') ?? query.get('id');
       if (list !== null && !backend.api.listOk(list)) {
         return send({ id, status: 400, body: JSON.stringify({ ok: false, error: { code: 'usage', message: 'list must be a list id' } }) });
@@ -93,10 +93,6 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
     io.input.on('error', finish);
     signal.addEventListener('abort', finish, { once: true });
   });
-}
-
-function isStringRecord(v: unknown): v is Record<string, string> {
-  return v !== null && typeof v === 'object' && Object.values(v).every((x) => typeof x === 'string');
 }
 
 /**

@@ -165,7 +165,7 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
         await Promise.all(
           hosts.map(async (h) => {
             if (h.feed.state.state !== 'live') return;
-            const a = await h.feed.request({ get: path, query: {} });
+            const a = await h.feed.request({ get: path, query: '' });
             if (a.status !== 200 || h.feed.state.state !== 'live') return;
             if (path === 'api/overview') h.overview = JSON.parse(a.body) as OverviewPayload;
             else h.now = JSON.parse(a.body) as NowPayload;
@@ -175,7 +175,7 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       }
       if (path === 'api/gone-lists') {
         const answers = await Promise.all(
-          hosts.map((h) => (h.feed.state.state === 'live' ? h.feed.request({ get: path, query: {} }) : Promise.resolve(undefined))),
+          hosts.map((h) => (h.feed.state.state === 'live' ? h.feed.request({ get: path, query: '' }) : Promise.resolve(undefined))),
         );
         const lists = answers.flatMap((a, i) => {
           if (a?.status !== 200) return [];
@@ -188,10 +188,11 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       if (id === null) return path.startsWith('api/') ? usage('list is required') : notFound;
       const to = route(id);
       if (to === undefined) return usage('list must be a list id');
-      const asked = Object.fromEntries(query);
-      delete asked.id;
-      asked.list = to.id;
-      return rewrite(to.i, path, await to.host.feed.request({ get: path, query: asked }));
+      // Every value of the query as asked (restore's `from` may be given several times), the list the host's own.
+      const asked = new URLSearchParams(query);
+      asked.delete('id');
+      asked.set('list', to.id);
+      return rewrite(to.i, path, await to.host.feed.request({ get: path, query: asked.toString() }));
     },
     async action(body) {
       const list = body !== null && typeof body === 'object' ? (body as { list?: unknown }).list : undefined;

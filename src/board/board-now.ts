@@ -190,7 +190,7 @@ export class BoardNow {
     const now = this.o.now();
     const by = (type: NotifyEvent['type']) => {
       const out: NowEventView[] = [];
-      for (const l of this.lists.values()) for (const e of l.events) if (e.type === type) out.push(this.view(l.ref, e));
+      for (const l of this.lists.values()) for (const e of l.events) if (e.type === type) out.push(this.view(l.ref, e, l.tasks));
       return out.sort((a, b) => b.since - a.since || a.key.localeCompare(b.key));
     };
     const working: NowWorkView[] = [];
@@ -237,7 +237,11 @@ export class BoardNow {
     };
   }
 
-  private view(ref: NowListRef, e: NotifyEvent): NowEventView {
+  private view(ref: NowListRef, e: NotifyEvent, tasks: readonly Task[] = []): NowEventView {
+    // `tasks carry` marks each task it carried (metadata.carriedTo): work carried already is not offered again.
+    const carried = new Set(
+      tasks.filter((t) => (t.metadata as { carriedTo?: unknown } | undefined)?.carriedTo !== undefined).map((t) => t.id),
+    );
     return {
       ...ref,
       key: e.key,
@@ -247,6 +251,7 @@ export class BoardNow {
       action: e.action,
       tasks: e.tasks.map((t) => ({ id: t.id, subject: t.subject, status: t.status as BoardStatus, owner: t.owner })),
       since: this.since.get(e.key) ?? this.o.now(),
+      carried: e.tasks.length > 0 && e.tasks.every((t) => carried.has(t.id)),
     };
   }
 }

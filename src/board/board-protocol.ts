@@ -11,7 +11,7 @@
  * GET  <token>/api/cost?list=<list>    CostPayload
  * GET  <token>/api/carry?list=<list>&to=<session>  CarryPreviewPayload
  * GET  <token>/api/gone-lists          GoneListsPayload
- * GET  <token>/api/restore?list=<list> RestorePreviewPayload
+ * GET  <token>/api/restore?list=<list>[&from=<session>...] RestorePreviewPayload
  * GET  <token>/api/now                 NowPayload
  * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `now`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
@@ -270,8 +270,23 @@ export interface GoneListsPayload {
 }
 
 /** What `tasks restore --dry-run` says now of a list; or why nothing would be restored. */
+/** A session whose transcript a restore reads, or may read (`restore --from`). */
+export interface RestoreSourceView {
+  sessionId: string;
+  /** "session 6a6a6a6a (ended) · ~/work/api". */
+  label: string;
+  /** Why it is read: the list's own session, one its tasks tie to it, a binding, shared tasks, named by the person; `candidate`: may hold it (nothing else records the list). */
+  why: 'own' | 'tasks' | 'binding' | 'shares' | 'named' | 'candidate';
+  /** The list's Task-tool changes its transcript holds (null: not read). */
+  changes: number | null;
+}
+
 export interface RestorePreviewPayload {
   list: string;
+  /** `--from` as asked (empty: the transcripts found for the list). */
+  from: string[];
+  /** The transcripts read, and the sessions that may hold the list when nothing records it: what `--from` may name. */
+  sources: RestoreSourceView[];
   lines: string[];
   summary: string;
   warnings: string[];
@@ -331,7 +346,7 @@ export type ActionRequest =
    */
   | { action: 'carry'; list: string; to: string; force: boolean }
   /** `tasks -l <list> restore`: the list rebuilt from its sessions' transcripts. */
-  | { action: 'restore'; list: string };
+  | { action: 'restore'; list: string; from: string[] };
 
 export interface ActionError {
   code: string;
@@ -387,6 +402,8 @@ export interface NowEventView extends NowListRef {
   tasks: Array<{ id: string; subject: string; status: BoardStatus; owner: string | null }>;
   /** When it was first seen by this board (ms). */
   since: number;
+  /** Every task it names was carried to another list already (`tasks carry` marked each carriedTo). */
+  carried: boolean;
 }
 
 export interface NowTaskView {

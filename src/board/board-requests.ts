@@ -109,8 +109,23 @@ export function parseRequest(body: unknown): ActionRequest {
       return { action: 'carry', list, to: b.to, force: b.force === true };
     }
     case 'restore':
-      return { action: 'restore', list };
+      return { action: 'restore', list, from: restoreFrom(b.from) };
     default:
       throw bad('unknown action');
   }
 }
+
+/**
+ * `restore --from` as the page may name it: sessions by id or a unique prefix of one, never
+ * a transcript file (the command line's other form: a page names no file on disk).
+ */
+export function restoreFrom(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.length > 50) throw bad('from must be a list of at most 50 session ids');
+  return raw.map((f) => {
+    if (typeof f !== 'string' || !SESSION_PREFIX.test(f)) throw bad('from: each must be a session id or a prefix of one');
+    return f.toLowerCase();
+  });
+}
+
+const SESSION_PREFIX = /^[0-9a-fA-F][0-9a-fA-F-]{0,35}$/;

@@ -1,12 +1,14 @@
 import { TasksError } from '../core/base/errors.js';
 import { listsView } from '../core/lists/lists-view.js';
-import { goneLists } from '../core/restore/gone-lists.js';
+import { goneLists, nothingRestored } from '../core/restore/gone-lists.js';
 import { restoreList } from '../core/restore/restore-list.js';
+import { restoreSources } from '../core/restore/restore-sources.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
 import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
 import { PLAIN } from '../render/style.js';
-import type { GoneListsPayload, RestorePreviewPayload } from './board-protocol.js';
+import { sessionLabel } from './board-carry.js';
+import type { GoneListsPayload, RestorePreviewPayload, RestoreSourceView } from './board-protocol.js';
 import { sessionView } from './board-state.js';
 import { shortOf } from './board-undo.js';
 
@@ -38,8 +40,28 @@ export async function goneListsPayload(index: SessionIndex, configDir: string, h
   };
 }
 
-async function restore(index: SessionIndex, configDir: string, listId: string, dryRun: boolean, signal?: AbortSignal) {
-  const outcome = await restoreList(index, listDirOf(configDir, listId), listId, { dryRun, now: () => performance.now(), signal });
+/** Where the restore reads: `from` (`--from`, session ids or prefixes), else the transcripts found for the list. */
+export interface RestoreContext {
+  configDir: string;
+  home: string;
+  /** The board's folder: where sessions that may hold a list named only in their environment ran. */
+  projectDir: string | undefined;
+}
+
+async function restore(
+  index: SessionIndex,
+  configDir: string,
+  listId: string,
+  from: readonly string[],
+  dryRun: boolean,
+  signal?: AbortSignal,
+) {
+  const outcome = await restoreList(index, listDirOf(configDir, listId), listId, {
+    from,
+    dryRun,
+    now: () => performance.now(),
+    signal,
+  });
   const { created, updated, deleted } = outcome.replay;
   const report = { list: listId, dryRun, ...outcome };
   const body = renderRestoreReport(report, PLAIN);
@@ -51,16 +73,66 @@ async function restore(index: SessionIndex, configDir: string, listId: string, d
   };
 }
 
-/** `restore --dry-run`: what would be written, or why nothing would. */
-export async function restorePreview(index: SessionIndex, configDir: string, listId: string): Promise<RestorePreviewPayload> {
-  const r = await restore(index, configDir, listId, true);
+function sourceView(index: SessionIndex, home: string, sessionId: string): string {
+  const s = index.session(sessionId);
+  return s === undefined ? `session ${sessionId.slice(0, 8)}` : sessionLabel(s, home);
+}
+
+/**
+ * `restore --dry-run` (with `--from` when `from` names sessions): what would be written,
+ * or why nothing would, in the command's words; the transcripts read, and, when nothing
+ * records the list, the sessions of the board's folder that may hold it (the command's
+ * suggestion), each one a `--from` the page offers.
+ */
+export async function restorePreview(
+  index: SessionIndex,
+  ctx: RestoreContext,
+  listId: string,
+  from: readonly string[] = [],
+): Promise<RestorePreviewPayload> {
+  const base = { list: listId, from: [...from], lines: [], summary: '', warnings: [], count: 0 };
+  let r: Awaited<ReturnType<typeof restore>>;
+  try {
+    r = await restore(index, ctx.configDir, listId, from, true);
+  } catch (err) {
+    // A --from the command refuses (no such session, an ambiguous prefix): its words.
+    if (err instanceof TasksError) {
+      // Each session named stays offered, checked (unchecking the one refused goes on), and the transcripts found, unchecked.
+      const sources: RestoreSourceView[] = from.map((f) => ({ sessionId: f, label: `session ${f}`, why: 'named', changes: null }));
+      for (const s of restoreSources(index, listId))
+        if (!from.includes(s.sessionId))
+          sources.push({ sessionId: s.sessionId, label: sourceView(index, ctx.home, s.sessionId), why: s.why, changes: null });
+      return { ...base, sources, none: err.message };
+    }
+    throw err;
+  }
+  const sources: RestoreSourceView[] = r.report.sources.map((s) => ({
+    sessionId: s.sessionId,
+    label: sourceView(index, ctx.home, s.sessionId),
+    why: s.why,
+    changes: s.changes,
+  }));
+  // With --from, the transcripts found for the list stay offered (unchecked): the person may go back to them.
+  if (from.length > 0)
+    for (const s of restoreSources(index, listId))
+      if (!sources.some((v) => v.sessionId === s.sessionId))
+        sources.push({ sessionId: s.sessionId, label: sourceView(index, ctx.home, s.sessionId), why: s.why, changes: null });
+  const candidates = r.empty
+    ? nothingRestored(index, { listId, transcriptsRead: r.report.sources.length, from, cwd: ctx.projectDir }).candidates
+    : [];
+  for (const c of candidates)
+    if (!sources.some((s) => s.sessionId === c))
+      sources.push({ sessionId: c, label: sourceView(index, ctx.home, c), why: 'candidate', changes: null });
   return {
-    list: listId,
+    ...base,
+    // The sessions named, by their full ids (a prefix typed is the session it names).
+    from: from.length === 0 ? [] : r.report.sources.filter((s) => s.why === 'named').map((s) => s.sessionId),
+    sources,
     lines: r.lines,
     summary: r.summary,
     warnings: r.report.warnings,
     count: r.report.created.length,
-    none: r.empty ? renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length) : null,
+    none: r.empty ? renderNothingRecorded(shortOf(ctx.configDir, listId)(listId), r.report.sources.length) : null,
   };
 }
 
@@ -68,10 +140,11 @@ export async function restorePreview(index: SessionIndex, configDir: string, lis
 export async function restoreAction(
   index: SessionIndex,
   configDir: string,
-  listId: string,
+  req: { list: string; from: readonly string[] },
   signal: AbortSignal,
 ): Promise<{ message: string; lines: string[]; warnings: string[] }> {
-  const r = await restore(index, configDir, listId, false, signal);
+  const listId = req.list;
+  const r = await restore(index, configDir, listId, req.from, false, signal);
   // As `tasks restore` refuses it: a record with no change of the list writes nothing.
   if (r.empty) throw new TasksError('not_found', renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length));
   return { message: r.summary, lines: r.lines, warnings: r.report.warnings };

@@ -226,4 +226,45 @@ describe('restore from the board', () => {
     expect(JSON.parse(r.body).error.message).toBe(said(command.stderr)[0]);
     expect(fs.existsSync(listDir(w, 'never-was'))).toBe(false);
   });
+
+  it('restores from the sessions named (restore --from): the preview and the restore as the command makes them; bad input is a one-line 400', async () => {
+    const { w, b } = await setup();
+    writeGoneSession(w.config, w.dirs.api);
+    // --from a session that records nothing of the list: refused as the command refuses it, nothing written.
+    const none = cli(w, ['-l', GONE, 'restore', '--from', IDS.api.slice(0, 8)]);
+    expect(none.code).toBe(3);
+    const preview = await api<{ from: string[]; none: string | null; sources: Array<{ sessionId: string; why: string }> }>(
+      b,
+      `restore?list=${GONE}&from=${IDS.api.slice(0, 8)}`,
+    );
+    expect(preview.none).toBe(said(none.stderr)[0]);
+    // The prefix named is the session it names; the list's own session stays offered.
+    expect(preview.from).toEqual([IDS.api]);
+    expect(preview.sources.map((s) => [s.sessionId, s.why])).toEqual([
+      [IDS.api, 'named'],
+      [GONE, 'own'],
+    ]);
+    const refused = await postAction(b, { action: 'restore', list: GONE, from: [IDS.api.slice(0, 8)] });
+    expect(refused.status).toBe(404);
+    expect(JSON.parse(refused.body).error.message).toBe(said(none.stderr)[0]);
+    expect(fs.existsSync(listDir(w, GONE))).toBe(false);
+    // A session no transcript has: the command's words.
+    const unknown = cli(w, ['-l', GONE, 'restore', '--from', 'ffff', '--dry-run']);
+    expect((await api<{ none: string }>(b, `restore?list=${GONE}&from=ffff`)).none).toBe(said(unknown.stderr)[0]);
+    // The list's own session named: restored as `tasks restore --from` restores it.
+    const dry = cli(w, ['-l', GONE, 'restore', '--from', GONE.slice(0, 8), '--dry-run']);
+    expect((await api<{ lines: string[] }>(b, `restore?list=${GONE}&from=${GONE.slice(0, 8)}`)).lines).toEqual(lines(dry.stdout));
+    const done = await postAction(b, { action: 'restore', list: GONE, from: [GONE.slice(0, 8)] });
+    expect(done.status, done.body).toBe(200);
+    expect(readJson(path.join(listDir(w, GONE), '2.json'))).toMatchObject({ subject: 'Run it on staging', status: 'pending' });
+    // The page names sessions only: never a transcript file, nor anything that is not a session id or prefix.
+    for (const from of ['/etc/passwd', '../x.jsonl', '', 'zz']) {
+      const get = await request(b.port, `/${b.token}/api/restore?list=${GONE}&from=${encodeURIComponent(from)}`);
+      expect(get.status, from).toBe(400);
+      expect(JSON.parse(get.body).error.message).toBe('from: each must be a session id or a prefix of one');
+      const post = await postAction(b, { action: 'restore', list: GONE, from: [from] });
+      expect(post.status, from).toBe(400);
+    }
+    expect((await postAction(b, { action: 'restore', list: GONE, from: 'ffff' })).status).toBe(400);
+  });
 });

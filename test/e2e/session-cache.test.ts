@@ -35,7 +35,15 @@ function rewriteShards(w: World, change: (body: Record<string, unknown>) => void
  * prompt (and no digest of what it said, so that the evidence kept from it is worked out again).
  */
 function lie(body: Record<string, unknown>): void {
-  for (const entry of Object.values(body.entries as Record<string, Record<string, unknown>>)) {
+  const entries = body.entries as Record<string, Record<string, unknown>>;
+  // The whole answer kept by `lists` (lists/kept-lists.ts): the same lie, told there too.
+  type Kept = { view?: { s: Array<Record<string, unknown>>; r: Array<{ id: string; sessions: number[] }> } };
+  const view = Object.hasOwn(entries, 'lists') ? (entries.lists as Kept).view : undefined;
+  if (view !== undefined) {
+    for (const s of view.s) s.prompt = 'a stale prompt';
+    for (const r of view.r) if (r.id === 'shared') r.sessions = [];
+  }
+  for (const entry of Object.values(entries)) {
     const f = entry.f as { v: Record<string, unknown> } | undefined;
     if (f !== undefined) f.v.prompt = 'a stale prompt';
     for (const scan of Object.values((entry.x ?? {}) as Record<string, Record<string, unknown>>)) {

@@ -10,17 +10,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/core/store/schema.js';
 import { request, startBoard } from '../helpers/board.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import { browserAvailable, SKIPPED, useBoardBrowser } from '../helpers/board-browser.js';
 import { readJson, runAsync, tempConfig } from '../helpers/cli.js';
 import { claudeVersion, runAgent } from './agent.js';
 import { taskGetText, taskGetViewFor, taskListText } from './agent-views.js';
 import type { Turn } from './mock-model.js';
-
-const available = chromiumAvailable();
 
 function gate() {
   let open!: () => void;
@@ -37,18 +34,16 @@ function gate() {
   };
 }
 
-describe.skipIf(!available)(`the real Claude Code, seen on the board${available ? '' : ` (skipped: no chromium at ${CHROMIUM})`}`, () => {
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  beforeAll(async () => ({ browser, close: closeBrowser } = await launchChromium()));
-  afterAll(async () => closeBrowser?.());
+describe.skipIf(!browserAvailable)(`the real Claude Code, seen on the board${SKIPPED}`, () => {
+  // Each test closes its page and stops its board itself (its agent's run decides when).
+  const chromium = useBoardBrowser();
 
   it("shows the agent's list and tasks live, and the agent sees the person's done", async () => {
     const config = tempConfig();
     const project = path.join(config, 'home', 'work', 'shop');
     fs.mkdirSync(project, { recursive: true });
     const board = await startBoard(config, [], { USER: 'carol' });
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     try {
       await page.goto(board.url);
       await page.waitForSelector('.conn.live');
@@ -110,7 +105,7 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
     const project = path.join(config, 'home', 'work', 'shop');
     fs.mkdirSync(project, { recursive: true });
     const board = await startBoard(config, [], { USER: 'carol' });
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     const until = async (what: string, check: () => boolean) => {
       for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
       if (!check()) throw new Error(`timed out waiting for ${what}`);
@@ -219,7 +214,7 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
     const project = path.join(config, 'home', 'work', 'release');
     fs.mkdirSync(project, { recursive: true });
     const board = await startBoard(config, [], { USER: 'carol' });
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     try {
       await page.goto(board.url);
       await page.waitForSelector('.conn.live');
@@ -269,7 +264,7 @@ describe.skipIf(!available)(`the real Claude Code, seen on the board${available 
     const project = path.join(config, 'home', 'work', 'shop');
     fs.mkdirSync(project, { recursive: true });
     const board = await startBoard(config, [], { USER: 'carol' });
-    const page = await browser.newPage();
+    const page = await chromium.browser.newPage();
     try {
       await page.goto(board.url);
       await page.waitForSelector('.conn.live');

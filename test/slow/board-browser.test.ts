@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardRun, startBoard } from '../helpers/board.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BoardRun } from '../helpers/board.js';
+import { browserAvailable, CHROMIUM, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { API, agent, DB, fileOf, task, until, WEB, world } from '../helpers/board-world.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { run, tempConfig, writeTask } from '../helpers/cli.js';
 import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
 import { hookWorld, script, settingsWith, writeSettings } from '../helpers/hooks.js';
@@ -16,46 +16,17 @@ import { IDS, sessionsWorld } from '../helpers/sessions-world.js';
  * person sees and does, checked against the files. Screenshots go to the folder named by
  * $TASKS_BOARD_SCREENSHOTS (the README's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
-const available = chromiumAvailable();
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // The picture shows the page, not the last action's passing word.
-  await page.waitForSelector('.toast.ok', { state: 'detached', timeout: 5000 }).catch(() => undefined);
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-describe.skipIf(!available)(
-  `the board in a real browser${available ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
+describe.skipIf(!browserAvailable)(
+  `the board in a real browser${browserAvailable ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
   () => {
-    let browser: BrowserContext;
-    let closeBrowser: () => Promise<void>;
+    // A refused action's 409 is an answer the page shows, not an error of the page.
+    const b = useBoardBrowser({ console: /status of 409/ });
     let board: BoardRun | undefined;
     let page: Page;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      ({ browser, close: closeBrowser } = await launchChromium());
-    });
-    afterAll(async () => closeBrowser?.());
-    afterEach(async () => {
-      await page?.close();
-      await board?.stop('SIGKILL');
-      board = undefined;
-      expect(errors).toEqual([]);
-      errors.length = 0;
-    });
 
     async function open(config: string, hash = '', args: string[] = []): Promise<Page> {
-      board = await startBoard(config, args, { USER: 'carol' });
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      // A refused action's 409 is an answer the page shows, not an error of the page.
-      page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 409') && errors.push(m.text()));
-      await page.goto(`${board.url}${hash}`);
+      board = await b.board(config, args, { USER: 'carol' });
+      page = await b.page(`${board.url}${hash}`);
       return page;
     }
 
@@ -205,11 +176,8 @@ describe.skipIf(!available)(
       writeTask(w.list, { id: '1', subject: 'Ship the release', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
       const gate = script(w, 'gate.sh', 'echo "3 tests fail: run npm test" >&2; exit 2');
       writeSettings(w, 'user', settingsWith({ TaskCompleted: [{ command: gate }] }));
-      board = await startBoard(w.config, [], { USER: 'carol' }, w.project);
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 409') && errors.push(m.text()));
-      await page.goto(`${board.url}#list=l`);
+      board = await b.board(w.config, [], { USER: 'carol' }, w.project);
+      page = await b.page(`${board.url}#list=l`);
       await page.click('.card[data-task="1"] button[data-action="done"]');
       await page.waitForSelector('.toast.error');
       expect(await page.locator('.toast.error .toast-message').textContent()).toBe(
@@ -227,11 +195,9 @@ describe.skipIf(!available)(
 
     it("releases gone owners' tasks once confirmed; a live session of the project that cannot see the list does not hold it back", async () => {
       const w = sessionsWorld();
-      board = await startBoard(w.config, [], { USER: 'carol' }, w.here);
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
+      board = await b.board(w.config, [], { USER: 'carol' }, w.here);
       try {
-        await page.goto(`${board.url}#list=${IDS.webOld}`);
+        page = await b.page(`${board.url}#list=${IDS.webOld}`, { console: false });
         await page.waitForSelector('.gone-count');
         expect(await page.locator('.gone-count').textContent()).toBe('1 held by gone owners (session 7f1c9e22 was cleared)');
         await page.click('#release-gone');
@@ -279,9 +245,7 @@ describe.skipIf(!available)(
       const tabs = [first];
       // A browser keeps six connections to one server: a stream per tab would starve the seventh.
       for (let i = 1; i < 10; i++) {
-        const tab = await browser.newPage();
-        tab.on('pageerror', (e) => errors.push(e.message));
-        await tab.goto(`${board!.url}#list=${API}`, { timeout: 10_000 });
+        const tab = await b.page(`${board!.url}#list=${API}`, { console: false, timeout: 10_000 });
         tabs.push(tab);
       }
       for (const tab of tabs) await tab.waitForSelector('.card[data-task="7"]', { timeout: 10_000 });
@@ -369,13 +333,11 @@ describe.skipIf(!available)(
       fs.mkdirSync(bin);
       const seen = path.join(config, 'opened.txt');
       fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${seen}'\n`, { mode: 0o755 });
-      board = await startBoard(config, ['--open', '-l', API], { USER: 'carol', PATH: `${bin}:${process.env.PATH}` });
+      board = await b.board(config, ['--open', '-l', API], { USER: 'carol', PATH: `${bin}:${process.env.PATH}` });
       await until('the opener', () => fs.existsSync(seen));
       const file = fs.readFileSync(seen, 'utf8');
       expect(file).not.toContain(board.token);
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`file://${file}`);
+      page = await b.page(`file://${file}`, { console: false });
       // The board prints the URL of the list named (`#list=`): the file goes there.
       expect(board.url).toMatch(new RegExp(`#list=${API}$`));
       await page.waitForURL(board.url, { timeout: 10_000 });

@@ -1,67 +1,74 @@
 /**
  * Carry and restore on the board's page, in a real browser (Debian's chromium, driven by
- * playwright-core): a list /clear left behind offers "Carry to <session>", shows the
- * command's dry run, and carries on a yes; a live agent's list needs a second, explicit
- * yes; the gone lists of `tasks lists --all` offer Restore with its dry run. Each dialog
- * has no serious or critical axe violation in the light and the dark theme, and the
- * person's changes are taken back by `tasks undo` from the command line.
+ * playwright-core): a list /clear left behind offers "Carry to <session>", and the Now
+ * view's "agent gone" entries offer Carry too; each shows the command's dry run, and
+ * carries on a yes, the files as `tasks carry` leaves them; a live agent's list needs a
+ * second, explicit yes (Carry anyway: --force); the gone lists of `tasks lists --all`
+ * offer Restore with its dry run, from the transcripts found or the sessions the person
+ * names (--from). Each dialog has no serious or critical axe violation in the light and
+ * the dark theme, and the person's changes are taken back by `tasks undo`.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardRun, startBoard } from '../helpers/board.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BoardRun } from '../helpers/board.js';
+import { axe, browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { until } from '../helpers/board-world.js';
-import { axe, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { readJson } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { GONE_SESSION as GONE, IDS, type SessionsWorld, sessionsWorld, writeGoneSession } from '../helpers/sessions-world.js';
 
-const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
-const available = chromiumAvailable();
 const PERSON = { USER: 'carol', LOGNAME: 'carol' };
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
 
 const listDir = (w: SessionsWorld, id: string) => path.join(w.config, 'tasks', id);
 const cli = (w: SessionsWorld, args: string[]) => runInProcessSync(w.config, args, { env: PERSON, cwd: w.here });
 
-describe.skipIf(!available)(`carry and restore on the board's page${available ? '' : ` (skipped: no chromium at ${CHROMIUM})`}`, () => {
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  let board: BoardRun | undefined;
-  let world: SessionsWorld | undefined;
-  let page: Page;
-  const errors: string[] = [];
+/** Every task file of a list, as it holds it. */
+function files(w: SessionsWorld, id: string): Record<string, unknown> {
+  const dir = listDir(w, id);
+  if (!fs.existsSync(dir)) return {};
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => [f, readJson(path.join(dir, f))]),
+  );
+}
 
-  beforeAll(async () => {
-    ({ browser, close: closeBrowser } = await launchChromium());
+/**
+ * A Claude Code process (by its name, as /proc shows it) that shares `list` through
+ * CLAUDE_CODE_TASK_LIST_ID: a sign of life of the list that no session file names.
+ */
+function agentOnList(w: SessionsWorld, list: string): ChildProcess {
+  const bin = path.join(w.config, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const claude = path.join(bin, 'claude');
+  if (!fs.existsSync(claude)) fs.symlinkSync(fs.realpathSync('/bin/sleep'), claude);
+  return spawn(claude, ['300'], {
+    cwd: w.dirs.web,
+    env: { ...process.env, CLAUDE_CONFIG_DIR: w.config, CLAUDE_CODE_TASK_LIST_ID: list },
+    stdio: 'ignore',
   });
-  afterAll(async () => closeBrowser?.());
-  afterEach(async () => {
-    await page?.close();
-    await board?.stop('SIGKILL');
-    world?.stop();
-    board = undefined;
-    world = undefined;
-    expect(errors).toEqual([]);
-    errors.length = 0;
-  });
+}
+
+describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPPED}`, () => {
+  // A 404 or 409 is an answer the page shows (nothing recorded; refused), not an error of the page.
+  const b = useBoardBrowser({ width: 1440, height: 900, scheme: 'dark', console: /status of 40[49]/ });
+  let board: BoardRun | undefined;
+  let page: Page;
 
   async function open(w: SessionsWorld, hash: string, scheme: 'light' | 'dark' = 'dark'): Promise<Page> {
-    world = w;
-    board ??= await startBoard(w.config, [], PERSON, w.here);
-    page = await browser.newPage();
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.emulateMedia({ colorScheme: scheme });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && !/status of 40[49]/.test(m.text()) && errors.push(m.text()));
-    await page.goto(`${board.url}${hash}`);
+    if (board === undefined || board.child.exitCode !== null || board.child.signalCode !== null) {
+      board = await b.board(w.config, [], PERSON, w.here);
+      b.after(() => {
+        w.stop();
+        board = undefined;
+      });
+    }
+    page = await b.page(`${board.url}${hash}`, { scheme });
     return page;
   }
 
@@ -181,5 +188,163 @@ describe.skipIf(!available)(`carry and restore on the board's page${available ? 
     await p.waitForSelector('.card[data-task="2"]');
     await p.waitForSelector('#restore', { state: 'detached' });
     expect(readJson(path.join(listDir(w, GONE), '1.json'))).toMatchObject({ subject: 'Write the migration', status: 'completed' });
+  });
+
+  it("carries from the Now view's agent-gone entry, by keyboard: its dry run first, then the files as tasks carry leaves them", async () => {
+    const w = sessionsWorld();
+    // The same world carried from the command line: what the page's carry must leave, file for file.
+    const twin = sessionsWorld();
+    try {
+      const byCli = cli(twin, ['--session', IDS.webNew, 'carry', '--from', IDS.webOld]);
+      expect(byCli.code, byCli.stderr).toBe(0);
+      for (const scheme of ['light', 'dark'] as const) {
+        const p = await open(w, '', scheme);
+        const carry = p.locator(`#now-needs .now-item[data-type="agent-died"] #now-carry-${IDS.webOld}`);
+        await carry.waitFor();
+        expect(await carry.getAttribute('aria-label')).toBe('Carry the unfinished work of 7f1c9e22…');
+        // By keyboard: focus on the entry's button, Enter opens the dialog with its main button focused.
+        await carry.focus();
+        await p.keyboard.press('Enter');
+        await p.waitForSelector('dialog[open] .carry-dialog');
+        expect(await p.locator('#carry-title').textContent()).toBe('Carry 1 unfinished task to session 9a0b1c2d?');
+        const dry = cli(w, ['--session', IDS.webNew, 'carry', '--from', IDS.webOld, '--dry-run']);
+        expect(await p.locator('.dry-run-lines').textContent()).toBe(dry.stdout.trimEnd());
+        expect(await p.evaluate(() => document.activeElement?.getAttribute('data-submit'))).toBe('true');
+        expect(await axe(p)).toEqual([]);
+        if (scheme === 'light') {
+          await shot(p, 'now-carry');
+          // Escape: nothing carried, focus back on the entry's button.
+          await p.keyboard.press('Escape');
+          await p.waitForSelector('dialog[open]', { state: 'detached' });
+          expect(await p.evaluate(() => document.activeElement?.id)).toBe(`now-carry-${IDS.webOld}`);
+          expect(fs.existsSync(listDir(w, IDS.webNew))).toBe(false);
+          await p.close();
+          continue;
+        }
+        await p.keyboard.press('Enter');
+        await p.waitForSelector('.toast:has-text("carried 1 task from list 7f1c9e22")');
+        // The work is carried: the entry goes, and focus stays in its section.
+        await p.waitForSelector(`#now-carry-${IDS.webOld}`, { state: 'detached' });
+        expect(await p.evaluate(() => document.activeElement?.closest('section')?.id)).toBe('now-needs');
+      }
+      expect(files(w, IDS.webNew)).toEqual(files(twin, IDS.webNew));
+      expect(files(w, IDS.webOld)).toEqual(files(twin, IDS.webOld));
+      expect(readJson(path.join(listDir(w, IDS.webNew), '1.json'))).toMatchObject({ subject: 'Fix the cookie race', status: 'pending' });
+    } finally {
+      twin.stop();
+    }
+  });
+
+  it('refuses a carry from a list a live agent shares, as the command does, and carries on Carry anyway (--force)', async () => {
+    const w = sessionsWorld();
+    // A Claude Code process shares the cleared list through its environment: the gone owner's work is still offered from Now.
+    const agent = agentOnList(w, IDS.webOld);
+    b.after(() => void agent.kill('SIGKILL'));
+    const before = files(w, IDS.webOld);
+    const refused = cli(w, ['--session', IDS.webNew, 'carry', '--from', IDS.webOld]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/in use by a live agent \(Claude Code process \d+ uses it \(CLAUDE_CODE_TASK_LIST_ID\)\)/);
+    expect(files(w, IDS.webOld)).toEqual(before);
+    for (const scheme of ['light', 'dark'] as const) {
+      const p = await open(w, '', scheme);
+      await p.locator(`#now-carry-${IDS.webOld}`).click();
+      await p.waitForSelector('dialog[open] .carry-dialog .refusal');
+      // The refusal a real run meets, and its override: a danger button, focused, named for what it does.
+      expect(await p.locator('dialog .refusal').textContent()).toBe(
+        `But a live agent works on this list (Claude Code process ${agent.pid} uses it (CLAUDE_CODE_TASK_LIST_ID)): carrying would take its work. The command refuses without --force.`,
+      );
+      const anyway = p.locator('dialog button[data-submit]');
+      expect(await anyway.textContent()).toBe('Carry anyway');
+      expect(await anyway.getAttribute('class')).toBe('danger');
+      expect(await p.evaluate(() => document.activeElement?.textContent)).toBe('Carry anyway');
+      expect(await axe(p)).toEqual([]);
+      if (scheme === 'light') {
+        await shot(p, 'carry-anyway');
+        await p.locator('dialog button:text-is("Cancel")').click();
+        await p.waitForSelector('dialog[open]', { state: 'detached' });
+        expect(files(w, IDS.webOld)).toEqual(before);
+        await p.close();
+        continue;
+      }
+      await anyway.click();
+      await p.waitForSelector('.toast:has-text("carried 1 task from list 7f1c9e22")');
+    }
+    // Carried as the command carries it with --force (the live agent's claim kept: its work goes on there).
+    expect(readJson(path.join(listDir(w, IDS.webNew), '1.json'))).toMatchObject({
+      subject: 'Fix the cookie race',
+      metadata: { carriedFrom: { list: IDS.webOld, id: '2' } },
+    });
+    expect(readJson(path.join(listDir(w, IDS.webOld), '2.json'))).toMatchObject({ metadata: { carriedTo: { list: IDS.webNew, id: '1' } } });
+    const undo = cli(w, ['-l', IDS.webNew, 'undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(files(w, IDS.webOld)).toEqual(before);
+  });
+
+  it('restores from the sessions the person names (--from): each choice its dry run and refusals, as the command says them', async () => {
+    const w = sessionsWorld();
+    writeGoneSession(w.config, w.dirs.api);
+    for (const scheme of ['light', 'dark'] as const) {
+      const p = await open(w, '', scheme);
+      await p.click('#gone-nav');
+      await p.click(`dialog .gone-list[data-list="${GONE}"] button`);
+      await p.waitForSelector('dialog[open] .restore-dialog');
+      // The transcripts read: the list's own session, checked.
+      const own = p.locator(`dialog input[data-session="${GONE}"]`);
+      expect(await own.isChecked()).toBe(true);
+      expect(await p.locator('.restore-source').textContent()).toMatch(
+        /^session 6a6a6a6a \(ended\) · ~\/work\/api · 3 changes, its own session$/,
+      );
+      // Another session by its prefix, by keyboard (Enter in the field adds it): --from 6a6a6a6a --from 2d483082.
+      await p.fill('#restore-from', '2d483082');
+      await p.press('#restore-from', 'Enter');
+      await p.waitForSelector('dialog input[data-session="2d483082-5b0c-4a6e-9f1a-3c1b7e9d4a10"]:checked');
+      const both = cli(w, ['-l', GONE, 'restore', '--from', GONE.slice(0, 8), '--from', '2d483082', '--dry-run']);
+      expect(await p.locator('.dry-run-lines').textContent()).toBe(both.stdout.trimEnd());
+      // The list's own session unchecked (Space): --from 2d483082 alone records nothing of it; focus stays on the box.
+      await p.locator(`dialog input[data-session="${GONE}"]`).focus();
+      await p.keyboard.press('Space');
+      await p.waitForSelector('dialog[open] .restore-dialog .refusal');
+      expect(await p.evaluate(() => document.activeElement?.getAttribute('data-session'))).toBe(GONE);
+      const none = cli(w, ['-l', GONE, 'restore', '--from', '2d483082', '--dry-run']);
+      expect(none.code).toBe(3);
+      expect(await p.locator('dialog .refusal').textContent()).toBe(none.stderr.split('\n')[0]?.replace(/^error: /, ''));
+      expect(await p.locator('#restore-title').textContent()).toBe('Nothing to restore into 6a6a6a6a');
+      expect(await p.locator('dialog button[data-submit]').count()).toBe(0);
+      // A session no transcript has: the command's refusal, in its words.
+      await p.fill('#restore-from', 'ffff');
+      await p.click('#restore-from-add');
+      await p.waitForSelector('dialog .refusal:has-text("--from: no transcript of")');
+      const unknown = cli(w, ['-l', GONE, 'restore', '--from', 'ffff', '--dry-run']);
+      expect(unknown.code).toBe(3);
+      expect(await p.locator('dialog .refusal').textContent()).toBe(unknown.stderr.split('\n')[0]?.replace(/^error: /, ''));
+      // The session refused stays offered, checked: unchecking it goes back to --from 2d483082.
+      expect(await p.locator('dialog input[data-session="ffff"]').isChecked()).toBe(true);
+      expect(await axe(p)).toEqual([]);
+      if (scheme === 'light') await shot(p, 'restore-from');
+      await p.locator('dialog input[data-session="ffff"]').uncheck();
+      await p.waitForSelector('dialog .refusal:has-text("no Task-tool change")');
+      // Back to the list's own session alone: --from 6a6a6a6a, its dry run as the command prints it.
+      await p.evaluate(() => {
+        for (const box of document.querySelectorAll<HTMLInputElement>('dialog input[type=checkbox]')) box.checked = false;
+      });
+      await p.fill('#restore-from', GONE.slice(0, 8));
+      await p.press('#restore-from', 'Enter');
+      await p.waitForSelector('#restore-title:text-is("Restore 2 tasks into 6a6a6a6a?")');
+      const dry = cli(w, ['-l', GONE, 'restore', '--from', GONE.slice(0, 8), '--dry-run']);
+      expect(await p.locator('.dry-run-lines').textContent()).toBe(dry.stdout.trimEnd());
+      expect(await p.locator('dialog .restore-from-help').textContent()).toBe('As tasks restore --from 6a6a6a6a reads them.');
+      expect(await axe(p)).toEqual([]);
+      if (scheme === 'light') {
+        await p.keyboard.press('Escape');
+        await p.waitForSelector('dialog[open]', { state: 'detached' });
+        expect(fs.existsSync(listDir(w, GONE))).toBe(false);
+        await p.close();
+        continue;
+      }
+      await p.click('dialog button[data-submit]');
+      await p.waitForSelector('.toast:has-text("restored 2 tasks into list")');
+      await p.waitForSelector('.card[data-task="2"]');
+    }
+    expect(readJson(path.join(listDir(w, GONE), '2.json'))).toMatchObject({ subject: 'Run it on staging', status: 'pending' });
   });
 });

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { NowPayload } from '../../src/board/board-protocol.js';
-import { type BoardRun, startBoard } from '../helpers/board.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import type { BoardRun } from '../helpers/board.js';
+import { browserAvailable, CHROMIUM, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { baseEnv, ROOT, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
@@ -16,8 +16,6 @@ import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs'
  * follows by itself. Screenshots go to $TASKS_BOARD_SCREENSHOTS when set.
  */
 const AGENT = path.join(ROOT, 'test', 'helpers', 'agent-task.mjs');
-const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
-const available = chromiumAvailable();
 const API = '2d483082-5b0c-4a6e-9f1a-3c1b7e9d4a10';
 const DB = 'b85f975f-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
 
@@ -84,53 +82,26 @@ function world(): { config: string; api: string; sprint: string } {
   return { config, api, sprint };
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
 /** The Now view as the server has it now (the page's own request: same origin, same token). */
 const nowOf = (p: Page) => p.evaluate(async () => (await (await fetch('api/now')).json()) as NowPayload);
 
-describe.skipIf(!available)(
-  `the board's Now view in a real browser${available ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
+describe.skipIf(!browserAvailable)(
+  `the board's Now view in a real browser${browserAvailable ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
   () => {
-    let browser: BrowserContext;
-    let closeBrowser: () => Promise<void>;
-    const boards: BoardRun[] = [];
-    let page: Page | undefined;
-    const errors: string[] = [];
+    // While the board is down, the stream's failed requests are the browser's to log, not the page's errors.
+    // A refused action's 409 is an answer the page shows, not an error of the page.
+    const chromium = useBoardBrowser({ console: /ERR_CONNECTION_REFUSED|net::|status of 409/ });
 
-    beforeAll(async () => {
-      ({ browser, close: closeBrowser } = await launchChromium());
-    });
-    afterAll(async () => closeBrowser?.());
-    afterEach(async () => {
-      await page?.close();
-      page = undefined;
-      for (const b of boards.splice(0)) await b.stop('SIGKILL');
-      expect(errors).toEqual([]);
-      errors.length = 0;
-    });
-
-    async function board(config: string, args: string[] = []): Promise<BoardRun> {
-      const b = await startBoard(config, args, { USER: 'carol' });
-      boards.push(b);
-      return b;
+    function board(config: string, args: string[] = []): Promise<BoardRun> {
+      return chromium.board(config, args, { USER: 'carol' });
     }
 
-    async function open(url: string): Promise<Page> {
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      // While the board is down, the stream's failed requests are the browser's to log, not the page's errors.
-      // A refused action's 409 is an answer the page shows, not an error of the page.
-      page.on(
-        'console',
-        (m) => m.type() === 'error' && !/ERR_CONNECTION_REFUSED|net::|status of 409/.test(m.text()) && errors.push(m.text()),
-      );
-      // Notifications as the page asks for them: when permission was asked, and what was shown.
+    function open(url: string): Promise<Page> {
+      return chromium.page(url, { init: notifications });
+    }
+
+    /** Notifications as the page asks for them: when permission was asked, and what was shown. */
+    async function notifications(page: Page): Promise<void> {
       await page.addInitScript(() => {
         const w = window as unknown as { shown: Array<{ title: string; body: string; tag: string }>; asked: number };
         w.shown = [];
@@ -153,8 +124,6 @@ describe.skipIf(!available)(
         }
         (window as unknown as { Notification: unknown }).Notification = FakeNotification;
       });
-      await page.goto(url);
-      return page;
     }
 
     it('opens on what needs a person across every list, follows an agent within a second, and notifies once', async () => {

@@ -9,23 +9,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardRun, startBoard } from '../helpers/board.js';
-import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, CHROMIUM, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { run } from '../helpers/cli.js';
 import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { IDS, type SessionsWorld, sessionsWorld } from '../helpers/sessions-world.js';
-
-const available = chromiumAvailable();
-const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
 
 interface ListsRow {
   id: string;
@@ -73,36 +62,16 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 
-describe.skipIf(!available)(
-  `the board's lists and sessions, as tasks lists has them${available ? '' : ` (skipped: no chromium at ${CHROMIUM})`}`,
+describe.skipIf(!browserAvailable)(
+  `the board's lists and sessions, as tasks lists has them${browserAvailable ? '' : ` (skipped: no chromium at ${CHROMIUM})`}`,
   () => {
-    let browser: BrowserContext;
-    let closeBrowser: () => Promise<void>;
-    let board: BoardRun | undefined;
-    let world: SessionsWorld | undefined;
-    let page: Page;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      ({ browser, close: closeBrowser } = await launchChromium());
-    });
-    afterAll(async () => closeBrowser?.());
-    afterEach(async () => {
-      await page?.close();
-      await board?.stop('SIGKILL');
-      world?.stop();
-      board = undefined;
-      world = undefined;
-      expect(errors).toEqual([]);
-      errors.length = 0;
-    });
+    // Console errors are not the point here: only what the page throws.
+    const b = useBoardBrowser({ console: false });
 
     async function open(w: SessionsWorld, hash = ''): Promise<Page> {
-      world = w;
-      board = await startBoard(w.config, [], { USER: 'carol' }, w.here);
-      page = await browser.newPage();
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${board.url}${hash}`);
+      b.after(() => w.stop());
+      const board = await b.board(w.config, [], { USER: 'carol' }, w.here);
+      const page = await b.page(`${board.url}${hash}`);
       await page.waitForSelector('.list-item');
       return page;
     }

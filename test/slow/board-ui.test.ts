@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BoardRun, startBoard } from '../helpers/board.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BoardRun } from '../helpers/board.js';
+import { axe, browserAvailable, CHROMIUM, SHOTS, shot as shotAt, useBoardBrowser } from '../helpers/board-browser.js';
 import { API, agent, fileOf, task, until, WEB, world } from '../helpers/board-world.js';
-import { axe, CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { tempConfig } from '../helpers/cli.js';
 
 /**
@@ -15,8 +14,6 @@ import { tempConfig } from '../helpers/cli.js';
  * agent's change). Screenshots of each width and theme go to $TASKS_BOARD_SCREENSHOTS
  * (the guide's come from here: TASKS_BOARD_SCREENSHOTS=docs/images).
  */
-const SHOTS = process.env.TASKS_BOARD_SCREENSHOTS;
-const available = chromiumAvailable();
 
 /** A list of `n` tasks in layers of 12 (each waits for one of the layer before), its work in progress deep inside. */
 function bigList(config: string, n: number): string {
@@ -40,48 +37,32 @@ function bigList(config: string, n: number): string {
 /** The task whose card or node has focus, if any. */
 const focusedTask = (p: Page) => p.evaluate(() => document.activeElement?.closest('[data-task]')?.getAttribute('data-task') ?? null);
 
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.waitForSelector('.toast', { state: 'detached', timeout: 8000 }).catch(() => undefined);
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
+/** A picture once every toast is gone (a screenshot shows the page, not the last action's word). */
+const shot = (page: Page, name: string) => shotAt(page, name, { toast: '.toast', toastMs: 8000 });
 
-describe.skipIf(!available)(
-  `the board for every person${available ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
+describe.skipIf(!browserAvailable)(
+  `the board for every person${browserAvailable ? '' : ` (skipped: no chromium at ${CHROMIUM}; apt-get install chromium)`}`,
   () => {
-    let browser: BrowserContext;
-    let closeBrowser: () => Promise<void>;
+    const b = useBoardBrowser({ console: /status of 409/ });
     let board: BoardRun | undefined;
-    let page: Page;
-    const errors: string[] = [];
-
-    beforeAll(async () => {
-      ({ browser, close: closeBrowser } = await launchChromium());
-    });
-    afterAll(async () => closeBrowser?.());
-    afterEach(async () => {
-      await page?.close();
-      await board?.stop('SIGKILL');
-      board = undefined;
-      expect(errors).toEqual([]);
-      errors.length = 0;
-    });
 
     async function open(
       config: string,
       hash = '',
       opts: { width?: number; height?: number; scheme?: 'light' | 'dark' } = {},
     ): Promise<Page> {
-      board ??= await startBoard(config, [], { USER: 'carol' });
-      page = await browser.newPage();
-      await page.setViewportSize({ width: opts.width ?? 1440, height: opts.height ?? 900 });
-      await page.emulateMedia({ colorScheme: opts.scheme ?? 'dark', reducedMotion: 'no-preference' });
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => m.type() === 'error' && !m.text().includes('status of 409') && errors.push(m.text()));
-      await page.goto(`${board.url}${hash}`);
-      return page;
+      if (board === undefined) {
+        board = await b.board(config, [], { USER: 'carol' });
+        b.after(() => {
+          board = undefined;
+        });
+      }
+      return b.page(`${board.url}${hash}`, {
+        width: opts.width ?? 1440,
+        height: opts.height ?? 900,
+        scheme: opts.scheme ?? 'dark',
+        reducedMotion: 'no-preference',
+      });
     }
 
     it('has no serious or critical axe violation in the board, detail and graph views, light and dark', async () => {

@@ -38,7 +38,7 @@ describe("a host's board feed, as the local board keeps it", () => {
     );
     expect(feed.state).toMatchObject({ state: 'down', message: 'host devbox: the connection was lost' });
     // Down: refused at once, nothing sent.
-    const refused = await feed.request({ get: 'api/list', query: { list: 'web' } });
+    const refused = await feed.request({ get: 'api/list', query: 'list=web' });
     expect(refused.status).toBe(503);
     expect(c.sent).toHaveLength(1);
     feed.close();

@@ -160,15 +160,22 @@ function drawNowCount(): void {
 }
 
 function drawNow(): void {
-  renderNow(el.view(), state.now, {
-    open: openFromNow,
-    notify: () =>
-      void toggleNotify(state.now).then((choice) => {
-        state.notify = choice;
-        drawNow();
-      }),
-    notifyChoice: state.notify,
-  });
+  const section = document.activeElement?.closest('.now-section')?.id;
+  keepFocus(() =>
+    renderNow(el.view(), state.now, {
+      open: openFromNow,
+      carry: readOnly() ? undefined : (list) => void carry(list),
+      notify: () =>
+        void toggleNotify(state.now).then((choice) => {
+          state.notify = choice;
+          drawNow();
+        }),
+      notifyChoice: state.notify,
+    }),
+  );
+  // An entry gone with its work (carried, released, done): focus stays in its section.
+  if (section !== undefined && (document.activeElement === null || document.activeElement === document.body))
+    document.getElementById(`${section}-title`)?.focus({ preventScroll: true });
 }
 
 /** An entry of the Now view: its list, and its task open. */
@@ -314,7 +321,9 @@ function drawHeadNow(): void {
       undo: (change) => void undoRedo('undo', change),
       redo: (change) => void undoRedo('redo', change),
       releaseGone: () => void releaseGone(),
-      carry: () => void carry(),
+      carry: () => {
+        if (state.listId) void carry(state.listId);
+      },
       restore: () => {
         const list = state.listId;
         if (list) void restore(list, state.overview?.lists.find((l) => l.id === list)?.shortId ?? list);
@@ -638,9 +647,7 @@ async function releaseGone(): Promise<void> {
 }
 
 /** `tasks carry`: its dry run into a live session (a choice when there are several), then, confirmed, the carry; a live agent on the list asks for a second yes (--force). */
-async function carry(): Promise<void> {
-  const list = state.listId;
-  if (!list) return;
+async function carry(list: string): Promise<void> {
   const name = state.overview?.lists.find((l) => l.id === list)?.shortId ?? list;
   const back = document.activeElement as HTMLElement | null;
   const first = await carryPreview(list);
@@ -650,7 +657,10 @@ async function carry(): Promise<void> {
   }
   const choice = await carryDialog(el.dialog(), name, first, (to) => carryPreview(list, to));
   if (choice !== undefined) await send({ action: 'carry', list, to: choice.to, force: choice.force });
-  back?.focus();
+  // The view may have been drawn again meanwhile (the same button, by its id), or the entry gone with the work: focus stays in its section.
+  const again = back?.isConnected ? back : back?.id ? document.getElementById(back.id) : null;
+  if (again) again.focus();
+  else document.querySelector<HTMLElement>('#now-needs-title')?.focus();
 }
 
 /** `tasks lists --all`'s gone lists; one chosen: restored (below). */
@@ -666,18 +676,19 @@ async function restoreGone(): Promise<void> {
   else await restore(list, payload.lists.find((l) => l.id === list)?.shortId ?? list, back);
 }
 
-/** `tasks restore`: its dry run, then, confirmed, the restore, and the list shown. */
+/** `tasks restore`: its dry run (from the transcripts found, or those the person chose: --from), then, confirmed, the restore, and the list shown. */
 async function restore(list: string, shortId: string, back = document.activeElement as HTMLElement | null): Promise<void> {
   const preview = await restorePreview(list);
   if (preview === undefined) {
     toast('error', 'the board did not answer; nothing restored');
     return;
   }
-  if (!(await restoreDialog(el.dialog(), preview, shortId))) {
+  const from = await restoreDialog(el.dialog(), preview, shortId, (f) => restorePreview(list, f));
+  if (from === undefined) {
     back?.focus();
     return;
   }
-  if (await send({ action: 'restore', list })) selectList(list);
+  if (await send({ action: 'restore', list, from })) selectList(list);
   else back?.focus();
 }
 

@@ -127,7 +127,8 @@ export function goneLists(): Promise<GoneListsPayload | undefined> {
   return get<GoneListsPayload>('api/gone-lists');
 }
 
-/** What restoring the list would do now (`restore --dry-run`). */
-export function restorePreview(list: string): Promise<RestorePreviewPayload | undefined> {
-  return get<RestorePreviewPayload>(`api/restore?list=${encodeURIComponent(list)}`);
+/** What restoring the list would do now (`restore --dry-run`), from the sessions `from` names (`--from`) or those found for it. */
+export function restorePreview(list: string, from: readonly string[] = []): Promise<RestorePreviewPayload | undefined> {
+  const named = from.map((f) => `&from=${encodeURIComponent(f)}`).join('');
+  return get<RestorePreviewPayload>(`api/restore?list=${encodeURIComponent(list)}${named}`);
 }

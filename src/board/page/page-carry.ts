@@ -1,5 +1,5 @@
 import { ago } from '../../render/elapsed.js';
-import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload } from '../board-protocol.js';
+import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload, RestoreSourceView } from '../board-protocol.js';
 import { fill, h } from './page-dom.js';
 import { cleanLine, cutLine } from './page-text.js';
 
@@ -209,40 +209,139 @@ export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPay
   ]).then((answer) => answer);
 }
 
-/** `restore --dry-run`: what would be written; resolves true when the person confirmed. */
-export async function restoreDialog(dialog: HTMLDialogElement, preview: RestorePreviewPayload, shortId: string): Promise<boolean> {
-  const n = preview.count;
-  const answer = await open<true>(dialog, 'restore-title', (finish) => [
+const WHY_READ: Record<RestoreSourceView['why'], string> = {
+  own: 'its own session',
+  tasks: 'its tasks are in the transcript',
+  binding: 'started where settings bind the list',
+  shares: 'shows the same tasks',
+  named: 'named (--from)',
+  candidate: 'may hold it',
+};
+
+/**
+ * Which transcripts to read (`restore --from`): the ones the restore found, or would
+ * suggest, each a checkbox; another session by its id or a prefix of one. Each choice
+ * shows its own dry run; unchecking them all goes back to the transcripts found.
+ */
+function sourcesField(preview: RestorePreviewPayload, choose: (from: string[]) => void): HTMLElement {
+  const chosen = new Set(preview.from);
+  const boxes = preview.sources.map((src) => {
+    const box = h('input', {
+      type: 'checkbox',
+      value: src.sessionId,
+      'data-session': src.sessionId,
+      onchange: () => choose(checked()),
+    }) as HTMLInputElement;
+    box.checked = preview.from.length === 0 ? src.why !== 'candidate' : chosen.has(src.sessionId);
+    const changes =
+      src.changes === null || !box.checked
+        ? WHY_READ[src.why]
+        : `${src.changes} change${src.changes === 1 ? '' : 's'}, ${WHY_READ[src.why]}`;
+    return h('label', { class: 'restore-source' }, box, h('span', { class: 'agent-text' }, `${cleanLine(src.label)} · ${changes}`));
+  });
+  const fieldset = h('fieldset', { class: 'restore-sources' });
+  const checked = () =>
+    [...fieldset.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].filter((b) => b.checked).map((b) => b.value);
+  const other = h('input', {
+    id: 'restore-from',
+    type: 'text',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'session id or prefix',
+    'aria-describedby': 'restore-from-help',
+    onkeydown: (e: Event) => {
+      if ((e as KeyboardEvent).key !== 'Enter') return;
+      // Enter in the field adds the session; it does not restore.
+      e.preventDefault();
+      add();
+    },
+  }) as HTMLInputElement;
+  const add = () => {
+    const typed = other.value.trim();
+    if (typed !== '') choose([...new Set([...checked(), typed])]);
+  };
+  fill(
+    fieldset,
+    h('legend', {}, 'Read the transcripts of'),
+    ...boxes,
     h(
-      'form',
-      {
-        method: 'dialog',
-        class: 'restore-dialog',
-        onsubmit: (e: Event) => {
-          e.preventDefault();
-          if (preview.none === null && n > 0) finish(true);
-        },
-      },
-      h(
-        'h2',
-        { id: 'restore-title' },
-        preview.none !== null || n === 0 ? `Nothing to restore into ${shortId}` : `Restore ${n} task${n === 1 ? '' : 's'} into ${shortId}?`,
-      ),
-      preview.none === null
-        ? h('p', { class: 'agent-text' }, `As tasks -l ${shortId} restore --dry-run says it (tasks undo takes the restore back):`)
-        : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
-      preview.none === null ? dryRun(preview.lines, [preview.summary], preview.warnings) : null,
-      buttons(
-        h(
-          'button',
-          { type: 'button', class: 'ghost', onclick: () => finish(undefined) },
-          n > 0 && preview.none === null ? 'Cancel' : 'Close',
-        ),
-        n > 0 && preview.none === null
-          ? h('button', { type: 'submit', class: 'primary', 'data-submit': 'true' }, `Restore ${n} task${n === 1 ? '' : 's'}`)
-          : null,
-      ),
+      'div',
+      { class: 'restore-from-row' },
+      h('label', { for: 'restore-from' }, 'Another session'),
+      other,
+      h('button', { type: 'button', class: 'ghost small', id: 'restore-from-add', onclick: add }, 'Add'),
     ),
-  ]);
-  return answer === true;
+    h(
+      'p',
+      { class: 'restore-from-help', id: 'restore-from-help' },
+      preview.from.length === 0
+        ? 'As tasks restore --from <session> names them; tasks lists --all shows the sessions with transcripts.'
+        : `As tasks restore ${preview.from.map((f) => `--from ${f.slice(0, 8)}`).join(' ')} reads them.`,
+    ),
+  );
+  return fieldset;
+}
+
+/**
+ * `restore --dry-run`: what would be written, from the transcripts found or those chosen
+ * (`--from`, each choice its own dry run); resolves with the `--from` the person
+ * confirmed (empty: the transcripts found), or undefined.
+ */
+export function restoreDialog(
+  dialog: HTMLDialogElement,
+  first: RestorePreviewPayload,
+  shortId: string,
+  load: (from: string[]) => Promise<RestorePreviewPayload | undefined>,
+): Promise<string[] | undefined> {
+  let preview = first;
+  return open<string[]>(dialog, 'restore-title', (finish) => {
+    const form = h('form', {
+      method: 'dialog',
+      class: 'restore-dialog',
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        if (preview.none === null && preview.count > 0) finish(preview.from);
+      },
+    });
+    const choose = (from: string[]) => {
+      const focused = document.activeElement as HTMLElement | null;
+      const where = focused?.dataset.session ?? focused?.id;
+      void load(from).then((p) => {
+        if (p === undefined || !dialog.open) return;
+        preview = p;
+        draw();
+        // Focus stays on the control the person used: the same checkbox, or the field.
+        const again =
+          (where &&
+            (dialog.querySelector<HTMLElement>(`[data-session="${CSS.escape(where)}"]`) ??
+              dialog.querySelector<HTMLElement>(`#${CSS.escape(where)}`))) ||
+          dialog.querySelector<HTMLElement>('#restore-from');
+        again?.focus();
+      });
+    };
+    const draw = () => {
+      const n = preview.count;
+      const ok = preview.none === null && n > 0;
+      const command = `tasks -l ${shortId} restore${preview.from.map((f) => ` --from ${f.slice(0, 8)}`).join('')}`;
+      fill(
+        form,
+        h(
+          'h2',
+          { id: 'restore-title' },
+          ok ? `Restore ${n} task${n === 1 ? '' : 's'} into ${shortId}?` : `Nothing to restore into ${shortId}`,
+        ),
+        preview.none === null
+          ? h('p', { class: 'agent-text' }, `As ${command} --dry-run says it (tasks undo takes the restore back):`)
+          : h('p', { class: 'refusal', role: 'alert' }, cleanLine(preview.none)),
+        preview.none === null ? dryRun(preview.lines, [preview.summary], preview.warnings) : null,
+        sourcesField(preview, choose),
+        buttons(
+          h('button', { type: 'button', class: 'ghost', onclick: () => finish(undefined) }, ok ? 'Cancel' : 'Close'),
+          ok ? h('button', { type: 'submit', class: 'primary', 'data-submit': 'true' }, `Restore ${n} task${n === 1 ? '' : 's'}`) : null,
+        ),
+      );
+    };
+    draw();
+    return [form];
+  });
 }

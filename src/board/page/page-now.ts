@@ -13,6 +13,8 @@ import { cutLine } from './page-text.js';
  */
 export interface NowHandlers {
   open(list: string, task?: string): void;
+  /** Carry the list's unfinished work to a live session (`tasks carry`), its dry run first; absent on a read-only board. */
+  carry?: ((list: string) => void) | undefined;
   notify(): void;
   notifyChoice: NotifyChoice;
 }
@@ -77,7 +79,35 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
         ),
       e.tasks.length > 8 ? h('span', { class: 'now-more' }, `+${e.tasks.length - 8} more`) : null,
     ),
-    h('code', { class: 'now-action', title: 'the command that acts on it' }, e.action),
+    h(
+      'div',
+      { class: 'now-item-foot' },
+      h('code', { class: 'now-action', title: 'the command that acts on it' }, e.action),
+      e.type === 'agent-died' ? carryButton(e, handlers) : null,
+    ),
+  );
+}
+
+/**
+ * An agent gone holding work: its work may be carried to a live session, as from the
+ * list's own page (the carry's dry run, into the session it would go to, comes first,
+ * with whatever a real run would meet).
+ */
+function carryButton(e: NowEventView, handlers: NowHandlers): HTMLElement | null {
+  const carry = handlers.carry;
+  if (carry === undefined || e.carried) return null;
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'ghost small now-carry',
+      // By its list: focus comes back to it when the view is drawn again.
+      id: `now-carry-${e.list}`,
+      'aria-label': `Carry the unfinished work of ${e.shortId}…`,
+      title: 'bring the unfinished work into the list a live session uses now (tasks carry), its dry run shown first',
+      onclick: () => carry(e.list),
+    },
+    'Carry…',
   );
 }
 
@@ -131,7 +161,12 @@ function section(id: string, title: string, count: number, empty: string, items:
   return h(
     'section',
     { class: 'now-section', id, 'aria-labelledby': `${id}-title` },
-    h('h2', { class: 'now-title', id: `${id}-title` }, title, count > 0 ? h('span', { class: 'now-count' }, String(count)) : null),
+    h(
+      'h2',
+      { class: 'now-title', id: `${id}-title`, tabindex: -1 },
+      title,
+      count > 0 ? h('span', { class: 'now-count' }, String(count)) : null,
+    ),
     items.length === 0 ? h('p', { class: 'now-empty' }, empty) : h('ul', { class: 'now-list' }, ...items),
   );
 }

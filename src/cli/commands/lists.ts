@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
+import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
-import { type ListsView, listsView } from '../../core/lists/lists-view.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
 import { renderUntimedTodos } from '../../render/list-notes.js';
@@ -110,7 +110,7 @@ Examples:
       if (opts.here && here === undefined) throw usage('--here: the current directory no longer exists');
       // Loaded for --all only: the read bundle's plain `lists` does without it.
       const gone = opts.all ? await (await import('../../core/restore/gone-lists.js')).goneLists(ctx.sessions) : undefined;
-      const view = listsView(ctx.configDir, ctx.sessions, {
+      const view = keptListsView(ctx.configDir, ctx.sessions, {
         here,
         live: Boolean(opts.live),
         gone,

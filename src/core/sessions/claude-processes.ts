@@ -67,7 +67,7 @@ export function readClaudeProcesses(procRoot = '/proc', uid = process.getuid?.()
   const others = uid !== undefined && uid !== 0;
   return names.flatMap((name) => {
     if (!/^[1-9][0-9]*$/.test(name)) return [];
-    if (others && ownerOf(path.join(procRoot, name)) !== uid) return [];
+    if (others && ownerOf(`${procRoot}/${name}`) !== uid) return [];
     const found = readClaudeProcess(Number(name), procRoot);
     return found === undefined ? [] : [found];
   });
@@ -85,11 +85,15 @@ function ownerOf(dir: string): number | undefined {
 /** One process, if it is a Claude Code process of this user. */
 export function readClaudeProcess(pid: number, procRoot = '/proc'): ClaudeProcess | undefined {
   if (pid === process.pid) return undefined;
-  const dir = path.join(procRoot, String(pid));
-  const argv = readNulList(path.join(dir, 'cmdline'));
+  // Joined by hand: a scan asks this of every process, and path.join's normalizing was a fifth of it.
+  const dir = `${procRoot}/${pid}`;
+  // What isClaude looks at first (the first three arguments), before the whole command line is decoded.
+  const head = readNulList(`${dir}/cmdline`, 3);
+  if (head === undefined || head.length === 0) return undefined;
+  if (!isClaude(head, () => readLink(`${dir}/exe`))) return undefined;
+  const argv = readNulList(`${dir}/cmdline`);
   if (argv === undefined || argv.length === 0) return undefined;
-  if (!isClaude(argv, () => readLink(path.join(dir, 'exe')))) return undefined;
-  const env = readNulList(path.join(dir, 'environ'));
+  const env = readNulList(`${dir}/environ`);
   if (env === undefined) return undefined; // another user's process, or gone
   const vars = new Map(env.map((kv) => [kv.slice(0, Math.max(0, kv.indexOf('='))), kv.slice(kv.indexOf('=') + 1)]));
   const config = vars.get('CLAUDE_CONFIG_DIR');
@@ -160,14 +164,27 @@ function optionValue(argv: readonly string[], option: string): string | undefine
 /** One buffer for every /proc read: a fresh 256 KB one per file (two a process) was most of a scan's time, in the collector. */
 let procBuffer: Buffer | undefined;
 
-/** A NUL-separated /proc file (cmdline, environ), bounded; undefined when it cannot be read. */
-function readNulList(file: string): string[] | undefined {
+/**
+ * A NUL-separated /proc file (cmdline, environ), bounded; undefined when it cannot be read.
+ * `first`: only the text up to that many separators is decoded (most command lines a scan
+ * meets are not Claude Code's, and some are long).
+ */
+function readNulList(file: string, first?: number): string[] | undefined {
   try {
     const fd = fs.openSync(file, 'r');
     try {
       procBuffer ??= Buffer.allocUnsafe(256 * 1024);
       const buffer = procBuffer;
-      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      let n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (first !== undefined) {
+        let end = -1;
+        for (let i = 0; i < first; i++) {
+          const next = buffer.indexOf(0, end + 1);
+          if (next < 0 || next >= n) break;
+          end = next;
+        }
+        if (end >= 0 && end < n) n = end;
+      }
       return buffer
         .toString('utf8', 0, n)
         .split('\0')

@@ -233,6 +233,11 @@ export class SessionIndex {
     return v;
   }
 
+  /** Every readable live-session file, whether its process runs or not. */
+  liveSessionFiles(): LiveSessionFile[] {
+    return [...this.live().values()].flat();
+  }
+
   /** Live-session files whose process runs. */
   runningFiles(): LiveSessionFile[] {
     return [...this.live().values()].flat().filter((f) => this.verdict(f) === 'running');
