@@ -72,7 +72,8 @@ export class FeedClient {
 
   private setState(state: HostStateView['state'], message: string | null): void {
     if (this.view.state === state && this.view.message === message) return;
-    this.view = { label: this.label, state, message, since: this.now() };
+    // Down since it went down, whatever each try since has said.
+    this.view = { label: this.label, state, message, since: this.view.state === state ? this.view.since : this.now() };
     for (const cb of [...this.listeners]) cb(this.view);
   }
 

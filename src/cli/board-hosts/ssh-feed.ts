@@ -22,6 +22,8 @@ export function sshFeed(target: SshTarget, folder: string, io: IO, env: NodeJS.P
   return async () => {
     const first = await spawnFeed(target, folder, env);
     if ('channel' in first) return first.channel;
+    // ssh itself failed, or no answer: that is the cause; a command run there would only wait as long again.
+    if (first.sshFailed) throw new Error(`host ${target.label}: ${first.cause}`);
     // Not started: copy this build there if it is missing, or learn why not (thrown, naming the host).
     try {
       await runOnHost(target, ['--version'], folder, io, env, { keepStdout: true });
@@ -40,7 +42,11 @@ function endAll(): void {
   for (const end of running) end();
 }
 
-function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): Promise<{ channel: FeedChannel } | { cause: string }> {
+function spawnFeed(
+  target: SshTarget,
+  folder: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ channel: FeedChannel } | { cause: string; sshFailed: boolean }> {
   // The feed runs there as a command of its own: not on the host the host's TASKS_HOST would name.
   const settings = JSON.stringify({ env: { TASKS_HOST: null, ...pick(env, ['TASKS_NOW', 'TASKS_DEBUG']) }, link: false });
   const call = sshCall(target, remoteCommand('run', folder, [settings, 'board-feed']), { tty: false, env });
@@ -55,6 +61,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
   child.stderr.setEncoding('utf8');
   let said = '';
   let ready = false;
+  let noAnswer = false;
   child.stderr.on('data', (s: string) => {
     // Before the launcher's ready line: ssh's and the set-up's words; after it, the host's warnings (kept for the cause).
     said = (said + s).slice(-4000);
@@ -68,6 +75,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
   return new Promise((resolve) => {
     const watchdog = setTimeout(
       () => {
+        noAnswer = true;
         said += `no answer within ${Math.round(call.connectTimeoutS + START_GRACE_MS / 1000)}s\n`;
         child.kill('SIGTERM');
       },
@@ -108,7 +116,7 @@ function spawnFeed(target: SshTarget, folder: string, env: NodeJS.ProcessEnv): P
       clearTimeout(watchdog);
       running.delete(endSsh);
       const cause = causeOf(said, status, call.connectTimeoutS, ready, hello);
-      if (!hello) return resolve({ cause });
+      if (!hello) return resolve({ cause, sshFailed: noAnswer || (status === 255 && !ready) });
       for (const cb of closeListeners) cb(`host ${target.label}: ${cause}`);
     });
   });
