@@ -9,8 +9,14 @@
 // `--before <bin/tasks.js of another build>` measures that build's `-H` list too, in the
 // same pairs (a change's before and after, under the same load).
 //
+// CPU time too, on Linux, of every process a command costs, on both ends: this bench's
+// children (tasks here, ssh), the kept connection's broker, ssh's shared connection, and,
+// when the host is this machine (loopback), every process of the host's user
+// (TASKS_BENCH_HOST_USER: sshd's session, the shells, tasks there), as the sum of their
+// user and system time (with their reaped children's) before and after each command.
+//
 // Usage: TASKS_BENCH_HOST=devbox npm run bench:remote (node bench/remote.mjs [--runs N] [--before <bin>])
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,25 +59,64 @@ const { sshCall } = await import(path.join(ROOT, 'dist', 'cli', 'remote', 'ssh-c
 const { parseHost } = await import(path.join(ROOT, 'dist', 'cli', 'remote', 'host-address.js'));
 const ssh = sshCall(parseHost(HOST), 'true', { tty: false, env });
 
-const timed = (fn) => {
+const HOST_USER = process.env.TASKS_BENCH_HOST_USER;
+const HOST_UID = HOST_USER ? Number(execFileSync('id', ['-u', HOST_USER], { encoding: 'utf8' }).trim()) : undefined;
+const TICK_MS = 1000 / (Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
+/** utime + stime + cutime + cstime of a process (ticks), from /proc/<pid>/stat; 0 when it is gone. */
+const procTicks = (pid, own = false) => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Our own time is not the command's: only our reaped children's.
+    return (own ? 0 : Number(f[11]) + Number(f[12])) + Number(f[13]) + Number(f[14]);
+  } catch {
+    return 0;
+  }
+};
+/** Every process a command on the host costs CPU in, besides this bench's children. */
+const costing = (pid) => {
+  try {
+    if (HOST_UID !== undefined && fs.statSync(`/proc/${pid}`).uid === HOST_UID) return true;
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmd.includes('__host-broker') || (cmd.startsWith('ssh: ') && cmd.includes('[mux]'));
+  } catch {
+    return false;
+  }
+};
+const cpuTicks = () => {
+  let ticks = procTicks('self', true);
+  if (process.platform !== 'linux') return ticks;
+  for (const name of fs.readdirSync('/proc'))
+    if (/^\d+$/.test(name) && Number(name) !== process.pid && costing(name)) ticks += procTicks(name);
+  return ticks;
+};
+const cpu = { remote: [], baseline: [], before: [] };
+let lastCpu = 0;
+const timed = (fn, kind) => {
+  const c = cpuTicks();
   const t = process.hrtime.bigint();
   fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
+  const wall = Number(process.hrtime.bigint() - t) / 1e6;
+  lastCpu = (cpuTicks() - c) * TICK_MS;
+  if (kind) cpu[kind].push(lastCpu);
+  return wall;
 };
-const remoteList = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list']));
-const remoteListBefore = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list'], undefined, BEFORE));
+let measuring = false;
+const remoteList = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list']), measuring && 'remote');
+const remoteListBefore = () => timed(() => tasksRun(['-H', HOST, '-l', list, 'list'], undefined, BEFORE), measuring && 'before');
 const sshThenLocal = () =>
   timed(() => {
     const r = spawnSync(ssh.file, ssh.args, { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`ssh true: ${r.status} ${r.stderr}`);
     tasksRun(['-l', list, 'list']);
-  });
+  }, measuring && 'baseline');
 
 for (let i = 0; i < 3; i++) {
   remoteList();
   sshThenLocal();
   if (BEFORE) remoteListBefore();
 }
+measuring = true;
 const ratios = [];
 const remote = [];
 const baseline = [];
@@ -95,6 +140,12 @@ console.log(`tasks -H ${HOST} -l L list (20 tasks) vs ssh ${HOST} true + tasks -
 console.log(`  -H list          median ${ms(q(remote, 0.5))}  p90 ${ms(q(remote, 0.9))}`);
 console.log(`  ssh true + local median ${ms(q(baseline, 0.5))}  p90 ${ms(q(baseline, 0.9))}`);
 console.log(`  ratio (paired)   median ${q(ratios, 0.5).toFixed(2)}x  p90 ${q(ratios, 0.9).toFixed(2)}x  (goal: at most 1.5x)`);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const cpuLine = (label, xs) => `  CPU ${label} mean ${ms(mean(xs))} (${(mean(xs) / mean(cpu.baseline)).toFixed(2)}x ssh true + local)`;
+console.log(`  CPU, both ends${HOST_USER ? ` (host user ${HOST_USER})` : ' (this side only: set TASKS_BENCH_HOST_USER on loopback)'}:`);
+console.log(cpuLine('-H list         ', cpu.remote));
+console.log(cpuLine('ssh true + local', cpu.baseline));
+if (BEFORE) console.log(cpuLine('-H list before  ', cpu.before));
 if (BEFORE) {
   console.log(`  before: ${BEFORE}`);
   console.log(`  -H list before   median ${ms(q(before, 0.5))}  p90 ${ms(q(before, 0.9))}`);

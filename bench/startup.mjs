@@ -106,7 +106,8 @@ console.error(
 for (const { label, node } of nodes()) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const major = version.slice(1).split('.')[0];
-  // The first run under a Node the build's code cache is not for trains that Node's own.
+  // The first run under a Node the build's code cache is not for trains that Node's own;
+  // the first run of each other command (a warm-up) adds that command's functions to it.
   once(node, [BIN, '-l', 'bench-20', 'list']);
   for (const s of SCENARIOS) {
     const r = pairedOn(node, s.argv, s.base);

@@ -24,7 +24,13 @@ if (process.argv[2] === '__complete') {
   // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there. Not the
   // board: it runs here, and shows the hosts' boards (src/cli/board-hosts).
 } else if (
-  !(READ_COMMANDS.has(commandName(process.argv)) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'))) &&
+  !(
+    READ_COMMANDS.has(commandName(process.argv)) &&
+    runWithCodeCache(
+      path.join(__dirname, '..', 'dist', 'tasks-read.cjs'),
+      commandName(process.argv) === 'ls' ? 'list' : commandName(process.argv),
+    )
+  ) &&
   !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))
 ) {
   import('../dist/cli/main.js');
@@ -80,8 +86,13 @@ function requireIfBuilt(file) {
  * `node -e 0` in CPU time against 1.55x), so tasks keeps its own. A cache V8 rejects (a
  * flag of its own, a damaged file) is written again; a missing or rejected cache is only
  * slower, never wrong. False when the bundle is not built.
+ *
+ * The read bundle's own cache names the commands that trained it (`command`): the first
+ * run of another (a `list` after a `get`) writes it again with that command's functions
+ * too, once; a cache trained by `get` alone left a 20-task list on Node 24 0.2x slower
+ * than `node -e 0` in CPU time on every later run.
  */
-function runWithCodeCache(file) {
+function runWithCodeCache(file, command) {
   const fs = require('node:fs');
   let source;
   try {
@@ -94,12 +105,25 @@ function runWithCodeCache(file) {
   const build = source.slice(0, source.indexOf('\n') + 1);
   const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
   const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote)?\n$/.exec(build);
-  const ownCache =
+  // Looked for only when the build's cache is not this Node's: most starts need no more.
+  const ownCacheFile = () =>
     buildId === null
       ? undefined
       : userCacheFile(`${buildId[1]}${buildId[2] ? `-${buildId[2].trim()}` : ''}-${process.version}-${process.platform}-${process.arch}`);
+  let ownCache;
+  /** The commands that trained the user's cache taken, when it is that one. */
+  let trainedBy;
   let cachedData = cacheAfter(`${file}.cache`, header);
-  if (cachedData === undefined && ownCache !== undefined) cachedData = cacheAfter(ownCache, header);
+  if (cachedData === undefined) {
+    ownCache = ownCacheFile();
+    const own = ownCache === undefined ? undefined : cacheAfter(ownCache, header);
+    if (own !== undefined) {
+      // "// commands <name> <name>\n" after the header, in a cache this file wrote.
+      const line = own.subarray(0, own.indexOf(10) + 1).toString('latin1');
+      trainedBy = line.startsWith('// commands ') ? line.slice(12, -1).split(' ') : [];
+      cachedData = own.subarray(line.startsWith('// commands ') ? line.length : 0);
+    }
+  }
   const Module = require('node:module');
   const vm = require('node:vm');
   const script = new vm.Script(Module.wrap(source), {
@@ -108,9 +132,15 @@ function runWithCodeCache(file) {
     // An import() left in the bundle loads as it would from a file required by Node.
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (ownCache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+  if (cachedData === undefined || script.cachedDataRejected) {
+    ownCache ??= ownCacheFile();
+    trainedBy = [];
+  }
+  const untrained = trainedBy !== undefined && command !== undefined && !trainedBy.includes(command);
+  if (ownCache !== undefined && (cachedData === undefined || script.cachedDataRejected || untrained)) {
     // Once the command has run: the functions it compiled are in the cache too.
-    process.once('exit', () => writeCache(ownCache, header, script));
+    const commands = command === undefined ? '' : `// commands ${[...trainedBy, command].join(' ')}\n`;
+    process.once('exit', () => writeCache(ownCache, `${header}${commands}`, script));
   }
   const mod = new Module(file, module);
   mod.filename = file;
@@ -139,7 +169,8 @@ function userCacheFile(name) {
   let root;
   if (xdg !== undefined && path.isAbsolute(xdg)) root = path.join(xdg, 'tasks');
   else {
-    const home = require('node:os').homedir();
+    // What os.homedir() answers when $HOME is set, without loading node:os for it.
+    const home = process.env.HOME ?? require('node:os').homedir();
     if (home === '' || !path.isAbsolute(home)) return undefined;
     root = path.join(home, '.cache', 'tasks');
   }

@@ -1,5 +1,5 @@
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
-import { type HostArgv, hostArgv } from './remote/host-argv.js';
+import { type HostArgv, hostArgv, SERVE_COMMAND } from './remote/host-argv.js';
 import { relayInput, relayStreams, takeRelayView } from './remote/relay.js';
 import type { RunHandle } from './run.js';
 import { EXIT } from './runtime/exit-codes.js';
@@ -53,6 +53,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = remote === undefined ? EXIT.failure : await runOnHost(argv, remote, io, env);
   } else if (remote !== undefined && remote.command !== 'board') {
     process.exitCode = await runOnHost(argv, remote, io, env);
+  } else if (argv[2] === SERVE_COMMAND) {
+    // The host's side of a connection kept from another machine: commands run in this process, one after another (remote/host-serve.ts).
+    const [{ serveStdio }, { run }] = await Promise.all([import('./remote/host-serve.js'), import('./run.js')]);
+    process.exitCode = await serveStdio(run, env);
   } else {
     const [{ run }, { processCwd }] = await Promise.all([import('./run.js'), import('./runtime/context.js')]);
     process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });

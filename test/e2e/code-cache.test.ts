@@ -157,9 +157,12 @@ describe('the CLI bundles and their code caches', () => {
       expect(first.toString('latin1', 0, build.length + NODE_LINE.length)).toBe(`${build}${NODE_LINE}`);
       expect(fs.existsSync(stale)).toBe(false);
       const source = fs.readFileSync(readBundle, 'utf8');
+      // After the header, the command that trained it, then V8's data.
+      const trained = first.subarray(build.length + NODE_LINE.length);
+      expect(trained.toString('latin1', 0, trained.indexOf(10) + 1)).toBe('// commands list\n');
       const accepted = new vm.Script(Module.wrap(source), {
         filename: path.join(copy, 'dist', 'tasks-read.cjs'),
-        cachedData: first.subarray(build.length + NODE_LINE.length),
+        cachedData: trained.subarray(trained.indexOf(10) + 1),
       });
       expect(accepted.cachedDataRejected).toBe(false);
       // It holds what the command ran, not only what compiles up front: more than a cache made before running.
@@ -177,6 +180,96 @@ describe('the CLI bundles and their code caches', () => {
       fs.writeFileSync(own, Buffer.concat([Buffer.from(`${build}${NODE_LINE}`), Buffer.alloc(4096, 120)]));
       expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
       expect(fs.readFileSync(own).length).toBeGreaterThan(first.length / 2);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("a Node's own cache trained by one read command is written again, once, when another first runs", () => {
+    const { config } = fixtureConfig();
+    const expected = { list: run(config, ['list']), get: run(config, ['get', '1']) };
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+      fs.mkdirSync(path.join(copy, 'dist'));
+      // No cache beside the bundle: as under a Node the build's cache is not for.
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      const bin = path.join(copy, 'bin', 'tasks.js');
+      const cacheHome = path.join(copy, 'cache');
+      const env = { XDG_CACHE_HOME: cacheHome };
+      const build = `${fs.readFileSync(readBundle, 'utf8').split('\n')[0]}\n`;
+      const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(build.trim())?.[1];
+      const own = path.join(cacheHome, 'tasks', 'code-cache', `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`);
+      /** The cache's commands line, and its time set back a minute, so that a rewrite shows. */
+      const look = (): { commands: string; mtime: number } => {
+        const text = fs.readFileSync(own).toString('latin1', 0, build.length + NODE_LINE.length + 100);
+        const past = new Date(Date.now() - 60_000);
+        fs.utimesSync(own, past, past);
+        return { commands: text.slice(build.length + NODE_LINE.length).split('\n')[0] ?? '', mtime: fs.statSync(own).mtimeMs };
+      };
+
+      expect(run(config, ['get', '1'], { bin, env })).toEqual(expected.get);
+      const first = look();
+      expect(first.commands).toBe('// commands get');
+      const firstSize = fs.statSync(own).size;
+
+      // The first list: the cache is written again, with the list's functions as well as get's.
+      expect(run(config, ['list'], { bin, env })).toEqual(expected.list);
+      const second = look();
+      expect(second.commands).toBe('// commands get list');
+      expect(fs.statSync(own).size).toBeGreaterThan(firstSize);
+      const data = fs.readFileSync(own).subarray(build.length + NODE_LINE.length + second.commands.length + 1);
+      const accepted = new vm.Script(Module.wrap(fs.readFileSync(readBundle, 'utf8')), {
+        filename: path.join(copy, 'dist', 'tasks-read.cjs'),
+        cachedData: data,
+      });
+      expect(accepted.cachedDataRejected).toBe(false);
+
+      // Then neither command, nor ls (the list's other name), writes it.
+      expect(run(config, ['list'], { bin, env })).toEqual(expected.list);
+      expect(run(config, ['ls'], { bin, env })).toEqual(expected.list);
+      expect(run(config, ['get', '1'], { bin, env })).toEqual(expected.get);
+      expect(fs.statSync(own).mtimeMs).toBe(second.mtime);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("with no $XDG_CACHE_HOME a Node's own cache goes under $HOME/.cache, and a read with $HOME and $USER set never loads node:os", () => {
+    const { config } = fixtureConfig();
+    const before = run(config, ['list', '--json']);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+      fs.mkdirSync(path.join(copy, 'dist'));
+      // No cache beside the bundle: as under a Node the build's cache is not for.
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      const home = path.join(copy, 'home');
+      // Which built-in modules the run loaded, written at exit (stdout and stderr are the command's).
+      const loaded = path.join(copy, 'loaded.json');
+      const hook = path.join(copy, 'loaded.cjs');
+      fs.writeFileSync(
+        hook,
+        `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`,
+      );
+      const env = { HOME: home, XDG_CACHE_HOME: undefined, USER: 'someone', NODE_OPTIONS: `--require ${hook}` };
+      const bin = path.join(copy, 'bin', 'tasks.js');
+
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(fs.readFileSync(readBundle, 'utf8').split('\n')[0] ?? '')?.[1];
+      const own = path.join(
+        home,
+        '.cache',
+        'tasks',
+        'code-cache',
+        `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
+      expect(fs.existsSync(own)).toBe(true);
+      // The next run starts from it; neither it nor the list needs the account's home or name.
+      expect(run(config, ['list'], { bin, env }).code).toBe(0);
+      const modules = JSON.parse(fs.readFileSync(loaded, 'utf8')) as string[];
+      expect(modules).toContain('NativeModule vm');
+      expect(modules).not.toContain('NativeModule os');
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }

@@ -23,6 +23,8 @@ describe('-H refusals', () => {
     [['board', '--host', '0.0.0.0'], /^error: board: --host is now --listen <address> \(-H, --host names the host a command runs on\)$/],
     [['board', '-H', 'ssh://box:70000'], /^error: -H "ssh:\/\/box:70000": port 70000 is not 1-65535$/],
     [['board', '-H', '-oProxyCommand=x'], /^error: -H "-oProxyCommand=x": a host name does not start with "-"$/],
+    [['-H', 'a', '-H', 'b', '--disconnect'], /^error: --disconnect: name one host and nothing else \(tasks -H box --disconnect\)$/],
+    [['-H', 'box', '--disconnect', 'list'], /^error: --disconnect: name one host and nothing else/],
   ])('tasks %j: exit 2, one line', (args, message) => {
     const r = tasks(args);
     expect(r.code).toBe(2);

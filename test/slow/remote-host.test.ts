@@ -76,7 +76,8 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
       ['-l', 'L', 'claim', '1', '--as', 'counter'],
     ]) {
       fs.rmSync(calls, { force: true });
-      const r = remote(['-H', 'box', ...args], { TASKS_SSH_COMMAND: counting });
+      // Without the kept connection (remote-kept.test.ts), which needs no ssh call at all.
+      const r = remote(['-H', 'box', ...args], { TASKS_SSH_COMMAND: counting, TASKS_HOST_PERSIST: '0' });
       expect(r.code, r.stderr).toBe(0);
       expect(fs.readFileSync(calls, 'utf8'), args.join(' ')).toBe('call\n');
     }
@@ -254,8 +255,9 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     return pidsOf((p) => p.user === host.user).filter((pid) => {
       try {
         // node itself, not the shells around it (whose script names the launcher too).
-        const [program, launcher] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return path.basename(program ?? '') === 'node' && (launcher ?? '').endsWith('tasks-remote.cjs');
+        const [program, launcher, ...args] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        // Not the tasks a kept connection keeps there (remote-kept.test.ts).
+        return path.basename(program ?? '') === 'node' && (launcher ?? '').endsWith('tasks-remote.cjs') && !args.includes('__host-serve');
       } catch {
         return false;
       }

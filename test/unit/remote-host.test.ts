@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHost } from '../../src/cli/remote/host-address.js';
 import { hostArgv } from '../../src/cli/remote/host-argv.js';
+import { linkPaths, persistSeconds } from '../../src/cli/remote/host-link.js';
 import { payloadBytes } from '../../src/cli/remote/payload.js';
 import { withHost } from '../../src/cli/remote/remote-run.js';
 import { INSTALLER, remoteCommand, shellQuote } from '../../src/cli/remote/remote-scripts.js';
@@ -155,5 +156,30 @@ describe('the copy on a host', () => {
     const r = install(dir, bytes);
     expect(r.stderr).toBe('tasks-remote:corrupt dist/tasks.cjs\n');
     expect(fs.readdirSync(path.dirname(dir))).toEqual([]);
+  });
+});
+
+describe('the kept connection', () => {
+  it('stays 600 s without a command unless TASKS_HOST_PERSIST says otherwise; 0 or no keeps none; nonsense is the default', () => {
+    expect(persistSeconds({})).toBe(600);
+    expect(persistSeconds({ TASKS_HOST_PERSIST: '30' })).toBe(30);
+    expect(persistSeconds({ TASKS_HOST_PERSIST: '0' })).toBe(0);
+    expect(persistSeconds({ TASKS_HOST_PERSIST: 'no' })).toBe(0);
+    expect(persistSeconds({ TASKS_HOST_PERSIST: 'soon' })).toBe(600);
+    expect(persistSeconds({ TASKS_HOST_PERSIST: '-5' })).toBe(600);
+  });
+  it('has one socket per host and ssh command line, in a private folder of the runtime folder', () => {
+    const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'tkl-'));
+    const env = { XDG_RUNTIME_DIR: runtime };
+    const a = linkPaths(parseHost('box'), env);
+    expect(a?.socket).toMatch(new RegExp(`^${runtime}/tasks/hosts/[0-9a-f]{16}\\.sock$`));
+    expect(fs.statSync(path.join(runtime, 'tasks', 'hosts')).mode & 0o777).toBe(0o700);
+    expect(linkPaths(parseHost('ssh://box'), env)?.socket).toBe(a?.socket);
+    expect(linkPaths(parseHost('ssh://box:2222'), env)?.socket).not.toBe(a?.socket);
+    expect(linkPaths(parseHost('me@box'), env)?.socket).not.toBe(a?.socket);
+    expect(linkPaths(parseHost('box'), { ...env, TASKS_SSH_COMMAND: 'ssh -F other' })?.socket).not.toBe(a?.socket);
+    // A folder others may enter is not used.
+    fs.chmodSync(path.join(runtime, 'tasks', 'hosts'), 0o755);
+    expect(linkPaths(parseHost('box'), env)).toBeUndefined();
   });
 });

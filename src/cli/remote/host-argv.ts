@@ -4,6 +4,10 @@
  * it is loaded. Kept free of imports: every run asks it.
  */
 
+/** The hidden command line words of a kept connection (host-link.ts): the local broker's, and the host's side's. */
+export const BROKER_COMMAND = '__host-broker';
+export const SERVE_COMMAND = '__host-serve';
+
 /** A command line's hosts and the command line without them (what the host runs). */
 export interface HostArgv {
   hosts: string[];

@@ -2,10 +2,11 @@ import { TasksError } from '../../core/base/errors.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
+import { startBroker, viaBroker } from './host-broker-client.js';
 import { payloadBytes, readPayload } from './payload.js';
 import { RELAY_ENV, type RelayView, relayEnv } from './relay.js';
 import { INSTALLER, REMOTE_STATUS, remoteCommand } from './remote-scripts.js';
-import { sshCall } from './ssh-command.js';
+import { connectTimeout, sshCall } from './ssh-command.js';
 import { sshFailureCause } from './ssh-faults.js';
 import { runSsh, type SshOutcome } from './ssh-process.js';
 
@@ -44,6 +45,14 @@ export async function runOnHost(
     view.err = { tty: io.stderrIsTTY, columns: io.noteColumns };
     view.in = { tty: io.stdin.isTTY };
   }
+  if (opts.relay && !readsInput) {
+    // The kept connection, when there is one: no ssh and no Node start there (host-broker.ts).
+    const kept = await viaBroker(target, { args, env: { ...forwarded }, view, build: folder }, io, env, opts.keepStdout);
+    if (kept !== undefined) {
+      io.setExit(exitOf(kept, target, connectTimeout(env)));
+      return kept;
+    }
+  }
   forwarded[RELAY_ENV] = JSON.stringify(view);
   const settings = JSON.stringify({ env: forwarded, link });
   const launch = remoteCommand('run', folder, [settings, ...args]);
@@ -73,6 +82,8 @@ export async function runOnHost(
       continue;
     }
     io.setExit(exitOf(outcome, target, call.connectTimeoutS));
+    // The host answered: keep a connection to it for the next commands.
+    if (opts.relay && !readsInput && outcome.ready) startBroker(target, env);
     return outcome;
   }
 }

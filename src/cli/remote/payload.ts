@@ -29,6 +29,12 @@ function distDir(): string {
   return fileURLToPath(new URL('../../', import.meta.url));
 }
 
+/** This build's bin/tasks.js (what starts a kept connection's broker), if it is there. */
+export function binPath(): string | undefined {
+  const bin = path.join(distDir(), '..', 'bin', 'tasks.js');
+  return fs.existsSync(bin) ? bin : undefined;
+}
+
 /**
  * The install folder's name: `<version>-<sha>`, the bundle's SHA-256 (the build writes it
  * beside the bundle; each build differs, its id being in the bundle), so that a host keeps

@@ -52,13 +52,15 @@ export function takeRelayView(env: NodeJS.ProcessEnv): RelayView | undefined {
 export function relayStreams(
   view: RelayView | undefined,
   channel: OutputTarget,
+  /** The command's number when several share the channel (host-serve.ts): each line carries it as `i`. */
+  id?: number,
 ): { stdout: OutputTarget; stderr: OutputTarget } | undefined {
   if (view?.out === undefined || view.err === undefined) return undefined;
   const target = (key: 'o' | 'e', v: StreamView): OutputTarget => ({
     isTTY: v.tty,
     columns: v.columns,
     write: (text: string) => {
-      if (text !== '') channel.write(`${JSON.stringify({ [key]: text })}\n`);
+      if (text !== '') channel.write(`${JSON.stringify(id === undefined ? { [key]: text } : { i: id, [key]: text })}\n`);
     },
     ...(key === 'o' && channel.followReader ? { followReader: channel.followReader } : {}),
   });

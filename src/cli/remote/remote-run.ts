@@ -14,7 +14,8 @@ import { renderJson } from '../../render/json.js';
 import { loadColour } from '../../render/style.js';
 import type { IO } from '../runtime/io.js';
 import { parseHost, type SshTarget } from './host-address.js';
-import type { HostArgv } from './host-argv.js';
+import { BROKER_COMMAND, type HostArgv } from './host-argv.js';
+import { disconnect } from './host-broker-client.js';
 import { runOnHost } from './host-run.js';
 import { hostsFilePath, readHostsFile } from './hosts-file.js';
 import { payloadFolder } from './payload.js';
@@ -51,6 +52,14 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
     throw new TasksError('usage', 'the board does not run on a host (-H): start it there and reach it through ssh -L', {
       hint: env.TASKS_HOST ? 'TASKS_HOST is set: TASKS_HOST= tasks board runs it here' : undefined,
     });
+  }
+  if (h.command === BROKER_COMMAND || h.args[0] === '--disconnect') {
+    if (h.hosts.length !== 1 || h.args.length !== 1)
+      throw new TasksError('usage', '--disconnect: name one host and nothing else (tasks -H box --disconnect)');
+    const target = parseHost(h.hosts[0] as string);
+    if (h.command === BROKER_COMMAND) await (await import('./host-broker.js')).runBroker(target, env);
+    else await disconnect(target, io, env);
+    return;
   }
   const targets = uniqueHosts([...h.hosts.map(parseHost), ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env))]);
   if (targets.length > 1 && h.command !== 'lists') {

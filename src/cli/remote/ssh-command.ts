@@ -56,7 +56,8 @@ export function sshCall(target: SshTarget, remoteCommand: string, opts: { tty: b
   return { file: 'ssh', args: options, connectTimeoutS };
 }
 
-function connectTimeout(env: NodeJS.ProcessEnv): number {
+/** The connect timeout ssh is given (seconds). */
+export function connectTimeout(env: NodeJS.ProcessEnv): number {
   const n = Number(env.TASKS_SSH_TIMEOUT);
   return Number.isInteger(n) && n > 0 && n <= 3600 ? n : DEFAULT_CONNECT_TIMEOUT_S;
 }
@@ -68,19 +69,23 @@ function connectTimeout(env: NodeJS.ProcessEnv): number {
  * is ours and nobody else may enter it, so nobody else can ride the connection.
  */
 function controlOptions(env: NodeJS.ProcessEnv): string[] {
-  const dir = controlDir(env);
+  const dir = privateDir(env, 'ssh');
   if (dir === undefined) return [];
   return ['-o', 'ControlMaster=auto', '-o', `ControlPath=${dir}/%C`, '-o', `ControlPersist=${CONTROL_PERSIST_S}`];
 }
 
-function controlDir(env: NodeJS.ProcessEnv): string | undefined {
+/**
+ * A folder of tasks' own that only this user may enter (`ssh`: the shared connections'
+ * sockets; `hosts`: the kept connections' sockets, host-broker.ts), or undefined.
+ */
+export function privateDir(env: NodeJS.ProcessEnv, name: 'ssh' | 'hosts'): string | undefined {
   const runtime = env.XDG_RUNTIME_DIR;
   const root =
     runtime !== undefined && path.isAbsolute(runtime)
       ? path.join(runtime, 'tasks')
       : cacheRoot({ xdgCacheHome: env.XDG_CACHE_HOME, home: env.HOME || os.homedir() });
   if (root === undefined) return undefined;
-  const dir = path.join(root, 'ssh');
+  const dir = path.join(root, name);
   if (dir.length > MAX_SOCKET_DIR || /[\s%]/.test(dir)) return undefined;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

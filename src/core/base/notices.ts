@@ -231,6 +231,11 @@ export const NOTICES = {
     when: '`-H`: tasks copied itself to the host (its cache folder there) to run the command; said once',
     facts: ['host', 'folder', 'version'],
   },
+  host_disconnected: {
+    kind: 'note',
+    when: '`-H <host> --disconnect`: the connection tasks kept to the host was closed (`kept`: false when there was none)',
+    facts: ['host', 'kept'],
+  },
   board_exposed: { kind: 'warning', when: '`board --listen`: it listens beyond this machine', facts: ['host'] },
   board_warning: {
     kind: 'warning',

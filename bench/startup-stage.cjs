@@ -1,0 +1,57 @@
+'use strict';
+// One stage of a start-up, for bench/startup-phases.mjs: what bin/tasks.js does for a
+// read command, stopped after `stage` so that each stage's cost can be told from the
+// next one's. read: read the read bundle and its code cache (the build's for this Node,
+// else this Node's in $XDG_CACHE_HOME, as bin/tasks.js finds them); compile: and hand
+// both to V8 (a rejected or missing cache fails the stage: its figure would mean
+// something else); version: and run the bundle for `tasks list --version` (its top
+// level, main, the run's set-up and the program with the list command, then the version).
+//
+// Usage: node bench/startup-stage.cjs read|compile|version
+const fs = require('node:fs');
+const path = require('node:path');
+
+const stage = process.argv[2];
+const file = path.join(__dirname, '..', 'dist', 'tasks-read.cjs');
+const source = fs.readFileSync(file, 'utf8');
+const build = source.slice(0, source.indexOf('\n') + 1);
+const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
+const id = /^\/\/ tasks build ([0-9a-f-]{36}) read\n$/.exec(build)?.[1];
+const own = path.join(
+  process.env.XDG_CACHE_HOME ?? '',
+  'tasks',
+  'code-cache',
+  `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`,
+);
+let cachedData;
+for (const candidate of [`${file}.cache`, own]) {
+  try {
+    const cache = fs.readFileSync(candidate);
+    if (cache.toString('latin1', 0, header.length) === header) {
+      cachedData = cache.subarray(header.length);
+      break;
+    }
+  } catch {
+    // Not there: the next.
+  }
+}
+if (cachedData === undefined) throw new Error(`no code cache for ${process.version}: run tasks once on this Node first`);
+if (stage !== 'read') compileAndRun();
+
+function compileAndRun() {
+  const Module = require('node:module');
+  const vm = require('node:vm');
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (script.cachedDataRejected) throw new Error(`V8 rejected the code cache on ${process.version}`);
+  if (stage === 'compile') return;
+
+  process.argv = [process.argv[0], file, 'list', '--version'];
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+}
