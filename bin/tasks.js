@@ -16,8 +16,13 @@ const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', 
 
 if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');
-} else if (namesHost(process.argv, process.env) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-remote.cjs'))) {
-  // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there.
+} else if (
+  namesHost(process.argv, process.env) &&
+  commandName(process.argv) !== 'board' &&
+  runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-remote.cjs'))
+) {
+  // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there. Not the
+  // board: it runs here, and shows the hosts' boards (src/cli/board-hosts).
 } else if (
   !(
     READ_COMMANDS.has(commandName(process.argv)) &&

@@ -80,6 +80,8 @@ export type ListKind = 'tasks' | 'new' | 'todowrite';
 
 export interface ListRowView {
   id: string;
+  /** The host (-H) the list is on, as the user named it; absent on a board of this machine. */
+  host?: string;
   shortId: string;
   kind: ListKind;
   total: number;
@@ -106,9 +108,21 @@ export interface BindingView {
   scope: string;
 }
 
+/** A host of a board of several hosts (-H): reached (live), being reached, or not (down, and why). */
+export interface HostStateView {
+  label: string;
+  state: 'connecting' | 'live' | 'down';
+  /** Why it is down (one line naming the cause), or null. */
+  message: string | null;
+  /** Since when it is in this state (ms). */
+  since: number;
+}
+
 export interface OverviewPayload {
   at: number;
   readOnly: boolean;
+  /** A board of hosts (-H): each host and whether it is reached; its lists are in `lists`, each naming it. Absent on a board of this machine. */
+  hosts?: HostStateView[];
   /** As `tasks lists` orders them: newest change first. */
   lists: ListRowView[];
   /** The board's folder's binding, if it has one. */
@@ -237,6 +251,8 @@ export interface CarryPreviewPayload {
 /** A list whose folder is gone while its sessions' transcripts remain (`tasks lists --all`). */
 export interface GoneListView {
   id: string;
+  /** The host (-H) the list was on; absent on a board of this machine. */
+  host?: string;
   shortId: string;
   /** Its latest session. */
   session: SessionView | null;
@@ -367,6 +383,8 @@ export type NowEventType = 'list-completed' | 'ready-for-person' | 'stalled' | '
 /** The list a Now entry belongs to. */
 export interface NowListRef {
   list: string;
+  /** The host (-H) the list is on; absent on a board of this machine. */
+  host?: string;
   shortId: string;
   /** The project folder of its latest session, with the home folder as ~. */
   project: string | null;

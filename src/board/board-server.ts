@@ -8,21 +8,15 @@ import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { priceFilePath } from '../core/cost/price-file.js';
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
 import { DEFAULT_STALLED_MS } from '../core/progress/stalled-work.js';
-import { isSessionId, type SessionIndex } from '../core/sessions/session-index.js';
-import { isTaskId } from '../core/store/ids.js';
-import { type ActionContext, runAction } from './board-actions.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
+import type { ActionContext } from './board-actions.js';
+import { type BoardApi, localApi, notFound } from './board-api.js';
 import { BodyRefused, closeAfterAnswer, readBody } from './board-body.js';
-import { carryPreview } from './board-carry.js';
-import { costPayload } from './board-cost.js';
-import { gonePreview } from './board-gone.js';
 import { keepIdentity, loadIdentity } from './board-identity.js';
 import { BoardLive } from './board-live.js';
 import { BoardNow } from './board-now.js';
-import { restoreFrom } from './board-requests.js';
-import { goneListsPayload, restorePreview } from './board-restore.js';
 import { hostAllowed, isLoopback, originAllowed, SECURITY_HEADERS, tokenMatches } from './board-security.js';
-import { type BoardContext, historyPayload, Sessions } from './board-state.js';
-import { undoPreview } from './board-undo.js';
+import { type BoardContext, Sessions } from './board-state.js';
 
 /**
  * The board's HTTP server (node:http; the page is four static files and a JSON API,
@@ -37,11 +31,7 @@ interface ServerOptions {
   readOnly: boolean;
   /** Listening beyond loopback on purpose: IP literals pass the Host check too. */
   loopbackOnly: boolean;
-  ctx: BoardContext;
-  sessions: Sessions;
-  live: BoardLive;
-  now: BoardNow;
-  action: Omit<ActionContext, 'signal'>;
+  api: BoardApi;
   signal: AbortSignal;
 }
 
@@ -56,7 +46,6 @@ interface RunningServer {
 const NOT_AN_ADDRESS_HERE = new Set(['ENOTFOUND', 'EADDRNOTAVAIL', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAFNOSUPPORT']);
 /** The Now view looks again this often at lists with work in progress, for what time alone brings (a stall, a session's end): seldom, as each look asks the sessions. */
 const NOW_TICK_MS = 10_000;
-const LIST_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** The built page (scripts/build-board-page.mjs): beside the CLI bundle, or beside dist/board/ unbundled. */
 function pageDir(): string {
@@ -107,7 +96,6 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
   server.requestTimeout = 30_000;
 
   let port = 0;
-  const carryCtx = { configDir: o.ctx.configDir, person: o.ctx.person, home: o.ctx.home };
   const named = ['127.0.0.1', 'localhost', '::1'].includes(o.host) ? [] : [o.host.includes(':') ? `[${o.host}]` : o.host];
   const answersTo = [...named, '127.0.0.1', 'localhost', '[::1]'].join(', ');
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -145,66 +133,21 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
         const code = err.status === 408 ? 'timeout' : 'usage';
         return json(res, err.status, { ok: false, error: { code, message: err.message } }, { Connection: 'close' });
       }
-      const outcome = await runAction({ ...o.action, signal: o.signal }, body);
+      const outcome = await o.api.action(body, o.signal);
       return json(res, outcome.status, outcome.result);
     }
     if (req.method !== 'GET') return json(res, 405, { ok: false, error: { code: 'usage', message: 'GET only' } });
     const listParam = url.searchParams.get('list') ?? url.searchParams.get('id') ?? undefined;
-    if (listParam !== undefined && !LIST_ID.test(listParam))
+    if (listParam !== undefined && !o.api.listOk(listParam))
       return json(res, 400, { ok: false, error: { code: 'usage', message: 'list must be a list id' } });
-    switch (route) {
-      case 'api/overview':
-        return reply(res, 200, 'application/json', o.live.overview());
-      case 'api/now':
-        return reply(res, 200, 'application/json', o.now.payload());
-      case 'api/list':
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        return reply(res, 200, 'application/json', o.live.listJson(listParam));
-      case 'api/history': {
-        const task = url.searchParams.get('task') ?? '';
-        if (listParam === undefined || !isTaskId(task))
-          return json(res, 400, { ok: false, error: { code: 'usage', message: 'list and task are required' } });
-        return json(res, 200, await historyPayload(o.ctx, o.sessions.current, listParam, task));
-      }
-      case 'api/undo':
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        return json(res, 200, await undoPreview(o.sessions.current, o.ctx.configDir, listParam));
-      case 'api/cost':
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        return json(res, 200, costPayload(o.ctx, o.sessions.current, listParam));
-      case 'api/gone':
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        return json(res, 200, gonePreview(o.sessions.current, o.ctx, listParam));
-      case 'api/carry': {
-        const to = url.searchParams.get('to') ?? undefined;
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        if (to !== undefined && !isSessionId(to))
-          return json(res, 400, { ok: false, error: { code: 'usage', message: 'to must be a session id' } });
-        return json(res, 200, await carryPreview(o.sessions.current, carryCtx, listParam, to));
-      }
-      case 'api/gone-lists':
-        return json(res, 200, await goneListsPayload(o.sessions.current, o.ctx.configDir, o.ctx.home));
-      case 'api/restore': {
-        if (listParam === undefined) return json(res, 400, { ok: false, error: { code: 'usage', message: 'list is required' } });
-        let from: string[];
-        try {
-          from = restoreFrom(url.searchParams.getAll('from'));
-        } catch (err) {
-          return json(res, 400, { ok: false, error: { code: 'usage', message: (err as Error).message } });
-        }
-        const restoreCtx = { configDir: o.ctx.configDir, home: o.ctx.home, projectDir: o.ctx.projectDir };
-        return json(res, 200, await restorePreview(o.sessions.current, restoreCtx, listParam, from));
-      }
-      case 'api/events':
-        res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
-        res.flushHeaders();
-        if (!o.live.open(res, listParam)) {
-          res.end('event: busy\ndata: {}\n\n');
-        }
-        return;
-      default:
-        return reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+    if (route === 'api/events') {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+      res.flushHeaders();
+      if (!o.api.events(res, url.searchParams)) res.end('event: busy\ndata: {}\n\n');
+      return;
     }
+    const answer = await o.api.get(route, url.searchParams);
+    return reply(res, answer.status, answer === notFound ? 'text/plain; charset=utf-8' : 'application/json', answer.body);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -225,7 +168,7 @@ async function startServer(o: ServerOptions): Promise<RunningServer> {
     url: `http://${shownHost}:${port}/${o.token}/`,
     port,
     close: async () => {
-      o.live.close();
+      o.api.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.allSettled([...inFlight]);
@@ -252,15 +195,8 @@ function json(res: http.ServerResponse, status: number, value: unknown, headers:
   reply(res, status, 'application/json', JSON.stringify(value), headers);
 }
 
-/** Everything a board needs from whoever starts it (`tasks board`: its run's context). */
-export interface BoardOptions {
-  host: string;
-  /** 0: the port of the last start when it is free, else any free one. */
-  port: number;
-  /** Where the token and port are kept between starts (the user's state folder), and whose they are. */
-  stateHome: { xdgStateHome: string | undefined; home: string | undefined; uid: number | undefined };
-  /** A new token (the old URL stops working): `--new-token`. */
-  newToken: boolean;
+/** What one machine's board reads and writes with: its config folder, its person, its hooks. */
+export interface LocalBoardOptions {
   readOnly: boolean;
   configDir: string;
   /** The home folder, resolved: shown as ~ in projects. */
@@ -279,6 +215,17 @@ export interface BoardOptions {
   warn: (message: string) => void;
 }
 
+/** Everything a board needs from whoever starts it (`tasks board`: its run's context). */
+export interface BoardOptions extends LocalBoardOptions {
+  host: string;
+  /** 0: the port of the last start when it is free, else any free one. */
+  port: number;
+  /** Where the token and port are kept between starts (the user's state folder), and whose they are. */
+  stateHome: { xdgStateHome: string | undefined; home: string | undefined; uid: number | undefined };
+  /** A new token (the old URL stops working): `--new-token`. */
+  newToken: boolean;
+}
+
 export interface RunningBoard {
   /** With its token: the only way in. */
   url: string;
@@ -292,13 +239,22 @@ export interface RunningBoard {
   stop(): Promise<void>;
 }
 
+/** A board's API with what starts and stops what stands behind it. */
+export interface BoardBackend {
+  api: BoardApi;
+  /** After the URL is out: read what the first page needs, start following. */
+  warm(): void;
+  /** After the server stopped taking requests. */
+  stop(): Promise<void>;
+}
+
 /**
- * Start the board: its server, its live view of the config folder (sessions read again
- * as they change, processes looked at every 5 s, everything at least every 30 s; at most
- * 64 event streams; a file change on the page within about 30-150 ms and a scan), and
- * its actions, recorded as the person's.
+ * This machine's board: its live view of the config folder (sessions read again as they
+ * change, processes looked at every 5 s, everything at least every 30 s; at most 64
+ * event streams; a file change on the page within about 30-150 ms and a scan), and its
+ * actions, recorded as the person's.
  */
-export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
+export function localBoard(o: LocalBoardOptions): BoardBackend {
   const ctx: BoardContext = {
     configDir: o.configDir,
     home: o.home,
@@ -335,9 +291,68 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
     overviewAtLeastMs: 30_000,
     now: (): string => now.payload(),
   });
+  const api = localApi({
+    ctx,
+    sessions,
+    live,
+    now,
+    action: {
+      configDir: o.configDir,
+      person: o.person ?? 'unknown',
+      home: o.home,
+      sessions: () => sessions.current,
+      hookPolicy: o.hookPolicy,
+      projectDir: o.projectDir,
+      env: o.env,
+      pid: o.pid,
+      warn: o.warn,
+    },
+  });
+  let warming: NodeJS.Immediate | undefined;
+  return {
+    api,
+    // The first page needs the overview (every session's transcript, read or found in the cache): read it while the URL is printed.
+    // Then the Now view starts following every list, with the sessions that read: nothing of it delays the URL.
+    warm: () => {
+      warming = setImmediate(() => {
+        try {
+          live.overview();
+        } catch {
+          // Read again, and the error answered, when the page asks.
+        }
+        now.start();
+      });
+    },
+    stop: async () => {
+      if (warming) clearImmediate(warming);
+      await now.stop();
+      api.close();
+      sessions.save();
+    },
+  };
+}
+
+/** Start the board of this machine's config folder. */
+export function startBoard(o: BoardOptions): Promise<RunningBoard> {
+  return serveBoard(localBoard(o), { ...o, identityOf: o.configDir });
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  readOnly: boolean;
+  stateHome: BoardOptions['stateHome'];
+  newToken: boolean;
+  /** What the board shows (its config folder, or its hosts): another one is another board, with its own URL. */
+  identityOf: string;
+  warn: (message: string) => void;
+}
+
+/** Serve a board's page and API, on the port and with the token of its last start when it can. */
+export async function serveBoard(backend: BoardBackend, o: ServeOptions): Promise<RunningBoard> {
   const stopping = new AbortController();
   const loopbackOnly = isLoopback(o.host);
-  const identity = loadIdentity({ ...o.stateHome, configDir: o.configDir, host: o.host }, o.newToken);
+  const identity = loadIdentity({ ...o.stateHome, configDir: o.identityOf, host: o.host }, o.newToken);
   const serve = (port: number) =>
     startServer({
       host: o.host,
@@ -345,22 +360,8 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
       token: identity.token,
       readOnly: o.readOnly,
       loopbackOnly,
-      ctx,
-      sessions,
-      live,
-      now,
       signal: stopping.signal,
-      action: {
-        configDir: o.configDir,
-        person: o.person ?? 'unknown',
-        home: o.home,
-        sessions: () => sessions.current,
-        hookPolicy: o.hookPolicy,
-        projectDir: o.projectDir,
-        env: o.env,
-        pid: o.pid,
-        warn: o.warn,
-      },
+      api: backend.api,
     });
   // The port of the last start, so that the URL stays the same; taken by now (another board): any.
   const again = o.port === 0 ? identity.port : undefined;
@@ -379,26 +380,15 @@ export async function startBoard(o: BoardOptions): Promise<RunningBoard> {
       o.warn(`the board's URL will change at the next start: cannot keep it in ${identity.file}: ${(err as Error).message}`);
     }
   }
-  // The first page needs the overview (every session's transcript, read or found in the cache): read it while the URL is printed.
-  // Then the Now view starts following every list, with the sessions that read: nothing of it delays the URL.
-  const warming = setImmediate(() => {
-    try {
-      live.overview();
-    } catch {
-      // Read again, and the error answered, when the page asks.
-    }
-    now.start();
-  });
+  backend.warm();
   return {
     url: server.url,
     port: server.port,
     loopbackOnly,
     stop: async () => {
-      clearImmediate(warming);
       stopping.abort();
-      await now.stop();
       await server.close();
-      sessions.save();
+      await backend.stop();
       // One macrotask after the last release, so that a step that follows at once (an edge's other side) is done too.
       await new Promise<void>((resolve) => {
         const whenIdle = (): void => onLocksIdle(() => setImmediate(() => (locksActive() === 0 ? resolve() : whenIdle())));

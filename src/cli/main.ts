@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
   // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.
   if (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY) {
     process.exitCode = remote === undefined ? EXIT.failure : await runOnHost(argv, remote, io, env);
-  } else if (remote !== undefined) {
+  } else if (remote !== undefined && remote.command !== 'board') {
     process.exitCode = await runOnHost(argv, remote, io, env);
   } else if (argv[2] === SERVE_COMMAND) {
     // The host's side of a connection kept from another machine: commands run in this process, one after another (remote/host-serve.ts).

@@ -52,12 +52,17 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   opts.started?.({ stopJournal, scope });
   try {
     const remote = hostArgv(argv, env);
-    if (remote !== undefined) {
+    // The board of hosts runs here (commands/board.ts); every other command runs on its host.
+    if (remote !== undefined && remote.command !== 'board') {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
       return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
     }
+    // The board of hosts: how each is reached, found here (commands use no ssh), each host checked as -H checks it.
+    if (remote !== undefined) ctx.hostFeeds = await (await import('./board-hosts/hosts-board.js')).boardHostFeeds(remote, io, env);
+    // The command line without its hosts (taken above): `--hosts=<file>` is no option of the program's.
+    const parsed = remote === undefined ? argv : [argv[0] ?? 'node', argv[1] ?? 'tasks', ...remote.args];
     if (io.mayColour(argv)) await loadColour();
-    const program = await buildProgram(ctx, argv);
+    const program = await buildProgram(ctx, parsed);
     onLockWait((event) =>
       io.note(renderLockWait(event), 'lock_wait', {
         lock: event.lock,
@@ -70,7 +75,7 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
       journal = recordChanges(ctx, command);
       ctx.stopJournal = stopJournal;
     });
-    await program.parseAsync([...argv]);
+    await program.parseAsync([...parsed]);
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {

@@ -21,7 +21,8 @@ describe('-H refusals', () => {
     [['-H', 'ssh://box:70000', 'list'], /^error: -H "ssh:\/\/box:70000": port 70000 is not 1-65535$/],
     [['-H', 'a', '-H', 'b', 'create', 'x'], /^error: several hosts \(-H a -H b\) are for tasks lists; name one host for create$/],
     [['board', '--host', '0.0.0.0'], /^error: board: --host is now --listen <address> \(-H, --host names the host a command runs on\)$/],
-    [['-H', 'box', 'board'], /^error: the board does not run on a host \(-H\)/],
+    [['board', '-H', 'ssh://box:70000'], /^error: -H "ssh:\/\/box:70000": port 70000 is not 1-65535$/],
+    [['board', '-H', '-oProxyCommand=x'], /^error: -H "-oProxyCommand=x": a host name does not start with "-"$/],
     [['-H', 'a', '-H', 'b', '--disconnect'], /^error: --disconnect: name one host and nothing else \(tasks -H box --disconnect\)$/],
     [['-H', 'box', '--disconnect', 'list'], /^error: --disconnect: name one host and nothing else/],
   ])('tasks %j: exit 2, one line', (args, message) => {
@@ -39,9 +40,11 @@ describe('-H refusals', () => {
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'usage' });
   });
 
-  it('takes the board from TASKS_HOST only when told to run it here', () => {
+  it("shows TASKS_HOST's board, as -H would: a host not reached is exit 8, and nothing listens", () => {
     const r = tasks(['board'], { TASKS_HOST: 'box' });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/the board does not run on a host/);
+    expect(r.code).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toMatch(/^error: host box: /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

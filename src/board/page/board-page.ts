@@ -33,6 +33,7 @@ import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './
 import { keepFocus } from './page-focus.js';
 import { renderGraph } from './page-graph.js';
 import { renderHead } from './page-head.js';
+import { showHosts } from './page-hosts.js';
 import { startKeys } from './page-keys.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
 import { renderNow, tickNow } from './page-now.js';
@@ -119,6 +120,7 @@ function connect(): void {
       state.overview = payload;
       byId('read-only').hidden = !payload.readOnly;
       document.body.classList.toggle('read-only', payload.readOnly);
+      showHosts(payload.hosts);
       if (state.list) drawHead();
       drawSidebar();
     },

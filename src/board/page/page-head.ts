@@ -176,6 +176,7 @@ export function renderHead(
       h(
         'div',
         { class: 'head-meta' },
+        row.host === undefined ? null : h('span', { class: 'tag host', title: `on host ${row.host}` }, `host ${cutLine(row.host, 40)}`),
         h('span', { class: 'tag id', title: row.id }, row.shortId),
         h('span', { class: `tag state ${label.look}` }, h('span', { class: `dot ${label.look}` }), label.text),
         kindTag(row),

@@ -51,6 +51,7 @@ function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
   return h(
     'span',
     { class: 'now-where' },
+    ref.host === undefined ? null : h('span', { class: 'host-chip', title: `on host ${ref.host}` }, cutLine(ref.host, 32)),
     listLink(ref, handlers),
     ref.project ? h('span', { class: 'now-project agent-text' }, cutLine(ref.project, 48)) : null,
   );

@@ -1,6 +1,7 @@
 import { ago } from '../../render/elapsed.js';
 import type { ListRowView, OverviewPayload, SessionView } from '../board-protocol.js';
 import { h, reconcile } from './page-dom.js';
+import { hostHeading } from './page-hosts.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -76,18 +77,33 @@ export function renderSidebar(container: HTMLElement, overview: OverviewPayload,
   const { rows, hiddenTodoWrite } = visibleRows(overview, state);
   // Sections and items are kept and only moved or replaced where something changed:
   // a change to one list redraws one item, even among hundreds.
-  const sections: Element[] = groupByProject(rows).map(([project, lists]) => {
-    let section = sectionCache.get(project);
-    if (!section) {
-      section = h('section', { class: 'project', 'data-project': project });
-      sectionCache.set(project, section);
-    }
-    reconcile(section, [headingOf(project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
-    return section;
-  });
+  const projectSections = (rows: readonly ListRowView[], host: string): Element[] =>
+    groupByProject(rows).map(([project, lists]) => {
+      const key = `${host}\n${project}`;
+      let section = sectionCache.get(key);
+      if (!section) {
+        section = h('section', { class: 'project', 'data-project': project });
+        sectionCache.set(key, section);
+      }
+      reconcile(section, [headingOf(key, project), ...lists.map((row) => cachedItem(row, overview, state.selected, now, handlers))]);
+      return section;
+    });
+  // A board of hosts (-H): a group per host, in the order they were named, each grouped by project within.
+  const sections: Element[] =
+    overview.hosts === undefined
+      ? projectSections(rows, '')
+      : overview.hosts.map((x) => {
+          const own = rows.filter((r) => r.host === x.label);
+          return h(
+            'section',
+            { class: `host-group ${x.state}`, 'data-host': x.label, 'aria-label': `host ${x.label}` },
+            hostHeading(x, own.length),
+            ...projectSections(own, x.label),
+          );
+        });
   const binding = overview.binding;
   if (binding && !overview.lists.some((l) => l.id === binding.list)) sections.unshift(boundItem(binding, state.selected, handlers));
-  if (sections.length === 0)
+  if (rows.length === 0 && overview.hosts === undefined)
     sections.push(h('p', { class: 'empty' }, overview.lists.length === 0 ? 'No task lists yet.' : 'No list matches.'));
   if (hiddenTodoWrite > 0)
     sections.push(
@@ -103,11 +119,12 @@ export function renderSidebar(container: HTMLElement, overview: OverviewPayload,
 const sectionCache = new Map<string, HTMLElement>();
 const headings = new Map<string, HTMLElement>();
 
-function headingOf(project: string): HTMLElement {
-  let heading = headings.get(project);
+/** A project's heading; `key` tells one host's from another's (one element can be in one place only). */
+function headingOf(key: string, project: string): HTMLElement {
+  let heading = headings.get(key);
   if (!heading)
     headings.set(
-      project,
+      key,
       (heading = h('h2', { class: 'project-name', title: project }, project === '' ? 'No known session' : cutLine(project, 48))),
     );
   return heading;

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import type { Command } from 'commander';
+import { startHostsBoard } from '../../board/board-hosts.js';
 import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
-import { startBoard } from '../../board/board-server.js';
+import { type RunningBoard, startBoard } from '../../board/board-server.js';
 import { renderJson } from '../../render/json.js';
 import { parseListenAddress, parsePort } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
@@ -45,37 +46,35 @@ login name), with the hooks of the folder it was started in, and with the state 
 showed as its precondition: a change an agent made meanwhile is shown as a conflict, and
 nothing is written.
 
+With -H (several times), --hosts or $TASKS_HOST, it shows those machines' boards, not
+this one's: each host's board runs there (tasks board-feed, over your ssh; nothing
+listens there), this one merges them (a group per host, the Now view across them),
+and each action is run by the host that has the list. A host not reached is a banner on
+the page, tried again by itself; when none can be reached at the start: exit 8.
+
 Examples:
   tasks board --open
   tasks board --read-only --port 8080
   tasks board --new-token            the old URL stops working
-  tasks -l refactor-auth board       opens on that list`,
+  tasks -l refactor-auth board       opens on that list
+  tasks board -H devbox -H ci-7      the boards of two machines, as one`,
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
       const host = parseListenAddress('--listen', opts.listen, '127.0.0.1');
       const readOnly = Boolean(opts.readOnly);
+      // -H, --hosts: the boards of those hosts (run there over ssh), and not this machine's, as every -H command.
+      const hosts = ctx.hostFeeds ?? [];
       const globals = ctx.globals();
-      const named = globals.list !== undefined || globals.session !== undefined ? ctx.list(false).id : undefined;
+      const named = hosts.length === 0 && (globals.list !== undefined || globals.session !== undefined) ? ctx.list(false).id : undefined;
       // Each action is recorded in the journal as one change of its own, not as this run's.
       ctx.stopJournal();
-      const board = await startBoard({
-        host,
-        port,
-        readOnly,
-        configDir: ctx.configDir,
-        home: ctx.home,
-        person: ctx.person,
-        hookPolicy: ctx.hookPolicy,
-        projectDir: ctx.cwd,
-        settings: { ...ctx.settingsPlaces, configDir: ctx.configDir },
-        newSessionIndex: () => ctx.newSessionIndex(),
-        stateHome: { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid },
-        newToken: Boolean(opts.newToken),
-        env: ctx.env,
-        pid: process.pid,
-        warn: (message) => ctx.io.warn(message, 'board_warning'),
-      });
+      const stateHome = { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid };
+      const warn = (message: string) => ctx.io.warn(message, 'board_warning');
+      const board: RunningBoard =
+        hosts.length > 0
+          ? await startHostsBoard(hosts, { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn })
+          : await startBoard({ ...ctx.boardPlace(), host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn });
       const stopped = nextSignal();
       if (!board.loopbackOnly) {
         ctx.io.warn(

@@ -44,6 +44,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
         // Not graph.ts: core's graph folder has that name, and no two files in src share one.
         { names: ['graph'], load: async () => (await import('./graph-command.js')).registerGraph },
         { names: ['board'], load: async () => (await import('./board.js')).registerBoard },
+        { names: ['board-feed'], load: async () => (await import('./board-feed-command.js')).registerBoardFeed },
       ]),
   { names: ['lists'], load: async () => (await import('./lists.js')).registerLists },
   ...(READS_ONLY

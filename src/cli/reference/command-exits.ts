@@ -76,8 +76,8 @@ export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
     'undo',
     'redo',
   ],
-  // -H runs every command on the host but the board.
-  [EXIT.unreachable]: [...EVERY_BUT_COMPLETION.filter((c) => c !== 'board'), 'completion'],
+  // -H runs every command on the host; the board of hosts, when none is reached.
+  [EXIT.unreachable]: [...EVERY_BUT_COMPLETION, 'completion'],
   [EXIT.runEnded]: ['watch', 'run'],
   [EXIT.stalled]: ['watch', 'run'],
   [EXIT.timeout]: ['watch', 'run'],

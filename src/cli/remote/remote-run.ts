@@ -120,7 +120,7 @@ function sayClockSkew(run: SshOutcome, target: SshTarget, io: IO): void {
   );
 }
 
-function hostsOfFile(file: string | true, env: NodeJS.ProcessEnv): SshTarget[] {
+export function hostsOfFile(file: string | true, env: NodeJS.ProcessEnv): SshTarget[] {
   if (file === '') throw new TasksError('usage', '--hosts=: no file named', { hint: 'use --hosts alone for ~/.config/tasks/hosts' });
   const where = file === true ? hostsFilePath(env) : file;
   if (where === undefined)
@@ -129,7 +129,7 @@ function hostsOfFile(file: string | true, env: NodeJS.ProcessEnv): SshTarget[] {
 }
 
 /** A host named twice (on the command line and in the file) is asked once. */
-function uniqueHosts(targets: readonly SshTarget[]): SshTarget[] {
+export function uniqueHosts(targets: readonly SshTarget[]): SshTarget[] {
   const seen = new Set<string>();
   return targets.filter((t) => !seen.has(t.label) && Boolean(seen.add(t.label)));
 }

@@ -85,6 +85,20 @@ export interface RunJournal {
 /** Names this build of the CLI bundle (scripts/build-cli.mjs); undeclared when unbundled. */
 declare const TASKS_BUILD: string | undefined;
 
+/** A line channel to a host's board (`tasks board-feed` there), as src/board's feed client takes it. */
+export interface HostFeedChannel {
+  send(line: string): void;
+  onLine(cb: (line: string) => void): void;
+  onClose(cb: (cause: string) => void): void;
+  close(): void;
+}
+
+/** A host of `tasks board -H`: its name as the user gave it, and how to connect (rejects with the cause in one line). */
+export interface HostFeed {
+  label: string;
+  connect(): Promise<HostFeedChannel>;
+}
+
 export class Context {
   readonly env: NodeJS.ProcessEnv;
   /**
@@ -96,6 +110,8 @@ export class Context {
   private readonly uid: number | undefined;
   /** The command line after the program's name. */
   readonly args: readonly string[];
+  /** `tasks board -H a -H b`: how each host's board is reached (set by run.ts from board-hosts/); undefined: this machine's. */
+  hostFeeds: HostFeed[] | undefined;
   private root: Command | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
@@ -225,6 +241,25 @@ export class Context {
    * run that lasts (the board), whose sessions start, end and turn busy or idle meanwhile.
    * Its owner saves what it worked out (saveCache).
    */
+  /**
+   * What a board of this machine reads and writes with (`tasks board`, and `tasks
+   * board-feed` for a board on another machine): the config folder, the person, the
+   * hooks of the folder it runs in, fresh session indexes.
+   */
+  boardPlace() {
+    return {
+      configDir: this.configDir,
+      home: this.home,
+      person: this.person,
+      hookPolicy: this.hookPolicy,
+      projectDir: this.cwd,
+      settings: { ...this.settingsPlaces, configDir: this.configDir },
+      newSessionIndex: () => this.newSessionIndex(),
+      env: this.env,
+      pid: process.pid,
+    };
+  }
+
   newSessionIndex(): SessionIndex {
     return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache(), now: () => this.now() });
   }
