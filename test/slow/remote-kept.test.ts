@@ -218,6 +218,55 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     expect(answer).toBe('');
   });
 
+  it('a request line that is JSON but not an object (null, a number) is refused; the broker stays up and answers the next command', async () => {
+    const w = world();
+    expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+    await brokerUp(w, 2);
+    const [broker] = w.brokers();
+    const socket = path.join(w.hostsDir, w.sockets()[0] as string);
+    for (const line of ['null', '42', '"text"', '[]']) {
+      const answer = await new Promise<string>((resolve) => {
+        const s = net.connect(socket);
+        let got = '';
+        s.on('connect', () => s.write(`${line}\n`));
+        s.on('data', (d) => (got += d));
+        s.on('close', () => resolve(got));
+        s.on('error', () => resolve(got));
+      });
+      expect(answer, line).toBe('');
+    }
+    expect(w.brokers()).toEqual([broker]);
+    const calls = w.sshCalls();
+    const r = w.remote(['-l', 'L', 'get', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.sshCalls()).toBe(calls);
+  });
+
+  it('TASKS_SSH_COMMAND naming a file by a relative path (ssh -F ./ci-ssh-config): kept, and per folder', async () => {
+    const w = world();
+    const sshConfig = (host.env.TASKS_SSH_COMMAND as string).replace(/^ssh -F /, '');
+    const calls = path.join(w.runtime, 'relative-calls');
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'tkr-project-'));
+    fs.copyFileSync(sshConfig, path.join(project, 'ci-ssh-config'));
+    const env = { ...w.env, TASKS_SSH_COMMAND: `sh -c 'echo call >> ${calls}; exec ssh -F ./ci-ssh-config "$@"' ssh` };
+    const remote = (cwd: string) => run(local, ['-H', 'box', '-l', 'L', 'get', '1'], { env, cwd, timeoutMs: 60_000 });
+    const sshCalls = () => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean).length : 0);
+    const first = remote(project);
+    expect(first.code, first.stderr).toBe(0);
+    // The broker's ssh reads the same ./ci-ssh-config: it reaches the host, and the next command starts no ssh.
+    await eventually(() => w.sockets().length === 1 && sshCalls() >= 2 && w.brokers().length === 1, 'the broker');
+    const before = sshCalls();
+    const next = remote(project);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe(first.stdout);
+    expect(sshCalls()).toBe(before);
+    // The same command line in another folder names another file: that broker does not answer for it.
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'tkr-elsewhere-'));
+    const other = remote(elsewhere);
+    expect(other.code).toBe(8);
+    expect(sshCalls()).toBe(before + 1);
+  });
+
   it('closes after TASKS_HOST_PERSIST seconds without a command, with its tasks on the host', async () => {
     const w = world();
     const before = servers().length;

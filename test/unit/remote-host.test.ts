@@ -182,4 +182,28 @@ describe('the kept connection', () => {
     fs.chmodSync(path.join(runtime, 'tasks', 'hosts'), 0o755);
     expect(linkPaths(parseHost('box'), env)).toBeUndefined();
   });
+  it("uses no private folder inside one another user owns or may write: they could swap it for their own between the check and ssh's use", () => {
+    // A runtime folder shared with others (XDG_RUNTIME_DIR=/tmp): whoever made `tasks` there first owns it.
+    const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'tkp-'));
+    fs.chmodSync(runtime, 0o1777);
+    const env = { XDG_RUNTIME_DIR: runtime };
+    const planted = path.join(runtime, 'tasks');
+    fs.mkdirSync(planted, { mode: 0o777 });
+    fs.chmodSync(planted, 0o777);
+    expect(linkPaths(parseHost('box'), env)).toBeUndefined();
+    expect(sshCall(parseHost('box'), 'CMD', { tty: false, env }).args.join(' ')).not.toContain('ControlPath');
+    if (process.getuid?.() === 0) {
+      fs.chmodSync(planted, 0o755);
+      fs.chownSync(planted, 65534, 65534);
+      expect(linkPaths(parseHost('box'), env)).toBeUndefined();
+      fs.chownSync(planted, 0, 0);
+    }
+    fs.chmodSync(planted, 0o700);
+    expect(linkPaths(parseHost('box'), env)).toBeDefined();
+    // A runtime folder others may write without the sticky bit: they may rename our tasks/ away and put theirs in its place.
+    fs.chmodSync(runtime, 0o777);
+    expect(linkPaths(parseHost('box'), env)).toBeUndefined();
+    fs.chmodSync(runtime, 0o700);
+    expect(linkPaths(parseHost('box'), env)).toBeDefined();
+  });
 });

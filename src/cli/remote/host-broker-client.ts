@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
 import { BROKER_COMMAND } from './host-argv.js';
-import { type LinkRequest, linkPaths, persistSeconds } from './host-link.js';
+import { type LinkRequest, linkPaths, persistSeconds, sshCommandFolder } from './host-link.js';
 import { binPath } from './payload.js';
 import type { RelayView } from './relay.js';
 import { relayReader } from './relay.js';
@@ -131,7 +131,8 @@ export function startBroker(target: SshTarget, env: NodeJS.ProcessEnv): void {
   const child = spawn(process.execPath, [bin, '-H', target.label, BROKER_COMMAND], {
     detached: true,
     stdio: 'ignore',
-    cwd: '/',
+    // Not holding a folder the user may want to remove, unless their ssh command line's relative paths point there.
+    cwd: sshCommandFolder(env) ?? '/',
     env: { ...env, TASKS_HOST: undefined },
   });
   child.on('error', () => {});

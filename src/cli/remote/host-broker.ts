@@ -185,7 +185,8 @@ class Broker {
       socket.destroy();
       return;
     }
-    if (typeof req.key !== 'string' || !sameKey(req.key, this.key)) {
+    // JSON that is not an object (null, a number) has no key either: reading one off it would throw, and end the broker.
+    if (typeof req !== 'object' || req === null || typeof req.key !== 'string' || !sameKey(req.key, this.key)) {
       socket.destroy();
       return;
     }

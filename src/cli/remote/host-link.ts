@@ -64,9 +64,28 @@ export function linkPaths(target: SshTarget, env: NodeJS.ProcessEnv): { socket: 
   const dir = privateDir(env, 'hosts');
   if (dir === undefined) return undefined;
   // One broker per host and ssh command line: the same host reached another way is another connection.
-  const name = fnv1a64(`${target.destination}\0${target.port ?? ''}\0${env.TASKS_SSH_COMMAND ?? ''}`);
+  // A command line of the user's own may name files by relative paths (ssh -F ./ci-ssh-config): in another folder it is another.
+  const where = sshCommandFolder(env);
+  if (where === null) return undefined;
+  const name = fnv1a64(
+    `${target.destination}\0${target.port ?? ''}\0${env.TASKS_SSH_COMMAND ?? ''}${where === undefined ? '' : `\0${where}`}`,
+  );
   const base = path.join(dir, name);
   return { socket: `${base}.sock`, key: `${base}.key`, lock: `${base}.lock` };
+}
+
+/**
+ * The folder a custom ssh command line (TASKS_SSH_COMMAND) runs in, the caller's, where its
+ * relative paths point; undefined without one (ssh's own runs anywhere); null when the
+ * current folder is gone.
+ */
+export function sshCommandFolder(env: NodeJS.ProcessEnv): string | undefined | null {
+  if (env.TASKS_SSH_COMMAND === undefined || env.TASKS_SSH_COMMAND.trim() === '') return undefined;
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
 
 /** A short name for a host's files (FNV-1a, 64 bits, hex): node:crypto would cost every command its load time. */

@@ -90,8 +90,15 @@ export function privateDir(env: NodeJS.ProcessEnv, name: 'ssh' | 'hosts'): strin
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.statSync(dir);
-    const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
-    return stat.isDirectory() && mine && (stat.mode & 0o077) === 0 ? dir : undefined;
+    const mine = (s: fs.Stats) => typeof process.getuid !== 'function' || s.uid === process.getuid();
+    // The folder holding it too: whoever may write there may swap ours for theirs between this check and its use.
+    const parent = fs.statSync(root);
+    // And the folder above that (the runtime folder): its owner or root, writable by others only with the sticky bit (as /tmp).
+    const holder = fs.statSync(path.dirname(root));
+    const holderSafe = (mine(holder) || holder.uid === 0) && ((holder.mode & 0o022) === 0 || (holder.mode & 0o1000) !== 0);
+    return stat.isDirectory() && mine(stat) && (stat.mode & 0o077) === 0 && mine(parent) && (parent.mode & 0o022) === 0 && holderSafe
+      ? dir
+      : undefined;
   } catch {
     return undefined;
   }
