@@ -97,6 +97,9 @@ export function useBoardBrowser(defaults: PageOptions = {}): BoardBrowser {
     async page(url, opts = {}) {
       const o = { ...defaults, ...opts };
       const page = await this.browser.newPage();
+      // A loaded CI machine can take longer than Playwright's 30 s default to act; a real
+      // failure still fails, later.
+      page.setDefaultTimeout(60_000);
       pages.push(page);
       if (o.width !== undefined || o.height !== undefined) await page.setViewportSize({ width: o.width ?? 1440, height: o.height ?? 900 });
       if (o.scheme !== undefined || o.reducedMotion !== undefined)

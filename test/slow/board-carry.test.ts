@@ -321,7 +321,9 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
       expect(await p.locator('dialog input[data-session="ffff"]').isChecked()).toBe(true);
       expect(await axe(p)).toEqual([]);
       if (scheme === 'light') await shot(p, 'restore-from');
-      await p.locator('dialog input[data-session="ffff"]').uncheck();
+      // A click, then the answer it brings: uncheck() would also re-read the box at once,
+      // which a redraw on a loaded machine can race.
+      await p.locator('dialog input[data-session="ffff"]').click();
       await p.waitForSelector('dialog .refusal:has-text("no Task-tool change")');
       // Back to the list's own session alone: --from 6a6a6a6a, its dry run as the command prints it.
       await p.evaluate(() => {

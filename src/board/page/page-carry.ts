@@ -303,11 +303,15 @@ export function restoreDialog(
         if (preview.none === null && preview.count > 0) finish(preview.from);
       },
     });
+    // Each choice asks for its own dry run; only the answer to the latest is drawn, so
+    // a slow answer to an earlier choice never puts back boxes the person has changed since.
+    let asked = 0;
     const choose = (from: string[]) => {
       const focused = document.activeElement as HTMLElement | null;
       const where = focused?.dataset.session ?? focused?.id;
+      const ask = ++asked;
       void load(from).then((p) => {
-        if (p === undefined || !dialog.open) return;
+        if (p === undefined || !dialog.open || ask !== asked) return;
         preview = p;
         draw();
         // Focus stays on the control the person used: the same checkbox, or the field.
