@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { lineSplitter } from '../core/base/line-splitter.js';
 import type { BoardBackend } from './board-server.js';
 
 /**
@@ -63,7 +64,6 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
   backend.warm();
   send({ hello: { pid: process.pid } });
   return new Promise((resolve) => {
-    let pending = '';
     let finished = false;
     const finish = (): void => {
       if (finished) return;
@@ -73,22 +73,16 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
       void backend.stop().then(resolve, resolve);
     };
     io.input.setEncoding('utf8');
-    io.input.on('data', (chunk: string) => {
-      pending += chunk;
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (message !== null && typeof message === 'object') void handle(message as Record<string, unknown>).catch(() => undefined);
+    const lines = lineSplitter((line) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
       }
+      if (message !== null && typeof message === 'object') void handle(message as Record<string, unknown>).catch(() => undefined);
     });
+    io.input.on('data', (chunk: string) => lines.push(chunk));
     io.input.on('end', finish);
     io.input.on('error', finish);
     signal.addEventListener('abort', finish, { once: true });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { lineSplitter } from '../../core/base/line-splitter.js';
 import type { SshTarget } from '../remote/host-address.js';
 import { runOnHost } from '../remote/host-run.js';
 import { MARKER, remoteCommand } from '../remote/remote-scripts.js';
@@ -69,7 +70,6 @@ function spawnFeed(
   });
   const lineListeners: Array<(line: string) => void> = [];
   const closeListeners: Array<(cause: string) => void> = [];
-  let pending = '';
   let hello = false;
   const early: string[] = [];
   return new Promise((resolve) => {
@@ -93,22 +93,16 @@ function spawnFeed(
       onClose: (cb) => closeListeners.push(cb),
       close: endSsh,
     };
-    child.stdout.on('data', (s: string) => {
-      pending += s;
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
-        if (!hello && line.startsWith('{"hello"')) {
-          hello = true;
-          clearTimeout(watchdog);
-          resolve({ channel });
-        }
-        if (lineListeners.length === 0) early.push(line);
-        for (const cb of lineListeners) cb(line);
+    const lines = lineSplitter((line) => {
+      if (!hello && line.startsWith('{"hello"')) {
+        hello = true;
+        clearTimeout(watchdog);
+        resolve({ channel });
       }
+      if (lineListeners.length === 0) early.push(line);
+      for (const cb of lineListeners) cb(line);
     });
+    child.stdout.on('data', (s: string) => lines.push(s));
     child.on('error', (err) => {
       said += `${err.message}\n`;
     });

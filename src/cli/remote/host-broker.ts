@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
+import { lineSplitter } from '../../core/base/line-splitter.js';
 import type { SshTarget } from './host-address.js';
 import { SERVE_COMMAND } from './host-argv.js';
 import { answers, listenPrivately, takeLock } from './host-broker-socket.js';
@@ -114,24 +115,16 @@ class Broker {
     this.child = child;
     const watchdog = setTimeout(() => child.kill('SIGTERM'), call.connectTimeoutS * 1000 + READY_GRACE_MS);
     child.stdin?.on('error', () => {});
-    let buffer = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (!this.ready) {
-          if (line === '{"ready":true}') {
-            clearTimeout(watchdog);
-            this.ready = true;
-            for (const p of this.pending.values()) this.hand(p);
-          }
-          continue;
-        }
-        this.fromHost(line);
+    const lines = lineSplitter((line) => {
+      if (this.ready) return this.fromHost(line);
+      if (line === '{"ready":true}') {
+        clearTimeout(watchdog);
+        this.ready = true;
+        for (const p of this.pending.values()) this.hand(p);
       }
     });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => lines.push(chunk));
     child.on('error', () => this.hostGone());
     child.on('close', () => {
       clearTimeout(watchdog);

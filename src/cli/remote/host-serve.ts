@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { lineSplitter } from '../../core/base/line-splitter.js';
 import { writeAllSync } from '../runtime/fd-output.js';
 import { IO } from '../runtime/io.js';
 import type { HostRequest } from './host-link.js';
@@ -89,7 +90,6 @@ export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<n
     } else next();
   };
 
-  let pending = '';
   const onLine = (line: string): void => {
     if (line === '' || closing) return;
     let msg: Partial<HostRequest> & { cancel?: boolean };
@@ -112,13 +112,8 @@ export function serveStdio(run: InProcessRun, env: NodeJS.ProcessEnv): Promise<n
     next();
   };
   process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk: string) => {
-    pending += chunk;
-    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-      onLine(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
-    }
-  });
+  const lines = lineSplitter(onLine);
+  process.stdin.on('data', (chunk: string) => lines.push(chunk));
   process.stdin.on('end', close);
   process.stdin.on('error', close);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, close);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { lineSplitter } from '../../core/base/line-splitter.js';
 import type { InputSource, OutputTarget } from '../runtime/fd-output.js';
 
 /**
@@ -80,7 +81,6 @@ export function relayInput(view: RelayView | undefined, base: InputSource): Inpu
  * before tasks runs) goes to stdout as it is.
  */
 export function relayReader(toStdout: (s: string) => void, toStderr: (s: string) => void): { push(chunk: string): void; end(): void } {
-  let pending = '';
   const line = (l: string): void => {
     if (l === '') return;
     try {
@@ -98,19 +98,11 @@ export function relayReader(toStdout: (s: string) => void, toStderr: (s: string)
     }
     toStdout(`${l}\n`);
   };
+  const lines = lineSplitter(line);
   return {
-    push(chunk) {
-      pending += chunk;
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        line(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-        nl = pending.indexOf('\n');
-      }
-    },
+    push: (chunk) => lines.push(chunk),
     end() {
-      const rest = pending;
-      pending = '';
+      const rest = lines.rest();
       if (rest !== '') line(rest);
     },
   };
