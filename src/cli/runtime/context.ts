@@ -93,14 +93,10 @@ export interface HostFeedChannel {
   close(): void;
 }
 
-/**
- * A host of `tasks board -H`: its name as the user gave it, and how to connect (rejects
- * with the cause in one line); `globalArgs` (`-l web`, `--config-dir d`) are given to the
- * board there as its own command line's.
- */
+/** A host of `tasks board -H`: its name as the user gave it, and how to connect (rejects with the cause in one line). */
 export interface HostFeed {
   label: string;
-  connect(globalArgs: readonly string[]): Promise<HostFeedChannel>;
+  connect(): Promise<HostFeedChannel>;
 }
 
 export class Context {
