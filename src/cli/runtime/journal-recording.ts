@@ -11,7 +11,7 @@ import type { Context } from './context.js';
  * name), which command, and every task write. Runs that change nothing record nothing. A
  * journal that cannot be written is a warning; the change stands.
  */
-export function recordChanges(ctx: Context, command: Command): { stop: () => void } {
+export function recordChanges(ctx: Context, command: Pick<Command, 'name' | 'opts'>): { stop: () => void } {
   const ownTxn = newTxn(ctx.now(), process.pid);
   const recording = startRecording({
     actor: actorOf(ctx, command),
@@ -35,7 +35,7 @@ export function recordChanges(ctx: Context, command: Command): { stop: () => voi
  * name (`--as @me`): owners people set stay people's. An agent running `tasks` from a
  * Claude Code session (its Bash tool) is tied to that session.
  */
-function actorOf(ctx: Context, command: Command) {
+function actorOf(ctx: Context, command: Pick<Command, 'opts'>) {
   const raw = (command.opts() as { as?: unknown }).as;
   if (typeof raw === 'string' && raw.trim() === '') throw new TasksError('usage', '--as cannot be empty');
   const as = raw === '@me' ? ctx.person : raw;
