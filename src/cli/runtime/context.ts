@@ -221,7 +221,7 @@ export class Context {
    * commands that act on it (release --gone, check); a plain read makes do without.
    */
   goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
-    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person, opts);
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, opts);
   }
 
   /** Where Claude Code's settings live, for the binding (`tasks use`) and live sessions' lists. */
