@@ -2,8 +2,8 @@
 // `node -e 0` on the same Node, as bench/startup.mjs pairs them) of what bin/tasks.js does
 // for `tasks -l <list> list` of 20 tasks, stopped after each stage (bench/startup-stage.cjs):
 // reading the read bundle and its code cache; V8 taking the cache; running the bundle as
-// far as `tasks list --version` (its top level, main, the run's set-up, the program with
-// the list command); the whole list. A stage's cost is its ratio less the one before it.
+// far as choosing the list (`get` in a list that is not there: its top level, main, the
+// run's set-up, the plain read's command); the whole list. A stage's cost is its ratio less the one before it.
 // CPU time (user and system, from a preloaded hook at exit) beside wall time: on a loaded
 // machine CPU moves less. On each Node bench/startup.mjs uses.
 //
@@ -63,7 +63,7 @@ function nodes() {
 const STAGES = [
   ['read the bundle and its code cache', [STAGE, 'read']],
   ['+ V8 takes the code cache', [STAGE, 'compile']],
-  ['+ top level, main, set-up, program (`list --version`)', [STAGE, 'version']],
+  ['+ top level, main, set-up, choosing the list (`get` in a list not there)', [STAGE, 'setup']],
   ['+ the list itself: `tasks -l bench-20 list`', [BIN, '-l', 'bench-20', 'list']],
 ];
 

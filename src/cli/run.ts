@@ -1,11 +1,10 @@
-import { CommanderError } from 'commander';
 import { TasksError } from '../core/base/errors.js';
 import { onLockWait } from '../core/locks/lock-acquire.js';
 import { inScope, RunScope } from '../core/scope/run-scope.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { loadColour } from '../render/style.js';
-import { buildProgram } from './commands/program.js';
 import { explainIdOptionMistake } from './flags/id-option-mistake.js';
+import { plainRead } from './read-path/plain-read.js';
 import { hostArgv } from './remote/host-argv.js';
 import { Context, processCwd } from './runtime/context.js';
 import { EXIT } from './runtime/exit-codes.js';
@@ -50,6 +49,7 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
     journal = undefined;
   };
   opts.started?.({ stopJournal, scope });
+  let ranPlain = false;
   try {
     const remote = hostArgv(argv, env);
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.
@@ -62,7 +62,6 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
     // The command line without its hosts (taken above): `--hosts=<file>` is no option of the program's.
     const parsed = remote === undefined ? argv : [argv[0] ?? 'node', argv[1] ?? 'tasks', ...remote.args];
     if (io.mayColour(argv)) await loadColour();
-    const program = await buildProgram(ctx, parsed);
     onLockWait((event) =>
       io.note(renderLockWait(event), 'lock_wait', {
         lock: event.lock,
@@ -71,13 +70,25 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
         likelyDead: event.likelyDead,
       }),
     );
-    program.hook('preAction', (_root, command) => {
+    const beforeCommand = (command: Parameters<typeof recordChanges>[1]): void => {
       journal = recordChanges(ctx, command);
       ctx.stopJournal = stopJournal;
-    });
-    await program.parseAsync([...parsed]);
+    };
+    // A plain `list` or `get` runs its command without commander's program (read-path/).
+    const plain = remote === undefined ? plainRead(parsed) : undefined;
+    ranPlain = plain !== undefined;
+    if (plain !== undefined) {
+      ctx.attach({ opts: <T>() => plain.globals as T });
+      beforeCommand(plain.command);
+      await plain.run(ctx);
+    } else {
+      const program = await (await import('./commands/program.js')).buildProgram(ctx, parsed);
+      program.hook('preAction', (_root, command) => beforeCommand(command));
+      await program.parseAsync([...parsed]);
+    }
   } catch (err) {
-    if (err instanceof CommanderError) {
+    // Only a run that built the program can meet commander's errors (commander is loaded then).
+    if (!ranPlain && err instanceof (await import('commander')).CommanderError) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
         io.setExit(EXIT.ok);
       } else if (err.code === 'commander.help') {

@@ -15,27 +15,30 @@ export function registerGet(program: Command, ctx: Context): void {
     .description('show one task: every field, its blockers (open or done) and what it blocks')
     .argument('<id>', 'task id, e.g. 4')
     .addHelpText('after', '\nExamples:\n  tasks get 4\n  tasks get 4 --json | jq .blockedBy')
-    .action((rawId: string) => {
-      const id = parseTaskId(rawId);
-      const choice = ctx.list(false, { todos: true });
-      const { task, changedAt, detail } = showTask(choice, id, {
-        json: ctx.io.json,
-        sessions: ctx.sessions,
-        goneOwners: () => ctx.goneOwners(choice.id),
-      });
-      if (detail === undefined) {
-        ctx.io.out(renderJson(taskJson(task, changedAt)));
-        return;
-      }
-      ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
-      // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
-      if (choice.exists && choice.todos === undefined) {
-        const { work, priceFileProblem: bad } = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });
-        if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
-        if (bad !== undefined) ctx.io.warn(`${bad.message}; the Work line is left out`, 'price_file_unreadable', { file: bad.file });
-      }
-      const { last } = detail;
-      if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
-      if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
-    });
+    .action((rawId: string) => runGet(ctx, rawId));
+}
+
+/** `tasks get <id>`: by commander, or by the plain read path (read-path/), which skips building the program. */
+export function runGet(ctx: Context, rawId: string): void {
+  const id = parseTaskId(rawId);
+  const choice = ctx.list(false, { todos: true });
+  const { task, changedAt, detail } = showTask(choice, id, {
+    json: ctx.io.json,
+    sessions: ctx.sessions,
+    goneOwners: () => ctx.goneOwners(choice.id),
+  });
+  if (detail === undefined) {
+    ctx.io.out(renderJson(taskJson(task, changedAt)));
+    return;
+  }
+  ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
+  // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
+  if (choice.exists && choice.todos === undefined) {
+    const { work, priceFileProblem: bad } = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });
+    if (work !== undefined) ctx.io.out(renderWorkLine(work, ctx.io.style));
+    if (bad !== undefined) ctx.io.warn(`${bad.message}; the Work line is left out`, 'price_file_unreadable', { file: bad.file });
+  }
+  const { last } = detail;
+  if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
+  if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
 }

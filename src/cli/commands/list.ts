@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
 import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/task-listing.js';
 import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
@@ -22,7 +22,7 @@ import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filte
 import { parsePositiveInt } from '../flags/parse.js';
 import type { Context } from '../runtime/context.js';
 
-interface ListOptions extends FilterOptions {
+export interface ListOptions extends FilterOptions {
   sort?: SortKey;
   limit?: string;
   quiet?: boolean;
@@ -34,7 +34,9 @@ export function registerList(program: Command, ctx: Context): void {
   const command = program.command('list').alias('ls').description('list the tasks of a list, in id order, with a summary');
   addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all', 'search', 'meta'])
     .addOption(
-      new Option('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)').choices([...SORT_KEYS]),
+      command
+        .createOption('--sort <key>', 'order: id (default), status (in progress first), owner, updated (newest first)')
+        .choices([...SORT_KEYS]),
     )
     .option('--limit <n>', 'show the first <n> tasks (the summary still counts every match)')
     .option('-q, --quiet', 'no summary line')
@@ -47,39 +49,42 @@ export function registerList(program: Command, ctx: Context): void {
       'after',
       '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
-    .action((opts: ListOptions) => {
-      const filter = filterFrom(opts, ctx);
-      const limit = parsePositiveInt('--limit', opts.limit);
-      const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
-      const choice = ctx.list(false, { todos: true });
-      const listing = listTasks({
-        choice,
-        configDir: ctx.configDir,
-        filter,
-        sort: opts.sort ?? 'id',
-        limit,
-        stalledOnly: Boolean(opts.stalled),
-        stalledAfterMs: stalledAfter,
-        now: ctx.now(),
-        sessions: ctx.sessions,
-        output: ctx.io.json ? 'json' : ctx.io.humanLayout ? 'table' : 'lines',
-        goneOwners: () => ctx.goneOwners(choice.id),
-      });
-      for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
-      if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
-      // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
-      const untimed = listing.untimedTodos ?? [];
-      if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
-      const { tasks, rows } = listing;
-      // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
-      const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
-      if (rows === undefined) {
-        const json = tasksJson(tasks, listing.times);
-        ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
-      } else if (ctx.io.humanLayout)
-        showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: () => ctx.listArgs(choice), cost });
-      else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: () => ctx.listArgs(choice), cost });
-    });
+    .action((opts: ListOptions) => runList(ctx, opts));
+}
+
+/** `tasks list` with its options as parsed: by commander, or by the plain read path (read-path/), which skips building the program. */
+export function runList(ctx: Context, opts: ListOptions): void {
+  const filter = filterFrom(opts, ctx);
+  const limit = parsePositiveInt('--limit', opts.limit);
+  const stalledAfter = typeof opts.stalled === 'string' ? parseDuration('--stalled', opts.stalled) : DEFAULT_STALLED_MS;
+  const choice = ctx.list(false, { todos: true });
+  const listing = listTasks({
+    choice,
+    configDir: ctx.configDir,
+    filter,
+    sort: opts.sort ?? 'id',
+    limit,
+    stalledOnly: Boolean(opts.stalled),
+    stalledAfterMs: stalledAfter,
+    now: ctx.now(),
+    sessions: ctx.sessions,
+    output: ctx.io.json ? 'json' : ctx.io.humanLayout ? 'table' : 'lines',
+    goneOwners: () => ctx.goneOwners(choice.id),
+  });
+  for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
+  if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
+  // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
+  const untimed = listing.untimedTodos ?? [];
+  if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
+  const { tasks, rows } = listing;
+  // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
+  const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
+  if (rows === undefined) {
+    const json = tasksJson(tasks, listing.times);
+    ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
+  } else if (ctx.io.humanLayout)
+    showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: () => ctx.listArgs(choice), cost });
+  else showLines(ctx, listing, rows, { quiet: Boolean(opts.quiet), listArgs: () => ctx.listArgs(choice), cost });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import { usage } from '../runtime/context.js';
 import { collect, type Me, parseMetaFilter, parseStatusList, requireOwner } from './parse.js';
@@ -18,23 +18,28 @@ export interface FilterOptions {
   meta?: string[];
 }
 
+// Made by the command (createOption), not imported from commander: a plain read that never
+// builds the program (read-path/) uses filterFrom without loading commander.
 const FILTER_OPTIONS = {
-  status: () => new Option('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)').argParser(collect),
-  owner: () => new Option('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)"),
-  unowned: () => new Option('--unowned', 'only tasks nobody owns'),
-  ready: () => new Option('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker'),
-  blocked: () => new Option('--blocked', 'only unfinished tasks waiting for an open blocker'),
-  all: () => new Option('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too'),
-  search: () => new Option('--search <text>', 'only tasks whose subject or description holds <text> (any case)'),
-  meta: () =>
-    new Option('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)').argParser(collect),
+  status: (c: Command) =>
+    c.createOption('-s, --status <status>', 'only these statuses (repeatable, or comma-separated)').argParser(collect),
+  owner: (c: Command) => c.createOption('-o, --owner <name>', "only tasks owned by <name> (an agent, a team member's name, a person)"),
+  unowned: (c: Command) => c.createOption('--unowned', 'only tasks nobody owns'),
+  ready: (c: Command) => c.createOption('--ready', 'only tasks an agent could claim now: pending, unowned, no open blocker'),
+  blocked: (c: Command) => c.createOption('--blocked', 'only unfinished tasks waiting for an open blocker'),
+  all: (c: Command) => c.createOption('-a, --all', 'include internal tasks (metadata._internal), hidden from agents too'),
+  search: (c: Command) => c.createOption('--search <text>', 'only tasks whose subject or description holds <text> (any case)'),
+  meta: (c: Command) =>
+    c
+      .createOption('--meta <key=value>', 'only tasks with this metadata value; key:=<json> for a JSON value (repeatable)')
+      .argParser(collect),
 } as const;
 
 export type FilterFlag = keyof typeof FILTER_OPTIONS;
 
 /** Add these filter flags, in this order. */
 export function addFilterOptions(command: Command, flags: readonly FilterFlag[]): Command {
-  for (const flag of flags) command.addOption(FILTER_OPTIONS[flag]());
+  for (const flag of flags) command.addOption(FILTER_OPTIONS[flag](command));
   return command;
 }
 

@@ -112,7 +112,7 @@ export class Context {
   readonly args: readonly string[];
   /** `tasks board -H a -H b`: how each host's board is reached (set by run.ts from board-hosts/); undefined: this machine's. */
   hostFeeds: HostFeed[] | undefined;
-  private root: Command | undefined;
+  private root: Pick<Command, 'opts'> | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
   /** The persistent cache, made once a run: every session index of the run shares it. */
@@ -140,8 +140,11 @@ export class Context {
     this.args = (place.argv ?? []).slice(2);
   }
 
-  /** The root program, whose options are the global ones; --json and --no-color go to the IO. */
-  attach(root: Command): void {
+  /**
+   * The root program, whose options are the global ones (or, for a plain read that builds
+   * no program, read-path/, those options as it parsed them); --json and --no-color go to the IO.
+   */
+  attach(root: Pick<Command, 'opts'>): void {
     this.root = root;
     this.io.useFlags(() => this.globals());
   }
@@ -218,7 +221,7 @@ export class Context {
    * commands that act on it (release --gone, check); a plain read makes do without.
    */
   goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
-    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, this.person, opts);
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, opts);
   }
 
   /** Where Claude Code's settings live, for the binding (`tasks use`) and live sessions' lists. */

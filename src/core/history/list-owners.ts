@@ -51,7 +51,8 @@ export function goneOwnersOfList(
   index: SessionIndex,
   listDir: string,
   listId: string,
-  person: string | undefined,
+  /** Or how to find it, asked only when the list's sessions are judged (the name may cost a lookup of the account). */
+  person: string | undefined | (() => string | undefined),
   opts: { deep?: boolean } = {},
 ): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
@@ -61,7 +62,8 @@ export function goneOwnersOfList(
     listId,
     () => {
       const never = new Set(known().people);
-      if (person !== undefined) never.add(person);
+      const who = typeof person === 'function' ? person() : person;
+      if (who !== undefined) never.add(who);
       // Agents tied to a session of their own are judged by it, below.
       for (const [agent, session] of known().agents) if (session !== null) never.add(agent);
       return never;
