@@ -84,24 +84,34 @@ export interface RefusalCandidate {
   /** The id a pasted command names (default: the short id). */
   pasteId?: string | undefined;
   prompt?: string | null | undefined;
+  /** The session's state (`live`, `ended` ...) and when it was last active (ms). */
+  state?: string | undefined;
+  lastActivity?: number | undefined;
 }
 
 /**
  * A change refused because it cannot choose: each candidate with the command that makes
  * the change in it, to paste as it is, and how to make the choice stick. One line.
  */
-export function renderRefusalCommands(candidates: readonly RefusalCandidate[], args: readonly string[]): string {
-  const shown = candidates.slice(0, 3).map((c) => {
-    const prompt = c.prompt ? ` (${JSON.stringify(promptText(c.prompt, 30))})` : '';
-    return `${commandWithList(c.pasteId ?? c.shortId, args)}${prompt}`;
+export function renderRefusalCommands(candidates: readonly RefusalCandidate[], args: readonly string[], now?: number): string {
+  const prompts = candidates.slice(0, 3).map((c) => (c.prompt ? JSON.stringify(promptText(c.prompt, 30)) : undefined));
+  // Where the prompts cannot tell the lists apart (one prompt run twice, or none known), the sessions' state and age do.
+  const alike = new Set(prompts).size < prompts.length;
+  const shown = candidates.slice(0, 3).map((c, i) => {
+    const when =
+      alike && c.state !== undefined
+        ? [c.lastActivity !== undefined && now !== undefined ? `${c.state} ${ago(c.lastActivity, now)}` : c.state]
+        : [];
+    const words = [...(prompts[i] === undefined ? [] : [prompts[i]]), ...when];
+    return `${commandWithList(c.pasteId ?? c.shortId, args)}${words.length > 0 ? ` (${words.join(', ')})` : ''}`;
   });
   const more = candidates.length > 3 ? `, or ${candidates.length - 3} more (tasks lists)` : '';
   return `${shown.join(' or ')}${more}; tasks use <id> makes the choice stick`;
 }
 
 /** What a dry run could not decide: the real run needs the list named. */
-export function renderDryRunNeeds(reason: string, candidates: readonly RefusalCandidate[], args: readonly string[]): string {
+export function renderDryRunNeeds(reason: string, candidates: readonly RefusalCandidate[], args: readonly string[], now?: number): string {
   const real = args.filter((a) => a !== '-n' && a !== '--dry-run');
-  const how = candidates.length > 0 ? `: ${renderRefusalCommands(candidates, real)}` : '';
+  const how = candidates.length > 0 ? `: ${renderRefusalCommands(candidates, real, now)}` : '';
   return `a dry run: nothing changes. A real run would be refused (${oneLine(reason)})${how}`;
 }

@@ -148,29 +148,96 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
  * that replaced it (`/clear`; `-`). Tab-separated; new columns go at the end.
  */
 export function renderListsLines(lists: readonly ListRow[]): string {
-  const field = (v: string | undefined) => (v === undefined || v === '' ? '-' : oneLine(v).replace(/\t/g, ' '));
   return lists
     .map((l) => {
       const s = shownSession(l);
-      return [
-        oneLine(l.id),
-        l.total,
-        l.counts.completed,
-        l.counts.in_progress,
-        l.counts.pending,
-        new Date(l.changedAt).toISOString(),
-        l.team ? oneLine(l.team.name) : '-',
-        l.team && l.team.members.length > 0 ? l.team.members.map(oneLine).join(',') : '-',
-        field(s?.state),
-        field(s?.cwd),
-        field(s?.branch),
-        field(s?.sessionId),
-        field(s?.prompt?.replace(/\s+/g, ' ')),
-        l.kind,
-        field(s?.replacedBy),
-      ].join('\t');
+      return listsLine({
+        id: l.id,
+        total: l.total,
+        completed: l.counts.completed,
+        inProgress: l.counts.in_progress,
+        pending: l.counts.pending,
+        changedAt: new Date(l.changedAt).toISOString(),
+        team: l.team?.name,
+        members: l.team?.members ?? [],
+        state: s?.state,
+        cwd: s?.cwd,
+        branch: s?.branch,
+        sessionId: s?.sessionId,
+        prompt: s?.prompt,
+        kind: l.kind,
+        replacedBy: s?.replacedBy,
+      });
     })
     .join('\n');
+}
+
+/**
+ * The line `tasks lists` prints for a row of its `--json` (a host's answer to
+ * `tasks lists -H a -H b`, which adds the host in front): the same fields, in the same
+ * places, as the line printed where the lists are.
+ */
+export function renderListsJsonLine(row: Readonly<Record<string, unknown>>): string {
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const counts = (row.counts ?? {}) as Record<string, unknown>;
+  const count = (v: unknown): number | string => (typeof v === 'number' ? v : '-');
+  return listsLine({
+    id: text(row.id) ?? '-',
+    total: count(counts.total),
+    completed: count(counts.completed),
+    inProgress: count(counts.inProgress),
+    pending: count(counts.pending),
+    changedAt: text(row.changedAt) ?? '-',
+    team: text(row.team),
+    members: Array.isArray(row.members) ? row.members.filter((m): m is string => typeof m === 'string') : [],
+    state: text(row.state),
+    cwd: text(row.cwd),
+    branch: text(row.branch),
+    sessionId: text(row.sessionId),
+    prompt: text(row.prompt),
+    kind: text(row.kind) ?? '-',
+    replacedBy: text(row.replacedBy),
+  });
+}
+
+interface ListsLineFields {
+  id: string;
+  total: number | string;
+  completed: number | string;
+  inProgress: number | string;
+  pending: number | string;
+  changedAt: string;
+  team: string | undefined;
+  members: readonly string[];
+  state: string | undefined;
+  cwd: string | undefined;
+  branch: string | undefined;
+  sessionId: string | undefined;
+  prompt: string | undefined;
+  kind: string;
+  replacedBy: string | undefined;
+}
+
+/** One place for the order of a line's fields, so the local and the hosts' lines cannot drift apart. */
+function listsLine(f: ListsLineFields): string {
+  const field = (v: string | undefined) => (v === undefined || v === '' ? '-' : oneLine(v).replace(/\t/g, ' '));
+  return [
+    oneLine(f.id),
+    f.total,
+    f.completed,
+    f.inProgress,
+    f.pending,
+    f.changedAt,
+    f.team ? oneLine(f.team) : '-',
+    f.members.length > 0 ? f.members.map(oneLine).join(',') : '-',
+    field(f.state),
+    field(f.cwd),
+    field(f.branch),
+    field(f.sessionId),
+    field(f.prompt?.replace(/\s+/g, ' ')),
+    f.kind,
+    field(f.replacedBy),
+  ].join('\t');
 }
 
 /** `lists --json`: every field in full; the shown session's fields at the top level, every session in `sessions`. */

@@ -103,6 +103,38 @@ describe('list choice by project', () => {
     expect(fs.existsSync(path.join(w.config, 'tasks', A, '3.json'))).toBe(true);
   });
 
+  it('a change refused between sessions of one prompt tells them apart by state and age', () => {
+    const w = world();
+    const proj = w.dir('proj');
+    w.list(A, 1);
+    w.list(B, 1);
+    // The same prompt run twice in one folder (a retried CI job, say): the prompts alone cannot tell the lists apart.
+    writeTranscript(w.config, {
+      sessionId: A,
+      cwd: proj,
+      prompt: 'fix the flaky test',
+      start: Date.now() - 60 * MIN,
+      end: Date.now() - 50 * MIN,
+    });
+    writeTranscript(w.config, {
+      sessionId: B,
+      cwd: proj,
+      prompt: 'fix the flaky test',
+      start: Date.now() - 5 * MIN,
+      end: Date.now() - 2 * MIN,
+    });
+    const refused = inDir(w, proj, ['done', '1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `error: 2 lists belong to sessions in ${proj}, so a change needs its list named: tasks -l 7c1e2f30 done 1 ("fix the flaky test", ended 2 min ago) or tasks -l 2d483082 done 1 ("fix the flaky test", ended 50 min ago); tasks use <id> makes the choice stick\n`,
+    );
+    const json = inDir(w, proj, ['done', '1', '--json']);
+    expect(JSON.parse(json.stderr).error.candidates.map((c: { lastActivity: string }) => c.lastActivity)).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    ]);
+  });
+
   it('a live session wins over a more recent ended one; without one, the most recently active', () => {
     const w = world();
     const proj = w.dir('proj');

@@ -157,6 +157,26 @@ describe('watch --stream: a run read from stdin as it arrives', () => {
   });
 });
 
+describe('watch --stream: an input that is not stream-json', () => {
+  it("says what output the watch needs when not one line was JSON (claude -p's plain text), and exits 6", async () => {
+    const config = freshConfig();
+    // What `claude -p "..."` prints without --output-format stream-json --verbose.
+    const r = await runFed(config, ['watch', '--stream', '-', '--until', 'all-completed'], ['I fixed the flaky test.', 'All done.']);
+    expect(r.code).toBe(6);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
+      expect.stringMatching(/^warning: line 1 is not JSON \(.+\): skipped$/),
+      expect.stringMatching(/^warning: line 2 is not JSON \(.+\): skipped$/),
+      'warning: no line of the input was JSON: the watch reads stream-json (claude -p --output-format stream-json --verbose)',
+    ]);
+  });
+
+  it('says nothing more when some lines were JSON', async () => {
+    const config = freshConfig();
+    const r = await watchStdin(config, [...TODO_RUN.slice(0, 2), 'not json']);
+    expect(stderrText(r.stderr)).not.toContain('no line of the input');
+  });
+});
+
 describe("watch --stream: where the run's list folder exists, its files are watched", () => {
   it('shows changes made by others, and the stream ends the watch', async () => {
     const config = freshConfig();

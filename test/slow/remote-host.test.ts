@@ -138,6 +138,13 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
         .filter(Boolean)
         .map((l) => l.split('\t').slice(0, 2).join(' ')),
     ).toEqual(['box In', 'box L']);
+    // Each line is the host, then the very line `tasks lists` prints there, every field in
+    // its place: a script that cuts a field of one reads the same field of the other.
+    const one = remote(['-H', 'box', 'lists']);
+    expect(one.code).toBe(0);
+    const lines = (out: string) => out.split('\n').filter(Boolean);
+    expect(lines(piped.stdout)).toEqual(lines(one.stdout).map((l) => `box\t${l}`));
+    expect(lines(one.stdout)[0]?.split('\t')).toHaveLength(15);
   });
 
   it('takes the hosts of the hosts file (--hosts), with -H; a bad line is named with its file and line, exit 2', () => {

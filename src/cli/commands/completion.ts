@@ -23,7 +23,8 @@ Install:
   bash  echo 'source <(tasks completion bash)' >> ~/.bashrc
         or: mkdir -p ~/.local/share/bash-completion/completions &&
             tasks completion bash > ~/.local/share/bash-completion/completions/tasks
-  zsh   tasks completion zsh > "\${fpath[1]}/_tasks"      (then start a new shell)
+  zsh   mkdir -p ~/.zfunc && tasks completion zsh > ~/.zfunc/_tasks
+        and, in ~/.zshrc before compinit: fpath=(~/.zfunc $fpath)
         or, in ~/.zshrc after compinit: source <(tasks completion zsh)
   fish  mkdir -p ~/.config/fish/completions &&
         tasks completion fish > ~/.config/fish/completions/tasks.fish

@@ -1,5 +1,6 @@
 import { isTasksError } from '../../core/base/errors.js';
 import { renderJson } from '../../render/json.js';
+import { renderListsJsonLine } from '../../render/lists-table.js';
 import { oneLine } from '../../render/text.js';
 import type { IO } from '../runtime/io.js';
 import type { SshTarget } from './host-address.js';
@@ -42,24 +43,7 @@ export async function runListsOnHosts(
     return;
   }
   if (io.humanLayout) io.out(hostsTable(rows, io));
-  else if (rows.length > 0)
-    io.out(
-      rows
-        .map((r) =>
-          [
-            r.host,
-            text(r.id),
-            count(r, 'total'),
-            count(r, 'completed'),
-            count(r, 'inProgress'),
-            count(r, 'pending'),
-            text(r.changedAt),
-            text(r.state),
-            text(r.cwd),
-          ].join('\t'),
-        )
-        .join('\n'),
-    );
+  else if (rows.length > 0) io.out(rows.map((r) => `${oneLine(r.host)}\t${renderListsJsonLine(r)}`).join('\n'));
 }
 
 type Row = Record<string, unknown> & { host: string };

@@ -66,7 +66,7 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
       index: run.sessions,
     });
   } catch (err) {
-    throw withCommands(err, run.args);
+    throw withCommands(err, run.args, run.sessions.now());
   }
   for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
   const short = shortOf(run.configDir, choice.id);
@@ -83,7 +83,10 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
     if (note !== undefined) run.io.note(note, 'list_chosen', { list: choice.id, how: choice.how });
   }
   if (choice.writeRefusal !== undefined) {
-    run.io.note(renderDryRunNeeds(choice.writeRefusal.message, candidatesOf(choice.writeRefusal), run.args), 'dry_run_needs_list');
+    run.io.note(
+      renderDryRunNeeds(choice.writeRefusal.message, candidatesOf(choice.writeRefusal), run.args, run.sessions.now()),
+      'dry_run_needs_list',
+    );
   }
   if (choice.todos !== undefined && !needs.todos) {
     throw new TasksError('not_found', `session ${choice.id} keeps its todos with TodoWrite, not in a task list`, {
@@ -144,13 +147,20 @@ function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly str
 }
 
 /** A refusal that names candidates gets the command to paste for each, in its message. */
-function withCommands(err: unknown, args: readonly string[]): unknown {
+function withCommands(err: unknown, args: readonly string[], now: number): unknown {
   if (!(err instanceof TasksError) || err.code !== 'usage') return err;
   const candidates = candidatesOf(err);
   if (candidates.length === 0) return err;
-  return new TasksError('usage', `${err.message}: ${renderRefusalCommands(candidates, args)}`, {
+  return new TasksError('usage', `${err.message}: ${renderRefusalCommands(candidates, args, now)}`, {
     hint: err.hint,
-    details: { ...err.details, candidates: candidates.map((c) => ({ ...c, command: commandWithList(c.pasteId ?? c.shortId, args) })) },
+    details: {
+      ...err.details,
+      candidates: candidates.map((c) => ({
+        ...c,
+        lastActivity: c.lastActivity === undefined ? null : new Date(c.lastActivity).toISOString(),
+        command: commandWithList(c.pasteId ?? c.shortId, args),
+      })),
+    },
   });
 }
 
@@ -159,14 +169,17 @@ function candidatesOf(err: TasksError): RefusalCandidate[] {
   if (!Array.isArray(raw)) return [];
   return raw.flatMap((c: unknown) => {
     if (typeof c !== 'object' || c === null) return [];
-    const { list, shortId, pasteId, prompt } = c as Record<string, unknown>;
+    const { list, shortId, pasteId, prompt, state, lastActivity } = c as Record<string, unknown>;
     if (typeof list !== 'string' || typeof shortId !== 'string') return [];
+    const at = typeof lastActivity === 'string' ? Date.parse(lastActivity) : Number.NaN;
     return [
       {
         list,
         shortId,
         pasteId: typeof pasteId === 'string' ? pasteId : undefined,
         prompt: typeof prompt === 'string' ? oneLine(prompt) : undefined,
+        state: typeof state === 'string' ? state : undefined,
+        lastActivity: Number.isNaN(at) ? undefined : at,
       },
     ];
   });

@@ -90,6 +90,8 @@ function candidateDetails({ list, session }: Candidate, short: Map<string, strin
     state: session.state,
     cwd: session.cwd ?? null,
     prompt: session.prompt ?? null,
+    // Sessions of one prompt (a retried job) are told apart by when they were last active.
+    lastActivity: session.lastActivity === undefined ? null : new Date(session.lastActivity).toISOString(),
   };
 }
 

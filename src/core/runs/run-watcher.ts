@@ -82,6 +82,9 @@ export class RunWatcher implements WatchSource {
   /** The list the agent was found to write to, over the one given or its session's. */
   private found: string | undefined;
   private warnedUnseen = false;
+  /** Lines read, and whether any was JSON: an input with lines and no JSON is not stream-json at all. */
+  private linesRead = 0;
+  private sawJson = false;
   private lastInputAt: number;
   private resolveStart: ((u: WatchUpdate) => void) | undefined;
   private rejectStart: ((err: unknown) => void) | undefined;
@@ -151,9 +154,11 @@ export class RunWatcher implements WatchSource {
   private onLine(text: string, line: number): void {
     if (this.closed || this.ended) return;
     if (text.trim() === '') return;
+    this.linesRead++;
     let value: unknown;
     try {
       value = JSON.parse(text);
+      this.sawJson = true;
     } catch (err) {
       this.handlers.onWarning?.(`line ${line} is not JSON (${(err as Error).message}): skipped`);
       return;
@@ -376,6 +381,11 @@ export class RunWatcher implements WatchSource {
   private endRun(end: RunEnd): void {
     if (this.ended || this.closed) return;
     this.ended = true;
+    // Each line was warned about; what the input should have been is said once (plain `claude -p` text, say).
+    if (end.how === 'input-ended' && this.linesRead > 0 && !this.sawJson)
+      this.handlers.onWarning?.(
+        'no line of the input was JSON: the watch reads stream-json (claude -p --output-format stream-json --verbose)',
+      );
     if (!this.started) this.begin();
     this.feed?.close();
     // The last writes may still wait for the watcher's debounce: read the folder now, and
