@@ -157,7 +157,12 @@ describe("a project folder's sessions (session-index.ts sessionsIn)", () => {
     // Old enough for their stamps to be trusted (file-stamp.ts), as a year of history is.
     const start = Date.now() - 3_600_000;
     for (let i = 0; i < 8; i++)
-      writeTranscript(config, { sessionId: `0000000${i}-0000-4000-8000-000000000000`, cwd, prompt: `session ${i}`, start: start + i * 60_000 });
+      writeTranscript(config, {
+        sessionId: `0000000${i}-0000-4000-8000-000000000000`,
+        cwd,
+        prompt: `session ${i}`,
+        start: start + i * 60_000,
+      });
     const cacheDir = path.join(config, 'cache');
     const later = () => Date.now() + 60_000;
     const first = new SessionIndex(config, { cache: open(cacheDir), now: later, probe: NO_PROCESSES });
