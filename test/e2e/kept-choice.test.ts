@@ -180,8 +180,14 @@ describe("the project's list choice keeps its sessions", () => {
     }
   });
 
-  it('a Claude Code process of this config folder with no live-session file: worked out again', () => {
+  it('a Claude Code process of this config folder with no live-session file, with a session that has not recorded its end: worked out again', () => {
     const w = worlds['no-file'];
+    // C's last entry is not its end (a session idle at its prompt, its live-session file removed).
+    const file = path.join(w.folder, `${C}.jsonl`);
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.at(-1)).toContain('"type":"cost-state"');
+    fs.writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n`);
+    fs.utimesSync(file, new Date(Date.now() - 3_000_000), new Date(Date.now() - 3_000_000));
     const claude = path.join(w.config, 'bin', 'claude');
     fs.mkdirSync(path.dirname(claude), { recursive: true });
     fs.symlinkSync('/bin/sleep', claude);

@@ -54,6 +54,7 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
         index,
         dir,
         ended.map((c) => ({ sessionId: c.session.sessionId, list: c.list, transcript: c.session.transcript })),
+        ended.some((c) => c.session.ended !== true),
       );
     if (pool.length === 0) continue;
     const lists = [...new Set(pool.map((c) => c.list))];

@@ -25,8 +25,9 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
  * crashed session's file gives its session's state and last activity).
  *
  * What files cannot tell: kept and used only while no session runs (every live-session
- * file is a crashed session's and no Claude Code process of this config folder runs: a
- * running one makes sessions live, moves them on with `/clear`, or names another list),
+ * file is a crashed session's, and, while a session of them has not recorded its end, no
+ * Claude Code process of this config folder runs: a running one makes sessions live,
+ * moves them on with `/clear`, or names another list),
  * while no session is live by its transcript's time (the clock then only moves it further
  * away, so a clock earlier than the one it was kept by is refused), and never across a
  * symlinked list folder. Anything else, and the sessions are worked out as before.
@@ -52,14 +53,16 @@ interface KeptEntry {
   files: Array<[string, unknown]>;
   /** The sessions, in the order the rule takes them: [session id, list, 1 if it has a transcript]. */
   ended: Array<[string, string, number]>;
+  /** 1 when a session of them has not recorded its end: a Claude Code process with no live-session file may be on it. */
+  open: number;
 }
 
 /** The kept sessions of `dir`, when nothing they came from has changed; undefined otherwise. */
 export function keptSessions(index: SessionIndex, dir: string): KeptSession[] | undefined {
   const shard = shardOf(index);
-  if (shard === undefined || anyRunning(index)) return undefined;
+  if (shard === undefined || anyLiveFile(index)) return undefined;
   const kept = keptEntry(shard.get(dir));
-  if (kept === undefined) return undefined;
+  if (kept === undefined || (kept.open === 1 && anyProcess(index))) return undefined;
   const now = index.now();
   if (now < kept.at) return undefined;
   const folder = projectFolder(index, dir);
@@ -80,7 +83,7 @@ export function keptSessions(index: SessionIndex, dir: string): KeptSession[] | 
  * Keep the sessions the rule worked out for `dir` (none live, in its order), when what
  * they came from had settled and no session runs.
  */
-export function keepSessions(index: SessionIndex, dir: string, ended: readonly KeptSession[]): void {
+export function keepSessions(index: SessionIndex, dir: string, ended: readonly KeptSession[], open: boolean): void {
   const shard = shardOf(index);
   if (shard === undefined) return;
   const now = index.now();
@@ -99,13 +102,20 @@ export function keepSessions(index: SessionIndex, dir: string, ended: readonly K
   // A session known by its live-session file alone may have its transcript in another project folder, which no stamp here covers.
   if (
     ended.some((s) => s.transcript === undefined) ||
-    anyRunning(index) ||
+    anyLiveFile(index) ||
+    (open && anyProcess(index)) ||
     !settled(folderStamp(folder)) ||
     !settled(folderStamp(tasksRoot(index.configDir))) ||
     anyLinkedList(index.configDir)
   )
     return;
-  const entry: KeptEntry = { at: now, inputs, files, ended: ended.map((s) => [s.sessionId, s.list, s.transcript === undefined ? 0 : 1]) };
+  const entry: KeptEntry = {
+    at: now,
+    inputs,
+    files,
+    ended: ended.map((s) => [s.sessionId, s.list, s.transcript === undefined ? 0 : 1]),
+    open: open ? 1 : 0,
+  };
   // The latest directories stay: an entry set last is the shard's last key.
   const keys = Object.keys(shard.entries).filter((k) => k !== dir);
   shard.retain(new Set(keys.slice(Math.max(0, keys.length - (MAX_DIRS - 1)))));
@@ -117,9 +127,18 @@ function shardOf(index: SessionIndex): Shard | undefined {
   return cache?.dir === undefined ? undefined : cache.shard(CHOICE_SHARD);
 }
 
-/** Does a session run (or may one: a process that cannot be looked up here)? As `tasks lists` keeps its answer (kept-lists.ts). */
-function anyRunning(index: SessionIndex): boolean {
-  return index.liveSessionFiles().some((f) => index.verdict(f) !== 'gone') || index.claudeProcesses().some((p) => index.usesThisConfig(p));
+/** Does a session run by its live-session file (or may one: a process that cannot be looked up here)? */
+function anyLiveFile(index: SessionIndex): boolean {
+  return index.liveSessionFiles().some((f) => index.verdict(f) !== 'gone');
+}
+
+/**
+ * Does a Claude Code process of this config folder run? One with no live-session file
+ * makes a session of its folder live only while that session has not recorded its end
+ * (session-index.ts): with every session ended, /proc need not be scanned for it.
+ */
+function anyProcess(index: SessionIndex): boolean {
+  return index.claudeProcesses().some((p) => index.usesThisConfig(p));
 }
 
 function projectFolder(index: SessionIndex, dir: string): string {
@@ -189,5 +208,5 @@ function keptEntry(value: unknown): KeptEntry | undefined {
       sanitizeListId(e[1]) === e[1] &&
       (e[2] === 0 || e[2] === 1),
   );
-  return filesOk && endedOk ? (v as KeptEntry) : undefined;
+  return filesOk && endedOk && (v.open === 0 || v.open === 1) ? (v as KeptEntry) : undefined;
 }
