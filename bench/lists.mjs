@@ -8,7 +8,10 @@
 // - `tasks lists` against the stat-only floor (bench/lists-floor.cjs: what looking at the
 //   transcripts, list folders and task files costs, reading none of them) and `node -e 0`;
 // - `tasks list` chosen by the project against the same list named (`-l <uuid>`).
-// Wall time and CPU time (user + system, from GNU time) and peak memory. `--build DIR`
+// Wall time, CPU time (user + system, in microseconds, from a hook each Node run preloads:
+// bench/paired.mjs; GNU time's is in hundredths of a second, a tenth of a 60 ms run) and
+// peak memory (GNU time). The load of the machine is printed as the rounds start and end.
+// `--build DIR`
 // (repeatable) times another build of tasks (a folder with bin/ and dist/) in the same
 // rounds, each with its own cache folder: before and after a change, measured together.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuHookIn, cpuOf } from './paired.mjs';
 import { makeSessionWorld } from './session-world.mjs';
 import { makeTasks, writeList } from './task-world.mjs';
 
@@ -37,15 +41,28 @@ if (!fs.existsSync(TIME)) {
 const ENV = { ...process.env };
 for (const name of ['NODE_EXTRA_CA_CERTS', 'FORCE_COLOR', 'NO_COLOR', 'CLAUDE_CODE_TASK_LIST_ID']) delete ENV[name];
 
+const hookDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-hook-'));
+const CPU_HOOK = cpuHookIn(hookDir);
+
 function once(cmd, cmdArgs, env, cwd) {
   const out = path.join(os.tmpdir(), `bench-lists-${process.pid}`);
+  // Node runs preload the CPU hook: every side of a pair alike.
+  const args = cmd === process.execPath ? ['-r', CPU_HOOK, ...cmdArgs] : cmdArgs;
   const start = process.hrtime.bigint();
-  const r = spawnSync(TIME, ['-f', '%M %U %S', '-o', out, cmd, ...cmdArgs], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(TIME, ['-f', '%M %U %S', '-o', out, cmd, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const [kb, user, sys] = fs.readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
   if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${String(r.stderr).trim().split('\n').pop()}`);
-  return { ms, cpu: (user + sys) * 1000, mb: kb / 1024 };
+  const hooked = cpuOf(String(r.stderr));
+  return { ms, cpu: Number.isFinite(hooked) ? hooked : (user + sys) * 1000, mb: kb / 1024 };
 }
+
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+const loadAtStart = loadNow();
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -120,12 +137,8 @@ for (const n of SIZES) {
   }
 }
 
-const load = os
-  .loadavg()
-  .map((x) => x.toFixed(1))
-  .join(' ');
 console.log(
-  `tasks lists benchmark, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} cores, load ${load}, ${RUNS} rounds`,
+  `tasks lists benchmark, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} cores, load ${loadAtStart} at the start, ${loadNow()} at the end, ${RUNS} rounds`,
 );
 const header = ['sessions', 'scenario', 'wall ms', 'cpu ms', 'peak MB', 'x floor (wall/cpu)', 'x named (wall/cpu)', 'x node -e 0', 'goal'];
 const table = rows.map((r) => [
@@ -144,3 +157,4 @@ const line = (cells) => cells.map((c, i) => (i === 1 ? String(c).padEnd(widths[i
 console.log(line(header));
 for (const row of table) console.log(line(row));
 if (!kept) fs.rmSync(config, { recursive: true, force: true });
+fs.rmSync(hookDir, { recursive: true, force: true });

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cacheRoot, ownerCacheDir } from '../../src/core/cache/cache-location.js';
 import { MAX_OWNERS, PersistentCache } from '../../src/core/cache/persistent-cache.js';
+import type { ProcessProbe } from '../../src/core/sessions/live-sessions.js';
+import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import { type LineScan, TranscriptStore } from '../../src/core/sessions/transcript-store.js';
 
 function tmp(): string {
@@ -141,5 +143,44 @@ describe('a transcript kept between runs (transcript-store.ts)', () => {
     expect(store.scan(other, COUNT).lines).toEqual([line(1).trim()]);
     store.save();
     expect(fs.existsSync(cacheDir)).toBe(false);
+  });
+});
+
+/** No process runs: no session is live by its process. */
+const NO_PROCESSES: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => [] };
+
+describe("a project folder's sessions (session-index.ts sessionsIn)", () => {
+  it('with their facts kept, are known from the kept entries: no transcript of theirs is opened', async () => {
+    const { writeTranscript } = await import('../helpers/session-files.mjs');
+    const config = tmp();
+    const cwd = path.join(config, 'home', 'proj');
+    // Old enough for their stamps to be trusted (file-stamp.ts), as a year of history is.
+    const start = Date.now() - 3_600_000;
+    for (let i = 0; i < 8; i++)
+      writeTranscript(config, {
+        sessionId: `0000000${i}-0000-4000-8000-000000000000`,
+        cwd,
+        prompt: `session ${i}`,
+        start: start + i * 60_000,
+      });
+    const cacheDir = path.join(config, 'cache');
+    const later = () => Date.now() + 60_000;
+    const first = new SessionIndex(config, { cache: open(cacheDir), now: later, probe: NO_PROCESSES });
+    const known = first.sessionsIn(cwd).map((s) => [s.sessionId, s.prompt, s.lastActivity]);
+    first.saveCache();
+    const opened: string[] = [];
+    const openSync = fs.openSync;
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation((file, ...rest) => {
+      if (String(file).endsWith('.jsonl')) opened.push(String(file));
+      return openSync(file, ...rest);
+    });
+    try {
+      const again = new SessionIndex(config, { cache: open(cacheDir), now: later, probe: NO_PROCESSES });
+      expect(again.sessionsIn(cwd).map((s) => [s.sessionId, s.prompt, s.lastActivity])).toEqual(known);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(known).toHaveLength(8);
+    expect(opened).toEqual([]);
   });
 });

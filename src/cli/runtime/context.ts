@@ -127,6 +127,8 @@ export class Context {
   stopJournal: () => void = () => {};
   /** What this run subscribed to, undone when it ends (dispose). */
   private readonly subscriptions: Array<() => void> = [];
+  /** Short ids against each list asked for (shortOf): the note of a project's choice and the hints after it share one listing of the lists. */
+  private readonly shorts = new Map<string, (x: string) => string>();
   private clock: (() => number) | undefined;
 
   constructor(
@@ -317,6 +319,7 @@ export class Context {
         sessions: this.sessions,
         args: this.args,
         subscribe: (stop) => this.subscriptions.push(stop),
+        shortIds: (id) => this.shortsOf(id),
       },
       forWrite,
       needs,
@@ -325,7 +328,13 @@ export class Context {
 
   /** A list as `tasks lists` shows it: a session UUID by its short id, a name as it is. */
   shortId(id: string): string {
-    return shortOf(this.configDir, id)(id);
+    return this.shortsOf(id)(id);
+  }
+
+  private shortsOf(id: string): (x: string) => string {
+    let short = this.shorts.get(id);
+    if (short === undefined) this.shorts.set(id, (short = shortOf(this.configDir, id)));
+    return short;
   }
 
   /**

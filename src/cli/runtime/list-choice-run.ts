@@ -38,6 +38,8 @@ export interface ChoiceRun {
   args: readonly string[];
   /** Keep a listener for the rest of the run. */
   subscribe: (stop: () => void) => void;
+  /** The run's short ids of the lists on disk against this list (shortOf), one listing a list for the whole run. */
+  shortIds?: ((id: string) => (x: string) => string) | undefined;
 }
 
 export interface ChoiceNeeds {
@@ -69,7 +71,7 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
     throw withCommands(err, run.args, run.sessions.now());
   }
   for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
-  const short = shortOf(run.configDir, choice.id);
+  const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];

@@ -4,6 +4,7 @@ import { isDirectory } from '../base/is-directory.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { listDirOf } from '../store/paths.js';
+import { keepSessions, keptSessions } from './kept-choice.js';
 import type { ChooseListOptions, ListChoice } from './list-choice-types.js';
 import { listIds, somethingAt } from './list-folders.js';
 import { shortIds } from './short-ids.js';
@@ -29,6 +30,17 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
     const live = liveSessionLists(index)
       .filter((l) => l.session.cwd === dir)
       .sort((a, b) => (b.session.lastActivity ?? 0) - (a.session.lastActivity ?? 0));
+    // None live: the sessions as kept, while nothing they came from has changed (kept-choice.ts).
+    const kept = live.length === 0 ? keptSessions(index, dir) : undefined;
+    if (kept !== undefined) {
+      const lists = [...new Set(kept.map((k) => k.list))];
+      const first = kept[0];
+      // A change that must refuse names every candidate's session: worked out below.
+      if (first !== undefined && !(lists.length > 1 && opts.forWrite)) {
+        const session = index.session(first.sessionId, first.transcript);
+        if (session !== undefined) return choiceOf(configDir, index, dir, { list: first.list, session }, lists);
+      }
+    }
     const ended = index
       .sessionsIn(dir, (id) => index.listsOfSession(id).length > 0)
       .filter((s) => !live.some((l) => l.session.sessionId === s.sessionId))
@@ -37,28 +49,38 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
     // A session whose transcript is still being written counts as live too.
     const writing = ended.filter((c) => c.session.state === 'live');
     const pool = live.length > 0 ? [...live, ...writing] : writing.length > 0 ? writing : ended;
+    if (live.length === 0 && writing.length === 0 && ended.length > 0 && kept === undefined)
+      keepSessions(
+        index,
+        dir,
+        ended.map((c) => ({ sessionId: c.session.sessionId, list: c.list, transcript: c.session.transcript })),
+        ended.some((c) => c.session.ended !== true),
+      );
     if (pool.length === 0) continue;
     const lists = [...new Set(pool.map((c) => c.list))];
     if (lists.length > 1 && opts.forWrite) throw refusal(configDir, dir, pool, live.length + writing.length > 0);
-    const chosen = pool[0] as Candidate;
-    const all = [...new Set([...pool, ...ended].map((c) => c.list))];
-    const exists = somethingAt(listDirOf(configDir, chosen.list));
-    const pid = chosen.session.pid;
-    const replaced = pid === undefined ? [] : (index.processes().get(pid)?.replaced ?? []);
-    return {
-      id: chosen.list,
-      dir: listDirOf(configDir, chosen.list),
-      how: 'project',
-      exists,
-      session: chosen.session,
-      projectDir: dir,
-      candidates: all.length > 1 ? all : undefined,
-      fresh: exists ? undefined : true,
-      replaced: replaced.filter((id) => isDirectory(listDirOf(configDir, id))).reverse(),
-      warnings: [],
-    };
+    return choiceOf(configDir, index, dir, pool[0] as Candidate, [...new Set([...pool, ...ended].map((c) => c.list))]);
   }
   return undefined;
+}
+
+/** The choice of `chosen`'s list; `all`: the lists of the directory's sessions, the chosen one's first. */
+function choiceOf(configDir: string, index: SessionIndex, dir: string, chosen: Candidate, all: string[]): ListChoice {
+  const exists = somethingAt(listDirOf(configDir, chosen.list));
+  const pid = chosen.session.pid;
+  const replaced = pid === undefined ? [] : (index.processes().get(pid)?.replaced ?? []);
+  return {
+    id: chosen.list,
+    dir: listDirOf(configDir, chosen.list),
+    how: 'project',
+    exists,
+    session: chosen.session,
+    projectDir: dir,
+    candidates: all.length > 1 ? all : undefined,
+    fresh: exists ? undefined : true,
+    replaced: replaced.filter((id) => isDirectory(listDirOf(configDir, id))).reverse(),
+    warnings: [],
+  };
 }
 
 interface Candidate {

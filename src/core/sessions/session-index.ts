@@ -519,6 +519,7 @@ export class SessionIndex {
     for (const [id, lives] of this.live()) {
       if (lives.some((l) => l.cwd === dir) && !ids.has(id) && keep(id)) ids.set(id, undefined);
     }
+    this.store.factsAhead([...ids.values()].filter((file): file is string => file !== undefined));
     return [...ids]
       .map(([id, file]) => this.session(id, file))
       .filter((s): s is SessionInfo => s !== undefined && (s.cwd === undefined || s.cwd === dir));

@@ -322,6 +322,21 @@ export class TranscriptStore {
   }
 
   /**
+   * The facts of these transcripts will be asked for: where they are more than a few of one
+   * project folder, that folder's shard is read rather than their heads and tails one by
+   * one (a real transcript's first lines run to tens of KB: four such reads cost more than
+   * a shard of 150 transcripts).
+   */
+  factsAhead(files: readonly string[]): void {
+    const perShard = new Map<string, number>();
+    for (const file of files) {
+      const name = this.cache === undefined ? undefined : this.shardNameOf(file)?.name;
+      if (name !== undefined) perShard.set(name, (perShard.get(name) ?? 0) + 1);
+    }
+    for (const [name, count] of perShard) if (count > DIRECT_FACTS) this.directFacts.set(name, DIRECT_FACTS);
+  }
+
+  /**
    * Whether to read a transcript's facts from the file rather than from its shard, which
    * this run has not read yet: a shard holds a whole project folder's transcripts (tens or
    * hundreds of KB of JSON), and the first few transcripts' heads and tails cost less to
