@@ -69,11 +69,11 @@ fs.mkdirSync(config, { recursive: true });
 function liveWorld(heavy, home, child) {
   const config = `${heavy}-live`;
   fs.rmSync(config, { recursive: true, force: true });
-  for (const name of ['projects', 'tasks']) {
-    fs.mkdirSync(path.join(config, name), { recursive: true });
-    for (const entry of fs.readdirSync(path.join(heavy, name)))
-      fs.symlinkSync(path.join(heavy, name, entry), path.join(config, name, entry));
-  }
+  // The project folders as links (a gigabyte of transcripts); the list folders copied (a few megabytes), as folders are.
+  fs.mkdirSync(path.join(config, 'projects'), { recursive: true });
+  for (const entry of fs.readdirSync(path.join(heavy, 'projects')))
+    fs.symlinkSync(path.join(heavy, 'projects', entry), path.join(config, 'projects', entry));
+  fs.cpSync(path.join(heavy, 'tasks'), path.join(config, 'tasks'), { recursive: true, preserveTimestamps: true });
   fs.cpSync(path.join(heavy, 'sessions'), path.join(config, 'sessions'), { recursive: true });
   if (fs.existsSync(path.join(heavy, 'teams'))) fs.symlinkSync(path.join(heavy, 'teams'), path.join(config, 'teams'));
   const sessionId = '7f3e2a10-5b6c-4d7e-8f90-a1b2c3d4e5f6';
@@ -92,7 +92,7 @@ function liveWorld(heavy, home, child) {
       at: start + i * 1000,
     })),
   });
-  writeList(
+  const list = writeList(
     config,
     sessionId,
     subjects.map((subject, i) => ({
@@ -104,6 +104,8 @@ function liveWorld(heavy, home, child) {
       blockedBy: [],
     })),
   );
+  // Each task file last written by the call that made it, as the agent writes it.
+  subjects.forEach((_, i) => fs.utimesSync(path.join(list, `${i + 1}.json`), (start + i * 1000 + 5) / 1000, (start + i * 1000 + 5) / 1000));
   writeLiveSession(config, { pid: child.pid, sessionId, cwd, start });
   let turn = 0;
   const grow = () => {

@@ -75,10 +75,11 @@ const ANSWER_SHARD = '_lists-answer';
 const ANSWER_KEY = 'lists';
 const HOLDERS_KEY = 'holders';
 const NOTHING: ReadonlySet<string> = new Set();
+const SEPARATOR = '\u0000';
 
 interface KeptAnswer {
-  /** The stamps it was worked out from (lists-inputs.ts). */
-  parts: string[];
+  /** The stamps it was worked out from (lists-inputs.ts), joined by NUL (no path holds one): one text to compare. */
+  inputs: string;
   /** When it was worked out, by the run's clock: also what names it. */
   at: number;
   /** The last moment it holds (a session live by its transcript's time turns ended after it); null: no such moment. */
@@ -106,7 +107,7 @@ function reuse(
   const running: Running = { sessions: new Set([...now.sessions, ...kept.running]), pids: new Set([...now.pids, ...kept.pids]) };
   // A live-session file of those pids speaks for its session, whether its process runs or not.
   for (const f of sessions.liveSessionFiles()) if (running.pids.has(f.pid)) running.sessions.add(f.sessionId);
-  const changed = changedParts(kept.parts, inputs.parts);
+  const changed = changedParts(kept.inputs, inputs.parts);
   if (changed.length === 0 && running.sessions.size === 0) return view;
   if (!changed.every((p) => partOfRunning(p, running))) return undefined;
   const listsChanged = new Set<string>();
@@ -114,9 +115,10 @@ function reuse(
   return withRunningRows(configDir, sessions, view, running, listsChanged, () => holdersOf(sessions, shard, kept.at));
 }
 
-/** The paths whose stamps differ between two sets of parts (made, changed or removed). */
-function changedParts(was: readonly string[], now: readonly string[]): string[] {
-  if (was.length === now.length && was.every((p, i) => p === now[i])) return [];
+/** The paths whose stamps differ between the parts kept (joined) and those now (made, changed or removed). */
+function changedParts(kept: string, now: readonly string[]): string[] {
+  if (kept === now.join(SEPARATOR)) return [];
+  const was = kept.split(SEPARATOR);
   const before = new Set(was);
   const after = new Set(now);
   const paths = new Set<string>();
@@ -147,7 +149,7 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: Lis
   for (const s of kept.s)
     if (s.liveBy === 'transcript' && s.writtenAt !== undefined) until = Math.min(until, s.writtenAt + LIVE_TRANSCRIPT_MS);
   const answer: KeptAnswer = {
-    parts: inputs.parts,
+    inputs: inputs.parts.join(SEPARATOR),
     at: now,
     until: Number.isFinite(until) ? until : null,
     crashed: sessions
@@ -254,8 +256,7 @@ function viewOf(value: unknown): ListsView | undefined {
 function keptAnswer(value: unknown): KeptAnswer | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<KeptAnswer>;
-  if (!Array.isArray(v.parts) || !v.parts.every((p) => typeof p === 'string')) return undefined;
-  if (typeof v.at !== 'number' || typeof v.view !== 'object' || v.view === null) return undefined;
+  if (typeof v.inputs !== 'string' || typeof v.at !== 'number' || typeof v.view !== 'object' || v.view === null) return undefined;
   if (!(v.until === null || typeof v.until === 'number') || !Array.isArray(v.crashed)) return undefined;
   if (!Array.isArray(v.running) || !v.running.every((s) => typeof s === 'string')) return undefined;
   if (!Array.isArray(v.pids) || !v.pids.every((p) => Number.isInteger(p))) return undefined;
