@@ -54,18 +54,20 @@ export function keptListsView(configDir: string, sessions: SessionIndex, o: Para
   let kept = keptAnswer(shard.get(ANSWER_KEY));
   // A crashed session's file whose pid runs again (or cannot be looked up) may be a session's again: worked out.
   if (kept !== undefined && !stillCrashed(sessions, kept)) kept = undefined;
-  const running = runningNow(sessions);
-  // A process that may be on any session (no live-session file): the answer is worked out, and none is kept.
-  if (running === undefined) return listsView(configDir, sessions, o);
   // Looked at before anything is read: a change made while the answer is worked out leaves these stamps behind it.
   const inputs = listsInputs(configDir);
+  const liveFiles = inputs.parts.filter((p) => p.startsWith('sessions/')).join(SEPARATOR);
+  // The live-session files of a kept answer worked out with none running, unchanged since: crashed sessions' still (stillCrashed).
+  const running = runningNow(sessions, kept !== undefined && kept.pids.length === 0 && kept.liveFiles === liveFiles);
+  // A process that may be on any session (no live-session file): the answer is worked out, and none is kept.
+  if (running === undefined) return listsView(configDir, sessions, o);
   const now = sessions.now();
   let view: ListsView | undefined;
   if (kept !== undefined && kept.at <= now && now <= (kept.until ?? Infinity))
     view = reuse(configDir, sessions, shard, kept, inputs, running);
   if (view === undefined) {
     view = listsView(configDir, sessions, { live: false });
-    keep(shard, sessions, view, inputs, now, running);
+    keep(shard, sessions, view, inputs, liveFiles, now, running);
   }
   return filtered(view, o);
 }
@@ -80,6 +82,8 @@ const SEPARATOR = '\u0000';
 interface KeptAnswer {
   /** The stamps it was worked out from (lists-inputs.ts), joined by NUL (no path holds one): one text to compare. */
   inputs: string;
+  /** Those of the live-session files (`sessions/`) alone. */
+  liveFiles: string;
   /** When it was worked out, by the run's clock: also what names it. */
   at: number;
   /** The last moment it holds (a session live by its transcript's time turns ended after it); null: no such moment. */
@@ -138,7 +142,15 @@ function holdersOf(sessions: SessionIndex, shard: Shard, at: number): Map<string
 }
 
 /** Keep this answer, when every input but the running sessions' own has settled. */
-function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: ListsInputs, now: number, running: Running): void {
+function keep(
+  shard: Shard,
+  sessions: SessionIndex,
+  view: ListsView,
+  inputs: ListsInputs,
+  liveFiles: string,
+  now: number,
+  running: Running,
+): void {
   const unsettled = inputs.times.some((t, i) => t >= now - SETTLE_MS && !partOfRunning(partPath(inputs.parts[i] as string), running));
   if (unsettled) {
     shard.retain(NOTHING); // the answer kept before no longer stands
@@ -150,6 +162,7 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: Lis
     if (s.liveBy === 'transcript' && s.writtenAt !== undefined) until = Math.min(until, s.writtenAt + LIVE_TRANSCRIPT_MS);
   const answer: KeptAnswer = {
     inputs: inputs.parts.join(SEPARATOR),
+    liveFiles,
     at: now,
     until: Number.isFinite(until) ? until : null,
     crashed: sessions
@@ -256,7 +269,14 @@ function viewOf(value: unknown): ListsView | undefined {
 function keptAnswer(value: unknown): KeptAnswer | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<KeptAnswer>;
-  if (typeof v.inputs !== 'string' || typeof v.at !== 'number' || typeof v.view !== 'object' || v.view === null) return undefined;
+  if (
+    typeof v.inputs !== 'string' ||
+    typeof v.liveFiles !== 'string' ||
+    typeof v.at !== 'number' ||
+    typeof v.view !== 'object' ||
+    v.view === null
+  )
+    return undefined;
   if (!(v.until === null || typeof v.until === 'number') || !Array.isArray(v.crashed)) return undefined;
   if (!Array.isArray(v.running) || !v.running.every((s) => typeof s === 'string')) return undefined;
   if (!Array.isArray(v.pids) || !v.pids.every((p) => Number.isInteger(p))) return undefined;

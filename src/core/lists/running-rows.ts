@@ -1,5 +1,4 @@
 import { TasksError } from '../base/errors.js';
-import { LISTS_SHARD } from '../cache/folder-names.js';
 import { itemKey } from '../sessions/evidence-index.js';
 import { evidenceOfSessions } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
@@ -32,10 +31,15 @@ export interface Running {
   pids: Set<number>;
 }
 
-/** The sessions running now; undefined when a process may be on any session (no live-session file, or one not judged here). */
-export function runningNow(index: SessionIndex): Running | undefined {
+/**
+ * The sessions running now; undefined when a process may be on any session (no
+ * live-session file, or one not judged here). `noneOnFile`: the live-session files are
+ * known to be crashed sessions' only (those of a kept answer, unchanged since, each
+ * looked up again): they are not read.
+ */
+export function runningNow(index: SessionIndex, noneOnFile = false): Running | undefined {
   const pids = new Set<number>();
-  for (const f of index.liveSessionFiles()) {
+  for (const f of noneOnFile ? [] : index.liveSessionFiles()) {
     const verdict = index.verdict(f);
     if (verdict === 'unknown') return undefined;
     if (verdict === 'running') pids.add(f.pid);
@@ -121,8 +125,6 @@ export function withRunningRows(
   if (listsChanged.size > 0 && !onlyTheirs(configDir, listsChanged, ours, holders())) return undefined;
 
   const existing = new Set(listIds(configDir));
-  const shard = index.store.cache?.shard(LISTS_SHARD);
-  const cache = shard === undefined ? undefined : { shard, now: index.now(), once: index };
   const { byList } = teamsByList(configDir);
   const teamOf = (id: string) => {
     const team = byList.get(id);
@@ -140,8 +142,9 @@ export function withRunningRows(
         const s = index.session(tied);
         if (s !== undefined) found.set(tied, s);
       }
+      // Read now: as a rule a running session's list holds fewer files than the counts kept of every list (a shard to load).
       fresh.push({
-        ...summarizeList(configDir, id, cache),
+        ...summarizeList(configDir, id),
         kind: 'tasks',
         sessions: sessionsInShowOrder(sessionsInShowOrder([...found.values()])),
       });

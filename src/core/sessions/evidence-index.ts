@@ -48,9 +48,11 @@ export function buildEvidence(
     keepAs?: string | undefined;
     /** The sessions to read (id, transcript), instead of every transcript there is. */
     sessions?: Iterable<[string, string]> | undefined;
+    /** List the list folders it looks into instead of loading their names kept (a few sessions on their own lists: fewer than the names of all). */
+    listFoldersNow?: boolean | undefined;
   } = {},
 ): Evidence {
-  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const shard = opts.listFoldersNow ? undefined : index.store.cache?.shard(LISTS_SHARD);
   const now = index.now();
   /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
   const namesOf = (list: string): string[] | undefined =>

@@ -127,7 +127,7 @@ export function evidenceOfSessions(index: SessionIndex, sessionIds: Iterable<str
   }
   if (sessions.size === 0) return { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
   const lists = listNames(index.configDir);
-  return buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), sessions });
+  return buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), sessions, listFoldersNow: true });
 }
 
 /**
