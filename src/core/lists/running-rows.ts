@@ -6,7 +6,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
-import { type ListOverview, listIds, sessionsInShowOrder, summarizeList } from './list-summary.js';
+import { emptySummary, type ListOverview, listIds, sessionsInShowOrder, summarizeList } from './list-summary.js';
 import type { ListsRow, ListsView } from './lists-view.js';
 import { shortIds } from './short-ids.js';
 
@@ -187,8 +187,4 @@ function onlyTheirs(configDir: string, lists: ReadonlySet<string>, ours: Readonl
     for (const t of tasks) if (other(itemKey(t.id, t.subject)) || other(itemKey(t.id, undefined))) return false;
   }
   return true;
-}
-
-function emptySummary(id: string, dir: string, changedAt: number) {
-  return { id, dir, counts: { pending: 0, in_progress: 0, completed: 0 }, total: 0, problems: 0, changedAt };
 }
