@@ -70,13 +70,22 @@ function listsAt(w: World, cache: 'kept' | 'none'): Answer {
   return JSON.parse(r.stdout);
 }
 
-function markKept(w: World): void {
+function answerFile(w: World): string {
   const file = shards(w).find((f) => path.basename(f) === '_lists-answer.json');
   expect(file, 'an answer is kept while the session runs').toBeDefined();
-  const body = JSON.parse(fs.readFileSync(file as string, 'utf8')) as { entries: { lists?: { view: { s: Array<{ prompt?: string }> } } } };
+  return file as string;
+}
+
+/** The prompts the kept answer had before markKept (by place). */
+let originalPrompts: Array<string | undefined> = [];
+
+function markKept(w: World): void {
+  const file = answerFile(w);
+  const body = JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: { lists?: { view: { s: Array<{ prompt?: string }> } } } };
   expect(body.entries.lists, 'an answer is kept while the session runs').toBeDefined();
+  originalPrompts = (body.entries.lists?.view.s ?? []).map((s) => s.prompt);
   for (const s of body.entries.lists?.view.s ?? []) s.prompt = 'KEPT';
-  fs.writeFileSync(file as string, JSON.stringify(body));
+  fs.writeFileSync(file, JSON.stringify(body));
 }
 
 const marked = (value: unknown) => JSON.stringify(value).includes('"KEPT"');
@@ -209,6 +218,23 @@ describe('lists while a session runs: its rows now, the rest kept', () => {
       writeLiveSession(w.config, { pid: resumed.pid as number, sessionId: OWN, cwd: w.project, start: Date.now() - 1_000 });
     });
     expect(stateOf(after, OWN)).toBe('live');
+  });
+});
+
+describe('lists while a session runs: every output', () => {
+  it('gives what working it out gives, in every output, after its task changed', () => {
+    const { w, list } = runningWorld();
+    fs.writeFileSync(path.join(list, '1.json'), task('1', 'Parse the input', 'completed'));
+    // Marks put back: the kept answer as it was written.
+    const body = JSON.parse(fs.readFileSync(answerFile(w), 'utf8'));
+    for (const [i, s] of body.entries.lists.view.s.entries()) s.prompt = originalPrompts[i];
+    fs.writeFileSync(answerFile(w), JSON.stringify(body));
+    for (const args of [['lists'], ['lists', '--json'], ['lists', '--here'], ['lists', '--live'], ['lists', '--live', '--json']]) {
+      const env = settled();
+      const kept = run(w.config, args, { cwd: w.project, env: { XDG_CACHE_HOME: w.cache, ...env } });
+      const none = run(w.config, args, { cwd: w.project, env: { XDG_CACHE_HOME: fs.mkdtempSync(path.join(w.config, 'nc-')), ...env } });
+      expect([args, kept.code, kept.stdout, kept.stderr]).toEqual([args, none.code, none.stdout, none.stderr]);
+    }
   });
 });
 
