@@ -105,7 +105,10 @@ function liveWorld(heavy, home, child) {
     })),
   );
   // Each task file last written by the call that made it, as the agent writes it.
-  subjects.forEach((_, i) => fs.utimesSync(path.join(list, `${i + 1}.json`), (start + i * 1000 + 5) / 1000, (start + i * 1000 + 5) / 1000));
+  for (let i = 0; i < subjects.length; i++) {
+    const at = (start + i * 1000 + 5) / 1000;
+    fs.utimesSync(path.join(list, `${i + 1}.json`), at, at);
+  }
   writeLiveSession(config, { pid: child.pid, sessionId, cwd, start });
   let turn = 0;
   const grow = () => {

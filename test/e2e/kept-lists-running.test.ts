@@ -205,7 +205,7 @@ describe('lists while a session runs: its rows now, the rest kept', () => {
     });
     expect(stateOf(after, FORK)).toBe('live');
     expect(row(after, FORK)?.kind).toBe('new');
-    expect((row(after, LIVE)?.sessions as Session[]).map((s) => s.sessionId)).toEqual([LIVE]);
+    expect(((row(after, LIVE)?.sessions ?? []) as Session[]).map((s) => s.sessionId)).toEqual([LIVE]);
   });
 
   it('an ended session resumed: live at once on its own list', () => {
