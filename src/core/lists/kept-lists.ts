@@ -110,7 +110,7 @@ function reuse(
   if (view === undefined) return undefined;
   const running: Running = { sessions: new Set([...now.sessions, ...kept.running]), pids: new Set([...now.pids, ...kept.pids]) };
   // A live-session file of those pids speaks for its session, whether its process runs or not.
-  for (const f of sessions.liveSessionFiles()) if (running.pids.has(f.pid)) running.sessions.add(f.sessionId);
+  if (running.pids.size > 0) for (const f of sessions.liveSessionFiles()) if (running.pids.has(f.pid)) running.sessions.add(f.sessionId);
   const changed = changedParts(kept.inputs, inputs.parts);
   if (changed.length === 0 && running.sessions.size === 0) return view;
   if (!changed.every((p) => partOfRunning(p, running))) return undefined;
