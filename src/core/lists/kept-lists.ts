@@ -123,6 +123,20 @@ function reuse(
 function changedParts(kept: string, now: readonly string[]): string[] {
   if (kept === now.join(SEPARATOR)) return [];
   const was = kept.split(SEPARATOR);
+  // Folders list their entries in the same order while none is made or removed: a walk side by side.
+  if (was.length === now.length) {
+    const paths: string[] = [];
+    let aligned = true;
+    for (let i = 0; i < was.length && aligned; i++) {
+      const before = was[i] as string;
+      const after = now[i] as string;
+      if (before === after) continue;
+      const at = partPath(after);
+      aligned = at === partPath(before);
+      paths.push(at);
+    }
+    if (aligned) return paths;
+  }
   const before = new Set(was);
   const after = new Set(now);
   const paths = new Set<string>();
