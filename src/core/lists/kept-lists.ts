@@ -1,36 +1,45 @@
 import { SETTLE_MS } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
+import { itemHolders } from '../sessions/evidence-index.js';
 import type { LiveSessionFile } from '../sessions/live-sessions.js';
 import { LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from '../sessions/session-index.js';
 import type { TeamProblem } from '../teams/team-config.js';
 import { isWithin } from './list-summary.js';
-import { listsInputs } from './lists-inputs.js';
+import { type ListsInputs, listsInputs, partPath } from './lists-inputs.js';
 import { type ListsRow, type ListsView, listsView } from './lists-view.js';
+import { partOfRunning, type Running, runningNow, withRunningRows } from './running-rows.js';
 
 export type { ListsView } from './lists-view.js';
 
 /**
  * `tasks lists` answered from its last answer, kept in the persistent cache (cache/) with
  * the stamps of every file and folder it was worked out from (lists-inputs.ts): a run in
- * which none of them changed looks at the files, compares one text, and shows what it
- * kept, with no transcript, task file or cache shard of theirs read. Any change (a
- * transcript appended to, by a resumed session too; a task written; a list, project,
- * live-session file or team config made or removed) gives another text, and the answer
- * is worked out again (listsView) and kept in its place.
+ * which none of them changed looks at the files, compares them, and shows what it kept,
+ * with no transcript, task file or cache shard of theirs read. A change outside the
+ * running sessions' own files (a transcript of another session appended to, by a resumed
+ * session too; another list's task written; a list, live-session file or team config
+ * made or removed) gives other stamps, and the answer is worked out again (listsView) and
+ * kept in its place.
+ *
+ * While sessions run, the kept answer is used for every row they cannot change, and
+ * their own rows are worked out again each run (running-rows.ts: their state, their
+ * list's counts, the tasks their transcripts show), so that what a running session does
+ * shows at once. Where a running session's work may change another row (it works on a
+ * named or shared list, its tasks match another session's, a Claude Code process has no
+ * live-session file), the whole answer is worked out.
  *
  * What files cannot tell is checked on every run instead:
  *
- * - Processes. An answer is kept only when no session was running: every live-session
- *   file was a crashed session's (its process gone) and no Claude Code process of this
- *   config folder ran. A run uses it only while that still holds (each crashed file's
- *   pid looked up again, the user's processes scanned once). While any session runs,
- *   every run works its answer out.
+ * - Processes. The running sessions are found again each run (live-session files whose
+ *   process runs, the user's processes scanned once); the crashed sessions' files the
+ *   answer was worked out with are looked up again, each still a crashed one's.
  * - The clock. A session whose transcript was written in the last LIVE_TRANSCRIPT_MS
  *   counts as live until then; the answer is used only up to the first such moment, and
  *   never by a clock earlier than the one it was worked out by. Ages are shown from the
  *   times kept, by the clock of the run that shows them.
- * - Settling. An answer is kept only when every input had last been written more than
- *   SETTLE_MS before: two writes within one tick of a file system's clock can leave one stamp.
+ * - Settling. An answer is kept only when every input other than the running sessions'
+ *   own had last been written more than SETTLE_MS before: two writes within one tick of a
+ *   file system's clock can leave one stamp.
  *
  * Nothing is stale: the answer used is the one working it out would give. `--all` and
  * `--stalled` always work theirs out.
@@ -42,45 +51,122 @@ export function keptListsView(configDir: string, sessions: SessionIndex, o: Para
       ? undefined
       : sessions.store.cache.shard(ANSWER_SHARD);
   if (shard === undefined) return listsView(configDir, sessions, o);
-  const kept = keptAnswer(shard.get(ANSWER_KEY));
-  // While a session runs the answer depends on processes: it is worked out, and none is kept
-  // (nor the files looked at for one). Judged by the kept answer's crashed sessions, else by the index's.
-  if (kept !== undefined ? !stillSettled(sessions, kept) : anyRunning(sessions)) {
-    if (kept !== undefined) shard.retain(NOTHING);
-    return listsView(configDir, sessions, o);
-  }
+  let kept = keptAnswer(shard.get(ANSWER_KEY));
+  // A crashed session's file whose pid runs again (or cannot be looked up) may be a session's again: worked out.
+  if (kept !== undefined && !stillCrashed(sessions, kept)) kept = undefined;
   // Looked at before anything is read: a change made while the answer is worked out leaves these stamps behind it.
   const inputs = listsInputs(configDir);
+  const liveFiles = inputs.parts.filter((p) => p.startsWith('sessions/')).join(SEPARATOR);
+  // The live-session files of a kept answer worked out with none running, unchanged since: crashed sessions' still (stillCrashed).
+  const running = runningNow(sessions, kept !== undefined && kept.pids.length === 0 && kept.liveFiles === liveFiles);
+  // A process that may be on any session (no live-session file): the answer is worked out, and none is kept.
+  if (running === undefined) return listsView(configDir, sessions, o);
   const now = sessions.now();
-  let view =
-    kept !== undefined && kept.inputs === inputs.text && kept.at <= now && now <= (kept.until ?? Infinity) ? viewOf(kept.view) : undefined;
+  let view: ListsView | undefined;
+  if (kept !== undefined && kept.at <= now && now <= (kept.until ?? Infinity))
+    view = reuse(configDir, sessions, shard, kept, inputs, running);
   if (view === undefined) {
     view = listsView(configDir, sessions, { live: false });
-    keep(shard, sessions, view, inputs, now);
+    keep(shard, sessions, view, inputs, liveFiles, now, running);
   }
   return filtered(view, o);
 }
 
-/** The shard the answer is kept in (a name no project folder has), and its one entry. */
+/** The shard the answer is kept in (a name no project folder has), its entry, and the tasks sessions worked on (running-rows.ts). */
 const ANSWER_SHARD = '_lists-answer';
 const ANSWER_KEY = 'lists';
+const HOLDERS_KEY = 'holders';
 const NOTHING: ReadonlySet<string> = new Set();
+const SEPARATOR = '\u0000';
 
 interface KeptAnswer {
+  /** The stamps it was worked out from (lists-inputs.ts), joined by NUL (no path holds one): one text to compare. */
   inputs: string;
-  /** When it was worked out, by the run's clock. */
+  /** Those of the live-session files (`sessions/`) alone. */
+  liveFiles: string;
+  /** When it was worked out, by the run's clock: also what names it. */
   at: number;
   /** The last moment it holds (a session live by its transcript's time turns ended after it); null: no such moment. */
   until: number | null;
   /** The crashed sessions' live-session files it was worked out with: [pid, start time, pid domain]. */
   crashed: Array<[number, string | null, string | null]>;
+  /** The sessions running then, and their pids: their rows are always worked out again. */
+  running: string[];
+  pids: number[];
   /** The answer, as keptViewOf writes it. */
   view: unknown;
 }
 
-/** Keep this answer, when nothing in it depends on a running process and every input has settled. */
-function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { text: string; newest: number }, now: number): void {
-  if (anyRunning(sessions) || inputs.newest >= now - SETTLE_MS) {
+/** The kept answer, with the running sessions' rows (then and now) worked out again; undefined when it cannot stand. */
+function reuse(
+  configDir: string,
+  sessions: SessionIndex,
+  shard: Shard,
+  kept: KeptAnswer,
+  inputs: ListsInputs,
+  now: Running,
+): ListsView | undefined {
+  const view = viewOf(kept.view);
+  if (view === undefined) return undefined;
+  const running: Running = { sessions: new Set([...now.sessions, ...kept.running]), pids: new Set([...now.pids, ...kept.pids]) };
+  // A live-session file of those pids speaks for its session, whether its process runs or not.
+  if (running.pids.size > 0) for (const f of sessions.liveSessionFiles()) if (running.pids.has(f.pid)) running.sessions.add(f.sessionId);
+  const changed = changedParts(kept.inputs, inputs.parts);
+  if (changed.length === 0 && running.sessions.size === 0) return view;
+  if (!changed.every((p) => partOfRunning(p, running))) return undefined;
+  const listsChanged = new Set<string>();
+  for (const p of changed) if (p.startsWith('tasks/') && p !== 'tasks/') listsChanged.add(p.split('/')[1] as string);
+  return withRunningRows(configDir, sessions, view, running, listsChanged, () => holdersOf(sessions, shard, kept.at));
+}
+
+/** The paths whose stamps differ between the parts kept (joined) and those now (made, changed or removed). */
+function changedParts(kept: string, now: readonly string[]): string[] {
+  if (kept === now.join(SEPARATOR)) return [];
+  const was = kept.split(SEPARATOR);
+  // Folders list their entries in the same order while none is made or removed: a walk side by side.
+  if (was.length === now.length) {
+    const paths: string[] = [];
+    let aligned = true;
+    for (let i = 0; i < was.length && aligned; i++) {
+      const before = was[i] as string;
+      const after = now[i] as string;
+      if (before === after) continue;
+      const at = partPath(after);
+      aligned = at === partPath(before);
+      paths.push(at);
+    }
+    if (aligned) return paths;
+  }
+  const before = new Set(was);
+  const after = new Set(now);
+  const paths = new Set<string>();
+  for (const p of now) if (!before.has(p)) paths.add(partPath(p));
+  for (const p of was) if (!after.has(p)) paths.add(partPath(p));
+  return [...paths];
+}
+
+/** The tasks sessions worked on (itemHolders), kept beside the answer of `at` once worked out: a run that needs it reads it then. */
+function holdersOf(sessions: SessionIndex, shard: Shard, at: number): Map<string, string> {
+  const was = shard.get(HOLDERS_KEY) as { at?: unknown; holders?: unknown } | undefined;
+  if (was?.at === at && Array.isArray(was.holders) && was.holders.every((h) => Array.isArray(h) && h.length === 2))
+    return new Map(was.holders as Array<[string, string]>);
+  const holders = itemHolders(sessions);
+  shard.set(HOLDERS_KEY, { at, holders: [...holders] });
+  return holders;
+}
+
+/** Keep this answer, when every input but the running sessions' own has settled. */
+function keep(
+  shard: Shard,
+  sessions: SessionIndex,
+  view: ListsView,
+  inputs: ListsInputs,
+  liveFiles: string,
+  now: number,
+  running: Running,
+): void {
+  const unsettled = inputs.times.some((t, i) => t >= now - SETTLE_MS && !partOfRunning(partPath(inputs.parts[i] as string), running));
+  if (unsettled) {
     shard.retain(NOTHING); // the answer kept before no longer stands
     return;
   }
@@ -89,30 +175,29 @@ function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: { t
   for (const s of kept.s)
     if (s.liveBy === 'transcript' && s.writtenAt !== undefined) until = Math.min(until, s.writtenAt + LIVE_TRANSCRIPT_MS);
   const answer: KeptAnswer = {
-    inputs: inputs.text,
+    inputs: inputs.parts.join(SEPARATOR),
+    liveFiles,
     at: now,
     until: Number.isFinite(until) ? until : null,
-    crashed: sessions.liveSessionFiles().map((f) => [f.pid, f.procStart ?? null, f.pidDomain ?? null]),
+    crashed: sessions
+      .liveSessionFiles()
+      .filter((f) => sessions.verdict(f) === 'gone')
+      .map((f) => [f.pid, f.procStart ?? null, f.pidDomain ?? null]),
+    running: [...running.sessions],
+    pids: [...running.pids],
     view: kept,
   };
+  shard.retain(NOTHING);
   shard.set(ANSWER_KEY, answer);
 }
 
-/** Does a session run (or may one: a process that cannot be looked up here), by its live-session file or a Claude Code process of this config folder? */
-function anyRunning(sessions: SessionIndex): boolean {
-  return (
-    sessions.liveSessionFiles().some((f) => sessions.verdict(f) !== 'gone') ||
-    sessions.claudeProcesses().some((p) => sessions.usesThisConfig(p))
-  );
-}
-
-/** Does no session run now, as none did when the answer was worked out? */
-function stillSettled(sessions: SessionIndex, kept: KeptAnswer): boolean {
+/** Is each crashed session's file the answer was worked out with still a crashed one's (its process gone)? */
+function stillCrashed(sessions: SessionIndex, kept: KeptAnswer): boolean {
   for (const [pid, procStart, pidDomain] of kept.crashed) {
     const file: LiveSessionFile = { file: '', sessionId: '', pid, procStart: procStart ?? undefined, pidDomain: pidDomain ?? undefined };
     if (sessions.verdict(file) !== 'gone') return false;
   }
-  return !sessions.claudeProcesses().some((p) => sessions.usesThisConfig(p));
+  return true;
 }
 
 function filtered(view: ListsView, o: { here?: string | undefined; live: boolean }): ListsView {
@@ -198,8 +283,17 @@ function viewOf(value: unknown): ListsView | undefined {
 function keptAnswer(value: unknown): KeptAnswer | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Partial<KeptAnswer>;
-  if (typeof v.inputs !== 'string' || typeof v.at !== 'number' || typeof v.view !== 'object' || v.view === null) return undefined;
+  if (
+    typeof v.inputs !== 'string' ||
+    typeof v.liveFiles !== 'string' ||
+    typeof v.at !== 'number' ||
+    typeof v.view !== 'object' ||
+    v.view === null
+  )
+    return undefined;
   if (!(v.until === null || typeof v.until === 'number') || !Array.isArray(v.crashed)) return undefined;
+  if (!Array.isArray(v.running) || !v.running.every((s) => typeof s === 'string')) return undefined;
+  if (!Array.isArray(v.pids) || !v.pids.every((p) => Number.isInteger(p))) return undefined;
   const crashedOk = v.crashed.every(
     (c) =>
       Array.isArray(c) &&

@@ -130,7 +130,8 @@ export function sessionsInShowOrder(sessions: readonly SessionInfo[]): SessionIn
   return inShowOrder(sessions);
 }
 
-function emptySummary(id: string, dir: string, changedAt: number): ListSummary {
+/** A list with no tasks (yet): a live session's before its first, or a session's TodoWrite todos, counted by the caller. */
+export function emptySummary(id: string, dir: string, changedAt: number): ListSummary {
   return { id, dir, counts: { pending: 0, in_progress: 0, completed: 0 }, total: 0, problems: 0, changedAt };
 }
 

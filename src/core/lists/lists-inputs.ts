@@ -3,88 +3,87 @@ import path from 'node:path';
 import { HIGH_WATER_MARK, tasksRoot } from '../store/paths.js';
 
 /**
- * The stamps of every file and folder `tasks lists` works its answer out from, as one
- * text, in the order the folders list them: the transcripts under `projects/` (and
- * their subagents'), the project folders, the list folders under `tasks/` and their
- * task files and high-water marks, the live-session files under `sessions/`, and the
- * team configs under `teams/`. Each stamp is a file's size, modification and change
- * times and inode (cache/file-stamp.ts): an append, a rewrite, a rename over it, a copy
- * with its old times put back, a file made or removed in a folder all change the text.
+ * The stamps of every file and folder `tasks lists` works its answer out from, each under
+ * its path below the config folder (`/`-separated; a folder's ends with `/`): the
+ * transcripts under `projects/` (and their subagents'), the project folders, the list
+ * folders under `tasks/` and their task files and high-water marks, the live-session files
+ * under `sessions/`, and the team configs under `teams/`. Each stamp is a file's size,
+ * modification and change times and inode (cache/file-stamp.ts): an append, a rewrite, a
+ * rename over it, a copy with its old times put back, a file made or removed all change
+ * the parts.
  *
- * Two texts that are equal mean that nothing `lists` reads has changed between them
- * (a folder listed in another order only gives a text that differs: a fresh answer,
- * never a wrong one). `newest`: the latest modification or change time seen, for the
- * rule that a stamp taken within a time tick of a write cannot stand for what follows it.
+ * Two sets of parts that are equal mean that nothing `lists` reads has changed between
+ * them; where they differ, the paths that differ say what changed (kept-lists.ts works out
+ * again only what those can change). `times`: each part's latest modification or change
+ * time, for the rule that a stamp taken within a time tick of a write cannot stand for
+ * what follows it.
  *
  * This looks at the files and reads none: what any answer that is to be current must do.
  */
 export interface ListsInputs {
-  text: string;
-  newest: number;
+  /** `<path>\t<stamp>` (`-` where nothing is), in the order the folders list them. */
+  parts: string[];
+  times: number[];
 }
 
 export function listsInputs(configDir: string): ListsInputs {
-  const out: string[] = [];
-  let newest = 0;
-  /**
-   * One path's stamp (following links, as agents and readers do); `-` where nothing is.
-   * Files are not named: their folder's stamp, taken first, changes when an entry is
-   * made, removed or renamed in it, so the same folder stamp lists the same names.
-   */
-  const look = (file: string, name: string): fs.Stats | undefined => {
+  const parts: string[] = [];
+  const times: number[] = [];
+  /** One path's stamp (following links, as agents and readers do). */
+  const look = (file: string, key: string): fs.Stats | undefined => {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat === undefined) {
-      out.push(`${name}-;`);
+      parts.push(`${key}\t-`);
+      times.push(0);
       return undefined;
     }
-    out.push(`${name}${stat.size}|${stat.mtimeMs}|${stat.ctimeMs}|${stat.ino};`);
-    if (stat.mtimeMs > newest) newest = stat.mtimeMs;
-    if (stat.ctimeMs > newest) newest = stat.ctimeMs;
+    parts.push(`${key}\t${stat.size}|${stat.mtimeMs}|${stat.ctimeMs}|${stat.ino}`);
+    times.push(Math.max(stat.mtimeMs, stat.ctimeMs));
     return stat;
   };
 
   const projects = path.join(configDir, 'projects');
-  out.push('P;');
-  if (look(projects, '')?.isDirectory()) {
+  if (look(projects, 'projects/')?.isDirectory()) {
     for (const project of names(projects)) {
       const folder = `${projects}${path.sep}${project}${path.sep}`;
-      out.push(`p ${project}|`);
-      if (!look(folder, '')?.isDirectory()) continue;
+      const key = `projects/${project}/`;
+      if (!look(folder, key)?.isDirectory()) continue;
       for (const name of names(folder)) {
-        if (name.endsWith('.jsonl')) look(folder + name, '');
-        else if (SESSION_FOLDER.test(name)) lookInto(`${folder}${name}${path.sep}subagents`, `${name}/s|`, (n) => n.endsWith('.jsonl'));
+        if (name.endsWith('.jsonl')) look(folder + name, key + name);
+        else if (SESSION_FOLDER.test(name))
+          lookInto(`${folder}${name}${path.sep}subagents`, `${key}${name}/subagents/`, (n) => n.endsWith('.jsonl'));
       }
     }
   }
 
   const tasks = tasksRoot(configDir);
-  out.push('T;');
-  if (look(tasks, '')?.isDirectory()) {
-    for (const list of names(tasks)) {
-      out.push(`l ${list}|`);
-      lookInto(`${tasks}${path.sep}${list}`, '', (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
-    }
+  if (look(tasks, 'tasks/')?.isDirectory()) {
+    for (const list of names(tasks))
+      lookInto(`${tasks}${path.sep}${list}`, `tasks/${list}/`, (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
   }
 
-  out.push('S;');
-  lookInto(path.join(configDir, 'sessions'), '', () => true);
+  lookInto(path.join(configDir, 'sessions'), 'sessions/', () => true);
 
   const teams = path.join(configDir, 'teams');
-  out.push('M;');
-  if (look(teams, '')?.isDirectory()) {
+  if (look(teams, 'teams/')?.isDirectory()) {
     for (const team of names(teams)) {
-      out.push(`m ${team}|`);
-      if (look(path.join(teams, team), '')?.isDirectory()) look(path.join(teams, team, 'config.json'), '');
+      if (look(path.join(teams, team), `teams/${team}/`)?.isDirectory())
+        look(path.join(teams, team, 'config.json'), `teams/${team}/config.json`);
     }
   }
-  return { text: out.join(''), newest };
+  return { parts, times };
 
   /** A folder's stamp, then the stamps of the entries in it that `wanted` names. */
-  function lookInto(dir: string, name: string, wanted: (entry: string) => boolean): void {
-    if (!look(dir, name)?.isDirectory()) return;
+  function lookInto(dir: string, key: string, wanted: (entry: string) => boolean): void {
+    if (!look(dir, key)?.isDirectory()) return;
     const prefix = `${dir}${path.sep}`;
-    for (const entry of names(dir)) if (wanted(entry)) look(prefix + entry, '');
+    for (const entry of names(dir)) if (wanted(entry)) look(prefix + entry, key + entry);
   }
+}
+
+/** The path of a part (what comes before its stamp). */
+export function partPath(part: string): string {
+  return part.slice(0, part.lastIndexOf('\t'));
 }
 
 /** A session's own folder beside its transcript (`<session>/subagents/`). */

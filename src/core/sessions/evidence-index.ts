@@ -12,7 +12,7 @@ import {
   keptEvidence,
   type SessionFiles,
 } from './evidence-cache.js';
-import { attributeSessions, type ListFile, type SessionTasks } from './list-evidence.js';
+import { attributeSessions, itemsOf, type ListFile, type SessionTasks } from './list-evidence.js';
 import type { SessionIndex } from './session-index.js';
 import { cachedTranscriptTasks, type TranscriptTasksCache } from './transcript-cache.js';
 import { digestFlags, type SeenTask, TASKS_SCAN, type TaskWrite, type Todo, type TranscriptTasks } from './transcript-tasks.js';
@@ -48,9 +48,11 @@ export function buildEvidence(
     keepAs?: string | undefined;
     /** The sessions to read (id, transcript), instead of every transcript there is. */
     sessions?: Iterable<[string, string]> | undefined;
+    /** List the list folders it looks into instead of loading their names kept (a few sessions on their own lists: fewer than the names of all). */
+    listFoldersNow?: boolean | undefined;
   } = {},
 ): Evidence {
-  const shard = index.store.cache?.shard(LISTS_SHARD);
+  const shard = opts.listFoldersNow ? undefined : index.store.cache?.shard(LISTS_SHARD);
   const now = index.now();
   /** A list folder's names: kept with its stamp (cache/folder-names.ts), else listed. */
   const namesOf = (list: string): string[] | undefined =>
@@ -121,29 +123,65 @@ function attribute(
   const evidence: Evidence = { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
   const files = listFiles(index.configDir, lists, namesOf);
   const tied: SessionTasks[] = [];
-  for (const { sessionId, transcript, files: transcripts, tooBig } of sessions) {
-    if (tooBig) continue;
-    const seen = new Map<string, SeenTask>();
-    const writes: TaskWrite[] = [];
-    let usesTasks = false;
-    let todos: Todo[] | undefined;
-    for (const { file, agent } of transcripts) {
-      const said = read(file);
-      usesTasks ||= said.usesTasks;
-      if (agent === undefined) todos = said.todos;
-      for (const t of said.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
-      if (said.writes !== undefined) for (const w of said.writes) writes.push(w);
-    }
+  for (const session of sessions) {
+    if (session.tooBig) continue;
+    const { sessionId, transcript } = session;
+    const { seen, writes, usesTasks, todos } = saidBy(session, read);
     if (todos !== undefined && !usesTasks) evidence.todos.set(sessionId, todos);
-    if (seen.size === 0 && writes.length === 0) continue;
-    // Subagents write in between their session's own calls.
-    writes.sort((a, b) => a.at - b.at);
-    tied.push({ sessionId, seen: [...seen.values()], writes, start: index.facts(transcript).firstActivity, known: known(sessionId) });
+    if (seen.length === 0 && writes.length === 0) continue;
+    tied.push({ sessionId, seen, writes, start: index.facts(transcript).firstActivity, known: known(sessionId) });
   }
   const found = attributeSessions(tied, files.listsWith, files.fileOf);
   evidence.sessionsByList = found.byList;
   evidence.unsureByList = found.unsure;
   return { evidence, consulted: files.consulted };
+}
+
+/** What a session's transcripts (its own and its subagents') say of its tasks: writes in the order made. */
+function saidBy(session: SessionFiles, read: (file: string) => TranscriptTasks) {
+  const seen = new Map<string, SeenTask>();
+  const writes: TaskWrite[] = [];
+  let usesTasks = false;
+  let todos: Todo[] | undefined;
+  for (const { file, agent } of session.files) {
+    const said = read(file);
+    usesTasks ||= said.usesTasks;
+    if (agent === undefined) todos = said.todos;
+    for (const t of said.tasks) seen.set(t.id, { ...t, created: t.created || (seen.get(t.id)?.created ?? false) });
+    if (said.writes !== undefined) for (const w of said.writes) writes.push(w);
+  }
+  // Subagents write in between their session's own calls.
+  writes.sort((a, b) => a.at - b.at);
+  return { seen: [...seen.values()], writes, usesTasks, todos };
+}
+
+/**
+ * Which session holds each task it worked on, by a key of the task's id and subject
+ * (itemKey): its session's id, or `*` where more than one session holds it. Every
+ * session that used the Task tools is read (from the transcript store: a grown one from
+ * where it was last read). A list whose task files match none of these keys, save those
+ * of `sessions` given, can be a candidate of no other session's (list-evidence.ts needs a
+ * file of the item's id, with its subject where the item has one): kept-lists.ts asks it
+ * of a running session's own list.
+ */
+export function itemHolders(index: SessionIndex): Map<string, string> {
+  const holders = new Map<string, string>();
+  const known = (id: string) => index.listsOfSession(id);
+  for (const session of sessionsToRead(index, index.transcripts(), known, undefined)) {
+    if (session.tooBig || session.files.every(({ file }) => digestFlags(index.store.scanDigest(file, TASKS_SCAN)).nothing)) continue;
+    const { seen, writes } = saidBy(session, (file) => index.transcriptTasks(file));
+    for (const item of itemsOf(seen, writes)) {
+      const key = itemKey(item.id, item.subject);
+      const was = holders.get(key);
+      holders.set(key, was === undefined || was === session.sessionId ? session.sessionId : '*');
+    }
+  }
+  return holders;
+}
+
+/** The key of a task by id and subject (undefined: an item that saw no subject, which any file of its id matches). */
+export function itemKey(id: string, subject: string | undefined): string {
+  return subject === undefined ? `${id}\u0000` : `${id}\u0000${subject}`;
 }
 
 /**

@@ -115,6 +115,22 @@ export function evidenceOf(index: SessionIndex): Evidence {
 }
 
 /**
+ * The transcript evidence of these sessions alone (by id: those with a transcript), as if
+ * no other session had any: what kept-lists.ts asks of the running sessions, to know
+ * that they hold tasks of their own lists only.
+ */
+export function evidenceOfSessions(index: SessionIndex, sessionIds: Iterable<string>): Evidence {
+  const sessions = new Map<string, string>();
+  for (const id of sessionIds) {
+    const transcript = index.transcriptOf(id);
+    if (transcript !== undefined) sessions.set(id, transcript);
+  }
+  if (sessions.size === 0) return { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() };
+  const lists = listNames(index.configDir);
+  return buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), sessions, listFoldersNow: true });
+}
+
+/**
  * The lists each session is known to work on, without its transcript: its own (its
  * UUID's, `session-<first 8 hex>`, a team's it leads) and, while it runs, the one its
  * settings or environment name.
