@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, readJson, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { projectFolder, writeTaskTranscript } from '../helpers/task-transcript.js';
+import { type Call, projectFolder, writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const NAMED = path.join(FIXTURES, 'sessions', 'transcript-tasks-named.jsonl');
 const NAMED_SESSION = 'f7f775d4-e1d7-4aa0-a93e-9debb709c646';
@@ -118,6 +118,64 @@ describe('tasks restore', () => {
     expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status])).toEqual([
       ['1', 'Plan', 'completed'],
       ['2', 'Build', 'pending'],
+    ]);
+  });
+
+  it('a gone list stays in lists --all after a later tasks use in its project: under its own id, never the list bound since', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [{ create: { id: '1', subject: 'Plan' } }, { create: { id: '2', subject: 'Build' } }],
+    });
+    const rows = () =>
+      (JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{ id: string; kind: string; unsure?: true }>).map(
+        (r) => [r.id, r.kind, r.unsure ?? false],
+      );
+    expect(rows()).toEqual([[SESSION, 'gone', false]]);
+    expect(runInProcessSync(config, ['use', 'other'], { cwd }).code).toBe(0);
+    // The binding is newer than the session's writes: it may have come after it (it did), or
+    // have been there (then its list was "other", gone too): its own list, marked unsure.
+    expect(rows()).toEqual([[SESSION, 'gone', true]]);
+    expect(runInProcessSync(config, ['create', 'Next'], { cwd }).code).toBe(0);
+    // "other" holds none of its tasks: its own list, for sure.
+    expect(rows()).toEqual([
+      ['other', 'tasks', false],
+      [SESSION, 'gone', false],
+    ]);
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject])).toEqual([
+      ['1', 'Plan'],
+      ['2', 'Build'],
+    ]);
+    expect(tasksOf(config, 'other').map((t) => t.subject)).toEqual(['Next']);
+  });
+
+  it('a gone list stays in lists --all when a later session made the same tasks in a list still there', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    const start = Date.now() - 3_600_000;
+    const plan: Call[] = [{ create: { id: '1', subject: 'Plan' } }, { create: { id: '2', subject: 'Build' } }];
+    writeTaskTranscript(config, { sessionId: SESSION, cwd, start, calls: plan });
+    const later = '0b1b2c3d-1111-4222-8333-944455556666';
+    const laterStart = start + 600_000;
+    writeTaskTranscript(config, { sessionId: later, cwd, start: laterStart, calls: plan });
+    // The later session's list, each file written by its own TaskCreate (at its result's time).
+    for (const [id, subject, tick] of [
+      ['1', 'Plan', 1.5],
+      ['2', 'Build', 3.5],
+    ] as const) {
+      writeTask(path.join(config, 'tasks', later), { id, subject, description: '', status: 'pending', blocks: [], blockedBy: [] });
+      const at = (laterStart + tick * 1000) / 1000;
+      fs.utimesSync(path.join(config, 'tasks', later, `${id}.json`), at, at);
+    }
+    const rows = JSON.parse(runInProcessSync(config, ['lists', '--all', '--json']).stdout) as Array<{ id: string; kind: string }>;
+    expect(rows.map((r) => [r.id, r.kind])).toEqual([
+      [later, 'tasks'],
+      [SESSION, 'gone'],
     ]);
   });
 

@@ -133,6 +133,17 @@ describe('which list the tasks tie a session to', () => {
     });
   });
 
+  it("one plan made by two sessions, the earlier one's list gone: each file goes to the create that made it, whatever the order read", () => {
+    // Only the later build's list is on disk; its files were made by its own creates.
+    const lists = { later: plan(200_000) };
+    for (const order of [
+      [build('earlier', 100_000), build('later', 200_000, ['later'])],
+      [build('later', 200_000, ['later']), build('earlier', 100_000)],
+    ]) {
+      expect(plain(attribute(order, lists))).toEqual({ byList: { later: ['later'] }, unsure: {} });
+    }
+  });
+
   it('a session moved to another list while it ran: both lists are its', () => {
     const moved: SessionTasks = {
       sessionId: 'm',

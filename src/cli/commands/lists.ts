@@ -77,7 +77,9 @@ tasks those transcripts end with; tasks restore -l <id> brings one back. A sessi
 whose first Task-tool write was not the TaskCreate of #1 wrote into a list that was there
 before it (one named in its environment), so its own never existed: it is named on
 stderr with the restore -l <name> --from that reads it; a row whose session may have
-been on such a list too is marked (gone?) (unsure in --json). This reads
+been on such a list too is marked (gone?) (unsure in --json), as is one whose
+directory's binding (tasks use) was written after its first write while the list it
+binds has no folder either. This reads
 those transcripts whole. (--json has every TodoWrite session without --all; the lists
 whose folder is gone only with it.)
 

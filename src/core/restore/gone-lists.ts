@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isDirectory } from '../base/is-directory.js';
 import { readBinding } from '../binding/project-binding.js';
 import { mayBeSessionPrefix } from '../lists/short-ids.js';
@@ -53,22 +54,33 @@ export async function goneLists(index: SessionIndex): Promise<GoneLists> {
   const bySource = new Map<string, SessionInfo[]>();
   const elsewhere: Array<{ session: SessionInfo; touched: Set<string> }> = [];
   const ownStarts: Array<{ session: SessionInfo; list: string; made: Set<string> }> = [];
+  const maybeBound = new Set<string>();
   for (const [sessionId, transcript] of index.transcripts()) {
     if (tied.has(sessionId) || evidence.todos.has(sessionId) || index.listsOfSession(sessionId).length > 0) continue;
     const seen = cachedTranscriptTasks(transcript, cache);
     if (!seen.tasks.some((t) => t.created)) continue;
     const session = index.session(sessionId, transcript);
     if (session === undefined || session.state === 'live') continue;
-    const bound = session.cwd === undefined || index.settings === undefined ? undefined : readBinding(session.cwd, index.settings).binding;
-    if (bound === undefined && !startsItsOwnList(seen.writes ?? [])) {
-      elsewhere.push({ session, touched: new Set([...(seen.writes ?? []).map((w) => w.id), ...seen.tasks.map((t) => t.id)]) });
+    const writes = seen.writes ?? [];
+    const boundNow =
+      session.cwd === undefined || index.settings === undefined ? undefined : readBinding(session.cwd, index.settings).binding;
+    const ownStart = startsItsOwnList(writes);
+    // A binding written since the first write of a session that started a list of its own
+    // (a later `tasks use`) may not be the one it ran under: its own list is the one known.
+    const bound = boundNow !== undefined && (!ownStart || boundBefore(boundNow.file, writes)) ? boundNow : undefined;
+    if (bound === undefined && !ownStart) {
+      elsewhere.push({ session, touched: new Set([...writes.map((w) => w.id), ...seen.tasks.map((t) => t.id)]) });
       continue;
     }
     const list = bound?.listId ?? sessionId;
     if (isDirectory(listDirOf(index.configDir, list))) continue;
     bySource.set(list, [...(bySource.get(list) ?? []), session]);
-    if (bound === undefined)
-      ownStarts.push({ session, list, made: new Set((seen.writes ?? []).filter((w) => w.created).map((w) => w.id)) });
+    if (bound === undefined) {
+      ownStarts.push({ session, list, made: new Set(writes.filter((w) => w.created).map((w) => w.id)) });
+      // Its own list, unless the binding read now was there when it ran and its list is gone too: which one it was on is unsure.
+      const other = boundNow?.listId;
+      if (other !== undefined && other !== list && !isDirectory(listDirOf(index.configDir, other))) maybeBound.add(list);
+    }
   }
   // A session that started at #1 where one on a list named otherwise wrote to a task of its ids: which list it was on is unsure.
   const unsure = new Set(
@@ -80,6 +92,7 @@ export async function goneLists(index: SessionIndex): Promise<GoneLists> {
       )
       .map((o) => o.list),
   );
+  for (const list of maybeBound) unsure.add(list);
   const found: GoneList[] = [];
   for (const [id, sessions] of bySource) {
     const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
@@ -104,6 +117,22 @@ export async function goneLists(index: SessionIndex): Promise<GoneLists> {
     lists: found,
     elsewhere: elsewhere.map((e) => e.session).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)),
   };
+}
+
+/**
+ * Whether the settings file that binds a session's directory was last written before the
+ * session's first Task-tool write, so that the binding read now is the one that write
+ * went by. One written since may hold a binding made after the session (a later `tasks
+ * use`): the session was then on its own list, or on the one bound before, which no file keeps.
+ */
+function boundBefore(file: string, writes: readonly TaskWrite[]): boolean {
+  const first = Math.min(...writes.map((w) => w.at));
+  if (!Number.isFinite(first)) return true;
+  try {
+    return fs.statSync(file).mtimeMs <= first;
+  } catch {
+    return true;
+  }
 }
 
 /** Whether a session's first Task-tool write is the TaskCreate of #1, as on a list of its own (which starts empty). */

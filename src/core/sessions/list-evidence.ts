@@ -129,6 +129,8 @@ export function attributeSessions(
     session: SessionTasks;
     item: Item;
     candidates: string[];
+    /** How well it agrees with its candidates (scoreItem). */
+    score: number;
     list?: string | undefined;
   }
   const placed: Placed[] = [];
@@ -153,13 +155,18 @@ export function attributeSessions(
       // A list it is known to work on that agrees as well as any list can: nothing else to look at.
       const mine = candidatesIn(known);
       if (mine.found.length > 0 && mine.best === bestPossible(item)) {
-        placed.push({ session, item, candidates: mine.found });
+        placed.push({ session, item, candidates: mine.found, score: mine.best });
         continue;
       }
       others ??= listsWith(items.map((i) => i.id));
-      placed.push({ session, item, candidates: candidatesIn(others).found });
+      const elsewhere = candidatesIn(others);
+      placed.push({ session, item, candidates: elsewhere.found, score: elsewhere.best });
     }
   }
+  // The surest items first: a file made by one create goes to the create that made it (its
+  // write's time), never to an earlier session's create of the same task that a later write
+  // only touched, whichever transcript was read first.
+  placed.sort((a, b) => b.score - a.score);
   // Place what is certain, then what the creates already placed and the sessions' lists decide.
   const slotOwner = new Map<string, string>();
   const slot = (list: string, id: string) => `${list}\0${id}`;
