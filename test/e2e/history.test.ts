@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readJson, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const ENV = { USER: 'alice' };
 const journalOf = (config: string, list: string) => path.join(config, 'tasks', list, '.tasks-journal.jsonl');
@@ -352,6 +353,51 @@ describe('tasks undo', () => {
       stderr: 'error: cannot undo update by alice: #2 status is "completed" now (the change set "in_progress")\n',
     });
     expect(file('2')).toMatchObject({ status: 'completed' });
+  });
+
+  it("undo of a change to an agent's owner puts the owner back as the agent's, gone with its session; the undo is the person's", () => {
+    const config = tempConfig();
+    const session = '0a1b2c3d-1111-4222-8333-944455556666';
+    const cwd = path.join(config, 'home', 'proj');
+    const start = Date.now() - 7_200_000;
+    writeTaskTranscript(config, {
+      sessionId: session,
+      cwd,
+      start,
+      calls: [{ create: { id: '1', subject: 'Parse' } }, { update: { taskId: '1', owner: 'worker-a', status: 'in_progress' } }],
+    });
+    expect(runInProcessSync(config, ['restore', '--session', session]).code).toBe(0);
+    const dir = path.join(config, 'tasks', session);
+    const t = (...args: string[]) => runInProcessSync(config, ['-l', session, ...args], { env: ENV });
+    const owner = () => t('get', '1').stdout.match(/^Owner: +(.*)$/m)?.[1];
+    const gone = 'worker-a (gone: session 0a1b2c3d ended)';
+    expect(owner()).toBe(gone);
+    const before = readJson(path.join(dir, '1.json'));
+
+    // A person's owner, taken back: the agent's again, exactly as it was.
+    expect(t('update', '1', '--owner', 'bob').code).toBe(0);
+    expect(owner()).toBe('bob');
+    const undo = t('undo');
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/^Undid update by alice at .*:\n {2}#1 owner "?bob"? → "?worker-a"?\n$/);
+    expect(readJson(path.join(dir, '1.json'))).toEqual(before);
+    expect(owner()).toBe(gone);
+    expect(t('log').stdout).toMatch(/\t#1\talice \(person\)\tundo: owner bob → worker-a\n$/);
+    expect(t('release', '--gone', '--dry-run').stdout).toMatch(/^Would release task #1 from worker-a /);
+    // Redo gives the person's owner again; a second undo, the agent's.
+    expect(t('redo').code).toBe(0);
+    expect(owner()).toBe('bob');
+    expect(t('undo').code).toBe(0);
+    expect(owner()).toBe(gone);
+
+    // An owner an agent gave with tasks (--as), replaced by a person and put back: an agent's still.
+    expect(t('update', '1', '--owner', 'worker-b', '--as', 'worker-b').code).toBe(0);
+    expect(t('update', '1', '--owner', 'carol').code).toBe(0);
+    expect(t('undo').code).toBe(0);
+    expect(owner()).toBe('worker-b (gone: session 0a1b2c3d ended)');
+    const released = t('release', '--gone');
+    expect(released.code, released.stderr).toBe(0);
+    expect(readJson(path.join(dir, '1.json'))).not.toHaveProperty('owner');
   });
 
   it('after delete: the task comes back under its own id with the references the delete removed', () => {

@@ -9,7 +9,10 @@ import { journalEntriesWith } from './journal-read.js';
  * agent, gone like the list's agents when its sessions are over, or, when the agent ran
  * in a Claude Code session of its own (`$CLAUDE_CODE_SESSION_ID`), when that one is. The
  * last change that set an owner says which it is. A restore gives no owner: it writes
- * back the ones its record shows, and they stay what they were.
+ * back the ones its record shows, and they stay what they were. Nor does an undo: it
+ * puts back the owners the undone command replaced, who gave them as they were before
+ * it (an agent's owner a person's change had replaced stays an agent's); a redo gives
+ * them again as the command it applies again gave them.
  */
 export interface OwnersSet {
   people: Set<string>;
@@ -17,24 +20,58 @@ export interface OwnersSet {
   agents: Map<string, string | null>;
 }
 
+/** Who gave an owner: a person, or an agent with the session it was set from (null: none known). */
+type Giver = { kind: 'person' } | { kind: 'agent'; session: string | null };
+
+/** One owner a command gave: who had given that name before it (undefined: no one), and who gave it then. */
+interface Given {
+  owner: string;
+  before: Giver | undefined;
+  giver: Giver;
+}
+
 export function ownersSetWithTasks(listDir: string): OwnersSet {
-  const people = new Set<string>();
-  const agents = new Map<string, string | null>();
+  const givers = new Map<string, Giver>();
+  const givenBy = new Map<string, Given[]>();
+  /** Each undo or redo met, by its txn, with the txns it takes back. */
+  const undoesOf = new Map<string, string[]>();
   // Only lines that name an owner are parsed: a long journal costs a search of its bytes.
   for (const entry of journalEntriesWith(listDir, '"owner"')) {
     // A restore puts back the owners its record shows, agents' included: it gives none.
     if (entry.command === 'restore') continue;
+    let undoes = entry.undoes === undefined ? [] : typeof entry.undoes === 'string' ? [entry.undoes] : entry.undoes;
+    let redoes = entry.redoes ?? [];
+    // An older journal's undo of an undo (undo-stack.ts) was a redo of what that one took back.
+    const inner = typeof entry.undoes === 'string' ? undoesOf.get(entry.undoes) : undefined;
+    if (inner !== undefined) [undoes, redoes] = [[], inner];
+    if (undoes.length > 0 || redoes.length > 0) {
+      // One undo or redo is many lines (a write each): it is applied once, at its first.
+      if (undoesOf.has(entry.txn)) continue;
+      undoesOf.set(entry.txn, undoes);
+      for (const txn of [...undoes].reverse()) {
+        for (const g of [...(givenBy.get(txn) ?? [])].reverse()) {
+          if (g.before === undefined) givers.delete(g.owner);
+          else givers.set(g.owner, g.before);
+        }
+      }
+      for (const txn of redoes) for (const g of givenBy.get(txn) ?? []) givers.set(g.owner, g.giver);
+      continue;
+    }
+    const giver: Giver = entry.actor.kind === 'person' ? { kind: 'person' } : { kind: 'agent', session: entry.actor.session ?? null };
     for (const change of entry.changes) {
       const owner = change.op === 'update' ? change.fields.owner?.new : change.op === 'create' ? change.task.owner : undefined;
       if (typeof owner !== 'string' || owner === '') continue;
-      if (entry.actor.kind === 'person') {
-        people.add(owner);
-        agents.delete(owner);
-      } else {
-        agents.set(owner, entry.actor.session ?? null);
-        people.delete(owner);
-      }
+      const given = givenBy.get(entry.txn) ?? [];
+      given.push({ owner, before: givers.get(owner), giver });
+      givenBy.set(entry.txn, given);
+      givers.set(owner, giver);
     }
+  }
+  const people = new Set<string>();
+  const agents = new Map<string, string | null>();
+  for (const [owner, giver] of givers) {
+    if (giver.kind === 'person') people.add(owner);
+    else agents.set(owner, giver.session);
   }
   return { people, agents };
 }
