@@ -1,5 +1,4 @@
 import type { ReleaseResult } from '../core/claims/release-apply.js';
-import type { Task } from '../core/store/schema.js';
 import { tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 
@@ -8,9 +7,16 @@ import { oneLine } from './text.js';
 export function renderReleaseLine(r: ReleaseResult): string {
   const subject = oneLine(r.task.subject);
   if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
+  return `Released task #${r.id}${releaseChange(r)}: ${subject}`;
+}
+
+/** " from <owner> (<old status> -> <new status>[; <why>])": what a release changes, as both lines say it. */
+function releaseChange(r: ReleaseResult, why?: string): string {
   const from = r.previousOwner ? ` from ${oneLine(r.previousOwner)}` : '';
-  const status = r.previousStatus !== r.task.status ? ` (${r.previousStatus} -> ${r.task.status})` : '';
-  return `Released task #${r.id}${from}${status}: ${subject}`;
+  const said = [r.previousStatus !== r.task.status ? `${r.previousStatus} -> ${r.task.status}` : undefined, why].filter(
+    (part) => part !== undefined,
+  );
+  return `${from}${said.length === 0 ? '' : ` (${said.join('; ')})`}`;
 }
 
 /** `release --owner <agent>` with nothing to release. */
@@ -29,9 +35,12 @@ export function renderNoneGone(why: { gone: boolean; alive?: string | undefined 
   return 'no owner here is known to be gone: no session of this list is known to have ended or crashed';
 }
 
-/** `release --gone --dry-run`, a task it would release and why its owner is gone. */
-export function renderWouldRelease(task: Task, why: string): string {
-  return `Would release task #${task.id} from ${oneLine(task.owner ?? '')} (${why}): ${oneLine(task.subject)}`;
+/**
+ * `release --gone --dry-run`, a task it would release: what the real run's line would say
+ * (the owner, the status it goes back from), and why its owner is gone.
+ */
+export function renderWouldRelease(r: ReleaseResult, why: string): string {
+  return `Would release task #${r.id}${releaseChange(r, oneLine(why))}: ${oneLine(r.task.subject)}`;
 }
 
 /** `release --gone` while a live session can see the list: it may be about to pick the work up. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { type Call, writeTaskTranscript } from '../helpers/task-transcript.js';
 
 const CRASHED = 'c1a55e00-1111-4111-8111-000000000001';
@@ -92,7 +92,7 @@ describe('a shared list, one of whose sessions crashed while another works on', 
     const opts = { cwd: w.cwd, env: w.env };
     const dry = run(w.config, ['-l', 'nightly', 'release', '--gone', '--dry-run'], opts);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toBe('Would release task #1 from worker-c (session c1a55e00 crashed): Task 1\n');
+    expect(dry.stdout).toBe('Would release task #1 from worker-c (in_progress -> pending; session c1a55e00 crashed): Task 1\n');
     expect(dry.stderr).toBe('');
     const released = run(w.config, ['-l', 'nightly', 'release', '--gone', '--json'], opts);
     expect(released.code, released.stderr).toBe(0);
@@ -134,5 +134,56 @@ describe('a live session in the same folder that cannot see the list', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('Released task #1 from worker-1 (in_progress -> pending): Task 1\n');
     expect(readJson(path.join(config, 'tasks', B, '1.json'))).toMatchObject({ owner: 'worker-b' });
+  });
+});
+
+describe('why an owner is gone, as the dry run says it: the end its transcripts show', () => {
+  /**
+   * A session that ended in a folder where a Claude Code process (started before it) now
+   * runs another session: a live-session file is needed, and its process must run, so
+   * the built binary is run (its process probe reads /proc).
+   */
+  function endedBeforeLive(opts: { cleared: boolean }) {
+    const config = tempConfig();
+    const home = path.join(config, 'home');
+    const proj = path.join(home, 'work', 'web');
+    fs.mkdirSync(proj, { recursive: true });
+    const started = Date.now() - 60 * 60_000;
+    writeTranscript(config, { sessionId: A, cwd: proj, prompt: 'the old branch', start: started + 60_000, end: started + 10 * 60_000 });
+    const dir = path.join(config, 'tasks', A);
+    writeTask(dir, task('1', 'worker-1'));
+    writeTask(dir, { ...task('2', 'worker-1'), status: 'pending' });
+    if (opts.cleared) writeClearedTranscript(config, { sessionId: B, cwd: proj, at: started + 10 * 60_000 + 500, firstSession: A });
+    else writeTranscript(config, { sessionId: B, cwd: proj, prompt: 'a new prompt', start: started + 20 * 60_000, end: Date.now() - 1000 });
+    writeLiveSession(config, { pid: liveProcess(), sessionId: B, cwd: proj, status: 'idle', start: started });
+    const tasks = (...args: string[]) => run(config, ['-l', A, ...args], { cwd: proj, env: { HOME: home } });
+    return { tasks };
+  }
+
+  it('a session that ended before the live one began, with no /clear in its transcripts: "ended", never "was cleared"', () => {
+    const { tasks } = endedBeforeLive({ cleared: false });
+    const dry = tasks('release', '--gone', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    // What the real run would say of each task, and why.
+    expect(dry.stdout).toBe(
+      [
+        'Would release task #1 from worker-1 (in_progress -> pending; session 2d483082 ended): Task 1',
+        'Would release task #2 from worker-1 (session 2d483082 ended): Task 2',
+        '',
+      ].join('\n'),
+    );
+    expect(tasks('list').stderr).toContain('owned by agents whose session 2d483082 ended:');
+    const real = tasks('release', '--gone');
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stdout).toBe(
+      ['Released task #1 from worker-1 (in_progress -> pending): Task 1', 'Released task #2 from worker-1: Task 2', ''].join('\n'),
+    );
+  });
+
+  it('a session /clear replaced, as the transcript after it shows: "was cleared"', () => {
+    const { tasks } = endedBeforeLive({ cleared: true });
+    const dry = tasks('release', '--gone', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^Would release task #1 from worker-1 \(in_progress -> pending; session 2d483082 was cleared\): Task 1\n/);
   });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
@@ -347,6 +347,8 @@ describe("the live session's list before it exists", () => {
     const old = w.list(A);
     const started = Date.now() - 30 * MIN;
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'before the clear', start: started + 1000, end: started + 10 * MIN });
+    // The session /clear began, its transcript opened with the command as the first one ended.
+    writeClearedTranscript(w.config, { sessionId: B, cwd: proj, at: started + 10 * MIN });
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: B, cwd: proj, status: 'idle', start: started });
     const read = w.tasks(proj, ['list', '--json']);
     expect(read.code, read.stderr).toBe(0);
@@ -366,7 +368,7 @@ describe("the live session's list before it exists", () => {
     // The replaced session's agents are gone; the live session that replaced it cannot see this list.
     const dry = w.tasks(proj, ['-l', A, 'release', '--gone', '-n']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^Would release task #1 from worker-1 \(session 2d483082 was cleared\)/);
+    expect(dry.stdout).toMatch(/^Would release task #1 from worker-1 \(in_progress -> pending; session 2d483082 was cleared\)/);
     expect(dry.stderr).toBe('');
     expect(w.tasks(proj, ['-l', A, 'list']).stderr).toContain('release --gone gives them back');
     const release = w.tasks(proj, ['-l', A, 'release', '--gone']);

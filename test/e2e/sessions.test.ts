@@ -471,7 +471,7 @@ describe('owners whose session is over', () => {
     expect(dry).toMatchObject({
       code: 0,
       stdout:
-        'Would release task #1 from worker-1 (session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n',
+        'Would release task #1 from worker-1 (in_progress -> pending; session 2d483082 ended): Migrate db\nWould release task #4 from worker-1 (session 2d483082 ended): Task 4\n',
     });
     expect(readJson(path.join(dir, '1.json'))).toMatchObject({ owner: 'worker-1', status: 'in_progress' });
     const released = runInProcessSync(w.config, ['-l', A, 'release', '--gone', '--json'], { env });

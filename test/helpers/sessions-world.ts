@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempConfig, writeTask } from './cli.js';
-import { writeLiveSession, writeTaskTranscript, writeTranscript } from './session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTaskTranscript, writeTranscript } from './session-files.mjs';
 
 /**
  * A config folder with every kind of session `tasks lists` knows, for the board's tests:
@@ -124,7 +124,10 @@ export function sessionsWorld(): SessionsWorld {
   const web = path.join(config, 'tasks', IDS.webOld);
   task(web, '1', 'Reproduce the flaky login test', 'completed', { owner: 'tester' }, started + 120_000);
   task(web, '2', 'Fix the cookie race', 'in_progress', { owner: 'tester', activeForm: 'Fixing the cookie race' }, started + 121_000);
-  writeTranscript(config, {
+  // It opens with /clear, written as the first session's transcript ended (as Claude Code writes it).
+  const clearedAt = started + 121_000 + 20;
+  const opening = fs.readFileSync(writeClearedTranscript(config, { sessionId: IDS.webNew, cwd: dirs.web, at: clearedAt }), 'utf8');
+  const webNew = writeTranscript(config, {
     sessionId: IDS.webNew,
     cwd: dirs.web,
     prompt: 'now update the changelog',
@@ -132,6 +135,8 @@ export function sessionsWorld(): SessionsWorld {
     end: now - 10 * 60_000,
     todos: false,
   });
+  fs.writeFileSync(webNew, opening + fs.readFileSync(webNew, 'utf8'));
+  fs.utimesSync(webNew, (now - 10 * 60_000) / 1000, (now - 10 * 60_000) / 1000);
   writeLiveSession(config, { pid: webProc.pid!, sessionId: IDS.webNew, cwd: dirs.web, status: 'idle', name: 'web-login', start: started });
 
   // docs: a TodoWrite session, ended two hours ago.

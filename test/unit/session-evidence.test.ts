@@ -187,7 +187,7 @@ describe('the sessions of each running process (/clear)', () => {
         ['new', 21, 22, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'] }]);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'], shown: [] }]);
   });
 
   it("the file kept the old id: the newer transcript begun since is the process's session", () => {
@@ -197,7 +197,7 @@ describe('the sessions of each running process (/clear)', () => {
         ['new', 21, 22, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'] }]);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'], shown: [] }]);
     // An old session that has not ended is the process's own still.
     const running = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
       stamps([
@@ -222,7 +222,7 @@ describe('the sessions of each running process (/clear)', () => {
           ['b1', 15.5, 19, false],
         ]),
     );
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: [] });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
   });
 
@@ -239,7 +239,7 @@ describe('the sessions of each running process (/clear)', () => {
     ]);
     const opened = list.map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s));
     const found = sessionsOfProcesses(running, () => opened);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: ['a1'] });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
     // Without the /clear opening, and with nothing else to go by, nothing is attributed.
     expect(sessionsOfProcesses(running, () => list)[0]).toMatchObject({ replaced: [] });
@@ -258,7 +258,7 @@ describe('the sessions of each running process (/clear)', () => {
       // b's own earlier run, ended as a3 began: not a's, since a's sessions name a1.
       { sessionId: 'b0', firstActivity: min(10.5), lastActivity: min(21), ended: true, processSession: 'zz' },
     ]);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], shown: ['a1', 'a2'] });
     expect(found[1]).toMatchObject({ pid: 8, replaced: [] });
   });
 

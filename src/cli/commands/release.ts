@@ -123,7 +123,7 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => dryRunItem(wouldRelease(t)))));
-    else for (const t of targets) ctx.io.out(renderWouldRelease(t, gone!.whyOf(t.owner)));
+    else for (const t of targets) ctx.io.out(renderWouldRelease(wouldRelease(t), gone!.whyOf(t.owner)));
     if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`, 'live_in_project');
     return;
   }

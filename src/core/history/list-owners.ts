@@ -1,4 +1,4 @@
-import { type GoneOwners, goneOwners } from '../sessions/gone-owners.js';
+import { type GoneOwners, goneOwners, sessionOver } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { journalEntriesWith } from './journal-read.js';
@@ -125,7 +125,10 @@ export function goneOwnersOfList(
     },
     whyOf: (owner) => {
       const session = ownSession(owner);
-      if (session !== undefined) return `session ${session.slice(0, 8)} is over`;
+      if (session !== undefined) {
+        const info = index.session(session);
+        return info === undefined ? `session ${session.slice(0, 8)} is over` : sessionOver(info);
+      }
       return base?.whyOf(owner) ?? 'its session is over';
     },
     byOwner: base?.byOwner ?? base === undefined,

@@ -33,9 +33,13 @@ export interface GoneOwners {
   byOwner?: boolean | undefined;
 }
 
-/** What one session's end says: "session 2d483082 ended", "was cleared", "crashed". */
+/**
+ * What one session's end says: "session 2d483082 ended", "crashed", or "was cleared" where
+ * its transcripts show the `/clear` (a replacement taken from times alone is said as the
+ * end its transcript shows).
+ */
 export function sessionOver(s: SessionInfo): string {
-  return `session ${s.sessionId.slice(0, 8)} ${s.replacedBy !== undefined ? 'was cleared' : s.state}`;
+  return `session ${s.sessionId.slice(0, 8)} ${s.replacedBy !== undefined && s.replacedShown ? 'was cleared' : s.state}`;
 }
 
 const isOver = (s: SessionInfo) => s.state === 'ended' || s.state === 'crashed';

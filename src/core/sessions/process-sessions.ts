@@ -44,6 +44,11 @@ export interface ProcessSession {
   fileSessionId: string;
   /** Sessions this process ran before the current one, oldest first. */
   replaced: string[];
+  /**
+   * Of those, the ones the transcripts tie to it (the same first session named, or a
+   * `/clear` that opens the session after it): the others are taken for its by times alone.
+   */
+  shown: string[];
 }
 
 /** Clocks, and the moments between an entry's timestamp and the file's write. */
@@ -58,7 +63,7 @@ export function sessionsOfProcesses(
   // What the transcripts tie to one process no other process can own.
   for (const ids of linked.values()) for (const id of ids) claimed.add(id);
   return running.map((p) => {
-    const same = { pid: p.pid, sessionId: p.sessionId, fileSessionId: p.sessionId, replaced: [] as string[] };
+    const same = { pid: p.pid, sessionId: p.sessionId, fileSessionId: p.sessionId, replaced: [] as string[], shown: [] as string[] };
     if (p.cwd === undefined) return same;
     const stamps = stampsIn(p.cwd);
     const started = (p.startedAt ?? 0) - SLACK_MS;
@@ -90,7 +95,7 @@ export function sessionsOfProcesses(
       )
       .sort((a, b) => (a.firstActivity ?? 0) - (b.firstActivity ?? 0))
       .map((s) => s.sessionId);
-    return { pid: p.pid, sessionId: current, fileSessionId: p.sessionId, replaced };
+    return { pid: p.pid, sessionId: current, fileSessionId: p.sessionId, replaced, shown: replaced.filter((id) => mine.has(id)) };
   });
 }
 

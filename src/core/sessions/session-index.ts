@@ -55,6 +55,13 @@ export interface SessionInfo extends TranscriptFacts {
   name?: string | undefined;
   /** Its process went on as this other session (`/clear`). */
   replacedBy?: string | undefined;
+  /**
+   * The transcripts show that replacement (`/clear` opens the session after it, or both
+   * name the process's first session); without it, the replacement is taken from times
+   * alone (a session of the folder that ended before the process's current one began),
+   * which a run of another process there looks the same as: never said to be a `/clear`.
+   */
+  replacedShown?: true | undefined;
   /** The latest TodoWrite todos of a session that used TodoWrite and has no task list (deep reads only). */
   todos?: Todo[] | undefined;
 }
@@ -321,7 +328,12 @@ export class SessionIndex {
           }
         }
       }
-      for (const p of this.processes().values()) if (p.replaced.includes(sessionId)) info.replacedBy = p.sessionId;
+      for (const p of this.processes().values()) {
+        if (!p.replaced.includes(sessionId)) continue;
+        info.replacedBy = p.sessionId;
+        if (p.shown.includes(sessionId)) info.replacedShown = true;
+        else delete info.replacedShown;
+      }
     }
     this.infoCache.set(sessionId, info);
     return info;
