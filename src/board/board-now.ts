@@ -5,7 +5,7 @@ import type { NotifyEvent } from '../core/notify/notify-events.js';
 import { NOTIFY_EVENTS } from '../core/notify/notify-plan.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { compareIds } from '../core/store/ids.js';
-import type { Task } from '../core/store/schema.js';
+import { isLeftWork, type Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import type { WatchUpdate } from '../core/watch/watch-source.js';
 import type { BoardStatus, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from './board-protocol.js';
@@ -238,10 +238,6 @@ export class BoardNow {
   }
 
   private view(ref: NowListRef, e: NotifyEvent, tasks: readonly Task[] = []): NowEventView {
-    // `tasks carry` marks each task it carried (metadata.carriedTo): work carried already is not offered again.
-    const carried = new Set(
-      tasks.filter((t) => (t.metadata as { carriedTo?: unknown } | undefined)?.carriedTo !== undefined).map((t) => t.id),
-    );
     return {
       ...ref,
       key: e.key,
@@ -251,7 +247,8 @@ export class BoardNow {
       action: e.action,
       tasks: e.tasks.map((t) => ({ id: t.id, subject: t.subject, status: t.status as BoardStatus, owner: t.owner })),
       since: this.since.get(e.key) ?? this.o.now(),
-      carried: e.tasks.length > 0 && e.tasks.every((t) => carried.has(t.id)),
+      // What `tasks carry` would take from the list (work carried already, marked carriedTo, is not taken again).
+      leftWork: tasks.filter(isLeftWork).length,
     };
   }
 }

@@ -402,8 +402,13 @@ export interface NowEventView extends NowListRef {
   tasks: Array<{ id: string; subject: string; status: BoardStatus; owner: string | null }>;
   /** When it was first seen by this board (ms). */
   since: number;
-  /** Every task it names was carried to another list already (`tasks carry` marked each carriedTo). */
-  carried: boolean;
+  /**
+   * How many of its list's tasks a carry would take (unfinished, not agents' own
+   * bookkeeping, not carried before: store/schema.ts isLeftWork). Carry is offered only
+   * when there are some: an agent gone holding only internal tasks, or work carried
+   * already, leaves nothing to carry.
+   */
+  leftWork: number;
 }
 
 export interface NowTaskView {

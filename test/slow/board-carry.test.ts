@@ -118,7 +118,8 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
       const p = await open(w, '#list=release-42', scheme);
       await p.locator('#carry').click();
       await p.waitForSelector('dialog[open] .carry-dialog .refusal');
-      expect(await p.locator('#carry-title').textContent()).toBe('Nothing to carry from release-42');
+      // There is work to carry (#2 pending), but nowhere to carry it: the title says no more than that.
+      expect(await p.locator('#carry-title').textContent()).toBe('Cannot carry from release-42');
       expect(await p.locator('dialog .refusal').textContent()).toMatch(/^no live session to carry to: /);
       expect(await p.locator('dialog button[data-submit]').count()).toBe(0);
 
@@ -134,6 +135,27 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
     const p = await open(w, `#list=${IDS.api}`);
     await p.waitForSelector('.card[data-task="2"]');
     expect(await p.locator('#carry').count()).toBe(0);
+  });
+
+  it('offers no Carry where a carry would take nothing: a gone agent holding only its own bookkeeping (internal tasks)', async () => {
+    const w = sessionsWorld();
+    // The list /clear left holds #1 (completed) and #2, in progress, its gone agent's; make #2 internal (agents' bookkeeping).
+    const two = path.join(listDir(w, IDS.webOld), '2.json');
+    fs.writeFileSync(two, JSON.stringify({ ...(readJson(two) as object), metadata: { _internal: true } }, null, 2));
+    const p = await open(w, '');
+    // The agent is gone holding #2: the entry is there, with nothing to carry.
+    const entry = p.locator(`#now-needs .now-item[data-type="agent-died"]:has-text("${IDS.webOld.slice(0, 8)}")`);
+    await entry.waitFor();
+    expect(await p.locator(`#now-carry-${IDS.webOld}`).count()).toBe(0);
+    const dry = cli(w, ['--session', IDS.webNew, 'carry', '--from', IDS.webOld, '--dry-run']);
+    expect(dry.stdout).toBe('');
+    // Nor from the list's head.
+    await p.close();
+    const head = await open(w, `#list=${IDS.webOld}`);
+    // Once the list is read (its gone owner counted), the head offers no Carry either.
+    await head.waitForSelector('.gone-count');
+    expect(await head.locator('#carry').count()).toBe(0);
+    await head.close();
   });
 
   it('lists the gone lists and restores one: its dry run first, then the list shown; tasks undo takes it back', async () => {

@@ -112,7 +112,7 @@ export function carryDialog(
           : null;
       const title =
         target === null
-          ? `Nothing to carry from ${listName}`
+          ? `Cannot carry from ${listName}`
           : n === 0
             ? `Nothing left to carry to session ${target.sessionId.slice(0, 8)}`
             : `Carry ${n} unfinished task${n === 1 ? '' : 's'} to session ${target.sessionId.slice(0, 8)}?`;

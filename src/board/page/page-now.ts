@@ -95,7 +95,7 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
  */
 function carryButton(e: NowEventView, handlers: NowHandlers): HTMLElement | null {
   const carry = handlers.carry;
-  if (carry === undefined || e.carried) return null;
+  if (carry === undefined || e.leftWork === 0) return null;
   return h(
     'button',
     {
