@@ -288,12 +288,16 @@ describe('the board and the commands, side by side', () => {
     // The list /clear left: its session is over; the session its process went on as, live in that folder, cannot see it.
     const dry = cli(w.config, ['-l', IDS.webOld, 'release', '--gone', '-n'], w.here);
     expect(dry.code, dry.stderr).toBe(0);
-    const preview = await api<{ why: string; targets: Array<{ id: string; owner: string; status: string }>; live: string | null; none: string | null }>(
-      b,
-      `gone?list=${IDS.webOld}`,
-    );
+    const preview = await api<{
+      why: string;
+      targets: Array<{ id: string; owner: string; status: string }>;
+      live: string | null;
+      none: string | null;
+    }>(b, `gone?list=${IDS.webOld}`);
     expect(lines(dry.stdout)).toEqual(
-      preview.targets.map((t) => `Would release task #${t.id} from ${t.owner} (${t.status} -> pending; ${preview.why}): Fix the cookie race`),
+      preview.targets.map(
+        (t) => `Would release task #${t.id} from ${t.owner} (${t.status} -> pending; ${preview.why}): Fix the cookie race`,
+      ),
     );
     expect(preview.why).toBe('session 7f1c9e22 was cleared');
     expect(said(dry.stderr)).toEqual([]);

@@ -70,7 +70,9 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
       ).toEqual(['crashed', 'live']);
       const dry = await w.tasks(job2, ['-l', 'nightly', 'release', '--gone', '--dry-run']);
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout).toBe(`Would release task #1 from worker-c (in_progress -> pending; session ${victim.sessionId.slice(0, 8)} crashed): Build\n`);
+      expect(dry.stdout).toBe(
+        `Would release task #1 from worker-c (in_progress -> pending; session ${victim.sessionId.slice(0, 8)} crashed): Build\n`,
+      );
       const released = await w.tasks(job2, ['-l', 'nightly', 'release', '--gone', '--json']);
       expect(released.code, released.stderr).toBe(0);
       expect((JSON.parse(released.stdout) as Array<{ id: string }>).map((r) => r.id)).toEqual(['1']);
