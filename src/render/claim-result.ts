@@ -1,5 +1,5 @@
 import type { ClaimOutcome } from '../core/lifecycle/claim-change.js';
-import { formatDuration } from './duration.js';
+import { formatLimit } from './duration.js';
 import { idRefs } from './refs.js';
 import type { TaskJson } from './task-json.js';
 import { oneLine } from './text.js';
@@ -58,5 +58,5 @@ export function renderPassedOver(passed: { id: string; reason: string }): string
 /** `claim --next --min-age`: ready tasks passed over for being too new. */
 export function renderTooNew(ids: readonly string[], minAgeMs: number): string {
   const which = ids.map((id) => `#${id}`).join(', ');
-  return `note: passed over ${which}: created less than ${formatDuration(minAgeMs)} ago (--min-age)`;
+  return `note: passed over ${which}: created less than ${formatLimit(minAgeMs)} ago (--min-age)`;
 }

@@ -1,5 +1,5 @@
 import type { FileProblem } from '../core/store/list-read.js';
-import { formatDuration } from './duration.js';
+import { formatElapsed, formatLimit } from './duration.js';
 
 /** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
 
@@ -9,12 +9,12 @@ export function renderLimitNote(shown: number, matching: number): string {
 }
 
 export function renderStalledNote(count: number, afterMs: number): string {
-  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatDuration(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
+  return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatLimit(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
 }
 
 /** Piped, one warning a stalled task. */
 export function renderStalledWarning(id: string, idleMs: number): string {
-  return `task #${id} is stalled: in progress, unchanged for ${formatDuration(idleMs)}`;
+  return `task #${id} is stalled: in progress, unchanged for ${formatElapsed(idleMs)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { RunVerdict } from '../core/runs/run-verdict.js';
-import { formatDuration } from './duration.js';
+import { formatLimit } from './duration.js';
 import { renderJsonLine } from './json.js';
 import { PLAIN } from './style.js';
 import { renderSummary } from './task-table.js';
@@ -57,7 +57,7 @@ export function renderAgentExit(agent: RunLineView['agent']): string {
 /** The errors a run ends with where the watch's own do not say it. */
 export const runEndMessage = {
   timeout: (timeoutMs: number, counts: ListCounts): string =>
-    `timed out after ${formatDuration(timeoutMs)} before the run ended: the agent was ended; ${renderSummary(counts, PLAIN)}`,
+    `timed out after ${formatLimit(timeoutMs)} before the run ended: the agent was ended; ${renderSummary(counts, PLAIN)}`,
   unfinished: (unfinished: number, counts: ListCounts): string =>
     `the agent exited before its run's result, with ${unfinished} ${unfinished === 1 ? 'task' : 'tasks'} unfinished; ${renderSummary(counts, PLAIN)}`,
   agentFailed: (command: string, status: number, why: string): string =>

@@ -1,5 +1,5 @@
 import type { StalledRow } from '../core/lists/stalled-lists.js';
-import { formatDuration } from './duration.js';
+import { formatElapsed, formatLimit } from './duration.js';
 import { codeSpan, escapeMarkdown } from './export-markdown.js';
 import { stateText } from './session-text.js';
 import type { Style } from './style.js';
@@ -46,7 +46,7 @@ export function renderStalledTable(rows: readonly StalledRow[], o: { style: Styl
       list: listCell(row),
       task: `#${oneLine(task.id)} ${oneLine(task.subject)}`,
       owner: task.owner ? oneLine(task.owner) : '',
-      idle: formatDuration(idleMs),
+      idle: formatElapsed(idleMs),
       session: sessionCell(row),
     })),
   );
@@ -92,7 +92,7 @@ export function renderStalledLines(rows: readonly StalledRow[]): string {
  * spans (a bare #2 or @amy would link on GitHub); subjects are escaped.
  */
 export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: number): string {
-  const lines = [`### Stalled work (in progress, unchanged for ${formatDuration(afterMs)} or more)`, ''];
+  const lines = [`### Stalled work (in progress, unchanged for ${formatLimit(afterMs)} or more)`, ''];
   const count = rows.reduce((n, r) => n + r.stalled.length, 0);
   if (count === 0) return [...lines, '_No stalled work._'].join('\n');
   lines.push('| list | task | owner | unchanged for | session |', '|---|---|---|---|---|');
@@ -100,7 +100,7 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
     for (const { task, idleMs } of stalled) {
       const s = row.sessions[0];
       lines.push(
-        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatDuration(idleMs)} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
+        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatElapsed(idleMs)} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
       );
     }
   }
@@ -109,5 +109,5 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
 
 /** Nothing stalled: said on stderr (stdout stays empty, as for an empty list). */
 export function renderNothingStalled(afterMs: number): string {
-  return `no stalled work: no task has been in progress, unchanged, for ${formatDuration(afterMs)}`;
+  return `no stalled work: no task has been in progress, unchanged, for ${formatLimit(afterMs)}`;
 }

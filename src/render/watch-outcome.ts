@@ -2,7 +2,7 @@ import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
 import type { StalledTask } from '../core/progress/stalled-work.js';
 import type { Status, Task } from '../core/store/schema.js';
-import { formatDuration } from './duration.js';
+import { formatElapsed, formatLimit } from './duration.js';
 import { STATUS_WORD } from './status.js';
 import { PLAIN, type Style } from './style.js';
 import { renderSummary } from './task-table.js';
@@ -35,7 +35,7 @@ function describeStalled(stalled: readonly StalledTask[]): string {
   const first = stalled[0];
   if (!first) return 'no task stalled';
   const more = stalled.length > 1 ? ` (and ${stalled.length - 1} more)` : '';
-  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatDuration(first.idleMs)}${more}`;
+  return `task #${first.id} "${first.task.subject}" has been in progress without a change for ${formatElapsed(first.idleMs)}${more}`;
 }
 
 function describeRunEnd(reason: string): string {
@@ -56,13 +56,16 @@ export function describeDeath(d: { sessionId: string; state: string; pid?: numbe
 /** The errors a watch ends with: each says why, then where the list stands. */
 export const watchEndMessage = {
   timeout: (timeoutMs: number, until: string | undefined, counts: ListCounts): string => {
-    const waited = `timed out after ${formatDuration(timeoutMs)}`;
+    const waited = `timed out after ${formatLimit(timeoutMs)}`;
     return until ? `${waited} before ${until} held; ${renderSummary(counts, PLAIN)}` : `${waited}; ${renderSummary(counts, PLAIN)}`;
   },
-  stalled: (stalled: readonly StalledTask[], counts: ListCounts, runIdleMs?: number): string =>
-    runIdleMs === undefined
-      ? `${describeStalled(stalled)}; ${renderSummary(counts, PLAIN)}`
-      : `the run has been silent, with no task changing, for ${formatDuration(runIdleMs)}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`,
+  /** `afterMs`: the --fail-if-stalled limit, named as given (the times said are rounded down: never past what was seen). */
+  stalled: (stalled: readonly StalledTask[], counts: ListCounts, afterMs: number | undefined, runIdleMs?: number): string => {
+    const limit = afterMs === undefined ? '' : ` (--fail-if-stalled ${formatLimit(afterMs)})`;
+    return runIdleMs === undefined
+      ? `${describeStalled(stalled)}${limit}; ${renderSummary(counts, PLAIN)}`
+      : `the run has been silent, with no task changing, for ${formatElapsed(runIdleMs)}${limit}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`;
+  },
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
   died: (deaths: ReadonlyArray<Parameters<typeof describeDeath>[0]>, until: string, counts: ListCounts): string =>
     `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,

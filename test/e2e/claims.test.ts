@@ -273,7 +273,7 @@ describe('claim --next --min-age: tasks created moments ago are passed over', ()
     const young = runInProcessSync(config, ['-l', 'l', 'claim', '--next', '--as', 'w', '--min-age', '1h']);
     expect(young.code).toBe(4);
     expect(young.stderr).toBe(
-      'note: passed over #1: created less than 1h 00m ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
+      'note: passed over #1: created less than 1h ago (--min-age)\nerror: no task is ready to claim (pending, unowned, no open blocker)\n',
     );
     expect(JSON.parse(fs.readFileSync(path.join(dir, '1.json'), 'utf8'))).not.toHaveProperty('owner');
     // 0.9 s after its birth #1 is still too young for 1s; at 1.2 s it is taken.

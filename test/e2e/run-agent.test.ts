@@ -55,6 +55,21 @@ describe('tasks run: the verdict ends the run', () => {
     }
   });
 
+  it('a stall and a deadline are said with the limits given (700ms, not 1s), the time seen never rounded up past it', async () => {
+    const config = tempConfig();
+    const stalled = await startRun(config, ['--fail-if-stalled', '700ms'], { steps: [...outs(started2().lines), { hang: true }] }).done;
+    expect(stalled.code, stalled.stderr).toBe(7);
+    const idleMs = (parseNdjson(stalled.stdout).at(-2) as { idleMs: number }).idleMs;
+    expect(idleMs).toBeGreaterThanOrEqual(700);
+    const said = `${Math.floor(idleMs / 100) / 10}s`;
+    expect(stalled.stderr).toContain(
+      `error: the run has been silent, with no task changing, for ${said} (--fail-if-stalled 700ms) (task #1 "Reproduce" has been in progress without a change for `,
+    );
+    const late = await startRun(config, ['--timeout', '700ms'], { steps: [...outs(started2().lines), { hang: true }] }).done;
+    expect(late.code, late.stderr).toBe(124);
+    expect(late.stderr).toMatch(/^error: timed out after 700ms before the run ended/m);
+  });
+
   it('without --until, a run that ends with its result exits with the agent status', async () => {
     const config = tempConfig();
     const s = started2().end('error_max_turns');

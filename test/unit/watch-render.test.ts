@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { blockerAnswers, countTasks, indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
-import { formatDuration } from '../../src/render/duration.js';
+import { formatDuration, formatElapsed, formatLimit } from '../../src/render/duration.js';
 import { fitStyled } from '../../src/render/fit.js';
 import { renderProgressBar } from '../../src/render/progress-bar.js';
 import { SCREEN, screenPatch } from '../../src/render/screen.js';
@@ -219,5 +219,23 @@ describe('small pieces', () => {
     expect(formatDuration(65_000)).toBe('1m 05s');
     expect(formatDuration(3_700_000)).toBe('1h 01m');
     expect(formatDuration(1)).toBe('1s');
+  });
+
+  it('a time passed is never said longer than it was; a limit given is said as given', () => {
+    // 4.006 s since the run fell silent: "4s", not "5s".
+    expect(formatElapsed(4006)).toBe('4s');
+    expect(formatElapsed(65_999)).toBe('1m 05s');
+    expect(formatElapsed(4874)).toBe('4.8s');
+    expect(formatElapsed(999)).toBe('0.9s');
+    for (const [ms, said] of [
+      [4000, '4s'],
+      [1500, '1.5s'],
+      [500, '500ms'],
+      [90_000, '1m 30s'],
+      [3_600_000, '1h'],
+      [5_400_500, '1h 30m 0.5s'],
+    ] as const) {
+      expect(formatLimit(ms)).toBe(said);
+    }
   });
 });

@@ -99,7 +99,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   }
   if (held.length > 0) ctx.io.writeErr(`${held.join('\n')}\n`);
   const verdict = runVerdict(result, { until: until !== undefined });
-  const { error, exit } = runVerdictError(verdict, result, { untilText, timeoutMs, command: plan.command });
+  const { error, exit } = runVerdictError(verdict, result, { untilText, timeoutMs, stallMs, command: plan.command });
   const agentView = {
     command: plan.command,
     pid: result.pid,

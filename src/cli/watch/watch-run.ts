@@ -102,7 +102,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   } finally {
     offReaderGone?.();
   }
-  const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs });
+  const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs, stallMs });
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');

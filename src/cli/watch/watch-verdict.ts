@@ -11,7 +11,7 @@ import { EXIT, SIGNAL_EXIT } from '../runtime/exit-codes.js';
 /** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
 export function verdictOf(
   outcome: WatchOutcome,
-  opts: { untilText: string | undefined; timeoutMs: number | undefined },
+  opts: { untilText: string | undefined; timeoutMs: number | undefined; stallMs: number | undefined },
 ): TasksError | undefined {
   const { untilText } = opts;
   const listCounts = countTasks(outcome.view.shown, outcome.view.index);
@@ -24,7 +24,7 @@ export function verdictOf(
   }
   if (outcome.reason === 'stalled') {
     const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, outcome.idleMs), {
+    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, opts.stallMs, outcome.idleMs), {
       hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
       details: {
         stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -80,7 +80,7 @@ export function verdictOf(
 export function runVerdictError(
   verdict: RunVerdict,
   run: AgentRunResult,
-  opts: { untilText: string | undefined; timeoutMs: number | undefined; command: string },
+  opts: { untilText: string | undefined; timeoutMs: number | undefined; stallMs: number | undefined; command: string },
 ): { error: unknown; exit: number } {
   // `exit`: the status the run comes to, whatever the error's own code would set (0: the error's).
   const outcome = run.outcome;
