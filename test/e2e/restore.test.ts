@@ -139,6 +139,10 @@ describe('tasks restore', () => {
     // The binding is newer than the session's writes: it may have come after it (it did), or
     // have been there (then its list was "other", gone too): its own list, marked unsure.
     expect(rows()).toEqual([[SESSION, 'gone', true]]);
+    // Nor does a restore of the list bound since take its tasks: nothing records "other"; the session is named for --from.
+    const into = runInProcessSync(config, ['restore', '--dry-run'], { cwd });
+    expect(into.code).toBe(3);
+    expect(into.stderr).toContain(`tasks -l other restore --from ${SESSION}`);
     expect(runInProcessSync(config, ['create', 'Next'], { cwd }).code).toBe(0);
     // "other" holds none of its tasks: its own list, for sure.
     expect(rows()).toEqual([

@@ -1,13 +1,12 @@
-import fs from 'node:fs';
 import { isDirectory } from '../base/is-directory.js';
 import { readBinding } from '../binding/project-binding.js';
 import { mayBeSessionPrefix } from '../lists/short-ids.js';
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
-import type { TaskWrite } from '../sessions/transcript-tasks.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
+import { bindingCounts, startsItsOwnList } from './binding-then.js';
 import { readRecord } from './restore-list.js';
 
 /**
@@ -67,7 +66,7 @@ export async function goneLists(index: SessionIndex): Promise<GoneLists> {
     const ownStart = startsItsOwnList(writes);
     // A binding written since the first write of a session that started a list of its own
     // (a later `tasks use`) may not be the one it ran under: its own list is the one known.
-    const bound = boundNow !== undefined && (!ownStart || boundBefore(boundNow.file, writes)) ? boundNow : undefined;
+    const bound = boundNow !== undefined && bindingCounts(boundNow.file, writes) ? boundNow : undefined;
     if (bound === undefined && !ownStart) {
       elsewhere.push({ session, touched: new Set([...writes.map((w) => w.id), ...seen.tasks.map((t) => t.id)]) });
       continue;
@@ -117,28 +116,6 @@ export async function goneLists(index: SessionIndex): Promise<GoneLists> {
     lists: found,
     elsewhere: elsewhere.map((e) => e.session).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0)),
   };
-}
-
-/**
- * Whether the settings file that binds a session's directory was last written before the
- * session's first Task-tool write, so that the binding read now is the one that write
- * went by. One written since may hold a binding made after the session (a later `tasks
- * use`): the session was then on its own list, or on the one bound before, which no file keeps.
- */
-function boundBefore(file: string, writes: readonly TaskWrite[]): boolean {
-  const first = Math.min(...writes.map((w) => w.at));
-  if (!Number.isFinite(first)) return true;
-  try {
-    return fs.statSync(file).mtimeMs <= first;
-  } catch {
-    return true;
-  }
-}
-
-/** Whether a session's first Task-tool write is the TaskCreate of #1, as on a list of its own (which starts empty). */
-function startsItsOwnList(writes: readonly TaskWrite[]): boolean {
-  const first = [...writes].sort((a, b) => a.at - b.at)[0];
-  return first === undefined || (first.created && first.id === '1');
 }
 
 /**

@@ -4,6 +4,7 @@ import { TasksError } from '../base/errors.js';
 import { readBinding } from '../binding/project-binding.js';
 import { evidenceOf, sessionsOfList } from '../sessions/list-sessions.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
+import { bindingCounts } from './binding-then.js';
 
 /**
  * Which transcripts record a list's Task-tool calls (docs/task-store.md section 10: a
@@ -13,7 +14,9 @@ import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
  *   writing to it (sessions/list-sessions.ts; needs some of its tasks still on disk);
  * - `binding`: sessions started where the settings bind the list (`tasks use`), which
  *   still tie a named list to its sessions once every task file is gone; not those
- *   whose own list exists or whose tasks tie them to another list (the binding came later);
+ *   whose own list exists or whose tasks tie them to another list, nor those that started
+ *   a list of their own before the binding's file was written (binding-then.ts): the
+ *   binding came later;
  * - `shares`: sessions whose transcripts show the same tasks as the others' (shared-sessions.ts:
  *   a list shared through CLAUDE_CODE_TASK_LIST_ID, its folder gone or made anew);
  * - `named`: given by the person (`--from`): a session id, a unique prefix, or a
@@ -33,7 +36,8 @@ export function restoreSources(index: SessionIndex, listId: string, from: readon
   for (const s of sessionsOfList(index, listId, { deep: true }))
     if (s.transcript !== undefined) found.push({ sessionId: s.sessionId, transcript: s.transcript, why: 'tasks' });
   if (index.settings !== undefined) {
-    const boundHere = new Map<string, boolean>();
+    /** The settings file that binds the list where a directory's sessions start (null: none binds it). */
+    const boundHere = new Map<string, string | null>();
     // A session whose own list exists, or whose tasks tie it to another list, was not on this one (a binding written since).
     const elsewhere = new Set(
       [...evidenceOf(index).sessionsByList].filter(([list]) => list !== listId).flatMap(([, sessions]) => sessions),
@@ -43,8 +47,13 @@ export function restoreSources(index: SessionIndex, listId: string, from: readon
       const cwd = index.facts(transcript).cwd;
       if (cwd === undefined) continue;
       let bound = boundHere.get(cwd);
-      if (bound === undefined) boundHere.set(cwd, (bound = readBinding(cwd, index.settings).binding?.listId === listId));
-      if (bound) found.push({ sessionId, transcript, why: 'binding' });
+      if (bound === undefined) {
+        const binding = readBinding(cwd, index.settings).binding;
+        boundHere.set(cwd, (bound = binding?.listId === listId ? binding.file : null));
+      }
+      // Bound since it ran (a later `tasks use`), it may have been on a list of its own: not this one's by the binding.
+      if (bound !== null && bindingCounts(bound, index.transcriptTasks(transcript).writes ?? []))
+        found.push({ sessionId, transcript, why: 'binding' });
     }
   }
   return dedupe(found);
