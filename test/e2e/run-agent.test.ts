@@ -59,7 +59,7 @@ describe('tasks run: the verdict ends the run', () => {
     const config = tempConfig();
     const stalled = await startRun(config, ['--fail-if-stalled', '700ms'], { steps: [...outs(started2().lines), { hang: true }] }).done;
     expect(stalled.code, stalled.stderr).toBe(7);
-    const idleMs = (parseNdjson(stalled.stdout).at(-2) as { idleMs: number }).idleMs;
+    const idleMs = (parseNdjson(stalled.stdout).at(-2) as unknown as { idleMs: number }).idleMs;
     expect(idleMs).toBeGreaterThanOrEqual(700);
     const said = `${Math.floor(idleMs / 100) / 10}s`;
     expect(stalled.stderr).toContain(
