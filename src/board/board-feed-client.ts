@@ -39,6 +39,8 @@ export class FeedClient {
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly listeners: Array<(view: HostStateView) => void> = [];
+  /** What the host said when the connection was last made (board-feed.ts): its pid, the list the command line named. */
+  hello: Record<string, unknown> | undefined;
 
   constructor(
     readonly label: string,
@@ -105,6 +107,7 @@ export class FeedClient {
       return;
     }
     if (m.hello !== undefined) {
+      this.hello = typeof m.hello === 'object' && m.hello !== null ? (m.hello as Record<string, unknown>) : {};
       this.retryMs = FIRST_RETRY_MS;
       this.setState('live', null);
       for (const [sub, s] of this.subs) this.channel?.send(`${JSON.stringify({ sub, list: s.list ?? null })}\n`);

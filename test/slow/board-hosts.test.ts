@@ -241,6 +241,30 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
     expect(fs.existsSync(local)).toBe(false);
   }, 240_000);
 
+  it('opens on the list -l names, as its one host finds it (a short id there); no such list there is the error of that host', async () => {
+    const session = '7c0ffee0-1111-4222-8333-444455556666';
+    seed(beta, session, [['1', 'Review the schema', 'pending', undefined]]);
+    const board = await startBoard(['-H', 'beta', '-l', '7c0ffee0']);
+    try {
+      expect(new URL(board.url).hash).toBe(`#list=h0-${session}`);
+      const page = await b.page(board.url);
+      await page.locator(`.list-item[data-list="h0-${session}"][aria-current="true"]`).waitFor({ timeout: 30_000 });
+      await page.getByText('Review the schema').first().waitFor({ timeout: 30_000 });
+    } finally {
+      expect(await board.stop()).toBe(0);
+    }
+    const tasks = (args: string[]) => run(local, args, { env, timeoutMs: 60_000 });
+    const missing = tasks(['-H', 'beta', '-l', 'nope', 'board']);
+    expect(missing.code, missing.stderr).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: host beta: .*nope/);
+    // Two hosts may each have a list of that name: which one is not guessed.
+    const two = tasks(['-H', 'alpha', '-H', 'beta', '-l', 'web', 'board']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/^error: board: -l and --session name a list on one host/);
+    expect(fs.existsSync(local)).toBe(false);
+  }, 180_000);
+
   it('refuses bad hosts as -H does: a bad name exit 2, no host reached exit 8, nothing listening', () => {
     const tasks = (args: string[]) => run(local, args, { env, timeoutMs: 60_000 });
     const bad = tasks(['board', '-H', 'ssh://alpha:70000']);
