@@ -50,6 +50,8 @@ function agentOn(host: SshHost, list: string, ...args: string[]): void {
 describe.skipIf(!available)('tasks board -H: the boards of several hosts in one', () => {
   let alpha: SshHost;
   let beta: SshHost;
+  /** beta's server once the first test has stopped it and started it again (the one startSshd started is gone). */
+  let betaAgain: ChildProcess | undefined;
   let local: string;
   let env: Record<string, string>;
   // An action refused because its host is not reached is an answer the page shows (503), not an error of the page;
@@ -84,6 +86,7 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
   }, 120_000);
 
   afterAll(async () => {
+    betaAgain?.kill('SIGKILL');
     alpha?.stop();
     beta?.stop();
   });
@@ -223,18 +226,15 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       });
       expect(refused.status).toBe(503);
       expect(refused.body.error.message).toMatch(/^host beta is not reached .*nothing was sent to it$/);
-      // beta is back (its server started again): the board finds it by itself, and its lists come back.
-      const again = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(beta.dir, 'sshd_config')], { stdio: 'ignore' });
-      try {
-        await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 60_000 });
-        expect(await page.locator('#hosts-down').isHidden()).toBe(true);
-        // Its Now view, once its board there has read its lists again.
-        await expect
-          .poll(async () => (await nowOf(page)).working.map((w) => `${w.host} ${w.list}`).sort(), { timeout: 15_000 })
-          .toEqual(['alpha h0-web', 'beta h1-etl', 'beta h1-web']);
-      } finally {
-        again.kill('SIGKILL');
-      }
+      // beta is back (its server started again, and left running for the tests after this one): the board finds it by itself,
+      // and its lists come back.
+      betaAgain = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(beta.dir, 'sshd_config')], { stdio: 'ignore' });
+      await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('#hosts-down').isHidden()).toBe(true);
+      // Its Now view, once its board there has read its lists again.
+      await expect
+        .poll(async () => (await nowOf(page)).working.map((w) => `${w.host} ${w.list}`).sort(), { timeout: 15_000 })
+        .toEqual(['alpha h0-web', 'beta h1-etl', 'beta h1-web']);
     } finally {
       expect(await board.stop()).toBe(0);
     }
