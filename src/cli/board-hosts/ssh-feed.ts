@@ -60,6 +60,11 @@ function spawnFeed(
   const child = spawn(call.file, call.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const endSsh = (): void => {
     child.kill('SIGTERM');
+    // Its pipes too: ssh's shared connection holds them (ssh passed them to its master) until the
+    // host's command has ended, and this process would not end before (a host slow to stop, or stuck).
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
   };
   running.add(endSsh);
   if (!process.listeners('exit').includes(endAll)) process.on('exit', endAll);
