@@ -147,7 +147,9 @@ describe('tasks board -H, its hosts stood in for', () => {
     const heard = path.join(root, 'x-mute.heard');
     const read = request(mute.port, `/${mute.token}/api/cost?list=h0-web`);
     // The read has reached the host, which will never answer it.
-    await expect.poll(() => fs.existsSync(heard) && fs.readFileSync(heard, 'utf8').includes('"get":"api/cost"'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => fs.existsSync(heard) && fs.readFileSync(heard, 'utf8').includes('"get":"api/cost"'), { timeout: 10_000 })
+      .toBe(true);
     const ended = await mute.stop();
     expect(ended.code, ended.stderr).toBe(0);
     const answer = await read;
