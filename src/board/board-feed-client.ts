@@ -39,6 +39,8 @@ export class FeedClient {
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly listeners: Array<(view: HostStateView) => void> = [];
+  /** What the host said when the connection was last made (board-feed.ts): its pid, the list the command line named. */
+  hello: Record<string, unknown> | undefined;
 
   constructor(
     readonly label: string,
@@ -105,6 +107,7 @@ export class FeedClient {
       return;
     }
     if (m.hello !== undefined) {
+      this.hello = typeof m.hello === 'object' && m.hello !== null ? (m.hello as Record<string, unknown>) : {};
       this.retryMs = FIRST_RETRY_MS;
       this.setState('live', null);
       for (const [sub, s] of this.subs) this.channel?.send(`${JSON.stringify({ sub, list: s.list ?? null })}\n`);
@@ -120,9 +123,14 @@ export class FeedClient {
       this.subs.get(m.sub)?.onEvent(m.event, m.data);
   }
 
-  private down(cause: string): void {
-    for (const resolve of this.pending.values()) resolve(lost(this.label, cause));
+  /** Whatever waits for the host's answer is answered now: after this, nothing from the host will come for it. */
+  private answerPending(answer: ApiAnswer): void {
+    for (const resolve of this.pending.values()) resolve(answer);
     this.pending.clear();
+  }
+
+  private down(cause: string): void {
+    this.answerPending(lost(this.label, cause));
     this.setState('down', cause);
     if (this.closed) return;
     this.retry = setTimeout(() => {
@@ -154,9 +162,15 @@ export class FeedClient {
     };
   }
 
+  /**
+   * Stop following the host. A read or an action it has not answered yet is answered here
+   * at once: its channel is going, so no answer would ever come, and the board's server
+   * waits for every request under way before it stops.
+   */
   close(): void {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    this.answerPending(stopped(this.label));
     this.channel?.close();
     this.channel = undefined;
   }
@@ -172,6 +186,14 @@ function notReached(label: string, cause: string | null): ApiAnswer {
     503,
     'unreachable',
     `host ${label} is not reached${cause ? ` (${cause.replace(/^host \S+: /, '')})` : ''}: nothing was sent to it`,
+  );
+}
+
+function stopped(label: string): ApiAnswer {
+  return error(
+    503,
+    'unreachable',
+    `host ${label}: the board stopped before the host answered; a change there is made whole or not at all: the list shows which at the next start`,
   );
 }
 

@@ -15,7 +15,8 @@ import type { BoardBackend } from './board-server.js';
  *      {"id":n,"action":{...}}                            an action, as the page posts it
  *      {"sub":n,"list":"L"|null}                          an event stream (the overview, the Now view, a list)
  *      {"unsub":n}
- * Out: {"hello":{"pid":n}}                                first, once the board is ready
+ * Out: {"hello":{"pid":n,...}}                            first, once the board is ready (with what
+ *                                                         the command line asked: the list it names)
  *      {"id":n,"status":s,"body":"<JSON>"}                an answer
  *      {"sub":n,"event":"overview","data":"<JSON>"}       an event of a stream
  *      {"sub":n,"busy":true}                              no more streams are taken
@@ -26,7 +27,7 @@ export interface FeedStreams {
 }
 
 /** Serve until the input ends (the local board or the connection is gone); then stop the board. */
-export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortSignal): Promise<void> {
+export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortSignal, hello: Record<string, unknown> = {}): Promise<void> {
   const subs = new Map<number, StreamToLines>();
   const send = (value: unknown): void => io.write(`${JSON.stringify(value)}\n`);
   const handle = async (message: Record<string, unknown>): Promise<void> => {
@@ -62,7 +63,7 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
     }
   };
   backend.warm();
-  send({ hello: { pid: process.pid } });
+  send({ hello: { ...hello, pid: process.pid } });
   return new Promise((resolve) => {
     let finished = false;
     const finish = (): void => {

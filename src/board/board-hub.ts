@@ -37,10 +37,13 @@ interface Client {
 
 const MAX_CLIENTS = 64;
 
+/** A list of the i-th host, as the page names it (and its URL: `#list=h0-web`). */
+export const hostListPageId = (i: number, id: string): string => `h${i}-${id}`;
+
 export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () => number = Date.now): BoardApi {
   const hosts: HostData[] = feeds.map((feed) => ({ feed, overview: undefined, now: undefined }));
   const clients = new Set<Client>();
-  const pageId = (i: number, id: string): string => `h${i}-${id}`;
+  const pageId = hostListPageId;
   const route = (id: string): { host: HostData; i: number; id: string } | undefined => {
     const m = PAGE_ID.exec(id);
     const host = m ? hosts[Number(m[1])] : undefined;

@@ -28,6 +28,10 @@ while [ $# -gt 0 ]; do
 done
 dest="$1"
 case "$dest" in *-down) echo "ssh: connect to host $dest port 22: Connection refused" >&2; exit 255 ;; esac
+# A host whose board says hello and then answers nothing (busy, or stuck): what it is asked is kept in a file.
+case "$dest" in *-mute) printf '{"hello":{"pid":%s}}\n' "$$"; exec cat > "${root}/$dest.heard" ;; esac
+# One whose pipes outlive it, as ssh's shared connection holds them until the host's command ends (here: never).
+case "$dest" in *-held) printf '{"hello":{"pid":%s}}\n' "$$"; (trap '' TERM; exec sleep 600) & echo $! > "${root}/$dest.pid"; exec cat > /dev/null ;; esac
 HOME="${root}/$dest"; CLAUDE_CONFIG_DIR="$HOME/.claude"; export HOME CLAUDE_CONFIG_DIR
 unset XDG_CACHE_HOME XDG_STATE_HOME XDG_RUNTIME_DIR
 exec sh -c "$2"
@@ -136,6 +140,32 @@ describe('tasks board -H, its hosts stood in for', () => {
         message: 'host gamma-down: connection refused (no SSH server on that port?); the board tries it again by itself',
       },
     ]);
+  });
+
+  it('stops at once with a read under way that its host has not answered: the read is answered, the board ends 0', async () => {
+    const mute = await startBoard(local, ['-H', 'x-mute'], env, root);
+    const heard = path.join(root, 'x-mute.heard');
+    const read = request(mute.port, `/${mute.token}/api/cost?list=h0-web`);
+    // The read has reached the host, which will never answer it.
+    await expect
+      .poll(() => fs.existsSync(heard) && fs.readFileSync(heard, 'utf8').includes('"get":"api/cost"'), { timeout: 10_000 })
+      .toBe(true);
+    const ended = await mute.stop();
+    expect(ended.code, ended.stderr).toBe(0);
+    const answer = await read;
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body).error.message).toMatch(/^host x-mute: the board stopped before the host answered/);
+  });
+
+  it("ends when stopped, whoever still holds its host's connection", async () => {
+    const held = await startBoard(local, ['-H', 'x-held'], env, root);
+    const holder = Number(fs.readFileSync(path.join(root, 'x-held.pid'), 'utf8'));
+    try {
+      const ended = await held.stop();
+      expect(ended.code, ended.stderr).toBe(0);
+    } finally {
+      process.kill(holder, 'SIGKILL');
+    }
   });
 
   it('does not start when no host is reached: exit 8, each cause, nothing listening', () => {

@@ -50,6 +50,8 @@ function agentOn(host: SshHost, list: string, ...args: string[]): void {
 describe.skipIf(!available)('tasks board -H: the boards of several hosts in one', () => {
   let alpha: SshHost;
   let beta: SshHost;
+  /** beta's server once the first test has stopped it and started it again (the one startSshd started is gone). */
+  let betaAgain: ChildProcess | undefined;
   let local: string;
   let env: Record<string, string>;
   // An action refused because its host is not reached is an answer the page shows (503), not an error of the page;
@@ -84,6 +86,7 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
   }, 120_000);
 
   afterAll(async () => {
+    betaAgain?.kill('SIGKILL');
     alpha?.stop();
     beta?.stop();
   });
@@ -223,23 +226,44 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       });
       expect(refused.status).toBe(503);
       expect(refused.body.error.message).toMatch(/^host beta is not reached .*nothing was sent to it$/);
-      // beta is back (its server started again): the board finds it by itself, and its lists come back.
-      const again = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(beta.dir, 'sshd_config')], { stdio: 'ignore' });
-      try {
-        await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 60_000 });
-        expect(await page.locator('#hosts-down').isHidden()).toBe(true);
-        // Its Now view, once its board there has read its lists again.
-        await expect
-          .poll(async () => (await nowOf(page)).working.map((w) => `${w.host} ${w.list}`).sort(), { timeout: 15_000 })
-          .toEqual(['alpha h0-web', 'beta h1-etl', 'beta h1-web']);
-      } finally {
-        again.kill('SIGKILL');
-      }
+      // beta is back (its server started again, and left running for the tests after this one): the board finds it by itself,
+      // and its lists come back.
+      betaAgain = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(beta.dir, 'sshd_config')], { stdio: 'ignore' });
+      await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('#hosts-down').isHidden()).toBe(true);
+      // Its Now view, once its board there has read its lists again.
+      await expect
+        .poll(async () => (await nowOf(page)).working.map((w) => `${w.host} ${w.list}`).sort(), { timeout: 15_000 })
+        .toEqual(['alpha h0-web', 'beta h1-etl', 'beta h1-web']);
     } finally {
       expect(await board.stop()).toBe(0);
     }
     expect(fs.existsSync(local)).toBe(false);
   }, 240_000);
+
+  it('opens on the list -l names, as its one host finds it (a short id there); no such list there is the error of that host', async () => {
+    const session = '7c0ffee0-1111-4222-8333-444455556666';
+    seed(beta, session, [['1', 'Review the schema', 'pending', undefined]]);
+    const board = await startBoard(['-H', 'beta', '-l', '7c0ffee0']);
+    try {
+      expect(new URL(board.url).hash).toBe(`#list=h0-${session}`);
+      const page = await b.page(board.url);
+      await page.locator(`.list-item[data-list="h0-${session}"][aria-current="true"]`).waitFor({ timeout: 30_000 });
+      await page.getByText('Review the schema').first().waitFor({ timeout: 30_000 });
+    } finally {
+      expect(await board.stop()).toBe(0);
+    }
+    const tasks = (args: string[]) => run(local, args, { env, timeoutMs: 60_000 });
+    const missing = tasks(['-H', 'beta', '-l', 'nope', 'board']);
+    expect(missing.code, missing.stderr).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^error: host beta: .*nope/);
+    // Two hosts may each have a list of that name: which one is not guessed.
+    const two = tasks(['-H', 'alpha', '-H', 'beta', '-l', 'web', 'board']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/^error: board: -l and --session name a list on one host/);
+    expect(fs.existsSync(local)).toBe(false);
+  }, 180_000);
 
   it('refuses bad hosts as -H does: a bad name exit 2, no host reached exit 8, nothing listening', () => {
     const tasks = (args: string[]) => run(local, args, { env, timeoutMs: 60_000 });

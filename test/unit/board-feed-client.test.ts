@@ -44,6 +44,26 @@ describe("a host's board feed, as the local board keeps it", () => {
     feed.close();
   });
 
+  it('answers what still waits for the host when the board stops: its server waits for every request under way', async () => {
+    const c = fakeChannel();
+    const feed = new FeedClient('devbox', async () => c.channel);
+    const started = feed.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    c.say({ hello: { pid: 1 } });
+    await started;
+    let answered: { status: number; body: string } | undefined;
+    void feed.request({ get: 'api/cost', query: 'list=web' }).then((a) => (answered = a));
+    expect(c.sent).toHaveLength(1);
+    // The host has not answered, and never will: its channel goes with the board.
+    feed.close();
+    await Promise.resolve();
+    expect(answered?.status).toBe(503);
+    expect(JSON.parse(answered?.body ?? '{}').error.message).toMatch(/^host devbox: the board stopped before the host answered/);
+    // After it, nothing is sent: refused at once.
+    expect((await feed.request({ get: 'api/list', query: 'list=web' })).status).toBe(503);
+    expect(c.sent).toHaveLength(1);
+  });
+
   it('tries a host that is down again after 1, 2, 4 ... at most 30 s, and follows its streams again once it is back', async () => {
     vi.useFakeTimers();
     const tries: number[] = [];

@@ -19,9 +19,14 @@ const START_GRACE_MS = 30_000;
  * finds it: a command run there (`tasks --version`), which copies this build there first
  * when it is missing, or fails with the one-line cause (exit 8's message).
  */
-export function sshFeed(target: SshTarget, folder: string, io: IO, env: NodeJS.ProcessEnv): () => Promise<FeedChannel> {
-  return async () => {
-    const first = await spawnFeed(target, folder, env);
+export function sshFeed(
+  target: SshTarget,
+  folder: string,
+  io: IO,
+  env: NodeJS.ProcessEnv,
+): (globalArgs: readonly string[]) => Promise<FeedChannel> {
+  return async (globalArgs) => {
+    const first = await spawnFeed(target, folder, globalArgs, env);
     if ('channel' in first) return first.channel;
     // ssh itself failed, or no answer: that is the cause; a command run there would only wait as long again.
     if (first.sshFailed) throw new Error(`host ${target.label}: ${first.cause}`);
@@ -31,7 +36,7 @@ export function sshFeed(target: SshTarget, folder: string, io: IO, env: NodeJS.P
     } catch (err) {
       throw new Error((err as Error).message);
     }
-    const second = await spawnFeed(target, folder, env);
+    const second = await spawnFeed(target, folder, globalArgs, env);
     if ('channel' in second) return second.channel;
     throw new Error(`host ${target.label}: the board could not start there: ${second.cause}`);
   };
@@ -46,14 +51,20 @@ function endAll(): void {
 function spawnFeed(
   target: SshTarget,
   folder: string,
+  globalArgs: readonly string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ channel: FeedChannel } | { cause: string; sshFailed: boolean }> {
   // The feed runs there as a command of its own: not on the host the host's TASKS_HOST would name.
   const settings = JSON.stringify({ env: { TASKS_HOST: null, ...pick(env, ['TASKS_NOW', 'TASKS_DEBUG']) }, link: false });
-  const call = sshCall(target, remoteCommand('run', folder, [settings, 'board-feed']), { tty: false, env });
+  const call = sshCall(target, remoteCommand('run', folder, [settings, ...globalArgs, 'board-feed']), { tty: false, env });
   const child = spawn(call.file, call.args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const endSsh = (): void => {
     child.kill('SIGTERM');
+    // Its pipes too: ssh's shared connection holds them (ssh passed them to its master) until the
+    // host's command has ended, and this process would not end before (a host slow to stop, or stuck).
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
   };
   running.add(endSsh);
   if (!process.listeners('exit').includes(endAll)) process.on('exit', endAll);

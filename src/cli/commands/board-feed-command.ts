@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { serveFeed } from '../../board/board-feed.js';
 import { localBoard } from '../../board/board-server.js';
+import { TasksError } from '../../core/base/errors.js';
 import type { Context } from '../runtime/context.js';
 import { nextSignal } from '../runtime/interrupt.js';
 
@@ -19,6 +20,22 @@ export function registerBoardFeed(program: Command, ctx: Context): void {
       const backend = localBoard({ ...ctx.boardPlace(), readOnly: false, warn: (message) => ctx.io.warn(message, 'board_warning') });
       const stopping = new AbortController();
       void nextSignal().then(() => stopping.abort());
-      await serveFeed(backend, { input: ctx.io.stdin.stream(), write: (line) => ctx.io.write(line) }, stopping.signal);
+      await serveFeed(backend, { input: ctx.io.stdin.stream(), write: (line) => ctx.io.write(line) }, stopping.signal, namedList(ctx));
     });
+}
+
+/**
+ * `tasks -H box -l web board`: the list named, found here as any command here finds it
+ * (exact name, unique prefix, --session), for the board there to open on; or why not,
+ * which that board says as its own error. The feed serves either way.
+ */
+function namedList(ctx: Context): { list?: string; listError?: { code: string; message: string; hint?: string } } {
+  const g = ctx.globals();
+  if (g.list === undefined && g.session === undefined) return {};
+  try {
+    return { list: ctx.list(false).id };
+  } catch (err) {
+    if (!(err instanceof TasksError)) throw err;
+    return { listError: { code: err.code, message: err.message, ...(err.hint === undefined ? {} : { hint: err.hint }) } };
+  }
 }

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import { startHostsBoard } from '../../board/board-hosts.js';
 import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
 import { type RunningBoard, startBoard } from '../../board/board-server.js';
+import { TasksError } from '../../core/base/errors.js';
 import { renderJson } from '../../render/json.js';
 import { parseListenAddress, parsePort } from '../flags/parse.js';
-import type { Context } from '../runtime/context.js';
+import type { Context, GlobalOptions } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { nextSignal } from '../runtime/interrupt.js';
 import { openBrowser } from '../runtime/open-browser.js';
@@ -57,7 +58,8 @@ Examples:
   tasks board --read-only --port 8080
   tasks board --new-token            the old URL stops working
   tasks -l refactor-auth board       opens on that list
-  tasks board -H devbox -H ci-7      the boards of two machines, as one`,
+  tasks board -H devbox -H ci-7      the boards of two machines, as one
+  tasks -H devbox -l web board       devbox's board, open on its list web`,
     )
     .action(async (opts: BoardOptions) => {
       const port = parsePort('--port', opts.port);
@@ -66,14 +68,27 @@ Examples:
       // -H, --hosts: the boards of those hosts (run there over ssh), and not this machine's, as every -H command.
       const hosts = ctx.hostFeeds ?? [];
       const globals = ctx.globals();
-      const named = hosts.length === 0 && (globals.list !== undefined || globals.session !== undefined) ? ctx.list(false).id : undefined;
+      const naming = globals.list !== undefined || globals.session !== undefined;
+      // A list named with several hosts: each may have one of that name; which to open on is not ours to guess.
+      if (naming && hosts.length > 1)
+        throw new TasksError(
+          'usage',
+          'board: -l and --session name a list on one host; with several hosts, open the board and pick it there',
+          {
+            hint: `tasks -H ${hosts[0]?.label} ${globals.list !== undefined ? `-l ${globals.list}` : `--session ${globals.session}`} board`,
+          },
+        );
+      const named = hosts.length === 0 && naming ? ctx.list(false).id : undefined;
       // Each action is recorded in the journal as one change of its own, not as this run's.
       ctx.stopJournal();
       const stateHome = { xdgStateHome: ctx.env.XDG_STATE_HOME, home: ctx.env.HOME || undefined, uid: ctx.settingsPlaces.uid };
       const warn = (message: string) => ctx.io.warn(message, 'board_warning');
-      const board: RunningBoard =
+      const board: RunningBoard & { opensOn?: string } =
         hosts.length > 0
-          ? await startHostsBoard(hosts, { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn })
+          ? await startHostsBoard(
+              hosts.map((h) => ({ label: h.label, connect: () => h.connect(feedArgs(globals)) })),
+              { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn, named: naming },
+            )
           : await startBoard({ ...ctx.boardPlace(), host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn });
       const stopped = nextSignal();
       if (!board.loopbackOnly) {
@@ -83,7 +98,8 @@ Examples:
           { host },
         );
       }
-      const url = named === undefined ? board.url : `${board.url}#list=${encodeURIComponent(named)}`;
+      const opensOn = named ?? board.opensOn;
+      const url = opensOn === undefined ? board.url : `${board.url}#list=${encodeURIComponent(opensOn)}`;
       if (ctx.io.json) ctx.io.out(renderJson({ url, port: board.port, host, readOnly, pid: process.pid }));
       else ctx.io.out(url);
       if (ctx.io.stderrIsTTY && !ctx.io.json) ctx.io.note(`tasks board${readOnly ? ' (read-only)' : ''}: Ctrl-C stops it`, 'board');
@@ -104,4 +120,13 @@ Examples:
       openFile?.remove();
       ctx.io.setExit(received === 'SIGINT' ? EXIT.interrupted : EXIT.ok);
     });
+}
+
+/** The global options a host's board takes as its own (the list to open on, the Claude folder there). */
+function feedArgs(g: GlobalOptions): string[] {
+  return [
+    ...(g.list === undefined ? [] : ['-l', g.list]),
+    ...(g.session === undefined ? [] : ['--session', g.session]),
+    ...(g.configDir === undefined ? [] : ['--config-dir', g.configDir]),
+  ];
 }

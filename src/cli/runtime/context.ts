@@ -93,10 +93,14 @@ export interface HostFeedChannel {
   close(): void;
 }
 
-/** A host of `tasks board -H`: its name as the user gave it, and how to connect (rejects with the cause in one line). */
+/**
+ * A host of `tasks board -H`: its name as the user gave it, and how to connect (rejects
+ * with the cause in one line); `globalArgs` (`-l web`, `--config-dir d`) are given to the
+ * board there as its own command line's.
+ */
 export interface HostFeed {
   label: string;
-  connect(): Promise<HostFeedChannel>;
+  connect(globalArgs: readonly string[]): Promise<HostFeedChannel>;
 }
 
 export class Context {
