@@ -29,7 +29,12 @@ const PADDING = REAL.slice(5, -5).filter((line) => !line.includes('TodoWrite') &
 
 /** Claude Code's project folder name for a working directory. */
 export function projectFolder(cwd) {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  const name = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  if (name.length <= 200) return name;
+  // Cut at 200 and told apart by a hash of the directory, as Claude Code names a deep one.
+  let h = 0;
+  for (let i = 0; i < cwd.length; i++) h = ((h << 5) - h + cwd.charCodeAt(i)) | 0;
+  return `${name.slice(0, 200)}-${Math.abs(h).toString(36)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { projectFolder as claudeProjectFolder } from './session-files.mjs';
 
 /**
  * A session transcript in the shape Claude Code writes (docs/task-store.md section 10;
@@ -43,9 +44,9 @@ export interface TranscriptOptions {
   requestSessionId?: string;
 }
 
-/** Claude Code's project folder name for a working directory. */
+/** Claude Code's project folder name for a working directory (a deep one cut and hashed: session-files.mjs). */
 export function projectFolder(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  return claudeProjectFolder(cwd);
 }
 
 export function transcriptLines(o: TranscriptOptions): string[] {
