@@ -90,6 +90,20 @@ export function partOfRunning(path: string, running: Running): boolean {
 }
 
 /**
+ * The same for a part of a look at the folders alone (listsInputs with `folders`): a
+ * running session's own list folder (a task it wrote: the lock folder made beside the
+ * file changes it), `tasks/` (a list folder made or removed, each named in the parts), a
+ * running session's live-session file. Not `sessions/` itself: a live-session file made
+ * and removed since (a session that started and ended between two runs, a resumed one
+ * among them) is named nowhere else; not a project folder (a transcript made: a new
+ * session, or `/clear`); not a team config. Each of those calls for a look at every file.
+ */
+export function folderOfRunning(path: string, running: Running): boolean {
+  if (path === 'sessions/' || path.startsWith('projects/')) return false;
+  return partOfRunning(path, running);
+}
+
+/**
  * The kept answer with the running sessions' rows worked out again; undefined when their
  * processes or transcripts may change another row (see above). `listsChanged`: the
  * running sessions' own lists whose files differ from the kept answer's. `holders`: the
