@@ -56,7 +56,13 @@ function listsAt(w: World, cache: 'kept' | 'none', env: Record<string, string>):
   return JSON.parse(r.stdout);
 }
 
-type Row = { id: string; sessions?: Array<{ sessionId: string; state: string }>; counts?: Record<string, number>; team?: string | null };
+type Row = {
+  id: string;
+  kind?: string;
+  sessions?: Array<{ sessionId: string; state: string }>;
+  counts?: Record<string, number>;
+  team?: string | null;
+};
 const row = (answer: ReturnType<typeof lists>, id: string) => answer.find((l) => l.id === id) as Row | undefined;
 const stateOf = (answer: ReturnType<typeof lists>, id: string) =>
   answer.flatMap((l) => (l as Row).sessions ?? []).find((s) => s.sessionId === id)?.state;
@@ -70,7 +76,26 @@ function agentWrite(file: string, text: string): void {
 
 const worlds: Record<string, World> = {};
 beforeAll(() => {
-  for (const name of ['same', 'formats', 'grow', 'task', 'update', 'rename', 'made', 'in-place', 'fresh', 'later', 'added', 'removed', 'starts', 'runs', 'clock', 'team', 'race', 'no-file'])
+  for (const name of [
+    'same',
+    'formats',
+    'grow',
+    'task',
+    'update',
+    'rename',
+    'made',
+    'in-place',
+    'fresh',
+    'later',
+    'added',
+    'removed',
+    'starts',
+    'runs',
+    'clock',
+    'team',
+    'race',
+    'no-file',
+  ])
     worlds[name] = world();
 });
 

@@ -60,7 +60,8 @@ export function keptListsView(
   const inTime = kept !== undefined && kept.at <= now && now <= (kept.until ?? Infinity);
   const base = inTime && kept !== undefined ? viewOf(kept.view) : undefined;
   // Between two full looks, only the folders (lists-inputs.ts): see quickLookHolds.
-  const quick = base !== undefined && o.fresh !== true && quickLookHolds(kept as KeptAnswer, now) ? listsInputs(configDir, 'folders') : undefined;
+  const quick =
+    base !== undefined && o.fresh !== true && quickLookHolds(kept as KeptAnswer, now) ? listsInputs(configDir, 'folders') : undefined;
   // Looked at before anything is read: a change made while the answer is worked out leaves these stamps behind it.
   let inputs = quick ?? listsInputs(configDir);
   const liveFiles = liveFilesOf(inputs.parts);

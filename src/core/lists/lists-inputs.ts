@@ -69,8 +69,7 @@ export function listsInputs(configDir: string, depth: 'files' | 'folders' = 'fil
   if (look(tasks, 'tasks/')?.isDirectory()) {
     for (const list of names(tasks))
       if (depth === 'folders') look(`${tasks}${path.sep}${list}`, `tasks/${list}/`);
-      else
-        lookInto(`${tasks}${path.sep}${list}`, `tasks/${list}/`, (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
+      else lookInto(`${tasks}${path.sep}${list}`, `tasks/${list}/`, (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
   }
 
   lookInto(path.join(configDir, 'sessions'), 'sessions/', () => true);
