@@ -41,7 +41,19 @@ export type { ListsView } from './lists-view.js';
  *   own had last been written more than SETTLE_MS before: two writes within one tick of a
  *   file system's clock can leave one stamp.
  *
- * Nothing is stale: the answer used is the one working it out would give. `--all` and
+ * Between two full looks (FULL_LOOK_MS apart at most), a run looks at the folders alone
+ * (lists-inputs.ts with `folders`): the project and list folders, `sessions/` and its
+ * live-session files, the team configs. Every write of Claude Code or `tasks` to a list
+ * changes its folder (a lock folder made and removed beside the file; files made,
+ * removed, renamed into place), and a session writes its transcript only while it runs,
+ * which makes and removes its live-session file (checked against the 2.1.328 binary with
+ * strace). A sign of change there, and every file is looked at, as before. What waits
+ * for the next full look (or `--fresh`): a task file rewritten in place by a program that
+ * takes no lock, a transcript written with no live-session file made (by hand, or by a
+ * Claude Code older than those files, started and ended between two runs). A full look
+ * whose answer stands keeps the stamps it saw, and starts the period again.
+ *
+ * Apart from those, the answer used is the one working it out would give. `--all` and
  * `--stalled` always work theirs out.
  */
 export function keptListsView(
