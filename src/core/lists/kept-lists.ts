@@ -92,8 +92,9 @@ export function keptListsView(
     const reused = reuse(configDir, sessions, shard, k, base, changedParts(k.inputs, inputs.parts), running, 'files');
     if (reused !== undefined) {
       view = reused.view;
-      // The answer stands for every file as it is now: kept so, the next runs look at the folders against these.
-      if (!unsettled(inputs, now, reused.running))
+      // The answer stands for every file as it is now: kept so, the next runs look at the folders against these
+      // (not while a session is live by its transcript's time: every run looks at every file then, and writes nothing).
+      if (k.until === null && !unsettled(inputs, now, reused.running))
         shard.set(ANSWER_KEY, {
           ...k,
           ...stampsOf(inputs, now),
