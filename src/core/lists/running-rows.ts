@@ -180,8 +180,15 @@ export function withRunningRows(
   const all = [...rows, ...fresh.map((r): ListsRow => ({ ...r, shortId: r.id, team: teamOf(r.id) }))].sort(
     (a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id),
   );
-  const short = shortIds(all.map((l) => l.id));
+  const short = sameIds(kept.lists, all) ? new Map(kept.lists.map((l) => [l.id, l.shortId])) : shortIds(all.map((l) => l.id));
   return { ...kept, lists: all.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id })) };
+}
+
+/** Do these rows name the same lists? Then each keeps its short id (shortIds gives one set of ids the same prefixes). */
+function sameIds(a: readonly ListsRow[], b: readonly ListsRow[]): boolean {
+  if (a.length !== b.length) return false;
+  const ids = new Set(a.map((l) => l.id));
+  return b.every((l) => ids.has(l.id));
 }
 
 /** Do these lists' task files match no task that a session other than `ours` worked on? */
