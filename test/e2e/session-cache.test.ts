@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GROWN, lists as listsOf, NAMED, OWN, settled, shards, TODO, type World, world } from '../helpers/cache-world.js';
+import { run } from '../helpers/cli.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
 
 /**
  * `lists --fresh`: these tests change transcripts and task files in place, as no agent
@@ -12,8 +14,6 @@ import { GROWN, lists as listsOf, NAMED, OWN, settled, shards, TODO, type World,
  * (test/e2e/kept-lists.test.ts).
  */
 const lists = (w: World, cache: 'kept' | 'none' | string) => listsOf(w, cache, ['--fresh']);
-import { run } from '../helpers/cli.js';
-import { writeLiveSession } from '../helpers/session-files.mjs';
 
 /**
  * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)
