@@ -239,10 +239,12 @@ describe('lists while a session runs: every output', () => {
 });
 
 describe('lists while a session runs: what it cannot reuse', () => {
-  it("another list's task changed: the whole answer worked out again", () => {
+  it("another list's task changed (as Claude Code writes it: under its lock folder): the whole answer worked out again", () => {
     const { w } = runningWorld();
     const file = path.join(w.config, 'tasks', OWN, '1.json');
+    fs.mkdirSync(`${file}.lock`);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"in_progress"', '"completed"'));
+    fs.rmdirSync(`${file}.lock`);
     const after = listsAt(w, 'kept');
     expect(marked(after)).toBe(false);
     expect(after).toEqual(listsAt(w, 'none'));
@@ -252,6 +254,31 @@ describe('lists while a session runs: what it cannot reuse', () => {
     const { w, list } = runningWorld();
     // The shared list's #10, as NAMED's transcript shows it: NAMED may now be tied to this list too.
     fs.writeFileSync(path.join(list, '10.json'), task('10', 'Write the tokenizer', 'pending'));
+    const after = listsAt(w, 'kept');
+    expect(marked(after)).toBe(false);
+    expect(after).toEqual(listsAt(w, 'none'));
+  });
+
+  it("a task changed by tasks update in a settled session's list: the whole answer worked out again", () => {
+    const { w } = runningWorld();
+    expect(run(w.config, ['-l', OWN, 'update', '1', '--status', 'completed'], { cwd: w.project }).code).toBe(0);
+    const after = listsAt(w, 'kept');
+    expect(marked(after)).toBe(false);
+    expect(after).toEqual(listsAt(w, 'none'));
+    expect(row(after, OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('a session sharing a list through CLAUDE_CODE_TASK_LIST_ID starts and writes to it: the whole answer worked out again', () => {
+    const { w, cwd } = runningWorld();
+    const shared = spawn('sleep', ['300'], { stdio: 'ignore', env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'shared' } });
+    children.push(shared);
+    const id = '5e0c9a41-7d2b-4f3e-9c1a-2b8d6f4e0a14';
+    writeTaskTranscript(w.config, { sessionId: id, cwd, start: Date.now() - 5_000, ended: false, calls: [] });
+    writeLiveSession(w.config, { pid: shared.pid as number, sessionId: id, cwd, start: Date.now() - 5_000 });
+    const file = path.join(w.config, 'tasks', 'shared', '9.json');
+    fs.mkdirSync(`${file}.lock`);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/"status":"[a-z_]+"/, '"status":"completed"'));
+    fs.rmdirSync(`${file}.lock`);
     const after = listsAt(w, 'kept');
     expect(marked(after)).toBe(false);
     expect(after).toEqual(listsAt(w, 'none'));

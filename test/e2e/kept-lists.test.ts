@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SETTLE_MS } from '../../src/core/cache/file-stamp.js';
+import { FULL_LOOK_MS } from '../../src/core/lists/kept-lists.js';
 import { LIVE_TRANSCRIPT_MS } from '../../src/core/sessions/session-index.js';
 import { GROWN, lists, NAMED, OWN, settled, shards, TODO, type World, world } from '../helpers/cache-world.js';
 import { BIN, baseEnv, run } from '../helpers/cli.js';
-import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
+import { writeLiveSession, writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
 /**
  * `tasks lists` keeps its whole answer with the stamps of every file it came from
@@ -55,14 +56,46 @@ function listsAt(w: World, cache: 'kept' | 'none', env: Record<string, string>):
   return JSON.parse(r.stdout);
 }
 
-type Row = { id: string; sessions?: Array<{ sessionId: string; state: string }>; counts?: Record<string, number>; team?: string | null };
+type Row = {
+  id: string;
+  kind?: string;
+  sessions?: Array<{ sessionId: string; state: string }>;
+  counts?: Record<string, number>;
+  team?: string | null;
+};
 const row = (answer: ReturnType<typeof lists>, id: string) => answer.find((l) => l.id === id) as Row | undefined;
 const stateOf = (answer: ReturnType<typeof lists>, id: string) =>
   answer.flatMap((l) => (l as Row).sessions ?? []).find((s) => s.sessionId === id)?.state;
 
+/** A task file written as Claude Code writes it: in place, under its task lock (a folder made beside it, then removed). */
+function agentWrite(file: string, text: string): void {
+  fs.mkdirSync(`${file}.lock`);
+  fs.writeFileSync(file, text);
+  fs.rmdirSync(`${file}.lock`);
+}
+
 const worlds: Record<string, World> = {};
 beforeAll(() => {
-  for (const name of ['same', 'formats', 'grow', 'task', 'added', 'removed', 'starts', 'runs', 'clock', 'team', 'race', 'no-file'])
+  for (const name of [
+    'same',
+    'formats',
+    'grow',
+    'task',
+    'update',
+    'rename',
+    'made',
+    'in-place',
+    'fresh',
+    'later',
+    'added',
+    'removed',
+    'starts',
+    'runs',
+    'clock',
+    'team',
+    'race',
+    'no-file',
+  ])
     worlds[name] = world();
 });
 
@@ -95,22 +128,62 @@ describe('lists keeps its whole answer', () => {
     }
   });
 
-  it('a transcript appended to (a session resumed): worked out again', () => {
+  it('a session resumed and ended between two runs (its live-session file made and removed): worked out again', async () => {
     const w = worlds.grow as World;
-    const after = freshAfter(w, () => {
+    const resumed = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => resumed.once('exit', resolve));
+    const after = await (async () => {
+      lists(w, 'kept');
+      markKept(w);
+      // As Claude Code resumes a session: its live-session file made, its transcript appended to, the file removed at its end.
+      const live = writeLiveSession(w.config, { pid: resumed.pid as number, sessionId: GROWN, cwd: w.project });
       const file = w.transcript(GROWN);
       fs.appendFileSync(file, fs.readFileSync(`${file}.rest`, 'utf8'));
-    });
+      resumed.kill('SIGKILL');
+      await exited;
+      fs.rmSync(live);
+      return listsAt(w, 'kept', settled());
+    })();
+    expect(marked(after), 'the kept answer was shown after a change').toBe(false);
+    expect(after).toEqual(listsAt(w, 'none', settled()));
     expect((row(after, 'shared')?.sessions ?? []).map((s) => s.sessionId).sort()).toEqual([NAMED, GROWN].sort());
   });
 
-  it('a task file changed: worked out again', () => {
+  it('a task file written as Claude Code writes it (its lock folder made and removed beside it): worked out again', () => {
     const w = worlds.task as World;
     const after = freshAfter(w, () => {
       const file = path.join(w.config, 'tasks', OWN, '1.json');
-      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"in_progress"', '"completed"'));
+      agentWrite(file, fs.readFileSync(file, 'utf8').replace('"in_progress"', '"completed"'));
     });
     expect(row(after, OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('a task changed by tasks update in a settled list: worked out again', () => {
+    const w = worlds.update as World;
+    const after = freshAfter(w, () => {
+      const r = run(w.config, ['-l', OWN, 'update', '1', '--status', 'completed'], { cwd: w.project });
+      expect(r.code).toBe(0);
+    });
+    expect(row(after, OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('a task file replaced by a rename (an editor saving a new file over it): worked out again', () => {
+    const w = worlds.rename as World;
+    const after = freshAfter(w, () => {
+      const file = path.join(w.config, 'tasks', OWN, '1.json');
+      fs.writeFileSync(`${file}.new`, fs.readFileSync(file, 'utf8').replace('"in_progress"', '"completed"'));
+      fs.renameSync(`${file}.new`, file);
+    });
+    expect(row(after, OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('a session that ran and ended with no live-session file (its transcript made: an older Claude Code): worked out again', () => {
+    const w = worlds.made as World;
+    const id = '3a1f0c52-0d5e-4c4e-9a57-6c1f4d7e0a05';
+    const after = freshAfter(w, () => {
+      writeTranscript(w.config, { sessionId: id, cwd: w.project, prompt: 'plan the month', start: Date.now() - 60_000 });
+    });
+    expect(row(after, id)?.kind).toBe('todowrite');
   });
 
   it('a list folder added: worked out again', () => {
@@ -249,5 +322,57 @@ describe('lists keeps its whole answer', () => {
     expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     markKept(w);
     expect(marked(lists(w, 'kept'))).toBe(true);
+  });
+});
+
+describe('lists between two full looks: what waits for the next one', () => {
+  /** A task file rewritten in place by a program that takes no lock (an editor saving in place): its folder keeps its stamp. */
+  const handEdit = (w: World) => {
+    const file = path.join(w.config, 'tasks', OWN, '1.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"in_progress"', '"completed"'));
+  };
+
+  it('a task file rewritten in place with no lock: the kept answer until the next full look', () => {
+    const w = worlds['in-place'] as World;
+    const env = settled();
+    listsAt(w, 'kept', env);
+    markKept(w);
+    handEdit(w);
+    expect(marked(listsAt(w, 'kept', env)), 'within the full look period').toBe(true);
+    // The full look is due FULL_LOOK_MS after the last one (made by the run of `env`).
+    const later = { TASKS_NOW: String(Number(env.TASKS_NOW) + FULL_LOOK_MS) };
+    const after = listsAt(w, 'kept', later);
+    expect(marked(after)).toBe(false);
+    expect(after).toEqual(listsAt(w, 'none', later));
+    expect(row(after, OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('--fresh looks at every file at once', () => {
+    const w = worlds.fresh as World;
+    const env = settled();
+    listsAt(w, 'kept', env);
+    markKept(w);
+    handEdit(w);
+    const r = run(w.config, ['lists', '--json', '--fresh'], { cwd: w.project, env: { XDG_CACHE_HOME: w.cache, ...env } });
+    expect(r.code).toBe(0);
+    const after = JSON.parse(r.stdout);
+    expect(marked(after)).toBe(false);
+    expect(after).toEqual(listsAt(w, 'none', env));
+    // And what it saw is kept: the next run, without the flag, shows it.
+    expect(row(listsAt(w, 'kept', env), OWN)?.counts).toMatchObject({ completed: 1, inProgress: 0 });
+  });
+
+  it('a full look that finds nothing changed keeps the answer, and starts the period again', () => {
+    const w = worlds.later as World;
+    const env = settled();
+    listsAt(w, 'kept', env);
+    markKept(w);
+    const later = { TASKS_NOW: String(Number(env.TASKS_NOW) + FULL_LOOK_MS) };
+    expect(marked(listsAt(w, 'kept', later)), 'the full look finds the same stamps').toBe(true);
+    handEdit(w);
+    const soon = { TASKS_NOW: String(Number(later.TASKS_NOW) + 60_000) };
+    expect(marked(listsAt(w, 'kept', soon)), 'within the new period').toBe(true);
+    const due = { TASKS_NOW: String(Number(later.TASKS_NOW) + FULL_LOOK_MS) };
+    expect(marked(listsAt(w, 'kept', due))).toBe(false);
   });
 });

@@ -2,9 +2,18 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GROWN, lists, NAMED, OWN, settled, shards, TODO, type World, world } from '../helpers/cache-world.js';
+import { GROWN, lists as listsOf, NAMED, OWN, settled, shards, TODO, type World, world } from '../helpers/cache-world.js';
 import { run } from '../helpers/cli.js';
 import { writeLiveSession } from '../helpers/session-files.mjs';
+
+/**
+ * `lists --fresh`: these tests change transcripts and task files in place, as no agent
+ * does (a transcript appended to with no live-session file made, a task file rewritten
+ * with no lock folder made beside it), to test the stamps kept of each file; a plain run
+ * within minutes of the last full look sees changes by the folders they change
+ * (test/e2e/kept-lists.test.ts).
+ */
+const lists = (w: World, cache: 'kept' | 'none' | string) => listsOf(w, cache, ['--fresh']);
 
 /**
  * The persistent cache (core/cache, sessions/transcript-store.ts, lists/summary-cache.ts)

@@ -62,10 +62,10 @@ export function world(): World {
  */
 export const settled = () => ({ TASKS_NOW: String(Date.now() + SETTLE_MS + 300) });
 
-/** `tasks lists --json` with the world's cache (kept), or with none (a fresh, empty cache folder each run). */
-export function lists(w: World, cache: 'kept' | 'none' | string): Array<{ id: string; sessionIds?: string[] }> {
+/** `tasks lists --json` (and `more`) with the world's cache (kept), or with none (a fresh, empty cache folder each run). */
+export function lists(w: World, cache: 'kept' | 'none' | string, more: string[] = []): Array<{ id: string; sessionIds?: string[] }> {
   const folder = cache === 'kept' ? w.cache : cache === 'none' ? fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-no-cache-')) : cache;
-  const r = run(w.config, ['lists', '--json'], { cwd: w.project, env: { XDG_CACHE_HOME: folder, ...settled() } });
+  const r = run(w.config, ['lists', '--json', ...more], { cwd: w.project, env: { XDG_CACHE_HOME: folder, ...settled() } });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);

@@ -29,6 +29,7 @@ interface ListsOptions {
   all?: boolean;
   stalled?: string | boolean;
   format?: 'text' | 'markdown';
+  fresh?: boolean;
 }
 
 /** TodoWrite sessions shown without --all: the most recent. A heavy user has hundreds. */
@@ -40,6 +41,10 @@ export function registerLists(program: Command, ctx: Context): void {
     .description('every task list, newest first, with the Claude Code session it belongs to: project, branch, state, prompt, counts')
     .option('--here', 'only lists of sessions that ran in the current directory or below it')
     .option('--live', 'only lists of sessions that are running now')
+    .option(
+      '--fresh',
+      'look at every transcript and task file now; without it, a run within 5 minutes of the last such look sees changes by the folders they change (see the guide: which-list.md)',
+    )
     .option(
       '-a, --all',
       `everything: lists whose folder is gone while their sessions' transcripts remain (tasks restore brings them back), and every TodoWrite session, not only the ${TODOWRITE_SHOWN} most recent`,
@@ -115,6 +120,7 @@ Examples:
       const view = keptListsView(ctx.configDir, ctx.sessions, {
         here,
         live: Boolean(opts.live),
+        fresh: Boolean(opts.fresh),
         gone,
         stalled: stalledAfter === undefined ? undefined : { afterMs: stalledAfter, now: ctx.now() },
       });

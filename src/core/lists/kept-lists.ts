@@ -7,7 +7,7 @@ import type { TeamProblem } from '../teams/team-config.js';
 import { isWithin } from './list-summary.js';
 import { type ListsInputs, listsInputs, partPath } from './lists-inputs.js';
 import { type ListsRow, type ListsView, listsView } from './lists-view.js';
-import { partOfRunning, type Running, runningNow, withRunningRows } from './running-rows.js';
+import { folderOfRunning, partOfRunning, type Running, runningNow, withRunningRows } from './running-rows.js';
 
 export type { ListsView } from './lists-view.js';
 
@@ -41,33 +41,71 @@ export type { ListsView } from './lists-view.js';
  *   own had last been written more than SETTLE_MS before: two writes within one tick of a
  *   file system's clock can leave one stamp.
  *
- * Nothing is stale: the answer used is the one working it out would give. `--all` and
+ * Between two full looks (FULL_LOOK_MS apart at most), a run looks at the folders alone
+ * (lists-inputs.ts with `folders`): the project and list folders, `sessions/` and its
+ * live-session files, the team configs. Every write of Claude Code or `tasks` to a list
+ * changes its folder (a lock folder made and removed beside the file; files made,
+ * removed, renamed into place), and a session writes its transcript only while it runs,
+ * which makes and removes its live-session file (checked against the 2.1.328 binary with
+ * strace). A sign of change there, and every file is looked at, as before. What waits
+ * for the next full look (or `--fresh`): a task file rewritten in place by a program that
+ * takes no lock, a transcript written with no live-session file made (by hand, or by a
+ * Claude Code older than those files, started and ended between two runs). A full look
+ * whose answer stands keeps the stamps it saw, and starts the period again.
+ *
+ * Apart from those, the answer used is the one working it out would give. `--all` and
  * `--stalled` always work theirs out.
  */
-export function keptListsView(configDir: string, sessions: SessionIndex, o: Parameters<typeof listsView>[2]): ListsView {
+export function keptListsView(
+  configDir: string,
+  sessions: SessionIndex,
+  o: Parameters<typeof listsView>[2] & { fresh?: boolean },
+): ListsView {
   // `--all` and `--stalled` work theirs out: they read what no stamp here covers, or depend on the clock throughout.
-  const shard =
-    sessions.store.cache?.dir === undefined || o.gone !== undefined || o.stalled !== undefined
-      ? undefined
-      : sessions.store.cache.shard(ANSWER_SHARD);
-  if (shard === undefined) return listsView(configDir, sessions, o);
+  const cache = sessions.store.cache;
+  const shard = cache?.dir === undefined || o.gone !== undefined || o.stalled !== undefined ? undefined : cache.shard(ANSWER_SHARD);
+  if (shard === undefined || cache === undefined) return listsView(configDir, sessions, o);
   let kept = keptAnswer(shard.get(ANSWER_KEY));
   // A crashed session's file whose pid runs again (or cannot be looked up) may be a session's again: worked out.
   if (kept !== undefined && !stillCrashed(sessions, kept)) kept = undefined;
+  const now = sessions.now();
+  const inTime = kept !== undefined && kept.at <= now && now <= (kept.until ?? Infinity);
+  const base = inTime && kept !== undefined ? viewOf(kept.view) : undefined;
+  // Between two full looks, only the folders (lists-inputs.ts): see quickLookHolds.
+  const quick =
+    base !== undefined && o.fresh !== true && quickLookHolds(kept as KeptAnswer, now) ? listsInputs(configDir, 'folders') : undefined;
   // Looked at before anything is read: a change made while the answer is worked out leaves these stamps behind it.
-  const inputs = listsInputs(configDir);
-  const liveFiles = inputs.parts.filter((p) => p.startsWith('sessions/')).join(SEPARATOR);
+  let inputs = quick ?? listsInputs(configDir);
+  const liveFiles = liveFilesOf(inputs.parts);
   // The live-session files of a kept answer worked out with none running, unchanged since: crashed sessions' still (stillCrashed).
   const running = runningNow(sessions, kept !== undefined && kept.pids.length === 0 && kept.liveFiles === liveFiles);
   // A process that may be on any session (no live-session file): the answer is worked out, and none is kept.
   if (running === undefined) return listsView(configDir, sessions, o);
-  const now = sessions.now();
   let view: ListsView | undefined;
-  if (kept !== undefined && kept.at <= now && now <= (kept.until ?? Infinity))
-    view = reuse(configDir, sessions, shard, kept, inputs, running);
+  if (base !== undefined && quick !== undefined) {
+    const changed = changedParts((kept as KeptAnswer).folders ?? '', quick.parts);
+    view = reuse(configDir, sessions, shard, kept as KeptAnswer, base, changed, running, 'folders')?.view;
+    if (view === undefined) inputs = listsInputs(configDir); // a sign of change: every file looked at
+  }
+  if (view === undefined && base !== undefined) {
+    const k = kept as KeptAnswer;
+    const reused = reuse(configDir, sessions, shard, k, base, changedParts(k.inputs, inputs.parts), running, 'files');
+    if (reused !== undefined) {
+      view = reused.view;
+      // The answer stands for every file as it is now: kept so, the next runs look at the folders against these
+      // (not while a session is live by its transcript's time: every run looks at every file then, and writes nothing).
+      if (k.until === null && !unsettled(inputs, now, reused.running))
+        shard.set(ANSWER_KEY, {
+          ...k,
+          ...stampsOf(inputs, now),
+          running: [...reused.running.sessions],
+          pids: [...reused.running.pids],
+        } satisfies KeptAnswer);
+    }
+  }
   if (view === undefined) {
     view = listsView(configDir, sessions, { live: false });
-    keep(shard, sessions, view, inputs, liveFiles, now, running);
+    keep(shard, sessions, view, inputs, now, running);
   }
   return filtered(view, o);
 }
@@ -84,6 +122,9 @@ interface KeptAnswer {
   inputs: string;
   /** Those of the live-session files (`sessions/`) alone. */
   liveFiles: string;
+  /** Those a look at the folders alone takes (lists-inputs.ts), and when every file was last looked at (absent: kept by an older build). */
+  folders?: string;
+  fullAt?: number;
   /** When it was worked out, by the run's clock: also what names it. */
   at: number;
   /** The last moment it holds (a session live by its transcript's time turns ended after it); null: no such moment. */
@@ -97,26 +138,48 @@ interface KeptAnswer {
   view: unknown;
 }
 
+/**
+ * How long an answer is used on a look at the folders alone (lists-inputs.ts) before
+ * every file is looked at again: the longest a task file rewritten in place by a program
+ * that takes no lock (an editor saving in place), or a transcript written with no
+ * live-session file made (by hand, or by a Claude Code older than live-session files,
+ * run and ended between two runs), goes unseen. `--fresh` looks at every file at once.
+ * A full look costs about what looking at every file costs (the floor): at most one in
+ * this long, however often `lists` runs (a `watch -n 2` runs it 150 times).
+ */
+export const FULL_LOOK_MS = 5 * 60_000;
+
+/**
+ * May this run look at the folders alone? While the last full look is recent, by a clock
+ * not earlier than it, and no session counts as live by its transcript's time alone (its
+ * process not seen here: its transcript may grow with no sign in `sessions/`).
+ */
+function quickLookHolds(kept: KeptAnswer, now: number): boolean {
+  const { folders, fullAt } = kept;
+  return folders !== undefined && fullAt !== undefined && kept.until === null && fullAt <= now && now - fullAt < FULL_LOOK_MS;
+}
+
 /** The kept answer, with the running sessions' rows (then and now) worked out again; undefined when it cannot stand. */
 function reuse(
   configDir: string,
   sessions: SessionIndex,
   shard: Shard,
   kept: KeptAnswer,
-  inputs: ListsInputs,
+  view: ListsView,
+  changed: string[],
   now: Running,
-): ListsView | undefined {
-  const view = viewOf(kept.view);
-  if (view === undefined) return undefined;
+  depth: 'files' | 'folders',
+): { view: ListsView; running: Running } | undefined {
   const running: Running = { sessions: new Set([...now.sessions, ...kept.running]), pids: new Set([...now.pids, ...kept.pids]) };
   // A live-session file of those pids speaks for its session, whether its process runs or not.
   if (running.pids.size > 0) for (const f of sessions.liveSessionFiles()) if (running.pids.has(f.pid)) running.sessions.add(f.sessionId);
-  const changed = changedParts(kept.inputs, inputs.parts);
-  if (changed.length === 0 && running.sessions.size === 0) return view;
-  if (!changed.every((p) => partOfRunning(p, running))) return undefined;
+  if (changed.length === 0 && running.sessions.size === 0) return { view, running };
+  const explained = depth === 'files' ? partOfRunning : folderOfRunning;
+  if (!changed.every((p) => explained(p, running))) return undefined;
   const listsChanged = new Set<string>();
   for (const p of changed) if (p.startsWith('tasks/') && p !== 'tasks/') listsChanged.add(p.split('/')[1] as string);
-  return withRunningRows(configDir, sessions, view, running, listsChanged, () => holdersOf(sessions, shard, kept.at));
+  const rows = withRunningRows(configDir, sessions, view, running, listsChanged, () => holdersOf(sessions, shard, kept.at));
+  return rows === undefined ? undefined : { view: rows, running };
 }
 
 /** The paths whose stamps differ between the parts kept (joined) and those now (made, changed or removed). */
@@ -156,17 +219,8 @@ function holdersOf(sessions: SessionIndex, shard: Shard, at: number): Map<string
 }
 
 /** Keep this answer, when every input but the running sessions' own has settled. */
-function keep(
-  shard: Shard,
-  sessions: SessionIndex,
-  view: ListsView,
-  inputs: ListsInputs,
-  liveFiles: string,
-  now: number,
-  running: Running,
-): void {
-  const unsettled = inputs.times.some((t, i) => t >= now - SETTLE_MS && !partOfRunning(partPath(inputs.parts[i] as string), running));
-  if (unsettled) {
+function keep(shard: Shard, sessions: SessionIndex, view: ListsView, inputs: ListsInputs, now: number, running: Running): void {
+  if (unsettled(inputs, now, running)) {
     shard.retain(NOTHING); // the answer kept before no longer stands
     return;
   }
@@ -175,8 +229,7 @@ function keep(
   for (const s of kept.s)
     if (s.liveBy === 'transcript' && s.writtenAt !== undefined) until = Math.min(until, s.writtenAt + LIVE_TRANSCRIPT_MS);
   const answer: KeptAnswer = {
-    inputs: inputs.parts.join(SEPARATOR),
-    liveFiles,
+    ...stampsOf(inputs, now),
     at: now,
     until: Number.isFinite(until) ? until : null,
     crashed: sessions
@@ -189,6 +242,31 @@ function keep(
   };
   shard.retain(NOTHING);
   shard.set(ANSWER_KEY, answer);
+}
+
+/** Was an input other than the running sessions' own written within SETTLE_MS of `now`? Its stamp cannot stand for it yet. */
+function unsettled(inputs: ListsInputs, now: number, running: Running): boolean {
+  return inputs.times.some((t, i) => t >= now - SETTLE_MS && !partOfRunning(partPath(inputs.parts[i] as string), running));
+}
+
+/** What a full look (every file) at `now` saw, as kept: every stamp, the folders' alone, the live-session files'. */
+function stampsOf(inputs: ListsInputs, now: number): Pick<KeptAnswer, 'inputs' | 'folders' | 'liveFiles' | 'fullAt'> {
+  return {
+    inputs: inputs.parts.join(SEPARATOR),
+    folders: inputs.parts.filter((p) => isFolderPart(partPath(p))).join(SEPARATOR),
+    liveFiles: liveFilesOf(inputs.parts),
+    fullAt: now,
+  };
+}
+
+/** Is this a part a look at the folders alone takes too (listsInputs with `folders`)? */
+function isFolderPart(at: string): boolean {
+  if (!at.startsWith('projects/') && !at.startsWith('tasks/')) return true;
+  return at.endsWith('/') && at.split('/').length <= 3;
+}
+
+function liveFilesOf(parts: readonly string[]): string {
+  return parts.filter((p) => p.startsWith('sessions/')).join(SEPARATOR);
 }
 
 /** Is each crashed session's file the answer was worked out with still a crashed one's (its process gone)? */
@@ -292,6 +370,8 @@ function keptAnswer(value: unknown): KeptAnswer | undefined {
   )
     return undefined;
   if (!(v.until === null || typeof v.until === 'number') || !Array.isArray(v.crashed)) return undefined;
+  if (!(v.folders === undefined || typeof v.folders === 'string') || !(v.fullAt === undefined || typeof v.fullAt === 'number'))
+    return undefined;
   if (!Array.isArray(v.running) || !v.running.every((s) => typeof s === 'string')) return undefined;
   if (!Array.isArray(v.pids) || !v.pids.every((p) => Number.isInteger(p))) return undefined;
   const crashedOk = v.crashed.every(

@@ -26,7 +26,16 @@ export interface ListsInputs {
   times: number[];
 }
 
-export function listsInputs(configDir: string): ListsInputs {
+/**
+ * `folders`: the stamps of the folders alone under `projects/` and `tasks/` (every project
+ * folder and list folder, not the transcripts or task files in them); `sessions/` and
+ * `teams/` in full. What kept-lists.ts looks at between two full looks: a file made,
+ * removed or renamed into place changes its folder's stamp; Claude Code and `tasks` write a
+ * task file with a lock folder made and removed beside it, which does too; and a session's
+ * transcript is written only while it runs, which makes and removes its live-session
+ * file in `sessions/`.
+ */
+export function listsInputs(configDir: string, depth: 'files' | 'folders' = 'files'): ListsInputs {
   const parts: string[] = [];
   const times: number[] = [];
   /** One path's stamp (following links, as agents and readers do). */
@@ -47,7 +56,7 @@ export function listsInputs(configDir: string): ListsInputs {
     for (const project of names(projects)) {
       const folder = `${projects}${path.sep}${project}${path.sep}`;
       const key = `projects/${project}/`;
-      if (!look(folder, key)?.isDirectory()) continue;
+      if (!look(folder, key)?.isDirectory() || depth === 'folders') continue;
       for (const name of names(folder)) {
         if (name.endsWith('.jsonl')) look(folder + name, key + name);
         else if (SESSION_FOLDER.test(name))
@@ -59,7 +68,8 @@ export function listsInputs(configDir: string): ListsInputs {
   const tasks = tasksRoot(configDir);
   if (look(tasks, 'tasks/')?.isDirectory()) {
     for (const list of names(tasks))
-      lookInto(`${tasks}${path.sep}${list}`, `tasks/${list}/`, (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
+      if (depth === 'folders') look(`${tasks}${path.sep}${list}`, `tasks/${list}/`);
+      else lookInto(`${tasks}${path.sep}${list}`, `tasks/${list}/`, (n) => n.endsWith('.json') || n === HIGH_WATER_MARK);
   }
 
   lookInto(path.join(configDir, 'sessions'), 'sessions/', () => true);

@@ -90,6 +90,20 @@ export function partOfRunning(path: string, running: Running): boolean {
 }
 
 /**
+ * The same for a part of a look at the folders alone (listsInputs with `folders`): a
+ * running session's own list folder (a task it wrote: the lock folder made beside the
+ * file changes it), `tasks/` (a list folder made or removed, each named in the parts), a
+ * running session's live-session file. Not `sessions/` itself: a live-session file made
+ * and removed since (a session that started and ended between two runs, a resumed one
+ * among them) is named nowhere else; not a project folder (a transcript made: a new
+ * session, or `/clear`); not a team config. Each of those calls for a look at every file.
+ */
+export function folderOfRunning(path: string, running: Running): boolean {
+  if (path === 'sessions/' || path.startsWith('projects/')) return false;
+  return partOfRunning(path, running);
+}
+
+/**
  * The kept answer with the running sessions' rows worked out again; undefined when their
  * processes or transcripts may change another row (see above). `listsChanged`: the
  * running sessions' own lists whose files differ from the kept answer's. `holders`: the
@@ -166,8 +180,15 @@ export function withRunningRows(
   const all = [...rows, ...fresh.map((r): ListsRow => ({ ...r, shortId: r.id, team: teamOf(r.id) }))].sort(
     (a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id),
   );
-  const short = shortIds(all.map((l) => l.id));
+  const short = sameIds(kept.lists, all) ? new Map(kept.lists.map((l) => [l.id, l.shortId])) : shortIds(all.map((l) => l.id));
   return { ...kept, lists: all.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id })) };
+}
+
+/** Do these rows name the same lists? Then each keeps its short id (shortIds gives one set of ids the same prefixes). */
+function sameIds(a: readonly ListsRow[], b: readonly ListsRow[]): boolean {
+  if (a.length !== b.length) return false;
+  const ids = new Set(a.map((l) => l.id));
+  return b.every((l) => ids.has(l.id));
 }
 
 /** Do these lists' task files match no task that a session other than `ours` worked on? */
