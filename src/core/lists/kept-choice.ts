@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { namesIn } from '../base/names-in.js';
 import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { projectFolderName } from '../sessions/project-folders.js';
@@ -92,7 +93,7 @@ export function keepSessions(index: SessionIndex, dir: string, ended: readonly K
   // Looked at before the transcripts: a change made meanwhile leaves these stamps behind it.
   const inputs = inputsText(index, dir, folder);
   const files: Array<[string, unknown]> = [];
-  for (const name of safeReaddir(folder)) {
+  for (const name of namesIn(folder)) {
     const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
     if (!isSessionId(id) || index.listsOfSession(id).length === 0) continue;
     const stamp = index.store.statOf(transcriptPath(folder, id));
@@ -152,7 +153,7 @@ function transcriptPath(folder: string, sessionId: string): string {
 
 /** The project folder's and the tasks folder's stamps, the leads, and the live-session files of the directory's sessions. */
 function inputsText(index: SessionIndex, dir: string, folder: string): string {
-  const ids = new Set(safeReaddir(folder).map((name) => (name.endsWith('.jsonl') ? name.slice(0, -6) : '')));
+  const ids = new Set(namesIn(folder).map((name) => (name.endsWith('.jsonl') ? name.slice(0, -6) : '')));
   const lives = index
     .liveSessionFiles()
     .filter((f) => f.cwd === dir || ids.has(f.sessionId))
@@ -180,14 +181,6 @@ function folderStamp(dir: string): FileStamp | undefined {
     return stampOf(fs.statSync(dir));
   } catch {
     return undefined;
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
   }
 }
 

@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
+import { namesIn } from '../base/names-in.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { type FileStamp, stampOf } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
@@ -131,7 +132,7 @@ export class SessionIndex {
 
   /** The project folders under `<config>/projects/`, listed once. */
   private projects(): string[] {
-    this.projectNames ??= safeReaddir(path.join(this.configDir, 'projects'));
+    this.projectNames ??= namesIn(path.join(this.configDir, 'projects'));
     return this.projectNames;
   }
 
@@ -144,7 +145,7 @@ export class SessionIndex {
       const folder = `${root}${path.sep}${project}${path.sep}`;
       // Before the listing: a transcript made after it changes the folder from this stamp.
       this.projectStamps.set(project, folderStamp(folder));
-      const names = safeReaddir(folder);
+      const names = namesIn(folder);
       this.projectEntries.set(project, new Set(names));
       this.store.retain(project, new Set(names));
       for (const name of names) {
@@ -174,7 +175,7 @@ export class SessionIndex {
   transcriptsIn(project: string): Map<string, string> {
     const found = new Map<string, string>();
     const folder = path.join(this.configDir, 'projects', project);
-    for (const name of this.projectEntries.get(project) ?? safeReaddir(folder)) {
+    for (const name of this.projectEntries.get(project) ?? namesIn(folder)) {
       if (name.length === 42 && name.endsWith('.jsonl') && isSessionId(name.slice(0, 36)))
         found.set(name.slice(0, 36), path.join(folder, name));
     }
@@ -279,7 +280,7 @@ export class SessionIndex {
     const stampsIn = (cwd: string) => {
       const folder = path.join(this.configDir, 'projects', projectFolderName(cwd));
       const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
-      return safeReaddir(folder).flatMap((name) => {
+      return namesIn(folder).flatMap((name) => {
         const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
         const file = path.join(folder, name);
         if (!isSessionId(id) || mtime(file) < since) return [];
@@ -524,7 +525,7 @@ export class SessionIndex {
   sessionsIn(dir: string, keep: (sessionId: string) => boolean = () => true): SessionInfo[] {
     const ids = new Map<string, string | undefined>();
     const folder = path.join(this.configDir, 'projects', projectFolderName(dir));
-    for (const name of safeReaddir(folder)) {
+    for (const name of namesIn(folder)) {
       const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
       if (isSessionId(id) && keep(id)) ids.set(id, path.join(folder, name));
     }
@@ -544,14 +545,6 @@ function folderStamp(dir: string): FileStamp | undefined {
     return stat.isDirectory() ? stampOf(stat) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
   }
 }
 
