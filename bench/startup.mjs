@@ -8,13 +8,18 @@
 // on a loaded machine, CPU time moves less than wall time). No run has
 // NODE_EXTRA_CA_CERTS (it adds ~70 ms to every start), baseline included.
 //
-// Usage: npm run bench:startup (node bench/startup.mjs [--runs N] [--quick])
+// With --build DIR (another checkout, built), each scenario compares this build with that
+// one instead, run by run, the order of the two alternating: "after / before" is the median
+// ratio of this build's time to that build's, wall and CPU, each run of either paired with
+// the baseline just before it. A change is judged by that, not by two tables made apart.
+//
+// Usage: npm run bench:startup (node bench/startup.mjs [--runs N] [--quick] [--build DIR])
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuHookIn, cpuOf, paired } from './paired.mjs';
+import { cpuHookIn, cpuOf, median, paired } from './paired.mjs';
 import { makeTasks, writeList } from './task-world.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +30,12 @@ const QUICK = args.includes('--quick');
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : QUICK ? 9 : 21;
 const WARMUP = 3;
+const buildAt = args.indexOf('--build');
+const BEFORE = buildAt >= 0 ? path.join(path.resolve(args[buildAt + 1] ?? ''), 'bin', 'tasks.js') : undefined;
+if (BEFORE !== undefined && !fs.existsSync(BEFORE)) {
+  console.error(`bench: no ${BEFORE}; --build takes a built checkout`);
+  process.exit(2);
+}
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-startup-'));
 const config = path.join(work, 'config');
@@ -98,6 +109,37 @@ const SCENARIOS = [
   },
 ];
 
+/** This build against BEFORE: each round runs both (order alternating), each after its baseline. */
+function againstBefore(node, s) {
+  const before = s.argv.map((a) => (a === BIN ? BEFORE : a));
+  const one = (argv) => {
+    const b = once(node, s.base);
+    const a = once(node, argv);
+    return { wall: a.wall / b.wall, cpu: a.cpu / b.cpu };
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    one(before);
+    one(s.argv);
+  }
+  const rows = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) rows.push({ old: one(before), now: one(s.argv) });
+    else {
+      const now = one(s.argv);
+      rows.push({ old: one(before), now });
+    }
+  }
+  const m = (f) => median(rows.map(f));
+  return {
+    before: m((r) => r.old.wall),
+    after: m((r) => r.now.wall),
+    beforeCpu: m((r) => r.old.cpu),
+    afterCpu: m((r) => r.now.cpu),
+    change: m((r) => r.now.wall / r.old.wall),
+    changeCpu: m((r) => r.now.cpu / r.old.cpu),
+  };
+}
+
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const lines = [];
 console.error(
@@ -109,7 +151,16 @@ for (const { label, node } of nodes()) {
   // The first run under a Node the build's code cache is not for trains that Node's own;
   // the first run of each other command (a warm-up) adds that command's functions to it.
   once(node, [BIN, '-l', 'bench-20', 'list']);
+  if (BEFORE !== undefined) once(node, [BEFORE, '-l', 'bench-20', 'list']);
   for (const s of SCENARIOS) {
+    if (BEFORE !== undefined) {
+      const r = againstBefore(node, s);
+      lines.push(
+        `| ${version} | ${s.name} | ${fmt(r.before)}x / ${fmt(r.beforeCpu)}x | ${fmt(r.after)}x / ${fmt(r.afterCpu)}x | ${fmt(r.change, 3)} / ${fmt(r.changeCpu, 3)} |`,
+      );
+      console.error(lines.at(-1));
+      continue;
+    }
     const r = pairedOn(node, s.argv, s.base);
     const goal = s.goals[major];
     const verdict = goal === undefined ? '' : `<= ${goal}x: ${r.ratio <= goal ? 'met' : 'missed'}`;
@@ -123,7 +174,14 @@ console.log(
   `tasks start-up, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end`,
 );
 console.log('');
-console.log('| Node | scenario | median | ratio (wall, paired) | ratio (CPU) | goal |');
-console.log('|---|---|---|---|---|---|');
+if (BEFORE !== undefined) {
+  console.log(`this build against ${path.dirname(path.dirname(BEFORE))}, each against ${'`node -e 0`'} or the bare script`);
+  console.log('');
+  console.log('| Node | scenario | before (wall / CPU) | after (wall / CPU) | after / before (wall / CPU) |');
+  console.log('|---|---|---|---|---|');
+} else {
+  console.log('| Node | scenario | median | ratio (wall, paired) | ratio (CPU) | goal |');
+  console.log('|---|---|---|---|---|---|');
+}
 for (const l of lines) console.log(l);
 fs.rmSync(work, { recursive: true, force: true });
