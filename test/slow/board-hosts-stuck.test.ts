@@ -11,8 +11,8 @@ import { descendantsOf } from '../helpers/sshd.js';
  * `tasks board -H alpha -H beta` when beta stays connected and stops answering: its
  * processes stopped (SIGSTOP), as a host whose tasks process is stuck, or whose link
  * stalled without closing. ssh is stood in for by a script that runs the host's command
- * here, as that host (as test/e2e/board-hosts.test.ts does), and that records each
- * connection's pid; while `<host>.frozen` exists a new connection stops itself before
+ * here, as that host (as test/e2e/board-hosts.test.ts does), as a child (the script is
+ * the local ssh, its children the host's), and that records each connection's pid; while `<host>.frozen` exists a new connection stops itself before
  * anything comes back, so that the host stays silent however often it is dialled, until
  * the test continues it (SIGCONT). TASKS_SSH_TIMEOUT=1: the deadline is 1 + 5 s.
  */
@@ -33,7 +33,8 @@ echo $$ >> "${root}/$dest.pids"
 [ -e "${root}/$dest.frozen" ] && kill -STOP $$
 HOME="${root}/$dest"; CLAUDE_CONFIG_DIR="$HOME/.claude"; export HOME CLAUDE_CONFIG_DIR
 unset XDG_CACHE_HOME XDG_STATE_HOME XDG_RUNTIME_DIR
-exec sh -c "$2"
+# Not exec'd: this process is the local ssh, and what it runs is the host's.
+sh -c "$2"
 `,
   { mode: 0o755 },
 );
@@ -100,7 +101,8 @@ describe('tasks board -H: a host that stays connected and stops answering', () =
     seen = pidsOf('beta');
     fs.writeFileSync(path.join(root, 'beta.frozen'), '');
     const frozenAt = Date.now();
-    for (const p of processesOf('beta'))
+    // The host's side of its connection: the ssh stand-in itself runs on, as a local ssh does.
+    for (const p of seen.flatMap((s) => descendantsOf(s)))
       if (alive(p)) {
         process.kill(p, 'SIGSTOP');
         stopped.add(p);
@@ -133,6 +135,8 @@ describe('tasks board -H: a host that stays connected and stops answering', () =
   it('does not leak the silent connection: its ssh is ended and the host dialled again', async () => {
     // The stuck connection's ssh is ended by the board; a new one is dialled (and, the host still frozen, stays silent).
     const stuck = seen.at(-1) as number;
+    expect([...stopped].length).toBeGreaterThan(0);
+    expect(stopped.has(stuck)).toBe(false);
     await expect.poll(() => alive(stuck) && !zombie(stuck), { timeout: 5000 }).toBe(false);
     await expect.poll(() => pidsOf('beta').length, { timeout: 10_000 }).toBeGreaterThan(seen.length);
     // Dialled while the host is frozen: still silent, and said so.
