@@ -223,7 +223,11 @@ export class FeedClient {
     if (channel === undefined || this.view.state !== 'live') return Promise.resolve(notReached(this.label, this.view.message));
     if (this.pending.size >= MAX_IN_FLIGHT)
       return Promise.resolve(
-        error(503, 'unreachable', `host ${this.label} has ${MAX_IN_FLIGHT} requests unanswered: nothing more is sent to it until it answers`),
+        error(
+          503,
+          'unreachable',
+          `host ${this.label} has ${MAX_IN_FLIGHT} requests unanswered: nothing more is sent to it until it answers`,
+        ),
       );
     // Is it there? Asked with the request (before its deadline is set, so that the ping's comes first):
     // a silent host is known by then, and said so.

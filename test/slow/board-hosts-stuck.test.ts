@@ -147,10 +147,10 @@ describe('tasks board -H: a host that stays connected and stops answering', () =
     const from = events.events.length;
     fs.rmSync(path.join(root, 'beta.frozen'));
     for (const p of [...stopped, ...processesOf('beta')]) if (alive(p)) process.kill(p, 'SIGCONT');
-    const back = await events.next(
-      (e) => e.event === 'overview' && (e.data as OverviewPayload).lists.some((l) => l.id === 'h1-web'),
-      { from, ms: 15_000 },
-    );
+    const back = await events.next((e) => e.event === 'overview' && (e.data as OverviewPayload).lists.some((l) => l.id === 'h1-web'), {
+      from,
+      ms: 15_000,
+    });
     expect(hostState(back.data as OverviewPayload, 'beta')?.state).toBe('live');
     const read = await api<{ tasks: Array<{ subject: string }> }>(board, 'api/list?list=h1-web');
     expect(read.status).toBe(200);

@@ -271,7 +271,10 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       pidsOf((p) => p.user === host.user).filter((pid) => {
         try {
           // The host's tasks (node), not the shells that started it.
-          return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('board-feed');
+          return (
+            fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' &&
+            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('board-feed')
+          );
         } catch {
           return false;
         }
@@ -314,9 +317,14 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
       const banner = page.locator('.hosts-banner .host-down[data-host="beta"]');
       const said = await Promise.race([
         banner.textContent({ timeout: 15_000 }),
-        page.locator('#hosts-down').waitFor({ state: 'hidden', timeout: 15_000 }).then(() => 'back already'),
+        page
+          .locator('#hosts-down')
+          .waitFor({ state: 'hidden', timeout: 15_000 })
+          .then(() => 'back already'),
       ]);
-      expect(said).toMatch(/^Host beta is not answering since .*: not answering \(nothing came back within 10s\)\. It last answered at .*\./);
+      expect(said).toMatch(
+        /^Host beta is not answering since .*: not answering \(nothing came back within 10s\)\. It last answered at .*\./,
+      );
       await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 30_000 });
       expect(await page.locator('#hosts-down').isHidden()).toBe(true);
       expect((await read('h1-web')).status).toBe(200);
