@@ -1,3 +1,4 @@
+import { LOCK_WAIT_BOUND_MS } from '../core/locks/lock-acquire.js';
 import type { ApiAnswer } from './board-api.js';
 import type { HostStateView } from './board-protocol.js';
 
@@ -233,12 +234,14 @@ export class FeedClient {
     // a silent host is known by then, and said so.
     this.nextPing(0);
     const id = this.nextId++;
+    // An action may first wait there for a list's lock, as long as a lock is ever waited for.
+    const ms = 'action' in message ? this.deadlineMs + LOCK_WAIT_BOUND_MS : this.deadlineMs;
     return new Promise((resolve) => {
       // The host still answers pings, and not this in time (a read that takes that long there): this alone is answered.
       const timer = setTimeout(() => {
         if (!this.pending.delete(id)) return;
-        resolve(error(504, 'unreachable', `host ${this.label} did not answer within ${seconds(this.deadlineMs)}s; ${WHOLE}`));
-      }, this.deadlineMs);
+        resolve(error(504, 'unreachable', `host ${this.label} did not answer within ${seconds(ms)}s; ${WHOLE}`));
+      }, ms);
       this.pending.set(id, { resolve, timer });
       channel.send(`${JSON.stringify({ id, ...message })}\n`);
     });

@@ -207,6 +207,18 @@ describe("a host's board feed, as the local board keeps it", () => {
     expect(JSON.parse(answer?.body ?? '{}').error.message).toMatch(/^host devbox did not answer within 6s; /);
     expect(feed.state.state).toBe('live');
     expect(c.state.closed).toBe(0);
+    // An action gets longer: it may wait there for a list's lock (at most 11.5 s) before it starts.
+    let acted: { status: number; body: string } | undefined;
+    void feed.request({ action: { action: 'start', list: 'web', id: '1' } }).then((a) => (acted = a));
+    for (let t = 0; t < 17_000; t += 1000) {
+      await vi.advanceTimersByTimeAsync(1000);
+      const ping = c.pings().at(-1)?.ping;
+      if (ping !== undefined) c.say({ pong: ping });
+    }
+    expect(acted).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(acted?.status).toBe(504);
+    expect(JSON.parse(acted?.body ?? '{}').error.message).toMatch(/^host devbox did not answer within 18s; /);
     // Its answer, when it comes, is for nobody.
     c.say({ id: c.asked()[0]?.id, status: 200, body: '{}' });
     expect(feed.state.state).toBe('live');
