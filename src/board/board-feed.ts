@@ -84,7 +84,7 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
         return;
       }
       if (message === null || typeof message !== 'object') return;
-      // Answered as it is read: it says the process and the link are alive, whatever a read under way takes.
+      // Answered as it is read, not queued behind the answers under way: it says the process and the link are alive.
       const ping = (message as Record<string, unknown>).ping;
       if (typeof ping === 'number') return send({ pong: ping });
       void handle(message as Record<string, unknown>).catch(() => undefined);
