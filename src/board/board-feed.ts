@@ -15,11 +15,13 @@ import type { BoardBackend } from './board-server.js';
  *      {"id":n,"action":{...}}                            an action, as the page posts it
  *      {"sub":n,"list":"L"|null}                          an event stream (the overview, the Now view, a list)
  *      {"unsub":n}
+ *      {"ping":n}                                         are you there?
  * Out: {"hello":{"pid":n,...}}                            first, once the board is ready (with what
  *                                                         the command line asked: the list it names)
  *      {"id":n,"status":s,"body":"<JSON>"}                an answer
  *      {"sub":n,"event":"overview","data":"<JSON>"}       an event of a stream
  *      {"sub":n,"busy":true}                              no more streams are taken
+ *      {"pong":n}                                         here: at once, ahead of any answer under way
  */
 export interface FeedStreams {
   input: NodeJS.ReadableStream;
@@ -81,7 +83,11 @@ export function serveFeed(backend: BoardBackend, io: FeedStreams, signal: AbortS
       } catch {
         return;
       }
-      if (message !== null && typeof message === 'object') void handle(message as Record<string, unknown>).catch(() => undefined);
+      if (message === null || typeof message !== 'object') return;
+      // Answered as it is read, not queued behind the answers under way: it says the process and the link are alive.
+      const ping = (message as Record<string, unknown>).ping;
+      if (typeof ping === 'number') return send({ pong: ping });
+      void handle(message as Record<string, unknown>).catch(() => undefined);
     });
     io.input.on('data', (chunk: string) => lines.push(chunk));
     io.input.on('end', finish);

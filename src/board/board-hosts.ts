@@ -3,10 +3,11 @@ import { type Connect, FeedClient } from './board-feed-client.js';
 import { hostListPageId, hubApi } from './board-hub.js';
 import { type RunningBoard, type ServeOptions, serveBoard } from './board-server.js';
 
-/** A host to show: its name as the user gave it, and how its board is reached (over ssh: cli/board-hosts). */
+/** A host to show: its name as the user gave it, how its board is reached (over ssh: cli/board-hosts), and how long it has to answer. */
 export interface BoardHost {
   label: string;
   connect: Connect;
+  deadlineMs?: number;
 }
 
 /**
@@ -21,7 +22,7 @@ export async function startHostsBoard(
   hosts: readonly BoardHost[],
   o: Omit<ServeOptions, 'identityOf'> & { named?: boolean },
 ): Promise<RunningBoard & { opensOn?: string }> {
-  const feeds = hosts.map((h) => new FeedClient(h.label, h.connect));
+  const feeds = hosts.map((h) => new FeedClient(h.label, h.connect, h.deadlineMs));
   const first = await Promise.all(feeds.map((f) => f.start()));
   const causes = first.map((v) => v.message ?? `host ${v.label}: not reached`);
   if (first.every((v) => v.state === 'down')) {

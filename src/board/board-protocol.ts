@@ -116,6 +116,10 @@ export interface HostStateView {
   message: string | null;
   /** Since when it is in this state (ms). */
   since: number;
+  /** Down because it stopped answering: connected, and nothing came back within the deadline (board-feed-client.ts). */
+  silent?: true;
+  /** When the host last answered (ms), on a host down that had answered before. */
+  answeredAt?: number;
 }
 
 export interface OverviewPayload {

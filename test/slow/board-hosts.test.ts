@@ -55,8 +55,9 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
   let local: string;
   let env: Record<string, string>;
   // An action refused because its host is not reached is an answer the page shows (503), not an error of the page;
-  // so is a read that was on its way to a host when the test killed it (502: the connection was lost before it answered).
-  const b = useBoardBrowser({ console: /status of (409|502|503)/ });
+  // so is a read that was on its way to a host when the test killed it (502: the connection was lost before it answered),
+  // or stopped it (504: nothing came back by the deadline).
+  const b = useBoardBrowser({ console: /status of (409|502|503|504)/ });
 
   beforeAll(async () => {
     [alpha, beta] = [await startSshd(), await startSshd()];
@@ -263,6 +264,82 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
     expect(two.code).toBe(2);
     expect(two.stderr).toMatch(/^error: board: -l and --session name a list on one host/);
     expect(fs.existsSync(local)).toBe(false);
+  }, 180_000);
+
+  it("a host whose board there stops answering (SIGSTOP): a read of it answered by the deadline, a banner saying since when; alpha's board goes on; back by itself", async () => {
+    const feedsOf = (host: SshHost) =>
+      pidsOf((p) => p.user === host.user).filter((pid) => {
+        try {
+          // The host's tasks (node), not the shells that started it.
+          return (
+            fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' &&
+            fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('board-feed')
+          );
+        } catch {
+          return false;
+        }
+      });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    const board = await startBoard(['-H', 'alpha', '-H', 'beta']);
+    const stopped: number[] = [];
+    try {
+      const page = await b.page(board.url);
+      await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 30_000 });
+      const sshs = pidsOf((p) => p.ppid === board.child.pid);
+      expect(sshs.length).toBeGreaterThanOrEqual(2);
+      // beta's board there is stuck: its connection stays up, and nothing comes back.
+      await expect.poll(() => feedsOf(beta).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      for (const pid of feedsOf(beta)) {
+        process.kill(pid, 'SIGSTOP');
+        stopped.push(pid);
+      }
+      const read = (list: string) =>
+        page.evaluate(async (l) => {
+          const t0 = Date.now();
+          const res = await fetch(`api/list?list=${l}`);
+          return { status: res.status, body: await res.json(), ms: Date.now() - t0 };
+        }, list);
+      const [silent, other] = await Promise.all([read('h1-web'), read('h0-web')]);
+      // TASKS_SSH_TIMEOUT=5: the deadline is 5 + 5 s.
+      expect(silent.status).toBe(504);
+      expect(silent.ms).toBeLessThan(12_000);
+      expect(silent.body.error.message).toMatch(/^host beta is not answering: nothing came back within 10s; /);
+      expect(other.status).toBe(200);
+      expect(other.ms).toBeLessThan(3000);
+      // The banner says so; it goes once the host is dialled again and answers (a new board there), on the same page.
+      const banner = page.locator('.hosts-banner .host-down[data-host="beta"]');
+      const said = await Promise.race([
+        banner.textContent({ timeout: 15_000 }),
+        page
+          .locator('#hosts-down')
+          .waitFor({ state: 'hidden', timeout: 15_000 })
+          .then(() => 'back already'),
+      ]);
+      expect(said).toMatch(
+        /^Host beta is not answering since .*: not answering \(nothing came back within 10s\)\. It last answered at .*\./,
+      );
+      await page.locator('.host-group[data-host="beta"] .list-item[data-list="h1-web"]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('#hosts-down').isHidden()).toBe(true);
+      expect((await read('h1-web')).status).toBe(200);
+      // The ssh of the stuck connection was ended, not left: only the new one runs for beta.
+      expect(sshs.filter(alive).length).toBeLessThan(sshs.length);
+      // The stuck board there, continued, finds its connection gone and ends: nothing left on the host.
+      for (const pid of stopped) process.kill(pid, 'SIGCONT');
+      await expect.poll(() => stopped.filter(alive), { timeout: 15_000 }).toEqual([]);
+    } finally {
+      for (const pid of stopped.filter(alive)) process.kill(pid, 'SIGCONT');
+      const children = pidsOf((p) => p.ppid === board.child.pid);
+      expect(await board.stop()).toBe(0);
+      // Every ssh the board ran ends with it (the shared connection is ssh's own, kept for ControlPersist as for any -H command).
+      await expect.poll(() => children.filter(alive), { timeout: 10_000 }).toEqual([]);
+    }
   }, 180_000);
 
   it('refuses bad hosts as -H does: a bad name exit 2, no host reached exit 8, nothing listening', () => {

@@ -11,7 +11,7 @@ import { payloadFolder } from '../remote/payload.js';
 import { hostsOfFile, uniqueHosts } from '../remote/remote-run.js';
 import type { HostFeed } from '../runtime/context.js';
 import type { IO } from '../runtime/io.js';
-import { sshFeed } from './ssh-feed.js';
+import { answerDeadlineMs, sshFeed } from './ssh-feed.js';
 
 /** A listening address given as `board --host` (its old name for --listen): not a host to show. */
 const LISTEN_ADDRESS = /^(localhost|0\.0\.0\.0|::|::1|\d{1,3}(\.\d{1,3}){3})$/;
@@ -29,5 +29,5 @@ export async function boardHostFeeds(h: HostArgv, io: IO, env: NodeJS.ProcessEnv
     ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env)),
   ]);
   const folder = await payloadFolder();
-  return targets.map((t) => ({ label: t.label, connect: sshFeed(t, folder, io, env) }));
+  return targets.map((t) => ({ label: t.label, connect: sshFeed(t, folder, io, env), deadlineMs: answerDeadlineMs(env) }));
 }

@@ -3,13 +3,24 @@ import { lineSplitter } from '../../core/base/line-splitter.js';
 import type { SshTarget } from '../remote/host-address.js';
 import { runOnHost } from '../remote/host-run.js';
 import { MARKER, remoteCommand } from '../remote/remote-scripts.js';
-import { sshCall } from '../remote/ssh-command.js';
+import { connectTimeout, sshCall } from '../remote/ssh-command.js';
 import { isSshDropLine, sshFailureCause } from '../remote/ssh-faults.js';
 import type { HostFeedChannel as FeedChannel } from '../runtime/context.js';
 import type { IO } from '../runtime/io.js';
 
 /** Time a host gets, beyond ssh's connect timeout, to start its board (Node's start, the first read of its lists). */
 const START_GRACE_MS = 30_000;
+/** Time a connected host gets, beyond ssh's connect timeout, to answer a request (and a ping: board-feed-client.ts). */
+const ANSWER_GRACE_MS = 5000;
+
+/**
+ * How long a connected host has to answer: the connect timeout (TASKS_SSH_TIMEOUT, which
+ * the user sets for a slow link) and a few seconds; a host silent that long is down, and
+ * dialled again.
+ */
+export function answerDeadlineMs(env: NodeJS.ProcessEnv): number {
+  return connectTimeout(env) * 1000 + ANSWER_GRACE_MS;
+}
 
 /**
  * A host's board feed over the user's own ssh (the same call as every `-H` command:

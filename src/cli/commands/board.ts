@@ -86,7 +86,7 @@ Examples:
       const board: RunningBoard & { opensOn?: string } =
         hosts.length > 0
           ? await startHostsBoard(
-              hosts.map((h) => ({ label: h.label, connect: () => h.connect(feedArgs(globals)) })),
+              hosts.map((h) => ({ label: h.label, connect: () => h.connect(feedArgs(globals)), deadlineMs: h.deadlineMs })),
               { host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn, named: naming },
             )
           : await startBoard({ ...ctx.boardPlace(), host, port, readOnly, stateHome, newToken: Boolean(opts.newToken), warn });

@@ -101,6 +101,8 @@ export interface HostFeedChannel {
 export interface HostFeed {
   label: string;
   connect(globalArgs: readonly string[]): Promise<HostFeedChannel>;
+  /** How long the host has to answer each request once connected (ms). */
+  deadlineMs: number;
 }
 
 export class Context {
