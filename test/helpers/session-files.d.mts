@@ -19,9 +19,11 @@ export interface TranscriptOptions {
   /** false: without the real run's TodoWrite calls. */
   todos?: boolean;
   source?: 'todowrite' | 'tasks';
+  /** The project folder (default: named after `cwd`), as `$CLAUDE_CODE_PROJECT_DIR_NAME` names it. */
+  projectFolder?: string;
 }
 
-/** Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines; its path. */
+/** Write `<config>/projects/<project folder>/<sessionId>.jsonl` from the real transcript's lines; its path. */
 export function writeTranscript(config: string, opts: TranscriptOptions): string;
 
 /** Field 22 of /proc/<pid>/stat: the process start time that Claude Code records. */

@@ -48,7 +48,7 @@ export function projectFolder(cwd) {
 export function writeTranscript(config, opts) {
   const start = opts.start ?? Date.now() - 60_000;
   const end = opts.end ?? start + 30_000;
-  const dir = path.join(config, 'projects', projectFolder(opts.cwd));
+  const dir = path.join(config, 'projects', opts.projectFolder ?? projectFolder(opts.cwd));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${opts.sessionId}.jsonl`);
   const source = SOURCES[opts.source ?? 'todowrite'];
