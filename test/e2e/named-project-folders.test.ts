@@ -7,12 +7,13 @@
  * variable or without it. Through the built binary, each run twice: the second takes the
  * project's sessions from what the first kept (kept-choice.ts).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { namedAfterDirectory, namedProjectFolder, projectFolderName } from '../../src/core/sessions/project-folders.js';
 import { run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
-import { writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const MINE = '53791fc0-22f8-4fd4-9460-31b2c254b56a';
 const OTHER = '0d1e2f30-4a5b-4c6d-8e7f-a0b1c2d3e4f5';
@@ -128,4 +129,28 @@ describe('a session whose project folder CLAUDE_CODE_PROJECT_DIR_NAME names', ()
     expect(withIt.code, withIt.stderr).toBe(0);
     expect(JSON.parse(withIt.stdout).map((t: { subject: string }) => t.subject)).toEqual(['My task']);
   });
+
+  it("a live session /clear-ed there: its list before is found in the named folder too", () => {
+    const { config, proj } = world();
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+    children.push(child);
+    const CLEARED = '7baec0ff-1111-4a4a-8b8b-000000000002';
+    const started = Date.now() - 30 * 60_000;
+    // The process's first session (MINE's transcript, rewritten to end as /clear began the next).
+    writeTranscript(config, { sessionId: MINE, cwd: proj, prompt: 'my work', projectFolder: 'myproj', start: started + 1000, end: started + 600_000 });
+    writeClearedTranscript(config, { sessionId: CLEARED, cwd: proj, at: started + 600_000, folder: 'myproj' });
+    writeLiveSession(config, { pid: child.pid as number, sessionId: CLEARED, cwd: proj, status: 'idle', start: started });
+    const read = run(config, ['list', '--json'], { cwd: proj });
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual([]);
+    expect(stderrText(read.stderr)).toContain(`using list 7baec0ff (live session`);
+    expect(stderrText(read.stderr)).toContain(`its list before: ${MINE.slice(0, 8)}`);
+    const rows = JSON.parse(run(config, ['lists', '--json'], { cwd: proj }).stdout) as Array<{ id: string; replacedBy: string | null }>;
+    expect(rows.find((r) => r.id === MINE)).toMatchObject({ replacedBy: CLEARED });
+  });
+});
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
 });

@@ -61,5 +61,6 @@ export function writeTaskTranscript(
 /** The transcript a session begun by `/clear` opens with; `firstSession`: the process's first session, named on its turns' entries. */
 export function writeClearedTranscript(
   config: string,
-  opts: { sessionId: string; cwd: string; at: number; firstSession?: string | undefined },
+  /** `folder`: the project folder (default: named after `cwd`). */
+  opts: { sessionId: string; cwd: string; at: number; firstSession?: string | undefined; folder?: string | undefined },
 ): string;

@@ -91,8 +91,8 @@ export function writeTranscript(config, opts) {
  * (ms). `firstSession`: the process's first session, which its turns' entries name as
  * `session_id` once a prompt is answered (none: no turn yet). Returns the file's path.
  */
-export function writeClearedTranscript(config, { sessionId, cwd, at, firstSession }) {
-  const dir = path.join(config, 'projects', projectFolder(cwd));
+export function writeClearedTranscript(config, { sessionId, cwd, at, firstSession, folder }) {
+  const dir = path.join(config, 'projects', folder ?? projectFolder(cwd));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${sessionId}.jsonl`);
   const base = { userType: 'external', entrypoint: 'cli', cwd, sessionId, version: '2.1.328', gitBranch: 'main' };
