@@ -37,7 +37,14 @@ function world(name = 'myproj') {
   const elsewhere = path.join(config, 'home', 'elsewhere');
   for (const d of [proj, neighbour, elsewhere]) fs.mkdirSync(d, { recursive: true });
   const now = Date.now();
-  writeTranscript(config, { sessionId: MINE, cwd: proj, prompt: 'my work', projectFolder: name, start: now - 3_600_000, end: now - 3_000_000 });
+  writeTranscript(config, {
+    sessionId: MINE,
+    cwd: proj,
+    prompt: 'my work',
+    projectFolder: name,
+    start: now - 3_600_000,
+    end: now - 3_000_000,
+  });
   task(config, MINE, 'My task', now - 3_000_000);
   // Another directory's session in the same named folder, more recent: never this directory's.
   writeTranscript(config, {
@@ -112,7 +119,14 @@ describe('a session whose project folder CLAUDE_CODE_PROJECT_DIR_NAME names', ()
     fs.writeFileSync(shard, JSON.stringify(body));
     expect(run(config, ['list'], { cwd: proj, env }).stderr).toContain('using list KEPT');
     const NEWER = 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b';
-    writeTranscript(config, { sessionId: NEWER, cwd: proj, prompt: 'newer work', projectFolder: 'myproj', start: now - 30_000, end: now - 20_000 });
+    writeTranscript(config, {
+      sessionId: NEWER,
+      cwd: proj,
+      prompt: 'newer work',
+      projectFolder: 'myproj',
+      start: now - 30_000,
+      end: now - 20_000,
+    });
     task(config, NEWER, 'Newer task', now - 20_000);
     const list = run(config, ['list', '--json'], { cwd: proj, env });
     expect(list.code, list.stderr).toBe(0);
@@ -130,14 +144,21 @@ describe('a session whose project folder CLAUDE_CODE_PROJECT_DIR_NAME names', ()
     expect(JSON.parse(withIt.stdout).map((t: { subject: string }) => t.subject)).toEqual(['My task']);
   });
 
-  it("a live session /clear-ed there: its list before is found in the named folder too", () => {
+  it('a live session /clear-ed there: its list before is found in the named folder too', () => {
     const { config, proj } = world();
     const child = spawn('sleep', ['600'], { stdio: 'ignore' });
     children.push(child);
     const CLEARED = '7baec0ff-1111-4a4a-8b8b-000000000002';
     const started = Date.now() - 30 * 60_000;
     // The process's first session (MINE's transcript, rewritten to end as /clear began the next).
-    writeTranscript(config, { sessionId: MINE, cwd: proj, prompt: 'my work', projectFolder: 'myproj', start: started + 1000, end: started + 600_000 });
+    writeTranscript(config, {
+      sessionId: MINE,
+      cwd: proj,
+      prompt: 'my work',
+      projectFolder: 'myproj',
+      start: started + 1000,
+      end: started + 600_000,
+    });
     writeClearedTranscript(config, { sessionId: CLEARED, cwd: proj, at: started + 600_000, folder: 'myproj' });
     writeLiveSession(config, { pid: child.pid as number, sessionId: CLEARED, cwd: proj, status: 'idle', start: started });
     const read = run(config, ['list', '--json'], { cwd: proj });

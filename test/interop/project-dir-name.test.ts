@@ -24,7 +24,14 @@ describe('the real Claude Code with CLAUDE_CODE_PROJECT_DIR_NAME', () => {
     const proj = w.dir('work/my.proj');
     const neighbour = w.dir('work/neighbour');
     const env = { CLAUDE_CODE_PROJECT_DIR_NAME: 'myproj' };
-    const mine = await runAgent({ configDir: w.config, listId: undefined, cwd: proj, prompt: 'plan my work', turns: [CREATE('Mine')], env });
+    const mine = await runAgent({
+      configDir: w.config,
+      listId: undefined,
+      cwd: proj,
+      prompt: 'plan my work',
+      turns: [CREATE('Mine')],
+      env,
+    });
     const mineId = mine.stream.sessionId as string;
     // Another directory's session, later, into the same named folder.
     const next = await runAgent({
@@ -38,9 +45,12 @@ describe('the real Claude Code with CLAUDE_CODE_PROJECT_DIR_NAME', () => {
     const nextId = next.stream.sessionId as string;
     // The layout the agent made: both transcripts in the named folder, none named after a directory.
     expect(fs.readdirSync(path.join(w.config, 'projects'))).toEqual(['myproj']);
-    expect(fs.readdirSync(path.join(w.config, 'projects', 'myproj')).filter((f) => f.endsWith('.jsonl')).sort()).toEqual(
-      [`${mineId}.jsonl`, `${nextId}.jsonl`].sort(),
-    );
+    expect(
+      fs
+        .readdirSync(path.join(w.config, 'projects', 'myproj'))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual([`${mineId}.jsonl`, `${nextId}.jsonl`].sort());
     expect(fs.existsSync(path.join(w.config, 'tasks', mineId, '1.json'))).toBe(true);
     // Another list, changed last: only the project rule can pick the agent's.
     expect((await w.tasks(w.home, ['-l', 'other', 'create', 'Elsewhere'])).code).toBe(0);
@@ -57,7 +67,12 @@ describe('the real Claude Code with CLAUDE_CODE_PROJECT_DIR_NAME', () => {
     // A change there goes to the agent's list, and the agent, resumed there, sees it.
     const made = await w.tasks(proj, ['create', 'From tasks'], env);
     expect(made.code, made.stderr).toBe(0);
-    expect(fs.readdirSync(path.join(w.config, 'tasks', mineId)).filter((f) => f.endsWith('.json')).sort()).toEqual(['1.json', '2.json']);
+    expect(
+      fs
+        .readdirSync(path.join(w.config, 'tasks', mineId))
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(['1.json', '2.json']);
     const resumed = await runAgent({
       configDir: w.config,
       listId: undefined,

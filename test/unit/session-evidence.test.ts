@@ -462,7 +462,15 @@ describe('signs of life, and whose owners are gone', () => {
     fs.mkdirSync(path.dirname(named));
     fs.renameSync(transcript, named);
     const mayBe = (p: Partial<ClaudeProcess>) => {
-      const proc: ClaudeProcess = { pid: 77, startTime: '1', cwd: '/work/q', listVariable: undefined, configDir: config, teamName: undefined, ...p };
+      const proc: ClaudeProcess = {
+        pid: 77,
+        startTime: '1',
+        cwd: '/work/q',
+        listVariable: undefined,
+        configDir: config,
+        teamName: undefined,
+        ...p,
+      };
       const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => [proc] };
       const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
       return { live: index.mayBeLive(NAMED_ID, named), folders: [...index.sessionsAProcessMayBeOn().folders] };

@@ -60,7 +60,10 @@ export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTa
   const moved = (listId: string): ListMove | undefined => {
     if (!isSessionId(listId)) return undefined;
     // A fresh index: live-session files change while we watch.
-    const found = listAfterClear(new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }), listId);
+    const found = listAfterClear(
+      new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }),
+      listId,
+    );
     return (
       found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) }
     );

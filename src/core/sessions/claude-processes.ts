@@ -118,7 +118,10 @@ export function readClaudeProcess(pid: number, procRoot = '/proc'): ClaudeProces
         : home !== undefined
           ? path.join(home, '.claude')
           : undefined,
-    projectFolder: namedProjectFolder({ CLAUDE_CONFIG_DIR: config, CLAUDE_CODE_PROJECT_DIR_NAME: vars.get('CLAUDE_CODE_PROJECT_DIR_NAME') }),
+    projectFolder: namedProjectFolder({
+      CLAUDE_CONFIG_DIR: config,
+      CLAUDE_CODE_PROJECT_DIR_NAME: vars.get('CLAUDE_CODE_PROJECT_DIR_NAME'),
+    }),
     teamName: optionValue(argv, '--team-name'),
     settingsFlag: optionValue(argv, '--settings'),
     sessionArg: sessionArg !== undefined && /^[0-9a-f-]{36}$/i.test(sessionArg) ? sessionArg.toLowerCase() : undefined,

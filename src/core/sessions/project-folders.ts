@@ -32,7 +32,10 @@ function stringHash(text: string): number {
  * directory as usual. The name is taken as it is, never cleaned. The live-session file
  * and the lists are where they always are (docs/task-store.md section 10).
  */
-export function namedProjectFolder(env: { CLAUDE_CONFIG_DIR?: string | undefined; CLAUDE_CODE_PROJECT_DIR_NAME?: string | undefined }): string | undefined {
+export function namedProjectFolder(env: {
+  CLAUDE_CONFIG_DIR?: string | undefined;
+  CLAUDE_CODE_PROJECT_DIR_NAME?: string | undefined;
+}): string | undefined {
   const name = env.CLAUDE_CODE_PROJECT_DIR_NAME;
   if (!env.CLAUDE_CONFIG_DIR || name === undefined || !NAMED.test(name) || DEVICE.test(name)) return undefined;
   return name;

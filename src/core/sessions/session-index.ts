@@ -288,16 +288,16 @@ export class SessionIndex {
     const stampsIn = (cwd: string) => {
       const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
       const own = projectFolderName(cwd);
-      return this.projectFoldersOf(cwd).flatMap((project) => {
+      const files = this.projectFoldersOf(cwd).flatMap((project) => {
         const folder = path.join(this.configDir, 'projects', project);
-        return namesIn(folder).map((name) => ({ project, name, folder }));
-      }).flatMap(({ project, name, folder }) => {
+        return namesIn(folder).map((name) => ({ own: project === own, name, file: path.join(folder, name) }));
+      });
+      return files.flatMap(({ own, name, file }) => {
         const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-        const file = path.join(folder, name);
         if (!isSessionId(id) || mtime(file) < since) return [];
         const f = this.facts(file);
         // A folder not named after the directory holds other directories' sessions too.
-        if (project !== own && f.cwd !== cwd) return [];
+        if (!own && f.cwd !== cwd) return [];
         return [
           {
             sessionId: id,
