@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { namesIn } from '../base/names-in.js';
 import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
@@ -98,9 +97,9 @@ export function keepSessions(index: SessionIndex, dir: string, ended: readonly K
   const files: Array<[string, unknown, string]> = [];
   for (const project of projects) {
     const folder = projectFolder(index, project);
-    for (const name of namesIn(folder)) {
-      const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-      if (!isSessionId(id) || index.listsOfSession(id).length === 0) continue;
+    // In a folder not named after the directory, only the transcripts that may be its sessions': the others' growth changes nothing here.
+    for (const id of index.sessionIdsIn(project, dir)) {
+      if (index.listsOfSession(id).length === 0) continue;
       const stamp = index.store.statOf(transcriptPath(folder, id));
       if (stamp === undefined || !trusted(stamp, now)) return;
       files.push([id, stampTuple(stamp), project]);
@@ -160,9 +159,7 @@ function transcriptPath(folder: string, sessionId: string): string {
 
 /** The project folders' (with their names) and the tasks folder's stamps, the leads, and the live-session files of the directory's sessions. */
 function inputsText(index: SessionIndex, dir: string, projects: readonly string[]): string {
-  const ids = new Set(
-    projects.flatMap((project) => namesIn(projectFolder(index, project)).map((name) => (name.endsWith('.jsonl') ? name.slice(0, -6) : ''))),
-  );
+  const ids = new Set(projects.flatMap((project) => index.sessionIdsIn(project, dir)));
   const lives = index
     .liveSessionFiles()
     .filter((f) => f.cwd === dir || ids.has(f.sessionId))

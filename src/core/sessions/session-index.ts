@@ -27,6 +27,7 @@ import type { PersistentCache } from '../cache/persistent-cache.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
+import { type FolderSessions, namedFoldersShard, sessionsByDirectory } from './named-folders.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { namedAfterDirectory, projectFolderName } from './project-folders.js';
 import { readTeamLeads, type TeamLead } from './team-leads.js';
@@ -119,6 +120,7 @@ export class SessionIndex {
   private claudeCache: ClaudeProcess[] | undefined;
   private listFolders: Set<string> | undefined;
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
+  private readonly byDirectoryCache = new Map<string, FolderSessions>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
   readonly settings: SettingsPlaces | undefined;
@@ -142,6 +144,35 @@ export class SessionIndex {
   private projects(): string[] {
     this.projectNames ??= namesIn(path.join(this.configDir, 'projects'));
     return this.projectNames;
+  }
+
+  /**
+   * The sessions of one of `dir`'s project folders (projectFoldersOf) that may have run in
+   * `dir`, by id: in the folder named after it, every one; in another, those whose
+   * transcript says `dir`, and those whose transcript names no directory yet.
+   */
+  sessionIdsIn(project: string, dir: string): string[] {
+    const folder = path.join(this.configDir, 'projects', project);
+    if (project === projectFolderName(dir))
+      return namesIn(folder).flatMap((name) => (name.endsWith('.jsonl') && isSessionId(name.slice(0, -6)) ? [name.slice(0, -6)] : []));
+    const found = this.byDirectory(folder);
+    return [...(found.byDirectory.get(dir) ?? []), ...found.unknown];
+  }
+
+  /** The sessions of a project folder not named after a directory, by the directory each ran in (named-folders.ts), once per index. */
+  private byDirectory(folder: string): FolderSessions {
+    let found = this.byDirectoryCache.get(folder);
+    if (found === undefined) {
+      const store = this.store;
+      found = sessionsByDirectory(folder, {
+        shard: namedFoldersShard(store.cache),
+        now: this.now(),
+        facts: (file) => store.facts(file),
+        factsAhead: (files) => store.factsAhead(files),
+      });
+      this.byDirectoryCache.set(folder, found);
+    }
+    return found;
   }
 
   /** Every transcript by session id: names only, no file is opened. */
@@ -552,24 +583,15 @@ export class SessionIndex {
    */
   sessionsIn(dir: string, keep: (sessionId: string) => boolean = () => true): SessionInfo[] {
     const ids = new Map<string, string | undefined>();
-    const elsewhere: string[] = [];
-    const ownName = projectFolderName(dir);
-    for (const project of this.projectFoldersOf(dir)) {
-      const folder = path.join(this.configDir, 'projects', project);
-      const own = project === ownName;
-      for (const name of namesIn(folder)) {
-        const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-        if (!isSessionId(id) || ids.has(id) || !keep(id)) continue;
-        const file = path.join(folder, name);
-        if (own) ids.set(id, file);
-        else elsewhere.push(file);
-      }
+    const [own, ...others] = this.projectFoldersOf(dir).map((project) => path.join(this.configDir, 'projects', project));
+    for (const name of namesIn(own as string)) {
+      const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
+      if (isSessionId(id) && keep(id)) ids.set(id, path.join(own as string, name));
     }
-    // The other folders' transcripts: only those whose cwd says this directory (their facts are read first).
-    this.store.factsAhead(elsewhere);
-    for (const file of elsewhere) {
-      const id = path.basename(file, '.jsonl');
-      if (!ids.has(id) && this.facts(file).cwd === dir) ids.set(id, file);
+    // The other folders' sessions: only those whose transcript says they ran in this directory.
+    for (const folder of others) {
+      for (const id of this.byDirectory(folder).byDirectory.get(dir) ?? [])
+        if (!ids.has(id) && keep(id)) ids.set(id, `${folder}${path.sep}${id}.jsonl`);
     }
     for (const [id, lives] of this.live()) {
       if (lives.some((l) => l.cwd === dir) && !ids.has(id) && keep(id)) ids.set(id, undefined);
