@@ -37,6 +37,7 @@ export function baseEnv(configDir: string, extra: Record<string, string | undefi
   };
   delete env.CLAUDE_CODE_SANDBOXED;
   delete env.CLAUDE_CODE_TASK_LIST_ID;
+  delete env.CLAUDE_CODE_PROJECT_DIR_NAME;
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
   delete env.NODE_EXTRA_CA_CERTS;

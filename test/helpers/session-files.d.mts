@@ -19,9 +19,11 @@ export interface TranscriptOptions {
   /** false: without the real run's TodoWrite calls. */
   todos?: boolean;
   source?: 'todowrite' | 'tasks';
+  /** The project folder (default: named after `cwd`), as `$CLAUDE_CODE_PROJECT_DIR_NAME` names it. */
+  projectFolder?: string;
 }
 
-/** Write `<config>/projects/<cwd folder>/<sessionId>.jsonl` from the real transcript's lines; its path. */
+/** Write `<config>/projects/<project folder>/<sessionId>.jsonl` from the real transcript's lines; its path. */
 export function writeTranscript(config: string, opts: TranscriptOptions): string;
 
 /** Field 22 of /proc/<pid>/stat: the process start time that Claude Code records. */
@@ -59,5 +61,6 @@ export function writeTaskTranscript(
 /** The transcript a session begun by `/clear` opens with; `firstSession`: the process's first session, named on its turns' entries. */
 export function writeClearedTranscript(
   config: string,
-  opts: { sessionId: string; cwd: string; at: number; firstSession?: string | undefined },
+  /** `folder`: the project folder (default: named after `cwd`). */
+  opts: { sessionId: string; cwd: string; at: number; firstSession?: string | undefined; folder?: string | undefined },
 ): string;

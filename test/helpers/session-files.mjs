@@ -48,7 +48,7 @@ export function projectFolder(cwd) {
 export function writeTranscript(config, opts) {
   const start = opts.start ?? Date.now() - 60_000;
   const end = opts.end ?? start + 30_000;
-  const dir = path.join(config, 'projects', projectFolder(opts.cwd));
+  const dir = path.join(config, 'projects', opts.projectFolder ?? projectFolder(opts.cwd));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${opts.sessionId}.jsonl`);
   const source = SOURCES[opts.source ?? 'todowrite'];
@@ -91,8 +91,8 @@ export function writeTranscript(config, opts) {
  * (ms). `firstSession`: the process's first session, which its turns' entries name as
  * `session_id` once a prompt is answered (none: no turn yet). Returns the file's path.
  */
-export function writeClearedTranscript(config, { sessionId, cwd, at, firstSession }) {
-  const dir = path.join(config, 'projects', projectFolder(cwd));
+export function writeClearedTranscript(config, { sessionId, cwd, at, firstSession, folder }) {
+  const dir = path.join(config, 'projects', folder ?? projectFolder(cwd));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${sessionId}.jsonl`);
   const base = { userType: 'external', entrypoint: 'cli', cwd, sessionId, version: '2.1.328', gitBranch: 'main' };

@@ -53,5 +53,8 @@ export function world() {
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
-  return { config, home, dir, tasks: (cwd: string, args: string[]) => runAsync(config, args, { cwd, env: { HOME: home } }) };
+  // `env`: more of tasks' environment (undefined removes a variable).
+  const tasks = (cwd: string, args: string[], env: Record<string, string | undefined> = {}) =>
+    runAsync(config, args, { cwd, env: { HOME: home, ...env } });
+  return { config, home, dir, tasks };
 }

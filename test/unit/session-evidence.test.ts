@@ -321,6 +321,16 @@ describe('Claude Code processes in /proc', () => {
     expect(found[1]).toMatchObject({ listVariable: undefined, configDir: '/home/me/.claude', teamName: 'My Team' });
   });
 
+  it('reads the project folder CLAUDE_CODE_PROJECT_DIR_NAME names, only where Claude Code uses it', () => {
+    const root = tmp();
+    fakeProc(root, 111, ['claude'], { CLAUDE_CONFIG_DIR: '/c', CLAUDE_CODE_PROJECT_DIR_NAME: 'myproj' }, '/work');
+    // No CLAUDE_CONFIG_DIR, or a name Claude Code refuses: the folder is named after the directory.
+    fakeProc(root, 112, ['claude'], { HOME: '/home/me', CLAUDE_CODE_PROJECT_DIR_NAME: 'myproj' }, '/work');
+    fakeProc(root, 113, ['claude'], { CLAUDE_CONFIG_DIR: '/c', CLAUDE_CODE_PROJECT_DIR_NAME: 'my.proj' }, '/work');
+    const found = readClaudeProcesses(root).sort((a, b) => a.pid - b.pid);
+    expect(found.map((p) => p.projectFolder)).toEqual(['myproj', undefined, undefined]);
+  });
+
   it('finds the binary by any name an installer gives it, by its path or its executable; not the tools it runs itself as', () => {
     const root = tmp();
     const native = '/home/me/.local/share/claude/versions/2.1.328';
@@ -443,6 +453,30 @@ describe('signs of life, and whose owners are gone', () => {
       state: 'live',
     });
     expect(stateWith([proc({ pid: 81, parentPid: 80, cwd: '/x' }), proc({ pid: 82, parentPid: 81 })])).toMatchObject({ state: 'ended' });
+  });
+
+  it('a process with no live-session file may be on a session of the project folder its environment names', () => {
+    const { transcript, config, start } = world();
+    // The transcript where CLAUDE_CODE_PROJECT_DIR_NAME=myproj put it.
+    const named = path.join(config, 'projects', 'myproj', path.basename(transcript));
+    fs.mkdirSync(path.dirname(named));
+    fs.renameSync(transcript, named);
+    const mayBe = (p: Partial<ClaudeProcess>) => {
+      const proc: ClaudeProcess = {
+        pid: 77,
+        startTime: '1',
+        cwd: '/work/q',
+        listVariable: undefined,
+        configDir: config,
+        teamName: undefined,
+        ...p,
+      };
+      const probe: ProcessProbe = { startTime: () => undefined, domain: () => undefined, claudeProcesses: () => [proc] };
+      const index = new SessionIndex(config, { probe, now: () => start + 3600_000 });
+      return { live: index.mayBeLive(NAMED_ID, named), folders: [...index.sessionsAProcessMayBeOn().folders] };
+    };
+    expect(mayBe({ projectFolder: 'myproj' })).toEqual({ live: true, folders: ['myproj'] });
+    expect(mayBe({})).toEqual({ live: false, folders: ['-work-q'] });
   });
 
   it('a Claude Code process started with --settings naming the list keeps it alive', () => {

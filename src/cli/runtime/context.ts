@@ -19,6 +19,7 @@ import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneOwners } from '../../core/sessions/gone-owners.js';
+import { namedProjectFolder } from '../../core/sessions/project-folders.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
@@ -272,7 +273,17 @@ export class Context {
   }
 
   newSessionIndex(): SessionIndex {
-    return new SessionIndex(this.configDir, { settings: this.settingsPlaces, cache: this.persistentCache(), now: () => this.now() });
+    return new SessionIndex(this.configDir, {
+      settings: this.settingsPlaces,
+      cache: this.persistentCache(),
+      now: () => this.now(),
+      namedFolder: this.namedProjectFolder,
+    });
+  }
+
+  /** The project folder `$CLAUDE_CODE_PROJECT_DIR_NAME` names for sessions started in this environment (project-folders.ts). */
+  get namedProjectFolder(): string | undefined {
+    return namedProjectFolder(this.env);
   }
 
   /**

@@ -60,7 +60,10 @@ export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTa
   const moved = (listId: string): ListMove | undefined => {
     if (!isSessionId(listId)) return undefined;
     // A fresh index: live-session files change while we watch.
-    const found = listAfterClear(new SessionIndex(configDir, { settings: ctx.settingsPlaces }), listId);
+    const found = listAfterClear(
+      new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }),
+      listId,
+    );
     return (
       found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) }
     );
@@ -164,7 +167,7 @@ function runTarget(
  * team's; undefined when that is its own session's list, or nothing can be told.
  */
 function agentListOf(ctx: Context, sessionId: string): string | undefined {
-  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
   const session = index.session(sessionId);
   if (session === undefined || session.state !== 'live') return undefined;
   const list = listOfLiveSession(index, session);
@@ -252,13 +255,13 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const session = target.sessionId();
       const now = Date.now();
       if (session !== undefined) {
-        const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
+        const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
         return sessionActivity(configDir, session) === 'busy' && transcriptWrittenSince(index.transcripts().get(session), now - afterMs);
       }
       const listId = target.listId;
       if (target.following !== undefined || listId === undefined) return undefined;
       // A fresh index: live-session files change while we watch.
-      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces });
+      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
       useTranscriptCache(index, transcripts);
       return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
     },
@@ -280,7 +283,7 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
   // The sessions seen on the list during the watch: the list's own and those whose process
   // writes to it now (no transcript is read in full for it: that is for lists and log).
   const known = new Set<string>();
-  const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces });
+  const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
   return {
     everyMs: 2000,
     check: () => {
@@ -337,7 +340,7 @@ export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSi
   if (listId === undefined || dir === undefined) return undefined;
   const deathsOf = (id: string, folder: string) => ({
     id,
-    deaths: new SessionDeaths(ctx.configDir, id, folder, { settings: ctx.settingsPlaces }),
+    deaths: new SessionDeaths(ctx.configDir, id, folder, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }),
   });
   let watched = deathsOf(listId, dir);
   return {

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { namesIn } from '../base/names-in.js';
 import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
-import { projectFolderName } from '../sessions/project-folders.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 
@@ -16,7 +14,8 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
  * the files instead, and reads none.
  *
  * What the stamps cover (size, times, inode; each taken after it had settled, SETTLE_MS):
- * - the project folder (a transcript made or removed), and each transcript there of a
+ * - the directory's project folders (a transcript made or removed; which folders they are
+ *   is compared too: SessionIndex.projectFoldersOf), and each transcript there of a
  *   session with a list (appended to: a resumed session, a session that goes on);
  * - `<config>/tasks/` (a list folder made or removed); kept only while no list folder is a
  *   symlink, whose target can go without the folder changing.
@@ -36,7 +35,7 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
 export interface KeptSession {
   sessionId: string;
   list: string;
-  /** Its transcript in the project folder; undefined for a session known only by its live-session file. */
+  /** Its transcript in a project folder of the directory; undefined for a session known only by its live-session file. */
   transcript: string | undefined;
 }
 
@@ -48,12 +47,12 @@ const MAX_DIRS = 32;
 interface KeptEntry {
   /** When it was kept, by the run's clock. */
   at: number;
-  /** The stamps and readings compared as text: project folder, tasks folder, leads, live-session files. */
+  /** The stamps and readings compared as text: project folders, tasks folder, leads, live-session files. */
   inputs: string;
-  /** Each transcript of a session with a list in the project folder: [session id, stamp]. */
-  files: Array<[string, unknown]>;
-  /** The sessions, in the order the rule takes them: [session id, list, 1 if it has a transcript]. */
-  ended: Array<[string, string, number]>;
+  /** Each transcript of a session with a list in the project folders: [session id, stamp, project folder]. */
+  files: Array<[string, unknown, string]>;
+  /** The sessions, in the order the rule takes them: [session id, list, the project folder of its transcript]. */
+  ended: Array<[string, string, string]>;
   /** 1 when a session of them has not recorded its end: a Claude Code process with no live-session file may be on it. */
   open: number;
 }
@@ -66,17 +65,20 @@ export function keptSessions(index: SessionIndex, dir: string): KeptSession[] | 
   if (kept === undefined || (kept.open === 1 && anyProcess(index))) return undefined;
   const now = index.now();
   if (now < kept.at) return undefined;
-  const folder = projectFolder(index, dir);
-  if (kept.inputs !== inputsText(index, dir, folder)) return undefined;
-  for (const [id, tuple] of kept.files) {
+  const projects = index.projectFoldersOf(dir);
+  if (kept.inputs !== inputsText(index, dir, projects)) return undefined;
+  // The same folders as when kept (inputs): each name below is one of them, never a path of the cache's.
+  const known = new Set(projects);
+  if (![...kept.files, ...kept.ended].every((e) => known.has(e[2]))) return undefined;
+  for (const [id, tuple, project] of kept.files) {
     const was = stampFromTuple(tuple);
-    const stamp = index.store.statOf(transcriptPath(folder, id));
+    const stamp = index.store.statOf(transcriptPath(projectFolder(index, project), id));
     if (was === undefined || stamp === undefined || !sameStamp(was, stamp)) return undefined;
   }
-  return kept.ended.map(([sessionId, list, t]) => ({
+  return kept.ended.map(([sessionId, list, project]) => ({
     sessionId,
     list,
-    transcript: t === 1 ? transcriptPath(folder, sessionId) : undefined,
+    transcript: transcriptPath(projectFolder(index, project), sessionId),
   }));
 }
 
@@ -88,24 +90,28 @@ export function keepSessions(index: SessionIndex, dir: string, ended: readonly K
   const shard = shardOf(index);
   if (shard === undefined) return;
   const now = index.now();
-  const folder = projectFolder(index, dir);
+  const projects = index.projectFoldersOf(dir);
   const settled = (stamp: FileStamp | undefined) => stamp === undefined || trusted(stamp, now);
   // Looked at before the transcripts: a change made meanwhile leaves these stamps behind it.
-  const inputs = inputsText(index, dir, folder);
-  const files: Array<[string, unknown]> = [];
-  for (const name of namesIn(folder)) {
-    const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-    if (!isSessionId(id) || index.listsOfSession(id).length === 0) continue;
-    const stamp = index.store.statOf(transcriptPath(folder, id));
-    if (stamp === undefined || !trusted(stamp, now)) return;
-    files.push([id, stampTuple(stamp)]);
+  const inputs = inputsText(index, dir, projects);
+  const files: Array<[string, unknown, string]> = [];
+  for (const project of projects) {
+    const folder = projectFolder(index, project);
+    // In a folder not named after the directory, only the transcripts that may be its sessions': the others' growth changes nothing here.
+    for (const id of index.sessionIdsIn(project, dir)) {
+      if (index.listsOfSession(id).length === 0) continue;
+      const stamp = index.store.statOf(transcriptPath(folder, id));
+      if (stamp === undefined || !trusted(stamp, now)) return;
+      files.push([id, stampTuple(stamp), project]);
+    }
   }
-  // A session known by its live-session file alone may have its transcript in another project folder, which no stamp here covers.
+  const folderOf = (transcript: string | undefined) => (transcript === undefined ? '' : path.basename(path.dirname(transcript)));
+  // A session known by its live-session file alone may have its transcript in a project folder no stamp here covers.
   if (
-    ended.some((s) => s.transcript === undefined) ||
+    ended.some((s) => !projects.includes(folderOf(s.transcript))) ||
     anyLiveFile(index) ||
     (open && anyProcess(index)) ||
-    !settled(folderStamp(folder)) ||
+    !projects.every((project) => settled(folderStamp(projectFolder(index, project)))) ||
     !settled(folderStamp(tasksRoot(index.configDir))) ||
     anyLinkedList(index.configDir)
   )
@@ -114,7 +120,7 @@ export function keepSessions(index: SessionIndex, dir: string, ended: readonly K
     at: now,
     inputs,
     files,
-    ended: ended.map((s) => [s.sessionId, s.list, s.transcript === undefined ? 0 : 1]),
+    ended: ended.map((s) => [s.sessionId, s.list, folderOf(s.transcript)]),
     open: open ? 1 : 0,
   };
   // The latest directories stay: an entry set last is the shard's last key.
@@ -142,8 +148,8 @@ function anyProcess(index: SessionIndex): boolean {
   return index.claudeProcesses().some((p) => index.usesThisConfig(p));
 }
 
-function projectFolder(index: SessionIndex, dir: string): string {
-  return path.join(index.configDir, 'projects', projectFolderName(dir));
+function projectFolder(index: SessionIndex, project: string): string {
+  return path.join(index.configDir, 'projects', project);
 }
 
 /** As the session index names it (session-index.ts sessionsIn), without path.join's work: a session id is one plain file name. */
@@ -151,16 +157,16 @@ function transcriptPath(folder: string, sessionId: string): string {
   return `${folder}${path.sep}${sessionId}.jsonl`;
 }
 
-/** The project folder's and the tasks folder's stamps, the leads, and the live-session files of the directory's sessions. */
-function inputsText(index: SessionIndex, dir: string, folder: string): string {
-  const ids = new Set(namesIn(folder).map((name) => (name.endsWith('.jsonl') ? name.slice(0, -6) : '')));
+/** The project folders' (with their names) and the tasks folder's stamps, the leads, and the live-session files of the directory's sessions. */
+function inputsText(index: SessionIndex, dir: string, projects: readonly string[]): string {
+  const ids = new Set(projects.flatMap((project) => index.sessionIdsIn(project, dir)));
   const lives = index
     .liveSessionFiles()
     .filter((f) => f.cwd === dir || ids.has(f.sessionId))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const stamp = (s: FileStamp | undefined) => (s === undefined ? null : stampTuple(s));
   return JSON.stringify([
-    stamp(folderStamp(folder)),
+    projects.map((project) => [project, stamp(folderStamp(projectFolder(index, project)))]),
     stamp(folderStamp(tasksRoot(index.configDir))),
     [...index.leads()].map(([list, lead]) => [list, lead.sessionId]),
     lives,
@@ -189,7 +195,9 @@ function keptEntry(value: unknown): KeptEntry | undefined {
   const v = value as Partial<KeptEntry>;
   if (typeof v.at !== 'number' || typeof v.inputs !== 'string' || !Array.isArray(v.files) || !Array.isArray(v.ended)) return undefined;
   // Ids name files and folders: only a session's id, and a list id as Claude Code sanitizes it.
-  const filesOk = v.files.every((f) => Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && isSessionId(f[0]));
+  const filesOk = v.files.every(
+    (f) => Array.isArray(f) && f.length === 3 && typeof f[0] === 'string' && isSessionId(f[0]) && typeof f[2] === 'string',
+  );
   const endedOk = v.ended.every(
     (e) =>
       Array.isArray(e) &&
@@ -199,7 +207,7 @@ function keptEntry(value: unknown): KeptEntry | undefined {
       typeof e[1] === 'string' &&
       e[1] !== '' &&
       sanitizeListId(e[1]) === e[1] &&
-      (e[2] === 0 || e[2] === 1),
+      typeof e[2] === 'string',
   );
   return filesOk && endedOk && (v.open === 0 || v.open === 1) ? (v as KeptEntry) : undefined;
 }

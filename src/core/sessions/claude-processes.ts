@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { namedProjectFolder } from './project-folders.js';
 
 /**
  * Running Claude Code processes of this user, seen in /proc: the surest sign that a list
@@ -38,6 +39,8 @@ export interface ClaudeProcess {
   listVariable: string | undefined;
   /** The config folder it uses: `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`. */
   configDir: string | undefined;
+  /** The project folder its `$CLAUDE_CODE_PROJECT_DIR_NAME` names, where that applies (project-folders.ts). */
+  projectFolder?: string | undefined;
   /** `--team-name` on its command line: a teammate. */
   teamName: string | undefined;
   /** `--settings <file-or-json>` on its command line, as given. */
@@ -115,6 +118,10 @@ export function readClaudeProcess(pid: number, procRoot = '/proc'): ClaudeProces
         : home !== undefined
           ? path.join(home, '.claude')
           : undefined,
+    projectFolder: namedProjectFolder({
+      CLAUDE_CONFIG_DIR: config,
+      CLAUDE_CODE_PROJECT_DIR_NAME: vars.get('CLAUDE_CODE_PROJECT_DIR_NAME'),
+    }),
     teamName: optionValue(argv, '--team-name'),
     settingsFlag: optionValue(argv, '--settings'),
     sessionArg: sessionArg !== undefined && /^[0-9a-f-]{36}$/i.test(sessionArg) ? sessionArg.toLowerCase() : undefined,

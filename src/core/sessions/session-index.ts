@@ -27,8 +27,9 @@ import type { PersistentCache } from '../cache/persistent-cache.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
+import { type FolderSessions, namedFoldersShard, sessionsByDirectory } from './named-folders.js';
 import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
-import { projectFolderName } from './project-folders.js';
+import { namedAfterDirectory, projectFolderName } from './project-folders.js';
 import { readTeamLeads, type TeamLead } from './team-leads.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import { sessionTranscripts } from './transcript-lines.js';
@@ -96,6 +97,12 @@ export interface SessionIndexOptions {
    * them for its own life only.
    */
   cache?: PersistentCache | undefined;
+  /**
+   * The project folder this run's `$CLAUDE_CODE_PROJECT_DIR_NAME` names, where it applies
+   * (namedProjectFolder): the folder a session started with the same environment keeps its
+   * transcript in, whatever its directory.
+   */
+  namedFolder?: string | undefined;
 }
 
 export class SessionIndex {
@@ -113,9 +120,11 @@ export class SessionIndex {
   private claudeCache: ClaudeProcess[] | undefined;
   private listFolders: Set<string> | undefined;
   private readonly infoCache = new Map<string, SessionInfo | undefined>();
+  private readonly byDirectoryCache = new Map<string, FolderSessions>();
   readonly probe: ProcessProbe;
   readonly now: () => number;
   readonly settings: SettingsPlaces | undefined;
+  readonly namedFolder: string | undefined;
   /** What each transcript says, read once per version of the file (and kept between runs with a cache). */
   readonly store: TranscriptStore;
 
@@ -126,6 +135,7 @@ export class SessionIndex {
     const opts: SessionIndexOptions = 'startTime' in options ? { probe: options } : options;
     this.probe = opts.probe ?? procProbe;
     this.now = opts.now ?? Date.now;
+    this.namedFolder = opts.namedFolder;
     this.settings = opts.settings === undefined ? undefined : { ...opts.settings, configDir };
     this.store = new TranscriptStore(path.join(configDir, 'projects'), opts.cache, this.now);
   }
@@ -134,6 +144,35 @@ export class SessionIndex {
   private projects(): string[] {
     this.projectNames ??= namesIn(path.join(this.configDir, 'projects'));
     return this.projectNames;
+  }
+
+  /**
+   * The sessions of one of `dir`'s project folders (projectFoldersOf) that may have run in
+   * `dir`, by id: in the folder named after it, every one; in another, those whose
+   * transcript says `dir`, and those whose transcript names no directory yet.
+   */
+  sessionIdsIn(project: string, dir: string): string[] {
+    const folder = path.join(this.configDir, 'projects', project);
+    if (project === projectFolderName(dir))
+      return namesIn(folder).flatMap((name) => (name.endsWith('.jsonl') && isSessionId(name.slice(0, -6)) ? [name.slice(0, -6)] : []));
+    const found = this.byDirectory(folder);
+    return [...(found.byDirectory.get(dir) ?? []), ...found.unknown];
+  }
+
+  /** The sessions of a project folder not named after a directory, by the directory each ran in (named-folders.ts), once per index. */
+  private byDirectory(folder: string): FolderSessions {
+    let found = this.byDirectoryCache.get(folder);
+    if (found === undefined) {
+      const store = this.store;
+      found = sessionsByDirectory(folder, {
+        shard: namedFoldersShard(store.cache),
+        now: this.now(),
+        facts: (file) => store.facts(file),
+        factsAhead: (files) => store.factsAhead(files),
+      });
+      this.byDirectoryCache.set(folder, found);
+    }
+    return found;
   }
 
   /** Every transcript by session id: names only, no file is opened. */
@@ -278,13 +317,18 @@ export class SessionIndex {
     if (this.processCache) return this.processCache;
     const running = this.runningFiles();
     const stampsIn = (cwd: string) => {
-      const folder = path.join(this.configDir, 'projects', projectFolderName(cwd));
       const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
-      return namesIn(folder).flatMap((name) => {
+      const own = projectFolderName(cwd);
+      const files = this.projectFoldersOf(cwd).flatMap((project) => {
+        const folder = path.join(this.configDir, 'projects', project);
+        return namesIn(folder).map((name) => ({ own: project === own, name, file: path.join(folder, name) }));
+      });
+      return files.flatMap(({ own, name, file }) => {
         const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-        const file = path.join(folder, name);
         if (!isSessionId(id) || mtime(file) < since) return [];
         const f = this.facts(file);
+        // A folder not named after the directory holds other directories' sessions too.
+        if (!own && f.cwd !== cwd) return [];
         return [
           {
             sessionId: id,
@@ -426,7 +470,7 @@ export class SessionIndex {
       const folder = path.basename(path.dirname(transcript));
       const onFile = this.processes();
       for (const p of this.claudeProcesses())
-        if (p.cwd !== undefined && !onFile.has(p.pid) && projectFolderName(p.cwd) === folder && this.usesThisConfig(p)) return true;
+        if (p.cwd !== undefined && !onFile.has(p.pid) && processFolder(p, p.cwd) === folder && this.usesThisConfig(p)) return true;
     }
     // A live-session file whose process is gone makes its session crashed, not live.
     if (
@@ -455,7 +499,7 @@ export class SessionIndex {
     const folders = new Set<string>();
     const onFile = this.processes();
     for (const p of this.claudeProcesses())
-      if (p.cwd !== undefined && !onFile.has(p.pid) && this.usesThisConfig(p)) folders.add(projectFolderName(p.cwd));
+      if (p.cwd !== undefined && !onFile.has(p.pid) && this.usesThisConfig(p)) folders.add(processFolder(p, p.cwd));
     return { sessions, folders };
   }
 
@@ -516,18 +560,38 @@ export class SessionIndex {
   }
 
   /**
-   * The sessions that ran in `dir` exactly: found by the project folder Claude Code names
-   * after the directory (a lookup, not a scan), plus live sessions there that have
-   * written no transcript yet. A folder name can stand for more than one directory
-   * (`/a/b-c` and `/a/b/c`), so each session's own cwd is checked. `keep` filters by id
-   * before any transcript is opened.
+   * The project folders that may hold transcripts of sessions that ran in `dir`: the one
+   * Claude Code names after the directory, then the one this run's
+   * `$CLAUDE_CODE_PROJECT_DIR_NAME` names, then every folder whose name no directory
+   * gives (namedAfterDirectory: named by that variable in another environment). Those
+   * others hold the sessions of any directory: each transcript's own cwd says which. The
+   * names under `<config>/projects/` are listed once; no folder is opened here.
+   */
+  projectFoldersOf(dir: string): string[] {
+    const folders = [projectFolderName(dir)];
+    if (this.namedFolder !== undefined && !folders.includes(this.namedFolder)) folders.push(this.namedFolder);
+    for (const project of this.projects()) if (!namedAfterDirectory(project) && !folders.includes(project)) folders.push(project);
+    return folders;
+  }
+
+  /**
+   * The sessions that ran in `dir` exactly: found in its project folders (projectFoldersOf:
+   * lookups, not a scan of every folder), plus live sessions there that have written no
+   * transcript yet. A folder name can stand for more than one directory (`/a/b-c` and
+   * `/a/b/c`), so each session's own cwd is checked; in a folder not named after `dir`,
+   * its cwd must say `dir`. `keep` filters by id before any transcript is opened.
    */
   sessionsIn(dir: string, keep: (sessionId: string) => boolean = () => true): SessionInfo[] {
     const ids = new Map<string, string | undefined>();
-    const folder = path.join(this.configDir, 'projects', projectFolderName(dir));
-    for (const name of namesIn(folder)) {
+    const [own, ...others] = this.projectFoldersOf(dir).map((project) => path.join(this.configDir, 'projects', project));
+    for (const name of namesIn(own as string)) {
       const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
-      if (isSessionId(id) && keep(id)) ids.set(id, path.join(folder, name));
+      if (isSessionId(id) && keep(id)) ids.set(id, path.join(own as string, name));
+    }
+    // The other folders' sessions: only those whose transcript says they ran in this directory.
+    for (const folder of others) {
+      for (const id of this.byDirectory(folder).byDirectory.get(dir) ?? [])
+        if (!ids.has(id) && keep(id)) ids.set(id, `${folder}${path.sep}${id}.jsonl`);
     }
     for (const [id, lives] of this.live()) {
       if (lives.some((l) => l.cwd === dir) && !ids.has(id) && keep(id)) ids.set(id, undefined);
@@ -537,6 +601,11 @@ export class SessionIndex {
       .map(([id, file]) => this.session(id, file))
       .filter((s): s is SessionInfo => s !== undefined && (s.cwd === undefined || s.cwd === dir));
   }
+}
+
+/** The project folder a Claude Code process keeps its transcripts in: named by its environment, else after its directory. */
+function processFolder(p: Pick<ClaudeProcess, 'projectFolder'>, cwd: string): string {
+  return p.projectFolder ?? projectFolderName(cwd);
 }
 
 function folderStamp(dir: string): FileStamp | undefined {
