@@ -227,6 +227,19 @@ describe('errors say where the name came from, and what was meant', () => {
     }
   });
 
+  it('a new list named by the digits a session list begins with names that list: its agent would never see the task', () => {
+    const w = world();
+    const session = '12345678-1234-4a4a-8b8b-000000000009';
+    w.list(session);
+    const missing = w.tasks(w.home, ['-l', '12345678', 'list']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain(`does not exist; did you mean ${session}?\n`);
+    const made = w.tasks(w.home, ['-l', '12345678', 'create', 'x']);
+    expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: `new list "12345678" (note: "${session}" exists)\n` });
+    // A name that begins no session list is made without a word.
+    expect(w.tasks(w.home, ['-l', '4821', 'create', 'y'])).toMatchObject({ code: 0, stderr: 'new list "4821"\n' });
+  });
+
   it('watch on a missing list says "did you mean" at once, then waits', () => {
     const w = world();
     w.list('named-list');

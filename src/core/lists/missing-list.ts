@@ -1,6 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import { LIST_ID_VARIABLE } from '../binding/project-binding.js';
-import type { SessionIndex } from '../sessions/session-index.js';
+import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
@@ -26,8 +26,9 @@ export interface MissingList {
 }
 
 export function missingListFacts(configDir: string, choice: ListChoice, index?: SessionIndex): MissingList {
-  const near = nearNames(choice.id, listIds(configDir));
+  const ids = listIds(configDir);
   const typed = choice.typed ?? choice.id;
+  const near = [...nearNames(choice.id, ids), ...sessionListsStartingWith(typed, ids)];
   const prefixed = choice.how === 'env' || choice.how === 'binding' ? sessionListsByPrefix(configDir, typed) : [];
   const facts: MissingList = { near, fullId: prefixed.length === 1 ? prefixed[0] : undefined };
   if (choice.how === 'flag' && index !== undefined && mayBeSessionPrefix(typed)) {
@@ -39,6 +40,18 @@ export function missingListFacts(configDir: string, choice: ListChoice, index?: 
     }
   }
   return facts;
+}
+
+/**
+ * Session lists whose id begins with a typed name that is all digits (`12345678`): such a
+ * name is always a list's own (short-ids.ts), but a person who typed the first eight
+ * characters of `12345678-1234-...` meant that session's list, and an agent will never
+ * see a task written to a new list "12345678": the note names it, as it names a typo.
+ */
+function sessionListsStartingWith(typed: string, ids: readonly string[]): string[] {
+  const t = typed.trim().toLowerCase();
+  if (!/^[0-9]{4,}$/.test(t)) return [];
+  return ids.filter((id) => isSessionId(id) && id.startsWith(t));
 }
 
 /** Not found (exit 3): the list, where its name came from, and what was probably meant. */
