@@ -1,4 +1,4 @@
-import type fs from 'node:fs';
+import fs from 'node:fs';
 
 /**
  * What a cache entry was worked out from: the file's size, modification and change times
@@ -17,6 +17,16 @@ export interface FileStamp {
 
 export function stampOf(stat: fs.Stats): FileStamp {
   return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
+/** A folder's stamp (through a link, as stat follows one); undefined when it is gone or not a folder. */
+export function folderStamp(dir: string): FileStamp | undefined {
+  try {
+    const stat = fs.statSync(dir);
+    return stat.isDirectory() ? stampOf(stat) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {

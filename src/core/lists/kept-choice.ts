@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { type FileStamp, folderStamp, sameStamp, stampFromTuple, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
@@ -179,14 +179,6 @@ function anyLinkedList(configDir: string): boolean {
     return fs.readdirSync(tasksRoot(configDir), { withFileTypes: true }).some((e) => e.isSymbolicLink());
   } catch {
     return false;
-  }
-}
-
-function folderStamp(dir: string): FileStamp | undefined {
-  try {
-    return stampOf(fs.statSync(dir));
-  } catch {
-    return undefined;
   }
 }
 

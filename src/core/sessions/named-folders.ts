@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { namesIn } from '../base/names-in.js';
-import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
+import { folderStamp, sameStamp, stampFromTuple, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 
@@ -84,13 +83,4 @@ function keptOf(value: unknown): Kept | undefined {
   // Ids name files: only a session's id.
   const ok = Object.values(v.c).every((ids) => Array.isArray(ids) && ids.every((id) => typeof id === 'string' && UUID.test(id)));
   return ok ? (v as Kept) : undefined;
-}
-
-function folderStamp(dir: string): FileStamp | undefined {
-  try {
-    const stat = fs.statSync(dir);
-    return stat.isDirectory() ? stampOf(stat) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import { namesIn } from '../base/names-in.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
-import { type FileStamp, stampOf } from '../cache/file-stamp.js';
+import { type FileStamp, folderStamp } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
@@ -606,15 +606,6 @@ export class SessionIndex {
 /** The project folder a Claude Code process keeps its transcripts in: named by its environment, else after its directory. */
 function processFolder(p: Pick<ClaudeProcess, 'projectFolder'>, cwd: string): string {
   return p.projectFolder ?? projectFolderName(cwd);
-}
-
-function folderStamp(dir: string): FileStamp | undefined {
-  try {
-    const stat = fs.statSync(dir);
-    return stat.isDirectory() ? stampOf(stat) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Slack between a process's start (in clock ticks, the boot time in whole seconds) and its session's first entry. */
