@@ -1,4 +1,5 @@
 import type { ListChoice } from '../core/lists/list-choice.js';
+import { clearOf } from '../core/sessions/cleared-lists.js';
 import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
 import { promptText, tildePath } from './session-text.js';
@@ -58,7 +59,8 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   const where = s?.cwd ?? choice.projectDir;
   const parts: string[] = [];
   if (s) {
-    const state = `${s.replacedBy !== undefined ? 'cleared' : s.state} session`;
+    const clear = clearOf(s);
+    const state = `${clear === undefined ? s.state : clear.sure ? 'cleared' : 'probably cleared'} session`;
     const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
     parts.push(prompt === '' ? state : `${state} "${prompt}"`);
   }

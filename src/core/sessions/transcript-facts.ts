@@ -33,6 +33,12 @@ export interface TranscriptFacts {
    * names the same one.
    */
   processSession?: string | undefined;
+  /**
+   * Its latest entries name itself as its process's first session: no `/clear` began it
+   * (a session `/clear` begins names the session its process began with). A fork's copies
+   * of its parent's entries name the parent's process: they count for neither.
+   */
+  firstOfProcess?: boolean | undefined;
   /** It begins with the `/clear` command, before any prompt: the process went on from another session. */
   opensWithClear?: boolean | undefined;
   /**
@@ -157,7 +163,8 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
       facts.writtenAt = mtimeMs;
       facts.ended = lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
-      if (processSession !== undefined && processSession !== facts.sessionId) facts.processSession = processSession;
+      if (processSession !== undefined && processSession === facts.sessionId) facts.firstOfProcess = true;
+      else if (processSession !== undefined && facts.forkOf === undefined) facts.processSession = processSession;
       if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }
   } catch {
