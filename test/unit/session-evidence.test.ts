@@ -179,15 +179,48 @@ describe('the sessions of each running process (/clear)', () => {
     list.map(([sessionId, first, last, ended]) => ({ sessionId, firstActivity: first * 60_000, lastActivity: last * 60_000, ended }));
   const min = (m: number) => m * 60_000;
 
-  it('the file names the new session: the earlier ones of the process are replaced', () => {
-    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () =>
+  it('the file names a session /clear began: the earlier ones of the process are replaced, by times alone', () => {
+    const list = stamps([
+      ['before-start', 1, 9, true],
+      ['first', 11, 20, true],
+      ['new', 21, 22, false],
+    ]);
+    const opened = list.map((s) => (s.sessionId === 'new' ? { ...s, opensWithClear: true } : s));
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () => opened);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'], proof: { first: 'times' } }]);
+    // A session that does not open with /clear began its process: what ended before it is another's.
+    expect(sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () => list)[0]).toMatchObject({
+      replaced: [],
+    });
+  });
+
+  it('two sessions of one folder, one ending as the other begins, no /clear: nothing is replaced', () => {
+    // A headless run ended in the folder while an interactive session sat idle; then its first prompt.
+    const running = [{ pid: 7, cwd: '/p', sessionId: 'mine', startedAt: min(10) }];
+    const other = { sessionId: 'other', firstActivity: min(11), lastActivity: min(12), ended: true };
+    // Its first turn named itself as its process's first session.
+    const named = sessionsOfProcesses(running, () => [
+      other,
+      { sessionId: 'mine', firstActivity: min(12), lastActivity: min(13), ended: false, firstOfProcess: true },
+    ]);
+    expect(named[0]).toMatchObject({ sessionId: 'mine', replaced: [] });
+    // Before its first prompt it has no transcript: a /clear writes one at once, so none began it.
+    expect(sessionsOfProcesses(running, () => [other])[0]).toMatchObject({ sessionId: 'mine', replaced: [] });
+  });
+
+  it('the same process seen on a session before: that session is replaced, sure, whatever the transcripts say', () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () =>
       stamps([
-        ['before-start', 1, 9, true],
-        ['first', 11, 20, true],
-        ['new', 21, 22, false],
+        ['a', 11, 20, true],
+        ['b', 20, 21, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'], shown: [] }]);
+    expect(found[0]).toMatchObject({ sessionId: 'b', replaced: ['a'], proof: { a: 'process' } });
+    // Seen, though no transcript of it was read (it had none, or an old one).
+    expect(sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () => [])[0]).toMatchObject({
+      replaced: ['a'],
+      proof: { a: 'process' },
+    });
   });
 
   it("the file kept the old id: the newer transcript begun since is the process's session", () => {
@@ -197,7 +230,7 @@ describe('the sessions of each running process (/clear)', () => {
         ['new', 21, 22, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'], shown: [] }]);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'], proof: { old: 'times' } }]);
     // An old session that has not ended is the process's own still.
     const running = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
       stamps([
@@ -220,9 +253,9 @@ describe('the sessions of each running process (/clear)', () => {
           ['x', 16, 17, true],
           ['a2', 18, 19, false],
           ['b1', 15.5, 19, false],
-        ]),
+        ]).map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s)),
     );
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: [] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], proof: { a1: 'times' } });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
   });
 
@@ -239,7 +272,8 @@ describe('the sessions of each running process (/clear)', () => {
     ]);
     const opened = list.map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s));
     const found = sessionsOfProcesses(running, () => opened);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: ['a1'] });
+    // Which session closed as it began is a matter of times: probably a1.
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], proof: { a1: 'times' } });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
     // Without the /clear opening, and with nothing else to go by, nothing is attributed.
     expect(sessionsOfProcesses(running, () => list)[0]).toMatchObject({ replaced: [] });
@@ -258,7 +292,7 @@ describe('the sessions of each running process (/clear)', () => {
       // b's own earlier run, ended as a3 began: not a's, since a's sessions name a1.
       { sessionId: 'b0', firstActivity: min(10.5), lastActivity: min(21), ended: true, processSession: 'zz' },
     ]);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], shown: ['a1', 'a2'] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], proof: { a1: 'transcripts', a2: 'transcripts' } });
     expect(found[1]).toMatchObject({ pid: 8, replaced: [] });
   });
 

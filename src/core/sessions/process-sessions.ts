@@ -171,7 +171,9 @@ function linkedSessions(
   const count = new Map<string, number>();
   for (const ids of wanted.values()) for (const id of ids.keys()) count.set(id, (count.get(id) ?? 0) + 1);
   for (const ids of wanted.values()) for (const id of [...ids.keys()]) if (count.get(id) !== 1) ids.delete(id);
-  // What a process was seen on is its, whatever the transcripts say.
-  for (const p of running) for (const id of p.seen ?? []) if (id !== p.sessionId) wanted.get(p.pid)?.set(id, 'process');
+  // What a process was seen on is its, whatever the times say. Where the transcripts show it
+  // too, they are named: every reader finds them, with or without a memory of processes.
+  for (const p of running)
+    for (const id of p.seen ?? []) if (id !== p.sessionId && wanted.get(p.pid)?.get(id) !== 'transcripts') wanted.get(p.pid)?.set(id, 'process');
   return wanted;
 }
