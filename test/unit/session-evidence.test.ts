@@ -173,6 +173,64 @@ describe('which list the tasks tie a session to', () => {
   });
 });
 
+describe('what a transcript says of its process (real 2.1.328 files, test/fixtures/claude-code-2.1.328/clear)', () => {
+  const CLEAR = path.join(FIXTURES, 'clear');
+  const stage = (name: string, id: string) => path.join(CLEAR, name, 'projects', '-tmp-tasks-test-qYucPo-home-work-web', `${id}.jsonl`);
+  const facts = (file: string) => {
+    const f = new SessionIndex(tmp()).facts(file);
+    return { opensWithClear: f.opensWithClear, processSession: f.processSession, firstOfProcess: f.firstOfProcess, forkOf: f.forkOf };
+  };
+  const FIRST = 'fbaf346a-8fb2-4d62-8d89-d750e50f2c63';
+
+  it('a session /clear began opens with the command; once it has had a turn, its entries name the process first session', () => {
+    expect(facts(stage('3-cleared', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'))).toEqual({
+      opensWithClear: true,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: undefined,
+    });
+    expect(facts(stage('4-after-turn', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'))).toMatchObject({
+      opensWithClear: true,
+      processSession: 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b',
+    });
+    expect(facts(path.join(CLEAR, 'facts', '438cc1df-180e-4197-b97c-6bd8fe384f54.jsonl'))).toMatchObject({
+      opensWithClear: true,
+      processSession: FIRST,
+    });
+  });
+
+  it("a process's first session names itself; a headless run names nothing", () => {
+    expect(facts(stage('2-first-turn', 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: true,
+      forkOf: undefined,
+    });
+    expect(facts(stage('2-first-turn', '151dc66d-23a5-4757-b8f4-1467705873a7'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: undefined,
+    });
+  });
+
+  it("a fork (--resume --fork-session) is not a /clear: its copies of the parent's entries name the parent's process, and count for nothing", () => {
+    expect(facts(path.join(CLEAR, 'facts', '856b5dde-copies-only.jsonl'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: FIRST,
+    });
+    // After its own turn, it names itself: the first session of its own process.
+    expect(facts(path.join(CLEAR, 'facts', '856b5dde-3563-48da-9a45-ccf4e42aebd5.jsonl'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: true,
+      forkOf: FIRST,
+    });
+  });
+});
+
 describe('the sessions of each running process (/clear)', () => {
   /** Times in minutes, as the stamps' milliseconds. */
   const stamps = (list: Array<[string, number, number, boolean]>) =>

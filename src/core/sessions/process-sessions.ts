@@ -15,10 +15,11 @@
  *   names its first on its turns' entries (`session_id`), so a session that names the
  *   process's first, or is it, was run by the same process;
  * - `times`: the process's session opens with `/clear`, but has had no turn yet to name its
- *   process, and one ended session of the folder closed as it began; or (the file kept an
- *   old id) sessions of the folder begun since the process started, when no other process
- *   there was running yet to own them. A run of another process there can look the same:
- *   only ever "probably" cleared.
+ *   process, and one ended session of the folder closed as it began; or (that, or the file
+ *   kept an old id) sessions of the folder begun since the process started, when no other
+ *   process there was running yet to own them, and of those that did not open with
+ *   `/clear` only one (a process has one first session). A run of another process there
+ *   can look the same: only ever "probably" cleared.
  *
  * And when nothing was cleared: a session that opens otherwise, or that names itself as its
  * process's first, or has no transcript yet (a `/clear` writes the new one at once), began
@@ -103,16 +104,22 @@ export function sessionsOfProcesses(
     // Times may speak only where a /clear began the current session, or the file kept an old id.
     const byTimes =
       current !== p.sessionId || (now?.opensWithClear === true && now.processSession === undefined && now.firstOfProcess !== true);
+    const byTime = stamps.filter(
+      (s) =>
+        byTimes &&
+        s.sessionId !== current &&
+        !mine.has(s.sessionId) &&
+        s.ended &&
+        (s.sessionId === p.sessionId || (!claimed.has(s.sessionId) && ours(s))) &&
+        (currentStart === undefined || (s.lastActivity ?? 0) <= currentStart + SLACK_MS),
+    );
+    // Every session of an interactive process is its first or one a /clear began: of those
+    // that opened otherwise, one alone can be its (the one that names itself first, else
+    // the only one); the others were other processes' runs.
+    const firsts = byTime.filter((s) => s.opensWithClear !== true);
+    const first = firsts.find((s) => s.firstOfProcess === true) ?? (firsts.length === 1 ? firsts[0] : undefined);
     const replaced = stamps
-      .filter(
-        (s) =>
-          s.sessionId !== current &&
-          (mine.has(s.sessionId) ||
-            (byTimes &&
-              s.ended &&
-              (s.sessionId === p.sessionId || (!claimed.has(s.sessionId) && ours(s))) &&
-              (currentStart === undefined || (s.lastActivity ?? 0) <= currentStart + SLACK_MS))),
-      )
+      .filter((s) => s.sessionId !== current && (mine.has(s.sessionId) || s === first || (byTime.includes(s) && s.opensWithClear === true)))
       .sort((a, b) => (a.firstActivity ?? 0) - (b.firstActivity ?? 0))
       .map((s) => s.sessionId);
     // Seen on it, though its transcript is not (or not yet) among those read: its all the same.
@@ -174,6 +181,7 @@ function linkedSessions(
   // What a process was seen on is its, whatever the times say. Where the transcripts show it
   // too, they are named: every reader finds them, with or without a memory of processes.
   for (const p of running)
-    for (const id of p.seen ?? []) if (id !== p.sessionId && wanted.get(p.pid)?.get(id) !== 'transcripts') wanted.get(p.pid)?.set(id, 'process');
+    for (const id of p.seen ?? [])
+      if (id !== p.sessionId && wanted.get(p.pid)?.get(id) !== 'transcripts') wanted.get(p.pid)?.set(id, 'process');
   return wanted;
 }
