@@ -120,7 +120,10 @@ describe('cleared, or another session that ended as one began (real 2.1.328 file
     w.at('2-first-turn');
     expect(rowOf(w.lists(), FIRST)).toMatchObject({ state: 'live' });
     w.at('3-cleared');
-    expect(rowOf(w.lists(), FIRST)).toMatchObject({ state: 'ended', replacedBy: CLEARED_TO, replacedHow: 'process' });
+    const rows = w.lists();
+    expect(rowOf(rows, FIRST)).toMatchObject({ state: 'ended', replacedBy: CLEARED_TO, replacedHow: 'process' });
+    // What the process was seen on is all it ran: the headless run is still not its.
+    expect(rowOf(rows, HEADLESS)).toMatchObject({ replacedBy: null, replacedHow: null });
     // Another process with the same pid would have another start time: nothing is carried over to it.
     w.forget();
     expect(rowOf(w.lists(), FIRST)).toMatchObject({ replacedHow: 'times' });

@@ -274,6 +274,13 @@ describe('the sessions of each running process (/clear)', () => {
       ]),
     );
     expect(found[0]).toMatchObject({ sessionId: 'b', replaced: ['a'], proof: { a: 'process' } });
+    // b opens with /clear, before its first turn; another session ended since the process started: not its.
+    const cleared = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () => [
+      { sessionId: 'run', firstActivity: min(10.5), lastActivity: min(10.8), ended: true },
+      { sessionId: 'a', firstActivity: min(11), lastActivity: min(20), ended: true, firstOfProcess: true },
+      { sessionId: 'b', firstActivity: min(20), lastActivity: min(20), ended: false, opensWithClear: true },
+    ]);
+    expect(cleared[0]).toMatchObject({ sessionId: 'b', replaced: ['a'], proof: { a: 'process' } });
     // Seen, though no transcript of it was read (it had none, or an old one).
     expect(sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () => [])[0]).toMatchObject({
       replaced: ['a'],

@@ -101,9 +101,11 @@ export function sessionsOfProcesses(
     const now = stamp.get(current);
     const currentStart = now?.firstActivity;
     const mine = linked.get(p.pid) ?? new Map<string, ClearProof>();
-    // Times may speak only where a /clear began the current session, or the file kept an old id.
+    // Times may speak only where a /clear began the current session, or the file kept an old
+    // id; and never where the process was seen on sessions or the transcripts name them.
     const byTimes =
-      current !== p.sessionId || (now?.opensWithClear === true && now.processSession === undefined && now.firstOfProcess !== true);
+      mine.size === 0 &&
+      (current !== p.sessionId || (now?.opensWithClear === true && now.processSession === undefined && now.firstOfProcess !== true));
     const byTime = stamps.filter(
       (s) =>
         byTimes &&
