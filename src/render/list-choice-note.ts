@@ -1,5 +1,4 @@
 import type { ListChoice } from '../core/lists/list-choice.js';
-import { clearOf } from '../core/sessions/cleared-lists.js';
 import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
 import { promptText, tildePath } from './session-text.js';
@@ -59,8 +58,8 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   const where = s?.cwd ?? choice.projectDir;
   const parts: string[] = [];
   if (s) {
-    const clear = clearOf(s);
-    const state = `${clear === undefined ? s.state : clear.sure ? 'cleared' : 'probably cleared'} session`;
+    // "probably": only times say so (core's clearOf).
+    const state = `${s.replacedBy === undefined ? s.state : s.clearProof === 'times' ? 'probably cleared' : 'cleared'} session`;
     const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
     parts.push(prompt === '' ? state : `${state} "${prompt}"`);
   }

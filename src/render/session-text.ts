@@ -1,4 +1,3 @@
-import { clearOf } from '../core/sessions/cleared-lists.js';
 import type { SessionInfo } from '../core/sessions/session-index.js';
 import { oneLine, truncate } from './text.js';
 
@@ -21,8 +20,8 @@ export function stateText(
   if (session === undefined) return '';
   if (session.state === 'live') return session.activity === undefined ? 'live' : `live, ${session.activity}`;
   // Its process went on as another session (/clear): the agent no longer sees this list.
-  // "probably": only times say so, which another session of the project can match.
-  const clear = clearOf(session);
-  if (clear !== undefined) return `${clear.sure ? '' : 'probably '}cleared → ${clear.newSessionId.slice(0, 8)}`;
+  // "probably": only times say so (core's clearOf), which another session of the project can match.
+  if (session.replacedBy !== undefined)
+    return `${session.clearProof === 'times' ? 'probably ' : ''}cleared → ${session.replacedBy.slice(0, 8)}`;
   return session.state;
 }
