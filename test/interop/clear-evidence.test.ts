@@ -73,12 +73,68 @@ describe('the real Claude Code: /clear told from a session that merely ended', (
 
       a.type('create After');
       await waitFor('the new task', () => fs.existsSync(path.join(w.config, 'tasks', next.sessionId, '1.json')));
+      // Claude Code writes the turn's entries a moment after the tool has run.
+      await waitFor(
+        'its turn in its transcript',
+        () => fs.readFileSync(path.join(folder, `${next.sessionId}.jsonl`), 'utf8').includes('"session_id"') || undefined,
+      );
       // Its first turn names the process's first session: sure from the transcripts alone.
       const named = await lists(cacheOff);
       expect(named.find((r) => r.id === first.sessionId)).toMatchObject({ replacedBy: next.sessionId, replacedHow: 'transcripts' });
       expect(named.find((r) => r.id === headless)).toMatchObject({ replacedBy: null, replacedHow: null });
     } finally {
       await a.stop();
+    }
+  });
+
+  it('a session resumed (--resume) by a new process, then /clear: the new session names the resumed one, older than its process', async () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const noCache = { HOME: w.home, XDG_CACHE_HOME: path.join(w.config, 'no-cache-here') };
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
+    let resumed = '';
+    try {
+      resumed = (await waitFor('the live file', () => liveFiles(w.config)[0])).sessionId;
+      await a.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the prompt');
+      a.type('create One');
+      await waitFor('the first task', () => fs.existsSync(path.join(w.config, 'tasks', resumed, '1.json')));
+    } finally {
+      await a.stop();
+    }
+    const b = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt, args: ['--resume', resumed] });
+    try {
+      await b.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the resumed prompt');
+      // Resumed: the same session, not a /clear.
+      await waitFor('the resumed live file', () => liveFiles(w.config).find((f) => f.sessionId === resumed));
+      const before = JSON.parse((await runAsync(w.config, ['lists', '--json'], { cwd: proj, env: noCache })).stdout) as Row[];
+      expect(before.find((r) => r.id === resumed)).toMatchObject({ replacedBy: null, replacedHow: null });
+      b.type('/clear');
+      const next = await waitFor('the new session', () => liveFiles(w.config).find((f) => f.sessionId !== resumed));
+      b.type('create Two');
+      await waitFor('the new task', () => fs.existsSync(path.join(w.config, 'tasks', next.sessionId, '1.json')));
+      const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
+      await waitFor(
+        'its turn in its transcript',
+        () => fs.readFileSync(path.join(folder, `${next.sessionId}.jsonl`), 'utf8').includes('"session_id"') || undefined,
+      );
+      // The resumed session's transcript ends (a moment after the /clear, with more lines after a first cost-state).
+      await waitFor("the resumed session's end", () =>
+        fs
+          .readFileSync(path.join(folder, `${resumed}.jsonl`), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .at(-1)
+          ?.includes('"cost-state"'),
+      );
+      // A cache of its own: no memory of the process on the resumed session, the transcripts alone.
+      const fresh = { ...noCache, XDG_CACHE_HOME: path.join(w.config, 'another-cache') };
+      const rows = JSON.parse((await runAsync(w.config, ['lists', '--json'], { cwd: proj, env: fresh })).stdout) as Row[];
+      expect(rows.find((r) => r.id === resumed)).toMatchObject({ replacedBy: next.sessionId, replacedHow: 'transcripts' });
+      // With it (the run before the /clear saw the process on the resumed session): sure either way.
+      const seen = JSON.parse((await runAsync(w.config, ['lists', '--json'], { cwd: proj, env: noCache })).stdout) as Row[];
+      expect(seen.find((r) => r.id === resumed)?.replacedHow).toMatch(/^(process|transcripts)$/);
+    } finally {
+      await b.stop();
     }
   });
 });

@@ -199,6 +199,18 @@ describe('what a transcript says of its process (real 2.1.328 files, test/fixtur
     });
   });
 
+  it("a turn's request, written after the entries naming the process, can push them out of the tail read: its first turn's name it", () => {
+    const dir = tmp();
+    const file = path.join(dir, 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900.jsonl');
+    // The next request's shape (tools and system prompt, ~40 KB in the real file) after the tool's result.
+    const shape = { type: 'api-request-shape', shape: 'x'.repeat(40_000), sessionId: 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900' };
+    fs.writeFileSync(
+      file,
+      `${fs.readFileSync(stage('4-after-turn', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'), 'utf8')}${JSON.stringify(shape)}\n`,
+    );
+    expect(facts(file)).toMatchObject({ opensWithClear: true, processSession: 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b' });
+  });
+
   it("a process's first session names itself; a headless run names nothing", () => {
     expect(facts(stage('2-first-turn', 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b'))).toEqual({
       opensWithClear: false,
@@ -359,6 +371,14 @@ describe('the sessions of each running process (/clear)', () => {
     ]);
     expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], proof: { a1: 'transcripts', a2: 'transcripts' } });
     expect(found[1]).toMatchObject({ pid: 8, replaced: [] });
+  });
+
+  it('a process that resumed an older session, then /clear: the resumed session is named by the new one, whatever its age', () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(100) }], () => [
+      { sessionId: 'old', firstActivity: min(1), lastActivity: min(101), ended: true, firstOfProcess: true },
+      { sessionId: 'new', firstActivity: min(101), lastActivity: min(102), ended: false, processSession: 'old', opensWithClear: true },
+    ]);
+    expect(found[0]).toMatchObject({ sessionId: 'new', replaced: ['old'], proof: { old: 'transcripts' } });
   });
 
   it('two sessions ended as one /clear began: neither is taken', () => {

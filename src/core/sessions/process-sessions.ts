@@ -159,8 +159,10 @@ function linkedSessions(
       s.ended && !claimed.has(s.sessionId) && s.firstActivity !== undefined && s.firstActivity >= started;
     const first = current.processSession;
     if (first !== undefined) {
+      // The first session itself may be older than the process: a session it resumed (--resume).
       for (const s of stamps)
-        if (s !== current && free(s) && (s.sessionId === first || s.processSession === first)) found.set(s.sessionId, 'transcripts');
+        if (s !== current && (s.sessionId === first ? s.ended && !claimed.has(first) : free(s) && s.processSession === first))
+          found.set(s.sessionId, 'transcripts');
       continue;
     }
     if (current.firstOfProcess === true) continue;
