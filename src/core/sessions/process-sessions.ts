@@ -124,7 +124,7 @@ export function sessionsOfProcesses(
       .filter((s) => s.sessionId !== current && (mine.has(s.sessionId) || s === first || (byTime.includes(s) && s.opensWithClear === true)))
       .sort((a, b) => (a.firstActivity ?? 0) - (b.firstActivity ?? 0))
       .map((s) => s.sessionId);
-    // Seen on it, though its transcript is not (or not yet) among those read: its all the same.
+    // Seen on it, though its transcript is not (or not yet) among those read: the process's all the same.
     for (const id of mine.keys()) if (id !== current && !replaced.includes(id)) replaced.unshift(id);
     for (const id of replaced) proof[id] = mine.get(id) ?? 'times';
     return { ...same, sessionId: current, replaced };
