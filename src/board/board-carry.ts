@@ -41,7 +41,8 @@ function carryTargets(index: SessionIndex, ctx: CarryContext, listId: string): C
     targets.push({ sessionId: session.sessionId, list, why, label: sessionLabel(session, ctx.home) });
   };
   const cleared = listAfterClear(index, listId);
-  if (cleared !== undefined) add(index.session(cleared.newSessionId), cleared.newList, 'cleared');
+  // A /clear taken from times alone offers no successor of its own: the project's live sessions follow.
+  if (cleared?.sure === true) add(index.session(cleared.newSessionId), cleared.newList, 'cleared');
   const projects = new Set(
     sessionsOfList(index, listId, { deep: true })
       .map((s) => s.cwd)

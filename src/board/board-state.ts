@@ -9,6 +9,7 @@ import { lastChange } from '../core/lists/list-choice.js';
 import { sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { type ListsRow, listsView } from '../core/lists/lists-view.js';
 import { stalledInList } from '../core/progress/stalled-work.js';
+import { clearOf } from '../core/sessions/cleared-lists.js';
 import { listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../core/sessions/session-index.js';
@@ -96,7 +97,8 @@ export class Sessions {
 
 function look(s: SessionInfo): SessionView['look'] {
   if (s.state === 'live') return s.activity ?? 'live';
-  if (s.replacedBy !== undefined) return 'cleared';
+  // Marked cleared only when sure; the words (stateText) say "probably cleared" otherwise.
+  if (clearOf(s)?.sure === true) return 'cleared';
   return s.state;
 }
 

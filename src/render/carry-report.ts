@@ -1,5 +1,6 @@
 import type { CarriedFrom, CarryOutcome } from '../core/carry/carry-run.js';
 import { compareIds } from '../core/store/ids.js';
+import { stateText } from './session-text.js';
 import { paintStatus } from './status.js';
 import type { Style } from './style.js';
 import { tasksJson } from './task-json.js';
@@ -161,7 +162,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
 function whyText(f: CarriedFrom): string {
   const s = f.source.session;
   if (f.source.why === 'cleared') return s?.replacedBy === undefined ? ' (cleared)' : ` (cleared -> ${s.replacedBy.slice(0, 8)})`;
-  if (f.source.why === 'ended' && s !== undefined) return ` (session ${s.state})`;
+  if (f.source.why === 'ended' && s !== undefined) return ` (session ${stateText(s)})`;
   return '';
 }
 

@@ -58,7 +58,8 @@ function sessionWords(choice: ListChoice, opts: { home: string; now: number; wid
   const where = s?.cwd ?? choice.projectDir;
   const parts: string[] = [];
   if (s) {
-    const state = `${s.replacedBy !== undefined ? 'cleared' : s.state} session`;
+    // "probably": only times say so (core's clearOf).
+    const state = `${s.replacedBy === undefined ? s.state : s.clearProof === 'times' ? 'probably cleared' : 'cleared'} session`;
     const prompt = promptText(s.prompt, Math.max(20, Math.min(50, opts.width - 60)));
     parts.push(prompt === '' ? state : `${state} "${prompt}"`);
   }

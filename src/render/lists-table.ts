@@ -167,6 +167,7 @@ export function renderListsLines(lists: readonly ListRow[]): string {
         prompt: s?.prompt,
         kind: l.kind,
         replacedBy: s?.replacedBy,
+        replacedHow: s?.clearProof,
       });
     })
     .join('\n');
@@ -197,6 +198,7 @@ export function renderListsJsonLine(row: Readonly<Record<string, unknown>>): str
     prompt: text(row.prompt),
     kind: text(row.kind) ?? '-',
     replacedBy: text(row.replacedBy),
+    replacedHow: text(row.replacedHow),
   });
 }
 
@@ -216,6 +218,7 @@ interface ListsLineFields {
   prompt: string | undefined;
   kind: string;
   replacedBy: string | undefined;
+  replacedHow: string | undefined;
 }
 
 /** One place for the order of a line's fields, so the local and the hosts' lines cannot drift apart. */
@@ -237,6 +240,7 @@ function listsLine(f: ListsLineFields): string {
     field(f.prompt?.replace(/\s+/g, ' ')),
     f.kind,
     field(f.replacedBy),
+    field(f.replacedHow),
   ].join('\t');
 }
 
@@ -320,6 +324,7 @@ function sessionJson(s: SessionInfo | undefined) {
     lastActivity: iso(s?.lastActivity),
     transcript: s?.transcript ?? null,
     replacedBy: s?.replacedBy ?? null,
+    replacedHow: s?.replacedBy === undefined ? null : (s.clearProof ?? 'times'),
     forkOf: s?.forkOf ?? null,
   };
 }

@@ -13,11 +13,15 @@ export function promptText(prompt: string | undefined, max: number): string {
   return prompt === undefined ? '' : truncate(oneLine(prompt.replace(/\s+/g, ' ')), Math.max(4, max));
 }
 
-/** "live, busy", "live, idle", "ended", "crashed": a session's state in words. */
-export function stateText(session: Pick<SessionInfo, 'state' | 'activity' | 'replacedBy'> | undefined): string {
+/** "live, busy", "live, idle", "ended", "crashed", "cleared → 7baec0ff" ("probably cleared → …": by times alone): a session's state in words. */
+export function stateText(
+  session: Pick<SessionInfo, 'sessionId' | 'state' | 'activity' | 'replacedBy' | 'clearProof'> | undefined,
+): string {
   if (session === undefined) return '';
   if (session.state === 'live') return session.activity === undefined ? 'live' : `live, ${session.activity}`;
   // Its process went on as another session (/clear): the agent no longer sees this list.
-  if (session.replacedBy !== undefined) return `cleared → ${session.replacedBy.slice(0, 8)}`;
+  // "probably": only times say so (core's clearOf), which another session of the project can match.
+  if (session.replacedBy !== undefined)
+    return `${session.clearProof === 'times' ? 'probably ' : ''}cleared → ${session.replacedBy.slice(0, 8)}`;
   return session.state;
 }

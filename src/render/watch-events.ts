@@ -73,7 +73,7 @@ export interface EndView {
   /** The lists the followed session left behind (`/clear`), each with the ids of the work still there. */
   left?: ReadonlyArray<{ list: string; unfinished: readonly string[] }> | undefined;
   /** Reason session-cleared (`--no-follow`): the session that was cleared, and where its process went. */
-  cleared?: { session: string; newSession: string; to: string } | undefined;
+  cleared?: { session: string; newSession: string; sure: boolean; to: string } | undefined;
 }
 
 /**
@@ -83,7 +83,15 @@ export interface EndView {
  */
 export function renderSessionClearedEvent(
   at: number,
-  change: { sessionId: string; newSessionId: string; from: string; to: string; followed: boolean; before?: boolean | undefined },
+  change: {
+    sessionId: string;
+    newSessionId: string;
+    sure: boolean;
+    from: string;
+    to: string;
+    followed: boolean;
+    before?: boolean | undefined;
+  },
   list?: { exists: boolean; tasks: readonly TaskJson[] },
 ): string {
   return renderJsonLine({
@@ -91,6 +99,7 @@ export function renderSessionClearedEvent(
     at: stamp(at),
     session: change.sessionId,
     newSession: change.newSessionId,
+    sure: change.sure,
     from: change.from,
     to: change.to,
     followed: change.followed,

@@ -69,8 +69,8 @@ export const watchEndMessage = {
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
   died: (deaths: ReadonlyArray<Parameters<typeof describeDeath>[0]>, until: string, counts: ListCounts): string =>
     `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
-  cleared: (sessionId: string, until: string, counts: ListCounts): string =>
-    `session ${sessionId.slice(0, 8)} was cleared (/clear) and left this list: nothing works on it any more, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
+  cleared: (sessionId: string, sure: boolean, until: string, counts: ListCounts): string =>
+    `session ${sessionId.slice(0, 8)} was ${sure ? '' : 'probably '}cleared (/clear${sure ? '' : ', by times alone'}) and left this list: nothing works on it any more, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
     reason === 'run-ended'
       ? `the run ended and ${until} did not hold then; ${renderSummary(counts, PLAIN)}`
@@ -85,15 +85,17 @@ export function renderConditionHeld(until: string | undefined, style: Style): st
 }
 
 /**
- * "session 1a2b3c4d cleared: now following list 5e6f7a8b"; with `--no-follow`, that the
+ * "session 1a2b3c4d cleared: now following list 5e6f7a8b" ("probably cleared (by times
+ * alone)" when no process or transcript shows it); with `--no-follow`, that the
  * watch stays. `name`: how a list is shown (a session's by its short id).
  */
 export function renderSessionCleared(
-  change: { sessionId: string; newSessionId: string; to: string; followed: boolean; before?: boolean | undefined },
+  change: { sessionId: string; newSessionId: string; sure: boolean; to: string; followed: boolean; before?: boolean | undefined },
   name: (list: string) => string,
   leftUnfinished: number,
 ): string {
-  const who = `session ${change.sessionId.slice(0, 8)} cleared`;
+  // Not sure: only times say so (cleared-lists.ts), and the reader is told.
+  const who = `session ${change.sessionId.slice(0, 8)} ${change.sure ? 'cleared' : 'probably cleared (by times alone)'}`;
   if (change.before)
     return `${who} before this watch began: its process now uses list ${name(change.to)} (tasks watch -l ${name(change.to)} follows it); staying on this list`;
   if (!change.followed) return `${who}: its process now uses list ${name(change.to)}; staying on this list (--no-follow)`;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
 const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
@@ -87,6 +87,8 @@ function clearedWorld() {
   writeTask(dir, task('4', 'Docs', { blockedBy: ['1'] }));
   writeTask(dir, task('5', 'Keep alive', { metadata: { _internal: true } }));
   writeTask(dir, task('6', 'Orphan', { blockedBy: ['9'] }));
+  // B's transcript, as /clear writes it, after its first prompt (whose entries name A: the same process).
+  writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: started + 10 * MIN, firstSession: A });
   writeLiveSession(w.config, { pid: liveProcess(), sessionId: B, cwd: w.proj, status: 'idle', start: started });
   return w;
 }

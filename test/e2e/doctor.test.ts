@@ -171,6 +171,8 @@ describe('tasks doctor: sessions', () => {
       blockedBy: [],
       metadata: { _internal: true },
     });
+    // B as /clear wrote it, after its first prompt (whose entries name A: the same process).
+    writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: started + 600_000, firstSession: A });
     writeLiveSession(w.config, { pid: child.pid as number, sessionId: B, cwd: w.proj, status: 'idle', start: started });
     const r = w.doctor();
     expect(r.code).toBe(4);
@@ -203,7 +205,7 @@ describe('tasks doctor: sessions', () => {
       end: cleared,
       todos: false,
     });
-    writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: cleared });
+    writeClearedTranscript(w.config, { sessionId: B, cwd: w.proj, at: cleared, firstSession: A });
     writeTranscript(w.config, {
       sessionId: S1,
       cwd: w.proj,

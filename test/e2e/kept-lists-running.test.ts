@@ -187,7 +187,7 @@ describe('lists while a session runs: its rows now, the rest kept', () => {
     const after = partlyKept(w, [LIVE, CLEARED], () => {
       const at = Date.now() - 1_000;
       fs.appendFileSync(transcript, `${JSON.stringify({ type: 'cost-state', sessionId: LIVE, timestamp: new Date(at).toISOString() })}\n`);
-      writeClearedTranscript(w.config, { sessionId: CLEARED, cwd, at });
+      writeClearedTranscript(w.config, { sessionId: CLEARED, cwd, at, firstSession: LIVE });
       writeLiveSession(w.config, { pid: live.pid as number, sessionId: CLEARED, cwd, status: 'idle', start: STARTED });
     });
     expect(stateOf(after, CLEARED)).toBe('live');

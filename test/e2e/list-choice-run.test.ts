@@ -361,12 +361,14 @@ describe("the live session's list before it exists", () => {
     const started = Date.now() - 30 * MIN;
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'before the clear', start: started + 1000, end: started + 10 * MIN });
     // The session /clear began, its transcript opened with the command as the first one ended.
-    writeClearedTranscript(w.config, { sessionId: B, cwd: proj, at: started + 10 * MIN });
+    writeClearedTranscript(w.config, { sessionId: B, cwd: proj, at: started + 10 * MIN, firstSession: A });
     writeLiveSession(w.config, { pid: liveProcess(), sessionId: B, cwd: proj, status: 'idle', start: started });
     const read = w.tasks(proj, ['list', '--json']);
     expect(read.code, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toEqual([]);
-    expect(stderrText(read.stderr)).toBe('using list 7baec0ff (live session, ~/work/web): no tasks yet; its list before: 2d483082\n');
+    expect(stderrText(read.stderr)).toBe(
+      'using list 7baec0ff (live session "go on", ~/work/web): no tasks yet; its list before: 2d483082\n',
+    );
     expect(w.tasks(proj, ['get', '1'])).toMatchObject({
       code: 3,
       stderr: expect.stringMatching(/\nerror: task #1 not found \(this live session has no tasks yet\)\n$/),

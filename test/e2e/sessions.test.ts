@@ -326,13 +326,13 @@ describe('tasks lists', () => {
     // Piped: the old columns first, then state, cwd, branch, session id, prompt.
     const lines = runInProcessSync(w.config, ['lists']).stdout.trim().split('\n');
     const lineA = lines.find((l) => l.startsWith(A))!.split('\t');
-    expect(lineA.slice(8)).toEqual(['ended', myproj, 'feat/login', A, 'fix the login bug and its tests', 'tasks', '-']);
+    expect(lineA.slice(8)).toEqual(['ended', myproj, 'feat/login', A, 'fix the login bug and its tests', 'tasks', '-', '-']);
     expect(
       lines
         .find((l) => l.startsWith('by-hand'))!
         .split('\t')
         .slice(8),
-    ).toEqual(['-', '-', '-', '-', '-', 'tasks', '-']);
+    ).toEqual(['-', '-', '-', '-', '-', 'tasks', '-', '-']);
   });
 
   it.runIf(tmuxAvailable())('in a terminal: one row per list, newest first, prompts cut to fit, no row wider than the screen', async () => {

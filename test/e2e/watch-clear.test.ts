@@ -90,10 +90,11 @@ function world() {
     proj,
     listA,
     listB: path.join(config, 'tasks', B),
-    clear() {
+    /** `firstSession`: B has had its first turn, whose entries name the session its process began with. */
+    clear(firstSession?: string) {
       const at = Date.now();
       fs.appendFileSync(transcriptA, `${JSON.stringify({ type: 'cost-state', sessionId: A, timestamp: new Date(at).toISOString() })}\n`);
-      writeClearedTranscript(config, { sessionId: B, cwd: proj, at });
+      writeClearedTranscript(config, { sessionId: B, cwd: proj, at, firstSession });
       writeLiveSession(config, { pid: a.pid as number, sessionId: B, cwd: proj, status: 'idle', start: started });
     },
   };
@@ -107,9 +108,11 @@ describe('tasks watch across /clear', () => {
       await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
       w.clear();
       const switched = await watch.waitFor((e) => e.event === 'session-cleared', 'the switch');
+      // The watch saw process a on A, then on B: sure, though B has had no turn to name its process.
       expect(switched).toMatchObject({
         session: A,
         newSession: B,
+        sure: true,
         from: A,
         to: B,
         followed: true,
@@ -177,11 +180,29 @@ describe('tasks watch across /clear', () => {
     w.clear();
     const watch = startWatch(w.config, ['-l', A, 'watch', '--json']);
     try {
+      // Cleared before the watch saw the process, and B has had no turn yet: only times tie
+      // A to B (another session of the project might have ended then too): said as probable.
       const note = await watch.waitFor((e) => e.event === 'session-cleared', 'the note');
-      expect(note).toMatchObject({ from: A, to: B, followed: false, before: true });
+      expect(note).toMatchObject({ from: A, to: B, sure: false, followed: false, before: true });
       writeTask(w.listA, task('3', 'Still here', 'pending'));
       await watch.waitFor((e) => e.event === 'created', 'a change on the list watched');
-      await until(() => watch.stderr().includes('cleared before this watch began') || undefined, 'the note');
+      await until(
+        () => watch.stderr().includes('session 2d483082 probably cleared (by times alone) before this watch began') || undefined,
+        'the note',
+      );
+    } finally {
+      await watch.stop();
+    }
+  });
+
+  it('cleared before the watch began, the new session has had a turn: its entries name the process, and it is sure', async () => {
+    const w = world();
+    w.clear(A);
+    const watch = startWatch(w.config, ['-l', A, 'watch', '--json']);
+    try {
+      const note = await watch.waitFor((e) => e.event === 'session-cleared', 'the note');
+      expect(note).toMatchObject({ from: A, to: B, sure: true, followed: false, before: true });
+      await until(() => watch.stderr().includes('session 2d483082 cleared before this watch began') || undefined, 'the note');
     } finally {
       await watch.stop();
     }

@@ -135,7 +135,9 @@ export function sessionsWorld(): SessionsWorld {
     end: now - 10 * 60_000,
     todos: false,
   });
-  fs.writeFileSync(webNew, opening + fs.readFileSync(webNew, 'utf8'));
+  // Its turns' entries name the session its process began with (session_id), as Claude Code writes them.
+  const named = `${JSON.stringify({ type: 'attachment', attachment: { type: 'date' }, sessionId: IDS.webNew, session_id: IDS.webOld, timestamp: new Date(started + 10 * 60_000 + 1).toISOString() })}\n`;
+  fs.writeFileSync(webNew, opening + fs.readFileSync(webNew, 'utf8') + named);
   fs.utimesSync(webNew, (now - 10 * 60_000) / 1000, (now - 10 * 60_000) / 1000);
   writeLiveSession(config, { pid: webProc.pid!, sessionId: IDS.webNew, cwd: dirs.web, status: 'idle', name: 'web-login', start: started });
 

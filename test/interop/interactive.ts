@@ -28,6 +28,8 @@ export async function startInteractive(opts: {
   home: string;
   byPrompt: (prompt: string) => Turn | undefined;
   env?: Record<string, string>;
+  /** More arguments, e.g. `--resume <id>`. */
+  args?: readonly string[];
 }): Promise<Interactive> {
   const model = await startMockModel({ turns: [], byPrompt: opts.byPrompt });
   const globalConfig = path.join(opts.configDir, '.claude.json');
@@ -67,7 +69,9 @@ export async function startInteractive(opts: {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = `cd ${quote(opts.cwd)} && env -i ${Object.entries(env)
     .map(([k, v]) => quote(`${k}=${v}`))
-    .join(' ')} ${quote(claudeBin())} --allowedTools ${quote('TaskCreate TaskUpdate TaskList TaskGet TodoWrite')}; sleep 600`;
+    .join(
+      ' ',
+    )} ${quote(claudeBin())} ${(opts.args ?? []).map(quote).join(' ')} --allowedTools ${quote('TaskCreate TaskUpdate TaskList TaskGet TodoWrite')}; sleep 600`;
   const tmux = (...args: string[]) => {
     const r = spawnSync('tmux', ['-S', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', timeout: 20_000 });
     if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);

@@ -150,6 +150,7 @@ describe('the real Claude Code: whose list is it', () => {
       'fix the login bug',
       'tasks',
       '-',
+      '-',
     ]);
     expect(piped.find((f) => f[0] === sessionB)!.slice(8)).toEqual([
       'ended',
@@ -158,6 +159,7 @@ describe('the real Claude Code: whose list is it', () => {
       sessionB,
       'write the release notes',
       'tasks',
+      '-',
       '-',
     ]);
 

@@ -51,9 +51,11 @@ describe('the real Claude Code: watch follows /clear', () => {
         liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== first.sessionId),
       );
       const switched = await watch.waitFor((e) => e.event === 'session-cleared', 'the switch', 60_000);
+      // The watch saw the process on the first session, then on the new one: sure.
       expect(switched).toMatchObject({
         session: first.sessionId,
         newSession: cleared.sessionId,
+        sure: true,
         from: first.sessionId,
         to: cleared.sessionId,
         followed: true,

@@ -9,7 +9,7 @@ import { listToBind, missingListError } from '../../src/core/lists/missing-list.
 import { mayBeSessionPrefix, shortIdAmong, shortIds } from '../../src/core/lists/short-ids.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import { expandHome } from '../../src/core/store/paths.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeClearedTranscript, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 
 const A = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
 const B = '7baec0ff-1111-4a4a-8b8b-000000000002';
@@ -133,8 +133,10 @@ describe("the live session's list, even before it exists", () => {
     w.list(A);
     const pid = liveProcess();
     const started = Date.now() - 10 * 60_000;
-    // A ran first in this process, then /clear: its transcript ended, the live file names B.
+    // A ran first in this process, then /clear: its transcript ended, B's opened with the
+    // command (no turn yet), the live file names B.
     writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'before the clear', start: started + 1000, end: started + 60_000 });
+    writeClearedTranscript(w.config, { sessionId: B, cwd: proj, at: started + 60_000 });
     writeLiveSession(w.config, { pid, sessionId: B, cwd: proj, status: 'idle', start: started });
     const read = w.choose(proj);
     expect(read).toMatchObject({ id: B, how: 'project', exists: false, fresh: true, replaced: [A] });

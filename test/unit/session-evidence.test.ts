@@ -173,21 +173,131 @@ describe('which list the tasks tie a session to', () => {
   });
 });
 
+describe('what a transcript says of its process (real 2.1.328 files, test/fixtures/claude-code-2.1.328/clear)', () => {
+  const CLEAR = path.join(FIXTURES, 'clear');
+  const stage = (name: string, id: string) => path.join(CLEAR, name, 'projects', '-tmp-tasks-test-qYucPo-home-work-web', `${id}.jsonl`);
+  const facts = (file: string) => {
+    const f = new SessionIndex(tmp()).facts(file);
+    return { opensWithClear: f.opensWithClear, processSession: f.processSession, firstOfProcess: f.firstOfProcess, forkOf: f.forkOf };
+  };
+  const FIRST = 'fbaf346a-8fb2-4d62-8d89-d750e50f2c63';
+
+  it('a session /clear began opens with the command; once it has had a turn, its entries name the process first session', () => {
+    expect(facts(stage('3-cleared', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'))).toEqual({
+      opensWithClear: true,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: undefined,
+    });
+    expect(facts(stage('4-after-turn', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'))).toMatchObject({
+      opensWithClear: true,
+      processSession: 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b',
+    });
+    expect(facts(path.join(CLEAR, 'facts', '438cc1df-180e-4197-b97c-6bd8fe384f54.jsonl'))).toMatchObject({
+      opensWithClear: true,
+      processSession: FIRST,
+    });
+  });
+
+  it("a turn's request, written after the entries naming the process, can push them out of the tail read: its first turn's name it", () => {
+    const dir = tmp();
+    const file = path.join(dir, 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900.jsonl');
+    // The next request's shape (tools and system prompt, ~40 KB in the real file) after the tool's result.
+    const shape = { type: 'api-request-shape', shape: 'x'.repeat(40_000), sessionId: 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900' };
+    fs.writeFileSync(
+      file,
+      `${fs.readFileSync(stage('4-after-turn', 'e2b6a608-72c2-4ce6-a2cb-8fe7c0496900'), 'utf8')}${JSON.stringify(shape)}\n`,
+    );
+    expect(facts(file)).toMatchObject({ opensWithClear: true, processSession: 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b' });
+  });
+
+  it("a process's first session names itself; a headless run names nothing", () => {
+    expect(facts(stage('2-first-turn', 'dcfe5a82-0f7d-4f89-8887-6a09f4cc6b9b'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: true,
+      forkOf: undefined,
+    });
+    expect(facts(stage('2-first-turn', '151dc66d-23a5-4757-b8f4-1467705873a7'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: undefined,
+    });
+  });
+
+  it("a fork (--resume --fork-session) is not a /clear: its copies of the parent's entries name the parent's process, and count for nothing", () => {
+    expect(facts(path.join(CLEAR, 'facts', '856b5dde-copies-only.jsonl'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: undefined,
+      forkOf: FIRST,
+    });
+    // After its own turn, it names itself: the first session of its own process.
+    expect(facts(path.join(CLEAR, 'facts', '856b5dde-3563-48da-9a45-ccf4e42aebd5.jsonl'))).toEqual({
+      opensWithClear: false,
+      processSession: undefined,
+      firstOfProcess: true,
+      forkOf: FIRST,
+    });
+  });
+});
+
 describe('the sessions of each running process (/clear)', () => {
   /** Times in minutes, as the stamps' milliseconds. */
   const stamps = (list: Array<[string, number, number, boolean]>) =>
     list.map(([sessionId, first, last, ended]) => ({ sessionId, firstActivity: first * 60_000, lastActivity: last * 60_000, ended }));
   const min = (m: number) => m * 60_000;
 
-  it('the file names the new session: the earlier ones of the process are replaced', () => {
-    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () =>
+  it('the file names a session /clear began: the earlier ones of the process are replaced, by times alone', () => {
+    const list = stamps([
+      ['before-start', 1, 9, true],
+      ['first', 11, 20, true],
+      ['new', 21, 22, false],
+    ]);
+    const opened = list.map((s) => (s.sessionId === 'new' ? { ...s, opensWithClear: true } : s));
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () => opened);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'], proof: { first: 'times' } }]);
+    // A session that does not open with /clear began its process: what ended before it is another's.
+    expect(sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(10) }], () => list)[0]).toMatchObject({
+      replaced: [],
+    });
+  });
+
+  it('two sessions of one folder, one ending as the other begins, no /clear: nothing is replaced', () => {
+    // A headless run ended in the folder while an interactive session sat idle; then its first prompt.
+    const running = [{ pid: 7, cwd: '/p', sessionId: 'mine', startedAt: min(10) }];
+    const other = { sessionId: 'other', firstActivity: min(11), lastActivity: min(12), ended: true };
+    // Its first turn named itself as its process's first session.
+    const named = sessionsOfProcesses(running, () => [
+      other,
+      { sessionId: 'mine', firstActivity: min(12), lastActivity: min(13), ended: false, firstOfProcess: true },
+    ]);
+    expect(named[0]).toMatchObject({ sessionId: 'mine', replaced: [] });
+    // Before its first prompt it has no transcript: a /clear writes one at once, so none began it.
+    expect(sessionsOfProcesses(running, () => [other])[0]).toMatchObject({ sessionId: 'mine', replaced: [] });
+  });
+
+  it('the same process seen on a session before: that session is replaced, sure, whatever the transcripts say', () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () =>
       stamps([
-        ['before-start', 1, 9, true],
-        ['first', 11, 20, true],
-        ['new', 21, 22, false],
+        ['a', 11, 20, true],
+        ['b', 20, 21, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'new', replaced: ['first'], shown: [] }]);
+    expect(found[0]).toMatchObject({ sessionId: 'b', replaced: ['a'], proof: { a: 'process' } });
+    // b opens with /clear, before its first turn; another session ended since the process started: not its.
+    const cleared = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () => [
+      { sessionId: 'run', firstActivity: min(10.5), lastActivity: min(10.8), ended: true },
+      { sessionId: 'a', firstActivity: min(11), lastActivity: min(20), ended: true, firstOfProcess: true },
+      { sessionId: 'b', firstActivity: min(20), lastActivity: min(20), ended: false, opensWithClear: true },
+    ]);
+    expect(cleared[0]).toMatchObject({ sessionId: 'b', replaced: ['a'], proof: { a: 'process' } });
+    // Seen, though no transcript of it was read (it had none, or an old one).
+    expect(sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'b', startedAt: min(10), seen: ['a'] }], () => [])[0]).toMatchObject({
+      replaced: ['a'],
+      proof: { a: 'process' },
+    });
   });
 
   it("the file kept the old id: the newer transcript begun since is the process's session", () => {
@@ -197,7 +307,7 @@ describe('the sessions of each running process (/clear)', () => {
         ['new', 21, 22, false],
       ]),
     );
-    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'], shown: [] }]);
+    expect(found).toEqual([{ pid: 7, sessionId: 'new', fileSessionId: 'old', replaced: ['old'], proof: { old: 'times' } }]);
     // An old session that has not ended is the process's own still.
     const running = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'old', startedAt: min(10) }], () =>
       stamps([
@@ -220,9 +330,9 @@ describe('the sessions of each running process (/clear)', () => {
           ['x', 16, 17, true],
           ['a2', 18, 19, false],
           ['b1', 15.5, 19, false],
-        ]),
+        ]).map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s)),
     );
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: [] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], proof: { a1: 'times' } });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
   });
 
@@ -239,7 +349,8 @@ describe('the sessions of each running process (/clear)', () => {
     ]);
     const opened = list.map((s) => (s.sessionId === 'a2' ? { ...s, opensWithClear: true } : s));
     const found = sessionsOfProcesses(running, () => opened);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], shown: ['a1'] });
+    // Which session closed as it began is a matter of times: probably a1.
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a2', replaced: ['a1'], proof: { a1: 'times' } });
     expect(found[1]).toMatchObject({ pid: 8, sessionId: 'b1', replaced: [] });
     // Without the /clear opening, and with nothing else to go by, nothing is attributed.
     expect(sessionsOfProcesses(running, () => list)[0]).toMatchObject({ replaced: [] });
@@ -258,8 +369,16 @@ describe('the sessions of each running process (/clear)', () => {
       // b's own earlier run, ended as a3 began: not a's, since a's sessions name a1.
       { sessionId: 'b0', firstActivity: min(10.5), lastActivity: min(21), ended: true, processSession: 'zz' },
     ]);
-    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], shown: ['a1', 'a2'] });
+    expect(found[0]).toMatchObject({ pid: 7, sessionId: 'a3', replaced: ['a1', 'a2'], proof: { a1: 'transcripts', a2: 'transcripts' } });
     expect(found[1]).toMatchObject({ pid: 8, replaced: [] });
+  });
+
+  it('a process that resumed an older session, then /clear: the resumed session is named by the new one, whatever its age', () => {
+    const found = sessionsOfProcesses([{ pid: 7, cwd: '/p', sessionId: 'new', startedAt: min(100) }], () => [
+      { sessionId: 'old', firstActivity: min(1), lastActivity: min(101), ended: true, firstOfProcess: true },
+      { sessionId: 'new', firstActivity: min(101), lastActivity: min(102), ended: false, processSession: 'old', opensWithClear: true },
+    ]);
+    expect(found[0]).toMatchObject({ sessionId: 'new', replaced: ['old'], proof: { old: 'transcripts' } });
   });
 
   it('two sessions ended as one /clear began: neither is taken', () => {

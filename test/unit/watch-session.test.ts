@@ -56,7 +56,7 @@ class FakeSource implements WatchSource {
 
   /** The session was cleared: followed, the list is now `tasks` (from its first state), and `left` is what was left behind. */
   switchTo(tasks: Task[], left: Task[], followed = true): void {
-    const switched = { from: 'old', to: 'new', sessionId: 'old', newSessionId: 'new', followed };
+    const switched = { from: 'old', to: 'new', sessionId: 'old', newSessionId: 'new', sure: true, followed };
     const leftLists = followed ? [{ list: 'old', exists: true, snapshot: snapshotOf(left) }] : undefined;
     if (followed) this.tasks = tasks;
     this.handlers?.onUpdate({

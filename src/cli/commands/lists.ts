@@ -65,16 +65,19 @@ lead session), or, for a list named by CLAUDE_CODE_TASK_LIST_ID, to the sessions
 transcripts show its tasks. Session facts come from Claude Code's transcripts
 (<config>/projects/) and live-session files (<config>/sessions/): live (busy or idle),
 ended, crashed (its process is gone without ending the session), or cleared (/clear
-moved its process on to another session). A live session that has made no task yet
-shows as "no tasks yet"; a session that kept TodoWrite todos shows them, marked
-(TodoWrite), read-only: the ${TODOWRITE_SHOWN} most recent, and a count of the others on
-stderr (--all: every one). LIST shows a session UUID by its shortest unique prefix of at
+moved its process on to another session; "probably cleared" when only times say so: the
+same process was not seen on both, nor do their transcripts name one process, and
+another session that ended as the new one began would look the same). A live session
+that has made no task yet shows as "no tasks yet"; a session that kept TodoWrite todos
+shows them, marked (TodoWrite), read-only: the ${TODOWRITE_SHOWN} most recent, and a
+count of the others on stderr (--all: every one). LIST shows a session UUID by its shortest unique prefix of at
 least 8 characters (read back as a session's: with a dash, or digits and letters); --list
 and --session take any unique prefix of four or more of that kind.
 
 Piped: id, total, completed, in_progress, pending, last change, team (-), members (-),
 state, cwd, branch, session id, prompt (- where unknown), kind (tasks, new, todowrite,
-gone), replaced by (-), tab-separated.
+gone), replaced by (-), how that is known (process, transcripts, or times: probably;
+-), tab-separated.
 
 --all adds lists whose folder is gone (deleted, or a session's list removed) while the
 transcripts of the sessions that made their tasks remain, marked (gone), with the

@@ -11,6 +11,7 @@ import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { ProcessMemory } from '../../core/sessions/process-memory.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
@@ -57,15 +58,24 @@ export interface WatchTarget {
 export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTarget {
   const { id, dir } = ctx.list(false, { mayBeMissing: true });
   const configDir = ctx.configDir;
+  const memory = new ProcessMemory();
   const moved = (listId: string): ListMove | undefined => {
     if (!isSessionId(listId)) return undefined;
     // A fresh index: live-session files change while we watch.
+    // One memory of the processes seen on each session for the whole watch, so that a
+    // /clear is seen as it happens.
     const found = listAfterClear(
-      new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }),
+      new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder, memory }),
       listId,
     );
     return (
-      found && { sessionId: found.sessionId, newSessionId: found.newSessionId, to: found.newList, dir: listDirOf(configDir, found.newList) }
+      found && {
+        sessionId: found.sessionId,
+        newSessionId: found.newSessionId,
+        sure: found.sure,
+        to: found.newList,
+        dir: listDirOf(configDir, found.newList),
+      }
     );
   };
   const target: WatchTarget = {

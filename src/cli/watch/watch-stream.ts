@@ -30,7 +30,12 @@ function endExtras(
     died: end.died?.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
     left: view.left?.map((l) => ({ list: l.list, unfinished: l.unfinished.map((t) => t.id) })),
-    cleared: end.cleared && { session: end.cleared.sessionId, newSession: end.cleared.newSessionId, to: end.cleared.to },
+    cleared: end.cleared && {
+      session: end.cleared.sessionId,
+      newSession: end.cleared.newSessionId,
+      sure: end.cleared.sure,
+      to: end.cleared.to,
+    },
   };
 }
 
@@ -95,6 +100,7 @@ export class StreamSink implements WatchSink {
     this.ctx.io.note(renderNote(renderSessionCleared(change, (id) => this.ctx.shortId(id), unfinished)), 'session_cleared', {
       sessionId: change.sessionId,
       newSessionId: change.newSessionId,
+      sure: change.sure,
       from: change.from,
       to: change.to,
       followed: change.followed,

@@ -47,11 +47,19 @@ export function verdictOf(
   }
   if (outcome.reason === 'session-cleared' && untilText !== undefined && outcome.cleared !== undefined) {
     const c = outcome.cleared;
-    return new TasksError('run_ended', watchEndMessage.cleared(c.sessionId, untilText, listCounts), {
+    return new TasksError('run_ended', watchEndMessage.cleared(c.sessionId, c.sure, untilText, listCounts), {
       hint: `tasks --session ${c.newSessionId} carry --from ${c.from} brings its unfinished work to the new list; ${
         c.before ? `tasks watch -l ${c.to} follows the session there` : 'without --no-follow the watch follows the session'
       }`,
-      details: { until: untilText, reason: outcome.reason, session: c.sessionId, newSession: c.newSessionId, to: c.to, counts },
+      details: {
+        until: untilText,
+        reason: outcome.reason,
+        session: c.sessionId,
+        newSession: c.newSessionId,
+        sure: c.sure,
+        to: c.to,
+        counts,
+      },
     });
   }
   if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {

@@ -1,6 +1,7 @@
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { projectDirs, sessionListsByPrefix } from '../lists/list-choice.js';
+import { clearOf } from '../sessions/cleared-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
 
@@ -71,7 +72,9 @@ export function earlierLists(index: SessionIndex, target: TargetInfo, cwd: strin
     seen.add(list);
     found.push({ list, session: session ?? index.ownersOfList(list)[0], why });
   };
-  for (const list of target.replaced ?? []) add(list, 'cleared');
+  // Only a sure /clear puts a list first; one taken from times alone (cleared-lists.ts) is
+  // just an earlier session of the project, in its place by time.
+  for (const list of target.replaced ?? []) if (clearOf(index.session(list))?.sure === true) add(list, 'cleared');
   const dir = target.projectDir ?? (cwd === undefined ? undefined : projectDirs(cwd, home).find((d) => index.sessionsIn(d).length > 0));
   if (dir === undefined) return found;
   const ended = index
@@ -80,7 +83,7 @@ export function earlierLists(index: SessionIndex, target: TargetInfo, cwd: strin
     .sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
   for (const s of ended) {
     const list = index.listsOfSession(s.sessionId)[0];
-    if (list !== undefined) add(list, s.replacedBy !== undefined ? 'cleared' : 'ended', s);
+    if (list !== undefined) add(list, clearOf(s)?.sure === true ? 'cleared' : 'ended', s);
   }
   return found;
 }

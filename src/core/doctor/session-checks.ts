@@ -1,4 +1,5 @@
 import { type SettingsPlaces, settingsFilesFor } from '../binding/settings-files.js';
+import { clearOf } from '../sessions/cleared-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { readList } from '../store/list-read.js';
@@ -168,16 +169,17 @@ function toolFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFin
 
 /** A session `/clear` moved on: its list's unfinished tasks are out of its agent's sight. */
 function strandedFindings(ctx: SessionCheckContext, session: SessionInfo): DoctorFinding[] {
-  if (session.replacedBy === undefined) return [];
+  const clear = clearOf(session);
+  if (clear === undefined) return [];
   const list = ctx.index.listsOfSession(session.sessionId)[0];
   if (list === undefined) return [];
   const unfinished = readList(listDirOf(ctx.index.configDir, list)).tasks.filter(isLeftWork);
   if (unfinished.length === 0) return [];
-  const now = session.replacedBy;
+  const now = clear.newSessionId;
   return [
     {
       code: 'list_stranded',
-      message: `/clear moved session ${session.sessionId.slice(0, 8)} on to ${now.slice(0, 8)}: the ${unfinished.length} unfinished task${unfinished.length === 1 ? '' : 's'} of list ${list.slice(0, 8)} are no longer shown to its agent`,
+      message: `${clear.sure ? '' : 'probably (by times alone) '}/clear moved session ${session.sessionId.slice(0, 8)} on to ${now.slice(0, 8)}: the ${unfinished.length} unfinished task${unfinished.length === 1 ? '' : 's'} of list ${list.slice(0, 8)} are no longer shown to its agent`,
       session: session.sessionId,
       list,
       fixes: [

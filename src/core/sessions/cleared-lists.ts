@@ -1,21 +1,37 @@
 import { listOfLiveSession } from './live-lists.js';
-import { isSessionId, type SessionIndex } from './session-index.js';
+import type { ClearProof } from './process-sessions.js';
+import { isSessionId, type SessionIndex, type SessionInfo } from './session-index.js';
 
 /**
- * A session's own list left behind by `/clear` (docs/task-store.md section 15): the same
- * Claude Code process goes on as a new session, with a new list, and the old one is no
- * longer in the agent's sight. Told by the same evidence `tasks lists` shows as
- * `cleared -> <id>` (session-index.ts, process-sessions.ts): the new session's transcript
- * names the old one, the live process's session file names the new one; never by "the
- * only live session in the folder".
+ * Was a session cleared (`/clear`, docs/task-store.md section 15), and how sure is that:
+ * the one answer `tasks watch`, `tasks lists`, the board and `tasks carry` all give.
+ * Sure when the same process was seen on it and then on another, or when the transcripts
+ * tie both to one process (process-sessions.ts); "probably" when only times say so: two
+ * sessions of one project that just happened to end and begin together look the same.
  */
-export interface ClearedList {
+export interface Clear {
+  /** The session that was cleared. */
+  sessionId: string;
+  /** The session its process went on as (the one it is on now). */
+  newSessionId: string;
+  proof: ClearProof;
+  /** Not from times alone. */
+  sure: boolean;
+}
+
+export function clearOf(s: Pick<SessionInfo, 'sessionId' | 'replacedBy' | 'clearProof'> | undefined): Clear | undefined {
+  if (s?.replacedBy === undefined) return undefined;
+  const proof = s.clearProof ?? 'times';
+  return { sessionId: s.sessionId, newSessionId: s.replacedBy, proof, sure: proof !== 'times' };
+}
+
+/**
+ * A session's own list left behind by `/clear`: the same Claude Code process goes on as a
+ * new session, with a new list, and the old one is no longer in the agent's sight.
+ */
+export interface ClearedList extends Clear {
   /** The list left behind: the cleared session's own. */
   list: string;
-  /** The session that was cleared (its id is the list's). */
-  sessionId: string;
-  /** The session the same process runs now. */
-  newSessionId: string;
   /** The list that session writes to now (its own, or one its settings or environment name). */
   newList: string;
 }
@@ -23,13 +39,11 @@ export interface ClearedList {
 /** Where the session whose own list is `listId` went after `/clear`; undefined while it has not. */
 export function listAfterClear(index: SessionIndex, listId: string): ClearedList | undefined {
   if (!isSessionId(listId)) return undefined;
-  for (const p of index.processes().values()) {
-    if (p.sessionId === listId || !p.replaced.includes(listId)) continue;
-    const now = index.session(p.sessionId);
-    const newList = now === undefined ? p.sessionId : listOfLiveSession(index, now);
-    // A process whose settings name this very list still writes to it: nothing was left behind.
-    if (newList === listId) return undefined;
-    return { list: listId, sessionId: listId, newSessionId: p.sessionId, newList };
-  }
-  return undefined;
+  const clear = clearOf(index.session(listId));
+  if (clear === undefined) return undefined;
+  const now = index.session(clear.newSessionId);
+  const newList = now === undefined ? clear.newSessionId : listOfLiveSession(index, now);
+  // A process whose settings name this very list still writes to it: nothing was left behind.
+  if (newList === listId) return undefined;
+  return { ...clear, list: listId, newList };
 }

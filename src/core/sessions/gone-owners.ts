@@ -1,3 +1,4 @@
+import { clearOf } from './cleared-lists.js';
 import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
 import { liveSessionLists } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
@@ -35,11 +36,11 @@ export interface GoneOwners {
 
 /**
  * What one session's end says: "session 2d483082 ended", "crashed", or "was cleared" where
- * its transcripts show the `/clear` (a replacement taken from times alone is said as the
- * end its transcript shows).
+ * the `/clear` is sure (cleared-lists.ts; one taken from times alone is said as the end its
+ * transcript shows).
  */
 export function sessionOver(s: SessionInfo): string {
-  return `session ${s.sessionId.slice(0, 8)} ${s.replacedBy !== undefined && s.replacedShown ? 'was cleared' : s.state}`;
+  return `session ${s.sessionId.slice(0, 8)} ${clearOf(s)?.sure === true ? 'was cleared' : s.state}`;
 }
 
 const isOver = (s: SessionInfo) => s.state === 'ended' || s.state === 'crashed';

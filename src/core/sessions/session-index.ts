@@ -28,7 +28,8 @@ import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
 import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type FolderSessions, namedFoldersShard, sessionsByDirectory } from './named-folders.js';
-import { type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
+import { ProcessMemory } from './process-memory.js';
+import { type ClearProof, type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
 import { namedAfterDirectory, projectFolderName } from './project-folders.js';
 import { readTeamLeads, type TeamLead } from './team-leads.js';
 import type { TranscriptFacts } from './transcript-facts.js';
@@ -55,15 +56,14 @@ export interface SessionInfo extends TranscriptFacts {
   pid?: number | undefined;
   /** The session's name in Claude Code (e.g. "myproj-e7"), from its live file. */
   name?: string | undefined;
-  /** Its process went on as this other session (`/clear`). */
+  /** Its process went on as this other session (`/clear`); see clear-proof.ts for how sure that is. */
   replacedBy?: string | undefined;
   /**
-   * The transcripts show that replacement (`/clear` opens the session after it, or both
-   * name the process's first session); without it, the replacement is taken from times
-   * alone (a session of the folder that ended before the process's current one began),
-   * which a run of another process there looks the same as: never said to be a `/clear`.
+   * How that is known (process-sessions.ts): `process`, the same process was seen on it and
+   * then on another; `transcripts`, the transcripts name one process; `times`, from times
+   * alone, which a run of another process in the folder can look the same as.
    */
-  replacedShown?: true | undefined;
+  clearProof?: ClearProof | undefined;
   /** The latest TodoWrite todos of a session that used TodoWrite and has no task list (deep reads only). */
   todos?: Todo[] | undefined;
 }
@@ -85,6 +85,8 @@ export const LIVE_TRANSCRIPT_MS = 10 * 60_000;
 
 /** The persistent cache's shard of live-session files (live-sessions.ts): a name no project folder has. */
 const LIVE_SHARD = '_live';
+/** The persistent cache's shard of the sessions each running process was seen on (process-memory.ts). */
+const SEEN_SHARD = '_seen';
 
 export interface SessionIndexOptions {
   probe?: ProcessProbe | undefined;
@@ -103,6 +105,12 @@ export interface SessionIndexOptions {
    * transcript in, whatever its directory.
    */
   namedFolder?: string | undefined;
+  /**
+   * The sessions running processes were seen on (process-memory.ts), for an index made
+   * again and again by one long-lived command (a watch). Without it, the persistent
+   * cache keeps it between runs; without that, what this index sees alone.
+   */
+  memory?: ProcessMemory | undefined;
 }
 
 export class SessionIndex {
@@ -127,6 +135,7 @@ export class SessionIndex {
   readonly namedFolder: string | undefined;
   /** What each transcript says, read once per version of the file (and kept between runs with a cache). */
   readonly store: TranscriptStore;
+  private readonly memory: ProcessMemory;
 
   constructor(
     readonly configDir: string,
@@ -138,6 +147,7 @@ export class SessionIndex {
     this.namedFolder = opts.namedFolder;
     this.settings = opts.settings === undefined ? undefined : { ...opts.settings, configDir };
     this.store = new TranscriptStore(path.join(configDir, 'projects'), opts.cache, this.now);
+    this.memory = opts.memory ?? new ProcessMemory(() => opts.cache?.shard(SEEN_SHARD));
   }
 
   /** The project folders under `<config>/projects/`, listed once. */
@@ -316,6 +326,7 @@ export class SessionIndex {
   processes(): Map<number, ProcessSession> {
     if (this.processCache) return this.processCache;
     const running = this.runningFiles();
+    this.memory.note(running);
     const stampsIn = (cwd: string) => {
       const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
       const own = projectFolderName(cwd);
@@ -336,13 +347,20 @@ export class SessionIndex {
             lastActivity: f.lastActivity,
             ended: f.ended === true,
             processSession: f.processSession,
+            firstOfProcess: f.firstOfProcess,
             opensWithClear: f.opensWithClear,
           },
         ];
       });
     };
     const found = sessionsOfProcesses(
-      running.map((f) => ({ pid: f.pid, cwd: f.cwd, sessionId: f.sessionId, startedAt: f.startedAt })),
+      running.map((f) => ({
+        pid: f.pid,
+        cwd: f.cwd,
+        sessionId: f.sessionId,
+        startedAt: f.startedAt,
+        seen: this.memory.before(f.pid, f.procStart, f.sessionId),
+      })),
       stampsIn,
     );
     return (this.processCache = new Map(found.map((p) => [p.pid, p])));
@@ -376,8 +394,7 @@ export class SessionIndex {
       for (const p of this.processes().values()) {
         if (!p.replaced.includes(sessionId)) continue;
         info.replacedBy = p.sessionId;
-        if (p.shown.includes(sessionId)) info.replacedShown = true;
-        else delete info.replacedShown;
+        info.clearProof = p.proof[sessionId] ?? 'times';
       }
     }
     this.infoCache.set(sessionId, info);

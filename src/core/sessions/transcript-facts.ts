@@ -33,6 +33,12 @@ export interface TranscriptFacts {
    * names the same one.
    */
   processSession?: string | undefined;
+  /**
+   * Its latest entries name itself as its process's first session: no `/clear` began it
+   * (a session `/clear` begins names the session its process began with). A fork's copies
+   * of its parent's entries name the parent's process: they count for neither.
+   */
+  firstOfProcess?: boolean | undefined;
   /** It begins with the `/clear` command, before any prompt: the process went on from another session. */
   opensWithClear?: boolean | undefined;
   /**
@@ -97,9 +103,12 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
   const facts: TranscriptFacts = {};
   /** A fork's own first prompt and its time: the first typed after the last copy of its parent's entries. */
   let own: { prompt: string; at: number | undefined } | undefined;
+  /** The first `session_id` named (its first turn's): for when the tail names none. */
+  let headProcess: string | undefined;
   try {
     scanHeadOf(fd, size, (line) => {
       facts.firstActivity ??= time(field(line, 'timestamp'));
+      if (headProcess === undefined && line.includes('"session_id":"')) headProcess = field(line, 'session_id') || undefined;
       if (line.includes('"type":"assistant"')) {
         // The first entry the model wrote: a copy of another session's (a fork) or this one's own.
         const from = field(line, 'requestSessionId');
@@ -157,11 +166,25 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
       facts.writtenAt = mtimeMs;
       facts.ended = lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
-      if (processSession !== undefined && processSession !== facts.sessionId) facts.processSession = processSession;
+      nameProcess(facts, processSession);
       if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }
   } catch {
     // the head is all we have
   }
+  // A turn's last entries naming its process can lie further back than the tail read (a
+  // turn's request and system prompt, written after them, run to 100 KB): its first turn's did.
+  if (facts.processSession === undefined && facts.firstOfProcess === undefined) nameProcess(facts, headProcess);
   return facts;
+}
+
+/**
+ * The process's first session, as `session_id` names it: the session itself (it began its
+ * process) or another. A fork's copies of its parent's entries name the parent's process,
+ * not the fork's: only its own naming itself counts.
+ */
+function nameProcess(facts: TranscriptFacts, named: string | undefined): void {
+  if (named === undefined) return;
+  if (named === facts.sessionId) facts.firstOfProcess = true;
+  else if (facts.forkOf === undefined) facts.processSession = named;
 }

@@ -427,7 +427,8 @@ function isFacts(v: unknown): v is TranscriptFacts {
     FACT_STRINGS.every((k) => o[k] === undefined || typeof o[k] === 'string') &&
     FACT_NUMBERS.every((k) => o[k] === undefined || (typeof o[k] === 'number' && Number.isFinite(o[k]))) &&
     (o.ended === undefined || typeof o.ended === 'boolean') &&
-    (o.opensWithClear === undefined || typeof o.opensWithClear === 'boolean')
+    (o.opensWithClear === undefined || typeof o.opensWithClear === 'boolean') &&
+    (o.firstOfProcess === undefined || typeof o.firstOfProcess === 'boolean')
   );
 }
 

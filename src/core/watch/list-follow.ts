@@ -15,6 +15,8 @@ import type { LeftList, ListSwitch, ListWatcherHandlers, WatchSource, WatchUpdat
 export interface ListMove {
   sessionId: string;
   newSessionId: string;
+  /** Known (the same process seen on both, or the transcripts), not taken from times alone (cleared-lists.ts). */
+  sure: boolean;
   /** The list it uses now, and its folder. */
   to: string;
   dir: string;
@@ -72,7 +74,14 @@ export class ListFollow implements WatchSource {
   }
 
   private switchOf(move: ListMove): ListSwitch {
-    return { from: this.current.list, to: move.to, sessionId: move.sessionId, newSessionId: move.newSessionId, followed: this.opts.follow };
+    return {
+      from: this.current.list,
+      to: move.to,
+      sessionId: move.sessionId,
+      newSessionId: move.newSessionId,
+      sure: move.sure,
+      followed: this.opts.follow,
+    };
   }
 
   close(): void {

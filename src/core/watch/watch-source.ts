@@ -45,6 +45,8 @@ export interface ListSwitch {
   /** The session that was cleared, and the one its process runs now. */
   sessionId: string;
   newSessionId: string;
+  /** Known, not taken from times alone ("probably cleared": cleared-lists.ts). */
+  sure: boolean;
   /** false with `--no-follow`, or when it was left before the watch began: the watch stays on it. */
   followed: boolean;
   /** The session was cleared before the watch began (a list already left behind is watched as asked). */

@@ -56,6 +56,12 @@ const Session = z.strictObject({
   lastActivity: Iso.nullable(),
   transcript: z.string().nullable(),
   replacedBy: z.string().nullable().describe('the session that replaced it (/clear), when known'),
+  replacedHow: z
+    .enum(['process', 'transcripts', 'times'])
+    .nullable()
+    .describe(
+      'how replacedBy is known: process, the same process was seen on both sessions; transcripts, they tie both to one process; times, only that one ended as the other began ("probably cleared"): another session of the project can look the same',
+    ),
   forkOf: z
     .string()
     .nullable()
@@ -192,6 +198,13 @@ export const UseResult = z.union([
 const FieldChange = z.strictObject({ old: z.unknown().optional(), new: z.unknown().optional() });
 
 const WatchAt = { at: Iso };
+/** Whether a /clear is known or taken from times alone (core/sessions/cleared-lists.ts). */
+const ClearSure = z
+  .boolean()
+  .describe(
+    'known: the same process was seen on both sessions, or their transcripts tie them to one process; false: probably, by times alone (another session of the project that began as this one ended looks the same)',
+  );
+
 export const WatchEvent = z.discriminatedUnion('event', [
   z.strictObject({ event: z.literal('snapshot'), ...WatchAt, list: z.string().nullable(), exists: z.boolean(), tasks: z.array(Task) }),
   z.strictObject({ event: z.literal('created'), ...WatchAt, task: Task }),
@@ -204,6 +217,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
       ...WatchAt,
       session: z.string().describe('the session that was cleared (its own list was watched)'),
       newSession: z.string().describe('the session its process runs now'),
+      sure: ClearSure,
       from: z.string().describe('the list left behind'),
       to: z.string().describe('the list that process uses now'),
       followed: z.boolean().describe('the watch moved to `to`; false: it stays on `from` (--no-follow, or cleared before the watch began)'),
@@ -250,7 +264,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .optional()
       .describe('after a followed /clear: the lists left behind, which --until also speaks of'),
     cleared: z
-      .strictObject({ session: z.string(), newSession: z.string(), to: z.string() })
+      .strictObject({ session: z.string(), newSession: z.string(), sure: ClearSure, to: z.string() })
       .optional()
       .describe('reason session-cleared: the session that left the list, and where its process went'),
     exists: z.boolean(),
