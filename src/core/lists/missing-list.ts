@@ -43,14 +43,16 @@ export function missingListFacts(configDir: string, choice: ListChoice, index?: 
 }
 
 /**
- * Session lists whose id begins with a typed name that is all digits (`12345678`): such a
- * name is always a list's own (short-ids.ts), but a person who typed the first eight
- * characters of `12345678-1234-...` meant that session's list, and an agent will never
- * see a task written to a new list "12345678": the note names it, as it names a typo.
+ * Session lists whose id begins with a typed name of eight digits or more (`12345678`):
+ * such a name is always a list's own (short-ids.ts), but one as long as a short id is far
+ * likelier the first eight characters of `12345678-1234-...` copied than a build number
+ * that happens to begin a session's id (a four-digit one begins one session in 65,536),
+ * and an agent will never see a task written to a new list "12345678": the note names
+ * that list, as it names a typo.
  */
 function sessionListsStartingWith(typed: string, ids: readonly string[]): string[] {
   const t = typed.trim().toLowerCase();
-  if (!/^[0-9]{4,}$/.test(t)) return [];
+  if (!/^[0-9]{8,}$/.test(t)) return [];
   return ids.filter((id) => isSessionId(id) && id.startsWith(t));
 }
 
