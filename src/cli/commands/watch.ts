@@ -85,7 +85,9 @@ it ended without its result event, or the condition did not hold at its end; a l
 session died holding work, every session is over, or --no-follow and its session was
 cleared); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
-SIGTERM) before the --until condition held.
+SIGTERM) before the --until condition held; 1 a --stream run whose result event is an
+error (is_error: error_max_turns, an API error...) although the condition held: the agent
+says its run failed.
 
 Examples:
   tasks watch                                           live view of the list
