@@ -124,6 +124,8 @@ export function registerWatch(program: Command, ctx: Context): void {
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
+      // A watch that ends before it has looked says nothing true (run refuses it the same way).
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw usage('--timeout must be longer than 0');
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const { session } = ctx.globals();
       if (opts.stream !== undefined && session !== undefined) {
