@@ -9,14 +9,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type BoardRun, postAction, startBoard } from '../helpers/board.js';
 import { readJson, run, snapshotDir, stderrError, tempConfig, writeTask } from '../helpers/cli.js';
 import { writeLiveSession } from '../helpers/session-files.mjs';
 
 const S = '5e6f7a8b-1111-4a4a-8b8b-000000000001';
 
 const children: ChildProcess[] = [];
+const boards: BoardRun[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
+  for (const b of boards) b.child.kill('SIGKILL');
 });
 
 function liveProcess(): ChildProcess {
@@ -109,5 +112,24 @@ describe('claim <id>: a task in progress with no owner while a live session is o
     const after = w.tasks(['claim', '2', '--as', 'bob']);
     expect(after.code, after.stderr).toBe(0);
     expect(w.owner('2')).toBe('bob');
+  });
+});
+
+describe("the board's Assign to me: the same rule", () => {
+  it('a task in progress with no owner while the session is live: 409, the session named, nothing written', async () => {
+    const w = world();
+    const before = snapshotDir(w.dir);
+    const b = await startBoard(w.config, [], { USER: 'carol' });
+    boards.push(b);
+    const refused = await postAction(b, { action: 'claim', list: S, id: '1', expect: { status: 'in_progress', owner: null } });
+    expect(refused.status).toBe(409);
+    const message = (JSON.parse(refused.body) as { error: { message: string } }).error.message;
+    expect(message).toContain('task #1 is in progress with no owner while session 5e6f7a8b');
+    expect(message).toContain(`tasks -l ${S} claim 1 --force`);
+    expect(snapshotDir(w.dir)).toEqual(before);
+    // A pending task is claimed as before.
+    const ok = await postAction(b, { action: 'claim', list: S, id: '3', expect: { status: 'pending', owner: null } });
+    expect(ok.status, ok.body).toBe(200);
+    expect(w.owner('3')).toBe('carol');
   });
 });

@@ -82,7 +82,7 @@ Examples:
         minAgeMs,
         now: ctx.now(),
         preconditions: pre,
-        liveOnList: opts.force ? undefined : () => liveOnList(ctx, choice.id),
+        liveOnList: opts.force ? undefined : { sessions: () => liveOnList(ctx, choice.id), override: '--force claims it all the same' },
       };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {

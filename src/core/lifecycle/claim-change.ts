@@ -32,9 +32,10 @@ export interface PersonClaim {
   preconditions?: Preconditions | undefined;
   /**
    * The live sessions on the list, other than the claimer's own: asked (once) only when
-   * the task named is in progress with no owner. Undefined (`--force`): not asked.
+   * the task named is in progress with no owner; and how the claimer may take it all the
+   * same (said with the refusal). Undefined (`--force`): not asked.
    */
-  liveOnList?: (() => readonly LiveOnList[]) | undefined;
+  liveOnList?: { sessions: () => readonly LiveOnList[]; override: string } | undefined;
 }
 
 /** A live session that can see the list (its main agent may be working on a task it left unowned). */
@@ -88,7 +89,8 @@ export async function claimWithLifecycle(lifecycle: LifecycleContext, req: Perso
  * takes work from a live agent. Refused (conflict) before the agents' own checks, in the
  * task lock; `--force` does not ask.
  */
-function liveWorkGuard(dir: string, id: string, liveOnList: () => readonly LiveOnList[]): Guard {
+function liveWorkGuard(dir: string, id: string, check: NonNullable<PersonClaim['liveOnList']>): Guard {
+  const liveOnList = check.sessions;
   let live: readonly LiveOnList[] | undefined;
   // The sessions are read before the task lock when the task looks taken now, so the
   // lock is not held while they are; the lock's fresh read decides.
@@ -103,9 +105,9 @@ function liveWorkGuard(dir: string, id: string, liveOnList: () => readonly LiveO
     const pid = first.pid === undefined ? '' : ` (pid ${first.pid})`;
     throw new TasksError(
       'conflict',
-      `task #${current.id} is in progress with no owner while session ${first.sessionId.slice(0, 8)}${pid}${more} is live on this list: it may be its work; nothing changed (--force claims it all the same)`,
+      `task #${current.id} is in progress with no owner while session ${first.sessionId.slice(0, 8)}${pid}${more} is live on this list: it may be its work; nothing changed (${check.override})`,
       {
-        hint: 'add --force to claim it all the same',
+        hint: check.override,
         details: {
           id: current.id,
           reason: 'in_progress_live',
