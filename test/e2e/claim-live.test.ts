@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BoardRun, postAction, startBoard } from '../helpers/board.js';
 import { readJson, run, snapshotDir, stderrError, tempConfig, writeTask } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
 import { writeLiveSession } from '../helpers/session-files.mjs';
 
 const S = '5e6f7a8b-1111-4a4a-8b8b-000000000001';
@@ -83,6 +84,7 @@ describe('claim <id>: a task in progress with no owner while a live session is o
         live: [{ sessionId: S, pid: w.agent.pid }],
       },
     });
+    expect(contractProblems('stderr', json.stderr)).toEqual([]);
     expect(snapshotDir(w.dir)).toEqual(before);
   });
 
