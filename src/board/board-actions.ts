@@ -9,6 +9,7 @@ import { claimWithLifecycle } from '../core/lifecycle/claim-change.js';
 import { personLifecycle } from '../core/lifecycle/person-change.js';
 import { releaseOne } from '../core/lifecycle/release-change.js';
 import { createTaskWithLifecycle, emptyReport, type LifecycleReport, updateTaskWithLifecycle } from '../core/lifecycle/task-lifecycle.js';
+import { liveSessionsNear } from '../core/sessions/gone-owners.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { readTasks } from '../core/store/list-read.js';
 import type { TaskPatch } from '../core/store/patch.js';
@@ -197,7 +198,19 @@ async function apply(ctx: ActionContext, req: ActionRequest, record: UndoRecord,
     case 'claim': {
       const { outcome } = await claimWithLifecycle(
         lifecycle,
-        { agent: ctx.person, id: req.id, busyCheck: false, start: true, now: Date.now(), preconditions: asPreconditions(req.expect) },
+        {
+          agent: ctx.person,
+          id: req.id,
+          busyCheck: false,
+          start: true,
+          now: Date.now(),
+          preconditions: asPreconditions(req.expect),
+          // As tasks claim: a task in progress with no owner is a live session's work while one is on the list.
+          liveOnList: {
+            sessions: () => liveSessionsNear(ctx.sessions(), req.list).map((s) => ({ sessionId: s.sessionId, pid: s.pid, cwd: s.cwd })),
+            override: `tasks -l ${req.list} claim ${req.id} --force claims it all the same`,
+          },
+        },
         report,
       );
       if (!outcome.success)

@@ -26,6 +26,8 @@ export interface RunLineView {
     /** Who ended it: itself, or tasks run with SIGTERM, or with SIGKILL. */
     endedBy: 'itself' | 'SIGTERM' | 'SIGKILL';
   };
+  /** The run's `result` event (its subtype, is_error); null: the run had none. */
+  result: { subtype: string | null; isError: boolean | null } | null;
   /** The record file, as given. */
   record: string | null;
 }
@@ -40,6 +42,7 @@ export function renderRunLine(view: RunLineView): string {
     list: view.list,
     session: view.session,
     agent: view.agent,
+    result: view.result,
     record: view.record,
   });
 }
@@ -62,6 +65,21 @@ export const runEndMessage = {
     `the agent exited before its run's result, with ${unfinished} ${unfinished === 1 ? 'task' : 'tasks'} unfinished; ${renderSummary(counts, PLAIN)}`,
   agentFailed: (command: string, status: number, why: string): string =>
     `${command} exited with status ${status}${why}; tasks run exits with its status`,
+  /** The agent said its run failed (an error result, a non-zero exit), though `held` (the --until condition) held. */
+  agentSaidFailed: (
+    command: string,
+    status: number,
+    exit: { code: number | null; signal: string | null } | undefined,
+    result: { subtype?: string | undefined; isError?: boolean | undefined } | undefined,
+    held: string | undefined,
+  ): string => {
+    const said: string[] = [];
+    if (result?.isError === true) said.push(`its run's result is an error (${result.subtype ?? 'no subtype'})`);
+    if (exit?.code !== null && exit?.code !== undefined && exit.code !== 0) said.push(`it exited with status ${exit.code}`);
+    else if (exit?.signal) said.push(`it was ended by ${exit.signal}`);
+    const despite = held === undefined ? '' : `, though ${held} held`;
+    return `${command} says its run failed: ${said.join(' and ')}${despite}; tasks run exits with status ${status}`;
+  },
   notStreamJson: (command: string): string =>
     `${command}'s output was not stream-json: nothing could be judged (run claude with -p --output-format stream-json --verbose)`,
   notStreamJsonYet: (line: string): string =>

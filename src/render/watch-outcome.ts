@@ -71,6 +71,8 @@ export const watchEndMessage = {
     `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   cleared: (sessionId: string, sure: boolean, until: string, counts: ListCounts): string =>
     `session ${sessionId.slice(0, 8)} was ${sure ? '' : 'probably '}cleared (/clear${sure ? '' : ', by times alone'}) and left this list: nothing works on it any more, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
+  resultError: (subtype: string | undefined, until: string, counts: ListCounts): string =>
+    `the run's result is an error (${subtype ?? 'no subtype'}): the agent says its run failed, though ${until} held; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
     reason === 'run-ended'
       ? `the run ended and ${until} did not hold then; ${renderSummary(counts, PLAIN)}`

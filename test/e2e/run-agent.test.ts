@@ -72,13 +72,60 @@ describe('tasks run: the verdict ends the run', () => {
 
   it('without --until, a run that ends with its result exits with the agent status', async () => {
     const config = tempConfig();
-    const s = started2().end('error_max_turns');
+    const s = started2().end();
     const ok = await startRun(config, [], { steps: outs(s.lines) }).done;
     expect(ok.code, ok.stderr).toBe(0);
+    expect(lastEvent(ok.stdout)).toMatchObject({ verdict: 'passed', result: { subtype: 'success', isError: false } });
     const failed = await startRun(config, [], { steps: [...outs(s.lines), { exit: 1 }] }).done;
     expect(failed.code).toBe(1);
     expect(lastEvent(failed.stdout)).toMatchObject({ verdict: 'agent-failed', exit: 1, agent: { exitCode: 1 } });
     expect(failed.stderr).toMatch(/^error: .*node exited with status 1; tasks run exits with its status$/m);
+    // An error result fails the run even when the agent exits 0.
+    const erred = await startRun(config, [], { steps: outs(started2().end('error_max_turns').lines) }).done;
+    expect(erred.code, erred.stderr).toBe(1);
+    expect(lastEvent(erred.stdout)).toMatchObject({
+      verdict: 'agent-failed',
+      exit: 1,
+      result: { subtype: 'error_max_turns', isError: true },
+    });
+  });
+
+  it('--until held, but the agent says its run failed (an error result, its own non-zero exit): never passed', async () => {
+    const config = tempConfig();
+    const done = () => started2().update('1', { status: 'completed' }).update('2', { status: 'completed' });
+    // error_max_turns and exit 1, as claude -p --max-turns ends.
+    const maxTurns = await startRun(config, ['--until', 'all-completed', '--json'], {
+      steps: [...outs(done().end('error_max_turns').lines), { exit: 1 }],
+    }).done;
+    expect(maxTurns.code, maxTurns.stderr).toBe(1);
+    const events = parseNdjson(maxTurns.stdout);
+    expect(events.at(-2)).toMatchObject({ event: 'end', met: true, run: { result: 'error_max_turns', isError: true } });
+    expect(events.at(-1)).toMatchObject({
+      verdict: 'agent-failed',
+      exit: 1,
+      agent: { exitCode: 1, endedBy: 'itself' },
+      result: { subtype: 'error_max_turns', isError: true },
+    });
+    const errors = stderrLines(maxTurns.stderr).filter((l) => l.error);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ error: { code: 'agent_failed', status: 1, result: 'error_max_turns', isError: true } });
+    expect(contractProblems('stderr', maxTurns.stderr)).toEqual([]);
+    expect(contractProblems('run', maxTurns.stdout)).toEqual([]);
+    // A clean result, then a non-zero exit of its own: the agent's status.
+    const exit3 = await startRun(config, ['--until', 'all-completed'], { steps: [...outs(done().end().lines), { exit: 3 }] }).done;
+    expect(exit3.code, exit3.stderr).toBe(3);
+    expect(lastEvent(exit3.stdout)).toMatchObject({ verdict: 'agent-failed', exit: 3, result: { isError: false } });
+    expect(exit3.stderr).toMatch(
+      /^error: .*node says its run failed: it exited with status 3, though all-completed held; tasks run exits with status 3$/m,
+    );
+    // An error result with exit 0: 1.
+    const exit0 = await startRun(config, ['--until', 'all-completed'], { steps: outs(done().end('error_during_execution').lines) }).done;
+    expect(exit0.code, exit0.stderr).toBe(1);
+    expect(exit0.stderr).toMatch(/^error: .*its run's result is an error \(error_during_execution\), though all-completed held/m);
+    // Unchanged: a clean result and exit 0 passes.
+    const clean = await startRun(config, ['--until', 'all-completed'], { steps: outs(done().end().lines) }).done;
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(lastEvent(clean.stdout)).toMatchObject({ verdict: 'passed', exit: 0 });
   });
 
   it("the agent's own failure with nothing to judge: its status, said so", async () => {

@@ -83,6 +83,21 @@ describe('the gate needs the run to end with the condition holding', () => {
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', met: false, counts: { completed: 1 } });
   });
 
+  it('a run whose result is an error (error_max_turns) never passes, even with every task done: exit 1, said why', async () => {
+    const config = tempConfig();
+    const r = await gate(config, incremental().end('error_max_turns').lines, ['--until', 'all-completed']);
+    expect(r.code, r.stderr).toBe(1);
+    const events = parseNdjson(r.stdout);
+    expect(events.at(-1)).toMatchObject({ event: 'end', met: true, run: { result: 'error_max_turns', isError: true } });
+    expect(stderrError(r.stderr)).toMatchObject({
+      error: { code: 'agent_failed', until: 'all-completed', result: 'error_max_turns', isError: true },
+    });
+    expect(stderrLines(r.stderr).filter((l) => l.error)).toHaveLength(1);
+    // Without --until the end of a run is just the end of the watch.
+    const plain = await gate(config, incremental().end('error_max_turns').lines, []);
+    expect(plain.code, plain.stderr).toBe(0);
+  });
+
   it('a whole run in one read: the first state is the run before its first step, every step an event after it', async () => {
     const config = tempConfig();
     const s = incremental().create('2', 'Fix').update('2', { status: 'completed' }).end();

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
@@ -238,6 +238,33 @@ describe('watch: bad input', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--until') } });
+  });
+});
+
+describe('watch --timeout 0, and a watch that has ended', () => {
+  it.each([
+    ['0', []],
+    ['0s', []],
+    ['0', ['--until', 'all-completed']],
+    ['0ms', ['--until', 'all-completed', '--json']],
+  ])('--timeout %s %j: exit 2 at once, one line (the built binary, with a deadline)', (timeout, more) => {
+    const { config, dir } = listWith([t('1')]);
+    const before = fs.readdirSync(dir);
+    const r = run(config, ['-l', 'ci', 'watch', '--timeout', timeout, ...more], { timeoutMs: 10_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('--timeout must be longer than 0');
+    expect(fs.readdirSync(dir)).toEqual(before);
+  });
+
+  it('the shortest deadline: the end is printed on the list as it is, and the process exits', () => {
+    const { config } = listWith([t('1')]);
+    for (const more of [[], ['--until', 'all-completed']]) {
+      const r = run(config, ['-l', 'ci', 'watch', '--timeout', '1ms', '--json', ...more], { timeoutMs: 10_000 });
+      expect(r.code, r.stderr).toBe(more.length === 0 ? 0 : 124);
+      expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout', exists: true, counts: { total: 1 } });
+    }
   });
 });
 

@@ -5,11 +5,12 @@
  * Ctrl-C, it ends with work open, it is killed by someone else. The status says which,
  * within the bounds promised, and no process of the agent's group is left running.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/cli.js';
+import { BIN, tempConfig } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { claudeVersion } from './agent.js';
 import type { Turn } from './mock-model.js';
@@ -138,6 +139,38 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     console.log(`SIGINT: tasks run exited ${r.endedAt - sent} ms after the signal`);
     expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'interrupted', exit: 130 });
     expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('--max-turns runs out with every task it made completed: the agent says it failed (error_max_turns, exit 1), so does tasks run', async () => {
+    const config = tempConfig();
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed', '--record', 'run.jsonl'],
+      claudeArgs: ['--max-turns', '2'],
+      turns: [[create('Step one')], [set('1', 'completed')], [create('Step two')], [set('2', 'completed')]],
+    });
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(1);
+    const all = events(r.stdout);
+    expect(all.at(-2)).toMatchObject({ event: 'end', met: true, run: { result: 'error_max_turns', isError: true } });
+    expect(all.at(-1)).toMatchObject({
+      verdict: 'agent-failed',
+      exit: 1,
+      agent: { exitCode: 1, endedBy: 'itself' },
+      result: { subtype: 'error_max_turns', isError: true },
+    });
+    expect(r.stderr).toMatch(
+      /^error: claude says its run failed: its run's result is an error \(error_max_turns\) and it exited with status 1, though all-completed held; tasks run exits with status 1$/m,
+    );
+    // The record, replayed into the gate that keeps its own pipeline: the same failure.
+    const gate = spawnSync(process.execPath, [BIN, 'watch', '--stream', 'run.jsonl', '--until', 'all-completed'], {
+      cwd: run.work,
+      env: { ...process.env, CLAUDE_CONFIG_DIR: config },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(gate.status, gate.stderr).toBe(1);
+    expect(gate.stderr).toMatch(/^error: the run's result is an error \(error_max_turns\)/m);
   });
 
   it('the agent ends its run with work open: exit 6; killed by someone else before its result: exit 6 too', async () => {

@@ -23,6 +23,8 @@ export interface TasksRunOptions {
   beforeTurn?: (index: number) => Promise<void> | void;
   /** The job's environment (CLAUDE_CODE_TASK_LIST_ID...), for tasks and claude alike. */
   env?: Record<string, string>;
+  /** More options of claude's own (--max-turns 2). */
+  claudeArgs?: readonly string[];
 }
 
 export interface TasksRunHandle {
@@ -60,7 +62,19 @@ export async function startTasksRun(opts: TasksRunOptions): Promise<TasksRunHand
   const env = { ...agentEnv(opts.config, home, undefined, model.url), PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, ...opts.env };
   const child = spawn(
     process.execPath,
-    [BIN, 'run', ...opts.args, '--', 'claude', '-p', 'Follow the plan.', '--output-format', 'stream-json', '--verbose'],
+    [
+      BIN,
+      'run',
+      ...opts.args,
+      '--',
+      'claude',
+      ...(opts.claudeArgs ?? []),
+      '-p',
+      'Follow the plan.',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+    ],
     { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

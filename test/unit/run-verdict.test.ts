@@ -9,18 +9,30 @@ const task = (id: string, status: Task['status']): Task => ({ id, subject: `T${i
 
 function result(
   reason: WatchOutcome['reason'],
-  o: { met?: boolean; tasks?: Task[]; code?: number | null; signal?: NodeJS.Signals | null; streamJson?: boolean; stopped?: string } = {},
+  o: {
+    met?: boolean;
+    tasks?: Task[];
+    code?: number | null;
+    signal?: NodeJS.Signals | null;
+    streamJson?: boolean;
+    stopped?: string;
+    isError?: boolean;
+    endedBy?: AgentRunResult['endedBy'];
+  } = {},
 ): AgentRunResult {
   const all = o.tasks ?? [];
   return {
     outcome: {
       reason,
       met: o.met ?? false,
+      ...(o.isError === undefined
+        ? {}
+        : { run: { how: 'result' as const, subtype: o.isError ? 'error_max_turns' : 'success', isError: o.isError } }),
       view: { at: 0, exists: true, all, index: indexTasks(all), shown: all, times: new Map(), problems: [] },
     },
     pid: 1,
     exit: { code: o.code === undefined ? 0 : o.code, signal: o.signal ?? null },
-    endedBy: 'itself',
+    endedBy: o.endedBy ?? 'itself',
     streamJson: o.streamJson ?? true,
     signal: o.stopped,
   };
@@ -38,13 +50,36 @@ describe('runVerdict: what a tasks run came to', () => {
   });
 
   it('with --until: the condition at the run end; the agent failing with no task at all is its own status', () => {
-    expect(runVerdict(result('run-ended', { met: true, code: 1 }), { until: true }).kind).toBe('passed');
+    expect(runVerdict(result('run-ended', { met: true, isError: false }), { until: true }).kind).toBe('passed');
     expect(runVerdict(result('run-ended', { tasks: [task('1', 'pending')] }), { until: true })).toEqual({
       kind: 'run-ended',
       unfinished: 1,
     });
     expect(runVerdict(result('input-ended', { code: 2 }), { until: true })).toEqual({ kind: 'agent-failed', status: 2 });
     expect(runVerdict(result('input-ended', { code: 0 }), { until: true })).toEqual({ kind: 'run-ended', unfinished: 0 });
+  });
+
+  it('the condition held, but the agent says its run failed: its error result or its own non-zero exit', () => {
+    const done = [task('1', 'completed')];
+    expect(runVerdict(result('run-ended', { met: true, tasks: done, isError: true, code: 1 }), { until: true })).toEqual({
+      kind: 'agent-failed',
+      status: 1,
+    });
+    // An error result with exit 0 still fails (1); a clean result with a non-zero exit fails with the exit.
+    expect(runVerdict(result('run-ended', { met: true, tasks: done, isError: true }), { until: true })).toEqual({
+      kind: 'agent-failed',
+      status: 1,
+    });
+    expect(runVerdict(result('run-ended', { met: true, tasks: done, isError: false, code: 3 }), { until: true })).toEqual({
+      kind: 'agent-failed',
+      status: 3,
+    });
+    // tasks run ending an agent that lingered after a clean result is not the agent failing.
+    const lingered = result('run-ended', { met: true, tasks: done, isError: false, code: null, signal: 'SIGTERM', endedBy: 'SIGTERM' });
+    expect(runVerdict(lingered, { until: true }).kind).toBe('passed');
+    // Without --until too.
+    expect(runVerdict(result('run-ended', { tasks: done, isError: true }), { until: false })).toEqual({ kind: 'agent-failed', status: 1 });
+    expect(runVerdict(result('run-ended', { tasks: done, isError: false }), { until: false }).kind).toBe('passed');
   });
 
   it('without --until: the agent status, or 6 when it ended before its result with work unfinished', () => {

@@ -178,6 +178,19 @@ describe('WatchSession', () => {
     expect(clock.pending).toBe(0);
   });
 
+  it('a deadline passed before the first state: the end is told once and the source is closed (nothing keeps the process)', async () => {
+    const { source, sink, clock, outcome } = setUp({ timeoutMs: 0 });
+    expect(await outcome).toMatchObject({ reason: 'timeout' });
+    expect(source.closed).toBe(true);
+    // The first state coming after the end changes nothing.
+    source.closed = false;
+    source.begin([task('1')]);
+    await settle();
+    expect(source.closed).toBe(true);
+    expect(sink.calls).toEqual(['begin ', 'end timeout']);
+    expect(clock.pending).toBe(0);
+  });
+
   it('waits a deadline longer than one timer can in steps', async () => {
     const days40 = 40 * 86_400_000;
     const { source, sink, clock, outcome } = setUp({ timeoutMs: days40 });

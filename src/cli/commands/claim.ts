@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { type ClaimOutcome, claimWithLifecycle } from '../../core/lifecycle/claim-change.js';
+import { type ClaimOutcome, claimWithLifecycle, type LiveOnList } from '../../core/lifecycle/claim-change.js';
+import { liveSessionsNear } from '../../core/sessions/gone-owners.js';
 import { parseTaskId } from '../../core/store/ids.js';
 import { describeRefusal, refusalFacts, renderClaimed, renderPassedOver, renderTooNew } from '../../render/claim-result.js';
 import { renderJson } from '../../render/json.js';
@@ -18,6 +19,7 @@ interface ClaimOptions extends PreconditionOptions, LifecycleFlags {
   minAge?: string;
   busyCheck?: boolean;
   start?: boolean;
+  force?: boolean;
 }
 
 export function registerClaim(program: Command, ctx: Context): void {
@@ -32,7 +34,8 @@ export function registerClaim(program: Command, ctx: Context): void {
       'with --next: pass over tasks created less than this long ago (an agent links blockers a turn after it creates)',
     )
     .option('--busy-check', 'refuse (agent_busy) if the agent already owns an unfinished task')
-    .option('--start', 'also set status in_progress, in the same locked write');
+    .option('--start', 'also set status in_progress, in the same locked write')
+    .option('--force', 'claim a task in progress with no owner even while a live session is on the list');
   addPreconditionOptions(addNotifyOption(cmd))
     .addHelpText(
       'after',
@@ -40,6 +43,10 @@ export function registerClaim(program: Command, ctx: Context): void {
 Checks, in the agents' order: task_not_found (exit 3), already_claimed, already_resolved,
 blocked, agent_busy (exit 4). Claiming a task you already own succeeds. Locks: the task
 lock; with --busy-check or --next, the list lock and then the task lock.
+One check is tasks' own: a task in progress with no owner (a main agent commonly starts
+its work without naming itself owner) is refused while a live session is on the list
+(exit 4, reason in_progress_live, the session named): it is most likely that session's
+work. --force claims it all the same, as agents may.
 Piped, a success prints the task id; --json prints the claimed task. A refusal is an error
 on stderr (with --json, its reason, the task and the ids behind it among the facts).
 --next exits 4 when no task is ready (reason no_task_ready, task null); 3 means the
@@ -63,6 +70,7 @@ Examples:
       const pre = preconditionsFrom(opts, ctx);
       if (opts.next && pre) throw usage('--if-* preconditions apply to a given task id, not to --next');
       if (opts.minAge !== undefined && !opts.next) throw usage('--min-age goes with --next');
+      if (opts.force && opts.next) throw usage('--force goes with a task id: --next takes only pending tasks');
       const minAgeMs = opts.minAge === undefined ? undefined : parseDuration('--min-age', opts.minAge);
       const id = rawId === undefined ? undefined : parseTaskId(rawId);
       const choice = ctx.list(true);
@@ -74,6 +82,7 @@ Examples:
         minAgeMs,
         now: ctx.now(),
         preconditions: pre,
+        liveOnList: opts.force ? undefined : { sessions: () => liveOnList(ctx, choice.id), override: '--force claims it all the same' },
       };
       // Claims never complete a task, so no hooks run; a new owner in a team's list is told, as agents tell.
       const claimed = await runLifecycle(ctx, choice, { notify: opts.notify, hooks: false }, async (lifecycle, lifecycleReport) => {
@@ -86,6 +95,14 @@ Examples:
       if (tooNew.length > 0) ctx.io.note(renderTooNew(tooNew, minAgeMs ?? 0), 'too_new', { ids: tooNew, minAgeMs });
       report(ctx, choice.dir, id ?? outcome.task?.id ?? '?', agent, outcome, Boolean(opts.start));
     });
+}
+
+/** The live sessions that can see the list (as `release --gone` tells them), but the one this command runs in. */
+function liveOnList(ctx: Context, listId: string): LiveOnList[] {
+  const own = ctx.env.CLAUDE_CODE_SESSION_ID;
+  return liveSessionsNear(ctx.sessions, listId)
+    .filter((s) => s.sessionId !== own)
+    .map((s) => ({ sessionId: s.sessionId, pid: s.pid, cwd: s.cwd }));
 }
 
 /**

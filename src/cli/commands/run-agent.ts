@@ -28,6 +28,11 @@ result event, on the list as it is then), and ends the run when the verdict is k
   the agent exits first its output ended without a result: exit 6 when work is left
                         unfinished (or --until was not met)
 
+The agent's own word counts: a run whose result event is an error (is_error:
+error_max_turns, an API error...), or whose agent exits non-zero by itself, never passes,
+even when --until held: tasks run exits with the agent's status (1 when it exited 0),
+verdict agent-failed, and says why on stderr.
+
 Without --until, the status is the agent's own (0 when it exited 0), or 6 as above. An
 agent that fails having made no task leaves nothing to judge: tasks run exits with the
 agent's own status and says so. A command that cannot be found exits 127, one that
@@ -49,7 +54,8 @@ then, in NDJSON, a last line (a reader that goes away, as | head -1 does, ends o
 events: the run goes on to its verdict, which is the status):
   {"event":"run","verdict":"passed|run-ended|stalled|timeout|interrupted|agent-failed|…",
    "exit":0,"list":"…","session":"…","agent":{"command":"claude","pid":…,"exitCode":0,
-   "signal":null,"endedBy":"itself|SIGTERM|SIGKILL"},"record":"run.jsonl"}
+   "signal":null,"endedBy":"itself|SIGTERM|SIGKILL"},"result":{"subtype":"success",
+   "isError":false},"record":"run.jsonl"}
 
 Examples:
   tasks run --until all-completed --timeout 30m --fail-if-stalled 10m --record run.jsonl -- \\

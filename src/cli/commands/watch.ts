@@ -85,7 +85,9 @@ it ended without its result event, or the condition did not hold at its end; a l
 session died holding work, every session is over, or --no-follow and its session was
 cleared); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
-SIGTERM) before the --until condition held.
+SIGTERM) before the --until condition held; 1 a --stream run whose result event is an
+error (is_error: error_max_turns, an API error...) although the condition held: the agent
+says its run failed.
 
 Examples:
   tasks watch                                           live view of the list
@@ -122,6 +124,8 @@ export function registerWatch(program: Command, ctx: Context): void {
       const until = opts.until === undefined ? undefined : parseUntil(opts.until);
       const timeoutMs = opts.timeout === undefined ? undefined : parseDuration('--timeout', opts.timeout);
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
+      // A watch that ends before it has looked says nothing true (run refuses it the same way).
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw usage('--timeout must be longer than 0');
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const { session } = ctx.globals();
       if (opts.stream !== undefined && session !== undefined) {

@@ -117,6 +117,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
         list: result.outcome?.view.list ?? target?.listId ?? null,
         session: target?.sessionId() ?? null,
         agent: agentView,
+        result: runResult(result),
         record: plan.record ?? null,
       }),
     );
@@ -126,6 +127,12 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   ctx.io.exitWith(status);
   // Only now: the last line may meet the closed pipe too.
   offReaderGone();
+}
+
+/** The run's `result` event as the last line gives it; null: it had none. */
+function runResult(result: AgentRunResult): { subtype: string | null; isError: boolean | null } | null {
+  const end = result.outcome?.run;
+  return end?.how === 'result' ? { subtype: end.subtype ?? null, isError: end.isError ?? null } : null;
 }
 
 /** The status an error sets (as the IO reports it); 0: none. */

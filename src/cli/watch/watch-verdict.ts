@@ -65,6 +65,12 @@ export function verdictOf(
   if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
     return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
   }
+  if (outcome.run?.isError === true && untilText !== undefined && outcome.met) {
+    // The list looks done, but the run's own result says it failed: a gate must not pass it.
+    return new TasksError('agent_failed', watchEndMessage.resultError(outcome.run.subtype, untilText, listCounts), {
+      details: { until: untilText, result: outcome.run.subtype ?? null, isError: true, counts },
+    });
+  }
   if (outcome.run && untilText !== undefined && !outcome.met) {
     return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
       details: {
@@ -82,7 +88,8 @@ export function verdictOf(
 /**
  * How a `tasks run` that ended turns into an error and the status it exits with: the
  * watch's own errors where the watch judged (stalled, the condition at the run's end);
- * the agent's own status where it failed with nothing to judge; 128 + the signal's
+ * the agent's own status where it failed with nothing to judge, or said its run failed
+ * (an error result, its own non-zero exit) whatever the list shows; 128 + the signal's
  * number for a signal.
  */
 export function runVerdictError(
@@ -127,11 +134,25 @@ export function runVerdictError(
         exit: EXIT.runEnded,
       };
     case 'agent-failed': {
+      const result = outcome?.run?.how === 'result' ? outcome.run : undefined;
+      const details = {
+        status: verdict.status,
+        signal: run.exit?.signal ?? null,
+        ...(result === undefined ? {} : { result: result.subtype ?? null, isError: result.isError ?? null }),
+      };
+      if (result?.isError === true || (outcome?.met === true && opts.untilText !== undefined)) {
+        // The agent's own word against a list that may look done: say both.
+        const held = outcome?.met === true && opts.untilText !== undefined ? opts.untilText : undefined;
+        return {
+          error: new TasksError('agent_failed', runEndMessage.agentSaidFailed(opts.command, verdict.status, run.exit, result, held), {
+            details,
+          }),
+          exit: verdict.status,
+        };
+      }
       const why = run.exit?.signal ? ` (ended by ${run.exit.signal})` : outcome?.view.all.length === 0 ? ', having made no task' : '';
       return {
-        error: new TasksError('agent_failed', runEndMessage.agentFailed(opts.command, verdict.status, why), {
-          details: { status: verdict.status, signal: run.exit?.signal ?? null },
-        }),
+        error: new TasksError('agent_failed', runEndMessage.agentFailed(opts.command, verdict.status, why), { details }),
         exit: verdict.status,
       };
     }

@@ -8,11 +8,17 @@ import type { AgentRunResult } from './agent-run.js';
  *
  * - a signal to `tasks run` (or the live view's q): interrupted;
  * - the watch failed, stalled, or its deadline passed: that;
- * - the run ended (its `result`, or its output) with `--until`: passed when the condition
- *   held then; else the run ended first (6), unless the agent failed having made no task at
- *   all (nothing to judge: its own status);
+ * - the run ended (its `result`, or its output) with `--until`: when the condition held
+ *   then, passed, unless the agent said its run failed (below); else the run ended first
+ *   (6), unless the agent failed having made no task at all (nothing to judge: its own
+ *   status);
  * - the run ended without `--until`: the run ended first (6) when its output ended
- *   before its `result` with work unfinished; else the agent's own status (passed when 0);
+ *   before its `result` with work unfinished; else passed, unless the agent said its run
+ *   failed;
+ * - the agent says its run failed when its `result` is an error (`is_error`: max turns,
+ *   an API error...) or it exited non-zero by itself: a gate never passes a run its own
+ *   agent reports as failed, whatever the list shows. Its status is the agent's own, 1
+ *   when it exited 0 (or was ended by tasks run after its result) with an error result;
  * - an output with no stream-json in it: nothing could be judged: the agent's failure
  *   when it failed, else a usage mistake.
  */
@@ -39,12 +45,24 @@ export function runVerdict(run: AgentRunResult, opts: { until: boolean }): RunVe
   const tasks = outcome.view.all;
   const unfinished = tasks.filter((t) => t.status !== 'completed').length;
   if (opts.until) {
-    if (outcome.met) return { kind: 'passed' };
+    if (outcome.met) return agentSaidFailed(run) ?? { kind: 'passed' };
     if (failed && tasks.length === 0) return { kind: 'agent-failed', status };
     return { kind: 'run-ended', unfinished };
   }
   if (outcome.reason !== 'run-ended' && unfinished > 0) return { kind: 'run-ended', unfinished };
-  return failed ? { kind: 'agent-failed', status } : { kind: 'passed' };
+  if (failed) return { kind: 'agent-failed', status };
+  return agentSaidFailed(run) ?? { kind: 'passed' };
+}
+
+/**
+ * The agent's own word that its run failed: a non-zero exit of its own (not tasks run
+ * ending it after its result), or a `result` event that is an error.
+ */
+function agentSaidFailed(run: AgentRunResult): RunVerdict | undefined {
+  const status = run.endedBy === 'itself' ? agentStatus(run.exit) : undefined;
+  if (status !== undefined && status !== 0) return { kind: 'agent-failed', status };
+  if (run.outcome?.run?.isError === true) return { kind: 'agent-failed', status: 1 };
+  return undefined;
 }
 
 /** An exit as a shell reports it: the status, or 128 + the number of the signal that ended it. */

@@ -239,8 +239,7 @@ export class WatchSession {
         return;
       }
       stop?.addEventListener('abort', this.onStop, { once: true });
-      // The deadline runs from the start: a run whose first event never comes is timed out too.
-      if (this.opts.timeoutMs !== undefined) this.armDeadline(this.opts.clock.now() + this.opts.timeoutMs);
+      const startedAt = this.opts.clock.now();
       const source = this.opts.source({
         onUpdate: (u) => this.onUpdate(u),
         onError: (err) => this.fail(err),
@@ -249,6 +248,10 @@ export class WatchSession {
         onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end }),
       });
       this.source = source;
+      // The deadline runs from the start: a run whose first event never comes is timed out too.
+      // Armed only once the source is kept, so that a deadline already passed (which ends the
+      // watch at once) closes it: a source opened after the end would keep the process alive.
+      if (this.opts.timeoutMs !== undefined) this.armDeadline(startedAt + this.opts.timeoutMs);
       Promise.resolve()
         .then(() => source.start())
         .then(
@@ -262,7 +265,11 @@ export class WatchSession {
   }
 
   private begin(first: WatchUpdate): void {
-    if (this.finished) return;
+    if (this.finished) {
+      // Ended while the first state was read (a deadline, a stop): nothing may stay open.
+      this.source?.close();
+      return;
+    }
     this.view = viewOf(first, this.opts.filter);
     this.lastChangeAt = first.at;
     if (this.opts.stall) {

@@ -291,6 +291,10 @@ export const RunEvent = z.union([
         signal: z.string().nullable(),
         endedBy: z.enum(['itself', 'SIGTERM', 'SIGKILL']).describe('who ended the agent: itself, or tasks run'),
       }),
+      result: z
+        .strictObject({ subtype: z.string().nullable(), isError: z.boolean().nullable() })
+        .nullable()
+        .describe("the run's result event (is_error: the agent says its run failed, verdict agent-failed); null: it had none"),
       record: z.string().nullable().describe('--record, as given'),
     })
     .describe('last: the verdict, the agent and the list'),
