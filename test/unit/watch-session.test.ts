@@ -178,8 +178,22 @@ describe('WatchSession', () => {
     expect(clock.pending).toBe(0);
   });
 
-  it('a deadline passed before the first state: the end is told once and the source is closed (nothing keeps the process)', async () => {
+  it('a deadline passed before the first state: the end waits for it a moment, and reports the list as it is', async () => {
+    const { source, sink, outcome } = setUp({ timeoutMs: 0 });
+    await settle();
+    expect(sink.ended).toBeUndefined();
+    source.begin([task('1')]);
+    expect(await outcome).toMatchObject({ reason: 'timeout' });
+    expect(sink.calls).toEqual(['begin 1:pending', 'end timeout']);
+    expect(source.closed).toBe(true);
+  });
+
+  it('a first state that never comes: the end, on an empty list, after the grace; the source is closed (nothing keeps the process)', async () => {
     const { source, sink, clock, outcome } = setUp({ timeoutMs: 0 });
+    await settle();
+    clock.advance(1_999);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(1);
     expect(await outcome).toMatchObject({ reason: 'timeout' });
     expect(source.closed).toBe(true);
     // The first state coming after the end changes nothing.

@@ -165,6 +165,12 @@ export interface WatchOutcome extends WatchEnd {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * How long a deadline that passed before the first state was read waits for it: a list's
+ * is read at once, and the end then reports it as it is; a run whose first event never
+ * comes ends on an empty list after this.
+ */
+const FIRST_STATE_GRACE_MS = 2_000;
 const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
   result: 'run-ended',
   'input-ended': 'input-ended',
@@ -202,6 +208,8 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
 export class WatchSession {
   private source: WatchSource | undefined;
   private deadlineTimer: unknown;
+  /** The deadline passed before the first state was read: the first state ends the watch. */
+  private deadlinePassed = false;
   private overTimer: unknown;
   private deathTimer: unknown;
   private stallTimer: unknown;
@@ -281,6 +289,10 @@ export class WatchSession {
       this.finish({ reason: 'condition-met' });
       return;
     }
+    if (this.deadlinePassed) {
+      this.finish({ reason: 'timeout' });
+      return;
+    }
     this.checkStalled();
     this.armOverCheck();
     this.armDeathCheck();
@@ -323,6 +335,12 @@ export class WatchSession {
   private armDeadline(at: number): void {
     const left = at - this.opts.clock.now();
     if (left <= 0) {
+      if (!this.view && !this.deadlinePassed) {
+        // The first state is being read (a deadline of 1 ms): the end reports it as it is.
+        this.deadlinePassed = true;
+        this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), FIRST_STATE_GRACE_MS);
+        return;
+      }
       // Nothing known yet (a run's first event never came): the end says so, on an empty list.
       if (!this.view) this.begin({ at: this.opts.clock.now(), events: [], exists: false, snapshot: new Map(), problems: [] });
       this.finish({ reason: 'timeout' });
