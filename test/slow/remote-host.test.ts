@@ -144,7 +144,7 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     expect(one.code).toBe(0);
     const lines = (out: string) => out.split('\n').filter(Boolean);
     expect(lines(piped.stdout)).toEqual(lines(one.stdout).map((l) => `box\t${l}`));
-    expect(lines(one.stdout)[0]?.split('\t')).toHaveLength(15);
+    expect(lines(one.stdout)[0]?.split('\t')).toHaveLength(16);
   });
 
   it('takes the hosts of the hosts file (--hosts), with -H; a bad line is named with its file and line, exit 2', () => {

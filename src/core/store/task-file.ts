@@ -30,6 +30,15 @@ export type InvalidCause = 'json' | 'schema' | 'size' | 'type' | 'access';
 export const MAX_TASK_FILE_BYTES = 8 * 1024 * 1024;
 
 const RETRY_DELAYS_MS = [2, 4, 8, 16];
+/**
+ * While the task's lock is held (its `<id>.json.lock` folder exists), the writer that holds
+ * it may be half-way through its write, however slow a loaded machine makes it: keep
+ * reading, every LOCKED_RETRY_MS, for up to LOCKED_RETRY_BUDGET_MS in all. An empty file
+ * nobody is writing is called corrupt after the short retries alone.
+ */
+const LOCKED_RETRY_MS = 16;
+const LOCKED_RETRY_BUDGET_MS = 2_000;
+const LOCK_STALE_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
@@ -55,9 +64,25 @@ export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTE
     if (result !== undefined) return result.kind === 'ok' && withTime ? { ...result, mtimeMs: read.mtimeMs } : result;
     if (read.text.length > 0) lastReason = jsonError(read.text);
     // Empty or unparsable: maybe an agent is half-way through a write.
-    const delay = RETRY_DELAYS_MS[attempt];
+    const delay =
+      RETRY_DELAYS_MS[attempt] ??
+      (attempt - RETRY_DELAYS_MS.length < LOCKED_RETRY_BUDGET_MS / LOCKED_RETRY_MS && lockHeld(file) ? LOCKED_RETRY_MS : undefined);
     if (delay === undefined) return { kind: 'invalid', reason: lastReason, cause: 'json' };
     sleepSync(delay);
+  }
+}
+
+/**
+ * Is the task's lock held now: proper-lockfile's lock folder beside the file, its time
+ * refreshed by its holder within the stale limit (10 s, Claude Code's too)? A stale one,
+ * left by a writer that crashed, is nobody writing.
+ */
+function lockHeld(file: string): boolean {
+  try {
+    const lock = fs.statSync(`${file}.lock`, { throwIfNoEntry: false });
+    return lock?.isDirectory() === true && lock.mtimeMs > Date.now() - LOCK_STALE_MS;
+  } catch {
+    return false;
   }
 }
 
