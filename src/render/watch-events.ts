@@ -13,6 +13,7 @@ import { type CountsJson, type TaskJson, taskJson } from './task-json.js';
  *   {"event":"updated","at":…,"task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
  *   {"event":"deleted","at":…,"task":{…last known version…}}
  *   {"event":"list-cleared","at":…,"tasks":[…every task that vanished…]}
+ *   {"event":"waiting","at":…,"until":"all-completed","sessions":[{"session":…,"pid":…,"state":"busy"|"starting"}]}
  *   {"event":"session-cleared","at":…,"session":…,"newSession":…,"from":…,"to":…,"followed":true,"exists":…,"tasks":[…]}
  *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped"|"run-ended"|…,…,"counts":{…},"tasks":[…]}
  *
@@ -105,6 +106,23 @@ export function renderSessionClearedEvent(
     followed: change.followed,
     before: change.before === true,
     ...(list === undefined ? {} : { exists: list.exists, tasks: list.tasks }),
+  });
+}
+
+/**
+ * The condition holds, but sessions of the list are at work on it (busy on a turn, or just
+ * started): the watch waits for them to go idle or end. Said again when who it waits for changes.
+ */
+export function renderWaitingEvent(
+  at: number,
+  until: string | undefined,
+  sessions: ReadonlyArray<{ sessionId?: string | undefined; pid?: number | undefined; state: string }>,
+): string {
+  return renderJsonLine({
+    event: 'waiting',
+    at: stamp(at),
+    until: until ?? null,
+    sessions: sessions.map((s) => ({ session: s.sessionId ?? null, pid: s.pid ?? null, state: s.state })),
   });
 }
 

@@ -30,6 +30,24 @@ export function renderFollowingTranscript(sessionId: string, transcript: string)
   return `following the transcript of session ${sessionId.slice(0, 8)} (it has no task list; its todos are in ${transcript})`;
 }
 
+/** "all-completed holds, but session 1a2b3c4d (pid 42) is busy on the list: waiting for it to go idle or end" */
+export function renderWaitingForSessions(
+  until: string | undefined,
+  sessions: ReadonlyArray<{ sessionId?: string | undefined; pid?: number | undefined; state: string }>,
+): string {
+  const name = (s: (typeof sessions)[number]) =>
+    s.sessionId === undefined
+      ? `Claude Code process ${s.pid ?? '?'}`
+      : `session ${s.sessionId.slice(0, 8)}${s.pid === undefined ? '' : ` (pid ${s.pid})`}`;
+  const names = sessions.map(name);
+  const first = sessions[0];
+  const who =
+    sessions.length === 1 && first !== undefined
+      ? `${names[0]} ${first.state === 'starting' ? 'is starting' : 'is busy'}`
+      : `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are at work`;
+  return `${until ?? 'the condition'} holds, but ${who} on the list: waiting for ${sessions.length === 1 ? 'it' : 'them'} to go idle or end`;
+}
+
 /** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
 function describeStalled(stalled: readonly StalledTask[]): string {
   const first = stalled[0];

@@ -9,7 +9,7 @@ import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { BusySession, WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
 import type { Style } from '../../render/style.js';
@@ -21,7 +21,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
-import { renderSessionCleared } from '../../render/watch-outcome.js';
+import { renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 
@@ -110,6 +110,11 @@ export class LiveSink implements WatchSink {
     const name = this.opts.listName ?? ((id: string) => id);
     this.followNote = renderSessionCleared(change, name, view.left?.at(-1)?.unfinished.length ?? 0);
     if (this.entered) this.draw();
+  }
+
+  /** The condition holds while an agent works: said on the view, until it is met or no longer holds. */
+  waiting(_view: WatchView, busy: readonly BusySession[]): void {
+    this.warn(renderWaitingForSessions(this.opts.until, busy));
   }
 
   /** Shown on the view (stderr would scribble over it). */

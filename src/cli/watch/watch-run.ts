@@ -10,6 +10,7 @@ import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from './watch-sink.js';
 import {
+  busyWatch,
   deathWatch,
   listTarget,
   sessionsOverWatch,
@@ -67,6 +68,8 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     untilText !== undefined && target.following === undefined ? sessionsOverWatch(ctx, target, plan.session !== undefined) : undefined;
   // A session of a shared list that dies holding work ends the watch at once (not with --allow-deaths).
   const deaths = sessionsOver !== undefined && !plan.allowDeaths ? deathWatch(ctx, target, sink) : undefined;
+  // A condition met while an agent of the list is still at work waits for it (not a followed run's).
+  const busy = untilText !== undefined ? busyWatch(ctx, target) : undefined;
   const timers = {
     setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
     clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
@@ -86,7 +89,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     outcome = await withInterrupt(
       (stop) => {
         session = new WatchSession(
-          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths },
+          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths, busy },
           sink,
         );
         return session.run();

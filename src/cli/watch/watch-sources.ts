@@ -9,11 +9,13 @@ import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
 import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
+import { busyOnList } from '../../core/sessions/busy-on-list.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { ProcessMemory } from '../../core/sessions/process-memory.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
+import { sessionTools } from '../../core/sessions/session-tools.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { readList } from '../../core/store/list-read.js';
@@ -42,6 +44,8 @@ export interface WatchTarget {
   listDir(): string | undefined;
   /** Set for a run: what is read, for people. */
   following?: string | undefined;
+  /** Set when a TodoWrite session's transcript is followed: that session. */
+  transcriptOf?: string | undefined;
   source(handlers: WatchSourceHandlers): WatchSource;
   /**
    * A run's input that must be read to its end once the watch has ended (stdin, a FIFO),
@@ -210,8 +214,8 @@ function writerWatch(ctx: Context, file: string, session: () => string | undefin
 
 /**
  * `watch --session <id>`: the session's list when it has one on disk (as --session
- * means for every command); else, when it has a transcript, that transcript, followed
- * until the session stops running. Undefined: let the usual list choice decide (and
+ * means for every command), or when it has the Task tools (its list is waited for);
+ * else, for a TodoWrite session, its transcript, followed until the session stops running. Undefined: let the usual list choice decide (and
  * report an unknown or ambiguous session).
  */
 export function transcriptTarget(ctx: Context, raw: string, clock: Clock): WatchTarget | undefined {
@@ -223,6 +227,12 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
   const transcript = index.transcripts().get(sessionId);
   if (transcript === undefined) return undefined;
   const configDir = ctx.configDir;
+  // A Task-tools session writes a list, made at its first TaskCreate: that list is
+  // watched (and waited for), never its transcript, whose todos it has none of. Where
+  // nothing says yet which tools it has, a live session is given the same: waiting for
+  // a list is safe, judging an empty transcript is not.
+  const tools = sessionTools(transcript);
+  if (tools === 'tasks' || (tools === undefined && sessionActivity(configDir, sessionId) !== undefined)) return undefined;
   ctx.io.note(renderFollowingTranscript(sessionId, transcript), 'following_transcript', { sessionId, transcript });
   return {
     listId: sessionId,
@@ -230,6 +240,7 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
     sessionId: () => sessionId,
     listDir: () => listDirOf(configDir, sessionId),
     following: `transcript ${path.basename(transcript)}`,
+    transcriptOf: sessionId,
     source: (handlers) =>
       new RunWatcher(
         {
@@ -334,6 +345,33 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
         return [];
       }
       return [...new Set(tasks.filter((t) => t.status !== 'completed' && t.owner && gone.isGone(t.owner)).map((t) => t.owner as string))];
+    },
+  };
+}
+
+/**
+ * A list (or a TodoWrite session's transcript) watched for a condition: the sessions at
+ * work on it now (sessions/busy-on-list.ts), which a condition met waits for. Undefined
+ * for a followed run: its own end is what its gate waits for.
+ */
+export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOptions['busy'] {
+  if (target.following !== undefined && target.transcriptOf === undefined) return undefined;
+  const configDir = ctx.configDir;
+  const transcriptSession = target.transcriptOf;
+  if (transcriptSession !== undefined) {
+    return {
+      everyMs: 1000,
+      look: () => (sessionActivity(configDir, transcriptSession) === 'busy' ? [{ sessionId: transcriptSession, state: 'busy' }] : []),
+    };
+  }
+  return {
+    everyMs: 1000,
+    look: () => {
+      const listId = target.listId;
+      if (listId === undefined) return [];
+      // A fresh index: live-session files and processes change while we watch.
+      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+      return busyOnList(index, listId);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { countTasks } from '../../core/graph/blockers.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import type { BusySession, WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
@@ -13,8 +13,9 @@ import {
   renderEndEvent,
   renderSessionClearedEvent,
   renderSnapshotEvent,
+  renderWaitingEvent,
 } from '../../render/watch-events.js';
-import { renderSessionCleared } from '../../render/watch-outcome.js';
+import { renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
@@ -104,6 +105,15 @@ export class StreamSink implements WatchSink {
       from: change.from,
       to: change.to,
       followed: change.followed,
+    });
+  }
+
+  /** Written as an event, and said on stderr: a gate's log shows why it has not passed yet. */
+  waiting(view: WatchView, busy: readonly BusySession[]): void {
+    this.ctx.io.out(renderWaitingEvent(view.at, this.until, busy));
+    this.ctx.io.note(renderNote(renderWaitingForSessions(this.until, busy)), 'waiting_for_session', {
+      until: this.until ?? null,
+      sessions: busy.map((b) => ({ session: b.sessionId ?? null, pid: b.pid ?? null, state: b.state })),
     });
   }
 

@@ -191,6 +191,11 @@ export const NOTICES = {
     facts: ['target', 'event', 'list'],
   },
   notify_warning: { kind: 'warning', when: '`notify`: a problem it went on past (a list it could not read)' },
+  waiting_for_session: {
+    kind: 'note',
+    when: '`watch --until all-completed|empty`: the condition holds, but a session of the list is at work (busy, or just started): it waits for it',
+    facts: ['until', 'sessions'],
+  },
   session_died: {
     kind: 'note',
     when: '`watch --until` on a list: a session seen working on it died holding no task in progress (the watch goes on)',

@@ -84,6 +84,12 @@ export class ListFollow implements WatchSource {
     };
   }
 
+  /** Read every list followed now (the current one last): what changed comes as updates, at once. */
+  rescan(): void {
+    for (const l of this.left) l.watcher.rescan();
+    this.current.watcher.rescan();
+  }
+
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);

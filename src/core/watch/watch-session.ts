@@ -91,6 +91,14 @@ export interface WatchEnd {
   cleared?: ListSwitch | undefined;
 }
 
+/** A session at work on the watched list, which a condition met waits for (sessions/busy-on-list.ts). */
+export interface BusySession {
+  sessionId?: string | undefined;
+  pid?: number | undefined;
+  /** busy on a turn; starting: its process runs and has no live-session file yet. */
+  state: 'busy' | 'starting';
+}
+
 /**
  * When the --until condition is judged.
  * - continuously: on the first state and after every change (a list folder, a transcript);
@@ -118,6 +126,11 @@ export interface WatchSink {
    * list it uses now, from its first state; else the watch stays where it was.
    */
   switched?(view: WatchView, change: ListSwitch): void;
+  /**
+   * The condition holds, but sessions of the list are at work and may add to it: the
+   * watch waits for them (told again whenever who it waits for changes).
+   */
+  waiting?(view: WatchView, busy: readonly BusySession[]): void;
 }
 
 /**
@@ -158,6 +171,12 @@ export interface WatchSessionOptions {
    * `everyMs`; any ends the watch (session-died): their work will not finish.
    */
   deaths?: { look(tasks: readonly Task[]): DiedSession[]; everyMs: number } | undefined;
+  /**
+   * For a list watched for `all-completed` or `empty`: the sessions at work on it now. While
+   * any is, the condition is not met (an agent that plans a step at a time has all its
+   * tasks so far completed between steps); looked at again every `everyMs` while it holds.
+   */
+  busy?: { look(): BusySession[]; everyMs: number } | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -213,6 +232,9 @@ export class WatchSession {
   private overTimer: unknown;
   private deathTimer: unknown;
   private stallTimer: unknown;
+  private busyTimer: unknown;
+  /** The sessions the condition met is waiting for, as last told (a key per session). */
+  private waitingFor: string[] = [];
   private view: WatchView | undefined;
   /** When each task last changed, for --fail-if-stalled. */
   private changedAt = new Map<string, number>();
@@ -285,10 +307,7 @@ export class WatchSession {
       for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
     }
     this.sink.begin(this.view);
-    if (this.judgedNow() && this.holds()) {
-      this.finish({ reason: 'condition-met' });
-      return;
-    }
+    if (this.judgeCondition()) return;
     if (this.deadlinePassed) {
       this.finish({ reason: 'timeout' });
       return;
@@ -354,6 +373,56 @@ export class WatchSession {
     this.finish({ reason: 'stopped' });
   }
 
+  /**
+   * Judge the condition now: met, the watch ends (true). Met while sessions of the list are
+   * at work (`busy`), it waits: said to the sink, looked at again every `everyMs`.
+   */
+  private judgeCondition(): boolean {
+    if (this.finished) return true;
+    if (!this.judgedNow() || !this.holds()) {
+      this.stopWaiting();
+      return false;
+    }
+    const busy = this.waitsOnSessions() ? (this.opts.busy?.look() ?? []) : [];
+    if (busy.length === 0) {
+      if (this.waitingFor.length > 0 && this.source?.rescan !== undefined) {
+        // The agent waited for went idle or ended: its last writes, made just before, may
+        // not have reached the watch yet. Read the list again; a change is judged as it comes.
+        this.stopWaiting();
+        this.source.rescan();
+        if (this.finished) return true;
+        if (!this.holds()) return false;
+      }
+      this.finish({ reason: 'condition-met' });
+      return true;
+    }
+    const keys = busy.map((b) => `${b.sessionId ?? ''}:${b.pid ?? ''}:${b.state}`).sort();
+    if (keys.join(' ') !== this.waitingFor.join(' ') && this.view) this.sink.waiting?.(this.view, busy);
+    this.waitingFor = keys;
+    if (this.busyTimer !== undefined) this.opts.timers.clearTimeout(this.busyTimer);
+    this.busyTimer = this.opts.timers.setTimeout(() => {
+      this.busyTimer = undefined;
+      if (!this.judgeCondition()) this.checkStalled();
+    }, this.opts.busy?.everyMs ?? 1000);
+    return false;
+  }
+
+  /**
+   * Conditions an agent at work can meet too early: all-completed (it completes #1 before
+   * it plans #2) and empty (it has not made its first task yet). `ready` and
+   * `task:<id>:<status>` speak of what is there now, whoever works on.
+   */
+  private waitsOnSessions(): boolean {
+    const kind = this.opts.until?.kind;
+    return this.opts.busy !== undefined && (kind === 'all-completed' || kind === 'empty');
+  }
+
+  private stopWaiting(): void {
+    if (this.busyTimer !== undefined) this.opts.timers.clearTimeout(this.busyTimer);
+    this.busyTimer = undefined;
+    this.waitingFor = [];
+  }
+
   private holds(): boolean {
     const { until } = this.opts;
     const view = this.view;
@@ -390,8 +459,7 @@ export class WatchSession {
     }
     const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
     this.sink.change(view, events);
-    if (this.judgedNow() && this.holds()) this.finish({ reason: 'condition-met' });
-    else this.checkStalled();
+    if (!this.judgeCondition()) this.checkStalled();
   }
 
   /**
@@ -409,8 +477,7 @@ export class WatchSession {
     this.changedAt.clear();
     for (const t of view.all) this.changedAt.set(t.id, view.times.get(t.id) ?? view.at);
     this.lastChangeAt = view.at;
-    if (this.judgedNow() && this.holds()) this.finish({ reason: 'condition-met' });
-    else this.checkStalled();
+    if (!this.judgeCondition()) this.checkStalled();
   }
 
   /**
@@ -465,6 +532,7 @@ export class WatchSession {
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
     if (this.overTimer !== undefined) this.opts.timers.clearTimeout(this.overTimer);
     if (this.deathTimer !== undefined) this.opts.timers.clearTimeout(this.deathTimer);
+    if (this.busyTimer !== undefined) this.opts.timers.clearTimeout(this.busyTimer);
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
@@ -486,6 +554,8 @@ export class WatchSession {
   /** Whether the watch ends with its condition met, as its judging says. */
   private metAtEnd(reason: EndReason): boolean {
     if (!this.holds()) return false;
+    // Held while a session still worked: not met, unless every session of the list is over now.
+    if (this.waitingFor.length > 0 && reason !== 'condition-met' && reason !== 'session-ended') return false;
     if (this.judge === 'continuously') return true;
     // A run met its gate at its end (its result event), or, where asked, once it acted.
     return reason === 'run-ended' || reason === 'condition-met';

@@ -11,6 +11,8 @@ export interface WatchSource {
   /** The first state; a run's source reads up to its first `system` event first. */
   start(): WatchUpdate | Promise<WatchUpdate>;
   close(): void;
+  /** Read what is followed again now, its changes delivered before this returns (a list folder's source). */
+  rescan?(): void;
   /** A run's source: when its input last brought anything (a line, a chunk). */
   activityAt?(): number;
 }

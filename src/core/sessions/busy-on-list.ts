@@ -1,0 +1,43 @@
+import { namedListOfProcess } from './live-lists.js';
+import { sessionsOfList } from './list-sessions.js';
+import type { SessionIndex } from './session-index.js';
+
+/**
+ * A session at work on a list right now: its agent may yet add tasks or reopen some, so a
+ * gate that sees the list done must not pass while it works (`watch --until
+ * all-completed`: an agent that plans a step at a time completes #1 before it makes #2).
+ *
+ * - busy: a live session of the list (its own list, or the one its settings or environment
+ *   name: live-lists.ts) whose live-session file says "busy". Checked against 2.1.328: a
+ *   headless `claude -p` run is busy from its start to its exit, between turns too; an
+ *   interactive session is busy on a turn and idle at its prompt.
+ * - starting: a running Claude Code process of this config folder that names the list
+ *   (CLAUDE_CODE_TASK_LIST_ID, its settings) and has no live-session file yet: an agent
+ *   just started, before its first turn.
+ */
+export interface BusyOnList {
+  sessionId?: string | undefined;
+  pid?: number | undefined;
+  state: 'busy' | 'starting';
+}
+
+export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
+  const found: BusyOnList[] = [];
+  const pids = new Set<number>();
+  for (const s of sessionsOfList(index, listId)) {
+    if (s.state !== 'live' || s.liveBy !== 'process' || s.activity !== 'busy') continue;
+    found.push({ sessionId: s.sessionId, pid: s.pid, state: 'busy' });
+    if (s.pid !== undefined) pids.add(s.pid);
+  }
+  const onFile = index.processes();
+  const running = new Set(index.runningFiles().map((f) => f.pid));
+  const all = index.claudeProcesses();
+  // A launcher (`timeout claude ...`, a wrapper) is taken for Claude Code by its command
+  // line: the process it started is the session.
+  const launchers = new Set(all.flatMap((p) => (p.parentPid === undefined ? [] : [p.parentPid])));
+  for (const p of all) {
+    if (pids.has(p.pid) || onFile.has(p.pid) || running.has(p.pid) || launchers.has(p.pid) || !index.usesThisConfig(p)) continue;
+    if (namedListOfProcess(index, p) === listId) found.push({ pid: p.pid, state: 'starting' });
+  }
+  return found;
+}
