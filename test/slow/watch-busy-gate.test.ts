@@ -1,0 +1,268 @@
+/**
+ * `watch --until all-completed` (and `empty`) as a CI gate while an agent still works on
+ * the list: an agent that plans a step at a time has every task so far completed between
+ * its steps, and one that has just started has made none. The gate must not pass then; it
+ * passes once the agent is idle or has ended with the work done, and fails (exit 6) when
+ * it ends with work left. The agent is a real process (test/helpers/step-agent.mjs) that
+ * writes its live-session file and its tasks as Claude Code does, a step at a time, each
+ * step let go by the test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import type { StreamEvent } from '../helpers/replay.js';
+import { projectFolder } from '../helpers/session-files.mjs';
+import { startWatch, type WatchProcess } from '../helpers/watch.js';
+
+const AGENT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'helpers', 'step-agent.mjs');
+
+const task = (id: string, status: string) => ({ id, subject: `step ${id}`, description: '', status, blocks: [], blockedBy: [] });
+
+interface Agent {
+  child: ChildProcess;
+  sessionId: string;
+  /** Let the agent past its `until` step of this name. */
+  go(name: string): void;
+  exited: Promise<void>;
+}
+
+const agents: Agent[] = [];
+afterEach(() => {
+  for (const a of agents.splice(0)) a.child.kill('SIGKILL');
+});
+
+/**
+ * Start the step agent. `asClaude`: under the name `claude` (a link to node), with
+ * CLAUDE_CODE_TASK_LIST_ID=ci in its environment, so that /proc shows a Claude Code
+ * process on list ci; else a plain node process, on its own session's list.
+ */
+function startAgent(
+  config: string,
+  steps: Array<Record<string, unknown>>,
+  opts: { asClaude?: boolean; list?: string; sessionId?: string; tools?: string[] } = {},
+): Agent {
+  const sessionId = opts.sessionId ?? randomUUID();
+  const cwd = path.join(config, 'work');
+  fs.mkdirSync(cwd, { recursive: true });
+  const gates = path.join(config, 'gates');
+  fs.mkdirSync(gates, { recursive: true });
+  const list = path.join(config, 'tasks', opts.list ?? (opts.asClaude ? 'ci' : sessionId));
+  const plan = path.join(config, `plan-${sessionId}.json`);
+  const resolved = steps.map((s) => (typeof s.until === 'string' ? { until: path.join(gates, s.until) } : s));
+  const transcript = path.join(config, 'projects', projectFolder(cwd), `${sessionId}.jsonl`);
+  fs.writeFileSync(plan, JSON.stringify({ config, sessionId, cwd, list, transcript, tools: opts.tools, steps: resolved }));
+  let command = process.execPath;
+  const env = baseEnv(config);
+  if (opts.asClaude) {
+    command = path.join(config, 'bin', 'claude');
+    fs.mkdirSync(path.dirname(command), { recursive: true });
+    if (!fs.existsSync(command)) fs.symlinkSync(process.execPath, command);
+    env.CLAUDE_CODE_TASK_LIST_ID = opts.list ?? 'ci';
+  }
+  const child = spawn(command, [AGENT, plan], { cwd, env, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const agent = { child, sessionId, go: (name: string) => fs.writeFileSync(path.join(gates, name), ''), exited };
+  agents.push(agent);
+  return agent;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The watch has not ended, and has said nothing of an end, after `ms`. */
+async function stillWaiting(w: WatchProcess, ms: number): Promise<void> {
+  const ended = await Promise.race([w.exited.then(() => true), sleep(ms).then(() => false)]);
+  expect(ended, `the watch ended early: ${w.stderr()}`).toBe(false);
+  expect(w.events().some((e) => e.event === 'end')).toBe(false);
+}
+
+function seedCi(config: string): string {
+  const dir = path.join(config, 'tasks', 'ci');
+  writeTask(dir, task('1', 'completed'));
+  fs.writeFileSync(path.join(dir, '.highwatermark'), '1');
+  return dir;
+}
+
+const isWaiting = (e: StreamEvent) => e.event === 'waiting';
+
+describe('watch --until all-completed waits while an agent of the list is at work', () => {
+  it('a step at a time on a named list: 1/1 done while it is busy is no pass; it passes once the agent is idle', async () => {
+    const config = tempConfig();
+    const dir = seedCi(config);
+    const agent = startAgent(
+      config,
+      [
+        { status: 'busy' },
+        { until: 'plan' },
+        { task: task('2', 'pending') },
+        { until: 'do' },
+        { task: task('2', 'completed') },
+        { until: 'idle' },
+        { status: 'idle' },
+        { until: 'end' },
+      ],
+      { asClaude: true },
+    );
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json']);
+    const waiting = await w.waitFor(isWaiting, 'the waiting event');
+    expect(waiting).toMatchObject({ until: 'all-completed', sessions: [{ session: agent.sessionId, pid: agent.child.pid, state: 'busy' }] });
+    expect(w.stderr()).toContain(`all-completed holds, but session ${agent.sessionId.slice(0, 8)} (pid ${agent.child.pid}) is busy on the list`);
+    await stillWaiting(w, 1500);
+
+    agent.go('plan');
+    await w.waitFor((e) => e.event === 'created' && e.task?.id === '2', 'task #2 planned');
+    agent.go('do');
+    await w.waitFor((e) => e.event === 'updated' && e.task?.id === '2', 'task #2 completed');
+    // Every task is completed again, and the agent still busy: no pass.
+    await stillWaiting(w, 2500);
+
+    agent.go('idle');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.events().at(-1)).toMatchObject({ event: 'end', reason: 'condition-met', met: true, counts: { total: 2, completed: 2 } });
+    expect(fs.existsSync(path.join(dir, '2.json'))).toBe(true);
+    agent.go('end');
+    await agent.exited;
+  });
+
+  it("on its own session's list, an agent that ends with the work done: the gate passes then, with the agent's last task", async () => {
+    const config = tempConfig();
+    const sessionId = randomUUID();
+    const dir = path.join(config, 'tasks', sessionId);
+    writeTask(dir, task('1', 'completed'));
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'last' }, { task: task('2', 'completed') }], { sessionId });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['-l', sessionId, 'watch', '--until', 'all-completed', '--json']);
+    await w.waitFor(isWaiting, 'the waiting event');
+    await stillWaiting(w, 1500);
+    agent.go('last');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(0);
+    // Its last write came just before it ended: the pass is judged on the list as it left it.
+    expect(w.events().at(-1)).toMatchObject({ reason: 'condition-met', met: true, counts: { total: 2, completed: 2 } });
+  });
+
+  it('an agent started but not yet on its first turn (no live-session file): waited for as starting', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const agent = startAgent(config, [{ until: 'start' }, { status: 'busy' }, { task: task('2', 'completed') }, { wait: 300 }], {
+      asClaude: true,
+    });
+    await waitForProcess(agent.child.pid as number);
+    const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json']);
+    const waiting = await w.waitFor(isWaiting, 'the waiting event');
+    expect(waiting).toMatchObject({ sessions: [{ session: null, pid: agent.child.pid, state: 'starting' }] });
+    await stillWaiting(w, 1500);
+    agent.go('start');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.events().at(-1)).toMatchObject({ reason: 'condition-met', counts: { total: 2, completed: 2 } });
+  });
+
+  it('an agent that ends holding work: exit 6, never a pass', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'quit' }, { task: task('2', 'in_progress') }], { asClaude: true });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json']);
+    await w.waitFor(isWaiting, 'the waiting event');
+    agent.go('quit');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(6);
+    expect(w.events().at(-1)).toMatchObject({ event: 'end', met: false, counts: { total: 2, inProgress: 1 } });
+  });
+
+  it('--until empty on a list an agent has not written to yet: no pass while it is busy', async () => {
+    const config = tempConfig();
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'first' }, { task: task('1', 'pending') }], { asClaude: true });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'empty', '--json']);
+    await w.waitFor(isWaiting, 'the waiting event');
+    await stillWaiting(w, 1500);
+    agent.go('first');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(6);
+    expect(w.events().at(-1)).toMatchObject({ reason: 'session-ended', met: false, counts: { total: 1, pending: 1 } });
+  });
+
+  it('ready and task:<id> speak of what is there now: met at once, busy agent or not', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    writeTask(path.join(config, 'tasks', 'ci'), task('2', 'pending'));
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'end' }], { asClaude: true });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    for (const until of ['ready', 'task:1:completed']) {
+      const w = startWatch(config, ['-l', 'ci', 'watch', '--until', until, '--json']);
+      const r = await w.exited;
+      expect(r.code, r.stderr).toBe(0);
+      expect(w.events().some(isWaiting)).toBe(false);
+    }
+    agent.go('end');
+  });
+
+  it('no live session on the list: passes at once, as before', () => {
+    const config = tempConfig();
+    seedCi(config);
+    const r = run(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('"waiting"');
+    expect(r.stdout).toContain('"reason":"condition-met"');
+  });
+});
+
+describe('watch --session <id> of a fresh session', () => {
+  it('with the Task tools and no list yet: its list is followed (waited for), not its transcript; a pending task there is no pass', async () => {
+    const config = tempConfig();
+    const sessionId = randomUUID();
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'step' }, { task: task('2', 'completed') }], { sessionId });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['--session', sessionId, 'watch', '--until', 'all-completed', '--json']);
+    await w.waitFor((e) => e.event === 'snapshot', 'the first state');
+    expect(w.events()[0]).toMatchObject({ list: sessionId, exists: false, tasks: [] });
+    expect(w.stderr()).not.toContain('following the transcript');
+    const made = run(config, ['--session', sessionId, 'create', 'ours']);
+    expect(made.code, made.stderr).toBe(0);
+    await w.waitFor((e) => e.event === 'created' && e.task?.id === '1', 'our task');
+    agent.go('step');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(6);
+    expect(w.events().at(-1)).toMatchObject({ reason: 'session-ended', met: false, counts: { total: 2, completed: 1, pending: 1 } });
+  });
+
+  it('with TodoWrite: its transcript is followed, as before', async () => {
+    const config = tempConfig();
+    const sessionId = randomUUID();
+    const agent = startAgent(config, [{ status: 'busy' }, { until: 'end' }], { sessionId, tools: ['TaskStop', 'TodoWrite', 'WebFetch'] });
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const w = startWatch(config, ['--session', sessionId, 'watch', '--until', 'all-completed', '--json']);
+    await w.waitFor((e) => e.event === 'snapshot', 'the first state');
+    expect(w.stderr()).toContain('following the transcript');
+    agent.go('end');
+    const r = await w.exited;
+    expect(r.code).toBe(6);
+  });
+});
+
+async function waitForFile(file: string, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > until) throw new Error(`no ${file}`);
+    await sleep(20);
+  }
+}
+
+/** The process runs the agent's script (past node's start): /proc shows its command line. */
+async function waitForProcess(pid: number, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('step-agent')) return;
+    } catch {}
+    if (Date.now() > until) throw new Error(`no process ${pid}`);
+    await sleep(20);
+  }
+}
