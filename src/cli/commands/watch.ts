@@ -34,6 +34,11 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
   task:<id>:completed   that task is completed (also :in_progress, :pending)
 Filters narrow what is shown and what the conditions speak of (--owner amy --until
 all-completed waits for amy's tasks). A list that does not exist yet is waited for.
+On a list, all-completed and empty are met only while no session on the list is busy (a
+headless claude -p is busy until it exits; an interactive one idle at its prompt is not;
+a Claude Code process just started on it counts): an agent planning a step at a time
+completes #1 before it makes #2. Meanwhile the watch says whom it waits for (a note; with
+--json a {"event":"waiting","until":…,"sessions":[{"session","pid","state"}]} event).
 
 Following an agent's run as it happens:
   --stream <file|->     read a run's stream-json output (claude -p --output-format
@@ -48,9 +53,10 @@ Following an agent's run as it happens:
                         on the list as it is then; --early ends as soon as it holds once
                         the run has changed its list. stdin is read to its end whatever
                         happens, so the writer upstream (and a tee) always finishes.
-  --session <id>        (the global option) a session's list, as for every command; when
-                        the session has no list on disk (a TodoWrite session), its
-                        transcript is followed the same way, until the session stops.
+  --session <id>        (the global option) a session's list, as for every command, waited
+                        for when a session with the Task tools has not made it yet; a
+                        TodoWrite session (its transcript says which tools it has) is
+                        followed through its transcript the same way, until it stops.
   The run's end ends the watch: reason run-ended (its result event, "run":{"result":…}),
   input-ended (no result event: the agent was killed), or session-ended. Lines that are
   not JSON are skipped with a warning each; so are lines over 16 MB.

@@ -15,7 +15,7 @@ import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { ProcessMemory } from '../../core/sessions/process-memory.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
-import { sessionTools } from '../../core/sessions/session-tools.js';
+import { sessionTools } from '../../core/sessions/task-tools-used.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { readList } from '../../core/store/list-read.js';

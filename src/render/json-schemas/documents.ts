@@ -226,6 +226,24 @@ export const WatchEvent = z.discriminatedUnion('event', [
       tasks: z.array(Task).optional().describe("followed: the new list's first state; the events after it are that list's"),
     })
     .describe('/clear: the session whose own list is watched went on as a new session'),
+  z
+    .strictObject({
+      event: z.literal('waiting'),
+      ...WatchAt,
+      until: z.string().nullable().describe('the --until condition that holds'),
+      sessions: z
+        .array(
+          z.strictObject({
+            session: z.string().nullable().describe('its session id; null for a process not on a session yet'),
+            pid: z.int().positive().nullable(),
+            state: z.enum(['busy', 'starting']).describe('busy on a turn (its live-session file says so); starting: no live-session file yet'),
+          }),
+        )
+        .min(1),
+    })
+    .describe(
+      'all-completed or empty holds, but sessions of the list are at work: the watch waits for them to go idle or end (said again when who it waits for changes)',
+    ),
   z.strictObject({
     event: z.literal('end'),
     ...WatchAt,
