@@ -109,8 +109,13 @@ describe('watch --until all-completed waits while an agent of the list is at wor
     await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
     const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json']);
     const waiting = await w.waitFor(isWaiting, 'the waiting event');
-    expect(waiting).toMatchObject({ until: 'all-completed', sessions: [{ session: agent.sessionId, pid: agent.child.pid, state: 'busy' }] });
-    expect(w.stderr()).toContain(`all-completed holds, but session ${agent.sessionId.slice(0, 8)} (pid ${agent.child.pid}) is busy on the list`);
+    expect(waiting).toMatchObject({
+      until: 'all-completed',
+      sessions: [{ session: agent.sessionId, pid: agent.child.pid, state: 'busy' }],
+    });
+    expect(w.stderr()).toContain(
+      `all-completed holds, but session ${agent.sessionId.slice(0, 8)} (pid ${agent.child.pid}) is busy on the list`,
+    );
     await stillWaiting(w, 1500);
 
     agent.go('plan');

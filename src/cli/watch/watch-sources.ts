@@ -7,16 +7,16 @@ import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
+import { busyOnList } from '../../core/sessions/busy-on-list.js';
 import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
-import { busyOnList } from '../../core/sessions/busy-on-list.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
 import { sessionActivity } from '../../core/sessions/live-sessions.js';
 import { ProcessMemory } from '../../core/sessions/process-memory.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
-import { sessionTools } from '../../core/sessions/task-tools-used.js';
 import { signsOfLife } from '../../core/sessions/signs-of-life.js';
+import { taskToolsUsed } from '../../core/sessions/task-tools-used.js';
 import { memoryCache } from '../../core/sessions/transcript-cache.js';
 import { readList } from '../../core/store/list-read.js';
 import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
@@ -231,7 +231,7 @@ export function transcriptTarget(ctx: Context, raw: string, clock: Clock): Watch
   // watched (and waited for), never its transcript, whose todos it has none of. Where
   // nothing says yet which tools it has, a live session is given the same: waiting for
   // a list is safe, judging an empty transcript is not.
-  const tools = sessionTools(transcript);
+  const tools = taskToolsUsed(transcript);
   if (tools === 'tasks' || (tools === undefined && sessionActivity(configDir, sessionId) !== undefined)) return undefined;
   ctx.io.note(renderFollowingTranscript(sessionId, transcript), 'following_transcript', { sessionId, transcript });
   return {

@@ -1,5 +1,5 @@
-import { namedListOfProcess } from './live-lists.js';
 import { sessionsOfList } from './list-sessions.js';
+import { namedListOfProcess } from './live-lists.js';
 import type { SessionIndex } from './session-index.js';
 
 /**

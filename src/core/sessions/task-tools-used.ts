@@ -9,12 +9,12 @@ import { forEachMatchingLine } from './transcript-lines.js';
  * TodoWrite (CLAUDE_CODE_ENABLE_TASKS=0); its calls say it too. undefined: nothing says
  * (no such entry yet, an unreadable file, a session with neither).
  */
-export type SessionTools = 'tasks' | 'todos';
+export type TaskTools = 'tasks' | 'todos';
 
 const TASK_TOOLS = ['"TaskCreate"', '"TaskUpdate"', '"TaskList"', '"TaskGet"'];
 const TODO_TOOL = '"TodoWrite"';
 
-export function sessionTools(transcript: string): SessionTools | undefined {
+export function taskToolsUsed(transcript: string): TaskTools | undefined {
   let tasks = false;
   let todos = false;
   try {

@@ -236,7 +236,9 @@ export const WatchEvent = z.discriminatedUnion('event', [
           z.strictObject({
             session: z.string().nullable().describe('its session id; null for a process not on a session yet'),
             pid: z.int().positive().nullable(),
-            state: z.enum(['busy', 'starting']).describe('busy on a turn (its live-session file says so); starting: no live-session file yet'),
+            state: z
+              .enum(['busy', 'starting'])
+              .describe('busy on a turn (its live-session file says so); starting: no live-session file yet'),
           }),
         )
         .min(1),
