@@ -13,6 +13,8 @@
 //       {"task": {...}},                   write <list>/<id>.json (and raise .highwatermark)
 //       {"wait": 500},                     pause (ms)
 //       {"until": "<file>"},               pause until that file exists (the test says when)
+//       {"exec": {"args": [...], "out": "<file>"}}   run node with these arguments as its child (a
+//                                          command from its shell) and write {code, stdout, stderr} to the file
 //       {"crash": true}                    exit 1 leaving the live-session file behind
 //     ]
 //   }
@@ -20,6 +22,7 @@
 // It begins its transcript at once, as Claude Code does: the prompt, then the tools it was
 // given. After its last step it records its end there, removes its live-session file and
 // exits 0, as a session that ends.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -75,6 +78,15 @@ for (const step of plan.steps ?? []) {
   if (step.task !== undefined) writeTask(step.task);
   if (step.wait !== undefined) await sleep(step.wait);
   if (step.until !== undefined) while (!fs.existsSync(step.until)) await sleep(20);
+  if (step.exec !== undefined) {
+    const child = spawn(process.execPath, step.exec.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    fs.writeFileSync(step.exec.out, JSON.stringify({ code, stdout, stderr }));
+  }
   if (step.crash) process.exit(1);
 }
 entry({ type: 'cost-state', sessionId: plan.sessionId, timestamp: new Date().toISOString() });

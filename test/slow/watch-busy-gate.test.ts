@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
 import type { StreamEvent } from '../helpers/replay.js';
 import { projectFolder } from '../helpers/session-files.mjs';
 import { startWatch, type WatchProcess } from '../helpers/watch.js';
@@ -207,6 +207,22 @@ describe('watch --until all-completed waits while an agent of the list is at wor
       expect(w.events().some(isWaiting)).toBe(false);
     }
     agent.go('end');
+  });
+
+  it("a watch run from the busy agent's own shell does not wait for that agent", async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const out = path.join(config, 'own-watch.json');
+    const agent = startAgent(
+      config,
+      [{ status: 'busy' }, { exec: { args: [BIN, '-l', 'ci', 'watch', '--until', 'all-completed', '--json', '--timeout', '20s'], out } }],
+      { asClaude: true },
+    );
+    await agent.exited;
+    const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { code: number; stdout: string; stderr: string };
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('"waiting"');
+    expect(r.stdout).toContain('"reason":"condition-met"');
   });
 
   it('no live session on the list: passes at once, as before', () => {

@@ -64,7 +64,7 @@ function sessionOf(pid: number): number | undefined {
 }
 
 /** The processes above `pid`, up to init (field 4 of stat: the parent). */
-function ancestorsOf(pid: number): Set<number> {
+export function ancestorsOf(pid: number): Set<number> {
   const seen = new Set<number>();
   for (let p = statField(pid, 1); p !== undefined && p > 1 && !seen.has(p); p = statField(p, 1)) seen.add(p);
   return seen;
