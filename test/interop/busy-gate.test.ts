@@ -72,26 +72,57 @@ describe('the real Claude Code at work on a list: the gate waits for it', () => 
     }
   });
 
-  it('an interactive session idle at its prompt does not hold the gate (its status says idle)', async () => {
+  it('an interactive session: busy on its turn holds the gate; idle at its prompt it does not', async () => {
     const w = world();
     const proj = w.dir('work/app');
     seedCi(w.config);
+    const held = gate();
+    const byPrompt = async (prompt: string): Promise<Turn | undefined> => {
+      if (/^plan step two$/m.test(prompt)) {
+        await held.wait();
+        return [create('Step two')];
+      }
+      if (/^finish step two$/m.test(prompt)) return [set('2', 'completed')];
+      return undefined;
+    };
     const session = await startInteractive({
       configDir: w.config,
       cwd: proj,
       home: w.home,
-      byPrompt: () => undefined,
+      byPrompt,
       env: { CLAUDE_CODE_TASK_LIST_ID: 'ci' },
     });
+    let watch: WatchProcess | undefined;
     try {
       const live = await waitFor('the live-session file', () => liveFiles(w.config)[0]);
       await session.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the prompt');
-      await waitFor('idle', () => (JSON.parse(fs.readFileSync(live.file, 'utf8')) as { status?: string }).status === 'idle');
-      const r = await runAsync(w.config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json'], { env: { HOME: w.home } });
+      const status = () => (JSON.parse(fs.readFileSync(live.file, 'utf8')) as { status?: string }).status;
+      await waitFor('idle at its prompt', () => status() === 'idle');
+      // Idle at its prompt, every task completed: the gate passes at once.
+      const idle = await runAsync(w.config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json'], { env: { HOME: w.home } });
+      expect(idle.code, idle.stderr).toBe(0);
+      expect(idle.stdout).not.toContain('"event":"waiting"');
+
+      // On a turn (its reply held): busy, and the gate waits for it.
+      session.type('plan step two');
+      await held.arrived;
+      await waitFor('busy on its turn', () => status() === 'busy');
+      watch = startWatch(w.config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--json', '--timeout', '150s'], { HOME: w.home });
+      const waiting = await watch.waitFor(isWaiting, 'the waiting event');
+      expect(waiting).toMatchObject({ sessions: [{ session: live.sessionId, pid: live.pid, state: 'busy' }] });
+      await stillWaiting(watch, 1500);
+      held.open();
+      await watch.waitFor((e) => e.event === 'created' && e.task?.id === '2', 'step two planned', 60_000);
+      session.type('finish step two');
+      const r = await watch.exited;
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).not.toContain('"event":"waiting"');
-      expect(r.stdout).toContain('"reason":"condition-met"');
+      expect(watch.events().at(-1)).toMatchObject({ reason: 'condition-met', counts: { total: 2, completed: 2 } });
+      // It passed with the session still running, idle at its prompt.
+      expect(fs.existsSync(live.file)).toBe(true);
+      expect(status()).toBe('idle');
     } finally {
+      held.open();
+      await watch?.stop();
       await session.stop();
     }
   });

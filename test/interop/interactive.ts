@@ -26,7 +26,7 @@ export async function startInteractive(opts: {
   configDir: string;
   cwd: string;
   home: string;
-  byPrompt: (prompt: string) => Turn | undefined;
+  byPrompt: (prompt: string) => Turn | undefined | Promise<Turn | undefined>;
   env?: Record<string, string>;
   /** More arguments, e.g. `--resume <id>`. */
   args?: readonly string[];

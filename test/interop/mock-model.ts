@@ -64,7 +64,7 @@ export interface MockModelOptions {
    * a plain reply. Used instead of `turns` when set; a request that carries tool results
    * always gets the closing reply.
    */
-  byPrompt?: (prompt: string) => Turn | undefined;
+  byPrompt?: (prompt: string) => Turn | undefined | Promise<Turn | undefined>;
 }
 
 export interface ReceivedResult {
@@ -220,7 +220,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       answerSubagent();
       return message(id, [{ type: 'text', text: 'subagent done' }], options.subagent.usage);
     }
-    const typed = options.byPrompt && offersTools && prompt !== undefined ? options.byPrompt(prompt) : undefined;
+    // A reply may be held (a promise): the session stays on its turn meanwhile.
+    const typed = options.byPrompt && offersTools && prompt !== undefined ? await options.byPrompt(prompt) : undefined;
     if (typed !== undefined) {
       served += 1;
       return message(id, toolUses(typed, seq), undefined);
