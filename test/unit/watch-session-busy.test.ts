@@ -91,6 +91,8 @@ describe('WatchSession: a condition met while a session of the list works', () =
     busy = [];
     clock.advance(1000);
     expect(await outcome).toMatchObject({ reason: 'condition-met', met: true });
+    // Told, with no session, that the wait is over (the live view takes its note down).
+    expect(sink.waits).toEqual(['s1:busy', '']);
   });
 
   it('reads the list again before the pass: a last task written as the agent ended is judged', async () => {

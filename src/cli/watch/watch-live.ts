@@ -54,6 +54,8 @@ export class LiveSink implements WatchSink {
   private lastChange: { at: number; events: ChangeEvent[] } | undefined;
   private prev: string[] | undefined;
   private notice: string | undefined;
+  /** The notice that says whom --until waits for, while it does. */
+  private waitNotice: string | undefined;
   /** That the session was cleared and where the watch went. */
   private followNote: string | undefined;
   private entered = false;
@@ -114,7 +116,14 @@ export class LiveSink implements WatchSink {
 
   /** The condition holds while an agent works: said on the view, until it is met or no longer holds. */
   waiting(_view: WatchView, busy: readonly BusySession[]): void {
-    this.warn(renderWaitingForSessions(this.opts.until, busy));
+    if (busy.length > 0) {
+      this.waitNotice = renderWaitingForSessions(this.opts.until, busy);
+      this.warn(this.waitNotice);
+    } else if (this.notice === this.waitNotice) {
+      this.waitNotice = undefined;
+      this.notice = undefined;
+      if (this.entered) this.draw();
+    }
   }
 
   /** Shown on the view (stderr would scribble over it). */

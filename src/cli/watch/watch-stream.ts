@@ -110,6 +110,8 @@ export class StreamSink implements WatchSink {
 
   /** Written as an event, and said on stderr: a gate's log shows why it has not passed yet. */
   waiting(view: WatchView, busy: readonly BusySession[]): void {
+    // The wait is over: what ends it (an end event, or the next change) says enough.
+    if (busy.length === 0) return;
     this.ctx.io.out(renderWaitingEvent(view.at, this.until, busy));
     this.ctx.io.note(renderNote(renderWaitingForSessions(this.until, busy)), 'waiting_for_session', {
       until: this.until ?? null,

@@ -128,7 +128,8 @@ export interface WatchSink {
   switched?(view: WatchView, change: ListSwitch): void;
   /**
    * The condition holds, but sessions of the list are at work and may add to it: the
-   * watch waits for them (told again whenever who it waits for changes).
+   * watch waits for them (told again whenever who it waits for changes; with none, once
+   * the wait is over).
    */
   waiting?(view: WatchView, busy: readonly BusySession[]): void;
 }
@@ -420,6 +421,8 @@ export class WatchSession {
   private stopWaiting(): void {
     if (this.busyTimer !== undefined) this.opts.timers.clearTimeout(this.busyTimer);
     this.busyTimer = undefined;
+    // Told with no session: the wait is over (the condition no longer holds, or no one works).
+    if (this.waitingFor.length > 0 && this.view) this.sink.waiting?.(this.view, []);
     this.waitingFor = [];
   }
 
