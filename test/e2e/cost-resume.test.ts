@@ -21,7 +21,10 @@ describe('a resumed session', () => {
     fs.cpSync(path.join(FIXTURES, 'fork', 'tasks'), path.join(config, 'tasks'), { recursive: true });
     const r = await runInProcess(config, ['-l', PARENT, 'cost', '--json'], { env: { USER: 'carol' } });
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { tasks: Array<{ id: string; activeMs: number; messages: number }>; total: { activeMs: number } };
+    const report = JSON.parse(r.stdout) as {
+      tasks: Array<{ id: string; activeMs: number; messages: number }>;
+      total: { activeMs: number };
+    };
     const byId = Object.fromEntries(report.tasks.map((t) => [t.id, t]));
     // #1: in progress at 53.688 (its TaskUpdate's result); the run's last entry 53.700; resumed at
     // 10.727 (its queued prompt); the session's last entry 10.837. Not 17 s.

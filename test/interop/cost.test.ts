@@ -221,7 +221,10 @@ describe('the real Claude Code: what each task cost', () => {
       listId: undefined,
       model: 'claude-opus-5-5',
       args: ['--resume', s],
-      turns: [turn([list], { input_tokens: 40_000, output_tokens: 400 }), turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 50_000, output_tokens: 500 })],
+      turns: [
+        turn([list], { input_tokens: 40_000, output_tokens: 400 }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 50_000, output_tokens: 500 }),
+      ],
       closingUsage: { input_tokens: 2, output_tokens: 2 },
     });
     expect(resumed.stream.sessionId).toBe(s);

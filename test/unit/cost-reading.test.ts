@@ -151,7 +151,10 @@ describe("a transcript's usage", () => {
     USAGE_SCAN.feed(state, assistant('m1', '2026-12-01T10:00:01.000Z', [], usage(1, 1)));
     USAGE_SCAN.feed(state, JSON.stringify({ type: 'cost-state', sessionId: SESSION, totalCostUSD: 0 }));
     USAGE_SCAN.feed(state, JSON.stringify({ type: 'cost-state', sessionId: SESSION, totalCostUSD: 0 }));
-    USAGE_SCAN.feed(state, JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-12-01T10:00:09.000Z', sessionId: SESSION }));
+    USAGE_SCAN.feed(
+      state,
+      JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-12-01T10:00:09.000Z', sessionId: SESSION }),
+    );
     expect(usageOf(state).gaps).toEqual([{ from: Date.parse('2026-12-01T10:00:01.000Z'), to: Date.parse('2026-12-01T10:00:09.000Z') }]);
     const saved = JSON.parse(JSON.stringify(USAGE_SCAN.save(state)));
     expect(USAGE_SCAN.load(saved)).toEqual(state);

@@ -101,7 +101,9 @@ describe('the cost rule', () => {
     const done = spellsOf(a, [mark(10, '1', 'in_progress', 'A'), mark(30, '1', 'completed')]);
     expect(done.map((s) => (s.to - s.from) / 1000)).toEqual([10]);
     // A session that ended and was never resumed (a gap with no end) stops at its process's end.
-    const over = spellsOf({ ...work('A', [], 60), gaps: [{ from: at(20), to: Number.POSITIVE_INFINITY }] }, [mark(10, '1', 'in_progress', 'A')]);
+    const over = spellsOf({ ...work('A', [], 60), gaps: [{ from: at(20), to: Number.POSITIVE_INFINITY }] }, [
+      mark(10, '1', 'in_progress', 'A'),
+    ]);
     expect(over.map((s) => (s.to - s.from) / 1000)).toEqual([10]);
   });
 
