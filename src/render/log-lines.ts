@@ -46,6 +46,7 @@ function fieldText(key: string, c: EventChange, max: number | undefined): string
 const CAUSES: Record<UnrecordedCause, string> = {
   'app-status': 'likely Claude Code keeping the status itself',
   'unknown-agent': 'likely an agent whose transcript is not known',
+  'app-reset': 'Claude Code clears a list whose tasks are all completed when a new prompt begins',
   'hand-edit': 'likely a hand edit',
 };
 
@@ -76,6 +77,7 @@ function whatText(e: TimelineEvent, max: number | undefined): string {
         ? `removed the stale lock ${value(e.changes.lock.old)}`
         : `removed the temp file ${value(e.changes.tempFile?.old)}`;
     case 'unrecorded': {
+      if (e.cause === 'app-reset') return 'cleared by Claude Code when a new prompt began, all tasks completed';
       const what = e.changes.file !== undefined && Object.keys(e.changes).length === 1 ? 'gone, with no record of its deletion' : fields();
       return `changed with no record: ${what} (${CAUSES[e.cause ?? 'hand-edit']})`;
     }

@@ -206,6 +206,40 @@ describe('the real Claude Code: what each task cost', () => {
     expect(all.total.messages).toBe(ofParent.total.messages + ofFork.total.messages);
   });
 
+  it('a resumed session goes on with the task it left in progress; the time between its runs is no task', async () => {
+    const { config, project, env, cost, agent } = world();
+    const first = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      turns: [[create('Plan')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 300, output_tokens: 30 })],
+      closingUsage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const s = first.stream.sessionId as string;
+    // The session has ended, #1 still in progress; no process of it runs for 4 s.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const resumed = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [
+        turn([list], { input_tokens: 40_000, output_tokens: 400 }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 50_000, output_tokens: 500 }),
+      ],
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    expect(resumed.stream.sessionId).toBe(s);
+    const r = await cost('-l', s, 'cost');
+    // The first run's messages after the start (its closing one included), and the resumed run's
+    // up to the one that completed #1: the run went on with it.
+    expect(task(r, '1').tokens).toEqual(tokens(300 + 1 + 40_000 + 50_000, 30 + 1 + 400 + 500));
+    expect(task(r, '1').messages).toBe(4);
+    // Its time: the two runs' parts, not the 4 s between them.
+    expect(task(r, '1').activeMs).toBeGreaterThan(0);
+    expect(task(r, '1').activeMs).toBeLessThan(3000);
+    const get = await runAsync(config, ['-l', s, 'get', '1'], { cwd: project, env });
+    expect(get.stdout).toMatch(/Work: +[0-2]s in progress · 91k tokens \(4 messages/);
+  });
+
   it('a task completed by a person with tasks done: messages after it are unattributed', async () => {
     const { config, project, env, cost, agent } = world();
     await agent({

@@ -9,6 +9,7 @@ import { USAGE_SCAN, usageOf } from '../../src/core/cost/usage-scan.js';
 import { UsageStore } from '../../src/core/cost/usage-store.js';
 import { bucketKey, noTokens } from '../../src/core/cost/usage-tally.js';
 import { TranscriptStore } from '../../src/core/sessions/transcript-store.js';
+import { FIXTURES } from '../helpers/cli.js';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const dirs: string[] = [];
@@ -133,6 +134,30 @@ describe("a transcript's usage", () => {
     expect(kept.marks).toEqual(fresh.marks);
     expect(kept.messages).toHaveLength(2);
     expect(kept.marks).toHaveLength(1);
+  });
+
+  it("reads where a session's process ended and where its resumed run began, as Claude Code 2.1.328 wrote them", () => {
+    // A session, then `--resume` of it: one transcript, each run closed by a `cost-state` entry (fork/README.md).
+    const file = path.join(FIXTURES, 'fork', 'projects', '-tmp-hx-work', 'b662d4b4-5673-4d15-a9d3-6dd961fcbf2e.jsonl');
+    const read = usageOf(new TranscriptStore(path.dirname(path.dirname(file)), undefined).scan(file, USAGE_SCAN));
+    // The first run's last entry (its closing message), then the resumed run's queued prompt; the second run's end has no run after it.
+    expect(read.gaps).toEqual([
+      { from: Date.parse('2026-12-01T15:31:53.700Z'), to: Date.parse('2026-12-01T15:32:10.727Z') },
+      { from: Date.parse('2026-12-01T15:32:10.837Z'), to: Number.POSITIVE_INFINITY },
+    ]);
+    // Two cost-state entries with no entry between make one end; a run with no time read yet makes none.
+    const state = USAGE_SCAN.start();
+    USAGE_SCAN.feed(state, JSON.stringify({ type: 'cost-state', sessionId: SESSION, totalCostUSD: 0 }));
+    USAGE_SCAN.feed(state, assistant('m1', '2026-12-01T10:00:01.000Z', [], usage(1, 1)));
+    USAGE_SCAN.feed(state, JSON.stringify({ type: 'cost-state', sessionId: SESSION, totalCostUSD: 0 }));
+    USAGE_SCAN.feed(state, JSON.stringify({ type: 'cost-state', sessionId: SESSION, totalCostUSD: 0 }));
+    USAGE_SCAN.feed(
+      state,
+      JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-12-01T10:00:09.000Z', sessionId: SESSION }),
+    );
+    expect(usageOf(state).gaps).toEqual([{ from: Date.parse('2026-12-01T10:00:01.000Z'), to: Date.parse('2026-12-01T10:00:09.000Z') }]);
+    const saved = JSON.parse(JSON.stringify(USAGE_SCAN.save(state)));
+    expect(USAGE_SCAN.load(saved)).toEqual(state);
   });
 
   it('a saved state loads back as it was', () => {

@@ -84,6 +84,29 @@ describe('the cost rule', () => {
     expect(spellsOf(work('A', [], 50), [mark(60, '1', 'in_progress', 'A')])).toEqual([]);
   });
 
+  it("ends a spell where the session's process ended, and a resumed run goes on with the task from its first entry", () => {
+    // The process ended at 20 s (its last entry, a message), #1 still in progress; resumed at 45 s, #1 completed at 50 s.
+    const a: SessionWork = {
+      ...work('A', [msg(5, tokens(1)), msg(20, tokens(2)), msg(46, tokens(4)), msg(55, tokens(8))], 60),
+      gaps: [{ from: at(20), to: at(45) }],
+    };
+    const r = attribute([a], [mark(10, '1', 'in_progress', 'A'), mark(50, '1', 'completed', 'A')]);
+    expect(r.spells.map((s) => [(s.from - T0) / 1000, (s.to - T0) / 1000])).toEqual([
+      [10, 20],
+      [45, 50],
+    ]);
+    // The message the process ended on began with #1 in progress; the resumed run's turn counts too.
+    expect(sharesOf(r)).toEqual(['', '1:2', '1:4', '']);
+    // A person who completes the task while no process runs ends it at the process's end.
+    const done = spellsOf(a, [mark(10, '1', 'in_progress', 'A'), mark(30, '1', 'completed')]);
+    expect(done.map((s) => (s.to - s.from) / 1000)).toEqual([10]);
+    // A session that ended and was never resumed (a gap with no end) stops at its process's end.
+    const over = spellsOf({ ...work('A', [], 60), gaps: [{ from: at(20), to: Number.POSITIVE_INFINITY }] }, [
+      mark(10, '1', 'in_progress', 'A'),
+    ]);
+    expect(over.map((s) => (s.to - s.from) / 1000)).toEqual([10]);
+  });
+
   it('keeps the messages of a window, and the part of each spell inside it', () => {
     const a = work('A', [msg(5, tokens(1)), msg(15, tokens(2)), msg(25, tokens(4))], 100);
     const r = attribute([a], [mark(0, '1', 'in_progress', 'A'), mark(30, '1', 'completed', 'A')], { since: at(10), until: at(20) });

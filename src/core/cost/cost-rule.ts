@@ -13,7 +13,10 @@
  *   progress (the session's own TaskUpdate, or `tasks` on its behalf with `--as` while
  *   `$CLAUDE_CODE_SESSION_ID` named it: the journal's agent actor) until the result of the
  *   call that set it to any other status or deleted it, whoever made that call (an agent,
- *   another session, a person with `tasks done`), or the session's end.
+ *   another session, a person with `tasks done`), or the session's end. A session's
+ *   process that ends ends its spells there; a resumed run of the session (`--resume`: the
+ *   same session, a new process) goes on with the tasks it left in progress, from its
+ *   first entry: the time between, when no process of it ran, counts toward nothing.
  * - A message began at its first transcript entry (Claude Code writes a message with
  *   several content blocks as several entries with the same `message.id` and the same
  *   usage: it counts once). A message that names no time counts as unattributed.
@@ -57,6 +60,8 @@ export interface SessionWork {
   messages: readonly UsageMessage[];
   /** The latest a spell of it may last: now while it runs, else its last entry's time. */
   end: number;
+  /** Stretches in which no process of it ran (one ended, a resumed run had not begun): no spell covers them. */
+  gaps?: ReadonlyArray<{ from: number; to: number }> | undefined;
 }
 
 /** A stretch of time in which a session had a task in progress. */
@@ -98,7 +103,8 @@ export function spellsOf(work: SessionWork, marks: readonly StatusMark[]): Spell
     if (o === undefined) return;
     open.delete(key);
     const to = Math.min(at, work.end);
-    if (to > o.from) spells.push({ session: work.session, list: o.list, task: o.task, from: o.from, to });
+    for (const [from, until] of outsideGaps(o.from, to, work.gaps ?? []))
+      spells.push({ session: work.session, list: o.list, task: o.task, from, to: until });
   };
   for (const { m } of ordered) {
     if (!Number.isFinite(m.at)) continue;
@@ -109,6 +115,19 @@ export function spellsOf(work: SessionWork, marks: readonly StatusMark[]): Spell
   }
   for (const key of [...open.keys()]) close(key, work.end);
   return spells;
+}
+
+/** The parts of [from, to) that no gap covers, oldest first (none when it is empty). */
+function outsideGaps(from: number, to: number, gaps: ReadonlyArray<{ from: number; to: number }>): Array<[number, number]> {
+  const parts: Array<[number, number]> = [];
+  let start = from;
+  for (const g of [...gaps].sort((a, b) => a.from - b.from)) {
+    if (g.to <= start || g.from >= to) continue;
+    if (g.from > start) parts.push([start, g.from]);
+    start = Math.max(start, g.to);
+  }
+  if (to > start) parts.push([start, to]);
+  return parts;
 }
 
 /** Task ids in their order: numeric where they are numbers, else as text. */
@@ -133,11 +152,16 @@ export function attribute(
   const spells: Spell[] = [];
   for (const work of sessions) {
     const own = spellsOf(work, marks).sort((a, b) => a.from - b.from);
+    // A spell cut by its process's end ends at that process's last entry, which may be the
+    // message it ended on: that message began while the task was in progress, so it counts.
+    const ends = new Set((work.gaps ?? []).map((g) => g.from));
     let turn = 0;
     for (const message of work.messages) {
       if (!inWindow(message.at, window)) continue;
       const at = message.at;
-      const on = Number.isFinite(at) ? own.filter((s) => s.from <= at && at < s.to).sort(byListAndTask) : [];
+      const on = Number.isFinite(at)
+        ? own.filter((s) => s.from <= at && (at < s.to || (at === s.to && ends.has(at)))).sort(byListAndTask)
+        : [];
       const split = on.length === 0 ? [] : splitTokens(message.tokens, on.length, turn++);
       messages.push({
         session: work.session,

@@ -15,6 +15,12 @@ import { bucketKey, LONG_PROMPT_TOKENS, type Tokens } from './usage-tally.js';
  *   Code itself, not a model) are not messages.
  * - the status each successful TaskUpdate call set, at its result's time, and the subjects
  *   TaskCreate and TaskUpdate gave tasks (to name a task deleted since).
+ * - where the session's process ended and where a resumed run of it began again: Claude
+ *   Code ends a process's part of the transcript with a `cost-state` entry, and `--resume`
+ *   appends the next process's entries to the same transcript (docs/task-store.md section
+ *   14). The time between is no one's: the process ended at the last entry read before the
+ *   `cost-state`, and the resumed run began at the first entry read after it (its queued
+ *   prompt, the prompt, or else its first message).
  *
  * A forked session's copies of its parent's entries (their `requestSessionId` names
  * another session: docs/task-store.md section 14) are the parent's: neither their messages
@@ -32,6 +38,10 @@ export interface UsageScanState {
   marks: Array<[number, string, MarkStatus]>;
   /** Task id -> the last subject this transcript gave it. */
   subjects: Map<string, string>;
+  /** The latest time of a line read (NaN: none yet). */
+  last: number;
+  /** [process ended, resumed run began (NaN: not yet)] for each `cost-state` a line with a time preceded. */
+  gaps: Array<[number, number]>;
 }
 
 interface PendingCall {
@@ -50,12 +60,22 @@ const STATUSES = new Set<string>(['in_progress', 'pending', 'completed', 'delete
  * An `assistant` entry holds its usage; the results read are TaskUpdate's and TaskCreate's
  * (other tools' results, file contents among them, are not decoded).
  */
-const NEEDLES = ['"usage":{', '"toolUseResult":{"success":', '"toolUseResult":{"task":'];
+const NEEDLES = [
+  '"usage":{',
+  '"toolUseResult":{"success":',
+  '"toolUseResult":{"task":',
+  // A process's end, and the first lines of a run (a queued prompt; a prompt typed or given).
+  '"type":"cost-state"',
+  '"operation":"enqueue"',
+  '"promptSource"',
+];
 
 export interface TranscriptUsage {
   messages: Array<{ at: number; bucket: string; tokens: Tokens }>;
   marks: Array<{ at: number; task: string; status: MarkStatus }>;
   subjects: ReadonlyMap<string, string>;
+  /** Stretches with no process of the session: from its end to a resumed run's first line (Infinity: none yet). */
+  gaps: Array<{ from: number; to: number }>;
 }
 
 /** What the rule needs of a transcript, from a read that has seen all of it. */
@@ -76,7 +96,12 @@ export function usageOf(state: UsageScanState): TranscriptUsage {
       },
     });
   }
-  return { messages, marks: state.marks.map(([at, task, status]) => ({ at, task, status })), subjects: state.subjects };
+  return {
+    messages,
+    marks: state.marks.map(([at, task, status]) => ({ at, task, status })),
+    subjects: state.subjects,
+    gaps: state.gaps.map(([from, to]) => ({ from, to: Number.isNaN(to) ? Number.POSITIVE_INFINITY : to })),
+  };
 }
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -166,12 +191,25 @@ function readResult(state: UsageScanState, entry: Record<string, unknown>, conte
 }
 
 export const USAGE_SCAN: LineScan<UsageScanState> = {
-  id: 'usage/1',
+  id: 'usage/2',
   needles: NEEDLES,
-  start: () => ({ models: [], m: [], ids: [], calls: new Map(), marks: [], subjects: new Map() }),
+  start: () => ({ models: [], m: [], ids: [], calls: new Map(), marks: [], subjects: new Map(), last: Number.NaN, gaps: [] }),
   feed(state, line) {
     const entry = parse(line);
     if (entry === undefined) return;
+    if (entry.type === 'cost-state') {
+      // No message goes on past its process: a resumed run's ids are its own.
+      state.ids = [];
+      const open = state.gaps.at(-1);
+      if (Number.isFinite(state.last) && (open === undefined || !Number.isNaN(open[1]))) state.gaps.push([state.last, Number.NaN]);
+      return;
+    }
+    const at = time(entry.timestamp);
+    if (Number.isFinite(at)) {
+      const open = state.gaps.at(-1);
+      if (open !== undefined && Number.isNaN(open[1])) open[1] = Math.max(at, open[0]);
+      if (!(at <= state.last)) state.last = at;
+    }
     const message = entry.message as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null) return;
     const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
@@ -189,9 +227,11 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     calls: new Map(s.calls),
     marks: [...s.marks],
     subjects: new Map(s.subjects),
+    last: s.last,
+    gaps: s.gaps.map(([from, to]) => [from, to]),
   }),
   save: (s) =>
-    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0
+    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last)
       ? 0
       : {
           v: s.models,
@@ -200,11 +240,13 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
           c: [...s.calls].map(([id, c]) => [id, c.name, c.status ?? null, c.subject ?? null]),
           k: s.marks,
           s: [...s.subjects],
+          l: Number.isNaN(s.last) ? null : s.last,
+          g: s.gaps.map(([from, to]) => [from, Number.isNaN(to) ? null : to]),
         },
   load(json) {
     if (json === 0) return USAGE_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
-    const { v, m, i, c, k, s } = json as Record<string, unknown>;
+    const { v, m, i, c, k, s, l, g } = json as Record<string, unknown>;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return undefined;
     if (!Array.isArray(m) || m.length % FIELDS !== 0 || !m.every((n) => n === null || typeof n === 'number')) return undefined;
     const numbers = m.map((n) => (n === null ? Number.NaN : (n as number)));
@@ -230,6 +272,14 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
       if (!Array.isArray(x) || typeof x[0] !== 'string' || typeof x[1] !== 'string') return undefined;
       subjects.set(x[0], x[1]);
     }
-    return { models: v as string[], m: numbers, ids: i as Array<[string, number]>, calls, marks, subjects };
+    if (l !== null && typeof l !== 'number') return undefined;
+    if (!Array.isArray(g)) return undefined;
+    const gaps: UsageScanState['gaps'] = [];
+    for (const x of g as unknown[]) {
+      if (!Array.isArray(x) || typeof x[0] !== 'number' || (x[1] !== null && typeof x[1] !== 'number')) return undefined;
+      gaps.push([x[0], x[1] === null ? Number.NaN : x[1]]);
+    }
+    const last = l === null ? Number.NaN : l;
+    return { models: v as string[], m: numbers, ids: i as Array<[string, number]>, calls, marks, subjects, last, gaps };
   },
 };

@@ -20,8 +20,11 @@ export interface Who {
  */
 export type EventChange = FieldChange & { added?: string[] };
 
-/** Why no record explains a change: the app kept a status itself, an agent whose transcript is not known, or a hand edit. */
-export type UnrecordedCause = 'app-status' | 'unknown-agent' | 'hand-edit';
+/**
+ * Why no record explains a change: the app kept a status itself, an agent whose transcript
+ * is not known, the app's own list reset (a gone task: unrecorded.ts), or a hand edit.
+ */
+export type UnrecordedCause = 'app-status' | 'unknown-agent' | 'app-reset' | 'hand-edit';
 
 /** One change, from either record or from the files. */
 export interface TimelineEvent {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
 import { sameValue } from '../base/same-value.js';
-import { fileIds, readList } from '../store/list-read.js';
-import { taskPath } from '../store/paths.js';
+import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
+import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import type { TimelineEvent, UnrecordedCause } from './events.js';
 import type { KnownState } from './replay.js';
 
@@ -15,7 +16,16 @@ import type { KnownState } from './replay.js';
  * agent it keeps them), an agent whose transcript is not known (no session of the list
  * is known, or its record starts later), else a hand edit. A change the journal recorded
  * is never one of these: an absent field and `null` are the same absent field.
+ *
+ * Tasks gone together in Claude Code's own list reset (docs/task-store.md section 6.7:
+ * once every task is completed, at the next prompt, the session's process deletes every
+ * task file under the list lock and writes the high-water mark) are said to be that, not
+ * a hand edit: every task the record has is gone and was completed there, no task file
+ * is left, and the mark, at least the highest of their ids, was written with the
+ * deletions (within RESET_SLACK_MS of the folder's last change), after every record of
+ * them. A person who deletes the files by hand leaves the mark as it was.
  */
+const RESET_SLACK_MS = 2000;
 export interface UnrecordedContext {
   list: string;
   /** Some transcript of the list's sessions was read. */
@@ -84,9 +94,26 @@ export function unrecordedEvents(
   }
   // In the record, not deleted there, and gone from disk.
   const folderTime = fs.statSync(listDir, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  for (const id of state.keys()) {
-    if (onDisk.has(id) || deleted.has(id)) continue;
-    out.push({ ...event(id, folderTime, {}, cause([])), changes: { file: { old: `${id}.json`, new: null } } });
-  }
+  const gone = [...state.keys()].filter((id) => !onDisk.has(id) && !deleted.has(id));
+  const why = appReset(listDir, gone, state, onDisk, folderTime, lastAt, ctx) ? 'app-reset' : cause([]);
+  for (const id of gone) out.push({ ...event(id, folderTime, {}, why), changes: { file: { old: `${id}.json`, new: null } } });
   return out;
+}
+
+/** Whether these gone tasks went in Claude Code's own list reset (above). */
+function appReset(
+  listDir: string,
+  gone: readonly string[],
+  state: KnownState,
+  onDisk: ReadonlySet<string>,
+  folderTime: number,
+  lastAt: ReadonlyMap<string, number>,
+  ctx: UnrecordedContext,
+): boolean {
+  if (gone.length === 0 || onDisk.size > 0 || !ctx.sessionsKnown) return false;
+  if (!gone.every((id) => state.get(id)?.status === 'completed' && (lastAt.get(id) ?? 0) <= folderTime)) return false;
+  const markTime = fs.statSync(path.join(listDir, HIGH_WATER_MARK), { throwIfNoEntry: false })?.mtimeMs;
+  if (markTime === undefined || Math.abs(markTime - folderTime) > RESET_SLACK_MS) return false;
+  const mark = readHighWaterMark(listDir);
+  return gone.every((id) => /^\d+$/.test(id) && BigInt(id) <= mark);
 }

@@ -37,7 +37,7 @@ export const LogEvent = z
     source: z.enum(['journal', 'transcript', 'files']).describe('made with tasks; by an agent; seen only in the files (unrecorded)'),
     command: z.string().nullable().describe('the tasks command (journal), else null'),
     txn: z.string().nullable().describe("the tasks command's transaction (journal), what undo --txn takes; else null"),
-    cause: z.enum(['app-status', 'unknown-agent', 'hand-edit']).optional().describe('unrecorded only: its likely cause'),
+    cause: z.enum(['app-status', 'unknown-agent', 'app-reset', 'hand-edit']).optional().describe('unrecorded only: its likely cause'),
   })
   .describe('one change');
 
