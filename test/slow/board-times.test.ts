@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SKIPPED, browserAvailable, useBoardBrowser } from '../helpers/board-browser.js';
+import { browserAvailable, SKIPPED, useBoardBrowser } from '../helpers/board-browser.js';
 import { task } from '../helpers/board-world.js';
 import { snapshotDir, tempConfig } from '../helpers/cli.js';
 
