@@ -57,6 +57,13 @@ function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
   );
 }
 
+/** When it happened; where no record says, when the board saw it, said as such ("seen 2 min ago"), never as its time. */
+function whenSpan(at: number, seen: boolean, now: number): HTMLElement {
+  const title = new Date(at).toLocaleString();
+  if (!seen) return agoSpan('now-when', at, now, title);
+  return h('span', { class: 'now-when seen', title: `first seen by the board ${title}` }, 'seen ', agoSpan('now-ago', at, now));
+}
+
 function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLElement {
   return h(
     'li',
@@ -66,7 +73,7 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
       { class: 'now-item-head' },
       h('span', { class: `now-kind ${e.type}` }, KIND_WORDS[e.type]),
       where(e, handlers),
-      agoSpan('now-when', e.since, now),
+      whenSpan(e.since, e.seen, now),
     ),
     h('div', { class: 'now-text agent-text' }, e.text),
     h(
@@ -144,7 +151,7 @@ function feedItem(f: NowFeedItem, now: number, handlers: NowHandlers): HTMLEleme
   return h(
     'li',
     { class: `now-feed-item ${f.kind}` },
-    agoSpan('now-when', f.at, now),
+    whenSpan(f.at, f.seen, now),
     where(f, handlers),
     // A change's words follow its task's id; an event's name their tasks themselves.
     f.kind === 'change'
