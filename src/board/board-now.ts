@@ -48,6 +48,31 @@ const FINISHED_FOR_MS = 24 * 3600_000;
 /** Changes come in bursts (an agent's several writes): one payload for a burst. */
 const SEND_AFTER_MS = 40;
 
+interface When {
+  at: number;
+  /** Only when the board first saw it. */
+  seen: boolean;
+}
+
+/**
+ * When an event happened, as the records say: core's time for it (a session's end, a
+ * hook's refusal), else the task files' times (a stall begins the stall time after the
+ * task's last change; a task is ready for a person since it or its last blocker last
+ * changed). Undefined: nothing says (a cycle, damage).
+ */
+function happened(e: NotifyEvent, times: ReadonlyMap<string, number>, tasks: readonly Task[], stalledMs: number): number | undefined {
+  if (e.happenedAt !== undefined) return e.happenedAt;
+  const first = e.tasks[0];
+  const at = first === undefined ? undefined : times.get(first.id);
+  if (at === undefined) return undefined;
+  if (e.type === 'stalled') return at + stalledMs;
+  if (e.type === 'ready-for-person') {
+    const blockers = tasks.find((t) => t.id === first?.id)?.blockedBy ?? [];
+    return Math.max(at, ...blockers.map((b) => times.get(b) ?? 0));
+  }
+  return undefined;
+}
+
 const STATUS_WORDS: Record<BoardStatus, string> = { pending: 'pending', in_progress: 'in progress', completed: 'done' };
 
 /** A task's change in a few words, after its id, as the feed shows it (null: not worth a line, such as a description edit). */
@@ -69,8 +94,8 @@ function changeText(e: ChangeEvent): { text: string; task: string | null } | nul
 
 export class BoardNow {
   private readonly lists = new Map<string, ListNow>();
-  /** When each event key was first seen, while it lasts. */
-  private readonly since = new Map<string, number>();
+  /** When each event (by key) happened, or was first seen where no record says, while it lasts. */
+  private readonly since = new Map<string, When>();
   private readonly feed: NowFeedItem[] = [];
   private readonly stopping = new AbortController();
   private running: Promise<unknown> | undefined;
@@ -144,34 +169,46 @@ export class BoardNow {
     const before = this.lists.get(look.listId);
     const first = before === undefined;
     // A tick looks again at the same update: its changes are in the feed already.
+    const times = look.update.times ?? new Map<string, number>();
+    const tasks = [...look.update.snapshot.values()];
     if (!first && look.update !== before.update) {
       for (const e of look.update.events) {
         const c = changeText(e);
-        if (c) this.push({ ...ref, at: look.update.at, kind: 'change', ...c });
+        // The task file's time is when it changed; a deleted task has none left: when the watcher saw it go.
+        const at = c?.task == null ? undefined : times.get(c.task);
+        if (c) this.push({ ...ref, at: Math.floor(at ?? look.update.at), seen: at === undefined, kind: 'change', ...c });
       }
     }
     const known = new Set(before?.events.map((e) => e.key));
     for (const e of look.events) {
       if (known.has(e.key)) continue;
-      if (!this.since.has(e.key)) this.since.set(e.key, look.at);
+      let when = this.since.get(e.key);
+      if (when === undefined) {
+        const at = happened(e, times, tasks, this.o.stalledMs);
+        // Whole ms, as the page and `tasks lists` say times (a file's time has a fraction).
+        when = at === undefined ? { at: look.at, seen: true } : { at: Math.floor(at), seen: false };
+        this.since.set(e.key, when);
+      }
       // What was there when the board started is shown in its section, not as news.
-      if (!first) this.push({ ...ref, at: look.at, kind: e.type, text: e.text, task: e.tasks[0]?.id ?? null });
+      if (!first) this.push({ ...ref, ...when, kind: e.type, text: e.text, task: e.tasks[0]?.id ?? null });
     }
     const active = new Set(look.events.map((e) => e.key));
     for (const key of known) if (!active.has(key)) this.since.delete(key);
     this.lists.set(look.listId, {
       ref,
       events: look.events,
-      tasks: [...look.update.snapshot.values()],
-      times: look.update.times ?? new Map(),
+      tasks,
+      times,
       update: look.update,
     });
     if (!this.started) this.started = true;
     this.soon();
   }
 
+  /** Into the feed, newest first by when it happened (an agent's end found now may be minutes old). */
   private push(item: NowFeedItem): void {
-    this.feed.unshift(item);
+    const i = this.feed.findIndex((f) => f.at <= item.at);
+    this.feed.splice(i === -1 ? this.feed.length : i, 0, item);
     if (this.feed.length > FEED_LIMIT) this.feed.length = FEED_LIMIT;
   }
 
@@ -214,7 +251,7 @@ export class BoardNow {
       const done = l.events.find((e) => e.type === 'list-completed');
       if (done) {
         const last = Math.max(0, ...l.times.values());
-        if (now - last <= FINISHED_FOR_MS) finished.push({ ...this.view(l.ref, done), since: last });
+        if (now - last <= FINISHED_FOR_MS) finished.push({ ...this.view(l.ref, done), since: Math.floor(last), seen: false });
       }
     }
     working.sort((a, b) => Math.max(0, ...b.tasks.map((t) => t.changedAt ?? 0)) - Math.max(0, ...a.tasks.map((t) => t.changedAt ?? 0)));
@@ -246,7 +283,8 @@ export class BoardNow {
       text: e.text,
       action: e.action,
       tasks: e.tasks.map((t) => ({ id: t.id, subject: t.subject, status: t.status as BoardStatus, owner: t.owner })),
-      since: this.since.get(e.key) ?? this.o.now(),
+      since: this.since.get(e.key)?.at ?? this.o.now(),
+      seen: this.since.get(e.key)?.seen ?? true,
       // What `tasks carry` would take from the list (work carried already, marked carriedTo, is not taken again).
       leftWork: tasks.filter(isLeftWork).length,
     };

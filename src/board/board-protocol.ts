@@ -404,8 +404,10 @@ export interface NowEventView extends NowListRef {
   /** The command that acts on it, as `tasks notify` says it. */
   action: string;
   tasks: Array<{ id: string; subject: string; status: BoardStatus; owner: string | null }>;
-  /** When it was first seen by this board (ms). */
+  /** When it happened (ms): a session's end, a refusal's record, a file's time; where no record says, when this board first saw it. */
   since: number;
+  /** `since` is only when this board first saw it (no record says when it happened): shown as "seen …". */
+  seen: boolean;
   /**
    * How many of its list's tasks a carry would take (unfinished, not agents' own
    * bookkeeping, not carried before: store/schema.ts isLeftWork). Carry is offered only
@@ -433,7 +435,10 @@ export interface NowWorkView extends NowListRef {
 
 /** One line of the activity feed: a task's change (as `tasks watch` sees it) or an event that began. */
 export interface NowFeedItem extends NowListRef {
+  /** When it happened (ms): the task file's time, a session's end, a refusal's record; else when the board saw it. */
   at: number;
+  /** `at` is only when the board saw it: shown as "seen …". */
+  seen: boolean;
   kind: 'change' | NowEventType;
   text: string;
   task: string | null;

@@ -11,6 +11,7 @@ import type {
   StackChangeView,
   UndoPreviewPayload,
 } from '../board-protocol.js';
+import { AGO_TICK_MS, tickAgo } from './page-ago.js';
 import {
   act,
   carryPreview,
@@ -36,7 +37,7 @@ import { renderHead } from './page-head.js';
 import { showHosts } from './page-hosts.js';
 import { startKeys } from './page-keys.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
-import { renderNow, tickNow } from './page-now.js';
+import { renderNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
 import { cutLine } from './page-text.js';
 import { startTheme } from './page-theme.js';
@@ -791,7 +792,8 @@ function start(): void {
     drawSidebar();
     drawHead();
   }, 30_000);
-  window.setInterval(() => tickNow(el.view()), 5000);
+  // Every other relative time (cards, Now, a task's history) holds its moment and is rewritten here.
+  window.setInterval(() => tickAgo(document.body), AGO_TICK_MS);
   drawMain();
   connect();
 }

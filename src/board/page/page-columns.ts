@@ -1,5 +1,6 @@
-import { ago, idleFor } from '../../render/elapsed.js';
+import { idleFor } from '../../render/elapsed.js';
 import type { BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
+import { agoSpan, tickAgo } from './page-ago.js';
 import { h, reconcile } from './page-dom.js';
 import { cutLine } from './page-text.js';
 
@@ -97,14 +98,8 @@ export function renderColumns(
     const tasks = shown.filter((t) => t.status === status);
     const cards: Element[] = tasks.map((t) => {
       const facts = list.facts[t.id];
-      // Time shown in minutes: a card is redrawn when its "x min ago" changes, not every second.
-      const key = JSON.stringify([
-        t,
-        facts,
-        t.id === selected,
-        handlers.readOnly,
-        facts?.changedAt === undefined ? 0 : Math.floor((now - facts.changedAt) / 60_000),
-      ]);
+      // Not the time: a card's "x min ago" moves by itself (page-ago), so a card is redrawn only when it changes.
+      const key = JSON.stringify([t, facts, t.id === selected, handlers.readOnly]);
       const cacheKey = `${list.id}\u0000${t.id}`;
       seen.add(cacheKey);
       const hit = cache.get(cacheKey);
@@ -118,6 +113,8 @@ export function renderColumns(
     for (const count of drawn.counts.get(status) as HTMLElement[]) count.textContent = String(tasks.length);
   }
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
+  // A card kept from an earlier draw says how long ago as of now, not as of the last tick.
+  tickAgo(drawn.root);
 }
 
 function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {
@@ -181,7 +178,7 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
     h(
       'div',
       { class: 'card-foot' },
-      h('span', { class: 'when' }, facts?.changedAt === undefined ? '' : ago(facts.changedAt, now)),
+      facts?.changedAt === undefined ? h('span', { class: 'when' }) : agoSpan('when', facts.changedAt, now),
       handlers.readOnly
         ? null
         : h(

@@ -1,5 +1,6 @@
-import { ago, idleFor } from '../../render/elapsed.js';
+import { idleFor } from '../../render/elapsed.js';
 import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
+import { agoSpan } from './page-ago.js';
 import { fill, h } from './page-dom.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
@@ -107,7 +108,7 @@ export function renderDetail(
         t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody',
       ),
       facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
-      facts?.changedAt !== undefined ? h('dd', {}, ago(facts.changedAt, now)) : null,
+      facts?.changedAt !== undefined ? h('dd', {}, agoSpan('when', facts.changedAt, now)) : null,
       facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
       facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
       cost !== undefined ? h('dt', {}, 'Work') : null,
@@ -163,7 +164,7 @@ function historyView(history: HistoryPayload, now: number): HTMLElement {
               h(
                 'li',
                 { 'data-source': e.source, 'data-op': e.op },
-                h('span', { class: 'when', title: e.at }, ago(Date.parse(e.at), now)),
+                agoSpan('when', Date.parse(e.at), now, e.at),
                 h('span', { class: `who ${e.who.kind} agent-text` }, cleanLine(e.who.text)),
                 h('span', { class: 'what agent-text' }, cleanLine(e.what)),
               ),

@@ -1,5 +1,5 @@
-import { ago } from '../../render/elapsed.js';
 import type { NowEventType, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from '../board-protocol.js';
+import { agoSpan } from './page-ago.js';
 import { fill, h } from './page-dom.js';
 import type { NotifyChoice } from './page-notify.js';
 import { cutLine } from './page-text.js';
@@ -57,6 +57,13 @@ function where(ref: NowListRef, handlers: NowHandlers): HTMLElement {
   );
 }
 
+/** When it happened; where no record says, when the board saw it, said as such ("seen 2 min ago"), never as its time. */
+function whenSpan(at: number, seen: boolean, now: number): HTMLElement {
+  const title = new Date(at).toLocaleString();
+  if (!seen) return agoSpan('now-when', at, now, title);
+  return h('span', { class: 'now-when seen', title: `first seen by the board ${title}` }, 'seen ', agoSpan('now-ago', at, now));
+}
+
 function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLElement {
   return h(
     'li',
@@ -66,7 +73,7 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
       { class: 'now-item-head' },
       h('span', { class: `now-kind ${e.type}` }, KIND_WORDS[e.type]),
       where(e, handlers),
-      h('span', { class: 'now-when', 'data-at': e.since }, ago(e.since, now)),
+      whenSpan(e.since, e.seen, now),
     ),
     h('div', { class: 'now-text agent-text' }, e.text),
     h(
@@ -133,7 +140,7 @@ function workItem(w: NowWorkView, now: number, handlers: NowHandlers): HTMLEleme
           h('span', { class: 'now-owner agent-text' }, t.owner ? cutLine(t.owner, 30) : 'no owner'),
           t.ownerGone ? h('span', { class: 'now-flag gone' }, 'owner gone') : null,
           t.stalled ? h('span', { class: 'now-flag stalled' }, 'stalled') : null,
-          t.changedAt === null ? null : h('span', { class: 'now-when', 'data-at': t.changedAt }, ago(t.changedAt, now)),
+          t.changedAt === null ? null : agoSpan('now-when', t.changedAt, now),
         ),
       ),
     ),
@@ -144,7 +151,7 @@ function feedItem(f: NowFeedItem, now: number, handlers: NowHandlers): HTMLEleme
   return h(
     'li',
     { class: `now-feed-item ${f.kind}` },
-    h('span', { class: 'now-when', 'data-at': f.at }, ago(f.at, now)),
+    whenSpan(f.at, f.seen, now),
     where(f, handlers),
     // A change's words follow its task's id; an event's name their tasks themselves.
     f.kind === 'change'
@@ -244,10 +251,4 @@ export function renderNow(container: HTMLElement, payload: NowPayload | undefine
       ),
     ),
   );
-}
-
-/** "3 min ago" everywhere in the view, from the times the entries hold: relative times keep moving. */
-export function tickNow(container: HTMLElement): void {
-  const now = Date.now();
-  for (const el of container.querySelectorAll<HTMLElement>('.now-when[data-at]')) el.textContent = ago(Number(el.dataset.at), now);
 }

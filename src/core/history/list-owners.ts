@@ -131,6 +131,10 @@ export function goneOwnersOfList(
       }
       return base?.whyOf(owner) ?? 'its session is over';
     },
+    sessionOf: (owner) => {
+      const session = ownSession(owner);
+      return session !== undefined ? index.session(session) : base?.sessionOf(owner);
+    },
     byOwner: base?.byOwner ?? base === undefined,
   };
 }

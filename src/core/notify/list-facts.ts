@@ -80,12 +80,20 @@ export function listFacts(i: FactsInput): ListFacts {
       ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
       : new Map<string, number>();
 
-  const gone: Array<{ owner: string; why: string; session: string | undefined }> = [];
+  const gone: Array<{ owner: string; why: string; session: string | undefined; endedAt: number | undefined }> = [];
   if (i.wanted.has('agent-died') && sessions && working.some((t) => t.owner)) {
     const owners = goneOwnersOfList(sessions, i.dir, i.listId, i.person, { deep: true });
     if (owners !== undefined) {
       for (const owner of new Set(working.flatMap((t) => (t.owner ? [t.owner] : [])))) {
-        if (owners.isGone(owner)) gone.push({ owner, why: owners.whyOf(owner), session: owners.sessions[0]?.sessionId });
+        if (!owners.isGone(owner)) continue;
+        // When it ended as `tasks lists` dates a session: its transcript's last entry.
+        const over = owners.sessionOf(owner);
+        gone.push({
+          owner,
+          why: owners.whyOf(owner),
+          session: owners.sessions[0]?.sessionId,
+          endedAt: over?.lastActivity ?? over?.writtenAt,
+        });
       }
       // A named list's sessions are found by their transcripts: the gone ones are known now.
       latest ??= owners.sessions[0];

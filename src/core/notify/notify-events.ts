@@ -27,7 +27,7 @@ export interface ListFacts {
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
   /** Owners whose session is over while they hold unfinished work, with why and the session. */
-  gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined }>;
+  gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined; endedAt?: number | undefined }>;
   /** `check`'s errors. */
   errors: readonly Finding[];
   /** Changes a TaskCreated/TaskCompleted hook refused lately, oldest first (absent: not asked). */
@@ -56,6 +56,8 @@ export interface NotifyEvent {
   action: string;
   /** ntfy's 1..5. */
   priority: 1 | 2 | 3 | 4 | 5;
+  /** When it happened (ms), where the records say: a session's end, a hook's refusal. Not sent in a message. */
+  happenedAt?: number | undefined;
 }
 
 const brief = (t: Task): NotifyTask => ({ id: t.id, subject: t.subject, status: t.status, owner: t.owner ?? null });
@@ -127,6 +129,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       text: `${g.owner} holds ${ids(held)} in ${where}, but ${g.why}`,
       action: `tasks ${l} release --gone`,
       priority: 4,
+      happenedAt: g.endedAt,
     });
   }
 
@@ -143,6 +146,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       text: `a ${r.hook} hook refused session ${r.session.slice(0, 8)}'s ${what} in ${where}: ${r.reason}`,
       action: t !== undefined ? `tasks ${l} get ${t.id}` : `tasks ${l} log`,
       priority: 4,
+      happenedAt: r.at,
     });
   }
 

@@ -30,6 +30,8 @@ export interface GoneOwners {
   isGone(owner: string | undefined): boolean;
   /** Why this owner is gone (its own session's end, where owners are judged one by one). */
   whyOf(owner: string | undefined): string;
+  /** The session whose end makes this owner gone (the one whyOf names), when known. */
+  sessionOf(owner: string | undefined): SessionInfo | undefined;
   /** Owners are judged one by one (other sessions of the list live): the live ones may take the work up, as they should. */
   byOwner?: boolean | undefined;
 }
@@ -65,6 +67,7 @@ export function goneOwners(
     sessions: sorted,
     isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
     whyOf: () => why,
+    sessionOf: () => sorted[0],
   };
 }
 
@@ -111,6 +114,7 @@ function ownersWhoseSessionsAreOver(
       const latest = owner === undefined ? undefined : latestOf(owner);
       return latest === undefined ? sessionOver(overSessions[0] as SessionInfo) : sessionOver(latest);
     },
+    sessionOf: (owner) => (owner === undefined ? undefined : latestOf(owner)) ?? overSessions[0],
     byOwner: true,
   };
 }
