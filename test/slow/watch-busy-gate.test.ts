@@ -113,9 +113,10 @@ describe('watch --until all-completed waits while an agent of the list is at wor
       until: 'all-completed',
       sessions: [{ session: agent.sessionId, pid: agent.child.pid, state: 'busy' }],
     });
-    expect(w.stderr()).toContain(
-      `all-completed holds, but session ${agent.sessionId.slice(0, 8)} (pid ${agent.child.pid}) is busy on the list`,
-    );
+    // The note is on stderr, whose pipe can lag stdout's.
+    await expect
+      .poll(() => w.stderr(), { timeout: 5_000 })
+      .toContain(`all-completed holds, but session ${agent.sessionId.slice(0, 8)} (pid ${agent.child.pid}) is busy on the list`);
     await stillWaiting(w, 1500);
 
     agent.go('plan');
