@@ -314,6 +314,7 @@ function sessionJson(s: SessionInfo | undefined) {
     sessionId: s?.sessionId ?? null,
     state: s?.state ?? null,
     activity: s?.activity ?? null,
+    waitingFor: s?.activity === 'waiting' ? (s.waitingFor ?? null) : null,
     pid: s?.pid ?? null,
     sessionName: s?.name ?? null,
     cwd: s?.cwd ?? null,

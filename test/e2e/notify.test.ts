@@ -289,6 +289,100 @@ describe('notify: stalled while a session is busy', () => {
   });
 });
 
+describe('notify: a session waiting for a person', () => {
+  const SESSION = '66666666-6666-4666-8666-666666666666';
+  const agents: ChildProcess[] = [];
+  afterEach(() => {
+    for (const a of agents.splice(0)) a.kill('SIGKILL');
+  });
+
+  /** A live session (a real process) on its own list, #1 in progress for 3 h; its live-session file as Claude Code 2.1.328 writes it at a permission prompt. */
+  function waitingSession() {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    const dir = listWith(config, SESSION, [taskOf('1', { status: 'in_progress', owner: 'agent-1' })]);
+    const old = (Date.now() - 3 * 60 * 60_000) / 1000;
+    fs.utimesSync(path.join(dir, '1.json'), old, old);
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      running: true,
+      calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at: Date.now() - 2 * 60 * 60_000 }],
+    });
+    const agent = spawn('sleep', ['60']);
+    agents.push(agent);
+    const live = (status: string, statusAt: number) =>
+      writeLiveSession(config, {
+        pid: agent.pid as number,
+        sessionId: SESSION,
+        cwd,
+        status,
+        name: 'proj-w1',
+        statusAt,
+        ...(status === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
+      });
+    live('waiting', Date.now() - 60_000);
+    return { config, live };
+  }
+
+  it('lists --json has activity "waiting" and waitingFor', () => {
+    const { config } = waitingSession();
+    const json = run(config, ['lists', '--json'], { env: notifyEnv(config) });
+    expect(contractProblems('lists', json.stdout)).toEqual([]);
+    const [row] = JSON.parse(json.stdout) as Array<{ activity: string; waitingFor: string }>;
+    expect(row).toMatchObject({ activity: 'waiting', waitingFor: 'permission prompt' });
+  });
+
+  it('--once tells needs-you, not "stalled … no session is at work"', () => {
+    const { config } = waitingSession();
+    const r = run(config, ['-l', SESSION, 'notify', '--once', '--stalled', '1h', '--to', 'exec:cat >/dev/null', '--json'], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notification: { event: string; text: string } }).notification);
+    expect(sent.map((e) => e.event)).toEqual(['needs-you']);
+    expect(sent[0]?.text).toMatch(/^session proj-w1 \(66666666\) of list \S+ \(~\/proj\) is waiting for you \(permission prompt\)$/);
+  });
+
+  it('a long-running notify tells each waiting spell once: again after the session went busy and came back to waiting', async () => {
+    const { config, live } = waitingSession();
+    const out = path.join(config, 'sent.jsonl');
+    const args = ['-l', SESSION, '--to', `exec:cat >> '${out}'; echo >> '${out}'`, '--on', 'needs-you'];
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { event: string })
+        : [];
+    const first = notify(config, args);
+    await first.waitForErr('notify: following');
+    await until(() => sent().length === 1, 'the first needs-you');
+    expect(sent()[0]).toMatchObject({ event: 'needs-you', session: SESSION });
+    // Still waiting, over several rounds (2 s each): not told again.
+    await new Promise((r) => setTimeout(r, 4500));
+    expect(sent()).toHaveLength(1);
+    // Answered (busy), then at a prompt again: a new spell, told again.
+    live('busy', Date.now());
+    await new Promise((r) => setTimeout(r, 2500));
+    live('waiting', Date.now());
+    await until(() => sent().length === 2, 'the second needs-you');
+    expect((await first.stop()).code).toBe(0);
+    // A restart while the same spell lasts: not told again.
+    const second = notify(config, args);
+    await second.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await second.stop()).code).toBe(0);
+    expect(sent()).toHaveLength(2);
+  });
+});
+
 describe("notify: a hook's refusal", () => {
   const SESSION = '66666666-6666-4666-8666-666666666666';
   /** A session's own list, #1 pending; its transcript: the agent's TaskUpdate to completed, refused by a hook `agoMs` ago. */

@@ -25,9 +25,12 @@ const HELP = `
 Runs in the foreground until stopped (Ctrl-C, SIGTERM: exit 0), and tells each event
 once, to every target:
   list-completed     every task of a list is completed
+  needs-you          a session of a list waits for a person (a permission prompt,
+                     a dialog); once per waiting spell
   ready-for-person   a task owned by a person (you, or an owner a person gave with
                      tasks) is open with no open blocker: it waits on them
   stalled            a task in progress, unchanged for --stalled, no session at work
+                     or waiting for a person
                      (a busy session whose transcript is as quiet is not at work)
   agent-died         an agent holds work in progress, but its session ended or crashed
   hook-refused       a TaskCreated or TaskCompleted hook refused an agent's change

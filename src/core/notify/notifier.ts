@@ -10,6 +10,7 @@
 import type { Clock } from '../base/clock.js';
 import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
 import { listDirOf } from '../store/paths.js';
@@ -276,7 +277,8 @@ export class Notifier {
       !f.first &&
       f.errorsSince.size === 0 &&
       !refusalsMatter &&
-      ![...u.snapshot.values()].some((t) => t.status === 'in_progress')
+      ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
+      !this.waitingMatters(f, u)
     )
       return;
     const now = req.clock.now();
@@ -314,6 +316,18 @@ export class Notifier {
       const event = byKey.get(claim.key);
       if (target && event) this.enqueue(target, event, messageOf(event, now, req.host));
     }
+  }
+
+  /**
+   * Time alone can bring a session to a permission prompt, or take it away, on a list with
+   * open work and nothing in progress: looked at when one of its sessions (as the live
+   * files say, no transcript read) waits now or waited at the last look.
+   */
+  private waitingMatters(f: Followed, u: WatchUpdate): boolean {
+    if (!this.wanted.has('needs-you')) return false;
+    if ([...f.active].some((k) => k.startsWith('needs-you|'))) return true;
+    if (![...u.snapshot.values()].some((t) => t.status !== 'completed')) return false;
+    return sessionsOfList(this.sessionIndex(), f.id).some((s) => s.state === 'live' && s.activity === 'waiting');
   }
 
   private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): void {
