@@ -235,6 +235,54 @@ describe('notify: the events', () => {
   });
 });
 
+describe('notify: a restart of a long-running notify', () => {
+  it('does not repeat blocked-cycle and damage, which wait out their grace at the new start', async () => {
+    const config = tempConfig();
+    const dir = listWith(config, 'app', [
+      taskOf('1', { blockedBy: ['2'], blocks: ['2'] }),
+      taskOf('2', { blockedBy: ['1'], blocks: ['1'] }),
+    ]);
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    const out = path.join(config, 'sent.jsonl');
+    const args = ['-l', 'app', '--to', `exec:cat >> '${out}'; echo >> '${out}'`];
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { event: string }).event)
+            .sort()
+        : [];
+    const first = notify(config, args);
+    await first.waitForErr('notify: following');
+    await until(() => sent().length === 2, 'blocked-cycle and damage');
+    expect(sent()).toEqual(['blocked-cycle', 'damage']);
+    expect((await first.stop()).code).toBe(0);
+    // Restarted a while later (the claims are older than the new process's first read).
+    await new Promise((r) => setTimeout(r, 1500));
+    // The second process: past the 1.5 s grace and a round or two more, nothing again.
+    const second = notify(config, args);
+    await second.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 4500));
+    expect((await second.stop()).code).toBe(0);
+    expect(sent()).toEqual(['blocked-cycle', 'damage']);
+    // Repaired and damaged again: a new spell, told again (the claim was dropped when it cleared).
+    const third = notify(config, args);
+    await third.waitForErr('notify: following');
+    fs.writeFileSync(
+      path.join(dir, '9.json'),
+      JSON.stringify({ id: '9', subject: 'Nine', description: '', status: 'pending', blocks: [], blockedBy: [] }),
+    );
+    await new Promise((r) => setTimeout(r, 2500));
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    await until(() => sent().length === 3, 'damage again');
+    expect((await third.stop()).code).toBe(0);
+    expect(sent()).toEqual(['blocked-cycle', 'damage', 'damage']);
+  });
+});
+
 describe('notify: stalled while a session is busy', () => {
   const SESSION = '55555555-5555-4555-8555-555555555555';
   const agents: ChildProcess[] = [];

@@ -107,6 +107,7 @@ export function listFacts(i: FactsInput): ListFacts {
   }
 
   const errors = [];
+  let errorsPending = false;
   if ((i.wanted.has('blocked-cycle') || i.wanted.has('damage')) && (i.checkFiles || i.errorsSince.size > 0)) {
     const seen = new Map<string, number>();
     for (const f of findProblems(scanList(i.dir), { now: i.now })) {
@@ -115,6 +116,7 @@ export function listFacts(i: FactsInput): ListFacts {
       const since = i.errorsSince.get(key) ?? i.now;
       seen.set(key, since);
       if (i.now - since >= i.errorGraceMs) errors.push(f);
+      else errorsPending = true;
     }
     i.errorsSince.clear();
     for (const [k, v] of seen) i.errorsSince.set(k, v);
@@ -132,6 +134,7 @@ export function listFacts(i: FactsInput): ListFacts {
     stalled,
     gone,
     errors,
+    errorsPending,
     refused,
   };
 }

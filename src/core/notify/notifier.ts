@@ -95,6 +95,9 @@ interface Followed {
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
 const ERROR_GRACE_MS = 1500;
 
+/** The events of `check`'s errors, which wait out ERROR_GRACE_MS before they are told. */
+const ERROR_EVENTS: ReadonlySet<string> = new Set<NotifyEventType>(['blocked-cycle', 'damage']);
+
 /** An update's time is taken as its scan ends; the files were read up to this long before. */
 const SCAN_MARGIN_MS = 500;
 
@@ -306,7 +309,15 @@ export class Notifier {
     const fresh = events.filter((e) => !f.active.has(e.key));
     const claims = await this.state.settle(
       req.targets.map((t) => t.id),
-      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS },
+      {
+        listId: f.id,
+        fresh: fresh.map((e) => e.key),
+        active,
+        scannedAt: u.at - SCAN_MARGIN_MS,
+        // An error seen but not yet past its grace (every error, at a restart's first look)
+        // may be the damage or cycle told before: its claim stays until that is known.
+        undecided: facts.errorsPending ? ERROR_EVENTS : undefined,
+      },
     );
     f.first = false;
     f.active = active;

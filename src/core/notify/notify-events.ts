@@ -34,6 +34,8 @@ export interface ListFacts {
   gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined }>;
   /** `check`'s errors. */
   errors: readonly Finding[];
+  /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */
+  errorsPending?: boolean | undefined;
   /** Changes a TaskCreated/TaskCompleted hook refused lately, oldest first (absent: not asked). */
   refused?: readonly HookRefusal[] | undefined;
 }
