@@ -81,6 +81,34 @@ describe('notify: bad input', () => {
   });
 });
 
+describe('notify: a list that does not exist', () => {
+  it('--once: exit 3, one line, nothing sent, no state written', () => {
+    const config = tempConfig();
+    listWith(config, 'other', [taskOf('1', { status: 'completed' })]);
+    const out = path.join(config, 'sent.jsonl');
+    const r = run(config, ['-l', 'nosuch', 'notify', '--once', '--to', `exec:cat >> '${out}'`], { env: notifyEnv(config) });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: list folder .*nosuch does not exist$/)]);
+    expect(r.stdout).toBe('');
+    expect(fs.existsSync(out)).toBe(false);
+    expect(stateFiles(config)).toEqual([]);
+  });
+
+  it('following: waited for, said so once at the start, and followed when it appears', async () => {
+    const config = tempConfig();
+    fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });
+    const hook = await webhook();
+    const p = notify(config, ['-l', 'later', '--to', `webhook:${hook.url}`, '--on', 'list-completed']);
+    await p.waitForErr('notify: following list later (it does not exist yet: waiting for its folder to appear)');
+    await new Promise((r) => setTimeout(r, 2500));
+    listWith(config, 'later', [taskOf('1', { status: 'completed' })]);
+    await until(() => hook.got.length === 1, 'list-completed of the new list');
+    expect((await p.stop()).code).toBe(0);
+    // No warning each round while it waited: the start note is all.
+    expect(p.stderr()).not.toMatch(/warning/);
+  });
+});
+
 describe('notify: a webhook', () => {
   it('tells list-completed once, as the documented JSON document; a restart does not repeat it; cleared and back, it is told again', async () => {
     const config = tempConfig();

@@ -94,7 +94,10 @@ export function registerNotify(program: Command, ctx: Context): void {
       else if (opts.here) {
         if (ctx.cwd === undefined) throw usage('--here: the current directory no longer exists');
         lists = { here: ctx.cwd };
-      } else lists = { one: ctx.list(false, { mayBeMissing: true }) };
+      }
+      // Following, a list may be named before its first task makes its folder (it is waited for,
+      // as watch waits); looking once at a list that does not exist is a mistake: not_found.
+      else lists = { one: ctx.list(false, { mayBeMissing: !opts.once }) };
       await notify(ctx, { lists, targets, events, stalledMs, tries, once: Boolean(opts.once), click: opts.click });
     });
 }

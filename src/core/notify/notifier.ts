@@ -7,6 +7,7 @@
  * sends it to every target (deliver.ts), each target on its own queue, retried with a
  * bounded backoff, so a slow or dead one holds up no other.
  */
+import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
 import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
@@ -66,8 +67,8 @@ export interface NotifyReport {
   /** A try failed and another follows after `inMs`. */
   retrying(r: { target: string; event: NotifyEventType; list: string; error: string; attempt: number; tries: number; inMs: number }): void;
   warn(message: string): void;
-  /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
-  started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
+  /** What is followed, once at the start: the lists (`missing`: those whose folder does not exist yet), which desktop notifier (when asked for), where the sent state is kept. */
+  started(s: { lists: readonly string[]; missing: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
   /** What one look at a list found (every event active now, and the update looked at): for a view that shows them (the board's Now). */
   looked?(look: {
     listId: string;
@@ -140,6 +141,7 @@ export class Notifier {
     this.discover();
     this.report.started({
       lists: [...this.followed.keys()].sort(compareIds),
+      missing: [...this.followed.values()].filter((f) => !fs.existsSync(f.dir)).map((f) => f.id),
       desktop: req.targets.some((t) => t.kind === 'desktop') ? desktopVia(req.deliver) : undefined,
       state: this.statePath,
     });
@@ -266,7 +268,8 @@ export class Notifier {
   private async look(f: Followed, changed: boolean): Promise<void> {
     const { req } = this;
     const u = f.update;
-    if (u === undefined || !this.followed.has(f.id)) return;
+    // A list named before its folder exists (agents make it on first use): nothing to tell until it does.
+    if (u === undefined || !u.exists || !this.followed.has(f.id)) return;
     // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
     // A hook's refusal changes no file: the transcripts of a list with open work that
     // changed lately (an agent at work on it) are looked at every other round.
