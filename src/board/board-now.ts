@@ -256,7 +256,8 @@ export class BoardNow {
     }
     working.sort((a, b) => Math.max(0, ...b.tasks.map((t) => t.changedAt ?? 0)) - Math.max(0, ...a.tasks.map((t) => t.changedAt ?? 0)));
     finished.sort((a, b) => b.since - a.since);
-    const waiting = by('ready-for-person');
+    // A session at a permission prompt waits for a person as much as a task they own does.
+    const waiting = [...by('needs-you'), ...by('ready-for-person')];
     const stalled = by('stalled');
     const died = by('agent-died');
     const problems = [...by('hook-refused'), ...by('blocked-cycle'), ...by('damage')];

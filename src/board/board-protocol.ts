@@ -57,11 +57,11 @@ export type SessionStateName = 'live' | 'ended' | 'crashed' | 'unknown';
 export interface SessionView {
   sessionId: string;
   state: SessionStateName;
-  activity: 'busy' | 'idle' | null;
+  activity: 'busy' | 'waiting' | 'idle' | null;
   /** Its state in the words of `tasks lists`: "live, busy", "ended", "cleared → 1a2b3c4d". */
   stateText: string;
-  /** How the page marks it: busy, idle, live, ended, crashed, cleared or unknown. */
-  look: 'busy' | 'idle' | 'live' | 'ended' | 'crashed' | 'cleared' | 'unknown';
+  /** How the page marks it: busy, waiting (for a person), idle, live, ended, crashed, cleared or unknown. */
+  look: 'busy' | 'waiting' | 'idle' | 'live' | 'ended' | 'crashed' | 'cleared' | 'unknown';
   /** Its process went on as this session (`/clear`). */
   replacedBy: string | null;
   name: string | null;
@@ -382,7 +382,15 @@ export type ActionResult =
   | { ok: false; error: ActionError };
 
 /** What `tasks notify` tells a person of (core's events, `--on`'s words). */
-export type NowEventType = 'list-completed' | 'ready-for-person' | 'stalled' | 'agent-died' | 'hook-refused' | 'blocked-cycle' | 'damage';
+export type NowEventType =
+  | 'list-completed'
+  | 'needs-you'
+  | 'ready-for-person'
+  | 'stalled'
+  | 'agent-died'
+  | 'hook-refused'
+  | 'blocked-cycle'
+  | 'damage';
 
 /** The list a Now entry belongs to. */
 export interface NowListRef {

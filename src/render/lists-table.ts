@@ -64,6 +64,7 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       changed: ago(l.changedAt, o.now),
       team: teamCell(l.team),
       sessionState: s?.state,
+      waiting: s?.state === 'live' && s.activity === 'waiting',
     };
   });
   const head = {
@@ -123,7 +124,14 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
       .trimEnd();
   const rows = [fitStyled(style.bold(line(head)), o.width)];
   for (const c of cells) {
-    const state = c.sessionState === 'live' ? style.green(c.state) : c.sessionState === 'crashed' ? style.red(c.state) : style.dim(c.state);
+    // Waiting for a person (a permission prompt): yellow, as it needs someone.
+    const state = c.waiting
+      ? style.yellow(c.state)
+      : c.sessionState === 'live'
+        ? style.green(c.state)
+        : c.sessionState === 'crashed'
+          ? style.red(c.state)
+          : style.dim(c.state);
     const row = line({
       list: style.bold(c.list),
       project: style.cyan(cutPath(c.project, projectWidth)),
@@ -314,6 +322,7 @@ function sessionJson(s: SessionInfo | undefined) {
     sessionId: s?.sessionId ?? null,
     state: s?.state ?? null,
     activity: s?.activity ?? null,
+    waitingFor: s?.activity === 'waiting' ? (s.waitingFor ?? null) : null,
     pid: s?.pid ?? null,
     sessionName: s?.name ?? null,
     cwd: s?.cwd ?? null,

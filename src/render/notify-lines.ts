@@ -60,13 +60,18 @@ export function renderStarted(s: {
   targets: readonly string[];
   desktop: DesktopVia | undefined;
   once: boolean;
+  /** Lists named that do not exist (yet): followed as soon as their folder appears. */
+  missing?: readonly string[] | undefined;
 }): string {
+  const missing = s.missing ?? [];
   const lists =
-    s.lists.length === 0
-      ? 'no lists yet (new ones are followed as they appear)'
-      : s.lists.length <= 5
-        ? `${s.lists.length === 1 ? 'list' : 'lists'} ${s.lists.map(s.shown).join(', ')}`
-        : `${s.lists.length} lists`;
+    s.lists.length === 1 && missing.includes(s.lists[0] as string)
+      ? `list ${s.shown(s.lists[0] as string)} (it does not exist yet: waiting for its folder to appear)`
+      : s.lists.length === 0
+        ? 'no lists yet (new ones are followed as they appear)'
+        : s.lists.length <= 5
+          ? `${s.lists.length === 1 ? 'list' : 'lists'} ${s.lists.map(s.shown).join(', ')}`
+          : `${s.lists.length} lists`;
   const verb = s.once ? 'looking once at' : 'following';
   const desktop = s.desktop === undefined ? '' : `; ${DESKTOP_WORDS[s.desktop]}`;
   return `notify: ${verb} ${lists}; telling ${s.events.join(', ')} to ${s.targets.join(', ')}${desktop}`;

@@ -13,12 +13,17 @@ export function promptText(prompt: string | undefined, max: number): string {
   return prompt === undefined ? '' : truncate(oneLine(prompt.replace(/\s+/g, ' ')), Math.max(4, max));
 }
 
-/** "live, busy", "live, idle", "ended", "crashed", "cleared → 7baec0ff" ("probably cleared → …": by times alone): a session's state in words. */
+/** "live, busy", "live, idle", "live, waiting (permission prompt)", "ended", "crashed", "cleared → 7baec0ff" ("probably cleared → …": by times alone): a session's state in words. */
 export function stateText(
-  session: Pick<SessionInfo, 'sessionId' | 'state' | 'activity' | 'replacedBy' | 'clearProof'> | undefined,
+  session: Pick<SessionInfo, 'sessionId' | 'state' | 'activity' | 'waitingFor' | 'replacedBy' | 'clearProof'> | undefined,
 ): string {
   if (session === undefined) return '';
-  if (session.state === 'live') return session.activity === undefined ? 'live' : `live, ${session.activity}`;
+  if (session.state === 'live') {
+    if (session.activity === undefined) return 'live';
+    // Waiting for a person: what for, as Claude Code says it ("permission prompt", "dialog open").
+    if (session.activity === 'waiting' && session.waitingFor !== undefined) return `live, waiting (${oneLine(session.waitingFor)})`;
+    return `live, ${session.activity}`;
+  }
   // Its process went on as another session (/clear): the agent no longer sees this list.
   // "probably": only times say so (core's clearOf), which another session of the project can match.
   if (session.replacedBy !== undefined)

@@ -81,6 +81,34 @@ describe('notify: bad input', () => {
   });
 });
 
+describe('notify: a list that does not exist', () => {
+  it('--once: exit 3, one line, nothing sent, no state written', () => {
+    const config = tempConfig();
+    listWith(config, 'other', [taskOf('1', { status: 'completed' })]);
+    const out = path.join(config, 'sent.jsonl');
+    const r = run(config, ['-l', 'nosuch', 'notify', '--once', '--to', `exec:cat >> '${out}'`], { env: notifyEnv(config) });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: list folder .*nosuch does not exist$/)]);
+    expect(r.stdout).toBe('');
+    expect(fs.existsSync(out)).toBe(false);
+    expect(stateFiles(config)).toEqual([]);
+  });
+
+  it('following: waited for, said so once at the start, and followed when it appears', async () => {
+    const config = tempConfig();
+    fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });
+    const hook = await webhook();
+    const p = notify(config, ['-l', 'later', '--to', `webhook:${hook.url}`, '--on', 'list-completed']);
+    await p.waitForErr('notify: following list later (it does not exist yet: waiting for its folder to appear)');
+    await new Promise((r) => setTimeout(r, 2500));
+    listWith(config, 'later', [taskOf('1', { status: 'completed' })]);
+    await until(() => hook.got.length === 1, 'list-completed of the new list');
+    expect((await p.stop()).code).toBe(0);
+    // No warning each round while it waited: the start note is all.
+    expect(p.stderr()).not.toMatch(/warning/);
+  });
+});
+
 describe('notify: a webhook', () => {
   it('tells list-completed once, as the documented JSON document; a restart does not repeat it; cleared and back, it is told again', async () => {
     const config = tempConfig();
@@ -235,6 +263,54 @@ describe('notify: the events', () => {
   });
 });
 
+describe('notify: a restart of a long-running notify', () => {
+  it('does not repeat blocked-cycle and damage, which wait out their grace at the new start', async () => {
+    const config = tempConfig();
+    const dir = listWith(config, 'app', [
+      taskOf('1', { blockedBy: ['2'], blocks: ['2'] }),
+      taskOf('2', { blockedBy: ['1'], blocks: ['1'] }),
+    ]);
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    const out = path.join(config, 'sent.jsonl');
+    const args = ['-l', 'app', '--to', `exec:cat >> '${out}'; echo >> '${out}'`];
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { event: string }).event)
+            .sort()
+        : [];
+    const first = notify(config, args);
+    await first.waitForErr('notify: following');
+    await until(() => sent().length === 2, 'blocked-cycle and damage');
+    expect(sent()).toEqual(['blocked-cycle', 'damage']);
+    expect((await first.stop()).code).toBe(0);
+    // Restarted a while later (the claims are older than the new process's first read).
+    await new Promise((r) => setTimeout(r, 1500));
+    // The second process: past the 1.5 s grace and a round or two more, nothing again.
+    const second = notify(config, args);
+    await second.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 4500));
+    expect((await second.stop()).code).toBe(0);
+    expect(sent()).toEqual(['blocked-cycle', 'damage']);
+    // Repaired and damaged again: a new spell, told again (the claim was dropped when it cleared).
+    const third = notify(config, args);
+    await third.waitForErr('notify: following');
+    fs.writeFileSync(
+      path.join(dir, '9.json'),
+      JSON.stringify({ id: '9', subject: 'Nine', description: '', status: 'pending', blocks: [], blockedBy: [] }),
+    );
+    await new Promise((r) => setTimeout(r, 2500));
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    await until(() => sent().length === 3, 'damage again');
+    expect((await third.stop()).code).toBe(0);
+    expect(sent()).toEqual(['blocked-cycle', 'damage', 'damage']);
+  });
+});
+
 describe('notify: stalled while a session is busy', () => {
   const SESSION = '55555555-5555-4555-8555-555555555555';
   const agents: ChildProcess[] = [];
@@ -286,6 +362,100 @@ describe('notify: stalled while a session is busy', () => {
 
   it('busy and writing its transcript: at work, not stalled', () => {
     expect(stalledSent(busySession(1000))).toEqual([]);
+  });
+});
+
+describe('notify: a session waiting for a person', () => {
+  const SESSION = '66666666-6666-4666-8666-666666666666';
+  const agents: ChildProcess[] = [];
+  afterEach(() => {
+    for (const a of agents.splice(0)) a.kill('SIGKILL');
+  });
+
+  /** A live session (a real process) on its own list, #1 in progress for 3 h; its live-session file as Claude Code 2.1.328 writes it at a permission prompt. */
+  function waitingSession() {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    const dir = listWith(config, SESSION, [taskOf('1', { status: 'in_progress', owner: 'agent-1' })]);
+    const old = (Date.now() - 3 * 60 * 60_000) / 1000;
+    fs.utimesSync(path.join(dir, '1.json'), old, old);
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      running: true,
+      calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at: Date.now() - 2 * 60 * 60_000 }],
+    });
+    const agent = spawn('sleep', ['60']);
+    agents.push(agent);
+    const live = (status: string, statusAt: number) =>
+      writeLiveSession(config, {
+        pid: agent.pid as number,
+        sessionId: SESSION,
+        cwd,
+        status,
+        name: 'proj-w1',
+        statusAt,
+        ...(status === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
+      });
+    live('waiting', Date.now() - 60_000);
+    return { config, live };
+  }
+
+  it('lists --json has activity "waiting" and waitingFor', () => {
+    const { config } = waitingSession();
+    const json = run(config, ['lists', '--json'], { env: notifyEnv(config) });
+    expect(contractProblems('lists', json.stdout)).toEqual([]);
+    const [row] = JSON.parse(json.stdout) as Array<{ activity: string; waitingFor: string }>;
+    expect(row).toMatchObject({ activity: 'waiting', waitingFor: 'permission prompt' });
+  });
+
+  it('--once tells needs-you, not "stalled … no session is at work"', () => {
+    const { config } = waitingSession();
+    const r = run(config, ['-l', SESSION, 'notify', '--once', '--stalled', '1h', '--to', 'exec:cat >/dev/null', '--json'], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notification: { event: string; text: string } }).notification);
+    expect(sent.map((e) => e.event)).toEqual(['needs-you']);
+    expect(sent[0]?.text).toMatch(/^session proj-w1 \(66666666\) of list \S+ \(~\/proj\) is waiting for you \(permission prompt\)$/);
+  });
+
+  it('a long-running notify tells each waiting spell once: again after the session went busy and came back to waiting', async () => {
+    const { config, live } = waitingSession();
+    const out = path.join(config, 'sent.jsonl');
+    const args = ['-l', SESSION, '--to', `exec:cat >> '${out}'; echo >> '${out}'`, '--on', 'needs-you'];
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { event: string })
+        : [];
+    const first = notify(config, args);
+    await first.waitForErr('notify: following');
+    await until(() => sent().length === 1, 'the first needs-you');
+    expect(sent()[0]).toMatchObject({ event: 'needs-you', session: SESSION });
+    // Still waiting, over several rounds (2 s each): not told again.
+    await new Promise((r) => setTimeout(r, 4500));
+    expect(sent()).toHaveLength(1);
+    // Answered (busy), then at a prompt again: a new spell, told again.
+    live('busy', Date.now());
+    await new Promise((r) => setTimeout(r, 2500));
+    live('waiting', Date.now());
+    await until(() => sent().length === 2, 'the second needs-you');
+    expect((await first.stop()).code).toBe(0);
+    // A restart while the same spell lasts: not told again.
+    const second = notify(config, args);
+    await second.waitForErr('notify: following');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await second.stop()).code).toBe(0);
+    expect(sent()).toHaveLength(2);
   });
 });
 

@@ -37,6 +37,10 @@ export interface LiveSessionOptions {
   name?: string;
   start?: number;
   procStartTicks?: string | number;
+  /** With status "waiting": what for ("permission prompt"). */
+  waitingFor?: string;
+  /** When the status last changed (ms; default: start). */
+  statusAt?: number;
 }
 
 /** Write `<config>/sessions/<pid>.json` as a running session does; its path. */

@@ -170,7 +170,10 @@ export function procStart(pid) {
 }
 
 /** Write `<config>/sessions/<pid>.json` as a running session does. */
-export function writeLiveSession(config, { pid, sessionId, cwd, status = 'busy', name = 'proj-a1', start, procStartTicks }) {
+export function writeLiveSession(
+  config,
+  { pid, sessionId, cwd, status = 'busy', name = 'proj-a1', start, procStartTicks, waitingFor, statusAt },
+) {
   const dir = path.join(config, 'sessions');
   fs.mkdirSync(dir, { recursive: true });
   const at = start ?? Date.now();
@@ -186,8 +189,10 @@ export function writeLiveSession(config, { pid, sessionId, cwd, status = 'busy',
     name,
     nameSource: 'derived',
     status,
-    updatedAt: at,
-    statusUpdatedAt: at,
+    // Claude Code 2.1.328 writes it beside "status":"waiting" (a permission prompt, a dialog).
+    ...(waitingFor === undefined ? {} : { waitingFor }),
+    updatedAt: statusAt ?? at,
+    statusUpdatedAt: statusAt ?? at,
   };
   const file = path.join(dir, `${pid}.json`);
   fs.writeFileSync(file, JSON.stringify(body));

@@ -20,6 +20,7 @@ export interface NowHandlers {
 }
 
 const KIND_WORDS: Record<NowEventType, string> = {
+  'needs-you': 'waits for you',
   'ready-for-person': 'waits for a person',
   stalled: 'stalled',
   'agent-died': 'agent gone',

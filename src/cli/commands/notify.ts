@@ -25,9 +25,12 @@ const HELP = `
 Runs in the foreground until stopped (Ctrl-C, SIGTERM: exit 0), and tells each event
 once, to every target:
   list-completed     every task of a list is completed
+  needs-you          a session of a list waits for a person (a permission prompt,
+                     a dialog); once per waiting spell
   ready-for-person   a task owned by a person (you, or an owner a person gave with
                      tasks) is open with no open blocker: it waits on them
   stalled            a task in progress, unchanged for --stalled, no session at work
+                     or waiting for a person
                      (a busy session whose transcript is as quiet is not at work)
   agent-died         an agent holds work in progress, but its session ended or crashed
   hook-refused       a TaskCreated or TaskCompleted hook refused an agent's change
@@ -91,7 +94,10 @@ export function registerNotify(program: Command, ctx: Context): void {
       else if (opts.here) {
         if (ctx.cwd === undefined) throw usage('--here: the current directory no longer exists');
         lists = { here: ctx.cwd };
-      } else lists = { one: ctx.list(false, { mayBeMissing: true }) };
+      }
+      // Following, a list may be named before its first task makes its folder (it is waited for,
+      // as watch waits); looking once at a list that does not exist is a mistake: not_found.
+      else lists = { one: ctx.list(false, { mayBeMissing: !opts.once }) };
       await notify(ctx, { lists, targets, events, stalledMs, tries, once: Boolean(opts.once), click: opts.click });
     });
 }

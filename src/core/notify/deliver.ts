@@ -151,6 +151,7 @@ function headerText(text: string): string {
 
 const NTFY_TAGS: Record<NotifyEvent['type'], string> = {
   'list-completed': 'white_check_mark',
+  'needs-you': 'bell',
   'ready-for-person': 'raising_hand',
   stalled: 'hourglass',
   'agent-died': 'skull',

@@ -47,11 +47,21 @@ function shortPath(p: string, home: string): string {
   return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
 }
 
+/** The live sessions waiting for a person, once each. */
+function waitingOf(sessions: readonly SessionInfo[]): NonNullable<ListFacts['waiting']> {
+  return sessions
+    .filter((s) => s.state === 'live' && s.activity === 'waiting')
+    .map((s) => ({ session: s.sessionId, name: s.name, waitingFor: s.waitingFor, since: s.statusSince }));
+}
+
 export function listFacts(i: FactsInput): ListFacts {
   const index = indexTasks(i.tasks);
   const open = i.tasks.filter((t) => t.status !== 'completed');
   const working = i.tasks.filter((t) => t.status === 'in_progress');
-  const needsSessions = (i.wanted.has('stalled') && working.length > 0) || (i.wanted.has('agent-died') && working.some((t) => t.owner));
+  const needsSessions =
+    (i.wanted.has('stalled') && working.length > 0) ||
+    (i.wanted.has('agent-died') && working.some((t) => t.owner)) ||
+    (i.wanted.has('needs-you') && open.length > 0);
   const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
   const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
   // A named list's sessions are found by their transcripts (deep): where refusals are looked for.
@@ -75,8 +85,12 @@ export function listFacts(i: FactsInput): ListFacts {
     for (const p of ownersSetWithTasks(i.dir).people) people.add(p);
   }
 
+  // A session at a permission prompt: needs-you tells of it, and its work is not stalled (it waits for a person, not for nothing).
+  const waitingSessions = open.length > 0 ? waitingOf(ofList) : [];
+  const waiting = i.wanted.has('needs-you') ? waitingSessions : [];
+
   const stalled =
-    i.wanted.has('stalled') && working.length > 0 && sessions
+    i.wanted.has('stalled') && working.length > 0 && sessions && waitingSessions.length === 0
       ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
       : new Map<string, number>();
 
@@ -101,6 +115,7 @@ export function listFacts(i: FactsInput): ListFacts {
   }
 
   const errors = [];
+  let errorsPending = false;
   if ((i.wanted.has('blocked-cycle') || i.wanted.has('damage')) && (i.checkFiles || i.errorsSince.size > 0)) {
     const seen = new Map<string, number>();
     for (const f of findProblems(scanList(i.dir), { now: i.now })) {
@@ -109,6 +124,7 @@ export function listFacts(i: FactsInput): ListFacts {
       const since = i.errorsSince.get(key) ?? i.now;
       seen.set(key, since);
       if (i.now - since >= i.errorGraceMs) errors.push(f);
+      else errorsPending = true;
     }
     i.errorsSince.clear();
     for (const [k, v] of seen) i.errorsSince.set(k, v);
@@ -122,9 +138,11 @@ export function listFacts(i: FactsInput): ListFacts {
     tasks: i.tasks,
     index,
     people,
+    waiting,
     stalled,
     gone,
     errors,
+    errorsPending,
     refused,
   };
 }

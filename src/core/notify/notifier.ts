@@ -7,9 +7,11 @@
  * sends it to every target (deliver.ts), each target on its own queue, retried with a
  * bounded backoff, so a slow or dead one holds up no other.
  */
+import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
 import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
 import { listDirOf } from '../store/paths.js';
@@ -65,8 +67,8 @@ export interface NotifyReport {
   /** A try failed and another follows after `inMs`. */
   retrying(r: { target: string; event: NotifyEventType; list: string; error: string; attempt: number; tries: number; inMs: number }): void;
   warn(message: string): void;
-  /** What is followed, once at the start: the lists, which desktop notifier (when asked for), where the sent state is kept. */
-  started(s: { lists: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
+  /** What is followed, once at the start: the lists (`missing`: those whose folder does not exist yet), which desktop notifier (when asked for), where the sent state is kept. */
+  started(s: { lists: readonly string[]; missing: readonly string[]; desktop: DesktopVia | undefined; state: string | undefined }): void;
   /** What one look at a list found (every event active now, and the update looked at): for a view that shows them (the board's Now). */
   looked?(look: {
     listId: string;
@@ -93,6 +95,9 @@ interface Followed {
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
 const ERROR_GRACE_MS = 1500;
+
+/** The events of `check`'s errors, which wait out ERROR_GRACE_MS before they are told. */
+const ERROR_EVENTS: ReadonlySet<string> = new Set<NotifyEventType>(['blocked-cycle', 'damage']);
 
 /** An update's time is taken as its scan ends; the files were read up to this long before. */
 const SCAN_MARGIN_MS = 500;
@@ -136,6 +141,7 @@ export class Notifier {
     this.discover();
     this.report.started({
       lists: [...this.followed.keys()].sort(compareIds),
+      missing: [...this.followed.values()].filter((f) => !fs.existsSync(f.dir)).map((f) => f.id),
       desktop: req.targets.some((t) => t.kind === 'desktop') ? desktopVia(req.deliver) : undefined,
       state: this.statePath,
     });
@@ -262,7 +268,8 @@ export class Notifier {
   private async look(f: Followed, changed: boolean): Promise<void> {
     const { req } = this;
     const u = f.update;
-    if (u === undefined || !this.followed.has(f.id)) return;
+    // A list named before its folder exists (agents make it on first use): nothing to tell until it does.
+    if (u === undefined || !u.exists || !this.followed.has(f.id)) return;
     // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
     // A hook's refusal changes no file: the transcripts of a list with open work that
     // changed lately (an agent at work on it) are looked at every other round.
@@ -276,7 +283,8 @@ export class Notifier {
       !f.first &&
       f.errorsSince.size === 0 &&
       !refusalsMatter &&
-      ![...u.snapshot.values()].some((t) => t.status === 'in_progress')
+      ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
+      !this.waitingMatters(f, u)
     )
       return;
     const now = req.clock.now();
@@ -304,7 +312,15 @@ export class Notifier {
     const fresh = events.filter((e) => !f.active.has(e.key));
     const claims = await this.state.settle(
       req.targets.map((t) => t.id),
-      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS },
+      {
+        listId: f.id,
+        fresh: fresh.map((e) => e.key),
+        active,
+        scannedAt: u.at - SCAN_MARGIN_MS,
+        // An error seen but not yet past its grace (every error, at a restart's first look)
+        // may be the damage or cycle told before: its claim stays until that is known.
+        undecided: facts.errorsPending ? ERROR_EVENTS : undefined,
+      },
     );
     f.first = false;
     f.active = active;
@@ -314,6 +330,18 @@ export class Notifier {
       const event = byKey.get(claim.key);
       if (target && event) this.enqueue(target, event, messageOf(event, now, req.host));
     }
+  }
+
+  /**
+   * Time alone can bring a session to a permission prompt, or take it away, on a list with
+   * open work and nothing in progress: looked at when one of its sessions (as the live
+   * files say, no transcript read) waits now or waited at the last look.
+   */
+  private waitingMatters(f: Followed, u: WatchUpdate): boolean {
+    if (!this.wanted.has('needs-you')) return false;
+    if ([...f.active].some((k) => k.startsWith('needs-you|'))) return true;
+    if (![...u.snapshot.values()].some((t) => t.status !== 'completed')) return false;
+    return sessionsOfList(this.sessionIndex(), f.id).some((s) => s.state === 'live' && s.activity === 'waiting');
   }
 
   private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): void {

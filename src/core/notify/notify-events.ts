@@ -24,12 +24,18 @@ export interface ListFacts {
   index: TaskIndex;
   /** People: the person running notify, and owners people gave with tasks. */
   people: ReadonlySet<string>;
+  /** Live sessions of the list waiting for a person (a permission prompt, a dialog). */
+  waiting?:
+    | ReadonlyArray<{ session: string; name: string | undefined; waitingFor: string | undefined; since: number | undefined }>
+    | undefined;
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
   /** Owners whose session is over while they hold unfinished work, with why and the session. */
   gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined; endedAt?: number | undefined }>;
   /** `check`'s errors. */
   errors: readonly Finding[];
+  /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */
+  errorsPending?: boolean | undefined;
   /** Changes a TaskCreated/TaskCompleted hook refused lately, oldest first (absent: not asked). */
   refused?: readonly HookRefusal[] | undefined;
 }
@@ -89,6 +95,21 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       text: `every task of ${where} is completed (${tasks.length})`,
       action: `tasks ${l} list`,
       priority: 3,
+    });
+  }
+
+  // One waiting spell, one key: the status's time, when the file gives it, tells a new
+  // spell from the last even if the busy turn between them was too short to be seen.
+  for (const w of facts.waiting ?? []) {
+    const who = w.name === undefined ? `session ${w.session.slice(0, 8)}` : `session ${w.name} (${w.session.slice(0, 8)})`;
+    const open = tasks.filter((t) => t.status !== 'completed');
+    add('needs-you', `${w.session}|${w.since ?? ''}`, {
+      ...{ session: w.session },
+      tasks: open.filter((t) => t.status === 'in_progress').map(brief),
+      title: `Waiting for you: ${facts.shortId}`,
+      text: `${who} of ${where} is waiting for you${w.waitingFor === undefined ? '' : ` (${w.waitingFor})`}`,
+      action: `tasks lists ${facts.shortId}`,
+      priority: 4,
     });
   }
 

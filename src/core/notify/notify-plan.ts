@@ -10,6 +10,7 @@ import { TasksError } from '../base/errors.js';
 
 export const NOTIFY_EVENTS = [
   'list-completed',
+  'needs-you',
   'ready-for-person',
   'stalled',
   'agent-died',

@@ -72,6 +72,12 @@ export interface Settle {
    * read the files later (the event came back), and this look is behind it.
    */
   scannedAt: number;
+  /**
+   * Event types whose claims stay though no key of theirs is active: their condition may
+   * last but is not known yet (an error waiting out its grace, as every error does at a
+   * process's first look). Dropped, a restart would tell it again.
+   */
+  undecided?: ReadonlySet<string> | undefined;
 }
 
 export class SentState {
@@ -101,7 +107,8 @@ export class SentState {
           changed = true;
         }
         for (const [key, claimedAt] of Object.entries(sent)) {
-          if (s.active.has(key) || key.split('|')[1] !== s.listId || claimedAt >= s.scannedAt) continue;
+          const [type, list] = key.split('|');
+          if (s.active.has(key) || list !== s.listId || claimedAt >= s.scannedAt || s.undecided?.has(type as string)) continue;
           delete sent[key];
           changed = true;
         }

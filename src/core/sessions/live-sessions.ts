@@ -17,8 +17,15 @@ export interface LiveSessionFile {
   sessionId: string;
   cwd?: string | undefined;
   name?: string | undefined;
-  /** "busy" while the agent works on a turn; anything else is idle. */
+  /**
+   * "busy" while the agent works on a turn; "waiting" while it waits for a person (a
+   * permission prompt, a dialog: `waitingFor` says which); anything else is idle.
+   */
   status?: string | undefined;
+  /** While waiting: what for, in Claude Code's words ("permission prompt", "dialog open", ...). */
+  waitingFor?: string | undefined;
+  /** When `status` last changed (ms): a new waiting spell has a new one. */
+  statusUpdatedAt?: number | undefined;
   /** The process start time in clock ticks since boot, as /proc/<pid>/stat field 22 gives it. */
   procStart?: string | undefined;
   /** `linux:<machine-id>:pid:[<pid namespace>]`: where the pid means something. */
@@ -163,6 +170,8 @@ function liveFields(file: string, value: unknown): LiveSessionFile | undefined {
     cwd: str(v.cwd),
     name: str(v.name),
     status: str(v.status),
+    waitingFor: str(v.waitingFor),
+    statusUpdatedAt: num(v.statusUpdatedAt),
     procStart: typeof v.procStart === 'number' ? String(v.procStart) : str(v.procStart),
     pidDomain: str(v.pidDomain),
     startedAt: num(v.startedAt),
@@ -183,13 +192,23 @@ function keptLive(value: unknown): { s: FileStamp; at: number; v: Omit<LiveSessi
   return { s: stamp, at, v: fields };
 }
 
+/** A live-session file's status as this tool speaks of it: busy, waiting for a person, or idle. */
+export function activityOf(live: Pick<LiveSessionFile, 'status'>): 'busy' | 'waiting' | 'idle' {
+  return live.status === 'busy' ? 'busy' : live.status === 'waiting' ? 'waiting' : 'idle';
+}
+
 /**
- * Is this session running now, and busy on a turn? Reads only the live-session files
+ * Is this session running now, and busy on a turn (or waiting for a person)? Reads only the live-session files
  * (no transcripts): cheap enough to ask every second while following a session.
  * undefined: no live-session file of it has a running process.
  */
-export function sessionActivity(configDir: string, sessionId: string, probe: ProcessProbe = procProbe): 'busy' | 'idle' | undefined {
+export function sessionActivity(
+  configDir: string,
+  sessionId: string,
+  probe: ProcessProbe = procProbe,
+): 'busy' | 'waiting' | 'idle' | undefined {
   const running = readLiveSessionFiles(configDir).filter((l) => l.sessionId === sessionId && judgeProcess(l, probe) === 'running');
   if (running.length === 0) return undefined;
-  return running.some((l) => l.status === 'busy') ? 'busy' : 'idle';
+  const all = running.map(activityOf);
+  return all.includes('busy') ? 'busy' : all.includes('waiting') ? 'waiting' : 'idle';
 }

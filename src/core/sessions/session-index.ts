@@ -26,7 +26,7 @@ import { type FileStamp, folderStamp } from '../cache/file-stamp.js';
 import type { PersistentCache } from '../cache/persistent-cache.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import type { ClaudeProcess } from './claude-processes.js';
-import { judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
+import { activityOf, judgeProcess, type LiveSessionFile, type ProcessProbe, procProbe, readLiveSessionFiles } from './live-sessions.js';
 import { type FolderSessions, namedFoldersShard, sessionsByDirectory } from './named-folders.js';
 import { ProcessMemory } from './process-memory.js';
 import { type ClearProof, type ProcessSession, sessionsOfProcesses } from './process-sessions.js';
@@ -45,8 +45,15 @@ export interface SessionInfo extends TranscriptFacts {
   state: SessionState;
   /** The transcript file, when there is one. */
   transcript?: string | undefined;
-  /** While live: busy on a turn, or idle; undefined when only its transcript says it is live. */
-  activity?: 'busy' | 'idle' | undefined;
+  /**
+   * While live: busy on a turn, waiting for a person (a permission prompt, a dialog), or
+   * idle; undefined when only its transcript says it is live.
+   */
+  activity?: 'busy' | 'waiting' | 'idle' | undefined;
+  /** While waiting: what for, in Claude Code's words ("permission prompt", "dialog open", ...), when it says. */
+  waitingFor?: string | undefined;
+  /** While live: when its live-session file's status last changed (ms), when it says. */
+  statusSince?: number | undefined;
   /**
    * How it is known to be live: a running process (with its live-session file, or without
    * one: a Claude Code process of this config folder, started there, that may be on it), or
@@ -467,7 +474,9 @@ export class SessionIndex {
     info.cwd ??= live.cwd;
     if (verdict === 'running') {
       info.liveBy = 'process';
-      info.activity = live.status === 'busy' ? 'busy' : 'idle';
+      info.activity = activityOf(live);
+      if (info.activity === 'waiting') info.waitingFor = live.waitingFor;
+      info.statusSince = live.statusUpdatedAt;
     }
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;

@@ -16,24 +16,29 @@ import type { SessionIndex, SessionInfo } from './session-index.js';
  * - the team's lead process, which the team config records, runs.
  *
  * `busy`: some sign says work is under way (a session busy on a turn, a transcript being
- * written, a process whose turn state is not known): no task of the list is stalled.
+ * written, a process whose turn state is not known): no task of the list is stalled. A
+ * session waiting for a person (a permission prompt) is not at work: nothing moves until
+ * someone answers, so a gate waiting on it must not wait for ever.
  */
 export interface Life {
   why: string;
   busy: boolean;
 }
 
+/** A live session may be at work unless it says it is idle or waiting for a person. */
+const atWork = (s: SessionInfo): boolean => s.activity !== 'idle' && s.activity !== 'waiting';
+
 export function signsOfLife(index: SessionIndex, listId: string, sessions: readonly SessionInfo[]): Life | undefined {
   const live = sessions.filter((s) => s.state === 'live' || s.state === 'unknown');
   if (live.length > 0) {
-    const busy = live.some((s) => s.activity !== 'idle');
-    const s = live.find((x) => x.activity !== 'idle') ?? (live[0] as SessionInfo);
+    const busy = live.some(atWork);
+    const s = live.find(atWork) ?? (live[0] as SessionInfo);
     const how =
       s.state === 'unknown' ? 'runs where it cannot be checked' : s.liveBy === 'transcript' ? 'is writing its transcript' : 'is live';
     return { why: `session ${s.sessionId.slice(0, 8)} ${how}`, busy };
   }
   for (const { session, list } of liveSessionLists(index)) {
-    if (list === listId) return { why: `live session ${session.sessionId.slice(0, 8)} writes to it`, busy: session.activity !== 'idle' };
+    if (list === listId) return { why: `live session ${session.sessionId.slice(0, 8)} writes to it`, busy: atWork(session) };
   }
   const lead = index.leads().get(listId)?.process;
   if (lead !== undefined) {

@@ -45,7 +45,16 @@ export const ReleaseResult = z.array(ReleaseItem);
 const Session = z.strictObject({
   sessionId: z.string().nullable(),
   state: z.enum(['live', 'ended', 'crashed', 'unknown']).nullable(),
-  activity: z.enum(['busy', 'idle']).nullable(),
+  activity: z
+    .enum(['busy', 'waiting', 'idle'])
+    .nullable()
+    .describe('while live: busy on a turn, waiting for a person (see waitingFor), or idle; null when not known'),
+  waitingFor: z
+    .string()
+    .nullable()
+    .describe(
+      'while waiting: what for, in Claude Code\'s words: "permission prompt", "dialog open", "input needed", "sandbox request", "worker request", "goal proposal" (others may come)',
+    ),
   pid: z.int().nullable(),
   sessionName: z.string().nullable(),
   cwd: z.string().nullable(),
@@ -114,7 +123,7 @@ export const StalledAcrossLists = z
         .strictObject({
           sessionId: z.string(),
           state: z.enum(['live', 'ended', 'crashed', 'unknown']),
-          activity: z.enum(['busy', 'idle']).nullable(),
+          activity: z.enum(['busy', 'waiting', 'idle']).nullable(),
           cwd: z.string().nullable(),
           branch: z.string().nullable(),
         })
@@ -371,7 +380,7 @@ const NotifyTaskShape = z.strictObject({ id: z.string(), subject: z.string(), st
 
 /** What a webhook and an `exec:` command get for each event (core/notify/deliver.ts). */
 export const NotifyMessage = z.strictObject({
-  event: z.enum(['list-completed', 'ready-for-person', 'stalled', 'agent-died', 'hook-refused', 'blocked-cycle', 'damage']),
+  event: z.enum(['list-completed', 'needs-you', 'ready-for-person', 'stalled', 'agent-died', 'hook-refused', 'blocked-cycle', 'damage']),
   list: z.string().describe('the list id'),
   shortId: z.string().describe('the list as tasks names it (-l <shortId>)'),
   project: z.string().nullable().describe('the folder its latest session ran in (~ for the home folder), when known'),
