@@ -270,9 +270,10 @@ describe.skipIf(!available)('tasks board -H: the boards of several hosts in one'
     const feedsOf = (host: SshHost) =>
       pidsOf((p) => p.user === host.user).filter((pid) => {
         try {
-          // The host's tasks (node), not the shells that started it.
+          // The host's tasks (node), not the shells that started it: by its executable, as
+          // Node 24 names its main thread "MainThread" (/proc/<pid>/comm).
           return (
-            fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' &&
+            path.basename(fs.readlinkSync(`/proc/${pid}/exe`)) === 'node' &&
             fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('board-feed')
           );
         } catch {
