@@ -1,5 +1,6 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
+import { isoTime } from './iso-text.js';
 
 /**
  * The one task shape of every `--json` output: the task exactly as its file holds it (the
@@ -11,11 +12,25 @@ import type { Task } from '../core/store/schema.js';
 export type TaskJson = Task & { updatedAt: string | null };
 
 export function taskJson(task: Task, changedAt: number | undefined): TaskJson {
-  return { ...task, updatedAt: changedAt === undefined ? null : new Date(changedAt).toISOString() };
+  return { ...task, updatedAt: changedAt === undefined ? null : isoTime(changedAt) };
 }
 
 export function tasksJson(tasks: readonly Task[], times: ReadonlyMap<string, number> | undefined): TaskJson[] {
   return tasks.map((t) => taskJson(t, times?.get(t.id)));
+}
+
+/**
+ * tasksJson for tasks nobody else holds (a listing's own, read for this output alone):
+ * each task gains its `updatedAt` in place, the same keys in the same order as
+ * taskJson's copy (a key the file has keeps its place either way), without a copy of
+ * each of thousands of tasks.
+ */
+export function ownTasksJson(tasks: Task[], times: ReadonlyMap<string, number> | undefined): TaskJson[] {
+  for (const t of tasks) {
+    const changedAt = times?.get(t.id);
+    (t as TaskJson).updatedAt = changedAt === undefined ? null : isoTime(changedAt);
+  }
+  return tasks as TaskJson[];
 }
 
 /** Task counts, camelCase as every key: `{total, completed, inProgress, pending, blocked, blockedInProgress, blockedPending}`. */

@@ -15,7 +15,7 @@ import {
   renderUntimedTodos,
 } from '../../render/list-notes.js';
 import type { Style } from '../../render/style.js';
-import { tasksJson } from '../../render/task-json.js';
+import { ownTasksJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
@@ -80,7 +80,7 @@ export function runList(ctx: Context, opts: ListOptions): void {
   // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
   const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
   if (rows === undefined) {
-    const json = tasksJson(tasks, listing.times);
+    const json = ownTasksJson(tasks, listing.times);
     ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
   } else if (ctx.io.humanLayout)
     showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: () => ctx.listArgs(choice), cost });

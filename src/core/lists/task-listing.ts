@@ -83,14 +83,18 @@ export function listTasks(req: ListingRequest): TaskListing {
     choice.todos !== undefined && choice.session !== undefined
       ? stalledTodos(req.sessions, choice.session, snapshot.tasks, { afterMs: req.stalledAfterMs, now: req.now })
       : undefined;
-  const stalled = real
-    ? stalledInList(dir, listId, snapshot.tasks, {
-        afterMs: req.stalledAfterMs,
-        now: req.now,
-        sessions: req.sessions,
-        times: snapshot.times,
-      })
-    : (todos?.stalled ?? new Map<string, number>());
+  // JSON carries no stalled mark: judged only when shown or filtered by (it may ask the sessions).
+  const judgeStalled = req.output !== 'json' || req.stalledOnly;
+  const stalled = !judgeStalled
+    ? new Map<string, number>()
+    : real
+      ? stalledInList(dir, listId, snapshot.tasks, {
+          afterMs: req.stalledAfterMs,
+          now: req.now,
+          sessions: req.sessions,
+          times: snapshot.times,
+        })
+      : (todos?.stalled ?? new Map<string, number>());
   const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !req.stalledOnly || stalled.has(t.id));
   // File times are read only when shown (the table) or sorted by: one stat a task.
   const needTimes = real && (req.sort === 'updated' || req.output === 'table');

@@ -29,8 +29,20 @@ export function parseTaskId(raw: string): string {
 
 /** Numeric order, exact at any length: "10" after "9". Non-ids sort after ids, by text. */
 export function compareIds(a: string, b: string): number {
-  const ia = ID.test(a);
-  const ib = ID.test(b);
+  return compareTested(a, ID.test(a), b, ID.test(b));
+}
+
+/**
+ * `items` in compareIds order, sorted in place. Each id is tested once, not twice a
+ * comparison: a list of thousands takes tens of thousands of comparisons.
+ */
+export function sortByIds<T extends { id: string }>(items: T[]): T[] {
+  const plain = new Map<string, boolean>();
+  for (const item of items) plain.set(item.id, ID.test(item.id));
+  return items.sort((x, y) => compareTested(x.id, plain.get(x.id) === true, y.id, plain.get(y.id) === true));
+}
+
+function compareTested(a: string, ia: boolean, b: string, ib: boolean): number {
   if (ia && ib) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   if (ia !== ib) return ia ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
-import { compareIds, isTaskId, parseHighWaterMark } from './ids.js';
+import { isTaskId, parseHighWaterMark, sortByIds } from './ids.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';
 import { MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile } from './task-file.js';
@@ -66,7 +66,7 @@ export function readList(listDir: string, opts: { times?: boolean } = {}): ListS
     }
     // 'missing': deleted between readdir and read (deletes take no lock); not a problem.
   }
-  tasks.sort((a, b) => compareIds(a.id, b.id));
+  sortByIds(tasks);
   return times === undefined ? { tasks, problems } : { tasks, problems, times };
 }
 

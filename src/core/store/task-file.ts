@@ -54,7 +54,11 @@ export function readTaskFile(file: string, maxBytes: number = MAX_TASK_FILE_BYTE
   const quick = quickRead(file, maxBytes, withTime);
   if (quick !== undefined) {
     const result = taskFromText(quick.text);
-    if (result?.kind === 'ok') return quick.mtimeMs === undefined ? result : { ...result, mtimeMs: quick.mtimeMs };
+    if (result?.kind === 'ok') {
+      // The result is this read's own object: adding the time to it saves a copy a file.
+      if (quick.mtimeMs !== undefined) result.mtimeMs = quick.mtimeMs;
+      return result;
+    }
   }
   let lastReason = 'empty file';
   for (let attempt = 0; ; attempt++) {

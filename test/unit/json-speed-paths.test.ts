@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { compareIds, sortByIds } from '../../src/core/store/ids.js';
+import { isoTime } from '../../src/render/iso-text.js';
+import { escapeUnsafeJson } from '../../src/render/json.js';
+
+// The cheap paths `list --json` takes must give the very text the plain ones give.
+describe('isoTime', () => {
+  it('is toISOString for any time, fractions of a millisecond, day edges and outside 1970-9999 included', () => {
+    const times = [
+      0, 1, 999, 1000, 59_999, 3_599_999, 86_399_999, 86_400_000, 1_733_223_767_621.457, 1_733_223_767_621.75,
+      951_782_400_000 /* 2000-02-29 */, 253_402_300_799_999, 253_402_300_800_000, -1, -0.5, -86_400_001, 8.64e15, -8.64e15,
+    ];
+    // Random times across the years, and runs of times within one day (the cached date part).
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 2000; i++) times.push(Math.floor(random() * 4e12) - 1e11, 1_733_200_000_000 + random() * 86_400_000);
+    for (const t of times) expect(isoTime(t), String(t)).toBe(new Date(t).toISOString());
+  });
+
+  it('throws as toISOString does for a time that is none', () => {
+    expect(() => isoTime(Number.NaN)).toThrow(RangeError);
+    expect(() => isoTime(8.64e15 + 1)).toThrow(RangeError);
+  });
+});
+
+describe('escapeUnsafeJson', () => {
+  it('escapes DEL and the controls and overrides outside ASCII, and leaves everything else as it is', () => {
+    expect(escapeUnsafeJson('{"a":"x\u007fy"}')).toBe('{"a":"x\\u007fy"}');
+    expect(escapeUnsafeJson('"\u009b\u202e\u2028é✓"')).toBe('"\\u009b\\u202e\\u2028é✓"');
+    const ascii = JSON.stringify({ s: 'plain text ~ with every printable one !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}' });
+    expect(escapeUnsafeJson(ascii)).toBe(ascii);
+    expect(escapeUnsafeJson('"é ✓ 🙂"')).toBe('"é ✓ 🙂"');
+  });
+});
+
+describe('sortByIds', () => {
+  it('orders as compareIds does: ids by number at any length, then other names by text', () => {
+    const ids = ['10', 'b', '9', '100000000000000000001', '2', 'a', '01', '1', '99999999999999999999', ''];
+    const sorted = sortByIds(ids.map((id) => ({ id }))).map((t) => t.id);
+    expect(sorted).toEqual([...ids].sort(compareIds));
+    expect(sorted).toEqual(['1', '2', '9', '10', '99999999999999999999', '100000000000000000001', '', '01', 'a', 'b']);
+  });
+});
