@@ -45,6 +45,8 @@ export interface TaskFacts {
   missingBlockers: string[];
   /** In progress and unchanged this long while no session is busy (ms). */
   stalledMs?: number;
+  /** In progress while its session waits for a person (never stalled): what for, in Claude Code's words, or null when it does not say. */
+  waitingFor?: string | null;
   /** Its owner's session is over. */
   ownerGone: boolean;
   /** Its file's last change (ms since the epoch). */

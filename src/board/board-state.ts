@@ -248,7 +248,7 @@ export function listPayload(
     dir,
     tasks.map((t) => t.id),
   );
-  const stalled = stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index });
+  const { stalled, waiting } = stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
   // As release --gone judges them: a named list's sessions found by their transcripts.
   const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
   const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
@@ -257,6 +257,7 @@ export function listPayload(
   const facts: Record<string, TaskFacts> = {};
   for (const t of tasks) {
     const stalledMs = stalled.get(t.id);
+    const on = waiting.get(t.id);
     const changedAt = times.get(t.id);
     const b = blockers.get(t.id) as TaskBlockers;
     const unfinished = t.status !== 'completed';
@@ -268,6 +269,7 @@ export function listPayload(
       missingBlockers: unfinished ? [...b.missing] : [],
       ownerGone: t.status !== 'completed' && gone?.isGone(t.owner) === true,
       ...(stalledMs === undefined ? {} : { stalledMs }),
+      ...(on === undefined ? {} : { waitingFor: on.waitingFor ?? null }),
       ...(changedAt === undefined ? {} : { changedAt }),
     };
   }

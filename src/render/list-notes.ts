@@ -1,4 +1,6 @@
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { FileProblem } from '../core/store/list-read.js';
+import { oneLine } from './text.js';
 import { formatElapsed, formatLimit } from './duration.js';
 
 /** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
@@ -10,6 +12,27 @@ export function renderLimitNote(shown: number, matching: number): string {
 
 export function renderStalledNote(count: number, afterMs: number): string {
   return `${count} task${count === 1 ? ' is' : 's are'} stalled: in progress, unchanged for ${formatLimit(afterMs)} or more, and no session busy on ${count === 1 ? 'it' : 'them'}`;
+}
+
+/** "session proj-w1 (66666666) is at a permission prompt": who a task waits on, and for what. */
+export function waitingSessionText(on: WaitingSession): string {
+  const who = on.name === undefined ? `session ${on.session.slice(0, 8)}` : `session ${oneLine(on.name)} (${on.session.slice(0, 8)})`;
+  return `${who} waits for a person${on.waitingFor === undefined ? '' : ` (${oneLine(on.waitingFor)})`}`;
+}
+
+/** Under the table: the tasks in progress that wait for a person, not stalled. */
+export function renderWaitingNote(count: number, on: WaitingSession): string {
+  return `${count} task${count === 1 ? ' is' : 's are'} in progress and waiting, not stalled: ${waitingSessionText(on)}`;
+}
+
+/** Piped, one note a task that waits for a person. */
+export function renderWaitingLine(id: string, on: WaitingSession): string {
+  return `task #${id} is waiting, not stalled: ${waitingSessionText(on)}`;
+}
+
+/** `--stalled`: tasks left out because they wait for a person (the stall time does not apply to them). */
+export function renderWaitingLeftOut(ids: readonly string[], on: WaitingSession): string {
+  return `not stalled but waiting: ${ids.map((id) => `#${id}`).join(', ')} (${waitingSessionText(on)})`;
 }
 
 /** Piped, one warning a stalled task. */

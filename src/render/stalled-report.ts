@@ -94,7 +94,7 @@ export function renderStalledLines(rows: readonly StalledRow[]): string {
 export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: number): string {
   const lines = [`### Stalled work (in progress, unchanged for ${formatLimit(afterMs)} or more)`, ''];
   const count = rows.reduce((n, r) => n + r.stalled.length, 0);
-  if (count === 0) return [...lines, '_No stalled work._'].join('\n');
+  if (count === 0) return [...lines, '_No stalled work._', ...waitingMarkdown(rows)].join('\n');
   lines.push('| list | task | owner | unchanged for | session |', '|---|---|---|---|---|');
   for (const { row, stalled } of rows) {
     for (const { task, idleMs } of stalled) {
@@ -104,7 +104,20 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
       );
     }
   }
-  return lines.join('\n');
+  return [...lines, ...waitingMarkdown(rows)].join('\n');
+}
+
+/** Work in progress whose session waits for a person: not stalled, listed apart (nothing when there is none). */
+function waitingMarkdown(rows: readonly StalledRow[]): string[] {
+  const waits = rows.flatMap(({ row, waiting }) => waiting.map((w) => ({ row, ...w })));
+  if (waits.length === 0) return [];
+  const lines = ['', '#### Waiting for a person (not stalled)', '', '| list | task | owner | waiting for | session |', '|---|---|---|---|---|'];
+  for (const { row, task, on } of waits) {
+    lines.push(
+      `| ${codeSpan(oneLine(row.id))} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${escapeMarkdown(oneLine(on.waitingFor ?? 'a person'))} | ${codeSpan(on.session.slice(0, 8))}${on.name === undefined ? '' : ` ${escapeMarkdown(oneLine(on.name))}`} |`,
+    );
+  }
+  return lines;
 }
 
 /** Nothing stalled: said on stderr (stdout stays empty, as for an empty list). */

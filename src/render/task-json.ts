@@ -1,4 +1,5 @@
 import type { ListCounts } from '../core/graph/blockers.js';
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { Task } from '../core/store/schema.js';
 import { isoTime } from './iso-text.js';
 
@@ -31,6 +32,27 @@ export function ownTasksJson(tasks: Task[], times: ReadonlyMap<string, number> |
     (t as TaskJson).updatedAt = changedAt === undefined ? null : isoTime(changedAt);
   }
   return tasks as TaskJson[];
+}
+
+/**
+ * `waiting`, beside a task in progress whose session waits for a person (`list --json`):
+ * what for in Claude Code's words, the session, its name, since when. Such a task is
+ * never stalled. Absent on every other task.
+ */
+export interface WaitingJson {
+  for: string | null;
+  session: string;
+  name: string | null;
+  since: string | null;
+}
+
+export function waitingJson(on: WaitingSession): WaitingJson {
+  return {
+    for: on.waitingFor ?? null,
+    session: on.session,
+    name: on.name ?? null,
+    since: on.since === undefined ? null : isoTime(on.since),
+  };
 }
 
 /** Task counts, camelCase as every key: `{total, completed, inProgress, pending, blocked, blockedInProgress, blockedPending}`. */

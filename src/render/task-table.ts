@@ -1,4 +1,5 @@
 import type { BlockerAnswers, BlockerState, ListCounts } from '../core/graph/blockers.js';
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { ago, idleFor } from './elapsed.js';
@@ -17,6 +18,8 @@ export interface TableOptions {
   now?: number;
   /** How long this task in progress has stalled (ms), if it has: marked "stalled 45m" in yellow. */
   stalledFor?: ((task: Task) => number | undefined) | undefined;
+  /** What this task in progress waits for, when its session waits for a person: marked "waiting: permission prompt" in yellow, never stalled. */
+  waitingFor?: ((task: Task) => WaitingSession | undefined) | undefined;
   /** Tasks whose activeForm only says the subject again ("Fix auth" / "Fixing auth"): it adds nothing to a row. */
   restated?: ReadonlySet<string> | undefined;
   /** Columns after OWNER (right-aligned), such as what each task cost (`list --cost`). */
@@ -55,7 +58,7 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
       status,
       subject: oneLine(t.subject),
       active,
-      stalled: stalledMark(opts.stalledFor?.(t)),
+      stalled: waitingMark(opts.waitingFor?.(t)) || stalledMark(opts.stalledFor?.(t)),
       gone: Boolean(t.owner) && opts.isGone?.(t) === true,
       owner: t.owner ? oneLine(t.owner) + (t.owner && opts.isGone?.(t) ? ' (gone)' : '') : '',
       blockers: blockersCell(t, blockers),
@@ -115,6 +118,12 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
     lines.push(line.trimEnd());
   }
   return lines.join('\n');
+}
+
+/** "waiting: permission prompt": its session waits for a person, in Claude Code's words. */
+export function waitingMark(on: WaitingSession | undefined): string {
+  if (on === undefined) return '';
+  return on.waitingFor === undefined ? 'waiting for you' : `waiting: ${oneLine(on.waitingFor)}`;
 }
 
 /** "stalled 45m": how long a task in progress has gone without a change. */

@@ -132,6 +132,15 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
     marks.push(
       h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${idleFor(facts.stalledMs)}`),
     );
+  // Its session waits for a person (a permission prompt): not stalled; it is someone's turn.
+  if (facts?.waitingFor !== undefined)
+    marks.push(
+      h(
+        'span',
+        { class: 'mark waiting', title: 'in progress; its session waits for a person' },
+        facts.waitingFor === null ? 'waiting for you' : `waiting: ${cutLine(facts.waitingFor, 30)}`,
+      ),
+    );
   if (facts?.ready) marks.push(h('span', { class: 'mark ready' }, 'ready'));
   if (facts?.internal) marks.push(h('span', { class: 'mark internal' }, 'internal'));
   const metaKeys = Object.keys(t.metadata ?? {}).filter((k) => k !== '_internal');
@@ -146,7 +155,7 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
   return h(
     'article',
     {
-      class: `card ${t.status}${facts?.blocked ? ' is-blocked' : ''}${facts?.stalledMs !== undefined ? ' is-stalled' : ''}${selected ? ' selected' : ''}`,
+      class: `card ${t.status}${facts?.blocked ? ' is-blocked' : ''}${facts?.stalledMs !== undefined ? ' is-stalled' : ''}${facts?.waitingFor !== undefined ? ' is-waiting' : ''}${selected ? ' selected' : ''}`,
       'data-task': t.id,
       tabindex: 0,
       onclick: () => handlers.open(t.id),

@@ -156,6 +156,7 @@ export function renderHead(
   const label = sessionLabel(s);
   const now = Date.now();
   const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined).length : 0;
+  const waiting = list ? Object.values(list.facts).filter((f) => f.waitingFor !== undefined).length : 0;
   const gone = list ? list.tasks.filter((t) => list.facts[t.id]?.ownerGone).length : 0;
   const bound = overview?.binding?.list === row.id ? overview.binding : null;
   const writable = !handlers.readOnly && row.kind !== 'todowrite';
@@ -199,6 +200,7 @@ export function renderHead(
           `${row.counts.completed}/${row.total} done · ${row.counts.in_progress} in progress · ${row.counts.pending} pending`,
         ),
         stalled > 0 ? h('span', { class: 'warn' }, `${stalled} stalled`) : null,
+        waiting > 0 ? h('span', { class: 'warn waiting-count' }, `${waiting} waiting for a person`) : null,
         gone > 0 ? h('span', { class: 'warn red gone-count' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
         gone > 0 && writable
           ? h('button', { class: 'ghost small', id: 'release-gone', type: 'button', onclick: handlers.releaseGone }, 'Release…')

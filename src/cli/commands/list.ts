@@ -13,9 +13,12 @@ import {
   renderStalledNote,
   renderStalledWarning,
   renderUntimedTodos,
+  renderWaitingLeftOut,
+  renderWaitingLine,
+  renderWaitingNote,
 } from '../../render/list-notes.js';
 import type { Style } from '../../render/style.js';
-import { ownTasksJson } from '../../render/task-json.js';
+import { ownTasksJson, waitingJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
@@ -47,7 +50,7 @@ export function registerList(program: Command, ctx: Context): void {
     .option('--cost', "add each task's time in progress, tokens and estimated cost (see tasks cost)")
     .addHelpText(
       'after',
-      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr. A task in progress\nwhose session waits for a person (a permission prompt) is waiting, never stalled:\nmarked "waiting: permission prompt", --json gives it a "waiting" object, and\n--stalled leaves it out with a note on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => runList(ctx, opts));
 }
@@ -76,11 +79,23 @@ export function runList(ctx: Context, opts: ListOptions): void {
   // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
   const untimed = listing.untimedTodos ?? [];
   if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
+  // Asked for stalled work, what waits for a person is left out, and said apart: it is not stuck, it waits for someone.
+  const leftOut = listing.waitingLeftOut ?? [];
+  const on = leftOut[0]?.on;
+  if (on !== undefined) {
+    const ids = leftOut.map((w) => w.id);
+    ctx.io.note(renderWaitingLeftOut(ids, on), 'waiting_for_person', { ids, session: on.session, waitingFor: on.waitingFor ?? null });
+  }
   const { tasks, rows } = listing;
   // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
   const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
   if (rows === undefined) {
     const json = ownTasksJson(tasks, listing.times);
+    // In place, as ownTasksJson: a task that waits for a person says so (after updatedAt).
+    for (const t of json) {
+      const on = listing.waiting.get(t.id);
+      if (on !== undefined) (t as typeof t & { waiting?: unknown }).waiting = waitingJson(on);
+    }
     ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
   } else if (ctx.io.humanLayout)
     showTable(ctx, listing, rows, { quiet: Boolean(opts.quiet), stalledAfter, listArgs: () => ctx.listArgs(choice), cost });
@@ -116,6 +131,7 @@ function showTable(
         now: ctx.now(),
         isGone: (t) => gone?.ids.has(t.id) === true,
         stalledFor: (t) => stalled.get(t.id),
+        waitingFor: (t) => listing.waiting.get(t.id),
         restated: rows.restated,
         extra: o.cost && { head: COST_HEAD, cells: (t) => costCells(o.cost?.byTask.get(t.id)) },
       }),
@@ -125,6 +141,9 @@ function showTable(
   ctx.io.out(summaryOf(listing, rows, ctx.io.style));
   const shownStalled = tasks.filter((t) => stalled.has(t.id)).length;
   if (shownStalled > 0) ctx.io.out(ctx.io.style.yellow(renderStalledNote(shownStalled, o.stalledAfter)));
+  const shownWaiting = tasks.filter((t) => listing.waiting.has(t.id));
+  const on = shownWaiting[0] === undefined ? undefined : listing.waiting.get(shownWaiting[0].id);
+  if (on !== undefined) ctx.io.out(ctx.io.style.yellow(renderWaitingNote(shownWaiting.length, on)));
   if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs())));
   if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
 }
@@ -146,6 +165,9 @@ function showLines(
   for (const t of tasks) {
     const idle = rows.stalled.get(t.id);
     if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
+    const on = listing.waiting.get(t.id);
+    if (on !== undefined)
+      ctx.io.note(renderWaitingLine(t.id, on), 'waiting_for_person', { ids: [t.id], session: on.session, waitingFor: on.waitingFor ?? null });
   }
   for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
 }

@@ -3,7 +3,7 @@ import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
-import { renderUntimedTodos } from '../../render/list-notes.js';
+import { renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
 import {
   listJson,
   renderListsLines,
@@ -173,12 +173,24 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
     if (untimed.length > 0) ctx.io.warn(`${row.id}: ${renderUntimedTodos(untimed)}`, 'stalled_unknown', { list: row.id, ids: untimed });
   }
   const withWork = rows.filter((r) => r.stalled.length > 0);
+  // Work that waits for a person is not stalled: said apart, on stderr, so that stdout keeps to stalled work.
+  for (const { row, waiting } of rows) {
+    const on = waiting[0]?.on;
+    if (on === undefined || format === 'markdown') continue;
+    const ids = waiting.map((w) => w.task.id);
+    ctx.io.note(`${row.id}: ${renderWaitingLeftOut(ids, on)}`, 'waiting_for_person', {
+      list: row.id,
+      ids,
+      session: on.session,
+      waitingFor: on.waitingFor ?? null,
+    });
+  }
   if (ctx.io.json) {
     ctx.io.out(renderJson(stalledJson(withWork, now)));
     return;
   }
   if (format === 'markdown') {
-    ctx.io.out(renderStalledMarkdown(withWork, afterMs));
+    ctx.io.out(renderStalledMarkdown(rows, afterMs));
     return;
   }
   if (withWork.length === 0) {

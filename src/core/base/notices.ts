@@ -55,6 +55,11 @@ export const NOTICES = {
     when: '`list` piped: a task in progress, unchanged for the stall time while no session is busy',
     facts: ['id', 'idleMs'],
   },
+  waiting_for_person: {
+    kind: 'note',
+    when: '`list` piped, `list --stalled`, `lists --stalled`: tasks in progress whose session waits for a person (a permission prompt): waiting, not stalled',
+    facts: ['ids', 'session', 'waitingFor'],
+  },
   missing_blocker: { kind: 'warning', when: '`list` piped: a blocker that names a task that does not exist' },
   cycle: { kind: 'warning', when: '`graph`: a dependency cycle agents made', facts: ['cycle'] },
   // Changes

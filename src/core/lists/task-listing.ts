@@ -1,5 +1,5 @@
 import { type BlockerAnswers, blockerAnswers, countTasks, indexTasks, type ListCounts, missingBlockers } from '../graph/blockers.js';
-import { stalledInList, stalledTodos } from '../progress/stalled-work.js';
+import { type RestingWork, stalledInList, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
 import type { GoneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { restatesSubject } from '../store/active-form.js';
@@ -45,6 +45,10 @@ export interface TaskListing {
   untimedTodos?: string[] | undefined;
   /** Each task's change time, for JSON's `updatedAt`. */
   times?: ReadonlyMap<string, number> | undefined;
+  /** Tasks in progress whose session waits for a person (a permission prompt): never stalled. */
+  waiting: ReadonlyMap<string, WaitingSession>;
+  /** `--stalled`: the tasks left out because they wait for a person, not stalled, with how long unchanged where known. */
+  waitingLeftOut?: Array<{ id: string; on: WaitingSession }> | undefined;
   /** What a person is shown besides the tasks (not worked out for JSON). */
   rows?: ListingRows | undefined;
 }
@@ -83,19 +87,24 @@ export function listTasks(req: ListingRequest): TaskListing {
     choice.todos !== undefined && choice.session !== undefined
       ? stalledTodos(req.sessions, choice.session, snapshot.tasks, { afterMs: req.stalledAfterMs, now: req.now })
       : undefined;
-  // JSON carries no stalled mark: judged only when shown or filtered by (it may ask the sessions).
-  const judgeStalled = req.output !== 'json' || req.stalledOnly;
-  const stalled = !judgeStalled
-    ? new Map<string, number>()
-    : real
-      ? stalledInList(dir, listId, snapshot.tasks, {
-          afterMs: req.stalledAfterMs,
-          now: req.now,
-          sessions: req.sessions,
-          times: snapshot.times,
-        })
-      : (todos?.stalled ?? new Map<string, number>());
-  const matching = filterTasks(snapshot.tasks, filter, index).filter((t) => !req.stalledOnly || stalled.has(t.id));
+  const rest: RestingWork = real
+    ? stalledInList(dir, listId, snapshot.tasks, {
+        afterMs: req.stalledAfterMs,
+        now: req.now,
+        sessions: req.sessions,
+        times: snapshot.times,
+      })
+    : (todos ?? { stalled: new Map(), waiting: new Map() });
+  const { stalled, waiting } = rest;
+  const filtered = filterTasks(snapshot.tasks, filter, index);
+  const matching = req.stalledOnly ? filtered.filter((t) => stalled.has(t.id)) : filtered;
+  // --stalled leaves out work that waits for a person; it is said apart, so that nobody takes the silence for "nothing stuck".
+  const waitingLeftOut = req.stalledOnly
+    ? filtered.flatMap((t) => {
+        const on = waiting.get(t.id);
+        return on === undefined ? [] : [{ id: t.id, on }];
+      })
+    : undefined;
   // File times are read only when shown (the table) or sorted by: one stat a task.
   const needTimes = real && (req.sort === 'updated' || req.output === 'table');
   const updated = needTimes
@@ -113,6 +122,8 @@ export function listTasks(req: ListingRequest): TaskListing {
     tasks,
     matching: matching.length,
     times: snapshot.times,
+    waiting,
+    waitingLeftOut,
   };
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.

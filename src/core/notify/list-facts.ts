@@ -2,7 +2,7 @@ import path from 'node:path';
 import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneOwnersOfList, ownersSetWithTasks } from '../history/list-owners.js';
-import { stalledInList } from '../progress/stalled-work.js';
+import { stalledInList, waitingSessions } from '../progress/stalled-work.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
@@ -47,13 +47,6 @@ function shortPath(p: string, home: string): string {
   return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
 }
 
-/** The live sessions waiting for a person, once each. */
-function waitingOf(sessions: readonly SessionInfo[]): NonNullable<ListFacts['waiting']> {
-  return sessions
-    .filter((s) => s.state === 'live' && s.activity === 'waiting')
-    .map((s) => ({ session: s.sessionId, name: s.name, waitingFor: s.waitingFor, since: s.statusSince }));
-}
-
 export function listFacts(i: FactsInput): ListFacts {
   const index = indexTasks(i.tasks);
   const open = i.tasks.filter((t) => t.status !== 'completed');
@@ -85,13 +78,12 @@ export function listFacts(i: FactsInput): ListFacts {
     for (const p of ownersSetWithTasks(i.dir).people) people.add(p);
   }
 
-  // A session at a permission prompt: needs-you tells of it, and its work is not stalled (it waits for a person, not for nothing).
-  const waitingSessions = open.length > 0 ? waitingOf(ofList) : [];
-  const waiting = i.wanted.has('needs-you') ? waitingSessions : [];
+  // A session at a permission prompt: needs-you tells of it; its work is not stalled (stalled-work.ts: it waits for a person, not for nothing).
+  const waiting = i.wanted.has('needs-you') && open.length > 0 ? waitingSessions(ofList) : [];
 
   const stalled =
-    i.wanted.has('stalled') && working.length > 0 && sessions && waitingSessions.length === 0
-      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
+    i.wanted.has('stalled') && working.length > 0 && sessions
+      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true }).stalled
       : new Map<string, number>();
 
   const gone: Array<{ owner: string; why: string; session: string | undefined; endedAt: number | undefined }> = [];

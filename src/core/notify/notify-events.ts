@@ -1,5 +1,6 @@
 import type { Finding } from '../check/findings.js';
 import { isBlocked, type TaskIndex } from '../graph/blockers.js';
+import type { WaitingSession } from '../progress/stalled-work.js';
 import type { Task } from '../store/schema.js';
 import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
@@ -25,9 +26,7 @@ export interface ListFacts {
   /** People: the person running notify, and owners people gave with tasks. */
   people: ReadonlySet<string>;
   /** Live sessions of the list waiting for a person (a permission prompt, a dialog). */
-  waiting?:
-    | ReadonlyArray<{ session: string; name: string | undefined; waitingFor: string | undefined; since: number | undefined }>
-    | undefined;
+  waiting?: readonly WaitingSession[] | undefined;
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
   /** Owners whose session is over while they hold unfinished work, with why and the session. */

@@ -11,10 +11,62 @@ import { busyAndWriting } from './busy-and-writing.js';
  * the person or job waiting on agents gets the same signal here: a task `in_progress`
  * whose file has not changed for `afterMs`, while its session (where the session index
  * knows it) is not busy on a turn. A busy session may be in a long tool call: that is
- * work, not a stall.
+ * work, not a stall. A live session of the list waiting for a person (its live-session
+ * file says `"status":"waiting"`: a permission prompt, a dialog) is neither: its work in
+ * progress waits for that person, however long, and is said to (`waiting`), never stalled.
+ * This is the one answer `list`, `lists --stalled`, `watch`, the board and `notify` give.
  */
 
 export const DEFAULT_STALLED_MS = 30 * 60_000;
+
+/** A live session waiting for a person, as its live-session file says. */
+export interface WaitingSession {
+  session: string;
+  /** Its name in Claude Code ("myproj-e7"), when its file gives one. */
+  name: string | undefined;
+  /** What for, in Claude Code's words ("permission prompt", "dialog open", ...), when it says. */
+  waitingFor: string | undefined;
+  /** When it began to wait (the status's time), when the file says: tells one waiting spell from the next. */
+  since: number | undefined;
+}
+
+/** The live sessions among these that wait for a person, once each, in the order given. */
+export function waitingSessions(sessions: readonly SessionInfo[]): WaitingSession[] {
+  const seen = new Set<string>();
+  const out: WaitingSession[] = [];
+  for (const s of sessions) {
+    if (s.state !== 'live' || s.activity !== 'waiting' || seen.has(s.sessionId)) continue;
+    seen.add(s.sessionId);
+    out.push({ session: s.sessionId, name: s.name, waitingFor: s.waitingFor, since: s.statusSince });
+  }
+  return out;
+}
+
+/**
+ * A list's work in progress that nobody is at: stalled (id -> how long unchanged, ms), or
+ * waiting for a person (id -> the session that waits). A task is in one map at most.
+ */
+export interface RestingWork {
+  stalled: Map<string, number>;
+  waiting: Map<string, WaitingSession>;
+}
+
+const noRest = (): RestingWork => ({ stalled: new Map(), waiting: new Map() });
+
+/**
+ * Which session a list's tasks in progress wait on: a session waiting for a person, when
+ * none of these is busy on a turn (a busy one is at work: nothing of the list waits, or
+ * stalls). Every task in progress of the list waits on it: which session holds which task
+ * is not in the files (a session's own tasks often have no owner).
+ */
+function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | undefined {
+  if (sessions.some((s) => s.state === 'live' && s.activity === 'busy')) return undefined;
+  return waitingSessions(sessions)[0];
+}
+
+function allWaiting(working: readonly Task[], on: WaitingSession): RestingWork {
+  return { stalled: new Map(), waiting: new Map(working.map((t) => [t.id, on])) };
+}
 
 export interface StalledTask {
   id: string;
@@ -48,34 +100,12 @@ export function stalledTasks(
 }
 
 /**
- * Is anyone at work on this list (sessions/signs-of-life.ts: a session busy on a turn, a
- * transcript being written, a Claude Code process naming the list)? true: yes; false: the
- * index knows sessions of the list that could be at work and none is; undefined: it knows
- * none. The cheap signs are asked first; then, of a named list's sessions found by their
- * transcripts, only those that may be live: a session of the past cannot be at work.
- */
-export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
-  const near = sessionsOfList(index, listId);
-  if (signsOfLife(index, listId, near)?.busy) return true;
-  // Of a named list's sessions, only those that may be live can be at work: the others' transcripts stay unread.
-  const { sessions, life } = listLife(index, listId, { deep: true, mayBeLive: true });
-  if (life?.busy) return true;
-  return sessions.length === 0 && life === undefined ? undefined : false;
-}
-
-/** Is a session of this list busy on a turn and writing its transcript within `withinMs`? (See listSessionBusy.) */
-function listSessionWriting(index: SessionIndex, listId: string, withinMs: number, now: number): boolean | undefined {
-  const near = sessionsOfList(index, listId);
-  if (busyAndWriting(near, withinMs, now)) return true;
-  const { sessions } = listLife(index, listId, { deep: true, mayBeLive: true });
-  return busyAndWriting([...near, ...sessions], withinMs, now);
-}
-
-/**
- * The tasks of a list folder that stalled, with how long (ms), by their files' times.
- * The session index is asked only when some task is old enough: a busy session means
- * its agent is working. `times`: the files' times where the read of the list took them
- * already (each task's that it holds is not looked at again).
+ * The tasks of a list folder that stalled, with how long (ms), by their files' times, and
+ * those that wait for a person instead. The live sessions of the list (its live-session
+ * files: cheap) are asked whenever a task is in progress, for the waiting; the deeper
+ * session index only when some task is old enough: a busy session means its agent is
+ * working. `times`: the files' times where the read of the list took them already (each
+ * task's that it holds is not looked at again).
  */
 export function stalledInList(
   listDir: string,
@@ -93,9 +123,12 @@ export function stalledInList(
      */
     busyMustWrite?: boolean | undefined;
   },
-): Map<string, number> {
+): RestingWork {
   const working = tasks.filter((t) => t.status === 'in_progress');
-  if (working.length === 0) return new Map();
+  if (working.length === 0) return noRest();
+  const near = sessionsOfList(opts.sessions, listId);
+  const waitingNear = waitedOn(near);
+  if (waitingNear !== undefined) return allWaiting(working, waitingNear);
   const known = opts.times;
   const times =
     known !== undefined && working.every((t) => known.has(t.id))
@@ -105,33 +138,46 @@ export function stalledInList(
           working.map((t) => t.id),
         );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return new Map();
+  if (due.length === 0) return noRest();
+  // The cheap signs first: a session of the list at work now.
+  if (opts.busyMustWrite ? busyAndWriting(near, opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, near)?.busy) return noRest();
+  // Of a named list's sessions, only those that may be live can be at work, or wait: the others' transcripts stay unread.
+  const { sessions, life } = listLife(opts.sessions, listId, { deep: true, mayBeLive: true });
+  const waitingFar = waitedOn(sessions);
+  if (waitingFar !== undefined) return allWaiting(working, waitingFar);
   const busy = opts.busyMustWrite
-    ? listSessionWriting(opts.sessions, listId, opts.afterMs, opts.now)
-    : listSessionBusy(opts.sessions, listId);
+    ? busyAndWriting(sessions, opts.afterMs, opts.now)
+    : life?.busy
+      ? true
+      : sessions.length === 0 && life === undefined
+        ? undefined
+        : false;
   const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, busy);
-  return new Map(stalled.map((s) => [s.id, s.idleMs]));
+  return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), waiting: new Map() };
 }
 
 /**
  * The todos of a session that keeps TodoWrite todos (no list folder: no file times) that
  * stalled, with how long (ms): an item in progress whose TodoWrite call (the last that
  * changed it, as its transcript records) is older than `afterMs`, while the session is
- * not busy writing its transcript. `tasks`: its todos as tasks (ids 1, 2, ... in order).
- * `untimed`: items in progress whose call had no time, which cannot be judged.
+ * not busy writing its transcript; or, while the session waits for a person, waiting.
+ * `tasks`: its todos as tasks (ids 1, 2, ... in order). `untimed`: items in progress
+ * whose call had no time, which cannot be judged.
  */
 export function stalledTodos(
   index: SessionIndex,
   session: SessionInfo,
   tasks: readonly Task[],
   opts: { afterMs: number; now: number },
-): { stalled: Map<string, number>; untimed: string[] } {
+): RestingWork & { untimed: string[] } {
+  const on = waitedOn([session]);
+  if (on !== undefined) return { ...allWaiting(tasks.filter((t) => t.status === 'in_progress'), on), untimed: [] };
   const times = session.transcript === undefined ? [] : (index.transcriptTasks(session.transcript).todoTimes ?? []);
   const changedAt = (id: string) => times[Number(id) - 1] ?? undefined;
   const untimed = tasks.filter((t) => t.status === 'in_progress' && changedAt(t.id) === undefined).map((t) => t.id);
   const due = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return { stalled: new Map(), untimed };
+  if (due.length === 0) return { ...noRest(), untimed };
   const busy = busyAndWriting([session], opts.afterMs, opts.now);
   const stalled = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, busy);
-  return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), untimed };
+  return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), waiting: new Map(), untimed };
 }
