@@ -3,6 +3,7 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
+import { waitedOn } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
@@ -286,6 +287,15 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
       useTranscriptCache(index, transcripts);
       return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
+    },
+    // A session at a permission prompt: its work waits for a person, it has not stalled (the live-session files say it: cheap).
+    sessionWaiting: () => {
+      const session = target.sessionId();
+      if (session !== undefined) return sessionActivity(configDir, session) === 'waiting';
+      const listId = target.listId;
+      if (target.following !== undefined || listId === undefined) return false;
+      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+      return waitedOn(sessionsOfList(index, listId)) !== undefined;
     },
   };
 }

@@ -59,7 +59,7 @@ const noRest = (): RestingWork => ({ stalled: new Map(), waiting: new Map() });
  * stalls). Every task in progress of the list waits on it: which session holds which task
  * is not in the files (a session's own tasks often have no owner).
  */
-function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | undefined {
+export function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | undefined {
   if (sessions.some((s) => s.state === 'live' && s.activity === 'busy')) return undefined;
   return waitingSessions(sessions)[0];
 }

@@ -145,6 +145,12 @@ export interface StallWatch {
   initialTimes(tasks: readonly Task[]): Map<string, number>;
   /** Is a session of the list busy on a turn (then nothing stalls)? Asked only when a task is due. */
   sessionBusy(): boolean | undefined;
+  /**
+   * Does a session of the list wait for a person (a permission prompt)? Then nothing
+   * stalls: the work waits for someone, however long (progress/stalled-work.ts). Asked
+   * only when a task is due and no session is busy.
+   */
+  sessionWaiting?(): boolean;
 }
 
 export interface WatchSessionOptions {
@@ -500,7 +506,7 @@ export class WatchSession {
     const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
     if (due.length > 0) {
       const stalled = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
-      if (stalled.length > 0) {
+      if (stalled.length > 0 && stall.sessionWaiting?.() !== true) {
         this.finish({ reason: 'stalled', stalled });
         return;
       }
@@ -510,7 +516,7 @@ export class WatchSession {
       const at = this.changedAt.get(t.id);
       if (t.status === 'in_progress' && at !== undefined) next = Math.min(next, at + stall.afterMs - now);
     }
-    // A busy session is asked again a second later; nothing in progress: the next change re-arms.
+    // A busy or waiting session is asked again a second later; nothing in progress: the next change re-arms.
     this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
   }
 
