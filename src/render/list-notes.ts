@@ -1,7 +1,7 @@
 import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { FileProblem } from '../core/store/list-read.js';
-import { oneLine } from './text.js';
 import { formatElapsed, formatLimit } from './duration.js';
+import { oneLine } from './text.js';
 
 /** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
 

@@ -111,7 +111,13 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
 function waitingMarkdown(rows: readonly StalledRow[]): string[] {
   const waits = rows.flatMap(({ row, waiting }) => waiting.map((w) => ({ row, ...w })));
   if (waits.length === 0) return [];
-  const lines = ['', '#### Waiting for a person (not stalled)', '', '| list | task | owner | waiting for | session |', '|---|---|---|---|---|'];
+  const lines = [
+    '',
+    '#### Waiting for a person (not stalled)',
+    '',
+    '| list | task | owner | waiting for | session |',
+    '|---|---|---|---|---|',
+  ];
   for (const { row, task, on } of waits) {
     lines.push(
       `| ${codeSpan(oneLine(row.id))} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${escapeMarkdown(oneLine(on.waitingFor ?? 'a person'))} | ${codeSpan(on.session.slice(0, 8))}${on.name === undefined ? '' : ` ${escapeMarkdown(oneLine(on.name))}`} |`,

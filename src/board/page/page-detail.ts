@@ -113,7 +113,11 @@ export function renderDetail(
       facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
       facts?.waitingFor !== undefined ? h('dt', {}, 'Waiting') : null,
       facts?.waitingFor !== undefined
-        ? h('dd', { class: 'waiting' }, `its session waits for a person${facts.waitingFor === null ? '' : ` (${cutLine(facts.waitingFor, 60)})`}`)
+        ? h(
+            'dd',
+            { class: 'waiting' },
+            `its session waits for a person${facts.waitingFor === null ? '' : ` (${cutLine(facts.waitingFor, 60)})`}`,
+          )
         : null,
       cost !== undefined ? h('dt', {}, 'Work') : null,
       cost !== undefined ? h('dd', { class: 'work' }, cost.text) : null,

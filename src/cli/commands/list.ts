@@ -167,7 +167,11 @@ function showLines(
     if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
     const on = listing.waiting.get(t.id);
     if (on !== undefined)
-      ctx.io.note(renderWaitingLine(t.id, on), 'waiting_for_person', { ids: [t.id], session: on.session, waitingFor: on.waitingFor ?? null });
+      ctx.io.note(renderWaitingLine(t.id, on), 'waiting_for_person', {
+        ids: [t.id],
+        session: on.session,
+        waitingFor: on.waitingFor ?? null,
+      });
   }
   for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
 }

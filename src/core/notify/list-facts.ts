@@ -132,6 +132,7 @@ export function listFacts(i: FactsInput): ListFacts {
     people,
     waiting,
     stalled,
+    times: i.times,
     gone,
     errors,
     errorsPending,

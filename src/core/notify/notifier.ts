@@ -20,7 +20,7 @@ import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
 import { HookRefusals } from './hook-refusals.js';
 import { listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
-import { listEvents, type NotifyEvent } from './notify-events.js';
+import { listEvents, type NotifyEvent, stallKey } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
 import { SentState, sentStatePath } from './sent-state.js';
 
@@ -91,6 +91,8 @@ interface Followed {
   active: Set<string>;
   first: boolean;
   errorsSince: Map<string, number>;
+  /** The claims this process made on the list that are still active as far as it knows: key -> when claimed. */
+  own: Map<string, number>;
 }
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
@@ -195,7 +197,16 @@ export class Notifier {
     for (const id of ids) {
       if (this.followed.has(id)) continue;
       const dir = 'one' in req.lists ? req.lists.one.dir : listDirOf(req.configDir, id);
-      this.followed.set(id, { id, dir, watcher: undefined, update: undefined, active: new Set(), first: true, errorsSince: new Map() });
+      this.followed.set(id, {
+        id,
+        dir,
+        watcher: undefined,
+        update: undefined,
+        active: new Set(),
+        first: true,
+        errorsSince: new Map(),
+        own: new Map(),
+      });
       if (this.watching) this.follow(this.followed.get(id) as Followed);
     }
   }
@@ -310,18 +321,26 @@ export class Notifier {
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
     const fresh = events.filter((e) => !f.active.has(e.key));
+    // An error seen but not yet past its grace (every error, at a restart's first look)
+    // may be the damage or cycle told before: its claim stays until that is known.
+    const undecided = facts.errorsPending ? ERROR_EVENTS : undefined;
+    // A stall's spell lasts while its task stays in progress, unchanged: another session's
+    // work on the list may hide it for a while, and it must not be told again after.
+    const lasting = new Set(
+      this.wanted.has('stalled')
+        ? tasks.filter((t) => t.status === 'in_progress').map((t) => stallKey(f.id, t.id, u.times?.get(t.id)))
+        : [],
+    );
+    // What this process claimed and has now seen clear: it is told again when it comes back, however soon.
+    const ownCleared = new Map(
+      [...f.own].filter(([k]) => !active.has(k) && !lasting.has(k) && !undecided?.has(k.slice(0, k.indexOf('|')))),
+    );
     const claims = await this.state.settle(
       req.targets.map((t) => t.id),
-      {
-        listId: f.id,
-        fresh: fresh.map((e) => e.key),
-        active,
-        scannedAt: u.at - SCAN_MARGIN_MS,
-        // An error seen but not yet past its grace (every error, at a restart's first look)
-        // may be the damage or cycle told before: its claim stays until that is known.
-        undecided: facts.errorsPending ? ERROR_EVENTS : undefined,
-      },
+      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS, undecided, lasting, ownCleared },
     );
+    for (const k of ownCleared.keys()) f.own.delete(k);
+    for (const c of claims) f.own.set(c.key, c.at);
     f.first = false;
     f.active = active;
     const byKey = new Map(events.map((e) => [e.key, e]));

@@ -29,6 +29,8 @@ export interface ListFacts {
   waiting?: readonly WaitingSession[] | undefined;
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
+  /** When each task last changed (its file's time): names a stall's spell, which lasts while the task does not change. */
+  times?: ReadonlyMap<string, number> | undefined;
   /** Owners whose session is over while they hold unfinished work, with why and the session. */
   gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined; endedAt?: number | undefined }>;
   /** `check`'s errors. */
@@ -74,6 +76,17 @@ function duration(ms: number): string {
   if (m < 1) return `${Math.round(ms / 1000)}s`;
   if (m < 120) return `${m}m`;
   return `${Math.round(m / 60)}h`;
+}
+
+const stallSpell = (id: string, changedAt: number | undefined) => `${id}|${changedAt === undefined ? '' : Math.round(changedAt)}`;
+
+/**
+ * A stall's key: the task and when it last changed. While the task stays in progress and
+ * unchanged, its spell lasts, whether a stall shows now or another session's work hides
+ * it for a while: told once (notifier.ts keeps its claim); a change starts a new spell.
+ */
+export function stallKey(listId: string, id: string, changedAt: number | undefined): string {
+  return `stalled|${listId}|${stallSpell(id, changedAt)}`;
 }
 
 export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType>): NotifyEvent[] {
@@ -127,10 +140,16 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     });
   }
 
+  // A task held by a gone agent is told once, as the agent's death (the more specific: it says why, and what to run).
+  const heldByGone = new Set(
+    wanted.has('agent-died')
+      ? tasks.filter((t) => t.status === 'in_progress' && facts.gone.some((g) => g.owner === t.owner)).map((t) => t.id)
+      : [],
+  );
   for (const [id, idleMs] of facts.stalled) {
     const t = byId.get(id);
-    if (t === undefined) continue;
-    add('stalled', `${id}|${t.updatedAt ?? ''}`, {
+    if (t === undefined || heldByGone.has(id)) continue;
+    add('stalled', stallSpell(id, facts.times?.get(id)), {
       tasks: [brief(t)],
       title: `Stalled: #${id} in ${facts.shortId}`,
       text: `${quoted(t)} in ${where} has been in progress for ${duration(idleMs)} without a change${t.owner ? ` (${t.owner})` : ''}, and no session is at work`,

@@ -78,6 +78,18 @@ export interface Settle {
    * process's first look). Dropped, a restart would tell it again.
    */
   undecided?: ReadonlySet<string> | undefined;
+  /**
+   * Keys not active now whose spell lasts (a stall told, its task still in progress and
+   * unchanged, while another session's work hides it for a while): their claims stay, so
+   * that the same spell is not told twice.
+   */
+  lasting?: ReadonlySet<string> | undefined;
+  /**
+   * Claims this process made (key -> when), whose condition it has since seen clear: it
+   * read the files after it claimed, whatever the scan's margin says. Dropped (if the
+   * claim is still that one), so that the condition is told again when it comes back.
+   */
+  ownCleared?: ReadonlyMap<string, number> | undefined;
 }
 
 export class SentState {
@@ -93,9 +105,9 @@ export class SentState {
    * Under the lock: claim each fresh key for each target that has not had it (returned,
    * to be sent), and drop the claims of this list whose condition cleared.
    */
-  async settle(targets: readonly string[], s: Settle): Promise<Array<{ target: string; key: string }>> {
+  async settle(targets: readonly string[], s: Settle): Promise<Array<{ target: string; key: string; at: number }>> {
     const apply = (state: StateFile) => {
-      const claimed: Array<{ target: string; key: string }> = [];
+      const claimed: Array<{ target: string; key: string; at: number }> = [];
       let changed = false;
       const at = this.now();
       for (const target of targets) {
@@ -103,12 +115,13 @@ export class SentState {
         for (const key of s.fresh) {
           if (sent[key] !== undefined) continue;
           sent[key] = at;
-          claimed.push({ target, key });
+          claimed.push({ target, key, at });
           changed = true;
         }
         for (const [key, claimedAt] of Object.entries(sent)) {
           const [type, list] = key.split('|');
-          if (s.active.has(key) || list !== s.listId || claimedAt >= s.scannedAt || s.undecided?.has(type as string)) continue;
+          if (s.active.has(key) || list !== s.listId || s.lasting?.has(key) || s.undecided?.has(type as string)) continue;
+          if (claimedAt >= s.scannedAt && s.ownCleared?.get(key) !== claimedAt) continue;
           delete sent[key];
           changed = true;
         }

@@ -171,7 +171,14 @@ export function stalledTodos(
   opts: { afterMs: number; now: number },
 ): RestingWork & { untimed: string[] } {
   const on = waitedOn([session]);
-  if (on !== undefined) return { ...allWaiting(tasks.filter((t) => t.status === 'in_progress'), on), untimed: [] };
+  if (on !== undefined)
+    return {
+      ...allWaiting(
+        tasks.filter((t) => t.status === 'in_progress'),
+        on,
+      ),
+      untimed: [],
+    };
   const times = session.transcript === undefined ? [] : (index.transcriptTasks(session.transcript).todoTimes ?? []);
   const changedAt = (id: string) => times[Number(id) - 1] ?? undefined;
   const untimed = tasks.filter((t) => t.status === 'in_progress' && changedAt(t.id) === undefined).map((t) => t.id);

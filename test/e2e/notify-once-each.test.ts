@@ -1,0 +1,124 @@
+/**
+ * `tasks notify` tells each condition once, and again only when it comes back: a task
+ * held by a gone agent is told as the agent's death, not also as a stall; a stall is not
+ * told again when another session's work on the list hid it for a while (the same task,
+ * unchanged: the same spell); damage repaired and back is told again, however soon. Through
+ * the built binary: notify is a long-running process, and the sessions are real processes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, tempConfig } from '../helpers/cli.js';
+import { listWith, notifyEnv, notifyHarness, taskOf, until } from '../helpers/notify.js';
+import { writeLiveSession, writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
+
+const h = notifyHarness();
+const agents: ChildProcess[] = [];
+afterEach(async () => {
+  for (const a of agents.splice(0)) a.kill('SIGKILL');
+  await h.cleanup();
+});
+
+/** What an exec target got: one JSON document a line. */
+function sentTo(out: string): Array<{ event: string; text: string; tasks: Array<{ id: string }> }> {
+  return fs.existsSync(out)
+    ? fs
+        .readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+}
+
+const setMtime = (file: string, at: number) => fs.utimesSync(file, at / 1000, at / 1000);
+
+describe('notify: one notice a condition', () => {
+  it('a task left in progress by a gone agent, unchanged past --stalled: told once, as agent-died', () => {
+    const config = tempConfig();
+    const session = '0b2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    const now = Date.now();
+    writeTranscript(config, { sessionId: session, cwd, start: now - 4 * 60 * 60_000, end: now - 3 * 60 * 60_000 });
+    const dir = listWith(config, session, [taskOf('1', { status: 'in_progress', owner: 'worker-1' })]);
+    setMtime(path.join(dir, '1.json'), now - 3 * 60 * 60_000);
+    const out = path.join(config, 'sent.jsonl');
+    const r = run(config, ['-l', session, 'notify', '--once', '--stalled', '1h', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentTo(out).map((e) => e.event)).toEqual(['agent-died']);
+    // Asked for stalls alone, the stall is told (nothing more specific was asked for).
+    const only = run(
+      config,
+      ['-l', session, 'notify', '--once', '--stalled', '1h', '--on', 'stalled', '--to', 'exec:cat >/dev/null', '--json'],
+      {
+        env: notifyEnv(config),
+      },
+    );
+    expect(only.code, only.stderr).toBe(0);
+    expect(
+      only.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).notification.event),
+    ).toEqual(['stalled']);
+  });
+
+  it("a stall told is not told again after another session's work on the list hid it for a while; a new spell is", async () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'app');
+    fs.mkdirSync(cwd, { recursive: true });
+    const dir = listWith(config, 'app', [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')]);
+    setMtime(path.join(dir, '1.json'), Date.now() - 3 * 60 * 60_000);
+    const out = path.join(config, 'sent.jsonl');
+    const p = h.notify(config, ['-l', 'app', '--stalled', '1h', '--on', 'stalled', '--to', `exec:cat >> '${out}'; echo >> '${out}'`]);
+    await p.waitForErr('notify: following');
+    await until(() => sentTo(out).length === 1, 'the stall');
+    // Another session shares the list (CLAUDE_CODE_TASK_LIST_ID), busy on a turn and writing its transcript: it changes #2.
+    const other = '5e0c9a41-7d2b-4f3e-9c1a-2b8d6f4e0a14';
+    const agent = spawn('sleep', ['120'], { stdio: 'ignore', env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'app' } });
+    agents.push(agent);
+    writeTaskTranscript(config, {
+      sessionId: other,
+      cwd,
+      running: true,
+      calls: [{ name: 'TaskUpdate', input: { taskId: '2', status: 'in_progress' }, result: { success: true }, at: Date.now() }],
+    });
+    writeLiveSession(config, { pid: agent.pid as number, sessionId: other, cwd, status: 'busy', name: 'app-b2' });
+    fs.writeFileSync(path.join(dir, '2.json'), JSON.stringify(taskOf('2', { status: 'in_progress', owner: 'agent-2' })));
+    // Rounds while it is at work (the stall is hidden), then it goes idle (the stall shows again).
+    await new Promise((r) => setTimeout(r, 4500));
+    writeLiveSession(config, { pid: agent.pid as number, sessionId: other, cwd, status: 'idle', name: 'app-b2' });
+    await new Promise((r) => setTimeout(r, 4500));
+    expect(sentTo(out).map((e) => e.tasks.map((t) => t.id))).toEqual([['1']]);
+    // #1 changed (a new spell), and unchanged past --stalled again: told again.
+    fs.writeFileSync(
+      path.join(dir, '1.json'),
+      JSON.stringify(taskOf('1', { status: 'in_progress', owner: 'agent-1', subject: 'Task 1 again' })),
+    );
+    setMtime(path.join(dir, '1.json'), Date.now() - 2 * 60 * 60_000);
+    agent.kill('SIGKILL');
+    await until(() => sentTo(out).length === 2, 'the new spell');
+    expect(sentTo(out)[1]?.text).toMatch(/^#1 "Task 1 again"/);
+  });
+
+  it('damage repaired and back soon after is told again: the repair was seen', async () => {
+    const config = tempConfig();
+    const dir = listWith(config, 'app', [taskOf('1'), taskOf('9')]);
+    const good = fs.readFileSync(path.join(dir, '9.json'), 'utf8');
+    const out = path.join(config, 'sent.jsonl');
+    const p = h.notify(config, ['-l', 'app', '--on', 'damage', '--to', `exec:cat >> '${out}'; echo >> '${out}'`]);
+    await p.waitForErr('notify: following');
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    await until(() => sentTo(out).length === 1, 'the damage');
+    // Repaired at once (within the scan's margin of the claim), seen repaired, then broken again.
+    fs.writeFileSync(path.join(dir, '9.json'), good);
+    await new Promise((r) => setTimeout(r, 2500));
+    fs.writeFileSync(path.join(dir, '9.json'), '{"id":"9",');
+    await until(() => sentTo(out).length === 2, 'the damage again');
+    expect(sentTo(out).map((e) => e.event)).toEqual(['damage', 'damage']);
+  });
+});
