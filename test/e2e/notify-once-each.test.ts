@@ -77,9 +77,13 @@ describe('notify: one notice a condition', () => {
     const p = h.notify(config, ['-l', 'app', '--stalled', '1h', '--on', 'stalled', '--to', `exec:cat >> '${out}'; echo >> '${out}'`]);
     await p.waitForErr('notify: following');
     await until(() => sentTo(out).length === 1, 'the stall');
-    // Another session shares the list (CLAUDE_CODE_TASK_LIST_ID), busy on a turn and writing its transcript: it changes #2.
+    await new Promise((r) => setTimeout(r, 1500));
+    // Later (past the margin a look allows for its scan), another session shares the list (its
+    // project's settings name it), busy on a turn and writing its transcript: it changes #2.
     const other = '5e0c9a41-7d2b-4f3e-9c1a-2b8d6f4e0a14';
-    const agent = spawn('sleep', ['120'], { stdio: 'ignore', env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'app' } });
+    fs.mkdirSync(path.join(cwd, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(cwd, '.claude', 'settings.json'), JSON.stringify({ env: { CLAUDE_CODE_TASK_LIST_ID: 'app' } }));
+    const agent = spawn('sleep', ['120'], { stdio: 'ignore' });
     agents.push(agent);
     writeTaskTranscript(config, {
       sessionId: other,
