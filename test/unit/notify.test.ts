@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { indexTasks } from '../../src/core/graph/blockers.js';
-import { type ListFacts, listEvents } from '../../src/core/notify/notify-events.js';
+import { type ListFacts, listEvents, stallKey } from '../../src/core/notify/notify-events.js';
 import { NOTIFY_EVENTS, parseEvents, parseTarget, shownTarget } from '../../src/core/notify/notify-plan.js';
 import { SentState, sentStatePath } from '../../src/core/notify/sent-state.js';
 import type { Task } from '../../src/core/store/schema.js';
@@ -92,6 +92,31 @@ describe('what needs a person', () => {
     expect(two.map((e) => e.key)).toEqual(['agent-died|app|w|1,2']);
   });
 
+  it('a task held by a gone agent and unchanged past the stall time: agent-died alone, unless only stalls are asked for', () => {
+    const tasks = [task('1', { status: 'in_progress', owner: 'w' }), task('2', { status: 'in_progress', owner: 'v' })];
+    const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
+    const stalled = new Map([
+      ['1', 3_600_000],
+      ['2', 3_600_000],
+    ]);
+    const times = new Map([
+      ['1', 1000.4],
+      ['2', 2000],
+    ]);
+    expect(listEvents(facts(tasks, { gone, stalled, times }), ALL).map((e) => e.key)).toEqual(['stalled|app|2|2000', 'agent-died|app|w|1']);
+    expect(listEvents(facts(tasks, { gone, stalled, times }), new Set(['stalled'] as const)).map((e) => e.key)).toEqual([
+      'stalled|app|1|1000',
+      'stalled|app|2|2000',
+    ]);
+  });
+
+  it("a stall's key names its task's change time: the same spell, the same key; a change, a new one", () => {
+    const tasks = [task('1', { status: 'in_progress' })];
+    const key = (at: number) => listEvents(facts(tasks, { stalled: new Map([['1', 9e6]]), times: new Map([['1', at]]) }), ALL)[0]?.key;
+    expect(key(5000)).toBe(stallKey('app', '1', 5000));
+    expect(key(5000)).not.toBe(key(6000));
+  });
+
   it('only the events asked for', () => {
     const tasks = [task('1', { status: 'completed' })];
     expect(listEvents(facts(tasks), new Set(['stalled'] as const))).toEqual([]);
@@ -107,15 +132,15 @@ describe('the sent state', () => {
     let now = 1000;
     const a = new SentState(file, () => now);
     expect(await a.settle(['t1', 't2'], settle(['k|app|'], ['k|app|'], 900))).toEqual([
-      { target: 't1', key: 'k|app|' },
-      { target: 't2', key: 'k|app|' },
+      { target: 't1', key: 'k|app|', at: 1000 },
+      { target: 't2', key: 'k|app|', at: 1000 },
     ]);
     const restarted = new SentState(file, () => now);
     expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 950))).toEqual([]);
     now = 2000;
     // Cleared, as read at 1500, after the claim (1000): the claim goes.
     await restarted.settle(['t1'], settle([], [], 1500));
-    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 1900))).toEqual([{ target: 't1', key: 'k|app|' }]);
+    expect(await restarted.settle(['t1'], settle(['k|app|'], ['k|app|'], 1900))).toEqual([{ target: 't1', key: 'k|app|', at: 2000 }]);
   });
 
   it('a look at files read before a claim does not clear that claim: its process is behind', async () => {
@@ -130,6 +155,30 @@ describe('the sent state', () => {
     // Another list's look never touches this one's claims.
     await state.settle(['t'], { listId: 'web', fresh: [], active: new Set(), scannedAt: 9999 });
     expect(await state.settle(['t'], settle(['k|app|'], ['k|app|'], 5900))).toEqual([]);
+  });
+
+  it("a lasting key's claim stays though not active (a stall hidden a while); a claim this process saw clear goes at once", async () => {
+    const file = temp();
+    let now = 5000;
+    const state = new SentState(file, () => now);
+    const [claim] = await state.settle(['t'], settle(['s|app|1', 'd|app|x'], ['s|app|1', 'd|app|x'], 4000));
+    expect(claim).toEqual({ target: 't', key: 's|app|1', at: 5000 });
+    now = 6000;
+    // Neither active, read long after the claims: the lasting one stays, the other goes.
+    await state.settle(['t'], { ...settle([], [], 5900), lasting: new Set(['s|app|1']) });
+    expect(await state.settle(['t'], settle(['s|app|1', 'd|app|x'], ['s|app|1', 'd|app|x'], 5950))).toEqual([
+      { target: 't', key: 'd|app|x', at: 6000 },
+    ]);
+    // Seen clear by the process that claimed it, though its files' read is within the margin: it goes.
+    now = 6100;
+    await state.settle(['t'], { ...settle([], ['s|app|1'], 5600), ownCleared: new Map([['d|app|x', 6000]]) });
+    expect(await state.settle(['t'], settle(['d|app|x'], ['d|app|x', 's|app|1'], 5700))).toEqual([
+      { target: 't', key: 'd|app|x', at: 6100 },
+    ]);
+    // Another claim than the one seen clear (another process claimed it again meanwhile) stays.
+    now = 6200;
+    await state.settle(['t'], { ...settle([], ['s|app|1'], 5600), ownCleared: new Map([['d|app|x', 6000]]) });
+    expect(await state.settle(['t'], settle(['d|app|x'], ['d|app|x'], 5700))).toEqual([]);
   });
 
   it('lives in $XDG_STATE_HOME/tasks, else ~/.local/state/tasks, a file per config folder', () => {
