@@ -11,6 +11,19 @@ const DryRun = z.literal(true).optional().describe('a dry run: what the real run
 
 export const TaskList = z.array(Task).describe('tasks, in id order (or the order asked for)');
 
+/** `list --json`: beside a task in progress whose session waits for a person (render/task-json.ts waitingJson). */
+export const TaskWaiting = z
+  .strictObject({
+    for: z
+      .string()
+      .nullable()
+      .describe('what for, in Claude Code\'s words ("permission prompt", "dialog open", ...); null: it does not say'),
+    session: z.string().describe('the session that waits'),
+    name: z.string().nullable().describe("the session's name in Claude Code"),
+    since: Iso.nullable().describe('when it began to wait, when its live-session file says'),
+  })
+  .describe('only on a task in progress whose session waits for a person (a permission prompt): waiting, never stalled');
+
 export const DeleteItem = z.union([
   z.strictObject({
     id: z.string(),

@@ -20,6 +20,7 @@ import {
   RunEvent,
   StalledAcrossLists,
   TaskList,
+  TaskWaiting,
   TrustResult,
   UpdateResult,
   UseResult,
@@ -38,7 +39,7 @@ export interface OutputSchema {
 
 export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   list: {
-    schema: z.array(Task.extend({ cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
+    schema: z.array(Task.extend({ waiting: TaskWaiting.optional(), cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
     form: 'document',
     title: 'tasks list --json',
   },

@@ -1,0 +1,123 @@
+/**
+ * A session waiting for a person, as every view tells it: its live-session file as Claude
+ * Code 2.1.328 writes it at a permission prompt ("status":"waiting","waitingFor":
+ * "permission prompt"), its process a real one that runs (the index checks it). Its task in
+ * progress, unchanged for hours, waits: `list`, `lists --stalled`, `watch
+ * --fail-if-stalled` and the board never call it stalled. Through the built binary.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BoardRun, request, startBoard } from '../helpers/board.js';
+import { run, tempConfig } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
+import { listWith, taskOf } from '../helpers/notify.js';
+import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
+
+const SESSION = '66666666-6666-4666-8666-666666666666';
+const agents: ChildProcess[] = [];
+const boards: BoardRun[] = [];
+afterEach(async () => {
+  for (const a of agents.splice(0)) a.kill('SIGKILL');
+  for (const b of boards.splice(0)) await b.stop('SIGKILL');
+});
+
+/** The session's own list, #1 in progress unchanged for 3 h, #2 pending; the session live (a `sleep`) with `status`. */
+function world(status: 'waiting' | 'idle') {
+  const config = tempConfig();
+  const cwd = path.join(config, 'home', 'proj');
+  fs.mkdirSync(cwd, { recursive: true });
+  const dir = listWith(config, SESSION, [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')]);
+  const old = (Date.now() - 3 * 60 * 60_000) / 1000;
+  fs.utimesSync(path.join(dir, '1.json'), old, old);
+  writeTaskTranscript(config, {
+    sessionId: SESSION,
+    cwd,
+    running: true,
+    calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at: Date.now() - 2 * 60 * 60_000 }],
+  });
+  const agent = spawn('sleep', ['120'], { stdio: 'ignore' });
+  agents.push(agent);
+  writeLiveSession(config, {
+    pid: agent.pid as number,
+    sessionId: SESSION,
+    cwd,
+    status,
+    name: 'proj-w1',
+    statusAt: Date.now() - 60_000,
+    ...(status === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
+  });
+  return config;
+}
+
+describe('a task whose session waits for a person', () => {
+  it('list: waiting, not stalled, piped and in --json; --stalled leaves it out and says why', () => {
+    const config = world('waiting');
+    const piped = run(config, ['-l', SESSION, 'list']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).not.toContain('is stalled');
+    expect(piped.stderr).toContain('task #1 is waiting, not stalled: session proj-w1 (66666666) waits for a person (permission prompt)');
+    const json = run(config, ['-l', SESSION, 'list', '--json']);
+    expect(contractProblems('list', json.stdout)).toEqual([]);
+    const tasks = JSON.parse(json.stdout) as Array<{ id: string; waiting?: unknown }>;
+    expect(tasks.map((t) => t.waiting ?? null)).toEqual([
+      { for: 'permission prompt', session: SESSION, name: 'proj-w1', since: expect.any(String) },
+      null,
+    ]);
+    const stalled = run(config, ['-l', SESSION, 'list', '--stalled', '1h']);
+    expect(stalled.code).toBe(0);
+    expect(stalled.stdout).toBe('');
+    expect(stalled.stderr).toContain('not stalled but waiting: #1 (session proj-w1 (66666666) waits for a person (permission prompt))');
+  });
+
+  it('list: the same task with its session idle is stalled (the mark is the waiting, nothing else)', () => {
+    const config = world('idle');
+    const r = run(config, ['-l', SESSION, 'list', '--stalled', '1h']);
+    expect(r.stdout.split('\t')[0]).toBe('1');
+    expect(r.stderr).toContain('task #1 is stalled');
+    expect(JSON.parse(run(config, ['-l', SESSION, 'list', '--json']).stdout)[0]).not.toHaveProperty('waiting');
+  });
+
+  it('lists --stalled: nothing stalled on stdout; the waiting task said apart on stderr, in --json and in Markdown', () => {
+    const config = world('waiting');
+    const text = run(config, ['lists', '--stalled', '1h']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain(`${SESSION}: not stalled but waiting: #1 (session proj-w1 (66666666) waits for a person (permission prompt))`);
+    const json = run(config, ['lists', '--stalled', '1h', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    expect(contractProblems('lists-stalled', json.stdout)).toEqual([]);
+    const notes = json.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(notes).toContainEqual({
+      note: expect.objectContaining({ code: 'waiting_for_person', list: SESSION, ids: ['1'], waitingFor: 'permission prompt' }),
+    });
+    const md = run(config, ['lists', '--stalled', '1h', '--format', 'markdown']);
+    expect(md.stdout).toContain('_No stalled work._');
+    expect(md.stdout).toContain('#### Waiting for a person (not stalled)');
+    expect(md.stdout).toMatch(/\| `66666666-6666-4666-8666-666666666666` \| `#1` Task 1 \| `agent-1` \| permission prompt \| `66666666` proj-w1 \|/);
+  });
+
+  it('watch --fail-if-stalled: does not end as stalled while the session waits (--timeout ends it); idle, it does (exit 7)', () => {
+    const args = ['-l', SESSION, 'watch', '--until', 'all-completed', '--fail-if-stalled', '1h', '--timeout', '3s', '--json'];
+    const waiting = run(world('waiting'), args);
+    expect(waiting.code, waiting.stderr).toBe(124);
+    const idle = run(world('idle'), args);
+    expect(idle.code, idle.stderr).toBe(7);
+  });
+
+  it('the board: the card is waiting (what for), not stalled', async () => {
+    const config = world('waiting');
+    const b = await startBoard(config);
+    boards.push(b);
+    const list = JSON.parse((await request(b.port, `/${b.token}/api/list?id=${SESSION}`)).body) as {
+      facts: Record<string, { stalledMs?: number; waitingFor?: string | null }>;
+    };
+    expect(list.facts['1']).toMatchObject({ waitingFor: 'permission prompt' });
+    expect(list.facts['1']).not.toHaveProperty('stalledMs');
+    expect(list.facts['2']).not.toHaveProperty('waitingFor');
+  });
+});
