@@ -13,6 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { stalledInList, stalledTodos } from '../../src/core/progress/stalled-work.js';
 import { SessionIndex } from '../../src/core/sessions/session-index.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { blockerAnswers, indexTasks } from '../../src/core/graph/blockers.js';
+import { PLAIN } from '../../src/render/style.js';
+import { renderTaskTable } from '../../src/render/task-table.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
@@ -100,6 +103,23 @@ describe('work nobody is at: stalled, or waiting for a person', () => {
     expect([...r.waiting.keys()]).toEqual(['1']);
     expect(r.stalled.size).toBe(0);
     expect(r.untimed).toEqual([]);
+  });
+});
+
+describe('the table', () => {
+  it('marks a task whose session waits "waiting: <what for>" (or "waiting for you"), never "stalled"', () => {
+    const tasks = [task('1', 'in_progress'), task('2', 'in_progress')];
+    const on = { session: SESSION, name: 'proj-w1', since: undefined };
+    const table = renderTaskTable(tasks, blockerAnswers(tasks, indexTasks(tasks)), {
+      style: PLAIN,
+      width: 100,
+      stalledFor: () => 3 * HOUR,
+      waitingFor: (t) => (t.id === '1' ? { ...on, waitingFor: 'permission prompt' } : { ...on, waitingFor: undefined }),
+    });
+    const [, one, two] = table.split('\n');
+    expect(one).toContain('Task 1 waiting: permission prompt');
+    expect(two).toContain('Task 2 waiting for you');
+    expect(table).not.toContain('stalled');
   });
 });
 
