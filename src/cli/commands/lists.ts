@@ -97,7 +97,9 @@ on a turn, as list --stalled judges it; for a session that keeps TodoWrite todos
 item in progress whose TodoWrite call is that old. One row a task: LIST, TASK, OWNER,
 UNCHANGED, SESSION; piped: list, id, idle ms, owner, session id, session state, subject,
 tab-separated; --json: the lists with stalled work, each task in the shape of its file
-with idleMs; --format markdown: a section for a CI job's summary.
+with idleMs; --format markdown: a section for a CI job's summary. A task whose session
+waits for a person (a permission prompt) is waiting, not stalled: left out of the report,
+and said apart on stderr (a waiting_for_person note; in Markdown, a table of its own).
 
 Examples:
   tasks lists
