@@ -84,7 +84,9 @@ describe('a task whose session waits for a person', () => {
     const text = run(config, ['lists', '--stalled', '1h']);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe('');
-    expect(text.stderr).toContain(`${SESSION}: not stalled but waiting: #1 (session proj-w1 (66666666) waits for a person (permission prompt))`);
+    expect(text.stderr).toContain(
+      `${SESSION}: not stalled but waiting: #1 (session proj-w1 (66666666) waits for a person (permission prompt))`,
+    );
     const json = run(config, ['lists', '--stalled', '1h', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(contractProblems('lists-stalled', json.stdout)).toEqual([]);
@@ -98,7 +100,9 @@ describe('a task whose session waits for a person', () => {
     const md = run(config, ['lists', '--stalled', '1h', '--format', 'markdown']);
     expect(md.stdout).toContain('_No stalled work._');
     expect(md.stdout).toContain('#### Waiting for a person (not stalled)');
-    expect(md.stdout).toMatch(/\| `66666666-6666-4666-8666-666666666666` \| `#1` Task 1 \| `agent-1` \| permission prompt \| `66666666` proj-w1 \|/);
+    expect(md.stdout).toMatch(
+      /\| `66666666-6666-4666-8666-666666666666` \| `#1` Task 1 \| `agent-1` \| permission prompt \| `66666666` proj-w1 \|/,
+    );
   });
 
   it('watch --fail-if-stalled: does not end as stalled while the session waits (--timeout ends it); idle, it does (exit 7)', () => {
