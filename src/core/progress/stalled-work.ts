@@ -1,5 +1,6 @@
 import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
+import { activityOf, readLiveSessionFiles } from '../sessions/live-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
 import type { Task } from '../store/schema.js';
@@ -126,8 +127,11 @@ export function stalledInList(
 ): RestingWork {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return noRest();
-  const near = sessionsOfList(opts.sessions, listId);
-  const waitingNear = waitedOn(near);
+  // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
+  const someoneWaits = readLiveSessionFiles(opts.sessions.configDir).some((f) => activityOf(f) === 'waiting');
+  let near: SessionInfo[] | undefined;
+  const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
+  const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
   if (waitingNear !== undefined) return allWaiting(working, waitingNear);
   const known = opts.times;
   const times =
@@ -140,10 +144,13 @@ export function stalledInList(
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return noRest();
   // The cheap signs first: a session of the list at work now.
-  if (opts.busyMustWrite ? busyAndWriting(near, opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, near)?.busy) return noRest();
+  if (
+    opts.busyMustWrite ? busyAndWriting(nearSessions(), opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, nearSessions())?.busy
+  )
+    return noRest();
   // Of a named list's sessions, only those that may be live can be at work, or wait: the others' transcripts stay unread.
   const { sessions, life } = listLife(opts.sessions, listId, { deep: true, mayBeLive: true });
-  const waitingFar = waitedOn(sessions);
+  const waitingFar = someoneWaits ? waitedOn(sessions) : undefined;
   if (waitingFar !== undefined) return allWaiting(working, waitingFar);
   const busy = opts.busyMustWrite
     ? busyAndWriting(sessions, opts.afterMs, opts.now)
