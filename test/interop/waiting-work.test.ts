@@ -1,0 +1,67 @@
+/**
+ * Interop: a session at a permission prompt, against the real Claude Code in tmux. The
+ * agent makes a task and starts it, then asks to run a shell command it is not allowed:
+ * Claude Code shows its permission prompt, and its live-session file says so
+ * ("status":"waiting","waitingFor":"permission prompt"). `tasks list` then calls the task
+ * waiting (its --json a `waiting` object), never stalled: `list --stalled` leaves it out
+ * with a note, however short the stall time asked for.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startInteractive } from './interactive.js';
+import type { Turn } from './mock-model.js';
+import { liveFiles, waitFor, world } from './session-world.js';
+
+const byPrompt = (prompt: string): Turn | undefined => {
+  const create = /^create (.+)$/m.exec(prompt)?.[1];
+  if (create !== undefined) return [{ name: 'TaskCreate', input: { subject: create, description: `${create}, from the agent` } }];
+  const start = /^start (\d+)$/m.exec(prompt)?.[1];
+  if (start !== undefined) return [{ name: 'TaskUpdate', input: { taskId: start, status: 'in_progress' } }];
+  if (/^run it$/m.test(prompt)) return [{ name: 'Bash', input: { command: 'touch made-by-bash', description: 'Make a file' } }];
+  return undefined;
+};
+
+describe('the real Claude Code: a session waiting for a person', () => {
+  it('at a permission prompt: its live file says waiting; tasks list says its task waits, not stalled', async () => {
+    const w = world();
+    const proj = w.dir('work/api');
+    // Not auto mode (the default of this release), which would run the command unasked: the mode that asks.
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt, args: ['--permission-mode', 'default'] });
+    try {
+      const live = await waitFor('the live file', () => liveFiles(w.config)[0]);
+      await a.waitFor((s) => /auto mode|for shortcuts|shift\+tab/.test(s), 'the prompt');
+      a.type('create Ship the parser');
+      const file = path.join(w.config, 'tasks', live.sessionId, '1.json');
+      await waitFor('the task', () => fs.existsSync(file));
+      a.type('start 1');
+      await waitFor('the task in progress', () => (JSON.parse(fs.readFileSync(file, 'utf8')).status === 'in_progress' ? true : undefined));
+      a.type('run it');
+      const said = await waitFor(
+        'the waiting status',
+        () => {
+          const body = JSON.parse(fs.readFileSync(live.file, 'utf8')) as { status?: string; waitingFor?: string };
+          return body.status === 'waiting' ? body : undefined;
+        },
+        30_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; the live file: ${fs.readFileSync(live.file, 'utf8')}; the pane:\n${a.screen()}`);
+      });
+      expect(said.waitingFor).toBe('permission prompt');
+      expect(fs.existsSync(path.join(proj, 'made-by-bash'))).toBe(false);
+
+      const json = await w.tasks(proj, ['-l', live.sessionId, 'list', '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const [task] = JSON.parse(json.stdout) as Array<{ status: string; waiting?: { for: string | null; session: string } }>;
+      expect(task).toMatchObject({ status: 'in_progress', waiting: { for: 'permission prompt', session: live.sessionId } });
+      // However short the stall time, a task that waits for a person is not stalled.
+      await new Promise((r) => setTimeout(r, 1200));
+      const stalled = await w.tasks(proj, ['-l', live.sessionId, 'list', '--stalled', '1s']);
+      expect(stalled.code, stalled.stderr).toBe(0);
+      expect(stalled.stdout).toBe('');
+      expect(stalled.stderr).toMatch(/not stalled but waiting: #1 \(session .*waits for a person \(permission prompt\)\)/);
+    } finally {
+      await a.stop();
+    }
+  });
+});
