@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
  */
 
 export interface ToolCallSpec {
-  name: 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite' | 'Agent';
+  name: 'TaskCreate' | 'TaskUpdate' | 'TaskGet' | 'TaskList' | 'TodoWrite' | 'Agent' | 'Bash';
   input: Record<string, unknown>;
 }
 
