@@ -87,12 +87,16 @@ export function listTasks(req: ListingRequest): TaskListing {
     choice.todos !== undefined && choice.session !== undefined
       ? stalledTodos(req.sessions, choice.session, snapshot.tasks, { afterMs: req.stalledAfterMs, now: req.now })
       : undefined;
+  // JSON carries no stalled mark, only the waiting (cheap: the live-session folder): the stall
+  // is judged only when shown or filtered by (it may ask the sessions).
+  const judgeStalled = req.output !== 'json' || req.stalledOnly;
   const rest: RestingWork = real
     ? stalledInList(dir, listId, snapshot.tasks, {
         afterMs: req.stalledAfterMs,
         now: req.now,
         sessions: req.sessions,
         times: snapshot.times,
+        waitingOnly: !judgeStalled,
       })
     : (todos ?? { stalled: new Map(), waiting: new Map() });
   const { stalled, waiting } = rest;

@@ -123,6 +123,8 @@ export function stalledInList(
      * that hangs) is stalled too. Else any busy session is at work.
      */
     busyMustWrite?: boolean | undefined;
+    /** Only which tasks wait for a person (`list --json`, which shows no stall): nothing is judged stalled. */
+    waitingOnly?: boolean | undefined;
   },
 ): RestingWork {
   const working = tasks.filter((t) => t.status === 'in_progress');
@@ -133,6 +135,7 @@ export function stalledInList(
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
   if (waitingNear !== undefined) return allWaiting(working, waitingNear);
+  if (opts.waitingOnly) return noRest();
   const known = opts.times;
   const times =
     known !== undefined && working.every((t) => known.has(t.id))
