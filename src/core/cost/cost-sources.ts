@@ -93,11 +93,13 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     const own = plan.sessionLists.get(id) ?? [];
     const messages: UsageMessage[] = [];
     const gaps: Array<{ from: number; to: number }> = [];
+    const unsure: Array<{ from: number; to: number }> = [];
     let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
     for (const file of filesOf(index, info)) {
       const usage = store.usage(file);
       messages.push(...usage.messages);
       gaps.push(...usage.gaps);
+      unsure.push(...usage.unsure);
       for (const m of usage.messages) if (m.at > last) last = m.at;
       for (const m of usage.marks) {
         if (m.at > last) last = m.at;
@@ -107,7 +109,7 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     }
     // Oldest first (a message with no time last): the order the rule turns odd tokens in.
     messages.sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at));
-    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now), gaps });
+    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now), gaps, unsure });
   }
   return { works, marks, sessionLists: plan.sessionLists, sessions: plan.sessions, subjects, deleted: plan.deleted };
 }
