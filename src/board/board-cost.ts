@@ -27,7 +27,14 @@ const SHARED_MS = 2000;
 const recent = new WeakMap<SessionIndex, Map<string, { at: number; payload: CostPayload }>>();
 
 function workOut(ctx: BoardContext, index: SessionIndex, listId: string): CostPayload {
-  const empty = view({ tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 }, activeMs: 0, unsureMs: 0, messages: 0, models: [], costUsd: 0 });
+  const empty = view({
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+    activeMs: 0,
+    unsureMs: 0,
+    messages: 0,
+    models: [],
+    costUsd: 0,
+  });
   let prices: ReturnType<typeof loadPrices>;
   try {
     prices = loadPrices(ctx.pricesFile);

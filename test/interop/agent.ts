@@ -167,7 +167,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     const stream = parseStream(stdout);
     if (options.killAtTurn !== undefined) {
       if (timedOut || code !== null || model.turnsServed() !== options.killAtTurn + 1)
-        throw new Error(`agent run not killed at turn ${options.killAtTurn} (exit ${code}, ${model.turnsServed()} turns asked)\nstderr: ${stderr.trim().slice(-2000)}`);
+        throw new Error(
+          `agent run not killed at turn ${options.killAtTurn} (exit ${code}, ${model.turnsServed()} turns asked)\nstderr: ${stderr.trim().slice(-2000)}`,
+        );
       return { stream, stdout, stderr, received: model.received };
     }
     const problems: string[] = [];

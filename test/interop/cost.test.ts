@@ -258,7 +258,10 @@ describe('the real Claude Code: what each task cost', () => {
       turns: [turn([list], { input_tokens: 700, output_tokens: 70 }), [list]],
       killAtTurn: 1,
     });
-    const transcript = fs.readFileSync(path.join(config, 'projects', fs.readdirSync(path.join(config, 'projects'))[0] as string, `${s}.jsonl`), 'utf8');
+    const transcript = fs.readFileSync(
+      path.join(config, 'projects', fs.readdirSync(path.join(config, 'projects'))[0] as string, `${s}.jsonl`),
+      'utf8',
+    );
     expect(transcript.trimEnd().split('\n').at(-1)).not.toContain('"type":"cost-state"');
     // Nothing runs for 5 s; then it is resumed again and completes #1.
     const killedAt = Date.now();

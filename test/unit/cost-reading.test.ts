@@ -160,6 +160,37 @@ describe("a transcript's usage", () => {
     expect(USAGE_SCAN.load(saved)).toEqual(state);
   });
 
+  it('places a killed process’s end by the resumed run’s cost-state, also when the transcript is read in two parts', () => {
+    // A run killed with SIGKILL, resumed 12 s later (crash-resume/README.md).
+    const file = path.join(FIXTURES, 'crash-resume', 'projects', '-tmp-cc-work', '2d82cedd-9fd0-4b78-84aa-257575bb6b81.jsonl');
+    // The lines the transcript store feeds it: those with one of its needles.
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((l) => USAGE_SCAN.needles.some((n) => l.includes(n)));
+    const at = (t: string) => Date.parse(`2026-12-03T${t}Z`);
+    const whole = USAGE_SCAN.start();
+    for (const line of lines) USAGE_SCAN.feed(whole, line);
+    // The killed process's last entry read (its model's message), then the resumed run's queued prompt.
+    expect(usageOf(whole).gaps).toEqual([
+      { from: at('11:05:18.425'), to: at('11:05:31.652') },
+      { from: at('11:05:31.830'), to: Number.POSITIVE_INFINITY },
+    ]);
+    expect(usageOf(whole).unsure).toEqual([]);
+    // Read up to the resumed run's last entry, kept, then the rest: the same answer.
+    const cut = lines.findIndex((l) => l.startsWith('{"type":"cost-state"'));
+    const part = USAGE_SCAN.start();
+    for (const line of lines.slice(0, cut)) USAGE_SCAN.feed(part, line);
+    // Before its cost-state: the silence before a new request chain, unsure.
+    expect(usageOf(part).unsure).toEqual([{ from: at('11:05:18.425'), to: at('11:05:31.652') }]);
+    expect(usageOf(part).gaps).toEqual([]);
+    const again = USAGE_SCAN.load(JSON.parse(JSON.stringify(USAGE_SCAN.save(part)))) as typeof part;
+    expect(again).toEqual(part);
+    for (const line of lines.slice(cut)) USAGE_SCAN.feed(again, line);
+    expect(usageOf(again)).toEqual(usageOf(whole));
+  });
+
   it('a saved state loads back as it was', () => {
     const state = USAGE_SCAN.start();
     USAGE_SCAN.feed(state, assistant('m', '2026-12-01T10:00:01.000Z', [update('t', { taskId: '3', status: 'in_progress' })], usage(1, 2)));

@@ -131,10 +131,7 @@ export function usageOf(state: UsageScanState): TranscriptUsage {
     subjects: state.subjects,
     gaps: state.gaps.map(([from, to]) => ({ from, to: Number.isNaN(to) ? Number.POSITIVE_INFINITY : to })),
     // The running (or last, crashed) run's silences after which a new chain began: no `cost-state` places them yet.
-    unsure: [...state.unsure, ...state.run.filter((r) => r[2] === RESTART).map(([a, b]) => [a, b] as [number, number])].map(([from, to]) => ({
-      from,
-      to,
-    })),
+    unsure: [...state.unsure, ...state.run.filter((r) => r[2] === RESTART)].map(([from, to]) => ({ from, to })),
   };
 }
 
@@ -222,7 +219,10 @@ function byModelOrTool(entry: Record<string, unknown>): boolean {
   if (entry.type === 'assistant') return message?.model !== '<synthetic>';
   if (entry.type !== 'user') return false;
   const content = message?.content;
-  return entry.toolUseResult !== undefined || (Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'tool_result'));
+  return (
+    entry.toolUseResult !== undefined ||
+    (Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'tool_result'))
+  );
 }
 
 const longFlag = (input: number, cacheRead: number, cacheWrite: number) => (input + cacheRead + cacheWrite > LONG_PROMPT_TOKENS ? LONG : 0);
