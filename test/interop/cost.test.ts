@@ -285,7 +285,7 @@ describe('the real Claude Code: what each task cost', () => {
     expect(table.stderr).not.toContain('no record places');
   });
 
-  it('a first run killed with SIGKILL and resumed while the resumed run runs: unsure until it ends, then placed', async () => {
+  it('a run killed, resumed and killed again, then resumed: each end placed where a record says, the rest unsure', async () => {
     const { cost, agent } = world();
     const first = await agent({
       listId: undefined,
@@ -300,23 +300,35 @@ describe('the real Claude Code: what each task cost', () => {
       listId: undefined,
       model: 'claude-opus-5-5',
       args: ['--resume', s],
-      turns: [[list], [update({ taskId: '1', status: 'completed' })]],
-      // While the resumed run works (its second turn held), no `cost-state` places the killed run's end.
+      turns: [[list], [list], [list]],
+      // While it works (its second turn held): its process, running, says when it started.
       beforeTurn: async (i) => {
         if (i !== 1) return;
         // Its first request is on disk (Claude Code writes its transcript a moment after the fact).
         await new Promise((resolve) => setTimeout(resolve, 2000));
         looked = await cost('-l', s, 'cost');
       },
+      killAtTurn: 2,
     });
-    const during = looked as Report;
-    expect(task(during, '1').unsureMs).toBeGreaterThan(4000);
-    expect(task(during, '1').activeMs).toBeGreaterThan(task(during, '1').unsureMs);
-    const after = await cost('-l', s, 'cost');
-    expect(task(after, '1').unsureMs).toBe(0);
-    // The runs' own parts (2 s of it the resumed run's wait for its model, held above), not the 5 s between.
-    expect(task(after, '1').activeMs).toBeLessThan(4500);
-    expect(task(after, '1').activeMs).toBeLessThan(task(during, '1').activeMs - 4000);
+    const during = task(looked as Report, '1');
+    expect(during.unsureMs).toBe(0);
+    expect(during.activeMs).toBeLessThan(4000);
+    // Killed too: nothing says any more where the first run ended. Counted, and unsure.
+    const killedTwice = task(await cost('-l', s, 'cost'), '1');
+    expect(killedTwice.unsureMs).toBeGreaterThan(4000);
+    expect(killedTwice.activeMs).toBeGreaterThan(killedTwice.unsureMs);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [[update({ taskId: '1', status: 'completed' })]],
+    });
+    // The last run's cost-state places the second run's end (its own start: no cost-state to
+    // restore); the first run's end stays unsure, the same silence as before.
+    const after = task(await cost('-l', s, 'cost'), '1');
+    expect(after.unsureMs).toBe(killedTwice.unsureMs);
+    expect(after.activeMs - after.unsureMs).toBeLessThan(4500);
   });
 
   it('a task completed by a person with tasks done: messages after it are unattributed', async () => {

@@ -183,7 +183,8 @@ describe("a transcript's usage", () => {
     const part = USAGE_SCAN.start();
     for (const line of lines.slice(0, cut)) USAGE_SCAN.feed(part, line);
     // Before its cost-state: the silence before a new request chain, unsure.
-    expect(usageOf(part).unsure).toEqual([{ from: at('11:05:18.425'), to: at('11:05:31.652') }]);
+    expect(usageOf(part).open).toEqual([{ from: at('11:05:18.425'), to: at('11:05:31.652'), restart: true }]);
+    expect(usageOf(part).unsure).toEqual([]);
     expect(usageOf(part).gaps).toEqual([]);
     const again = USAGE_SCAN.load(JSON.parse(JSON.stringify(USAGE_SCAN.save(part)))) as typeof part;
     expect(again).toEqual(part);

@@ -103,8 +103,34 @@ export interface TranscriptUsage {
   subjects: ReadonlyMap<string, string>;
   /** Stretches with no process of the session: from its end to a resumed run's first line (Infinity: none yet). */
   gaps: Array<{ from: number; to: number }>;
-  /** Silences that may have been a crashed process's end, which no record places: counted, but unsure. */
+  /** Silences of ended runs that may have been a crashed process's end, which no record places: counted, but unsure. */
   unsure: Array<{ from: number; to: number }>;
+  /**
+   * The silences of the run no `cost-state` closed yet (running, or ended by a crash), and
+   * whether a new request chain began after each: the start of the process running now,
+   * where it is known, places a crashed one's end among them (placeOpenRun).
+   */
+  open: Array<{ from: number; to: number; restart: boolean }>;
+}
+
+/**
+ * The open run's silences with the start of the session's process running now (`start`,
+ * a moment at or before it; undefined: none known): the one that holds that start was no
+ * one's (every entry of the running process is after it, every entry before it another's),
+ * and those after it were that process's own pauses. Any other after which a new chain
+ * began is unsure.
+ */
+export function placeOpenRun(
+  open: TranscriptUsage['open'],
+  start: number | undefined,
+): { gaps: TranscriptUsage['gaps']; unsure: TranscriptUsage['unsure'] } {
+  const gaps: TranscriptUsage['gaps'] = [];
+  const unsure: TranscriptUsage['unsure'] = [];
+  for (const s of open) {
+    if (start !== undefined && s.from < start && start <= s.to) gaps.push({ from: s.from, to: s.to });
+    else if (s.restart && !(start !== undefined && s.from >= start)) unsure.push({ from: s.from, to: s.to });
+  }
+  return { gaps, unsure };
 }
 
 /** What the rule needs of a transcript, from a read that has seen all of it. */
@@ -130,8 +156,8 @@ export function usageOf(state: UsageScanState): TranscriptUsage {
     marks: state.marks.map(([at, task, status]) => ({ at, task, status })),
     subjects: state.subjects,
     gaps: state.gaps.map(([from, to]) => ({ from, to: Number.isNaN(to) ? Number.POSITIVE_INFINITY : to })),
-    // The running (or last, crashed) run's silences after which a new chain began: no `cost-state` places them yet.
-    unsure: [...state.unsure, ...state.run.filter((r) => r[2] === RESTART)].map(([from, to]) => ({ from, to })),
+    unsure: state.unsure.map(([from, to]) => ({ from, to })),
+    open: state.run.map(([from, to, how]) => ({ from, to, restart: how === RESTART })),
   };
 }
 
