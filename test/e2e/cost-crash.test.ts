@@ -76,7 +76,7 @@ describe('a session killed and then resumed', () => {
     // a person who typed again 13 s later into the same process.
     const { cost } = world((lines) => {
       const i = lines.findIndex((l, k) => k > 40 && l.startsWith('{"type":"api-request"'));
-      lines[i] = (lines[i] as string).replace('"querySource"', '"base":"b20a9e35","querySource"');
+      lines[i] = (lines[i] as string).replace('"querySource"', '"base":"b20a9e35","querySource"').replace('"keep":0,', '"keep":2,');
       return lines.filter((l) => !l.startsWith('{"type":"cost-state"'));
     });
     const report = JSON.parse((await cost('--json')).stdout) as { tasks: Array<Usage & { id: string }> };

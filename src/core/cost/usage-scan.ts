@@ -54,7 +54,7 @@ export interface UsageScanState {
   /**
    * The silences of the run since the last `cost-state` (SILENCE_MS or more before a line
    * that no model or tool wrote): [last time before, the line's time, RESTART / SAME / PENDING:
-   * whether the next request began a new chain].
+   * whether a request that began a new chain came before the next model message].
    */
   run: Array<[number, number, number]>;
   /** The last `cost-state`'s [startTime, totalDuration] (NaN: not given), or null: none yet. */
@@ -93,8 +93,10 @@ const NEEDLES = [
   '"type":"cost-state"',
   '"operation":"enqueue"',
   '"promptSource"',
-  // A request: whether it goes on from the process's last one (`base`), read without parsing it.
-  '{"type":"api-request"',
+  // A request that begins a chain: it names no earlier one (`base`), so it keeps none of its
+  // messages (`keep` 0; always so in 2.1.328 and 2.1.332). Those that go on from the last, the
+  // most of a transcript's bytes, are not read at all.
+  '"keep":0,',
 ];
 
 export interface TranscriptUsage {
@@ -282,7 +284,7 @@ function readResult(state: UsageScanState, entry: Record<string, unknown>, conte
 }
 
 export const USAGE_SCAN: LineScan<UsageScanState> = {
-  id: 'usage/3',
+  id: 'usage/4',
   needles: NEEDLES,
   start: () => ({
     models: [],
@@ -299,7 +301,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
   }),
   feed(state, line) {
     if (line.startsWith('{"type":"api-request"')) {
-      // The first request after a silence: a new chain, or the same process's.
+      // The first request after a silence began a new chain (a new process, or the same one starting over).
       const silence = state.run.at(-1);
       if (silence !== undefined && silence[2] === PENDING) silence[2] = line.includes('"base":"') ? SAME : RESTART;
       return;
@@ -327,6 +329,9 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     if (typeof message !== 'object' || message === null) return;
     const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     if (entry.type === 'assistant') {
+      // A model's answer, and no new chain began before it since the silence: the same process went on.
+      const silence = state.run.at(-1);
+      if (silence !== undefined && silence[2] === PENDING && message.model !== '<synthetic>') silence[2] = SAME;
       // A fork's copy of its parent's entry: the parent's message and call.
       if (typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId) return;
       readMessage(state, entry, message);
