@@ -27,7 +27,7 @@ export const serverNow = (): number => Date.now() + skew;
 const clock = (at: number): string => new Date(at - skew).toLocaleTimeString();
 
 /** Since when a task in progress has gone unchanged (server ms), when the list says. */
-export function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
+function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
   if (t.status !== 'in_progress') return undefined;
   const facts = list.facts[t.id];
   if (facts?.changedAt !== undefined) return facts.changedAt;
@@ -73,7 +73,7 @@ export function stallMark(list: ListPayload, t: BoardTask, now: number): HTMLEle
 /**
  * The detail's line on stalling, for a task in progress: since when it is stalled and
  * what ends it; else when it will stall if nothing changes, or that a session at work
- * holds it back. Null for any other task.
+ * holds it back. Nothing for any other task.
  */
 export function stallFact(list: ListPayload, t: BoardTask, now: number): HTMLElement[] {
   const since = unchangedSince(list, t);
