@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PersistentCache } from '../../src/core/cache/persistent-cache.js';
 import { loadPrices, priceFilePath } from '../../src/core/cost/price-file.js';
 import { builtInTable, costOf, priceOf } from '../../src/core/cost/prices.js';
-import { USAGE_SCAN, usageOf } from '../../src/core/cost/usage-scan.js';
+import { placeOpenRun, USAGE_SCAN, usageOf } from '../../src/core/cost/usage-scan.js';
 import { UsageStore } from '../../src/core/cost/usage-store.js';
 import { bucketKey, noTokens } from '../../src/core/cost/usage-tally.js';
 import { TranscriptStore } from '../../src/core/sessions/transcript-store.js';
@@ -190,6 +190,26 @@ describe("a transcript's usage", () => {
     expect(again).toEqual(part);
     for (const line of lines.slice(cut)) USAGE_SCAN.feed(again, line);
     expect(usageOf(again)).toEqual(usageOf(whole));
+  });
+
+  it("places a crashed process's end by the start of the process running now, else keeps a new chain's silence unsure", () => {
+    const open = [
+      { from: 100, to: 5000, restart: true },
+      { from: 6000, to: 9000, restart: true },
+      { from: 9500, to: 12_000, restart: false },
+    ];
+    // Started at 4000: the first silence held that start; the others were its own pauses.
+    expect(placeOpenRun(open, 4000)).toEqual({ gaps: [{ from: 100, to: 5000 }], unsure: [] });
+    // Started at 7000: the second held it; the first, before it, began a chain too and stays unsure.
+    expect(placeOpenRun(open, 7000)).toEqual({ gaps: [{ from: 6000, to: 9000 }], unsure: [{ from: 100, to: 5000 }] });
+    // No start known: every silence after which a new chain began is unsure; a pause that went on with the chain is not.
+    expect(placeOpenRun(open, undefined)).toEqual({
+      gaps: [],
+      unsure: [
+        { from: 100, to: 5000 },
+        { from: 6000, to: 9000 },
+      ],
+    });
   });
 
   it('a saved state loads back as it was', () => {

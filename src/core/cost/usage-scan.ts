@@ -352,7 +352,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     unsure: s.unsure.map(([a, b]) => [a, b]),
   }),
   save: (s) =>
-    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last)
+    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last) && s.cs === null
       ? 0
       : {
           v: s.models,
