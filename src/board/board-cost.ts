@@ -27,7 +27,14 @@ const SHARED_MS = 2000;
 const recent = new WeakMap<SessionIndex, Map<string, { at: number; payload: CostPayload }>>();
 
 function workOut(ctx: BoardContext, index: SessionIndex, listId: string): CostPayload {
-  const empty = view({ tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 }, activeMs: 0, messages: 0, models: [], costUsd: 0 });
+  const empty = view({
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+    activeMs: 0,
+    unsureMs: 0,
+    messages: 0,
+    models: [],
+    costUsd: 0,
+  });
   let prices: ReturnType<typeof loadPrices>;
   try {
     prices = loadPrices(ctx.pricesFile);
@@ -48,8 +55,8 @@ function workOut(ctx: BoardContext, index: SessionIndex, listId: string): CostPa
   };
 }
 
-function view(u: Omit<CostUsage, 'activeMs'> & { activeMs?: number }): CostView {
-  const full: CostUsage = { ...u, activeMs: u.activeMs ?? 0 };
+function view(u: Omit<CostUsage, 'activeMs' | 'unsureMs'> & { activeMs?: number; unsureMs?: number }): CostView {
+  const full: CostUsage = { ...u, activeMs: u.activeMs ?? 0, unsureMs: u.unsureMs ?? 0 };
   return {
     tokens: tokenTotal(full),
     activeMs: full.activeMs,

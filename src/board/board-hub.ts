@@ -260,5 +260,6 @@ function unreachedList(id: string, view: HostStateView): ListPayload {
     undo: null,
     redo: null,
     stalledAfterMs: 0,
+    atWork: false,
   };
 }

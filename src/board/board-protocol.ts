@@ -193,7 +193,14 @@ export interface ListPayload {
   undo: StackChangeView | null;
   /** What redo would apply again (the first of it), if an undo left anything to redo. */
   redo: StackChangeView | null;
+  /**
+   * The stall rule's threshold (core/progress/stalled-work.ts): a task in progress whose
+   * file has not changed for this long, while no session of the list is at work, is
+   * stalled. The page counts it on from `changedAt` between reads, as time alone brings it.
+   */
   stalledAfterMs: number;
+  /** A session of the list was at work (busy on a turn) as the list was read: nothing stalls until it is read again. */
+  atWork: boolean;
 }
 
 /** One change of a task's history, in the words of `tasks log`. */

@@ -8,7 +8,7 @@ import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
 import { sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { type ListsRow, listsView } from '../core/lists/lists-view.js';
-import { stalledInList } from '../core/progress/stalled-work.js';
+import { listSessionBusy, noRestingWork, stalledInList } from '../core/progress/stalled-work.js';
 import { clearOf } from '../core/sessions/cleared-lists.js';
 import { listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
@@ -248,7 +248,13 @@ export function listPayload(
     dir,
     tasks.map((t) => t.id),
   );
-  const { stalled, waiting } = stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
+  // A session at work holds every stall back; else a task in progress stalls once unchanged for
+  // stalledAfterMs, which the page counts on by itself between reads (nothing on disk changes then).
+  // A task whose session waits for a person is waiting, never stalled (stalledInList says which).
+  const atWork = tasks.some((t) => t.status === 'in_progress') && listSessionBusy(index, listId) === true;
+  const { stalled, waiting } = atWork
+    ? noRestingWork()
+    : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
   // As release --gone judges them: a named list's sessions found by their transcripts.
   const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
   const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
@@ -300,6 +306,7 @@ export function listPayload(
     unreadable: state.unreadable ?? null,
     ...(state.exists ? stackEnds(dir) : { undo: null, redo: null }),
     stalledAfterMs: ctx.stalledAfterMs,
+    atWork,
   };
 }
 

@@ -25,6 +25,13 @@ export function activeTime(ms: number): string {
   return `${s}s`;
 }
 
+/**
+ * A time in progress as counted: "≤" before it when part of it may be time in which a
+ * session had no process (one crashed, and no record says where it ended): the time is
+ * at most this, never guessed lower.
+ */
+export const timeCell = (u: CostUsage): string => `${u.unsureMs > 0 ? '≤' : ''}${activeTime(u.activeMs)}`;
+
 export function dollars(usd: number | null): string {
   if (usd === null) return '?';
   if (usd === 0) return '$0';
@@ -40,7 +47,12 @@ export const hasWork = (u: CostUsage) => u.messages > 0 || u.activeMs > 0;
 /** One line: "12m 40s in progress · 1.2M tokens (8 messages, claude-opus-5-5) · $0.42". */
 export function costLine(u: CostUsage): string {
   const parts: string[] = [];
-  if (u.activeMs > 0) parts.push(`${activeTime(u.activeMs)} in progress`);
+  if (u.activeMs > 0)
+    parts.push(
+      u.unsureMs > 0
+        ? `up to ${activeTime(u.activeMs)} in progress (${activeTime(u.unsureMs)} of it after a crash no record places)`
+        : `${activeTime(u.activeMs)} in progress`,
+    );
   if (u.messages > 0) {
     const models = u.models.length === 0 ? '' : `, ${u.models.join(', ')}`;
     parts.push(`${compactCount(tokenTotal(u))} tokens (${u.messages} message${u.messages === 1 ? '' : 's'}${models})`);
@@ -59,7 +71,7 @@ export const COST_HEAD = ['TIME', 'TOKENS', 'COST'] as const;
 
 export function costCells(u: CostUsage | undefined): string[] {
   if (u === undefined || !hasWork(u)) return ['', '', ''];
-  return [u.activeMs > 0 ? activeTime(u.activeMs) : '-', compactCount(tokenTotal(u)), u.messages > 0 ? dollars(u.costUsd) : '-'];
+  return [u.activeMs > 0 ? timeCell(u) : '-', compactCount(tokenTotal(u)), u.messages > 0 ? dollars(u.costUsd) : '-'];
 }
 
 /** Piped, exact: active ms, tokens, cost in USD ("-": not known). */

@@ -13,6 +13,7 @@ export const usd = (v: number | null) => (v === null ? null : Math.round(v * 1e1
 export const NO_USAGE: CostUsage = {
   tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
   activeMs: 0,
+  unsureMs: 0,
   messages: 0,
   models: [],
   costUsd: 0,
@@ -22,6 +23,7 @@ export function usageJson(u: CostUsage) {
   return {
     tokens: { ...u.tokens },
     activeMs: u.activeMs,
+    unsureMs: u.unsureMs,
     messages: u.messages,
     models: [...u.models],
     costUsd: usd(u.costUsd),
@@ -29,7 +31,7 @@ export function usageJson(u: CostUsage) {
 }
 
 export function costJson(r: CostReport) {
-  const { activeMs: _none, ...unattributed } = usageJson(r.unattributed);
+  const { activeMs: _none, unsureMs: _unsure, ...unattributed } = usageJson(r.unattributed);
   return {
     tasks: r.tasks.map((t) => ({
       list: t.list,
@@ -46,7 +48,7 @@ export function costJson(r: CostReport) {
       session: s.session,
       lists: s.lists,
       ...usageJson(s),
-      unattributed: (({ activeMs: _a, ...u }) => u)(usageJson(s.unattributed)),
+      unattributed: (({ activeMs: _a, unsureMs: _u, ...u }) => u)(usageJson(s.unattributed)),
     })),
     unattributed: { ...unattributed, sessions: r.unattributed.sessions },
     total: usageJson(r.total),

@@ -1,5 +1,5 @@
 import type { CostReport, CostUsage } from '../core/cost/cost-report.js';
-import { activeTime, compactCount, dollars, hasWork } from './cost-cells.js';
+import { activeTime, compactCount, dollars, hasWork, timeCell } from './cost-cells.js';
 import type { Style } from './style.js';
 import { oneLine, padEnd, padStart, truncate, visibleWidth } from './text.js';
 
@@ -67,7 +67,7 @@ export function renderCostTable(rows: readonly CostRow[], by: CostBy, o: { style
     // Owners and lists have no label column: the unattributed and total rows say what they are in the first.
     oneLine(withLabel || r.kind === 'row' ? r.key : r.label),
     oneLine(withLabel ? r.label : ''),
-    r.usage.activeMs > 0 ? activeTime(r.usage.activeMs) : '-',
+    r.usage.activeMs > 0 ? timeCell(r.usage) : '-',
     String(r.usage.messages),
     compactCount(r.usage.tokens.input),
     compactCount(r.usage.tokens.output),
@@ -130,6 +130,10 @@ export function renderCostNotes(report: CostReport, idle: number, by: CostBy): s
   notes.push(
     `costs are estimates at Anthropic's API prices as of ${report.prices.date}${report.prices.file === null ? '' : ` (with ${report.prices.file})`}`,
   );
+  if (report.total.unsureMs > 0)
+    notes.push(
+      `≤: a session's process crashed and no record says where it ended: the time may include up to ${activeTime(report.total.unsureMs)} with no process (--json: unsureMs)`,
+    );
   if (report.unpriced.length > 0)
     notes.push(
       `no price known for ${report.unpriced.join(', ')}: costs that include ${report.unpriced.length === 1 ? 'it' : 'them'} are shown as ?`,

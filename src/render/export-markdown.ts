@@ -2,7 +2,7 @@ import type { CostUsage } from '../core/cost/cost-report.js';
 import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
-import { activeTime, compactCount, dollars, hasWork, tokenTotal } from './cost-cells.js';
+import { compactCount, dollars, hasWork, timeCell, tokenTotal } from './cost-cells.js';
 import { oneLine } from './text.js';
 
 /**
@@ -42,7 +42,7 @@ export function renderMarkdownChecklist(
 
 /** "12m 40s, 1.2M tokens, $0.42": time in progress, tokens, estimated cost ("cost unknown" without a price). */
 function workText(u: CostUsage): string {
-  const parts = u.activeMs > 0 ? [activeTime(u.activeMs)] : [];
+  const parts = u.activeMs > 0 ? [timeCell(u)] : [];
   parts.push(`${compactCount(tokenTotal(u))} tokens`);
   parts.push(u.costUsd === null ? 'cost unknown' : `${escapeMarkdown(dollars(u.costUsd))} est.`);
   return parts.join(', ');

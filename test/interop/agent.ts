@@ -48,6 +48,12 @@ export interface AgentOptions {
   bin?: string;
   /** Run as another local user (a "host" of `tasks -H` tests): its ids; its home is made theirs. */
   user?: { uid: number; gid: number };
+  /**
+   * SIGKILL the agent when it asks for this turn (0-based), 2 s later, as a crash or a
+   * machine switched off ends it: its request is never answered, and the run is judged
+   * only by that.
+   */
+  killAtTurn?: number;
 }
 
 export interface AgentRun {
@@ -102,9 +108,19 @@ export function agentEnv(configDir: string, home: string, listId: string | undef
  * unanswered, or a request the mock does not serve.
  */
 export async function runAgent(options: AgentOptions): Promise<AgentRun> {
+  let killed: (() => void) | undefined;
   const model = await startMockModel({
     turns: options.turns,
-    beforeTurn: options.beforeTurn,
+    beforeTurn: async (i) => {
+      if (i === options.killAtTurn) {
+        // Claude Code writes its transcript a moment after the fact: what it did is on disk first.
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        killed?.();
+        // Never answered: the agent is gone.
+        await new Promise(() => {});
+      }
+      await options.beforeTurn?.(i);
+    },
     model: options.model,
     closingUsage: options.closingUsage,
     subagent: options.subagent,
@@ -132,6 +148,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
         ...(options.user === undefined ? {} : { uid: options.user.uid, gid: options.user.gid }),
       },
     );
+    killed = () => child.kill('SIGKILL');
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -148,6 +165,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
     }).finally(() => clearTimeout(timer));
 
     const stream = parseStream(stdout);
+    if (options.killAtTurn !== undefined) {
+      if (timedOut || code !== null || model.turnsServed() !== options.killAtTurn + 1)
+        throw new Error(
+          `agent run not killed at turn ${options.killAtTurn} (exit ${code}, ${model.turnsServed()} turns asked)\nstderr: ${stderr.trim().slice(-2000)}`,
+        );
+      return { stream, stdout, stderr, received: model.received };
+    }
     const problems: string[] = [];
     if (timedOut) problems.push(`killed after ${timeoutMs} ms`);
     if (code !== 0) problems.push(`exit code ${code}`);

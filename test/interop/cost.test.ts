@@ -30,6 +30,7 @@ interface Tokens {
 interface Usage {
   tokens: Tokens;
   activeMs: number;
+  unsureMs: number;
   messages: number;
   models: string[];
   costUsd: number | null;
@@ -37,7 +38,7 @@ interface Usage {
 interface Report {
   tasks: Array<Usage & { id: string; list: string; deleted: boolean }>;
   sessions: Array<Usage & { session: string }>;
-  unattributed: Omit<Usage, 'activeMs'>;
+  unattributed: Omit<Usage, 'activeMs' | 'unsureMs'>;
   total: Usage;
   unpricedModels: string[];
 }
@@ -238,6 +239,96 @@ describe('the real Claude Code: what each task cost', () => {
     expect(task(r, '1').activeMs).toBeLessThan(3000);
     const get = await runAsync(config, ['-l', s, 'get', '1'], { cwd: project, env });
     expect(get.stdout).toMatch(/Work: +[0-2]s in progress · 91k tokens \(4 messages/);
+  });
+
+  it('a resumed run killed with SIGKILL: the time until the next --resume is no task, and none of it is unsure', async () => {
+    const { config, project, env, cost, agent } = world();
+    // A run that ends as it should (a `cost-state`), #1 in progress.
+    const first = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      turns: [[create('Plan')], [update({ taskId: '1', status: 'in_progress' })]],
+    });
+    const s = first.stream.sessionId as string;
+    // Resumed, it works on #1, then dies while its next request waits: no `cost-state`.
+    await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [turn([list], { input_tokens: 700, output_tokens: 70 }), [list]],
+      killAtTurn: 1,
+    });
+    const transcript = fs.readFileSync(
+      path.join(config, 'projects', fs.readdirSync(path.join(config, 'projects'))[0] as string, `${s}.jsonl`),
+      'utf8',
+    );
+    expect(transcript.trimEnd().split('\n').at(-1)).not.toContain('"type":"cost-state"');
+    // Nothing runs for 5 s; then it is resumed again and completes #1.
+    const killedAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 9000, output_tokens: 900 })],
+    });
+    const resumedAt = Date.now();
+    const r = await cost('-l', s, 'cost');
+    // Its messages: the killed run's first (700) and the last run's (9000) among them.
+    expect(task(r, '1').tokens.input).toBeGreaterThanOrEqual(9700);
+    // Its time: the runs' parts, not the 5 s between the kill and the last run.
+    expect(task(r, '1').activeMs).toBeGreaterThan(0);
+    expect(task(r, '1').activeMs).toBeLessThan(resumedAt - killedAt - 4000);
+    expect(task(r, '1').unsureMs).toBe(0);
+    expect(r.total.unsureMs).toBe(0);
+    const table = await runAsync(config, ['-l', s, 'cost'], { cwd: project, env });
+    expect(table.stderr).not.toContain('no record places');
+  });
+
+  it('a run killed, resumed and killed again, then resumed: each end placed where a record says, the rest unsure', async () => {
+    const { cost, agent } = world();
+    const first = await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      turns: [[create('Plan')], [update({ taskId: '1', status: 'in_progress' })], [list]],
+      killAtTurn: 2,
+    });
+    const s = first.stream.sessionId as string;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    let looked: Report | undefined;
+    await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [[list], [list], [list]],
+      // While it works (its second turn held): its process, running, says when it started.
+      beforeTurn: async (i) => {
+        if (i !== 1) return;
+        // Its first request is on disk (Claude Code writes its transcript a moment after the fact).
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        looked = await cost('-l', s, 'cost');
+      },
+      killAtTurn: 2,
+    });
+    const during = task(looked as Report, '1');
+    expect(during.unsureMs).toBe(0);
+    expect(during.activeMs).toBeLessThan(4000);
+    // Killed too: nothing says any more where the first run ended. Counted, and unsure.
+    const killedTwice = task(await cost('-l', s, 'cost'), '1');
+    expect(killedTwice.unsureMs).toBeGreaterThan(4000);
+    expect(killedTwice.activeMs).toBeGreaterThan(killedTwice.unsureMs);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await agent({
+      listId: undefined,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [[update({ taskId: '1', status: 'completed' })]],
+    });
+    // The last run's cost-state places the second run's end (its own start: no cost-state to
+    // restore); the first run's end stays unsure, the same silence as before.
+    const after = task(await cost('-l', s, 'cost'), '1');
+    expect(after.unsureMs).toBe(killedTwice.unsureMs);
+    expect(after.activeMs - after.unsureMs).toBeLessThan(4500);
   });
 
   it('a task completed by a person with tasks done: messages after it are unattributed', async () => {

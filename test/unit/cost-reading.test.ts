@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PersistentCache } from '../../src/core/cache/persistent-cache.js';
 import { loadPrices, priceFilePath } from '../../src/core/cost/price-file.js';
 import { builtInTable, costOf, priceOf } from '../../src/core/cost/prices.js';
-import { USAGE_SCAN, usageOf } from '../../src/core/cost/usage-scan.js';
+import { placeOpenRun, USAGE_SCAN, usageOf } from '../../src/core/cost/usage-scan.js';
 import { UsageStore } from '../../src/core/cost/usage-store.js';
 import { bucketKey, noTokens } from '../../src/core/cost/usage-tally.js';
 import { TranscriptStore } from '../../src/core/sessions/transcript-store.js';
@@ -158,6 +158,58 @@ describe("a transcript's usage", () => {
     expect(usageOf(state).gaps).toEqual([{ from: Date.parse('2026-12-01T10:00:01.000Z'), to: Date.parse('2026-12-01T10:00:09.000Z') }]);
     const saved = JSON.parse(JSON.stringify(USAGE_SCAN.save(state)));
     expect(USAGE_SCAN.load(saved)).toEqual(state);
+  });
+
+  it('places a killed process’s end by the resumed run’s cost-state, also when the transcript is read in two parts', () => {
+    // A run killed with SIGKILL, resumed 12 s later (crash-resume/README.md).
+    const file = path.join(FIXTURES, 'crash-resume', 'projects', '-tmp-cc-work', '2d82cedd-9fd0-4b78-84aa-257575bb6b81.jsonl');
+    // The lines the transcript store feeds it: those with one of its needles.
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((l) => USAGE_SCAN.needles.some((n) => l.includes(n)));
+    const at = (t: string) => Date.parse(`2026-12-03T${t}Z`);
+    const whole = USAGE_SCAN.start();
+    for (const line of lines) USAGE_SCAN.feed(whole, line);
+    // The killed process's last entry read (its model's message), then the resumed run's queued prompt.
+    expect(usageOf(whole).gaps).toEqual([
+      { from: at('11:05:18.425'), to: at('11:05:31.652') },
+      { from: at('11:05:31.830'), to: Number.POSITIVE_INFINITY },
+    ]);
+    expect(usageOf(whole).unsure).toEqual([]);
+    // Read up to the resumed run's last entry, kept, then the rest: the same answer.
+    const cut = lines.findIndex((l) => l.startsWith('{"type":"cost-state"'));
+    const part = USAGE_SCAN.start();
+    for (const line of lines.slice(0, cut)) USAGE_SCAN.feed(part, line);
+    // Before its cost-state: the silence before a new request chain, unsure.
+    expect(usageOf(part).open).toEqual([{ from: at('11:05:18.425'), to: at('11:05:31.652'), restart: true }]);
+    expect(usageOf(part).unsure).toEqual([]);
+    expect(usageOf(part).gaps).toEqual([]);
+    const again = USAGE_SCAN.load(JSON.parse(JSON.stringify(USAGE_SCAN.save(part)))) as typeof part;
+    expect(again).toEqual(part);
+    for (const line of lines.slice(cut)) USAGE_SCAN.feed(again, line);
+    expect(usageOf(again)).toEqual(usageOf(whole));
+  });
+
+  it("places a crashed process's end by the start of the process running now, else keeps a new chain's silence unsure", () => {
+    const open = [
+      { from: 100, to: 5000, restart: true },
+      { from: 6000, to: 9000, restart: true },
+      { from: 9500, to: 12_000, restart: false },
+    ];
+    // Started at 4000: the first silence held that start; the others were its own pauses.
+    expect(placeOpenRun(open, 4000)).toEqual({ gaps: [{ from: 100, to: 5000 }], unsure: [] });
+    // Started at 7000: the second held it; the first, before it, began a chain too and stays unsure.
+    expect(placeOpenRun(open, 7000)).toEqual({ gaps: [{ from: 6000, to: 9000 }], unsure: [{ from: 100, to: 5000 }] });
+    // No start known: every silence after which a new chain began is unsure; a pause that went on with the chain is not.
+    expect(placeOpenRun(open, undefined)).toEqual({
+      gaps: [],
+      unsure: [
+        { from: 100, to: 5000 },
+        { from: 6000, to: 9000 },
+      ],
+    });
   });
 
   it('a saved state loads back as it was', () => {

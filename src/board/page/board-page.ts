@@ -39,6 +39,7 @@ import { startKeys } from './page-keys.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
 import { renderNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
+import { noteServerTime, serverNow, stallsByTime, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 import { startTheme } from './page-theme.js';
 import { toast } from './page-toasts.js';
@@ -135,6 +136,9 @@ function connect(): void {
     },
     list: (payload) => {
       if (payload.id !== state.listId) return;
+      noteServerTime(payload.at);
+      // What stalled between the read and now (a payload kept back a moment) is marked before it is drawn.
+      stallsByTime(payload, serverNow());
       state.list = payload;
       drawMain();
       refreshHistory();
@@ -792,8 +796,13 @@ function start(): void {
     drawSidebar();
     drawHead();
   }, 30_000);
-  // Every other relative time (cards, Now, a task's history) holds its moment and is rewritten here.
-  window.setInterval(() => tickAgo(document.body), AGO_TICK_MS);
+  // Every other relative time (cards, Now, a task's history, a stall's length) holds its moment and is rewritten here.
+  window.setInterval(() => {
+    tickAgo(document.body);
+    // A task in progress stalls with time alone, nothing on disk changing: drawn again when one does.
+    if (state.list !== undefined && state.list.id === state.listId && stallsByTime(state.list, serverNow())) drawMain();
+    tickStalls(document.body, serverNow());
+  }, AGO_TICK_MS);
   drawMain();
   connect();
 }

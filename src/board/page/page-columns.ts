@@ -1,7 +1,7 @@
-import { idleFor } from '../../render/elapsed.js';
 import type { BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
 import { agoSpan, tickAgo } from './page-ago.js';
 import { h, reconcile } from './page-dom.js';
+import { serverNow, stallMark, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -104,7 +104,7 @@ export function renderColumns(
       seen.add(cacheKey);
       const hit = cache.get(cacheKey);
       if (hit && hit.key === key) return hit.el;
-      const el = card(t, facts, t.id === selected, now, handlers);
+      const el = card(list, t, facts, t.id === selected, now, handlers);
       cache.set(cacheKey, { key, el });
       return el;
     });
@@ -113,11 +113,19 @@ export function renderColumns(
     for (const count of drawn.counts.get(status) as HTMLElement[]) count.textContent = String(tasks.length);
   }
   for (const key of [...cache.keys()]) if (!seen.has(key)) cache.delete(key);
-  // A card kept from an earlier draw says how long ago as of now, not as of the last tick.
+  // A card kept from an earlier draw says how long ago (and how long stalled) as of now, not as of the last tick.
   tickAgo(drawn.root);
+  tickStalls(drawn.root, serverNow());
 }
 
-function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now: number, handlers: CardHandlers): HTMLElement {
+function card(
+  list: ListPayload,
+  t: BoardTask,
+  facts: TaskFacts | undefined,
+  selected: boolean,
+  now: number,
+  handlers: CardHandlers,
+): HTMLElement {
   const marks: HTMLElement[] = [];
   if (facts?.blocked) marks.push(h('span', { class: 'mark blocked' }, `blocked by ${facts.openBlockers.map((b) => `#${b}`).join(', ')}`));
   if (facts && facts.missingBlockers.length > 0 && t.status !== 'completed')
@@ -128,10 +136,8 @@ function card(t: BoardTask, facts: TaskFacts | undefined, selected: boolean, now
         facts.missingBlockers.map((b) => `#${cutLine(b, 12)}?`).join(' '),
       ),
     );
-  if (facts?.stalledMs !== undefined)
-    marks.push(
-      h('span', { class: 'mark stalled', title: 'in progress, unchanged, and no session is busy' }, `stalled ${idleFor(facts.stalledMs)}`),
-    );
+  const stalled = stallMark(list, t, serverNow());
+  if (stalled !== null) marks.push(stalled);
   // Its session waits for a person (a permission prompt): not stalled; it is someone's turn.
   if (facts?.waitingFor !== undefined)
     marks.push(

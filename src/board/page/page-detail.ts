@@ -1,7 +1,7 @@
-import { idleFor } from '../../render/elapsed.js';
 import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
 import { fill, h } from './page-dom.js';
+import { serverNow, stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
@@ -109,8 +109,7 @@ export function renderDetail(
       ),
       facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
       facts?.changedAt !== undefined ? h('dd', {}, agoSpan('when', facts.changedAt, now)) : null,
-      facts?.stalledMs !== undefined ? h('dt', {}, 'Stalled') : null,
-      facts?.stalledMs !== undefined ? h('dd', { class: 'stalled' }, `${idleFor(facts.stalledMs)}, and no session busy`) : null,
+      ...stallFact(list, t, serverNow()),
       facts?.waitingFor !== undefined ? h('dt', {}, 'Waiting') : null,
       facts?.waitingFor !== undefined
         ? h(

@@ -51,7 +51,12 @@ export function tallyBy(messages: readonly AttributedMessage[], spells: readonly
     if (groups === undefined) bySessionAndGroup.set(s.session, (groups = new Map()));
     groups.set(group, [...(groups.get(group) ?? []), s]);
   }
-  for (const groups of bySessionAndGroup.values()) for (const [group, own] of groups) tallyOf(group).activeMs += coveredMs(own);
+  for (const groups of bySessionAndGroup.values())
+    for (const [group, own] of groups) {
+      const t = tallyOf(group);
+      t.activeMs += coveredMs(own);
+      t.unsureMs += coveredMs(own.flatMap((s) => s.unsure ?? []));
+    }
   return tallies;
 }
 

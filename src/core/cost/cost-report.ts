@@ -21,6 +21,8 @@ import { Tally } from './usage-tally.js';
 export interface CostUsage {
   tokens: { input: number; output: number; cacheRead: number; cacheCreation: number };
   activeMs: number;
+  /** Of activeMs, the time in which a session may have had no process: one crashed, and no record says where it ended. */
+  unsureMs: number;
   messages: number;
   /** Most tokens first. */
   models: string[];
@@ -83,6 +85,7 @@ function usageOf(tally: Tally | undefined, prices: PriceTable, unpriced: Set<str
   return {
     tokens: { input: tokens.input, output: tokens.output, cacheRead: tokens.cacheRead, cacheCreation: tokens.cacheCreation },
     activeMs: Math.round(t.activeMs),
+    unsureMs: Math.min(Math.round(t.unsureMs), Math.round(t.activeMs)),
     messages: t.messages,
     models: t.models(),
     costUsd: cost.usd,

@@ -27,7 +27,10 @@
  *   the parent's, counted in the parent's transcript, never again in the fork's.
  * - Active time of a task: the time a session had it in progress, from the result of the
  *   call that set it in progress to the result of the call that ended it (or now, while
- *   the session runs, or the session's last entry), summed over spells and sessions.
+ *   the session runs, or the session's last entry), summed over spells and sessions. A
+ *   process that crashed writes no end: where a later run's records place its end, the
+ *   time until that run began is no task's (as above); where none does, the silence in
+ *   which it may have ended is counted, and said to be unsure (never guessed away).
  * - A window (`--since`, `--until`) keeps the messages that began in it and the part of
  *   each spell inside it.
  */
@@ -62,6 +65,8 @@ export interface SessionWork {
   end: number;
   /** Stretches in which no process of it ran (one ended, a resumed run had not begun): no spell covers them. */
   gaps?: ReadonlyArray<{ from: number; to: number }> | undefined;
+  /** Stretches in which it may have had no process (one crashed where no record says): spells cover them, unsure. */
+  unsure?: ReadonlyArray<{ from: number; to: number }> | undefined;
 }
 
 /** A stretch of time in which a session had a task in progress. */
@@ -71,6 +76,8 @@ export interface Spell {
   task: string;
   from: number;
   to: number;
+  /** The parts of it in which the session may have had no process (SessionWork.unsure): counted, unsure. */
+  unsure?: Array<{ from: number; to: number }> | undefined;
 }
 
 export interface Share {
@@ -172,7 +179,11 @@ export function attribute(
     for (const s of own) {
       const from = Math.max(s.from, window.since ?? s.from);
       const to = Math.min(s.to, window.until ?? s.to);
-      if (to > from) spells.push({ ...s, from, to });
+      if (!(to > from)) continue;
+      const unsure = (work.unsure ?? [])
+        .map((u) => ({ from: Math.max(u.from, from), to: Math.min(u.to, to) }))
+        .filter((u) => u.to > u.from);
+      spells.push({ ...s, from, to, ...(unsure.length === 0 ? {} : { unsure }) });
     }
   }
   return { messages, spells };

@@ -1,5 +1,6 @@
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
+import { placeOpenRun } from './usage-scan.js';
 import type { UsageStore } from './usage-store.js';
 
 /**
@@ -93,11 +94,17 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     const own = plan.sessionLists.get(id) ?? [];
     const messages: UsageMessage[] = [];
     const gaps: Array<{ from: number; to: number }> = [];
+    const start = runningSince(index, info);
+    const unsure: Array<{ from: number; to: number }> = [];
     let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
     for (const file of filesOf(index, info)) {
       const usage = store.usage(file);
       messages.push(...usage.messages);
       gaps.push(...usage.gaps);
+      unsure.push(...usage.unsure);
+      const open = placeOpenRun(usage.open, start);
+      gaps.push(...open.gaps);
+      unsure.push(...open.unsure);
       for (const m of usage.messages) if (m.at > last) last = m.at;
       for (const m of usage.marks) {
         if (m.at > last) last = m.at;
@@ -107,7 +114,22 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     }
     // Oldest first (a message with no time last): the order the rule turns odd tokens in.
     messages.sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at));
-    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now), gaps });
+    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now), gaps, unsure });
   }
   return { works, marks, sessionLists: plan.sessionLists, sessions: plan.sessions, subjects, deleted: plan.deleted };
+}
+
+/**
+ * When the process that runs a live session now started (a moment at or before it), from
+ * its live-session file's process as /proc has it; undefined when none runs or it cannot
+ * be known here.
+ */
+function runningSince(index: SessionIndex, info: SessionInfo): number | undefined {
+  if (info.state !== 'live' || index.probe.startedAt === undefined) return undefined;
+  for (const f of index.liveSessionFiles()) {
+    // Its own start time, as the file names it: a reused pid's would be another process's.
+    if (f.sessionId !== info.sessionId || f.procStart === undefined || index.verdict(f) !== 'running') continue;
+    if (index.probe.startTime(f.pid) === f.procStart) return index.probe.startedAt(f.procStart);
+  }
+  return undefined;
 }

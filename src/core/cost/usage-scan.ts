@@ -21,6 +21,15 @@ import { bucketKey, LONG_PROMPT_TOKENS, type Tokens } from './usage-tally.js';
  *   14). The time between is no one's: the process ended at the last entry read before the
  *   `cost-state`, and the resumed run began at the first entry read after it (its queued
  *   prompt, the prompt, or else its first message).
+ * - where a process that crashed (killed, the machine off: no `cost-state`) ended, when a
+ *   later run's `cost-state` places it: that entry's `startTime` is the run's own start
+ *   when it restored no earlier state, and else, with the earlier entry's `startTime`
+ *   restored, its `totalDuration` grew by the run's own time (both seen with 2.1.328, a
+ *   run SIGKILLed and resumed). Every entry of the run is at or after its start, and every
+ *   entry of the dead process before it: the silence that holds that start is no one's.
+ *   A silence the records do not place, after which a new request chain began (an
+ *   `api-request` with no `base`: a new process, or a chain the same process began
+ *   again), is kept as unsure: counted, and said to be so.
  *
  * A forked session's copies of its parent's entries (their `requestSessionId` names
  * another session: docs/task-store.md section 14) are the parent's: neither their messages
@@ -42,7 +51,23 @@ export interface UsageScanState {
   last: number;
   /** [process ended, resumed run began (NaN: not yet)] for each `cost-state` a line with a time preceded. */
   gaps: Array<[number, number]>;
+  /**
+   * The silences of the run since the last `cost-state` (SILENCE_MS or more before a line
+   * that no model or tool wrote): [last time before, the line's time, RESTART / SAME / PENDING:
+   * whether a request that began a new chain came before the next model message].
+   */
+  run: Array<[number, number, number]>;
+  /** The last `cost-state`'s [startTime, totalDuration] (NaN: not given), or null: none yet. */
+  cs: [number, number] | null;
+  /** Silences of ended runs that may have been a crashed process's end: [from, to]. */
+  unsure: Array<[number, number]>;
 }
+
+/** A pause this long or longer before a prompt may be a crashed process's end (a shorter one costs little). */
+const SILENCE_MS = 1000;
+const RESTART = 1;
+const SAME = 0;
+const PENDING = -1;
 
 interface PendingCall {
   name: 'TaskCreate' | 'TaskUpdate';
@@ -68,6 +93,10 @@ const NEEDLES = [
   '"type":"cost-state"',
   '"operation":"enqueue"',
   '"promptSource"',
+  // A request that begins a chain: it names no earlier one (`base`), so it keeps none of its
+  // messages (`keep` 0; always so in 2.1.328 and 2.1.332). Those that go on from the last, the
+  // most of a transcript's bytes, are not read at all.
+  '"keep":0,',
 ];
 
 export interface TranscriptUsage {
@@ -76,6 +105,34 @@ export interface TranscriptUsage {
   subjects: ReadonlyMap<string, string>;
   /** Stretches with no process of the session: from its end to a resumed run's first line (Infinity: none yet). */
   gaps: Array<{ from: number; to: number }>;
+  /** Silences of ended runs that may have been a crashed process's end, which no record places: counted, but unsure. */
+  unsure: Array<{ from: number; to: number }>;
+  /**
+   * The silences of the run no `cost-state` closed yet (running, or ended by a crash), and
+   * whether a new request chain began after each: the start of the process running now,
+   * where it is known, places a crashed one's end among them (placeOpenRun).
+   */
+  open: Array<{ from: number; to: number; restart: boolean }>;
+}
+
+/**
+ * The open run's silences with the start of the session's process running now (`start`,
+ * a moment at or before it; undefined: none known): the one that holds that start was no
+ * one's (every entry of the running process is after it, every entry before it another's),
+ * and those after it were that process's own pauses. Any other after which a new chain
+ * began is unsure.
+ */
+export function placeOpenRun(
+  open: TranscriptUsage['open'],
+  start: number | undefined,
+): { gaps: TranscriptUsage['gaps']; unsure: TranscriptUsage['unsure'] } {
+  const gaps: TranscriptUsage['gaps'] = [];
+  const unsure: TranscriptUsage['unsure'] = [];
+  for (const s of open) {
+    if (start !== undefined && s.from < start && start <= s.to) gaps.push({ from: s.from, to: s.to });
+    else if (s.restart && !(start !== undefined && s.from >= start)) unsure.push({ from: s.from, to: s.to });
+  }
+  return { gaps, unsure };
 }
 
 /** What the rule needs of a transcript, from a read that has seen all of it. */
@@ -101,7 +158,31 @@ export function usageOf(state: UsageScanState): TranscriptUsage {
     marks: state.marks.map(([at, task, status]) => ({ at, task, status })),
     subjects: state.subjects,
     gaps: state.gaps.map(([from, to]) => ({ from, to: Number.isNaN(to) ? Number.POSITIVE_INFINITY : to })),
+    unsure: state.unsure.map(([from, to]) => ({ from, to })),
+    open: state.run.map(([from, to, how]) => ({ from, to, restart: how === RESTART })),
   };
+}
+
+/**
+ * A run ends (its `cost-state`): its own start, from what the entry says, places a crashed
+ * process's end among its silences; the other silences after which a new chain began, before
+ * that start, stay unsure (after it, the run's own process ran throughout).
+ */
+function endRun(state: UsageScanState, entry: Record<string, unknown>): void {
+  const startTime = typeof entry.startTime === 'number' ? entry.startTime : Number.NaN;
+  const total = typeof entry.totalDuration === 'number' ? entry.totalDuration : Number.NaN;
+  const prev = state.cs;
+  let start = Number.NaN;
+  // Restored from the last entry: the run's own time is what it added; else its start is its own.
+  if (prev !== null && startTime === prev[0]) start = total >= prev[1] ? state.last - (total - prev[1]) : Number.NaN;
+  else start = startTime;
+  if (!(start <= state.last)) start = Number.NaN;
+  for (const [a, b, how] of state.run) {
+    if (a < start && start <= b) state.gaps.push([a, b]);
+    else if (how === RESTART && !(a >= start)) state.unsure.push([a, b]);
+  }
+  state.run = [];
+  state.cs = [startTime, total];
 }
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
@@ -160,6 +241,18 @@ function readMessage(state: UsageScanState, entry: Record<string, unknown>, mess
   }
 }
 
+/** A model's message or a tool's result: never the first line of a process's run. */
+function byModelOrTool(entry: Record<string, unknown>): boolean {
+  const message = entry.message as Record<string, unknown> | undefined;
+  if (entry.type === 'assistant') return message?.model !== '<synthetic>';
+  if (entry.type !== 'user') return false;
+  const content = message?.content;
+  return (
+    entry.toolUseResult !== undefined ||
+    (Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'tool_result'))
+  );
+}
+
 const longFlag = (input: number, cacheRead: number, cacheWrite: number) => (input + cacheRead + cacheWrite > LONG_PROMPT_TOKENS ? LONG : 0);
 
 function readCalls(state: UsageScanState, content: unknown[]): void {
@@ -191,15 +284,34 @@ function readResult(state: UsageScanState, entry: Record<string, unknown>, conte
 }
 
 export const USAGE_SCAN: LineScan<UsageScanState> = {
-  id: 'usage/2',
+  id: 'usage/4',
   needles: NEEDLES,
-  start: () => ({ models: [], m: [], ids: [], calls: new Map(), marks: [], subjects: new Map(), last: Number.NaN, gaps: [] }),
+  start: () => ({
+    models: [],
+    m: [],
+    ids: [],
+    calls: new Map(),
+    marks: [],
+    subjects: new Map(),
+    last: Number.NaN,
+    gaps: [],
+    run: [],
+    cs: null,
+    unsure: [],
+  }),
   feed(state, line) {
+    if (line.startsWith('{"type":"api-request"')) {
+      // The first request after a silence began a new chain (a new process, or the same one starting over).
+      const silence = state.run.at(-1);
+      if (silence !== undefined && silence[2] === PENDING) silence[2] = line.includes('"base":"') ? SAME : RESTART;
+      return;
+    }
     const entry = parse(line);
     if (entry === undefined) return;
     if (entry.type === 'cost-state') {
       // No message goes on past its process: a resumed run's ids are its own.
       state.ids = [];
+      endRun(state, entry);
       const open = state.gaps.at(-1);
       if (Number.isFinite(state.last) && (open === undefined || !Number.isNaN(open[1]))) state.gaps.push([state.last, Number.NaN]);
       return;
@@ -207,13 +319,19 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     const at = time(entry.timestamp);
     if (Number.isFinite(at)) {
       const open = state.gaps.at(-1);
-      if (open !== undefined && Number.isNaN(open[1])) open[1] = Math.max(at, open[0]);
+      const resumed = open !== undefined && Number.isNaN(open[1]);
+      if (resumed) open[1] = Math.max(at, open[0]);
+      // A silence before a line no model or tool wrote (a prompt, a queued one): a crashed process may have ended in it.
+      else if (at - state.last >= SILENCE_MS && !byModelOrTool(entry)) state.run.push([state.last, at, PENDING]);
       if (!(at <= state.last)) state.last = at;
     }
     const message = entry.message as Record<string, unknown> | undefined;
     if (typeof message !== 'object' || message === null) return;
     const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     if (entry.type === 'assistant') {
+      // A model's answer, and no new chain began before it since the silence: the same process went on.
+      const silence = state.run.at(-1);
+      if (silence !== undefined && silence[2] === PENDING && message.model !== '<synthetic>') silence[2] = SAME;
       // A fork's copy of its parent's entry: the parent's message and call.
       if (typeof entry.requestSessionId === 'string' && entry.requestSessionId !== entry.sessionId) return;
       readMessage(state, entry, message);
@@ -229,9 +347,12 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     subjects: new Map(s.subjects),
     last: s.last,
     gaps: s.gaps.map(([from, to]) => [from, to]),
+    run: s.run.map(([a, b, how]) => [a, b, how]),
+    cs: s.cs === null ? null : [s.cs[0], s.cs[1]],
+    unsure: s.unsure.map(([a, b]) => [a, b]),
   }),
   save: (s) =>
-    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last)
+    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last) && s.cs === null
       ? 0
       : {
           v: s.models,
@@ -242,11 +363,14 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
           s: [...s.subjects],
           l: Number.isNaN(s.last) ? null : s.last,
           g: s.gaps.map(([from, to]) => [from, Number.isNaN(to) ? null : to]),
+          r: s.run,
+          p: s.cs === null ? null : s.cs.map((n) => (Number.isNaN(n) ? null : n)),
+          u: s.unsure,
         },
   load(json) {
     if (json === 0) return USAGE_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
-    const { v, m, i, c, k, s, l, g } = json as Record<string, unknown>;
+    const { v, m, i, c, k, s, l, g, r, p, u } = json as Record<string, unknown>;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return undefined;
     if (!Array.isArray(m) || m.length % FIELDS !== 0 || !m.every((n) => n === null || typeof n === 'number')) return undefined;
     const numbers = m.map((n) => (n === null ? Number.NaN : (n as number)));
@@ -280,6 +404,23 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
       gaps.push([x[0], x[1] === null ? Number.NaN : x[1]]);
     }
     const last = l === null ? Number.NaN : l;
-    return { models: v as string[], m: numbers, ids: i as Array<[string, number]>, calls, marks, subjects, last, gaps };
+    const triples = (x: unknown, n: number) =>
+      Array.isArray(x) && x.every((y) => Array.isArray(y) && y.length === n && y.every((z) => typeof z === 'number'));
+    if (!triples(r, 3) || !triples(u, 2)) return undefined;
+    if (p !== null && !(Array.isArray(p) && p.length === 2 && p.every((z) => z === null || typeof z === 'number'))) return undefined;
+    const cs = p === null ? null : ((p as Array<number | null>).map((z) => (z === null ? Number.NaN : z)) as [number, number]);
+    return {
+      models: v as string[],
+      m: numbers,
+      ids: i as Array<[string, number]>,
+      calls,
+      marks,
+      subjects,
+      last,
+      gaps,
+      run: r as Array<[number, number, number]>,
+      cs,
+      unsure: u as Array<[number, number]>,
+    };
   },
 };

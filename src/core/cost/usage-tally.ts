@@ -73,6 +73,8 @@ export class Tally {
   readonly buckets = new Map<string, Tokens>();
   messages = 0;
   activeMs = 0;
+  /** Of activeMs, the time in which a session may have had no process (a crash no record places). */
+  unsureMs = 0;
 
   add(bucket: string, tokens: Tokens): void {
     let sum = this.buckets.get(bucket);
@@ -84,6 +86,7 @@ export class Tally {
     for (const [bucket, tokens] of other.buckets) this.add(bucket, tokens);
     this.messages += other.messages;
     this.activeMs += other.activeMs;
+    this.unsureMs += other.unsureMs;
   }
 
   tokens(): Tokens {

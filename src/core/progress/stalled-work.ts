@@ -52,7 +52,8 @@ export interface RestingWork {
   waiting: Map<string, WaitingSession>;
 }
 
-const noRest = (): RestingWork => ({ stalled: new Map(), waiting: new Map() });
+/** Nothing stalled, nothing waiting: while a session of the list is at work. */
+export const noRestingWork = (): RestingWork => ({ stalled: new Map(), waiting: new Map() });
 
 /**
  * Which session a list's tasks in progress wait on: a session waiting for a person, when
@@ -101,6 +102,19 @@ export function stalledTasks(
 }
 
 /**
+ * Is a session of this list busy on a turn now (its agent at work)? Undefined when no
+ * session of the list is known. The cheap signs first, then a named list's sessions that
+ * may be live (the others' transcripts stay unread).
+ */
+export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
+  const near = sessionsOfList(index, listId);
+  if (signsOfLife(index, listId, near)?.busy) return true;
+  const { sessions, life } = listLife(index, listId, { deep: true, mayBeLive: true });
+  if (life?.busy) return true;
+  return sessions.length === 0 && life === undefined ? undefined : false;
+}
+
+/**
  * The tasks of a list folder that stalled, with how long (ms), by their files' times, and
  * those that wait for a person instead. The live sessions of the list (its live-session
  * files: cheap) are asked whenever a task is in progress, for the waiting; the deeper
@@ -128,14 +142,14 @@ export function stalledInList(
   },
 ): RestingWork {
   const working = tasks.filter((t) => t.status === 'in_progress');
-  if (working.length === 0) return noRest();
+  if (working.length === 0) return noRestingWork();
   // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
   const someoneWaits = readLiveSessionFiles(opts.sessions.configDir).some((f) => activityOf(f) === 'waiting');
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
   if (waitingNear !== undefined) return allWaiting(working, waitingNear);
-  if (opts.waitingOnly) return noRest();
+  if (opts.waitingOnly) return noRestingWork();
   const known = opts.times;
   const times =
     known !== undefined && working.every((t) => known.has(t.id))
@@ -145,12 +159,12 @@ export function stalledInList(
           working.map((t) => t.id),
         );
   const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return noRest();
+  if (due.length === 0) return noRestingWork();
   // The cheap signs first: a session of the list at work now.
   if (
     opts.busyMustWrite ? busyAndWriting(nearSessions(), opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, nearSessions())?.busy
   )
-    return noRest();
+    return noRestingWork();
   // Of a named list's sessions, only those that may be live can be at work, or wait: the others' transcripts stay unread.
   const { sessions, life } = listLife(opts.sessions, listId, { deep: true, mayBeLive: true });
   const waitingFar = someoneWaits ? waitedOn(sessions) : undefined;
@@ -193,7 +207,7 @@ export function stalledTodos(
   const changedAt = (id: string) => times[Number(id) - 1] ?? undefined;
   const untimed = tasks.filter((t) => t.status === 'in_progress' && changedAt(t.id) === undefined).map((t) => t.id);
   const due = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return { ...noRest(), untimed };
+  if (due.length === 0) return { ...noRestingWork(), untimed };
   const busy = busyAndWriting([session], opts.afterMs, opts.now);
   const stalled = stalledTasks(tasks, changedAt, opts.now, opts.afterMs, busy);
   return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), waiting: new Map(), untimed };

@@ -227,8 +227,12 @@ const TICKS_PER_SECOND = 100;
 /** Each /proc root's boot time: a fact of the machine, the same for every run, read once. */
 const boots = new Map<string, number | undefined>();
 
-/** When a process started, in ms since the epoch: the boot time (`btime` of /proc/stat) plus its start in ticks. */
-function startedAtMs(start: string | undefined, procRoot: string): number | undefined {
+/**
+ * When a process started, in ms since the epoch: the boot time (`btime` of /proc/stat) plus
+ * its start in ticks. Both are cut down (whole seconds, ticks), so the process started at
+ * this moment or up to a second after it, never before.
+ */
+export function startedAtMs(start: string | undefined, procRoot: string): number | undefined {
   if (start === undefined || !/^\d+$/.test(start)) return undefined;
   if (!boots.has(procRoot)) boots.set(procRoot, bootTime(procRoot));
   const boot = boots.get(procRoot);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { readBoundedText } from '../base/bounded-read.js';
 import { type FileStamp, sameStamp, stampFromTuple, stampOf, stampTuple, trusted } from '../cache/file-stamp.js';
 import type { Shard } from '../cache/persistent-cache.js';
-import { type ClaudeProcess, readClaudeProcess, readClaudeProcesses } from './claude-processes.js';
+import { type ClaudeProcess, readClaudeProcess, readClaudeProcesses, startedAtMs } from './claude-processes.js';
 
 /**
  * Claude Code's live-session files (docs/task-store.md section 10):
@@ -41,6 +41,8 @@ export type ProcessVerdict = 'running' | 'gone' | 'unknown';
 export interface ProcessProbe {
   /** Field 22 of /proc/<pid>/stat, or undefined when there is no such process. */
   startTime(pid: number): string | undefined;
+  /** When the process that started at these ticks started (ms): at this moment or up to a second after it. */
+  startedAt?(ticks: string): number | undefined;
   /** This machine's and pid namespace's `pidDomain`, when it can be known. */
   domain(): string | undefined;
   /** That process, if it is a Claude Code process of this user (its environment, command line). */
@@ -74,6 +76,7 @@ export const procProbe: ProcessProbe = {
     ownDomain ??= { value: readDomain() };
     return ownDomain.value;
   },
+  startedAt: (ticks) => startedAtMs(ticks, '/proc'),
   claudeProcess: (pid) => readClaudeProcess(pid),
   claudeProcesses: () => readClaudeProcesses(),
 };

@@ -23,6 +23,9 @@ const usage = {
   activeMs: Count.describe(
     'time in progress: from the result of the call that set it in progress to the result of the call that ended it, summed over sessions',
   ),
+  unsureMs: Count.describe(
+    'of activeMs, the time in which a session may have had no process: one crashed (no end recorded) and no record says where it ended; counted, never guessed away (0: the time is sure)',
+  ),
   messages: Count.describe('model messages counted (a message shared by several tasks counts in each)'),
   models: z.array(z.string()).describe('the models of those messages, most tokens first'),
   costUsd: z
@@ -32,7 +35,7 @@ const usage = {
     .describe("estimated at the price table's API prices; null: some model of it has no known price"),
 };
 
-const { activeMs: _time, ...withoutTime } = usage;
+const { activeMs: _time, unsureMs: _unsure, ...withoutTime } = usage;
 
 /** What one task cost: `list --cost --json` adds it to each task. */
 export const TaskCostField = z.strictObject(usage).describe('with --cost: what the task cost (tasks cost)');

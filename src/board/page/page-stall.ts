@@ -1,0 +1,105 @@
+import { idleFor } from '../../render/elapsed.js';
+import type { BoardTask, ListPayload } from '../board-protocol.js';
+import { h } from './page-dom.js';
+
+/**
+ * Stalled work that time alone brings. The server marks a task in progress stalled once
+ * its file has gone unchanged for the stall rule's threshold (`stalledAfterMs`, sent with
+ * the list) while no session of the list is at work; between two reads of the list
+ * nothing on disk changes, so the page counts the same rule on from each task's last
+ * change, on the page's one timer (page-ago.ts), on the server's clock: a task becomes
+ * stalled on the page when it does on the server, and its "stalled 35m" goes on counting.
+ * A session at work (`atWork`) holds every stall back until the list is read again, as
+ * the server does; a change to the task comes as a new read, and the mark goes with it.
+ */
+
+/** The server's clock less the page's, as of the last list read (`ListPayload.at` is the server's time then). */
+let skew = 0;
+
+export function noteServerTime(at: number): void {
+  skew = at - Date.now();
+}
+
+/** Now on the server's clock. */
+export const serverNow = (): number => Date.now() + skew;
+
+/** A server time as the page's clock reads it: "14:05:10". */
+const clock = (at: number): string => new Date(at - skew).toLocaleTimeString();
+
+/** Since when a task in progress has gone unchanged (server ms), when the list says. */
+function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
+  if (t.status !== 'in_progress') return undefined;
+  const facts = list.facts[t.id];
+  if (facts?.changedAt !== undefined) return facts.changedAt;
+  return facts?.stalledMs === undefined ? undefined : list.at - facts.stalledMs;
+}
+
+/**
+ * The tasks that stalled since the list was read, marked as the server would mark them
+ * now (`stalledMs`); true when any did, and so the page must be drawn again. A stall
+ * never ends by time: only a read of the list (a change, a session at work) ends it.
+ */
+export function stallsByTime(list: ListPayload, now: number): boolean {
+  if (list.atWork) return false;
+  let changed = false;
+  for (const t of list.tasks) {
+    const facts = list.facts[t.id];
+    // Waiting for a person is never stalled, however long (the server says which wait).
+    if (facts === undefined || facts.stalledMs !== undefined || facts.waitingFor !== undefined) continue;
+    const since = unchangedSince(list, t);
+    if (since === undefined || now - since < list.stalledAfterMs) continue;
+    facts.stalledMs = now - since;
+    changed = true;
+  }
+  return changed;
+}
+
+/** How long, counted on by the timer (tickStalls): a span holding the moment it counts from. */
+function idleSpan(since: number, now: number): HTMLElement {
+  return h('span', { class: 'idle', 'data-idle-from': since }, idleFor(now - since));
+}
+
+/** What a stalled task's mark and detail say of when it stalled and what ends it. */
+function stallTitle(list: ListPayload, since: number): string {
+  return `in progress, unchanged since ${clock(since)}, and no session at work: stalled since ${clock(since + list.stalledAfterMs)} (after ${idleFor(list.stalledAfterMs)} without a change); a change to the task, or a session at work, ends it`;
+}
+
+/** A card's mark, "stalled 35m", for a task the list (or the timer since) found stalled. */
+export function stallMark(list: ListPayload, t: BoardTask, now: number): HTMLElement | null {
+  const since = unchangedSince(list, t);
+  if (list.facts[t.id]?.stalledMs === undefined || since === undefined) return null;
+  return h('span', { class: 'mark stalled', title: stallTitle(list, since) }, 'stalled ', idleSpan(since, now));
+}
+
+/**
+ * The detail's line on stalling, for a task in progress: since when it is stalled and
+ * what ends it; else when it will stall if nothing changes, or that a session at work
+ * holds it back. Nothing for any other task.
+ */
+export function stallFact(list: ListPayload, t: BoardTask, now: number): HTMLElement[] {
+  const since = unchangedSince(list, t);
+  // A task waiting for a person: the detail's Waiting line says it all.
+  if (since === undefined || list.facts[t.id]?.waitingFor !== undefined) return [];
+  if (list.facts[t.id]?.stalledMs !== undefined)
+    return [
+      h('dt', {}, 'Stalled'),
+      h(
+        'dd',
+        { class: 'stalled', title: stallTitle(list, since) },
+        idleSpan(since, now),
+        ` without a change, and no session at work: stalled since ${clock(since + list.stalledAfterMs)}`,
+      ),
+    ];
+  const text = list.atWork
+    ? 'not while a session of the list is at work'
+    : `at ${clock(since + list.stalledAfterMs)} if nothing changes and no session is at work`;
+  return [h('dt', {}, 'Stalls'), h('dd', { class: 'stalls' }, text)];
+}
+
+/** Every "35m" of a stall under `root` counted on from the moment it holds. */
+export function tickStalls(root: ParentNode, now: number): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-idle-from]')) {
+    const text = idleFor(now - Number(el.dataset.idleFrom));
+    if (el.textContent !== text) el.textContent = text;
+  }
+}
