@@ -8,6 +8,7 @@ import { parseDuration } from '../flags/duration-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { ownSessionTest } from '../runtime/own-session.js';
 
 interface NotifyOptions {
   to: string[];
@@ -138,6 +139,7 @@ async function notify(
           home: ctx.home,
           host: os.hostname(),
           sessions: () => ctx.newSessionIndex(),
+          ownSession: ownSessionTest(env),
           shortId: (id) => ctx.shortId(id),
           stateHome: { xdgStateHome: env.XDG_STATE_HOME, home: env.HOME || undefined },
           deliver: {
