@@ -58,7 +58,7 @@ describe('notify: a list whose every task is completed while a session of it is 
     return { config, dir, live, out, to: `exec:cat >> '${out}'; echo >> '${out}'` };
   }
 
-  it('--once: nothing while the session is busy on a turn; told once it is idle', () => {
+  it('--once: nothing while the session is busy on a turn; told once it is idle', async () => {
     const s = session('busy');
     const once = () => run(s.config, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', s.to], { env: notifyEnv(s.config) });
     const busy = once();
@@ -69,6 +69,15 @@ describe('notify: a list whose every task is completed while a session of it is 
     const idle = once();
     expect(idle.code, idle.stderr).toBe(0);
     expect(sentTo(s.out).map((e) => e.event)).toEqual(['list-completed']);
+    // A cron job: a look during a later turn that changed no task, then one after it. The
+    // list told finished is the same list: not told again. (Later than the claim: a look at
+    // files read before a claim never clears it.)
+    await sleep(1000);
+    s.live('busy');
+    expect(once().code).toBe(0);
+    s.live('idle');
+    expect(once().code).toBe(0);
+    expect(sentTo(s.out)).toHaveLength(1);
   });
 
   it('following: held while busy, told when the turn ends, and not again after a turn that changed no task', async () => {
@@ -85,8 +94,11 @@ describe('notify: a list whose every task is completed while a session of it is 
     s.live('idle');
     await until(() => sentTo(s.out).length === 1, 'list-completed once the session is idle', 15_000);
     expect(sentTo(s.out)[0]?.text).toMatch(/is completed \(2\)$/);
-    // Another turn that touches no task, then idle again: the same finished list, not told again.
+    // Another turn that changes no task's status (a description edited), then idle again:
+    // the same finished list, not told again.
     s.live('busy');
+    await sleep(500);
+    writeTask(s.dir, taskOf('2', { status: 'completed', description: 'with notes' }));
     await sleep(1000);
     s.live('idle');
     await sleep(1500);
