@@ -114,6 +114,9 @@ export function listFacts(i: FactsInput): ListFacts {
     i.wanted.has('list-completed') && sessions && i.tasks.length > 0 && open.length === 0
       ? busyOnList(sessions, i.listId).filter((b) => !i.ownSession?.(b))
       : [];
+  // Told finished once its agent ended: a named list's sessions are then found by their transcripts alone.
+  if (latest === undefined && sessions && busy.length === 0 && i.wanted.has('list-completed') && i.tasks.length > 0 && open.length === 0)
+    latest = sessionsOfList(sessions, i.listId, { deep: true }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0];
 
   const errors = [];
   let errorsPending = false;
