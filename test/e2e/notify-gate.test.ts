@@ -60,7 +60,8 @@ describe('notify: a list whose every task is completed while a session of it is 
 
   it('--once: nothing while the session is busy on a turn; told once it is idle', async () => {
     const s = session('busy');
-    const once = () => run(s.config, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', s.to], { env: notifyEnv(s.config) });
+    const once = () =>
+      run(s.config, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', s.to], { env: notifyEnv(s.config) });
     const busy = once();
     expect(busy.code, busy.stderr).toBe(0);
     expect(busy.stdout).toBe('');

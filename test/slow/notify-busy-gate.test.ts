@@ -81,7 +81,10 @@ describe('notify: list-completed waits while an agent of the list is at work', (
 
     agent.go('idle');
     await until(() => target.sent().length === 1, 'list-completed once the agent is idle', 15_000);
-    expect(target.sent()[0]).toMatchObject({ event: 'list-completed', text: expect.stringMatching(/^every task of list ci .*is completed \(2\)$/) });
+    expect(target.sent()[0]).toMatchObject({
+      event: 'list-completed',
+      text: expect.stringMatching(/^every task of list ci .*is completed \(2\)$/),
+    });
     // It ends (its live-session file goes): the same finished list, not told again.
     agent.go('end');
     await agent.exited;
@@ -98,7 +101,8 @@ describe('notify: list-completed waits while an agent of the list is at work', (
       asClaude: true,
     });
     await waitForProcess(agent.child.pid as number);
-    const once = () => run(config, ['-l', 'ci', 'notify', '--once', '--on', 'list-completed', '--to', target.to], { env: notifyEnv(config) });
+    const once = () =>
+      run(config, ['-l', 'ci', 'notify', '--once', '--on', 'list-completed', '--to', target.to], { env: notifyEnv(config) });
     const starting = once();
     expect(starting.code, starting.stderr).toBe(0);
     expect(target.sent()).toEqual([]);

@@ -210,9 +210,13 @@ describe('a sent state that cannot be kept', () => {
   it('ready() and settle() fail with one io error naming the folder and how to choose another', async () => {
     const file = blocked();
     const state = new SentState(file, () => 1);
-    const said = new RegExp(`^notify cannot keep what it sent in ${path.dirname(file)} \\(EEXIST: .*\\): set XDG_STATE_HOME to a folder you can write$`);
+    const said = new RegExp(
+      `^notify cannot keep what it sent in ${path.dirname(file)} \\(EEXIST: .*\\): set XDG_STATE_HOME to a folder you can write$`,
+    );
     expect(() => state.ready()).toThrow(expect.objectContaining({ code: 'io', message: expect.stringMatching(said) }));
-    await expect(state.settle(['t'], { listId: 'app', fresh: ['k|app|'], active: new Set(['k|app|']), scannedAt: 0 })).rejects.toMatchObject({
+    await expect(
+      state.settle(['t'], { listId: 'app', fresh: ['k|app|'], active: new Set(['k|app|']), scannedAt: 0 }),
+    ).rejects.toMatchObject({
       code: 'io',
       message: expect.stringMatching(said),
     });
