@@ -138,7 +138,7 @@ export class BoardNow {
         sessions: this.o.sessions,
         shortId: (id) => this.o.shortIdOf(id) ?? shortIdAmong(id, listIds(this.o.configDir)),
         // Nothing is sent from here: no sent state either (the page keeps what it has shown).
-        stateHome: { xdgStateHome: undefined, home: undefined },
+        stateHome: undefined,
         deliver: { env: {}, platform: process.platform, bell: () => false, timeoutMs: 0 },
         retry: { tries: 1, baseMs: 0 },
         clock: { now: this.o.now },

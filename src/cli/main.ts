@@ -20,7 +20,7 @@ declare const TASKS_REMOTE_ONLY: boolean | undefined;
  * (run.ts) returns its exit code, which becomes `process.exitCode` here. We never call
  * process.exit() after output, which can cut a large write to a pipe; only a reader
  * that went away, or a second signal, ends the process at once. What is the process's
- * alone stays here: its streams, SIGINT / SIGTERM, a closed pipe.
+ * alone stays here: its streams, SIGINT / SIGTERM / SIGHUP, a closed pipe.
  */
 async function main(argv: string[]): Promise<void> {
   let current: RunHandle | undefined;
@@ -70,7 +70,7 @@ async function runOnHost(argv: string[], remote: HostArgv, io: IO, env: NodeJS.P
 }
 
 /**
- * SIGINT / SIGTERM: stop at once if no lock is in play; otherwise let the locked step
+ * SIGINT / SIGTERM / SIGHUP: stop at once if no lock is in play; otherwise let the locked step
  * finish (milliseconds: a write is synchronous, the release one rmdir) and stop before
  * the next, so no lock is left behind and every file is either old or new. Waiting one
  * macrotask after the last release lets a step that follows at once (the other side of
@@ -97,6 +97,8 @@ function handleInterrupts(running: () => RunHandle | undefined): void {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal: the same as SIGTERM, so a locked step finishes and no lock is left.
+  process.on('SIGHUP', onSignal);
 }
 
 void main(process.argv);

@@ -68,7 +68,9 @@ export function renderStarted(s: {
     s.lists.length === 1 && missing.includes(s.lists[0] as string)
       ? `list ${s.shown(s.lists[0] as string)} (it does not exist yet: waiting for its folder to appear)`
       : s.lists.length === 0
-        ? 'no lists yet (new ones are followed as they appear)'
+        ? s.once
+          ? 'no lists (none to look at)'
+          : 'no lists yet (new ones are followed as they appear)'
         : s.lists.length <= 5
           ? `${s.lists.length === 1 ? 'list' : 'lists'} ${s.lists.map(s.shown).join(', ')}`
           : `${s.lists.length} lists`;

@@ -7,68 +7,20 @@
  * writes its live-session file and its tasks as Claude Code does, a step at a time, each
  * step let go by the test.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, run, tempConfig, writeTask } from '../helpers/cli.js';
 import type { StreamEvent } from '../helpers/replay.js';
-import { projectFolder } from '../helpers/session-files.mjs';
+import { stepAgents, waitForFile, waitForProcess } from '../helpers/step-agents.js';
 import { startWatch, type WatchProcess } from '../helpers/watch.js';
-
-const AGENT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'helpers', 'step-agent.mjs');
 
 const task = (id: string, status: string) => ({ id, subject: `step ${id}`, description: '', status, blocks: [], blockedBy: [] });
 
-interface Agent {
-  child: ChildProcess;
-  sessionId: string;
-  /** Let the agent past its `until` step of this name. */
-  go(name: string): void;
-  exited: Promise<void>;
-}
-
-const agents: Agent[] = [];
-afterEach(() => {
-  for (const a of agents.splice(0)) a.child.kill('SIGKILL');
-});
-
-/**
- * Start the step agent. `asClaude`: under the name `claude` (a link to node), with
- * CLAUDE_CODE_TASK_LIST_ID=ci in its environment, so that /proc shows a Claude Code
- * process on list ci; else a plain node process, on its own session's list.
- */
-function startAgent(
-  config: string,
-  steps: Array<Record<string, unknown>>,
-  opts: { asClaude?: boolean; list?: string; sessionId?: string; tools?: string[] } = {},
-): Agent {
-  const sessionId = opts.sessionId ?? randomUUID();
-  const cwd = path.join(config, 'work');
-  fs.mkdirSync(cwd, { recursive: true });
-  const gates = path.join(config, 'gates');
-  fs.mkdirSync(gates, { recursive: true });
-  const list = path.join(config, 'tasks', opts.list ?? (opts.asClaude ? 'ci' : sessionId));
-  const plan = path.join(config, `plan-${sessionId}.json`);
-  const resolved = steps.map((s) => (typeof s.until === 'string' ? { until: path.join(gates, s.until) } : s));
-  const transcript = path.join(config, 'projects', projectFolder(cwd), `${sessionId}.jsonl`);
-  fs.writeFileSync(plan, JSON.stringify({ config, sessionId, cwd, list, transcript, tools: opts.tools, steps: resolved }));
-  let command = process.execPath;
-  const env = baseEnv(config);
-  if (opts.asClaude) {
-    command = path.join(config, 'bin', 'claude');
-    fs.mkdirSync(path.dirname(command), { recursive: true });
-    if (!fs.existsSync(command)) fs.symlinkSync(process.execPath, command);
-    env.CLAUDE_CODE_TASK_LIST_ID = opts.list ?? 'ci';
-  }
-  const child = spawn(command, [AGENT, plan], { cwd, env, stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const agent = { child, sessionId, go: (name: string) => fs.writeFileSync(path.join(gates, name), ''), exited };
-  agents.push(agent);
-  return agent;
-}
+const agents = stepAgents();
+afterEach(agents.killAll);
+const startAgent = agents.start;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -268,23 +220,3 @@ describe('watch --session <id> of a fresh session', () => {
     expect(r.code).toBe(6);
   });
 });
-
-async function waitForFile(file: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > until) throw new Error(`no ${file}`);
-    await sleep(20);
-  }
-}
-
-/** The process runs the agent's script (past node's start): /proc shows its command line. */
-async function waitForProcess(pid: number, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('step-agent')) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`no process ${pid}`);
-    await sleep(20);
-  }
-}

@@ -7,7 +7,7 @@ import { type ListFacts, listEvents, stallKey } from '../../src/core/notify/noti
 import { NOTIFY_EVENTS, parseEvents, parseTarget, shownTarget } from '../../src/core/notify/notify-plan.js';
 import { SentState, sentStatePath } from '../../src/core/notify/sent-state.js';
 import type { Task } from '../../src/core/store/schema.js';
-import { terminalBell } from '../../src/render/notify-lines.js';
+import { renderStarted, terminalBell } from '../../src/render/notify-lines.js';
 
 const task = (id: string, fields: Partial<Task> = {}): Task => ({
   id,
@@ -74,6 +74,13 @@ describe('what needs a person', () => {
     expect(done.map((e) => e.key)).toEqual(['list-completed|app|']);
     expect(listEvents(facts([task('1', { status: 'completed' }), task('2')]), ALL)).toEqual([]);
     expect(listEvents(facts([]), ALL)).toEqual([]);
+  });
+
+  it('list-completed waits while a session of the list is at work (busy on a turn, or just started): it may yet add tasks', () => {
+    const tasks = [task('1', { status: 'completed' })];
+    expect(listEvents(facts(tasks, { busy: [{ sessionId: 's1', pid: 42, state: 'busy' }] }), ALL)).toEqual([]);
+    expect(listEvents(facts(tasks, { busy: [{ pid: 43, state: 'starting' }] }), ALL)).toEqual([]);
+    expect(listEvents(facts(tasks, { busy: [] }), ALL).map((e) => e.type)).toEqual(['list-completed']);
   });
 
   it('ready-for-person: a person-owned open task with no open blocker; not while it waits, not an agent-owned one', () => {
@@ -189,6 +196,46 @@ describe('the sent state', () => {
       /^\/h\/\.local\/state\/tasks\/notify-claude-/,
     );
     expect(sentStatePath({ xdgStateHome: undefined, home: undefined, configDir: '/c' })).toBeUndefined();
+  });
+});
+
+describe('a sent state that cannot be kept', () => {
+  // Under a regular file: no folder can be made there, even by root.
+  const blocked = () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-notify-'));
+    fs.writeFileSync(path.join(root, 'file'), '');
+    return path.join(root, 'file', 'tasks', 'state.json');
+  };
+
+  it('ready() and settle() fail with one io error naming the folder and how to choose another', async () => {
+    const file = blocked();
+    const state = new SentState(file, () => 1);
+    const said = new RegExp(
+      `^notify cannot keep what it sent in ${path.dirname(file)} \\(EEXIST: .*\\): set XDG_STATE_HOME to a folder you can write$`,
+    );
+    expect(() => state.ready()).toThrow(expect.objectContaining({ code: 'io', message: expect.stringMatching(said) }));
+    await expect(
+      state.settle(['t'], { listId: 'app', fresh: ['k|app|'], active: new Set(['k|app|']), scannedAt: 0 }),
+    ).rejects.toMatchObject({
+      code: 'io',
+      message: expect.stringMatching(said),
+    });
+  });
+
+  it('kept in memory only (no file: a view that sends nothing) is always ready', async () => {
+    const state = new SentState(undefined, () => 1);
+    state.ready();
+    expect(await state.settle(['t'], { listId: 'app', fresh: ['k|app|'], active: new Set(['k|app|']), scannedAt: 0 })).toHaveLength(1);
+  });
+});
+
+describe('the start note', () => {
+  const note = (once: boolean) =>
+    renderStarted({ lists: [], shown: (id) => id, events: ['list-completed'], targets: ['desktop'], desktop: undefined, once });
+
+  it('--once with no lists says nothing of following new ones', () => {
+    expect(note(true)).toBe('notify: looking once at no lists (none to look at); telling list-completed to desktop');
+    expect(note(false)).toBe('notify: following no lists yet (new ones are followed as they appear); telling list-completed to desktop');
   });
 });
 

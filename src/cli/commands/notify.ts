@@ -8,6 +8,7 @@ import { parseDuration } from '../flags/duration-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { ownSessionTest } from '../runtime/own-session.js';
 
 interface NotifyOptions {
   to: string[];
@@ -22,9 +23,10 @@ interface NotifyOptions {
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 const HELP = `
-Runs in the foreground until stopped (Ctrl-C, SIGTERM: exit 0), and tells each event
-once, to every target:
-  list-completed     every task of a list is completed
+Runs in the foreground until stopped (Ctrl-C, SIGTERM, SIGHUP: exit 0), and tells each
+event once, to every target:
+  list-completed     every task of a list is completed and no session of the list is
+                     at work (busy on a turn, or just started): it may yet add tasks
   needs-you          a session of a list waits for a person (a permission prompt,
                      a dialog); once per waiting spell
   ready-for-person   a task owned by a person (you, or an owner a person gave with
@@ -52,6 +54,7 @@ A URL's path, query and credentials are never printed: logs show the host only.
 Once per event: what was sent is kept in $XDG_STATE_HOME/tasks (~/.local/state/tasks),
 claimed under a lock before it is sent, so a restart does not repeat it and two notify
 processes never both send it; an event that clears and comes back is told again.
+Where that folder cannot be written, notify exits 1 at the start, having sent nothing.
 A target that fails is tried again (--retries, waits doubling from 1 s), on its own:
 a slow or dead webhook never holds up the others. Failures go to stderr.
 
@@ -138,6 +141,7 @@ async function notify(
           home: ctx.home,
           host: os.hostname(),
           sessions: () => ctx.newSessionIndex(),
+          ownSession: ownSessionTest(env),
           shortId: (id) => ctx.shortId(id),
           stateHome: { xdgStateHome: env.XDG_STATE_HOME, home: env.HOME || undefined },
           deliver: {

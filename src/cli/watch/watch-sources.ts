@@ -24,11 +24,11 @@ import { listDirOf, sanitizeListId } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListFollow, type ListMove } from '../../core/watch/list-follow.js';
-import type { BusySession, StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
+import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
-import { ancestorsOf } from '../runtime/pipe-has-reader.js';
+import { ownSessionTest } from '../runtime/own-session.js';
 
 /**
  * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's
@@ -375,12 +375,8 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
       look: () => (sessionActivity(configDir, transcriptSession) === 'busy' ? [{ sessionId: transcriptSession, state: 'busy' }] : []),
     };
   }
-  // The session this watch runs in (an agent waiting on its teammates from its own shell)
-  // is busy for as long as it waits: it never holds its own gate.
-  const own = ctx.env.CLAUDE_CODE_SESSION_ID;
-  let above: Set<number> | undefined;
-  const mine = (b: BusySession) =>
-    (own !== undefined && b.sessionId === own) || (b.pid !== undefined && (above ??= ancestorsOf(process.pid)).has(b.pid));
+  // The session this watch runs in is busy for as long as it waits: it never holds its own gate.
+  const mine = ownSessionTest(ctx.env);
   return {
     everyMs: 1000,
     look: () => {

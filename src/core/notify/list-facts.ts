@@ -3,6 +3,7 @@ import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneOwnersOfList, ownersSetWithTasks } from '../history/list-owners.js';
 import { stalledInList, waitingSessions } from '../progress/stalled-work.js';
+import { type BusyOnList, busyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
@@ -36,6 +37,8 @@ export interface FactsInput {
   checkFiles: boolean;
   /** How long an error must last before it is told (0 for a single look). */
   errorGraceMs: number;
+  /** The session this look runs in, never waited for (it is busy for as long as it looks): absent, none is. */
+  ownSession?: ((s: BusyOnList) => boolean) | undefined;
   /** What hooks refused, read from the sessions' transcripts as they grow (kept by the caller across looks). */
   refusals?: HookRefusals | undefined;
 }
@@ -106,6 +109,15 @@ export function listFacts(i: FactsInput): ListFacts {
     }
   }
 
+  // Every task completed: finished only once no session of the list is at work (as the gate of watch --until all-completed).
+  const busy =
+    i.wanted.has('list-completed') && sessions && i.tasks.length > 0 && open.length === 0
+      ? busyOnList(sessions, i.listId).filter((b) => !i.ownSession?.(b))
+      : [];
+  // Told finished once its agent ended: a named list's sessions are then found by their transcripts alone.
+  if (latest === undefined && sessions && busy.length === 0 && i.wanted.has('list-completed') && i.tasks.length > 0 && open.length === 0)
+    latest = sessionsOfList(sessions, i.listId, { deep: true }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0];
+
   const errors = [];
   let errorsPending = false;
   if ((i.wanted.has('blocked-cycle') || i.wanted.has('damage')) && (i.checkFiles || i.errorsSince.size > 0)) {
@@ -131,6 +143,7 @@ export function listFacts(i: FactsInput): ListFacts {
     index,
     people,
     waiting,
+    busy,
     stalled,
     times: i.times,
     gone,

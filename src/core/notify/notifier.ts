@@ -9,8 +9,10 @@
  */
 import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
+import { isTasksError } from '../base/errors.js';
 import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
+import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
@@ -22,7 +24,7 @@ import { HookRefusals } from './hook-refusals.js';
 import { listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
 import { listEvents, type NotifyEvent, stallKey } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
-import { SentState, sentStatePath } from './sent-state.js';
+import { noStateFolder, SentState, type Settle, sentStatePath } from './sent-state.js';
 
 export type NotifyLists = { one: { id: string; dir: string } } | { all: true } | { here: string };
 
@@ -39,9 +41,15 @@ export interface NotifyRequest {
   host: string;
   /** A fresh session index (live-session files change while notify runs). */
   sessions: () => SessionIndex;
+  /** The session notify runs in (busy for as long as it runs): never waited for before a list is told finished. */
+  ownSession?: ((s: BusyOnList) => boolean) | undefined;
   shortId: (id: string) => string;
-  /** Where the user's state folder is (the sent-state file goes there; neither known: kept in memory only). */
-  stateHome: { xdgStateHome: string | undefined; home: string | undefined };
+  /**
+   * Where the user's state folder is (the sent-state file goes there); undefined: kept in
+   * memory only, for a view that sends nothing (the board's Now). A state that cannot be
+   * kept ends the run with an `io` error: an event is never sent unclaimed.
+   */
+  stateHome: { xdgStateHome: string | undefined; home: string | undefined } | undefined;
   deliver: DeliverEnv;
   /** How many tries a notification gets, and the first wait between them (doubled each time, at most 60 s). */
   retry: { tries: number; baseMs: number };
@@ -93,6 +101,8 @@ interface Followed {
   errorsSince: Map<string, number>;
   /** The claims this process made on the list that are still active as far as it knows: key -> when claimed. */
   own: Map<string, number>;
+  /** At the last look every task was completed but a session was at work on the list: list-completed waits for it. */
+  heldBusy: boolean;
 }
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
@@ -100,6 +110,19 @@ const ERROR_GRACE_MS = 1500;
 
 /** The events of `check`'s errors, which wait out ERROR_GRACE_MS before they are told. */
 const ERROR_EVENTS: ReadonlySet<string> = new Set<NotifyEventType>(['blocked-cycle', 'damage']);
+
+/**
+ * Event types whose claims stay though no key of theirs is active now. An error still in
+ * its grace may be the damage told before. A finished list whose session went busy again
+ * (a turn that changed no task) is the list told finished before: dropped, it would be
+ * told again when the turn ends.
+ */
+function undecidedTypes(errorsPending: boolean, heldBusy: boolean): ReadonlySet<string> | undefined {
+  if (!errorsPending && !heldBusy) return undefined;
+  const types = new Set<string>(errorsPending ? ERROR_EVENTS : []);
+  if (heldBusy) types.add('list-completed');
+  return types;
+}
 
 /** An update's time is taken as its scan ends; the files were read up to this long before. */
 const SCAN_MARGIN_MS = 500;
@@ -128,18 +151,24 @@ export class Notifier {
   private readonly counts = { sent: 0, failed: 0 };
   /** What hooks refused, read from transcripts as they grow (only when hook-refused is asked for). */
   private readonly refusals = new HookRefusals();
+  /** Why the run ends early: the sent state cannot be kept (nothing more is looked at or claimed). */
+  private failed: Error | undefined;
+  /** Ends a following run's wait. */
+  private end: (() => void) | undefined;
 
   constructor(
     private readonly req: NotifyRequest,
     private readonly report: NotifyReport,
   ) {
-    this.statePath = sentStatePath({ ...req.stateHome, configDir: req.configDir });
+    this.statePath = req.stateHome === undefined ? undefined : sentStatePath({ ...req.stateHome, configDir: req.configDir });
     this.state = new SentState(this.statePath, () => req.clock.now());
     this.wanted = new Set(req.events);
   }
 
   async run(): Promise<{ sent: number; failed: number }> {
     const { req } = this;
+    if (req.stateHome !== undefined && this.statePath === undefined) throw noStateFolder();
+    this.state.ready();
     this.discover();
     this.report.started({
       lists: [...this.followed.keys()].sort(compareIds),
@@ -156,6 +185,7 @@ export class Notifier {
       }
       await this.lookAll(true);
       await this.drained();
+      if (this.failed) throw this.failed;
       return this.counts;
     }
     this.watching = true;
@@ -163,7 +193,8 @@ export class Notifier {
     await this.lookAll(true);
     await new Promise<void>((resolve) => {
       const done = () => resolve();
-      if (req.stop.aborted) done();
+      this.end = done;
+      if (req.stop.aborted || this.failed) done();
       else req.stop.addEventListener('abort', done, { once: true });
       this.armTick();
     });
@@ -171,6 +202,7 @@ export class Notifier {
     for (const f of this.followed.values()) f.watcher?.close();
     await this.chain;
     await this.drained();
+    if (this.failed) throw this.failed;
     return this.counts;
   }
 
@@ -206,6 +238,7 @@ export class Notifier {
         first: true,
         errorsSince: new Map(),
         own: new Map(),
+        heldBusy: false,
       });
       if (this.watching) this.follow(this.followed.get(id) as Followed);
     }
@@ -240,7 +273,7 @@ export class Notifier {
   }
 
   private armTick(): void {
-    if (this.req.stop.aborted) return;
+    if (this.req.stop.aborted || this.failed) return;
     this.tick = setTimeout(() => {
       this.ticks++;
       // Sessions and lists change between looks: a fresh index for each round.
@@ -280,7 +313,7 @@ export class Notifier {
     const { req } = this;
     const u = f.update;
     // A list named before its folder exists (agents make it on first use): nothing to tell until it does.
-    if (u === undefined || !u.exists || !this.followed.has(f.id)) return;
+    if (u === undefined || !u.exists || !this.followed.has(f.id) || this.failed) return;
     // Time alone changes only stalls, sessions' ends and errors waiting out their grace.
     // A hook's refusal changes no file: the transcripts of a list with open work that
     // changed lately (an agent at work on it) are looked at every other round.
@@ -293,6 +326,7 @@ export class Notifier {
       !changed &&
       !f.first &&
       f.errorsSince.size === 0 &&
+      !f.heldBusy &&
       !refusalsMatter &&
       ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
       !this.waitingMatters(f, u)
@@ -316,14 +350,24 @@ export class Notifier {
       checkFiles: changed || f.first,
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
       refusals: this.wanted.has('hook-refused') ? this.refusals : undefined,
+      ownSession: req.ownSession,
     });
+    const heldBusy = (facts.busy?.length ?? 0) > 0;
+    if (f.heldBusy && !heldBusy && f.watcher !== undefined) {
+      // The session waited for went idle or ended: its last writes, made just before, may
+      // not have reached the watcher yet. Read the list again; a change is looked at as it comes.
+      const before = f.update;
+      f.watcher.rescan();
+      if (f.update !== before) return;
+    }
     const events = listEvents(facts, this.wanted);
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
     const fresh = events.filter((e) => !f.active.has(e.key));
     // An error seen but not yet past its grace (every error, at a restart's first look)
-    // may be the damage or cycle told before: its claim stays until that is known.
-    const undecided = facts.errorsPending ? ERROR_EVENTS : undefined;
+    // may be the damage or cycle told before, and a finished list held while a session
+    // works the list told finished before: their claims stay until that is known.
+    const undecided = undecidedTypes(facts.errorsPending === true, heldBusy);
     // A stall's spell lasts while its task stays in progress, unchanged: another session's
     // work on the list may hide it for a while, and it must not be told again after.
     const lasting = new Set(
@@ -335,12 +379,13 @@ export class Notifier {
     const ownCleared = new Map(
       [...f.own].filter(([k]) => !active.has(k) && !lasting.has(k) && !undecided?.has(k.slice(0, k.indexOf('|')))),
     );
-    const claims = await this.state.settle(
+    const claims = await this.claim(
       req.targets.map((t) => t.id),
       { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS, undecided, lasting, ownCleared },
     );
     for (const k of ownCleared.keys()) f.own.delete(k);
     for (const c of claims) f.own.set(c.key, c.at);
+    f.heldBusy = heldBusy;
     f.first = false;
     f.active = active;
     const byKey = new Map(events.map((e) => [e.key, e]));
@@ -348,6 +393,22 @@ export class Notifier {
       const target = req.targets.find((t) => t.id === claim.target);
       const event = byKey.get(claim.key);
       if (target && event) this.enqueue(target, event, messageOf(event, now, req.host));
+    }
+  }
+
+  /**
+   * What is new to send, claimed in the sent state. A state that cannot be kept ends the
+   * run with its error (a following one too: it must not go on telling nobody); the lock
+   * held too long by another notify is a warning, and this look's events are claimed at the next.
+   */
+  private async claim(targets: string[], s: Settle): Promise<Array<{ target: string; key: string; at: number }>> {
+    try {
+      return await this.state.settle(targets, s);
+    } catch (err) {
+      if (isTasksError(err) && err.code === 'busy') throw err;
+      this.failed ??= err as Error;
+      this.end?.();
+      return [];
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Finding } from '../check/findings.js';
 import { isBlocked, type TaskIndex } from '../graph/blockers.js';
 import type { WaitingSession } from '../progress/stalled-work.js';
+import type { BusyOnList } from '../sessions/busy-on-list.js';
 import type { Task } from '../store/schema.js';
 import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
@@ -27,6 +28,12 @@ export interface ListFacts {
   people: ReadonlySet<string>;
   /** Live sessions of the list waiting for a person (a permission prompt, a dialog). */
   waiting?: readonly WaitingSession[] | undefined;
+  /**
+   * Sessions at work on the list now (busy on a turn, or just started), asked only when
+   * every task is completed: its agent may yet add or reopen tasks, so the list is not
+   * finished while one works (the gate of `watch --until all-completed`, busy-on-list.ts).
+   */
+  busy?: readonly BusyOnList[] | undefined;
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
   /** When each task last changed (its file's time): names a stall's spell, which lasts while the task does not change. */
@@ -100,7 +107,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
   const { tasks } = facts;
   const byId = new Map(tasks.map((t) => [t.id, t]));
 
-  if (tasks.length > 0 && tasks.every((t) => t.status === 'completed')) {
+  if (tasks.length > 0 && tasks.every((t) => t.status === 'completed') && (facts.busy?.length ?? 0) === 0) {
     add('list-completed', '', {
       tasks: tasks.map(brief),
       title: `Done: ${where}`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TasksError } from '../base/errors.js';
+import { isTasksError, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 import { tasksStateDir } from '../base/state-dir.js';
 import { withOwnFileLock } from '../locks/locks.js';
@@ -92,14 +92,47 @@ export interface Settle {
   ownCleared?: ReadonlyMap<string, number> | undefined;
 }
 
+/** How to choose another place, said with every failure to keep the state. */
+const CHOOSE = 'set XDG_STATE_HOME to a folder you can write';
+
+/**
+ * No folder to keep what was sent in (neither $XDG_STATE_HOME nor a home): notify cannot
+ * tell each event once, so it does not run (an error, not events told again and again).
+ */
+export function noStateFolder(): TasksError {
+  return new TasksError('io', `notify has no folder to keep what it sent (neither XDG_STATE_HOME nor HOME is set): ${CHOOSE}`);
+}
+
+/** The state cannot be kept at `file`: the error a run ends with (nothing is sent unclaimed, so nothing twice). */
+function cannotKeep(file: string, err: unknown): TasksError {
+  return new TasksError('io', `notify cannot keep what it sent in ${path.dirname(file)} (${(err as Error).message}): ${CHOOSE}`, {
+    cause: err,
+  });
+}
+
 export class SentState {
   constructor(
-    /** undefined: kept in memory only (no home, no state folder). */
+    /** undefined: kept in memory only (a view that sends nothing, as the board's Now). */
     private readonly file: string | undefined,
     private readonly now: () => number,
   ) {}
 
   private memory: StateFile = { version: 1, sent: {} };
+
+  /** Make the state folder and check that the file can be written there; throws the run's error if not. */
+  ready(): void {
+    const file = this.file;
+    if (file === undefined) return;
+    try {
+      makeDirs(path.dirname(file));
+      fs.closeSync(
+        fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644),
+      );
+      fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    } catch (err) {
+      throw cannotKeep(file, err);
+    }
+  }
 
   /**
    * Under the lock: claim each fresh key for each target that has not had it (returned,
@@ -130,12 +163,18 @@ export class SentState {
     };
     const file = this.file;
     if (file === undefined) return apply(this.memory).claimed;
-    makeDirs(path.dirname(file));
-    return withOwnFileLock(file, 'notify state', () => {
-      const state = read(file);
-      const { claimed, changed } = apply(state);
-      if (changed) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
-      return claimed;
-    });
+    try {
+      makeDirs(path.dirname(file));
+      return await withOwnFileLock(file, 'notify state', () => {
+        const state = read(file);
+        const { claimed, changed } = apply(state);
+        if (changed) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
+        return claimed;
+      });
+    } catch (err) {
+      // Another notify holding the lock past the budget: this look's events are claimed at the next.
+      if (isTasksError(err) && err.code === 'busy') throw err;
+      throw cannotKeep(file, err);
+    }
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * Interop: `tasks notify`'s list-completed with the real Claude Code planning a step at a
+ * time (it completes #2 before it makes #3). A headless run is busy from its start to its
+ * exit, so every task so far being completed between its steps is not "done": told once,
+ * after the run ends, with every step; as the gate of `watch --until all-completed`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeTask } from '../helpers/cli.js';
+import { receiver, startNotify, until } from '../helpers/notify.js';
+import { runAgent } from './agent.js';
+import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
+
+const create = (subject: string): Turn[number] => ({ name: 'TaskCreate', input: { subject, description: `${subject}, carefully` } });
+const set = (taskId: string, status: string): Turn[number] => ({ name: 'TaskUpdate', input: { taskId, status } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('the real Claude Code at work on a list: notify waits for it', () => {
+  it('a step at a time: list-completed not told between its steps; told once after its run, with every step', async () => {
+    const w = world();
+    const dir = path.join(w.config, 'tasks', 'ci');
+    writeTask(dir, { id: '1', subject: 'Done before', description: '', status: 'completed', blocks: [], blockedBy: [] });
+    fs.writeFileSync(path.join(dir, '.highwatermark'), '1');
+    const hook = await receiver();
+    cleanups.push(() => hook.close());
+    const p = startNotify(w.config, ['-l', 'ci', '--to', `webhook:${hook.url}`, '--on', 'list-completed'], {
+      HOME: w.home,
+      XDG_STATE_HOME: path.join(w.config, 'state'),
+      TASKS_NOTIFY_TICK_MS: '500',
+    });
+    cleanups.push(() => p.stop());
+    await p.waitForErr('notify: following list ci');
+    // #1 completed and no session: told at once, as before.
+    await until(() => hook.got.length === 1, 'list-completed of the list as it was', 10_000);
+
+    const first = gate();
+    const between = gate();
+    const agent = runAgent({
+      configDir: w.config,
+      listId: 'ci',
+      cwd: w.dir('app'),
+      turns: [[create('Step two')], [set('2', 'completed')], [create('Step three')], [set('3', 'completed')]],
+      beforeTurn: async (i) => {
+        if (i === 0) await first.wait();
+        if (i === 2) await between.wait();
+      },
+    });
+    try {
+      await waitFor('the live-session file', () => liveFiles(w.config)[0]);
+      await first.arrived;
+      first.open();
+      // #2 completed, #3 not made yet, the agent busy on its run: every task is completed, and nothing is told.
+      await between.arrived;
+      await waitFor('step two completed', () =>
+        fs.existsSync(path.join(dir, '2.json')) && JSON.parse(fs.readFileSync(path.join(dir, '2.json'), 'utf8')).status === 'completed'
+          ? true
+          : undefined,
+      );
+      await sleep(2500);
+      expect(hook.got).toHaveLength(1);
+      between.open();
+      await agent;
+      const endedAt = Date.now();
+      await until(() => hook.got.length === 2, 'list-completed after the run', 10_000);
+      expect((hook.got[1]?.at ?? 0) - endedAt).toBeLessThan(3_000);
+      const told = JSON.parse(hook.got[1]?.body ?? '{}') as { event: string; tasks: Array<{ id: string }> };
+      expect(told.event).toBe('list-completed');
+      expect(told.tasks.map((t) => t.id)).toEqual(['1', '2', '3']);
+      await sleep(1500);
+      expect(hook.got).toHaveLength(2);
+    } finally {
+      first.open();
+      between.open();
+    }
+  });
+});

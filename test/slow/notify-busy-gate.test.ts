@@ -1,0 +1,131 @@
+/**
+ * `tasks notify`'s list-completed while an agent still works on the list: an agent that
+ * plans a step at a time has every task so far completed between its steps, so "done"
+ * told then is told too early (and told again at the real end). It waits as the gate of
+ * `watch --until all-completed` does, for the same sessions. The agent is a real process
+ * (test/helpers/step-agent.mjs) that writes its live-session file and its tasks as Claude
+ * Code does, a step at a time, each step let go by the test.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, run, tempConfig, writeTask } from '../helpers/cli.js';
+import { notifyEnv, notifyHarness, until } from '../helpers/notify.js';
+import { stepAgents, waitForFile, waitForProcess } from '../helpers/step-agents.js';
+
+const task = (id: string, status: string) => ({ id, subject: `step ${id}`, description: '', status, blocks: [], blockedBy: [] });
+
+const agents = stepAgents();
+const h = notifyHarness();
+afterEach(async () => {
+  await h.cleanup();
+  agents.killAll();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function seedCi(config: string): string {
+  const dir = path.join(config, 'tasks', 'ci');
+  writeTask(dir, task('1', 'completed'));
+  fs.writeFileSync(path.join(dir, '.highwatermark'), '1');
+  return dir;
+}
+
+/** An exec: target appending each event's JSON document to a file, and what it holds. */
+function execTarget(config: string) {
+  const out = path.join(config, 'sent.jsonl');
+  return {
+    to: `exec:cat >> '${out}'; echo >> '${out}'`,
+    sent: (): Array<{ event: string; text: string; tasks: unknown[] }> =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => JSON.parse(l))
+        : [],
+  };
+}
+
+describe('notify: list-completed waits while an agent of the list is at work', () => {
+  it('a step at a time on a named list: not told between steps; told once, with every step, when the agent is idle', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const target = execTarget(config);
+    const agent = agents.start(
+      config,
+      [
+        { status: 'busy' },
+        { until: 'plan' },
+        { task: task('2', 'pending') },
+        { until: 'do' },
+        { task: task('2', 'completed') },
+        { until: 'idle' },
+        { status: 'idle' },
+        { until: 'end' },
+      ],
+      { asClaude: true },
+    );
+    await waitForFile(path.join(config, 'sessions', `${agent.child.pid}.json`));
+    const p = h.notify(config, ['-l', 'ci', '--on', 'list-completed', '--to', target.to], { TASKS_NOTIFY_TICK_MS: '300' });
+    await p.waitForErr('notify: following list ci');
+    await sleep(1500);
+    expect(target.sent()).toEqual([]);
+
+    agent.go('plan');
+    await sleep(800);
+    agent.go('do');
+    // Every task is completed again, and the agent still busy: nothing.
+    await sleep(2000);
+    expect(target.sent()).toEqual([]);
+
+    agent.go('idle');
+    await until(() => target.sent().length === 1, 'list-completed once the agent is idle', 15_000);
+    expect(target.sent()[0]).toMatchObject({
+      event: 'list-completed',
+      text: expect.stringMatching(/^every task of list ci .*is completed \(2\)$/),
+    });
+    // It ends (its live-session file goes): the same finished list, not told again.
+    agent.go('end');
+    await agent.exited;
+    await sleep(1500);
+    expect(target.sent()).toHaveLength(1);
+    expect((await p.stop()).code).toBe(0);
+  });
+
+  it('an agent just started (its process names the list, no live-session file yet) holds --once too', async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const target = execTarget(config);
+    const agent = agents.start(config, [{ until: 'start' }, { status: 'busy' }, { task: task('2', 'completed') }, { wait: 300 }], {
+      asClaude: true,
+    });
+    await waitForProcess(agent.child.pid as number);
+    const once = () =>
+      run(config, ['-l', 'ci', 'notify', '--once', '--on', 'list-completed', '--to', target.to], { env: notifyEnv(config) });
+    const starting = once();
+    expect(starting.code, starting.stderr).toBe(0);
+    expect(target.sent()).toEqual([]);
+    agent.go('start');
+    await agent.exited;
+    const ended = once();
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(target.sent().map((e) => e.text)).toEqual([expect.stringMatching(/is completed \(2\)$/)]);
+  });
+
+  it("notify --once run from the busy agent's own shell does not wait for that agent", async () => {
+    const config = tempConfig();
+    seedCi(config);
+    const target = execTarget(config);
+    const out = path.join(config, 'own-notify.json');
+    const agent = agents.start(
+      config,
+      [{ status: 'busy' }, { exec: { args: [BIN, '-l', 'ci', 'notify', '--once', '--on', 'list-completed', '--to', target.to], out } }],
+      { asClaude: true },
+    );
+    await agent.exited;
+    const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { code: number; stdout: string; stderr: string };
+    expect(r.code, r.stderr).toBe(0);
+    expect(target.sent().map((e) => e.event)).toEqual(['list-completed']);
+  });
+});
