@@ -46,7 +46,7 @@ function fieldText(key: string, c: EventChange, max: number | undefined): string
 const CAUSES: Record<UnrecordedCause, string> = {
   'app-status': 'likely Claude Code keeping the status itself',
   'unknown-agent': 'likely an agent whose transcript is not known',
-  'app-reset': 'Claude Code clears a list whose tasks are all completed when a new prompt begins',
+  'app-reset': 'an interactive Claude Code session on a list clears it 5 s after every task of it is completed',
   'hand-edit': 'likely a hand edit',
 };
 
@@ -77,7 +77,9 @@ function whatText(e: TimelineEvent, max: number | undefined): string {
         ? `removed the stale lock ${value(e.changes.lock.old)}`
         : `removed the temp file ${value(e.changes.tempFile?.old)}`;
     case 'unrecorded': {
-      if (e.cause === 'app-reset') return 'cleared by Claude Code when a new prompt began, all tasks completed';
+      // Claude Code's own timer (docs/task-store.md section 6.7), not a prompt: the list goes while its session sits idle.
+      if (e.cause === 'app-reset')
+        return 'cleared by Claude Code: an interactive session on the list clears it 5 s after every task is completed';
       const what = e.changes.file !== undefined && Object.keys(e.changes).length === 1 ? 'gone, with no record of its deletion' : fields();
       return `changed with no record: ${what} (${CAUSES[e.cause ?? 'hand-edit']})`;
     }

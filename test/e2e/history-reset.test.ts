@@ -21,7 +21,7 @@ function world(): { config: string; list: string } {
 const log = (config: string, ...args: string[]) => runInProcessSync(config, ['-l', S, 'log', ...args], { env: { USER: 'carol' } });
 const lastLine = (config: string) => log(config).stdout.trimEnd().split('\n').at(-1)?.split('\t').slice(1);
 
-describe('a list Claude Code cleared when a new prompt began', () => {
+describe('a list Claude Code cleared 5 s after its tasks were all completed', () => {
   it('says so, not "likely a hand edit"', () => {
     const { config } = world();
     const r = log(config);
@@ -35,7 +35,7 @@ describe('a list Claude Code cleared when a new prompt began', () => {
       '#1 agent of session 6da9f214 created one',
       '#1 agent of session 6da9f214 status pending → in_progress',
       '#1 agent of session 6da9f214 status in_progress → completed',
-      '#1 (no record) cleared by Claude Code when a new prompt began, all tasks completed',
+      '#1 (no record) cleared by Claude Code: an interactive session on the list clears it 5 s after every task is completed',
     ]);
     const events = JSON.parse(log(config, '--json').stdout) as Array<Record<string, unknown>>;
     expect(events.at(-1)).toMatchObject({

@@ -4,8 +4,9 @@
  * binary, with its persistent cache) must count every message toward the tasks its
  * session had in progress when it began, exactly: one task, two at once (split evenly),
  * two sessions on one list, a fork (its copies of its parent's entries count once, in the
- * parent), a task a person completes with `tasks done`, a subagent's messages, and a
- * model with no known price (costUsd null).
+ * parent), a task a person completes with `tasks done`, a subagent's messages, a
+ * model with no known price (costUsd null), and each model's price against Claude Code's
+ * own figure for the same run (`total_cost_usd`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -392,6 +393,71 @@ describe('the real Claude Code: what each task cost', () => {
     expect(task(r, '1').tokens).toEqual(tokens(20 + 4444 + 30, 2 + 44 + 3));
     expect(task(r, '1').messages).toBe(3);
   });
+
+  // Claude Code prices a run itself (`total_cost_usd`), by the price table it carries: the
+  // source of some of these models' prices, and a check of the others'. The same messages
+  // must cost the same here, for every model of the table that Claude Code knows. (Asked
+  // for Opus 4.1 or 4, Claude Code 2.1.328 asks the API for Opus 5.5 instead and prices that.)
+  const pricedByClaudeCode = [
+    'claude-sonnet-4-5-20250929',
+    'claude-haiku-4-5-20251001',
+    'claude-sonnet-4-6',
+    'claude-sonnet-5-5',
+    'claude-fable-5-2',
+    'claude-mythos-5-2',
+    'claude-3-5-sonnet-20241022',
+    'claude-opus-5-5',
+    'claude-opus-5',
+    'claude-opus-4-8',
+    'claude-opus-4-7',
+    'claude-opus-4-6',
+    'claude-opus-4-5-20251101',
+    'claude-sonnet-5',
+    'claude-sonnet-4-20250514',
+    'claude-3-7-sonnet-20250219',
+    'claude-3-5-haiku-20241022',
+    'claude-fable-5',
+    'claude-fable-5-1',
+    'claude-mythos-5',
+    'claude-mythos-5-1',
+  ];
+  for (const model of pricedByClaudeCode) {
+    it(`${model}: priced as Claude Code prices the same run (its total_cost_usd)`, async () => {
+      const { cost, agent } = world();
+      const run = await agent({
+        listId: 'priced',
+        model,
+        // Claude Code prices by the model it asked for: ask for the one the messages name.
+        args: ['--model', model],
+        turns: [
+          turn([create('Build')], {
+            input_tokens: 1200,
+            output_tokens: 340,
+            cache_read_input_tokens: 41_000,
+            cache_creation_input_tokens: 9000,
+          }),
+          turn([update({ taskId: '1', status: 'in_progress' })], {
+            input_tokens: 70,
+            output_tokens: 2900,
+            cache_read_input_tokens: 50_000,
+            cache_creation_input_tokens: 3000,
+            cache_creation_1h: 2000,
+          }),
+          turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 5, output_tokens: 800, cache_read_input_tokens: 53_000 }),
+        ],
+        closingUsage: { input_tokens: 3, output_tokens: 60, cache_read_input_tokens: 53_800 },
+      });
+      const own = run.stream.resultCostUsd;
+      expect(own).toBeGreaterThan(0);
+      const r = await cost('-l', 'priced', 'cost');
+      expect(r.unpricedModels).toEqual([]);
+      expect(r.total.models).toEqual([model]);
+      expect(r.total.costUsd).not.toBeNull();
+      // Within rounding: Claude Code sums floats message by message.
+      expect(Math.abs((r.total.costUsd as number) - (own as number))).toBeLessThan(1e-9);
+      expect(task(r, '1').costUsd).toBeGreaterThan(0);
+    });
+  }
 
   it('a model with no known price: tokens counted, costUsd null', async () => {
     const { cost, agent } = world();

@@ -28,6 +28,8 @@ export interface AgentStream {
   /** The final `result` event: `success` when the conversation ended normally. */
   resultSubtype: string | undefined;
   resultIsError: boolean | undefined;
+  /** The `result` event's `total_cost_usd`: what Claude Code itself priced the run at, by its own price table. */
+  resultCostUsd: number | undefined;
   /** Lines that were not JSON (should be none). */
   junk: string[];
 }
@@ -50,6 +52,7 @@ interface StreamEvent {
   session_id?: string;
   message?: { content?: ContentBlock[] | string };
   tool_use_result?: unknown;
+  total_cost_usd?: number;
 }
 
 function blockText(content: unknown): string {
@@ -67,6 +70,7 @@ export function parseStream(stdout: string): AgentStream {
     calls: [],
     resultSubtype: undefined,
     resultIsError: undefined,
+    resultCostUsd: undefined,
     junk: [],
   };
   const byId = new Map<string, ToolCall>();
@@ -86,6 +90,7 @@ export function parseStream(stdout: string): AgentStream {
     if (event.type === 'result') {
       out.resultSubtype = event.subtype;
       out.resultIsError = event.is_error;
+      out.resultCostUsd = event.total_cost_usd;
     }
     const content = event.message?.content;
     if (!Array.isArray(content)) continue;

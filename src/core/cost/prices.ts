@@ -7,16 +7,26 @@ import { type Bucket, bucketOf, type Tokens } from './usage-tally.js';
  * otherwise, and a price changed since a message was sent is not that message's price.
  *
  * A model that is not in the table has no cost (null), never a guess: not a model name
- * from another family, nor a "similar" one. Only prices confirmed on Anthropic's own pages
- * are in it. Left out, for want of a confirmation there at the table's date: Claude Sonnet
- * 5.5 (its overview page gives cache reads at $0.20, reports since give $0.10), Claude
- * Haiku 5.5 (priced in two bands by prompt length), Claude Fable 5.2, Claude Sonnet 4.6
- * and 4.5 and Claude Haiku 4.5 (their cache prices). A user adds or corrects a model in
+ * from another family, nor a "similar" one. Only prices confirmed by Anthropic are in it:
+ * on its own pages, or in the price table that Claude Code (Anthropic's own program)
+ * carries and uses for its own cost figure (`total_cost_usd` in its `result`, `costUSD`).
+ * That table was read in Claude Code 2.1.328 and 2.1.332 (the two are the same): its
+ * baked-in model catalog, `pricing_tiers` and each model's `pricing`. It is the source for
+ * Claude Sonnet 4.5 and 4.6, Claude Haiku 4.5, Claude 3.5 Sonnet, Claude Sonnet 5.5 and
+ * Claude Fable and Mythos 5.2, and it agrees with every other entry here. Where the two
+ * sources differ: Claude Code prices every Sonnet 4.x message alike, however long its
+ * prompt, while Anthropic's pages priced Sonnet 4's prompts over 200,000 tokens apart, at
+ * rates whose cache prices are not confirmed; so a Sonnet 4.x message with such a prompt
+ * has no cost here. And Sonnet 5.5's overview page gives cache reads at $0.20, Claude
+ * Code $0.10: kept at $0.10, the figure Claude Code prices its own runs at.
+ * Left out: Claude Haiku 5.5, whose prompts over 100,000 tokens are priced apart (this
+ * table knows only a 200,000-token band), and Claude 3 Haiku's entry is from the pages
+ * alone (Claude Code's catalog no longer lists it). A user adds or corrects a model in
  * their own price file (price-file.ts).
  */
-export const PRICES_DATE = '2026-12-02';
+export const PRICES_DATE = '2026-12-03';
 export const PRICES_SOURCE =
-  'https://platform.claude.com/docs/en/about-claude/pricing and the model overview pages (https://platform.claude.com/docs/en/models/<model>/overview)';
+  "https://platform.claude.com/docs/en/about-claude/pricing, the model overview pages (https://platform.claude.com/docs/en/models/<model>/overview) and Claude Code 2.1.332's own price table";
 
 export interface Price {
   /** USD per million tokens. */
@@ -59,11 +69,18 @@ export const BUILT_IN_PRICES: Readonly<Record<string, Price>> = {
   'claude-opus-4-1': flat(15, 75, 18.75, 30, 1.5),
   'claude-opus-4': flat(15, 75, 18.75, 30, 1.5),
   'claude-opus-4-0': flat(15, 75, 18.75, 30, 1.5),
+  'claude-fable-5-2': flat(8, 40, 10, 16, 0.2),
+  'claude-mythos-5-2': flat(8, 40, 10, 16, 0.2),
+  'claude-sonnet-5-5': flat(2, 10, 2.5, 4, 0.1),
   'claude-sonnet-5': flat(2, 10, 2.5, 4, 0.2),
-  // Over 200,000 prompt tokens (its 1M-token context) Sonnet 4 had prices of its own whose cache rates are not confirmed.
+  // Over 200,000 prompt tokens (a 1M-token context) Anthropic priced Sonnet 4 apart, at rates whose cache prices are not confirmed; Claude Code does not.
+  'claude-sonnet-4-6': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
+  'claude-sonnet-4-5': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
   'claude-sonnet-4': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
   'claude-sonnet-4-0': { ...flat(3, 15, 3.75, 6, 0.3), longPrompt: null },
   'claude-3-7-sonnet': flat(3, 15, 3.75, 6, 0.3),
+  'claude-3-5-sonnet': flat(3, 15, 3.75, 6, 0.3),
+  'claude-haiku-4-5': flat(1, 5, 1.25, 2, 0.1),
   'claude-3-5-haiku': flat(0.8, 4, 1, 1.6, 0.08),
   'claude-3-haiku': flat(0.25, 1.25, 0.3, 0.5, 0.03),
 };
