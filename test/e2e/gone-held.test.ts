@@ -52,12 +52,16 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
     const before = snapshotDir(w.dir);
     const dry = run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toBe('Would put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n');
+    expect(dry.stdout).toBe(
+      'Would put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
     expect(snapshotDir(w.dir)).toEqual(before);
 
     const real = run(w.config, ['-l', 'solo', 'release', '--gone']);
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stdout).toBe('Put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n');
+    expect(real.stdout).toBe(
+      'Put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
     expect(readJson(path.join(w.dir, '1.json'))).toMatchObject({ status: 'pending' });
     expect(readJson(path.join(w.dir, '1.json'))).not.toHaveProperty('owner');
 
@@ -70,7 +74,9 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
     const w = goneFixture('crashed-unowned', { pid: deadPid() });
     const r = run(w.config, ['-l', 'solo', 'release', '--gone', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject([{ id: '1', ok: true, released: true, previousStatus: 'in_progress', task: { status: 'pending' } }]);
+    expect(JSON.parse(r.stdout)).toMatchObject([
+      { id: '1', ok: true, released: true, previousStatus: 'in_progress', task: { status: 'pending' } },
+    ]);
     expect(JSON.parse(r.stdout)[0]).not.toHaveProperty('previousOwner');
   });
 

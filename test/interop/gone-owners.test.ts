@@ -164,7 +164,9 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; text: string });
-    expect(messages).toEqual([expect.objectContaining({ event: 'agent-died', text: `session ${short} crashed holding #1 in list solo (~/work/solo)` })]);
+    expect(messages).toEqual([
+      expect.objectContaining({ event: 'agent-died', text: `session ${short} crashed holding #1 in list solo (~/work/solo)` }),
+    ]);
 
     const line = `back to pending (no owner; in_progress -> pending; session ${short} crashed holding it): Fix it\n`;
     const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);

@@ -64,7 +64,9 @@ describe('a solo agent killed while it held #1 in progress, with no owner', () =
     expect(plan.targets.map((t) => t.id)).toEqual(['1']);
     expect(plan.live).toEqual([]);
     const { held } = goneHeldTasks(index, w.dir, w.list, 'someone');
-    expect(held.map((h) => [h.task.id, h.unowned, h.why, h.session?.sessionId])).toEqual([['1', true, 'session 4aa21e64 crashed', CRASHED]]);
+    expect(held.map((h) => [h.task.id, h.unowned, h.why, h.session?.sessionId])).toEqual([
+      ['1', true, 'session 4aa21e64 crashed', CRASHED],
+    ]);
   });
 
   it('notify tells the agent gone, once, naming the session', () => {

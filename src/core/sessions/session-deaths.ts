@@ -271,8 +271,13 @@ export class SessionDeaths {
   }
 
   private held(index: SessionIndex, sessionId: string, tasks: readonly Task[]): Task[] {
-    const holders = holdersOf(index, [sessionId, ...[...this.known].filter((id) => id !== sessionId)], tasks, this.listDir, this.transcripts);
+    const holders = holdersOf(
+      index,
+      [sessionId, ...[...this.known].filter((id) => id !== sessionId)],
+      tasks,
+      this.listDir,
+      this.transcripts,
+    );
     return tasks.filter((t) => holders.get(t.id) === sessionId);
   }
-
 }
