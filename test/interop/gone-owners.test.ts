@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startWatch } from '../helpers/watch.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 import { gate, liveFiles, waitFor, world } from './session-world.js';
@@ -145,14 +146,21 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
     await held.arrived;
     const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
     const short = victim.sessionId.slice(0, 8);
-    const watching = w.tasks(proj, ['-l', 'solo', 'watch', '--until', 'all-completed', '--timeout', '60s']);
-    process.kill(victim.pid, 'SIGKILL');
-    await waitFor('its end', () => !alive(victim.pid));
-    held.open();
-    await dying;
-    const watched = await watching;
-    expect(watched.code, watched.stderr).toBe(6);
-    expect(watched.stderr).toContain(`session ${short} (pid ${victim.pid}) crashed holding #1 "Fix it" in progress`);
+    const watch = startWatch(w.config, ['-l', 'solo', 'watch', '--json', '--until', 'all-completed', '--timeout', '60s'], { HOME: w.home });
+    try {
+      await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      // A moment for the watch to see the session alive (it looks every second): a session over before it looked is not news.
+      await new Promise((r) => setTimeout(r, 2000));
+      process.kill(victim.pid, 'SIGKILL');
+      await waitFor('its end', () => !alive(victim.pid));
+      held.open();
+      await dying;
+      const watched = await watch.exited;
+      expect(watched.code, watched.stderr).toBe(6);
+      expect(watched.stderr).toContain(`session ${short} (pid ${victim.pid}) crashed holding #1`);
+    } finally {
+      await watch.stop();
+    }
 
     const sent = path.join(w.config, 'sent.ndjson');
     const notified = await w.tasks(proj, ['-l', 'solo', 'notify', '--once', '--json', '--to', `exec:cat >> '${sent}'`], {
