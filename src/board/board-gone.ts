@@ -26,7 +26,7 @@ const exists = (configDir: string, listId: string) => fs.existsSync(listDirOf(co
 export function gonePreview(index: SessionIndex, ctx: GoneContext, listId: string): GonePreviewPayload {
   const plan = planGoneRelease(index, ctx.configDir, listId, ctx.person, exists(ctx.configDir, listId));
   return {
-    why: plan.gone?.why ?? null,
+    why: plan.gone?.why ?? plan.why.values().next().value?.why ?? null,
     targets: plan.targets.map((t) => ({ id: t.id, owner: t.owner ?? '', subject: t.subject, status: t.status })),
     live: plan.live.length === 0 ? null : renderLiveInProject(plan.live, ctx.home),
     none: plan.targets.length > 0 ? null : renderNoneGone({ gone: plan.gone !== undefined, alive: plan.alive }),
@@ -63,8 +63,9 @@ export async function releaseGoneAction(
   await releaseGoneTargets(dir, targets, (id, outcome) => {
     // Taken over meanwhile (another owner, or completed): left alone, as release --gone leaves it.
     if (outcome instanceof Error) warnings.push(`#${id}: ${outcome.message}`);
-    else lines.push(renderReleaseLine(outcome));
+    else lines.push(renderReleaseLine(outcome, plan.why.get(id)));
   });
   const n = lines.length;
-  return { message: `Released ${n} task${n === 1 ? '' : 's'} of gone owners (${plan.gone?.why ?? ''})`, lines, warnings };
+  const why = plan.gone?.why ?? plan.why.get(targets[0]?.id ?? '')?.why ?? '';
+  return { message: `Released ${n} task${n === 1 ? '' : 's'} of gone owners (${why})`, lines, warnings };
 }

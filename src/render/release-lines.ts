@@ -4,10 +4,22 @@ import { oneLine } from './text.js';
 
 /** What `tasks release` says of each task, one line each. */
 
-export function renderReleaseLine(r: ReleaseResult): string {
+/** Why `release --gone` took a task: its agent's end, and whether it had no owner (it only went back to pending). */
+interface GoneWhy {
+  why: string;
+  unowned: boolean;
+}
+
+export function renderReleaseLine(r: ReleaseResult, gone?: GoneWhy): string {
   const subject = oneLine(r.task.subject);
   if (!r.released) return `Task #${r.id} has no owner and is pending; nothing to release: ${subject}`;
+  if (gone?.unowned) return `Put task #${r.id} back to pending${unownedChange(r, gone)}: ${subject}`;
   return `Released task #${r.id}${releaseChange(r)}: ${subject}`;
+}
+
+/** A task with no owner that a session over held: " (no owner; in_progress -> pending; session 2d483082 crashed holding it)". */
+function unownedChange(r: ReleaseResult, gone: GoneWhy): string {
+  return ` (no owner; ${r.previousStatus} -> ${r.task.status}; ${oneLine(gone.why)} holding it)`;
 }
 
 /** " from <owner> (<old status> -> <new status>[; <why>])": what a release changes, as both lines say it. */
@@ -37,10 +49,12 @@ export function renderNoneGone(why: { gone: boolean; alive?: string | undefined 
 
 /**
  * `release --gone --dry-run`, a task it would release: what the real run's line would say
- * (the owner, the status it goes back from), and why its owner is gone.
+ * (the owner, the status it goes back from), and why its owner is gone; a task with no
+ * owner that a session over held is said to go back to pending.
  */
-export function renderWouldRelease(r: ReleaseResult, why: string): string {
-  return `Would release task #${r.id}${releaseChange(r, oneLine(why))}: ${oneLine(r.task.subject)}`;
+export function renderWouldRelease(r: ReleaseResult, gone: GoneWhy | undefined): string {
+  if (gone?.unowned) return `Would put task #${r.id} back to pending${unownedChange(r, gone)}: ${oneLine(r.task.subject)}`;
+  return `Would release task #${r.id}${releaseChange(r, gone === undefined ? undefined : oneLine(gone.why))}: ${oneLine(r.task.subject)}`;
 }
 
 /** `release --gone` while a live session can see the list: it may be about to pick the work up. */

@@ -64,7 +64,7 @@ function agentOn(
   fs.utimesSync(path.join(dir, `${o.id}.json`), at, at);
 }
 
-function sharedWorld(opts: { liveAlsoClaims?: boolean } = {}) {
+function sharedWorld(opts: { liveAlsoClaims?: boolean; liveTakesOver?: boolean } = {}) {
   const config = tempConfig();
   const home = path.join(config, 'home');
   const cwd = path.join(home, 'ci');
@@ -74,12 +74,21 @@ function sharedWorld(opts: { liveAlsoClaims?: boolean } = {}) {
   const start = Date.now() - 20 * 60_000;
   agentOn(config, dir, { sessionId: CRASHED, cwd, start, id: '1', owner: 'worker-c', ended: false });
   writeLiveSession(config, { pid: deadPid(), sessionId: CRASHED, cwd, start, procStartTicks: '1' });
-  const also: Call[] = opts.liveAlsoClaims ? [{ update: { taskId: '3', owner: 'worker-c' } }] : [];
+  const also: Call[] = opts.liveAlsoClaims
+    ? [{ update: { taskId: '3', owner: 'worker-c' } }]
+    : opts.liveTakesOver
+      ? [{ update: { taskId: '1', status: 'in_progress' } }]
+      : [];
   agentOn(config, dir, { sessionId: LIVE, cwd, start: start + 60_000, id: '2', owner: 'worker-l', ended: false, also });
   if (opts.liveAlsoClaims) {
     writeTask(dir, task('3', 'worker-c'));
     const at = (start + 60_000 + 5_500) / 1000;
     fs.utimesSync(path.join(dir, '3.json'), at, at);
+  }
+  if (opts.liveTakesOver) {
+    // The live session's start of #1 wrote it last.
+    const at = (start + 60_000 + 5_500) / 1000;
+    fs.utimesSync(path.join(dir, '1.json'), at, at);
   }
   writeLiveSession(config, { pid: liveProcess(), sessionId: LIVE, cwd, start: start + 60_000 });
   const env = { HOME: home, CLAUDE_CODE_TASK_LIST_ID: undefined };
@@ -109,6 +118,14 @@ describe('a shared list, one of whose sessions crashed while another works on', 
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/nothing released/);
     expect(readJson(path.join(w.dir, '1.json'))).toMatchObject({ owner: 'worker-c', status: 'in_progress' });
+  });
+
+  it('a task a live session took up since is its work, whoever its owner: nothing is released', () => {
+    const w = sharedWorld({ liveTakesOver: true });
+    const r = run(w.config, ['-l', 'nightly', 'release', '--gone', '--dry-run'], { cwd: w.cwd, env: w.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/nothing released/);
   });
 });
 

@@ -7,10 +7,13 @@
  * - A session's own list, its session ended, while another session runs in the same
  *   folder on a list of its own: `tasks list` hints `release --gone`, and the command does
  *   it without --force.
+ * - A solo agent on a named list starts #1 without an owner and is killed: the watch, notify
+ *   and `release --gone` all say it held #1; the release puts #1 back to pending.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startWatch } from '../helpers/watch.js';
 import { runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 import { gate, liveFiles, waitFor, world } from './session-world.js';
@@ -18,6 +21,7 @@ import { gate, liveFiles, waitFor, world } from './session-world.js';
 const CREATE = (subject: string): Turn => [{ name: 'TaskCreate', input: { subject, description: `${subject}, from the agent` } }];
 const CLAIM = (id: string, owner: string): Turn => [{ name: 'TaskUpdate', input: { taskId: id, status: 'in_progress', owner } }];
 const LIST: Turn = [{ name: 'TaskList', input: {} }];
+const START = (id: string): Turn => [{ name: 'TaskUpdate', input: { taskId: id, status: 'in_progress' } }];
 
 const alive = (pid: number) => {
   try {
@@ -125,5 +129,62 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
       held.open();
       await other;
     }
+  });
+
+  it('a solo agent killed holding #1 with no owner: the watch, notify and release --gone agree it held #1', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const list = path.join(w.config, 'tasks', 'solo');
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      turns: [CREATE('Fix it'), START('1'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    await held.arrived;
+    const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
+    const short = victim.sessionId.slice(0, 8);
+    const watch = startWatch(w.config, ['-l', 'solo', 'watch', '--json', '--until', 'all-completed', '--timeout', '60s'], { HOME: w.home });
+    try {
+      await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      // A moment for the watch to see the session alive (it looks every second): a session over before it looked is not news.
+      await new Promise((r) => setTimeout(r, 2000));
+      process.kill(victim.pid, 'SIGKILL');
+      await waitFor('its end', () => !alive(victim.pid));
+      held.open();
+      await dying;
+      const watched = await watch.exited;
+      expect(watched.code, watched.stderr).toBe(6);
+      expect(watched.stderr).toContain(`session ${short} (pid ${victim.pid}) crashed holding #1`);
+    } finally {
+      await watch.stop();
+    }
+
+    const sent = path.join(w.config, 'sent.ndjson');
+    const notified = await w.tasks(proj, ['-l', 'solo', 'notify', '--once', '--json', '--to', `exec:cat >> '${sent}'`], {
+      XDG_STATE_HOME: path.join(w.config, 'state'),
+    });
+    expect(notified.code, notified.stderr).toBe(0);
+    const messages = fs
+      .readFileSync(sent, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; text: string });
+    expect(messages).toEqual([
+      expect.objectContaining({ event: 'agent-died', text: `session ${short} crashed holding #1 in list solo (~/work/solo)` }),
+    ]);
+
+    const line = `back to pending (no owner; in_progress -> pending; session ${short} crashed holding it): Fix it\n`;
+    const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(`Would put task #1 ${line}`);
+    const released = await w.tasks(proj, ['-l', 'solo', 'release', '--gone']);
+    expect(released.code, released.stderr).toBe(0);
+    expect(released.stdout).toBe(`Put task #1 ${line}`);
+    const one = JSON.parse(fs.readFileSync(path.join(list, '1.json'), 'utf8')) as { owner?: string; status: string };
+    expect(one).toMatchObject({ status: 'pending' });
+    expect(one.owner).toBeUndefined();
   });
 });

@@ -117,6 +117,25 @@ describe('what needs a person', () => {
     ]);
   });
 
+  it('tasks with no owner a session over held: agent-died names the session and only those tasks; another unowned task stalls as before', () => {
+    const tasks = [task('1', { status: 'in_progress' }), task('2', { status: 'in_progress' })];
+    const gone = [{ owner: undefined, why: 'session c1a55e00 crashed', session: 'c1a55e00-x', tasks: ['1'] }];
+    const stalled = new Map([
+      ['1', 3_600_000],
+      ['2', 3_600_000],
+    ]);
+    const times = new Map([
+      ['1', 1000],
+      ['2', 2000],
+    ]);
+    const events = listEvents(facts(tasks, { gone, stalled, times }), ALL);
+    expect(events.map((e) => e.key)).toEqual(['stalled|app|2|2000', 'agent-died|app|session c1a55e00-x|1']);
+    expect(events[1]).toMatchObject({
+      title: 'Agent gone: session c1a55e00 in app',
+      text: 'session c1a55e00 crashed holding #1 in list app (~/app)',
+    });
+  });
+
   it("a stall's key names its task's change time: the same spell, the same key; a change, a new one", () => {
     const tasks = [task('1', { status: 'in_progress' })];
     const key = (at: number) => listEvents(facts(tasks, { stalled: new Map([['1', 9e6]]), times: new Map([['1', at]]) }), ALL)[0]?.key;

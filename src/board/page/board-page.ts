@@ -637,7 +637,10 @@ async function releaseGone(): Promise<void> {
     toast('conflict', plan.none ?? 'no unfinished task is held by a gone owner; nothing released');
     return;
   }
-  const tasks = plan.targets.map((t) => `#${t.id} ${cutLine(t.subject, 60)} (${cutLine(t.owner, 24)})`).join('\n');
+  // A task with no owner was held by a session now over: it goes back to pending.
+  const tasks = plan.targets
+    .map((t) => `#${t.id} ${cutLine(t.subject, 60)} (${t.owner === '' ? 'no owner' : cutLine(t.owner, 24)})`)
+    .join('\n');
   const body = `Their owners are gone (${plan.why ?? ''}). Each goes back to pending with no owner, if its owner still holds it:\n${tasks}${
     plan.live ? `\n\nBut ${plan.live}.` : ''
   }`;

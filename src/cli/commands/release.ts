@@ -46,7 +46,10 @@ export function registerRelease(program: Command, ctx: Context): void {
     .option('--as <agent>', AS_HELP)
     .argument('[ids...]', 'task ids')
     .option('--owner <agent>', 'release every unfinished task of <agent> (what Claude Code does when a teammate exits)')
-    .option('--gone', "release every unfinished task whose owner's sessions have all ended or crashed (tasks list marks them)")
+    .option(
+      '--gone',
+      "release every unfinished task whose owner's sessions have all ended or crashed (tasks list marks them), and put back to pending a task in progress with no owner that an ended or crashed session held",
+    )
     .option('-n, --dry-run', 'with --gone: say what would be released; change nothing')
     .option('--force', 'with --gone: release even while a live session that can see the list may pick the work up');
   addPreconditionOptions(cmd)
@@ -104,16 +107,17 @@ Examples:
 }
 
 /**
- * `--gone`: every unfinished task whose owner's session is over. Each release is checked
- * under the task lock against the owner we saw, so a task an agent or person took over
- * meanwhile is left alone (reported, exit 4).
+ * `--gone`: every unfinished task whose owner's session is over, and every task in progress
+ * with no owner that a session over held. Each release is checked under the task lock
+ * against the owner we saw (or, with none, that it is still unowned and in progress), so a
+ * task an agent or person took over meanwhile is left alone (reported, exit 4).
  */
 async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], owner: string | undefined): Promise<void> {
   if (ids.length > 0 || owner !== undefined) throw usage('--gone takes no task ids and no --owner');
   if (preconditionsFrom(opts, ctx)) throw usage('--if-* preconditions apply to given task ids, not to --gone');
   const choice = ctx.list(true, { dryRun: opts.dryRun });
   const { id: listId, dir } = choice;
-  const { gone, targets, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
+  const { gone, targets, why, live, alive } = planGoneRelease(ctx.sessions, ctx.configDir, listId, ctx.person, choice.exists);
   if (targets.length === 0) {
     if (ctx.io.json) ctx.io.out(renderJson([]));
     // Why nothing was released, on stderr (a JSON line with --json).
@@ -123,7 +127,7 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
   if (opts.dryRun) {
     // The real run's items, as they would be, flagged.
     if (ctx.io.json) ctx.io.out(renderJson(targets.map((t) => dryRunItem(wouldRelease(t)))));
-    else for (const t of targets) ctx.io.out(renderWouldRelease(wouldRelease(t), gone!.whyOf(t.owner)));
+    else for (const t of targets) ctx.io.out(renderWouldRelease(wouldRelease(t), why.get(t.id)));
     if (live.length > 0) ctx.io.note(`${renderLiveInProject(live, ctx.home)}; a real run needs --force`, 'live_in_project');
     return;
   }
@@ -140,7 +144,7 @@ async function releaseGone(ctx: Context, opts: ReleaseOptions, ids: string[], ow
       return;
     }
     reports.push(itemOf(dir, outcome));
-    if (!ctx.io.json) ctx.io.out(renderReleaseLine(outcome));
+    if (!ctx.io.json) ctx.io.out(renderReleaseLine(outcome, why.get(id)));
   });
   if (ctx.io.json) ctx.io.out(renderJson(reports));
   errors.summarize(targets.length);

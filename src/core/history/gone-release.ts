@@ -1,26 +1,28 @@
 import { type ReleaseResult, releaseTask } from '../claims/release-apply.js';
 import { type GoneOwners, listLife, liveSessionsNear } from '../sessions/gone-owners.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { readList } from '../store/list-read.js';
 import { applyPatch } from '../store/patch.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { preconditionGuard } from '../writes/preconditions.js';
-import { goneOwnersOfList } from './list-owners.js';
+import { type GoneHeld, goneHeldTasks } from './list-owners.js';
 
 /**
  * What `release --gone` would release in a list, and what stands in its way, read once
- * for the command and for the board alike: the unfinished tasks whose owner is gone
- * (list-owners.ts, with a named list's sessions found by their transcripts), and the live
- * sessions that can see the list and may pick that work up, which a real release asks
- * `--force` for. While a sign of life of the list remains, only owners whose own sessions
- * are all over are gone; with none, `alive` says which sign keeps them.
+ * for the command and for the board alike: the unfinished tasks whose agent is gone
+ * (list-owners.ts: an owner gone, or no owner and a session over held it in progress, with
+ * a named list's sessions found by their transcripts), and the live sessions that can see
+ * the list and may pick that work up, which a real release asks `--force` for. While a
+ * sign of life of the list remains, only owners whose own sessions are all over are gone;
+ * with none, `alive` says which sign keeps them.
  */
 export interface GoneRelease {
   /** Undefined: no owner here can be said to be gone. */
   gone: GoneOwners | undefined;
   /** The unfinished tasks a release would give back, in the list's order. */
   targets: Task[];
+  /** Why each target's agent is gone, and whether it has no owner (it only goes back to pending), by task id. */
+  why: ReadonlyMap<string, GoneHeld>;
   /** Live sessions that may take the work up: a release needs --force while there is one. */
   live: SessionInfo[];
   /** With no owner gone: the sign of life that keeps them (undefined: no session of the list is known). */
@@ -36,14 +38,17 @@ export function planGoneRelease(
   exists: boolean,
 ): GoneRelease {
   const dir = listDirOf(configDir, listId);
-  const gone = exists ? goneOwnersOfList(index, dir, listId, person, { deep: true }) : undefined;
-  const targets = gone === undefined ? [] : readList(dir).tasks.filter((t) => t.status !== 'completed' && gone.isGone(t.owner));
-  if (targets.length === 0 || gone === undefined) {
+  const { gone, held } = exists ? goneHeldTasks(index, dir, listId, person) : { gone: undefined, held: [] };
+  const targets = held.map((h) => h.task);
+  const why = new Map(held.map((h) => [h.task.id, h]));
+  if (targets.length === 0) {
     const alive = gone === undefined && exists ? listLife(index, listId, { deep: true }).life?.why : undefined;
-    return { gone, targets, live: [], alive };
+    return { gone, targets, why, live: [], alive };
   }
   // Owners judged one by one are gone while others of the list live: those may take the work up, as they should.
-  return { gone, targets, live: gone.byOwner ? [] : liveSessionsNear(index, listId), alive: undefined };
+  // A task with no owner is held by a session over while others may live: judged alone, as those owners are.
+  const byOne = gone === undefined || gone.byOwner === true;
+  return { gone, targets, why, live: byOne ? [] : liveSessionsNear(index, listId), alive: undefined };
 }
 
 /**
@@ -59,7 +64,9 @@ export async function releaseGoneTargets(
   for (const t of targets) {
     let outcome: ReleaseResult | Error;
     try {
-      outcome = await releaseTask(dir, t.id, preconditionGuard({ owner: t.owner }));
+      // Only if it is still as seen: its owner's, or with no owner still in progress (no one took it up).
+      const still = t.owner ? { owner: t.owner } : { unowned: true, status: ['in_progress' as const] };
+      outcome = await releaseTask(dir, t.id, preconditionGuard(still));
     } catch (err) {
       outcome = err instanceof Error ? err : new Error(String(err));
     }

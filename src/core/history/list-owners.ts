@@ -1,6 +1,9 @@
-import { type GoneOwners, goneOwners, sessionOver } from '../sessions/gone-owners.js';
-import type { SessionIndex } from '../sessions/session-index.js';
+import { type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
+import { holdersOf } from '../sessions/session-deaths.js';
+import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
 import { journalEntriesWith } from './journal-read.js';
 
 /**
@@ -108,9 +111,10 @@ export function goneOwnersOfList(
     opts,
     () => new Map(readList(listDir).tasks.flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]]))),
   );
+  const isOver = overOn(index, listId);
   const over = (session: string) => {
-    const state = index.session(session)?.state;
-    return state === 'ended' || state === 'crashed';
+    const info = index.session(session);
+    return info !== undefined && isOver(info);
   };
   const ownSession = (owner: string | undefined) => (owner === undefined ? undefined : (known().agents.get(owner) ?? undefined));
   const anyOver = () => [...known().agents.values()].some((s) => s !== null && over(s));
@@ -137,4 +141,56 @@ export function goneOwnersOfList(
     },
     byOwner: base?.byOwner ?? base === undefined,
   };
+}
+
+/** An unfinished task no live agent is left to finish, and why. */
+export interface GoneHeld {
+  task: Task;
+  /** "session 2d483082 crashed": its owner's end, or the end of the session that held it. */
+  why: string;
+  /** The session over that makes it so, when known. */
+  session: SessionInfo | undefined;
+  /** It has no owner: a session over held it in progress (it goes back to pending). */
+  unowned: boolean;
+}
+
+/**
+ * The unfinished tasks whose agent is gone, for notify's agent-died and `release --gone`:
+ * a task whose owner is gone (goneOwnersOfList), and a task in progress with no owner that
+ * a session now over holds, the watch's answer (sessions/session-deaths.ts: the session
+ * whose writes last claimed it, a solo agent's TaskUpdate to in_progress among them). A
+ * task a session not over holds is never one of them, whatever its owner: a live agent's
+ * work is never taken. `tasks`: the list as the caller read it (default: read now).
+ */
+export function goneHeldTasks(
+  index: SessionIndex,
+  listDir: string,
+  listId: string,
+  person: string | undefined,
+  tasks: readonly Task[] = readList(listDir).tasks,
+): { gone: GoneOwners | undefined; held: GoneHeld[] } {
+  const gone = goneOwnersOfList(index, listDir, listId, person, { deep: true });
+  const open = tasks.filter((t) => t.status !== 'completed');
+  const ownerGone = (t: Task) => t.owner !== undefined && t.owner !== '' && gone?.isGone(t.owner) === true;
+  const unowned = (t: Task) => t.status === 'in_progress' && (t.owner === undefined || t.owner === '');
+  if (!open.some((t) => ownerGone(t) || unowned(t))) return { gone, held: [] };
+  const isOver = overOn(index, listId);
+  const sessions = sessionsOfList(index, listId, { deep: true });
+  // Nothing to take from a list none of whose sessions is over.
+  if (!open.some(ownerGone) && !sessions.some(isOver)) return { gone, held: [] };
+  const holders = holdersOf(
+    index,
+    sessions.map((s) => s.sessionId),
+    tasks,
+    listDir,
+  );
+  const held: GoneHeld[] = [];
+  for (const t of open) {
+    const holderId = holders.get(t.id);
+    const holder = holderId === undefined ? undefined : index.session(holderId);
+    if (holder !== undefined && !isOver(holder)) continue;
+    if (ownerGone(t)) held.push({ task: t, why: gone?.whyOf(t.owner) ?? '', session: gone?.sessionOf(t.owner), unowned: false });
+    else if (unowned(t) && holder !== undefined) held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
+  }
+  return { gone, held };
 }

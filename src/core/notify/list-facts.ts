@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
-import { goneOwnersOfList, ownersSetWithTasks } from '../history/list-owners.js';
+import { goneHeldTasks, ownersSetWithTasks } from '../history/list-owners.js';
 import { stalledInList, waitingSessions } from '../progress/stalled-work.js';
 import { type BusyOnList, busyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
@@ -56,7 +56,7 @@ export function listFacts(i: FactsInput): ListFacts {
   const working = i.tasks.filter((t) => t.status === 'in_progress');
   const needsSessions =
     (i.wanted.has('stalled') && working.length > 0) ||
-    (i.wanted.has('agent-died') && working.some((t) => t.owner)) ||
+    (i.wanted.has('agent-died') && working.length > 0) ||
     (i.wanted.has('needs-you') && open.length > 0);
   const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
   const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
@@ -89,24 +89,30 @@ export function listFacts(i: FactsInput): ListFacts {
       ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true }).stalled
       : new Map<string, number>();
 
-  const gone: Array<{ owner: string; why: string; session: string | undefined; endedAt: number | undefined }> = [];
-  if (i.wanted.has('agent-died') && sessions && working.some((t) => t.owner)) {
-    const owners = goneOwnersOfList(sessions, i.dir, i.listId, i.person, { deep: true });
-    if (owners !== undefined) {
-      for (const owner of new Set(working.flatMap((t) => (t.owner ? [t.owner] : [])))) {
-        if (!owners.isGone(owner)) continue;
+  const gone: Array<ListFacts['gone'][number]> = [];
+  if (i.wanted.has('agent-died') && sessions && working.length > 0) {
+    // The same answer as release --gone's (list-owners.ts): an owner gone, or no owner and a session over held it.
+    const { gone: owners, held } = goneHeldTasks(sessions, i.dir, i.listId, i.person, i.tasks);
+    const told = new Map<string, ListFacts['gone'][number] & { tasks: string[] }>();
+    for (const h of held) {
+      if (h.task.status !== 'in_progress') continue;
+      // One message an owner, or, for tasks with no owner, one a session that held them.
+      const key = h.unowned ? `session ${h.session?.sessionId ?? ''}` : (h.task.owner as string);
+      const entry = told.get(key) ?? {
+        owner: h.unowned ? undefined : h.task.owner,
+        why: h.why,
+        // The list's latest session over, as it was; for tasks with no owner, the one that held them.
+        session: h.unowned ? h.session?.sessionId : owners?.sessions[0]?.sessionId,
         // When it ended as `tasks lists` dates a session: its transcript's last entry.
-        const over = owners.sessionOf(owner);
-        gone.push({
-          owner,
-          why: owners.whyOf(owner),
-          session: owners.sessions[0]?.sessionId,
-          endedAt: over?.lastActivity ?? over?.writtenAt,
-        });
-      }
-      // A named list's sessions are found by their transcripts: the gone ones are known now.
-      latest ??= owners.sessions[0];
+        endedAt: h.session?.lastActivity ?? h.session?.writtenAt,
+        tasks: [],
+      };
+      entry.tasks.push(h.task.id);
+      told.set(key, entry);
     }
+    gone.push(...told.values());
+    // A named list's sessions are found by their transcripts: the gone ones are known now.
+    latest ??= owners?.sessions[0] ?? held[0]?.session;
   }
 
   // Every task completed: finished only once no session of the list is at work (as the gate of watch --until all-completed).

@@ -38,8 +38,18 @@ export interface ListFacts {
   stalled: ReadonlyMap<string, number>;
   /** When each task last changed (its file's time): names a stall's spell, which lasts while the task does not change. */
   times?: ReadonlyMap<string, number> | undefined;
-  /** Owners whose session is over while they hold unfinished work, with why and the session. */
-  gone: ReadonlyArray<{ owner: string; why: string; session: string | undefined; endedAt?: number | undefined }>;
+  /**
+   * Agents gone while they hold work in progress, with why and the session: an owner whose
+   * session is over, or (`owner` undefined) a session over that held tasks with no owner.
+   * `tasks`: the ids they hold (absent: the owner's tasks in progress).
+   */
+  gone: ReadonlyArray<{
+    owner: string | undefined;
+    why: string;
+    session: string | undefined;
+    endedAt?: number | undefined;
+    tasks?: readonly string[] | undefined;
+  }>;
   /** `check`'s errors. */
   errors: readonly Finding[];
   /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */
@@ -148,11 +158,9 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
   }
 
   // A task held by a gone agent is told once, as the agent's death (the more specific: it says why, and what to run).
-  const heldByGone = new Set(
-    wanted.has('agent-died')
-      ? tasks.filter((t) => t.status === 'in_progress' && facts.gone.some((g) => g.owner === t.owner)).map((t) => t.id)
-      : [],
-  );
+  const heldBy = (g: ListFacts['gone'][number]) =>
+    tasks.filter((t) => t.status === 'in_progress' && (g.tasks === undefined ? t.owner === g.owner : g.tasks.includes(t.id)));
+  const heldByGone = new Set(wanted.has('agent-died') ? facts.gone.flatMap((g) => heldBy(g).map((t) => t.id)) : []);
   for (const [id, idleMs] of facts.stalled) {
     const t = byId.get(id);
     if (t === undefined || heldByGone.has(id)) continue;
@@ -166,13 +174,15 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
   }
 
   for (const g of facts.gone) {
-    const held = tasks.filter((t) => t.owner === g.owner && t.status === 'in_progress');
+    const held = heldBy(g);
     if (held.length === 0) continue;
-    add('agent-died', `${g.owner}|${held.map((t) => t.id).join(',')}`, {
+    // Tasks with no owner: the session that held them is the agent gone.
+    const who = g.owner ?? `session ${g.session?.slice(0, 8) ?? '?'}`;
+    add('agent-died', `${g.owner ?? `session ${g.session ?? ''}`}|${held.map((t) => t.id).join(',')}`, {
       ...(g.session === undefined ? {} : { session: g.session }),
       tasks: held.map(brief),
-      title: `Agent gone: ${g.owner} in ${facts.shortId}`,
-      text: `${g.owner} holds ${ids(held)} in ${where}, but ${g.why}`,
+      title: `Agent gone: ${who} in ${facts.shortId}`,
+      text: g.owner === undefined ? `${g.why} holding ${ids(held)} in ${where}` : `${g.owner} holds ${ids(held)} in ${where}, but ${g.why}`,
       action: `tasks ${l} release --gone`,
       priority: 4,
       happenedAt: g.endedAt,

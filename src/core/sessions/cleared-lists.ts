@@ -47,3 +47,19 @@ export function listAfterClear(index: SessionIndex, listId: string): ClearedList
   if (newList === listId) return undefined;
   return { ...clear, list: listId, newList };
 }
+
+/**
+ * Does a session that looks over go on under another id on the same list? `/clear` on a
+ * list its settings or environment name (a shared list): the same live process goes on as
+ * a new session, with the same list, and its agent still shows the old session's tasks in
+ * progress as its own. Such a session is not gone. One whose process went on to a list of
+ * its own (its own list left behind, listAfterClear) is. A clear taken from times alone
+ * counts too: the process it names is live on the list and can see the work, and a live
+ * agent's work is never taken on a guess.
+ */
+export function goesOnAfterClear(index: SessionIndex, s: SessionInfo, listId: string): boolean {
+  const clear = clearOf(s);
+  if (clear === undefined) return false;
+  const now = index.session(clear.newSessionId);
+  return now?.state === 'live' && listOfLiveSession(index, now) === listId;
+}

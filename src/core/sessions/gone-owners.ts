@@ -1,4 +1,4 @@
-import { clearOf } from './cleared-lists.js';
+import { clearOf, goesOnAfterClear } from './cleared-lists.js';
 import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
 import { liveSessionLists } from './live-lists.js';
 import type { SessionIndex, SessionInfo } from './session-index.js';
@@ -45,7 +45,14 @@ export function sessionOver(s: SessionInfo): string {
   return `session ${s.sessionId.slice(0, 8)} ${clearOf(s)?.sure === true ? 'was cleared' : s.state}`;
 }
 
-const isOver = (s: SessionInfo) => s.state === 'ended' || s.state === 'crashed';
+/**
+ * Is this session of the list over: ended or crashed, and not gone on under another id on
+ * the same list (`/clear` on a shared list: cleared-lists.ts). The one answer of gone
+ * owners and of the tasks a session over holds (history/list-owners.ts).
+ */
+export function overOn(index: SessionIndex, listId: string): (s: SessionInfo) => boolean {
+  return (s) => (s.state === 'ended' || s.state === 'crashed') && !goesOnAfterClear(index, s, listId);
+}
 
 export function goneOwners(
   index: SessionIndex,
@@ -57,7 +64,7 @@ export function goneOwners(
 ): GoneOwners | undefined {
   const { sessions, life } = listLife(index, listId, opts);
   if (sessions.length === 0) return undefined;
-  if (life !== undefined) return owned === undefined ? undefined : ownersWhoseSessionsAreOver(index, sessions, owned, people);
+  if (life !== undefined) return owned === undefined ? undefined : ownersWhoseSessionsAreOver(index, listId, sessions, owned, people);
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
   const why = sessionOver(sorted[0] as SessionInfo);
   // Asked for only now that some session is over (it may mean reading the journal).
@@ -74,10 +81,12 @@ export function goneOwners(
 /** See GoneOwners: owners judged by the sessions that gave them their tasks, while others live. */
 function ownersWhoseSessionsAreOver(
   index: SessionIndex,
+  listId: string,
   sessions: readonly SessionInfo[],
   owned: () => ReadonlyMap<string, string>,
   people: () => ReadonlySet<string>,
 ): GoneOwners | undefined {
+  const isOver = overOn(index, listId);
   const over = sessions.filter(isOver);
   if (over.length === 0) return undefined;
   const holding = owned();

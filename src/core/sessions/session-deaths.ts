@@ -3,7 +3,7 @@ import { taskFileTimes } from '../store/task-times.js';
 import { sessionsOfList, useTranscriptCache } from './list-sessions.js';
 import type { ProcessProbe } from './live-sessions.js';
 import { SessionIndex, type SessionIndexOptions, type SessionInfo } from './session-index.js';
-import { cachedTranscriptTasks, latestOnlyCache } from './transcript-cache.js';
+import { cachedTranscriptTasks, latestOnlyCache, type TranscriptTasksCache } from './transcript-cache.js';
 import type { TaskWrite } from './transcript-tasks.js';
 
 /**
@@ -89,6 +89,45 @@ export function heldTasks(
     const mtime = mtimes.get(t.id);
     return mtime === undefined || mtime <= seenEnd + SLACK_MS;
   });
+}
+
+/**
+ * Who holds each task in progress now among a list's sessions (`sessions`, ids): for each,
+ * the session heldTasks says holds it against every other one's writes. The one answer to
+ * "a session holds a task", with or without an owner: the watch's deaths ask it of one
+ * session at a time (SessionDeaths), notify and `release --gone` of the whole list once
+ * (history/list-owners.ts). `cache`: what transcripts say, kept across looks (default: the index's).
+ */
+export function holdersOf(
+  index: SessionIndex,
+  sessions: readonly string[],
+  tasks: readonly Task[],
+  listDir: string,
+  cache?: TranscriptTasksCache,
+): Map<string, string> {
+  const holders = new Map<string, string>();
+  const working = tasks.filter((t) => t.status === 'in_progress');
+  if (working.length === 0) return holders;
+  const writes = new Map(sessions.map((id) => [id, writesOf(index, id, cache)]));
+  const mtimes = taskFileTimes(
+    listDir,
+    working.map((t) => t.id),
+  );
+  for (const [id, mine] of writes) {
+    if (mine.length === 0) continue;
+    const others = [...writes].filter(([other]) => other !== id).map(([, w]) => w);
+    for (const t of heldTasks(working, mine, others, mtimes)) if (!holders.has(t.id)) holders.set(t.id, id);
+  }
+  return holders;
+}
+
+/** A session's Task-tool writes, its subagents' included. */
+function writesOf(index: SessionIndex, sessionId: string, cache?: TranscriptTasksCache): TaskWrite[] {
+  const transcript = index.transcriptOf(sessionId);
+  if (transcript === undefined) return [];
+  return index
+    .sessionFiles(sessionId, transcript)
+    .flatMap((f) => (cache === undefined ? index.transcriptTasks(f.file) : cachedTranscriptTasks(f.file, cache)).writes ?? []);
 }
 
 function isClaim(w: TaskWrite): boolean {
@@ -232,18 +271,13 @@ export class SessionDeaths {
   }
 
   private held(index: SessionIndex, sessionId: string, tasks: readonly Task[]): Task[] {
-    const working = tasks.filter((t) => t.status === 'in_progress');
-    if (working.length === 0) return [];
-    const writesOf = (id: string) => {
-      const transcript = index.transcriptOf(id);
-      if (transcript === undefined) return [];
-      return index.sessionFiles(id, transcript).flatMap((f) => cachedTranscriptTasks(f.file, this.transcripts).writes ?? []);
-    };
-    const others = [...this.known].filter((id) => id !== sessionId).map(writesOf);
-    const mtimes = taskFileTimes(
+    const holders = holdersOf(
+      index,
+      [sessionId, ...[...this.known].filter((id) => id !== sessionId)],
+      tasks,
       this.listDir,
-      working.map((t) => t.id),
+      this.transcripts,
     );
-    return heldTasks(working, writesOf(sessionId), others, mtimes);
+    return tasks.filter((t) => holders.get(t.id) === sessionId);
   }
 }

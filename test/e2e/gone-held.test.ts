@@ -1,0 +1,126 @@
+/**
+ * `release --gone` and `notify` through the binary, against the files the real Claude Code
+ * 2.1.328 wrote (test/fixtures/claude-code-2.1.328/gone, README there): a solo agent killed
+ * while #1, which it set in progress with no owner, was its work; and a session on a shared
+ * list that `/clear` replaced while its process went on with the list. Processes of this
+ * test stand for the agent's: a pid that has exited (a crash), or a running one named
+ * `claude` with the list in its environment (the interactive process after `/clear`).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readJson, run, snapshotDir } from '../helpers/cli.js';
+import { goneFixture } from '../helpers/gone-fixtures.js';
+import { notifyEnv } from '../helpers/notify.js';
+import { procStart } from '../helpers/session-files.mjs';
+
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+/** The pid of a process that has exited: the live-session file naming it was left by a crash. */
+function deadPid(): number {
+  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+}
+
+/** A running process standing for Claude Code's (its argv[0] is `claude`), started with `env`. */
+function agentProcess(env: Record<string, string>): number {
+  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
+  children.push(child);
+  return child.pid as number;
+}
+
+/** What notify --once sends (one NDJSON document a message). */
+function notifyOnce(config: string, list: string): Array<{ event: string; text: string }> {
+  const out = path.join(config, 'sent.ndjson');
+  const r = run(config, ['-l', list, 'notify', '--once', '--json', '--to', `exec:cat >> '${out}'`], { env: notifyEnv(config) });
+  expect(r.code, r.stderr).toBe(0);
+  if (!fs.existsSync(out)) return [];
+  return fs
+    .readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { event: string; text: string });
+}
+
+describe('a solo agent killed holding #1 in progress with no owner', () => {
+  it('release --gone --dry-run says #1 would go back to pending, and changes nothing; the real run does it, once', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    const before = snapshotDir(w.dir);
+    const dry = run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      'Would put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
+    expect(snapshotDir(w.dir)).toEqual(before);
+
+    const real = run(w.config, ['-l', 'solo', 'release', '--gone']);
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stdout).toBe(
+      'Put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
+    expect(readJson(path.join(w.dir, '1.json'))).toMatchObject({ status: 'pending' });
+    expect(readJson(path.join(w.dir, '1.json'))).not.toHaveProperty('owner');
+
+    const again = run(w.config, ['-l', 'solo', 'release', '--gone', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([]);
+  });
+
+  it('--json: the item of a release, with no previous owner', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    const r = run(w.config, ['-l', 'solo', 'release', '--gone', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject([
+      { id: '1', ok: true, released: true, previousStatus: 'in_progress', task: { status: 'pending' } },
+    ]);
+    expect(JSON.parse(r.stdout)[0]).not.toHaveProperty('previousOwner');
+  });
+
+  it('notify tells the agent gone', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    expect(notifyOnce(w.config, 'solo')).toMatchObject([
+      { event: 'agent-died', text: 'session 4aa21e64 crashed holding #1 in list solo (/tmp/tmp.W6AEOdfKWk/work)' },
+    ]);
+  });
+
+  it('while its process runs, the session holds #1: nothing is released, nothing told', () => {
+    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
+    const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid) });
+    const before = snapshotDir(w.dir);
+    const r = run(w.config, ['-l', 'solo', 'release', '--gone']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/nothing released/);
+    expect(snapshotDir(w.dir)).toEqual(before);
+    expect(notifyOnce(w.config, 'solo')).toEqual([]);
+  });
+});
+
+describe('/clear on a shared list, the process going on with it', () => {
+  it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
+    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
+    const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid) });
+    const before = snapshotDir(w.dir);
+    const dry = run(w.config, ['-l', 'team', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe('');
+    expect(dry.stderr).toMatch(/nothing released/);
+    const real = run(w.config, ['-l', 'team', 'release', '--gone', '--force']);
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stdout).toBe('');
+    expect(snapshotDir(w.dir)).toEqual(before);
+    expect(notifyOnce(w.config, 'team')).toEqual([]);
+  });
+
+  it('where the process went on to a list of its own, main is gone, as before', () => {
+    const pid = agentProcess({});
+    const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid) });
+    const dry = run(w.config, ['-l', 'team', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe('Would release task #1 from main (in_progress -> pending; session 0501500a was cleared): T1\n');
+  });
+});
