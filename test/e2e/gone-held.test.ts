@@ -32,10 +32,16 @@ function agentProcess(env: Record<string, string>): number {
   return child.pid as number;
 }
 
-/** What notify --once sends (one NDJSON document a message). */
+/**
+ * What notify --once sends of a gone agent (one NDJSON document a message). Only
+ * agent-died is asked for: the fixtures' task files keep the times they were recorded
+ * at, so an idle live agent's task is stalled by the clock once they are 30 minutes old.
+ */
 function notifyOnce(config: string, list: string): Array<{ event: string; text: string }> {
   const out = path.join(config, 'sent.ndjson');
-  const r = run(config, ['-l', list, 'notify', '--once', '--json', '--to', `exec:cat >> '${out}'`], { env: notifyEnv(config) });
+  const r = run(config, ['-l', list, 'notify', '--once', '--json', '--on', 'agent-died', '--to', `exec:cat >> '${out}'`], {
+    env: notifyEnv(config),
+  });
   expect(r.code, r.stderr).toBe(0);
   if (!fs.existsSync(out)) return [];
   return fs
