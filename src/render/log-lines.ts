@@ -188,11 +188,11 @@ export function renderLogNotes(timeline: Timeline, task: string | undefined): st
   const n = timeline.transcripts;
   const sources = n > 0 ? `, and ${n} transcript${n === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known';
   const notes = [`${start} (the journal of tasks' own changes${sources})`];
-  if (timeline.copied > 0) {
-    notes.push(
-      `${timeline.copied} change${timeline.copied === 1 ? '' : 's'} in entries a forked session copied from its parent: counted in the parent's list, not here`,
-    );
-  }
+  const elsewhere = timeline.copied - timeline.copiedHere;
+  const changes = (n: number) => `${n} change${n === 1 ? '' : 's'} in entries a forked session copied from its parent`;
+  if (elsewhere > 0) notes.push(`${changes(elsewhere)}: counted in the parent's list, not here`);
+  // A fork that shares its parent's list: the parent's own entries are read here too.
+  if (timeline.copiedHere > 0) notes.push(`${changes(timeline.copiedHere)}, which shares this list: counted once, as the parent's`);
   if (timeline.partial) notes.push('the record starts later than the journal or a transcript: only their last part was read');
   return notes;
 }

@@ -23,6 +23,11 @@ export interface Timeline {
   transcripts: number;
   /** Changes seen in copies of a parent's entries (a forked session): counted in the parent's list only. */
   copied: number;
+  /**
+   * Of those, the copies of a parent that is a session of this list too (a fork that shares
+   * its parent's list, a named one): counted here, once, as the parent's own changes.
+   */
+  copiedHere: number;
   /** Only the end of the journal or of a transcript was read: the record starts later. */
   partial: boolean;
   /** Some session of the list was told that the app keeps statuses itself. */
@@ -114,6 +119,8 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   const events = fromJournal(confirmedEntries(journal.entries, listDir), opts.listId);
   let transcripts = 0;
   let copied = 0;
+  let copiedHere = 0;
+  const ofList = new Set(opts.sessions.filter((s) => s.transcript !== undefined).map((s) => s.sessionId));
   let partial = journal.partial;
   let appKeepsStatuses = false;
   const seen = new Set<string>();
@@ -126,6 +133,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });
       copied += read.copied;
+      for (const [parent, n] of read.copiedFrom) if (ofList.has(parent)) copiedHere += n;
       partial ||= read.from > 0;
       appKeepsStatuses ||= read.appKeepsStatuses;
       // An entry seen in two transcripts (a copy no marker told apart) is one change; an id
@@ -156,6 +164,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
     problems: journal.problems,
     transcripts,
     copied,
+    copiedHere,
     partial,
     appKeepsStatuses,
   };
