@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { Damage } from '../core/history/journal-read.js';
 import type { EventChange, Timeline, TimelineEvent, UnrecordedCause, Who } from '../core/history/timeline.js';
 import { ago } from './elapsed.js';
@@ -113,15 +114,15 @@ export function renderLogLines(
   style: Style,
   opts: { lists?: boolean; listName?: (id: string) => string } = {},
 ): string {
-  const whoWidth = Math.min(36, Math.max(...events.map((e) => whoText(e.who).length)));
-  const idWidth = Math.max(...events.map((e) => taskText(e).length));
+  const whoWidth = Math.min(36, maxOf(events.map((e) => whoText(e.who).length)));
+  const idWidth = maxOf(events.map((e) => taskText(e).length));
   const names = new Map<string, string>();
   const listText = (id: string) => {
     let name = names.get(id);
     if (name === undefined) names.set(id, (name = oneLine(opts.listName?.(id) ?? id)));
     return name;
   };
-  const listWidth = opts.lists ? Math.min(20, Math.max(...events.map((e) => listText(e.list).length))) : 0;
+  const listWidth = opts.lists ? Math.min(20, maxOf(events.map((e) => listText(e.list).length))) : 0;
   return events
     .map((e) =>
       [

@@ -1,3 +1,4 @@
+import { pushAll } from '../base/many-items.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
 import type { UsageStore } from './usage-store.js';
@@ -96,8 +97,8 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
     for (const file of filesOf(index, info)) {
       const usage = store.usage(file);
-      messages.push(...usage.messages);
-      gaps.push(...usage.gaps);
+      pushAll(messages, usage.messages);
+      pushAll(gaps, usage.gaps);
       for (const m of usage.messages) if (m.at > last) last = m.at;
       for (const m of usage.marks) {
         if (m.at > last) last = m.at;

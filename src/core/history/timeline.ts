@@ -1,6 +1,7 @@
 export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
@@ -142,7 +143,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
         (c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)) && onListAt(movesOf, opts.listId, c.at),
       );
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
-      events.push(...fromTranscript(own, opts.listId));
+      pushAll(events, fromTranscript(own, opts.listId));
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
