@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
-import { readTasks } from '../../core/store/list-read.js';
+import { idRetired, readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
@@ -55,7 +55,12 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
       : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock, plan.follow));
   const untilText = until ? formatUntil(until) : undefined;
   const watchedDir = target.listDir();
-  if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
+  if (
+    until?.kind === 'task-status' &&
+    watchedDir !== undefined &&
+    readTasks(watchedDir, [until.id]).length === 0 &&
+    !idRetired(watchedDir, until.id)
+  ) {
     // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
     ctx.io.warn(renderTaskNotYet(until.id, until.status), 'task_not_yet', { id: until.id });
   }
@@ -89,7 +94,21 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     outcome = await withInterrupt(
       (stop) => {
         session = new WatchSession(
-          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths, busy },
+          {
+            source: target.source,
+            filter,
+            until,
+            judge: plan.judge,
+            timeoutMs,
+            stall,
+            clock,
+            timers,
+            stop,
+            sessionsOver,
+            deaths,
+            busy,
+            taskGone: watchedDir === undefined ? undefined : (id) => idRetired(watchedDir, id),
+          },
           sink,
         );
         return session.run();

@@ -268,6 +268,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
       'session-ended',
       'session-died',
       'session-cleared',
+      'task-deleted',
       'stalled',
     ]),
     until: z.string().optional(),
@@ -296,6 +297,12 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .strictObject({ session: z.string(), newSession: z.string(), sure: ClearSure, to: z.string() })
       .optional()
       .describe('reason session-cleared: the session that left the list, and where its process went'),
+    deleted: z
+      .string()
+      .optional()
+      .describe(
+        'the task --until task:<id>:<status> names was deleted (reason task-deleted; or a run judged at its end): ids are never used again',
+      ),
     exists: z.boolean(),
     counts: Counts,
     tasks: z.array(Task),
