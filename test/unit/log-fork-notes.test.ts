@@ -30,11 +30,13 @@ describe("log's note on a fork's copies", () => {
     expect(said).toContain("3 changes in entries a forked session copied from its parent: counted in the parent's list, not here");
   });
 
-  it('a list the fork shares with its parent: the copies are counted here once, as the parent\'s', async () => {
+  it("a list the fork shares with its parent: the copies are counted here once, as the parent's", async () => {
     const { timeline, notes: said } = await notes('shared', [session(PARENT), session(FORK)]);
     expect(timeline).toMatchObject({ copied: 3, copiedHere: 3 });
     expect(said.join('\n')).not.toContain("counted in the parent's list");
-    expect(said).toContain("3 changes in entries a forked session copied from its parent, which shares this list: counted once, as the parent's");
+    expect(said).toContain(
+      "3 changes in entries a forked session copied from its parent, which shares this list: counted once, as the parent's",
+    );
     // Each of the parent's changes once: its own entries, not the fork's copies of them.
     expect(timeline.events.filter((e) => e.who.session === PARENT).map((e) => `${e.op} #${e.task}`)).toEqual([
       'create #1',

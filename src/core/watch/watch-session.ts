@@ -186,8 +186,8 @@ export interface WatchSessionOptions {
   busy?: { look(): BusySession[]; everyMs: number } | undefined;
   /**
    * For `task:<id>:<status>` on a list folder: do its files show that this id was handed out
-   * and its task is gone (the high-water mark reached it, or a higher id has a file; docs/
-   * task-store.md section 4)? Asked while the task is absent and was not seen by this watch.
+   * and its task is gone (the high-water mark reached it, or a higher id has a file;
+   * docs/task-store.md section 4)? Asked while the task is absent and was not seen by this watch.
    */
   taskGone?: ((id: string) => boolean) | undefined;
 }
