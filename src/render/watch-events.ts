@@ -78,6 +78,8 @@ export interface EndView {
   cleared?: { session: string; newSession: string; sure: boolean; to: string } | undefined;
   /** The task `--until task:<id>:…` names was deleted: its id. */
   deleted?: string | undefined;
+  /** A followed run: whether it changed its list itself. */
+  runChanged?: boolean | undefined;
 }
 
 /**
@@ -146,6 +148,7 @@ export function renderEndEvent(end: EndView): string {
     ...(end.left === undefined ? {} : { left: end.left }),
     ...(end.cleared === undefined ? {} : { cleared: end.cleared }),
     ...(end.deleted === undefined ? {} : { deleted: end.deleted }),
+    ...(end.runChanged === undefined ? {} : { runChanged: end.runChanged }),
     exists: end.exists,
     counts: end.counts,
     tasks: end.tasks,

@@ -102,6 +102,15 @@ export const watchEndMessage = {
         : `${describeRunEnd(reason)} before ${until} held; ${renderSummary(counts, PLAIN)}`,
 };
 
+/**
+ * A run passed that changed nothing in its list: what held, held before it started (a
+ * reused list). The gate's rule stands; the log says so.
+ */
+export function renderRunChangedNothing(list: string, until: string): string {
+  const held = until === 'all-completed' ? 'its tasks were all completed before it started' : `${until} held before it started`;
+  return `the agent changed nothing in list ${list}: ${held}`;
+}
+
 /** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */
 export function renderConditionHeld(until: string | undefined, style: Style): string {
   return `${style.green('✔')} ${until} holds`;

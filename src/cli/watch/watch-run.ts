@@ -5,7 +5,8 @@ import { idRetired, readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
-import { renderConditionHeld, renderTaskNotYet } from '../../render/watch-outcome.js';
+import { renderNote } from '../../render/note.js';
+import { renderConditionHeld, renderRunChangedNothing, renderTaskNotYet } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from './watch-sink.js';
@@ -128,9 +129,22 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
+  if (!verdict && !readerGone) noteChangedNothing(ctx, outcome, untilText, target.listId);
   // The verdict is out; a stream's input is read to its end (not after a signal), so the
   // agent upstream never meets a closed pipe and a tee beside it keeps every line.
   if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
+}
+
+/**
+ * A gate passed on a followed run that changed nothing in its list (a reused list whose
+ * tasks were all completed, an agent that only listed them): the documented rule passes
+ * it, and the log says why. `outcome` undefined: the run did not pass.
+ */
+export function noteChangedNothing(ctx: Context, outcome: WatchOutcome | undefined, untilText: string | undefined, listId?: string): void {
+  if (outcome === undefined || !outcome.met || untilText === undefined || outcome.runChanged !== false) return;
+  const list = outcome.view.list ?? listId;
+  if (list === undefined) return;
+  ctx.io.note(renderNote(renderRunChangedNothing(ctx.shortId(list), untilText)), 'run_changed_nothing', { list, until: untilText });
 }
 
 /** Read what is left of a stream's input, discarding it; a signal stops that too. */

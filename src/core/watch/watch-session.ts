@@ -95,6 +95,11 @@ export interface WatchEnd {
    * run judged at its end, known when it ended): ids are never handed out again.
    */
   deleted?: string | undefined;
+  /**
+   * A followed run: did it change its list itself (a TaskCreate or TaskUpdate that changed
+   * a task)? false: whatever holds held before it (a reused list's finished work).
+   */
+  runChanged?: boolean | undefined;
 }
 
 /** A session at work on the watched list, which a condition met waits for (sessions/busy-on-list.ts). */
@@ -591,6 +596,8 @@ export class WatchSession {
   private finish(end: Omit<WatchEnd, 'met'>): void {
     if (this.finished || !this.view) return;
     const met = this.metAtEnd(end.reason);
+    // A followed run's source says when its input last brought anything: only runs have one.
+    if (this.source?.activityAt !== undefined) end = { ...end, runChanged: this.runActed };
     // A run judged at its end, or a watch ended otherwise: whether its task was deleted, said with the end.
     if (!met && end.deleted === undefined) {
       const deleted = this.deletedTask();

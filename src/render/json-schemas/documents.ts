@@ -303,6 +303,10 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .describe(
         'the task --until task:<id>:<status> names was deleted (reason task-deleted; or a run judged at its end): ids are never used again',
       ),
+    runChanged: z
+      .boolean()
+      .optional()
+      .describe('a followed run: whether it changed its list itself; false: what holds held before it started (a reused list)'),
     exists: z.boolean(),
     counts: Counts,
     tasks: z.array(Task),
