@@ -7,10 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { run, runAsync, tempConfig } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
+import { killLeftovers, outs, startRun } from '../helpers/run-agent.js';
+import { StreamScript } from '../helpers/stream-lines.js';
 import { startWatch } from '../helpers/watch.js';
 
 function twoTasks(): string {
@@ -68,5 +70,27 @@ describe('watch --until task:<id>:<status> on a deleted task', () => {
     const r = run(config, ['-l', 'ci', 'watch', '--until', 'task:3:completed', '--timeout', '1s']);
     expect(r.code).toBe(124);
     expect(r.stderr).toContain('warning: task #3 does not exist (yet); waiting for it to be created and done');
+  });
+});
+
+describe('tasks run --until task:<id>:<status> whose task the agent deletes', () => {
+  afterEach(killLeftovers);
+
+  it("is judged at the run's end as before (exit 6), and the verdict says the task was deleted during the run", async () => {
+    const config = tempConfig();
+    const s = new StreamScript().init().create('1', 'Build').create('2', 'Deploy').update('2', { status: 'deleted' }).end();
+    const r = await startRun(config, ['--until', 'task:2:completed', '--json'], { steps: outs(s.lines) }).done;
+    expect(r.code, r.stderr).toBe(6);
+    const events = parseNdjson(r.stdout);
+    expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, deleted: '2' });
+    const error = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { error?: Record<string, unknown> })
+      .find((l) => l.error !== undefined)?.error;
+    expect(error).toMatchObject({ code: 'run_ended', deleted: '2' });
+    expect(String(error?.message)).toMatch(
+      /^task #2 was deleted during the run \(ids are never used again\), so task:2:completed will not hold; /,
+    );
   });
 });

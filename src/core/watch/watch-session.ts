@@ -494,7 +494,7 @@ export class WatchSession {
     const before = this.view;
     const view = viewOf(update, this.opts.filter);
     this.view = view;
-    this.noteConditionTask();
+    this.noteConditionTask(update.switched === undefined ? update.events : []);
     if (update.switched !== undefined) {
       this.onSwitch(view, update.switched);
       return;
@@ -585,12 +585,22 @@ export class WatchSession {
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
-  /** Has the condition's task been seen (so that its going later is a deletion)? */
-  private noteConditionTask(): void {
+  /**
+   * Has the condition's task been seen (so that its going later is a deletion)? In the view,
+   * or in the events that led to it: a run's burst can create and delete it in one update.
+   * Events after a /clear the watch followed are the new list's, whose ids are others.
+   */
+  private noteConditionTask(events: readonly ChangeEvent[] = []): void {
     const { until } = this.opts;
     const view = this.view;
     if (until?.kind !== 'task-status' || view === undefined || this.conditionTaskSeen) return;
     if ((view.left?.[0]?.index ?? view.index).has(until.id)) this.conditionTaskSeen = true;
+    else if (
+      (view.left ?? []).length === 0 &&
+      events.some((e) => (e.type === 'list-cleared' ? e.tasks.some((t) => t.id === until.id) : e.task.id === until.id))
+    ) {
+      this.conditionTaskSeen = true;
+    }
   }
 
   private finish(end: Omit<WatchEnd, 'met'>): void {
