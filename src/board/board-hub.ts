@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { maxOf } from '../core/base/many-items.js';
 import type { ApiAnswer, BoardApi } from './board-api.js';
 import { answer, notFound, usage } from './board-api.js';
 import type { FeedClient } from './board-feed-client.js';
@@ -71,7 +72,7 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       lists,
       binding: null,
       unsureNotes: live.flatMap((h) => h.overview?.unsureNotes.map((n) => `${h.feed.label}: ${n}`) ?? []),
-      todoWriteShown: Math.max(1, ...live.map((h) => h.overview?.todoWriteShown ?? 0)),
+      todoWriteShown: Math.max(1, maxOf(live.map((h) => h.overview?.todoWriteShown ?? 0))),
     };
   };
 
@@ -91,7 +92,7 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       died: all('died'),
       problems: all('problems'),
       finished: all('finished'),
-      feed: feed.slice(0, Math.max(0, ...known.map(({ p }) => p?.feed.length ?? 0))),
+      feed: feed.slice(0, Math.max(0, maxOf(known.map(({ p }) => p?.feed.length ?? 0)))),
     };
   };
 

@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import { listIds } from '../core/lists/list-folders.js';
 import { shortIdAmong } from '../core/lists/short-ids.js';
 import { type NotifyReport, runNotify } from '../core/notify/notifier.js';
@@ -68,7 +69,7 @@ function happened(e: NotifyEvent, times: ReadonlyMap<string, number>, tasks: rea
   if (e.type === 'stalled') return at + stalledMs;
   if (e.type === 'ready-for-person') {
     const blockers = tasks.find((t) => t.id === first?.id)?.blockedBy ?? [];
-    return Math.max(at, ...blockers.map((b) => times.get(b) ?? 0));
+    return Math.max(at, maxOf(blockers.map((b) => times.get(b) ?? 0)));
   }
   return undefined;
 }
@@ -250,11 +251,13 @@ export class BoardNow {
       if (tasks.length > 0) working.push({ ...l.ref, tasks });
       const done = l.events.find((e) => e.type === 'list-completed');
       if (done) {
-        const last = Math.max(0, ...l.times.values());
+        const last = Math.max(0, maxOf(l.times.values()));
         if (now - last <= FINISHED_FOR_MS) finished.push({ ...this.view(l.ref, done), since: Math.floor(last), seen: false });
       }
     }
-    working.sort((a, b) => Math.max(0, ...b.tasks.map((t) => t.changedAt ?? 0)) - Math.max(0, ...a.tasks.map((t) => t.changedAt ?? 0)));
+    working.sort(
+      (a, b) => Math.max(0, maxOf(b.tasks.map((t) => t.changedAt ?? 0))) - Math.max(0, maxOf(a.tasks.map((t) => t.changedAt ?? 0))),
+    );
     finished.sort((a, b) => b.since - a.since);
     // A session at a permission prompt waits for a person as much as a task they own does.
     const waiting = [...by('needs-you'), ...by('ready-for-person')];

@@ -1,3 +1,4 @@
+import { pushAll } from '../core/base/many-items.js';
 import type { CarriedFrom, CarryOutcome } from '../core/carry/carry-run.js';
 import { compareIds } from '../core/store/ids.js';
 import { stateText } from './session-text.js';
@@ -147,7 +148,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
       text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
       facts,
     });
-    lines.push(...needsForce);
+    pushAll(lines, needsForce);
   }
   for (const o of outcome.others) {
     lines.push({

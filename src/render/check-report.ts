@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { CheckedFinding, CheckReport } from '../core/check/check-list.js';
 import type { Finding } from '../core/check/findings.js';
 import { shellWord } from './list-choice-note.js';
@@ -47,7 +48,7 @@ function findingLine(f: CheckedFinding, style: Style, codeWidth: number, listArg
 export function renderCheckReport(view: CheckView, style: Style, listArgs: readonly string[] = []): string {
   const { report } = view;
   if (report.findings.length === 0) return '';
-  const width = Math.max(...report.findings.map((f) => f.code.length));
+  const width = maxOf(report.findings.map((f) => f.code.length));
   return report.findings.flatMap((f) => findingLine(f, style, width, listArgs)).join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { CostUsage } from '../core/cost/cost-report.js';
 import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
 import type { Task } from '../core/store/schema.js';
@@ -83,7 +84,7 @@ export function escapeMarkdown(text: string): string {
 
 /** A code span that survives backticks in its text (CommonMark: a longer fence, padded). */
 export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = Math.max(0, maxOf((text.match(/`+/g) ?? []).map((run) => run.length)));
   const fence = '`'.repeat(longest + 1);
   const pad = longest > 0 || text.startsWith(' ') || text.endsWith(' ') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;

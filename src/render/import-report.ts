@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { ExistingChange } from '../core/snapshots/import-materialize.js';
 import type { SkippedItem } from '../core/snapshots/import-plan.js';
 import type { ImportFormat } from '../core/snapshots/import-snapshot.js';
@@ -39,7 +40,7 @@ export function renderImportReport(
 ): string {
   const verb = (done: string, planned: string) => (report.dryRun ? planned : done);
   const ids = [...report.created.map((t) => t.id), ...report.skipped.map((s) => s.existingId), ...report.updated.map((u) => u.id)];
-  const idW = Math.max(0, ...ids.map((id) => id.length)) + 1;
+  const idW = Math.max(0, maxOf(ids.map((id) => id.length))) + 1;
   const verbW = Math.max(report.dryRun ? 6 : 7, report.dryRun ? created[1].length : created[0].length);
   const line = (v: string, id: string, status: Task['status'] | undefined, text: string) =>
     [v, `#${id}`.padEnd(idW), status ? paintStatus(style, status, status.padEnd(11)) : ''.padEnd(11), text].join('  ').trimEnd();

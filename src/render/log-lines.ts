@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { Damage } from '../core/history/journal-read.js';
 import type { EventChange, Timeline, TimelineEvent, UnrecordedCause, Who } from '../core/history/timeline.js';
 import { ago } from './elapsed.js';
@@ -115,15 +116,15 @@ export function renderLogLines(
   style: Style,
   opts: { lists?: boolean; listName?: (id: string) => string } = {},
 ): string {
-  const whoWidth = Math.min(36, Math.max(...events.map((e) => whoText(e.who).length)));
-  const idWidth = Math.max(...events.map((e) => taskText(e).length));
+  const whoWidth = Math.min(36, maxOf(events.map((e) => whoText(e.who).length)));
+  const idWidth = maxOf(events.map((e) => taskText(e).length));
   const names = new Map<string, string>();
   const listText = (id: string) => {
     let name = names.get(id);
     if (name === undefined) names.set(id, (name = oneLine(opts.listName?.(id) ?? id)));
     return name;
   };
-  const listWidth = opts.lists ? Math.min(20, Math.max(...events.map((e) => listText(e.list).length))) : 0;
+  const listWidth = opts.lists ? Math.min(20, maxOf(events.map((e) => listText(e.list).length))) : 0;
   return events
     .map((e) =>
       [
@@ -190,11 +191,11 @@ export function renderLogNotes(timeline: Timeline, task: string | undefined): st
   const n = timeline.transcripts;
   const sources = n > 0 ? `, and ${n} transcript${n === 1 ? '' : 's'} of this list's sessions` : '; no session of this list is known';
   const notes = [`${start} (the journal of tasks' own changes${sources})`];
-  if (timeline.copied > 0) {
-    notes.push(
-      `${timeline.copied} change${timeline.copied === 1 ? '' : 's'} in entries a forked session copied from its parent: counted in the parent's list, not here`,
-    );
-  }
+  const elsewhere = timeline.copied - timeline.copiedHere;
+  const changes = (n: number) => `${n} change${n === 1 ? '' : 's'} in entries a forked session copied from its parent`;
+  if (elsewhere > 0) notes.push(`${changes(elsewhere)}: counted in the parent's list, not here`);
+  // A fork that shares its parent's list: the parent's own entries are read here too.
+  if (timeline.copiedHere > 0) notes.push(`${changes(timeline.copiedHere)}, which shares this list: counted once, as the parent's`);
   if (timeline.partial) notes.push('the record starts later than the journal or a transcript: only their last part was read');
   return notes;
 }

@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers, BlockerState, ListCounts } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { Task } from '../core/store/schema.js';
@@ -67,19 +68,19 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
       extra: opts.extra?.cells(t) ?? [],
     };
   });
-  const extraW = (opts.extra?.head ?? []).map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r.extra[i] ?? ''))));
+  const extraW = (opts.extra?.head ?? []).map((h, i) => Math.max(displayWidth(h), maxOf(rows.map((r) => displayWidth(r.extra[i] ?? '')))));
   const extraTotal = extraW.reduce((n, w) => n + w + 2, 0);
-  const idW = Math.max(2, ...rows.map((r) => r.id.length));
-  const statusW = Math.max(6, ...rows.map((r) => 2 + STATUS_WORD[r.status].length));
+  const idW = Math.max(2, maxOf(rows.map((r) => r.id.length)));
+  const statusW = Math.max(6, maxOf(rows.map((r) => 2 + STATUS_WORD[r.status].length)));
   // Three statuses, three painted labels: made once, not once a row.
   const statuses: Array<Task['status']> = ['pending', 'in_progress', 'completed'];
   const labels = Object.fromEntries(
     statuses.map((s) => [s, statusLabel(style, s) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[s].length))]),
   ) as Record<Task['status'], string>;
-  const ownerW = Math.min(20, Math.max(5, ...rows.map((r) => displayWidth(r.owner))));
-  const blockW = Math.min(24, Math.max(10, ...rows.map((r) => displayWidth(r.blockers))));
+  const ownerW = Math.min(20, Math.max(5, maxOf(rows.map((r) => displayWidth(r.owner)))));
+  const blockW = Math.min(24, Math.max(10, maxOf(rows.map((r) => displayWidth(r.blockers)))));
   const showUpdated = opts.updated !== undefined;
-  const updatedW = showUpdated ? Math.max(7, ...rows.map((r) => r.updated.length)) : 0;
+  const updatedW = showUpdated ? Math.max(7, maxOf(rows.map((r) => r.updated.length))) : 0;
   const gap = 2;
   const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0) - extraTotal;
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.

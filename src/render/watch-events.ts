@@ -45,7 +45,8 @@ export function renderChangeEvent(at: number, e: ChangeEvent, timeOf: (id: strin
  * condition-met, timeout, stopped: as always. run-ended: the followed run's `result`
  * event; input-ended: its input ended without one; session-ended: a followed
  * transcript's session stopped running (or every session of the list is over);
- * session-died: a session of the list died holding work in progress; stalled: --fail-if-stalled.
+ * session-died: a session of the list died holding work in progress; task-deleted: the task
+ * `--until task:<id>:…` names was deleted; stalled: --fail-if-stalled.
  */
 
 export interface EndView {
@@ -75,6 +76,10 @@ export interface EndView {
   left?: ReadonlyArray<{ list: string; unfinished: readonly string[] }> | undefined;
   /** Reason session-cleared (`--no-follow`): the session that was cleared, and where its process went. */
   cleared?: { session: string; newSession: string; sure: boolean; to: string } | undefined;
+  /** The task `--until task:<id>:…` names was deleted: its id. */
+  deleted?: string | undefined;
+  /** A followed run: whether it changed its list itself. */
+  runChanged?: boolean | undefined;
 }
 
 /**
@@ -142,6 +147,8 @@ export function renderEndEvent(end: EndView): string {
     ...(end.nudge === undefined ? {} : { nudge: end.nudge }),
     ...(end.left === undefined ? {} : { left: end.left }),
     ...(end.cleared === undefined ? {} : { cleared: end.cleared }),
+    ...(end.deleted === undefined ? {} : { deleted: end.deleted }),
+    ...(end.runChanged === undefined ? {} : { runChanged: end.runChanged }),
     exists: end.exists,
     counts: end.counts,
     tasks: end.tasks,

@@ -1,3 +1,4 @@
+import { pushAll } from '../core/base/many-items.js';
 import type { BlockerAnswers, ListCounts } from '../core/graph/blockers.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import type { Task } from '../core/store/schema.js';
@@ -200,7 +201,7 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   if (!o.final) {
     lines.push('', changeLine(m, o));
     if (nudge) lines.push(nudge);
-    lines.push(...notices);
+    pushAll(lines, notices);
     lines.push(footerLine(m, o));
   } else {
     if (nudge) lines.push('', nudge);

@@ -89,6 +89,9 @@ export const watchEndMessage = {
     `${deaths.map(describeDeath).join('; ')}: its work will not finish, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   cleared: (sessionId: string, sure: boolean, until: string, counts: ListCounts): string =>
     `session ${sessionId.slice(0, 8)} was ${sure ? '' : 'probably '}cleared (/clear${sure ? '' : ', by times alone'}) and left this list: nothing works on it any more, so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
+  /** `during`: a followed run's end, judged then (the run was not cut short). */
+  deleted: (id: string, until: string, counts: ListCounts, during?: 'run'): string =>
+    `task #${id} was deleted${during === 'run' ? ' during the run' : ''} (ids are never used again), so ${until} will not hold; ${renderSummary(counts, PLAIN)}`,
   resultError: (subtype: string | undefined, until: string, counts: ListCounts): string =>
     `the run's result is an error (${subtype ?? 'no subtype'}): the agent says its run failed, though ${until} held; ${renderSummary(counts, PLAIN)}`,
   runEnded: (reason: string, until: string, counts: ListCounts): string =>
@@ -98,6 +101,15 @@ export const watchEndMessage = {
         ? `${describeRunEnd(reason)}: the run did not finish, so ${until} is not met; ${renderSummary(counts, PLAIN)}`
         : `${describeRunEnd(reason)} before ${until} held; ${renderSummary(counts, PLAIN)}`,
 };
+
+/**
+ * A run passed that changed nothing in its list: what held, held before it started (a
+ * reused list). The gate's rule stands; the log says so.
+ */
+export function renderRunChangedNothing(list: string, until: string): string {
+  const held = until === 'all-completed' ? 'its tasks were all completed before it started' : `${until} held before it started`;
+  return `the agent changed nothing in list ${list}: ${held}`;
+}
 
 /** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */
 export function renderConditionHeld(until: string | undefined, style: Style): string {

@@ -1,3 +1,4 @@
+import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers } from '../core/graph/blockers.js';
 import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
@@ -73,15 +74,15 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
           : '',
     };
   });
-  const idW = Math.max(2, ...rows.map((r) => r.id.length));
-  let ownerW = Math.min(Math.max(20, Math.floor(width / 4)), Math.max(0, ...rows.map((r) => displayWidth(r.owner))));
-  let blockW = Math.min(24, Math.max(0, ...rows.map((r) => displayWidth(r.blockers))));
+  const idW = Math.max(2, maxOf(rows.map((r) => r.id.length)));
+  let ownerW = Math.min(Math.max(20, Math.floor(width / 4)), Math.max(0, maxOf(rows.map((r) => displayWidth(r.owner)))));
+  let blockW = Math.min(24, Math.max(0, maxOf(rows.map((r) => displayWidth(r.blockers)))));
   const fixed = () => 2 + idW + 2 + (ownerW > 0 ? ownerW + 2 : 0) + (blockW > 0 ? blockW + 2 : 0);
   if (width - fixed() < 16) blockW = 0;
   if (width - fixed() < 16) ownerW = 0;
   const labels = rows.map((r) => (r.status === 'in_progress' && r.task.activeForm ? oneLine(r.task.activeForm) : oneLine(r.task.subject)));
   // As wide as the longest label, so owners and blockers sit next to the text.
-  const textW = Math.max(8, Math.min(width - fixed(), Math.max(...labels.map(displayWidth))));
+  const textW = Math.max(8, Math.min(width - fixed(), maxOf(labels.map(displayWidth))));
   const spin = spinnerFrame(o.now);
   return rows.map((r, i) => {
     const t = r.task;

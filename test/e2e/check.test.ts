@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, readJson, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
+import { fixtureConfig, readJson, run, snapshotDir, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 interface Finding {
@@ -293,5 +293,18 @@ describe('check announces everything --fix does, and --fix does no more', () => 
     );
     expect(announced.length).toBe(2);
     expect(done).toEqual(announced.map((a) => (a as string).replace(/^move/, 'moved').replace(/^drop/, 'dropped')));
+  });
+});
+
+describe('check on a task with 200,000 missing references (the slow tier runs --fix and notify on it)', () => {
+  it('reports every one through the built binary: no "Maximum call stack size exceeded"', () => {
+    const config = tempConfig();
+    const dir = path.join(config, 'tasks', 'big');
+    const blocks = Array.from({ length: 199_998 }, (_, i) => String(i + 2));
+    writeTask(dir, t('1', { blocks }));
+    // The built binary: a worker thread's stack (the in-process runner's) is larger, and took it.
+    const json = run(config, ['-l', 'big', 'check', '--json'], { timeoutMs: 60_000 });
+    expect(json.code, json.stderr.slice(0, 300)).toBe(0);
+    expect((JSON.parse(json.stdout) as { findings: unknown[] }).findings).toHaveLength(199_998);
   });
 });

@@ -55,7 +55,10 @@ describe('the real Claude Code on a shared list: each change once, with its sess
     expect(got).toEqual(['create #1 A', 'create #2 A', 'update #1 A', 'update #2 carol', 'create #3 B', 'update #3 B', 'update #1 fork']);
     const text = await runAsync(config, ['-l', 'shared', 'log'], { cwd: project, env });
     expect(text.stderr).toMatch(/and 3 transcripts of this list's sessions/);
-    expect(text.stderr).toMatch(/3 changes in entries a forked session copied from its parent/);
+    expect(text.stderr).toMatch(
+      /3 changes in entries a forked session copied from its parent, which shares this list: counted once, as the parent's/,
+    );
+    expect(text.stderr).not.toMatch(/counted in the parent's list/);
     expect(text.stdout).not.toContain('no record');
   });
 });

@@ -29,7 +29,7 @@ import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
 import { askForm, confirmDialog } from './page-dialogs.js';
-import { byId, h } from './page-dom.js';
+import { byId, fill, h } from './page-dom.js';
 import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from './page-filter.js';
 import { keepFocus } from './page-focus.js';
 import { renderGraph } from './page-graph.js';
@@ -347,7 +347,11 @@ function updateOwnerChoices(list: ListPayload): void {
   if (select.dataset.key === key) return;
   select.dataset.key = key;
   const current = select.value;
-  select.replaceChildren(h('option', { value: '' }, 'any owner'), ...owners.map((o) => h('option', { value: o }, cutLine(o, 40))));
+  fill(
+    select,
+    h('option', { value: '' }, 'any owner'),
+    owners.map((o) => h('option', { value: o }, cutLine(o, 40))),
+  );
   select.value = owners.includes(current) ? current : '';
 }
 

@@ -189,7 +189,7 @@ function card(
     t.status === 'in_progress' && t.activeForm
       ? h('div', { class: 'active-form agent-text' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), cutLine(t.activeForm, 100))
       : null,
-    marks.length > 0 ? h('div', { class: 'marks' }, ...marks) : null,
+    marks.length > 0 ? h('div', { class: 'marks' }, marks) : null,
     h(
       'div',
       { class: 'card-foot' },

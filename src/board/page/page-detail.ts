@@ -129,11 +129,19 @@ export function renderDetail(
     h('h3', {}, `Waits for (${waitsFor.length})`),
     waitsFor.length === 0
       ? h('p', { class: 'empty' }, 'Nothing.')
-      : h('div', { class: 'refs' }, ...waitsFor.map((b) => taskRef(list, b, handlers.open))),
+      : h(
+          'div',
+          { class: 'refs' },
+          waitsFor.map((b) => taskRef(list, b, handlers.open)),
+        ),
     h('h3', {}, `Blocks (${waitedBy.length})`),
     waitedBy.length === 0
       ? h('p', { class: 'empty' }, 'Nothing.')
-      : h('div', { class: 'refs' }, ...waitedBy.map((b) => taskRef(list, b, handlers.open))),
+      : h(
+          'div',
+          { class: 'refs' },
+          waitedBy.map((b) => taskRef(list, b, handlers.open)),
+        ),
     h('h3', {}, `Metadata (${metaEntries.length})`),
     metaEntries.length === 0
       ? h('p', { class: 'empty' }, 'None.')

@@ -42,7 +42,13 @@ export function askForm(
         { class: 'field' },
         h('span', {}, f.label),
         input,
-        f.options ? h('datalist', { id: listId(f) }, ...f.options.map((o) => h('option', { value: o }))) : null,
+        f.options
+          ? h(
+              'datalist',
+              { id: listId(f) },
+              f.options.map((o) => h('option', { value: o })),
+            )
+          : null,
       );
     });
     let settled = false;

@@ -3,7 +3,8 @@
  * from data (no innerHTML anywhere in the page), so a subject such as `<img onerror>`
  * is shown as those characters.
  */
-type Child = Node | string | null | undefined | false;
+/** An array is its items, in order: a list's rows go in as one (a spread into the call has a limit). */
+type Child = Node | string | null | undefined | false | readonly Child[];
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -32,16 +33,18 @@ function setAttrs(el: Element, attrs: Attrs): void {
   }
 }
 
-function append(el: Element, children: Child[]): void {
+function append(el: Element, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+    if (Array.isArray(child)) append(el, child);
+    else el.append(typeof child === 'string' ? document.createTextNode(child) : (child as Node));
   }
 }
 
 /** replaceChildren that skips the parts a view leaves out. */
 export function fill(el: Element, ...children: Child[]): void {
-  el.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false));
+  el.replaceChildren();
+  append(el, children);
 }
 
 export function byId<T extends HTMLElement>(id: string): T {

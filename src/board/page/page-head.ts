@@ -46,7 +46,7 @@ function sessionsLine(row: ListRowView, overview: OverviewPayload | undefined): 
   }
   const unsure = unsureNote(row, overview);
   if (unsure !== undefined) parts.push(h('span', { class: 'sessions-unsure agent-text' }, cleanLine(unsure)));
-  return parts.length === 0 ? null : h('div', { class: 'head-sessions' }, ...parts);
+  return parts.length === 0 ? null : h('div', { class: 'head-sessions' }, parts);
 }
 
 function kindTag(row: ListRowView): HTMLElement | null {
@@ -107,7 +107,7 @@ function previewBlock(preview: UndoPreviewPayload | undefined, list: ListPayload
       );
     }
   }
-  return rows.length === 0 ? null : h('div', { class: 'stack-preview' }, ...rows);
+  return rows.length === 0 ? null : h('div', { class: 'stack-preview' }, rows);
 }
 
 /** What the agents' work on the list cost (`tasks cost`), when any is recorded. */

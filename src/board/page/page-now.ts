@@ -175,7 +175,7 @@ function section(id: string, title: string, count: number, empty: string, items:
       title,
       count > 0 ? h('span', { class: 'now-count' }, String(count)) : null,
     ),
-    items.length === 0 ? h('p', { class: 'now-empty' }, empty) : h('ul', { class: 'now-list' }, ...items),
+    items.length === 0 ? h('p', { class: 'now-empty' }, empty) : h('ul', { class: 'now-list' }, items),
   );
 }
 

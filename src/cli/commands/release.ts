@@ -84,7 +84,8 @@ Examples:
       if (owner !== undefined) {
         const { released, unknownOwner } = await releaseOwned({ configDir: ctx.configDir, listId, dir, owner });
         if (unknownOwner !== undefined) ctx.io.warn(unknownOwner, 'unknown_owner', { owner });
-        reports.push(...released.map((r) => itemOf(dir, r)));
+        // A loop, not push(...): a list can hold more tasks than a call takes arguments.
+        for (const r of released) reports.push(itemOf(dir, r));
         if (!ctx.io.json) {
           for (const r of released) ctx.io.out(renderReleaseLine(r));
           if (released.length === 0) ctx.io.note(renderNothingHeld(owner), 'nothing_held', { owner });

@@ -33,7 +33,10 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
   empty                 no tasks (or no list): e.g. an agent reset a finished list
   task:<id>:completed   that task is completed (also :in_progress, :pending)
 Filters narrow what is shown and what the conditions speak of (--owner amy --until
-all-completed waits for amy's tasks). A list that does not exist yet is waited for.
+all-completed waits for amy's tasks). A list that does not exist yet is waited for; so is
+a task not made yet. A task:<id> that is deleted (seen and gone, or its id under the
+list's high-water mark or a higher id's file: ids are never used again) ends the watch
+at once, exit 6 (reason task-deleted, "deleted":"<id>").
 On a list, all-completed and empty are met only while no session on the list is busy (a
 headless claude -p is busy until it exits; an interactive one idle at its prompt is not;
 a Claude Code process just started on it counts): an agent planning a step at a time
@@ -89,8 +92,8 @@ list; with --until the watch then ends (reason session-cleared, exit 6). A named
 Exit: 0 condition met, stopped, the deadline passed without --until, or the run ended
 (without --until); 6 the run ended before the --until condition was met (a --stream run:
 it ended without its result event, or the condition did not hold at its end; a list: a
-session died holding work, every session is over, or --no-follow and its session was
-cleared); 7 stalled
+session died holding work, every session is over, --no-follow and its session was
+cleared, or the task:<id> named was deleted); 7 stalled
 (--fail-if-stalled); 124 --timeout passed before --until was met; 130 stopped (Ctrl-C,
 SIGTERM) before the --until condition held; 1 a --stream run whose result event is an
 error (is_error: error_max_turns, an API error...) although the condition held: the agent

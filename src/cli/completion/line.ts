@@ -1,3 +1,4 @@
+import { pushAll } from '../../core/base/many-items.js';
 import type { ArgumentSpec, CommandSpec, OptionSpec } from './spec.js';
 import { IDS_FROM_OPTION, type ValueKind } from './value-kinds.js';
 
@@ -182,7 +183,7 @@ function giveValue(walk: Walk, key: string, kind: ValueKind | undefined, value: 
     .map((v) => (kind === 'task-id' ? v.trim().replace(/^#/, '') : v.trim()))
     .filter((v) => v !== '');
   walk.given.set(key, [...(walk.given.get(key) ?? []), ...values]);
-  if (kind === 'task-id') walk.taskIds.push(...values);
+  if (kind === 'task-id') pushAll(walk.taskIds, values);
 }
 
 function optionSlot(walk: Walk, option: OptionSpec): ValueSlot {

@@ -1,4 +1,5 @@
 import { isTasksError } from '../../core/base/errors.js';
+import { maxOf } from '../../core/base/many-items.js';
 import { renderJson } from '../../render/json.js';
 import { renderListsJsonLine } from '../../render/lists-table.js';
 import { oneLine } from '../../render/text.js';
@@ -78,7 +79,7 @@ function hostsTable(rows: readonly Row[], io: IO): string {
     text(r.changedAt).slice(0, 16).replace('T', ' '),
     text(r.cwd),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
+  const widths = head.map((h, i) => Math.max(h.length, maxOf(cells.map((c) => (c[i] as string).length))));
   const fixed = widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
   const last = Math.max(10, io.columns - fixed);
   const line = (c: readonly string[]): string =>

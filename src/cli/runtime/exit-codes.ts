@@ -54,7 +54,8 @@ export const EXIT_MEANING: Record<ExitCode, string> = {
   [EXIT.notFound]: 'not found: the task or list does not exist (or the config folder); nothing to undo or redo',
   [EXIT.conflict]: 'conflict: a refusal (a claim, a precondition, a cycle, a hook, a task changed since), or problems found',
   [EXIT.busy]: 'busy: a lock could not be had within the retry budget; safe to retry',
-  [EXIT.runEnded]: 'a followed run ended without meeting the --until condition; a session of a watched list died holding work',
+  [EXIT.runEnded]:
+    'a followed run ended without meeting the --until condition; a session of a watched list died holding work; the task --until task:<id> names was deleted',
   [EXIT.stalled]: '--fail-if-stalled: a task, or a followed run, stalled (run: its agent ended)',
   [EXIT.unreachable]: '-H: a host could not be reached or refused, cannot run tasks, or the connection was lost',
   [EXIT.timeout]: 'a deadline passed before the --until condition was met (run: before the run ended; its agent ended)',

@@ -10,6 +10,7 @@ import { formatUntil, type UntilCondition } from '../../core/watch/watch-conditi
 import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
+import { noteChangedNothing } from './watch-run.js';
 import { watchSink } from './watch-sink.js';
 import { agentTarget, stallWatch, type WatchTarget } from './watch-sources.js';
 import { runVerdictError } from './watch-verdict.js';
@@ -123,6 +124,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
     );
   }
   if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
+  noteChangedNothing(ctx, verdict.kind === 'passed' ? result.outcome : undefined, untilText, target?.listId);
   if (error !== undefined) ctx.io.fail(error);
   ctx.io.exitWith(status);
   // Only now: the last line may meet the closed pipe too.

@@ -1,11 +1,12 @@
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
-import { readTasks } from '../../core/store/list-read.js';
+import { idRetired, readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
-import { renderConditionHeld, renderTaskNotYet } from '../../render/watch-outcome.js';
+import { renderNote } from '../../render/note.js';
+import { renderConditionHeld, renderRunChangedNothing, renderTaskNotYet } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from './watch-sink.js';
@@ -55,7 +56,12 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
       : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock, plan.follow));
   const untilText = until ? formatUntil(until) : undefined;
   const watchedDir = target.listDir();
-  if (until?.kind === 'task-status' && watchedDir !== undefined && readTasks(watchedDir, [until.id]).length === 0) {
+  if (
+    until?.kind === 'task-status' &&
+    watchedDir !== undefined &&
+    readTasks(watchedDir, [until.id]).length === 0 &&
+    !idRetired(watchedDir, until.id)
+  ) {
     // Likely a typo, but an agent may yet create it: say so now, and wait all the same.
     ctx.io.warn(renderTaskNotYet(until.id, until.status), 'task_not_yet', { id: until.id });
   }
@@ -89,7 +95,21 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     outcome = await withInterrupt(
       (stop) => {
         session = new WatchSession(
-          { source: target.source, filter, until, judge: plan.judge, timeoutMs, stall, clock, timers, stop, sessionsOver, deaths, busy },
+          {
+            source: target.source,
+            filter,
+            until,
+            judge: plan.judge,
+            timeoutMs,
+            stall,
+            clock,
+            timers,
+            stop,
+            sessionsOver,
+            deaths,
+            busy,
+            taskGone: watchedDir === undefined ? undefined : (id) => idRetired(watchedDir, id),
+          },
           sink,
         );
         return session.run();
@@ -109,9 +129,22 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
+  if (!verdict && !readerGone) noteChangedNothing(ctx, outcome, untilText, target.listId);
   // The verdict is out; a stream's input is read to its end (not after a signal), so the
   // agent upstream never meets a closed pipe and a tee beside it keeps every line.
   if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
+}
+
+/**
+ * A gate passed on a followed run that changed nothing in its list (a reused list whose
+ * tasks were all completed, an agent that only listed them): the documented rule passes
+ * it, and the log says why. `outcome` undefined: the run did not pass.
+ */
+export function noteChangedNothing(ctx: Context, outcome: WatchOutcome | undefined, untilText: string | undefined, listId?: string): void {
+  if (outcome === undefined || !outcome.met || untilText === undefined || outcome.runChanged !== false) return;
+  const list = outcome.view.list ?? listId;
+  if (list === undefined) return;
+  ctx.io.note(renderNote(renderRunChangedNothing(ctx.shortId(list), untilText)), 'run_changed_nothing', { list, until: untilText });
 }
 
 /** Read what is left of a stream's input, discarding it; a signal stops that too. */

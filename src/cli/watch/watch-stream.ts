@@ -22,7 +22,7 @@ import type { Context } from '../runtime/context.js';
 function endExtras(
   view: WatchView,
   end: WatchEnd,
-): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared'> {
+): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared' | 'deleted' | 'runChanged'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -37,6 +37,8 @@ function endExtras(
       sure: end.cleared.sure,
       to: end.cleared.to,
     },
+    deleted: end.deleted,
+    runChanged: end.runChanged,
   };
 }
 

@@ -62,6 +62,11 @@ export function verdictOf(
       },
     });
   }
+  if (outcome.reason === 'task-deleted' && untilText !== undefined && outcome.deleted !== undefined) {
+    return new TasksError('run_ended', watchEndMessage.deleted(outcome.deleted, untilText, listCounts), {
+      details: { until: untilText, reason: outcome.reason, deleted: outcome.deleted, counts },
+    });
+  }
   if (outcome.reason === 'stopped' && untilText !== undefined && !outcome.met) {
     return new TasksError('interrupted', watchEndMessage.stopped(untilText, listCounts));
   }
@@ -72,13 +77,18 @@ export function verdictOf(
     });
   }
   if (outcome.run && untilText !== undefined && !outcome.met) {
-    return new TasksError('run_ended', watchEndMessage.runEnded(outcome.reason, untilText, listCounts), {
+    const message =
+      outcome.deleted === undefined
+        ? watchEndMessage.runEnded(outcome.reason, untilText, listCounts)
+        : watchEndMessage.deleted(outcome.deleted, untilText, listCounts, 'run');
+    return new TasksError('run_ended', message, {
       details: {
         until: untilText,
         reason: outcome.reason,
         result: outcome.run.subtype ?? null,
         counts,
         ...(outcome.gone === undefined ? {} : { gone: outcome.gone }),
+        ...(outcome.deleted === undefined ? {} : { deleted: outcome.deleted }),
       },
     });
   }

@@ -176,6 +176,11 @@ export const NOTICES = {
     facts: ['sessionId', 'newSessionId', 'from', 'to', 'followed'],
   },
   condition_met: { kind: 'note', when: '`watch --until`: the condition held' },
+  run_changed_nothing: {
+    kind: 'note',
+    when: '`run` and `watch --stream` passed a run that made no change to its list: the condition held before it started (a reused list)',
+    facts: ['list', 'until'],
+  },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },

@@ -28,6 +28,7 @@
  * run's one txn, each line naming all the lists of the run: one undo takes it back in all.
  */
 import { TasksError } from '../base/errors.js';
+import { pushAll } from '../base/many-items.js';
 import { sameValue } from '../base/same-value.js';
 import { goneOwnersOfList } from '../history/list-owners.js';
 import { somethingAt } from '../lists/list-folders.js';
@@ -161,13 +162,13 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       plan.plan.create.forEach((p, i) => {
         done.ids[p.ref] = predicted[i]?.id as string;
       });
-      outcome.created.push(...predicted);
+      pushAll(outcome.created, predicted);
       continue;
     }
     try {
       const kept = await copyAndMark(sourceDir, target, done, run, req);
-      outcome.created.push(...kept.created);
-      outcome.warnings.push(...kept.warnings);
+      pushAll(outcome.created, kept.created);
+      pushAll(outcome.warnings, kept.warnings);
     } catch (err) {
       const error = await stopped(err, target, run.written);
       if (makesTarget) await removeIfLeftEmpty(target.dir);
@@ -176,7 +177,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     marked.push({ sourceDir, done });
     targetTasks = readList(target.dir).tasks;
   }
-  if (req.move) for (const m of marked) outcome.warnings.push(...(await deleteMarked(m.sourceDir, target, m.done, run, req.signal)));
+  if (req.move) for (const m of marked) pushAll(outcome.warnings, await deleteMarked(m.sourceDir, target, m.done, run, req.signal));
   if (makesTarget) await removeIfLeftEmpty(target.dir);
   return outcome;
 }

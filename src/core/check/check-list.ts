@@ -4,6 +4,7 @@
  * repairs applied under the agents' locks (repair.ts); this file ties them together.
  */
 
+import { pushAll } from '../base/many-items.js';
 import { scanList } from '../store/list-scan.js';
 import { type CheckOptions, type Finding, findProblems } from './findings.js';
 import { type Repair, repairList } from './repair.js';
@@ -53,7 +54,7 @@ export async function checkList(listDir: string, opts: CheckOptions & { fix: boo
     remaining = findProblems(scanList(listDir), { ...opts, now: opts.clock?.() ?? opts.now });
     batch = remaining.filter((f) => !seen.has(key(f)));
     for (const f of batch) seen.add(key(f));
-    findings.push(...batch);
+    pushAll(findings, batch);
   }
   report.remaining = remaining;
   return report;

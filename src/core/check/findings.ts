@@ -1,3 +1,4 @@
+import { pushAll } from '../base/many-items.js';
 import { findCycles } from '../graph/cycles.js';
 import { buildBlocksGraph } from '../graph/graph.js';
 import { datedAheadMs } from '../locks/future-lock.js';
@@ -87,14 +88,14 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
   const tasks = new Map<string, Task>();
   const mtimes = new Map<string, number>();
 
-  for (const f of scan.taskFiles) findings.push(...fileFindings(f, tasks, mtimes));
+  for (const f of scan.taskFiles) pushAll(findings, fileFindings(f, tasks, mtimes));
 
   // Ids whose file was moved aside: references to them are kept (the file may be restored).
   const setAsideIds = new Set(scan.setAside.map((name) => SET_ASIDE.exec(name)?.[1]).filter((id): id is string => id !== undefined));
-  findings.push(...edgeFindings(tasks, new Set([...fileIds, ...setAsideIds])));
-  findings.push(...cycleFindings(tasks));
-  findings.push(...markFindings(scan, fileIds));
-  findings.push(...lockFindings(scan, opts.now, lockStaleMs));
+  pushAll(findings, edgeFindings(tasks, new Set([...fileIds, ...setAsideIds])));
+  pushAll(findings, cycleFindings(tasks));
+  pushAll(findings, markFindings(scan, fileIds));
+  pushAll(findings, lockFindings(scan, opts.now, lockStaleMs));
   for (const t of scan.temps) {
     const ageMs = opts.now - t.mtimeMs;
     if (ageMs <= lockStaleMs) continue; // a write in flight

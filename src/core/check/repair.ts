@@ -87,14 +87,19 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   }
   // 4. References to missing tasks dropped, one locked rewrite per referring task.
   const byTask = new Map<string, Finding[]>();
-  for (const f of of('missing_reference')) byTask.set(f.id as string, [...(byTask.get(f.id as string) ?? []), f]);
+  // Pushed and looked up in sets: a task can hold 200,000 missing references.
+  for (const f of of('missing_reference')) {
+    const group = byTask.get(f.id as string);
+    if (group === undefined) byTask.set(f.id as string, [f]);
+    else group.push(f);
+  }
   for (const [id, group] of byTask) {
     const refs = new Set(group.map((f) => f.ref as string));
-    let outcome: Promise<string[]> | undefined;
+    let outcome: Promise<Set<string>> | undefined;
     for (const f of group) {
-      outcome ??= dropReferences(listDir, id, refs);
+      outcome ??= dropReferences(listDir, id, refs).then((dropped) => new Set(dropped));
       await attempt(f, async () => {
-        if (!(await (outcome as Promise<string[]>)).includes(f.ref as string))
+        if (!(await (outcome as Promise<Set<string>>)).has(f.ref as string))
           throw new NotNeeded(`task #${id} no longer refers to #${String(f.ref)}`);
         return {};
       });
@@ -203,14 +208,22 @@ function isMissing(listDir: string, ref: string): boolean {
 
 /** Returns the references dropped. */
 async function dropReferences(listDir: string, id: string, refs: ReadonlySet<string>): Promise<string[]> {
-  const dropped: string[] = [];
+  const dropped = new Set<string>();
   const { changed } = await rewriteTask(listDir, id, (t) => {
-    const gone = (x: string) => refs.has(x) && isMissing(listDir, x);
-    for (const x of [...t.blocks, ...t.blockedBy]) if (gone(x) && !dropped.includes(x)) dropped.push(x);
+    // Each reference looked at once (one lstat), whatever the size of the arrays.
+    dropped.clear();
+    const kept = new Set<string>();
+    const gone = (x: string) => {
+      if (dropped.has(x)) return true;
+      if (kept.has(x)) return false;
+      const missing = refs.has(x) && isMissing(listDir, x);
+      (missing ? dropped : kept).add(x);
+      return missing;
+    };
     return { ...t, blocks: t.blocks.filter((x) => !gone(x)), blockedBy: t.blockedBy.filter((x) => !gone(x)) };
   });
   if (changed.length === 0) throw new NotNeeded(`task #${id} no longer refers to a missing task`);
-  return dropped;
+  return [...dropped];
 }
 
 async function completeEdge(listDir: string, blocker: string, blocked: string, missingOn: string): Promise<string> {

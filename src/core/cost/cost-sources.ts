@@ -1,3 +1,4 @@
+import { pushAll } from '../base/many-items.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
 import { placeOpenRun } from './usage-scan.js';
@@ -99,12 +100,12 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
     for (const file of filesOf(index, info)) {
       const usage = store.usage(file);
-      messages.push(...usage.messages);
-      gaps.push(...usage.gaps);
-      unsure.push(...usage.unsure);
+      pushAll(messages, usage.messages);
+      pushAll(gaps, usage.gaps);
+      pushAll(unsure, usage.unsure);
       const open = placeOpenRun(usage.open, start);
-      gaps.push(...open.gaps);
-      unsure.push(...open.unsure);
+      pushAll(gaps, open.gaps);
+      pushAll(unsure, open.unsure);
       for (const m of usage.messages) if (m.at > last) last = m.at;
       for (const m of usage.marks) {
         if (m.at > last) last = m.at;

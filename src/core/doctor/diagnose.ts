@@ -14,6 +14,7 @@
  * Reads only; never writes.
  */
 
+import { pushAll } from '../base/many-items.js';
 import { readBinding } from '../binding/project-binding.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import type { TrustSources } from '../hooks/folder-trust.js';
@@ -62,7 +63,7 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
     const before = index.replacedSessions(input.scope.session.sessionId).flatMap((id) => index.session(id) ?? []);
     sessions = [input.scope.session, ...before];
     scope = { kind: 'session', session: input.scope.session.sessionId };
-    if (input.scope.session.cwd !== undefined) findings.push(...settingFindings(settingCtx(input), input.scope.session.cwd, sessions));
+    if (input.scope.session.cwd !== undefined) pushAll(findings, settingFindings(settingCtx(input), input.scope.session.cwd, sessions));
   } else if (input.scope.kind === 'list') {
     const list = input.scope.list;
     scope = { kind: 'list', list };
@@ -83,11 +84,11 @@ export async function diagnose(input: DoctorInput): Promise<DoctorReport> {
     if (input.chosenList !== undefined) lists.add(input.chosenList);
   }
   for (const session of sessions) {
-    findings.push(...sessionFindings({ index, places: input.places, env: input.env }, session));
+    pushAll(findings, sessionFindings({ index, places: input.places, env: input.env }, session));
     const list = listOfSession(input, session);
     if (list !== undefined) lists.add(list);
   }
-  for (const list of lists) findings.push(...(await listFindings(index, list, input.shortId(list), input.now)));
+  for (const list of lists) pushAll(findings, await listFindings(index, list, input.shortId(list), input.now));
   const networkLists = [...lists].flatMap((list) => {
     const filesystem = networkFilesystemOf(listDirOf(index.configDir, list), input.statfs);
     return filesystem === undefined ? [] : [{ list, filesystem }];

@@ -25,6 +25,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import type { Task } from '../store/schema.js';
 
 export const JOURNAL_FILE = '.tasks-journal.jsonl';
@@ -106,7 +107,7 @@ export function holdsCut(value: unknown): boolean {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
     if (isCut(v)) return true;
-    stack.push(...(Array.isArray(v) ? v : Object.values(v)));
+    pushAll(stack, Array.isArray(v) ? v : Object.values(v));
   }
   return false;
 }

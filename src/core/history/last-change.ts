@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
@@ -25,7 +26,7 @@ export function lastChangeOf(listDir: string, id: string, opts: { listId: string
   const before = (mtime ?? Date.now()) + SLACK_MS;
   const candidates: TimelineEvent[] = [];
   const entry = lastJournalChange(listDir, id, before);
-  if (entry !== undefined) candidates.push(...fromJournal([entry], opts.listId));
+  if (entry !== undefined) pushAll(candidates, fromJournal([entry], opts.listId));
   let transcripts = 0;
   const notBefore = (mtime ?? 0) - SLACK_MS;
   const moves = readMoves(path.dirname(path.dirname(listDir)));
@@ -37,7 +38,7 @@ export function lastChangeOf(listDir: string, id: string, opts: { listId: string
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       const change: AgentChange | undefined = lastAgentChange(file, session.sessionId, agent, id, { before, notBefore });
       if (change !== undefined && onListAt(moves.get(session.sessionId), opts.listId, change.at))
-        candidates.push(...fromTranscript([change], opts.listId));
+        pushAll(candidates, fromTranscript([change], opts.listId));
     }
   }
   const event = candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);

@@ -1,6 +1,7 @@
 export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
 import { onListAt, readMoves } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
@@ -23,6 +24,11 @@ export interface Timeline {
   transcripts: number;
   /** Changes seen in copies of a parent's entries (a forked session): counted in the parent's list only. */
   copied: number;
+  /**
+   * Of those, the copies of a parent that is a session of this list too (a fork that shares
+   * its parent's list, a named one): counted here, once, as the parent's own changes.
+   */
+  copiedHere: number;
   /** Only the end of the journal or of a transcript was read: the record starts later. */
   partial: boolean;
   /** Some session of the list was told that the app keeps statuses itself. */
@@ -114,6 +120,8 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   const events = fromJournal(confirmedEntries(journal.entries, listDir), opts.listId);
   let transcripts = 0;
   let copied = 0;
+  let copiedHere = 0;
+  const ofList = new Set(opts.sessions.filter((s) => s.transcript !== undefined).map((s) => s.sessionId));
   let partial = journal.partial;
   let appKeepsStatuses = false;
   const seen = new Set<string>();
@@ -126,6 +134,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });
       copied += read.copied;
+      for (const [parent, n] of read.copiedFrom) if (ofList.has(parent)) copiedHere += n;
       partial ||= read.from > 0;
       appKeepsStatuses ||= read.appKeepsStatuses;
       // An entry seen in two transcripts (a copy no marker told apart) is one change; an id
@@ -134,7 +143,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
         (c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)) && onListAt(movesOf, opts.listId, c.at),
       );
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
-      events.push(...fromTranscript(own, opts.listId));
+      pushAll(events, fromTranscript(own, opts.listId));
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
@@ -156,6 +165,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
     problems: journal.problems,
     transcripts,
     copied,
+    copiedHere,
     partial,
     appKeepsStatuses,
   };

@@ -34,6 +34,8 @@ export interface TranscriptChanges {
   changes: AgentChange[];
   /** Changes in entries copied from a parent session (a fork): not this session's. */
   copied: number;
+  /** Of those, how many each parent session made (by its id, the copies' `requestSessionId`). */
+  copiedFrom: Map<string, number>;
   /** Some TaskCreate result told the agent that the app keeps statuses itself (docs/task-store.md section 13). */
   appKeepsStatuses: boolean;
   /** The transcript was read from this byte (0: whole; more: it is larger than the scan's cap). */
@@ -51,6 +53,8 @@ interface PendingCall {
   input: Record<string, unknown>;
   /** Made by another session's request: a fork's copy. */
   copied: boolean;
+  /** That session (a copy's `requestSessionId`). */
+  from?: string | undefined;
 }
 
 const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
@@ -71,7 +75,7 @@ function parseLine(line: string): Record<string, unknown> | undefined {
 /** Pairs calls with results, line by line, in file order. */
 class TranscriptReader {
   readonly calls = new Map<string, PendingCall>();
-  readonly out: TranscriptChanges = { changes: [], copied: 0, appKeepsStatuses: false, from: 0 };
+  readonly out: TranscriptChanges = { changes: [], copied: 0, copiedFrom: new Map(), appKeepsStatuses: false, from: 0 };
 
   constructor(
     private readonly sessionId: string,
@@ -88,7 +92,7 @@ class TranscriptReader {
       for (const block of content as Array<Record<string, unknown> | null>) {
         if (block?.type === 'tool_use' && (block.name === 'TaskCreate' || block.name === 'TaskUpdate') && typeof block.id === 'string') {
           const input = typeof block.input === 'object' && block.input !== null ? (block.input as Record<string, unknown>) : {};
-          this.calls.set(block.id, { name: block.name, input, copied });
+          this.calls.set(block.id, { name: block.name, input, copied, from: copied ? (entry.requestSessionId as string) : undefined });
         }
       }
       return;
@@ -105,6 +109,7 @@ class TranscriptReader {
     if (change === undefined) return;
     if (call.copied) {
       this.out.copied++;
+      if (call.from !== undefined) this.out.copiedFrom.set(call.from, (this.out.copiedFrom.get(call.from) ?? 0) + 1);
       return;
     }
     this.out.changes.push({

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
+import { minOf } from '../base/many-items.js';
 import { withOwnFileLock } from '../locks/locks.js';
 import { highestUsedId } from '../store/ids.js';
 import { fileIds, readHighWaterMark } from '../store/list-read.js';
@@ -220,7 +221,7 @@ function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
 /** Who changed `id` (its `field`) after `chosen` began, by the journal: "by bob with update at <time>". */
 function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string, field: string | undefined): string | undefined {
   const mine = new Set(chosen.commands.map((c) => c.txn));
-  const start = Math.min(...chosen.commands.map((c) => entries.findIndex((e) => e.txn === c.txn)).filter((i) => i >= 0));
+  const start = minOf(chosen.commands.map((c) => entries.findIndex((e) => e.txn === c.txn)).filter((i) => i >= 0));
   const touches = (c: JournalEntry['changes'][number]) =>
     'id' in c && c.id === id && (field === undefined || c.op !== 'update' || Object.hasOwn(c.fields, field));
   for (let i = entries.length - 1; i > start; i--) {

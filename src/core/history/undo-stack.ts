@@ -1,3 +1,4 @@
+import { pushAll } from '../base/many-items.js';
 import type { Actor, JournalEntry } from './journal.js';
 
 /**
@@ -102,7 +103,10 @@ export function undoStack(entries: readonly JournalEntry[]): UndoStack {
     } else if (redoes !== undefined) {
       const again = new Set(redoes);
       redoable = redoable.filter((group) => !group.some((c) => again.has(c.txn)));
-      done.push(...known(redoes).filter((c) => !isAction(c)));
+      pushAll(
+        done,
+        known(redoes).filter((c) => !isAction(c)),
+      );
       interrupted = finished ? undefined : { txn: cmd.txn, action: 'redo', targets: known(redoes), actor: cmd.actor, at: cmd.at };
     }
   }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneHeldTasks, ownersSetWithTasks } from '../history/list-owners.js';
@@ -110,7 +111,7 @@ export function listFacts(i: FactsInput): ListFacts {
       entry.tasks.push(h.task.id);
       told.set(key, entry);
     }
-    gone.push(...told.values());
+    pushAll(gone, [...told.values()]);
     // A named list's sessions are found by their transcripts: the gone ones are known now.
     latest ??= owners?.sessions[0] ?? held[0]?.session;
   }

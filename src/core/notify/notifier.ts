@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
 import { isTasksError } from '../base/errors.js';
+import { maxOf } from '../base/many-items.js';
 import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
@@ -321,7 +322,7 @@ export class Notifier {
       this.wanted.has('hook-refused') &&
       this.ticks % REFUSAL_ROUNDS === 0 &&
       [...u.snapshot.values()].some((t) => t.status !== 'completed') &&
-      req.clock.now() - Math.max(0, ...(u.times?.values() ?? [])) <= REFUSAL_NEWS_MS;
+      req.clock.now() - Math.max(0, maxOf(u.times?.values() ?? [])) <= REFUSAL_NEWS_MS;
     if (
       !changed &&
       !f.first &&

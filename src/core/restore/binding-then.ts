@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { minOf } from '../base/many-items.js';
 import type { TaskWrite } from '../sessions/transcript-tasks.js';
 
 /**
@@ -22,7 +23,7 @@ export function startsItsOwnList(writes: readonly TaskWrite[]): boolean {
 }
 
 function writtenBefore(file: string, writes: readonly TaskWrite[]): boolean {
-  const first = Math.min(...writes.map((w) => w.at));
+  const first = minOf(writes.map((w) => w.at));
   if (!Number.isFinite(first)) return true;
   try {
     return fs.statSync(file).mtimeMs <= first;

@@ -14,6 +14,7 @@
  * gone while their transcripts remain: gone-lists.ts.
  */
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import type { JournalEntry } from '../history/journal.js';
 import { confirmedEntries, readJournal, SLACK_MS } from '../history/journal-read.js';
 import { readAgentChanges } from '../history/transcript-events.js';
@@ -163,7 +164,7 @@ export async function restoreList(
   const named = opts.from !== undefined && opts.from.length > 0;
   const shared = sharedSessions(index, listId, sources);
   // Named sources are the person's choice: the others that share their tasks are only said.
-  if (!named) sources.push(...shared.shares);
+  if (!named) pushAll(sources, shared.shares);
   const mayHoldMore = named ? [...shared.shares.map((s) => s.sessionId), ...shared.maybe] : shared.maybe;
   const { replay, counts, copied } = await readRecord(sources, listDir, opts.signal);
   const { items, warnings: replayWarnings, changedAt, ...counted } = replay;

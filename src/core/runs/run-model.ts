@@ -1,3 +1,4 @@
+import { pushAll } from '../base/many-items.js';
 import { isObject } from '../snapshots/import-todowrite.js';
 import { streamEvents, type ToolCall } from '../snapshots/stream-events.js';
 import { parseTodoItems, type TodoItem } from '../snapshots/todo-schema.js';
@@ -107,8 +108,8 @@ export class RunModel {
         if (step.events.length === 0) continue;
         effect.acted = true;
         this.using = 'tasks';
-        if (before === 'todos') effect.events.push(...diffSnapshots(shownBefore, this.tasks));
-        else effect.events.push(...step.events);
+        if (before === 'todos') pushAll(effect.events, diffSnapshots(shownBefore, this.tasks));
+        else pushAll(effect.events, step.events);
         continue;
       }
       const todos = this.todosOf(withCall, call);
@@ -121,7 +122,7 @@ export class RunModel {
       this.todos = todos;
       this.using = 'todos';
       effect.acted = true;
-      effect.events.push(...diffSnapshots(shownBefore, todos));
+      pushAll(effect.events, diffSnapshots(shownBefore, todos));
     }
     return effect;
   }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
+import { pushAll } from '../base/many-items.js';
 import { listDirOf } from '../store/paths.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
@@ -169,7 +170,7 @@ export class RunWatcher implements WatchSource {
     }
     const effect = this.model.apply(value as Record<string, unknown>, line);
     if (effect.warning !== undefined) this.handlers.onWarning?.(`line ${line}: ${effect.warning}`);
-    this.pending.push(...effect.events);
+    pushAll(this.pending, effect.events);
     this.stamp(effect.events, this.opts.clock.now());
     if (effect.acted) this.pendingActed = true;
     if (!this.started) {
@@ -248,7 +249,7 @@ export class RunWatcher implements WatchSource {
     this.handlers.onNote?.(why, 'list_found', { list });
     const before = new Map(this.model.shown());
     this.followFiles(true);
-    this.pending.push(...diffSnapshots(before, this.model.shown()));
+    pushAll(this.pending, diffSnapshots(before, this.model.shown()));
   }
 
   private begin(): void {
@@ -335,7 +336,7 @@ export class RunWatcher implements WatchSource {
     if (this.closed || this.filesLatest === undefined) return;
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     this.reconcileTimer = undefined;
-    this.pending.push(...this.model.reconcile(this.filesLatest.snapshot));
+    pushAll(this.pending, this.model.reconcile(this.filesLatest.snapshot));
     this.takeFileTimes(this.filesLatest);
     this.publish(true);
   }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { pushAll } from '../base/many-items.js';
 import { sameStamp } from '../cache/file-stamp.js';
 import { sanitizeListId, tasksRoot } from '../store/paths.js';
 import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
@@ -143,7 +144,7 @@ function knownLists(index: SessionIndex, lists: readonly string[]): (sessionId: 
   const live = new Map(liveSessionLists(index).map(({ session, list }) => [session.sessionId, list]));
   return (id) => {
     const known = [id, `session-${id.slice(0, 8)}`].filter((l) => existing.has(l));
-    known.push(...(byLead.get(id) ?? []));
+    pushAll(known, byLead.get(id) ?? []);
     const now = live.get(id);
     if (now !== undefined && !known.includes(now)) known.push(now);
     return known;

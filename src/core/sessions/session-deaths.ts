@@ -1,3 +1,4 @@
+import { maxOf } from '../base/many-items.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { sessionsOfList, useTranscriptCache } from './list-sessions.js';
@@ -73,8 +74,7 @@ export function heldTasks(
   const claims = lastWrites(writes.filter(isClaim));
   const othersLast = others.map(lastWrites);
   const othersClaims = others.map((o) => lastWrites(o.filter(isClaim)));
-  const latest = (ws: ReadonlyArray<Map<string, TaskWrite>>, id: string) =>
-    Math.max(-Infinity, ...ws.map((w) => w.get(id)?.at ?? -Infinity));
+  const latest = (ws: ReadonlyArray<Map<string, TaskWrite>>, id: string) => maxOf(ws.map((w) => w.get(id)?.at ?? -Infinity));
   return tasks.filter((t) => {
     if (t.status !== 'in_progress') return false;
     const mine = last.get(t.id);
@@ -85,7 +85,7 @@ export function heldTasks(
       if (claim === undefined || theirClaim > claim.at) return false;
       if (claim.owner !== undefined && t.owner !== undefined && t.owner !== '' && claim.owner !== t.owner) return false;
     } else if (latest(othersLast, t.id) > mine.at) return false;
-    const seenEnd = Math.max(mine.end, ...othersLast.map((o) => o.get(t.id)?.end ?? -Infinity));
+    const seenEnd = Math.max(mine.end, maxOf(othersLast.map((o) => o.get(t.id)?.end ?? -Infinity)));
     const mtime = mtimes.get(t.id);
     return mtime === undefined || mtime <= seenEnd + SLACK_MS;
   });

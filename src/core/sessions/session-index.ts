@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../base/is-directory.js';
+import { minOf } from '../base/many-items.js';
 import { namesIn } from '../base/names-in.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { type FileStamp, folderStamp } from '../cache/file-stamp.js';
@@ -335,7 +336,7 @@ export class SessionIndex {
     const running = this.runningFiles();
     this.memory.note(running);
     const stampsIn = (cwd: string) => {
-      const since = Math.min(...running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
+      const since = minOf(running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
       const own = projectFolderName(cwd);
       const files = this.projectFoldersOf(cwd).flatMap((project) => {
         const folder = path.join(this.configDir, 'projects', project);

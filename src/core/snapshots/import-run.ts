@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pushAll } from '../base/many-items.js';
 import { allocateIds, assignIds, isTaskId } from '../store/ids.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -58,7 +59,7 @@ export async function importSnapshot(listDir: string, snapshot: Snapshot, opts: 
     ...current.problems.map((p) => `${p.file} is unreadable (${p.reason}); its subject cannot be matched`),
   ];
   const plan = planImport(current.tasks, snapshot, { chain: Boolean(opts.chain), matchIds: snapshot.refsAreIds === true });
-  warnings.push(...plan.warnings);
+  pushAll(warnings, plan.warnings);
   const keepIds = snapshot.refsAreIds === true && !opts.renumber ? (opts.sameTasks ? 'restore' : 'free') : undefined;
   if (opts.dryRun) {
     // The ids a real run would get, or its refusal past the limit agents count to.

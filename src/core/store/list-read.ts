@@ -101,6 +101,26 @@ export function readHighWaterMark(listDir: string): bigint {
 }
 
 /**
+ * Was this id handed out, and is its task's file gone (docs/task-store.md section 4: ids are
+ * never handed out twice)? The high-water mark reached it (raised when a task is deleted or
+ * a list reset), or a higher id has a file (ids are handed out in order, one file written
+ * after another). A folder that cannot be read: nothing is known (false).
+ */
+export function idRetired(listDir: string, id: string): boolean {
+  if (!isTaskId(id)) return false;
+  let ids: string[];
+  try {
+    ids = fileIds(listDir);
+  } catch {
+    return false;
+  }
+  if (ids.includes(id)) return false;
+  const n = BigInt(id);
+  if (readHighWaterMark(listDir) >= n) return true;
+  return ids.some((other) => isTaskId(other) && BigInt(other) > n);
+}
+
+/**
  * Read just these tasks (a task's blockers and dependents, say) instead of the whole
  * list. Ids come from files, so anything that is not a plain task id is passed over:
  * "../x" must never become a path. Missing and unreadable ones are left out.

@@ -29,6 +29,7 @@ export type EndReason =
   | 'session-ended'
   | 'session-died'
   | 'session-cleared'
+  | 'task-deleted'
   | 'stalled';
 
 /** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
@@ -89,6 +90,16 @@ export interface WatchEnd {
   died?: DiedSession[] | undefined;
   /** The session that used the list was cleared, and the watch stayed on it (reason session-cleared, `--no-follow`). */
   cleared?: ListSwitch | undefined;
+  /**
+   * The task `--until task:<id>:<status>` names was deleted (reason task-deleted; or, for a
+   * run judged at its end, known when it ended): ids are never handed out again.
+   */
+  deleted?: string | undefined;
+  /**
+   * A followed run: did it change its list itself (a TaskCreate or TaskUpdate that changed
+   * a task)? false: whatever holds held before it (a reused list's finished work).
+   */
+  runChanged?: boolean | undefined;
 }
 
 /** A session at work on the watched list, which a condition met waits for (sessions/busy-on-list.ts). */
@@ -184,6 +195,12 @@ export interface WatchSessionOptions {
    * tasks so far completed between steps); looked at again every `everyMs` while it holds.
    */
   busy?: { look(): BusySession[]; everyMs: number } | undefined;
+  /**
+   * For `task:<id>:<status>` on a list folder: do its files show that this id was handed out
+   * and its task is gone (the high-water mark reached it, or a higher id has a file;
+   * docs/task-store.md section 4)? Asked while the task is absent and was not seen by this watch.
+   */
+  taskGone?: ((id: string) => boolean) | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -252,6 +269,8 @@ export class WatchSession {
   private runActed = false;
   /** When any task last changed (a followed run's stall). */
   private lastChangeAt: number | undefined;
+  /** The task a `task:<id>:<status>` condition names was seen by this watch. */
+  private conditionTaskSeen = false;
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
   private readonly onStop = () => {
@@ -314,6 +333,7 @@ export class WatchSession {
       for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
     }
     this.sink.begin(this.view);
+    this.noteConditionTask();
     if (this.judgeCondition()) return;
     if (this.deadlinePassed) {
       this.finish({ reason: 'timeout' });
@@ -388,6 +408,13 @@ export class WatchSession {
     if (this.finished) return true;
     if (!this.judgedNow() || !this.holds()) {
       this.stopWaiting();
+      // Ids are never handed out again: a deleted task's condition can no longer be met.
+      // A run judged at its end is not cut short: its end says so (deletedTask below).
+      const deleted = this.judge === 'continuously' ? this.deletedTask() : undefined;
+      if (deleted !== undefined) {
+        this.finish({ reason: 'task-deleted', deleted });
+        return true;
+      }
       return false;
     }
     const busy = this.waitsOnSessions() ? (this.opts.busy?.look() ?? []) : [];
@@ -432,6 +459,24 @@ export class WatchSession {
     this.waitingFor = [];
   }
 
+  /**
+   * The id a `task:<id>:<status>` condition names, when its task is known to be deleted: it
+   * is absent from the list the watch began on, and this watch saw it there, or the list's
+   * files show its id was handed out (taskGone). A task not made yet is not deleted.
+   */
+  private deletedTask(): string | undefined {
+    const { until } = this.opts;
+    const view = this.view;
+    if (until?.kind !== 'task-status' || view === undefined) return undefined;
+    // After a /clear the watch follows, ids name the tasks of the list it began on.
+    const first = view.left?.[0]?.index ?? view.index;
+    if (first.has(until.id)) {
+      this.conditionTaskSeen = true;
+      return undefined;
+    }
+    return this.conditionTaskSeen || this.opts.taskGone?.(until.id) === true ? until.id : undefined;
+  }
+
   private holds(): boolean {
     const { until } = this.opts;
     const view = this.view;
@@ -455,6 +500,7 @@ export class WatchSession {
     const before = this.view;
     const view = viewOf(update, this.opts.filter);
     this.view = view;
+    this.noteConditionTask(update.switched === undefined ? update.events : []);
     if (update.switched !== undefined) {
       this.onSwitch(view, update.switched);
       return;
@@ -545,10 +591,35 @@ export class WatchSession {
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
+  /**
+   * Has the condition's task been seen (so that its going later is a deletion)? In the view,
+   * or in the events that led to it: a run's burst can create and delete it in one update.
+   * Events after a /clear the watch followed are the new list's, whose ids are others.
+   */
+  private noteConditionTask(events: readonly ChangeEvent[] = []): void {
+    const { until } = this.opts;
+    const view = this.view;
+    if (until?.kind !== 'task-status' || view === undefined || this.conditionTaskSeen) return;
+    if ((view.left?.[0]?.index ?? view.index).has(until.id)) this.conditionTaskSeen = true;
+    else if (
+      (view.left ?? []).length === 0 &&
+      events.some((e) => (e.type === 'list-cleared' ? e.tasks.some((t) => t.id === until.id) : e.task.id === until.id))
+    ) {
+      this.conditionTaskSeen = true;
+    }
+  }
+
   private finish(end: Omit<WatchEnd, 'met'>): void {
     if (this.finished || !this.view) return;
-    this.cleanup();
     const met = this.metAtEnd(end.reason);
+    // A followed run's source says when its input last brought anything: only runs have one.
+    if (this.source?.activityAt !== undefined) end = { ...end, runChanged: this.runActed };
+    // A run judged at its end, or a watch ended otherwise: whether its task was deleted, said with the end.
+    if (!met && end.deleted === undefined) {
+      const deleted = this.deletedTask();
+      if (deleted !== undefined) end = { ...end, deleted };
+    }
+    this.cleanup();
     const view = { ...this.view, at: this.opts.clock.now() };
     const outcome: WatchOutcome = { ...end, met, view };
     try {

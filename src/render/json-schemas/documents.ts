@@ -281,6 +281,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
       'session-ended',
       'session-died',
       'session-cleared',
+      'task-deleted',
       'stalled',
     ]),
     until: z.string().optional(),
@@ -309,6 +310,16 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .strictObject({ session: z.string(), newSession: z.string(), sure: ClearSure, to: z.string() })
       .optional()
       .describe('reason session-cleared: the session that left the list, and where its process went'),
+    deleted: z
+      .string()
+      .optional()
+      .describe(
+        'the task --until task:<id>:<status> names was deleted (reason task-deleted; or a run judged at its end): ids are never used again',
+      ),
+    runChanged: z
+      .boolean()
+      .optional()
+      .describe('a followed run: whether it changed its list itself; false: what holds held before it started (a reused list)'),
     exists: z.boolean(),
     counts: Counts,
     tasks: z.array(Task),

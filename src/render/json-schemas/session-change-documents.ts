@@ -88,7 +88,10 @@ export const RestoreResult = z.strictObject({
     updated: z.int().nonnegative(),
     deleted: z.int().nonnegative(),
     restarts: z.int().nonnegative().describe('how often the ids started again from #1 (the folder made anew)'),
-    copied: z.int().nonnegative().describe("changes in a fork's copies of its parent's entries: the parent's, not counted here"),
+    copied: z
+      .int()
+      .nonnegative()
+      .describe("changes in a fork's copies of its parent's entries: not counted as the fork's (the parent's own transcript holds them)"),
   }),
   mark: z.strictObject({ before: z.string(), after: z.string() }).describe('.highwatermark before and after'),
   warnings: z.array(z.string()),
