@@ -126,7 +126,13 @@ function waitingMarkdown(rows: readonly StalledRow[]): string[] {
   return lines;
 }
 
-/** Nothing stalled: said on stderr (stdout stays empty, as for an empty list). */
-export function renderNothingStalled(afterMs: number): string {
+/**
+ * Nothing stalled: said on stderr (stdout stays empty, as for an empty list). Work that
+ * waits for a person may be as old, and is said apart: it is counted here so that the
+ * line never reads as "nothing in progress is old".
+ */
+export function renderNothingStalled(afterMs: number, waiting = 0): string {
+  if (waiting > 0)
+    return `no stalled work: ${waiting === 1 ? '1 task waits' : `${waiting} tasks wait`} for a person (above), and no other has been in progress, unchanged, for ${formatLimit(afterMs)}`;
   return `no stalled work: no task has been in progress, unchanged, for ${formatLimit(afterMs)}`;
 }

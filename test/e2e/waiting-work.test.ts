@@ -87,6 +87,10 @@ describe('a task whose session waits for a person', () => {
     expect(text.stderr).toContain(
       `${SESSION}: not stalled but waiting: #1 (session proj-w1 (66666666) waits for a person (permission prompt))`,
     );
+    // The "nothing stalled" line counts the waiting task, so it never reads as "nothing old in progress".
+    expect(text.stderr).toContain(
+      'no stalled work: 1 task waits for a person (above), and no other has been in progress, unchanged, for 1h',
+    );
     const json = run(config, ['lists', '--stalled', '1h', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(contractProblems('lists-stalled', json.stdout)).toEqual([]);

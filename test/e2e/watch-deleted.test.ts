@@ -39,7 +39,7 @@ describe('watch --until task:<id>:<status> on a deleted task', () => {
       expect(events.map((e) => e.event)).toEqual(['snapshot', 'deleted', 'end']);
       expect(events.at(-1)).toMatchObject({ reason: 'task-deleted', until: 'task:2:completed', met: false, deleted: '2' });
       expect(JSON.parse(r.stderr.trim())).toMatchObject({
-        error: { code: 'run_ended', message: DELETED, until: 'task:2:completed', reason: 'task-deleted', deleted: '2' },
+        error: { code: 'task_deleted', message: DELETED, until: 'task:2:completed', reason: 'task-deleted', deleted: '2' },
       });
     } finally {
       await w.stop();
@@ -88,7 +88,7 @@ describe('tasks run --until task:<id>:<status> whose task the agent deletes', ()
       .split('\n')
       .map((l) => JSON.parse(l) as { error?: Record<string, unknown> })
       .find((l) => l.error !== undefined)?.error;
-    expect(error).toMatchObject({ code: 'run_ended', deleted: '2' });
+    expect(error).toMatchObject({ code: 'task_deleted', deleted: '2' });
     expect(String(error?.message)).toMatch(
       /^task #2 was deleted during the run \(ids are never used again\), so task:2:completed will not hold; /,
     );

@@ -196,7 +196,8 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
     return;
   }
   if (withWork.length === 0) {
-    ctx.io.note(renderNothingStalled(afterMs), 'no_stalled_work');
+    const waitingTasks = rows.reduce((n, r) => n + r.waiting.length, 0);
+    ctx.io.note(renderNothingStalled(afterMs, waitingTasks), 'no_stalled_work');
     return;
   }
   ctx.io.out(

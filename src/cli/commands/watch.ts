@@ -30,7 +30,7 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
 --until conditions (checked at once, then after every change; exit 0 when one holds):
   all-completed         there are tasks, and every one is completed
   ready                 some task is ready to claim (pending, unowned, no open blocker)
-  empty                 no tasks (or no list): e.g. an agent reset a finished list
+  empty                 no tasks (or no list): e.g. Claude Code cleared a finished list
   task:<id>:completed   that task is completed (also :in_progress, :pending)
 Filters narrow what is shown and what the conditions speak of (--owner amy --until
 all-completed waits for amy's tasks). A list that does not exist yet is waited for; so is

@@ -36,6 +36,7 @@ const BY_ERROR: Record<ErrorCode, ExitCode> = {
   timeout: EXIT.timeout,
   interrupted: EXIT.interrupted,
   run_ended: EXIT.runEnded,
+  task_deleted: EXIT.runEnded,
   stalled: EXIT.stalled,
   unreachable: EXIT.unreachable,
   io: EXIT.failure,

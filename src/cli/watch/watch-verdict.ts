@@ -63,7 +63,7 @@ export function verdictOf(
     });
   }
   if (outcome.reason === 'task-deleted' && untilText !== undefined && outcome.deleted !== undefined) {
-    return new TasksError('run_ended', watchEndMessage.deleted(outcome.deleted, untilText, listCounts), {
+    return new TasksError('task_deleted', watchEndMessage.deleted(outcome.deleted, untilText, listCounts), {
       details: { until: untilText, reason: outcome.reason, deleted: outcome.deleted, counts },
     });
   }
@@ -81,7 +81,7 @@ export function verdictOf(
       outcome.deleted === undefined
         ? watchEndMessage.runEnded(outcome.reason, untilText, listCounts)
         : watchEndMessage.deleted(outcome.deleted, untilText, listCounts, 'run');
-    return new TasksError('run_ended', message, {
+    return new TasksError(outcome.deleted === undefined ? 'run_ended' : 'task_deleted', message, {
       details: {
         until: untilText,
         reason: outcome.reason,

@@ -16,8 +16,9 @@ export const ERROR_CODES = {
   busy: 'a lock could not be had within the retry budget; safe to retry',
   corrupt: 'a file that must be read to act is unreadable or not a valid task',
   timeout: 'a deadline passed before the awaited condition held',
-  interrupted: 'interrupted (SIGINT, SIGTERM), or a confirmation answered no',
+  interrupted: 'interrupted (SIGINT, SIGTERM, SIGHUP), or a confirmation answered no',
   run_ended: 'a followed agent run ended before the awaited condition held',
+  task_deleted: 'the task a condition names was deleted (ids are never used again), so the condition cannot hold',
   stalled: 'work in progress stopped changing (watch --fail-if-stalled)',
   unreachable:
     'a host named with -H could not be reached, refused the connection or cannot run tasks (no Node.js 20+, its cache folder not writable), or the connection was lost',

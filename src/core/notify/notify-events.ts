@@ -137,7 +137,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       tasks: open.filter((t) => t.status === 'in_progress').map(brief),
       title: `Waiting for you: ${facts.shortId}`,
       text: `${who} of ${where} is waiting for you${w.waitingFor === undefined ? '' : ` (${w.waitingFor})`}`,
-      action: `tasks lists ${facts.shortId}`,
+      action: `tasks -l ${facts.shortId} list`,
       priority: 4,
     });
   }

@@ -76,6 +76,7 @@ export const ErrorCode = z.enum([
   'corrupt',
   'io',
   'run_ended',
+  'task_deleted',
   'stalled',
   'timeout',
   'interrupted',
