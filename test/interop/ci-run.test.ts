@@ -11,7 +11,7 @@ import { guideBlock, runGate } from './gate.js';
 import type { Turn } from './mock-model.js';
 import { deferred } from './sync.js';
 
-const RECIPE = guideBlock('tasks run --until');
+const RECIPE = guideBlock('tasks run --until all-completed --timeout');
 
 function recipe(limits: { timeout?: string; stall?: string } = {}): string {
   return RECIPE.replace('--timeout 30m', `--timeout ${limits.timeout ?? '120s'}`).replace(

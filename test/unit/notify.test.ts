@@ -69,9 +69,12 @@ describe('targets and events, checked', () => {
 });
 
 describe('what needs a person', () => {
-  it('list-completed holds while every task is completed, under one key', () => {
+  it('list-completed holds while every task is completed, under a key of its task count and highest id', () => {
     const done = listEvents(facts([task('1', { status: 'completed' }), task('2', { status: 'completed' })]), ALL);
-    expect(done.map((e) => e.key)).toEqual(['list-completed|app|']);
+    expect(done.map((e) => e.key)).toEqual(['list-completed|app|2:2']);
+    // Finished anew with a task more (between two looks, even): another key, told anew; ids order as numbers.
+    const more = [task('1', { status: 'completed' }), task('2', { status: 'completed' }), task('10', { status: 'completed' })];
+    expect(listEvents(facts(more), ALL).map((e) => e.key)).toEqual(['list-completed|app|3:10']);
     expect(listEvents(facts([task('1', { status: 'completed' }), task('2')]), ALL)).toEqual([]);
     expect(listEvents(facts([]), ALL)).toEqual([]);
   });

@@ -2,6 +2,7 @@ import type { Finding } from '../check/findings.js';
 import { isBlocked, type TaskIndex } from '../graph/blockers.js';
 import type { WaitingSession } from '../progress/stalled-work.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
+import { compareIds } from '../store/ids.js';
 import type { Task } from '../store/schema.js';
 import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
@@ -118,7 +119,11 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
   const byId = new Map(tasks.map((t) => [t.id, t]));
 
   if (tasks.length > 0 && tasks.every((t) => t.status === 'completed') && (facts.busy?.length ?? 0) === 0) {
-    add('list-completed', '', {
+    // Named by how many tasks and the highest id: ids are never used again, so a list finished
+    // anew (a task added and completed since, even between two looks) is told anew, while the
+    // same finished list is never told twice.
+    const highest = tasks.reduce((top, t) => (compareIds(t.id, top) > 0 ? t.id : top), tasks[0]?.id ?? '');
+    add('list-completed', `${tasks.length}:${highest}`, {
       tasks: tasks.map(brief),
       title: `Done: ${where}`,
       text: `every task of ${where} is completed (${tasks.length})`,
