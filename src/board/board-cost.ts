@@ -4,6 +4,7 @@ import { loadPrices } from '../core/cost/price-file.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
 import { costLine, hasWork, tokenTotal } from '../render/cost-cells.js';
+import { NO_USAGE } from '../render/cost-json.js';
 import type { CostPayload, CostView } from './board-protocol.js';
 import type { BoardContext } from './board-state.js';
 
@@ -27,14 +28,7 @@ const SHARED_MS = 2000;
 const recent = new WeakMap<SessionIndex, Map<string, { at: number; payload: CostPayload }>>();
 
 function workOut(ctx: BoardContext, index: SessionIndex, listId: string): CostPayload {
-  const empty = view({
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
-    activeMs: 0,
-    unsureMs: 0,
-    messages: 0,
-    models: [],
-    costUsd: 0,
-  });
+  const empty = view(NO_USAGE);
   let prices: ReturnType<typeof loadPrices>;
   try {
     prices = loadPrices(ctx.pricesFile);

@@ -111,18 +111,16 @@ export function listFacts(i: FactsInput): ListFacts {
       entry.tasks.push(h.task.id);
       told.set(key, entry);
     }
-    pushAll(gone, [...told.values()]);
+    pushAll(gone, told.values());
     // A named list's sessions are found by their transcripts: the gone ones are known now.
     latest ??= owners?.sessions[0] ?? held[0]?.session;
   }
 
   // Every task completed: finished only once no session of the list is at work (as the gate of watch --until all-completed).
-  const busy =
-    i.wanted.has('list-completed') && sessions && i.tasks.length > 0 && open.length === 0
-      ? busyOnList(sessions, i.listId).filter((b) => !i.ownSession?.(b))
-      : [];
+  const allDone = i.wanted.has('list-completed') && sessions !== undefined && i.tasks.length > 0 && open.length === 0;
+  const busy = allDone ? busyOnList(sessions, i.listId).filter((b) => !i.ownSession?.(b)) : [];
   // Told finished once its agent ended: a named list's sessions are then found by their transcripts alone.
-  if (latest === undefined && sessions && busy.length === 0 && i.wanted.has('list-completed') && i.tasks.length > 0 && open.length === 0)
+  if (latest === undefined && allDone && busy.length === 0)
     latest = sessionsOfList(sessions, i.listId, { deep: true }).sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0];
 
   const errors = [];
