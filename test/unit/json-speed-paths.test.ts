@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/core/base/json-depth.js';
 import { compareIds, sortByIds } from '../../src/core/store/ids.js';
+import { readTaskFile } from '../../src/core/store/task-file.js';
 import { isoTime } from '../../src/render/iso-text.js';
 import { escapeUnsafeJson } from '../../src/render/json.js';
 
@@ -39,5 +44,48 @@ describe('sortByIds', () => {
     const sorted = sortByIds(ids.map((id) => ({ id }))).map((t) => t.id);
     expect(sorted).toEqual([...ids].sort(compareIds));
     expect(sorted).toEqual(['1', '2', '9', '10', '99999999999999999999', '100000000000000000001', '', '01', 'a', 'b']);
+  });
+
+  it('sorts a shuffled list of plain ids by number, and falls back to compareIds for ids Number cannot hold or that repeat', () => {
+    const plain = Array.from({ length: 3000 }, (_, i) => String(i * 7919 + 1));
+    const shuffled = [...plain].sort(() => Math.random() - 0.5);
+    expect(sortByIds(shuffled.map((id) => ({ id }))).map((t) => t.id)).toEqual([...plain].sort(compareIds));
+    const big = ['1000000000000001', '999999999999999', '2', '10000000000000000'];
+    expect(sortByIds(big.map((id) => ({ id }))).map((t) => t.id)).toEqual(['2', '999999999999999', '1000000000000001', '10000000000000000']);
+    const twice = [{ id: '3', n: 1 }, { id: '1', n: 2 }, { id: '3', n: 3 }];
+    expect(sortByIds(twice).map((t) => t.n)).toEqual([2, 1, 3]);
+  });
+});
+
+describe('the nesting check of a task file read', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-nesting-'));
+  const task = (extra: Record<string, unknown>) => ({
+    id: '1',
+    subject: 's',
+    description: 'brackets in text: [[[{{{',
+    status: 'pending',
+    blocks: [],
+    blockedBy: [],
+    ...extra,
+  });
+  const nested = (depth: number, open: 'array' | 'object'): unknown => {
+    let v: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) v = open === 'array' ? [v] : { k: v };
+    return v;
+  };
+
+  it('refuses exactly what walking the free-form parts refuses, at the limit and around it', () => {
+    for (let depth = MAX_JSON_DEPTH - 4; depth <= MAX_JSON_DEPTH + 2; depth++) {
+      for (const open of ['array', 'object'] as const) {
+        for (const where of ['metadata', 'unknownKey'] as const) {
+          const value = where === 'metadata' ? { m: nested(depth, open) } : nested(depth, open);
+          const file = path.join(dir, `${depth}-${open}-${where}.json`);
+          fs.writeFileSync(file, JSON.stringify(task({ [where]: value })));
+          const refused = nestingExceeds(value, MAX_JSON_DEPTH - 1);
+          const result = readTaskFile(file);
+          expect(result.kind === 'invalid' && /nested deeper/.test(result.reason), `${depth} ${open} ${where}`).toBe(refused);
+        }
+      }
+    }
   });
 });

@@ -37,9 +37,34 @@ export function compareIds(a: string, b: string): number {
  * comparison: a list of thousands takes tens of thousands of comparisons.
  */
 export function sortByIds<T extends { id: string }>(items: T[]): T[] {
+  if (sortedAsNumbers(items)) return items;
   const plain = new Map<string, boolean>();
   for (const item of items) plain.set(item.id, ID.test(item.id));
   return items.sort((x, y) => compareTested(x.id, plain.get(x.id) === true, y.id, plain.get(y.id) === true));
+}
+
+/** Fifteen digits are always below 2^53: Number holds such an id exactly. */
+const EXACT_DIGITS = 15;
+
+/**
+ * The common case of sortByIds, a list's own tasks (named by their files: no id twice),
+ * each a plain id Number holds exactly: sorted as numbers by the engine itself, with
+ * no comparison called back into JavaScript. False, `items` untouched, otherwise.
+ */
+function sortedAsNumbers<T extends { id: string }>(items: T[]): boolean {
+  const keys = new Float64Array(items.length);
+  const byKey = new Map<number, T>();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
+    if (item.id.length > EXACT_DIGITS || !ID.test(item.id)) return false;
+    const key = Number(item.id);
+    if (byKey.has(key)) return false;
+    byKey.set(key, item);
+    keys[i] = key;
+  }
+  keys.sort();
+  for (let i = 0; i < keys.length; i++) items[i] = byKey.get(keys[i] as number) as T;
+  return true;
 }
 
 function compareTested(a: string, ia: boolean, b: string, ib: boolean): number {

@@ -101,7 +101,7 @@ function taskFromText(text: string): ReadResult | undefined {
   }
   const result = validateTask(parsed);
   if (!result.ok) return { kind: 'invalid', reason: result.reason, cause: 'schema' };
-  if (tooDeep(result.task)) return { kind: 'invalid', reason: `nested deeper than ${MAX_JSON_DEPTH} levels`, cause: 'size' };
+  if (mayNestTooDeep(text) && tooDeep(result.task)) return { kind: 'invalid', reason: `nested deeper than ${MAX_JSON_DEPTH} levels`, cause: 'size' };
   return { kind: 'ok', task: result.task, bytes: text.length };
 }
 
@@ -112,6 +112,21 @@ function jsonError(text: string): string {
   } catch (err) {
     return `not valid JSON (${(err as Error).message})`;
   }
+}
+
+/**
+ * Nesting past the limit takes that many opening brackets: a text with fewer (nearly
+ * every task file, with two or three) cannot hold it, and is not walked key by key.
+ * Brackets inside strings count too, so this errs only towards walking.
+ */
+function mayNestTooDeep(text: string): boolean {
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + 1)) {
+      if (++brackets >= MAX_JSON_DEPTH) return true;
+    }
+  }
+  return false;
 }
 
 /** Only metadata and unknown keys are free-form; the rest the schema has already bounded. */
