@@ -51,8 +51,17 @@ describe('sortByIds', () => {
     const shuffled = [...plain].sort(() => Math.random() - 0.5);
     expect(sortByIds(shuffled.map((id) => ({ id }))).map((t) => t.id)).toEqual([...plain].sort(compareIds));
     const big = ['1000000000000001', '999999999999999', '2', '10000000000000000'];
-    expect(sortByIds(big.map((id) => ({ id }))).map((t) => t.id)).toEqual(['2', '999999999999999', '1000000000000001', '10000000000000000']);
-    const twice = [{ id: '3', n: 1 }, { id: '1', n: 2 }, { id: '3', n: 3 }];
+    expect(sortByIds(big.map((id) => ({ id }))).map((t) => t.id)).toEqual([
+      '2',
+      '999999999999999',
+      '1000000000000001',
+      '10000000000000000',
+    ]);
+    const twice = [
+      { id: '3', n: 1 },
+      { id: '1', n: 2 },
+      { id: '3', n: 3 },
+    ];
     expect(sortByIds(twice).map((t) => t.n)).toEqual([2, 1, 3]);
   });
 });

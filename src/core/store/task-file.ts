@@ -101,7 +101,8 @@ function taskFromText(text: string): ReadResult | undefined {
   }
   const result = validateTask(parsed);
   if (!result.ok) return { kind: 'invalid', reason: result.reason, cause: 'schema' };
-  if (mayNestTooDeep(text) && tooDeep(result.task)) return { kind: 'invalid', reason: `nested deeper than ${MAX_JSON_DEPTH} levels`, cause: 'size' };
+  if (mayNestTooDeep(text) && tooDeep(result.task))
+    return { kind: 'invalid', reason: `nested deeper than ${MAX_JSON_DEPTH} levels`, cause: 'size' };
   return { kind: 'ok', task: result.task, bytes: text.length };
 }
 
