@@ -94,7 +94,9 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
   const spin = spinnerFrame(o.now);
   return rows.map((r, i) => {
     const t = r.task;
-    const symbol = paintStatus(style, r.status, r.status === 'in_progress' && !o.final ? spin : STATUS_SYMBOL[r.status]);
+    // A task that waits for a person does not spin: nothing moves until someone answers.
+    const spins = r.status === 'in_progress' && !o.final && !marks[i];
+    const symbol = paintStatus(style, r.status, spins ? spin : STATUS_SYMBOL[r.status]);
     const id = recent.has(t.id) ? style.yellow(style.bold(padStart(r.id, idW))) : style.dim(padStart(r.id, idW));
     // The mark is kept whole: it is why the row matters.
     const mark = marks[i] as string;

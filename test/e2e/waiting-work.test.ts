@@ -183,7 +183,7 @@ describe('a task whose session waits for a person', () => {
     const pane = startInTmux(config, ['-l', SESSION, 'watch'], { width: 110, height: 20 });
     try {
       const screen = await pane.waitFor((s) => s.includes('waits on it'), 'the waiting line');
-      expect(screen).toMatch(/#1 {2}Task 1 waiting: permission prompt +@agent-1/);
+      expect(screen).toMatch(/▶ #1 {2}Task 1 waiting: permission prompt +@agent-1/);
       expect(screen).toContain('⚠ session proj-w1 (66666666) waits for a person (permission prompt): #1 waits on it');
       restatus.get(config)?.('idle');
       const after = await pane.waitFor((s) => !s.includes('waits on it'), 'the line gone once answered');

@@ -69,7 +69,8 @@ describe('renderWatchFrame', () => {
     const personNote = renderPersonWaiting(on, ['2']);
     expect(personNote).toBe('session proj-w1 (66666666) waits for a person (permission prompt): #2 waits on it');
     const lines = frame(model({ waiting: new Map([['2', on]]), personNote }), 120);
-    expect(lines.find((l) => l.includes('#2 '))).toMatch(/#2 {2}Refactoring auth waiting: permission prompt +@coder/);
+    // Its symbol stands still: nothing moves until someone answers.
+    expect(lines.find((l) => l.includes('#2 '))).toMatch(/▶ #2 {2}Refactoring auth waiting: permission prompt +@coder/);
     expect(lines.filter((l) => l.includes('waiting:'))).toHaveLength(1);
     expect(lines).toContain(` ⚠ ${personNote}`);
     // Narrow: the subject is cut, the mark kept whole.
