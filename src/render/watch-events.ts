@@ -41,7 +41,8 @@ export function renderChangeEvent(
   timeOf: (id: string) => number | undefined,
   waitingOf: (id: string) => WaitingSession | undefined = () => undefined,
 ): string {
-  const json = (t: Task) => (e.type === 'created' || e.type === 'updated' ? withWaiting(taskJson(t, timeOf(t.id)), waitingOf(t.id)) : taskJson(t, timeOf(t.id)));
+  const json = (t: Task) =>
+    e.type === 'created' || e.type === 'updated' ? withWaiting(taskJson(t, timeOf(t.id)), waitingOf(t.id)) : taskJson(t, timeOf(t.id));
   switch (e.type) {
     case 'list-cleared':
       return renderJsonLine({ event: e.type, at: stamp(at), tasks: e.tasks.map(json) });

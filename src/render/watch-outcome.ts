@@ -6,8 +6,8 @@ import { formatElapsed, formatLimit } from './duration.js';
 import { waitingSessionText } from './list-notes.js';
 import { STATUS_WORD } from './status.js';
 import { PLAIN, type Style } from './style.js';
-import { oneLine } from './text.js';
 import { renderSummary } from './task-table.js';
+import { oneLine } from './text.js';
 
 /** What `tasks watch` says on stderr about how it started and why it ended. */
 

@@ -134,7 +134,7 @@ describe('a task whose session waits for a person', () => {
     const events = jsonLines(r.stdout);
     const waiting = { for: 'permission prompt', session: SESSION, name: 'proj-w1', since: expect.any(String) };
     const [snapshot, needsYou] = events;
-    expect((snapshot?.tasks as Array<{ waiting?: unknown }>).map((t) => t.waiting ?? null)).toEqual([waiting, null]);
+    expect(((snapshot?.tasks ?? []) as Array<{ waiting?: unknown }>).map((t) => t.waiting ?? null)).toEqual([waiting, null]);
     // Already waiting as the watch begins: said at once, for a script that alerts on it.
     expect(needsYou).toEqual({ event: 'needs-you', at: expect.any(String), waiting: { ...waiting, ids: ['1'] } });
     const end = events.at(-1) as { event: string; reason: string; waiting?: unknown; tasks: Array<{ waiting?: unknown }> };

@@ -242,15 +242,37 @@ describe('NDJSON events', () => {
     const on = { session: 's1', name: undefined, waitingFor: 'permission prompt', since: at };
     const waiting = { for: 'permission prompt', session: 's1', name: null, since: '2025-01-02T03:04:05.006Z' };
     const started = task('2', { status: 'in_progress' });
-    expect(JSON.parse(renderChangeEvent(at, { type: 'created', task: started }, () => at, () => on)).task.waiting).toEqual(waiting);
+    expect(
+      JSON.parse(
+        renderChangeEvent(
+          at,
+          { type: 'created', task: started },
+          () => at,
+          () => on,
+        ),
+      ).task.waiting,
+    ).toEqual(waiting);
     // A task gone waits on nobody.
-    expect(JSON.parse(renderChangeEvent(at, { type: 'deleted', task: started }, () => at, () => on)).task).not.toHaveProperty('waiting');
+    expect(
+      JSON.parse(
+        renderChangeEvent(
+          at,
+          { type: 'deleted', task: started },
+          () => at,
+          () => on,
+        ),
+      ).task,
+    ).not.toHaveProperty('waiting');
     expect(JSON.parse(renderNeedsYouEvent(at, on, ['2']))).toEqual({
       event: 'needs-you',
       at: '2025-01-02T03:04:05.006Z',
       waiting: { ...waiting, ids: ['2'] },
     });
-    expect(JSON.parse(renderNeedsYouEvent(at, undefined, []))).toEqual({ event: 'needs-you', at: '2025-01-02T03:04:05.006Z', waiting: null });
+    expect(JSON.parse(renderNeedsYouEvent(at, undefined, []))).toEqual({
+      event: 'needs-you',
+      at: '2025-01-02T03:04:05.006Z',
+      waiting: null,
+    });
   });
 });
 

@@ -7,9 +7,9 @@
 
 import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
+import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import { type BusySession, shownWaiting, type WatchEnd, type WatchSink, type WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';

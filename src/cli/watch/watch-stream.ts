@@ -1,8 +1,8 @@
 import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { countTasks } from '../../core/graph/blockers.js';
+import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import { type BusySession, shownWaiting, type WatchEnd, type WatchSink, type WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
@@ -66,7 +66,9 @@ export class StreamSink implements WatchSink {
 
   begin(view: WatchView): void {
     this.lastTimes = view.times;
-    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, watchTasksJson(view.shown, view.times, view.waiting)));
+    this.ctx.io.out(
+      renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, watchTasksJson(view.shown, view.times, view.waiting)),
+    );
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
