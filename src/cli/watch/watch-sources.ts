@@ -307,8 +307,14 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
  */
 export function personWatch(ctx: Context, target: WatchTarget): WatchSessionOptions['personWait'] {
   const configDir = ctx.configDir;
+  // What transcripts say, kept across the looks: only a grown one is read again.
+  const transcripts = memoryCache();
   // A fresh index each look: live-session files change while we watch.
-  const fresh = () => new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+  const fresh = () => {
+    const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+    useTranscriptCache(index, transcripts);
+    return index;
+  };
   return {
     everyMs: 1000,
     look: () => {

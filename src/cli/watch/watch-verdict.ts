@@ -29,7 +29,7 @@ export function verdictOf(
     const ids = shownWaiting(outcome.view);
     const person = on && { on, ids, list: opts.listName };
     return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts, person), {
-      ...(on === undefined ? {} : { hint: 'answer it in that session; a headless run cannot be: give it the permissions it needs' }),
+      ...(on === undefined ? {} : { hint: 'answer the prompt in that session (a headless run cannot be answered: give it the permissions it needs)' }),
       details: { until: untilText, ...(on === undefined ? {} : { waiting: personWaitJson(on, ids) }), counts },
     });
   }
