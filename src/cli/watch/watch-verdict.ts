@@ -8,6 +8,9 @@ import { countsJson, personWaitJson } from '../../render/task-json.js';
 import { watchEndMessage } from '../../render/watch-outcome.js';
 import { EXIT, SIGNAL_EXIT } from '../runtime/exit-codes.js';
 
+/** A timeout while an agent waits at a permission prompt: how to unblock it. */
+const ANSWER_IT = 'answer the prompt in that session (a headless run cannot be answered: give it the permissions it needs)';
+
 /** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
 export function verdictOf(
   outcome: WatchOutcome,
@@ -29,7 +32,7 @@ export function verdictOf(
     const ids = shownWaiting(outcome.view);
     const person = on && { on, ids, list: opts.listName };
     return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts, person), {
-      ...(on === undefined ? {} : { hint: 'answer the prompt in that session (a headless run cannot be answered: give it the permissions it needs)' }),
+      ...(on === undefined ? {} : { hint: ANSWER_IT }),
       details: { until: untilText, ...(on === undefined ? {} : { waiting: personWaitJson(on, ids) }), counts },
     });
   }
