@@ -55,6 +55,30 @@ export function waitingJson(on: WaitingSession): WaitingJson {
   };
 }
 
+/** A task with `waiting` beside it when it waits for a person: a `watch --json` task, as `list --json` gives it. */
+export type WatchTaskJson = TaskJson & { waiting?: WaitingJson };
+
+/** tasksJson, with `waiting` on each task that waits for a person (`waiting`: id -> its session). */
+export function watchTasksJson(
+  tasks: readonly Task[],
+  times: ReadonlyMap<string, number> | undefined,
+  waiting: ReadonlyMap<string, WaitingSession>,
+): WatchTaskJson[] {
+  return tasks.map((t) => withWaiting(taskJson(t, times?.get(t.id)), waiting.get(t.id)));
+}
+
+export function withWaiting(task: TaskJson, on: WaitingSession | undefined): WatchTaskJson {
+  return on === undefined ? task : { ...task, waiting: waitingJson(on) };
+}
+
+/**
+ * A watch's session at a permission prompt: `list --json`'s `waiting` object, with the ids
+ * of the tasks shown that wait on it (`needs-you` events, the `end` event, a timeout's error).
+ */
+export function personWaitJson(on: WaitingSession, ids: readonly string[]): WaitingJson & { ids: string[] } {
+  return { ...waitingJson(on), ids: [...ids] };
+}
+
 /** Task counts, camelCase as every key: `{total, completed, inProgress, pending, blocked, blockedInProgress, blockedPending}`. */
 export interface CountsJson {
   total: number;

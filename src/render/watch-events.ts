@@ -1,12 +1,14 @@
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
 import type { EndReason } from '../core/watch/watch-session.js';
 import { renderJsonLine } from './json.js';
-import { type CountsJson, type TaskJson, taskJson } from './task-json.js';
+import { type CountsJson, personWaitJson, type TaskJson, taskJson, type WaitingJson, withWaiting } from './task-json.js';
 
 /**
  * The `watch --json` stream: NDJSON, one event per line, each with `event` and `at`
- * (ISO 8601, UTC). Tasks are printed exactly in the shape of their files.
+ * (ISO 8601, UTC). Tasks are printed exactly in the shape of their files, with
+ * `waiting` beside a task in progress whose session waits for a person (as `list --json`).
  *
  *   {"event":"snapshot","at":…,"list":"x","exists":true,"tasks":[…]}
  *   {"event":"created","at":…,"task":{…}}
@@ -14,6 +16,7 @@ import { type CountsJson, type TaskJson, taskJson } from './task-json.js';
  *   {"event":"deleted","at":…,"task":{…last known version…}}
  *   {"event":"list-cleared","at":…,"tasks":[…every task that vanished…]}
  *   {"event":"waiting","at":…,"until":"all-completed","sessions":[{"session":…,"pid":…,"state":"busy"|"starting"}]}
+ *   {"event":"needs-you","at":…,"waiting":{"for":"permission prompt","session":…,"name":…,"since":…,"ids":[…]}|null}
  *   {"event":"session-cleared","at":…,"session":…,"newSession":…,"from":…,"to":…,"followed":true,"exists":…,"tasks":[…]}
  *   {"event":"end","at":…,"reason":"condition-met"|"timeout"|"stopped"|"run-ended"|…,…,"counts":{…},"tasks":[…]}
  *
@@ -28,9 +31,18 @@ export function renderSnapshotEvent(at: number, list: string | null, exists: boo
   return renderJsonLine({ event: 'snapshot', at: stamp(at), list, exists, tasks });
 }
 
-/** `timeOf`: each task's change time (the one task shape's `updatedAt`). */
-export function renderChangeEvent(at: number, e: ChangeEvent, timeOf: (id: string) => number | undefined): string {
-  const json = (t: Task) => taskJson(t, timeOf(t.id));
+/**
+ * `timeOf`: each task's change time (the one task shape's `updatedAt`); `waitingOf`: the
+ * session a task waits on, when it waits for a person (a task gone waits on nobody).
+ */
+export function renderChangeEvent(
+  at: number,
+  e: ChangeEvent,
+  timeOf: (id: string) => number | undefined,
+  waitingOf: (id: string) => WaitingSession | undefined = () => undefined,
+): string {
+  const json = (t: Task) =>
+    e.type === 'created' || e.type === 'updated' ? withWaiting(taskJson(t, timeOf(t.id)), waitingOf(t.id)) : taskJson(t, timeOf(t.id));
   switch (e.type) {
     case 'list-cleared':
       return renderJsonLine({ event: e.type, at: stamp(at), tasks: e.tasks.map(json) });
@@ -80,6 +92,8 @@ export interface EndView {
   deleted?: string | undefined;
   /** A followed run: whether it changed its list itself. */
   runChanged?: boolean | undefined;
+  /** A session of the list waits for a person as the watch ends, with the ids of the tasks shown that wait on it. */
+  waiting?: (WaitingJson & { ids: string[] }) | undefined;
 }
 
 /**
@@ -131,6 +145,15 @@ export function renderWaitingEvent(
   });
 }
 
+/**
+ * A session of the list began to wait for a person (a permission prompt), waits for
+ * something else now, or (null) no longer waits: after it, the tasks in `ids` wait on it
+ * and no other task does.
+ */
+export function renderNeedsYouEvent(at: number, on: WaitingSession | undefined, ids: readonly string[]): string {
+  return renderJsonLine({ event: 'needs-you', at: stamp(at), waiting: on === undefined ? null : personWaitJson(on, ids) });
+}
+
 /** The last line: why the watch ended, and where the list stands. */
 export function renderEndEvent(end: EndView): string {
   return renderJsonLine({
@@ -149,6 +172,7 @@ export function renderEndEvent(end: EndView): string {
     ...(end.cleared === undefined ? {} : { cleared: end.cleared }),
     ...(end.deleted === undefined ? {} : { deleted: end.deleted }),
     ...(end.runChanged === undefined ? {} : { runChanged: end.runChanged }),
+    ...(end.waiting === undefined ? {} : { waiting: end.waiting }),
     exists: end.exists,
     counts: end.counts,
     tasks: end.tasks,

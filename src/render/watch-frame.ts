@@ -1,5 +1,6 @@
 import { pushAll } from '../core/base/many-items.js';
 import type { BlockerAnswers, ListCounts } from '../core/graph/blockers.js';
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
@@ -38,6 +39,10 @@ export interface WatchFrameModel {
   notice?: string | undefined;
   /** The verification nudge, while it applies. */
   nudge?: string | undefined;
+  /** Tasks in progress that wait for a person (id -> its session): marked on their rows. */
+  waiting?: ReadonlyMap<string, WaitingSession> | undefined;
+  /** A session of the list waits for a person: "session proj-w1 (66666666) waits for a person (permission prompt): #1 waits on it". */
+  personNote?: string | undefined;
   /** The session was cleared: "session 1a2b3c4d cleared: now following list 5e6f7a8b". */
   followNote?: string | undefined;
   /** What a run's watch reads ("the stream on stdin"); undefined for a list folder. */
@@ -112,7 +117,7 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
   if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
     for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
   }
-  const rowOptions = { style, width, now: o.now, final: Boolean(o.final), recent };
+  const rowOptions = { style, width, now: o.now, final: Boolean(o.final), recent, waiting: m.waiting };
   if (!o.final && m.scroll !== undefined && m.tasks.length > rows) {
     // Scrolled: a window of the list in id order, and one line saying what lies beyond it.
     const room = Math.max(1, rows - 1);
@@ -173,6 +178,7 @@ function footerLine(m: WatchFrameModel, o: FrameOptions): string {
 function noticeLines(m: WatchFrameModel, style: Style): string[] {
   return [
     m.followNote ? style.cyan(`↪ ${oneLine(m.followNote)}`) : undefined,
+    m.personNote ? style.yellow(`⚠ ${oneLine(m.personNote)}`) : undefined,
     problemLine(m, style),
     m.notice ? style.yellow(`⚠ ${oneLine(m.notice)}`) : undefined,
   ].filter((x) => x !== undefined);
@@ -206,6 +212,7 @@ export function renderWatchFrame(m: WatchFrameModel, o: FrameOptions): string[] 
   } else {
     if (nudge) lines.push('', nudge);
     if (m.followNote) lines.push('', o.style.cyan(`↪ ${oneLine(m.followNote)}`));
+    if (m.personNote) lines.push('', o.style.yellow(`⚠ ${oneLine(m.personNote)}`));
   }
   const fitted = lines.map((l) => (l === '' ? '' : fitStyled(` ${l}`, width + 1)));
   return o.final ? fitted : fitted.slice(0, Math.max(1, o.height));

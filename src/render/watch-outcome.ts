@@ -1,11 +1,13 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
-import type { StalledTask } from '../core/progress/stalled-work.js';
+import type { StalledTask, WaitingSession } from '../core/progress/stalled-work.js';
 import type { Status, Task } from '../core/store/schema.js';
 import { formatElapsed, formatLimit } from './duration.js';
+import { waitingSessionText } from './list-notes.js';
 import { STATUS_WORD } from './status.js';
 import { PLAIN, type Style } from './style.js';
 import { renderSummary } from './task-table.js';
+import { oneLine } from './text.js';
 
 /** What `tasks watch` says on stderr about how it started and why it ended. */
 
@@ -48,6 +50,17 @@ export function renderWaitingForSessions(
   return `${until ?? 'the condition'} holds, but ${who} on the list: waiting for ${sessions.length === 1 ? 'it' : 'them'} to go idle or end`;
 }
 
+/**
+ * "session proj-w1 (66666666) waits for a person (permission prompt): #1 of list 66666666
+ * waits on it": a watch's agent at a prompt, and the tasks shown that wait on it.
+ */
+export function renderPersonWaiting(on: WaitingSession, ids: readonly string[], list?: string): string {
+  const of = list === undefined ? '' : ` of list ${oneLine(list)}`;
+  if (ids.length === 0) return `${waitingSessionText(on)}${list === undefined ? '' : ` on list ${oneLine(list)}`}`;
+  const tasks = ids.map((id) => `#${oneLine(id)}`).join(', ');
+  return `${waitingSessionText(on)}: ${tasks}${of} ${ids.length === 1 ? 'waits' : 'wait'} on it`;
+}
+
 /** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */
 function describeStalled(stalled: readonly StalledTask[]): string {
   const first = stalled[0];
@@ -73,9 +86,16 @@ export function describeDeath(d: { sessionId: string; state: string; pid?: numbe
 
 /** The errors a watch ends with: each says why, then where the list stands. */
 export const watchEndMessage = {
-  timeout: (timeoutMs: number, until: string | undefined, counts: ListCounts): string => {
-    const waited = `timed out after ${formatLimit(timeoutMs)}`;
-    return until ? `${waited} before ${until} held; ${renderSummary(counts, PLAIN)}` : `${waited}; ${renderSummary(counts, PLAIN)}`;
+  /** `person`: a session of the list waits for a person as it ends (what the watch waited on, in a CI log). */
+  timeout: (
+    timeoutMs: number,
+    until: string | undefined,
+    counts: ListCounts,
+    person?: { on: WaitingSession; ids: readonly string[]; list?: string | undefined },
+  ): string => {
+    const waited = `timed out after ${formatLimit(timeoutMs)}${until ? ` before ${until} held` : ''}`;
+    const why = person === undefined ? '' : `, while ${renderPersonWaiting(person.on, person.ids, person.list)}`;
+    return `${waited}${why}; ${renderSummary(counts, PLAIN)}`;
   },
   /** `afterMs`: the --fail-if-stalled limit, named as given (the times said are rounded down: never past what was seen). */
   stalled: (stalled: readonly StalledTask[], counts: ListCounts, afterMs: number | undefined, runIdleMs?: number): string => {

@@ -1,10 +1,12 @@
 import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers } from '../core/graph/blockers.js';
+import type { WaitingSession } from '../core/progress/stalled-work.js';
 import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
+import { waitingMark } from './task-table.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
 /** The task rows of the live view (and of its final frame). */
@@ -50,6 +52,8 @@ export interface RowOptions {
   final: boolean;
   /** Ids changed a moment ago: highlighted. */
   recent: ReadonlySet<string>;
+  /** Tasks in progress that wait for a person (id -> its session): marked "waiting: permission prompt", as `list` marks them. */
+  waiting?: ReadonlyMap<string, WaitingSession> | undefined;
 }
 
 /**
@@ -81,15 +85,24 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
   if (width - fixed() < 16) blockW = 0;
   if (width - fixed() < 16) ownerW = 0;
   const labels = rows.map((r) => (r.status === 'in_progress' && r.task.activeForm ? oneLine(r.task.activeForm) : oneLine(r.task.subject)));
-  // As wide as the longest label, so owners and blockers sit next to the text.
-  const textW = Math.max(8, Math.min(width - fixed(), maxOf(labels.map(displayWidth))));
+  const marks = rows.map((r) => waitingMark(o.waiting?.get(r.task.id)));
+  // As wide as the longest label (with its mark), so owners and blockers sit next to the text.
+  const textW = Math.max(
+    8,
+    Math.min(width - fixed(), maxOf(labels.map((l, i) => displayWidth(l) + (marks[i] ? 1 + displayWidth(marks[i] as string) : 0)))),
+  );
   const spin = spinnerFrame(o.now);
   return rows.map((r, i) => {
     const t = r.task;
-    const symbol = paintStatus(style, r.status, r.status === 'in_progress' && !o.final ? spin : STATUS_SYMBOL[r.status]);
+    // A task that waits for a person does not spin: nothing moves until someone answers.
+    const spins = r.status === 'in_progress' && !o.final && !marks[i];
+    const symbol = paintStatus(style, r.status, spins ? spin : STATUS_SYMBOL[r.status]);
     const id = recent.has(t.id) ? style.yellow(style.bold(padStart(r.id, idW))) : style.dim(padStart(r.id, idW));
-    const cut = truncate(labels[i] as string, textW);
-    const text = r.status === 'completed' ? style.dim(cut) : r.status === 'in_progress' ? style.cyan(cut) : cut;
+    // The mark is kept whole: it is why the row matters.
+    const mark = marks[i] as string;
+    const cut = truncate(labels[i] as string, mark ? Math.max(4, textW - displayWidth(mark) - 1) : textW);
+    const painted = r.status === 'completed' ? style.dim(cut) : r.status === 'in_progress' ? style.cyan(cut) : cut;
+    const text = mark ? `${painted} ${style.yellow(mark)}` : painted;
     const owner = ownerW > 0 && r.owner ? style.magenta(truncate(r.owner, ownerW)) : '';
     const blockers = blockW > 0 && r.blockers ? style.red(truncate(r.blockers, blockW)) : '';
     const cells = [`${symbol} ${id}`, padEnd(text, textW)];

@@ -3,20 +3,26 @@
  * Code 2.1.328 writes it at a permission prompt ("status":"waiting","waitingFor":
  * "permission prompt"), its process a real one that runs (the index checks it). Its task in
  * progress, unchanged for hours, waits: `list`, `lists --stalled`, `watch
- * --fail-if-stalled` and the board never call it stalled. Through the built binary.
+ * --fail-if-stalled` and the board never call it stalled; `watch` marks it (the live view,
+ * `waiting` in its NDJSON, a `needs-you` event) and a timeout names the session. Through
+ * the built binary.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
-import { run, tempConfig } from '../helpers/cli.js';
+import { jsonLines, run, stderrError, tempConfig } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { listWith, taskOf } from '../helpers/notify.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
+import { startInTmux, tmuxAvailable } from '../helpers/tmux.js';
+import { startWatch } from '../helpers/watch.js';
 
 const SESSION = '66666666-6666-4666-8666-666666666666';
 const agents: ChildProcess[] = [];
+/** Each world's session, set to another status (its live-session file written again, as Claude Code does). */
+const restatus = new Map<string, (status: 'waiting' | 'idle') => void>();
 const boards: BoardRun[] = [];
 afterEach(async () => {
   for (const a of agents.splice(0)) a.kill('SIGKILL');
@@ -39,15 +45,18 @@ function world(status: 'waiting' | 'idle') {
   });
   const agent = spawn('sleep', ['120'], { stdio: 'ignore' });
   agents.push(agent);
-  writeLiveSession(config, {
-    pid: agent.pid as number,
-    sessionId: SESSION,
-    cwd,
-    status,
-    name: 'proj-w1',
-    statusAt: Date.now() - 60_000,
-    ...(status === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
-  });
+  const write = (now: 'waiting' | 'idle', statusAt: number) =>
+    writeLiveSession(config, {
+      pid: agent.pid as number,
+      sessionId: SESSION,
+      cwd,
+      status: now,
+      name: 'proj-w1',
+      statusAt,
+      ...(now === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
+    });
+  write(status, Date.now() - 60_000);
+  restatus.set(config, (now) => write(now, Date.now()));
   return config;
 }
 
@@ -115,6 +124,73 @@ describe('a task whose session waits for a person', () => {
     expect(waiting.code, waiting.stderr).toBe(124);
     const idle = run(world('idle'), args);
     expect(idle.code, idle.stderr).toBe(7);
+  });
+
+  it('watch --json: the task carries `waiting`; a timeout names the session in its end event and its error (exit 124)', () => {
+    const config = world('waiting');
+    const r = run(config, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+    expect(r.code, r.stderr).toBe(124);
+    expect(contractProblems('watch', r.stdout)).toEqual([]);
+    const events = jsonLines(r.stdout);
+    const waiting = { for: 'permission prompt', session: SESSION, name: 'proj-w1', since: expect.any(String) };
+    const [snapshot, needsYou] = events;
+    expect(((snapshot?.tasks ?? []) as Array<{ waiting?: unknown }>).map((t) => t.waiting ?? null)).toEqual([waiting, null]);
+    // Already waiting as the watch begins: said at once, for a script that alerts on it.
+    expect(needsYou).toEqual({ event: 'needs-you', at: expect.any(String), waiting: { ...waiting, ids: ['1'] } });
+    const end = events.at(-1) as { event: string; reason: string; waiting?: unknown; tasks: Array<{ waiting?: unknown }> };
+    expect(end).toMatchObject({ event: 'end', reason: 'timeout', met: false, waiting: { ...waiting, ids: ['1'] } });
+    expect(end.tasks[0]?.waiting).toEqual(waiting);
+    const error = stderrError(r.stderr)?.error as { message?: string } | undefined;
+    expect(error).toMatchObject({ code: 'timeout', waiting: { ...waiting, ids: ['1'] } });
+    expect(error?.message).toBe(
+      'timed out after 2s before all-completed held, while session proj-w1 (66666666) waits for a person (permission prompt): #1 of list 66666666-6 waits on it; 2 tasks: 0 done, 1 in progress, 1 pending',
+    );
+  });
+
+  it('watch piped, no --json: the note says who waits as it begins, the timeout says it again (a CI log says why it waited)', () => {
+    const r = run(world('waiting'), ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s']);
+    expect(r.code).toBe(124);
+    expect(r.stderr).toContain('note: session proj-w1 (66666666) waits for a person (permission prompt): #1 waits on it');
+    expect(r.stderr).toContain(
+      'timed out after 2s before all-completed held, while session proj-w1 (66666666) waits for a person (permission prompt): #1 of list 66666666-6 waits on it',
+    );
+    // Idle, nothing waits: the timeout says nothing of a person.
+    const idle = run(world('idle'), ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+    expect(idle.code).toBe(124);
+    expect(idle.stderr).not.toContain('waits for a person');
+    expect(idle.stdout).not.toContain('"needs-you"');
+    expect(jsonLines(idle.stdout).at(-1)).not.toHaveProperty('waiting');
+  });
+
+  it('watch --json: a needs-you event when the session comes to a prompt and when it is answered', async () => {
+    const config = world('idle');
+    const w = startWatch(config, ['-l', SESSION, 'watch', '--json', '--timeout', '20s']);
+    try {
+      await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      restatus.get(config)?.('waiting');
+      const began = await w.waitFor((e) => e.event === 'needs-you', 'needs-you');
+      expect(began).toMatchObject({ waiting: { for: 'permission prompt', session: SESSION, ids: ['1'] } });
+      restatus.get(config)?.('idle');
+      await w.waitFor((e) => e.event === 'needs-you' && e.waiting === null, 'needs-you null');
+    } finally {
+      await w.stop();
+    }
+    expect(contractProblems('watch', (await w.exited).stdout)).toEqual([]);
+  });
+
+  it.skipIf(!tmuxAvailable())('the live view marks the task as list does, and names the session', async () => {
+    const config = world('waiting');
+    const pane = startInTmux(config, ['-l', SESSION, 'watch'], { width: 110, height: 20 });
+    try {
+      const screen = await pane.waitFor((s) => s.includes('waits on it'), 'the waiting line');
+      expect(screen).toMatch(/▶ #1 {2}Task 1 waiting: permission prompt +@agent-1/);
+      expect(screen).toContain('⚠ session proj-w1 (66666666) waits for a person (permission prompt): #1 waits on it');
+      restatus.get(config)?.('idle');
+      const after = await pane.waitFor((s) => !s.includes('waits on it'), 'the line gone once answered');
+      expect(after).not.toContain('waiting: permission prompt');
+    } finally {
+      pane.kill();
+    }
   });
 
   it('the board: the card is waiting (what for), not stalled', async () => {

@@ -4,7 +4,8 @@
  * Claude Code shows its permission prompt, and its live-session file says so
  * ("status":"waiting","waitingFor":"permission prompt"). `tasks list` then calls the task
  * waiting (its --json a `waiting` object), never stalled: `list --stalled` leaves it out
- * with a note, however short the stall time asked for.
+ * with a note, however short the stall time asked for; `watch --json` marks it, and its
+ * timeout names the session it waited on.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,6 +61,18 @@ describe('the real Claude Code: a session waiting for a person', () => {
       expect(stalled.code, stalled.stderr).toBe(0);
       expect(stalled.stdout).toBe('');
       expect(stalled.stderr).toMatch(/not stalled but waiting: #1 \(session .*waits for a person \(permission prompt\)\)/);
+
+      // watch: its NDJSON says who waits, and a timeout names the session it waited on.
+      const watch = await w.tasks(proj, ['-l', live.sessionId, 'watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+      expect(watch.code, watch.stderr).toBe(124);
+      const events = watch.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event: string; waiting?: unknown });
+      const waiting = { for: 'permission prompt', session: live.sessionId, ids: ['1'] };
+      expect(events.find((e) => e.event === 'needs-you')?.waiting).toMatchObject(waiting);
+      expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'timeout', waiting });
+      expect(watch.stderr).toContain('waits for a person (permission prompt): #1 of list');
     } finally {
       await a.stop();
     }

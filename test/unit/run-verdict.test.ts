@@ -28,7 +28,7 @@ function result(
       ...(o.isError === undefined
         ? {}
         : { run: { how: 'result' as const, subtype: o.isError ? 'error_max_turns' : 'success', isError: o.isError } }),
-      view: { at: 0, exists: true, all, index: indexTasks(all), shown: all, times: new Map(), problems: [] },
+      view: { at: 0, exists: true, all, index: indexTasks(all), shown: all, times: new Map(), problems: [], waiting: new Map() },
     },
     pid: 1,
     exit: { code: o.code === undefined ? 0 : o.code, signal: o.signal ?? null },

@@ -9,8 +9,9 @@ import { SCREEN, screenPatch } from '../../src/render/screen.js';
 import { loadColour, makeStyle, PLAIN } from '../../src/render/style.js';
 import { visibleWidth } from '../../src/render/text.js';
 import { describeEvents } from '../../src/render/watch-change.js';
-import { renderChangeEvent, renderEndEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
+import { renderChangeEvent, renderEndEvent, renderNeedsYouEvent, renderSnapshotEvent } from '../../src/render/watch-events.js';
 import { renderWatchFrame, SPINNER, type WatchFrameModel } from '../../src/render/watch-frame.js';
+import { renderPersonWaiting, watchEndMessage } from '../../src/render/watch-outcome.js';
 
 // Coloured styles need chalk loaded first, as the CLI does at start-up.
 beforeAll(loadColour);
@@ -61,6 +62,31 @@ describe('renderWatchFrame', () => {
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.at(-2)).toBe(' No changes yet.');
     expect(lines.at(-1)).toBe(' q quit · / filter');
+  });
+
+  it('marks a task whose session waits for a person as list does, and names the session on a line of its own', () => {
+    const on = { session: '66666666-6666-4666-8666-666666666666', name: 'proj-w1', waitingFor: 'permission prompt', since: 1 };
+    const personNote = renderPersonWaiting(on, ['2']);
+    expect(personNote).toBe('session proj-w1 (66666666) waits for a person (permission prompt): #2 waits on it');
+    const lines = frame(model({ waiting: new Map([['2', on]]), personNote }), 120);
+    // Its symbol stands still: nothing moves until someone answers.
+    expect(lines.find((l) => l.includes('#2 '))).toMatch(/▶ #2 {2}Refactoring auth waiting: permission prompt +@coder/);
+    expect(lines.filter((l) => l.includes('waiting:'))).toHaveLength(1);
+    expect(lines).toContain(` ⚠ ${personNote}`);
+    // Narrow: the subject is cut, the mark kept whole.
+    expect(frame(model({ waiting: new Map([['2', on]]) }), 40).find((l) => l.includes('#2 '))).toContain('waiting: permission prompt');
+    // The frame left behind at the end says it too.
+    const final = renderWatchFrame(model({ waiting: new Map([['2', on]]), personNote }), {
+      style: PLAIN,
+      width: 120,
+      height: 30,
+      now: 0,
+      final: true,
+    });
+    expect(final.at(-1)).toBe(` ⚠ ${personNote}`);
+    expect(watchEndMessage.timeout(3000, 'all-completed', countTasks(tasks, indexTasks(tasks)), { on, ids: ['2'], list: '66666666' })).toBe(
+      'timed out after 3s before all-completed held, while session proj-w1 (66666666) waits for a person (permission prompt): #2 of list 66666666 waits on it; 4 tasks: 1 done, 1 in progress, 2 pending (1 blocked)',
+    );
   });
 
   it('moves the spinner with time, and only while a task is in progress', () => {
@@ -209,6 +235,44 @@ describe('NDJSON events', () => {
     );
     expect(end).toMatchObject({ event: 'end', reason: 'timeout', until: 'empty', met: false });
     expect(renderChangeEvent(at, { type: 'created', task: task('1') }, () => at)).not.toContain('\n');
+  });
+
+  it('a task whose session waits for a person carries `waiting`, as list --json gives it; needs-you says when that begins and ends', () => {
+    const at = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
+    const on = { session: 's1', name: undefined, waitingFor: 'permission prompt', since: at };
+    const waiting = { for: 'permission prompt', session: 's1', name: null, since: '2025-01-02T03:04:05.006Z' };
+    const started = task('2', { status: 'in_progress' });
+    expect(
+      JSON.parse(
+        renderChangeEvent(
+          at,
+          { type: 'created', task: started },
+          () => at,
+          () => on,
+        ),
+      ).task.waiting,
+    ).toEqual(waiting);
+    // A task gone waits on nobody.
+    expect(
+      JSON.parse(
+        renderChangeEvent(
+          at,
+          { type: 'deleted', task: started },
+          () => at,
+          () => on,
+        ),
+      ).task,
+    ).not.toHaveProperty('waiting');
+    expect(JSON.parse(renderNeedsYouEvent(at, on, ['2']))).toEqual({
+      event: 'needs-you',
+      at: '2025-01-02T03:04:05.006Z',
+      waiting: { ...waiting, ids: ['2'] },
+    });
+    expect(JSON.parse(renderNeedsYouEvent(at, undefined, []))).toEqual({
+      event: 'needs-you',
+      at: '2025-01-02T03:04:05.006Z',
+      waiting: null,
+    });
   });
 });
 

@@ -23,9 +23,14 @@ With --json, or when stdout is not a terminal: NDJSON, one event per line:
   {"event":"created"|"deleted","at":"…","task":{…}}
   {"event":"updated","at":"…","task":{…},"changes":{"status":{"old":"pending","new":"completed"}}}
   {"event":"list-cleared","at":"…","tasks":[…]}                        every task vanished at once
+  {"event":"needs-you","at":"…","waiting":{"for":"permission prompt",…,"ids":["1"]}|null}
+                                    a session of the list waits for a person, or no longer
   {"event":"end","at":"…","reason":"condition-met|timeout|stopped|…",…} last, with counts and tasks;
       "nudge":{"code":"verification_missing",…} when every task is completed and none
       is a verification step (subject matching /verif/i): verify before reporting done
+A task in progress whose session waits for a person (a permission prompt) carries
+"waiting" as in list --json; the live view marks it "waiting: permission prompt". A
+timeout while a session waits names it (and the end event's "waiting").
 
 --until conditions (checked at once, then after every change; exit 0 when one holds):
   all-completed         there are tasks, and every one is completed

@@ -7,9 +7,10 @@
 
 import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
+import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { BusySession, WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import { type BusySession, shownWaiting, type WatchEnd, type WatchSink, type WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { SCREEN, screenPatch } from '../../render/screen.js';
 import type { Style } from '../../render/style.js';
@@ -21,7 +22,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
-import { renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
+import { renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 
@@ -56,6 +57,8 @@ export class LiveSink implements WatchSink {
   private notice: string | undefined;
   /** The notice that says whom --until waits for, while it does. */
   private waitNotice: string | undefined;
+  /** The session of the list that waits for a person, while one does. */
+  private personOn: WaitingSession | undefined;
   /** That the session was cleared and where the watch went. */
   private followNote: string | undefined;
   private entered = false;
@@ -89,6 +92,7 @@ export class LiveSink implements WatchSink {
 
   end(view: WatchView, end: WatchEnd): void {
     this.view = view;
+    this.personOn = end.waiting;
     this.leave();
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
@@ -124,6 +128,13 @@ export class LiveSink implements WatchSink {
       this.notice = undefined;
       if (this.entered) this.draw();
     }
+  }
+
+  /** A session of the list waits for a person (or no longer does): its tasks are marked, and a line names it. */
+  personWaiting(view: WatchView, on: WaitingSession | undefined): void {
+    this.view = view;
+    this.personOn = on;
+    if (this.entered) this.draw();
   }
 
   /** Shown on the view (stderr would scribble over it). */
@@ -228,6 +239,8 @@ export class LiveSink implements WatchSink {
       search: this.search,
       problems: view.problems,
       notice: this.notice,
+      waiting: view.waiting,
+      personNote: this.personOn && renderPersonWaiting(this.personOn, shownWaiting(view)),
       followNote: this.followNote,
       lastChange: this.lastChange,
       until: this.opts.until,

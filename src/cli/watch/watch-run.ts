@@ -14,6 +14,7 @@ import {
   busyWatch,
   deathWatch,
   listTarget,
+  personWatch,
   sessionsOverWatch,
   stallWatch,
   streamTarget,
@@ -108,6 +109,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
             sessionsOver,
             deaths,
             busy,
+            personWait: personWatch(ctx, target),
             taskGone: watchedDir === undefined ? undefined : (id) => idRetired(watchedDir, id),
           },
           sink,
@@ -125,7 +127,10 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   } finally {
     offReaderGone?.();
   }
-  const verdict = readerGone ? undefined : verdictOf(outcome, { untilText, timeoutMs, stallMs });
+  const list = outcome.view.list ?? target.listId;
+  const verdict = readerGone
+    ? undefined
+    : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list) });
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
 import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
-import { waitedOn } from '../../core/progress/stalled-work.js';
+import { listWaitedOn, waitedOn } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
@@ -296,6 +296,37 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       if (target.following !== undefined || listId === undefined) return false;
       const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
       return waitedOn(sessionsOfList(index, listId)) !== undefined;
+    },
+  };
+}
+
+/**
+ * Which session the watched work waits on, when one waits for a person (a permission
+ * prompt): the followed session's own, else the list's (progress/stalled-work.ts). Looked
+ * at every second: nothing in the list's files changes while it waits.
+ */
+export function personWatch(ctx: Context, target: WatchTarget): WatchSessionOptions['personWait'] {
+  const configDir = ctx.configDir;
+  // What transcripts say, kept across the looks: only a grown one is read again.
+  const transcripts = memoryCache();
+  // A fresh index each look: live-session files change while we watch.
+  const fresh = () => {
+    const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+    useTranscriptCache(index, transcripts);
+    return index;
+  };
+  return {
+    everyMs: 1000,
+    look: () => {
+      const session = target.sessionId();
+      if (session !== undefined) {
+        if (sessionActivity(configDir, session) !== 'waiting') return undefined;
+        const found = fresh().session(session);
+        return found === undefined ? undefined : waitedOn([found]);
+      }
+      const listId = target.listId;
+      if (target.following !== undefined || listId === undefined) return undefined;
+      return listWaitedOn(fresh(), listId);
     },
   };
 }

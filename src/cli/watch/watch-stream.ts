@@ -1,28 +1,30 @@
 import type { NoteCode, WarningCode } from '../../core/base/notices.js';
 import { countTasks } from '../../core/graph/blockers.js';
+import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import type { FileProblem } from '../../core/store/list-read.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
-import type { BusySession, WatchEnd, WatchSink, WatchView } from '../../core/watch/watch-session.js';
+import { type BusySession, shownWaiting, type WatchEnd, type WatchSink, type WatchView } from '../../core/watch/watch-session.js';
 import type { ListSwitch } from '../../core/watch/watch-source.js';
 import { renderSkippedWhileWatching } from '../../render/list-notes.js';
 import { renderNote } from '../../render/note.js';
-import { countsJson, tasksJson } from '../../render/task-json.js';
+import { countsJson, personWaitJson, watchTasksJson } from '../../render/task-json.js';
 import {
   type EndView,
   renderChangeEvent,
   renderEndEvent,
+  renderNeedsYouEvent,
   renderSessionClearedEvent,
   renderSnapshotEvent,
   renderWaitingEvent,
 } from '../../render/watch-events.js';
-import { renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
+import { renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 
 /** The end event's facts beyond the list: a run's end, stalled tasks, the nudge. */
 function endExtras(
   view: WatchView,
   end: WatchEnd,
-): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared' | 'deleted' | 'runChanged'> {
+): Pick<EndView, 'run' | 'stalled' | 'idleMs' | 'gone' | 'died' | 'nudge' | 'left' | 'cleared' | 'deleted' | 'runChanged' | 'waiting'> {
   return {
     run: end.run && { result: end.run.subtype ?? null, isError: end.run.isError ?? null },
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
@@ -39,6 +41,7 @@ function endExtras(
     },
     deleted: end.deleted,
     runChanged: end.runChanged,
+    waiting: end.waiting && personWaitJson(end.waiting, shownWaiting(view)),
   };
 }
 
@@ -63,7 +66,9 @@ export class StreamSink implements WatchSink {
 
   begin(view: WatchView): void {
     this.lastTimes = view.times;
-    this.ctx.io.out(renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, tasksJson(view.shown, view.times)));
+    this.ctx.io.out(
+      renderSnapshotEvent(view.at, view.list ?? this.listId ?? null, view.exists, watchTasksJson(view.shown, view.times, view.waiting)),
+    );
     // Between changes nothing is written, so a reader that went away would go unnoticed.
     this.stopFollowing = this.ctx.io.followReader();
     this.warnProblems(view.problems);
@@ -72,7 +77,16 @@ export class StreamSink implements WatchSink {
 
   change(view: WatchView, events: ChangeEvent[]): void {
     const before = this.lastTimes;
-    for (const e of events) this.ctx.io.out(renderChangeEvent(view.at, e, (id) => view.times.get(id) ?? before.get(id)));
+    for (const e of events) {
+      this.ctx.io.out(
+        renderChangeEvent(
+          view.at,
+          e,
+          (id) => view.times.get(id) ?? before.get(id),
+          (id) => view.waiting.get(id),
+        ),
+      );
+    }
     this.lastTimes = view.times;
     this.warnProblems(view.problems);
     this.tellNudge(view);
@@ -89,14 +103,14 @@ export class StreamSink implements WatchSink {
         met: end.met,
         exists: view.exists,
         counts: countsJson(countTasks(view.shown, view.index)),
-        tasks: tasksJson(view.shown, view.times),
+        tasks: watchTasksJson(view.shown, view.times, view.waiting),
         ...endExtras(view, end),
       }),
     );
   }
 
   switched(view: WatchView, change: ListSwitch): void {
-    const list = change.followed ? { exists: view.exists, tasks: tasksJson(view.shown, view.times) } : undefined;
+    const list = change.followed ? { exists: view.exists, tasks: watchTasksJson(view.shown, view.times, view.waiting) } : undefined;
     this.ctx.io.out(renderSessionClearedEvent(view.at, change, list));
     if (change.followed) this.lastTimes = view.times;
     const unfinished = view.left?.at(-1)?.unfinished.length ?? 0;
@@ -118,6 +132,18 @@ export class StreamSink implements WatchSink {
     this.ctx.io.note(renderNote(renderWaitingForSessions(this.until, busy)), 'waiting_for_session', {
       until: this.until ?? null,
       sessions: busy.map((b) => ({ session: b.sessionId ?? null, pid: b.pid ?? null, state: b.state })),
+    });
+  }
+
+  /** Written as an event, and said on stderr when it begins: a log shows that the agent waits for someone. */
+  personWaiting(view: WatchView, on: WaitingSession | undefined): void {
+    const ids = shownWaiting(view);
+    this.ctx.io.out(renderNeedsYouEvent(view.at, on, ids));
+    if (on === undefined) return;
+    this.ctx.io.note(renderNote(renderPersonWaiting(on, ids)), 'waiting_for_person', {
+      ids,
+      session: on.session,
+      waitingFor: on.waitingFor ?? null,
     });
   }
 

@@ -2,24 +2,38 @@ import { TasksError } from '../../core/base/errors.js';
 import { countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { AgentRunResult } from '../../core/runs/agent-run.js';
 import type { RunVerdict } from '../../core/runs/run-verdict.js';
-import type { WatchOutcome } from '../../core/watch/watch-session.js';
+import { shownWaiting, type WatchOutcome } from '../../core/watch/watch-session.js';
 import { runEndMessage } from '../../render/run-report.js';
-import { countsJson } from '../../render/task-json.js';
+import { countsJson, personWaitJson } from '../../render/task-json.js';
 import { watchEndMessage } from '../../render/watch-outcome.js';
 import { EXIT, SIGNAL_EXIT } from '../runtime/exit-codes.js';
+
+/** A timeout while an agent waits at a permission prompt: how to unblock it. */
+const ANSWER_IT = 'answer the prompt in that session (a headless run cannot be answered: give it the permissions it needs)';
 
 /** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
 export function verdictOf(
   outcome: WatchOutcome,
-  opts: { untilText: string | undefined; timeoutMs: number | undefined; stallMs: number | undefined },
+  opts: {
+    untilText: string | undefined;
+    timeoutMs: number | undefined;
+    stallMs: number | undefined;
+    /** How the message names the list watched (a session's by its short id). */
+    listName?: string | undefined;
+  },
 ): TasksError | undefined {
   const { untilText } = opts;
   const listCounts = countTasks(outcome.view.shown, outcome.view.index);
   const counts = countsJson(listCounts);
   // Without --until, a deadline is just how long to watch.
   if (outcome.reason === 'timeout' && untilText !== undefined) {
-    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts), {
-      details: { until: untilText, counts },
+    // An agent at a permission prompt is why it waited: the message names it, for a CI log.
+    const on = outcome.waiting;
+    const ids = shownWaiting(outcome.view);
+    const person = on && { on, ids, list: opts.listName };
+    return new TasksError('timeout', watchEndMessage.timeout(opts.timeoutMs ?? 0, untilText, listCounts, person), {
+      ...(on === undefined ? {} : { hint: ANSWER_IT }),
+      details: { until: untilText, ...(on === undefined ? {} : { waiting: personWaitJson(on, ids) }), counts },
     });
   }
   if (outcome.reason === 'stalled') {

@@ -57,7 +57,7 @@ export const NOTICES = {
   },
   waiting_for_person: {
     kind: 'note',
-    when: '`list` piped, `list --stalled`, `lists --stalled`: tasks in progress whose session waits for a person (a permission prompt): waiting, not stalled',
+    when: '`list` piped, `list --stalled`, `lists --stalled`, `watch` (as a session begins to wait): tasks in progress whose session waits for a person (a permission prompt): waiting, not stalled',
     facts: ['ids', 'session', 'waitingFor'],
   },
   missing_blocker: { kind: 'warning', when: '`list` piped: a blocker that names a task that does not exist' },

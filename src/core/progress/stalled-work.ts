@@ -66,6 +66,16 @@ export function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | und
   return waitingSessions(sessions)[0];
 }
 
+/**
+ * The session a list's work in progress waits on now (waitedOn over the list's sessions),
+ * if any. Cheap while nobody waits: the live-session folder alone answers, as it does for
+ * `list --json`; asked every second by a watch.
+ */
+export function listWaitedOn(index: SessionIndex, listId: string): WaitingSession | undefined {
+  if (!readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting')) return undefined;
+  return waitedOn(sessionsOfList(index, listId));
+}
+
 function allWaiting(working: readonly Task[], on: WaitingSession): RestingWork {
   return { stalled: new Map(), waiting: new Map(working.map((t) => [t.id, on])) };
 }

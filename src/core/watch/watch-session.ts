@@ -9,7 +9,7 @@ import { TasksError } from '../base/errors.js';
 import type { NoteCode, WarningCode } from '../base/notices.js';
 import { indexTasks, type TaskIndex } from '../graph/blockers.js';
 import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
-import { type StalledTask, stalledTasks } from '../progress/stalled-work.js';
+import { type StalledTask, stalledTasks, type WaitingSession } from '../progress/stalled-work.js';
 import { type VerificationNudge, verificationNudge } from '../progress/verification-nudge.js';
 import { compareIds } from '../store/ids.js';
 import type { FileProblem } from '../store/list-read.js';
@@ -60,6 +60,12 @@ export interface WatchView {
   nudge?: VerificationNudge | undefined;
   /** The lists the followed session left behind (`/clear`), oldest first, as they are now. */
   left?: LeftView[] | undefined;
+  /**
+   * The tasks in progress that wait for a person (id -> the session at a permission prompt),
+   * as last looked (progress/stalled-work.ts): every one of the list while one of its
+   * sessions waits and none is busy. Such a task is waiting, never stalled.
+   */
+  waiting: ReadonlyMap<string, WaitingSession>;
 }
 
 /** A list the followed session left behind, as a watch shows it. */
@@ -100,6 +106,8 @@ export interface WatchEnd {
    * a task)? false: whatever holds held before it (a reused list's finished work).
    */
   runChanged?: boolean | undefined;
+  /** A session of the list waits for a person as the watch ends (a permission prompt): what a timeout waited on. */
+  waiting?: WaitingSession | undefined;
 }
 
 /** A session at work on the watched list, which a condition met waits for (sessions/busy-on-list.ts). */
@@ -143,6 +151,11 @@ export interface WatchSink {
    * the wait is over).
    */
   waiting?(view: WatchView, busy: readonly BusySession[]): void;
+  /**
+   * A session of the list began to wait for a person (`on`; `view.waiting` holds the tasks
+   * that wait on it), waits for something else now, or (undefined) no longer waits.
+   */
+  personWaiting?(view: WatchView, on: WaitingSession | undefined): void;
 }
 
 /**
@@ -201,6 +214,12 @@ export interface WatchSessionOptions {
    * docs/task-store.md section 4)? Asked while the task is absent and was not seen by this watch.
    */
   taskGone?: ((id: string) => boolean) | undefined;
+  /**
+   * The session the list's work in progress waits on now, if one waits for a person
+   * (progress/stalled-work.ts listWaitedOn): looked at every `everyMs`, and once more as the
+   * watch ends. Nothing in the list's files changes while it waits, so it is asked, not told.
+   */
+  personWait?: { look(): WaitingSession | undefined; everyMs: number } | undefined;
 }
 
 export interface WatchOutcome extends WatchEnd {
@@ -220,7 +239,22 @@ const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
   'session-ended': 'session-ended',
 };
 
-function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
+/** Every task in progress waits on the session that waits, while one does. */
+function waitingIn(all: readonly Task[], on: WaitingSession | undefined): Map<string, WaitingSession> {
+  return new Map(on === undefined ? [] : all.filter((t) => t.status === 'in_progress').map((t) => [t.id, on]));
+}
+
+/** The ids of the tasks shown that wait for a person. */
+export function shownWaiting(view: WatchView): string[] {
+  return view.shown.filter((t) => view.waiting.has(t.id)).map((t) => t.id);
+}
+
+/** One waiting spell, as a key: a new session, a new reason or a new start is a change. */
+function spellKey(on: WaitingSession | undefined): string {
+  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}`;
+}
+
+function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | undefined): WatchView {
   const all = [...update.snapshot.values()].sort((a, b) => compareIds(a.id, b.id));
   const index = indexTasks(all);
   const left = update.left?.map((l) => {
@@ -240,6 +274,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter): WatchView {
     times: update.times ?? new Map(),
     problems: update.problems,
     nudge: verificationNudge(all),
+    waiting: waitingIn(all, on),
   };
 }
 
@@ -257,6 +292,9 @@ export class WatchSession {
   private deathTimer: unknown;
   private stallTimer: unknown;
   private busyTimer: unknown;
+  private personTimer: unknown;
+  /** The session the list's work waits on (a person to answer it), as last looked. */
+  private personOn: WaitingSession | undefined;
   /** The sessions the condition met is waiting for, as last told (a key per session). */
   private waitingFor: string[] = [];
   private view: WatchView | undefined;
@@ -326,13 +364,15 @@ export class WatchSession {
       this.source?.close();
       return;
     }
-    this.view = viewOf(first, this.opts.filter);
+    this.personOn = this.opts.personWait?.look();
+    this.view = viewOf(first, this.opts.filter, this.personOn);
     this.lastChangeAt = first.at;
     if (this.opts.stall) {
       const known = this.opts.stall.initialTimes(this.view.all);
       for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
     }
     this.sink.begin(this.view);
+    if (this.personOn !== undefined) this.sink.personWaiting?.(this.view, this.personOn);
     this.noteConditionTask();
     if (this.judgeCondition()) return;
     if (this.deadlinePassed) {
@@ -342,6 +382,7 @@ export class WatchSession {
     this.checkStalled();
     this.armOverCheck();
     this.armDeathCheck();
+    this.armPersonCheck();
     for (const update of this.early.splice(0)) this.onUpdate(update);
   }
 
@@ -375,6 +416,22 @@ export class WatchSession {
   /** May the condition end the watch now (before a followed run's end)? */
   private judgedNow(): boolean {
     return this.judge === 'continuously' || (this.judge === 'once-run-acted' && this.runActed);
+  }
+
+  /** Every so often: does a session of the list wait for a person now, or no longer? Told when that changes. */
+  private armPersonCheck(): void {
+    const wait = this.opts.personWait;
+    if (wait === undefined || this.finished) return;
+    this.personTimer = this.opts.timers.setTimeout(() => {
+      if (this.finished || !this.view) return;
+      const on = wait.look();
+      if (spellKey(on) !== spellKey(this.personOn)) {
+        this.personOn = on;
+        this.view = { ...this.view, waiting: waitingIn(this.view.all, on) };
+        this.sink.personWaiting?.(this.view, on);
+      }
+      this.armPersonCheck();
+    }, wait.everyMs);
   }
 
   /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
@@ -498,7 +555,7 @@ export class WatchSession {
       return;
     }
     const before = this.view;
-    const view = viewOf(update, this.opts.filter);
+    const view = viewOf(update, this.opts.filter, this.personOn);
     this.view = view;
     this.noteConditionTask(update.switched === undefined ? update.events : []);
     if (update.switched !== undefined) {
@@ -588,6 +645,7 @@ export class WatchSession {
     if (this.overTimer !== undefined) this.opts.timers.clearTimeout(this.overTimer);
     if (this.deathTimer !== undefined) this.opts.timers.clearTimeout(this.deathTimer);
     if (this.busyTimer !== undefined) this.opts.timers.clearTimeout(this.busyTimer);
+    if (this.personTimer !== undefined) this.opts.timers.clearTimeout(this.personTimer);
     this.opts.stop?.removeEventListener('abort', this.onStop);
   }
 
@@ -619,8 +677,11 @@ export class WatchSession {
       const deleted = this.deletedTask();
       if (deleted !== undefined) end = { ...end, deleted };
     }
+    // Looked at once more: a timeout's end says what it waited on, as it is now.
+    const on = this.opts.personWait?.look();
+    if (on !== undefined) end = { ...end, waiting: on };
     this.cleanup();
-    const view = { ...this.view, at: this.opts.clock.now() };
+    const view = { ...this.view, at: this.opts.clock.now(), waiting: waitingIn(this.view.all, on) };
     const outcome: WatchOutcome = { ...end, met, view };
     try {
       this.sink.end(view, outcome);

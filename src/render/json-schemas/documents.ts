@@ -227,10 +227,17 @@ const ClearSure = z
     'known: the same process was seen on both sessions, or their transcripts tie them to one process; false: probably, by times alone (another session of the project that began as this one ended looks the same)',
   );
 
+/** A task of the watch: with `waiting` as `list --json` gives it, while its session waits for a person. */
+const WatchTask = Task.extend({ waiting: TaskWaiting.optional() });
+/** The session a watch's list waits on (a permission prompt): `waiting` as `list --json` gives it, with the tasks that wait. */
+const PersonWait = TaskWaiting.extend({
+  ids: Ids.describe('the tasks shown that wait on it: every one in progress (which session holds which task is not in the files)'),
+}).describe('a session of the list waits for a person (a permission prompt): waiting, never stalled');
+
 export const WatchEvent = z.discriminatedUnion('event', [
-  z.strictObject({ event: z.literal('snapshot'), ...WatchAt, list: z.string().nullable(), exists: z.boolean(), tasks: z.array(Task) }),
-  z.strictObject({ event: z.literal('created'), ...WatchAt, task: Task }),
-  z.strictObject({ event: z.literal('updated'), ...WatchAt, task: Task, changes: z.record(z.string(), FieldChange) }),
+  z.strictObject({ event: z.literal('snapshot'), ...WatchAt, list: z.string().nullable(), exists: z.boolean(), tasks: z.array(WatchTask) }),
+  z.strictObject({ event: z.literal('created'), ...WatchAt, task: WatchTask }),
+  z.strictObject({ event: z.literal('updated'), ...WatchAt, task: WatchTask, changes: z.record(z.string(), FieldChange) }),
   z.strictObject({ event: z.literal('deleted'), ...WatchAt, task: Task.describe('its last known version') }),
   z.strictObject({ event: z.literal('list-cleared'), ...WatchAt, tasks: z.array(Task) }),
   z
@@ -245,7 +252,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
       followed: z.boolean().describe('the watch moved to `to`; false: it stays on `from` (--no-follow, or cleared before the watch began)'),
       before: z.boolean().describe('the session was cleared before the watch began'),
       exists: z.boolean().optional().describe("followed: whether the new list's folder exists yet"),
-      tasks: z.array(Task).optional().describe("followed: the new list's first state; the events after it are that list's"),
+      tasks: z.array(WatchTask).optional().describe("followed: the new list's first state; the events after it are that list's"),
     })
     .describe('/clear: the session whose own list is watched went on as a new session'),
   z
@@ -267,6 +274,15 @@ export const WatchEvent = z.discriminatedUnion('event', [
     })
     .describe(
       'all-completed or empty holds, but sessions of the list are at work: the watch waits for them to go idle or end (said again when who it waits for changes)',
+    ),
+  z
+    .strictObject({
+      event: z.literal('needs-you'),
+      ...WatchAt,
+      waiting: PersonWait.nullable().describe('null: no session of the list waits for a person any more'),
+    })
+    .describe(
+      'a session of the list waits for a person (at the start, or since), waits for something else, or no longer waits: after it, the tasks in ids carry waiting and no other does',
     ),
   z.strictObject({
     event: z.literal('end'),
@@ -320,9 +336,10 @@ export const WatchEvent = z.discriminatedUnion('event', [
       .boolean()
       .optional()
       .describe('a followed run: whether it changed its list itself; false: what holds held before it started (a reused list)'),
+    waiting: PersonWait.optional().describe('a session of the list waits for a person as the watch ends: what a timeout waited on'),
     exists: z.boolean(),
     counts: Counts,
-    tasks: z.array(Task),
+    tasks: z.array(WatchTask),
   }),
 ]);
 
