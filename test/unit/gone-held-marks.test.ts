@@ -43,7 +43,7 @@ function list(tasks: Array<Partial<Task> & { id: string }>): { dir: string; choi
   const dir = path.join(config, 'tasks', 'l');
   fs.mkdirSync(dir, { recursive: true });
   for (const t of tasks) writeTask(dir, { subject: `task ${t.id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...t });
-  return { dir, choice: { id: 'l', dir, how: 'flag', exists: true } };
+  return { dir, choice: { id: 'l', dir, how: 'flag', exists: true, warnings: [] } };
 }
 
 function listing(choice: ListChoice, goneHeld: (tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>, output: 'json' | 'table') {
