@@ -3,7 +3,6 @@ import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
 import { type ListingRows, listTasks, type TaskListing } from '../../core/lists/task-listing.js';
 import { SORT_KEYS, type SortKey } from '../../core/lists/task-sort.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
-import type { GoneHeld } from '../../core/sessions/gone-owners.js';
 import { COST_HEAD, costCells, costFields } from '../../render/cost-cells.js';
 import { NO_USAGE, usageJson } from '../../render/cost-json.js';
 import { renderJson } from '../../render/json.js';
@@ -197,11 +196,14 @@ function showLines(
   for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
 }
 
+/** What the listing says of a task whose agent is gone (core's GoneHeld, named through the listing). */
+type HeldGone = TaskListing['gone'] extends ReadonlyMap<string, infer H> ? H : never;
+
 /**
  * The shown tasks in progress with no owner whose agent is gone: marked apart. One whose
  * owner is gone is marked by its owner already (`worker-1 (gone)`); `--json` gives both a
  * `gone` object.
  */
-function unownedGone(listing: TaskListing): Map<string, GoneHeld> {
+function unownedGone(listing: TaskListing): Map<string, HeldGone> {
   return new Map([...listing.gone].filter(([, h]) => h.unowned));
 }
