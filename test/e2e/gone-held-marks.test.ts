@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run, snapshotDir } from '../helpers/cli.js';
 import { goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
+import { contractProblems } from '../helpers/json-contract.js';
 import { procStart } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -61,8 +62,13 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
     // Last seen at work: the transcript's last entry, 15 minutes ago (the shift of the recording).
     expect(Math.abs(Date.parse(gone.since as string) - (Date.now() - ENDED_AGO))).toBeLessThan(60_000);
     expect(listed[0]).not.toHaveProperty('owner');
-    const got = JSON.parse(runInProcessSync(w.config, ['-l', 'solo', 'get', '1', '--json']).stdout) as Record<string, unknown>;
+    const gotText = runInProcessSync(w.config, ['-l', 'solo', 'get', '1', '--json']).stdout;
+    const got = JSON.parse(gotText) as Record<string, unknown>;
     expect(got.gone).toEqual(gone);
+    // Both as their committed schemas say (docs/schemas/).
+    expect(contractProblems('list', runInProcessSync(w.config, ['-l', 'solo', 'list', '--json']).stdout)).toEqual([]);
+    expect(contractProblems('get', gotText)).toEqual([]);
+    expect(contractProblems('check', runInProcessSync(w.config, ['-l', 'solo', 'check', '--json']).stdout)).toEqual([]);
   });
 
   it('list piped: the line as before, and on stderr the agent gone with what to run, not a stall', () => {
