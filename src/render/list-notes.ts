@@ -48,6 +48,20 @@ export function renderGoneNote(count: number, why: string, listArgs: readonly st
   return `${count} unfinished task${count === 1 ? ' is' : 's are'} owned by agents whose ${why}: ${['tasks', ...listArgs, 'release', '--gone'].join(' ')} gives them back`;
 }
 
+/**
+ * Under the table: "1 task in progress has no owner and its agent is gone (session
+ * 4aa21e64 crashed): tasks -l solo release --gone puts it back to pending".
+ */
+export function renderAgentGoneNote(count: number, why: string, listArgs: readonly string[] = []): string {
+  const one = count === 1;
+  return `${count} task${one ? '' : 's'} in progress ${one ? 'has' : 'have'} no owner and ${one ? 'its' : 'their'} agent is gone (${oneLine(why)}): ${['tasks', ...listArgs, 'release', '--gone'].join(' ')} puts ${one ? 'it' : 'them'} back to pending`;
+}
+
+/** Piped, one warning a task in progress with no owner whose agent is gone. */
+export function renderAgentGoneLine(id: string, why: string, listArgs: readonly string[] = []): string {
+  return `task #${oneLine(id)} is in progress with no owner, but its agent is gone (${oneLine(why)} holding it): ${['tasks', ...listArgs, 'release', '--gone'].join(' ')} puts it back to pending`;
+}
+
 /** A file of the list that could not be read as a task. */
 export function renderSkippedFile(problem: FileProblem): string {
   return `skipped ${problem.file}: ${problem.reason}`;

@@ -17,10 +17,18 @@ function refLine(id: string, index: TaskIndex, style: Style, state: 'open' | 'do
  * Every field of one task, for a person (`index`: the tasks it names; `blockers`: its own, as core judged them): open and completed blockers told apart (each
  * with its status and owner), what it blocks, metadata, and keys agents do not know.
  */
-export function renderTaskDetail(task: Task, index: TaskIndex, blockers: TaskBlockers, style: Style, ownerGone?: string): string {
+export function renderTaskDetail(
+  task: Task,
+  index: TaskIndex,
+  blockers: TaskBlockers,
+  style: Style,
+  ownerGone?: string,
+  /** "agent gone: session 4aa21e64 crashed 5 min ago": a task in progress with no owner whose session is over (goneMark). */
+  agentGone?: string,
+): string {
   const label = (s: string) => style.bold(s.padEnd(13));
   const lines = [`${style.bold(`#${oneLine(task.id)}`)} ${style.bold(oneLine(task.subject))}`];
-  lines.push(`${label('Status:')}${statusLabel(style, task.status)}`);
+  lines.push(`${label('Status:')}${statusLabel(style, task.status)}${agentGone === undefined ? '' : `  ${style.red(agentGone)}`}`);
   if (task.activeForm !== undefined) lines.push(`${label('Active form:')}${oneLine(task.activeForm)}`);
   const gone = ownerGone === undefined ? '' : ` ${style.red(`(gone: ${oneLine(ownerGone)})`)}`;
   lines.push(`${label('Owner:')}${task.owner !== undefined ? (oneLine(task.owner) || style.dim('(empty)')) + gone : style.dim('none')}`);

@@ -1,5 +1,6 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
+import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import type { Task } from '../core/store/schema.js';
 import { isoTime } from './iso-text.js';
 
@@ -77,6 +78,39 @@ export function withWaiting(task: TaskJson, on: WaitingSession | undefined): Wat
  */
 export function personWaitJson(on: WaitingSession, ids: readonly string[]): WaitingJson & { ids: string[] } {
   return { ...waitingJson(on), ids: [...ids] };
+}
+
+/**
+ * `gone`, beside a task in progress whose agent is gone (`list --json`, `get --json`):
+ * the session that held it and is over (ended, crashed, or cleared while its process went
+ * on elsewhere), when it was last seen at work, and why, in the words `release --gone`
+ * uses. `release --gone` gives such a task back. Absent on every other task.
+ */
+export interface GoneJson {
+  /** The session over (its id; null: no one session is known, the owner's sessions are all over). */
+  session: string | null;
+  name: string | null;
+  /** ended or crashed, as the session index says (`why` says "was cleared" where the `/clear` is known). */
+  state: 'ended' | 'crashed' | null;
+  /** When it was last seen at work: its transcript's last entry, or its live-session file's last change. */
+  since: string | null;
+  /** "session 4aa21e64 crashed". */
+  why: string;
+  /** It has no owner (it goes back to pending); else its owner is gone. */
+  unowned: boolean;
+}
+
+export function goneJson(h: GoneHeld): GoneJson {
+  const s = h.session;
+  const state = s?.state === 'ended' || s?.state === 'crashed' ? s.state : null;
+  return {
+    session: s?.sessionId ?? null,
+    name: s?.name ?? null,
+    state,
+    since: s?.lastActivity === undefined ? null : isoTime(s.lastActivity),
+    why: h.why,
+    unowned: h.unowned,
+  };
 }
 
 /** Task counts, camelCase as every key: `{total, completed, inProgress, pending, blocked, blockedInProgress, blockedPending}`. */

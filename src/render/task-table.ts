@@ -1,6 +1,7 @@
 import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers, BlockerState, ListCounts } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
+import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { ago, idleFor } from './elapsed.js';
@@ -21,6 +22,8 @@ export interface TableOptions {
   stalledFor?: ((task: Task) => number | undefined) | undefined;
   /** What this task in progress waits for, when its session waits for a person: marked "waiting: permission prompt" in yellow, never stalled. */
   waitingFor?: ((task: Task) => WaitingSession | undefined) | undefined;
+  /** This task in progress's agent is gone (its session ended or crashed holding it): marked "agent gone: session 4aa21e64 crashed 5 min ago" in red, never stalled. */
+  goneHeld?: ((task: Task) => GoneHeld | undefined) | undefined;
   /** Tasks whose activeForm only says the subject again ("Fix auth" / "Fixing auth"): it adds nothing to a row. */
   restated?: ReadonlySet<string> | undefined;
   /** Columns after OWNER (right-aligned), such as what each task cost (`list --cost`). */
@@ -54,12 +57,16 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
     const waiting = blockers.blocked;
     const active = t.status === 'in_progress' && t.activeForm && !opts.restated?.has(t.id) ? oneLine(t.activeForm) : '';
     const changedAt = opts.updated?.get(t.id);
+    const onPerson = opts.waitingFor?.(t);
+    const gone = goneMark(opts.goneHeld?.(t), opts.now ?? Date.now());
     return {
       id: `#${oneLine(t.id)}`,
       status,
       subject: oneLine(t.subject),
       active,
-      stalled: waitingMark(opts.waitingFor?.(t)) || stalledMark(opts.stalledFor?.(t)),
+      stalled: waitingMark(onPerson) || gone || stalledMark(opts.stalledFor?.(t)),
+      // An agent gone is red, as an owner gone is; waiting and stalled are yellow.
+      markRed: onPerson === undefined && gone !== '',
       gone: Boolean(t.owner) && opts.isGone?.(t) === true,
       owner: t.owner ? oneLine(t.owner) + (t.owner && opts.isGone?.(t) ? ' (gone)' : '') : '',
       blockers: blockersCell(t, blockers),
@@ -102,7 +109,7 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
   for (const r of rows) {
     // The mark is kept whole: it is why the row matters.
     let subject = truncate(r.subject, r.stalled ? Math.max(4, subjectW - r.stalled.length - 1) : subjectW);
-    if (r.stalled) subject = `${subject} ${style.yellow(r.stalled)}`;
+    if (r.stalled) subject = `${subject} ${(r.markRed ? style.red : style.yellow)(r.stalled)}`;
     else if (r.active && displayWidth(subject) + 3 < subjectW) {
       subject = `${subject} ${style.dim(`· ${truncate(r.active, subjectW - displayWidth(subject) - 3)}`)}`;
     }
@@ -125,6 +132,13 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
 export function waitingMark(on: WaitingSession | undefined): string {
   if (on === undefined) return '';
   return on.waitingFor === undefined ? 'waiting for you' : `waiting: ${oneLine(on.waitingFor)}`;
+}
+
+/** "agent gone: session 4aa21e64 crashed 5 min ago": the session that held this task in progress is over. */
+export function goneMark(h: GoneHeld | undefined, now: number): string {
+  if (h === undefined) return '';
+  const at = h.session?.lastActivity;
+  return `agent gone: ${oneLine(h.why)}${at === undefined ? '' : ` ${ago(at, now)}`}`;
 }
 
 /** "stalled 45m": how long a task in progress has gone without a change. */

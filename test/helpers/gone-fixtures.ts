@@ -8,31 +8,53 @@ const TASK_TIMES: Record<string, { list: string; at: string }> = {
   'cleared-shared': { list: 'team', at: '2026-12-03T11:40:17.971Z' },
 };
 
+/** The live-session file's times (ms since the epoch). */
+const LIVE_TIMES = /"(startedAt|updatedAt|statusUpdatedAt|nameSince)":(\d{13})/g;
+
 /**
  * A config folder as Claude Code left it in one of the `gone/` fixtures, with the files'
  * times as they were written (a checkout does not keep them). `pid`: the live-session
  * file is pointed at this process (with its start time), standing for the agent's.
+ * `endedAgoMs`: every time in it (the transcripts' entries and files, the live-session
+ * file's, the task files') moved by one shift, so that the newest transcript entry is
+ * that long before now: the same recording, as of a few minutes ago. A read of the list
+ * (stalled after 30 minutes) then says the same whenever the test runs.
  */
-export function goneFixture(name: keyof typeof TASK_TIMES, o: { pid?: number; procStart?: string } = {}) {
+export function goneFixture(name: keyof typeof TASK_TIMES, o: { pid?: number; procStart?: string; endedAgoMs?: number } = {}) {
   const config = tempConfig();
   const from = path.join(FIXTURES, 'gone', name);
   for (const dir of ['projects', 'tasks', 'sessions']) fs.cpSync(path.join(from, dir), path.join(config, dir), { recursive: true });
   const projects = path.join(config, 'projects');
+  const transcripts = fs
+    .readdirSync(projects)
+    .flatMap((folder) => fs.readdirSync(path.join(projects, folder)).map((f) => path.join(projects, folder, f)));
+  const entryTimes = (p: string) =>
+    [...fs.readFileSync(p, 'utf8').matchAll(/"timestamp":"([^"]+)"/g)].map((m) => Date.parse(m[1] as string));
+  const recorded = Math.max(...transcripts.flatMap(entryTimes));
+  const shift = o.endedAgoMs === undefined ? 0 : Date.now() - o.endedAgoMs - recorded;
+  const iso = (ms: number) => new Date(ms + shift).toISOString();
   let newest = 0;
-  for (const folder of fs.readdirSync(projects))
-    for (const file of fs.readdirSync(path.join(projects, folder))) {
-      const p = path.join(projects, folder, file);
-      const times = [...fs.readFileSync(p, 'utf8').matchAll(/"timestamp":"([^"]+)"/g)].map((m) => Date.parse(m[1] as string));
-      const last = Math.max(...times);
-      newest = Math.max(newest, last);
-      fs.utimesSync(p, last / 1000, last / 1000);
-    }
+  for (const p of transcripts) {
+    if (shift !== 0)
+      fs.writeFileSync(
+        p,
+        fs.readFileSync(p, 'utf8').replace(/"timestamp":"([^"]+)"/g, (_, t: string) => `"timestamp":"${iso(Date.parse(t))}"`),
+      );
+    const last = Math.max(...entryTimes(p));
+    newest = Math.max(newest, last);
+    fs.utimesSync(p, last / 1000, last / 1000);
+  }
   const { list, at } = TASK_TIMES[name] as { list: string; at: string };
   const dir = path.join(config, 'tasks', list);
-  for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), Date.parse(at) / 1000, Date.parse(at) / 1000);
+  const taskTime = (Date.parse(at) + shift) / 1000;
+  for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), taskTime, taskTime);
   const sessions = path.join(config, 'sessions');
   const [file] = fs.readdirSync(sessions);
-  const live = JSON.parse(fs.readFileSync(path.join(sessions, file as string), 'utf8'));
+  const text = fs
+    .readFileSync(path.join(sessions, file as string), 'utf8')
+    .replace(LIVE_TIMES, (_, k: string, t: string) => `"${k}":${Number(t) + shift}`);
+  fs.writeFileSync(path.join(sessions, file as string), text);
+  const live = JSON.parse(text);
   if (o.pid !== undefined) {
     fs.rmSync(path.join(sessions, file as string));
     const { pidDomain: _, ...rest } = live;

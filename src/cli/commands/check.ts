@@ -29,17 +29,18 @@ export function registerCheck(program: Command, ctx: Context): void {
       '1h',
     )
     .option('-a, --all', 'check every list under the config folder')
-    .option('--strict', 'exit 4 on warnings too (owner_gone, stale_claim, verification_missing...), not only on errors')
+    .option('--strict', 'exit 4 on warnings too (owner_gone, agent_gone, stale_claim, verification_missing...), not only on errors')
     .addHelpText(
       'after',
       `
 Exit status: 4 when an error is found (with --fix: when one is left), else 0; warnings
-(a finished list's verification_missing, an owner whose session is over) are reported
+(a finished list's verification_missing, an owner or agent whose session is over) are reported
 and exit 0 unless --strict.
 Each finding has a stable code in --json (see docs/guide/check.md): invalid_json, invalid_task,
 too_large, not_regular_file, unreadable_file, bad_file_name, id_mismatch,
 edge_not_mirrored, missing_reference, cycle, highwatermark_invalid, highwatermark_behind,
 stale_lock, bad_lock, temp_file, stale_claim, owner_gone (its session ended or crashed),
+agent_gone (in progress with no owner, its session ended or crashed holding it),
 verification_missing (3+ tasks, all completed, none a verification step: /verif/i).
 
 --fix never deletes a task file: a corrupt one is renamed <id>.json.corrupt-<time>, which
@@ -66,6 +67,7 @@ Examples:
           claimStaleMs,
           fix: Boolean(opts.fix),
           goneOwners: (listId) => ctx.goneOwners(listId, { deep: true }),
+          goneHeld: (listId, tasks) => ctx.goneHeld(listId, tasks),
           clock: () => ctx.now(),
         },
         ({ list, report, error }) => {

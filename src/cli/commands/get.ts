@@ -6,7 +6,8 @@ import { renderWorkLine } from '../../render/cost-cells.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
-import { taskJson } from '../../render/task-json.js';
+import { goneJson, taskJson } from '../../render/task-json.js';
+import { goneMark } from '../../render/task-table.js';
 import type { Context } from '../runtime/context.js';
 
 export function registerGet(program: Command, ctx: Context): void {
@@ -22,16 +23,20 @@ export function registerGet(program: Command, ctx: Context): void {
 export function runGet(ctx: Context, rawId: string): void {
   const id = parseTaskId(rawId);
   const choice = ctx.list(false, { todos: true });
-  const { task, changedAt, detail } = showTask(choice, id, {
+  const { task, changedAt, gone, detail } = showTask(choice, id, {
     json: ctx.io.json,
     sessions: ctx.sessions,
     goneOwners: () => ctx.goneOwners(choice.id),
+    goneHeld: (tasks) => ctx.goneHeld(choice.id, tasks),
   });
   if (detail === undefined) {
-    ctx.io.out(renderJson(taskJson(task, changedAt)));
+    // As `list --json`: a task in progress whose agent is gone says so (after updatedAt).
+    ctx.io.out(renderJson(gone === undefined ? taskJson(task, changedAt) : { ...taskJson(task, changedAt), gone: goneJson(gone) }));
     return;
   }
-  ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy));
+  // A task with no owner whose agent is gone is marked beside its status; an owner gone, beside the owner.
+  const agentGone = gone?.unowned === true ? goneMark(gone, ctx.now()) : undefined;
+  ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy, agentGone));
   // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
   if (choice.exists && choice.todos === undefined) {
     const { work, priceFileProblem: bad } = quickWorkOf(ctx.sessions, choice, task, { env: ctx.env, home: ctx.home, now: ctx.now() });

@@ -7,6 +7,8 @@ import { COST_HEAD, costCells, costFields } from '../../render/cost-cells.js';
 import { NO_USAGE, usageJson } from '../../render/cost-json.js';
 import { renderJson } from '../../render/json.js';
 import {
+  renderAgentGoneLine,
+  renderAgentGoneNote,
   renderGoneNote,
   renderLimitNote,
   renderSkippedFile,
@@ -18,7 +20,7 @@ import {
   renderWaitingNote,
 } from '../../render/list-notes.js';
 import type { Style } from '../../render/style.js';
-import { ownTasksJson, waitingJson } from '../../render/task-json.js';
+import { goneJson, ownTasksJson, waitingJson } from '../../render/task-json.js';
 import { renderMissingLegend, renderMissingWarning, renderSummary, renderTaskLines, renderTaskTable } from '../../render/task-table.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
@@ -50,7 +52,7 @@ export function registerList(program: Command, ctx: Context): void {
     .option('--cost', "add each task's time in progress, tokens and estimated cost (see tasks cost)")
     .addHelpText(
       'after',
-      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr. A task in progress\nwhose session waits for a person (a permission prompt) is waiting, never stalled:\nmarked "waiting: permission prompt", --json gives it a "waiting" object, and\n--stalled leaves it out with a note on stderr.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
+      '\nIn a terminal: a table with colour. Piped: one task per line, tab-separated:\n  id, status, owner (-), open blockers (-), subject\nBlockers that name missing tasks do not block: the table shows them as #n?, piped\noutput warns on stderr.\n\nStalled: a task in progress whose file has not changed for 30m (or --stalled <duration>),\nwhile no session of the list is busy on a turn (where the session index knows them).\nThe table marks it "stalled 45m"; piped output warns on stderr. A task in progress\nwhose session waits for a person (a permission prompt) is waiting, never stalled:\nmarked "waiting: permission prompt", --json gives it a "waiting" object, and\n--stalled leaves it out with a note on stderr.\n\nAgent gone: a task in progress with no owner whose session ended or crashed holding it\nis marked "agent gone: session 4aa21e64 crashed 5 min ago", not stalled (piped: a warning\non stderr); with --stalled, --json gives it (and one whose owner is gone) a "gone"\nobject (plain --json reads no sessions for it: tasks check does). tasks release --gone\ngives such work back.\n\nExamples:\n  tasks list --status pending,in_progress\n  tasks list --ready\n  tasks list --blocked\n  tasks list --stalled 1h\n  tasks list --sort updated --limit 10\n  tasks list --search auth --meta priority=high\n  tasks list --json | jq -r \'.[] | select(.owner == null) | .id\'',
     )
     .action((opts: ListOptions) => runList(ctx, opts));
 }
@@ -73,6 +75,7 @@ export function runList(ctx: Context, opts: ListOptions): void {
     sessions: ctx.sessions,
     output: ctx.io.json ? 'json' : ctx.io.humanLayout ? 'table' : 'lines',
     goneOwners: () => ctx.goneOwners(choice.id),
+    goneHeld: (tasks) => ctx.goneHeld(choice.id, tasks),
   });
   for (const p of listing.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
   if (listing.unknownOwner !== undefined) ctx.io.warn(listing.unknownOwner, 'unknown_owner', { owner: filter.owner });
@@ -91,10 +94,12 @@ export function runList(ctx: Context, opts: ListOptions): void {
   const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
   if (rows === undefined) {
     const json = ownTasksJson(tasks, listing.times);
-    // In place, as ownTasksJson: a task that waits for a person says so (after updatedAt).
+    // In place, as ownTasksJson: a task that waits for a person says so (after updatedAt), as does one whose agent is gone.
     for (const t of json) {
       const on = listing.waiting.get(t.id);
       if (on !== undefined) (t as typeof t & { waiting?: unknown }).waiting = waitingJson(on);
+      const gone = listing.gone.get(t.id);
+      if (gone !== undefined) (t as typeof t & { gone?: unknown }).gone = goneJson(gone);
     }
     ctx.io.out(renderJson(cost === undefined ? json : json.map((t) => ({ ...t, cost: usageJson(cost.byTask.get(t.id) ?? NO_USAGE) }))));
   } else if (ctx.io.humanLayout)
@@ -121,7 +126,10 @@ function showTable(
   o: { quiet: boolean; stalledAfter: number; listArgs: ListArgs; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
-  const { gone, stalled } = rows;
+  const { gone } = rows;
+  const agentGone = unownedGone(listing);
+  // A task whose agent is gone is marked so, not stalled: its agent's end says more, and what to run.
+  const stalled = new Map([...rows.stalled].filter(([id]) => !agentGone.has(id)));
   if (tasks.length > 0) {
     ctx.io.out(
       renderTaskTable(tasks, rows.blockers, {
@@ -129,9 +137,11 @@ function showTable(
         width: ctx.io.columns,
         updated: rows.updated,
         now: ctx.now(),
-        isGone: (t) => gone?.ids.has(t.id) === true,
+        // An owner gone as the list's owners are judged, or as its task's holder is (list-owners.ts).
+        isGone: (t) => gone?.ids.has(t.id) === true || listing.gone.get(t.id)?.unowned === false,
         stalledFor: (t) => stalled.get(t.id),
         waitingFor: (t) => listing.waiting.get(t.id),
+        goneHeld: (t) => agentGone.get(t.id),
         restated: rows.restated,
         extra: o.cost && { head: COST_HEAD, cells: (t) => costCells(o.cost?.byTask.get(t.id)) },
       }),
@@ -145,6 +155,8 @@ function showTable(
   const on = shownWaiting[0] === undefined ? undefined : listing.waiting.get(shownWaiting[0].id);
   if (on !== undefined) ctx.io.out(ctx.io.style.yellow(renderWaitingNote(shownWaiting.length, on)));
   if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs())));
+  const firstGone = agentGone.values().next().value;
+  if (firstGone !== undefined) ctx.io.out(ctx.io.style.red(renderAgentGoneNote(agentGone.size, firstGone.why, o.listArgs())));
   if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
 }
 
@@ -162,8 +174,16 @@ function showLines(
   if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
   if (gone !== undefined && gone.ids.size > 0)
     ctx.io.warn(renderGoneNote(gone.ids.size, gone.why, o.listArgs()), 'owner_gone', { tasks: gone.ids.size });
+  const agentGone = unownedGone(listing);
   for (const t of tasks) {
-    const idle = rows.stalled.get(t.id);
+    const held = agentGone.get(t.id);
+    if (held !== undefined)
+      ctx.io.warn(renderAgentGoneLine(t.id, held.why, o.listArgs()), 'agent_gone', {
+        id: t.id,
+        session: held.session?.sessionId ?? null,
+        why: held.why,
+      });
+    const idle = held === undefined ? rows.stalled.get(t.id) : undefined;
     if (idle !== undefined) ctx.io.warn(renderStalledWarning(t.id, idle), 'stalled', { id: t.id, idleMs: Math.round(idle) });
     const on = listing.waiting.get(t.id);
     if (on !== undefined)
@@ -174,4 +194,16 @@ function showLines(
       });
   }
   for (const m of rows.missing) ctx.io.warn(renderMissingWarning(m), 'missing_blocker');
+}
+
+/** What the listing says of a task whose agent is gone (core's GoneHeld, named through the listing). */
+type HeldGone = TaskListing['gone'] extends ReadonlyMap<string, infer H> ? H : never;
+
+/**
+ * The shown tasks in progress with no owner whose agent is gone: marked apart. One whose
+ * owner is gone is marked by its owner already (`worker-1 (gone)`); `--json` gives both a
+ * `gone` object.
+ */
+function unownedGone(listing: TaskListing): Map<string, HeldGone> {
+  return new Map([...listing.gone].filter(([, h]) => h.unowned));
 }

@@ -15,14 +15,15 @@ import { managedSettingsDir, type SettingsPlaces } from '../../core/binding/sett
 import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
 import { untrustedCacheReason } from '../../core/cache/cache-trust.js';
 import { PersistentCache } from '../../core/cache/persistent-cache.js';
-import { goneOwnersOfList } from '../../core/history/list-owners.js';
+import { goneHeldInProgress, goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
-import type { GoneOwners } from '../../core/sessions/gone-owners.js';
+import type { GoneHeld, GoneOwners } from '../../core/sessions/gone-owners.js';
 import { namedProjectFolder } from '../../core/sessions/project-folders.js';
 import { SessionIndex } from '../../core/sessions/session-index.js';
 import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
+import type { Task } from '../../core/store/schema.js';
 import type { IO } from './io.js';
 import { type ChoiceNeeds, chooseForRun, shortOf } from './list-choice-run.js';
 import { runClock } from './run-clock.js';
@@ -231,6 +232,11 @@ export class Context {
    */
   goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
     return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, opts);
+  }
+
+  /** The tasks in progress of `tasks` whose agent is gone (history/list-owners.ts): sessions are read only when one is in progress. */
+  goneHeld(listId: string, tasks: readonly Task[]): ReadonlyMap<string, GoneHeld> {
+    return goneHeldInProgress(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, tasks);
   }
 
   /** Where Claude Code's settings live, for the binding (`tasks use`) and live sessions' lists. */

@@ -50,6 +50,11 @@ export const NOTICES = {
   },
   unknown_owner: { kind: 'warning', when: 'an owner filter names no owner of the list and no team member (a typo?)', facts: ['owner'] },
   owner_gone: { kind: 'warning', when: '`list` piped: owners whose sessions are over, with no sign of life left', facts: ['tasks'] },
+  agent_gone: {
+    kind: 'warning',
+    when: '`list` piped: a task in progress with no owner whose session ended or crashed holding it (`release --gone` puts it back)',
+    facts: ['id', 'session', 'why'],
+  },
   stalled: {
     kind: 'warning',
     when: '`list` piped: a task in progress, unchanged for the stall time while no session is busy',

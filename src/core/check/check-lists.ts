@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { listIds } from '../lists/list-folders.js';
-import type { GoneOwners } from '../sessions/gone-owners.js';
+import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
 import { tasksRoot } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
 import { type CheckReport, checkList } from './check-list.js';
 
 /** What `tasks check` asks for. */
@@ -13,6 +14,8 @@ export interface ChecksRequest {
   fix: boolean;
   /** Owners in a list whose session is over (their sessions found by their transcripts). */
   goneOwners: (listId: string) => GoneOwners | undefined;
+  /** Of these tasks of a list, those in progress whose agent is gone (history/list-owners.ts). */
+  goneHeld: (listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>;
   clock: () => number;
 }
 
@@ -36,7 +39,15 @@ export async function checkLists(req: ChecksRequest, each: (check: ListCheck) =>
     try {
       const gone = req.goneOwners(target.id);
       const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.whyOf(owner) : undefined));
-      report = await checkList(target.dir, { now: req.clock(), clock: req.clock, claimStaleMs: req.claimStaleMs, ownerGone, fix: req.fix });
+      const agentGone = (tasks: readonly Task[]) => req.goneHeld(target.id, tasks);
+      report = await checkList(target.dir, {
+        now: req.clock(),
+        clock: req.clock,
+        claimStaleMs: req.claimStaleMs,
+        ownerGone,
+        agentGone,
+        fix: req.fix,
+      });
     } catch (error) {
       if (!all) throw error;
       each({ list: target.id, error });

@@ -4,6 +4,7 @@ import { buildBlocksGraph } from '../graph/graph.js';
 import { datedAheadMs } from '../locks/future-lock.js';
 import { LOCK_STALE_MS } from '../locks/lock-acquire.js';
 import { verificationNudge } from '../progress/verification-nudge.js';
+import type { GoneHeld } from '../sessions/gone-owners.js';
 import { compareIds, highestUsedId, isTaskId, MAX_ALLOCATABLE_ID } from '../store/ids.js';
 import type { ListScan, ScannedTaskFile } from '../store/list-scan.js';
 import { SET_ASIDE } from '../store/list-scan.js';
@@ -36,6 +37,7 @@ export const FINDING_CODES = [
   'temp_file',
   'stale_claim',
   'owner_gone',
+  'agent_gone',
   'verification_missing',
 ] as const;
 
@@ -70,6 +72,11 @@ export interface CheckOptions {
    * read): why they are gone, or undefined while they may still work.
    */
   ownerGone?: ((owner: string) => string | undefined) | undefined;
+  /**
+   * Of these tasks (in progress, no owner), those whose agent is gone: the session that
+   * held it is over (history/list-owners.ts). Asked only when there is such a task.
+   */
+  agentGone?: ((tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
 }
 
 const CAUSE_CODE = {
@@ -136,6 +143,22 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
         hint: 'give it back for another agent or person: tasks release --gone',
         id,
         owner: task.owner,
+      });
+    }
+  }
+  // In progress with no owner, held by a session now over: worth a look, never damage (--fix leaves it; release --gone is the remedy).
+  const unowned = [...tasks.values()].filter((t) => t.status === 'in_progress' && !t.owner);
+  if (opts.agentGone !== undefined && unowned.length > 0) {
+    for (const [id, held] of opts.agentGone(unowned)) {
+      if (!held.unowned) continue;
+      findings.push({
+        code: 'agent_gone',
+        severity: 'warning',
+        message: `task #${id} is in progress with no owner, and its agent is gone: ${held.why} holding it`,
+        fixable: false,
+        hint: 'put it back to pending for another agent or person: tasks release --gone',
+        id,
+        session: held.session?.sessionId ?? null,
       });
     }
   }

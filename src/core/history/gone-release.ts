@@ -1,11 +1,11 @@
 import { type ReleaseResult, releaseTask } from '../claims/release-apply.js';
-import { type GoneOwners, listLife, liveSessionsNear } from '../sessions/gone-owners.js';
+import { type GoneHeld, type GoneOwners, listLife, liveSessionsNear } from '../sessions/gone-owners.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { applyPatch } from '../store/patch.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { preconditionGuard } from '../writes/preconditions.js';
-import { type GoneHeld, goneHeldTasks } from './list-owners.js';
+import { goneHeldTasks } from './list-owners.js';
 
 /**
  * What `release --gone` would release in a list, and what stands in its way, read once

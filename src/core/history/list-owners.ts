@@ -1,7 +1,7 @@
-import { type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
+import { type GoneHeld, type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { holdersOf } from '../sessions/session-deaths.js';
-import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { journalEntriesWith } from './journal-read.js';
@@ -143,17 +143,6 @@ export function goneOwnersOfList(
   };
 }
 
-/** An unfinished task no live agent is left to finish, and why. */
-export interface GoneHeld {
-  task: Task;
-  /** "session 2d483082 crashed": its owner's end, or the end of the session that held it. */
-  why: string;
-  /** The session over that makes it so, when known. */
-  session: SessionInfo | undefined;
-  /** It has no owner: a session over held it in progress (it goes back to pending). */
-  unowned: boolean;
-}
-
 /**
  * The unfinished tasks whose agent is gone, for notify's agent-died and `release --gone`:
  * a task whose owner is gone (goneOwnersOfList), and a task in progress with no owner that
@@ -166,7 +155,8 @@ export function goneHeldTasks(
   index: SessionIndex,
   listDir: string,
   listId: string,
-  person: string | undefined,
+  /** Or how to find it, asked only when owners are judged (as goneOwnersOfList). */
+  person: string | undefined | (() => string | undefined),
   tasks: readonly Task[] = readList(listDir).tasks,
 ): { gone: GoneOwners | undefined; held: GoneHeld[] } {
   const gone = goneOwnersOfList(index, listDir, listId, person, { deep: true });
@@ -193,4 +183,22 @@ export function goneHeldTasks(
     else if (unowned(t) && holder !== undefined) held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
   }
   return { gone, held };
+}
+
+/**
+ * The tasks in progress whose agent is gone, by id: goneHeldTasks' answer, as `list`,
+ * `get` and `check` mark them. Nothing of the sessions is read unless one of `tasks` is
+ * in progress: a list with none costs what it did. A live session's task, the one a
+ * process goes on with after `/clear` on a shared list among them, is never one.
+ */
+export function goneHeldInProgress(
+  index: SessionIndex,
+  listDir: string,
+  listId: string,
+  person: string | undefined | (() => string | undefined),
+  tasks: readonly Task[],
+): ReadonlyMap<string, GoneHeld> {
+  if (!tasks.some((t) => t.status === 'in_progress')) return new Map();
+  const { held } = goneHeldTasks(index, listDir, listId, person, tasks);
+  return new Map(held.filter((h) => h.task.status === 'in_progress').map((h) => [h.task.id, h]));
 }

@@ -1,7 +1,7 @@
 import { indexTasks, type TaskBlockers, type TaskIndex, taskBlockers } from '../graph/blockers.js';
 import { getChosen, readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
-import type { GoneOwners } from '../sessions/gone-owners.js';
+import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
 import { sessionsThatMayHaveChanged } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readTasks } from '../store/list-read.js';
@@ -22,6 +22,8 @@ export interface ShownTask {
   task: Task;
   /** When its file last changed: JSON's `updatedAt` (JSON only). */
   changedAt?: number | undefined;
+  /** In progress, and its agent is gone (its session ended or crashed holding it): JSON's `gone`, and the detail's mark. */
+  gone?: GoneHeld | undefined;
   /** What a person is shown beside the task's fields (not for JSON). */
   detail?: TaskDetail | undefined;
 }
@@ -46,25 +48,34 @@ export interface TaskDetail {
 export function showTask(
   choice: ListChoice,
   id: string,
-  o: { json: boolean; sessions: SessionIndex; goneOwners: () => GoneOwners | undefined },
+  o: {
+    json: boolean;
+    sessions: SessionIndex;
+    goneOwners: () => GoneOwners | undefined;
+    /** Of these tasks, those in progress whose agent is gone (list-owners.ts): asked only when the task is in progress. */
+    goneHeld: (tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>;
+  },
 ): ShownTask {
   const { id: listId, dir } = choice;
   const real = choice.exists && choice.todos === undefined;
   const task = real ? getTask(dir, id) : getChosen(choice, id);
-  if (o.json) return { task, changedAt: taskFileTimes(dir, [id]).get(id) };
+  const gone = real && task.status === 'in_progress' ? o.goneHeld([task]).get(task.id) : undefined;
+  if (o.json) return { task, changedAt: taskFileTimes(dir, [id]).get(id), gone };
   if (!real) {
     const index = indexTasks(readChosen(choice).tasks);
     return { task, detail: { refs: index, blockers: taskBlockers(task, index) } };
   }
   const refs = indexTasks(readTasks(dir, [...task.blockedBy, ...task.blocks]));
   refs.set(task.id, task);
-  const gone = task.status !== 'completed' && task.owner ? o.goneOwners() : undefined;
+  const owners = task.status !== 'completed' && task.owner ? o.goneOwners() : undefined;
   return {
     task,
+    gone,
     detail: {
       refs,
       blockers: taskBlockers(task, refs),
-      goneWhy: gone?.isGone(task.owner) ? gone.whyOf(task.owner) : undefined,
+      // Its owner gone: as the list's owners are judged, or as the task's own holder is (a named list's sessions found by their transcripts).
+      goneWhy: owners?.isGone(task.owner) ? owners.whyOf(task.owner) : gone?.unowned === false ? gone.why : undefined,
       last: lastChangeOf(dir, id, { listId, sessions: sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id)) }),
     },
   };

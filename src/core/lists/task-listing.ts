@@ -1,6 +1,6 @@
 import { type BlockerAnswers, blockerAnswers, countTasks, indexTasks, type ListCounts, missingBlockers } from '../graph/blockers.js';
 import { type RestingWork, stalledInList, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
-import type { GoneOwners } from '../sessions/gone-owners.js';
+import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { restatesSubject } from '../store/active-form.js';
 import type { FileProblem } from '../store/list-read.js';
@@ -29,6 +29,8 @@ export interface ListingRequest {
   output: 'json' | 'table' | 'lines';
   /** Owners in the list whose session is over: asked only when a matching unfinished task has an owner, and never for JSON. */
   goneOwners: () => GoneOwners | undefined;
+  /** Of these tasks, those in progress whose agent is gone (history/list-owners.ts): asked only when a shown task is in progress. */
+  goneHeld: (tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>;
 }
 
 /** A list as `tasks list` shows it: every answer its views need, worked out here. */
@@ -49,6 +51,8 @@ export interface TaskListing {
   waiting: ReadonlyMap<string, WaitingSession>;
   /** `--stalled`: the tasks left out because they wait for a person, not stalled, with how long unchanged where known. */
   waitingLeftOut?: Array<{ id: string; on: WaitingSession }> | undefined;
+  /** Shown tasks in progress whose agent is gone (its session ended or crashed holding it): marked gone, not stalled. */
+  gone: ReadonlyMap<string, GoneHeld>;
   /** What a person is shown besides the tasks (not worked out for JSON). */
   rows?: ListingRows | undefined;
 }
@@ -119,6 +123,10 @@ export function listTasks(req: ListingRequest): TaskListing {
     : new Map<string, number>();
   const sorted = req.sort === 'id' ? matching : sortTasks(matching, req.sort, updated);
   const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
+  // Whose agent is gone: the sessions are asked only when a shown task is in progress (a list with none costs nothing more),
+  // and, as the stall, never for JSON unless --stalled asks: it can read every transcript of a named list's sessions.
+  const gone =
+    real && judgeStalled && tasks.some((t) => t.status === 'in_progress') ? req.goneHeld(tasks) : new Map<string, GoneHeld>();
   const listing = {
     problems: snapshot.problems,
     unknownOwner,
@@ -128,6 +136,7 @@ export function listTasks(req: ListingRequest): TaskListing {
     times: snapshot.times,
     waiting,
     waitingLeftOut,
+    gone,
   };
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.

@@ -1,3 +1,4 @@
+import type { Task } from '../store/schema.js';
 import { clearOf, goesOnAfterClear } from './cleared-lists.js';
 import { sessionsOfList, unsureSessionsOf } from './list-sessions.js';
 import { liveSessionLists } from './live-lists.js';
@@ -34,6 +35,17 @@ export interface GoneOwners {
   sessionOf(owner: string | undefined): SessionInfo | undefined;
   /** Owners are judged one by one (other sessions of the list live): the live ones may take the work up, as they should. */
   byOwner?: boolean | undefined;
+}
+
+/** An unfinished task no live agent is left to finish, and why. */
+export interface GoneHeld {
+  task: Task;
+  /** "session 2d483082 crashed": its owner's end, or the end of the session that held it. */
+  why: string;
+  /** The session over that makes it so, when known. */
+  session: SessionInfo | undefined;
+  /** It has no owner: a session over held it in progress (it goes back to pending). */
+  unowned: boolean;
 }
 
 /**

@@ -158,7 +158,9 @@ function quickRead(file: string, maxBytes: number, withTime: boolean): { text: s
   try {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat === undefined || !stat.isFile() || stat.size === 0 || stat.size >= QUICK_READ_BYTES || stat.size > maxBytes) return undefined;
-    const text = fs.readFileSync(file, { encoding: 'utf8', flag: READ_FLAGS });
+    // Node takes open(2)'s flags as a number here as fs.openSync does (its types say text
+    // only); were one to refuse them, the throw falls to the careful way, never past it.
+    const text = fs.readFileSync(file, { encoding: 'utf8', flag: READ_FLAGS as unknown as string });
     // Grown since the lstat past what this way reads: the careful way reads it.
     if (text.length === 0 || text.length >= QUICK_READ_BYTES || text.length > maxBytes) return undefined;
     return withTime ? { text, mtimeMs: stat.mtimeMs } : { text };

@@ -24,6 +24,21 @@ export const TaskWaiting = z
   })
   .describe('only on a task in progress whose session waits for a person (a permission prompt): waiting, never stalled');
 
+/** `list --json`, `get --json`: beside a task in progress whose agent is gone (render/task-json.ts goneJson). */
+export const TaskGone = z
+  .strictObject({
+    session: z
+      .string()
+      .nullable()
+      .describe("the session over that held it; null: no one session is known (its owner's sessions are all over)"),
+    name: z.string().nullable().describe("the session's name in Claude Code"),
+    state: z.enum(['ended', 'crashed']).nullable().describe('how the session ended, as the session index says'),
+    since: Iso.nullable().describe('when the session was last seen at work (its last transcript entry or live-session change)'),
+    why: z.string().describe('"session 4aa21e64 crashed", "... was cleared": in the words release --gone uses'),
+    unowned: z.boolean().describe('true: it has no owner (release --gone puts it back to pending); false: its owner is gone'),
+  })
+  .describe('only on a task in progress whose agent is gone (its session ended or crashed holding it): tasks release --gone gives it back');
+
 export const DeleteItem = z.union([
   z.strictObject({
     id: z.string(),

@@ -19,6 +19,7 @@ import {
   ReleaseResult,
   RunEvent,
   StalledAcrossLists,
+  TaskGone,
   TaskList,
   TaskWaiting,
   TrustResult,
@@ -39,11 +40,13 @@ export interface OutputSchema {
 
 export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
   list: {
-    schema: z.array(Task.extend({ waiting: TaskWaiting.optional(), cost: TaskCostField.optional() })).describe(TaskList.description ?? ''),
+    schema: z
+      .array(Task.extend({ waiting: TaskWaiting.optional(), gone: TaskGone.optional(), cost: TaskCostField.optional() }))
+      .describe(TaskList.description ?? ''),
     form: 'document',
     title: 'tasks list --json',
   },
-  get: { schema: Task, form: 'document', title: 'tasks get <id> --json' },
+  get: { schema: Task.extend({ gone: TaskGone.optional() }), form: 'document', title: 'tasks get <id> --json' },
   create: { schema: Task, form: 'document', title: 'tasks create --json' },
   update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
   claim: { schema: Task, form: 'document', title: 'tasks claim --json: the claimed task' },
