@@ -1,6 +1,6 @@
 import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { activityOf, readLiveSessionFiles } from '../sessions/live-sessions.js';
+import { activityOf } from '../sessions/live-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
 import type { Task } from '../store/schema.js';
@@ -144,7 +144,8 @@ export function stalledInList(
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return noRestingWork();
   // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
-  const someoneWaits = readLiveSessionFiles(opts.sessions.configDir).some((f) => activityOf(f) === 'waiting');
+  // The index's read of it, once for every list it is asked of (notify looks at each list in progress every round).
+  const someoneWaits = opts.sessions.liveSessionFiles().some((f) => activityOf(f) === 'waiting');
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
