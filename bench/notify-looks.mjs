@@ -6,7 +6,7 @@
 // finished) and `--lists` named lists, each with #1 in progress and no owner, left by a solo
 // agent that is over (ended or crashed), whose transcript is `--mb` MB. Every round (a tick,
 // 1.5 s here) notify looks again at each list with a task in progress: that is when
-// agent-died reads the list's sessions' transcripts.
+// agent-died asks what the list's sessions' transcripts say.
 //
 // `tasks notify --all --json` runs for `--rounds` rounds twice on the same folder, in one go:
 // - baseline: each list's #1 completed (nothing in progress: no list is looked at again);
