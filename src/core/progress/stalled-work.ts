@@ -124,6 +124,18 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   return sessions.length === 0 && life === undefined ? undefined : false;
 }
 
+/** Does a live-session file say its session waits for a person? Read once per index (a round of notify's looks at every list in progress). */
+const waitsByIndex = new WeakMap<SessionIndex, boolean>();
+
+function someoneWaitsNow(index: SessionIndex): boolean {
+  let waits = waitsByIndex.get(index);
+  if (waits === undefined) {
+    waits = readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting');
+    waitsByIndex.set(index, waits);
+  }
+  return waits;
+}
+
 /**
  * The tasks of a list folder that stalled, with how long (ms), by their files' times, and
  * those that wait for a person instead. The live sessions of the list (its live-session
@@ -154,7 +166,7 @@ export function stalledInList(
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return noRestingWork();
   // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
-  const someoneWaits = readLiveSessionFiles(opts.sessions.configDir).some((f) => activityOf(f) === 'waiting');
+  const someoneWaits = someoneWaitsNow(opts.sessions);
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
