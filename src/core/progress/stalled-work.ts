@@ -124,15 +124,19 @@ export function listSessionBusy(index: SessionIndex, listId: string): boolean | 
   return sessions.length === 0 && life === undefined ? undefined : false;
 }
 
-/** Does a live-session file say its session waits for a person? Read once per index (a round of notify's looks at every list in progress). */
-const waitsByIndex = new WeakMap<SessionIndex, boolean>();
+/**
+ * Does a live-session file say its session waits for a person? Read once per index and
+ * second (a round of notify's looks at every list in progress asks it for each list): an
+ * index a process keeps (the board's, between its renewals) still sees a wait begin.
+ */
+const waitsByIndex = new WeakMap<SessionIndex, { at: number; waits: boolean }>();
+const WAITS_FRESH_MS = 1_000;
 
-function someoneWaitsNow(index: SessionIndex): boolean {
-  let waits = waitsByIndex.get(index);
-  if (waits === undefined) {
-    waits = readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting');
-    waitsByIndex.set(index, waits);
-  }
+function someoneWaitsNow(index: SessionIndex, now: number): boolean {
+  const known = waitsByIndex.get(index);
+  if (known !== undefined && Math.abs(now - known.at) < WAITS_FRESH_MS) return known.waits;
+  const waits = readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting');
+  waitsByIndex.set(index, { at: now, waits });
   return waits;
 }
 
@@ -166,7 +170,7 @@ export function stalledInList(
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return noRestingWork();
   // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
-  const someoneWaits = someoneWaitsNow(opts.sessions);
+  const someoneWaits = someoneWaitsNow(opts.sessions, opts.now);
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
