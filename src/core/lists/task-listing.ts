@@ -125,8 +125,7 @@ export function listTasks(req: ListingRequest): TaskListing {
   const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
   // Whose agent is gone: the sessions are asked only when a shown task is in progress (a list with none costs nothing more),
   // and, as the stall, never for JSON unless --stalled asks: it can read every transcript of a named list's sessions.
-  const gone =
-    real && judgeStalled && tasks.some((t) => t.status === 'in_progress') ? req.goneHeld(tasks) : new Map<string, GoneHeld>();
+  const gone = real && judgeStalled && tasks.some((t) => t.status === 'in_progress') ? req.goneHeld(tasks) : new Map<string, GoneHeld>();
   const listing = {
     problems: snapshot.problems,
     unknownOwner,
