@@ -61,4 +61,15 @@ describe('tasks run on a reused list the agent did not change', () => {
     expect(r.stderr).not.toContain('changed nothing');
     expect(parseNdjson(r.stdout).at(-2)).toMatchObject({ event: 'end', met: true, runChanged: true });
   });
+
+  it('a fast agent whose first chunk holds its init and its writes: still runChanged: true, no note', async () => {
+    const config = reusedList();
+    const s = new StreamScript().init().create('3', 'New').update('3', { status: 'completed' }).end();
+    // One write of every line: the reader gets the init and the writes in one chunk, before the first state.
+    const oneChunk = s.lines.join('\n');
+    const r = await startRun(config, ['--until', 'all-completed'], { steps: [{ out: oneChunk }] }, { globals: ['-l', 'sh2'] }).done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('changed nothing');
+    expect(parseNdjson(r.stdout).at(-2)).toMatchObject({ event: 'end', met: true, runChanged: true });
+  });
 });

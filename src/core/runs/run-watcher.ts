@@ -269,7 +269,10 @@ export class RunWatcher implements WatchSource {
         { list: byAgent },
       );
     }
-    // What was read before the first state is part of it, not events.
+    // What was read before the first state is part of it, not events. But what the run's own
+    // stream said it did there is still the run's doing (a fast agent's first chunk can hold its
+    // init and its first writes); a transcript followed may open with earlier runs' entries.
+    const actedBefore = this.pendingActed && this.feed?.followsFile !== true;
     this.pending = [];
     this.pendingActed = false;
     try {
@@ -280,7 +283,7 @@ export class RunWatcher implements WatchSource {
       return;
     }
     this.pending = [];
-    this.resolveStart?.(this.update([], false));
+    this.resolveStart?.(this.update([], actedBefore));
   }
 
   /**

@@ -367,6 +367,8 @@ export class WatchSession {
     this.personOn = this.opts.personWait?.look();
     this.view = viewOf(first, this.opts.filter, this.personOn);
     this.lastChangeAt = first.at;
+    // A run that acted before its first state was read (its writes are in it).
+    if (first.runActed) this.runActed = true;
     if (this.opts.stall) {
       const known = this.opts.stall.initialTimes(this.view.all);
       for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
