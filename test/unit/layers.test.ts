@@ -224,7 +224,6 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'sessions/live-sessions.ts ownDomain': "this machine's pid domain: a fact of the machine",
   'sessions/claude-processes.ts procBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
   'sessions/transcript-lines.ts chunkBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
-  'store/task-file.ts quickBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
 };
 
 /**
