@@ -96,7 +96,7 @@ export interface GoneJson {
   since: string | null;
   /** "session 4aa21e64 crashed". */
   why: string;
-  /** It has no owner (it goes back to pending); else its owner is gone. */
+  /** It has no owner (it goes back to pending): always so where `list` and `get` give it (a task with an owner is judged by its owner). */
   unowned: boolean;
 }
 

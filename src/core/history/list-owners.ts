@@ -158,9 +158,11 @@ export function goneHeldTasks(
   /** Or how to find it, asked only when owners are judged (as goneOwnersOfList). */
   person: string | undefined | (() => string | undefined),
   tasks: readonly Task[] = readList(listDir).tasks,
+  /** false: only tasks with no owner are judged, and owners not at all (that reads the whole list and its team). */
+  opts: { owners?: boolean } = {},
 ): { gone: GoneOwners | undefined; held: GoneHeld[] } {
-  const gone = goneOwnersOfList(index, listDir, listId, person, { deep: true });
   const open = tasks.filter((t) => t.status !== 'completed');
+  const gone = opts.owners === false ? undefined : goneOwnersOfList(index, listDir, listId, person, { deep: true });
   const ownerGone = (t: Task) => t.owner !== undefined && t.owner !== '' && gone?.isGone(t.owner) === true;
   const unowned = (t: Task) => t.status === 'in_progress' && (t.owner === undefined || t.owner === '');
   if (!open.some((t) => ownerGone(t) || unowned(t))) return { gone, held: [] };
@@ -186,9 +188,10 @@ export function goneHeldTasks(
 }
 
 /**
- * The tasks in progress whose agent is gone, by id: goneHeldTasks' answer, as `list`,
- * `get` and `check` mark them. Nothing of the sessions is read unless one of `tasks` is
- * in progress: a list with none costs what it did. A live session's task, the one a
+ * The tasks in progress with no owner whose agent is gone, by id: goneHeldTasks' answer,
+ * as `list`, `get` and `check` mark them (a task with an owner is judged by its owner, as
+ * they already do). Nothing of the sessions is read unless one of `tasks` is in progress
+ * with no owner: a list with none costs what it did. A live session's task, the one a
  * process goes on with after `/clear` on a shared list among them, is never one.
  */
 export function goneHeldInProgress(
@@ -198,7 +201,10 @@ export function goneHeldInProgress(
   person: string | undefined | (() => string | undefined),
   tasks: readonly Task[],
 ): ReadonlyMap<string, GoneHeld> {
-  if (!tasks.some((t) => t.status === 'in_progress')) return new Map();
-  const { held } = goneHeldTasks(index, listDir, listId, person, tasks);
+  // Only a task with no owner: one with an owner is judged by its owner, as the views already
+  // do (goneOwners), and judging owners here would read the whole list again.
+  const unowned = tasks.filter((t) => t.status === 'in_progress' && (t.owner === undefined || t.owner === ''));
+  if (unowned.length === 0) return new Map();
+  const { held } = goneHeldTasks(index, listDir, listId, person, unowned, { owners: false });
   return new Map(held.filter((h) => h.task.status === 'in_progress').map((h) => [h.task.id, h]));
 }
