@@ -99,10 +99,13 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     const w = world();
     const first = w.remote(['-l', 'L', 'list']);
     expect(first.code, first.stderr).toBe(0);
-    expect(w.sshCalls()).toBe(1);
+    // The command's own ssh, and the broker's, started in the background as it ended: on a
+    // loaded machine that one may already have begun.
+    expect([1, 2]).toContain(w.sshCalls());
     // The broker's own ssh: one more, once.
     await brokerUp(w, 2);
     const calls = w.sshCalls();
+    expect(calls).toBe(2);
     for (const args of [
       ['-l', 'L', 'list'],
       ['-l', 'L', 'list', '--json'],
