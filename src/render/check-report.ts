@@ -83,6 +83,10 @@ export function renderCheckSummary(view: CheckView, style: Style, listArgs: read
 export function checkJson(view: CheckView, checkedAt: string): Record<string, unknown> {
   const { report } = view;
   const clean = (view.fix ? (report.remaining ?? []) : report.findings).length === 0;
+  // A hint's commands name the list by its full id, as the text's do by its short one: run
+  // as given, they act on this list, not on whichever the shell would choose.
+  const named = <F extends { hint?: string | undefined }>(fs: readonly F[]): F[] =>
+    fs.map((f) => (f.hint === undefined ? f : { ...f, hint: hintWithList(f.hint, ['-l', view.list]) }));
   return {
     list: view.list,
     ok: true,
@@ -90,7 +94,7 @@ export function checkJson(view: CheckView, checkedAt: string): Record<string, un
     checkedAt,
     files: report.files,
     clean,
-    findings: report.findings,
-    ...(view.fix ? { remaining: report.remaining ?? [] } : {}),
+    findings: named(report.findings),
+    ...(view.fix ? { remaining: named(report.remaining ?? []) } : {}),
   };
 }

@@ -103,7 +103,7 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
         severity: 'warning',
         message: 'task #1 is in progress with no owner, and its agent is gone: session 4aa21e64 crashed holding it',
         fixable: false,
-        hint: 'put it back to pending for another agent or person: tasks release --gone',
+        hint: 'put it back to pending for another agent or person: tasks -l solo release --gone',
         id: '1',
         session: CRASHED,
       },

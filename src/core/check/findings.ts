@@ -202,7 +202,7 @@ function fileFindings(f: ScannedTaskFile, tasks: Map<string, Task>, mtimes: Map<
       invalid_json: `${f.name} does not parse as JSON: ${f.read.reason}; agents cannot see task #${id}`,
       invalid_task: `${f.name} is not a valid task: ${f.read.reason}; agents cannot see task #${id}`,
       too_large: `${f.name} is too large for tasks to load safely (${f.read.reason}); agents may still read it`,
-      not_regular_file: `${f.name} is not a regular file (${f.read.reason}); tasks will not touch it`,
+      not_regular_file: `${f.name} ${f.read.reason}; tasks will not touch it`,
       unreadable_file: `${f.name} cannot be read (${f.read.reason}); nor can agents running as this user`,
     }[code];
     // Only a file agents cannot read either is safe to move aside.
