@@ -1,6 +1,6 @@
 import { type GoneHeld, type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { holdersOf } from '../sessions/session-deaths.js';
+import { holdersOf, touchedByLive } from '../sessions/session-deaths.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -176,11 +176,20 @@ export function goneHeldTasks(
     tasks,
     listDir,
   );
+  const overHeld = new Map(
+    [...holders].filter(([, id]) => {
+      const s = index.session(id);
+      return s !== undefined && isOver(s);
+    }),
+  );
+  // A session not over that wrote such a task too (a fork, an agent taking it up) may be at work on it.
+  const live = sessions.filter((s) => !isOver(s)).map((s) => s.sessionId);
+  const touched = touchedByLive(index, overHeld, live);
   const held: GoneHeld[] = [];
   for (const t of open) {
     const holderId = holders.get(t.id);
     const holder = holderId === undefined ? undefined : index.session(holderId);
-    if (holder !== undefined && !isOver(holder)) continue;
+    if ((holder !== undefined && !isOver(holder)) || touched.has(t.id)) continue;
     if (ownerGone(t)) held.push({ task: t, why: gone?.whyOf(t.owner) ?? '', session: gone?.sessionOf(t.owner), unowned: false });
     else if (unowned(t) && holder !== undefined) held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
   }

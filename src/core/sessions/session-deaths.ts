@@ -121,6 +121,42 @@ export function holdersOf(
   return holders;
 }
 
+/**
+ * Of the tasks `held` says a session over holds (task id -> that session), those one of
+ * `live` (sessions not over) has written too, since that session's last write of it or at
+ * the same moment, or is a fork of that session: a fork goes on from its parent's work (its
+ * copies of the parent's writes are not counted as its own), and an agent that takes a task
+ * up may only touch it. Such a task may be at work: never
+ * called gone, never taken back.
+ */
+export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, string>, live: readonly string[]): Set<string> {
+  const touched = new Set<string>();
+  if (held.size === 0 || live.length === 0) return touched;
+  const lastOf = new Map<string, Map<string, TaskWrite>>();
+  const last = (session: string) => {
+    let writes = lastOf.get(session);
+    if (writes === undefined) lastOf.set(session, (writes = lastWrites(writesOf(index, session))));
+    return writes;
+  };
+  for (const [id, holder] of held) {
+    const theirs = last(holder).get(id)?.at ?? -Infinity;
+    const goesOn = (session: string) =>
+      session !== holder && (forkedFrom(index, session, holder) || (last(session).get(id)?.at ?? -Infinity) >= theirs);
+    if (live.some(goesOn)) touched.add(id);
+  }
+  return touched;
+}
+
+/** Is `session` a fork of `parent`, or of a fork of it (a fork's copies of its parent's writes are not its own writes)? */
+function forkedFrom(index: SessionIndex, session: string, parent: string): boolean {
+  let from = index.session(session)?.forkOf;
+  for (let depth = 0; from !== undefined && depth < 16; depth++) {
+    if (from === parent) return true;
+    from = index.session(from)?.forkOf;
+  }
+  return false;
+}
+
 /** A session's Task-tool writes, its subagents' included. */
 function writesOf(index: SessionIndex, sessionId: string, cache?: TranscriptTasksCache): TaskWrite[] {
   const transcript = index.transcriptOf(sessionId);
