@@ -51,9 +51,13 @@ describe.skipIf(!browserAvailable)(`a task whose agent is gone, on the board${SK
     expect(await page.locator('#detail dd.stalled').count()).toBe(0);
     // The page's clock moves on 10 minutes: the time moves with it, and no stall comes by time.
     await page.clock.setFixedTime(Date.now() + 10 * 60_000);
-    await page.waitForFunction(() => document.querySelector('.card[data-task="1"] .mark.agent-gone')?.textContent?.endsWith('55 min ago'), null, {
-      timeout: 12_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('.card[data-task="1"] .mark.agent-gone')?.textContent?.endsWith('55 min ago'),
+      null,
+      {
+        timeout: 12_000,
+      },
+    );
     expect(await page.locator('.card[data-task="1"] .mark.stalled').count()).toBe(0);
     expect(snapshotDir(w.dir)).toEqual(files);
   });

@@ -61,11 +61,7 @@ export function stalledAcrossLists(index: SessionIndex, rows: readonly ListOverv
   return found;
 }
 
-function stalledOf(
-  index: SessionIndex,
-  row: ListOverview,
-  opts: StalledAsk,
-): RestingWork & { tasks: Task[]; untimed: string[] } {
+function stalledOf(index: SessionIndex, row: ListOverview, opts: StalledAsk): RestingWork & { tasks: Task[]; untimed: string[] } {
   const none = { tasks: [], stalled: new Map(), waiting: new Map(), untimed: [] };
   const session = row.sessions[0];
   if (row.kind === 'todowrite' && row.todos !== undefined && session !== undefined) {
@@ -75,7 +71,11 @@ function stalledOf(
   if (row.kind !== 'tasks') return none;
   try {
     const { tasks, times } = readList(row.dir, { times: true });
-    return { tasks, ...stalledInList(row.dir, row.id, tasks, { afterMs: opts.afterMs, now: opts.now, sessions: index, times }), untimed: [] };
+    return {
+      tasks,
+      ...stalledInList(row.dir, row.id, tasks, { afterMs: opts.afterMs, now: opts.now, sessions: index, times }),
+      untimed: [],
+    };
   } catch {
     // Gone or unreadable meanwhile: `tasks lists` says so for its own rows.
     return none;
