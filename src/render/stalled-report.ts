@@ -49,24 +49,22 @@ function listCell(row: StalledRow['row']): string {
 
 /** How long unchanged; "45m, agent gone" where the session that held it with no owner is over (said in red, not as a stall). */
 function idleCell(idleMs: number, gone: GoneHeld | undefined): string {
-  return `${formatElapsed(idleMs)}${gone?.unowned === true ? ', agent gone' : ''}`;
+  return `${formatElapsed(idleMs)}${gone === undefined ? '' : ', agent gone'}`;
 }
 
 /**
  * The terminal table: LIST, TASK, OWNER, UNCHANGED, SESSION; the subject takes the room
- * left. Work whose agent is gone is red, as `tasks list` marks it: "45m, agent gone" with
- * no owner, "worker-1 (gone)" for an owner whose session is over.
+ * left. Work with no owner whose agent is gone is red, as `tasks list` marks it: "45m, agent gone".
  */
 export function renderStalledTable(rows: readonly StalledRow[], o: { style: Style; width: number }): string {
   const cells = rows.flatMap(({ row, stalled }) =>
     stalled.map(({ task, idleMs, gone }) => ({
       list: listCell(row),
       task: `#${oneLine(task.id)} ${oneLine(task.subject)}`,
-      owner: task.owner ? oneLine(task.owner) + (gone?.unowned === false ? ' (gone)' : '') : '',
+      owner: task.owner ? oneLine(task.owner) : '',
       idle: idleCell(idleMs, gone),
       session: sessionCell(row),
-      red: gone?.unowned === true,
-      ownerRed: gone?.unowned === false,
+      red: gone !== undefined,
     })),
   );
   const head = { list: 'LIST', task: 'TASK', owner: 'OWNER', idle: 'UNCHANGED', session: 'SESSION' };
@@ -88,7 +86,6 @@ export function renderStalledTable(rows: readonly StalledRow[], o: { style: Styl
     ...cells.map((c) =>
       line({
         ...c,
-        owner: c.ownerRed ? o.style.red(padEnd(c.owner, width('owner'))) : c.owner,
         idle: (c.red ? o.style.red : o.style.yellow)(padEnd(c.idle, width('idle'))),
       }),
     ),
@@ -128,7 +125,7 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
     for (const { task, idleMs, gone } of stalled) {
       const s = row.sessions[0];
       lines.push(
-        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) + (gone?.unowned === false ? ' (gone)' : '') : ''} | ${formatElapsed(idleMs)}${gone?.unowned === true ? `, agent gone (${escapeMarkdown(oneLine(gone.why))})` : ''} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
+        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatElapsed(idleMs)}${gone !== undefined ? `, agent gone (${escapeMarkdown(oneLine(gone.why))})` : ''} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
       );
     }
   }

@@ -100,10 +100,10 @@ tab-separated; --json: the lists with stalled work, each task in the shape of it
 with idleMs; --format markdown: a section for a CI job's summary. A task whose session
 waits for a person (a permission prompt) is waiting, not stalled: left out of the report,
 and said apart on stderr (a waiting_for_person note; in Markdown, a table of its own).
-A stalled task whose agent is gone (the session that held it with no owner ended or
-crashed) stays in, marked as list --stalled marks it: "45m, agent gone" in red, its
-owner "(gone)" when that one's session is over, a "gone" object in --json, and an
-agent_gone warning on stderr with what gives it back (tasks release --gone).
+A stalled task with no owner whose agent is gone (the session that held it ended or
+crashed) stays in, marked as list --stalled marks it: "45m, agent gone" in red, a "gone"
+object in --json, and an agent_gone warning on stderr with what gives it back (tasks
+release --gone). A task whose owner is gone is judged by its owner (tasks list).
 
 Examples:
   tasks lists
@@ -196,7 +196,7 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
   }
   // Stalled work whose agent is gone stays in, marked (as list --stalled marks it); what gives it back is said on stderr.
   for (const { row, stalled } of rows) {
-    const held = stalled.flatMap((s) => (s.gone?.unowned === true ? [s.gone] : []));
+    const held = stalled.flatMap((s) => (s.gone === undefined ? [] : [s.gone]));
     const first = held[0];
     if (first === undefined || format === 'markdown') continue;
     ctx.io.warn(`${row.id}: ${renderAgentGoneNote(held.length, first.why, ['-l', row.id])}`, 'agent_gone', {

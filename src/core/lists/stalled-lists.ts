@@ -12,13 +12,14 @@ import type { ListOverview } from './list-summary.js';
  * list folder, by their TodoWrite calls' times for a session that keeps todos. Only rows
  * with work in progress are read; lists without stalled work are left out. Work that
  * waits for a person (its session at a permission prompt) is never stalled: it is given
- * apart (`waiting`), whatever its age. Stalled work whose agent is gone (the session that
- * held it ended or crashed: history/list-owners.ts, asked through `goneHeld` for a list
- * folder with stalled work only) stays in, marked `gone`, as `tasks list --stalled` shows it.
+ * apart (`waiting`), whatever its age. Stalled work with no owner whose agent is gone (the
+ * session that held it ended or crashed: history/list-owners.ts, asked through `goneHeld`
+ * for a list folder with stalled work only) stays in, marked `gone`, as `tasks list
+ * --stalled` shows it.
  */
 export interface StalledRow {
   row: ListOverview;
-  /** Id order. `gone`: its agent is gone (its owner's session, or the session that held it with no owner, is over). */
+  /** Id order. `gone`: it has no owner and its agent is gone (the session that held it is over). */
   stalled: Array<{ task: Task; idleMs: number; gone?: GoneHeld | undefined }>;
   /** Tasks in progress whose session waits for a person, id order: not stalled. */
   waiting: Array<{ task: Task; on: WaitingSession }>;
@@ -30,7 +31,7 @@ export interface StalledRow {
 export interface StalledAsk {
   afterMs: number;
   now: number;
-  /** Of these tasks in progress of a list folder, those whose agent is gone (it may read every transcript of the list's sessions). */
+  /** Of these tasks in progress of a list folder, those with no owner whose agent is gone (it may read every transcript of the list's sessions). */
   goneHeld?: ((listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
 }
 
