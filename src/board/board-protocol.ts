@@ -49,8 +49,24 @@ export interface TaskFacts {
   waitingFor?: string | null;
   /** Its owner's session is over. */
   ownerGone: boolean;
+  /**
+   * In progress with no owner, and the session that held it is over (ended or crashed): its
+   * agent is gone, as `tasks list` marks it ("agent gone: session 4aa21e64 crashed 15 min
+   * ago") in place of a stall; `tasks release --gone` puts it back to pending.
+   */
+  agentGone?: AgentGoneView;
   /** Its file's last change (ms since the epoch). */
   changedAt?: number;
+}
+
+/** The session over that held a task in progress (core's GoneHeld). */
+export interface AgentGoneView {
+  /** The session's id (null: none known). */
+  session: string | null;
+  /** "session 4aa21e64 crashed" (or "was cleared"). */
+  why: string;
+  /** When the session was last seen at work (ms since the epoch; null: not known). */
+  since: number | null;
 }
 
 export type SessionStateName = 'live' | 'ended' | 'crashed' | 'unknown';

@@ -2,7 +2,7 @@ import { readBinding } from '../core/binding/project-binding.js';
 import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { blockerAnswers, countTasks, indexTasks, isReady, type TaskBlockers } from '../core/graph/blockers.js';
 import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
-import { goneOwnersOfList } from '../core/history/list-owners.js';
+import { goneHeldInProgress, goneOwnersOfList } from '../core/history/list-owners.js';
 import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
 import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
@@ -10,7 +10,7 @@ import { sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { type ListsRow, listsView } from '../core/lists/lists-view.js';
 import { listSessionBusy, noRestingWork, stalledInList } from '../core/progress/stalled-work.js';
 import { clearOf } from '../core/sessions/cleared-lists.js';
-import { listLife } from '../core/sessions/gone-owners.js';
+import { type GoneHeld, listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../core/sessions/session-index.js';
 import type { Todo } from '../core/sessions/transcript-tasks.js';
@@ -24,6 +24,7 @@ import { renderUnsureSessions } from '../render/lists-table.js';
 import { logEventWords, renderLogNotes, renderUnrecordedCreations } from '../render/log-lines.js';
 import { stateText, tildePath } from '../render/session-text.js';
 import type {
+  AgentGoneView,
   BindingView,
   BoardTask,
   HistoryPayload,
@@ -257,6 +258,8 @@ export function listPayload(
     : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
   // As release --gone judges them: a named list's sessions found by their transcripts.
   const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
+  // Tasks in progress with no owner whose agent is gone (owners are judged above, not again); no session read without one.
+  const held = state.exists ? goneHeldInProgress(index, dir, listId, ctx.person, tasks) : new Map<string, GoneHeld>();
   const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
   // The blockers as the list, graph and export views are told them.
   const blockers = blockerAnswers(tasks, byId);
@@ -267,6 +270,8 @@ export function listPayload(
     const changedAt = times.get(t.id);
     const b = blockers.get(t.id) as TaskBlockers;
     const unfinished = t.status !== 'completed';
+    // One whose owner is gone is marked by its owner (ownerGone), as `tasks list` does.
+    const agentGone = held.get(t.id);
     facts[t.id] = {
       blocked: b.blocked,
       ready: isReady(t, byId),
@@ -275,6 +280,7 @@ export function listPayload(
       missingBlockers: unfinished ? [...b.missing] : [],
       ownerGone: t.status !== 'completed' && gone?.isGone(t.owner) === true,
       ...(stalledMs === undefined ? {} : { stalledMs }),
+      ...(agentGone?.unowned === true ? { agentGone: agentGoneView(agentGone) } : {}),
       ...(on === undefined ? {} : { waitingFor: on.waitingFor ?? null }),
       ...(changedAt === undefined ? {} : { changedAt }),
     };
@@ -308,6 +314,10 @@ export function listPayload(
     stalledAfterMs: ctx.stalledAfterMs,
     atWork,
   };
+}
+
+function agentGoneView(h: GoneHeld): AgentGoneView {
+  return { session: h.session?.sessionId ?? null, why: h.why, since: h.session?.lastActivity ?? null };
 }
 
 function todoViews(todos: readonly Todo[]): ListPayload['todos'] {

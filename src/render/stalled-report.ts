@@ -1,9 +1,10 @@
 import type { StalledRow } from '../core/lists/stalled-lists.js';
+import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import { formatElapsed, formatLimit } from './duration.js';
 import { codeSpan, escapeMarkdown } from './export-markdown.js';
 import { stateText } from './session-text.js';
 import type { Style } from './style.js';
-import { taskJson } from './task-json.js';
+import { goneJson, taskJson } from './task-json.js';
 import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
 
 /**
@@ -12,7 +13,10 @@ import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
  * for a CI job's summary ($GITHUB_STEP_SUMMARY).
  */
 
-/** `--json`: one item a list with stalled work, each task in the shape of its file, with how long it has been unchanged. */
+/**
+ * `--json`: one item a list with stalled work, each task in the shape of its file, with how
+ * long it has been unchanged, and `gone` (as `list --stalled --json` gives it) where its agent is gone.
+ */
 export function stalledJson(rows: readonly StalledRow[], now: number) {
   return rows.map(({ row, stalled, untimed }) => {
     const s = row.sessions[0];
@@ -23,7 +27,11 @@ export function stalledJson(rows: readonly StalledRow[], now: number) {
         s === undefined
           ? null
           : { sessionId: s.sessionId, state: s.state, activity: s.activity ?? null, cwd: s.cwd ?? null, branch: s.branch ?? null },
-      stalled: stalled.map(({ task, idleMs }) => ({ task: taskJson(task, now - idleMs), idleMs: Math.round(idleMs) })),
+      stalled: stalled.map(({ task, idleMs, gone }) => ({
+        task: taskJson(task, now - idleMs),
+        idleMs: Math.round(idleMs),
+        ...(gone === undefined ? {} : { gone: goneJson(gone) }),
+      })),
       untimed,
     };
   });
@@ -39,15 +47,24 @@ function listCell(row: StalledRow['row']): string {
   return oneLine(row.shortId) + (row.kind === 'todowrite' ? ' (TodoWrite)' : '');
 }
 
-/** The terminal table: LIST, TASK, OWNER, UNCHANGED, SESSION; the subject takes the room left. */
+/** How long unchanged; "45m, agent gone" where the session that held it with no owner is over (said in red, not as a stall). */
+function idleCell(idleMs: number, gone: GoneHeld | undefined): string {
+  return `${formatElapsed(idleMs)}${gone === undefined ? '' : ', agent gone'}`;
+}
+
+/**
+ * The terminal table: LIST, TASK, OWNER, UNCHANGED, SESSION; the subject takes the room
+ * left. Work with no owner whose agent is gone is red, as `tasks list` marks it: "45m, agent gone".
+ */
 export function renderStalledTable(rows: readonly StalledRow[], o: { style: Style; width: number }): string {
   const cells = rows.flatMap(({ row, stalled }) =>
-    stalled.map(({ task, idleMs }) => ({
+    stalled.map(({ task, idleMs, gone }) => ({
       list: listCell(row),
       task: `#${oneLine(task.id)} ${oneLine(task.subject)}`,
       owner: task.owner ? oneLine(task.owner) : '',
-      idle: formatElapsed(idleMs),
+      idle: idleCell(idleMs, gone),
       session: sessionCell(row),
+      red: gone !== undefined,
     })),
   );
   const head = { list: 'LIST', task: 'TASK', owner: 'OWNER', idle: 'UNCHANGED', session: 'SESSION' };
@@ -64,7 +81,15 @@ export function renderStalledTable(rows: readonly StalledRow[], o: { style: Styl
     ]
       .join('  ')
       .trimEnd();
-  return [o.style.dim(line(head)), ...cells.map((c) => line({ ...c, idle: o.style.yellow(padEnd(c.idle, width('idle'))) }))].join('\n');
+  return [
+    o.style.dim(line(head)),
+    ...cells.map((c) =>
+      line({
+        ...c,
+        idle: (c.red ? o.style.red : o.style.yellow)(padEnd(c.idle, width('idle'))),
+      }),
+    ),
+  ].join('\n');
 }
 
 /** Piped: list, task id, idle (ms), owner (-), session id (-), session state (-), subject; tab-separated. */
@@ -97,10 +122,10 @@ export function renderStalledMarkdown(rows: readonly StalledRow[], afterMs: numb
   if (count === 0) return [...lines, '_No stalled work._', ...waitingMarkdown(rows)].join('\n');
   lines.push('| list | task | owner | unchanged for | session |', '|---|---|---|---|---|');
   for (const { row, stalled } of rows) {
-    for (const { task, idleMs } of stalled) {
+    for (const { task, idleMs, gone } of stalled) {
       const s = row.sessions[0];
       lines.push(
-        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatElapsed(idleMs)} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
+        `| ${codeSpan(oneLine(row.id))}${row.kind === 'todowrite' ? ' (TodoWrite)' : ''} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${formatElapsed(idleMs)}${gone !== undefined ? `, agent gone (${escapeMarkdown(oneLine(gone.why))})` : ''} | ${s === undefined ? '' : `${codeSpan(s.sessionId.slice(0, 8))} ${stateText(s)}`} |`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
+import type { AgentGoneView, BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
 import { agoSpan, tickAgo } from './page-ago.js';
 import { h, reconcile } from './page-dom.js';
 import { serverNow, stallMark, tickStalls } from './page-stall.js';
@@ -118,6 +118,20 @@ export function renderColumns(
   tickStalls(drawn.root, serverNow());
 }
 
+/** "agent gone: session 4aa21e64 crashed 15 min ago", the time moving on by itself (page-ago). */
+function agentGoneMark(gone: AgentGoneView, now: number): HTMLElement {
+  return h(
+    'span',
+    {
+      class: 'mark agent-gone',
+      title: `in progress with no owner, and ${gone.why} holding it: no agent is left to finish it; Release… (tasks release --gone) puts it back to pending`,
+    },
+    `agent gone: ${cutLine(gone.why, 60)}`,
+    gone.since === null ? null : ' ',
+    gone.since === null ? null : agoSpan('gone-ago', gone.since, now),
+  );
+}
+
 function card(
   list: ListPayload,
   t: BoardTask,
@@ -136,7 +150,8 @@ function card(
         facts.missingBlockers.map((b) => `#${cutLine(b, 12)}?`).join(' '),
       ),
     );
-  const stalled = stallMark(list, t, serverNow());
+  // Its agent is gone (the session that held it is over): said in place of a stall, in red, as `tasks list` does.
+  const stalled = facts?.agentGone === undefined ? stallMark(list, t, serverNow()) : agentGoneMark(facts.agentGone, now);
   if (stalled !== null) marks.push(stalled);
   // Its session waits for a person (a permission prompt): not stalled; it is someone's turn.
   if (facts?.waitingFor !== undefined)
@@ -161,7 +176,7 @@ function card(
   return h(
     'article',
     {
-      class: `card ${t.status}${facts?.blocked ? ' is-blocked' : ''}${facts?.stalledMs !== undefined ? ' is-stalled' : ''}${facts?.waitingFor !== undefined ? ' is-waiting' : ''}${selected ? ' selected' : ''}`,
+      class: `card ${t.status}${facts?.blocked ? ' is-blocked' : ''}${facts?.agentGone !== undefined ? ' is-agent-gone' : facts?.stalledMs !== undefined ? ' is-stalled' : ''}${facts?.waitingFor !== undefined ? ' is-waiting' : ''}${selected ? ' selected' : ''}`,
       'data-task': t.id,
       tabindex: 0,
       onclick: () => handlers.open(t.id),

@@ -109,7 +109,17 @@ export function renderDetail(
       ),
       facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
       facts?.changedAt !== undefined ? h('dd', {}, agoSpan('when', facts.changedAt, now)) : null,
-      ...stallFact(list, t, serverNow()),
+      facts?.agentGone !== undefined ? h('dt', {}, 'Agent') : null,
+      facts?.agentGone !== undefined
+        ? h(
+            'dd',
+            { class: 'gone' },
+            `gone: ${cutLine(facts.agentGone.why, 60)} holding it`,
+            facts.agentGone.since === null ? null : ', last at work ',
+            facts.agentGone.since === null ? null : agoSpan('when', facts.agentGone.since, now),
+          )
+        : null,
+      ...(facts?.agentGone === undefined ? stallFact(list, t, serverNow()) : []),
       facts?.waitingFor !== undefined ? h('dt', {}, 'Waiting') : null,
       facts?.waitingFor !== undefined
         ? h(

@@ -155,7 +155,9 @@ export function renderHead(
   const s = row.session;
   const label = sessionLabel(s);
   const now = Date.now();
-  const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined).length : 0;
+  // A task whose agent is gone is counted as such, not as stalled (its card says so in place of the stall).
+  const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined && f.agentGone === undefined).length : 0;
+  const agentGone = list ? Object.values(list.facts).filter((f) => f.agentGone !== undefined).length : 0;
   const waiting = list ? Object.values(list.facts).filter((f) => f.waitingFor !== undefined).length : 0;
   const gone = list ? list.tasks.filter((t) => list.facts[t.id]?.ownerGone).length : 0;
   const bound = overview?.binding?.list === row.id ? overview.binding : null;
@@ -202,7 +204,10 @@ export function renderHead(
         stalled > 0 ? h('span', { class: 'warn' }, `${stalled} stalled`) : null,
         waiting > 0 ? h('span', { class: 'warn waiting-count' }, `${waiting} waiting for a person`) : null,
         gone > 0 ? h('span', { class: 'warn red gone-count' }, `${gone} held by gone owners (${list?.goneWhy ?? ''})`) : null,
-        gone > 0 && writable
+        agentGone > 0
+          ? h('span', { class: 'warn red agent-gone-count' }, `${agentGone} in progress with no agent left (its session is over)`)
+          : null,
+        (gone > 0 || agentGone > 0) && writable
           ? h('button', { class: 'ghost small', id: 'release-gone', type: 'button', onclick: handlers.releaseGone }, 'Release…')
           : null,
         // A list left empty (Claude Code deletes the task files once every task is done) may be rebuilt from its transcripts.

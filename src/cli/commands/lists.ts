@@ -3,7 +3,7 @@ import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
 import { requireConfigDir } from '../../core/lists/list-choice.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
-import { renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
+import { renderAgentGoneNote, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
 import {
   listJson,
   renderListsLines,
@@ -100,6 +100,10 @@ tab-separated; --json: the lists with stalled work, each task in the shape of it
 with idleMs; --format markdown: a section for a CI job's summary. A task whose session
 waits for a person (a permission prompt) is waiting, not stalled: left out of the report,
 and said apart on stderr (a waiting_for_person note; in Markdown, a table of its own).
+A stalled task with no owner whose agent is gone (the session that held it ended or
+crashed) stays in, marked as list --stalled marks it: "45m, agent gone" in red, a "gone"
+object in --json, and an agent_gone warning on stderr with what gives it back (tasks
+release --gone). A task whose owner is gone is judged by its owner (tasks list).
 
 Examples:
   tasks lists
@@ -127,7 +131,10 @@ Examples:
         live: Boolean(opts.live),
         fresh: Boolean(opts.fresh),
         gone,
-        stalled: stalledAfter === undefined ? undefined : { afterMs: stalledAfter, now: ctx.now() },
+        stalled:
+          stalledAfter === undefined
+            ? undefined
+            : { afterMs: stalledAfter, now: ctx.now(), goneHeld: (listId, tasks) => ctx.goneHeld(listId, tasks) },
       });
       for (const name of view.foreign) {
         ctx.io.warn(
@@ -185,6 +192,18 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
       ids,
       session: on.session,
       waitingFor: on.waitingFor ?? null,
+    });
+  }
+  // Stalled work whose agent is gone stays in, marked (as list --stalled marks it); what gives it back is said on stderr.
+  for (const { row, stalled } of rows) {
+    const held = stalled.flatMap((s) => (s.gone === undefined ? [] : [s.gone]));
+    const first = held[0];
+    if (first === undefined || format === 'markdown') continue;
+    ctx.io.warn(`${row.id}: ${renderAgentGoneNote(held.length, first.why, ['-l', row.id])}`, 'agent_gone', {
+      list: row.id,
+      ids: held.map((h) => h.task.id),
+      session: first.session?.sessionId ?? null,
+      why: first.why,
     });
   }
   if (ctx.io.json) {

@@ -52,8 +52,8 @@ export const NOTICES = {
   owner_gone: { kind: 'warning', when: '`list` piped: owners whose sessions are over, with no sign of life left', facts: ['tasks'] },
   agent_gone: {
     kind: 'warning',
-    when: '`list` piped: a task in progress with no owner whose session ended or crashed holding it (`release --gone` puts it back)',
-    facts: ['id', 'session', 'why'],
+    when: '`list` piped (one a task), `lists --stalled` (one a list, its `ids`): a task in progress with no owner whose session ended or crashed holding it (`release --gone` puts it back)',
+    facts: ['id', 'ids', 'session', 'why'],
   },
   stalled: {
     kind: 'warning',

@@ -3,7 +3,7 @@ import type { TeamProblem } from '../teams/team-config.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
 import { isWithin, type ListOverview, listFolders, overviewLists } from './list-summary.js';
 import { shortIds } from './short-ids.js';
-import { type StalledRow, stalledAcrossLists } from './stalled-lists.js';
+import { type StalledAsk, type StalledRow, stalledAcrossLists } from './stalled-lists.js';
 
 /** A list whose folder is gone while its sessions' transcripts remain (restore/gone-lists.ts finds them, for `lists --all`). */
 export type GoneRow = Omit<ListOverview, 'problems' | 'kind' | 'shortId'>;
@@ -37,7 +37,7 @@ export function listsView(
     here?: string | undefined;
     live: boolean;
     gone?: { lists: readonly GoneRow[]; elsewhere: readonly SessionInfo[] } | undefined;
-    stalled?: { afterMs: number; now: number } | undefined;
+    stalled?: StalledAsk | undefined;
   },
 ): ListsView {
   const { here } = o;

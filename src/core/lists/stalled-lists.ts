@@ -1,4 +1,5 @@
 import { type RestingWork, stalledInList, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
+import type { GoneHeld } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -11,31 +12,47 @@ import type { ListOverview } from './list-summary.js';
  * list folder, by their TodoWrite calls' times for a session that keeps todos. Only rows
  * with work in progress are read; lists without stalled work are left out. Work that
  * waits for a person (its session at a permission prompt) is never stalled: it is given
- * apart (`waiting`), whatever its age.
+ * apart (`waiting`), whatever its age. Stalled work with no owner whose agent is gone (the
+ * session that held it ended or crashed: history/list-owners.ts, asked through `goneHeld`
+ * for a list folder with stalled work only) stays in, marked `gone`, as `tasks list
+ * --stalled` shows it.
  */
 export interface StalledRow {
   row: ListOverview;
-  /** Id order. */
-  stalled: Array<{ task: Task; idleMs: number }>;
+  /** Id order. `gone`: it has no owner and its agent is gone (the session that held it is over). */
+  stalled: Array<{ task: Task; idleMs: number; gone?: GoneHeld | undefined }>;
   /** Tasks in progress whose session waits for a person, id order: not stalled. */
   waiting: Array<{ task: Task; on: WaitingSession }>;
   /** TodoWrite items in progress whose call had no time: not judged. */
   untimed: string[];
 }
 
-export function stalledAcrossLists(
-  index: SessionIndex,
-  rows: readonly ListOverview[],
-  opts: { afterMs: number; now: number },
-): StalledRow[] {
+/** What `--stalled` is asked with: the stall rule, and how to find the tasks in progress whose agent is gone. */
+export interface StalledAsk {
+  afterMs: number;
+  now: number;
+  /** Of these tasks in progress of a list folder, those with no owner whose agent is gone (it may read every transcript of the list's sessions). */
+  goneHeld?: ((listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
+}
+
+export function stalledAcrossLists(index: SessionIndex, rows: readonly ListOverview[], opts: StalledAsk): StalledRow[] {
   const found: StalledRow[] = [];
   for (const row of rows) {
     if (row.counts.in_progress === 0) continue;
     const { tasks, stalled, waiting, untimed } = stalledOf(index, row, opts);
-    const items = tasks.flatMap((task) => {
+    const idle = tasks.flatMap((task) => {
       const idleMs = stalled.get(task.id);
       return idleMs === undefined ? [] : [{ task, idleMs }];
     });
+    // Only a list folder's stalled tasks are asked about: a list with none reads no session for it.
+    const gone =
+      row.kind === 'tasks' && idle.length > 0 && opts.goneHeld !== undefined
+        ? opts.goneHeld(
+            row.id,
+            idle.map((i) => i.task),
+          )
+        : undefined;
+    const items = idle.map((i) => ({ ...i, gone: gone?.get(i.task.id) }));
     const waits = tasks.flatMap((task) => {
       const on = waiting.get(task.id);
       return on === undefined ? [] : [{ task, on }];
@@ -45,21 +62,21 @@ export function stalledAcrossLists(
   return found;
 }
 
-function stalledOf(
-  index: SessionIndex,
-  row: ListOverview,
-  opts: { afterMs: number; now: number },
-): RestingWork & { tasks: Task[]; untimed: string[] } {
+function stalledOf(index: SessionIndex, row: ListOverview, opts: StalledAsk): RestingWork & { tasks: Task[]; untimed: string[] } {
   const none = { tasks: [], stalled: new Map(), waiting: new Map(), untimed: [] };
   const session = row.sessions[0];
   if (row.kind === 'todowrite' && row.todos !== undefined && session !== undefined) {
     const tasks = tasksOfTodos(row.todos);
-    return { tasks, ...stalledTodos(index, session, tasks, opts) };
+    return { tasks, ...stalledTodos(index, session, tasks, { afterMs: opts.afterMs, now: opts.now }) };
   }
   if (row.kind !== 'tasks') return none;
   try {
     const { tasks, times } = readList(row.dir, { times: true });
-    return { tasks, ...stalledInList(row.dir, row.id, tasks, { ...opts, sessions: index, times }), untimed: [] };
+    return {
+      tasks,
+      ...stalledInList(row.dir, row.id, tasks, { afterMs: opts.afterMs, now: opts.now, sessions: index, times }),
+      untimed: [],
+    };
   } catch {
     // Gone or unreadable meanwhile: `tasks lists` says so for its own rows.
     return none;

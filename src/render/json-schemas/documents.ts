@@ -161,6 +161,7 @@ export const StalledAcrossLists = z
         z.strictObject({
           task: Task.describe('updatedAt: when it last changed (its file; a todo: its TodoWrite call)'),
           idleMs: z.int().nonnegative(),
+          gone: TaskGone.optional(),
         }),
       ),
       untimed: z.array(z.string()).describe('TodoWrite items in progress whose call has no time: not judged'),
