@@ -188,3 +188,76 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
     expect(one.owner).toBeUndefined();
   });
 });
+
+describe('the real Claude Code: a crashed agent’s task that a live session goes on with is never gone', () => {
+  /** A solo agent on list `solo` starts #1 with no owner and is killed: its session id. */
+  async function killedHolding(w: ReturnType<typeof world>, proj: string): Promise<string> {
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      turns: [CREATE('Fix it'), START('1'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    await held.arrived;
+    const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
+    // Its transcript written to the start of #1 (Claude Code appends it a moment after the call).
+    await waitFor('its transcript', () => {
+      const folder = path.join(w.config, 'projects');
+      const files = fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }) : [];
+      const mine = files.find((f) => f.endsWith(`${victim.sessionId}.jsonl`));
+      return mine !== undefined && fs.readFileSync(path.join(folder, mine), 'utf8').includes('"statusChange"');
+    });
+    process.kill(victim.pid, 'SIGKILL');
+    await waitFor('its end', () => !alive(victim.pid));
+    held.open();
+    await dying;
+    const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as { gone?: { session: string } };
+    expect(got.gone?.session).toBe(victim.sessionId);
+    return victim.sessionId;
+  }
+
+  /** While `live` runs (held before its second turn): #1 is not gone to get, check and release --gone. */
+  async function notGoneWhile(w: ReturnType<typeof world>, proj: string, live: Parameters<typeof runAgent>[0]): Promise<void> {
+    const held = gate();
+    const run = runAgent({ ...live, beforeTurn: (i) => (i === 1 ? held.wait() : undefined) });
+    try {
+      await held.arrived;
+      const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as Record<string, unknown>;
+      expect(got).not.toHaveProperty('gone');
+      const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ code: string }> };
+      expect(checked.findings.map((f) => f.code)).not.toContain('agent_gone');
+      const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+      expect(dry.stdout).not.toMatch(/back to pending/);
+    } finally {
+      held.open();
+      await run;
+    }
+  }
+
+  it('a live fork of the killed session (--resume --fork-session)', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const killed = await killedHolding(w, proj);
+    await notGoneWhile(w, proj, {
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      args: ['--resume', killed, '--fork-session'],
+      turns: [[{ name: 'TaskGet', input: { taskId: '1' } }], LIST],
+    });
+  });
+
+  it('a live session that took #1 up by editing it', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    await killedHolding(w, proj);
+    await notGoneWhile(w, proj, {
+      configDir: w.config,
+      listId: 'solo',
+      cwd: w.dir('work/other'),
+      turns: [[{ name: 'TaskUpdate', input: { taskId: '1', description: 'Fix it, taken up' } }], LIST],
+    });
+  });
+});
