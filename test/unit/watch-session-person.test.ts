@@ -38,6 +38,8 @@ class Source implements WatchSource {
 class Sink implements WatchSink {
   /** Each time told: the session's id (or "-") and the ids that wait, as the view says. */
   told: string[] = [];
+  /** When each was told, as its view says (what a needs-you event carries). */
+  toldAt: number[] = [];
   first: WatchView | undefined;
   ended: { view: WatchView; end: WatchEnd } | undefined;
   begin(view: WatchView): void {
@@ -50,6 +52,7 @@ class Sink implements WatchSink {
   warn(): void {}
   personWaiting(view: WatchView, on: WaitingSession | undefined): void {
     this.told.push(`${on?.session ?? '-'}:${shownWaiting(view).join(',')}`);
+    this.toldAt.push(view.at);
   }
 }
 
@@ -88,6 +91,7 @@ describe('WatchSession: a session of the list waits for a person', () => {
   it('told when it begins, when a new spell begins, and when it is over; not again while nothing changes', async () => {
     let on: WaitingSession | undefined;
     const { clock, sink } = setUp(() => on);
+    const t0 = clock.now();
     await settle();
     expect(sink.first?.waiting.size).toBe(0);
     clock.advance(3000);
@@ -102,6 +106,8 @@ describe('WatchSession: a session of the list waits for a person', () => {
     on = undefined;
     clock.advance(1000);
     expect(sink.told).toEqual(['s1:1,3', 's1:1,3', '-:']);
+    // Each as of the look that saw it, not the list's last change.
+    expect(sink.toldAt).toEqual([t0 + 4000, t0 + 8000, t0 + 9000]);
   });
 
   it('a timeout names the session it waited on, looked at as it ends; the view marks the tasks', async () => {

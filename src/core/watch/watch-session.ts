@@ -429,7 +429,8 @@ export class WatchSession {
       const on = wait.look();
       if (spellKey(on) !== spellKey(this.personOn)) {
         this.personOn = on;
-        this.view = { ...this.view, waiting: waitingIn(this.view.all, on) };
+        // The view as of this look: an event told of it carries when the wait was seen to begin or end.
+        this.view = { ...this.view, at: this.opts.clock.now(), waiting: waitingIn(this.view.all, on) };
         this.sink.personWaiting?.(this.view, on);
       }
       this.armPersonCheck();
