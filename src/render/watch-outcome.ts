@@ -123,11 +123,12 @@ export const watchEndMessage = {
 };
 
 /**
- * A run passed that changed nothing in its list: what held, held before it started (a
- * reused list). The gate's rule stands; the log says so.
+ * A run passed that changed nothing in its list: what held, held without it (a reused
+ * list, or another process's work). The gate's rule stands; the log says so.
  */
 export function renderRunChangedNothing(list: string, until: string): string {
-  const held = until === 'all-completed' ? 'its tasks were all completed before it started' : `${until} held before it started`;
+  // Not said to be "before it started": another process may have completed the list meanwhile.
+  const held = until === 'all-completed' ? 'its tasks were all completed, none by it' : `${until} held, not by its doing`;
   return `the agent changed nothing in list ${list}: ${held}`;
 }
 

@@ -32,7 +32,7 @@ describe('tasks run on a reused list the agent did not change', () => {
     const s = new StreamScript().init().say('All tasks are already completed.').end();
     const r = await startRun(config, ['--until', 'all-completed'], { steps: outs(s.lines) }, { globals: ['-l', 'sh2'] }).done;
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('note: the agent changed nothing in list sh2: its tasks were all completed before it started');
+    expect(r.stderr).toContain('note: the agent changed nothing in list sh2: its tasks were all completed, none by it');
     const events = parseNdjson(r.stdout);
     expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'run-ended', met: true, runChanged: false });
     expect(events.at(-1)).toMatchObject({ event: 'run', verdict: 'passed', exit: 0 });

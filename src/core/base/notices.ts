@@ -183,7 +183,7 @@ export const NOTICES = {
   condition_met: { kind: 'note', when: '`watch --until`: the condition held' },
   run_changed_nothing: {
     kind: 'note',
-    when: '`run` and `watch --stream` passed a run that made no change to its list: the condition held before it started (a reused list)',
+    when: '`run` and `watch --stream` passed a run that made no change to its list: the condition held without it (a reused list, or the work of another process)',
     facts: ['list', 'until'],
   },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
