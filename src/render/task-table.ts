@@ -65,6 +65,8 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
       subject: oneLine(t.subject),
       active,
       stalled: waitingMark(onPerson) || gone || stalledMark(opts.stalledFor?.(t)),
+      // Where the whole mark would leave the subject too little room: the note under the table says the rest.
+      shortMark: onPerson !== undefined ? 'waiting' : gone !== '' ? 'agent gone' : stalledMark(opts.stalledFor?.(t)),
       // An agent gone is red, as an owner gone is; waiting and stalled are yellow.
       markRed: onPerson === undefined && gone !== '',
       gone: Boolean(t.owner) && opts.isGone?.(t) === true,
@@ -107,9 +109,12 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
   ].join(' '.repeat(gap));
   const lines = [style.bold(header.trimEnd())];
   for (const r of rows) {
-    // The mark is kept whole: it is why the row matters.
-    let subject = truncate(r.subject, r.stalled ? Math.max(4, subjectW - r.stalled.length - 1) : subjectW);
-    if (r.stalled) subject = `${subject} ${(r.markRed ? style.red : style.yellow)(r.stalled)}`;
+    // The mark is kept whole, its short form where the whole one leaves the subject too little
+    // room (a row never runs past the terminal): it is why the row matters.
+    const cramped = subjectW - displayWidth(r.stalled) - 1 < Math.min(displayWidth(r.subject), MARKED_SUBJECT_MIN);
+    const mark = r.stalled && cramped ? truncate(r.shortMark, subjectW - 2) : r.stalled;
+    let subject = truncate(r.subject, mark ? Math.max(1, subjectW - displayWidth(mark) - 1) : subjectW);
+    if (mark) subject = `${subject} ${(r.markRed ? style.red : style.yellow)(mark)}`;
     else if (r.active && displayWidth(subject) + 3 < subjectW) {
       subject = `${subject} ${style.dim(`· ${truncate(r.active, subjectW - displayWidth(subject) - 3)}`)}`;
     }
@@ -127,6 +132,9 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
   }
   return lines.join('\n');
 }
+
+/** The least of a subject a marked row shows before its mark takes its short form. */
+const MARKED_SUBJECT_MIN = 16;
 
 /** "waiting: permission prompt": its session waits for a person, in Claude Code's words. */
 export function waitingMark(on: WaitingSession | undefined): string {

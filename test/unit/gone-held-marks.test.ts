@@ -162,6 +162,29 @@ describe('a solo agent killed holding #1 in progress, with no owner', () => {
     expect(table).toContain('Fix it <red>agent gone: session 4aa21e64 crashed 15 min ago</red>');
     expect(table).not.toContain('stalled');
   });
+
+  it('a narrow terminal: the mark takes its short form, the subject keeps room, no row runs past the width', () => {
+    const held = new Map<string, GoneHeld>([
+      ['1', { task: {} as Task, why: 'session 4aa21e64 crashed', session: undefined, unowned: true }],
+    ]);
+    const tasks = [
+      { id: '1', subject: 'Run the integration suite', description: '', status: 'in_progress', blocks: [], blockedBy: [] } as Task,
+    ];
+    for (const width of [60, 80, 100]) {
+      const table = renderTaskTable(tasks, new Map(), {
+        style: PLAIN,
+        width,
+        now: Date.now(),
+        updated: new Map([['1', Date.now()]]),
+        goneHeld: (t) => held.get(t.id),
+      });
+      const lines = table.split('\n');
+      expect(Math.max(...lines.map((l) => l.length)), table).toBeLessThanOrEqual(width);
+      expect(table).toMatch(width >= 80 ? /Run the integ[^\n]* agent gone/ : /agent gone/);
+    }
+    const wide = renderTaskTable(tasks, new Map(), { style: PLAIN, width: 160, now: Date.now(), goneHeld: (t) => held.get(t.id) });
+    expect(wide).toContain('Run the integration suite agent gone: session 4aa21e64 crashed');
+  });
 });
 
 describe('/clear on a shared list, the process going on with the same list', () => {
