@@ -351,7 +351,9 @@ export const WatchEvent = z.discriminatedUnion('event', [
     runChanged: z
       .boolean()
       .optional()
-      .describe('a followed run: whether it changed its list itself; false: what holds held without it (a reused list, or the work of another process)'),
+      .describe(
+        'a followed run: whether it changed its list itself; false: what holds held without it (a reused list, or the work of another process)',
+      ),
     waiting: PersonWait.optional().describe('a session of the list waits for a person as the watch ends: what a timeout waited on'),
     exists: z.boolean(),
     counts: Counts,
