@@ -1,6 +1,6 @@
 import { type GoneHeld, type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { holdersOf, touchedByLive } from '../sessions/session-deaths.js';
+import { claimedBy, holdersOf, touchedByLive } from '../sessions/session-deaths.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
@@ -191,7 +191,8 @@ export function goneHeldTasks(
     const holder = holderId === undefined ? undefined : index.session(holderId);
     if ((holder !== undefined && !isOver(holder)) || touched.has(t.id)) continue;
     if (ownerGone(t)) held.push({ task: t, why: gone?.whyOf(t.owner) ?? '', session: gone?.sessionOf(t.owner), unowned: false });
-    else if (unowned(t) && holder !== undefined) held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
+    else if (unowned(t) && holder !== undefined && claimedBy(index, holder.sessionId, t.id))
+      held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
   }
   return { gone, held };
 }

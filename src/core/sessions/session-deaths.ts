@@ -166,8 +166,18 @@ function writesOf(index: SessionIndex, sessionId: string, cache?: TranscriptTask
     .flatMap((f) => (cache === undefined ? index.transcriptTasks(f.file) : cachedTranscriptTasks(f.file, cache)).writes ?? []);
 }
 
+/** A write that took the task up: started it, or gave it an owner (emptying the owner gives it away). */
 function isClaim(w: TaskWrite): boolean {
-  return w.started === true || w.owner !== undefined;
+  return w.started === true || (w.owner !== undefined && w.owner !== '');
+}
+
+/**
+ * Did `session` take task `id` up itself (start it, or give it an owner)? A session that
+ * only edited a task, or emptied its owner, holds it at most for want of anyone else: it
+ * is not the agent a task in progress with no owner waits on.
+ */
+export function claimedBy(index: SessionIndex, session: string, id: string): boolean {
+  return writesOf(index, session).some((w) => w.id === id && isClaim(w));
 }
 
 function lastWrites(writes: readonly TaskWrite[]): Map<string, TaskWrite> {
