@@ -216,5 +216,6 @@ export function goneHeldInProgress(
   const unowned = tasks.filter((t) => t.status === 'in_progress' && (t.owner === undefined || t.owner === ''));
   if (unowned.length === 0) return new Map();
   const { held } = goneHeldTasks(index, listDir, listId, person, unowned, { owners: false });
-  return new Map(held.filter((h) => h.task.status === 'in_progress').map((h) => [h.task.id, h]));
+  // Every task judged is in progress: so is every one held.
+  return new Map(held.map((h) => [h.task.id, h]));
 }

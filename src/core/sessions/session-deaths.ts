@@ -126,8 +126,7 @@ export function holdersOf(
  * `live` (sessions not over) has written too, since that session's last write of it or at
  * the same moment, or is a fork of that session: a fork goes on from its parent's work (its
  * copies of the parent's writes are not counted as its own), and an agent that takes a task
- * up may only touch it. Such a task may be at work: never
- * called gone, never taken back.
+ * up may only touch it. Such a task may be at work: never called gone, never taken back.
  */
 export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, string>, live: readonly string[]): Set<string> {
   const touched = new Set<string>();
