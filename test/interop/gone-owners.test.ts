@@ -203,12 +203,7 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
     await held.arrived;
     const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
     // Its transcript written to the start of #1 (Claude Code appends it a moment after the call).
-    await waitFor('its transcript', () => {
-      const folder = path.join(w.config, 'projects');
-      const files = fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }) : [];
-      const mine = files.find((f) => f.endsWith(`${victim.sessionId}.jsonl`));
-      return mine !== undefined && fs.readFileSync(path.join(folder, mine), 'utf8').includes('"statusChange"');
-    });
+    await waitFor('its transcript', () => transcripts(w).some((t) => t.id === victim.sessionId && t.text.includes('"statusChange"')));
     process.kill(victim.pid, 'SIGKILL');
     await waitFor('its end', () => !alive(victim.pid));
     held.open();
@@ -218,12 +213,28 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
     return victim.sessionId;
   }
 
+  /** The transcripts of the config folder: each session's id and text. */
+  function transcripts(w: ReturnType<typeof world>): Array<{ id: string; text: string }> {
+    const folder = path.join(w.config, 'projects');
+    const files = fs.existsSync(folder) ? fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }) : [];
+    return files
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => ({ id: path.basename(f, '.jsonl'), text: fs.readFileSync(path.join(folder, f), 'utf8') }));
+  }
+
   /** While `live` runs (held before its second turn): #1 is not gone to get, check and release --gone. */
-  async function notGoneWhile(w: ReturnType<typeof world>, proj: string, live: Parameters<typeof runAgent>[0]): Promise<void> {
+  async function notGoneWhile(
+    w: ReturnType<typeof world>,
+    proj: string,
+    killed: string,
+    live: Parameters<typeof runAgent>[0],
+  ): Promise<void> {
     const held = gate();
     const run = runAgent({ ...live, beforeTurn: (i) => (i === 1 ? held.wait() : undefined) });
     try {
       await held.arrived;
+      // Its first turn's answer in its own transcript (Claude Code appends it a moment after the call).
+      await waitFor('its transcript', () => transcripts(w).some((t) => t.id !== killed && t.text.includes('"toolUseResult"')));
       const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as Record<string, unknown>;
       expect(got).not.toHaveProperty('gone');
       const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ code: string }> };
@@ -240,7 +251,7 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
     const w = world();
     const proj = w.dir('work/solo');
     const killed = await killedHolding(w, proj);
-    await notGoneWhile(w, proj, {
+    await notGoneWhile(w, proj, killed, {
       configDir: w.config,
       listId: 'solo',
       cwd: proj,
@@ -252,8 +263,8 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
   it('a live session that took #1 up by editing it', async () => {
     const w = world();
     const proj = w.dir('work/solo');
-    await killedHolding(w, proj);
-    await notGoneWhile(w, proj, {
+    const killed = await killedHolding(w, proj);
+    await notGoneWhile(w, proj, killed, {
       configDir: w.config,
       listId: 'solo',
       cwd: w.dir('work/other'),
