@@ -174,12 +174,15 @@ describe('/clear on a shared list', () => {
   it('the process went on to a list of its own: main is gone, marked by its owner (no agent-gone mark), owner_gone in check', () => {
     const pid = agentProcess({});
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
-    // A task with an owner is judged by its owner: the agent-gone answer is for tasks with none.
+    // A task with an owner is judged by its owner: gone as an owner (unowned: false), not marked "agent gone".
     const listed = JSON.parse(run(w.config, ['-l', 'team', 'list', '--stalled', '1m', '--json']).stdout) as Array<Record<string, unknown>>;
-    expect(listed.every((t) => !('gone' in t))).toBe(true);
+    expect(listed.find((t) => t.id === '1')?.gone).toMatchObject({ unowned: false, state: 'ended' });
     expect(findings(w.config, 'team').map((f) => f.code)).toEqual(['owner_gone']);
     const got = runInProcessSync(w.config, ['-l', 'team', 'get', '1']);
-    expect(got.stdout).toMatch(/^Owner: {7}main/m);
+    expect(got.stdout).toMatch(/^Owner: {7}main \(gone: session [0-9a-f]{8} (was cleared|ended)\)/m);
     expect(got.stdout).not.toMatch(/agent gone/);
+    const piped = runInProcessSync(w.config, ['-l', 'team', 'list']);
+    expect(piped.stderr).toMatch(/warning: 1 unfinished task is owned by agents whose session [0-9a-f]{8} /);
+    expect(piped.stderr).not.toMatch(/agent_gone|has no owner/);
   });
 });

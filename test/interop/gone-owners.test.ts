@@ -189,6 +189,46 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
   });
 });
 
+describe('the real Claude Code: an agent that gave itself #1 on a named list and was killed', () => {
+  it('list, get and check say its owner is gone, only once it is (piped list warns owner_gone)', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      turns: [CREATE('Run tests'), CLAIM('1', 'me'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    await held.arrived;
+    const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
+    const short = victim.sessionId.slice(0, 8);
+    // Alive: its owner is not gone anywhere.
+    const living = await w.tasks(proj, ['-l', 'solo', 'list']);
+    expect(living.stderr).not.toMatch(/owner_gone|owned by agents whose/);
+    expect(JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout)).not.toHaveProperty('gone');
+    process.kill(victim.pid, 'SIGKILL');
+    await waitFor('its end', () => !alive(victim.pid));
+    held.open();
+    await dying;
+
+    const piped = await w.tasks(proj, ['-l', 'solo', 'list']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^1\tin_progress\tme\t/m);
+    expect(piped.stderr).toContain(
+      `warning: 1 unfinished task is owned by agents whose session ${short} crashed: tasks -l solo release --gone gives them back`,
+    );
+    const got = await w.tasks(proj, ['-l', 'solo', 'get', '1']);
+    expect(got.stdout).toMatch(new RegExp(`^Owner: +me \\(gone: session ${short} crashed\\)`, 'm'));
+    expect(got.stdout).not.toMatch(/agent gone/);
+    const json = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as { gone?: Record<string, unknown> };
+    expect(json.gone).toMatchObject({ session: victim.sessionId, state: 'crashed', unowned: false });
+    const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ code: string }> };
+    expect(checked.findings.map((f) => f.code)).toEqual(['owner_gone']);
+  });
+});
+
 describe('the real Claude Code: a crashed agent’s task that a live session goes on with is never gone', () => {
   /** A solo agent on list `solo` starts #1 with no owner and is killed: its session id. */
   async function killedHolding(w: ReturnType<typeof world>, proj: string): Promise<string> {

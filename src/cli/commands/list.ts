@@ -126,7 +126,7 @@ function showTable(
   o: { quiet: boolean; stalledAfter: number; listArgs: ListArgs; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
-  const { gone } = rows;
+  const gone = ownersGone(listing, rows);
   const agentGone = unownedGone(listing);
   // A task whose agent is gone is marked so, not stalled: its agent's end says more, and what to run.
   const stalled = new Map([...rows.stalled].filter(([id]) => !agentGone.has(id)));
@@ -137,8 +137,7 @@ function showTable(
         width: ctx.io.columns,
         updated: rows.updated,
         now: ctx.now(),
-        // An owner gone as the list's owners are judged, or as its task's holder is (list-owners.ts).
-        isGone: (t) => gone?.ids.has(t.id) === true || listing.gone.get(t.id)?.unowned === false,
+        isGone: (t) => gone?.ids.has(t.id) === true,
         stalledFor: (t) => stalled.get(t.id),
         waitingFor: (t) => listing.waiting.get(t.id),
         goneHeld: (t) => agentGone.get(t.id),
@@ -168,7 +167,7 @@ function showLines(
   o: { quiet: boolean; listArgs: ListArgs; cost: ListTaskCosts | undefined },
 ): void {
   const { tasks } = listing;
-  const { gone } = rows;
+  const gone = ownersGone(listing, rows);
   const { cost } = o;
   if (tasks.length > 0) ctx.io.out(renderTaskLines(tasks, rows.blockers, cost && ((t) => costFields(cost.byTask.get(t.id)))));
   if (!o.quiet) ctx.io.note(summaryOf(listing, rows, ctx.io.errStyle), 'summary');
@@ -198,6 +197,18 @@ function showLines(
 
 /** What the listing says of a task whose agent is gone (core's GoneHeld, named through the listing). */
 type HeldGone = TaskListing['gone'] extends ReadonlyMap<string, infer H> ? H : never;
+
+/**
+ * The shown tasks whose owner is gone: as the list's owners are judged (rows.gone), or as
+ * its task's holder is (list-owners.ts: an owned task in progress whose session is over,
+ * on a named list whose other sessions live). One note or warning says so for both.
+ */
+function ownersGone(listing: TaskListing, rows: ListingRows): { ids: ReadonlySet<string>; why: string } | undefined {
+  const held = [...listing.gone].filter(([, h]) => !h.unowned);
+  if (held.length === 0) return rows.gone;
+  const ids = new Set([...(rows.gone?.ids ?? []), ...held.map(([id]) => id)]);
+  return { ids, why: rows.gone?.why ?? (held[0] as [string, HeldGone])[1].why };
+}
 
 /**
  * The shown tasks in progress with no owner whose agent is gone: marked apart. One whose

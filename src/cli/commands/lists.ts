@@ -134,7 +134,12 @@ Examples:
         stalled:
           stalledAfter === undefined
             ? undefined
-            : { afterMs: stalledAfter, now: ctx.now(), goneHeld: (listId, tasks) => ctx.goneHeld(listId, tasks) },
+            : {
+                afterMs: stalledAfter,
+                now: ctx.now(),
+                // Only a task with no owner is marked here; one whose owner is gone is judged by its owner (tasks list).
+                goneHeld: (listId, tasks) => new Map([...ctx.goneHeld(listId, tasks)].filter(([, h]) => h.unowned)),
+              },
       });
       for (const name of view.foreign) {
         ctx.io.warn(

@@ -93,7 +93,7 @@ export function goneOwnersOfList(
   listId: string,
   /** Or how to find it, asked only when the list's sessions are judged (the name may cost a lookup of the account). */
   person: string | undefined | (() => string | undefined),
-  opts: { deep?: boolean } = {},
+  opts: { deep?: boolean; only?: readonly Task[] } = {},
 ): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
   const known = () => (owners ??= ownersSetWithTasks(listDir));
@@ -109,7 +109,11 @@ export function goneOwnersOfList(
       return never;
     },
     opts,
-    () => new Map(readList(listDir).tasks.flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]]))),
+    // The owners held now, by task: of the whole list, or of `only` (the tasks a view judges, not a 10,000-task list read to judge one).
+    () =>
+      new Map(
+        (opts.only ?? readList(listDir).tasks).flatMap((t) => (t.owner === undefined || t.status === 'completed' ? [] : [[t.id, t.owner]])),
+      ),
   );
   const isOver = overOn(index, listId);
   const over = (session: string) => {
@@ -158,11 +162,16 @@ export function goneHeldTasks(
   /** Or how to find it, asked only when owners are judged (as goneOwnersOfList). */
   person: string | undefined | (() => string | undefined),
   tasks: readonly Task[] = readList(listDir).tasks,
-  /** false: only tasks with no owner are judged, and owners not at all (that reads the whole list and its team). */
-  opts: { owners?: boolean } = {},
+  /**
+   * false: only tasks with no owner are judged, and owners not at all. 'given': owners
+   * are judged by `tasks` alone, not by the whole list (whose read a view of a few tasks
+   * should not pay): an owner is gone when the sessions that gave it these tasks are over.
+   */
+  opts: { owners?: boolean | 'given' } = {},
 ): { gone: GoneOwners | undefined; held: GoneHeld[] } {
   const open = tasks.filter((t) => t.status !== 'completed');
-  const gone = opts.owners === false ? undefined : goneOwnersOfList(index, listDir, listId, person, { deep: true });
+  const only = opts.owners === 'given' ? tasks : undefined;
+  const gone = opts.owners === false ? undefined : goneOwnersOfList(index, listDir, listId, person, { deep: true, only });
   const ownerGone = (t: Task) => t.owner !== undefined && t.owner !== '' && gone?.isGone(t.owner) === true;
   const unowned = (t: Task) => t.status === 'in_progress' && (t.owner === undefined || t.owner === '');
   if (!open.some((t) => ownerGone(t) || unowned(t))) return { gone, held: [] };
@@ -198,11 +207,12 @@ export function goneHeldTasks(
 }
 
 /**
- * The tasks in progress with no owner whose agent is gone, by id: goneHeldTasks' answer,
- * as `list`, `get` and `check` mark them (a task with an owner is judged by its owner, as
- * they already do). Nothing of the sessions is read unless one of `tasks` is in progress
- * with no owner: a list with none costs what it did. A live session's task, the one a
- * process goes on with after `/clear` on a shared list among them, is never one.
+ * The tasks in progress whose agent is gone, by id: goneHeldTasks' answer, as `list`, `get`
+ * and `check` mark them. One with no owner is gone with the session that held it; one with
+ * an owner, with the sessions that gave its owner these tasks (its owner judged by `tasks`
+ * alone, not by the whole list). Nothing of the sessions is read unless one of `tasks` is
+ * in progress: a list with none costs what it did. A live session's task, the one a process
+ * goes on with after `/clear` on a shared list among them, is never one.
  */
 export function goneHeldInProgress(
   index: SessionIndex,
@@ -211,11 +221,13 @@ export function goneHeldInProgress(
   person: string | undefined | (() => string | undefined),
   tasks: readonly Task[],
 ): ReadonlyMap<string, GoneHeld> {
-  // Only a task with no owner: one with an owner is judged by its owner, as the views already
-  // do (goneOwners), and judging owners here would read the whole list again.
-  const unowned = tasks.filter((t) => t.status === 'in_progress' && (t.owner === undefined || t.owner === ''));
-  if (unowned.length === 0) return new Map();
-  const { held } = goneHeldTasks(index, listDir, listId, person, unowned, { owners: false });
+  const judged = tasks.filter((t) => t.status === 'in_progress');
+  if (judged.length === 0) return new Map();
+  // Owners are judged here on a named list alone: a session's own list (or its team's) has
+  // its sessions known without reading transcripts, and its owners judged so (goneOwners),
+  // where reading them all again would cost a list of a session's own 40-140 ms more.
+  const owned = judged.some((t) => t.owner !== undefined && t.owner !== '') && index.ownersOfList(listId).length === 0;
+  const { held } = goneHeldTasks(index, listDir, listId, person, judged, { owners: owned ? 'given' : false });
   // Every task judged is in progress: so is every one held.
   return new Map(held.map((h) => [h.task.id, h]));
 }

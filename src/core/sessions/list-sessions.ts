@@ -108,8 +108,12 @@ const ALL_SESSIONS = 'all sessions';
 export function evidenceOf(index: SessionIndex): Evidence {
   let evidence = evidences.get(index);
   if (evidence === undefined) {
-    const lists = listNames(index.configDir);
-    evidence = buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), keepAs: ALL_SESSIONS });
+    // No transcript, no evidence: nor any need to load the names of every list's files it would be weighed against.
+    const none = index.transcripts().size === 0;
+    const lists = none ? [] : listNames(index.configDir);
+    evidence = none
+      ? { sessionsByList: new Map(), unsureByList: new Map(), todos: new Map() }
+      : buildEvidence(index, lists, { cache: caches.get(index), known: knownLists(index, lists), keepAs: ALL_SESSIONS });
     evidences.set(index, evidence);
   }
   return evidence;
