@@ -1,5 +1,5 @@
 import { type GoneHeld, type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { hasKeptEvidence, sessionsOfList } from '../sessions/list-sessions.js';
 import { claimedBy, holdersOf, touchedByLive } from '../sessions/session-deaths.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
@@ -93,7 +93,7 @@ export function goneOwnersOfList(
   listId: string,
   /** Or how to find it, asked only when the list's sessions are judged (the name may cost a lookup of the account). */
   person: string | undefined | (() => string | undefined),
-  opts: { deep?: boolean; only?: readonly Task[] } = {},
+  opts: { deep?: boolean; only?: readonly Task[]; kept?: boolean } = {},
 ): GoneOwners | undefined {
   let owners: OwnersSet | undefined;
   const known = () => (owners ??= ownersSetWithTasks(listDir));
@@ -167,16 +167,21 @@ export function goneHeldTasks(
    * are judged by `tasks` alone, not by the whole list (whose read a view of a few tasks
    * should not pay): an owner is gone when the sessions that gave it these tasks are over.
    */
-  opts: { owners?: boolean | 'given' } = {},
+  /**
+   * `quick`: a view's look (list, get): a named list's sessions from the evidence kept, as
+   * `get` finds its last change (list-sessions.ts), not from every transcript's again.
+   */
+  opts: { owners?: boolean | 'given'; quick?: boolean } = {},
 ): { gone: GoneOwners | undefined; held: GoneHeld[] } {
   const open = tasks.filter((t) => t.status !== 'completed');
   const only = opts.owners === 'given' ? tasks : undefined;
-  const gone = opts.owners === false ? undefined : goneOwnersOfList(index, listDir, listId, person, { deep: true, only });
+  const kept = opts.quick === true && hasKeptEvidence(index, listId);
+  const gone = opts.owners === false ? undefined : goneOwnersOfList(index, listDir, listId, person, { deep: true, only, kept });
   const ownerGone = (t: Task) => t.owner !== undefined && t.owner !== '' && gone?.isGone(t.owner) === true;
   const unowned = (t: Task) => t.status === 'in_progress' && (t.owner === undefined || t.owner === '');
   if (!open.some((t) => ownerGone(t) || unowned(t))) return { gone, held: [] };
   const isOver = overOn(index, listId);
-  const sessions = sessionsOfList(index, listId, { deep: true });
+  const sessions = sessionsOfList(index, listId, { deep: true, kept });
   // Nothing to take from a list none of whose sessions is over.
   if (!open.some(ownerGone) && !sessions.some(isOver)) return { gone, held: [] };
   const holders = holdersOf(
@@ -227,7 +232,7 @@ export function goneHeldInProgress(
   // its sessions known without reading transcripts, and its owners judged so (goneOwners),
   // where reading them all again would cost a list of a session's own 40-140 ms more.
   const owned = judged.some((t) => t.owner !== undefined && t.owner !== '') && index.ownersOfList(listId).length === 0;
-  const { held } = goneHeldTasks(index, listDir, listId, person, judged, { owners: owned ? 'given' : false });
+  const { held } = goneHeldTasks(index, listDir, listId, person, judged, { owners: owned ? 'given' : false, quick: true });
   // Every task judged is in progress: so is every one held.
   return new Map(held.map((h) => [h.task.id, h]));
 }

@@ -70,7 +70,7 @@ export function goneOwners(
   index: SessionIndex,
   listId: string,
   people: () => ReadonlySet<string> = () => new Set(),
-  opts: { deep?: boolean } = {},
+  opts: { deep?: boolean; kept?: boolean } = {},
   /** The list's tasks' owners now, by task id: asked for only to judge owners one by one. */
   owned?: () => ReadonlyMap<string, string>,
 ): GoneOwners | undefined {
@@ -144,12 +144,15 @@ function ownersWhoseSessionsAreOver(
 export function listLife(
   index: SessionIndex,
   listId: string,
-  opts: { deep?: boolean; mayBeLive?: boolean } = {},
+  /** `kept`: a named list's sessions from the evidence kept (list-sessions.ts), for a quick look. */
+  opts: { deep?: boolean; mayBeLive?: boolean; kept?: boolean } = {},
 ): { sessions: SessionInfo[]; life?: Life | undefined } {
   const sessions = sessionsOfList(index, listId, opts);
   if (sessions.length === 0) return { sessions };
-  // A session that may have worked on this list (the evidence cannot tell), live: not over either.
-  const maybe = opts.deep ? unsureSessionsOf(index, listId, opts).filter((s) => !sessions.includes(s)) : [];
+  // A session that may have worked on this list (the evidence cannot tell), live: not over
+  // either. Only a live one counts, so a quick look asks only those that may be live.
+  const unsure = opts.kept ? { mayBeLive: true } : opts;
+  const maybe = opts.deep ? unsureSessionsOf(index, listId, unsure).filter((s) => !sessions.includes(s)) : [];
   return { sessions, life: signsOfLife(index, listId, [...sessions, ...maybe]) };
 }
 
