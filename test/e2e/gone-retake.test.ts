@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { snapshotDir } from '../helpers/cli.js';
 import { goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { procStart, writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
+import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const CRASHED = '4aa21e64-031c-4afc-99a4-d063429beef5';
 const TAKER = 'b7e1c2d3-4f50-4a61-8b72-9c83d4e5f601';
