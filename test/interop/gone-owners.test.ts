@@ -9,6 +9,9 @@
  *   it without --force.
  * - A solo agent on a named list starts #1 without an owner and is killed: the watch, notify
  *   and `release --gone` all say it held #1; the release puts #1 back to pending.
+ * - That agent killed, a live session goes on with #1 (a fork of it, one that edited #1, one
+ *   that set it in progress again, which Claude Code answers `updatedFields: []` without a
+ *   write): #1 is not gone, and `release --gone` would not put it back.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -262,19 +265,23 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
       .map((f) => ({ id: path.basename(f, '.jsonl'), text: fs.readFileSync(path.join(folder, f), 'utf8') }));
   }
 
-  /** While `live` runs (held before its second turn): #1 is not gone to get, check and release --gone. */
+  /**
+   * While `live` runs (held before its second turn): #1 is not gone to get, check and release --gone.
+   * `answer`: what its first turn's answer holds in its transcript (default: any tool's answer).
+   */
   async function notGoneWhile(
     w: ReturnType<typeof world>,
     proj: string,
     killed: string,
     live: Parameters<typeof runAgent>[0],
+    answer = '"toolUseResult"',
   ): Promise<void> {
     const held = gate();
     const run = runAgent({ ...live, beforeTurn: (i) => (i === 1 ? held.wait() : undefined) });
     try {
       await held.arrived;
       // Its first turn's answer in its own transcript (Claude Code appends it a moment after the call).
-      await waitFor('its transcript', () => transcripts(w).some((t) => t.id !== killed && t.text.includes('"toolUseResult"')));
+      await waitFor('its transcript', () => transcripts(w).some((t) => t.id !== killed && t.text.includes(answer)));
       const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as Record<string, unknown>;
       expect(got).not.toHaveProperty('gone');
       const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ code: string }> };
@@ -310,5 +317,22 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
       cwd: w.dir('work/other'),
       turns: [[{ name: 'TaskUpdate', input: { taskId: '1', description: 'Fix it, taken up' } }], LIST],
     });
+  });
+
+  it('a live session that set #1 in progress again: Claude Code changes nothing and writes nothing', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const killed = await killedHolding(w, proj);
+    const file = path.join(w.config, 'tasks', 'solo', '1.json');
+    const before = { text: fs.readFileSync(file, 'utf8'), mtime: fs.statSync(file).mtimeMs };
+    await notGoneWhile(
+      w,
+      proj,
+      killed,
+      { configDir: w.config, listId: 'solo', cwd: w.dir('work/other'), turns: [START('1'), LIST] },
+      // Its TaskUpdate answered with no field changed: only its transcript says it took #1 up.
+      '"toolUseResult":{"success":true,"taskId":"1","updatedFields":[]}',
+    );
+    expect({ text: fs.readFileSync(file, 'utf8'), mtime: fs.statSync(file).mtimeMs }).toEqual(before);
   });
 });

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, SKIPPED, shot, useBoardBrowser } from '../helpers/board-browser.js';
 import { snapshotDir } from '../helpers/cli.js';
@@ -9,7 +11,9 @@ import { goneFixture } from '../helpers/gone-fixtures.js';
  * Claude Code 2.1.328's files (test/fixtures/claude-code-2.1.328/gone/crashed-unowned) of
  * a solo agent killed while #1, set in progress with no owner, was its work. The recording
  * is moved to have ended 45 minutes ago, past the 30-minute stall: the card says the
- * agent is gone, in red, with the session and when, in place of the stall mark.
+ * agent is gone, in red, with the session and when, in place of the stall mark. Moved to
+ * have ended 2 minutes ago, younger than any stall: the Stalled filter keeps it all the
+ * same, as `tasks list --stalled` does (a dead agent's task waits on nobody).
  */
 describe.skipIf(!browserAvailable)(`a task whose agent is gone, on the board${SKIPPED}`, () => {
   const b = useBoardBrowser();
@@ -60,5 +64,22 @@ describe.skipIf(!browserAvailable)(`a task whose agent is gone, on the board${SK
     );
     expect(await page.locator('.card[data-task="1"] .mark.stalled').count()).toBe(0);
     expect(snapshotDir(w.dir)).toEqual(files);
+  });
+
+  it('the stalled filter keeps it, as `tasks list --stalled` does, though it changed 2 minutes ago', async () => {
+    const deadPid = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+    const w = goneFixture('crashed-unowned', { pid: deadPid, endedAgoMs: 2 * 60_000 });
+    fs.writeFileSync(
+      path.join(w.dir, '2.json'),
+      JSON.stringify({ id: '2', subject: 'Waits', description: 'b', status: 'pending', blocks: [], blockedBy: [] }, null, 2),
+    );
+    const board = await b.board(w.config, [], { USER: 'carol' });
+    const page = await b.page(`${board.url}#list=${w.list}`);
+    await page.locator('.card[data-task="1"] .mark.agent-gone').waitFor();
+    await page.locator('.card[data-task="2"]').waitFor();
+    await page.locator('label.chip', { has: page.locator('#f-stalled') }).click();
+    // The filter is applied (#2 is not stalled: it goes), and #1, whose agent is gone, stays.
+    await page.locator('.card[data-task="2"]').waitFor({ state: 'detached' });
+    expect(await page.locator('.card[data-task="1"] .mark.agent-gone').count()).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { matchesPageFilter, NO_FILTER, type PageFilter, parseMetaTerm } from '..
 import { cleanLine, cleanText } from '../../src/board/page/page-text.js';
 import { blockerState, indexTasks, isBlocked, isReady } from '../../src/core/graph/blockers.js';
 import { matchesFilter } from '../../src/core/lists/task-filter.js';
+import { stalledOrGone } from '../../src/core/progress/stalled-work.js';
 import { isInternal, type Status, type Task } from '../../src/core/store/schema.js';
 
 describe('board security', () => {
@@ -154,5 +155,38 @@ describe("the page's filters give core's answers", () => {
         expect(matchesPageFilter(t as never, facts, f), `${JSON.stringify(t)} ${JSON.stringify(f)}`).toBe(matchesFilter(t, core, index));
       }
     }
+  });
+
+  it('the stalled filter shows what --stalled shows: a stall, or a task in progress whose agent is gone, whatever its age', () => {
+    const task = (id: string): Task => ({ id, subject: 's', description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+    const gone = { session: null, why: 'session 4aa21e64 crashed', since: null };
+    const cases = [
+      { id: '1', stalledMs: 90_000, agentGone: undefined },
+      { id: '2', stalledMs: undefined, agentGone: gone },
+      { id: '3', stalledMs: 90_000, agentGone: gone },
+      { id: '4', stalledMs: undefined, agentGone: undefined },
+    ];
+    const stalled = new Map(cases.flatMap((c) => (c.stalledMs === undefined ? [] : [[c.id, c.stalledMs] as const])));
+    const shown = stalledOrGone(
+      cases.map((c) => task(c.id)),
+      stalled,
+      (id) => cases.find((c) => c.id === id)?.agentGone !== undefined,
+      () => undefined,
+      0,
+    );
+    for (const c of cases) {
+      const facts = {
+        blocked: false,
+        ready: false,
+        internal: false,
+        openBlockers: [],
+        missingBlockers: [],
+        ownerGone: false,
+        ...(c.stalledMs === undefined ? {} : { stalledMs: c.stalledMs }),
+        ...(c.agentGone === undefined ? {} : { agentGone: c.agentGone }),
+      };
+      expect(matchesPageFilter(task(c.id) as never, facts, { ...NO_FILTER, stalled: true }), c.id).toBe(shown.has(c.id));
+    }
+    expect([...shown.keys()]).toEqual(['1', '2', '3']);
   });
 });

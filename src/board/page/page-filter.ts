@@ -56,7 +56,8 @@ export function matchesPageFilter(task: BoardTask, facts: TaskFacts | undefined,
   if (f.unowned && task.owner) return false;
   if (f.ready && !facts?.ready) return false;
   if (f.blocked && !facts?.blocked) return false;
-  if (f.stalled && facts?.stalledMs === undefined) return false;
+  // Stalled, or its agent gone (whatever its age or the list's sessions): what `--stalled` shows (core's stalledOrGone).
+  if (f.stalled && facts?.stalledMs === undefined && facts?.agentGone === undefined) return false;
   if (f.search !== '') {
     const needle = f.search.toLowerCase();
     if (!task.subject.toLowerCase().includes(needle) && !task.description.toLowerCase().includes(needle)) return false;

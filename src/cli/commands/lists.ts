@@ -51,7 +51,7 @@ export function registerLists(program: Command, ctx: Context): void {
     )
     .option(
       '--stalled [duration]',
-      'only stalled work, across every list and TodoWrite session: tasks in progress unchanged this long (default 30m) while no session of theirs is busy',
+      'only stalled work, across every list and TodoWrite session: tasks in progress unchanged this long (default 30m) while no session of theirs is busy, and those whose agent is gone',
     )
     .addOption(
       new Option('--format <format>', 'with --stalled: markdown, a section for $GITHUB_STEP_SUMMARY').choices(['text', 'markdown']),
@@ -100,9 +100,9 @@ tab-separated; --json: the lists with stalled work, each task in the shape of it
 with idleMs; --format markdown: a section for a CI job's summary. A task whose session
 waits for a person (a permission prompt) is waiting, not stalled: left out of the report,
 and said apart on stderr (a waiting_for_person note; in Markdown, a table of its own).
-A stalled task with no owner whose agent is gone (the session that held it ended or
-crashed) stays in, marked as list --stalled marks it: "45m, agent gone" in red, a "gone"
-object in --json, and an agent_gone warning on stderr with what gives it back (tasks
+A task in progress with no owner whose agent is gone (the session that held it ended or
+crashed) is in whatever its age and its list's other sessions, marked as list --stalled
+marks it: "45m, agent gone" in red, a "gone" object in --json, and an agent_gone warning on stderr with what gives it back (tasks
 release --gone). A task whose owner is gone is judged by its owner (tasks list).
 
 Examples:
@@ -137,8 +137,13 @@ Examples:
             : {
                 afterMs: stalledAfter,
                 now: ctx.now(),
-                // Only a task with no owner is marked here; one whose owner is gone is judged by its owner (tasks list).
-                goneHeld: (listId, tasks) => new Map([...ctx.goneHeld(listId, tasks)].filter(([, h]) => h.unowned)),
+                // Only a task with no owner is judged here (asked of those alone: owners cost a named list's
+                // transcripts); one whose owner is gone is judged by its owner (tasks list).
+                goneHeld: (listId, tasks) =>
+                  ctx.goneHeld(
+                    listId,
+                    tasks.filter((t) => t.owner === undefined || t.owner === ''),
+                  ),
               },
       });
       for (const name of view.foreign) {

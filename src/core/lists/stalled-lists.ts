@@ -1,4 +1,4 @@
-import { type RestingWork, stalledInList, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
+import { type RestingWork, stalledInList, stalledOrGone, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
 import type { GoneHeld } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
@@ -12,10 +12,10 @@ import type { ListOverview } from './list-summary.js';
  * list folder, by their TodoWrite calls' times for a session that keeps todos. Only rows
  * with work in progress are read; lists without stalled work are left out. Work that
  * waits for a person (its session at a permission prompt) is never stalled: it is given
- * apart (`waiting`), whatever its age. Stalled work with no owner whose agent is gone (the
- * session that held it ended or crashed: history/list-owners.ts, asked through `goneHeld`
- * for a list folder with stalled work only) stays in, marked `gone`, as `tasks list
- * --stalled` shows it.
+ * apart (`waiting`), whatever its age. Work in progress with no owner whose agent is gone
+ * (the session that held it ended or crashed: history/list-owners.ts, asked through
+ * `goneHeld` for a list folder with work in progress) is in, marked `gone`, whatever its
+ * age and the list's other sessions, as `tasks list --stalled` shows it (stalledOrGone).
  */
 export interface StalledRow {
   row: ListOverview;
@@ -39,30 +39,37 @@ export function stalledAcrossLists(index: SessionIndex, rows: readonly ListOverv
   const found: StalledRow[] = [];
   for (const row of rows) {
     if (row.counts.in_progress === 0) continue;
-    const { tasks, stalled, waiting, untimed } = stalledOf(index, row, opts);
-    const idle = tasks.flatMap((task) => {
-      const idleMs = stalled.get(task.id);
-      return idleMs === undefined ? [] : [{ task, idleMs }];
+    const { tasks, times, stalled, waiting, untimed } = stalledOf(index, row, opts);
+    // A list folder's tasks in progress are asked about (a list with none reads no session for it): work whose agent is
+    // gone is shown whatever its age and the list's other sessions, as `tasks list --stalled` shows it (stalledOrGone).
+    const working = tasks.filter((t) => t.status === 'in_progress');
+    const gone = row.kind === 'tasks' && working.length > 0 && opts.goneHeld !== undefined ? opts.goneHeld(row.id, working) : undefined;
+    const shown = stalledOrGone(
+      working,
+      stalled,
+      (id) => gone?.has(id) === true,
+      (id) => times?.get(id),
+      opts.now,
+    );
+    const items = tasks.flatMap((task) => {
+      const idleMs = shown.get(task.id);
+      return idleMs === undefined ? [] : [{ task, idleMs, gone: gone?.get(task.id) }];
     });
-    // Only a list folder's stalled tasks are asked about: a list with none reads no session for it.
-    const gone =
-      row.kind === 'tasks' && idle.length > 0 && opts.goneHeld !== undefined
-        ? opts.goneHeld(
-            row.id,
-            idle.map((i) => i.task),
-          )
-        : undefined;
-    const items = idle.map((i) => ({ ...i, gone: gone?.get(i.task.id) }));
+    // Work whose agent is gone waits on nobody: shown above, not as waiting.
     const waits = tasks.flatMap((task) => {
       const on = waiting.get(task.id);
-      return on === undefined ? [] : [{ task, on }];
+      return on === undefined || gone?.has(task.id) ? [] : [{ task, on }];
     });
     if (items.length > 0 || waits.length > 0 || untimed.length > 0) found.push({ row, stalled: items, waiting: waits, untimed });
   }
   return found;
 }
 
-function stalledOf(index: SessionIndex, row: ListOverview, opts: StalledAsk): RestingWork & { tasks: Task[]; untimed: string[] } {
+function stalledOf(
+  index: SessionIndex,
+  row: ListOverview,
+  opts: StalledAsk,
+): RestingWork & { tasks: Task[]; times?: ReadonlyMap<string, number> | undefined; untimed: string[] } {
   const none = { tasks: [], stalled: new Map(), waiting: new Map(), untimed: [] };
   const session = row.sessions[0];
   if (row.kind === 'todowrite' && row.todos !== undefined && session !== undefined) {
@@ -74,6 +81,7 @@ function stalledOf(index: SessionIndex, row: ListOverview, opts: StalledAsk): Re
     const { tasks, times } = readList(row.dir, { times: true });
     return {
       tasks,
+      times,
       ...stalledInList(row.dir, row.id, tasks, { afterMs: opts.afterMs, now: opts.now, sessions: index, times }),
       untimed: [],
     };

@@ -1,5 +1,5 @@
 import { type BlockerAnswers, blockerAnswers, countTasks, indexTasks, type ListCounts, missingBlockers } from '../graph/blockers.js';
-import { type RestingWork, stalledInList, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
+import { type RestingWork, stalledInList, stalledOrGone, stalledTodos, type WaitingSession } from '../progress/stalled-work.js';
 import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { restatesSubject } from '../store/active-form.js';
@@ -105,12 +105,28 @@ export function listTasks(req: ListingRequest): TaskListing {
     : (todos ?? { stalled: new Map(), waiting: new Map() });
   const { stalled, waiting } = rest;
   const filtered = filterTasks(snapshot.tasks, filter, index);
-  const matching = req.stalledOnly ? filtered.filter((t) => stalled.has(t.id)) : filtered;
+  // --stalled shows work whose agent is gone too, whatever its age and the other sessions (stalledOrGone): asked of every
+  // matching task in progress, before the stall picks any.
+  const goneOfMatching =
+    req.stalledOnly && real && filtered.some((t) => t.status === 'in_progress')
+      ? req.goneHeld(filtered.filter((t) => t.status === 'in_progress'))
+      : undefined;
+  const shownStalled = req.stalledOnly
+    ? stalledOrGone(
+        filtered,
+        stalled,
+        (id) => goneOfMatching?.has(id) === true,
+        () => undefined,
+        req.now,
+      )
+    : undefined;
+  const matching = shownStalled === undefined ? filtered : filtered.filter((t) => shownStalled.has(t.id));
   // --stalled leaves out work that waits for a person; it is said apart, so that nobody takes the silence for "nothing stuck".
+  // Work whose agent is gone waits on nobody: it is shown, not left out.
   const waitingLeftOut = req.stalledOnly
     ? filtered.flatMap((t) => {
         const on = waiting.get(t.id);
-        return on === undefined ? [] : [{ id: t.id, on }];
+        return on === undefined || goneOfMatching?.has(t.id) ? [] : [{ id: t.id, on }];
       })
     : undefined;
   // File times are read only when shown (the table) or sorted by: one stat a task.
@@ -125,7 +141,12 @@ export function listTasks(req: ListingRequest): TaskListing {
   const tasks = req.limit === undefined ? sorted : sorted.slice(0, req.limit);
   // Whose agent is gone: the sessions are asked only when a shown task is in progress (a list with none costs nothing more),
   // and, as the stall, never for JSON unless --stalled asks: it can read every transcript of a named list's sessions.
-  const gone = real && judgeStalled && tasks.some((t) => t.status === 'in_progress') ? req.goneHeld(tasks) : new Map<string, GoneHeld>();
+  const gone =
+    goneOfMatching !== undefined
+      ? new Map(tasks.filter((t) => goneOfMatching.has(t.id)).map((t) => [t.id, goneOfMatching.get(t.id) as GoneHeld]))
+      : real && judgeStalled && tasks.some((t) => t.status === 'in_progress')
+        ? req.goneHeld(tasks)
+        : new Map<string, GoneHeld>();
   const listing = {
     problems: snapshot.problems,
     unknownOwner,

@@ -16,6 +16,7 @@ import { busyAndWriting } from './busy-and-writing.js';
  * file says `"status":"waiting"`: a permission prompt, a dialog) is neither: its work in
  * progress waits for that person, however long, and is said to (`waiting`), never stalled.
  * This is the one answer `list`, `lists --stalled`, `watch`, the board and `notify` give.
+ * What `--stalled` shows adds the work of agents known gone (stalledOrGone).
  */
 
 export const DEFAULT_STALLED_MS = 30 * 60_000;
@@ -109,6 +110,34 @@ export function stalledTasks(
     if (idleMs >= afterMs) out.push({ id: task.id, task, idleMs });
   }
   return out;
+}
+
+/**
+ * What `--stalled` shows, the one rule for `tasks list --stalled`, `tasks lists --stalled`
+ * and the board's stalled filter: the tasks in progress that stalled (`stalled`, the rule
+ * above), and every task in progress whose agent is known gone (`gone`: its session ended
+ * or crashed holding it, history/list-owners.ts), whatever the list's other sessions do and
+ * however lately it changed: a dead agent's task waits on nobody, and no busy session is at
+ * work on it. id -> how long unchanged (ms; 0 where its time is unknown), in `working`'s order.
+ */
+export function stalledOrGone(
+  working: readonly Task[],
+  stalled: ReadonlyMap<string, number>,
+  gone: (id: string) => boolean,
+  changedAt: (id: string) => number | undefined,
+  now: number,
+): Map<string, number> {
+  const shown = new Map<string, number>();
+  for (const t of working) {
+    if (t.status !== 'in_progress') continue;
+    const idleMs = stalled.get(t.id);
+    if (idleMs !== undefined) shown.set(t.id, idleMs);
+    else if (gone(t.id)) {
+      const at = changedAt(t.id);
+      shown.set(t.id, at === undefined ? 0 : Math.max(0, now - at));
+    }
+  }
+  return shown;
 }
 
 /**

@@ -5,7 +5,7 @@ import { sessionsOfList, useTranscriptCache } from './list-sessions.js';
 import type { ProcessProbe } from './live-sessions.js';
 import { SessionIndex, type SessionIndexOptions, type SessionInfo } from './session-index.js';
 import { cachedTranscriptTasks, latestOnlyCache, type TranscriptTasksCache } from './transcript-cache.js';
-import type { TaskWrite } from './transcript-tasks.js';
+import type { TaskRetake, TaskWrite } from './transcript-tasks.js';
 
 /**
  * Deaths on a shared list: a session that was seen working on the list (its own list, or
@@ -123,10 +123,13 @@ export function holdersOf(
 
 /**
  * Of the tasks `held` says a session over holds (task id -> that session), those one of
- * `live` (sessions not over) has written too, since that session's last write of it or at
- * the same moment, or is a fork of that session: a fork goes on from its parent's work (its
+ * `live` (sessions not over) has written too, or taken up as it was (a TaskUpdate setting
+ * it in progress again, which Claude Code answers with `updatedFields: []` and does not
+ * write: transcript-tasks.ts, `retakes`), since that session's last write of it or at the
+ * same moment, or is a fork of that session: a fork goes on from its parent's work (its
  * copies of the parent's writes are not counted as its own), and an agent that takes a task
- * up may only touch it. Such a task may be at work: never called gone, never taken back.
+ * up may only touch it, or only say it is at work on it. Such a task may be at work: never
+ * called gone, never taken back.
  */
 export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, string>, live: readonly string[]): Set<string> {
   const touched = new Set<string>();
@@ -137,10 +140,20 @@ export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, str
     if (writes === undefined) lastOf.set(session, (writes = lastWrites(writesOf(index, session))));
     return writes;
   };
+  const lastRetakeOf = new Map<string, Map<string, number>>();
+  const lastRetake = (session: string) => {
+    let retakes = lastRetakeOf.get(session);
+    if (retakes === undefined) {
+      retakes = new Map();
+      for (const r of retakesOf(index, session)) retakes.set(r.id, Math.max(r.at, retakes.get(r.id) ?? -Infinity));
+      lastRetakeOf.set(session, retakes);
+    }
+    return retakes;
+  };
   for (const [id, holder] of held) {
     const theirs = last(holder).get(id)?.at ?? -Infinity;
-    const goesOn = (session: string) =>
-      session !== holder && (forkedFrom(index, session, holder) || (last(session).get(id)?.at ?? -Infinity) >= theirs);
+    const since = (session: string) => Math.max(last(session).get(id)?.at ?? -Infinity, lastRetake(session).get(id) ?? -Infinity) >= theirs;
+    const goesOn = (session: string) => session !== holder && (forkedFrom(index, session, holder) || since(session));
     if (live.some(goesOn)) touched.add(id);
   }
   return touched;
@@ -163,6 +176,13 @@ function writesOf(index: SessionIndex, sessionId: string, cache?: TranscriptTask
   return index
     .sessionFiles(sessionId, transcript)
     .flatMap((f) => (cache === undefined ? index.transcriptTasks(f.file) : cachedTranscriptTasks(f.file, cache)).writes ?? []);
+}
+
+/** A session's TaskUpdates that took a task up as it was (nothing written), its subagents' included. */
+function retakesOf(index: SessionIndex, sessionId: string): TaskRetake[] {
+  const transcript = index.transcriptOf(sessionId);
+  if (transcript === undefined) return [];
+  return index.sessionFiles(sessionId, transcript).flatMap((f) => index.transcriptTasks(f.file).retakes ?? []);
 }
 
 /** A write that took the task up: started it, or gave it an owner (emptying the owner gives it away). */

@@ -22,6 +22,10 @@ import type { LineScan } from './transcript-store.js';
  *   than one list (its settings can change while it runs): a second create of the same
  *   id is another list's task. A fork's copies of its parent's entries are the parent's
  *   writes, not its own.
+ * - `retakes`: each TaskUpdate that set a task in progress, or gave it an owner, that it
+ *   already had: Claude Code answers `updatedFields: []` and writes nothing (checked with
+ *   2.1.332), so it is no write, but the session said it is at work on that task: an agent
+ *   taking up a dead one's task in progress does exactly this. Never a fork's copies.
  * - `usesTasks`: a Task tool answered a call of its own (not "No such tool available": a
  *   session gated to TodoWrite may try TaskCreate first).
  * - `todos`: the latest TodoWrite list (the older, in-memory system): the last result's
@@ -60,10 +64,20 @@ export interface TaskWrite {
   end: number;
 }
 
+/** A TaskUpdate that took up a task as it already was (in progress, or that owner): nothing written. */
+export interface TaskRetake {
+  id: string;
+  /** ms since the epoch: the call's entry and its result's. */
+  at: number;
+  end: number;
+}
+
 export interface TranscriptTasks {
   tasks: SeenTask[];
   /** Every write, oldest first (absent: none). */
   writes?: TaskWrite[] | undefined;
+  /** Every retake, oldest first (absent: none). */
+  retakes?: TaskRetake[] | undefined;
   /** Whether any Task tool (TaskCreate, TaskUpdate, TaskGet, TaskList) answered a call (a tool the session did not have answers none). */
   usesTasks: boolean;
   /** The latest TodoWrite todos; undefined when TodoWrite was never called. */
@@ -118,6 +132,7 @@ export interface TasksScanState {
   copiedSeen: Map<string, SeenTask>;
   calls: Map<string, Call>;
   writes: TaskWrite[];
+  retakes: TaskRetake[];
   usesTasks: boolean;
   todos?: Todo[] | undefined;
   todoTimes?: Array<number | null> | undefined;
@@ -139,6 +154,7 @@ export function tasksOf(state: TasksScanState): TranscriptTasks {
   return {
     tasks: [...state.seen.values()],
     ...(state.writes.length > 0 ? { writes: state.writes } : {}),
+    ...(state.retakes.length > 0 ? { retakes: state.retakes } : {}),
     usesTasks: state.usesTasks,
     ...(state.todos !== undefined ? { todos: state.todos, todoTimes: state.todoTimes ?? state.todos.map(() => null) } : {}),
   };
@@ -158,10 +174,10 @@ function setTodos(state: TasksScanState, todos: Todo[], at: number): void {
 
 /** The read of Task-tool and TodoWrite calls and results, line by line (transcript-store.ts keeps where it stands). */
 export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanState): string } = {
-  // tasks/7: with the writes that started a task; tasks/6: with when each todo last changed; tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
-  id: 'tasks/7',
+  // tasks/8: with the TaskUpdates that took a task up as it was; tasks/7: with the writes that started a task; tasks/6: with when each todo last changed; tasks/5: used only where a Task tool answered; tasks/4: with the owner each write gave.
+  id: 'tasks/8',
   needles: STEMS,
-  start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], usesTasks: false }),
+  start: () => ({ seen: new Map(), copiedSeen: new Map(), calls: new Map(), writes: [], retakes: [], usesTasks: false }),
   feed(state, line) {
     if (!NEEDLES.some((n) => line.includes(n))) return;
     const entry = parse(line);
@@ -211,6 +227,8 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     const end = time(entry.timestamp);
     const write = Number.isNaN(call.at) || Number.isNaN(end) ? undefined : writeOf(call, outcome);
     if (write !== undefined) state.writes.push({ ...write, at: call.at, end });
+    else if (!Number.isNaN(call.at) && !Number.isNaN(end) && isRetake(call, outcome))
+      state.retakes.push({ id: outcome.taskId as string, at: call.at, end });
   },
   copy: (state) => ({
     ...state,
@@ -218,6 +236,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
     copiedSeen: new Map(state.copiedSeen),
     calls: new Map(state.calls),
     writes: [...state.writes],
+    retakes: [...state.retakes],
     ...(state.todoTimes !== undefined ? { todoTimes: [...state.todoTimes] } : {}),
   }),
   // Most transcripts never touch a task or a todo: their state is kept as 0.
@@ -238,6 +257,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
             w.owner ?? null,
             w.started ? 1 : 0,
           ]),
+          ...(state.retakes.length > 0 ? { r: state.retakes.map((r) => [r.id, r.at, r.end]) } : {}),
           u: state.usesTasks ? 1 : 0,
           ...(state.todos !== undefined ? { t: state.todos, tt: state.todoTimes ?? null } : {}),
         },
@@ -245,7 +265,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
   load(json) {
     if (json === 0) return TASKS_SCAN.start();
     if (typeof json !== 'object' || json === null) return undefined;
-    const { s, p, c, w, u, t, tt } = json as Record<string, unknown>;
+    const { s, p, c, w, r, u, t, tt } = json as Record<string, unknown>;
     if (!Array.isArray(c) || !Array.isArray(w) || (u !== 0 && u !== 1)) return undefined;
     const seen = loadedTasks(s);
     const copiedSeen = loadedTasks(p);
@@ -272,10 +292,17 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         end: item[5],
       });
     }
+    const retakes: TaskRetake[] = [];
+    if (r !== undefined && !Array.isArray(r)) return undefined;
+    for (const item of (r ?? []) as unknown[]) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'number' || typeof item[2] !== 'number')
+        return undefined;
+      retakes.push({ id: item[0], at: item[1], end: item[2] });
+    }
     const todos = t === undefined ? undefined : todosOf(t);
     if (t !== undefined && todos === undefined) return undefined;
     const todoTimes = Array.isArray(tt) && tt.length === todos?.length ? tt.map((x) => (typeof x === 'number' ? x : null)) : undefined;
-    return { seen, copiedSeen, calls, writes, usesTasks: u === 1, ...(todos !== undefined ? { todos, todoTimes } : {}) };
+    return { seen, copiedSeen, calls, writes, retakes, usesTasks: u === 1, ...(todos !== undefined ? { todos, todoTimes } : {}) };
   },
 };
 
@@ -285,9 +312,9 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
  * (each `-` when not). Equal digests, equal TranscriptTasks.
  */
 export function tasksDigest(state: TasksScanState): string {
-  const { tasks, writes, usesTasks, todos, todoTimes } = tasksOf(state);
+  const { tasks, writes, retakes, usesTasks, todos, todoTimes } = tasksOf(state);
   const flags = `${usesTasks ? 'u' : '-'}${tasks.length > 0 || writes !== undefined ? 'i' : '-'}${todos !== undefined ? 't' : '-'}`;
-  // Nothing used, shown or kept: the flags say it all.
+  // Nothing used, shown or kept: the flags say it all (a retake is a Task tool's answer: `u`).
   if (flags === '---') return flags;
   return (
     flags +
@@ -295,6 +322,7 @@ export function tasksDigest(state: TasksScanState): string {
       tasks.map((t) => [t.id, t.subject, t.created]),
       (writes ?? []).map((w) => [w.id, w.created, w.subject ?? null, w.deleted === true, w.at, w.end, w.owner ?? null, w.started === true]),
       (todos ?? []).map((t, i) => [t.content, t.status, t.activeForm ?? null, todoTimes?.[i] ?? null]),
+      (retakes ?? []).map((r) => [r.id, r.at, r.end]),
     ])
   );
 }
@@ -314,6 +342,7 @@ function isStart(state: TasksScanState): boolean {
     state.copiedSeen.size === 0 &&
     state.calls.size === 0 &&
     state.writes.length === 0 &&
+    state.retakes.length === 0 &&
     !state.usesTasks &&
     state.todos === undefined
   );
@@ -339,6 +368,16 @@ function writeOf(call: Call, result: Record<string, unknown>): Omit<TaskWrite, '
     ...(owner !== undefined ? { owner } : {}),
     ...(call.input.status === 'in_progress' && result.updatedFields.includes('status') ? { started: true } : {}),
   };
+}
+
+/**
+ * A TaskUpdate that took a task up as it already was: it set it in progress, or gave it
+ * a non-empty owner, and changed nothing (`updatedFields: []`: the task was so already).
+ */
+function isRetake(call: Call, result: Record<string, unknown>): boolean {
+  if (call.copied || call.name !== 'TaskUpdate' || result.success !== true || typeof result.taskId !== 'string') return false;
+  if (!Array.isArray(result.updatedFields) || result.updatedFields.length > 0) return false;
+  return call.input.status === 'in_progress' || (typeof call.input.owner === 'string' && call.input.owner !== '');
 }
 
 function time(v: unknown): number {
