@@ -227,7 +227,8 @@ export function goneHeldInProgress(
   tasks: readonly Task[],
 ): ReadonlyMap<string, GoneHeld> {
   const judged = tasks.filter((t) => t.status === 'in_progress');
-  if (judged.length === 0) return new Map();
+  // No transcript, no session that could have held one: nothing to ask.
+  if (judged.length === 0 || index.transcripts().size === 0) return new Map();
   // Owners are judged here on a named list alone: a session's own list (or its team's) has
   // its sessions known without reading transcripts, and its owners judged so (goneOwners),
   // where reading them all again would cost a list of a session's own 40-140 ms more.
