@@ -334,15 +334,28 @@ export class SessionIndex {
   processes(): Map<number, ProcessSession> {
     if (this.processCache) return this.processCache;
     const running = this.runningFiles();
-    this.memory.note(running);
+    this.memory.note(
+      running,
+      this.liveSessionFiles().filter((f) => this.verdict(f) === 'gone'),
+    );
+    const found = this.sessionsOfFiles(running);
+    return (this.processCache = new Map(found.map((p) => [p.pid, p])));
+  }
+
+  /**
+   * What processes.ts works out of these files' processes (process-sessions.ts), as if each
+   * ran: the session it is on and those it ran before. Reads only the transcripts of their
+   * project folders written since each started.
+   */
+  private sessionsOfFiles(files: readonly LiveSessionFile[]): ProcessSession[] {
     const stampsIn = (cwd: string) => {
-      const since = minOf(running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
+      const since = minOf(files.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
       const own = projectFolderName(cwd);
-      const files = this.projectFoldersOf(cwd).flatMap((project) => {
+      const found = this.projectFoldersOf(cwd).flatMap((project) => {
         const folder = path.join(this.configDir, 'projects', project);
         return namesIn(folder).map((name) => ({ own: project === own, name, file: path.join(folder, name) }));
       });
-      return files.flatMap(({ own, name, file }) => {
+      return found.flatMap(({ own, name, file }) => {
         const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
         if (!isSessionId(id) || mtime(file) < since) return [];
         const f = this.facts(file);
@@ -361,8 +374,8 @@ export class SessionIndex {
         ];
       });
     };
-    const found = sessionsOfProcesses(
-      running.map((f) => ({
+    return sessionsOfProcesses(
+      files.map((f) => ({
         pid: f.pid,
         cwd: f.cwd,
         sessionId: f.sessionId,
@@ -371,7 +384,32 @@ export class SessionIndex {
       })),
       stampsIn,
     );
-    return (this.processCache = new Map(found.map((p) => [p.pid, p])));
+  }
+
+  /**
+   * The `/clear` that moved a process on from this session, where that process has died
+   * since (a crash: its live-session file is left behind). While a process runs, session()
+   * names the session it went on as (`replacedBy`); once it is gone the same evidence is
+   * judged the same way (the process as it was seen, kept in process-memory.ts; the
+   * transcripts; times), so a session that was cleared stays cleared. Asked only of a
+   * session over whose end is told (gone-owners.ts): it reads the transcripts of that
+   * session's folder written since the dead process started, which no plain read pays for.
+   */
+  clearAfterDeath(s: SessionInfo): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
+    if (s.replacedBy !== undefined) return { replacedBy: s.replacedBy, clearProof: s.clearProof };
+    if (s.state !== 'ended' || s.ended !== true || s.cwd === undefined) return undefined;
+    const cwd = s.cwd;
+    const dead = this.liveSessionFiles().filter(
+      (f) => this.verdict(f) === 'gone' && f.cwd === cwd && f.sessionId !== s.sessionId && (f.startedAt ?? 0) <= (s.lastActivity ?? 0),
+    );
+    if (dead.length === 0) return undefined;
+    const deadPids = new Set(dead.map((f) => f.pid));
+    const running = this.runningFiles().filter((f) => f.cwd === cwd);
+    for (const p of this.sessionsOfFiles([...dead, ...running])) {
+      if (deadPids.has(p.pid) && p.replaced.includes(s.sessionId))
+        return { replacedBy: p.sessionId, clearProof: p.proof[s.sessionId] ?? 'times' };
+    }
+    return undefined;
   }
 
   /** Everything known of one session, or undefined when nothing names it. */
@@ -469,6 +507,15 @@ export class SessionIndex {
     const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
+    // A session's fate is that of its last run: one killed, then resumed (`--resume` keeps the
+    // id) and ended cleanly, leaves the killed run's file behind, but its transcript closes
+    // (`cost-state`) after that run began. A killed run writes no `cost-state`.
+    if (verdict === 'gone' && judged.every((j) => j.verdict === 'gone') && this.endedSince(info, lives)) {
+      info.name = live.name;
+      info.cwd ??= live.cwd;
+      info.firstActivity ??= live.startedAt;
+      return;
+    }
     info.state = verdict === 'running' ? 'live' : verdict === 'unknown' ? 'unknown' : 'crashed';
     info.pid = live.pid;
     info.name = live.name;
@@ -482,6 +529,16 @@ export class SessionIndex {
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;
     info.firstActivity ??= live.startedAt;
+  }
+
+  /**
+   * Did the session's transcript record its end (`cost-state` last) after every run its
+   * left-over live-session files tell of began? Then a later run ended it cleanly.
+   */
+  private endedSince(info: SessionInfo, lives: readonly LiveSessionFile[]): boolean {
+    if (info.ended !== true || info.writtenAt === undefined) return false;
+    const lastRun = Math.max(...lives.map((l) => l.startedAt ?? Infinity));
+    return info.writtenAt > lastRun;
   }
 
   /**
