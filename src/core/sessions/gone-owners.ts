@@ -48,15 +48,6 @@ export interface GoneHeld {
   unowned: boolean;
 }
 
-/**
- * What one session's end says: "session 2d483082 ended", "crashed", or "was cleared" where
- * the `/clear` is sure (cleared-lists.ts; one taken from times alone is said as the end its
- * transcript shows).
- */
-export function sessionOver(s: SessionInfo): string {
-  return `session ${s.sessionId.slice(0, 8)} ${clearOf(s)?.sure === true ? 'was cleared' : s.state}`;
-}
-
 /** One session's end as the list `listId` knows it: what to say, and the session whose end that is (its time is the one told). */
 export interface SessionEnd {
   why: string;
@@ -64,7 +55,10 @@ export interface SessionEnd {
 }
 
 /**
- * How a session of list `listId` that is over came to be so, as the views tell it: the fate
+ * How a session of list `listId` that is over came to be so, as the views tell it:
+ * "session 2d483082 ended", "crashed", or "was cleared" where the `/clear` is sure
+ * (cleared-lists.ts; one taken from times alone is said as the end its transcript shows);
+ * the fate
  * of its last run (session-index.ts), and a `/clear` still known once its process has died
  * (clearAfterDeath), so neither the reason nor its time shifts with no new event in its life.
  *

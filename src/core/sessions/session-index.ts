@@ -38,7 +38,7 @@ import { sessionTranscripts } from './transcript-lines.js';
 import { TranscriptStore } from './transcript-store.js';
 import { TASKS_SCAN, type Todo, type TranscriptTasks, tasksOf } from './transcript-tasks.js';
 
-/** live: it runs; ended: it exited cleanly; crashed: its live file outlived its process; unknown: its process cannot be looked up here. */
+/** live: it runs; ended: its last run exited cleanly; crashed: its last run's live file outlived its process; unknown: its process cannot be looked up here. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
 
 export interface SessionInfo extends TranscriptFacts {
