@@ -136,6 +136,19 @@ function unowned(dir: string): void {
   fs.utimesSync(file, mtime, mtime);
 }
 
+/** The process exits cleanly, `agoMs` before now: its live-session file goes, and the session it is on records its end. */
+async function exitCleanly(config: string, agent: ChildProcess, sessionId: string, agoMs: number): Promise<number> {
+  await kill(agent);
+  fs.rmSync(path.join(config, 'sessions', `${agent.pid}.json`));
+  const projects = path.join(config, 'projects');
+  const [folder] = fs.readdirSync(projects);
+  const file = path.join(projects, folder as string, `${sessionId}.jsonl`);
+  fs.appendFileSync(file, `${JSON.stringify({ type: 'cost-state', sessionId, totalCostUSD: 0.001 })}\n`);
+  const at = secondsAgo(agoMs);
+  fs.utimesSync(file, at / 1000, at / 1000);
+  return at;
+}
+
 describe('/clear, then the process killed', () => {
   it('its own list: "was cleared", at the time of the clear, before and after the kill', async () => {
     const agent = agentProcess({});
@@ -181,5 +194,35 @@ describe('/clear, then the process killed', () => {
     expect(checkMessages(w.config, 'team')).toEqual([
       'task #1 is in progress and owned by main, whose session b8c060f7 (after /clear of 0501500a) crashed',
     ]);
+  });
+});
+
+describe('/clear, then the process exited cleanly', () => {
+  it('its own list: still "was cleared", at the time of the clear', async () => {
+    const agent = agentProcess({});
+    const pid = agent.pid as number;
+    const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
+    const own = path.join(w.config, 'tasks', CLEARED);
+    fs.renameSync(w.dir, own);
+    unowned(own);
+    const before = goneOf(w.config, CLEARED);
+    expect(before).toMatchObject({ session: CLEARED, why: 'session 0501500a was cleared' });
+    await exitCleanly(w.config, agent, AFTER_CLEAR, 60_000);
+    expect(goneOf(w.config, CLEARED)).toEqual(before);
+  });
+
+  it('a shared list: the new session ended, at its end', async () => {
+    const agent = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
+    const pid = agent.pid as number;
+    const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
+    unowned(w.dir);
+    expect(goneOf(w.config, 'team')).toBeUndefined();
+    const end = await exitCleanly(w.config, agent, AFTER_CLEAR, 60_000);
+    expect(goneOf(w.config, 'team')).toMatchObject({
+      session: AFTER_CLEAR,
+      state: 'ended',
+      since: new Date(end).toISOString(),
+      why: 'session b8c060f7 (after /clear of 0501500a) ended',
+    });
   });
 });

@@ -387,18 +387,27 @@ export class SessionIndex {
   }
 
   /**
-   * The `/clear` that moved a process on from this session, where that process has died
-   * since (a crash: its live-session file is left behind). While a process runs, session()
-   * names the session it went on as (`replacedBy`); once it is gone the same evidence is
-   * judged the same way (the process as it was seen, kept in process-memory.ts; the
-   * transcripts; times), so a session that was cleared stays cleared. Asked only of a
-   * session over whose end is told (gone-owners.ts): it reads the transcripts of that
-   * session's folder written since the dead process started, which no plain read pays for.
+   * The `/clear` that moved a process on from this session, where that process is gone now.
+   * While a process runs, session() names the session it went on as (`replacedBy`); once it
+   * has crashed (its live-session file left behind) the same evidence is judged the same way
+   * (the process as it was seen, kept in process-memory.ts; the transcripts; times); once it
+   * has exited, the transcripts: the session after a `/clear` opens with it and names the
+   * process's first session on its turns' entries, as this one's do (or this one, when it
+   * began the process). So a session that was cleared stays cleared. Asked only of a session
+   * over whose end is told (gone-owners.ts): it reads the transcripts of that session's
+   * folder written since it ended, which no plain read pays for.
    */
   clearAfterDeath(s: SessionInfo): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
     if (s.replacedBy !== undefined) return { replacedBy: s.replacedBy, clearProof: s.clearProof };
+    // A `/clear` closes the old transcript with `cost-state`, as an end does.
     if (s.state !== 'ended' || s.ended !== true || s.cwd === undefined) return undefined;
-    const cwd = s.cwd;
+    const byProcess = this.clearByDeadProcess(s, s.cwd);
+    if (byProcess !== undefined && byProcess.clearProof !== 'times') return byProcess;
+    return this.clearByTranscripts(s, s.cwd) ?? byProcess;
+  }
+
+  /** The session a crashed process that ran this one went on as (process-sessions.ts, as if it ran). */
+  private clearByDeadProcess(s: SessionInfo, cwd: string): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
     const dead = this.liveSessionFiles().filter(
       (f) => this.verdict(f) === 'gone' && f.cwd === cwd && f.sessionId !== s.sessionId && (f.startedAt ?? 0) <= (s.lastActivity ?? 0),
     );
@@ -410,6 +419,33 @@ export class SessionIndex {
         return { replacedBy: p.sessionId, clearProof: p.proof[s.sessionId] ?? 'times' };
     }
     return undefined;
+  }
+
+  /**
+   * The session its process went on as, by the transcripts alone: of the folder's sessions
+   * begun as this one ended, the first that opens with `/clear` and names the same first
+   * session of its process.
+   */
+  private clearByTranscripts(s: SessionInfo, cwd: string): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
+    const first = s.processSession ?? (s.firstOfProcess === true ? s.sessionId : undefined);
+    const end = s.lastActivity;
+    if (first === undefined || end === undefined) return undefined;
+    let found: { id: string; at: number } | undefined;
+    for (const project of this.projectFoldersOf(cwd)) {
+      const folder = path.join(this.configDir, 'projects', project);
+      for (const name of namesIn(folder)) {
+        const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
+        if (!isSessionId(id) || id === s.sessionId) continue;
+        const file = path.join(folder, name);
+        if (mtime(file) < end - CLEAR_SLACK_MS) continue;
+        const f = this.facts(file);
+        const at = f.firstActivity;
+        if (f.opensWithClear !== true || f.processSession !== first || (f.cwd !== undefined && f.cwd !== cwd)) continue;
+        if (at === undefined || at < end - CLEAR_SLACK_MS || (found !== undefined && found.at <= at)) continue;
+        found = { id, at };
+      }
+    }
+    return found === undefined ? undefined : { replacedBy: found.id, clearProof: 'transcripts' };
   }
 
   /** Everything known of one session, or undefined when nothing names it. */
@@ -691,6 +727,9 @@ export class SessionIndex {
 function processFolder(p: Pick<ClaudeProcess, 'projectFolder'>, cwd: string): string {
   return p.projectFolder ?? projectFolderName(cwd);
 }
+
+/** Slack between a session's last entry and the first of the session a `/clear` began (clocks, the moments between an entry and its write). */
+const CLEAR_SLACK_MS = 5_000;
 
 /** Slack between a process's start (in clock ticks, the boot time in whole seconds) and its session's first entry. */
 const START_SLACK_MS = 5_000;
