@@ -4,9 +4,9 @@
  *
  * - killed, then resumed (`--resume` keeps the id) and ended cleanly: it ended, when the
  *   resume did, though the killed run's live-session file is still there;
- * - cleared (`/clear`), then its process killed: on its own list it stays "was cleared", at
- *   the time of the clear; on a shared list, where the process went on with the list as a
- *   new session, that session's crash is the end told.
+ * - cleared (`/clear`), then its process killed or exited cleanly: on its own list it stays
+ *   "was cleared", at the time of the clear; on a shared list, where the process went on
+ *   with the list as a new session, that session's end (crashed, ended) is the one told.
  *
  * Against the files the real Claude Code 2.1.328 wrote (test/fixtures/claude-code-2.1.328/
  * gone, README there), moved in time to have ended 15 minutes ago; a resume's entries are
