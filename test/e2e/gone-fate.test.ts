@@ -194,6 +194,9 @@ describe('/clear, then the process killed', () => {
     expect(checkMessages(w.config, 'team')).toEqual([
       'task #1 is in progress and owned by main, whose session b8c060f7 (after /clear of 0501500a) crashed',
     ]);
+    expect(runInProcessSync(w.config, ['-l', 'team', 'get', '1']).stdout).toMatch(
+      /^Owner: {7}main \(gone: session b8c060f7 \(after \/clear of 0501500a\) crashed\)/m,
+    );
   });
 });
 
