@@ -12,6 +12,9 @@
  * - That agent killed, a live session goes on with #1 (a fork of it, one that edited #1, one
  *   that set it in progress again, which Claude Code answers `updatedFields: []` without a
  *   write): #1 is not gone, and `release --gone` would not put it back.
+ * - That agent killed, then resumed (`--resume`, the same session) and ended cleanly: the
+ *   session's fate is its last run's, `ended`, though the killed run's live-session file is
+ *   still there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -305,6 +308,37 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
       args: ['--resume', killed, '--fork-session'],
       turns: [[{ name: 'TaskGet', input: { taskId: '1' } }], LIST],
     });
+  });
+
+  it('the killed session resumed (--resume) and ended cleanly: it ended, though the killed run left its live-session file', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const killed = await killedHolding(w, proj);
+    const short = killed.slice(0, 8);
+    const left = liveFiles(w.config).filter((f) => f.sessionId === killed);
+    expect(left.map((f) => alive(f.pid))).toEqual([false]);
+    await runAgent({
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      args: ['--resume', killed],
+      turns: [[{ name: 'TaskGet', input: { taskId: '1' } }]],
+    });
+    // The resume wrote its end (`cost-state`) and removed its own file; the killed run's is still there.
+    await waitFor('the end in its transcript', () =>
+      transcripts(w).some((t) => t.id === killed && t.text.trimEnd().split('\n').at(-1)?.startsWith('{"type":"cost-state"')),
+    );
+    expect(liveFiles(w.config).map((f) => f.file)).toEqual(left.map((f) => f.file));
+    const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as { gone?: Record<string, unknown> };
+    expect(got.gone).toMatchObject({ session: killed, state: 'ended', why: `session ${short} ended`, unowned: true });
+    const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ message: string }> };
+    expect(checked.findings.map((f) => f.message)).toEqual([
+      `task #1 is in progress with no owner, and its agent is gone: session ${short} ended holding it`,
+    ]);
+    const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(dry.stdout).toBe(
+      `Would put task #1 back to pending (no owner; in_progress -> pending; session ${short} ended holding it): Fix it\n`,
+    );
   });
 
   it('a live session that took #1 up by editing it', async () => {

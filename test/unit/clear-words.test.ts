@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clearOf } from '../../src/core/sessions/cleared-lists.js';
-import { sessionOver } from '../../src/core/sessions/gone-owners.js';
-import type { SessionInfo } from '../../src/core/sessions/session-index.js';
+import { endOf } from '../../src/core/sessions/gone-owners.js';
+import { SessionIndex, type SessionInfo } from '../../src/core/sessions/session-index.js';
 import { stateText } from '../../src/render/session-text.js';
 import { renderSessionCleared, watchEndMessage } from '../../src/render/watch-outcome.js';
+import { tempConfig } from '../helpers/cli.js';
 
 const OLD = '2d483082-5eaa-461a-bfdf-3e104fbfeff7';
 const NEW = '7baec0ff-1111-4a4a-8b8b-000000000002';
@@ -32,8 +33,9 @@ describe('cleared, or probably cleared', () => {
   });
 
   it("an owner's end: was cleared only when known", () => {
-    expect(sessionOver(session('process'))).toBe('session 2d483082 was cleared');
-    expect(sessionOver(session('times'))).toBe('session 2d483082 ended');
+    const index = new SessionIndex(tempConfig());
+    expect(endOf(index, session('process'), OLD).why).toBe('session 2d483082 was cleared');
+    expect(endOf(index, session('times'), OLD).why).toBe('session 2d483082 ended');
   });
 
   it('watch: the note and the end say probably where times alone tie the sessions', () => {

@@ -1,4 +1,4 @@
-import { type GoneHeld, type GoneOwners, goneOwners, overOn, sessionOver } from '../sessions/gone-owners.js';
+import { endOf, type GoneHeld, type GoneOwners, goneOwners, overOn } from '../sessions/gone-owners.js';
 import { hasKeptEvidence, sessionsOfList } from '../sessions/list-sessions.js';
 import { claimedBy, holdersOf, touchedByLive } from '../sessions/session-deaths.js';
 import type { SessionIndex } from '../sessions/session-index.js';
@@ -135,13 +135,15 @@ export function goneOwnersOfList(
       const session = ownSession(owner);
       if (session !== undefined) {
         const info = index.session(session);
-        return info === undefined ? `session ${session.slice(0, 8)} is over` : sessionOver(info);
+        return info === undefined ? `session ${session.slice(0, 8)} is over` : endOf(index, info, listId).why;
       }
       return base?.whyOf(owner) ?? 'its session is over';
     },
     sessionOf: (owner) => {
       const session = ownSession(owner);
-      return session !== undefined ? index.session(session) : base?.sessionOf(owner);
+      if (session === undefined) return base?.sessionOf(owner);
+      const info = index.session(session);
+      return info === undefined ? undefined : endOf(index, info, listId).session;
     },
     byOwner: base?.byOwner ?? base === undefined,
   };
@@ -205,8 +207,10 @@ export function goneHeldTasks(
     const holder = holderId === undefined ? undefined : index.session(holderId);
     if ((holder !== undefined && !isOver(holder)) || touched.has(t.id)) continue;
     if (ownerGone(t)) held.push({ task: t, why: gone?.whyOf(t.owner) ?? '', session: gone?.sessionOf(t.owner), unowned: false });
-    else if (unowned(t) && holder !== undefined && claimedBy(index, holder.sessionId, t.id))
-      held.push({ task: t, why: sessionOver(holder), session: holder, unowned: true });
+    else if (unowned(t) && holder !== undefined && claimedBy(index, holder.sessionId, t.id)) {
+      const end = endOf(index, holder, listId);
+      held.push({ task: t, why: end.why, session: end.session, unowned: true });
+    }
   }
   return { gone, held };
 }

@@ -48,13 +48,49 @@ export interface GoneHeld {
   unowned: boolean;
 }
 
+/** One session's end as the list `listId` knows it: what to say, and the session whose end that is (its time is the one told). */
+export interface SessionEnd {
+  why: string;
+  session: SessionInfo;
+}
+
 /**
- * What one session's end says: "session 2d483082 ended", "crashed", or "was cleared" where
- * the `/clear` is sure (cleared-lists.ts; one taken from times alone is said as the end its
- * transcript shows).
+ * How a session of list `listId` that is over came to be so, as the views tell it:
+ * "session 2d483082 ended", "crashed", or "was cleared" where the `/clear` is sure
+ * (cleared-lists.ts; one taken from times alone is said as the end its transcript shows);
+ * the fate
+ * of its last run (session-index.ts), and a `/clear` still known once its process has died
+ * (clearAfterDeath), so neither the reason nor its time shifts with no new event in its life.
+ *
+ * - On a list named after the session (its own, its `session-<8 hex>` list, a team it
+ *   leads), a `/clear` left the list behind: "session 2d483082 was cleared", at its time,
+ *   whatever the process did after.
+ * - On a list its settings or environment name (a shared list), the process went on with the
+ *   list as the new session, whose agent still holds the work: its end is the one told,
+ *   "session 5b3c1d2e (after /clear of 2d483082) crashed", at its time.
  */
-export function sessionOver(s: SessionInfo): string {
-  return `session ${s.sessionId.slice(0, 8)} ${clearOf(s)?.sure === true ? 'was cleared' : s.state}`;
+export function endOf(index: SessionIndex, s: SessionInfo, listId: string): SessionEnd {
+  const first = s;
+  let at = s;
+  for (let depth = 0; depth < 16; depth++) {
+    const clear = clearOf({ sessionId: at.sessionId, ...index.clearAfterDeath(at) });
+    if (clear?.sure !== true) break;
+    const next = namedAfter(index, listId, at.sessionId) ? undefined : index.session(clear.newSessionId);
+    if (next === undefined || (next.state !== 'ended' && next.state !== 'crashed')) {
+      return {
+        why: `session ${at.sessionId.slice(0, 8)} was cleared${at === first ? '' : ` (after /clear of ${first.sessionId.slice(0, 8)})`}`,
+        session: at,
+      };
+    }
+    at = next;
+  }
+  const after = at === first ? '' : ` (after /clear of ${first.sessionId.slice(0, 8)})`;
+  return { why: `session ${at.sessionId.slice(0, 8)}${after} ${at.state}`, session: at };
+}
+
+/** Is `listId` named after this session: its own, its `session-<8 hex>` list, or a team it leads? */
+function namedAfter(index: SessionIndex, listId: string, sessionId: string): boolean {
+  return listId === sessionId || listId === `session-${sessionId.slice(0, 8)}` || index.leads().get(listId)?.sessionId === sessionId;
 }
 
 /**
@@ -78,15 +114,15 @@ export function goneOwners(
   if (sessions.length === 0) return undefined;
   if (life !== undefined) return owned === undefined ? undefined : ownersWhoseSessionsAreOver(index, listId, sessions, owned, people);
   const sorted = [...sessions].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
-  const why = sessionOver(sorted[0] as SessionInfo);
+  const end = endOf(index, sorted[0] as SessionInfo, listId);
   // Asked for only now that some session is over (it may mean reading the journal).
   const never = people();
   return {
-    why,
+    why: end.why,
     sessions: sorted,
     isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
-    whyOf: () => why,
-    sessionOf: () => sorted[0],
+    whyOf: () => end.why,
+    sessionOf: () => end.session,
   };
 }
 
@@ -127,15 +163,14 @@ function ownersWhoseSessionsAreOver(
   const gone = [...givers.keys()].filter(isGone);
   if (gone.length === 0) return undefined;
   const overSessions = [...new Set(gone.flatMap((o) => givers.get(o) ?? []))].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
+  const endFor = (owner: string | undefined) =>
+    endOf(index, (owner === undefined ? undefined : latestOf(owner)) ?? (overSessions[0] as SessionInfo), listId);
   return {
-    why: sessionOver(overSessions[0] as SessionInfo),
+    why: endOf(index, overSessions[0] as SessionInfo, listId).why,
     sessions: overSessions,
     isGone,
-    whyOf: (owner) => {
-      const latest = owner === undefined ? undefined : latestOf(owner);
-      return latest === undefined ? sessionOver(overSessions[0] as SessionInfo) : sessionOver(latest);
-    },
-    sessionOf: (owner) => (owner === undefined ? undefined : latestOf(owner)) ?? overSessions[0],
+    whyOf: (owner) => endFor(owner).why,
+    sessionOf: (owner) => endFor(owner).session,
     byOwner: true,
   };
 }

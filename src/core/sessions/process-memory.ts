@@ -21,11 +21,16 @@ export class ProcessMemory {
     return this.shard;
   }
 
-  /** Note the session each running process is on now (files whose process was judged running). */
-  note(files: readonly LiveSessionFile[]): void {
+  /**
+   * Note the session each running process is on now (files whose process was judged
+   * running). `left`: the files processes that are gone left behind (a crash): what they
+   * were seen on is kept, so that a session one of them moved on from (`/clear`) is still
+   * known as cleared once it has died (session-index.ts, clearAfterDeath).
+   */
+  note(files: readonly LiveSessionFile[], left: readonly LiveSessionFile[] = []): void {
     // Nothing runs: nothing to note, and the kept shard need not even be read.
     if (files.length === 0) return;
-    const present = new Set<string>();
+    const present = new Set<string>(left.flatMap((f) => (f.procStart === undefined ? [] : [`${f.pid}:${f.procStart}`])));
     for (const f of files) {
       if (f.procStart === undefined) continue;
       const key = `${f.pid}:${f.procStart}`;

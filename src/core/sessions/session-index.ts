@@ -38,7 +38,7 @@ import { sessionTranscripts } from './transcript-lines.js';
 import { TranscriptStore } from './transcript-store.js';
 import { TASKS_SCAN, type Todo, type TranscriptTasks, tasksOf } from './transcript-tasks.js';
 
-/** live: it runs; ended: it exited cleanly; crashed: its live file outlived its process; unknown: its process cannot be looked up here. */
+/** live: it runs; ended: its last run exited cleanly; crashed: its last run's live file outlived its process; unknown: its process cannot be looked up here. */
 export type SessionState = 'live' | 'ended' | 'crashed' | 'unknown';
 
 export interface SessionInfo extends TranscriptFacts {
@@ -334,15 +334,28 @@ export class SessionIndex {
   processes(): Map<number, ProcessSession> {
     if (this.processCache) return this.processCache;
     const running = this.runningFiles();
-    this.memory.note(running);
+    this.memory.note(
+      running,
+      this.liveSessionFiles().filter((f) => this.verdict(f) === 'gone'),
+    );
+    const found = this.sessionsOfFiles(running);
+    return (this.processCache = new Map(found.map((p) => [p.pid, p])));
+  }
+
+  /**
+   * What processes.ts works out of these files' processes (process-sessions.ts), as if each
+   * ran: the session it is on and those it ran before. Reads only the transcripts of their
+   * project folders written since each started.
+   */
+  private sessionsOfFiles(files: readonly LiveSessionFile[]): ProcessSession[] {
     const stampsIn = (cwd: string) => {
-      const since = minOf(running.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
+      const since = minOf(files.filter((f) => f.cwd === cwd).map((f) => f.startedAt ?? 0)) - 60_000;
       const own = projectFolderName(cwd);
-      const files = this.projectFoldersOf(cwd).flatMap((project) => {
+      const found = this.projectFoldersOf(cwd).flatMap((project) => {
         const folder = path.join(this.configDir, 'projects', project);
         return namesIn(folder).map((name) => ({ own: project === own, name, file: path.join(folder, name) }));
       });
-      return files.flatMap(({ own, name, file }) => {
+      return found.flatMap(({ own, name, file }) => {
         const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
         if (!isSessionId(id) || mtime(file) < since) return [];
         const f = this.facts(file);
@@ -361,8 +374,8 @@ export class SessionIndex {
         ];
       });
     };
-    const found = sessionsOfProcesses(
-      running.map((f) => ({
+    return sessionsOfProcesses(
+      files.map((f) => ({
         pid: f.pid,
         cwd: f.cwd,
         sessionId: f.sessionId,
@@ -371,7 +384,68 @@ export class SessionIndex {
       })),
       stampsIn,
     );
-    return (this.processCache = new Map(found.map((p) => [p.pid, p])));
+  }
+
+  /**
+   * The `/clear` that moved a process on from this session, where that process is gone now.
+   * While a process runs, session() names the session it went on as (`replacedBy`); once it
+   * has crashed (its live-session file left behind) the same evidence is judged the same way
+   * (the process as it was seen, kept in process-memory.ts; the transcripts; times); once it
+   * has exited, the transcripts: the session after a `/clear` opens with it and names the
+   * process's first session on its turns' entries, as this one's do (or this one, when it
+   * began the process). So a session that was cleared stays cleared. Asked only of a session
+   * over whose end is told (gone-owners.ts): it reads the transcripts of that session's
+   * folder written since it ended, which no plain read pays for.
+   */
+  clearAfterDeath(s: SessionInfo): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
+    if (s.replacedBy !== undefined) return { replacedBy: s.replacedBy, clearProof: s.clearProof };
+    // A `/clear` closes the old transcript with `cost-state`, as an end does.
+    if (s.state !== 'ended' || s.ended !== true || s.cwd === undefined) return undefined;
+    const byProcess = this.clearByDeadProcess(s, s.cwd);
+    if (byProcess !== undefined && byProcess.clearProof !== 'times') return byProcess;
+    return this.clearByTranscripts(s, s.cwd) ?? byProcess;
+  }
+
+  /** The session a crashed process that ran this one went on as (process-sessions.ts, as if it ran). */
+  private clearByDeadProcess(s: SessionInfo, cwd: string): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
+    const dead = this.liveSessionFiles().filter(
+      (f) => this.verdict(f) === 'gone' && f.cwd === cwd && f.sessionId !== s.sessionId && (f.startedAt ?? 0) <= (s.lastActivity ?? 0),
+    );
+    if (dead.length === 0) return undefined;
+    const deadPids = new Set(dead.map((f) => f.pid));
+    const running = this.runningFiles().filter((f) => f.cwd === cwd);
+    for (const p of this.sessionsOfFiles([...dead, ...running])) {
+      if (deadPids.has(p.pid) && p.replaced.includes(s.sessionId))
+        return { replacedBy: p.sessionId, clearProof: p.proof[s.sessionId] ?? 'times' };
+    }
+    return undefined;
+  }
+
+  /**
+   * The session its process went on as, by the transcripts alone: of the folder's sessions
+   * begun as this one ended, the first that opens with `/clear` and names the same first
+   * session of its process.
+   */
+  private clearByTranscripts(s: SessionInfo, cwd: string): Pick<SessionInfo, 'replacedBy' | 'clearProof'> | undefined {
+    const first = s.processSession ?? (s.firstOfProcess === true ? s.sessionId : undefined);
+    const end = s.lastActivity;
+    if (first === undefined || end === undefined) return undefined;
+    let found: { id: string; at: number } | undefined;
+    for (const project of this.projectFoldersOf(cwd)) {
+      const folder = path.join(this.configDir, 'projects', project);
+      for (const name of namesIn(folder)) {
+        const id = name.endsWith('.jsonl') ? name.slice(0, -6) : '';
+        if (!isSessionId(id) || id === s.sessionId) continue;
+        const file = path.join(folder, name);
+        if (mtime(file) < end - CLEAR_SLACK_MS) continue;
+        const f = this.facts(file);
+        const at = f.firstActivity;
+        if (f.opensWithClear !== true || f.processSession !== first || (f.cwd !== undefined && f.cwd !== cwd)) continue;
+        if (at === undefined || at < end - CLEAR_SLACK_MS || (found !== undefined && found.at <= at)) continue;
+        found = { id, at };
+      }
+    }
+    return found === undefined ? undefined : { replacedBy: found.id, clearProof: 'transcripts' };
   }
 
   /** Everything known of one session, or undefined when nothing names it. */
@@ -469,6 +543,15 @@ export class SessionIndex {
     const pick = judged.find((j) => j.verdict === 'running') ?? judged.find((j) => j.verdict === 'unknown') ?? judged[0];
     if (!pick) return;
     const { live, verdict } = pick;
+    // A session's fate is that of its last run: one killed, then resumed (`--resume` keeps the
+    // id) and ended cleanly, leaves the killed run's file behind, but its transcript closes
+    // (`cost-state`) after that run began. A killed run writes no `cost-state`.
+    if (verdict === 'gone' && judged.every((j) => j.verdict === 'gone') && this.endedSince(info, lives)) {
+      info.name = live.name;
+      info.cwd ??= live.cwd;
+      info.firstActivity ??= live.startedAt;
+      return;
+    }
     info.state = verdict === 'running' ? 'live' : verdict === 'unknown' ? 'unknown' : 'crashed';
     info.pid = live.pid;
     info.name = live.name;
@@ -482,6 +565,16 @@ export class SessionIndex {
     const updated = Math.max(live.updatedAt ?? 0, live.startedAt ?? 0);
     if (updated > (info.lastActivity ?? 0)) info.lastActivity = updated;
     info.firstActivity ??= live.startedAt;
+  }
+
+  /**
+   * Did the session's transcript record its end (`cost-state` last) after every run its
+   * left-over live-session files tell of began? Then a later run ended it cleanly.
+   */
+  private endedSince(info: SessionInfo, lives: readonly LiveSessionFile[]): boolean {
+    if (info.ended !== true || info.writtenAt === undefined) return false;
+    const lastRun = Math.max(...lives.map((l) => l.startedAt ?? Infinity));
+    return info.writtenAt > lastRun;
   }
 
   /**
@@ -634,6 +727,9 @@ export class SessionIndex {
 function processFolder(p: Pick<ClaudeProcess, 'projectFolder'>, cwd: string): string {
   return p.projectFolder ?? projectFolderName(cwd);
 }
+
+/** Slack between a session's last entry and the first of the session a `/clear` began (clocks, the moments between an entry and its write). */
+const CLEAR_SLACK_MS = 5_000;
 
 /** Slack between a process's start (in clock ticks, the boot time in whole seconds) and its session's first entry. */
 const START_SLACK_MS = 5_000;
