@@ -239,6 +239,8 @@ describe('notify: the events', () => {
     expect(by.stalled).toMatchObject({ action: 'tasks -l app get 3', tasks: [{ id: '3' }] });
     expect(by.stalled?.text).toMatch(/^#3 "Task 3" in list app has been in progress for 3h without a change \(agent-1\)/);
     expect(by['blocked-cycle']).toMatchObject({ action: 'tasks -l app check', tasks: [{ id: '4' }, { id: '5' }] });
+    // Said once: that none of them can start ends the text, the cycle's own words do not say it again.
+    expect(by['blocked-cycle']?.text).toMatch(/^dependency cycle #[45] -> #[45] -> #[45] in list app: none of them can ever start$/);
     expect(by.damage?.action).toMatch(/^tasks -l app check/);
     expect(by.damage?.text).toContain('6.json');
     // Once: a second look sends nothing.

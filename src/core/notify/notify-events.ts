@@ -217,7 +217,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     add('blocked-cycle', inCycles.join(','), {
       tasks: inCycles.flatMap((id) => (byId.has(id) ? [brief(byId.get(id) as Task)] : [])),
       title: `Blocked forever: ${facts.shortId}`,
-      text: `${cycles.map((f) => f.message).join('; ')} in ${where}: none of them can ever start`,
+      text: `${cycles.map((f) => cycleWords(Array.isArray(f.cycle) ? (f.cycle as string[]) : [])).join('; ')} in ${where}: none of them can ever start`,
       action: `tasks ${l} check`,
       priority: 4,
     });
@@ -233,4 +233,12 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     });
   }
   return out;
+}
+
+/**
+ * A cycle as its ids, "dependency cycle #1 -> #2 -> #1" ("task #1 blocks itself"): the
+ * check finding's message goes on to say none can start, which the event says once, last.
+ */
+function cycleWords(cycle: readonly string[]): string {
+  return cycle.length === 2 ? `task #${cycle[0]} blocks itself` : `dependency cycle ${cycle.map((id) => `#${id}`).join(' -> ')}`;
 }
