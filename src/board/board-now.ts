@@ -236,6 +236,7 @@ export class BoardNow {
     for (const l of this.lists.values()) {
       const stalled = new Set(l.events.filter((e) => e.type === 'stalled').flatMap((e) => e.tasks.map((t) => t.id)));
       const gone = new Set(l.events.filter((e) => e.type === 'agent-died').flatMap((e) => e.tasks.map((t) => t.id)));
+      const waiting = new Set(l.events.filter((e) => e.type === 'needs-you').flatMap((e) => e.tasks.map((t) => t.id)));
       const tasks = l.tasks
         .filter((t) => t.status === 'in_progress')
         .sort((a, b) => compareIds(a.id, b.id))
@@ -246,6 +247,7 @@ export class BoardNow {
           activeForm: t.activeForm ?? null,
           stalled: stalled.has(t.id),
           ownerGone: gone.has(t.id),
+          waiting: waiting.has(t.id),
           changedAt: l.times.get(t.id) ?? null,
         }));
       if (tasks.length > 0) working.push({ ...l.ref, tasks });

@@ -456,8 +456,10 @@ export interface NowTaskView {
   owner: string | null;
   activeForm: string | null;
   stalled: boolean;
-  /** Its owner's session is over (an agent-died event holds it). */
+  /** Its agent's session is over (an agent-died event holds it): its owner's, or, with no owner, the one that held it. */
   ownerGone: boolean;
+  /** Its session waits for a person (a needs-you event names it): no work goes on meanwhile. */
+  waiting: boolean;
   changedAt: number | null;
 }
 

@@ -66,6 +66,19 @@ describe.skipIf(!browserAvailable)(`a task whose agent is gone, on the board${SK
     expect(snapshotDir(w.dir)).toEqual(files);
   });
 
+  it('the Now view says "agent gone" for it, not "owner gone" (it has no owner), with no spinner', async () => {
+    const deadPid = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+    const w = goneFixture('crashed-unowned', { pid: deadPid, endedAgoMs: 45 * 60_000 });
+    const board = await b.board(w.config, [], { USER: 'carol' });
+    const page = await b.page(board.url);
+    const row = page.locator(`#now-working .now-work[data-list="${w.list}"] .now-work-task[data-task="1"]`);
+    await row.locator('.now-flag.gone').waitFor();
+    expect(await row.locator('.now-flag.gone').textContent()).toBe('agent gone');
+    expect(await row.locator('.now-owner').textContent()).toBe('no owner');
+    expect(await row.locator('.spinner').count()).toBe(0);
+    expect(await row.locator('.now-mark').getAttribute('title')).toBe('its agent is gone');
+  });
+
   it('the stalled filter keeps it, as `tasks list --stalled` does, though it changed 2 minutes ago', async () => {
     const deadPid = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
     const w = goneFixture('crashed-unowned', { pid: deadPid, endedAgoMs: 2 * 60_000 });

@@ -130,16 +130,25 @@ function workItem(w: NowWorkView, now: number, handlers: NowHandlers): HTMLEleme
       ...w.tasks.map((t) =>
         h(
           'li',
-          { class: `now-work-task${t.ownerGone ? ' gone' : ''}${t.stalled ? ' stalled' : ''}`, 'data-task': t.id },
-          // A spinner only for work that goes on: not for a stall, nor for an owner who is gone.
-          t.ownerGone || t.stalled
-            ? h('span', { class: 'now-mark', title: t.ownerGone ? 'its owner is gone' : 'stalled' }, t.ownerGone ? '✕' : '⏸')
+          {
+            class: `now-work-task${t.ownerGone ? ' gone' : ''}${t.stalled ? ' stalled' : ''}${t.waiting ? ' waiting' : ''}`,
+            'data-task': t.id,
+          },
+          // A spinner only for work that goes on: not for a stall, an agent that is gone, or a session waiting for a person.
+          t.ownerGone || t.stalled || t.waiting
+            ? h(
+                'span',
+                { class: 'now-mark', title: t.ownerGone ? 'its agent is gone' : t.waiting ? 'its session waits for a person' : 'stalled' },
+                t.ownerGone ? '✕' : '⏸',
+              )
             : h('span', { class: 'spinner', 'aria-hidden': 'true' }),
           listLink(w, handlers, t.id),
           ' ',
           h('span', { class: 'now-subject agent-text' }, cutLine(t.activeForm ?? t.subject, 80)),
           h('span', { class: 'now-owner agent-text' }, t.owner ? cutLine(t.owner, 30) : 'no owner'),
-          t.ownerGone ? h('span', { class: 'now-flag gone' }, 'owner gone') : null,
+          // As the list page and `tasks list` say it: an owner gone, or (no owner) the agent that held it.
+          t.ownerGone ? h('span', { class: 'now-flag gone' }, t.owner ? 'owner gone' : 'agent gone') : null,
+          t.waiting && !t.ownerGone ? h('span', { class: 'now-flag waiting' }, 'waiting for you') : null,
           t.stalled ? h('span', { class: 'now-flag stalled' }, 'stalled') : null,
           t.changedAt === null ? null : agoSpan('now-when', t.changedAt, now),
         ),
