@@ -89,6 +89,20 @@ describe('ListWatcher', () => {
     expect(w.updates.at(-1)?.problems).toEqual([]);
   });
 
+  it('reports a file torn while it watches once its grace ends, not at the next periodic rescan', async () => {
+    const dir = path.join(tempConfig(), 'tasks', 'l');
+    writeTask(dir, task('1'));
+    // As notify follows many lists: a rescan every 10 s only; nothing else comes after the torn write.
+    const w = start(dir, { rescanMs: 10_000, problemGraceMs: 300 });
+    const tornAt = Date.now();
+    fs.writeFileSync(path.join(dir, '1.json'), '{"id": "1", "subject": "s1", "descr');
+    await waitFor(() => w.updates.some((u) => u.problems.length > 0), 'the problem to be reported', 5_000);
+    const after = Date.now() - tornAt;
+    expect(after).toBeGreaterThanOrEqual(300);
+    expect(after).toBeLessThan(5_000);
+    expect(w.events()).toEqual([]);
+  });
+
   it('re-attaches when the folder is removed and made again', async () => {
     const dir = path.join(tempConfig(), 'tasks', 'l');
     writeTask(dir, task('1'));

@@ -162,10 +162,22 @@ export class ListWatcher implements WatchSource {
     this.firstHintAt = undefined;
   }
 
+  /**
+   * The next rescan without a hint: `rescanMs` after this one, or sooner, when a file the
+   * scan could not read ends its grace: nothing else may bring a rescan then (the torn
+   * file stays as it is), and with a long `rescanMs` (many lists followed) its damage
+   * would be reported late, or not at all if repaired meanwhile.
+   */
   private armSafetyNet(): void {
     if (this.closed) return;
     if (this.safetyTimer) clearTimeout(this.safetyTimer);
-    this.safetyTimer = setTimeout(() => this.rescan(), this.rescanMs);
+    const now = this.clock.now();
+    let delay = this.rescanMs;
+    for (const since of this.problemSince.values()) {
+      const left = since + this.problemGraceMs - now;
+      if (left > 0) delay = Math.min(delay, left);
+    }
+    this.safetyTimer = setTimeout(() => this.rescan(), delay);
   }
 }
 
