@@ -272,8 +272,10 @@ export function localBoard(o: LocalBoardOptions): BoardBackend {
     home: o.home,
     person: o.person,
     stalledMs: DEFAULT_STALLED_MS,
-    // The board's own reading of the sessions (kept current while a tab is open): not a second one.
-    sessions: () => sessions.current,
+    // The board's own reading of the sessions, not a second one: kept current by the overview
+    // while a tab is open; with none, read again here when older than half a round, so that
+    // api/now, and a tab opened later, show a session's end within a round as with one open.
+    sessions: () => (live.clientCount > 0 ? sessions.current : sessions.within(NOW_TICK_MS / 2)),
     shortIdOf: (id): string | undefined => live.known(id)?.shortId,
     now: Date.now,
     changed: (json) => live.broadcast('now', json),

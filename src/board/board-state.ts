@@ -72,18 +72,29 @@ export const TODOWRITE_SHOWN = 20;
  */
 export class Sessions {
   private index: SessionIndex | undefined;
+  /** When the index was made (ms since the epoch). */
+  private madeAt = 0;
 
-  constructor(private readonly make: () => SessionIndex) {}
+  constructor(
+    private readonly make: () => SessionIndex,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get current(): SessionIndex {
-    this.index ??= this.make();
-    return this.index;
+    if (this.index === undefined) this.renew();
+    return this.index as SessionIndex;
   }
 
   renew(): SessionIndex {
     this.save();
     this.index = this.make();
+    this.madeAt = this.clock();
     return this.index;
+  }
+
+  /** The index, made again first when it is older than `maxAgeMs` (for a reader nothing else keeps current). */
+  within(maxAgeMs: number): SessionIndex {
+    return this.index === undefined || this.clock() - this.madeAt > maxAgeMs ? this.renew() : this.index;
   }
 
   /** Keep what the index worked out for the next read (a cache that cannot be written only costs time). */
