@@ -114,6 +114,8 @@ describe('a session that dies holding work ends watch --until within seconds', (
         reason: 'session-died',
         message: expect.stringMatching(/^session 22222222 \(pid \d+\) crashed holding #2 "Part 2" in progress: its work will not finish/),
         died: [{ sessionId: SESSIONS[1], tasks: ['2'] }],
+        // Pasted, it acts on the list watched, not on whatever the folder picks.
+        hint: 'tasks -l shared release 2 gives its tasks back; --allow-deaths waits on',
       },
     });
   }, 60_000);

@@ -128,9 +128,10 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     offReaderGone?.();
   }
   const list = outcome.view.list ?? target.listId;
+  const listArgs = target.listArgs?.() ?? (list === undefined ? [] : ['-l', ctx.shortId(list)]);
   const verdict = readerGone
     ? undefined
-    : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list) });
+    : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list), listArgs });
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');

@@ -40,6 +40,8 @@ export interface WatchTarget {
   listId: string | undefined;
   /** The folder of that list (shown while it does not exist). */
   dir: string;
+  /** What a hint's commands add to name the list watched now; undefined: name it by its id. */
+  listArgs?: (() => string[]) | undefined;
   /** The session whose busy state says whether its work stalls, when known. */
   sessionId(): string | undefined;
   /** The list folder whose file times say when tasks last changed, when known. */
@@ -62,7 +64,8 @@ export interface WatchTarget {
  * and the target names that list from then on.
  */
 export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTarget {
-  const { id, dir } = ctx.list(false, { mayBeMissing: true });
+  const choice = ctx.list(false, { mayBeMissing: true });
+  const { id, dir } = choice;
   const configDir = ctx.configDir;
   const memory = new ProcessMemory();
   const moved = (listId: string): ListMove | undefined => {
@@ -87,6 +90,8 @@ export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTa
   const target: WatchTarget = {
     listId: id,
     dir,
+    // The list chosen by the variable or the binding is found again by a pasted command; one followed to after /clear is not.
+    listArgs: () => (target.listId === id || target.listId === undefined ? ctx.listArgs(choice) : ['-l', ctx.shortId(target.listId)]),
     sessionId: () => undefined,
     listDir: () => target.dir,
     source: (handlers) =>
