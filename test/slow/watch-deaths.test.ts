@@ -256,5 +256,9 @@ describe('a session that dies holding work ends watch --until within seconds', (
     const { code } = await w.closed;
     expect(code).toBe(124);
     expect(parseNdjson(w.out()).at(-1)).toMatchObject({ reason: 'timeout' });
+    // The death is still said, once, in the note a death holding nothing gets.
+    expect(stderrLines(w.err()).filter((l) => l.note?.code === 'session_died')).toMatchObject([
+      { note: { sessionId: SESSIONS[1], state: 'crashed', tasks: ['2'] } },
+    ]);
   }, 60_000);
 });
