@@ -31,7 +31,8 @@ export interface LiveOptions {
   listId: string;
   /** How the header names a list (a session's by its short id). */
   listName?: ((id: string) => string) | undefined;
-  dir: string;
+  /** The folder of the list shown now (after /clear, the one followed), named while it does not exist. */
+  dir(): string;
   until?: string | undefined;
   deadline?: number | undefined;
   filterLabel?: string | undefined;
@@ -262,7 +263,7 @@ export class LiveSink implements WatchSink {
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
       listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
-      dir: this.opts.dir,
+      dir: this.opts.dir(),
       following: this.opts.following,
       nudge: view.nudge?.message,
       exists: view.exists,

@@ -32,7 +32,8 @@ export function watchSink(
   return new LiveSink(ctx.io.terminal(), {
     listId: target.listId ?? 'the run',
     listName: (id) => ctx.shortId(id),
-    dir: target.dir,
+    // Read each frame: a followed /clear moves the target to the new list's folder.
+    dir: () => target.dir,
     until: opts.until,
     deadline: opts.timeoutMs === undefined ? undefined : opts.clock.now() + opts.timeoutMs,
     filterLabel: renderFilterLabel(opts.filter),
