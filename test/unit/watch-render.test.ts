@@ -91,7 +91,12 @@ describe('renderWatchFrame', () => {
   });
 
   it('marks a task whose agent is gone as list does, in place of its spinner, and keeps the mark whole when narrow', () => {
-    const held = { task: tasks[1] as Task, why: 'session 4aa21e64 crashed', session: { lastActivity: 1_000_000 - 4000 } as SessionInfo, unowned: true };
+    const held = {
+      task: tasks[1] as Task,
+      why: 'session 4aa21e64 crashed',
+      session: { lastActivity: 1_000_000 - 4000 } as SessionInfo,
+      unowned: true,
+    };
     const gone = new Map([['2', held]]);
     const row = (m: WatchFrameModel, width: number, now: number) => frame(m, width, 30, now).find((l) => l.includes('#2 '));
     // The same row one spinner step later: nothing turns.

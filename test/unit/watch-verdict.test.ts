@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { verdictOf } from '../../src/cli/watch/watch-verdict.js';
 import { TasksError } from '../../src/core/base/errors.js';
 import { indexTasks } from '../../src/core/graph/blockers.js';
 import type { Task } from '../../src/core/store/schema.js';
 import type { WatchOutcome } from '../../src/core/watch/watch-session.js';
-import { verdictOf } from '../../src/cli/watch/watch-verdict.js';
 
 const task = (id: string, status: Task['status']): Task => ({ id, subject: `T${id}`, description: '', status, blocks: [], blockedBy: [] });
 
@@ -18,7 +18,9 @@ function outcome(reason: WatchOutcome['reason'], extra: Partial<WatchOutcome> = 
 }
 
 const opts = { untilText: 'all-completed', timeoutMs: undefined, stallMs: undefined };
-const died = outcome('session-died', { died: [{ sessionId: '5261ab6e-0000-4000-8000-000000000000', state: 'crashed', tasks: [task('2', 'in_progress')] }] });
+const died = outcome('session-died', {
+  died: [{ sessionId: '5261ab6e-0000-4000-8000-000000000000', state: 'crashed', tasks: [task('2', 'in_progress')] }],
+});
 
 describe('watch --until: the hints of its errors name the list watched', () => {
   it('a session that died: the release command acts on the list watched', () => {

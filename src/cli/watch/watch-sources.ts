@@ -433,12 +433,7 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
  * `ends` false (a watch with no condition to fail, or --allow-deaths): every death is only
  * said, in the same note (`session_died`, with the tasks it held), and the watch goes on.
  */
-export function deathWatch(
-  ctx: Context,
-  target: WatchTarget,
-  tell: Pick<WatchSink, 'note'>,
-  ends = true,
-): WatchSessionOptions['deaths'] {
+export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>, ends = true): WatchSessionOptions['deaths'] {
   const listId = target.listId;
   const dir = target.listDir();
   if (listId === undefined || dir === undefined) return undefined;
