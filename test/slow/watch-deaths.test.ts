@@ -246,6 +246,23 @@ describe('a session that dies holding work ends watch --until within seconds', (
     });
   }, 60_000);
 
+  it('with no condition: a death holding work is noted and the watch goes on; one holding nothing is no news', async () => {
+    const config = tempConfig();
+    const { agents } = fanOut(config, [true, false, true]);
+    const w = watch(config, ['--json', '--timeout', '10s']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    agents[1]?.kill('SIGKILL');
+    agents[2]?.kill('SIGKILL');
+    const { code } = await w.closed;
+    // Its deadline is a normal end.
+    expect(code, w.err()).toBe(0);
+    expect(parseNdjson(w.out()).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
+    expect(stderrLines(w.err()).filter((l) => l.note?.code === 'session_died')).toMatchObject([
+      { note: { sessionId: SESSIONS[2], state: 'crashed', pid: agents[2]?.pid, tasks: ['3'] } },
+    ]);
+  }, 60_000);
+
   it('--allow-deaths: the old behaviour, waiting while other sessions live', async () => {
     const config = tempConfig();
     const { agents } = fanOut(config);

@@ -430,8 +430,8 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
  * ends the watch (sessions/session-deaths.ts), looked for every second, so a fan-out fails
  * within seconds while its other agents still run. One that died holding nothing is said
  * in a note. Undefined where the list is not known (a run's, followed otherwise).
- * `ends` false (a watch with no condition to fail, or --allow-deaths): every death is only
- * said, in the same note (`session_died`, with the tasks it held), and the watch goes on.
+ * `ends` false (a watch with no condition to fail, or --allow-deaths): a death holding work
+ * is only said, in the same note (`session_died`, with the tasks it held), and the watch goes on.
  */
 export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>, ends = true): WatchSessionOptions['deaths'] {
   const listId = target.listId;
@@ -450,7 +450,8 @@ export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSi
       if (now !== undefined && now !== watched.id) watched = deathsOf(now, target.listDir() ?? listDirOf(ctx.configDir, now));
       const found = watched.deaths.look(tasks);
       for (const d of found) {
-        if (d.tasks.length === 0 || !ends)
+        // Without the watch to end, one that held nothing (a run that ended as it should) is no news.
+        if (ends ? d.tasks.length === 0 : d.tasks.length > 0)
           tell.note?.(describeDeath(d), 'session_died', {
             sessionId: d.sessionId,
             state: d.state,
