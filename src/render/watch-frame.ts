@@ -1,6 +1,7 @@
 import { pushAll } from '../core/base/many-items.js';
 import type { BlockerAnswers, ListCounts } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
+import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import type { Task } from '../core/store/schema.js';
 import type { ChangeEvent } from '../core/watch/watch-diff.js';
@@ -41,6 +42,8 @@ export interface WatchFrameModel {
   nudge?: string | undefined;
   /** Tasks in progress that wait for a person (id -> its session): marked on their rows. */
   waiting?: ReadonlyMap<string, WaitingSession> | undefined;
+  /** Tasks in progress whose agent is gone (id -> why; history/list-owners.ts goneHeldInProgress): marked on their rows, no spinner. */
+  gone?: ReadonlyMap<string, GoneHeld> | undefined;
   /** A session of the list waits for a person: "session proj-w1 (66666666) waits for a person (permission prompt): #1 waits on it". */
   personNote?: string | undefined;
   /** The session was cleared: "session 1a2b3c4d cleared: now following list 5e6f7a8b". */
@@ -117,7 +120,7 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
   if (m.lastChange && o.now - m.lastChange.at < RECENT_MS && !o.final) {
     for (const e of m.lastChange.events) if (e.type !== 'list-cleared') recent.add(e.task.id);
   }
-  const rowOptions = { style, width, now: o.now, final: Boolean(o.final), recent, waiting: m.waiting };
+  const rowOptions = { style, width, now: o.now, final: Boolean(o.final), recent, waiting: m.waiting, gone: m.gone };
   if (!o.final && m.scroll !== undefined && m.tasks.length > rows) {
     // Scrolled: a window of the list in id order, and one line saying what lies beyond it.
     const room = Math.max(1, rows - 1);

@@ -1,12 +1,13 @@
 import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
+import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import { compareIds } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { paintStatus, STATUS_SYMBOL } from './status.js';
 import type { Style } from './style.js';
-import { waitingMark } from './task-table.js';
+import { goneMark, waitingMark } from './task-table.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
 
 /** The task rows of the live view (and of its final frame). */
@@ -54,6 +55,8 @@ export interface RowOptions {
   recent: ReadonlySet<string>;
   /** Tasks in progress that wait for a person (id -> its session): marked "waiting: permission prompt", as `list` marks them. */
   waiting?: ReadonlyMap<string, WaitingSession> | undefined;
+  /** Tasks in progress whose agent is gone (id -> why): marked "agent gone: session 4aa21e64 crashed 4s ago", as `list` marks them. */
+  gone?: ReadonlyMap<string, GoneHeld> | undefined;
 }
 
 /**
@@ -85,7 +88,9 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
   if (width - fixed() < 16) blockW = 0;
   if (width - fixed() < 16) ownerW = 0;
   const labels = rows.map((r) => (r.status === 'in_progress' && r.task.activeForm ? oneLine(r.task.activeForm) : oneLine(r.task.subject)));
-  const marks = rows.map((r) => waitingMark(o.waiting?.get(r.task.id)));
+  // A gone agent's task is marked as such first: nobody will answer its prompt any more.
+  const goneMarks = rows.map((r) => (r.status === 'in_progress' ? goneMark(o.gone?.get(r.task.id), o.now) : ''));
+  const marks = rows.map((r, i) => goneMarks[i] || waitingMark(o.waiting?.get(r.task.id)));
   // As wide as the longest label (with its mark), so owners and blockers sit next to the text.
   const textW = Math.max(
     8,
@@ -94,7 +99,7 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
   const spin = spinnerFrame(o.now);
   return rows.map((r, i) => {
     const t = r.task;
-    // A task that waits for a person does not spin: nothing moves until someone answers.
+    // A task that waits for a person does not spin: nothing moves until someone answers; nor does one whose agent is gone.
     const spins = r.status === 'in_progress' && !o.final && !marks[i];
     const symbol = paintStatus(style, r.status, spins ? spin : STATUS_SYMBOL[r.status]);
     const id = recent.has(t.id) ? style.yellow(style.bold(padStart(r.id, idW))) : style.dim(padStart(r.id, idW));
@@ -102,7 +107,7 @@ export function renderTaskRows(shown: readonly Task[], blockers: BlockerAnswers,
     const mark = marks[i] as string;
     const cut = truncate(labels[i] as string, mark ? Math.max(4, textW - displayWidth(mark) - 1) : textW);
     const painted = r.status === 'completed' ? style.dim(cut) : r.status === 'in_progress' ? style.cyan(cut) : cut;
-    const text = mark ? `${painted} ${style.yellow(mark)}` : painted;
+    const text = mark ? `${painted} ${goneMarks[i] ? style.red(mark) : style.yellow(mark)}` : painted;
     const owner = ownerW > 0 && r.owner ? style.magenta(truncate(r.owner, ownerW)) : '';
     const blockers = blockW > 0 && r.blockers ? style.red(truncate(r.blockers, blockW)) : '';
     const cells = [`${symbol} ${id}`, padEnd(text, textW)];

@@ -217,6 +217,9 @@ describe('tasks watch across /clear', () => {
       const screen = await pane.waitFor((s) => s.includes('session 2d483082 cleared: now following list 7baec0ff'), 'the switch');
       expect(screen).toContain('1 unfinished left behind');
       expect(screen).not.toContain('Fix the race');
+      // The new list has no folder yet: the one waited for is its, not the old list's.
+      expect(screen).toMatch(new RegExp(`Waiting for the list to appear: .*tasks/${B.slice(0, 8)}`));
+      expect(screen).not.toContain(`tasks/${A.slice(0, 8)}`);
       writeTask(w.listB, task('1', 'After the clear', 'in_progress'));
       await pane.waitFor((s) => s.includes('After the clear') && s.includes('7baec0ff'), "the new list's task");
     } finally {

@@ -114,6 +114,8 @@ describe('a session that dies holding work ends watch --until within seconds', (
         reason: 'session-died',
         message: expect.stringMatching(/^session 22222222 \(pid \d+\) crashed holding #2 "Part 2" in progress: its work will not finish/),
         died: [{ sessionId: SESSIONS[1], tasks: ['2'] }],
+        // Pasted, it acts on the list watched, not on whatever the folder picks.
+        hint: 'tasks -l shared release 2 gives its tasks back; --allow-deaths waits on',
       },
     });
   }, 60_000);
@@ -244,6 +246,23 @@ describe('a session that dies holding work ends watch --until within seconds', (
     });
   }, 60_000);
 
+  it('with no condition: a death holding work is noted and the watch goes on; one holding nothing is no news', async () => {
+    const config = tempConfig();
+    const { agents } = fanOut(config, [true, false, true]);
+    const w = watch(config, ['--json', '--timeout', '10s']);
+    await waitFor(() => w.out().includes('"snapshot"'), 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    agents[1]?.kill('SIGKILL');
+    agents[2]?.kill('SIGKILL');
+    const { code } = await w.closed;
+    // Its deadline is a normal end.
+    expect(code, w.err()).toBe(0);
+    expect(parseNdjson(w.out()).at(-1)).toMatchObject({ event: 'end', reason: 'timeout' });
+    expect(stderrLines(w.err()).filter((l) => l.note?.code === 'session_died')).toMatchObject([
+      { note: { sessionId: SESSIONS[2], state: 'crashed', pid: agents[2]?.pid, tasks: ['3'] } },
+    ]);
+  }, 60_000);
+
   it('--allow-deaths: the old behaviour, waiting while other sessions live', async () => {
     const config = tempConfig();
     const { agents } = fanOut(config);
@@ -254,5 +273,9 @@ describe('a session that dies holding work ends watch --until within seconds', (
     const { code } = await w.closed;
     expect(code).toBe(124);
     expect(parseNdjson(w.out()).at(-1)).toMatchObject({ reason: 'timeout' });
+    // The death is still said, once, in the note a death holding nothing gets.
+    expect(stderrLines(w.err()).filter((l) => l.note?.code === 'session_died')).toMatchObject([
+      { note: { sessionId: SESSIONS[1], state: 'crashed', tasks: ['2'] } },
+    ]);
   }, 60_000);
 });

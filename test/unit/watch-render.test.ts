@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { blockerAnswers, countTasks, indexTasks } from '../../src/core/graph/blockers.js';
+import type { SessionInfo } from '../../src/core/sessions/session-index.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { formatDuration, formatElapsed, formatLimit } from '../../src/render/duration.js';
@@ -87,6 +88,27 @@ describe('renderWatchFrame', () => {
     expect(watchEndMessage.timeout(3000, 'all-completed', countTasks(tasks, indexTasks(tasks)), { on, ids: ['2'], list: '66666666' })).toBe(
       'timed out after 3s before all-completed held, while session proj-w1 (66666666) waits for a person (permission prompt): #2 of list 66666666 waits on it; 4 tasks: 1 done, 1 in progress, 2 pending (1 blocked)',
     );
+  });
+
+  it('marks a task whose agent is gone as list does, in place of its spinner, and keeps the mark whole when narrow', () => {
+    const held = {
+      task: tasks[1] as Task,
+      why: 'session 4aa21e64 crashed',
+      session: { lastActivity: 1_000_000 - 4000 } as SessionInfo,
+      unowned: true,
+    };
+    const gone = new Map([['2', held]]);
+    const row = (m: WatchFrameModel, width: number, now: number) => frame(m, width, 30, now).find((l) => l.includes('#2 '));
+    // The same row one spinner step later: nothing turns.
+    expect(row(model({ gone }), 120, 1_000_000)).toMatch(/▶ #2 {2}Refactoring auth agent gone: session 4aa21e64 crashed 4s ago +@coder/);
+    expect(row(model({ gone }), 120, 1_000_100)?.replace('4s', '')).toBe(row(model({ gone }), 120, 1_000_000)?.replace('4s', ''));
+    expect(row(model({ gone }), 64, 1_000_000)).toMatch(/#2 {2}Ref… agent gone: session 4aa21e64 crashed 4s ago/);
+    // Gone comes first: nobody will answer the prompt of a session that is over.
+    const on = { session: '4aa21e64-031c-4afc-99a4-d063429beef5', name: undefined, waitingFor: 'permission prompt', since: 1 };
+    expect(row(model({ gone, waiting: new Map([['2', on]]) }), 120, 1_000_000)).not.toContain('waiting:');
+    // A task no longer in progress is not marked, whatever the last look said.
+    const done = [task('2', { status: 'completed', owner: 'coder' })];
+    expect(row(model({ tasks: done, gone }), 120, 1_000_000)).not.toContain('gone');
   });
 
   it('moves the spinner with time, and only while a task is in progress', () => {

@@ -8,6 +8,7 @@
 import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { WaitingSession } from '../../core/progress/stalled-work.js';
+import type { GoneHeld } from '../../core/sessions/gone-owners.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
 import { type BusySession, shownWaiting, type WatchEnd, type WatchSink, type WatchView } from '../../core/watch/watch-session.js';
@@ -30,7 +31,8 @@ export interface LiveOptions {
   listId: string;
   /** How the header names a list (a session's by its short id). */
   listName?: ((id: string) => string) | undefined;
-  dir: string;
+  /** The folder of the list shown now (after /clear, the one followed), named while it does not exist. */
+  dir(): string;
   until?: string | undefined;
   deadline?: number | undefined;
   filterLabel?: string | undefined;
@@ -42,6 +44,21 @@ export interface LiveOptions {
   onQuit(): void;
   /** Where the final frame goes once the watch ended on its own (stdout). */
   print(text: string): void;
+  /**
+   * The tasks in progress of list `listId` whose agent is gone, as `list` marks them (history/list-owners.ts
+   * goneHeldInProgress, read afresh): looked at every GONE_LOOK_MS, since a death changes no file of the list.
+   */
+  goneHeld?: ((listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
+}
+
+/** How often the live view asks whose agent is gone (a fresh look at the sessions: not every frame). */
+const GONE_LOOK_MS = 2000;
+
+/** The same tasks marked gone, for the same reasons: nothing to redraw. */
+function sameGone(a: ReadonlyMap<string, GoneHeld>, b: ReadonlyMap<string, GoneHeld>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, h] of a) if (b.get(id)?.why !== h.why) return false;
+  return true;
 }
 
 /** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
@@ -61,6 +78,9 @@ export class LiveSink implements WatchSink {
   private personOn: WaitingSession | undefined;
   /** That the session was cleared and where the watch went. */
   private followNote: string | undefined;
+  /** The tasks in progress whose agent is gone, as last looked at, and when to look again. */
+  private gone: ReadonlyMap<string, GoneHeld> = new Map();
+  private goneTimer: NodeJS.Timeout | undefined;
   private entered = false;
   private done = false;
   private enterTimer: NodeJS.Immediate | undefined;
@@ -94,6 +114,8 @@ export class LiveSink implements WatchSink {
     this.view = view;
     this.personOn = end.waiting;
     this.leave();
+    // The frame left behind says what `list` would, a death seen since the last look included.
+    if (end.reason !== 'stopped') this.lookGone();
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
     if (end.reason !== 'stopped') {
@@ -154,7 +176,21 @@ export class LiveSink implements WatchSink {
         for (const action of keyActions(chunk, Boolean(this.search?.typing))) this.act(action);
       }),
     );
+    this.lookGone();
     this.draw();
+  }
+
+  /** Whose agent is gone among the tasks in progress: looked at now, then every GONE_LOOK_MS while the view shows. */
+  private lookGone(): void {
+    const look = this.opts.goneHeld;
+    if (look === undefined || !this.view) return;
+    if (this.goneTimer) clearTimeout(this.goneTimer);
+    const view = this.view;
+    const before = this.gone;
+    this.gone = view.exists ? look(view.list ?? this.opts.listId, view.all) : new Map();
+    if (this.done) return;
+    this.goneTimer = setTimeout(() => this.lookGone(), GONE_LOOK_MS);
+    if (!sameGone(before, this.gone)) this.draw();
   }
 
   private act(action: WatchAction): void {
@@ -203,6 +239,7 @@ export class LiveSink implements WatchSink {
     this.done = true;
     if (this.enterTimer) clearImmediate(this.enterTimer);
     if (this.tickTimer) clearTimeout(this.tickTimer);
+    if (this.goneTimer) clearTimeout(this.goneTimer);
     for (const off of this.unsubscribe.splice(0)) off();
     process.off('exit', this.restoreOnExit);
     if (this.entered) {
@@ -226,7 +263,7 @@ export class LiveSink implements WatchSink {
     const filtered = this.opts.filterLabel !== undefined || tasks.length !== view.shown.length;
     return {
       listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
-      dir: this.opts.dir,
+      dir: this.opts.dir(),
       following: this.opts.following,
       nudge: view.nudge?.message,
       exists: view.exists,
@@ -240,6 +277,7 @@ export class LiveSink implements WatchSink {
       problems: view.problems,
       notice: this.notice,
       waiting: view.waiting,
+      gone: this.gone,
       personNote: this.personOn && renderPersonWaiting(this.personOn, shownWaiting(view)),
       followNote: this.followNote,
       lastChange: this.lastChange,

@@ -74,7 +74,13 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   const sessionsOver =
     untilText !== undefined && target.following === undefined ? sessionsOverWatch(ctx, target, plan.session !== undefined) : undefined;
   // A session of a shared list that dies holding work ends the watch at once (not with --allow-deaths).
-  const deaths = sessionsOver !== undefined && !plan.allowDeaths ? deathWatch(ctx, target, sink) : undefined;
+  // Otherwise a list's NDJSON says each death in a note and goes on (the live view marks the tasks itself).
+  const deaths =
+    sessionsOver !== undefined && !plan.allowDeaths
+      ? deathWatch(ctx, target, sink)
+      : target.following === undefined && (ctx.io.json || !ctx.io.fullScreen)
+        ? deathWatch(ctx, target, sink, false)
+        : undefined;
   // A condition met while an agent of the list is still at work waits for it (not a followed run's).
   const busy = untilText !== undefined ? busyWatch(ctx, target) : undefined;
   const timers = {
@@ -128,9 +134,10 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     offReaderGone?.();
   }
   const list = outcome.view.list ?? target.listId;
+  const listArgs = target.listArgs?.() ?? (list === undefined ? [] : ['-l', ctx.shortId(list)]);
   const verdict = readerGone
     ? undefined
-    : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list) });
+    : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list), listArgs });
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');

@@ -1,11 +1,22 @@
 import type { Clock } from '../../core/base/clock.js';
+import { goneHeldInProgress } from '../../core/history/list-owners.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
+import type { GoneHeld } from '../../core/sessions/gone-owners.js';
+import { SessionIndex } from '../../core/sessions/session-index.js';
+import { listDirOf } from '../../core/store/paths.js';
+import type { Task } from '../../core/store/schema.js';
 import type { WatchSink } from '../../core/watch/watch-session.js';
 import { renderFilterLabel } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { LiveSink } from './watch-live.js';
 import type { WatchTarget } from './watch-sources.js';
 import { StreamSink } from './watch-stream.js';
+
+/** The tasks in progress of a list whose agent is gone, from a fresh look at the sessions (they change while the watch runs). */
+function goneHeldNow(ctx: Context, listId: string, tasks: readonly Task[]): ReadonlyMap<string, GoneHeld> {
+  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+  return goneHeldInProgress(index, listDirOf(ctx.configDir, listId), listId, () => ctx.person, tasks);
+}
 
 /**
  * Where a watch's events go: the live view on a terminal that can take it, else NDJSON
@@ -21,7 +32,8 @@ export function watchSink(
   return new LiveSink(ctx.io.terminal(), {
     listId: target.listId ?? 'the run',
     listName: (id) => ctx.shortId(id),
-    dir: target.dir,
+    // Read each frame: a followed /clear moves the target to the new list's folder.
+    dir: () => target.dir,
     until: opts.until,
     deadline: opts.timeoutMs === undefined ? undefined : opts.clock.now() + opts.timeoutMs,
     filterLabel: renderFilterLabel(opts.filter),
@@ -30,5 +42,7 @@ export function watchSink(
     clock: opts.clock,
     onQuit: opts.onQuit,
     print: (text) => ctx.io.out(text),
+    // A list folder's tasks, marked as `list` marks them when their agent is gone (a run's own end is told otherwise).
+    goneHeld: target.following === undefined ? (listId, tasks) => goneHeldNow(ctx, listId, tasks) : undefined,
   });
 }

@@ -40,6 +40,8 @@ export interface WatchTarget {
   listId: string | undefined;
   /** The folder of that list (shown while it does not exist). */
   dir: string;
+  /** What a hint's commands add to name the list watched now; undefined: name it by its id. */
+  listArgs?: (() => string[]) | undefined;
   /** The session whose busy state says whether its work stalls, when known. */
   sessionId(): string | undefined;
   /** The list folder whose file times say when tasks last changed, when known. */
@@ -62,7 +64,8 @@ export interface WatchTarget {
  * and the target names that list from then on.
  */
 export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTarget {
-  const { id, dir } = ctx.list(false, { mayBeMissing: true });
+  const choice = ctx.list(false, { mayBeMissing: true });
+  const { id, dir } = choice;
   const configDir = ctx.configDir;
   const memory = new ProcessMemory();
   const moved = (listId: string): ListMove | undefined => {
@@ -87,6 +90,8 @@ export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTa
   const target: WatchTarget = {
     listId: id,
     dir,
+    // The list chosen by the variable or the binding is found again by a pasted command; one followed to after /clear is not.
+    listArgs: () => (target.listId === id || target.listId === undefined ? ctx.listArgs(choice) : ['-l', ctx.shortId(target.listId)]),
     sessionId: () => undefined,
     listDir: () => target.dir,
     source: (handlers) =>
@@ -425,8 +430,10 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
  * ends the watch (sessions/session-deaths.ts), looked for every second, so a fan-out fails
  * within seconds while its other agents still run. One that died holding nothing is said
  * in a note. Undefined where the list is not known (a run's, followed otherwise).
+ * `ends` false (a watch with no condition to fail, or --allow-deaths): a death holding work
+ * is only said, in the same note (`session_died`, with the tasks it held), and the watch goes on.
  */
-export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>): WatchSessionOptions['deaths'] {
+export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSink, 'note'>, ends = true): WatchSessionOptions['deaths'] {
   const listId = target.listId;
   const dir = target.listDir();
   if (listId === undefined || dir === undefined) return undefined;
@@ -443,10 +450,16 @@ export function deathWatch(ctx: Context, target: WatchTarget, tell: Pick<WatchSi
       if (now !== undefined && now !== watched.id) watched = deathsOf(now, target.listDir() ?? listDirOf(ctx.configDir, now));
       const found = watched.deaths.look(tasks);
       for (const d of found) {
-        if (d.tasks.length === 0)
-          tell.note?.(describeDeath(d), 'session_died', { sessionId: d.sessionId, state: d.state, pid: d.pid ?? null });
+        // Without the watch to end, one that held nothing (a run that ended as it should) is no news.
+        if (ends ? d.tasks.length === 0 : d.tasks.length > 0)
+          tell.note?.(describeDeath(d), 'session_died', {
+            sessionId: d.sessionId,
+            state: d.state,
+            pid: d.pid ?? null,
+            tasks: d.tasks.map((t) => t.id),
+          });
       }
-      return found.filter((d) => d.tasks.length > 0);
+      return ends ? found.filter((d) => d.tasks.length > 0) : [];
     },
   };
 }

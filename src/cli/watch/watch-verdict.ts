@@ -3,6 +3,7 @@ import { countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { AgentRunResult } from '../../core/runs/agent-run.js';
 import type { RunVerdict } from '../../core/runs/run-verdict.js';
 import { shownWaiting, type WatchOutcome } from '../../core/watch/watch-session.js';
+import { shellWord } from '../../render/list-choice-note.js';
 import { runEndMessage } from '../../render/run-report.js';
 import { countsJson, personWaitJson } from '../../render/task-json.js';
 import { watchEndMessage } from '../../render/watch-outcome.js';
@@ -10,6 +11,11 @@ import { EXIT, SIGNAL_EXIT } from '../runtime/exit-codes.js';
 
 /** A timeout while an agent waits at a permission prompt: how to unblock it. */
 const ANSWER_IT = 'answer the prompt in that session (a headless run cannot be answered: give it the permissions it needs)';
+
+/** A command for a hint, the list watched named (`listArgs`), so that pasted it acts on that list. */
+function tasksCommand(listArgs: readonly string[] | undefined, ...words: string[]): string {
+  return ['tasks', ...(listArgs ?? []).map(shellWord), ...words].join(' ');
+}
 
 /** How a watch that ended turns into an error (and so an exit status); undefined: it went well (0). */
 export function verdictOf(
@@ -20,6 +26,8 @@ export function verdictOf(
     stallMs: number | undefined;
     /** How the message names the list watched (a session's by its short id). */
     listName?: string | undefined;
+    /** What a hint's commands add to name the list watched (`-l <short id>`), so that pasted they act on it. */
+    listArgs?: readonly string[] | undefined;
   },
 ): TasksError | undefined {
   const { untilText } = opts;
@@ -39,7 +47,10 @@ export function verdictOf(
   if (outcome.reason === 'stalled') {
     const stalled = outcome.stalled ?? [];
     return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, opts.stallMs, outcome.idleMs), {
-      hint: outcome.idleMs === undefined ? 'is the agent stuck? tasks list --stalled shows such tasks' : 'is the agent stuck?',
+      hint:
+        outcome.idleMs === undefined
+          ? `is the agent stuck? ${tasksCommand(opts.listArgs, 'list', '--stalled')} shows such tasks`
+          : 'is the agent stuck?',
       details: {
         stalled: stalled.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
         ...(outcome.idleMs === undefined ? {} : { idleMs: Math.round(outcome.idleMs) }),
@@ -50,7 +61,7 @@ export function verdictOf(
   if (outcome.reason === 'session-died' && untilText !== undefined) {
     const died = outcome.died ?? [];
     return new TasksError('run_ended', watchEndMessage.died(died, untilText, listCounts), {
-      hint: `tasks release ${died.flatMap((d) => d.tasks.map((t) => t.id)).join(' ')} gives its tasks back; --allow-deaths waits on`,
+      hint: `${tasksCommand(opts.listArgs, 'release', ...died.flatMap((d) => d.tasks.map((t) => t.id)))} gives its tasks back; --allow-deaths waits on`,
       details: {
         until: untilText,
         reason: outcome.reason,

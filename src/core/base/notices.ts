@@ -213,8 +213,8 @@ export const NOTICES = {
   },
   session_died: {
     kind: 'note',
-    when: '`watch --until` on a list: a session seen working on it died holding no task in progress (the watch goes on)',
-    facts: ['sessionId', 'state', 'pid'],
+    when: '`watch` on a list: a session seen working on it died holding work in progress (without `--until`, or with `--allow-deaths`), or with `--until` holding none (one holding work ends the watch); the watch goes on. `tasks`: the ids it held in progress',
+    facts: ['sessionId', 'state', 'pid', 'tasks'],
   },
   // run
   agent_stderr: { kind: 'note', when: "`run --json`: a line of the agent's stderr (without `--json` it is passed through as it is)" },
