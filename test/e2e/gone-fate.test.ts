@@ -13,11 +13,10 @@
  * added as Claude Code appends them. Processes of this test stand for the agent's: a pid
  * that has exited (a crash), or a running one named `claude`, killed in the test.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { type AgentProcess, agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { procStart } from '../helpers/session-files.mjs';
 
@@ -26,24 +25,9 @@ const CLEARED = '0501500a-0102-45c0-a9d1-40a96af97d11';
 const AFTER_CLEAR = 'b8c060f7-fa3b-4c80-b903-cb3706295d74';
 const ENDED_AGO = 15 * 60_000;
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
+const agentProcess = agentProcesses();
 
-/** The pid of a process that has exited: a live-session file naming it was left by a crash. */
-function deadPid(): number {
-  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-}
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), started with `env`. */
-function agentProcess(env: Record<string, string>): ChildProcess {
-  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
-  children.push(child);
-  return child;
-}
-
-async function kill(child: ChildProcess): Promise<void> {
+async function kill(child: AgentProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -137,7 +121,7 @@ function unowned(dir: string): void {
 }
 
 /** The process exits cleanly, `agoMs` before now: its live-session file goes, and the session it is on records its end. */
-async function exitCleanly(config: string, agent: ChildProcess, sessionId: string, agoMs: number): Promise<number> {
+async function exitCleanly(config: string, agent: AgentProcess, sessionId: string, agoMs: number): Promise<number> {
   await kill(agent);
   fs.rmSync(path.join(config, 'sessions', `${agent.pid}.json`));
   const projects = path.join(config, 'projects');

@@ -11,10 +11,9 @@
  * only the output is checked, through the built binary for the exit status, the files
  * left as they were, and the table in a terminal.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run, snapshotDir } from '../helpers/cli.js';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { procStart } from '../helpers/session-files.mjs';
@@ -23,22 +22,7 @@ import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 const CRASHED = '4aa21e64-031c-4afc-99a4-d063429beef5';
 const ENDED_AGO = 15 * 60_000;
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-/** The pid of a process that has exited: the live-session file naming it was left by a crash. */
-function deadPid(): number {
-  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-}
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), started with `env`. */
-function agentProcess(env: Record<string, string>): number {
-  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
-  children.push(child);
-  return child.pid as number;
-}
+const agentProcess = agentProcesses();
 
 function crashed() {
   return goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: ENDED_AGO });
@@ -132,7 +116,7 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
   });
 
   it('while its process runs, the session holds #1: no mark, no finding', () => {
-    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
+    const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
     const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const listed = JSON.parse(runInProcessSync(w.config, ['-l', 'solo', 'list', '--json']).stdout) as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ id: '1', status: 'in_progress' });
@@ -158,7 +142,7 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
 
 describe('/clear on a shared list', () => {
   it('the process goes on with the list: main is not gone, nothing marked, nothing found', () => {
-    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
+    const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const listed = JSON.parse(runInProcessSync(w.config, ['-l', 'team', 'list', '--json']).stdout) as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ id: '1', status: 'in_progress', owner: 'main' });
@@ -172,7 +156,7 @@ describe('/clear on a shared list', () => {
   });
 
   it('the process went on to a list of its own: main is gone, marked by its owner (no agent-gone mark), owner_gone in check', () => {
-    const pid = agentProcess({});
+    const { pid } = agentProcess({});
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     // A task with an owner is judged by its owner: gone as an owner (unowned: false), not marked "agent gone".
     const listed = JSON.parse(run(w.config, ['-l', 'team', 'list', '--stalled', '1m', '--json']).stdout) as Array<Record<string, unknown>>;

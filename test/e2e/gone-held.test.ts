@@ -6,31 +6,15 @@
  * test stand for the agent's: a pid that has exited (a crash), or a running one named
  * `claude` with the list in its environment (the interactive process after `/clear`).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJson, run, snapshotDir } from '../helpers/cli.js';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { notifyEnv } from '../helpers/notify.js';
 import { procStart } from '../helpers/session-files.mjs';
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-/** The pid of a process that has exited: the live-session file naming it was left by a crash. */
-function deadPid(): number {
-  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-}
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), started with `env`. */
-function agentProcess(env: Record<string, string>): number {
-  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
-  children.push(child);
-  return child.pid as number;
-}
+const agentProcess = agentProcesses();
 
 /**
  * What notify --once sends of a gone agent (one NDJSON document a message). Only
@@ -94,7 +78,7 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
   });
 
   it('while its process runs, the session holds #1: nothing is released, nothing told', () => {
-    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
+    const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
     const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid) });
     const before = snapshotDir(w.dir);
     const r = run(w.config, ['-l', 'solo', 'release', '--gone']);
@@ -108,7 +92,7 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
 
 describe('/clear on a shared list, the process going on with it', () => {
   it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
-    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
+    const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid) });
     const before = snapshotDir(w.dir);
     const dry = run(w.config, ['-l', 'team', 'release', '--gone', '--dry-run']);
@@ -123,7 +107,7 @@ describe('/clear on a shared list, the process going on with it', () => {
   });
 
   it('where the process went on to a list of its own, main is gone, as before', () => {
-    const pid = agentProcess({});
+    const { pid } = agentProcess({});
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid) });
     const dry = run(w.config, ['-l', 'team', 'release', '--gone', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);

@@ -7,12 +7,11 @@
  * says B took #1 up: `get`, `list`, `check` and `release --gone` must not call #1 gone,
  * nor give it back. A live session that only looked at #1 takes nothing up: #1 stays gone.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snapshotDir } from '../helpers/cli.js';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
@@ -20,30 +19,14 @@ const CRASHED = '4aa21e64-031c-4afc-99a4-d063429beef5';
 const TAKER = 'b7e1c2d3-4f50-4a61-8b72-9c83d4e5f601';
 const ENDED_AGO = 15 * 60_000;
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-const deadPid = () => Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), on list `solo`. */
-function agentProcess(): number {
-  const child = spawn('sleep', ['600'], {
-    argv0: 'claude',
-    stdio: 'ignore',
-    env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'solo' },
-  });
-  children.push(child);
-  return child.pid as number;
-}
+const agentProcess = agentProcesses();
 
 type Call = { name: string; input: Record<string, unknown>; result: Record<string, unknown>; at: number };
 
 /** A's crash, then B live on `solo` with these calls (a minute ago and on), its transcript still growing. */
 function world(calls: (at: number) => Call[]) {
   const w = goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: ENDED_AGO });
-  const pid = agentProcess();
+  const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
   const cwd = path.join(path.dirname(w.config), 'work', 'b');
   writeLiveSession(w.config, { pid, sessionId: TAKER, cwd, status: 'busy', start: Date.now() - 120_000 });
   writeTaskTranscript(w.config, { sessionId: TAKER, cwd, calls: calls(Date.now() - 60_000), running: true });

@@ -6,10 +6,9 @@
  * have ended 15 minutes ago: a solo agent killed while #1, in progress with no owner, was
  * its work; and a session on a shared list that `/clear` replaced (its owner judged by its owner).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snapshotDir } from '../helpers/cli.js';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { procStart } from '../helpers/session-files.mjs';
@@ -18,19 +17,7 @@ import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 const CRASHED = '4aa21e64-031c-4afc-99a4-d063429beef5';
 const ENDED_AGO = 15 * 60_000;
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-const deadPid = () => Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), started with `env`. */
-function agentProcess(env: Record<string, string>): number {
-  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
-  children.push(child);
-  return child.pid as number;
-}
+const agentProcess = agentProcesses();
 
 const crashed = () => goneFixture('crashed-unowned', { pid: deadPid(), endedAgoMs: ENDED_AGO });
 
@@ -84,7 +71,7 @@ describe('lists --stalled, a solo agent killed holding #1 with no owner', () => 
   });
 
   it('while its process runs, the session holds #1: nothing gone', () => {
-    const pid = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
+    const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
     const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const r = runInProcessSync(w.config, ['lists', '--stalled', '1m', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -95,7 +82,7 @@ describe('lists --stalled, a solo agent killed holding #1 with no owner', () => 
 
 describe('lists --stalled, /clear on a shared list whose process went on to a list of its own', () => {
   it('main, its owner, is gone: judged by its owner, as list --stalled judges it: no gone object, no agent_gone warning', () => {
-    const pid = agentProcess({});
+    const { pid } = agentProcess({});
     const w = goneFixture('cleared-shared', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const r = runInProcessSync(w.config, ['lists', '--stalled', '1m', '--json']);
     expect(r.code, r.stderr).toBe(0);

@@ -9,34 +9,17 @@
  *   transcript growing), which only looked at #1. Its own work, #2 in progress that no
  *   session claimed, is not stalled while it is busy: the stall's rule is kept.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const CRASHED = '4aa21e64-031c-4afc-99a4-d063429beef5';
 const BUSY = 'c1d2e3f4-0a1b-4c2d-8e3f-4a5b6c7d8e90';
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-const deadPid = () => Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), on list `solo`. */
-function agentProcess(): number {
-  const child = spawn('sleep', ['600'], {
-    argv0: 'claude',
-    stdio: 'ignore',
-    env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'solo' },
-  });
-  children.push(child);
-  return child.pid as number;
-}
+const agentProcess = agentProcesses();
 
 const GONE = { session: CRASHED, state: 'crashed', why: 'session 4aa21e64 crashed', unowned: true };
 
@@ -53,7 +36,7 @@ function busyBeside() {
   );
   const old = (Date.now() - 15 * 60_000) / 1000;
   fs.utimesSync(second, old, old);
-  const pid = agentProcess();
+  const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
   const cwd = path.join(path.dirname(w.config), 'work', 'b');
   writeLiveSession(w.config, { pid, sessionId: BUSY, cwd, status: 'busy', start: Date.now() - 20 * 60_000 });
   const at = Date.now() - 5_000;

@@ -7,30 +7,14 @@
  * the built binary in a terminal (tmux). Its NDJSON says the death in the note `watch
  * --until` gives one (`session_died`), and goes on.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { goneFixture } from '../helpers/gone-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { agentProcesses, deadPid, goneFixture } from '../helpers/gone-fixtures.js';
 import { procStart } from '../helpers/session-files.mjs';
 import { startInTmux, tmuxAvailable } from '../helpers/tmux.js';
 import { startWatch } from '../helpers/watch.js';
 
 const ENDED_AGO = 15 * 60_000;
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-/** The pid of a process that has exited: the live-session file naming it was left by a crash. */
-function deadPid(): number {
-  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
-}
-
-/** A running process standing for Claude Code's (its argv[0] is `claude`), on list solo. */
-function agentProcess(): ChildProcess {
-  const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, CLAUDE_CODE_TASK_LIST_ID: 'solo' } });
-  children.push(child);
-  return child;
-}
+const agentProcess = agentProcesses();
 
 const rowOf = (screen: string) => screen.split('\n').find((l) => / #1 {2}/.test(l)) ?? '';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,7 +37,7 @@ describe.runIf(tmuxAvailable())('the live watch marks a task whose agent is gone
   });
 
   it('killed while the view shows it: the spinner stops and the mark comes within seconds', async () => {
-    const agent = agentProcess();
+    const agent = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
     const pid = agent.pid as number;
     const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const pane = startInTmux(w.config, ['-l', 'solo', 'watch'], { width: 120, height: 16 });
@@ -77,7 +61,7 @@ describe.runIf(tmuxAvailable())('the live watch marks a task whose agent is gone
 
 describe('watch --json with no condition: a death is said, and the watch goes on', () => {
   it('the agent holding #1 killed: a session_died note naming it and #1, within seconds; no end', async () => {
-    const agent = agentProcess();
+    const agent = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'solo' });
     const pid = agent.pid as number;
     const w = goneFixture('crashed-unowned', { pid, procStart: procStart(pid), endedAgoMs: ENDED_AGO });
     const watch = startWatch(w.config, ['-l', 'solo', 'watch', '--json']);

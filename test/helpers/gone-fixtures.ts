@@ -1,5 +1,7 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { FIXTURES, tempConfig } from './cli.js';
 
 /** When each fixture's task files were last written (test/fixtures/claude-code-2.1.328/gone/README.md). */
@@ -61,4 +63,29 @@ export function goneFixture(name: keyof typeof TASK_TIMES, o: { pid?: number; pr
     fs.writeFileSync(path.join(sessions, `${o.pid}.json`), JSON.stringify({ ...rest, pid: o.pid, procStart: o.procStart }));
   }
   return { config, dir, list, live: live as { pid: number; procStart: string; pidDomain: string; sessionId: string; cwd: string }, newest };
+}
+
+/** The pid of a process that has exited: a live-session file naming it was left by a crash. */
+export function deadPid(): number {
+  return Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+}
+
+/** A running process standing for Claude Code's: its argv[0] is `claude`. */
+export type AgentProcess = ChildProcess & { pid: number };
+
+/**
+ * Starts processes standing for Claude Code's, each with `env` (a list named by
+ * CLAUDE_CODE_TASK_LIST_ID, or none), killed once the file's tests are done: called at a
+ * test file's top level.
+ */
+export function agentProcesses(): (env: Record<string, string>) => AgentProcess {
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+  return (env) => {
+    const child = spawn('sleep', ['600'], { argv0: 'claude', stdio: 'ignore', env: { ...process.env, ...env } });
+    children.push(child);
+    return child as AgentProcess;
+  };
 }
