@@ -323,7 +323,7 @@ describe('notify: stalled while a session is busy', () => {
    * one, as the index checks it) on its own list, #1 in progress for 3 h, its transcript
    * last written `quietMs` ago.
    */
-  function busySession(quietMs: number) {
+  function busySession(quietMs: number, last: 'result' | 'tool call in flight' = 'result') {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');
     fs.mkdirSync(cwd, { recursive: true });
@@ -335,7 +335,10 @@ describe('notify: stalled while a session is busy', () => {
       sessionId: SESSION,
       cwd,
       running: true,
-      calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at }],
+      calls: [
+        { name: 'TaskList', input: {}, result: { tasks: [] }, at },
+        ...(last === 'result' ? [] : [{ name: 'Bash', input: { command: 'npm test' }, at, pending: true }]),
+      ],
     });
     // Why a process: the session is live only while its live-session file's process runs.
     const agent = spawn('sleep', ['60']);
@@ -358,6 +361,10 @@ describe('notify: stalled while a session is busy', () => {
 
   it('busy but silent for as long as --stalled (a request that hangs): stalled, as watch judges it', () => {
     expect(stalledSent(busySession(2 * 60 * 60_000))).toHaveLength(1);
+  });
+
+  it('busy, its transcript silent as long, but ending in a tool call awaiting its result (a long test suite): at work, not stalled', () => {
+    expect(stalledSent(busySession(2 * 60 * 60_000, 'tool call in flight'))).toEqual([]);
   });
 
   it('busy and writing its transcript: at work, not stalled', () => {
