@@ -431,6 +431,32 @@ describe('notify: a session waiting for a person', () => {
     expect(sent[0]?.text).toMatch(/^session proj-w1 \(66666666\) of list \S+ \(~\/proj\) is waiting for you \(permission prompt\)$/);
   });
 
+  it('a long-running notify: the wait is not stalled time; a stall is told only --stalled after the wait ended (refused with Esc: idle)', async () => {
+    const { config, live } = waitingSession();
+    const out = path.join(config, 'sent.jsonl');
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { event: string }).event)
+        : [];
+    const n = notify(config, ['-l', SESSION, '--stalled', '4s', '--on', 'needs-you,stalled', '--to', `exec:cat >> '${out}'; echo >> '${out}'`]);
+    await n.waitForErr('notify: following');
+    await until(() => sent().length === 1, 'needs-you');
+    // Over a round while it waits: nothing stalls.
+    await new Promise((r) => setTimeout(r, 2500));
+    const answered = Date.now();
+    live('idle', answered);
+    await until(() => sent().length === 2, 'the stall');
+    const told = Date.now();
+    expect((await n.stop()).code).toBe(0);
+    expect(sent()).toEqual(['needs-you', 'stalled']);
+    expect(told - answered).toBeGreaterThanOrEqual(4000);
+  });
+
   it('a long-running notify tells each waiting spell once: again after the session went busy and came back to waiting', async () => {
     const { config, live } = waitingSession();
     const out = path.join(config, 'sent.jsonl');
