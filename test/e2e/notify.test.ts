@@ -443,7 +443,16 @@ describe('notify: a session waiting for a person', () => {
             .filter(Boolean)
             .map((l) => (JSON.parse(l) as { event: string }).event)
         : [];
-    const n = notify(config, ['-l', SESSION, '--stalled', '4s', '--on', 'needs-you,stalled', '--to', `exec:cat >> '${out}'; echo >> '${out}'`]);
+    const n = notify(config, [
+      '-l',
+      SESSION,
+      '--stalled',
+      '4s',
+      '--on',
+      'needs-you,stalled',
+      '--to',
+      `exec:cat >> '${out}'; echo >> '${out}'`,
+    ]);
     await n.waitForErr('notify: following');
     await until(() => sent().length === 1, 'needs-you');
     // Over a round while it waits: nothing stalls.

@@ -13,13 +13,13 @@ import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
 import { pushAll } from '../base/many-items.js';
+import { OpenToolCalls } from '../sessions/tool-calls.js';
 import { listDirOf } from '../store/paths.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
 import { listHoldingTask } from './list-holding-task.js';
-import { OpenToolCalls } from '../sessions/tool-calls.js';
 import { RunModel } from './run-model.js';
 
 export interface RunWatcherOptions {
