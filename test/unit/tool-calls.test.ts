@@ -1,6 +1,6 @@
 /** A tool call in flight, from a transcript's entries or a run's stream-json events: what keeps a silent agent "at work". */
 import { describe, expect, it } from 'vitest';
-import { OpenToolCalls } from '../../src/core/sessions/tool-calls.js';
+import { OpenToolCalls } from '../../src/core/base/open-tool-calls.js';
 
 const use = (id: string, extra: Record<string, unknown> = {}) => ({
   type: 'assistant',

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
 import { pushAll } from '../base/many-items.js';
-import { OpenToolCalls } from '../sessions/tool-calls.js';
+import { OpenToolCalls } from '../base/open-tool-calls.js';
 import { listDirOf } from '../store/paths.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
