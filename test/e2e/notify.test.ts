@@ -325,7 +325,7 @@ describe('notify: stalled while a session is busy', () => {
    * one, as the index checks it) on its own list, #1 in progress for 3 h, its transcript
    * last written `quietMs` ago.
    */
-  function busySession(quietMs: number) {
+  function busySession(quietMs: number, last: 'result' | 'tool call in flight' = 'result') {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');
     fs.mkdirSync(cwd, { recursive: true });
@@ -337,7 +337,10 @@ describe('notify: stalled while a session is busy', () => {
       sessionId: SESSION,
       cwd,
       running: true,
-      calls: [{ name: 'TaskList', input: {}, result: { tasks: [] }, at }],
+      calls: [
+        { name: 'TaskList', input: {}, result: { tasks: [] }, at },
+        ...(last === 'result' ? [] : [{ name: 'Bash', input: { command: 'npm test' }, at, pending: true }]),
+      ],
     });
     // Why a process: the session is live only while its live-session file's process runs.
     const agent = spawn('sleep', ['60']);
@@ -360,6 +363,10 @@ describe('notify: stalled while a session is busy', () => {
 
   it('busy but silent for as long as --stalled (a request that hangs): stalled, as watch judges it', () => {
     expect(stalledSent(busySession(2 * 60 * 60_000))).toHaveLength(1);
+  });
+
+  it('busy, its transcript silent as long, but ending in a tool call awaiting its result (a long test suite): at work, not stalled', () => {
+    expect(stalledSent(busySession(2 * 60 * 60_000, 'tool call in flight'))).toEqual([]);
   });
 
   it('busy and writing its transcript: at work, not stalled', () => {
@@ -424,6 +431,41 @@ describe('notify: a session waiting for a person', () => {
       .map((l) => (JSON.parse(l) as { notification: { event: string; text: string } }).notification);
     expect(sent.map((e) => e.event)).toEqual(['needs-you']);
     expect(sent[0]?.text).toMatch(/^session proj-w1 \(66666666\) of list \S+ \(~\/proj\) is waiting for you \(permission prompt\)$/);
+  });
+
+  it('a long-running notify: the wait is not stalled time; a stall is told only --stalled after the wait ended (refused with Esc: idle)', async () => {
+    const { config, live } = waitingSession();
+    const out = path.join(config, 'sent.jsonl');
+    const sent = () =>
+      fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { event: string }).event)
+        : [];
+    const n = notify(config, [
+      '-l',
+      SESSION,
+      '--stalled',
+      '4s',
+      '--on',
+      'needs-you,stalled',
+      '--to',
+      `exec:cat >> '${out}'; echo >> '${out}'`,
+    ]);
+    await n.waitForErr('notify: following');
+    await until(() => sent().length === 1, 'needs-you');
+    // Over a round while it waits: nothing stalls.
+    await new Promise((r) => setTimeout(r, 2500));
+    const answered = Date.now();
+    live('idle', answered);
+    await until(() => sent().length === 2, 'the stall');
+    const told = Date.now();
+    expect((await n.stop()).code).toBe(0);
+    expect(sent()).toEqual(['needs-you', 'stalled']);
+    expect(told - answered).toBeGreaterThanOrEqual(4000);
   });
 
   it('a long-running notify tells each waiting spell once: again after the session went busy and came back to waiting', async () => {

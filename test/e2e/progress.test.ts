@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runAsync, snapshotDir, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
-import { writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
+import { writeLiveSession, writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, tmuxAvailable } from '../helpers/tmux.js';
 
 const task = (id: string, subject: string, status = 'pending', extra: Record<string, unknown> = {}) => ({
@@ -127,6 +127,33 @@ describe('stalled work', () => {
     expect(runInProcessSync(config, ['-l', session, 'list', '--stalled', '--json']).stdout).toBe('[]\n');
     writeLiveSession(config, { pid: process.pid, sessionId: session, cwd, status: 'idle' });
     expect((JSON.parse(runInProcessSync(config, ['-l', session, 'list', '--stalled', '--json']).stdout) as unknown[]).length).toBe(1);
+  });
+
+  it('watch --fail-if-stalled: a busy session inside a long tool call is at work, however long its transcript is silent; silent with no call in flight, it stalled', async () => {
+    const session = '7d2c1e0f-bbbb-4bbb-8ccc-123456789abc';
+    const { config, dir } = list([task('1', 'Run the suite', 'in_progress')], session);
+    age(path.join(dir, '1.json'), 2 * 3600_000);
+    const cwd = path.join(config, 'home', 'p');
+    const at = Date.now() - 2 * 3600_000;
+    const transcript = (pending: boolean) => {
+      const file = writeTaskTranscript(config, {
+        sessionId: session,
+        cwd,
+        running: true,
+        calls: [{ name: 'Bash', input: { command: 'npm test' }, at, pending }],
+      });
+      age(file, 2 * 3600_000);
+    };
+    writeLiveSession(config, { pid: process.pid, sessionId: session, cwd, status: 'busy' });
+    const args = ['-l', session, 'watch', '--until', 'all-completed', '--timeout', '2500ms', '--fail-if-stalled', '1h', '--json'];
+    transcript(true);
+    const inCall = await runAsync(config, args);
+    expect(inCall.code, inCall.stderr).toBe(124);
+    // Its result written, and silent since (a model request that never returns): stalled.
+    transcript(false);
+    const silent = await runAsync(config, args);
+    expect(silent.code, silent.stderr).toBe(7);
+    expect(parseNdjson(silent.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
   });
 
   it('watch --fail-if-stalled: ends early with exit 7 and the stalled tasks in the end event', async () => {

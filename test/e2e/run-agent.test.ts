@@ -70,6 +70,30 @@ describe('tasks run: the verdict ends the run', () => {
     expect(late.stderr).toMatch(/^error: timed out after 700ms before the run ended/m);
   });
 
+  it('a tool call in flight is work, however long it is silent: no stall until its result, then the clock runs again', async () => {
+    const config = tempConfig();
+    const sid = started2().session;
+    const bash = { type: 'tool_use', id: 'toolu_suite', name: 'Bash', input: { command: 'npm test' } };
+    const call = { type: 'assistant', message: { role: 'assistant', content: [bash] }, parent_tool_use_id: null, session_id: sid };
+    const result = {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_suite', content: 'passed' }] },
+      parent_tool_use_id: null,
+      session_id: sid,
+    };
+    // The suite runs 2 s, silent, with --fail-if-stalled 700ms; then the agent ends its run.
+    const suite = [...outs(started2().lines), { out: call }, { wait: 2000 }, { out: result }];
+    const ok = await startRun(config, ['--fail-if-stalled', '700ms'], { steps: [...suite, ...outs(new StreamScript(sid).end().lines)] })
+      .done;
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(lastEvent(ok.stdout)).toMatchObject({ verdict: 'passed' });
+    // Silent after the result came (a model request that never returns): stalled, timed from the result.
+    const hung = await startRun(config, ['--fail-if-stalled', '700ms'], { steps: [...suite, { hang: true }] }).done;
+    expect(hung.code, hung.stderr).toBe(7);
+    expect(hung.ms).toBeGreaterThanOrEqual(2700);
+    expect(hung.stderr).toContain('error: the run has been silent, with no task changing, for ');
+  });
+
   it('without --until, a run that ends with its result exits with the agent status', async () => {
     const config = tempConfig();
     const s = started2().end();

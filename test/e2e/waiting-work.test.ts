@@ -162,6 +162,19 @@ describe('a task whose session waits for a person', () => {
     expect(jsonLines(idle.stdout).at(-1)).not.toHaveProperty('waiting');
   });
 
+  it('watch --fail-if-stalled 3s: the wait is not stalled time; the clock starts again when it ends (answered, or refused with Esc)', async () => {
+    const config = world('waiting');
+    const w = startWatch(config, ['-l', SESSION, 'watch', '--json', '--fail-if-stalled', '3s', '--timeout', '20s']);
+    await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+    // Looked at while it waits (a task is due at once: unchanged for 3 h).
+    await new Promise((r) => setTimeout(r, 2000));
+    const answered = Date.now();
+    restatus.get(config)?.('idle');
+    const r = await w.exited;
+    expect(r.code, r.stderr).toBe(7);
+    expect(Date.now() - answered).toBeGreaterThanOrEqual(3000);
+  });
+
   it('watch --json: a needs-you event when the session comes to a prompt and when it is answered', async () => {
     const config = world('idle');
     const w = startWatch(config, ['-l', SESSION, 'watch', '--json', '--timeout', '20s']);

@@ -49,11 +49,13 @@ export function writeLiveSession(config: string, opts: LiveSessionOptions): stri
 export interface TaskToolCall {
   name: string;
   input: unknown;
-  result: unknown;
+  result?: unknown;
   /** ms since the epoch. */
   at: number;
   /** The tool result's text (default `ok`): a hook's refusal is told here. */
   content?: string;
+  /** Still running: no result written yet (the transcript ends in it). */
+  pending?: boolean;
 }
 
 /** A transcript of a session that used the Task tools; its path. */

@@ -223,6 +223,8 @@ export function writeTaskTranscript(config, { sessionId, cwd, prompt = 'follow t
       timestamp: stamp(call.at),
       message: { role: 'assistant', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] },
     });
+    // A call still running (a long Bash command): its result is not written yet.
+    if (call.pending) return;
     lines.push({
       ...base,
       type: 'user',

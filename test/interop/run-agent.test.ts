@@ -52,6 +52,7 @@ async function start(opts: Parameters<typeof startTasksRun>[0]): Promise<TasksRu
 }
 
 const events = (stdout: string) => parseNdjson(stdout);
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
   it('success: exit 0 once the agent exits; the record holds the stream and its result line; nothing left', async () => {
@@ -97,6 +98,31 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     expect(events(r.stdout).at(-2)).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
     expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'stalled', exit: 7, agent: { endedBy: 'SIGTERM' } });
     expect(runningInGroup(run.agentPid() as number)).toEqual([]);
+  });
+
+  it('a Bash command that runs 20 s, silent, with --fail-if-stalled 8s: the agent inside its tool call is at work, not ended; it completes its task (exit 0)', async () => {
+    const config = tempConfig();
+    // A test suite that takes 20 s and prints nothing until it ends (Claude Code refuses a plain long `sleep`).
+    const suite = `${quote(process.execPath)} -e "setTimeout(() => console.log('suite passed'), 20000)"`;
+    const t0 = Date.now();
+    const run = await start({
+      config,
+      args: ['--until', 'all-completed', '--fail-if-stalled', '8s'],
+      moreTools: ['Bash'],
+      turns: [
+        [create('Run the suite')],
+        [set('1', 'in_progress')],
+        [{ name: 'Bash', input: { command: suite, description: 'run the suite', timeout: 120_000 } }],
+        [set('1', 'completed')],
+      ],
+    });
+    const r = await run.done;
+    const took = r.endedAt - t0;
+    console.log(`a 20 s tool call under --fail-if-stalled 8s: tasks run exited ${r.code} after ${took} ms`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(took).toBeGreaterThanOrEqual(20_000);
+    expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'passed', agent: { endedBy: 'itself' } });
+    expect(run.model.received.some((x) => x.text.includes('suite passed'))).toBe(true);
   });
 
   it('--timeout 10s on a long run: exit 124 within 15 s, nothing left', async () => {

@@ -25,6 +25,8 @@ export interface TasksRunOptions {
   env?: Record<string, string>;
   /** More options of claude's own (--max-turns 2). */
   claudeArgs?: readonly string[];
+  /** Tools allowed beyond the Task tools (Bash). */
+  moreTools?: readonly string[];
 }
 
 export interface TasksRunHandle {
@@ -55,7 +57,7 @@ export async function startTasksRun(opts: TasksRunOptions): Promise<TasksRunHand
   const pidFile = path.join(work, '.claude.pid');
   fs.writeFileSync(
     path.join(bin, 'claude'),
-    `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${quote(claudeBin())} "$@" --allowedTools ${quote(TOOLS)}\n`,
+    `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${quote(claudeBin())} "$@" --allowedTools ${quote([TOOLS, ...(opts.moreTools ?? [])].join(' '))}\n`,
     { mode: 0o755 },
   );
   const model = await startMockModel({ turns: opts.turns, beforeTurn: opts.beforeTurn });

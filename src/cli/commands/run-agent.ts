@@ -20,7 +20,8 @@ result event, on the list as it is then), and ends the run when the verdict is k
 
   the run's result      the agent is waited for (30s at most, then ended); exit 0 when
                         --until held then, 6 when it did not
-  --fail-if-stalled D   nothing from the agent and no task changing for D: the agent's
+  --fail-if-stalled D   nothing from the agent and no task changing for D, no tool call
+                        of its in flight (a long command is work): the agent's
                         group gets SIGTERM, SIGKILL after --kill-after; exit 7
   --timeout D           the same when D passes first; exit 124 (with or without --until)
   Ctrl-C, SIGTERM       the same; exit 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP);

@@ -71,9 +71,11 @@ Following an agent's run as it happens:
 
 --fail-if-stalled <duration>: end early when a task shown has been in_progress without a
 change for that long while its session (where known) is not busy on a turn, a busy
-session counting only while its transcript grows. A session waiting for a person (a
-permission prompt) has not stalled: the watch goes on (--timeout bounds it). A followed
---stream run stalls when nothing comes in its input and no task changes for that long.
+session counting only while its transcript grows or a tool call of its awaits its
+result (a long command is work). A session waiting for a person (a permission prompt)
+has not stalled: the watch goes on (--timeout bounds it). A followed --stream run
+stalls when nothing comes in its input and no task changes for that long, with no tool
+call of its awaiting its result.
 
 Dead agents: a list watched with --until ends (reason session-died, "died":[{session,
 pid, tasks}]) within seconds when a session working on it dies (its process gone, or

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
-import { busyAndWriting, transcriptWrittenSince } from '../../core/progress/busy-and-writing.js';
+import { busyAndWriting, busyAtWork } from '../../core/progress/busy-and-writing.js';
 import { listWaitedOn, waitedOn } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
@@ -278,13 +278,13 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
             tasks.map((t) => t.id),
           );
     },
-    // Busy counts only while the session's transcript grows: a headless run is busy all its life.
+    // Busy counts only while the session's transcript grows or a tool call is in flight: a headless run is busy all its life.
     sessionBusy: () => {
       const session = target.sessionId();
       const now = Date.now();
       if (session !== undefined) {
         const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
-        return sessionActivity(configDir, session) === 'busy' && transcriptWrittenSince(index.transcripts().get(session), now - afterMs);
+        return sessionActivity(configDir, session) === 'busy' && busyAtWork(index.transcripts().get(session), afterMs, now);
       }
       const listId = target.listId;
       if (target.following !== undefined || listId === undefined) return undefined;

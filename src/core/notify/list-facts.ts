@@ -42,6 +42,11 @@ export interface FactsInput {
   ownSession?: ((s: BusyOnList) => boolean) | undefined;
   /** What hooks refused, read from the sessions' transcripts as they grow (kept by the caller across looks). */
   refusals?: HookRefusals | undefined;
+  /**
+   * When the list's work last stopped waiting for a person, as the caller saw it: the
+   * stall clock starts again then (the wait was not stalled time).
+   */
+  waitEndedAt?: number | undefined;
 }
 
 /** A hook's refusal is news for this long; older ones are not told (a first look, a restart). */
@@ -85,10 +90,13 @@ export function listFacts(i: FactsInput): ListFacts {
   // A session at a permission prompt: needs-you tells of it; its work is not stalled (stalled-work.ts: it waits for a person, not for nothing).
   const waiting = i.wanted.has('needs-you') && open.length > 0 ? waitingSessions(ofList) : [];
 
-  const stalled =
+  const resting =
     i.wanted.has('stalled') && working.length > 0 && sessions
-      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true }).stalled
-      : new Map<string, number>();
+      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
+      : undefined;
+  // Nothing stalls sooner than the stall time after a wait for a person ended (answered, or refused with Esc).
+  const sinceWait = i.waitEndedAt === undefined ? Number.POSITIVE_INFINITY : i.now - i.waitEndedAt;
+  const stalled = resting !== undefined && sinceWait >= i.stalledMs ? resting.stalled : new Map<string, number>();
 
   const gone: Array<ListFacts['gone'][number]> = [];
   if (i.wanted.has('agent-died') && sessions && working.length > 0) {
@@ -150,6 +158,7 @@ export function listFacts(i: FactsInput): ListFacts {
     waiting,
     busy,
     stalled,
+    waitingWork: resting !== undefined && resting.waiting.size > 0,
     times: i.times,
     gone,
     errors,

@@ -104,6 +104,10 @@ interface Followed {
   own: Map<string, number>;
   /** At the last look every task was completed but a session was at work on the list: list-completed waits for it. */
   heldBusy: boolean;
+  /** At the last look its work in progress waited for a person. */
+  waited?: boolean | undefined;
+  /** When that wait was last seen to end: the stall clock starts again then. */
+  waitEndedAt?: number | undefined;
 }
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
@@ -352,7 +356,14 @@ export class Notifier {
       errorGraceMs: req.once ? 0 : ERROR_GRACE_MS,
       refusals: this.wanted.has('hook-refused') ? this.refusals : undefined,
       ownSession: req.ownSession,
+      // Waiting at the last look: if it no longer does, the wait ended now.
+      waitEndedAt: f.waited === true ? now : f.waitEndedAt,
     });
+    if (facts.waitingWork === true) f.waited = true;
+    else if (f.waited === true) {
+      f.waited = false;
+      f.waitEndedAt = now;
+    }
     const heldBusy = (facts.busy?.length ?? 0) > 0;
     if (f.heldBusy && !heldBusy && f.watcher !== undefined) {
       // The session waited for went idle or ended: its last writes, made just before, may

@@ -37,6 +37,8 @@ export interface ListFacts {
   busy?: readonly BusyOnList[] | undefined;
   /** In progress, unchanged for the stall time, no session busy: id -> idle ms. */
   stalled: ReadonlyMap<string, number>;
+  /** Its work in progress waits for a person now (then nothing of it stalls): asked only where stalls are. */
+  waitingWork?: boolean | undefined;
   /** When each task last changed (its file's time): names a stall's spell, which lasts while the task does not change. */
   times?: ReadonlyMap<string, number> | undefined;
   /**

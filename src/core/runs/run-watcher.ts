@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import { isDirectory } from '../base/is-directory.js';
 import { pushAll } from '../base/many-items.js';
+import { OpenToolCalls } from '../base/open-tool-calls.js';
 import { listDirOf } from '../store/paths.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
@@ -65,6 +66,8 @@ const DEFAULT_GRACE_MS = 1000;
  */
 export class RunWatcher implements WatchSource {
   private readonly model = new RunModel();
+  /** The agent's tool calls awaiting their results: while one is, the run is at work, silent or not. */
+  private readonly toolCalls = new OpenToolCalls();
   private feed: LineFeed | undefined;
   private files: ListWatcher | undefined;
   private filesLatest: WatchUpdate | undefined;
@@ -113,9 +116,12 @@ export class RunWatcher implements WatchSource {
     return id === undefined ? undefined : listDirOf(this.opts.configDir, id);
   }
 
-  /** When the input last brought anything (a stall is a run silent for long). */
+  /**
+   * When the input last brought anything (a stall is a run silent for long), or now while
+   * a tool call is in flight: a command that runs long (a test suite) is work, not silence.
+   */
   activityAt(): number {
-    return this.lastInputAt;
+    return this.toolCalls.any ? this.opts.clock.now() : this.lastInputAt;
   }
 
   /** The feed, to drain what is left of a stream input once the watch has ended. */
@@ -168,6 +174,7 @@ export class RunWatcher implements WatchSource {
       this.handlers.onWarning?.(`line ${line} is not a JSON object: skipped`);
       return;
     }
+    this.toolCalls.apply(value as Record<string, unknown>);
     const effect = this.model.apply(value as Record<string, unknown>, line);
     if (effect.warning !== undefined) this.handlers.onWarning?.(`line ${line}: ${effect.warning}`);
     pushAll(this.pending, effect.events);

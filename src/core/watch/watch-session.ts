@@ -291,6 +291,10 @@ export class WatchSession {
   private overTimer: unknown;
   private deathTimer: unknown;
   private stallTimer: unknown;
+  /** --fail-if-stalled: a session of the list waited for a person at the last look. */
+  private waited = false;
+  /** When such a wait was seen to end: nothing stalls sooner than the stall time after. */
+  private waitEndedAt: number | undefined;
   private busyTimer: unknown;
   private personTimer: unknown;
   /** The session the list's work waits on (a person to answer it), as last looked. */
@@ -612,9 +616,19 @@ export class WatchSession {
     const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
     if (due.length > 0) {
       const stalled = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
-      if (stalled.length > 0 && stall.sessionWaiting?.() !== true) {
-        this.finish({ reason: 'stalled', stalled });
-        return;
+      if (stalled.length > 0) {
+        // The wait for a person is not stalled time: the clock starts again when it ends.
+        if (stall.sessionWaiting?.() === true) this.waited = true;
+        else {
+          if (this.waited) {
+            this.waited = false;
+            this.waitEndedAt = now;
+          }
+          if (this.waitEndedAt === undefined || now - this.waitEndedAt >= stall.afterMs) {
+            this.finish({ reason: 'stalled', stalled });
+            return;
+          }
+        }
       }
     }
     let next = stall.afterMs;
