@@ -86,7 +86,8 @@ function world(busyLive = true) {
     calls: [create('1', now - 21 * MIN), create('3', now - 30 * MIN + 0), start('1', now - 20 * MIN, 'h')].sort((a, b) => a.at - b.at),
   });
   writeTaskTranscript(config, { sessionId: WAITS, cwd, running: true, calls: [create('2', now - 11 * MIN), start('2', now - 10 * MIN)] });
-  if (busyLive) writeLiveSession(config, { pid: liveProcess(), sessionId: BUSY, cwd, status: 'busy', name: 'proj-h', start: now - 25 * MIN });
+  if (busyLive)
+    writeLiveSession(config, { pid: liveProcess(), sessionId: BUSY, cwd, status: 'busy', name: 'proj-h', start: now - 25 * MIN });
   writeLiveSession(config, {
     pid: process.pid,
     sessionId: WAITS,
@@ -113,7 +114,7 @@ const rest = (w: World, busyMustWrite: boolean, afterMs = 5 * MIN) =>
 const list = (w: World, args: string[]) => runInProcess(w.config, ['-l', LIST, ...args], { cwd: w.cwd });
 
 describe('a session at a prompt on a shared list while another agent is busy', () => {
-  it('its own task waits (with what for and on whom); the busy agent\'s does not, and nothing is stalled', () => {
+  it("its own task waits (with what for and on whom); the busy agent's does not, and nothing is stalled", () => {
     for (const busyMustWrite of [false, true]) {
       const r = rest(world(), busyMustWrite);
       expect([...r.waiting.keys()]).toEqual(['2']);
@@ -121,9 +122,15 @@ describe('a session at a prompt on a shared list while another agent is busy', (
       // The busy agent is at work (its transcript written 20 min ago: busyMustWrite calls it silent, so #1 stalls then).
       expect([...r.stalled.keys()]).toEqual(busyMustWrite ? ['1'] : []);
     }
+    // The same list with the other agent ended: the waiting session is its one live session, and every task in progress waits on it, as before.
+    const alone = rest(world(false), false);
+    expect([...alone.waiting.keys()]).toEqual(['1', '2']);
+    expect(alone.waiting.get('1')).toMatchObject({ session: WAITS });
+    expect(alone.waiting.get('1')?.holds).toBeUndefined();
+    expect(alone.stalled.size).toBe(0);
   });
 
-  it('list --json: `waiting` on #2 only; list piped: the note names #2 alone', async () => {
+  it('list --json: `waiting` on #2 only; list piped: the note names #2 alone; with the waiting session alone live, both wait', async () => {
     const w = world();
     const json = await list(w, ['list', '--json']);
     expect(json.code, json.stderr).toBe(0);
@@ -137,6 +144,9 @@ describe('a session at a prompt on a shared list while another agent is busy', (
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).toContain('task #2 is waiting, not stalled: session proj-w1 (77777777) waits for a person (permission prompt)');
     expect(piped.stderr).not.toContain('#1 is waiting');
+    // The waiting session alone live on the list: every task in progress waits, as before.
+    const alone = JSON.parse((await list(world(false), ['list', '--json'])).stdout) as Array<{ id: string; waiting?: unknown }>;
+    expect(alone.filter((t) => t.waiting !== undefined).map((t) => t.id)).toEqual(['1', '2']);
   });
 
   it("notify's needs-you names the waiting session's task alone, not the busy agent's", async () => {
@@ -153,12 +163,17 @@ describe('a session at a prompt on a shared list while another agent is busy', (
     expect(sent.map((e) => [e.event, e.session, e.tasks.map((t) => t.id)])).toEqual([['needs-you', WAITS, ['2']]]);
   });
 
-  it('the one live session of the list: every task in progress waits on it, as before', async () => {
-    const w = world(false);
-    const r = rest(w, false);
-    expect([...r.waiting.keys()]).toEqual(['1', '2']);
-    expect(r.stalled.size).toBe(0);
-    const json = JSON.parse((await list(w, ['list', '--json'])).stdout) as Array<{ id: string; waiting?: unknown }>;
-    expect(json.filter((t) => t.waiting !== undefined).map((t) => t.id)).toEqual(['1', '2']);
+  it('watch --json: needs-you and the end name #2 alone; the snapshot marks #2 waiting, not #1', async () => {
+    const r = await list(world(), ['watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+    expect(r.code, r.stderr).toBe(124);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; waiting?: unknown; tasks?: Array<{ id: string; waiting?: unknown }> });
+    const waiting = { for: 'permission prompt', session: WAITS, ids: ['2'] };
+    expect(events.find((e) => e.event === 'needs-you')?.waiting).toMatchObject(waiting);
+    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'timeout', waiting });
+    const snapshot = events.find((e) => e.event === 'snapshot');
+    expect(snapshot?.tasks?.filter((t) => t.waiting !== undefined && t.waiting !== null).map((t) => t.id)).toEqual(['2']);
   });
 });
