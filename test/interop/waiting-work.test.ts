@@ -109,7 +109,7 @@ describe('the real Claude Code: a session waiting for a person', () => {
       args: ['--permission-mode', 'default'],
     });
     try {
-      await a.waitFor((s) => /auto mode|for shortcuts|shift\+tab/.test(s), 'the prompt');
+      await a.waitFor((s) => /auto mode|manual mode|for shortcuts|shift\+tab/.test(s), 'the prompt');
       a.type('create Interactive work');
       const file = path.join(w.config, 'tasks', 'W', '2.json');
       await waitFor('the task', () => fs.existsSync(file));
