@@ -251,9 +251,12 @@ export function shownWaiting(view: WatchView): string[] {
   return view.shown.filter((t) => view.waiting.has(t.id)).map((t) => t.id);
 }
 
-/** One waiting spell, as a key: a new session, a new reason or a new start is a change. */
+/**
+ * One waiting spell, as a key: a new session, a new reason or a new start is a change; so
+ * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`.
+ */
 function spellKey(on: WaitingSession | undefined): string {
-  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}`;
+  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}`;
 }
 
 function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | undefined): WatchView {
