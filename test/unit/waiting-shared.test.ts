@@ -130,7 +130,7 @@ describe('a session at a prompt on a shared list while another agent is busy', (
     expect(alone.stalled.size).toBe(0);
   });
 
-  it('list --json: `waiting` on #2 only; list piped: the note names #2 alone; with the waiting session alone live, both wait', async () => {
+  it('list --json: `waiting` on #2 only; list piped: the note names #2 alone; get marks #2 alone; with the waiting session alone live, both wait', async () => {
     const w = world();
     const json = await list(w, ['list', '--json']);
     expect(json.code, json.stderr).toBe(0);
@@ -144,6 +144,11 @@ describe('a session at a prompt on a shared list while another agent is busy', (
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).toContain('task #2 is waiting, not stalled: session proj-w1 (77777777) waits for a person (permission prompt)');
     expect(piped.stderr).not.toContain('#1 is waiting');
+    // get: marked beside its status, and a `waiting` object in --json, as list's; not the busy agent's task.
+    expect((await list(w, ['get', '2'])).stdout).toMatch(/^Status: +▶ in progress {2}waiting: permission prompt$/m);
+    expect((await list(w, ['get', '1'])).stdout).not.toMatch(/waiting/);
+    expect(JSON.parse((await list(w, ['get', '2', '--json'])).stdout).waiting).toMatchObject({ for: 'permission prompt', session: WAITS });
+    expect(JSON.parse((await list(w, ['get', '1', '--json'])).stdout)).not.toHaveProperty('waiting');
     // The waiting session alone live on the list: every task in progress waits, as before.
     const alone = JSON.parse((await list(world(false), ['list', '--json'])).stdout) as Array<{ id: string; waiting?: unknown }>;
     expect(alone.filter((t) => t.waiting !== undefined).map((t) => t.id)).toEqual(['1', '2']);

@@ -1,13 +1,16 @@
 import type { Command } from 'commander';
 import { quickWorkOf } from '../../core/cost/task-costs.js';
 import { showTask } from '../../core/history/shown-task.js';
+import type { ListChoice } from '../../core/lists/list-choice-types.js';
+import { stalledInList, type WaitingSession } from '../../core/progress/stalled-work.js';
 import { parseTaskId } from '../../core/store/ids.js';
+import type { Task } from '../../core/store/schema.js';
 import { renderWorkLine } from '../../render/cost-cells.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
 import { renderTaskDetail } from '../../render/task-detail.js';
-import { goneJson, taskJson } from '../../render/task-json.js';
-import { goneMark } from '../../render/task-table.js';
+import { goneJson, taskJson, waitingJson } from '../../render/task-json.js';
+import { goneMark, waitingMark } from '../../render/task-table.js';
 import type { Context } from '../runtime/context.js';
 
 export function registerGet(program: Command, ctx: Context): void {
@@ -29,13 +32,19 @@ export function runGet(ctx: Context, rawId: string): void {
     goneOwners: () => ctx.goneOwners(choice.id),
     goneHeld: (tasks) => ctx.goneHeld(choice.id, tasks),
   });
+  const waiting = gone === undefined ? waitingOn(ctx, choice, task) : undefined;
   if (detail === undefined) {
-    // As `list --json`: a task in progress whose agent is gone says so (after updatedAt).
-    ctx.io.out(renderJson(gone === undefined ? taskJson(task, changedAt) : { ...taskJson(task, changedAt), gone: goneJson(gone) }));
+    // As `list --json`: a task in progress whose agent is gone says so (after updatedAt), one whose session waits for a person too.
+    const json = taskJson(task, changedAt);
+    ctx.io.out(
+      renderJson(
+        gone !== undefined ? { ...json, gone: goneJson(gone) } : waiting !== undefined ? { ...json, waiting: waitingJson(waiting) } : json,
+      ),
+    );
     return;
   }
-  // A task with no owner whose agent is gone is marked beside its status; an owner gone, beside the owner.
-  const agentGone = gone?.unowned === true ? goneMark(gone, ctx.now()) : undefined;
+  // A task with no owner whose agent is gone is marked beside its status; an owner gone, beside the owner; one waiting for a person, beside its status.
+  const agentGone = gone?.unowned === true ? goneMark(gone, ctx.now()) : waiting !== undefined ? waitingMark(waiting) : undefined;
   ctx.io.out(renderTaskDetail(task, detail.refs, detail.blockers, ctx.io.style, detail.goneWhy, agentGone));
   // What it cost so far, when that is cheap to know (tasks cost keeps what it read); a list folder only.
   if (choice.exists && choice.todos === undefined) {
@@ -46,4 +55,19 @@ export function runGet(ctx: Context, rawId: string): void {
   const { last } = detail;
   if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
   if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
+}
+
+/**
+ * The session a task in progress of a list folder waits on, when one waits for a person (as
+ * `list` says, progress/stalled-work.ts). Asked of a task in progress alone: the
+ * live-session folder answers while nobody waits.
+ */
+function waitingOn(ctx: Context, choice: ListChoice, task: Task): WaitingSession | undefined {
+  if (task.status !== 'in_progress' || !choice.exists || choice.todos !== undefined) return undefined;
+  return stalledInList(choice.dir, choice.id, [task], {
+    afterMs: 0,
+    now: ctx.now(),
+    sessions: ctx.sessions,
+    waitingOnly: true,
+  }).waiting.get(task.id);
 }
