@@ -136,6 +136,9 @@ describe('the real Claude Code: a session waiting for a person', () => {
         ['2', waiter.sessionId],
       ]);
       expect(tasks[1]?.waiting?.for).toBe('permission prompt');
+      const get = await w.tasks(proj, ['-l', 'W', 'get', '2']);
+      expect(get.stdout).toMatch(/^Status: +▶ in progress {2}waiting: permission prompt$/m);
+      expect((await w.tasks(proj, ['-l', 'W', 'get', '1'])).stdout).not.toMatch(/waiting/);
 
       const notify = await w.tasks(proj, ['-l', 'W', 'notify', '--once', '--on', 'needs-you', '--to', 'exec:cat >/dev/null', '--json'], {
         XDG_STATE_HOME: path.join(w.config, 'state'),
