@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { quickWorkOf } from '../../core/cost/task-costs.js';
 import { showTask } from '../../core/history/shown-task.js';
-import type { ListChoice } from '../../core/lists/list-choice-types.js';
-import { stalledInList, type WaitingSession } from '../../core/progress/stalled-work.js';
+import { taskWaitingOn } from '../../core/progress/stalled-work.js';
 import { parseTaskId } from '../../core/store/ids.js';
-import type { Task } from '../../core/store/schema.js';
 import { renderWorkLine } from '../../render/cost-cells.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedSince, renderLastChange } from '../../render/log-lines.js';
@@ -32,7 +30,11 @@ export function runGet(ctx: Context, rawId: string): void {
     goneOwners: () => ctx.goneOwners(choice.id),
     goneHeld: (tasks) => ctx.goneHeld(choice.id, tasks),
   });
-  const waiting = gone === undefined ? waitingOn(ctx, choice, task) : undefined;
+  // A task in progress of a list folder whose session waits for a person, as `list` says.
+  const waiting =
+    gone === undefined && task.status === 'in_progress' && choice.exists && choice.todos === undefined
+      ? taskWaitingOn(choice.dir, choice.id, task, ctx.sessions, ctx.now())
+      : undefined;
   if (detail === undefined) {
     // As `list --json`: a task in progress whose agent is gone says so (after updatedAt), one whose session waits for a person too.
     const json = taskJson(task, changedAt);
@@ -55,19 +57,4 @@ export function runGet(ctx: Context, rawId: string): void {
   const { last } = detail;
   if (last?.event !== undefined) ctx.io.out(ctx.io.style.dim(renderLastChange(last.event, ctx.now())));
   if (last?.unrecorded !== undefined) ctx.io.out(ctx.io.style.dim(renderChangedSince(last.unrecorded, ctx.now())));
-}
-
-/**
- * The session a task in progress of a list folder waits on, when one waits for a person (as
- * `list` says, progress/stalled-work.ts). Asked of a task in progress alone: the
- * live-session folder answers while nobody waits.
- */
-function waitingOn(ctx: Context, choice: ListChoice, task: Task): WaitingSession | undefined {
-  if (task.status !== 'in_progress' || !choice.exists || choice.todos !== undefined) return undefined;
-  return stalledInList(choice.dir, choice.id, [task], {
-    afterMs: 0,
-    now: ctx.now(),
-    sessions: ctx.sessions,
-    waitingOnly: true,
-  }).waiting.get(task.id);
 }

@@ -299,6 +299,22 @@ export function stalledInList(
 }
 
 /**
+ * The session one task in progress of a list folder waits on, if one waits for a person
+ * (`get`): stalledInList's answer for it alone. Nothing else is asked: while nobody waits,
+ * the live-session folder answers.
+ */
+export function taskWaitingOn(
+  listDir: string,
+  listId: string,
+  task: Task,
+  sessions: SessionIndex,
+  now: number,
+): WaitingSession | undefined {
+  if (task.status !== 'in_progress') return undefined;
+  return stalledInList(listDir, listId, [task], { afterMs: 0, now, sessions, waitingOnly: true }).waiting.get(task.id);
+}
+
+/**
  * The todos of a session that keeps TodoWrite todos (no list folder: no file times) that
  * stalled, with how long (ms): an item in progress whose TodoWrite call (the last that
  * changed it, as its transcript records) is older than `afterMs`, while the session is
