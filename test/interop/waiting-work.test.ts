@@ -5,14 +5,16 @@
  * ("status":"waiting","waitingFor":"permission prompt"). `tasks list` then calls the task
  * waiting (its --json a `waiting` object), never stalled: `list --stalled` leaves it out
  * with a note, however short the stall time asked for; `watch --json` marks it, and its
- * timeout names the session it waited on.
+ * timeout names the session it waited on. On a list shared with a headless agent busy on
+ * its own task, the prompt still waits, and only the waiting session's task waits on it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runAgent } from './agent.js';
 import { startInteractive } from './interactive.js';
 import type { Turn } from './mock-model.js';
-import { liveFiles, waitFor, world } from './session-world.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
 
 const byPrompt = (prompt: string): Turn | undefined => {
   const create = /^create (.+)$/m.exec(prompt)?.[1];
@@ -75,6 +77,90 @@ describe('the real Claude Code: a session waiting for a person', () => {
       expect(watch.stderr).toContain('waits for a person (permission prompt): #1 of list');
     } finally {
       await a.stop();
+    }
+  });
+
+  it('on a shared list while a headless agent is busy on its own task: the prompt waits, and only its task waits on it', async () => {
+    const w = world();
+    const proj = w.dir('work/fan');
+    const hold = gate();
+    const headless = runAgent({
+      configDir: w.config,
+      listId: 'W',
+      cwd: proj,
+      prompt: 'take the headless work',
+      turns: [
+        [
+          { name: 'TaskCreate', input: { subject: 'Headless work', description: 'd' } },
+          { name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'h' } },
+        ],
+        [{ name: 'TaskList', input: {} }],
+      ],
+      // Busy on its second turn until the end of the test.
+      beforeTurn: (i) => (i === 1 ? hold.wait() : undefined),
+    });
+    await hold.arrived;
+    const a = await startInteractive({
+      configDir: w.config,
+      cwd: proj,
+      home: w.home,
+      byPrompt,
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'W' },
+      args: ['--permission-mode', 'default'],
+    });
+    try {
+      await a.waitFor((s) => /auto mode|manual mode|for shortcuts|shift\+tab/.test(s), 'the prompt');
+      a.type('create Interactive work');
+      const file = path.join(w.config, 'tasks', 'W', '2.json');
+      await waitFor('the task', () => fs.existsSync(file));
+      a.type('start 2');
+      await waitFor('the task in progress', () => (JSON.parse(fs.readFileSync(file, 'utf8')).status === 'in_progress' ? true : undefined));
+      a.type('run it');
+      const waiter = await waitFor(
+        'the waiting status',
+        () => liveFiles(w.config).find((f) => (JSON.parse(fs.readFileSync(f.file, 'utf8')) as { status?: string }).status === 'waiting'),
+        30_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; the pane:\n${a.screen()}`);
+      });
+      expect(JSON.parse(fs.readFileSync(path.join(w.config, 'tasks', 'W', '1.json'), 'utf8'))).toMatchObject({
+        status: 'in_progress',
+        owner: 'h',
+      });
+
+      const json = await w.tasks(proj, ['-l', 'W', 'list', '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const tasks = JSON.parse(json.stdout) as Array<{ id: string; waiting?: { for: string | null; session: string } }>;
+      expect(tasks.map((t) => [t.id, t.waiting?.session ?? null])).toEqual([
+        ['1', null],
+        ['2', waiter.sessionId],
+      ]);
+      expect(tasks[1]?.waiting?.for).toBe('permission prompt');
+      const get = await w.tasks(proj, ['-l', 'W', 'get', '2']);
+      expect(get.stdout).toMatch(/^Status: +▶ in progress {2}waiting: permission prompt$/m);
+      expect((await w.tasks(proj, ['-l', 'W', 'get', '1'])).stdout).not.toMatch(/waiting/);
+
+      const notify = await w.tasks(proj, ['-l', 'W', 'notify', '--once', '--on', 'needs-you', '--to', 'exec:cat >/dev/null', '--json'], {
+        XDG_STATE_HOME: path.join(w.config, 'state'),
+      });
+      expect(notify.code, notify.stderr).toBe(0);
+      const sent = notify.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { notification: { event: string; session: string; tasks: Array<{ id: string }> } }).notification);
+      expect(sent.map((e) => [e.event, e.session, e.tasks.map((t) => t.id)])).toEqual([['needs-you', waiter.sessionId, ['2']]]);
+
+      const watch = await w.tasks(proj, ['-l', 'W', 'watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+      expect(watch.code, watch.stderr).toBe(124);
+      const events = watch.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event: string; waiting?: unknown });
+      expect(events.find((e) => e.event === 'needs-you')?.waiting).toMatchObject({ session: waiter.sessionId, ids: ['2'] });
+    } finally {
+      await a.stop();
+      hold.open();
+      await headless;
     }
   });
 });

@@ -331,7 +331,7 @@ export function personWatch(ctx: Context, target: WatchTarget): WatchSessionOpti
       }
       const listId = target.listId;
       if (target.following !== undefined || listId === undefined) return undefined;
-      return listWaitedOn(fresh(), listId);
+      return listWaitedOn(fresh(), listId, listDirOf(configDir, listId));
     },
   };
 }

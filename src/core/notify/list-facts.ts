@@ -3,7 +3,7 @@ import { pushAll } from '../base/many-items.js';
 import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneHeldTasks, ownersSetWithTasks } from '../history/list-owners.js';
-import { stalledInList, waitingSessions } from '../progress/stalled-work.js';
+import { listWaiters, stalledInList } from '../progress/stalled-work.js';
 import { type BusyOnList, busyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
@@ -88,7 +88,7 @@ export function listFacts(i: FactsInput): ListFacts {
   }
 
   // A session at a permission prompt: needs-you tells of it; its work is not stalled (stalled-work.ts: it waits for a person, not for nothing).
-  const waiting = i.wanted.has('needs-you') && open.length > 0 ? waitingSessions(ofList) : [];
+  const waiting = i.wanted.has('needs-you') && open.length > 0 && sessions ? listWaiters(sessions, i.listId, i.dir, working, ofList) : [];
 
   const resting =
     i.wanted.has('stalled') && working.length > 0 && sessions

@@ -141,7 +141,8 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     const open = tasks.filter((t) => t.status !== 'completed');
     add('needs-you', `${w.session}|${w.since ?? ''}`, {
       ...{ session: w.session },
-      tasks: open.filter((t) => t.status === 'in_progress').map(brief),
+      // Its own work: on a shared list, the tasks it holds (stalled-work.ts), not the other agents'.
+      tasks: open.filter((t) => t.status === 'in_progress' && (w.holds === undefined || w.holds.includes(t.id))).map(brief),
       title: `Waiting for you: ${facts.shortId}`,
       text: `${who} of ${where} is waiting for you${w.waitingFor === undefined ? '' : ` (${w.waitingFor})`}`,
       action: `tasks -l ${facts.shortId} list`,

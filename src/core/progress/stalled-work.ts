@@ -1,8 +1,10 @@
 import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { activityOf, readLiveSessionFiles } from '../sessions/live-sessions.js';
+import { holdersOf } from '../sessions/session-deaths.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { signsOfLife } from '../sessions/signs-of-life.js';
+import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
 import { busyAndWriting } from './busy-and-writing.js';
@@ -14,7 +16,8 @@ import { busyAndWriting } from './busy-and-writing.js';
  * knows it) is not busy on a turn. A busy session may be in a long tool call: that is
  * work, not a stall. A live session of the list waiting for a person (its live-session
  * file says `"status":"waiting"`: a permission prompt, a dialog) is neither: its work in
- * progress waits for that person, however long, and is said to (`waiting`), never stalled.
+ * progress waits for that person, however long, and is said to (`waiting`), never stalled,
+ * whatever the list's other sessions do (waitersOfList says which work is its).
  * This is the one answer `list`, `lists --stalled`, `watch`, the board and `notify` give.
  * What `--stalled` shows adds the work of agents known gone (stalledOrGone).
  */
@@ -30,6 +33,12 @@ export interface WaitingSession {
   waitingFor: string | undefined;
   /** When it began to wait (the status's time), when the file says: tells one waiting spell from the next. */
   since: number | undefined;
+  /**
+   * The ids of the tasks in progress it holds, where other live sessions share its list:
+   * only those wait on it. Absent: it is the list's one live session, and every task in
+   * progress of the list waits on it.
+   */
+  holds?: readonly string[] | undefined;
 }
 
 /** The live sessions among these that wait for a person, once each, in the order given. */
@@ -57,10 +66,8 @@ export interface RestingWork {
 export const noRestingWork = (): RestingWork => ({ stalled: new Map(), waiting: new Map() });
 
 /**
- * Which session a list's tasks in progress wait on: a session waiting for a person, when
- * none of these is busy on a turn (a busy one is at work: nothing of the list waits, or
- * stalls). Every task in progress of the list waits on it: which session holds which task
- * is not in the files (a session's own tasks often have no owner).
+ * Which session one session's tasks in progress wait on: itself, when it waits for a
+ * person and is not busy on a turn (a TodoWrite session, a followed session).
  */
 export function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | undefined {
   if (sessions.some((s) => s.state === 'live' && s.activity === 'busy')) return undefined;
@@ -68,13 +75,69 @@ export function waitedOn(sessions: readonly SessionInfo[]): WaitingSession | und
 }
 
 /**
- * The session a list's work in progress waits on now (waitedOn over the list's sessions),
- * if any. Cheap while nobody waits: the live-session folder alone answers, as it does for
- * `list --json`; asked every second by a watch.
+ * The sessions of a list (`sessions`) that wait for a person, each with the work that waits
+ * on it. A session at a prompt waits whatever the others do: a busy one is at work on its
+ * own tasks, not on the waiting one's. Alone live on the list, every task in progress of
+ * the list waits on it (which session holds which task is not in the files, and a session's
+ * own tasks often have no owner). With other live sessions, only the tasks it holds
+ * (session-deaths.ts holdersOf: its transcript's last claim of the task, nothing written
+ * since): the others' transcripts are read only then.
  */
-export function listWaitedOn(index: SessionIndex, listId: string): WaitingSession | undefined {
+export function waitersOfList(
+  index: SessionIndex,
+  listDir: string,
+  working: readonly Task[],
+  sessions: readonly SessionInfo[],
+): WaitingSession[] {
+  const waiters = waitingSessions(sessions);
+  if (waiters.length === 0) return waiters;
+  const live = new Set(sessions.filter((s) => s.state === 'live').map((s) => s.sessionId));
+  if (live.size <= 1) return waiters;
+  const inProgress = working.filter((t) => t.status === 'in_progress');
+  const holders = holdersOf(
+    index,
+    sessions.map((s) => s.sessionId),
+    inProgress,
+    listDir,
+  );
+  return waiters.map((w) => ({ ...w, holds: inProgress.filter((t) => holders.get(t.id) === w.session).map((t) => t.id) }));
+}
+
+/**
+ * waitersOfList over a list's sessions: none unless a live session of the list waits (its
+ * live-session file, found without a transcript read); then the list's sessions that may be
+ * live are all looked at (a headless agent may be known by its transcript alone).
+ */
+export function listWaiters(
+  index: SessionIndex,
+  listId: string,
+  listDir: string,
+  working: readonly Task[] | (() => readonly Task[]),
+  near: readonly SessionInfo[] = sessionsOfList(index, listId),
+): WaitingSession[] {
+  if (waitingSessions(near).length === 0) return [];
+  const all = new Map(near.map((s) => [s.sessionId, s]));
+  for (const s of sessionsOfList(index, listId, { deep: true, mayBeLive: true })) if (!all.has(s.sessionId)) all.set(s.sessionId, s);
+  return waitersOfList(index, listDir, typeof working === 'function' ? working() : working, [...all.values()]);
+}
+
+/** Each task in progress that waits, with the session it waits on (the first that holds it). */
+function waitingWork(working: readonly Task[], waiters: readonly WaitingSession[]): Map<string, WaitingSession> {
+  const out = new Map<string, WaitingSession>();
+  for (const w of waiters)
+    for (const t of working) if (!out.has(t.id) && (w.holds === undefined || w.holds.includes(t.id))) out.set(t.id, w);
+  return out;
+}
+
+/**
+ * The session a list's work in progress waits on now, if any, for a watch (which tells one
+ * at a time): the first that holds some of it, else the first. Cheap while nobody waits:
+ * the live-session folder alone answers, as it does for `list --json`; asked every second.
+ */
+export function listWaitedOn(index: SessionIndex, listId: string, listDir: string): WaitingSession | undefined {
   if (!readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting')) return undefined;
-  return waitedOn(sessionsOfList(index, listId));
+  const waiters = listWaiters(index, listId, listDir, () => readList(listDir).tasks);
+  return waiters.find((w) => w.holds === undefined || w.holds.length > 0) ?? waiters[0];
 }
 
 function allWaiting(working: readonly Task[], on: WaitingSession): RestingWork {
@@ -202,28 +265,28 @@ export function stalledInList(
   const someoneWaits = someoneWaitsNow(opts.sessions, opts.now);
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
-  const waitingNear = someoneWaits ? waitedOn(nearSessions()) : undefined;
-  if (waitingNear !== undefined) return allWaiting(working, waitingNear);
-  if (opts.waitingOnly) return noRestingWork();
+  // A waiting session's work waits, whatever the others do; the rest may yet be stalled.
+  const waiting = someoneWaits ? waitingWork(working, listWaiters(opts.sessions, listId, listDir, working, nearSessions())) : new Map();
+  const resting = (stalled: Map<string, number> = new Map()): RestingWork => ({ stalled, waiting });
+  const rest = working.filter((t) => !waiting.has(t.id));
+  if (rest.length === 0 || opts.waitingOnly) return resting();
   const known = opts.times;
   const times =
-    known !== undefined && working.every((t) => known.has(t.id))
+    known !== undefined && rest.every((t) => known.has(t.id))
       ? known
       : taskFileTimes(
           listDir,
-          working.map((t) => t.id),
+          rest.map((t) => t.id),
         );
-  const due = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return noRestingWork();
+  const due = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, undefined);
+  if (due.length === 0) return resting();
   // The cheap signs first: a session of the list at work now.
   if (
     opts.busyMustWrite ? busyAndWriting(nearSessions(), opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, nearSessions())?.busy
   )
-    return noRestingWork();
-  // Of a named list's sessions, only those that may be live can be at work, or wait: the others' transcripts stay unread.
+    return resting();
+  // Of a named list's sessions, only those that may be live can be at work: the others' transcripts stay unread.
   const { sessions, life } = listLife(opts.sessions, listId, { deep: true, mayBeLive: true });
-  const waitingFar = someoneWaits ? waitedOn(sessions) : undefined;
-  if (waitingFar !== undefined) return allWaiting(working, waitingFar);
   const busy = opts.busyMustWrite
     ? busyAndWriting(sessions, opts.afterMs, opts.now)
     : life?.busy
@@ -231,8 +294,24 @@ export function stalledInList(
       : sessions.length === 0 && life === undefined
         ? undefined
         : false;
-  const stalled = stalledTasks(working, (id) => times.get(id), opts.now, opts.afterMs, busy);
-  return { stalled: new Map(stalled.map((s) => [s.id, s.idleMs])), waiting: new Map() };
+  const stalled = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, busy);
+  return resting(new Map(stalled.map((s) => [s.id, s.idleMs])));
+}
+
+/**
+ * The session one task in progress of a list folder waits on, if one waits for a person
+ * (`get`): stalledInList's answer for it alone. Nothing else is asked: while nobody waits,
+ * the live-session folder answers.
+ */
+export function taskWaitingOn(
+  listDir: string,
+  listId: string,
+  task: Task,
+  sessions: SessionIndex,
+  now: number,
+): WaitingSession | undefined {
+  if (task.status !== 'in_progress') return undefined;
+  return stalledInList(listDir, listId, [task], { afterMs: 0, now, sessions, waitingOnly: true }).waiting.get(task.id);
 }
 
 /**

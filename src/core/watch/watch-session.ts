@@ -239,9 +239,11 @@ const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
   'session-ended': 'session-ended',
 };
 
-/** Every task in progress waits on the session that waits, while one does. */
+/** The tasks in progress that wait on the session that waits, while one does: those it holds, where it says (stalled-work.ts), else all. */
 function waitingIn(all: readonly Task[], on: WaitingSession | undefined): Map<string, WaitingSession> {
-  return new Map(on === undefined ? [] : all.filter((t) => t.status === 'in_progress').map((t) => [t.id, on]));
+  if (on === undefined) return new Map();
+  const held = (t: Task) => on.holds === undefined || on.holds.includes(t.id);
+  return new Map(all.filter((t) => t.status === 'in_progress' && held(t)).map((t) => [t.id, on]));
 }
 
 /** The ids of the tasks shown that wait for a person. */
@@ -249,9 +251,12 @@ export function shownWaiting(view: WatchView): string[] {
   return view.shown.filter((t) => view.waiting.has(t.id)).map((t) => t.id);
 }
 
-/** One waiting spell, as a key: a new session, a new reason or a new start is a change. */
+/**
+ * One waiting spell, as a key: a new session, a new reason or a new start is a change; so
+ * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`.
+ */
 function spellKey(on: WaitingSession | undefined): string {
-  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}`;
+  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}`;
 }
 
 function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | undefined): WatchView {

@@ -11,7 +11,7 @@ const DryRun = z.literal(true).optional().describe('a dry run: what the real run
 
 export const TaskList = z.array(Task).describe('tasks, in id order (or the order asked for)');
 
-/** `list --json`: beside a task in progress whose session waits for a person (render/task-json.ts waitingJson). */
+/** `list --json`, `get --json`: beside a task in progress whose session waits for a person (render/task-json.ts waitingJson). */
 export const TaskWaiting = z
   .strictObject({
     for: z

@@ -46,7 +46,11 @@ export const OUTPUT_SCHEMAS: Record<string, OutputSchema> = {
     form: 'document',
     title: 'tasks list --json',
   },
-  get: { schema: Task.extend({ gone: TaskGone.optional() }), form: 'document', title: 'tasks get <id> --json' },
+  get: {
+    schema: Task.extend({ waiting: TaskWaiting.optional(), gone: TaskGone.optional() }),
+    form: 'document',
+    title: 'tasks get <id> --json',
+  },
   create: { schema: Task, form: 'document', title: 'tasks create --json' },
   update: { schema: UpdateResult, form: 'document', title: 'tasks update <id> --json (start, done: the task too)' },
   claim: { schema: Task, form: 'document', title: 'tasks claim --json: the claimed task' },
