@@ -23,17 +23,15 @@ const own = path.join(
   process.env.XDG_CACHE_HOME ?? '',
   'tasks',
   'code-cache',
-  `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`,
+  `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
 );
 let cachedData;
-for (const candidate of [`${file}.cache`, own]) {
+// The list's own cache: each read command has one (bin/tasks.js).
+for (const candidate of [`${file}.list.cache`, own]) {
   try {
     const cache = fs.readFileSync(candidate);
     if (cache.toString('latin1', 0, header.length) === header) {
       cachedData = cache.subarray(header.length);
-      // A cache of this Node's own names the commands that trained it on a line of its own (bin/tasks.js).
-      const line = cachedData.subarray(0, cachedData.indexOf(10) + 1).toString('latin1');
-      if (line.startsWith('// commands ')) cachedData = cachedData.subarray(line.length);
       break;
     }
   } catch {

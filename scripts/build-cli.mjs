@@ -100,9 +100,9 @@ fs.writeFileSync(`${full}.sha256`, `${createHash('sha256').update(fs.readFileSyn
 
 // The V8 code caches beside them, both trained at once (each in a scratch config folder of
 // its own); the training runs' output is not the build's.
-const train = (file, commands) =>
+const train = (file, commands, cache) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, `${file}.cache`, commands], {
+    const child = spawn(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, cache, commands], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -113,4 +113,9 @@ const train = (file, commands) =>
       resolve();
     });
   });
-await Promise.all([train(full, 'all'), train(read, 'read')]);
+// The read bundle's, one per command (bin/tasks.js says why).
+fs.rmSync(`${read}.cache`, { force: true });
+await Promise.all([
+  train(full, 'all', `${full}.cache`),
+  ...['list', 'get', 'lists'].map((command) => train(read, `read:${command}`, `${read}.${command}.cache`)),
+]);

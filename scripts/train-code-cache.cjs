@@ -14,8 +14,9 @@
 // names its build, and a line naming this Node, and bin/tasks.js uses it only for that
 // build on that Node (on another, it trains its own in the user's cache folder).
 //
-// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read]
-// (read: the bundle of the read commands, which has no create, update or block).
+// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read:<command>]
+// (read:list: the bundle of the read commands, which has no create, update or block, for
+// `list` alone; each read command has a cache of its own).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -23,7 +24,9 @@ const vm = require('node:vm');
 const Module = require('node:module');
 
 const [bundle, cacheFile] = process.argv.slice(2, 4).map((p) => path.resolve(p));
-const readOnly = process.argv[4] === 'read';
+/** read:<command>: the read bundle's cache for that command alone (bin/tasks.js says why). */
+const readCommand = process.argv[4]?.startsWith('read:') ? process.argv[4].slice(5) : undefined;
+const readOnly = readCommand !== undefined;
 
 // The commands people and scripts run most. Each one trained grows the cache, and V8
 // reads all of it on every start (measured: ~1 ms per 30 KB); the rest compile on use.
@@ -38,7 +41,7 @@ const TRAINING = [
   ['get', '2'],
 ];
 /** The read bundle's: the same list, written as those commands would have left it, then the reads. */
-const READ_TRAINING = [['list', '--json'], ['get', '1', '--json'], ['list'], ['get', '2']];
+const READ_TRAINING = [['list', '--json'], ['get', '1', '--json'], ['lists', '--json'], ['list'], ['get', '2'], ['lists']];
 const READ_LIST = [
   {
     id: '1',
@@ -77,7 +80,8 @@ async function main() {
       CLAUDE_CODE_TASK_LIST_ID: 'training',
       NO_COLOR: '1',
     };
-    const training = readOnly ? READ_TRAINING : TRAINING;
+    const training = readOnly ? READ_TRAINING.filter(([name]) => name === readCommand) : TRAINING;
+    if (training.length === 0) throw new Error(`no training for ${process.argv[4]}`);
     for (const [i, words] of training.entries()) {
       // The last two in colour, as in a terminal: the styled renderers are worth caching too.
       if (i >= training.length - 2) {

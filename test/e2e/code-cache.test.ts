@@ -15,24 +15,26 @@ const bundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks.cjs');
 /** The second line of a code cache: the Node it is for. */
 const NODE_LINE = `// node ${process.version} ${process.platform}-${process.arch}\n`;
 const readBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-read.cjs');
+/** The read bundle's commands, each with a code cache of its own (`ls` is `list`'s). */
+const READ_COMMANDS = ['list', 'get', 'lists'];
 
 describe('the CLI bundles and their code caches', () => {
-  it.each([
-    [bundle, ''],
-    [readBundle, ' read'],
-  ])('the build leaves a code cache that this Node accepts for %s', (file, kind) => {
-    const source = fs.readFileSync(file, 'utf8');
-    const cache = fs.readFileSync(`${file}.cache`);
-    // The cache starts with the bundle's first line, which names the build (and the bundle),
-    // and a line naming the Node it was made for: this one.
-    const build = source.slice(0, source.indexOf('\n') + 1);
-    expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
-    const header = `${build}${NODE_LINE}`;
-    expect(cache.toString('latin1', 0, header.length)).toBe(header);
-    // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
-    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
-    expect(script.cachedDataRejected).toBe(false);
-  });
+  it.each([[bundle, '', `${bundle}.cache`], ...READ_COMMANDS.map((command) => [readBundle, ' read', `${readBundle}.${command}.cache`])])(
+    'the build leaves a code cache that this Node accepts for %s (%s)',
+    (file, kind, cacheFile) => {
+      const source = fs.readFileSync(file, 'utf8');
+      const cache = fs.readFileSync(cacheFile);
+      // The cache starts with the bundle's first line, which names the build (and the bundle),
+      // and a line naming the Node it was made for: this one.
+      const build = source.slice(0, source.indexOf('\n') + 1);
+      expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
+      const header = `${build}${NODE_LINE}`;
+      expect(cache.toString('latin1', 0, header.length)).toBe(header);
+      // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
+      const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
+      expect(script.cachedDataRejected).toBe(false);
+    },
+  );
 
   it('the bundles have no import() left: bin/tasks.js runs them as scripts, where one needs a loader', () => {
     expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
@@ -106,14 +108,14 @@ describe('the CLI bundles and their code caches', () => {
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       // With the read bundle beside it (list runs from that one): its cache of another build, then damaged.
       fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
-      const readCache = fs.readFileSync(`${readBundle}.cache`);
+      const readCache = fs.readFileSync(`${readBundle}.list.cache`);
       fs.writeFileSync(
-        path.join(copy, 'dist', 'tasks-read.cjs.cache'),
+        path.join(copy, 'dist', 'tasks-read.cjs.list.cache'),
         Buffer.concat([Buffer.from('// tasks build 00000000-0000-0000-0000-000000000000 read\n'), readCache.subarray(57)]),
       );
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
       const readBuild = fs.readFileSync(readBundle, 'utf8').split('\n')[0];
-      fs.writeFileSync(path.join(copy, 'dist', 'tasks-read.cjs.cache'), `${readBuild}\n${NODE_LINE}${'x'.repeat(4096)}`);
+      fs.writeFileSync(path.join(copy, 'dist', 'tasks-read.cjs.list.cache'), `${readBuild}\n${NODE_LINE}${'x'.repeat(4096)}`);
       expect(run(config, ['list', '--json'], { bin })).toEqual(before);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
@@ -130,10 +132,10 @@ describe('the CLI bundles and their code caches', () => {
       fs.mkdirSync(path.join(copy, 'dist'));
       fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
       // The build's cache, as another Node made it: its header names that Node.
-      const readCache = fs.readFileSync(`${readBundle}.cache`);
+      const readCache = fs.readFileSync(`${readBundle}.list.cache`);
       const build = `${fs.readFileSync(readBundle, 'utf8').split('\n')[0]}\n`;
       fs.writeFileSync(
-        path.join(copy, 'dist', 'tasks-read.cjs.cache'),
+        path.join(copy, 'dist', 'tasks-read.cjs.list.cache'),
         Buffer.concat([
           Buffer.from(`${build}// node v0.0.1 ${process.platform}-${process.arch}\n`),
           readCache.subarray(build.length + NODE_LINE.length),
@@ -143,7 +145,12 @@ describe('the CLI bundles and their code caches', () => {
       const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-code-cache-'));
       const env = { XDG_CACHE_HOME: cacheHome };
       const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(build.trim())?.[1];
-      const own = path.join(cacheHome, 'tasks', 'code-cache', `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`);
+      const own = path.join(
+        cacheHome,
+        'tasks',
+        'code-cache',
+        `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
       // An old build's cache in the same folder goes when this build writes its own.
       fs.mkdirSync(path.dirname(own), { recursive: true });
       const stale = path.join(
@@ -157,12 +164,10 @@ describe('the CLI bundles and their code caches', () => {
       expect(first.toString('latin1', 0, build.length + NODE_LINE.length)).toBe(`${build}${NODE_LINE}`);
       expect(fs.existsSync(stale)).toBe(false);
       const source = fs.readFileSync(readBundle, 'utf8');
-      // After the header, the command that trained it, then V8's data.
-      const trained = first.subarray(build.length + NODE_LINE.length);
-      expect(trained.toString('latin1', 0, trained.indexOf(10) + 1)).toBe('// commands list\n');
+      // After the header, V8's data.
       const accepted = new vm.Script(Module.wrap(source), {
         filename: path.join(copy, 'dist', 'tasks-read.cjs'),
-        cachedData: trained.subarray(trained.indexOf(10) + 1),
+        cachedData: first.subarray(build.length + NODE_LINE.length),
       });
       expect(accepted.cachedDataRejected).toBe(false);
       // It holds what the command ran, not only what compiles up front: more than a cache made before running.
@@ -185,7 +190,7 @@ describe('the CLI bundles and their code caches', () => {
     }
   });
 
-  it("a Node's own cache trained by one read command is written again, once, when another first runs", () => {
+  it("each read command trains a Node's own cache of its own, once, holding that command's functions and not the others'", () => {
     const { config } = fixtureConfig();
     const expected = { list: run(config, ['list']), get: run(config, ['get', '1']) };
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
@@ -199,37 +204,39 @@ describe('the CLI bundles and their code caches', () => {
       const env = { XDG_CACHE_HOME: cacheHome };
       const build = `${fs.readFileSync(readBundle, 'utf8').split('\n')[0]}\n`;
       const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(build.trim())?.[1];
-      const own = path.join(cacheHome, 'tasks', 'code-cache', `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`);
-      /** The cache's commands line, and its time set back a minute, so that a rewrite shows. */
-      const look = (): { commands: string; mtime: number } => {
-        const text = fs.readFileSync(own).toString('latin1', 0, build.length + NODE_LINE.length + 100);
+      const own = (command: string) =>
+        path.join(cacheHome, 'tasks', 'code-cache', `${id}-read-${command}-${process.version}-${process.platform}-${process.arch}.cache`);
+      /** A cache's time set back a minute, so that a rewrite shows; its time then. */
+      const setBack = (file: string): number => {
         const past = new Date(Date.now() - 60_000);
-        fs.utimesSync(own, past, past);
-        return { commands: text.slice(build.length + NODE_LINE.length).split('\n')[0] ?? '', mtime: fs.statSync(own).mtimeMs };
+        fs.utimesSync(file, past, past);
+        return fs.statSync(file).mtimeMs;
       };
+      const accepted = (file: string) =>
+        !new vm.Script(Module.wrap(fs.readFileSync(readBundle, 'utf8')), {
+          filename: path.join(copy, 'dist', 'tasks-read.cjs'),
+          cachedData: fs.readFileSync(file).subarray(build.length + NODE_LINE.length),
+        }).cachedDataRejected;
 
       expect(run(config, ['get', '1'], { bin, env })).toEqual(expected.get);
-      const first = look();
-      expect(first.commands).toBe('// commands get');
-      const firstSize = fs.statSync(own).size;
+      expect(fs.existsSync(own('list'))).toBe(false);
+      const getAt = setBack(own('get'));
 
-      // The first list: the cache is written again, with the list's functions as well as get's.
+      // The first list writes a cache of its own and leaves get's as it was.
       expect(run(config, ['list'], { bin, env })).toEqual(expected.list);
-      const second = look();
-      expect(second.commands).toBe('// commands get list');
-      expect(fs.statSync(own).size).toBeGreaterThan(firstSize);
-      const data = fs.readFileSync(own).subarray(build.length + NODE_LINE.length + second.commands.length + 1);
-      const accepted = new vm.Script(Module.wrap(fs.readFileSync(readBundle, 'utf8')), {
-        filename: path.join(copy, 'dist', 'tasks-read.cjs'),
-        cachedData: data,
-      });
-      expect(accepted.cachedDataRejected).toBe(false);
+      const listAt = setBack(own('list'));
+      expect(fs.statSync(own('get')).mtimeMs).toBe(getAt);
+      expect(accepted(own('get'))).toBe(true);
+      expect(accepted(own('list'))).toBe(true);
+      // Each holds its own command's functions: the two differ.
+      expect(fs.readFileSync(own('list')).equals(fs.readFileSync(own('get')))).toBe(false);
 
-      // Then neither command, nor ls (the list's other name), writes it.
+      // Then neither command, nor ls (the list's other name), writes one again.
       expect(run(config, ['list'], { bin, env })).toEqual(expected.list);
       expect(run(config, ['ls'], { bin, env })).toEqual(expected.list);
       expect(run(config, ['get', '1'], { bin, env })).toEqual(expected.get);
-      expect(fs.statSync(own).mtimeMs).toBe(second.mtime);
+      expect(fs.statSync(own('list')).mtimeMs).toBe(listAt);
+      expect(fs.statSync(own('get')).mtimeMs).toBe(getAt);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }
@@ -262,7 +269,7 @@ describe('the CLI bundles and their code caches', () => {
         '.cache',
         'tasks',
         'code-cache',
-        `${id}-read-${process.version}-${process.platform}-${process.arch}.cache`,
+        `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
       );
       expect(fs.existsSync(own)).toBe(true);
       // The next run starts from it; neither it nor the list needs the account's home or name.
