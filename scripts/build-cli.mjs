@@ -100,10 +100,18 @@ fs.writeFileSync(`${full}.sha256`, `${createHash('sha256').update(fs.readFileSyn
 
 // The V8 code caches beside them, both trained at once (each in a scratch config folder of
 // its own); the training runs' output is not the build's.
+let devZero;
+try {
+  devZero = fs.openSync('/dev/zero', 'w');
+} catch {
+  // No such device: the training runs stay piped.
+}
 const train = (file, commands, cache) =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, 'scripts', 'train-code-cache.cjs'), file, cache, commands], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // stdout: a character device that takes any write, where the trainer can act a
+      // terminal (scripts/train-code-cache.cjs); /dev/null is never taken for one.
+      stdio: ['ignore', devZero ?? 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text) => (stderr += text));

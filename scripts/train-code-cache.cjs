@@ -28,6 +28,15 @@ const [bundle, cacheFile] = process.argv.slice(2, 4).map((p) => path.resolve(p))
 const readCommand = process.argv[4]?.startsWith('read:') ? process.argv[4].slice(5) : undefined;
 const readOnly = readCommand !== undefined;
 
+/**
+ * A run as in a terminal: tables and colour, the output people in a shell see. Their
+ * renderers are a good part of what such a run compiles (a 20-task list in a terminal on
+ * Node 24: 142.8 M instructions with a cache trained piped, 135.8 M with one trained in a
+ * terminal). The build gives this process /dev/zero as stdout, a character device that
+ * takes any write; it is made to answer as a terminal would.
+ */
+const TERMINAL = Symbol('terminal');
+
 // The commands people and scripts run most. Each one trained grows the cache, and V8
 // reads all of it on every start (measured: ~1 ms per 30 KB); the rest compile on use.
 const TRAINING = [
@@ -37,11 +46,21 @@ const TRAINING = [
   ['list', '--json'],
   ['get', '1', '--json'],
   ['update', '1', '--status', 'in_progress', '--owner', 'builder'],
-  ['list'],
-  ['get', '2'],
+  ['list', TERMINAL],
+  ['get', '2', TERMINAL],
 ];
 /** The read bundle's: the same list, written as those commands would have left it, then the reads. */
-const READ_TRAINING = [['list', '--json'], ['get', '1', '--json'], ['lists', '--json'], ['list'], ['get', '2'], ['lists']];
+const READ_TRAINING = [
+  ['list', '--json'],
+  ['get', '1', '--json'],
+  ['lists', '--json'],
+  ['list'],
+  ['get', '2'],
+  ['lists'],
+  ['list', TERMINAL],
+  ['get', '2', TERMINAL],
+  ['lists', TERMINAL],
+];
 const READ_LIST = [
   {
     id: '1',
@@ -82,12 +101,9 @@ async function main() {
     };
     const training = readOnly ? READ_TRAINING.filter(([name]) => name === readCommand) : TRAINING;
     if (training.length === 0) throw new Error(`no training for ${process.argv[4]}`);
-    for (const [i, words] of training.entries()) {
-      // The last two in colour, as in a terminal: the styled renderers are worth caching too.
-      if (i >= training.length - 2) {
-        delete process.env.NO_COLOR;
-        process.env.FORCE_COLOR = '1';
-      }
+    for (const entry of training) {
+      const words = entry.filter((word) => word !== TERMINAL);
+      if (entry.includes(TERMINAL)) asTerminal();
       process.argv = [process.execPath, bundle, ...words];
       process.exitCode = undefined;
       const mod = new Module(bundle, module);
@@ -106,6 +122,16 @@ async function main() {
   const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
   fs.writeFileSync(cacheFile, Buffer.concat([Buffer.from(header, 'latin1'), script.createCachedData()]));
   process.exitCode = 0;
+}
+
+/** From here on, stdout answers as a terminal (where it is /dev/zero: elsewhere the runs stay piped). */
+function asTerminal() {
+  delete process.env.NO_COLOR;
+  process.env.FORCE_COLOR = '1';
+  const tty = require('node:tty');
+  const isatty = tty.isatty;
+  tty.isatty = (fd) => fd === 1 || isatty(fd);
+  Object.assign(process.stdout, { isTTY: true, columns: 120, rows: 40 });
 }
 
 main().catch((err) => {
