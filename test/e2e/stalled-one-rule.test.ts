@@ -227,6 +227,6 @@ describe('stalled on a shared list: a session at a prompt beside a busy one that
     );
     expect(watch.code, watch.stderr).toBe(7);
     expect(parseNdjson(watch.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
-    expect((parseNdjson(watch.stdout).at(-1) as { stalled: unknown[] }).stalled).toHaveLength(1);
+    expect(parseNdjson(watch.stdout).at(-1)?.stalled).toHaveLength(1);
   });
 });

@@ -219,8 +219,11 @@ export function listAtWork(
   near: readonly SessionInfo[] = sessionsOfList(index, listId),
 ): boolean | undefined {
   if (busyAndWriting(near, afterMs, now)) return true;
-  const sessions = sessionsOfList(index, listId, { deep: true, mayBeLive: true });
-  return busyAndWriting(sessions, afterMs, now) ?? (near.length > 0 ? false : undefined);
+  // The deeper look asks only the sessions not asked above: a silent transcript's end is read once.
+  const asked = new Set(near.map((s) => s.sessionId));
+  const deeper = sessionsOfList(index, listId, { deep: true, mayBeLive: true }).filter((s) => !asked.has(s.sessionId));
+  if (busyAndWriting(deeper, afterMs, now)) return true;
+  return near.length > 0 || deeper.length > 0 ? false : undefined;
 }
 
 /**
