@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { contractProblems } from '../helpers/json-contract.js';
 import { notifyEnv } from '../helpers/notify.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
@@ -145,7 +146,7 @@ const MIN = 60_000;
  * ago; WAITS (at a permission prompt) took #2 10 min ago. With a stall time of 5 min: #1
  * stalled, #2 waiting.
  */
-function shared(): { config: string; cwd: string } {
+function shared(busyStatus: 'busy' | 'waiting' = 'busy'): { config: string; cwd: string } {
   const config = tempConfig();
   const cwd = path.join(config, 'home', 'proj');
   fs.mkdirSync(path.join(cwd, '.claude'), { recursive: true });
@@ -188,7 +189,7 @@ function shared(): { config: string; cwd: string } {
   age(busy, 20 * MIN);
   writeTaskTranscript(config, { sessionId: WAITS, cwd, running: true, calls: [create('2', now - 11 * MIN), start('2', now - 10 * MIN)] });
   for (const [sessionId, status] of [
-    [BUSY, 'busy'],
+    [BUSY, busyStatus],
     [WAITS, 'waiting'],
   ] as const) {
     const agent = spawn('sleep', ['60']);
@@ -228,5 +229,21 @@ describe('stalled on a shared list: a session at a prompt beside a busy one that
     expect(watch.code, watch.stderr).toBe(7);
     expect(parseNdjson(watch.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'stalled', stalled: [{ id: '1' }] });
     expect(parseNdjson(watch.stdout).at(-1)?.stalled).toHaveLength(1);
+  });
+});
+
+describe('watch: two sessions of a shared list at a prompt', () => {
+  it('the note and needs-you name the one whose work is shown waiting, and say one more session waits; --fail-if-stalled sees no stall', async () => {
+    const { config, cwd } = shared('waiting');
+    const watch = await runAsync(
+      config,
+      ['-l', LIST, 'watch', '--until', 'all-completed', '--timeout', '2s', '--fail-if-stalled', '5m', '--json'],
+      { cwd },
+    );
+    expect(watch.code, watch.stderr).toBe(124);
+    const needsYou = parseNdjson(watch.stdout).find((e) => e.event === 'needs-you');
+    expect(needsYou?.waiting).toMatchObject({ others: 1 });
+    expect(contractProblems('watch', watch.stdout)).toEqual([]);
+    expect(watch.stderr).toMatch(/waits for a person \(permission prompt\): #\d+ waits on it; 1 more session waiting too/);
   });
 });

@@ -39,6 +39,8 @@ export interface WaitingSession {
    * progress of the list waits on it.
    */
   holds?: readonly string[] | undefined;
+  /** How many more sessions of the list wait for a person besides it, where a watch tells of one (listWaitedOn). */
+  others?: number | undefined;
 }
 
 /** The live sessions among these that wait for a person, once each, in the order given. */
@@ -131,13 +133,15 @@ function waitingWork(working: readonly Task[], waiters: readonly WaitingSession[
 
 /**
  * The session a list's work in progress waits on now, if any, for a watch (which tells one
- * at a time): the first that holds some of it, else the first. Cheap while nobody waits:
+ * at a time): the first that holds some of it, else the first; with how many more of the
+ * list's sessions wait too (`others`), so that none goes unsaid. Cheap while nobody waits:
  * the live-session folder alone answers, as it does for `list --json`; asked every second.
  */
 export function listWaitedOn(index: SessionIndex, listId: string, listDir: string): WaitingSession | undefined {
   if (!readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting')) return undefined;
   const waiters = listWaiters(index, listId, listDir, () => readList(listDir).tasks);
-  return waiters.find((w) => w.holds === undefined || w.holds.length > 0) ?? waiters[0];
+  const first = waiters.find((w) => w.holds === undefined || w.holds.length > 0) ?? waiters[0];
+  return first === undefined || waiters.length < 2 ? first : { ...first, others: waiters.length - 1 };
 }
 
 function allWaiting(working: readonly Task[], on: WaitingSession): RestingWork {

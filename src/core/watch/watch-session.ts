@@ -253,10 +253,11 @@ export function shownWaiting(view: WatchView): string[] {
 
 /**
  * One waiting spell, as a key: a new session, a new reason or a new start is a change; so
- * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`.
+ * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`,
+ * and another session of the list beginning or ending a wait (its `others`).
  */
 function spellKey(on: WaitingSession | undefined): string {
-  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}`;
+  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}|${on.others ?? 0}`;
 }
 
 function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | undefined): WatchView {
