@@ -208,8 +208,9 @@ export function stalledOrGone(
 }
 
 /**
- * Is a session of this list at work now: busy on a turn, and its transcript written within
- * `afterMs` or ending in a tool call in flight (busy-and-writing.ts)? A headless agent is
+ * Is a session of this list at work now: busy on a turn (or live with its turn state
+ * unknown), and its transcript written within `afterMs` or ending in a tool call in flight
+ * (busy-and-writing.ts)? A headless agent is
  * busy all its life, so busy alone says nothing. Undefined when no session of the list is
  * known. The cheap look first (the list's own sessions), then a named list's sessions that
  * may be live (the others' transcripts stay unread). The one test of "at work" that
