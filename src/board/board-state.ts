@@ -8,7 +8,7 @@ import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
 import { sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { type ListsRow, listsView } from '../core/lists/lists-view.js';
-import { listSessionBusy, noRestingWork, stalledInList } from '../core/progress/stalled-work.js';
+import { listAtWork, noRestingWork, stalledInList } from '../core/progress/stalled-work.js';
 import { clearOf } from '../core/sessions/cleared-lists.js';
 import { type GoneHeld, listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
@@ -263,7 +263,7 @@ export function listPayload(
   // A session at work holds every stall back; else a task in progress stalls once unchanged for
   // stalledAfterMs, which the page counts on by itself between reads (nothing on disk changes then).
   // A task whose session waits for a person is waiting, never stalled (stalledInList says which).
-  const atWork = tasks.some((t) => t.status === 'in_progress') && listSessionBusy(index, listId) === true;
+  const atWork = tasks.some((t) => t.status === 'in_progress') && listAtWork(index, listId, ctx.stalledAfterMs, ctx.now()) === true;
   const { stalled, waiting } = atWork
     ? noRestingWork()
     : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });

@@ -74,10 +74,11 @@ export function withWaiting(task: TaskJson, on: WaitingSession | undefined): Wat
 
 /**
  * A watch's session at a permission prompt: `list --json`'s `waiting` object, with the ids
- * of the tasks shown that wait on it (`needs-you` events, the `end` event, a timeout's error).
+ * of the tasks shown that wait on it (`needs-you` events, the `end` event, a timeout's error),
+ * and how many more sessions of the list wait (`others`), where more do.
  */
-export function personWaitJson(on: WaitingSession, ids: readonly string[]): WaitingJson & { ids: string[] } {
-  return { ...waitingJson(on), ids: [...ids] };
+export function personWaitJson(on: WaitingSession, ids: readonly string[]): WaitingJson & { ids: string[]; others?: number } {
+  return { ...waitingJson(on), ids: [...ids], ...(on.others !== undefined && on.others > 0 ? { others: on.others } : {}) };
 }
 
 /**

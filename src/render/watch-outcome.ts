@@ -56,9 +56,11 @@ export function renderWaitingForSessions(
  */
 export function renderPersonWaiting(on: WaitingSession, ids: readonly string[], list?: string): string {
   const of = list === undefined ? '' : ` of list ${oneLine(list)}`;
-  if (ids.length === 0) return `${waitingSessionText(on)}${list === undefined ? '' : ` on list ${oneLine(list)}`}`;
+  // Several sessions of the list at a prompt: the one told of, and how many more wait.
+  const more = on.others === undefined || on.others < 1 ? '' : `; ${on.others} more session${on.others === 1 ? '' : 's'} waiting too`;
+  if (ids.length === 0) return `${waitingSessionText(on)}${list === undefined ? '' : ` on list ${oneLine(list)}`}${more}`;
   const tasks = ids.map((id) => `#${oneLine(id)}`).join(', ');
-  return `${waitingSessionText(on)}: ${tasks}${of} ${ids.length === 1 ? 'waits' : 'wait'} on it`;
+  return `${waitingSessionText(on)}: ${tasks}${of} ${ids.length === 1 ? 'waits' : 'wait'} on it${more}`;
 }
 
 /** "task #2 "Refactor auth" has been in progress without a change for 31m 05s" */

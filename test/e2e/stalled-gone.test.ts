@@ -6,8 +6,9 @@
  *
  * - crashed 2 minutes ago, younger than the stall asked for (1h);
  * - crashed 15 minutes ago while another session of the list is busy on a turn (its
- *   transcript growing), which only looked at #1. Its own work, #2 in progress that no
- *   session claimed, is not stalled while it is busy: the stall's rule is kept.
+ *   transcript growing: written within the stall asked for, 10m), which only looked at #1.
+ *   Its own work, #2 in progress for 15 minutes that no session claimed, is not stalled
+ *   while it is at work: the stall's rule is kept.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,27 +85,27 @@ describe('list --stalled and lists --stalled: a crashed agent’s #1 younger tha
 });
 
 describe('list --stalled and lists --stalled: a crashed agent’s #1 while another session of the list is busy', () => {
-  it('list --stalled 1s --json gives #1 with its gone object, and not the busy session’s #2', () => {
+  it('list --stalled 10m --json gives #1 with its gone object, and not the busy session’s #2', () => {
     const w = busyBeside();
-    const r = runInProcessSync(w.config, ['-l', 'solo', 'list', '--stalled', '1s', '--json']);
+    const r = runInProcessSync(w.config, ['-l', 'solo', 'list', '--stalled', '10m', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const listed = JSON.parse(r.stdout) as Listed;
     expect(listed.map((t) => t.id)).toEqual(['1']);
     expect(listed[0]?.gone).toMatchObject(GONE);
   });
 
-  it('list --stalled 1s piped: #1 alone, said gone on stderr', () => {
+  it('list --stalled 10m piped: #1 alone, said gone on stderr', () => {
     const w = busyBeside();
-    const r = runInProcessSync(w.config, ['-l', 'solo', 'list', '--stalled', '1s']);
+    const r = runInProcessSync(w.config, ['-l', 'solo', 'list', '--stalled', '10m']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^1\tin_progress\t-\t-\tFix it$/m);
     expect(r.stdout).not.toMatch(/^2\t/m);
     expect(r.stderr).toMatch(/session 4aa21e64 crashed/);
   });
 
-  it('lists --stalled 1s --json gives #1, marked gone, and not #2', () => {
+  it('lists --stalled 10m --json gives #1, marked gone, and not #2', () => {
     const w = busyBeside();
-    const r = runInProcessSync(w.config, ['lists', '--stalled', '1s', '--json']);
+    const r = runInProcessSync(w.config, ['lists', '--stalled', '10m', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const item = (JSON.parse(r.stdout) as Item[]).find((i) => i.list === 'solo');
     expect(item?.stalled.map((s) => s.task.id)).toEqual(['1']);

@@ -79,7 +79,7 @@ function world(busyLive = true) {
     const at = written[t.id as keyof typeof written] / 1000;
     fs.utimesSync(file, at, at);
   }
-  writeTaskTranscript(config, {
+  const busyTranscript = writeTaskTranscript(config, {
     sessionId: BUSY,
     cwd,
     running: busyLive,
@@ -98,32 +98,35 @@ function world(busyLive = true) {
     statusAt: now - 5_000,
     waitingFor: 'permission prompt',
   });
-  return { config, home, cwd, dir, tasks };
+  return { config, home, cwd, dir, tasks, busyTranscript };
 }
 
 type World = ReturnType<typeof world>;
 
-const rest = (w: World, busyMustWrite: boolean, afterMs = 5 * MIN) =>
+const rest = (w: World, afterMs = 5 * MIN) =>
   stalledInList(w.dir, LIST, w.tasks, {
     afterMs,
     now: Date.now(),
     sessions: new SessionIndex(w.config, { settings: { home: w.home, uid: process.getuid?.() } }),
-    busyMustWrite,
   });
 
 const list = (w: World, args: string[]) => runInProcess(w.config, ['-l', LIST, ...args], { cwd: w.cwd });
 
 describe('a session at a prompt on a shared list while another agent is busy', () => {
   it("its own task waits (with what for and on whom); the busy agent's does not, and nothing is stalled", () => {
-    for (const busyMustWrite of [false, true]) {
-      const r = rest(world(), busyMustWrite);
-      expect([...r.waiting.keys()]).toEqual(['2']);
-      expect(r.waiting.get('2')).toMatchObject({ session: WAITS, name: 'proj-w1', waitingFor: 'permission prompt', holds: ['2'] });
-      // The busy agent is at work (its transcript written 20 min ago: busyMustWrite calls it silent, so #1 stalls then).
-      expect([...r.stalled.keys()]).toEqual(busyMustWrite ? ['1'] : []);
-    }
+    const r = rest(world());
+    expect([...r.waiting.keys()]).toEqual(['2']);
+    expect(r.waiting.get('2')).toMatchObject({ session: WAITS, name: 'proj-w1', waitingFor: 'permission prompt', holds: ['2'] });
+    // The busy agent's transcript was last written 20 min ago, longer than the stall time: not at work, so #1 stalls.
+    expect([...r.stalled.keys()]).toEqual(['1']);
+    // Its transcript written now: at work, and nothing is stalled; #2 still waits.
+    const writing = world();
+    fs.utimesSync(writing.busyTranscript, new Date(), new Date());
+    const atWork = rest(writing);
+    expect([...atWork.waiting.keys()]).toEqual(['2']);
+    expect(atWork.stalled.size).toBe(0);
     // The same list with the other agent ended: the waiting session is its one live session, and every task in progress waits on it, as before.
-    const alone = rest(world(false), false);
+    const alone = rest(world(false));
     expect([...alone.waiting.keys()]).toEqual(['1', '2']);
     expect(alone.waiting.get('1')).toMatchObject({ session: WAITS });
     expect(alone.waiting.get('1')?.holds).toBeUndefined();

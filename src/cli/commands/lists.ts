@@ -92,8 +92,9 @@ those transcripts whole. (--json has every TodoWrite session without --all; the 
 whose folder is gone only with it.)
 
 --stalled [<duration>] reports stalled work across lists: a task in progress whose file
-has not changed for the duration (30m unless told) while no session of its list is busy
-on a turn, as list --stalled judges it; for a session that keeps TodoWrite todos, an
+has not changed for the duration (30m unless told) while no session of its list is at
+work (busy on a turn counts only while its transcript grows or a tool call is in
+flight), as list --stalled and watch --fail-if-stalled judge it; for a session that keeps TodoWrite todos, an
 item in progress whose TodoWrite call is that old. One row a task: LIST, TASK, OWNER,
 UNCHANGED, SESSION; piped: list, id, idle ms, owner, session id, session state, subject,
 tab-separated; --json: the lists with stalled work, each task in the shape of its file

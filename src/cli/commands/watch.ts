@@ -70,10 +70,11 @@ Following an agent's run as it happens:
   not JSON are skipped with a warning each; so are lines over 16 MB.
 
 --fail-if-stalled <duration>: end early when a task shown has been in_progress without a
-change for that long while its session (where known) is not busy on a turn, a busy
-session counting only while its transcript grows or a tool call of its awaits its
-result (a long command is work). A session waiting for a person (a permission prompt)
-has not stalled: the watch goes on (--timeout bounds it). A followed --stream run
+change for that long while no session of its list is at work, a session busy on a turn
+counting only while its transcript grows or a tool call of its awaits its result (a
+long command is work), as list --stalled judges it. The tasks a session waiting for a
+person (a permission prompt) holds have not stalled: the watch goes on for them
+(--timeout bounds it). A followed --stream run
 stalls when nothing comes in its input and no task changes for that long, with no tool
 call of its awaiting its result.
 

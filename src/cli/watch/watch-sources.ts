@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
-import { busyAndWriting, busyAtWork } from '../../core/progress/busy-and-writing.js';
-import { listWaitedOn, waitedOn } from '../../core/progress/stalled-work.js';
+import { busyAtWork } from '../../core/progress/busy-and-writing.js';
+import { listAtWork, listWaitedOn, waitedOn, waitingInList } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher } from '../../core/runs/run-watcher.js';
@@ -267,6 +267,11 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
   const configDir = ctx.configDir;
   // What transcripts say of their tasks, kept across the checks: only a grown one is read again.
   const transcripts = memoryCache();
+  const fresh = () => {
+    const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+    useTranscriptCache(index, transcripts);
+    return index;
+  };
   return {
     afterMs,
     initialTimes: (tasks: readonly Task[]) => {
@@ -288,19 +293,17 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       }
       const listId = target.listId;
       if (target.following !== undefined || listId === undefined) return undefined;
-      // A fresh index: live-session files change while we watch.
-      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
-      useTranscriptCache(index, transcripts);
-      return busyAndWriting(sessionsOfList(index, listId, { deep: true }), afterMs, now);
+      // A fresh index: live-session files change while we watch. The rule is list's and notify's (stalled-work.ts).
+      return listAtWork(fresh(), listId, afterMs, now);
     },
-    // A session at a permission prompt: its work waits for a person, it has not stalled (the live-session files say it: cheap).
-    sessionWaiting: () => {
+    // A session at a permission prompt: the work it holds waits for a person, it has not stalled (stalled-work.ts).
+    waitingOf: (tasks: readonly Task[]) => {
       const session = target.sessionId();
-      if (session !== undefined) return sessionActivity(configDir, session) === 'waiting';
+      if (session !== undefined) return new Set(sessionActivity(configDir, session) === 'waiting' ? tasks.map((t) => t.id) : []);
       const listId = target.listId;
-      if (target.following !== undefined || listId === undefined) return false;
-      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
-      return waitedOn(sessionsOfList(index, listId)) !== undefined;
+      const dir = target.listDir();
+      if (target.following !== undefined || listId === undefined || dir === undefined) return new Set();
+      return new Set(waitingInList(fresh(), listId, dir, tasks, Date.now()).keys());
     },
   };
 }

@@ -92,7 +92,7 @@ export function listFacts(i: FactsInput): ListFacts {
 
   const resting =
     i.wanted.has('stalled') && working.length > 0 && sessions
-      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times, busyMustWrite: true })
+      ? stalledInList(i.dir, i.listId, i.tasks, { afterMs: i.stalledMs, now: i.now, sessions, times: i.times })
       : undefined;
   // Nothing stalls sooner than the stall time after a wait for a person ended (answered, or refused with Esc).
   const sinceWait = i.waitEndedAt === undefined ? Number.POSITIVE_INFINITY : i.now - i.waitEndedAt;

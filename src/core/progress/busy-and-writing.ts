@@ -3,7 +3,9 @@ import type { SessionInfo } from '../sessions/session-index.js';
 import { endsInToolCall } from '../sessions/tool-calls.js';
 
 /**
- * A session counts as at work on a turn only while its transcript keeps growing, or while
+ * A session that may be at work (live, and not idle nor waiting for a person by its
+ * live-session file: busy on a turn, or its turn state unknown, a session known live by
+ * its transcript alone) counts as at work only while its transcript keeps growing, or while
  * it is inside a tool call: a headless `claude -p` is "busy" for its whole life, so a
  * session busy but silent (its transcript unwritten) for as long as a task may stay
  * unchanged is stalled too, not working, unless its transcript ends in a tool call still
@@ -13,7 +15,12 @@ import { endsInToolCall } from '../sessions/tool-calls.js';
  */
 export function busyAndWriting(sessions: readonly SessionInfo[], withinMs: number, now: number): boolean | undefined {
   if (sessions.length === 0) return undefined;
-  return sessions.some((s) => s.state === 'live' && s.activity === 'busy' && busyAtWork(s.transcript, withinMs, now));
+  return sessions.some((s) => mayWork(s) && busyAtWork(s.transcript, withinMs, now));
+}
+
+/** Live (or running where it cannot be checked), and not idle nor at a prompt: as sessions/signs-of-life.ts counts a sign of work. */
+function mayWork(s: SessionInfo): boolean {
+  return (s.state === 'live' || s.state === 'unknown') && s.activity !== 'idle' && s.activity !== 'waiting';
 }
 
 /** A busy session's transcript says it is at work: written within `withinMs`, or ending in a tool call in flight. */

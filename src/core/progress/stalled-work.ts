@@ -1,9 +1,7 @@
-import { listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { activityOf, readLiveSessionFiles } from '../sessions/live-sessions.js';
 import { holdersOf } from '../sessions/session-deaths.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { signsOfLife } from '../sessions/signs-of-life.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
@@ -12,9 +10,11 @@ import { busyAndWriting } from './busy-and-writing.js';
 /**
  * Stalled work. Claude Code reminds its model after a few rounds without a todo update;
  * the person or job waiting on agents gets the same signal here: a task `in_progress`
- * whose file has not changed for `afterMs`, while its session (where the session index
- * knows it) is not busy on a turn. A busy session may be in a long tool call: that is
- * work, not a stall. A live session of the list waiting for a person (its live-session
+ * whose file has not changed for `afterMs`, while no session of the list is at work
+ * (listAtWork): one busy on a turn counts only while its transcript grows (written within
+ * `afterMs`) or it is inside a tool call (a long build writes nothing until it returns); a
+ * session busy but silent that long (a request that hangs, a headless run busy all its
+ * life) is not at work. A live session of the list waiting for a person (its live-session
  * file says `"status":"waiting"`: a permission prompt, a dialog) is neither: its work in
  * progress waits for that person, however long, and is said to (`waiting`), never stalled,
  * whatever the list's other sessions do (waitersOfList says which work is its).
@@ -39,6 +39,8 @@ export interface WaitingSession {
    * progress of the list waits on it.
    */
   holds?: readonly string[] | undefined;
+  /** How many more sessions of the list wait for a person besides it, where a watch tells of one (listWaitedOn). */
+  others?: number | undefined;
 }
 
 /** The live sessions among these that wait for a person, once each, in the order given. */
@@ -131,13 +133,15 @@ function waitingWork(working: readonly Task[], waiters: readonly WaitingSession[
 
 /**
  * The session a list's work in progress waits on now, if any, for a watch (which tells one
- * at a time): the first that holds some of it, else the first. Cheap while nobody waits:
+ * at a time): the first that holds some of it, else the first; with how many more of the
+ * list's sessions wait too (`others`), so that none goes unsaid. Cheap while nobody waits:
  * the live-session folder alone answers, as it does for `list --json`; asked every second.
  */
 export function listWaitedOn(index: SessionIndex, listId: string, listDir: string): WaitingSession | undefined {
   if (!readLiveSessionFiles(index.configDir).some((f) => activityOf(f) === 'waiting')) return undefined;
   const waiters = listWaiters(index, listId, listDir, () => readList(listDir).tasks);
-  return waiters.find((w) => w.holds === undefined || w.holds.length > 0) ?? waiters[0];
+  const first = waiters.find((w) => w.holds === undefined || w.holds.length > 0) ?? waiters[0];
+  return first === undefined || waiters.length < 2 ? first : { ...first, others: waiters.length - 1 };
 }
 
 function allWaiting(working: readonly Task[], on: WaitingSession): RestingWork {
@@ -204,16 +208,45 @@ export function stalledOrGone(
 }
 
 /**
- * Is a session of this list busy on a turn now (its agent at work)? Undefined when no
- * session of the list is known. The cheap signs first, then a named list's sessions that
- * may be live (the others' transcripts stay unread).
+ * Is a session of this list at work now: busy on a turn (or live with its turn state
+ * unknown), and its transcript written within `afterMs` or ending in a tool call in flight
+ * (busy-and-writing.ts)? A headless agent is
+ * busy all its life, so busy alone says nothing. Undefined when no session of the list is
+ * known. The cheap look first (the list's own sessions), then a named list's sessions that
+ * may be live (the others' transcripts stay unread). The one test of "at work" that
+ * `list`, `lists --stalled`, `watch --fail-if-stalled`, the board and `notify` make.
  */
-export function listSessionBusy(index: SessionIndex, listId: string): boolean | undefined {
-  const near = sessionsOfList(index, listId);
-  if (signsOfLife(index, listId, near)?.busy) return true;
-  const { sessions, life } = listLife(index, listId, { deep: true, mayBeLive: true });
-  if (life?.busy) return true;
-  return sessions.length === 0 && life === undefined ? undefined : false;
+export function listAtWork(
+  index: SessionIndex,
+  listId: string,
+  afterMs: number,
+  now: number,
+  near: readonly SessionInfo[] = sessionsOfList(index, listId),
+): boolean | undefined {
+  if (busyAndWriting(near, afterMs, now)) return true;
+  // The deeper look asks only the sessions not asked above: a silent transcript's end is read once.
+  const asked = new Set(near.map((s) => s.sessionId));
+  const deeper = sessionsOfList(index, listId, { deep: true, mayBeLive: true }).filter((s) => !asked.has(s.sessionId));
+  if (busyAndWriting(deeper, afterMs, now)) return true;
+  return near.length > 0 || deeper.length > 0 ? false : undefined;
+}
+
+/**
+ * Which of these tasks in progress of a list wait for a person (id -> the session at a
+ * prompt that they wait on): none unless a live-session file says its session waits
+ * (cheap, read once a second per index); then waitersOfList's rule, whatever the list's
+ * other sessions do.
+ */
+export function waitingInList(
+  index: SessionIndex,
+  listId: string,
+  listDir: string,
+  working: readonly Task[],
+  now: number,
+  near?: () => readonly SessionInfo[],
+): Map<string, WaitingSession> {
+  if (working.length === 0 || !someoneWaitsNow(index, now)) return new Map();
+  return waitingWork(working, listWaiters(index, listId, listDir, working, near?.()));
 }
 
 /**
@@ -236,8 +269,8 @@ function someoneWaitsNow(index: SessionIndex, now: number): boolean {
  * The tasks of a list folder that stalled, with how long (ms), by their files' times, and
  * those that wait for a person instead. The live sessions of the list (its live-session
  * files: cheap) are asked whenever a task is in progress, for the waiting; the deeper
- * session index only when some task is old enough: a busy session means its agent is
- * working. `times`: the files' times where the read of the list took them already (each
+ * session index only when some task is old enough: a session at work (listAtWork) holds
+ * every stall back. `times`: the files' times where the read of the list took them already (each
  * task's that it holds is not looked at again).
  */
 export function stalledInList(
@@ -249,24 +282,16 @@ export function stalledInList(
     now: number;
     sessions: SessionIndex;
     times?: ReadonlyMap<string, number> | undefined;
-    /**
-     * A busy session is at work only while its transcript grows (busy-and-writing.ts), as
-     * `watch` judges a stall: an agent busy but silent for as long (waiting on a request
-     * that hangs) is stalled too. Else any busy session is at work.
-     */
-    busyMustWrite?: boolean | undefined;
     /** Only which tasks wait for a person (`list --json`, which shows no stall): nothing is judged stalled. */
     waitingOnly?: boolean | undefined;
   },
 ): RestingWork {
   const working = tasks.filter((t) => t.status === 'in_progress');
   if (working.length === 0) return noRestingWork();
-  // Nobody waits unless a live-session file says so: that folder alone answers most looks, with no transcript or process read.
-  const someoneWaits = someoneWaitsNow(opts.sessions, opts.now);
   let near: SessionInfo[] | undefined;
   const nearSessions = () => (near ??= sessionsOfList(opts.sessions, listId));
   // A waiting session's work waits, whatever the others do; the rest may yet be stalled.
-  const waiting = someoneWaits ? waitingWork(working, listWaiters(opts.sessions, listId, listDir, working, nearSessions())) : new Map();
+  const waiting = waitingInList(opts.sessions, listId, listDir, working, opts.now, nearSessions);
   const resting = (stalled: Map<string, number> = new Map()): RestingWork => ({ stalled, waiting });
   const rest = working.filter((t) => !waiting.has(t.id));
   if (rest.length === 0 || opts.waitingOnly) return resting();
@@ -280,20 +305,8 @@ export function stalledInList(
         );
   const due = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, undefined);
   if (due.length === 0) return resting();
-  // The cheap signs first: a session of the list at work now.
-  if (
-    opts.busyMustWrite ? busyAndWriting(nearSessions(), opts.afterMs, opts.now) : signsOfLife(opts.sessions, listId, nearSessions())?.busy
-  )
-    return resting();
-  // Of a named list's sessions, only those that may be live can be at work: the others' transcripts stay unread.
-  const { sessions, life } = listLife(opts.sessions, listId, { deep: true, mayBeLive: true });
-  const busy = opts.busyMustWrite
-    ? busyAndWriting(sessions, opts.afterMs, opts.now)
-    : life?.busy
-      ? true
-      : sessions.length === 0 && life === undefined
-        ? undefined
-        : false;
+  // A session of the list at work now holds every stall back (asked only now that a task is due).
+  const busy = listAtWork(opts.sessions, listId, opts.afterMs, opts.now, nearSessions());
   const stalled = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, busy);
   return resting(new Map(stalled.map((s) => [s.id, s.idleMs])));
 }

@@ -170,11 +170,11 @@ export interface StallWatch {
   /** Is a session of the list busy on a turn (then nothing stalls)? Asked only when a task is due. */
   sessionBusy(): boolean | undefined;
   /**
-   * Does a session of the list wait for a person (a permission prompt)? Then nothing
-   * stalls: the work waits for someone, however long (progress/stalled-work.ts). Asked
-   * only when a task is due and no session is busy.
+   * Of these tasks due, the ids of those that wait for a person (a session at a permission
+   * prompt holds them): they do not stall, however long (progress/stalled-work.ts). Asked
+   * only when a task is due and no session is at work.
    */
-  sessionWaiting?(): boolean;
+  waitingOf?(tasks: readonly Task[]): ReadonlySet<string>;
 }
 
 export interface WatchSessionOptions {
@@ -253,10 +253,11 @@ export function shownWaiting(view: WatchView): string[] {
 
 /**
  * One waiting spell, as a key: a new session, a new reason or a new start is a change; so
- * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`.
+ * are other tasks waiting on it (a shared list's), which `needs-you` tells as its `ids`,
+ * and another session of the list beginning or ending a wait (its `others`).
  */
 function spellKey(on: WaitingSession | undefined): string {
-  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}`;
+  return on === undefined ? '' : `${on.session}|${on.waitingFor ?? ''}|${on.since ?? ''}|${on.holds?.join(',') ?? '*'}|${on.others ?? 0}`;
 }
 
 function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | undefined): WatchView {
@@ -606,7 +607,8 @@ export class WatchSession {
 
   /**
    * --fail-if-stalled: end when a task shown has been in progress, unchanged, for that
-   * long and the session is not busy; else look again when the next one would be due.
+   * long, no session is at work and no session at a prompt holds it; else look again when
+   * the next one would be due.
    */
   private checkStalled(): void {
     const stall = this.opts.stall;
@@ -620,19 +622,21 @@ export class WatchSession {
     }
     const due = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, undefined);
     if (due.length > 0) {
-      const stalled = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
-      if (stalled.length > 0) {
-        // The wait for a person is not stalled time: the clock starts again when it ends.
-        if (stall.sessionWaiting?.() === true) this.waited = true;
-        else {
-          if (this.waited) {
-            this.waited = false;
-            this.waitEndedAt = now;
-          }
-          if (this.waitEndedAt === undefined || now - this.waitEndedAt >= stall.afterMs) {
-            this.finish({ reason: 'stalled', stalled });
-            return;
-          }
+      // The rule list, lists and notify follow (progress/stalled-work.ts): nothing stalls while a session is at work; work
+      // held by a session at a permission prompt waits, whatever the others do; the rest stalled.
+      const idle = stalledTasks(this.view.shown, (id) => this.changedAt.get(id), now, stall.afterMs, stall.sessionBusy());
+      const waits = idle.length > 0 ? (stall.waitingOf?.(idle.map((s) => s.task)) ?? new Set<string>()) : new Set<string>();
+      const stalled = idle.filter((s) => !waits.has(s.id));
+      // The wait for a person is not stalled time: the clock starts again when it ends.
+      if (stalled.length === 0 && waits.size > 0) this.waited = true;
+      else if (stalled.length > 0) {
+        if (this.waited) {
+          this.waited = false;
+          this.waitEndedAt = now;
+        }
+        if (this.waitEndedAt === undefined || now - this.waitEndedAt >= stall.afterMs) {
+          this.finish({ reason: 'stalled', stalled });
+          return;
         }
       }
     }

@@ -248,6 +248,12 @@ const WatchTask = Task.extend({ waiting: TaskWaiting.optional() });
 /** The session a watch's list waits on (a permission prompt): `waiting` as `list --json` gives it, with the tasks that wait. */
 const PersonWait = TaskWaiting.extend({
   ids: Ids.describe('the tasks shown that wait on it: every one in progress (which session holds which task is not in the files)'),
+  others: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('how many more sessions of the list wait for a person besides this one (absent: none)'),
 }).describe('a session of the list waits for a person (a permission prompt): waiting, never stalled');
 
 export const WatchEvent = z.discriminatedUnion('event', [
