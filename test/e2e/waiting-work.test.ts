@@ -153,7 +153,12 @@ describe('a task whose session waits for a person', () => {
     const live = path.join(config, 'sessions', file as string);
     const body = JSON.parse(fs.readFileSync(live, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(live, JSON.stringify({ ...body, startedAt: 1e300, updatedAt: 1e300, statusUpdatedAt: -1e300 }));
-    for (const args of [['list', '--json'], ['get', '1', '--json'], ['lists', '--json'], ['watch', '--json', '--until', 'all-completed', '--timeout', '1s']]) {
+    for (const args of [
+      ['list', '--json'],
+      ['get', '1', '--json'],
+      ['lists', '--json'],
+      ['watch', '--json', '--until', 'all-completed', '--timeout', '1s'],
+    ]) {
       const r = run(config, ['-l', SESSION, ...args]);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'watch' ? 124 : 0);
       expect(r.stderr).not.toMatch(/Invalid time value|\n\s+at /);
