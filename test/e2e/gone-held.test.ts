@@ -90,6 +90,32 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
   });
 });
 
+describe('a link that loops where a task the transcript names should be (a stat fails with ELOOP)', () => {
+  it('every read goes on (the file as good as absent), nothing written', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    // The agent's #1 becomes #2 (the transcript still names #1), and 1.json a link to itself.
+    const task = readJson(path.join(w.dir, '1.json')) as Record<string, unknown>;
+    fs.rmSync(path.join(w.dir, '1.json'));
+    fs.writeFileSync(path.join(w.dir, '2.json'), JSON.stringify({ ...task, id: '2' }));
+    fs.symlinkSync(path.join(w.dir, '1.json'), path.join(w.dir, '1.json'));
+    const before = snapshotDir(w.dir);
+    for (const args of [
+      ['get', '2'],
+      ['list', '--stalled', '--json'],
+      ['release', '--gone', '--dry-run'],
+      ['log'],
+      ['doctor'],
+      ['cost', '--json'],
+      ['lists', '--json'],
+    ]) {
+      const r = run(w.config, ['-l', 'solo', ...args]);
+      expect(r.stderr, args.join(' ')).not.toMatch(/ELOOP|unexpected|\n\s+at /);
+      expect([0, 4], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
+    }
+    expect(snapshotDir(w.dir)).toEqual(before);
+  });
+});
+
 describe('/clear on a shared list, the process going on with it', () => {
   it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
     const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
