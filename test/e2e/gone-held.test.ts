@@ -116,6 +116,25 @@ describe('a link that loops where a task the transcript names should be (a stat 
   });
 });
 
+describe('a transcript line nested too deep to copy (a TaskUpdate whose input is 500,000 arrays deep)', () => {
+  it('the rest of the transcript still counts: #1 is still told gone', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    const [folder] = fs.readdirSync(path.join(w.config, 'projects'));
+    const dir = path.join(w.config, 'projects', folder as string);
+    const transcript = path.join(dir, fs.readdirSync(dir)[0] as string);
+    const { mtime } = fs.statSync(transcript);
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    const call = `{"type":"assistant","sessionId":"${w.live.sessionId}","message":{"content":[{"type":"tool_use","id":"toolu_deep","name":"TaskUpdate","input":{"taskId":"9","x":${deep}}}]},"timestamp":"2026-12-03T11:40:50.000Z"}`;
+    fs.appendFileSync(transcript, `${call}\n`);
+    fs.utimesSync(transcript, mtime, mtime);
+    const r = run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      'Would put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
+  });
+});
+
 describe('/clear on a shared list, the process going on with it', () => {
   it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
     const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });
