@@ -90,6 +90,51 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
   });
 });
 
+describe('a link that loops where a task the transcript names should be (a stat fails with ELOOP)', () => {
+  it('every read goes on (the file as good as absent), nothing written', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    // The agent's #1 becomes #2 (the transcript still names #1), and 1.json a link to itself.
+    const task = readJson(path.join(w.dir, '1.json')) as Record<string, unknown>;
+    fs.rmSync(path.join(w.dir, '1.json'));
+    fs.writeFileSync(path.join(w.dir, '2.json'), JSON.stringify({ ...task, id: '2' }));
+    fs.symlinkSync(path.join(w.dir, '1.json'), path.join(w.dir, '1.json'));
+    const before = snapshotDir(w.dir);
+    for (const args of [
+      ['get', '2'],
+      ['list', '--stalled', '--json'],
+      ['release', '--gone', '--dry-run'],
+      ['log'],
+      ['doctor'],
+      ['cost', '--json'],
+      ['lists', '--json'],
+    ]) {
+      const r = run(w.config, ['-l', 'solo', ...args]);
+      expect(r.stderr, args.join(' ')).not.toMatch(/ELOOP|unexpected|\n\s+at /);
+      expect([0, 4], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
+    }
+    expect(snapshotDir(w.dir)).toEqual(before);
+  });
+});
+
+describe('a transcript line nested too deep to copy (a TaskUpdate whose input is 500,000 arrays deep)', () => {
+  it('the rest of the transcript still counts: #1 is still told gone', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    const [folder] = fs.readdirSync(path.join(w.config, 'projects'));
+    const dir = path.join(w.config, 'projects', folder as string);
+    const transcript = path.join(dir, fs.readdirSync(dir)[0] as string);
+    const { mtime } = fs.statSync(transcript);
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    const call = `{"type":"assistant","sessionId":"${w.live.sessionId}","message":{"content":[{"type":"tool_use","id":"toolu_deep","name":"TaskUpdate","input":{"taskId":"9","x":${deep}}}]},"timestamp":"2026-12-03T11:40:50.000Z"}`;
+    fs.appendFileSync(transcript, `${call}\n`);
+    fs.utimesSync(transcript, mtime, mtime);
+    const r = run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      'Would put task #1 back to pending (no owner; in_progress -> pending; session 4aa21e64 crashed holding it): Fix it\n',
+    );
+  });
+});
+
 describe('/clear on a shared list, the process going on with it', () => {
   it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
     const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });

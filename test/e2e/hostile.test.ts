@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig } from '../helpers/cli.js';
+import { fixtureConfig, run } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 /**
@@ -468,6 +468,13 @@ const cases: Case[] = [
   },
 ];
 
+/** A link to itself at `rel` (under the config folder): whatever follows it fails with ELOOP. */
+function loop(config: string, rel: string) {
+  const p = path.join(config, rel);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.symlinkSync(p, p);
+}
+
 /** Every entry under `root`, with a digest of its bytes (or what it is). */
 function snapshotTree(root: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -559,4 +566,23 @@ describe('a symlinked list folder', () => {
     ).toContainEqual(['linked', 1]);
     expect(runInProcessSync(config, ['-l', 'linked', 'check']).code).toBe(0);
   });
+});
+
+describe('links that loop (a stat fails with ELOOP): one bad entry never fails a read of many', () => {
+  // Through the binary: lists keeps its answer in the persistent cache, which stamps every file first.
+  for (const rel of [
+    'sessions/126.json',
+    'projects/-home-u-proj/2d483082-5eaa-461a-bfdf-3e104fbfeff7.jsonl',
+    `${L}/7.json`,
+    'projects/looped',
+    'teams',
+  ])
+    it(`lists with a looping link at ${rel}: exit 0, the list shown`, () => {
+      const { config } = fixtureConfig();
+      loop(config, rel);
+      const r = run(config, ['lists', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((l) => l.id)).toContain('refactor-auth');
+      expect(r.stderr).not.toMatch(/ELOOP|\n\s+at /);
+    });
 });

@@ -147,6 +147,26 @@ describe('a task whose session waits for a person', () => {
     );
   });
 
+  it('a live-session file whose times no date can hold (1e300): every read goes on, the wait told without its start', () => {
+    const config = world('waiting');
+    const [file] = fs.readdirSync(path.join(config, 'sessions'));
+    const live = path.join(config, 'sessions', file as string);
+    const body = JSON.parse(fs.readFileSync(live, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(live, JSON.stringify({ ...body, startedAt: 1e300, updatedAt: 1e300, statusUpdatedAt: -1e300 }));
+    for (const args of [
+      ['list', '--json'],
+      ['get', '1', '--json'],
+      ['lists', '--json'],
+      ['watch', '--json', '--until', 'all-completed', '--timeout', '1s'],
+    ]) {
+      const r = run(config, ['-l', SESSION, ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(args[0] === 'watch' ? 124 : 0);
+      expect(r.stderr).not.toMatch(/Invalid time value|\n\s+at /);
+    }
+    const tasks = JSON.parse(run(config, ['-l', SESSION, 'list', '--json']).stdout) as Array<{ waiting?: Record<string, unknown> }>;
+    expect(tasks[0]?.waiting).toMatchObject({ for: 'permission prompt', session: SESSION });
+  });
+
   it('watch piped, no --json: the note says who waits as it begins, the timeout says it again (a CI log says why it waited)', () => {
     const r = run(world('waiting'), ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s']);
     expect(r.code).toBe(124);

@@ -40,7 +40,7 @@ export function listsInputs(configDir: string, depth: 'files' | 'folders' = 'fil
   const times: number[] = [];
   /** One path's stamp (following links, as agents and readers do). */
   const look = (file: string, key: string): fs.Stats | undefined => {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const stat = statOrNothing(file);
     if (stat === undefined) {
       parts.push(`${key}\t-`);
       times.push(0);
@@ -98,6 +98,19 @@ export function partPath(part: string): string {
 
 /** A session's own folder beside its transcript (`<session>/subagents/`). */
 const SESSION_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A path's stat, undefined when it cannot be had: missing, or a link that loops or leads
+ * nowhere readable (ELOOP, ENOTDIR, EACCES). Such an entry is as good as absent to every
+ * reader: one of them never fails the look at the others.
+ */
+function statOrNothing(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 function names(dir: string): string[] {
   try {

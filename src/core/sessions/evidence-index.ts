@@ -249,7 +249,12 @@ function listFiles(configDir: string, lists: readonly string[], namesOf: (list: 
         // Ids come from transcripts: only one that names a task file of the folder is looked for.
         if (idFromFileName(`${id}.json`) === id && namesIn(list).has(`${id}.json`)) {
           const at = taskPath(listDirOf(configDir, list), id);
-          const stat = fs.statSync(at, { throwIfNoEntry: false });
+          let stat: fs.Stats | undefined;
+          try {
+            stat = fs.statSync(at, { throwIfNoEntry: false });
+          } catch {
+            // a link that loops or leads nowhere readable: as good as no file, as the list's read skips it
+          }
           const result = stat === undefined ? undefined : readTaskFile(at);
           if (result?.kind === 'ok') file = { subject: result.task.subject, mtimeMs: (stat as fs.Stats).mtimeMs };
           consulted.push({ list, id, stat });

@@ -103,6 +103,13 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** The largest time (ms) a Date can hold: beyond it every date of it, and every reader's toISOString, throws. */
+const MAX_TIME_MS = 8.64e15;
+/** A time (ms since the epoch) a Date can hold; any other is damage, as good as none. */
+const time = (v: unknown): number | undefined => {
+  const n = num(v);
+  return n !== undefined && Math.abs(n) <= MAX_TIME_MS ? n : undefined;
+};
 
 /**
  * Every readable live-session file; damaged, foreign or unreadable ones are skipped. With
@@ -174,11 +181,11 @@ function liveFields(file: string, value: unknown): LiveSessionFile | undefined {
     name: str(v.name),
     status: str(v.status),
     waitingFor: str(v.waitingFor),
-    statusUpdatedAt: num(v.statusUpdatedAt),
+    statusUpdatedAt: time(v.statusUpdatedAt),
     procStart: typeof v.procStart === 'number' ? String(v.procStart) : str(v.procStart),
     pidDomain: str(v.pidDomain),
-    startedAt: num(v.startedAt),
-    updatedAt: num(v.updatedAt),
+    startedAt: time(v.startedAt),
+    updatedAt: time(v.updatedAt),
   };
 }
 

@@ -192,7 +192,7 @@ export const TASKS_SCAN: LineScan<TasksScanState> & { digest(state: TasksScanSta
         if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !TOOLS.has(block.name) || typeof block.id !== 'string')
           continue;
         const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
-        state.calls.set(block.id, { name: block.name as TaskTool, input, copied, at });
+        state.calls.set(block.id, { name: block.name as TaskTool, input: keptInput(input), copied, at });
         if (copied) continue;
         if (block.name === 'TodoWrite') {
           const todos = todosOf(input.todos);
@@ -448,6 +448,17 @@ function todosOf(value: unknown): Todo[] | undefined {
     todos.push({ content: item.content, status, ...(typeof item.activeForm === 'string' ? { activeForm: item.activeForm } : {}) });
   }
   return todos;
+}
+
+/**
+ * What a call's result is read with (its status, owner and subject), all a call awaiting
+ * its result keeps: the rest of an input is anyone's to write, and one too deep to copy
+ * (arrays nested 500,000 deep) made the kept state fail to save, losing the whole transcript.
+ */
+function keptInput(input: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of ['status', 'owner', 'subject'] as const) if (typeof input[key] === 'string') kept[key] = input[key];
+  return kept;
 }
 
 function parse(line: string): Record<string, unknown> | undefined {
