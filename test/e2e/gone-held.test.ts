@@ -135,6 +135,24 @@ describe('a transcript line nested too deep to copy (a TaskUpdate whose input is
   });
 });
 
+describe('a transcript whose cwd holds a NUL byte (no path can)', () => {
+  it('every read goes on, #1 still told gone', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    const [folder] = fs.readdirSync(path.join(w.config, 'projects'));
+    const dir = path.join(w.config, 'projects', folder as string);
+    const transcript = path.join(dir, fs.readdirSync(dir)[0] as string);
+    const { mtime } = fs.statSync(transcript);
+    fs.writeFileSync(transcript, fs.readFileSync(transcript, 'utf8').replaceAll(`"cwd":"${w.live.cwd}"`, '"cwd":"/tmp/x\\u0000y"'));
+    fs.utimesSync(transcript, mtime, mtime);
+    for (const args of [['doctor'], ['lists', '--json'], ['log']]) {
+      const r = run(w.config, ['-l', 'solo', ...args]);
+      expect(r.stderr, args.join(' ')).not.toMatch(/null bytes|unexpected|\n\s+at /);
+      expect([0, 4], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
+    }
+    expect(run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']).stdout).toContain('session 4aa21e64 crashed holding it');
+  });
+});
+
 describe('/clear on a shared list, the process going on with it', () => {
   it('main is not gone: release --gone --dry-run and the real run leave #1, notify tells nothing', () => {
     const { pid } = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'team' });

@@ -167,6 +167,23 @@ describe('a task whose session waits for a person', () => {
     expect(tasks[0]?.waiting).toMatchObject({ for: 'permission prompt', session: SESSION });
   });
 
+  it('a live-session file whose cwd holds a NUL byte (no path can): every read goes on, the session still waiting', () => {
+    const config = world('waiting');
+    const [file] = fs.readdirSync(path.join(config, 'sessions'));
+    const live = path.join(config, 'sessions', file as string);
+    const body = JSON.parse(fs.readFileSync(live, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(live, JSON.stringify({ ...body, cwd: '/tmp/x\u0000y' }));
+    // No transcript: the live-session file is all that says where the session works.
+    fs.rmSync(path.join(config, 'projects'), { recursive: true });
+    for (const args of [['list', '--json'], ['get', '1'], ['lists', '--json'], ['list', '--stalled', '--json'], ['log'], ['doctor']]) {
+      const r = run(config, ['-l', SESSION, ...args]);
+      expect(r.stderr, args.join(' ')).not.toMatch(/null bytes|unexpected|\n\s+at /);
+      expect([0, 4], `${args.join(' ')}: ${r.stderr}`).toContain(r.code);
+    }
+    const tasks = JSON.parse(run(config, ['-l', SESSION, 'list', '--json']).stdout) as Array<{ waiting?: Record<string, unknown> }>;
+    expect(tasks[0]?.waiting).toMatchObject({ for: 'permission prompt', session: SESSION });
+  });
+
   it('watch piped, no --json: the note says who waits as it begins, the timeout says it again (a CI log says why it waited)', () => {
     const r = run(world('waiting'), ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s']);
     expect(r.code).toBe(124);

@@ -103,6 +103,11 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A folder as a path: no path holds a NUL byte (every fs call given one throws), so one that does is damage, as good as none. */
+const folder = (v: unknown): string | undefined => {
+  const s = str(v);
+  return s?.includes('\0') ? undefined : s;
+};
 /** The largest time (ms) a Date can hold: beyond it every date of it, and every reader's toISOString, throws. */
 const MAX_TIME_MS = 8.64e15;
 /** A time (ms since the epoch) a Date can hold; any other is damage, as good as none. */
@@ -177,7 +182,7 @@ function liveFields(file: string, value: unknown): LiveSessionFile | undefined {
     file,
     pid,
     sessionId,
-    cwd: str(v.cwd),
+    cwd: folder(v.cwd),
     name: str(v.name),
     status: str(v.status),
     waitingFor: str(v.waitingFor),

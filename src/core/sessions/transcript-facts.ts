@@ -122,7 +122,8 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       const entry = parseObject(line);
       if (entry?.type !== 'user') return false;
       facts.sessionId ??= str(entry.sessionId);
-      facts.cwd ??= str(entry.cwd);
+      // No path holds a NUL byte (every fs call given one throws): such a cwd is damage.
+      if (str(entry.cwd)?.includes('\0') !== true) facts.cwd ??= str(entry.cwd);
       facts.branch ??= str(entry.gitBranch);
       facts.version ??= str(entry.version);
       facts.opensWithClear ??= entry.isMeta === true ? undefined : isClearCommand(entry);
