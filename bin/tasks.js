@@ -116,7 +116,7 @@ function runWithCodeCache(file, command) {
   let cachedData = cacheAfter(command === undefined ? `${file}.cache` : `${file}.${command}.cache`, header);
   if (cachedData === undefined) {
     ownCache = ownCacheFile();
-    cachedData = ownCache === undefined ? undefined : cacheAfter(ownCache, header);
+    cachedData = ownCache === undefined ? undefined : cacheAfter(ownCache, header, true);
   }
   // The CommonJS loader's Module, which require('node:module') is too, without loading that
   // module's public face (0.3-0.8 ms a start).
@@ -144,15 +144,25 @@ function runWithCodeCache(file, command) {
  * A code cache file's data, if its header names this build and this Node. The header is
  * read first: under any Node but the build's, the build's cache is someone else's, and
  * reading all of it only to drop it cost 0.3 ms a start (Node 24).
+ *
+ * A cache is code that V8 runs. One in the user's cache folder (`mine`) is taken only
+ * when it is the user's own file and neither group nor others can write it, as tasks'
+ * other cache files are (src/core/cache/cache-trust.ts): a cache folder shared with, or
+ * made first by, another user must not run their code. Where there are no uids
+ * (Windows), nothing is checked. The build's cache, beside the bundle, is as trusted as
+ * the bundle.
  */
-function cacheAfter(file, header) {
+function cacheAfter(file, header, mine) {
   const fs = require('node:fs');
   let fd;
   try {
     fd = fs.openSync(file, 'r');
     const head = Buffer.allocUnsafe(header.length);
     if (fs.readSync(fd, head, 0, head.length, 0) !== head.length || head.toString('latin1') !== header) return undefined;
-    const data = Buffer.allocUnsafe(Math.max(0, fs.fstatSync(fd).size - header.length));
+    const stat = fs.fstatSync(fd);
+    const uid = process.getuid?.();
+    if (mine && uid !== undefined && (stat.uid !== uid || (stat.mode & 0o022) !== 0)) return undefined;
+    const data = Buffer.allocUnsafe(Math.max(0, stat.size - header.length));
     let got = 0;
     for (let n; got < data.length && (n = fs.readSync(fd, data, got, data.length - got, header.length + got)) > 0; ) got += n;
     return data.subarray(0, got);
@@ -181,14 +191,27 @@ function userCacheFile(name) {
   return path.join(root, 'code-cache', `${name}.cache`);
 }
 
-/** Written whole (a temporary file renamed), with the caches of other builds removed; any failure is only a slower next start. */
+/**
+ * Written whole (a temporary file, the user's alone, renamed), with the caches of other
+ * builds removed; any failure is only a slower next start. The temporary file is made
+ * new (never through a file or link already there) and 0600 whatever the umask: a
+ * group-writable cache would be refused on the next start (cacheAfter).
+ */
 function writeCache(file, header, script) {
   const fs = require('node:fs');
   try {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
-    fs.writeFileSync(temp, Buffer.concat([Buffer.from(header, 'latin1'), script.createCachedData()]));
+    const data = Buffer.concat([Buffer.from(header, 'latin1'), script.createCachedData()]);
+    try {
+      fs.writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      // Left by a run of the same pid that died before renaming it: made again.
+      fs.rmSync(temp, { force: true });
+      fs.writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
+    }
     fs.renameSync(temp, file);
     const build = path.basename(file).slice(0, 36);
     for (const name of fs.readdirSync(dir))

@@ -242,6 +242,61 @@ describe('the CLI bundles and their code caches', () => {
     }
   });
 
+  it("a Node's own cache is the user's alone (0600); one others can write, or another user's, is not run but written again", () => {
+    const { config } = fixtureConfig();
+    const before = run(config, ['list', '--json']);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+      fs.mkdirSync(path.join(copy, 'dist'));
+      // No cache beside the bundle: as under a Node the build's cache is not for.
+      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      const bin = path.join(copy, 'bin', 'tasks.js');
+      const env = { XDG_CACHE_HOME: path.join(copy, 'cache') };
+      const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(fs.readFileSync(readBundle, 'utf8').split('\n')[0] ?? '')?.[1];
+      const own = path.join(
+        copy,
+        'cache',
+        'tasks',
+        'code-cache',
+        `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
+      /** The cache's time set back a minute, so that a rewrite shows; its time then. */
+      const setBack = (): number => {
+        const past = new Date(Date.now() - 60_000);
+        fs.utimesSync(own, past, past);
+        return fs.statSync(own).mtimeMs;
+      };
+
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      expect(fs.statSync(own).mode & 0o777).toBe(0o600);
+      // Taken as it is: not written again.
+      let at = setBack();
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      expect(fs.statSync(own).mtimeMs).toBe(at);
+
+      // Writable by others: not taken, and made again, the user's alone.
+      fs.chmodSync(own, 0o666);
+      at = setBack();
+      expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+      expect(fs.statSync(own).mtimeMs).not.toBe(at);
+      expect(fs.statSync(own).mode & 0o777).toBe(0o600);
+
+      // Another user's (only root can make one here).
+      const uid = process.getuid?.();
+      if (uid === 0) {
+        fs.chownSync(own, 65534, 65534);
+        fs.chmodSync(own, 0o644);
+        at = setBack();
+        expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
+        expect(fs.statSync(own).mtimeMs).not.toBe(at);
+        expect(fs.statSync(own).uid).toBe(0);
+      }
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it("with no $XDG_CACHE_HOME a Node's own cache goes under $HOME/.cache, and a read with $HOME and $USER set never loads node:os", () => {
     const { config } = fixtureConfig();
     const before = run(config, ['list', '--json']);
