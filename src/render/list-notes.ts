@@ -1,6 +1,7 @@
 import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import { formatElapsed, formatLimit } from './duration.js';
+import { waitingForText } from './session-text.js';
 import { oneLine } from './text.js';
 
 /** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
@@ -17,7 +18,7 @@ export function renderStalledNote(count: number, afterMs: number): string {
 /** "session proj-w1 (66666666) is at a permission prompt": who a task waits on, and for what. */
 export function waitingSessionText(on: WaitingSession): string {
   const who = on.name === undefined ? `session ${on.session.slice(0, 8)}` : `session ${oneLine(on.name)} (${on.session.slice(0, 8)})`;
-  return `${who} waits for a person${on.waitingFor === undefined ? '' : ` (${oneLine(on.waitingFor)})`}`;
+  return `${who} waits for a person${on.waitingFor === undefined ? '' : ` (${waitingForText(on.waitingFor)})`}`;
 }
 
 /** Under the table: the tasks in progress that wait for a person, not stalled. */

@@ -2,7 +2,7 @@ import type { StalledRow } from '../core/lists/stalled-lists.js';
 import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import { formatElapsed, formatLimit } from './duration.js';
 import { codeSpan, escapeMarkdown } from './export-markdown.js';
-import { stateText } from './session-text.js';
+import { stateText, waitingForText } from './session-text.js';
 import type { Style } from './style.js';
 import { goneJson, taskJson } from './task-json.js';
 import { oneLine, padEnd, truncate, visibleWidth } from './text.js';
@@ -145,7 +145,7 @@ function waitingMarkdown(rows: readonly StalledRow[]): string[] {
   ];
   for (const { row, task, on } of waits) {
     lines.push(
-      `| ${codeSpan(oneLine(row.id))} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${escapeMarkdown(oneLine(on.waitingFor ?? 'a person'))} | ${codeSpan(on.session.slice(0, 8))}${on.name === undefined ? '' : ` ${escapeMarkdown(oneLine(on.name))}`} |`,
+      `| ${codeSpan(oneLine(row.id))} | ${codeSpan(`#${oneLine(task.id)}`)} ${escapeMarkdown(oneLine(task.subject))} | ${task.owner ? codeSpan(oneLine(task.owner)) : ''} | ${escapeMarkdown(on.waitingFor === undefined ? 'a person' : waitingForText(on.waitingFor))} | ${codeSpan(on.session.slice(0, 8))}${on.name === undefined ? '' : ` ${escapeMarkdown(oneLine(on.name))}`} |`,
     );
   }
   return lines;

@@ -5,6 +5,7 @@ import type { GoneHeld } from '../core/sessions/gone-owners.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { ago, idleFor } from './elapsed.js';
+import { waitingForText } from './session-text.js';
 import { paintStatus, STATUS_WORD, statusLabel } from './status.js';
 import type { Style } from './style.js';
 import { displayWidth, oneLine, padEnd, padStart, truncate } from './text.js';
@@ -139,7 +140,7 @@ const MARKED_SUBJECT_MIN = 16;
 /** "waiting: permission prompt": its session waits for a person, in Claude Code's words. */
 export function waitingMark(on: WaitingSession | undefined): string {
   if (on === undefined) return '';
-  return on.waitingFor === undefined ? 'waiting for you' : `waiting: ${oneLine(on.waitingFor)}`;
+  return on.waitingFor === undefined ? 'waiting for you' : `waiting: ${waitingForText(on.waitingFor)}`;
 }
 
 /** "agent gone: session 4aa21e64 crashed 5 min ago": the session that held this task in progress is over. */

@@ -378,6 +378,40 @@ const cases: Case[] = [
     stderr: /^error: \.lock in .* is a symbolic link; refusing to lock through it\n$/,
   },
   {
+    name: 'a looping link at a task lock (1.json.lock): update refuses',
+    setup: ({ list }) => fs.symlinkSync(path.join(list, '1.json.lock'), path.join(list, '1.json.lock')),
+    args: ['update', '1', '--owner', 'me'],
+    code: 1,
+    stderr: /^error: 1\.json\.lock in .* is a symbolic link; refusing to lock through it\n$/,
+  },
+  {
+    name: 'a looping link at a task lock (5.json.lock): release refuses',
+    setup: ({ list }) => {
+      fs.writeFileSync(path.join(list, '5.json'), valid('5', { owner: 'researcher', status: 'in_progress' }));
+      fs.symlinkSync(path.join(list, '5.json.lock'), path.join(list, '5.json.lock'));
+    },
+    args: ['release', '5'],
+    code: 1,
+    stderr: /^error: 5\.json\.lock in .* is a symbolic link; refusing to lock through it\n$/,
+  },
+  {
+    name: 'a looping link at a task lock (5.json.lock): claim refuses',
+    setup: ({ list }) => fs.symlinkSync(path.join(list, '5.json.lock'), path.join(list, '5.json.lock')),
+    args: ['claim', '5', '--as', 'me'],
+    code: 1,
+    stderr: /^error: 5\.json\.lock in .* is a symbolic link; refusing to lock through it\n$/,
+  },
+  {
+    name: 'a task lock (1.json.lock) linked to a folder elsewhere: update refuses',
+    setup: ({ config, list }) => {
+      fs.mkdirSync(path.join(config, 'elsewhere'));
+      fs.symlinkSync(path.join(config, 'elsewhere'), path.join(list, '1.json.lock'));
+    },
+    args: ['update', '1', '--owner', 'me'],
+    code: 1,
+    stderr: /^error: 1\.json\.lock in .* is a symbolic link; refusing to lock through it\n$/,
+  },
+  {
     name: 'an unreadable file (mode 000)',
     setup: ({ list }) => {
       fs.writeFileSync(path.join(list, '7.json'), valid('7'));

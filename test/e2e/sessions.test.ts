@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { readJson, run, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { projectFolder, writeLiveSession, writeTranscript } from '../helpers/session-files.mjs';
 import { runInTmux, startInTmux, tmuxAvailable } from '../helpers/tmux.js';
@@ -520,5 +520,25 @@ describe('owners whose session is over', () => {
       code: 2,
       stderr: 'error: --dry-run goes with --gone\n',
     });
+  });
+});
+
+describe('a live-session file whose sessionId is not a UUID (damage: Claude Code names sessions by UUIDs)', () => {
+  it('is ignored: a list named like it is owned by no session, in lists as in lists --json, fresh and from the cache', () => {
+    const config = tempConfig();
+    writeTask(path.join(config, 'tasks', 'solo'), task('1'));
+    // A running process (this one), so only the id tells the file for damage.
+    writeLiveSession(config, { pid: process.pid, sessionId: 'solo', cwd: path.join(config, 'proj') });
+    for (const round of ['fresh', 'cached']) {
+      const json = run(config, ['lists', '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const solo = (JSON.parse(json.stdout) as Array<{ id: string; sessionId: unknown; state: unknown; sessions: unknown[] }>).find(
+        (l) => l.id === 'solo',
+      );
+      expect(solo, round).toMatchObject({ sessionId: null, state: null, sessions: [] });
+      const text = run(config, ['lists']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout, round).not.toMatch(/\blive\b/);
+    }
   });
 });

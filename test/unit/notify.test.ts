@@ -86,6 +86,12 @@ describe('what needs a person', () => {
     expect(listEvents(facts(tasks, { busy: [] }), ALL).map((e) => e.type)).toEqual(['list-completed']);
   });
 
+  it('needs-you cuts a very long waitingFor (damage) to 100 characters with an ellipsis', () => {
+    const waiting = [{ session: '66666666-6666-4666-8666-666666666666', name: 'w1', waitingFor: 'x'.repeat(5000), since: undefined }];
+    const [e] = listEvents(facts([task('1', { status: 'in_progress' })], { waiting }), ALL).filter((x) => x.type === 'needs-you');
+    expect(e?.text).toBe(`session w1 (66666666) of list app (~/app) is waiting for you (${'x'.repeat(99)}…)`);
+  });
+
   it('ready-for-person: a person-owned open task with no open blocker; not while it waits, not an agent-owned one', () => {
     const tasks = [task('1', { owner: 'pat' }), task('2', { owner: 'pat', blockedBy: ['3'] }), task('3', { owner: 'agent-1' })];
     expect(listEvents(facts(tasks), ALL).map((e) => e.key)).toEqual(['ready-for-person|app|1|pat']);

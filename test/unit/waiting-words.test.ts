@@ -23,4 +23,9 @@ describe('a session waiting for a person', () => {
     expect(stateText({ sessionId: ID, state: 'live', activity: 'waiting' })).toBe('live, waiting');
     expect(stateText({ sessionId: ID, state: 'live', activity: 'busy' })).toBe('live, busy');
   });
+
+  it('a very long waitingFor is cut to 100 columns with an ellipsis, on one line', () => {
+    const text = stateText({ sessionId: ID, state: 'live', activity: 'waiting', waitingFor: `${'x'.repeat(4999)}\nend` });
+    expect(text).toBe(`live, waiting (${'x'.repeat(99)}…)`);
+  });
 });

@@ -163,3 +163,28 @@ describe('tasks list, in process', () => {
     expect(idle.stderr).toContain('task #1 is stalled');
   });
 });
+
+describe('a very long waitingFor (a damaged or hostile live-session file)', () => {
+  const long = `${'why '.repeat(1249)}end`; // 4,999 characters
+  const longest = (text: string) => Math.max(...text.split('\n').map((l) => l.length));
+
+  it('is cut, with an ellipsis, where a person reads it: list note, get; --json keeps it whole', async () => {
+    const w = world('waiting', long);
+    const listed = await runInProcess(w.config, ['-l', SESSION, 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toMatch(/task #1 is waiting, not stalled: session proj-w1 \(77777777\) waits for a person \(why why .*…\)/);
+    expect(longest(listed.stderr)).toBeLessThan(250);
+    const got = await runInProcess(w.config, ['-l', SESSION, 'get', '1']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(/waiting: why why .*…/);
+    expect(got.stdout).not.toContain('end');
+    expect(longest(got.stdout)).toBeLessThan(250);
+    const lists = await runInProcess(w.config, ['lists']);
+    expect(lists.code, lists.stderr).toBe(0);
+    expect(longest(lists.stdout)).toBeLessThan(400);
+    const json = JSON.parse((await runInProcess(w.config, ['-l', SESSION, 'list', '--json'])).stdout) as Array<{
+      waiting?: { for: string };
+    }>;
+    expect(json[0]?.waiting?.for).toBe(long);
+  });
+});

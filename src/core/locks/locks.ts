@@ -41,6 +41,18 @@ async function withLock<T>(
   fn: (stillHeld: () => boolean) => T | Promise<T>,
   options: LockOptions = CLAUDE_LOCK_OPTIONS,
 ): Promise<T> {
+  // proper-lockfile stats the lock directory through links: a link there (looping, or to a
+  // folder elsewhere) would fail with a raw errno or lock somewhere else. Agents never make one.
+  const lockDir = options.lockfilePath ?? `${target}.lock`;
+  if (fs.lstatSync(lockDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new TasksError(
+      'corrupt',
+      `${path.basename(lockDir)} in ${path.dirname(lockDir)} is a symbolic link; refusing to lock through it`,
+      {
+        hint: 'remove it: a lock is a folder its holder makes and removes',
+      },
+    );
+  }
   let compromised = false;
   let release: () => Promise<void>;
   // Loaded on first use: proper-lockfile installs exit handlers, read-only commands need none of it.

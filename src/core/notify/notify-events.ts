@@ -89,6 +89,8 @@ export interface NotifyEvent {
 
 const brief = (t: Task): NotifyTask => ({ id: t.id, subject: t.subject, status: t.status, owner: t.owner ?? null });
 const ids = (tasks: readonly Task[]) => tasks.map((t) => `#${t.id}`).join(', ');
+/** Claude Code says what a session waits for in a few words ("permission prompt"): a longer text is damage, cut for a person to read. */
+const clipped = (words: string) => (words.length > 100 ? `${words.slice(0, 99)}…` : words);
 const quoted = (t: Task) => `#${t.id} "${t.subject.length > 60 ? `${t.subject.slice(0, 59)}…` : t.subject}"`;
 
 function duration(ms: number): string {
@@ -144,7 +146,7 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       // Its own work: on a shared list, the tasks it holds (stalled-work.ts), not the other agents'.
       tasks: open.filter((t) => t.status === 'in_progress' && (w.holds === undefined || w.holds.includes(t.id))).map(brief),
       title: `Waiting for you: ${facts.shortId}`,
-      text: `${who} of ${where} is waiting for you${w.waitingFor === undefined ? '' : ` (${w.waitingFor})`}`,
+      text: `${who} of ${where} is waiting for you${w.waitingFor === undefined ? '' : ` (${clipped(w.waitingFor)})`}`,
       action: `tasks -l ${facts.shortId} list`,
       priority: 4,
     });

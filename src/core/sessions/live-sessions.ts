@@ -103,6 +103,8 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** Claude Code names every session by a UUID (docs/task-store.md section 10): any other id is damage, and would pass for the owner of a list so named. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A folder as a path: no path holds a NUL byte (every fs call given one throws), so one that does is damage, as good as none. */
 const folder = (v: unknown): string | undefined => {
   const s = str(v);
@@ -177,7 +179,7 @@ function liveFields(file: string, value: unknown): LiveSessionFile | undefined {
   const v = value as Record<string, unknown>;
   const pid = num(v.pid);
   const sessionId = str(v.sessionId);
-  if (pid === undefined || !Number.isInteger(pid) || pid <= 0 || sessionId === undefined) return undefined;
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 0 || sessionId === undefined || !SESSION_ID.test(sessionId)) return undefined;
   return {
     file,
     pid,
