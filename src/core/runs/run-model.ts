@@ -44,10 +44,22 @@ export class RunModel {
   /** The Task-tools list: built from the results, or the list folder's files when followed. */
   private tasks = new Map<string, Task>();
   private using: 'todos' | 'tasks' | undefined;
+  /** The tasks the run took up (its TaskUpdate set them in progress or gave them an owner): the work it holds. */
+  private readonly claimed = new Set<string>();
 
   /** The list now, by id. */
   shown(): ReadonlyMap<string, Task> {
     return this.using === 'todos' ? this.todos : this.tasks;
+  }
+
+  /**
+   * The tasks in progress the run holds: those its TaskUpdate took up (a task another
+   * session works on in a shared list is not the run's), or, for a TodoWrite run, its
+   * own todos in progress. What a run that ends without its result leaves unfinished.
+   */
+  held(): Task[] {
+    const inProgress = [...this.shown().values()].filter((t) => t.status === 'in_progress');
+    return this.using === 'todos' ? inProgress : inProgress.filter((t) => this.claimed.has(t.id));
   }
 
   /**
@@ -103,6 +115,8 @@ export class RunModel {
         const before = this.using;
         const shownBefore = this.shown();
         const step = applyTaskResult(this.tasks, withCall);
+        const claim = call.name === 'TaskUpdate' ? claimOf(call, event.result) : undefined;
+        if (claim !== undefined) this.claimed.add(claim);
         if (step.warning !== undefined) effect.warning = step.warning;
         if (step.unknownTask !== undefined) effect.unknownTask = step.unknownTask;
         if (step.events.length === 0) continue;
@@ -151,6 +165,19 @@ export class RunModel {
     this.todoIds = state;
     return snapshotOf(items.map((item, i) => todoTask(ids[i] as string, item)));
   }
+}
+
+/**
+ * The task a successful TaskUpdate took up (set in progress, or gave an owner), even one
+ * that changed nothing (updatedFields: []: a retake); undefined for any other call.
+ */
+function claimOf(call: ToolCall, result: { data: unknown; isError: boolean }): string | undefined {
+  const input = isObject(call.input) ? call.input : undefined;
+  const data = isObject(result.data) ? result.data : undefined;
+  if (input === undefined || result.isError || data?.success === false) return undefined;
+  const takes = input.status === 'in_progress' || (typeof input.owner === 'string' && input.owner !== '');
+  const id = typeof input.taskId === 'string' ? input.taskId : typeof data?.taskId === 'string' ? data.taskId : undefined;
+  return takes ? id : undefined;
 }
 
 function todoTask(id: string, item: TodoItem): Task {
