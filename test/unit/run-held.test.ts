@@ -63,3 +63,29 @@ describe('RunModel.held: the tasks in progress the run took up', () => {
     expect(model.held()).toEqual([]);
   });
 });
+
+describe('RunModel.held: a TodoWrite run', () => {
+  it("holds nothing: its todos in progress are its session's own, on no list to give them back to", () => {
+    const model = new RunModel();
+    const call = {
+      type: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'TodoWrite',
+            input: { todos: [{ content: 'Fix', status: 'in_progress', activeForm: 'Fixing' }] },
+          },
+        ],
+      },
+    };
+    const result = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } };
+    model.apply({ type: 'system', subtype: 'init', session_id: 'abc' }, 1);
+    model.apply(call, 2);
+    model.apply(result, 3);
+    expect([...model.shown().values()].map((t) => t.status)).toEqual(['in_progress']);
+    expect(model.held()).toEqual([]);
+  });
+});

@@ -53,13 +53,14 @@ export class RunModel {
   }
 
   /**
-   * The tasks in progress the run holds: those its TaskUpdate took up (a task another
-   * session works on in a shared list is not the run's), or, for a TodoWrite run, its
-   * own todos in progress. What a run that ends without its result leaves unfinished.
+   * The tasks in progress the run holds on its list: those its TaskUpdate took up (a task
+   * another session works on in a shared list is not the run's). What a run that ends
+   * without its result leaves for someone to give back; a TodoWrite run's todos are its
+   * session's own, on no list, and are held by none.
    */
   held(): Task[] {
-    const inProgress = [...this.shown().values()].filter((t) => t.status === 'in_progress');
-    return this.using === 'todos' ? inProgress : inProgress.filter((t) => this.claimed.has(t.id));
+    if (this.using !== 'tasks') return [];
+    return [...this.tasks.values()].filter((t) => t.status === 'in_progress' && this.claimed.has(t.id));
   }
 
   /**
