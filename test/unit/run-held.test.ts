@@ -54,6 +54,14 @@ describe('RunModel.held: the tasks in progress the run took up', () => {
     expect(model.held().map((t) => t.id)).toEqual(['4', '5']);
   });
 
+  it('killed between its write and its result: the call alone takes the task up, as its file in progress says', () => {
+    const model = new RunModel();
+    model.adoptFiles(new Map([['4', task('4', 'in_progress')]]));
+    const call = new StreamScript().init().update('4', { status: 'in_progress' }).lines.slice(0, 2);
+    applyLines(model, call);
+    expect(model.held().map((t) => t.id)).toEqual(['4']);
+  });
+
   it('a refused TaskUpdate takes nothing up', () => {
     const model = new RunModel();
     model.adoptFiles(new Map([['3', task('3', 'in_progress', 'other')]]));

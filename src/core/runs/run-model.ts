@@ -46,6 +46,12 @@ export class RunModel {
   private using: 'todos' | 'tasks' | undefined;
   /** The tasks the run took up (its TaskUpdate set them in progress or gave them an owner): the work it holds. */
   private readonly claimed = new Set<string>();
+  /**
+   * TaskUpdate calls that take a task up, awaiting their result, by tool_use id: an agent
+   * killed between writing the file and printing the result took it up all the same, as
+   * its file (followed) says.
+   */
+  private readonly claiming = new Map<string, string>();
 
   /** The list now, by id. */
   shown(): ReadonlyMap<string, Task> {
@@ -60,7 +66,8 @@ export class RunModel {
    */
   held(): Task[] {
     if (this.using !== 'tasks') return [];
-    return [...this.tasks.values()].filter((t) => t.status === 'in_progress' && this.claimed.has(t.id));
+    const mine = new Set([...this.claimed, ...this.claiming.values()]);
+    return [...this.tasks.values()].filter((t) => t.status === 'in_progress' && mine.has(t.id));
   }
 
   /**
@@ -106,10 +113,13 @@ export class RunModel {
     for (const event of streamEvents([{ line, value }])) {
       if (event.kind === 'call') {
         if (FOLLOWED.has(event.call.name)) this.calls.set(event.call.id, event.call);
+        const taking = event.call.name === 'TaskUpdate' ? claimOf(event.call, undefined) : undefined;
+        if (taking !== undefined) this.claiming.set(event.call.id, taking);
         continue;
       }
       const call = this.calls.get(event.toolUseId);
       if (call) this.calls.delete(event.toolUseId);
+      this.claiming.delete(event.toolUseId);
       const withCall = { ...event, call };
       if (call?.name === 'TaskCreate' || call?.name === 'TaskUpdate') {
         effect.taskTool = true;
@@ -171,11 +181,12 @@ export class RunModel {
 /**
  * The task a successful TaskUpdate took up (set in progress, or gave an owner), even one
  * that changed nothing (updatedFields: []: a retake); undefined for any other call.
+ * `result` undefined: the call as made, its result not yet back.
  */
-function claimOf(call: ToolCall, result: { data: unknown; isError: boolean }): string | undefined {
+function claimOf(call: ToolCall, result: { data: unknown; isError: boolean } | undefined): string | undefined {
   const input = isObject(call.input) ? call.input : undefined;
-  const data = isObject(result.data) ? result.data : undefined;
-  if (input === undefined || result.isError || data?.success === false) return undefined;
+  const data = isObject(result?.data) ? result.data : undefined;
+  if (input === undefined || result?.isError === true || data?.success === false) return undefined;
   const takes = input.status === 'in_progress' || (typeof input.owner === 'string' && input.owner !== '');
   const id = typeof input.taskId === 'string' ? input.taskId : typeof data?.taskId === 'string' ? data.taskId : undefined;
   return takes ? id : undefined;
