@@ -86,6 +86,15 @@ export function describeDeath(d: { sessionId: string; state: string; pid?: numbe
   return `${who} ${d.state} holding ${list} in progress`;
 }
 
+/**
+ * A followed run whose session died before its result, holding work: the death as a
+ * watched list's is told, and the command that gives the work back.
+ * "session 2d483082 (pid 4242) crashed holding #2 "Fix" in progress: its run ended without its result; tasks -l 2d483082 release 2 gives it back"
+ */
+export function renderRunDied(d: Parameters<typeof describeDeath>[0], release: string): string {
+  return `${describeDeath(d)}: its run ended without its result; ${release} gives ${d.tasks.length === 1 ? 'it' : 'them'} back`;
+}
+
 /** The errors a watch ends with: each says why, then where the list stands. */
 export const watchEndMessage = {
   /** `person`: a session of the list waits for a person as it ends (what the watch waited on, in a CI log). */

@@ -210,6 +210,9 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     expect(r.code, r.stderr).toBe(6);
     expect(events(r.stdout).at(-2)).toMatchObject({ reason: 'run-ended', met: false, counts: { total: 2, completed: 1 } });
     expect(events(r.stdout).at(-1)).toMatchObject({ verdict: 'run-ended', exit: 6, agent: { exitCode: 0 } });
+    // It ended with its result: its work is open, but no agent died holding it.
+    expect(events(r.stdout).at(-2)).not.toHaveProperty('died');
+    expect(r.stderr).not.toContain('crashed');
 
     const slow = hold(60_000);
     const killed = await start({
@@ -224,6 +227,13 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     expect(k.code, k.stderr).toBe(6);
     expect(events(k.stdout).at(-2)).toMatchObject({ reason: 'input-ended', run: { result: null } });
     expect(events(k.stdout).at(-1)).toMatchObject({ verdict: 'run-ended', agent: { signal: 'SIGKILL', endedBy: 'itself' } });
+    // The killed agent held #1: named as a dead agent's, with the command that gives it back.
+    const session = events(k.stdout).at(-1)?.session as string;
+    const pid = killed.agentPid() as number;
+    expect(events(k.stdout).at(-2)).toMatchObject({ died: [{ sessionId: session, state: 'crashed', pid, tasks: ['1'] }] });
+    expect(k.stderr).toContain(
+      `note: session ${session.slice(0, 8)} (pid ${pid}) crashed holding #1 "Reproduce" in progress: its run ended without its result; tasks -l ${session.slice(0, 8)} release 1 gives it back`,
+    );
     expect(runningInGroup(killed.agentPid() as number)).toEqual([]);
   });
 });

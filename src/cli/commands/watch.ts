@@ -66,8 +66,9 @@ Following an agent's run as it happens:
                         TodoWrite session (its transcript says which tools it has) is
                         followed through its transcript the same way, until it stops.
   The run's end ends the watch: reason run-ended (its result event, "run":{"result":…}),
-  input-ended (no result event: the agent was killed), or session-ended. Lines that are
-  not JSON are skipped with a warning each; so are lines over 16 MB.
+  input-ended (no result event: the agent was killed; the tasks in progress it took up
+  are named: "died" in the end event, note session_died), or session-ended. Lines that
+  are not JSON are skipped with a warning each; so are lines over 16 MB.
 
 --fail-if-stalled <duration>: end early when a task shown has been in_progress without a
 change for that long while no session of its list is at work, a session busy on a turn

@@ -10,7 +10,7 @@ import { formatUntil, type UntilCondition } from '../../core/watch/watch-conditi
 import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
-import { noteChangedNothing } from './watch-run.js';
+import { noteChangedNothing, noteRunDied } from './watch-run.js';
 import { watchSink } from './watch-sink.js';
 import { agentTarget, stallWatch, type WatchTarget } from './watch-sources.js';
 import { runVerdictError } from './watch-verdict.js';
@@ -74,7 +74,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
       stop: stop.signal,
       onStarted: (started) => (agent = started),
       watch: (output) => {
-        target = agentTarget(ctx, output, clock);
+        target = agentTarget(ctx, output, clock, () => agent?.pid);
         return {
           sink: watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => stop.abort() }),
           options: {
@@ -124,6 +124,8 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
     );
   }
   if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
+  const list = result.outcome?.view.list ?? target?.listId;
+  noteRunDied(ctx, result.outcome, list === undefined ? [] : ['-l', ctx.shortId(list)]);
   noteChangedNothing(ctx, verdict.kind === 'passed' ? result.outcome : undefined, untilText, target?.listId);
   if (error !== undefined) ctx.io.fail(error);
   ctx.io.exitWith(status);

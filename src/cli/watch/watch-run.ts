@@ -5,8 +5,9 @@ import { idRetired, readTasks } from '../../core/store/list-read.js';
 import { expandHome } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
+import { shellWord } from '../../render/list-choice-note.js';
 import { renderNote } from '../../render/note.js';
-import { renderConditionHeld, renderRunChangedNothing, renderTaskNotYet } from '../../render/watch-outcome.js';
+import { renderConditionHeld, renderRunChangedNothing, renderRunDied, renderTaskNotYet } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from './watch-sink.js';
@@ -138,6 +139,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   const verdict = readerGone
     ? undefined
     : verdictOf(outcome, { untilText, timeoutMs, stallMs, listName: list === undefined ? undefined : ctx.shortId(list), listArgs });
+  if (!readerGone) noteRunDied(ctx, outcome, listArgs);
   if (verdict) ctx.io.fail(verdict);
   else if (outcome.met && untilText !== undefined && !ctx.io.json && ctx.io.fullScreen)
     ctx.io.note(renderConditionHeld(untilText, ctx.io.errStyle), 'condition_met');
@@ -157,6 +159,25 @@ export function noteChangedNothing(ctx: Context, outcome: WatchOutcome | undefin
   const list = outcome.view.list ?? listId;
   if (list === undefined) return;
   ctx.io.note(renderNote(renderRunChangedNothing(ctx.shortId(list), untilText)), 'run_changed_nothing', { list, until: untilText });
+}
+
+/**
+ * A followed run whose session died before its result holding tasks in progress (the
+ * agent killed, or crashed): said on stderr as a watched list's death is (`session_died`,
+ * with the tasks it held), with the command that gives them back, for a CI log.
+ */
+export function noteRunDied(ctx: Context, outcome: WatchOutcome | undefined, listArgs: readonly string[]): void {
+  // A watched list's deaths (reason session-died) are told by its verdict.
+  if (outcome?.reason !== 'input-ended') return;
+  for (const d of outcome.died ?? []) {
+    const release = ['tasks', ...listArgs.map(shellWord), 'release', ...d.tasks.map((t) => t.id)].join(' ');
+    ctx.io.note(renderNote(renderRunDied(d, release)), 'session_died', {
+      sessionId: d.sessionId,
+      state: d.state,
+      pid: d.pid ?? null,
+      tasks: d.tasks.map((t) => t.id),
+    });
+  }
 }
 
 /** Read what is left of a stream's input, discarding it; a signal stops that too. */

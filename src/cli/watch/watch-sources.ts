@@ -137,8 +137,8 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
  * `tasks run`: the output of the agent it started, followed as a stream is. Nothing is
  * drained here: the run reads the agent's output to its end itself.
  */
-export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock): WatchTarget {
-  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h) });
+export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock, agentPid: () => number | undefined): WatchTarget {
+  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h), agentPid });
   return target;
 }
 
@@ -154,6 +154,8 @@ function runTarget(
     openFeed(handlers: LineFeedHandlers): LineFeed;
     /** Given the run's session as it becomes known, is the input's writer gone? */
     writerGone?: ((sessionId: () => string | undefined) => () => boolean) | undefined;
+    /** The agent's process, when tasks run started it. */
+    agentPid?: (() => number | undefined) | undefined;
   },
 ): WatchTarget {
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
@@ -176,6 +178,7 @@ function runTarget(
           openFeed: input.openFeed,
           agentList: (sessionId) => agentListOf(ctx, sessionId),
           writerGone: input.writerGone?.(() => watcher?.sessionId),
+          agentPid: input.agentPid,
         },
         handlers,
       )),

@@ -213,7 +213,7 @@ export const NOTICES = {
   },
   session_died: {
     kind: 'note',
-    when: '`watch` on a list: a session seen working on it died holding work in progress (without `--until`, or with `--allow-deaths`), or with `--until` holding none (one holding work ends the watch); the watch goes on. `tasks`: the ids it held in progress',
+    when: '`watch` on a list: a session seen working on it died holding work in progress (without `--until`, or with `--allow-deaths`), or with `--until` holding none (one holding work ends the watch); the watch goes on. `watch --stream` and `run`: the session of a followed run whose input ended before its result (the agent killed) holding tasks it took up, said with the `release` command that gives them back. `tasks`: the ids it held in progress',
     facts: ['sessionId', 'state', 'pid', 'tasks'],
   },
   // run

@@ -44,10 +44,30 @@ export class RunModel {
   /** The Task-tools list: built from the results, or the list folder's files when followed. */
   private tasks = new Map<string, Task>();
   private using: 'todos' | 'tasks' | undefined;
+  /** The tasks the run took up (its TaskUpdate set them in progress or gave them an owner): the work it holds. */
+  private readonly claimed = new Set<string>();
+  /**
+   * TaskUpdate calls that take a task up, awaiting their result, by tool_use id: an agent
+   * killed between writing the file and printing the result took it up all the same, as
+   * its file (followed) says.
+   */
+  private readonly claiming = new Map<string, string>();
 
   /** The list now, by id. */
   shown(): ReadonlyMap<string, Task> {
     return this.using === 'todos' ? this.todos : this.tasks;
+  }
+
+  /**
+   * The tasks in progress the run holds on its list: those its TaskUpdate took up (a task
+   * another session works on in a shared list is not the run's). What a run that ends
+   * without its result leaves for someone to give back; a TodoWrite run's todos are its
+   * session's own, on no list, and are held by none.
+   */
+  held(): Task[] {
+    if (this.using !== 'tasks') return [];
+    const mine = new Set([...this.claimed, ...this.claiming.values()]);
+    return [...this.tasks.values()].filter((t) => t.status === 'in_progress' && mine.has(t.id));
   }
 
   /**
@@ -93,16 +113,21 @@ export class RunModel {
     for (const event of streamEvents([{ line, value }])) {
       if (event.kind === 'call') {
         if (FOLLOWED.has(event.call.name)) this.calls.set(event.call.id, event.call);
+        const taking = event.call.name === 'TaskUpdate' ? claimOf(event.call, undefined) : undefined;
+        if (taking !== undefined) this.claiming.set(event.call.id, taking);
         continue;
       }
       const call = this.calls.get(event.toolUseId);
       if (call) this.calls.delete(event.toolUseId);
+      this.claiming.delete(event.toolUseId);
       const withCall = { ...event, call };
       if (call?.name === 'TaskCreate' || call?.name === 'TaskUpdate') {
         effect.taskTool = true;
         const before = this.using;
         const shownBefore = this.shown();
         const step = applyTaskResult(this.tasks, withCall);
+        const claim = call.name === 'TaskUpdate' ? claimOf(call, event.result) : undefined;
+        if (claim !== undefined) this.claimed.add(claim);
         if (step.warning !== undefined) effect.warning = step.warning;
         if (step.unknownTask !== undefined) effect.unknownTask = step.unknownTask;
         if (step.events.length === 0) continue;
@@ -151,6 +176,20 @@ export class RunModel {
     this.todoIds = state;
     return snapshotOf(items.map((item, i) => todoTask(ids[i] as string, item)));
   }
+}
+
+/**
+ * The task a successful TaskUpdate took up (set in progress, or gave an owner), even one
+ * that changed nothing (updatedFields: []: a retake); undefined for any other call.
+ * `result` undefined: the call as made, its result not yet back.
+ */
+function claimOf(call: ToolCall, result: { data: unknown; isError: boolean } | undefined): string | undefined {
+  const input = isObject(call.input) ? call.input : undefined;
+  const data = isObject(result?.data) ? result.data : undefined;
+  if (input === undefined || result?.isError === true || data?.success === false) return undefined;
+  const takes = input.status === 'in_progress' || (typeof input.owner === 'string' && input.owner !== '');
+  const id = typeof input.taskId === 'string' ? input.taskId : typeof data?.taskId === 'string' ? data.taskId : undefined;
+  return takes ? id : undefined;
 }
 
 function todoTask(id: string, item: TodoItem): Task {

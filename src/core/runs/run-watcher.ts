@@ -51,6 +51,8 @@ export interface RunWatcherOptions {
    * in the list followed.
    */
   agentList?: ((sessionId: string) => string | undefined) | undefined;
+  /** The agent's process, when the run started it (`tasks run`): named with its death. */
+  agentPid?: (() => number | undefined) | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
@@ -407,8 +409,21 @@ export class RunWatcher implements WatchSource {
     } else this.publish();
     // After the first state has been handed over and taken in.
     setImmediate(() => {
-      if (!this.closed) this.handlers.onRunEnd?.(end);
+      if (!this.closed) this.handlers.onRunEnd?.(this.withDeath(end));
     });
+  }
+
+  /**
+   * A run whose input ended before its result did not finish: its session died (killed,
+   * or crashed), and the tasks in progress it held will not move on. Judged on the list
+   * as it stands at the end (the files read one last time).
+   */
+  private withDeath(end: RunEnd): RunEnd {
+    const sessionId = this.model.sessionId;
+    if (end.how !== 'input-ended' || sessionId === undefined) return end;
+    const tasks = this.model.held();
+    if (tasks.length === 0) return end;
+    return { ...end, died: [{ sessionId, state: 'crashed', pid: this.opts.agentPid?.(), tasks }] };
   }
 
   private fail(err: unknown): void {

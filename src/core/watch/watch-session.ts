@@ -92,7 +92,7 @@ export interface WatchEnd {
   idleMs?: number | undefined;
   /** Every session of the list is over: the owners of unfinished tasks, gone with them. */
   gone?: string[] | undefined;
-  /** Sessions of the list that died holding work in progress (reason session-died). */
+  /** Sessions of the list that died holding work in progress (reason session-died), or a followed run's own (input-ended). */
   died?: DiedSession[] | undefined;
   /** The session that used the list was cleared, and the watch stayed on it (reason session-cleared, `--no-follow`). */
   cleared?: ListSwitch | undefined;
@@ -349,7 +349,7 @@ export class WatchSession {
         onError: (err) => this.fail(err),
         onWarning: (message, code, facts) => this.sink.warn(message, code, facts),
         onNote: (message, code, facts) => this.sink.note?.(message, code, facts),
-        onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end }),
+        onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end, died: end.died }),
       });
       this.source = source;
       // The deadline runs from the start: a run whose first event never comes is timed out too.

@@ -1,5 +1,6 @@
 import type { NoteCode, WarningCode } from '../base/notices.js';
 import type { FileProblem } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
 import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
 
 /**
@@ -28,6 +29,11 @@ export interface RunEnd {
   /** The result event's `subtype` ("success", "error_max_turns"...). */
   subtype?: string | undefined;
   isError?: boolean | undefined;
+  /**
+   * input-ended: the run's session, dead before its result, with the tasks in progress it
+   * held (runs/run-model.ts); absent when it held none. As a watched list's deaths are told.
+   */
+  died?: Array<{ sessionId: string; state: 'crashed'; pid?: number | undefined; tasks: Task[] }> | undefined;
 }
 
 export interface WatchSourceHandlers extends ListWatcherHandlers {

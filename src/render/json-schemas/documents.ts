@@ -338,7 +338,9 @@ export const WatchEvent = z.discriminatedUnion('event', [
         }),
       )
       .optional()
-      .describe('sessions of the list that died holding work in progress (reason session-died)'),
+      .describe(
+        "sessions of the list that died holding work in progress (reason session-died); a followed run's own session, when its input ended before its result holding tasks it took up (reason input-ended)",
+      ),
     nudge: z.strictObject({ code: z.string(), message: z.string() }).optional(),
     left: z
       .array(z.strictObject({ list: z.string(), unfinished: z.array(z.string()).describe('ids of the work still there') }))
