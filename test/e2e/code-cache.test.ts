@@ -18,6 +18,16 @@ const readBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-read.cjs');
 /** The read bundle's commands, each with a code cache of its own (`ls` is `list`'s). */
 const READ_COMMANDS = ['list', 'get', 'lists'];
 
+/**
+ * The package's bin and read bundle copied into `copy`, with no cache beside the bundle:
+ * as under a Node the build's cache is not for.
+ */
+function copyWithoutCache(copy: string): void {
+  fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+  fs.mkdirSync(path.join(copy, 'dist'));
+  fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+}
+
 describe('the CLI bundles and their code caches', () => {
   it.each([[bundle, '', `${bundle}.cache`], ...READ_COMMANDS.map((command) => [readBundle, ' read', `${readBundle}.${command}.cache`])])(
     'the build leaves a code cache that this Node accepts for %s (%s)',
@@ -195,10 +205,7 @@ describe('the CLI bundles and their code caches', () => {
     const expected = { list: run(config, ['list']), get: run(config, ['get', '1']) };
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
     try {
-      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
-      fs.mkdirSync(path.join(copy, 'dist'));
-      // No cache beside the bundle: as under a Node the build's cache is not for.
-      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      copyWithoutCache(copy);
       const bin = path.join(copy, 'bin', 'tasks.js');
       const cacheHome = path.join(copy, 'cache');
       const env = { XDG_CACHE_HOME: cacheHome };
@@ -247,10 +254,7 @@ describe('the CLI bundles and their code caches', () => {
     const before = run(config, ['list', '--json']);
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
     try {
-      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
-      fs.mkdirSync(path.join(copy, 'dist'));
-      // No cache beside the bundle: as under a Node the build's cache is not for.
-      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      copyWithoutCache(copy);
       const bin = path.join(copy, 'bin', 'tasks.js');
       const env = { XDG_CACHE_HOME: path.join(copy, 'cache') };
       const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(fs.readFileSync(readBundle, 'utf8').split('\n')[0] ?? '')?.[1];
@@ -302,10 +306,7 @@ describe('the CLI bundles and their code caches', () => {
     const before = run(config, ['list', '--json']);
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
     try {
-      fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
-      fs.mkdirSync(path.join(copy, 'dist'));
-      // No cache beside the bundle: as under a Node the build's cache is not for.
-      fs.copyFileSync(readBundle, path.join(copy, 'dist', 'tasks-read.cjs'));
+      copyWithoutCache(copy);
       const home = path.join(copy, 'home');
       // Which built-in modules the run loaded, written at exit (stdout and stderr are the command's).
       const loaded = path.join(copy, 'loaded.json');

@@ -250,20 +250,7 @@ describe('the real Claude Code: which list', () => {
         expect(dry.stdout + dry.stderr, when).not.toContain('Other work');
       };
       // Claude Code writes the new transcript, and the old one's end, a moment after the live file.
-      const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
-      // Its first prompt, the /clear command, is what ties it to the old session; the file can exist before it.
-      await waitFor('the new transcript', () => {
-        const file = path.join(folder, `${cleared.sessionId}.jsonl`);
-        return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('<command-name>/clear</command-name>');
-      });
-      await waitFor("the old transcript's end", () =>
-        fs
-          .readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8')
-          .trimEnd()
-          .split('\n')
-          .at(-1)
-          ?.includes('"cost-state"'),
-      );
+      await clearWritten(w.config, proj, first.sessionId, cleared.sessionId);
       await check('right after /clear', 'times');
       a.type('create After the clear');
       await waitFor("the new session's task", () => fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json')));
@@ -305,21 +292,8 @@ describe('the real Claude Code: which list', () => {
       expect(fs.existsSync(path.join(w.config, 'tasks', cleared.sessionId, '1.json'))).toBe(true);
       expect(fs.readdirSync(path.join(w.config, 'tasks', first.sessionId)).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
       // lists: the live session, and the list of the session it replaced, once Claude Code
-      // has written what ties them (the new transcript opening with /clear, the old one's
-      // end), a moment after the live file.
-      const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
-      await waitFor('the new transcript', () => {
-        const file = path.join(folder, `${cleared.sessionId}.jsonl`);
-        return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('<command-name>/clear</command-name>');
-      });
-      await waitFor("the old transcript's end", () =>
-        fs
-          .readFileSync(path.join(folder, `${first.sessionId}.jsonl`), 'utf8')
-          .trimEnd()
-          .split('\n')
-          .at(-1)
-          ?.includes('"cost-state"'),
-      );
+      // has written what ties them, a moment after the live file.
+      await clearWritten(w.config, proj, first.sessionId, cleared.sessionId);
       const rows = JSON.parse((await w.tasks(w.home, ['lists', '--json'])).stdout) as Row[];
       expect(rows.find((r) => r.id === cleared.sessionId)).toMatchObject({ state: 'live', counts: { total: 1 } });
       expect(rows.find((r) => r.id === first.sessionId)?.sessions[0]).toMatchObject({ state: 'ended', replacedBy: cleared.sessionId });
@@ -333,3 +307,23 @@ describe('the real Claude Code: which list', () => {
     }
   });
 });
+
+/**
+ * Until Claude Code has written what ties a /clear's two sessions: the new transcript with
+ * its first prompt, the /clear command (the file can exist before it), and the old one's end.
+ */
+async function clearWritten(config: string, cwd: string, oldSession: string, newSession: string): Promise<void> {
+  const folder = path.join(config, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'));
+  await waitFor('the new transcript', () => {
+    const file = path.join(folder, `${newSession}.jsonl`);
+    return fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('<command-name>/clear</command-name>');
+  });
+  await waitFor("the old transcript's end", () =>
+    fs
+      .readFileSync(path.join(folder, `${oldSession}.jsonl`), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .at(-1)
+      ?.includes('"cost-state"'),
+  );
+}
