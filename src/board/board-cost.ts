@@ -36,7 +36,14 @@ function workOut(ctx: BoardContext, index: SessionIndex, listId: string): CostPa
     if (!isTasksError(err)) throw err;
     return { list: listId, tasks: {}, total: empty, unattributed: empty, pricesDate: '', error: err.message };
   }
-  const report = costOfLists(index, [{ id: listId, dir: listDirOf(ctx.configDir, listId) }], { prices, now: ctx.now() });
+  let report: ReturnType<typeof costOfLists>;
+  try {
+    report = costOfLists(index, [{ id: listId, dir: listDirOf(ctx.configDir, listId) }], { prices, now: ctx.now() });
+  } catch (err) {
+    // A list whose folder is now a file or a FIFO: the page says why, as for the prices.
+    if (!isTasksError(err)) throw err;
+    return { list: listId, tasks: {}, total: empty, unattributed: empty, pricesDate: prices.date, error: err.message };
+  }
   const tasks: Record<string, CostView> = {};
   for (const t of report.tasks) if (!t.deleted && hasWork(t)) tasks[t.id] = view(t);
   return {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { TasksError } from '../core/base/errors.js';
+import { isTasksError, TasksError } from '../core/base/errors.js';
 import { planGoneRelease, releaseGoneTargets } from '../core/history/gone-release.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
@@ -24,7 +24,14 @@ const exists = (configDir: string, listId: string) => fs.existsSync(listDirOf(co
 
 /** `release --gone --dry-run`: the tasks it would release, and what it would ask --force for. */
 export function gonePreview(index: SessionIndex, ctx: GoneContext, listId: string): GonePreviewPayload {
-  const plan = planGoneRelease(index, ctx.configDir, listId, ctx.person, exists(ctx.configDir, listId));
+  let plan: ReturnType<typeof planGoneRelease>;
+  try {
+    plan = planGoneRelease(index, ctx.configDir, listId, ctx.person, exists(ctx.configDir, listId));
+  } catch (err) {
+    // A list whose folder is now a file or a FIFO has nothing to release: the page says why.
+    if (!isTasksError(err)) throw err;
+    return { why: null, targets: [], live: null, none: err.message };
+  }
   return {
     why: plan.gone?.why ?? plan.why.values().next().value?.why ?? null,
     targets: plan.targets.map((t) => ({ id: t.id, owner: t.owner ?? '', subject: t.subject, status: t.status })),

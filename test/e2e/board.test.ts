@@ -204,6 +204,18 @@ describe('tasks board: serving', () => {
       });
     }
     expect((await listOf('demo')).doc).toMatchObject({ exists: true, unreadable: null });
+    // What a tab on the list asks besides the list itself: each answered, none an internal error.
+    for (const id of ['fifo', 'zero']) {
+      const ask = async (route: string) => {
+        const r = await request(b.port, `/${b.token}/api/${route}`);
+        return [route, r.status, r.status === 200 ? JSON.parse(r.body) : r.body];
+      };
+      const notFolder = `${path.join(tasksDir, id)} is not a folder`;
+      expect(await ask(`cost?list=${id}`)).toEqual([`cost?list=${id}`, 200, expect.objectContaining({ tasks: {}, error: notFolder })]);
+      expect(await ask(`gone?list=${id}`)).toEqual([`gone?list=${id}`, 200, { why: null, targets: [], live: null, none: notFolder }]);
+      for (const route of [`undo?list=${id}`, `carry?list=${id}`, `restore?list=${id}`, `history?list=${id}&task=1`])
+        expect((await ask(route)).slice(0, 2)).toEqual([route, 200]);
+    }
     // Nothing is tried there: every action is refused as the list is (409, not an I/O failure or "no such task").
     for (const action of [
       { action: 'create', list: 'fifo', subject: 'x' },
