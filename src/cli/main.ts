@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await serveStdio(run, env);
   } else {
     const [{ run }, { processCwd }] = await Promise.all([import('./run.js'), import('./runtime/context.js')]);
-    process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle) });
+    process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle), aloneInProcess: true });
   }
 }
 

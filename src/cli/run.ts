@@ -1,6 +1,6 @@
 import { TasksError } from '../core/base/errors.js';
 import { onLockWait } from '../core/locks/lock-acquire.js';
-import { inScope, RunScope } from '../core/scope/run-scope.js';
+import { asProcessRun, inScope, RunScope } from '../core/scope/run-scope.js';
 import { renderLockWait } from '../render/lock-wait.js';
 import { loadColour } from '../render/style.js';
 import { explainIdOptionMistake } from './flags/id-option-mistake.js';
@@ -24,6 +24,8 @@ export interface RunOptions {
   cwd?: string | undefined;
   /** Told the run's handle before the command starts. */
   started?: (run: RunHandle) => void;
+  /** The process runs this run and no other (main.ts): its scope is the process's (core/scope). */
+  aloneInProcess?: boolean;
 }
 
 /**
@@ -38,7 +40,8 @@ export interface RunOptions {
  */
 export function run(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions = {}): Promise<number> {
   const scope = new RunScope();
-  return inScope(scope, () => runInScope(scope, argv, io, env, opts));
+  const body = () => runInScope(scope, argv, io, env, opts);
+  return opts.aloneInProcess === true ? asProcessRun(scope, body) : inScope(scope, body);
 }
 
 async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, opts: RunOptions): Promise<number> {

@@ -15,6 +15,8 @@
  * The cost, measured against the same build without it (CPU time of whole commands,
  * medians of 25 interleaved runs): 1 to 3 ms a run on Node 20, where the async context
  * rides on async hooks; none measurable on Node 24, whose async context frames carry it.
+ * So the command line's process, which runs one run alone, keeps its scope without one
+ * (asProcessRun).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -42,17 +44,34 @@ export class RunScope {
 /**
  * Which scope the code running now belongs to. The storage holds no run's state itself:
  * each async context carries its own scope, and this is only the handle to read it by.
+ * Made by the first inScope: a process that runs one run alone never makes it (below).
  */
-const running = new AsyncLocalStorage<RunScope>();
+let running: AsyncLocalStorage<RunScope> | undefined;
+
+/**
+ * The scope of a process that runs one run and nothing beside it (the command line's
+ * process: main.ts). Such a run needs no async context to find its scope by, and on
+ * Node 20 and 22 an async context rides on async hooks, which tax every promise the run
+ * makes. Runs in a scope of their own (inScope) still find theirs first.
+ */
+let processScope: RunScope | undefined;
 
 /** Run `fn` (and everything it starts: awaits, timers, callbacks) in `scope`. */
 export function inScope<T>(scope: RunScope, fn: () => T): T {
+  running ??= new AsyncLocalStorage<RunScope>();
   return running.run(scope, fn);
+}
+
+/** Run `fn` as the process's one run: `scope` is the scope of all code of the process outside any inScope. */
+export function asProcessRun<T>(scope: RunScope, fn: () => T): T {
+  if (processScope !== undefined) throw new Error('a process has one process run (core/scope): run others inScope');
+  processScope = scope;
+  return fn();
 }
 
 /** The scope the code running now is in; undefined outside any. */
 export function currentScope(): RunScope | undefined {
-  return running.getStore();
+  return running?.getStore() ?? processScope;
 }
 
 /**
@@ -61,14 +80,14 @@ export function currentScope(): RunScope | undefined {
  * at once rather than a record silently lost.
  */
 export function requireScope(what: string): RunScope {
-  const scope = running.getStore();
+  const scope = currentScope();
   if (scope === undefined) throw new Error(`${what} needs a run scope (core/scope): nothing outside one is heard`);
   return scope;
 }
 
 /** The part `slot` of the scope the code running now is in; undefined outside any scope. */
 export function scopePart<T>(slot: ScopeSlot<T>): T | undefined {
-  return running.getStore()?.part(slot);
+  return currentScope()?.part(slot);
 }
 
 /**
@@ -77,5 +96,6 @@ export function scopePart<T>(slot: ScopeSlot<T>): T | undefined {
  * and what the abort undoes or writes) is the run's.
  */
 export function boundToScope<F extends (...args: never[]) => unknown>(fn: F): F {
-  return AsyncLocalStorage.bind(fn);
+  // With no inScope yet, the scope of any code is the process's: nothing to bind.
+  return running === undefined ? fn : AsyncLocalStorage.bind(fn);
 }
