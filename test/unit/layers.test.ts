@@ -225,6 +225,8 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'sessions/claude-processes.ts procBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
   'store/task-file.ts quickBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
   'sessions/transcript-lines.ts chunkBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'scope/run-scope.ts running': "the handle each async context's scope is read by, made on first use: it holds no run's state",
+  'scope/run-scope.ts processScope': 'the scope of a process that runs one run alone (main.ts), set once: a second is refused',
 };
 
 /**
