@@ -469,18 +469,21 @@ export class WatchSession {
 
   /** --fail-if-stalled before a followed run's first event: once begun, checkStalled takes over. */
   private armFirstStall(inMs: number): void {
-    this.stallTimer = this.opts.timers.setTimeout(() => {
-      if (this.view || this.finished) return;
-      const now = this.opts.clock.now();
-      const idleMs = now - (this.source?.activityAt?.() ?? now);
-      if (idleMs < (this.opts.stall?.afterMs ?? 0)) {
-        this.armFirstStall((this.opts.stall?.afterMs ?? 0) - idleMs + 1);
-        return;
-      }
-      // Nothing known yet: the end says so, on an empty list, as a deadline's does.
-      this.begin({ at: now, events: [], exists: false, snapshot: new Map(), problems: [] });
-      this.finish({ reason: 'stalled', stalled: [], idleMs });
-    }, Math.min(inMs, MAX_TIMER_MS));
+    this.stallTimer = this.opts.timers.setTimeout(() => this.checkFirstStall(), Math.min(inMs, MAX_TIMER_MS));
+  }
+
+  private checkFirstStall(): void {
+    const afterMs = this.opts.stall?.afterMs;
+    if (this.view || this.finished || afterMs === undefined) return;
+    const now = this.opts.clock.now();
+    const idleMs = now - (this.source?.activityAt?.() ?? now);
+    if (idleMs < afterMs) {
+      this.armFirstStall(afterMs - idleMs + 1);
+      return;
+    }
+    // Nothing known yet: the end says so, on an empty list, as a deadline's does.
+    this.begin({ at: now, events: [], exists: false, snapshot: new Map(), problems: [] });
+    this.finish({ reason: 'stalled', stalled: [], idleMs });
   }
 
   /** End the watch as if interrupted (the live view's `q` and Ctrl-C keys). */
