@@ -70,6 +70,21 @@ describe('tasks run: the verdict ends the run', () => {
     expect(late.stderr).toMatch(/^error: timed out after 700ms before the run ended/m);
   });
 
+  it('an agent that prints nothing at all stalls as one that stopped: exit 7, ended, its end on an empty list', async () => {
+    const config = tempConfig();
+    const r = startRun(config, ['--until', 'all-completed', '--fail-if-stalled', '700ms'], { steps: [{ hang: true }] });
+    const done = await r.done;
+    expect(done.code, done.stderr).toBe(7);
+    expect(done.ms).toBeLessThan(8000);
+    const events = parseNdjson(done.stdout);
+    expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'stalled', met: false, stalled: [], list: null, counts: { total: 0 } });
+    expect((events.at(-2) as unknown as { idleMs: number }).idleMs).toBeGreaterThanOrEqual(700);
+    expect(events.at(-1)).toMatchObject({ event: 'run', verdict: 'stalled', exit: 7, agent: { endedBy: 'SIGTERM' } });
+    expect(done.stderr).toMatch(/^error: the run has been silent, with no task changing, for 0\.\ds \(--fail-if-stalled 700ms\)/m);
+    expect(contractProblems('run', done.stdout)).toEqual([]);
+    expect(leftovers(r.pids)).toEqual([]);
+  });
+
   it('a tool call in flight is work, however long it is silent: no stall until its result, then the clock runs again', async () => {
     const config = tempConfig();
     const sid = started2().session;

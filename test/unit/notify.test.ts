@@ -216,6 +216,14 @@ describe('the sent state', () => {
     expect(await state.settle(['t'], settle(['d|app|x'], ['d|app|x'], 5700))).toEqual([]);
   });
 
+  it('makes its folders 0700, as the XDG rule asks: the board keeps its token in the same folder', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-notify-'));
+    const file = sentStatePath({ xdgStateHome: path.join(root, 'state'), home: root, configDir: path.join(root, 'c') }) as string;
+    new SentState(file, () => 1).ready();
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(root, 'state')).mode & 0o777).toBe(0o700);
+  });
+
   it('lives in $XDG_STATE_HOME/tasks, else ~/.local/state/tasks, a file per config folder', () => {
     expect(sentStatePath({ xdgStateHome: '/x/state', home: '/h', configDir: '/h/.claude' })).toMatch(
       /^\/x\/state\/tasks\/notify-claude-[0-9a-f]{12}\.json$/,

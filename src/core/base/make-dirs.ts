@@ -8,9 +8,10 @@ import { isDirectory } from './is-directory.js';
  * forever, synchronously (so deaf to signals), where a parent exists but a child cannot
  * be made in it and mkdir says ENOENT, as under /proc. Here every failure is thrown once,
  * with its errno code, for the caller to name. Returns whether `dir` itself was made here
- * (false: it was there already, or another process made it meanwhile).
+ * (false: it was there already, or another process made it meanwhile). `mode` applies to
+ * the folders made here (less the umask), never to one that was there.
  */
-export function makeDirs(dir: string): boolean {
+export function makeDirs(dir: string, mode?: number): boolean {
   const missing: string[] = [];
   for (let cur = path.resolve(dir); ; ) {
     if (isDirectory(cur)) break;
@@ -22,7 +23,7 @@ export function makeDirs(dir: string): boolean {
   let made = false;
   for (const folder of missing.reverse()) {
     try {
-      fs.mkdirSync(folder);
+      fs.mkdirSync(folder, mode === undefined ? undefined : { mode });
       made = true;
     } catch (err) {
       // Made by someone else meanwhile: fine, as mkdir -p.

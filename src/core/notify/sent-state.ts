@@ -26,6 +26,12 @@ interface StateFile {
  * `$XDG_STATE_HOME/tasks/`, else `~/.local/state/tasks/` (the XDG base directory rule), a
  * file per Claude Code config folder; undefined when neither can be known.
  */
+/**
+ * The XDG base directory rule's mode for state folders: the board keeps its token in the
+ * same folder, which must be the user's alone whichever of the two made it first.
+ */
+const STATE_DIR_MODE = 0o700;
+
 export function sentStatePath(where: {
   xdgStateHome?: string | undefined;
   home?: string | undefined;
@@ -124,7 +130,7 @@ export class SentState {
     const file = this.file;
     if (file === undefined) return;
     try {
-      makeDirs(path.dirname(file));
+      makeDirs(path.dirname(file), STATE_DIR_MODE);
       fs.closeSync(
         fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644),
       );
@@ -164,7 +170,7 @@ export class SentState {
     const file = this.file;
     if (file === undefined) return apply(this.memory).claimed;
     try {
-      makeDirs(path.dirname(file));
+      makeDirs(path.dirname(file), STATE_DIR_MODE);
       return await withOwnFileLock(file, 'notify state', () => {
         const state = read(file);
         const { claimed, changed } = apply(state);

@@ -356,6 +356,8 @@ export class WatchSession {
       // Armed only once the source is kept, so that a deadline already passed (which ends the
       // watch at once) closes it: a source opened after the end would keep the process alive.
       if (this.opts.timeoutMs !== undefined) this.armDeadline(startedAt + this.opts.timeoutMs);
+      // So does a stall: an agent that prints nothing at all is as silent as one that stopped.
+      if (this.opts.stall && source.activityAt !== undefined) this.armFirstStall(this.opts.stall.afterMs);
       Promise.resolve()
         .then(() => source.start())
         .then(
@@ -463,6 +465,25 @@ export class WatchSession {
       return;
     }
     this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
+  }
+
+  /** --fail-if-stalled before a followed run's first event: once begun, checkStalled takes over. */
+  private armFirstStall(inMs: number): void {
+    this.stallTimer = this.opts.timers.setTimeout(() => this.checkFirstStall(), Math.min(inMs, MAX_TIMER_MS));
+  }
+
+  private checkFirstStall(): void {
+    const afterMs = this.opts.stall?.afterMs;
+    if (this.view || this.finished || afterMs === undefined) return;
+    const now = this.opts.clock.now();
+    const idleMs = now - (this.source?.activityAt?.() ?? now);
+    if (idleMs < afterMs) {
+      this.armFirstStall(afterMs - idleMs + 1);
+      return;
+    }
+    // Nothing known yet: the end says so, on an empty list, as a deadline's does.
+    this.begin({ at: now, events: [], exists: false, snapshot: new Map(), problems: [] });
+    this.finish({ reason: 'stalled', stalled: [], idleMs });
   }
 
   /** End the watch as if interrupted (the live view's `q` and Ctrl-C keys). */
