@@ -1,6 +1,7 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
 import type { StalledTask, WaitingSession } from '../core/progress/stalled-work.js';
+import { type DeathExit, deathWords } from '../core/runs/run-death.js';
 import type { Status, Task } from '../core/store/schema.js';
 import { formatElapsed, formatLimit } from './duration.js';
 import { waitingSessionText } from './list-notes.js';
@@ -77,13 +78,20 @@ function describeRunEnd(reason: string): string {
   return 'the run ended';
 }
 
-/** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" */
-export function describeDeath(d: { sessionId: string; state: string; pid?: number | undefined; tasks: readonly Task[] }): string {
+/** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" ("was killed by SIGKILL": a run's agent whose exit tasks run saw) */
+export function describeDeath(d: {
+  sessionId: string;
+  state: string;
+  pid?: number | undefined;
+  exit?: DeathExit | undefined;
+  tasks: readonly Task[];
+}): string {
   const who = `session ${d.sessionId.slice(0, 8)}${d.pid === undefined ? '' : ` (pid ${d.pid})`}`;
-  if (d.tasks.length === 0) return `${who} ${d.state}; it held no task in progress`;
+  const how = deathWords(d);
+  if (d.tasks.length === 0) return `${who} ${how}; it held no task in progress`;
   const held = d.tasks.map((t) => `#${t.id} "${t.subject}"`);
   const list = held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
-  return `${who} ${d.state} holding ${list} in progress`;
+  return `${who} ${how} holding ${list} in progress`;
 }
 
 /**

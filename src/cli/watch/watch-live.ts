@@ -8,6 +8,7 @@
 import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { WaitingSession } from '../../core/progress/stalled-work.js';
+import { heldByDeaths } from '../../core/runs/run-death.js';
 import type { GoneHeld } from '../../core/sessions/gone-owners.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
@@ -114,8 +115,10 @@ export class LiveSink implements WatchSink {
     this.view = view;
     this.personOn = end.waiting;
     this.leave();
-    // The frame left behind says what `list` would, a death seen since the last look included.
+    // The frame left behind says what `list` would, a death seen since the last look included;
+    // a followed run's own death (its input ended holding work) marks the tasks it held.
     if (end.reason !== 'stopped') this.lookGone();
+    if (end.died !== undefined && end.run !== undefined) this.gone = new Map([...this.gone, ...heldByDeaths(end.died)]);
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
     if (end.reason !== 'stopped') {

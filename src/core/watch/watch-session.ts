@@ -35,9 +35,14 @@ export type EndReason =
 /** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
 export interface DiedSession {
   sessionId: string;
-  /** crashed: its process is gone; ended: it ended with its work in progress. */
+  /**
+   * crashed: its process is gone; ended: it ended with its work in progress (a run's
+   * agent: it exited with status 0 before its result).
+   */
   state: 'crashed' | 'ended';
   pid?: number | undefined;
+  /** A followed run's own session under `tasks run`: how its process ended (a signal, or its status). */
+  exit?: { code: number | null; signal: string | null } | undefined;
   /** The tasks in progress it held. */
   tasks: Task[];
 }

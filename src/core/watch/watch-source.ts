@@ -2,6 +2,7 @@ import type { NoteCode, WarningCode } from '../base/notices.js';
 import type { FileProblem } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
+import type { DiedSession } from './watch-session.js';
 
 /**
  * What a watch follows: a list folder (ListWatcher), or an agent's run read from its
@@ -31,9 +32,10 @@ export interface RunEnd {
   isError?: boolean | undefined;
   /**
    * input-ended: the run's session, dead before its result, with the tasks in progress it
-   * held (runs/run-model.ts); absent when it held none. As a watched list's deaths are told.
+   * held (runs/run-model.ts); absent when it held none. As a watched list's deaths are told,
+   * with how its process ended when `tasks run` started it (`exit`).
    */
-  died?: Array<{ sessionId: string; state: 'crashed'; pid?: number | undefined; tasks: Task[] }> | undefined;
+  died?: DiedSession[] | undefined;
 }
 
 export interface WatchSourceHandlers extends ListWatcherHandlers {
