@@ -178,7 +178,8 @@ describe('watch --stream -: the agent upstream killed holding work', () => {
     expect(notes).toMatchObject([{ note: { sessionId: SESSION, state: 'crashed', pid: null, tasks: ['1'] } }]);
     // Nothing is known of how a pipe's writer ended: no exit, and crashed as before.
     expect(notes[0]?.note).not.toHaveProperty('exit');
-    expect(parseNdjson(done.stdout).at(-1)?.died?.[0]).not.toHaveProperty('exit');
+    const died = parseNdjson(done.stdout).at(-1)?.died as ReadonlyArray<Record<string, unknown>> | undefined;
+    expect(died?.[0]).not.toHaveProperty('exit');
     expect(notes[0]?.note?.message).toBe(
       'session 7c0ffee0 crashed holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back',
     );
