@@ -1,6 +1,5 @@
 import type { NoteCode, WarningCode } from '../base/notices.js';
 import type { FileProblem } from '../store/list-read.js';
-import type { Task } from '../store/schema.js';
 import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
 import type { DiedSession } from './watch-session.js';
 
