@@ -1,7 +1,6 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
 import type { StalledTask, WaitingSession } from '../core/progress/stalled-work.js';
-import { type DeathExit, deathWords } from '../core/runs/run-death.js';
 import type { Status, Task } from '../core/store/schema.js';
 import { formatElapsed, formatLimit } from './duration.js';
 import { waitingSessionText } from './list-notes.js';
@@ -76,6 +75,23 @@ function describeRunEnd(reason: string): string {
   if (reason === 'input-ended') return "the run's input ended without a result event";
   if (reason === 'session-ended') return 'the session stopped running';
   return 'the run ended';
+}
+
+/** How a run's agent ended, when `tasks run` saw its process end (code null: a signal ended it). */
+interface DeathExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/**
+ * What befell a session, in the words its note and its rows use: "was killed by
+ * SIGKILL", "exited with status 3", "exited with status 0" when `tasks run` saw its
+ * process end; else its state ("crashed").
+ */
+export function deathWords(d: { state: string; exit?: DeathExit | undefined }): string {
+  if (d.exit?.signal) return `was killed by ${d.exit.signal}`;
+  if (d.exit !== undefined && d.exit.code !== null) return `exited with status ${d.exit.code}`;
+  return d.state;
 }
 
 /** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" ("was killed by SIGKILL": a run's agent whose exit tasks run saw) */

@@ -4,10 +4,12 @@
  * list, another agent's task in progress is not the run's.
  */
 import { describe, expect, it } from 'vitest';
-import { deathState, deathWords, heldByDeaths } from '../../src/core/runs/run-death.js';
+import { heldByDeaths } from '../../src/cli/watch/watch-live.js';
+import { deathState } from '../../src/core/runs/run-death.js';
 import { RunModel } from '../../src/core/runs/run-model.js';
 import type { Task } from '../../src/core/store/schema.js';
 import { goneMark } from '../../src/render/task-table.js';
+import { deathWords } from '../../src/render/watch-outcome.js';
 import { StreamScript } from '../helpers/stream-lines.js';
 
 function applyLines(model: RunModel, lines: readonly string[]): RunModel {

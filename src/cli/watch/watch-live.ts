@@ -8,7 +8,6 @@
 import type { Clock } from '../../core/base/clock.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { WaitingSession } from '../../core/progress/stalled-work.js';
-import { heldByDeaths } from '../../core/runs/run-death.js';
 import type { GoneHeld } from '../../core/sessions/gone-owners.js';
 import type { Task } from '../../core/store/schema.js';
 import type { ChangeEvent } from '../../core/watch/watch-diff.js';
@@ -24,7 +23,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
-import { renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
+import { deathWords, renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 
@@ -60,6 +59,20 @@ function sameGone(a: ReadonlyMap<string, GoneHeld>, b: ReadonlyMap<string, GoneH
   if (a.size !== b.size) return false;
   for (const [id, h] of a) if (b.get(id)?.why !== h.why) return false;
   return true;
+}
+
+/**
+ * The tasks a followed run's dead session held, as `list` marks a gone agent's ("agent
+ * gone: session 7c0ffee0 was killed by SIGKILL"): the run's own judgement of its death
+ * (its end's `died`, run-model.ts held), not a second one. By id.
+ */
+export function heldByDeaths(died: WatchEnd['died']): Map<string, GoneHeld> {
+  const held = new Map<string, GoneHeld>();
+  for (const d of died ?? []) {
+    const why = `session ${d.sessionId.slice(0, 8)} ${deathWords(d)}`;
+    for (const task of d.tasks) held.set(task.id, { task, why, session: undefined, unowned: !task.owner });
+  }
+  return held;
 }
 
 /** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */

@@ -17,7 +17,7 @@ import { isLeftWork, type Task } from '../store/schema.js';
 import { type UntilCondition, untilHoldsAcross } from './watch-condition.js';
 import type { ChangeEvent } from './watch-diff.js';
 import { filterEvents } from './watch-filter.js';
-import type { ListSwitch, RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
+import type { DiedSession, ListSwitch, RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
 
 /** Why a watch ended, as its end event says. */
 export type EndReason =
@@ -31,21 +31,6 @@ export type EndReason =
   | 'session-cleared'
   | 'task-deleted'
   | 'stalled';
-
-/** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
-export interface DiedSession {
-  sessionId: string;
-  /**
-   * crashed: its process is gone; ended: it ended with its work in progress (a run's
-   * agent: it exited with status 0 before its result).
-   */
-  state: 'crashed' | 'ended';
-  pid?: number | undefined;
-  /** A followed run's own session under `tasks run`: how its process ended (a signal, or its status). */
-  exit?: { code: number | null; signal: string | null } | undefined;
-  /** The tasks in progress it held. */
-  tasks: Task[];
-}
 
 /** The list as a watch shows it at one moment. */
 export interface WatchView {

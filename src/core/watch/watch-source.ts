@@ -1,7 +1,7 @@
 import type { NoteCode, WarningCode } from '../base/notices.js';
 import type { FileProblem } from '../store/list-read.js';
+import type { Task } from '../store/schema.js';
 import type { ChangeEvent, TaskSnapshot } from './watch-diff.js';
-import type { DiedSession } from './watch-session.js';
 
 /**
  * What a watch follows: a list folder (ListWatcher), or an agent's run read from its
@@ -16,6 +16,21 @@ export interface WatchSource {
   rescan?(): void;
   /** A run's source: when its input last brought anything (a line, a chunk). */
   activityAt?(): number;
+}
+
+/** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
+export interface DiedSession {
+  sessionId: string;
+  /**
+   * crashed: its process is gone; ended: it ended with its work in progress (a run's
+   * agent: it exited with status 0 before its result).
+   */
+  state: 'crashed' | 'ended';
+  pid?: number | undefined;
+  /** A followed run's own session under `tasks run`: how its process ended (a signal, or its status). */
+  exit?: { code: number | null; signal: string | null } | undefined;
+  /** The tasks in progress it held. */
+  tasks: Task[];
 }
 
 /** How a followed run ended. */
