@@ -81,7 +81,16 @@ export interface EndView {
   /** Every session of the list ended: the owners of unfinished tasks, gone with them. */
   gone?: readonly string[] | undefined;
   /** Sessions of the list that died holding work in progress: each with its pid and the ids it held. */
-  died?: ReadonlyArray<{ sessionId: string; state: string; pid: number | null; tasks: readonly string[] }> | undefined;
+  died?:
+    | ReadonlyArray<{
+        sessionId: string;
+        state: string;
+        pid: number | null;
+        /** A run's agent under `tasks run`: how its process ended. */
+        exit?: { code: number | null; signal: string | null };
+        tasks: readonly string[];
+      }>
+    | undefined;
   /** Every task completed, none a verification step: Claude Code's nudge. */
   nudge?: { code: string; message: string } | undefined;
   /** The lists the followed session left behind (`/clear`), each with the ids of the work still there. */

@@ -77,13 +77,37 @@ function describeRunEnd(reason: string): string {
   return 'the run ended';
 }
 
-/** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" */
-export function describeDeath(d: { sessionId: string; state: string; pid?: number | undefined; tasks: readonly Task[] }): string {
+/** How a run's agent ended, when `tasks run` saw its process end (code null: a signal ended it). */
+interface DeathExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/**
+ * What befell a session, in the words its note and its rows use: "was killed by
+ * SIGKILL", "exited with status 3", "exited with status 0" when `tasks run` saw its
+ * process end; else its state ("crashed").
+ */
+export function deathWords(d: { state: string; exit?: DeathExit | undefined }): string {
+  if (d.exit?.signal) return `was killed by ${d.exit.signal}`;
+  if (d.exit !== undefined && d.exit.code !== null) return `exited with status ${d.exit.code}`;
+  return d.state;
+}
+
+/** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" ("was killed by SIGKILL": a run's agent whose exit tasks run saw) */
+export function describeDeath(d: {
+  sessionId: string;
+  state: string;
+  pid?: number | undefined;
+  exit?: DeathExit | undefined;
+  tasks: readonly Task[];
+}): string {
   const who = `session ${d.sessionId.slice(0, 8)}${d.pid === undefined ? '' : ` (pid ${d.pid})`}`;
-  if (d.tasks.length === 0) return `${who} ${d.state}; it held no task in progress`;
+  const how = deathWords(d);
+  if (d.tasks.length === 0) return `${who} ${how}; it held no task in progress`;
   const held = d.tasks.map((t) => `#${t.id} "${t.subject}"`);
   const list = held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
-  return `${who} ${d.state} holding ${list} in progress`;
+  return `${who} ${how} holding ${list} in progress`;
 }
 
 /**

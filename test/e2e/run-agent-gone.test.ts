@@ -60,16 +60,16 @@ describe('tasks run: an agent killed holding work', () => {
     expect(events.at(-2)).toMatchObject({
       event: 'end',
       reason: 'input-ended',
-      died: [{ sessionId: SESSION, state: 'crashed', pid, tasks: ['1'] }],
+      died: [{ sessionId: SESSION, state: 'crashed', pid, exit: { code: null, signal: 'SIGKILL' }, tasks: ['1'] }],
     });
     expect(events.at(-1)).toMatchObject({ event: 'run', verdict: 'run-ended', exit: 6, agent: { pid, signal: 'SIGKILL' } });
     expect(contractProblems('run', done.stdout)).toEqual([]);
     // #2 was never taken up: pending work is not held.
     expect(done.stderr).toContain(
-      `note: session 7c0ffee0 (pid ${pid}) crashed holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back\n`,
+      `note: session 7c0ffee0 (pid ${pid}) was killed by SIGKILL holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back\n`,
     );
     // The CI log: the death comes before the error that fails the job.
-    expect(done.stderr.indexOf('crashed holding')).toBeLessThan(done.stderr.indexOf('error:'));
+    expect(done.stderr.indexOf('killed by SIGKILL holding')).toBeLessThan(done.stderr.indexOf('error:'));
   });
 
   it('with --json: the note is session_died, with the session, its pid and the ids it held', async () => {
@@ -83,14 +83,53 @@ describe('tasks run: an agent killed holding work', () => {
       {
         note: {
           code: 'session_died',
-          message: expect.stringContaining('crashed holding #1 "Reproduce" in progress') as unknown,
+          message: expect.stringContaining('was killed by SIGKILL holding #1 "Reproduce" in progress') as unknown,
           sessionId: SESSION,
           state: 'crashed',
           pid,
+          exit: { code: null, signal: 'SIGKILL' },
           tasks: ['1'],
         },
       },
     ]);
+  });
+
+  it('an agent that exits 3 by itself before its result, #1 in progress: crashed, its status said', async () => {
+    const config = tempConfig();
+    const r = startRun(config, ['--json'], { steps: [...outs(started2().lines), { exit: 3 }] });
+    const done = await r.done;
+    const pid = agentPid(r.pids);
+    // Its work unfinished before its result: 6, as before.
+    expect(done.code, done.stderr).toBe(6);
+    expect(parseNdjson(done.stdout).at(-2)).toMatchObject({
+      event: 'end',
+      reason: 'input-ended',
+      died: [{ sessionId: SESSION, state: 'crashed', pid, exit: { code: 3, signal: null }, tasks: ['1'] }],
+    });
+    expect(contractProblems('run', done.stdout)).toEqual([]);
+    const notes = stderrLines(done.stderr).filter((l) => l.note?.code === 'session_died');
+    expect(notes).toMatchObject([{ note: { state: 'crashed', exit: { code: 3, signal: null }, tasks: ['1'] } }]);
+    expect(notes[0]?.note?.message).toBe(
+      `session 7c0ffee0 (pid ${pid}) exited with status 3 holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back`,
+    );
+  });
+
+  it('an agent that exits 0 before its result, #1 in progress: ended, not crashed', async () => {
+    const config = tempConfig();
+    const r = startRun(config, [], { steps: [...outs(started2().lines), { exit: 0 }] });
+    const done = await r.done;
+    const pid = agentPid(r.pids);
+    expect(done.code, done.stderr).toBe(6);
+    expect(parseNdjson(done.stdout).at(-2)).toMatchObject({
+      event: 'end',
+      reason: 'input-ended',
+      died: [{ sessionId: SESSION, state: 'ended', pid, exit: { code: 0, signal: null }, tasks: ['1'] }],
+    });
+    expect(contractProblems('run', done.stdout)).toEqual([]);
+    expect(done.stderr).toContain(
+      `note: session 7c0ffee0 (pid ${pid}) exited with status 0 holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back\n`,
+    );
+    expect(done.stderr).not.toContain('crashed');
   });
 
   it('an agent that completes #1 and ends with its result: no death, no note', async () => {
@@ -137,6 +176,10 @@ describe('watch --stream -: the agent upstream killed holding work', () => {
       .join('\n');
     const notes = stderrLines(ours).filter((l) => l.note?.code === 'session_died');
     expect(notes).toMatchObject([{ note: { sessionId: SESSION, state: 'crashed', pid: null, tasks: ['1'] } }]);
+    // Nothing is known of how a pipe's writer ended: no exit, and crashed as before.
+    expect(notes[0]?.note).not.toHaveProperty('exit');
+    const died = parseNdjson(done.stdout).at(-1)?.died as ReadonlyArray<Record<string, unknown>> | undefined;
+    expect(died?.[0]).not.toHaveProperty('exit');
     expect(notes[0]?.note?.message).toBe(
       'session 7c0ffee0 crashed holding #1 "Reproduce" in progress: its run ended without its result; tasks -l 7c0ffee0 release 1 gives it back',
     );

@@ -230,9 +230,11 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     // The killed agent held #1: named as a dead agent's, with the command that gives it back.
     const session = events(k.stdout).at(-1)?.session as string;
     const pid = killed.agentPid() as number;
-    expect(events(k.stdout).at(-2)).toMatchObject({ died: [{ sessionId: session, state: 'crashed', pid, tasks: ['1'] }] });
+    expect(events(k.stdout).at(-2)).toMatchObject({
+      died: [{ sessionId: session, state: 'crashed', pid, exit: { code: null, signal: 'SIGKILL' }, tasks: ['1'] }],
+    });
     expect(k.stderr).toContain(
-      `note: session ${session.slice(0, 8)} (pid ${pid}) crashed holding #1 "Reproduce" in progress: its run ended without its result; tasks -l ${session.slice(0, 8)} release 1 gives it back`,
+      `note: session ${session.slice(0, 8)} (pid ${pid}) was killed by SIGKILL holding #1 "Reproduce" in progress: its run ended without its result; tasks -l ${session.slice(0, 8)} release 1 gives it back`,
     );
     expect(runningInGroup(killed.agentPid() as number)).toEqual([]);
   });

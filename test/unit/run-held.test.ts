@@ -4,8 +4,12 @@
  * list, another agent's task in progress is not the run's.
  */
 import { describe, expect, it } from 'vitest';
+import { heldByDeaths } from '../../src/cli/watch/watch-live.js';
+import { deathState } from '../../src/core/runs/run-death.js';
 import { RunModel } from '../../src/core/runs/run-model.js';
 import type { Task } from '../../src/core/store/schema.js';
+import { goneMark } from '../../src/render/task-table.js';
+import { deathWords } from '../../src/render/watch-outcome.js';
 import { StreamScript } from '../helpers/stream-lines.js';
 
 function applyLines(model: RunModel, lines: readonly string[]): RunModel {
@@ -95,5 +99,32 @@ describe('RunModel.held: a TodoWrite run', () => {
     model.apply(result, 3);
     expect([...model.shown().values()].map((t) => t.status)).toEqual(['in_progress']);
     expect(model.held()).toEqual([]);
+  });
+});
+
+describe("a run's death as its process ended (run-death.ts)", () => {
+  const d = { sessionId: '7c0ffee0-1111-4222-8333-944445555666', tasks: [task('1', 'in_progress'), task('2', 'in_progress', 'me')] };
+
+  it('state: ended for an exit 0, crashed for a signal, a non-zero status, or nothing known', () => {
+    expect(deathState({ code: 0, signal: null })).toBe('ended');
+    expect(deathState({ code: null, signal: 'SIGKILL' })).toBe('crashed');
+    expect(deathState({ code: 3, signal: null })).toBe('crashed');
+    expect(deathState(undefined)).toBe('crashed');
+  });
+
+  it('words: the signal, else the status, else the state', () => {
+    expect(deathWords({ state: 'crashed', exit: { code: null, signal: 'SIGKILL' } })).toBe('was killed by SIGKILL');
+    expect(deathWords({ state: 'crashed', exit: { code: 3, signal: null } })).toBe('exited with status 3');
+    expect(deathWords({ state: 'ended', exit: { code: 0, signal: null } })).toBe('exited with status 0');
+    expect(deathWords({ state: 'crashed' })).toBe('crashed');
+  });
+
+  it('the rows it marks: each task it held, as list marks an agent gone', () => {
+    const held = heldByDeaths([{ ...d, state: 'crashed', exit: { code: null, signal: 'SIGTERM' } }]);
+    expect([...held.keys()]).toEqual(['1', '2']);
+    expect(goneMark(held.get('1'), Date.now())).toBe('agent gone: session 7c0ffee0 was killed by SIGTERM');
+    expect(held.get('1')?.unowned).toBe(true);
+    expect(held.get('2')?.unowned).toBe(false);
+    expect(heldByDeaths(undefined).size).toBe(0);
   });
 });

@@ -29,7 +29,8 @@ result event, on the list as it is then), and ends the run when the verdict is k
   the agent exits first its output ended without a result: exit 6 when work is left
                         unfinished (or --until was not met); the tasks in progress it
                         took up are named as a dead agent's (note session_died, with the
-                        release command; "died" in the end event)
+                        release command; "died" in the end event, with "exit": killed by
+                        a signal, or its status; the live view marks them "agent gone")
 
 The agent's own word counts: a run whose result event is an error (is_error:
 error_max_turns, an API error...), or whose agent exits non-zero by itself, never passes,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { isTasksError } from '../../core/base/errors.js';
+import { withinMs } from '../../core/base/process-group.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import type { AgentProcess } from '../../core/runs/agent-process.js';
 import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
@@ -74,7 +75,11 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
       stop: stop.signal,
       onStarted: (started) => (agent = started),
       watch: (output) => {
-        target = agentTarget(ctx, output, clock, () => agent?.pid);
+        target = agentTarget(ctx, output, clock, {
+          pid: () => agent?.pid,
+          // Its output ended: its process ends with it, unless it closed its output and went on.
+          exit: () => (agent === undefined ? Promise.resolve(undefined) : withinMs(agent.exited, EXIT_SEEN_MS, undefined)),
+        });
         return {
           sink: watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => stop.abort() }),
           options: {
@@ -144,6 +149,9 @@ function statusOf(error: unknown): number {
   if (error === undefined) return 0;
   return isTasksError(error) ? exitCodeFor(error.code) : EXIT.failure;
 }
+
+/** Once the agent's output ended holding work, how long its exit is waited for to say how it died. */
+const EXIT_SEEN_MS = 2000;
 
 /** The signals that end the run (SIGHUP: its terminal closed). */
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

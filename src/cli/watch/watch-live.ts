@@ -23,7 +23,7 @@ import {
   taskRowsFor,
   type WatchFrameModel,
 } from '../../render/watch-frame.js';
-import { renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
+import { deathWords, renderPersonWaiting, renderSessionCleared, renderWaitingForSessions } from '../../render/watch-outcome.js';
 import type { Terminal } from '../runtime/terminal.js';
 import { keyActions, type WatchAction } from './watch-keys.js';
 
@@ -59,6 +59,20 @@ function sameGone(a: ReadonlyMap<string, GoneHeld>, b: ReadonlyMap<string, GoneH
   if (a.size !== b.size) return false;
   for (const [id, h] of a) if (b.get(id)?.why !== h.why) return false;
   return true;
+}
+
+/**
+ * The tasks a followed run's dead session held, as `list` marks a gone agent's ("agent
+ * gone: session 7c0ffee0 was killed by SIGKILL"): the run's own judgement of its death
+ * (its end's `died`, run-model.ts held), not a second one. By id.
+ */
+export function heldByDeaths(died: WatchEnd['died']): Map<string, GoneHeld> {
+  const held = new Map<string, GoneHeld>();
+  for (const d of died ?? []) {
+    const why = `session ${d.sessionId.slice(0, 8)} ${deathWords(d)}`;
+    for (const task of d.tasks) held.set(task.id, { task, why, session: undefined, unowned: !task.owner });
+  }
+  return held;
 }
 
 /** The `/` filter: the text anywhere in a task's id, subject, activeForm or owner, any case. */
@@ -114,8 +128,10 @@ export class LiveSink implements WatchSink {
     this.view = view;
     this.personOn = end.waiting;
     this.leave();
-    // The frame left behind says what `list` would, a death seen since the last look included.
+    // The frame left behind says what `list` would, a death seen since the last look included;
+    // a followed run's own death (its input ended holding work) marks the tasks it held.
     if (end.reason !== 'stopped') this.lookGone();
+    if (end.died !== undefined && end.run !== undefined) this.gone = new Map([...this.gone, ...heldByDeaths(end.died)]);
     // Interrupted: the shell's screen comes back as it was. Ended on its own: leave the
     // final state of the list behind, as `tasks list` would show it.
     if (end.reason !== 'stopped') {

@@ -175,6 +175,7 @@ export function noteRunDied(ctx: Context, outcome: WatchOutcome | undefined, lis
       sessionId: d.sessionId,
       state: d.state,
       pid: d.pid ?? null,
+      ...(d.exit === undefined ? {} : { exit: d.exit }),
       tasks: d.tasks.map((t) => t.id),
     });
   }

@@ -42,7 +42,13 @@ export function watchSink(
     clock: opts.clock,
     onQuit: opts.onQuit,
     print: (text) => ctx.io.out(text),
-    // A list folder's tasks, marked as `list` marks them when their agent is gone (a run's own end is told otherwise).
-    goneHeld: target.following === undefined ? (listId, tasks) => goneHeldNow(ctx, listId, tasks) : undefined,
+    // A list's tasks, marked as `list` marks them when their agent is gone: a followed run's
+    // other sessions' too (a shared list). The run's own death is told by its end, which
+    // marks the tasks it held (watch-live.ts): its session, alive while its input flows, is left out.
+    goneHeld: (listId, tasks) => {
+      const held = goneHeldNow(ctx, listId, tasks);
+      const own = target.following === undefined ? undefined : target.sessionId();
+      return own === undefined ? held : new Map([...held].filter(([, h]) => h.session?.sessionId !== own));
+    },
   });
 }

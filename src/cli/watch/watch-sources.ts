@@ -6,7 +6,7 @@ import { busyAtWork } from '../../core/progress/busy-and-writing.js';
 import { listAtWork, listWaitedOn, waitedOn, waitingInList } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
-import { RunWatcher } from '../../core/runs/run-watcher.js';
+import { RunWatcher, type RunWatcherOptions } from '../../core/runs/run-watcher.js';
 import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
 import { busyOnList } from '../../core/sessions/busy-on-list.js';
 import { listAfterClear } from '../../core/sessions/cleared-lists.js';
@@ -133,12 +133,15 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
   });
 }
 
+/** The agent `tasks run` started: its pid, and how its process ended. */
+type AgentOfRun = NonNullable<RunWatcherOptions['agent']>;
+
 /**
  * `tasks run`: the output of the agent it started, followed as a stream is. Nothing is
  * drained here: the run reads the agent's output to its end itself.
  */
-export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock, agentPid: () => number | undefined): WatchTarget {
-  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h), agentPid });
+export function agentTarget(ctx: Context, output: AgentOutput, clock: Clock, agent: AgentOfRun): WatchTarget {
+  const { drain: _, ...target } = runTarget(ctx, clock, { following: "the agent's output", openFeed: (h) => output.attach(h), agent });
   return target;
 }
 
@@ -155,7 +158,7 @@ function runTarget(
     /** Given the run's session as it becomes known, is the input's writer gone? */
     writerGone?: ((sessionId: () => string | undefined) => () => boolean) | undefined;
     /** The agent's process, when tasks run started it. */
-    agentPid?: (() => number | undefined) | undefined;
+    agent?: AgentOfRun | undefined;
   },
 ): WatchTarget {
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
@@ -178,7 +181,7 @@ function runTarget(
           openFeed: input.openFeed,
           agentList: (sessionId) => agentListOf(ctx, sessionId),
           writerGone: input.writerGone?.(() => watcher?.sessionId),
-          agentPid: input.agentPid,
+          agent: input.agent,
         },
         handlers,
       )),

@@ -30,7 +30,13 @@ function endExtras(
     stalled: end.stalled?.map((s) => ({ id: s.id, idleMs: Math.round(s.idleMs) })),
     idleMs: end.idleMs === undefined ? undefined : Math.round(end.idleMs),
     gone: end.gone,
-    died: end.died?.map((d) => ({ sessionId: d.sessionId, state: d.state, pid: d.pid ?? null, tasks: d.tasks.map((t) => t.id) })),
+    died: end.died?.map((d) => ({
+      sessionId: d.sessionId,
+      state: d.state,
+      pid: d.pid ?? null,
+      ...(d.exit === undefined ? {} : { exit: d.exit }),
+      tasks: d.tasks.map((t) => t.id),
+    })),
     nudge: view.nudge && { code: view.nudge.code, message: view.nudge.message },
     left: view.left?.map((l) => ({ list: l.list, unfinished: l.unfinished.map((t) => t.id) })),
     cleared: end.cleared && {

@@ -213,8 +213,8 @@ export const NOTICES = {
   },
   session_died: {
     kind: 'note',
-    when: '`watch` on a list: a session seen working on it died holding work in progress (without `--until`, or with `--allow-deaths`), or with `--until` holding none (one holding work ends the watch); the watch goes on. `watch --stream` and `run`: the session of a followed run whose input ended before its result (the agent killed) holding tasks it took up, said with the `release` command that gives them back. `tasks`: the ids it held in progress',
-    facts: ['sessionId', 'state', 'pid', 'tasks'],
+    when: '`watch` on a list: a session seen working on it died holding work in progress (without `--until`, or with `--allow-deaths`), or with `--until` holding none (one holding work ends the watch); the watch goes on. `watch --stream` and `run`: the session of a followed run whose input ended before its result (the agent killed) holding tasks it took up, said with the `release` command that gives them back; under `run`, `exit` says how its process ended (`signal`, else its status `code`; `state` ended when it exited 0). `tasks`: the ids it held in progress',
+    facts: ['sessionId', 'state', 'pid', 'exit', 'tasks'],
   },
   // run
   agent_stderr: { kind: 'note', when: "`run --json`: a line of the agent's stderr (without `--json` it is passed through as it is)" },

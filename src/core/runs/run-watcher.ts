@@ -15,11 +15,13 @@ import { isDirectory } from '../base/is-directory.js';
 import { pushAll } from '../base/many-items.js';
 import { OpenToolCalls } from '../base/open-tool-calls.js';
 import { listDirOf } from '../store/paths.js';
+import type { Task } from '../store/schema.js';
 import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
 import { listHoldingTask } from './list-holding-task.js';
+import { type DeathExit, deathState } from './run-death.js';
 import { RunModel } from './run-model.js';
 
 export interface RunWatcherOptions {
@@ -51,8 +53,11 @@ export interface RunWatcherOptions {
    * in the list followed.
    */
   agentList?: ((sessionId: string) => string | undefined) | undefined;
-  /** The agent's process, when the run started it (`tasks run`): named with its death. */
-  agentPid?: (() => number | undefined) | undefined;
+  /**
+   * The agent's process, when the run started it (`tasks run`): named with its death, and
+   * how it ended (a signal, its status; undefined when it has not ended within a moment).
+   */
+  agent?: { pid(): number | undefined; exit(): Promise<DeathExit | undefined> } | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
@@ -409,7 +414,15 @@ export class RunWatcher implements WatchSource {
     } else this.publish();
     // After the first state has been handed over and taken in.
     setImmediate(() => {
-      if (!this.closed) this.handlers.onRunEnd?.(this.withDeath(end));
+      const died = this.deathOf(end);
+      if (died === undefined) {
+        if (!this.closed) this.handlers.onRunEnd?.(end);
+        return;
+      }
+      // How its process ended says how it died: waited for (the caller bounds the wait).
+      void (this.opts.agent?.exit() ?? Promise.resolve(undefined)).then((exit) => {
+        if (!this.closed) this.handlers.onRunEnd?.({ ...end, died: [{ ...died, state: deathState(exit), exit }] });
+      });
     });
   }
 
@@ -418,12 +431,12 @@ export class RunWatcher implements WatchSource {
    * or crashed), and the tasks in progress it held will not move on. Judged on the list
    * as it stands at the end (the files read one last time).
    */
-  private withDeath(end: RunEnd): RunEnd {
+  private deathOf(end: RunEnd): { sessionId: string; pid: number | undefined; tasks: Task[] } | undefined {
     const sessionId = this.model.sessionId;
-    if (end.how !== 'input-ended' || sessionId === undefined) return end;
+    if (end.how !== 'input-ended' || sessionId === undefined) return undefined;
     const tasks = this.model.held();
-    if (tasks.length === 0) return end;
-    return { ...end, died: [{ sessionId, state: 'crashed', pid: this.opts.agentPid?.(), tasks }] };
+    if (tasks.length === 0) return undefined;
+    return { sessionId, pid: this.opts.agent?.pid(), tasks };
   }
 
   private fail(err: unknown): void {

@@ -17,7 +17,7 @@ import { isLeftWork, type Task } from '../store/schema.js';
 import { type UntilCondition, untilHoldsAcross } from './watch-condition.js';
 import type { ChangeEvent } from './watch-diff.js';
 import { filterEvents } from './watch-filter.js';
-import type { ListSwitch, RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
+import type { DiedSession, ListSwitch, RunEnd, WatchSource, WatchSourceHandlers, WatchUpdate } from './watch-source.js';
 
 /** Why a watch ended, as its end event says. */
 export type EndReason =
@@ -31,16 +31,6 @@ export type EndReason =
   | 'session-cleared'
   | 'task-deleted'
   | 'stalled';
-
-/** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
-export interface DiedSession {
-  sessionId: string;
-  /** crashed: its process is gone; ended: it ended with its work in progress. */
-  state: 'crashed' | 'ended';
-  pid?: number | undefined;
-  /** The tasks in progress it held. */
-  tasks: Task[];
-}
 
 /** The list as a watch shows it at one moment. */
 export interface WatchView {

@@ -18,6 +18,21 @@ export interface WatchSource {
   activityAt?(): number;
 }
 
+/** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
+export interface DiedSession {
+  sessionId: string;
+  /**
+   * crashed: its process is gone; ended: it ended with its work in progress (a run's
+   * agent: it exited with status 0 before its result).
+   */
+  state: 'crashed' | 'ended';
+  pid?: number | undefined;
+  /** A followed run's own session under `tasks run`: how its process ended (a signal, or its status). */
+  exit?: { code: number | null; signal: string | null } | undefined;
+  /** The tasks in progress it held. */
+  tasks: Task[];
+}
+
 /** How a followed run ended. */
 export interface RunEnd {
   /**
@@ -31,9 +46,10 @@ export interface RunEnd {
   isError?: boolean | undefined;
   /**
    * input-ended: the run's session, dead before its result, with the tasks in progress it
-   * held (runs/run-model.ts); absent when it held none. As a watched list's deaths are told.
+   * held (runs/run-model.ts); absent when it held none. As a watched list's deaths are told,
+   * with how its process ended when `tasks run` started it (`exit`).
    */
-  died?: Array<{ sessionId: string; state: 'crashed'; pid?: number | undefined; tasks: Task[] }> | undefined;
+  died?: DiedSession[] | undefined;
 }
 
 export interface WatchSourceHandlers extends ListWatcherHandlers {

@@ -334,6 +334,12 @@ export const WatchEvent = z.discriminatedUnion('event', [
           sessionId: z.string(),
           state: z.enum(['crashed', 'ended']),
           pid: z.int().nullable(),
+          exit: z
+            .strictObject({ code: z.int().nullable(), signal: z.string().nullable() })
+            .optional()
+            .describe(
+              "a run's agent that tasks run started: how its process ended (signal: the one that killed it, code null; else its status). state is ended when it exited 0, else crashed",
+            ),
           tasks: z.array(z.string()).describe('the ids of the tasks in progress it held'),
         }),
       )
