@@ -1,6 +1,7 @@
 import type { ListCounts } from '../core/graph/blockers.js';
 import type { TaskFilter } from '../core/lists/task-filter.js';
 import type { StalledTask, WaitingSession } from '../core/progress/stalled-work.js';
+import type { DeathExit } from '../core/runs/run-death.js';
 import type { Status, Task } from '../core/store/schema.js';
 import { formatElapsed, formatLimit } from './duration.js';
 import { waitingSessionText } from './list-notes.js';
@@ -75,12 +76,6 @@ function describeRunEnd(reason: string): string {
   if (reason === 'input-ended') return "the run's input ended without a result event";
   if (reason === 'session-ended') return 'the session stopped running';
   return 'the run ended';
-}
-
-/** How a run's agent ended, when `tasks run` saw its process end (code null: a signal ended it). */
-interface DeathExit {
-  code: number | null;
-  signal: string | null;
 }
 
 /**
