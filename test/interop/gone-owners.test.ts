@@ -12,6 +12,8 @@
  * - That agent killed, a live session goes on with #1 (a fork of it, one that edited #1, one
  *   that set it in progress again, which Claude Code answers `updatedFields: []` without a
  *   write): #1 is not gone, and `release --gone` would not put it back.
+ * - That agent interrupted (SIGINT) inside a turn: Claude Code writes its end, then the cut
+ *   turn's interrupt entry, and removes its live-session file: it ended, at once.
  * - That agent killed, then resumed (`--resume`, the same session) and ended cleanly: the
  *   session's fate is its last run's, `ended`, though the killed run's live-session file is
  *   still there.
@@ -336,6 +338,45 @@ describe('the real Claude Code: a crashed agent’s task that a live session goe
       `task #1 is in progress with no owner, and its agent is gone: session ${short} ended holding it`,
     ]);
     const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(dry.stdout).toBe(
+      `Would put task #1 back to pending (no owner; in_progress -> pending; session ${short} ended holding it): Fix it\n`,
+    );
+  });
+
+  it('interrupted (SIGINT, as Ctrl-C) inside a turn: its end is read though the cut turn writes after it; ended at once, not live for 10 minutes', async () => {
+    const w = world();
+    const proj = w.dir('work/solo');
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'solo',
+      cwd: proj,
+      turns: [CREATE('Fix it'), START('1'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    await held.arrived;
+    const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === proj));
+    const short = victim.sessionId.slice(0, 8);
+    await waitFor('its transcript', () => transcripts(w).some((t) => t.id === victim.sessionId && t.text.includes('"statusChange"')));
+    // Inside its third turn (the model's answer held back): SIGINT cuts the turn short.
+    process.kill(victim.pid, 'SIGINT');
+    await waitFor('its end', () => !alive(victim.pid));
+    held.open();
+    await dying;
+    // What Claude Code wrote: its end (`cost-state`), then the cut turn's interrupt entry; its live-session file removed.
+    const lines = (transcripts(w).find((t) => t.id === victim.sessionId)?.text ?? '').trimEnd().split('\n');
+    expect(lines.at(-1)).toContain('[Request interrupted by user');
+    expect(lines.some((l) => l.startsWith('{"type":"cost-state"'))).toBe(true);
+    expect(liveFiles(w.config).filter((f) => f.sessionId === victim.sessionId)).toEqual([]);
+
+    const got = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'get', '1', '--json'])).stdout) as { gone?: Record<string, unknown> };
+    expect(got.gone).toMatchObject({ session: victim.sessionId, state: 'ended', why: `session ${short} ended`, unowned: true });
+    const checked = JSON.parse((await w.tasks(proj, ['-l', 'solo', 'check', '--json'])).stdout) as { findings: Array<{ message: string }> };
+    expect(checked.findings.map((f) => f.message)).toEqual([
+      `task #1 is in progress with no owner, and its agent is gone: session ${short} ended holding it`,
+    ]);
+    const dry = await w.tasks(proj, ['-l', 'solo', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toBe(
       `Would put task #1 back to pending (no owner; in_progress -> pending; session ${short} ended holding it): Fix it\n`,
     );

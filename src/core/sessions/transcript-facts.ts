@@ -21,7 +21,9 @@ export interface TranscriptFacts {
   /**
    * The transcript's last entry is `cost-state`: Claude Code writes it when a session
    * ends, and when `/clear` moves the process on to a new session (checked with 2.1.328;
-   * a running session has none at its end, a resumed one writes on after it).
+   * a running session has none at its end, a resumed one writes on after it). A turn cut
+   * short by the exit (SIGINT to `claude -p`) may add its "[Request interrupted by user]"
+   * entry after it: still the end.
    */
   ended?: boolean | undefined;
   /** The transcript file's mtime (ms): when it was last written. */
@@ -83,6 +85,37 @@ function promptOf(entry: Record<string, unknown>): string | undefined {
 function isClearCommand(entry: Record<string, unknown>): boolean {
   const content = (entry.message as { content?: unknown } | undefined)?.content;
   return typeof content === 'string' && content.trimStart().startsWith('<command-name>/clear</command-name>');
+}
+
+/**
+ * Do the transcript's last lines record its end: `cost-state` last, or followed only by
+ * the interrupt entries of the turn the exit cut short? Claude Code 2.1.328 on SIGINT
+ * (`claude -p`, Ctrl-C) writes `cost-state`, then the aborted turn's "[Request interrupted
+ * by user]" `user` entry, removes its live-session file and exits. A session resumed
+ * after its end begins with a prompt, so anything else after `cost-state` is a new run.
+ */
+function endsWithSessionEnd(lines: readonly string[]): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (line.startsWith('{"type":"cost-state"')) return true;
+    if (!isInterruptEntry(line)) return false;
+  }
+  return false;
+}
+
+/** A `user` entry that is only Claude Code's note of a turn interrupted ("[Request interrupted by user]", "… for tool use]"). */
+function isInterruptEntry(line: string): boolean {
+  if (!line.includes('[Request interrupted by user')) return false;
+  const entry = parseObject(line);
+  if (entry?.type !== 'user') return false;
+  const content = (entry.message as { content?: unknown } | undefined)?.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content) && content.length === 1 && content[0]?.type === 'text'
+        ? (content[0] as { text?: unknown }).text
+        : undefined;
+  return typeof text === 'string' && /^\[Request interrupted by user[^\]]*\]$/.test(text.trim());
 }
 
 /** A top-level string field of a JSON line, without parsing it (first occurrence). */
@@ -166,7 +199,7 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       if (tailBranch !== undefined) facts.branch = tailBranch;
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
       facts.writtenAt = mtimeMs;
-      facts.ended = lines.at(-1)?.startsWith('{"type":"cost-state"') ?? false;
+      facts.ended = endsWithSessionEnd(lines);
       nameProcess(facts, processSession);
       if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }

@@ -46,6 +46,12 @@ export interface LineScan<S> {
 /** How many bytes before a scan's stopping point its hash covers. */
 const MARK_BYTES = 4096;
 
+/**
+ * The rules transcript-facts.ts reads a transcript by: facts kept under another were worked
+ * out by other rules and are read again (2: an end followed by an interrupted turn's entry).
+ */
+const FACTS_VERSION = 2;
+
 interface KeptFacts {
   s: FileStamp;
   at: number;
@@ -119,7 +125,7 @@ export class TranscriptStore {
           const at = this.now();
           facts = factsOfOpenFile(opened.fd, opened.size, opened.mtimeMs);
           if (place !== undefined && trusted(stamp, at))
-            place.shard.set(place.key, { ...entryOf(place), f: { s: stampTuple(stamp), at, v: facts } });
+            place.shard.set(place.key, { ...entryOf(place), f: { s: stampTuple(stamp), at, v: facts, n: FACTS_VERSION } });
         } finally {
           fs.closeSync(opened.fd);
         }
@@ -400,8 +406,8 @@ function entryOf(place: Place): Entry {
 }
 
 function keptFacts(value: unknown): KeptFacts | undefined {
-  const f = (value as Entry | undefined)?.f as { s?: unknown; at?: unknown; v?: unknown } | undefined;
-  if (typeof f !== 'object' || f === null) return undefined;
+  const f = (value as Entry | undefined)?.f as { s?: unknown; at?: unknown; v?: unknown; n?: unknown } | undefined;
+  if (typeof f !== 'object' || f === null || f.n !== FACTS_VERSION) return undefined;
   const s = stampFromTuple(f.s);
   if (s === undefined || typeof f.at !== 'number' || !isFacts(f.v)) return undefined;
   return { s, at: f.at, v: f.v };
