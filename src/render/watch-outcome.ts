@@ -85,9 +85,22 @@ function describeRunEnd(reason: string): string {
  */
 export function deathWords(d: { state: string; exit?: DeathExit | undefined }): string {
   if (d.exit?.signal) return `was killed by ${d.exit.signal}`;
-  if (d.exit !== undefined && d.exit.code !== null) return `exited with status ${d.exit.code}`;
+  if (d.exit !== undefined && d.exit.code !== null) {
+    const on = SIGNAL_STATUS[d.exit.code];
+    return `exited with status ${d.exit.code}${on === undefined ? '' : ` (on ${on})`}`;
+  }
   return d.state;
 }
+
+/** 128 + a signal's number: the status a process that caught the signal and exited gives (Claude Code on SIGTERM: 143). */
+const SIGNAL_STATUS: Readonly<Record<number, string>> = {
+  129: 'SIGHUP',
+  130: 'SIGINT',
+  131: 'SIGQUIT',
+  134: 'SIGABRT',
+  137: 'SIGKILL',
+  143: 'SIGTERM',
+};
 
 /** "session 2d483082 (pid 4242) crashed holding #2 "Fix" and #3 "Test"" ("was killed by SIGKILL": a run's agent whose exit tasks run saw) */
 export function describeDeath(d: {

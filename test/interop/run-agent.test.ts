@@ -238,4 +238,53 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     );
     expect(runningInGroup(killed.agentPid() as number)).toEqual([]);
   });
+
+  it('killed by someone else with SIGTERM: Claude Code writes its end and exits 143; the run says ended (on SIGTERM), as get and release --gone do', async () => {
+    const config = tempConfig();
+    const slow = hold(60_000);
+    const run = await start({
+      config,
+      args: ['--json'],
+      turns: [[create('Reproduce')], [set('1', 'in_progress')], [set('1', 'completed')]],
+      beforeTurn: (i) => (i === 2 ? slow.wait() : undefined),
+    });
+    await slow.started;
+    const pid = run.agentPid() as number;
+    process.kill(pid, 'SIGTERM');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(6);
+    const session = events(r.stdout).at(-1)?.session as string;
+    expect(events(r.stdout).at(-2)).toMatchObject({
+      died: [{ sessionId: session, state: 'ended', pid, exit: { code: 143, signal: null }, tasks: ['1'] }],
+    });
+    expect(r.stderr).toContain(`session ${session.slice(0, 8)} (pid ${pid}) exited with status 143 (on SIGTERM) holding #1`);
+    const got = spawnSync(process.execPath, [BIN, '-l', session, 'get', '1', '--json'], {
+      env: { ...process.env, CLAUDE_CONFIG_DIR: config },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(got.stdout).gone).toMatchObject({ session, state: 'ended' });
+  });
+
+  it("run through a wrapper script that exits 0 whatever befell the agent: the session is told by its own pid and state, not the wrapper's", async () => {
+    const config = tempConfig();
+    const slow = hold(60_000);
+    const run = await start({
+      config,
+      args: ['--json'],
+      wrapped: true,
+      turns: [[create('Reproduce')], [set('1', 'in_progress')], [set('1', 'completed')]],
+      beforeTurn: (i) => (i === 2 ? slow.wait() : undefined),
+    });
+    await slow.started;
+    const claude = run.claudePid() as number;
+    expect(claude).not.toBe(run.agentPid());
+    process.kill(claude, 'SIGKILL');
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(6);
+    const session = events(r.stdout).at(-1)?.session as string;
+    const died = (events(r.stdout).at(-2) as { died?: Array<Record<string, unknown>> }).died;
+    expect(died).toEqual([expect.objectContaining({ sessionId: session, state: 'crashed', pid: claude, tasks: ['1'] })]);
+    expect(died?.[0]).not.toHaveProperty('exit');
+    expect(r.stderr).toContain(`session ${session.slice(0, 8)} (pid ${claude}) crashed holding #1`);
+  });
 });

@@ -27,12 +27,16 @@ export interface TasksRunOptions {
   claudeArgs?: readonly string[];
   /** Tools allowed beyond the Task tools (Bash). */
   moreTools?: readonly string[];
+  /** `claude` is a wrapper script that runs the agent as its child and exits 0 after it, whatever its end (a CI job's script). */
+  wrapped?: boolean;
 }
 
 export interface TasksRunHandle {
   child: ChildProcess;
   /** The agent's pid (its process group's id), once it has started. */
   agentPid(): number | undefined;
+  /** With `wrapped`: the pid of Claude Code itself, the wrapper's child. */
+  claudePid(): number | undefined;
   /** stdout so far. */
   out(): string;
   model: MockModel;
@@ -55,9 +59,13 @@ export async function startTasksRun(opts: TasksRunOptions): Promise<TasksRunHand
   fs.mkdirSync(bin);
   fs.mkdirSync(home);
   const pidFile = path.join(work, '.claude.pid');
+  const claudePidFile = path.join(work, '.claude-itself.pid');
+  const agent = `${quote(claudeBin())} "$@" --allowedTools ${quote([TOOLS, ...(opts.moreTools ?? [])].join(' '))}`;
   fs.writeFileSync(
     path.join(bin, 'claude'),
-    `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${quote(claudeBin())} "$@" --allowedTools ${quote([TOOLS, ...(opts.moreTools ?? [])].join(' '))}\n`,
+    opts.wrapped === true
+      ? `#!/bin/sh\necho $$ > ${quote(pidFile)}\n${agent} &\necho $! > ${quote(claudePidFile)}\nwait $!\nexit 0\n`
+      : `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${agent}\n`,
     { mode: 0o755 },
   );
   const model = await startMockModel({ turns: opts.turns, beforeTurn: opts.beforeTurn });
@@ -94,6 +102,10 @@ export async function startTasksRun(opts: TasksRunOptions): Promise<TasksRunHand
     child,
     agentPid: () => {
       const text = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').trim() : '';
+      return text === '' ? undefined : Number(text);
+    },
+    claudePid: () => {
+      const text = fs.existsSync(claudePidFile) ? fs.readFileSync(claudePidFile, 'utf8').trim() : '';
       return text === '' ? undefined : Number(text);
     },
     out: () => stdout,

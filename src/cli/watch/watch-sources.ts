@@ -180,6 +180,7 @@ function runTarget(
           clock,
           openFeed: input.openFeed,
           agentList: (sessionId) => agentListOf(ctx, sessionId),
+          sessionEnd: (sessionId) => sessionEndOf(ctx, sessionId),
           writerGone: input.writerGone?.(() => watcher?.sessionId),
           agent: input.agent,
         },
@@ -199,6 +200,13 @@ function agentListOf(ctx: Context, sessionId: string): string | undefined {
   if (session === undefined || session.state !== 'live') return undefined;
   const list = listOfLiveSession(index, session);
   return list === sessionId ? undefined : list;
+}
+
+/** The session's end as its files tell it (list's answer), with the pid its live-session file names; undefined while it looks live. */
+function sessionEndOf(ctx: Context, sessionId: string): { state: 'ended' | 'crashed'; pid?: number | undefined } | undefined {
+  const session = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }).session(sessionId);
+  if (session?.state !== 'ended' && session?.state !== 'crashed') return undefined;
+  return { state: session.state, pid: session.pid };
 }
 
 /**

@@ -5,7 +5,8 @@ export interface DeathExit {
 }
 
 /**
- * A run's death as a list's is classed: `ended` when its process exited by itself with
+ * A run's death where its session's files say nothing (RunWatcherOptions.sessionEnd is asked
+ * first): `ended` when its process exited by itself with
  * status 0 (it ended, its work left in progress), else `crashed` (a signal, a non-zero
  * status, or nothing known of its process: a piped stream's writer).
  */

@@ -58,6 +58,13 @@ export interface RunWatcherOptions {
    * how it ended (a signal, its status; undefined when it has not ended within a moment).
    */
   agent?: { pid(): number | undefined; exit(): Promise<DeathExit | undefined> } | undefined;
+  /**
+   * How the session's end reads in its files (its live-session file, its transcript), as
+   * `list`, `get` and `release --gone` judge it, with its process's pid when a file names
+   * it; undefined while it looks live, or nothing names it. Asked once the agent's process
+   * has ended: a run's death takes the state every other command gives it.
+   */
+  sessionEnd?: ((sessionId: string) => { state: 'ended' | 'crashed'; pid?: number | undefined } | undefined) | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
@@ -421,7 +428,18 @@ export class RunWatcher implements WatchSource {
       }
       // How its process ended says how it died: waited for (the caller bounds the wait).
       void (this.opts.agent?.exit() ?? Promise.resolve(undefined)).then((exit) => {
-        if (!this.closed) this.handlers.onRunEnd?.({ ...end, died: [{ ...died, state: deathState(exit), exit }] });
+        if (this.closed) return;
+        // The files say how the session ended where they can (Claude Code on SIGTERM writes
+        // its end and exits 143: ended, as list says). A session whose file names another
+        // process than the one started (a wrapper script ran the agent) is told by its own
+        // pid, without the wrapper's exit, which is not the agent's.
+        const seen = this.opts.sessionEnd?.(died.sessionId);
+        const wrapped = seen?.pid !== undefined && died.pid !== undefined && seen.pid !== died.pid;
+        const state = seen?.state ?? deathState(exit);
+        this.handlers.onRunEnd?.({
+          ...end,
+          died: [{ ...died, state, pid: wrapped ? seen?.pid : died.pid, exit: wrapped ? undefined : exit }],
+        });
       });
     });
   }

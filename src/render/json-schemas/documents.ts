@@ -338,7 +338,7 @@ export const WatchEvent = z.discriminatedUnion('event', [
             .strictObject({ code: z.int().nullable(), signal: z.string().nullable() })
             .optional()
             .describe(
-              "a run's agent that tasks run started: how its process ended (signal: the one that killed it, code null; else its status). state is ended when it exited 0, else crashed",
+              "a run's agent that tasks run started: how its process ended (signal: the one that killed it, code null; else its status). state is the session's end as its files tell it (list's answer: ended when Claude Code wrote its end, as on SIGTERM with status 143; crashed when it left its live-session file), else ended for status 0 and crashed otherwise. Absent when the session's file names another process than the one started (a wrapper script ran the agent): pid is then the agent's own",
             ),
           tasks: z.array(z.string()).describe('the ids of the tasks in progress it held'),
         }),
