@@ -105,6 +105,42 @@ describe('the real Claude Code: gone owners while other sessions live', () => {
     ).toEqual(['1.json', '2.json']);
   });
 
+  it('a shared list whose sessions are all over: the owner is told by the end of the session that gave it the task, not of one that only listed it after', async () => {
+    const w = world();
+    const [job1, job2] = [w.dir('ci/job-1'), w.dir('ci/job-2')];
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job1,
+      turns: [CREATE('Build'), CLAIM('1', 'worker-c'), LIST],
+      beforeTurn: (i) => (i === 2 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    await held.arrived;
+    const victim = await waitFor('the first job', () => liveFiles(w.config).find((f) => f.cwd === job1));
+    // Its transcript written to its claim (Claude Code appends it a moment after the call).
+    const folder = path.join(w.config, 'projects');
+    const transcriptOf = (id: string) =>
+      fs
+        .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith(`${id}.jsonl`))
+        .map((f) => fs.readFileSync(path.join(folder, f), 'utf8'))
+        .join('');
+    await waitFor('its claim in its transcript', () => transcriptOf(victim.sessionId).includes('"statusChange"'));
+    process.kill(victim.pid, 'SIGKILL');
+    await waitFor('its end', () => !alive(victim.pid));
+    held.open();
+    await dying;
+    // A second job only lists the tasks (worker-c's claim among them) and ends cleanly, after the crash.
+    await runAgent({ configDir: w.config, listId: 'nightly', cwd: job2, turns: [LIST, LIST] });
+    const short = victim.sessionId.slice(0, 8);
+    const got = JSON.parse((await w.tasks(job2, ['-l', 'nightly', 'get', '1', '--json'])).stdout) as { gone?: Record<string, unknown> };
+    expect(got.gone).toMatchObject({ session: victim.sessionId, state: 'crashed', why: `session ${short} crashed` });
+    const dry = await w.tasks(job2, ['-l', 'nightly', 'release', '--gone', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(`Would release task #1 from worker-c (in_progress -> pending; session ${short} crashed): Build\n`);
+  });
+
   it('an ended session beside a live one on its own list in the same folder: the hint and release --gone agree', async () => {
     const w = world();
     const proj = w.dir('work/web');

@@ -117,13 +117,49 @@ export function goneOwners(
   const end = endOf(index, sorted[0] as SessionInfo, listId);
   // Asked for only now that some session is over (it may mean reading the journal).
   const never = people();
+  // Several sessions over: an owner's end is that of the session that gave it its task (a
+  // shared list's crashed agent is not told as the one that only listed the tasks after
+  // it and ended); read only when an owner's end is asked for.
+  let givers: Map<string, SessionInfo[]> | undefined;
+  const endFor = (owner: string | undefined): SessionEnd => {
+    if (owner === undefined || sorted.length < 2 || owned === undefined) return end;
+    givers ??= giversOf(index, sorted, owned());
+    const own = latestOf(givers, owner);
+    return own === undefined ? end : endOf(index, own, listId);
+  };
   return {
     why: end.why,
     sessions: sorted,
     isGone: (owner) => owner !== undefined && owner !== '' && !never.has(owner),
-    whyOf: () => end.why,
-    sessionOf: () => end.session,
+    whyOf: (owner) => endFor(owner).why,
+    sessionOf: (owner) => endFor(owner).session,
   };
+}
+
+/** Each owner held now (`holding`: task id -> owner), with the sessions whose Task tool writes gave it a task it holds. */
+function giversOf(index: SessionIndex, sessions: readonly SessionInfo[], holding: ReadonlyMap<string, string>): Map<string, SessionInfo[]> {
+  const givers = new Map<string, SessionInfo[]>();
+  if (holding.size === 0) return givers;
+  for (const s of sessions) {
+    if (s.transcript === undefined) continue;
+    for (const { file } of index.sessionFiles(s.sessionId, s.transcript)) {
+      for (const w of index.transcriptTasks(file).writes ?? []) {
+        if (w.owner === undefined || holding.get(w.id) !== w.owner) continue;
+        const list = givers.get(w.owner) ?? [];
+        if (!list.includes(s)) list.push(s);
+        givers.set(w.owner, list);
+      }
+    }
+  }
+  return givers;
+}
+
+/** Of the sessions that gave `owner` its tasks, the latest at work. */
+function latestOf(givers: ReadonlyMap<string, SessionInfo[]>, owner: string): SessionInfo | undefined {
+  return (givers.get(owner) ?? []).reduce<SessionInfo | undefined>(
+    (a, b) => ((a?.lastActivity ?? 0) >= (b.lastActivity ?? 0) ? a : b),
+    undefined,
+  );
 }
 
 /** See GoneOwners: owners judged by the sessions that gave them their tasks, while others live. */
@@ -139,32 +175,15 @@ function ownersWhoseSessionsAreOver(
   if (over.length === 0) return undefined;
   const holding = owned();
   if (holding.size === 0) return undefined;
-  // Each owner held now, with the sessions whose writes gave it a task it holds.
-  const givers = new Map<string, SessionInfo[]>();
-  for (const s of sessions) {
-    if (s.transcript === undefined) continue;
-    for (const { file } of index.sessionFiles(s.sessionId, s.transcript)) {
-      for (const w of index.transcriptTasks(file).writes ?? []) {
-        if (w.owner === undefined || holding.get(w.id) !== w.owner) continue;
-        const list = givers.get(w.owner) ?? [];
-        if (!list.includes(s)) list.push(s);
-        givers.set(w.owner, list);
-      }
-    }
-  }
+  const givers = giversOf(index, sessions, holding);
   const never = people();
-  const latestOf = (owner: string) =>
-    (givers.get(owner) ?? []).reduce<SessionInfo | undefined>(
-      (a, b) => ((a?.lastActivity ?? 0) >= (b.lastActivity ?? 0) ? a : b),
-      undefined,
-    );
   const isGone = (owner: string | undefined) =>
     owner !== undefined && owner !== '' && !never.has(owner) && (givers.get(owner)?.every(isOver) ?? false);
   const gone = [...givers.keys()].filter(isGone);
   if (gone.length === 0) return undefined;
   const overSessions = [...new Set(gone.flatMap((o) => givers.get(o) ?? []))].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0));
   const endFor = (owner: string | undefined) =>
-    endOf(index, (owner === undefined ? undefined : latestOf(owner)) ?? (overSessions[0] as SessionInfo), listId);
+    endOf(index, (owner === undefined ? undefined : latestOf(givers, owner)) ?? (overSessions[0] as SessionInfo), listId);
   return {
     why: endOf(index, overSessions[0] as SessionInfo, listId).why,
     sessions: overSessions,
