@@ -141,11 +141,19 @@ export const watchEndMessage = {
     return `${waited}${why}; ${renderSummary(counts, PLAIN)}`;
   },
   /** `afterMs`: the --fail-if-stalled limit, named as given (the times said are rounded down: never past what was seen). */
-  stalled: (stalled: readonly StalledTask[], counts: ListCounts, afterMs: number | undefined, runIdleMs?: number): string => {
+  /** `ownAgent`: `tasks run`'s agent, whose own output was silent (another agent's task changes do not count). */
+  stalled: (
+    stalled: readonly StalledTask[],
+    counts: ListCounts,
+    afterMs: number | undefined,
+    runIdleMs?: number,
+    ownAgent?: boolean,
+  ): string => {
     const limit = afterMs === undefined ? '' : ` (--fail-if-stalled ${formatLimit(afterMs)})`;
+    const silent = ownAgent === true ? 'the agent has been silent' : 'the run has been silent, with no task changing,';
     return runIdleMs === undefined
       ? `${describeStalled(stalled)}${limit}; ${renderSummary(counts, PLAIN)}`
-      : `the run has been silent, with no task changing, for ${formatElapsed(runIdleMs)}${limit}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`;
+      : `${silent} for ${formatElapsed(runIdleMs)}${limit}${stalled.length > 0 ? ` (${describeStalled(stalled)})` : ''}; ${renderSummary(counts, PLAIN)}`;
   },
   stopped: (until: string, counts: ListCounts): string => `stopped before ${until} held; ${renderSummary(counts, PLAIN)}`,
   died: (deaths: ReadonlyArray<Parameters<typeof describeDeath>[0]>, until: string, counts: ListCounts): string =>

@@ -63,7 +63,7 @@ describe('tasks run: the verdict ends the run', () => {
     expect(idleMs).toBeGreaterThanOrEqual(700);
     const said = `${Math.floor(idleMs / 100) / 10}s`;
     expect(stalled.stderr).toContain(
-      `error: the run has been silent, with no task changing, for ${said} (--fail-if-stalled 700ms) (task #1 "Reproduce" has been in progress without a change for `,
+      `error: the agent has been silent for ${said} (--fail-if-stalled 700ms) (task #1 "Reproduce" has been in progress without a change for `,
     );
     const late = await startRun(config, ['--timeout', '700ms'], { steps: [...outs(started2().lines), { hang: true }] }).done;
     expect(late.code, late.stderr).toBe(124);
@@ -80,7 +80,7 @@ describe('tasks run: the verdict ends the run', () => {
     expect(events.at(-2)).toMatchObject({ event: 'end', reason: 'stalled', met: false, stalled: [], list: null, counts: { total: 0 } });
     expect((events.at(-2) as unknown as { idleMs: number }).idleMs).toBeGreaterThanOrEqual(700);
     expect(events.at(-1)).toMatchObject({ event: 'run', verdict: 'stalled', exit: 7, agent: { endedBy: 'SIGTERM' } });
-    expect(done.stderr).toMatch(/^error: the run has been silent, with no task changing, for 0\.\ds \(--fail-if-stalled 700ms\)/m);
+    expect(done.stderr).toMatch(/^error: the agent has been silent for 0\.\ds \(--fail-if-stalled 700ms\)/m);
     expect(contractProblems('run', done.stdout)).toEqual([]);
     expect(leftovers(r.pids)).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe('tasks run: the verdict ends the run', () => {
     const hung = await startRun(config, ['--fail-if-stalled', '700ms'], { steps: [...suite, { hang: true }] }).done;
     expect(hung.code, hung.stderr).toBe(7);
     expect(hung.ms).toBeGreaterThanOrEqual(2700);
-    expect(hung.stderr).toContain('error: the run has been silent, with no task changing, for ');
+    expect(hung.stderr).toContain('error: the agent has been silent for ');
   });
 
   it('without --until, a run that ends with its result exits with the agent status', async () => {

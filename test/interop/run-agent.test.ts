@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, tempConfig } from '../helpers/cli.js';
 import { parseNdjson } from '../helpers/replay.js';
-import { claudeVersion } from './agent.js';
+import { claudeVersion, runAgent } from './agent.js';
 import type { Turn } from './mock-model.js';
 import { deferred } from './sync.js';
 import { runningInGroup, startTasksRun, type TasksRunHandle } from './tasks-run.js';
@@ -237,6 +237,43 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
       `note: session ${session.slice(0, 8)} (pid ${pid}) was killed by SIGKILL holding #1 "Reproduce" in progress: its run ended without its result; tasks -l ${session.slice(0, 8)} release 1 gives it back`,
     );
     expect(runningInGroup(killed.agentPid() as number)).toEqual([]);
+  });
+
+  it('on a list another agent keeps changing, an agent silent from its start is ended on its own silence: exit 7 within the stall + 4 s', async () => {
+    const config = tempConfig();
+    const sibling = path.join(config, 'sibling');
+    fs.mkdirSync(sibling);
+    // Another agent on the shared list: creates #1, then rewrites its description 12 times, a turn every 1.5 s.
+    const edits = Array.from(
+      { length: 12 },
+      (_, i): Turn => [{ name: 'TaskUpdate', input: { taskId: '1', description: `step ${i + 1}` } }],
+    );
+    const other = runAgent({
+      configDir: config,
+      listId: 'shared',
+      cwd: sibling,
+      turns: [[create('Elsewhere')], ...edits],
+      beforeTurn: (i) => (i >= 2 ? sleep(1500) : undefined),
+    });
+    const list = path.join(config, 'tasks', 'shared');
+    for (let i = 0; i < 300 && !fs.existsSync(path.join(list, '1.json')); i++) await sleep(100);
+    const silent = hold(60_000);
+    const started = Date.now();
+    const run = await start({
+      config,
+      args: ['--fail-if-stalled', '4s', '--until', 'all-completed'],
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'shared' },
+      turns: [[create('Mine')]],
+      beforeTurn: (i) => (i === 0 ? silent.wait() : undefined),
+    });
+    const r = await run.done;
+    const otherStillAtWork = fs.readFileSync(path.join(list, '1.json'), 'utf8');
+    await other;
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.endedAt - started).toBeLessThan(8000);
+    expect(r.stderr).toMatch(/error: the agent has been silent for 4(\.\d)?s \(--fail-if-stalled 4s\)/);
+    // The other agent was still changing #1 when the run ended: its changes did not keep the silent one alive.
+    expect(JSON.parse(otherStillAtWork).description).not.toBe('step 12');
   });
 
   it('killed by someone else with SIGTERM: Claude Code writes its end and exits 143; the run says ended (on SIGTERM), as get and release --gone do', async () => {

@@ -20,9 +20,10 @@ result event, on the list as it is then), and ends the run when the verdict is k
 
   the run's result      the agent is waited for (30s at most, then ended); exit 0 when
                         --until held then, 6 when it did not
-  --fail-if-stalled D   nothing from the agent and no task changing for D, no tool call
-                        of its in flight (a long command is work): the agent's
-                        group gets SIGTERM, SIGKILL after --kill-after; exit 7
+  --fail-if-stalled D   nothing from the agent for D, no tool call of its in flight (a
+                        long command is work; another agent's task changes on a
+                        shared list are not its): the agent's group gets SIGTERM,
+                        SIGKILL after --kill-after; exit 7
   --timeout D           the same when D passes first; exit 124 (with or without --until)
   Ctrl-C, SIGTERM       the same; exit 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP);
                         a second signal kills the group at once
@@ -76,7 +77,10 @@ export function registerRun(program: Command, ctx: Context): void {
   addFilterOptions(command, ['status', 'owner', 'unowned', 'ready', 'blocked', 'all'])
     .option('-u, --until <condition>', `the gate, judged at the run's result: ${UNTIL_FORMS.join(', ')}`)
     .option('-t, --timeout <duration>', 'end the agent and exit 124 when this passes first (durations: see tasks --help)')
-    .option('--fail-if-stalled <duration>', 'end the agent and exit 7 when it is silent, with no task changing, this long')
+    .option(
+      '--fail-if-stalled <duration>',
+      'end the agent and exit 7 when its output is silent this long (a tool call in flight is not silence)',
+    )
     .option('--kill-after <duration>', 'after SIGTERM, how long the agent gets before SIGKILL (default 10s)')
     .option('--record <file>', "copy the agent's stdout (its stream-json run) to this file")
     .addHelpText('after', HELP)

@@ -28,6 +28,8 @@ export function verdictOf(
     listName?: string | undefined;
     /** What a hint's commands add to name the list watched (`-l <short id>`), so that pasted they act on it. */
     listArgs?: readonly string[] | undefined;
+    /** `tasks run`: a stall is its agent's own output silent (WatchSource.activityOnly). */
+    ownAgent?: boolean | undefined;
   },
 ): TasksError | undefined {
   const { untilText } = opts;
@@ -46,7 +48,7 @@ export function verdictOf(
   }
   if (outcome.reason === 'stalled') {
     const stalled = outcome.stalled ?? [];
-    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, opts.stallMs, outcome.idleMs), {
+    return new TasksError('stalled', watchEndMessage.stalled(stalled, listCounts, opts.stallMs, outcome.idleMs, opts.ownAgent), {
       hint:
         outcome.idleMs === undefined
           ? `is the agent stuck? ${tasksCommand(opts.listArgs, 'list', '--stalled')} shows such tasks`
@@ -135,7 +137,7 @@ export function runVerdictError(
   // `exit`: the status the run comes to, whatever the error's own code would set (0: the error's).
   const outcome = run.outcome;
   const counts = outcome === undefined ? undefined : countTasks(outcome.view.shown, outcome.view.index);
-  const watchError = () => (outcome === undefined ? undefined : verdictOf(outcome, opts));
+  const watchError = () => (outcome === undefined ? undefined : verdictOf(outcome, { ...opts, ownAgent: true }));
   switch (verdict.kind) {
     case 'passed':
       return { error: undefined, exit: EXIT.ok };

@@ -111,9 +111,13 @@ export class RunWatcher implements WatchSource {
     private readonly opts: RunWatcherOptions,
     private readonly handlers: WatchSourceHandlers,
   ) {
+    this.activityOnly = opts.agent !== undefined;
     this.model.sessionId = opts.sessionId;
     this.lastInputAt = opts.clock.now();
   }
+
+  /** Its input is the output of the agent `tasks run` started (WatchSource.activityOnly). */
+  readonly activityOnly: boolean;
 
   get listId(): string | undefined {
     return this.found ?? this.opts.listId ?? this.model.sessionId;

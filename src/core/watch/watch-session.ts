@@ -660,9 +660,12 @@ export class WatchSession {
     this.stallTimer = this.opts.timers.setTimeout(() => this.checkStalled(), Math.min(MAX_TIMER_MS, Math.max(1000, next + 1)));
   }
 
-  /** A followed run stalls as a whole: its input silent, and no task changed, for that long. */
+  /**
+   * A followed run stalls as a whole: its input silent, and no task changed, for that long;
+   * an agent `tasks run` reads straight from, its output silent alone (activityOnly).
+   */
   private checkRunStalled(stall: StallWatch, now: number, activityAt: number): void {
-    const quietSince = Math.max(activityAt, this.lastChangeAt ?? activityAt);
+    const quietSince = this.source?.activityOnly === true ? activityAt : Math.max(activityAt, this.lastChangeAt ?? activityAt);
     const idleMs = now - quietSince;
     if (idleMs >= stall.afterMs) {
       const stalled = (this.view?.shown ?? [])

@@ -16,6 +16,13 @@ export interface WatchSource {
   rescan?(): void;
   /** A run's source: when its input last brought anything (a line, a chunk). */
   activityAt?(): number;
+  /**
+   * The input is the agent's own output, read straight from the process (`tasks run`): its
+   * silence alone is the run's, and a task changed meanwhile (another agent's, on a shared
+   * list) is not its work. A stream piped through other programs may come late in bursts:
+   * there a task changing counts as life too.
+   */
+  activityOnly?: boolean | undefined;
 }
 
 /** A session of the list that died holding work in progress (sessions/session-deaths.ts). */
