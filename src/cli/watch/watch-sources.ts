@@ -195,16 +195,24 @@ function runTarget(
  * team's; undefined when that is its own session's list, or nothing can be told.
  */
 function agentListOf(ctx: Context, sessionId: string): string | undefined {
-  const index = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+  const index = freshIndex(ctx);
   const session = index.session(sessionId);
   if (session === undefined || session.state !== 'live') return undefined;
   const list = listOfLiveSession(index, session);
   return list === sessionId ? undefined : list;
 }
 
+/**
+ * A session index that looks afresh (no persistent cache, nothing of an earlier look): a
+ * watch asks again and again while sessions start, change and end.
+ */
+function freshIndex(ctx: Context): SessionIndex {
+  return new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+}
+
 /** The session's end as its files tell it (list's answer), with the pid its live-session file names; undefined while it looks live. */
 function sessionEndOf(ctx: Context, sessionId: string): { state: 'ended' | 'crashed'; pid?: number | undefined } | undefined {
-  const session = new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder }).session(sessionId);
+  const session = freshIndex(ctx).session(sessionId);
   if (session?.state !== 'ended' && session?.state !== 'crashed') return undefined;
   return { state: session.state, pid: session.pid };
 }
@@ -282,7 +290,7 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
   // What transcripts say of their tasks, kept across the checks: only a grown one is read again.
   const transcripts = memoryCache();
   const fresh = () => {
-    const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+    const index = freshIndex(ctx);
     useTranscriptCache(index, transcripts);
     return index;
   };
@@ -302,7 +310,7 @@ export function stallWatch(ctx: Context, target: WatchTarget, afterMs: number): 
       const session = target.sessionId();
       const now = Date.now();
       if (session !== undefined) {
-        const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+        const index = freshIndex(ctx);
         return sessionActivity(configDir, session) === 'busy' && busyAtWork(index.transcripts().get(session), afterMs, now);
       }
       const listId = target.listId;
@@ -333,7 +341,7 @@ export function personWatch(ctx: Context, target: WatchTarget): WatchSessionOpti
   const transcripts = memoryCache();
   // A fresh index each look: live-session files change while we watch.
   const fresh = () => {
-    const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+    const index = freshIndex(ctx);
     useTranscriptCache(index, transcripts);
     return index;
   };
@@ -368,7 +376,7 @@ export function sessionsOverWatch(ctx: Context, target: WatchTarget, named: bool
   // The sessions seen on the list during the watch: the list's own and those whose process
   // writes to it now (no transcript is read in full for it: that is for lists and log).
   const known = new Set<string>();
-  const fresh = () => new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+  const fresh = () => freshIndex(ctx);
   return {
     everyMs: 2000,
     check: () => {
@@ -436,7 +444,7 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
       const listId = target.listId;
       if (listId === undefined) return [];
       // A fresh index: live-session files and processes change while we watch.
-      const index = new SessionIndex(configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
+      const index = freshIndex(ctx);
       return busyOnList(index, listId).filter((b) => !mine(b));
     },
   };

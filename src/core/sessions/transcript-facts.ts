@@ -107,15 +107,8 @@ function endsWithSessionEnd(lines: readonly string[]): boolean {
 function isInterruptEntry(line: string): boolean {
   if (!line.includes('[Request interrupted by user')) return false;
   const entry = parseObject(line);
-  if (entry?.type !== 'user') return false;
-  const content = (entry.message as { content?: unknown } | undefined)?.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content) && content.length === 1 && content[0]?.type === 'text'
-        ? (content[0] as { text?: unknown }).text
-        : undefined;
-  return typeof text === 'string' && /^\[Request interrupted by user[^\]]*\]$/.test(text.trim());
+  const text = entry?.type === 'user' ? promptOf(entry) : undefined;
+  return text !== undefined && /^\[Request interrupted by user[^\]]*\]$/.test(text);
 }
 
 /** A top-level string field of a JSON line, without parsing it (first occurrence). */
