@@ -1,7 +1,7 @@
 // Where a read command's start-up goes, per Node: paired runs (each just after a run of
 // `node -e 0` on the same Node, as bench/startup.mjs pairs them) of what bin/tasks.js does
 // for `tasks -l <list> list` of 20 tasks, stopped after each stage (bench/startup-stage.cjs):
-// reading the read bundle and its code cache; V8 taking the cache; running the bundle as
+// reading the plain bundle and its code cache; V8 taking the cache; running the bundle as
 // far as choosing the list (`get` in a list that is not there: its top level, main, the
 // run's set-up, the plain read's command); the whole list. A stage's cost is its ratio less the one before it.
 // CPU time (user and system, from a preloaded hook at exit) beside wall time: on a loaded

@@ -1,7 +1,7 @@
 'use strict';
 // One stage of a start-up, for bench/startup-phases.mjs: what bin/tasks.js does for a
-// read command, stopped after `stage` so that each stage's cost can be told from the
-// next one's. read: read the read bundle and its code cache (the build's for this Node,
+// plain read (dist/tasks-plain.cjs), stopped after `stage` so that each stage's cost can be told from the
+// next one's. read: read the plain bundle and its code cache (the build's for this Node,
 // else this Node's in $XDG_CACHE_HOME, as bin/tasks.js finds them); compile: and hand
 // both to V8 (a rejected or missing cache fails the stage: its figure would mean
 // something else); setup: and run the bundle for `tasks -l <a list not there> get 1`,
@@ -14,16 +14,16 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const stage = process.argv[2];
-const file = path.join(__dirname, '..', 'dist', 'tasks-read.cjs');
+const file = path.join(__dirname, '..', 'dist', 'tasks-plain.cjs');
 const source = fs.readFileSync(file, 'utf8');
 const build = source.slice(0, source.indexOf('\n') + 1);
 const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
-const id = /^\/\/ tasks build ([0-9a-f-]{36}) read\n$/.exec(build)?.[1];
+const id = /^\/\/ tasks build ([0-9a-f-]{36}) plain\n$/.exec(build)?.[1];
 const own = path.join(
   process.env.XDG_CACHE_HOME ?? '',
   'tasks',
   'code-cache',
-  `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
+  `${id}-plain-list-${process.version}-${process.platform}-${process.arch}.cache`,
 );
 let cachedData;
 // The list's own cache: each read command has one (bin/tasks.js).

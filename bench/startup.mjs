@@ -54,10 +54,15 @@ delete env.NODE_EXTRA_CA_CERTS;
 delete env.CLAUDE_CODE_TASK_LIST_ID;
 delete env.FORCE_COLOR;
 
-/** One run: wall ms, and CPU ms from the hook. */
+/**
+ * One run: wall ms, and CPU ms from the hook. The build of --build keeps its code caches
+ * in a folder of its own: a run that writes its Node's own cache removes other builds'
+ * caches beside it, and two builds sharing one folder would each compile on every run.
+ */
 function once(node, argv) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(node, ['-r', cpuHook, ...argv], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const runEnv = argv[0] === BEFORE ? { ...env, XDG_CACHE_HOME: path.join(work, 'cache-before') } : env;
+  const r = spawnSync(node, ['-r', cpuHook, ...argv], { env: runEnv, cwd: work, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   const wall = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${node} ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { wall, cpu: cpuOf(r.stderr) };

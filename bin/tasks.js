@@ -4,13 +4,17 @@
 // is most of what a command costs. Shell completion runs `tasks __complete ...` on every
 // TAB and gets its own small file that loads nothing else (dist/complete.cjs, see
 // src/cli/completion/); the most-run reads (list, get, lists) run from a bundle of those
-// commands alone (dist/tasks-read.cjs, half the size); everything else is the CLI as one
+// commands alone (dist/tasks-read.cjs, half the size), and a `list` or `get` with a plain
+// command line from a bundle of those reads alone (dist/tasks-plain.cjs, which declines any
+// other command line before it runs anything); everything else is the CLI as one
 // file (dist/tasks.cjs, see scripts/build-cli.mjs). Built by plain tsc instead, the same
 // code runs unbundled.
 const path = require('node:path');
 
 /** The commands of dist/tasks-read.cjs (READ_COMMAND_NAMES in src/cli/commands/index.ts). */
 const READ_COMMANDS = new Set(['list', 'ls', 'get', 'lists']);
+/** The commands dist/tasks-plain.cjs may run (src/cli/read-path/plain-read.ts). */
+const PLAIN_COMMANDS = new Set(['list', 'ls', 'get']);
 /** Global options that take a value (GLOBAL_WITH_VALUE there): the word after them is not the command. */
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
@@ -23,17 +27,18 @@ if (process.argv[2] === '__complete') {
 ) {
   // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there. Not the
   // board: it runs here, and shows the hosts' boards (src/cli/board-hosts).
-} else if (
-  !(
-    READ_COMMANDS.has(commandName(process.argv)) &&
-    runWithCodeCache(
-      path.join(__dirname, '..', 'dist', 'tasks-read.cjs'),
-      commandName(process.argv) === 'ls' ? 'list' : commandName(process.argv),
-    )
-  ) &&
-  !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))
-) {
+} else if (!runRead(commandName(process.argv)) && !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))) {
   import('../dist/cli/main.js');
+}
+
+/** A read command, from the plain bundle if it takes the command line, else from the read bundle; false for any other command. */
+function runRead(command) {
+  if (!READ_COMMANDS.has(command)) return false;
+  const name = command === 'ls' ? 'list' : command;
+  return (
+    (PLAIN_COMMANDS.has(command) && runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-plain.cjs'), name)) ||
+    runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-read.cjs'), name)
+  );
 }
 
 /** Does the command line name a host to run on? As hostArgv (src/cli/remote/host-argv.ts) finds one. */
@@ -85,7 +90,8 @@ function requireIfBuilt(file) {
  * compiled up front (measured on Node 24: 85 KB against 305 KB; a 20-task list 2.05x
  * `node -e 0` in CPU time against 1.55x), so tasks keeps its own. A cache V8 rejects (a
  * flag of its own, a damaged file) is written again; a missing or rejected cache is only
- * slower, never wrong. False when the bundle is not built.
+ * slower, never wrong. False when the bundle is not built, or declined the command line
+ * (the plain bundle: it then ran nothing, and wrote no cache).
  *
  * The read bundle has a cache per command (`command`: list, get, lists), beside it and in
  * the user's folder: each holds what its command runs and no more. One cache trained by
@@ -105,7 +111,7 @@ function runWithCodeCache(file, command) {
   // "// tasks build <id>[ read]\n", then "// node <version> <platform>-<arch>\n" in the cache.
   const build = source.slice(0, source.indexOf('\n') + 1);
   const header = `${build}// node ${process.version} ${process.platform}-${process.arch}\n`;
-  const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote)?\n$/.exec(build);
+  const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote| plain)?\n$/.exec(build);
   const kind = [buildId?.[2]?.trim(), command].filter(Boolean).join('-');
   // Looked for only when the build's cache is not this Node's: most starts need no more.
   const ownCacheFile = () =>
@@ -128,15 +134,17 @@ function runWithCodeCache(file, command) {
     // An import() left in the bundle loads as it would from a file required by Node.
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+  // The plain bundle, given a command line that is not a plain read, has run nothing: another bundle will.
+  if (mod.exports.declined === true) return false;
   if (cachedData === undefined || script.cachedDataRejected) {
     ownCache ??= ownCacheFile();
     // Once the command has run: the functions it compiled are in the cache too.
     if (ownCache !== undefined) process.once('exit', () => writeCache(ownCache, header, script));
   }
-  const mod = new Module(file, module);
-  mod.filename = file;
-  mod.paths = Module._nodeModulePaths(path.dirname(file));
-  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   return true;
 }
 

@@ -14,9 +14,10 @@
 // names its build, and a line naming this Node, and bin/tasks.js uses it only for that
 // build on that Node (on another, it trains its own in the user's cache folder).
 //
-// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read:<command>]
+// Usage (run by scripts/build-cli.mjs): node scripts/train-code-cache.cjs <bundle> <cache> [all|read:<command>|plain:<command>]
 // (read:list: the bundle of the read commands, which has no create, update or block, for
-// `list` alone; each read command has a cache of its own).
+// `list` alone; each read command has a cache of its own; plain:list, the same runs for the
+// bundle of plain reads, whose command lines they all are).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -24,8 +25,8 @@ const vm = require('node:vm');
 const Module = require('node:module');
 
 const [bundle, cacheFile] = process.argv.slice(2, 4).map((p) => path.resolve(p));
-/** read:<command>: the read bundle's cache for that command alone (bin/tasks.js says why). */
-const readCommand = process.argv[4]?.startsWith('read:') ? process.argv[4].slice(5) : undefined;
+/** read:<command> (or plain:<command>): the read (or plain) bundle's cache for that command alone (bin/tasks.js says why). */
+const readCommand = /^(read|plain):/.test(process.argv[4] ?? '') ? process.argv[4].replace(/^[a-z]+:/, '') : undefined;
 const readOnly = readCommand !== undefined;
 
 /**

@@ -1,4 +1,5 @@
 import { locksActive, onLocksIdle } from '../core/locks/lock-activity.js';
+import { plainRead } from './read-path/plain-read.js';
 import { type HostArgv, hostArgv, SERVE_COMMAND } from './remote/host-argv.js';
 import { relayInput, relayStreams, takeRelayView } from './remote/relay.js';
 import type { RunHandle } from './run.js';
@@ -14,6 +15,14 @@ import { processTerminal } from './runtime/terminal.js';
  * list` took was this machine loading the whole CLI before ssh was started).
  */
 declare const TASKS_REMOTE_ONLY: boolean | undefined;
+/**
+ * Set by the build in dist/tasks-plain.cjs, the bundle bin/tasks.js tries first for
+ * `list` and `get`: it holds the plain reads (read-path/) and nothing of commander's
+ * program, the other commands or the hosts, which left 30% less code for every start to
+ * read and hand to V8. A command line the plain read does not take is declined
+ * (`declined`, below) before anything runs, and bin/tasks.js runs the read bundle instead.
+ */
+declare const TASKS_PLAIN_ONLY: boolean | undefined;
 
 /**
  * The process's entry, and the one place that decides how the process ends: a run
@@ -51,6 +60,10 @@ async function main(argv: string[]): Promise<void> {
   // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.
   if (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY) {
     process.exitCode = remote === undefined ? EXIT.failure : await runOnHost(argv, remote, io, env);
+  } else if (typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) {
+    // No host here: bin/tasks.js runs a command line that names one with the remote bundle.
+    const { run } = await import('./run.js');
+    process.exitCode = await run(argv, io, env, { started: (handle) => (current = handle), aloneInProcess: true });
   } else if (remote !== undefined && remote.command !== 'board') {
     process.exitCode = await runOnHost(argv, remote, io, env);
   } else if (argv[2] === SERVE_COMMAND) {
@@ -101,4 +114,9 @@ function handleInterrupts(running: () => RunHandle | undefined): void {
   process.on('SIGHUP', onSignal);
 }
 
-void main(process.argv);
+/**
+ * The plain bundle's answer to bin/tasks.js: true when this command line is not a plain
+ * read, which the bundle leaves to another, having run nothing (no listener, no stream).
+ */
+export const declined = typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY && plainRead(process.argv) === undefined;
+if (!declined) void main(process.argv);

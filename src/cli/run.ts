@@ -11,6 +11,13 @@ import { EXIT } from './runtime/exit-codes.js';
 import type { IO } from './runtime/io.js';
 import { recordChanges } from './runtime/journal-recording.js';
 
+/**
+ * Set by the build in dist/tasks-plain.cjs (main.ts): a run there is a plain read, and the
+ * program is not in the bundle. Each condition names the constant itself: esbuild folds it
+ * there, and leaves out what only another command line reaches (not through a const).
+ */
+declare const TASKS_PLAIN_ONLY: boolean | undefined;
+
 /** What the process around a run may need of it while it runs. */
 export interface RunHandle {
   /** Record what this run has changed now: the process is about to end (a signal, a gone reader). */
@@ -56,12 +63,13 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   try {
     const remote = hostArgv(argv, env);
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.
-    if (remote !== undefined && remote.command !== 'board') {
+    if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined && remote.command !== 'board') {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
       return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
     }
     // The board of hosts: how each is reached, found here (commands use no ssh), each host checked as -H checks it.
-    if (remote !== undefined) ctx.hostFeeds = await (await import('./board-hosts/hosts-board.js')).boardHostFeeds(remote, io, env);
+    if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined)
+      ctx.hostFeeds = await (await import('./board-hosts/hosts-board.js')).boardHostFeeds(remote, io, env);
     // The command line without its hosts (taken above): `--hosts=<file>` is no option of the program's.
     const parsed = remote === undefined ? argv : [argv[0] ?? 'node', argv[1] ?? 'tasks', ...remote.args];
     if (io.mayColour(argv)) await loadColour();
@@ -84,6 +92,9 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
       ctx.attach({ opts: <T>() => plain.globals as T });
       beforeCommand(plain.command);
       await plain.run(ctx);
+    } else if (typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) {
+      // Never: main.ts declines a command line that is not a plain read before it runs.
+      throw new Error('this bundle runs plain reads alone');
     } else {
       const program = await (await import('./commands/program.js')).buildProgram(ctx, parsed);
       program.hook('preAction', (_root, command) => beforeCommand(command));
@@ -91,7 +102,11 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
     }
   } catch (err) {
     // Only a run that built the program can meet commander's errors (commander is loaded then).
-    if (!ranPlain && err instanceof (await import('commander')).CommanderError) {
+    if (
+      !(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) &&
+      !ranPlain &&
+      err instanceof (await import('commander')).CommanderError
+    ) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
         io.setExit(EXIT.ok);
       } else if (err.code === 'commander.help') {

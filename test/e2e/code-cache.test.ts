@@ -17,6 +17,9 @@ const NODE_LINE = `// node ${process.version} ${process.platform}-${process.arch
 const readBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-read.cjs');
 /** The read bundle's commands, each with a code cache of its own (`ls` is `list`'s). */
 const READ_COMMANDS = ['list', 'get', 'lists'];
+const plainBundle = path.join(path.dirname(BIN), '..', 'dist', 'tasks-plain.cjs');
+/** The plain bundle's commands, each with a code cache of its own. */
+const PLAIN_COMMANDS = ['list', 'get'];
 
 /**
  * The package's bin and read bundle copied into `copy`, with no cache beside the bundle:
@@ -29,26 +32,92 @@ function copyWithoutCache(copy: string): void {
 }
 
 describe('the CLI bundles and their code caches', () => {
-  it.each([[bundle, '', `${bundle}.cache`], ...READ_COMMANDS.map((command) => [readBundle, ' read', `${readBundle}.${command}.cache`])])(
-    'the build leaves a code cache that this Node accepts for %s (%s)',
-    (file, kind, cacheFile) => {
-      const source = fs.readFileSync(file, 'utf8');
-      const cache = fs.readFileSync(cacheFile);
-      // The cache starts with the bundle's first line, which names the build (and the bundle),
-      // and a line naming the Node it was made for: this one.
-      const build = source.slice(0, source.indexOf('\n') + 1);
-      expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
-      const header = `${build}${NODE_LINE}`;
-      expect(cache.toString('latin1', 0, header.length)).toBe(header);
-      // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
-      const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
-      expect(script.cachedDataRejected).toBe(false);
-    },
-  );
+  it.each([
+    [bundle, '', `${bundle}.cache`],
+    ...READ_COMMANDS.map((command) => [readBundle, ' read', `${readBundle}.${command}.cache`]),
+    ...PLAIN_COMMANDS.map((command) => [plainBundle, ' plain', `${plainBundle}.${command}.cache`]),
+  ])('the build leaves a code cache that this Node accepts for %s (%s)', (file, kind, cacheFile) => {
+    const source = fs.readFileSync(file, 'utf8');
+    const cache = fs.readFileSync(cacheFile);
+    // The cache starts with the bundle's first line, which names the build (and the bundle),
+    // and a line naming the Node it was made for: this one.
+    const build = source.slice(0, source.indexOf('\n') + 1);
+    expect(build).toMatch(new RegExp(`^// tasks build [0-9a-f-]{36}${kind}\\n$`));
+    const header = `${build}${NODE_LINE}`;
+    expect(cache.toString('latin1', 0, header.length)).toBe(header);
+    // What bin/tasks.js compiles: the bundle in the CommonJS wrapper, under its own name.
+    const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cache.subarray(header.length) });
+    expect(script.cachedDataRejected).toBe(false);
+  });
 
   it('the bundles have no import() left: bin/tasks.js runs them as scripts, where one needs a loader', () => {
     expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
     expect(fs.readFileSync(readBundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+    expect(fs.readFileSync(plainBundle, 'utf8')).not.toMatch(/[^\w$.]import\(/);
+  });
+
+  it('the plain bundle holds the plain reads and none of commander, the program, the other commands or the hosts', () => {
+    const meta = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'dist', 'meta', 'tasks-plain.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    };
+    // What the bundle holds: the inputs with code in its output (a module whose imports are all left out is read, but has none).
+    const inputs = Object.values(meta.outputs).flatMap((out) =>
+      Object.entries(out.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([file]) => file),
+    );
+    expect(inputs).toEqual(
+      expect.arrayContaining(['dist/cli/read-path/plain-read.js', 'dist/cli/commands/list.js', 'dist/cli/commands/get.js']),
+    );
+    const unwanted = inputs.filter((f) =>
+      /node_modules\/commander\/|cli\/commands\/(program|lists|create)\.js|cli\/remote\/remote-run|cli\/board-hosts\//.test(f),
+    );
+    expect(unwanted).toEqual([]);
+    // A third smaller than the read bundle, or it is not worth its place.
+    expect(fs.statSync(plainBundle).size).toBeLessThan(fs.statSync(readBundle).size * 0.75);
+  });
+
+  it('a plain list or get runs from the plain bundle; any other command line is declined before it runs and runs from the read bundle', () => {
+    const { config } = fixtureConfig();
+    const lines = [
+      ['list'],
+      ['ls', '--json'],
+      ['get', '1'],
+      ['list', '--stalled'],
+      ['list', '--help'],
+      ['get', '1', '2'],
+      ['list', '--sort=id'],
+    ];
+    const expected = lines.map((words) => run(config, words));
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+    try {
+      copyWithoutCache(copy);
+      fs.copyFileSync(plainBundle, path.join(copy, 'dist', 'tasks-plain.cjs'));
+      const bin = path.join(copy, 'bin', 'tasks.js');
+      const cacheHome = path.join(copy, 'cache');
+      const env = { XDG_CACHE_HOME: cacheHome };
+      const idOf = (file: string) => /^\/\/ tasks build ([0-9a-f-]{36}) \w+$/.exec(fs.readFileSync(file, 'utf8').split('\n')[0] ?? '')?.[1];
+      const own = (kind: string) =>
+        path.join(
+          cacheHome,
+          'tasks',
+          'code-cache',
+          `${idOf(readBundle)}-${kind}-${process.version}-${process.platform}-${process.arch}.cache`,
+        );
+      // Each bundle trains a cache of its own on its first run: which were written says which bundle ran.
+      const written = () => (fs.existsSync(path.dirname(own('x'))) ? fs.readdirSync(path.dirname(own('x'))).sort() : []);
+      const name = (kind: string) => path.basename(own(kind));
+
+      // Declined: the read bundle runs them, with the same output, and the plain bundle wrote no cache.
+      for (const i of [3, 4, 5, 6]) expect(run(config, lines[i] as string[], { bin, env }), lines[i]?.join(' ')).toEqual(expected[i]);
+      expect(written()).toEqual([name('read-list'), name('read-get')].sort());
+      // Taken: the plain bundle runs them.
+      for (const i of [0, 1, 2]) expect(run(config, lines[i] as string[], { bin, env }), lines[i]?.join(' ')).toEqual(expected[i]);
+      expect(written()).toEqual([name('plain-get'), name('plain-list'), name('read-get'), name('read-list')].sort());
+      expect(idOf(plainBundle)).toBe(idOf(readBundle));
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('bin/tasks.js sends the read bundle the commands it holds, found as the program finds them', () => {
