@@ -210,6 +210,7 @@ describe('the board', () => {
  */
 const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'base/zod.ts loaded': 'zod, loaded once: a module, never changed',
+  'store/active-form.ts verbSet': 'a constant set of words, made on first use: never changed',
   'locks/lock-activity.ts tracked': "one wrapped fs, made once: it counts into the calling run's scope",
   'cache/folder-names.ts looked': 'a memo of each reading of the folders (a session index; a WeakMap: it goes with the index)',
   'lifecycle/task-lifecycle.ts teamCache': 'a memo of each lifecycle context (a WeakMap: it goes with the context)',

@@ -121,6 +121,7 @@ export class Context {
   /** `tasks board -H a -H b`: how each host's board is reached (set by run.ts from board-hosts/); undefined: this machine's. */
   hostFeeds: HostFeed[] | undefined;
   private root: Pick<Command, 'opts'> | undefined;
+  private configDirOf: { flag: string | undefined; env: string | undefined; dir: string } | undefined;
   private sessionIndex: SessionIndex | undefined;
   private homeCache: string | undefined;
   /** The persistent cache, made once a run: every session index of the run shares it. */
@@ -180,8 +181,15 @@ export class Context {
   }
 
   get configDir(): string {
-    refuseEmptyConfigDir(this.globals().configDir, this.env.CLAUDE_CONFIG_DIR);
-    return resolveConfigDir({ flag: this.globals().configDir, env: this.env.CLAUDE_CONFIG_DIR, home: this.rawHome, cwd: this.cwd });
+    const flag = this.globals().configDir;
+    const env = this.env.CLAUDE_CONFIG_DIR;
+    // Asked for a dozen times a run: resolved again only when what it is made of has changed (--config-dir once parsed).
+    const known = this.configDirOf;
+    if (known !== undefined && known.flag === flag && known.env === env) return known.dir;
+    refuseEmptyConfigDir(flag, env);
+    const dir = resolveConfigDir({ flag, env, home: this.rawHome, cwd: this.cwd });
+    this.configDirOf = { flag, env, dir };
+    return dir;
   }
 
   /** $HOME as given, else the account's home. */
@@ -213,7 +221,8 @@ export class Context {
     if (this.homeCache !== undefined) return this.homeCache;
     const home = this.rawHome;
     try {
-      this.homeCache = fs.realpathSync(home);
+      // One realpath(3) call where Node's own walk would lstat each part of the path (Windows: Node's walk, which knows its drives).
+      this.homeCache = this.platform === 'win32' ? fs.realpathSync(home) : fs.realpathSync.native(home);
     } catch {
       this.homeCache = home;
     }
