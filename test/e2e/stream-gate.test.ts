@@ -15,6 +15,7 @@ import { BIN, baseEnv, runAsync, stderrError, stderrLines, tempConfig, writeTask
 import { runFed } from '../helpers/feed.js';
 import { parseNdjson, replay } from '../helpers/replay.js';
 import { until } from '../helpers/run-agent.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
 import { StreamScript } from '../helpers/stream-lines.js';
 
 const gate = (config: string, lines: readonly string[], args: string[], opts = {}) =>
@@ -81,6 +82,35 @@ describe('the gate needs the run to end with the condition holding', () => {
     const r = await gate(config, s.lines, ['--until', 'all-completed']);
     expect(r.code).toBe(6);
     expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'input-ended', met: false, counts: { completed: 1 } });
+  });
+
+  it('a stream cut while its agent still runs here is no death: no release is offered for the work it holds', async () => {
+    const s = new StreamScript().init().create('1', 'Reproduce').update('1', { status: 'in_progress', owner: 'main' });
+    // Nothing here says the session lives on: its run ended holding #1 (crashed, said with the way back).
+    const alone = tempConfig();
+    const dead = await gate(alone, s.lines, ['--until', 'all-completed']);
+    expect(dead.code).toBe(6);
+    expect(stderrLines(dead.stderr).find((l) => l.note?.code === 'session_died')?.note).toMatchObject({
+      sessionId: s.session,
+      state: 'crashed',
+      tasks: ['1'],
+      message: expect.stringContaining('tasks -l 7c0ffee0 release 1 gives it back'),
+    });
+    // Its live-session file names a process that runs (a reader between it and the watch went away).
+    const config = tempConfig();
+    writeLiveSession(config, { pid: process.pid, sessionId: s.session, cwd: path.join(config, 'proj') });
+    const cut = await gate(config, s.lines, ['--until', 'all-completed']);
+    expect(cut.code).toBe(6);
+    expect(cut.stderr).not.toContain('session_died');
+    expect(cut.stderr).not.toContain('release');
+    const error = stderrError(cut.stderr)?.error as Record<string, unknown> | undefined;
+    expect(error).toMatchObject({
+      code: 'run_ended',
+      reason: 'input-ended',
+      message:
+        "the run's input ended without a result event: the run did not finish, so all-completed is not met; 1 task: 0 done, 1 in progress, 0 pending",
+    });
+    expect(error?.died).toBeUndefined();
   });
 
   it('a run whose result is an error (error_max_turns) never passes, even with every task done: exit 1, said why', async () => {

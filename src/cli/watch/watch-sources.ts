@@ -210,10 +210,10 @@ function freshIndex(ctx: Context): SessionIndex {
   return new SessionIndex(ctx.configDir, { settings: ctx.settingsPlaces, namedFolder: ctx.namedProjectFolder });
 }
 
-/** The session's end as its files tell it (list's answer), with the pid its live-session file names; undefined while it looks live. */
-function sessionEndOf(ctx: Context, sessionId: string): { state: 'ended' | 'crashed'; pid?: number | undefined } | undefined {
+/** The session's end as its files tell it (list's answer), with the pid its live-session file names; `live` while it looks live; undefined when unknown here. */
+function sessionEndOf(ctx: Context, sessionId: string): { state: 'ended' | 'crashed' | 'live'; pid?: number | undefined } | undefined {
   const session = freshIndex(ctx).session(sessionId);
-  if (session?.state !== 'ended' && session?.state !== 'crashed') return undefined;
+  if (session?.state !== 'ended' && session?.state !== 'crashed' && session?.state !== 'live') return undefined;
   return { state: session.state, pid: session.pid };
 }
 

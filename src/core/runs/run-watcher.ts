@@ -61,13 +61,16 @@ export interface RunWatcherOptions {
   /**
    * How the session's end reads in its files (its live-session file, its transcript), as
    * `list`, `get` and `release --gone` judge it, with its process's pid when a file names
-   * it; undefined while it looks live, or nothing names it. Asked once the agent's process
-   * has ended: a run's death takes the state every other command gives it.
+   * it; `live` while it looks live; undefined when nothing names it. Asked once the
+   * input has ended (and the agent's process, when the run started it): a run's death
+   * takes the state every other command gives it.
    */
-  sessionEnd?: ((sessionId: string) => { state: 'ended' | 'crashed'; pid?: number | undefined } | undefined) | undefined;
+  sessionEnd?: ((sessionId: string) => { state: 'ended' | 'crashed' | 'live'; pid?: number | undefined } | undefined) | undefined;
 }
 
 const SESSION_CHECK_MS = 1000;
+/** A followed stream's session that still looks live as its input ends: looked at once more after this. */
+const LIVE_LOOK_AGAIN_MS = 300;
 /** The agent writes a task file, then prints its result: a second covers a loaded machine. */
 const DEFAULT_GRACE_MS = 1000;
 
@@ -431,13 +434,28 @@ export class RunWatcher implements WatchSource {
         return;
       }
       // How its process ended says how it died: waited for (the caller bounds the wait).
-      void (this.opts.agent?.exit() ?? Promise.resolve(undefined)).then((exit) => {
+      void (this.opts.agent?.exit() ?? Promise.resolve(undefined)).then(async (exit) => {
         if (this.closed) return;
         // The files say how the session ended where they can (Claude Code on SIGTERM writes
         // its end and exits 143: ended, as list says). A session whose file names another
         // process than the one started (a wrapper script ran the agent) is told by its own
         // pid, without the wrapper's exit, which is not the agent's.
-        const seen = this.opts.sessionEnd?.(died.sessionId);
+        let looked = this.opts.sessionEnd?.(died.sessionId);
+        if (looked?.state === 'live' && this.opts.agent === undefined) {
+          // A writer that closed the pipe may still be on its way out: looked at again a moment later.
+          await new Promise((resolve) => setTimeout(resolve, LIVE_LOOK_AGAIN_MS));
+          if (this.closed) return;
+          looked = this.opts.sessionEnd?.(died.sessionId);
+        }
+        // A followed stream (no process of ours) whose session still runs: its input ended,
+        // its agent did not (a reader in between went away). No death, and nothing of its
+        // work to give back: the run did not finish here, and that is all that is known.
+        if (looked?.state === 'live' && this.opts.agent === undefined) {
+          this.handlers.onRunEnd?.(end);
+          return;
+        }
+        // Our agent's process has ended: files that still say live have not caught up.
+        const seen = looked === undefined || looked.state === 'live' ? undefined : { state: looked.state, pid: looked.pid };
         const wrapped = seen?.pid !== undefined && died.pid !== undefined && seen.pid !== died.pid;
         const state = seen?.state ?? deathState(exit);
         this.handlers.onRunEnd?.({
