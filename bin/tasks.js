@@ -200,8 +200,8 @@ function userCacheFile(name) {
 }
 
 /**
- * Written whole (a temporary file, the user's alone, renamed), with the caches of other
- * builds removed; any failure is only a slower next start. The temporary file is made
+ * Written whole (a temporary file, the user's alone, renamed), with the caches of old
+ * builds removed (pruneCaches); any failure is only a slower next start. The temporary file is made
  * new (never through a file or link already there) and 0600 whatever the umask: a
  * group-writable cache would be refused on the next start (cacheAfter).
  */
@@ -221,10 +221,47 @@ function writeCache(file, header, script) {
       fs.writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
     }
     fs.renameSync(temp, file);
-    const build = path.basename(file).slice(0, 36);
-    for (const name of fs.readdirSync(dir))
-      if (!name.startsWith(build) && name.endsWith('.cache')) fs.rmSync(path.join(dir, name), { force: true });
+    pruneCaches(dir, path.basename(file).slice(0, 36));
   } catch {
     // No cache: the next start compiles.
   }
+}
+
+/** How many builds keep their caches in the folder: this one and the ones written last. */
+const KEPT_BUILDS = 3;
+
+/**
+ * Other builds' caches are removed, but for those of the builds written last: two installs
+ * used in turn (a global one and a project's, of other versions) would otherwise remove
+ * each other's caches, and each compile on every start. A temporary file a run left when
+ * it died before renaming it goes once it is a minute old (a younger one may be another
+ * run's, being written).
+ */
+function pruneCaches(dir, build) {
+  const fs = require('node:fs');
+  const newest = new Map([[build, Number.POSITIVE_INFINITY]]);
+  const caches = [];
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    let stat;
+    try {
+      stat = fs.lstatSync(file);
+    } catch {
+      continue;
+    }
+    if (name.startsWith('.') && name.endsWith('.tmp')) {
+      if (Date.now() - stat.mtimeMs > 60_000) fs.rmSync(file, { force: true });
+    } else if (name.endsWith('.cache')) {
+      const id = name.slice(0, 36);
+      caches.push({ file, id });
+      newest.set(id, Math.max(newest.get(id) ?? 0, stat.mtimeMs));
+    }
+  }
+  const kept = new Set(
+    [...newest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, KEPT_BUILDS)
+      .map(([id]) => id),
+  );
+  for (const { file, id } of caches) if (!kept.has(id)) fs.rmSync(file, { force: true });
 }

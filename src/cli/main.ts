@@ -116,7 +116,12 @@ function handleInterrupts(running: () => RunHandle | undefined): void {
 
 /**
  * The plain bundle's answer to bin/tasks.js: true when this command line is not a plain
- * read, which the bundle leaves to another, having run nothing (no listener, no stream).
+ * read here (another command line, or a host named, as by $TASKS_HOST, which bin/tasks.js
+ * sends to the remote bundle when it is there), which the bundle leaves to another,
+ * having run nothing (no listener, no stream).
  */
-export const declined = typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY && plainRead(process.argv) === undefined;
+export const declined =
+  typeof TASKS_PLAIN_ONLY !== 'undefined' &&
+  TASKS_PLAIN_ONLY &&
+  (plainRead(process.argv) === undefined || hostArgv(process.argv, process.env) !== undefined);
 if (!declined) void main(process.argv);

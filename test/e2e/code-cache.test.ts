@@ -115,6 +115,12 @@ describe('the CLI bundles and their code caches', () => {
       for (const i of [0, 1, 2]) expect(run(config, lines[i] as string[], { bin, env }), lines[i]?.join(' ')).toEqual(expected[i]);
       expect(written()).toEqual([name('plain-get'), name('plain-list'), name('read-get'), name('read-list')].sort());
       expect(idOf(plainBundle)).toBe(idOf(readBundle));
+      // A host named by $TASKS_HOST (bin/tasks.js sends such a line to the remote bundle, not here): declined too.
+      const onHost = { TASKS_HOST: 'nohost.invalid' };
+      const there = run(config, ['list'], { env: onHost });
+      expect(there.stderr).toMatch(/^error: host nohost\.invalid: /);
+      fs.copyFileSync(bundle, path.join(copy, 'dist', 'tasks.cjs'));
+      expect(run(config, ['list'], { bin, env: { ...env, ...onHost } })).toEqual(there);
     } finally {
       fs.rmSync(copy, { recursive: true, force: true });
     }
@@ -230,18 +236,31 @@ describe('the CLI bundles and their code caches', () => {
         'code-cache',
         `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
       );
-      // An old build's cache in the same folder goes when this build writes its own.
+      // Other builds' caches in the same folder: the two written last stay (two installs used
+      // in turn must not remove each other's), an older one goes when this build writes its own;
+      // so does a temporary file a dead run left, once a minute old, and not a younger one.
       fs.mkdirSync(path.dirname(own), { recursive: true });
-      const stale = path.join(
-        path.dirname(own),
-        `00000000-0000-0000-0000-000000000000-read-${process.version}-${process.platform}-${process.arch}.cache`,
-      );
-      fs.writeFileSync(stale, 'old');
+      const other = (n: number, minutesAgo: number) => {
+        const file = path.join(
+          path.dirname(own),
+          `0000000${n}-0000-0000-0000-000000000000-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
+        );
+        fs.writeFileSync(file, 'old');
+        const at = new Date(Date.now() - minutesAgo * 60_000);
+        fs.utimesSync(file, at, at);
+        return file;
+      };
+      const [oldest, older, newer] = [other(1, 30), other(2, 20), other(3, 10)];
+      const deadTemp = path.join(path.dirname(own), `.${path.basename(own)}.99999.tmp`);
+      fs.writeFileSync(deadTemp, 'half');
+      fs.utimesSync(deadTemp, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+      const youngTemp = path.join(path.dirname(own), `.${path.basename(own)}.99998.tmp`);
+      fs.writeFileSync(youngTemp, 'half');
 
       expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
       const first = fs.readFileSync(own);
       expect(first.toString('latin1', 0, build.length + NODE_LINE.length)).toBe(`${build}${NODE_LINE}`);
-      expect(fs.existsSync(stale)).toBe(false);
+      expect([oldest, older, newer, deadTemp, youngTemp].map((f) => fs.existsSync(f))).toEqual([false, true, true, false, true]);
       const source = fs.readFileSync(readBundle, 'utf8');
       // After the header, V8's data.
       const accepted = new vm.Script(Module.wrap(source), {
