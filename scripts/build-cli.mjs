@@ -77,8 +77,12 @@ const bundle = (outfile, readOnly, remoteOnly = false, plainOnly = false) =>
       },
       sharedNodeModules(ourCode),
     ],
-    // Its first line names this build; the code cache made for it carries the same line.
-    banner: { js: `// tasks build ${buildId}${plainOnly ? ' plain' : readOnly ? ' read' : remoteOnly ? ' remote' : ''}` },
+    // Its first line names this build; the code cache made for it carries the same line. Its
+    // second names the Node that trains the caches beside it (below): bin/tasks.js opens
+    // them under that Node alone.
+    banner: {
+      js: `// tasks build ${buildId}${plainOnly ? ' plain' : readOnly ? ' read' : remoteOnly ? ' remote' : ''}\n// node ${process.version} ${process.platform}-${process.arch}`,
+    },
     // Minified: half the source for V8 to read and hash on every start (measured: ~1.8 ms
     // a command). For readable stack traces, run the unbundled code: node dist/cli/main.js.
     minify: true,

@@ -126,6 +126,43 @@ describe('the CLI bundles and their code caches', () => {
     }
   });
 
+  it('the caches beside a bundle are opened only under the Node its second line names', () => {
+    const { config } = fixtureConfig();
+    const expected = run(config, ['lists']);
+    const source = fs.readFileSync(readBundle, 'utf8');
+    const lines = source.split('\n');
+    expect(`${lines[1]}\n`).toBe(NODE_LINE);
+    const ownFile = (cacheHome: string) =>
+      path.join(
+        cacheHome,
+        'tasks',
+        'code-cache',
+        `${/^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(lines[0] ?? '')?.[1]}-read-lists-${process.version}-${process.platform}-${process.arch}.cache`,
+      );
+    for (const [nodeNamed, opened] of [
+      [process.version, true],
+      // Another Node, named in as many characters: V8 would take the cache with this source, were it opened.
+      [process.version.replace(/\d/g, (d) => (d === '9' ? '8' : '9')), false],
+    ] as const) {
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-cache-'));
+      try {
+        fs.cpSync(path.join(path.dirname(BIN), '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+        fs.mkdirSync(path.join(copy, 'dist'));
+        fs.writeFileSync(
+          path.join(copy, 'dist', 'tasks-read.cjs'),
+          source.replace(NODE_LINE, NODE_LINE.replace(process.version, nodeNamed)),
+        );
+        fs.copyFileSync(`${readBundle}.lists.cache`, path.join(copy, 'dist', 'tasks-read.cjs.lists.cache'));
+        const cacheHome = path.join(copy, 'cache');
+        expect(run(config, ['lists'], { bin: path.join(copy, 'bin', 'tasks.js'), env: { XDG_CACHE_HOME: cacheHome } })).toEqual(expected);
+        // The build's cache taken: nothing of this Node's own is written; not opened: this Node trains its own.
+        expect(fs.existsSync(ownFile(cacheHome)), nodeNamed).toBe(!opened);
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true });
+      }
+    }
+  });
+
   it('bin/tasks.js sends the read bundle the commands it holds, found as the program finds them', () => {
     const source = fs.readFileSync(BIN, 'utf8');
     const names = /const READ_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(source)?.[1];
