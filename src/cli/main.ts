@@ -60,19 +60,17 @@ async function main(argv: string[]): Promise<void> {
   // The condition names the build's constant itself: esbuild then leaves the commands out of the remote bundle.
   if (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY) {
     process.exitCode = remote === undefined ? EXIT.failure : await runOnHost(argv, remote, io, env);
-  } else if (typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) {
-    // No host here: bin/tasks.js runs a command line that names one with the remote bundle.
-    const { run } = await import('./run.js');
-    process.exitCode = await run(argv, io, env, { started: (handle) => (current = handle), aloneInProcess: true });
-  } else if (remote !== undefined && remote.command !== 'board') {
+  } else if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined && remote.command !== 'board') {
+    // (The plain bundle is never given a host: it declines such a command line, below.)
     process.exitCode = await runOnHost(argv, remote, io, env);
-  } else if (argv[2] === SERVE_COMMAND) {
+  } else if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && argv[2] === SERVE_COMMAND) {
     // The host's side of a connection kept from another machine: commands run in this process, one after another (remote/host-serve.ts).
     const [{ serveStdio }, { run }] = await Promise.all([import('./remote/host-serve.js'), import('./run.js')]);
     process.exitCode = await serveStdio(run, env);
   } else {
-    const [{ run }, { processCwd }] = await Promise.all([import('./run.js'), import('./runtime/context.js')]);
-    process.exitCode = await run(argv, io, env, { cwd: processCwd(), started: (handle) => (current = handle), aloneInProcess: true });
+    // In the process's working directory (run's default).
+    const { run } = await import('./run.js');
+    process.exitCode = await run(argv, io, env, { started: (handle) => (current = handle), aloneInProcess: true });
   }
 }
 

@@ -63,13 +63,12 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   try {
     const remote = hostArgv(argv, env);
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.
-    if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined && remote.command !== 'board') {
+    if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined) {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.
-      return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
-    }
-    // The board of hosts: how each is reached, found here (commands use no ssh), each host checked as -H checks it.
-    if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined)
+      if (remote.command !== 'board') return await (await import('./remote/remote-run.js')).runRemote(argv, remote, io, env);
+      // The board of hosts: how each is reached, found here (commands use no ssh), each host checked as -H checks it.
       ctx.hostFeeds = await (await import('./board-hosts/hosts-board.js')).boardHostFeeds(remote, io, env);
+    }
     // The command line without its hosts (taken above): `--hosts=<file>` is no option of the program's.
     const parsed = remote === undefined ? argv : [argv[0] ?? 'node', argv[1] ?? 'tasks', ...remote.args];
     if (io.mayColour(argv)) await loadColour();

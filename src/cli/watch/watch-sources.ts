@@ -213,7 +213,7 @@ function freshIndex(ctx: Context): SessionIndex {
 /** The session's end as its files tell it (list's answer), with the pid its live-session file names; `live` while it looks live; undefined when unknown here. */
 function sessionEndOf(ctx: Context, sessionId: string): { state: 'ended' | 'crashed' | 'live'; pid?: number | undefined } | undefined {
   const session = freshIndex(ctx).session(sessionId);
-  if (session?.state !== 'ended' && session?.state !== 'crashed' && session?.state !== 'live') return undefined;
+  if (session === undefined || session.state === 'unknown') return undefined;
   return { state: session.state, pid: session.pid };
 }
 

@@ -442,20 +442,20 @@ export class RunWatcher implements WatchSource {
         // pid, without the wrapper's exit, which is not the agent's.
         let looked = this.opts.sessionEnd?.(died.sessionId);
         if (looked?.state === 'live' && this.opts.agent === undefined) {
-          // A writer that closed the pipe may still be on its way out: looked at again a moment later.
+          // A followed stream (no process of ours) whose session still runs: its input ended,
+          // its agent did not (a reader in between went away), or the writer that closed the
+          // pipe is still on its way out: looked at again a moment later. Still live: no
+          // death, and nothing of its work to give back; the run did not finish here.
           await new Promise((resolve) => setTimeout(resolve, LIVE_LOOK_AGAIN_MS));
           if (this.closed) return;
           looked = this.opts.sessionEnd?.(died.sessionId);
-        }
-        // A followed stream (no process of ours) whose session still runs: its input ended,
-        // its agent did not (a reader in between went away). No death, and nothing of its
-        // work to give back: the run did not finish here, and that is all that is known.
-        if (looked?.state === 'live' && this.opts.agent === undefined) {
-          this.handlers.onRunEnd?.(end);
-          return;
+          if (looked?.state === 'live') {
+            this.handlers.onRunEnd?.(end);
+            return;
+          }
         }
         // Our agent's process has ended: files that still say live have not caught up.
-        const seen = looked === undefined || looked.state === 'live' ? undefined : { state: looked.state, pid: looked.pid };
+        const seen = looked?.state === 'ended' || looked?.state === 'crashed' ? { state: looked.state, pid: looked.pid } : undefined;
         const wrapped = seen?.pid !== undefined && died.pid !== undefined && seen.pid !== died.pid;
         const state = seen?.state ?? deathState(exit);
         this.handlers.onRunEnd?.({
