@@ -169,6 +169,24 @@ describe('a plain read is the program read, byte for byte', () => {
     }
   });
 
+  it('prints no deprecation warning, and the same change times, where Node is asked to warn of pending deprecations', () => {
+    const w = world();
+    const argv = ['-l', 'plan', 'list', '--json'];
+    const quiet = run(w.config, argv, { cwd: w.loose, env: { TASKS_NOW: String(NOW) } });
+    expect(quiet.code).toBe(0);
+    expect(JSON.parse(quiet.stdout)).toHaveLength(4);
+    for (const env of [{ NODE_OPTIONS: '--pending-deprecation' }, { NODE_PENDING_DEPRECATION: '1' }]) {
+      const warned = run(w.config, argv, { cwd: w.loose, env: { TASKS_NOW: String(NOW), ...env } });
+      expect({ env, ...warned }).toEqual({ env, ...quiet });
+    }
+    const flagged = spawnSync(process.execPath, ['--pending_deprecation', BIN, ...argv], {
+      cwd: w.loose,
+      env: baseEnv(w.config, { TASKS_NOW: String(NOW) }),
+      encoding: 'utf8',
+    });
+    expect({ code: flagged.status, stdout: flagged.stdout, stderr: flagged.stderr }).toEqual(quiet);
+  });
+
   it('leaves to the program what it does not read whole', () => {
     for (const argv of [
       ['list', '--help'],

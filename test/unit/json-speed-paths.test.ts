@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/core/base/json-depth.js';
+import { mtimeReader, openFileMtimeMs, type StatNumbers } from '../../src/core/base/open-file-mtime.js';
 import { compareIds, sortByIds } from '../../src/core/store/ids.js';
 import { readTaskFile } from '../../src/core/store/task-file.js';
 import { isoTime } from '../../src/render/iso-text.js';
@@ -96,5 +97,64 @@ describe('the nesting check of a task file read', () => {
         }
       }
     }
+  });
+});
+
+describe('the change time of an open file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-mtime-'));
+  /**
+   * Files with times of every kind: fractions of a millisecond, old, far ahead, 1970; the
+   * access time half the change time (the first file's tell a swap of the two apart).
+   */
+  const files = (): number[] => {
+    const times = [951_782_400_123.456, 0, 1.5, 1_733_223_767_621.457, 4_102_444_800_000.999, 253_402_300_799_000];
+    return times.map((t, i) => {
+      const file = path.join(dir, `${i}.json`);
+      fs.writeFileSync(file, 'x'.repeat(i));
+      fs.utimesSync(file, new Date(t / 2), new Date(t));
+      return fs.openSync(file, 'r');
+    });
+  };
+  /** A source of raw numbers that counts its calls. */
+  const counted = (fstat: StatNumbers['fstat']) => {
+    const calls = { n: 0 };
+    const source: StatNumbers = {
+      fstat: (...a) => {
+        calls.n++;
+        return fstat(...a);
+      },
+    };
+    return { calls, source };
+  };
+
+  it("is fstatSync's mtimeMs, to the bit, on every file, and this Node's own numbers are taken after the first", () => {
+    const fds = files();
+    const node = (process as unknown as { binding: (name: string) => StatNumbers }).binding('fs');
+    const { calls, source } = counted((...a) => node.fstat(...a));
+    const read = mtimeReader(() => source);
+    for (const fd of [...fds, ...fds]) expect(read(fd)).toBe(fs.fstatSync(fd).mtimeMs);
+    // One call to check the first file against its Stats, then one a file.
+    expect(calls.n).toBe(1 + 2 * fds.length - 1);
+    expect(openFileMtimeMs(fds[3] as number)).toBe(fs.fstatSync(fds[3] as number).mtimeMs);
+  });
+
+  it('falls back to fstatSync for good when the numbers are laid out otherwise, throw, or are not there', () => {
+    const fds = files();
+    const node = (process as unknown as { binding: (name: string) => StatNumbers }).binding('fs');
+    // A layout this reader does not know: the access and change times swapped.
+    const swapped = counted((...a) => {
+      const n = Array.from(node.fstat(...a));
+      return [...n.slice(0, 10), ...n.slice(12, 14), ...n.slice(10, 12), ...n.slice(14)];
+    });
+    const throwing = counted(() => {
+      throw new Error('no such binding');
+    });
+    for (const { calls, source } of [swapped, throwing]) {
+      const read = mtimeReader(() => source);
+      for (const fd of [...fds, ...fds]) expect(read(fd)).toBe(fs.fstatSync(fd).mtimeMs);
+      expect(calls.n).toBe(1);
+    }
+    const none = mtimeReader(() => undefined);
+    for (const fd of fds) expect(none(fd)).toBe(fs.fstatSync(fd).mtimeMs);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readOpenFile } from '../base/bounded-read.js';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
+import { openFileMtimeMs } from '../base/open-file-mtime.js';
 import { isKnownKey, type Task, validateTask } from './schema.js';
 import { serializeTask } from './serialize.js';
 
@@ -168,7 +169,7 @@ function quickRead(file: string, maxBytes: number, withTime: boolean): { text: s
     if (!(n > 0 && n < buffer.length && n <= maxBytes)) return undefined;
     const text = buffer.toString('utf8', 0, n);
     // The change time JSON output carries: one fstat of the open file, only when asked.
-    return withTime ? { text, mtimeMs: fs.fstatSync(fd).mtimeMs } : { text };
+    return withTime ? { text, mtimeMs: openFileMtimeMs(fd) } : { text };
   } catch {
     return undefined;
   } finally {
