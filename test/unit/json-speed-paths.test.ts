@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/core/base/json-depth.js';
-import { mtimeReader, openFileMtimeMs, type StatNumbers } from '../../src/core/base/open-file-mtime.js';
+import { mtimeReader, nodeStatNumbers, openFileMtimeMs, type StatNumbers } from '../../src/core/base/open-file-mtime.js';
 import { compareIds, sortByIds } from '../../src/core/store/ids.js';
 import { readTaskFile } from '../../src/core/store/task-file.js';
 import { isoTime } from '../../src/render/iso-text.js';
@@ -136,6 +136,19 @@ describe('the change time of an open file', () => {
     // One call to check the first file against its Stats, then one a file.
     expect(calls.n).toBe(1 + 2 * fds.length - 1);
     expect(openFileMtimeMs(fds[3] as number)).toBe(fs.fstatSync(fds[3] as number).mtimeMs);
+  });
+
+  it("takes this Node's own numbers, asked as its fstatSync asks, unless it is to warn of pending deprecations", () => {
+    // Node 20, 22 and 24 (CI runs each): the binding is there and called as the reader calls it.
+    expect(nodeStatNumbers()).toBeDefined();
+    const saved = process.env.NODE_PENDING_DEPRECATION;
+    process.env.NODE_PENDING_DEPRECATION = '1';
+    try {
+      expect(nodeStatNumbers()).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.NODE_PENDING_DEPRECATION;
+      else process.env.NODE_PENDING_DEPRECATION = saved;
+    }
   });
 
   it('falls back to fstatSync for good when the numbers are laid out otherwise, throw, or are not there', () => {

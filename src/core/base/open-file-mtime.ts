@@ -60,10 +60,20 @@ export function mtimeReader(source: () => StatNumbers | undefined): (fd: number)
   };
 }
 
-/** Node's fs binding, unless asking for it would print a deprecation warning (--pending-deprecation). */
-function nodeStatNumbers(): StatNumbers | undefined {
+/**
+ * The call fstatSync makes on Node 20.10 and later (earlier ones passed an object for the
+ * error instead of `false`): the binding is asked only as this Node's fstatSync asks it.
+ */
+const FSTAT_CALL = 'binding.fstat(fd, options.bigint, undefined, false)';
+
+/**
+ * Node's fs binding, where this Node's fstatSync calls it as this reader does, unless
+ * asking for it would print a deprecation warning (--pending-deprecation).
+ */
+export function nodeStatNumbers(): StatNumbers | undefined {
   const pending = (text: string | undefined) => text !== undefined && /--pending[-_]deprecation/.test(text);
   if (process.env.NODE_PENDING_DEPRECATION === '1' || pending(process.env.NODE_OPTIONS) || process.execArgv.some(pending)) return undefined;
+  if (!String(fs.fstatSync).includes(FSTAT_CALL)) return undefined;
   const binding = (process as { binding?: (name: string) => { fstat?: unknown } }).binding?.('fs');
   return typeof binding?.fstat === 'function' ? (binding as StatNumbers) : undefined;
 }
