@@ -3,15 +3,15 @@ import fs from 'node:fs';
 /**
  * `fs.fstatSync(fd).mtimeMs`, without the Stats object: `list --json` of thousands of
  * tasks stats each file, and while V8 still interprets Node's Stats constructor (most of
- * a single run), each Stats costs about 2.5 µs on Node 22 and 24 and 4.6 µs on Node 20
- * (which also makes four Date objects a Stats), against 1 µs for the system call itself:
- * 1,000 files, 2.5-4.6 ms of a run of 50.
+ * a single run), each Stats costs 2-3 µs more on Node 22 and 24 and 4.5-6.5 µs more on
+ * Node 20 (which also makes four Date objects a Stats) than the system call itself: for
+ * 1,000 files, 2-6 ms of a run of 50 (bench/README.md).
  *
  * Node's own fs binding returns the raw numbers fstatSync builds its Stats from. It is not
  * a public interface, so a reader trusts it only after it agreed with fstatSync on the
- * run's first file, to the bit. Anything else (a Node that lays the numbers out otherwise
- * or lacks the binding, a permission model that refuses it, a deprecation warning it
- * would print) leaves every file to fstatSync.
+ * run's first file, to the bit. Anything else (a Node that calls or lays the numbers out
+ * otherwise or lacks the binding, a permission model that refuses it, a deprecation
+ * warning it would print) leaves every file to fstatSync.
  */
 export interface StatNumbers {
   fstat(fd: number, bigint: false, request: undefined, shouldNotThrow: false): ArrayLike<number>;
