@@ -185,6 +185,18 @@ describe('a plain read is the program read, byte for byte', () => {
       encoding: 'utf8',
     });
     expect({ code: flagged.status, stdout: flagged.stdout, stderr: flagged.stderr }).toEqual(quiet);
+    // Set in a Node config file (Node 22.23 and 24), with warnings made errors: still no warning, no error.
+    if (process.allowedNodeEnvironmentFlags.has('--experimental-config-file')) {
+      const config = path.join(w.config, 'node.config.json');
+      fs.writeFileSync(config, JSON.stringify({ nodeOptions: { 'pending-deprecation': true, 'throw-deprecation': true } }));
+      const configured = spawnSync(process.execPath, [`--experimental-config-file=${config}`, BIN, ...argv], {
+        cwd: w.loose,
+        env: baseEnv(w.config, { TASKS_NOW: String(NOW) }),
+        encoding: 'utf8',
+      });
+      expect({ code: configured.status, stdout: configured.stdout }).toEqual({ code: 0, stdout: quiet.stdout });
+      expect(configured.stderr).not.toMatch(/Deprecation/);
+    }
   });
 
   it('leaves to the program what it does not read whole', () => {

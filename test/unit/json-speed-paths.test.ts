@@ -138,17 +138,24 @@ describe('the change time of an open file', () => {
     expect(openFileMtimeMs(fds[3] as number)).toBe(fs.fstatSync(fds[3] as number).mtimeMs);
   });
 
-  it("takes this Node's own numbers, asked as its fstatSync asks, unless it is to warn of pending deprecations", () => {
+  it("takes this Node's own numbers, asked as its fstatSync asks, and never through a process.binding Node wrapped to warn", () => {
     // Node 20, 22 and 24 (CI runs each): the binding is there and called as the reader calls it.
     expect(nodeStatNumbers()).toBeDefined();
-    const saved = process.env.NODE_PENDING_DEPRECATION;
-    process.env.NODE_PENDING_DEPRECATION = '1';
+    // What Node puts in its place under --pending-deprecation, however set: a function that warns first.
+    const proc = process as unknown as { binding: (name: string) => unknown };
+    const own = proc.binding;
+    const warned: string[] = [];
+    const deprecated = (name: string) => {
+      warned.push(name);
+      return own(name);
+    };
+    proc.binding = Object.defineProperty(deprecated, 'name', { value: 'deprecated' });
     try {
       expect(nodeStatNumbers()).toBeUndefined();
     } finally {
-      if (saved === undefined) delete process.env.NODE_PENDING_DEPRECATION;
-      else process.env.NODE_PENDING_DEPRECATION = saved;
+      proc.binding = own;
     }
+    expect(warned).toEqual([]);
   });
 
   it('falls back to fstatSync for good when the numbers are laid out otherwise, throw, or are not there', () => {

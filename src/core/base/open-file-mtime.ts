@@ -68,14 +68,15 @@ const FSTAT_CALL = 'binding.fstat(fd, options.bigint, undefined, false)';
 
 /**
  * Node's fs binding, where this Node's fstatSync calls it as this reader does, unless
- * asking for it would print a deprecation warning (--pending-deprecation).
+ * asking for it would print a deprecation warning: under --pending-deprecation, however
+ * it was set (the command line, NODE_OPTIONS, NODE_PENDING_DEPRECATION, a Node config
+ * file), Node wraps `process.binding` in a function that warns; only its own is asked.
  */
 export function nodeStatNumbers(): StatNumbers | undefined {
-  const pending = (text: string | undefined) => text !== undefined && /--pending[-_]deprecation/.test(text);
-  if (process.env.NODE_PENDING_DEPRECATION === '1' || pending(process.env.NODE_OPTIONS) || process.execArgv.some(pending)) return undefined;
-  if (!String(fs.fstatSync).includes(FSTAT_CALL)) return undefined;
-  const binding = (process as { binding?: (name: string) => { fstat?: unknown } }).binding?.('fs');
-  return typeof binding?.fstat === 'function' ? (binding as StatNumbers) : undefined;
+  const binding = (process as { binding?: ((name: string) => { fstat?: unknown }) | undefined }).binding;
+  if (binding?.name !== 'binding' || !String(fs.fstatSync).includes(FSTAT_CALL)) return undefined;
+  const fsBinding = binding('fs');
+  return typeof fsBinding?.fstat === 'function' ? (fsBinding as StatNumbers) : undefined;
 }
 
 export const openFileMtimeMs = mtimeReader(nodeStatNumbers);
