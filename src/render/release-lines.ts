@@ -38,10 +38,12 @@ export function renderNothingHeld(owner: string): string {
 
 /**
  * `release --gone` with nothing to release: some owners are gone but hold no unfinished
- * task (`gone`); a sign of life keeps every owner from being gone (`alive`: what it is); or
- * no session of the list is known.
+ * task (`gone`), or what they hold a live session may go on with (`gone` and `alive`: "session
+ * 0ea1b2eb, a fork of d3f0527f, is live and may go on with #1"); a sign of life keeps every
+ * owner from being gone (`alive`: what it is); or no session of the list is known.
  */
 export function renderNoneGone(why: { gone: boolean; alive?: string | undefined }): string {
+  if (why.gone && why.alive !== undefined) return `nothing released: ${oneLine(why.alive)}`;
   if (why.gone) return 'no unfinished task is held by a gone owner; nothing released';
   if (why.alive !== undefined) return `no owner here is gone: ${oneLine(why.alive)}; nothing released`;
   return 'no owner here is known to be gone: no session of this list is known to have ended or crashed';

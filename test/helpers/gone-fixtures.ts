@@ -4,10 +4,11 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { FIXTURES, tempConfig } from './cli.js';
 
-/** When each fixture's task files were last written (test/fixtures/claude-code-2.1.328/gone/README.md). */
-const TASK_TIMES: Record<string, { list: string; at: string }> = {
+/** When each fixture's task files were last written (test/fixtures/claude-code-2.1.328/gone/README.md): all at once, or file by file. */
+const TASK_TIMES: Record<string, { list: string; at: string | Record<string, string> }> = {
   'crashed-unowned': { list: 'solo', at: '2026-12-03T11:40:49.843Z' },
   'cleared-shared': { list: 'team', at: '2026-12-03T11:40:17.971Z' },
+  'forked-live': { list: 'rf', at: { '1.json': '2026-12-04T22:32:42.980Z', '2.json': '2026-12-04T22:32:49.028Z' } },
 };
 
 /** The live-session file's times (ms since the epoch). */
@@ -46,10 +47,12 @@ export function goneFixture(name: keyof typeof TASK_TIMES, o: { pid?: number; pr
     newest = Math.max(newest, last);
     fs.utimesSync(p, last / 1000, last / 1000);
   }
-  const { list, at } = TASK_TIMES[name] as { list: string; at: string };
+  const { list, at } = TASK_TIMES[name] as (typeof TASK_TIMES)[string];
   const dir = path.join(config, 'tasks', list);
-  const taskTime = (Date.parse(at) + shift) / 1000;
-  for (const f of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, f), taskTime, taskTime);
+  for (const f of fs.readdirSync(dir)) {
+    const taskTime = (Date.parse(typeof at === 'string' ? at : (at[f] as string)) + shift) / 1000;
+    fs.utimesSync(path.join(dir, f), taskTime, taskTime);
+  }
   const sessions = path.join(config, 'sessions');
   const [file] = fs.readdirSync(sessions);
   const text = fs

@@ -66,7 +66,7 @@ Examples:
           lists: chosen ?? { all: ctx.configDir },
           claimStaleMs,
           fix: Boolean(opts.fix),
-          goneOwners: (listId) => ctx.goneOwners(listId, { deep: true }),
+          goneOwned: (listId, tasks) => ctx.goneOwned(listId, tasks),
           goneHeld: (listId, tasks) => ctx.goneHeld(listId, tasks),
           clock: () => ctx.now(),
         },

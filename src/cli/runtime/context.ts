@@ -15,7 +15,7 @@ import { managedSettingsDir, type SettingsPlaces } from '../../core/binding/sett
 import { cacheRoot, ownerCacheDir } from '../../core/cache/cache-location.js';
 import { untrustedCacheReason } from '../../core/cache/cache-trust.js';
 import { PersistentCache } from '../../core/cache/persistent-cache.js';
-import { goneHeldInProgress, goneOwnersOfList } from '../../core/history/list-owners.js';
+import { goneHeldInProgress, goneHeldTasks, goneOwnersOfList } from '../../core/history/list-owners.js';
 import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneHeld, GoneOwners } from '../../core/sessions/gone-owners.js';
@@ -241,6 +241,15 @@ export class Context {
    */
   goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
     return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, opts);
+  }
+
+  /**
+   * Of `tasks`, those `release --gone` would give back, by id (history/list-owners.ts: a
+   * named list's sessions found by their transcripts, read whole): what `check` reports.
+   */
+  goneOwned(listId: string, tasks: readonly Task[]): ReadonlyMap<string, GoneHeld> {
+    const { held } = goneHeldTasks(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, tasks);
+    return new Map(held.map((h) => [h.task.id, h]));
   }
 
   /** The tasks in progress of `tasks` whose agent is gone (history/list-owners.ts): sessions are read only when one is in progress. */

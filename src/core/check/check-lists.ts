@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { listIds } from '../lists/list-folders.js';
-import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
+import type { GoneHeld } from '../sessions/gone-owners.js';
 import { tasksRoot } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { type CheckReport, checkList } from './check-list.js';
@@ -12,8 +12,8 @@ export interface ChecksRequest {
   /** A pending task with an owner, unchanged for longer than this, is reported; undefined: never. */
   claimStaleMs: number | undefined;
   fix: boolean;
-  /** Owners in a list whose session is over (their sessions found by their transcripts). */
-  goneOwners: (listId: string) => GoneOwners | undefined;
+  /** Of these tasks of a list, those `release --gone` gives back: whose agent is gone (their sessions found by their transcripts). */
+  goneOwned: (listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>;
   /** Of these tasks of a list, those in progress whose agent is gone (history/list-owners.ts). */
   goneHeld: (listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>;
   clock: () => number;
@@ -37,8 +37,7 @@ export async function checkLists(req: ChecksRequest, each: (check: ListCheck) =>
   for (const target of targets) {
     let report: CheckReport;
     try {
-      const gone = req.goneOwners(target.id);
-      const ownerGone = gone && ((owner: string) => (gone.isGone(owner) ? gone.whyOf(owner) : undefined));
+      const ownerGone = (tasks: readonly Task[]) => req.goneOwned(target.id, tasks);
       const agentGone = (tasks: readonly Task[]) => req.goneHeld(target.id, tasks);
       report = await checkList(target.dir, {
         now: req.clock(),

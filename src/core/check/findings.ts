@@ -68,10 +68,13 @@ export interface CheckOptions {
   /** proper-lockfile's staleness; also the age past which a temp file is abandoned. */
   lockStaleMs?: number;
   /**
-   * Owners whose session is over (from the session index, which this folder does not
-   * read): why they are gone, or undefined while they may still work.
+   * Of these tasks (unfinished, with an owner), those whose owner is gone, with why: the
+   * tasks `release --gone` gives back (history/list-owners.ts, from the session index,
+   * which this folder does not read). An owner whose sessions are over while a live one
+   * may be at work on its task (a fork of its session, an agent that took the task up)
+   * is not gone for that task. Asked only when there is such a task.
    */
-  ownerGone?: ((owner: string) => string | undefined) | undefined;
+  ownerGone?: ((tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
   /**
    * Of these tasks (in progress, no owner), those whose agent is gone: the session that
    * held it is over (history/list-owners.ts). Asked only when there is such a task.
@@ -131,14 +134,16 @@ export function findProblems(scan: ListScan, opts: CheckOptions): Finding[] {
       });
     }
   }
-  if (opts.ownerGone !== undefined) {
+  const owned = [...tasks.values()].filter((t) => t.status !== 'completed' && t.owner);
+  const ownerGone = opts.ownerGone !== undefined && owned.length > 0 ? opts.ownerGone(owned) : undefined;
+  if (ownerGone !== undefined) {
     for (const [id, task] of tasks) {
-      const why = task.owner ? opts.ownerGone(task.owner) : undefined;
-      if (task.status === 'completed' || why === undefined) continue;
+      const held = ownerGone.get(id);
+      if (held === undefined || held.unowned) continue;
       findings.push({
         code: 'owner_gone',
         severity: 'warning',
-        message: `task #${id} is ${task.status === 'in_progress' ? 'in progress' : 'pending'} and owned by ${task.owner}, whose ${why}`,
+        message: `task #${id} is ${task.status === 'in_progress' ? 'in progress' : 'pending'} and owned by ${task.owner}, whose ${held.why}`,
         fixable: false,
         hint: 'give it back for another agent or person: tasks release --gone',
         id,

@@ -5,7 +5,7 @@ import { applyPatch } from '../store/patch.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { preconditionGuard } from '../writes/preconditions.js';
-import { goneHeldTasks } from './list-owners.js';
+import { goneHeldTasks, type SparedTask } from './list-owners.js';
 
 /**
  * What `release --gone` would release in a list, and what stands in its way, read once
@@ -38,11 +38,16 @@ export function planGoneRelease(
   exists: boolean,
 ): GoneRelease {
   const dir = listDirOf(configDir, listId);
-  const { gone, held } = exists ? goneHeldTasks(index, dir, listId, person) : { gone: undefined, held: [] };
+  const { gone, held, spared } = exists ? goneHeldTasks(index, dir, listId, person) : { gone: undefined, held: [], spared: undefined };
   const targets = held.map((h) => h.task);
   const why = new Map(held.map((h) => [h.task.id, h]));
   if (targets.length === 0) {
-    const alive = gone === undefined && exists ? listLife(index, listId, { deep: true }).life?.why : undefined;
+    const alive =
+      spared !== undefined
+        ? goesOnWith(spared)
+        : gone === undefined && exists
+          ? listLife(index, listId, { deep: true }).life?.why
+          : undefined;
     return { gone, targets, why, live: [], alive };
   }
   // Owners judged one by one are gone while others of the list live: those may take the work up, as they should.
@@ -78,4 +83,17 @@ export async function releaseGoneTargets(
 export function wouldRelease(t: Task): ReleaseResult {
   const after = applyPatch(t, { owner: null, status: 'pending' }).task;
   return { id: t.id, released: true, ...(t.owner === undefined ? {} : { previousOwner: t.owner }), previousStatus: t.status, task: after };
+}
+
+/** "session 0ea1b2eb, a fork of d3f0527f, is live and may go on with #1": the sign of life that keeps such tasks, by session. */
+function goesOnWith(spared: readonly SparedTask[]): string {
+  const bySession = new Map<string, SparedTask[]>();
+  for (const s of spared) bySession.set(s.session, [...(bySession.get(s.session) ?? []), s]);
+  return [...bySession]
+    .map(([session, tasks]) => {
+      const forkOf = tasks[0]?.forkOf;
+      const who = `session ${session.slice(0, 8)}${forkOf === undefined ? '' : `, a fork of ${forkOf.slice(0, 8)},`}`;
+      return `${who} is live and may go on with ${tasks.map((t) => `#${t.task.id}`).join(', ')}`;
+    })
+    .join('; ');
 }

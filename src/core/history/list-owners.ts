@@ -174,7 +174,7 @@ export function goneHeldTasks(
    * `get` finds its last change (list-sessions.ts), not from every transcript's again.
    */
   opts: { owners?: boolean | 'given'; quick?: boolean } = {},
-): { gone: GoneOwners | undefined; held: GoneHeld[] } {
+): { gone: GoneOwners | undefined; held: GoneHeld[]; spared?: SparedTask[] } {
   const open = tasks.filter((t) => t.status !== 'completed');
   const only = opts.owners === 'given' ? tasks : undefined;
   const kept = opts.quick === true && hasKeptEvidence(index, listId);
@@ -202,17 +202,35 @@ export function goneHeldTasks(
   const live = sessions.filter((s) => !isOver(s)).map((s) => s.sessionId);
   const touched = touchedByLive(index, overHeld, live);
   const held: GoneHeld[] = [];
+  const spared: SparedTask[] = [];
   for (const t of open) {
     const holderId = holders.get(t.id);
     const holder = holderId === undefined ? undefined : index.session(holderId);
-    if ((holder !== undefined && !isOver(holder)) || touched.has(t.id)) continue;
+    const goesOn = touched.get(t.id);
+    if (holder !== undefined && !isOver(holder)) continue;
+    const gives = ownerGone(t) || (unowned(t) && holder !== undefined && claimedBy(index, holder.sessionId, t.id));
+    if (!gives) continue;
+    // Its agent is gone, but a live session may go on with it: never taken, and said why.
+    if (goesOn !== undefined && holder !== undefined) {
+      spared.push({ task: t, session: goesOn.session, forkOf: goesOn.fork ? holder.sessionId : undefined });
+      continue;
+    }
     if (ownerGone(t)) held.push({ task: t, why: gone?.whyOf(t.owner) ?? '', session: gone?.sessionOf(t.owner), unowned: false });
-    else if (unowned(t) && holder !== undefined && claimedBy(index, holder.sessionId, t.id)) {
+    else if (holder !== undefined) {
       const end = endOf(index, holder, listId);
       held.push({ task: t, why: end.why, session: end.session, unowned: true });
     }
   }
-  return { gone, held };
+  return { gone, held, ...(spared.length > 0 ? { spared } : {}) };
+}
+
+/** An unfinished task whose agent is gone that a live session may go on with: `release --gone` leaves it, and says why. */
+export interface SparedTask {
+  task: Task;
+  /** The live session. */
+  session: string;
+  /** It is a fork of this session, the one that held the task (it goes on from its parent's work). */
+  forkOf?: string | undefined;
 }
 
 /**

@@ -131,8 +131,13 @@ export function holdersOf(
  * up may only touch it, or only say it is at work on it. Such a task may be at work: never
  * called gone, never taken back.
  */
-export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, string>, live: readonly string[]): Set<string> {
-  const touched = new Set<string>();
+export function touchedByLive(
+  index: SessionIndex,
+  held: ReadonlyMap<string, string>,
+  live: readonly string[],
+): Map<string, { session: string; fork: boolean }> {
+  /** Task id -> the live session that may go on with it, and whether it is a fork of the holder. */
+  const touched = new Map<string, { session: string; fork: boolean }>();
   if (held.size === 0 || live.length === 0) return touched;
   const lastOf = new Map<string, Map<string, TaskWrite>>();
   const last = (session: string) => {
@@ -153,8 +158,14 @@ export function touchedByLive(index: SessionIndex, held: ReadonlyMap<string, str
   for (const [id, holder] of held) {
     const theirs = last(holder).get(id)?.at ?? -Infinity;
     const since = (session: string) => Math.max(last(session).get(id)?.at ?? -Infinity, lastRetake(session).get(id) ?? -Infinity) >= theirs;
-    const goesOn = (session: string) => session !== holder && (forkedFrom(index, session, holder) || since(session));
-    if (live.some(goesOn)) touched.add(id);
+    for (const session of live) {
+      if (session === holder) continue;
+      const fork = forkedFrom(index, session, holder);
+      if (fork || since(session)) {
+        touched.set(id, { session, fork });
+        break;
+      }
+    }
   }
   return touched;
 }
