@@ -226,6 +226,19 @@ describe('what a transcript says of its process (real 2.1.328 files, test/fixtur
     });
   });
 
+  it("a fork of a session still at work has its own prompt, after the entry Claude Code writes to close the parent's open turn", () => {
+    // test/fixtures/claude-code-2.1.328/gone/forked-live: the fork's copies end in a turn still
+    // open, then a `<synthetic>` "No response requested.", then the fork's own prompt.
+    const file = path.join(FIXTURES, 'gone', 'forked-live', 'projects', '-tmp-fk-w-p', '0ea1b2eb-1961-46fa-9b97-f1ced9375f7a.jsonl');
+    expect(fs.readFileSync(file, 'utf8')).toContain('"model":"<synthetic>"');
+    const f = new SessionIndex(tmp()).facts(file);
+    expect({ forkOf: f.forkOf, prompt: f.prompt, lastPrompt: f.lastPrompt }).toEqual({
+      forkOf: 'd3f0527f-93a2-40ee-84e5-09195dc51f82',
+      prompt: 'follow the plan',
+      lastPrompt: 'follow the plan',
+    });
+  });
+
   it("a fork (--resume --fork-session) is not a /clear: its copies of the parent's entries name the parent's process, and count for nothing", () => {
     expect(facts(path.join(CLEAR, 'facts', '856b5dde-copies-only.jsonl'))).toEqual({
       opensWithClear: false,

@@ -136,6 +136,9 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       facts.firstActivity ??= time(field(line, 'timestamp'));
       if (headProcess === undefined && line.includes('"session_id":"')) headProcess = field(line, 'session_id') || undefined;
       if (line.includes('"type":"assistant"')) {
+        // Not the model's: what Claude Code writes to close a turn that was still open in the
+        // copies (a fork of a session at work), before the fork's own prompt.
+        if (line.includes('"model":"<synthetic>"')) return false;
         // The first entry the model wrote: a copy of another session's (a fork) or this one's own.
         const from = field(line, 'requestSessionId');
         const sessionId = field(line, 'sessionId');

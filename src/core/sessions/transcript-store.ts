@@ -48,9 +48,10 @@ const MARK_BYTES = 4096;
 
 /**
  * The rules transcript-facts.ts reads a transcript by: facts kept under another were worked
- * out by other rules and are read again (2: an end followed by an interrupted turn's entry).
+ * out by other rules and are read again (2: an end followed by an interrupted turn's entry;
+ * 3: a fork's own prompt after the entry that closes its parent's open turn).
  */
-const FACTS_VERSION = 2;
+const FACTS_VERSION = 3;
 
 interface KeptFacts {
   s: FileStamp;
