@@ -27,6 +27,7 @@ interface LogOptions {
 export function registerLog(program: Command, ctx: Context): void {
   program
     .command('log')
+    .alias('history')
     .description('who changed what, and when: the changes made with tasks and by agents, oldest first')
     .argument('[id]', 'only this task')
     .option('--since <time>', `only changes since <time>: ${TIME_HELP}`)
