@@ -295,9 +295,11 @@ export class SessionDeaths {
       if (seen.toldEmpty && !deep) continue;
       const state = seen.died?.state ?? this.deathOf(index, sessionId, seen);
       if (state === undefined) continue;
-      const held = this.held(index, sessionId, tasks);
+      const { held, goesOn } = this.held(index, sessionId, tasks, live);
       const died = seen.died ?? { at: now, state };
       seen.died = died;
+      // What it held that a live session may go on with: not told, and looked at again each look (that session may end too).
+      if (held.length === 0 && goesOn > 0) continue;
       if (held.length > 0) {
         this.seen.delete(sessionId);
         this.told.add(sessionId);
@@ -346,7 +348,13 @@ export class SessionDeaths {
     return undefined;
   }
 
-  private held(index: SessionIndex, sessionId: string, tasks: readonly Task[]): Task[] {
+  /** The tasks in progress this dead session held that no live session may go on with, and how many one may. */
+  private held(
+    index: SessionIndex,
+    sessionId: string,
+    tasks: readonly Task[],
+    live: ReadonlySet<string>,
+  ): { held: Task[]; goesOn: number } {
     const holders = holdersOf(
       index,
       [sessionId, ...[...this.known].filter((id) => id !== sessionId)],
@@ -354,6 +362,9 @@ export class SessionDeaths {
       this.listDir,
       this.transcripts,
     );
-    return tasks.filter((t) => holders.get(t.id) === sessionId);
+    const mine = tasks.filter((t) => holders.get(t.id) === sessionId);
+    // What a live session may go on with (a fork of this one, one that took the task up since) is not left unfinished by this death.
+    const goesOn = touchedByLive(index, new Map(mine.map((t) => [t.id, sessionId])), [...live]);
+    return { held: mine.filter((t) => !goesOn.has(t.id)), goesOn: goesOn.size };
   }
 }
