@@ -2,7 +2,7 @@ import { readBinding } from '../core/binding/project-binding.js';
 import type { SettingsPlaces } from '../core/binding/settings-files.js';
 import { blockerAnswers, countTasks, indexTasks, isReady, type TaskBlockers } from '../core/graph/blockers.js';
 import { confirmedEntries, readJournal } from '../core/history/journal-read.js';
-import { goneHeldInProgress, goneOwnersOfList } from '../core/history/list-owners.js';
+import { goneHeldInProgress, goneHeldTasks } from '../core/history/list-owners.js';
 import { createdOutsideRecord, readTimeline } from '../core/history/timeline.js';
 import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
@@ -267,8 +267,12 @@ export function listPayload(
   const { stalled, waiting } = atWork
     ? noRestingWork()
     : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
-  // As release --gone judges them: a named list's sessions found by their transcripts.
-  const gone = state.exists ? goneOwnersOfList(index, dir, listId, ctx.person, { deep: true }) : undefined;
+  // As release --gone judges them: a named list's sessions found by their transcripts, and an owner's task
+  // marked gone only where the release would give it back (not while a live session, a fork of its session
+  // among them, may go on with it).
+  const released = state.exists ? goneHeldTasks(index, dir, listId, ctx.person, tasks) : undefined;
+  const gone = released?.gone;
+  const ownerGoneIds = new Set((released?.held ?? []).filter((h) => !h.unowned).map((h) => h.task.id));
   // Tasks in progress with no owner whose agent is gone (owners are judged above, not again); no session read without one.
   const held = state.exists ? goneHeldInProgress(index, dir, listId, ctx.person, tasks) : new Map<string, GoneHeld>();
   const life = state.exists ? listLife(index, listId, { deep: true }).life : undefined;
@@ -289,7 +293,7 @@ export function listPayload(
       internal: isInternal(t),
       openBlockers: unfinished ? [...b.open] : [],
       missingBlockers: unfinished ? [...b.missing] : [],
-      ownerGone: t.status !== 'completed' && gone?.isGone(t.owner) === true,
+      ownerGone: ownerGoneIds.has(t.id),
       ...(stalledMs === undefined ? {} : { stalledMs }),
       ...(agentGone?.unowned === true ? { agentGone: agentGoneView(agentGone) } : {}),
       ...(on === undefined ? {} : { waitingFor: on.waitingFor ?? null }),

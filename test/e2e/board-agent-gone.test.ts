@@ -10,7 +10,7 @@ import type { ListPayload } from '../../src/board/board-protocol.js';
 import { type BoardRun, request, startBoard } from '../helpers/board.js';
 import { goneFixture } from '../helpers/gone-fixtures.js';
 import { runInProcessSync } from '../helpers/in-process.js';
-import { procStart } from '../helpers/session-files.mjs';
+import { procStart, writeLiveSession } from '../helpers/session-files.mjs';
 
 const PERSON = { USER: 'carol', LOGNAME: 'carol' };
 const ENDED_AGO = 15 * 60_000;
@@ -58,6 +58,19 @@ describe('the board and tasks get: a task whose agent is gone', () => {
     const list = await listOf(w.config, 'solo');
     expect(list.facts['1']).toBeDefined();
     expect(list.facts['1']).not.toHaveProperty('agentGone');
+  });
+
+  it("a crashed session's task that its live fork may go on with: not marked gone, as check and release --gone leave it", async () => {
+    const deadPid = Number(spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim());
+    const w = goneFixture('forked-live', { pid: deadPid, endedAgoMs: 5 * 60_000 });
+    const fork = agentProcess({ CLAUDE_CODE_TASK_LIST_ID: 'rf' });
+    writeLiveSession(w.config, { pid: fork, sessionId: '0ea1b2eb-1961-46fa-9b97-f1ced9375f7a', cwd: w.live.cwd, status: 'idle' });
+    const checked = JSON.parse(runInProcessSync(w.config, ['-l', 'rf', 'check', '--json'], { env: PERSON }).stdout) as {
+      findings: Array<{ code: string }>;
+    };
+    expect(checked.findings.map((f) => f.code)).not.toContain('owner_gone');
+    const list = await listOf(w.config, 'rf');
+    expect([list.facts['1']?.ownerGone, list.facts['2']?.ownerGone]).toEqual([false, false]);
   });
 
   it('an owner gone with a /clear is marked by its owner, not as an agent gone', async () => {
