@@ -54,5 +54,10 @@ describe("a crashed session's task while its fork lives on the same list", () =>
     const dry = runInProcessSync(w.config, ['-l', 'rf', 'release', '--gone', '--dry-run']);
     expect(dry.stdout).toMatch(/Would release task #1 from w1 .*session d3f0527f crashed/);
     expect(dry.stdout).toMatch(/Would release task #2 from w2 .*session 0ea1b2eb ended/);
+    // list's one warning names each owner's own end, not the first one's for both.
+    const listed = runInProcessSync(w.config, ['-l', 'rf', 'list']);
+    expect(listed.stderr).toContain(
+      'warning: 2 unfinished tasks are owned by agents whose sessions are over (session d3f0527f crashed, session 0ea1b2eb ended): tasks -l rf release --gone gives them back',
+    );
   });
 });

@@ -205,9 +205,12 @@ type HeldGone = TaskListing['gone'] extends ReadonlyMap<string, infer H> ? H : n
  */
 function ownersGone(listing: TaskListing, rows: ListingRows): { ids: ReadonlySet<string>; why: string } | undefined {
   const held = [...listing.gone].filter(([, h]) => !h.unowned);
-  if (held.length === 0) return rows.gone;
-  const ids = new Set([...(rows.gone?.ids ?? []), ...held.map(([id]) => id)]);
-  return { ids, why: rows.gone?.why ?? (held[0] as [string, HeldGone])[1].why };
+  const whys = new Map([...(rows.gone?.whys ?? []), ...held.map(([id, h]): [string, string] => [id, h.why])]);
+  if (whys.size === 0) return rows.gone;
+  // Each owner's own end: "session 91709b2e crashed", or "sessions are over (session 91709b2e crashed, session 2775f06e ended)".
+  const distinct = [...new Set(whys.values())];
+  const why = distinct.length === 1 ? (distinct[0] as string) : `sessions are over (${distinct.join(', ')})`;
+  return { ids: new Set(whys.keys()), why };
 }
 
 /**

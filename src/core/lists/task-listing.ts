@@ -68,7 +68,8 @@ export interface ListingRows {
   /** Tasks in progress that stalled, with for how long (ms). */
   stalled: ReadonlyMap<string, number>;
   /** Matching unfinished tasks whose owner's session is over, and why it is said to be. */
-  gone: { ids: ReadonlySet<string>; why: string } | undefined;
+  /** Shown tasks whose owner is gone, each with why (its owner's sessions' end). */
+  gone: { ids: ReadonlySet<string>; why: string; whys: ReadonlyMap<string, string> } | undefined;
   /** Shown unfinished tasks whose blockedBy names tasks that do not exist. */
   missing: Array<{ id: string; missing: string[] }>;
   /** Shown tasks whose activeForm only says the subject again. */
@@ -170,7 +171,14 @@ export function listTasks(req: ListingRequest): TaskListing {
       blockers,
       updated,
       stalled,
-      gone: owners === undefined ? undefined : { ids: goneIds, why: owners.why },
+      gone:
+        owners === undefined
+          ? undefined
+          : {
+              ids: goneIds,
+              why: owners.why,
+              whys: new Map(matching.filter((t) => goneIds.has(t.id)).map((t) => [t.id, owners.whyOf(t.owner)])),
+            },
       missing: missingBlockers(tasks, blockers),
       // Only the table shows an activeForm beside its subject.
       restated: new Set(
