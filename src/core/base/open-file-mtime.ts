@@ -61,8 +61,9 @@ export function mtimeReader(source: () => StatNumbers | undefined): (fd: number)
 }
 
 /**
- * The call fstatSync makes on Node 20.10 and later (earlier ones passed an object for the
- * error instead of `false`): the binding is asked only as this Node's fstatSync asks it.
+ * The call fstatSync makes on the Nodes this was checked with (20.20, 22.23, 24.22; Node
+ * releases from before late 2023 passed an object for the error instead of `false`): the
+ * binding is asked only as this Node's fstatSync asks it.
  */
 const FSTAT_CALL = 'binding.fstat(fd, options.bigint, undefined, false)';
 
