@@ -205,8 +205,8 @@ type HeldGone = TaskListing['gone'] extends ReadonlyMap<string, infer H> ? H : n
  */
 function ownersGone(listing: TaskListing, rows: ListingRows): { ids: ReadonlySet<string>; why: string } | undefined {
   const held = [...listing.gone].filter(([, h]) => !h.unowned);
-  const whys = new Map([...(rows.gone?.whys ?? []), ...held.map(([id, h]): [string, string] => [id, h.why])]);
-  if (whys.size === 0) return rows.gone;
+  const whys = new Map([...(rows.gone ?? []), ...held.map(([id, h]): [string, string] => [id, h.why])]);
+  if (whys.size === 0) return undefined;
   // Each owner's own end: "session 91709b2e crashed", or "sessions are over (session 91709b2e crashed, session 2775f06e ended)".
   const distinct = [...new Set(whys.values())];
   const why = distinct.length === 1 ? (distinct[0] as string) : `sessions are over (${distinct.join(', ')})`;

@@ -235,12 +235,12 @@ export class Context {
   }
 
   /**
-   * Owners in this list whose session is over, or undefined when none can be said to be.
-   * `deep`: a named list's sessions are found by their transcripts (read whole), for the
-   * commands that act on it (release --gone, check); a plain read makes do without.
+   * Owners in this list whose session is over, or undefined when none can be said to be,
+   * as a plain read judges them (a named list's sessions not found by reading their
+   * transcripts whole: goneOwned does, for the commands that act on the list).
    */
-  goneOwners(listId: string, opts: { deep?: boolean } = {}): GoneOwners | undefined {
-    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person, opts);
+  goneOwners(listId: string): GoneOwners | undefined {
+    return goneOwnersOfList(this.sessions, listDirOf(this.configDir, listId), listId, () => this.person);
   }
 
   /**

@@ -68,8 +68,8 @@ export interface ListingRows {
   /** Tasks in progress that stalled, with for how long (ms). */
   stalled: ReadonlyMap<string, number>;
   /** Matching unfinished tasks whose owner's session is over, and why it is said to be. */
-  /** Shown tasks whose owner is gone, each with why (its owner's sessions' end). */
-  gone: { ids: ReadonlySet<string>; why: string; whys: ReadonlyMap<string, string> } | undefined;
+  /** Shown tasks whose owner is gone, by id, each with why (its owner's sessions' end). */
+  gone: ReadonlyMap<string, string> | undefined;
   /** Shown unfinished tasks whose blockedBy names tasks that do not exist. */
   missing: Array<{ id: string; missing: string[] }>;
   /** Shown tasks whose activeForm only says the subject again. */
@@ -162,7 +162,6 @@ export function listTasks(req: ListingRequest): TaskListing {
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.
   const owners = real && matching.some((t) => t.status !== 'completed' && t.owner) ? req.goneOwners() : undefined;
-  const goneIds = new Set(matching.filter((t) => t.status !== 'completed' && owners?.isGone(t.owner) === true).map((t) => t.id));
   const blockers = blockerAnswers(tasks, index);
   return {
     ...listing,
@@ -174,11 +173,7 @@ export function listTasks(req: ListingRequest): TaskListing {
       gone:
         owners === undefined
           ? undefined
-          : {
-              ids: goneIds,
-              why: owners.why,
-              whys: new Map(matching.filter((t) => goneIds.has(t.id)).map((t) => [t.id, owners.whyOf(t.owner)])),
-            },
+          : new Map(matching.filter((t) => t.status !== 'completed' && owners.isGone(t.owner)).map((t) => [t.id, owners.whyOf(t.owner)])),
       missing: missingBlockers(tasks, blockers),
       // Only the table shows an activeForm beside its subject.
       restated: new Set(
