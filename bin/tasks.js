@@ -93,6 +93,13 @@ function requireIfBuilt(file) {
  * slower, never wrong. False when the bundle is not built, or declined the command line
  * (the plain bundle: it then ran nothing, and wrote no cache).
  *
+ * V8 also rejects a cache made under other V8 flags: `NODE_OPTIONS=--max-old-space-size=8192`,
+ * common in developers' shells, made it refuse the build's cache on every start (the whole
+ * bundle compiled each time, 12-17 ms, and a cache written at exit that no run read). The
+ * user's own cache is therefore looked for first, and named by the options Node was
+ * started with as well (`startOptions`): the first run under them compiles and writes it,
+ * every later one takes it, and shells with other options each keep their own.
+ *
  * The read bundle has a cache per command (`command`: list, get, lists), beside it and in
  * the user's folder: each holds what its command runs and no more. One cache trained by
  * all three was 463 KB on Node 24 against 322 KB for `list`'s alone, and V8 reads all of
@@ -114,20 +121,20 @@ function runWithCodeCache(file, command) {
   const header = `${build}${nodeLine}`;
   const buildId = /^\/\/ tasks build ([0-9a-f-]{36})( read| remote| plain)?\n$/.exec(build);
   const kind = [buildId?.[2]?.trim(), command].filter(Boolean).join('-');
-  // Looked for only when the build's cache is not this Node's: most starts need no more.
-  const ownCacheFile = () =>
+  const options = startOptions();
+  const ownCache =
     buildId === null
       ? undefined
-      : userCacheFile(`${buildId[1]}${kind === '' ? '' : `-${kind}`}-${process.version}-${process.platform}-${process.arch}`);
-  let ownCache;
+      : userCacheFile(
+          `${buildId[1]}${kind === '' ? '' : `-${kind}`}-${process.version}-${process.platform}-${process.arch}${options === '' ? '' : `-${options}`}`,
+        );
+  // The user's own first: there is one only where the build's cache is not for this Node or
+  // V8 refused it (other V8 flags), and then it is the one V8 takes.
+  let cachedData = ownCache === undefined ? undefined : cacheAfter(ownCache, header, true);
   // The bundle's second line names the Node the build trained the caches beside it for: under
   // another, they are not opened (0.2 ms a start).
-  let cachedData = source.startsWith(nodeLine, build.length)
-    ? cacheAfter(command === undefined ? `${file}.cache` : `${file}.${command}.cache`, header)
-    : undefined;
-  if (cachedData === undefined) {
-    ownCache = ownCacheFile();
-    cachedData = ownCache === undefined ? undefined : cacheAfter(ownCache, header, true);
+  if (cachedData === undefined && source.startsWith(nodeLine, build.length)) {
+    cachedData = cacheAfter(command === undefined ? `${file}.cache` : `${file}.${command}.cache`, header);
   }
   // The CommonJS loader's Module, which require('node:module') is too, without loading that
   // module's public face (0.3-0.8 ms a start).
@@ -146,7 +153,6 @@ function runWithCodeCache(file, command) {
   // The plain bundle, given a command line that is not a plain read, has run nothing: another bundle will.
   if (mod.exports.declined === true) return false;
   if (cachedData === undefined || script.cachedDataRejected) {
-    ownCache ??= ownCacheFile();
     // Once the command has run: the functions it compiled are in the cache too.
     if (ownCache !== undefined) process.once('exit', () => writeCache(ownCache, header, script));
   }
@@ -167,6 +173,9 @@ function runWithCodeCache(file, command) {
  */
 function cacheAfter(file, header, mine) {
   const fs = require('node:fs');
+  // Most starts have no cache of the user's: asked without an exception (a first failed
+  // open costs 0.1-0.7 ms, the error and its stack made; this, 20-40 us).
+  if (mine && !fs.existsSync(file)) return undefined;
   let fd;
   try {
     fd = fs.openSync(file, 'r');
@@ -184,6 +193,20 @@ function cacheAfter(file, header, mine) {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * The options Node was started with (its command line's and NODE_OPTIONS), as eight hex
+ * digits (FNV-1a), or '' for none: a code cache is good only under the V8 flags it was made
+ * with, and which of the options are V8's is for V8 to say. Without node:crypto, whose
+ * loading would cost every start more than the hash.
+ */
+function startOptions() {
+  const given = `${process.execArgv.join('\n')}\n\n${process.env.NODE_OPTIONS ?? ''}`;
+  if (given.trim() === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < given.length; i++) hash = Math.imul(hash ^ given.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

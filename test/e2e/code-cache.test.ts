@@ -2,6 +2,7 @@
  * The bundles bin/tasks.js runs and their V8 code caches: about the binary itself, so
  * through it.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
@@ -426,6 +427,64 @@ describe('the CLI bundles and their code caches', () => {
     }
   });
 
+  it("under V8 flags the build's cache was not made with, the first run writes the user's own, named by those options, and later runs take it", () => {
+    const { config } = fixtureConfig();
+    const before = run(config, ['list', '--json']);
+    const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-code-cache-'));
+    const folder = path.join(cacheHome, 'tasks', 'code-cache');
+    const id = /^\/\/ tasks build ([0-9a-f-]{36}) plain$/.exec(fs.readFileSync(plainBundle, 'utf8').split('\n')[0] ?? '')?.[1];
+    const name = new RegExp(`^${id}-plain-list-${process.version}-${process.platform}-${process.arch}-([0-9a-f]{8})\\.cache$`);
+    const under = (options: string | undefined) => ({ XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: options });
+    const timesNow = (): number[] => fs.readdirSync(folder).map((f) => fs.statSync(path.join(folder, f)).mtimeMs);
+    /** Each cache's time set back a minute, so that a rewrite shows; their times then. */
+    const setBack = (): number[] => {
+      const past = new Date(Date.now() - 60_000);
+      for (const f of fs.readdirSync(folder)) fs.utimesSync(path.join(folder, f), past, past);
+      return timesNow();
+    };
+    try {
+      // V8 refuses the build's cache under a heap limit of the user's (a V8 flag).
+      const refused = spawnSync(
+        process.execPath,
+        [
+          '--max-old-space-size=3000',
+          '-e',
+          `const fs = require('fs'), vm = require('vm'), m = require('module');
+           const src = fs.readFileSync(${JSON.stringify(plainBundle)}, 'utf8'), cache = fs.readFileSync(${JSON.stringify(`${plainBundle}.list.cache`)});
+           const skip = src.indexOf('\\n') + 1 + ${JSON.stringify(NODE_LINE)}.length;
+           process.stdout.write(String(new vm.Script(m.wrap(src), { filename: ${JSON.stringify(plainBundle)}, cachedData: cache.subarray(skip) }).cachedDataRejected));`,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(refused.stdout).toBe('true');
+
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3000') })).toEqual(before);
+      const [first] = fs.readdirSync(folder);
+      expect(first).toMatch(name);
+      // Taken by the next runs under the same options: not written again.
+      let times = setBack();
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3000') })).toEqual(before);
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3000') })).toEqual(before);
+      expect(timesNow()).toEqual(times);
+
+      // Other options: a cache of their own beside it, neither written over.
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3001') })).toEqual(before);
+      const both = fs.readdirSync(folder);
+      expect(both).toHaveLength(2);
+      expect(both).toContain(first);
+      for (const f of both) expect(f).toMatch(name);
+      times = setBack();
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3000') })).toEqual(before);
+      expect(run(config, ['list', '--json'], { env: under('--max-old-space-size=3001') })).toEqual(before);
+      // None: the build's cache, and nothing written.
+      expect(run(config, ['list', '--json'], { env: under(undefined) })).toEqual(before);
+      expect(timesNow()).toEqual(times);
+      expect(fs.readdirSync(folder)).toHaveLength(2);
+    } finally {
+      fs.rmSync(cacheHome, { recursive: true, force: true });
+    }
+  });
+
   it("with no $XDG_CACHE_HOME a Node's own cache goes under $HOME/.cache, and a read with $HOME and $USER set never loads node:os", () => {
     const { config } = fixtureConfig();
     const before = run(config, ['list', '--json']);
@@ -445,14 +504,10 @@ describe('the CLI bundles and their code caches', () => {
 
       expect(run(config, ['list', '--json'], { bin, env })).toEqual(before);
       const id = /^\/\/ tasks build ([0-9a-f-]{36}) read$/.exec(fs.readFileSync(readBundle, 'utf8').split('\n')[0] ?? '')?.[1];
-      const own = path.join(
-        home,
-        '.cache',
-        'tasks',
-        'code-cache',
-        `${id}-read-list-${process.version}-${process.platform}-${process.arch}.cache`,
-      );
-      expect(fs.existsSync(own)).toBe(true);
+      // Named by the options Node was started with too (NODE_OPTIONS here).
+      expect(fs.readdirSync(path.join(home, '.cache', 'tasks', 'code-cache'))).toEqual([
+        expect.stringMatching(new RegExp(`^${id}-read-list-${process.version}-${process.platform}-${process.arch}-[0-9a-f]{8}\\.cache$`)),
+      ]);
       // The next run starts from it; neither it nor the list needs the account's home or name.
       expect(run(config, ['list'], { bin, env }).code).toBe(0);
       const modules = JSON.parse(fs.readFileSync(loaded, 'utf8')) as string[];
