@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A scripted stand-in for the Anthropic Messages API, on 127.0.0.1 only, in the test's
  * own process. It makes the real Claude Code binary call its task tools: each request
  * that offers tools gets the next turn of the script as `tool_use` blocks; after the last
- * turn, a plain text reply ends the conversation.
+ * turn, a plain text reply ends the conversation (so does a turn of no calls, and a later
+ * run of the agent goes on with the turn after it).
  *
  * Improvements over a one-file script: the OS picks a free port (listen on port 0, no
  * guessing and no collisions between parallel runs); a `beforeTurn` hook can hold a
@@ -231,6 +232,8 @@ export async function startMockModel(options: MockModelOptions): Promise<MockMod
       served += 1;
       await options.beforeTurn?.(index);
       const turn = options.turns[index] ?? [];
+      // A turn of no calls: the closing reply, and the run ends there (a later run takes the next turn).
+      if (callsOf(turn).length === 0) return message(id, [{ type: 'text', text: 'done' }], options.closingUsage);
       return message(id, toolUses(callsOf(turn), index + 1), 'calls' in turn ? turn.usage : undefined);
     }
     return message(id, [{ type: 'text', text: 'done' }], options.closingUsage);

@@ -302,6 +302,25 @@ describe(`tasks run with the real Claude Code ${claudeVersion()}`, () => {
     expect(JSON.parse(got.stdout).gone).toMatchObject({ session, state: 'ended' });
   });
 
+  it("a script that runs the agent twice (plan, then implement), 4 s apart: judged at the second run's end, never at the first's result", async () => {
+    // The first run completes all it planned (#1) and ends (its result); the second plans
+    // #2 and stops with it in progress. At the first result all-completed held.
+    const config = tempConfig();
+    const run = await start({
+      config,
+      args: ['--json', '--until', 'all-completed', '--timeout', '90s'],
+      env: { CLAUDE_CODE_TASK_LIST_ID: 'plan-then-do' },
+      twiceApartMs: 4000,
+      turns: [[create('Plan')], [set('1', 'completed')], [], [create('Implement')], [set('2', 'in_progress')]],
+    });
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(6);
+    const all = events(r.stdout);
+    expect(r.stderr.split('\n').filter((l) => l.includes('"code":"run_went_on"'))).toHaveLength(1);
+    expect(all.at(-2)).toMatchObject({ event: 'end', met: false, counts: { total: 2, completed: 1, inProgress: 1 } });
+    expect(all.at(-1)).toMatchObject({ event: 'run', verdict: 'run-ended', exit: 6 });
+  });
+
   it("run through a wrapper script that exits 0 whatever befell the agent: the session is told by its own pid and state, not the wrapper's", async () => {
     const config = tempConfig();
     const slow = hold(60_000);

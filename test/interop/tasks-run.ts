@@ -29,6 +29,11 @@ export interface TasksRunOptions {
   moreTools?: readonly string[];
   /** `claude` is a wrapper script that runs the agent as its child and exits 0 after it, whatever its end (a CI job's script). */
   wrapped?: boolean;
+  /**
+   * `claude` is a script that runs the agent twice, one after the other, this many ms
+   * apart (a CI job's plan-then-implement script); the model's turns run on across both.
+   */
+  twiceApartMs?: number;
 }
 
 export interface TasksRunHandle {
@@ -63,9 +68,11 @@ export async function startTasksRun(opts: TasksRunOptions): Promise<TasksRunHand
   const agent = `${quote(claudeBin())} "$@" --allowedTools ${quote([TOOLS, ...(opts.moreTools ?? [])].join(' '))}`;
   fs.writeFileSync(
     path.join(bin, 'claude'),
-    opts.wrapped === true
-      ? `#!/bin/sh\necho $$ > ${quote(pidFile)}\n${agent} &\necho $! > ${quote(claudePidFile)}\nwait $!\nexit 0\n`
-      : `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${agent}\n`,
+    opts.twiceApartMs !== undefined
+      ? `#!/bin/sh\necho $$ > ${quote(pidFile)}\n${agent} || exit $?\nsleep ${opts.twiceApartMs / 1000}\nexec ${agent}\n`
+      : opts.wrapped === true
+        ? `#!/bin/sh\necho $$ > ${quote(pidFile)}\n${agent} &\necho $! > ${quote(claudePidFile)}\nwait $!\nexit 0\n`
+        : `#!/bin/sh\necho $$ > ${quote(pidFile)}\nexec ${agent}\n`,
     { mode: 0o755 },
   );
   const model = await startMockModel({ turns: opts.turns, beforeTurn: opts.beforeTurn });

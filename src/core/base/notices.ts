@@ -186,6 +186,11 @@ export const NOTICES = {
     when: '`run` and `watch --stream` passed a run that made no change to its list: the condition held without it (a reused list, or the work of another process)',
     facts: ['list', 'until'],
   },
+  run_went_on: {
+    kind: 'note',
+    when: "`run` and `watch --stream`: the run's command started another session after a `result` (a script that runs `claude -p` twice): the run goes on, judged at the end of its output",
+    facts: ['sessionId'],
+  },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },

@@ -37,6 +37,11 @@ const FOLLOWED = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
 
 export class RunModel {
   sessionId: string | undefined;
+  /**
+   * The session of the latest `system` init: the run's command may start another after a
+   * `result` (a script: `claude -p`, then `claude -p --resume`); its death is that one's.
+   */
+  latestSessionId: string | undefined;
   /** Calls waiting for their result, by tool_use id. */
   private readonly calls = new Map<string, ToolCall>();
   private todoIds: TodoIdState = NO_TODO_IDS;
@@ -102,6 +107,7 @@ export class RunModel {
       const id = value.type === 'system' ? value.session_id : value.sessionId;
       if (typeof id === 'string' && id !== '') this.sessionId = id;
     }
+    if (isSessionStart(value)) this.latestSessionId = value.session_id as string;
     if (value.type === 'result') {
       effect.end = {
         how: 'result',
@@ -190,6 +196,11 @@ function claimOf(call: ToolCall, result: { data: unknown; isError: boolean } | u
   const takes = input.status === 'in_progress' || (typeof input.owner === 'string' && input.owner !== '');
   const id = typeof input.taskId === 'string' ? input.taskId : typeof data?.taskId === 'string' ? data.taskId : undefined;
   return takes ? id : undefined;
+}
+
+/** A stream's `system` init: a session starts (and names itself). */
+export function isSessionStart(value: Record<string, unknown>): boolean {
+  return value.type === 'system' && value.subtype === 'init' && typeof value.session_id === 'string' && value.session_id !== '';
 }
 
 function todoTask(id: string, item: TodoItem): Task {

@@ -22,7 +22,7 @@ import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-so
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
 import { listHoldingTask } from './list-holding-task.js';
 import { type DeathExit, deathState } from './run-death.js';
-import { RunModel } from './run-model.js';
+import { isSessionStart, RunModel } from './run-model.js';
 
 export interface RunWatcherOptions {
   configDir: string;
@@ -73,6 +73,11 @@ const SESSION_CHECK_MS = 1000;
 const LIVE_LOOK_AGAIN_MS = 300;
 /** The agent writes a task file, then prints its result: a second covers a loaded machine. */
 const DEFAULT_GRACE_MS = 1000;
+/**
+ * After a `result`, how long the input may stay open before the session's process is
+ * looked for: `claude -p` exits at once, and its output ends with it.
+ */
+const AFTER_RESULT_LOOK_MS = 2000;
 
 /**
  * One run followed as a watch source. `start()` resolves once the run is known: its
@@ -107,6 +112,11 @@ export class RunWatcher implements WatchSource {
   private linesRead = 0;
   private sawJson = false;
   private lastInputAt: number;
+  /**
+   * The run's last `result`, while its input is still open: the end of the input makes it
+   * the run's end; another session starting (a script's next `claude -p`) sets it aside.
+   */
+  private afterResult: { end: RunEnd; timer: NodeJS.Timeout | undefined } | undefined;
   private resolveStart: ((u: WatchUpdate) => void) | undefined;
   private rejectStart: ((err: unknown) => void) | undefined;
 
@@ -158,7 +168,7 @@ export class RunWatcher implements WatchSource {
         this.feed = this.opts.openFeed({
           onLine: (text, line) => this.onLine(text, line),
           onChunk: () => this.onChunk(),
-          onEnd: () => this.endRun({ how: 'input-ended' }),
+          onEnd: () => this.endRun(this.afterResult?.end ?? { how: 'input-ended' }),
           onError: (err) => this.fail(err),
           onWarning: (message) => this.handlers.onWarning?.(message),
           onNote: (message, code) => this.handlers.onNote?.(message, code),
@@ -177,6 +187,7 @@ export class RunWatcher implements WatchSource {
     this.feed?.close();
     this.files?.close();
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    this.setResultAside();
   }
 
   private onLine(text: string, line: number): void {
@@ -194,6 +205,15 @@ export class RunWatcher implements WatchSource {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.handlers.onWarning?.(`line ${line} is not a JSON object: skipped`);
       return;
+    }
+    if (this.afterResult !== undefined && isSessionStart(value as Record<string, unknown>)) {
+      this.setResultAside();
+      const id = String((value as Record<string, unknown>).session_id);
+      this.handlers.onNote?.(
+        `session ${id.slice(0, 8)} started after the run's result: the run goes on, judged at its end`,
+        'run_went_on',
+        { sessionId: id },
+      );
     }
     this.toolCalls.apply(value as Record<string, unknown>);
     const effect = this.model.apply(value as Record<string, unknown>, line);
@@ -214,7 +234,40 @@ export class RunWatcher implements WatchSource {
       for (const e of effect.events) if (e.type === 'created' && effect.taskTool) this.checkSeen(e.task.id, e.task.subject);
       if (effect.unknownTask !== undefined) this.checkSeen(effect.unknownTask, undefined);
     }
-    if (effect.end) this.endRun(effect.end);
+    if (effect.end) this.resultRead(effect.end);
+  }
+
+  /**
+   * A `result`: the run's end, unless its command goes on. Where nothing can tell (no
+   * session files; a followed file, which never ends), at once, as the stream says. Else its input ends with the agent's
+   * process (`claude -p` exits after its result); a script that runs another session
+   * after it (`claude -p`, then `claude -p --resume`) keeps the input open, and the run is
+   * judged at the end of the last one, never at the first. An input still open a moment
+   * later whose session's process still runs is an agent lingering after its result: the
+   * run ended then.
+   */
+  private resultRead(end: RunEnd): void {
+    if (this.opts.sessionEnd === undefined || this.feed?.followsFile === true) {
+      this.endRun(end);
+      return;
+    }
+    this.setResultAside();
+    const timer = setTimeout(() => {
+      const pending = this.afterResult;
+      if (pending === undefined || this.ended || this.closed) return;
+      pending.timer = undefined;
+      const session = this.model.latestSessionId ?? this.model.sessionId;
+      const looked = session === undefined ? undefined : this.opts.sessionEnd?.(session);
+      // Its process runs on (its live-session file names it), or its session is unknown here.
+      if (looked === undefined || (looked.state === 'live' && looked.pid !== undefined)) this.endRun(pending.end);
+    }, AFTER_RESULT_LOOK_MS);
+    timer.unref?.();
+    this.afterResult = { end, timer };
+  }
+
+  private setResultAside(): void {
+    if (this.afterResult?.timer !== undefined) clearTimeout(this.afterResult.timer);
+    this.afterResult = undefined;
   }
 
   /** One chunk read: the input is alive; what its lines changed is one update. */
@@ -235,7 +288,7 @@ export class RunWatcher implements WatchSource {
     if (now - this.lastSessionCheck < SESSION_CHECK_MS) return;
     this.lastSessionCheck = now;
     if (over?.()) this.endRun({ how: 'session-ended' });
-    else if (writerGone?.()) this.endRun({ how: 'input-ended' });
+    else if (writerGone?.()) this.endRun(this.afterResult?.end ?? { how: 'input-ended' });
   }
 
   /**
@@ -413,6 +466,7 @@ export class RunWatcher implements WatchSource {
   private endRun(end: RunEnd): void {
     if (this.ended || this.closed) return;
     this.ended = true;
+    this.setResultAside();
     // Each line was warned about; what the input should have been is said once (plain `claude -p` text, say).
     if (end.how === 'input-ended' && this.linesRead > 0 && !this.sawJson)
       this.handlers.onWarning?.(
@@ -472,7 +526,7 @@ export class RunWatcher implements WatchSource {
    * as it stands at the end (the files read one last time).
    */
   private deathOf(end: RunEnd): { sessionId: string; pid: number | undefined; tasks: Task[] } | undefined {
-    const sessionId = this.model.sessionId;
+    const sessionId = this.model.latestSessionId ?? this.model.sessionId;
     if (end.how !== 'input-ended' || sessionId === undefined) return undefined;
     const tasks = this.model.held();
     if (tasks.length === 0) return undefined;
