@@ -97,6 +97,15 @@ describe('update', () => {
     expect((await runInProcess(config, ['update', '5', '--status', 'deleted'])).code).toBe(0);
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(false);
   });
+
+  it('--status deleted with any other change, --owner and --no-owner included, is refused (exit 2) and deletes nothing', async () => {
+    const { config, list } = fixtureConfig();
+    for (const more of [['--owner', 'x'], ['--no-owner'], ['--subject', 'n']]) {
+      const r = await runInProcess(config, ['update', '5', '--status', 'deleted', ...more]);
+      expect([r.code, r.stderr.trimEnd()]).toEqual([2, 'error: --status deleted cannot be combined with other changes']);
+      expect(fs.existsSync(path.join(list, '5.json'))).toBe(true);
+    }
+  });
 });
 
 describe('delete', () => {

@@ -111,6 +111,30 @@ describe('export', () => {
     expect(fs.existsSync(path.join(config, 'elsewhere.json'))).toBe(false);
   });
 
+  it('-o never writes inside the task lists: a task file there is left as it was, and no new file appears', async () => {
+    const config = tempConfig();
+    for (const subject of ['a', 'b']) expect((await runInProcess(config, ['-l', 'L', 'create', subject])).code).toBe(0);
+    const list = path.join(config, 'tasks', 'L');
+    const before = snapshotDir(list);
+    fs.symlinkSync(list, path.join(config, 'via-link'));
+    const targets = [
+      path.join(list, '2.json'),
+      path.join(list, '99.json'),
+      path.join(config, 'tasks', 'out.json'),
+      path.join(config, 'via-link', '2.json'),
+      path.join(list, '..', 'L', '3.json'),
+    ];
+    for (const out of targets) {
+      const r = await runInProcess(config, ['-l', 'L', 'export', '--output', out]);
+      expect(r.code, out).toBe(2);
+      expect(r.stderr.trimEnd()).toMatch(/^error: cannot write .*: it is inside .*tasks, where the agents read every file as a task$/);
+    }
+    expect(snapshotDir(list)).toEqual(before);
+    expect(fs.existsSync(path.join(config, 'tasks', 'out.json'))).toBe(false);
+    const empty = await runInProcess(config, ['-l', 'L', 'export', '--output', '']);
+    expect([empty.code, empty.stderr.trimEnd()]).toEqual([2, 'error: the output file name is empty']);
+  });
+
   it("hides internal tasks unless -a, as agents' TaskList does", async () => {
     const { config, list } = fixtureConfig();
     writeTask(list, {

@@ -259,4 +259,31 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
     expect(r.stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);
     expect(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')).toBe('{ broken');
   });
+
+  it('"projects", or the folder\'s record, that is not an object is never replaced (exit 4, the file as it was)', () => {
+    const world = hookWorld({ trusted: false });
+    const file = path.join(world.config, '.claude.json');
+    for (const text of [
+      '{"projects":["keep-me",{"a":1}],"other":1}',
+      '{"projects":"x"}',
+      `{"projects":{${JSON.stringify(world.project)}:"str"}}`,
+      `{"projects":{${JSON.stringify(world.project)}:[1]}}`,
+    ]) {
+      fs.writeFileSync(file, text);
+      const r = runInProcessSync(world.config, ['trust', world.project]);
+      expect([r.code, r.stderr.trimEnd().split('\n').length], text).toEqual([4, 1]);
+      expect(r.stderr).toMatch(/is not a JSON object: not changed; fix it, or trust the folder in Claude Code$/m);
+      expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    }
+  });
+
+  it('a folder that does not exist is not trusted (exit 2), and nothing is written', () => {
+    const world = hookWorld({ trusted: false });
+    const file = path.join(world.config, '.claude.json');
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    const missing = path.join(world.root, 'no-such-checkout');
+    const r = runInProcessSync(world.config, ['trust', missing]);
+    expect([r.code, r.stderr.trimEnd()]).toEqual([2, `error: ${missing} is not a folder: nothing trusted`]);
+    expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined).toBe(before);
+  });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isDirectory } from '../../core/base/is-directory.js';
 import type { Command } from 'commander';
 import { recordFolderTrust } from '../../core/hooks/trust-record.js';
 import { renderJson } from '../../render/json.js';
@@ -28,6 +29,8 @@ Examples:
       const base = ctx.cwd;
       if (folder === undefined && base === undefined) throw usage('the current folder no longer exists; name the folder to trust');
       const target = folder === undefined ? (base as string) : base === undefined ? folder : path.resolve(base, folder);
+      // A typo must not trust, ahead of time, whatever is put there later.
+      if (!isDirectory(target)) throw usage(`${target} is not a folder: nothing trusted`);
       const recorded = recordFolderTrust(target, ctx.hookPolicy);
       if (ctx.io.json) {
         ctx.io.out(renderJson(recorded));

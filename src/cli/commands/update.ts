@@ -62,9 +62,11 @@ export function registerUpdate(program: Command, ctx: Context): void {
 
 /** `--status deleted`: a delete, reported in the shape `delete` reports one. */
 async function deleteByUpdate(ctx: Context, id: string, opts: UpdateOptions, preconditions: Preconditions | undefined): Promise<void> {
-  // Who makes the change (--as) is not a change: it goes with a delete too.
-  const allowed = new Set(['status', 'owner', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
-  const others = Object.keys(opts).filter((k) => !allowed.has(k) && (opts as Record<string, unknown>)[k] !== undefined);
+  // Who makes the change (--as) is not a change: it goes with a delete too. `owner` is true
+  // unless --owner or --no-owner was given (commander's default for a negatable option).
+  const allowed = new Set(['status', 'hooks', 'notify', 'as', ...PRECONDITION_KEYS]);
+  const given = (k: string, v: unknown) => v !== undefined && !(k === 'owner' && v === true);
+  const others = Object.keys(opts).filter((k) => !allowed.has(k) && given(k, (opts as Record<string, unknown>)[k]));
   if (others.length > 0) throw usage('--status deleted cannot be combined with other changes');
   const choice = ctx.list(true);
   const { task, changedAt, references } = await deleteOne(choice.dir, id, { preconditions });

@@ -47,11 +47,19 @@ export function recordFolderTrust(folder: string, sources: TrustSources): TrustR
     }
     config = parsed as Record<string, unknown>;
   }
-  const projects =
-    typeof config.projects === 'object' && config.projects !== null && !Array.isArray(config.projects) ? config.projects : {};
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  // Never drop what is there: a `projects` (or the folder's record) that is not an object
+  // is not Claude Code's shape, and replacing it would lose it.
+  const notChanged = (what: string) =>
+    new TasksError('conflict', `${what} in ${file} is not a JSON object: not changed; fix it, or trust the folder in Claude Code`, {
+      details: { file },
+    });
+  if (config.projects !== undefined && !isRecord(config.projects)) throw notChanged('"projects"');
+  const projects = config.projects ?? {};
   const key = verdict.recordKey;
-  const existing = (projects as Record<string, unknown>)[key];
-  const record = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? existing : {};
+  const existing = projects[key];
+  if (existing !== undefined && !isRecord(existing)) throw notChanged(`projects[${JSON.stringify(key)}]`);
+  const record = existing ?? {};
   const next = { ...config, projects: { ...projects, [key]: { ...record, hasTrustDialogAccepted: true } } };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);

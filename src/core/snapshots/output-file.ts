@@ -4,9 +4,28 @@ import { TasksError } from '../base/errors.js';
 import { expandHome } from '../store/paths.js';
 import { writeFileAtomic } from '../store/task-file.js';
 
-/** `--output <file>` as given: a leading `~` is the home folder; then checked (checkOutputPath). */
-export function outputPath(file: string, home: string, cwd?: string): string {
-  return checkOutputPath(expandHome(file, home), cwd);
+/**
+ * `--output <file>` as given: a leading `~` is the home folder; then checked
+ * (checkOutputPath), and never inside the config folder's `tasks/`: a file written there
+ * is a task file to the agents (or replaces one, without their lock or the journal).
+ */
+export function outputPath(file: string, home: string, cwd: string | undefined, configDir: string): string {
+  if (file.trim() === '') throw new TasksError('usage', 'the output file name is empty');
+  const target = checkOutputPath(expandHome(file, home), cwd);
+  const tasksRoot = realOrSelf(path.join(configDir, 'tasks'));
+  const folder = realOrSelf(path.dirname(target));
+  if (folder === tasksRoot || folder.startsWith(tasksRoot + path.sep)) {
+    throw new TasksError('usage', `cannot write ${file}: it is inside ${tasksRoot}, where the agents read every file as a task`);
+  }
+  return target;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 /** Write a command's output to the file it was given, replacing it atomically. */
