@@ -51,7 +51,8 @@ Examples:
       }
       const format: ExportFormat = opts.format ?? (ctx.io.json ? 'json' : 'todowrite');
       if (opts.cost && format !== 'markdown') throw usage('--cost goes with --format markdown');
-      const output = opts.output === undefined || opts.output === '-' ? undefined : outputPath(opts.output, ctx.home, ctx.cwd, ctx.configDir);
+      const output =
+        opts.output === undefined || opts.output === '-' ? undefined : outputPath(opts.output, ctx.home, ctx.cwd, ctx.configDir);
       const filter = filterFrom(opts, ctx);
       const choice = ctx.list(false, { todos: true });
       const view = exportView(choice, filter, format);

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { isDirectory } from '../../core/base/is-directory.js';
 import type { Command } from 'commander';
+import { isDirectory } from '../../core/base/is-directory.js';
 import { recordFolderTrust } from '../../core/hooks/trust-record.js';
 import { renderJson } from '../../render/json.js';
 import { type Context, usage } from '../runtime/context.js';
