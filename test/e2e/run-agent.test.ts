@@ -216,6 +216,19 @@ describe('tasks run: the verdict ends the run', () => {
   });
 });
 
+describe("tasks run: what holds the agent's output outside its group", () => {
+  it('a `timeout` the agent ran (a process group of its own) holding its output is ended too, and said so; nothing outlives the step', async () => {
+    const config = tempConfig();
+    const s = started2().update('1', { status: 'completed' }).update('2', { status: 'completed' }).end();
+    const r = startRun(config, ['--until', 'all-completed', '--kill-after', '500ms'], { outside: 1, steps: outs(s.lines) });
+    const done = await r.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/note: ended 2 processes outside the agent's process group that kept its output open \(pid \d+, \d+\)/);
+    expect(done.stderr).not.toContain('no longer read');
+    expect(leftovers(r.pids)).toEqual([]);
+  });
+});
+
 describe('tasks run: a reader of its events that goes away', () => {
   it('| head -1: the run goes on to its verdict, which is the status; the agent is not cut short', async () => {
     const config = tempConfig();

@@ -6,6 +6,7 @@
 //     "pids": "<file>",          every pid of the agent's own (its own, its children) appended, one a line
 //     "ignoreTerm": true,        SIGTERM is ignored (SIGKILL is needed)
 //     "children": 2,             children started in its group that ignore SIGTERM and sleep for good
+//     "outside": 1,              `timeout 600 sleep 600` started holding its stdout: a process group of its own
 //     "steps": [
 //       {"out": <object or text>},   a line on stdout (an object as JSON)
 //       {"err": "text"},             a line on stderr
@@ -30,6 +31,13 @@ for (let i = 0; i < (plan.children ?? 0); i++) {
   const child = spawn('/bin/sh', ['-c', 'trap "" TERM; while :; do sleep 1; done'], { stdio: 'ignore' });
   note(child.pid);
   // Left behind when the agent exits, as a tool's background process would be.
+  child.unref();
+}
+
+for (let i = 0; i < (plan.outside ?? 0); i++) {
+  // coreutils' timeout puts itself and its command in a process group of their own (not a session).
+  const child = spawn('timeout', ['600', 'sleep', '600'], { stdio: ['ignore', 'inherit', 'ignore'] });
+  note(child.pid);
   child.unref();
 }
 

@@ -15,6 +15,7 @@ export const FAKE = path.join(ROOT, 'test', 'helpers', 'fake-agent.mjs');
 export interface Plan {
   ignoreTerm?: boolean;
   children?: number;
+  outside?: number;
   steps: Array<Record<string, unknown>>;
 }
 

@@ -234,6 +234,11 @@ export const NOTICES = {
     facts: ['pid'],
   },
   agent_lingered: { kind: 'note', when: '`run`: the agent had not exited 30 s after its run ended: it was ended', facts: ['pid'] },
+  outside_group_ended: {
+    kind: 'note',
+    when: "`run`: processes outside the agent's process group that kept its output open (a `timeout` in a script puts its command in a group of its own) were ended (SIGTERM, then SIGKILL)",
+    facts: ['pids'],
+  },
   output_abandoned: { kind: 'note', when: "`run`: a process outside the agent's process group kept its output open: no longer read" },
   not_stream_json: { kind: 'warning', when: "`run`: the agent's output is not stream-json (its first line is quoted)" },
   record_failed: { kind: 'warning', when: '`run --record`: the file could not be written; the run goes on without it' },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { TasksError } from '../base/errors.js';
 import { groupRunning, signalGroup, withinMs } from '../base/process-group.js';
+import { descriptorLink } from './stream-writers.js';
 
 /**
  * An agent's process, owned: `tasks run` starts the command in a process group of its
@@ -59,6 +60,11 @@ export class AgentProcess {
   readonly pid: number;
   readonly stdout: Readable;
   readonly stderr: Readable | null;
+  /**
+   * What the agent's stdout is (`pipe:[<inode>]`, read as it starts): every process that
+   * holds it open, in the agent's group or not, is found by it.
+   */
+  readonly stdoutLink: string | undefined;
   /** Resolves once the command's own process has exited (its group may live on). */
   readonly exited: Promise<AgentExit>;
   private exit: AgentExit | undefined;
@@ -74,6 +80,7 @@ export class AgentProcess {
     this.pid = pid;
     this.stdout = child.stdout as Readable;
     this.stderr = child.stderr;
+    this.stdoutLink = descriptorLink(pid, 1);
     this.exited = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
         this.exit = { code, signal };

@@ -21,6 +21,7 @@ import { WatchSession } from '../watch/watch-session.js';
 import { AgentOutput } from './agent-output.js';
 import { type AgentExit, AgentProcess, type AgentSpec } from './agent-process.js';
 import { LineSplitter } from './line-feed.js';
+import { processesWithLink, stillRunning, type WriterProcess } from './stream-writers.js';
 
 export interface AgentRunOptions {
   agent: AgentSpec;
@@ -112,6 +113,18 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
   // The group is gone; its output ends now, unless a process that left the group holds it.
   await withinMs(output.drain(), OUTPUT_GRACE_MS, undefined);
   if (!output.done) {
+    // One outside the group that still holds the agent's output is the agent's all the same
+    // (`timeout` in a script puts its command in a group of its own): ended too.
+    const ended = await endOutputHolders(agent, output, opts.killAfterMs);
+    if (ended.length > 0) {
+      opts.onNote(
+        `ended ${ended.length === 1 ? 'a process' : `${ended.length} processes`} outside the agent's process group that kept its output open (pid ${ended.join(', ')})`,
+        'outside_group_ended',
+        { pids: ended },
+      );
+    }
+  }
+  if (!output.done) {
     output.abandon();
     opts.onNote("a process outside the agent's process group kept its output open: no longer read", 'output_abandoned');
   }
@@ -127,6 +140,32 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
     streamJson: output.sawStreamJson,
     signal: opts.stop.aborted && typeof signal === 'string' ? signal : undefined,
   };
+}
+
+/**
+ * The processes outside the agent's group that hold its stdout open: SIGTERM, and SIGKILL
+ * to those still there after `graceMs`. Their pids, once the output has ended or the
+ * grace passed; none where /proc cannot tell.
+ */
+async function endOutputHolders(agent: AgentProcess, output: AgentOutput, graceMs: number): Promise<number[]> {
+  const link = agent.stdoutLink;
+  if (link === undefined) return [];
+  const holders = processesWithLink(link);
+  const signal = (sig: NodeJS.Signals, p: WriterProcess) => {
+    try {
+      if (stillRunning(p)) process.kill(p.pid, sig);
+    } catch {
+      // gone meanwhile, or not ours to signal
+    }
+  };
+  for (const p of holders) signal('SIGTERM', p);
+  await withinMs(output.drain(), graceMs, undefined);
+  if (!output.done) {
+    // Those that took no notice, and any that holds it since (a child it left).
+    for (const p of [...holders, ...processesWithLink(link)]) signal('SIGKILL', p);
+    await withinMs(output.drain(), OUTPUT_GRACE_MS, undefined);
+  }
+  return holders.map((p) => p.pid);
 }
 
 /** The longest line of the agent's stderr handed on (as a note, or held for the live view); a longer one is said to be skipped. */

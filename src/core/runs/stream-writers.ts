@@ -21,6 +21,20 @@ export function processesHolding(file: string, procRoot = '/proc'): WriterProces
   } catch {
     return [];
   }
+  return processesWithLink(target, procRoot);
+}
+
+/** What a process's descriptor `fd` is (`/proc/<pid>/fd/<fd>`'s link: a path, or `pipe:[<inode>]`); undefined where it cannot be told. */
+export function descriptorLink(pid: number, fd: number, procRoot = '/proc'): string | undefined {
+  try {
+    return fs.readlinkSync(path.join(procRoot, String(pid), 'fd', String(fd)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The processes (but this one) with a descriptor whose link is `target` (a file's real path, or a pipe's `pipe:[<inode>]`). */
+export function processesWithLink(target: string, procRoot = '/proc'): WriterProcess[] {
   let names: string[];
   try {
     names = fs.readdirSync(procRoot);
