@@ -6,6 +6,7 @@ import type { RunHandle } from './run.js';
 import { EXIT } from './runtime/exit-codes.js';
 import { standardError, standardInput, standardOutput } from './runtime/fd-output.js';
 import { IO } from './runtime/io.js';
+import { repeatedSignalsTaken } from './runtime/repeat-signals.js';
 import { processTerminal } from './runtime/terminal.js';
 
 /**
@@ -102,7 +103,8 @@ function handleInterrupts(running: () => RunHandle | undefined): void {
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     signals++;
-    if (signals > 1) interruptedExit();
+    // A second ends the process at once, unless the command answers it itself (then a third).
+    if (signals > (repeatedSignalsTaken() && process.listenerCount(signal) > 1 ? 2 : 1)) interruptedExit();
     if (process.listenerCount(signal) > 1) return;
     stopWhenIdle();
   };

@@ -100,10 +100,14 @@ describe('tasks run: signals, and never an agent left behind', () => {
     const second = Date.now();
     r.child.kill('SIGTERM');
     const done = await r.done;
-    expect(done.code).toBe(130);
+    // The status of the signal that stopped the run (SIGTERM), as with one signal.
+    expect(done.code).toBe(143);
     // Not the 60 s grace: at once.
     expect(Date.now() - second).toBeLessThan(10_000);
     await until(() => leftovers(r.pids).length === 0, 5_000, 'the group to be gone');
+    // The output contract still holds: the verdict's last line, and one line on stderr.
+    expect(lastEvent(done.stdout)).toMatchObject({ event: 'run', verdict: 'interrupted', exit: 143, agent: { endedBy: 'SIGKILL' } });
+    expect(done.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: /);
   });
 
   it('a signal before the agent has said anything: the same end', async () => {

@@ -3,6 +3,7 @@ import { parseUntil, UNTIL_FORMS } from '../../core/watch/watch-condition.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { addFilterOptions, type FilterOptions, filterFrom } from '../flags/filter-flags.js';
 import { type Context, usage } from '../runtime/context.js';
+import { takingRepeatedSignals } from '../runtime/repeat-signals.js';
 import { runAgentWatch } from '../watch/agent-run-watch.js';
 
 interface RunOptions extends FilterOptions {
@@ -26,7 +27,8 @@ result event, on the list as it is then), and ends the run when the verdict is k
                         SIGKILL after --kill-after; exit 7
   --timeout D           the same when D passes first; exit 124 (with or without --until)
   Ctrl-C, SIGTERM       the same; exit 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP);
-                        a second signal kills the group at once
+                        a second signal kills the group at once (the verdict
+                        and last line still said; a third ends tasks run at once)
   the agent exits first its output ended without a result: exit 6 when work is left
                         unfinished (or --until was not met); the tasks in progress it
                         took up are named as a dead agent's (note session_died, with the
@@ -104,16 +106,19 @@ export function registerRun(program: Command, ctx: Context): void {
       const stallMs = opts.failIfStalled === undefined ? undefined : parseDuration('--fail-if-stalled', opts.failIfStalled);
       if (stallMs !== undefined && stallMs <= 0) throw usage('--fail-if-stalled must be longer than 0');
       const killAfterMs = opts.killAfter === undefined ? 10_000 : parseDuration('--kill-after', opts.killAfter);
-      await runAgentWatch(ctx, {
-        command: agentCommand,
-        args,
-        cwd,
-        filter,
-        until,
-        timeoutMs,
-        stallMs,
-        killAfterMs,
-        record: opts.record,
-      });
+      // A second Ctrl-C kills the agent's group at once; the run still says its verdict and last line.
+      await takingRepeatedSignals(() =>
+        runAgentWatch(ctx, {
+          command: agentCommand,
+          args,
+          cwd,
+          filter,
+          until,
+          timeoutMs,
+          stallMs,
+          killAfterMs,
+          record: opts.record,
+        }),
+      );
     });
 }

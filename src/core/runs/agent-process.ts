@@ -159,8 +159,10 @@ export class AgentProcess {
       }
       await sleep(POLL_MS);
     }
+    // The group gone during the grace: it gave way to SIGTERM, or a last resort killed it (a second signal).
+    const killed = this.over;
     await this.finish();
-    return 'term';
+    return killed ? 'kill' : 'term';
   }
 
   /** Last resort, synchronous (the process is exiting): SIGKILL to the whole group, the guard too. */
