@@ -94,7 +94,7 @@ function requireIfBuilt(file) {
  * (the plain bundle: it then ran nothing, and wrote no cache).
  *
  * V8 also rejects a cache made under other V8 flags: `NODE_OPTIONS=--max-old-space-size=8192`,
- * common in developers' shells, made it refuse the build's cache on every start (the whole
+ * common in developers' shells, made Node 20 and 22 refuse the build's cache on every start (the whole
  * bundle compiled each time, 12-17 ms, and a cache written at exit that no run read). The
  * user's own cache is therefore looked for first, and named by the options Node was
  * started with as well (`startOptions`): the first run under them compiles and writes it,
