@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
 import { LISTS_SHARD } from '../cache/folder-names.js';
 import type { Shard } from '../cache/persistent-cache.js';
@@ -33,20 +34,41 @@ export interface ListSummary {
  */
 export function summarizeList(configDir: string, id: string, cache?: { shard: Shard; now: number; once?: object }): ListSummary {
   const dir = listDirOf(configDir, id);
-  const cached = cache === undefined ? undefined : cachedSummary(dir, id, cache.shard, cache.now, cache.once);
-  if (cached !== undefined) return { id, dir, ...cached };
   const counts: Record<Status, number> = { pending: 0, in_progress: 0, completed: 0 };
-  let total = 0;
-  let problems = 0;
   try {
-    const snapshot = readList(dir);
-    for (const t of snapshot.tasks) counts[t.status]++;
-    total = snapshot.tasks.length;
-    problems = snapshot.problems.length;
+    const cached = cache === undefined ? undefined : cachedSummary(dir, id, cache.shard, cache.now, cache.once);
+    if (cached !== undefined) return { id, dir, ...cached };
+    let total = 0;
+    let problems = 0;
+    try {
+      const snapshot = readList(dir);
+      for (const t of snapshot.tasks) counts[t.status]++;
+      total = snapshot.tasks.length;
+      problems = snapshot.problems.length;
+    } catch (err) {
+      if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+    }
+    return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
   } catch (err) {
-    if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+    // A folder this user cannot read (another's, mode 000) is one problem of its own row:
+    // every other list is still shown (`check` names it).
+    if (!(err instanceof TasksError && err.code === 'io') && !isDeniedError(err)) throw err;
+    return { id, dir, counts, total: 0, problems: 1, changedAt: folderTime(dir) };
   }
-  return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
+}
+
+/** The folder's own change time (its entry is readable where its contents are not); 0 if not even that. */
+function folderTime(dir: string): number {
+  try {
+    return fs.statSync(dir).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function isDeniedError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EACCES' || code === 'EPERM';
 }
 
 function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
