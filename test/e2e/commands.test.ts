@@ -98,6 +98,18 @@ describe('update', () => {
     expect(fs.existsSync(path.join(list, '5.json'))).toBe(false);
   });
 
+  it('a file whose id inside is not its name (a copy, a hand edit) is updated as the task its name says, and the id inside is put right', async () => {
+    const { config, list } = fixtureConfig();
+    const other = readJson(path.join(list, '5.json')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(list, '50.json'), JSON.stringify({ ...other, subject: 'A copy' }));
+    const r = await runInProcess(config, ['update', '50', '--owner', 'q']);
+    expect([r.code, r.stdout.trim()]).toEqual([0, 'Updated task #50 owner']);
+    expect(readJson(path.join(list, '50.json'))).toMatchObject({ id: '50', subject: 'A copy', owner: 'q' });
+    expect(readJson(path.join(list, '5.json'))).toEqual(other);
+    const json = await runInProcess(config, ['update', '50', '--owner', 'r', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: '50', owner: 'r' });
+  });
+
   it('--status deleted with any other change, --owner and --no-owner included, is refused (exit 2) and deletes nothing', async () => {
     const { config, list } = fixtureConfig();
     for (const more of [['--owner', 'x'], ['--no-owner'], ['--subject', 'n']]) {

@@ -80,7 +80,7 @@ export async function repairList(listDir: string, findings: readonly Finding[], 
   for (const f of of('id_mismatch')) {
     await attempt(f, async () => {
       const id = f.id as string;
-      const { before, changed } = await rewriteTask(listDir, id, (t) => ({ ...t, id }));
+      const { before, changed } = await rewriteTask(listDir, id, (t) => ({ ...t, id }), undefined, { asStored: true });
       if (changed.length === 0) throw new NotNeeded(`#${id} already holds its own id`);
       return `set the id inside ${id}.json from "${before.id}" to "${id}"`;
     });

@@ -227,7 +227,7 @@ export async function updateTask(listDir: string, id: string, patch: TaskPatch, 
   const edges = [...addBlocks.map((other) => [id, other] as const), ...addBlockedBy.map((other) => [other, id] as const)];
   requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
   refuseCycles(listDir, edges);
-  const unchanged = decideUnlocked(listDir, id, (before) => applyPatch(before, { ...patch, addBlocks, addBlockedBy }), guard);
+  const unchanged = decideUnlocked(listDir, id, (before) => applyPatch(before, { ...patch, addBlocks, addBlockedBy }), guard, false);
   if (unchanged !== undefined && edgesComplete(listDir, edges)) return unchanged;
   return withListLock(listDir, async () => {
     requireExisting(listDir, [id, ...addBlocks, ...addBlockedBy]);
@@ -248,7 +248,13 @@ export async function patchTask(listDir: string, id: string, patch: TaskPatch, g
  * Rewrite a task with a pure function of its current state, under its lock.
  * For changes TaskPatch cannot express (removing edges, claims).
  */
-export async function rewriteTask(listDir: string, id: string, decide: (current: Task) => Task, guard?: Guard): Promise<UpdateResult> {
+export async function rewriteTask(
+  listDir: string,
+  id: string,
+  decide: (current: Task) => Task,
+  guard?: Guard,
+  opts: { asStored?: boolean } = {},
+): Promise<UpdateResult> {
   return changeTask(
     listDir,
     id,
@@ -258,6 +264,7 @@ export async function rewriteTask(listDir: string, id: string, decide: (current:
       return { task, changed: changedKeys(before, task) };
     },
     guard,
+    opts.asStored,
   );
 }
 
@@ -267,12 +274,17 @@ async function changeTask(
   id: string,
   decide: (before: Task) => { task: Task; changed: string[] },
   guard?: Guard,
+  /** Decide on the file as stored, its id inside as it is (check --fix's repair of that id). */
+  asStored = false,
 ): Promise<UpdateResult> {
-  const unchanged = decideUnlocked(listDir, id, decide, guard);
+  const unchanged = decideUnlocked(listDir, id, decide, guard, asStored);
   if (unchanged !== undefined) return unchanged;
   return withTaskLock(listDir, id, (stillHeld) => {
-    // As stored, so that a write that puts the file's id back inside counts as a change.
-    const before = readStoredTask(listDir, id);
+    // Named by its file, as agents address it: a write puts the file's id back inside (as
+    // their next update does), and the change is reported as #<file id>, never as the id a
+    // hand edit or a copy left inside.
+    const stored = readStoredTask(listDir, id);
+    const before = asStored ? stored : namedByFile(stored, id);
     guard?.(before);
     const { task, changed } = decide(before);
     if (changed.length > 0) {
@@ -294,14 +306,16 @@ function decideUnlocked(
   listDir: string,
   id: string,
   decide: (before: Task) => { task: Task; changed: string[] },
-  guard?: Guard,
+  guard: Guard | undefined,
+  asStored: boolean,
 ): UpdateResult | undefined {
   const read = readTaskFile(taskPath(listDir, id));
   if (read.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
   if (read.kind !== 'ok') return undefined;
-  guard?.(read.task);
-  const { task, changed } = decide(read.task);
-  return changed.length === 0 ? { before: read.task, task, changed } : undefined;
+  const before = asStored ? read.task : namedByFile(read.task, id);
+  guard?.(before);
+  const { task, changed } = decide(before);
+  return changed.length === 0 ? { before, task, changed } : undefined;
 }
 
 /** Is every "blocker blocks blocked" edge recorded on both sides already? */
