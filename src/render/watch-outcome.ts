@@ -127,6 +127,16 @@ export function renderRunDied(d: Parameters<typeof describeDeath>[0], release: s
   return `${describeDeath(d)}: its run ended without its result; ${release} gives ${d.tasks.length === 1 ? 'it' : 'them'} back`;
 }
 
+/**
+ * `tasks run` ended the agent (its stall, its deadline, a signal) while it held work:
+ * "the agent was ended holding #1 "Fix" in progress; tasks -l ci-7 release 1 gives it back"
+ */
+export function renderEndedHolding(tasks: readonly Task[], release: string): string {
+  const held = tasks.map((t) => `#${t.id} "${t.subject}"`);
+  const list = held.length === 1 ? held[0] : `${held.slice(0, -1).join(', ')} and ${held.at(-1)}`;
+  return `the agent was ended holding ${list} in progress; ${release} gives ${tasks.length === 1 ? 'it' : 'them'} back`;
+}
+
 /** The errors a watch ends with: each says why, then where the list stands. */
 export const watchEndMessage = {
   /** `person`: a session of the list waits for a person as it ends (what the watch waited on, in a CI log). */

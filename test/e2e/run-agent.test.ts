@@ -68,6 +68,13 @@ describe('tasks run: the verdict ends the run', () => {
     const late = await startRun(config, ['--timeout', '700ms'], { steps: [...outs(started2().lines), { hang: true }] }).done;
     expect(late.code, late.stderr).toBe(124);
     expect(late.stderr).toMatch(/^error: timed out after 700ms before the run ended/m);
+    // What the ended agent took up is said, with what gives it back.
+    for (const r of [stalled, late]) {
+      const session = (lastEvent(r.stdout) as unknown as { session: string }).session;
+      expect(r.stderr).toContain(
+        `note: the agent was ended holding #1 "Reproduce" in progress; tasks -l ${session.slice(0, 8)} release 1 gives it back`,
+      );
+    }
   });
 
   it('an agent that prints nothing at all stalls as one that stopped: exit 7, ended, its end on an empty list', async () => {

@@ -8,7 +8,10 @@ import type { AgentProcess } from '../../core/runs/agent-process.js';
 import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
 import { runVerdict } from '../../core/runs/run-verdict.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
+import { shellWord } from '../../render/list-choice-note.js';
+import { renderNote } from '../../render/note.js';
 import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
+import { renderEndedHolding } from '../../render/watch-outcome.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
 import { noteChangedNothing, noteRunDied } from './watch-run.js';
@@ -131,11 +134,24 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
   const list = result.outcome?.view.list ?? target?.listId;
   noteRunDied(ctx, result.outcome, list === undefined ? [] : ['-l', ctx.shortId(list)]);
+  noteEndedHolding(ctx, result, target, list);
   noteChangedNothing(ctx, verdict.kind === 'passed' ? result.outcome : undefined, untilText, target?.listId);
   if (error !== undefined) ctx.io.fail(error);
   ctx.io.exitWith(status);
   // Only now: the last line may meet the closed pipe too.
   offReaderGone();
+}
+
+/**
+ * The agent tasks run ended (stalled, the deadline, a signal) leaves what it took up in
+ * progress, on a list no session will come back to: said with what gives it back.
+ */
+function noteEndedHolding(ctx: Context, result: AgentRunResult, target: WatchTarget | undefined, list: string | undefined): void {
+  if (result.endedBy === 'itself' || list === undefined) return;
+  const held = target?.runHeld?.() ?? [];
+  if (held.length === 0) return;
+  const release = ['tasks', '-l', shellWord(ctx.shortId(list)), 'release', ...held.map((t) => t.id)].join(' ');
+  ctx.io.note(renderNote(renderEndedHolding(held, release)), 'run_ended_holding', { list, tasks: held.map((t) => t.id) });
 }
 
 /** The run's `result` event as the last line gives it; null: it had none. */

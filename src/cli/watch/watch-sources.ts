@@ -44,6 +44,8 @@ export interface WatchTarget {
   listArgs?: (() => string[]) | undefined;
   /** The session whose busy state says whether its work stalls, when known. */
   sessionId(): string | undefined;
+  /** For a run: the tasks in progress it took up, as last seen. */
+  runHeld?: (() => Task[]) | undefined;
   /** The list folder whose file times say when tasks last changed, when known. */
   listDir(): string | undefined;
   /** Set for a run: what is read, for people. */
@@ -169,6 +171,7 @@ function runTarget(
     listId,
     dir: listId === undefined ? path.join(configDir, 'tasks') : listDirOf(configDir, listId),
     sessionId: () => watcher?.sessionId,
+    runHeld: () => watcher?.held() ?? [],
     listDir: () => watcher?.listDir,
     following: input.following,
     drain: (signal) => watcher?.drain(signal) ?? Promise.resolve(),

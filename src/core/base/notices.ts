@@ -234,6 +234,11 @@ export const NOTICES = {
     facts: ['pid'],
   },
   agent_lingered: { kind: 'note', when: '`run`: the agent had not exited 30 s after its run ended: it was ended', facts: ['pid'] },
+  run_ended_holding: {
+    kind: 'note',
+    when: '`run`: tasks run ended the agent (stalled, `--timeout`, a signal) while it held tasks in progress, said with the `release` command that gives them back',
+    facts: ['list', 'tasks'],
+  },
   outside_group_ended: {
     kind: 'note',
     when: "`run`: processes outside the agent's process group that kept its output open (a `timeout` in a script puts its command in a group of its own) were ended (SIGTERM, then SIGKILL)",

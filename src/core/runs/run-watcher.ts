@@ -141,6 +141,11 @@ export class RunWatcher implements WatchSource {
     return this.model.sessionId;
   }
 
+  /** The tasks in progress the run took up, as last seen (run-model.ts): what an ended agent leaves to give back. */
+  held(): Task[] {
+    return this.model.held();
+  }
+
   /** The run's list folder, once its id is known (it may not exist). */
   get listDir(): string | undefined {
     const id = this.listId;
