@@ -195,3 +195,23 @@ describe('choosing the list', () => {
     expect((await runInProcess(config, ['lists'])).stdout.split('\n')[1]).toMatch(/^refactor-auth\t4\t1\t0\t3\t\d{4}-/);
   });
 });
+
+describe('the global options that say where a command acts', () => {
+  it('given twice with two values, are refused (exit 2) and nothing is written; the same value twice is one', async () => {
+    const config = tempConfig();
+    expect((await runInProcess(config, ['-l', 'L1', 'create', 'first'])).code).toBe(0);
+    for (const argv of [
+      ['-l', 'L1', '-l', 'L2', 'create', 'x'],
+      ['-l', 'L1', 'create', 'x', '--list', 'L2'],
+      ['--session', 'a', '--session', 'b', 'list'],
+      ['--config-dir', config, '--config-dir', '/tmp', 'list'],
+    ]) {
+      const r = await runInProcess(config, argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr.trimEnd()).toMatch(/given twice \(.*, then .*\): give it once$/);
+    }
+    expect(fs.existsSync(path.join(config, 'tasks', 'L2'))).toBe(false);
+    expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
+    expect((await runInProcess(config, ['-l', 'L1', 'create', 'second', '-l', 'L1'])).code).toBe(0);
+  });
+});

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DURATION_HELP } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
 import { registerCommands } from './index.js';
@@ -12,15 +12,19 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
   const program = new Command('tasks')
     .description('Manage the task lists that Claude Code agents keep under ~/.claude/tasks/<list>/')
     .version(VERSION, '-V, --version')
-    .option(
-      '-l, --list <id>',
-      'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex with a dash, or digits and letters: a number is a name); default: see "Which list" below',
+    .addOption(
+      once(
+        '-l, --list <id>',
+        'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex with a dash, or digits and letters: a number is a name); default: see "Which list" below',
+      ),
     )
-    .option('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)')
-    .option('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist')
-    .option(
-      '-H, --host <host>',
-      'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there',
+    .addOption(once('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)'))
+    .addOption(once('--config-dir <dir>', 'Claude config folder (default: $CLAUDE_CONFIG_DIR, else ~/.claude); it must exist'))
+    .addOption(
+      once(
+        '-H, --host <host>',
+        'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there',
+      ),
     )
     .option('--hosts', 'every host of ~/.config/tasks/hosts, one a line (--hosts=<file>: another file); several hosts are for tasks lists')
     .option('--json', 'print JSON on stdout (errors as JSON on stderr)')
@@ -77,4 +81,16 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6
 126/127 (cannot run / no such command), 143/129 (SIGTERM/SIGHUP), or the agent's own status.`,
   );
   return program;
+}
+
+/**
+ * A global option that names where a command acts: given twice (`-l a -l b`), which one
+ * was meant cannot be told, and a change must never land in the other: refused (exit 2).
+ */
+function once(flags: string, description: string): Option {
+  return new Option(flags, description).argParser((value: string, previous: unknown) => {
+    if (previous !== undefined && previous !== value)
+      throw new InvalidArgumentError(`given twice (${String(previous)}, then ${value}): give it once`);
+    return value;
+  });
 }
