@@ -90,7 +90,16 @@ describe('tasks check', () => {
     expect(byCode('invalid_task')).toMatchObject([{ file: '8.json', reason: 'owner: Expected string, received null' }]);
     expect(byCode('id_mismatch')).toMatchObject([{ file: '9.json', id: '9', contentId: '3' }]);
     expect(byCode('bad_file_name')).toMatchObject([{ file: 'notes.json', fixable: false }]);
-    expect(byCode('not_regular_file')).toMatchObject([{ file: '10.json', type: 'symlink', target: '/etc/hostname', fixable: false }]);
+    expect(byCode('not_regular_file')).toMatchObject([
+      {
+        file: '10.json',
+        type: 'symlink',
+        target: '/etc/hostname',
+        fixable: false,
+        message:
+          '10.json is a symbolic link to /etc/hostname: agents follow it (and would write through it); tasks refuses to read or write through it',
+      },
+    ]);
     expect(byCode('edge_not_mirrored')).toMatchObject([{ blocker: '1', blocked: '2', missingOn: '2', field: 'blockedBy' }]);
     expect(byCode('missing_reference')).toMatchObject([{ id: '3', field: 'blockedBy', ref: '40' }]);
     expect(byCode('cycle')).toMatchObject([{ cycle: ['4', '5', '4'], fixable: false }]);

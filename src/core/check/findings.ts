@@ -225,7 +225,7 @@ function fileFindings(f: ScannedTaskFile, tasks: Map<string, Task>, mtimes: Map<
       finding.type = f.type;
       if (f.linkTarget !== undefined) {
         finding.target = f.linkTarget;
-        finding.message = `${f.name} is a symbolic link to ${f.linkTarget}: agents follow it (and would write through it); tasks refuses to`;
+        finding.message = `${f.name} is a symbolic link to ${f.linkTarget}: agents follow it (and would write through it); tasks refuses to read or write through it`;
       }
       finding.hint = 'replace it with a regular file, or move it out of the list folder';
     } else if (code === 'unreadable_file') {
