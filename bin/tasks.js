@@ -292,4 +292,22 @@ function pruneCaches(dir, build) {
       .map(([id]) => id),
   );
   for (const { file, id } of caches) if (!kept.has(id)) fs.rmSync(file, { force: true });
+  // This build's caches for start options of the user's: the ones written last (a tool that
+  // sets NODE_OPTIONS anew on each run would otherwise leave one a run).
+  const optioned = caches
+    .filter((c) => c.id === build && /-[0-9a-f]{8}\.cache$/.test(c.file))
+    .map((c) => ({ ...c, at: statTime(c.file) }))
+    .sort((a, b) => b.at - a.at);
+  for (const { file } of optioned.slice(KEPT_OPTION_CACHES)) fs.rmSync(file, { force: true });
+}
+
+/** How many caches for start options of the user's a build keeps (NODE_OPTIONS of a few shells). */
+const KEPT_OPTION_CACHES = 8;
+
+function statTime(file) {
+  try {
+    return require('node:fs').lstatSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }

@@ -481,6 +481,18 @@ describe('the CLI bundles and their code caches', () => {
       expect(run(config, ['list', '--json'], { env: under(undefined) })).toEqual(before);
       expect(timesNow()).toEqual(times);
       expect(fs.readdirSync(folder)).toHaveLength(2);
+
+      // Options that change on every run (a preload at a new path) keep the 8 written last, not one a run.
+      for (let i = 0; i < 10; i++) {
+        const old = path.join(folder, (first as string).replace(/-[0-9a-f]{8}\.cache$/, `-${String(i).padStart(8, '0')}.cache`));
+        fs.writeFileSync(old, 'old');
+        const at = new Date(Date.now() - (20 - i) * 60_000);
+        fs.utimesSync(old, at, at);
+      }
+      expect(run(config, ['list', '--json'], { env: under('--expose-gc --stack-trace-limit=21') })).toEqual(before);
+      const left = fs.readdirSync(folder);
+      expect(left).toHaveLength(8);
+      expect(left.some((f) => f.endsWith('-00000000.cache'))).toBe(false);
     } finally {
       fs.rmSync(cacheHome, { recursive: true, force: true });
     }

@@ -117,7 +117,11 @@ describe('export', () => {
     const list = path.join(config, 'tasks', 'L');
     const before = snapshotDir(list);
     fs.symlinkSync(list, path.join(config, 'via-link'));
+    // A list whose folder is a link to elsewhere: its real folder is a list's too.
+    const elsewhere = fs.mkdtempSync(path.join(path.dirname(config), 'tasks-elsewhere-'));
+    fs.symlinkSync(elsewhere, path.join(config, 'tasks', 'B'));
     const targets = [
+      path.join(elsewhere, '1.json'),
       path.join(list, '2.json'),
       path.join(list, '99.json'),
       path.join(config, 'tasks', 'out.json'),

@@ -82,6 +82,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
           pid: () => agent?.pid,
           // Its output ended: its process ends with it, unless it closed its output and went on.
           exit: () => (agent === undefined ? Promise.resolve(undefined) : withinMs(agent.exited, EXIT_SEEN_MS, undefined)),
+          exited: () => agent?.exitStatus !== undefined,
         });
         return {
           sink: watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => stop.abort() }),

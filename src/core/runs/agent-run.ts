@@ -21,7 +21,7 @@ import { WatchSession } from '../watch/watch-session.js';
 import { AgentOutput } from './agent-output.js';
 import { type AgentExit, AgentProcess, type AgentSpec } from './agent-process.js';
 import { LineSplitter } from './line-feed.js';
-import { processesWithLink, stillRunning, type WriterProcess } from './stream-writers.js';
+import { processesWithLink, stillAtWork, stillRunning, type WriterProcess } from './stream-writers.js';
 
 export interface AgentRunOptions {
   agent: AgentSpec;
@@ -149,23 +149,28 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
  */
 async function endOutputHolders(agent: AgentProcess, output: AgentOutput, graceMs: number): Promise<number[]> {
   const link = agent.stdoutLink;
-  if (link === undefined) return [];
-  const holders = processesWithLink(link);
-  const signal = (sig: NodeJS.Signals, p: WriterProcess) => {
+  // Only the pipe made for this agent (libuv makes a socket pair): never a file or device others may hold too.
+  if (link === undefined || !/^(pipe|socket):\[\d+\]$/.test(link)) return [];
+  const signalled: WriterProcess[] = [];
+  const signal = (sig: NodeJS.Signals, p: WriterProcess): boolean => {
     try {
-      if (stillRunning(p)) process.kill(p.pid, sig);
+      if (!stillRunning(p)) return false;
+      process.kill(p.pid, sig);
+      return true;
     } catch {
-      // gone meanwhile, or not ours to signal
+      return false; // gone meanwhile, or not ours to signal
     }
   };
-  for (const p of holders) signal('SIGTERM', p);
+  const holders = processesWithLink(link);
+  for (const p of holders) if (signal('SIGTERM', p)) signalled.push(p);
   await withinMs(output.drain(), graceMs, undefined);
   if (!output.done) {
     // Those that took no notice, and any that holds it since (a child it left).
-    for (const p of [...holders, ...processesWithLink(link)]) signal('SIGKILL', p);
+    for (const p of [...holders, ...processesWithLink(link)]) if (signal('SIGKILL', p) && !signalled.includes(p)) signalled.push(p);
     await withinMs(output.drain(), OUTPUT_GRACE_MS, undefined);
   }
-  return holders.map((p) => p.pid);
+  // Those signalled that are gone now: the ones it ended.
+  return signalled.filter((p) => !stillAtWork(p)).map((p) => p.pid);
 }
 
 /** The longest line of the agent's stderr handed on (as a note, or held for the live view); a longer one is said to be skipped. */

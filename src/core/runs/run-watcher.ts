@@ -57,7 +57,7 @@ export interface RunWatcherOptions {
    * The agent's process, when the run started it (`tasks run`): named with its death, and
    * how it ended (a signal, its status; undefined when it has not ended within a moment).
    */
-  agent?: { pid(): number | undefined; exit(): Promise<DeathExit | undefined> } | undefined;
+  agent?: { pid(): number | undefined; exit(): Promise<DeathExit | undefined>; exited(): boolean } | undefined;
   /**
    * How the session's end reads in its files (its live-session file, its transcript), as
    * `list`, `get` and `release --gone` judge it, with its process's pid when a file names
@@ -78,6 +78,8 @@ const DEFAULT_GRACE_MS = 1000;
  * looked for: `claude -p` exits at once, and its output ends with it.
  */
 const AFTER_RESULT_LOOK_MS = 2000;
+/** A run tasks started whose session is unknown here: how long its output may stay open after a result (its exit's own wait). */
+const AFTER_RESULT_UNKNOWN_MS = 30_000;
 
 /**
  * One run followed as a watch source. `start()` resolves once the run is known: its
@@ -244,12 +246,15 @@ export class RunWatcher implements WatchSource {
 
   /**
    * A `result`: the run's end, unless its command goes on. Where nothing can tell (no
-   * session files; a followed file, which never ends), at once, as the stream says. Else its input ends with the agent's
-   * process (`claude -p` exits after its result); a script that runs another session
-   * after it (`claude -p`, then `claude -p --resume`) keeps the input open, and the run is
-   * judged at the end of the last one, never at the first. An input still open a moment
-   * later whose session's process still runs is an agent lingering after its result: the
-   * run ended then.
+   * session files; a followed file, which never ends), at once, as the stream says. Else
+   * its input ends with the agent's process (`claude -p` exits after its result); a
+   * script that runs another session after it (`claude -p`, then `claude -p --resume`)
+   * keeps the input open, and the run is judged at the end of the last one, never at the
+   * first. The session's process that printed the result still running a moment later is
+   * an agent lingering after its result: the run ended then. Another process of the same
+   * session (a resume, whose first line may take seconds) is not; nor is a session over.
+   * A session unknown here: for a run tasks started, its agent gets up to
+   * AFTER_RESULT_UNKNOWN_MS to end its output; else the result ends it.
    */
   private resultRead(end: RunEnd): void {
     if (this.opts.sessionEnd === undefined || this.feed?.followsFile === true) {
@@ -257,15 +262,39 @@ export class RunWatcher implements WatchSource {
       return;
     }
     this.setResultAside();
-    const timer = setTimeout(() => {
+    const session = this.model.latestSessionId ?? this.model.sessionId;
+    const atResult = session === undefined ? undefined : this.opts.sessionEnd(session);
+    const printedBy = atResult?.state === 'live' ? atResult.pid : undefined;
+    let waited = AFTER_RESULT_LOOK_MS;
+    const look = (): void => {
       const pending = this.afterResult;
       if (pending === undefined || this.ended || this.closed) return;
       pending.timer = undefined;
-      const session = this.model.latestSessionId ?? this.model.sessionId;
+      const again = (): void => {
+        pending.timer = setTimeout(look, AFTER_RESULT_LOOK_MS);
+        pending.timer.unref?.();
+        waited += AFTER_RESULT_LOOK_MS;
+      };
+      // The agent tasks run started has exited: whatever still holds its output was left
+      // behind (tasks run ends it); the run is over.
+      if (this.opts.agent?.exited() === true) {
+        this.endRun(pending.end);
+        return;
+      }
       const looked = session === undefined ? undefined : this.opts.sessionEnd?.(session);
-      // Its process runs on (its live-session file names it), or its session is unknown here.
-      if (looked === undefined || (looked.state === 'live' && looked.pid !== undefined)) this.endRun(pending.end);
-    }, AFTER_RESULT_LOOK_MS);
+      if (looked === undefined) {
+        if (this.opts.agent === undefined || waited >= AFTER_RESULT_UNKNOWN_MS) this.endRun(pending.end);
+        else again();
+        return;
+      }
+      if (looked.state === 'live' && looked.pid !== undefined && looked.pid === printedBy) {
+        this.endRun(pending.end);
+        return;
+      }
+      // Still waiting for the next session or the output's end: a run tasks started is looked at again.
+      if (this.opts.agent !== undefined) again();
+    };
+    const timer = setTimeout(look, AFTER_RESULT_LOOK_MS);
     timer.unref?.();
     this.afterResult = { end, timer };
   }

@@ -73,6 +73,18 @@ export function stillRunning(p: WriterProcess, procRoot = '/proc'): boolean {
   return now !== undefined && (p.startTime === undefined || now === p.startTime);
 }
 
+/** Still running: the same process (stillRunning), and not a zombie waiting to be reaped. */
+export function stillAtWork(p: WriterProcess, procRoot = '/proc'): boolean {
+  if (!stillRunning(p, procRoot)) return false;
+  try {
+    const stat = fs.readFileSync(path.join(procRoot, String(p.pid), 'stat'), 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
 function startTime(pid: number, procRoot: string): string | undefined {
   try {
     const stat = fs.readFileSync(path.join(procRoot, String(pid), 'stat'), 'latin1');

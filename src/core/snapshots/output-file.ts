@@ -14,10 +14,23 @@ export function outputPath(file: string, home: string, cwd: string | undefined, 
   const target = checkOutputPath(expandHome(file, home), cwd);
   const tasksRoot = realOrSelf(path.join(configDir, 'tasks'));
   const folder = realOrSelf(path.dirname(target));
-  if (folder === tasksRoot || folder.startsWith(tasksRoot + path.sep)) {
+  // The lists' folders as the agents reach them: a list folder may be a link to elsewhere.
+  const listFolders = [tasksRoot, ...linkedLists(path.join(configDir, 'tasks'))];
+  if (listFolders.some((dir) => folder === dir || folder.startsWith(dir + path.sep))) {
     throw new TasksError('usage', `cannot write ${file}: it is inside ${tasksRoot}, where the agents read every file as a task`);
   }
   return target;
+}
+
+/** The real folders of the lists under `root` that are symbolic links. */
+function linkedLists(root: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => e.isSymbolicLink()).map((e) => realOrSelf(path.join(root, e.name)));
 }
 
 function realOrSelf(p: string): string {
