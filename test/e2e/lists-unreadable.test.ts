@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, run, tempConfig } from '../helpers/cli.js';
 
 const asRoot = process.getuid?.() === 0;
-const canDrop = !asRoot || spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
+// As root: only where `nobody` can run this checkout's tasks (a checkout in a private
+// folder, /root's say, it cannot read).
+const canDrop = !asRoot || spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, BIN, '--version']).status === 0;
 
 function openUp(dir: string): void {
   fs.chmodSync(dir, 0o777);
