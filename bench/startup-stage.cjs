@@ -23,7 +23,7 @@ const own = path.join(
   process.env.XDG_CACHE_HOME ?? '',
   'tasks',
   'code-cache',
-  `${id}-plain-list-${process.version}-${process.platform}-${process.arch}.cache`,
+  `${id}-plain-list-${process.version}-${process.platform}-${process.arch}${startOptions()}.cache`,
 );
 let cachedData;
 // The list's own cache: each read command has one (bin/tasks.js).
@@ -37,6 +37,14 @@ for (const candidate of [`${file}.list.cache`, own]) {
   } catch {
     // Not there: the next.
   }
+}
+/** The suffix bin/tasks.js gives a cache made under start options (its startOptions): this script runs under the preloaded CPU hook. */
+function startOptions() {
+  const given = `${process.execArgv.join('\n')}\n\n${process.env.NODE_OPTIONS ?? ''}`;
+  if (given.trim() === '') return '';
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < given.length; i++) hash = Math.imul(hash ^ given.charCodeAt(i), 0x01000193);
+  return `-${(hash >>> 0).toString(16).padStart(8, '0')}`;
 }
 if (cachedData === undefined) throw new Error(`no code cache for ${process.version}: run tasks once on this Node first`);
 if (stage !== 'read') compileAndRun();
