@@ -264,7 +264,8 @@ export class BoardNow {
     // A session at a permission prompt waits for a person as much as a task they own does.
     const waiting = [...by('needs-you'), ...by('ready-for-person')];
     const stalled = by('stalled');
-    const died = by('agent-died');
+    // Work no agent is left to do: held by a gone agent, or left open when the list's last session ended.
+    const died = [...by('agent-died'), ...by('work-left')];
     const problems = [...by('hook-refused'), ...by('blocked-cycle'), ...by('damage')];
     return {
       at: now,

@@ -413,6 +413,7 @@ export type NowEventType =
   | 'ready-for-person'
   | 'stalled'
   | 'agent-died'
+  | 'work-left'
   | 'hook-refused'
   | 'blocked-cycle'
   | 'damage';

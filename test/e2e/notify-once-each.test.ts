@@ -67,6 +67,32 @@ describe('notify: one notice a condition', () => {
     ).toEqual(['stalled']);
   });
 
+  it('work-left: a list whose last session ended minutes ago with a task pending is told; one that ended hours ago is not', () => {
+    const config = tempConfig();
+    const now = Date.now();
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    const lately = '1c2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    const old = '2c2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    writeTranscript(config, { sessionId: lately, cwd, start: now - 20 * 60_000, end: now - 5 * 60_000 });
+    writeTranscript(config, { sessionId: old, cwd, start: now - 4 * 60 * 60_000, end: now - 3 * 60 * 60_000 });
+    for (const [session, at] of [
+      [lately, now - 6 * 60_000],
+      [old, now - 3 * 60 * 60_000],
+    ] as const) {
+      const dir = listWith(config, session, [taskOf('1', { status: 'completed' }), taskOf('2', { subject: 'Ship it' })]);
+      for (const f of ['1.json', '2.json']) setMtime(path.join(dir, f), at);
+    }
+    const out = path.join(config, 'sent.jsonl');
+    const r = run(config, ['notify', '--all', '--once', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], { env: notifyEnv(config) });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = sentTo(out);
+    expect(sent.map((e) => [e.event, e.text])).toEqual([
+      ['work-left', `session ${lately.slice(0, 8)} ended with 1 task not done in list ${lately.slice(0, 8)} (~/api): #2`],
+    ]);
+    expect(sent[0]?.tasks.map((t) => t.id)).toEqual(['2']);
+  });
+
   it("a stall told is not told again after another session's work on the list hid it for a while; a new spell is", async () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'app');

@@ -166,6 +166,74 @@ describe('the real Claude Code: notify', () => {
       await working;
     }
   });
+  it('an agent SIGKILLed between steps, its next task pending: work-left within 10 s, naming it; nothing while alive', async () => {
+    const w = world();
+    const job = w.dir('ci/job-4');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'work-left,agent-died']);
+    await p.waitForErr('notify: following list nightly');
+    const held = gate();
+    const dying = runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Build'), CREATE('Test'), UPDATE('1', { status: 'in_progress' }), UPDATE('1', { status: 'completed' }), LIST],
+      beforeTurn: (i) => (i === 4 ? held.wait() : undefined),
+    }).catch(() => undefined);
+    try {
+      await held.arrived;
+      const victim = await waitFor('the agent', () => liveFiles(w.config).find((f) => f.cwd === job));
+      // Alive between its steps, #2 planned: nothing to tell.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(hook.got).toEqual([]);
+      const killedAt = Date.now();
+      process.kill(victim.pid, 'SIGKILL');
+      await until(() => hook.got.length === 1, 'work-left', 15_000);
+      expect((hook.got[0]?.at ?? 0) - killedAt).toBeLessThan(10_000);
+      const [doc] = posted(hook.got);
+      expect(doc).toMatchObject({
+        event: 'work-left',
+        list: 'nightly',
+        session: victim.sessionId,
+        project: '~/ci/job-4',
+        tasks: [{ id: '2', subject: 'Test', status: 'pending', owner: null }],
+        action: 'tasks -l nightly list',
+      });
+      expect(doc?.text).toBe(`session ${victim.sessionId.slice(0, 8)} crashed with 1 task not done in list nightly (~/ci/job-4): #2`);
+      // Told once.
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(hook.got).toHaveLength(1);
+    } finally {
+      held.open();
+      await dying;
+    }
+  });
+
+  it('an agent whose run ends with a task pending: work-left, ended; notify --once after it tells it too', async () => {
+    const w = world();
+    const job = w.dir('ci/job-5');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', 'nightly', '--to', `webhook:${hook.url}`, '--on', 'work-left,list-completed']);
+    await p.waitForErr('notify: following list nightly');
+    const run = await runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Build'), CREATE('Test'), UPDATE('1', { status: 'in_progress' }), UPDATE('1', { status: 'completed' })],
+    });
+    const session = (parseNdjson(run.stdout)[0] as { session_id?: string }).session_id ?? '';
+    await until(() => hook.got.length === 1, 'work-left', 15_000);
+    expect(posted(hook.got)[0]).toMatchObject({ event: 'work-left', session, tasks: [{ id: '2', status: 'pending' }] });
+    expect(posted(hook.got)[0]?.text).toBe(`session ${session.slice(0, 8)} ended with 1 task not done in list nightly (~/ci/job-5): #2`);
+    // A notify of its own (its own sent state), started after the end: one look tells it.
+    const later = await webhook();
+    const once = notify(w.config, w.home, ['-l', 'nightly', '--once', '--to', `webhook:${later.url}`, '--on', 'work-left']);
+    await until(() => later.got.length === 1, 'work-left from --once', 15_000);
+    expect(posted(later.got)[0]).toMatchObject({ event: 'work-left', session });
+    await until(() => once.child.exitCode !== null, 'notify --once to exit', 10_000);
+    expect(once.child.exitCode).toBe(0);
+  });
+
   it('an agent that starts a task, then waits on its next turn: stalled after --stalled 5s, the agent still alive', async () => {
     const w = world();
     const job = w.dir('ci/job-3');

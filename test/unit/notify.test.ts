@@ -126,6 +126,38 @@ describe('what needs a person', () => {
     ]);
   });
 
+  it('work-left: the open tasks the last session left, under a key of that session; what agent-died tells is not told again', () => {
+    const left = { session: 'c1a55e00-x', why: 'session c1a55e00 crashed', endedAt: 5000 };
+    const tasks = [
+      task('1', { status: 'completed' }),
+      task('2', { status: 'in_progress', owner: 'w' }),
+      task('3'),
+      task('4', { owner: 'pat' }),
+    ];
+    const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
+    const people = new Set(['pat']);
+    const events = listEvents(facts(tasks, { left, gone, people }), new Set(['work-left', 'agent-died'] as const));
+    expect(events.map((e) => e.key)).toEqual(['agent-died|app|w|2', 'work-left|app|c1a55e00-x']);
+    expect(events[1]).toMatchObject({
+      session: 'c1a55e00-x',
+      title: 'Work left: app',
+      text: 'session c1a55e00 crashed with 1 task not done in list app (~/app): #3',
+      action: 'tasks -l app list',
+      happenedAt: 5000,
+    });
+    expect(events[1]?.tasks.map((t) => t.id)).toEqual(['3']);
+    // Asked alone, it names the held task too; nothing left but what agent-died holds: not told.
+    expect(listEvents(facts(tasks, { left, gone, people }), new Set(['work-left'] as const))[0]?.tasks.map((t) => t.id)).toEqual([
+      '2',
+      '3',
+    ]);
+    expect(listEvents(facts(tasks.slice(0, 2), { left, gone }), new Set(['work-left', 'agent-died'] as const)).map((e) => e.type)).toEqual([
+      'agent-died',
+    ]);
+    // No end told: nothing.
+    expect(listEvents(facts(tasks, { gone, people }), new Set(['work-left'] as const))).toEqual([]);
+  });
+
   it('tasks with no owner a session over held: agent-died names the session and only those tasks; another unowned task stalls as before', () => {
     const tasks = [task('1', { status: 'in_progress' }), task('2', { status: 'in_progress' })];
     const gone = [{ owner: undefined, why: 'session c1a55e00 crashed', session: 'c1a55e00-x', tasks: ['1'] }];

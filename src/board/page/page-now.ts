@@ -24,6 +24,7 @@ const KIND_WORDS: Record<NowEventType, string> = {
   'ready-for-person': 'waits for a person',
   stalled: 'stalled',
   'agent-died': 'agent gone',
+  'work-left': 'work left',
   'hook-refused': 'refused by a hook',
   'blocked-cycle': 'blocked forever',
   damage: 'damaged',
@@ -91,7 +92,7 @@ function eventItem(e: NowEventView, now: number, handlers: NowHandlers): HTMLEle
       'div',
       { class: 'now-item-foot' },
       h('code', { class: 'now-action', title: 'the command that acts on it' }, e.action),
-      e.type === 'agent-died' ? carryButton(e, handlers) : null,
+      e.type === 'agent-died' || e.type === 'work-left' ? carryButton(e, handlers) : null,
     ),
   );
 }

@@ -35,6 +35,9 @@ event once, to every target:
                      or waiting for a person
                      (a busy session whose transcript is as quiet is not at work)
   agent-died         an agent holds work in progress, but its session ended or crashed
+  work-left          the last session of a list ended or crashed (not /clear) with
+                     tasks still open, none held by an agent gone (told as agent-died);
+                     the last 30 minutes
   hook-refused       a TaskCreated or TaskCompleted hook refused an agent's change
                      (read from the session's transcript; the last 30 minutes)
   blocked-cycle      tasks block each other: none can ever start (tasks check)

@@ -155,6 +155,7 @@ const NTFY_TAGS: Record<NotifyEvent['type'], string> = {
   'ready-for-person': 'raising_hand',
   stalled: 'hourglass',
   'agent-died': 'skull',
+  'work-left': 'construction',
   'hook-refused': 'no_entry',
   'blocked-cycle': 'no_entry',
   damage: 'warning',

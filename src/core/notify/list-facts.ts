@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { pushAll } from '../base/many-items.js';
+import { maxOf, pushAll } from '../base/many-items.js';
 import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneHeldTasks, ownersSetWithTasks } from '../history/list-owners.js';
 import { listWaiters, stalledInList } from '../progress/stalled-work.js';
 import { type BusyOnList, busyOnList } from '../sessions/busy-on-list.js';
+import { endOf, listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
@@ -47,10 +48,14 @@ export interface FactsInput {
    * stall clock starts again then (the wait was not stalled time).
    */
   waitEndedAt?: number | undefined;
+  /** Tasks were open and a session of the list may have been at work at the last look: its end is told, however long ago its last entry. */
+  watchEnds?: boolean | undefined;
 }
 
 /** A hook's refusal is news for this long; older ones are not told (a first look, a restart). */
 export const REFUSAL_NEWS_MS = 30 * 60_000;
+/** A list's last session ended with work left: news for this long, unless it was seen at work (a first look, a restart). */
+const WORK_LEFT_NEWS_MS = REFUSAL_NEWS_MS;
 
 function shortPath(p: string, home: string): string {
   return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
@@ -124,6 +129,9 @@ export function listFacts(i: FactsInput): ListFacts {
     latest ??= owners?.sessions[0] ?? held[0]?.session;
   }
 
+  const { left, liveOpen } = i.wanted.has('work-left') && open.length > 0 && sessions ? workLeft(i, sessions, ofList) : {};
+  latest ??= left === undefined ? undefined : sessions?.session(left.session);
+
   // Every task completed: finished only once no session of the list is at work (as the gate of watch --until all-completed).
   const allDone = i.wanted.has('list-completed') && sessions !== undefined && i.tasks.length > 0 && open.length === 0;
   const busy = allDone ? busyOnList(sessions, i.listId).filter((b) => !i.ownSession?.(b)) : [];
@@ -161,8 +169,33 @@ export function listFacts(i: FactsInput): ListFacts {
     waitingWork: resting !== undefined && resting.waiting.size > 0,
     times: i.times,
     gone,
+    left,
+    liveOpen,
     errors,
     errorsPending,
     refused,
   };
+}
+
+/**
+ * Whether the list's agents left open work: every session of the list over (the same
+ * answer as gone owners', signs-of-life.ts), the last one ended or crashed. A `/clear` is a
+ * person's own doing, and not told. Asked only where an end may be news: a session of the
+ * list seen at work at the last look, or one active, or the list changed, within the news
+ * time (a first look at a list abandoned last week says nothing; reading its sessions'
+ * transcripts would cost every look).
+ */
+function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly SessionInfo[]): Pick<ListFacts, 'left' | 'liveOpen'> {
+  const recent = (at: number | undefined) => at !== undefined && i.now - at <= WORK_LEFT_NEWS_MS;
+  const lastChange = maxOf(i.times.values());
+  if (i.watchEnds !== true && !recent(lastChange) && !ofList.some((s) => recent(s.lastActivity) || s.state === 'live')) return {};
+  const { sessions: all, life } = listLife(sessions, i.listId, { deep: true });
+  if (all.length === 0) return {};
+  if (life !== undefined) return { liveOpen: true };
+  const last = [...all].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] as SessionInfo;
+  const end = endOf(sessions, last, i.listId);
+  if (end.cleared === true) return {};
+  const endedAt = end.session.lastActivity ?? end.session.writtenAt;
+  if (i.watchEnds !== true && !recent(endedAt)) return {};
+  return { left: { session: end.session.sessionId, why: end.why, endedAt } };
 }

@@ -106,6 +106,8 @@ interface Followed {
   heldBusy: boolean;
   /** At the last look its work in progress waited for a person. */
   waited?: boolean | undefined;
+  /** At the last look tasks were open and a session of the list may have been at work: its end (work-left) needs no change to a file. */
+  liveOpen?: boolean | undefined;
   /** When that wait was last seen to end: the stall clock starts again then. */
   waitEndedAt?: number | undefined;
 }
@@ -332,6 +334,7 @@ export class Notifier {
       !f.first &&
       f.errorsSince.size === 0 &&
       !f.heldBusy &&
+      f.liveOpen !== true &&
       !refusalsMatter &&
       ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
       !this.waitingMatters(f, u)
@@ -358,7 +361,9 @@ export class Notifier {
       ownSession: req.ownSession,
       // Waiting at the last look: if it no longer does, the wait ended now.
       waitEndedAt: f.waited === true ? now : f.waitEndedAt,
+      watchEnds: f.liveOpen,
     });
+    f.liveOpen = facts.liveOpen;
     if (facts.waitingWork === true) f.waited = true;
     else if (f.waited === true) {
       f.waited = false;

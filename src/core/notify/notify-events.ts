@@ -53,6 +53,13 @@ export interface ListFacts {
     endedAt?: number | undefined;
     tasks?: readonly string[] | undefined;
   }>;
+  /**
+   * Every session of the list is over, the last one ended or crashed (not by `/clear`: a
+   * person's doing) lately or while watched, and tasks are still open: no agent is left to do them.
+   */
+  left?: { session: string; why: string; endedAt: number | undefined } | undefined;
+  /** Tasks are open and a session of the list may still be at work: its end is looked for at each round (notifier.ts). */
+  liveOpen?: boolean | undefined;
   /** `check`'s errors. */
   errors: readonly Finding[];
   /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */
@@ -196,6 +203,24 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
       action: `tasks ${l} release --gone`,
       priority: 4,
       happenedAt: g.endedAt,
+    });
+  }
+
+  // Open work the list's last agent left: what agent-died tells is not told again here.
+  const leftOpen =
+    facts.left === undefined
+      ? []
+      : tasks.filter((t) => t.status !== 'completed' && !heldByGone.has(t.id) && (t.owner === undefined || !facts.people.has(t.owner)));
+  if (facts.left !== undefined && leftOpen.length > 0) {
+    const n = leftOpen.length;
+    add('work-left', facts.left.session, {
+      ...{ session: facts.left.session },
+      tasks: leftOpen.map(brief),
+      title: `Work left: ${facts.shortId}`,
+      text: `${facts.left.why} with ${n === 1 ? '1 task' : `${n} tasks`} not done in ${where}: ${ids(leftOpen.slice(0, 10))}${n > 10 ? ', …' : ''}`,
+      action: `tasks ${l} list`,
+      priority: 4,
+      happenedAt: facts.left.endedAt,
     });
   }
 

@@ -14,6 +14,7 @@ export const NOTIFY_EVENTS = [
   'ready-for-person',
   'stalled',
   'agent-died',
+  'work-left',
   'hook-refused',
   'blocked-cycle',
   'damage',

@@ -52,6 +52,8 @@ export interface GoneHeld {
 export interface SessionEnd {
   why: string;
   session: SessionInfo;
+  /** A `/clear` left the list behind (a person's doing): "was cleared". */
+  cleared?: true;
 }
 
 /**
@@ -80,6 +82,7 @@ export function endOf(index: SessionIndex, s: SessionInfo, listId: string): Sess
       return {
         why: `session ${at.sessionId.slice(0, 8)} was cleared${at === first ? '' : ` (after /clear of ${first.sessionId.slice(0, 8)})`}`,
         session: at,
+        cleared: true,
       };
     }
     at = next;

@@ -453,12 +453,22 @@ const NotifyTaskShape = z.strictObject({ id: z.string(), subject: z.string(), st
 
 /** What a webhook and an `exec:` command get for each event (core/notify/deliver.ts). */
 export const NotifyMessage = z.strictObject({
-  event: z.enum(['list-completed', 'needs-you', 'ready-for-person', 'stalled', 'agent-died', 'hook-refused', 'blocked-cycle', 'damage']),
+  event: z.enum([
+    'list-completed',
+    'needs-you',
+    'ready-for-person',
+    'stalled',
+    'agent-died',
+    'work-left',
+    'hook-refused',
+    'blocked-cycle',
+    'damage',
+  ]),
   list: z.string().describe('the list id'),
   shortId: z.string().describe('the list as tasks names it (-l <shortId>)'),
   project: z.string().nullable().describe('the folder its latest session ran in (~ for the home folder), when known'),
   tasks: z.array(NotifyTaskShape).describe('the tasks the event is about'),
-  session: z.string().nullable().describe("the session it concerns (agent-died: the one that ended), else the list's latest"),
+  session: z.string().nullable().describe("the session it concerns (agent-died, work-left: the one that ended), else the list's latest"),
   at: Iso.describe('when the event was seen'),
   host: z.string().describe('the machine notify runs on'),
   title: z.string(),
