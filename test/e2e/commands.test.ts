@@ -214,4 +214,28 @@ describe('the global options that say where a command acts', () => {
     expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
     expect((await runInProcess(config, ['-l', 'L1', 'create', 'second', '-l', 'L1'])).code).toBe(0);
   });
+
+  it("and a command's own option that takes one value: refused given twice with two values, before anything is written", async () => {
+    const config = tempConfig();
+    expect((await runInProcess(config, ['-l', 'L1', 'create', 'first'])).code).toBe(0);
+    const before = fs.readFileSync(path.join(config, 'tasks', 'L1', '1.json'), 'utf8');
+    for (const [argv, named] of [
+      [['-l', 'L1', 'update', '1', '--owner', 'a', '--owner', 'b'], '--owner'],
+      [['-l', 'L1', 'update', '1', '--status', 'completed', '--status', 'pending'], '--status'],
+      [['-l', 'L1', 'update', '1', '--subject', 'x', '--subject=y'], '--subject'],
+      [['-l', 'L1', 'list', '--sort', 'id', '--sort', 'status'], '--sort'],
+      [['-l', 'L1', 'create', 'second', '-d', 'one', '--description', 'two'], '--description'],
+    ] as const) {
+      const r = await runInProcess(config, [...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr.trimEnd(), argv.join(' ')).toMatch(new RegExp(`${named} given twice \\(.*, then .*\\): give it once$`));
+    }
+    expect(fs.readFileSync(path.join(config, 'tasks', 'L1', '1.json'), 'utf8')).toBe(before);
+    expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
+    // The same value twice is one; options that may be repeated still collect.
+    expect((await runInProcess(config, ['-l', 'L1', 'update', '1', '--owner', 'a', '--owner', 'a'])).code).toBe(0);
+    expect((await runInProcess(config, ['-l', 'L1', 'create', 'second', '--meta', 'a=1', '--meta', 'b=2', '--json'])).stdout).toMatch(
+      /"a": ?"1"[\s\S]*"b": ?"2"/,
+    );
+  });
 });

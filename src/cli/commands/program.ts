@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { TasksError } from '../../core/base/errors.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
 import { registerCommands } from './index.js';
@@ -46,6 +47,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     });
   ctx.attach(program);
   await registerCommands(program, ctx, argv);
+  refuseRepeats(program);
   program.addHelpText(
     'after',
     `
@@ -93,4 +95,27 @@ function once(flags: string, description: string): Option {
       throw new InvalidArgumentError(`given twice (${String(previous)}, then ${value}): give it once`);
     return value;
   });
+}
+
+/**
+ * Any other option that takes one value, given twice with two values (`--owner a --owner b`,
+ * `--status completed --status pending`): which one was meant cannot be told either, and
+ * commander would keep the last without a word. Refused (exit 2) before the command runs;
+ * the same value twice counts as one. Options that may be repeated collect their values
+ * with a parser of their own, and are left alone, as are the global ones `once` guards
+ * (a parser that only checks its choices does not collect).
+ */
+function refuseRepeats(command: Command): void {
+  for (const option of command.options) {
+    if (!(option.required || option.optional) || option.variadic || (option.parseArg !== undefined && option.argChoices === undefined))
+      continue;
+    let given: unknown;
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      if (value === undefined || value === null) return;
+      if (given !== undefined && given !== value)
+        throw new TasksError('usage', `${option.long ?? option.flags} given twice (${String(given)}, then ${String(value)}): give it once`);
+      given = value;
+    });
+  }
+  for (const sub of command.commands) refuseRepeats(sub);
 }
