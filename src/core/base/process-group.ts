@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { hasEnded, procStat } from './proc-stat.js';
 
 /**
  * Process groups: a child started in a group of its own (`detached`, so its pid is the
@@ -41,15 +42,9 @@ function runningMembers(pgid: number, except: number | undefined): number | unde
   let count = 0;
   for (const name of names) {
     if (!/^[0-9]+$/.test(name) || name === String(except)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // Field 2 (the command) is in parentheses and may hold spaces; state and pgrp follow it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X') count++;
+    // Gone meanwhile: not counted.
+    const stat = procStat(name);
+    if (stat !== undefined && stat.pgrp === String(pgid) && !hasEnded(stat)) count++;
   }
   return count;
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasEnded, type ProcStat, procStat } from '../base/proc-stat.js';
 
 /**
  * Who writes a followed stream file: the processes (of this user: /proc shows no one
@@ -59,7 +60,7 @@ export function processesWithLink(target: string, procRoot = '/proc'): WriterPro
         continue;
       }
       if (link === target) {
-        found.push({ pid: Number(name), startTime: startTime(Number(name), procRoot) });
+        found.push({ pid: Number(name), startTime: procStat(name, procRoot)?.startTime });
         break;
       }
     }
@@ -69,27 +70,15 @@ export function processesWithLink(target: string, procRoot = '/proc'): WriterPro
 
 /** Is this process still the one that was seen (same pid, same start time)? */
 export function stillRunning(p: WriterProcess, procRoot = '/proc'): boolean {
-  const now = startTime(p.pid, procRoot);
-  return now !== undefined && (p.startTime === undefined || now === p.startTime);
+  const now = procStat(p.pid, procRoot);
+  return now !== undefined && sameProcess(p, now);
 }
 
 /** Still running: the same process (stillRunning), and not a zombie waiting to be reaped. */
 export function stillAtWork(p: WriterProcess, procRoot = '/proc'): boolean {
-  if (!stillRunning(p, procRoot)) return false;
-  try {
-    const stat = fs.readFileSync(path.join(procRoot, String(p.pid), 'stat'), 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
+  const now = procStat(p.pid, procRoot);
+  return now !== undefined && sameProcess(p, now) && !hasEnded(now);
 }
 
-function startTime(pid: number, procRoot: string): string | undefined {
-  try {
-    const stat = fs.readFileSync(path.join(procRoot, String(pid), 'stat'), 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
+/** The pid names the process seen before: its start time is the same (or was not known). */
+const sameProcess = (p: WriterProcess, now: ProcStat) => p.startTime === undefined || now.startTime === p.startTime;
