@@ -60,6 +60,20 @@ describe('block', () => {
       'error: #8 blocking #6 would make a cycle: 8 -> 6 -> 7 -> 8\n',
     );
   });
+
+  it('refuses a new task that would close a cycle through the tasks it is placed between, and writes nothing', async () => {
+    const { config, list } = fixtureConfig();
+    for (const s of ['a', 'b']) await runInProcess(config, ['create', s]); // 6, 7
+    await runInProcess(config, ['block', '7', '--by', '6']);
+    const dir = list;
+    const before = fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]);
+    const r = await runInProcess(config, ['create', 'd', '--blocks', '6', '--blocked-by', '7']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe('error: the new task, blocked by #7 and blocking #6, would make a cycle: new -> 6 -> 7 -> new\n');
+    expect(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')])).toEqual(before);
+    // Placed the other way round, it only lengthens the chain.
+    expect((await runInProcess(config, ['create', 'd', '--blocks', '7', '--blocked-by', '6'])).code).toBe(0);
+  });
 });
 
 describe('unblock', () => {

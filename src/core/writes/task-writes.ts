@@ -74,6 +74,7 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
     throw new TasksError('conflict', `task #${both[0]} cannot both block and be blocked by the new task (a cycle)`);
   }
   requireExisting(listDir, [...blockedBy, ...blocks]);
+  refuseNewTaskCycle(listDir, blockedBy, blocks);
   const [task] = await createTaskBatch(listDir, 1, ([id]) => [
     orderKeys({
       id,
@@ -448,6 +449,29 @@ function unique(ids: readonly string[]): string[] {
 /** Every id must name a readable task: not_found (exit 3) or corrupt otherwise. No lock. */
 function requireExisting(listDir: string, ids: readonly string[]): void {
   for (const id of unique(ids)) getTask(listDir, id);
+}
+
+/**
+ * A new task blocked by `blockedBy` and blocking `blocks` closes a cycle when one of
+ * `blocks` already leads to one of `blockedBy` (#2 waits on #1: a task blocking #1 and
+ * blocked by #2 would make all three wait on each other): refused (conflict), as update's
+ * --add-blocks with --add-blocked-by is.
+ */
+function refuseNewTaskCycle(listDir: string, blockedBy: readonly string[], blocks: readonly string[]): void {
+  if (blockedBy.length === 0 || blocks.length === 0) return;
+  const graph = buildBlocksGraph(readList(listDir).tasks);
+  for (const before of blockedBy) {
+    for (const after of blocks) {
+      // A path after -> ... -> before: with before -> new -> after, a cycle.
+      const cycle = cycleIfAdded(graph, before, after);
+      if (cycle) {
+        throw new TasksError(
+          'conflict',
+          `the new task, blocked by #${before} and blocking #${after}, would make a cycle: ${formatCycle(['new', ...cycle.slice(1), 'new'])}`,
+        );
+      }
+    }
+  }
 }
 
 /** Refuse (conflict, the cycle's path in details) any edge that would close a cycle, self-blocks included. */
