@@ -574,3 +574,31 @@ describe('notify --all', () => {
     expect((await p.stop()).code).toBe(0);
   });
 });
+
+describe('notify: an exec target that does not answer', () => {
+  it('is killed at the timeout with what it started in its group, and --once exits then, not when they would end', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    // A distinct duration names the shell's own child among the machine's processes.
+    const sleep = `sleep 37.${process.pid % 1000}`;
+    const started = Date.now();
+    const r = await runAsync(config, ['-l', 'app', 'notify', '--once', '--retries', '1', '--to', `exec:${sleep}; true`], {
+      env: notifyEnv(config, { TASKS_NOTIFY_TIMEOUT_MS: '500' }),
+      timeoutMs: 30_000,
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/could not be sent after 1 try: .*no answer within 0\.5s/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const left = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === sleep;
+        } catch {
+          return false;
+        }
+      });
+    expect(left).toEqual([]);
+  });
+});

@@ -79,7 +79,16 @@ export function desktopVia(d: Pick<DeliverEnv, 'env' | 'platform'>): DesktopVia 
   return 'terminal';
 }
 
-/** Run a program, its stdin given; resolves with its status and the end of its stderr. */
+/** How long a program that exited may still hold its stderr open (a child of its own left running) before it is left to it. */
+const AFTER_EXIT_MS = 250;
+
+/**
+ * Run a program, its stdin given; resolves with its status and the end of its stderr.
+ * It runs in a process group of its own: `exec:`'s shell runs the command as its child,
+ * and at the timeout the whole group is killed, not the shell alone (whose command would
+ * live on, holding the pipe that `--once` waits for). Once it has exited, or been killed, the
+ * pipe is let go: a process it started outside its group cannot hold up notify.
+ */
 function runProgram(
   file: string,
   args: readonly string[],
@@ -93,21 +102,36 @@ function runProgram(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      child.stderr.destroy();
+      child.unref();
       resolve({ ...r, stderr: stderr.trim().split('\n').slice(-1)[0] ?? '' });
     };
-    const child = spawn(file, args, { env: d.env as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'pipe'] });
+    const ownGroup = process.platform !== 'win32';
+    const child = spawn(file, args, { env: d.env as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'pipe'], detached: ownGroup });
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      killAll(child.pid, ownGroup, () => child.kill('SIGKILL'));
       done({ code: null, signal: 'SIGKILL', error: `no answer within ${d.timeoutMs / 1000}s` });
     }, d.timeoutMs);
     child.stderr.on('data', (c: Buffer) => {
       if (stderr.length < 4096) stderr += c.toString();
     });
     child.on('error', (err) => done({ code: null, signal: null, error: err.message }));
+    // Its status once its stderr is read to the end; or, a moment after it exits, as it is.
+    child.on('exit', (code, signal) => setTimeout(() => done({ code, signal }), AFTER_EXIT_MS).unref());
     child.on('close', (code, signal) => done({ code, signal }));
     child.stdin.on('error', () => {}); // a command that does not read its stdin
     child.stdin.end(stdin);
   });
+}
+
+/** SIGKILL to the program's group (all it started that stayed in it), else to the program alone. */
+function killAll(pid: number | undefined, ownGroup: boolean, alone: () => void): void {
+  try {
+    if (pid !== undefined && ownGroup) process.kill(-pid, 'SIGKILL');
+    else alone();
+  } catch {
+    alone();
+  }
 }
 
 function programFailed(what: string, r: Awaited<ReturnType<typeof runProgram>>): string {
