@@ -30,11 +30,11 @@ afterEach(async () => {
 });
 
 /** The session's own list, #1 in progress unchanged for 3 h, #2 pending; the session live (a `sleep`) with `status`. */
-function world(status: 'waiting' | 'idle') {
+function world(status: 'waiting' | 'idle', tasks = [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')]) {
   const config = tempConfig();
   const cwd = path.join(config, 'home', 'proj');
   fs.mkdirSync(cwd, { recursive: true });
-  const dir = listWith(config, SESSION, [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')]);
+  const dir = listWith(config, SESSION, tasks);
   const old = (Date.now() - 3 * 60 * 60_000) / 1000;
   fs.utimesSync(path.join(dir, '1.json'), old, old);
   writeTaskTranscript(config, {
@@ -253,5 +253,35 @@ describe('a task whose session waits for a person', () => {
     expect(list.facts['1']).toMatchObject({ waitingFor: 'permission prompt' });
     expect(list.facts['1']).not.toHaveProperty('stalledMs');
     expect(list.facts['2']).not.toHaveProperty('waitingFor');
+  });
+});
+
+describe('every task completed while the session waits for a person in its turn', () => {
+  const done = () => [taskOf('1', { status: 'completed' })];
+  it('the gate holds (answered, the turn goes on and may add tasks) and says why; notify does not tell the list done; idle, both pass', () => {
+    const waiting = world('waiting', done());
+    const gate = run(waiting, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s', '--json']);
+    expect(gate.code, gate.stderr).toBe(124);
+    expect(jsonLines(gate.stdout).find((e) => e.event === 'waiting')).toMatchObject({
+      sessions: [{ session: SESSION, state: 'waiting' }],
+    });
+    expect(contractProblems('watch', gate.stdout)).toEqual([]);
+    const piped = run(waiting, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s']);
+    expect(piped.stderr).toContain('all-completed holds, but session 66666666 (pid');
+    expect(piped.stderr).toContain('waits for a person in its turn on the list');
+    const out = path.join(waiting, 'sent.jsonl');
+    const told = run(waiting, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', `exec:cat >> '${out}'`], {
+      env: { XDG_STATE_HOME: path.join(waiting, 'state') },
+    });
+    expect(told.code, told.stderr).toBe(0);
+    expect(fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '').toBe('');
+
+    const idle = world('idle', done());
+    expect(run(idle, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '5s']).code).toBe(0);
+    const idleOut = path.join(idle, 'sent.jsonl');
+    run(idle, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', `exec:cat >> '${idleOut}'`], {
+      env: { XDG_STATE_HOME: path.join(idle, 'state') },
+    });
+    expect(fs.readFileSync(idleOut, 'utf8')).toContain('"event":"list-completed"');
   });
 });

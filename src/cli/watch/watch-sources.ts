@@ -436,7 +436,11 @@ export function busyWatch(ctx: Context, target: WatchTarget): WatchSessionOption
   if (transcriptSession !== undefined) {
     return {
       everyMs: 1000,
-      look: () => (sessionActivity(configDir, transcriptSession) === 'busy' ? [{ sessionId: transcriptSession, state: 'busy' }] : []),
+      look: () => {
+        // At a permission prompt it is still in its turn: the turn goes on once answered.
+        const activity = sessionActivity(configDir, transcriptSession);
+        return activity === 'busy' || activity === 'waiting' ? [{ sessionId: transcriptSession, state: activity }] : [];
+      },
     };
   }
   // The session this watch runs in is busy for as long as it waits: it never holds its own gate.

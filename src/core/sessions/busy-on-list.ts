@@ -11,6 +11,9 @@ import type { SessionIndex } from './session-index.js';
  *   name: live-lists.ts) whose live-session file says "busy". Checked against 2.1.328: a
  *   headless `claude -p` run is busy from its start to its exit, between turns too; an
  *   interactive session is busy on a turn and idle at its prompt.
+ * - waiting: the same, but its file says "waiting" (a permission prompt, a dialog): it is
+ *   in the middle of a turn, which goes on once a person answers (an agent that completed
+ *   #1 and asks to run a command may make #2 next).
  * - starting: a running Claude Code process of this config folder that names the list
  *   (CLAUDE_CODE_TASK_LIST_ID, its settings) and has no live-session file yet: an agent
  *   just started, before its first turn.
@@ -18,15 +21,15 @@ import type { SessionIndex } from './session-index.js';
 export interface BusyOnList {
   sessionId?: string | undefined;
   pid?: number | undefined;
-  state: 'busy' | 'starting';
+  state: 'busy' | 'waiting' | 'starting';
 }
 
 export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
   const found: BusyOnList[] = [];
   const pids = new Set<number>();
   for (const s of sessionsOfList(index, listId)) {
-    if (s.state !== 'live' || s.liveBy !== 'process' || s.activity !== 'busy') continue;
-    found.push({ sessionId: s.sessionId, pid: s.pid, state: 'busy' });
+    if (s.state !== 'live' || s.liveBy !== 'process' || (s.activity !== 'busy' && s.activity !== 'waiting')) continue;
+    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity });
     if (s.pid !== undefined) pids.add(s.pid);
   }
   const onFile = index.processes();

@@ -104,8 +104,8 @@ export interface WatchEnd {
 export interface BusySession {
   sessionId?: string | undefined;
   pid?: number | undefined;
-  /** busy on a turn; starting: its process runs and has no live-session file yet. */
-  state: 'busy' | 'starting';
+  /** busy on a turn; waiting: in a turn, for a person (a permission prompt); starting: its process runs and has no live-session file yet. */
+  state: 'busy' | 'waiting' | 'starting';
 }
 
 /**

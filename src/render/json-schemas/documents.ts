@@ -288,8 +288,10 @@ export const WatchEvent = z.discriminatedUnion('event', [
             session: z.string().nullable().describe('its session id; null for a process not on a session yet'),
             pid: z.int().positive().nullable(),
             state: z
-              .enum(['busy', 'starting'])
-              .describe('busy on a turn (its live-session file says so); starting: no live-session file yet'),
+              .enum(['busy', 'waiting', 'starting'])
+              .describe(
+                'busy on a turn (its live-session file says so); waiting: in a turn, for a person (a permission prompt); starting: no live-session file yet',
+              ),
           }),
         )
         .min(1),
