@@ -6,6 +6,7 @@
  * test stand for the agent's: a pid that has exited (a crash), or a running one named
  * `claude` with the list in its environment (the interactive process after `/clear`).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +88,27 @@ describe('a solo agent killed holding #1 in progress with no owner', () => {
     expect(r.stderr).toMatch(/nothing released/);
     expect(snapshotDir(w.dir)).toEqual(before);
     expect(notifyOnce(w.config, 'solo')).toEqual([]);
+  });
+
+  it('a crashed session resumed (`claude --resume <id>`, its live-session file not written yet) holds #1 again: nothing released', () => {
+    const w = goneFixture('crashed-unowned', { pid: deadPid() });
+    expect(run(w.config, ['-l', 'solo', 'release', '--gone', '--dry-run']).stdout).toMatch(/#1/);
+    const resumed = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)', '--', '--resume', w.live.sessionId, '-p', 'go on'], {
+      argv0: 'claude',
+      stdio: 'ignore',
+      env: { ...process.env, CLAUDE_CONFIG_DIR: w.config, CLAUDE_CODE_TASK_LIST_ID: 'solo' },
+    });
+    try {
+      const before = snapshotDir(w.dir);
+      const r = run(w.config, ['-l', 'solo', 'release', '--gone']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/session 4aa21e64 is live; nothing released/);
+      expect(snapshotDir(w.dir)).toEqual(before);
+      expect(notifyOnce(w.config, 'solo')).toEqual([]);
+    } finally {
+      resumed.kill('SIGKILL');
+    }
   });
 });
 

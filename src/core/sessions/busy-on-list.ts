@@ -15,8 +15,9 @@ import type { SessionIndex } from './session-index.js';
  *   in the middle of a turn, which goes on once a person answers (an agent that completed
  *   #1 and asks to run a command may make #2 next).
  * - starting: a running Claude Code process of this config folder that names the list
- *   (CLAUDE_CODE_TASK_LIST_ID, its settings) and has no live-session file yet: an agent
- *   just started, before its first turn.
+ *   (CLAUDE_CODE_TASK_LIST_ID, its settings), or resumes the session whose own list it is
+ *   (`--resume <id>`), and has no live-session file yet: an agent just started, before its
+ *   first turn.
  */
 export interface BusyOnList {
   sessionId?: string | undefined;
@@ -40,7 +41,11 @@ export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
   const launchers = new Set(all.flatMap((p) => (p.parentPid === undefined ? [] : [p.parentPid])));
   for (const p of all) {
     if (pids.has(p.pid) || onFile.has(p.pid) || running.has(p.pid) || launchers.has(p.pid) || !index.usesThisConfig(p)) continue;
-    if (namedListOfProcess(index, p) === listId) found.push({ pid: p.pid, state: 'starting' });
+    // Its list: the one its settings or environment name, else (`claude --resume <id>`) the session's own.
+    const named = namedListOfProcess(index, p);
+    if (named === listId || (named === undefined && p.sessionArg === listId)) {
+      found.push({ ...(p.sessionArg === undefined ? {} : { sessionId: p.sessionArg }), pid: p.pid, state: 'starting' });
+    }
   }
   return found;
 }

@@ -473,6 +473,16 @@ export class SessionIndex {
           }
         }
       }
+      if (info.state !== 'live') {
+        // Ended or crashed, and `claude --resume <id>` runs again: the session goes on, before its
+        // live-session file is written (about 0.4 s) and whatever its last run left (a dead run's file, its end).
+        const resuming = this.processResuming(sessionId);
+        if (resuming !== undefined) {
+          info.state = 'live';
+          info.liveBy = 'process';
+          info.pid = resuming.pid;
+        }
+      }
       for (const p of this.processes().values()) {
         if (!p.replaced.includes(sessionId)) continue;
         info.replacedBy = p.sessionId;
@@ -513,6 +523,26 @@ export class SessionIndex {
         !onFile.has(p.pid) &&
         (p.parentPid === undefined || !pids.has(p.parentPid)) &&
         (p.sessionArg === undefined ? p.resumes || startedBefore(p, facts.firstActivity) : p.sessionArg === sessionId),
+    );
+  }
+
+  /**
+   * A running Claude Code process of this config folder whose command line names this
+   * session (`--resume <id>`, `--session-id <id>`, not forking a new one) and that no
+   * live-session file puts on a session yet: the session is going on in it. Not a helper
+   * another Claude Code process started.
+   */
+  private processResuming(sessionId: string): ClaudeProcess | undefined {
+    const all = this.claudeProcesses();
+    if (all.length === 0) return undefined;
+    const onFile = this.processes();
+    const pids = new Set(all.map((p) => p.pid));
+    return all.find(
+      (p) =>
+        p.sessionArg === sessionId &&
+        this.usesThisConfig(p) &&
+        !onFile.has(p.pid) &&
+        (p.parentPid === undefined || !pids.has(p.parentPid)),
     );
   }
 
