@@ -539,10 +539,7 @@ export class SessionIndex {
     const pids = new Set(all.map((p) => p.pid));
     return all.find(
       (p) =>
-        p.sessionArg === sessionId &&
-        this.usesThisConfig(p) &&
-        !onFile.has(p.pid) &&
-        (p.parentPid === undefined || !pids.has(p.parentPid)),
+        p.sessionArg === sessionId && this.usesThisConfig(p) && !onFile.has(p.pid) && (p.parentPid === undefined || !pids.has(p.parentPid)),
     );
   }
 
