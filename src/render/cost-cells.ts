@@ -1,4 +1,5 @@
 import type { CostUsage } from '../core/cost/cost-report.js';
+import { oneLine } from './text.js';
 
 /**
  * A cost's parts as people read them, shared by `tasks cost`, `get`, `list --cost`,
@@ -54,7 +55,8 @@ export function costLine(u: CostUsage): string {
         : `${activeTime(u.activeMs)} in progress`,
     );
   if (u.messages > 0) {
-    const models = u.models.length === 0 ? '' : `, ${u.models.join(', ')}`;
+    // Model names are read from transcripts: shown without control characters.
+    const models = u.models.length === 0 ? '' : `, ${u.models.map(oneLine).join(', ')}`;
     parts.push(`${compactCount(tokenTotal(u))} tokens (${u.messages} message${u.messages === 1 ? '' : 's'}${models})`);
     parts.push(u.costUsd === null ? 'cost unknown (no price for a model)' : `${dollars(u.costUsd)} estimated`);
   }

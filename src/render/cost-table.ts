@@ -116,19 +116,23 @@ export function renderCostTsv(rows: readonly CostRow[]): string {
         r.usage.tokens.output,
         r.usage.tokens.cacheRead,
         r.usage.tokens.cacheCreation,
-        r.usage.models.join(','),
+        r.usage.models.map(oneLine).join(','),
         r.usage.costUsd === null ? '-' : r.usage.costUsd.toFixed(6),
       ].join('\t'),
     )
     .join('\n');
 }
 
-/** What the figures rest on, for stderr: the prices' date and source, models without a price, rows left out. */
+/**
+ * What the figures rest on, for stderr: the prices' date and source, models without a price,
+ * rows left out. The date comes from the price file, the models from transcripts: shown
+ * without control characters.
+ */
 export function renderCostNotes(report: CostReport, idle: number, by: CostBy): string[] {
   const notes: string[] = [];
   if (idle > 0 && by === 'task') notes.push(`${idle} task${idle === 1 ? '' : 's'} with no recorded work not shown (--json has every task)`);
   notes.push(
-    `costs are estimates at Anthropic's API prices as of ${report.prices.date}${report.prices.file === null ? '' : ` (with ${report.prices.file})`}`,
+    `costs are estimates at Anthropic's API prices as of ${oneLine(report.prices.date)}${report.prices.file === null ? '' : ` (with ${oneLine(report.prices.file)})`}`,
   );
   if (report.total.unsureMs > 0)
     notes.push(
@@ -136,7 +140,7 @@ export function renderCostNotes(report: CostReport, idle: number, by: CostBy): s
     );
   if (report.unpriced.length > 0)
     notes.push(
-      `no price known for ${report.unpriced.join(', ')}: costs that include ${report.unpriced.length === 1 ? 'it' : 'them'} are shown as ?`,
+      `no price known for ${report.unpriced.map(oneLine).join(', ')}: costs that include ${report.unpriced.length === 1 ? 'it' : 'them'} are shown as ?`,
     );
   return notes;
 }

@@ -76,7 +76,8 @@ export function renderStarted(s: {
           : `${s.lists.length} lists`;
   const verb = s.once ? 'looking once at' : 'following';
   const desktop = s.desktop === undefined ? '' : `; ${DESKTOP_WORDS[s.desktop]}`;
-  return `notify: ${verb} ${lists}; telling ${s.events.join(', ')} to ${s.targets.join(', ')}${desktop}`;
+  // Targets are as given (an exec: command may hold anything), list ids are folder names: no control characters.
+  return oneLine(`notify: ${verb} ${lists}; telling ${s.events.join(', ')} to ${s.targets.join(', ')}${desktop}`);
 }
 
 /** The desktop fallback: a bell, and OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal show it as a notification). */
