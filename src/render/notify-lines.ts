@@ -8,12 +8,17 @@ import { oneLine } from './text.js';
 
 const clock = (iso: string) => iso.slice(11, 19);
 
-/** `07:12:03  list-completed  a1b2c3d4  -> desktop (notify-send)  Done: list a1b2c3d4 (~/app)` */
+/**
+ * `07:12:03  list-completed  a1b2c3d4  -> desktop (notify-send)  Done: list a1b2c3d4 (~/app)`.
+ * The text (a target as given, a list id, a title made of what agents wrote) is filtered
+ * before it is coloured: filtered after, the colours' own ESC went too.
+ */
 export function renderDelivery(d: Delivery, style: Style): string {
   const m = d.message;
   const to = d.via === d.target || d.target.startsWith(`${d.via}:`) ? d.target : `${d.target} (${d.via})`;
   const outcome = d.ok ? style.green('sent') : style.red('failed');
-  return oneLine(`${style.dim(clock(m.at))}  ${outcome}  ${m.event}  ${m.shortId}  -> ${to}  ${m.title}`);
+  const text = oneLine(`${m.event}  ${m.shortId}  -> ${to}  ${m.title}`);
+  return `${style.dim(oneLine(clock(m.at)))}  ${outcome}  ${text}`;
 }
 
 /** --json: `{"at","outcome":"sent"|"failed","target","via","attempts","error"?,"notification":{...}}`. */

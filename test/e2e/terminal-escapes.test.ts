@@ -73,4 +73,18 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(r.out).toContain('-> exec:true #]0;PWNED');
     expect(foreign(r.out)).toEqual([]);
   });
+
+  it('notify: its own colours come out as real SGR sequences, not as text that lost its ESC', () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const r = onTerminal(config, ['-l', 'app', 'notify', '--once', '--to', 'exec:true'], notifyEnv(config));
+    expect(r.code).toBe(0);
+    // "sent" in green, the time dim.
+    expect(r.out).toMatch(
+      /\u001b\[2m\d\d:\d\d:\d\d\u001b\[22m {2}\u001b\[32msent\u001b\[39m {2}list-completed {2}app {2}-> exec:true {2}Done/,
+    );
+    // No colour code left as text without its ESC.
+    expect(r.out).not.toMatch(/(^|[^\u001b])\[(2|22|32|39)m/);
+    expect(foreign(r.out)).toEqual([]);
+  });
 });
