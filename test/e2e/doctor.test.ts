@@ -508,6 +508,8 @@ describe('tasks doctor: lists and input', () => {
       [['-l', '', 'doctor'], 2, /^error: the list id is empty\n/],
       [['--config-dir', path.join(w.config, 'missing'), 'doctor'], 3, /^error: .*missing/],
       [['doctor', 'extra'], 2, /^error: too many arguments/],
+      // A list that does not exist and that no transcript records: not found, as for check or log.
+      [['-l', 'nope', 'doctor'], 3, /^error: list folder .*nope does not exist\n/],
     ];
     for (const [args, code, message] of cases) {
       const r = runInProcessSync(w.config, args, { cwd: w.proj });
@@ -515,5 +517,9 @@ describe('tasks doctor: lists and input', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
     }
+    // The same error as the other commands give, --json too.
+    const check = runInProcessSync(w.config, ['-l', 'nope', 'check', '--json'], { cwd: w.proj });
+    const doctor = runInProcessSync(w.config, ['-l', 'nope', 'doctor', '--json'], { cwd: w.proj });
+    expect(doctor).toEqual({ ...check, code: 3 });
   });
 });

@@ -2,6 +2,9 @@ import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import type { SettingsPlaces } from '../binding/settings-files.js';
 import { chooseList, sessionListsByPrefix } from '../lists/list-choice.js';
+import { somethingAt } from '../lists/list-folders.js';
+import { missingListError } from '../lists/missing-list.js';
+import { restoreSources } from '../restore/restore-sources.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
 import type { DoctorInput } from './diagnose.js';
@@ -9,7 +12,9 @@ import type { DoctorInput } from './diagnose.js';
 /**
  * What `tasks doctor` looks at: one session (`--session`, by a unique prefix of its id),
  * one list (`-l`, by its exact name, else the one session UUID list it is a prefix of; a
- * list that is gone is still diagnosed), or else the project of the working directory.
+ * list that is gone is still diagnosed while a session's transcript records it; one that
+ * nothing records is not found, as for every other command), or else the project of the
+ * working directory.
  */
 export function doctorScope(
   index: SessionIndex,
@@ -18,7 +23,7 @@ export function doctorScope(
 ): DoctorInput['scope'] {
   if (asked.list !== undefined && asked.session !== undefined) throw new TasksError('usage', 'give -l or --session, not both');
   if (asked.session !== undefined) return sessionScope(index, configDir, asked.session);
-  if (asked.list !== undefined) return listScope(configDir, asked.list);
+  if (asked.list !== undefined) return listScope(index, configDir, asked.list);
   return { kind: 'project' };
 }
 
@@ -40,14 +45,18 @@ function sessionScope(index: SessionIndex, configDir: string, raw: string): Doct
   return { kind: 'session' as const, session };
 }
 
-function listScope(configDir: string, raw: string): DoctorInput['scope'] {
+function listScope(index: SessionIndex, configDir: string, raw: string): DoctorInput['scope'] {
   if (raw.trim() === '') throw new TasksError('usage', 'the list id is empty');
   const id = sanitizeListId(raw.trim());
-  if (!isDirectory(listDirOf(configDir, id))) {
+  const dir = listDirOf(configDir, id);
+  if (!isDirectory(dir)) {
     const matches = sessionListsByPrefix(configDir, raw);
     if (matches.length > 1)
       throw new TasksError('usage', `list prefix "${raw}" is ambiguous: ${matches.join(', ')}`, { details: { candidates: matches } });
     if (matches.length === 1) return { kind: 'list' as const, list: matches[0] as string };
+    // Nothing at its path and no transcript that knows it: a typo, not a list to diagnose.
+    if (!somethingAt(dir) && restoreSources(index, id).length === 0)
+      throw missingListError(configDir, { id, dir, how: 'flag', exists: false, typed: raw, warnings: [] }, index);
   }
   return { kind: 'list' as const, list: id };
 }
