@@ -148,6 +148,20 @@ describe('delete', () => {
     ).toEqual(['1.json', '2.json']);
   });
 
+  it('an id given twice counts once, in delete and release: done once, reported once, exit 0', async () => {
+    const { config, list } = fixtureConfig();
+    const r = await runInProcess(config, ['delete', '2', '2']);
+    expect(r).toEqual({ code: 0, stdout: 'Deleted task #2: Refactor auth (removed from #1, #4)\n', stderr: '' });
+    expect(fs.existsSync(path.join(list, '2.json'))).toBe(false);
+    const dry = await runInProcess(config, ['delete', '4', '#4,4', '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).map((i: { id: string }) => i.id)).toEqual(['4']);
+    expect((await runInProcess(config, ['update', '5', '--owner', 'bob'])).code).toBe(0);
+    const released = await runInProcess(config, ['release', '5', '5', '--json']);
+    expect(released.code).toBe(0);
+    expect(JSON.parse(released.stdout).map((i: { id: string }) => i.id)).toEqual(['5']);
+  });
+
   it('--dry-run writes nothing', async () => {
     const { config, list } = fixtureConfig();
     const before = fs.readdirSync(list).map((n) => n + fs.readFileSync(path.join(list, n), 'utf8'));

@@ -23,11 +23,16 @@ export function parseStatusList(raw: readonly string[] | undefined): Status[] | 
     .map(parseStatus);
 }
 
+/**
+ * Task ids as given (`3 4`, `3,4`, `#3`), in order; an id given twice counts once: `delete 2 2`
+ * deletes #2 and is done, not "not found" for the second.
+ */
 export function parseIds(raw: readonly string[] | undefined): string[] {
-  return (raw ?? [])
+  const ids = (raw ?? [])
     .flatMap((r) => r.split(','))
     .filter((s) => s.trim() !== '')
     .map(parseTaskId);
+  return [...new Set(ids)];
 }
 
 /**
