@@ -313,6 +313,37 @@ describe('notify: a restart of a long-running notify', () => {
   });
 });
 
+describe('notify: a damaged sent-state file', () => {
+  it('is started anew with a warning on stderr, and kept aside as .bad; told once again, then once only', () => {
+    for (const damage of ['{garbage', '[]']) {
+      const config = tempConfig();
+      listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+      const args = ['-l', 'app', 'notify', '--once', '--to', 'exec:cat >/dev/null'];
+      const env = notifyEnv(config);
+      const first = run(config, args, { env });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/sent {2}list-completed/);
+      expect(first.stderr).not.toMatch(/warning/);
+      const [name] = stateFiles(config);
+      const file = path.join(config, 'state', 'tasks', name as string);
+      fs.writeFileSync(file, damage);
+      const second = run(config, args, { env });
+      expect(second.code, second.stderr).toBe(0);
+      // Told again, and said why.
+      expect(second.stdout).toMatch(/sent {2}list-completed/);
+      const warnings = second.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`notify's state file ${file} could not be read`);
+      expect(warnings[0]).toMatch(/started anew \(kept as .*\.bad\); events told before may be told again$/);
+      expect(fs.readFileSync(`${file}.bad`, 'utf8')).toBe(damage);
+      // The new state holds: nothing told a third time, nothing said.
+      const third = run(config, args, { env });
+      expect({ code: third.code, stdout: third.stdout }).toEqual({ code: 0, stdout: '' });
+      expect(third.stderr).not.toMatch(/warning/);
+    }
+  });
+});
+
 describe('notify: stalled while a session is busy', () => {
   const SESSION = '55555555-5555-4555-8555-555555555555';
   const agents: ChildProcess[] = [];

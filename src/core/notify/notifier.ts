@@ -168,7 +168,11 @@ export class Notifier {
     private readonly report: NotifyReport,
   ) {
     this.statePath = req.stateHome === undefined ? undefined : sentStatePath({ ...req.stateHome, configDir: req.configDir });
-    this.state = new SentState(this.statePath, () => req.clock.now());
+    this.state = new SentState(
+      this.statePath,
+      () => req.clock.now(),
+      (message) => this.report.warn(message),
+    );
     this.wanted = new Set(req.events);
   }
 

@@ -48,7 +48,13 @@ export function sentStatePath(where: {
   return path.join(root, `notify-${name}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}.json`);
 }
 
-function read(file: string): StateFile {
+/**
+ * The state in `file`. A file that is there but not this shape (a hand edit, a disk that
+ * lost it) is started afresh, so notify goes on; it is kept aside as `<file>.bad` and
+ * `damaged` is told, since events told before may be told again. An empty file is the one
+ * `ready` made: nothing sent yet, nothing to say.
+ */
+function read(file: string, damaged: (message: string) => void): StateFile {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -56,13 +62,33 @@ function read(file: string): StateFile {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, sent: {} };
     throw new TasksError('io', `cannot read ${file}: ${(err as Error).message}`);
   }
+  if (text.trim() === '') return { version: 1, sent: {} };
+  let why = 'not the shape notify writes';
   try {
-    const parsed = JSON.parse(text) as Partial<StateFile>;
-    if (parsed && typeof parsed.sent === 'object' && parsed.sent !== null) return { version: 1, sent: parsed.sent };
-  } catch {
-    // A damaged file is started afresh: at worst an event is told again.
+    const parsed = JSON.parse(text) as Partial<StateFile> | null;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && isSentMap(parsed.sent))
+      return { version: 1, sent: parsed.sent };
+  } catch (err) {
+    why = `not JSON: ${(err as Error).message}`;
   }
+  const aside = `${file}.bad`;
+  let kept = ` (kept as ${aside})`;
+  try {
+    fs.renameSync(file, aside);
+  } catch {
+    kept = ''; // Replaced at the next write all the same.
+  }
+  damaged(`notify's state file ${file} could not be read (${why}): started anew${kept}; events told before may be told again`);
   return { version: 1, sent: {} };
+}
+
+/** target -> event key -> ms, as `StateFile.sent`. */
+function isSentMap(value: unknown): value is StateFile['sent'] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Object.values(value).every(
+    (keys) =>
+      keys !== null && typeof keys === 'object' && !Array.isArray(keys) && Object.values(keys).every((at) => typeof at === 'number'),
+  );
 }
 
 /** One list's events now, as a process sees them. */
@@ -121,6 +147,8 @@ export class SentState {
     /** undefined: kept in memory only (a view that sends nothing, as the board's Now). */
     private readonly file: string | undefined,
     private readonly now: () => number,
+    /** Told when the file was damaged and started afresh (events told before may be told again). */
+    private readonly damaged: (message: string) => void = () => {},
   ) {}
 
   private memory: StateFile = { version: 1, sent: {} };
@@ -172,7 +200,7 @@ export class SentState {
     try {
       makeDirs(path.dirname(file), STATE_DIR_MODE);
       return await withOwnFileLock(file, 'notify state', () => {
-        const state = read(file);
+        const state = read(file, this.damaged);
         const { claimed, changed } = apply(state);
         if (changed) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
         return claimed;
