@@ -1,12 +1,15 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { pushAll } from '../base/many-items.js';
 import { sameStamp } from '../cache/file-stamp.js';
-import { sanitizeListId, tasksRoot } from '../store/paths.js';
+import { isTaskId, parseHighWaterMark } from '../store/ids.js';
+import { HIGH_WATER_MARK, LIST_LOCK_TARGET, listDirOf, sanitizeListId, taskPath, tasksRoot } from '../store/paths.js';
 import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
 import { liveSessionLists } from './live-lists.js';
 import { isSessionId, LIVE_TRANSCRIPT_MS, type SessionIndex, type SessionInfo } from './session-index.js';
 import type { TranscriptTasksCache } from './transcript-cache.js';
+import { digestFlags, TASKS_SCAN, type TaskWrite } from './transcript-tasks.js';
 
 /**
  * The sessions a list belongs to, for `tasks lists`, `log`, gone owners and stalled work:
@@ -34,8 +37,78 @@ export function sessionsOfList(
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
     }
+    if (!opts.mayBeLive)
+      for (const id of sessionsOfGoneTasks(index, listId)) {
+        if (found.has(id)) continue;
+        const s = index.session(id);
+        if (s !== undefined) found.set(id, s);
+      }
   }
   return inShowOrder(found.values());
+}
+
+/**
+ * The sessions that wrote to a named list none of whose tasks they wrote is left (all
+ * deleted, or the list reset): the evidence (list-evidence.ts) ties a session by the task
+ * files it wrote, and transcripts never name the list. What the folder keeps of them: its
+ * `.lock`, made by the list's first TaskCreate ever (and never written again), and its
+ * `.highwatermark`, written by every delete (and reset). A session whose create was
+ * written while the lock was made, or whose delete while the mark was last written (of an
+ * id at most the mark), of a task the list has no file of, wrote to this list. A session
+ * that neither made the list's first task nor made its last delete, and whose tasks are
+ * all gone, is still not found. Each transcript is looked at for its times first (its
+ * first entry, its last write), and only those that span a stamp are read.
+ */
+function sessionsOfGoneTasks(index: SessionIndex, listId: string): string[] {
+  return isSessionId(listId) ? [] : findSessionsOfGoneTasks(index, listId);
+}
+
+/** As list-evidence.ts allows between a file's time and its write's entries. */
+const STAMP_SLACK_MS = 250;
+
+function findSessionsOfGoneTasks(index: SessionIndex, listId: string): string[] {
+  const dir = listDirOf(index.configDir, listId);
+  const stat = (name: string) => {
+    try {
+      const st = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+      return st?.isFile() ? st : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const lock = stat(LIST_LOCK_TARGET);
+  const mark = stat(HIGH_WATER_MARK);
+  if (lock === undefined && mark === undefined) return [];
+  let markId = 0n;
+  if (mark !== undefined)
+    try {
+      markId = parseHighWaterMark(fs.readFileSync(path.join(dir, HIGH_WATER_MARK), 'utf8').slice(0, 64));
+    } catch {
+      // unreadable: no delete is matched by it
+    }
+  const stamps = [lock?.mtimeMs, mark?.mtimeMs].filter((t): t is number => t !== undefined);
+  const earliest = Math.min(...stamps) - STAMP_SLACK_MS;
+  const latest = Math.max(...stamps) + STAMP_SLACK_MS;
+  const near = (w: TaskWrite, at: number | undefined) => at !== undefined && at >= w.at - STAMP_SLACK_MS && at <= w.end + STAMP_SLACK_MS;
+  const gone = (id: string) => isTaskId(id) && !fs.existsSync(taskPath(dir, id));
+  const found: string[] = [];
+  for (const [sessionId, transcript] of index.transcripts()) {
+    if ((index.store.statOf(transcript)?.mtimeMs ?? Number.POSITIVE_INFINITY) < earliest) continue;
+    const files = index
+      .sessionFiles(sessionId, transcript)
+      .filter(({ file }) => !digestFlags(index.store.scanDigest(file, TASKS_SCAN)).nothing);
+    if (files.length === 0) continue;
+    if ((index.facts(transcript).firstActivity ?? Number.NEGATIVE_INFINITY) > latest) continue;
+    const wrote = files.some(({ file }) =>
+      (index.transcriptTasks(file).writes ?? []).some(
+        (w) =>
+          (w.created && near(w, lock?.mtimeMs) && gone(w.id)) ||
+          (w.deleted === true && near(w, mark?.mtimeMs) && isTaskId(w.id) && BigInt(w.id) <= markId && gone(w.id)),
+      ),
+    );
+    if (wrote) found.push(sessionId);
+  }
+  return found;
 }
 
 /**
