@@ -27,7 +27,7 @@ function partHooks(index: SessionIndex, record: UndoRecord | undefined): PartHoo
   return (listId, dir) => ({
     // The journal's own changes are named by core; here an agent's, or a change no record shows.
     changedBy: (id) => {
-      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true }) });
+      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }) });
       return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
     },
     ...(record === undefined

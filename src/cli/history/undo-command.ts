@@ -28,7 +28,7 @@ export async function runUndoCommand(
     hooks: (listId, dir) => ({
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
       changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true }) });
+        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }) });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },
       recording: (marks) => {

@@ -51,7 +51,7 @@ export async function readLog(req: LogRequest): Promise<LogView> {
   const timelines: Timeline[] = [];
   try {
     for (const { id, dir } of targets) {
-      const sessions = sessionsOfList(req.sessions, id, { deep: true });
+      const sessions = sessionsOfList(req.sessions, id, { deep: true, goneTasks: true });
       timelines.push(await readTimeline(dir, { listId: id, sessions, signal: req.signal, unrecorded: true }));
     }
   } catch (err) {

@@ -18,6 +18,9 @@ import { digestFlags, TASKS_SCAN, type TaskWrite } from './transcript-tasks.js';
  * `deep` the sessions tied to it by their transcripts (a list named by
  * CLAUDE_CODE_TASK_LIST_ID: evidence-index.ts). Live first, then the most recently active.
  *
+ * `goneTasks` (with `deep`): also the sessions of a named list whose tasks are all gone
+ * (sessionsOfGoneTasks), for the history views.
+ *
  * `mayBeLive`: of those tied by transcripts, only the sessions that may be live (a
  * live-session file or a running process speaks for them, or their transcript was written
  * within LIVE_TRANSCRIPT_MS): all a question of who is at work needs, without reading
@@ -26,7 +29,7 @@ import { digestFlags, TASKS_SCAN, type TaskWrite } from './transcript-tasks.js';
 export function sessionsOfList(
   index: SessionIndex,
   listId: string,
-  opts: { deep?: boolean; mayBeLive?: boolean; kept?: boolean } = {},
+  opts: { deep?: boolean; mayBeLive?: boolean; kept?: boolean; goneTasks?: boolean } = {},
 ): SessionInfo[] {
   const found = new Map<string, SessionInfo>();
   for (const s of index.ownersOfList(listId)) found.set(s.sessionId, s);
@@ -37,7 +40,9 @@ export function sessionsOfList(
       const s = index.session(id);
       if (s !== undefined) found.set(id, s);
     }
-    if (!opts.mayBeLive)
+    // Asked by the history views alone (log, undo): it reads the transcripts of the list's
+    // time span, which a board's refresh, `lists` of many lists or notify's look should not pay.
+    if (opts.goneTasks === true && !opts.mayBeLive)
       for (const id of sessionsOfGoneTasks(index, listId)) {
         if (found.has(id)) continue;
         const s = index.session(id);
