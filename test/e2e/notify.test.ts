@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, run, runAsync, tempConfig, writeTask } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { listWith, notifyEnv, notifyHarness, posted, taskOf, until } from '../helpers/notify.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
@@ -607,7 +607,7 @@ describe('notify --all', () => {
 });
 
 describe('notify: an exec target that does not answer', () => {
-  it('is killed at the timeout with what it started in its group, and --once exits then, not when they would end', async () => {
+  it('is killed at the timeout with every process it started, and --once exits then, not when they would end', async () => {
     const config = tempConfig();
     listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
     // A distinct duration names the shell's own child among the machine's processes.
@@ -620,16 +620,40 @@ describe('notify: an exec target that does not answer', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/could not be sent after 1 try: .*no answer within 0\.5s/);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const left = fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === sleep;
-        } catch {
-          return false;
-        }
-      });
-    expect(left).toEqual([]);
+    expect(running(sleep)).toEqual([]);
+  });
+
+  it("a terminal's Ctrl-C (SIGINT to the foreground group) reaches it as it reaches notify: both end at once", async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const sleep = `sleep 41.${process.pid % 1000}`;
+    // A group of its own, as a terminal's foreground job is.
+    const job = spawn(process.execPath, [BIN, '-l', 'app', 'notify', '--once', '--retries', '1', '--to', `exec:${sleep}; true`], {
+      env: { ...baseEnv(config), ...notifyEnv(config) },
+      detached: true,
+      stdio: 'ignore',
+    });
+    const pid = job.pid as number;
+    await until(() => running(sleep).length > 0, 'the exec target to start');
+    const sent = Date.now();
+    const ended = new Promise((resolve) => job.on('exit', resolve));
+    process.kill(-pid, 'SIGINT');
+    await ended;
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    await until(() => running(sleep).length === 0, 'the exec target to end');
   });
 });
+
+/** The pids of the processes whose command line is `command`. */
+function running(command: string): string[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === command;
+      } catch {
+        return false;
+      }
+    });
+}

@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 /** The session's own list, #1 in progress unchanged for 3 h, #2 pending; the session live (a `sleep`) with `status`. */
-function world(status: 'waiting' | 'idle', tasks = [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')]) {
+function world(
+  status: 'waiting' | 'idle',
+  tasks = [taskOf('1', { status: 'in_progress', owner: 'agent-1' }), taskOf('2')],
+  waitingFor = 'permission prompt',
+) {
   const config = tempConfig();
   const cwd = path.join(config, 'home', 'proj');
   fs.mkdirSync(cwd, { recursive: true });
@@ -53,7 +57,7 @@ function world(status: 'waiting' | 'idle', tasks = [taskOf('1', { status: 'in_pr
       status: now,
       name: 'proj-w1',
       statusAt,
-      ...(now === 'waiting' ? { waitingFor: 'permission prompt' } : {}),
+      ...(now === 'waiting' ? { waitingFor } : {}),
     });
   write(status, Date.now() - 60_000);
   restatus.set(config, (now) => write(now, Date.now()));
@@ -269,12 +273,15 @@ describe('every task completed while the session waits for a person in its turn'
     const piped = run(waiting, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '2s']);
     expect(piped.stderr).toContain('all-completed holds, but session 66666666 (pid');
     expect(piped.stderr).toContain('waits for a person in its turn on the list');
+    // notify does not tell it done, but that it waits for a person.
     const out = path.join(waiting, 'sent.jsonl');
-    const told = run(waiting, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed', '--to', `exec:cat >> '${out}'`], {
+    const told = run(waiting, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed,needs-you', '--to', `exec:cat >> '${out}'`], {
       env: { XDG_STATE_HOME: path.join(waiting, 'state') },
     });
     expect(told.code, told.stderr).toBe(0);
-    expect(fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '').toBe('');
+    const sent = fs.readFileSync(out, 'utf8');
+    expect(sent).toContain('"event":"needs-you"');
+    expect(sent).not.toContain('"event":"list-completed"');
 
     const idle = world('idle', done());
     expect(run(idle, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '5s']).code).toBe(0);
@@ -283,5 +290,17 @@ describe('every task completed while the session waits for a person in its turn'
       env: { XDG_STATE_HOME: path.join(idle, 'state') },
     });
     expect(fs.readFileSync(idleOut, 'utf8')).toContain('"event":"list-completed"');
+  });
+
+  it("a dialog of Claude Code's own (/config: waiting, dialog open) is shown between turns too: it holds no gate and is no needs-you", () => {
+    const config = world('waiting', done(), 'dialog open');
+    expect(run(config, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '5s']).code).toBe(0);
+    const out = path.join(config, 'sent.jsonl');
+    run(config, ['-l', SESSION, 'notify', '--once', '--on', 'list-completed,needs-you', '--to', `exec:cat >> '${out}'`], {
+      env: { XDG_STATE_HOME: path.join(config, 'state') },
+    });
+    const sent = fs.readFileSync(out, 'utf8');
+    expect(sent).toContain('"event":"list-completed"');
+    expect(sent).not.toContain('"event":"needs-you"');
   });
 });

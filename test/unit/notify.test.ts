@@ -158,6 +158,22 @@ describe('what needs a person', () => {
     expect(listEvents(facts(tasks, { gone, people }), new Set(['work-left'] as const))).toEqual([]);
   });
 
+  it('work-left leaves out a task hidden from agents (metadata._internal) and one made or reopened after the session ended', () => {
+    const left = { session: 'c1a55e00-x', why: 'session c1a55e00 ended', endedAt: 100_000 };
+    const tasks = [task('1'), task('2', { metadata: { _internal: true } }), task('3'), task('4')];
+    // #3 was written 4 s after the session's last entry (its own last write); #4 a minute after it (a person's, for later).
+    const times = new Map([
+      ['1', 90_000],
+      ['2', 90_000],
+      ['3', 104_000],
+      ['4', 160_000],
+    ]);
+    const events = listEvents(facts(tasks, { left, times }), new Set(['work-left'] as const));
+    expect(events.map((e) => e.tasks.map((t) => t.id))).toEqual([['1', '3']]);
+    const later = new Map([...times, ['1', 160_000], ['3', 160_000]]);
+    expect(listEvents(facts(tasks, { left, times: later }), new Set(['work-left'] as const))).toEqual([]);
+  });
+
   it('tasks with no owner a session over held: agent-died names the session and only those tasks; another unowned task stalls as before', () => {
     const tasks = [task('1', { status: 'in_progress' }), task('2', { status: 'in_progress' })];
     const gone = [{ owner: undefined, why: 'session c1a55e00 crashed', session: 'c1a55e00-x', tasks: ['1'] }];

@@ -22,7 +22,7 @@ const line = (pid: number, comm: string, state: string, pgrp: number, start: num
 describe('procStat', () => {
   it('counts fields from the last parenthesis: a command named "a) Z 9 (b" is read right', () => {
     const root = fakeProc({ '41': line(41, 'a) Z 9 (b', 'S', 41, 5551), '42': line(42, 'sleep', 'Z', 41, 5552) });
-    expect(procStat(41, root)).toEqual({ state: 'S', pgrp: '41', startTime: '5551' });
+    expect(procStat(41, root)).toEqual({ state: 'S', ppid: '1', pgrp: '41', startTime: '5551' });
     expect(hasEnded(procStat(41, root) as never)).toBe(false);
     expect(hasEnded(procStat(42, root) as never)).toBe(true);
     expect(procStat(43, root)).toBeUndefined();

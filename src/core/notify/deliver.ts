@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processTree } from '../base/proc-stat.js';
 import type { NotifyEvent, NotifyTask } from './notify-events.js';
 import { type NotifyTarget, shownUrl } from './notify-plan.js';
 
@@ -84,10 +85,11 @@ const AFTER_EXIT_MS = 250;
 
 /**
  * Run a program, its stdin given; resolves with its status and the end of its stderr.
- * It runs in a process group of its own: `exec:`'s shell runs the command as its child,
- * and at the timeout the whole group is killed, not the shell alone (whose command would
- * live on, holding the pipe that `--once` waits for). Once it has exited, or been killed, the
- * pipe is let go: a process it started outside its group cannot hold up notify.
+ * `exec:`'s shell runs the command as its child: at the timeout the program and every
+ * process below it are killed, not the shell alone (whose command would live on, holding
+ * the pipe that `--once` waits for). It stays in notify's process group, so that a
+ * terminal's Ctrl-C reaches it as it reaches notify. Once it has exited, or been killed,
+ * the pipe is let go: a process it started and left behind cannot hold up notify.
  */
 function runProgram(
   file: string,
@@ -106,10 +108,9 @@ function runProgram(
       child.unref();
       resolve({ ...r, stderr: stderr.trim().split('\n').slice(-1)[0] ?? '' });
     };
-    const ownGroup = process.platform !== 'win32';
-    const child = spawn(file, args, { env: d.env as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'pipe'], detached: ownGroup });
+    const child = spawn(file, args, { env: d.env as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'pipe'] });
     const timer = setTimeout(() => {
-      killAll(child.pid, ownGroup, () => child.kill('SIGKILL'));
+      killTree(child.pid, () => child.kill('SIGKILL'));
       done({ code: null, signal: 'SIGKILL', error: `no answer within ${d.timeoutMs / 1000}s` });
     }, d.timeoutMs);
     child.stderr.on('data', (c: Buffer) => {
@@ -124,13 +125,19 @@ function runProgram(
   });
 }
 
-/** SIGKILL to the program's group (all it started that stayed in it), else to the program alone. */
-function killAll(pid: number | undefined, ownGroup: boolean, alone: () => void): void {
-  try {
-    if (pid !== undefined && ownGroup) process.kill(-pid, 'SIGKILL');
-    else alone();
-  } catch {
+/** SIGKILL to the program and every process below it (where /proc says), else to the program alone. */
+function killTree(pid: number | undefined, alone: () => void): void {
+  if (pid === undefined || process.platform !== 'linux') {
     alone();
+    return;
+  }
+  // Children first found, then killed top down: a parent killed first cannot start another.
+  for (const member of processTree(pid)) {
+    try {
+      process.kill(member, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
   }
 }
 

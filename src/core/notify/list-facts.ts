@@ -4,7 +4,7 @@ import { findProblems } from '../check/findings.js';
 import { indexTasks } from '../graph/blockers.js';
 import { goneHeldTasks, ownersSetWithTasks } from '../history/list-owners.js';
 import { listWaiters, stalledInList } from '../progress/stalled-work.js';
-import { type BusyOnList, busyOnList } from '../sessions/busy-on-list.js';
+import { type BusyOnList, busyOnList, inTurnWaiting } from '../sessions/busy-on-list.js';
 import { endOf, listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
@@ -68,7 +68,7 @@ export function listFacts(i: FactsInput): ListFacts {
   const needsSessions =
     (i.wanted.has('stalled') && working.length > 0) ||
     (i.wanted.has('agent-died') && working.length > 0) ||
-    (i.wanted.has('needs-you') && open.length > 0);
+    (i.wanted.has('needs-you') && i.tasks.length > 0);
   const wantsRefusals = i.wanted.has('hook-refused') && i.refusals !== undefined;
   const sessions = needsSessions || wantsRefusals || i.tasks.length > 0 ? i.sessions() : undefined;
   // A named list's sessions are found by their transcripts (deep): where refusals are looked for.
@@ -93,7 +93,12 @@ export function listFacts(i: FactsInput): ListFacts {
   }
 
   // A session at a permission prompt: needs-you tells of it; its work is not stalled (stalled-work.ts: it waits for a person, not for nothing).
-  const waiting = i.wanted.has('needs-you') && open.length > 0 && sessions ? listWaiters(sessions, i.listId, i.dir, working, ofList) : [];
+  // Every task completed, a session waits in its turn all the same: that turn may add more,
+  // and the list is not told finished meanwhile (busyOnList), so the person is told it waits.
+  const waiters =
+    i.wanted.has('needs-you') && i.tasks.length > 0 && sessions ? listWaiters(sessions, i.listId, i.dir, working, ofList) : [];
+  // With nothing open, only a wait inside a turn matters (a dialog of Claude Code's own is shown between turns too).
+  const waiting = open.length > 0 ? waiters : waiters.filter((w) => inTurnWaiting({ activity: 'waiting', waitingFor: w.waitingFor }));
 
   const resting =
     i.wanted.has('stalled') && working.length > 0 && sessions
@@ -191,7 +196,11 @@ function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly Sessio
   if (i.watchEnds !== true && !recent(lastChange) && !ofList.some((s) => recent(s.lastActivity) || s.state === 'live')) return {};
   const { sessions: all, life } = listLife(sessions, i.listId, { deep: true });
   if (all.length === 0) return {};
-  if (life !== undefined) return { liveOpen: true };
+  if (life !== undefined) {
+    const live = all.filter((s) => s.state === 'live');
+    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [s.pid]));
+    return { liveOpen: live.length > 0 && pids.length === live.length ? pids : true };
+  }
   const last = [...all].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] as SessionInfo;
   const end = endOf(sessions, last, i.listId);
   if (end.cleared === true) return {};

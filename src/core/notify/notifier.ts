@@ -107,9 +107,27 @@ interface Followed {
   /** At the last look its work in progress waited for a person. */
   waited?: boolean | undefined;
   /** At the last look tasks were open and a session of the list may have been at work: its end (work-left) needs no change to a file. */
-  liveOpen?: boolean | undefined;
+  liveOpen?: true | readonly number[] | undefined;
   /** When that wait was last seen to end: the stall clock starts again then. */
   waitEndedAt?: number | undefined;
+}
+
+/**
+ * Has a session seen at work on a list with open work maybe ended? Its pids are asked
+ * (signal 0: no read of a file), so that a list whose agent idles at its prompt for hours
+ * is not looked at in depth every round; with no pid to ask, every round.
+ */
+function endMayHaveCome(live: true | readonly number[] | undefined): boolean {
+  if (live === undefined) return false;
+  if (live === true) return true;
+  return live.some((pid) => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== 'EPERM';
+    }
+  });
 }
 
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
@@ -338,7 +356,7 @@ export class Notifier {
       !f.first &&
       f.errorsSince.size === 0 &&
       !f.heldBusy &&
-      f.liveOpen !== true &&
+      !endMayHaveCome(f.liveOpen) &&
       !refusalsMatter &&
       ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
       !this.waitingMatters(f, u)
@@ -365,7 +383,7 @@ export class Notifier {
       ownSession: req.ownSession,
       // Waiting at the last look: if it no longer does, the wait ended now.
       waitEndedAt: f.waited === true ? now : f.waitEndedAt,
-      watchEnds: f.liveOpen,
+      watchEnds: f.liveOpen !== undefined,
     });
     f.liveOpen = facts.liveOpen;
     if (facts.waitingWork === true) f.waited = true;
@@ -441,7 +459,7 @@ export class Notifier {
   private waitingMatters(f: Followed, u: WatchUpdate): boolean {
     if (!this.wanted.has('needs-you')) return false;
     if ([...f.active].some((k) => k.startsWith('needs-you|'))) return true;
-    if (![...u.snapshot.values()].some((t) => t.status !== 'completed')) return false;
+    if (u.snapshot.size === 0) return false;
     return sessionsOfList(this.sessionIndex(), f.id).some((s) => s.state === 'live' && s.activity === 'waiting');
   }
 

@@ -3,7 +3,7 @@ import { isBlocked, type TaskIndex } from '../graph/blockers.js';
 import type { WaitingSession } from '../progress/stalled-work.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { compareIds } from '../store/ids.js';
-import type { Task } from '../store/schema.js';
+import { isInternal, type Task } from '../store/schema.js';
 import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
 
@@ -58,8 +58,13 @@ export interface ListFacts {
    * person's doing) lately or while watched, and tasks are still open: no agent is left to do them.
    */
   left?: { session: string; why: string; endedAt: number | undefined } | undefined;
-  /** Tasks are open and a session of the list may still be at work: its end is looked for at each round (notifier.ts). */
-  liveOpen?: boolean | undefined;
+  /**
+   * Tasks are open and a session of the list may still be at work: its end is looked for
+   * (notifier.ts). The pids of its live sessions, looked at each round (the list is looked
+   * at again once one has gone); true where life is not a process's (a transcript still
+   * written): looked at each round.
+   */
+  liveOpen?: true | readonly number[] | undefined;
   /** `check`'s errors. */
   errors: readonly Finding[];
   /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */
@@ -106,6 +111,9 @@ function duration(ms: number): string {
   if (m < 120) return `${m}m`;
   return `${Math.round(m / 60)}h`;
 }
+
+/** A task file written this soon after a session's last entry is still its work (the file's time and the entry's differ by a little). */
+const LEFT_SLACK_MS = 5000;
 
 const stallSpell = (id: string, changedAt: number | undefined) => `${id}|${changedAt === undefined ? '' : Math.round(changedAt)}`;
 
@@ -207,10 +215,21 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
   }
 
   // Open work the list's last agent left: what agent-died tells is not told again here.
+  // Not a task hidden from agents (metadata._internal: a sentinel that keeps a finished list
+  // from being reset), nor one made or reopened after the session ended (a person's, for later).
+  const endedAt = facts.left?.endedAt;
+  const leftByIt = (t: Task) => endedAt === undefined || (facts.times?.get(t.id) ?? 0) <= endedAt + LEFT_SLACK_MS;
   const leftOpen =
     facts.left === undefined
       ? []
-      : tasks.filter((t) => t.status !== 'completed' && !heldByGone.has(t.id) && (t.owner === undefined || !facts.people.has(t.owner)));
+      : tasks.filter(
+          (t) =>
+            t.status !== 'completed' &&
+            !isInternal(t) &&
+            leftByIt(t) &&
+            !heldByGone.has(t.id) &&
+            (t.owner === undefined || !facts.people.has(t.owner)),
+        );
   if (facts.left !== undefined && leftOpen.length > 0) {
     const n = leftOpen.length;
     add('work-left', facts.left.session, {

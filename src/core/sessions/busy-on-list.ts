@@ -1,6 +1,6 @@
 import { sessionsOfList } from './list-sessions.js';
 import { namedListOfProcess } from './live-lists.js';
-import type { SessionIndex } from './session-index.js';
+import type { SessionIndex, SessionInfo } from './session-index.js';
 
 /**
  * A session at work on a list right now: its agent may yet add tasks or reopen some, so a
@@ -11,9 +11,11 @@ import type { SessionIndex } from './session-index.js';
  *   name: live-lists.ts) whose live-session file says "busy". Checked against 2.1.328: a
  *   headless `claude -p` run is busy from its start to its exit, between turns too; an
  *   interactive session is busy on a turn and idle at its prompt.
- * - waiting: the same, but its file says "waiting" (a permission prompt, a dialog): it is
- *   in the middle of a turn, which goes on once a person answers (an agent that completed
- *   #1 and asks to run a command may make #2 next).
+ * - waiting: the same, but its file says "waiting" for a person in the middle of a turn (a
+ *   permission prompt, an MCP server's question, a sandbox request): the turn goes on once
+ *   a person answers (an agent that completed #1 and asks to run a command may make #2
+ *   next). Not "dialog open": Claude Code says so for a screen of its own (`/config`,
+ *   `/model`) shown while no reply is streaming, at its prompt, between turns.
  * - starting: a running Claude Code process of this config folder that names the list
  *   (CLAUDE_CODE_TASK_LIST_ID, its settings), or resumes the session whose own list it is
  *   (`--resume <id>`), and has no live-session file yet: an agent just started, before its
@@ -29,8 +31,8 @@ export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
   const found: BusyOnList[] = [];
   const pids = new Set<number>();
   for (const s of sessionsOfList(index, listId)) {
-    if (s.state !== 'live' || s.liveBy !== 'process' || (s.activity !== 'busy' && s.activity !== 'waiting')) continue;
-    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity });
+    if (s.state !== 'live' || s.liveBy !== 'process' || !(s.activity === 'busy' || inTurnWaiting(s))) continue;
+    found.push({ sessionId: s.sessionId, pid: s.pid, state: s.activity === 'busy' ? 'busy' : 'waiting' });
     if (s.pid !== undefined) pids.add(s.pid);
   }
   const onFile = index.processes();
@@ -48,4 +50,9 @@ export function busyOnList(index: SessionIndex, listId: string): BusyOnList[] {
     }
   }
   return found;
+}
+
+/** Waiting for a person inside a turn: any wait but a dialog of Claude Code's own, which it shows between turns too. */
+export function inTurnWaiting(s: Pick<SessionInfo, 'activity' | 'waitingFor'>): boolean {
+  return s.activity === 'waiting' && s.waitingFor !== 'dialog open';
 }

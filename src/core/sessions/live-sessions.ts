@@ -215,7 +215,7 @@ export function activityOf(live: Pick<LiveSessionFile, 'status'>): 'busy' | 'wai
 }
 
 /**
- * Is this session running now, and busy on a turn (or waiting for a person)? Reads only the live-session files
+ * Is this session running now, and busy on a turn (or waiting for a person in one)? Reads only the live-session files
  * (no transcripts): cheap enough to ask every second while following a session.
  * undefined: no live-session file of it has a running process.
  */
@@ -226,6 +226,7 @@ export function sessionActivity(
 ): 'busy' | 'waiting' | 'idle' | undefined {
   const running = readLiveSessionFiles(configDir).filter((l) => l.sessionId === sessionId && judgeProcess(l, probe) === 'running');
   if (running.length === 0) return undefined;
-  const all = running.map(activityOf);
+  // A dialog of Claude Code's own (`/config`) is shown between turns too: at its prompt, idle.
+  const all = running.map((l) => (activityOf(l) === 'waiting' && l.waitingFor === 'dialog open' ? 'idle' : activityOf(l)));
   return all.includes('busy') ? 'busy' : all.includes('waiting') ? 'waiting' : 'idle';
 }
