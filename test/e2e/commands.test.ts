@@ -239,10 +239,14 @@ describe('the global options that say where a command acts', () => {
       [['-l', 'L1', 'update', '1', '--subject', 'x', '--subject=y'], '--subject'],
       [['-l', 'L1', 'list', '--sort', 'id', '--sort', 'status'], '--sort'],
       [['-l', 'L1', 'create', 'second', '-d', 'one', '--description', 'two'], '--description'],
+      [['-l', 'L1', 'update', '1', '--owner', 'a', '--no-owner'], '--owner'],
+      [['-l', 'L1', 'update', '1', '--no-owner', '--owner', 'a'], '--owner'],
     ] as const) {
       const r = await runInProcess(config, [...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.stderr.trimEnd(), argv.join(' ')).toMatch(new RegExp(`${named} given twice \\(.*, then .*\\): give it once$`));
+      expect(r.stderr.trimEnd(), argv.join(' ')).toMatch(
+        new RegExp(`${named} (given twice \\(.*, then .*\\): give it once|and --no-owner given together: give one)$`),
+      );
     }
     expect(fs.readFileSync(path.join(config, 'tasks', 'L1', '1.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);

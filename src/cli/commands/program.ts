@@ -117,5 +117,18 @@ function refuseRepeats(command: Command): void {
       given = value;
     });
   }
+  // `--owner a --no-owner`: the same question answered both ways.
+  for (const negated of command.options.filter((o) => o.negate)) {
+    const plain = command.options.find((o) => !o.negate && o.attributeName() === negated.attributeName());
+    if (plain === undefined) continue;
+    const given = new Set<string>();
+    const mark = (flag: string) => {
+      given.add(flag);
+      if (given.size > 1)
+        throw new TasksError('usage', `${plain.long ?? plain.flags} and ${negated.long ?? negated.flags} given together: give one`);
+    };
+    command.on(`option:${plain.name()}`, () => mark('plain'));
+    command.on(`option:${negated.name()}`, () => mark('negated'));
+  }
   for (const sub of command.commands) refuseRepeats(sub);
 }
