@@ -64,7 +64,8 @@ describe('the real Claude Code at work on a list: notify waits for it', () => {
           : undefined,
       );
       await sleep(2500);
-      expect(hook.got).toHaveLength(1);
+      // A failure names what was told, and what notify said, so that a run elsewhere shows why.
+      expect(hook.got, `told: ${JSON.stringify(hook.got.map((g) => g.body))}\nnotify: ${p.stderr()}`).toHaveLength(1);
       between.open();
       await agent;
       const endedAt = Date.now();
