@@ -206,3 +206,23 @@ describe('dependencies and updates alongside an agent', () => {
     expect(leftovers(list)).toEqual([]);
   });
 });
+
+describe('a cycle raced from two processes', () => {
+  it('create --blocked-by 2 --blocks 1 beside block 2 --by 1, at once: never both, never a cycle on disk', { timeout: TIMEOUT }, async () => {
+    for (let round = 0; round < 12; round++) {
+      const { config, list } = newList('race', 2);
+      const [made, blocked] = await Promise.all([
+        runAsync(config, ['-l', 'race', 'create', 'new', '--blocked-by', '2', '--blocks', '1']),
+        runAsync(config, ['-l', 'race', 'block', '2', '--by', '1']),
+      ]);
+      // One of the two closes the cycle: it is refused (exit 4), whichever came second.
+      expect([made.code, blocked.code].sort(), `round ${round}: ${made.stderr}${blocked.stderr}`).toEqual([0, 4]);
+      const refused = made.code === 4 ? made : blocked;
+      expect(refused.stderr).toMatch(/^error: .*cycle/);
+      const tasks = readAll(list);
+      const r = await runAsync(config, ['-l', 'race', 'check']);
+      expect(r.stdout + r.stderr, `round ${round}`).not.toMatch(/cycle/);
+      expect(tasks.size).toBe(made.code === 0 ? 3 : 2);
+    }
+  });
+});

@@ -75,19 +75,25 @@ export async function createTask(listDir: string, input: NewTask): Promise<Task>
   }
   requireExisting(listDir, [...blockedBy, ...blocks]);
   refuseNewTaskCycle(listDir, blockedBy, blocks);
-  const [task] = await createTaskBatch(listDir, 1, ([id]) => [
-    orderKeys({
-      id,
-      subject: input.subject,
-      description: input.description ?? '',
-      activeForm: input.activeForm,
-      owner: input.owner,
-      status: input.status ?? 'pending',
-      blocks,
-      blockedBy,
-      metadata: input.metadata,
-    } as Task),
-  ]);
+  const [task] = await createTaskBatch(listDir, 1, ([id]) => {
+    // Again under the list lock, as update and block check theirs: an edge written since
+    // the check above (another process's block) may close a cycle through the new task.
+    requireExisting(listDir, [...blockedBy, ...blocks]);
+    refuseNewTaskCycle(listDir, blockedBy, blocks);
+    return [
+      orderKeys({
+        id,
+        subject: input.subject,
+        description: input.description ?? '',
+        activeForm: input.activeForm,
+        owner: input.owner,
+        status: input.status ?? 'pending',
+        blocks,
+        blockedBy,
+        metadata: input.metadata,
+      } as Task),
+    ];
+  });
   if (!task) throw new TasksError('io', 'the task was not created');
   for (const other of blockedBy) await patchTask(listDir, other, { addBlocks: [task.id] });
   for (const other of blocks) await patchTask(listDir, other, { addBlockedBy: [task.id] });
