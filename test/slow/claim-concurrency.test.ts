@@ -208,7 +208,9 @@ describe('dependencies and updates alongside an agent', () => {
 });
 
 describe('a cycle raced from two processes', () => {
-  it('create --blocked-by 2 --blocks 1 beside block 2 --by 1, at once: never both, never a cycle on disk', { timeout: TIMEOUT }, async () => {
+  it('create --blocked-by 2 --blocks 1 beside block 2 --by 1, at once: never both, never a cycle on disk', {
+    timeout: TIMEOUT,
+  }, async () => {
     for (let round = 0; round < 12; round++) {
       const { config, list } = newList('race', 2);
       const [made, blocked] = await Promise.all([
