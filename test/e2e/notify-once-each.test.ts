@@ -67,7 +67,7 @@ describe('notify: one notice a condition', () => {
     ).toEqual(['stalled']);
   });
 
-  it('work-left: a list whose last session ended minutes ago with a task pending is told; one that ended hours ago is not', () => {
+  it("work-left: a list whose last session ended minutes ago with a task pending is told, a person's task left out; one that ended hours ago is not", () => {
     const config = tempConfig();
     const now = Date.now();
     const cwd = path.join(config, 'home', 'api');
@@ -80,11 +80,17 @@ describe('notify: one notice a condition', () => {
       [lately, now - 6 * 60_000],
       [old, now - 3 * 60 * 60_000],
     ] as const) {
-      const dir = listWith(config, session, [taskOf('1', { status: 'completed' }), taskOf('2', { subject: 'Ship it' })]);
-      for (const f of ['1.json', '2.json']) setMtime(path.join(dir, f), at);
+      const dir = listWith(config, session, [taskOf('1', { status: 'completed' }), taskOf('2', { subject: 'Ship it' }), taskOf('3')]);
+      // #3 a person was given (with tasks, before the session ended): theirs, not work the agents left.
+      const given = run(config, ['-l', session, 'update', '3', '--owner', 'alice'], { env: notifyEnv(config) });
+      expect(given.code, given.stderr).toBe(0);
+      for (const f of ['1.json', '2.json', '3.json']) setMtime(path.join(dir, f), at);
     }
     const out = path.join(config, 'sent.jsonl');
-    const r = run(config, ['notify', '--all', '--once', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], { env: notifyEnv(config) });
+    // work-left alone: the people are known all the same.
+    const r = run(config, ['notify', '--all', '--once', '--on', 'work-left', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+      env: notifyEnv(config),
+    });
     expect(r.code, r.stderr).toBe(0);
     const sent = sentTo(out);
     expect(sent.map((e) => [e.event, e.text])).toEqual([

@@ -87,7 +87,8 @@ export function listFacts(i: FactsInput): ListFacts {
   }
 
   const people = new Set<string>();
-  if (i.wanted.has('ready-for-person') && open.some((t) => t.owner)) {
+  // ready-for-person tells of their tasks; work-left leaves them out (a person's, not the agents').
+  if ((i.wanted.has('ready-for-person') || i.wanted.has('work-left')) && open.some((t) => t.owner)) {
     if (i.person !== undefined) people.add(i.person);
     for (const p of ownersSetWithTasks(i.dir).people) people.add(p);
   }
