@@ -19,6 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { receiver, startNotify, until } from '../helpers/notify.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { runAgent } from './agent.js';
+import { startInteractive } from './interactive.js';
 import type { Turn } from './mock-model.js';
 import { gate, liveFiles, waitFor, world } from './session-world.js';
 
@@ -207,6 +208,34 @@ describe('the real Claude Code: notify', () => {
       held.open();
       await dying;
     }
+  });
+
+  it('an interactive session /clear-ed with a task open, then exited before any prompt: its list is never told as work-left', async () => {
+    const w = world();
+    const proj = w.dir('work/web');
+    const byPrompt = (prompt: string): Turn | undefined => {
+      const subject = /^create (.+)$/m.exec(prompt)?.[1];
+      return subject === undefined ? undefined : CREATE(subject);
+    };
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
+    cleanups.push(() => a.stop());
+    const first = await waitFor('the live file', () => liveFiles(w.config)[0]);
+    await a.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the prompt');
+    const hook = await webhook();
+    const p = notify(w.config, w.home, ['-l', first.sessionId, '--to', `webhook:${hook.url}`, '--on', 'work-left']);
+    await p.waitForErr('notify: following list');
+    a.type('create Mine');
+    await waitFor('the task', () => fs.existsSync(path.join(w.config, 'tasks', first.sessionId, '1.json')) || undefined);
+    await new Promise((r) => setTimeout(r, 2500));
+    a.type('/clear');
+    await waitFor('the new session', () => liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== first.sessionId));
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(hook.got).toEqual([]);
+    // Its process exits with no turn in the new session: nothing on disk says /clear any more.
+    a.type('/exit');
+    await waitFor('the process to end', () => liveFiles(w.config).every((f) => f.pid !== first.pid) || undefined, 15_000);
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(hook.got.map((g) => g.body)).toEqual([]);
   });
 
   it('an agent whose run ends with a task pending: work-left, ended; notify --once after it tells it too', async () => {

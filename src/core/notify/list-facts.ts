@@ -50,6 +50,12 @@ export interface FactsInput {
   waitEndedAt?: number | undefined;
   /** Tasks were open and a session of the list may have been at work at the last look: its end is told, however long ago its last entry. */
   watchEnds?: boolean | undefined;
+  /**
+   * The sessions seen cleared (`/clear`) at an earlier look, kept by the caller: once the
+   * process exits, a session left by a `/clear` with no turn after it is known cleared by
+   * nothing on disk (session-index.ts clearAfterDeath), and would be told as ended.
+   */
+  seenCleared?: Set<string> | undefined;
 }
 
 /** A hook's refusal is news for this long; older ones are not told (a first look, a restart). */
@@ -199,12 +205,16 @@ function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly Sessio
   if (all.length === 0) return {};
   if (life !== undefined) {
     const live = all.filter((s) => s.state === 'live');
-    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [s.pid]));
+    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [{ pid: s.pid, sessionId: s.sessionId }]));
     return { liveOpen: live.length > 0 && pids.length === live.length ? pids : true };
   }
   const last = [...all].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] as SessionInfo;
+  if (i.seenCleared?.has(last.sessionId) === true) return {};
   const end = endOf(sessions, last, i.listId);
-  if (end.cleared === true) return {};
+  if (end.cleared === true) {
+    i.seenCleared?.add(last.sessionId);
+    return {};
+  }
   const endedAt = end.session.lastActivity ?? end.session.writtenAt;
   if (i.watchEnds !== true && !recent(endedAt)) return {};
   return { left: { session: end.session.sessionId, why: end.why, endedAt } };

@@ -15,6 +15,7 @@ import { listIds } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
+import { liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
 import { listDirOf } from '../store/paths.js';
@@ -23,7 +24,7 @@ import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
 import { HookRefusals } from './hook-refusals.js';
 import { listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
-import { listEvents, type NotifyEvent, stallKey } from './notify-events.js';
+import { type LiveOpen, listEvents, type NotifyEvent, stallKey } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
 import { noStateFolder, SentState, type Settle, sentStatePath } from './sent-state.js';
 
@@ -107,26 +108,28 @@ interface Followed {
   /** At the last look its work in progress waited for a person. */
   waited?: boolean | undefined;
   /** At the last look tasks were open and a session of the list may have been at work: its end (work-left) needs no change to a file. */
-  liveOpen?: true | readonly number[] | undefined;
+  liveOpen?: LiveOpen | undefined;
   /** When that wait was last seen to end: the stall clock starts again then. */
   waitEndedAt?: number | undefined;
 }
 
 /**
- * Has a session seen at work on a list with open work maybe ended? Its pids are asked
- * (signal 0: no read of a file), so that a list whose agent idles at its prompt for hours
- * is not looked at in depth every round; with no pid to ask, every round.
+ * Has a session seen at work on a list with open work maybe ended? Its processes are asked
+ * (signal 0) and their live-session files read (a `/clear` moves the process on to another
+ * session: the list's session is over, and is known cleared only while the process runs),
+ * so that a list whose agent idles at its prompt for hours is not looked at in depth every
+ * round; with no process to ask, every round.
  */
-function endMayHaveCome(live: true | readonly number[] | undefined): boolean {
+function endMayHaveCome(live: LiveOpen | undefined, configDir: string): boolean {
   if (live === undefined) return false;
   if (live === true) return true;
-  return live.some((pid) => {
+  return live.some(({ pid, sessionId }) => {
     try {
       process.kill(pid, 0);
-      return false;
     } catch (err) {
-      return (err as NodeJS.ErrnoException).code !== 'EPERM';
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') return true;
     }
+    return liveSessionOfPid(configDir, pid) !== sessionId;
   });
 }
 
@@ -176,6 +179,8 @@ export class Notifier {
   private readonly counts = { sent: 0, failed: 0 };
   /** What hooks refused, read from transcripts as they grow (only when hook-refused is asked for). */
   private readonly refusals = new HookRefusals();
+  /** Sessions seen cleared by a `/clear` (list-facts.ts): their lists' work was left by a person, not an agent's end. */
+  private readonly seenCleared = new Set<string>();
   /** Why the run ends early: the sent state cannot be kept (nothing more is looked at or claimed). */
   private failed: Error | undefined;
   /** Ends a following run's wait. */
@@ -356,7 +361,7 @@ export class Notifier {
       !f.first &&
       f.errorsSince.size === 0 &&
       !f.heldBusy &&
-      !endMayHaveCome(f.liveOpen) &&
+      !endMayHaveCome(f.liveOpen, req.configDir) &&
       !refusalsMatter &&
       ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
       !this.waitingMatters(f, u)
@@ -384,6 +389,7 @@ export class Notifier {
       // Waiting at the last look: if it no longer does, the wait ended now.
       waitEndedAt: f.waited === true ? now : f.waitEndedAt,
       watchEnds: f.liveOpen !== undefined,
+      seenCleared: this.seenCleared,
     });
     f.liveOpen = facts.liveOpen;
     if (facts.waitingWork === true) f.waited = true;

@@ -7,6 +7,9 @@ import { isInternal, type Task } from '../store/schema.js';
 import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
 
+/** The live sessions of a list with open work, by process, or true where one lives by its transcript alone. */
+export type LiveOpen = true | ReadonlyArray<{ pid: number; sessionId: string }>;
+
 /**
  * What needs a person on one list, now: a pure function of what is known of the list.
  * Each event has a key that names the condition (the list, the tasks, the owner): while
@@ -60,11 +63,12 @@ export interface ListFacts {
   left?: { session: string; why: string; endedAt: number | undefined } | undefined;
   /**
    * Tasks are open and a session of the list may still be at work: its end is looked for
-   * (notifier.ts). The pids of its live sessions, looked at each round (the list is looked
-   * at again once one has gone); true where life is not a process's (a transcript still
+   * (notifier.ts). The processes of its live sessions, each with the session it is on,
+   * looked at each round (the list is looked at again once one has gone, or moved on to
+   * another session: a `/clear`); true where life is not a process's (a transcript still
    * written): looked at each round.
    */
-  liveOpen?: true | readonly number[] | undefined;
+  liveOpen?: LiveOpen | undefined;
   /** `check`'s errors. */
   errors: readonly Finding[];
   /** Some `check` error is seen but still waits out its grace: whether it is damage is not known yet. */

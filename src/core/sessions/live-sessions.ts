@@ -163,6 +163,11 @@ export function readLiveSessionFiles(configDir: string, kept?: Shard, now: numbe
   return found;
 }
 
+/** The session the live-session file of process `pid` names now (a `/clear` changes it), undefined when it has none. */
+export function liveSessionOfPid(configDir: string, pid: number): string | undefined {
+  return readLiveSessionFile(path.join(configDir, 'sessions', `${pid}.json`))?.sessionId;
+}
+
 /** One live-session file, undefined when it is damaged, foreign or unreadable. */
 function readLiveSessionFile(file: string): LiveSessionFile | undefined {
   let value: unknown;
