@@ -62,6 +62,7 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   let ranPlain = false;
   try {
     const remote = hostArgv(argv, env);
+    if (remote?.refused !== undefined) throw new TasksError('usage', remote.refused);
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.
     if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined) {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.

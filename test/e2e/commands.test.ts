@@ -241,17 +241,28 @@ describe('the global options that say where a command acts', () => {
       [['-l', 'L1', 'create', 'second', '-d', 'one', '--description', 'two'], '--description'],
       [['-l', 'L1', 'update', '1', '--owner', 'a', '--no-owner'], '--owner'],
       [['-l', 'L1', 'update', '1', '--no-owner', '--owner', 'a'], '--owner'],
+      // One metadata key given two values, or set and removed; an optional value given and left out.
+      [['-l', 'L1', 'update', '1', '--meta', 'k=1', '--meta', 'k=2'], '--meta k'],
+      [['-l', 'L1', 'create', 'second', '--meta', 'k:=1', '--meta', 'k=1'], '--meta k'],
+      [['-l', 'L1', 'list', '--meta', 'k=1', '--meta', 'k=2'], '--meta k'],
+      [['-l', 'L1', 'update', '1', '--meta', 'k=1', '--unset-meta', 'k'], '--meta k'],
+      [['-l', 'L1', 'list', '--stalled', '1h', '--stalled'], '--stalled'],
+      [['-l', 'L1', '--hosts=/a', '--hosts=/b', 'list'], '--hosts'],
     ] as const) {
       const r = await runInProcess(config, [...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr.trimEnd(), argv.join(' ')).toMatch(
-        new RegExp(`${named} (given twice \\(.*, then .*\\): give it once|and --no-owner given together: give one)$`),
+        new RegExp(`${named} (given twice \\(.*, then .*\\): give it once|and --(no-owner|unset-meta k) given together: give one)$`),
       );
     }
     expect(fs.readFileSync(path.join(config, 'tasks', 'L1', '1.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
-    // The same value twice is one; options that may be repeated still collect.
+    // The same value twice is one, in either spelling; options that may be repeated still collect.
     expect((await runInProcess(config, ['-l', 'L1', 'update', '1', '--owner', 'a', '--owner', 'a'])).code).toBe(0);
+    const spelt = await runInProcess(config, ['-l', 'L1', 'update', '1', '--status', 'in-progress', '--status', 'in_progress']);
+    expect(spelt.code, spelt.stderr).toBe(0);
+    expect((await runInProcess(config, ['-l', 'L1', 'update', '1', '--meta', 'k=1', '--meta', 'k=1'])).code).toBe(0);
+    expect((await runInProcess(config, ['-l', 'L1', 'list', '--stalled', '--stalled'])).code).toBe(0);
     expect((await runInProcess(config, ['-l', 'L1', 'create', 'second', '--meta', 'a=1', '--meta', 'b=2', '--json'])).stdout).toMatch(
       /"a": ?"1"[\s\S]*"b": ?"2"/,
     );

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
+import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
 import { registerCommands } from './index.js';
@@ -105,16 +106,27 @@ function once(flags: string, description: string): Option {
  * with a parser of their own, and are left alone, as are the global ones `once` guards
  * (a parser that only checks its choices does not collect).
  */
+const NO_VALUE = Symbol('no value');
+const shown = (raw: unknown) => (raw === null ? 'with no value' : String(raw));
+
+/** What a value means, where two spellings mean one (`--status in-progress`, `--status in_progress`). */
+function sameAs(option: Option, raw: unknown): unknown {
+  if (option.attributeName() !== 'status' || typeof raw !== 'string') return raw;
+  return statusFromWord(raw) ?? raw;
+}
+
 function refuseRepeats(command: Command): void {
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic || (option.parseArg !== undefined && option.argChoices === undefined))
       continue;
-    let given: unknown;
-    command.on(`option:${option.name()}`, (value: unknown) => {
-      if (value === undefined || value === null) return;
-      if (given !== undefined && given !== value)
-        throw new TasksError('usage', `${option.long ?? option.flags} given twice (${String(given)}, then ${String(value)}): give it once`);
-      given = value;
+    let given: { raw: unknown; as: unknown } | undefined;
+    command.on(`option:${option.name()}`, (raw: unknown) => {
+      if (raw === undefined) return;
+      // An optional value left out (`--stalled`) is its default: another value beside it is a second answer.
+      const as = raw === null ? NO_VALUE : sameAs(option, raw);
+      if (given !== undefined && given.as !== as)
+        throw new TasksError('usage', `${option.long ?? option.flags} given twice (${shown(given.raw)}, then ${shown(raw)}): give it once`);
+      given = { raw, as };
     });
   }
   // `--owner a --no-owner`: the same question answered both ways.

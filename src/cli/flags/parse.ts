@@ -42,18 +42,26 @@ export function parseIds(raw: readonly string[] | undefined): string[] {
 export function parseMeta(raw: readonly string[] | undefined): Record<string, unknown> | undefined {
   if (!raw || raw.length === 0) return undefined;
   const out: Record<string, unknown> = {};
+  // One key given two values (`--meta k=1 --meta k=2`): which was meant cannot be told (the same value twice is one).
+  const set = (key: string, value: unknown) => {
+    if (Object.hasOwn(out, key) && JSON.stringify(out[key]) !== JSON.stringify(value))
+      throw new TasksError('usage', `--meta ${key} given twice (${JSON.stringify(out[key])}, then ${JSON.stringify(value)}): give it once`);
+    setOwn(out, key, value);
+  };
   for (const item of raw) {
     const json = /^([^=:]+):=(.*)$/s.exec(item);
     const plain = /^([^=]+)=(.*)$/s.exec(item);
     if (json) {
       const key = json[1]!.trim();
+      let value: unknown;
       try {
-        setOwn(out, key, JSON.parse(json[2]!));
+        value = JSON.parse(json[2]!);
       } catch {
         throw new TasksError('usage', `invalid --meta "${item}": the value after ":=" must be JSON`);
       }
+      set(key, value);
     } else if (plain && plain[1]!.trim() !== '') {
-      setOwn(out, plain[1]!.trim(), plain[2]!);
+      set(plain[1]!.trim(), plain[2]!);
     } else {
       throw new TasksError('usage', `invalid --meta "${item}": expected key=value or key:=<json>`);
     }

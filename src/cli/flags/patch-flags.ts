@@ -1,3 +1,4 @@
+import { TasksError } from '../../core/base/errors.js';
 import { setOwn } from '../../core/base/own-key.js';
 import type { TaskPatch } from '../../core/store/patch.js';
 import { type Me, parseIds, parseMeta, parseStatus, requireOwner, requireText } from './parse.js';
@@ -26,7 +27,12 @@ export function patchFrom(opts: PatchFlags, me: Me): TaskPatch {
   if (opts.owner === false) patch.owner = null;
   else if (typeof opts.owner === 'string') patch.owner = requireOwner('--owner', opts.owner, me) as string;
   const meta = parseMeta(opts.meta) ?? {};
-  for (const key of opts.unsetMeta ?? []) setOwn(meta, key, null);
+  for (const key of opts.unsetMeta ?? []) {
+    // `--meta k=v --unset-meta k`: the same key set and removed; the removal won without a word.
+    if (Object.hasOwn(meta, key) && meta[key] !== null)
+      throw new TasksError('usage', `--meta ${key} and --unset-meta ${key} given together: give one`);
+    setOwn(meta, key, null);
+  }
   if (Object.keys(meta).length > 0) patch.metadata = meta;
   const addBlocks = parseIds(opts.addBlocks);
   const addBlockedBy = parseIds(opts.addBlockedBy);

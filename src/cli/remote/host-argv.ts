@@ -19,6 +19,8 @@ export interface HostArgv {
   boardHost: boolean;
   /** `--hosts` (true: the hosts file where tasks keeps it) or `--hosts=<file>`: every host a file names. */
   hostsFile?: string | true;
+  /** Why the command line cannot be run as given (`--hosts=a --hosts=b`): a usage error. */
+  refused?: string;
 }
 
 /** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
@@ -31,6 +33,7 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
   let command: string | undefined;
   let boardHost = false;
   let hostsFile: string | true | undefined;
+  let refused: string | undefined;
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') {
@@ -39,7 +42,11 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
       break;
     }
     if (word === '--hosts' || word.startsWith('--hosts=')) {
-      hostsFile = word === '--hosts' ? true : word.slice(8);
+      const file = word === '--hosts' ? true : word.slice(8);
+      // Two hosts files: which one was meant cannot be told (the same one twice is one).
+      if (hostsFile !== undefined && hostsFile !== file)
+        refused ??= `--hosts given twice (${String(hostsFile)}, then ${String(file)}): give it once`;
+      hostsFile = file;
       continue;
     }
     const value = hostValue(word, argv[i + 1]);
@@ -56,7 +63,7 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
     }
   }
   if (hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
-  if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile };
+  if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile, ...(refused === undefined ? {} : { refused }) };
   return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
 }
 

@@ -32,6 +32,7 @@ export async function runRemote(argv: readonly string[], h: HostArgv, io: IO, en
   const colour = io.mayColour(argv) ? loadColour() : Promise.resolve();
   try {
     io.useFlags(() => ({ json: h.args.includes('--json'), color: h.args.includes('--no-color') ? false : undefined }));
+    if (h.refused !== undefined) throw new TasksError('usage', h.refused);
     await runOnHosts(h, io, env, colour);
   } catch (err) {
     await colour;
