@@ -41,7 +41,8 @@ export function renderTaskDetail(
   if (task.blockedBy.length === 0) lines.push(`${label('Blocked by:')}${style.dim('nothing')}`);
   else {
     const { open, done, missing, blocked } = blockers;
-    const summary = blocked ? style.red(`${open.length} open`) : style.green('none open');
+    // A completed task is not blocked by what is still open, but that is still open: counted all the same.
+    const summary = open.length === 0 ? style.green('none open') : blocked ? style.red(`${open.length} open`) : `${open.length} open`;
     lines.push(`${label('Blocked by:')}${summary}`);
     for (const id of open) lines.push(`  ${refLine(id, index, style, 'open')}`);
     for (const id of done) lines.push(`  ${refLine(id, index, style, 'done')}`);

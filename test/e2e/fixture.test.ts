@@ -61,6 +61,10 @@ describe('the refactor-auth fixture', () => {
     const four = (await runInProcess(config, ['get', '4'])).stdout;
     expect(four).toMatch(/Blocked by:\s+1 open/);
     expect(four).toMatch(/#2 Refactor auth\s+○ pending open/);
+    // Completed with a blocker still open: not blocked, but that blocker is still counted open.
+    expect((await runInProcess(config, ['update', '4', '--status', 'completed', '--no-hooks'])).code).toBe(0);
+    const done = (await runInProcess(config, ['get', '4'])).stdout;
+    expect(done).toMatch(/Blocked by:\s+1 open\n\s+#2 Refactor auth\s+○ pending open/);
   });
 
   it('reads change nothing on disk', async () => {
