@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
@@ -91,9 +91,11 @@ Exit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 busy (retry), 6
  * was meant cannot be told, and a change must never land in the other: refused (exit 2).
  */
 function once(flags: string, description: string): Option {
-  return new Option(flags, description).argParser((value: string, previous: unknown) => {
+  const option = new Option(flags, description);
+  return option.argParser((value: string, previous: unknown) => {
+    // A usage error of its own: commander would wrap an invalid argument's message in its own words.
     if (previous !== undefined && previous !== value)
-      throw new InvalidArgumentError(`given twice (${String(previous)}, then ${value}): give it once`);
+      throw new TasksError('usage', `${option.long ?? option.flags} given twice (${String(previous)}, then ${value}): give it once`);
     return value;
   });
 }
