@@ -14,7 +14,7 @@ export function describeRefusal(id: string, refusal: Refusal): string {
     case 'no_task_ready':
       return 'no task is ready to claim (pending, unowned, no open blocker)';
     case 'task_not_found':
-      return `cannot claim task #${id}: task_not_found`;
+      return `cannot claim task #${id}: task_not_found (no task #${id} in the list)`;
     case 'already_claimed':
       return `cannot claim task #${id}: already_claimed by ${oneLine(refusal.task?.owner ?? 'another agent')}`;
     case 'already_resolved':

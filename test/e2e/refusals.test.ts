@@ -33,7 +33,12 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
     code: 4,
     message: /^error: cannot claim task #1: already_claimed by researcher$/,
   },
-  { name: 'claim: not found', args: ['claim', '9', '--as', 'a'], code: 3, message: /^error: cannot claim task #9: task_not_found$/ },
+  {
+    name: 'claim: not found',
+    args: ['claim', '9', '--as', 'a'],
+    code: 3,
+    message: /^error: cannot claim task #9: task_not_found \(no task #9 in the list\)$/,
+  },
   {
     name: 'claim: a failed precondition',
     args: ['claim', '5', '--as', 'a', '--if-status', 'in_progress'],
