@@ -256,6 +256,10 @@ describe('the global options that say where a command acts', () => {
         new RegExp(`${named} (given twice \\(.*, then .*\\): give it once|and --(no-owner|unset-meta k) given together: give one)$`),
       );
     }
+    // --hosts alone names tasks's own hosts file.
+    expect((await runInProcess(config, ['--hosts', '--hosts=/a', 'list'])).stderr.trimEnd()).toBe(
+      "error: --hosts given twice (tasks's own hosts file, then /a): give it once",
+    );
     expect(fs.readFileSync(path.join(config, 'tasks', 'L1', '1.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(path.join(config, 'tasks', 'L1')).filter((f) => f.endsWith('.json'))).toEqual(['1.json']);
     // The same value twice is one, in either spelling; options that may be repeated still collect.

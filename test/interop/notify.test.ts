@@ -210,7 +210,7 @@ describe('the real Claude Code: notify', () => {
     }
   });
 
-  it('an interactive session /clear-ed with a task open, then exited before any prompt: its list is never told as work-left', async () => {
+  it('an interactive session /clear-ed with a task open, then exited before any prompt: not told as work-left; resumed and ended, it is', async () => {
     const w = world();
     const proj = w.dir('work/web');
     const byPrompt = (prompt: string): Turn | undefined => {
@@ -236,6 +236,10 @@ describe('the real Claude Code: notify', () => {
     await waitFor('the process to end', () => liveFiles(w.config).every((f) => f.pid !== first.pid) || undefined, 15_000);
     await new Promise((r) => setTimeout(r, 5000));
     expect(hook.got.map((g) => g.body)).toEqual([]);
+    // Resumed later (the same id), it plans more and its run ends with both open: that end is told.
+    await runAgent({ configDir: w.config, listId: undefined, cwd: proj, args: ['--resume', first.sessionId], turns: [CREATE('More')] });
+    await until(() => hook.got.length === 1, 'work-left of the resumed run', 15_000);
+    expect(posted(hook.got)[0]).toMatchObject({ event: 'work-left', session: first.sessionId, tasks: [{ id: '1' }, { id: '2' }] });
   });
 
   it('an agent whose run ends with a task pending: work-left, ended; notify --once after it tells it too', async () => {

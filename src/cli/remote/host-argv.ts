@@ -45,7 +45,7 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
       const file = word === '--hosts' ? true : word.slice(8);
       // Two hosts files: which one was meant cannot be told (the same one twice is one).
       if (hostsFile !== undefined && hostsFile !== file)
-        refused ??= `--hosts given twice (${String(hostsFile)}, then ${String(file)}): give it once`;
+        refused ??= `--hosts given twice (${named(hostsFile)}, then ${named(file)}): give it once`;
       hostsFile = file;
       continue;
     }
@@ -66,6 +66,9 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
   if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile, ...(refused === undefined ? {} : { refused }) };
   return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
 }
+
+/** A hosts file as given: a path, or `--hosts` alone (the file where tasks keeps its hosts). */
+const named = (file: string | true) => (file === true ? "tasks's own hosts file" : file);
 
 /** `-H box`, `-Hbox`, `--host box`, `--host=box`: the host and how many words it took. */
 function hostValue(word: string, next: string | undefined): { host: string; words: number } | undefined {

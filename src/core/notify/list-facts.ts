@@ -7,6 +7,7 @@ import { listWaiters, stalledInList } from '../progress/stalled-work.js';
 import { type BusyOnList, busyOnList, inTurnWaiting } from '../sessions/busy-on-list.js';
 import { endOf, listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
+import { liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
 import type { Task } from '../store/schema.js';
@@ -51,17 +52,24 @@ export interface FactsInput {
   /** Tasks were open and a session of the list may have been at work at the last look: its end is told, however long ago its last entry. */
   watchEnds?: boolean | undefined;
   /**
-   * The sessions seen cleared (`/clear`) at an earlier look, kept by the caller: once the
-   * process exits, a session left by a `/clear` with no turn after it is known cleared by
-   * nothing on disk (session-index.ts clearAfterDeath), and would be told as ended.
+   * The sessions seen cleared (`/clear`) at an earlier look, with their last activity then,
+   * kept by the caller: once the process exits, a session left by a `/clear` with no turn
+   * after it is known cleared by nothing on disk (session-index.ts clearAfterDeath), and
+   * would be told as ended. One active since (resumed: `claude --resume` keeps its id) is
+   * judged afresh.
    */
-  seenCleared?: Set<string> | undefined;
+  seenCleared?: Map<string, number> | undefined;
 }
 
 /** A hook's refusal is news for this long; older ones are not told (a first look, a restart). */
 export const REFUSAL_NEWS_MS = 30 * 60_000;
 /** A list's last session ended with work left: news for this long, unless it was seen at work (a first look, a restart). */
 const WORK_LEFT_NEWS_MS = REFUSAL_NEWS_MS;
+
+/** Forget the sessions seen cleared whose last activity is past any news of their end (a notify that runs for weeks). */
+export function forgetOldClears(seenCleared: Map<string, number>, now: number): void {
+  for (const [id, at] of seenCleared) if (now - at > 2 * WORK_LEFT_NEWS_MS) seenCleared.delete(id);
+}
 
 function shortPath(p: string, home: string): string {
   return home !== '' && (p === home || p.startsWith(home + path.sep)) ? `~${p.slice(home.length)}` : p;
@@ -205,14 +213,17 @@ function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly Sessio
   if (all.length === 0) return {};
   if (life !== undefined) {
     const live = all.filter((s) => s.state === 'live');
-    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [{ pid: s.pid, sessionId: s.sessionId }]));
+    // With the session each process's live-session file names now (none, for one found by its process alone): a change is a `/clear`.
+    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [{ pid: s.pid, named: liveSessionOfPid(sessions.configDir, s.pid) }]));
     return { liveOpen: live.length > 0 && pids.length === live.length ? pids : true };
   }
   const last = [...all].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] as SessionInfo;
-  if (i.seenCleared?.has(last.sessionId) === true) return {};
+  const seen = i.seenCleared?.get(last.sessionId);
+  if (seen !== undefined && (last.lastActivity ?? 0) <= seen) return {};
+  i.seenCleared?.delete(last.sessionId);
   const end = endOf(sessions, last, i.listId);
   if (end.cleared === true) {
-    i.seenCleared?.add(last.sessionId);
+    i.seenCleared?.set(last.sessionId, last.lastActivity ?? 0);
     return {};
   }
   const endedAt = end.session.lastActivity ?? end.session.writtenAt;

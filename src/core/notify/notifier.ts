@@ -23,7 +23,7 @@ import { ListWatcher } from '../watch/list-watcher.js';
 import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
 import { HookRefusals } from './hook-refusals.js';
-import { listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
+import { forgetOldClears, listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
 import { type LiveOpen, listEvents, type NotifyEvent, stallKey } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
 import { noStateFolder, SentState, type Settle, sentStatePath } from './sent-state.js';
@@ -123,13 +123,13 @@ interface Followed {
 function endMayHaveCome(live: LiveOpen | undefined, configDir: string): boolean {
   if (live === undefined) return false;
   if (live === true) return true;
-  return live.some(({ pid, sessionId }) => {
+  return live.some(({ pid, named }) => {
     try {
       process.kill(pid, 0);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EPERM') return true;
     }
-    return liveSessionOfPid(configDir, pid) !== sessionId;
+    return liveSessionOfPid(configDir, pid) !== named;
   });
 }
 
@@ -180,7 +180,7 @@ export class Notifier {
   /** What hooks refused, read from transcripts as they grow (only when hook-refused is asked for). */
   private readonly refusals = new HookRefusals();
   /** Sessions seen cleared by a `/clear` (list-facts.ts): their lists' work was left by a person, not an agent's end. */
-  private readonly seenCleared = new Set<string>();
+  private readonly seenCleared = new Map<string, number>();
   /** Why the run ends early: the sent state cannot be kept (nothing more is looked at or claimed). */
   private failed: Error | undefined;
   /** Ends a following run's wait. */
@@ -312,6 +312,7 @@ export class Notifier {
       this.ticks++;
       // Sessions and lists change between looks: a fresh index for each round.
       this.index = undefined;
+      forgetOldClears(this.seenCleared, this.req.clock.now());
       // --here asks the sessions which lists are here: not every round.
       if (!('one' in this.req.lists) && ('all' in this.req.lists || this.ticks % 5 === 0)) this.discover();
       for (const f of this.followed.values()) if (f.watcher === undefined) this.follow(f);

@@ -8,7 +8,7 @@ import type { HookRefusal } from './hook-refusals.js';
 import type { NotifyEventType } from './notify-plan.js';
 
 /** The live sessions of a list with open work, by process, or true where one lives by its transcript alone. */
-export type LiveOpen = true | ReadonlyArray<{ pid: number; sessionId: string }>;
+export type LiveOpen = true | ReadonlyArray<{ pid: number; named: string | undefined }>;
 
 /**
  * What needs a person on one list, now: a pure function of what is known of the list.
@@ -63,10 +63,10 @@ export interface ListFacts {
   left?: { session: string; why: string; endedAt: number | undefined } | undefined;
   /**
    * Tasks are open and a session of the list may still be at work: its end is looked for
-   * (notifier.ts). The processes of its live sessions, each with the session it is on,
-   * looked at each round (the list is looked at again once one has gone, or moved on to
-   * another session: a `/clear`); true where life is not a process's (a transcript still
-   * written): looked at each round.
+   * (notifier.ts). The processes of its live sessions, each with the session its
+   * live-session file named then, looked at each round (the list is looked at again once
+   * one has gone, or its file names another session: a `/clear`); true where life is not a
+   * process's (a transcript still written): looked at each round.
    */
   liveOpen?: LiveOpen | undefined;
   /** `check`'s errors. */
