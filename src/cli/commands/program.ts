@@ -100,14 +100,6 @@ function once(flags: string, description: string): Option {
   });
 }
 
-/**
- * Any other option that takes one value, given twice with two values (`--owner a --owner b`,
- * `--status completed --status pending`): which one was meant cannot be told either, and
- * commander would keep the last without a word. Refused (exit 2) before the command runs;
- * the same value twice counts as one. Options that may be repeated collect their values
- * with a parser of their own, and are left alone, as are the global ones `once` guards
- * (a parser that only checks its choices does not collect).
- */
 const NO_VALUE = Symbol('no value');
 const shown = (raw: unknown) => (raw === null ? 'with no value' : String(raw));
 
@@ -117,6 +109,14 @@ function sameAs(option: Option, raw: unknown): unknown {
   return statusFromWord(raw) ?? raw;
 }
 
+/**
+ * Any other option that takes one value, given twice with two values (`--owner a --owner b`,
+ * `--status completed --status pending`): which one was meant cannot be told either, and
+ * commander would keep the last without a word. Refused (exit 2) before the command runs;
+ * the same value twice counts as one. Options that may be repeated collect their values
+ * with a parser of their own, and are left alone, as are the global ones `once` guards
+ * (a parser that only checks its choices does not collect).
+ */
 function refuseRepeats(command: Command): void {
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic || (option.parseArg !== undefined && option.argChoices === undefined))

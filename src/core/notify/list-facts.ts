@@ -7,7 +7,6 @@ import { listWaiters, stalledInList } from '../progress/stalled-work.js';
 import { type BusyOnList, busyOnList, inTurnWaiting } from '../sessions/busy-on-list.js';
 import { endOf, listLife } from '../sessions/gone-owners.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
-import { liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { scanList } from '../store/list-scan.js';
 import type { Task } from '../store/schema.js';
@@ -213,8 +212,10 @@ function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly Sessio
   if (all.length === 0) return {};
   if (life !== undefined) {
     const live = all.filter((s) => s.state === 'live');
-    // With the session each process's live-session file names now (none, for one found by its process alone): a change is a `/clear`.
-    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [{ pid: s.pid, named: liveSessionOfPid(sessions.configDir, s.pid) }]));
+    // With the session each process's live-session file names now, as the index read it (none, for one found by its process alone): a change is a `/clear`.
+    const files = sessions.liveSessionFiles();
+    const named = (pid: number) => files.find((f) => f.pid === pid)?.sessionId;
+    const pids = live.flatMap((s) => (s.pid === undefined ? [] : [{ pid: s.pid, named: named(s.pid) }]));
     return { liveOpen: live.length > 0 && pids.length === live.length ? pids : true };
   }
   const last = [...all].sort((a, b) => (b.lastActivity ?? 0) - (a.lastActivity ?? 0))[0] as SessionInfo;
