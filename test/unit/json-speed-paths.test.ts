@@ -20,6 +20,11 @@ describe('isoTime', () => {
     let seed = 7;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2000; i++) times.push(Math.floor(random() * 4e12) - 1e11, 1_733_200_000_000 + random() * 86_400_000);
+    // Every day edge of leap years and century years (1972, 2000, 2100, 2400, 9996) and
+    // the years' first and last days from 1970 to 9999: the date part is arithmetic.
+    for (const year of [1972, 2000, 2100, 2400, 9996])
+      for (let day = 0; day < 366; day++) times.push(Date.UTC(year, 0, 1 + day), Date.UTC(year, 0, 1 + day) - 1);
+    for (let year = 1970; year <= 9999; year++) times.push(Date.UTC(year, 0, 1), Date.UTC(year, 11, 31, 23, 59, 59, 999));
     for (const t of times) expect(isoTime(t), String(t)).toBe(new Date(t).toISOString());
   });
 
