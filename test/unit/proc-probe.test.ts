@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { procProbe } from '../../src/core/sessions/live-sessions.js';
+import { judgeProcess, procProbe } from '../../src/core/sessions/live-sessions.js';
 
 // The probe reads /proc: Linux only.
 describe.runIf(process.platform === 'linux')('the process probe', () => {
@@ -20,6 +20,25 @@ describe.runIf(process.platform === 'linux')('the process probe', () => {
       expect(procProbe.startTime(parent.pid as number)).toMatch(/^\d+$/);
     } finally {
       parent.kill('SIGKILL');
+    }
+  });
+
+  it('takes a pid given to a later process for gone where the file has no procStart, by when the session started', () => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = child.pid as number;
+      const file = { file: `${pid}.json`, sessionId: '11111111-2222-4333-8444-555555555555', pid };
+      // The session started an hour before this process: not its process.
+      expect(judgeProcess({ ...file, startedAt: Date.now() - 3_600_000 }, procProbe)).toBe('gone');
+      // Started about when the process did: its own.
+      expect(judgeProcess({ ...file, startedAt: Date.now() - 1_000 }, procProbe)).toBe('running');
+      // No time to compare: taken as live, as before.
+      expect(judgeProcess(file, procProbe)).toBe('running');
+      // procStart, where the file has it, decides alone.
+      const procStart = procProbe.startTime(pid);
+      expect(judgeProcess({ ...file, procStart, startedAt: Date.now() - 3_600_000 }, procProbe)).toBe('running');
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });

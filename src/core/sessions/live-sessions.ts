@@ -98,8 +98,18 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
   const start = probe.startTime(live.pid);
   if (start === undefined) return 'gone';
   if (live.procStart !== undefined && live.procStart !== start) return 'gone';
+  // A file without `procStart` (written by hand, or by a Claude Code before it): a process
+  // that began well after the session it names had started is another one that was given
+  // the same pid. Its start is known to a second, and a clock set since boot moves it.
+  if (live.procStart === undefined && live.startedAt !== undefined) {
+    const began = probe.startedAt?.(start);
+    if (began !== undefined && began > live.startedAt + REUSED_PID_SLACK_MS) return 'gone';
+  }
   return 'running';
 }
+
+/** How much later than its session's `startedAt` a process may seem to start and still be the session's. */
+const REUSED_PID_SLACK_MS = 60_000;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
