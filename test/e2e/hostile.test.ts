@@ -437,16 +437,33 @@ const cases: Case[] = [
     code: 2,
     stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/,
   },
-  {
-    name: 'a file where tasks/ should be: create',
-    setup: ({ config }) => {
-      fs.rmSync(path.join(config, 'tasks'), { recursive: true });
-      fs.writeFileSync(path.join(config, 'tasks'), 'x');
-    },
-    args: ['-l', 'new', 'create', 'x'],
-    code: 2,
-    stderr: /^error: cannot create the list folder .*tasks\/new: it, or a folder above it, is a file\n$/,
-  },
+  // A file where tasks/ should be: no list can be read or made. Every command says so
+  // (exit 3) rather than "no lists yet" (exit 0), which a CI gate would take for nothing to do.
+  ...[
+    ['-l', 'new', 'create', 'x'],
+    ['lists'],
+    ['lists', '--json'],
+    ['-l', 'a', 'list'],
+    ['-l', 'a', 'get', '1'],
+    ['check'],
+    ['check', '--all'],
+    ['doctor'],
+    ['log', '--all'],
+    ['cost', '--all'],
+  ].map(
+    (args): Case => ({
+      name: `a file where tasks/ should be: ${args.join(' ')}`,
+      setup: ({ config }) => {
+        fs.rmSync(path.join(config, 'tasks'), { recursive: true });
+        fs.writeFileSync(path.join(config, 'tasks'), 'x');
+      },
+      args,
+      code: 3,
+      stderr: args.includes('--json')
+        ? /^\{"error":\{"code":"not_found","message":".*\/tasks is not a folder, so there are no task lists/
+        : /^error: .*\/tasks is not a folder, so there are no task lists: Claude Code keeps them in that folder\n$/,
+    }),
+  ),
   // --- reaching outside
   {
     name: 'traversal in a list id stays under tasks/ (read)',

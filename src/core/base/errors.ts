@@ -11,7 +11,8 @@
  */
 export const ERROR_CODES = {
   usage: 'a bad flag, value or input file; a list that cannot be chosen without guessing',
-  not_found: 'the task or list does not exist, or the config folder does not exist or is not a folder; nothing to undo or redo',
+  not_found:
+    'the task or list does not exist, or the config folder does not exist or is not a folder (or its tasks folder is not one); nothing to undo or redo',
   conflict: 'a refusal: a claim refused, a precondition failed, a dependency cycle, a hook said no, a task changed since',
   busy: 'a lock could not be had within the retry budget; safe to retry',
   corrupt: 'a file that must be read to act is unreadable or not a valid task',

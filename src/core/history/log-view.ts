@@ -1,10 +1,9 @@
 import { TasksError } from '../base/errors.js';
 import { readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
-import { listIds } from '../lists/list-folders.js';
+import { everyList } from '../lists/list-folders.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { listDirOf } from '../store/paths.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline, type TimelineEvent } from './timeline.js';
 
 /** What `tasks log` asks for. */
@@ -84,8 +83,4 @@ export async function readLog(req: LogRequest): Promise<LogView> {
       createdOutside: createdOutsideRecord(single.events, task === undefined ? ids : ids.filter((id) => id === task)),
     },
   };
-}
-
-function everyList(configDir: string): Array<{ id: string; dir: string }> {
-  return listIds(configDir).map((id) => ({ id, dir: listDirOf(configDir, id) }));
 }

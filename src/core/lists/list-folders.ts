@@ -35,6 +35,12 @@ export function listIds(configDir: string): string[] {
   return listFolders(configDir).ids;
 }
 
+/** Every list with its folder, for `--all`; the config folder and its `tasks/` must be folders (requireConfigDir). */
+export function everyList(configDir: string): Array<{ id: string; dir: string }> {
+  requireConfigDir(configDir);
+  return listIds(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+}
+
 /** Anything at `p` (a file, a folder, a dangling link). */
 export function somethingAt(p: string): boolean {
   try {
@@ -81,7 +87,10 @@ export function lastChange(dir: string): number {
  * writes alike (not found), never an empty set of lists.
  */
 export function requireConfigDir(configDir: string): void {
-  if (isDirectory(configDir)) return;
+  if (isDirectory(configDir)) {
+    requireTasksRootFolder(configDir);
+    return;
+  }
   if (somethingAt(configDir)) {
     throw new TasksError('not_found', `config folder ${configDir} is not a folder`, {
       hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses (~/.claude unless you moved it)',
@@ -91,5 +100,19 @@ export function requireConfigDir(configDir: string): void {
   throw new TasksError('not_found', `config folder ${configDir} does not exist`, {
     hint: 'set --config-dir or CLAUDE_CONFIG_DIR to the folder Claude Code uses (~/.claude unless you moved it)',
     details: { configDir },
+  });
+}
+
+/**
+ * `<config>/tasks` is the lists' folder, or not there yet (Claude Code makes it). A file
+ * (or a link to one) there is damage: no list can be read or made, and reading it as "no
+ * lists yet" would let `lists` and a CI gate report nothing to do (exit 0).
+ */
+function requireTasksRootFolder(configDir: string): void {
+  const root = tasksRoot(configDir);
+  if (isDirectory(root) || !somethingAt(root)) return;
+  throw new TasksError('not_found', `${root} is not a folder, so there are no task lists: Claude Code keeps them in that folder`, {
+    hint: `move ${root} away; Claude Code and tasks make the folder again`,
+    details: { configDir, tasksRoot: root },
   });
 }

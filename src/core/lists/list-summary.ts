@@ -13,7 +13,7 @@ import { isBelow, lastChange, listIds } from './list-choice.js';
 import { shortIds } from './short-ids.js';
 import { cachedSummary, summaryKeys } from './summary-cache.js';
 
-export { type ListChoice, listFolders, listIds } from './list-choice.js';
+export { everyList, type ListChoice, listFolders, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;
