@@ -193,6 +193,12 @@ export function renderRunChangedNothing(list: string, until: string): string {
   return `the agent changed nothing in list ${list}: ${held}`;
 }
 
+/** A followed run's input, still open after its result, handed to a reader of its own (`pid`). */
+export function renderInputHandedOff(pid: number, holders: readonly number[]): string {
+  const by = holders.length === 0 ? '' : ` (held by ${holders.map((p) => `pid ${p}`).join(', ')})`;
+  return `the input stayed open after the run's result${by}: pid ${pid} reads it to its end, so that nothing writing it meets a closed pipe`;
+}
+
 /** "✔ all-completed holds", on a terminal's stderr when the watch's condition held. */
 export function renderConditionHeld(until: string | undefined, style: Style): string {
   return `${style.green('✔')} ${until} holds`;

@@ -7,7 +7,13 @@ import { formatUntil, type UntilCondition } from '../../core/watch/watch-conditi
 import { type JudgeWhen, type WatchOutcome, WatchSession } from '../../core/watch/watch-session.js';
 import { shellWord } from '../../render/list-choice-note.js';
 import { renderNote } from '../../render/note.js';
-import { renderConditionHeld, renderRunChangedNothing, renderRunDied, renderTaskNotYet } from '../../render/watch-outcome.js';
+import {
+  renderConditionHeld,
+  renderInputHandedOff,
+  renderRunChangedNothing,
+  renderRunDied,
+  renderTaskNotYet,
+} from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { watchSink } from './watch-sink.js';
@@ -146,7 +152,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   if (!verdict && !readerGone) noteChangedNothing(ctx, outcome, untilText, target.listId);
   // The verdict is out; a stream's input is read to its end (not after a signal), so the
   // agent upstream never meets a closed pipe and a tee beside it keeps every line.
-  if (outcome.reason !== 'stopped' || readerGone) await drainInput(target);
+  if (outcome.reason !== 'stopped' || readerGone) await drainInput(target, ctx, outcome.run?.how === 'result');
 }
 
 /**
@@ -181,8 +187,41 @@ export function noteRunDied(ctx: Context, outcome: WatchOutcome | undefined, lis
   }
 }
 
-/** Read what is left of a stream's input, discarding it; a signal stops that too. */
-async function drainInput(target: WatchTarget): Promise<void> {
+/**
+ * Read what is left of a stream's input, discarding it; a signal stops that too. After
+ * the run's result (`afterResult`), an input still open a moment later is held by what
+ * the agent left behind or by a script's next step: a piped stdin is then handed to a
+ * reader of its own and the watch exits, its verdict said.
+ */
+async function drainInput(target: WatchTarget, ctx?: Context, afterResult = false): Promise<void> {
   const drain = target.drain;
-  if (drain) await withInterrupt((signal) => drain(signal), [...INTERRUPTS, 'SIGHUP']);
+  if (!drain) return;
+  const handOff = afterResult ? target.handOff : undefined;
+  await withInterrupt(
+    async (signal) => {
+      if (handOff === undefined || ctx === undefined) return drain(signal);
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const ended = drain(stop.signal).then(() => true);
+        const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), HAND_OFF_AFTER_MS)));
+        if ((await Promise.race([ended, waited])) || signal.aborted) return;
+        const handed = handOff();
+        if (handed !== undefined) {
+          stop.abort();
+          ctx.io.note(renderNote(renderInputHandedOff(handed.pid, handed.holders)), 'input_handed_off', handed);
+        }
+        await ended;
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    [...INTERRUPTS, 'SIGHUP'],
+  );
 }
+
+/** How long the input may stay open after the run's result before it is handed off. */
+const HAND_OFF_AFTER_MS = 2000;

@@ -7,12 +7,19 @@ import { listAtWork, listWaitedOn, waitedOn, waitingInList } from '../../core/pr
 import type { AgentOutput } from '../../core/runs/agent-output.js';
 import { FollowedFileFeed, type LineFeed, type LineFeedHandlers, openLineFeed, stdinLineFeed } from '../../core/runs/line-feed.js';
 import { RunWatcher, type RunWatcherOptions } from '../../core/runs/run-watcher.js';
-import { processesHolding, stillRunning, type WriterProcess } from '../../core/runs/stream-writers.js';
+import {
+  descriptorLink,
+  heldOnlyByLeftovers,
+  processesHolding,
+  processesWithLink,
+  stillRunning,
+  type WriterProcess,
+} from '../../core/runs/stream-writers.js';
 import { busyOnList } from '../../core/sessions/busy-on-list.js';
 import { listAfterClear } from '../../core/sessions/cleared-lists.js';
 import { sessionsOfList, useTranscriptCache } from '../../core/sessions/list-sessions.js';
 import { listOfLiveSession } from '../../core/sessions/live-lists.js';
-import { sessionActivity } from '../../core/sessions/live-sessions.js';
+import { procProbe, sessionActivity } from '../../core/sessions/live-sessions.js';
 import { ProcessMemory } from '../../core/sessions/process-memory.js';
 import { SessionDeaths } from '../../core/sessions/session-deaths.js';
 import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
@@ -29,6 +36,7 @@ import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-so
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { ownSessionTest } from '../runtime/own-session.js';
+import { handOffInput } from './input-handoff.js';
 
 /**
  * What `tasks watch` follows, chosen from its flags: a list folder (the usual), a run's
@@ -58,6 +66,12 @@ export interface WatchTarget {
    * so that its writer never meets a closed pipe. Resolves at its end or when `signal` aborts.
    */
   drain?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /**
+   * A piped stdin left open after the run's result: handed to a reader of its own
+   * (input-handoff.ts), its pid and the pids still holding the input; undefined when it
+   * could not be (the watch drains it itself).
+   */
+  handOff?: (() => { pid: number; holders: number[] } | undefined) | undefined;
 }
 
 /**
@@ -127,12 +141,33 @@ export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTar
       '--stream -: stdin is a terminal; pipe a run into it (claude -p ... --output-format stream-json --verbose | tasks watch --stream -)',
     );
   }
-  return runTarget(ctx, clock, {
+  const pipe = fromStdin ? stdinPipe(ctx) : undefined;
+  const target = runTarget(ctx, clock, {
     following: fromStdin ? 'the stream on stdin' : file,
     openFeed: (h) => (fromStdin ? stdinLineFeed(ctx.io.stdin.stream(), ctx.io.stdin.fd, h) : openLineFeed(file, h, ctx.cwd)),
     // A pipe ends when its writer does; a file is watched through its writers.
     writerGone: fromStdin ? undefined : (sessionId) => writerWatch(ctx, file, sessionId),
+    inputLeftBehind:
+      pipe === undefined ? undefined : () => heldOnlyByLeftovers(pipe.link, (pid) => procProbe.claudeProcess?.(pid) !== undefined),
   });
+  if (pipe === undefined) return target;
+  return {
+    ...target,
+    handOff: () => {
+      // Who holds it, before the new reader does too.
+      const holders = processesWithLink(pipe.link).map((p) => p.pid);
+      const pid = handOffInput(pipe.fd);
+      return pid === undefined ? undefined : { pid, holders };
+    },
+  };
+}
+
+/** This process's stdin, when it is a pipe /proc names (`pipe:[<inode>]`): whoever else holds it can be found. */
+function stdinPipe(ctx: Context): { fd: number; link: string } | undefined {
+  const fd = ctx.io.stdin.fd;
+  if (fd === undefined) return undefined;
+  const link = descriptorLink(process.pid, fd);
+  return link?.startsWith('pipe:[') === true ? { fd, link } : undefined;
 }
 
 /** The agent `tasks run` started: its pid, and how its process ended. */
@@ -161,6 +196,7 @@ function runTarget(
     writerGone?: ((sessionId: () => string | undefined) => () => boolean) | undefined;
     /** The agent's process, when tasks run started it. */
     agent?: AgentOfRun | undefined;
+    inputLeftBehind?: RunWatcherOptions['inputLeftBehind'];
   },
 ): WatchTarget {
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
@@ -186,6 +222,7 @@ function runTarget(
           sessionEnd: (sessionId) => sessionEndOf(ctx, sessionId),
           writerGone: input.writerGone?.(() => watcher?.sessionId),
           agent: input.agent,
+          inputLeftBehind: input.inputLeftBehind,
         },
         handlers,
       )),

@@ -191,6 +191,16 @@ export const NOTICES = {
     when: "`run` and `watch --stream`: the run's command started another session after a `result` (a script that runs `claude -p` twice): the run goes on, judged at the end of its output",
     facts: ['sessionId'],
   },
+  input_left_open: {
+    kind: 'note',
+    when: "`watch --stream -`: the run's session is over and its input is still held open only by processes the agent left behind (not a script of the pipeline, not Claude Code): the run ended with its result",
+    facts: ['pids'],
+  },
+  input_handed_off: {
+    kind: 'note',
+    when: '`watch --stream -`: the run ended with its result and its input stayed open: it is read to its end by a process of its own (`pid`), so that its writers never meet a closed pipe, and the watch exits',
+    facts: ['pid', 'holders'],
+  },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },

@@ -59,6 +59,14 @@ export interface RunWatcherOptions {
    */
   agent?: { pid(): number | undefined; exit(): Promise<DeathExit | undefined>; exited(): boolean } | undefined;
   /**
+   * For a piped input: once the run's result is read and its session is over, the pids
+   * of what still holds the input open when all of it was left behind by the run (a
+   * process the agent started in the background), so that the run ends with its result
+   * instead of waiting for an end that may never come; undefined while anyone else holds
+   * it (a script that may start another session), or where it cannot be told.
+   */
+  inputLeftBehind?: (() => number[] | undefined) | undefined;
+  /**
    * How the session's end reads in its files (its live-session file, its transcript), as
    * `list`, `get` and `release --gone` judge it, with its process's pid when a file names
    * it; `live` while it looks live; undefined when nothing names it. Asked once the
@@ -291,8 +299,20 @@ export class RunWatcher implements WatchSource {
         this.endRun(pending.end);
         return;
       }
-      // Still waiting for the next session or the output's end: a run tasks started is looked at again.
-      if (this.opts.agent !== undefined) again();
+      // The session is over and its input still open: held only by what the run left behind.
+      const leftovers = looked.state === 'live' ? undefined : this.opts.inputLeftBehind?.();
+      if (leftovers !== undefined) {
+        this.handlers.onNote?.(
+          `the run's session is over and its input is still held open by ${leftovers.map((p) => `pid ${p}`).join(', ')}, left behind by the agent: the run ended with its result`,
+          'input_left_open',
+          { pids: leftovers },
+        );
+        this.endRun(pending.end);
+        return;
+      }
+      // Still waiting for the next session or the output's end: a run tasks started, or a
+      // piped input whose holders can be told, is looked at again.
+      if (this.opts.agent !== undefined || this.opts.inputLeftBehind !== undefined) again();
     };
     const timer = setTimeout(look, AFTER_RESULT_LOOK_MS);
     timer.unref?.();
