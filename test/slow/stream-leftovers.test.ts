@@ -29,9 +29,10 @@ interface Piped {
  * The leftover, if any, writes `late` to the output after LEFTOVER_S and then records
  * that its write went through in `<config>/leftover-wrote`.
  */
-function piped(config: string, producer: string, args: string): Piped {
+function piped(config: string, producer: string, args: string, substitute?: string): Piped {
   const watch = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --stream - --json ${args}`;
-  const script = `start=$(date +%s%N)\n${producer} | ${watch} > events.jsonl 2> notes.jsonl\ncode=$?\necho "EXIT=$code MS=$((($(date +%s%N) - start) / 1000000))"`;
+  const line = substitute === undefined ? `${producer} | ${watch}` : `${watch} < <${substitute}`;
+  const script = `start=$(date +%s%N)\n${line} > events.jsonl 2> notes.jsonl\ncode=$?\necho "EXIT=$code MS=$((($(date +%s%N) - start) / 1000000))"`;
   const r = spawnSync('bash', ['-c', script], { env: baseEnv(config), cwd: config, encoding: 'utf8', timeout: 60_000 });
   const code = Number(/EXIT=(\d+)/.exec(r.stdout)?.[1] ?? -1);
   const seconds = Number(/MS=(\d+)/.exec(r.stdout)?.[1] ?? Number.NaN) / 1000;
@@ -39,6 +40,11 @@ function piped(config: string, producer: string, args: string): Piped {
     .map((l) => (l.note ?? l.warning ?? l.error) as { code: string })
     .filter(Boolean);
   return { code, seconds, events: parseNdjson(fs.readFileSync(path.join(config, 'events.jsonl'), 'utf8')), notes };
+}
+
+/** `tasks watch --stream - ... < <(producer)`: the producer is the watch's own child. */
+function substituted(config: string, producer: string, args: string): Piped {
+  return piped(config, '', args, producer);
 }
 
 /** An agent: prints its stream, leaves a process holding its output, exits. */
@@ -89,21 +95,27 @@ describe.runIf(process.platform === 'linux')('watch --stream - and what the agen
     expect(await leftoverWrote(config)).toBe(true);
   });
 
-  it("a script's next session after the first result is still waited for: judged at the end of the last", () => {
-    const config = tempConfig();
-    const first = 'a1b2c3d4-0000-4000-8000-00000000000b';
-    const second = 'a1b2c3d4-0000-4000-8000-00000000000c';
-    writeTranscript(config, { sessionId: first, cwd: config });
-    // The first session completes #1; the script's next one (seconds later) plans #2 and ends with it open.
-    const one = path.join(config, 'one.jsonl');
-    const two = path.join(config, 'two.jsonl');
-    fs.writeFileSync(one, `${done(first).end().lines.join('\n')}\n`);
-    fs.writeFileSync(two, `${new StreamScript(second).init().create('2', 'Verify').end().lines.join('\n')}\n`);
-    const r = piped(config, `(cat ${JSON.stringify(one)}; sleep 6; cat ${JSON.stringify(two)})`, '--until all-completed --timeout 60s');
-    expect(r.code, JSON.stringify(r.notes)).toBe(6);
-    expect(r.notes.map((n) => n.code)).toContain('run_went_on');
-    expect(r.notes.map((n) => n.code)).not.toContain('input_left_open');
-    expect(r.events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, counts: { total: 2, completed: 1 } });
-    expect(r.seconds).toBeGreaterThan(6);
-  });
+  for (const form of ['pipe', 'process substitution'] as const)
+    it(`a script's next session after the first result is still waited for (${form}): judged at the end of the last`, () => {
+      const config = tempConfig();
+      const first = 'a1b2c3d4-0000-4000-8000-00000000000b';
+      const second = 'a1b2c3d4-0000-4000-8000-00000000000c';
+      writeTranscript(config, { sessionId: first, cwd: config });
+      // The first session completes #1; the script's next one (seconds later) plans #2 and ends with it open.
+      const one = path.join(config, 'one.jsonl');
+      const two = path.join(config, 'two.jsonl');
+      fs.writeFileSync(one, `${done(first).end().lines.join('\n')}\n`);
+      fs.writeFileSync(two, `${new StreamScript(second).init().create('2', 'Verify').end().lines.join('\n')}\n`);
+      const script = `(cat ${JSON.stringify(one)}; sleep 6; cat ${JSON.stringify(two)})`;
+      // `tasks watch ... < <(script)` makes the script a child of the watch itself.
+      const r =
+        form === 'pipe'
+          ? piped(config, script, '--until all-completed --timeout 60s')
+          : substituted(config, script, '--until all-completed --timeout 60s');
+      expect(r.code, JSON.stringify(r.notes)).toBe(6);
+      expect(r.notes.map((n) => n.code)).toContain('run_went_on');
+      expect(r.notes.map((n) => n.code)).not.toContain('input_left_open');
+      expect(r.events.at(-1)).toMatchObject({ event: 'end', reason: 'run-ended', met: false, counts: { total: 2, completed: 1 } });
+      expect(r.seconds).toBeGreaterThan(6);
+    });
 });

@@ -34,6 +34,15 @@ describe.runIf(process.platform === 'linux')('the process probe', () => {
       expect(judgeProcess({ ...file, startedAt: Date.now() - 1_000 }, procProbe)).toBe('running');
       // No time to compare: taken as live, as before.
       expect(judgeProcess(file, procProbe)).toBe('running');
+      // A Claude Code process on that pid is not taken for another: a start worked out from
+      // the boot time moves with the clock.
+      const claude = spawn('sleep', ['30'], { stdio: 'ignore', argv0: 'claude' });
+      try {
+        const other = { ...file, file: `${claude.pid}.json`, pid: claude.pid as number };
+        expect(judgeProcess({ ...other, startedAt: Date.now() - 3_600_000 }, procProbe)).toBe('running');
+      } finally {
+        claude.kill('SIGKILL');
+      }
       // procStart, where the file has it, decides alone.
       const procStart = procProbe.startTime(pid);
       expect(judgeProcess({ ...file, procStart, startedAt: Date.now() - 3_600_000 }, procProbe)).toBe('running');

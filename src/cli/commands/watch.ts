@@ -61,8 +61,8 @@ Following an agent's run as it happens:
                         on the list as it is then; --early ends as soon as it holds once
                         the run has changed its list. stdin is read to its end whatever
                         happens, so the writer upstream (and a tee) always finishes; after
-                        the run's result, an input a process the agent left behind keeps
-                        open is handed to a reader of its own, and the watch exits.
+                        the run's result, an input that a process left behind keeps open
+                        is handed to a reader of its own, and the watch exits.
   --session <id>        (the global option) a session's list, as for every command, waited
                         for when a session with the Task tools has not made it yet; a
                         TodoWrite session (its transcript says which tools it has) is

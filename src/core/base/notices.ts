@@ -193,7 +193,7 @@ export const NOTICES = {
   },
   input_left_open: {
     kind: 'note',
-    when: "`watch --stream -`: the run's session is over and its input is still held open only by processes the agent left behind (not a script of the pipeline, not Claude Code): the run ended with its result",
+    when: "`watch --stream -`: the run's session is over and its input is still held open only by processes left behind (not Claude Code, not a script of the pipeline that started the watch or feeds it): the run ended with its result",
     facts: ['pids'],
   },
   input_handed_off: {

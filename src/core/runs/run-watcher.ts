@@ -303,7 +303,7 @@ export class RunWatcher implements WatchSource {
       const leftovers = looked.state === 'live' ? undefined : this.opts.inputLeftBehind?.();
       if (leftovers !== undefined) {
         this.handlers.onNote?.(
-          `the run's session is over and its input is still held open by ${leftovers.map((p) => `pid ${p}`).join(', ')}, left behind by the agent: the run ended with its result`,
+          `the run's session is over and its input is still held open only by ${leftovers.map((p) => `pid ${p}`).join(', ')}, left behind: the run ended with its result`,
           'input_left_open',
           { pids: leftovers },
         );

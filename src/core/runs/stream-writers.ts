@@ -87,8 +87,9 @@ const sameProcess = (p: WriterProcess, now: ProcStat) => p.startTime === undefin
  * After a run's result, with its session over, are the processes that still hold a piped
  * input open (`link`, `pipe:[<inode>]`) all left behind by the run? Their pids when so:
  * none is a Claude Code process (`isClaude`), and none is one of this process's
- * ancestors or a child of one, as a script of the pipeline is (`(claude -p a; claude -p
- * b) | tasks watch --stream -`), which may start another session yet. A process the agent
+ * ancestors (itself included) or a child of one, as a script of the pipeline is (`(claude
+ * -p a; claude -p b) | tasks watch --stream -`, or `< <(...)`), which may start another
+ * session yet. A process the agent
  * started in the background and left holding its output was handed to init (or a
  * subreaper) when the agent exited. Undefined when anyone may write on, when nobody holds
  * it (its end is coming), or where /proc cannot tell.
@@ -96,12 +97,14 @@ const sameProcess = (p: WriterProcess, now: ProcStat) => p.startTime === undefin
 export function heldOnlyByLeftovers(link: string, isClaude: (pid: number) => boolean, procRoot = '/proc'): number[] | undefined {
   const holders = processesWithLink(link, procRoot);
   if (holders.length === 0) return undefined;
-  const ancestors = new Set<string>();
+  // This process counts as one of its own ancestors: a producer fed in by process
+  // substitution (`tasks watch --stream - < <(script)`) is its child.
+  const ancestors = new Set<string>([String(process.pid)]);
   for (let pid = procStat(process.pid, procRoot)?.ppid; pid !== undefined && Number(pid) > 1 && !ancestors.has(pid); ) {
     ancestors.add(pid);
     pid = procStat(pid, procRoot)?.ppid;
   }
-  if (ancestors.size === 0) return undefined;
+  if (ancestors.size === 1) return undefined;
   const left: number[] = [];
   for (const holder of holders) {
     const stat = procStat(holder.pid, procRoot);

@@ -99,11 +99,19 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
   if (start === undefined) return 'gone';
   if (live.procStart !== undefined && live.procStart !== start) return 'gone';
   // A file without `procStart` (written by hand, or by a Claude Code before it): a process
-  // that began well after the session it names had started is another one that was given
-  // the same pid. Its start is known to a second, and a clock set since boot moves it.
+  // that is not Claude Code and began well after the session it names had started is
+  // another one that was given the same pid. Both signs are asked for: a start time is
+  // worked out from the boot time, which a clock stepped since (a VM resumed) moves, and
+  // a session must never be taken for over while its agent runs.
   if (live.procStart === undefined && live.startedAt !== undefined) {
     const began = probe.startedAt?.(start);
-    if (began !== undefined && began > live.startedAt + REUSED_PID_SLACK_MS) return 'gone';
+    if (
+      began !== undefined &&
+      began > live.startedAt + REUSED_PID_SLACK_MS &&
+      probe.claudeProcess?.(live.pid) === undefined &&
+      probe.claudeProcess !== undefined
+    )
+      return 'gone';
   }
   return 'running';
 }
