@@ -391,3 +391,34 @@ describe("the live session's list before it exists", () => {
     expect(release.stdout).toMatch(/^Released task #1 from worker-1/);
   });
 });
+
+describe('a gate never runs on a list taken for being the latest changed', () => {
+  for (const args of [
+    ['watch', '--until', 'all-completed', '--timeout', '1s'],
+    ['watch', '--fail-if-stalled', '10m', '--timeout', '1s'],
+  ]) {
+    it(`tasks ${args.join(' ')} with several lists and none of this directory's: exit 2, the list to name`, () => {
+      const w = world();
+      w.list(A, 10 * MIN);
+      w.list(B, 50 * MIN);
+      // The latest changed list is all done: a gate that guessed it would pass at once.
+      for (const id of ['1', '2', '3']) w.tasks(w.home, ['-l', A, 'update', id, '--status', 'completed']);
+      const r = w.tasks(w.dir('elsewhere'), [...args, '--json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        '"code":"usage","message":"2 task lists exist and none belongs to this directory\'s sessions, so a gate needs its list named"',
+      );
+      // Named, it runs: the list is all done.
+      if (args.includes('--until')) expect(w.tasks(w.dir('elsewhere'), ['-l', A, ...args, '--json']).code).toBe(0);
+    });
+  }
+  it('a plain watch (no gate) still shows the latest changed list, saying which', () => {
+    const w = world();
+    w.list(A, 10 * MIN);
+    w.list(B, 50 * MIN);
+    const r = w.tasks(w.dir('elsewhere'), ['watch', '--timeout', '1s', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/using list \S+, the most recently changed/);
+  });
+});

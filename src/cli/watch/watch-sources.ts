@@ -79,8 +79,17 @@ export interface WatchTarget {
  * the list its process uses now is followed (unless `follow` is false: `--no-follow`),
  * and the target names that list from then on.
  */
-export function listTarget(ctx: Context, clock: Clock, follow: boolean): WatchTarget {
+export function listTarget(ctx: Context, clock: Clock, follow: boolean, gate = false): WatchTarget {
   const choice = ctx.list(false, { mayBeMissing: true });
+  // A gate (--until, --fail-if-stalled) passes or fails a job: on a list taken for being
+  // the latest changed of several, it could pass on another project's finished work.
+  if (gate && choice.how === 'most-recent') {
+    throw new TasksError(
+      'usage',
+      `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named`,
+      { hint: 'name it: tasks -l <list> watch --until ...; tasks lists shows them with their projects and prompts' },
+    );
+  }
   const { id, dir } = choice;
   const configDir = ctx.configDir;
   const memory = new ProcessMemory();
