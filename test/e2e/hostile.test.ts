@@ -450,6 +450,9 @@ const cases: Case[] = [
     ['doctor'],
     ['log', '--all'],
     ['cost', '--all'],
+    ['watch', '--stream', '-', '--until', 'all-completed'],
+    // Refused before the agent starts: it would make nothing here.
+    ['-l', 'a', 'run', '--', 'mkdir', 'agent-ran'],
   ].map(
     (args): Case => ({
       name: `a file where tasks/ should be: ${args.join(' ')}`,

@@ -120,7 +120,7 @@ describe('the in-process entry', () => {
     // Commands that listen for signals while they run: a hook-less completion, an import, a watch.
     expect((await runInProcess(config, ['done', '4'])).code).toBe(0);
     expect((await runInProcess(config, ['-l', 'fresh', 'import', '-'], { input: '[{"content":"A","status":"pending"}]' })).code).toBe(0);
-    expect((await runInProcess(config, ['watch', '--until', 'ready', '--json'])).code).toBe(0);
+    expect((await runInProcess(config, ['-l', 'refactor-auth', 'watch', '--until', 'ready', '--json'])).code).toBe(0);
     expect(listeners()).toEqual(before);
     // Two runs' writes are each recorded once, by their own run.
     expect((await runInProcess(config, ['-l', 'refactor-auth', 'create', 'one'])).code).toBe(0);

@@ -212,6 +212,20 @@ describe('tasks run: the verdict ends the run', () => {
     expect(lastEvent(r.stdout)).toMatchObject({ verdict: 'not-stream-json', exit: 2 });
   });
 
+  it('a list named that does not exist, in which the run makes nothing: its events say it does not exist', async () => {
+    const config = tempConfig();
+    const r = await startRun(
+      config,
+      ['--until', 'all-completed', '--json'],
+      { steps: [{ out: 'Here is my answer.' }] },
+      { globals: ['-l', 'ci-9'] },
+    ).done;
+    expect(r.code).toBe(2);
+    const events = parseNdjson(r.stdout);
+    expect(events.find((e) => e.event === 'snapshot')).toMatchObject({ list: 'ci-9', exists: false, tasks: [] });
+    expect(fs.existsSync(path.join(config, 'tasks', 'ci-9'))).toBe(false);
+  });
+
   it("what the agent leaves running when it exits is ended; the verdict is the run's", async () => {
     const config = tempConfig();
     const s = started2().update('1', { status: 'completed' }).update('2', { status: 'completed' }).end();

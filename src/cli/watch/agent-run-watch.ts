@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { isTasksError } from '../../core/base/errors.js';
 import { withinMs } from '../../core/base/process-group.js';
+import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import type { AgentProcess } from '../../core/runs/agent-process.js';
 import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
@@ -48,6 +49,8 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   const clock: Clock = { now: () => Date.now() };
   const live = !ctx.io.json && ctx.io.fullScreen;
   const held: string[] = [];
+  // Refused before the agent starts: a file where the lists go (the config folder itself may not exist yet).
+  requireTasksRootFolder(ctx.configDir);
   const recordFd = plan.record === undefined ? undefined : openRecord(plan.record, plan.cwd);
 
   const stop = new AbortController();

@@ -61,7 +61,8 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   const target =
     plan.stream !== undefined
       ? streamTarget(ctx, plan.stream === '-' ? '-' : expandHome(plan.stream, ctx.home), clock)
-      : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ?? listTarget(ctx, clock, plan.follow, until !== undefined || stallMs !== undefined));
+      : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ??
+        listTarget(ctx, clock, plan.follow, until !== undefined || stallMs !== undefined));
   const untilText = until ? formatUntil(until) : undefined;
   const watchedDir = target.listDir();
   if (

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
+import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
 import { busyAtWork } from '../../core/progress/busy-and-writing.js';
 import { listAtWork, listWaitedOn, waitedOn, waitingInList } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
@@ -208,6 +209,8 @@ function runTarget(
     inputLeftBehind?: RunWatcherOptions['inputLeftBehind'];
   },
 ): WatchTarget {
+  // The config folder may not exist yet (a first run makes it); a file where its lists go is damage.
+  requireTasksRootFolder(ctx.configDir);
   const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
   const listId = named === undefined ? undefined : sanitizeListId(named);
   const configDir = ctx.configDir;

@@ -104,11 +104,12 @@ export function requireConfigDir(configDir: string): void {
 }
 
 /**
- * `<config>/tasks` is the lists' folder, or not there yet (Claude Code makes it). A file
+ * `<config>/tasks` is the lists' folder, or not there yet (Claude Code makes it, as it
+ * makes the config folder: a run may start before either exists). A file
  * (or a link to one) there is damage: no list can be read or made, and reading it as "no
  * lists yet" would let `lists` and a CI gate report nothing to do (exit 0).
  */
-function requireTasksRootFolder(configDir: string): void {
+export function requireTasksRootFolder(configDir: string): void {
   const root = tasksRoot(configDir);
   if (isDirectory(root) || !somethingAt(root)) return;
   throw new TasksError('not_found', `${root} is not a folder, so there are no task lists: Claude Code keeps them in that folder`, {

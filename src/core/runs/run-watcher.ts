@@ -495,7 +495,11 @@ export class RunWatcher implements WatchSource {
       list: this.listId,
       events,
       runActed,
-      exists: files ? files.exists : true,
+      // Not followed in files (yet): the run's own view, but for a list named (--list, the
+      // variable) whose folder is not there and in which the run has made nothing.
+      exists: files
+        ? files.exists
+        : this.opts.listId === undefined || this.model.shown().size > 0 || fs.existsSync(listDirOf(this.opts.configDir, this.opts.listId)),
       // A copy: the list goes on changing, and the first state is taken in a turn later.
       snapshot: new Map(this.model.shown()),
       times: new Map(this.times),
