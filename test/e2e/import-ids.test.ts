@@ -135,7 +135,7 @@ describe('import keeps ids where they are free', () => {
     const dup = exportFile(config, [task('1', 'A'), task('1', 'B')]);
     const r = runInProcessSync(config, ['-l', 'bad', 'import', dup]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: .*item 1: task id "1" appears twice \(also item 0\)\n$/);
+    expect(r.stderr).toMatch(/^error: .*item 2: task id "1" appears twice \(also item 1\)\n$/);
     const notTask = exportFile(config, [task('1', 'A'), { ...task('2', 'B'), status: 'finished' }]);
     const n = runInProcessSync(config, ['-l', 'bad', 'import', notTask]);
     expect(n.code).toBe(2);

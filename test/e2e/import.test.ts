@@ -219,7 +219,7 @@ describe('import: bad input', () => {
     {
       name: 'a todo with a bad status',
       content: '[{"content": "a", "status": "finished"}]',
-      message: /in\.jsonl: item 0: status: expected pending, in_progress, completed, got "finished"$/,
+      message: /in\.jsonl: item 1: status: expected pending, in_progress, completed, got "finished"$/,
     },
     { name: 'an empty file', content: '', message: /in\.jsonl: the input is empty$/ },
     {

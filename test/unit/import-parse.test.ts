@@ -69,7 +69,8 @@ describe('TodoWrite shapes', () => {
 
   it('names the item and the field that is wrong', () => {
     expect(refusal(JSON.stringify([todo('A'), todo('B', 'finished')]))).toBe(
-      'item 1: status: expected pending, in_progress, completed, got "finished"',
+      // The second item: people count from 1 (an index in a document counts from 0, as in jq).
+      'item 2: status: expected pending, in_progress, completed, got "finished"',
     );
     // The short forms the command line takes are taken here too.
     const short = parseImportText(JSON.stringify([todo('A', 'done'), todo('B', 'todo'), todo('C', 'active')]), 'todowrite');
@@ -78,7 +79,7 @@ describe('TodoWrite shapes', () => {
     expect(refusal(JSON.stringify({ todos: [todo('  ')] }))).toBe('todos[0].content: must not be empty');
     expect(refusal(JSON.stringify({ todos: 'x' }))).toBe('todos: expected an array of todos, got a string');
     expect(refusal(JSON.stringify([todo('A'), 7]), 'todowrite')).toBe(
-      'item 1: expected a todo object {content, status, activeForm}, got a number',
+      'item 2: expected a todo object {content, status, activeForm}, got a number',
     );
   });
 });
@@ -120,9 +121,9 @@ describe('tasks from another list', () => {
 
   it('refuses an invalid task or a repeated id, naming it', () => {
     expect(refusal(JSON.stringify([task('1'), { ...task('2'), owner: null }]))).toBe(
-      'item 1: not a task: owner: Expected string, received null',
+      'item 2: not a task: owner: Expected string, received null',
     );
-    expect(refusal(JSON.stringify([task('1'), task('1')]))).toBe('item 1: task id "1" appears twice (also item 0)');
+    expect(refusal(JSON.stringify([task('1'), task('1')]))).toBe('item 2: task id "1" appears twice (also item 1)');
     expect(refusal(`${JSON.stringify(task('1'))}\n${JSON.stringify({ ...task('2'), status: 'deleted' })}`, 'tasks')).toMatch(
       /^line 2: not a task: status:/,
     );
@@ -155,7 +156,7 @@ describe('bad input', () => {
     );
     expect(refusal('42')).toMatch(/^unrecognised input: a number/);
     expect(refusal('[{"x": 1}]')).toBe(
-      'item 0: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys x',
+      'item 1: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys x',
     );
     expect(refusal('{"a": 1}', 'todowrite')).toMatch(/^not a TodoWrite snapshot/);
     expect(refusal('{"type":"a"}\n{"type":"b"}', 'todowrite')).toMatch(/the input is JSON Lines/);

@@ -46,7 +46,7 @@ function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {
     const odd = value[at];
     throw new TasksError(
       'usage',
-      `item ${at}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got ${kindOf(odd)}${isObject(odd) ? ` with keys ${keyList(odd)}` : ''}`,
+      `item ${at + 1}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got ${kindOf(odd)}${isObject(odd) ? ` with keys ${keyList(odd)}` : ''}`,
     );
   }
   if (looksLikeTodos(value)) return snapshotFromTodoJson(value);
@@ -59,7 +59,7 @@ function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {
 }
 
 function tasksFromDocument(value: unknown): Snapshot {
-  if (Array.isArray(value)) return snapshotFromTasks(value, (i) => `item ${i}`, `${count(value.length, 'task')} (a JSON array)`);
+  if (Array.isArray(value)) return snapshotFromTasks(value, (i) => `item ${i + 1}`, `${count(value.length, 'task')} (a JSON array)`);
   if (isObject(value)) return snapshotFromTasks([value], () => 'the task', '1 task (one JSON object)');
   throw new TasksError('usage', `expected tasks (a JSON array of task objects), got ${kindOf(value)}`);
 }

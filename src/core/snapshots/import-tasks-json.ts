@@ -18,7 +18,7 @@ export function looksLikeTask(value: unknown): boolean {
  * (import-apply.ts). An edge is
  * kept when both ends are in the import (from either side: `blocks` or `blockedBy`);
  * one to a task left out is dropped with a warning.
- * `where(i)` names the i-th value in errors: `[2]` or `line 3`.
+ * `where(i)` names the i-th value (from 0) in errors: `item 3` (the third) or `line 3`.
  */
 export function snapshotFromTasks(values: readonly unknown[], where: (i: number) => string, found: string): Snapshot {
   const tasks: Task[] = [];

@@ -44,11 +44,12 @@ export function describeIssue(where: string, issue: z.ZodIssue | undefined): str
 }
 
 /**
- * Validate a list of todos; `where` names it in errors: `todos` gives `todos[2].status: ...`,
- * an empty `where` (a bare array) gives `item 2: status: ...`. Indexes count from 0, as in jq.
+ * Validate a list of todos; `where` names it in errors: `todos` gives `todos[2].status: ...`
+ * (an index, from 0, as in jq), an empty `where` (a bare array) gives `item 3: status: ...`
+ * (the third item: people count from 1).
  */
 export function parseTodoItems(value: unknown, where: string): TodoItem[] {
-  const at = (i: number) => (where === '' ? `item ${i}` : `${where}[${i}]`);
+  const at = (i: number) => (where === '' ? `item ${i + 1}` : `${where}[${i}]`);
   if (!Array.isArray(value)) {
     throw new TasksError('usage', `${where || 'input'}: expected an array of todos, got ${kindOf(value)}`);
   }
