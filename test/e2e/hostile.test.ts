@@ -467,6 +467,12 @@ const cases: Case[] = [
         : /^error: .*\/tasks is not a folder, so there are no task lists: Claude Code keeps them in that folder\n$/,
     }),
   ),
+  {
+    name: 'use given -l: the list is its argument, not the global option (nothing bound)',
+    args: ['-l', 'demo', 'use'],
+    code: 2,
+    stderr: /^error: use takes the list as its argument: tasks use demo\n$/,
+  },
   // --- reaching outside
   {
     name: 'traversal in a list id stays under tasks/ (read)',

@@ -28,7 +28,8 @@ export function registerUse(program: Command, ctx: Context): void {
       'after',
       `
 Sets env.CLAUDE_CODE_TASK_LIST_ID in the project's .claude/settings.local.json (Claude
-Code's settings for you alone, not committed), where Claude Code reads it: in a git
+Code's settings for you alone, not meant to be committed: tasks adds no ignore rule, so
+add it to .gitignore if git status shows it), where Claude Code reads it: in a git
 repository, at the main working tree, for sessions started anywhere in it (its linked
 worktrees too); in a linked worktree, the worktree's own file, for sessions started at
 that very folder; elsewhere, the folder's own file, for sessions started in it. The rest
@@ -50,6 +51,9 @@ Examples:
       const places = { configDir: ctx.configDir, ...ctx.settingsPlaces };
       const show = { home: ctx.home, short: (id: string) => ctx.shortId(id) };
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
+      // -l (--session) names the list other commands work on; use names it as its argument.
+      const named = ctx.globals().list ?? ctx.globals().session;
+      if (named !== undefined) throw usage(`use takes the list as its argument: tasks use ${named}`);
       if (raw === undefined && !opts.clear) return showBinding(ctx, cwd, places, show);
       const use = useList(cwd, places, raw, ctx.sessions, ctx.now());
       if (ctx.io.json) {
