@@ -95,7 +95,7 @@ export function named(configDir: string, raw: string, how: ChoiceRule): ListChoi
   const dir = listDirOf(configDir, id);
   // Anything in the way (a file, a dangling link) counts as there: the command's own
   // read or write then says precisely what is wrong with it.
-  return { id, dir, how, exists: somethingAt(dir), warnings: [] };
+  return { id, dir, how, exists: somethingAt(dir), warnings: [], ...(id === raw ? {} : { typed: raw }) };
 }
 
 /**

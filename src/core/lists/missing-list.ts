@@ -82,7 +82,9 @@ export function missingListError(configDir: string, choice: ListChoice, index?: 
       ? ` (named by ${LIST_ID_VARIABLE}="${choice.typed ?? choice.id}")`
       : choice.how === 'binding'
         ? ` (bound by ${choice.binding?.file ?? 'the settings'})`
-        : '';
+        : choice.how === 'flag' && choice.typed !== undefined && choice.typed !== choice.id
+          ? ` (a list id keeps letters, digits, - and _, as Claude Code's does: ${JSON.stringify(choice.typed)} is ${JSON.stringify(choice.id)})`
+          : '';
   const meant =
     fullId !== undefined
       ? `; did you mean ${fullId}? Claude Code reads ${choice.how === 'env' ? 'this variable' : LIST_ID_VARIABLE} exactly`
