@@ -110,7 +110,11 @@ export async function undoAction(
   const [head = '', ...lines] = renderUndoAcross(result, false, shortOf(configDir)).split('\n');
   const notes = [
     ...[{ list: req.list, result: result.here }, ...result.others].flatMap((part) =>
-      part.result.removedList ? [`list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`] : [],
+      part.result.removedList
+        ? [
+            `list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`,
+          ]
+        : [],
     ),
     ...result.passed.map((p) => `list "${p.list}" is left as it is: ${p.why}`),
   ];

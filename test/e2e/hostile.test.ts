@@ -478,7 +478,8 @@ const cases: Case[] = [
     name: 'traversal in a list id stays under tasks/ (read)',
     args: ['-l', '../../etc', 'list'],
     code: 3,
-    stderr: /^error: list folder .*\/tasks\/------etc does not exist \(a list id keeps letters, digits, - and _, as Claude Code's does: "..\/..\/etc" is "------etc"\)\n$/,
+    stderr:
+      /^error: list folder .*\/tasks\/------etc does not exist \(a list id keeps letters, digits, - and _, as Claude Code's does: "..\/..\/etc" is "------etc"\)\n$/,
   },
   {
     name: 'traversal in a list id stays under tasks/ (write)',
@@ -491,7 +492,8 @@ const cases: Case[] = [
     name: 'an absolute path as a list id',
     args: ['-l', '/tmp/abs', 'list'],
     code: 3,
-    stderr: /^error: list folder .*\/tasks\/-tmp-abs does not exist \(a list id keeps letters, digits, - and _, as Claude Code's does: "\/tmp\/abs" is "-tmp-abs"\)\n$/,
+    stderr:
+      /^error: list folder .*\/tasks\/-tmp-abs does not exist \(a list id keeps letters, digits, - and _, as Claude Code's does: "\/tmp\/abs" is "-tmp-abs"\)\n$/,
   },
   { name: 'traversal as a task id', args: ['get', '../../outside'], code: 2, stderr: /^error: invalid task id/ },
   {

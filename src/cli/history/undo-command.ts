@@ -42,7 +42,11 @@ export async function runUndoCommand(
   const ownTxn = dryRun ? result.here.txn : ctx.journal.txnInUse?.();
   for (const part of [{ list: list.id, result: result.here }, ...result.others]) {
     if (part.result.removedList) {
-      ctx.io.note(`list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`, 'list_removed', { list: part.list });
+      ctx.io.note(
+        `list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`,
+        'list_removed',
+        { list: part.list },
+      );
     }
   }
   for (const p of result.passed) {
