@@ -321,7 +321,7 @@ const cases: Case[] = [
       fs.writeFileSync(path.join(list, '7.json'), '{"id":');
       execFileSync('mkfifo', [path.join(list, '8.json')]);
     },
-    args: ['watch', '--json', '--until', 'all-completed', '--timeout', '2s'],
+    args: ['-l', 'refactor-auth', 'watch', '--json', '--until', 'all-completed', '--timeout', '2s'],
     code: 124,
     dataOnFailure: true,
     stdout: /^\{"event":"snapshot",.*"tasks":\[\{"id":"1".*\n\{"event":"end",.*"reason":"timeout"/,
@@ -471,7 +471,7 @@ const cases: Case[] = [
     name: 'use given -l: the list is its argument, not the global option (nothing bound)',
     args: ['-l', 'demo', 'use'],
     code: 2,
-    stderr: /^error: use takes the list as its argument: tasks use demo\n$/,
+    stderr: /^error: use takes the list to bind as its argument \(tasks use <list>\), not -l or --session\n$/,
   },
   // --- reaching outside
   {

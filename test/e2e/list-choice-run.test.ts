@@ -407,12 +407,23 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(
-        '"code":"usage","message":"2 task lists exist and none belongs to this directory\'s sessions, so a gate needs its list named"',
+        '"code":"usage","message":"2 task lists exist and none belongs to this directory\'s sessions, so a gate needs its list named: tasks -l <list> watch --',
       );
       // Named, it runs: the list is all done.
       if (args.includes('--until')) expect(w.tasks(w.dir('elsewhere'), ['-l', A, ...args, '--json']).code).toBe(0);
     });
   }
+  it('the only list, of no session of this directory: a gate is refused too, naming the command that names it', () => {
+    const w = world();
+    w.list('old-job', 10 * MIN);
+    for (const id of ['1', '2', '3']) w.tasks(w.home, ['-l', 'old-job', 'update', id, '--status', 'completed']);
+    const r = w.tasks(w.dir('elsewhere'), ['watch', '--until', 'all-completed', '--timeout', '1s']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      'error: the only task list, old-job, belongs to no session of this directory, so a gate needs its list named: tasks -l old-job watch --until all-completed',
+    );
+  });
+
   it('a plain watch (no gate) still shows the latest changed list, saying which', () => {
     const w = world();
     w.list(A, 10 * MIN);

@@ -103,7 +103,9 @@ describe.skipIf(!TMUX)(title, () => {
 
     type('clear');
     key('Enter');
-    type(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} watch --until task:4:completed --timeout 2m; echo "EXIT=$?"`);
+    type(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -l refactor-auth watch --until task:4:completed --timeout 2m; echo "EXIT=$?"`,
+    );
     key('Enter');
     await waitForPane(showsAll(/#5 {2}Write changelog/, /timeout in/), 'the live view with its deadline');
     expect(run(config, ['update', '4', '--status', 'completed']).code).toBe(0);

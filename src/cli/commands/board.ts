@@ -4,7 +4,7 @@ import { startHostsBoard } from '../../board/board-hosts.js';
 import { type OpenFile, writeOpenFile } from '../../board/board-open-file.js';
 import { type RunningBoard, startBoard } from '../../board/board-server.js';
 import { TasksError } from '../../core/base/errors.js';
-import { requireConfigDir } from '../../core/lists/list-choice.js';
+import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
 import { renderJson } from '../../render/json.js';
 import { parseListenAddress, parsePort } from '../flags/parse.js';
 import type { Context, GlobalOptions } from '../runtime/context.js';
@@ -79,7 +79,7 @@ Examples:
             hint: `tasks -H ${hosts[0]?.label} ${globals.list !== undefined ? `-l ${globals.list}` : `--session ${globals.session}`} board`,
           },
         );
-      if (hosts.length === 0) requireConfigDir(ctx.configDir);
+      if (hosts.length === 0) requireTasksRootFolder(ctx.configDir);
       const named = hosts.length === 0 && naming ? ctx.list(false).id : undefined;
       // Each action is recorded in the journal as one change of its own, not as this run's.
       ctx.stopJournal();

@@ -52,8 +52,8 @@ Examples:
       const show = { home: ctx.home, short: (id: string) => ctx.shortId(id) };
       if (opts.clear && raw !== undefined) throw usage('give a list to bind, or --clear, not both');
       // -l (--session) names the list other commands work on; use names it as its argument.
-      const named = ctx.globals().list ?? ctx.globals().session;
-      if (named !== undefined) throw usage(`use takes the list as its argument: tasks use ${named}`);
+      if (ctx.globals().list !== undefined || ctx.globals().session !== undefined)
+        throw usage('use takes the list to bind as its argument (tasks use <list>), not -l or --session');
       if (raw === undefined && !opts.clear) return showBinding(ctx, cwd, places, show);
       const use = useList(cwd, places, raw, ctx.sessions, ctx.now());
       if (ctx.io.json) {

@@ -62,7 +62,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     plan.stream !== undefined
       ? streamTarget(ctx, plan.stream === '-' ? '-' : expandHome(plan.stream, ctx.home), clock)
       : ((plan.session === undefined ? undefined : transcriptTarget(ctx, plan.session, clock)) ??
-        listTarget(ctx, clock, plan.follow, until !== undefined || stallMs !== undefined));
+        listTarget(ctx, clock, plan.follow, gateWords(plan)));
   const untilText = until ? formatUntil(until) : undefined;
   const watchedDir = target.listDir();
   if (
@@ -154,6 +154,12 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   // The verdict is out; a stream's input is read to its end (not after a signal), so the
   // agent upstream never meets a closed pipe and a tee beside it keeps every line.
   if (outcome.reason !== 'stopped' || readerGone) await drainInput(target, ctx, outcome.run?.how === 'result');
+}
+
+/** A gate's words as typed (`--until all-completed`), or undefined for a watch that is none. */
+function gateWords(plan: WatchPlan): string | undefined {
+  if (plan.until !== undefined) return `--until ${formatUntil(plan.until)}`;
+  return plan.stallMs === undefined ? undefined : '--fail-if-stalled <time>';
 }
 
 /**

@@ -34,6 +34,7 @@ import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListFollow, type ListMove } from '../../core/watch/list-follow.js';
 import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
+import { shellWord } from '../../render/list-choice-note.js';
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { ownSessionTest } from '../runtime/own-session.js';
@@ -80,15 +81,21 @@ export interface WatchTarget {
  * the list its process uses now is followed (unless `follow` is false: `--no-follow`),
  * and the target names that list from then on.
  */
-export function listTarget(ctx: Context, clock: Clock, follow: boolean, gate = false): WatchTarget {
+/**
+ * `gate`: the gate's own words (`--until all-completed`), when the watch passes or fails a
+ * job: then a list taken for being the latest changed of several, or the only one, and no
+ * session of this directory's, is refused: it could pass on another project's finished work.
+ */
+export function listTarget(ctx: Context, clock: Clock, follow: boolean, gate?: string): WatchTarget {
   const choice = ctx.list(false, { mayBeMissing: true });
-  // A gate (--until, --fail-if-stalled) passes or fails a job: on a list taken for being
-  // the latest changed of several, it could pass on another project's finished work.
-  if (gate && choice.how === 'most-recent') {
+  if (gate !== undefined && (choice.how === 'most-recent' || choice.how === 'only')) {
+    const named = (list: string) => `tasks -l ${list} watch ${gate}`;
     throw new TasksError(
       'usage',
-      `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named`,
-      { hint: 'name it: tasks -l <list> watch --until ...; tasks lists shows them with their projects and prompts' },
+      choice.how === 'only'
+        ? `the only task list, ${ctx.shortId(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(ctx.shortId(choice.id)))}`
+        : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,
+      { hint: 'tasks lists shows the lists with their projects and prompts', details: { candidates: choice.candidates ?? [choice.id] } },
     );
   }
   const { id, dir } = choice;
@@ -211,7 +218,8 @@ function runTarget(
 ): WatchTarget {
   // The config folder may not exist yet (a first run makes it); a file where its lists go is damage.
   requireTasksRootFolder(ctx.configDir);
-  const named = ctx.globals().list ?? (ctx.env.CLAUDE_CODE_TASK_LIST_ID || undefined);
+  // Trimmed, as every other command and Claude Code take it.
+  const named = (ctx.globals().list ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID)?.trim() || undefined;
   const listId = named === undefined ? undefined : sanitizeListId(named);
   const configDir = ctx.configDir;
   let watcher: RunWatcher | undefined;

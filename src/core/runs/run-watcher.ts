@@ -537,7 +537,8 @@ export class RunWatcher implements WatchSource {
     if (this.files) {
       this.files.rescan();
       this.reconcileNow();
-    } else this.publish();
+      // Not followed in files: one last update, so that the end says whether the list is there now.
+    } else this.publish(true);
     // After the first state has been handed over and taken in.
     setImmediate(() => {
       const died = this.deathOf(end);
