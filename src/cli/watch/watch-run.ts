@@ -136,7 +136,7 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     if (!target.drain || (err instanceof TasksError && err.code === 'interrupted')) throw err;
     // Said now; the writer upstream still gets to finish.
     ctx.io.fail(err);
-    await drainInput(target);
+    await drainInput(target, ctx, false);
     return;
   } finally {
     offReaderGone?.();
@@ -200,13 +200,13 @@ export function noteRunDied(ctx: Context, outcome: WatchOutcome | undefined, lis
  * the agent left behind or by a script's next step: a piped stdin is then handed to a
  * reader of its own and the watch exits, its verdict said.
  */
-async function drainInput(target: WatchTarget, ctx?: Context, afterResult = false): Promise<void> {
+async function drainInput(target: WatchTarget, ctx: Context, afterResult: boolean): Promise<void> {
   const drain = target.drain;
   if (!drain) return;
   const handOff = afterResult ? target.handOff : undefined;
   await withInterrupt(
     async (signal) => {
-      if (handOff === undefined || ctx === undefined) return drain(signal);
+      if (handOff === undefined) return drain(signal);
       const stop = new AbortController();
       const onAbort = () => stop.abort();
       signal.addEventListener('abort', onAbort, { once: true });

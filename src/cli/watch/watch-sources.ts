@@ -79,12 +79,10 @@ export interface WatchTarget {
 /**
  * A list folder. When it is a session's own list and that session is cleared (`/clear`),
  * the list its process uses now is followed (unless `follow` is false: `--no-follow`),
- * and the target names that list from then on.
- */
-/**
- * `gate`: the gate's own words (`--until all-completed`), when the watch passes or fails a
- * job: then a list taken for being the latest changed of several, or the only one, and no
- * session of this directory's, is refused: it could pass on another project's finished work.
+ * and the target names that list from then on. `gate`: the gate's own words (`--until
+ * all-completed`), when the watch passes or fails a job: then a list taken for being the
+ * latest changed of several, or the only one, and no session's of this directory, is
+ * refused: it could pass on another project's finished work.
  */
 export function listTarget(ctx: Context, clock: Clock, follow: boolean, gate?: string): WatchTarget {
   const choice = ctx.list(false, { mayBeMissing: true });
@@ -151,6 +149,8 @@ const FOLLOW_CHECK_MS = 1500;
 /** `--stream <file|->`: a run's stream-json output, on stdin or in a file. */
 export function streamTarget(ctx: Context, file: string, clock: Clock): WatchTarget {
   if (file === '') throw new TasksError('usage', '--stream needs a file, or - for stdin');
+  // The config folder may not exist yet (a first run makes it); a file where its lists go is damage.
+  requireTasksRootFolder(ctx.configDir);
   const fromStdin = file === '-';
   if (fromStdin && ctx.io.stdin.isTTY) {
     throw new TasksError(
@@ -216,8 +216,6 @@ function runTarget(
     inputLeftBehind?: RunWatcherOptions['inputLeftBehind'];
   },
 ): WatchTarget {
-  // The config folder may not exist yet (a first run makes it); a file where its lists go is damage.
-  requireTasksRootFolder(ctx.configDir);
   // Trimmed, as every other command and Claude Code take it.
   const named = (ctx.globals().list ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID)?.trim() || undefined;
   const listId = named === undefined ? undefined : sanitizeListId(named);

@@ -108,8 +108,8 @@ export function judgeProcess(live: LiveSessionFile, probe: ProcessProbe): Proces
     if (
       began !== undefined &&
       began > live.startedAt + REUSED_PID_SLACK_MS &&
-      probe.claudeProcess?.(live.pid) === undefined &&
-      probe.claudeProcess !== undefined
+      probe.claudeProcess !== undefined &&
+      probe.claudeProcess(live.pid) === undefined
     )
       return 'gone';
   }
