@@ -409,6 +409,8 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
       expect(r.stderr).toContain(
         '"code":"usage","message":"2 task lists exist and none belongs to this directory\'s sessions, so a gate needs its list named: tasks -l <list> watch --',
       );
+      // The refusal alone: no note first of the list a guess would have taken.
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       // Named, it runs: the list is all done.
       if (args.includes('--until')) expect(w.tasks(w.dir('elsewhere'), ['-l', A, ...args, '--json']).code).toBe(0);
     });

@@ -158,6 +158,17 @@ describe('bad input', () => {
     expect(refusal('[{"x": 1}]')).toBe(
       'item 1: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys x',
     );
+    // The second item is the odd one, not the first.
+    expect(refusal('[{"id":"1","subject":"a","blocks":[]},{"y": 2}]')).toBe(
+      'item 2: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys y',
+    );
+    // Todos and tasks together: neither is odd, the mix is.
+    expect(refusal('[{"content":"a","status":"pending","activeForm":"A"},{"id":"1","subject":"b","blocks":[]}]')).toBe(
+      'the array mixes todos and tasks (item 1 is a todo, item 2 a task): import one kind at a time',
+    );
+    expect(refusal('[{"id":"1","subject":"b","blocks":[]},{"content":"a","status":"pending","activeForm":"A"}]')).toBe(
+      'the array mixes todos and tasks (item 2 is a todo, item 1 a task): import one kind at a time',
+    );
     expect(refusal('{"a": 1}', 'todowrite')).toMatch(/^not a TodoWrite snapshot/);
     expect(refusal('{"type":"a"}\n{"type":"b"}', 'todowrite')).toMatch(/the input is JSON Lines/);
     expect(refusal('{"a":1}\n{"b":2}')).toMatch(/no line has a "type"/);

@@ -12,6 +12,7 @@ import {
   renderChoiceNote,
   renderDryRunNeeds,
   renderRefusalCommands,
+  shellWord,
 } from '../../render/list-choice-note.js';
 import { renderBoundNotYet, renderNewList, renderWaitingFor } from '../../render/new-list.js';
 import { oneLine } from '../../render/text.js';
@@ -51,6 +52,12 @@ export interface ChoiceNeeds {
   dryRun?: boolean | undefined;
   /** list, get, export: a TodoWrite session's todos can be shown. */
   todos?: boolean | undefined;
+  /**
+   * A gate's words as typed (`--until all-completed`): a gate never runs on a guessed
+   * list (the latest changed, or the only one, when no session of this directory has
+   * one), refused before anything is said of the guess.
+   */
+  gate?: string | undefined;
 }
 
 export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNeeds = {}): ListChoice {
@@ -70,8 +77,9 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   } catch (err) {
     throw withCommands(err, run.args, run.sessions.now());
   }
-  for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
   const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
+  if (needs.gate !== undefined) refuseGuessedGate(choice, needs.gate, short);
+  for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
@@ -98,6 +106,19 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   }
   if (!choice.exists && choice.todos === undefined) missing(run, choice, forWrite, needs, short);
   return choice;
+}
+
+/** A gate on a list no session of this directory has: a CI job would pass on another project's finished list. */
+function refuseGuessedGate(choice: ListChoice, gate: string, short: (id: string) => string): void {
+  if (choice.how !== 'most-recent' && choice.how !== 'only') return;
+  const named = (list: string) => `tasks -l ${list} watch ${gate}`;
+  throw new TasksError(
+    'usage',
+    choice.how === 'only'
+      ? `the only task list, ${short(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(short(choice.id)))}`
+      : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,
+    { hint: 'tasks lists shows the lists with their projects and prompts', details: { candidates: choice.candidates ?? [choice.id] } },
+  );
 }
 
 /** The short id `tasks lists` shows for a list (the lists on disk are read when first asked: a named list often never is). */

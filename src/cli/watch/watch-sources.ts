@@ -34,7 +34,6 @@ import { taskFileTimes } from '../../core/store/task-times.js';
 import { ListFollow, type ListMove } from '../../core/watch/list-follow.js';
 import type { StallWatch, WatchSessionOptions, WatchSink } from '../../core/watch/watch-session.js';
 import type { WatchSource, WatchSourceHandlers } from '../../core/watch/watch-source.js';
-import { shellWord } from '../../render/list-choice-note.js';
 import { describeDeath, renderFollowingTranscript } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { ownSessionTest } from '../runtime/own-session.js';
@@ -85,17 +84,7 @@ export interface WatchTarget {
  * refused: it could pass on another project's finished work.
  */
 export function listTarget(ctx: Context, clock: Clock, follow: boolean, gate?: string): WatchTarget {
-  const choice = ctx.list(false, { mayBeMissing: true });
-  if (gate !== undefined && (choice.how === 'most-recent' || choice.how === 'only')) {
-    const named = (list: string) => `tasks -l ${list} watch ${gate}`;
-    throw new TasksError(
-      'usage',
-      choice.how === 'only'
-        ? `the only task list, ${ctx.shortId(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(ctx.shortId(choice.id)))}`
-        : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,
-      { hint: 'tasks lists shows the lists with their projects and prompts', details: { candidates: choice.candidates ?? [choice.id] } },
-    );
-  }
+  const choice = ctx.list(false, { mayBeMissing: true, gate });
   const { id, dir } = choice;
   const configDir = ctx.configDir;
   const memory = new ProcessMemory();

@@ -42,11 +42,19 @@ function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {
     if (value.every(looksLikeTask)) return tasksFromDocument(value);
     if (looksLikeTodos(value)) return snapshotFromTodoJson(value);
     const i = value.findIndex((v) => !looksLikeTask(v) && !(isObject(v) && 'content' in v));
-    const at = Math.max(i, 0);
-    const odd = value[at];
+    if (i < 0) {
+      // Each item is one or the other: the array mixes them, which no one format holds.
+      const task = value.findIndex(looksLikeTask);
+      const todo = value.findIndex((v) => !looksLikeTask(v));
+      throw new TasksError(
+        'usage',
+        `the array mixes todos and tasks (item ${todo + 1} is a todo, item ${task + 1} a task): import one kind at a time`,
+      );
+    }
+    const odd = value[i];
     throw new TasksError(
       'usage',
-      `item ${at + 1}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got ${kindOf(odd)}${isObject(odd) ? ` with keys ${keyList(odd)}` : ''}`,
+      `item ${i + 1}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got ${kindOf(odd)}${isObject(odd) ? ` with keys ${keyList(odd)}` : ''}`,
     );
   }
   if (looksLikeTodos(value)) return snapshotFromTodoJson(value);
