@@ -3,8 +3,9 @@ import { listsView } from '../core/lists/lists-view.js';
 import { goneLists, nothingRestored } from '../core/restore/gone-lists.js';
 import { restoreList } from '../core/restore/restore-list.js';
 import { restoreSources } from '../core/restore/restore-sources.js';
-import type { SessionIndex } from '../core/sessions/session-index.js';
+import { isSessionId, type SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
+import { listWords } from '../render/new-list.js';
 import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
 import { PLAIN } from '../render/style.js';
 import { sessionLabel } from './board-carry.js';
@@ -69,7 +70,7 @@ async function restore(
     report,
     empty: created + updated + deleted === 0,
     lines: body === '' ? [] : body.split('\n'),
-    summary: renderRestoreSummary({ ...report, list: shortOf(configDir, listId)(listId) }),
+    summary: renderRestoreSummary(report, listWords(shortOf(configDir, listId)(listId), isSessionId(listId))),
   };
 }
 

@@ -84,8 +84,8 @@ export function renderImportReport(
 /** Renumbered ids named in the summary; --json has the whole map. */
 const MAX_NAMED = 10;
 
-/** The one-line summary, for stderr. */
-export function renderImportSummary(report: ImportReport): string {
+/** The one-line summary, for stderr; `into`: the list in words (listWords). */
+export function renderImportSummary(report: ImportReport, into: string): string {
   const n = report.created.length;
   const tasks = `${n} task${n === 1 ? '' : 's'}`;
   const sorted = report.created.map((t) => t.id).sort(compareIds);
@@ -93,9 +93,9 @@ export function renderImportSummary(report: ImportReport): string {
     n === 0 ? '' : n === 1 ? ` (#${oneLine(sorted[0] ?? '')})` : ` (#${oneLine(sorted[0] ?? '')}-#${oneLine(sorted.at(-1) ?? '')})`;
   const skipped = report.skipped.length > 0 ? `; ${report.skipped.length} already there, skipped` : '';
   const ids = n === 0 ? '' : idsNote(report);
-  if (report.dryRun) return `dry run: would import ${tasks} into list "${report.list}"${range}${ids}${skipped}; nothing written`;
-  if (n === 0) return `nothing to import into list "${report.list}"${skipped}`;
-  return `imported ${tasks} into list "${report.list}"${range}${ids}${skipped}`;
+  if (report.dryRun) return `dry run: would import ${tasks} into ${into}${range}${ids}${skipped}; nothing written`;
+  if (n === 0) return `nothing to import into ${into}${skipped}`;
+  return `imported ${tasks} into ${into}${range}${ids}${skipped}`;
 }
 
 /** What became of the ids the tasks came with: kept, or which got new ones. */

@@ -1,10 +1,22 @@
 import { tildePath } from './session-text.js';
 import { oneLine } from './text.js';
 
-/** `new list "build-9" (note: "build-99" exists)`: a write made a list; a near name shows a typo at once. */
-export function renderNewList(id: string, near: readonly string[]): string {
+/**
+ * A list in a sentence: `list "build-9"`, or, for a session's own list (named by its
+ * session's id, shown by its short id), `the list of session 7c1e2f30`: a quoted short
+ * id reads as a list of that name.
+ */
+export function listWords(shown: string, ofSession: boolean): string {
+  return ofSession ? `the list of session ${shown}` : `list "${shown}"`;
+}
+
+/**
+ * `new list "build-9" (note: "build-99" exists)`: a write made a list; a near name shows
+ * a typo at once. A session's own list: `new list: the list of session 7c1e2f30`.
+ */
+export function renderNewList(id: string, near: readonly string[], ofSession = false): string {
   const note = near.length === 0 ? '' : ` (note: ${near.map((n) => `"${n}"`).join(', ')} exist${near.length === 1 ? 's' : ''})`;
-  return oneLine(`new list "${id}"${note}`);
+  return oneLine(`${ofSession ? `new list: ${listWords(id, true)}` : `new list "${id}"`}${note}`);
 }
 
 /** `list "named-lst" does not exist yet (did you mean named-list?); waiting for it`: watch, at once. */

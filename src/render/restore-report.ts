@@ -18,8 +18,8 @@ export function renderRestoreReport(report: RestoreReport, style: Style): string
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The one-line summary, for stderr. */
-export function renderRestoreSummary(report: RestoreReport): string {
+/** The one-line summary, for stderr; `into`: the list in words (listWords). */
+export function renderRestoreSummary(report: RestoreReport, into: string): string {
   const n = report.created.length;
   const from = `from ${count(report.sources.length, 'transcript')}`;
   const sorted = report.created.map((t) => t.id).sort(compareIds);
@@ -31,9 +31,9 @@ export function renderRestoreSummary(report: RestoreReport): string {
   const skipped = report.skipped.length > 0 ? `; ${report.skipped.length} already there` : '';
   const mark = report.mark.after !== report.mark.before ? `; high-water mark ${report.mark.before} -> ${report.mark.after}` : '';
   if (report.dryRun)
-    return `dry run: would restore ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}; nothing written`;
-  if (n === 0) return `nothing to restore into list "${report.list}" ${from}${skipped}${mark}`;
-  return `restored ${count(n, 'task')} into list "${report.list}"${range} ${from}${ids}${skipped}${mark}`;
+    return `dry run: would restore ${count(n, 'task')} into ${into}${range} ${from}${ids}${skipped}${mark}; nothing written`;
+  if (n === 0) return `nothing to restore into ${into} ${from}${skipped}${mark}`;
+  return `restored ${count(n, 'task')} into ${into}${range} ${from}${ids}${skipped}${mark}`;
 }
 
 /** `restore --json`: the import's report (`created` with change times; `dryRun` only in a dry run), what was read, the mark. */

@@ -205,7 +205,7 @@ describe('restore from the board', () => {
 
     const r = await postAction(b, { action: 'restore', list: GONE });
     expect(r.status, r.body).toBe(200);
-    expect(JSON.parse(r.body).message).toMatch(/^restored 2 tasks into list "6a6a6a6a" \(#1-#2\) from 1 transcript/);
+    expect(JSON.parse(r.body).message).toMatch(/^restored 2 tasks into the list of session 6a6a6a6a \(#1-#2\) from 1 transcript/);
     expect(readJson(path.join(listDir(w, GONE), '1.json'))).toMatchObject({ subject: 'Write the migration', status: 'completed' });
     expect(readJson(path.join(listDir(w, GONE), '2.json'))).toMatchObject({ subject: 'Run it on staging', status: 'pending' });
     const log = cli(w, ['-l', GONE, 'log', '--json']);

@@ -70,7 +70,7 @@ describe('tasks restore', () => {
     const { dryRun, ...planned } = JSON.parse(dry.stdout);
     expect(dryRun).toBe(true);
     expect(planned).toEqual({ ...report, created: report.created.map((t: object) => ({ ...t, updatedAt: null })) });
-    expect(stderrText(r.stderr)).toMatch(/restored 2 tasks into list "f7f775d4" \(#10-#11\) from 1 transcript; high-water mark 0 -> 12\n$/);
+    expect(stderrText(r.stderr)).toMatch(/restored 2 tasks into the list of session f7f775d4 \(#10-#11\) from 1 transcript; high-water mark 0 -> 12\n$/);
     // As the agent left them (fixture sessions/shared-list/), content for content.
     for (const id of ['10', '11']) {
       expect(readJson(path.join(config, 'tasks', NAMED_SESSION, `${id}.json`))).toEqual(
@@ -207,7 +207,7 @@ describe('tasks restore', () => {
     expect(r.stdout).toBe(
       ['restored  #1  completed    Plan (owner main)', 'restored  #2  in_progress  Build (blocked by #1)', ''].join('\n'),
     );
-    expect(r.stderr).toMatch(/restored 2 tasks into list "0a1b2c3d" \(#1-#2\) from 1 transcript\n$/);
+    expect(r.stderr).toMatch(/restored 2 tasks into the list of session 0a1b2c3d \(#1-#2\) from 1 transcript\n$/);
     expect(tasksOf(config, SESSION)).toEqual([
       {
         id: '1',
@@ -246,7 +246,7 @@ describe('tasks restore', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).ids).toEqual({ '1': '1', '2': '4', '3': '3' });
     expect(stderrText(r.stderr)).toMatch(
-      /restored 2 tasks into list "0a1b2c3d" \(#3-#4\) from 1 transcript; new ids: #2 -> #4; 1 already there; high-water mark 0 -> 3\n$/,
+      /restored 2 tasks into the list of session 0a1b2c3d \(#3-#4\) from 1 transcript; new ids: #2 -> #4; 1 already there; high-water mark 0 -> 3\n$/,
     );
     expect(fs.readFileSync(path.join(dir, '1.json'), 'utf8')).toBe(before.one);
     expect(fs.readFileSync(path.join(dir, '2.json'), 'utf8')).toBe(before.two);
@@ -259,7 +259,7 @@ describe('tasks restore', () => {
     // Again: everything is there now.
     const again = runInProcessSync(config, ['-l', SESSION, 'restore']);
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/nothing to restore into list "0a1b2c3d" from 1 transcript; 3 already there\n$/);
+    expect(again.stderr).toMatch(/nothing to restore into the list of session 0a1b2c3d from 1 transcript; 3 already there\n$/);
   });
 
   it('a folder made anew (the ids started again from #1): the tasks from before come back under new ids, above every id used', () => {

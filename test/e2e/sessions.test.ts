@@ -268,7 +268,7 @@ describe('prefixes and refusals', () => {
     const created = runInProcessSync(w.config, ['--session', C, 'create', 'first']);
     expect(created).toMatchObject({ code: 0, stdout: '1\n' });
     // The short id is the shortest unique prefix: B and C share their first 8 characters.
-    expect(created.stderr).toBe('new list "7c1e2f30-2"\n');
+    expect(created.stderr).toBe('new list: the list of session 7c1e2f30-2\n');
   });
 });
 

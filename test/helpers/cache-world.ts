@@ -75,5 +75,9 @@ export function lists(w: World, cache: 'kept' | 'none' | string, more: string[] 
 export function shards(w: World): string[] {
   const root = path.join(w.cache, 'tasks');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).flatMap((owner) => fs.readdirSync(path.join(root, owner)).map((name) => path.join(root, owner, name)));
+  // code-cache/ holds a Node's own code cache of the bundle (a Node other than the build's), not shards.
+  return fs
+    .readdirSync(root)
+    .filter((owner) => owner !== 'code-cache')
+    .flatMap((owner) => fs.readdirSync(path.join(root, owner)).map((name) => path.join(root, owner, name)));
 }

@@ -90,7 +90,7 @@ Examples:
         const body = renderImportReport(report, ctx.io.style);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderImportSummary({ ...report, list: ctx.shortId(report.list) }), 'import_summary', {
+      ctx.io.note(renderImportSummary(report, ctx.listWords(report.list)), 'import_summary', {
         created: report.created.length,
         skipped: report.skipped.length,
         updated: report.updated.length,

@@ -117,7 +117,7 @@ Examples:
         const body = renderRestoreReport(report, ctx.io.style);
         if (body !== '') ctx.io.out(body);
       }
-      ctx.io.note(renderRestoreSummary({ ...report, list: ctx.shortId(report.list) }), 'restore_summary', {
+      ctx.io.note(renderRestoreSummary(report, ctx.listWords(report.list)), 'restore_summary', {
         restored: report.created.length,
         skipped: report.skipped.length,
         mark: report.mark,

@@ -4,7 +4,7 @@ import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choi
 import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
 import { shortIdAmong } from '../../core/lists/short-ids.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
-import type { SessionIndex } from '../../core/sessions/session-index.js';
+import { isSessionId, type SessionIndex } from '../../core/sessions/session-index.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
 import {
   commandWithList,
@@ -151,7 +151,9 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
   // A dry run makes nothing; a name near an existing list is worth a word all the same.
   if (needs.dryRun) {
     if (near.length > 0)
-      run.io.note(`${renderNewList(short(choice.id), near)}, if this were not a dry run`, 'list_created', { list: choice.id });
+      run.io.note(`${renderNewList(short(choice.id), near, isSessionId(choice.id))}, if this were not a dry run`, 'list_created', {
+        list: choice.id,
+      });
   } else announceWhenMade(run, choice, near, short);
 }
 
@@ -164,7 +166,7 @@ function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly str
   const stop = onTaskWrite((write) => {
     if (write.listDir !== choice.dir) return;
     stop();
-    run.io.note(renderNewList(short(choice.id), near), 'list_created', { list: choice.id });
+    run.io.note(renderNewList(short(choice.id), near, isSessionId(choice.id)), 'list_created', { list: choice.id });
   });
   run.subscribe(stop);
 }
