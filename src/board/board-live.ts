@@ -11,6 +11,7 @@ import { ListWatcher, type WatchUpdate } from '../core/watch/list-watcher.js';
 import { scanList } from '../core/watch/watch-scan.js';
 import type { ListPayload, ListRowView, OverviewPayload } from './board-protocol.js';
 import { type BoardContext, type BoardRow, listPayload, overviewPayload, readOverview, rowOf, type Sessions } from './board-state.js';
+import { ChildrenWatch } from './children-watch.js';
 
 /**
  * The board, live: one ListWatcher (core's, as `tasks watch` follows a list) per list
@@ -83,6 +84,9 @@ export class BoardLive {
   private rowsDue: NodeJS.Timeout | undefined;
   private readonly dirtyRows = new Set<string>();
   private watchers: fs.FSWatcher[] = [];
+  private trees: ChildrenWatch[] = [];
+  /** Folders to watch that were not there yet (no list, no transcript so far): tried at each tick. */
+  private readonly treesMissing = new Map<string, () => void>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -303,27 +307,27 @@ export class BoardLive {
     this.heartbeat = setInterval(() => {
       for (const c of this.clients) c.res.write(': keep-alive\n\n');
     }, 15_000);
-    const root = tasksRoot(this.o.ctx.configDir);
-    this.watch(root, true, (name) => {
-      const first = name?.split(path.sep)[0];
-      // A list's own files: its row; anything at the top (a list made or removed): every row.
-      if (first !== undefined && name !== first) this.rowDirty(first);
-      else this.overviewSoon(this.o.debounceMs * 3);
-    });
-    this.watch(path.join(this.o.ctx.configDir, 'sessions'), false, () => this.overviewSoon(this.o.debounceMs * 3));
+    // A list's own files: its row; a list made or removed: every row.
+    this.watchTree(
+      tasksRoot(this.o.ctx.configDir),
+      () => this.overviewSoon(this.o.debounceMs * 3),
+      (list) => this.rowDirty(list),
+    );
+    this.watch(path.join(this.o.ctx.configDir, 'sessions'), () => this.overviewSoon(this.o.debounceMs * 3));
     // Transcripts: sessions made, prompts typed, activity; written all the time while agents work.
-    const projects = path.join(this.o.ctx.configDir, 'projects');
     const transcriptsWritten = () =>
       this.overviewSoon(Math.max(this.o.debounceMs * 3, this.overviewReadAt + this.o.overviewEveryMs - this.o.ctx.now()));
-    this.watch(projects, false, () => {
-      this.watchChildren(projects, transcriptsWritten);
-      transcriptsWritten();
-    });
-    this.watchChildren(projects, transcriptsWritten);
+    this.watchTree(path.join(this.o.ctx.configDir, 'projects'), transcriptsWritten, transcriptsWritten);
   }
 
   /** Every few seconds: a process gone without a word (a crash), or the overview due anyway. */
   private tick(): void {
+    for (const [dir, retry] of [...this.treesMissing]) {
+      this.treesMissing.delete(dir);
+      retry();
+    }
+    // A watch lost without a word (a folder made again between two events) is made here too.
+    for (const t of this.trees) t.sync();
     const due = this.o.ctx.now() - this.overviewReadAt >= this.o.overviewAtLeastMs;
     if (due || this.lifeNow() !== this.lifeKey) this.refreshOverview();
   }
@@ -335,38 +339,28 @@ export class BoardLive {
     if (this.rowsDue) clearTimeout(this.rowsDue);
     this.ticker = this.heartbeat = this.overviewDue = this.rowsDue = undefined;
     for (const w of this.watchers) w.close();
+    for (const t of this.trees) t.close();
     this.watchers = [];
-    this.watchedChildren.clear();
+    this.trees = [];
+    this.treesMissing.clear();
     this.o.sessions.save();
   }
 
-  private watch(dir: string, recursive: boolean, onHint: (name: string | undefined) => void): boolean {
+  private watch(dir: string, onHint: () => void): void {
     try {
-      const w = fs.watch(dir, { recursive, persistent: false }, (_type, name) => onHint(name === null ? undefined : String(name)));
+      const w = fs.watch(dir, { persistent: false }, onHint);
       w.on('error', () => undefined);
       this.watchers.push(w);
-      return true;
     } catch {
       // Missing (no session has run yet) or out of watches: the periodic read still sees changes.
-      return false;
     }
   }
 
-  private readonly watchedChildren = new Set<string>();
-
-  /** Each folder under `dir` (a project's transcripts), watched once. */
-  private watchChildren(dir: string, onHint: () => void): void {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const child = path.join(dir, e.name);
-      if (!e.isDirectory() || this.watchedChildren.has(child)) continue;
-      if (this.watch(child, false, onHint)) this.watchedChildren.add(child);
-    }
+  /** A folder and each folder in it (children-watch.ts); one not made yet is looked for at each periodic read. */
+  private watchTree(dir: string, onTop: () => void, onChild: (child: string) => void): void {
+    const tree = new ChildrenWatch(dir, onTop, onChild);
+    if (tree.start()) this.trees.push(tree);
+    else this.treesMissing.set(dir, () => this.watchTree(dir, onTop, onChild));
   }
 
   /** A list's row again, shortly (several hints of one write come together). */

@@ -257,6 +257,37 @@ describe('tasks board: serving', () => {
     expect(ended.stderr).toBe('');
   });
 
+  it("stays up when a followed list folder is replaced by a FIFO or a file before it handles the folder's events", async () => {
+    const { config, dir } = demo();
+    const b = await board(config);
+    const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
+    try {
+      expect((await stream.next('list')).tasks).toHaveLength(3);
+      for (const make of [() => spawnSync('mkfifo', [dir]), () => fs.writeFileSync(dir, 'not a list')]) {
+        // Stopped, the board handles the removal's events only once the new entry is there
+        // (as a board on a busy machine may): Node's own recursive watch threw then.
+        process.kill(b.child.pid as number, 'SIGSTOP');
+        try {
+          fs.rmSync(dir, { recursive: true });
+          make();
+        } finally {
+          process.kill(b.child.pid as number, 'SIGCONT');
+        }
+        const notFolder = `${dir} is not a folder`;
+        expect(await stream.next('list', (l) => l.unreadable === notFolder)).toMatchObject({ tasks: [], unreadable: notFolder });
+        fs.rmSync(dir);
+        writeTask(dir, { id: '7', subject: 'Back again', description: '', status: 'pending', blocks: [], blockedBy: [] });
+        expect(await stream.next('list', (l) => l.exists === true && l.unreadable === null)).toMatchObject({ tasks: [{ id: '7' }] });
+      }
+    } finally {
+      stream.close();
+    }
+    expect(b.child.exitCode).toBeNull();
+    const ended = await b.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('');
+  });
+
   it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {
     const { config, dir } = demo();
     const b = await board(config);

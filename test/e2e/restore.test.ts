@@ -70,7 +70,9 @@ describe('tasks restore', () => {
     const { dryRun, ...planned } = JSON.parse(dry.stdout);
     expect(dryRun).toBe(true);
     expect(planned).toEqual({ ...report, created: report.created.map((t: object) => ({ ...t, updatedAt: null })) });
-    expect(stderrText(r.stderr)).toMatch(/restored 2 tasks into the list of session f7f775d4 \(#10-#11\) from 1 transcript; high-water mark 0 -> 12\n$/);
+    expect(stderrText(r.stderr)).toMatch(
+      /restored 2 tasks into the list of session f7f775d4 \(#10-#11\) from 1 transcript; high-water mark 0 -> 12\n$/,
+    );
     // As the agent left them (fixture sessions/shared-list/), content for content.
     for (const id of ['10', '11']) {
       expect(readJson(path.join(config, 'tasks', NAMED_SESSION, `${id}.json`))).toEqual(

@@ -204,7 +204,9 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
     await p.waitForSelector('dialog[open] .restore-dialog');
     const dry = cli(w, ['-l', GONE, 'restore', '--dry-run']);
     expect(await p.locator('.dry-run-lines').textContent()).toBe(dry.stdout.trimEnd());
-    expect(await p.locator('dialog .dry-run-note').textContent()).toMatch(/^dry run: would restore 2 tasks into the list of session 6a6a6a6a/);
+    expect(await p.locator('dialog .dry-run-note').textContent()).toMatch(
+      /^dry run: would restore 2 tasks into the list of session 6a6a6a6a/,
+    );
     expect(await axe(p)).toEqual([]);
     await p.click('dialog button[data-submit]');
     await p.waitForSelector('.card[data-task="2"]');

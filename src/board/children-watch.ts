@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Hints of change in a folder and in each folder directly in it (the lists under
+ * `<config>/tasks`, the projects under `<config>/projects`): one plain fs.watch each.
+ *
+ * Not Node's `recursive` watch: on Linux it is made in JavaScript, and it throws from
+ * inside an event, where no caller can catch it, when a watched folder has been replaced
+ * by a file or a FIFO before its event is handled (an `lstat` that fails ENOTDIR, Node
+ * 24.22): the board's process ended. On Node 20 and 22 it also keeps a watch on every
+ * file (ten thousand tasks, ten thousand watches). Here a folder made again is watched
+ * again, and one replaced by anything else is let go.
+ */
+export class ChildrenWatch {
+  private top: fs.FSWatcher | undefined;
+  private readonly children = new Map<string, fs.FSWatcher>();
+  private resync: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly root: string,
+    /** Something changed at the top: a folder made, removed or renamed (`name`, when told). */
+    private readonly onTop: (name: string | undefined) => void,
+    /** Something changed in the folder `child` (`name`: the entry in it, when told). */
+    private readonly onChild: (child: string, name: string | undefined) => void,
+  ) {}
+
+  /** Watch the root and its folders; false when the root cannot be watched (missing: not made yet). */
+  start(): boolean {
+    try {
+      this.top = fs.watch(this.root, { persistent: false }, (_type, name) => {
+        this.sync();
+        this.onTop(name === null ? undefined : String(name));
+      });
+    } catch {
+      return false;
+    }
+    this.top.on('error', () => this.close());
+    this.sync();
+    return true;
+  }
+
+  /** Each folder in the root watched (a new one too), each watch on what is no longer a folder let go. */
+  sync(): void {
+    if (this.closed || this.top === undefined) return;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(this.root, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const folders = new Set(entries.filter((e) => e.isDirectory()).map((e) => e.name));
+    for (const [name, w] of this.children) {
+      if (folders.has(name)) continue;
+      w.close();
+      this.children.delete(name);
+    }
+    for (const name of folders) if (!this.children.has(name)) this.watchChild(name);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.resync) clearTimeout(this.resync);
+    this.top?.close();
+    this.top = undefined;
+    for (const w of this.children.values()) w.close();
+    this.children.clear();
+  }
+
+  private watchChild(name: string): void {
+    let w: fs.FSWatcher;
+    try {
+      w = fs.watch(path.join(this.root, name), { persistent: false }, (_type, entry) => {
+        const inside = entry === null ? undefined : String(entry);
+        // The folder's own name: it was removed or moved, and this watch is spent;
+        // a sync soon watches whatever folder has that name by then.
+        if (inside === name) this.forget(name, w);
+        this.onChild(name, inside === name ? undefined : inside);
+      });
+    } catch {
+      // Gone since the listing, or out of watches: the periodic reads still see it.
+      return;
+    }
+    w.on('error', () => this.forget(name, w));
+    this.children.set(name, w);
+  }
+
+  private forget(name: string, w: fs.FSWatcher): void {
+    w.close();
+    if (this.children.get(name) === w) this.children.delete(name);
+    this.resync ??= setTimeout(() => {
+      this.resync = undefined;
+      this.sync();
+    }, 0);
+  }
+}
