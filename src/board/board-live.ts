@@ -378,7 +378,14 @@ export class BoardLive {
     const index = this.o.sessions.current;
     for (const id of ids) {
       if (!fs.existsSync(listDirOf(this.o.ctx.configDir, id))) continue;
-      const summary = summarizeList(this.o.ctx.configDir, id);
+      let summary: ReturnType<typeof summarizeList>;
+      try {
+        summary = summarizeList(this.o.ctx.configDir, id);
+      } catch {
+        // No longer a folder since its change (a FIFO, a file): the overview says what it is now.
+        this.overviewSoon(0);
+        continue;
+      }
       const row = rowOf(
         this.o.ctx,
         index,

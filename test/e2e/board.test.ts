@@ -288,6 +288,38 @@ describe('tasks board: serving', () => {
     expect(ended.stderr).toBe('');
   });
 
+  it('stays up when a list no tab follows is replaced by a FIFO right after a write in it', async () => {
+    const { config, dir } = demo();
+    const other = path.join(path.dirname(dir), 'other');
+    writeTask(other, { id: '1', subject: 'Elsewhere', description: '', status: 'pending', blocks: [], blockedBy: [] });
+    const b = await board(config);
+    const stream = eventStream(b.port, `/${b.token}/api/events?list=demo`);
+    try {
+      expect((await stream.next('list')).tasks).toHaveLength(3);
+      // Its row is due to be read again (a write), and by then it is no folder.
+      process.kill(b.child.pid as number, 'SIGSTOP');
+      try {
+        writeTask(other, { id: '2', subject: 'More', description: '', status: 'pending', blocks: [], blockedBy: [] });
+        fs.rmSync(other, { recursive: true });
+        spawnSync('mkfifo', [other]);
+      } finally {
+        process.kill(b.child.pid as number, 'SIGCONT');
+      }
+      // The overview read again after the change no longer counts its tasks.
+      const overview = await stream
+        .next('overview', (o) => !JSON.stringify(o).includes('"id":"other","kind":"tasks"'), 10_000)
+        .catch(() => undefined);
+      expect(b.child.exitCode, b.child.exitCode === null ? '' : 'the board ended').toBeNull();
+      expect(overview).toBeDefined();
+    } finally {
+      stream.close();
+    }
+    expect(b.child.exitCode).toBeNull();
+    const ended = await b.stop();
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toBe('');
+  });
+
   it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {
     const { config, dir } = demo();
     const b = await board(config);
