@@ -30,7 +30,8 @@ export class ChildrenWatch {
   start(): boolean {
     try {
       this.top = fs.watch(this.root, { persistent: false }, (_type, name) => {
-        this.sync();
+        // One listing for a burst of them (a thousand lists made at once).
+        this.syncSoon();
         this.onTop(name === null ? undefined : String(name));
       });
     } catch {
@@ -89,6 +90,11 @@ export class ChildrenWatch {
   private forget(name: string, w: fs.FSWatcher): void {
     w.close();
     if (this.children.get(name) === w) this.children.delete(name);
+    this.syncSoon();
+  }
+
+  private syncSoon(): void {
+    if (this.closed) return;
     this.resync ??= setTimeout(() => {
       this.resync = undefined;
       this.sync();
