@@ -85,8 +85,6 @@ export class BoardLive {
   private readonly dirtyRows = new Set<string>();
   private watchers: fs.FSWatcher[] = [];
   private trees: ChildrenWatch[] = [];
-  /** Folders to watch that were not there yet (no list, no transcript so far): tried at each tick. */
-  private readonly treesMissing = new Map<string, () => void>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -322,11 +320,7 @@ export class BoardLive {
 
   /** Every few seconds: a process gone without a word (a crash), or the overview due anyway. */
   private tick(): void {
-    for (const [dir, retry] of [...this.treesMissing]) {
-      this.treesMissing.delete(dir);
-      retry();
-    }
-    // A watch lost without a word (a folder made again between two events) is made here too.
+    // A folder made since, made again, or whose watch was lost without a word: watched again here.
     for (const t of this.trees) t.sync();
     const due = this.o.ctx.now() - this.overviewReadAt >= this.o.overviewAtLeastMs;
     if (due || this.lifeNow() !== this.lifeKey) this.refreshOverview();
@@ -342,7 +336,6 @@ export class BoardLive {
     for (const t of this.trees) t.close();
     this.watchers = [];
     this.trees = [];
-    this.treesMissing.clear();
     this.o.sessions.save();
   }
 
@@ -356,11 +349,11 @@ export class BoardLive {
     }
   }
 
-  /** A folder and each folder in it (children-watch.ts); one not made yet is looked for at each periodic read. */
+  /** A folder and each folder in it (children-watch.ts); one not made yet, or made again, is looked for at each tick. */
   private watchTree(dir: string, onTop: () => void, onChild: (child: string) => void): void {
     const tree = new ChildrenWatch(dir, onTop, onChild);
-    if (tree.start()) this.trees.push(tree);
-    else this.treesMissing.set(dir, () => this.watchTree(dir, onTop, onChild));
+    tree.start();
+    this.trees.push(tree);
   }
 
   /** A list's row again, shortly (several hints of one write come together). */

@@ -3,7 +3,7 @@ import { listsView } from '../core/lists/lists-view.js';
 import { goneLists, nothingRestored } from '../core/restore/gone-lists.js';
 import { restoreList } from '../core/restore/restore-list.js';
 import { restoreSources } from '../core/restore/restore-sources.js';
-import { isSessionId, type SessionIndex } from '../core/sessions/session-index.js';
+import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
 import { listWords } from '../render/new-list.js';
 import { renderNothingRecorded, renderRestoreReport, renderRestoreSummary } from '../render/restore-report.js';
@@ -70,7 +70,7 @@ async function restore(
     report,
     empty: created + updated + deleted === 0,
     lines: body === '' ? [] : body.split('\n'),
-    summary: renderRestoreSummary(report, listWords(shortOf(configDir, listId)(listId), isSessionId(listId))),
+    summary: renderRestoreSummary(report, listWords(shortOf(configDir, listId)(listId), index.knows(listId))),
   };
 }
 
@@ -133,7 +133,9 @@ export async function restorePreview(
     summary: r.summary,
     warnings: r.report.warnings,
     count: r.report.created.length,
-    none: r.empty ? renderNothingRecorded(shortOf(ctx.configDir, listId)(listId), r.report.sources.length) : null,
+    none: r.empty
+      ? renderNothingRecorded(listWords(shortOf(ctx.configDir, listId)(listId), index.knows(listId)), r.report.sources.length)
+      : null,
   };
 }
 
@@ -147,6 +149,10 @@ export async function restoreAction(
   const listId = req.list;
   const r = await restore(index, configDir, listId, req.from, false, signal);
   // As `tasks restore` refuses it: a record with no change of the list writes nothing.
-  if (r.empty) throw new TasksError('not_found', renderNothingRecorded(shortOf(configDir, listId)(listId), r.report.sources.length));
+  if (r.empty)
+    throw new TasksError(
+      'not_found',
+      renderNothingRecorded(listWords(shortOf(configDir, listId)(listId), index.knows(listId)), r.report.sources.length),
+    );
   return { message: r.summary, lines: r.lines, warnings: r.report.warnings };
 }

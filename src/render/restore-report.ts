@@ -66,9 +66,12 @@ export function renderNamedElsewhere(sessions: readonly string[]): string {
   return `${who} wrote into a list named only in ${sessions.length === 1 ? 'its' : 'their'} environment (CLAUDE_CODE_TASK_LIST_ID), whose folder is gone: ${restoreFromCommand('<name>', sessions)}`;
 }
 
-/** A restore with no change of the list to write, as `tasks restore` refuses it (`read`: the transcripts read). */
+/**
+ * A restore with no change of the list to write, as `tasks restore` refuses it (`list`:
+ * the list in words, listWords; `read`: the transcripts read).
+ */
 export function renderNothingRecorded(list: string, read: number): string {
   return read === 0
-    ? `nothing records list "${list}": none of its sessions is known, and no change made with tasks is in its journal`
-    : `no Task-tool change of list "${list}" in ${read} transcript${read === 1 ? '' : 's'} read`;
+    ? `nothing records ${list}: none of its sessions is known, and no change made with tasks is in its journal`
+    : `no Task-tool change of ${list} in ${read} transcript${read === 1 ? '' : 's'} read`;
 }

@@ -70,10 +70,11 @@ function eventStream(port: number, url: string) {
   );
   req.on('error', () => undefined);
   return {
-    async next(event: string, test: (doc: Doc) => boolean = () => true, ms = 20_000): Promise<Doc> {
+    async next(event: string | string[], test: (doc: Doc) => boolean = () => true, ms = 20_000): Promise<Doc> {
       const end = Date.now() + ms;
+      const wanted = (name: string) => (Array.isArray(event) ? event.includes(name) : name === event);
       for (;;) {
-        const at = seen.findIndex((e) => e.event === event && test(e.data));
+        const at = seen.findIndex((e) => wanted(e.event) && test(e.data));
         if (at !== -1) return (seen.splice(0, at + 1).pop() as { data: Doc }).data;
         if (Date.now() > end) throw new Error(`no ${event} event within ${ms} ms; seen: ${seen.map((e) => e.event).join(', ')}`);
         await new Promise<void>((r) => {
@@ -318,6 +319,52 @@ describe('tasks board: serving', () => {
     const ended = await b.stop();
     expect(ended.code).toBe(0);
     expect(ended.stderr).toBe('');
+  });
+
+  it('shows the first list of a tasks folder made after it started at its next look (seconds, not the half-minute read), and again once the folder is made anew', async () => {
+    const config = tempConfig();
+    const b = await board(config);
+    const stream = eventStream(b.port, `/${b.token}/api/events`);
+    const hasList = (id: string) => (o: Record<string, unknown>) => (o.lists as Array<{ id: string }>).some((l) => l.id === id);
+    try {
+      await stream.next('overview');
+      const started = Date.now();
+      writeTask(path.join(config, 'tasks', 'late'), {
+        id: '1',
+        subject: 'Late',
+        description: '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: [],
+      });
+      await stream.next('overview', hasList('late'), 15_000);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // The folder removed and made again: a list made in it shows, as does a write into it.
+      fs.rmSync(path.join(config, 'tasks'), { recursive: true });
+      writeTask(path.join(config, 'tasks', 'again'), {
+        id: '1',
+        subject: 'Again',
+        description: '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: [],
+      });
+      await stream.next('overview', hasList('again'), 15_000);
+      writeTask(path.join(config, 'tasks', 'again'), {
+        id: '2',
+        subject: 'More',
+        description: '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: [],
+      });
+      // Its row, or the whole overview when one was due anyway.
+      const total = (doc: Record<string, unknown>) =>
+        (doc.id === 'again' ? doc : (doc.lists as Array<Record<string, unknown>> | undefined)?.find((l) => l.id === 'again'))?.total;
+      expect(await stream.next(['row', 'overview'], (d) => total(d) === 2, 5000)).toBeDefined();
+    } finally {
+      stream.close();
+    }
   });
 
   it('makes a change with the card state as its precondition: an agent change in between is 409, nothing written', async () => {

@@ -238,6 +238,9 @@ describe('errors say where the name came from, and what was meant', () => {
     expect(made).toMatchObject({ code: 0, stdout: '1\n', stderr: `new list "12345678" (note: "${session}" exists)\n` });
     // A name that begins no session list is made without a word.
     expect(w.tasks(w.home, ['-l', '4821', 'create', 'y'])).toMatchObject({ code: 0, stderr: 'new list "4821"\n' });
+    // A list named by a UUID that is no session's (a shared list, named by the variable) is not called a session's.
+    const shared = w.tasks(w.home, ['create', 'z'], { CLAUDE_CODE_TASK_LIST_ID: '6d0a7d1e-0000-4000-8000-000000000001' });
+    expect(shared).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "6d0a7d1e"\n' });
   });
 
   it('watch on a missing list says "did you mean" at once, then waits', () => {
@@ -424,6 +427,21 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
     expect(r.stderr).toContain(
       'error: the only task list, old-job, belongs to no session of this directory, so a gate needs its list named: tasks -l old-job watch --until all-completed',
     );
+  });
+
+  it('a refused gate keeps the warning that says why no bound list was taken', () => {
+    const w = world();
+    w.list(A, 10 * MIN);
+    w.list(B, 50 * MIN);
+    const proj = w.dir('proj');
+    fs.mkdirSync(path.join(proj, '.claude'));
+    fs.writeFileSync(path.join(proj, '.claude', 'settings.json'), '{"env": {"CLAUDE_CODE_TASK_LIST_ID": "alpha"');
+    const r = w.tasks(proj, ['watch', '--until', 'all-completed', '--timeout', '1s']);
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(2);
+    expect(lines[0]).toMatch(/^warning: .*settings\.json is not valid JSON/);
+    expect(lines[1]).toMatch(/^error: 2 task lists exist and none belongs to this directory's sessions/);
   });
 
   it('a plain watch (no gate) still shows the latest changed list, saying which', () => {

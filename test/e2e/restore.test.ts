@@ -460,6 +460,12 @@ describe('tasks restore', () => {
       [['-l', 'x', 'restore'], 3, /^error: nothing records list "x": none of its sessions is known/],
       [['-l', 'x', 'restore', '--from', '0a1b9999'], 3, /^error: no Task-tool change of list "x" in 1 transcript read/],
       [['-l', 'x', 'restore', '--bogus'], 2, /^error: unknown option '--bogus'/],
+      // A session's own list, named as one (its quoted short id would read as a list of that name).
+      [
+        ['-l', '0a1b9999-1111-4222-8333-944455556666', 'restore'],
+        3,
+        /^error: no Task-tool change of the list of session 0a1b9999 in 1 transcript read/,
+      ],
     ];
     for (const [args, code, message] of cases) {
       const r = runInProcessSync(config, args);

@@ -70,6 +70,42 @@ describe('ChildrenWatch', () => {
     await until('a/3.json', () => child.includes('a/3.json'));
   });
 
+  it('a root made after the start, and one removed and made again: watched at the next sync, and said at the top', async () => {
+    const { root, top, child } = world();
+    const tasks = path.join(root, 'tasks');
+    const later = new ChildrenWatch(
+      tasks,
+      (name) => top.push(name),
+      (folder, name) => child.push(`${folder}/${name ?? ''}`),
+    );
+    try {
+      expect(later.start()).toBe(false);
+      fs.mkdirSync(path.join(tasks, 'a'), { recursive: true });
+      later.sync();
+      // Made since: all in it is news, told once at the top.
+      expect(top).toEqual([undefined]);
+      write(path.join(tasks, 'a', '1.json'));
+      await until('a/1.json', () => child.includes('a/1.json'));
+      fs.rmSync(tasks, { recursive: true });
+      fs.mkdirSync(path.join(tasks, 'b'), { recursive: true });
+      await new Promise((r) => setTimeout(r, 50));
+      later.sync();
+      write(path.join(tasks, 'b', '1.json'));
+      await until('b/1.json in the new root', () => child.includes('b/1.json'));
+    } finally {
+      later.close();
+    }
+  });
+
+  it('follows a link to a folder, as agents follow a linked list', async () => {
+    const { root, child } = world();
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-linked-'));
+    fs.symlinkSync(target, path.join(root, 'linked'));
+    watch?.start();
+    write(path.join(target, '1.json'));
+    await until('linked/1.json', () => child.includes('linked/1.json'));
+  });
+
   it('a root that is not there: false, nothing watched; close ends every event', async () => {
     const { root, child } = world();
     expect(

@@ -89,7 +89,7 @@ Examples:
         // A list named only in its sessions' environment leaves nothing that names it: `candidates`, the sessions that may hold it.
         throw new TasksError(
           'not_found',
-          renderNothingRecorded(ctx.shortId(choice.id), read) +
+          renderNothingRecorded(ctx.listWords(choice.id), read) +
             // In the one line, so that a script's log has it too.
             (candidates.length > 0
               ? `; sessions here that used the task tools with no list of their own may hold it: ${restoreFromCommand(choice.id, candidates)}`

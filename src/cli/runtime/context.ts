@@ -20,7 +20,7 @@ import type { HookPolicySources } from '../../core/hooks/hook-settings.js';
 import type { ListChoice } from '../../core/lists/list-choice.js';
 import type { GoneHeld, GoneOwners } from '../../core/sessions/gone-owners.js';
 import { namedProjectFolder } from '../../core/sessions/project-folders.js';
-import { isSessionId, SessionIndex } from '../../core/sessions/session-index.js';
+import { SessionIndex } from '../../core/sessions/session-index.js';
 import { refuseEmptyConfigDir } from '../../core/store/config-dir-check.js';
 import { listDirOf, resolveConfigDir } from '../../core/store/paths.js';
 import type { Task } from '../../core/store/schema.js';
@@ -370,7 +370,7 @@ export class Context {
 
   /** A list in a sentence: `list "build-9"`, or `the list of session 7c1e2f30` (render/new-list.ts). */
   listWords(id: string): string {
-    return listWords(this.shortId(id), isSessionId(id));
+    return listWords(this.shortId(id), this.sessions.knows(id));
   }
 
   /** A list as `tasks lists` shows it: a session UUID by its short id, a name as it is. */

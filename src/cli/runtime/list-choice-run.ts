@@ -4,7 +4,7 @@ import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choi
 import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
 import { shortIdAmong } from '../../core/lists/short-ids.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
-import { isSessionId, type SessionIndex } from '../../core/sessions/session-index.js';
+import type { SessionIndex } from '../../core/sessions/session-index.js';
 import { onTaskWrite } from '../../core/writes/write-events.js';
 import {
   commandWithList,
@@ -78,8 +78,9 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
     throw withCommands(err, run.args, run.sessions.now());
   }
   const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
-  if (needs.gate !== undefined) refuseGuessedGate(choice, needs.gate, short);
+  // A warning first: it may be why no bound list was taken (settings Claude Code skips too).
   for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
+  if (needs.gate !== undefined) refuseGuessedGate(choice, needs.gate, short);
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
@@ -151,7 +152,7 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
   // A dry run makes nothing; a name near an existing list is worth a word all the same.
   if (needs.dryRun) {
     if (near.length > 0)
-      run.io.note(`${renderNewList(short(choice.id), near, isSessionId(choice.id))}, if this were not a dry run`, 'list_created', {
+      run.io.note(`${renderNewList(short(choice.id), near, run.sessions.knows(choice.id))}, if this were not a dry run`, 'list_created', {
         list: choice.id,
       });
   } else announceWhenMade(run, choice, near, short);
@@ -166,7 +167,7 @@ function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly str
   const stop = onTaskWrite((write) => {
     if (write.listDir !== choice.dir) return;
     stop();
-    run.io.note(renderNewList(short(choice.id), near, isSessionId(choice.id)), 'list_created', { list: choice.id });
+    run.io.note(renderNewList(short(choice.id), near, run.sessions.knows(choice.id)), 'list_created', { list: choice.id });
   });
   run.subscribe(stop);
 }

@@ -50,9 +50,10 @@ export function summarizeList(configDir: string, id: string, cache?: { shard: Sh
     }
     return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
   } catch (err) {
-    // A folder this user cannot read (another's, mode 000) is one problem of its own row:
-    // every other list is still shown (`check` names it).
-    if (!(err instanceof TasksError && err.code === 'io') && !isDeniedError(err)) throw err;
+    // A folder this user cannot read (another's, mode 000), or one replaced by a file or a
+    // FIFO since the lists were listed, is one problem of its own row: every other list is
+    // still shown (`check` names it), and a long-running reader (the board) goes on.
+    if (!(err instanceof TasksError && (err.code === 'io' || err.code === 'corrupt')) && !isDeniedError(err)) throw err;
     return { id, dir, counts, total: 0, problems: 1, changedAt: folderTime(dir) };
   }
 }

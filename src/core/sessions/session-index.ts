@@ -239,6 +239,12 @@ export class SessionIndex {
     return found;
   }
 
+  /** A session this config has seen: its transcript, or its live-session file (before its first prompt). */
+  knows(sessionId: string): boolean {
+    if (!isSessionId(sessionId)) return false;
+    return this.transcriptOf(sessionId) !== undefined || this.liveSessionFiles().some((f) => f.sessionId === sessionId);
+  }
+
   /**
    * One session's transcript, without listing every project folder: a look for
    * `<id>.jsonl` in each (as transcripts() would find it: the last folder that has it).
