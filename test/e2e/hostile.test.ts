@@ -3,8 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureConfig, run } from '../helpers/cli.js';
+import { fixtureConfig, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
+import { writeTranscript } from '../helpers/session-files.mjs';
 
 /**
  * A catalogue of hostile and broken inputs, run in process (output and files only). Each case plants
@@ -647,4 +648,39 @@ describe('links that loop (a stat fails with ELOOP): one bad entry never fails a
       expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((l) => l.id)).toContain('refactor-auth');
       expect(r.stderr).not.toMatch(/ELOOP|\n\s+at /);
     });
+});
+
+describe('entries of projects/ that are no folder', () => {
+  it('a stray file and a link loop in projects/ hold no transcript: lists, list, get and watch answer as without them', () => {
+    const config = tempConfig();
+    const sessionId = '11111111-2222-4333-8444-555555555555';
+    const cwd = path.join(config, 'home', 'proj');
+    fs.mkdirSync(cwd, { recursive: true });
+    writeTranscript(config, { sessionId, cwd, prompt: 'hi', todos: false });
+    writeTask(path.join(config, 'tasks', sessionId), {
+      id: '1',
+      subject: 'Mine',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const before = runInProcessSync(config, ['lists', '--json']);
+    expect(before.code, before.stderr).toBe(0);
+    fs.writeFileSync(path.join(config, 'projects', 'README'), 'hi');
+    fs.symlinkSync('loop', path.join(config, 'projects', 'loop'));
+    for (const args of [
+      ['lists', '--json'],
+      ['-l', sessionId, 'list'],
+      ['-l', sessionId, 'get', '1'],
+      ['--session', sessionId, 'list'],
+    ]) {
+      const r = run(config, args, { cwd });
+      expect({ args, code: r.code }, r.stderr).toEqual({ args, code: 0 });
+      expect(r.stderr).not.toMatch(/error|ENOTDIR|ELOOP/);
+    }
+    expect(run(config, ['lists', '--json']).stdout).toBe(before.stdout);
+    const watch = run(config, ['-l', sessionId, 'watch', '--json', '--timeout', '1s']);
+    expect({ code: watch.code, stderr: watch.stderr }).toEqual({ code: 0, stderr: '' });
+  });
 });

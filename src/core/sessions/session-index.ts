@@ -257,7 +257,7 @@ export class SessionIndex {
     let found: string | undefined;
     for (const project of this.projects()) {
       const file = `${root}${path.sep}${project}${path.sep}${sessionId}.jsonl`;
-      if (fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined) found = file;
+      if (entryAt(file)) found = file;
     }
     return found;
   }
@@ -784,5 +784,19 @@ function mtime(file: string): number {
     return fs.statSync(file).mtimeMs;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Whether anything is at `file`. An entry of projects/ that is no folder (a stray file, a
+ * FIFO, a link loop, a folder this user cannot read) holds no transcript: its lstat fails
+ * ENOTDIR, ELOOP or EACCES, and that is an answer, not an error (a watch, the board and
+ * notify ask from timers).
+ */
+function entryAt(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
