@@ -81,6 +81,30 @@ describe('notify: bad input', () => {
   });
 });
 
+describe('notify --all: the tasks folder unreadable for a while', () => {
+  it('says so once and goes on: the list followed before is told once the folder reads again', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1'), taskOf('2', { status: 'completed' })]);
+    const hook = await webhook();
+    const p = notify(config, ['--all', '--to', `webhook:${hook.url}`, '--on', 'list-completed']);
+    await p.waitForErr('notify: following list app');
+    // A link to itself where the folder was: every look for lists fails ELOOP (a mode-000 folder does so for a user).
+    const tasks = path.join(config, 'tasks');
+    fs.renameSync(tasks, `${tasks}.away`);
+    fs.symlinkSync('tasks', tasks);
+    await p.waitForErr('cannot look for lists');
+    await new Promise((r) => setTimeout(r, 2500));
+    fs.rmSync(tasks);
+    fs.renameSync(`${tasks}.away`, tasks);
+    writeTask(path.join(tasks, 'app'), { ...taskOf('1'), status: 'completed' });
+    await until(() => hook.got.length === 1, 'list-completed after the folder came back');
+    const ended = await p.stop();
+    expect(ended.code).toBe(0);
+    expect(p.stderr().match(/cannot look for lists/g)).toHaveLength(1);
+    expect(p.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe('notify: a list that does not exist', () => {
   it('--once: exit 3, one line, nothing sent, no state written', () => {
     const config = tempConfig();

@@ -173,6 +173,8 @@ export class Notifier {
   private chain: Promise<void> = Promise.resolve();
   private tick: NodeJS.Timeout | undefined;
   private ticks = 0;
+  /** The last error of a look for lists, said once until it changes or goes away. */
+  private discoverError: string | undefined;
   /** Following lists live (not --once): a list found later is followed at once. */
   private watching = false;
   private index: SessionIndex | undefined;
@@ -241,6 +243,22 @@ export class Notifier {
   }
 
   /** The lists asked for, as they are now: new ones followed, gone ones dropped. */
+  /**
+   * The lists to follow, looked for again from the timer: a tasks folder made unreadable
+   * meanwhile (mode 000, replaced by a file) is said once, the lists already followed are
+   * kept, and the next round looks again. (At the start, the same error ends the run.)
+   */
+  private discoverAgain(): void {
+    try {
+      this.discover();
+      this.discoverError = undefined;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== this.discoverError) this.report.warn(`cannot look for lists: ${message}; trying again`);
+      this.discoverError = message;
+    }
+  }
+
   private discover(): void {
     const { req } = this;
     let ids: string[];
@@ -314,7 +332,7 @@ export class Notifier {
       this.index = undefined;
       forgetOldClears(this.seenCleared, this.req.clock.now());
       // --here asks the sessions which lists are here: not every round.
-      if (!('one' in this.req.lists) && ('all' in this.req.lists || this.ticks % 5 === 0)) this.discover();
+      if (!('one' in this.req.lists) && ('all' in this.req.lists || this.ticks % 5 === 0)) this.discoverAgain();
       for (const f of this.followed.values()) if (f.watcher === undefined) this.follow(f);
       void this.lookAll(false).finally(() => this.armTick());
     }, this.req.tickMs ?? 2000);
