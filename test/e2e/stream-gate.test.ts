@@ -312,3 +312,26 @@ describe('bounded lines; a followed file read in steps, so the deadline and Ctrl
     expect(took).toBeLessThan(3000);
   }, 60_000);
 });
+
+describe('--stream on a FIFO no writer ever opens', () => {
+  for (const [how, args, signal, code] of [
+    ['--timeout ends it', ['--timeout', '1s'], undefined, 0],
+    ['SIGTERM ends it', [], 'SIGTERM', 130],
+  ] as const) {
+    it(`${how}: exit ${code}, not a wait for a writer`, async () => {
+      const config = tempConfig();
+      const fifo = path.join(config, 'run.fifo');
+      spawnSync('mkfifo', [fifo]);
+      const child = spawn(process.execPath, [BIN, 'watch', '--stream', fifo, '--json', ...args], { env: baseEnv(config), stdio: 'ignore' });
+      const ended = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      if (signal !== undefined) {
+        await new Promise((r) => setTimeout(r, 1000));
+        child.kill(signal);
+      }
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const exit = await ended;
+      clearTimeout(timer);
+      expect(exit).toBe(code);
+    });
+  }
+});

@@ -150,6 +150,8 @@ export class StreamLineFeed implements LineFeed {
     private readonly input: NodeJS.ReadableStream,
     private readonly handlers: LineFeedHandlers,
     private readonly drainable = true,
+    /** Called as the feed stops: lets go of what still waits on the input (a FIFO's open). */
+    private readonly release: () => void = () => undefined,
   ) {
     this.splitter = new LineSplitter(handlers);
   }
@@ -163,11 +165,13 @@ export class StreamLineFeed implements LineFeed {
 
   close(): void {
     this.closed = true;
+    this.release();
     if (!this.ended) this.input.pause();
   }
 
   drain(signal?: AbortSignal): Promise<void> {
     this.closed = true;
+    this.release();
     if (this.ended || signal?.aborted || !this.drainable) {
       this.close();
       return Promise.resolve();
@@ -343,7 +347,24 @@ function openError(file: string, err: unknown): TasksError {
 function feedFor(where: string, shown: string, st: fs.Stats, handlers: LineFeedHandlers): LineFeed {
   if (st.isDirectory()) throw openError(shown, Object.assign(new Error('is a directory'), { code: 'EISDIR' }));
   if (st.isFile()) return new FollowedFileFeed(where, handlers);
-  return new StreamLineFeed(fs.createReadStream(where), handlers, st.isFIFO() || st.isSocket());
+  const stream = fs.createReadStream(where);
+  return new StreamLineFeed(stream, handlers, st.isFIFO() || st.isSocket(), () => releaseWaitingOpen(where, stream));
+}
+
+/**
+ * A FIFO's read stream opens in the background, and that open waits for a writer: a
+ * watch that ends before any writer came (its --timeout, Ctrl-C) would wait with it, for
+ * ever. Opening it for writing here (which does not block while a reader waits) and
+ * closing it lets that open finish on an input that ends at once: nothing was written,
+ * so nothing is left to drain.
+ */
+function releaseWaitingOpen(file: string, stream: fs.ReadStream): void {
+  if (!stream.pending) return;
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+  } catch {
+    // No reader waits (ENXIO): the open finished meanwhile, and reads as any other.
+  }
 }
 
 /** Standard input as a feed; drained at the end only when it is a pipe or socket (fstat of `fd`). */
