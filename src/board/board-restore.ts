@@ -70,7 +70,7 @@ async function restore(
     report,
     empty: created + updated + deleted === 0,
     lines: body === '' ? [] : body.split('\n'),
-    summary: renderRestoreSummary(report, listWords(shortOf(configDir, listId)(listId), index.knows(listId))),
+    summary: renderRestoreSummary(report, listInWords(index, configDir, listId)),
   };
 }
 
@@ -133,9 +133,7 @@ export async function restorePreview(
     summary: r.summary,
     warnings: r.report.warnings,
     count: r.report.created.length,
-    none: r.empty
-      ? renderNothingRecorded(listWords(shortOf(ctx.configDir, listId)(listId), index.knows(listId)), r.report.sources.length)
-      : null,
+    none: r.empty ? renderNothingRecorded(listInWords(index, ctx.configDir, listId), r.report.sources.length) : null,
   };
 }
 
@@ -149,10 +147,11 @@ export async function restoreAction(
   const listId = req.list;
   const r = await restore(index, configDir, listId, req.from, false, signal);
   // As `tasks restore` refuses it: a record with no change of the list writes nothing.
-  if (r.empty)
-    throw new TasksError(
-      'not_found',
-      renderNothingRecorded(listWords(shortOf(configDir, listId)(listId), index.knows(listId)), r.report.sources.length),
-    );
+  if (r.empty) throw new TasksError('not_found', renderNothingRecorded(listInWords(index, configDir, listId), r.report.sources.length));
   return { message: r.summary, lines: r.lines, warnings: r.report.warnings };
+}
+
+/** The list in a restore's words: `list "build-9"`, or `the list of session 7c1e2f30` (its short id among the lists). */
+function listInWords(index: SessionIndex, configDir: string, listId: string): string {
+  return listWords(shortOf(configDir, listId)(listId), index.knows(listId));
 }

@@ -90,8 +90,8 @@ const sameProcess = (p: WriterProcess, now: ProcStat) => p.startTime === undefin
  * ancestors (itself included) or a child of one, as a script of the pipeline is (`(claude
  * -p a; claude -p b) | tasks watch --stream -`, or `< <(...)`), which may start another
  * session yet. A process the agent started in the background and left holding its output
- * was handed to init (or a subreaper) when the agent exited. Undefined when anyone may write on, when nobody holds
- * it (its end is coming), or where /proc cannot tell.
+ * was handed to init (or a subreaper) when the agent exited. Undefined when anyone may
+ * write on, when nobody holds it (its end is coming), or where /proc cannot tell.
  */
 export function heldOnlyByLeftovers(link: string, isClaude: (pid: number) => boolean, procRoot = '/proc'): number[] | undefined {
   const holders = processesWithLink(link, procRoot);
