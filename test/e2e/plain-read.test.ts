@@ -199,6 +199,23 @@ describe('a plain read is the program read, byte for byte', () => {
     }
   });
 
+  it('lists the same under the permission model, where the fs binding is refused to it', () => {
+    const w = world();
+    const argv = ['-l', 'plan', 'list', '--json'];
+    const free = run(w.config, argv, { cwd: w.loose, env: { TASKS_NOW: String(NOW) } });
+    expect(free.code).toBe(0);
+    const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+    const limited = spawnSync(process.execPath, [flag, '--allow-fs-read=*', BIN, ...argv], {
+      cwd: w.loose,
+      env: baseEnv(w.config, { TASKS_NOW: String(NOW) }),
+      encoding: 'utf8',
+    });
+    expect({ code: limited.status, stdout: limited.stdout }).toEqual({ code: 0, stdout: free.stdout });
+    // Node's own note that the model is experimental aside, the same warnings.
+    const own = /^\(node:\d+\) ExperimentalWarning: .*\n\(Use `node --trace-warnings.*\n/;
+    expect(limited.stderr.replace(own, '')).toBe(free.stderr);
+  });
+
   it('leaves to the program what it does not read whole', () => {
     for (const argv of [
       ['list', '--help'],

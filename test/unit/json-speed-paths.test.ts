@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../../src/core/base/json-depth.js';
 import { mtimeReader, nodeStatNumbers, openFileMtimeMs, type StatNumbers } from '../../src/core/base/open-file-mtime.js';
+import { type FileCalls, fileCalls, nodeFileCalls, publicFileCalls, wrappersMatch } from '../../src/core/base/open-read-close.js';
 import { compareIds, sortByIds } from '../../src/core/store/ids.js';
 import { readTaskFile } from '../../src/core/store/task-file.js';
 import { isoTime } from '../../src/render/iso-text.js';
@@ -181,5 +182,87 @@ describe('the change time of an open file', () => {
     }
     const none = mtimeReader(() => undefined);
     for (const fd of fds) expect(none(fd)).toBe(fs.fstatSync(fd).mtimeMs);
+  });
+});
+
+describe('open, read and close without the public checks', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-calls-'));
+  const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+  /** What a call gives or throws, as comparable values. */
+  const outcome = (call: () => unknown) => {
+    try {
+      return { value: call() };
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return { threw: e.constructor.name, code: e.code, message: e.message };
+    }
+  };
+  /** Every kind of file a listing meets, and what each set of calls makes of it. */
+  const meet = (calls: FileCalls) => {
+    fs.writeFileSync(path.join(dir, 'task.json'), '{"id":"1"}');
+    fs.writeFileSync(path.join(dir, 'empty.json'), '');
+    fs.mkdirSync(path.join(dir, 'folder.json'), { recursive: true });
+    if (!fs.existsSync(path.join(dir, 'link.json'))) fs.symlinkSync('task.json', path.join(dir, 'link.json'));
+    const buffer = Buffer.alloc(64);
+    return ['task.json', 'empty.json', 'folder.json', 'link.json', 'missing.json', 'nul\0.json', 'task.json/x'].map((name) => {
+      const opened = outcome(() => calls.open(path.join(dir, name), flags));
+      if (opened.value === undefined) return { name, opened };
+      const fd = opened.value as number;
+      const read = outcome(() => calls.read(fd, buffer, 0, buffer.length, 0));
+      const zero = outcome(() => calls.read(fd, buffer, 0, 0, 0));
+      const text = buffer.toString('utf8', 0, typeof read.value === 'number' ? read.value : 0);
+      calls.close(fd);
+      return { name, opened: typeof opened.value, read, zero, text, closedTwice: outcome(() => calls.close(fd)) };
+    });
+  };
+
+  it("are this Node's own binding on Node 20, 22 and 24, called as its wrappers call it", () => {
+    // CI runs each of the three: a Node whose wrappers changed shows here, not as a slower listing.
+    expect(wrappersMatch(fs)).toBe(true);
+    expect(nodeFileCalls()).not.toBe(publicFileCalls);
+    expect(fileCalls()).not.toBe(publicFileCalls);
+  });
+
+  it('open, read, refuse and fail as the public calls do, file by file', () => {
+    const publicly = meet(publicFileCalls);
+    expect(publicly.map((m) => m.name)).toHaveLength(7);
+    expect(publicly[0]).toMatchObject({ opened: 'number', text: '{"id":"1"}' });
+    expect(meet(nodeFileCalls())).toEqual(publicly);
+  });
+
+  it("are the public calls where the wrappers read otherwise, or process.binding is not Node's own", () => {
+    const other = { ...fs, readSync: (fd: number, buffer: Buffer) => fs.readSync(fd, buffer, 0, 1, null) };
+    expect(wrappersMatch(other)).toBe(false);
+    expect(wrappersMatch({ ...fs, closeSync: () => undefined })).toBe(false);
+    const proc = process as unknown as { binding: (name: string) => unknown };
+    const own = proc.binding;
+    const asked: string[] = [];
+    for (const stand of [
+      // under --pending-deprecation: a function that warns first
+      Object.defineProperty(
+        (name: string) => {
+          asked.push(name);
+          return own(name);
+        },
+        'name',
+        { value: 'deprecated' },
+      ),
+      // the permission model: refused
+      Object.defineProperty(
+        () => {
+          throw Object.assign(new Error('Access to this API has been restricted'), { code: 'ERR_ACCESS_DENIED' });
+        },
+        'name',
+        { value: 'binding' },
+      ),
+    ]) {
+      proc.binding = stand;
+      try {
+        expect(nodeFileCalls()).toBe(publicFileCalls);
+      } finally {
+        proc.binding = own;
+      }
+    }
+    expect(asked).toEqual([]);
   });
 });

@@ -224,6 +224,7 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'sessions/claude-processes.ts boots': "each /proc root's boot time: a fact of the machine",
   'sessions/live-sessions.ts ownDomain': "this machine's pid domain: a fact of the machine",
   'sessions/claude-processes.ts procBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
+  'base/open-read-close.ts chosen': "which calls this Node's fs takes, chosen once: a fact of the Node",
   'store/task-file.ts quickBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
   'sessions/transcript-lines.ts chunkBuffer': 'a scratch buffer of synchronous reads: nothing in it outlives a call',
   'scope/run-scope.ts running': "the handle each async context's scope is read by, made on first use: it holds no run's state",

@@ -4,6 +4,7 @@ import { readOpenFile } from '../base/bounded-read.js';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { MAX_JSON_DEPTH, nestingExceeds } from '../base/json-depth.js';
 import { openFileMtimeMs } from '../base/open-file-mtime.js';
+import { fileCalls } from '../base/open-read-close.js';
 import { isKnownKey, type Task, validateTask } from './schema.js';
 import { serializeTask } from './serialize.js';
 
@@ -156,15 +157,16 @@ const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constant
  * checks what it is and says why it is not a task.
  */
 function quickRead(file: string, maxBytes: number, withTime: boolean): { text: string; mtimeMs?: number } | undefined {
+  const calls = fileCalls();
   let fd: number;
   try {
-    fd = fs.openSync(file, READ_FLAGS);
+    fd = calls.open(file, READ_FLAGS);
   } catch {
     return undefined;
   }
   try {
     const buffer = (quickBuffer ??= Buffer.allocUnsafe(QUICK_READ_BYTES));
-    const n = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    const n = calls.read(fd, buffer, 0, buffer.length, 0);
     // A short read of a regular file is all of it; a full buffer may not be.
     if (!(n > 0 && n < buffer.length && n <= maxBytes)) return undefined;
     const text = buffer.toString('utf8', 0, n);
@@ -173,7 +175,7 @@ function quickRead(file: string, maxBytes: number, withTime: boolean): { text: s
   } catch {
     return undefined;
   } finally {
-    fs.closeSync(fd);
+    calls.close(fd);
   }
 }
 
