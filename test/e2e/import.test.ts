@@ -237,6 +237,13 @@ describe('import: bad input', () => {
     { name: 'empty stdin', stdin: '', args: ['import', '-'], message: /^error: stdin: the input is empty$/ },
     { name: 'an unknown --format', content: '[]', args: ['import', 'IN', '--format', 'yaml'], message: /argument 'yaml' is invalid/ },
     {
+      name: 'JSON Lines mixing todos and tasks',
+      content:
+        '{"content":"a","status":"pending","activeForm":"A"}\n{"id":"1","subject":"b","description":"","blocks":[],"blockedBy":[]}\n',
+      message:
+        /in\.jsonl: the lines mix todos and tasks \(line 1 is a todo, line 2 a task\): import one kind at a time \(tasks one a line, todos as one JSON array\)$/,
+    },
+    {
       name: 'JSON Lines given as --format todowrite',
       content: '{"type":"a"}\n{"type":"b"}',
       args: ['import', 'IN', '--format', 'todowrite'],

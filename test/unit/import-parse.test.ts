@@ -169,6 +169,19 @@ describe('bad input', () => {
     expect(refusal('[{"id":"1","subject":"b","blocks":[]},{"content":"a","status":"pending","activeForm":"A"}]')).toBe(
       'the array mixes todos and tasks (item 2 is a todo, item 1 a task): import one kind at a time',
     );
+    // The same mix one a line: not a stream with no "type", but the mix, by line (blank lines count).
+    const todoLine = '{"content":"a","status":"pending","activeForm":"A"}';
+    const taskLine = '{"id":"1","subject":"b","description":"","status":"pending","blocks":[],"blockedBy":[]}';
+    expect(refusal(`${todoLine}\n${taskLine}`)).toBe(
+      'the lines mix todos and tasks (line 1 is a todo, line 2 a task): import one kind at a time (tasks one a line, todos as one JSON array)',
+    );
+    expect(refusal(`${taskLine}\n\n${todoLine}\n${todoLine}`)).toBe(
+      'the lines mix todos and tasks (line 3 is a todo, line 1 a task): import one kind at a time (tasks one a line, todos as one JSON array)',
+    );
+    // A Claude Code entry with content is no todo: a stream with tasks on its lines stays a stream.
+    expect(refusal(`{"type":"system","content":"x"}\n${taskLine}`)).toBe(
+      'no TodoWrite snapshot and no Task tool calls in this stream-json (2 lines)',
+    );
     expect(refusal('{"a": 1}', 'todowrite')).toMatch(/^not a TodoWrite snapshot/);
     expect(refusal('{"type":"a"}\n{"type":"b"}', 'todowrite')).toMatch(/the input is JSON Lines/);
     expect(refusal('{"a":1}\n{"b":2}')).toMatch(/no line has a "type"/);

@@ -85,7 +85,29 @@ function fromLines(lines: JsonLine[], choice: ImportFormatChoice): Snapshot {
       `${count(lines.length, 'task')} (JSON Lines)`,
     );
   }
+  if (choice === 'auto') refuseMixedLines(lines);
   return snapshotFromStream(lines, choice === 'auto' ? streamKind(lines) : choice);
+}
+
+/** A TodoWrite item on a line of its own: it has `content`; a Claude Code entry, which may too, has a `type`. */
+function looksLikeTodoLine(value: Record<string, unknown>): boolean {
+  return 'content' in value && typeof value.type !== 'string';
+}
+
+/**
+ * Lines that are each a todo or a task, with both kinds there: no one format holds them,
+ * and they are no stream either. Tasks are read one a line, but todos only as one JSON
+ * document, so the way out is named for each kind.
+ */
+function refuseMixedLines(lines: readonly JsonLine[]): void {
+  if (!lines.every(({ value }) => looksLikeTask(value) || looksLikeTodoLine(value))) return;
+  const task = lines.find(({ value }) => looksLikeTask(value));
+  const todo = lines.find(({ value }) => !looksLikeTask(value));
+  if (!task || !todo) return;
+  throw new TasksError(
+    'usage',
+    `the lines mix todos and tasks (line ${todo.line} is a todo, line ${task.line} a task): import one kind at a time (tasks one a line, todos as one JSON array)`,
+  );
 }
 
 /**
