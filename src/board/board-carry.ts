@@ -6,6 +6,7 @@ import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import { liveSessionLists } from '../core/sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../core/sessions/session-index.js';
 import { carryWarnings, renderCarry, renderCarrySummary } from '../render/carry-report.js';
+import { listWords } from '../render/new-list.js';
 import { stateText, tildePath } from '../render/session-text.js';
 import { PLAIN } from '../render/style.js';
 import type { CarryPreviewPayload, CarryTargetView } from './board-protocol.js';
@@ -113,6 +114,7 @@ export async function carryPreview(
   try {
     const outcome = await run(index, ctx, listId, target.sessionId, { dryRun: true, force: false });
     const shortId = shortOf(ctx.configDir, outcome.target);
+    const words = wordsOf(index, shortId);
     const body = renderCarry(outcome, PLAIN, shortId);
     const from = outcome.from[0];
     const count = from === undefined ? 0 : Math.max(0, Object.keys(from.ids).length - from.changed.length);
@@ -120,10 +122,10 @@ export async function carryPreview(
       targets,
       target,
       lines: body === '' ? [] : body.split('\n'),
-      notes: renderCarrySummary(outcome, shortId)
+      notes: renderCarrySummary(outcome, shortId, words)
         .filter((n) => n.code !== 'carry_needs_force')
         .map((n) => n.text),
-      warnings: carryWarnings(outcome, shortId),
+      warnings: carryWarnings(outcome, shortId, words),
       count,
       live: from?.live ?? null,
       none: null,
@@ -144,7 +146,13 @@ export async function carryAction(
 ): Promise<{ message: string; lines: string[]; notes: string[]; warnings: string[] }> {
   const outcome = await run(index, ctx, req.list, req.to, { dryRun: false, force: req.force }, onLists, signal);
   const shortId = shortOf(ctx.configDir, outcome.target);
+  const words = wordsOf(index, shortId);
   const body = renderCarry(outcome, PLAIN, shortId);
-  const [head = 'nothing carried', ...notes] = renderCarrySummary(outcome, shortId).map((n) => n.text);
-  return { message: head, lines: body === '' ? [] : body.split('\n'), notes, warnings: carryWarnings(outcome, shortId) };
+  const [head = 'nothing carried', ...notes] = renderCarrySummary(outcome, shortId, words).map((n) => n.text);
+  return { message: head, lines: body === '' ? [] : body.split('\n'), notes, warnings: carryWarnings(outcome, shortId, words) };
+}
+
+/** A list in a carry's sentences, as the command says it: `the list of session 7c1e2f30`, or `list "build-9"`. */
+function wordsOf(index: SessionIndex, shortId: (id: string) => string): (id: string) => string {
+  return (id) => listWords(shortId(id), index.knows(id));
 }

@@ -69,8 +69,12 @@ export function renderCarry(outcome: CarryOutcome, style: Style, shortId: (id: s
   return lines.join('\n');
 }
 
-/** Warnings for stderr: edges to unfinished work left behind, tasks that changed while carried. */
-export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => string): string[] {
+/**
+ * Warnings for stderr: edges to unfinished work left behind, tasks that changed while carried.
+ * `shortId` names a list before a task id (`2d483082 #3`); `words`, a list in a sentence
+ * (`the list of session 7baec0ff`, `list "to"`: render/new-list.ts).
+ */
+export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => string, words: (id: string) => string): string[] {
   const out = [...outcome.warnings];
   for (const f of outcome.from) {
     for (const d of f.dropped) {
@@ -83,7 +87,7 @@ export function carryWarnings(outcome: CarryOutcome, shortId: (id: string) => st
       if (c.kept === undefined) byWhy.set(c.why, [...(byWhy.get(c.why) ?? []), c.id]);
       else
         out.push(
-          `${shortId(f.source.list)} #${oneLine(c.id)} not carried: ${oneLine(c.why)}; its copy #${oneLine(c.kept.copy)} stays in list ${shortId(outcome.target)}: ${oneLine(c.kept.why)}`,
+          `${shortId(f.source.list)} #${oneLine(c.id)} not carried: ${oneLine(c.why)}; its copy #${oneLine(c.kept.copy)} stays in ${oneLine(words(outcome.target))}: ${oneLine(c.kept.why)}`,
         );
     }
     for (const [why, ids] of byWhy) {
@@ -109,12 +113,16 @@ export interface CarryNote {
   facts?: Record<string, unknown>;
 }
 
-/** The summary, for stderr, a note a line: how many from where into where, what was left, what a real run needs. */
-export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) => string): CarryNote[] {
+/**
+ * The summary, for stderr, a note a line: how many from where into where, what was left,
+ * what a real run needs. Lists in `words` (`the list of session 7baec0ff`, `list "to"`);
+ * `shortId` where a list is an argument of a command to run.
+ */
+export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) => string, words: (id: string) => string): CarryNote[] {
   const lines: CarryNote[] = [];
   for (const f of outcome.from) {
     const n = Object.keys(f.ids).length - f.changed.length;
-    const from = `list ${shortId(f.source.list)}${whyText(f)}`;
+    const from = `${oneLine(words(f.source.list))}${whyText(f)}`;
     const left = leftText(f);
     const facts = { list: f.source.list, carried: Math.max(n, 0), left: f.left };
     // A real run refuses a live source before it looks for work: the dry run says so whatever it finds.
@@ -124,7 +132,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
         : [
             {
               code: 'carry_needs_force',
-              text: `a real run needs --force: list ${shortId(f.source.list)} is in use by a live agent (${f.live})`,
+              text: `a real run needs --force: ${oneLine(words(f.source.list))} is in use by a live agent (${f.live})`,
               facts: { list: f.source.list, live: f.live },
             },
           ];
@@ -145,7 +153,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
         : `; ${f.copied.length === n ? 'all' : f.copied.length} copied there before by a carry that stopped: ${outcome.dryRun ? 'would be ' : ''}marked, not copied again`;
     lines.push({
       code: 'carry_summary',
-      text: `${done} ${count(n, 'task')} from ${from} into list ${shortId(outcome.target)}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
+      text: `${done} ${count(n, 'task')} from ${from} into ${oneLine(words(outcome.target))}${range}; ${there}${copied}${left === '' ? '' : `; left ${left}`}${outcome.dryRun ? '; nothing written' : ''}`,
       facts,
     });
     pushAll(lines, needsForce);
@@ -153,7 +161,7 @@ export function renderCarrySummary(outcome: CarryOutcome, shortId: (id: string) 
   for (const o of outcome.others) {
     lines.push({
       code: 'carry_others',
-      text: `also unfinished: ${count(o.unfinished, 'task')} in list ${shortId(o.list)}; tasks carry --from ${shortId(o.list)} brings them`,
+      text: `also unfinished: ${count(o.unfinished, 'task')} in ${oneLine(words(o.list))}; tasks carry --from ${shortId(o.list)} brings them`,
       facts: { list: o.list, unfinished: o.unfinished },
     });
   }

@@ -85,7 +85,7 @@ describe('carry from the board', () => {
     expect(r.status, r.body).toBe(200);
     const done = JSON.parse(r.body);
     expect(done.message).toBe(
-      'carried 1 task from list 7f1c9e22 into list 9a0b1c2d (#1); marked there as carried (metadata.carriedTo); left 1 completed',
+      'carried 1 task from the list of session 7f1c9e22 into the list of session 9a0b1c2d (#1); marked there as carried (metadata.carriedTo); left 1 completed',
     );
     expect(done.lines).toEqual([expect.stringMatching(/^carried {2}7f1c9e22 #2 -> #1 /)]);
     expect(readJson(path.join(listDir(w, IDS.webNew), '1.json'))).toMatchObject({
@@ -128,7 +128,9 @@ describe('carry from the board', () => {
     expect(preview.lines).toEqual(lines(dry.stdout));
     expect(preview.live).not.toBeNull();
     // The dry run's note for --force is the board's `live`: the rest of what it says, the board says too.
-    expect(said(dry.stderr)).toContain(`a real run needs --force: list 2d483082 is in use by a live agent (${preview.live})`);
+    expect(said(dry.stderr)).toContain(
+      `a real run needs --force: the list of session 2d483082 is in use by a live agent (${preview.live})`,
+    );
     expect([...preview.warnings, ...preview.notes]).toEqual(said(dry.stderr).filter((l) => !l.startsWith('a real run needs --force')));
     const before = fs.readFileSync(path.join(listDir(w, IDS.api), '2.json'), 'utf8');
     const refused = await postAction(b, { action: 'carry', list: IDS.api, to: SECOND, force: false });

@@ -152,7 +152,7 @@ describe('tasks carry', () => {
     const text = w.tasksCli(['carry']);
     expect(text.code).toBe(0);
     expect(text.stderr).toMatch(
-      /nothing to carry from list 2d483082 \(cleared -> 7baec0ff\): 1 completed, 4 carried before, 1 internal\n$/,
+      /nothing to carry from the list of session 2d483082 \(cleared -> 7baec0ff\): 1 completed, 4 carried before, 1 internal\n$/,
     );
   });
 
@@ -171,7 +171,7 @@ describe('tasks carry', () => {
     );
     expect(r.stderr).toContain('warning: 2d483082: #6 waited for #9, a task no longer there: that edge is not carried\n');
     expect(r.stderr).toMatch(
-      /carried 4 tasks from list 2d483082 \(cleared -> 7baec0ff\) into list 7baec0ff \(#1-#4\); marked there as carried \(metadata.carriedTo\); left 1 completed, 1 internal\n$/,
+      /carried 4 tasks from the list of session 2d483082 \(cleared -> 7baec0ff\) into the list of session 7baec0ff \(#1-#4\); marked there as carried \(metadata.carriedTo\); left 1 completed, 1 internal\n$/,
     );
   });
 
@@ -210,7 +210,7 @@ describe('tasks carry', () => {
     const r = w.tasksCli(['-l', 'to', 'carry', '--from', 'from', '--move']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^moved {4}from #2 -> #1 {2}pending/);
-    expect(r.stderr).toMatch(/moved 1 task from list from into list to \(#1\); deleted there; left 1 completed\n$/);
+    expect(r.stderr).toMatch(/moved 1 task from list "from" into list "to" \(#1\); deleted there; left 1 completed\n$/);
     expect(w.tasks('from').map((t) => [t.id, t.blocks])).toEqual([['1', []]]);
     expect(fs.readFileSync(path.join(from, '.highwatermark'), 'utf8')).toBe('2');
     expect(w.tasks('to').map((t) => [t.id, t.subject, t.blockedBy])).toEqual([['1', 'Open', []]]);
@@ -232,7 +232,9 @@ describe('tasks carry', () => {
     expect(fs.existsSync(w.listDir('elsewhere'))).toBe(false);
     const dry = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C, '-n']);
     expect(dry.code).toBe(0);
-    expect(dry.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
+    expect(dry.stderr).toContain(
+      'a real run needs --force: the list of session 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)',
+    );
     const forced = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C, '--force', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
     // Nothing left to carry: the real run is refused all the same, and the dry run says so.
@@ -240,8 +242,10 @@ describe('tasks carry', () => {
     expect(refusedAgain.code).toBe(4);
     const dryAgain = w.tasksCli(['-l', 'other', 'carry', '--from', C, '-n']);
     expect(dryAgain.code).toBe(0);
-    expect(dryAgain.stderr).toContain('nothing to carry from list 9a0b1c2d');
-    expect(dryAgain.stderr).toContain('a real run needs --force: list 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)');
+    expect(dryAgain.stderr).toContain('nothing to carry from the list of session 9a0b1c2d');
+    expect(dryAgain.stderr).toContain(
+      'a real run needs --force: the list of session 9a0b1c2d is in use by a live agent (session 9a0b1c2d is live)',
+    );
     // A live agent's claim is no gone owner's: it keeps it.
     expect(w.tasks('elsewhere').map((t) => [t.status, t.owner])).toEqual([['in_progress', 'main']]);
   });

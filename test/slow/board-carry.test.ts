@@ -93,13 +93,13 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
     const dry = cli(w, ['--session', IDS.webNew, 'carry', '--from', IDS.webOld, '--dry-run']);
     expect(await p.locator('.dry-run-lines').textContent()).toBe(dry.stdout.trimEnd());
     expect(await p.locator('.dry-run-note').allTextContents()).toEqual([
-      expect.stringMatching(/^dry run: would carry 1 task from list 7f1c9e22 into list 9a0b1c2d/),
+      expect.stringMatching(/^dry run: would carry 1 task from the list of session 7f1c9e22 into the list of session 9a0b1c2d/),
     ]);
     expect(fs.existsSync(listDir(w, IDS.webNew))).toBe(false);
     await shot(p, 'carry');
     expect(await axe(p)).toEqual([]);
     await p.click('dialog button[data-submit]');
-    await p.waitForSelector('.toast:has-text("carried 1 task from list 7f1c9e22")');
+    await p.waitForSelector('.toast:has-text("carried 1 task from the list of session 7f1c9e22")');
     expect(readJson(path.join(listDir(w, IDS.webNew), '1.json'))).toMatchObject({ subject: 'Fix the cookie race', status: 'pending' });
     // Carried: nothing left to offer, and focus back where the person was.
     await p.waitForSelector('#carry', { state: 'detached' });
@@ -246,7 +246,7 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
           continue;
         }
         await p.keyboard.press('Enter');
-        await p.waitForSelector('.toast:has-text("carried 1 task from list 7f1c9e22")');
+        await p.waitForSelector('.toast:has-text("carried 1 task from the list of session 7f1c9e22")');
         // The work is carried: the entry goes, and focus stays in its section.
         await p.waitForSelector(`#now-carry-${IDS.webOld}`, { state: 'detached' });
         expect(await p.evaluate(() => document.activeElement?.closest('section')?.id)).toBe('now-needs');
@@ -291,7 +291,7 @@ describe.skipIf(!browserAvailable)(`carry and restore on the board's page${SKIPP
         continue;
       }
       await anyway.click();
-      await p.waitForSelector('.toast:has-text("carried 1 task from list 7f1c9e22")');
+      await p.waitForSelector('.toast:has-text("carried 1 task from the list of session 7f1c9e22")');
     }
     // Carried as the command carries it with --force (the live agent's claim kept: its work goes on there).
     expect(readJson(path.join(listDir(w, IDS.webNew), '1.json'))).toMatchObject({

@@ -197,10 +197,10 @@ describe('carry stopped part-way', () => {
     const copy = w.tasks('dst').find((t) => t.id === '3');
     expect(copy).toMatchObject({ subject: 'Two', status: 'in_progress', owner: 'target-agent' });
     expect(r.stderr).toMatch(
-      /#2 not carried: changed while it was carried \(now completed\); its copy #3 stays in list dst: changed in its new list since it was copied \(now in_progress, owner target-agent\)/,
+      /#2 not carried: changed while it was carried \(now completed\); its copy #3 stays in list "dst": changed in its new list since it was copied \(now in_progress, owner target-agent\)/,
     );
     // One task carried (#1 -> #2), said so; the copy that stays is no carried task.
-    expect(r.stderr).toMatch(/carried 1 task from list src into list dst \(#2\)/);
+    expect(r.stderr).toMatch(/carried 1 task from list "src" into list "dst" \(#2\)/);
   }, 60_000);
 
   it('a carry into a new list that ends up taking nothing leaves no folder behind; one into a list that was there keeps it', async () => {

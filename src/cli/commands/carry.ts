@@ -77,7 +77,8 @@ Examples:
         }),
       );
       const shortId = (id: string) => ctx.shortId(id);
-      for (const w of carryWarnings(outcome, shortId)) ctx.io.warn(w, 'carry_warning');
+      const words = (id: string) => ctx.listWords(id);
+      for (const w of carryWarnings(outcome, shortId, words)) ctx.io.warn(w, 'carry_warning');
       if (ctx.io.json) {
         const times = dryRun
           ? undefined
@@ -90,6 +91,6 @@ Examples:
         const body = renderCarry(outcome, ctx.io.style, shortId);
         if (body !== '') ctx.io.out(body);
       }
-      for (const n of renderCarrySummary(outcome, shortId)) ctx.io.note(n.text, n.code, n.facts);
+      for (const n of renderCarrySummary(outcome, shortId, words)) ctx.io.note(n.text, n.code, n.facts);
     });
 }
