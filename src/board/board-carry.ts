@@ -77,8 +77,9 @@ function run(
   onLists?: (lists: string[]) => void,
   signal?: AbortSignal,
 ): Promise<CarryOutcome> {
+  const target = targetOf(index, ctx, to);
   return carryWork(index, {
-    target: targetOf(index, ctx, to),
+    target,
     from: [listId],
     force: o.force,
     dryRun: o.dryRun,
@@ -88,6 +89,7 @@ function run(
     now: () => performance.now(),
     signal,
     onLists,
+    listWords: wordsOf(index, shortOf(ctx.configDir, target.id, listId)),
   });
 }
 

@@ -153,7 +153,7 @@ describe('carry from the board', () => {
     expect(refused.status).toBe(409);
     expect(said(command.stderr)[0]).toBe(JSON.parse(refused.body).error.message);
     expect(JSON.parse(refused.body).error.message).toMatch(
-      /^list 2d483082 is in use by a live agent \(.+\): carrying would take its work; nothing carried/,
+      /^the list of session 2d483082 is in use by a live agent \(.+\): carrying would take its work; nothing carried/,
     );
     expect(fs.readFileSync(path.join(listDir(w, IDS.api), '2.json'), 'utf8')).toBe(before);
     expect(fs.existsSync(listDir(w, IDS.webNew))).toBe(false);

@@ -226,7 +226,7 @@ describe('tasks carry', () => {
     const r = w.tasksCli(['-l', 'elsewhere', 'carry', '--from', C]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(
-      /^error: list 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried \(--force carries all the same\)$/m,
+      /^error: the list of session 9a0b1c2d is in use by a live agent \(session 9a0b1c2d is live\): carrying would take its work; nothing carried \(--force carries all the same\)$/m,
     );
     expect(snapshotDir(w.listDir(C))).toEqual(before);
     expect(fs.existsSync(w.listDir('elsewhere'))).toBe(false);

@@ -113,8 +113,8 @@ describe('carry: hostile input', () => {
     expect(r.code, r.stderr).toBe(0);
     const warnings = stderrLines(r.stderr).flatMap((l) => (l.warning ? [l.warning.message] : []));
     expect(warnings).toEqual([
-      expect.stringMatching(/^list from: 2\.json not carried: not valid JSON/),
-      expect.stringMatching(/^list from: 3\.json not carried: nested deeper than/),
+      expect.stringMatching(/^list "from": 2\.json not carried: not valid JSON/),
+      expect.stringMatching(/^list "from": 3\.json not carried: nested deeper than/),
     ]);
     expect(JSON.parse(r.stdout).from[0].ids).toEqual({ '1': '1', '99999999999999999999': '2' });
     expect(fs.readFileSync(path.join(from, '2.json'))).toEqual(skipped.two);

@@ -74,6 +74,7 @@ Examples:
           onLists: (lists) => {
             ctx.journal.marks = { lists };
           },
+          listWords: (id) => ctx.listWords(id),
         }),
       );
       const shortId = (id: string) => ctx.shortId(id);

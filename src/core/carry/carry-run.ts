@@ -68,6 +68,11 @@ export interface CarryRequest {
    * takes the carry back in all (history/undo-lists.ts).
    */
   onLists?: ((lists: string[]) => void) | undefined;
+  /**
+   * A list named in errors and warnings, as the caller's other messages name it (`the list
+   * of session 7c1e2f30`, `list "plan"`); by default `list` and its short id.
+   */
+  listWords?: ((id: string) => string) | undefined;
 }
 
 export interface CarriedFrom extends CarryPlan {
@@ -97,6 +102,7 @@ export interface CarryOutcome {
 
 export async function carryWork(index: SessionIndex, req: CarryRequest): Promise<CarryOutcome> {
   const target = req.target;
+  const words = req.listWords ?? ((id: string) => `list ${short(id)}`);
   const outcome: CarryOutcome = {
     target: target.id,
     dryRun: Boolean(req.dryRun),
@@ -123,7 +129,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     if (life !== undefined && !req.force && !req.dryRun) {
       throw new TasksError(
         'conflict',
-        `list ${short(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried (--force carries all the same)`,
+        `${words(source.list)} is in use by a live agent (${life.why}): carrying would take its work; nothing carried (--force carries all the same)`,
         {
           hint: 'add --force to carry all the same',
           details: { list: source.list, live: life.why },
@@ -133,7 +139,7 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
     const gone = life === undefined ? goneOwnersOfList(index, sourceDir, source.list, req.person, { deep: true }) : undefined;
     const read = readList(sourceDir);
     // A file agents skip is no task to carry; said, so that nothing is left behind unseen.
-    for (const p of read.problems) outcome.warnings.push(`list ${short(source.list)}: ${p.file} not carried: ${p.reason}`);
+    for (const p of read.problems) outcome.warnings.push(`${words(source.list)}: ${p.file} not carried: ${p.reason}`);
     const plan = planCarry({
       sourceList: source.list,
       source: read.tasks,
@@ -170,14 +176,14 @@ export async function carryWork(index: SessionIndex, req: CarryRequest): Promise
       pushAll(outcome.created, kept.created);
       pushAll(outcome.warnings, kept.warnings);
     } catch (err) {
-      const error = await stopped(err, target, run.written);
+      const error = await stopped(err, target, run.written, words);
       if (makesTarget) await removeIfLeftEmpty(target.dir);
       throw error;
     }
     marked.push({ sourceDir, done });
     targetTasks = readList(target.dir).tasks;
   }
-  if (req.move) for (const m of marked) pushAll(outcome.warnings, await deleteMarked(m.sourceDir, target, m.done, run, req.signal));
+  if (req.move) for (const m of marked) pushAll(outcome.warnings, await deleteMarked(m.sourceDir, target, m.done, run, req.signal, words));
   if (makesTarget) await removeIfLeftEmpty(target.dir);
   return outcome;
 }
@@ -265,6 +271,7 @@ async function deleteMarked(
   done: CarriedFrom,
   run: RunWrites,
   signal: AbortSignal | undefined,
+  words: (id: string) => string,
 ): Promise<string[]> {
   const warnings: string[] = [];
   const left: string[] = [];
@@ -291,7 +298,7 @@ async function deleteMarked(
   }
   if (left.length > 0) {
     warnings.push(
-      `list ${short(done.source.list)}: ${left.map((id) => `#${id}`).join(', ')} carried but not deleted (${signal?.aborted ? 'interrupted' : 'its lock stayed busy'}): marked there as carried (metadata.carriedTo)`,
+      `${words(done.source.list)}: ${left.map((id) => `#${id}`).join(', ')} carried but not deleted (${signal?.aborted ? 'interrupted' : 'its lock stayed busy'}): marked there as carried (metadata.carriedTo)`,
     );
   }
   return warnings;
@@ -302,7 +309,12 @@ async function deleteMarked(
  * the error it stops with: nothing carried, or which copies stay because an agent on the
  * target changed them (a carry run again marks their sources, and copies nothing twice).
  */
-async function stopped(err: unknown, target: { id: string; dir: string }, written: CopyWritten[]): Promise<unknown> {
+async function stopped(
+  err: unknown,
+  target: { id: string; dir: string },
+  written: CopyWritten[],
+  words: (id: string) => string,
+): Promise<unknown> {
   const back = await takeBack(target.dir, written);
   if (!(err instanceof TasksError)) return err;
   const what = err.code === 'interrupted' ? 'carry interrupted' : `carry stopped: ${err.message}`;
@@ -316,7 +328,7 @@ async function stopped(err: unknown, target: { id: string; dir: string }, writte
   const kept = back.kept.map((k) => `#${k.copy}`).join(', ');
   return new TasksError(
     err.code,
-    `${what}${took}; ${back.kept.length === 1 ? 'one copy stays' : `${back.kept.length} copies stay`} in list ${short(target.id)} (${kept}): ${back.kept[0]?.why}`,
+    `${what}${took}; ${back.kept.length === 1 ? 'one copy stays' : `${back.kept.length} copies stay`} in ${words(target.id)} (${kept}): ${back.kept[0]?.why}`,
     {
       hint: 'tasks carry again marks their sources without copying anything twice; tasks undo takes the carry back',
       details: { ...err.details, takenBack: back.removed, kept: back.kept.map((k) => k.copy) },
