@@ -158,6 +158,19 @@ describe('--chain, --dry-run, stdin', () => {
     { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
   ]);
 
+  it('todos one a line (jq -c ".[]" of a todos array): the same tasks as the array gives', async () => {
+    const config = tempConfig();
+    const lines = `${(JSON.parse(todos) as unknown[]).map((t) => JSON.stringify(t)).join('\n')}\n`;
+    const byLine = await runInProcess(config, ['-l', 'lines', 'import', '-'], { input: lines });
+    expect(byLine.code).toBe(0);
+    expect(byLine.stderr).toBe(
+      'new list "lines"\ndetected todowrite: todos, one a line (3 todos)\nimported 3 tasks into list "lines" (#1-#3)\n',
+    );
+    const whole = await runInProcess(config, ['-l', 'array', 'import', '-'], { input: todos });
+    expect(whole.code).toBe(0);
+    for (const id of ['1', '2', '3']) expect(file(config, 'lines', id)).toBe(file(config, 'array', id));
+  });
+
   it('--chain makes each task blocked by the one before, both sides written', async () => {
     const config = tempConfig();
     const r = await runInProcess(config, ['-l', 'c', 'import', '-', '--chain'], { input: todos });
@@ -240,8 +253,7 @@ describe('import: bad input', () => {
       name: 'JSON Lines mixing todos and tasks',
       content:
         '{"content":"a","status":"pending","activeForm":"A"}\n{"id":"1","subject":"b","description":"","blocks":[],"blockedBy":[]}\n',
-      message:
-        /in\.jsonl: the lines mix todos and tasks \(line 1 is a todo, line 2 a task\): import one kind at a time \(tasks one a line, todos as one JSON array\)$/,
+      message: /in\.jsonl: the lines mix todos and tasks \(line 1 is a todo, line 2 a task\): import one kind at a time$/,
     },
     {
       name: 'JSON Lines given as --format todowrite',

@@ -173,10 +173,10 @@ describe('bad input', () => {
     const todoLine = '{"content":"a","status":"pending","activeForm":"A"}';
     const taskLine = '{"id":"1","subject":"b","description":"","status":"pending","blocks":[],"blockedBy":[]}';
     expect(refusal(`${todoLine}\n${taskLine}`)).toBe(
-      'the lines mix todos and tasks (line 1 is a todo, line 2 a task): import one kind at a time (tasks one a line, todos as one JSON array)',
+      'the lines mix todos and tasks (line 1 is a todo, line 2 a task): import one kind at a time',
     );
     expect(refusal(`${taskLine}\n\n${todoLine}\n${todoLine}`)).toBe(
-      'the lines mix todos and tasks (line 3 is a todo, line 1 a task): import one kind at a time (tasks one a line, todos as one JSON array)',
+      'the lines mix todos and tasks (line 3 is a todo, line 1 a task): import one kind at a time',
     );
     // A Claude Code entry with content is no todo: a stream with tasks on its lines stays a stream.
     expect(refusal(`{"type":"system","content":"x"}\n${taskLine}`)).toBe(
@@ -184,7 +184,29 @@ describe('bad input', () => {
     );
     expect(refusal('{"a": 1}', 'todowrite')).toMatch(/^not a TodoWrite snapshot/);
     expect(refusal('{"type":"a"}\n{"type":"b"}', 'todowrite')).toMatch(/the input is JSON Lines/);
+    // Todos one a line are read; a bad one is named by its line.
+    expect(refusal(`${todoLine}\n\n{"content":"b","status":"doing"}`)).toMatch(/^line 3: /);
+    expect(refusal(`${todoLine}\n{"content":"b","status":"doing"}`, 'todowrite')).toMatch(/^line 2: /);
     expect(refusal('{"a":1}\n{"b":2}')).toMatch(/no line has a "type"/);
+  });
+
+  it('todos one a line, as jq -c ".[]" prints a todos array', () => {
+    const lines = [
+      '{"content":"Plan","status":"completed","activeForm":"Planning"}',
+      '',
+      '{"content":"Build","status":"in_progress","activeForm":"Building"}',
+      '{"content":"Ship","status":"pending","activeForm":"Shipping"}',
+    ].join('\n');
+    for (const choice of ['auto', 'todowrite'] as const) {
+      const snap = parseImportText(lines, choice);
+      expect(snap.format).toBe('todowrite');
+      expect(snap.found).toBe('todos, one a line (3 todos)');
+      expect(snap.items.map((i) => [i.ref, i.subject, i.status, i.activeForm])).toEqual([
+        ['1', 'Plan', 'completed', 'Planning'],
+        ['2', 'Build', 'in_progress', 'Building'],
+        ['3', 'Ship', 'pending', 'Shipping'],
+      ]);
+    }
   });
 
   it('a stream with neither TodoWrite nor Task tools', () => {

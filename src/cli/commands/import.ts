@@ -33,7 +33,8 @@ export function registerImport(program: Command, ctx: Context): void {
       `
 Formats (auto detects them and says on stderr what it found):
   todowrite     [{content, status, activeForm}, ...], {"todos": [...]} (a TodoWrite input),
-                or an old ~/.claude/todos/*.json file (also {id, content, status, priority} items)
+                an old ~/.claude/todos/*.json file (also {id, content, status, priority} items),
+                or todos one a line (JSON Lines, as \`jq -c '.[]'\` prints them)
   stream-json   claude -p --output-format stream-json / Agent SDK output (JSON Lines)
   transcript    a session transcript, ~/.claude/projects/<project>/<session>.jsonl
                 (both: the last TodoWrite snapshot of the main agent; or, if the run used

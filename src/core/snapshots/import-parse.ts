@@ -2,9 +2,9 @@ import { TasksError } from '../base/errors.js';
 import type { ImportFormatChoice, Snapshot } from './import-snapshot.js';
 import { snapshotFromStream, streamKind } from './import-stream.js';
 import { looksLikeTask, snapshotFromTasks } from './import-tasks-json.js';
-import { count, isObject, keyList, looksLikeTodos, snapshotFromTodoJson } from './import-todowrite.js';
+import { count, isObject, keyList, looksLikeTodos, snapshotFromTodoJson, todosToItems } from './import-todowrite.js';
 import type { JsonLine } from './stream-events.js';
-import { kindOf } from './todo-schema.js';
+import { kindOf, parseTodoItems } from './todo-schema.js';
 
 /**
  * Input text -> a normalized snapshot. Pure: the caller reads the file or stdin.
@@ -13,7 +13,8 @@ import { kindOf } from './todo-schema.js';
  *
  * One JSON document: a TodoWrite snapshot (array of todos, {"todos": [...]},
  * {"newTodos": [...]}) or tasks (an array, or one task). Otherwise JSON Lines: a
- * stream-json output or transcript, or tasks one per line (`export --format jsonl`).
+ * stream-json output or transcript, tasks one per line (`export --format jsonl`), or todos
+ * one per line.
  */
 export function parseImportText(text: string, choice: ImportFormatChoice): Snapshot {
   const body = text.replace(/^\uFEFF/, '');
@@ -73,6 +74,7 @@ function tasksFromDocument(value: unknown): Snapshot {
 }
 
 function fromLines(lines: JsonLine[], choice: ImportFormatChoice): Snapshot {
+  if ((choice === 'auto' || choice === 'todowrite') && lines.every(({ value }) => looksLikeTodoLine(value))) return todoLines(lines);
   if (choice === 'todowrite') {
     throw new TasksError('usage', 'expected one JSON document (a TodoWrite snapshot), but the input is JSON Lines; try --format auto');
   }
@@ -89,16 +91,22 @@ function fromLines(lines: JsonLine[], choice: ImportFormatChoice): Snapshot {
   return snapshotFromStream(lines, choice === 'auto' ? streamKind(lines) : choice);
 }
 
+/** Todos one a line (as `jq -c '.[]'` prints a todos array): each named by its line. */
+function todoLines(lines: readonly JsonLine[]): Snapshot {
+  const items = parseTodoItems(
+    lines.map((l) => l.value),
+    '',
+    (i) => `line ${lines[i]?.line ?? i + 1}`,
+  );
+  return { format: 'todowrite', found: `todos, one a line (${count(items.length)})`, items: todosToItems(items), warnings: [] };
+}
+
 /** A TodoWrite item on a line of its own: it has `content`; a Claude Code entry, which may too, has a `type`. */
 function looksLikeTodoLine(value: Record<string, unknown>): boolean {
   return 'content' in value && typeof value.type !== 'string';
 }
 
-/**
- * Lines that are each a todo or a task, with both kinds there: no one format holds them,
- * and they are no stream either. Tasks are read one a line, but todos only as one JSON
- * document, so the way out is named for each kind.
- */
+/** Lines that are each a todo or a task, with both kinds there: no one format holds them, and they are no stream either. */
 function refuseMixedLines(lines: readonly JsonLine[]): void {
   if (!lines.every(({ value }) => looksLikeTask(value) || looksLikeTodoLine(value))) return;
   const task = lines.find(({ value }) => looksLikeTask(value));
@@ -106,7 +114,7 @@ function refuseMixedLines(lines: readonly JsonLine[]): void {
   if (!task || !todo) return;
   throw new TasksError(
     'usage',
-    `the lines mix todos and tasks (line ${todo.line} is a todo, line ${task.line} a task): import one kind at a time (tasks one a line, todos as one JSON array)`,
+    `the lines mix todos and tasks (line ${todo.line} is a todo, line ${task.line} a task): import one kind at a time`,
   );
 }
 

@@ -48,8 +48,8 @@ export function describeIssue(where: string, issue: z.ZodIssue | undefined): str
  * (an index, from 0, as in jq), an empty `where` (a bare array) gives `item 3: status: ...`
  * (the third item: people count from 1).
  */
-export function parseTodoItems(value: unknown, where: string): TodoItem[] {
-  const at = (i: number) => (where === '' ? `item ${i + 1}` : `${where}[${i}]`);
+export function parseTodoItems(value: unknown, where: string, named?: (i: number) => string): TodoItem[] {
+  const at = named ?? ((i: number) => (where === '' ? `item ${i + 1}` : `${where}[${i}]`));
   if (!Array.isArray(value)) {
     throw new TasksError('usage', `${where || 'input'}: expected an array of todos, got ${kindOf(value)}`);
   }
