@@ -429,6 +429,45 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
     );
   });
 
+  it("the directory's ended sessions worked on a list their environment named: the refusals name that list", () => {
+    const w = world();
+    const proj = w.dir('proj');
+    const fixtures = path.join(path.dirname(BIN), '..', 'test', 'fixtures', 'claude-code-2.1.328', 'sessions');
+    // A real session run with CLAUDE_CODE_TASK_LIST_ID=shared-list in this directory, ended.
+    const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
+    fs.mkdirSync(folder, { recursive: true });
+    const transcript = fs.readFileSync(path.join(fixtures, 'transcript-tasks-named.jsonl'), 'utf8');
+    fs.writeFileSync(
+      path.join(folder, 'f7f775d4-e1d7-4aa0-a93e-9debb709c646.jsonl'),
+      transcript.replaceAll('"/tmp/exp/p1/sub"', JSON.stringify(proj)),
+    );
+    fs.cpSync(path.join(fixtures, 'shared-list'), path.join(w.config, 'tasks', 'shared-list'), { recursive: true });
+    const said = `the sessions of ${proj} worked on list "shared-list" (named in their environment or settings) and have all ended`;
+    // The only list there is: the sessions' own, not "no session's".
+    const only = w.tasks(proj, ['watch', '--until', 'all-completed', '--timeout', '1s', '--json']);
+    expect(only.code, only.stderr).toBe(2);
+    const error = JSON.parse(only.stderr.trim()).error;
+    expect(error).toMatchObject({
+      code: 'usage',
+      message: `${said}, so a gate needs its list named: tasks -l shared-list watch --until all-completed`,
+      hint: "tasks use shared-list makes it this project's list, for tasks and the sessions started here",
+      candidates: ['shared-list'],
+    });
+    // With a later list of another project beside it: still that list, for a gate and for a change.
+    w.list(A, 0);
+    const gate = w.tasks(proj, ['watch', '--fail-if-stalled', '10m', '--timeout', '1s']);
+    expect(gate.code, gate.stderr).toBe(2);
+    expect(gate.stderr).toContain(`error: ${said}, so a gate needs its list named: tasks -l shared-list watch --fail-if-stalled <time>`);
+    const change = w.tasks(proj, ['create', 'x']);
+    expect(change.code, change.stderr).toBe(2);
+    expect(change.stderr).toMatch(
+      new RegExp(`^error: ${said.replace(/[()]/g, '\\$&')}, so a change needs its list named: tasks -l shared-list create x`),
+    );
+    // The command offered does what it says.
+    expect(paste(w.config, proj, offered(change.stderr)[0] as string).code).toBe(0);
+    expect(fs.readdirSync(path.join(w.config, 'tasks', 'shared-list')).filter((f) => f.endsWith('.json'))).toHaveLength(4);
+  });
+
   it('a refused gate keeps the warning that says why no bound list was taken', () => {
     const w = world();
     w.list(A, 10 * MIN);

@@ -1,5 +1,6 @@
 import { TasksError } from '../../core/base/errors.js';
 import type { SettingsPlaces } from '../../core/binding/settings-files.js';
+import { endedNamedLists, endedNamedText } from '../../core/lists/ended-named-lists.js';
 import { chooseList, type ListChoice, listIds } from '../../core/lists/list-choice.js';
 import { missingListError, missingListFacts } from '../../core/lists/missing-list.js';
 import { shortIdAmong } from '../../core/lists/short-ids.js';
@@ -80,7 +81,7 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
   // A warning first: it may be why no bound list was taken (settings Claude Code skips too).
   for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
-  if (needs.gate !== undefined) refuseGuessedGate(choice, needs.gate, short);
+  if (needs.gate !== undefined) refuseGuessedGate(run, choice, needs.gate, short);
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];
@@ -109,16 +110,30 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   return choice;
 }
 
-/** A gate on a list no session of this directory has: a CI job would pass on another project's finished list. */
-function refuseGuessedGate(choice: ListChoice, gate: string, short: (id: string) => string): void {
+/**
+ * A gate on a list no session of this directory has: a CI job would pass on another
+ * project's finished list. Where the directory's sessions, all ended, worked on a list
+ * their environment named, that list is the one to name.
+ */
+function refuseGuessedGate(run: ChoiceRun, choice: ListChoice, gate: string, short: (id: string) => string): void {
   if (choice.how !== 'most-recent' && choice.how !== 'only') return;
   const named = (list: string) => `tasks -l ${list} watch ${gate}`;
+  const ended = endedNamedLists(run.sessions, run.cwd, run.home);
+  const candidates = ended === undefined ? (choice.candidates ?? [choice.id]) : ended.lists;
   throw new TasksError(
     'usage',
-    choice.how === 'only'
-      ? `the only task list, ${short(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(short(choice.id)))}`
-      : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,
-    { hint: 'tasks lists shows the lists with their projects and prompts', details: { candidates: choice.candidates ?? [choice.id] } },
+    ended !== undefined
+      ? `${endedNamedText(ended)}, so a gate needs its list named: ${named(shellWord(ended.lists[0] as string))}`
+      : choice.how === 'only'
+        ? `the only task list, ${short(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(short(choice.id)))}`
+        : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,
+    {
+      hint:
+        ended === undefined
+          ? 'tasks lists shows the lists with their projects and prompts'
+          : `tasks use ${shellWord(ended.lists[0] as string)} makes it this project's list, for tasks and the sessions started here`,
+      details: { candidates },
+    },
   );
 }
 

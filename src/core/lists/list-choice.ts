@@ -16,6 +16,7 @@ import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
 import { isSessionId, SessionIndex } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
 import { byProject } from './choice-project.js';
+import { endedNamedLists, endedNamedText } from './ended-named-lists.js';
 import type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
 import { lastChange, listIds, MAX_LIST_ID_BYTES, requireConfigDir, somethingAt } from './list-folders.js';
 import { mayBeSessionPrefix, shortIds } from './short-ids.js';
@@ -80,7 +81,7 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
     const fresh = choice.exists ? undefined : true;
     return { ...choice, typed: bound.binding.value, binding: bound.binding, warnings, fresh };
   }
-  const chosen = byProject(configDir, index, opts) ?? byRecency(configDir, index, opts.forWrite);
+  const chosen = byProject(configDir, index, opts) ?? byRecency(configDir, index, opts);
   return { ...chosen, warnings: [...warnings, ...chosen.warnings] };
 }
 
@@ -198,7 +199,8 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
 }
 
 /** Rule 6: the only list; else, for a read, the most recently changed. */
-function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): ListChoice {
+function byRecency(configDir: string, index: SessionIndex, opts: ChooseListOptions): ListChoice {
+  const { forWrite } = opts;
   const ids = listIds(configDir);
   if (ids.length === 0) {
     // The way to start one is in the message itself: a first run in a script shows no hint.
@@ -217,13 +219,21 @@ function byRecency(configDir: string, index: SessionIndex, forWrite: boolean): L
     .map((x) => x.id);
   if (forWrite) {
     const short = shortIds(ids);
+    const ended = endedNamedLists(index, opts.cwd, opts.home);
     throw new TasksError(
       'usage',
-      `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`,
+      ended === undefined
+        ? `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`
+        : `${endedNamedText(ended)}, so a change needs its list named`,
       {
-        hint: 'tasks lists shows them with their projects and prompts',
+        hint:
+          ended === undefined
+            ? 'tasks lists shows them with their projects and prompts'
+            : `tasks use ${shellWord(ended.lists[0] as string)} makes it this project's list, for tasks and the sessions started here`,
         details: {
-          candidates: byChange.map((id) => ({
+          ...(ended === undefined ? {} : { namedBySessions: ended.lists }),
+          // The lists the directory's sessions worked on first: the one to name, most likely.
+          candidates: [...(ended?.lists ?? []), ...byChange.filter((id) => !ended?.lists.includes(id))].map((id) => ({
             list: id,
             shortId: short.get(id) ?? id,
             prompt: sessionsOfList(index, id)[0]?.prompt ?? null,
