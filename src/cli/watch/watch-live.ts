@@ -6,6 +6,7 @@
  */
 
 import type { Clock } from '../../core/base/clock.js';
+import type { WarningCode } from '../../core/base/notices.js';
 import { type BlockerAnswers, blockerAnswers, countTasks, type ListCounts } from '../../core/graph/blockers.js';
 import type { WaitingSession } from '../../core/progress/stalled-work.js';
 import type { GoneHeld } from '../../core/sessions/gone-owners.js';
@@ -86,6 +87,8 @@ export class LiveSink implements WatchSink {
   private lastChange: { at: number; events: ChangeEvent[] } | undefined;
   private prev: string[] | undefined;
   private notice: string | undefined;
+  /** The notice that says the list's path does not read, while it does not. */
+  private unreadableNotice: string | undefined;
   /** The notice that says whom --until waits for, while it does. */
   private waitNotice: string | undefined;
   /** The session of the list that waits for a person, while one does. */
@@ -119,6 +122,8 @@ export class LiveSink implements WatchSink {
   }
 
   change(view: WatchView, events: ChangeEvent[]): void {
+    // The list reads again: what was said of its path no longer holds.
+    if (view.unreadable === undefined && this.notice !== undefined && this.notice === this.unreadableNotice) this.notice = undefined;
     this.view = view;
     if (events.length > 0) this.lastChange = { at: view.at, events };
     if (this.entered) this.draw();
@@ -176,8 +181,9 @@ export class LiveSink implements WatchSink {
   }
 
   /** Shown on the view (stderr would scribble over it). */
-  warn(message: string): void {
+  warn(message: string, code?: WarningCode): void {
     this.notice = message;
+    if (code === 'list_unreadable') this.unreadableNotice = message;
     if (this.entered) this.draw();
   }
 

@@ -201,6 +201,12 @@ export const NOTICES = {
     when: '`watch --stream -`: the run ended with its result and its input stayed open: it is read to its end by a process of its own (`pid`), so that its writers never meet a closed pipe, and the watch exits',
     facts: ['pid', 'holders'],
   },
+  list_unreadable: {
+    kind: 'warning',
+    when: "`watch`: the list's path is not a folder that can be read (a FIFO, a file, mode 000): the watch waits for it, its tasks as last read, and no condition is judged meanwhile",
+    facts: ['dir', 'is'],
+  },
+  list_readable: { kind: 'note', when: "`watch`: the list's path that could not be read is a folder that reads again", facts: ['dir'] },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },

@@ -105,7 +105,8 @@ export class ListFollow implements WatchSource {
 
   private watcherOf(dir: string, self: Followed): ListWatcher {
     return new ListWatcher(
-      { dir, clock: this.opts.clock },
+      // A live follower: a path that does not read now is waited for, as a removed list is.
+      { dir, clock: this.opts.clock, waitWhileUnreadable: true },
       {
         onUpdate: (u) => {
           if (this.closed) return;
@@ -118,6 +119,7 @@ export class ListFollow implements WatchSource {
           if (self === this.current) this.handlers.onError(err);
         },
         onWarning: this.handlers.onWarning?.bind(this.handlers),
+        onNote: this.handlers.onNote?.bind(this.handlers),
       },
     );
   }

@@ -10,7 +10,7 @@ import type { FileProblem } from '../store/list-read.js';
 import { FolderWatch } from './folder-watch.js';
 import { type ChangeEvent, diffSnapshots } from './watch-diff.js';
 import { rescanDueAt } from './watch-hints.js';
-import { type ScanResult, scanList } from './watch-scan.js';
+import { type ScanResult, scanList, unreadableAs } from './watch-scan.js';
 import type { ListWatcherHandlers, WatchSource, WatchUpdate } from './watch-source.js';
 
 export interface ListWatcherOptions {
@@ -25,9 +25,17 @@ export interface ListWatcherOptions {
   rescanMs?: number;
   /** How long a file must stay unreadable before it is reported (ms). */
   problemGraceMs?: number;
+  /**
+   * A path that is there but is no folder this user can read (a FIFO, a file, mode 000)
+   * is waited for as a missing folder is (`tasks watch`), not an error (onError).
+   */
+  waitWhileUnreadable?: boolean;
 }
 
 export type { ListWatcherHandlers, WatchUpdate } from './watch-source.js';
+
+/** What the last scan saw; `unreadable`: the path did not read (what it is), and the rest is the read before. */
+type WatchedState = ScanResult & { unreadable?: string | undefined };
 
 /**
  * Watches one list folder and reports every change as events, without missing any:
@@ -37,7 +45,11 @@ export type { ListWatcherHandlers, WatchUpdate } from './watch-source.js';
  * - a rescan also runs `rescanMs` after the previous one, whatever happened, because
  *   inotify drops events silently when its queue overflows;
  * - when the folder is missing, the nearest existing ancestor is watched until it
- *   appears; when it is removed and made again (a new inode), the watch is re-attached.
+ *   appears; when it is removed and made again (a new inode), the watch is re-attached;
+ * - with `waitWhileUnreadable`, when its path is there but is no folder this user can
+ *   read (a FIFO or a file put in its place, mode 000), that is warned about once, the tasks last read stand (the
+ *   update says `unreadable`), and it is waited for as a missing folder is; a note says
+ *   when it reads again.
  *
  * Reads take no lock, as agents' reads do; nothing is ever written.
  */
@@ -48,7 +60,8 @@ export class ListWatcher implements WatchSource {
   private readonly maxDelayMs: number;
   private readonly rescanMs: number;
   private readonly problemGraceMs: number;
-  private state: ScanResult = { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
+  private readonly waitWhileUnreadable: boolean;
+  private state: WatchedState = { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
   private readonly folder: FolderWatch;
   private debounceTimer: NodeJS.Timeout | undefined;
   private firstHintAt: number | undefined;
@@ -67,6 +80,7 @@ export class ListWatcher implements WatchSource {
     this.maxDelayMs = opts.maxDelayMs ?? 500;
     this.rescanMs = opts.rescanMs ?? 2000;
     this.problemGraceMs = opts.problemGraceMs ?? 1000;
+    this.waitWhileUnreadable = opts.waitWhileUnreadable ?? false;
     this.folder = new FolderWatch(
       this.dir,
       () => this.hint(),
@@ -79,6 +93,7 @@ export class ListWatcher implements WatchSource {
   /** The first scan (synchronous; throws on an I/O error), then watching begins. */
   start(): WatchUpdate {
     this.state = this.scan();
+    this.tellUnreadable(undefined, true);
     this.follow();
     this.armSafetyNet();
     return this.update([]);
@@ -92,7 +107,7 @@ export class ListWatcher implements WatchSource {
   rescan(): void {
     if (this.closed) return;
     this.clearDebounce();
-    let next: ScanResult;
+    let next: WatchedState;
     try {
       next = this.scan();
     } catch (err) {
@@ -103,10 +118,12 @@ export class ListWatcher implements WatchSource {
     const events = diffSnapshots(this.state.snapshot, next.snapshot);
     const existsChanged = next.exists !== this.state.exists;
     const problemsChanged = problemKey(next.problems) !== problemKey(this.state.problems);
+    const was = this.state.unreadable;
     this.state = next;
+    this.tellUnreadable(was);
     this.follow();
     this.armSafetyNet();
-    if (events.length > 0 || existsChanged || problemsChanged) this.handlers.onUpdate(this.update(events));
+    if (events.length > 0 || existsChanged || problemsChanged || next.unreadable !== was) this.handlers.onUpdate(this.update(events));
   }
 
   close(): void {
@@ -122,8 +139,16 @@ export class ListWatcher implements WatchSource {
    * an agent's plain writeFile caught half-way (or a slow writer) has finished by then,
    * and its finishing write brings a rescan. Until then it is retried, not reported.
    */
-  private scan(): ScanResult {
-    const result = scanList(this.dir, this.state.snapshot, this.state.times);
+  private scan(): WatchedState {
+    let result: ScanResult;
+    try {
+      result = scanList(this.dir, this.state.snapshot, this.state.times);
+    } catch (err) {
+      const unreadable = this.waitWhileUnreadable ? unreadableAs(this.dir, err) : undefined;
+      if (unreadable === undefined) throw err;
+      // Not a folder that reads now: nothing is known of the tasks, the last read stands.
+      return { ...this.state, unreadable };
+    }
     const now = this.clock.now();
     const seen = new Map<string, number>();
     for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
@@ -131,9 +156,26 @@ export class ListWatcher implements WatchSource {
     return { ...result, problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs) };
   }
 
-  /** Keep the fs.watch on the folder the last scan saw; a new watch is followed by a rescan. */
+  /**
+   * Keep the fs.watch on the folder the last scan saw; a new watch is followed by a rescan.
+   * A path that does not read is watched from its parent, as a missing folder is: its
+   * coming back (a folder again, its mode given back) is an event there.
+   */
   private follow(): void {
-    if (!this.closed && this.folder.sync(this.state.exists, this.state.inode)) this.hint();
+    if (!this.closed && this.folder.sync(this.state.exists && this.state.unreadable === undefined, this.state.inode)) this.hint();
+  }
+
+  /** Said once when the path stops being a folder that reads (or becomes another thing that does not), and once when it reads again. */
+  private tellUnreadable(was: string | undefined, first = false): void {
+    const now = this.state.unreadable;
+    if (now === was) return;
+    if (now !== undefined) {
+      this.handlers.onWarning?.(
+        `${this.dir} is ${first ? '' : 'now '}${now}${now.startsWith('a ') && !now.startsWith('a folder') ? ', not a folder' : ''}: waiting for the list to read again (its tasks as last read)`,
+        'list_unreadable',
+        { dir: this.dir, is: now },
+      );
+    } else this.handlers.onNote?.(`${this.dir} reads again: following the list`, 'list_readable', { dir: this.dir });
   }
 
   private update(events: ChangeEvent[]): WatchUpdate {
@@ -144,6 +186,7 @@ export class ListWatcher implements WatchSource {
       snapshot: this.state.snapshot,
       times: this.state.times,
       problems: this.state.problems,
+      unreadable: this.state.unreadable,
     };
   }
 

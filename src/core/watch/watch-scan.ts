@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { TasksError } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 import { type FileProblem, readList } from '../store/list-read.js';
 import { idFromFileName } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
@@ -58,4 +58,29 @@ export function scanList(dir: string, previous: TaskSnapshot, previousTimes: Rea
     }
     throw err;
   }
+}
+
+/**
+ * For an error of scanList: what the list's path is, in words, when the error says it is
+ * there but is no folder this user can read (a FIFO or a file in its place, mode 000);
+ * undefined for any other error.
+ */
+export function unreadableAs(dir: string, err: unknown): string | undefined {
+  if (!(err instanceof TasksError)) return undefined;
+  if (err.code === 'io') {
+    const code = errnoCode(err.cause);
+    return code === 'EACCES' || code === 'EPERM' ? 'a folder this user cannot read' : undefined;
+  }
+  if (err.code !== 'corrupt') return undefined;
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    // Gone since: the next scan sees it missing.
+  }
+  if (st?.isFIFO()) return 'a FIFO';
+  if (st?.isFile()) return 'a file';
+  if (st?.isSocket()) return 'a socket';
+  if (st?.isCharacterDevice() || st?.isBlockDevice()) return 'a device';
+  return 'no folder';
 }

@@ -46,6 +46,8 @@ export interface WatchView {
   /** When each task last changed (ms), where known. */
   times: ReadonlyMap<string, number>;
   problems: FileProblem[];
+  /** The list's path does not read now (a FIFO, a file, mode 000): what it is; the tasks are as last read. */
+  unreadable?: string | undefined;
   /** Every task completed, three or more, none a verification step. */
   nudge?: VerificationNudge | undefined;
   /** The lists the followed session left behind (`/clear`), oldest first, as they are now. */
@@ -269,6 +271,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | un
     shown: filterTasks(all, filter, index),
     times: update.times ?? new Map(),
     problems: update.problems,
+    unreadable: update.unreadable,
     nudge: verificationNudge(all),
     waiting: waitingIn(all, on),
   };
@@ -487,6 +490,11 @@ export class WatchSession {
    */
   private judgeCondition(): boolean {
     if (this.finished) return true;
+    // A list that cannot be read now is judged when it reads again: its last read is no answer.
+    if (this.view?.unreadable !== undefined) {
+      this.stopWaiting();
+      return false;
+    }
     if (!this.judgedNow() || !this.holds()) {
       this.stopWaiting();
       // Ids are never handed out again: a deleted task's condition can no longer be met.
@@ -558,12 +566,14 @@ export class WatchSession {
     return this.conditionTaskSeen || this.opts.taskGone?.(until.id) === true ? until.id : undefined;
   }
 
+  /** Never while the list cannot be read: a gate does not pass on tasks last read before that (a timeout's end says `met: false`). */
   private holds(): boolean {
     const { until } = this.opts;
     const view = this.view;
     return (
       until !== undefined &&
       view !== undefined &&
+      view.unreadable === undefined &&
       untilHoldsAcross(
         until,
         { tasks: view.shown, index: view.index },
@@ -625,6 +635,8 @@ export class WatchSession {
     const stall = this.opts.stall;
     if (!stall || !this.view || this.finished) return;
     if (this.stallTimer !== undefined) this.opts.timers.clearTimeout(this.stallTimer);
+    // Nothing can be seen to change while the list cannot be read: its reading again is the next look.
+    if (this.view.unreadable !== undefined) return;
     const now = this.opts.clock.now();
     const activityAt = this.source?.activityAt?.();
     if (activityAt !== undefined) {

@@ -109,6 +109,11 @@ export interface WatchUpdate {
   times?: ReadonlyMap<string, number> | undefined;
   /** Files that stayed unreadable; their last good version stays in the snapshot. */
   problems: FileProblem[];
+  /**
+   * The list's path is no folder that can be read now (a FIFO, a file, mode 000): what it
+   * is. The snapshot is the last one read; no condition is judged on it (watch-session.ts).
+   */
+  unreadable?: string | undefined;
 }
 
 export interface ListWatcherHandlers {
