@@ -89,6 +89,18 @@ class FakeSource implements WatchSource {
   }
 }
 
+/** A run's source: it says when its input last brought anything. */
+class FakeRun extends FakeSource {
+  lastInputAt: number;
+  constructor(clock: FakeClock) {
+    super(clock);
+    this.lastInputAt = clock.now();
+  }
+  activityAt(): number {
+    return this.lastInputAt;
+  }
+}
+
 /** A sink that records what it was told, in order. */
 class RecordingSink implements WatchSink {
   calls: string[] = [];
@@ -120,9 +132,9 @@ class RecordingSink implements WatchSink {
   }
 }
 
-function setUp(opts: { until?: string; timeoutMs?: number; stall?: StallWatch; stop?: AbortSignal } = {}) {
+function setUp(opts: { until?: string; timeoutMs?: number; stall?: StallWatch; stop?: AbortSignal; run?: boolean } = {}) {
   const clock = new FakeClock();
-  const source = new FakeSource(clock);
+  const source = opts.run ? new FakeRun(clock) : new FakeSource(clock);
   const sink = new RecordingSink();
   const session = new WatchSession(
     {
@@ -203,6 +215,33 @@ describe('WatchSession', () => {
     expect(source.closed).toBe(true);
     expect(sink.calls).toEqual(['begin ', 'end timeout']);
     expect(clock.pending).toBe(0);
+  });
+
+  it('a run whose input brought nothing by its deadline (a FIFO no writer opened): the end comes at the deadline', async () => {
+    const { source, sink, clock, outcome } = setUp({ timeoutMs: 1_000, run: true });
+    await settle();
+    clock.advance(999);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(1);
+    expect(sink.ended).toBeUndefined();
+    // One step later, not after the 2 s a first state on its way is given.
+    clock.advance(50);
+    expect(await outcome).toMatchObject({ reason: 'timeout' });
+    expect(sink.calls).toEqual(['begin ', 'end timeout']);
+    expect(source.closed).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('a run whose input is being read as its deadline passes: its first state is waited for, and the end reports it', async () => {
+    const { source, sink, clock, outcome } = setUp({ timeoutMs: 1_000, run: true });
+    await settle();
+    clock.advance(900);
+    (source as FakeRun).lastInputAt = clock.now();
+    clock.advance(1_000);
+    expect(sink.ended).toBeUndefined();
+    source.begin([task('1')]);
+    expect(await outcome).toMatchObject({ reason: 'timeout' });
+    expect(sink.calls).toEqual(['begin 1:pending', 'end timeout']);
   });
 
   it('waits a deadline longer than one timer can in steps', async () => {

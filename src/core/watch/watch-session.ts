@@ -222,9 +222,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * How long a deadline that passed before the first state was read waits for it: a list's
  * is read at once, and the end then reports it as it is; a run whose first event never
- * comes ends on an empty list after this.
+ * comes ends on an empty list after this. A run whose input has brought nothing at all
+ * has no first state on its way: its end is not put off (looked at every step).
  */
 const FIRST_STATE_GRACE_MS = 2_000;
+const FIRST_STATE_STEP_MS = 50;
 const RUN_END_REASON: Record<RunEnd['how'], EndReason> = {
   result: 'run-ended',
   'input-ended': 'input-ended',
@@ -287,6 +289,10 @@ export class WatchSession {
   private deadlineTimer: unknown;
   /** The deadline passed before the first state was read: the first state ends the watch. */
   private deadlinePassed = false;
+  /** Until when a deadline passed before the first state waits for it. */
+  private graceEndsAt = 0;
+  /** A run's source: when its input last brought anything, as the watch began. */
+  private activityAtStart: number | undefined;
   private overTimer: unknown;
   private deathTimer: unknown;
   private stallTimer: unknown;
@@ -345,6 +351,7 @@ export class WatchSession {
         onRunEnd: (end) => this.finish({ reason: RUN_END_REASON[end.how], run: end, died: end.died }),
       });
       this.source = source;
+      this.activityAtStart = source.activityAt?.();
       // The deadline runs from the start: a run whose first event never comes is timed out too.
       // Armed only once the source is kept, so that a deadline already passed (which ends the
       // watch at once) closes it: a source opened after the end would keep the process alive.
@@ -444,12 +451,19 @@ export class WatchSession {
 
   /** setTimeout cannot wait more than about 24.8 days at once: wait in steps. */
   private armDeadline(at: number): void {
-    const left = at - this.opts.clock.now();
+    const now = this.opts.clock.now();
+    const left = at - now;
     if (left <= 0) {
       if (!this.view && !this.deadlinePassed) {
-        // The first state is being read (a deadline of 1 ms): the end reports it as it is.
+        // The first state may be being read (a deadline of 1 ms): the end reports it as it
+        // is. Looked at again a step later: a run's input may only be starting to be read.
         this.deadlinePassed = true;
-        this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), FIRST_STATE_GRACE_MS);
+        this.graceEndsAt = now + FIRST_STATE_GRACE_MS;
+        this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), FIRST_STATE_STEP_MS);
+        return;
+      }
+      if (!this.view && now < this.graceEndsAt && !this.nothingOnItsWay()) {
+        this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), Math.min(FIRST_STATE_STEP_MS, this.graceEndsAt - now));
         return;
       }
       // Nothing known yet (a run's first event never came): the end says so, on an empty list.
@@ -458,6 +472,16 @@ export class WatchSession {
       return;
     }
     this.deadlineTimer = this.opts.timers.setTimeout(() => this.armDeadline(at), Math.min(left, MAX_TIMER_MS));
+  }
+
+  /**
+   * A run's input that has brought nothing since the watch began, looked at after its
+   * deadline: no first state is on its way (a FIFO no writer opened, a silent pipe). A
+   * list's first state always is.
+   */
+  private nothingOnItsWay(): boolean {
+    const activityAt = this.source?.activityAt?.();
+    return activityAt !== undefined && activityAt === this.activityAtStart;
   }
 
   /** --fail-if-stalled before a followed run's first event: once begun, checkStalled takes over. */
