@@ -207,6 +207,16 @@ export const NOTICES = {
     facts: ['dir', 'is'],
   },
   list_readable: { kind: 'note', when: "`watch`: the list's path that could not be read is a folder that reads again", facts: ['dir'] },
+  warnings_limited: {
+    kind: 'warning',
+    when: '`watch --stream`, `run`: more input lines of a kind already warned about five times (not JSON, say): counted from now on, not said one by one',
+    facts: ['kind', 'shown'],
+  },
+  lines_skipped: {
+    kind: 'warning',
+    when: '`watch --stream`, `run`: at the end of the input or the watch, how many lines of a kind were skipped, where more were than were said',
+    facts: ['kind', 'count'],
+  },
   task_not_yet: { kind: 'warning', when: '`watch --until task:<id>:...`: that task does not exist (yet)', facts: ['id'] },
   watch_note: { kind: 'note', when: '`watch`: anything else worth knowing while it follows a list or a run' },
   watch_warning: { kind: 'warning', when: '`watch`: a problem it went on past (a line that is not JSON, a folder that cannot be watched)' },

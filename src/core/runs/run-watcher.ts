@@ -20,6 +20,7 @@ import { ListWatcher, type WatchUpdate } from '../watch/list-watcher.js';
 import { type ChangeEvent, diffSnapshots } from '../watch/watch-diff.js';
 import type { RunEnd, WatchSource, WatchSourceHandlers } from '../watch/watch-source.js';
 import type { LineFeed, LineFeedHandlers } from './line-feed.js';
+import { LineWarnings } from './line-warnings.js';
 import { listHoldingTask } from './list-holding-task.js';
 import { type DeathExit, deathState } from './run-death.js';
 import { isSessionStart, RunModel } from './run-model.js';
@@ -121,6 +122,8 @@ export class RunWatcher implements WatchSource {
   /** Lines read, and whether any was JSON: an input with lines and no JSON is not stream-json at all. */
   private linesRead = 0;
   private sawJson = false;
+  /** What was wrong with lines, said a few at a time and counted (line-warnings.ts). */
+  private readonly lineWarnings: LineWarnings;
   private lastInputAt: number;
   /**
    * The run's last `result`, while its input is still open: the end of the input makes it
@@ -137,6 +140,7 @@ export class RunWatcher implements WatchSource {
     this.activityOnly = opts.agent !== undefined;
     this.model.sessionId = opts.sessionId;
     this.lastInputAt = opts.clock.now();
+    this.lineWarnings = new LineWarnings((message, code, facts) => this.handlers.onWarning?.(message, code, facts));
   }
 
   /** Its input is the output of the agent `tasks run` started (WatchSource.activityOnly). */
@@ -198,6 +202,7 @@ export class RunWatcher implements WatchSource {
   }
 
   close(): void {
+    if (!this.closed) this.lineWarnings.finish();
     this.closed = true;
     this.feed?.close();
     this.files?.close();
@@ -214,11 +219,11 @@ export class RunWatcher implements WatchSource {
       value = JSON.parse(text);
       this.sawJson = true;
     } catch (err) {
-      this.handlers.onWarning?.(`line ${line} is not JSON (${(err as Error).message}): skipped`);
+      this.lineWarnings.add('not-json', `line ${line} is not JSON (${(err as Error).message}): skipped`);
       return;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.handlers.onWarning?.(`line ${line} is not a JSON object: skipped`);
+      this.lineWarnings.add('not-object', `line ${line} is not a JSON object: skipped`);
       return;
     }
     if (this.afterResult !== undefined && isSessionStart(value as Record<string, unknown>)) {
@@ -232,7 +237,7 @@ export class RunWatcher implements WatchSource {
     }
     this.toolCalls.apply(value as Record<string, unknown>);
     const effect = this.model.apply(value as Record<string, unknown>, line);
-    if (effect.warning !== undefined) this.handlers.onWarning?.(`line ${line}: ${effect.warning}`);
+    if (effect.warning !== undefined) this.lineWarnings.add('task-call', `line ${line}: ${effect.warning}`);
     pushAll(this.pending, effect.events);
     this.stamp(effect.events, this.opts.clock.now());
     if (effect.acted) this.pendingActed = true;
@@ -525,7 +530,8 @@ export class RunWatcher implements WatchSource {
     if (this.ended || this.closed) return;
     this.ended = true;
     this.setResultAside();
-    // Each line was warned about; what the input should have been is said once (plain `claude -p` text, say).
+    // The lines were warned about (a few, then counted); what the input should have been is said once (plain `claude -p` text, say).
+    this.lineWarnings.finish();
     if (end.how === 'input-ended' && this.linesRead > 0 && !this.sawJson)
       this.handlers.onWarning?.(
         'no line of the input was JSON: the watch reads stream-json (claude -p --output-format stream-json --verbose)',
