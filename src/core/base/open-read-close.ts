@@ -41,7 +41,7 @@ const OPEN_CALLS = ['getValidatedPath(path)', 'pathModule.toNamespacedPath(path)
 const READ_CALL = '  return binding.read(fd, buffer, offset, length, position);\n}';
 const CLOSE_CALL = 'function closeSync(fd) {\n  binding.close(fd);\n}';
 
-interface FsBinding {
+export interface FsBinding {
   open(path: string, flags: number, mode: number): number;
   read(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
   close(fd: number): void;
@@ -58,7 +58,7 @@ export function wrappersMatch(wrappers: { openSync: unknown; readSync: unknown; 
 }
 
 /** The binding's calls, given arguments the public checks would pass unchanged. */
-function bindingCalls(binding: FsBinding): FileCalls {
+export function bindingCalls(binding: FsBinding): FileCalls {
   return {
     // A NUL byte is refused by the public check (ERR_INVALID_ARG_VALUE): it still is.
     open: (file, flags) => (file.includes('\0') ? fs.openSync(file, flags) : binding.open(file, flags, 0o666)),
