@@ -197,6 +197,31 @@ describe('bad input', () => {
       '{"content":"Build","status":"in_progress","activeForm":"Building"}',
       '{"content":"Ship","status":"pending","activeForm":"Shipping"}',
     ].join('\n');
+    // One todo alone: a one-item array through jq -c.
+    for (const choice of ['auto', 'todowrite'] as const) {
+      const one = parseImportText('{"content":"Only","status":"in_progress","activeForm":"Doing"}\n', choice);
+      expect([one.found, one.items.map((i) => [i.subject, i.status])]).toEqual(['todos, one a line (1 todo)', [['Only', 'in_progress']]]);
+    }
+    // Tasks that keep a `content` key of their own (unknown keys are kept and exported) stay tasks.
+    const withContent = [
+      '{"id":"1","subject":"Fix auth","description":"d","status":"pending","blocks":["2"],"blockedBy":[],"content":"legacy"}',
+      '{"id":"2","subject":"Write tests","description":"","status":"in_progress","blocks":[],"blockedBy":["1"],"content":"x"}',
+    ].join('\n');
+    const tasks = parseImportText(withContent, 'auto');
+    expect([tasks.format, tasks.items.map((i) => [i.ref, i.subject, i.blockedBy])]).toEqual([
+      'tasks',
+      [
+        ['1', 'Fix auth', []],
+        ['2', 'Write tests', ['1']],
+      ],
+    ]);
+    expect(() => parseImportText(`{"content":"a","status":"pending","activeForm":"A"}\n${withContent}`, 'auto')).toThrow(
+      /^the lines mix todos and tasks \(line 1 is a todo, line 2 a task\)/,
+    );
+    // A line that is neither, among todos: named, as an array's item is.
+    expect(() => parseImportText('{"content":"a","status":"pending","activeForm":"A"}\n{"foo":1}', 'auto')).toThrow(
+      /^line 2: neither a todo \{content, status, activeForm\} nor a task \{id, subject, \.\.\.\}: got an object with keys foo$/,
+    );
     for (const choice of ['auto', 'todowrite'] as const) {
       const snap = parseImportText(lines, choice);
       expect(snap.format).toBe('todowrite');

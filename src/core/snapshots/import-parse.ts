@@ -26,6 +26,8 @@ export function parseImportText(text: string, choice: ImportFormatChoice): Snaps
 }
 
 function fromDocument(value: unknown, choice: ImportFormatChoice): Snapshot {
+  // One todo alone (a one-item array through `jq -c '.[]'`): read as todos one a line.
+  if ((choice === 'auto' || choice === 'todowrite') && isObject(value) && looksLikeTodoLine(value)) return todoLines([{ line: 1, value }]);
   switch (choice) {
     case 'todowrite':
       return snapshotFromTodoJson(value);
@@ -74,11 +76,12 @@ function tasksFromDocument(value: unknown): Snapshot {
 }
 
 function fromLines(lines: JsonLine[], choice: ImportFormatChoice): Snapshot {
-  if ((choice === 'auto' || choice === 'todowrite') && lines.every(({ value }) => looksLikeTodoLine(value))) return todoLines(lines);
+  const allTasks = lines.every(({ value }) => looksLikeTask(value));
+  if ((choice === 'auto' || choice === 'todowrite') && !allTasks && lines.every(({ value }) => looksLikeTodoLine(value)))
+    return todoLines(lines);
   if (choice === 'todowrite') {
     throw new TasksError('usage', 'expected one JSON document (a TodoWrite snapshot), but the input is JSON Lines; try --format auto');
   }
-  const allTasks = lines.every(({ value }) => looksLikeTask(value));
   if (choice === 'tasks' || (choice === 'auto' && allTasks)) {
     const byIndex = lines.map((l) => l.line);
     return snapshotFromTasks(
@@ -101,14 +104,28 @@ function todoLines(lines: readonly JsonLine[]): Snapshot {
   return { format: 'todowrite', found: `todos, one a line (${count(items.length)})`, items: todosToItems(items), warnings: [] };
 }
 
-/** A TodoWrite item on a line of its own: it has `content`; a Claude Code entry, which may too, has a `type`. */
+/**
+ * A TodoWrite item on a line of its own: it has `content`; a Claude Code entry, which may
+ * too, has a `type`, and a task (which may keep a `content` key of its own: unknown keys
+ * are kept and exported) is a task.
+ */
 function looksLikeTodoLine(value: Record<string, unknown>): boolean {
-  return 'content' in value && typeof value.type !== 'string';
+  return 'content' in value && typeof value.type !== 'string' && !looksLikeTask(value);
 }
 
 /** Lines that are each a todo or a task, with both kinds there: no one format holds them, and they are no stream either. */
 function refuseMixedLines(lines: readonly JsonLine[]): void {
-  if (!lines.every(({ value }) => looksLikeTask(value) || looksLikeTodoLine(value))) return;
+  const known = (value: Record<string, unknown>) => looksLikeTask(value) || looksLikeTodoLine(value);
+  if (!lines.every(({ value }) => known(value))) {
+    // No Claude Code entry (none has a "type"), yet todos or tasks: the line that is neither is the fault.
+    const odd = lines.find(({ value }) => !known(value));
+    if (odd && lines.some(({ value }) => known(value)) && !lines.some(({ value }) => typeof value.type === 'string'))
+      throw new TasksError(
+        'usage',
+        `line ${odd.line}: neither a todo {content, status, activeForm} nor a task {id, subject, ...}: got an object with keys ${keyList(odd.value)}`,
+      );
+    return;
+  }
   const task = lines.find(({ value }) => looksLikeTask(value));
   const todo = lines.find(({ value }) => !looksLikeTask(value));
   if (!task || !todo) return;
