@@ -86,6 +86,25 @@ describe('watch a list whose path stops being a folder it can read', () => {
     expect(warnings(r.stderr, 'list_unreadable')).toHaveLength(1);
   });
 
+  for (const [kind, to] of [
+    ['a symbolic link to nothing', '/nonexistent/list'],
+    ['a symbolic link loop', 'demo'],
+  ] as const) {
+    it(`replaced by ${kind}: waited for, and --until empty is never met on it (124)`, async () => {
+      const { config, dir } = listWithTask();
+      const w = startWatch(config, ['-l', 'demo', 'watch', '--json', '--until', 'empty', '--timeout', '3s']);
+      await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      fs.renameSync(dir, `${dir}-away`);
+      fs.symlinkSync(to, dir);
+      const r = await w.exited;
+      expect(r.code, r.stderr).toBe(124);
+      expect(parseNdjson(r.stdout).at(-1)).toMatchObject({ event: 'end', reason: 'timeout', until: 'empty', met: false });
+      const said = warnings(r.stderr, 'list_unreadable');
+      expect(said).toHaveLength(1);
+      expect(said[0]).toContain(`is now ${kind}, not a folder`);
+    });
+  }
+
   it('a FIFO where the list should be when the watch starts: waited for, never empty (124)', () => {
     const config = tempConfig();
     fs.mkdirSync(path.join(config, 'tasks'), { recursive: true });

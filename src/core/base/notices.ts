@@ -203,7 +203,7 @@ export const NOTICES = {
   },
   list_unreadable: {
     kind: 'warning',
-    when: "`watch`: the list's path is not a folder that can be read (a FIFO, a file, mode 000): the watch waits for it, its tasks as last read, and no condition is judged meanwhile",
+    when: "`watch`: the list's path is not a folder that can be read (a FIFO, a file, a symbolic link to nothing or a loop, mode 000): the watch waits for it, its tasks as last read, and no condition is judged meanwhile",
     facts: ['dir', 'is'],
   },
   list_readable: { kind: 'note', when: "`watch`: the list's path that could not be read is a folder that reads again", facts: ['dir'] },

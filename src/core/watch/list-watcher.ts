@@ -149,6 +149,8 @@ export class ListWatcher implements WatchSource {
       // Not a folder that reads now: nothing is known of the tasks, the last read stands.
       return { ...this.state, unreadable };
     }
+    // A link in the folder's place that leads nowhere: something is there, and it is no list.
+    if (this.waitWhileUnreadable && result.dangling !== undefined) return { ...this.state, unreadable: result.dangling };
     const now = this.clock.now();
     const seen = new Map<string, number>();
     for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);

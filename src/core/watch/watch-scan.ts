@@ -14,6 +14,8 @@ export interface ScanResult {
   problems: FileProblem[];
   /** Each task's file mtime (ms); a last good version kept for an unreadable file keeps its time. */
   times: Map<string, number>;
+  /** Not there as a folder, but a symbolic link is in its place (to nothing, or a loop): what it is, in words. */
+  dangling?: string | undefined;
 }
 
 /**
@@ -40,8 +42,8 @@ export function scanList(dir: string, previous: TaskSnapshot, previousTimes: Rea
   try {
     const st = fs.statSync(dir);
     inode = `${st.dev}:${st.ino}`;
-  } catch {
-    return { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
+  } catch (err) {
+    return { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map(), dangling: danglingLink(dir, err) };
   }
   try {
     const { tasks, problems, times = new Map<string, number>() } = readList(dir, { times: true });
@@ -58,6 +60,16 @@ export function scanList(dir: string, previous: TaskSnapshot, previousTimes: Rea
     }
     throw err;
   }
+}
+
+/** A symbolic link where the folder should be, that leads to nothing (or loops): a missing folder to stat, yet something is there. */
+function danglingLink(dir: string, err: unknown): string | undefined {
+  try {
+    if (!fs.lstatSync(dir).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return errnoCode(err) === 'ELOOP' ? 'a symbolic link loop' : 'a symbolic link to nothing';
 }
 
 /**
