@@ -173,11 +173,12 @@ function runWithCodeCache(file, command) {
  */
 function cacheAfter(file, header, mine) {
   const fs = require('node:fs');
-  // Most starts have no cache of the user's: asked without an exception (a first failed
-  // open costs 0.1-0.7 ms, the error and its stack made; this, 20-40 us).
-  if (mine && !fs.existsSync(file)) return undefined;
   let fd;
   try {
+    // Most starts have no cache of the user's: asked without an exception (a first failed
+    // open costs 0.1-0.7 ms, the error and its stack made; this, 20-40 us). Under Node's
+    // permission model, a folder not allowed throws even here: then there is no cache.
+    if (mine && !fs.existsSync(file)) return undefined;
     fd = fs.openSync(file, 'r');
     const head = Buffer.allocUnsafe(header.length);
     if (fs.readSync(fd, head, 0, head.length, 0) !== head.length || head.toString('latin1') !== header) return undefined;

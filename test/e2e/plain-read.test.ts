@@ -214,6 +214,16 @@ describe('a plain read is the program read, byte for byte', () => {
     // Node's own note that the model is experimental aside, the same warnings.
     const own = /^\(node:\d+\) ExperimentalWarning: .*\n\(Use `node --trace-warnings.*\n/;
     expect(limited.stderr.replace(own, '')).toBe(free.stderr);
+    // Reads allowed of the install and the config folder alone: no code cache (the user's
+    // cache folder is refused), the same list, never a stack trace.
+    const install = path.resolve(path.dirname(BIN), '..');
+    const narrow = spawnSync(process.execPath, [flag, `--allow-fs-read=${install}`, `--allow-fs-read=${w.config}`, BIN, ...argv], {
+      cwd: w.loose,
+      env: baseEnv(w.config, { TASKS_NOW: String(NOW) }),
+      encoding: 'utf8',
+    });
+    expect({ code: narrow.status, stdout: narrow.stdout }).toEqual({ code: 0, stdout: free.stdout });
+    expect(narrow.stderr.replace(own, '')).not.toMatch(/ERR_ACCESS_DENIED|\n\s+at /);
   });
 
   it('leaves to the program what it does not read whole', () => {
