@@ -159,6 +159,37 @@ describe('a dry run is never refused', () => {
   }
 });
 
+describe("a change is never guessed onto another project's session list", () => {
+  it('the only list, a session of another directory: refused (exit 2, nothing written), naming the command; above or below it, or named, it goes through', () => {
+    const w = world();
+    const api = w.dir('work/api');
+    w.list(A);
+    writeTranscript(w.config, { sessionId: A, cwd: api, prompt: 'fix the login bug' });
+    const listDir = path.join(w.config, 'tasks', A);
+    const before = fs.readdirSync(listDir).sort();
+    const r = w.tasks(w.dir('elsewhere'), ['create', 'x']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      `error: the only task list, 2d483082, is the list of session 2d483082 of ${api}, no session of this directory, so a change needs its list named: tasks -l 2d483082 create x ("fix the login bug"); tasks use <id> makes the choice stick\n`,
+    );
+    expect(fs.readdirSync(listDir).sort()).toEqual(before);
+    // The command offered does what it says.
+    expect(paste(w.config, w.dir('elsewhere'), offered(r.stderr)[0] as string).code).toBe(0);
+    expect(fs.readdirSync(listDir)).toContain('4.json');
+    // From the session's directory, a parent or a folder below it: its project.
+    for (const cwd of [api, w.dir('work'), w.dir('work/api/src')]) expect(w.tasks(cwd, ['create', 'y']).code).toBe(0);
+    // Reads still show it, saying which.
+    expect(w.tasks(w.dir('elsewhere'), ['list', '--json']).code).toBe(0);
+  });
+
+  it('the only list made by hand (no session has it) still takes a change from anywhere', () => {
+    const w = world();
+    w.list('demo');
+    expect(w.tasks(w.dir('anywhere'), ['create', 'x']).code).toBe(0);
+    expect(fs.readdirSync(path.join(w.config, 'tasks', 'demo'))).toContain('4.json');
+  });
+});
+
 describe('quiet when named, one line when chosen', () => {
   it('--list, --session, the variable and the binding say nothing; the project says which, in one line', () => {
     const w = world();

@@ -8,14 +8,15 @@
  * Kept free of zod and of task parsing (list-summary.ts re-exports it), so that shell
  * completion can choose a list as every command does without loading them.
  */
+import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project-binding.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
-import { isSessionId, SessionIndex } from '../sessions/session-index.js';
+import { isSessionId, SessionIndex, type SessionInfo } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
-import { byProject } from './choice-project.js';
+import { byProject, isBelow } from './choice-project.js';
 import { endedNamedLists, endedNamedText } from './ended-named-lists.js';
 import type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
 import { lastChange, listIds, MAX_LIST_ID_BYTES, requireConfigDir, somethingAt } from './list-folders.js';
@@ -212,7 +213,10 @@ function byRecency(configDir: string, index: SessionIndex, opts: ChooseListOptio
       },
     );
   }
-  if (ids.length === 1) return named(configDir, ids[0] as string, 'only');
+  if (ids.length === 1) {
+    if (forWrite) refuseOtherProjectsOnly(index, ids[0] as string, opts);
+    return named(configDir, ids[0] as string, 'only');
+  }
   const byChange = ids
     .map((id) => ({ id, at: lastChange(listDirOf(configDir, id)) }))
     .sort((a, b) => b.at - a.at || a.id.localeCompare(b.id))
@@ -243,6 +247,30 @@ function byRecency(configDir: string, index: SessionIndex, opts: ChooseListOptio
     );
   }
   return { ...named(configDir, byChange[0] as string, 'most-recent'), candidates: byChange };
+}
+
+/**
+ * A change guessed onto the only list there is, when that list is a session's of another
+ * directory (none of its sessions ran here, above or below): its agent would find work it
+ * never made. Named, it goes through; a list no session has (made by hand) is taken.
+ */
+function refuseOtherProjectsOnly(index: SessionIndex, list: string, opts: ChooseListOptions): void {
+  if (opts.cwd === undefined) return;
+  const sessions = sessionsOfList(index, list).filter((s) => s.cwd !== undefined);
+  if (sessions.length === 0) return;
+  const here = path.resolve(opts.cwd);
+  const related = (dir: string) => dir === here || isBelow(dir, here) || isBelow(here, dir);
+  if (sessions.some((s) => related(path.resolve(s.cwd as string)))) return;
+  const first = sessions[0] as SessionInfo;
+  const short = shortIds([list]).get(list) ?? list;
+  throw new TasksError(
+    'usage',
+    `the only task list, ${short}, is the list of session ${first.sessionId.slice(0, 8)} of ${first.cwd}, no session of this directory, so a change needs its list named`,
+    {
+      hint: "tasks use <list> makes a list this project's",
+      details: { candidates: [{ list, shortId: short, prompt: first.prompt ?? null }] },
+    },
+  );
 }
 
 /** A word as a POSIX shell reads it back: plain when safe, else in single quotes. */
