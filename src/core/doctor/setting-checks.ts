@@ -6,7 +6,7 @@ import { type SettingsPlaces, settingsFilesFor } from '../binding/settings-files
 import { folderTrust, type TrustSources } from '../hooks/folder-trust.js';
 import { hasTaskHooks } from '../hooks/hook-settings.js';
 import { nearNames } from '../lists/near-names.js';
-import { evidenceOf } from '../sessions/list-sessions.js';
+import { namedListsOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { listDirOf } from '../store/paths.js';
 import { type DoctorFinding, type Fix, shellWord } from './doctor-findings.js';
@@ -80,26 +80,21 @@ function variableFindings(ctx: SettingCheckContext, dir: string, sessions: reado
   }
   if (bound !== undefined) return [];
   // Neither tasks nor settings name a list, yet the agents here worked on a named one (their environment had it).
-  const evidence = evidenceOf(ctx.index).sessionsByList;
-  const ids = new Set(sessions.map((s) => s.sessionId));
-  for (const [list, tied] of evidence) {
-    // A session's own list (its UUID, its team's) is none its environment named.
-    const here = tied.filter((id) => ids.has(id) && !ctx.index.listsOfSession(id).includes(list));
-    if (here.length === 0) continue;
-    return [
-      {
-        code: 'agents_list_not_chosen',
-        message: `the agents started in ${dir} worked on list "${list}" (named by ${LIST_ID_VARIABLE} in their environment: session ${here[0]?.slice(0, 8)}), which tasks here does not know to use`,
-        list,
-        session: here[0],
-        fixes: [
-          { kind: 'command', command: `tasks use ${shellWord(list)}`, note: 'tasks and the sessions started here share it' },
-          { kind: 'command', command: `export ${LIST_ID_VARIABLE}=${shellWord(list)}`, note: 'in the shell that runs tasks' },
-        ],
-      },
-    ];
-  }
-  return [];
+  const named = namedListsOf(ctx.index, new Set(sessions.map((s) => s.sessionId)))[0];
+  if (named === undefined) return [];
+  const { list, sessions: here } = named;
+  return [
+    {
+      code: 'agents_list_not_chosen',
+      message: `the agents started in ${dir} worked on list "${list}" (named by ${LIST_ID_VARIABLE} in their environment: session ${here[0]?.slice(0, 8)}), which tasks here does not know to use`,
+      list,
+      session: here[0],
+      fixes: [
+        { kind: 'command', command: `tasks use ${shellWord(list)}`, note: 'tasks and the sessions started here share it' },
+        { kind: 'command', command: `export ${LIST_ID_VARIABLE}=${shellWord(list)}`, note: 'in the shell that runs tasks' },
+      ],
+    },
+  ];
 }
 
 /**
@@ -108,11 +103,7 @@ function variableFindings(ctx: SettingCheckContext, dir: string, sessions: reado
  * the agents used (the nearest name first), never the typo as a fix.
  */
 function unknownListFinding(ctx: SettingCheckContext, sessions: readonly SessionInfo[], mine: string): DoctorFinding | undefined {
-  const ids = new Set(sessions.map((s) => s.sessionId));
-  const used: string[] = [];
-  for (const [list, tied] of evidenceOf(ctx.index).sessionsByList) {
-    if (tied.some((id) => ids.has(id) && !ctx.index.listsOfSession(id).includes(list))) used.push(list);
-  }
+  const used = namedListsOf(ctx.index, new Set(sessions.map((s) => s.sessionId))).map((n) => n.list);
   if (used.length === 0) return undefined;
   const near = nearNames(mine, used);
   const list = (near[0] ?? used[0]) as string;

@@ -1,5 +1,5 @@
 import { isDirectory } from '../base/is-directory.js';
-import { evidenceOf } from '../sessions/list-sessions.js';
+import { namedListsOf } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { listDirOf } from '../store/paths.js';
 import { projectDirs } from './choice-project.js';
@@ -19,12 +19,9 @@ export function endedNamedLists(index: SessionIndex, cwd: string | undefined, ho
   for (const dir of projectDirs(cwd, home)) {
     const here = new Set(index.sessionsIn(dir).map((s) => s.sessionId));
     if (here.size === 0) continue;
-    const lists: string[] = [];
-    for (const [list, tied] of evidenceOf(index).sessionsByList) {
-      // A session's own list (its UUID's, its team's) is none its environment named.
-      const named = tied.some((id) => here.has(id) && !index.listsOfSession(id).includes(list));
-      if (named && isDirectory(listDirOf(index.configDir, list))) lists.push(list);
-    }
+    const lists = namedListsOf(index, here)
+      .map((n) => n.list)
+      .filter((list) => isDirectory(listDirOf(index.configDir, list)));
     if (lists.length === 0) continue;
     const at = new Map(lists.map((l) => [l, lastChange(listDirOf(index.configDir, l))]));
     return { dir, lists: lists.sort((a, b) => (at.get(b) ?? 0) - (at.get(a) ?? 0) || a.localeCompare(b)) };

@@ -198,6 +198,21 @@ export function evidenceOf(index: SessionIndex): Evidence {
 }
 
 /**
+ * The lists these sessions worked on only because their environment or settings named
+ * them (`CLAUDE_CODE_TASK_LIST_ID`, a shared list): in the transcripts' evidence, tied to
+ * one of them, and none of that session's own (its UUID's, its team's). Each with the
+ * sessions of these that worked on it, in the evidence's order.
+ */
+export function namedListsOf(index: SessionIndex, sessionIds: ReadonlySet<string>): Array<{ list: string; sessions: string[] }> {
+  const found: Array<{ list: string; sessions: string[] }> = [];
+  for (const [list, tied] of evidenceOf(index).sessionsByList) {
+    const sessions = tied.filter((id) => sessionIds.has(id) && !index.listsOfSession(id).includes(list));
+    if (sessions.length > 0) found.push({ list, sessions });
+  }
+  return found;
+}
+
+/**
  * The transcript evidence of these sessions alone (by id: those with a transcript), as if
  * no other session had any: what kept-lists.ts asks of the running sessions, to know
  * that they hold tasks of their own lists only.
