@@ -2,11 +2,7 @@ import type { SessionInfo } from '../core/sessions/session-index.js';
 import { oneLine, truncate } from './text.js';
 
 /** Paths under the home directory as a person writes them: `~/work/myproj`. */
-export function tildePath(dir: string, home: string): string {
-  if (home === '' || home === '/') return dir;
-  if (dir === home) return '~';
-  return dir.startsWith(`${home}/`) ? `~${dir.slice(home.length)}` : dir;
-}
+export { tildePath } from '../core/base/tilde-path.js';
 
 /** A prompt on one line, cut to `max` columns ("fix the login bug in…"). */
 export function promptText(prompt: string | undefined, max: number): string {

@@ -170,7 +170,7 @@ describe("a change is never guessed onto another project's session list", () => 
     const r = w.tasks(w.dir('elsewhere'), ['create', 'x']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(
-      `error: the only task list, 2d483082, is the list of session 2d483082 of ${api}, no session of this directory, so a change needs its list named: tasks -l 2d483082 create x ("fix the login bug"); tasks use <id> makes the choice stick\n`,
+      `error: the only task list, 2d483082, is the list of session 2d483082 of ~/work/api, no session of this directory, so a change needs its list named: tasks -l 2d483082 create x ("fix the login bug"); tasks use <id> makes the choice stick\n`,
     );
     expect(fs.readdirSync(listDir).sort()).toEqual(before);
     // The command offered does what it says.
@@ -473,7 +473,7 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
       transcript.replaceAll('"/tmp/exp/p1/sub"', JSON.stringify(proj)),
     );
     fs.cpSync(path.join(fixtures, 'shared-list'), path.join(w.config, 'tasks', 'shared-list'), { recursive: true });
-    const said = `the sessions of ${proj} worked on list "shared-list" (named in their environment or settings) and have all ended`;
+    const said = `the sessions of ~/proj worked on list "shared-list" (named in their environment or settings) and have all ended`;
     // The only list there is: the sessions' own, not "no session's".
     const only = w.tasks(proj, ['watch', '--until', 'all-completed', '--timeout', '1s', '--json']);
     expect(only.code, only.stderr).toBe(2);

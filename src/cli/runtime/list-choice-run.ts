@@ -123,7 +123,7 @@ function refuseGuessedGate(run: ChoiceRun, choice: ListChoice, gate: string, sho
   throw new TasksError(
     'usage',
     ended !== undefined
-      ? `${endedNamedText(ended)}, so a gate needs its list named: ${named(shellWord(ended.lists[0] as string))}`
+      ? `${endedNamedText(ended, run.home)}, so a gate needs its list named: ${named(shellWord(ended.lists[0] as string))}`
       : choice.how === 'only'
         ? `the only task list, ${short(choice.id)}, belongs to no session of this directory, so a gate needs its list named: ${named(shellWord(short(choice.id)))}`
         : `${choice.candidates?.length ?? 'several'} task lists exist and none belongs to this directory's sessions, so a gate needs its list named: ${named('<list>')}`,

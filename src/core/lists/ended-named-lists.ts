@@ -1,4 +1,5 @@
 import { isDirectory } from '../base/is-directory.js';
+import { tildePath } from '../base/tilde-path.js';
 import { namedListsOf } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { listDirOf } from '../store/paths.js';
@@ -29,9 +30,9 @@ export function endedNamedLists(index: SessionIndex, cwd: string | undefined, ho
   return undefined;
 }
 
-/** `the sessions of /src/app worked on list "shared" (named in their environment or settings) and have all ended`. */
-export function endedNamedText(ended: { dir: string; lists: readonly string[] }): string {
+/** `the sessions of ~/src/app worked on list "shared" (named in their environment or settings) and have all ended`. */
+export function endedNamedText(ended: { dir: string; lists: readonly string[] }, home: string): string {
   const lists = ended.lists.map((l) => `"${l}"`);
   const which = lists.length === 1 ? `list ${lists[0]}` : `lists ${lists.slice(0, -1).join(', ')} and ${lists.at(-1)}`;
-  return `the sessions of ${ended.dir} worked on ${which} (named in their environment or settings) and have all ended`;
+  return `the sessions of ${tildePath(ended.dir, home)} worked on ${which} (named in their environment or settings) and have all ended`;
 }

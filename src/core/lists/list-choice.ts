@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { tildePath } from '../base/tilde-path.js';
 import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project-binding.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
@@ -228,7 +229,7 @@ function byRecency(configDir: string, index: SessionIndex, opts: ChooseListOptio
       'usage',
       ended === undefined
         ? `${ids.length} task lists exist and none belongs to this directory's sessions, so a change needs its list named`
-        : `${endedNamedText(ended)}, so a change needs its list named`,
+        : `${endedNamedText(ended, opts.home)}, so a change needs its list named`,
       {
         hint:
           ended === undefined
@@ -265,7 +266,7 @@ function refuseOtherProjectsOnly(index: SessionIndex, list: string, opts: Choose
   const short = shortIds([list]).get(list) ?? list;
   throw new TasksError(
     'usage',
-    `the only task list, ${short}, is the list of session ${first.sessionId.slice(0, 8)} of ${first.cwd}, no session of this directory, so a change needs its list named`,
+    `the only task list, ${short}, is the list of session ${first.sessionId.slice(0, 8)} of ${tildePath(first.cwd as string, opts.home)}, no session of this directory, so a change needs its list named`,
     {
       hint: "tasks use <list> makes a list this project's",
       details: { candidates: [{ list, shortId: short, prompt: first.prompt ?? null }] },
