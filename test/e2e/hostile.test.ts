@@ -438,6 +438,26 @@ const cases: Case[] = [
     code: 2,
     stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/,
   },
+  // Every command on one task of it says what `list` says of the path, not that the task is missing (exit 3).
+  ...[
+    ['get', '1'],
+    ['update', '1', '--subject', 'x'],
+    ['delete', '1', '-y'],
+    ['claim', '1', '--as', 'me'],
+    ['claim', '1', '--as', 'me', '--busy-check'],
+    ['start', '1'],
+    ['done', '1'],
+    ['block', '1', '--by', '2'],
+    ['release', '1'],
+  ].map(
+    (args): Case => ({
+      name: `a file where the list folder should be: ${args.join(' ')}`,
+      setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
+      args: ['-l', 'flat', ...args],
+      code: 1,
+      stderr: /^error: .*tasks\/flat is not a folder\n$/,
+    }),
+  ),
   // A file where tasks/ should be: no list can be read or made. Every command says so
   // (exit 3) rather than "no lists yet" (exit 0), which a CI gate would take for nothing to do.
   ...[

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
+import { missingTask } from '../store/missing-task.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 import { acquireLock } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
@@ -123,7 +124,7 @@ export async function withTaskLock<T>(listDir: string, id: string, fn: (stillHel
   } catch {
     stat = undefined;
   }
-  if (stat === undefined) throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (stat === undefined) throw missingTask(listDir, id);
   if (!stat.isFile()) throw new TasksError('corrupt', `${id}.json is not a regular file; refusing to touch it`);
   return withLock(file, `task #${id}`, fn);
 }

@@ -13,6 +13,7 @@ import { assertStillHeld, withListLock, withTaskLock } from '../locks/locks.js';
 import { allocateIds } from '../store/ids.js';
 import { ensureListDir } from '../store/list-dir.js';
 import { fileIds, namedByFile, readHighWaterMark, readList } from '../store/list-read.js';
+import { missingTask } from '../store/missing-task.js';
 import { applyPatch, changedKeys, type TaskPatch } from '../store/patch.js';
 import { HIGH_WATER_MARK, taskPath } from '../store/paths.js';
 import type { Status, Task } from '../store/schema.js';
@@ -40,7 +41,7 @@ export function getTask(listDir: string, id: string): Task {
 function readStoredTask(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
   if (result.kind === 'ok') return result.task;
-  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (result.kind === 'missing') throw missingTask(listDir, id);
   throw new TasksError('corrupt', `task #${id} is unreadable: ${id}.json: ${result.reason}`, {
     hint: 'agents cannot see this task either; inspect or repair the file',
     details: { id },
@@ -317,7 +318,7 @@ function decideUnlocked(
   asStored: boolean,
 ): UpdateResult | undefined {
   const read = readTaskFile(taskPath(listDir, id));
-  if (read.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (read.kind === 'missing') throw missingTask(listDir, id);
   if (read.kind !== 'ok') return undefined;
   const before = asStored ? read.task : namedByFile(read.task, id);
   guard?.(before);
@@ -395,7 +396,7 @@ export interface DeleteResult {
  */
 export async function deleteTask(listDir: string, id: string, guard?: Guard): Promise<DeleteResult> {
   const seen = readTaskFile(taskPath(listDir, id));
-  if (seen.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (seen.kind === 'missing') throw missingTask(listDir, id);
   if (seen.kind === 'ok') guard?.(namedByFile(seen.task, id));
   const task = await withListLock(listDir, (listHeld) =>
     withTaskLock(listDir, id, (taskHeld) => {
@@ -442,7 +443,7 @@ function unlinkAnnounced(listDir: string, id: string, before: Task): void {
 function getTaskForDelete(listDir: string, id: string): Task {
   const result = readTaskFile(taskPath(listDir, id));
   if (result.kind === 'ok') return namedByFile(result.task, id);
-  if (result.kind === 'missing') throw new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  if (result.kind === 'missing') throw missingTask(listDir, id);
   throw new TasksError('corrupt', `task #${id} is unreadable (${result.reason}); not deleting a file we cannot read`, {
     details: { id },
   });
