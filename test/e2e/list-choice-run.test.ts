@@ -274,6 +274,17 @@ describe('errors say where the name came from, and what was meant', () => {
     expect(shared).toMatchObject({ code: 0, stdout: '1\n', stderr: 'new list "6d0a7d1e"\n' });
   });
 
+  it('a session with no list, named by its short id: the error names the folder its list would have, by its whole id', () => {
+    const w = world();
+    w.list('other');
+    writeTranscript(w.config, { sessionId: A, cwd: w.dir('api'), prompt: 'look around' });
+    const r = w.tasks(w.home, ['-l', A.slice(0, 8), 'list']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toBe(
+      `error: list folder ${path.join(w.config, 'tasks', A)} does not exist: session ${A} keeps its todos with TodoWrite, not in a task list: tasks --session ${A.slice(0, 8)} list reads them\n`,
+    );
+  });
+
   it('watch on a missing list says "did you mean" at once, then waits', () => {
     const w = world();
     w.list('named-list');

@@ -2,7 +2,7 @@ import { TasksError } from '../base/errors.js';
 import { LIST_ID_VARIABLE } from '../binding/project-binding.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
-import { sanitizeListId } from '../store/paths.js';
+import { listDirOf, sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
 import type { ListChoice } from './list-choice-types.js';
 import { listIds, MAX_LIST_ID_BYTES } from './list-folders.js';
@@ -73,7 +73,8 @@ export function missingListError(configDir: string, choice: ListChoice, index?: 
     const has = session.todos
       ? `keeps its todos with TodoWrite, not in a task list: tasks --session ${typed} list reads them`
       : `has no task list (tasks --session ${typed} names the session)`;
-    return new TasksError('not_found', `list folder ${choice.dir} does not exist: session ${session.id} ${has}`, {
+    // The folder the session's list would have: named by its whole id, not by the prefix typed.
+    return new TasksError('not_found', `list folder ${listDirOf(configDir, session.id)} does not exist: session ${session.id} ${has}`, {
       details: { list: choice.id, sessionId: session.id },
     });
   }
