@@ -256,8 +256,14 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
     fs.writeFileSync(path.join(world.config, '.claude.json'), '{ broken');
     const r = runInProcessSync(world.config, ['trust', world.project]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);
+    expect(r.stderr).toMatch(
+      /\.claude\.json is not valid JSON \([^)\n]*JSON[^\n]*\): not changed; fix it, or trust the folder in Claude Code\n$/,
+    );
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')).toBe('{ broken');
+    // Valid JSON that is no object: said so.
+    fs.writeFileSync(path.join(world.config, '.claude.json'), '[1]');
+    expect(runInProcessSync(world.config, ['trust', world.project]).stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);
   });
 
   it('"projects", or the folder\'s record, that is not an object is never replaced (exit 4, the file as it was)', () => {

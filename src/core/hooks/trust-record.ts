@@ -34,14 +34,16 @@ export function recordFolderTrust(folder: string, sources: TrustSources): TrustR
   }
   if (text !== undefined && text.trim() !== '') {
     let parsed: unknown;
+    let invalid: string | undefined;
     try {
       parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
+    } catch (err) {
+      invalid = (err as Error).message;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       // Never overwrite a file we cannot read as Claude Code's config.
-      throw new TasksError('conflict', `${file} is not a JSON object: not changed; fix it, or trust the folder in Claude Code`, {
+      const what = invalid === undefined ? 'is not a JSON object' : `is not valid JSON (${oneLineOf(invalid)})`;
+      throw new TasksError('conflict', `${file} ${what}: not changed; fix it, or trust the folder in Claude Code`, {
         details: { file },
       });
     }
@@ -64,4 +66,10 @@ export function recordFolderTrust(folder: string, sources: TrustSources): TrustR
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
   return { folder: key, configFile: file, already: false };
+}
+
+/** A parser's message on one line, cut short: it may quote the file. */
+function oneLineOf(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
