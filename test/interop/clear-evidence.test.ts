@@ -61,7 +61,12 @@ describe('the real Claude Code: /clear told from a session that merely ended', (
         liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== first.sessionId),
       );
       const folder = path.join(w.config, 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'));
-      await waitFor('its transcript', () => fs.existsSync(path.join(folder, `${next.sessionId}.jsonl`)) || undefined);
+      // Its first entry (the /clear), with its time: the file can be there a moment before it is.
+      const opened = () => {
+        const file = path.join(folder, `${next.sessionId}.jsonl`);
+        return (fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('"timestamp"')) || undefined;
+      };
+      await waitFor('its transcript', opened);
       // Seen before and now: the same process (pid and start time) on both sessions.
       const seen = await lists();
       expect(seen.find((r) => r.id === first.sessionId)).toMatchObject({ replacedBy: next.sessionId, replacedHow: 'process' });
