@@ -48,6 +48,18 @@ describe('the verification nudge', () => {
     expect(r).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: NUDGE });
   });
 
+  it('done: the same note as update --status completed', () => {
+    const { config } = list([
+      task('1', 'Fix the bug', 'completed'),
+      task('2', 'Refactor', 'completed'),
+      task('3', 'Write docs', 'in_progress'),
+    ]);
+    const r = runInProcessSync(config, ['-l', 'l', 'done', '3']);
+    expect(r).toMatchObject({ code: 0, stdout: 'Updated task #3 status\n', stderr: NUDGE });
+    const verified = list([task('1', 'Fix the bug', 'completed'), task('2', 'Verify the fix', 'completed'), task('3', 'Write docs')]);
+    expect(runInProcessSync(verified.config, ['-l', 'l', 'done', '3'])).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('update: not with a verification step among them, not before the last, not for fewer than 3', () => {
     const verified = list([task('1', 'Fix the bug', 'completed'), task('2', 'Verify the fix', 'completed'), task('3', 'Write docs')]);
     expect(runInProcessSync(verified.config, ['-l', 'l', 'update', '3', '--status', 'completed'])).toMatchObject({ code: 0, stderr: '' });
