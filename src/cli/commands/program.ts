@@ -17,7 +17,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .addOption(
       once(
         '-l, --list <id>',
-        'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex with a dash, or digits and letters: a number is a name); default: see "Which list" below',
+        'the task list, by its exact name (a session UUID list also by a unique prefix of 4+ hex with a dash, or digits and letters: a number is a name); default: see "Which list" in tasks --help',
       ),
     )
     .addOption(once('--session <id>', 'the list of this Claude Code session (an id or a unique prefix; tasks lists shows them)'))
