@@ -175,6 +175,30 @@ describe('tasks carry', () => {
     );
   });
 
+  it("a session's list named from another folder: the earlier lists of that session's project", () => {
+    const w = world();
+    const started = Date.now() - 60 * MIN;
+    writeTranscript(w.config, { sessionId: A, cwd: w.proj, prompt: 'first', start: started, end: started + 10 * MIN, todos: false });
+    writeTask(w.listDir(A), task('1', 'Left over'));
+    writeTranscript(w.config, {
+      sessionId: C,
+      cwd: w.proj,
+      prompt: 'second',
+      start: started + 20 * MIN,
+      end: started + 30 * MIN,
+      todos: false,
+    });
+    writeTask(w.listDir(C), task('1', 'Its own', { status: 'completed' }));
+    for (const args of [
+      ['-l', C],
+      ['--session', C.slice(0, 8)],
+    ]) {
+      const r = w.tasksCli([...args, 'carry', '--dry-run'], w.config);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('carry    2d483082 #1 -> #2  pending      Left over\n');
+    }
+  });
+
   it('named tasks bring the unfinished tasks they wait for; a task carried before is followed there', () => {
     const w = world();
     const from = w.listDir('from');

@@ -75,7 +75,12 @@ export function earlierLists(index: SessionIndex, target: TargetInfo, cwd: strin
   // Only a sure /clear puts a list first; one taken from times alone (cleared-lists.ts) is
   // just an earlier session of the project, in its place by time.
   for (const list of target.replaced ?? []) if (clearOf(index.session(list))?.sure === true) add(list, 'cleared');
-  const dir = target.projectDir ?? (cwd === undefined ? undefined : projectDirs(cwd, home).find((d) => index.sessionsIn(d).length > 0));
+  // The project: the one the list was chosen by, else (a list named with -l or --session)
+  // the folder its own session ran in, else this directory's.
+  const dir =
+    target.projectDir ??
+    index.ownersOfList(target.id).find((s) => s.cwd !== undefined)?.cwd ??
+    (cwd === undefined ? undefined : projectDirs(cwd, home).find((d) => index.sessionsIn(d).length > 0));
   if (dir === undefined) return found;
   const ended = index
     .sessionsIn(dir, (id) => index.listsOfSession(id).length > 0)
