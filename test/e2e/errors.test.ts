@@ -17,6 +17,13 @@ const cases: Array<{ name: string; args: string[]; code: number; message: RegExp
   { name: 'unknown flag', args: ['list', '--bogus'], code: 2, message: /unknown option '--bogus'/ },
   { name: 'missing argument', args: ['get'], code: 2, message: /missing required argument 'id'/ },
   { name: 'unknown command', args: ['frobnicate'], code: 2, message: /unknown command 'frobnicate'/ },
+  { name: 'help of an unknown command', args: ['help', 'frobnicate'], code: 2, message: /^error: unknown command 'frobnicate'$/ },
+  {
+    name: 'help of a mistyped command',
+    args: ['help', 'lst'],
+    code: 2,
+    message: /unknown command 'lst' \(Did you mean one of list, ls\?\)/,
+  },
   { name: 'empty subject', args: ['create', '  '], code: 2, message: /subject cannot be empty/ },
   { name: 'nothing to update', args: ['update', '2'], code: 2, message: /nothing to update/ },
   { name: 'blocker that does not exist', args: ['update', '2', '--add-blocked-by', '42'], code: 3, message: /task #42 not found/ },

@@ -3,7 +3,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
-import { registerCommands } from './index.js';
+import { commandNameIn, registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
 /**
@@ -145,4 +145,17 @@ function refuseRepeats(command: Command): void {
     command.on(`option:${negated.name()}`, () => mark('negated'));
   }
   for (const sub of command.commands) refuseRepeats(sub);
+}
+
+/**
+ * `tasks help nosuch`: commander would print the whole help on stderr. Without the `help`,
+ * the command line is answered as `tasks nosuch` is: one line, `unknown command 'nosuch'`,
+ * with commander's "Did you mean" (exit 2). Any other command line is returned as it is.
+ */
+export function withoutHelpOfUnknown(program: Command, argv: readonly string[]): readonly string[] {
+  if (commandNameIn(argv) !== 'help') return argv;
+  const at = argv.indexOf('help');
+  const topic = argv.slice(at + 1).find((w) => !w.startsWith('-'));
+  if (topic === undefined || program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) return argv;
+  return [...argv.slice(0, at), ...argv.slice(at + 1)];
 }
