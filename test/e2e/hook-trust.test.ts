@@ -39,6 +39,20 @@ describe('project hooks and folder trust', () => {
     );
   });
 
+  it("an untrusted folder's hooks of one event: only a change that runs that event is told they were skipped", async () => {
+    const world = hookWorld({ trusted: false });
+    const mark = path.join(world.root, 'completed.ran');
+    writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: script(world, 'done.sh', `touch "${mark}"`) }] }));
+    const made = await create(world);
+    expect(made.code, made.stderr).toBe(0);
+    // No TaskCreated hook anywhere: nothing was kept from running.
+    expect(made.stderr).toBe('');
+    const done = await runInProcess(world.config, ['-l', 'l', 'done', '1'], { cwd: world.project });
+    expect(done.code, done.stderr).toBe(0);
+    expect(fs.existsSync(mark)).toBe(false);
+    expect(done.stderr).toMatch(/^warning: skipped the hooks in .*settings\.json: this folder is not trusted/m);
+  });
+
   it('local settings are held to the same trust; user settings are not', async () => {
     const world = hookWorld({ trusted: false });
     const local = marking(world, 'local', 'local');

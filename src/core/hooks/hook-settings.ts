@@ -46,6 +46,8 @@ export interface CommandHook {
 export interface HookSkip {
   reason: 'untrusted' | 'managed_only';
   files: string[];
+  /** The events those files hold hooks for: a change that runs another event's is not told of them. */
+  events: TaskHookEvent[];
   message: string;
   /** untrusted: the folder whose trust record would let them run, and the file that holds the records. */
   folder?: string | undefined;
@@ -130,6 +132,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
   const seenFiles = new Set<string>();
   let managedOnly: string | undefined;
   const untrusted: string[] = [];
+  const untrustedEvents = new Set<TaskHookEvent>();
   // Decided once, and only if a project or local settings file exists.
   let trust: TrustVerdict | undefined;
   const projectTrust = (dir: string) => (trust ??= policy === undefined ? { trusted: true, by: 'caller' } : folderTrust(dir, policy));
@@ -152,6 +155,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
         result.skipped.push({
           reason: 'managed_only',
           files: [file],
+          events: taskHookEvents(settings.hooks),
           managedFile: managedOnly,
           message: `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
         });
@@ -159,7 +163,10 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
       continue;
     }
     if ((scope === 'project' || scope === 'local') && projectDir !== undefined && !projectTrust(projectDir).trusted) {
-      if (hasTaskHooks(settings.hooks)) untrusted.push(file);
+      if (hasTaskHooks(settings.hooks)) {
+        untrusted.push(file);
+        for (const event of taskHookEvents(settings.hooks)) untrustedEvents.add(event);
+      }
       continue;
     }
     if (settings.disableAllHooks === true) result.disabledBy ??= file;
@@ -169,6 +176,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     result.skipped.push({
       reason: 'untrusted',
       files: untrusted,
+      events: TASK_HOOK_EVENTS.filter((e) => untrustedEvents.has(e)),
       folder: trust.recordKey,
       configFile: trust.configFile,
       message: `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run tasks trust in ${trust.recordKey} (or claude there, and accept its trust dialog), or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
@@ -187,8 +195,13 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
 
 /** Does a settings file's `hooks` hold any TaskCreated or TaskCompleted group? */
 export function hasTaskHooks(hooks: unknown): boolean {
-  if (typeof hooks !== 'object' || hooks === null) return false;
-  return TASK_HOOK_EVENTS.some((event) => {
+  return taskHookEvents(hooks).length > 0;
+}
+
+/** The task events a settings file's `hooks` holds groups for. */
+function taskHookEvents(hooks: unknown): TaskHookEvent[] {
+  if (typeof hooks !== 'object' || hooks === null) return [];
+  return TASK_HOOK_EVENTS.filter((event) => {
     const groups = (hooks as Record<string, unknown>)[event];
     return Array.isArray(groups) && groups.length > 0;
   });

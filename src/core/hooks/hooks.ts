@@ -104,7 +104,8 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
     outcomes,
     blocked: outcomes.some((o) => o.verdict.kind === 'block'),
     settingsWarnings: settings.warnings,
-    settingsSkipped: settings.skipped,
+    // Files skipped whose hooks are all of the other event: nothing of this change was kept from running.
+    settingsSkipped: settings.skipped.filter((skip) => skip.events.includes(event)),
   };
   if (outcomes.some((o) => o.verdict.kind === 'interrupted')) {
     throw new TasksError('interrupted', `interrupted while ${event} hooks were running for task #${info.task.id}`, {
