@@ -1,6 +1,7 @@
 import { maxOf } from '../core/base/many-items.js';
 import type { CostUsage } from '../core/cost/cost-report.js';
 import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blockers.js';
+import type { LeftOut } from '../core/snapshots/export-todowrite.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { compactCount, dollars, hasWork, timeCell, tokenTotal } from './cost-cells.js';
@@ -93,4 +94,25 @@ export function codeSpan(text: string): string {
 /** `export --output <file>`, on stderr: "wrote 3 tasks (json) to backup.json". */
 export function renderExportWritten(count: number, format: string, file: string): string {
   return `wrote ${count} task${count === 1 ? '' : 's'} (${format}) to ${file}`;
+}
+
+/**
+ * `the TodoWrite format holds a subject, a status and an activeForm a task: left out 3
+ * descriptions, 2 owners and 4 blockers (--format json keeps everything)`; undefined when
+ * nothing was left out.
+ */
+export function renderTodoWriteLeftOut(left: LeftOut): string | undefined {
+  const parts = (
+    [
+      [left.descriptions, 'description'],
+      [left.owners, 'owner'],
+      [left.blockers, 'blocker'],
+      [left.metadata, 'task with metadata'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${n === 1 ? what : what === 'task with metadata' ? 'tasks with metadata' : `${what}s`}`);
+  if (parts.length === 0) return undefined;
+  const listed = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  return `the TodoWrite format holds a subject, a status and an activeForm a task: left out ${listed} (--format json keeps everything)`;
 }

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { type ListTaskCosts, taskCostsOf } from '../../core/cost/task-costs.js';
 import { EXPORT_FORMATS, type ExportFormat, type ExportView, exportView } from '../../core/snapshots/export-view.js';
 import { outputPath, writeOutput } from '../../core/snapshots/output-file.js';
-import { renderExportWritten, renderMarkdownChecklist } from '../../render/export-markdown.js';
+import { renderExportWritten, renderMarkdownChecklist, renderTodoWriteLeftOut } from '../../render/export-markdown.js';
 import { renderJson, renderJsonLine } from '../../render/json.js';
 import { renderSkippedFile } from '../../render/list-notes.js';
 import { tasksJson } from '../../render/task-json.js';
@@ -58,6 +58,9 @@ Examples:
       const view = exportView(choice, filter, format);
       for (const p of view.problems) ctx.io.warn(renderSkippedFile(p), 'file_skipped', { file: p.file, reason: p.reason });
       for (const w of view.todoWrite?.warnings ?? []) ctx.io.warn(w, 'export_warning');
+      // Said, not silently dropped: an export read back into a list would come back without them.
+      const leftOut = view.todoWrite && renderTodoWriteLeftOut(view.todoWrite.leftOut);
+      if (leftOut !== undefined && view.todoWrite) ctx.io.note(leftOut, 'export_left_out', { ...view.todoWrite.leftOut });
       // What each task cost (tasks cost's figures), only when asked: it reads the list's sessions.
       const cost = opts.cost ? taskCostsOf(ctx.sessions, choice, { env: ctx.env, home: ctx.home, now: ctx.now() }) : undefined;
       const text = exportText(view, format, opts.title ?? `Tasks: ${ctx.shortId(choice.id)}`, cost);

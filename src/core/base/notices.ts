@@ -125,6 +125,11 @@ export const NOTICES = {
   },
   export_written: { kind: 'note', when: '`export --output`: the file written', facts: ['tasks', 'format', 'file'] },
   export_warning: { kind: 'warning', when: '`export`: what the format cannot hold (several tasks in progress for TodoWrite)' },
+  export_left_out: {
+    kind: 'note',
+    when: '`export` in the TodoWrite format: what the tasks held that it has no place for (descriptions, owners, blockers, metadata)',
+    facts: ['descriptions', 'owners', 'blockers', 'metadata'],
+  },
   // History
   journal_line_skipped: { kind: 'warning', when: '`log`: a damaged journal line, skipped', facts: ['list', 'file', 'line', 'reason'] },
   journal_not_read: { kind: 'warning', when: '`log`: a journal that is not a regular file, not read', facts: ['list', 'reason'] },

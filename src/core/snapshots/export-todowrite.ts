@@ -6,6 +6,14 @@ export interface TodoWriteSnapshot {
   todos: Array<{ content: string; status: Status; activeForm: string }>;
 }
 
+/** What the tasks held that a TodoWrite input has no place for: how many descriptions, owners, blockers (edges) and tasks with metadata. */
+export interface LeftOut {
+  descriptions: number;
+  owners: number;
+  blockers: number;
+  metadata: number;
+}
+
 /**
  * Tasks (in the order given: callers pass id order) -> a valid TodoWrite input.
  * TodoWrite requires `content` and `activeForm` to be non-empty: a task without an
@@ -13,7 +21,7 @@ export interface TodoWriteSnapshot {
  * empty subject is named "Task #<id>". Statuses are kept as they are; TodoWrite's
  * convention of at most one `in_progress` item is reported, not enforced.
  */
-export function toTodoWrite(tasks: readonly Task[]): { snapshot: TodoWriteSnapshot; warnings: string[] } {
+export function toTodoWrite(tasks: readonly Task[]): { snapshot: TodoWriteSnapshot; warnings: string[]; leftOut: LeftOut } {
   const warnings: string[] = [];
   const todos = tasks.map((t) => {
     let content = t.subject;
@@ -28,5 +36,11 @@ export function toTodoWrite(tasks: readonly Task[]): { snapshot: TodoWriteSnapsh
   if (active.length > 1) {
     warnings.push(`${active.length} tasks are in_progress (${active.join(', ')}); TodoWrite expects at most one, exported as they are`);
   }
-  return { snapshot: { todos }, warnings };
+  const leftOut: LeftOut = {
+    descriptions: tasks.filter((t) => t.description.trim() !== '').length,
+    owners: tasks.filter((t) => t.owner !== undefined && t.owner !== '').length,
+    blockers: tasks.reduce((n, t) => n + t.blockedBy.length, 0),
+    metadata: tasks.filter((t) => t.metadata !== undefined && Object.keys(t.metadata).length > 0).length,
+  };
+  return { snapshot: { todos }, warnings, leftOut };
 }

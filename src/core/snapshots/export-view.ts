@@ -4,7 +4,7 @@ import type { ListChoice } from '../lists/list-choice-types.js';
 import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
 import type { FileProblem } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
-import { type TodoWriteSnapshot, toTodoWrite } from './export-todowrite.js';
+import { toTodoWrite } from './export-todowrite.js';
 
 export const EXPORT_FORMATS = ['todowrite', 'json', 'jsonl', 'markdown'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -18,7 +18,7 @@ export interface ExportView {
   /** Each task's change time (json, jsonl: `updatedAt`). */
   times?: ReadonlyMap<string, number> | undefined;
   /** todowrite: the snapshot, and what it could not keep (several in progress...). */
-  todoWrite?: { snapshot: TodoWriteSnapshot; warnings: string[] } | undefined;
+  todoWrite?: ReturnType<typeof toTodoWrite> | undefined;
   /** markdown: every task of the list by id, the exported tasks' blockers and their counts. */
   checklist?: { index: TaskIndex; blockers: BlockerAnswers; counts: ListCounts } | undefined;
 }
