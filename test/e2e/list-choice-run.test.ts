@@ -534,3 +534,79 @@ describe('a gate never runs on a list taken for being the latest changed', () =>
     expect(r.stderr).toMatch(/using list \S+, the most recently changed/);
   });
 });
+
+describe('a gate never runs on one of several live sessions taken for being the latest active', () => {
+  /** Two live sessions in one directory: A, idle with its work done, the latest active; B, busy with its work under way. */
+  function twoLive() {
+    const w = world();
+    const proj = w.dir('proj');
+    const now = Date.now();
+    w.list(A, 1 * MIN);
+    for (const id of ['1', '2', '3']) w.tasks(w.home, ['-l', A, 'update', id, '--status', 'completed']);
+    w.list(B, 20 * MIN);
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'quick fix', start: now - 5 * MIN, end: now - 2_000, todos: false });
+    writeTranscript(w.config, {
+      sessionId: B,
+      cwd: proj,
+      prompt: 'long refactor',
+      start: now - 60 * MIN,
+      end: now - 30 * MIN,
+      todos: false,
+    });
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj, status: 'idle', start: now - 5 * MIN });
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: B, cwd: proj, status: 'busy', start: now - 60 * MIN });
+    return { w, proj };
+  }
+
+  for (const args of [
+    ['watch', '--until', 'all-completed', '--timeout', '1s'],
+    ['watch', '--fail-if-stalled', '10m', '--timeout', '1s'],
+  ]) {
+    it(`tasks ${args.join(' ')}: exit 2, each live session's list with the command that names it`, () => {
+      const { w, proj } = twoLive();
+      // Guessed, the gate would pass at once on A's finished list while B still works.
+      const r = w.tasks(proj, args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`error: 2 lists belong to live sessions in ${proj}, so a gate needs its list named: `);
+      const commands = offered(r.stderr);
+      expect(commands).toEqual([`tasks -l 2d483082 ${args.join(' ')}`, `tasks -l 7baec0ff ${args.join(' ')}`]);
+      // The refusal alone: no note first of the list a guess would have taken.
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+      // Each pasted as printed runs on its list.
+      if (args.includes('--until')) {
+        expect(paste(w.config, proj, commands[0] as string).code).toBe(0);
+        expect(paste(w.config, proj, commands[1] as string).code).toBe(124);
+      }
+    });
+  }
+
+  it('reads and a plain watch still show the latest active live session, saying which', () => {
+    const { w, proj } = twoLive();
+    const r = w.tasks(proj, ['watch', '--timeout', '1s', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('using list 2d483082 (live session');
+    expect(w.tasks(proj, ['list']).code).toBe(0);
+  });
+
+  it('one live session among ended ones is no guess: the gate runs on its list', () => {
+    const w = world();
+    const proj = w.dir('proj');
+    const now = Date.now();
+    w.list(A, 1 * MIN);
+    for (const id of ['1', '2', '3']) w.tasks(w.home, ['-l', A, 'update', id, '--status', 'completed']);
+    w.list(B, 20 * MIN);
+    writeTranscript(w.config, { sessionId: A, cwd: proj, prompt: 'quick fix', start: now - 5 * MIN, end: now - 2_000, todos: false });
+    writeTranscript(w.config, {
+      sessionId: B,
+      cwd: proj,
+      prompt: 'long refactor',
+      start: now - 60 * MIN,
+      end: now - 30 * MIN,
+      todos: false,
+    });
+    writeLiveSession(w.config, { pid: liveProcess(), sessionId: A, cwd: proj, status: 'idle', start: now - 5 * MIN });
+    const r = w.tasks(proj, ['watch', '--until', 'all-completed', '--timeout', '1s']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});

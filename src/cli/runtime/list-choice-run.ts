@@ -81,7 +81,10 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
   const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
   // A warning first: it may be why no bound list was taken (settings Claude Code skips too).
   for (const w of choice.warnings) run.io.warn(w, 'list_choice_warning');
-  if (needs.gate !== undefined) refuseGuessedGate(run, choice, needs.gate, short);
+  if (needs.gate !== undefined) {
+    if (choice.gateRefusal !== undefined) throw withCommands(choice.gateRefusal, run.args, run.sessions.now());
+    refuseGuessedGate(run, choice, needs.gate, short);
+  }
   // The only list there is needs no explaining to a script; a person is told whose it is.
   if (!(choice.how === 'only' && !run.io.stderrIsTTY)) {
     if (choice.how === 'only' && choice.exists) choice.session = sessionsOfList(run.sessions, choice.id)[0];

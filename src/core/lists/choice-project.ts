@@ -58,8 +58,12 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
       );
     if (pool.length === 0) continue;
     const lists = [...new Set(pool.map((c) => c.list))];
-    if (lists.length > 1 && opts.forWrite) throw refusal(configDir, dir, pool, live.length + writing.length > 0);
-    return choiceOf(configDir, index, dir, pool[0] as Candidate, [...new Set([...pool, ...ended].map((c) => c.list))]);
+    const running = live.length + writing.length > 0;
+    if (lists.length > 1 && opts.forWrite) throw refusal(configDir, dir, pool, running, 'a change');
+    const choice = choiceOf(configDir, index, dir, pool[0] as Candidate, [...new Set([...pool, ...ended].map((c) => c.list))]);
+    // Several sessions at work here: a read shows the latest active one's list; a gate must not guess.
+    if (lists.length > 1 && running) choice.gateRefusal = refusal(configDir, dir, pool, running, 'a gate');
+    return choice;
   }
   return undefined;
 }
@@ -88,13 +92,13 @@ interface Candidate {
   session: SessionInfo;
 }
 
-function refusal(configDir: string, dir: string, pool: readonly Candidate[], live: boolean): TasksError {
+function refusal(configDir: string, dir: string, pool: readonly Candidate[], live: boolean, what: 'a change' | 'a gate'): TasksError {
   const short = shortIds([...new Set([...listIds(configDir), ...pool.map((c) => c.list)])]);
   const lists = [...new Set(pool.map((c) => c.list))];
   // The candidates, with their prompts, are in details: the command line adds what to type for each.
   return new TasksError(
     'usage',
-    `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so a change needs its list named`,
+    `${lists.length} lists belong to ${live ? 'live ' : ''}sessions in ${dir}, so ${what} needs its list named`,
     {
       hint: 'tasks lists --here shows them',
       details: { candidates: pool.map((c) => candidateDetails(c, short, configDir)) },

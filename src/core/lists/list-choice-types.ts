@@ -35,6 +35,8 @@ export interface ListChoice {
   replaced?: string[] | undefined;
   /** A session that keeps TodoWrite todos and no list (`--session`): its todos, read-only. */
   todos?: Todo[] | undefined;
+  /** Several live sessions of the project have lists: what a gate (`watch --until`) is told, rather than run on the latest active one's. */
+  gateRefusal?: TasksError | undefined;
   /** A dry run could not choose as a write must: what a real run would be told. */
   writeRefusal?: TasksError | undefined;
   /** What the user should know about the choice (a settings file that could not be read, a variable that settings override). */
