@@ -289,3 +289,39 @@ describe('--until a task that does not exist', () => {
     }
   });
 });
+
+describe('a task file that does not read holds all-completed and empty', () => {
+  // An agent's plain writeFile caught half-way, or one cut short (a full disk leaves the file
+  // empty): the task is there, and may be pending. A gate passing on the rest would pass early.
+  for (const [until, seed] of [
+    ['all-completed', [t('1', { status: 'completed' })]],
+    ['empty', []],
+  ] as Array<[string, Seed]>) {
+    it(`--until ${until}: waits while #2.json is empty; passes once it reads completed, or is moved aside by check --fix`, async () => {
+      const { config, dir } = listWith(seed);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, '2.json'), '');
+      const held = run(config, ['-l', 'ci', 'watch', '--until', until, '--timeout', '2s', '--json']);
+      expect(held.code, held.stderr).toBe(124);
+      expect(held.stderr).toContain('2.json');
+      const w = startWatch(config, ['-l', 'ci', 'watch', '--until', until, '--timeout', '30s', '--json']);
+      await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+      await new Promise((r) => setTimeout(r, 300));
+      if (until === 'all-completed') writeTask(dir, t('2', { status: 'completed' }));
+      else expect(run(config, ['-l', 'ci', 'check', '--fix']).code).toBe(0);
+      const r = await w.exited;
+      expect(r.code, r.stderr).toBe(0);
+    });
+  }
+
+  it('a file caught half-written at the start is no pass: the task it becomes is judged', async () => {
+    const { config, dir } = listWith([t('1', { status: 'completed' })]);
+    fs.writeFileSync(path.join(dir, '2.json'), '{"id": "2", "subj');
+    const w = startWatch(config, ['-l', 'ci', 'watch', '--until', 'all-completed', '--timeout', '30s', '--json']);
+    await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+    await new Promise((r) => setTimeout(r, 300));
+    writeTask(dir, t('2'));
+    await w.waitFor((e) => e.event === 'created', 'the created task');
+    expect((await w.stop()).code).toBe(130);
+  });
+});

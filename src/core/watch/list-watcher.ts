@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { Clock } from '../base/clock.js';
 import type { FileProblem } from '../store/list-read.js';
+import { idFromFileName } from '../store/paths.js';
 import { FolderWatch } from './folder-watch.js';
 import { type ChangeEvent, diffSnapshots } from './watch-diff.js';
 import { rescanDueAt } from './watch-hints.js';
@@ -35,7 +36,7 @@ export interface ListWatcherOptions {
 export type { ListWatcherHandlers, WatchUpdate } from './watch-source.js';
 
 /** What the last scan saw; `unreadable`: the path did not read (what it is), and the rest is the read before. */
-type WatchedState = ScanResult & { unreadable?: string | undefined };
+type WatchedState = ScanResult & { unreadable?: string | undefined; unread?: string[] | undefined };
 
 /**
  * Watches one list folder and reports every change as events, without missing any:
@@ -117,7 +118,8 @@ export class ListWatcher implements WatchSource {
     }
     const events = diffSnapshots(this.state.snapshot, next.snapshot);
     const existsChanged = next.exists !== this.state.exists;
-    const problemsChanged = problemKey(next.problems) !== problemKey(this.state.problems);
+    const problemsChanged =
+      problemKey(next.problems) !== problemKey(this.state.problems) || (next.unread ?? []).join() !== (this.state.unread ?? []).join();
     const was = this.state.unreadable;
     this.state = next;
     this.tellUnreadable(was);
@@ -155,7 +157,11 @@ export class ListWatcher implements WatchSource {
     const seen = new Map<string, number>();
     for (const p of result.problems) seen.set(p.file, this.problemSince.get(p.file) ?? now);
     this.problemSince = seen;
-    return { ...result, problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs) };
+    return {
+      ...result,
+      problems: result.problems.filter((p) => now - (seen.get(p.file) ?? now) >= this.problemGraceMs),
+      unread: unreadTasks(result),
+    };
   }
 
   /**
@@ -188,6 +194,7 @@ export class ListWatcher implements WatchSource {
       snapshot: this.state.snapshot,
       times: this.state.times,
       problems: this.state.problems,
+      unread: this.state.unread,
       unreadable: this.state.unreadable,
     };
   }
@@ -224,6 +231,12 @@ export class ListWatcher implements WatchSource {
     }
     this.safetyTimer = setTimeout(() => this.rescan(), delay);
   }
+}
+
+/** The ids of task files that did not read and have no last good version standing for them, however briefly. */
+function unreadTasks(result: ScanResult): string[] {
+  const ids = result.problems.map((p) => idFromFileName(p.file)).filter((id): id is string => id !== undefined);
+  return [...new Set(ids)].filter((id) => !result.snapshot.has(id)).sort();
 }
 
 function problemKey(problems: readonly FileProblem[]): string {

@@ -46,6 +46,8 @@ export interface WatchView {
   /** When each task last changed (ms), where known. */
   times: ReadonlyMap<string, number>;
   problems: FileProblem[];
+  /** Task files that do not read, with no last good version shown for them (WatchUpdate.unread). */
+  unread?: readonly string[] | undefined;
   /** The list's path does not read now (a FIFO, a file, mode 000): what it is; the tasks are as last read. */
   unreadable?: string | undefined;
   /** Every task completed, three or more, none a verification step. */
@@ -273,6 +275,7 @@ function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | un
     shown: filterTasks(all, filter, index),
     times: update.times ?? new Map(),
     problems: update.problems,
+    unread: update.unread,
     unreadable: update.unreadable,
     nudge: verificationNudge(all),
     waiting: waitingIn(all, on),
@@ -594,10 +597,13 @@ export class WatchSession {
   private holds(): boolean {
     const { until } = this.opts;
     const view = this.view;
+    // A task whose file does not read may be pending: every task completed, or none, is not known.
+    const unknownTask = (view?.unread?.length ?? 0) > 0 && (until?.kind === 'all-completed' || until?.kind === 'empty');
     return (
       until !== undefined &&
       view !== undefined &&
       view.unreadable === undefined &&
+      !unknownTask &&
       untilHoldsAcross(
         until,
         { tasks: view.shown, index: view.index },

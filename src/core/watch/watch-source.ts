@@ -110,6 +110,12 @@ export interface WatchUpdate {
   /** Files that stayed unreadable; their last good version stays in the snapshot. */
   problems: FileProblem[];
   /**
+   * The ids of task files that do not read now and have no last good version in the
+   * snapshot (a file caught half-written, or broken), reported or not yet: such a task may
+   * be anything, so all-completed and empty are not judged to hold (watch-session.ts).
+   */
+  unread?: readonly string[] | undefined;
+  /**
    * The list's path is no folder that can be read now (a FIFO, a file, mode 000): what it
    * is. The snapshot is the last one read; no condition is judged on it (watch-session.ts).
    */
