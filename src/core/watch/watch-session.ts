@@ -321,6 +321,12 @@ export class WatchSession {
   private lastChangeAt: number | undefined;
   /** The task a `task:<id>:<status>` condition names was seen by this watch. */
   private conditionTaskSeen = false;
+  /**
+   * Tasks shown that went away completed (an interactive session clears its list itself
+   * once every task is completed, its turn perhaps still going on): done work, which
+   * all-completed counts while no task is left. Forgotten when a task goes away unfinished.
+   */
+  private doneAndGone = 0;
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
   private readonly onStop = () => {
@@ -599,16 +605,13 @@ export class WatchSession {
     const view = this.view;
     // A task whose file does not read may be pending: every task completed, or none, is not known.
     const unknownTask = (view?.unread?.length ?? 0) > 0 && (until?.kind === 'all-completed' || until?.kind === 'empty');
-    return (
-      until !== undefined &&
-      view !== undefined &&
-      view.unreadable === undefined &&
-      !unknownTask &&
-      untilHoldsAcross(
-        until,
-        { tasks: view.shown, index: view.index },
-        (view.left ?? []).map((l) => ({ tasks: l.shown, index: l.index })),
-      )
+    if (until === undefined || view === undefined || view.unreadable !== undefined || unknownTask) return false;
+    // Every task it saw went away completed and none is left: the list's finished work, cleared by its agent.
+    if (until.kind === 'all-completed' && this.doneAndGone > 0 && view.shown.length === 0 && (view.left ?? []).length === 0) return true;
+    return untilHoldsAcross(
+      until,
+      { tasks: view.shown, index: view.index },
+      (view.left ?? []).map((l) => ({ tasks: l.shown, index: l.index })),
     );
   }
 
@@ -628,6 +631,7 @@ export class WatchSession {
     }
     if (update.runActed) this.runActed = true;
     if (update.events.length > 0) this.lastChangeAt = update.at;
+    this.countDoneAndGone(update.events, before);
     for (const e of update.events) {
       if (e.type === 'list-cleared') this.changedAt.clear();
       else if (e.type === 'deleted') this.changedAt.delete(e.task.id);
@@ -636,6 +640,19 @@ export class WatchSession {
     const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
     this.sink.change(view, events);
     if (!this.judgeCondition()) this.checkStalled();
+  }
+
+  /** Shown tasks that went away: all completed, they add to the work done; one that was not, and nothing gone counts. */
+  private countDoneAndGone(events: readonly ChangeEvent[], before: WatchView): void {
+    const shown = new Set(before.shown.map((t) => t.id));
+    for (const e of events) {
+      const gone = e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : [];
+      for (const t of gone) {
+        if (!shown.has(t.id)) continue;
+        if (t.status === 'completed') this.doneAndGone++;
+        else this.doneAndGone = Number.NEGATIVE_INFINITY;
+      }
+    }
   }
 
   /**
