@@ -76,7 +76,8 @@ export function chooseForRun(run: ChoiceRun, forWrite: boolean, needs: ChoiceNee
       index: run.sessions,
     });
   } catch (err) {
-    throw withCommands(err, run.args, run.sessions.now());
+    // A command pasted with its list named needs no --session beside it.
+    throw withCommands(err, withoutSession(run.args), run.sessions.now());
   }
   const short = run.shortIds?.(choice.id) ?? shortOf(run.configDir, choice.id);
   // A warning first: it may be why no bound list was taken (settings Claude Code skips too).
@@ -188,6 +189,21 @@ function announceWhenMade(run: ChoiceRun, choice: ListChoice, near: readonly str
     run.io.note(renderNewList(short(choice.id), near, run.sessions.knows(choice.id)), 'list_created', { list: choice.id });
   });
   run.subscribe(stop);
+}
+
+/** The command line without `--session <id>` (or `--session=<id>`). */
+function withoutSession(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (arg === '--session') i++;
+    else if (!arg.startsWith('--session=')) out.push(arg);
+  }
+  return out;
 }
 
 /** A refusal that names candidates gets the command to paste for each, in its message. */

@@ -13,7 +13,7 @@ import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { tildePath } from '../base/tilde-path.js';
 import { LIST_ID_VARIABLE, listIdOfValue, readBinding } from '../binding/project-binding.js';
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { evidenceOfSessions, sessionsOfList } from '../sessions/list-sessions.js';
 import { listOfLiveSession, liveSessionLists } from '../sessions/live-lists.js';
 import { isSessionId, SessionIndex, type SessionInfo } from '../sessions/session-index.js';
 import { listDirOf, sanitizeListId, tasksRoot } from '../store/paths.js';
@@ -180,6 +180,21 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
   if (list !== undefined && (session?.state === 'live' || isDirectory(listDirOf(configDir, list)))) {
     return { ...named(configDir, list, 'session'), session, fresh: !isDirectory(listDirOf(configDir, list)) || undefined };
   }
+  // Ended, with no list of its own: the lists its transcript ties it to (a list its environment named).
+  if (session !== undefined && session.state !== 'live') {
+    const tied = tiedLists(configDir, index, sessionId);
+    const first = tied[0];
+    if (first !== undefined && (tied.length === 1 || !forWrite)) {
+      return { ...named(configDir, first, 'session'), session, candidates: tied.length > 1 ? tied : undefined };
+    }
+    if (tied.length > 1) {
+      const short = shortIds(tied);
+      throw new TasksError('usage', `session ${sessionId} worked on ${tied.length} lists, so a change needs its list named`, {
+        hint: 'tasks lists shows them',
+        details: { candidates: tied.map((list) => ({ list, shortId: short.get(list) ?? list, sessionId })) },
+      });
+    }
+  }
   // No list: a session that kept TodoWrite todos shows them; a change makes no list its agent would never read.
   const todos = session?.transcript === undefined ? undefined : index.transcriptTasks(session.transcript).todos;
   if (todos !== undefined) {
@@ -198,6 +213,18 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
   if (!forWrite) throw new TasksError('not_found', `session ${sessionId} has no task list`, { details: { sessionId } });
   // A change to a session without a list starts the one its agent would use: its UUID's.
   return { ...named(configDir, sessionId, 'session'), session };
+}
+
+/**
+ * The lists a session's transcript ties it to (the tasks it made and changed there: a
+ * list named by its environment), the most recently changed first.
+ */
+function tiedLists(configDir: string, index: SessionIndex, sessionId: string): string[] {
+  const lists: string[] = [];
+  for (const [list, sessions] of evidenceOfSessions(index, [sessionId]).sessionsByList) {
+    if (sessions.includes(sessionId) && isDirectory(listDirOf(configDir, list))) lists.push(list);
+  }
+  return lists.sort((a, b) => lastChange(listDirOf(configDir, b)) - lastChange(listDirOf(configDir, a)));
 }
 
 /** Rule 6: the only list; else, for a read, the most recently changed. */
