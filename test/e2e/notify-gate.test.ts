@@ -106,6 +106,37 @@ describe('notify: a list whose every task is completed while a session of it is 
     expect(sentTo(s.out)).toHaveLength(1);
     expect((await p.stop()).code).toBe(0);
   });
+
+  it('following: a finished list its session clears while its turn goes on is told once the turn ends', async () => {
+    const s = session('busy');
+    const p = h.notify(s.config, ['-l', SESSION, '--on', 'list-completed', '--to', s.to], { TASKS_NOTIFY_TICK_MS: '300' });
+    await p.waitForErr('notify: following');
+    await sleep(1000);
+    // Claude Code's reset of a finished list, about 5 s after its last completion, the turn still going on.
+    fs.writeFileSync(path.join(s.dir, '.highwatermark'), '1');
+    fs.rmSync(path.join(s.dir, '1.json'));
+    await sleep(1000);
+    expect(sentTo(s.out)).toEqual([]);
+    s.live('idle');
+    await until(() => sentTo(s.out).length === 1, 'list-completed once the session is idle', 15_000);
+    expect(sentTo(s.out)[0]?.text).toMatch(/is completed \(1\)$/);
+    expect((await p.stop()).code).toBe(0);
+  });
+
+  it('following: a list emptied with work open in it is not told finished', async () => {
+    const s = session('busy');
+    writeTask(s.dir, taskOf('2'));
+    const p = h.notify(s.config, ['-l', SESSION, '--on', 'list-completed', '--to', s.to], { TASKS_NOTIFY_TICK_MS: '300' });
+    await p.waitForErr('notify: following');
+    await sleep(500);
+    fs.writeFileSync(path.join(s.dir, '.highwatermark'), '2');
+    for (const f of ['1.json', '2.json']) fs.rmSync(path.join(s.dir, f));
+    await sleep(800);
+    s.live('idle');
+    await sleep(2000);
+    expect(sentTo(s.out)).toEqual([]);
+    expect((await p.stop()).code).toBe(0);
+  });
 });
 
 describe('notify: a sent state that cannot be kept', () => {
