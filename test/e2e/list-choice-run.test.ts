@@ -568,7 +568,7 @@ describe('a gate never runs on one of several live sessions taken for being the 
       const r = w.tasks(proj, args);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`error: 2 lists belong to live sessions in ${proj}, so a gate needs its list named: `);
+      expect(r.stderr).toContain(`error: 2 lists belong to live sessions in ~/proj, so a gate needs its list named: `);
       const commands = offered(r.stderr);
       expect(commands).toEqual([`tasks -l 2d483082 ${args.join(' ')}`, `tasks -l 7baec0ff ${args.join(' ')}`]);
       // The refusal alone: no note first of the list a guess would have taken.

@@ -126,7 +126,7 @@ describe('list choice by project', () => {
     const refused = inDir(w, proj, ['done', '1']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      `error: 2 lists belong to sessions in ${proj}, so a change needs its list named: tasks -l 7c1e2f30 done 1 ("fix the flaky test", ended 2 min ago) or tasks -l 2d483082 done 1 ("fix the flaky test", ended 50 min ago); tasks use <id> makes the choice stick\n`,
+      `error: 2 lists belong to sessions in ~/proj, so a change needs its list named: tasks -l 7c1e2f30 done 1 ("fix the flaky test", ended 2 min ago) or tasks -l 2d483082 done 1 ("fix the flaky test", ended 50 min ago); tasks use <id> makes the choice stick\n`,
     );
     const json = inDir(w, proj, ['done', '1', '--json']);
     expect(JSON.parse(json.stderr).error.candidates.map((c: { lastActivity: string }) => c.lastActivity)).toEqual([
@@ -158,7 +158,7 @@ describe('list choice by project', () => {
     const refused = inDir(w, proj, ['create', 'x']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
-      `error: 2 lists belong to sessions in ${proj}, so a change needs its list named: tasks -l 7c1e2f30 create x ("quick fix") or tasks -l 2d483082 create x ("long running"); tasks use <id> makes the choice stick\n`,
+      `error: 2 lists belong to sessions in ~/proj, so a change needs its list named: tasks -l 7c1e2f30 create x ("quick fix") or tasks -l 2d483082 create x ("long running"); tasks use <id> makes the choice stick\n`,
     );
     expect(fs.readdirSync(path.join(w.config, 'tasks', B)).filter((f) => f.endsWith('.json'))).toHaveLength(2);
     // Session A goes live: it is the list, for reads and changes alike.

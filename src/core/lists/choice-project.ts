@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { tildePath } from '../base/tilde-path.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { listDirOf } from '../store/paths.js';
@@ -59,10 +60,10 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
     if (pool.length === 0) continue;
     const lists = [...new Set(pool.map((c) => c.list))];
     const running = live.length + writing.length > 0;
-    if (lists.length > 1 && opts.forWrite) throw refusal(configDir, dir, pool, running, 'a change');
+    if (lists.length > 1 && opts.forWrite) throw refusal(configDir, tildePath(dir, opts.home), pool, running, 'a change');
     const choice = choiceOf(configDir, index, dir, pool[0] as Candidate, [...new Set([...pool, ...ended].map((c) => c.list))]);
     // Several sessions at work here: a read shows the latest active one's list; a gate must not guess.
-    if (lists.length > 1 && running) choice.gateRefusal = refusal(configDir, dir, pool, running, 'a gate');
+    if (lists.length > 1 && running) choice.gateRefusal = refusal(configDir, tildePath(dir, opts.home), pool, running, 'a gate');
     return choice;
   }
   return undefined;
