@@ -43,7 +43,7 @@ function busyWorld(statuses: string[]) {
   const agent = spawn('sleep', ['600'], { stdio: 'ignore' });
   agents.push(agent);
   const live = writeLiveSession(config, { pid: agent.pid as number, sessionId: SESSION, cwd, status: 'busy' });
-  statuses.forEach((s, i) => writeTask(list, t(String(i + 1), s)));
+  for (const [i, s] of statuses.entries()) writeTask(list, t(String(i + 1), s));
   const idle = () => {
     const body = JSON.parse(fs.readFileSync(live, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(live, JSON.stringify({ ...body, status: 'idle', updatedAt: Date.now(), statusUpdatedAt: Date.now() }));
