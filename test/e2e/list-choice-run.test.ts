@@ -293,6 +293,16 @@ describe('errors say where the name came from, and what was meant', () => {
     expect(stderrText(r.stderr).split('\n')[0]).toBe('list "named-lst" does not exist yet (did you mean named-list?); waiting for it');
   });
 
+  it('a gate --until empty on a mistyped list is refused (exit 3): no list holds empty, and the job would go on at once', () => {
+    const w = world();
+    w.list('build-9');
+    const r = w.tasks(w.home, ['-l', 'bulid-9', 'watch', '--until', 'empty', '--timeout', '5s']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toBe('error: list "bulid-9" does not exist (did you mean build-9?), and --until empty would hold on it at once\n');
+    // A list with no near name: no list is empty, as documented (an agent cleared its finished list).
+    expect(w.tasks(w.home, ['-l', 'zzz-other', 'watch', '--until', 'empty', '--timeout', '5s']).code).toBe(0);
+  });
+
   it('a config folder that does not exist is exit 3 for every command; ~ expands after =; the first run says how to start', () => {
     const w = world();
     const missing = path.join(w.config, 'nope');

@@ -163,6 +163,14 @@ function missing(run: ChoiceRun, choice: ListChoice, forWrite: boolean, needs: C
     // A typo shows at once (then the wait goes on, as for any list not made yet).
     const { near, fullId } = missingListFacts(run.configDir, choice);
     const meant = fullId !== undefined ? [fullId] : near;
+    // No list holds `empty`: on a typo the gate would pass at once, and a job go on early.
+    if (meant.length > 0 && needs.gate === '--until empty') {
+      throw new TasksError(
+        'not_found',
+        `list "${short(choice.id)}" does not exist (did you mean ${meant.join(' or ')}?), and --until empty would hold on it at once`,
+        { hint: 'name the list the agents work on', details: { list: choice.id, suggestions: meant } },
+      );
+    }
     if (meant.length > 0) run.io.note(renderWaitingFor(short(choice.id), meant), 'waiting_for_list', { list: choice.id });
     return;
   }
