@@ -47,6 +47,24 @@ describe('bad input', () => {
     });
   }
 
+  it('help with a global option before the command shows that help and changes nothing', async () => {
+    const { config, list } = fixtureConfig();
+    const before = snapshotDir(list);
+    for (const args of [
+      ['help', '-l', 'refactor-auth', 'create', 'new task'],
+      ['help', '--list', 'refactor-auth', 'done', '2'],
+      ['help', '-l', 'refactor-auth', 'delete', '1'],
+    ]) {
+      const r = await runInProcess(config, args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: tasks ${args[3]}`));
+    }
+    expect(snapshotDir(list)).toEqual(before);
+    const unknown = await runInProcess(config, ['help', '-l', 'refactor-auth', 'nosuch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe("error: unknown command 'nosuch'");
+  });
+
   it('prints errors as JSON on stderr with --json, stdout empty', async () => {
     const { config } = fixtureConfig();
     const r = await runInProcess(config, ['get', '99', '--json']);

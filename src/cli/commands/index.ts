@@ -75,11 +75,17 @@ const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', 
 
 /** The subcommand named on a command line (`node tasks [globals] <command> ...`), if any (bin/tasks.js finds it alike). */
 export function commandNameIn(argv: readonly string[]): string | undefined {
+  const at = commandIndexIn(argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where in `argv` the subcommand is named (see commandNameIn), if anywhere. */
+export function commandIndexIn(argv: readonly string[]): number | undefined {
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
-    if (word === '--') return argv[i + 1];
+    if (word === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (GLOBAL_WITH_VALUE.has(word)) i++;
-    else if (!word.startsWith('-')) return word;
+    else if (!word.startsWith('-')) return i;
   }
   return undefined;
 }

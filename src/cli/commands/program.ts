@@ -3,7 +3,7 @@ import { TasksError } from '../../core/base/errors.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
 import type { Context } from '../runtime/context.js';
-import { commandNameIn, registerCommands } from './index.js';
+import { commandIndexIn, commandNameIn, registerCommands } from './index.js';
 import { VERSION } from './version.js';
 
 /**
@@ -150,12 +150,15 @@ function refuseRepeats(command: Command): void {
 /**
  * `tasks help nosuch`: commander would print the whole help on stderr. Without the `help`,
  * the command line is answered as `tasks nosuch` is: one line, `unknown command 'nosuch'`,
- * with commander's "Did you mean" (exit 2). Any other command line is returned as it is.
+ * with commander's "Did you mean" (exit 2). Any other command line is returned as it is,
+ * and so is one that, without its `help`, would name a command (`tasks help -l x create a`
+ * asks for the help of create; it must never create anything).
  */
 export function withoutHelpOfUnknown(program: Command, argv: readonly string[]): readonly string[] {
-  if (commandNameIn(argv) !== 'help') return argv;
-  const at = argv.indexOf('help');
-  const topic = argv.slice(at + 1).find((w) => !w.startsWith('-'));
+  const at = commandIndexIn(argv);
+  if (at === undefined || argv[at] !== 'help') return argv;
+  const without = [...argv.slice(0, at), ...argv.slice(at + 1)];
+  const topic = commandNameIn(without);
   if (topic === undefined || program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) return argv;
-  return [...argv.slice(0, at), ...argv.slice(at + 1)];
+  return without;
 }
