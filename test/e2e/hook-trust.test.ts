@@ -53,6 +53,22 @@ describe('project hooks and folder trust', () => {
     expect(done.stderr).toMatch(/^warning: skipped the hooks in .*settings\.json: this folder is not trusted/m);
   });
 
+  it('of two untrusted files, a change is told only of the one that holds hooks of its event', async () => {
+    const world = hookWorld({ trusted: false });
+    writeSettings(world, 'project', settingsWith({ TaskCompleted: [{ command: script(world, 'done.sh', 'true') }] }));
+    writeSettings(world, 'local', settingsWith({ TaskCreated: [{ command: script(world, 'made.sh', 'true') }] }));
+    const made = await runInProcess(world.config, ['-l', 'l', 'create', 'x', '--json'], { cwd: world.project });
+    expect(made.code, made.stderr).toBe(0);
+    const warning = JSON.parse(made.stderr.trim().split('\n').at(-1) as string).warning;
+    expect(warning.code).toBe('hooks_skipped');
+    expect(warning.files.map((f: string) => path.basename(f))).toEqual(['settings.local.json']);
+    expect(warning.message).toMatch(/^skipped the hooks in \S*settings\.local\.json: this folder is not trusted/);
+    const done = await runInProcess(world.config, ['-l', 'l', 'done', '1'], { cwd: world.project });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toMatch(/^warning: skipped the hooks in \S*settings\.json: this folder is not trusted/m);
+    expect(done.stderr).not.toMatch(/settings\.local\.json/);
+  });
+
   it('local settings are held to the same trust; user settings are not', async () => {
     const world = hookWorld({ trusted: false });
     const local = marking(world, 'local', 'local');

@@ -48,6 +48,8 @@ export interface HookSkip {
   files: string[];
   /** The events those files hold hooks for: a change that runs another event's is not told of them. */
   events: TaskHookEvent[];
+  /** Each file's events, for the skips of one event (skipsOfEvent): a file of the other event's hooks alone is left out. */
+  eventsByFile: Record<string, TaskHookEvent[]>;
   message: string;
   /** untrusted: the folder whose trust record would let them run, and the file that holds the records. */
   folder?: string | undefined;
@@ -132,7 +134,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
   const seenFiles = new Set<string>();
   let managedOnly: string | undefined;
   const untrusted: string[] = [];
-  const untrustedEvents = new Set<TaskHookEvent>();
+  const untrustedEvents: Record<string, TaskHookEvent[]> = {};
   // Decided once, and only if a project or local settings file exists.
   let trust: TrustVerdict | undefined;
   const projectTrust = (dir: string) => (trust ??= policy === undefined ? { trusted: true, by: 'caller' } : folderTrust(dir, policy));
@@ -156,6 +158,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
           reason: 'managed_only',
           files: [file],
           events: taskHookEvents(settings.hooks),
+          eventsByFile: { [file]: taskHookEvents(settings.hooks) },
           managedFile: managedOnly,
           message: `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
         });
@@ -165,7 +168,7 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     if ((scope === 'project' || scope === 'local') && projectDir !== undefined && !projectTrust(projectDir).trusted) {
       if (hasTaskHooks(settings.hooks)) {
         untrusted.push(file);
-        for (const event of taskHookEvents(settings.hooks)) untrustedEvents.add(event);
+        untrustedEvents[file] = taskHookEvents(settings.hooks);
       }
       continue;
     }
@@ -176,7 +179,8 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     result.skipped.push({
       reason: 'untrusted',
       files: untrusted,
-      events: TASK_HOOK_EVENTS.filter((e) => untrustedEvents.has(e)),
+      events: TASK_HOOK_EVENTS.filter((e) => untrusted.some((f) => untrustedEvents[f]?.includes(e))),
+      eventsByFile: untrustedEvents,
       folder: trust.recordKey,
       configFile: trust.configFile,
       message: `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run tasks trust in ${trust.recordKey} (or claude there, and accept its trust dialog), or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
@@ -191,6 +195,29 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
   }
   result.hooks = merged;
   return result;
+}
+
+/**
+ * The skips a change that runs `event` is told of: of each skip, only the files that hold
+ * hooks of that event (a file of TaskCompleted hooks alone kept nothing of a create from
+ * running), its message naming those files alone.
+ */
+export function skipsOfEvent(skipped: readonly HookSkip[], event: TaskHookEvent): HookSkip[] {
+  const out: HookSkip[] = [];
+  for (const skip of skipped) {
+    const files = skip.files.filter((file) => skip.eventsByFile[file]?.includes(event));
+    if (files.length === 0) continue;
+    if (files.length === skip.files.length) {
+      out.push(skip);
+      continue;
+    }
+    const named = `skipped the hooks in ${skip.files.join(' and ')}`;
+    const rest = skip.message.startsWith(named) ? skip.message.slice(named.length) : `: ${skip.message}`;
+    const eventsByFile = Object.fromEntries(files.map((file) => [file, skip.eventsByFile[file] ?? []]));
+    const events = TASK_HOOK_EVENTS.filter((e) => files.some((file) => eventsByFile[file]?.includes(e)));
+    out.push({ ...skip, files, events, eventsByFile, message: `skipped the hooks in ${files.join(' and ')}${rest}` });
+  }
+  return out;
 }
 
 /** Does a settings file's `hooks` hold any TaskCreated or TaskCompleted group? */

@@ -6,7 +6,14 @@
 import { TasksError } from '../base/errors.js';
 import { withoutEscapes } from '../base/program-output.js';
 import type { Task } from '../store/schema.js';
-import { type CommandHook, type HookPolicySources, type HookSkip, loadTaskHookSettings, type TaskHookEvent } from './hook-settings.js';
+import {
+  type CommandHook,
+  type HookPolicySources,
+  type HookSkip,
+  loadTaskHookSettings,
+  skipsOfEvent,
+  type TaskHookEvent,
+} from './hook-settings.js';
 import { type HookVerdict, judgeHookRun } from './hook-verdict.js';
 
 /**
@@ -105,7 +112,7 @@ export async function runTaskHooks(event: TaskHookEvent, ctx: HookContext, info:
     blocked: outcomes.some((o) => o.verdict.kind === 'block'),
     settingsWarnings: settings.warnings,
     // Files skipped whose hooks are all of the other event: nothing of this change was kept from running.
-    settingsSkipped: settings.skipped.filter((skip) => skip.events.includes(event)),
+    settingsSkipped: skipsOfEvent(settings.skipped, event),
   };
   if (outcomes.some((o) => o.verdict.kind === 'interrupted')) {
     throw new TasksError('interrupted', `interrupted while ${event} hooks were running for task #${info.task.id}`, {
