@@ -458,6 +458,33 @@ const cases: Case[] = [
       stderr: /^error: .*tasks\/flat is not a folder\n$/,
     }),
   ),
+  // Links that loop where the list folder should be: every command on one task says what
+  // `list` says (it cannot be read, exit 1), not that the task is missing (exit 3) or that
+  // its file is a link. Nothing is written.
+  ...[
+    ['list'],
+    ['get', '1'],
+    ['update', '1', '--subject', 'x'],
+    ['delete', '1', '-y'],
+    ['claim', '1', '--as', 'me'],
+    ['claim', '1', '--as', 'me', '--busy-check'],
+    ['start', '1'],
+    ['done', '1'],
+    ['block', '1', '--by', '2'],
+    ['unblock', '1'],
+    ['release', '1'],
+  ].map(
+    (args): Case => ({
+      name: `links that loop where the list folder should be: ${args.join(' ')}`,
+      setup: ({ config }) => {
+        fs.symlinkSync('loop-b', path.join(config, 'tasks', 'loop-a'));
+        fs.symlinkSync('loop-a', path.join(config, 'tasks', 'loop-b'));
+      },
+      args: ['-l', 'loop-a', ...args],
+      code: 1,
+      stderr: /^error: cannot read .*tasks\/loop-a: ELOOP\b[^\n]*\n$/,
+    }),
+  ),
   // A file where tasks/ should be: no list can be read or made. Every command says so
   // (exit 3) rather than "no lists yet" (exit 0), which a CI gate would take for nothing to do.
   ...[

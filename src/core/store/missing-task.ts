@@ -1,22 +1,27 @@
 import fs from 'node:fs';
-import { TasksError } from '../base/errors.js';
+import { errnoCode, TasksError } from '../base/errors.js';
 
 /**
  * The error for a task whose file is not there. When something other than a folder sits
  * at the list's path (a file, a FIFO), every task of it is "missing"; what to say is what
- * `list` says of that path, not that one task is not found (exit 1, not 3).
+ * `list` says of that path, not that one task is not found (exit 1, not 3). So too for a
+ * path that cannot be followed (links that loop): `list` cannot read it (exit 1).
  */
 export function missingTask(listDir: string, id: string): TasksError {
-  if (notAFolder(listDir)) return new TasksError('corrupt', `${listDir} is not a folder`);
-  return new TasksError('not_found', `task #${id} not found`, { details: { id } });
+  return listFolderProblem(listDir) ?? new TasksError('not_found', `task #${id} not found`, { details: { id } });
 }
 
-/** Something is at the path, and it is not a folder (links followed). */
-function notAFolder(listDir: string): boolean {
+/** What `list` would say of the list's path, when something is at it that is not a folder that can be read; undefined when it is one, or nothing is there. */
+function listFolderProblem(listDir: string): TasksError | undefined {
+  let stat: fs.Stats | undefined;
   try {
-    const stat = fs.statSync(listDir, { throwIfNoEntry: false });
-    return stat !== undefined && !stat.isDirectory();
-  } catch {
-    return false; // a link loop, a folder above it unreadable: as missing as before
+    stat = fs.statSync(listDir, { throwIfNoEntry: false });
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOTDIR') return new TasksError('corrupt', `${listDir} is not a folder`);
+    // A link loop: what list says of it. A folder above that cannot be searched: as missing as before.
+    if (code === 'ELOOP') return new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
+    return undefined;
   }
+  return stat !== undefined && !stat.isDirectory() ? new TasksError('corrupt', `${listDir} is not a folder`) : undefined;
 }

@@ -189,6 +189,16 @@ function quickRead(file: string, maxBytes: number, withTime: boolean): { text: s
  * anywhere), O_NONBLOCK (opening a FIFO would otherwise wait forever for a writer), and
  * a size check before reading (a huge file, or a device, must not exhaust memory).
  */
+/** Do the folders on the way to `file` loop (links to each other), so that not even its own entry can be looked at? */
+function pathLoops(file: string): boolean {
+  try {
+    fs.lstatSync(file);
+    return false;
+  } catch (err) {
+    return errnoCode(err) === 'ELOOP';
+  }
+}
+
 export function readRegularFile(
   file: string,
   maxBytes: number,
@@ -199,7 +209,10 @@ export function readRegularFile(
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    if (code === 'ELOOP') return { kind: 'invalid', reason: 'is a symbolic link; task files must be regular files', cause: 'type' };
+    // ELOOP: the file is a link (O_NOFOLLOW), or links on the way to it loop: then it is not there.
+    if (code === 'ELOOP' && !pathLoops(file))
+      return { kind: 'invalid', reason: 'is a symbolic link; task files must be regular files', cause: 'type' };
+    if (code === 'ELOOP') return { kind: 'missing' };
     if (code === 'EISDIR') return { kind: 'invalid', reason: 'is a directory, not a file', cause: 'type' };
     if (code === 'EACCES' || code === 'EPERM') return { kind: 'invalid', reason: 'permission denied', cause: 'access' };
     if (code === 'ENXIO') return { kind: 'invalid', reason: 'is a socket or device, not a file', cause: 'type' };
