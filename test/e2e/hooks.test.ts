@@ -117,6 +117,20 @@ describe('TaskCreated hooks on create', () => {
     );
   });
 
+  it('a hook that puts a file where the list folder was: the create ends cleanly, no stack trace', () => {
+    const world = hookWorld();
+    fs.mkdirSync(world.list, { recursive: true });
+    const moved = `${world.list}.moved`;
+    const hook = script(world, 'swap.sh', `mv "${world.list}" "${moved}" && printf x > "${world.list}"`);
+    writeSettings(world, 'user', settingsWith({ TaskCreated: [{ command: hook }] }));
+    const r = run(world.config, ['-l', 'l', 'create', 'A task'], { cwd: world.project });
+    expect(r.stderr).not.toMatch(/\n\s+at |node:fs|Node\.js v/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('1\n');
+    expect(fs.readFileSync(world.list, 'utf8')).toBe('x');
+    expect(fs.existsSync(path.join(moved, '1.json'))).toBe(true);
+  });
+
   it('a task created completed must pass TaskCompleted hooks too', async () => {
     const world = hookWorld();
     const created = recorder(world, 'created.sh');

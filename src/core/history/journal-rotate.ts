@@ -17,7 +17,13 @@ import { journalPath, previousJournalPath, ROTATE_BYTES } from './journal.js';
  */
 export function rotateIfLarge(listDir: string, limit: number = ROTATE_BYTES): boolean {
   const file = journalPath(listDir);
-  const size = fs.lstatSync(file, { throwIfNoEntry: false });
+  let size: fs.Stats | undefined;
+  try {
+    size = fs.lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    // The list's folder is gone or replaced (a file in its place, ENOTDIR): nothing to rotate.
+    return false;
+  }
   if (size === undefined || !size.isFile() || size.size < limit) return false;
   const lock = `${file}.lock`;
   try {
