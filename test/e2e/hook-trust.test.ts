@@ -291,6 +291,14 @@ describe('hooks in CI: tasks trust, a JSON warning when hooks are skipped, --req
     );
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(fs.readFileSync(path.join(world.config, '.claude.json'), 'utf8')).toBe('{ broken');
+    // The parser's excerpt of the file is not repeated: the file holds credentials.
+    fs.writeFileSync(path.join(world.config, '.claude.json'), '{"primaryApiKey": "sk-ant-SECRET", "b": }');
+    const leak = runInProcessSync(world.config, ['trust', world.project]);
+    expect(leak.code).toBe(4);
+    expect(leak.stderr).not.toMatch(/SECRET|primaryApiKey/);
+    expect(leak.stderr).toMatch(/is not valid JSON \(Unexpected token '\}'\): not changed/);
+    fs.writeFileSync(path.join(world.config, '.claude.json'), '{"a": 1,\n  "b" 2}');
+    expect(runInProcessSync(world.config, ['trust', world.project]).stderr).toMatch(/at position 15 \(line 2 column 7\)\): not changed/);
     // Valid JSON that is no object: said so.
     fs.writeFileSync(path.join(world.config, '.claude.json'), '[1]');
     expect(runInProcessSync(world.config, ['trust', world.project]).stderr).toMatch(/\.claude\.json is not a JSON object: not changed/);

@@ -42,7 +42,7 @@ export function recordFolderTrust(folder: string, sources: TrustSources): TrustR
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       // Never overwrite a file we cannot read as Claude Code's config.
-      const what = invalid === undefined ? 'is not a JSON object' : `is not valid JSON (${oneLineOf(invalid)})`;
+      const what = invalid === undefined ? 'is not a JSON object' : `is not valid JSON (${parseProblem(invalid, text)})`;
       throw new TasksError('conflict', `${file} ${what}: not changed; fix it, or trust the folder in Claude Code`, {
         details: { file },
       });
@@ -68,8 +68,22 @@ export function recordFolderTrust(folder: string, sources: TrustSources): TrustR
   return { folder: key, configFile: file, already: false };
 }
 
-/** A parser's message on one line, cut short: it may quote the file. */
-function oneLineOf(message: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
+/**
+ * A parser's message on one line, cut short, without the excerpt of the file V8 quotes
+ * (`Unexpected token '}', ..."ET", "b": }" is not valid JSON`): the file holds credentials
+ * (an API key, OAuth tokens), and this message goes to CI logs. Where the parser gives a
+ * position, its line and column are said too.
+ */
+function parseProblem(message: string, text: string): string {
+  let line = message
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const at = /at position (\d+)/.exec(line);
+  if (at !== null && !/\bline\b/.test(line)) {
+    const before = text.slice(0, Number(at[1]));
+    const lineNo = before.split('\n').length;
+    line += ` (line ${lineNo} column ${before.length - before.lastIndexOf('\n')})`;
+  }
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
