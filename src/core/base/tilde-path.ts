@@ -1,6 +1,8 @@
 /** A path under the home folder as `~/...`, as people read and type it; any other path as it is. */
 export function tildePath(dir: string, home: string): string {
-  if (home === '' || home === '/') return dir;
-  if (dir === home) return '~';
-  return dir.startsWith(`${home}/`) ? `~${dir.slice(home.length)}` : dir;
+  // HOME=/home/me/ is the same folder as /home/me.
+  const root = home.replace(/\/+$/, '');
+  if (root === '') return dir;
+  if (dir === root) return '~';
+  return dir.startsWith(`${root}/`) ? `~${dir.slice(root.length)}` : dir;
 }
