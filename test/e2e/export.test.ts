@@ -45,6 +45,18 @@ describe('export', () => {
     expect(r.stderr.split('\n')[0]).toBe('warning: 2 tasks are in_progress (#2, #5); TodoWrite expects at most one, exported as they are');
   });
 
+  it('names ten of the tasks in progress and counts the rest', async () => {
+    const config = tempConfig();
+    const list = path.join(config, 'tasks', 'busy');
+    for (let i = 1; i <= 25; i++)
+      writeTask(list, { id: String(i), subject: `T${i}`, description: '', status: 'in_progress', blocks: [], blockedBy: [] });
+    const r = await runInProcess(config, ['-l', 'busy', 'export']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: 25 tasks are in_progress (#1, #2, #3, #4, #5, #6, #7, #8, #9, #10 and 15 more); TodoWrite expects at most one, exported as they are\n',
+    );
+  });
+
   it('todowrite of tasks that hold nothing more than it keeps: no note', async () => {
     const config = tempConfig();
     const list = path.join(config, 'tasks', 'plain');

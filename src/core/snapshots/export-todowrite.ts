@@ -14,6 +14,9 @@ export interface LeftOut {
   metadata: number;
 }
 
+/** How many ids of the tasks in progress a warning names. */
+const MAX_IDS_SAID = 10;
+
 /**
  * Tasks (in the order given: callers pass id order) -> a valid TodoWrite input.
  * TodoWrite requires `content` and `activeForm` to be non-empty: a task without an
@@ -34,7 +37,12 @@ export function toTodoWrite(tasks: readonly Task[]): { snapshot: TodoWriteSnapsh
   });
   const active = tasks.filter((t) => t.status === 'in_progress').map((t) => `#${t.id}`);
   if (active.length > 1) {
-    warnings.push(`${active.length} tasks are in_progress (${active.join(', ')}); TodoWrite expects at most one, exported as they are`);
+    // The first ids name the case; thousands on one line name nothing.
+    const shown =
+      active.length > MAX_IDS_SAID
+        ? `${active.slice(0, MAX_IDS_SAID).join(', ')} and ${active.length - MAX_IDS_SAID} more`
+        : active.join(', ');
+    warnings.push(`${active.length} tasks are in_progress (${shown}); TodoWrite expects at most one, exported as they are`);
   }
   const leftOut: LeftOut = {
     descriptions: tasks.filter((t) => t.description.trim() !== '').length,
