@@ -69,6 +69,13 @@ describe('project hooks and folder trust', () => {
     expect(done.stderr).not.toMatch(/settings\.local\.json/);
   });
 
+  it('an untrusted settings file whose task hook groups hold no hook is not named: nothing of it would run', async () => {
+    const world = hookWorld({ trusted: false });
+    writeSettings(world, 'project', { hooks: { TaskCreated: [{}], TaskCompleted: [{ matcher: '', hooks: [] }] } });
+    const made = await create(world);
+    expect([made.code, made.stderr]).toEqual([0, '']);
+  });
+
   it('local settings are held to the same trust; user settings are not', async () => {
     const world = hookWorld({ trusted: false });
     const local = marking(world, 'local', 'local');

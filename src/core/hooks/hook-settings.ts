@@ -230,8 +230,14 @@ function taskHookEvents(hooks: unknown): TaskHookEvent[] {
   if (typeof hooks !== 'object' || hooks === null) return [];
   return TASK_HOOK_EVENTS.filter((event) => {
     const groups = (hooks as Record<string, unknown>)[event];
-    return Array.isArray(groups) && groups.length > 0;
+    // A group with no hook in it (`[{}]`) would run nothing: nothing of it is skipped either.
+    return Array.isArray(groups) && groups.some((g) => hasAHook(g));
   });
+}
+
+function hasAHook(group: unknown): boolean {
+  const list = typeof group === 'object' && group !== null ? (group as { hooks?: unknown }).hooks : undefined;
+  return Array.isArray(list) && list.some((h) => typeof h === 'object' && h !== null);
 }
 
 function sameCommand(a: CommandHook, b: CommandHook): boolean {
