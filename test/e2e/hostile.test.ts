@@ -485,6 +485,33 @@ const cases: Case[] = [
       stderr: /^error: cannot read .*tasks\/loop-a: ELOOP\b[^\n]*\n$/,
     }),
   ),
+  // A symbolic link to nothing in the list's place: no list folder, as list says (exit 3),
+  // for a change of one of its tasks too; create names the link, not a file.
+  ...[
+    ['list'],
+    ['get', '1'],
+    ['update', '1', '--subject', 'x'],
+    ['delete', '1', '-y'],
+    ['claim', '1', '--as', 'me'],
+    ['claim', '1', '--as', 'me', '--busy-check'],
+    ['done', '1'],
+    ['release', '1'],
+  ].map(
+    (args): Case => ({
+      name: `a link to nothing where the list folder should be: ${args.join(' ')}`,
+      setup: ({ config }) => fs.symlinkSync(path.join(config, 'nowhere'), path.join(config, 'tasks', 'dangling')),
+      args: ['-l', 'dangling', ...args],
+      code: 3,
+      stderr: /^error: list folder .*tasks\/dangling does not exist\n$/,
+    }),
+  ),
+  {
+    name: 'a link to nothing where the list folder should be: create',
+    setup: ({ config }) => fs.symlinkSync(path.join(config, 'nowhere'), path.join(config, 'tasks', 'dangling')),
+    args: ['-l', 'dangling', 'create', 'x'],
+    code: 2,
+    stderr: /^error: cannot create the list folder .*tasks\/dangling: it is a symbolic link to nothing\n$/,
+  },
   // A file where tasks/ should be: no list can be read or made. Every command says so
   // (exit 3) rather than "no lists yet" (exit 0), which a CI gate would take for nothing to do.
   ...[

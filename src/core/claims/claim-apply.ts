@@ -3,7 +3,7 @@ import { indexTasks } from '../graph/blockers.js';
 import { withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
-import { missingTask } from '../store/missing-task.js';
+import { listFolderProblem } from '../store/missing-task.js';
 import { taskPath } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { readTaskFile } from '../store/task-file.js';
@@ -50,7 +50,7 @@ class Refused extends Error {
 
 /** One attempt: task lock, fresh read, decide, write. Returns the agents' result shape. */
 async function attempt(listDir: string, id: string, agent: string, req: ClaimRequest): Promise<ClaimResult> {
-  if (!taskExists(listDir, id)) return notFoundOrThrow(listDir, id);
+  if (!taskExists(listDir, id)) return notFoundOrThrow(listDir);
   const opts: ClaimOptions = { busyCheck: Boolean(req.busyCheck), start: Boolean(req.start) };
   try {
     const result = await patchTask(listDir, id, { owner: agent, ...(opts.start ? { status: 'in_progress' as const } : {}) }, (current) => {
@@ -123,7 +123,7 @@ export async function claimTask(listDir: string, id: string, agent: string, req:
 /** The busy-checked claim's refusal on the files as they are, without a lock; undefined when it may succeed. */
 function refusedUnlocked(listDir: string, id: string, agent: string, req: ClaimRequest): ClaimResult | undefined {
   const read = readTaskFile(taskPath(listDir, id));
-  if (read.kind === 'missing') return notFoundOrThrow(listDir, id);
+  if (read.kind === 'missing') return notFoundOrThrow(listDir);
   if (read.kind !== 'ok') return undefined;
   req.guard?.(read.task);
   const index = indexTasks(readList(listDir).tasks);
@@ -183,8 +183,8 @@ export async function claimNext(listDir: string, agent: string, req: ClaimNextRe
 }
 
 /** The agents' `task_not_found`, unless what is missing is the list's folder itself (a file in its place): that is thrown. */
-function notFoundOrThrow(listDir: string, id: string): ClaimResult {
-  const error = missingTask(listDir, id);
-  if (error.code !== 'not_found') throw error;
+function notFoundOrThrow(listDir: string): ClaimResult {
+  const problem = listFolderProblem(listDir);
+  if (problem !== undefined) throw problem;
   return { success: false, reason: 'task_not_found' };
 }

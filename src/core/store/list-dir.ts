@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
 
@@ -24,7 +25,8 @@ export function ensureListDir(listDir: string): boolean {
     return makeDirs(listDir);
   } catch (err) {
     const code = errnoCode(err) ?? '';
-    const why = WRONG_PLACE[code];
+    // mkdir on a symbolic link to nothing meets EEXIST: the link is what is in the way, not a file.
+    const why = code === 'EEXIST' && danglingLink(listDir) ? 'it is a symbolic link to nothing' : WRONG_PLACE[code];
     if (why !== undefined) {
       throw new TasksError('usage', `cannot create the list folder ${listDir}: ${why}`, {
         hint: 'check --config-dir or CLAUDE_CONFIG_DIR',
@@ -32,5 +34,13 @@ export function ensureListDir(listDir: string): boolean {
       });
     }
     throw new TasksError('io', `cannot create ${listDir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function danglingLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink() && !fs.existsSync(file);
+  } catch {
+    return false;
   }
 }

@@ -12,7 +12,7 @@ export function missingTask(listDir: string, id: string): TasksError {
 }
 
 /** What `list` would say of the list's path, when something is at it that is not a folder that can be read; undefined when it is one, or nothing is there. */
-function listFolderProblem(listDir: string): TasksError | undefined {
+export function listFolderProblem(listDir: string): TasksError | undefined {
   let stat: fs.Stats | undefined;
   try {
     stat = fs.statSync(listDir, { throwIfNoEntry: false });
@@ -23,5 +23,10 @@ function listFolderProblem(listDir: string): TasksError | undefined {
     if (code === 'ELOOP') return new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
     return undefined;
   }
-  return stat !== undefined && !stat.isDirectory() ? new TasksError('corrupt', `${listDir} is not a folder`) : undefined;
+  if (stat === undefined) {
+    // A symbolic link to nothing in the list's place: no list folder, as `list` says.
+    const link = fs.lstatSync(listDir, { throwIfNoEntry: false });
+    return link?.isSymbolicLink() ? new TasksError('not_found', `list folder ${listDir} does not exist`) : undefined;
+  }
+  return stat.isDirectory() ? undefined : new TasksError('corrupt', `${listDir} is not a folder`);
 }
