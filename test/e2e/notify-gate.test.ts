@@ -137,6 +137,24 @@ describe('notify: a list whose every task is completed while a session of it is 
     expect(sentTo(s.out)).toEqual([]);
     expect((await p.stop()).code).toBe(0);
   });
+
+  it('following: a list emptied with work open, its open task seen to go first, is not told finished', async () => {
+    const s = session('busy');
+    writeTask(s.dir, taskOf('2'));
+    const p = h.notify(s.config, ['-l', SESSION, '--on', 'list-completed', '--to', s.to], { TASKS_NOTIFY_TICK_MS: '300' });
+    await p.waitForErr('notify: following');
+    await sleep(500);
+    fs.writeFileSync(path.join(s.dir, '.highwatermark'), '2');
+    // The files go one by one: the open one is seen gone before the completed one.
+    fs.rmSync(path.join(s.dir, '2.json'));
+    await sleep(1000);
+    fs.rmSync(path.join(s.dir, '1.json'));
+    await sleep(1000);
+    s.live('idle');
+    await sleep(2000);
+    expect(sentTo(s.out)).toEqual([]);
+    expect((await p.stop()).code).toBe(0);
+  });
 });
 
 describe('notify: a sent state that cannot be kept', () => {

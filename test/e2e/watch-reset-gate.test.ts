@@ -97,3 +97,45 @@ describe('a finished list its session clears while its turn goes on', () => {
     expect((await watch.exited).code).toBe(124);
   });
 });
+
+describe('a list emptied with work open, then given new work that is finished and cleared', () => {
+  it('the new work done counts: the gate passes once the session is idle, as it would had the turn ended before the clear', async () => {
+    const w = busyWorld(['completed', 'pending']);
+    const list = path.join(w.config, 'tasks', SESSION);
+    const watch = startWatch(w.config, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '8s', '--json']);
+    await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+    await new Promise((r) => setTimeout(r, 300));
+    w.reset();
+    await watch.waitFor((e) => e.event === 'list-cleared', 'the emptying with task 2 open');
+    // The agent starts over: new tasks, each completed.
+    writeTask(list, t('3', 'completed'));
+    writeTask(list, t('4', 'completed'));
+    await watch.waitFor((e) => e.event === 'created' && (e.task as { id?: string })?.id === '4', 'the new work');
+    // Claude Code clears the finished list about 5 s later, the turn still going on.
+    fs.writeFileSync(path.join(list, '.highwatermark'), '4');
+    for (const f of fs.readdirSync(list)) if (f.endsWith('.json')) fs.rmSync(path.join(list, f));
+    await watch.waitFor((e) => e.event === 'list-cleared' || e.event === 'deleted', 'the clear of the finished work');
+    await new Promise((r) => setTimeout(r, 300));
+    w.idle();
+    const r = await watch.exited;
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1) as string)).toMatchObject({ event: 'end', reason: 'condition-met', met: true });
+  });
+});
+
+describe('a list emptied with work open, its open task seen to go first', () => {
+  it('the completed task seen to go after it is no work done: the gate waits', async () => {
+    const w = busyWorld(['completed', 'pending']);
+    const list = path.join(w.config, 'tasks', SESSION);
+    const watch = startWatch(w.config, ['-l', SESSION, 'watch', '--until', 'all-completed', '--timeout', '5s', '--json']);
+    await watch.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+    await new Promise((r) => setTimeout(r, 300));
+    fs.writeFileSync(path.join(list, '.highwatermark'), '2');
+    fs.rmSync(path.join(list, '2.json'));
+    await watch.waitFor((e) => e.event === 'deleted', 'the open task gone');
+    fs.rmSync(path.join(list, '1.json'));
+    await watch.waitFor((e) => e.event === 'deleted' && (e.task as { id?: string })?.id === '1', 'the completed one gone');
+    w.idle();
+    expect((await watch.exited).code).toBe(124);
+  });
+});

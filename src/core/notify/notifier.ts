@@ -119,15 +119,26 @@ interface Followed {
    * unfinished empties this.
    */
   doneGone?: Task[] | undefined;
+  /** A task went away unfinished since the list last gained one: none gone after it counts (its files go one by one). */
+  openGone?: boolean | undefined;
 }
 
-/** What an update tells of the tasks that went away: completed ones kept, all forgotten for one that was not, or for a new task. */
+/**
+ * What an update tells of the tasks that went away: completed ones kept; all forgotten for
+ * one that was not, and none kept after it until the list gains a task (a list emptied with
+ * work open may be seen to lose its open task first); all forgotten for a new task.
+ */
 function noteGone(f: Followed, u: WatchUpdate): void {
   for (const e of u.events) {
-    if (e.type === 'created') f.doneGone = undefined;
+    if (e.type === 'created') {
+      f.doneGone = undefined;
+      f.openGone = undefined;
+    }
     const gone = e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : [];
-    if (gone.some((t) => t.status !== 'completed')) f.doneGone = undefined;
-    else if (gone.length > 0) f.doneGone = [...(f.doneGone ?? []), ...gone];
+    if (gone.some((t) => t.status !== 'completed')) {
+      f.doneGone = undefined;
+      f.openGone = true;
+    } else if (gone.length > 0 && f.openGone !== true) f.doneGone = [...(f.doneGone ?? []), ...gone];
   }
 }
 

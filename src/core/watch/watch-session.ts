@@ -324,7 +324,7 @@ export class WatchSession {
   /**
    * Tasks shown that went away completed (an interactive session clears its list itself
    * once every task is completed, its turn perhaps still going on): done work, which
-   * all-completed counts while no task is left. Forgotten when a task goes away unfinished.
+   * all-completed counts while no task is left. Forgotten when a task goes away unfinished, until the list gains one.
    */
   private doneAndGone = 0;
   private resolve: ((o: WatchOutcome) => void) | undefined;
@@ -642,16 +642,19 @@ export class WatchSession {
     if (!this.judgeCondition()) this.checkStalled();
   }
 
-  /** Shown tasks that went away: all completed, they add to the work done; one that was not, and nothing gone counts. */
+  /**
+   * Shown tasks that went away: completed, they add to the work done; one that was not, and
+   * nothing gone counts until the list gains a task (its files go one by one, and a watch
+   * may see the open one go before the completed ones). Work given after it, finished and
+   * cleared in turn, counts, as notify counts it: a list started over is judged on its new work.
+   */
   private countDoneAndGone(events: readonly ChangeEvent[], before: WatchView): void {
     const shown = new Set(before.shown.map((t) => t.id));
     for (const e of events) {
-      const gone = e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : [];
-      for (const t of gone) {
-        if (!shown.has(t.id)) continue;
-        if (t.status === 'completed') this.doneAndGone++;
-        else this.doneAndGone = Number.NEGATIVE_INFINITY;
-      }
+      if (e.type === 'created' && this.doneAndGone < 0) this.doneAndGone = 0;
+      const gone = (e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : []).filter((t) => shown.has(t.id));
+      if (gone.some((t) => t.status !== 'completed')) this.doneAndGone = Number.NEGATIVE_INFINITY;
+      else this.doneAndGone += gone.length;
     }
   }
 
