@@ -303,6 +303,22 @@ describe('errors say where the name came from, and what was meant', () => {
     expect(w.tasks(w.home, ['-l', 'zzz-other', 'watch', '--until', 'empty', '--timeout', '5s']).code).toBe(0);
   });
 
+  it('a gate --until empty on a mistyped short id of a session list (one keystroke off what tasks lists shows) is refused, exit 3, one JSON line', () => {
+    const w = world();
+    const session = '3f2a9c1e-1111-4222-8333-444455556666';
+    w.list(session);
+    const before = fs.readdirSync(path.join(w.config, 'tasks')).sort();
+    const r = w.tasks(w.home, ['-l', '3f2a9c1f', 'watch', '--until', 'empty', '--timeout', '5s', '--json']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ error: { code: 'not_found', list: '3f2a9c1f', suggestions: [session] } });
+    expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(before);
+    // The short id itself names the list.
+    expect(w.tasks(w.home, ['-l', '3f2a9c1e', 'list']).code).toBe(0);
+  });
+
   it('a config folder that does not exist is exit 3 for every command; ~ expands after =; the first run says how to start', () => {
     const w = world();
     const missing = path.join(w.config, 'nope');

@@ -28,7 +28,7 @@ export interface MissingList {
 export function missingListFacts(configDir: string, choice: ListChoice, index?: SessionIndex): MissingList {
   const ids = listIds(configDir);
   const typed = choice.typed ?? choice.id;
-  const near = [...nearNames(choice.id, ids), ...sessionListsStartingWith(typed, ids)];
+  const near = [...new Set([...nearNames(choice.id, ids), ...sessionListsStartingWith(typed, ids), ...shortIdsNear(typed, ids)])];
   const prefixed = choice.how === 'env' || choice.how === 'binding' ? sessionListsByPrefix(configDir, typed) : [];
   const facts: MissingList = { near, fullId: prefixed.length === 1 ? prefixed[0] : undefined };
   if (choice.how === 'flag' && index !== undefined && mayBeSessionPrefix(typed)) {
@@ -54,6 +54,18 @@ function sessionListsStartingWith(typed: string, ids: readonly string[]): string
   const t = typed.trim().toLowerCase();
   if (!/^[0-9]{8,}$/.test(t)) return [];
   return ids.filter((id) => isSessionId(id) && id.startsWith(t));
+}
+
+/**
+ * Session lists whose short id (what `tasks lists` shows: the id's first eight characters
+ * or more) is one keystroke from a typed prefix of a session id (`3f2a9c1f` for
+ * `3f2a9c1e-...`): the whole UUID is far from it, and a copied short id is how such a list
+ * is named.
+ */
+function shortIdsNear(typed: string, ids: readonly string[]): string[] {
+  const t = typed.trim().toLowerCase();
+  if (t.length < 8 || !mayBeSessionPrefix(t)) return [];
+  return ids.filter((id) => isSessionId(id) && !id.startsWith(t) && nearNames(t, [id.slice(0, t.length)], 1).length > 0);
 }
 
 /** Not found (exit 3): the list, where its name came from, and what was probably meant. */
