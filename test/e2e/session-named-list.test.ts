@@ -77,4 +77,28 @@ describe('--session of an ended session whose work is in a named list', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toContain('In beta');
   });
+
+  it('a gate on a session whose work is in two named lists is refused (exit 2, one JSON line), not judged on the one changed last', () => {
+    const w = world();
+    writeTaskTranscript(w.config, {
+      sessionId: B,
+      cwd: w.proj,
+      prompt: 'moved between lists',
+      calls: [create('1', 'In alpha', w.now - 120_000), create('1', 'In beta', w.now - 60_000)],
+    });
+    w.task('alpha', '1', 'In alpha', w.now - 120_000 + 5);
+    const beta = path.join(w.config, 'tasks', 'beta');
+    writeTask(beta, { id: '1', subject: 'In beta', description: '', status: 'completed', blocks: [], blockedBy: [] });
+    fs.utimesSync(path.join(beta, '1.json'), (w.now - 60_000) / 1000, (w.now - 60_000) / 1000);
+    const before = fs.readdirSync(path.join(w.config, 'tasks')).sort();
+    const gate = run(w.config, ['--session', B, 'watch', '--until', 'all-completed', '--timeout', '3s', '--json'], { cwd: w.proj });
+    expect(gate.code, gate.stderr).toBe(2);
+    expect(gate.stdout).toBe('');
+    const lines = gate.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ error: { code: 'usage' } });
+    expect(fs.readdirSync(path.join(w.config, 'tasks')).sort()).toEqual(before);
+    // A plain watch still shows the one changed last.
+    expect(run(w.config, ['--session', B, 'list'], { cwd: w.proj }).stdout).toContain('In beta');
+  });
 });

@@ -184,16 +184,20 @@ function bySession(configDir: string, index: SessionIndex, raw: string, forWrite
   if (session !== undefined && session.state !== 'live') {
     const tied = tiedLists(configDir, index, sessionId);
     const first = tied[0];
-    if (first !== undefined && (tied.length === 1 || !forWrite)) {
-      return { ...named(configDir, first, 'session'), session, candidates: tied.length > 1 ? tied : undefined };
-    }
-    if (tied.length > 1) {
+    const refusal = (what: string) => {
       const short = shortIds(tied);
-      throw new TasksError('usage', `session ${sessionId} worked on ${tied.length} lists, so a change needs its list named`, {
+      return new TasksError('usage', `session ${sessionId} worked on ${tied.length} lists, so ${what} needs its list named`, {
         hint: 'tasks lists shows them',
         details: { candidates: tied.map((list) => ({ list, shortId: short.get(list) ?? list, sessionId })) },
       });
+    };
+    if (first !== undefined && (tied.length === 1 || !forWrite)) {
+      const choice: ListChoice = { ...named(configDir, first, 'session'), session, candidates: tied.length > 1 ? tied : undefined };
+      // A read shows the one changed last; a gate must not guess (the other may hold open work).
+      if (tied.length > 1) choice.gateRefusal = refusal('a gate');
+      return choice;
     }
+    if (tied.length > 1) throw refusal('a change');
   }
   // No list: a session that kept TodoWrite todos shows them; a change makes no list its agent would never read.
   const todos = session?.transcript === undefined ? undefined : index.transcriptTasks(session.transcript).todos;
