@@ -19,7 +19,7 @@ import { liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
 import { listDirOf } from '../store/paths.js';
-import type { Task } from '../store/schema.js';
+import { GoneWork } from '../watch/gone-work.js';
 import { ListWatcher } from '../watch/list-watcher.js';
 import type { WatchUpdate } from '../watch/watch-source.js';
 import { type DeliverEnv, type DesktopVia, desktopVia, messageOf, type NotifyMessage, tryDeliver } from './deliver.js';
@@ -112,34 +112,8 @@ interface Followed {
   liveOpen?: LiveOpen | undefined;
   /** When that wait was last seen to end: the stall clock starts again then. */
   waitEndedAt?: number | undefined;
-  /**
-   * Tasks seen to go away completed since the list last gained one: an interactive session
-   * clears its finished list itself, its turn perhaps still going on. While no task is
-   * left, they are the list told finished once no session works on it; one that went away
-   * unfinished empties this.
-   */
-  doneGone?: Task[] | undefined;
-  /** A task went away unfinished since the list last gained one: none gone after it counts (its files go one by one). */
-  openGone?: boolean | undefined;
-}
-
-/**
- * What an update tells of the tasks that went away: completed ones kept; all forgotten for
- * one that was not, and none kept after it until the list gains a task (a list emptied with
- * work open may be seen to lose its open task first); all forgotten for a new task.
- */
-function noteGone(f: Followed, u: WatchUpdate): void {
-  for (const e of u.events) {
-    if (e.type === 'created') {
-      f.doneGone = undefined;
-      f.openGone = undefined;
-    }
-    const gone = e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : [];
-    if (gone.some((t) => t.status !== 'completed')) {
-      f.doneGone = undefined;
-      f.openGone = true;
-    } else if (gone.length > 0 && f.openGone !== true) f.doneGone = [...(f.doneGone ?? []), ...gone];
-  }
+  /** Tasks seen to go away completed: the finished list its agent cleared, while no task is left (gone-work.ts). */
+  goneWork: GoneWork;
 }
 
 /**
@@ -313,6 +287,7 @@ export class Notifier {
       this.followed.set(id, {
         id,
         dir,
+        goneWork: new GoneWork(),
         watcher: undefined,
         update: undefined,
         active: new Set(),
@@ -333,7 +308,7 @@ export class Notifier {
       { dir: f.dir, clock: this.req.clock, ...(rescanMs === undefined ? {} : { rescanMs }) },
       {
         onUpdate: (u) => {
-          noteGone(f, u);
+          f.goneWork.note(u.events);
           f.update = u;
           void this.schedule(() => this.look(f, true));
         },
@@ -419,7 +394,7 @@ export class Notifier {
     const now = req.clock.now();
     const left = [...u.snapshot.values()];
     // None left, and those that went went completed: the finished list its agent cleared.
-    const tasks = (left.length === 0 && f.doneGone !== undefined ? f.doneGone : left).sort((a, b) => compareIds(a.id, b.id));
+    const tasks = [...(left.length === 0 ? (f.goneWork.finished ?? left) : left)].sort((a, b) => compareIds(a.id, b.id));
     const facts = listFacts({
       listId: f.id,
       dir: f.dir,

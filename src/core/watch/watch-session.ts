@@ -14,6 +14,7 @@ import { type VerificationNudge, verificationNudge } from '../progress/verificat
 import { compareIds } from '../store/ids.js';
 import type { FileProblem } from '../store/list-read.js';
 import { isLeftWork, type Task } from '../store/schema.js';
+import { GoneWork } from './gone-work.js';
 import { type UntilCondition, untilHoldsAcross } from './watch-condition.js';
 import type { ChangeEvent } from './watch-diff.js';
 import { filterEvents } from './watch-filter.js';
@@ -321,12 +322,8 @@ export class WatchSession {
   private lastChangeAt: number | undefined;
   /** The task a `task:<id>:<status>` condition names was seen by this watch. */
   private conditionTaskSeen = false;
-  /**
-   * Tasks shown that went away completed (an interactive session clears its list itself
-   * once every task is completed, its turn perhaps still going on): done work, which
-   * all-completed counts while no task is left. Forgotten when a task goes away unfinished, until the list gains one.
-   */
-  private doneAndGone = 0;
+  /** Tasks shown that went away completed: all-completed counts them while no task is left (gone-work.ts). */
+  private readonly goneWork = new GoneWork();
   private resolve: ((o: WatchOutcome) => void) | undefined;
   private reject: ((err: unknown) => void) | undefined;
   private readonly onStop = () => {
@@ -607,7 +604,8 @@ export class WatchSession {
     const unknownTask = (view?.unread?.length ?? 0) > 0 && (until?.kind === 'all-completed' || until?.kind === 'empty');
     if (until === undefined || view === undefined || view.unreadable !== undefined || unknownTask) return false;
     // Every task it saw went away completed and none is left: the list's finished work, cleared by its agent.
-    if (until.kind === 'all-completed' && this.doneAndGone > 0 && view.shown.length === 0 && (view.left ?? []).length === 0) return true;
+    if (until.kind === 'all-completed' && this.goneWork.finished !== undefined && view.shown.length === 0 && (view.left ?? []).length === 0)
+      return true;
     return untilHoldsAcross(
       until,
       { tasks: view.shown, index: view.index },
@@ -631,7 +629,8 @@ export class WatchSession {
     }
     if (update.runActed) this.runActed = true;
     if (update.events.length > 0) this.lastChangeAt = update.at;
-    this.countDoneAndGone(update.events, before);
+    const shown = new Set(before.shown.map((t) => t.id));
+    this.goneWork.note(update.events, (t) => shown.has(t.id));
     for (const e of update.events) {
       if (e.type === 'list-cleared') this.changedAt.clear();
       else if (e.type === 'deleted') this.changedAt.delete(e.task.id);
@@ -640,22 +639,6 @@ export class WatchSession {
     const events = filterEvents(update.events, this.opts.filter, before.index, view.index);
     this.sink.change(view, events);
     if (!this.judgeCondition()) this.checkStalled();
-  }
-
-  /**
-   * Shown tasks that went away: completed, they add to the work done; one that was not, and
-   * nothing gone counts until the list gains a task (its files go one by one, and a watch
-   * may see the open one go before the completed ones). Work given after it, finished and
-   * cleared in turn, counts, as notify counts it: a list started over is judged on its new work.
-   */
-  private countDoneAndGone(events: readonly ChangeEvent[], before: WatchView): void {
-    const shown = new Set(before.shown.map((t) => t.id));
-    for (const e of events) {
-      if (e.type === 'created' && this.doneAndGone < 0) this.doneAndGone = 0;
-      const gone = (e.type === 'list-cleared' ? e.tasks : e.type === 'deleted' ? [e.task] : []).filter((t) => shown.has(t.id));
-      if (gone.some((t) => t.status !== 'completed')) this.doneAndGone = Number.NEGATIVE_INFINITY;
-      else this.doneAndGone += gone.length;
-    }
   }
 
   /**
