@@ -46,11 +46,11 @@ export interface CommandHook {
 export interface HookSkip {
   reason: 'untrusted' | 'managed_only';
   files: string[];
-  /** The events those files hold hooks for: a change that runs another event's is not told of them. */
-  events: TaskHookEvent[];
   /** Each file's events, for the skips of one event (skipsOfEvent): a file of the other event's hooks alone is left out. */
   eventsByFile: Record<string, TaskHookEvent[]>;
   message: string;
+  /** Why they were skipped: the message after the files it names (skipsOfEvent names fewer). */
+  why: string;
   /** untrusted: the folder whose trust record would let them run, and the file that holds the records. */
   folder?: string | undefined;
   configFile?: string | undefined;
@@ -154,13 +154,14 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     }
     if (managedOnly !== undefined) {
       if (hasTaskHooks(settings.hooks)) {
+        const why = `managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`;
         result.skipped.push({
           reason: 'managed_only',
           files: [file],
-          events: taskHookEvents(settings.hooks),
           eventsByFile: { [file]: taskHookEvents(settings.hooks) },
           managedFile: managedOnly,
-          message: `skipped the hooks in ${file}: managed settings allow only managed hooks (allowManagedHooksOnly in ${managedOnly})`,
+          message: skipMessage([file], why),
+          why,
         });
       }
       continue;
@@ -176,14 +177,15 @@ export function loadTaskHookSettings(configDir: string, projectDir: string | und
     collectHooks(settings.hooks, file, result);
   }
   if (untrusted.length > 0 && trust !== undefined && !trust.trusted && projectDir !== undefined) {
+    const why = `this folder is not trusted in Claude Code; to trust it, run tasks trust in ${trust.recordKey} (or claude there, and accept its trust dialog), or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`;
     result.skipped.push({
       reason: 'untrusted',
       files: untrusted,
-      events: TASK_HOOK_EVENTS.filter((e) => untrusted.some((f) => untrustedEvents[f]?.includes(e))),
       eventsByFile: untrustedEvents,
       folder: trust.recordKey,
       configFile: trust.configFile,
-      message: `skipped the hooks in ${untrusted.join(' and ')}: this folder is not trusted in Claude Code; to trust it, run tasks trust in ${trust.recordKey} (or claude there, and accept its trust dialog), or set projects[${JSON.stringify(trust.recordKey)}].hasTrustDialogAccepted to true in ${trust.configFile}`,
+      message: skipMessage(untrusted, why),
+      why,
     });
   }
   const own = result.disabledBy === undefined ? result.hooks : { TaskCreated: [], TaskCompleted: [] };
@@ -211,13 +213,15 @@ export function skipsOfEvent(skipped: readonly HookSkip[], event: TaskHookEvent)
       out.push(skip);
       continue;
     }
-    const named = `skipped the hooks in ${skip.files.join(' and ')}`;
-    const rest = skip.message.startsWith(named) ? skip.message.slice(named.length) : `: ${skip.message}`;
     const eventsByFile = Object.fromEntries(files.map((file) => [file, skip.eventsByFile[file] ?? []]));
-    const events = TASK_HOOK_EVENTS.filter((e) => files.some((file) => eventsByFile[file]?.includes(e)));
-    out.push({ ...skip, files, events, eventsByFile, message: `skipped the hooks in ${files.join(' and ')}${rest}` });
+    out.push({ ...skip, files, eventsByFile, message: skipMessage(files, skip.why) });
   }
   return out;
+}
+
+/** `skipped the hooks in <file> and <file>: <why>`. */
+function skipMessage(files: readonly string[], why: string): string {
+  return `skipped the hooks in ${files.join(' and ')}: ${why}`;
 }
 
 /** Does a settings file's `hooks` hold any TaskCreated or TaskCompleted group? */
