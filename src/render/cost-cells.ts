@@ -1,22 +1,15 @@
 import type { CostUsage } from '../core/cost/cost-report.js';
+import { compactCount } from './compact-count.js';
 import { oneLine } from './text.js';
 
 /**
  * A cost's parts as people read them, shared by `tasks cost`, `get`, `list --cost`,
  * `export --format markdown --cost` and the board: tokens in thousands or millions, time
  * in hours and minutes, dollars to the cent ("<$0.01" below a cent), "?" for a cost that
- * cannot be known (a model with no known price).
+ * cannot be known (a model with no known price). Counts: compact-count.ts.
+ *
+ * "3h 05m", "12m 40s", "45s", "0s".
  */
-export function compactCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 999_500) return `${trim(n / 1000)}k`;
-  if (n < 999_500_000) return `${trim(n / 1e6)}M`;
-  return `${trim(n / 1e9)}G`;
-}
-
-const trim = (x: number) => (x < 10 ? x.toFixed(1).replace(/\.0$/, '') : String(Math.round(x)));
-
-/** "3h 05m", "12m 40s", "45s", "0s". */
 export function activeTime(ms: number): string {
   const s = Math.round(ms / 1000);
   const h = Math.floor(s / 3600);

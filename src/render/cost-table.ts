@@ -1,5 +1,6 @@
 import type { CostReport, CostUsage } from '../core/cost/cost-report.js';
-import { activeTime, compactCount, dollars, hasWork, timeCell } from './cost-cells.js';
+import { compactCount } from './compact-count.js';
+import { activeTime, dollars, hasWork, timeCell } from './cost-cells.js';
 import type { Style } from './style.js';
 import { oneLine, padEnd, padStart, truncate, visibleWidth } from './text.js';
 

@@ -4,7 +4,8 @@ import type { BlockerAnswers, ListCounts, TaskIndex } from '../core/graph/blocke
 import type { LeftOut } from '../core/snapshots/export-todowrite.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
-import { compactCount, dollars, hasWork, timeCell, tokenTotal } from './cost-cells.js';
+import { compactCount } from './compact-count.js';
+import { dollars, hasWork, timeCell, tokenTotal } from './cost-cells.js';
 import { oneLine } from './text.js';
 
 /**

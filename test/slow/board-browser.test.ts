@@ -315,7 +315,7 @@ describe.skipIf(!browserAvailable)(
       // Opus 5.5: 2M input at $4, 100k output at $20 = $10.00; 12 minutes in progress.
       await p.waitForSelector('.head-cost');
       expect(await p.locator('.head-cost').textContent()).toMatch(
-        /^agents' work: 12m 00s in progress · 2\.1M tokens \(5 messages, claude-opus-5-5\) · \$10\.00 estimated \(with no task in progress: 1k tokens/,
+        /^agents' work: 12m 00s in progress · 2\.1M tokens \(5 messages, claude-opus-5-5\) · \$10\.00 estimated \(1k tokens of it with no task in progress\)$/,
       );
       await p.click('.card[data-task="1"]');
       await p.waitForSelector('.detail dd.work');

@@ -321,6 +321,40 @@ describe.skipIf(!browserAvailable)(
       expect(head.y).toBeGreaterThan(0);
     });
 
+    it("draws a card's marks as pills as wide as their words, and the filters' hints whole", async () => {
+      const config = tempConfig();
+      const dir = path.join(config, 'tasks', 'marks');
+      // Metadata: the card says "2 meta", a mark like "ready" beside it.
+      task(dir, '1', 'Tag me', 'pending', { metadata: { area: 'api', size: 's' } });
+      const p = await open(config, '#list=marks');
+      await p.waitForSelector('.card[data-task="1"] .mark.meta-count');
+      const spare = await p.locator('.card .mark').evaluateAll((marks) =>
+        marks.map((m) => {
+          const words = document.createRange();
+          words.selectNodeContents(m);
+          return { text: m.textContent, spare: m.getBoundingClientRect().width - words.getBoundingClientRect().width };
+        }),
+      );
+      expect(spare.map((m) => m.text)).toContain('2 meta');
+      // Its padding and border (7 px a side and 1 px), no more.
+      for (const m of spare) expect(m.spare, m.text ?? '').toBeLessThan(20);
+      for (const input of ['#f-search', '#f-meta']) {
+        const cut = await p.locator(input).evaluate((el) => {
+          const i = el as HTMLInputElement;
+          const probe = document.createElement('span');
+          const style = getComputedStyle(i);
+          probe.style.font = style.font;
+          probe.style.position = 'absolute';
+          probe.textContent = i.placeholder;
+          document.body.append(probe);
+          const need = probe.getBoundingClientRect().width;
+          probe.remove();
+          return need - (i.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight));
+        });
+        expect(cut, input).toBeLessThanOrEqual(0);
+      }
+    });
+
     it.skipIf(!SHOTS)('takes the screenshots: 1440x900, 1024x768 and 390x844, light and dark', async () => {
       const { config } = world();
       for (const scheme of ['light', 'dark'] as const) {

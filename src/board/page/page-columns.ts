@@ -166,7 +166,8 @@ function card(
   if (facts?.internal) marks.push(h('span', { class: 'mark internal' }, 'internal'));
   const metaKeys = Object.keys(t.metadata ?? {}).filter((k) => k !== '_internal');
   if (metaKeys.length > 0)
-    marks.push(h('span', { class: 'mark meta', title: metaKeys.map((k) => cutLine(k, 40)).join(', ') }, `${metaKeys.length} meta`));
+    // Not `meta`: that is the detail's grid of keys and values (board.css).
+    marks.push(h('span', { class: 'mark meta-count', title: metaKeys.map((k) => cutLine(k, 40)).join(', ') }, `${metaKeys.length} meta`));
   const action: { name: CardAction; label: string } | undefined =
     t.status === 'pending'
       ? { name: 'start', label: 'Start' }

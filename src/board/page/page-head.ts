@@ -1,3 +1,4 @@
+import { compactCount } from '../../render/compact-count.js';
 import { ago } from '../../render/elapsed.js';
 import type {
   CostPayload,
@@ -115,7 +116,13 @@ function costLine(cost: CostPayload | undefined): HTMLElement | null {
   if (cost === undefined) return null;
   if (cost.error !== null) return h('div', { class: 'head-cost warn' }, `cost: ${cleanLine(cost.error)}`);
   if (cost.total.messages === 0 && cost.total.activeMs === 0) return null;
-  const unattributed = cost.unattributed.tokens > 0 ? ` (with no task in progress: ${cost.unattributed.text})` : '';
+  // The part with no task in progress, by its tokens alone: its whole line again read as a second total.
+  const unattributed =
+    cost.unattributed.tokens === 0
+      ? ''
+      : cost.unattributed.tokens === cost.total.tokens
+        ? ', all of it with no task in progress'
+        : ` (${compactCount(cost.unattributed.tokens)} tokens of it with no task in progress)`;
   return h(
     'div',
     { class: 'head-cost', title: `estimated at Anthropic's API prices as of ${cost.pricesDate}` },
