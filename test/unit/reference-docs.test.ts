@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/commands/program.js';
-import { ONLY } from '../../src/cli/reference/command-exits.js';
+import { exitRows, ONLY } from '../../src/cli/reference/command-exits.js';
 import { referencePages } from '../../src/cli/reference/reference-pages.js';
 import { Context } from '../../src/cli/runtime/context.js';
 import { IO } from '../../src/cli/runtime/io.js';
@@ -83,5 +83,34 @@ describe('the list of warning and note codes (core/base/notices.ts)', () => {
       .trim()
       .split('\n');
     expect(direct.sort()).toEqual(['src/cli/runtime/io.ts', 'src/render/error.ts']);
+  });
+});
+
+describe('what each command page says of the global options and exit statuses', () => {
+  it('names every global option the program has, -H and --hosts among them', async () => {
+    const nowhere = { isTTY: false, write: () => undefined };
+    const io = new IO({ stdout: nowhere, stderr: nowhere, stdin: { isTTY: false, stream: () => undefined as never } }, {});
+    const program = await buildProgram(new Context(io, { env: {}, cwd: undefined }));
+    const globals = program.options.map((o) => o.long).filter((l) => l !== undefined && l !== '--help' && l !== '--version');
+    expect(globals).toContain('--host');
+    const pages = (await pagesNow()).filter((p) => p.file !== 'README.md' && p.file !== 'codes.md');
+    for (const page of pages) {
+      const line = page.text.split('\n').find((l) => l.startsWith('And the [global options]')) ?? '';
+      for (const long of globals) expect(line, `${page.file} names ${long}`).toContain(`${long}\``);
+    }
+  });
+
+  it('lists 8 for every command (each runs on a host with -H), and 3 for every one that needs the config folder', async () => {
+    for (const name of await commandNames()) {
+      const statuses = exitRows(name).map((r) => r.status);
+      expect(statuses, `${name}: -H`).toContain(8);
+      // completion reads no list; run makes its list, and its agent makes the config folder.
+      if (name !== 'completion' && name !== 'run') expect(statuses, `${name}: not found`).toContain(3);
+    }
+  });
+
+  it('says for board that SIGTERM ends it with 0, as its own help does', () => {
+    const interrupted = exitRows('board').find((r) => r.status === 130);
+    expect(interrupted?.meaning).toMatch(/SIGTERM[^.;]*\b0\b/);
   });
 });

@@ -130,7 +130,7 @@ function commandPage(c: Command, jsonAnchors: ReadonlyMap<string, string>, schem
     '',
     ...optionTable(help, help.visibleOptions(c)),
     '',
-    'And the [global options](README.md#global-options): `-l, --list`, `--session`, `--config-dir`, `--json`, `--no-color`.',
+    `And the [global options](README.md#global-options): ${globalOptionNames(c.parent)}.`,
     '',
   ];
   if (details !== '') lines.push('## Details', '', '```text', details, '```', '');
@@ -147,6 +147,14 @@ function commandPage(c: Command, jsonAnchors: ReadonlyMap<string, string>, schem
     '',
   );
   return lines.join('\n');
+}
+
+/** The program's own options as a command page names them (`-l, --list`), all but help and version. */
+function globalOptionNames(program: Command | null): string {
+  return (program?.options ?? [])
+    .filter((o) => o.long !== '--help' && o.long !== '--version')
+    .map((o) => `\`${o.flags.replace(/ [<[].*$/, '')}\``)
+    .join(', ');
 }
 
 function optionTable(help: Help, options: readonly Option[]): string[] {
