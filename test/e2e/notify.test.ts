@@ -81,6 +81,15 @@ describe('notify: bad input', () => {
   });
 });
 
+describe('notify --help', () => {
+  it('shows no empty list as the default of --to and --on (--on defaults to every event, --to must be given)', () => {
+    const r = run(tempConfig(), ['notify', '--help']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/--to <target>/);
+    expect(r.stdout).not.toContain('(default: [])');
+  });
+});
+
 describe('notify --all: the tasks folder unreadable for a while', () => {
   it('says so once and goes on: the list followed before is told once the folder reads again', async () => {
     const config = tempConfig();

@@ -5,22 +5,22 @@ import { type Delivery, type NotifyLists, runNotify } from '../../core/notify/no
 import { NOTIFY_EVENTS, parseEvents, parseTarget, shownTarget } from '../../core/notify/notify-plan.js';
 import { deliveryJson, renderDelivery, renderFailed, renderRetry, renderStarted, terminalBell } from '../../render/notify-lines.js';
 import { parseDuration } from '../flags/duration-flags.js';
+import { collect } from '../flags/parse.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT } from '../runtime/exit-codes.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
 import { ownSessionTest } from '../runtime/own-session.js';
 
 interface NotifyOptions {
-  to: string[];
-  on: string[];
+  /** Not given: undefined (a default of [] would show in the help as "(default: [])"). */
+  to?: string[];
+  on?: string[];
   stalled: string;
   once?: boolean;
   all?: boolean;
   here?: boolean;
   retries: string;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 const HELP = `
 Runs in the foreground until stopped (Ctrl-C, SIGTERM, SIGHUP: exit 0), and tells each
@@ -76,8 +76,8 @@ export function registerNotify(program: Command, ctx: Context): void {
   program
     .command('notify')
     .description('tell a person when the agents need them: on the desktop, a phone (ntfy), a webhook or a command')
-    .option('--to <target>', 'where to send: desktop, ntfy:<url>, webhook:<url>, exec:<command> (repeatable)', collect, [])
-    .option('--on <events>', `which events (comma-separated, repeatable; default all): ${NOTIFY_EVENTS.join(', ')}`, collect, [])
+    .option('--to <target>', 'where to send: desktop, ntfy:<url>, webhook:<url>, exec:<command> (repeatable)', collect)
+    .option('--on <events>', `which events (comma-separated, repeatable; default all): ${NOTIFY_EVENTS.join(', ')}`, collect)
     .option('--stalled <duration>', 'how long a task in progress may go unchanged before it is stalled', '30m')
     .option('-a, --all', 'follow every list under the config folder, and new ones as they appear')
     .option('--here', 'follow the lists of sessions that ran in the current directory or below it')
@@ -86,8 +86,9 @@ export function registerNotify(program: Command, ctx: Context): void {
     .option('--retries <n>', 'how many times a failed send is tried in all', '5')
     .addHelpText('after', HELP)
     .action(async (opts: NotifyOptions & { click?: string }) => {
-      if (opts.to.length === 0) throw usage('--to: name where to send (desktop, ntfy:<url>, webhook:<url>, exec:<command>)');
-      const targets = opts.to.map(parseTarget);
+      const to = opts.to ?? [];
+      if (to.length === 0) throw usage('--to: name where to send (desktop, ntfy:<url>, webhook:<url>, exec:<command>)');
+      const targets = to.map(parseTarget);
       const events = parseEvents(opts.on);
       const stalledMs = parseDuration('--stalled', opts.stalled);
       if (stalledMs <= 0) throw usage('--stalled must be longer than 0');
