@@ -137,6 +137,8 @@ export async function startSshd(): Promise<SshHost> {
       // sftp, for a test that mounts the host's folder here (sshfs).
       'Subsystem sftp internal-sftp',
       `SetEnv PATH=${nodeDir}:/usr/bin:/bin`,
+      // A host user's own XDG_CACHE_HOME, sent by the client (ssh -o SetEnv=...).
+      'AcceptEnv XDG_CACHE_HOME',
       `Match LocalPort ${noNode}`,
       `  SetEnv PATH=${noNodeBin}`,
       `Match LocalPort ${oldNode}`,

@@ -114,6 +114,19 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     nothingLocal();
   });
 
+  it("names the folder the copy went into on the host: its XDG_CACHE_HOME's when that is set there", () => {
+    const cache = path.join(host.dir, 'xdg-cache');
+    fs.mkdirSync(cache);
+    execFileSync('chown', [`${host.user}:`, cache]);
+    // A connection of its own: ssh sends SetEnv when it opens a connection, not on one it shares.
+    const sshCommand = `${host.env.TASKS_SSH_COMMAND} -o ControlPath=none -o SetEnv=XDG_CACHE_HOME=${cache}`;
+    const r = remote(['-H', 'box', '-l', 'L', 'list', '--json'], { TASKS_SSH_COMMAND: sshCommand, TASKS_HOST_PERSIST: '0' });
+    expect(r.code, r.stderr).toBe(0);
+    const installed = fs.readdirSync(path.join(cache, 'tasks', 'remote'));
+    expect(installed).toHaveLength(1);
+    expect(r.stderr).toContain(`copied to box, into ${path.join(cache, 'tasks', 'remote', installed[0] as string)} (once for this build)`);
+  });
+
   it('takes the host from TASKS_HOST, and names it in lists --json', () => {
     const lists = remote(['lists', '--json'], { TASKS_HOST: 'box' });
     expect(lists.code).toBe(0);

@@ -119,11 +119,13 @@ async function install(target: SshTarget, folder: string, io: IO, env: NodeJS.Pr
     keepStdout: true,
     watchdogMs: call.connectTimeoutS * 1000 + INSTALL_GRACE_MS,
   });
-  if (!outcome.markers.some((m) => m.startsWith('installed '))) {
+  // The installer names the folder it wrote (~ for the host user's home): XDG_CACHE_HOME there may move it.
+  const installed = outcome.markers.find((m) => m.startsWith('installed '));
+  if (installed === undefined) {
     throw hostFault(target, failureCause(outcome, target, call.connectTimeoutS) ?? `the copy of tasks failed (status ${outcome.status})`);
   }
   io.note(
-    `tasks ${payload.version} copied to ${target.label}, into ~/.cache/tasks/remote/${payload.folder} (once for this build)`,
+    `tasks ${payload.version} copied to ${target.label}, into ${installed.slice('installed '.length)} (once for this build)`,
     'remote_installed',
     {
       host: target.label,

@@ -116,7 +116,8 @@ function install(dir, all) {
       if (!fs.existsSync(path.join(dir, 'tasks-remote.cjs'))) throw e;
       fs.rmSync(tmp, { recursive: true, force: true });
     }
-    say('installed ' + dir);
+    var home = process.env.HOME;
+    say('installed ' + (home && dir.indexOf(home + '/') === 0 ? '~' + dir.slice(home.length) : dir));
   } catch (e) {
     try { fs.rmSync(tmp, { recursive: true, force: true }); } catch (_) {}
     say('cache-unwritable ' + (e.code || '') + ' ' + path.dirname(dir));
