@@ -292,6 +292,20 @@ describe('__complete: never an error in the terminal', () => {
     expect(fs.existsSync(missing)).toBe(false);
   });
 
+  it('with TASKS_DEBUG=1, says on stderr why it offers nothing: a missing config folder, a list that does not exist', () => {
+    const missing = path.join(os.tmpdir(), 'tasks-no-such-config', String(process.pid));
+    const noFolder = complete(missing, ['get', ''], { TASKS_DEBUG: '1' });
+    expect(noFolder.run.code).toBe(0);
+    expect(noFolder.values).toEqual([]);
+    expect(noFolder.run.stderr).toMatch(/^tasks __complete: .*config folder .*tasks-no-such-config.* does not exist/m);
+    const { config } = fixtureConfig();
+    const noList = complete(config, ['--list', 'nope', 'get', ''], { TASKS_DEBUG: '1' });
+    expect(noList.run.code).toBe(0);
+    expect(noList.run.stderr).toMatch(/^tasks __complete: .*nope does not exist/m);
+    // Without it, nothing on stderr (the shells' scripts discard it anyway).
+    expect(complete(config, ['--list', 'nope', 'get', '']).run.stderr).toBe('');
+  });
+
   it('changes nothing on disk', () => {
     const { config, list } = fixtureConfig();
     const before = fs.readdirSync(list).sort();

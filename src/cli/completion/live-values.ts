@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { managedSettingsDir } from '../../core/binding/settings-files.js';
@@ -11,7 +12,8 @@ import type { LineSources, ValueSource } from './candidates.js';
  * folder from --config-dir, $CLAUDE_CONFIG_DIR or ~/.claude; the list from --list,
  * $CLAUDE_CODE_TASK_LIST_ID, the project's binding (`tasks use`), the only list, or else the most recently changed one (as a
  * read would; a change refuses to guess, but offering the ids it will then ask about
- * helps more than offering none). Never throws: what cannot be read offers nothing.
+ * helps more than offering none). Never throws: what cannot be read offers nothing
+ * (and, with TASKS_DEBUG=1, says why on stderr).
  */
 export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSource {
   const home = env.HOME || os.homedir();
@@ -30,7 +32,8 @@ export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSour
           // A project bound with `tasks use` completes from its list, as its commands act on it.
           settings: { home, uid: process.getuid?.(), managedDir: managedSettingsDir(process.platform, env.TASKS_MANAGED_SETTINGS_DIR) },
         }).dir;
-      } catch {
+      } catch (err) {
+        debug(env, err);
         listDir = null;
       }
     }
@@ -39,16 +42,25 @@ export function liveValues(line: LineSources, env: NodeJS.ProcessEnv): ValueSour
   return {
     tasks(wanted) {
       const dir = chosenList();
-      return dir === null ? [] : peekTasks(dir, wanted);
+      if (dir === null) return [];
+      // A list named that does not exist reads as no tasks; said only when debugging (a stat more).
+      if (env.TASKS_DEBUG && !fs.existsSync(dir)) debug(env, new Error(`list folder ${dir} does not exist`));
+      return peekTasks(dir, wanted);
     },
     lists() {
       try {
         return listIds(configDir).map((id) => ({ id, tasks: countTaskFiles(listDirOf(configDir, id)) }));
-      } catch {
+      } catch (err) {
+        debug(env, err);
         return [];
       }
     },
   };
+}
+
+/** TASKS_DEBUG=1: why nothing is offered (the scripts discard stderr; a person debugging reads it). */
+function debug(env: NodeJS.ProcessEnv, err: unknown): void {
+  if (env.TASKS_DEBUG) process.stderr.write(`tasks __complete: ${err instanceof Error ? err.message : String(err)}\n`);
 }
 
 /** The shell leaves `~` unexpanded in the words it hands to completion. */
