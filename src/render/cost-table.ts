@@ -139,9 +139,9 @@ export function renderCostNotes(report: CostReport, idle: number, by: CostBy): s
     notes.push(
       `≤: a session's process crashed and no record says where it ended: the time may include up to ${activeTime(report.total.unsureMs)} with no process (--json: unsureMs)`,
     );
-  if (report.unpriced.length > 0)
+  if (report.unpricedParts.length > 0)
     notes.push(
-      `no price known for ${report.unpriced.map(oneLine).join(', ')}: costs that include ${report.unpriced.length === 1 ? 'it' : 'them'} are shown as ?`,
+      `no price known for ${report.unpricedParts.map(oneLine).join(', ')}: costs that include ${report.unpricedParts.length === 1 ? 'it' : 'them'} are shown as ?`,
     );
   return notes;
 }

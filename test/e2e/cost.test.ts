@@ -188,6 +188,27 @@ describe('tasks cost', () => {
     expect(text.stdout.split('\n')[0]).toMatch(/^#2\t\(deleted\) Dropped idea\t3000\t2\t64\t/);
   });
 
+  it('says what has no price where the model has one: a long prompt, 1-hour cache writes (not "no price known" for the model)', async () => {
+    const { config, env } = world();
+    writeTaskFile(config, A, { id: '1', subject: 'One' });
+    new CostTranscript(A, CWD, { model: 'claude-sonnet-4-5' })
+      .update(s(1), { taskId: '1', status: 'in_progress' }, s(2))
+      .message(s(3), { input: 250_000, output: 10 })
+      .message(s(4), { input: 10, cacheWrite: 100, cacheWrite1h: 100 }, { model: 'claude-mock' })
+      .write(config);
+    fs.mkdirSync(path.join(env.XDG_CONFIG_HOME, 'tasks'), { recursive: true });
+    fs.writeFileSync(
+      path.join(env.XDG_CONFIG_HOME, 'tasks', 'prices.json'),
+      JSON.stringify({ models: { 'claude-mock': { input: 1, output: 2, cacheWrite: 3, cacheRead: 4 } } }),
+    );
+    const text = await runInProcess(config, ['-l', A, 'cost'], { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toContain('no price known for claude-mock (1-hour cache writes), claude-sonnet-4-5 (over 200,000 prompt tokens)');
+    const json = await runInProcess(config, ['-l', A, 'cost', '--json'], { env });
+    // The JSON keeps naming the models alone.
+    expect(JSON.parse(json.stdout).unpricedModels).toEqual(['claude-mock', 'claude-sonnet-4-5']);
+  });
+
   it('costs a model it knows, gives null for one it does not, and takes a price file over the table', async () => {
     const { config, env, cost } = world();
     writeTaskFile(config, A, { id: '1', subject: 'One' });

@@ -241,8 +241,15 @@ describe('prices', () => {
   });
 
   it('gives no cost (null), never a guess, for a model it does not know, fast mode, or an unconfirmed long prompt', () => {
-    expect(costOf(table, new Map([[bucket('claude-mock'), tokens(10, 10)]]))).toEqual({ usd: null, unpriced: ['claude-mock'] });
+    expect(costOf(table, new Map([[bucket('claude-mock'), tokens(10, 10)]]))).toEqual({
+      usd: null,
+      unpriced: ['claude-mock'],
+      unpricedParts: ['claude-mock'],
+    });
     expect(costOf(table, new Map([[bucket('claude-opus-5-5', true), tokens(10, 10)]])).usd).toBeNull();
+    expect(costOf(table, new Map([[bucket('claude-opus-5-5', true), tokens(10, 10)]])).unpricedParts).toEqual([
+      'claude-opus-5-5 (fast mode)',
+    ]);
     expect(costOf(table, new Map([[bucket('claude-sonnet-4-20250514', false, true), tokens(10, 10)]])).usd).toBeNull();
     expect(costOf(table, new Map([[bucket('claude-opus-5-5', false, true), tokens(10, 10)]])).usd).not.toBeNull();
     expect(priceOf(table, 'claude-opus-5-5-extra')).toBeUndefined();

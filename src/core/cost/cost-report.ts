@@ -58,6 +58,8 @@ export interface CostReport {
   prices: { date: string; source: string; file: string | null };
   /** Models used that the price table does not know (their costs are null). */
   unpriced: string[];
+  /** The same, each with what of it has no price ("claude-sonnet-4-5 (over 200,000 prompt tokens)"), for a person. */
+  unpricedParts: string[];
 }
 
 export interface CostQuery {
@@ -77,11 +79,12 @@ export interface CostQuery {
   tasksOnly?: boolean;
 }
 
-function usageOf(tally: Tally | undefined, prices: PriceTable, unpriced: Set<string>): CostUsage {
+function usageOf(tally: Tally | undefined, prices: PriceTable, unpriced: { models: Set<string>; parts: Set<string> }): CostUsage {
   const t = tally ?? new Tally();
   const tokens = t.tokens();
   const cost = costOf(prices, t.buckets);
-  for (const m of cost.unpriced) unpriced.add(m);
+  for (const m of cost.unpriced) unpriced.models.add(m);
+  for (const p of cost.unpricedParts) unpriced.parts.add(p);
   return {
     tokens: { input: tokens.input, output: tokens.output, cacheRead: tokens.cacheRead, cacheCreation: tokens.cacheCreation },
     activeMs: Math.round(t.activeMs),
@@ -117,7 +120,7 @@ export function costReport(q: CostQuery): CostReport {
   const sessions = q.tasksOnly ? none : by({ share: (_l, _t, s) => s, unattributed: (s) => s });
   const unattributedBySession = q.tasksOnly ? none : by({ share: () => undefined, unattributed: (s) => s });
   const whole = q.tasksOnly ? undefined : by(WHOLE).get('');
-  const unpriced = new Set<string>();
+  const unpriced = { models: new Set<string>(), parts: new Set<string>() };
   const priced = (t: Tally | undefined) => usageOf(t, q.prices, unpriced);
 
   const taskRows: TaskCost[] = [];
@@ -164,7 +167,8 @@ export function costReport(q: CostQuery): CostReport {
     total: priced(whole),
     window,
     prices: { date: q.prices.date, source: q.prices.source, file: q.prices.file ?? null },
-    unpriced: [...unpriced].sort(),
+    unpriced: [...unpriced.models].sort(),
+    unpricedParts: [...unpriced.parts].sort(),
   };
 }
 

@@ -123,15 +123,37 @@ export function bucketCost(table: PriceTable, bucket: Bucket, t: Tokens): number
   return perMillion / 1_000_000;
 }
 
-/** What a tally's buckets cost, and the models it could not price (then the cost is null). */
-export function costOf(table: PriceTable, buckets: ReadonlyMap<string, Tokens>): { usd: number | null; unpriced: string[] } {
+/**
+ * What has no price in a bucket bucketCost cannot price, for a person: the model when the
+ * table does not know it, else the part of its use that has none (a price file may add it).
+ */
+function unpricedPart(table: PriceTable, bucket: Bucket, t: Tokens): string {
+  const base = priceOf(table, bucket.model);
+  if (base === undefined) return bucket.model;
+  if (bucket.fast && (base.fast === undefined || base.fast === null)) return `${bucket.model} (fast mode)`;
+  if (!bucket.fast && bucket.long && base.longPrompt === null) return `${bucket.model} (over 200,000 prompt tokens)`;
+  if (t.cacheCreation1h > 0) return `${bucket.model} (1-hour cache writes)`;
+  return bucket.model;
+}
+
+/**
+ * What a tally's buckets cost, and the models it could not price (then the cost is null),
+ * with what of each has no price (unpricedPart).
+ */
+export function costOf(
+  table: PriceTable,
+  buckets: ReadonlyMap<string, Tokens>,
+): { usd: number | null; unpriced: string[]; unpricedParts: string[] } {
   let usd = 0;
   const unpriced = new Set<string>();
+  const parts = new Set<string>();
   for (const [key, tokens] of buckets) {
     const bucket = bucketOf(key);
     const cost = bucketCost(table, bucket, tokens);
-    if (cost === undefined) unpriced.add(bucket.model);
-    else usd += cost;
+    if (cost === undefined) {
+      unpriced.add(bucket.model);
+      parts.add(unpricedPart(table, bucket, tokens));
+    } else usd += cost;
   }
-  return { usd: unpriced.size > 0 ? null : usd, unpriced: [...unpriced].sort() };
+  return { usd: unpriced.size > 0 ? null : usd, unpriced: [...unpriced].sort(), unpricedParts: [...parts].sort() };
 }
