@@ -63,6 +63,10 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
   try {
     const remote = hostArgv(argv, env);
     if (remote?.refused !== undefined) throw new TasksError('usage', remote.refused);
+    // The kept connection is a host's: without one named, commander would call it an unknown option.
+    if (remote === undefined && argv[2] === '--disconnect') {
+      throw new TasksError('usage', '--disconnect: name the host whose kept connection to close (tasks -H box --disconnect)');
+    }
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.
     if (!(typeof TASKS_PLAIN_ONLY !== 'undefined' && TASKS_PLAIN_ONLY) && remote !== undefined) {
       // Run on the host (-H, $TASKS_HOST): nothing of the command is loaded here.

@@ -25,6 +25,7 @@ describe('-H refusals', () => {
     [['board', '-H', '-oProxyCommand=x'], /^error: -H "-oProxyCommand=x": a host name does not start with "-"$/],
     [['-H', 'a', '-H', 'b', '--disconnect'], /^error: --disconnect: name one host and nothing else \(tasks -H box --disconnect\)$/],
     [['-H', 'box', '--disconnect', 'list'], /^error: --disconnect: name one host and nothing else/],
+    [['--disconnect'], /^error: --disconnect: name the host whose kept connection to close \(tasks -H box --disconnect\)$/],
   ])('tasks %j: exit 2, one line', (args, message) => {
     const r = tasks(args);
     expect(r.code).toBe(2);
@@ -32,6 +33,12 @@ describe('-H refusals', () => {
     expect(r.stderr.trim()).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(fs.existsSync(config)).toBe(false);
+  });
+
+  it('tasks --help names --disconnect, which closes the connection kept to a host', () => {
+    const r = tasks(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/-H <host> --disconnect/);
   });
 
   it('gives the refusal as a JSON error with --json', () => {

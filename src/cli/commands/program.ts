@@ -25,7 +25,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .addOption(
       once(
         '-H, --host <host>',
-        'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there',
+        'run the command on another machine over ssh: ssh://[user@]host[:port] or a Host of ~/.ssh/config (default: $TASKS_HOST); it needs only Node.js 20+ there; -H <host> --disconnect closes the connection kept to it',
       ),
     )
     .option('--hosts', 'every host of ~/.config/tasks/hosts, one a line (--hosts=<file>: another file); several hosts are for tasks lists')
