@@ -77,6 +77,10 @@ export const CostResult = z
       source: z.string(),
       file: z.string().nullable().describe("the user's price file over the built-in table, if any"),
     }),
-    unpricedModels: z.array(z.string()).describe('models used that the price table does not know'),
+    unpricedModels: z
+      .array(z.string())
+      .describe(
+        'models whose use, or part of it (fast mode, prompts over 200,000 tokens, 1-hour cache writes), the price table has no price for',
+      ),
   })
   .describe("what each task cost, from its sessions' transcripts and the list's journal");
