@@ -113,4 +113,9 @@ describe('what each command page says of the global options and exit statuses', 
     const interrupted = exitRows('board').find((r) => r.status === 130);
     expect(interrupted?.meaning).toMatch(/SIGTERM[^.;]*\b0\b/);
   });
+
+  it('says for notify that Ctrl-C, SIGTERM and SIGHUP end it with 0 once it runs, as its own help does', () => {
+    const interrupted = exitRows('notify').find((r) => r.status === 130);
+    expect(interrupted?.meaning).toMatch(/Ctrl-C, SIGTERM and SIGHUP[^.;]*\b0\b/);
+  });
 });

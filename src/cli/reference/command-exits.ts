@@ -92,6 +92,7 @@ export const ONLY: Partial<Record<ExitCode, readonly string[]>> = {
 /** Where a command gives a status another meaning than EXIT_MEANING's (its own help says so). */
 const MEANING_OF: Readonly<Record<string, Partial<Record<ExitCode, string>>>> = {
   board: { [EXIT.interrupted]: 'interrupted: stopped by Ctrl-C (SIGTERM stops it with 0)' },
+  notify: { [EXIT.interrupted]: 'interrupted while it starts; once it runs, Ctrl-C, SIGTERM and SIGHUP stop it with 0' },
 };
 
 /** The statuses a command can end with, in order, each with its meaning. */
