@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { listWith, notifyEnv, notifyHarness, taskOf, until } from '../helpers/notify.js';
 import { writeLiveSession, writeTaskTranscript } from '../helpers/session-files.mjs';
 
@@ -233,5 +233,35 @@ describe('notify: SIGHUP (the terminal closed)', () => {
     const again = run(config, ['-l', 'app', 'notify', '--once', '--to', to], { env: notifyEnv(config) });
     expect(again.code, again.stderr).toBe(0);
     expect(sentTo(out).map((e) => e.event)).toEqual(['list-completed']);
+  });
+});
+
+describe("notify: stdout's reader goes away (tasks notify ... | head -1)", () => {
+  it('ends quietly (exit 0) as SIGTERM ends it: what it had claimed is sent, so a restart does not leave it untold', async () => {
+    const config = tempConfig();
+    for (const list of ['a', 'b', 'c', 'd']) listWith(config, list, [taskOf('1', { status: 'completed' })]);
+    const out = path.join(config, 'sent.jsonl');
+    // A slow target: the four events are claimed at once and wait in its queue when the reader goes.
+    const to = `exec:sleep 0.3; cat >> '${out}'; echo >> '${out}'`;
+    const pipeline = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" notify --all --to "$TO"; echo "notify $?" >&2`], {
+      env: { ...baseEnv(config, notifyEnv(config)), TO: to },
+      cwd: config,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    agents.push(pipeline);
+    let stderr = '';
+    pipeline.stderr?.on('data', (d) => (stderr += d));
+    // The reader takes the first line and goes, as head -1 does.
+    await new Promise<void>((resolve) => pipeline.stdout?.once('data', () => resolve()));
+    pipeline.stdout?.destroy();
+    await until(() => /notify \d+/.test(stderr), 'notify to end', 30_000);
+    expect(stderr, stderr).toContain('notify 0');
+    const again = run(config, ['notify', '--all', '--once', '--to', to], { env: notifyEnv(config) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(
+      sentTo(out)
+        .map((e) => e.text)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd'].map((l) => `every task of list ${l} is completed (1)`));
   });
 });

@@ -134,8 +134,14 @@ async function notify(
     if (!d.ok) io.warn(renderFailed(d), 'notify_failed', { target: d.target, event: d.message.event, list: d.message.list });
   };
   const result = await withInterrupt(
-    (stop) =>
-      runNotify(
+    (interrupted) => {
+      // stdout's reader gone (\`tasks notify ... | head -1\`) stops notify as a signal does, not
+      // the process at once: what it claimed is sent first, or no run would ever send it.
+      const stopping = new AbortController();
+      const stop = stopping.signal;
+      interrupted.addEventListener('abort', () => stopping.abort(), { once: true });
+      const offReaderGone = io.onReaderGone(() => stopping.abort());
+      return runNotify(
         {
           configDir: ctx.configDir,
           lists: o.lists,
@@ -177,7 +183,8 @@ async function notify(
           retrying: (r) => io.warn(renderRetry(r), 'notify_retry', r),
           warn: (message) => io.warn(message, 'notify_warning'),
         },
-      ),
+      ).finally(offReaderGone);
+    },
     [...INTERRUPTS, 'SIGHUP'],
   );
   if (o.once && result.failed > 0) io.setExit(EXIT.failure);
