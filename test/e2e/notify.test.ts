@@ -186,6 +186,39 @@ describe('notify: a webhook', () => {
   });
 });
 
+describe('notify: a list folder removed and made again (a job that cleans its list between runs)', () => {
+  it('--once tells the new folder finished, though its plan has the ids and size of the one told before; then not again', async () => {
+    const config = tempConfig();
+    const out = path.join(config, 'sent.jsonl');
+    const once = () =>
+      run(config, ['-l', 'nightly', 'notify', '--once', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], { env: notifyEnv(config) });
+    const finished = (plan: string) =>
+      listWith(config, 'nightly', [
+        taskOf('1', { subject: `Build ${plan}`, status: 'completed' }),
+        taskOf('2', { subject: `Test ${plan}`, status: 'completed' }),
+      ]);
+    const told = () =>
+      fs
+        .readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => (JSON.parse(l) as { event: string; tasks: Array<{ subject: string }> }).tasks[0]?.subject);
+    finished('v1');
+    expect(once().code).toBe(0);
+    expect(told()).toEqual(['Build v1']);
+    // The next run: the folder removed, the same plan made again (ids from 1) and finished.
+    fs.rmSync(path.join(config, 'tasks', 'nightly'), { recursive: true });
+    await new Promise((r) => setTimeout(r, 1500));
+    finished('v2');
+    const second = once();
+    expect(second.code, second.stderr).toBe(0);
+    expect(told()).toEqual(['Build v1', 'Build v2']);
+    // Once: the same finished folder is not told again.
+    expect(once().code).toBe(0);
+    expect(told()).toEqual(['Build v1', 'Build v2']);
+  });
+});
+
 describe('notify: ntfy and exec', () => {
   it("ntfy gets ntfy's headers (Title, Priority, Tags, Click) and the text; exec gets the event JSON on stdin", async () => {
     const config = tempConfig();

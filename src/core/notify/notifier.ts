@@ -136,6 +136,20 @@ function endMayHaveCome(live: LiveOpen | undefined, configDir: string): boolean 
   });
 }
 
+/**
+ * When a list's folder was made (ms), where the file system keeps a birth time; undefined
+ * where it does not: Node gives 0 then, or without statx the change time, which moves with
+ * every file made or removed in the folder and so says nothing of its birth.
+ */
+function folderBornAt(dir: string): number | undefined {
+  try {
+    const st = fs.statSync(dir);
+    return st.birthtimeMs > 0 && st.birthtimeMs < st.ctimeMs ? st.birthtimeMs : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An error must last this long to be told: an agent's plain write caught half-way is over by then. */
 const ERROR_GRACE_MS = 1500;
 
@@ -452,7 +466,16 @@ export class Notifier {
     );
     const claims = await this.claim(
       req.targets.map((t) => t.id),
-      { listId: f.id, fresh: fresh.map((e) => e.key), active, scannedAt: u.at - SCAN_MARGIN_MS, undecided, lasting, ownCleared },
+      {
+        listId: f.id,
+        fresh: fresh.map((e) => e.key),
+        active,
+        scannedAt: u.at - SCAN_MARGIN_MS,
+        undecided,
+        lasting,
+        ownCleared,
+        bornAt: folderBornAt(f.dir),
+      },
     );
     for (const k of ownCleared.keys()) f.own.delete(k);
     for (const c of claims) f.own.set(c.key, c.at);

@@ -122,7 +122,17 @@ export interface Settle {
    * claim is still that one), so that the condition is told again when it comes back.
    */
   ownCleared?: ReadonlyMap<string, number> | undefined;
+  /**
+   * When the list's folder was made, where the file system says (statx's birth time): a
+   * claim of the list made before then was an earlier folder's, removed and made again
+   * since (a job that cleans its list between runs), and is dropped. Its new plan has the
+   * same ids from 1, so its events have the same keys, and would never be told.
+   */
+  bornAt?: number | undefined;
 }
+
+/** A claim this much older than the folder's birth is an earlier folder's (file times and the clock may differ a little). */
+const BORN_SLACK_MS = 1000;
 
 /** How to choose another place, said with every failure to keep the state. */
 const CHOOSE = 'set XDG_STATE_HOME to a folder you can write';
@@ -179,6 +189,13 @@ export class SentState {
       const at = this.now();
       for (const target of targets) {
         const sent = (state.sent[target] ??= {});
+        if (s.bornAt !== undefined) {
+          for (const [key, claimedAt] of Object.entries(sent)) {
+            if (key.split('|')[1] !== s.listId || claimedAt + BORN_SLACK_MS >= s.bornAt) continue;
+            delete sent[key];
+            changed = true;
+          }
+        }
         for (const key of s.fresh) {
           if (sent[key] !== undefined) continue;
           sent[key] = at;
