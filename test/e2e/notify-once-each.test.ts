@@ -158,3 +158,24 @@ describe('notify: one notice a condition', () => {
     expect(sentTo(out).map((e) => e.event)).toEqual(['damage', 'damage']);
   });
 });
+
+describe('notify: two notify with one target, each asked for other events (two cron lines)', () => {
+  it('each tells its own events once: neither drops what the other told as cleared', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' }), taskOf('2', { owner: 'ann' })]);
+    const out = path.join(config, 'sent.jsonl');
+    const to = `exec:cat >> '${out}'; echo >> '${out}'`;
+    const once = (on: string) => {
+      const r = run(config, ['-l', 'app', 'notify', '--once', '--on', on, '--to', to], { env: notifyEnv(config, { USER: 'ann' }) });
+      expect(r.code, r.stderr).toBe(0);
+    };
+    for (let round = 0; round < 3; round++) {
+      once('ready-for-person');
+      // Past the scan's margin: the other run reads the files well after this claim.
+      await new Promise((r) => setTimeout(r, 700));
+      once('list-completed,damage');
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    expect(sentTo(out).map((e) => e.event)).toEqual(['ready-for-person']);
+  });
+});

@@ -470,6 +470,7 @@ export class Notifier {
         listId: f.id,
         fresh: fresh.map((e) => e.key),
         active,
+        types: this.wanted,
         scannedAt: u.at - SCAN_MARGIN_MS,
         undecided,
         lasting,

@@ -99,6 +99,12 @@ export interface Settle {
   /** Every key active now on the list. */
   active: ReadonlySet<string>;
   /**
+   * The event types this process looks for (`--on`): a claim of another type is another
+   * process's to judge (one with the same target and other events, such as a second cron
+   * line), and stays. Absent: every type.
+   */
+  types?: ReadonlySet<string> | undefined;
+  /**
    * When the files these keys come from were read. A claim of the list that is not active
    * is dropped only when it is older than that: a newer one was made by a process that
    * read the files later (the event came back), and this look is behind it.
@@ -205,6 +211,7 @@ export class SentState {
         for (const [key, claimedAt] of Object.entries(sent)) {
           const [type, list] = key.split('|');
           if (s.active.has(key) || list !== s.listId || s.lasting?.has(key) || s.undecided?.has(type as string)) continue;
+          if (s.types !== undefined && !s.types.has(type as string)) continue;
           if (claimedAt >= s.scannedAt && s.ownCleared?.get(key) !== claimedAt) continue;
           delete sent[key];
           changed = true;
