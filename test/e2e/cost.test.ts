@@ -147,6 +147,33 @@ describe('tasks cost', () => {
     expect(r.sessions.map((x) => x.session)).toContain(B);
   });
 
+  it('a session tied to a named list only by its tasks --as: its own Task calls, on its own list, are not taken for that list', async () => {
+    const { config, env, cost } = world();
+    writeTaskFile(config, 'shared', { id: '1', subject: 'Shared thing' });
+    writeTaskFile(config, B, { id: '1', subject: 'Own work', status: 'completed' });
+    // B works its own list's #1; its agent later takes the shared list's #1 from its shell.
+    new CostTranscript(B, CWD)
+      .prompt(s(0), 'work')
+      .create(s(1), { id: '1', subject: 'Own work' }, s(2))
+      .update(s(3), { taskId: '1', status: 'in_progress' }, s(4))
+      .message(s(5), { input: 500 })
+      .update(s(6), { taskId: '1', status: 'completed' }, s(7), { input: 10 })
+      .write(config);
+    const start = await runInProcess(config, ['-l', 'shared', 'start', '1', '--as', 'helper'], {
+      env: { ...env, CLAUDE_CODE_SESSION_ID: B },
+    });
+    expect(start.code, start.stderr).toBe(0);
+    const shared = await cost(['-l', 'shared']);
+    expect(task(shared, '1').messages).toBe(0);
+    expect(task(shared, '1').tokens.input).toBe(0);
+    // Not its own #1's 3 s in progress: only what the journal's start gives it (it began as the session's records end).
+    expect(task(shared, '1').activeMs).toBeLessThan(1000);
+    // Its own list has it, as before.
+    const own = await cost(['-l', B]);
+    expect(task(own, '1').tokens.input).toBe(510);
+    expect(task(own, '1').messages).toBe(2);
+  });
+
   it("counts subagents' messages toward what their session had in progress, and a fork's copies once, in the parent", async () => {
     const { config, cost } = world();
     const parent = new CostTranscript(A, CWD)

@@ -7,7 +7,7 @@ import type { UsageStore } from './usage-store.js';
 /**
  * What the cost rule works on, read for a set of lists: each list's sessions (with their
  * subagents) and what their transcripts used, and every status change, from the
- * transcripts (a session's own TaskUpdate calls, applied to each list the session works
+ * transcripts (a session's own TaskUpdate calls, applied to each list its Task tools work
  * on) and from each list's journal (changes made with `tasks`).
  */
 export interface CostSources {
@@ -39,6 +39,13 @@ export interface CostPlan {
   lists: readonly ListTarget[];
   sessions: Map<string, SessionInfo>;
   sessionLists: Map<string, string[]>;
+  /**
+   * Session id -> the lists its own Task tools worked on (found so by the list's sessions),
+   * which its transcript's status changes apply to. A list a journal entry alone ties it to
+   * (`tasks --as` run from its shell) is not one: its Task calls went to its own list, whose
+   * ids the other list may have too.
+   */
+  toolLists: Map<string, string[]>;
   journalMarks: StatusMark[];
   deleted: Map<string, [string, string | null]>;
 }
@@ -56,6 +63,7 @@ export function planCost(
 ): CostPlan {
   const sessions = new Map<string, SessionInfo>();
   const sessionLists = new Map<string, string[]>();
+  const toolLists = new Map<string, string[]>();
   const add = (s: SessionInfo, list: string) => {
     sessions.set(s.sessionId, s);
     const own = sessionLists.get(s.sessionId) ?? [];
@@ -67,7 +75,10 @@ export function planCost(
   const journalMarks: StatusMark[] = [];
   const deleted = new Map<string, [string, string | null]>();
   for (const list of lists) {
-    for (const s of sessionsOf(list.id)) add(s, list.id);
+    for (const s of sessionsOf(list.id)) {
+      add(s, list.id);
+      toolLists.set(s.sessionId, [...(toolLists.get(s.sessionId) ?? []), list.id]);
+    }
     for (const generation of store.journal(list.dir)) {
       for (const [at, task, status, session] of generation.marks)
         journalMarks.push({ at, list: list.id, task, status, ...(session === null ? {} : { session }) });
@@ -79,7 +90,7 @@ export function planCost(
     const s = index.session(m.session);
     if (s !== undefined) add(s, m.list);
   }
-  return { lists, sessions, sessionLists, journalMarks, deleted };
+  return { lists, sessions, sessionLists, toolLists, journalMarks, deleted };
 }
 
 /** Every transcript a plan reads. */
@@ -92,7 +103,7 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
   const marks: StatusMark[] = [...plan.journalMarks];
   const subjects = new Map<string, string>();
   for (const [id, info] of plan.sessions) {
-    const own = plan.sessionLists.get(id) ?? [];
+    const own = plan.toolLists.get(id) ?? [];
     const messages: UsageMessage[] = [];
     const gaps: Array<{ from: number; to: number }> = [];
     const start = runningSince(index, info);
