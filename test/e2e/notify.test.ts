@@ -219,6 +219,22 @@ describe('notify: a list folder removed and made again (a job that cleans its li
   });
 });
 
+describe('notify: a webhook that answers with a redirect', () => {
+  it('is not followed (the body would go where the URL does not say) nor tried again, as another 4xx: one request, said why', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const hook = await webhook(() => ({ status: 301, headers: { Location: 'https://hooks.example.invalid/moved' } }));
+    const r = await runAsync(config, ['-l', 'app', 'notify', '--once', '--to', `webhook:${hook.url}/in/secret`], {
+      env: notifyEnv(config),
+    });
+    expect(r.code).toBe(1);
+    expect(hook.got).toHaveLength(1);
+    expect(r.stderr).not.toContain('trying again');
+    expect(r.stderr).toMatch(/could not be sent after 1 try: .*answered HTTP 301 \(a redirect, not followed\)/);
+    expect(r.stderr).not.toContain('secret');
+  });
+});
+
 describe('notify: ntfy and exec', () => {
   it("ntfy gets ntfy's headers (Title, Priority, Tags, Click) and the text; exec gets the event JSON on stdin", async () => {
     const config = tempConfig();

@@ -19,7 +19,7 @@ export interface Received {
  * status (and may delay) per request, counting from 1.
  */
 export async function receiver(
-  answer: (n: number) => { status: number; delayMs?: number } = () => ({ status: 200 }),
+  answer: (n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 200 }),
 ): Promise<{ url: string; got: Received[]; close(): Promise<void> }> {
   const got: Received[] = [];
   let n = 0;
@@ -30,7 +30,7 @@ export async function receiver(
       got.push({ at: Date.now(), method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const a = answer(++n);
       const reply = () => {
-        if (!res.destroyed) res.writeHead(a.status).end('ok');
+        if (!res.destroyed) res.writeHead(a.status, a.headers).end('ok');
       };
       if (a.delayMs) setTimeout(reply, a.delayMs);
       else reply();

@@ -215,9 +215,13 @@ async function post(target: URL, headers: Record<string, string>, body: string, 
     url.password = '';
   }
   try {
-    const res = await fetch(url, { method: 'POST', headers: sent, body, signal: AbortSignal.timeout(d.timeoutMs), redirect: 'error' });
+    // A redirect is not followed (the body and its authorization would go where the URL given
+    // does not say) and, like a 4xx, not tried again: it answers the same every time.
+    const res = await fetch(url, { method: 'POST', headers: sent, body, signal: AbortSignal.timeout(d.timeoutMs), redirect: 'manual' });
     await res.arrayBuffer().catch(() => undefined);
     if (res.ok) return { ok: true, via };
+    if (res.status >= 300 && res.status < 400)
+      return { ok: false, via, error: `${where} answered HTTP ${res.status} (a redirect, not followed)`, retry: false };
     // 4xx other than 408 and 429: the request itself is wrong; trying again will not help.
     const retry = res.status >= 500 || res.status === 408 || res.status === 429;
     return { ok: false, via, error: `${where} answered HTTP ${res.status}`, retry };
