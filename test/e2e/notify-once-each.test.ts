@@ -99,6 +99,31 @@ describe('notify: one notice a condition', () => {
     expect(sent[0]?.tasks.map((t) => t.id)).toEqual(['2']);
   });
 
+  it('work-left: a session resumed and ended again with work open is told again, though no look saw it run (--once from cron)', () => {
+    const config = tempConfig();
+    const now = Date.now();
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    const session = '3c2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    writeTranscript(config, { sessionId: session, cwd, start: now - 20 * 60_000, end: now - 10 * 60_000 });
+    const dir = listWith(config, session, [taskOf('1', { status: 'completed' }), taskOf('2', { subject: 'Ship it' })]);
+    for (const f of ['1.json', '2.json']) setMtime(path.join(dir, f), now - 11 * 60_000);
+    const out = path.join(config, 'sent.jsonl');
+    const once = () => {
+      const r = run(config, ['notify', '--all', '--once', '--on', 'work-left', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+        env: notifyEnv(config),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return sentTo(out).map((e) => e.event);
+    };
+    expect(once()).toEqual(['work-left']);
+    expect(once()).toEqual(['work-left']);
+    // Resumed (claude --resume: the same session, its transcript goes on) and ended again, #2 still open.
+    writeTranscript(config, { sessionId: session, cwd, start: now - 20 * 60_000, end: now - 60_000 });
+    expect(once()).toEqual(['work-left', 'work-left']);
+    expect(once()).toEqual(['work-left', 'work-left']);
+  });
+
   it("a stall told is not told again after another session's work on the list hid it for a while; a new spell is", async () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'app');

@@ -126,7 +126,7 @@ describe('what needs a person', () => {
     ]);
   });
 
-  it('work-left: the open tasks the last session left, under a key of that session; what agent-died tells is not told again', () => {
+  it('work-left: the open tasks the last session left, under a key of that session and its end; what agent-died tells is not told again', () => {
     const left = { session: 'c1a55e00-x', why: 'session c1a55e00 crashed', endedAt: 5000 };
     const tasks = [
       task('1', { status: 'completed' }),
@@ -137,7 +137,7 @@ describe('what needs a person', () => {
     const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
     const people = new Set(['pat']);
     const events = listEvents(facts(tasks, { left, gone, people }), new Set(['work-left', 'agent-died'] as const));
-    expect(events.map((e) => e.key)).toEqual(['agent-died|app|w|2', 'work-left|app|c1a55e00-x']);
+    expect(events.map((e) => e.key)).toEqual(['agent-died|app|w|2', 'work-left|app|c1a55e00-x|5000']);
     expect(events[1]).toMatchObject({
       session: 'c1a55e00-x',
       title: 'Work left: app',

@@ -236,7 +236,10 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
         );
   if (facts.left !== undefined && leftOpen.length > 0) {
     const n = leftOpen.length;
-    add('work-left', facts.left.session, {
+    // One key an end: a session resumed and ended again with work open is told again, even
+    // by runs that never saw it at work in between (--once from cron).
+    const end = facts.left.endedAt === undefined ? '' : Math.round(facts.left.endedAt);
+    add('work-left', `${facts.left.session}|${end}`, {
       ...{ session: facts.left.session },
       tasks: leftOpen.map(brief),
       title: `Work left: ${facts.shortId}`,
