@@ -135,7 +135,7 @@ async function notify(
   };
   const result = await withInterrupt(
     (interrupted) => {
-      // stdout's reader gone (\`tasks notify ... | head -1\`) stops notify as a signal does, not
+      // stdout's reader gone (`tasks notify ... | head -1`) stops notify as a signal does, not
       // the process at once: what it claimed is sent first, or no run would ever send it.
       const stopping = new AbortController();
       const stop = stopping.signal;
