@@ -203,4 +203,37 @@ describe('notify: two notify with one target, each asked for other events (two c
     }
     expect(sentTo(out).map((e) => e.event)).toEqual(['ready-for-person']);
   });
+
+  it('a first run for a target keeps quiet about lists finished long ago; later runs tell what they have not told, however old', () => {
+    const config = tempConfig();
+    const now = Date.now();
+    const finished = (list: string, at: number) => {
+      const dir = listWith(config, list, [taskOf('1', { status: 'completed' }), taskOf('2', { status: 'completed' })]);
+      for (const f of ['1.json', '2.json']) setMtime(path.join(dir, f), at);
+    };
+    finished('last-autumn', now - 60 * 24 * 60 * 60_000);
+    finished('just-now', now - 60_000);
+    const out = path.join(config, 'sent.jsonl');
+    const to = `exec:cat >> '${out}'; echo >> '${out}'`;
+    const once = () => run(config, ['notify', '--all', '--once', '--on', 'list-completed', '--to', to], { env: notifyEnv(config) });
+    let r = once();
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentTo(out).map((e) => e.text)).toEqual([expect.stringContaining('just-now')]);
+    // Kept as told: the next run does not send it either.
+    r = once();
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentTo(out)).toHaveLength(1);
+    // A list finished 40 minutes before a later run (cron every hour) is told: the target is not new.
+    finished('an-hour-ago', now - 40 * 60_000);
+    r = once();
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentTo(out).map((e) => e.text)).toEqual([expect.stringContaining('just-now'), expect.stringContaining('an-hour-ago')]);
+    // Another target, new: its first run keeps quiet about both old ones, as the first did.
+    const other = path.join(config, 'other.jsonl');
+    r = run(config, ['notify', '--all', '--once', '--on', 'list-completed', '--to', `exec:cat >> '${other}'; echo >> '${other}'`], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sentTo(other).map((e) => e.text)).toEqual([expect.stringContaining('just-now')]);
+  });
 });

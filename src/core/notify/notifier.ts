@@ -204,6 +204,8 @@ export class Notifier {
   private failed: Error | undefined;
   /** Ends a following run's wait. */
   private end: (() => void) | undefined;
+  /** Targets the sent state knew nothing of at the start: their first run (quietOldNews). */
+  private newTargets = new Set<string>();
 
   constructor(
     private readonly req: NotifyRequest,
@@ -222,6 +224,7 @@ export class Notifier {
     const { req } = this;
     if (req.stateHome !== undefined && this.statePath === undefined) throw noStateFolder();
     this.state.ready();
+    this.newTargets = this.state.newTargets(req.targets.map((t) => t.id));
     this.discover();
     this.report.started({
       lists: [...this.followed.keys()].sort(compareIds),
@@ -476,6 +479,7 @@ export class Notifier {
         lasting,
         ownCleared,
         bornAt: folderBornAt(f.dir),
+        quiet: f.first && this.newTargets.size > 0 ? { keys: quietOldNews(events, u, now), targets: this.newTargets } : undefined,
       },
     );
     for (const k of ownCleared.keys()) f.own.delete(k);
@@ -597,4 +601,17 @@ export class Notifier {
 /** `tasks notify`: follow the lists asked for and tell each event once, until stopped (or, with `once`, after one look). */
 export function runNotify(req: NotifyRequest, report: NotifyReport): Promise<{ sent: number; failed: number }> {
   return new Notifier(req, report).run();
+}
+
+/**
+ * A list finished before the last 30 minutes, as a first run for a target finds it: old
+ * news, claimed without being told, so that setting up `notify --all` on a machine with a
+ * history does not send every list ever finished at once (as work-left tells only an end
+ * of the last 30 minutes). Its time is its tasks' last change.
+ */
+function quietOldNews(events: readonly NotifyEvent[], u: WatchUpdate, now: number): Set<string> {
+  const finishedAt = maxOf(u.times?.values() ?? []);
+  // No time known (-Infinity, NaN): not judged old.
+  if (!Number.isFinite(finishedAt) || now - finishedAt <= REFUSAL_NEWS_MS) return new Set();
+  return new Set(events.filter((e) => e.type === 'list-completed').map((e) => e.key));
 }

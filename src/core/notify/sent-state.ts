@@ -135,6 +135,12 @@ export interface Settle {
    * same ids from 1, so its events have the same keys, and would never be told.
    */
   bornAt?: number | undefined;
+  /**
+   * Keys to claim without telling, for the targets this state has never kept anything for
+   * (`quietFor`): the old news a first run finds (a list finished long ago), which would
+   * otherwise all be sent at once to a target just set up. Claimed, they stay told.
+   */
+  quiet?: { keys: ReadonlySet<string>; targets: ReadonlySet<string> } | undefined;
 }
 
 /** A claim this much older than the folder's birth is an earlier folder's (file times and the clock may differ a little). */
@@ -169,6 +175,15 @@ export class SentState {
 
   private memory: StateFile = { version: 1, sent: {} };
 
+  /**
+   * Of `targets`, those this state has kept nothing for: a run's first for them (read
+   * without the lock; a second run starting at the same moment may find them new too).
+   */
+  newTargets(targets: readonly string[]): Set<string> {
+    const state = this.file === undefined ? this.memory : read(this.file, this.damaged);
+    return new Set(targets.filter((t) => state.sent[t] === undefined));
+  }
+
   /** Make the state folder and check that the file can be written there; throws the run's error if not. */
   ready(): void {
     const file = this.file;
@@ -194,6 +209,8 @@ export class SentState {
       let changed = false;
       const at = this.now();
       for (const target of targets) {
+        // A target's record is kept even empty: the next run knows it is not the first.
+        if (state.sent[target] === undefined) changed = true;
         const sent = (state.sent[target] ??= {});
         if (s.bornAt !== undefined) {
           for (const [key, claimedAt] of Object.entries(sent)) {
@@ -205,7 +222,7 @@ export class SentState {
         for (const key of s.fresh) {
           if (sent[key] !== undefined) continue;
           sent[key] = at;
-          claimed.push({ target, key, at });
+          if (!(s.quiet?.targets.has(target) && s.quiet.keys.has(key))) claimed.push({ target, key, at });
           changed = true;
         }
         for (const [key, claimedAt] of Object.entries(sent)) {
