@@ -8,6 +8,9 @@ import { parseNdjson, type StreamEvent } from '../helpers/replay.js';
 import { descendantsOf, pidsOf, type SshHost, sshAvailable, startSshd } from '../helpers/sshd.js';
 import { startInTmux } from '../helpers/tmux.js';
 
+/** fish, where it is installed: a login shell that reads quotes its own way. */
+const fish = spawnSync('sh', ['-c', 'command -v fish'], { encoding: 'utf8' }).stdout.trim();
+
 /**
  * `tasks -H` against a real OpenSSH server on loopback, as a second local user whose home
  * holds the host's ~/.claude and no tasks (test/helpers/sshd.ts). The binary is run
@@ -319,6 +322,24 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     const error = JSON.parse(done.stderr.trim()).error;
     expect(error).toMatchObject({ code: 'unreachable', host: 'box' });
     expect(error.message).toMatch(/^host box: the connection was lost while the command ran there .*tasks -H box log/);
+  });
+
+  it.skipIf(!fish)('gives a host whose login shell is fish every word as typed: a backslash ends no quote, nothing runs there', () => {
+    const pwned = path.join(host.home, 'pwned');
+    execFileSync('usermod', ['-s', fish, host.user]);
+    try {
+      // A connection of its own: one shared since before would keep the old shell.
+      const env = { TASKS_SSH_COMMAND: `${host.env.TASKS_SSH_COMMAND} -o ControlPath=none`, TASKS_HOST_PERSIST: '0' };
+      const text = `C:\\work\\ $(id) 'it' ;touch ${pwned};echo \\`;
+      const r = remote(['-H', 'box', '-l', 'Fish', 'create', 'a\\', '--description', text], env);
+      expect(r.stderr).not.toMatch(/error/);
+      expect(r.code).toBe(0);
+      const made = JSON.parse(fs.readFileSync(path.join(host.claudeDir, 'tasks', 'Fish', '1.json'), 'utf8'));
+      expect([made.subject, made.description]).toEqual(['a\\', text]);
+      expect(fs.existsSync(pwned)).toBe(false);
+    } finally {
+      execFileSync('usermod', ['-s', '/bin/sh', host.user]);
+    }
   });
 
   it('board --host is refused with the new name of the option', () => {

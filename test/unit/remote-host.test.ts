@@ -93,10 +93,34 @@ describe('the ssh command line', () => {
 
 describe('what runs on the host', () => {
   it('quotes every word for the remote shell', () => {
-    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    expect(shellQuote("it's")).toBe(`'it'"'"'s'`);
     const command = remoteCommand('run', '0.1.0-abc', ['create', "Fix $HOME's `quote`"]);
-    expect(command).toContain(`'create' 'Fix $HOME'\\''s \`quote\`'`);
+    expect(command).toContain(`'create' 'Fix $HOME'"'"'s \`quote\`'`);
   });
+
+  // sshd hands the command to the user's login shell, whichever it is: a word must come out
+  // whole in each (fish reads \\ and \' inside single quotes; a trailing backslash there
+  // once ended the quote early and ran the rest of the line as commands).
+  const words = [
+    'a\\',
+    '; touch /tmp/x; echo ',
+    '\\',
+    "it's",
+    'C:\\Users\\me\\',
+    'two\nlines',
+    '$(id) `id` $HOME !!',
+    '"q" \\\'',
+    'ünï 🎉',
+    '',
+  ];
+  it.each(['sh', 'bash', 'zsh', 'fish'].filter((shell) => spawnSync(shell, ['-c', 'true']).status === 0))(
+    'gives the host every word as it was, read by %s as a login shell',
+    (shell) => {
+      const r = spawnSync(shell, ['-c', `printf '%s\\0' ${words.map(shellQuote).join(' ')}`], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\0').slice(0, -1)).toEqual(words);
+    },
+  );
 });
 
 describe("ssh's failures", () => {

@@ -15,9 +15,14 @@ export const REMOTE_STATUS = {
 
 export const MARKER = 'tasks-remote:';
 
-/** Quoted for a POSIX shell (the remote login shell reads the command ssh sends). */
+/**
+ * Quoted for the remote login shell, which reads the command ssh sends: sh, bash, zsh or
+ * fish. Single quotes keep everything as it is in all of them but two characters: a
+ * quote ends them, and fish reads `\\` and `\'` inside them as escapes. Those two go in
+ * double quotes (`"'"`, `"\\"`), which give them back alone in every one of these shells.
+ */
 export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
+  return `'${word.replace(/['\\]/g, (c) => `'"${c === '\\' ? '\\\\' : c}"'`)}'`;
 }
 
 /**
