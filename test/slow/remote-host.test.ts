@@ -342,6 +342,31 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     }
   });
 
+  it("gives a host's answer alone when its login shell greets on stdout (a .bashrc that echoes): the JSON still parses", () => {
+    const bashrc = path.join(host.home, '.bashrc');
+    fs.writeFileSync(bashrc, 'echo "Welcome to the box"\necho "a note from .bashrc" >&2\n');
+    execFileSync('usermod', ['-s', '/bin/bash', host.user]);
+    try {
+      // A connection of its own each time (one shared since before would keep the old shell), and no kept one.
+      const env = { TASKS_SSH_COMMAND: `${host.env.TASKS_SSH_COMMAND} -o ControlPath=none`, TASKS_HOST_PERSIST: '0' };
+      const got = remote(['-H', 'box', '-l', 'L', 'get', '1', '--json'], env);
+      expect(got.code).toBe(0);
+      expect(JSON.parse(got.stdout).subject).toBe('Set up the box');
+      const lists = remote(['-H', 'box', 'lists', '--json'], env);
+      expect(lists.code).toBe(0);
+      expect((JSON.parse(lists.stdout) as Array<{ host: string }>).every((row) => row.host === 'box')).toBe(true);
+      const watched = remote(['-H', 'box', '-l', 'L', 'watch', '--json', '--timeout', '1'], env);
+      expect(watched.code).toBe(0);
+      expect(parseNdjson(watched.stdout).map((e) => e.event)).toEqual(['snapshot', 'end']);
+      const plain = remote(['-H', 'box', '-l', 'L', 'list'], env);
+      expect(plain.stdout).not.toMatch(/Welcome/);
+      expect(plain.stderr).not.toMatch(/bashrc/);
+    } finally {
+      execFileSync('usermod', ['-s', '/bin/sh', host.user]);
+      fs.rmSync(bashrc);
+    }
+  });
+
   it('board --host is refused with the new name of the option', () => {
     const r = remote(['board', '--host', '0.0.0.0']);
     expect(r.code).toBe(2);

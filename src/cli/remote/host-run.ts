@@ -54,7 +54,8 @@ export async function runOnHost(
     }
   }
   forwarded[RELAY_ENV] = JSON.stringify(view);
-  const settings = JSON.stringify({ env: forwarded, link });
+  // Without a terminal there, stdout is the command's alone from the launcher's ready line on.
+  const settings = JSON.stringify({ env: forwarded, link, mark: !tty });
   const launch = remoteCommand('run', folder, [settings, ...args]);
   if (!tty && readsInput) {
     // The command reads stdin: ssh must not take any of it for a run that finds no copy there.
@@ -75,6 +76,7 @@ export async function runOnHost(
       stdin: link ? 'link' : 'inherit',
       keepStdout: opts.keepStdout,
       relay: opts.relay !== undefined,
+      marked: !tty,
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

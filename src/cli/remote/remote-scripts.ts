@@ -54,7 +54,9 @@ export function remoteCommand(mode: 'run' | 'probe' | 'install', folder: string,
  * it is too old: checks Node >= 20, takes the local terminal's settings (its first
  * argument, JSON), and runs the installed bin/tasks.cjs as the command line's tasks.
  * `link`: stdin is the local side's own pipe, never written: its end means the local
- * side or the connection is gone, and the command stops as at Ctrl-C. A hang-up of the
+ * side or the connection is gone, and the command stops as at Ctrl-C.
+ * `mark`: the ready line goes on stdout too, where the command's output starts after
+ * it: what a login shell prints there first (a .bashrc's greeting) is left out. A hang-up of the
  * terminal (the connection dropped under `-tt`) is a Ctrl-C too, so a write finishes
  * its locked step.
  */
@@ -77,6 +79,7 @@ function launch(settings) {
     process.stdin.unref();
   }
   process.on('SIGHUP', stop);
+  if (settings.mark) process.stdout.write('${MARKER}ready\\n');
   process.stderr.write('${MARKER}ready ' + Date.now() + '\\n');
   require('./bin/tasks.cjs');
 }

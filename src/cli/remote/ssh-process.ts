@@ -35,6 +35,8 @@ export interface SshRunOptions {
   watchdogMs: number;
   /** stdout carries the command's stdout and stderr as JSON lines, in the order they were made (relay.ts). */
   relay?: boolean | undefined;
+  /** The launcher says ready on stdout too (not under -tt): what comes there before it is the login shell's, not the command's. */
+  marked?: boolean | undefined;
 }
 
 /**
@@ -114,11 +116,12 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     });
   } else if (opts.relay) {
     const relayed = relayReader(toStdout, (s) => io.writeErr(s));
-    stdout.on('data', (s: string) => relayed.push(s));
+    const fromHost = opts.marked ? afterReadyLine((s) => relayed.push(s)) : (s: string) => relayed.push(s);
+    stdout.on('data', fromHost);
     stdout.on('end', () => relayed.end());
     stderr.on('data', (s: string) => fromRemote(s, toStderr));
   } else {
-    stdout.on('data', toStdout);
+    stdout.on('data', opts.marked ? afterReadyLine(toStdout) : toStdout);
     stderr.on('data', (s: string) => fromRemote(s, toStderr));
   }
   return new Promise((resolve) => {
@@ -140,4 +143,29 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
       resolve(outcome);
     });
   });
+}
+
+/**
+ * stdout from the launcher's ready line on: a login shell may print before the command
+ * runs (a greeting in .bashrc or config.fish), and that is not the command's output. The
+ * line may follow such text without a line break of its own.
+ */
+function afterReadyLine(passOn: (s: string) => void): (s: string) => void {
+  const ready = `${MARKER}ready`;
+  let open = false;
+  let held = '';
+  return (s) => {
+    if (open) return passOn(s);
+    held += s;
+    for (let nl = held.indexOf('\n'); nl >= 0; nl = held.indexOf('\n')) {
+      const line = held.slice(0, nl).replace(/\r$/, '');
+      held = held.slice(nl + 1);
+      if (line.endsWith(ready)) {
+        open = true;
+        if (held !== '') passOn(held);
+        held = '';
+        return;
+      }
+    }
+  };
 }
