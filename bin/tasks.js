@@ -18,11 +18,15 @@ const PLAIN_COMMANDS = new Set(['list', 'ls', 'get']);
 /** Global options that take a value (GLOBAL_WITH_VALUE there): the word after them is not the command. */
 const GLOBAL_WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
+/** The words that ask for help or the version (HELP_WORDS in src/cli/remote/host-argv.ts). */
+const HELP_WORDS = new Set(['--help', '-h', '--version', '-V']);
+
 if (process.argv[2] === '__complete') {
   if (!requireIfBuilt('../dist/complete.cjs')) import('../dist/cli/completion/complete.js');
 } else if (
   namesHost(process.argv, process.env) &&
   commandName(process.argv) !== 'board' &&
+  !answeredHere(process.argv) &&
   runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-remote.cjs'))
 ) {
   // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there. Not the
@@ -55,6 +59,14 @@ function namesHost(argv, env) {
     }
   }
   return Boolean(env.TASKS_HOST);
+}
+
+/** Help, the version, the completion script: this build's own text, answered here even with a host named, as hostArgv decides. */
+function answeredHere(argv) {
+  const command = commandName(argv);
+  if (command === 'help' || command === 'completion') return true;
+  for (let i = 2; i < argv.length && argv[i] !== '--'; i++) if (HELP_WORDS.has(argv[i])) return true;
+  return false;
 }
 
 /** The command a command line names, found as commandNameIn (src/cli/commands/index.ts) finds it. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { run } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 /**
@@ -53,5 +54,47 @@ describe('-H refusals', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toMatch(/^error: host box: /);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+/**
+ * Help, the version and the completion script are this build's, the same text on any host:
+ * they are answered here even with a host named, so `export TASKS_HOST=devbox` does not
+ * make `tasks --help` wait for that host, fail when it is down, or make a shell's start
+ * (eval "$(tasks completion bash)") an ssh call. The built binary is run: bin/tasks.js
+ * chooses the bundle that runs them.
+ */
+describe('help, version and completion with a host named', () => {
+  const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-help-')), 'claude');
+  // ssh never answers: were it asked, the run would fail (exit 8).
+  const env = { TASKS_SSH_COMMAND: 'false', TASKS_HOST: 'box' };
+  const here = (args: string[]) => run(config, args, { env: { TASKS_SSH_COMMAND: 'false' }, cwd: os.tmpdir() });
+
+  it.each([
+    [['--help']],
+    [['-h']],
+    [['help']],
+    [['help', 'list']],
+    [['--version']],
+    [['-V']],
+    [['list', '--help']],
+    [['-l', 'api', 'claim', '--help']],
+    [['completion', 'bash']],
+    [['-H', 'box', '--version']],
+    [['--host=box', 'watch', '--help']],
+  ])('tasks %j answers here, as with no host', (args) => {
+    const r = run(config, args, { env, cwd: os.tmpdir() });
+    const local = here(args.filter((a, i) => !(a === '-H' || args[i - 1] === '-H' || a.startsWith('--host='))));
+    expect(r.stderr).toBe(local.stderr);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(local.stdout);
+    expect(r.stdout).not.toBe('');
+    expect(fs.existsSync(config)).toBe(false);
+  });
+
+  it('still runs a command whose words merely hold such a word on the host (a subject "--help" after --)', () => {
+    const r = run(config, ['-l', 'api', 'create', '--', '--help'], { env, cwd: os.tmpdir() });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^error: host box: /);
   });
 });

@@ -62,9 +62,25 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
       else if (!word.startsWith('-')) command = word;
     }
   }
+  if (answeredHere(command, args)) return undefined;
   if (hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
   if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile, ...(refused === undefined ? {} : { refused }) };
   return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
+}
+
+/** The words that ask for help or the version (before `--`: after it they are a command's arguments). */
+const HELP_WORDS = new Set(['--help', '-h', '--version', '-V']);
+
+/**
+ * Help, the version and the completion script: this build's own text, the same on any
+ * host, so they are answered here even with a host named (bin/tasks.js asks the same):
+ * `export TASKS_HOST=devbox` must not make `tasks --help` wait for that host, fail when
+ * it is down, or turn a shell's start (eval "$(tasks completion bash)") into an ssh call.
+ */
+function answeredHere(command: string | undefined, args: readonly string[]): boolean {
+  if (command === 'help' || command === 'completion') return true;
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((word) => HELP_WORDS.has(word));
 }
 
 /** A hosts file as given: a path, or `--hosts` alone (the file where tasks keeps its hosts). */
