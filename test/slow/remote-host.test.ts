@@ -367,6 +367,31 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     }
   });
 
+  it('a change stopped here (SIGTERM) while it waits there: the exit status says whether the host made it', async () => {
+    // A lock its holder left (never refreshed): the change there waits it out, about 10 s, then takes it.
+    const lock = path.join(tasksDir(), '2.json.lock');
+    fs.mkdirSync(lock);
+    try {
+      const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'update', '2', '--subject', 'Stopped while waiting'], {
+        env: baseEnv(local, { ...host.env, TASKS_HOST_PERSIST: '0' }),
+        cwd: path.dirname(local),
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const ended = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+      const until = Date.now() + 20_000;
+      while (!stderr.includes('waiting for task #2') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      const code = await ended;
+      // Whatever the host did with it, it has done by now (its lock wait ends within 12 s).
+      await new Promise((r) => setTimeout(r, 12_000));
+      const made = taskFile(2).subject === 'Stopped while waiting';
+      expect({ made, code }, stderr).toEqual(made ? { made, code: 0 } : { made, code: 130 });
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('board --host is refused with the new name of the option', () => {
     const r = remote(['board', '--host', '0.0.0.0']);
     expect(r.code).toBe(2);

@@ -361,6 +361,34 @@ describe.skipIf(!sshAvailable())('tasks -H: the kept connection', () => {
     expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
   });
 
+  it('a change stopped here (SIGTERM) once the host started it: the host finishes it, and the exit status says it was done', async () => {
+    const w = world();
+    expect(w.remote(['-l', 'L', 'list']).code).toBe(0);
+    await brokerUp(w, 2);
+    // A lock its holder left (never refreshed): the change there waits it out, about 10 s, then takes it.
+    const lock = path.join(tasksDir(), '2.json.lock');
+    fs.mkdirSync(lock);
+    try {
+      const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'update', '2', '--subject', 'Stopped here, done there'], {
+        env: baseEnv(path.join(os.tmpdir(), 'tasks-kept-none'), w.env),
+        cwd: os.tmpdir(),
+      });
+      let stderr = '';
+      child.stderr?.on('data', (d) => (stderr += d));
+      const ended = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+      await eventually(() => stderr.includes('waiting for task #2'), 'the change to wait for the lock there');
+      child.kill('SIGTERM');
+      const code = await ended;
+      const subject = () => JSON.parse(fs.readFileSync(path.join(tasksDir(), '2.json'), 'utf8')).subject;
+      await eventually(() => subject() === 'Stopped here, done there' || !fs.existsSync(lock), 'the change there to end');
+      // A script told "interrupted" (130) would make the change again; it was made.
+      expect(subject()).toBe('Stopped here, done there');
+      expect(code, stderr).toBe(0);
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  });
+
   it('a broker that does not answer (stopped): exit 8 after the connect timeout and the grace, the command not run over ssh too', async () => {
     const w = world();
     expect(w.remote(['-l', 'L', 'list']).code).toBe(0);

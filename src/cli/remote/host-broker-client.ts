@@ -34,6 +34,8 @@ export function viaBroker(
   io: IO,
   env: NodeJS.ProcessEnv,
   keepStdout: boolean,
+  /** A change: once the host has started it, a signal here waits for its answer (see holdSignals). */
+  change = false,
 ): Promise<SshOutcome | undefined> {
   const paths = persistSeconds(env) === 0 ? undefined : linkPaths(target, env);
   if (paths === undefined) return Promise.resolve(undefined);
@@ -58,6 +60,7 @@ export function viaBroker(
     const settle = (value: SshOutcome | undefined): void => {
       if (settled) return;
       settled = true;
+      releaseSignals();
       clearTimeout(watchdog);
       process.removeListener('exit', drop);
       socket.destroy();
@@ -68,6 +71,18 @@ export function viaBroker(
       socket.destroy();
     };
     process.once('exit', drop);
+    // A change the host has started is finished there whatever happens here (host-serve.ts):
+    // a signal then waits for the host's answer, so that the exit status says what was done
+    // there, as a run here that finishes its locked step does (a script told 130 would make
+    // the change again). Listening is enough: main.ts leaves a signal a command takes to it,
+    // and ends the process at a second one.
+    const hold = (): void => {};
+    const holdSignals = (): void => {
+      for (const signal of HELD_SIGNALS) process.on(signal, hold);
+    };
+    const releaseSignals = (): void => {
+      for (const signal of HELD_SIGNALS) process.off(signal, hold);
+    };
     const watchdog = setTimeout(
       () => {
         if (outcome.ready) return;
@@ -91,6 +106,7 @@ export function viaBroker(
         outcome.ready = true;
       } else if (typeof msg.t === 'number') {
         outcome.clock = { host: msg.t, sent, received: Date.now() };
+        if (change) holdSignals();
       } else if (typeof msg.x === 'number') {
         outcome.status = msg.x;
         settle(outcome);
@@ -118,6 +134,9 @@ export function viaBroker(
     });
   });
 }
+
+/** The signals that stop a command here (main.ts). */
+const HELD_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Start a broker for this host, detached (it outlives this command, as ssh's

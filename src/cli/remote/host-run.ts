@@ -47,7 +47,14 @@ export async function runOnHost(
   }
   if (opts.relay && !readsInput) {
     // The kept connection, when there is one: no ssh and no Node start there (host-broker.ts).
-    const kept = await viaBroker(target, { args, env: { ...forwarded }, view, build: folder }, io, env, opts.keepStdout);
+    const kept = await viaBroker(
+      target,
+      { args, env: { ...forwarded }, view, build: folder },
+      io,
+      env,
+      opts.keepStdout,
+      opts.relay === 'change',
+    );
     if (kept !== undefined) {
       io.setExit(exitOf(kept, target, connectTimeout(env)));
       return kept;
@@ -77,6 +84,7 @@ export async function runOnHost(
       keepStdout: opts.keepStdout,
       relay: opts.relay !== undefined,
       marked: !tty,
+      finishOnSignal: opts.relay === 'change',
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

@@ -35,9 +35,18 @@ export interface SshRunOptions {
   watchdogMs: number;
   /** stdout carries the command's stdout and stderr as JSON lines, in the order they were made (relay.ts). */
   relay?: boolean | undefined;
+  /**
+   * A change with the link for stdin: once the host runs it, a signal here ends the link
+   * (the host stops the command as at Ctrl-C there, finishing its locked step) and waits
+   * for the host's exit status instead of ending ssh at once.
+   */
+  finishOnSignal?: boolean | undefined;
   /** The launcher says ready on stdout too (not under -tt): what comes there before it is the login shell's, not the command's. */
   marked?: boolean | undefined;
 }
+
+/** The signals that stop a command here (main.ts): one taken by a command is left to it, a second ends the process. */
+const HELD_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Run one ssh call with the local streams: the remote command's stdout and stderr are
@@ -57,6 +66,14 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     child.kill('SIGTERM');
   };
   process.once('exit', endSsh);
+  // A signal to a change the host runs: the host is told (the link's end) and answers what it did.
+  const endLink = (): void => {
+    child.stdin?.end();
+  };
+  const holdSignals = (on: boolean): void => {
+    if (!opts.finishOnSignal || opts.stdin !== 'link') return;
+    for (const signal of HELD_SIGNALS) on ? process.on(signal, endLink) : process.off(signal, endLink);
+  };
   const watchdog = setTimeout(() => {
     outcome.noAnswer = true;
     child.kill('SIGTERM');
@@ -78,6 +95,7 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
         const said = line.slice(MARKER.length);
         if (said === 'ready' || said.startsWith('ready ')) {
           outcome.ready = true;
+          holdSignals(true);
           const host = Number(said.slice(6));
           if (said.length > 6 && Number.isFinite(host)) outcome.clock = { host, sent, received: Date.now() };
           clearTimeout(watchdog);
@@ -135,6 +153,7 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     });
     child.on('close', (status, signal) => {
       clearTimeout(watchdog);
+      holdSignals(false);
       process.removeListener('exit', endSsh);
       if (errLine !== '') io.writeErr(errLine);
       if (!outcome.ready) outcome.sshText += pending;
