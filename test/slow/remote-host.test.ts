@@ -253,6 +253,17 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
   });
 
+  it('a watch --json stopped here (SIGTERM) ends as one stopped here does: its end event and its exit status, from the host', async () => {
+    const w = watchOnHost(['--until', 'all-completed']);
+    await w.waitFor((e) => e.event === 'snapshot', 'the first state');
+    const done = await w.stop('SIGTERM');
+    const events = parseNdjson(w.stdout());
+    expect(events.at(-1)).toMatchObject({ event: 'end', reason: 'stopped', until: 'all-completed', met: false });
+    expect(JSON.parse(done.stderr.trim()).error).toMatchObject({ code: 'interrupted', host: 'box' });
+    expect(JSON.parse(done.stderr.trim()).error.message).toMatch(/^host box: stopped before all-completed held/);
+    expect(done.code).toBe(130);
+  });
+
   it('on a terminal, the host gets one of the same size: the table, the live watch, Ctrl-C there', async () => {
     // tmux keeps its socket in the folder it is given: one of its own, not the local config folder.
     const term = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-tty-'));
@@ -399,8 +410,8 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
   });
 
   /** `tasks -H box -l L watch --json` in the background, its events read as they come (from a folder that exists: the local config folder must not). */
-  function watchOnHost() {
-    const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'watch', '--json'], {
+  function watchOnHost(extra: string[] = []) {
+    const child = spawn(process.execPath, [BIN, '-H', 'box', '-l', 'L', 'watch', '--json', ...extra], {
       env: baseEnv(local, host.env),
       cwd: path.dirname(local),
     });
@@ -415,6 +426,7 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     void exited.then(() => (ended = true));
     return {
       exited,
+      stdout: () => stdout,
       async waitFor(match: (e: StreamEvent) => boolean, what: string): Promise<void> {
         const until = Date.now() + 30_000;
         while (!parseNdjson(stdout.slice(0, stdout.lastIndexOf('\n') + 1)).some(match)) {

@@ -84,7 +84,8 @@ export async function runOnHost(
       keepStdout: opts.keepStdout,
       relay: opts.relay !== undefined,
       marked: !tty,
-      finishOnSignal: opts.relay === 'change',
+      // A change or a watch: the host ends it as at Ctrl-C there, and says how (a watch's end event).
+      finishOnSignal: link,
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

@@ -36,9 +36,10 @@ export interface SshRunOptions {
   /** stdout carries the command's stdout and stderr as JSON lines, in the order they were made (relay.ts). */
   relay?: boolean | undefined;
   /**
-   * A change with the link for stdin: once the host runs it, a signal here ends the link
-   * (the host stops the command as at Ctrl-C there, finishing its locked step) and waits
-   * for the host's exit status instead of ending ssh at once.
+   * With the link for stdin (a change, a watch): once the host runs the command, a signal
+   * here ends the link (the host stops it as at Ctrl-C there: a change finishes its locked
+   * step, a watch says its end) and waits for the host's last words and exit status
+   * instead of ending ssh at once. A second signal ends the process (main.ts).
    */
   finishOnSignal?: boolean | undefined;
   /** The launcher says ready on stdout too (not under -tt): what comes there before it is the login shell's, not the command's. */
@@ -66,7 +67,7 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     child.kill('SIGTERM');
   };
   process.once('exit', endSsh);
-  // A signal to a change the host runs: the host is told (the link's end) and answers what it did.
+  // A signal to a command the host runs: the host is told (the link's end) and answers how it ended.
   const endLink = (): void => {
     child.stdin?.end();
   };
