@@ -264,6 +264,26 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     expect(done.code).toBe(130);
   });
 
+  it('a watch whose reader goes away (| head -1) ends at once, as one here does, and the watch there with it', async () => {
+    // A shell's pipeline: the reader is a pipe (a spawned child's stdout would be a socket).
+    const child = spawn('sh', ['-c', `{ "${process.execPath}" "${BIN}" -H box -l L watch --json; echo "tasks: $?" >&2; } | head -1`], {
+      env: baseEnv(local, host.env),
+      cwd: path.dirname(local),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const ended = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    // The list stays as it is: after its first event, the watch there has nothing more to write.
+    const outcome = await Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still running'), 8_000))]);
+    child.kill('SIGKILL');
+    expect(outcome, stderr).toBe(0);
+    expect(JSON.parse(stdout).event).toBe('snapshot');
+    expect(stderr).toMatch(/^tasks: 0$/m);
+    await eventually(() => watchersOnHost().length === 0, 'the watch on the host to stop');
+  });
+
   it('on a terminal, the host gets one of the same size: the table, the live watch, Ctrl-C there', async () => {
     // tmux keeps its socket in the folder it is given: one of its own, not the local config folder.
     const term = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-remote-tty-'));

@@ -75,6 +75,9 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     if (!opts.finishOnSignal || opts.stdin !== 'link') return;
     for (const signal of HELD_SIGNALS) on ? process.on(signal, endLink) : process.off(signal, endLink);
   };
+  // A reader here that goes away (`| head -1`) ends this process, and with it ssh, as a run
+  // here ends: a watch there may write nothing for hours, so the pipe is watched, not written.
+  const unfollow = opts.tty ? () => {} : io.followReader();
   const watchdog = setTimeout(() => {
     outcome.noAnswer = true;
     child.kill('SIGTERM');
@@ -147,6 +150,7 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     child.on('error', (err) => {
       // ssh could not be started at all (not installed, TASKS_SSH_COMMAND's sh missing).
       clearTimeout(watchdog);
+      unfollow();
       process.removeListener('exit', endSsh);
       outcome.sshText += `${err.message}\n`;
       outcome.status = 255;
@@ -154,6 +158,7 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
     });
     child.on('close', (status, signal) => {
       clearTimeout(watchdog);
+      unfollow();
       holdSignals(false);
       process.removeListener('exit', endSsh);
       if (errLine !== '') io.writeErr(errLine);
