@@ -84,8 +84,9 @@ export async function runOnHost(
       keepStdout: opts.keepStdout,
       relay: opts.relay !== undefined,
       marked: !tty,
-      // A change or a watch: the host ends it as at Ctrl-C there, and says how (a watch's end event).
-      finishOnSignal: link,
+      // A change or a watch: the host ends it as at Ctrl-C there, and says how (a watch's end
+      // event); an import is a change the host finishes. (A stream's watch reads stdin for good.)
+      finishOnSignal: link || (!tty && args.includes('import')),
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {

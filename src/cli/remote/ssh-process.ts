@@ -36,10 +36,11 @@ export interface SshRunOptions {
   /** stdout carries the command's stdout and stderr as JSON lines, in the order they were made (relay.ts). */
   relay?: boolean | undefined;
   /**
-   * With the link for stdin (a change, a watch): once the host runs the command, a signal
-   * here ends the link (the host stops it as at Ctrl-C there: a change finishes its locked
-   * step, a watch says its end) and waits for the host's last words and exit status
-   * instead of ending ssh at once. A second signal ends the process (main.ts).
+   * Once the host runs the command, a signal here waits for the host's last words and exit
+   * status instead of ending ssh at once. With the link for stdin (a change, a watch) it
+   * ends the link first: the host stops the command as at Ctrl-C there (a change finishes
+   * its locked step, a watch says its end). Without (an import reading the local stdin),
+   * the host finishes it. A second signal ends the process (main.ts).
    */
   finishOnSignal?: boolean | undefined;
   /** The launcher says ready on stdout too (not under -tt): what comes there before it is the login shell's, not the command's. */
@@ -69,10 +70,10 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
   process.once('exit', endSsh);
   // A signal to a command the host runs: the host is told (the link's end) and answers how it ended.
   const endLink = (): void => {
-    child.stdin?.end();
+    if (opts.stdin === 'link') child.stdin?.end();
   };
   const holdSignals = (on: boolean): void => {
-    if (!opts.finishOnSignal || opts.stdin !== 'link') return;
+    if (!opts.finishOnSignal) return;
     for (const signal of HELD_SIGNALS) on ? process.on(signal, endLink) : process.off(signal, endLink);
   };
   // A reader here that goes away (`| head -1`) ends this process, and with it ssh, as a run
