@@ -38,15 +38,26 @@ export function sshAvailable(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0 && fs.existsSync(SSHD) && spawnSync('ssh', ['-V']).status === 0;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * `n` ports free now, all different: each is held until all are had (one closed before
+ * the next was asked for could be handed out again, and two kinds of host on one port
+ * would share a Match block: a `box` that is also `box-rocache`).
+ */
+async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 async function listening(port: number, deadline: number): Promise<void> {
@@ -110,14 +121,7 @@ export async function startSshd(): Promise<SshHost> {
   fs.mkdirSync(roCache, { mode: 0o555 });
   fs.chmodSync(roCache, 0o555);
 
-  const [main, noNode, oldNode, roPort, down, skew] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
+  const [main, noNode, oldNode, roPort, down, skew] = (await freePorts(6)) as [number, number, number, number, number, number];
   const nodeDir = path.dirname(process.execPath);
   const sshdConfig = path.join(dir, 'sshd_config');
   fs.writeFileSync(
