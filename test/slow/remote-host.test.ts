@@ -130,6 +130,25 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     expect(r.stderr).toContain(`copied to box, into ${path.join(cache, 'tasks', 'remote', installed[0] as string)} (once for this build)`);
   });
 
+  it('leaves the local stdin alone for a command that does not read it, whatever its words (a list named import, in a while-read loop)', () => {
+    const loop = `while read t; do "${process.execPath}" "${BIN}" -H box -l import create "$t" || exit 1; done`;
+    const r = spawnSync('sh', ['-c', loop], {
+      env: baseEnv(local, host.env),
+      input: 'one\ntwo\nthree\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const dir = path.join(host.claudeDir, 'tasks', 'import');
+    const subjects = fs
+      .readdirSync(dir)
+      .filter((f) => /^\d+\.json$/.test(f))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).subject)
+      .sort();
+    expect(subjects).toEqual(['one', 'three', 'two']);
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it('takes the host from TASKS_HOST, and names it in lists --json', () => {
     const lists = remote(['lists', '--json'], { TASKS_HOST: 'box' });
     expect(lists.code).toBe(0);

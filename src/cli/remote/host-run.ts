@@ -26,7 +26,13 @@ export async function runOnHost(
   io: IO,
   env: NodeJS.ProcessEnv,
   /** relay: answered for the local streams (relay.ts); a 'read' has nothing to finish when the connection goes, a 'change' does. */
-  opts: { keepStdout: boolean; forceNoTty?: boolean; relay?: 'read' | 'change' | undefined },
+  opts: {
+    keepStdout: boolean;
+    forceNoTty?: boolean;
+    relay?: 'read' | 'change' | undefined;
+    /** The command named (`import`, `watch` ...): whether it reads the local stdin. */
+    command?: string | undefined;
+  },
 ): Promise<SshOutcome> {
   // A terminal on both ends: the host gets one too (ssh -tt), the local one's size; a
   // relayed command answers for the local streams without one (relay.ts).
@@ -35,7 +41,7 @@ export async function runOnHost(
   // the connection, and stops the command as Ctrl-C would, unless the command reads it. A
   // relayed read has nothing to finish: a connection gone ends it at its next write, and
   // it starts sooner without the stream machinery stdin needs there.
-  const readsInput = readsStdin(args);
+  const readsInput = readsStdin(opts.command, args);
   const link = !tty && opts.relay !== 'read' && !readsInput;
   const forwarded = forwardedEnv(io, env, tty);
   const view: RelayView = { host: target.label };
@@ -86,7 +92,7 @@ export async function runOnHost(
       marked: !tty,
       // A change or a watch: the host ends it as at Ctrl-C there, and says how (a watch's end
       // event); an import is a change the host finishes. (A stream's watch reads stdin for good.)
-      finishOnSignal: link || (!tty && args.includes('import')),
+      finishOnSignal: link || (!tty && opts.command === 'import'),
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {
@@ -100,9 +106,14 @@ export async function runOnHost(
   }
 }
 
-/** `import` reads its input from stdin, as `watch --stream -` does: those get the local stdin. */
-function readsStdin(args: readonly string[]): boolean {
-  return args.includes('import') || (args.includes('watch') && args.includes('-'));
+/**
+ * `import` reads its input from stdin, as `watch --stream -` does: those get the local
+ * stdin. By the command, not by any word: a list or a task named "import" must not give
+ * ssh the local stdin, which it would read away (a `while read` loop's next lines).
+ */
+function readsStdin(command: string | undefined, args: readonly string[]): boolean {
+  if (command === 'import') return true;
+  return command === 'watch' && args.some((word, i) => word === '--stream=-' || (word === '--stream' && args[i + 1] === '-'));
 }
 
 /**

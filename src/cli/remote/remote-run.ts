@@ -79,7 +79,7 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
   const target = targets[0] as SshTarget;
   const names = h.command !== undefined && NAMES_LISTS.has(h.command) && h.args.includes('--json');
   const relay = h.command === undefined ? undefined : RELAYED.get(h.command);
-  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names, relay });
+  const run = await runOnHost(target, h.args, folder, io, env, { keepStdout: names, relay, command: h.command });
   if (names) io.write(withHost(run.stdout, target.label));
   await colour;
   if (h.command === 'doctor') sayClockSkew(run, target, io);
