@@ -147,6 +147,15 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
       .sort();
     expect(subjects).toEqual(['one', 'three', 'two']);
     fs.rmSync(dir, { recursive: true });
+    // A read over ssh of its own (no kept connection; a first command has none either): the loop goes round each line.
+    const reads = `while read l; do "${process.execPath}" "${BIN}" -H box -l "$l" get 1 --json >/dev/null || exit 1; echo "read $l"; done`;
+    const read = spawnSync('sh', ['-c', reads], {
+      env: baseEnv(local, { ...host.env, TASKS_HOST_PERSIST: '0' }),
+      input: 'L\nL\nL\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(read.stdout.split('\n').filter(Boolean), read.stderr).toEqual(['read L', 'read L', 'read L']);
   });
 
   it('takes the host from TASKS_HOST, and names it in lists --json', () => {

@@ -86,7 +86,8 @@ export async function runOnHost(
     const call = sshCall(target, launch, { tty, env });
     const outcome = await runSsh(call, io, {
       tty,
-      stdin: link ? 'link' : 'inherit',
+      // A relayed read reads no stdin: ssh must not read the local one away (a `while read` loop's next lines).
+      stdin: link ? 'link' : opts.relay === 'read' ? Buffer.alloc(0) : 'inherit',
       keepStdout: opts.keepStdout,
       relay: opts.relay !== undefined,
       marked: !tty,
