@@ -479,7 +479,10 @@ export class Notifier {
         lasting,
         ownCleared,
         bornAt: folderBornAt(f.dir),
-        quiet: f.first && this.newTargets.size > 0 ? { keys: quietOldNews(events, u, now), targets: this.newTargets } : undefined,
+        quiet:
+          f.first && this.newTargets.size > 0
+            ? { keys: quietOldNews(events, u, now, () => this.hasLiveSession(f.id)), targets: this.newTargets }
+            : undefined,
       },
     );
     for (const k of ownCleared.keys()) f.own.delete(k);
@@ -521,6 +524,10 @@ export class Notifier {
     if ([...f.active].some((k) => k.startsWith('needs-you|'))) return true;
     if (u.snapshot.size === 0) return false;
     return sessionsOfList(this.sessionIndex(), f.id).some((s) => s.state === 'live' && s.activity === 'waiting');
+  }
+
+  private hasLiveSession(listId: string): boolean {
+    return sessionsOfList(this.sessionIndex(), listId).some((s) => s.state === 'live');
   }
 
   private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): void {
@@ -604,14 +611,16 @@ export function runNotify(req: NotifyRequest, report: NotifyReport): Promise<{ s
 }
 
 /**
- * A list finished before the last 30 minutes, as a first run for a target finds it: old
- * news, claimed without being told, so that setting up `notify --all` on a machine with a
- * history does not send every list ever finished at once (as work-left tells only an end
- * of the last 30 minutes). Its time is its tasks' last change.
+ * A list finished before the last 30 minutes, its sessions over, as a first run for a
+ * target finds it: old news, claimed without being told, so that setting up `notify --all`
+ * on a machine with a history does not send every list ever finished at once (as
+ * work-left tells only an end of the last 30 minutes). Its time is its tasks' last change.
+ * A live session's list is told however long ago it finished: it is the person's work now.
  */
-function quietOldNews(events: readonly NotifyEvent[], u: WatchUpdate, now: number): Set<string> {
+function quietOldNews(events: readonly NotifyEvent[], u: WatchUpdate, now: number, live: () => boolean): Set<string> {
   const finishedAt = maxOf(u.times?.values() ?? []);
   // No time known (-Infinity, NaN): not judged old.
   if (!Number.isFinite(finishedAt) || now - finishedAt <= REFUSAL_NEWS_MS) return new Set();
+  if (!events.some((e) => e.type === 'list-completed') || live()) return new Set();
   return new Set(events.filter((e) => e.type === 'list-completed').map((e) => e.key));
 }
