@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, stderrLines, tempConfig } from '../helpers/cli.js';
+import { BIN, baseEnv, run, stderrLines, tempConfig } from '../helpers/cli.js';
 import { contractProblems } from '../helpers/json-contract.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { FAKE, type Finished, killLeftovers, lastEvent, leftovers, outs, started2, startRun, trackPids } from '../helpers/run-agent.js';
@@ -292,6 +292,29 @@ describe('tasks run: what the agent gets', () => {
     const flag = await startRun(config, ['--record', 'c.jsonl'], { steps }, { globals: ['-l', 'ci-8'] }).done;
     expect(flag.code, flag.stderr).toBe(0);
     expect(fs.readFileSync(path.join(config, 'c.jsonl'), 'utf8')).toContain('"value":"ci-8"');
+  });
+
+  it('-l with a short id names the session list as every command takes it: the agent gets its whole id; an ambiguous one starts nothing', async () => {
+    const config = tempConfig();
+    const whole = '7c0ffee0-1111-4222-8333-444455556666';
+    expect(run(config, ['-l', whole, 'create', 'Reproduce']).code).toBe(0);
+    const steps = [...outs(new StreamScript().init().lines), { env: 'CLAUDE_CODE_TASK_LIST_ID' }];
+    const short = await startRun(config, ['--record', 'a.jsonl'], { steps }, { globals: ['-l', '7c0ffee0'] }).done;
+    // Judged on that list: its task is left open.
+    expect(short.code, short.stderr).toBe(6);
+    // The agent writes where `tasks -l 7c0ffee0 list` reads, not in a new list named 7c0ffee0.
+    expect(fs.readFileSync(path.join(config, 'a.jsonl'), 'utf8')).toContain(`"value":"${whole}"`);
+    expect(parseNdjson(short.stdout)[0]).toMatchObject({ event: 'snapshot', list: whole, tasks: [expect.objectContaining({ id: '1' })] });
+    expect(lastEvent(short.stdout)).toMatchObject({ list: whole });
+    // The same short id on two session lists: refused as every command refuses it, the agent never started.
+    expect(run(config, ['-l', '7c0ffee0-9999-4222-8333-444455556666', 'create', 'Other']).code).toBe(0);
+    const refused = startRun(config, [], { steps: [{ out: 'x' }] }, { globals: ['-l', '7c0ffee0'] });
+    const ambiguous = await refused.done;
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/^error: list prefix "7c0ffee0" is ambiguous/m);
+    expect(ambiguous.stdout).toBe('');
+    expect(fs.existsSync(refused.pids)).toBe(false);
+    expect(fs.existsSync(path.join(config, 'tasks', '7c0ffee0'))).toBe(false);
   });
 });
 

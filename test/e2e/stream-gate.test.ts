@@ -141,6 +141,29 @@ describe('the gate needs the run to end with the condition holding', () => {
     expect([...replay(events).values()].map((t) => t.status)).toEqual(['completed', 'completed']);
   });
 
+  it("-l with a session list's short id follows that list, as every command reads it: its open task fails the gate", async () => {
+    const config = tempConfig();
+    writeTask(path.join(config, 'tasks', '7c0ffee0-1111-4222-8333-444455556666'), {
+      id: '1',
+      subject: 'Reproduce',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const short = await runFed(
+      config,
+      ['-l', '7c0ffee0', 'watch', '--stream', '-', '--json', '--until', 'all-completed'],
+      new StreamScript().init().end().lines,
+    );
+    expect(short.code, short.stderr).toBe(6);
+    expect(parseNdjson(short.stdout).at(-1)).toMatchObject({
+      event: 'end',
+      list: '7c0ffee0-1111-4222-8333-444455556666',
+      counts: { total: 1 },
+    });
+  });
+
   it('--early needs --stream and --until', async () => {
     const config = tempConfig();
     const r = await runAsync(config, ['-l', 'x', 'watch', '--until', 'all-completed', '--early']);

@@ -52,7 +52,8 @@ guard in the agent's group notices and ends the group. (A process that starts a 
 of its own, as a daemon does, has left the group.)
 
 The agent gets tasks run's stdin and environment, with CLAUDE_CODE_TASK_LIST_ID set to
---list and CLAUDE_CONFIG_DIR to --config-dir when given. Its stderr is passed through
+--list (a session list named by a short id: its whole id) and CLAUDE_CONFIG_DIR to
+--config-dir when given. Its stderr is passed through
 (with --json, each line is a note "agent_stderr"; in the live view, it is printed when
 the view closes). --record FILE keeps its stdout, byte for byte (the stream-json run).
 

@@ -17,7 +17,7 @@ import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
 import { noteChangedNothing, noteRunDied } from './watch-run.js';
 import { watchSink } from './watch-sink.js';
-import { agentTarget, stallWatch, type WatchTarget } from './watch-sources.js';
+import { agentTarget, runListId, stallWatch, type WatchTarget } from './watch-sources.js';
 import { runVerdictError } from './watch-verdict.js';
 
 /** A `tasks run` as its flags ask for it, checked. */
@@ -189,7 +189,7 @@ function agentEnv(ctx: Context): Record<string, string | undefined> {
   const globals = ctx.globals();
   return {
     ...ctx.env,
-    ...(globals.list === undefined ? {} : { CLAUDE_CODE_TASK_LIST_ID: globals.list }),
+    ...(globals.list === undefined ? {} : { CLAUDE_CODE_TASK_LIST_ID: runListId(ctx) }),
     ...(globals.configDir === undefined ? {} : { CLAUDE_CONFIG_DIR: ctx.configDir }),
   };
 }

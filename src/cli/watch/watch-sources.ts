@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../core/base/clock.js';
 import { TasksError } from '../../core/base/errors.js';
 import { goneOwnersOfList } from '../../core/history/list-owners.js';
-import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
+import { chooseList, requireTasksRootFolder } from '../../core/lists/list-choice.js';
 import { busyAtWork } from '../../core/progress/busy-and-writing.js';
 import { listAtWork, listWaitedOn, waitedOn, waitingInList } from '../../core/progress/stalled-work.js';
 import type { AgentOutput } from '../../core/runs/agent-output.js';
@@ -205,9 +206,7 @@ function runTarget(
     inputLeftBehind?: RunWatcherOptions['inputLeftBehind'];
   },
 ): WatchTarget {
-  // Trimmed, as every other command and Claude Code take it.
-  const named = (ctx.globals().list ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID)?.trim() || undefined;
-  const listId = named === undefined ? undefined : sanitizeListId(named);
+  const listId = runListId(ctx);
   const configDir = ctx.configDir;
   let watcher: RunWatcher | undefined;
   return {
@@ -234,6 +233,21 @@ function runTarget(
         handlers,
       )),
   };
+}
+
+/**
+ * The list a followed run writes to, when named: `--list` as every command takes it (a
+ * session UUID list also by a unique prefix: the agent `tasks run` starts gets its whole
+ * id, never a new list named by the short one; an ambiguous prefix is refused), else
+ * $CLAUDE_CODE_TASK_LIST_ID as Claude Code reads it (trimmed; empty is unset).
+ */
+export function runListId(ctx: Context): string | undefined {
+  const flag = ctx.globals().list;
+  if (flag !== undefined && fs.existsSync(ctx.configDir)) {
+    return chooseList(ctx.configDir, { flag, forWrite: false, cwd: ctx.cwd, home: ctx.home, index: ctx.sessions }).id;
+  }
+  const named = (flag ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID)?.trim() || undefined;
+  return named === undefined ? undefined : sanitizeListId(named);
 }
 
 /**
