@@ -273,6 +273,28 @@ describe('tasks run: a reader of its events that goes away', () => {
     expect(stderr).toContain('agent: finished its turn');
     expect(stderr).toMatch(/^status=6$/m);
   });
+
+  it('2>&1 | head -1: the agent writing to stderr after the reader went is not cut short (no SIGPIPE); its run passes', async () => {
+    const config = tempConfig();
+    const run = new StreamScript().init().create('1', 'Reproduce').update('1', { status: 'completed' }).end();
+    fs.writeFileSync(path.join(config, 'run.jsonl'), `${run.lines.join('\n')}\n`);
+    const marker = path.join(config, 'finished');
+    // A shell agent: the default SIGPIPE ends it at its first write to a pipe nobody reads.
+    fs.writeFileSync(
+      path.join(config, 'agent.sh'),
+      `#!/bin/sh\ncat run.jsonl\nsleep 1\necho "agent: a warning" >&2\nsleep 0.2\necho "agent: done" >&2\ntouch '${marker}'\n`,
+      { mode: 0o755 },
+    );
+    const line = `'${process.execPath}' '${BIN}' run --until all-completed -- ./agent.sh`;
+    const shell = spawn('bash', ['-c', `{ ${line}; echo "status=$?" > status; } 2>&1 | head -1`], { env: baseEnv(config), cwd: config });
+    let stdout = '';
+    shell.stdout.on('data', (d) => (stdout += d));
+    await new Promise((res) => shell.on('close', res));
+    // head took one line (stdout and stderr share the pipe), then went away.
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(fs.readFileSync(path.join(config, 'status'), 'utf8')).toBe('status=0\n');
+    expect(fs.existsSync(marker)).toBe(true);
+  });
 });
 
 describe('tasks run: what the agent gets', () => {

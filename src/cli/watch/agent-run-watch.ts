@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { Clock } from '../../core/base/clock.js';
 import { isTasksError } from '../../core/base/errors.js';
 import { withinMs } from '../../core/base/process-group.js';
@@ -48,7 +49,12 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   const untilText = until ? formatUntil(until) : undefined;
   const clock: Clock = { now: () => Date.now() };
   const live = !ctx.io.json && ctx.io.fullScreen;
+  // Off a terminal, the agent's stderr is passed on through this process: a reader that
+  // goes away (2>&1 | head -1) then ends only what it reads, never the agent, which would
+  // meet the closed pipe itself (SIGPIPE) were it handed our stderr.
+  const relayed = !ctx.io.json && !live && !ctx.io.stderrIsTTY;
   const held: string[] = [];
+  const stderrText = new StringDecoder('utf8');
   // Refused before the agent starts: a file where the lists go (the config folder itself may not exist yet).
   requireTasksRootFolder(ctx.configDir);
   const recordFd = plan.record === undefined ? undefined : openRecord(plan.record, plan.cwd);
@@ -73,7 +79,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
         cwd: plan.cwd,
         env: agentEnv(ctx),
         stdin: ctx.io.stdin.fd === 0 ? 'inherit' : 'ignore',
-        stderr: ctx.io.json || live ? 'pipe' : 'inherit',
+        stderr: ctx.io.json || live || relayed ? 'pipe' : 'inherit',
         graceMs: killAfterMs,
       },
       killAfterMs,
@@ -102,6 +108,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
         };
       },
       onStderrLine: (line) => (live ? keepLast(held, line) : ctx.io.note(line, 'agent_stderr')),
+      onStderrChunk: relayed ? (chunk) => ctx.io.writeErr(stderrText.write(chunk)) : undefined,
       onNotStreamJson: (line) => ctx.io.warn(runEndMessage.notStreamJsonYet(line), 'not_stream_json'),
       onRecordError: (err) => ctx.io.warn(`--record ${plan.record}: ${err.message}; the run goes on without it`, 'record_failed'),
       onNote: (message, code, facts) => ctx.io.note(`note: ${message}`, code, facts),
@@ -110,6 +117,8 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
     for (const s of SIGNALS) process.off(s, onSignal);
     process.off('exit', lastResort);
   }
+  const stderrRest = stderrText.end();
+  if (stderrRest !== '') ctx.io.writeErr(stderrRest);
   if (held.length > 0) ctx.io.writeErr(`${held.join('\n')}\n`);
   const verdict = runVerdict(result, { until: until !== undefined });
   const { error, exit } = runVerdictError(verdict, result, { untilText, timeoutMs, stallMs, command: plan.command });

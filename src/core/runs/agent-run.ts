@@ -37,6 +37,8 @@ export interface AgentRunOptions {
   onStarted?(agent: AgentProcess): void;
   /** The agent's stderr lines, when its spec reads them (`stderr: 'pipe'`). */
   onStderrLine?(line: string): void;
+  /** The agent's stderr as it comes, when its spec reads them and it is passed on whole (instead of onStderrLine). */
+  onStderrChunk?(chunk: Buffer): void;
   /** The agent's output is not stream-json: its first line. */
   onNotStreamJson(firstLine: string): void;
   onRecordError(err: Error): void;
@@ -128,6 +130,9 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
     output.abandon();
     opts.onNote("a process outside the agent's process group kept its output open: no longer read", 'output_abandoned');
   }
+  // Its stderr's last bytes, read before what the run says at its end (once the group is gone, it ends too).
+  if (agent.stderr !== null && !agent.stderr.readableEnded && !agent.stderr.destroyed)
+    await withinMs(streamEnd(agent.stderr), OUTPUT_GRACE_MS, undefined);
   flushStderr?.();
   const exit = agent.exitStatus ?? (await withinMs(agent.exited, OUTPUT_GRACE_MS, undefined));
   const signal = opts.stop.reason;
@@ -178,6 +183,12 @@ const STDERR_LINE_BYTES = 1024 * 1024;
 
 /** The agent's stderr, line by line, to `onStderrLine`; returns what flushes its last line. */
 function followStderr(agent: AgentProcess, opts: AgentRunOptions): () => void {
+  agent.stderr?.on('error', () => {});
+  const onChunk = opts.onStderrChunk;
+  if (onChunk !== undefined) {
+    agent.stderr?.on('data', (chunk: Buffer) => onChunk(chunk));
+    return () => {};
+  }
   const splitter = new LineSplitter(
     {
       onLine: (text) => opts.onStderrLine?.(text),
@@ -186,13 +197,21 @@ function followStderr(agent: AgentProcess, opts: AgentRunOptions): () => void {
     STDERR_LINE_BYTES,
   );
   agent.stderr?.on('data', (chunk: Buffer) => splitter.push(chunk));
-  agent.stderr?.on('error', () => {});
   let flushed = false;
   return () => {
     if (flushed) return;
     flushed = true;
     splitter.finish();
   };
+}
+
+/** Resolves when `stream` has been read to its end (or failed). */
+function streamEnd(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
 }
 
 /** Resolves (to undefined) when `signal` aborts. */
