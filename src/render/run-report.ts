@@ -47,9 +47,14 @@ export function renderRunLine(view: RunLineView): string {
   });
 }
 
-/** "the agent (claude, pid 4242) exited with status 0" / "was ended with SIGTERM" / "was killed by SIGKILL". */
-export function renderAgentExit(agent: RunLineView['agent']): string {
+/**
+ * "the agent (claude, pid 4242) exited with status 0" / "was ended with SIGTERM" / "was
+ * killed by SIGKILL". `secondSignal`: a second signal to tasks run had the group killed
+ * at once, whatever was left of the grace.
+ */
+export function renderAgentExit(agent: RunLineView['agent'], secondSignal = false): string {
   const who = `the agent (${agent.command}, pid ${agent.pid})`;
+  if (agent.endedBy === 'SIGKILL' && secondSignal) return `${who} was killed with SIGKILL at a second signal`;
   if (agent.endedBy === 'SIGKILL') return `${who} did not end on SIGTERM within the grace: killed with SIGKILL`;
   if (agent.endedBy === 'SIGTERM') return `${who} was ended with SIGTERM`;
   if (agent.signal !== null) return `${who} was ended by ${agent.signal} (not sent by tasks)`;

@@ -108,6 +108,9 @@ describe('tasks run: signals, and never an agent left behind', () => {
     // The output contract still holds: the verdict's last line, and one line on stderr.
     expect(lastEvent(done.stdout)).toMatchObject({ event: 'run', verdict: 'interrupted', exit: 143, agent: { endedBy: 'SIGKILL' } });
     expect(done.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: /);
+    // Killed at the second signal, not for outlasting the 60 s grace: the log says which.
+    expect(done.stderr).toMatch(/^note: the agent \(.*, pid \d+\) was killed with SIGKILL at a second signal$/m);
+    expect(done.stderr).not.toContain('within the grace');
   });
 
   it('a signal before the agent has said anything: the same end', async () => {

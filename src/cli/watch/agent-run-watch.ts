@@ -62,8 +62,13 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   const stop = new AbortController();
   let agent: AgentProcess | undefined;
   const lastResort = () => agent?.killNow();
+  let secondSignal = false;
   // The first signal stops the run (the agent gets SIGTERM, then the grace); another kills the group at once.
-  const onSignal = (signal: NodeJS.Signals) => (stop.signal.aborted ? lastResort() : stop.abort(signal));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) return stop.abort(signal);
+    secondSignal = true;
+    lastResort();
+  };
   for (const s of SIGNALS) process.on(s, onSignal);
   process.once('exit', lastResort);
   // A reader of the events that goes away (| head -1) does not end the agent's run: it
@@ -144,7 +149,7 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
       }),
     );
   }
-  if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView)}`, 'agent_exit');
+  if (!ctx.io.json) ctx.io.note(`note: ${renderAgentExit(agentView, secondSignal)}`, 'agent_exit');
   const list = result.outcome?.view.list ?? target?.listId;
   noteRunDied(ctx, result.outcome, list === undefined ? [] : ['-l', ctx.shortId(list)]);
   noteEndedHolding(ctx, result, target, list);
