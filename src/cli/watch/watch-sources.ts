@@ -244,7 +244,7 @@ function runTarget(
 export function runListId(ctx: Context): string | undefined {
   const flag = ctx.globals().list;
   if (flag !== undefined && fs.existsSync(ctx.configDir)) {
-    return chooseList(ctx.configDir, { flag, forWrite: false, cwd: ctx.cwd, home: ctx.home, index: ctx.sessions }).id;
+    return chooseList(ctx.configDir, { flag, forWrite: false, cwd: ctx.cwd, home: ctx.home, index: freshIndex(ctx) }).id;
   }
   const named = (flag ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID)?.trim() || undefined;
   return named === undefined ? undefined : sanitizeListId(named);
