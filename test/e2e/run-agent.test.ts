@@ -386,4 +386,21 @@ describe('tasks run: refused before anything starts', () => {
     expect(fs.existsSync(marker)).toBe(false);
     expect((await runBin(config, ['--session', 'abcd', 'run', '--', 'true'])).code).toBe(2);
   });
+
+  it("the -- must come before the agent's command: an option that took it as its value, or a command before it, starts nothing", async () => {
+    const config = tempConfig();
+    const marker = path.join(config, 'started');
+    // --record with no file took the -- as its file: no record named "--", no agent run without its record.
+    const record = await runBin(config, ['run', '--until', 'all-completed', '--record', '--', 'touch', marker]);
+    expect(record).toMatchObject({ code: 2, stdout: '' });
+    expect(record.stderr).toMatch(/^error: --record needs a file/);
+    expect(fs.existsSync(path.join(config, '--'))).toBe(false);
+    const owner = await runBin(config, ['run', '--owner', '--', 'touch', marker]);
+    expect(owner.code).toBe(2);
+    // The command before the --: the options around it (--until) would be tasks run's, the -- the agent's.
+    const before = await runBin(config, ['run', 'touch', marker, '--until', 'all-completed', '--', 'x']);
+    expect(before).toMatchObject({ code: 2, stdout: '' });
+    expect(before.stderr).toMatch(/^error: put the agent's command after --/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 });

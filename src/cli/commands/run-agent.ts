@@ -88,14 +88,25 @@ export function registerRun(program: Command, ctx: Context): void {
     .option('--record <file>', "copy the agent's stdout (its stream-json run) to this file")
     .addHelpText('after', HELP)
     .action(async (words: string[], opts: RunOptions) => {
-      if (!ctx.args.includes('--')) {
+      const [agentCommand, ...args] = words;
+      // An option given no value takes the -- as its own (`--record -- claude ...`): a record named "--".
+      for (const [flag, value] of [
+        ['--record', opts.record],
+        ['--owner', opts.owner],
+      ] as const) {
+        if (value === '--')
+          throw usage(`${flag} needs a ${flag === '--record' ? 'file' : 'name'}: it took the -- before the agent's command`);
+      }
+      // Words before the -- are not the agent's: tasks run's own options among them
+      // (`tasks run claude --until all-completed -- ...`) would be taken, and the -- given to the agent.
+      const dash = ctx.args.indexOf('--');
+      if (dash === -1 || (agentCommand !== undefined && ctx.args[dash + 1] !== agentCommand)) {
         throw usage(
           "put the agent's command after --",
           'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose',
         );
       }
       if (ctx.globals().session !== undefined) throw usage('--session and run cannot be used together: the run names its own session');
-      const [agentCommand, ...args] = words;
       if (agentCommand === undefined || agentCommand === '') throw usage('tasks run needs a command after --');
       const cwd = ctx.cwd;
       if (cwd === undefined) throw usage('tasks run: the current directory no longer exists');
