@@ -3,10 +3,12 @@
  * the built binary (a watch lasts, and ends with an exit status); the changes made while
  * they run, and output-only checks, run in process.
  */
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
+import { baseEnv, ROOT, run, runAsync, stderrText, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { startWatch } from '../helpers/watch.js';
@@ -120,6 +122,30 @@ describe.concurrent.each(CASES)('watch --until $until', (c) => {
 });
 
 describe('watch --until and --timeout', () => {
+  it('| head -1: a gate whose reader goes away goes on to its verdict, never exit 0 while its work is open', async () => {
+    const { config, dir } = listWith([t('1')]);
+    const bin = path.join(ROOT, 'bin', 'tasks.js');
+    const gate = (until: string) =>
+      spawnSync(
+        'bash',
+        [
+          '-c',
+          `'${process.execPath}' '${bin}' -l ci watch --until ${until} --timeout 2s --json | head -1; echo "status=\${PIPESTATUS[0]}" >&2`,
+        ],
+        {
+          env: baseEnv(config),
+          cwd: config,
+          encoding: 'utf8',
+        },
+      );
+    const open = gate('all-completed');
+    expect(parseNdjson(open.stdout)).toEqual([expect.objectContaining({ event: 'snapshot' })]);
+    expect(open.stderr).toMatch(/^status=124$/m);
+    // A gate whose condition holds: 0, the pipe closed or not.
+    writeTask(dir, t('1', { status: 'completed' }));
+    expect(gate('all-completed').stderr).toMatch(/^status=0$/m);
+  });
+
   it('waits for a list that does not exist yet, then for its work to be done', async () => {
     const config = tempConfig();
     const watch = startWatch(config, ['-l', 'later', 'watch', '--until', 'all-completed', '--timeout', '120s']);

@@ -96,14 +96,19 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
     clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
   };
   // A reader of the events that goes away ends the watch quietly (status 0); a stream's
-  // input is still read to its end below.
+  // input is still read to its end below. A gate (--until) goes on to its verdict instead,
+  // which is its status (`watch --until all-completed | head -5 && deploy` never deploys
+  // early); only its events are no longer written.
   let readerGone = false;
-  const offReaderGone = target.drain
-    ? ctx.io.onReaderGone(() => {
-        readerGone = true;
-        session?.stop();
-      })
-    : undefined;
+  const offReaderGone =
+    untilText !== undefined
+      ? ctx.io.onReaderGone(() => {})
+      : target.drain
+        ? ctx.io.onReaderGone(() => {
+            readerGone = true;
+            session?.stop();
+          })
+        : undefined;
   // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) stop the watch; it ends as its outcome says.
   let outcome: WatchOutcome;
   try {
