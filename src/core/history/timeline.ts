@@ -74,13 +74,37 @@ export function fromJournal(entries: readonly JournalEntry[], list: string): Tim
   return out;
 }
 
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const timeKey = (at: string) => (ISO.test(at) ? at : new Date(Date.parse(at) || 0).toISOString());
+
+/** The time an event of a record sorts by, where it is not its own (inWriteOrder). */
+const sortAt = new WeakMap<TimelineEvent, string>();
+
 /**
- * Oldest first, by time; at the same instant, the order given stands. Times written by
- * toISOString (all of ours and Claude Code's) sort as text; others are parsed.
+ * These events of one record (the journal, one transcript), in the order it was written,
+ * sort in that order: one whose time is later than a line written after it (the clock
+ * went back in between: a VM resumed, NTP stepped it back) sorts at that later line's
+ * time. Its time is shown as written; only its place in the timeline follows the record,
+ * so the changes after it are not taken for changes no record shows.
+ */
+function inWriteOrder(events: readonly TimelineEvent[]): void {
+  let next: string | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as TimelineEvent;
+    const own = timeKey(e.at);
+    const key = next !== undefined && next < own ? next : own;
+    if (key !== own) sortAt.set(e, key);
+    next = key;
+  }
+}
+
+/**
+ * Oldest first, by time (a record's own order kept: inWriteOrder); at the same instant,
+ * the order given stands. Times written by toISOString (all of ours and Claude Code's)
+ * sort as text; others are parsed.
  */
 export function byTime(events: readonly TimelineEvent[]): TimelineEvent[] {
-  const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-  const keyed = events.map((e, i) => ({ e, i, k: iso.test(e.at) ? e.at : new Date(Date.parse(e.at) || 0).toISOString() }));
+  const keyed = events.map((e, i) => ({ e, i, k: sortAt.get(e) ?? timeKey(e.at) }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
   return keyed.map((x) => x.e);
 }
@@ -118,6 +142,7 @@ export interface TimelineOptions {
 export async function readTimeline(listDir: string, opts: TimelineOptions): Promise<Timeline> {
   const journal = readJournal(listDir);
   const events = fromJournal(confirmedEntries(journal.entries, listDir), opts.listId);
+  inWriteOrder(events);
   let transcripts = 0;
   let copied = 0;
   let copiedHere = 0;
@@ -143,7 +168,9 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
         (c) => isTaskId(c.taskId) && (c.uuid === undefined || !seen.has(c.uuid)) && onListAt(movesOf, opts.listId, c.at),
       );
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
-      pushAll(events, fromTranscript(own, opts.listId));
+      const mine = fromTranscript(own, opts.listId);
+      inWriteOrder(mine);
+      pushAll(events, mine);
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
