@@ -237,6 +237,24 @@ describe('a journal that is not a file', () => {
     expect(r.stderr).toContain('warning: .tasks-journal.jsonl is a symbolic link, not a regular file; not read');
   });
 
+  it('a change with a symlink there: warned that the journal is a symbolic link (not ELOOP), nothing written through it', () => {
+    const config = tempConfig();
+    t(config, 'create', 'A');
+    const j = journal(config);
+    const elsewhere = path.join(config, 'elsewhere.jsonl');
+    fs.renameSync(j, elsewhere);
+    fs.symlinkSync(elsewhere, j);
+    const before = fs.readFileSync(elsewhere, 'utf8');
+    const r = t(config, 'update', '1', '--subject', 'B');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^warning: could not record this change in .*\.tasks-journal\.jsonl: \.tasks-journal\.jsonl is a symbolic link, not a regular file; the change itself is made\n/,
+    );
+    expect(r.stderr).not.toContain('ELOOP');
+    expect(fs.readFileSync(elsewhere, 'utf8')).toBe(before);
+    expect(file(config, '1').subject).toBe('B');
+  });
+
   it("a change made a moment after ours (inside the file clock's tick) never hides our record", () => {
     // The file's time comes from the kernel's coarse clock and can read earlier than our
     // record's: the record must still count as written. Twenty tries: the race is a few ms wide.

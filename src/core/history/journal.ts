@@ -182,11 +182,18 @@ export function entryLine(entry: JournalEntry): { line: string; cutIds: string[]
 export function appendLines(listDir: string, lines: readonly string[]): void {
   if (lines.length === 0) return;
   const file = journalPath(listDir);
-  const fd = fs.openSync(
-    file,
-    fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
-    0o644,
-  );
+  let fd: number;
+  try {
+    fd = fs.openSync(
+      file,
+      fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+      0o644,
+    );
+  } catch (err) {
+    // O_NOFOLLOW refuses a symlink with ELOOP, "too many symbolic links": say what is there.
+    const problem = (err as NodeJS.ErrnoException).code === 'ELOOP' ? journalTypeProblem(file) : undefined;
+    throw problem === undefined ? err : new Error(problem);
+  }
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${JOURNAL_FILE} is not a regular file`);
