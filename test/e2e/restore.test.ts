@@ -294,6 +294,32 @@ describe('tasks restore', () => {
     ]);
   });
 
+  it("a folder removed, then made anew by tasks create (#1 again): the agent's #1 from before comes back under a new id, not taken for the new #1", () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, {
+      sessionId: SESSION,
+      cwd,
+      calls: [
+        { create: { id: '1', subject: 'Before A' } },
+        { create: { id: '2', subject: 'Before B' } },
+        { update: { taskId: '1', status: 'in_progress', owner: 'main' } },
+      ],
+    });
+    const made = runInProcessSync(config, ['-l', SESSION, 'create', 'After A'], { env: { USER: 'alice' } });
+    expect(made.stdout.trim()).toBe('1');
+    const r = runInProcessSync(config, ['-l', SESSION, 'restore', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.replay.restarts).toBe(1);
+    expect(report.ids).toEqual({ '1': '1', '1@1': '3', '2@1': '4' });
+    expect(tasksOf(config, SESSION).map((t) => [t.id, t.subject, t.status, t.owner])).toEqual([
+      ['1', 'After A', 'pending', undefined],
+      ['3', 'Before A', 'in_progress', 'main'],
+      ['4', 'Before B', 'pending', undefined],
+    ]);
+  });
+
   it('a named list: its sessions found through the binding where they ran, with every task file gone', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'api');

@@ -13,9 +13,10 @@ import { STATUSES, type Status } from '../store/schema.js';
  * removes it), edges included. A delete takes the task and every reference to it. Pure;
  * the changes come oldest first (every transcript and the journal merged by time).
  *
- * An agent's create that reuses an id the record has already seen in this list means the list
- * started again from #1 (its folder was removed and made anew: agents never hand out an
- * id twice otherwise): the tasks alive before are kept, under refs that are not ids
+ * An agent's create that reuses an id the record has already seen in this list, or a create
+ * made with tasks that made the folder (`tasks create` after the folder was removed), means
+ * the list started again from #1 (its folder was removed and made anew: agents never hand
+ * out an id twice otherwise): the tasks alive before are kept, under refs that are not ids
  * (`3@1`: #3 before the first new start), so they come back under new ids; later
  * changes name the new tasks.
  */
@@ -26,6 +27,8 @@ export interface RecordedChange {
   /** `agent`: a Task-tool call, with TaskUpdate's meaning; `tasks`: the journal's values before and after. */
   source: 'agent' | 'tasks';
   fields: Record<string, { old?: unknown; new?: unknown }>;
+  /** A create made with tasks that made the list's folder (the journal's `newList`). */
+  madeList?: boolean;
 }
 
 export interface ReplayedList {
@@ -118,8 +121,9 @@ export function replayChanges(changes: readonly RecordedChange[]): ReplayedList 
       continue;
     }
     if (change.op === 'create') {
-      // An agent never makes an id twice in one list; tasks does, putting a deleted task back (undo).
-      if (seen.has(id) && change.source === 'agent') newStart(change.at);
+      // An agent never makes an id twice in one list; tasks does, putting a deleted task back
+      // (undo), which never makes the folder: a create that made it started the ids again.
+      if (seen.has(id) && (change.source === 'agent' || change.madeList === true)) newStart(change.at);
       use(id);
       const subject = text(f.subject?.new);
       if (subject === undefined) {

@@ -105,7 +105,7 @@ function journalChanges(listDir: string): RecordedChange[] {
       if (c.op === 'update') return [{ at, taskId: c.id, op: 'update', source: 'tasks', fields: c.fields }];
       if (c.op === 'create' || c.op === 'delete') {
         const fields = Object.fromEntries(Object.entries(c.task).map(([k, v]) => [k, { new: v }]));
-        return [{ at, taskId: c.id, op: c.op, source: 'tasks', fields }];
+        return [{ at, taskId: c.id, op: c.op, source: 'tasks', fields, ...(entry.newList === true ? { madeList: true } : {}) }];
       }
       // A corrupt file a repair moved aside is no task agents can see: gone, as a delete.
       if (c.op === 'aside') return [{ at, taskId: c.id, op: 'delete', source: 'tasks', fields: {} }];
