@@ -166,6 +166,32 @@ describe('undo is atomic across tasks', () => {
   });
 });
 
+describe('an undo stopped half-way, then a change made with tasks', () => {
+  it('the next undo finishes it, leaving the field changed since as it is, and the undo after takes that change back', () => {
+    const config = tempConfig();
+    t(config, 'create', 'A');
+    t(config, 'update', '1', '--owner', 'o1');
+    // As a kill before its last line leaves it: the undo's write made and recorded, no `end`.
+    expect(t(config, 'undo').code).toBe(0);
+    const lines = fs.readFileSync(journal(config), 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1) as string)).toMatchObject({ command: 'undo', end: true });
+    fs.writeFileSync(journal(config), `${lines.slice(0, -1).join('\n')}\n`);
+    // A person goes on: the owner the stopped undo removed is set again.
+    expect(t(config, 'update', '1', '--owner', 'z').code).toBe(0);
+    const r = t(config, 'undo');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Finished the interrupted undo of update by alice .*:\n {2}\(#1 owner left as it is: changed since by alice with update at /,
+    );
+    expect(file(config, '1').owner).toBe('z');
+    // Then the person's own change is the one undo takes back.
+    const next = t(config, 'undo');
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/^Undid update by alice .*:\n {2}#1 owner z → \(none\)/);
+    expect(file(config, '1').owner).toBeUndefined();
+  });
+});
+
 describe('each change is recorded with its write', () => {
   it('a SIGKILL after some task files of an import are written leaves every one of them recorded', async () => {
     const config = tempConfig();

@@ -51,6 +51,11 @@ export interface PlanInput {
   /** The high-water mark now. */
   mark: bigint;
   finishing?: boolean;
+  /**
+   * Finishing: who changed task `id` (its `field`) with a command recorded after the one
+   * being finished; undefined: nobody. Such a change came later and stands: left as it is.
+   */
+  supersededBy?: ((id: string, field?: string) => string | undefined) | undefined;
   /** Who changed task `id` (its `field`, when one) since, in words, for a refusal ("by bob with update at 12:40"); undefined: not known. */
   changedBy?: (id: string, field?: string) => string | undefined;
 }
@@ -207,6 +212,11 @@ export function planUndo(input: PlanInput): UndoPlan {
       files.set(t.to, true);
       continue;
     }
+    const later = finishing && t.kind !== 'update' ? input.supersededBy?.(t.id) : undefined;
+    if (later !== undefined) {
+      kept.push(`#${t.id} left as it is: changed since ${later}`);
+      continue;
+    }
     const task = now(t.id);
     if (task === 'unreadable') {
       moved(t.id, 'is not a readable task now');
@@ -219,6 +229,11 @@ export function planUndo(input: PlanInput): UndoPlan {
       }
       const fields: Record<string, { old: Value; new: Value }> = {};
       for (const [key, { expect, write }] of Object.entries(t.fields)) {
+        const later = finishing ? input.supersededBy?.(t.id, key) : undefined;
+        if (later !== undefined) {
+          kept.push(`#${t.id} ${key} left as it is: changed since ${later}`);
+          continue;
+        }
         const is = fieldOf(task, key);
         if (same(is, write) && (finishing || same(expect, write))) continue;
         if (!same(is, expect)) {

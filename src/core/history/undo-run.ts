@@ -218,10 +218,14 @@ function choose(entries: readonly JournalEntry[], req: UndoRequest): Chosen {
   return { action: 'undo', commands: [top], finishing: false };
 }
 
-/** Who changed `id` (its `field`) after `chosen` began, by the journal: "by bob with update at <time>". */
-function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string, field: string | undefined): string | undefined {
-  const mine = new Set(chosen.commands.map((c) => c.txn));
-  const start = minOf(chosen.commands.map((c) => entries.findIndex((e) => e.txn === c.txn)).filter((i) => i >= 0));
+/** Who changed `id` (its `field`) in a line after `start`, but for `mine`, by the journal: "by bob with update at <time>". */
+function changedAfter(
+  entries: readonly JournalEntry[],
+  start: number,
+  mine: ReadonlySet<string>,
+  id: string,
+  field: string | undefined,
+): string | undefined {
   const touches = (c: JournalEntry['changes'][number]) =>
     'id' in c && c.id === id && (field === undefined || c.op !== 'update' || Object.hasOwn(c.fields, field));
   for (let i = entries.length - 1; i > start; i--) {
@@ -230,6 +234,27 @@ function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: 
     if (e.changes.some(touches)) return `by ${e.actor.name} with ${e.command} at ${e.at}`;
   }
   return undefined;
+}
+
+/** Who changed `id` (its `field`) after `chosen` began, by the journal. */
+function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string, field: string | undefined): string | undefined {
+  const mine = new Set(chosen.commands.map((c) => c.txn));
+  const start = minOf(chosen.commands.map((c) => entries.findIndex((e) => e.txn === c.txn)).filter((i) => i >= 0));
+  return changedAfter(entries, start, mine, id, field);
+}
+
+/**
+ * Finishing an undo or redo stopped half-way: who changed `id` (its `field`) with a command
+ * recorded after its last line. That write came later and stands: finishing leaves it.
+ */
+function supersededAfter(entries: readonly JournalEntry[], chosen: Chosen) {
+  if (!chosen.finishing || chosen.txn === undefined) return undefined;
+  const own = chosen.txn;
+  let last = -1;
+  entries.forEach((e, i) => {
+    if (e.txn === own) last = i;
+  });
+  return (id: string, field?: string) => changedAfter(entries, last, new Set([own]), id, field);
 }
 
 function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPlan; chosen: Chosen } {
@@ -246,6 +271,7 @@ function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPl
     highestUsed: highestUsedId(fileIds(listDir), readHighWaterMark(listDir)),
     mark: readHighWaterMark(listDir),
     finishing: chosen.finishing,
+    supersededBy: supersededAfter(entries, chosen),
     changedBy: (id, field) => journalChangedBy(entries, chosen, id, field) ?? req.changedBy?.(id, field),
   });
   return { plan: planned, chosen };
