@@ -8,7 +8,7 @@ import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
 import { listDirOf } from '../core/store/paths.js';
 import { renderChangedBy } from '../render/log-lines.js';
-import { renderUndoAcross } from '../render/undo-report.js';
+import { renderListRemoved, renderUndoAcross } from '../render/undo-report.js';
 import type { StackPreview, UndoPreviewPayload } from './board-protocol.js';
 import { stackEnds } from './board-state.js';
 
@@ -110,11 +110,7 @@ export async function undoAction(
   const [head = '', ...lines] = renderUndoAcross(result, false, shortOf(configDir)).split('\n');
   const notes = [
     ...[{ list: req.list, result: result.here }, ...result.others].flatMap((part) =>
-      part.result.removedList
-        ? [
-            `list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`,
-          ]
-        : [],
+      part.result.removedList ? [renderListRemoved(part.list, part.result.plan)] : [],
     ),
     ...result.passed.map((p) => `list "${p.list}" is left as it is: ${p.why}`),
   ];

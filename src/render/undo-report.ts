@@ -70,3 +70,13 @@ function stepText(step: UndoStep): string {
 function show(v: unknown): string {
   return v === null ? '(none)' : truncate(oneLine(typeof v === 'string' ? v : JSON.stringify(v)), 80);
 }
+
+/**
+ * An undo took back the change that made the list, and the folder, left empty, went with it.
+ * The plan's oldest command is the one that made it (a create, an import, a restore, a carry):
+ * running it again, not redo, brings the list back.
+ */
+export function renderListRemoved(list: string, plan: UndoPlan): string {
+  const made = oneLine(plan.commands.at(-1)?.command ?? 'create');
+  return `list "${oneLine(list)}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same ${made} can)`;
+}

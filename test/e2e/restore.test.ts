@@ -449,6 +449,17 @@ describe('tasks restore', () => {
     expect(again.warnings.filter((w: string) => w.includes('went with its journal'))).toHaveLength(1);
   });
 
+  it('undo of a restore that made the folder: the list goes again, and the note says the same restore brings it back', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    writeTaskTranscript(config, { sessionId: SESSION, cwd, calls: [{ create: { id: '1', subject: 'A' } }] });
+    expect(runInProcessSync(config, ['-l', SESSION, 'restore']).code).toBe(0);
+    const u = runInProcessSync(config, ['-l', SESSION, 'undo']);
+    expect(u.code, u.stderr).toBe(0);
+    expect(fs.existsSync(path.join(config, 'tasks', SESSION))).toBe(false);
+    expect(u.stderr).toContain('was left empty: removed (with its history: redo cannot bring it back; the same restore can)');
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

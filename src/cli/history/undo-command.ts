@@ -13,7 +13,7 @@ import { sessionsOfList } from '../../core/sessions/list-sessions.js';
 import { undoJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
-import { renderUndoAcross } from '../../render/undo-report.js';
+import { renderListRemoved, renderUndoAcross } from '../../render/undo-report.js';
 import type { Context } from '../runtime/context.js';
 
 export async function runUndoCommand(
@@ -42,11 +42,7 @@ export async function runUndoCommand(
   const ownTxn = dryRun ? result.here.txn : ctx.journal.txnInUse?.();
   for (const part of [{ list: list.id, result: result.here }, ...result.others]) {
     if (part.result.removedList) {
-      ctx.io.note(
-        `list "${part.list}", which that change made, was left empty: removed (with its history: redo cannot bring it back; the same create can)`,
-        'list_removed',
-        { list: part.list },
-      );
+      ctx.io.note(renderListRemoved(part.list, part.result.plan), 'list_removed', { list: part.list });
     }
   }
   for (const p of result.passed) {
