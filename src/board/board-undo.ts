@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { TasksError } from '../core/base/errors.js';
-import { lastChangeOf } from '../core/history/last-change.js';
+import { movedOnBy } from '../core/history/last-change.js';
 import { type PartHooks, undoAcrossLists } from '../core/history/undo-lists.js';
 import { listIds } from '../core/lists/list-summary.js';
 import { shortIdAmong } from '../core/lists/short-ids.js';
@@ -26,8 +26,8 @@ import { stackEnds } from './board-state.js';
 function partHooks(index: SessionIndex, record: UndoRecord | undefined): PartHooks {
   return (listId, dir) => ({
     // The journal's own changes are named by core; here an agent's, or a change no record shows.
-    changedBy: (id) => {
-      const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }) });
+    changedBy: (id, _field, since) => {
+      const last = movedOnBy(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }), since });
       return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
     },
     ...(record === undefined

@@ -6,7 +6,7 @@
  * and the run's one journal record (its txn, what it takes back or applies again, the
  * `end` line in each list). Then the outcome, as text or as one JSON document.
  */
-import { lastChangeOf } from '../../core/history/last-change.js';
+import { movedOnBy } from '../../core/history/last-change.js';
 import { undoAcrossLists } from '../../core/history/undo-lists.js';
 import type { UndoRequest } from '../../core/history/undo-run.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
@@ -27,8 +27,8 @@ export async function runUndoCommand(
     request,
     hooks: (listId, dir) => ({
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
-      changedBy: (id) => {
-        const last = lastChangeOf(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }) });
+      changedBy: (id, _field, since) => {
+        const last = movedOnBy(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }), since });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },
       recording: (marks) => {

@@ -21,11 +21,18 @@ export interface LastChange {
   unrecorded: { at: string; cause: UnrecordedCause } | undefined;
 }
 
-export function lastChangeOf(listDir: string, id: string, opts: { listId: string; sessions: readonly SessionInfo[] }): LastChange {
+interface LastChangeOptions {
+  listId: string;
+  sessions: readonly SessionInfo[];
+  /** false: the agents' changes alone (its `unrecorded` then means nothing). */
+  journal?: boolean;
+}
+
+export function lastChangeOf(listDir: string, id: string, opts: LastChangeOptions): LastChange {
   const mtime = fs.statSync(taskPath(listDir, id), { throwIfNoEntry: false })?.mtimeMs;
   const before = (mtime ?? Date.now()) + SLACK_MS;
   const candidates: TimelineEvent[] = [];
-  const entry = lastJournalChange(listDir, id, before);
+  const entry = opts.journal === false ? undefined : lastJournalChange(listDir, id, before);
   if (entry !== undefined) pushAll(candidates, fromJournal([entry], opts.listId));
   let transcripts = 0;
   const notBefore = (mtime ?? 0) - SLACK_MS;
@@ -48,4 +55,19 @@ export function lastChangeOf(listDir: string, id: string, opts: { listId: string
     event,
     unrecorded: late ? { at: new Date(mtime).toISOString(), cause: transcripts > 0 ? 'hand-edit' : 'unknown-agent' } : undefined,
   };
+}
+
+/**
+ * What moved a task on, for an undo's or redo's refusal where no journal line after the
+ * commands it applies explains it: an agent's change, or one no record shows. The task's
+ * last change may be one of those very commands (`undo --since` takes back several, and an
+ * agent worked between them): then it is the agent's last change to it, if made `since`
+ * the first of them.
+ */
+export function movedOnBy(listDir: string, id: string, opts: LastChangeOptions & { since?: string | undefined }): LastChange {
+  const last = lastChangeOf(listDir, id, opts);
+  if (last.unrecorded !== undefined || last.event?.source === 'transcript') return last;
+  const agent = lastChangeOf(listDir, id, { ...opts, journal: false }).event;
+  const since = opts.since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(opts.since);
+  return { event: agent !== undefined && Date.parse(agent.at) >= since ? agent : undefined, unrecorded: undefined };
 }

@@ -44,8 +44,11 @@ export interface UndoRequest {
    * apply again here.
    */
   txns?: readonly string[] | undefined;
-  /** Who changed a task (a field of it) since, in words, when the journal does not say (an agent's transcript); for refusals. */
-  changedBy?: (id: string, field?: string) => string | undefined;
+  /**
+   * Who changed a task (a field of it) since the first of the commands chosen began (`since`),
+   * in words, when the journal does not say (an agent's transcript); for refusals.
+   */
+  changedBy?: (id: string, field?: string, since?: string) => string | undefined;
   /** Before the first write: the txn the record must use (an interrupted one's, to finish it) and what it undoes or redoes. */
   recording?: (marks: { txn?: string; undoes?: string[]; redoes?: string[] }) => void;
   /** After the last write, under the locks: append the record's `end` line. */
@@ -236,6 +239,9 @@ function changedAfter(
   return undefined;
 }
 
+/** When the first of the commands chosen was recorded. */
+const firstAt = (chosen: Chosen): string | undefined => chosen.commands.map((c) => c.at).sort()[0];
+
 /** Who changed `id` (its `field`) after `chosen` began, by the journal. */
 function journalChangedBy(entries: readonly JournalEntry[], chosen: Chosen, id: string, field: string | undefined): string | undefined {
   const mine = new Set(chosen.commands.map((c) => c.txn));
@@ -272,7 +278,7 @@ function plan(listDir: string, req: UndoRequest, action: string): { plan: UndoPl
     mark: readHighWaterMark(listDir),
     finishing: chosen.finishing,
     supersededBy: supersededAfter(entries, chosen),
-    changedBy: (id, field) => journalChangedBy(entries, chosen, id, field) ?? req.changedBy?.(id, field),
+    changedBy: (id, field) => journalChangedBy(entries, chosen, id, field) ?? req.changedBy?.(id, field, firstAt(chosen)),
   });
   return { plan: planned, chosen };
 }
