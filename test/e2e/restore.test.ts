@@ -460,6 +460,31 @@ describe('tasks restore', () => {
     expect(u.stderr).toContain('was left empty: removed (with its history: redo cannot bring it back; the same restore can)');
   });
 
+  it('-l <short id> that begins both a list folder there and a gone list (lists --all): restore refuses it as ambiguous, writing nothing', () => {
+    const config = tempConfig();
+    const cwd = path.join(config, 'home', 'proj');
+    const gone = '5a5a5a5a-1111-4222-8333-944455556666';
+    const there = '5a5a5a5b-1111-4222-8333-944455556666';
+    for (const sessionId of [gone, there])
+      writeTaskTranscript(config, { sessionId, cwd, calls: [{ create: { id: '1', subject: sessionId.slice(0, 8) } }] });
+    writeTask(path.join(config, 'tasks', there), {
+      id: '1',
+      subject: '5a5a5a5b',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    });
+    const before = snapshotDir(path.join(config, 'tasks'));
+    const r = runInProcessSync(config, ['-l', '5a5a', 'restore']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: list prefix "5a5a" is ambiguous for restore: ${there}, ${gone}`);
+    expect(snapshotDir(path.join(config, 'tasks'))).toEqual(before);
+    // Typed in full enough, each is itself.
+    expect(runInProcessSync(config, ['-l', '5a5a5a5a', 'restore']).code).toBe(0);
+    expect(tasksOf(config, gone).map((t) => t.subject)).toEqual(['5a5a5a5a']);
+  });
+
   it('undo takes a restore back', () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'proj');

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
+import { goneOwnListsByPrefix } from '../../core/lists/list-choice.js';
+import type { ListChoice } from '../../core/lists/list-choice-types.js';
 import { nothingRestored } from '../../core/restore/gone-lists.js';
 import { restoreList } from '../../core/restore/restore-list.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
@@ -49,8 +51,9 @@ same tasks (ids and subjects) as the others (sharing it through CLAUDE_CODE_TASK
 --from names them.
 tasks lists --all shows lists whose folder is gone. A restore is undone by tasks undo.
 
-A short id (-l 2d48) is a prefix of a list folder that exists: once a session's list folder
-is gone, name the session (--session 2d48) or the list by its full id.
+A short id (-l 2d48) names the list folder there that begins with it, else the gone list
+(tasks lists --all) of the session it begins; one that begins both is refused as
+ambiguous: type more of it, or name the session (--session 2d48a1).
 
 Examples:
   tasks restore --session 2d483082 --dry-run
@@ -61,6 +64,7 @@ Examples:
     .action(async (opts: RestoreOptions) => {
       const dryRun = Boolean(opts.dryRun);
       const choice = ctx.list(true, { creates: true, dryRun });
+      refuseAmbiguousPrefix(ctx, choice);
       const outcome = await withInterrupt((signal) =>
         restoreList(ctx.sessions, choice.dir, choice.id, { from: opts.from, dryRun, now: () => performance.now(), signal }),
       );
@@ -123,4 +127,21 @@ Examples:
         mark: report.mark,
       });
     });
+}
+
+/**
+ * `-l <short id>` names the list folder there that begins with it; a gone list (`tasks lists
+ * --all`) whose session begins with it too may be the one meant, and restoring the other
+ * would only raise its mark. Refused, naming both, before anything is written.
+ */
+function refuseAmbiguousPrefix(ctx: Context, choice: ListChoice): void {
+  if (choice.how !== 'flag-prefix' || !choice.exists || choice.typed === undefined) return;
+  const gone = goneOwnListsByPrefix(ctx.sessions, choice.typed).filter((id) => id !== choice.id);
+  if (gone.length === 0) return;
+  const candidates = [choice.id, ...gone];
+  throw new TasksError(
+    'usage',
+    `list prefix "${choice.typed}" is ambiguous for restore: ${candidates.join(', ')} (${gone.length === 1 ? 'the last has' : 'all but the first have'} no folder)`,
+    { hint: 'type more of the list id (tasks lists --all shows them)', details: { candidates } },
+  );
 }

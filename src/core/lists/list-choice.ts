@@ -141,9 +141,25 @@ function goneOwnList(index: SessionIndex, typed: string): string | undefined {
   const sessions = index.sessionsByPrefix(prefix);
   if (sessions.length !== 1) return undefined;
   const id = sessions[0] as string;
+  return isGoneOwnList(index, id) ? id : undefined;
+}
+
+/** Whether this session made tasks with TaskCreate and its own list has no folder (`tasks lists --all`: gone). */
+function isGoneOwnList(index: SessionIndex, id: string): boolean {
   const transcript = index.transcriptOf(id);
-  if (transcript === undefined || index.listsOfSession(id).length > 0) return undefined;
-  return index.transcriptTasks(transcript).writes?.some((w) => w.created) ? id : undefined;
+  if (transcript === undefined || index.listsOfSession(id).length > 0) return false;
+  return index.transcriptTasks(transcript).writes?.some((w) => w.created) === true;
+}
+
+/**
+ * The gone lists (isGoneOwnList) whose session `typed` is a prefix of: a list `-l` named by
+ * a prefix is the folder there that begins with it, and `restore`, which is for gone lists,
+ * asks whether one of these was meant instead.
+ */
+export function goneOwnListsByPrefix(index: SessionIndex, typed: string): string[] {
+  const prefix = typed.trim().toLowerCase();
+  if (!mayBeSessionPrefix(prefix)) return [];
+  return index.sessionsByPrefix(prefix).filter((id) => isGoneOwnList(index, id));
 }
 
 /**
