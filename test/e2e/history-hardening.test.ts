@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, jsonLines, readJson, tempConfig, writeTask } from '../helpers/cli.js';
+import { BIN, baseEnv, jsonLines, readJson, run, tempConfig, writeTask } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 import { writeTaskTranscript, writeTranscript } from '../helpers/session-files.mjs';
 
@@ -279,6 +279,23 @@ describe('a journal that is not a file', () => {
     expect(r.stderr).not.toContain('ELOOP');
     expect(fs.readFileSync(elsewhere, 'utf8')).toBe(before);
     expect(file(config, '1').subject).toBe('B');
+  });
+
+  it('the trace of runs beside the lists (tasks/.tasks-writes.jsonl) a symlink or a FIFO: a change neither writes through the link nor hangs', () => {
+    for (const kind of ['symlink', 'fifo'] as const) {
+      const config = tempConfig();
+      t(config, 'create', 'A');
+      const traces = path.join(config, 'tasks', '.tasks-writes.jsonl');
+      fs.rmSync(traces);
+      const elsewhere = path.join(config, 'elsewhere.txt');
+      fs.writeFileSync(elsewhere, 'not yours\n');
+      if (kind === 'symlink') fs.symlinkSync(elsewhere, traces);
+      else execFileSync('mkfifo', [traces]);
+      const r = run(config, ['-l', 'L', 'update', '1', '--subject', 'B'], { env: ENV, timeoutMs: 15_000 });
+      expect(r.code, `${kind}: ${r.stderr}`).toBe(0);
+      expect(fs.readFileSync(elsewhere, 'utf8')).toBe('not yours\n');
+      expect(file(config, '1').subject).toBe('B');
+    }
   });
 
   it("a change made a moment after ours (inside the file clock's tick) never hides our record", () => {
