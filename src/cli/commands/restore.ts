@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
-import { goneOwnListsByPrefix } from '../../core/lists/list-choice.js';
-import type { ListChoice } from '../../core/lists/list-choice-types.js';
-import { nothingRestored } from '../../core/restore/gone-lists.js';
+import { nothingRestored, refuseAmbiguousPrefix } from '../../core/restore/gone-lists.js';
 import { restoreList } from '../../core/restore/restore-list.js';
 import { taskFileTimes } from '../../core/store/task-times.js';
 import { renderJson } from '../../render/json.js';
@@ -64,7 +62,7 @@ Examples:
     .action(async (opts: RestoreOptions) => {
       const dryRun = Boolean(opts.dryRun);
       const choice = ctx.list(true, { creates: true, dryRun });
-      refuseAmbiguousPrefix(ctx, choice);
+      refuseAmbiguousPrefix(ctx.sessions, choice);
       const outcome = await withInterrupt((signal) =>
         restoreList(ctx.sessions, choice.dir, choice.id, { from: opts.from, dryRun, now: () => performance.now(), signal }),
       );
@@ -127,21 +125,4 @@ Examples:
         mark: report.mark,
       });
     });
-}
-
-/**
- * `-l <short id>` names the list folder there that begins with it; a gone list (`tasks lists
- * --all`) whose session begins with it too may be the one meant, and restoring the other
- * would only raise its mark. Refused, naming both, before anything is written.
- */
-function refuseAmbiguousPrefix(ctx: Context, choice: ListChoice): void {
-  if (choice.how !== 'flag-prefix' || !choice.exists || choice.typed === undefined) return;
-  const gone = goneOwnListsByPrefix(ctx.sessions, choice.typed).filter((id) => id !== choice.id);
-  if (gone.length === 0) return;
-  const candidates = [choice.id, ...gone];
-  throw new TasksError(
-    'usage',
-    `list prefix "${choice.typed}" is ambiguous for restore: ${candidates.join(', ')} (${gone.length === 1 ? 'the last has' : 'all but the first have'} no folder)`,
-    { hint: 'type more of the list id (tasks lists --all shows them)', details: { candidates } },
-  );
 }

@@ -33,6 +33,8 @@ export interface Timeline {
   partial: boolean;
   /** Some session of the list was told that the app keeps statuses itself. */
   appKeepsStatuses: boolean;
+  /** The time an event sorts by where its record's order places it before its own (inWriteOrder). */
+  sortAt?: ReadonlyMap<TimelineEvent, string>;
 }
 
 export function fromJournal(entries: readonly JournalEntry[], list: string): TimelineEvent[] {
@@ -77,9 +79,6 @@ export function fromJournal(entries: readonly JournalEntry[], list: string): Tim
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const timeKey = (at: string) => (ISO.test(at) ? at : new Date(Date.parse(at) || 0).toISOString());
 
-/** The time an event of a record sorts by, where it is not its own (inWriteOrder). */
-const sortAt = new WeakMap<TimelineEvent, string>();
-
 /**
  * These events of one record (the journal, one transcript), in the order it was written,
  * sort in that order: one whose time is later than a line written after it (the clock
@@ -87,7 +86,7 @@ const sortAt = new WeakMap<TimelineEvent, string>();
  * time. Its time is shown as written; only its place in the timeline follows the record,
  * so the changes after it are not taken for changes no record shows.
  */
-function inWriteOrder(events: readonly TimelineEvent[]): void {
+function inWriteOrder(events: readonly TimelineEvent[], sortAt: Map<TimelineEvent, string>): void {
   let next: string | undefined;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i] as TimelineEvent;
@@ -103,8 +102,8 @@ function inWriteOrder(events: readonly TimelineEvent[]): void {
  * the order given stands. Times written by toISOString (all of ours and Claude Code's)
  * sort as text; others are parsed.
  */
-export function byTime(events: readonly TimelineEvent[]): TimelineEvent[] {
-  const keyed = events.map((e, i) => ({ e, i, k: sortAt.get(e) ?? timeKey(e.at) }));
+export function byTime(events: readonly TimelineEvent[], sortAt?: ReadonlyMap<TimelineEvent, string>): TimelineEvent[] {
+  const keyed = events.map((e, i) => ({ e, i, k: sortAt?.get(e) ?? timeKey(e.at) }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
   return keyed.map((x) => x.e);
 }
@@ -142,7 +141,8 @@ export interface TimelineOptions {
 export async function readTimeline(listDir: string, opts: TimelineOptions): Promise<Timeline> {
   const journal = readJournal(listDir);
   const events = fromJournal(confirmedEntries(journal.entries, listDir), opts.listId);
-  inWriteOrder(events);
+  const sortAt = new Map<TimelineEvent, string>();
+  inWriteOrder(events, sortAt);
   let transcripts = 0;
   let copied = 0;
   let copiedHere = 0;
@@ -169,12 +169,12 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       );
       for (const c of own) if (c.uuid !== undefined) seen.add(c.uuid);
       const mine = fromTranscript(own, opts.listId);
-      inWriteOrder(mine);
+      inWriteOrder(mine, sortAt);
       pushAll(events, mine);
     }
   }
   // Oldest first; at the same instant, the journal's order and then the transcript's stand.
-  let ordered = byTime(events);
+  let ordered = byTime(events, sortAt);
   const state = replay(ordered);
   if (opts.unrecorded) {
     const found = unrecordedEvents(listDir, ordered, state, {
@@ -183,7 +183,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
       appKeepsStatuses,
       partial,
     });
-    if (found.length > 0) ordered = byTime([...ordered, ...found]);
+    if (found.length > 0) ordered = byTime([...ordered, ...found], sortAt);
   }
   return {
     list: opts.listId,
@@ -195,6 +195,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
     copiedHere,
     partial,
     appKeepsStatuses,
+    sortAt,
   };
 }
 
@@ -206,5 +207,10 @@ export function createdOutsideRecord(events: readonly TimelineEvent[], taskIds: 
 
 /** Several lists' timelines as one, oldest first (`log --all`). */
 export function mergeTimelines(timelines: readonly Timeline[]): TimelineEvent[] {
-  return timelines.length === 1 ? [...(timelines[0] as Timeline).events] : byTime(timelines.flatMap((t) => t.events));
+  if (timelines.length === 1) return [...(timelines[0] as Timeline).events];
+  const sortAt = new Map(timelines.flatMap((t) => [...(t.sortAt ?? [])]));
+  return byTime(
+    timelines.flatMap((t) => t.events),
+    sortAt,
+  );
 }

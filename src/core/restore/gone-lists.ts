@@ -1,5 +1,8 @@
+import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { readBinding } from '../binding/project-binding.js';
+import { goneOwnListsByPrefix } from '../lists/list-choice.js';
+import type { ListChoice } from '../lists/list-choice-types.js';
 import { mayBeSessionPrefix } from '../lists/short-ids.js';
 import { evidenceOf } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
@@ -150,4 +153,21 @@ export function nothingRestored(
   if (meant.length === 1) return { meant: meant[0], candidates: [] };
   const candidates = o.from.length === 0 && o.cwd !== undefined ? sessionsWithoutList(index, o.cwd).map((s) => s.sessionId) : [];
   return { candidates };
+}
+
+/**
+ * `-l <short id>` names the list folder there that begins with it; a gone list (`tasks lists
+ * --all`) whose session begins with it too may be the one a restore meant, and restoring the
+ * other would only raise its mark. Refused, naming both, before anything is written.
+ */
+export function refuseAmbiguousPrefix(index: SessionIndex, choice: ListChoice): void {
+  if (choice.how !== 'flag-prefix' || !choice.exists || choice.typed === undefined) return;
+  const gone = goneOwnListsByPrefix(index, choice.typed).filter((id) => id !== choice.id);
+  if (gone.length === 0) return;
+  const candidates = [choice.id, ...gone];
+  throw new TasksError(
+    'usage',
+    `list prefix "${choice.typed}" is ambiguous for restore: ${candidates.join(', ')} (${gone.length === 1 ? 'the last has' : 'all but the first have'} no folder)`,
+    { hint: 'type more of the list id (tasks lists --all shows them)', details: { candidates } },
+  );
 }
