@@ -5,7 +5,7 @@
  * its side of the move only: the new list's log never shows the old list's creates, the
  * old list's log invents no change "with no record", and doctor reports no task missing.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,39 @@ describe('tasks use moves a running session', () => {
     expect((JSON.parse(doctorOld.stdout) as { findings: Array<{ code: string }> }).findings.map((f) => f.code)).not.toContain(
       'tasks_missing',
     );
+  });
+
+  it('the record of moves a symlink or a FIFO: tasks use neither writes through the link nor hangs', () => {
+    for (const kind of ['symlink', 'fifo'] as const) {
+      const config = tempConfig();
+      const home = path.join(config, 'home');
+      const proj = path.join(home, 'work', 'web');
+      fs.mkdirSync(proj, { recursive: true });
+      const now = Date.now();
+      writeTaskTranscript(config, {
+        sessionId: S,
+        cwd: proj,
+        start: now - 70_000,
+        ended: false,
+        calls: [{ create: { id: '1', subject: 'Old A' }, time: now - 60_000 }],
+      });
+      writeTask(path.join(config, 'tasks', S), task('1', 'Old A'));
+      const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+      children.push(child);
+      writeLiveSession(config, { pid: child.pid as number, sessionId: S, cwd: proj, status: 'idle', start: now - 70_000 });
+      const moves = path.join(config, 'tasks', '.tasks-session-moves.jsonl');
+      const elsewhere = path.join(config, 'elsewhere.txt');
+      fs.writeFileSync(elsewhere, 'not yours\n');
+      if (kind === 'symlink') fs.symlinkSync(elsewhere, moves);
+      else execFileSync('mkfifo', [moves]);
+      const used = run(config, ['use', 'web-sprint'], { cwd: proj, env: { HOME: home }, timeoutMs: 15_000 });
+      expect(used.code, `${kind}: ${used.stderr}`).not.toBe(-1);
+      expect(used.code, used.stderr).toBe(0);
+      expect(used.stderr).toMatch(
+        /warning: could not record the sessions this moves: \.tasks-session-moves\.jsonl is a (symbolic link|FIFO)/,
+      );
+      expect(used.stderr).not.toContain('ELOOP');
+      expect(fs.readFileSync(elsewhere, 'utf8')).toBe('not yours\n');
+    }
   });
 });

@@ -56,6 +56,13 @@ Examples:
         throw usage('use takes the list to bind as its argument (tasks use <list>), not -l or --session');
       if (raw === undefined && !opts.clear) return showBinding(ctx, cwd, places, show);
       const use = useList(cwd, places, raw, ctx.sessions, ctx.now());
+      if (use.movesNotRecorded !== undefined) {
+        ctx.io.warn(
+          `could not record the sessions this moves: ${use.movesNotRecorded}; the history of each list cannot tell their changes apart at the move`,
+          'moves_not_recorded',
+          { reason: use.movesNotRecorded },
+        );
+      }
       if (ctx.io.json) {
         ctx.io.out(renderJson(listUseJson(use)));
         return;

@@ -134,6 +134,11 @@ export const NOTICES = {
   journal_line_skipped: { kind: 'warning', when: '`log`: a damaged journal line, skipped', facts: ['list', 'file', 'line', 'reason'] },
   journal_not_read: { kind: 'warning', when: '`log`: a journal that is not a regular file, not read', facts: ['list', 'reason'] },
   journal_not_written: { kind: 'warning', when: 'a change made, but the journal could not record it', facts: ['file', 'reason'] },
+  moves_not_recorded: {
+    kind: 'warning',
+    when: '`use`: the running sessions it moves could not be recorded (the record is a link or a FIFO); the binding is made',
+    facts: ['reason'],
+  },
   journal_cut: {
     kind: 'warning',
     when: 'a value over 16,384 characters kept cut in the journal: undo cannot restore it in full',

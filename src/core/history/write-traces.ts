@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { appendToRegularFile } from '../base/append-regular.js';
 import { readBoundedText } from '../base/bounded-read.js';
 import { isTaskId } from '../store/ids.js';
 
@@ -52,27 +53,9 @@ export function traceWrites(tasksRoot: string, traces: readonly WriteTrace[]): v
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat !== undefined && !stat.isFile()) return;
     if ((stat?.size ?? 0) > ROTATE_BYTES) fs.renameSync(file, path.join(tasksRoot, PREVIOUS));
-    appendTo(file, text);
+    appendToRegularFile(file, text);
   } catch {
     // A read-only tasks folder: the journal in the list folder still records the change.
-  }
-}
-
-/**
- * One write to a regular file opened for append, as the journal's (journal.ts): never
- * through a symbolic link (it would write wherever it points) and never blocking on a
- * FIFO, which anyone who can write the tasks folder can put in its place.
- */
-function appendTo(file: string, text: string): void {
-  const fd = fs.openSync(
-    file,
-    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
-    0o644,
-  );
-  try {
-    if (fs.fstatSync(fd).isFile()) fs.writeSync(fd, text);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -20,6 +20,8 @@ export interface ListUse {
   outcome: BindOutcome;
   /** Sessions running there that the change moves to another list at their next task call. */
   moved: Array<{ session: SessionInfo; from: string; to: string }>;
+  /** Why the moves could not be recorded (each list's history then cannot split the session's changes at the move). */
+  movesNotRecorded?: string;
 }
 
 /**
@@ -33,9 +35,9 @@ export function useList(cwd: string, places: SettingsPlaces, raw: string | undef
   const outcome = bindHere(cwd, places, wanted?.id);
   const moved = outcome.write.changed ? sessionsMoved(sessions, running) : [];
   // Recorded, so that each list's history takes a moved session's changes from its side of the move.
-  recordMoves(
+  const movesNotRecorded = recordMoves(
     places.configDir,
     moved.map((m) => ({ session: m.session.sessionId, from: m.from, to: m.to, at: now })),
   );
-  return { wanted, outcome, moved };
+  return { wanted, outcome, moved, ...(movesNotRecorded === undefined ? {} : { movesNotRecorded }) };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { appendToRegularFile } from '../base/append-regular.js';
 import { readBoundedText } from '../base/bounded-read.js';
 import { tasksRoot } from '../store/paths.js';
 
@@ -27,14 +28,26 @@ function movesFile(configDir: string): string {
   return path.join(tasksRoot(configDir), FILE);
 }
 
-/** Append these moves (one write, with O_APPEND: lines from two runs never interleave). */
-export function recordMoves(configDir: string, moves: readonly SessionMove[]): void {
-  if (moves.length === 0) return;
+/**
+ * Append these moves (one write, with O_APPEND: lines from two runs never interleave).
+ * Returns why they could not be recorded (the file is a link, a FIFO), for a warning: the
+ * binding they follow from is made all the same.
+ */
+export function recordMoves(configDir: string, moves: readonly SessionMove[]): string | undefined {
+  if (moves.length === 0) return undefined;
   const text = moves
     .map((m) => `${JSON.stringify({ at: new Date(m.at).toISOString(), session: m.session, from: m.from, to: m.to })}\n`)
     .join('');
   fs.mkdirSync(tasksRoot(configDir), { recursive: true });
-  fs.appendFileSync(movesFile(configDir), text, { mode: 0o644 });
+  const stat = fs.lstatSync(movesFile(configDir), { throwIfNoEntry: false });
+  if (stat !== undefined && !stat.isFile())
+    return `${FILE} is ${stat.isSymbolicLink() ? 'a symbolic link' : stat.isFIFO() ? 'a FIFO' : 'not a regular file'}, not written`;
+  try {
+    appendToRegularFile(movesFile(configDir), text);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return undefined;
 }
 
 /** Every recorded move, by session, oldest first (none when nothing was recorded or it cannot be read). */
