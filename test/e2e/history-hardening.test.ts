@@ -166,6 +166,17 @@ describe('undo is atomic across tasks', () => {
   });
 });
 
+describe('log --all of a list folder that is also reached through a symlink (two names, one list)', () => {
+  it('counts each change once, under the name of the folder itself', () => {
+    const config = tempConfig();
+    t(config, 'create', 'A');
+    fs.symlinkSync('L', path.join(config, 'tasks', 'alias'));
+    const r = runInProcessSync(config, ['log', '--all', '--json'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ list: string; op: string }>).map((e) => `${e.list} ${e.op}`)).toEqual(['L create']);
+  });
+});
+
 describe('an undo stopped half-way, then a change made with tasks', () => {
   it('the next undo finishes it, leaving the field changed since as it is, and the undo after takes that change back', () => {
     const config = tempConfig();
