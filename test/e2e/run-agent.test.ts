@@ -403,4 +403,19 @@ describe('tasks run: refused before anything starts', () => {
     expect(before.stderr).toMatch(/^error: put the agent's command after --/);
     expect(fs.existsSync(marker)).toBe(false);
   });
+
+  it('-l or --config-dir that took the -- as its value starts nothing: no agent writing to a list named "--" or a config folder named "--"', async () => {
+    const config = tempConfig();
+    const marker = path.join(config, 'started');
+    const list = await runBin(config, ['run', '--until', 'all-completed', '-l', '--', 'touch', marker]);
+    expect(list).toMatchObject({ code: 2, stdout: '' });
+    expect(list.stderr).toMatch(/^error: -l needs a list: it took the -- before the agent's command/);
+    const global = await runBin(config, ['--list', '--', 'run', 'touch', marker]);
+    expect(global.code).toBe(2);
+    const dir = await runBin(config, ['run', '--config-dir', '--', 'touch', marker]);
+    expect(dir).toMatchObject({ code: 2, stdout: '' });
+    expect(dir.stderr).toMatch(/^error: --config-dir needs a folder: it took the -- before the agent's command/);
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(fs.existsSync(path.join(config, 'tasks', '--'))).toBe(false);
+  });
 });

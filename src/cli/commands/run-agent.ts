@@ -89,13 +89,19 @@ export function registerRun(program: Command, ctx: Context): void {
     .addHelpText('after', HELP)
     .action(async (words: string[], opts: RunOptions) => {
       const [agentCommand, ...args] = words;
-      // An option given no value takes the -- as its own (`--record -- claude ...`): a record named "--".
-      for (const [flag, value] of [
-        ['--record', opts.record],
-        ['--owner', opts.owner],
+      // An option given no value takes the -- as its own (`--record -- claude ...`): a record
+      // named "--", or an agent writing to a list named "--" (`-l --`), or with a config folder
+      // named "--" (`--config-dir --`), where it would start without its login.
+      const globals = ctx.globals();
+      for (const [flag, value, what] of [
+        ['--record', opts.record, 'file'],
+        ['--owner', opts.owner, 'name'],
+        ['--list', globals.list, 'list'],
+        ['--config-dir', globals.configDir, 'folder'],
       ] as const) {
-        if (value === '--')
-          throw usage(`${flag} needs a ${flag === '--record' ? 'file' : 'name'}: it took the -- before the agent's command`);
+        if (value !== '--') continue;
+        const typed = ctx.args[ctx.args.indexOf('--') - 1];
+        throw usage(`${typed?.startsWith('-') ? typed : flag} needs a ${what}: it took the -- before the agent's command`);
       }
       // Words before the -- are not the agent's: tasks run's own options among them
       // (`tasks run claude --until all-completed -- ...`) would be taken, and the -- given to the agent.
@@ -106,7 +112,7 @@ export function registerRun(program: Command, ctx: Context): void {
           'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose',
         );
       }
-      if (ctx.globals().session !== undefined) throw usage('--session and run cannot be used together: the run names its own session');
+      if (globals.session !== undefined) throw usage('--session and run cannot be used together: the run names its own session');
       if (agentCommand === undefined || agentCommand === '') throw usage('tasks run needs a command after --');
       const cwd = ctx.cwd;
       if (cwd === undefined) throw usage('tasks run: the current directory no longer exists');
