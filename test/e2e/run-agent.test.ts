@@ -418,4 +418,14 @@ describe('tasks run: refused before anything starts', () => {
     expect(fs.existsSync(marker)).toBe(false);
     expect(fs.existsSync(path.join(config, 'tasks', '--'))).toBe(false);
   });
+
+  it('a command before the -- that is also the first word after it is refused too (tasks run touch -- touch ...)', async () => {
+    const config = tempConfig();
+    const marker = path.join(config, 'started');
+    const twice = await runBin(config, ['run', 'touch', '--', 'touch', marker]);
+    expect(twice).toMatchObject({ code: 2, stdout: '' });
+    expect(twice.stderr).toMatch(/^error: put the agent's command after --/);
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(fs.existsSync(path.join(config, 'touch'))).toBe(false);
+  });
 });

@@ -105,8 +105,9 @@ export function registerRun(program: Command, ctx: Context): void {
       }
       // Words before the -- are not the agent's: tasks run's own options among them
       // (`tasks run claude --until all-completed -- ...`) would be taken, and the -- given to the agent.
+      // Counted, not only the first compared: `tasks run sh -- sh -c ...` would run `sh sh -c ...`.
       const dash = ctx.args.indexOf('--');
-      if (dash === -1 || (agentCommand !== undefined && ctx.args[dash + 1] !== agentCommand)) {
+      if (dash === -1 || words.length !== ctx.args.length - dash - 1) {
         throw usage(
           "put the agent's command after --",
           'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose',
