@@ -94,6 +94,7 @@ export async function runOnHost(
       // A change or a watch: the host ends it as at Ctrl-C there, and says how (a watch's end
       // event); an import is a change the host finishes. (A stream's watch reads stdin for good.)
       finishOnSignal: link || (!tty && opts.command === 'import'),
+      outlivesReader: isGate(opts.command, args),
       watchdogMs: call.connectTimeoutS * 1000 + START_GRACE_MS,
     });
     if (outcome.status === REMOTE_STATUS.notInstalled && !outcome.ready && attempt === 0) {
@@ -105,6 +106,18 @@ export async function runOnHost(
     if (opts.relay && !readsInput && outcome.ready) startBroker(target, env);
     return outcome;
   }
+}
+
+/**
+ * A command whose status is a verdict, which a reader going away must not cut short: a
+ * watch with --until, and a run (here, its reader gone never ends the agent's run either).
+ */
+function isGate(command: string | undefined, args: readonly string[]): boolean {
+  if (command === 'run') return true;
+  if (command !== 'watch') return false;
+  const end = args.indexOf('--');
+  const own = end < 0 ? args : args.slice(0, end);
+  return own.some((word) => word === '--until' || word.startsWith('--until=') || word.startsWith('-u'));
 }
 
 /**

@@ -45,6 +45,11 @@ export interface SshRunOptions {
   finishOnSignal?: boolean | undefined;
   /** The launcher says ready on stdout too (not under -tt): what comes there before it is the login shell's, not the command's. */
   marked?: boolean | undefined;
+  /**
+   * A gate (`watch --until`, `run`): a reader here that goes away does not end it, as it does
+   * not end one here; it goes on to its verdict, which is its status, its output dropped.
+   */
+  outlivesReader?: boolean | undefined;
 }
 
 /** The signals that stop a command here (main.ts): one taken by a command is left to it, a second ends the process. */
@@ -78,7 +83,8 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
   };
   // A reader here that goes away (`| head -1`) ends this process, and with it ssh, as a run
   // here ends: a watch there may write nothing for hours, so the pipe is watched, not written.
-  const unfollow = opts.tty ? () => {} : io.followReader();
+  // A gate goes on instead (`watch --until ... | head -5 && deploy` must not pass early).
+  const unfollow = opts.tty ? () => {} : opts.outlivesReader ? io.onReaderGone(() => {}) : io.followReader();
   const watchdog = setTimeout(() => {
     outcome.noAnswer = true;
     child.kill('SIGTERM');
