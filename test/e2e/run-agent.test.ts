@@ -429,3 +429,25 @@ describe('tasks run: refused before anything starts', () => {
     expect(fs.existsSync(path.join(config, 'touch'))).toBe(false);
   });
 });
+
+describe("tasks run: a process that left the agent's group and holds its stderr", () => {
+  it("does not keep tasks run from exiting once the run is over (a server started with setsid, its stderr the agent's)", async () => {
+    const config = tempConfig();
+    const pidFile = path.join(config, 'daemon.pid');
+    // stdout closed by the daemon, so only the agent's stderr is held; tasks run's stderr a pipe (relayed).
+    const agent = `setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 30' >/dev/null & echo x`;
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [BIN, 'run', '--', 'sh', '-c', agent], { env: baseEnv(config), cwd: config });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+    const ms = Date.now() - t0;
+    try {
+      process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    expect(code, stderr).toBe(2);
+    expect(ms).toBeLessThan(10_000);
+  }, 40_000);
+});

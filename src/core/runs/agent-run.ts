@@ -131,8 +131,12 @@ export async function runAgent(opts: AgentRunOptions): Promise<AgentRunResult> {
     opts.onNote("a process outside the agent's process group kept its output open: no longer read", 'output_abandoned');
   }
   // Its stderr's last bytes, read before what the run says at its end (once the group is gone, it ends too).
-  if (agent.stderr !== null && !agent.stderr.readableEnded && !agent.stderr.destroyed)
+  if (agent.stderr !== null && !agent.stderr.readableEnded && !agent.stderr.destroyed) {
     await withinMs(streamEnd(agent.stderr), OUTPUT_GRACE_MS, undefined);
+    // Still open: held by a process that left the group (a server started with setsid). It is
+    // no longer read, or tasks run would wait for that process to end before exiting.
+    if (!agent.stderr.readableEnded) agent.stderr.destroy();
+  }
   flushStderr?.();
   const exit = agent.exitStatus ?? (await withinMs(agent.exited, OUTPUT_GRACE_MS, undefined));
   const signal = opts.stop.reason;
