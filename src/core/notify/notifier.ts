@@ -621,6 +621,6 @@ function quietOldNews(events: readonly NotifyEvent[], u: WatchUpdate, now: numbe
   const finishedAt = maxOf(u.times?.values() ?? []);
   // No time known (-Infinity, NaN): not judged old.
   if (!Number.isFinite(finishedAt) || now - finishedAt <= REFUSAL_NEWS_MS) return new Set();
-  if (!events.some((e) => e.type === 'list-completed') || live()) return new Set();
-  return new Set(events.filter((e) => e.type === 'list-completed').map((e) => e.key));
+  const finished = events.filter((e) => e.type === 'list-completed').map((e) => e.key);
+  return finished.length === 0 || live() ? new Set() : new Set(finished);
 }

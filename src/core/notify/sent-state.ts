@@ -137,7 +137,7 @@ export interface Settle {
   bornAt?: number | undefined;
   /**
    * Keys to claim without telling, for the targets this state has never kept anything for
-   * (`quietFor`): the old news a first run finds (a list finished long ago), which would
+   * (`newTargets`): the old news a first run finds (a list finished long ago), which would
    * otherwise all be sent at once to a target just set up. Claimed, they stay told.
    */
   quiet?: { keys: ReadonlySet<string>; targets: ReadonlySet<string> } | undefined;
