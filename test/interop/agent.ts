@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { type MockModel, type MockModelOptions, type ReceivedResult, startMockModel, type Turn, type UsageTurn } from './mock-model.js';
 import { type AgentStream, parseStream } from './stream.js';
 
@@ -149,6 +149,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentRun> {
       },
     );
     killed = () => child.kill('SIGKILL');
+    // A test that fails before it awaits its agent must not leave it running: the model it
+    // asks ends with the test file's process, and Claude Code goes on retrying for minutes,
+    // an orphan that slows every later test. It ends with the test. (Called outside a
+    // test, from a hook, the caller ends it.)
+    try {
+      onTestFinished(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      });
+    } catch {
+      // not inside a test
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
