@@ -29,12 +29,19 @@ export function renderChoiceNote(
       if (choice.fresh) {
         const before = choice.replaced?.[0];
         const earlier = before === undefined ? '' : `; its list before: ${opts.short(before)}`;
-        note = `using list ${shown} (${sessionWords(choice, opts).join(', ')}): no tasks yet${earlier}`;
+        const also = alsoLive(choice, opts);
+        note = `using list ${shown} (${sessionWords(choice, opts).join(', ')}): no tasks yet${earlier}${also === '' ? '' : `; ${also}`}`;
         break;
       }
       const others = (choice.candidates ?? []).filter((c) => c !== choice.id).length;
       const where = choice.projectDir === undefined ? 'here' : `in ${tildePath(choice.projectDir, opts.home)}`;
-      const more = others > 0 ? `; ${others} other list${others === 1 ? '' : 's'} of sessions ${where}: tasks lists` : '';
+      const also = alsoLive(choice, opts);
+      const more =
+        also !== ''
+          ? `, ${also}; tasks lists shows all ${others + 1}`
+          : others > 0
+            ? `; ${others} other list${others === 1 ? '' : 's'} of sessions ${where}: tasks lists`
+            : '';
       note = `using list ${shown} (${sessionWords(choice, opts).join(', ')})${more}`;
       break;
     }
@@ -50,6 +57,23 @@ export function renderChoiceNote(
     }
   }
   return opts.fit ? fitStyled(oneLine(note), opts.width) : oneLine(note);
+}
+
+/**
+ * Several live sessions of the project on different lists: why this one (the most
+ * recently active), and the others' lists with their prompts, so that one agent's list is
+ * not read as all the work going on there. Empty otherwise.
+ */
+function alsoLive(choice: ListChoice, opts: { home: string; width: number; short: (id: string) => string }): string {
+  const others = choice.liveOthers ?? [];
+  if (others.length === 0) return '';
+  const where = choice.projectDir === undefined ? 'here' : `in ${tildePath(choice.projectDir, opts.home)}`;
+  const named = others.slice(0, 2).map((o) => {
+    const prompt = promptText(o.prompt, 30);
+    return prompt === '' ? opts.short(o.list) : `${opts.short(o.list)} (${JSON.stringify(prompt)})`;
+  });
+  const rest = others.length > 2 ? ` and ${others.length - 2} more` : '';
+  return `picked as the most recently active; also live ${where}: ${named.join(', ')}${rest}`;
 }
 
 /** `live session "fix the login bug", ~/work/myproj[, active 5 min ago]` */

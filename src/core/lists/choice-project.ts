@@ -63,7 +63,12 @@ export function byProject(configDir: string, index: SessionIndex, opts: ChooseLi
     if (lists.length > 1 && opts.forWrite) throw refusal(configDir, tildePath(dir, opts.home), pool, running, 'a change');
     const choice = choiceOf(configDir, index, dir, pool[0] as Candidate, [...new Set([...pool, ...ended].map((c) => c.list))]);
     // Several sessions at work here: a read shows the latest active one's list; a gate must not guess.
-    if (lists.length > 1 && running) choice.gateRefusal = refusal(configDir, tildePath(dir, opts.home), pool, running, 'a gate');
+    if (lists.length > 1 && running) {
+      choice.gateRefusal = refusal(configDir, tildePath(dir, opts.home), pool, running, 'a gate');
+      choice.liveOthers = lists
+        .filter((l) => l !== choice.id)
+        .map((list) => ({ list, prompt: pool.find((c) => c.list === list)?.session.prompt }));
+    }
     return choice;
   }
   return undefined;

@@ -35,6 +35,13 @@ export interface ListChoice {
   replaced?: string[] | undefined;
   /** A session that keeps TodoWrite todos and no list (`--session`): its todos, read-only. */
   todos?: Todo[] | undefined;
+  /**
+   * The project rule, with live sessions of the project on other lists too: those lists,
+   * each with its session's opening prompt, most recently active first. A read shows the
+   * latest active session's list; its note names these, so one agent's list is not taken
+   * for all the work going on there.
+   */
+  liveOthers?: Array<{ list: string; prompt?: string | undefined }> | undefined;
   /** Several live sessions of the project have lists: what a gate (`watch --until`) is told, rather than run on the latest active one's. */
   gateRefusal?: TasksError | undefined;
   /** A dry run could not choose as a write must: what a real run would be told. */
