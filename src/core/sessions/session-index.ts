@@ -491,6 +491,10 @@ export class SessionIndex {
       }
       for (const p of this.processes().values()) {
         if (!p.replaced.includes(sessionId)) continue;
+        // Cleared there, and resumed since by another process (`claude --resume <id>`), which
+        // works on its list again: live, not left behind. (A file that kept the old id after
+        // the /clear names the clearing process itself: that one is still cleared.)
+        if (info.state === 'live' && info.pid !== undefined && info.pid !== p.pid) continue;
         info.replacedBy = p.sessionId;
         info.clearProof = p.proof[sessionId] ?? 'times';
       }

@@ -1,0 +1,86 @@
+/**
+ * Interop: a session `/clear`ed in one terminal and resumed (`claude --resume <id>`) in
+ * another, against the real Claude Code. The interactive process goes on as a new session;
+ * the resumed process works on the old session's list again. While it runs, that list is
+ * a live agent's: `tasks lists` must not call its session cleared, the list note must not,
+ * and `doctor` must not call its work stranded (its fix, a carry, would be refused: the
+ * list is live). `release --gone` gives nothing back.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgent } from './agent.js';
+import { startInteractive } from './interactive.js';
+import type { Turn } from './mock-model.js';
+import { gate, liveFiles, waitFor, world } from './session-world.js';
+
+const byPrompt = (prompt: string): Turn | undefined => {
+  const create = /^create (.+)$/m.exec(prompt)?.[1];
+  if (create !== undefined) return [{ name: 'TaskCreate', input: { subject: create, description: `${create}, from the agent` } }];
+  const start = /^start (\d+)$/m.exec(prompt)?.[1];
+  if (start !== undefined) return [{ name: 'TaskUpdate', input: { taskId: start, status: 'in_progress' } }];
+  return undefined;
+};
+
+interface Row {
+  id: string;
+  state: string | null;
+  replacedBy: string | null;
+}
+
+describe('the real Claude Code: a /clear-ed session resumed in another process', () => {
+  it('is live on its list again, not cleared: lists, the note, doctor and release --gone agree', async () => {
+    const w = world();
+    const proj = w.dir('work/app');
+    const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
+    const hold = gate();
+    let resumed: Promise<unknown> | undefined;
+    try {
+      const first = await waitFor('the live file', () => liveFiles(w.config)[0]);
+      const old = first.sessionId;
+      await a.waitFor((s) => /auto mode|for shortcuts/.test(s), 'the prompt');
+      a.type('create Fix it');
+      const file = path.join(w.config, 'tasks', old, '1.json');
+      await waitFor('#1', () => fs.existsSync(file));
+      a.type('start 1');
+      await waitFor('#1 started', () => /"in_progress"/.test(fs.readFileSync(file, 'utf8')));
+      await a.waitFor((s) => /for shortcuts|auto mode/.test(s) && !/esc to interrupt/.test(s), 'the turn to end');
+      // A person looks while the session works (tasks remembers the process on it).
+      expect((await w.tasks(proj, ['lists'])).code).toBe(0);
+      a.type('/clear');
+      await waitFor('the new session', () => liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== old));
+      const cleared = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
+      expect(cleared.stdout).toContain('was cleared holding it');
+
+      resumed = runAgent({
+        configDir: w.config,
+        listId: undefined,
+        cwd: proj,
+        prompt: 'go on with it',
+        args: ['--resume', old],
+        turns: [[{ name: 'TaskGet', input: { taskId: '1' } }], [{ name: 'TaskList', input: {} }]],
+        beforeTurn: (i) => (i === 1 ? hold.wait() : undefined),
+      });
+      await hold.arrived;
+      await waitFor('the resumed live file', () => liveFiles(w.config).find((f) => f.sessionId === old && f.pid !== first.pid));
+
+      const rows = JSON.parse((await w.tasks(proj, ['lists', '--json'])).stdout) as Row[];
+      expect(rows.find((r) => r.id === old)).toMatchObject({ state: 'live', replacedBy: null });
+      const table = await w.tasks(proj, ['lists']);
+      expect(table.stdout).not.toMatch(/cleared/);
+      const read = await w.tasks(proj, ['-l', old, 'list']);
+      expect(read.stdout).toMatch(/^1\tin_progress\t/m);
+      const note = (await w.tasks(proj, ['list'])).stderr;
+      expect(note).not.toMatch(/cleared session/);
+      const doctor = await w.tasks(proj, ['doctor']);
+      expect(doctor.stdout).not.toContain('list_stranded');
+      const dry = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
+      expect(dry.stdout).toBe('');
+      expect(dry.stderr).toContain('is live');
+    } finally {
+      hold.open();
+      await Promise.allSettled([resumed]);
+      await a.stop();
+    }
+  });
+});
