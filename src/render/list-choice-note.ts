@@ -2,7 +2,7 @@ import type { ListChoice } from '../core/lists/list-choice.js';
 import { ago } from './elapsed.js';
 import { fitStyled } from './fit.js';
 import { promptText, tildePath } from './session-text.js';
-import { oneLine } from './text.js';
+import { oneLine, visibleWidth } from './text.js';
 
 /**
  * The stderr line that says which list a command took and why, when the project or the
@@ -56,6 +56,12 @@ export function renderChoiceNote(
       break;
     }
   }
+  if (opts.fit && choice.liveOthers !== undefined && visibleWidth(oneLine(note)) > opts.width) {
+    // A narrow terminal: the other live lists' ids matter more than their prompts.
+    const full = alsoLive(choice, opts);
+    const bare = alsoLive(choice, { ...opts, bare: true });
+    if (full !== '') note = note.replace(full, () => bare).replace(/; tasks lists shows all \d+$/, '');
+  }
   return opts.fit ? fitStyled(oneLine(note), opts.width) : oneLine(note);
 }
 
@@ -64,15 +70,15 @@ export function renderChoiceNote(
  * recently active), and the others' lists with their prompts, so that one agent's list is
  * not read as all the work going on there. Empty otherwise.
  */
-function alsoLive(choice: ListChoice, opts: { home: string; width: number; short: (id: string) => string }): string {
+function alsoLive(choice: ListChoice, opts: { home: string; short: (id: string) => string; bare?: boolean }): string {
   const others = choice.liveOthers ?? [];
   if (others.length === 0) return '';
   const where = choice.projectDir === undefined ? 'here' : `in ${tildePath(choice.projectDir, opts.home)}`;
-  const named = others.slice(0, 2).map((o) => {
-    const prompt = promptText(o.prompt, 30);
+  const named = others.slice(0, opts.bare ? 3 : 2).map((o) => {
+    const prompt = opts.bare ? '' : promptText(o.prompt, 30);
     return prompt === '' ? opts.short(o.list) : `${opts.short(o.list)} (${JSON.stringify(prompt)})`;
   });
-  const rest = others.length > 2 ? ` and ${others.length - 2} more` : '';
+  const rest = others.length > named.length ? ` and ${others.length - named.length} more` : '';
   return `picked as the most recently active; also live ${where}: ${named.join(', ')}${rest}`;
 }
 

@@ -55,3 +55,16 @@ describe('the note of a list chosen by the project, beside other live sessions',
     );
   });
 });
+
+describe('on a narrow terminal', () => {
+  it('the other live lists keep their ids; their prompts go first', () => {
+    const choice = projectChoice({
+      liveOthers: [{ list: 'bbbbbbbb-2222-4a4a-8b8b-000000000002', prompt: 'fix the login bug in the session check' }],
+      candidates: ['aaaaaaaa-1111-4a4a-8b8b-000000000001', 'bbbbbbbb-2222-4a4a-8b8b-000000000002'],
+    });
+    const note = renderChoiceNote(choice, { ...opts, width: 125, fit: true }) as string;
+    expect(note).toBe(
+      'using list aaaaaaaa (live session "write the docs", ~/app), picked as the most recently active; also live in ~/app: bbbbbbbb',
+    );
+  });
+});
