@@ -4,7 +4,8 @@
  * the resumed process works on the old session's list again. While it runs, that list is
  * a live agent's: `tasks lists` must not call its session cleared, the list note must not,
  * and `doctor` must not call its work stranded (its fix, a carry, would be refused: the
- * list is live). `release --gone` gives nothing back.
+ * list is live). `release --gone` gives nothing back. Once the resumed run ends, the
+ * session's last run ended there: it is ended, not cleared.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ interface Row {
 }
 
 describe('the real Claude Code: a /clear-ed session resumed in another process', () => {
-  it('is live on its list again, not cleared: lists, the note, doctor and release --gone agree', async () => {
+  it('is live on its list again, not cleared, and once the resume ends, ended: lists, the note, doctor and release --gone agree', async () => {
     const w = world();
     const proj = w.dir('work/app');
     const a = await startInteractive({ configDir: w.config, cwd: proj, home: w.home, byPrompt });
@@ -52,6 +53,8 @@ describe('the real Claude Code: a /clear-ed session resumed in another process',
       const cleared = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
       expect(cleared.stdout).toContain('was cleared holding it');
 
+      // A person turns to another terminal: the resume comes a while after the /clear.
+      await new Promise((r) => setTimeout(r, 6000));
       resumed = runAgent({
         configDir: w.config,
         listId: undefined,
@@ -77,6 +80,16 @@ describe('the real Claude Code: a /clear-ed session resumed in another process',
       const dry = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
       expect(dry.stdout).toBe('');
       expect(dry.stderr).toContain('is live');
+
+      // The resumed run ends: its session's last run ended there, it was not cleared.
+      hold.open();
+      await resumed;
+      const over = JSON.parse((await w.tasks(proj, ['lists', '--json'])).stdout) as Row[];
+      expect(over.find((r) => r.id === old)).toMatchObject({ state: 'ended', replacedBy: null });
+      const after = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
+      expect(after.stdout).toBe(
+        `Would put task #1 back to pending (no owner; in_progress -> pending; session ${old.slice(0, 8)} ended holding it): Fix it\n`,
+      );
     } finally {
       hold.open();
       await Promise.allSettled([resumed]);

@@ -421,7 +421,7 @@ export class SessionIndex {
     const deadPids = new Set(dead.map((f) => f.pid));
     const running = this.runningFiles().filter((f) => f.cwd === cwd);
     for (const p of this.sessionsOfFiles([...dead, ...running])) {
-      if (deadPids.has(p.pid) && p.replaced.includes(s.sessionId))
+      if (deadPids.has(p.pid) && p.replaced.includes(s.sessionId) && !this.ranAfterClear(s, p))
         return { replacedBy: p.sessionId, clearProof: p.proof[s.sessionId] ?? 'times' };
     }
     return undefined;
@@ -495,12 +495,27 @@ export class SessionIndex {
         // works on its list again: live, not left behind. (A file that kept the old id after
         // the /clear names the clearing process itself: that one is still cleared.)
         if (info.state === 'live' && info.pid !== undefined && info.pid !== p.pid) continue;
+        // Resumed since and ended there: its last run ended, it was not cleared.
+        if (this.ranAfterClear(info, p)) continue;
         info.replacedBy = p.sessionId;
         info.clearProof = p.proof[sessionId] ?? 'times';
       }
     }
     this.infoCache.set(sessionId, info);
     return info;
+  }
+
+  /**
+   * Whether a session the process cleared ran again after that (`claude --resume <id>` in
+   * another process): its transcript goes on past the time its successor began, the
+   * moment of the `/clear`, by more than a clock's slack.
+   */
+  private ranAfterClear(info: SessionInfo, p: ProcessSession): boolean {
+    const at = p.replaced.indexOf(info.sessionId);
+    const successor = p.replaced[at + 1] ?? p.sessionId;
+    const file = this.transcriptOf(successor);
+    const clearedAt = file === undefined ? undefined : this.facts(file).firstActivity;
+    return clearedAt !== undefined && info.lastActivity !== undefined && info.lastActivity > clearedAt + CLEAR_SLACK_MS;
   }
 
   /** The sessions the process now on this session ran before it (`/clear`), oldest first. */
