@@ -178,7 +178,7 @@ describe('tasks doctor: sessions', () => {
     expect(r.code).toBe(4);
     expect(r.report?.findings.find((f) => f.code === 'list_stranded')).toEqual({
       code: 'list_stranded',
-      message: '/clear moved session 2d483082 on to 7baec0ff: the 1 unfinished task of list 2d483082 are no longer shown to its agent',
+      message: '/clear moved session 2d483082 on to 7baec0ff: the 1 unfinished task of list 2d483082 is no longer shown to its agent',
       session: A,
       list: A,
       fixes: [{ kind: 'command', command: `tasks --session ${B} carry --from ${A}`, note: 'brings them into the list the agent uses now' }],

@@ -176,10 +176,12 @@ function strandedFindings(ctx: SessionCheckContext, session: SessionInfo): Docto
   const unfinished = readList(listDirOf(ctx.index.configDir, list)).tasks.filter(isLeftWork);
   if (unfinished.length === 0) return [];
   const now = clear.newSessionId;
+  const n = unfinished.length;
+  const left = `the ${n} unfinished task${n === 1 ? '' : 's'} of list ${list.slice(0, 8)} ${n === 1 ? 'is' : 'are'}`;
   return [
     {
       code: 'list_stranded',
-      message: `${clear.sure ? '' : 'probably (by times alone) '}/clear moved session ${session.sessionId.slice(0, 8)} on to ${now.slice(0, 8)}: the ${unfinished.length} unfinished task${unfinished.length === 1 ? '' : 's'} of list ${list.slice(0, 8)} are no longer shown to its agent`,
+      message: `${clear.sure ? '' : 'probably (by times alone) '}/clear moved session ${session.sessionId.slice(0, 8)} on to ${now.slice(0, 8)}: ${left} no longer shown to its agent`,
       session: session.sessionId,
       list,
       fixes: [
