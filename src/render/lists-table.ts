@@ -266,12 +266,26 @@ export function listJson(l: ListOverview, team: { name: string; members: string[
     changedAt: new Date(l.changedAt).toISOString(),
     team: team?.name ?? null,
     members: team?.members ?? [],
+    aliases: l.aliases ?? [],
     ...sessionJson(s),
     sessions: l.sessions.map(sessionJson),
     ...(l.todos !== undefined ? { todos: l.todos } : {}),
     ...(l.unsure !== undefined ? { unsureSessions: l.unsure.map((s) => s.sessionId) } : {}),
     ...(l.mayBeElsewhere ? { unsure: true } : {}),
   };
+}
+
+/**
+ * Lists reached under other names too (symlinks under `tasks/` to their folder), shown
+ * once: `also, shared: other names of list real (symbolic links to its
+ * folder), shown once, as real`.
+ */
+export function renderListAliases(l: ListOverview): string | undefined {
+  const names = l.aliases ?? [];
+  if (names.length === 0) return undefined;
+  const one = names.length === 1;
+  const id = oneLine(l.shortId);
+  return `${names.map(oneLine).join(', ')}: ${one ? 'another name' : 'other names'} of list ${id} (${one ? 'a symbolic link' : 'symbolic links'} to its folder), shown once, as ${id}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { renderJson } from '../../render/json.js';
 import { renderAgentGoneNote, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
 import {
   listJson,
+  renderListAliases,
   renderListsLines,
   renderListsTable,
   renderNoListsYet,
@@ -173,6 +174,10 @@ Examples:
         return;
       }
       for (const line of renderUnsureSessions(lists)) ctx.io.note(line, 'sessions_unsure');
+      for (const l of lists) {
+        const line = renderListAliases(l);
+        if (line !== undefined) ctx.io.note(line, 'list_aliases', { list: l.id, aliases: l.aliases });
+      }
       // Hundreds of old TodoWrite sessions would bury the lists: the most recent, and a count.
       const todoWrite = lists.filter((l) => l.kind === 'todowrite');
       const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));

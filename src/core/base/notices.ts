@@ -35,6 +35,11 @@ export const NOTICES = {
     when: '`lists --all`: sessions that wrote into a list named only in their environment, its folder gone, with the `restore` that reads them',
     facts: ['sessions'],
   },
+  list_aliases: {
+    kind: 'note',
+    when: '`lists`: a list folder also reached under other names (symlinks under `tasks/`), shown once',
+    facts: ['list', 'aliases'],
+  },
   sessions_unsure: { kind: 'note', when: '`lists`: sessions the transcripts cannot tie to one list of several made from one plan' },
   todowrite_hidden: { kind: 'note', when: '`lists`: older TodoWrite sessions left out (`--all` shows them)', facts: ['hidden'] },
   no_lists: { kind: 'note', when: 'no task list at all (or none that matches `--here` / `--live`)' },

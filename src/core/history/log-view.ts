@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
 import { readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
 import { everyList } from '../lists/list-folders.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { listAliases } from '../store/list-aliases.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline, type TimelineEvent } from './timeline.js';
 
 /** What `tasks log` asks for. */
@@ -47,7 +47,7 @@ export interface LogView {
  */
 export async function readLog(req: LogRequest): Promise<LogView> {
   const chosen = 'all' in req.lists ? undefined : req.lists;
-  const targets = 'all' in req.lists ? oncePerFolder(everyList(req.lists.all)) : [req.lists];
+  const targets = 'all' in req.lists ? oncePerFolder(req.lists.all, everyList(req.lists.all)) : [req.lists];
   const timelines: Timeline[] = [];
   try {
     for (const { id, dir } of targets) {
@@ -88,26 +88,12 @@ export async function readLog(req: LogRequest): Promise<LogView> {
 
 /**
  * A list folder reached under two names (one a symlink to the other, as agents follow it)
- * is one list: its changes are read once, under the name of the folder itself.
+ * is one list: its changes are read once, under the name it goes by (store/list-aliases.ts).
  */
-function oncePerFolder(lists: ReadonlyArray<{ id: string; dir: string }>): Array<{ id: string; dir: string }> {
-  const real = (dir: string) => {
-    try {
-      return fs.realpathSync(dir);
-    } catch {
-      return dir;
-    }
-  };
-  const isLink = (dir: string) => fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-  // The folder itself first, then the names that link to it.
-  const ordered = [...lists].sort((a, b) => Number(isLink(a.dir)) - Number(isLink(b.dir)));
-  const seen = new Set<string>();
-  const kept = new Set<string>();
-  for (const l of ordered) {
-    const where = real(l.dir);
-    if (seen.has(where)) continue;
-    seen.add(where);
-    kept.add(l.id);
-  }
-  return lists.filter((l) => kept.has(l.id));
+function oncePerFolder(configDir: string, lists: ReadonlyArray<{ id: string; dir: string }>): Array<{ id: string; dir: string }> {
+  const aliases = listAliases(
+    configDir,
+    lists.map((l) => l.id),
+  );
+  return lists.filter((l) => !aliases.has(l.id));
 }

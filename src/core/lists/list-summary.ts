@@ -6,6 +6,7 @@ import { evidenceOf, inShowOrder, sessionsOfList, unsureSessionsOf } from '../se
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
+import { listAliases } from '../store/list-aliases.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
@@ -72,10 +73,11 @@ function isDeniedError(err: unknown): boolean {
   return code === 'EACCES' || code === 'EPERM';
 }
 
-function summarizeLists(configDir: string, index: SessionIndex): ListSummary[] {
+/** Every list once (`aliases`: its other names, list-aliases.ts), newest change first. */
+function summarizeLists(configDir: string, index: SessionIndex, aliases: ReadonlyMap<string, string>): ListSummary[] {
   const shard = index.store.cache?.shard(LISTS_SHARD);
   const cache = shard === undefined ? undefined : { shard, now: index.now(), once: index };
-  const ids = listIds(configDir);
+  const ids = listIds(configDir).filter((id) => !aliases.has(id));
   shard?.retain(summaryKeys(ids));
   return ids.map((id) => summarizeList(configDir, id, cache)).sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
 }
@@ -101,6 +103,8 @@ export interface ListOverview extends ListSummary {
   unsure?: SessionInfo[] | undefined;
   /** For `gone`: its sessions may have worked on a list named otherwise, and this one may never have existed. */
   mayBeElsewhere?: true | undefined;
+  /** For `tasks`: the other names of its folder (symlinks under `tasks/` that reach it: list-aliases.ts), by name. */
+  aliases?: string[] | undefined;
 }
 
 /**
@@ -112,11 +116,20 @@ export interface ListOverview extends ListSummary {
  */
 export function overviewLists(configDir: string, index: SessionIndex, opts: { byTranscripts?: boolean } = {}): ListOverview[] {
   const deep = opts.byTranscripts ?? true;
-  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir, index).map((l) => ({
-    ...l,
-    kind: 'tasks',
-    sessions: sessionsInShowOrder(sessionsOfList(index, l.id, { deep })),
-  }));
+  const aliases = listAliases(configDir, listIds(configDir));
+  const namesOf = new Map<string, string[]>();
+  for (const [alias, of] of aliases) namesOf.set(of, [...(namesOf.get(of) ?? []), alias]);
+  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir, index, aliases).map((l) => {
+    const others = namesOf.get(l.id);
+    // A live session writing through another name of the folder is one of its sessions too.
+    const sessions = [l.id, ...(others ?? [])].flatMap((id) => sessionsOfList(index, id, { deep: deep && id === l.id }));
+    return {
+      ...l,
+      kind: 'tasks',
+      sessions: sessionsInShowOrder([...new Map(sessions.map((s) => [s.sessionId, s])).values()]),
+      ...(others === undefined ? {} : { aliases: others.sort() }),
+    };
+  });
   if (!deep) {
     const short = shortIds(rows.map((l) => l.id));
     return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
@@ -130,7 +143,7 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
     if (inOrder === undefined) ordered.set(unsure, (inOrder = sessionsInShowOrder(unsure)));
     row.unsure = inOrder;
   }
-  const present = new Set(rows.map((r) => r.id));
+  const present = new Set([...rows.map((r) => r.id), ...aliases.keys()]);
   for (const { session, list } of liveSessionLists(index)) {
     if (present.has(list)) continue;
     present.add(list);

@@ -122,6 +122,8 @@ export function withRunningRows(
   for (const row of kept.lists) {
     const own = ours.has(row.id);
     if (row.unsure?.some((s) => ours.has(s.sessionId))) return undefined;
+    // A running session's list that is another name of this folder: the row is this one, worked out whole.
+    if (row.aliases?.some((a) => ours.has(a))) return undefined;
     if (
       own ? row.unsure !== undefined || row.sessions.some((s) => !ours.has(s.sessionId)) : row.sessions.some((s) => ours.has(s.sessionId))
     )

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pushAll } from '../base/many-items.js';
 import { sameStamp } from '../cache/file-stamp.js';
 import { isTaskId, parseHighWaterMark } from '../store/ids.js';
+import { listAliases } from '../store/list-aliases.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET, listDirOf, sanitizeListId, taskPath, tasksRoot } from '../store/paths.js';
 import { EVIDENCE_SHARD, lastEvidence } from './evidence-cache.js';
 import { buildEvidence, type Evidence } from './evidence-index.js';
@@ -377,14 +378,21 @@ function writtenSince(index: SessionIndex, file: string, since: number): boolean
   return (index.store.statOf(file)?.mtimeMs ?? 0) >= since;
 }
 
-/** The list folders' names (those a list id can name). */
+/**
+ * The list folders' names (those a list id can name), each folder once: another name of
+ * one (a symlink to it, list-aliases.ts) holds the same files, and would make every
+ * session of the list look unsure between the two.
+ */
 function listNames(configDir: string): string[] {
+  let names: string[];
   try {
-    return fs
+    names = fs
       .readdirSync(tasksRoot(configDir), { withFileTypes: true })
       .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && sanitizeListId(e.name) === e.name)
       .map((e) => e.name);
   } catch {
     return [];
   }
+  const aliases = listAliases(configDir, names);
+  return aliases.size === 0 ? names : names.filter((n) => !aliases.has(n));
 }

@@ -126,6 +126,11 @@ export const ListsResult = z.array(
     changedAt: Iso,
     team: z.string().nullable(),
     members: z.array(z.string()),
+    aliases: z
+      .array(z.string())
+      .describe(
+        'the other names of this list folder: symlinks under tasks/ that reach it, each shown once, under this id (any of them names it for --list); [] when none',
+      ),
     sessions: z.array(Session),
     todos: z.array(z.strictObject({ content: z.string(), status: Status, activeForm: z.string().optional() })).optional(),
     unsureSessions: z

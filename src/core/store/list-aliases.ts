@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { tasksRoot } from './paths.js';
+
+/**
+ * List names under `<config>/tasks/` that reach a folder another of these names reaches
+ * too (`shared -> real`, or two links to one folder elsewhere): agents follow the link,
+ * so both names write the same files, and it is one list. Each such name maps to the
+ * name the list goes by: the folder itself where it is one of the names, else the first
+ * of the links by name. A name that is alone on its folder is not in the map. Everything
+ * that counts lists (`lists`, `log --all`, the sessions tied to a list) counts it once,
+ * under that name; any of the names still names it for `--list`.
+ */
+export function listAliases(configDir: string, names: readonly string[]): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const root = tasksRoot(configDir);
+  const isLink = (name: string) => {
+    try {
+      return fs.lstatSync(path.join(root, name)).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
+  const links = names.filter(isLink);
+  // No link, no second name: the common case costs one lstat a list and no realpath.
+  if (links.length === 0) return aliases;
+  const real = (name: string) => {
+    try {
+      return fs.realpathSync(path.join(root, name));
+    } catch {
+      return undefined; // dangling, a loop: a name of nothing, alone
+    }
+  };
+  const linked = new Set(links);
+  // The folder itself first, then the links to it, each group by name.
+  const ordered = [...names].sort((a, b) => Number(linked.has(a)) - Number(linked.has(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  const first = new Map<string, string>();
+  for (const name of ordered) {
+    const where = real(name);
+    if (where === undefined) continue;
+    const owner = first.get(where);
+    if (owner === undefined) first.set(where, name);
+    else aliases.set(name, owner);
+  }
+  return aliases;
+}
