@@ -4,13 +4,28 @@
  * for the browser, uses it too).
  */
 
-/** "3 min ago": how long since something changed. */
+/**
+ * "3 min ago": how long since something changed. A time a second or more ahead of `now`
+ * (a file stamped by a clock ahead of this one: skew, a copy from another machine, a VM
+ * resumed) is "3 h in the future": a zero or negative age would hide the skew.
+ */
 export function ago(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
+  const s = Math.round((now - ms) / 1000);
+  if (s <= -1) return `${span(-s)} in the future`;
+  return `${span(Math.max(0, s))} ago`;
+}
+
+/** Whole seconds as "12s", "5 min", "3 h", "2 d". */
+function span(s: number): string {
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86400)} d`;
+}
+
+/** Is `ms` ahead of `now` by as much as `ago` tells as the future? */
+export function isAhead(ms: number, now: number): boolean {
+  return Math.round((now - ms) / 1000) <= -1;
 }
 
 /** "40s", "45m", "1h05m", "3h": how long a task in progress has gone without a change. */

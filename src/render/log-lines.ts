@@ -1,7 +1,7 @@
 import { maxOf } from '../core/base/many-items.js';
 import type { Damage } from '../core/history/journal-read.js';
 import type { EventChange, Timeline, TimelineEvent, UnrecordedCause, Who } from '../core/history/timeline.js';
-import { ago } from './elapsed.js';
+import { ago, isAhead } from './elapsed.js';
 import type { Style } from './style.js';
 import { oneLine, truncate } from './text.js';
 
@@ -152,12 +152,18 @@ export function renderLogTsv(events: readonly TimelineEvent[], opts: { lists?: b
 
 /** "last changed 5 min ago by alice (person): status → in_progress" */
 export function renderLastChange(e: TimelineEvent, now: number): string {
-  return `last changed ${ago(Date.parse(e.at), now)} by ${whoText(e.who)}: ${eventText(e, 40)}`;
+  return `last changed ${when(e.at, now)} by ${whoText(e.who)}: ${eventText(e, 40)}`;
+}
+
+/** "5 min ago"; a time ahead of the clock with the time itself: "at 2026-12-06 19:45:00, 3 h in the future (...)". */
+function when(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  return isAhead(at, now) ? `at ${stamp(iso)}, ${ago(at, now)} (ahead of this machine's clock)` : ago(at, now);
 }
 
 /** Under `get`'s last change, when the file is newer than any record of it. */
 export function renderChangedSince(unrecorded: { at: string; cause: UnrecordedCause }, now: number): string {
-  return `changed since then, ${ago(Date.parse(unrecorded.at), now)}, by a change no record shows (${CAUSES[unrecorded.cause]})`;
+  return `changed since then, ${when(unrecorded.at, now)}, by a change no record shows (${CAUSES[unrecorded.cause]})`;
 }
 
 /** Who made a task's last change, for a refusal: "by agent of session 2d483082 at 2026-...", or a change no record shows. */

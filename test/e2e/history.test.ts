@@ -268,7 +268,10 @@ describe('tasks log', () => {
       source: 'files',
       cause: 'hand-edit',
     });
-    expect(t('get', '1').stdout).toMatch(/\nchanged since then, \S+ ago, by a change no record shows \(likely a hand edit\)\n$/);
+    // The file's time is 10 s ahead of the clock (a later edit, made now): said so, never "0s ago".
+    expect(t('get', '1').stdout).toMatch(
+      /\nchanged since then, at \S+ \S+, \d+s in the future \(ahead of this machine's clock\), by a change no record shows \(likely a hand edit\)\n$/,
+    );
     expect(t('log', '99')).toMatchObject({
       code: 3,
       stderr: expect.stringContaining('error: task #99 not found, and no change to it is recorded'),
