@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
-import { requireConfigDir } from '../../core/lists/list-choice.js';
+import { requireConfigDir, unusableListEntries } from '../../core/lists/list-choice.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
 import { renderAgentGoneNote, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
@@ -153,6 +153,9 @@ Examples:
           `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
           'folder_skipped',
         );
+      }
+      for (const u of unusableListEntries(ctx.configDir)) {
+        ctx.io.warn(`skipped tasks/${u.name}: ${u.what}`, 'list_unusable', { path: u.name });
       }
       for (const p of view.teamProblems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
       if (view.elsewhere.length > 0) {

@@ -29,6 +29,11 @@ export const NOTICES = {
     when: 'the list choice went on past a problem (a settings file skipped, settings naming another list)',
   },
   folder_skipped: { kind: 'warning', when: '`lists`: a folder under `tasks/` that no list id can name' },
+  list_unusable: {
+    kind: 'warning',
+    when: '`lists`: an entry under `tasks/` no list can be read from: a symbolic link to nothing, a link loop, a file',
+    facts: ['path'],
+  },
   team_config_skipped: { kind: 'warning', when: '`lists`: a team config that cannot be read', facts: ['file'] },
   sessions_elsewhere: {
     kind: 'note',

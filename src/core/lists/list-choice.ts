@@ -25,7 +25,15 @@ import { mayBeSessionPrefix, shortIds } from './short-ids.js';
 
 export { isBelow, projectDirs } from './choice-project.js';
 export type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-types.js';
-export { everyList, lastChange, listFolders, listIds, requireConfigDir, requireTasksRootFolder } from './list-folders.js';
+export {
+  everyList,
+  lastChange,
+  listFolders,
+  listIds,
+  requireConfigDir,
+  requireTasksRootFolder,
+  unusableListEntries,
+} from './list-folders.js';
 
 /**
  * Which list a command works on, first rule that applies (docs/design.md: never guess

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { brokenLink } from '../store/broken-link.js';
 import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
 
 /** The longest file name Linux and macOS file systems take: a list folder's name is one. */
@@ -28,6 +29,33 @@ export function listFolders(configDir: string): { ids: string[]; foreign: string
   }
   const usable = (name: string) => sanitizeListId(name) === name && name.length <= MAX_LIST_ID_BYTES;
   return { ids: names.filter(usable), foreign: names.filter((n) => !usable(n)) };
+}
+
+/**
+ * What stands under `<config>/tasks/` that no list can be read from: a symbolic link to
+ * nothing (a share not mounted), a link loop, a link to a file, a file. `lists` leaves
+ * them out and says so, each with what it is: a list left out without a word looks like
+ * a list that never was. Names that begin with a dot are tasks' own records beside the
+ * lists (`.tasks-writes.jsonl`), never lists.
+ */
+export function unusableListEntries(configDir: string): Array<{ name: string; what: string }> {
+  const root = tasksRoot(configDir);
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(root, { withFileTypes: true });
+  } catch {
+    return []; // no tasks/ yet, or not a folder: requireConfigDir says so
+  }
+  const found: Array<{ name: string; what: string }> = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.') || e.isDirectory()) continue;
+    const p = path.join(root, e.name);
+    if (e.isSymbolicLink()) {
+      if (isDirectory(p)) continue;
+      found.push({ name: e.name, what: brokenLink(p) ?? 'a symbolic link to something that is not a folder' });
+    } else found.push({ name: e.name, what: e.isFile() ? 'a file, not a list folder' : 'not a folder' });
+  }
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The lists under `<config>/tasks/`, by folder name; empty when there is none yet. */

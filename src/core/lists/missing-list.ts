@@ -2,6 +2,7 @@ import { TasksError } from '../base/errors.js';
 import { LIST_ID_VARIABLE } from '../binding/project-binding.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
+import { brokenLink } from '../store/broken-link.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
 import { sessionListsByPrefix } from './list-choice.js';
 import type { ListChoice } from './list-choice-types.js';
@@ -70,6 +71,14 @@ function shortIdsNear(typed: string, ids: readonly string[]): string[] {
 
 /** Not found (exit 3): the list, where its name came from, and what was probably meant. */
 export function missingListError(configDir: string, choice: ListChoice, index?: SessionIndex): TasksError {
+  // A link in the list's place that leads nowhere: the list is there by name, its folder is not.
+  const broken = brokenLink(choice.dir);
+  if (broken !== undefined) {
+    return new TasksError('not_found', `list folder ${choice.dir} is ${broken}`, {
+      hint: 'make or mount what it points to, or remove the link; agents cannot use this list either',
+      details: { list: choice.id, path: choice.dir },
+    });
+  }
   if (choice.how === 'flag-prefix' && index !== undefined && index.transcriptOf(choice.id) !== undefined) {
     // A session's own list whose folder is gone: its transcripts can bring it back.
     const typed = (choice.typed ?? choice.id).trim();

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { makeDirs } from '../base/make-dirs.js';
+import { brokenLink } from './broken-link.js';
 
 /** Errors that say the folder named is wrong, not that the machine is failing. */
 const WRONG_PLACE: Record<string, string> = {
@@ -26,7 +26,8 @@ export function ensureListDir(listDir: string): boolean {
   } catch (err) {
     const code = errnoCode(err) ?? '';
     // mkdir on a symbolic link to nothing meets EEXIST: the link is what is in the way, not a file.
-    const why = code === 'EEXIST' && danglingLink(listDir) ? 'it is a symbolic link to nothing' : WRONG_PLACE[code];
+    const broken = code === 'EEXIST' ? brokenLink(listDir) : undefined;
+    const why = broken !== undefined ? `it is ${broken}` : WRONG_PLACE[code];
     if (why !== undefined) {
       throw new TasksError('usage', `cannot create the list folder ${listDir}: ${why}`, {
         hint: 'check --config-dir or CLAUDE_CONFIG_DIR',
@@ -34,13 +35,5 @@ export function ensureListDir(listDir: string): boolean {
       });
     }
     throw new TasksError('io', `cannot create ${listDir}: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function danglingLink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink() && !fs.existsSync(file);
-  } catch {
-    return false;
   }
 }

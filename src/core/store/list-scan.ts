@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
+import { brokenLink } from './broken-link.js';
 import { LARGE_FILE_BYTES, LIST_BYTES_BUDGET } from './list-read.js';
 import { HIGH_WATER_MARK, idFromFileName, LIST_LOCK_TARGET } from './paths.js';
 import type { Task } from './schema.js';
@@ -89,6 +90,11 @@ export function scanList(listDir: string): ListScan {
     names = fs.readdirSync(listDir).sort();
   } catch (err) {
     const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ELOOP') {
+      // A link in the folder's place that leads nowhere is said as what it is.
+      const broken = brokenLink(listDir);
+      if (broken !== undefined) throw new TasksError(code === 'ELOOP' ? 'io' : 'not_found', `list folder ${listDir} is ${broken}`);
+    }
     if (code === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
     if (code === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
     throw new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { errnoCode, TasksError } from '../base/errors.js';
+import { brokenLink } from './broken-link.js';
 
 /**
  * The error for a task whose file is not there. When something other than a folder sits
@@ -20,13 +21,13 @@ export function listFolderProblem(listDir: string): TasksError | undefined {
     const code = errnoCode(err);
     if (code === 'ENOTDIR') return new TasksError('corrupt', `${listDir} is not a folder`);
     // A link loop: what list says of it. A folder above that cannot be searched: as missing as before.
-    if (code === 'ELOOP') return new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
+    if (code === 'ELOOP') return new TasksError('io', `list folder ${listDir} is ${brokenLink(listDir) ?? 'a symbolic link loop'}`);
     return undefined;
   }
   if (stat === undefined) {
-    // A symbolic link to nothing in the list's place: no list folder, as `list` says.
-    const link = fs.lstatSync(listDir, { throwIfNoEntry: false });
-    return link?.isSymbolicLink() ? new TasksError('not_found', `list folder ${listDir} does not exist`) : undefined;
+    // A symbolic link to nothing in the list's place: no list folder, and what is there instead, as `list` says.
+    const broken = brokenLink(listDir);
+    return broken === undefined ? undefined : new TasksError('not_found', `list folder ${listDir} is ${broken}`);
   }
   return stat.isDirectory() ? undefined : new TasksError('corrupt', `${listDir} is not a folder`);
 }
