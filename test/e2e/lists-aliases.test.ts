@@ -79,3 +79,30 @@ describe('tasks lists: one list folder under several names', () => {
     expect(rows[0]?.unsureSessions).toBeUndefined();
   });
 });
+
+describe('every list (--all) with one folder under several names: each list once', () => {
+  function aliased(): string {
+    const config = tempConfig();
+    expect(run(config, ['-l', 'real', 'create', 'first']).code).toBe(0);
+    expect(run(config, ['-l', 'real', 'create', 'second']).code).toBe(0);
+    fs.symlinkSync('real', path.join(config, 'tasks', 'shared'));
+    return config;
+  }
+
+  it('cost --all counts each task once, in the list it is in', () => {
+    const config = aliased();
+    const r = run(config, ['cost', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { tasks: Array<{ list: string; id: string }> }).tasks.map((t) => `${t.list} #${t.id}`)).toEqual([
+      'real #1',
+      'real #2',
+    ]);
+  });
+
+  it('check --all checks the folder once', () => {
+    const config = aliased();
+    const r = run(config, ['check', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ list: string }>).map((c) => c.list)).toEqual(['real']);
+  });
+});

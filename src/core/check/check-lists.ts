@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { listIds } from '../lists/list-folders.js';
+import { listIdsOnce } from '../lists/list-folders.js';
 import type { GoneHeld } from '../sessions/gone-owners.js';
 import { tasksRoot } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
@@ -57,6 +57,7 @@ export async function checkLists(req: ChecksRequest, each: (check: ListCheck) =>
   return targets.length;
 }
 
+/** Each list folder once: one reached under other names too is checked under the name `tasks lists` shows. */
 function everyFolder(configDir: string): Array<{ id: string; dir: string }> {
-  return listIds(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+  return listIdsOnce(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
 }

@@ -4,7 +4,6 @@ import type { ListChoice } from '../lists/list-choice-types.js';
 import { everyList } from '../lists/list-folders.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
-import { listAliases } from '../store/list-aliases.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline, type TimelineEvent } from './timeline.js';
 
 /** What `tasks log` asks for. */
@@ -47,7 +46,7 @@ export interface LogView {
  */
 export async function readLog(req: LogRequest): Promise<LogView> {
   const chosen = 'all' in req.lists ? undefined : req.lists;
-  const targets = 'all' in req.lists ? oncePerFolder(req.lists.all, everyList(req.lists.all)) : [req.lists];
+  const targets = 'all' in req.lists ? everyList(req.lists.all) : [req.lists];
   const timelines: Timeline[] = [];
   try {
     for (const { id, dir } of targets) {
@@ -84,16 +83,4 @@ export async function readLog(req: LogRequest): Promise<LogView> {
       createdOutside: createdOutsideRecord(single.events, task === undefined ? ids : ids.filter((id) => id === task)),
     },
   };
-}
-
-/**
- * A list folder reached under two names (one a symlink to the other, as agents follow it)
- * is one list: its changes are read once, under the name it goes by (store/list-aliases.ts).
- */
-function oncePerFolder(configDir: string, lists: ReadonlyArray<{ id: string; dir: string }>): Array<{ id: string; dir: string }> {
-  const aliases = listAliases(
-    configDir,
-    lists.map((l) => l.id),
-  );
-  return lists.filter((l) => !aliases.has(l.id));
 }

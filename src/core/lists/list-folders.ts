@@ -3,6 +3,7 @@ import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
 import { brokenLink } from '../store/broken-link.js';
+import { listAliases } from '../store/list-aliases.js';
 import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
 
 /** The longest file name Linux and macOS file systems take: a list folder's name is one. */
@@ -63,10 +64,22 @@ export function listIds(configDir: string): string[] {
   return listFolders(configDir).ids;
 }
 
-/** Every list with its folder, for `--all`; the config folder and its `tasks/` must be folders (requireConfigDir). */
+/**
+ * Every list with its folder, for `--all`, each folder once: one reached under other
+ * names too (symlinks to it) goes by the name `tasks lists` shows (store/list-aliases.ts),
+ * so nothing in it is counted twice. The config folder and its `tasks/` must be folders
+ * (requireConfigDir).
+ */
 export function everyList(configDir: string): Array<{ id: string; dir: string }> {
   requireConfigDir(configDir);
-  return listIds(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+  return listIdsOnce(configDir).map((id) => ({ id, dir: path.join(tasksRoot(configDir), id) }));
+}
+
+/** The lists under `<config>/tasks/`, each folder once, by the name it goes by (store/list-aliases.ts): for what covers every list. */
+export function listIdsOnce(configDir: string): string[] {
+  const ids = listIds(configDir);
+  const aliases = listAliases(configDir, ids);
+  return aliases.size === 0 ? ids : ids.filter((id) => !aliases.has(id));
 }
 
 /** Anything at `p` (a file, a folder, a dangling link). */

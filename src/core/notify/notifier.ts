@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import type { Clock } from '../base/clock.js';
 import { isTasksError } from '../base/errors.js';
 import { maxOf } from '../base/many-items.js';
-import { listIds } from '../lists/list-folders.js';
+import { listIds, listIdsOnce } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
@@ -283,7 +283,8 @@ export class Notifier {
     const { req } = this;
     let ids: string[];
     if ('one' in req.lists) ids = [req.lists.one.id];
-    else if ('all' in req.lists) ids = listIds(req.configDir);
+    // Each folder once: a list reached under two names is one list, told of once.
+    else if ('all' in req.lists) ids = listIdsOnce(req.configDir);
     else {
       const here = req.lists.here;
       const folders = new Set(listIds(req.configDir));
