@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { errnoCode } from '../base/errors.js';
 
 /**
@@ -12,7 +13,8 @@ export function brokenLink(p: string): string | undefined {
   let target: string;
   try {
     if (!fs.lstatSync(p).isSymbolicLink()) return undefined;
-    target = fs.readlinkSync(p);
+    // Where it leads, as a path from anywhere: a relative link is relative to its own folder, not to the reader's.
+    target = path.resolve(path.dirname(p), fs.readlinkSync(p));
   } catch {
     return undefined;
   }
