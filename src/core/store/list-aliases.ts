@@ -14,24 +14,36 @@ import { tasksRoot } from './paths.js';
 export function listAliases(configDir: string, names: readonly string[]): Map<string, string> {
   const aliases = new Map<string, string>();
   const root = tasksRoot(configDir);
-  const isLink = (name: string) => {
-    try {
-      return fs.lstatSync(path.join(root, name)).isSymbolicLink();
-    } catch {
-      return false;
-    }
-  };
-  const links = names.filter(isLink);
-  // No link, no second name: the common case costs one lstat a list and no realpath.
-  if (links.length === 0) return aliases;
+  // The links among the names, from one listing of the folder (its entry types): no stat a list.
+  let linked: Set<string>;
+  try {
+    const wanted = new Set(names);
+    linked = new Set(
+      fs
+        .readdirSync(root, { withFileTypes: true })
+        .filter((e) => e.isSymbolicLink() && wanted.has(e.name))
+        .map((e) => e.name),
+    );
+  } catch {
+    return aliases;
+  }
+  // No link, no second name: the common case costs that listing and no realpath.
+  if (linked.size === 0) return aliases;
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(root);
+  } catch {
+    return aliases;
+  }
+  // A folder that is no link is where its name says, below the real root: one realpath a link only.
   const real = (name: string) => {
+    if (!linked.has(name)) return path.join(realRoot, name);
     try {
       return fs.realpathSync(path.join(root, name));
     } catch {
       return undefined; // dangling, a loop: a name of nothing, alone
     }
   };
-  const linked = new Set(links);
   // The folder itself first, then the links to it, each group by name.
   const ordered = [...names].sort((a, b) => Number(linked.has(a)) - Number(linked.has(b)) || (a < b ? -1 : a > b ? 1 : 0));
   const first = new Map<string, string>();
