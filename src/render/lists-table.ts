@@ -87,10 +87,13 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   );
   // PROJECT may be cut to its end (…/work/myproj), down to PROJECT_MIN columns.
   let projectWidth = widthOf('project');
-  const widthIn = (k: Key) => (k === 'project' ? projectWidth : widthOf(k));
+  // LIST may be cut too (a list named at length), down to LIST_MIN columns: only when nothing else can give way.
+  let listWidth = widthOf('list');
+  const widthIn = (k: Key) => (k === 'project' ? projectWidth : k === 'list' ? listWidth : widthOf(k));
   const promptRoom = () => o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0);
   // Room for the prompt first, then for the rest: BRANCH and TEAM give way, PROJECT is cut,
-  // the prompt shrinks, PROJECT goes, then the prompt; LIST, SESSION, TASKS and CHANGED always stay.
+  // the prompt shrinks, PROJECT goes, then the prompt; LIST, SESSION, TASKS and CHANGED always stay
+  // (a LIST too long for the screen is cut, last).
   const PROJECT_MIN = 16;
   const steps: Array<() => boolean> = [
     () => drop('branch'),
@@ -115,6 +118,9 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
   if (shown.includes('prompt') && promptRoom() < 12) drop('project');
   if (shown.includes('prompt') && promptRoom() < 12) drop('prompt');
   if (o.width - shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0) < 0) drop('project');
+  const over = shown.filter((k) => k !== 'prompt').reduce((sum, k) => sum + widthIn(k) + gap, 0) - gap - o.width;
+  const LIST_MIN = 12;
+  if (over > 0) listWidth = Math.max(LIST_MIN, listWidth - over);
   const promptWidth = Math.max(12, Math.min(60, promptRoom()));
   const widths = Object.fromEntries(shown.map((k) => [k, k === 'prompt' ? promptWidth : widthIn(k)])) as Record<Key, number>;
   const line = (values: Record<Key, string>) =>
@@ -133,7 +139,7 @@ export function renderListsTable(lists: readonly ListRow[], o: Layout): string {
           ? style.red(c.state)
           : style.dim(c.state);
     const row = line({
-      list: style.bold(c.list),
+      list: style.bold(visibleWidth(c.list) > listWidth ? truncate(c.list, listWidth) : c.list),
       project: style.cyan(cutPath(c.project, projectWidth)),
       branch: c.branch,
       state,

@@ -69,6 +69,21 @@ describe('tasks lists in a terminal', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
+  it('a list named at length (a CI job naming lists by branch and commit) is cut, so that TASKS and CHANGED stay', () => {
+    const long = `build-${'feature-very-long-branch-name-'.repeat(4)}0123456789abcdef`;
+    const named = row(long, { shortId: long, team: undefined, sessions: [] });
+    const lines = renderListsTable([named, row('2d483082-5eaa-461a-bfdf-3e104fbfeff7', { team: undefined, sessions: [] })], {
+      style: PLAIN,
+      now: NOW,
+      width: 80,
+      home: '/home/me',
+    }).split('\n');
+    expect(lines[0]).toMatch(/^LIST\s+TASKS\s+CHANGED$/);
+    expect(lines[1]).toMatch(/^build-feature-very-long-branch-name-.*…\s+2\/4 ▶1\s+5 min ago$/);
+    expect(lines[2]).toMatch(/^2d483082\s+2\/4 ▶1\s+5 min ago$/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
   it('at 80 columns, lists of every kind with long projects still show a short prompt', () => {
     const project = { cwd: '/home/me/src/acme/web-frontend-monorepo', branch: 'main' };
     const rows = [
