@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run, tempConfig, writeTask } from '../helpers/cli.js';
+import { notifyEnv } from '../helpers/notify.js';
 import { writeTaskTranscript } from '../helpers/session-files.mjs';
 
 const A = 'a9a9a9a9-1111-4111-8111-111111111111';
@@ -97,6 +98,19 @@ describe('every list (--all) with one folder under several names: each list once
       'real #1',
       'real #2',
     ]);
+  });
+
+  it('notify --all tells of a list finished once, not once a name', () => {
+    const config = aliased();
+    for (const id of ['1', '2']) expect(run(config, ['-l', 'real', 'done', id]).code).toBe(0);
+    const out = path.join(config, 'sent.jsonl');
+    const r = run(config, ['notify', '--all', '--once', '--on', 'list-completed', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+      env: notifyEnv(config),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = fs.readFileSync(out, 'utf8').trim().split('\n').filter(Boolean);
+    expect(sent).toHaveLength(1);
+    expect((JSON.parse(sent[0] as string) as { list: string }).list).toBe('real');
   });
 
   it('check --all checks the folder once', () => {
