@@ -41,6 +41,9 @@ function blockersCell(task: Task, { open, missing }: BlockerState): string {
   return [...open.map((id) => `#${oneLine(id)}`), ...missing.map((id) => `#${oneLine(id)}?`)].join(' ');
 }
 
+/** The least room a subject is given, whatever the width. */
+const SUBJECT_MIN = 12;
+
 /**
  * The terminal table: id, status (symbol and word), subject (with the activeForm of a
  * task in progress), owner, open blockers. Own column layout, and no table package: a
@@ -87,18 +90,23 @@ export function renderTaskTable(tasks: readonly Task[], answers: BlockerAnswers,
   const labels = Object.fromEntries(
     statuses.map((s) => [s, statusLabel(style, s) + ' '.repeat(Math.max(0, statusW - 2 - STATUS_WORD[s].length))]),
   ) as Record<Task['status'], string>;
-  const ownerW = Math.min(20, Math.max(5, maxOf(rows.map((r) => displayWidth(r.owner)))));
+  let ownerW = Math.min(20, Math.max(5, maxOf(rows.map((r) => displayWidth(r.owner)))));
   const blockW = Math.min(24, Math.max(10, maxOf(rows.map((r) => displayWidth(r.blockers)))));
-  const showUpdated = opts.updated !== undefined;
+  let showUpdated = opts.updated !== undefined;
   const updatedW = showUpdated ? Math.max(7, maxOf(rows.map((r) => r.updated.length))) : 0;
   const gap = 2;
-  const available = opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0) - extraTotal;
+  const room = () => opts.width - idW - statusW - ownerW - blockW - gap * 4 - (showUpdated ? updatedW + gap : 0) - extraTotal;
+  // A narrow terminal (a split pane): the subject keeps its least room, and no line runs past the
+  // width, as long as cutting a long owner (down to 5) and then leaving UPDATED out can make it so.
+  if (room() < SUBJECT_MIN) ownerW = Math.max(5, ownerW - (SUBJECT_MIN - room()));
+  if (room() < SUBJECT_MIN && showUpdated) showUpdated = false;
+  const available = room();
   // As wide as the longest subject (with its active form) needs, never wider than the terminal allows.
   const needed = Math.max(
     7,
     ...rows.map((r) => displayWidth(r.subject) + (r.active ? 3 + displayWidth(r.active) : 0) + (r.stalled ? 1 + r.stalled.length : 0)),
   );
-  const subjectW = Math.max(12, Math.min(available, needed));
+  const subjectW = Math.max(SUBJECT_MIN, Math.min(available, needed));
   const header = [
     padStart('ID', idW),
     padEnd('STATUS', statusW),
