@@ -68,14 +68,20 @@ export function renderStalledTable(rows: readonly StalledRow[], o: { style: Styl
     })),
   );
   const head = { list: 'LIST', task: 'TASK', owner: 'OWNER', idle: 'UNCHANGED', session: 'SESSION' };
-  const width = (k: keyof typeof head) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(c[k])));
-  const fixed = width('list') + width('owner') + width('idle') + width('session') + 8;
+  const natural = (k: keyof typeof head) => Math.max(visibleWidth(head[k]), ...cells.map((c) => visibleWidth(c[k])));
+  // A long owner keeps 20 columns, as in tasks list; a list named at length is cut when the
+  // row would run past the screen otherwise (the task keeps 12): UNCHANGED is why the row is there.
+  const ownerWidth = Math.min(20, natural('owner'));
+  const others = ownerWidth + natural('idle') + natural('session') + 8;
+  const listWidth = Math.min(natural('list'), Math.max(12, o.width - others - 12));
+  const width = (k: keyof typeof head) => (k === 'list' ? listWidth : k === 'owner' ? ownerWidth : natural(k));
+  const fixed = listWidth + others;
   const taskWidth = Math.max(12, Math.min(width('task'), o.width - fixed));
   const line = (c: typeof head) =>
     [
-      padEnd(c.list, width('list')),
+      padEnd(truncate(c.list, listWidth), listWidth),
       padEnd(truncate(c.task, taskWidth), taskWidth),
-      padEnd(c.owner, width('owner')),
+      padEnd(truncate(c.owner, ownerWidth), ownerWidth),
       padEnd(c.idle, width('idle')),
       c.session,
     ]
