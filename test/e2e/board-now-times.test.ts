@@ -55,7 +55,8 @@ function world(): { config: string; endedAt: number } {
   const now = Date.now();
   const cwd = path.join(config, 'home', 'work', 'api');
   fs.mkdirSync(cwd, { recursive: true });
-  writeTranscript(config, { sessionId: S, cwd, start: now - 10 * 60_000, end: now - 4 * 60_000 });
+  const end = now - 4 * 60_000;
+  writeTranscript(config, { sessionId: S, cwd, start: now - 10 * 60_000, end });
   const list = path.join(config, 'tasks', S);
   task(list, '1', { status: 'in_progress', owner: 'worker-1' });
   const then = new Date(now - 5 * 60_000);
@@ -63,11 +64,13 @@ function world(): { config: string; endedAt: number } {
   const work = path.join(config, 'tasks', 'work');
   task(work, '1', {});
   task(work, '2', {});
-  // When the session ended, as `tasks lists` dates it.
+  // When the session ended, as its transcript says (its run's end), and as `tasks lists` dates
+  // it (by its file's time, which keeps it to the millisecond).
   const lists = JSON.parse(run(config, ['lists', '--json']).stdout) as Array<{ id: string; state: string; lastActivity: string }>;
   const row = lists.find((l) => l.id === S);
   expect(row?.state).toBe('ended');
-  return { config, endedAt: Date.parse(row?.lastActivity ?? '') };
+  expect(Math.abs(Date.parse(row?.lastActivity ?? '') - end)).toBeLessThanOrEqual(1);
+  return { config, endedAt: end };
 }
 
 describe("tasks board: the Now view's times", () => {

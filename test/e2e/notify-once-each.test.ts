@@ -124,6 +124,57 @@ describe('notify: one notice a condition', () => {
     expect(once()).toEqual(['work-left', 'work-left']);
   });
 
+  it("work-left: an ended session's transcript touched, not written (a backup, touch, an editor), is not told again", () => {
+    const config = tempConfig();
+    const now = Date.now();
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    const session = '4c2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    const transcript = writeTranscript(config, { sessionId: session, cwd, start: now - 20 * 60_000, end: now - 10 * 60_000 });
+    const dir = listWith(config, session, [taskOf('1', { status: 'completed' }), taskOf('2', { subject: 'Ship it' })]);
+    for (const f of ['1.json', '2.json']) setMtime(path.join(dir, f), now - 11 * 60_000);
+    const out = path.join(config, 'sent.jsonl');
+    const once = () => {
+      const r = run(config, ['notify', '--all', '--once', '--on', 'work-left', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+        env: notifyEnv(config),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return sentTo(out).map((e) => e.event);
+    };
+    expect(once()).toEqual(['work-left']);
+    // Its file's time moves, its bytes do not: the session did nothing again.
+    setMtime(transcript, now - 2 * 60_000);
+    expect(once()).toEqual(['work-left']);
+    setMtime(transcript, now - 30_000);
+    expect(once()).toEqual(['work-left']);
+  });
+
+  it('agent-died: a session that died, was resumed and died again between two --once runs is told twice; one death, its transcript touched, once', () => {
+    const config = tempConfig();
+    const now = Date.now();
+    const cwd = path.join(config, 'home', 'api');
+    fs.mkdirSync(cwd, { recursive: true });
+    const session = '5c2d0b0b-8d3b-4c55-a1e0-6b2f0c8d9e31';
+    const transcript = writeTranscript(config, { sessionId: session, cwd, start: now - 40 * 60_000, end: now - 30 * 60_000 });
+    listWith(config, session, [taskOf('1', { status: 'in_progress', owner: 'worker-1' })]);
+    const out = path.join(config, 'sent.jsonl');
+    const once = () => {
+      const r = run(config, ['notify', '--all', '--once', '--on', 'agent-died', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], {
+        env: notifyEnv(config),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return sentTo(out).map((e) => e.event);
+    };
+    expect(once()).toEqual(['agent-died']);
+    expect(once()).toEqual(['agent-died']);
+    setMtime(transcript, now - 60_000);
+    expect(once()).toEqual(['agent-died']);
+    // Resumed (the same session, its transcript goes on) and gone again, worker-1 still holding #1.
+    writeTranscript(config, { sessionId: session, cwd, start: now - 40 * 60_000, end: now - 5 * 60_000 });
+    expect(once()).toEqual(['agent-died', 'agent-died']);
+    expect(once()).toEqual(['agent-died', 'agent-died']);
+  });
+
   it("a stall told is not told again after another session's work on the list hid it for a while; a new spell is", async () => {
     const config = tempConfig();
     const cwd = path.join(config, 'home', 'app');

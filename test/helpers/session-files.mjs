@@ -63,6 +63,8 @@ export function writeTranscript(config, opts) {
     if (fixed.type === 'user' && typeof fixed.message?.content === 'string') fixed.message.content = opts.prompt ?? 'follow the plan';
     if (fixed.type === 'queue-operation' && typeof fixed.content === 'string') fixed.content = opts.prompt ?? 'follow the plan';
     if (fixed.type === 'last-prompt') fixed.lastPrompt = opts.lastPrompt ?? opts.prompt ?? 'follow the plan';
+    // Its run's start and length, as Claude Code counts them: it ended at `end`.
+    if (fixed.type === 'cost-state') Object.assign(fixed, { startTime: start, totalDuration: end - start });
     return JSON.stringify(fixed);
   };
   const real =

@@ -73,8 +73,10 @@ describe('a solo agent killed while it held #1 in progress, with no owner', () =
     const { w, index } = world();
     const events = agentDied(index, w, w.newest + 60_000);
     expect(events).toHaveLength(1);
+    // Keyed by its death: the transcript's last entry, as the message dates it.
+    expect(events[0]?.happenedAt).toBeGreaterThan(0);
     expect(events[0]).toMatchObject({
-      key: `agent-died|solo|session ${CRASHED}|1`,
+      key: `agent-died|solo|session ${CRASHED}|1|${Math.round(events[0]?.happenedAt ?? 0)}`,
       session: CRASHED,
       title: 'Agent gone: session 4aa21e64 in solo',
       text: 'session 4aa21e64 crashed holding #1 in list solo (/tmp/tmp.W6AEOdfKWk/work)',

@@ -97,15 +97,21 @@ describe('what needs a person', () => {
     expect(listEvents(facts(tasks), ALL).map((e) => e.key)).toEqual(['ready-for-person|app|1|pat']);
   });
 
-  it('agent-died keys on the owner and the tasks it holds: another task held is another event', () => {
-    const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
+  it("agent-died keys on the owner, the tasks it holds and its session's end: another task held, or another death, is another event", () => {
+    const died = { owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x', endedAt: 7000.4 };
+    const gone = [died];
     const one = listEvents(facts([task('1', { status: 'in_progress', owner: 'w' })], { gone }), ALL);
     const two = listEvents(
       facts([task('1', { status: 'in_progress', owner: 'w' }), task('2', { status: 'in_progress', owner: 'w' })], { gone }),
       ALL,
     );
-    expect(one.map((e) => [e.key, e.session, e.action])).toEqual([['agent-died|app|w|1', 'c1a55e00-x', 'tasks -l app release --gone']]);
-    expect(two.map((e) => e.key)).toEqual(['agent-died|app|w|1,2']);
+    expect(one.map((e) => [e.key, e.session, e.action])).toEqual([
+      ['agent-died|app|w|1|7000', 'c1a55e00-x', 'tasks -l app release --gone'],
+    ]);
+    expect(two.map((e) => e.key)).toEqual(['agent-died|app|w|1,2|7000']);
+    // Resumed and gone again, still holding #1: its end is later.
+    const again = listEvents(facts([task('1', { status: 'in_progress', owner: 'w' })], { gone: [{ ...died, endedAt: 9000 }] }), ALL);
+    expect(again.map((e) => e.key)).toEqual(['agent-died|app|w|1|9000']);
   });
 
   it('a task held by a gone agent and unchanged past the stall time: agent-died alone, unless only stalls are asked for', () => {
@@ -119,7 +125,10 @@ describe('what needs a person', () => {
       ['1', 1000.4],
       ['2', 2000],
     ]);
-    expect(listEvents(facts(tasks, { gone, stalled, times }), ALL).map((e) => e.key)).toEqual(['stalled|app|2|2000', 'agent-died|app|w|1']);
+    expect(listEvents(facts(tasks, { gone, stalled, times }), ALL).map((e) => e.key)).toEqual([
+      'stalled|app|2|2000',
+      'agent-died|app|w|1|',
+    ]);
     expect(listEvents(facts(tasks, { gone, stalled, times }), new Set(['stalled'] as const)).map((e) => e.key)).toEqual([
       'stalled|app|1|1000',
       'stalled|app|2|2000',
@@ -137,7 +146,7 @@ describe('what needs a person', () => {
     const gone = [{ owner: 'w', why: 'session c1a55e00 crashed', session: 'c1a55e00-x' }];
     const people = new Set(['pat']);
     const events = listEvents(facts(tasks, { left, gone, people }), new Set(['work-left', 'agent-died'] as const));
-    expect(events.map((e) => e.key)).toEqual(['agent-died|app|w|2', 'work-left|app|c1a55e00-x|5000']);
+    expect(events.map((e) => e.key)).toEqual(['agent-died|app|w|2|', 'work-left|app|c1a55e00-x|5000']);
     expect(events[1]).toMatchObject({
       session: 'c1a55e00-x',
       title: 'Work left: app',
@@ -186,7 +195,7 @@ describe('what needs a person', () => {
       ['2', 2000],
     ]);
     const events = listEvents(facts(tasks, { gone, stalled, times }), ALL);
-    expect(events.map((e) => e.key)).toEqual(['stalled|app|2|2000', 'agent-died|app|session c1a55e00-x|1']);
+    expect(events.map((e) => e.key)).toEqual(['stalled|app|2|2000', 'agent-died|app|session c1a55e00-x|1|']);
     expect(events[1]).toMatchObject({
       title: 'Agent gone: session c1a55e00 in app',
       text: 'session c1a55e00 crashed holding #1 in list app (~/app)',
@@ -262,6 +271,24 @@ describe('the sent state', () => {
     now = 6200;
     await state.settle(['t'], { ...settle([], ['s|app|1'], 5600), ownCleared: new Map([['d|app|x', 6000]]) });
     expect(await state.settle(['t'], settle(['d|app|x'], ['d|app|x'], 5700))).toEqual([]);
+  });
+
+  it('a state an earlier version kept (agent-died without its end; work-left by the file time) tells none of its events again, and a later end anew', async () => {
+    const file = temp();
+    // As the earlier version kept it: a death claimed at 5000; an end its transcript file dated 4200.
+    fs.writeFileSync(file, JSON.stringify({ version: 1, sent: { t: { 'agent-died|app|w|1': 5000, 'work-left|app|s1|4200': 5000 } } }));
+    let now = 6000;
+    const state = new SentState(file, () => now);
+    // The same death (its last entry at 4000), the same end (its last entry at 4000, before the file's time): not told.
+    const same = ['agent-died|app|w|1|4000', 'work-left|app|s1|4000'];
+    expect(await state.settle(['t'], settle(same, same, 5900))).toEqual([]);
+    expect(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')).sent.t).sort()).toEqual(same);
+    expect(await state.settle(['t'], settle(same, same, 5950))).toEqual([]);
+    // Resumed after the claim and gone again: told.
+    fs.writeFileSync(file, JSON.stringify({ version: 1, sent: { t: { 'agent-died|app|w|1': 5000, 'work-left|app|s1|4200': 5000 } } }));
+    now = 9000;
+    const later = ['agent-died|app|w|1|8000', 'work-left|app|s1|8000'];
+    expect((await state.settle(['t'], settle(later, later, 8900))).map((c) => c.key)).toEqual(later);
   });
 
   it('makes its folders 0700, as the XDG rule asks: the board keeps its token in the same folder', () => {

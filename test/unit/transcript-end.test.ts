@@ -70,3 +70,33 @@ describe("a transcript's end", () => {
     ).toBe(false);
   });
 });
+
+describe("a session's last entry dates its end, never the file's time", () => {
+  const at = Date.parse('2026-12-04T16:59:00.000Z');
+  function lastEntryAt(entries: readonly object[], mtimeMs: number): number | undefined {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-end-')), `${SESSION}.jsonl`);
+    fs.writeFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const fd = fs.openSync(file, 'r');
+    try {
+      return factsOfOpenFile(fd, fs.fstatSync(fd).size, mtimeMs).lastEntryAt;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  it('the same bytes, touched later (a backup, touch): the same end; a quit after a while idle: its cost-state says when', () => {
+    const crashed = [prompt('go')];
+    expect(lastEntryAt(crashed, at + 1000)).toBe(at);
+    expect(lastEntryAt(crashed, at + 86_400_000)).toBe(at);
+    // Quit a minute after its last turn: the run began 10 s before it and lasted 70 s.
+    const quit = [prompt('go'), { ...END, startTime: at - 10_000, totalDuration: 70_000 }];
+    expect(lastEntryAt(quit, at + 86_400_000)).toBe(at + 60_000);
+    // A cost-state that counts from before (restored from the session it went on from): the entries' time.
+    expect(lastEntryAt([prompt('go'), { ...END, startTime: at - 50_000, totalDuration: 1000 }], at + 5000)).toBe(at);
+  });
+
+  it('a last entry longer than the usual windows (a large tool result) still dates it', () => {
+    const big = { ...prompt('x'.repeat(100_000)), timestamp: '2026-12-04T17:00:00.000Z' };
+    expect(lastEntryAt([prompt('go'), big], at + 86_400_000)).toBe(at + 60_000);
+  });
+});

@@ -136,8 +136,7 @@ export function listFacts(i: FactsInput): ListFacts {
         why: h.why,
         // The list's latest session over, as it was; for tasks with no owner, the one that held them.
         session: h.unowned ? h.session?.sessionId : owners?.sessions[0]?.sessionId,
-        // When it ended as `tasks lists` dates a session: its transcript's last entry.
-        endedAt: h.session?.lastActivity ?? h.session?.writtenAt,
+        endedAt: h.session === undefined ? undefined : endedAt(h.session),
         tasks: [],
       };
       entry.tasks.push(h.task.id);
@@ -227,7 +226,17 @@ function workLeft(i: FactsInput, sessions: SessionIndex, ofList: readonly Sessio
     i.seenCleared?.set(last.sessionId, last.lastActivity ?? 0);
     return {};
   }
-  const endedAt = end.session.lastActivity ?? end.session.writtenAt;
-  if (i.watchEnds !== true && !recent(endedAt)) return {};
-  return { left: { session: end.session.sessionId, why: end.why, endedAt } };
+  const at = endedAt(end.session);
+  if (i.watchEnds !== true && !recent(at)) return {};
+  return { left: { session: end.session.sessionId, why: end.why, endedAt: at } };
+}
+
+/**
+ * When a session over ended: its transcript's last entry, which names the end in an
+ * event's key (told once an end). Not the file's time, which a backup tool, `touch` or an
+ * editor moves with nothing written (the end would be told again); that only where no
+ * entry has a time.
+ */
+function endedAt(s: SessionInfo): number | undefined {
+  return s.lastEntryAt ?? s.lastActivity ?? s.writtenAt;
 }

@@ -130,6 +130,32 @@ export function stallKey(listId: string, id: string, changedAt: number | undefin
   return `stalled|${listId}|${stallSpell(id, changedAt)}`;
 }
 
+/**
+ * The claim an earlier version of notify kept for the event `key` names, under the key it
+ * had then, if any: that event was told, and a user who upgraded is not told it again.
+ * - `agent-died` was keyed without the death's end: such a claim made after this end
+ *   stands for this death (a later death, after a resume, ended after it was claimed).
+ * - `work-left` was keyed by the end the transcript file's time gave, never before its
+ *   last entry's: a claim of the same session whose end is at or after this one is this
+ *   end's (an earlier end's is before it).
+ */
+export function earlierClaim(key: string, sent: Readonly<Record<string, number>>): string | undefined {
+  const cut = key.lastIndexOf('|');
+  const head = key.slice(0, cut + 1);
+  const end = key.slice(cut + 1);
+  if (key.startsWith('agent-died|')) {
+    const claimedAt = sent[head.slice(0, -1)];
+    return claimedAt !== undefined && (end === '' || claimedAt >= Number(end)) ? head.slice(0, -1) : undefined;
+  }
+  if (!key.startsWith('work-left|') || end === '') return undefined;
+  for (const other of Object.keys(sent)) {
+    if (other === key || !other.startsWith(head)) continue;
+    const at = other.slice(head.length);
+    if (/^\d+$/.test(at) && Number(at) >= Number(end)) return other;
+  }
+  return undefined;
+}
+
 export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType>): NotifyEvent[] {
   const l = `-l ${facts.shortId}`;
   const where = facts.project === undefined ? `list ${facts.shortId}` : `list ${facts.shortId} (${facts.project})`;
@@ -207,7 +233,10 @@ export function listEvents(facts: ListFacts, wanted: ReadonlySet<NotifyEventType
     if (held.length === 0) continue;
     // Tasks with no owner: the session that held them is the agent gone.
     const who = g.owner ?? `session ${g.session?.slice(0, 8) ?? '?'}`;
-    add('agent-died', `${g.owner ?? `session ${g.session ?? ''}`}|${held.map((t) => t.id).join(',')}`, {
+    // One key a death: a session resumed and gone again, still holding the work, is told again
+    // (by --once runs that never saw it at work in between), one death never twice.
+    const end = g.endedAt === undefined ? '' : Math.round(g.endedAt);
+    add('agent-died', `${g.owner ?? `session ${g.session ?? ''}`}|${held.map((t) => t.id).join(',')}|${end}`, {
       ...(g.session === undefined ? {} : { session: g.session }),
       tasks: held.map(brief),
       title: `Agent gone: ${who} in ${facts.shortId}`,

@@ -6,6 +6,7 @@ import { makeDirs } from '../base/make-dirs.js';
 import { tasksStateDir } from '../base/state-dir.js';
 import { withOwnFileLock } from '../locks/locks.js';
 import { writeFileAtomic } from '../store/task-file.js';
+import { earlierClaim } from './notify-events.js';
 
 /**
  * What `notify` has sent, kept across restarts so that an event is told once: for each
@@ -221,6 +222,14 @@ export class SentState {
         }
         for (const key of s.fresh) {
           if (sent[key] !== undefined) continue;
+          // Told under the key an earlier version gave it: kept under today's, not told again.
+          const earlier = earlierClaim(key, sent);
+          if (earlier !== undefined) {
+            sent[key] = sent[earlier] as number;
+            delete sent[earlier];
+            changed = true;
+            continue;
+          }
           sent[key] = at;
           if (!(s.quiet?.targets.has(target) && s.quiet.keys.has(key))) claimed.push({ target, key, at });
           changed = true;

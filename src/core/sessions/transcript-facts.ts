@@ -19,6 +19,14 @@ export interface TranscriptFacts {
   /** ms since the epoch: the newest timestamp near the end, else the file's mtime. */
   lastActivity?: number | undefined;
   /**
+   * ms since the epoch: when the newest entries say they were written, never the file's
+   * time: their latest timestamp, or a last `cost-state`'s `startTime` + `totalDuration`
+   * where later (a session quit after a while idle; that entry has no timestamp). It moves
+   * only when the session writes again (a new entry, a resume), not when the file is
+   * touched (a backup tool, `touch`, an editor opening it): what names one end of a session.
+   */
+  lastEntryAt?: number | undefined;
+  /**
    * The transcript's last entry is `cost-state`: Claude Code writes it when a session
    * ends, and when `/clear` moves the process on to a new session (checked with 2.1.328;
    * a running session has none at its end, a resumed one writes on after it). A turn cut
@@ -173,8 +181,10 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       let tailTime: number | undefined;
       let lastPrompt: string | undefined;
       let processSession: string | undefined;
+      let quitAt: number | undefined;
       for (let i = lines.length - 1; i >= 0; i--) {
         const line = lines[i] as string;
+        if (quitAt === undefined && tailTime === undefined && line.startsWith('{"type":"cost-state"')) quitAt = costStateEnd(line);
         if (lastPrompt === undefined && facts.forkOf === undefined && line.includes('"last-prompt"')) {
           const entry = parseObject(line);
           if (entry?.type === 'last-prompt') lastPrompt = str(entry.lastPrompt);
@@ -194,11 +204,14 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
       // The branch a session is on now is the one of its latest entries.
       if (tailBranch !== undefined) facts.branch = tailBranch;
       facts.lastActivity = Math.max(tailTime ?? 0, facts.firstActivity ?? 0, mtimeMs) || undefined;
+      facts.lastEntryAt = Math.max(tailTime ?? 0, quitAt ?? 0) || undefined;
       facts.writtenAt = mtimeMs;
       facts.ended = endsWithSessionEnd(lines);
       nameProcess(facts, processSession);
       if ((lastPrompt !== undefined && tailBranch !== undefined) || size <= bytes) break;
     }
+    // A last entry longer than the windows (a large tool result, a turn's request): its time is within its line.
+    if (facts.lastEntryAt === undefined && size > 32768) facts.lastEntryAt = newestTime(tailLinesOf(fd, size, ENTRY_WINDOW));
   } catch {
     // the head is all we have
   }
@@ -206,6 +219,31 @@ export function factsOfOpenFile(fd: number, size: number, mtimeMs: number): Tran
   // turn's request and system prompt, written after them, run to 100 KB): its first turn's did.
   if (facts.processSession === undefined && facts.firstOfProcess === undefined) nameProcess(facts, headProcess);
   return facts;
+}
+
+/** How far back the last entry's time is looked for when the usual windows hold no whole line. */
+const ENTRY_WINDOW = 1024 * 1024;
+
+/**
+ * When the run a `cost-state` entry closes ended: its start and how long it lasted, as
+ * Claude Code counts them (checked with 2.1.328: its exit, a few ms after its last entry
+ * or later where it sat idle). Undefined where not both numbers.
+ */
+function costStateEnd(line: string): number | undefined {
+  const entry = parseObject(line);
+  const { startTime, totalDuration } = entry ?? {};
+  return typeof startTime === 'number' && typeof totalDuration === 'number' && Number.isFinite(startTime + totalDuration)
+    ? startTime + totalDuration
+    : undefined;
+}
+
+/** The time of the newest line that has one. */
+function newestTime(lines: readonly string[]): number | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const at = time(field(lines[i] as string, 'timestamp'));
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 /**

@@ -49,9 +49,10 @@ const MARK_BYTES = 4096;
 /**
  * The rules transcript-facts.ts reads a transcript by: facts kept under another were worked
  * out by other rules and are read again (2: an end followed by an interrupted turn's entry;
- * 3: a fork's own prompt after the entry that closes its parent's open turn).
+ * 3: a fork's own prompt after the entry that closes its parent's open turn; 4: the last
+ * entry's own time).
  */
-const FACTS_VERSION = 3;
+const FACTS_VERSION = 4;
 
 interface KeptFacts {
   s: FileStamp;
@@ -425,7 +426,7 @@ function keptScan(value: unknown): KeptScan | undefined {
 }
 
 const FACT_STRINGS = ['sessionId', 'cwd', 'branch', 'prompt', 'lastPrompt', 'version', 'processSession', 'forkOf'] as const;
-const FACT_NUMBERS = ['firstActivity', 'lastActivity', 'writtenAt'] as const;
+const FACT_NUMBERS = ['firstActivity', 'lastActivity', 'lastEntryAt', 'writtenAt'] as const;
 
 function isFacts(v: unknown): v is TranscriptFacts {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
