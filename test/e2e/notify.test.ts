@@ -219,6 +219,29 @@ describe('notify: a list folder removed and made again (a job that cleans its li
   });
 });
 
+describe('notify --once from cron: a target that is down', () => {
+  it('what a run could not send is told by the next run, the target back; then not again', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    let down = true;
+    const hook = await webhook(() => ({ status: down ? 503 : 200 }));
+    const once = () =>
+      runAsync(config, ['-l', 'app', 'notify', '--once', '--retries', '2', '--to', `webhook:${hook.url}/in`], { env: notifyEnv(config) });
+    const first = await once();
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain('could not be sent after 2 tries');
+    expect(hook.got).toHaveLength(2);
+    down = false;
+    const second = await once();
+    expect(second.code, second.stderr).toBe(0);
+    expect(hook.got).toHaveLength(3);
+    expect(posted(hook.got)[2]).toMatchObject({ event: 'list-completed', list: 'app' });
+    const third = await once();
+    expect(third.code, third.stderr).toBe(0);
+    expect(hook.got).toHaveLength(3);
+  });
+});
+
 describe('notify: a webhook that answers with a redirect', () => {
   it('is not followed (the body would go where the URL does not say) nor tried again, as another 4xx: one request, said why', async () => {
     const config = tempConfig();

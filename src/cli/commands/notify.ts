@@ -61,7 +61,8 @@ A state file that cannot be read is kept aside as <file>.bad and started anew, w
 warning: events told before may be told again.
 Where that folder cannot be written, notify exits 1 at the start, having sent nothing.
 A target that fails is tried again (--retries, waits doubling from 1 s), on its own:
-a slow or dead webhook never holds up the others. Failures go to stderr.
+a slow or dead webhook never holds up the others. Failures go to stderr, and what
+could not be sent is told again by the next run (the next --once, a restart).
 
 Output: a line per notification sent on stdout; with --json one object per line
 (docs/schemas/notify.schema.json).

@@ -178,7 +178,7 @@ const MANY_LISTS_RESCAN_MS = 10_000;
 /** Rounds between looks for hooks' refusals in a list nothing changed in (a round: tickMs, 2 s by default). */
 const REFUSAL_ROUNDS = 2;
 
-/** Most notifications waiting at one target; past it the oldest are dropped (a target down for hours). */
+/** Most notifications waiting at one target; past it new ones are dropped, their claims given back (a target down for hours). */
 const QUEUE_LIMIT = 200;
 
 export class Notifier {
@@ -495,7 +495,7 @@ export class Notifier {
     for (const claim of claims) {
       const target = req.targets.find((t) => t.id === claim.target);
       const event = byKey.get(claim.key);
-      if (target && event) this.enqueue(target, event, messageOf(event, now, req.host));
+      if (target && event) this.enqueue(target, event, messageOf(event, now, req.host), claim.at);
     }
   }
 
@@ -531,10 +531,13 @@ export class Notifier {
     return sessionsOfList(this.sessionIndex(), listId).some((s) => s.state === 'live');
   }
 
-  private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): void {
+  /** `claimedAt`: when its claim was made, given back if it is never sent. */
+  private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage, claimedAt: number): void {
     const q = this.queues.get(target.id) ?? { tail: Promise.resolve(), waiting: 0 };
     this.queues.set(target.id, q);
     if (q.waiting >= QUEUE_LIMIT) {
+      // After what waits: the run ends once its queues are drained, this too.
+      q.tail = q.tail.then(() => this.giveBack(target, event, claimedAt));
       this.counts.failed++;
       this.report.delivered({
         ok: false,
@@ -549,14 +552,28 @@ export class Notifier {
     q.waiting++;
     q.tail = q.tail.then(async () => {
       try {
-        await this.send(target, event, message);
+        if (!(await this.send(target, event, message))) await this.giveBack(target, event, claimedAt);
       } finally {
         q.waiting--;
       }
     });
   }
 
-  private async send(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): Promise<void> {
+  /**
+   * The claim of an event never sent, given back: a later run (the next `--once` from cron,
+   * a restart) tells it again, the target back up. Where the state cannot be kept, it stays
+   * claimed, as it was: told never rather than twice.
+   */
+  private async giveBack(target: NotifyTarget, event: NotifyEvent, claimedAt: number): Promise<void> {
+    try {
+      await this.state.release(target.id, event.key, claimedAt);
+    } catch {
+      // The state's failure is the run's at its next claim.
+    }
+  }
+
+  /** Sent (true), or given up after every try. */
+  private async send(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): Promise<boolean> {
     const { tries, baseMs } = this.req.retry;
     const shown = shownTarget(target);
     for (let attempt = 1; ; attempt++) {
@@ -569,13 +586,13 @@ export class Notifier {
       if (result.ok) {
         this.counts.sent++;
         this.report.delivered({ ok: true, message, target: shown, via: result.via, attempts: attempt });
-        return;
+        return true;
       }
       const last = !result.retry || attempt >= tries || this.req.stop.aborted;
       if (last) {
         this.counts.failed++;
         this.report.delivered({ ok: false, message, target: shown, via: result.via, attempts: attempt, error: result.error });
-        return;
+        return false;
       }
       const inMs = Math.min(60_000, baseMs * 2 ** (attempt - 1));
       this.report.retrying({ target: shown, event: event.type, list: event.shortId, error: result.error, attempt, tries, inMs });

@@ -200,6 +200,30 @@ export class SentState {
     }
   }
 
+  /** Under the lock: drop `target`'s claim of `key` if it is still the one made at `at` (its send failed: told again later). */
+  async release(target: string, key: string, at: number): Promise<void> {
+    const drop = (state: StateFile) => {
+      const sent = state.sent[target];
+      if (sent?.[key] !== at) return false;
+      delete sent[key];
+      return true;
+    };
+    const file = this.file;
+    if (file === undefined) {
+      drop(this.memory);
+      return;
+    }
+    try {
+      await withOwnFileLock(file, 'notify state', () => {
+        const state = read(file, this.damaged);
+        if (drop(state)) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
+      });
+    } catch (err) {
+      if (isTasksError(err) && err.code === 'busy') throw err;
+      throw cannotKeep(file, err);
+    }
+  }
+
   /**
    * Under the lock: claim each fresh key for each target that has not had it (returned,
    * to be sent), and drop the claims of this list whose condition cleared.
