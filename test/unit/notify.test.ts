@@ -333,6 +333,23 @@ describe('a sent state that cannot be kept', () => {
     });
   });
 
+  it('a state file that is a symbolic link is refused, saying so (not "too many symbolic links" and "a folder you can write"), the link and its file left as they were', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-notify-'));
+    const real = path.join(root, 'synced.json');
+    fs.writeFileSync(real, '{"version":1,"sent":{}}');
+    const file = path.join(root, 'tasks', 'state.json');
+    fs.mkdirSync(path.dirname(file));
+    fs.symlinkSync(real, file);
+    expect(() => new SentState(file, () => 1).ready()).toThrow(
+      expect.objectContaining({
+        code: 'io',
+        message: `notify's state file ${file} is a symbolic link, which notify does not follow (it replaces its file whole, which would break the link): put the file itself in its place, or set XDG_STATE_HOME to another folder`,
+      }),
+    );
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(real, 'utf8')).toBe('{"version":1,"sent":{}}');
+  });
+
   it('kept in memory only (no file: a view that sends nothing) is always ready', async () => {
     const state = new SentState(undefined, () => 1);
     state.ready();

@@ -165,6 +165,27 @@ function cannotKeep(file: string, err: unknown): TasksError {
   });
 }
 
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The state file is a symbolic link (kept in a synced folder, say): it is never followed,
+ * since each write replaces the file whole, which would break the link. Said as it is, not
+ * as the system's "too many symbolic links" and a folder that cannot be written.
+ */
+function linked(file: string, err: unknown): TasksError {
+  return new TasksError(
+    'io',
+    `notify's state file ${file} is a symbolic link, which notify does not follow (it replaces its file whole, which would break the link): put the file itself in its place, or set XDG_STATE_HOME to another folder`,
+    { cause: err },
+  );
+}
+
 export class SentState {
   constructor(
     /** undefined: kept in memory only (a view that sends nothing, as the board's Now). */
@@ -196,6 +217,7 @@ export class SentState {
       );
       fs.accessSync(path.dirname(file), fs.constants.W_OK);
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP' && isLink(file)) throw linked(file, err);
       throw cannotKeep(file, err);
     }
   }
