@@ -6,6 +6,9 @@
  *   notify does not send it again.
  * - An agent holding work in progress is SIGKILLed: agent-died within 10 s, naming its
  *   task, its owner and release --gone; nothing while it was alive.
+ * - From cron (`--once`): an agent killed holding work, or between steps with its plan
+ *   open, is told once, its transcript touched after or not; resumed with `--resume` and
+ *   killed again, it is told again, with no run between the two deaths.
  * - An agent ends its run with its task in progress while another works on the list:
  *   agent-died within 10 s for its owner alone.
  * - An agent sets a task in progress, then waits on its next turn: stalled once the task
@@ -16,6 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runAsync } from '../helpers/cli.js';
 import { receiver, startNotify, until } from '../helpers/notify.js';
 import { parseNdjson } from '../helpers/replay.js';
 import { runAgent } from './agent.js';
@@ -126,6 +130,91 @@ describe('the real Claude Code: notify', () => {
       await dying;
     }
   });
+  it('an agent killed holding work, resumed and killed again between two notify --once runs (cron): agent-died twice; runs with nothing new, its transcript touched, tell nothing', async () => {
+    const w = world();
+    const job = w.dir('ci/job-3');
+    const out = path.join(w.config, 'sent.jsonl');
+    const once = async () => {
+      const r = await runAsync(
+        w.config,
+        ['-l', 'nightly', 'notify', '--once', '--on', 'agent-died', '--to', `exec:cat >> '${out}'; echo >> '${out}'`],
+        { env: { HOME: w.home, XDG_STATE_HOME: path.join(w.config, 'state') } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      return fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l).event)
+        : [];
+    };
+    const first = await runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Build'), UPDATE('1', { status: 'in_progress', owner: 'worker-c' }), LIST],
+      killAtTurn: 2,
+    });
+    const session = first.stream.sessionId as string;
+    expect(await once()).toEqual(['agent-died']);
+    expect(await once()).toEqual(['agent-died']);
+    // A backup tool touches it: nothing was written, nobody died again.
+    const transcript = fs
+      .readdirSync(path.join(w.config, 'projects'))
+      .map((d) => path.join(w.config, 'projects', d, `${session}.jsonl`))
+      .find((f) => fs.existsSync(f)) as string;
+    const later = new Date();
+    fs.utimesSync(transcript, later, later);
+    expect(await once()).toEqual(['agent-died']);
+    // Resumed (the same session), and killed again still holding #1, with no notify run between.
+    await runAgent({ configDir: w.config, listId: 'nightly', cwd: job, args: ['--resume', session], turns: [LIST, LIST], killAtTurn: 1 });
+    expect(await once()).toEqual(['agent-died', 'agent-died']);
+    expect(await once()).toEqual(['agent-died', 'agent-died']);
+  });
+
+  it('an agent killed between steps, its plan open: notify --once tells work-left once, its transcript touched or not; resumed and killed again, anew', async () => {
+    const w = world();
+    const job = w.dir('ci/job-4');
+    const out = path.join(w.config, 'sent.jsonl');
+    const once = async () => {
+      const r = await runAsync(
+        w.config,
+        ['-l', 'nightly', 'notify', '--once', '--on', 'work-left', '--to', `exec:cat >> '${out}'; echo >> '${out}'`],
+        { env: { HOME: w.home, XDG_STATE_HOME: path.join(w.config, 'state') } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      return fs.existsSync(out)
+        ? fs
+            .readFileSync(out, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l).event)
+        : [];
+    };
+    const first = await runAgent({
+      configDir: w.config,
+      listId: 'nightly',
+      cwd: job,
+      turns: [CREATE('Build'), CREATE('Test'), LIST],
+      killAtTurn: 2,
+    });
+    const session = first.stream.sessionId as string;
+    expect(await once()).toEqual(['work-left']);
+    const transcript = fs
+      .readdirSync(path.join(w.config, 'projects'))
+      .map((d) => path.join(w.config, 'projects', d, `${session}.jsonl`))
+      .find((f) => fs.existsSync(f)) as string;
+    for (const ahead of [1000, 60_000]) {
+      const at = new Date(Date.now() + ahead);
+      fs.utimesSync(transcript, at, at);
+      expect(await once()).toEqual(['work-left']);
+    }
+    await runAgent({ configDir: w.config, listId: 'nightly', cwd: job, args: ['--resume', session], turns: [LIST, LIST], killAtTurn: 1 });
+    expect(await once()).toEqual(['work-left', 'work-left']);
+    expect(await once()).toEqual(['work-left', 'work-left']);
+  });
+
   it('an agent that ends its run holding work while another lives on the list: agent-died within 10 s, for it alone', async () => {
     const w = world();
     const hook = await webhook();
