@@ -255,6 +255,41 @@ describe('notify: two notify with one target, each asked for other events (two c
     expect(sentTo(out).map((e) => e.event)).toEqual(['ready-for-person']);
   });
 
+  it("the claims of lists whose folder is gone (a CI job's list, removed after its run) are forgotten: the state does not grow with every list ever told", () => {
+    const config = tempConfig();
+    const jobs = ['ci-1', 'ci-2', 'ci-3'];
+    for (const job of jobs) listWith(config, job, [taskOf('1', { status: 'completed' })]);
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const out = path.join(config, 'sent.jsonl');
+    const once = () => {
+      const r = run(config, ['notify', '--all', '--once', '--to', `exec:cat >> '${out}'; echo >> '${out}'`], { env: notifyEnv(config) });
+      expect(r.code, r.stderr).toBe(0);
+    };
+    const claimedLists = () => {
+      const dir = path.join(config, 'state', 'tasks');
+      const state = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir)[0] as string), 'utf8'));
+      return [
+        ...new Set(Object.values(state.sent as Record<string, object>).flatMap((keys) => Object.keys(keys).map((k) => k.split('|')[1]))),
+      ].sort();
+    };
+    once();
+    expect(sentTo(out)).toHaveLength(4);
+    expect(claimedLists()).toEqual(['app', ...jobs]);
+    for (const job of jobs) fs.rmSync(path.join(config, 'tasks', job), { recursive: true });
+    once();
+    expect(claimedLists()).toEqual(['app']);
+    // What is still there is not told again.
+    expect(sentTo(out)).toHaveLength(4);
+    // The folder of lists missing altogether (a config folder not mounted yet): nothing is forgotten.
+    const tasks = path.join(config, 'tasks');
+    fs.renameSync(tasks, `${tasks}.away`);
+    once();
+    expect(claimedLists()).toEqual(['app']);
+    fs.renameSync(`${tasks}.away`, tasks);
+    once();
+    expect(sentTo(out)).toHaveLength(4);
+  });
+
   it('a first run for a target keeps quiet about lists finished long ago; later runs tell what they have not told, however old', () => {
     const config = tempConfig();
     const now = Date.now();

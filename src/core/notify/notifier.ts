@@ -18,7 +18,7 @@ import { sessionsOfList } from '../sessions/list-sessions.js';
 import { liveSessionOfPid } from '../sessions/live-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
 import { compareIds } from '../store/ids.js';
-import { listDirOf } from '../store/paths.js';
+import { listDirOf, tasksRoot } from '../store/paths.js';
 import { GoneWork } from '../watch/gone-work.js';
 import { ListWatcher } from '../watch/list-watcher.js';
 import type { WatchUpdate } from '../watch/watch-source.js';
@@ -224,6 +224,7 @@ export class Notifier {
     const { req } = this;
     if (req.stateHome !== undefined && this.statePath === undefined) throw noStateFolder();
     this.state.ready();
+    await this.forgetGoneLists();
     this.newTargets = this.state.newTargets(req.targets.map((t) => t.id));
     this.discover();
     this.report.started({
@@ -496,6 +497,21 @@ export class Notifier {
       const target = req.targets.find((t) => t.id === claim.target);
       const event = byKey.get(claim.key);
       if (target && event) this.enqueue(target, event, messageOf(event, now, req.host), claim.at);
+    }
+  }
+
+  /**
+   * Once a run, at its start: forget what was told of lists whose folder is gone (one look
+   * at each list the state names). Not while the folder of lists is missing altogether (a
+   * config folder not mounted yet): every list would seem gone, and be told again once back.
+   * Another notify holding the state meanwhile: the next run does it.
+   */
+  private async forgetGoneLists(): Promise<void> {
+    if (!fs.existsSync(tasksRoot(this.req.configDir))) return;
+    try {
+      await this.state.forgetLists((list) => !fs.existsSync(listDirOf(this.req.configDir, list)));
+    } catch (err) {
+      if (!isTasksError(err) || err.code !== 'busy') throw err;
     }
   }
 

@@ -222,6 +222,44 @@ export class SentState {
     }
   }
 
+  /**
+   * Under the lock: drop every target's claims of the lists `gone` names (their folder is
+   * gone: a CI job's list, removed after its run). Nothing else would drop them, since no
+   * look at such a list comes again, and the file would grow with every list ever told. A
+   * folder made again later is a new list anyway (`Settle.bornAt`).
+   */
+  async forgetLists(gone: (listId: string) => boolean): Promise<void> {
+    const drop = (state: StateFile) => {
+      const verdicts = new Map<string, boolean>();
+      let changed = false;
+      for (const sent of Object.values(state.sent)) {
+        for (const key of Object.keys(sent)) {
+          const list = key.split('|')[1] ?? '';
+          const isGone = verdicts.get(list) ?? gone(list);
+          verdicts.set(list, isGone);
+          if (!isGone) continue;
+          delete sent[key];
+          changed = true;
+        }
+      }
+      return changed;
+    };
+    const file = this.file;
+    if (file === undefined) {
+      drop(this.memory);
+      return;
+    }
+    try {
+      await withOwnFileLock(file, 'notify state', () => {
+        const state = read(file, this.damaged);
+        if (drop(state)) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
+      });
+    } catch (err) {
+      if (isTasksError(err) && err.code === 'busy') throw err;
+      throw cannotKeep(file, err);
+    }
+  }
+
   /** Under the lock: drop `target`'s claim of `key` if it is still the one made at `at` (its send failed: told again later). */
   async release(target: string, key: string, at: number): Promise<void> {
     const drop = (state: StateFile) => {
