@@ -419,6 +419,25 @@ describe('notify: a restart of a long-running notify', () => {
 });
 
 describe('notify: a damaged sent-state file', () => {
+  it('damaged again later: the copy kept the first time is not overwritten, the second kept beside it', () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    const args = ['-l', 'app', 'notify', '--once', '--to', 'exec:cat >/dev/null'];
+    const env = notifyEnv(config);
+    expect(run(config, args, { env }).code).toBe(0);
+    const dir = path.join(config, 'state', 'tasks');
+    const file = path.join(dir, stateFiles(config)[0] as string);
+    fs.writeFileSync(file, '{first damage');
+    expect(run(config, args, { env }).code).toBe(0);
+    fs.writeFileSync(file, '{second damage');
+    const again = run(config, args, { env });
+    expect(again.code, again.stderr).toBe(0);
+    const kept = fs.readdirSync(dir).filter((n) => n.startsWith(`${path.basename(file)}.bad`));
+    expect(kept.map((n) => fs.readFileSync(path.join(dir, n), 'utf8')).sort()).toEqual(['{first damage', '{second damage']);
+    const aside = kept.find((n) => fs.readFileSync(path.join(dir, n), 'utf8') === '{second damage') as string;
+    expect(again.stderr).toContain(`(kept as ${path.join(dir, aside)})`);
+  });
+
   it('is started anew with a warning on stderr, and kept aside as .bad; told once again, then once only', () => {
     for (const damage of ['{garbage', '[]']) {
       const config = tempConfig();

@@ -57,8 +57,8 @@ A URL's path, query and credentials are never printed: logs show the host only.
 Once per event: what was sent is kept in $XDG_STATE_HOME/tasks (~/.local/state/tasks),
 claimed under a lock before it is sent, so a restart does not repeat it and two notify
 processes never both send it; an event that clears and comes back is told again.
-A state file that cannot be read is kept aside as <file>.bad and started anew, with a
-warning: events told before may be told again.
+A state file that cannot be read is kept aside as <file>.bad (.bad-<ms> beside an
+earlier one) and started anew, with a warning: events told before may be told again.
 Where that folder cannot be written, notify exits 1 at the start, having sent nothing.
 A target that fails is tried again (--retries, waits doubling from 1 s), on its own:
 a slow or dead webhook never holds up the others. Failures go to stderr, and what

@@ -51,11 +51,12 @@ export function sentStatePath(where: {
 
 /**
  * The state in `file`. A file that is there but not this shape (a hand edit, a disk that
- * lost it) is started afresh, so notify goes on; it is kept aside as `<file>.bad` and
- * `damaged` is told, since events told before may be told again. An empty file is the one
- * `ready` made: nothing sent yet, nothing to say.
+ * lost it) is started afresh, so notify goes on; it is kept aside as `<file>.bad` (or
+ * `<file>.bad-<ms>` beside an earlier one) and `damaged` is told, since events told
+ * before may be told again. An empty file is the one `ready` made: nothing sent yet,
+ * nothing to say.
  */
-function read(file: string, damaged: (message: string) => void): StateFile {
+function read(file: string, damaged: (message: string) => void, now: number): StateFile {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -72,7 +73,8 @@ function read(file: string, damaged: (message: string) => void): StateFile {
   } catch (err) {
     why = `not JSON: ${(err as Error).message}`;
   }
-  const aside = `${file}.bad`;
+  // A copy kept from an earlier damage stays: this one goes beside it.
+  const aside = fs.existsSync(`${file}.bad`) ? `${file}.bad-${now}` : `${file}.bad`;
   let kept = ` (kept as ${aside})`;
   try {
     fs.renameSync(file, aside);
@@ -202,7 +204,7 @@ export class SentState {
    * without the lock; a second run starting at the same moment may find them new too).
    */
   newTargets(targets: readonly string[]): Set<string> {
-    const state = this.file === undefined ? this.memory : read(this.file, this.damaged);
+    const state = this.file === undefined ? this.memory : read(this.file, this.damaged, this.now());
     return new Set(targets.filter((t) => state.sent[t] === undefined));
   }
 
@@ -251,7 +253,7 @@ export class SentState {
     }
     try {
       await withOwnFileLock(file, 'notify state', () => {
-        const state = read(file, this.damaged);
+        const state = read(file, this.damaged, this.now());
         if (drop(state)) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
       });
     } catch (err) {
@@ -275,7 +277,7 @@ export class SentState {
     }
     try {
       await withOwnFileLock(file, 'notify state', () => {
-        const state = read(file, this.damaged);
+        const state = read(file, this.damaged, this.now());
         if (drop(state)) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
       });
     } catch (err) {
@@ -334,7 +336,7 @@ export class SentState {
     try {
       makeDirs(path.dirname(file), STATE_DIR_MODE);
       return await withOwnFileLock(file, 'notify state', () => {
-        const state = read(file, this.damaged);
+        const state = read(file, this.damaged, this.now());
         const { claimed, changed } = apply(state);
         if (changed) writeFileAtomic(file, `${JSON.stringify(state)}\n`);
         return claimed;
