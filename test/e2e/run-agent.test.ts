@@ -226,6 +226,17 @@ describe('tasks run: the verdict ends the run', () => {
     expect(fs.existsSync(path.join(config, 'tasks', 'ci-9'))).toBe(false);
   });
 
+  it('no list named and none seen (the agent printed nothing): its events name no list, and say none exists', async () => {
+    const config = tempConfig();
+    const r = await startRun(config, ['--json'], { steps: [] }).done;
+    expect(r.code).toBe(2);
+    const events = parseNdjson(r.stdout);
+    expect(events.find((e) => e.event === 'snapshot')).toMatchObject({ list: null, exists: false, tasks: [] });
+    expect(events.find((e) => e.event === 'end')).toMatchObject({ list: null, exists: false, tasks: [] });
+    expect(lastEvent(r.stdout)).toMatchObject({ event: 'run', list: null, session: null });
+    expect(contractProblems('run', r.stdout)).toEqual([]);
+  });
+
   it("what the agent leaves running when it exits is ended; the verdict is the run's", async () => {
     const config = tempConfig();
     const s = started2().update('1', { status: 'completed' }).update('2', { status: 'completed' }).end();

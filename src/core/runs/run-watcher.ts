@@ -501,15 +501,20 @@ export class RunWatcher implements WatchSource {
       events,
       runActed,
       // Not followed in files (yet): the run's own view, but for a list named (--list, the
-      // variable) whose folder is not there and in which the run has made nothing.
-      exists: files
-        ? files.exists
-        : this.opts.listId === undefined || this.model.shown().size > 0 || fs.existsSync(listDirOf(this.opts.configDir, this.opts.listId)),
+      // variable) whose folder is not there and in which the run has made nothing, and for
+      // no list at all (none named, none seen yet: `list` is null, and no list exists).
+      exists: files ? files.exists : this.model.shown().size > 0 || this.runListThere(),
       // A copy: the list goes on changing, and the first state is taken in a turn later.
       snapshot: new Map(this.model.shown()),
       times: new Map(this.times),
       problems: files ? files.problems : [],
     };
+  }
+
+  /** Is there a list the run writes to? Its session's own, once known; a list named, when its folder is there. */
+  private runListThere(): boolean {
+    if (this.listId === undefined) return false;
+    return this.opts.listId === undefined || fs.existsSync(listDirOf(this.opts.configDir, this.opts.listId));
   }
 
   /** The run's own steps: each task changed now. */
