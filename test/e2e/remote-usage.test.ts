@@ -42,6 +42,16 @@ describe('-H refusals', () => {
     expect(r.stdout).toMatch(/-H <host> --disconnect/);
   });
 
+  it.each([[['--disconnect', '--help']], [['--disconnect', '-h']], [['--help', '--disconnect']]])(
+    'tasks %j with no host named shows the help, as --help does anywhere',
+    (args) => {
+      const r = tasks(args);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(tasks(['--help']).stdout);
+    },
+  );
+
   it('gives the refusal as a JSON error with --json', () => {
     const r = tasks(['-H', 'a', '-H', 'b', 'get', '1', '--json']);
     expect(r.code).toBe(2);

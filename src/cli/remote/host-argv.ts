@@ -78,7 +78,11 @@ const HELP_WORDS = new Set(['--help', '-h', '--version', '-V']);
  * it is down, or turn a shell's start (eval "$(tasks completion bash)") into an ssh call.
  */
 function answeredHere(command: string | undefined, args: readonly string[]): boolean {
-  if (command === 'help' || command === 'completion') return true;
+  return command === 'help' || command === 'completion' || asksForHelp(args);
+}
+
+/** Does a command line ask for help or the version (a help word before `--`)? */
+export function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf('--');
   return (end < 0 ? args : args.slice(0, end)).some((word) => HELP_WORDS.has(word));
 }
