@@ -30,7 +30,9 @@ if (process.argv[2] === '__complete') {
   runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks-remote.cjs'))
 ) {
   // A command on a host (-H, $TASKS_HOST): the small bundle that sends it there. Not the
-  // board: it runs here, and shows the hosts' boards (src/cli/board-hosts).
+  // board: it runs here, and shows the hosts' boards (src/cli/board-hosts). The bundle
+  // declines a line that names no host after all (a host word that is an option's value,
+  // as in update 4 --subject -Hotfix): the whole CLI below runs it.
 } else if (!runRead(commandName(process.argv)) && !runWithCodeCache(path.join(__dirname, '..', 'dist', 'tasks.cjs'))) {
   import('../dist/cli/main.js');
 }
@@ -45,27 +47,32 @@ function runRead(command) {
   );
 }
 
-/** Does the command line name a host to run on? As hostArgv (src/cli/remote/host-argv.ts) finds one. */
+/**
+ * May the command line name a host to run on? Wherever hostArgv (src/cli/remote/host-argv.ts)
+ * finds one, and more: this knows no command's options, so a host word that is one's value
+ * (update 4 --subject -Hotfix) counts here, and the remote bundle declines it.
+ */
 function namesHost(argv, env) {
-  let command;
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i];
     if (word === '--') break;
     if (word === '-H' || word === '--host' || word.startsWith('--host=') || (word.startsWith('-H') && !word.startsWith('--'))) return true;
     if (word === '--hosts' || word.startsWith('--hosts=')) return true;
-    if (command === undefined) {
-      if (GLOBAL_WITH_VALUE.has(word) && i + 1 < argv.length) i++;
-      else if (!word.startsWith('-')) command = word;
-    }
+    // A global option's value, wherever it is (-l -H is a list named "-H", as commander reads it).
+    if (GLOBAL_WITH_VALUE.has(word)) i++;
   }
   return Boolean(env.TASKS_HOST);
 }
 
-/** Help, the version, the completion script: this build's own text, answered here even with a host named, as hostArgv decides. */
+/** Help, the version, the completion script: this build's own text, answered here even with a host named, as hostArgv decides (or a help word that is an option's value: the whole CLI then finds the host). */
 function answeredHere(argv) {
   const command = commandName(argv);
   if (command === 'help' || command === 'completion') return true;
-  for (let i = 2; i < argv.length && argv[i] !== '--'; i++) if (HELP_WORDS.has(argv[i])) return true;
+  for (let i = 2; i < argv.length && argv[i] !== '--'; i++) {
+    // A global option's value (-H --help names a host "--help"), as hostArgv skips it.
+    if (GLOBAL_WITH_VALUE.has(argv[i])) i++;
+    else if (HELP_WORDS.has(argv[i])) return true;
+  }
   return false;
 }
 

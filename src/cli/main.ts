@@ -121,7 +121,19 @@ function handleInterrupts(running: () => RunHandle | undefined): void {
  * having run nothing (no listener, no stream).
  */
 export const declined =
-  typeof TASKS_PLAIN_ONLY !== 'undefined' &&
-  TASKS_PLAIN_ONLY &&
-  (plainRead(process.argv) === undefined || hostArgv(process.argv, process.env) !== undefined);
+  (typeof TASKS_PLAIN_ONLY !== 'undefined' &&
+    TASKS_PLAIN_ONLY &&
+    (plainRead(process.argv) === undefined || hostArgv(process.argv, process.env) !== undefined)) ||
+  (typeof TASKS_REMOTE_ONLY !== 'undefined' && TASKS_REMOTE_ONLY && remoteDeclines(process.argv, process.env));
+
+/**
+ * The remote bundle's answer to bin/tasks.js: true when the command line names no host
+ * after all. bin/tasks.js sends here every line with a host word before `--`, without
+ * knowing the commands' options: a word like -Hotfix may be an option's value
+ * (`update 4 --subject -Hotfix`, host-argv.ts), and the whole CLI then runs it here.
+ */
+function remoteDeclines(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  const remote = hostArgv(argv, env);
+  return remote === undefined || remote.command === 'board';
+}
 if (!declined) void main(process.argv);

@@ -101,10 +101,10 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
       // Never: main.ts declines a command line that is not a plain read before it runs.
       throw new Error('this bundle runs plain reads alone');
     } else {
-      const { buildProgram, withoutHelpOfUnknown } = await import('./commands/program.js');
+      const { buildProgram, withoutHelpOfUnknown, withValuesJoined } = await import('./commands/program.js');
       const program = await buildProgram(ctx, parsed);
       program.hook('preAction', (_root, command) => beforeCommand(command));
-      await program.parseAsync([...withoutHelpOfUnknown(program, parsed)]);
+      await program.parseAsync([...withValuesJoined(program, withoutHelpOfUnknown(program, parsed))]);
     }
   } catch (err) {
     // Only a run that built the program can meet commander's errors (commander is loaded then).

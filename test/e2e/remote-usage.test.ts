@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../helpers/cli.js';
+import { run, tempConfig } from '../helpers/cli.js';
 import { runInProcessSync } from '../helpers/in-process.js';
 
 /**
@@ -106,5 +106,50 @@ describe('help, version and completion with a host named', () => {
     const r = run(config, ['-l', 'api', 'create', '--', '--help'], { env, cwd: os.tmpdir() });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/^error: host box: /);
+  });
+});
+
+/**
+ * A host word that is the value of a command's option (`--subject -Hotfix`): commander gives
+ * such an option the next word, whatever it looks like, so no host is named. The built
+ * binary is run: bin/tasks.js sends the line to the remote bundle, which declines it.
+ */
+describe("a host word as a command option's value", () => {
+  const env = { TASKS_SSH_COMMAND: 'false' };
+  const tasks = (config: string, args: string[], extra: Record<string, string> = {}) =>
+    run(config, args, { env: { ...env, ...extra }, cwd: os.tmpdir() });
+  const task = (config: string) => JSON.parse(tasks(config, ['-l', 'x', 'get', '1', '--json']).stdout);
+
+  it('is the value: the subject, the description or the owner is set here, and no ssh is started', () => {
+    const config = tempConfig();
+    expect(tasks(config, ['-l', 'x', 'create', 'Fix', '-d', '-Hotfix']).code).toBe(0);
+    expect(task(config)).toMatchObject({ subject: 'Fix', description: '-Hotfix' });
+    const r = tasks(config, ['-l', 'x', 'update', '1', '--subject', '-Hotfix', '--owner', '--host=box']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(task(config)).toMatchObject({ subject: '-Hotfix', owner: '--host=box' });
+  });
+
+  it('an option the command does not have is the usage error it is with any other value', () => {
+    const config = tempConfig();
+    const r = tasks(config, ['-l', 'x', 'create', '--subject', '-Hotfix']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(tasks(config, ['-l', 'x', 'create', '--subject', '-xotfix']).stderr.trim());
+  });
+
+  it('a help word as a value is a change, which goes to $TASKS_HOST, not help answered here', () => {
+    const config = tempConfig();
+    expect(tasks(config, ['-l', 'x', 'create', 'Fix']).code).toBe(0);
+    const r = tasks(config, ['-l', 'x', 'update', '1', '--subject', '--help'], { TASKS_HOST: 'box' });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^error: host box: /);
+    expect(task(config)).toMatchObject({ subject: 'Fix' });
+  });
+
+  it('help asked for after -H took "--" as its host is still help, answered here', () => {
+    const config = tempConfig();
+    const r = tasks(config, ['-H', '--', 'list', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: tasks list/);
   });
 });

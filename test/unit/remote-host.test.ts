@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parseHost } from '../../src/cli/remote/host-address.js';
-import { hostArgv } from '../../src/cli/remote/host-argv.js';
+import { commandTakesValue, hostArgv } from '../../src/cli/remote/host-argv.js';
 import { linkPaths, persistSeconds } from '../../src/cli/remote/host-link.js';
 import { payloadBytes } from '../../src/cli/remote/payload.js';
 import { withHost } from '../../src/cli/remote/remote-run.js';
@@ -31,6 +32,72 @@ describe('the hosts a command line names', () => {
     expect(hostArgv(argv('list'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
     expect(hostArgv(argv('list'), { TASKS_HOST: '' })).toBeUndefined();
     expect(hostArgv(argv('-H', 'a', 'list'), { TASKS_HOST: 'b' })?.hosts).toEqual(['a']);
+  });
+  it("takes a host word after a command's option that takes a value as that value, as commander gives it the next word", () => {
+    // A subject, a description, a list name: no host is named, nothing goes to ssh.
+    expect(hostArgv(argv('-l', 'x', 'update', '1', '--subject', '-Hotfix'), {})).toBeUndefined();
+    expect(hostArgv(argv('-l', 'x', 'create', 's', '-d', '-Hx'), {})).toBeUndefined();
+    expect(hostArgv(argv('update', '1', '--owner', '--host=x'), {})).toBeUndefined();
+    expect(hostArgv(argv('list', '-l', '-Hx'), {})).toBeUndefined();
+    expect(hostArgv(argv('notify', '--stalled', '-Hx'), {})).toBeUndefined();
+    // Still a host: a value given before it, an option whose value is optional (list --stalled), a word after --.
+    expect(hostArgv(argv('update', '1', '--subject', 'Fix', '-Hbox'), {})?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('list', '--stalled', '-Hbox'), {})?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('update', '1', '--subject', '-l', '-Hx'), {})).toBeUndefined();
+    // A help word as a value is no request for help: the change goes to $TASKS_HOST. The version is the program's, read first.
+    expect(hostArgv(argv('-l', 'x', 'update', '1', '--subject', '--help'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('update', '1', '--subject', '--version'), { TASKS_HOST: 'box' })).toBeUndefined();
+  });
+  it('knows every command option that takes a value, as the program defines it', async () => {
+    const { buildProgram } = await import('../../src/cli/commands/program.js');
+    const { Context } = await import('../../src/cli/runtime/context.js');
+    const { IO } = await import('../../src/cli/runtime/io.js');
+    const { standardInput } = await import('../../src/cli/runtime/fd-output.js');
+    const io = new IO({ stdout: process.stdout, stderr: process.stderr, stdin: standardInput() }, {});
+    const program = await buildProgram(new Context(io, { env: {}, cwd: os.tmpdir() }));
+    let checked = 0;
+    for (const command of program.commands) {
+      for (const option of command.options) {
+        for (const flag of [option.long, option.short]) {
+          if (flag === undefined) continue;
+          checked++;
+          expect(commandTakesValue(command.name(), flag), `${command.name()} ${flag}`).toBe(option.required);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+  it('bin/tasks.js sends to the remote bundle every command line hostArgv finds a host in (the bundle declines the others)', () => {
+    const source = fs.readFileSync(path.join(__dirname, '..', '..', 'bin', 'tasks.js'), 'utf8');
+    const grab = (re: RegExp) => re.exec(source)?.[0] as string;
+    const bin = vm.runInNewContext(
+      [
+        grab(/const GLOBAL_WITH_VALUE = [^\n]*/),
+        grab(/const HELP_WORDS = [^\n]*/),
+        grab(/function namesHost\(argv, env\) \{[\s\S]*?\n\}/),
+        grab(/function answeredHere\(argv\) \{[\s\S]*?\n\}/),
+        grab(/function commandName\(argv\) \{[\s\S]*?\n\}/),
+        '({ namesHost, answeredHere, commandName })',
+      ].join('\n'),
+    ) as Record<'namesHost' | 'answeredHere' | 'commandName', (argv: string[], env?: object) => unknown>;
+    const words = ['-H', 'box', '-Hx', '--host=y', '--hosts', '-l', 'update', '--subject', 'board', '--', '--help', '-V', 'help', '--json'];
+    const missed: string[][] = [];
+    const check = (line: string[]) => {
+      for (const env of [{}, { TASKS_HOST: 'box' }]) {
+        const a = argv(...line);
+        const found = hostArgv(a, env);
+        const sent = bin.namesHost(a, env) === true && bin.commandName(a) !== 'board' && bin.answeredHere(a) !== true;
+        // A help word as a command option's value (--subject --help), which bin cannot know: the whole CLI finds the host.
+        const helpAsValue = line.some((w, i) => w === '--subject' && ['--help', '-V'].includes(line[i + 1] as string));
+        if (found !== undefined && found.command !== 'board' && !sent && !helpAsValue) missed.push(line);
+      }
+    };
+    const grow = (line: string[], depth: number): void => {
+      check(line);
+      if (depth > 0) for (const w of words) grow([...line, w], depth - 1);
+    };
+    grow([], 4);
+    expect(missed.slice(0, 10)).toEqual([]);
   });
   it("tells board's old --host from the global one", () => {
     expect(hostArgv(argv('board', '--host', '0.0.0.0'), {})?.boardHost).toBe(true);

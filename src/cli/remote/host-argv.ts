@@ -26,6 +26,47 @@ export interface HostArgv {
 /** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
 const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '--host']);
 
+/**
+ * The commands' own options that take a value, in every command that has them (test/unit/
+ * remote-host.test.ts holds this to the program). Commander gives such an option the word
+ * after it, whatever it looks like (`update 4 --subject -x`, `--subject --help`), but for
+ * a word it reads as one of the program's options first (`--json`, `-l`, `--version`).
+ * A host word is the option's value too: `update 4 --subject -Hotfix` names no host, and
+ * the run here joins the two words for commander (withValuesJoined, commands/program.ts).
+ */
+const COMMAND_WITH_VALUE = new Set([
+  ...['--active-form', '--add-blocked-by', '--add-blocks', '--as', '--blocked-by', '--blocks', '--by', '--click', '--description'],
+  ...['--fail-if-stalled', '--format', '--from', '--if-owner', '--if-status', '--kill-after', '--limit', '--listen', '--meta'],
+  ...['--min-age', '--on', '--output', '--owner', '--port', '--record', '--retries', '--search', '--since', '--sort'],
+  ...['--stale-after', '--status', '--stream', '--subject', '--timeout', '--title', '--to', '--txn', '--unset-meta', '--until'],
+  ...['--who', '-d', '-f', '-o', '-s', '-t', '-u'],
+]);
+
+/** Does `word`, an option of `command`'s own, take the next word as its value? (`--stalled` does in notify; in list and lists its value is optional.) */
+export function commandTakesValue(command: string, word: string): boolean {
+  return COMMAND_WITH_VALUE.has(word) || (command === 'notify' && word === '--stalled');
+}
+
+/** `-H box`, `-Hbox`, `--host box`, `--host=box`: a word that names a host, by itself or with the next. */
+export const isHostWord = (word: string): boolean => hostValue(word, undefined) !== undefined;
+
+/** The program's options, read by commander before a command's own, wherever they are (but for a host word after a command's option: see COMMAND_WITH_VALUE). */
+export function programTakes(word: string): boolean {
+  return PROGRAM_WORDS.has(word) || /^-[lHV]./.test(word) || /^--(list|session|config-dir|host|hosts)=/.test(word);
+}
+const PROGRAM_WORDS = new Set([...WITH_VALUE, '--hosts', '--json', '--no-color', '--version']);
+
+/** How many words after `argv[i]` are its value: 1 for an option that takes the next word, else 0. */
+function valueWords(argv: readonly string[], i: number, command: string | undefined): number {
+  const word = argv[i] as string;
+  const next = argv[i + 1];
+  if (next === undefined) return 0;
+  if (WITH_VALUE.has(word)) return 1;
+  // A command's option never takes the `--`: commander's reading of the program's options ends there first.
+  if (command === undefined || next === '--' || !commandTakesValue(command, word)) return 0;
+  return isHostWord(next) || !programTakes(next) ? 1 : 0;
+}
+
 /** The hosts named on `argv` (`node tasks ...`), by a hosts file (`--hosts`) or in the environment; undefined when none. */
 export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostArgv | undefined {
   const hosts: string[] = [];
@@ -34,6 +75,7 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
   let boardHost = false;
   let hostsFile: string | true | undefined;
   let refused: string | undefined;
+  let help = false;
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
     if (word === '--') {
@@ -57,12 +99,12 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
       continue;
     }
     args.push(word);
-    if (command === undefined) {
-      if (WITH_VALUE.has(word) && i + 1 < argv.length) args.push(argv[++i] as string);
-      else if (!word.startsWith('-')) command = word;
-    }
+    // An option's value, whatever it looks like (commander gives it the next word).
+    if (valueWords(argv, i, command) === 1) args.push(argv[++i] as string);
+    else if (HELP_WORDS.has(word)) help = true;
+    else if (command === undefined && !word.startsWith('-')) command = word;
   }
-  if (answeredHere(command, args)) return undefined;
+  if (command === 'help' || command === 'completion' || help) return undefined;
   if (hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
   if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile, ...(refused === undefined ? {} : { refused }) };
   return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
@@ -71,20 +113,25 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
 /** The words that ask for help or the version (before `--`: after it they are a command's arguments). */
 const HELP_WORDS = new Set(['--help', '-h', '--version', '-V']);
 
-/**
- * Help, the version and the completion script: this build's own text, the same on any
- * host, so they are answered here even with a host named (bin/tasks.js asks the same):
- * `export TASKS_HOST=devbox` must not make `tasks --help` wait for that host, fail when
- * it is down, or turn a shell's start (eval "$(tasks completion bash)") into an ssh call.
+/*
+ * Help, the version and the completion script (`help` above): this build's own text, the
+ * same on any host, so they are answered here even with a host named (bin/tasks.js asks
+ * the same, or more: a help word that is an option's value is not help, and then the whole
+ * CLI finds the host): `export TASKS_HOST=devbox` must not make `tasks --help` wait for
+ * that host, fail when it is down, or turn a shell's start (eval "$(tasks completion
+ * bash)") into an ssh call.
  */
-function answeredHere(command: string | undefined, args: readonly string[]): boolean {
-  return command === 'help' || command === 'completion' || asksForHelp(args);
-}
 
-/** Does a command line ask for help or the version (a help word before `--`)? */
+/** Does a command line ask for help or the version (a help word before `--`, not an option's value)? */
 export function asksForHelp(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((word) => HELP_WORDS.has(word));
+  let command: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    const word = args[i] as string;
+    if (valueWords(args, i, command) === 1) i++;
+    else if (HELP_WORDS.has(word)) return true;
+    else if (command === undefined && !word.startsWith('-')) command = word;
+  }
+  return false;
 }
 
 /** A hosts file as given: a path, or `--hosts` alone (the file where tasks keeps its hosts). */
