@@ -153,3 +153,22 @@ describe("a host word as a command option's value", () => {
     expect(r.stdout).toMatch(/^Usage: tasks list/);
   });
 });
+
+describe('a host whose copy of tasks cannot be written', () => {
+  it('is exit 8 in one line, not a stack trace: its installer ended before reading the copy sent to it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-fake-ssh-'));
+    const ssh = path.join(dir, 'ssh');
+    // The host has no copy (83); its installer fails at once, its stdin closed unread (a folder it cannot write).
+    fs.writeFileSync(
+      ssh,
+      `#!/bin/sh\ncase "$*" in\n  *"'install'"*) exec 0<&-; echo "cannot make the folder" >&2; exit 1 ;;\n  *) exit 83 ;;\nesac\n`,
+      { mode: 0o755 },
+    );
+    const config = tempConfig();
+    const r = run(config, ['-H', 'box', 'list'], { env: { TASKS_SSH_COMMAND: ssh, TASKS_HOST_PERSIST: '0' }, cwd: os.tmpdir() });
+    expect(r.stderr).not.toMatch(/EPIPE|node:events/);
+    expect(r.stderr.trim()).toMatch(/^error: host box: /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(8);
+  });
+});

@@ -66,8 +66,10 @@ export function runSsh(call: SshCall, io: IO, opts: SshRunOptions): Promise<SshO
   const sent = Date.now();
   const child = spawn(call.file, call.args, { stdio: [stdin, 'pipe', 'pipe'] });
   const outcome: SshOutcome = { status: undefined, signal: undefined, ready: false, markers: [], sshText: '', stdout: '', noAnswer: false };
+  // ssh may end before it has read what it is given (a host whose installer fails at once
+  // closes its stdin): the write's EPIPE is no error of its own, the ssh call's status says why.
+  if (opts.stdin !== 'inherit') child.stdin?.on('error', () => {});
   if (Buffer.isBuffer(opts.stdin)) child.stdin?.end(opts.stdin);
-  else if (opts.stdin === 'link') child.stdin?.on('error', () => {});
   // The process ending (a signal, a reader gone) ends ssh too, and with it the command there.
   const endSsh = (): void => {
     child.kill('SIGTERM');
