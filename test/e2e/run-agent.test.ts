@@ -439,6 +439,18 @@ describe('tasks run: refused before anything starts', () => {
     expect(fs.existsSync(marker)).toBe(false);
     expect(fs.existsSync(path.join(config, 'touch'))).toBe(false);
   });
+
+  it('an option tasks run does not know, before the --, is named as unknown (not "put the command after --"), and a second -- is refused: nothing starts', async () => {
+    const config = tempConfig();
+    const marker = path.join(config, 'started');
+    const unknown = await runBin(config, ['run', '--untill', 'all-completed', '--', 'touch', marker]);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: unknown option '--untill' \(tasks run's own options go before the --, the agent's after it\)/);
+    const twice = await runBin(config, ['run', '--', '--', 'touch', marker]);
+    expect(twice).toMatchObject({ code: 2, stdout: '' });
+    expect(twice.stderr).toMatch(/^error: -- given twice: put the agent's command after one --/);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 });
 
 describe("tasks run: a process that left the agent's group and holds its stderr", () => {

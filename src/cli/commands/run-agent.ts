@@ -107,12 +107,16 @@ export function registerRun(program: Command, ctx: Context): void {
       // (`tasks run claude --until all-completed -- ...`) would be taken, and the -- given to the agent.
       // Counted, not only the first compared: `tasks run sh -- sh -c ...` would run `sh sh -c ...`.
       const dash = ctx.args.indexOf('--');
+      const example = 'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose';
       if (dash === -1 || words.length !== ctx.args.length - dash - 1) {
-        throw usage(
-          "put the agent's command after --",
-          'tasks run --until all-completed -- claude -p "..." --output-format stream-json --verbose',
-        );
+        // An option of tasks run's mistyped (--untill) is one commander let through with the agent's words.
+        const typo = dash === -1 ? undefined : words.slice(0, words.length - (ctx.args.length - dash - 1)).find((w) => /^-./.test(w));
+        if (typo !== undefined)
+          throw usage(`unknown option '${typo}' (tasks run's own options go before the --, the agent's after it)`, example);
+        throw usage("put the agent's command after --", example);
       }
+      // `tasks run -- -- claude ...` would start a program named "--" (exit 127).
+      if (agentCommand === '--') throw usage("-- given twice: put the agent's command after one --", example);
       if (globals.session !== undefined) throw usage('--session and run cannot be used together: the run names its own session');
       if (agentCommand === undefined || agentCommand === '') throw usage('tasks run needs a command after --');
       const cwd = ctx.cwd;
