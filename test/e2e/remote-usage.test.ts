@@ -52,6 +52,17 @@ describe('-H refusals', () => {
     },
   );
 
+  it.each([
+    [' ', /^error: TASKS_HOST=" ": a host name holds no spaces or control characters$/],
+    ['-oProxyCommand=x', /^error: TASKS_HOST="-oProxyCommand=x": a host name does not start with "-"$/],
+  ])('a TASKS_HOST of %j is refused naming TASKS_HOST, not an -H that was never typed', (host, message) => {
+    for (const args of [['list'], ['board']]) {
+      const r = tasks(args, { TASKS_HOST: host });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toMatch(message);
+    }
+  });
+
   it('gives the refusal as a JSON error with --json', () => {
     const r = tasks(['-H', 'a', '-H', 'b', 'get', '1', '--json']);
     expect(r.code).toBe(2);

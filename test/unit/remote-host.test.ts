@@ -23,13 +23,14 @@ describe('the hosts a command line names', () => {
       args: ['-l', 'L', 'list', '--json'],
       command: 'list',
       boardHost: false,
+      from: '-H',
     });
     expect(hostArgv(argv('list', '--host=ssh://me@b:2222', '-Ha'), {})?.hosts).toEqual(['ssh://me@b:2222', 'a']);
     expect(hostArgv(argv('create', '--', '-H', 'x'), {})).toBeUndefined();
     expect(hostArgv(argv('-l', '-H', 'list'), {})).toBeUndefined();
   });
   it('falls back to TASKS_HOST, and an empty one is no host', () => {
-    expect(hostArgv(argv('list'), { TASKS_HOST: 'box' })?.hosts).toEqual(['box']);
+    expect(hostArgv(argv('list'), { TASKS_HOST: 'box' })).toMatchObject({ hosts: ['box'], from: 'TASKS_HOST' });
     expect(hostArgv(argv('list'), { TASKS_HOST: '' })).toBeUndefined();
     expect(hostArgv(argv('-H', 'a', 'list'), { TASKS_HOST: 'b' })?.hosts).toEqual(['a']);
   });

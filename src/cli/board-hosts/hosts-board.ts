@@ -25,7 +25,7 @@ export async function boardHostFeeds(h: HostArgv, io: IO, env: NodeJS.ProcessEnv
       });
   }
   const targets: SshTarget[] = uniqueHosts([
-    ...h.hosts.map(parseHost),
+    ...h.hosts.map((host) => parseHost(host, h.from)),
     ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env)),
   ]);
   const folder = await payloadFolder();

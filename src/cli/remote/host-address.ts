@@ -8,14 +8,18 @@ export interface SshTarget {
   port: string | undefined;
 }
 
+/** Where a host was named: on the command line (or in a hosts file), or by $TASKS_HOST, which a refusal names. */
+export type HostSource = '-H' | 'TASKS_HOST';
+
 /**
  * `ssh://[user@]host[:port]` (an IPv6 address in brackets) or what ssh itself takes: an
  * alias of ~/.ssh/config, `host`, `user@host`. Anything ssh could read as an option, or
  * that holds a space or a control character, is refused here: it never reaches ssh.
  */
-export function parseHost(text: string): SshTarget {
+export function parseHost(text: string, from: HostSource = '-H'): SshTarget {
+  const named = from === '-H' ? `-H ${JSON.stringify(text)}` : `TASKS_HOST=${JSON.stringify(text)}`;
   const bad = (why: string): TasksError =>
-    new TasksError('usage', `-H ${JSON.stringify(text)}: ${why}`, {
+    new TasksError('usage', `${named}: ${why}`, {
       hint: 'give ssh://[user@]host[:port] or a Host alias of ~/.ssh/config',
     });
   if (text === '') throw bad('no host named');

@@ -21,6 +21,8 @@ export interface HostArgv {
   hostsFile?: string | true;
   /** Why the command line cannot be run as given (`--hosts=a --hosts=b`): a usage error. */
   refused?: string;
+  /** Where `hosts` come from: `TASKS_HOST` when no host was typed. */
+  from: '-H' | 'TASKS_HOST';
 }
 
 /** Global options that take a value (as commandNameIn in commands/index.ts knows them). */
@@ -105,9 +107,10 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
     else if (command === undefined && !word.startsWith('-')) command = word;
   }
   if (command === 'help' || command === 'completion' || help) return undefined;
-  if (hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST) hosts.push(env.TASKS_HOST);
-  if (hostsFile !== undefined) return { hosts, args, command, boardHost, hostsFile, ...(refused === undefined ? {} : { refused }) };
-  return hosts.length === 0 ? undefined : { hosts, args, command, boardHost };
+  const from = hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST ? 'TASKS_HOST' : '-H';
+  if (from === 'TASKS_HOST') hosts.push(env.TASKS_HOST as string);
+  if (hostsFile !== undefined) return { hosts, args, command, boardHost, from, hostsFile, ...(refused === undefined ? {} : { refused }) };
+  return hosts.length === 0 ? undefined : { hosts, args, command, boardHost, from };
 }
 
 /** The words that ask for help or the version (before `--`: after it they are a command's arguments). */

@@ -57,12 +57,15 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
   if (h.command === BROKER_COMMAND || h.args[0] === '--disconnect') {
     if (h.hosts.length !== 1 || h.args.length !== 1)
       throw new TasksError('usage', '--disconnect: name one host and nothing else (tasks -H box --disconnect)');
-    const target = parseHost(h.hosts[0] as string);
+    const target = parseHost(h.hosts[0] as string, h.from);
     if (h.command === BROKER_COMMAND) await (await import('./host-broker.js')).runBroker(target, env);
     else await disconnect(target, io, env);
     return;
   }
-  const targets = uniqueHosts([...h.hosts.map(parseHost), ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env))]);
+  const targets = uniqueHosts([
+    ...h.hosts.map((host) => parseHost(host, h.from)),
+    ...(h.hostsFile === undefined ? [] : hostsOfFile(h.hostsFile, env)),
+  ]);
   if (targets.length > 1 && h.command !== 'lists') {
     throw new TasksError(
       'usage',
