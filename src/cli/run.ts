@@ -5,7 +5,7 @@ import { renderLockWait } from '../render/lock-wait.js';
 import { loadColour } from '../render/style.js';
 import { explainIdOptionMistake } from './flags/id-option-mistake.js';
 import { plainRead } from './read-path/plain-read.js';
-import { asksForHelp, hostArgv } from './remote/host-argv.js';
+import { asksForHelp, disconnectWords, hostArgv } from './remote/host-argv.js';
 import { Context, processCwd } from './runtime/context.js';
 import { EXIT } from './runtime/exit-codes.js';
 import type { IO } from './runtime/io.js';
@@ -65,7 +65,9 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
     if (remote?.refused !== undefined) throw new TasksError('usage', remote.refused);
     // The kept connection is a host's: without one named, commander would call it an unknown
     // option. Help asked for (tasks --disconnect --help) is shown, as anywhere else.
-    if (remote === undefined && argv[2] === '--disconnect' && !asksForHelp(argv.slice(2))) {
+    if (remote === undefined && disconnectWords(argv.slice(2)) !== undefined && !asksForHelp(argv.slice(2))) {
+      // Refused before the program reads --json: said as it asks all the same.
+      io.useFlags(() => ({ json: argv.includes('--json'), color: argv.includes('--no-color') ? false : undefined }));
       throw new TasksError('usage', '--disconnect: name the host whose kept connection to close (tasks -H box --disconnect)');
     }
     // The board of hosts runs here (commands/board.ts); every other command runs on its host.

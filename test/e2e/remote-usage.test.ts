@@ -63,6 +63,25 @@ describe('-H refusals', () => {
     }
   });
 
+  it.each([
+    [['-H', 'box', '--disconnect', '--json']],
+    [['--json', '-H', 'box', '--disconnect']],
+    [['-H', 'box', '--no-color', '--disconnect']],
+  ])('tasks %j closes the kept connection (none here), --json and --no-color as anywhere', (args) => {
+    const r = tasks(args, { XDG_RUNTIME_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-run-')) });
+    expect(r.code).toBe(0);
+    const said = args.includes('--json') ? JSON.parse(r.stderr).note : { message: r.stderr.trim() };
+    expect(said.message).toBe('no connection kept to box');
+  });
+
+  it('tasks --json --disconnect with no host named is the same refusal, as JSON', () => {
+    const r = tasks(['--json', '--disconnect']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toBe(
+      '--disconnect: name the host whose kept connection to close (tasks -H box --disconnect)',
+    );
+  });
+
   it('gives the refusal as a JSON error with --json', () => {
     const r = tasks(['-H', 'a', '-H', 'b', 'get', '1', '--json']);
     expect(r.code).toBe(2);

@@ -137,6 +137,18 @@ export function asksForHelp(args: readonly string[]): boolean {
   return false;
 }
 
+/** The global options that only shape what is said (kept with --disconnect). */
+const OUTPUT_FLAGS = new Set(['--json', '--no-color']);
+
+/**
+ * The words of a command line that asks to close a kept connection (`--disconnect`, after
+ * the global options that only shape what is said: `--json --disconnect`), else undefined.
+ */
+export function disconnectWords(args: readonly string[]): string[] | undefined {
+  const words = args.filter((word) => !OUTPUT_FLAGS.has(word));
+  return words[0] === '--disconnect' ? words : undefined;
+}
+
 /** A hosts file as given: a path, or `--hosts` alone (the file where tasks keeps its hosts). */
 const named = (file: string | true) => (file === true ? "tasks's own hosts file" : file);
 

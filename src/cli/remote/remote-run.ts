@@ -14,7 +14,7 @@ import { renderJson } from '../../render/json.js';
 import { loadColour } from '../../render/style.js';
 import type { IO } from '../runtime/io.js';
 import { parseHost, type SshTarget } from './host-address.js';
-import { BROKER_COMMAND, type HostArgv } from './host-argv.js';
+import { BROKER_COMMAND, disconnectWords, type HostArgv } from './host-argv.js';
 import { disconnect } from './host-broker-client.js';
 import { runOnHost } from './host-run.js';
 import { hostsFilePath, readHostsFile } from './hosts-file.js';
@@ -54,8 +54,9 @@ async function runOnHosts(h: HostArgv, io: IO, env: NodeJS.ProcessEnv, colour: P
       hint: env.TASKS_HOST ? 'TASKS_HOST is set: TASKS_HOST= tasks board runs it here' : undefined,
     });
   }
-  if (h.command === BROKER_COMMAND || h.args[0] === '--disconnect') {
-    if (h.hosts.length !== 1 || h.args.length !== 1)
+  const disconnecting = disconnectWords(h.args);
+  if (h.command === BROKER_COMMAND || disconnecting !== undefined) {
+    if (h.hosts.length !== 1 || (disconnecting ?? h.args).length !== 1)
       throw new TasksError('usage', '--disconnect: name one host and nothing else (tasks -H box --disconnect)');
     const target = parseHost(h.hosts[0] as string, h.from);
     if (h.command === BROKER_COMMAND) await (await import('./host-broker.js')).runBroker(target, env);
