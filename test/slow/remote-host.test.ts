@@ -107,6 +107,21 @@ describe.skipIf(!sshAvailable())('tasks -H over ssh', () => {
     nothingLocal();
   });
 
+  it('takes a word after an option that takes a value as that value on the host, even one like -Hx or --help', () => {
+    const created = remote(['-H', 'box', '-l', 'L', 'create', 'To rename', '--json']);
+    expect(created.code).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    const renamed = remote(['-H', 'box', '-l', 'L', 'update', id, '--subject', '-Hotfix the box', '-d', '--host=x']);
+    expect(renamed.stderr).toBe('');
+    expect(renamed.code).toBe(0);
+    expect(taskFile(Number(id))).toMatchObject({ subject: '-Hotfix the box', description: '--host=x' });
+    // With TASKS_HOST, a subject "--help" is a change made there, not help answered here.
+    const help = remote(['-l', 'L', 'update', id, '--subject', '--help'], { TASKS_HOST: 'box' });
+    expect(help.code).toBe(0);
+    expect(taskFile(Number(id)).subject).toBe('--help');
+    nothingLocal();
+  });
+
   it('gives the host the local stdin (import), whole, even when the first run there copies tasks over', () => {
     fs.rmSync(path.join(host.home, '.cache', 'tasks', 'remote'), { recursive: true, force: true });
     const plan = JSON.stringify([{ content: 'From stdin', status: 'pending', activeForm: 'Reading stdin' }]);
