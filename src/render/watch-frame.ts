@@ -25,6 +25,8 @@ export interface WatchFrameModel {
   listId: string;
   dir: string;
   exists: boolean;
+  /** A run's list is not known yet: none was named, and its agent has not said its session (whose own list it then is). */
+  listUnknown?: boolean | undefined;
   /** The tasks shown (after the filters), in id order. */
   tasks: readonly Task[];
   /** The shown tasks' blockers, judged against every task of the list. */
@@ -107,6 +109,13 @@ function headerLine(m: WatchFrameModel, counts: ListCounts, o: FrameOptions, wid
 
 function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: number): string[] {
   const { style } = o;
+  if (!m.exists && m.listUnknown === true) {
+    if (o.final) return [style.dim('No list: none was named, and the agent never said its session.')];
+    return [
+      `${style.cyan(spinnerFrame(o.now))} Waiting for the agent to say its session: the run's list is its session's own`,
+      style.dim('  (or name one: -l <list>, CLAUDE_CODE_TASK_LIST_ID)'),
+    ];
+  }
   if (!m.exists) {
     return [
       `${style.cyan(spinnerFrame(o.now))} Waiting for the list to appear: ${style.dim(oneLine(m.dir))}`,

@@ -135,6 +135,26 @@ describe('tasks run: signals, and never an agent left behind', () => {
 });
 
 describe('tasks run in a terminal', () => {
+  it.runIf(tmuxAvailable())(
+    'with no list named and an agent that never said its session, the last frame says no list is known, naming no folder',
+    async () => {
+      const config = tempConfig();
+      const pane = startInTmux(config, ['run', '--', 'sh', '-c', `until [ -e '${path.join(config, 'go')}' ]; do sleep 0.1; done`], {
+        width: 100,
+        height: 16,
+      });
+      try {
+        await new Promise((r) => setTimeout(r, 1500));
+        fs.writeFileSync(path.join(config, 'go'), '');
+        const end = await pane.waitFor((screen) => screen.includes('EXIT='), 'the end');
+        expect(end).toContain('No list: none was named, and the agent never said its session.');
+        expect(end).not.toMatch(/Waiting for the list to appear|~\/\.claude|\/tasks\b/);
+      } finally {
+        pane.kill();
+      }
+    },
+  );
+
   it.runIf(tmuxAvailable())("the live view while it runs; the agent's stderr once the view closes", async () => {
     const config = tempConfig();
     const s = new StreamScript().init().create('1', 'Reproduce');

@@ -163,6 +163,19 @@ describe('renderWatchFrame', () => {
   it('waits for a list that does not exist yet, and tells an empty list from a filtered one', () => {
     expect(frame(model({ exists: false, tasks: [] })).join('\n')).toContain('Waiting for the list to appear: /c/tasks/refactor-auth');
     expect(frame(model({ tasks: [] })).join('\n')).toContain('No tasks yet.');
+    // A run with no list named, whose agent has not said its session: no list folder to name.
+    const unknown = frame(model({ exists: false, tasks: [], listUnknown: true, dir: '/c/tasks' })).join('\n');
+    expect(unknown).toContain("Waiting for the agent to say its session: the run's list is its session's own");
+    expect(unknown).not.toContain('Waiting for the list to appear');
+    const ended = renderWatchFrame(model({ exists: false, tasks: [], listUnknown: true, dir: '/c/tasks' }), {
+      style: PLAIN,
+      width: 100,
+      height: 30,
+      now: 1_000_000,
+      final: true,
+    }).join('\n');
+    expect(ended).toContain('No list: none was named, and the agent never said its session.');
+    expect(ended).not.toContain('Waiting');
     expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
   });
 

@@ -30,6 +30,8 @@ import { keyActions, type WatchAction } from './watch-keys.js';
 
 export interface LiveOptions {
   listId: string;
+  /** No list was named (a run's, or a stream's): until the watch says one, none is known. */
+  listUnnamed?: boolean | undefined;
   /** How the header names a list (a session's by its short id). */
   listName?: ((id: string) => string) | undefined;
   /** The folder of the list shown now (after /clear, the one followed), named while it does not exist. */
@@ -286,6 +288,7 @@ export class LiveSink implements WatchSink {
     return {
       listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
       dir: this.opts.dir(),
+      listUnknown: this.opts.listUnnamed === true && view.list === undefined,
       following: this.opts.following,
       nudge: view.nudge?.message,
       exists: view.exists,

@@ -31,6 +31,7 @@ export function watchSink(
   if (ctx.io.json || !ctx.io.fullScreen) return new StreamSink(ctx, target.listId, opts.until);
   return new LiveSink(ctx.io.terminal(), {
     listId: target.listId ?? 'the run',
+    listUnnamed: target.listId === undefined,
     listName: (id) => ctx.shortId(id),
     // Read each frame: a followed /clear moves the target to the new list's folder.
     dir: () => target.dir,
