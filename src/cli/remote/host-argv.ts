@@ -77,6 +77,7 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
   let boardHost = false;
   let hostsFile: string | true | undefined;
   let refused: string | undefined;
+  // A help word before `--` that is no option's value (read here, on the whole line: taking the hosts out would join words).
   let help = false;
   for (let i = 2; i < argv.length; i++) {
     const word = argv[i] as string;
@@ -106,6 +107,11 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
     else if (HELP_WORDS.has(word)) help = true;
     else if (command === undefined && !word.startsWith('-')) command = word;
   }
+  // Help, the version and the completion script: this build's own text, the same on any
+  // host, so they are answered here even with a host named (bin/tasks.js asks the same, or
+  // more: a help word that is an option's value is not help, and the whole CLI then finds
+  // the host): `export TASKS_HOST=devbox` must not make `tasks --help` wait for that host,
+  // fail when it is down, or turn a shell's start (eval "$(tasks completion bash)") into an ssh call.
   if (command === 'help' || command === 'completion' || help) return undefined;
   const from = hosts.length === 0 && hostsFile === undefined && env.TASKS_HOST ? 'TASKS_HOST' : '-H';
   if (from === 'TASKS_HOST') hosts.push(env.TASKS_HOST as string);
@@ -115,15 +121,6 @@ export function hostArgv(argv: readonly string[], env: NodeJS.ProcessEnv): HostA
 
 /** The words that ask for help or the version (before `--`: after it they are a command's arguments). */
 const HELP_WORDS = new Set(['--help', '-h', '--version', '-V']);
-
-/*
- * Help, the version and the completion script (`help` above): this build's own text, the
- * same on any host, so they are answered here even with a host named (bin/tasks.js asks
- * the same, or more: a help word that is an option's value is not help, and then the whole
- * CLI finds the host): `export TASKS_HOST=devbox` must not make `tasks --help` wait for
- * that host, fail when it is down, or turn a shell's start (eval "$(tasks completion
- * bash)") into an ssh call.
- */
 
 /** Does a command line ask for help or the version (a help word before `--`, not an option's value)? */
 export function asksForHelp(args: readonly string[]): boolean {
