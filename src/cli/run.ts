@@ -103,7 +103,10 @@ async function runInScope(scope: RunScope, argv: readonly string[], io: IO, env:
       // Never: main.ts declines a command line that is not a plain read before it runs.
       throw new Error('this bundle runs plain reads alone');
     } else {
-      const { buildProgram, withoutHelpOfUnknown, withValuesJoined } = await import('./commands/program.js');
+      const [{ buildProgram, withoutHelpOfUnknown }, { withValuesJoined }] = await Promise.all([
+        import('./commands/program.js'),
+        import('./remote/command-values.js'),
+      ]);
       const program = await buildProgram(ctx, parsed);
       program.hook('preAction', (_root, command) => beforeCommand(command));
       await program.parseAsync([...withValuesJoined(program, withoutHelpOfUnknown(program, parsed))]);

@@ -2,7 +2,6 @@ import { Command, Option } from 'commander';
 import { TasksError } from '../../core/base/errors.js';
 import { statusFromWord } from '../../core/store/status-words.js';
 import { DURATION_HELP } from '../flags/duration-flags.js';
-import { isHostWord, programTakes } from '../remote/host-argv.js';
 import type { Context } from '../runtime/context.js';
 import { commandIndexIn, commandNameIn, registerCommands } from './index.js';
 import { VERSION } from './version.js';
@@ -162,37 +161,4 @@ export function withoutHelpOfUnknown(program: Command, argv: readonly string[]):
   const topic = commandNameIn(without);
   if (topic === undefined || program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) return argv;
   return without;
-}
-
-/**
- * A command's option that takes a value gets the word after it, whatever it looks like
- * (`update 4 --subject -x`), but commander reads the program's options first, anywhere on
- * the line: `--subject -Hotfix` lost its value to the program's -H, and was refused for
- * want of one. A host word after such an option is joined to it (`--subject=-Hotfix`,
- * `-d-Hx`), which commander reads as the same option and value: the value is the
- * command's, as host-argv.ts takes it (which sent no such line to a host).
- */
-export function withValuesJoined(program: Command, argv: readonly string[]): readonly string[] {
-  const at = commandIndexIn(argv);
-  const command =
-    at === undefined ? undefined : program.commands.find((c) => c.name() === argv[at] || c.aliases().includes(argv[at] as string));
-  if (at === undefined || command === undefined) return argv;
-  const takes = (options: readonly Option[], word: string) => options.some((o) => o.required && (o.long === word || o.short === word));
-  const out = argv.slice(0, at + 1);
-  for (let i = at + 1; i < argv.length; i++) {
-    const word = argv[i] as string;
-    const value = argv[i + 1];
-    if (word === '--' || value === undefined) {
-      out.push(...argv.slice(i));
-      break;
-    }
-    if (takes(command.options, word) && isHostWord(value)) {
-      out.push(word.startsWith('--') ? `${word}=${value}` : `${word}${value}`);
-      i++;
-    } else if (takes(program.options, word) || (takes(command.options, word) && !programTakes(value))) {
-      out.push(word, value);
-      i++;
-    } else out.push(word);
-  }
-  return out;
 }

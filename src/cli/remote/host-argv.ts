@@ -34,7 +34,7 @@ const WITH_VALUE = new Set(['-l', '--list', '--session', '--config-dir', '-H', '
  * after it, whatever it looks like (`update 4 --subject -x`, `--subject --help`), but for
  * a word it reads as one of the program's options first (`--json`, `-l`, `--version`).
  * A host word is the option's value too: `update 4 --subject -Hotfix` names no host, and
- * the run here joins the two words for commander (withValuesJoined, commands/program.ts).
+ * the run here joins the two words for commander (withValuesJoined, command-values.ts).
  */
 const COMMAND_WITH_VALUE = new Set([
   ...['--active-form', '--add-blocked-by', '--add-blocks', '--as', '--blocked-by', '--blocks', '--by', '--click', '--description'],
