@@ -50,8 +50,16 @@ describe('the real Claude Code: a /clear-ed session resumed in another process',
       expect((await w.tasks(proj, ['lists'])).code).toBe(0);
       a.type('/clear');
       await waitFor('the new session', () => liveFiles(w.config).find((f) => f.pid === first.pid && f.sessionId !== old));
-      const cleared = await w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
-      expect(cleared.stdout).toContain('was cleared holding it');
+      // Claude Code writes the old transcript about the /clear too: for a moment that session
+      // still "is writing its transcript", and release --gone gives nothing back, as it must
+      // while an agent may be at work. Then it is told as cleared.
+      const release = () => w.tasks(proj, ['-l', old, 'release', '--gone', '--dry-run']);
+      let cleared = await release();
+      for (const until = Date.now() + 30_000; !cleared.stdout.includes('was cleared holding it') && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 500));
+        cleared = await release();
+      }
+      expect(cleared.stdout, cleared.stderr).toContain('was cleared holding it');
 
       // A person turns to another terminal: the resume comes a while after the /clear.
       await new Promise((r) => setTimeout(r, 6000));
