@@ -141,7 +141,7 @@ export class BoardNow {
         // Nothing is sent from here: no sent state either (the page keeps what it has shown).
         stateHome: undefined,
         deliver: { env: {}, platform: process.platform, bell: () => false, timeoutMs: 0 },
-        retry: { tries: 1, baseMs: 0 },
+        retry: { tries: 1, baseMs: 0, againMs: 60_000 },
         clock: { now: this.o.now },
         stop: this.stopping.signal,
         tickMs: this.o.tickMs,

@@ -30,6 +30,7 @@ export function deliveryJson(d: Delivery, at: number): string {
     via: d.via,
     attempts: d.attempts,
     ...(d.error === undefined ? {} : { error: d.error }),
+    ...(d.againInMs === undefined ? {} : { againInMs: d.againInMs }),
     notification: d.message,
   });
 }
@@ -48,7 +49,13 @@ export function renderRetry(r: {
 
 export function renderFailed(d: Delivery): string {
   const tries = d.attempts === 1 ? '1 try' : `${d.attempts} tries`;
-  return `${d.target}: ${d.message.event} of list ${d.message.shortId} could not be sent after ${tries}: ${d.error ?? 'unknown error'}`;
+  const again = d.againInMs === undefined ? '' : `; trying again in ${waitText(d.againInMs)} if it still holds`;
+  return `${d.target}: ${d.message.event} of list ${d.message.shortId} could not be sent after ${tries}: ${d.error ?? 'unknown error'}${again}`;
+}
+
+/** "1.5s", "40s", "2 min", "15 min". */
+function waitText(ms: number): string {
+  return ms < 60_000 ? `${Math.round(ms / 100) / 10}s` : `${Math.round(ms / 60_000)} min`;
 }
 
 const DESKTOP_WORDS: Record<DesktopVia, string> = {

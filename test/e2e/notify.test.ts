@@ -242,6 +242,60 @@ describe('notify --once from cron: a target that is down', () => {
   });
 });
 
+describe('notify following: a target that is down for a while', () => {
+  it('a send that failed every try is tried again later by the same process, once the target is back; then not again', async () => {
+    const config = tempConfig();
+    listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    let down = true;
+    const hook = await webhook(() => ({ status: down ? 503 : 200 }));
+    const p = notify(config, ['-l', 'app', '--retries', '2', '--json', '--to', `webhook:${hook.url}/in`], {
+      TASKS_NOTIFY_RESEND_MS: '1000',
+    });
+    await p.waitForErr('could not be sent after 2 tries');
+    expect(p.stderr()).toMatch(/could not be sent after 2 tries: .*503; trying again in 1s if it still holds/);
+    expect(hook.got).toHaveLength(2);
+    // Still down at the next try: two more requests, and the wait doubles.
+    await p.waitForErr(/trying again in 2s/);
+    expect(hook.got).toHaveLength(4);
+    down = false;
+    await until(() => hook.got.length === 5, 'the event sent once the target is back', 15_000);
+    expect(posted(hook.got)[4]).toMatchObject({ event: 'list-completed', list: 'app' });
+    // Sent: not again, by this process or the next run.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hook.got).toHaveLength(5);
+    const ended = await p.stop();
+    expect(ended.code, ended.stderr).toBe(0);
+    const lines = ended.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: string; againInMs?: number });
+    expect(lines.map((l) => [l.outcome, l.againInMs])).toEqual([
+      ['failed', 1000],
+      ['failed', 2000],
+      ['sent', undefined],
+    ]);
+    expect(contractProblems('notify', ended.stdout)).toEqual([]);
+    const next = await runAsync(config, ['-l', 'app', 'notify', '--once', '--to', `webhook:${hook.url}/in`], { env: notifyEnv(config) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(hook.got).toHaveLength(5);
+  });
+
+  it('an event that clears while its send waits to be tried again is not sent', async () => {
+    const config = tempConfig();
+    const dir = listWith(config, 'app', [taskOf('1', { status: 'completed' })]);
+    let down = true;
+    const hook = await webhook(() => ({ status: down ? 503 : 200 }));
+    const p = notify(config, ['-l', 'app', '--retries', '1', '--to', `webhook:${hook.url}/in`], { TASKS_NOTIFY_RESEND_MS: '1500' });
+    await p.waitForErr('could not be sent after 1 try');
+    // Reopened before the next try: the list is no longer finished.
+    writeTask(dir, { ...taskOf('1'), status: 'pending' });
+    down = false;
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(hook.got).toHaveLength(1);
+    await p.stop();
+  });
+});
+
 describe('notify: a webhook that answers with a redirect', () => {
   it('is not followed (the body would go where the URL does not say) nor tried again, as another 4xx: one request, said why', async () => {
     const config = tempConfig();

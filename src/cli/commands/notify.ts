@@ -168,7 +168,11 @@ async function notify(
               return true;
             },
           },
-          retry: { tries: o.tries, baseMs: number('TASKS_NOTIFY_BACKOFF_MS', 1000) },
+          retry: {
+            tries: o.tries,
+            baseMs: number('TASKS_NOTIFY_BACKOFF_MS', 1000),
+            againMs: number('TASKS_NOTIFY_RESEND_MS', 60_000) || 60_000,
+          },
           clock: { now: () => Date.now() },
           stop,
           tickMs: number('TASKS_NOTIFY_TICK_MS', 2000) || 2000,

@@ -253,7 +253,7 @@ export const NOTICES = {
   },
   notify_failed: {
     kind: 'warning',
-    when: '`notify`: a notification could not be sent to a target (it is not sent again)',
+    when: '`notify`: a notification could not be sent to a target after every try (following, it is tried again later while it holds; else the next run tells it)',
     facts: ['target', 'event', 'list'],
   },
   notify_warning: { kind: 'warning', when: '`notify`: a problem it went on past (a list it could not read)' },

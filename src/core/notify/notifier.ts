@@ -27,6 +27,7 @@ import { HookRefusals } from './hook-refusals.js';
 import { forgetOldClears, listFacts, REFUSAL_NEWS_MS } from './list-facts.js';
 import { type LiveOpen, listEvents, type NotifyEvent, stallKey } from './notify-events.js';
 import { type NotifyEventType, type NotifyTarget, shownTarget } from './notify-plan.js';
+import { SendAgain } from './send-again.js';
 import { noStateFolder, SentState, type Settle, sentStatePath } from './sent-state.js';
 
 export type NotifyLists = { one: { id: string; dir: string } } | { all: true } | { here: string };
@@ -54,8 +55,12 @@ export interface NotifyRequest {
    */
   stateHome: { xdgStateHome: string | undefined; home: string | undefined } | undefined;
   deliver: DeliverEnv;
-  /** How many tries a notification gets, and the first wait between them (doubled each time, at most 60 s). */
-  retry: { tries: number; baseMs: number };
+  /**
+   * How many tries a notification gets, and the first wait between them (doubled each time,
+   * at most 60 s); following, how long until one given up is tried again (`againMs`, doubled
+   * each time it fails again, at most 15 minutes: send-again.ts).
+   */
+  retry: { tries: number; baseMs: number; againMs: number };
   clock: Clock;
   stop: AbortSignal;
   /** How often lists are looked at again without a change (stalls, sessions' ends, new lists). */
@@ -71,6 +76,8 @@ export interface Delivery {
   via: string;
   attempts: number;
   error?: string | undefined;
+  /** Given up, by a following run: when it is tried again, if it still holds. */
+  againInMs?: number | undefined;
 }
 
 export interface NotifyReport {
@@ -114,6 +121,8 @@ interface Followed {
   waitEndedAt?: number | undefined;
   /** Tasks seen to go away completed: the finished list its agent cleared, while no task is left (gone-work.ts). */
   goneWork: GoneWork;
+  /** Its events whose send failed every try, tried again later while they hold. */
+  sendAgain: SendAgain;
 }
 
 /**
@@ -307,6 +316,7 @@ export class Notifier {
         id,
         dir,
         goneWork: new GoneWork(),
+        sendAgain: new SendAgain(req.retry.againMs),
         watcher: undefined,
         update: undefined,
         active: new Set(),
@@ -406,6 +416,7 @@ export class Notifier {
       !f.heldBusy &&
       !endMayHaveCome(f.liveOpen, req.configDir) &&
       !refusalsMatter &&
+      !f.sendAgain.due(req.clock.now()) &&
       ![...u.snapshot.values()].some((t) => t.status === 'in_progress') &&
       !this.waitingMatters(f, u)
     )
@@ -453,7 +464,9 @@ export class Notifier {
     const events = listEvents(facts, this.wanted);
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
-    const fresh = events.filter((e) => !f.active.has(e.key));
+    // New, or given up earlier and due to be tried again (its claim was given back).
+    const again = f.sendAgain.take(active, now);
+    const fresh = events.filter((e) => !f.active.has(e.key) || again.has(e.key));
     // An error seen but not yet past its grace (every error, at a restart's first look)
     // may be the damage or cycle told before, and a finished list held while a session
     // works the list told finished before: their claims stay until that is known.
@@ -496,7 +509,7 @@ export class Notifier {
     for (const claim of claims) {
       const target = req.targets.find((t) => t.id === claim.target);
       const event = byKey.get(claim.key);
-      if (target && event) this.enqueue(target, event, messageOf(event, now, req.host), claim.at);
+      if (target && event) this.enqueue(f, target, event, messageOf(event, now, req.host), claim.at);
     }
   }
 
@@ -547,8 +560,9 @@ export class Notifier {
     return sessionsOfList(this.sessionIndex(), listId).some((s) => s.state === 'live');
   }
 
-  /** `claimedAt`: when its claim was made, given back if it is never sent. */
-  private enqueue(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage, claimedAt: number): void {
+  /** `claimedAt`: when its claim was made, given back if it is never sent (and, following, tried again later). */
+  private enqueue(f: Followed, target: NotifyTarget, event: NotifyEvent, message: NotifyMessage, claimedAt: number): void {
+    const later = () => this.sendLater(f, event);
     const q = this.queues.get(target.id) ?? { tail: Promise.resolve(), waiting: 0 };
     this.queues.set(target.id, q);
     if (q.waiting >= QUEUE_LIMIT) {
@@ -562,13 +576,14 @@ export class Notifier {
         via: target.kind,
         attempts: 0,
         error: `${QUEUE_LIMIT} notifications already wait for this target; dropped`,
+        againInMs: later(),
       });
       return;
     }
     q.waiting++;
     q.tail = q.tail.then(async () => {
       try {
-        if (!(await this.send(target, event, message))) await this.giveBack(target, event, claimedAt);
+        if (!(await this.send(target, event, message, later))) await this.giveBack(target, event, claimedAt);
       } finally {
         q.waiting--;
       }
@@ -588,8 +603,14 @@ export class Notifier {
     }
   }
 
-  /** Sent (true), or given up after every try. */
-  private async send(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage): Promise<boolean> {
+  /** A send given up: following, when it is tried again (undefined: by the next run, or never). */
+  private sendLater(f: Followed, event: NotifyEvent): number | undefined {
+    if (!this.watching || this.req.stop.aborted || this.failed) return undefined;
+    return f.sendAgain.later(event.key, this.req.clock.now());
+  }
+
+  /** Sent (true), or given up after every try (`later`: when it is tried again, for the report). */
+  private async send(target: NotifyTarget, event: NotifyEvent, message: NotifyMessage, later: () => number | undefined): Promise<boolean> {
     const { tries, baseMs } = this.req.retry;
     const shown = shownTarget(target);
     for (let attempt = 1; ; attempt++) {
@@ -607,7 +628,15 @@ export class Notifier {
       const last = !result.retry || attempt >= tries || this.req.stop.aborted;
       if (last) {
         this.counts.failed++;
-        this.report.delivered({ ok: false, message, target: shown, via: result.via, attempts: attempt, error: result.error });
+        this.report.delivered({
+          ok: false,
+          message,
+          target: shown,
+          via: result.via,
+          attempts: attempt,
+          error: result.error,
+          againInMs: later(),
+        });
         return false;
       }
       const inMs = Math.min(60_000, baseMs * 2 ** (attempt - 1));

@@ -491,5 +491,10 @@ export const NotifyLine = z.strictObject({
   via: z.string().describe('desktop: notify-send, osascript or terminal; else ntfy, webhook, slack, discord, exec'),
   attempts: z.int().nonnegative(),
   error: z.string().optional(),
+  againInMs: z
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('failed, in a following run: how long until it is tried again, if it still holds (absent: the next run tells it)'),
   notification: NotifyMessage,
 });
