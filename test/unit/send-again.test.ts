@@ -12,7 +12,10 @@ describe('SendAgain: when a following notify tries a given-up send again', () =>
       expect(again.due(now + wait - 1)).toBe(false);
       now += wait;
       expect(again.due(now)).toBe(true);
-      expect([...again.take(new Set(['k']), now)]).toEqual(['k']);
+      expect([...again.dueKeys(new Set(['k']), now)]).toEqual(['k']);
+      // Not claimed (the state busy): still due at the next look.
+      expect(again.due(now)).toBe(true);
+      again.tried(['k']);
       expect(again.due(now)).toBe(false);
     }
     expect(waits.map((w) => w / 60_000)).toEqual([1, 2, 4, 8, 15, 15, 15]);
@@ -22,7 +25,7 @@ describe('SendAgain: when a following notify tries a given-up send again', () =>
     const again = new SendAgain(1000);
     expect(again.later('k', 0)).toBe(1000);
     expect(again.later('k', 300)).toBe(700);
-    expect(again.take(new Set(), 1000)).toEqual(new Set());
+    expect(again.dueKeys(new Set(), 1000)).toEqual(new Set());
     expect(again.due(5000)).toBe(false);
     // Back as news later: a first wait again.
     expect(again.later('k', 6000)).toBe(1000);

@@ -465,7 +465,7 @@ export class Notifier {
     this.report.looked?.({ listId: f.id, shortId: facts.shortId, project: facts.project, events, update: u, at: now });
     const active = new Set(events.map((e) => e.key));
     // New, or given up earlier and due to be tried again (its claim was given back).
-    const again = f.sendAgain.take(active, now);
+    const again = f.sendAgain.dueKeys(active, now);
     const fresh = events.filter((e) => !f.active.has(e.key) || again.has(e.key));
     // An error seen but not yet past its grace (every error, at a restart's first look)
     // may be the damage or cycle told before, and a finished list held while a session
@@ -500,6 +500,7 @@ export class Notifier {
             : undefined,
       },
     );
+    f.sendAgain.tried(again);
     for (const k of ownCleared.keys()) f.own.delete(k);
     for (const c of claims) f.own.set(c.key, c.at);
     f.heldBusy = heldBusy;

@@ -28,18 +28,23 @@ export class SendAgain {
   }
 
   /**
-   * The keys due at `now` that are still `active`, taken (their next failure waits longer);
-   * keys no longer active are forgotten: the event cleared, and is not told.
+   * The keys due at `now` that are still `active`; keys no longer active are forgotten: the
+   * event cleared, and is not told.
    */
-  take(active: ReadonlySet<string>, now: number): Set<string> {
+  dueKeys(active: ReadonlySet<string>, now: number): Set<string> {
     const due = new Set<string>();
     for (const [key, w] of this.waits) {
       if (!active.has(key)) this.waits.delete(key);
-      else if (!w.taken && w.at <= now) {
-        w.taken = true;
-        due.add(key);
-      }
+      else if (!w.taken && w.at <= now) due.add(key);
     }
     return due;
+  }
+
+  /** Those keys claimed again to be sent: a next failure waits longer. (Not claimed, another notify holding the state, they stay due.) */
+  tried(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const w = this.waits.get(key);
+      if (w !== undefined) w.taken = true;
+    }
   }
 }
