@@ -21,8 +21,13 @@ export function renderNewList(id: string, near: readonly string[], ofSession = f
 
 /** `list "named-lst" does not exist yet (did you mean named-list?); waiting for it`: watch, at once. */
 export function renderWaitingFor(id: string, near: readonly string[]): string {
+  return `${renderNotThereYet(id, near)}; waiting for it`;
+}
+
+/** `list "named-lst" does not exist yet (did you mean named-list?)`. */
+export function renderNotThereYet(id: string, near: readonly string[]): string {
   const meant = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
-  return oneLine(`list "${id}" does not exist yet${meant}; waiting for it`);
+  return oneLine(`list "${id}" does not exist yet${meant}`);
 }
 
 /**

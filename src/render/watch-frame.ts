@@ -25,6 +25,8 @@ export interface WatchFrameModel {
   listId: string;
   dir: string;
   exists: boolean;
+  /** The list named does not exist, said once the wait has gone on a while: `list "build-9" does not exist yet (did you mean build-99?)`. */
+  missing?: string | undefined;
   /** A run's list is not known yet: none was named, and its agent has not said its session (whose own list it then is). */
   listUnknown?: boolean | undefined;
   /** The tasks shown (after the filters), in id order. */
@@ -114,6 +116,12 @@ function bodyLines(m: WatchFrameModel, o: FrameOptions, width: number, rows: num
     return [
       `${style.cyan(spinnerFrame(o.now))} Waiting for the agent to say its session: the run's list is its session's own`,
       style.dim('  (or name one: -l <list>, CLAUDE_CODE_TASK_LIST_ID)'),
+    ];
+  }
+  if (!m.exists && m.missing !== undefined) {
+    return [
+      o.final ? m.missing : `${style.cyan(spinnerFrame(o.now))} ${m.missing}; waiting for it`,
+      style.dim(`  ${oneLine(m.dir)} (agents create it on first use)`),
     ];
   }
   if (!m.exists) {

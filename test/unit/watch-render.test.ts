@@ -6,6 +6,7 @@ import { diffSnapshots, snapshotOf } from '../../src/core/watch/watch-diff.js';
 import { formatDuration, formatElapsed, formatLimit } from '../../src/render/duration.js';
 import { fitStyled } from '../../src/render/fit.js';
 import { renderProgressBar } from '../../src/render/progress-bar.js';
+import { renderRunWaiting } from '../../src/render/run-waiting.js';
 import { SCREEN, screenPatch } from '../../src/render/screen.js';
 import { loadColour, makeStyle, PLAIN } from '../../src/render/style.js';
 import { visibleWidth } from '../../src/render/text.js';
@@ -177,6 +178,35 @@ describe('renderWatchFrame', () => {
     expect(ended).toContain('No list: none was named, and the agent never said its session.');
     expect(ended).not.toContain('Waiting');
     expect(frame(model({ tasks: [], hidden: 3, filterLabel: 'owner amy' })).join('\n')).toContain('No tasks match the filter (3 hidden).');
+  });
+
+  it('a list named that is still not there: said with the near name meant, waited for while the view runs', () => {
+    const missing = 'list "build-9" does not exist yet (did you mean build-99?)';
+    const live = frame(model({ exists: false, tasks: [], missing, dir: '/c/tasks/build-9' }));
+    expect(live.join('\n')).toContain(`${missing}; waiting for it`);
+    expect(live.join('\n')).toContain('/c/tasks/build-9 (agents create it on first use)');
+    expect(live.join('\n')).not.toContain('Waiting for the list to appear');
+    const ended = renderWatchFrame(model({ exists: false, tasks: [], missing, dir: '/c/tasks/build-9' }), {
+      style: PLAIN,
+      width: 100,
+      height: 30,
+      now: 1_000_000,
+      final: true,
+    }).join('\n');
+    expect(ended).toContain(missing);
+    expect(ended).not.toContain('waiting for it');
+    expect(ended).not.toMatch(new RegExp(`[${SPINNER.join('')}]`));
+  });
+
+  it("tasks run's waiting line: what it waits for, the seconds, the list missing first, fitted to the terminal", () => {
+    const waiting = { command: 'claude', pid: 4242, listNamed: false, elapsedMs: 5_900 };
+    expect(renderRunWaiting(waiting, '⠋', 100)).toBe('⠋ waiting for claude (pid 4242) to say its session… 5s');
+    expect(renderRunWaiting({ ...waiting, listNamed: true, elapsedMs: 65_000 }, '⠋', 100)).toBe(
+      '⠋ waiting for claude (pid 4242) to begin its run… 1m 05s',
+    );
+    const missing = renderRunWaiting({ ...waiting, listNamed: true, missing: 'list "build-9" does not exist yet' }, '⠋', 40);
+    expect(missing).toBe('⠋ list "build-9" does not exist yet; w…');
+    expect(visibleWidth(missing)).toBe(39);
   });
 
   it('the final frame has every task, no spinner and no key help', () => {

@@ -5,17 +5,21 @@ import type { Clock } from '../../core/base/clock.js';
 import { isTasksError } from '../../core/base/errors.js';
 import { withinMs } from '../../core/base/process-group.js';
 import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
+import { missingListFacts } from '../../core/lists/missing-list.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import type { AgentProcess } from '../../core/runs/agent-process.js';
 import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
 import { runVerdict } from '../../core/runs/run-verdict.js';
+import { listDirOf } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { shellWord } from '../../render/list-choice-note.js';
+import { renderNotThereYet } from '../../render/new-list.js';
 import { renderNote } from '../../render/note.js';
 import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
 import { renderEndedHolding } from '../../render/watch-outcome.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
+import { WaitingLine } from './run-waiting-line.js';
 import { noteChangedNothing, noteRunDied } from './watch-run.js';
 import { watchSink } from './watch-sink.js';
 import { agentTarget, runListId, stallWatch, type WatchTarget } from './watch-sources.js';
@@ -74,6 +78,13 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
   // A reader of the events that goes away (| head -1) does not end the agent's run: it
   // goes on to its verdict, which is the status; only the events are no longer written.
   const offReaderGone = ctx.io.onReaderGone(() => {});
+  // In a terminal (stdout and stderr both), a line says what the run waits for until its view can begin.
+  let waiting: WaitingLine | undefined;
+  let missingList: { after: number; words(id: string): string | undefined } | undefined;
+  const aside = (say: () => void) => {
+    waiting?.clear();
+    say();
+  };
   let target: WatchTarget | undefined;
   let result: AgentRunResult;
   try {
@@ -90,7 +101,29 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
       killAfterMs,
       recordFd,
       stop: stop.signal,
-      onStarted: (started) => (agent = started),
+      onStarted: (started) => {
+        agent = started;
+        if (!live) return;
+        const named = runListId(ctx);
+        const startedAt = clock.now();
+        missingList = named === undefined ? undefined : { after: startedAt + MISSING_SAY_MS, words: missingListWords(ctx, named) };
+        if (!ctx.io.stderrIsTTY) return;
+        const missingNow = () =>
+          named !== undefined &&
+          missingList !== undefined &&
+          clock.now() >= missingList.after &&
+          !fs.existsSync(listDirOf(ctx.configDir, named))
+            ? missingList.words(named)
+            : undefined;
+        waiting = new WaitingLine({ write: (text) => ctx.io.writeErr(text), columns: () => ctx.io.noteColumns }, clock, () => ({
+          command: plan.command,
+          pid: started.pid,
+          listNamed: named !== undefined,
+          elapsedMs: clock.now() - startedAt,
+          missing: missingNow(),
+        }));
+        waiting.start();
+      },
       watch: (output) => {
         target = agentTarget(ctx, output, clock, {
           pid: () => agent?.pid,
@@ -99,7 +132,15 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
           exited: () => agent?.exitStatus !== undefined,
         });
         return {
-          sink: watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => stop.abort() }),
+          sink: watchSink(ctx, target, {
+            until: untilText,
+            timeoutMs,
+            filter,
+            clock,
+            onQuit: () => stop.abort(),
+            missingList,
+            beforeView: () => waiting?.stop(),
+          }),
           options: {
             source: target.source,
             filter,
@@ -114,11 +155,13 @@ export async function runAgentWatch(ctx: Context, plan: AgentRunPlan): Promise<v
       },
       onStderrLine: (line) => (live ? keepLast(held, line) : ctx.io.note(line, 'agent_stderr')),
       onStderrChunk: relayed ? (chunk) => ctx.io.writeErr(stderrText.write(chunk)) : undefined,
-      onNotStreamJson: (line) => ctx.io.warn(runEndMessage.notStreamJsonYet(line), 'not_stream_json'),
-      onRecordError: (err) => ctx.io.warn(`--record ${plan.record}: ${err.message}; the run goes on without it`, 'record_failed'),
-      onNote: (message, code, facts) => ctx.io.note(`note: ${message}`, code, facts),
+      onNotStreamJson: (line) => aside(() => ctx.io.warn(runEndMessage.notStreamJsonYet(line), 'not_stream_json')),
+      onRecordError: (err) =>
+        aside(() => ctx.io.warn(`--record ${plan.record}: ${err.message}; the run goes on without it`, 'record_failed')),
+      onNote: (message, code, facts) => aside(() => ctx.io.note(`note: ${message}`, code, facts)),
     });
   } finally {
+    waiting?.stop();
     for (const s of SIGNALS) process.off(s, onSignal);
     process.off('exit', lastResort);
   }
@@ -189,6 +232,34 @@ const EXIT_SEEN_MS = 2000;
 
 /** The signals that end the run (SIGHUP: its terminal closed). */
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** How long a list named may be missing before the run says so (an agent makes it at its first task: often seconds in). */
+const MISSING_SAY_MS = 5000;
+
+/**
+ * What is said of list `named` (-l, CLAUDE_CODE_TASK_LIST_ID) while it is not there, with
+ * the near names meant, as watch says it (`list "build-9" does not exist yet (did you mean
+ * build-99?)`); nothing of any other list (a session's own, made by its first task).
+ */
+function missingListWords(ctx: Context, named: string): (id: string) => string | undefined {
+  let meant: readonly string[] | undefined;
+  return (id) => {
+    if (id !== named) return undefined;
+    if (meant === undefined) {
+      const typed = ctx.globals().list;
+      const facts = missingListFacts(ctx.configDir, {
+        id,
+        dir: listDirOf(ctx.configDir, id),
+        how: typed === undefined ? 'env' : 'flag',
+        typed: typed ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID,
+        exists: false,
+        warnings: [],
+      });
+      meant = facts.fullId === undefined ? facts.near : [facts.fullId];
+    }
+    return renderNotThereYet(ctx.shortId(id), meant);
+  };
+}
 
 /** The live view holds the agent's stderr until it closes: its last lines. */
 const HELD_LINES = 200;

@@ -52,6 +52,14 @@ export interface LiveOptions {
    * goneHeldInProgress, read afresh): looked at every GONE_LOOK_MS, since a death changes no file of the list.
    */
   goneHeld?: ((listId: string, tasks: readonly Task[]) => ReadonlyMap<string, GoneHeld>) | undefined;
+  /**
+   * A list named that does not exist: from `after` (ms since the epoch) on, what is said of
+   * list `listId` while it does not (`list "build-9" does not exist yet (did you mean
+   * build-99?)`), undefined for a list not named (a session's own, made by its first task).
+   */
+  missingList?: { after: number; words(listId: string): string | undefined } | undefined;
+  /** Called as the view begins, or fails before it could (a line shown until then is erased). */
+  beforeView?: (() => void) | undefined;
 }
 
 /** How often the live view asks whose agent is gone (a fresh look at the sessions: not every frame). */
@@ -118,6 +126,7 @@ export class LiveSink implements WatchSink {
   ) {}
 
   begin(view: WatchView): void {
+    this.opts.beforeView?.();
     this.view = view;
     // Entered on the next turn: if --until already holds, the view never flashes up.
     this.enterTimer = setImmediate(() => this.enter());
@@ -150,6 +159,7 @@ export class LiveSink implements WatchSink {
   }
 
   abort(): void {
+    this.opts.beforeView?.();
     this.leave();
   }
 
@@ -288,6 +298,7 @@ export class LiveSink implements WatchSink {
     return {
       listId: (this.opts.listName ?? ((id: string) => id))(view.list ?? this.opts.listId),
       dir: this.opts.dir(),
+      missing: this.missingWords(view),
       listUnknown: this.opts.listUnnamed === true && view.list === undefined,
       following: this.opts.following,
       nudge: view.nudge?.message,
@@ -309,6 +320,13 @@ export class LiveSink implements WatchSink {
       until: this.opts.until,
       deadline: this.opts.deadline,
     };
+  }
+
+  /** What is said of a list named that is not there, once it has been waited for a while. */
+  private missingWords(view: WatchView): string | undefined {
+    const missing = this.opts.missingList;
+    if (missing === undefined || view.exists || this.opts.clock.now() < missing.after) return undefined;
+    return missing.words(view.list ?? this.opts.listId);
   }
 
   private redrawAll(): void {

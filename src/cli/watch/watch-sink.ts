@@ -8,7 +8,7 @@ import type { Task } from '../../core/store/schema.js';
 import type { WatchSink } from '../../core/watch/watch-session.js';
 import { renderFilterLabel } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
-import { LiveSink } from './watch-live.js';
+import { type LiveOptions, LiveSink } from './watch-live.js';
 import type { WatchTarget } from './watch-sources.js';
 import { StreamSink } from './watch-stream.js';
 
@@ -26,7 +26,16 @@ function goneHeldNow(ctx: Context, listId: string, tasks: readonly Task[]): Read
 export function watchSink(
   ctx: Context,
   target: WatchTarget,
-  opts: { until: string | undefined; timeoutMs: number | undefined; filter: TaskFilter; clock: Clock; onQuit(): void },
+  opts: {
+    until: string | undefined;
+    timeoutMs: number | undefined;
+    filter: TaskFilter;
+    clock: Clock;
+    onQuit(): void;
+    /** The live view's: a list named that is not there, said after a while (watch-live.ts). */
+    missingList?: LiveOptions['missingList'];
+    beforeView?: LiveOptions['beforeView'];
+  },
 ): WatchSink {
   if (ctx.io.json || !ctx.io.fullScreen) return new StreamSink(ctx, target.listId, opts.until);
   return new LiveSink(ctx.io.terminal(), {
@@ -42,6 +51,8 @@ export function watchSink(
     style: ctx.io.style,
     clock: opts.clock,
     onQuit: opts.onQuit,
+    missingList: opts.missingList,
+    beforeView: opts.beforeView,
     print: (text) => ctx.io.out(text),
     // A list's tasks, marked as `list` marks them when their agent is gone: a followed run's
     // other sessions' too (a shared list). The run's own death is told by its end, which
