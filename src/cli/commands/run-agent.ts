@@ -65,6 +65,11 @@ events: the run goes on to its verdict, which is the status):
    "signal":null,"endedBy":"itself|SIGTERM|SIGKILL"},"result":{"subtype":"success",
    "isError":false},"record":"run.jsonl"}
 
+In a terminal (stdout and stderr), until the agent's first output a line says what the run
+waits for and for how long ("waiting for claude (pid 4242) to say its session… 5s"); a list
+named that is still not there after 5s is said there and in the live view, with the near
+name meant ("did you mean build-99?"), and waited for.
+
 Examples:
   tasks run --until all-completed --timeout 30m --fail-if-stalled 10m --record run.jsonl -- \\
     claude -p "fix the flaky tests" --output-format stream-json --verbose
