@@ -93,3 +93,27 @@ describe.skipIf(!tmuxAvailable())('tasks run in a terminal, before its list is k
     });
   }
 });
+
+describe.skipIf(!tmuxAvailable())('tasks watch in a terminal, a list named that does not exist', () => {
+  it('the live view says the near name meant, where it would cover the note said before it', async () => {
+    const config = tempConfig();
+    writeTask(path.join(config, 'tasks', 'build-99'), { id: '1', subject: 'Old', status: 'completed', blocks: [], blockedBy: [] });
+    const pane = start(config, ['-l', 'build-9', 'watch', '--until', 'all-completed', '--timeout', '4s']);
+    // In the view itself: its spinner before the words (the note before it is on the main screen, which the view covers).
+    const said = await pane.waitFor(
+      (s) => /[\u2800-\u28ff] list "build-9" does not exist yet \(did you mean build-99\?\); waiting for it/.test(s),
+      'the missing list to be said in the view',
+    );
+    expect(said).toMatch(/tasks\/build-9\b/);
+    expect(said).not.toContain('Waiting for the list to appear');
+    await pane.waitFor((s) => s.includes('EXIT='), 'the end');
+  });
+
+  it('with no near name, the view waits for the list to appear, as before', async () => {
+    const config = tempConfig();
+    const pane = start(config, ['-l', 'build-9', 'watch', '--until', 'all-completed', '--timeout', '3s']);
+    const waiting = await pane.waitFor((s) => s.includes('Waiting for the list to appear'), 'the live view');
+    expect(waiting).not.toContain('does not exist yet');
+    await pane.waitFor((s) => s.includes('EXIT='), 'the end');
+  });
+});

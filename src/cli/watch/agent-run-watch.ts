@@ -5,7 +5,6 @@ import type { Clock } from '../../core/base/clock.js';
 import { isTasksError } from '../../core/base/errors.js';
 import { withinMs } from '../../core/base/process-group.js';
 import { requireTasksRootFolder } from '../../core/lists/list-choice.js';
-import { missingListFacts } from '../../core/lists/missing-list.js';
 import type { TaskFilter } from '../../core/lists/task-filter.js';
 import type { AgentProcess } from '../../core/runs/agent-process.js';
 import { type AgentRunResult, runAgent } from '../../core/runs/agent-run.js';
@@ -13,12 +12,12 @@ import { runVerdict } from '../../core/runs/run-verdict.js';
 import { listDirOf } from '../../core/store/paths.js';
 import { formatUntil, type UntilCondition } from '../../core/watch/watch-condition.js';
 import { shellWord } from '../../render/list-choice-note.js';
-import { renderNotThereYet } from '../../render/new-list.js';
 import { renderNote } from '../../render/note.js';
 import { renderAgentExit, renderRunLine, runEndMessage } from '../../render/run-report.js';
 import { renderEndedHolding } from '../../render/watch-outcome.js';
 import { type Context, usage } from '../runtime/context.js';
 import { EXIT, exitCodeFor } from '../runtime/exit-codes.js';
+import { missingListWords } from './missing-list-words.js';
 import { WaitingLine } from './run-waiting-line.js';
 import { noteChangedNothing, noteRunDied } from './watch-run.js';
 import { watchSink } from './watch-sink.js';
@@ -235,31 +234,6 @@ const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** How long a list named may be missing before the run says so (an agent makes it at its first task: often seconds in). */
 const MISSING_SAY_MS = 5000;
-
-/**
- * What is said of list `named` (-l, CLAUDE_CODE_TASK_LIST_ID) while it is not there, with
- * the near names meant, as watch says it (`list "build-9" does not exist yet (did you mean
- * build-99?)`); nothing of any other list (a session's own, made by its first task).
- */
-function missingListWords(ctx: Context, named: string): (id: string) => string | undefined {
-  let meant: readonly string[] | undefined;
-  return (id) => {
-    if (id !== named) return undefined;
-    if (meant === undefined) {
-      const typed = ctx.globals().list;
-      const facts = missingListFacts(ctx.configDir, {
-        id,
-        dir: listDirOf(ctx.configDir, id),
-        how: typed === undefined ? 'env' : 'flag',
-        typed: typed ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID,
-        exists: false,
-        warnings: [],
-      });
-      meant = facts.fullId === undefined ? facts.near : [facts.fullId];
-    }
-    return renderNotThereYet(ctx.shortId(id), meant);
-  };
-}
 
 /** The live view holds the agent's stderr until it closes: its last lines. */
 const HELD_LINES = 200;

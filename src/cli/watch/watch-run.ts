@@ -16,6 +16,7 @@ import {
 } from '../../render/watch-outcome.js';
 import type { Context } from '../runtime/context.js';
 import { INTERRUPTS, withInterrupt } from '../runtime/interrupt.js';
+import { missingListWords } from './missing-list-words.js';
 import { watchSink } from './watch-sink.js';
 import {
   busyWatch,
@@ -76,7 +77,12 @@ export async function runWatch(ctx: Context, plan: WatchPlan): Promise<void> {
   }
 
   let session: WatchSession | undefined;
-  const sink = watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => session?.stop() });
+  // A list typed (-l, CLAUDE_CODE_TASK_LIST_ID) that is not there, a name near it: the live
+  // view says the name meant, as the note before it did (the view covers that note).
+  const typed =
+    plan.stream === undefined && plan.session === undefined && (ctx.globals().list ?? ctx.env.CLAUDE_CODE_TASK_LIST_ID) !== undefined;
+  const missingList = typed && target.listId !== undefined ? { after: 0, words: missingListWords(ctx, target.listId, true) } : undefined;
+  const sink = watchSink(ctx, target, { until: untilText, timeoutMs, filter, clock, onQuit: () => session?.stop(), missingList });
   const stall = stallMs === undefined ? undefined : stallWatch(ctx, target, stallMs);
   // A list watched for a condition: when its agents are all gone, nothing will meet it.
   const sessionsOver =
