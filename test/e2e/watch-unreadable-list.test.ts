@@ -41,9 +41,13 @@ describe('watch a list whose path stops being a folder it can read', () => {
       const w = startWatch(config, ['-l', 'demo', 'watch', '--json']);
       try {
         await w.waitFor((e) => e.event === 'snapshot', 'the snapshot');
+        // Made beside it first, then moved into its place right after the folder goes: a
+        // watcher that looks in between would rightly see the list deleted.
+        const other = `${dir}.other`;
+        if (kind === 'FIFO') spawnSync('mkfifo', [other]);
+        else fs.writeFileSync(other, 'not a list\n');
         fs.renameSync(dir, `${dir}-away`);
-        if (kind === 'FIFO') spawnSync('mkfifo', [dir]);
-        else fs.writeFileSync(dir, 'not a list\n');
+        fs.renameSync(other, dir);
         await until(() => w.stderr().includes('list_unreadable'), 'the warning');
         // Several looks later (a rescan every 2 s): still running, said once, nothing else.
         await sleep(2500);
