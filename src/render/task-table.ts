@@ -2,6 +2,7 @@ import { maxOf } from '../core/base/many-items.js';
 import type { BlockerAnswers, BlockerState, ListCounts } from '../core/graph/blockers.js';
 import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { GoneHeld } from '../core/sessions/gone-owners.js';
+import { isTaskId } from '../core/store/ids.js';
 import type { Task } from '../core/store/schema.js';
 import { blockersOf } from './blockers-of.js';
 import { ago, idleFor } from './elapsed.js';
@@ -177,9 +178,24 @@ export function renderTaskLines(tasks: readonly Task[], answers: BlockerAnswers,
     .join('\n');
 }
 
-/** The table's legend for `#9?`: shown under the summary when some row has one. */
-export function renderMissingLegend(style: Style): string {
-  return style.dim('#n? names a task that does not exist; it does not block (tasks unblock <id> --by n removes it)');
+/**
+ * The table's legend for `#9?`: shown under the summary when some row has one. A blocker
+ * written by hand may be no task id at all (`x/../2`), which `unblock --by` refuses: that
+ * one is told apart, with the advice that removes it (`check --fix` drops it from the file).
+ */
+export function renderMissingLegend(style: Style, missing: ReadonlyArray<{ id: string; missing: readonly string[] }>): string {
+  const all = [...new Set(missing.flatMap((m) => m.missing))];
+  const bad = all.filter((b) => !isTaskId(b));
+  const what = '#n? names a task that does not exist; it does not block';
+  if (bad.length === 0) return style.dim(`${what} (tasks unblock <id> --by n removes it)`);
+  // `unblock --by` only where some missing blocker is a task id it takes.
+  const head = bad.length === all.length ? what : `${what} (tasks unblock <id> --by n removes it)`;
+  const names = bad.map((b) => `#${oneLine(b)}?`).join(', ');
+  const them =
+    bad.length === 1
+      ? 'is not a task id (written by hand?): tasks check --fix removes it'
+      : 'are not task ids (written by hand?): tasks check --fix removes them';
+  return style.dim(`${head}; ${names} ${them} from the file`);
 }
 
 /** Piped, the same fact goes to stderr, one line per task. */

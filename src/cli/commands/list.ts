@@ -156,7 +156,7 @@ function showTable(
   if (gone !== undefined && gone.ids.size > 0) ctx.io.out(ctx.io.style.red(renderGoneNote(gone.ids.size, gone.why, o.listArgs())));
   const firstGone = agentGone.values().next().value;
   if (firstGone !== undefined) ctx.io.out(ctx.io.style.red(renderAgentGoneNote(agentGone.size, firstGone.why, o.listArgs())));
-  if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style));
+  if (rows.missing.length > 0) ctx.io.out(renderMissingLegend(ctx.io.style, rows.missing));
 }
 
 /** Piped: one task a line on stdout; the summary and what it leaves to say on stderr. */

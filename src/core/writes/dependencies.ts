@@ -1,6 +1,7 @@
 import { TasksError } from '../base/errors.js';
 import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { withListLock } from '../locks/locks.js';
+import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { addEdges, type Guard, getTask, rewriteTask, taskExists } from './task-writes.js';
@@ -65,7 +66,8 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
     const { removed, notBlocking } = planUnblock(listDir, id, only);
     if (removed.length > 0) {
       await rewriteTask(listDir, id, (t) => withoutEdges(t, { blockedBy: removed }), guard);
-      for (const b of removed) {
+      // An id written by hand that is no task id (`x/../2`) names no file: nothing on its side to clean.
+      for (const b of removed.filter(isTaskId)) {
         try {
           await rewriteTask(listDir, b, (t) => withoutEdges(t, { blocks: [id] }));
         } catch (err) {
