@@ -1,6 +1,7 @@
 import type { WaitingSession } from '../core/progress/stalled-work.js';
 import type { FileProblem } from '../core/store/list-read.js';
 import { formatElapsed, formatLimit } from './duration.js';
+import { ago } from './elapsed.js';
 import { waitingForText } from './session-text.js';
 import { oneLine } from './text.js';
 
@@ -76,4 +77,16 @@ export function renderSkippedWhileWatching(problem: FileProblem): string {
 /** `list --stalled` of a TodoWrite session whose calls for these items carry no time. */
 export function renderUntimedTodos(ids: readonly string[]): string {
   return `${ids.map((id) => `#${id}`).join(', ')}: in progress, but the TodoWrite call that set ${ids.length === 1 ? 'it' : 'them'} has no time in the transcript: whether ${ids.length === 1 ? 'it' : 'they'} stalled cannot be told`;
+}
+
+/**
+ * `list`, `lists --stalled`: tasks in progress whose file is dated ahead of this machine's
+ * clock: by that time they cannot be judged stalled until the clock passes it, so the
+ * silence of "nothing stalled" is not to be trusted for them. `aheadMs`: the most ahead.
+ */
+export function renderStallTimeAhead(ids: readonly string[], aheadMs: number): string {
+  const one = ids.length === 1;
+  const names = ids.map((id) => `#${oneLine(id)}`).join(', ');
+  const subject = one ? `task ${names}'s file is` : `tasks ${names}: their files are`;
+  return `${subject} dated ${ago(aheadMs, 0)} (ahead of this machine's clock): ${one ? 'it' : 'they'} cannot be judged stalled until then (watch --fail-if-stalled counts from when it first sees the time)`;
 }

@@ -280,6 +280,28 @@ describe('WatchSession', () => {
     expect(end.stalled?.[0]?.idleMs).toBeGreaterThanOrEqual(60_000);
   });
 
+  it('a task file dated in the future (clock skew, a copied file) stalls the stall time after the watch first saw it, not hours on', async () => {
+    const clock0 = Date.UTC(2026, 0, 1);
+    const stall: StallWatch = {
+      afterMs: 60_000,
+      // Task 1's file says it changed 3 h from now: by that time alone, the gate would stay quiet for 3 h.
+      initialTimes: () => new Map([['1', clock0 + 3 * 3_600_000]]),
+      sessionBusy: () => false,
+    };
+    const { source, sink, clock, outcome } = setUp({ stall });
+    await settle();
+    source.begin([task('1', { status: 'in_progress' })]);
+    await settle();
+    clock.advance(59_000);
+    expect(sink.ended).toBeUndefined();
+    clock.advance(2_000);
+    await settle();
+    expect(sink.ended?.reason).toBe('stalled');
+    const end = await outcome;
+    expect(end).toMatchObject({ reason: 'stalled', stalled: [expect.objectContaining({ id: '1' })] });
+    expect(end.stalled?.[0]?.idleMs).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('a change to a task in progress restarts its stall time', async () => {
     const stall: StallWatch = { afterMs: 60_000, initialTimes: () => new Map(), sessionBusy: () => false };
     const { source, sink, clock, outcome } = setUp({ stall });

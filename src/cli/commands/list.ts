@@ -14,6 +14,7 @@ import {
   renderSkippedFile,
   renderStalledNote,
   renderStalledWarning,
+  renderStallTimeAhead,
   renderUntimedTodos,
   renderWaitingLeftOut,
   renderWaitingLine,
@@ -82,6 +83,9 @@ export function runList(ctx: Context, opts: ListOptions): void {
   // Asked for stalled work, a TodoWrite item whose call has no time is one that cannot be judged.
   const untimed = listing.untimedTodos ?? [];
   if (opts.stalled !== undefined && untimed.length > 0) ctx.io.warn(renderUntimedTodos(untimed), 'stalled_unknown', { ids: untimed });
+  // A task dated ahead of the clock cannot be judged stalled until then: said, so that no silence is taken for "not stalled".
+  for (const [id, aheadMs] of listing.ahead)
+    if (!listing.gone.has(id)) ctx.io.warn(renderStallTimeAhead([id], aheadMs), 'stall_time_ahead', { id, aheadMs: Math.round(aheadMs) });
   // Asked for stalled work, what waits for a person is left out, and said apart: it is not stuck, it waits for someone.
   const leftOut = listing.waitingLeftOut ?? [];
   const on = leftOut[0]?.on;

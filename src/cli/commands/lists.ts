@@ -3,7 +3,7 @@ import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
 import { requireConfigDir, unusableListEntries } from '../../core/lists/list-choice.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
-import { renderAgentGoneNote, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
+import { renderAgentGoneNote, renderStallTimeAhead, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
 import {
   listJson,
   renderListAliases,
@@ -199,6 +199,12 @@ function reportStalled(ctx: Context, rows: NonNullable<ListsView['stalled']>, af
   const now = ctx.now();
   for (const { row, untimed } of rows) {
     if (untimed.length > 0) ctx.io.warn(`${row.id}: ${renderUntimedTodos(untimed)}`, 'stalled_unknown', { list: row.id, ids: untimed });
+  }
+  for (const { row, ahead } of rows) {
+    if (ahead === undefined || ahead.size === 0) continue;
+    const ids = [...ahead.keys()];
+    const aheadMs = Math.round(Math.max(...ahead.values()));
+    ctx.io.warn(`${row.id}: ${renderStallTimeAhead(ids, aheadMs)}`, 'stall_time_ahead', { list: row.id, ids, aheadMs });
   }
   const withWork = rows.filter((r) => r.stalled.length > 0);
   // Work that waits for a person is not stalled: said apart, on stderr, so that stdout keeps to stalled work.

@@ -295,6 +295,11 @@ export const NOTICES = {
   record_failed: { kind: 'warning', when: '`run --record`: the file could not be written; the run goes on without it' },
   // stalled work
   no_stalled_work: { kind: 'note', when: '`lists --stalled`: nothing is stalled (stdout stays empty)' },
+  stall_time_ahead: {
+    kind: 'warning',
+    when: "`list`, `lists --stalled`: tasks in progress whose file is dated ahead of this machine's clock (clock skew, a copied file): not judged stalled until the clock passes that time (`watch --fail-if-stalled` counts from when it first sees it)",
+    facts: ['list', 'id', 'ids', 'aheadMs'],
+  },
   stalled_unknown: {
     kind: 'warning',
     when: '`list --stalled`, `lists --stalled`: TodoWrite items in progress whose call has no time in the transcript: not judged',

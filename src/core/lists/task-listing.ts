@@ -53,6 +53,8 @@ export interface TaskListing {
   waitingLeftOut?: Array<{ id: string; on: WaitingSession }> | undefined;
   /** Shown tasks in progress whose agent is gone (its session ended or crashed holding it): marked gone, not stalled. */
   gone: ReadonlyMap<string, GoneHeld>;
+  /** Tasks in progress whose file is dated ahead of the clock (id -> by how much, ms): not judged stalled until then. */
+  ahead: ReadonlyMap<string, number>;
   /** What a person is shown besides the tasks (not worked out for JSON). */
   rows?: ListingRows | undefined;
 }
@@ -104,7 +106,7 @@ export function listTasks(req: ListingRequest): TaskListing {
         waitingOnly: !judgeStalled,
       })
     : (todos ?? { stalled: new Map(), waiting: new Map() });
-  const { stalled, waiting } = rest;
+  const { stalled, waiting, ahead } = rest;
   const filtered = filterTasks(snapshot.tasks, filter, index);
   // --stalled shows work whose agent is gone too, whatever its age and the other sessions (stalledOrGone): asked of every
   // matching task in progress, before the stall picks any.
@@ -158,6 +160,7 @@ export function listTasks(req: ListingRequest): TaskListing {
     waiting,
     waitingLeftOut,
     gone,
+    ahead: ahead ?? new Map<string, number>(),
   };
   if (req.output === 'json') return listing;
   // Owners are asked about only when some matching task has one unfinished.

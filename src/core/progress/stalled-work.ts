@@ -62,6 +62,23 @@ export function waitingSessions(sessions: readonly SessionInfo[]): WaitingSessio
 export interface RestingWork {
   stalled: Map<string, number>;
   waiting: Map<string, WaitingSession>;
+  /**
+   * Tasks in progress, not waiting, whose file is dated ahead of `now` (id -> by how much,
+   * ms; a second or more): clock skew, a copied file, a VM resumed. By that time they cannot
+   * be judged stalled until the clock passes it; a one-shot read says so (its caller warns),
+   * where a watch counts from when it first saw the time (watch-session.ts seenSince).
+   */
+  ahead?: Map<string, number> | undefined;
+}
+
+/** The tasks among these whose time is a second or more ahead of `now`: id -> by how much (ms). */
+export function aheadOfClock(tasks: readonly Task[], changedAt: (id: string) => number | undefined, now: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of tasks) {
+    const at = changedAt(t.id);
+    if (at !== undefined && at - now >= 1000) out.set(t.id, at - now);
+  }
+  return out;
 }
 
 /** Nothing stalled, nothing waiting: while a session of the list is at work. */
@@ -303,12 +320,13 @@ export function stalledInList(
           listDir,
           rest.map((t) => t.id),
         );
+  const ahead = aheadOfClock(rest, (id) => times.get(id), opts.now);
   const due = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, undefined);
-  if (due.length === 0) return resting();
+  if (due.length === 0) return { ...resting(), ahead };
   // A session of the list at work now holds every stall back (asked only now that a task is due).
   const busy = listAtWork(opts.sessions, listId, opts.afterMs, opts.now, nearSessions());
   const stalled = stalledTasks(rest, (id) => times.get(id), opts.now, opts.afterMs, busy);
-  return resting(new Map(stalled.map((s) => [s.id, s.idleMs])));
+  return { ...resting(new Map(stalled.map((s) => [s.id, s.idleMs]))), ahead };
 }
 
 /**

@@ -284,6 +284,17 @@ function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | un
 }
 
 /**
+ * When a task last changed, for the stall clock: its file's time, but never later than
+ * when the watch saw it (`seenAt`). A file dated ahead of this machine's clock (clock
+ * skew, a file copied from another machine, a VM resumed) would otherwise not stall until
+ * the clock passed that time, hours on; counted from when the watch first saw it, it
+ * stalls after the stall time of being seen unchanged. Unknown: from when it was seen.
+ */
+function seenSince(fileTime: number | undefined, seenAt: number): number {
+  return fileTime === undefined || fileTime > seenAt ? seenAt : fileTime;
+}
+
+/**
  * One watch, from the first snapshot to its end: the condition is checked against the
  * first snapshot and after every change; the deadline, the stop signal, `stop()`, the
  * end of a followed run, or a stalled task (with --fail-if-stalled) end it too.
@@ -389,7 +400,7 @@ export class WatchSession {
     if (first.runActed) this.runActed = true;
     if (this.opts.stall) {
       const known = this.opts.stall.initialTimes(this.view.all);
-      for (const t of this.view.all) this.changedAt.set(t.id, known.get(t.id) ?? first.at);
+      for (const t of this.view.all) this.changedAt.set(t.id, seenSince(known.get(t.id), first.at));
     }
     this.sink.begin(this.view);
     if (this.personOn !== undefined) this.sink.personWaiting?.(this.view, this.personOn);
@@ -654,7 +665,7 @@ export class WatchSession {
       return;
     }
     this.changedAt.clear();
-    for (const t of view.all) this.changedAt.set(t.id, view.times.get(t.id) ?? view.at);
+    for (const t of view.all) this.changedAt.set(t.id, seenSince(view.times.get(t.id), view.at));
     this.lastChangeAt = view.at;
     if (!this.judgeCondition()) this.checkStalled();
   }
