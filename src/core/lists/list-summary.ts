@@ -147,18 +147,28 @@ export function overviewLists(configDir: string, index: SessionIndex, opts: { by
   for (const { session, list } of liveSessionLists(index)) {
     if (present.has(list)) continue;
     present.add(list);
-    rows.push({ ...emptySummary(list, listDirOf(configDir, list), session.lastActivity ?? 0), kind: 'new', sessions: [session] });
+    rows.push({ ...emptySummary(list, listDirOf(configDir, list), sessionRowTime(session)), kind: 'new', sessions: [session] });
   }
   for (const [sessionId, todos] of evidenceOf(index).todos) {
     const session = index.session(sessionId);
     if (session === undefined || present.has(sessionId)) continue;
-    const summary = emptySummary(sessionId, '', session.lastActivity ?? 0);
+    const summary = emptySummary(sessionId, '', sessionRowTime(session));
     for (const t of todos) summary.counts[t.status]++;
     rows.push({ ...summary, total: todos.length, kind: 'todowrite', sessions: [session], todos });
   }
   rows.sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
   const short = shortIds(rows.map((l) => l.id));
   return rows.map((l) => ({ ...l, shortId: short.get(l.id) ?? l.id }));
+}
+
+/**
+ * When a row that is a session (a TodoWrite session, a live session whose list has no
+ * folder yet) last changed: its transcript's last entry, as notify and the board date a
+ * session's end; not the file's time, which a backup tool or `touch` moves with nothing
+ * written. The file's time only where no entry has one.
+ */
+export function sessionRowTime(s: SessionInfo): number {
+  return s.lastEntryAt ?? s.lastActivity ?? 0;
 }
 
 /** A list's sessions in the order to show them: the live one first, then the latest. */

@@ -6,7 +6,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { listDirOf } from '../store/paths.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
-import { emptySummary, type ListOverview, listIds, sessionsInShowOrder, summarizeList } from './list-summary.js';
+import { emptySummary, type ListOverview, listIds, sessionRowTime, sessionsInShowOrder, summarizeList } from './list-summary.js';
 import type { ListsRow, ListsView } from './lists-view.js';
 import { shortIds } from './short-ids.js';
 
@@ -168,13 +168,13 @@ export function withRunningRows(
     }
     const writer = live.find(({ list }) => list === id)?.session;
     if (writer !== undefined) {
-      fresh.push({ ...emptySummary(id, listDirOf(configDir, id), writer.lastActivity ?? 0), kind: 'new', sessions: [writer] });
+      fresh.push({ ...emptySummary(id, listDirOf(configDir, id), sessionRowTime(writer)), kind: 'new', sessions: [writer] });
       continue;
     }
     const todos = evidence.todos.get(id);
     const session = todos === undefined ? undefined : index.session(id);
     if (todos !== undefined && session !== undefined) {
-      const summary = emptySummary(id, '', session.lastActivity ?? 0);
+      const summary = emptySummary(id, '', sessionRowTime(session));
       for (const t of todos) summary.counts[t.status]++;
       fresh.push({ ...summary, total: todos.length, kind: 'todowrite', sessions: [session], todos });
     }
