@@ -220,6 +220,8 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       const list = query.get('list');
       const to = list === null ? undefined : route(list);
       if (to) followed.set(client, { i: to.i, id: to.id });
+      // The clock of the machine serving the page first, then with each keep-alive (page-clock.ts).
+      send(client, 'clock', String(Date.now()));
       send(client, 'overview', JSON.stringify(overview()));
       send(client, 'now', JSON.stringify(nowView()));
       if (to && to.host.feed.state.state === 'down')
@@ -227,7 +229,7 @@ export function hubApi(feeds: readonly FeedClient[], readOnly: boolean, now: () 
       for (const [i, h] of hosts.entries()) {
         client.unsubscribe.push(h.feed.subscribe(to?.i === i ? to.id : undefined, (event, data) => fromHost(client, i, event, data)));
       }
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+      const heartbeat = setInterval(() => res.write(`event: clock\ndata: ${Date.now()}\n\n`), 15_000);
       res.on('close', () => {
         clearInterval(heartbeat);
         clients.delete(client);

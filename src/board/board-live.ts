@@ -193,6 +193,8 @@ export class BoardLive {
     res.on('close', () => this.drop(client));
     const overview = this.overview();
     this.start();
+    // The server's clock first: the page counts every age on it (page-clock.ts), not on the browser's.
+    this.send(client, 'clock', String(Date.now()));
     this.send(client, 'overview', overview);
     if (this.o.now) this.send(client, 'now', this.o.now());
     if (listId !== undefined) this.follow(client, listId);
@@ -303,7 +305,8 @@ export class BoardLive {
     if (this.ticker || this.closed) return;
     this.ticker = setInterval(() => this.tick(), this.o.overviewEveryMs);
     this.heartbeat = setInterval(() => {
-      for (const c of this.clients) c.res.write(': keep-alive\n\n');
+      // The clock again with each keep-alive: a clock stepped on either side since is caught up.
+      for (const c of this.clients) c.res.write(`event: clock\ndata: ${Date.now()}\n\n`);
     }, 15_000);
     // A list's own files: its row; a list made or removed: every row.
     this.watchTree(

@@ -13,7 +13,7 @@
  * GET  <token>/api/gone-lists          GoneListsPayload
  * GET  <token>/api/restore?list=<list>[&from=<session>...] RestorePreviewPayload
  * GET  <token>/api/now                 NowPayload
- * GET  <token>/api/events?list=<list>  text/event-stream: `overview`, `row`, `list`, `now`
+ * GET  <token>/api/events?list=<list>  text/event-stream: `clock` (the server's time, ms: first, then every 15 s), `overview`, `row`, `list`, `now`
  * POST <token>/api/action              ActionRequest -> ActionResult (409 on a conflict)
  */
 

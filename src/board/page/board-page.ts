@@ -25,6 +25,7 @@ import {
   undoPreview,
 } from './page-api.js';
 import { carryDialog, goneListsDialog, restoreDialog } from './page-carry.js';
+import { serverNow } from './page-clock.js';
 import { type CardAction, renderColumns, renderTodos } from './page-columns.js';
 import { showConnection } from './page-connection.js';
 import { type DetailAction, renderDetail } from './page-detail.js';
@@ -39,7 +40,7 @@ import { startKeys } from './page-keys.js';
 import { type NotifyChoice, notifyChoice, notifyNew, toggleNotify } from './page-notify.js';
 import { renderNow } from './page-now.js';
 import { renderSidebar } from './page-sidebar.js';
-import { noteServerTime, serverNow, stallsByTime, tickStalls } from './page-stall.js';
+import { stallsByTime, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 import { startTheme } from './page-theme.js';
 import { toast } from './page-toasts.js';
@@ -136,7 +137,6 @@ function connect(): void {
     },
     list: (payload) => {
       if (payload.id !== state.listId) return;
-      noteServerTime(payload.at);
       // What stalled between the read and now (a payload kept back a moment) is marked before it is drawn.
       stallsByTime(payload, serverNow());
       state.list = payload;

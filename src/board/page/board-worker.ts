@@ -6,7 +6,8 @@
  * since and the last list payload are kept, so a tab that joins is drawn at once.
  *
  * tab -> worker: {type: 'follow', list?: string}, {type: 'bye'}
- * worker -> tab: {type: 'overview' | 'row' | 'list' | 'now', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'}
+ * worker -> tab: {type: 'overview' | 'row' | 'list' | 'now', data: <JSON text>}, {type: 'connection', data: 'live' | 'reconnecting'},
+ * {type: 'clock', data: <the server's time now, ms>}
  */
 interface Feed {
   source: EventSource;
@@ -15,6 +16,8 @@ interface Feed {
   rows: Map<string, string>;
   list: string | undefined;
   now: string | undefined;
+  /** The server's clock less this one (the tabs'), as of its last clock event: a tab that joins is given the server's time then. */
+  skew: number | undefined;
   state: 'live' | 'reconnecting';
 }
 
@@ -37,6 +40,7 @@ function open(key: string): Feed {
     rows: new Map(),
     list: undefined,
     now: undefined,
+    skew: undefined,
     state: 'reconnecting',
   };
   listen(feed, key);
@@ -64,6 +68,11 @@ function listen(feed: Feed, key: string): void {
   source.addEventListener('now', (e) => {
     feed.now = (e as MessageEvent<string>).data;
     send(feed, 'now', feed.now);
+  });
+  source.addEventListener('clock', (e) => {
+    const at = Number((e as MessageEvent<string>).data);
+    feed.skew = at - Date.now();
+    send(feed, 'clock', String(at));
   });
   source.addEventListener('open', () => {
     feed.state = 'live';
@@ -101,6 +110,7 @@ function join(port: MessagePort, key: string): void {
   if (!feed) feeds.set(key, (feed = open(key)));
   feed.ports.add(port);
   followed.set(port, key);
+  if (feed.skew !== undefined) port.postMessage({ type: 'clock', data: String(Date.now() + feed.skew) });
   if (feed.overview !== undefined) port.postMessage({ type: 'overview', data: feed.overview });
   for (const row of feed.rows.values()) port.postMessage({ type: 'row', data: row });
   if (feed.list !== undefined) port.postMessage({ type: 'list', data: feed.list });

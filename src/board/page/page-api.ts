@@ -13,6 +13,7 @@ import type {
   RestorePreviewPayload,
   UndoPreviewPayload,
 } from '../board-protocol.js';
+import { noteServerTime } from './page-clock.js';
 
 /**
  * The page's side of the API (board-protocol.ts). URLs are relative to the page, whose
@@ -41,6 +42,7 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     else if (type === 'row') handlers.row(JSON.parse(data) as ListRowView);
     else if (type === 'list') handlers.list(JSON.parse(data) as ListPayload);
     else if (type === 'now') handlers.now(JSON.parse(data) as NowPayload);
+    else if (type === 'clock') noteServerTime(Number(data));
     else if (type === 'connection') handlers.connection(data === 'live' ? 'live' : 'reconnecting');
   };
   if (typeof SharedWorker === 'function') {
@@ -63,7 +65,7 @@ export function follow(list: string | undefined, handlers: LiveHandlers): Follow
     }
   }
   const source = new EventSource(list === undefined ? 'api/events' : `api/events?list=${encodeURIComponent(list)}`);
-  for (const type of ['overview', 'row', 'list', 'now'])
+  for (const type of ['clock', 'overview', 'row', 'list', 'now'])
     source.addEventListener(type, (e) => dispatch(type, (e as MessageEvent<string>).data));
   source.addEventListener('open', () => handlers.connection('live'));
   source.addEventListener('error', () => handlers.connection('reconnecting'));

@@ -1,5 +1,6 @@
 import { ago } from '../../render/elapsed.js';
 import type { CarryPreviewPayload, GoneListsPayload, RestorePreviewPayload, RestoreSourceView } from '../board-protocol.js';
+import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import { cleanLine, cutLine } from './page-text.js';
 
@@ -158,7 +159,7 @@ export function carryDialog(
 
 /** The lists whose folder is gone while their transcripts remain (`tasks lists --all`); resolves with the one to restore. */
 export function goneListsDialog(dialog: HTMLDialogElement, payload: GoneListsPayload, readOnly: boolean): Promise<string | undefined> {
-  const now = Date.now();
+  const now = serverNow();
   return open<string>(dialog, 'gone-title', (finish) => [
     h('h2', { id: 'gone-title' }, 'Gone lists'),
     h(

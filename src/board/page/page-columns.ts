@@ -1,7 +1,8 @@
 import type { AgentGoneView, BoardStatus, BoardTask, ListPayload, TaskFacts, TodoView } from '../board-protocol.js';
 import { agoSpan, tickAgo } from './page-ago.js';
+import { serverNow } from './page-clock.js';
 import { h, reconcile } from './page-dom.js';
-import { serverNow, stallMark, tickStalls } from './page-stall.js';
+import { stallMark, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -58,7 +59,7 @@ export function renderColumns(
   selected: string | undefined,
   handlers: CardHandlers,
 ): void {
-  const now = Date.now();
+  const now = serverNow();
   const seen = new Set<string>();
   if (!drawn || drawn.list !== list.id || !container.contains(drawn.root)) {
     const bodies = new Map<BoardStatus, HTMLElement>();

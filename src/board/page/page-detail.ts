@@ -1,7 +1,8 @@
 import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
+import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
-import { serverNow, stallFact } from './page-stall.js';
+import { stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
@@ -56,7 +57,7 @@ export function renderDetail(
     return;
   }
   const facts = list.facts[t.id];
-  const now = Date.now();
+  const now = serverNow();
   const button = (action: DetailAction, label: string, cls = '') =>
     h(
       'button',

@@ -9,6 +9,7 @@ import type {
   StackPreview,
   UndoPreviewPayload,
 } from '../board-protocol.js';
+import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import { progress, sessionLabel } from './page-sidebar.js';
 import { cleanLine, cutLine } from './page-text.js';
@@ -161,7 +162,7 @@ export function renderHead(
   }
   const s = row.session;
   const label = sessionLabel(s);
-  const now = Date.now();
+  const now = serverNow();
   // A task whose agent is gone is counted as such, not as stalled (its card says so in place of the stall).
   const stalled = list ? Object.values(list.facts).filter((f) => f.stalledMs !== undefined && f.agentGone === undefined).length : 0;
   const agentGone = list ? Object.values(list.facts).filter((f) => f.agentGone !== undefined).length : 0;

@@ -1,5 +1,6 @@
 import type { NowEventType, NowEventView, NowFeedItem, NowListRef, NowPayload, NowWorkView } from '../board-protocol.js';
 import { agoSpan } from './page-ago.js';
+import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
 import type { NotifyChoice } from './page-notify.js';
 import { cutLine } from './page-text.js';
@@ -213,7 +214,7 @@ export function renderNow(container: HTMLElement, payload: NowPayload | undefine
     fill(container, h('p', { class: 'empty big' }, 'Looking at every list…'));
     return;
   }
-  const now = Date.now();
+  const now = serverNow();
   const needs = [...payload.died, ...payload.waiting, ...payload.stalled, ...payload.problems];
   const running = payload.working.reduce((n, w) => n + w.tasks.length, 0);
   fill(

@@ -1,5 +1,6 @@
 import { ago } from '../../render/elapsed.js';
 import type { ListRowView, OverviewPayload, SessionView } from '../board-protocol.js';
+import { serverNow } from './page-clock.js';
 import { h, reconcile } from './page-dom.js';
 import { hostHeading } from './page-hosts.js';
 import { cutLine } from './page-text.js';
@@ -73,7 +74,7 @@ export function groupByProject(rows: readonly ListRowView[]): Array<[string, Lis
 }
 
 export function renderSidebar(container: HTMLElement, overview: OverviewPayload, state: SidebarState, handlers: SidebarHandlers): void {
-  const now = Date.now();
+  const now = serverNow();
   const { rows, hiddenTodoWrite } = visibleRows(overview, state);
   // Sections and items are kept and only moved or replaced where something changed:
   // a change to one list redraws one item, even among hundreds.

@@ -1,5 +1,6 @@
 import { idleFor } from '../../render/elapsed.js';
 import type { BoardTask, ListPayload } from '../board-protocol.js';
+import { onPageClock } from './page-clock.js';
 import { h } from './page-dom.js';
 
 /**
@@ -13,18 +14,8 @@ import { h } from './page-dom.js';
  * the server does; a change to the task comes as a new read, and the mark goes with it.
  */
 
-/** The server's clock less the page's, as of the last list read (`ListPayload.at` is the server's time then). */
-let skew = 0;
-
-export function noteServerTime(at: number): void {
-  skew = at - Date.now();
-}
-
-/** Now on the server's clock. */
-export const serverNow = (): number => Date.now() + skew;
-
 /** A server time as the page's clock reads it: "14:05:10". */
-const clock = (at: number): string => new Date(at - skew).toLocaleTimeString();
+const clock = (at: number): string => new Date(onPageClock(at)).toLocaleTimeString();
 
 /** Since when a task in progress has gone unchanged (server ms), when the list says. */
 function unchangedSince(list: ListPayload, t: BoardTask): number | undefined {
