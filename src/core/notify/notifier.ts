@@ -13,6 +13,7 @@ import { isTasksError } from '../base/errors.js';
 import { maxOf } from '../base/many-items.js';
 import { listIds, listIdsOnce } from '../lists/list-folders.js';
 import { listsView } from '../lists/lists-view.js';
+import { timesAsSeen } from '../progress/stalled-work.js';
 import type { BusyOnList } from '../sessions/busy-on-list.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import { liveSessionOfPid } from '../sessions/live-sessions.js';
@@ -123,6 +124,8 @@ interface Followed {
   goneWork: GoneWork;
   /** Its events whose send failed every try, tried again later while they hold. */
   sendAgain: SendAgain;
+  /** Task files dated ahead of the clock: task id and file time -> when first seen so (stalled-work.ts timesAsSeen). */
+  aheadSeen: Map<string, number>;
 }
 
 /**
@@ -317,6 +320,7 @@ export class Notifier {
         dir,
         goneWork: new GoneWork(),
         sendAgain: new SendAgain(req.retry.againMs),
+        aheadSeen: new Map(),
         watcher: undefined,
         update: undefined,
         active: new Set(),
@@ -422,6 +426,8 @@ export class Notifier {
     )
       return;
     const now = req.clock.now();
+    // A file dated ahead of the clock counts from when it was first seen so: it stalls, as in a watch, the stall time after.
+    const times = timesAsSeen(u.times ?? new Map(), f.aheadSeen, now);
     const left = [...u.snapshot.values()];
     // None left, and those that went went completed: the finished list its agent cleared.
     const tasks = [...(left.length === 0 ? (f.goneWork.finished ?? left) : left)].sort((a, b) => compareIds(a.id, b.id));
@@ -430,7 +436,7 @@ export class Notifier {
       dir: f.dir,
       shortId: req.shortId(f.id),
       tasks,
-      times: u.times ?? new Map(),
+      times,
       wanted: this.wanted,
       now,
       stalledMs: req.stalledMs,
@@ -474,9 +480,7 @@ export class Notifier {
     // A stall's spell lasts while its task stays in progress, unchanged: another session's
     // work on the list may hide it for a while, and it must not be told again after.
     const lasting = new Set(
-      this.wanted.has('stalled')
-        ? tasks.filter((t) => t.status === 'in_progress').map((t) => stallKey(f.id, t.id, u.times?.get(t.id)))
-        : [],
+      this.wanted.has('stalled') ? tasks.filter((t) => t.status === 'in_progress').map((t) => stallKey(f.id, t.id, times.get(t.id))) : [],
     );
     // What this process claimed and has now seen clear: it is told again when it comes back, however soon.
     const ownCleared = new Map(

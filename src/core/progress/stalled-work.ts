@@ -71,6 +71,38 @@ export interface RestingWork {
   ahead?: Map<string, number> | undefined;
 }
 
+/**
+ * When a task last changed, for a stall clock that runs on (watch, notify): its file's
+ * time, but never later than when it was first seen with that time. A file dated ahead of
+ * this machine's clock (clock skew, a file copied from another machine, a VM resumed)
+ * would otherwise not stall until the clock passed that time, hours on; counted from when
+ * it was first seen, it stalls after the stall time of being seen unchanged.
+ */
+export function seenSince(fileTime: number | undefined, seenAt: number): number {
+  return fileTime === undefined || fileTime > seenAt ? seenAt : fileTime;
+}
+
+/**
+ * `times` with each time ahead of `now` replaced by when it was first seen so
+ * (seenSince), as `firstSeen` (task id and file time -> when) remembers across looks; a
+ * time seen no more is forgotten.
+ */
+export function timesAsSeen(times: ReadonlyMap<string, number>, firstSeen: Map<string, number>, now: number): ReadonlyMap<string, number> {
+  if (![...times.values()].some((at) => at > now) && firstSeen.size === 0) return times;
+  const out = new Map(times);
+  const seen = new Set<string>();
+  for (const [id, at] of times) {
+    if (at <= now) continue;
+    const key = `${id}|${at}`;
+    seen.add(key);
+    const first = firstSeen.get(key) ?? now;
+    firstSeen.set(key, first);
+    out.set(id, seenSince(at, first));
+  }
+  for (const key of firstSeen.keys()) if (!seen.has(key)) firstSeen.delete(key);
+  return out;
+}
+
 /** The tasks among these whose time is a second or more ahead of `now`: id -> by how much (ms). */
 export function aheadOfClock(tasks: readonly Task[], changedAt: (id: string) => number | undefined, now: number): Map<string, number> {
   const out = new Map<string, number>();

@@ -9,7 +9,7 @@ import { TasksError } from '../base/errors.js';
 import type { NoteCode, WarningCode } from '../base/notices.js';
 import { indexTasks, type TaskIndex } from '../graph/blockers.js';
 import { filterTasks, type TaskFilter } from '../lists/task-filter.js';
-import { type StalledTask, stalledTasks, type WaitingSession } from '../progress/stalled-work.js';
+import { type StalledTask, seenSince, stalledTasks, type WaitingSession } from '../progress/stalled-work.js';
 import { type VerificationNudge, verificationNudge } from '../progress/verification-nudge.js';
 import { compareIds } from '../store/ids.js';
 import type { FileProblem } from '../store/list-read.js';
@@ -281,17 +281,6 @@ function viewOf(update: WatchUpdate, filter: TaskFilter, on: WaitingSession | un
     nudge: verificationNudge(all),
     waiting: waitingIn(all, on),
   };
-}
-
-/**
- * When a task last changed, for the stall clock: its file's time, but never later than
- * when the watch saw it (`seenAt`). A file dated ahead of this machine's clock (clock
- * skew, a file copied from another machine, a VM resumed) would otherwise not stall until
- * the clock passed that time, hours on; counted from when the watch first saw it, it
- * stalls after the stall time of being seen unchanged. Unknown: from when it was seen.
- */
-function seenSince(fileTime: number | undefined, seenAt: number): number {
-  return fileTime === undefined || fileTime > seenAt ? seenAt : fileTime;
 }
 
 /**
