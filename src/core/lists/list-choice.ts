@@ -69,6 +69,7 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
   if (opts.flag !== undefined) {
     // Trimmed, as Claude Code trims the variable: `-l " build-9"` is build-9.
     const flag = opts.flag.trim();
+    refusePathName(flag);
     return opts.exact ? named(configDir, flag, 'flag') : byFlag(configDir, flag, index);
   }
   if (opts.session !== undefined) return bySession(configDir, index, opts.session, opts.forWrite);
@@ -93,6 +94,19 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
   }
   const chosen = byProject(configDir, index, opts) ?? byRecency(configDir, index, opts);
   return { ...chosen, warnings: [...warnings, ...chosen.warnings] };
+}
+
+/**
+ * `-l .`, `-l ../` and the like are a folder's path, typed where a list's id goes: the
+ * sanitizing rule would make them the lists "-" and "--", which nobody meant, and suggest
+ * one-character names beside them. Usage, said as it is.
+ */
+function refusePathName(raw: string): void {
+  if (!/^[./]+$/.test(raw)) return;
+  throw new TasksError('usage', `${JSON.stringify(raw)} is not a list name: -l takes a list's id, not a folder`, {
+    hint: 'tasks lists shows the lists there are',
+    details: { list: raw },
+  });
 }
 
 /** A choice of the list of exactly this id (sanitized as Claude Code sanitizes it). */
