@@ -428,17 +428,17 @@ const cases: Case[] = [
     name: 'a file where the list folder should be: list',
     setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
     args: ['-l', 'flat', 'list'],
-    code: 1,
+    code: 3,
     stderr: /^error: .*tasks\/flat is not a folder\n$/,
   },
   {
     name: 'a file where the list folder should be: create',
     setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
     args: ['-l', 'flat', 'create', 'x'],
-    code: 2,
-    stderr: /^error: cannot create the list folder .*tasks\/flat: it, or a folder above it, is a file\n$/,
+    code: 3,
+    stderr: /^error: .*tasks\/flat is not a folder\n$/,
   },
-  // Every command on one task of it says what `list` says of the path, not that the task is missing (exit 3).
+  // Every command on one task of it says what `list` says of the path (no list folder, exit 3), not that the task is missing.
   ...[
     ['get', '1'],
     ['update', '1', '--subject', 'x'],
@@ -454,7 +454,7 @@ const cases: Case[] = [
       name: `a file where the list folder should be: ${args.join(' ')}`,
       setup: ({ config }) => fs.writeFileSync(path.join(config, 'tasks', 'flat'), 'x'),
       args: ['-l', 'flat', ...args],
-      code: 1,
+      code: 3,
       stderr: /^error: .*tasks\/flat is not a folder\n$/,
     }),
   ),

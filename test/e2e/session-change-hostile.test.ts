@@ -80,8 +80,8 @@ describe('carry: hostile input', () => {
       [['-l', 'to', 'carry', '--from', 'from/..'], 3, /^error: --from: no list or session "from\/\.\." under /],
       [['-l', 'to', 'carry', '--from', 'afile'], 3, /^error: --from: no list or session "afile" under /],
       [['-l', 'to', 'carry', '--from', '   '], 2, /^error: --from: the list or session is empty/],
-      [['-l', 'afile', 'carry', '--from', 'from'], 1, /^error: .*\/tasks\/afile is not a folder\n$/],
-      [['-l', 'afile', 'carry', '--from', 'from', '--dry-run'], 1, /^error: .*\/tasks\/afile is not a folder\n$/],
+      [['-l', 'afile', 'carry', '--from', 'from'], 3, /^error: .*\/tasks\/afile is not a folder\n$/],
+      [['-l', 'afile', 'carry', '--from', 'from', '--dry-run'], 3, /^error: .*\/tasks\/afile is not a folder\n$/],
       [['-l', 'to', 'carry', '--from', 'from', '9007199254740993'], 3, /^error: task #9007199254740993 not found in list "from"\n$/],
       [['-l', 'to', 'carry', '--from', 'from', '1'.repeat(400)], 2, /^error: invalid task id "1{400}": expected a positive number/],
       [['-l', 'to', 'carry', '--from', 'from', '-1'], 2, /^error: /],
@@ -94,8 +94,8 @@ describe('carry: hostile input', () => {
     }
     // With --json: the same, as one error object.
     const json = runInProcessSync(config, ['-l', 'afile', 'carry', '--from', 'from', '--json']);
-    expect(json.code).toBe(1);
-    expect(stderrLines(json.stderr)).toEqual([{ error: expect.objectContaining({ code: 'corrupt' }) }]);
+    expect(json.code).toBe(3);
+    expect(stderrLines(json.stderr)).toEqual([{ error: expect.objectContaining({ code: 'not_found' }) }]);
   });
 
   it('task files agents skip (not JSON, nested 5,000 deep) are said and left as they are; a task whose id is past the limit gets a new one', () => {
@@ -180,8 +180,8 @@ describe('restore: hostile transcripts and input', () => {
       [['-l', 'r', 'restore', '--from', path.join(config, 'nope.jsonl')], 3, /^error: --from: no transcript .*nope\.jsonl\n$/],
       [['-l', 'r', 'restore', '--from', ''], 2, /^error: --from: the session id is empty\n$/],
       [['-l', 'r', 'restore', '--from', 'zzzz'], 3, /^error: /],
-      [['-l', 'afile', 'restore', '--from', transcript], 1, /^error: .*\/tasks\/afile is not a folder\n$/],
-      [['-l', 'afile', 'restore', '--from', transcript, '--dry-run'], 1, /^error: .*\/tasks\/afile is not a folder\n$/],
+      [['-l', 'afile', 'restore', '--from', transcript], 3, /^error: .*\/tasks\/afile is not a folder\n$/],
+      [['-l', 'afile', 'restore', '--from', transcript, '--dry-run'], 3, /^error: .*\/tasks\/afile is not a folder\n$/],
       [['restore', '--session', 'nope'], 3, /^error: no session "nope" under /],
     ];
     for (const [args, code, message] of cases) {
@@ -236,7 +236,7 @@ describe('doctor: hostile input', () => {
     const r = runInProcessSync(config, ['doctor', '--json'], { cwd });
     expect(r.code, r.stderr).toBe(4);
     expect((JSON.parse(r.stdout) as { findings: Array<{ code: string }> }).findings.map((f) => f.code)).toEqual(['tasks_missing']);
-    expectOneLineError(runInProcessSync(config, ['-l', 'afile', 'doctor'], { cwd }), 1, /^error: .*\/tasks\/afile is not a folder\n$/);
+    expectOneLineError(runInProcessSync(config, ['-l', 'afile', 'doctor'], { cwd }), 3, /^error: .*\/tasks\/afile is not a folder\n$/);
     expectOneLineError(runInProcessSync(config, ['doctor', '--session', ''], { cwd }), 2, /^error: the session id is empty\n$/);
     expect(everything(config)).toEqual(before);
   });

@@ -39,6 +39,7 @@ import { applyImport } from '../snapshots/import-apply.js';
 import { predictImport } from '../snapshots/import-materialize.js';
 import { allocateIds } from '../store/ids.js';
 import { fileIds, readHighWaterMark, readList } from '../store/list-read.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { listDirOf } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { deleteTask, patchTask } from '../writes/task-writes.js';
@@ -245,7 +246,7 @@ async function copyAndMark(
       w.mark = mark;
       w.sourceWithoutMetadata = asRead.get(w.sourceId)?.metadata === undefined;
     } catch (err) {
-      if (!(err instanceof TasksError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;
+      if (!(err instanceof TasksError) || (err.code !== 'conflict' && !isMissing(err))) throw err;
       run.written.splice(run.written.indexOf(w), 1);
       standing.delete(w.copyId);
       const back = await takeBack(target.dir, [w]);
@@ -284,7 +285,7 @@ async function deleteMarked(
     try {
       await deleteTask(sourceDir, w.sourceId, markedFor(mark));
     } catch (err) {
-      if (err instanceof TasksError && (err.code === 'conflict' || err.code === 'not_found')) {
+      if (err instanceof TasksError && (err.code === 'conflict' || isMissing(err))) {
         const back = await takeBack(target.dir, [w]);
         const why = err.code === 'not_found' ? 'deleted while it was carried' : err.message;
         const kept = back.kept[0];

@@ -6,6 +6,7 @@ import { JOURNAL_FILE, PREVIOUS_JOURNAL_FILE } from '../history/journal.js';
 import { withListLock } from '../locks/locks.js';
 import { materializeTask } from '../snapshots/import-materialize.js';
 import type { PlannedTask } from '../snapshots/import-plan.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { HIGH_WATER_MARK, LIST_LOCK_TARGET } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { deleteTask, type Guard, rewriteTask } from '../writes/task-writes.js';
@@ -57,7 +58,7 @@ export async function takeBack(targetDir: string, written: readonly CopyWritten[
         result.removed++;
         gone = true;
       } catch (err) {
-        if (err instanceof TasksError && err.code === 'not_found') gone = true;
+        if (isMissing(err)) gone = true;
         else result.kept.push({ copy: w.copyId, sourceList: w.sourceList, sourceId: w.sourceId, why: reason(err) });
       }
     }

@@ -4,6 +4,7 @@ import { withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
 import { listFolderProblem } from '../store/missing-task.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { taskPath } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { readTaskFile } from '../store/task-file.js';
@@ -68,7 +69,7 @@ async function attempt(listDir: string, id: string, agent: string, req: ClaimReq
   } catch (err) {
     if (err instanceof Refused) return err.result;
     // Deleted between our look and the lock.
-    if (err instanceof TasksError && err.code === 'not_found') return { success: false, reason: 'task_not_found' };
+    if (isMissing(err)) return { success: false, reason: 'task_not_found' };
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import { readList } from '../store/list-read.js';
+import { isMissing } from '../store/not-a-folder.js';
 import type { Task } from '../store/schema.js';
 import { type Guard, patchTask } from '../writes/task-writes.js';
 import { decideRelease, heldBy } from './release-rule.js';
@@ -70,7 +71,7 @@ export async function releaseOwner(listDir: string, agent: string): Promise<Rele
     } catch (err) {
       if (!still) continue;
       // Deleted meanwhile: nothing to release.
-      if (err instanceof TasksError && err.code === 'not_found') continue;
+      if (isMissing(err)) continue;
       throw err;
     }
   }

@@ -1,7 +1,7 @@
-import { TasksError } from '../base/errors.js';
 import { sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { sanitizeListId } from '../store/paths.js';
 import type { Task, Status as TaskStatus } from '../store/schema.js';
 import { type Grouping, tallyBy, WHOLE } from './cost-groups.js';
@@ -204,7 +204,7 @@ export function tasksOnDisk(dir: string): Task[] {
   try {
     return readList(dir).tasks;
   } catch (err) {
-    if (err instanceof TasksError && err.code === 'not_found') return [];
+    if (isMissing(err)) return [];
     throw err;
   }
 }

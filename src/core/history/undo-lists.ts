@@ -1,5 +1,6 @@
 import { TasksError } from '../base/errors.js';
 import { isDirectory } from '../base/is-directory.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
 import type { UndoPlan } from './undo-plan.js';
 import { listsOf, planOnly, runUndo, stackOf, type UndoRequest, type UndoResult } from './undo-run.js';
@@ -103,7 +104,7 @@ async function oneRun(input: UndoAcrossInput): Promise<UndoAcrossResult | 'again
       },
     }).catch((err: unknown) => {
       // Made meanwhile by another undo or redo of the same command.
-      if (err instanceof TasksError && err.code === 'not_found') return undefined;
+      if (isMissing(err)) return undefined;
       throw partFailed(err, id, others, here, request.action);
     });
     if (result === undefined) {
@@ -151,7 +152,7 @@ async function planOthers(
       const result = await planOnly(dir, { action, dryRun: input.request.dryRun, txns, ...input.hooks(id, dir) });
       planned.push({ list: id, dir, result });
     } catch (err) {
-      if (err instanceof TasksError && err.code === 'not_found') {
+      if (isMissing(err)) {
         passed.push({ list: id, why: `nothing of it is left to ${action} there` });
         continue;
       }
@@ -231,7 +232,7 @@ async function catchUp(input: UndoAcrossInput, behind: NonNullable<ReturnType<ty
       recording: (marks) => hooks.recording?.({ ...marks, txn: behind.own }),
     }).catch((err: unknown) => {
       // The run that seemed stopped was still going: it made this part meanwhile.
-      if (err instanceof TasksError && err.code === 'not_found') return undefined;
+      if (isMissing(err)) return undefined;
       throw inList(err, id, '');
     });
     if (result === undefined) passed.push({ list: id, why: `nothing of it is left to ${behind.action} there` });

@@ -5,6 +5,7 @@
 import { TasksError } from '../base/errors.js';
 import type { HookPolicySources, TaskHookEvent } from '../hooks/hook-settings.js';
 import { countTaskHooks, HookBlockedError, type HookContext, type HookRunReport, runTaskHooks } from '../hooks/hooks.js';
+import { isMissing } from '../store/not-a-folder.js';
 import type { TaskPatch } from '../store/patch.js';
 import type { Task } from '../store/schema.js';
 import { type Notification, notifyAssignment, type Team, teamForList } from '../teams/teams.js';
@@ -147,7 +148,7 @@ export async function createTaskWithLifecycle(
     try {
       await deleteTask(ctx.listDir, task.id);
     } catch (deleteErr) {
-      if (!(deleteErr instanceof TasksError && deleteErr.code === 'not_found')) {
+      if (!isMissing(deleteErr)) {
         throw new TasksError(
           'io',
           `${(err as Error).message}; and task #${task.id} could not be removed: ${(deleteErr as Error).message}`,

@@ -8,6 +8,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
 import { listAliases } from '../store/list-aliases.js';
 import { readList } from '../store/list-read.js';
+import { isListNotAFolder } from '../store/not-a-folder.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 import { isBelow, lastChange, listIds } from './list-choice.js';
@@ -47,14 +48,15 @@ export function summarizeList(configDir: string, id: string, cache?: { shard: Sh
       total = snapshot.tasks.length;
       problems = snapshot.problems.length;
     } catch (err) {
-      if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+      if (!(err instanceof TasksError && err.code === 'not_found') || isListNotAFolder(err)) throw err;
     }
     return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
   } catch (err) {
     // A folder this user cannot read (another's, mode 000), or one replaced by a file or a
     // FIFO since the lists were listed, is one problem of its own row: every other list is
     // still shown (`check` names it), and a long-running reader (the board) goes on.
-    if (!(err instanceof TasksError && (err.code === 'io' || err.code === 'corrupt')) && !isDeniedError(err)) throw err;
+    if (!(err instanceof TasksError && (err.code === 'io' || err.code === 'corrupt')) && !isListNotAFolder(err) && !isDeniedError(err))
+      throw err;
     return { id, dir, counts, total: 0, problems: 1, changedAt: folderTime(dir) };
   }
 }

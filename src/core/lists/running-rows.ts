@@ -1,9 +1,9 @@
-import { TasksError } from '../base/errors.js';
 import { itemKey } from '../sessions/evidence-index.js';
 import { evidenceOfSessions } from '../sessions/list-sessions.js';
 import { liveSessionLists } from '../sessions/live-lists.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
+import { isMissing } from '../store/not-a-folder.js';
 import { listDirOf } from '../store/paths.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
 import { emptySummary, type ListOverview, listIds, sessionRowTime, sessionsInShowOrder, summarizeList } from './list-summary.js';
@@ -204,7 +204,7 @@ function onlyTheirs(configDir: string, lists: ReadonlySet<string>, ours: Readonl
     try {
       tasks = readList(listDirOf(configDir, id)).tasks;
     } catch (err) {
-      if (err instanceof TasksError && err.code === 'not_found') continue; // removed: no file to match
+      if (isMissing(err)) continue; // removed: no file to match
       return false;
     }
     for (const t of tasks) if (other(itemKey(t.id, t.subject)) || other(itemKey(t.id, undefined))) return false;

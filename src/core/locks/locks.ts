@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { missingTask } from '../store/missing-task.js';
+import { listNotAFolder } from '../store/not-a-folder.js';
 import { LIST_LOCK_TARGET, taskPath } from '../store/paths.js';
 import { acquireLock } from './lock-acquire.js';
 import { holdingLock, lockFs } from './lock-activity.js';
@@ -101,7 +102,7 @@ export async function withListLock<T>(listDir: string, fn: (stillHeld: () => boo
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') {
       if (errnoCode(err) === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
-      if (errnoCode(err) === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
+      if (errnoCode(err) === 'ENOTDIR') throw listNotAFolder(listDir);
       throw new TasksError('io', `cannot create ${target}: ${(err as Error).message}`, { cause: err });
     }
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { TasksError } from '../base/errors.js';
 import { assignIds, idNotFree, isTaskId } from '../store/ids.js';
+import { isMissing } from '../store/not-a-folder.js';
 import type { Task } from '../store/schema.js';
 import { raiseHighWaterMark } from '../writes/high-water-mark.js';
 import { createTaskBatch, getTask, type IdAllocation, patchTask, taskExists } from '../writes/task-writes.js';
@@ -137,7 +138,7 @@ export async function applyImport(listDir: string, plan: ImportPlan, opts: Apply
       try {
         await patchTask(listDir, id, change);
       } catch (err) {
-        if (err instanceof TasksError && err.code === 'not_found') {
+        if (isMissing(err)) {
           warnings.push(`#${id} was deleted during the import: its edges to the new tasks were not written on its side`);
         } else {
           throw partial(err, createdIds(), plan.create.length, opts.onCreated !== undefined);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { brokenLink } from './broken-link.js';
 import { isTaskId, parseHighWaterMark, sortByIds } from './ids.js';
+import { listNotAFolder } from './not-a-folder.js';
 import { HIGH_WATER_MARK, idFromFileName } from './paths.js';
 import type { Task } from './schema.js';
 import { MAX_TASK_FILE_BYTES, readRegularFile, readTaskFile } from './task-file.js';
@@ -46,7 +47,7 @@ export function readList(listDir: string, opts: { times?: boolean } = {}): ListS
       if (broken !== undefined) throw new TasksError(code === 'ELOOP' ? 'io' : 'not_found', `list folder ${listDir} is ${broken}`);
     }
     if (code === 'ENOENT') throw new TasksError('not_found', `list folder ${listDir} does not exist`);
-    if (code === 'ENOTDIR') throw new TasksError('corrupt', `${listDir} is not a folder`);
+    if (code === 'ENOTDIR') throw listNotAFolder(listDir);
     throw new TasksError('io', `cannot read ${listDir}: ${(err as Error).message}`, { cause: err });
   }
   const tasks: Task[] = [];

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { brokenLink } from './broken-link.js';
+import { listNotAFolder } from './not-a-folder.js';
 
 /**
  * The error for a task whose file is not there. When something other than a folder sits
  * at the list's path (a file, a FIFO), every task of it is "missing"; what to say is what
- * `list` says of that path, not that one task is not found (exit 1, not 3). So too for a
- * path that cannot be followed (links that loop): `list` cannot read it (exit 1).
+ * `list` says of that path (no list folder there), not that one task is not found. So too
+ * for a path that cannot be followed (links that loop): `list` cannot read it (exit 1).
  */
 export function missingTask(listDir: string, id: string): TasksError {
   return listFolderProblem(listDir) ?? new TasksError('not_found', `task #${id} not found`, { details: { id } });
@@ -19,7 +20,7 @@ export function listFolderProblem(listDir: string): TasksError | undefined {
     stat = fs.statSync(listDir, { throwIfNoEntry: false });
   } catch (err) {
     const code = errnoCode(err);
-    if (code === 'ENOTDIR') return new TasksError('corrupt', `${listDir} is not a folder`);
+    if (code === 'ENOTDIR') return listNotAFolder(listDir);
     // A link loop: what list says of it. A folder above that cannot be searched: as missing as before.
     if (code === 'ELOOP') return new TasksError('io', `list folder ${listDir} is ${brokenLink(listDir) ?? 'a symbolic link loop'}`);
     return undefined;
@@ -29,5 +30,5 @@ export function listFolderProblem(listDir: string): TasksError | undefined {
     const broken = brokenLink(listDir);
     return broken === undefined ? undefined : new TasksError('not_found', `list folder ${listDir} is ${broken}`);
   }
-  return stat.isDirectory() ? undefined : new TasksError('corrupt', `${listDir} is not a folder`);
+  return stat.isDirectory() ? undefined : listNotAFolder(listDir);
 }

@@ -3,6 +3,7 @@ import { blockersOf, withoutEdges } from '../graph/edges.js';
 import { withListLock } from '../locks/locks.js';
 import { isTaskId } from '../store/ids.js';
 import { readList } from '../store/list-read.js';
+import { isMissing } from '../store/not-a-folder.js';
 import type { Task } from '../store/schema.js';
 import { addEdges, type Guard, getTask, rewriteTask, taskExists } from './task-writes.js';
 
@@ -72,7 +73,7 @@ export async function unblockTask(listDir: string, id: string, only?: readonly s
           await rewriteTask(listDir, b, (t) => withoutEdges(t, { blocks: [id] }));
         } catch (err) {
           // A blocker that is gone (or never existed) has no side of its own to clean.
-          if (!(err instanceof TasksError && err.code === 'not_found')) throw err;
+          if (!isMissing(err)) throw err;
         }
       }
     }
