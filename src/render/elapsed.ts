@@ -7,9 +7,13 @@
 /**
  * "3 min ago": how long since something changed. A time a second or more ahead of `now`
  * (a file stamped by a clock ahead of this one: skew, a copy from another machine, a VM
- * resumed) is "3 h in the future": a zero or negative age would hide the skew.
+ * resumed) is "3 h in the future": a zero or negative age would hide the skew. A time
+ * of 1970 or before is its date ("1970-01-01").
  */
 export function ago(ms: number, now: number): string {
+  // The epoch or before: a file whose time was not kept (a tar or zip made without times).
+  // Its age would be the clock's, not the file's: the date says what is known.
+  if (ms <= 0) return new Date(ms).toISOString().slice(0, 10);
   const s = Math.round((now - ms) / 1000);
   if (s <= -1) return `${span(-s)} in the future`;
   return `${span(Math.max(0, s))} ago`;

@@ -29,3 +29,11 @@ describe('ago: how long since, told truly when the time lies ahead of the clock'
     );
   });
 });
+
+describe('ago: a time of 1970 (a file whose time was not kept)', () => {
+  it('is said as its date, never as an age of 56 years', () => {
+    expect(ago(0, NOW)).toBe('1970-01-01');
+    expect(ago(-86_400_000, NOW)).toBe('1969-12-31');
+    expect(ago(1000, NOW)).toBe('20793 d ago');
+  });
+});
