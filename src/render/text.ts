@@ -12,6 +12,16 @@ export function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ').replace(CONTROL, '');
 }
 
+/**
+ * A file or folder name in a line: as it is when plain; quoted and escaped as in JSON
+ * when it holds a control character (`"tasks/a\nb"`), so that it can be told from
+ * `tasks/a b` and typed, where oneLine would make it one.
+ */
+export function nameInLine(name: string): string {
+  if (!CONTROL_OR_BREAK.test(name)) return name;
+  return JSON.stringify(name).replace(CONTROL, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+}
+
 /** For multi-line blocks (descriptions): keep newlines and tabs, drop the rest. */
 export function multiLine(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(CONTROL, '');

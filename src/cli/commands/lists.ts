@@ -21,6 +21,7 @@ import {
   renderStalledTable,
   stalledJson,
 } from '../../render/stalled-report.js';
+import { nameInLine } from '../../render/text.js';
 import { parseDuration } from '../flags/duration-flags.js';
 import { type Context, usage } from '../runtime/context.js';
 
@@ -150,12 +151,12 @@ Examples:
       });
       for (const name of view.foreign) {
         ctx.io.warn(
-          `skipped tasks/${name}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
+          `skipped ${nameInLine(`tasks/${name}`)}: not a list agents can use (a list id is sanitized to [a-zA-Z0-9_-], so no list id names this folder)`,
           'folder_skipped',
         );
       }
       for (const u of unusableListEntries(ctx.configDir)) {
-        ctx.io.warn(`skipped tasks/${u.name}: ${u.what}`, 'list_unusable', { path: u.name });
+        ctx.io.warn(`skipped ${nameInLine(`tasks/${u.name}`)}: ${u.what}`, 'list_unusable', { path: u.name });
       }
       for (const p of view.teamProblems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });
       if (view.elsewhere.length > 0) {
