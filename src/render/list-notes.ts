@@ -7,6 +7,14 @@ import { oneLine } from './text.js';
 
 /** What `tasks list` says beside the tasks: under the table in a terminal, on stderr when piped. */
 
+/**
+ * `tasks lists` piped: a list whose task files (or folder) cannot be read, or are not
+ * valid tasks; its columns count only the tasks read, as a terminal's "(2 unreadable)" says.
+ */
+export function renderListUnreadable(id: string, problems: number): string {
+  return `list ${id}: ${problems} unreadable, left out of its counts; tasks -l ${id} check names them`;
+}
+
 /** " (showing 10; --limit)", after the summary, when --limit cut the list. */
 export function renderLimitNote(shown: number, matching: number): string {
   return shown < matching ? ` (showing ${shown}; --limit)` : '';

@@ -3,7 +3,13 @@ import { keptListsView, type ListsView } from '../../core/lists/kept-lists.js';
 import { requireConfigDir, unusableListEntries } from '../../core/lists/list-choice.js';
 import { DEFAULT_STALLED_MS } from '../../core/progress/stalled-work.js';
 import { renderJson } from '../../render/json.js';
-import { renderAgentGoneNote, renderStallTimeAhead, renderUntimedTodos, renderWaitingLeftOut } from '../../render/list-notes.js';
+import {
+  renderAgentGoneNote,
+  renderListUnreadable,
+  renderStallTimeAhead,
+  renderUntimedTodos,
+  renderWaitingLeftOut,
+} from '../../render/list-notes.js';
 import {
   listJson,
   renderListAliases,
@@ -187,6 +193,13 @@ Examples:
       const hidden = opts.all ? new Set() : new Set(todoWrite.slice(TODOWRITE_SHOWN));
       if (hidden.size > 0) ctx.io.note(renderTodoWriteHidden(hidden.size, todoWrite.length), 'todowrite_hidden', { hidden: hidden.size });
       const rows = lists.filter((l) => !hidden.has(l));
+      // Piped, the columns keep their places for scripts: what a terminal's "(2 unreadable)" says goes to stderr.
+      if (!ctx.io.humanLayout) {
+        for (const l of rows) {
+          if (l.problems > 0)
+            ctx.io.warn(renderListUnreadable(l.id, l.problems), 'list_unreadable_files', { list: l.id, problems: l.problems });
+        }
+      }
       ctx.io.out(
         ctx.io.humanLayout
           ? renderListsTable(rows, { style: ctx.io.style, now: ctx.now(), width: ctx.io.columns, home: ctx.home })

@@ -34,6 +34,11 @@ export const NOTICES = {
     when: '`lists`: an entry under `tasks/` no list can be read from: a symbolic link to nothing, a link loop, a file',
     facts: ['path'],
   },
+  list_unreadable_files: {
+    kind: 'warning',
+    when: "`lists` piped: a list with task files (or a folder) that cannot be read or are not valid tasks, left out of its counts (a terminal's `(2 unreadable)`, `--json`'s `problems`)",
+    facts: ['list', 'problems'],
+  },
   team_config_skipped: { kind: 'warning', when: '`lists`: a team config that cannot be read', facts: ['file'] },
   sessions_elsewhere: {
     kind: 'note',
