@@ -161,7 +161,7 @@ Examples:
           'folder_skipped',
         );
       }
-      for (const u of unusableListEntries(ctx.configDir)) {
+      for (const u of view.unusable ?? unusableListEntries(ctx.configDir)) {
         ctx.io.warn(`skipped ${nameInLine(`tasks/${u.name}`)}: ${u.what}`, 'list_unusable', { path: u.name });
       }
       for (const p of view.teamProblems) ctx.io.warn(`skipped team config ${p.file}: ${p.reason}`, 'team_config_skipped', { file: p.file });

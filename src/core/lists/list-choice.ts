@@ -28,7 +28,6 @@ export type { ChoiceRule, ChooseListOptions, ListChoice } from './list-choice-ty
 export {
   everyList,
   lastChange,
-  listFolders,
   listIds,
   requireConfigDir,
   requireTasksRootFolder,

@@ -10,24 +10,36 @@ import { HIGH_WATER_MARK, sanitizeListId, tasksRoot } from '../store/paths.js';
 export const MAX_LIST_ID_BYTES = 255;
 
 /**
+ * The entries of `<config>/tasks/`, with their types: one listing that what works over
+ * every list (`lists`) passes on to listFolders and listAliases instead of each reading
+ * the folder again. Empty when there is no `tasks/` yet (or it is no folder:
+ * requireConfigDir says so).
+ */
+export function tasksEntries(configDir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(tasksRoot(configDir), { withFileTypes: true });
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return [];
+    throw new TasksError('io', `cannot read ${tasksRoot(configDir)}: ${(err as Error).message}`);
+  }
+}
+
+/**
  * The folders under `<config>/tasks/`: `ids`, the lists (a folder name that is its own
  * sanitized id), and `foreign`, folders no list id can name (`we ird`, `a.b`): agents
  * never use them, and a list summary of one would be of a folder that `--list` cannot
- * reach. Both empty when there is no `tasks/` yet.
+ * reach. Both empty when there is no `tasks/` yet. `entries`: the folder's listing, when
+ * already read (tasksEntries).
  */
-export function listFolders(configDir: string): { ids: string[]; foreign: string[] } {
-  let names: string[];
-  try {
-    names = fs
-      .readdirSync(tasksRoot(configDir), { withFileTypes: true })
-      // A symlinked list folder counts: agents follow it, and so do we.
-      .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(tasksRoot(configDir), e.name))))
-      .map((e) => e.name)
-      .sort();
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return { ids: [], foreign: [] };
-    throw new TasksError('io', `cannot read ${tasksRoot(configDir)}: ${(err as Error).message}`);
-  }
+export function listFolders(
+  configDir: string,
+  entries: readonly fs.Dirent[] = tasksEntries(configDir),
+): { ids: string[]; foreign: string[] } {
+  const names = entries
+    // A symlinked list folder counts: agents follow it, and so do we.
+    .filter((e) => e.isDirectory() || (e.isSymbolicLink() && isDirectory(path.join(tasksRoot(configDir), e.name))))
+    .map((e) => e.name)
+    .sort();
   const usable = (name: string) => sanitizeListId(name) === name && name.length <= MAX_LIST_ID_BYTES;
   return { ids: names.filter(usable), foreign: names.filter((n) => !usable(n)) };
 }
@@ -37,13 +49,14 @@ export function listFolders(configDir: string): { ids: string[]; foreign: string
  * nothing (a share not mounted), a link loop, a link to a file, a file. `lists` leaves
  * them out and says so, each with what it is: a list left out without a word looks like
  * a list that never was. Names that begin with a dot are tasks' own records beside the
- * lists (`.tasks-writes.jsonl`), never lists.
+ * lists (`.tasks-writes.jsonl`), never lists. `listed`: the folder's listing, when
+ * already read (tasksEntries).
  */
-export function unusableListEntries(configDir: string): Array<{ name: string; what: string }> {
+export function unusableListEntries(configDir: string, listed?: readonly fs.Dirent[]): Array<{ name: string; what: string }> {
   const root = tasksRoot(configDir);
-  let entries: fs.Dirent[];
+  let entries: readonly fs.Dirent[];
   try {
-    entries = fs.readdirSync(root, { withFileTypes: true });
+    entries = listed ?? fs.readdirSync(root, { withFileTypes: true });
   } catch {
     return []; // no tasks/ yet, or not a folder: requireConfigDir says so
   }

@@ -11,11 +11,12 @@ import { readList } from '../store/list-read.js';
 import { isListNotAFolder } from '../store/not-a-folder.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
-import { isBelow, lastChange, listIds } from './list-choice.js';
+import { isBelow, lastChange } from './list-choice.js';
+import { listFolders, tasksEntries } from './list-folders.js';
 import { shortIds } from './short-ids.js';
 import { cachedSummary, summaryKeys } from './summary-cache.js';
 
-export { everyList, type ListChoice, listFolders, listIds } from './list-choice.js';
+export { everyList, type ListChoice, listIds } from './list-choice.js';
 
 export interface ListSummary {
   id: string;
@@ -76,10 +77,15 @@ function isDeniedError(err: unknown): boolean {
 }
 
 /** Every list once (`aliases`: its other names, list-aliases.ts), newest change first. */
-function summarizeLists(configDir: string, index: SessionIndex, aliases: ReadonlyMap<string, string>): ListSummary[] {
+function summarizeLists(
+  index: SessionIndex,
+  configDir: string,
+  listed: readonly string[],
+  aliases: ReadonlyMap<string, string>,
+): ListSummary[] {
   const shard = index.store.cache?.shard(LISTS_SHARD);
   const cache = shard === undefined ? undefined : { shard, now: index.now(), once: index };
-  const ids = listIds(configDir).filter((id) => !aliases.has(id));
+  const ids = listed.filter((id) => !aliases.has(id));
   shard?.retain(summaryKeys(ids));
   return ids.map((id) => summarizeList(configDir, id, cache)).sort((a, b) => b.changedAt - a.changedAt || a.id.localeCompare(b.id));
 }
@@ -116,12 +122,19 @@ export interface ListOverview extends ListSummary {
  * folders only, with the sessions their names and live sessions tie them to (no
  * transcript read in full: for a view refreshed as lists change).
  */
-export function overviewLists(configDir: string, index: SessionIndex, opts: { byTranscripts?: boolean } = {}): ListOverview[] {
+export function overviewLists(
+  configDir: string,
+  index: SessionIndex,
+  opts: { byTranscripts?: boolean; entries?: readonly fs.Dirent[] } = {},
+): ListOverview[] {
   const deep = opts.byTranscripts ?? true;
-  const aliases = listAliases(configDir, listIds(configDir));
+  // tasks/ read once, for the names and the links among them alike.
+  const entries = opts.entries ?? tasksEntries(configDir);
+  const ids = listFolders(configDir, entries).ids;
+  const aliases = listAliases(configDir, ids, entries);
   const namesOf = new Map<string, string[]>();
   for (const [alias, of] of aliases) namesOf.set(of, [...(namesOf.get(of) ?? []), alias]);
-  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(configDir, index, aliases).map((l) => {
+  const rows: Array<Omit<ListOverview, 'shortId'>> = summarizeLists(index, configDir, ids, aliases).map((l) => {
     const others = namesOf.get(l.id);
     // A live session writing through another name of the folder is one of its sessions too.
     const sessions = [l.id, ...(others ?? [])].flatMap((id) => sessionsOfList(index, id, { deep: deep && id === l.id }));

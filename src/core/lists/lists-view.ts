@@ -1,7 +1,8 @@
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { TeamProblem } from '../teams/team-config.js';
 import { teamMembers, teamsByList } from '../teams/teams.js';
-import { isWithin, type ListOverview, listFolders, overviewLists } from './list-summary.js';
+import { listFolders, tasksEntries, unusableListEntries } from './list-folders.js';
+import { isWithin, type ListOverview, overviewLists } from './list-summary.js';
 import { shortIds } from './short-ids.js';
 import { type StalledAsk, type StalledRow, stalledAcrossLists } from './stalled-lists.js';
 
@@ -17,6 +18,12 @@ export interface ListsView {
   lists: ListsRow[];
   /** Folders under tasks/ that no list id can name: skipped. */
   foreign: string[];
+  /**
+   * Entries under tasks/ no list can be read from (list-folders.ts), from the listing the
+   * lists came from; undefined in an answer kept from an earlier run (kept-lists.ts), which
+   * cannot know what a link leads to now: looked at by whoever shows it.
+   */
+  unusable?: Array<{ name: string; what: string }> | undefined;
   /** Team configs that could not be read: skipped. */
   teamProblems: TeamProblem[];
   /** Sessions whose tasks went to a list named only in their environment, its folder gone (where `here` asks, under it). */
@@ -41,12 +48,14 @@ export function listsView(
   },
 ): ListsView {
   const { here } = o;
-  const lists = withGone(overviewLists(configDir, sessions), o.gone?.lists ?? []).filter(
+  // tasks/ read once, for the lists, their other names and the folders skipped alike.
+  const entries = tasksEntries(configDir);
+  const lists = withGone(overviewLists(configDir, sessions, { entries }), o.gone?.lists ?? []).filter(
     (l) =>
       (here === undefined || l.sessions.some((s) => s.cwd !== undefined && isWithin(s.cwd, here))) &&
       (!o.live || l.sessions.some((s) => s.state === 'live')),
   );
-  const foreign = listFolders(configDir).foreign;
+  const foreign = listFolders(configDir, entries).foreign;
   const { byList, problems } = teamsByList(configDir);
   const teamOf = (id: string) => {
     const team = byList.get(id);
@@ -54,7 +63,8 @@ export function listsView(
   };
   const elsewhere = (o.gone?.elsewhere ?? []).filter((s) => here === undefined || (s.cwd !== undefined && isWithin(s.cwd, here)));
   const stalled = o.stalled === undefined ? undefined : stalledAcrossLists(sessions, lists, o.stalled);
-  return { lists: lists.map((l) => ({ ...l, team: teamOf(l.id) })), foreign, teamProblems: problems, elsewhere, stalled };
+  const unusable = unusableListEntries(configDir, entries);
+  return { lists: lists.map((l) => ({ ...l, team: teamOf(l.id) })), foreign, unusable, teamProblems: problems, elsewhere, stalled };
 }
 
 /** The rows of `lists`, with the gone lists among them (newest first, short ids over all of them). */

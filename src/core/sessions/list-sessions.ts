@@ -384,15 +384,14 @@ function writtenSince(index: SessionIndex, file: string, since: number): boolean
  * session of the list look unsure between the two.
  */
 function listNames(configDir: string): string[] {
-  let names: string[];
+  let entries: fs.Dirent[];
   try {
-    names = fs
-      .readdirSync(tasksRoot(configDir), { withFileTypes: true })
-      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && sanitizeListId(e.name) === e.name)
-      .map((e) => e.name);
+    entries = fs.readdirSync(tasksRoot(configDir), { withFileTypes: true });
   } catch {
     return [];
   }
-  const aliases = listAliases(configDir, names);
+  const names = entries.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && sanitizeListId(e.name) === e.name).map((e) => e.name);
+  // The same listing tells the links among them: tasks/ is read once.
+  const aliases = listAliases(configDir, names, entries);
   return aliases.size === 0 ? names : names.filter((n) => !aliases.has(n));
 }

@@ -11,18 +11,16 @@ import { tasksRoot } from './paths.js';
  * that counts lists (`lists`, `log --all`, the sessions tied to a list) counts it once,
  * under that name; any of the names still names it for `--list`.
  */
-export function listAliases(configDir: string, names: readonly string[]): Map<string, string> {
+export function listAliases(configDir: string, names: readonly string[], entries?: readonly fs.Dirent[]): Map<string, string> {
   const aliases = new Map<string, string>();
   const root = tasksRoot(configDir);
-  // The links among the names, from one listing of the folder (its entry types): no stat a list.
+  // The links among the names, from one listing of the folder (its entry types; `entries`
+  // when the caller has read it already): no stat a list.
   let linked: Set<string>;
   try {
     const wanted = new Set(names);
     linked = new Set(
-      fs
-        .readdirSync(root, { withFileTypes: true })
-        .filter((e) => e.isSymbolicLink() && wanted.has(e.name))
-        .map((e) => e.name),
+      (entries ?? fs.readdirSync(root, { withFileTypes: true })).filter((e) => e.isSymbolicLink() && wanted.has(e.name)).map((e) => e.name),
     );
   } catch {
     return aliases;
