@@ -21,13 +21,24 @@ describe('a path in the place of a list name', () => {
       for (const args of [['list'], ['get', '1'], ['create', 'x'], ['update', '1', '--status', 'completed']]) {
         const r = run(config, ['-l', name, ...args]);
         expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' });
-        expect(r.stderr).toBe(`error: ${JSON.stringify(name)} is not a list name: -l takes a list's id, not a folder\n`);
+        expect(r.stderr).toBe(`error: ${JSON.stringify(name)} is a folder's path, not a list name\n`);
         expect(r.stderr).not.toMatch(/did you mean/);
       }
       expect(snapshotDir(path.join(config, 'tasks'))).toEqual(before);
       expect(fs.readdirSync(path.join(config, 'tasks')).sort()).toEqual(['L', 'ab']);
     });
   }
+
+  it('tasks use . binds nothing: the same one line, exit 2, no settings written', () => {
+    const config = tempConfig();
+    const project = path.join(config, 'proj');
+    fs.mkdirSync(project);
+    for (const name of ['.', '..']) {
+      const r = run(config, ['use', name], { cwd: project });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `error: ${JSON.stringify(name)} is a folder's path, not a list name\n`]);
+    }
+    expect(fs.readdirSync(project)).toEqual([]);
+  });
 
   it('with --json the error is the usage code', () => {
     const config = tempConfig();

@@ -96,13 +96,13 @@ function choose(configDir: string, opts: ChooseListOptions): ListChoice {
 }
 
 /**
- * `-l .`, `-l ../` and the like are a folder's path, typed where a list's id goes: the
+ * `-l .`, `-l ../`, `tasks use .` and the like are a folder's path, typed where a list's id goes: the
  * sanitizing rule would make them the lists "-" and "--", which nobody meant, and suggest
  * one-character names beside them. Usage, said as it is.
  */
-function refusePathName(raw: string): void {
+export function refusePathName(raw: string): void {
   if (!/^[./]+$/.test(raw)) return;
-  throw new TasksError('usage', `${JSON.stringify(raw)} is not a list name: -l takes a list's id, not a folder`, {
+  throw new TasksError('usage', `${JSON.stringify(raw)} is a folder's path, not a list name`, {
     hint: 'tasks lists shows the lists there are',
     details: { list: raw },
   });

@@ -4,7 +4,7 @@ import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { cachedTranscriptTasks, memoryCache } from '../sessions/transcript-cache.js';
 import { brokenLink } from '../store/broken-link.js';
 import { listDirOf, sanitizeListId } from '../store/paths.js';
-import { sessionListsByPrefix } from './list-choice.js';
+import { refusePathName, sessionListsByPrefix } from './list-choice.js';
 import type { ListChoice } from './list-choice-types.js';
 import { listIds, MAX_LIST_ID_BYTES } from './list-folders.js';
 import { nearNames } from './near-names.js';
@@ -134,6 +134,7 @@ export function missingListError(configDir: string, choice: ListChoice, index?: 
 export function listToBind(configDir: string, raw: string, index?: SessionIndex): { id: string; exists: boolean; near: string[] } {
   const typed = raw.trim();
   if (typed === '') throw new TasksError('usage', 'the list id is empty');
+  refusePathName(typed);
   const id = sanitizeListId(typed);
   if (id.length > MAX_LIST_ID_BYTES)
     throw new TasksError('usage', `the list id is ${id.length} bytes long; a list folder name can hold at most ${MAX_LIST_ID_BYTES}`);
