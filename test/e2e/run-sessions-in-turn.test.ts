@@ -14,7 +14,7 @@ import { parseNdjson } from '../helpers/replay.js';
 const SESSION = '33333333-3333-4333-8333-333333333333';
 
 /** A stand-in for `claude -p` run twice: the first succeeds; the second, 3 s later, fails. */
-function script(config: string, opts: { sameSession: boolean; fileFirst: boolean }): string {
+function script(config: string, opts: { sameSession: boolean; fileFirst: boolean; slowExitS?: number }): string {
   const file = path.join(config, 'in-turn.sh');
   const second = opts.sameSession ? SESSION : '55555555-3333-4333-8333-333333333333';
   fs.mkdirSync(path.join(config, 'sessions'), { recursive: true });
@@ -30,11 +30,11 @@ fake() { # session, seconds before its first line, whether its live-session file
     [ "$3" = 1 ] && live "$1"; sleep "$2"; live "$1"
     echo "{\\"type\\":\\"user\\",\\"sessionId\\":\\"$1\\",\\"cwd\\":\\"/tmp\\",\\"timestamp\\":\\"2026-12-05T02:00:00Z\\",\\"message\\":{\\"role\\":\\"user\\",\\"content\\":\\"go\\"}}" >> "$TR/$1.jsonl"
     echo "{\\"type\\":\\"system\\",\\"subtype\\":\\"init\\",\\"session_id\\":\\"$1\\"}"; sleep 0.3
-    echo "{\\"type\\":\\"result\\",\\"subtype\\":\\"$4\\",\\"is_error\\":$5}"; rm -f "$SD/$me.json"' fake "$@"
+    echo "{\\"type\\":\\"result\\",\\"subtype\\":\\"$4\\",\\"is_error\\":$5}"; sleep "$6"; rm -f "$SD/$me.json"' fake "$@"
 }
 export SD TR
-fake ${SESSION} 0 0 success false
-fake ${second} 3 ${opts.fileFirst ? 1 : 0} error_during_execution true
+fake ${SESSION} 0 0 success false ${opts.slowExitS ?? 0}
+fake ${second} 3 ${opts.fileFirst ? 1 : 0} error_during_execution true 0
 `,
     { mode: 0o755 },
   );
@@ -55,6 +55,8 @@ describe('tasks run: sessions in turn in one command', () => {
   it.each([
     ['the same session resumed, its live-session file seconds before its first line', { sameSession: true, fileFirst: true }],
     ['another session', { sameSession: false, fileFirst: false }],
+    // A first session slow to exit after its result (a loaded machine, a SessionEnd hook): it is in a script, which goes on.
+    ['the same session resumed after the first process took 4 s to exit', { sameSession: true, fileFirst: true, slowExitS: 4 }],
   ])('%s: judged at the last result (an error: exit 1), never passed at the first', (_, opts) => {
     const config = tempConfig();
     const r = runScript(config, script(config, opts));

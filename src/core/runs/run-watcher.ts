@@ -87,6 +87,12 @@ const DEFAULT_GRACE_MS = 1000;
  * looked for: `claude -p` exits at once, and its output ends with it.
  */
 const AFTER_RESULT_LOOK_MS = 2000;
+/**
+ * A session's process that printed a result and still runs, in a script tasks run started
+ * or whose output is piped to watch --stream: how long before it is taken to linger (the run then ends at that result). Until then the
+ * script may go on to another session; a loaded machine took over 2 s to end such a one.
+ */
+const LINGER_IN_SCRIPT_MS = 10_000;
 /** A run tasks started whose session is unknown here: how long its output may stay open after a result (its exit's own wait). */
 const AFTER_RESULT_UNKNOWN_MS = 30_000;
 
@@ -301,7 +307,13 @@ export class RunWatcher implements WatchSource {
         return;
       }
       if (looked.state === 'live' && looked.pid !== undefined && looked.pid === printedBy) {
-        this.endRun(pending.end);
+        // The agent tasks run started printed it itself: nothing can follow, it lingers. One
+        // a script started (or one whose output is piped in) may be slow to exit (a loaded
+        // machine, a SessionEnd hook), and the script's next session follow it: given
+        // LINGER_IN_SCRIPT_MS.
+        if (this.opts.agent?.pid() === printedBy || waited >= LINGER_IN_SCRIPT_MS) {
+          this.endRun(pending.end);
+        } else again();
         return;
       }
       // The session is over and its input still open: held only by what the run left behind.
