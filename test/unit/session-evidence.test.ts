@@ -158,6 +158,23 @@ describe('which list the tasks tie a session to', () => {
     expect(plain(attribute([moved], lists)).byList).toEqual({ m: ['m'], refactor: ['m'] });
   });
 
+  it('a session resumed under another list and back: an update of the first list joins no create of the second', () => {
+    // alpha's #1 made and started; resumed on beta, beta's #1 made and completed; back on alpha, alpha's #1 completed.
+    const resumed: SessionTasks = {
+      sessionId: 'r',
+      seen: [{ id: '1', subject: 'Beta one', created: true }],
+      writes: [
+        { id: '1', created: true, subject: 'Alpha one', at: 1000, end: 1050 },
+        { id: '1', created: false, at: 1100, end: 1150 },
+        { id: '1', created: true, subject: 'Beta one', at: 5000, end: 5050 },
+        { id: '1', created: false, at: 5100, end: 5150 },
+        { id: '1', created: false, at: 9000, end: 9050 },
+      ],
+    };
+    const lists = { alpha: { '1': ['Alpha one', 9020] }, beta: { '1': ['Beta one', 5120] } } as Files;
+    expect(plain(attribute([resumed], lists))).toEqual({ byList: { alpha: ['r'], beta: ['r'] }, unsure: {} });
+  });
+
   it('a worker that only updated a task: the list whose file its update wrote', () => {
     const worker: SessionTasks = {
       sessionId: 'w',

@@ -1,4 +1,4 @@
-import { sessionsOfList } from '../sessions/list-sessions.js';
+import { listsTiedTo, sessionsOfList } from '../sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import { readList } from '../store/list-read.js';
 import { isMissing } from '../store/not-a-folder.js';
@@ -69,6 +69,8 @@ export interface CostQuery {
   tasksOf: (list: ListTarget) => readonly Task[];
   /** Each list's sessions (sessions/list-sessions.ts). */
   sessionsOf: (listId: string) => readonly SessionInfo[];
+  /** Every list a session of this list is tied to (sessions/list-sessions.ts listsTiedTo). */
+  tiedTo?: ((sessionId: string, listId: string) => readonly string[]) | undefined;
   store: UsageStore;
   prices: PriceTable;
   now: number;
@@ -99,7 +101,7 @@ const byListAndId = (a: { list: string; id: string }, b: { list: string; id: str
   a.list !== b.list ? (a.list < b.list ? -1 : 1) : a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function costReport(q: CostQuery): CostReport {
-  const plan = q.plan ?? planCost(q.index, q.lists, q.sessionsOf, q.store);
+  const plan = q.plan ?? planCost(q.index, q.lists, q.sessionsOf, q.store, q.tiedTo);
   const sources = readCostSources(q.index, plan, q.store, q.now);
   q.store.retainRead();
   const window = q.window ?? {};
@@ -190,6 +192,7 @@ export function costOfLists(
     tasksOf: (l) => tasksOnDisk(l.dir),
     // Every list: the evidence of every session, worked out once (and kept); one list: from what is kept.
     sessionsOf: (id) => sessionsOfList(index, id, opts.all ? { deep: true } : { deep: true, kept: true }),
+    tiedTo: (session, id) => listsTiedTo(index, session, id, opts.all ? {} : { kept: true }),
     store,
     prices: opts.prices,
     now: opts.now,

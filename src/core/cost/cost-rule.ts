@@ -67,6 +67,8 @@ export interface SessionWork {
   gaps?: ReadonlyArray<{ from: number; to: number }> | undefined;
   /** Stretches in which it may have had no process (one crashed where no record says): spells cover them, unsure. */
   unsure?: ReadonlyArray<{ from: number; to: number }> | undefined;
+  /** Stretches in which it was on another list than this one (resumed under another list): no spell of this list's tasks covers them. */
+  away?: ReadonlyArray<{ list: string; from: number; to: number }> | undefined;
 }
 
 /** A stretch of time in which a session had a task in progress. */
@@ -110,7 +112,8 @@ export function spellsOf(work: SessionWork, marks: readonly StatusMark[]): Spell
     if (o === undefined) return;
     open.delete(key);
     const to = Math.min(at, work.end);
-    for (const [from, until] of outsideGaps(o.from, to, work.gaps ?? []))
+    const away = (work.away ?? []).filter((a) => a.list === o.list);
+    for (const [from, until] of outsideGaps(o.from, to, [...(work.gaps ?? []), ...away]))
       spells.push({ session: work.session, list: o.list, task: o.task, from, to: until });
   };
   for (const { m } of ordered) {

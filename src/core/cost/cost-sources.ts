@@ -1,5 +1,7 @@
 import { pushAll } from '../base/many-items.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
+import { onListAt } from '../sessions/session-moves.js';
+import { awayFromLists, inferredMoves } from '../sessions/session-segments.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
 import { placeOpenRun } from './usage-scan.js';
 import type { UsageStore } from './usage-store.js';
@@ -48,6 +50,12 @@ export interface CostPlan {
   toolLists: Map<string, string[]>;
   journalMarks: StatusMark[];
   deleted: Map<string, [string, string | null]>;
+  /**
+   * Session id -> every list its transcript ties it to, where it is more than one (a
+   * session resumed under another list): its status changes count in each list only
+   * while it was on that list (session-segments.ts).
+   */
+  tiedLists: Map<string, readonly string[]>;
 }
 
 /**
@@ -60,6 +68,7 @@ export function planCost(
   lists: readonly ListTarget[],
   sessionsOf: (listId: string) => readonly SessionInfo[],
   store: UsageStore,
+  tiedTo?: (sessionId: string, listId: string) => readonly string[],
 ): CostPlan {
   const sessions = new Map<string, SessionInfo>();
   const sessionLists = new Map<string, string[]>();
@@ -90,7 +99,13 @@ export function planCost(
     const s = index.session(m.session);
     if (s !== undefined) add(s, m.list);
   }
-  return { lists, sessions, sessionLists, toolLists, journalMarks, deleted };
+  const tiedLists = new Map<string, readonly string[]>();
+  if (tiedTo !== undefined)
+    for (const [id, own] of toolLists) {
+      const tied = tiedTo(id, own[0] as string);
+      if (tied.length > 1) tiedLists.set(id, tied);
+    }
+  return { lists, sessions, sessionLists, toolLists, journalMarks, deleted, tiedLists };
 }
 
 /** Every transcript a plan reads. */
@@ -109,24 +124,46 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
     const start = runningSince(index, info);
     const unsure: Array<{ from: number; to: number }> = [];
     let last = info.lastActivity ?? Number.NEGATIVE_INFINITY;
-    for (const file of filesOf(index, info)) {
-      const usage = store.usage(file);
-      pushAll(messages, usage.messages);
+    const usages = filesOf(index, info).map((file) => store.usage(file));
+    for (const usage of usages) {
       pushAll(gaps, usage.gaps);
+      pushAll(gaps, placeOpenRun(usage.open, start).gaps);
+    }
+    // A session on more than one list (resumed under another): each change in the list it was on then.
+    const tied = plan.tiedLists.get(id);
+    const moves =
+      tied === undefined || info.transcript === undefined
+        ? undefined
+        : inferredMoves(
+            index,
+            id,
+            info.transcript,
+            tied,
+            gaps.map((g) => g.to),
+          );
+    const away = moves === undefined ? [] : awayFromLists(moves);
+    for (const usage of usages) {
+      pushAll(messages, usage.messages);
       pushAll(unsure, usage.unsure);
-      const open = placeOpenRun(usage.open, start);
-      pushAll(gaps, open.gaps);
-      pushAll(unsure, open.unsure);
+      pushAll(unsure, placeOpenRun(usage.open, start).unsure);
       for (const m of usage.messages) if (m.at > last) last = m.at;
       for (const m of usage.marks) {
         if (m.at > last) last = m.at;
-        for (const list of own) marks.push({ at: m.at, list, task: m.task, status: m.status, session: id });
+        for (const list of own)
+          if (onListAt(moves, list, m.at)) marks.push({ at: m.at, list, task: m.task, status: m.status, session: id });
       }
       for (const [task, subject] of usage.subjects) for (const list of own) subjects.set(taskKey(list, task), subject);
     }
     // Oldest first (a message with no time last): the order the rule turns odd tokens in.
     messages.sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at));
-    works.push({ session: id, messages, end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now), gaps, unsure });
+    works.push({
+      session: id,
+      messages,
+      end: info.state === 'live' || !Number.isFinite(last) ? now : Math.min(last, now),
+      gaps,
+      unsure,
+      ...(away.length === 0 ? {} : { away }),
+    });
   }
   return { works, marks, sessionLists: plan.sessionLists, sessions: plan.sessions, subjects, deleted: plan.deleted };
 }

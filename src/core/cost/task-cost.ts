@@ -1,4 +1,4 @@
-import { hasKeptEvidence, sessionsOfList } from '../sessions/list-sessions.js';
+import { hasKeptEvidence, listsTiedTo, sessionsOfList } from '../sessions/list-sessions.js';
 import { isSessionId, type SessionIndex } from '../sessions/session-index.js';
 import { sanitizeListId } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
@@ -33,7 +33,13 @@ export function costOfTaskIfCheap(
   const sessionsOf = (id: string) => sessionsOfList(index, id, own ? {} : { deep: true, kept: true });
   const store = new UsageStore(index.configDir, index.store.cache, index.now, sanitizeListId(list.id));
   if (store.unreadBytes([], [list.dir]) > budget) return undefined;
-  const plan = planCost(index, [list], sessionsOf, store);
+  const plan = planCost(
+    index,
+    [list],
+    sessionsOf,
+    store,
+    own ? undefined : (session, id) => listsTiedTo(index, session, id, { kept: true }),
+  );
   if (store.unreadBytes(planFiles(index, plan), []) > budget) return undefined;
   const report = costReport({
     index,

@@ -3,7 +3,7 @@ export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.
 import path from 'node:path';
 import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
-import { onListAt, readMoves } from '../sessions/session-moves.js';
+import { onListAt, readMoves, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { isTaskId } from '../store/ids.js';
 import type { TimelineEvent, Who } from './events.js';
@@ -126,6 +126,11 @@ export interface TimelineOptions {
   listId: string;
   /** The sessions whose transcripts hold this list's agents' changes. */
   sessions: readonly SessionInfo[];
+  /**
+   * A session's moves between lists where none is recorded, worked out from where its
+   * writes went (session-segments.ts): a session resumed under another list.
+   */
+  movesOf?: ((session: SessionInfo) => SessionMove[] | undefined) | undefined;
   /** Stops the reading between two reads (Ctrl-C). */
   signal?: AbortSignal | undefined;
   /** Add what no record explains, from the files as they are (unrecorded.ts). */
@@ -154,7 +159,7 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   const moves = readMoves(path.dirname(path.dirname(listDir)));
   for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
-    const movesOf = moves.get(session.sessionId);
+    const movesOf = moves.get(session.sessionId) ?? opts.movesOf?.(session);
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });

@@ -43,7 +43,7 @@ export interface SessionFiles {
 }
 
 /** Names the inputs' layout: another value, another layout. */
-const LAYOUT = 'evidence/4';
+const LAYOUT = 'evidence/5';
 
 /** A task file that attribution read, and its stat then (undefined: gone). */
 export interface ConsultedFile {

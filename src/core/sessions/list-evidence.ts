@@ -70,6 +70,8 @@ export interface Item {
   lastAt?: number | undefined;
   lastEnd?: number | undefined;
   deleted?: boolean | undefined;
+  /** Its writes, in order (none for a task only seen). */
+  writes?: TaskWrite[] | undefined;
 }
 
 /** A session's items, in the order of its writes, then the tasks it only saw. */
@@ -80,11 +82,12 @@ export function itemsOf(seen: readonly SeenTask[], writes: readonly TaskWrite[])
   for (const w of writes) {
     let item = w.created ? undefined : current.get(w.id);
     if (item === undefined) {
-      item = { id: w.id, created: w.created };
+      item = { id: w.id, created: w.created, writes: [] };
       items.push(item);
       current.set(w.id, item);
       count.set(w.id, (count.get(w.id) ?? 0) + 1);
     }
+    item.writes?.push(w);
     item.lastAt = w.at;
     item.lastEnd = w.end;
     if (w.subject !== undefined) item.subject = w.subject;
@@ -97,6 +100,38 @@ export function itemsOf(seen: readonly SeenTask[], writes: readonly TaskWrite[])
     else if (count.get(t.id) === 1) item.subject = t.subject;
   }
   return items.filter((i) => !i.deleted);
+}
+
+/** The item these writes make, in order (the first a create or not). */
+function itemOfWrites(writes: readonly TaskWrite[]): Item {
+  const first = writes[0] as TaskWrite;
+  const last = writes[writes.length - 1] as TaskWrite;
+  const item: Item = { id: first.id, created: first.created, writes: [...writes], lastAt: last.at, lastEnd: last.end };
+  for (const w of writes) if (w.subject !== undefined) item.subject = w.subject;
+  if (writes.some((w) => w.deleted)) item.deleted = true;
+  return item;
+}
+
+/**
+ * An item no list agrees with, cut where its writes went to two lists: a session resumed
+ * under another list (CLAUDE_CODE_TASK_LIST_ID) creates its `#1` there, and an update of
+ * `#1` made back on the first list joins that create, which neither list's file matches.
+ * The longest run of its first writes that some list agrees with is one item, the rest
+ * another (cut again as needed; found by bisection: a shorter run ends earlier, and a
+ * file written since agrees with it). `agrees`: some list's file agrees with it;
+ * undefined where no list has a file of its id (a task gone: nothing to cut by).
+ */
+export function splitItem(item: Item, agrees: (item: Item) => boolean | undefined): Item[] {
+  const writes = item.writes ?? [];
+  if (writes.length < 2 || agrees(item) !== false) return [item];
+  let lo = 1;
+  let hi = writes.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (agrees(itemOfWrites(writes.slice(0, mid)))) lo = mid;
+    else hi = mid - 1;
+  }
+  return [itemOfWrites(writes.slice(0, lo)), ...splitItem(itemOfWrites(writes.slice(lo)), agrees)];
 }
 
 /** How well one item agrees with a list's file of its id (undefined: the list has none). */
@@ -135,10 +170,16 @@ export function attributeSessions(
   }
   const placed: Placed[] = [];
   for (const session of sessions) {
-    const items = itemsOf(session.seen, session.writes);
-    if (items.length === 0) continue;
+    const whole = itemsOf(session.seen, session.writes);
+    if (whole.length === 0) continue;
     const known = session.known ?? [];
     let others: readonly string[] | undefined;
+    const agrees = (item: Item) => {
+      others ??= listsWith(whole.map((i) => i.id));
+      const scores = [...known, ...others].map((list) => scoreItem(item, fileOf(list, item.id), session.start));
+      return scores.every((x) => x === undefined) ? undefined : scores.some((x) => x !== undefined && x > 0);
+    };
+    const items = whole.flatMap((item) => splitItem(item, agrees)).filter((i) => !i.deleted);
     for (const item of items) {
       const candidatesIn = (lists: readonly string[]) => {
         let best = 0;

@@ -395,3 +395,17 @@ function listNames(configDir: string): string[] {
   const aliases = listAliases(configDir, names, entries);
   return aliases.size === 0 ? names : names.filter((n) => !aliases.has(n));
 }
+
+/**
+ * Every list a session of `listId` is tied to, as sessionsOfList with `deep` (and `kept`)
+ * finds it there: its own lists and those the transcripts' evidence places its tasks in.
+ * A session resumed under another CLAUDE_CODE_TASK_LIST_ID has two (session-segments.ts
+ * splits its changes between them).
+ */
+export function listsTiedTo(index: SessionIndex, sessionId: string, listId: string, opts: { kept?: boolean } = {}): string[] {
+  const lists = new Set(index.listsOfSession(sessionId));
+  const evidence = opts.kept ? keptEvidenceOf(index, listId) : evidenceOf(index);
+  for (const [list, tied] of evidence.sessionsByList) if (tied.includes(sessionId)) lists.add(list);
+  lists.add(listId);
+  return [...lists];
+}

@@ -1,0 +1,109 @@
+import { listDirOf, taskPath } from '../store/paths.js';
+import { readTaskFile } from '../store/task-file.js';
+import { type Item, itemsOf, scoreItem, splitItem } from './list-evidence.js';
+import type { SessionIndex } from './session-index.js';
+import type { SessionMove } from './session-moves.js';
+import type { TaskWrite } from './transcript-tasks.js';
+
+/**
+ * Where a session worked when it worked on more than one list: resumed (`--resume`, the
+ * same session and transcript) under another CLAUDE_CODE_TASK_LIST_ID, or moved by its
+ * settings while it ran with no move recorded. A transcript never names its list, and both
+ * lists can have a `#1`: each of its Task-tool changes would count in both. Its writes are
+ * grouped as the evidence groups them (list-evidence.ts: a create and the updates after
+ * it, cut where no list agrees with the whole), each group placed in the one list of
+ * `lists` whose file of that id agrees with it best; the session is taken to move from one list to the next where its placed writes
+ * change list: at the start of the run that made the first write of the next list, where
+ * `runStarts` has one between the two writes, else at that write's call.
+ *
+ * Returns the moves as `tasks use` records them (session-moves.ts, onListAt), or undefined
+ * where no split is known (one list, or its writes all placed in one).
+ */
+export function inferredMoves(
+  index: SessionIndex,
+  sessionId: string,
+  transcript: string,
+  lists: readonly string[],
+  runStarts: readonly number[] = [],
+): SessionMove[] | undefined {
+  if (lists.length < 2) return undefined;
+  const writes: TaskWrite[] = [];
+  for (const { file } of index.sessionFiles(sessionId, transcript))
+    for (const w of index.transcriptTasks(file).writes ?? []) writes.push(w);
+  if (writes.length === 0) return undefined;
+  writes.sort((a, b) => a.at - b.at);
+  const files = new Map<string, { subject: string; mtimeMs: number } | undefined>();
+  const fileOf = (list: string, id: string) => {
+    const key = `${list}\u0000${id}`;
+    if (!files.has(key)) {
+      const file = taskPath(listDirOf(index.configDir, list), id);
+      let found: { subject: string; mtimeMs: number } | undefined;
+      try {
+        const read = readTaskFile(file, undefined, true);
+        if (read.kind === 'ok' && read.mtimeMs !== undefined) found = { subject: read.task.subject, mtimeMs: read.mtimeMs };
+      } catch {
+        // no file, or not one to read: no agreement
+      }
+      files.set(key, found);
+    }
+    return files.get(key);
+  };
+  const bestList = (item: Item) => {
+    let best = 0;
+    let found: string[] = [];
+    for (const list of lists) {
+      const score = scoreItem(item, fileOf(list, item.id), undefined);
+      if (score === undefined || score <= 0 || score < best) continue;
+      if (score > best) found = [];
+      best = score;
+      found.push(list);
+    }
+    return found.length === 1 ? found[0] : undefined;
+  };
+  const scores = (item: Item) => lists.map((list) => scoreItem(item, fileOf(list, item.id), undefined));
+  const agrees = (item: Item) => {
+    const found = scores(item);
+    return found.every((x) => x === undefined) ? undefined : found.some((x) => x !== undefined && x > 0);
+  };
+  const placed = new Map<TaskWrite, string>();
+  for (const item of itemsOf([], writes))
+    for (const piece of splitItem(item, agrees)) {
+      const list = bestList(piece);
+      if (list !== undefined) for (const w of piece.writes ?? []) placed.set(w, list);
+    }
+  const moves: SessionMove[] = [];
+  let where: string | undefined;
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (const w of writes) {
+    const list = placed.get(w);
+    if (list === undefined) continue;
+    if (where !== undefined && list !== where) {
+      const starts = runStarts.filter((t) => t > lastEnd && t <= w.at);
+      moves.push({ session: sessionId, from: where, to: list, at: starts.length > 0 ? Math.max(...starts) : w.at });
+    }
+    where = list;
+    lastEnd = w.end;
+  }
+  return moves.length === 0 ? undefined : moves;
+}
+
+/**
+ * The stretches in which a session that moved was not on each list it moved between
+ * (before its first move, it was on that move's `from`).
+ */
+export function awayFromLists(moves: readonly SessionMove[]): Array<{ list: string; from: number; to: number }> {
+  if (moves.length === 0) return [];
+  const segments: Array<{ list: string; from: number; to: number }> = [];
+  let from = Number.NEGATIVE_INFINITY;
+  let where = (moves[0] as SessionMove).from;
+  for (const m of moves) {
+    segments.push({ list: where, from, to: m.at });
+    from = m.at;
+    where = m.to;
+  }
+  segments.push({ list: where, from, to: Number.POSITIVE_INFINITY });
+  const lists = new Set(segments.map((s) => s.list));
+  const away: Array<{ list: string; from: number; to: number }> = [];
+  for (const list of lists) for (const s of segments) if (s.list !== list && s.to > s.from) away.push({ list, from: s.from, to: s.to });
+  return away;
+}
