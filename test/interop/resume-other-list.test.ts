@@ -120,4 +120,102 @@ describe('the real Claude Code resumed under another list', () => {
     expect(all.total.tokens.input).toBe(10 + 10 + 10 + 300 + 1 + 5000 + 6000 + 7000 + 8000 + 2 + 900 + 1000 + 3);
     expect(all.tasks.filter((t) => t.id === '1').map((t) => t.tokens.input)).toEqual([2201, 15_000]);
   });
+
+  it("a session of its own list resumed on a named list: each list's #1 its own changes and messages", async () => {
+    const config = tempConfig();
+    const project = path.join(config, 'home', 'work', 'app');
+    fs.mkdirSync(project, { recursive: true });
+    const env = { USER: 'carol', XDG_CONFIG_HOME: path.join(config, 'xdg') };
+    const run = async (...args: string[]) => {
+      const r = await runAsync(config, [...args, '--json'], { cwd: project, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const first = await runAgent({
+      configDir: config,
+      listId: undefined,
+      cwd: project,
+      model: 'claude-opus-5-5',
+      turns: [[create('Mine')], [update({ taskId: '1', status: 'in_progress' })], turn([list], { input_tokens: 300, output_tokens: 30 })],
+      closingUsage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const s = first.stream.sessionId as string;
+    await runAgent({
+      configDir: config,
+      listId: 'team',
+      cwd: project,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [
+        turn([create('Shared')], { input_tokens: 5000, output_tokens: 500 }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 6000, output_tokens: 600 }),
+        turn([list], { input_tokens: 7000, output_tokens: 700 }),
+      ],
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    const own = (await run('-l', s, 'log')) as Event[];
+    expect(own.map((e) => `${e.op} #${e.task}`)).toEqual(['create #1', 'update #1']);
+    const team = (await run('-l', 'team', 'log')) as Event[];
+    expect(team.map((e) => `${e.op} #${e.task}`)).toEqual(['create #1', 'update #1']);
+    expect(team[0]?.changes.subject?.new).toBe('Shared');
+    const ownCost = (await run('-l', s, 'cost')) as Report;
+    const teamCost = (await run('-l', 'team', 'cost')) as Report;
+    expect(ownCost.tasks.find((t) => t.id === '1')?.tokens.input).toBe(301);
+    expect(teamCost.tasks.find((t) => t.id === '1')?.tokens.input).toBe(7002);
+  });
+
+  it('a fork resumed on another list: its copies of the parent entries count in neither, its own work in its list', async () => {
+    const config = tempConfig();
+    const project = path.join(config, 'home', 'work', 'app');
+    fs.mkdirSync(project, { recursive: true });
+    const env = { USER: 'carol', XDG_CONFIG_HOME: path.join(config, 'xdg') };
+    const run = async (...args: string[]) => {
+      const r = await runAsync(config, [...args, '--json'], { cwd: project, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const parent = await runAgent({
+      configDir: config,
+      listId: 'alpha',
+      cwd: project,
+      model: 'claude-opus-5-5',
+      turns: [
+        [create('Alpha one')],
+        [update({ taskId: '1', status: 'in_progress' })],
+        turn([list], { input_tokens: 300, output_tokens: 30 }),
+      ],
+      closingUsage: { input_tokens: 1, output_tokens: 1 },
+    });
+    const p = parent.stream.sessionId as string;
+    const forked = await runAgent({
+      configDir: config,
+      listId: 'beta',
+      cwd: project,
+      model: 'claude-opus-5-5',
+      args: ['--resume', p, '--fork-session'],
+      turns: [
+        turn([create('Beta one')], { input_tokens: 5000, output_tokens: 500 }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 6000, output_tokens: 600 }),
+        turn([list], { input_tokens: 7000, output_tokens: 700 }),
+      ],
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    const f = forked.stream.sessionId as string;
+    const alphaLog = (await run('-l', 'alpha', 'log')) as Event[];
+    expect(alphaLog.map((e) => `${e.op} #${e.task} ${e.who.session === p ? 'P' : e.who.session === f ? 'F' : e.who.session}`)).toEqual([
+      'create #1 P',
+      'update #1 P',
+    ]);
+    const betaLog = (await run('-l', 'beta', 'log')) as Event[];
+    expect(betaLog.map((e) => `${e.op} #${e.task} ${e.who.session === p ? 'P' : e.who.session === f ? 'F' : e.who.session}`)).toEqual([
+      'create #1 F',
+      'update #1 F',
+    ]);
+    const alphaCost = (await run('-l', 'alpha', 'cost')) as Report;
+    const betaCost = (await run('-l', 'beta', 'cost')) as Report;
+    expect(alphaCost.tasks.find((t) => t.id === '1')?.tokens.input).toBe(301);
+    expect(betaCost.tasks.find((t) => t.id === '1')?.tokens.input).toBe(7002);
+    const all = (await run('cost', '--all')) as Report;
+    expect(all.total.tokens.input).toBe(10 + 10 + 300 + 1 + 5000 + 6000 + 7000 + 2);
+  });
 });
