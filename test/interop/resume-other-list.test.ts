@@ -25,6 +25,7 @@ interface Report {
   tasks: Array<{ id: string; tokens: Tokens; messages: number; activeMs: number }>;
   unattributed: { tokens: Tokens; messages: number };
   total: { tokens: Tokens; messages: number };
+  lists: Array<{ list: string; tokens: Tokens }>;
 }
 
 describe('the real Claude Code resumed under another list', () => {
@@ -119,6 +120,13 @@ describe('the real Claude Code resumed under another list', () => {
     expect(all.total.messages).toBe(first.stream.calls.length + second.stream.calls.length + third.stream.calls.length + 3);
     expect(all.total.tokens.input).toBe(10 + 10 + 10 + 300 + 1 + 5000 + 6000 + 7000 + 8000 + 2 + 900 + 1000 + 3);
     expect(all.tasks.filter((t) => t.id === '1').map((t) => t.tokens.input)).toEqual([2201, 15_000]);
+    // Each message in the list its session was on when it began: the lists' own totals add up to the whole.
+    expect(alphaCost.total.tokens.input).toBe(10 + 10 + 10 + 300 + 1 + 900 + 1000 + 3);
+    expect(betaCost.total.tokens.input).toBe(5000 + 6000 + 7000 + 8000 + 2);
+    expect(all.lists.map((l) => [l.list, l.tokens.input])).toEqual([
+      ['alpha', alphaCost.total.tokens.input],
+      ['beta', betaCost.total.tokens.input],
+    ]);
   });
 
   it("a session of its own list resumed on a named list: each list's #1 its own changes and messages", async () => {

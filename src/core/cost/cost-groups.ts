@@ -10,8 +10,8 @@ import { Tally } from './usage-tally.js';
 export interface Grouping {
   /** The group of a task's share; undefined: left out. */
   share(list: string, task: string, session: string): string | undefined;
-  /** The group of a session's unattributed work; undefined: left out. */
-  unattributed(session: string): string | undefined;
+  /** The group of a session's unattributed work (`list`: the list it was on then, where known); undefined: left out. */
+  unattributed(session: string, list: string | undefined): string | undefined;
 }
 
 export function tallyBy(messages: readonly AttributedMessage[], spells: readonly Spell[], grouping: Grouping): Map<string, Tally> {
@@ -23,7 +23,7 @@ export function tallyBy(messages: readonly AttributedMessage[], spells: readonly
   };
   for (const { session, message, shares } of messages) {
     if (shares.length === 0) {
-      const group = grouping.unattributed(session);
+      const group = grouping.unattributed(session, message.list);
       if (group === undefined) continue;
       const t = tallyOf(group);
       t.add(message.bucket, message.tokens);

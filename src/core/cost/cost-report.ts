@@ -118,7 +118,7 @@ export function costReport(q: CostQuery): CostReport {
   const none = new Map<string, Tally>();
   const tasks = by({ share: taskKey, unattributed: () => undefined });
   const owners = q.tasksOnly ? none : by({ share: (l, t) => `o${ownerOf(taskKey(l, t)) ?? ''}`, unattributed: () => undefined });
-  const lists = q.tasksOnly ? none : by({ share: (l) => l, unattributed: homeList });
+  const lists = q.tasksOnly ? none : by({ share: (l) => l, unattributed: (s, list) => list ?? homeList(s) });
   const sessions = q.tasksOnly ? none : by({ share: (_l, _t, s) => s, unattributed: (s) => s });
   const unattributedBySession = q.tasksOnly ? none : by({ share: () => undefined, unattributed: (s) => s });
   const whole = q.tasksOnly ? undefined : by(WHOLE).get('');

@@ -43,6 +43,8 @@ export interface UsageMessage {
   /** Its price bucket (usage-tally.ts bucketKey). */
   bucket: string;
   tokens: Tokens;
+  /** The list its session was on when it began, where the session worked on several (resumed under another list). */
+  list?: string | undefined;
 }
 
 export type MarkStatus = 'in_progress' | 'pending' | 'completed' | 'deleted';

@@ -1,6 +1,6 @@
 import { pushAll } from '../base/many-items.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { onListAt } from '../sessions/session-moves.js';
+import { listAt, onListAt } from '../sessions/session-moves.js';
 import { awayFromLists, inferredMoves } from '../sessions/session-segments.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
 import { placeOpenRun } from './usage-scan.js';
@@ -142,8 +142,15 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
             gaps.map((g) => g.to),
           );
     const away = moves === undefined ? [] : awayFromLists(moves);
+    const asked = new Set(plan.lists.map((l) => l.id));
     for (const usage of usages) {
-      pushAll(messages, usage.messages);
+      if (moves === undefined) pushAll(messages, usage.messages);
+      else
+        for (const m of usage.messages) {
+          // Each message in the list its session was on when it began; one on a list not asked for is that list's.
+          const list = Number.isFinite(m.at) ? listAt(moves, m.at) : undefined;
+          if (list === undefined || asked.has(list)) messages.push({ ...m, list });
+        }
       pushAll(unsure, usage.unsure);
       pushAll(unsure, placeOpenRun(usage.open, start).unsure);
       for (const m of usage.messages) if (m.at > last) last = m.at;

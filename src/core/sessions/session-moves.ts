@@ -86,7 +86,12 @@ function parseMove(line: string): SessionMove | undefined {
  */
 export function onListAt(moves: readonly SessionMove[] | undefined, list: string, at: number): boolean {
   if (moves === undefined || moves.length === 0) return true;
-  let where = (moves[0] as SessionMove).from;
+  return listAt(moves, at) === list;
+}
+
+/** The list a session that moved was on at `at` (ms): before its first move, the list that move took it from. */
+export function listAt(moves: readonly SessionMove[], at: number): string | undefined {
+  let where = moves[0]?.from;
   for (const m of moves) if (m.at <= at) where = m.to;
-  return where === list;
+  return where;
 }
