@@ -226,4 +226,53 @@ describe('the real Claude Code resumed under another list', () => {
     const all = (await run('cost', '--all')) as Report;
     expect(all.total.tokens.input).toBe(10 + 10 + 300 + 1 + 5000 + 6000 + 7000 + 2);
   });
+
+  it("a run killed on one list, resumed on another: the killed run's task keeps its own messages only", async () => {
+    const config = tempConfig();
+    const project = path.join(config, 'home', 'work', 'app');
+    fs.mkdirSync(project, { recursive: true });
+    const env = { USER: 'carol', XDG_CONFIG_HOME: path.join(config, 'xdg') };
+    const run = async (...args: string[]) => {
+      const r = await runAsync(config, [...args, '--json'], { cwd: project, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const first = await runAgent({
+      configDir: config,
+      listId: 'alpha',
+      cwd: project,
+      model: 'claude-opus-5-5',
+      turns: [
+        [create('Alpha one')],
+        [update({ taskId: '1', status: 'in_progress' })],
+        turn([list], { input_tokens: 300, output_tokens: 30 }),
+        [list],
+      ],
+      killAtTurn: 3,
+    });
+    const s = first.stream.sessionId as string;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await runAgent({
+      configDir: config,
+      listId: 'beta',
+      cwd: project,
+      model: 'claude-opus-5-5',
+      args: ['--resume', s],
+      turns: [
+        turn([create('Beta one')], { input_tokens: 5000, output_tokens: 500 }),
+        turn([update({ taskId: '1', status: 'in_progress' })], { input_tokens: 6000, output_tokens: 600 }),
+        turn([update({ taskId: '1', status: 'completed' })], { input_tokens: 7000, output_tokens: 700 }),
+      ],
+      closingUsage: { input_tokens: 2, output_tokens: 2 },
+    });
+    const alphaLog = (await run('-l', 'alpha', 'log')) as Event[];
+    expect(alphaLog.map((e) => `${e.op} #${e.task}`)).toEqual(['create #1', 'update #1']);
+    const alphaCost = (await run('-l', 'alpha', 'cost')) as Report;
+    const betaCost = (await run('-l', 'beta', 'cost')) as Report;
+    const a1 = alphaCost.tasks.find((t) => t.id === '1');
+    expect(a1?.tokens.input).toBe(300);
+    // Its time: the killed run's part, not the 3 s until the resume, nor the run on beta.
+    expect(a1?.activeMs).toBeLessThan(2500);
+    expect(betaCost.tasks.find((t) => t.id === '1')?.tokens.input).toBe(7000);
+  });
 });
