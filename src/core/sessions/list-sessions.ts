@@ -405,7 +405,21 @@ function listNames(configDir: string): string[] {
 export function listsTiedTo(index: SessionIndex, sessionId: string, listId: string, opts: { kept?: boolean } = {}): string[] {
   const lists = new Set(index.listsOfSession(sessionId));
   const evidence = opts.kept ? keptEvidenceOf(index, listId) : evidenceOf(index);
-  for (const [list, tied] of evidence.sessionsByList) if (tied.includes(sessionId)) lists.add(list);
+  let bySession = listsBySession.get(evidence);
+  if (bySession === undefined) {
+    bySession = new Map();
+    for (const [list, tied] of evidence.sessionsByList)
+      for (const id of tied) {
+        const of = bySession.get(id);
+        if (of === undefined) bySession.set(id, [list]);
+        else of.push(list);
+      }
+    listsBySession.set(evidence, bySession);
+  }
+  for (const list of bySession.get(sessionId) ?? []) lists.add(list);
   lists.add(listId);
   return [...lists];
 }
+
+/** Each evidence's lists by session, worked out once (a year of sessions asks it of every one). */
+const listsBySession = new WeakMap<Evidence, Map<string, string[]>>();
