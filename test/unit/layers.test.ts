@@ -219,6 +219,7 @@ const KEPT_IN_CORE_MODULES: Record<string, string> = {
   'sessions/list-sessions.ts keptEvidences': 'a memo of each session index and list (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts caches': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/list-sessions.ts unsureSessions': "a memo of each evidence's session ids (a WeakMap: it goes with them)",
+  'sessions/list-sessions.ts listsBySession': 'a memo of each evidence, its lists by session (a WeakMap: it goes with it)',
   'sessions/live-lists.ts known': 'a memo of each session index (a WeakMap: it goes with the index)',
   'progress/stalled-work.ts waitsByIndex': 'a memo of each session index (a WeakMap: it goes with the index)',
   'sessions/claude-processes.ts boots': "each /proc root's boot time: a fact of the machine",
