@@ -123,10 +123,11 @@ async function perform(ctx: ActionContext, body: unknown): Promise<ActionOutcome
   } catch (err) {
     return failure(err, emptyReport(), []);
   }
-  // A list whose path is a FIFO, a device or a file is no list: said as `tasks list` says it, before anything is tried there.
+  // A list whose path is a FIFO, a device or a file is no list: not found, as `tasks` says it
+  // for every command (exit 3), before anything is tried there.
   const dir = listDirOf(ctx.configDir, req.list);
   if (fs.existsSync(dir) && !isDirectory(dir))
-    return failure(new TasksError('corrupt', `${dir} is not a folder; nothing written`), emptyReport(), []);
+    return failure(new TasksError('not_found', `${dir} is not a folder; nothing written`), emptyReport(), []);
   const own = newTxn(Date.now(), ctx.pid);
   const record: UndoRecord = { marks: {} };
   const journalWarnings: string[] = [];

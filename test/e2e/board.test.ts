@@ -217,7 +217,7 @@ describe('tasks board: serving', () => {
       for (const route of [`undo?list=${id}`, `carry?list=${id}`, `restore?list=${id}`, `history?list=${id}&task=1`])
         expect((await ask(route)).slice(0, 2)).toEqual([route, 200]);
     }
-    // Nothing is tried there: every action is refused as the list is (409, not an I/O failure or "no such task").
+    // Nothing is tried there: every action is refused as the list is (not found: no list is there; not an I/O failure or "no such task").
     for (const action of [
       { action: 'create', list: 'fifo', subject: 'x' },
       { action: 'start', list: 'zero', id: '1', expect: { status: 'pending', owner: null } },
@@ -225,8 +225,8 @@ describe('tasks board: serving', () => {
     ]) {
       const r = await postAction(b, action);
       expect([r.status, JSON.parse(r.body)]).toEqual([
-        409,
-        { ok: false, error: { code: 'corrupt', message: `${path.join(tasksDir, action.list)} is not a folder; nothing written` } },
+        404,
+        { ok: false, error: { code: 'not_found', message: `${path.join(tasksDir, action.list)} is not a folder; nothing written` } },
       ]);
     }
     // A tab follows demo; its folder is replaced by a FIFO, then by a link to /dev/zero, then made a list again.
