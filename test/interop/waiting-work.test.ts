@@ -25,6 +25,9 @@ const byPrompt = (prompt: string): Turn | undefined => {
   return undefined;
 };
 
+/** A live-session file's status (busy, idle, waiting). */
+const statusOf = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { status?: string }).status;
+
 describe('the real Claude Code: a session waiting for a person', () => {
   it('at a permission prompt: its live file says waiting; tasks list says its task waits, not stalled', async () => {
     const w = world();
@@ -37,8 +40,11 @@ describe('the real Claude Code: a session waiting for a person', () => {
       a.type('create Ship the parser');
       const file = path.join(w.config, 'tasks', live.sessionId, '1.json');
       await waitFor('the task', () => fs.existsSync(file));
+      // Its turn over before the next prompt: one typed while a loaded machine still ran the turn was lost.
+      await waitFor('idle after its first prompt', () => (statusOf(live.file) === 'idle' ? true : undefined));
       a.type('start 1');
       await waitFor('the task in progress', () => (JSON.parse(fs.readFileSync(file, 'utf8')).status === 'in_progress' ? true : undefined));
+      await waitFor('idle after its second prompt', () => (statusOf(live.file) === 'idle' ? true : undefined));
       a.type('run it');
       const said = await waitFor(
         'the waiting status',
@@ -113,8 +119,12 @@ describe('the real Claude Code: a session waiting for a person', () => {
       a.type('create Interactive work');
       const file = path.join(w.config, 'tasks', 'W', '2.json');
       await waitFor('the task', () => fs.existsSync(file));
+      // Its turn over before the next prompt (the headless agent beside it stays busy).
+      const idle = () => (liveFiles(w.config).some((f) => statusOf(f.file) === 'idle') ? true : undefined);
+      await waitFor('idle after its first prompt', idle);
       a.type('start 2');
       await waitFor('the task in progress', () => (JSON.parse(fs.readFileSync(file, 'utf8')).status === 'in_progress' ? true : undefined));
+      await waitFor('idle after its second prompt', idle);
       a.type('run it');
       const waiter = await waitFor(
         'the waiting status',
