@@ -18,10 +18,12 @@ describe('lists piped, a list with unreadable task files', () => {
     writeTask(path.join(config, 'tasks', 'good'), { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] });
     const r = run(config, ['lists']);
     expect(r.code).toBe(0);
+    // By name: rows come newest first, and the two lists were written within the same moment.
     const lines = r.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => l.split('\t'));
+      .map((l) => l.split('\t'))
+      .sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
     expect(lines.map((l) => l.slice(0, 5))).toEqual([
       ['bad', '0', '0', '0', '0'],
       ['good', '1', '0', '0', '1'],
@@ -31,7 +33,8 @@ describe('lists piped, a list with unreadable task files', () => {
     // --json says it in its rows, and so stays quiet on stderr.
     const json = run(config, ['lists', '--json']);
     expect(json.stderr).toBe('');
-    expect(JSON.parse(json.stdout)).toMatchObject([
+    const rows = (JSON.parse(json.stdout) as Array<{ id: string }>).sort((a, b) => a.id.localeCompare(b.id));
+    expect(rows).toMatchObject([
       { id: 'bad', problems: 2 },
       { id: 'good', problems: 0 },
     ]);
