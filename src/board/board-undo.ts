@@ -6,7 +6,7 @@ import { listIds } from '../core/lists/list-summary.js';
 import { shortIdAmong } from '../core/lists/short-ids.js';
 import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
-import { isListNotAFolder } from '../core/store/not-a-folder.js';
+import { isMissing } from '../core/store/not-a-folder.js';
 import { listDirOf } from '../core/store/paths.js';
 import { renderChangedBy } from '../render/log-lines.js';
 import { renderListRemoved, renderUndoAcross } from '../render/undo-report.js';
@@ -62,7 +62,7 @@ async function preview(index: SessionIndex, configDir: string, listId: string, a
     });
     return { lines: renderUndoAcross(result, true, shortOf(configDir)).split('\n') };
   } catch (err) {
-    if (err instanceof TasksError && err.code === 'not_found' && !isListNotAFolder(err)) return null;
+    if (isMissing(err)) return null;
     if (err instanceof TasksError) return { refused: err.message };
     throw err;
   }

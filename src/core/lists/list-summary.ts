@@ -8,7 +8,7 @@ import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
 import type { Todo } from '../sessions/transcript-tasks.js';
 import { listAliases } from '../store/list-aliases.js';
 import { readList } from '../store/list-read.js';
-import { isListNotAFolder } from '../store/not-a-folder.js';
+import { isListNotAFolder, isMissing } from '../store/not-a-folder.js';
 import { listDirOf } from '../store/paths.js';
 import type { Status } from '../store/schema.js';
 import { isBelow, lastChange } from './list-choice.js';
@@ -49,7 +49,7 @@ export function summarizeList(configDir: string, id: string, cache?: { shard: Sh
       total = snapshot.tasks.length;
       problems = snapshot.problems.length;
     } catch (err) {
-      if (!(err instanceof TasksError && err.code === 'not_found') || isListNotAFolder(err)) throw err;
+      if (!isMissing(err)) throw err;
     }
     return { id, dir, counts, total, problems, changedAt: lastChange(dir) };
   } catch (err) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { errnoCode, TasksError } from '../base/errors.js';
 import { type FileProblem, readList } from '../store/list-read.js';
-import { isListNotAFolder } from '../store/not-a-folder.js';
+import { isListNotAFolder, isMissing } from '../store/not-a-folder.js';
 import { idFromFileName } from '../store/paths.js';
 import type { Task } from '../store/schema.js';
 import { snapshotOf, type TaskSnapshot } from './watch-diff.js';
@@ -56,7 +56,7 @@ export function scanList(dir: string, previous: TaskSnapshot, previousTimes: Rea
     return { exists: true, inode, snapshot, problems, times };
   } catch (err) {
     // Removed between the stat and the read.
-    if (err instanceof TasksError && err.code === 'not_found' && !isListNotAFolder(err)) {
+    if (isMissing(err)) {
       return { exists: false, inode: undefined, snapshot: new Map(), problems: [], times: new Map() };
     }
     throw err;
