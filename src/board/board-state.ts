@@ -13,6 +13,7 @@ import { clearOf } from '../core/sessions/cleared-lists.js';
 import { type GoneHeld, listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
 import type { SessionIndex, SessionInfo } from '../core/sessions/session-index.js';
+import { sessionMovesOf } from '../core/sessions/session-segments.js';
 import type { Todo } from '../core/sessions/transcript-tasks.js';
 import { compareIds } from '../core/store/ids.js';
 import type { FileProblem } from '../core/store/list-read.js';
@@ -345,9 +346,11 @@ function todoViews(todos: readonly Todo[]): ListPayload['todos'] {
  * says them, with the notes it prints before them.
  */
 export async function historyPayload(ctx: BoardContext, index: SessionIndex, listId: string, taskId: string): Promise<HistoryPayload> {
+  const movesOf = sessionMovesOf(index, listId);
   const timeline = await readTimeline(listDirOf(ctx.configDir, listId), {
     listId,
     sessions: sessionsOfList(index, listId, { deep: true }),
+    movesOf: (s) => movesOf(s),
     unrecorded: true,
   });
   const events = timeline.events.filter((e) => e.task === taskId);

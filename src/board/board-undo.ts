@@ -6,6 +6,7 @@ import { listIds } from '../core/lists/list-summary.js';
 import { shortIdAmong } from '../core/lists/short-ids.js';
 import { sessionsOfList } from '../core/sessions/list-sessions.js';
 import type { SessionIndex } from '../core/sessions/session-index.js';
+import { sessionMovesOf } from '../core/sessions/session-segments.js';
 import { isMissing } from '../core/store/not-a-folder.js';
 import { listDirOf } from '../core/store/paths.js';
 import { renderChangedBy } from '../render/log-lines.js';
@@ -28,7 +29,12 @@ function partHooks(index: SessionIndex, record: UndoRecord | undefined): PartHoo
   return (listId, dir) => ({
     // The journal's own changes are named by core; here an agent's, or a change no record shows.
     changedBy: (id, _field, since) => {
-      const last = movedOnBy(dir, id, { listId, sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }), since });
+      const last = movedOnBy(dir, id, {
+        listId,
+        sessions: sessionsOfList(index, listId, { deep: true, goneTasks: true }),
+        movesOf: sessionMovesOf(index, listId),
+        since,
+      });
       return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
     },
     ...(record === undefined

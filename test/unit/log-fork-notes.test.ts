@@ -19,7 +19,7 @@ const session = (id: string) => ({ sessionId: id, state: 'ended', transcript: tr
 
 async function notes(listId: string, sessions: SessionInfo[]) {
   const listDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-fork-notes-'));
-  const timeline = await readTimeline(listDir, { listId, sessions });
+  const timeline = await readTimeline(listDir, { listId, sessions, movesOf: () => undefined });
   return { timeline, notes: renderLogNotes(timeline, undefined) };
 }
 

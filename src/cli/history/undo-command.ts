@@ -10,6 +10,7 @@ import { movedOnBy } from '../../core/history/last-change.js';
 import { undoAcrossLists } from '../../core/history/undo-lists.js';
 import type { UndoRequest } from '../../core/history/undo-run.js';
 import { sessionsOfList } from '../../core/sessions/list-sessions.js';
+import { sessionMovesOf } from '../../core/sessions/session-segments.js';
 import { undoJson } from '../../render/history-json.js';
 import { renderJson } from '../../render/json.js';
 import { renderChangedBy } from '../../render/log-lines.js';
@@ -28,7 +29,12 @@ export async function runUndoCommand(
     hooks: (listId, dir) => ({
       // The journal's own changes are named by core; here an agent's, or a change no record shows.
       changedBy: (id, _field, since) => {
-        const last = movedOnBy(dir, id, { listId, sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }), since });
+        const last = movedOnBy(dir, id, {
+          listId,
+          sessions: sessionsOfList(ctx.sessions, listId, { deep: true, goneTasks: true }),
+          movesOf: sessionMovesOf(ctx.sessions, listId),
+          since,
+        });
         return renderChangedBy({ ...last, event: last.event?.source === 'transcript' ? last.event : undefined });
       },
       recording: (marks) => {

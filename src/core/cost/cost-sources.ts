@@ -1,7 +1,7 @@
 import { pushAll } from '../base/many-items.js';
 import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { listAt, onListAt } from '../sessions/session-moves.js';
-import { awayFromLists, inferredMoves } from '../sessions/session-segments.js';
+import { listAt, onListAt, readMoves } from '../sessions/session-moves.js';
+import { awayFromLists, movedOnto, sessionMovesOf } from '../sessions/session-segments.js';
 import type { SessionWork, StatusMark, UsageMessage } from './cost-rule.js';
 import { placeOpenRun } from './usage-scan.js';
 import type { UsageStore } from './usage-store.js';
@@ -56,6 +56,8 @@ export interface CostPlan {
    * while it was on that list (session-segments.ts).
    */
   tiedLists: Map<string, readonly string[]>;
+  /** A session's moves between lists, as `log` reads them (session-segments.ts sessionMovesOf). */
+  movesOf: ReturnType<typeof sessionMovesOf>;
 }
 
 /**
@@ -83,10 +85,20 @@ export function planCost(
   };
   const journalMarks: StatusMark[] = [];
   const deleted = new Map<string, [string, string | null]>();
+  const recorded = readMoves(index.configDir);
   for (const list of lists) {
+    const found = new Set<string>();
     for (const s of sessionsOf(list.id)) {
       add(s, list.id);
+      found.add(s.sessionId);
       toolLists.set(s.sessionId, [...(toolLists.get(s.sessionId) ?? []), list.id]);
+    }
+    // A session `tasks use` moved to or from the list worked on it, on its side of the move.
+    for (const id of movedOnto(recorded, list.id)) {
+      const s = found.has(id) ? undefined : index.session(id);
+      if (s === undefined) continue;
+      add(s, list.id);
+      toolLists.set(id, [...(toolLists.get(id) ?? []), list.id]);
     }
     for (const generation of store.journal(list.dir)) {
       for (const [at, task, status, session] of generation.marks)
@@ -105,7 +117,8 @@ export function planCost(
       const tied = tiedTo(id, own[0] as string);
       if (tied.length > 1) tiedLists.set(id, tied);
     }
-  return { lists, sessions, sessionLists, toolLists, journalMarks, deleted, tiedLists };
+  const movesOf = sessionMovesOf(index, (lists[0] as ListTarget | undefined)?.id ?? '', { recorded });
+  return { lists, sessions, sessionLists, toolLists, journalMarks, deleted, tiedLists, movesOf };
 }
 
 /** Every transcript a plan reads. */
@@ -129,18 +142,8 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
       pushAll(gaps, usage.gaps);
       pushAll(gaps, placeOpenRun(usage.open, start).gaps);
     }
-    // A session on more than one list (resumed under another): each change in the list it was on then.
-    const tied = plan.tiedLists.get(id);
-    const moves =
-      tied === undefined || info.transcript === undefined
-        ? undefined
-        : inferredMoves(
-            index,
-            id,
-            info.transcript,
-            tied,
-            gaps.map((g) => g.to),
-          );
+    // A session that moved between lists (tasks use, or resumed under another): each message and change in the list it was on then.
+    const moves = plan.movesOf(info, { tied: plan.tiedLists.get(id) ?? [], runStarts: gaps.map((g) => g.to) });
     const away = moves === undefined ? [] : awayFromLists(moves);
     const asked = new Set(plan.lists.map((l) => l.id));
     for (const usage of usages) {

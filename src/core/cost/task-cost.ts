@@ -33,12 +33,10 @@ export function costOfTaskIfCheap(
   const sessionsOf = (id: string) => sessionsOfList(index, id, own ? {} : { deep: true, kept: true });
   const store = new UsageStore(index.configDir, index.store.cache, index.now, sanitizeListId(list.id));
   if (store.unreadBytes([], [list.dir]) > budget) return undefined;
-  const plan = planCost(
-    index,
-    [list],
-    sessionsOf,
-    store,
-    own ? undefined : (session, id) => listsTiedTo(index, session, id, { kept: true }),
+  // A session tied to another list too (resumed under it): by the evidence kept, as `cost` and `log` find it; none kept, by its names.
+  const kept = !own || hasKeptEvidence(index, list.id);
+  const plan = planCost(index, [list], sessionsOf, store, (session, id) =>
+    kept ? listsTiedTo(index, session, id, { kept: true }) : [...new Set([...index.listsOfSession(session), id])],
   );
   if (store.unreadBytes(planFiles(index, plan), []) > budget) return undefined;
   const report = costReport({

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
-import { onListAt, readMoves } from '../sessions/session-moves.js';
+import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { taskPath } from '../store/paths.js';
 import { lastJournalChange, SLACK_MS } from './journal-read.js';
@@ -24,6 +23,8 @@ export interface LastChange {
 interface LastChangeOptions {
   listId: string;
   sessions: readonly SessionInfo[];
+  /** A session's moves between lists, as `log` reads them (session-segments.ts sessionMovesOf). */
+  movesOf: (session: SessionInfo) => readonly SessionMove[] | undefined;
   /** false: the agents' changes alone (its `unrecorded` then means nothing). */
   journal?: boolean;
 }
@@ -36,16 +37,16 @@ export function lastChangeOf(listDir: string, id: string, opts: LastChangeOption
   if (entry !== undefined) pushAll(candidates, fromJournal([entry], opts.listId));
   let transcripts = 0;
   const notBefore = (mtime ?? 0) - SLACK_MS;
-  const moves = readMoves(path.dirname(path.dirname(listDir)));
   for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
     transcripts++;
     // A transcript last written before the file changed cannot hold its last change.
     if (mtime !== undefined && (session.lastActivity ?? Number.POSITIVE_INFINITY) < notBefore) continue;
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
-      const change: AgentChange | undefined = lastAgentChange(file, session.sessionId, agent, id, { before, notBefore });
-      if (change !== undefined && onListAt(moves.get(session.sessionId), opts.listId, change.at))
-        pushAll(candidates, fromTranscript([change], opts.listId));
+      // A session that moved between lists changed this one on its side of each move only.
+      const onList = (c: AgentChange) => onListAt(opts.movesOf(session), opts.listId, c.at);
+      const change = lastAgentChange(file, session.sessionId, agent, id, { before, notBefore }, onList);
+      if (change !== undefined) pushAll(candidates, fromTranscript([change], opts.listId));
     }
   }
   const event = candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);

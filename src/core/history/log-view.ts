@@ -2,9 +2,9 @@ import { TasksError } from '../base/errors.js';
 import { readChosen } from '../lists/chosen-tasks.js';
 import type { ListChoice } from '../lists/list-choice-types.js';
 import { everyList } from '../lists/list-folders.js';
-import { listsTiedTo, sessionsOfList } from '../sessions/list-sessions.js';
-import type { SessionIndex, SessionInfo } from '../sessions/session-index.js';
-import { inferredMoves } from '../sessions/session-segments.js';
+import { sessionsOfList } from '../sessions/list-sessions.js';
+import type { SessionIndex } from '../sessions/session-index.js';
+import { sessionMovesOf } from '../sessions/session-segments.js';
 import { createdOutsideRecord, mergeTimelines, readTimeline, type Timeline, type TimelineEvent } from './timeline.js';
 
 /** What `tasks log` asks for. */
@@ -52,11 +52,8 @@ export async function readLog(req: LogRequest): Promise<LogView> {
   try {
     for (const { id, dir } of targets) {
       const sessions = sessionsOfList(req.sessions, id, { deep: true, goneTasks: true });
-      const movesOf = (s: SessionInfo) =>
-        s.transcript === undefined
-          ? undefined
-          : inferredMoves(req.sessions, s.sessionId, s.transcript, listsTiedTo(req.sessions, s.sessionId, id));
-      timelines.push(await readTimeline(dir, { listId: id, sessions, movesOf, signal: req.signal, unrecorded: true }));
+      const movesOf = sessionMovesOf(req.sessions, id);
+      timelines.push(await readTimeline(dir, { listId: id, sessions, movesOf: (s) => movesOf(s), signal: req.signal, unrecorded: true }));
     }
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw new TasksError('interrupted', 'log stopped');

@@ -4,6 +4,7 @@ import type { ListChoice } from '../lists/list-choice-types.js';
 import type { GoneHeld, GoneOwners } from '../sessions/gone-owners.js';
 import { sessionsThatMayHaveChanged } from '../sessions/list-sessions.js';
 import type { SessionIndex } from '../sessions/session-index.js';
+import { sessionMovesOf } from '../sessions/session-segments.js';
 import { readTasks } from '../store/list-read.js';
 import type { Task } from '../store/schema.js';
 import { taskFileTimes } from '../store/task-times.js';
@@ -76,7 +77,11 @@ export function showTask(
       blockers: taskBlockers(task, refs),
       // Its owner gone: as the list's owners are judged, or as the task's own holder is (a named list's sessions found by their transcripts).
       goneWhy: owners?.isGone(task.owner) ? owners.whyOf(task.owner) : gone?.unowned === false ? gone.why : undefined,
-      last: lastChangeOf(dir, id, { listId, sessions: sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id)) }),
+      last: lastChangeOf(dir, id, {
+        listId,
+        sessions: sessionsThatMayHaveChanged(o.sessions, listId, changedSince(dir, id)),
+        movesOf: sessionMovesOf(o.sessions, listId, { kept: true }),
+      }),
     },
   };
 }

@@ -1,9 +1,8 @@
 export type { EventChange, TimelineEvent, UnrecordedCause, Who } from './events.js';
 
-import path from 'node:path';
 import { pushAll } from '../base/many-items.js';
 import type { SessionInfo } from '../sessions/session-index.js';
-import { onListAt, readMoves, type SessionMove } from '../sessions/session-moves.js';
+import { onListAt, type SessionMove } from '../sessions/session-moves.js';
 import { sessionTranscripts } from '../sessions/transcript-lines.js';
 import { isTaskId } from '../store/ids.js';
 import type { TimelineEvent, Who } from './events.js';
@@ -127,10 +126,10 @@ export interface TimelineOptions {
   /** The sessions whose transcripts hold this list's agents' changes. */
   sessions: readonly SessionInfo[];
   /**
-   * A session's moves between lists where none is recorded, worked out from where its
-   * writes went (session-segments.ts): a session resumed under another list.
+   * A session's moves between lists (session-segments.ts sessionMovesOf): those `tasks
+   * use` recorded, else those its writes show (a session resumed under another list).
    */
-  movesOf?: ((session: SessionInfo) => SessionMove[] | undefined) | undefined;
+  movesOf: (session: SessionInfo) => readonly SessionMove[] | undefined;
   /** Stops the reading between two reads (Ctrl-C). */
   signal?: AbortSignal | undefined;
   /** Add what no record explains, from the files as they are (unrecorded.ts). */
@@ -155,11 +154,10 @@ export async function readTimeline(listDir: string, opts: TimelineOptions): Prom
   let partial = journal.partial;
   let appKeepsStatuses = false;
   const seen = new Set<string>();
-  // A session `tasks use` moved while it ran counts here on this list's side of the move only.
-  const moves = readMoves(path.dirname(path.dirname(listDir)));
   for (const session of opts.sessions) {
     if (session.transcript === undefined) continue;
-    const movesOf = moves.get(session.sessionId) ?? opts.movesOf?.(session);
+    // A session that moved between lists counts here on this list's side of each move only.
+    const movesOf = opts.movesOf(session);
     for (const { file, agent } of sessionTranscripts(session.transcript, session.sessionId)) {
       transcripts++;
       const read = await readAgentChanges(file, session.sessionId, agent, { signal: opts.signal });

@@ -160,7 +160,8 @@ const timeOfEntry = (line: Buffer): number | undefined => {
 /**
  * An agent's last change to task `taskId` recorded at or before `before` (ms), read from
  * the transcript's end: bisection to that time, then backward at most NEAR_BYTES, stopping
- * at the first entry older than `notBefore`. For `get`, which needs one task's last change.
+ * at the first entry older than `notBefore`; of the changes `keep` keeps. For `get`, which
+ * needs one task's last change.
  */
 export function lastAgentChange(
   file: string,
@@ -168,6 +169,8 @@ export function lastAgentChange(
   agent: string | undefined,
   taskId: string,
   window: { before: number; notBefore: number },
+  /** The changes to look among (the others are passed over): a moved session's on one list. */
+  keep: (change: AgentChange) => boolean = () => true,
 ): AgentChange | undefined {
   const open = openRegular(file);
   if (open === undefined) return undefined;
@@ -200,7 +203,7 @@ export function lastAgentChange(
         reader.calls.set(useId, call);
         reader.feed(line.toString('utf8'));
         const change = reader.out.changes[0];
-        if (change === undefined || change.taskId !== taskId) return false;
+        if (change === undefined || change.taskId !== taskId || !keep(change)) return false;
         found = change;
         return true;
       },

@@ -1,8 +1,9 @@
 import { listDirOf, taskPath } from '../store/paths.js';
 import { readTaskFile } from '../store/task-file.js';
 import { type Item, itemsOf, scoreItem, splitItem } from './list-evidence.js';
+import { hasKeptEvidence, listsTiedTo } from './list-sessions.js';
 import type { SessionIndex } from './session-index.js';
-import type { SessionMove } from './session-moves.js';
+import { readMoves, type SessionMove } from './session-moves.js';
 import type { TaskWrite } from './transcript-tasks.js';
 
 /**
@@ -106,4 +107,52 @@ export function awayFromLists(moves: readonly SessionMove[]): Array<{ list: stri
   const away: Array<{ list: string; from: number; to: number }> = [];
   for (const list of lists) for (const s of segments) if (s.list !== list && s.to > s.from) away.push({ list, from: s.from, to: s.to });
   return away;
+}
+
+/** A session as its moves are read: its id and its transcript, if it has one. */
+interface MovedSession {
+  sessionId: string;
+  transcript?: string | undefined;
+}
+
+/**
+ * Where each session of `listId` was when, as `log`, `get` and `cost` all read it: the
+ * moves `tasks use` recorded for it (session-moves.ts), else, where its transcript ties
+ * it to more than one list, the moves its writes show (inferredMoves). The lists it is
+ * tied to: list-sessions.ts listsTiedTo, from the evidence kept between runs with `kept`
+ * (where none is kept, its own lists by name alone: a quick look reads not every
+ * transcript). Undefined: it stayed on one list, all of its work is the list's it is
+ * read for. Give a change or a message to a list with onListAt or listAt. The recorded
+ * moves are read once, when this is made.
+ *
+ * `runStarts` (the starts of the session's runs, where known) places an inferred move at
+ * the start of the run that went on in the new list, not at its first write there: the
+ * messages before that write are the new list's too; no write changes side.
+ */
+export function sessionMovesOf(
+  index: SessionIndex,
+  listId: string,
+  opts: { kept?: boolean; recorded?: ReadonlyMap<string, readonly SessionMove[]> } = {},
+): (session: MovedSession, more?: { tied?: readonly string[]; runStarts?: readonly number[] }) => readonly SessionMove[] | undefined {
+  const recorded = opts.recorded ?? readMoves(index.configDir);
+  // No evidence kept: a quick look reads the lists the session's names tie it to, not every transcript.
+  const cheap = opts.kept === true && !hasKeptEvidence(index, listId);
+  return (session, more = {}) => {
+    const moves = recorded.get(session.sessionId);
+    if (moves !== undefined && moves.length > 0) return moves;
+    if (session.transcript === undefined) return undefined;
+    const tied =
+      more.tied ??
+      (cheap
+        ? [...new Set([...index.listsOfSession(session.sessionId), listId])]
+        : listsTiedTo(index, session.sessionId, listId, opts.kept ? { kept: true } : {}));
+    return inferredMoves(index, session.sessionId, session.transcript, tied, more.runStarts);
+  };
+}
+
+/** The sessions `tasks use` recorded moving to or from `listId`: each worked on it on its side of the move. */
+export function movedOnto(recorded: ReadonlyMap<string, readonly SessionMove[]>, listId: string): string[] {
+  const found: string[] = [];
+  for (const [session, moves] of recorded) if (moves.some((m) => m.from === listId || m.to === listId)) found.push(session);
+  return found;
 }

@@ -1,0 +1,161 @@
+/**
+ * `tasks use` moving a running session, as `tasks cost` and `tasks get` count it: the move
+ * `tasks use` records splits the session's messages as it splits its changes in `tasks
+ * log` (session-move.test.ts). Before the move, the old list's; after it, the new one's:
+ * each list's cost adds up to the cost of both, and each `#1` has its own tokens only.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run, tempConfig } from '../helpers/cli.js';
+import { CostTranscript, writeTaskFile } from '../helpers/cost-transcript.js';
+import { writeLiveSession } from '../helpers/session-files.mjs';
+
+const S = '5e551011-cccc-4bbb-8ccc-000000000002';
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+interface Report {
+  tasks: Array<{ list: string; id: string; subject: string | null; messages: number; tokens: { input: number; output: number } }>;
+  lists: Array<{ list: string; messages: number; tokens: { input: number; output: number } }>;
+  unattributed: { messages: number; tokens: { input: number; output: number } };
+  total: { messages: number; tokens: { input: number; output: number } };
+}
+
+function stamp(file: string, ms: number) {
+  fs.utimesSync(file, ms / 1000, ms / 1000);
+}
+
+/**
+ * A session on its own list makes #1 "Old A" and works on it (input tokens); `tasks use
+ * web-sprint` moves it; it then thinks (a message before any task call), makes #1 "Sprint
+ * A" of web-sprint and works on it (output tokens). Returns the world and the move's time.
+ */
+function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number } = {}) {
+  const config = tempConfig();
+  const home = path.join(config, 'home');
+  const proj = path.join(home, 'work', 'web');
+  fs.mkdirSync(proj, { recursive: true });
+  const start = Date.now() - (o.ago ?? 120_000);
+  const before = new CostTranscript(S, proj).prompt(start, 'follow the plan');
+  before.create(start + 1_000, { id: '1', subject: 'Old A' }, start + 1_100, { input: 1 });
+  before.write(config);
+  writeTaskFile(config, S, { id: '1', subject: 'Old A' });
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(child);
+  writeLiveSession(config, { pid: child.pid as number, sessionId: S, cwd: proj, status: 'idle', start });
+  const env = { HOME: home };
+  if (o.claims) {
+    const made = run(config, ['-l', 'web-sprint', 'create', 'Sprint A'], { cwd: proj, env });
+    expect(made.code, made.stderr).toBe(0);
+  }
+  const used = run(config, ['use', 'web-sprint'], { cwd: proj, env });
+  expect(used.code, used.stderr).toBe(0);
+  const movesFile = path.join(config, 'tasks', '.tasks-session-moves.jsonl');
+  const move = Date.parse((JSON.parse(fs.readFileSync(movesFile, 'utf8').trim()) as { at: string }).at);
+  // No record of it: as a session resumed under another list, where its writes alone tell.
+  if (o.unrecorded) fs.rmSync(movesFile);
+
+  const t = new CostTranscript(S, proj).prompt(start, 'follow the plan');
+  // Its work before the move, in the seconds before it: Old A's last change a moment before Sprint A's.
+  t.create(move - 4_000, { id: '1', subject: 'Old A' }, move - 3_900, { input: 1 });
+  t.update(move - 3_000, { taskId: '1', status: 'in_progress' }, move - 2_900, { input: 10 });
+  t.message(move - 2_000, { input: 100 });
+  t.update(move - 1_000, { taskId: '1', status: 'completed' }, move - 900, { input: 1000 });
+  // Moved: its next turn is the new list's.
+  t.prompt(move + 50, 'now the sprint');
+  t.message(move + 100, { output: 7 });
+  if (o.claims) t.message(move + 200, { output: 20 });
+  else t.create(move + 200, { id: '1', subject: 'Sprint A' }, move + 250, { output: 20 });
+  t.update(move + 300, { taskId: '1', status: 'in_progress' }, move + 350, { output: 300 });
+  t.message(move + 400, { output: 4000 });
+  t.update(move + 500, { taskId: '1', status: 'completed', owner: 'sprinter' }, move + 550, { output: 50000 });
+  const file = t.write(config);
+  writeTaskFile(config, S, { id: '1', subject: 'Old A', status: 'completed' });
+  writeTaskFile(config, 'web-sprint', { id: '1', subject: 'Sprint A', status: 'completed', owner: 'sprinter' });
+  stamp(path.join(config, 'tasks', S, '1.json'), move - 900);
+  stamp(path.join(config, 'tasks', 'web-sprint', '1.json'), move + 550);
+  // Every entry in the past, the transcript last written a moment after its last entry.
+  while (Date.now() < move + 1_500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  stamp(file, move + 600);
+  if (o.deleted) {
+    const gone = run(config, ['-l', 'web-sprint', 'delete', '1'], { cwd: proj, env });
+    expect(gone.code, gone.stderr).toBe(0);
+  }
+  return { config, proj, env, move, transcript: file };
+}
+
+describe('tasks use moves a running session: its cost', () => {
+  it.each([
+    ['makes its task there', false, false],
+    ['takes a task made there before', true, false],
+    ['makes its task there, deleted since', false, true],
+  ])(
+    "splits the session's messages at the recorded move (it %s): each list its own side, the two adding up to --all",
+    (_how, claims, deleted) => {
+      const { config, proj, env } = movedSession({ claims, deleted });
+      const cost = (args: string[]) => {
+        const r = run(config, ['cost', '--json', ...args], { cwd: proj, env });
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as Report;
+      };
+      const old = cost(['-l', S]);
+      const sprint = cost(['-l', 'web-sprint']);
+      const all = cost(['--all']);
+      const tok = (u: { tokens: { input: number; output: number } } | undefined) =>
+        u === undefined ? undefined : { input: u.tokens.input, output: u.tokens.output };
+      const task = (r: Report, list: string) => tok(r.tasks.find((x) => x.list === list && x.id === '1'));
+      // Old A: its in-progress turns before the move (the update that set it in progress is before its spell).
+      expect(task(old, S)).toEqual({ input: 1100, output: 0 });
+      expect(task(sprint, 'web-sprint')).toEqual({ input: 0, output: 54000 });
+      expect(task(all, S)).toEqual({ input: 1100, output: 0 });
+      expect(task(all, 'web-sprint')).toEqual({ input: 0, output: 54000 });
+      // The old list: the turns before the move only; the new one: those after it, the thinking before its first call too.
+      expect(tok(old.total)).toEqual({ input: 1111, output: 0 });
+      expect(tok(sprint.total)).toEqual({ input: 0, output: 54327 });
+      expect(old.total.messages + sprint.total.messages).toBe(all.total.messages);
+      expect(tok(all.total)).toEqual({ input: 1111, output: 54327 });
+      expect(tok(all.lists.find((l) => l.list === S))).toEqual(tok(old.total));
+      expect(tok(all.lists.find((l) => l.list === 'web-sprint'))).toEqual(tok(sprint.total));
+    },
+  );
+});
+
+describe("tasks get on a moved session's task", () => {
+  it.each([
+    ['recorded by tasks use', false],
+    ['not recorded (the session resumed under the other list)', true],
+  ])('says the Work and last change that cost and log say (the move %s)', (_how, unrecorded) => {
+    const world = movedSession({ unrecorded });
+    const { config, proj } = world;
+    // A minute on: what the runs read of the transcripts is settled, and kept for a quick look.
+    const env = { ...world.env, TASKS_NOW: String(world.move + 60_000) };
+    const json = (args: string[]) => {
+      const r = run(config, args, { cwd: proj, env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as unknown;
+    };
+    const old = json(['-l', S, 'cost', '--json']) as Report;
+    const sprint = json(['-l', 'web-sprint', 'cost', '--json']) as Report;
+    const oldLog = (json(['-l', S, 'log', '1', '--json']) as Array<{ at: string; op: string }>).map((e) => e.op);
+    const row = (r: Report, list: string) => r.tasks.find((x) => x.list === list && x.id === '1');
+    expect(row(old, S)?.messages).toBe(2);
+    expect(row(sprint, 'web-sprint')?.messages).toBe(2);
+    expect(oldLog).toEqual(['create', 'update', 'update']);
+    const get = (list: string) => {
+      const r = run(config, ['-l', list, 'get', '1'], { cwd: proj, env });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const gotOld = get(S);
+    // 1,100 tokens in 2 messages, not Sprint A's too; its last change Old A's own, not Sprint A's (1.45 s after it).
+    expect(gotOld).toMatch(/Work: .*1\.1k tokens \(2 messages/);
+    expect(gotOld).toMatch(/last changed .* ago by agent of session 5e551011: status → completed\n/);
+    const gotSprint = get('web-sprint');
+    expect(gotSprint).toMatch(/Work: .*54k tokens \(2 messages/);
+    expect(gotSprint).toMatch(/last changed .* ago by agent of session 5e551011: .*sprinter/);
+  });
+});
