@@ -34,7 +34,7 @@ function stamp(file: string, ms: number) {
  * web-sprint` moves it; it then thinks (a message before any task call), makes #1 "Sprint
  * A" of web-sprint and works on it (output tokens). Returns the world and the move's time.
  */
-function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number } = {}) {
+function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boolean; ago?: number; oldDeleted?: boolean } = {}) {
   const config = tempConfig();
   const home = path.join(config, 'home');
   const proj = path.join(home, 'work', 'web');
@@ -65,6 +65,7 @@ function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boo
   t.update(move - 3_000, { taskId: '1', status: 'in_progress' }, move - 2_900, { input: 10 });
   t.message(move - 2_000, { input: 100 });
   t.update(move - 1_000, { taskId: '1', status: 'completed' }, move - 900, { input: 1000 });
+  if (o.oldDeleted) t.update(move - 800, { taskId: '1', status: 'deleted' }, move - 700);
   // Moved: its next turn is the new list's.
   t.prompt(move + 50, 'now the sprint');
   t.message(move + 100, { output: 7 });
@@ -77,6 +78,7 @@ function movedSession(o: { claims?: boolean; deleted?: boolean; unrecorded?: boo
   writeTaskFile(config, S, { id: '1', subject: 'Old A', status: 'completed' });
   writeTaskFile(config, 'web-sprint', { id: '1', subject: 'Sprint A', status: 'completed', owner: 'sprinter' });
   stamp(path.join(config, 'tasks', S, '1.json'), move - 900);
+  if (o.oldDeleted) fs.rmSync(path.join(config, 'tasks', S, '1.json'));
   stamp(path.join(config, 'tasks', 'web-sprint', '1.json'), move + 550);
   // Every entry in the past, the transcript last written a moment after its last entry.
   while (Date.now() < move + 1_500) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
@@ -157,5 +159,19 @@ describe("tasks get on a moved session's task", () => {
     const gotSprint = get('web-sprint');
     expect(gotSprint).toMatch(/Work: .*54k tokens \(2 messages/);
     expect(gotSprint).toMatch(/last changed .* ago by agent of session 5e551011: .*sprinter/);
+  });
+});
+
+describe("tasks cost names a moved session's deleted task", () => {
+  it("by its own list's record: Old A, deleted before the move, not the other list's #1 made after it", () => {
+    const { config, proj, env } = movedSession({ oldDeleted: true });
+    for (const args of [['-l', S], ['--all']]) {
+      const r = run(config, ['cost', '--json', ...args], { cwd: proj, env });
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(r.stdout) as Report & { tasks: Array<{ deleted: boolean }> };
+      const old = report.tasks.find((t) => t.list === S && t.id === '1');
+      expect(old).toMatchObject({ subject: 'Old A', deleted: true, messages: 2 });
+      if (args[0] === '--all') expect(report.tasks.find((t) => t.list === 'web-sprint' && t.id === '1')?.subject).toBe('Sprint A');
+    }
   });
 });

@@ -108,7 +108,7 @@ describe("a transcript's usage", () => {
     expect(read.messages[2]?.bucket).toBe(bucketKey({ model: 'claude-opus-5-5', fast: true, long: false }));
     // Only the successful update counts, at its result; the failed completion changes nothing.
     expect(read.marks).toEqual([{ at: Date.parse('2026-12-01T10:00:04.000Z'), task: '1', status: 'in_progress' }]);
-    expect([...read.subjects]).toEqual([['1', 'A']]);
+    expect(read.subjects.map((x) => [x.task, x.subject])).toEqual([['1', 'A']]);
   });
 
   it('keeps its reading: a grown transcript is read from where it stopped, and the kept state says what a fresh read says', () => {

@@ -162,7 +162,9 @@ export function readCostSources(index: SessionIndex, plan: CostPlan, store: Usag
         for (const list of own)
           if (onListAt(moves, list, m.at)) marks.push({ at: m.at, list, task: m.task, status: m.status, session: id });
       }
-      for (const [task, subject] of usage.subjects) for (const list of own) subjects.set(taskKey(list, task), subject);
+      // Each list's task named by what the session gave it while on that list: another list's task of that id is another task.
+      for (const { at, task, subject } of usage.subjects)
+        for (const list of own) if (onListAt(moves, list, at)) subjects.set(taskKey(list, task), subject);
     }
     // Oldest first (a message with no time last): the order the rule turns odd tokens in.
     messages.sort((a, b) => (Number.isNaN(a.at) ? 1 : Number.isNaN(b.at) ? -1 : a.at - b.at));

@@ -45,8 +45,12 @@ export interface UsageScanState {
   calls: Map<string, PendingCall>;
   /** [result time, task id, status] of each successful TaskUpdate that set a status. */
   marks: Array<[number, string, MarkStatus]>;
-  /** Task id -> the last subject this transcript gave it. */
-  subjects: Map<string, string>;
+  /**
+   * [result time (NaN: none), task id, subject] of each subject this transcript gave a
+   * task, oldest first (one the same as the task's last is not kept again): a session
+   * moved between lists gave each list's task of that id its own.
+   */
+  subjects: Array<[number, string, string]>;
   /** The latest time of a line read (NaN: none yet). */
   last: number;
   /** [process ended, resumed run began (NaN: not yet)] for each `cost-state` a line with a time preceded. */
@@ -102,7 +106,7 @@ const NEEDLES = [
 export interface TranscriptUsage {
   messages: Array<{ at: number; bucket: string; tokens: Tokens }>;
   marks: Array<{ at: number; task: string; status: MarkStatus }>;
-  subjects: ReadonlyMap<string, string>;
+  subjects: Array<{ at: number; task: string; subject: string }>;
   /** Stretches with no process of the session: from its end to a resumed run's first line (Infinity: none yet). */
   gaps: Array<{ from: number; to: number }>;
   /** Silences of ended runs that may have been a crashed process's end, which no record places: counted, but unsure. */
@@ -156,7 +160,7 @@ export function usageOf(state: UsageScanState): TranscriptUsage {
   return {
     messages,
     marks: state.marks.map(([at, task, status]) => ({ at, task, status })),
-    subjects: state.subjects,
+    subjects: state.subjects.map(([at, task, subject]) => ({ at, task, subject })),
     gaps: state.gaps.map(([from, to]) => ({ from, to: Number.isNaN(to) ? Number.POSITIVE_INFINITY : to })),
     unsure: state.unsure.map(([from, to]) => ({ from, to })),
     open: state.run.map(([from, to, how]) => ({ from, to, restart: how === RESTART })),
@@ -266,6 +270,18 @@ function readCalls(state: UsageScanState, content: unknown[]): void {
   }
 }
 
+/** A subject given a task, kept unless it is the one the task was last given. */
+function nameTask(state: UsageScanState, at: number, task: string, subject: string): void {
+  for (let i = state.subjects.length - 1; i >= 0; i--) {
+    const [, id, was] = state.subjects[i] as [number, string, string];
+    if (id === task) {
+      if (was === subject) return;
+      break;
+    }
+  }
+  state.subjects.push([at, task, subject]);
+}
+
 function readResult(state: UsageScanState, entry: Record<string, unknown>, content: unknown[]): void {
   const useId = (content as Array<Record<string, unknown> | null>).find((b) => b?.type === 'tool_result')?.tool_use_id;
   const call = typeof useId === 'string' ? state.calls.get(useId) : undefined;
@@ -274,17 +290,17 @@ function readResult(state: UsageScanState, entry: Record<string, unknown>, conte
   state.calls.delete(useId as string);
   if (call.name === 'TaskCreate') {
     const task = result.task as { id?: unknown; subject?: unknown } | null;
-    if (typeof task?.id === 'string' && typeof task.subject === 'string') state.subjects.set(task.id, task.subject);
+    if (typeof task?.id === 'string' && typeof task.subject === 'string') nameTask(state, time(entry.timestamp), task.id, task.subject);
     return;
   }
   if (result.success !== true || typeof result.taskId !== 'string') return;
-  if (call.subject !== undefined) state.subjects.set(result.taskId, call.subject);
   const at = time(entry.timestamp);
+  if (call.subject !== undefined) nameTask(state, at, result.taskId, call.subject);
   if (call.status !== undefined && Number.isFinite(at)) state.marks.push([at, result.taskId, call.status]);
 }
 
 export const USAGE_SCAN: LineScan<UsageScanState> = {
-  id: 'usage/4',
+  id: 'usage/5',
   needles: NEEDLES,
   start: () => ({
     models: [],
@@ -292,7 +308,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     ids: [],
     calls: new Map(),
     marks: [],
-    subjects: new Map(),
+    subjects: [],
     last: Number.NaN,
     gaps: [],
     run: [],
@@ -344,7 +360,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     ids: s.ids.map(([id, i]) => [id, i]),
     calls: new Map(s.calls),
     marks: [...s.marks],
-    subjects: new Map(s.subjects),
+    subjects: s.subjects.map(([at, task, subject]) => [at, task, subject]),
     last: s.last,
     gaps: s.gaps.map(([from, to]) => [from, to]),
     run: s.run.map(([a, b, how]) => [a, b, how]),
@@ -352,7 +368,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
     unsure: s.unsure.map(([a, b]) => [a, b]),
   }),
   save: (s) =>
-    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.size === 0 && Number.isNaN(s.last) && s.cs === null
+    s.m.length === 0 && s.calls.size === 0 && s.marks.length === 0 && s.subjects.length === 0 && Number.isNaN(s.last) && s.cs === null
       ? 0
       : {
           v: s.models,
@@ -360,7 +376,7 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
           i: s.ids,
           c: [...s.calls].map(([id, c]) => [id, c.name, c.status ?? null, c.subject ?? null]),
           k: s.marks,
-          s: [...s.subjects],
+          s: s.subjects.map(([at, task, subject]) => [Number.isNaN(at) ? null : at, task, subject]),
           l: Number.isNaN(s.last) ? null : s.last,
           g: s.gaps.map(([from, to]) => [from, Number.isNaN(to) ? null : to]),
           r: s.run,
@@ -391,10 +407,11 @@ export const USAGE_SCAN: LineScan<UsageScanState> = {
       if (!Array.isArray(x) || typeof x[0] !== 'number' || typeof x[1] !== 'string' || !STATUSES.has(x[2])) return undefined;
       marks.push([x[0], x[1], x[2] as MarkStatus]);
     }
-    const subjects = new Map<string, string>();
+    const subjects: UsageScanState['subjects'] = [];
     for (const x of s as unknown[]) {
-      if (!Array.isArray(x) || typeof x[0] !== 'string' || typeof x[1] !== 'string') return undefined;
-      subjects.set(x[0], x[1]);
+      if (!Array.isArray(x) || (x[0] !== null && typeof x[0] !== 'number') || typeof x[1] !== 'string' || typeof x[2] !== 'string')
+        return undefined;
+      subjects.push([x[0] === null ? Number.NaN : x[0], x[1], x[2]]);
     }
     if (l !== null && typeof l !== 'number') return undefined;
     if (!Array.isArray(g)) return undefined;
