@@ -270,15 +270,18 @@ function readCalls(state: UsageScanState, content: unknown[]): void {
   }
 }
 
+/** Task id -> the subject it was last given, by scan state (built from `subjects` on first use: a state restored from the cache has none). */
+const lastSubjects = new WeakMap<UsageScanState, Map<string, string>>();
+
 /** A subject given a task, kept unless it is the one the task was last given. */
 function nameTask(state: UsageScanState, at: number, task: string, subject: string): void {
-  for (let i = state.subjects.length - 1; i >= 0; i--) {
-    const [, id, was] = state.subjects[i] as [number, string, string];
-    if (id === task) {
-      if (was === subject) return;
-      break;
-    }
+  let last = lastSubjects.get(state);
+  if (last === undefined) {
+    last = new Map(state.subjects.map(([, id, was]) => [id, was]));
+    lastSubjects.set(state, last);
   }
+  if (last.get(task) === subject) return;
+  last.set(task, subject);
   state.subjects.push([at, task, subject]);
 }
 
