@@ -87,6 +87,8 @@ export class BoardLive {
   private trees: ChildrenWatch[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
+  /** By list: when each task file dated ahead of the clock was first seen so (board-state.ts listPayload). */
+  private readonly aheadSeen = new Map<string, Map<string, number>>();
 
   constructor(private readonly o: LiveOptions) {}
 
@@ -177,7 +179,19 @@ export class BoardLive {
       (id) => this.byId.get(id)?.shortId ?? this.shortIdOf(id),
       teamForList(this.o.ctx.configDir, listId),
       known,
+      this.aheadSeenOf(listId),
     );
+  }
+
+  /** The list's first sightings of files dated ahead, kept only while it has some. */
+  private aheadSeenOf(listId: string): Map<string, number> {
+    for (const [id, seen] of this.aheadSeen) if (seen.size === 0 && id !== listId) this.aheadSeen.delete(id);
+    let seen = this.aheadSeen.get(listId);
+    if (seen === undefined) {
+      seen = new Map();
+      this.aheadSeen.set(listId, seen);
+    }
+    return seen;
   }
 
   /** A list the last overview did not have (made since): its short id among them and it. */

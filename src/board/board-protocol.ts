@@ -55,8 +55,17 @@ export interface TaskFacts {
    * ago") in place of a stall; `tasks release --gone` puts it back to pending.
    */
   agentGone?: AgentGoneView;
-  /** Its file's last change (ms since the epoch). */
+  /**
+   * Its file's last change (ms since the epoch); for a file dated ahead of the server's
+   * clock (`aheadMs`), when the board first saw that time: its stall counts from then.
+   */
   changedAt?: number;
+  /**
+   * How far its file's time is ahead of `changedAt` (ms; a second or more): the file is
+   * dated ahead of the server's clock (clock skew, a file copied from another machine, a
+   * VM resumed), so `changedAt` is when the board first saw it, not the file's time.
+   */
+  aheadMs?: number;
 }
 
 /** The session over that held a task in progress (core's GoneHeld). */

@@ -8,7 +8,7 @@ import { type Command, undoStack } from '../core/history/undo-stack.js';
 import { lastChange } from '../core/lists/list-choice.js';
 import { sessionsInShowOrder } from '../core/lists/list-summary.js';
 import { type ListsRow, listsView } from '../core/lists/lists-view.js';
-import { listAtWork, noRestingWork, stalledInList } from '../core/progress/stalled-work.js';
+import { listAtWork, noRestingWork, stalledInList, timesAsSeen } from '../core/progress/stalled-work.js';
 import { clearOf } from '../core/sessions/cleared-lists.js';
 import { type GoneHeld, listLife } from '../core/sessions/gone-owners.js';
 import { sessionsOfList, unsureSessionsOf } from '../core/sessions/list-sessions.js';
@@ -243,7 +243,12 @@ export function rowOf(
   };
 }
 
-/** One list as the board shows it: every task with core's facts about it. */
+/**
+ * One list as the board shows it: every task with core's facts about it. `aheadSeen`, kept
+ * by the caller from one read of the list to the next: when each task file dated ahead of
+ * the clock was first seen so (stalled-work.ts timesAsSeen), its stall counted from then,
+ * as `tasks watch` and `tasks notify` count it.
+ */
 export function listPayload(
   ctx: BoardContext,
   index: SessionIndex,
@@ -252,22 +257,26 @@ export function listPayload(
   shortId: (id: string) => string,
   team: Team | undefined,
   known: BoardRow | undefined,
+  aheadSeen: Map<string, number> = new Map(),
 ): ListPayload {
   const dir = listDirOf(ctx.configDir, listId);
+  const now = ctx.now();
   const kind: ListKind = state.exists ? 'tasks' : (known?.kind ?? 'new');
   const tasks = [...state.tasks].sort((a, b) => compareIds(a.id, b.id));
   const byId = indexTasks(tasks);
-  const times = taskFileTimes(
+  const fileTimes = taskFileTimes(
     dir,
     tasks.map((t) => t.id),
   );
+  // A file dated ahead of the clock (skew, a copy, a VM resumed) counts from when it was first seen so.
+  const times = timesAsSeen(fileTimes, aheadSeen, now);
   // A session at work holds every stall back; else a task in progress stalls once unchanged for
   // stalledAfterMs, which the page counts on by itself between reads (nothing on disk changes then).
   // A task whose session waits for a person is waiting, never stalled (stalledInList says which).
-  const atWork = tasks.some((t) => t.status === 'in_progress') && listAtWork(index, listId, ctx.stalledAfterMs, ctx.now()) === true;
+  const atWork = tasks.some((t) => t.status === 'in_progress') && listAtWork(index, listId, ctx.stalledAfterMs, now) === true;
   const { stalled, waiting } = atWork
     ? noRestingWork()
-    : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now: ctx.now(), sessions: index, times });
+    : stalledInList(dir, listId, tasks, { afterMs: ctx.stalledAfterMs, now, sessions: index, times });
   // As release --gone judges them: a named list's sessions found by their transcripts, and an owner's task
   // marked gone only where the release would give it back (not while a live session, a fork of its session
   // among them, may go on with it).
@@ -284,6 +293,8 @@ export function listPayload(
     const stalledMs = stalled.get(t.id);
     const on = waiting.get(t.id);
     const changedAt = times.get(t.id);
+    const fileTime = fileTimes.get(t.id);
+    const aheadMs = fileTime === undefined || changedAt === undefined ? 0 : Math.round(fileTime - changedAt);
     const b = blockers.get(t.id) as TaskBlockers;
     const unfinished = t.status !== 'completed';
     // One whose owner is gone is marked by its owner (ownerGone), as `tasks list` does.
@@ -299,6 +310,7 @@ export function listPayload(
       ...(agentGone?.unowned === true ? { agentGone: agentGoneView(agentGone) } : {}),
       ...(on === undefined ? {} : { waitingFor: on.waitingFor ?? null }),
       ...(changedAt === undefined ? {} : { changedAt }),
+      ...(aheadMs >= 1000 ? { aheadMs } : {}),
     };
   }
   const todos = kind === 'todowrite' ? todoViews(known?.todos ?? []) : [];
@@ -314,7 +326,7 @@ export function listPayload(
           team,
         );
   return {
-    at: ctx.now(),
+    at: now,
     id: listId,
     kind,
     exists: state.exists,

@@ -2,7 +2,7 @@ import type { AgentGoneView, BoardStatus, BoardTask, ListPayload, TaskFacts, Tod
 import { agoSpan, tickAgo } from './page-ago.js';
 import { serverNow } from './page-clock.js';
 import { h, reconcile } from './page-dom.js';
-import { stallMark, tickStalls } from './page-stall.js';
+import { changedSpan, stallMark, tickStalls } from './page-stall.js';
 import { cutLine } from './page-text.js';
 
 /**
@@ -210,7 +210,7 @@ function card(
     h(
       'div',
       { class: 'card-foot' },
-      facts?.changedAt === undefined ? h('span', { class: 'when' }) : agoSpan('when', facts.changedAt, now),
+      changedSpan(facts, now),
       handlers.readOnly
         ? null
         : h(

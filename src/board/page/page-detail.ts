@@ -2,7 +2,7 @@ import type { BoardTask, CostView, HistoryPayload, ListPayload } from '../board-
 import { agoSpan } from './page-ago.js';
 import { serverNow } from './page-clock.js';
 import { fill, h } from './page-dom.js';
-import { stallFact } from './page-stall.js';
+import { changedFact, stallFact } from './page-stall.js';
 import { cleanLine, cleanText, cutLine } from './page-text.js';
 
 /**
@@ -108,8 +108,7 @@ export function renderDetail(
         { class: `agent-text${facts?.ownerGone ? ' gone' : ''}` },
         t.owner ? `${cleanLine(t.owner)}${facts?.ownerGone ? ` (gone: ${list.goneWhy ?? 'session over'})` : ''}` : 'nobody',
       ),
-      facts?.changedAt !== undefined ? h('dt', {}, 'Changed') : null,
-      facts?.changedAt !== undefined ? h('dd', {}, agoSpan('when', facts.changedAt, now)) : null,
+      ...changedFact(facts, now),
       facts?.agentGone !== undefined ? h('dt', {}, 'Agent') : null,
       facts?.agentGone !== undefined
         ? h(

@@ -1,5 +1,6 @@
-import { idleFor } from '../../render/elapsed.js';
-import type { BoardTask, ListPayload } from '../board-protocol.js';
+import { ago, idleFor } from '../../render/elapsed.js';
+import type { BoardTask, ListPayload, TaskFacts } from '../board-protocol.js';
+import { agoSpan } from './page-ago.js';
 import { onPageClock } from './page-clock.js';
 import { h } from './page-dom.js';
 
@@ -50,16 +51,40 @@ function idleSpan(since: number, now: number): HTMLElement {
   return h('span', { class: 'idle', 'data-idle-from': since }, idleFor(now - since));
 }
 
+/**
+ * A file dated ahead of its machine's clock, as `tasks list` says it: "its file is dated
+ * 3 h in the future (...)"; the board counts it from when it first saw that time, as
+ * `tasks watch` does (stalled-work.ts timesAsSeen), not from a time yet to come.
+ */
+function aheadWords(aheadMs: number): string {
+  return `its file is dated ${ago(aheadMs, 0)} (ahead of its machine's clock: clock skew, a file copied from another machine, a VM resumed); counted from when the board first saw it`;
+}
+
+/** A card's "3 min ago" (its file's last change); for a file dated ahead, "seen 2 min ago", saying why. */
+export function changedSpan(facts: TaskFacts | undefined, now: number): HTMLElement {
+  if (facts?.changedAt === undefined) return h('span', { class: 'when' });
+  if (facts.aheadMs === undefined) return agoSpan('when', facts.changedAt, now);
+  return h('span', { class: 'when ahead', title: aheadWords(facts.aheadMs) }, 'seen ', agoSpan('when-ago', facts.changedAt, now));
+}
+
+/** The detail's "Changed" line, saying so for a file dated ahead. */
+export function changedFact(facts: TaskFacts | undefined, now: number): HTMLElement[] {
+  if (facts?.changedAt === undefined) return [];
+  if (facts.aheadMs === undefined) return [h('dt', {}, 'Changed'), h('dd', {}, agoSpan('when', facts.changedAt, now))];
+  return [h('dt', {}, 'Changed'), h('dd', { class: 'ahead' }, `${aheadWords(facts.aheadMs)}, `, agoSpan('when', facts.changedAt, now))];
+}
+
 /** What a stalled task's mark and detail say of when it stalled and what ends it. */
-function stallTitle(list: ListPayload, since: number): string {
-  return `in progress, unchanged since ${clock(since)}, and no session at work: stalled since ${clock(since + list.stalledAfterMs)} (after ${idleFor(list.stalledAfterMs)} without a change); a change to the task, or a session at work, ends it`;
+function stallTitle(list: ListPayload, t: BoardTask, since: number): string {
+  const ahead = list.facts[t.id]?.aheadMs;
+  return `in progress, ${ahead === undefined ? '' : `${aheadWords(ahead)}: seen `}unchanged since ${clock(since)}, and no session at work: stalled since ${clock(since + list.stalledAfterMs)} (after ${idleFor(list.stalledAfterMs)} without a change); a change to the task, or a session at work, ends it`;
 }
 
 /** A card's mark, "stalled 35m", for a task the list (or the timer since) found stalled. */
 export function stallMark(list: ListPayload, t: BoardTask, now: number): HTMLElement | null {
   const since = unchangedSince(list, t);
   if (list.facts[t.id]?.stalledMs === undefined || since === undefined) return null;
-  return h('span', { class: 'mark stalled', title: stallTitle(list, since) }, 'stalled ', idleSpan(since, now));
+  return h('span', { class: 'mark stalled', title: stallTitle(list, t, since) }, 'stalled ', idleSpan(since, now));
 }
 
 /**
@@ -76,7 +101,7 @@ export function stallFact(list: ListPayload, t: BoardTask, now: number): HTMLEle
       h('dt', {}, 'Stalled'),
       h(
         'dd',
-        { class: 'stalled', title: stallTitle(list, since) },
+        { class: 'stalled', title: stallTitle(list, t, since) },
         idleSpan(since, now),
         ` without a change, and no session at work: stalled since ${clock(since + list.stalledAfterMs)}`,
       ),

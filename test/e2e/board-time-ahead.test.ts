@@ -1,0 +1,55 @@
+/**
+ * A task in progress whose file is dated ahead of the clock of the machine serving the
+ * board (clock skew, a file copied from another machine, a VM resumed): the board counts
+ * its stall from when it first saw that time, as `tasks watch` and `tasks notify` do
+ * (stalled-work.ts timesAsSeen), and says by how much the file is dated ahead, where it
+ * would otherwise show it "in the future" and never stall it until the clock got there.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BoardRun, request, startBoard } from '../helpers/board.js';
+import { task } from '../helpers/board-world.js';
+import { snapshotDir, tempConfig } from '../helpers/cli.js';
+
+const boards: BoardRun[] = [];
+afterEach(async () => {
+  for (const b of boards.splice(0)) await b.stop('SIGKILL');
+});
+
+interface Facts {
+  changedAt?: number;
+  aheadMs?: number;
+  stalledMs?: number;
+}
+
+describe('the board and a task file dated ahead of its clock', () => {
+  it('counts the task from when the board first saw it, the same on every read, and says how far ahead its file is', async () => {
+    const config = tempConfig();
+    const sprint = path.join(config, 'tasks', 'sprint');
+    task(sprint, '1', 'Write the changelog', 'in_progress');
+    task(sprint, '2', 'Tag the release', 'in_progress');
+    const ahead = new Date(Date.now() + 3 * 3_600_000);
+    fs.utimesSync(path.join(sprint, '1.json'), ahead, ahead);
+    const files = snapshotDir(sprint);
+    const b = await startBoard(config, [], { USER: 'carol' });
+    boards.push(b);
+    const read = async () =>
+      JSON.parse((await request(b.port, `/${b.token}/api/list?id=sprint`)).body) as { at: number; facts: Record<string, Facts> };
+    const first = await read();
+    const one = first.facts['1'] as Facts;
+    // Counted from when the board saw it: not 3 h on.
+    expect(one.changedAt).toBeLessThanOrEqual(first.at);
+    expect(first.at - (one.changedAt as number)).toBeLessThan(5000);
+    expect(one.aheadMs).toBeGreaterThan(3 * 3_600_000 - 60_000);
+    expect(one.aheadMs).toBeLessThanOrEqual(3 * 3_600_000);
+    // A file dated in the past is told as it is, with no skew.
+    expect(first.facts['2']?.aheadMs).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 1100));
+    const second = await read();
+    // The same first sight on the next read: the stall goes on counting, not starting anew.
+    expect(second.facts['1']?.changedAt).toBe(one.changedAt);
+    expect(second.at).toBeGreaterThan(first.at);
+    expect(snapshotDir(sprint)).toEqual(files);
+  });
+});
