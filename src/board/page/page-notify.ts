@@ -1,3 +1,4 @@
+import { earlierClaim } from '../../core/notify/earlier-claim.js';
 import type { NowEventView, NowPayload } from '../board-protocol.js';
 
 /**
@@ -58,13 +59,26 @@ function remember(keys: Set<string>): void {
   storage()?.setItem(SHOWN, JSON.stringify([...keys]));
 }
 
+/**
+ * Was `key` shown under the key an earlier version gave it? The keys kept were the events
+ * current at the last payload, shown by then: claimed now, as notify's rule reads a claim.
+ * A host's keys on a board of hosts (`h0:`) are matched among that host's.
+ */
+function shownBefore(key: string, shown: ReadonlySet<string>): boolean {
+  const prefix = /^h\d{1,3}:/.exec(key)?.[0] ?? '';
+  const now = Date.now();
+  const sent: Record<string, number> = {};
+  for (const k of shown) if (k.startsWith(prefix) && (prefix !== '' || !/^h\d{1,3}:/.test(k))) sent[k.slice(prefix.length)] = now;
+  return earlierClaim(key.slice(prefix.length), sent) !== undefined;
+}
+
 /** Show what began since the last payload (any tab's), then keep exactly the keys active now. */
 export function notifyNew(p: NowPayload, open: (list: string, task?: string) => void): void {
   if (!p.ready || notifyChoice() !== 'on') return;
   const shown = remembered();
   const active = eventsOf(p);
   for (const e of active) {
-    if (shown.has(e.key)) continue;
+    if (shown.has(e.key) || shownBefore(e.key, shown)) continue;
     const n = new Notification(e.title, { body: `${e.text}\n${e.action}`, tag: e.key });
     n.onclick = () => {
       window.focus();

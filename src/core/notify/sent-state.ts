@@ -6,7 +6,7 @@ import { makeDirs } from '../base/make-dirs.js';
 import { tasksStateDir } from '../base/state-dir.js';
 import { withOwnFileLock } from '../locks/locks.js';
 import { writeFileAtomic } from '../store/task-file.js';
-import { earlierClaim } from './notify-events.js';
+import { earlierClaim } from './earlier-claim.js';
 
 /**
  * What `notify` has sent, kept across restarts so that an event is told once: for each
